@@ -1,0 +1,77 @@
+// Dispatch: the first argument names a subcommand, or else it is the MODEL
+// of the default "will it fit" question. Every error ends here as one line.
+#include "cli.hpp"
+
+#include <exception>
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+
+#include "command.hpp"
+
+namespace willfit::app {
+namespace {
+
+std::string one_line(std::string s) {
+  for (char& c : s) {
+    if (c == '\n' || c == '\r') {
+      c = ' ';
+    }
+  }
+  while (!s.empty() && s.back() == ' ') {
+    s.pop_back();
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string version_text() {
+  return std::string("willfit ") + WILLFIT_VERSION;
+}
+
+int fail(Context& ctx, const std::string& message) {
+  ctx.err << "willfit: error: " << one_line(message) << '\n';
+  return kExitError;
+}
+
+int parse_cli(CLI::App& app, const std::vector<std::string>& args, Context& ctx) {
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    ctx.out << app.help();
+    return kExitFits;
+  } catch (const CLI::CallForAllHelp&) {
+    ctx.out << app.help("", CLI::AppFormatMode::All);
+    return kExitFits;
+  } catch (const CLI::CallForVersion&) {
+    ctx.out << version_text() << '\n';
+    return kExitFits;
+  } catch (const CLI::ParseError& e) {
+    return fail(ctx, std::string(e.what()) + " (see --help)");
+  }
+  return -1;
+}
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+        const Environment& env) {
+  Context ctx{out, err, env};
+  try {
+    if (!args.empty()) {
+      for (const auto& cmd : commands()) {
+        if (args.front() == cmd.name) {
+          return cmd.fn(std::vector<std::string>(args.begin() + 1, args.end()), ctx);
+        }
+      }
+    }
+    return run_fit(args, ctx);
+  } catch (const std::exception& e) {
+    // Nothing below should throw; if something does, the user still gets one line.
+    return fail(ctx, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return fail(ctx, "internal error");
+  }
+}
+
+}  // namespace willfit::app

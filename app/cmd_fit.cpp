@@ -1,0 +1,139 @@
+// `willfit MODEL [options]`: will it fit, and what does it need?
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli.hpp"
+#include "command.hpp"
+#include "options.hpp"
+#include "render.hpp"
+#include "resolve.hpp"
+#include "willfit/report.hpp"
+
+namespace willfit::app {
+namespace {
+
+constexpr const char* kDescription =
+    "willfit: will an AI model fit on your hardware?\n\n"
+    "Estimates the memory a model needs for inference (weights, KV cache, compute buffers,\n"
+    "runtime overhead and a safety margin) and compares it with what a device can use.";
+
+constexpr const char* kFooter = R"(Examples:
+  willfit 13b --precision q4 --device 8gb
+  willfit 7b -p q8_0 -d 24gb --context 32k
+  willfit 8x7b -p q4_k_m -d 48GiB --json
+
+MODEL sizes: 7b, 1.5b, 350m, 1t; 8x7b (8 experts of a 7b model); 30b-a3b (30 B total, 3 B active).
+Precisions: fp32 fp16 bf16 fp8 int8 int4; GGUF types (q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k
+  iq4_xs mxfp4 ...); shorthands q8 q6 q5 q4 q3 q2 (q4 = Q4_K_M); nf4, gptq, awq; "4.5bpw".
+
+Units: memory sizes are binary, as GPUs and RAM are sold: "8gb" = "8GiB" = 8 x 2^30 bytes;
+  "512mb" = 512 MiB. Output shows device memory in GiB (2^30 bytes) and file sizes in GB
+  (10^9 bytes), each labelled. Context: tokens, "32k" = 32768.
+
+Exit codes: 0 fits, 1 does not fit (or only with offload to system RAM), 2 error.)";
+
+}  // namespace
+
+int run_fit(const std::vector<std::string>& args, Context& ctx) {
+  if (args.empty()) {
+    return fail(ctx, "no model given: try 'willfit 7b --device 8gb' or 'willfit --help'");
+  }
+  CLI::App app{kDescription, "willfit"};
+  app.footer(kFooter);
+  app.set_version_flag("-V,--version", version_text());
+  std::string model_text;
+  std::string precision_text = "fp16";
+  std::string device_text;
+  std::string context_text = "4096";
+  std::string batch_text = "1";
+  std::string kv_text = "f16";
+  std::string ram_text;
+  std::string flash_text = "auto";
+  std::string gpu_limit_text;
+  bool json = false;
+  bool quiet = false;
+  app.add_option("MODEL", model_text, "Model size (13b, 8x7b, 30b-a3b)")->required();
+  app.add_option("-p,--precision", precision_text, "Weight precision (default fp16)");
+  app.add_option("-d,--device", device_text,
+                 "Device memory, e.g. 8gb (read as GiB, as GPUs are sold)");
+  app.add_option("-c,--context", context_text, "Context length in tokens (default 4096)");
+  app.add_option("-b,--batch", batch_text, "Concurrent sequences (default 1)");
+  app.add_option("--kv-type", kv_text, "KV cache type: f16 (default), q8_0, q4_0");
+  app.add_option("--ram", ram_text, "System RAM available for offload, e.g. 32gb");
+  app.add_option("--flash-attn", flash_text, "Flash attention: auto (default), on, off");
+  app.add_option("--gpu-limit", gpu_limit_text,
+                 "Memory the GPU may use, replacing the usable-memory rule (e.g. a Mac's "
+                 "iogpu.wired_limit_mb)");
+  app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
+  app.add_flag("-q,--quiet", quiet, "Print nothing; the exit code is the answer");
+  if (const int code = parse_cli(app, args, ctx); code >= 0) {
+    return code;
+  }
+
+  auto model = resolve_model(model_text, ctx.env);
+  if (!model) {
+    return fail(ctx, model.error().message);
+  }
+  auto precision = parse_precision(precision_text);
+  if (!precision) {
+    return fail(ctx, precision.error().message);
+  }
+  InferenceQuery query;
+  query.model = std::move(*model);
+  query.precision = std::move(*precision);
+  if (!device_text.empty()) {
+    auto devices = resolve_devices(device_text, ctx.env);
+    if (!devices) {
+      return fail(ctx, devices.error().message);
+    }
+    query.devices = std::move(*devices);
+  }
+  auto context = parse_tokens("--context", context_text);
+  if (!context) {
+    return fail(ctx, context.error().message);
+  }
+  query.context = *context;
+  auto batch = parse_count("--batch", batch_text, 1, 4096);
+  if (!batch) {
+    return fail(ctx, batch.error().message);
+  }
+  query.batch = static_cast<int>(*batch);
+  auto kv = parse_kv_type(kv_text);
+  if (!kv) {
+    return fail(ctx, kv.error().message);
+  }
+  query.kv_type = *kv;
+  if (!ram_text.empty()) {
+    auto ram = parse_capacity(ram_text);
+    if (!ram) {
+      return fail(ctx, "--ram: " + ram.error().message);
+    }
+    query.ram = *ram;
+  }
+  if (!gpu_limit_text.empty()) {
+    auto limit = parse_capacity(gpu_limit_text);
+    if (!limit) {
+      return fail(ctx, "--gpu-limit: " + limit.error().message);
+    }
+    query.usable.gpu_limit = *limit;
+  }
+  if (flash_text == "auto") {
+    query.flash_attention = FlashAttention::Auto;
+  } else if (flash_text == "on") {
+    query.flash_attention = FlashAttention::On;
+  } else if (flash_text == "off") {
+    query.flash_attention = FlashAttention::Off;
+  } else {
+    return fail(ctx, "invalid --flash-attn '" + flash_text + "': use auto, on or off");
+  }
+
+  const FitReport report = make_fit_report(query);
+  if (!quiet) {
+    ctx.out << (json ? render_fit_json(report) : render_fit_text(report, TextStyle{}));
+  }
+  const Estimate& e = report.estimate;
+  return (!e.device_known || e.fits()) ? kExitFits : kExitNoFit;
+}
+
+}  // namespace willfit::app

@@ -1,0 +1,81 @@
+// The text answer: verdict first, then the breakdown, the assumptions and a hint.
+#include <fmt/format.h>
+
+#include "render.hpp"
+
+namespace willfit::app {
+namespace {
+
+std::string verdict_line(const FitReport& r) {
+  const Estimate& e = r.estimate;
+  const std::string what = fmt::format("{} at {}", r.query.model.name, r.query.precision.name);
+  if (!e.device_known) {
+    return fmt::format("{} needs {} (no --device given: nothing to compare with)\n", what,
+                       format_iec(e.required));
+  }
+  const std::string where = r.query.devices.display_name();
+  switch (e.verdict) {
+    case Verdict::Fits:
+      return fmt::format("FITS: {} on {}: needs {} of {} usable ({} to spare)\n", what, where,
+                         format_iec(e.required), format_iec(e.usable), format_iec(e.headroom));
+    case Verdict::Offload:
+      return fmt::format(
+          "FITS ONLY WITH OFFLOAD: {} on {}: needs {}, {} usable; {} must go to system RAM\n", what,
+          where, format_iec(e.required), format_iec(e.usable), format_iec(-e.headroom));
+    case Verdict::NoFit:
+      break;
+  }
+  return fmt::format("DOES NOT FIT: {} on {}: needs {}, {} usable (short by {})\n", what, where,
+                     format_iec(e.required), format_iec(e.usable), format_iec(-e.headroom));
+}
+
+std::string row(std::string_view label, const std::string& value, std::string_view detail) {
+  return fmt::format("  {:<18}{:>11}  {}\n", label, value, detail);
+}
+
+}  // namespace
+
+std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
+  const Estimate& e = r.estimate;
+  const auto& q = r.query;
+  std::string s = verdict_line(r);
+  s += "\n";
+  s += row("weights", format_iec(e.memory.weights),
+           fmt::format("{} ({}) at {:g} bits per weight", format_si(e.memory.weights),
+                       q.precision.name, q.precision.bits_per_weight));
+  s += row("KV cache", format_iec(e.memory.kv_cache),
+           fmt::format("{} tokens{}, {}", q.context,
+                       q.batch > 1 ? fmt::format(" x {} sequences", q.batch) : "", q.kv_type.id));
+  s += row("compute buffer", format_iec(e.memory.compute),
+           fmt::format("activations of one {}-token step", std::min(q.context, q.ubatch)));
+  s += row("runtime overhead", format_iec(e.memory.overhead), "driver / CUDA context");
+  s += row("safety margin", format_iec(e.memory.margin), "allocator slack");
+  s += fmt::format("  {:-<18}{:->11}\n", "", "");
+  s += row("total", format_iec(e.required), "");
+  if (e.device_known) {
+    s += row("usable memory", format_iec(e.usable),
+             fmt::format("of {} on {}", format_iec(e.capacity), q.devices.display_name()));
+    s += row("headroom", format_iec_signed(e.headroom), e.headroom < 0 ? "short" : "free");
+  }
+  s += "\nAssumptions:\n";
+  for (const auto& a : r.assumptions) {
+    s += "  - " + a + "\n";
+  }
+  if (e.device_known) {
+    for (const auto& reason : e.usable_reasons) {
+      s += "  - usable memory: " + reason + "\n";
+    }
+  }
+  if (!e.warnings.empty()) {
+    s += "\nWarnings:\n";
+    for (const auto& w : e.warnings) {
+      s += "  - " + w + "\n";
+    }
+  }
+  if (!r.hint.empty()) {
+    s += "\n" + r.hint + "\n";
+  }
+  return s;
+}
+
+}  // namespace willfit::app

@@ -1,0 +1,35 @@
+#include "resolve.hpp"
+
+#include "willfit/model_size.hpp"
+#include "willfit/text.hpp"
+
+namespace willfit::app {
+
+Expected<Model> resolve_model(const std::string& text, const Environment& /*env*/) {
+  const std::string t = trim(text);
+  if (t.empty()) {
+    return make_error("MODEL is empty: give a size like '7b' or a model name");
+  }
+  if (looks_like_size(t)) {
+    auto size = parse_model_size(t);
+    if (!size) {
+      return size.error();
+    }
+    return model_from_size(*size);
+  }
+  return make_error("unknown model '" + t + "': give a size like '7b', '13b' or '8x7b'");
+}
+
+Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& /*env*/) {
+  auto device = raw_device(text);
+  if (!device) {
+    return make_error("unknown device '" + trim(text) +
+                      "': give a memory size like '8gb', '24GiB' or '512mb'");
+  }
+  DeviceSet set;
+  set.text = to_lower(trim(text));
+  set.devices.push_back(*device);
+  return set;
+}
+
+}  // namespace willfit::app

@@ -1,0 +1,18 @@
+// Turning what the user typed into lib objects: MODEL (a size now; catalogue
+// names and files come with their readers) and --device (a capacity now;
+// named devices come with the device database). Errors are values.
+#pragma once
+
+#include <string>
+
+#include "environment.hpp"
+#include "willfit/device.hpp"
+#include "willfit/expected.hpp"
+#include "willfit/model.hpp"
+
+namespace willfit::app {
+
+Expected<Model> resolve_model(const std::string& text, const Environment& env);
+Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& env);
+
+}  // namespace willfit::app

@@ -1,0 +1,216 @@
+// Inferring an architecture from a bare parameter count.
+//
+// A size like "13b" says nothing about layers, heads or vocabulary, yet the
+// KV cache and compute buffers depend on exactly those. Real decoder families
+// scale in a regular way: depth and width grow roughly geometrically with the
+// parameter count, modern models use grouped-query attention with 8 KV heads
+// (fewer for the smallest), heads are 64 or 128 wide, and the MLP takes what
+// is left of the budget. So we keep a table of real models (the anchors),
+// interpolate depth and width geometrically between the two anchors around the
+// requested size, snap the width to whole heads, take the KV heads, head width,
+// vocabulary and tying from the nearer anchor, and solve the MLP width so the
+// parameter count comes out at the size asked for. The anchors (architectures
+// from shared/reference/models.csv, which cites the published configs):
+//   SmolLM2-135M, Qwen2.5-0.5B, Qwen2.5-1.5B, Llama-3.2-3B, Llama-3.1-8B,
+//   Qwen2.5-14B, Qwen2.5-32B, Llama-3.1-70B, Llama-3.1-405B.
+// Outside the table, depth and width are extrapolated along the last segment.
+#include "willfit/model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+
+namespace willfit {
+
+std::string_view to_string(FactSource source) {
+  switch (source) {
+    case FactSource::Catalogue:
+      return "catalogue";
+    case FactSource::Gguf:
+      return "gguf";
+    case FactSource::Safetensors:
+      return "safetensors";
+    case FactSource::Config:
+      return "config";
+    case FactSource::Assumed:
+      return "assumed";
+  }
+  return "assumed";
+}
+
+std::int64_t attention_params_per_layer(const Architecture& a) {
+  const std::int64_t h = a.hidden_size;
+  if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
+    const auto& m = a.attention;
+    const std::int64_t qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+    const std::int64_t v = m.v_head_dim > 0 ? m.v_head_dim : a.head_dim;
+    const std::int64_t q = m.q_lora_rank > 0
+                               ? h * m.q_lora_rank + std::int64_t{m.q_lora_rank} * a.heads * qk
+                               : h * a.heads * qk;
+    const std::int64_t kv = h * (m.kv_lora_rank + m.qk_rope_head_dim) +
+                            std::int64_t{m.kv_lora_rank} * a.heads * (m.qk_nope_head_dim + v);
+    const std::int64_t o = std::int64_t{a.heads} * v * h;
+    return q + kv + o;
+  }
+  const std::int64_t q = h * a.heads * a.head_dim;
+  const std::int64_t kv = 2 * h * a.kv_heads * a.head_dim;
+  const std::int64_t o = std::int64_t{a.heads} * a.head_dim * h;
+  return q + kv + o;
+}
+
+ParamBreakdown count_params(const Architecture& a) {
+  ParamBreakdown p;
+  p.embedding = a.vocab_size * a.hidden_size;
+  p.output = a.tied_embeddings ? 0 : a.vocab_size * a.hidden_size;
+  p.attention = attention_params_per_layer(a) * a.layers;
+  const std::int64_t matrices = a.mlp_gated ? 3 : 2;
+  if (a.moe && a.moe->experts > 0) {
+    const auto& m = *a.moe;
+    const int dense_layers = std::clamp(m.first_dense_layers, 0, a.layers);
+    const int moe_layers = a.layers - dense_layers;
+    const std::int64_t expert = matrices * a.hidden_size * m.expert_intermediate_size;
+    const std::int64_t dense = matrices * a.hidden_size * a.intermediate_size;
+    const std::int64_t router = a.hidden_size * m.experts;
+    const std::int64_t shared = expert * m.shared_experts;
+    p.mlp = dense_layers * dense + moe_layers * (expert * m.experts + shared + router);
+    p.mlp_active =
+        dense_layers * dense + moe_layers * (expert * m.experts_per_token + shared + router);
+  } else {
+    p.mlp = matrices * a.hidden_size * a.intermediate_size * a.layers;
+    p.mlp_active = p.mlp;
+  }
+  p.vision = a.vision_params;
+  return p;
+}
+
+namespace {
+
+struct Anchor {
+  double params;
+  int layers;
+  int hidden;
+  int kv_heads;
+  int head_dim;
+  std::int64_t vocab;
+  bool tied;
+  std::int64_t max_context;
+  const char* name;
+};
+
+// Architectures of real models (shared/reference/models.csv, from their configs).
+constexpr std::array<Anchor, 9> kAnchors{{
+    {134.5e6, 30, 576, 3, 64, 49152, true, 8192, "SmolLM2-135M"},
+    {0.494e9, 24, 896, 2, 64, 151936, true, 32768, "Qwen2.5-0.5B"},
+    {1.54e9, 28, 1536, 2, 128, 151936, true, 32768, "Qwen2.5-1.5B"},
+    {3.21e9, 28, 3072, 8, 128, 128256, true, 131072, "Llama-3.2-3B"},
+    {8.03e9, 32, 4096, 8, 128, 128256, false, 131072, "Llama-3.1-8B"},
+    {14.7e9, 48, 5120, 8, 128, 152064, false, 131072, "Qwen2.5-14B"},
+    {32.5e9, 64, 5120, 8, 128, 152064, false, 131072, "Qwen2.5-32B"},
+    {70.55e9, 80, 8192, 8, 128, 128256, false, 131072, "Llama-3.1-70B"},
+    {405e9, 126, 16384, 8, 128, 128256, false, 131072, "Llama-3.1-405B"},
+}};
+
+double geometric(double a, double b, double t) {
+  return std::exp((1.0 - t) * std::log(a) + t * std::log(b));
+}
+
+// `vocab` (when not 0) replaces the anchors' vocabulary.
+Architecture infer_dense(double params, std::string& basis, std::int64_t vocab = 0) {
+  std::size_t i = 0;
+  while (i + 2 < kAnchors.size() && params > kAnchors[i + 1].params) {
+    ++i;
+  }
+  const Anchor& lo = kAnchors[i];
+  const Anchor& hi = kAnchors[i + 1];
+  const double t = std::log(params / lo.params) / std::log(hi.params / lo.params);
+  const Anchor& near = t < 0.5 ? lo : hi;
+  basis = t <= 0.0   ? fmt::format("scaled down from {}", lo.name)
+          : t >= 1.0 ? fmt::format("scaled up from {}", hi.name)
+                     : fmt::format("between {} and {}", lo.name, hi.name);
+
+  Architecture a;
+  a.layers = std::max(2, static_cast<int>(std::lround(geometric(lo.layers, hi.layers, t))));
+  a.head_dim = near.head_dim;
+  a.kv_heads = near.kv_heads;
+  const double width = std::max(128.0, geometric(lo.hidden, hi.hidden, t));
+  // Whole heads, and a head count divisible by the KV heads.
+  const double step = static_cast<double>(a.head_dim) * a.kv_heads;
+  a.heads = a.kv_heads * std::max(1, static_cast<int>(std::lround(width / step)));
+  a.hidden_size = std::int64_t{a.heads} * a.head_dim;
+  a.vocab_size = vocab > 0 ? vocab : near.vocab;
+  a.tied_embeddings = near.tied;
+  a.max_context = near.max_context;
+  // Solve the MLP width so the total matches: gated MLP, 3 x hidden x ffn per layer.
+  a.intermediate_size = 0;
+  const auto fixed = static_cast<double>(count_params(a).total());
+  double per_layer_mlp = (params - fixed) / a.layers;
+  const double min_ffn = static_cast<double>(a.hidden_size);  // never narrower than the width
+  double ffn = per_layer_mlp / (3.0 * static_cast<double>(a.hidden_size));
+  if (ffn < min_ffn) {
+    // Tiny models with a large vocabulary: shrink the vocabulary rather than the MLP.
+    a.intermediate_size = static_cast<std::int64_t>(min_ffn) * 2;
+    const auto body = static_cast<double>(count_params(a).attention + count_params(a).mlp);
+    const double per_vocab = static_cast<double>(a.hidden_size) * (a.tied_embeddings ? 1 : 2);
+    a.vocab_size =
+        std::max<std::int64_t>(1000, static_cast<std::int64_t>((params - body) / per_vocab));
+    ffn = static_cast<double>(a.intermediate_size);
+  }
+  a.intermediate_size =
+      std::max<std::int64_t>(64, static_cast<std::int64_t>(std::lround(ffn / 64.0)) * 64);
+  return a;
+}
+
+}  // namespace
+
+Expected<Model> model_from_size(const SizeSpec& size) {
+  Model m;
+  m.name = size.text;
+  m.id = size.text;
+  m.source = FactSource::Assumed;
+  std::string basis;
+  if (size.experts > 0) {
+    // NxM: N experts, each the MLP of an M-sized dense model; attention and
+    // embeddings shared; 2 experts per token and a 32000-token vocabulary, as
+    // the models that use this naming (Mixtral 8x7B and 8x22B) have.
+    Architecture a = infer_dense(size.params, basis, 32000);
+    a.moe = Moe{size.experts, 2, 0, a.intermediate_size, 0};
+    const ParamBreakdown p = count_params(a);
+    m.arch = a;
+    m.params = p.total();
+    m.active_params = p.active();
+    m.notes.push_back(fmt::format(
+        "{} experts shaped like a {} model share attention and embeddings; 2 experts per token "
+        "(as Mixtral)",
+        size.experts, size.text.substr(size.text.find('x') + 1)));
+  } else if (size.active_params > 0) {
+    // T-aA: shape a dense model of the active size, then split its MLP into k
+    // experts per token and add experts until the total is reached. Fine-grained
+    // routing (8 of many, as Qwen3 MoE) when total/active is large, else 2.
+    Architecture a = infer_dense(size.active_params, basis);
+    const int k = size.params / size.active_params > 4.0 ? 8 : 2;
+    const ParamBreakdown dense = count_params(a);
+    const auto shared = static_cast<double>(dense.total() - dense.mlp);
+    const double expert = static_cast<double>(dense.mlp) / k;
+    const int n = std::max(k, static_cast<int>(std::lround((size.params - shared) / expert)));
+    a.moe = Moe{n, k, 0, std::max<std::int64_t>(64, a.intermediate_size / k), 0};
+    m.arch = a;
+    m.params = static_cast<std::int64_t>(size.params);
+    m.active_params = static_cast<std::int64_t>(size.active_params);
+    m.notes.push_back(fmt::format("{} experts, {} per token (assumed)", n, k));
+  } else {
+    m.arch = infer_dense(size.params, basis);
+    m.params = static_cast<std::int64_t>(size.params);
+    m.active_params = m.params;
+  }
+  m.notes.insert(m.notes.begin(),
+                 fmt::format("architecture inferred from the size ({}): {} layers, hidden {}, {} "
+                             "heads, {} KV heads, head dim {}, vocabulary {}",
+                             basis, m.arch.layers, m.arch.hidden_size, m.arch.heads,
+                             m.arch.kv_heads, m.arch.head_dim, m.arch.vocab_size));
+  return m;
+}
+
+}  // namespace willfit

@@ -1,0 +1,103 @@
+// What willfit knows about a model: its parameter counts and architecture,
+// and where each fact came from. Also: an architecture inferred from a bare
+// size ("13b"), fitted to real model families. Pure; no I/O.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "willfit/expected.hpp"
+#include "willfit/model_size.hpp"
+
+namespace willfit {
+
+enum class AttentionKind { Full, Sliding, Mla, Hybrid };
+
+struct Attention {
+  AttentionKind kind = AttentionKind::Full;
+  std::int64_t sliding_window = 0;  // tokens, for Sliding
+  int sliding_pattern = 0;          // every N-th layer is global; 0 or 1: every layer windowed
+  int kv_lora_rank = 0;             // MLA latent width (DeepSeek-V3: 512)
+  int qk_rope_head_dim = 0;         // MLA rope dims (64)
+  int q_lora_rank = 0;
+  int qk_nope_head_dim = 0;
+  int v_head_dim = 0;
+  int attention_layers = 0;  // Hybrid: layers that carry a KV cache (0 = all)
+};
+
+struct Moe {
+  int experts = 0;
+  int experts_per_token = 0;
+  int shared_experts = 0;
+  std::int64_t expert_intermediate_size = 0;
+  int first_dense_layers = 0;  // leading layers with a dense MLP (DeepSeek)
+};
+
+struct Architecture {
+  int layers = 0;
+  std::int64_t hidden_size = 0;
+  std::int64_t intermediate_size = 0;
+  bool mlp_gated = true;  // SwiGLU/GeGLU: three matrices; GPT-2/BERT style: two
+  int heads = 0;
+  int kv_heads = 0;
+  int head_dim = 0;
+  std::int64_t vocab_size = 0;
+  bool tied_embeddings = false;
+  std::int64_t max_context = 0;
+  Attention attention;
+  std::optional<Moe> moe;
+  std::int64_t vision_params = 0;
+};
+
+// Where a model's facts came from; printed, and in JSON as model.source.
+enum class FactSource { Catalogue, Gguf, Safetensors, Config, Assumed };
+std::string_view to_string(FactSource source);
+
+struct Model {
+  std::string name;    // "Llama-3.1-8B" or "13b"
+  std::string id;      // catalogue id, or the normalised size text
+  std::string family;  // for "a smaller member of the same family"
+  std::int64_t params = 0;
+  std::int64_t active_params = 0;  // == params for dense models
+  Architecture arch;
+  FactSource source = FactSource::Assumed;
+  // Exact weight bytes when a file told us (GGUF tensor table, safetensors
+  // header); the estimate then uses them instead of params x bits.
+  std::optional<std::int64_t> file_weight_bytes;
+  std::vector<std::string> notes;  // what was assumed or derived, for the user
+  [[nodiscard]] bool assumed() const { return source == FactSource::Assumed; }
+  [[nodiscard]] bool is_moe() const { return arch.moe.has_value() && arch.moe->experts > 0; }
+};
+
+// Parameter counts recomputed from an architecture. Attention: q, k, v and o
+// projections (MLA: the latent projections); MLP: 3 (gated) or 2 matrices of
+// hidden x intermediate; embeddings once, the output head again unless tied.
+// Norms and biases are left out (well under 0.1 % of any real model).
+struct ParamBreakdown {
+  std::int64_t embedding = 0;   // token embeddings
+  std::int64_t output = 0;      // output head (0 when tied)
+  std::int64_t attention = 0;   // all layers
+  std::int64_t mlp = 0;         // all layers, all experts
+  std::int64_t mlp_active = 0;  // all layers, experts used per token
+  std::int64_t vision = 0;
+  [[nodiscard]] std::int64_t total() const { return embedding + output + attention + mlp + vision; }
+  [[nodiscard]] std::int64_t active() const {
+    return embedding + output + attention + mlp_active + vision;
+  }
+  // Weights inside the transformer blocks' linear layers (what GPTQ/AWQ/NF4 quantise).
+  [[nodiscard]] std::int64_t linear() const { return attention + mlp; }
+};
+ParamBreakdown count_params(const Architecture& arch);
+
+// Per-layer attention parameter count (q, k, v, o or the MLA equivalent).
+std::int64_t attention_params_per_layer(const Architecture& arch);
+
+// Infers a plausible architecture for a bare size, fitted to real families
+// (see model.cpp for the anchors and their sources). The result's params equal
+// the size given; every architectural fact is marked assumed.
+Expected<Model> model_from_size(const SizeSpec& size);
+
+}  // namespace willfit

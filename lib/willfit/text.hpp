@@ -1,0 +1,30 @@
+// Small pure string helpers shared by the parsers: normalising names and
+// finding the closest candidates for "did you mean ...?". No I/O.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace willfit {
+
+std::string to_lower(std::string_view s);
+std::string trim(std::string_view s);
+
+// Levenshtein distance, for suggestions.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// The `limit` candidates closest to `input` (by edit distance, ties by order),
+// keeping only those close enough to be plausible.
+std::vector<std::string> closest(std::string_view input, const std::vector<std::string>& candidates,
+                                 std::size_t limit = 3);
+
+// "did you mean 'a', 'b' or 'c'?" or "" when there is nothing to suggest.
+std::string did_you_mean(const std::vector<std::string>& suggestions);
+
+// Parses a finite, non-negative decimal number ("13", "1.5", ".5"); rejects
+// exponents, signs, hex, inf/nan and trailing text.
+bool parse_decimal(std::string_view s, double& out);
+
+}  // namespace willfit
