@@ -1,3 +1,4 @@
+// MODEL as typed -> a Model: a size (model_size.hpp) for now.
 #include "resolve.hpp"
 
 #include "willfit/model_size.hpp"
@@ -18,18 +19,6 @@ Expected<Model> resolve_model(const std::string& text, const Environment& /*env*
     return model_from_size(*size);
   }
   return make_error("unknown model '" + t + "': give a size like '7b', '13b' or '8x7b'");
-}
-
-Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& /*env*/) {
-  auto device = raw_device(text);
-  if (!device) {
-    return make_error("unknown device '" + trim(text) +
-                      "': give a memory size like '8gb', '24GiB' or '512mb'");
-  }
-  DeviceSet set;
-  set.text = to_lower(trim(text));
-  set.devices.push_back(*device);
-  return set;
 }
 
 }  // namespace willfit::app

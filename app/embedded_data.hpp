@@ -1,0 +1,12 @@
+// The databases compiled into the binary (data/*.json, embedded at build time
+// by cmake/WillfitEmbed.cmake), so willfit works from any directory.
+#pragma once
+
+#include <string_view>
+
+namespace willfit::app {
+
+std::string_view embedded_devices_json();
+std::string_view embedded_models_json();
+
+}  // namespace willfit::app
