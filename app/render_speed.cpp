@@ -51,10 +51,6 @@ std::string render_speed_text(const SpeedEstimate& s) {
     return fmt::format("\nSpeed: not estimated: {}\n", s.reason);
   }
   std::string out = "\nSpeed (llama.cpp-style estimate):\n";
-  double bandwidth = 0;
-  for (const auto& t : s.tiers) {
-    bandwidth = std::max(bandwidth, t.bandwidth_gb_per_s);
-  }
   out += row(
       "decode", figure(s.decode_tokens_per_s) + " tok/s",
       fmt::format("{}; upper bound {} at full datasheet bandwidth",
