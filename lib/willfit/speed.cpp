@@ -67,12 +67,15 @@
 // all-reduces of the activations (after attention and after the MLP). A ring
 // all-reduce takes 2 (N - 1) steps, each costing a fixed latency plus its
 // share of hidden x 2 bytes per token over the link (NVLink where the device
-// has it, else PCIe). The latency, 20 us per step, is derived from vLLM's
-// Llama-2-70B FP16 decode on 2/4/8 A100 PCIe (15.27 / 17.64 / 14.32 tokens/s,
-// mlc-ai/llm-perf-bench @d401356 via speed.csv SP0602/0605/0608): solving
+// has it, else PCIe). The step latency and the engine's bandwidth efficiency
+// come from vLLM's Llama-2-70B FP16 decode on 2/4/8 A100 PCIe (15.27 / 17.64 /
+// 14.32 tokens/s, mlc-ai/llm-perf-bench @d401356 via speed.csv SP0602/0605/
+// 0608, copied to tests/data/speed_tensor_parallel.csv): least squares of
 //     t(N) = W / (N x BW x e) + 2 x 80 layers x 2 (N - 1) x s
-// for e and s on those three points gives s = 18 us; NVLink's latency was not
-// measured there, so the same figure is used (pessimistic).
+// over those three points gives e = 0.61 and s = 25 us, and then predicts
+// 15.0 / 18.7 / 14.1 tokens/s. Tensor parallel therefore uses e = 0.61 (an
+// engine, not llama.cpp) whatever the device class. NVLink's latency was not
+// measured there, so the same 25 us is used (pessimistic).
 //
 // Error band: the 80th percentile of the relative error over all measured
 // rows (decode and prefill), rounded up to 5 %: 25 % (the accuracy test
@@ -95,7 +98,6 @@ namespace {
 constexpr double kGigabyte = 1e9;  // GB/s -> bytes/s
 constexpr double kTera = 1e12;
 constexpr int kErrorBandPct = 25;
-constexpr double kRingStepLatencyS = 20e-6;
 
 // PCIe per direction, x16: about 2 GB/s per lane at gen 4, doubling per gen.
 double pcie_gb_per_s(int gen) {
@@ -396,6 +398,9 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
     const double share = tensor ? 1.0 / static_cast<double>(devices.size())
                                 : static_cast<double>(d.memory_bytes) / capacity;
     s.tiers.push_back(device_tier(d, costs, share * on_device));
+    if (tensor) {
+      s.tiers.back().bandwidth_efficiency = kTensorParallelBandwidthEfficiency;
+    }
   }
   if (tensor) {
     s.tensor_parallel.devices = static_cast<int>(devices.size());

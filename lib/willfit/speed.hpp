@@ -57,6 +57,13 @@ struct SpeedTier {
   std::optional<double> prefill_link_gb_per_s;
 };
 
+// Tensor parallel decode, fitted (least squares) to vLLM's Llama-2-70B FP16 on
+// 2/4/8 A100 PCIe (see speed.cpp; SpeedAccuracy.TensorParallelFit re-fits it):
+// one ring all-reduce step costs 25 us, and the engine reads 0.61 of the
+// datasheet bandwidth.
+inline constexpr double kRingStepLatencyS = 25e-6;
+inline constexpr double kTensorParallelBandwidthEfficiency = 0.61;
+
 // Tensor parallelism: every tier's bytes are already one device's share;
 // each layer pays two all-reduces of the activations over the link.
 struct TensorParallel {

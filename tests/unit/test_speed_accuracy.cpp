@@ -103,6 +103,12 @@ Device device_from_json(const nlohmann::json& j) {
   d.fp16_tflops_dense = opt(j, "fp16_tflops_dense");
   d.bf16_tflops_dense = opt(j, "bf16_tflops_dense");
   d.fp32_tflops = opt(j, "fp32_tflops");
+  d.memory_bytes = static_cast<Bytes>(opt(j, "memory_bytes").value_or(0.0));
+  if (j.contains("interconnect") && j["interconnect"]["pcie_gen"].is_number()) {
+    d.interconnect.pcie_gen = j["interconnect"]["pcie_gen"].get<int>();
+  }
+  d.interconnect.nvlink_gb_per_s =
+      j.contains("interconnect") ? opt(j["interconnect"], "nvlink_gb_per_s") : std::nullopt;
   return d;
 }
 
@@ -200,12 +206,17 @@ double ideal_rate(SpeedQuery q, bool decode) {
   return rate(q, decode);
 }
 
-std::vector<Case> load_cases() {
+std::map<std::string, Device> load_devices() {
   const auto db = nlohmann::json::parse(read_text(std::string(WILLFIT_DATA_DIR) + "/devices.json"));
   std::map<std::string, Device> devices;
   for (const auto& j : db["devices"]) {
     devices[j["id"].get<std::string>()] = device_from_json(j);
   }
+  return devices;
+}
+
+std::vector<Case> load_cases() {
+  const std::map<std::string, Device> devices = load_devices();
   std::vector<Case> cases;
   for (const auto& row :
        read_csv(read_text(std::string(WILLFIT_TEST_DATA_DIR) + "/speed_measured.csv"))) {
@@ -302,6 +313,76 @@ TEST(SpeedAccuracy, MedianErrorWithinTwentyFivePercentDecodeThirtyFivePrefill) {
   const SpeedEstimate any = estimate_speed(cases.front().query);
   std::printf("80th percentile error %.1f %%; error band %d %%\n", p80, any.error_band_pct);
   EXPECT_EQ(any.error_band_pct, static_cast<int>(std::ceil(p80 / 5.0)) * 5);
+}
+
+// Tensor parallel: re-fit the engine's bandwidth efficiency e and the ring
+// step latency s by least squares over vLLM's 2/4/8-GPU rows,
+//   t(N) - link bytes = a x W / (N x BW) + s x 2 layers x 2 (N - 1),  e = 1 / a,
+// then predict the rows through the fit question with --split tensor.
+TEST(SpeedAccuracy, TensorParallelFit) {
+  const std::map<std::string, Device> devices = load_devices();
+  const auto rows =
+      read_csv(read_text(std::string(WILLFIT_TEST_DATA_DIR) + "/speed_tensor_parallel.csv"));
+  ASSERT_EQ(rows.size(), 3U);
+  double a11 = 0;
+  double a12 = 0;
+  double a22 = 0;
+  double b1 = 0;
+  double b2 = 0;
+  for (const auto& row : rows) {
+    const double n = num(row, "devices");
+    Model m;
+    m.params = static_cast<std::int64_t>(num(row, "params"));
+    m.active_params = m.params;
+    m.arch.layers = static_cast<int>(num(row, "layers"));
+    m.arch.hidden_size = static_cast<std::int64_t>(num(row, "hidden_size"));
+    m.arch.vocab_size = static_cast<std::int64_t>(num(row, "vocab_size"));
+    const TokenCosts c = token_costs(m, static_cast<Bytes>(num(row, "weight_bytes")), 0);
+    const Device& d = devices.at(row.at("device_id"));
+    const double link = 16.0 * std::pow(2.0, d.interconnect.pcie_gen - 3) * 1e9;
+    const double bytes_s = 2.0 * m.arch.layers * static_cast<double>(m.arch.hidden_size) * 2.0 *
+                           2.0 * (n - 1) / n / link;
+    const double x1 = static_cast<double>(c.weight_bytes) / (n * *d.bandwidth_gb_per_s * 1e9);
+    const double x2 = 2.0 * m.arch.layers * 2.0 * (n - 1);
+    const double t = 1.0 / num(row, "tokens_per_s") - bytes_s;
+    a11 += x1 * x1;
+    a12 += x1 * x2;
+    a22 += x2 * x2;
+    b1 += x1 * t;
+    b2 += x2 * t;
+  }
+  const double det = a11 * a22 - a12 * a12;
+  const double e = det / (b1 * a22 - b2 * a12);
+  const double s = (a11 * b2 - a12 * b1) / det;
+  std::printf(
+      "tensor parallel fit: bandwidth efficiency %.3f (speed.hpp %.2f), ring step %.1f us "
+      "(speed.hpp %.0f us)\n",
+      e, kTensorParallelBandwidthEfficiency, s * 1e6, kRingStepLatencyS * 1e6);
+  EXPECT_NEAR(kTensorParallelBandwidthEfficiency, e, 0.006);
+  EXPECT_NEAR(kRingStepLatencyS, s, 0.6e-6);
+
+  for (const auto& row : rows) {
+    const auto n = static_cast<std::size_t>(num(row, "devices"));
+    InferenceQuery q;
+    q.model = *model_from_size(*parse_model_size("70b"));
+    q.model.arch.layers = static_cast<int>(num(row, "layers"));
+    q.model.arch.hidden_size = static_cast<std::int64_t>(num(row, "hidden_size"));
+    q.model.arch.vocab_size = static_cast<std::int64_t>(num(row, "vocab_size"));
+    q.model.file_weight_bytes = static_cast<std::int64_t>(num(row, "weight_bytes"));
+    q.precision = *parse_precision("fp16");
+    q.context = 512;
+    q.devices.devices.assign(n, devices.at(row.at("device_id")));
+    SpeedSettings tensor;
+    tensor.split = SplitMode::Tensor;
+    const Estimate est = estimate_inference(q);
+    const SpeedEstimate r = estimate_speed(q, est, tensor);
+    ASSERT_TRUE(r.estimable) << r.reason;
+    const double error = std::abs(r.decode_tokens_per_s / num(row, "tokens_per_s") - 1.0);
+    std::printf("%s  %zu x A100 PCIe  measured %.2f  estimate %.2f  error %.1f %%\n",
+                row.at("case_id").c_str(), n, num(row, "tokens_per_s"), r.decode_tokens_per_s,
+                100 * error);
+    EXPECT_LT(error, 0.10);
+  }
 }
 
 }  // namespace
