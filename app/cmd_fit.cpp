@@ -8,6 +8,7 @@
 #include "options.hpp"
 #include "render.hpp"
 #include "resolve.hpp"
+#include "speed_options.hpp"
 #include "willfit/report.hpp"
 
 namespace willfit::app {
@@ -53,6 +54,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   std::string gpu_limit_text;
   bool json = false;
   bool quiet = false;
+  SpeedOptionText speed_text;
   app.add_option("MODEL", model_text, "Model size (13b, 8x7b, 30b-a3b)")->required();
   app.add_option("-p,--precision", precision_text, "Weight precision (default fp16)");
   app.add_option("-d,--device", device_text,
@@ -67,6 +69,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
                  "iogpu.wired_limit_mb)");
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
   app.add_flag("-q,--quiet", quiet, "Print nothing; the exit code is the answer");
+  add_speed_options(app, speed_text);
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
   }
@@ -128,7 +131,11 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
     return fail(ctx, "invalid --flash-attn '" + flash_text + "': use auto, on or off");
   }
 
-  const FitReport report = make_fit_report(query);
+  auto speed = apply_speed_options(speed_text, query.devices);
+  if (!speed) {
+    return fail(ctx, speed.error().message);
+  }
+  const FitReport report = make_fit_report(query, *speed);
   if (!quiet) {
     ctx.out << (json ? render_fit_json(report) : render_fit_text(report, TextStyle{}));
   }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "render.hpp"
+#include "render_speed.hpp"
 
 namespace willfit::app {
 namespace {
@@ -114,6 +115,7 @@ std::string render_fit_json(const FitReport& r) {
   }
   j["assumptions"] = assumptions;
   j["hint"] = r.hint.empty() ? Json(nullptr) : Json(r.hint);
+  j["speed"] = speed_json(r.speed);
   return j.dump(2) + "\n";
 }
 

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "render.hpp"
+#include "render_speed.hpp"
 
 namespace willfit::app {
 namespace {
@@ -57,6 +58,7 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
              fmt::format("of {} on {}", format_iec(e.capacity), q.devices.display_name()));
     s += row("headroom", format_iec_signed(e.headroom), e.headroom < 0 ? "short" : "free");
   }
+  s += render_speed_text(r.speed);
   s += "\nAssumptions:\n";
   for (const auto& a : r.assumptions) {
     s += "  - " + a + "\n";

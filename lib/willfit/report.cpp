@@ -46,7 +46,7 @@ std::string make_hint(const InferenceQuery& q, const Estimate& e) {
 
 }  // namespace
 
-FitReport make_fit_report(const InferenceQuery& query) {
+FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& speed) {
   FitReport r;
   r.query = query;
   r.estimate = estimate_inference(query);
@@ -70,6 +70,7 @@ FitReport make_fit_report(const InferenceQuery& query) {
     r.assumptions.push_back("system RAM unknown: give --ram to consider offloading");
   }
   r.hint = make_hint(query, r.estimate);
+  r.speed = estimate_speed(query, r.estimate, speed);
   return r;
 }
 

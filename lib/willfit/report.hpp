@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "willfit/estimate.hpp"
+#include "willfit/speed.hpp"
 
 namespace willfit {
 
@@ -15,8 +16,9 @@ struct FitReport {
   Estimate estimate;
   std::vector<std::string> assumptions;  // what was assumed, for the user
   std::string hint;                      // one line when it does not fit, else ""
+  SpeedEstimate speed;                   // how fast it runs (speed.hpp); estimable or why not
 };
 
-FitReport make_fit_report(const InferenceQuery& query);
+FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& speed = {});
 
 }  // namespace willfit

@@ -1,0 +1,70 @@
+// The speed options and the speed section, through the whole CLI.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/harness.hpp"
+
+namespace willfit::test {
+namespace {
+
+using nlohmann::json;
+
+TEST(CliSpeed, BandwidthGivesACapacityASpeed) {
+  const auto r =
+      run_cli({"7b", "-p", "q4", "-d", "24gb", "--bandwidth", "1008", "--tflops", "330"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("upper bound"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("limited by memory bandwidth: the GPU waits on memory, not on arithmetic"),
+            std::string::npos);
+  EXPECT_NE(r.out.find("first token"), std::string::npos);
+}
+
+TEST(CliSpeed, JsonCarriesTheSpeedObject) {
+  const auto r = run_cli({"7b", "-p", "q4", "-d", "24gb", "--bandwidth", "1008GB/s", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json s = json::parse(r.out)["speed"];
+  EXPECT_GT(s["decode_tokens_per_s"].get<double>(), 100);
+  EXPECT_TRUE(s["prefill_tokens_per_s"].is_null());  // no --tflops
+  EXPECT_TRUE(s["time_to_first_token_s"].is_null());
+  EXPECT_EQ(s["bound"], "bandwidth");
+  EXPECT_EQ(s["error_band_pct"], 25);
+  EXPECT_TRUE(s["reason"].is_null());
+}
+
+TEST(CliSpeed, WithoutBandwidthSpeedIsNullWithAReason) {
+  const auto r = run_cli({"7b", "-p", "q4", "-d", "8gb", "--json"});
+  const json s = json::parse(r.out)["speed"];
+  EXPECT_TRUE(s["decode_tokens_per_s"].is_null());
+  EXPECT_TRUE(s["bound"].is_null());
+  EXPECT_NE(s["reason"].get<std::string>().find("--bandwidth"), std::string::npos);
+}
+
+TEST(CliSpeed, RamBandwidthTakesANumberOrAMemoryType) {
+  const std::vector<std::string> base{"13b",   "-p",   "q4",          "-d",  "8gb",
+                                      "--ram", "32gb", "--bandwidth", "448", "--json"};
+  auto with = [&](const std::string& ram) {
+    auto args = base;
+    args.push_back("--ram-bandwidth");
+    args.push_back(ram);
+    return json::parse(run_cli(args).out)["speed"]["decode_tokens_per_s"].get<double>();
+  };
+  EXPECT_DOUBLE_EQ(with("ddr5-5600-dual"), with("89.6"));
+  EXPECT_GT(with("ddr5-5600-dual"), with("ddr4-3200-dual"));
+}
+
+TEST(CliSpeed, BadValuesAreCleanErrors) {
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"7b", "-d", "8gb", "--bandwidth", "fast"},
+                                             {"7b", "-d", "8gb", "--bandwidth", "-5"},
+                                             {"7b", "-d", "8gb", "--tflops", "0"},
+                                             {"7b", "-d", "8gb", "--split", "pipeline"},
+                                             {"7b", "-d", "8gb", "--ram-bandwidth", "ddr5-560"}}) {
+    const auto r = run_cli(args);
+    EXPECT_TRUE(is_clean_error(r)) << r.err;
+  }
+  const auto r = run_cli({"7b", "-d", "8gb", "--ram-bandwidth", "ddr5-560"});
+  EXPECT_NE(r.err.find("did you mean 'ddr5-5600-dual'"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace willfit::test

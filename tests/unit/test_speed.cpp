@@ -1,0 +1,297 @@
+// Speed, term by term: decode bytes, KV reads, offload tiers, MoE, batch
+// roofline, several GPUs, prefill FLOPs and time to first token. Figures are
+// worked by hand from the formulas in speed.cpp's essay.
+#include <gtest/gtest.h>
+
+#include "willfit/report.hpp"
+#include "willfit/speed.hpp"
+
+namespace willfit {
+namespace {
+
+SpeedTier tier(Bytes weights, double gb_per_s, double efficiency = 1.0) {
+  SpeedTier t;
+  t.label = "test";
+  t.weight_bytes = weights;
+  t.bandwidth_gb_per_s = gb_per_s;
+  t.bandwidth_efficiency = efficiency;
+  return t;
+}
+
+Model llama2_7b() {
+  Model m;
+  m.name = "Llama-2-7B";
+  m.params = 6'738'415'616;
+  m.active_params = m.params;
+  m.arch.layers = 32;
+  m.arch.hidden_size = 4096;
+  m.arch.intermediate_size = 11008;
+  m.arch.heads = 32;
+  m.arch.kv_heads = 32;
+  m.arch.head_dim = 128;
+  m.arch.vocab_size = 32000;
+  return m;
+}
+
+Device gpu(double gb_per_s, double tflops, const char* vendor = "nvidia") {
+  Device d;
+  d.id = "test-gpu";
+  d.name = "Test GPU";
+  d.vendor = vendor;
+  d.kind = DeviceKind::DiscreteGpu;
+  d.memory_bytes = 24 * kGiB;
+  d.memory_type = "GDDR6X";
+  d.bandwidth_gb_per_s = gb_per_s;
+  d.fp16_tflops_dense = tflops;
+  d.interconnect.pcie_gen = 4;
+  return d;
+}
+
+InferenceQuery fit_query(const char* size, const char* precision, std::vector<Device> devices) {
+  InferenceQuery q;
+  q.model = *model_from_size(*parse_model_size(size));
+  q.precision = *parse_precision(precision);
+  q.devices.devices = std::move(devices);
+  q.devices.text = "test";
+  return q;
+}
+
+TEST(SpeedDecode, TimePerTokenIsBytesOverEffectiveBandwidth) {
+  SpeedQuery q;
+  q.tiers = {tier(10 * kGB, 1000, 0.5)};  // 10 GB at 500 GB/s: 20 ms
+  const SpeedEstimate e = estimate_speed(q);
+  ASSERT_TRUE(e.estimable);
+  EXPECT_NEAR(e.decode_tokens_per_s, 50.0, 1e-9);
+  EXPECT_NEAR(e.decode_upper_bound_tokens_per_s, 100.0, 1e-9);  // at 100 % of 1000 GB/s
+  EXPECT_EQ(e.bound, SpeedBound::Bandwidth);
+}
+
+TEST(SpeedDecode, ReadsActiveWeightsWithoutTheEmbeddingTable) {
+  const Model m = llama2_7b();
+  // 6738415616 - 32000 x 4096 (token embeddings; the untied head stays) params read.
+  const double read = 6'738'415'616.0 - 131'072'000.0;
+  EXPECT_EQ(decode_weight_bytes(m, 13'476'831'232),
+            round_bytes(13'476'831'232.0 * read / 6'738'415'616.0));
+  Model tied = m;
+  tied.arch.tied_embeddings = true;  // the table is the output head: read whole
+  EXPECT_EQ(decode_weight_bytes(tied, 1000), 1000);
+  Model unknown;
+  unknown.params = 1000;
+  EXPECT_EQ(decode_weight_bytes(unknown, 500), 500);  // no architecture: every byte
+}
+
+TEST(SpeedDecode, KvCacheReadGrowsWithTheContext) {
+  const Model m = llama2_7b();
+  // 2 (K, V) x 32 layers x 32 KV heads x 128 x 2 bytes = 524288 bytes per token.
+  EXPECT_EQ(kv_read_bytes(m.arch, 1000, kv_f16(), kv_f16()), 524'288'000);
+  EXPECT_EQ(kv_read_bytes(m.arch, 0, kv_f16(), kv_f16()), 0);
+  SpeedTier t = tier(4 * kGB, 1000);
+  t.kv_bytes = 1 * kGB;  // full context: 5 GB per token
+  SpeedQuery q;
+  q.tiers = {t};
+  const SpeedEstimate e = estimate_speed(q);
+  EXPECT_NEAR(e.decode_tokens_per_s, 250.0, 1e-9);
+  EXPECT_NEAR(e.decode_tokens_per_s_at_context, 200.0, 1e-9);
+}
+
+TEST(SpeedDecode, OffloadTiersAreReadOneAfterAnother) {
+  SpeedQuery q;
+  // 8 GB on a 800 GB/s GPU (10 ms) + 2 GB in 50 GB/s RAM (40 ms) = 50 ms.
+  q.tiers = {tier(8 * kGB, 800), tier(2 * kGB, 50)};
+  EXPECT_NEAR(estimate_speed(q).decode_tokens_per_s, 20.0, 1e-9);
+}
+
+TEST(SpeedDecode, OffloadFromAFitQueryUsesSystemRamBandwidth) {
+  InferenceQuery q = fit_query("13b", "q4", {gpu(448, 95)});
+  q.devices.devices[0].memory_bytes = 8 * kGiB;
+  q.ram = 32 * kGiB;
+  const Estimate e = estimate_inference(q);
+  ASSERT_EQ(e.verdict, Verdict::Offload);
+  const OffloadSplit split = offload_split(e);
+  EXPECT_EQ(split.host_weights, -e.headroom);
+  EXPECT_EQ(split.device_weights + split.host_weights, e.memory.weights);
+
+  const SpeedEstimate by_default = estimate_speed(q, e, SpeedSettings{});
+  ASSERT_TRUE(by_default.estimable);
+  ASSERT_EQ(by_default.tiers.size(), 2U);
+  EXPECT_EQ(by_default.tiers[1].bandwidth_gb_per_s, kDefaultRamGbPerS);
+  EXPECT_EQ(by_default.tiers[1].bandwidth_efficiency, efficiency(SpeedClass::Cpu).bandwidth);
+  EXPECT_EQ(by_default.error_band_pct, 50);  // outside the calibrated rows: doubled
+
+  SpeedSettings fast;
+  fast.ram_bandwidth_gb_per_s = 89.6;
+  const SpeedEstimate faster = estimate_speed(q, e, fast);
+  EXPECT_GT(faster.decode_tokens_per_s, by_default.decode_tokens_per_s);
+  // Mostly bytes in RAM decide: far below the all-GPU speed.
+  InferenceQuery all_gpu = q;
+  all_gpu.devices.devices[0].memory_bytes = 24 * kGiB;
+  const Estimate fits = estimate_inference(all_gpu);
+  EXPECT_GT(estimate_speed(all_gpu, fits, {}).decode_tokens_per_s,
+            2 * by_default.decode_tokens_per_s);
+}
+
+TEST(SpeedDecode, UnifiedMemoryReadsOffloadedLayersAtTheDeviceBandwidth) {
+  Device mac = gpu(400, 13.5, "apple");
+  mac.kind = DeviceKind::Unified;
+  mac.memory_bytes = 8 * kGiB;
+  InferenceQuery q = fit_query("13b", "q4", {mac});
+  q.ram = 32 * kGiB;
+  const Estimate e = estimate_inference(q);
+  ASSERT_EQ(e.verdict, Verdict::Offload);
+  const SpeedEstimate s = estimate_speed(q, e, {});
+  ASSERT_EQ(s.tiers.size(), 2U);
+  EXPECT_EQ(s.tiers[1].bandwidth_gb_per_s, 400);
+  EXPECT_EQ(s.tiers[1].bandwidth_efficiency, efficiency(SpeedClass::Apple).bandwidth);
+}
+
+TEST(SpeedDecode, MixtureOfExpertsReadsOnlyActiveExperts) {
+  Device big = gpu(1000, 300);
+  big.memory_bytes = 96 * kGiB;
+  const InferenceQuery moe = fit_query("8x7b", "q4", {big});
+  const InferenceQuery dense = fit_query("47b", "q4", {big});
+  ASSERT_LT(moe.model.active_params, moe.model.params / 3);
+  const SpeedEstimate a = estimate_speed(moe, estimate_inference(moe), {});
+  const SpeedEstimate b = estimate_speed(dense, estimate_inference(dense), {});
+  ASSERT_TRUE(a.estimable);
+  // Reads about active/total of the weights: well over twice as fast.
+  EXPECT_GT(a.decode_tokens_per_s, 2.5 * b.decode_tokens_per_s);
+  EXPECT_LT(static_cast<double>(a.tiers[0].weight_bytes),
+            0.35 * static_cast<double>(estimate_inference(moe).memory.weights));
+}
+
+TEST(SpeedBatch, ThroughputGrowsWithTheBatchUntilComputeBound) {
+  SpeedTier t = tier(10 * kGB, 1000);  // 10 ms per step from memory
+  t.tflops = 100;                      // 100 TFLOPS at 100 %
+  t.compute_efficiency = 1.0;
+  SpeedQuery q;
+  q.tiers = {t};
+  q.flops_per_weight_byte = 2.0;  // 20 GFLOPs per token: 0.2 ms of compute each
+  q.batch = 8;
+  SpeedEstimate e = estimate_speed(q);
+  EXPECT_NEAR(e.batch_tokens_per_s, 800.0, 1e-6);  // 8 tokens per 10 ms step
+  EXPECT_EQ(e.bound, SpeedBound::Bandwidth);
+  q.batch = 100;  // 20 ms of compute > 10 ms of memory: 100 tokens per 20 ms
+  e = estimate_speed(q);
+  EXPECT_NEAR(e.batch_tokens_per_s, 5000.0, 1e-6);
+  EXPECT_EQ(e.bound, SpeedBound::Compute);
+  EXPECT_NEAR(e.decode_tokens_per_s, 100.0, 1e-6);  // one sequence still reads 10 GB
+}
+
+TEST(SpeedMultiGpu, LayerSplitRunsDevicesInSequence) {
+  const InferenceQuery one = fit_query("7b", "q4", {gpu(1000, 300)});
+  const InferenceQuery two = fit_query("7b", "q4", {gpu(1000, 300), gpu(1000, 300)});
+  const SpeedEstimate a = estimate_speed(one, estimate_inference(one), {});
+  const SpeedEstimate b = estimate_speed(two, estimate_inference(two), {});
+  ASSERT_EQ(b.tiers.size(), 2U);
+  EXPECT_NEAR(static_cast<double>(b.tiers[0].weight_bytes + b.tiers[1].weight_bytes),
+              static_cast<double>(a.tiers[0].weight_bytes), 1.0);  // each share rounded
+  EXPECT_NEAR(b.decode_tokens_per_s, a.decode_tokens_per_s, 1e-3 * a.decode_tokens_per_s);
+}
+
+TEST(SpeedMultiGpu, TensorParallelDividesBytesAndPaysTheInterconnect) {
+  SpeedQuery q;
+  q.tiers = {tier(5 * kGB, 1000)};  // one device's half of 10 GB: 5 ms
+  q.tensor_parallel.devices = 2;
+  q.tensor_parallel.layers = 10;
+  q.tensor_parallel.hidden_size = 1000;
+  q.tensor_parallel.link_gb_per_s = 1.0;
+  q.tensor_parallel.step_latency_s = 100e-6;
+  // 2 all-reduces x 10 layers x (2 ring steps x 100 us + 1000 x 2 B x 2 steps / 2 devices
+  // over 1 GB/s = 2 us) = 20 x 202 us = 4.04 ms
+  EXPECT_NEAR(1.0 / estimate_speed(q).decode_tokens_per_s, 5e-3 + 4.04e-3, 1e-9);
+
+  InferenceQuery two = fit_query("70b", "fp16", {gpu(2000, 300), gpu(2000, 300)});
+  two.devices.devices[0].memory_bytes = 80 * kGiB;
+  two.devices.devices[1].memory_bytes = 80 * kGiB;
+  const Estimate e = estimate_inference(two);
+  SpeedSettings tensor;
+  tensor.split = SplitMode::Tensor;
+  const SpeedEstimate layer_split = estimate_speed(two, e, {});
+  const SpeedEstimate parallel = estimate_speed(two, e, tensor);
+  EXPECT_GT(parallel.decode_tokens_per_s, 1.2 * layer_split.decode_tokens_per_s);
+  EXPECT_LT(parallel.decode_tokens_per_s, 2.0 * layer_split.decode_tokens_per_s);
+}
+
+TEST(SpeedPrefill, TwoFlopsPerWeightPlusAttention) {
+  SpeedTier t = tier(1 * kGB, 1000);
+  t.tflops = 1.0;  // 1e12 FLOP/s
+  t.compute_efficiency = 1.0;
+  SpeedQuery q;
+  q.tiers = {t};
+  q.flops_per_weight_byte = 2.0;           // 2 GFLOPs per token from weights
+  q.attention_flops_per_position = 1.0e6;  // 4 x layers x heads x head_dim
+  q.context = 1000;                        // + 1e6 x 1000 / 2 = 0.5 GFLOPs per token
+  const SpeedEstimate e = estimate_speed(q);
+  ASSERT_TRUE(e.prefill_tokens_per_s);
+  EXPECT_NEAR(*e.prefill_tokens_per_s, 1e12 / 2.5e9, 1e-6);
+  EXPECT_NEAR(*e.time_to_first_token_s, 1000 * 2.5e9 / 1e12, 1e-9);
+}
+
+TEST(SpeedPrefill, TokenCostsCountReadParamsAndAttentionWidth) {
+  const Model m = llama2_7b();
+  const TokenCosts c = token_costs(m, 13'476'831'232, 0);
+  EXPECT_NEAR(c.flops_per_weight_byte * static_cast<double>(c.weight_bytes),
+              2.0 * (6'738'415'616.0 - 131'072'000.0), 1e4);
+  EXPECT_EQ(c.attention_flops_per_position, 4.0 * 32 * 32 * 128);
+}
+
+TEST(SpeedPrefill, OffloadedLayersCrossPcieOncePerMicroBatch) {
+  SpeedTier g = tier(1 * kGB, 1000);
+  g.tflops = 1000.0;
+  g.compute_efficiency = 1.0;
+  SpeedTier host = tier(4 * kGB, 50);
+  host.prefill_link_gb_per_s = 32.0;  // PCIe 4.0 x16
+  SpeedQuery q;
+  q.tiers = {g, host};
+  q.flops_per_weight_byte = 2.0;
+  q.context = 1024;  // two micro-batches of 512
+  const SpeedEstimate e = estimate_speed(q);
+  // compute 1024 x 10 GFLOPs / 1e15 = 10.24 ms; copies 2 x 4 GB / 32 GB/s = 250 ms.
+  EXPECT_NEAR(*e.time_to_first_token_s, 0.01024 + 0.25, 1e-9);
+}
+
+TEST(SpeedQueryFor, SaysWhyItCannotEstimate) {
+  InferenceQuery none = fit_query("7b", "q4", {});
+  EXPECT_FALSE(estimate_speed(none, estimate_inference(none), {}).estimable);
+
+  InferenceQuery raw = fit_query("7b", "q4", {*raw_device("8gb")});
+  const SpeedEstimate r = estimate_speed(raw, estimate_inference(raw), {});
+  EXPECT_FALSE(r.estimable);
+  EXPECT_NE(r.reason.find("--bandwidth"), std::string::npos);
+
+  InferenceQuery too_big = fit_query("70b", "fp16", {gpu(1000, 300)});
+  const SpeedEstimate n = estimate_speed(too_big, estimate_inference(too_big), {});
+  EXPECT_FALSE(n.estimable);
+  EXPECT_NE(n.reason.find("does not fit"), std::string::npos);
+
+  raw.devices.devices[0].bandwidth_gb_per_s = 500;  // --bandwidth
+  const SpeedEstimate with = estimate_speed(raw, estimate_inference(raw), {});
+  EXPECT_TRUE(with.estimable);
+  EXPECT_FALSE(with.prefill_tokens_per_s);  // no --tflops: no prefill
+  EXPECT_LE(with.decode_tokens_per_s, with.decode_upper_bound_tokens_per_s);
+}
+
+TEST(SpeedClassOf, DevicesFallIntoTheirMeasuredClass) {
+  Device d = gpu(1000, 300);
+  EXPECT_EQ(speed_class(d), SpeedClass::Nvidia);
+  d.memory_type = "HBM3";
+  EXPECT_EQ(speed_class(d), SpeedClass::Hbm);
+  EXPECT_EQ(speed_class(gpu(960, 120, "amd")), SpeedClass::Amd);
+  EXPECT_EQ(speed_class(gpu(400, 13, "apple")), SpeedClass::Apple);
+  EXPECT_EQ(speed_class(gpu(456, 100, "intel")), SpeedClass::Other);
+  EXPECT_EQ(speed_class(*raw_device("8gb")), SpeedClass::Other);
+  d.fp16_tflops_dense.reset();
+  d.fp32_tflops = 20;
+  EXPECT_EQ(peak_tflops(d), 20);
+}
+
+TEST(SpeedReport, FitReportCarriesTheSpeed) {
+  const InferenceQuery q = fit_query("7b", "q4", {gpu(1008, 330)});
+  const FitReport r = make_fit_report(q);
+  ASSERT_TRUE(r.speed.estimable);
+  EXPECT_GT(r.speed.decode_tokens_per_s, 50);
+  EXPECT_LT(r.speed.decode_tokens_per_s, 200);
+}
+
+}  // namespace
+}  // namespace willfit
