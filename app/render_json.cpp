@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "render.hpp"
+#include "render_runtime.hpp"
 
 namespace willfit::app {
 namespace {
@@ -114,6 +115,7 @@ std::string render_fit_json(const FitReport& r) {
   }
   j["assumptions"] = assumptions;
   j["hint"] = r.hint.empty() ? Json(nullptr) : Json(r.hint);
+  add_runtime_json(j, r);
   return j.dump(2) + "\n";
 }
 

@@ -165,7 +165,9 @@ Estimate estimate_inference(const InferenceQuery& q) {
       detail::pytorch(in, e);
       break;
   }
-  e.error_band_pct = detail::error_band_pct(e.runtime, e, in.layout.recipe);
+  e.error_band_pct =
+      detail::error_band_pct(e.runtime, e, in.layout.recipe,
+                             q.model.assumed() && q.precision.kind == PrecisionKind::GgufMix);
   if (q.precision.gguf && (e.runtime == Runtime::Transformers || e.runtime == Runtime::Vllm ||
                            e.runtime == Runtime::Mlx)) {
     e.warnings.push_back(fmt::format("{} is a llama.cpp format; {} loads other checkpoints",

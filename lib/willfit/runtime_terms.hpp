@@ -25,6 +25,6 @@ void pytorch(const Inputs& in, Estimate& e);  // transformers and MLX
 
 // Relative error (fraction) of each term for a runtime, from the accuracy
 // tests; the error band is their byte-weighted sum over the total.
-double error_band_pct(Runtime runtime, const Estimate& e, bool gguf_recipe);
+double error_band_pct(Runtime runtime, const Estimate& e, bool gguf_recipe, bool assumed_mix);
 
 }  // namespace willfit::detail
