@@ -60,8 +60,8 @@ std::string compute_detail(const FitReport& r) {
     case Runtime::Generic:
       break;
   }
-  return fmt::format("graph of one {}-token step", std::min(e.context * std::max(1, r.query.batch),
-                                                            r.query.ubatch));
+  return fmt::format("graph of one {}-token step",
+                     std::min(e.context * std::max(1, r.query.batch), r.query.ubatch));
 }
 
 std::string overhead_detail(const FitReport& r) {
@@ -92,12 +92,12 @@ std::string runtime_text_sections(const FitReport& r) {
   }
   if (e.offload) {
     const OffloadPlan& p = *e.offload;
-    s += fmt::format("\nOffload plan: {} of {} layers on the GPU{}{}\n", p.gpu_layers,
-                     p.total_layers, e.devices.size() > 1 ? "s" : "",
-                     p.cpu_moe_layers > 0
-                         ? fmt::format(", experts of the first {} blocks on the CPU",
-                                       p.cpu_moe_layers)
-                         : "");
+    s += fmt::format(
+        "\nOffload plan: {} of {} layers on the GPU{}{}\n", p.gpu_layers, p.total_layers,
+        e.devices.size() > 1 ? "s" : "",
+        p.cpu_moe_layers > 0
+            ? fmt::format(", experts of the first {} blocks on the CPU", p.cpu_moe_layers)
+            : "");
     s += row("on the GPU", format_iec(p.gpu_bytes),
              fmt::format("weights {}, KV cache and buffers", format_iec(p.gpu_weight_bytes)));
     std::string ram = "RAM unknown: give --ram";
