@@ -159,9 +159,17 @@ struct Stats {
   }
   [[nodiscard]] double median() const { return median_abs(errors); }
   [[nodiscard]] double max() const { return max_abs(errors); }
+  static std::string cell(double x) {
+    char buf[32];
+    if (std::isnan(x)) {
+      return "-";
+    }
+    std::snprintf(buf, sizeof buf, "%.1f %%", x);
+    return buf;
+  }
   void print(const char* group) const {
-    std::printf("| %-34s | %4zu | %6.2f %% | %6.2f %% | %8.1f %% | %8.1f %% |\n", group,
-                errors.size(), median(), max(), median_abs(naive), max_abs(naive));
+    std::printf("| %-34s | %4zu | %6.2f %% | %6.2f %% | %10s | %10s |\n", group, errors.size(),
+                median(), max(), cell(median_abs(naive)).c_str(), cell(max_abs(naive)).c_str());
   }
 };
 
