@@ -339,5 +339,40 @@ TEST(AccuracyPytorch, PeakMemoryMatchesQwenBenchmark) {
   EXPECT_LE(all.max(), 15.0);
 }
 
+// vLLM start-up logs: KV blocks and the activation peak. Printed, not
+// asserted: the logs span versions whose profiling differs (vllm#2031 changed
+// the 70B figure by a third).
+TEST(AccuracyVllm, StartupFiguresArePrinted) {
+  Stats blocks;
+  Stats activation;
+  for (const auto& r : read_csv("vllm_logs.csv")) {
+    InferenceQuery q;
+    q.model = model_named(r.at("model"));
+    q.precision = *parse_precision(r.at("precision"));
+    q.runtime = Runtime::Vllm;
+    q.context = static_cast<std::int64_t>(num(r, "context"));
+    q.gpu_memory_utilization = num(r, "utilization");
+    q.tensor_parallel = static_cast<int>(num(r, "tensor_parallel"));
+    for (int i = 0; i < static_cast<int>(num(r, "gpus")); ++i) {
+      q.devices.devices.push_back(*raw_device(r.at("gpu_memory_gib") + "gb"));
+    }
+    const Estimate e = estimate_inference(q);
+    ASSERT_TRUE(e.vllm.has_value());
+    const bool is_blocks = r.at("unit") == "blocks";
+    const Bytes est = is_blocks ? e.vllm->kv_tokens / 16 : e.memory.compute / q.tensor_parallel;
+    const Bytes measured =
+        is_blocks ? static_cast<Bytes>(num(r, "value")) : to_bytes(num(r, "value"), r.at("unit"));
+    const double err = pct(est, measured);
+    std::printf("  %s %-12s %-22s measured %12lld estimate %12lld  %+7.2f %%\n",
+                r.at("case_id").c_str(), r.at("model").c_str(), r.at("quantity").c_str(),
+                static_cast<long long>(measured), static_cast<long long>(est), err);
+    (is_blocks ? blocks : activation).add(err);
+  }
+  header();
+  blocks.print("vLLM KV blocks (printed only)");
+  activation.print("vLLM activations (printed only)");
+  EXPECT_FALSE(blocks.errors.empty());
+}
+
 }  // namespace
 }  // namespace willfit
