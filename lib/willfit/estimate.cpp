@@ -18,7 +18,7 @@
 //    caches one latent of kv_lora_rank + rope dims per token and layer, K only;
 //    hybrid models have a cache only on their attention layers. Quantised types
 //    cost their block size (q8_0: 34 bytes per 32 values). Source:
-//    shared/reference/inference-estimators.md section 0.3. Checked against 15
+//    shared/reference/inference-estimators.md section 0.3. Checked against 18
 //    logged KV buffers: exact (tests/data/llamacpp_buffers.csv).
 //
 // Verdict: fits when everything the device must hold is within its usable

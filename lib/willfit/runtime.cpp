@@ -23,7 +23,7 @@
 //     The attention and output forms coincide with Ollama's closed form for
 //     llama graphs (inference-estimators.md section 3b); the ffn form covers
 //     MoE models, whose expert activations dominate at short contexts.
-//     Measured against 14 logged buffers within 11 % (tests/data/llamacpp_buffers.csv).
+//     Measured against 16 logged buffers within 11 % (tests/data/llamacpp_buffers.csv).
 //   - host buffers: the input embeddings and KQ mask are staged on the host,
 //     4 b (e + c) bytes ("CUDA_Host compute buffer"), and the logits output
 //     buffer holds sequences x v x 4 bytes ("CPU output buffer").
