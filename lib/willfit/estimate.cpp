@@ -16,7 +16,8 @@
 //    concurrent sequences. Grouped-query attention enters through kv_heads;
 //    sliding-window layers hold only window + ubatch cells; MLA (DeepSeek)
 //    caches one latent of kv_lora_rank + rope dims per token and layer, K only;
-//    hybrid models have a cache only on their attention layers. Quantised types
+//    hybrid models have a cache only on their attention layers, and a fixed
+//    F32 recurrent state per sequence in the others. Quantised types
 //    cost their block size (q8_0: 34 bytes per 32 values). Source:
 //    shared/reference/inference-estimators.md section 0.3. Checked against 18
 //    logged KV buffers: exact (tests/data/llamacpp_buffers.csv).
@@ -104,7 +105,11 @@ Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
       cost(per_cell_k * full_cells, q.k_type) + cost(per_cell_k * full_cells, q.v_type);
   const Bytes per_window_layer =
       cost(per_cell_k * window_cells, q.k_type) + cost(per_cell_k * window_cells, q.v_type);
-  return per_full_layer * full_layers + per_window_layer * windowed_layers;
+  // Recurrent layers of a hybrid model keep a fixed F32 state per sequence
+  // that does not grow with the context (section 0.3).
+  const Bytes recurrent = std::int64_t{a.layers - attention_layers} *
+                          a.attention.recurrent_state_floats * 4 * std::max(1, q.sequences);
+  return per_full_layer * full_layers + per_window_layer * windowed_layers + recurrent;
 }
 
 namespace {

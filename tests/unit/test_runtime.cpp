@@ -335,5 +335,24 @@ TEST(ErrorBand, IsDerivedPerRuntime) {
   }
 }
 
+// Qwen3.5-35B-A3B in a llama.cpp log (runtime-logs.csv L17): 10 of 40 layers
+// with attention (2 KV heads x 256), 4 sequences of 4096 cells, and the other
+// 30 layers' recurrent state: R 11.25 MiB + S 240 MiB = 251.25 MiB, i.e.
+// 3 x 8192 conv values + 32 x 128 x 128 delta-rule values per layer and sequence.
+TEST(KvCacheHybrid, RecurrentStateIsFixedPerSequence) {
+  Architecture a;
+  a.layers = 40;
+  a.kv_heads = 2;
+  a.head_dim = 256;
+  a.attention.kind = AttentionKind::Hybrid;
+  a.attention.attention_layers = 10;
+  a.attention.recurrent_state_floats = 3 * 8192 + 32 * 128 * 128;
+  const Bytes kv = 80 * kMiB;  // the log's KV line: 4096 cells, 10 layers
+  const Bytes state = 251 * kMiB + kMiB / 4;
+  EXPECT_EQ(kv_cache_bytes(a, {1024, 4, 512, kv_f16(), kv_f16(), 256}), kv + state);
+  // The state does not grow with the context; the KV cache does.
+  EXPECT_EQ(kv_cache_bytes(a, {2048, 4, 512, kv_f16(), kv_f16(), 256}), 2 * kv + state);
+}
+
 }  // namespace
 }  // namespace willfit
