@@ -340,15 +340,18 @@ void llama_family(const Inputs& in, Estimate& e) {
            kv_formula(in, cells, e.memory.kv_cache),
            "llama.cpp KV layout (inference-estimators.md section 0.3)");
 
-  // Compute buffers.
+  // Compute buffers: every GPU reserves its own graph.
+  const std::vector<Device>& devs = q.devices.devices;
+  const std::size_t nd = std::max<std::size_t>(1, devs.size());
   const LlamaCompute c = llama_compute(in, cells * in.batch);
-  e.memory.compute = c.device;
-  add_term(e, "compute", c.device, Placement::Device,
-           fmt::format("widest point of the graph: {} = {}", c.widest, format_iec(c.device)),
+  e.memory.compute = c.device * static_cast<Bytes>(nd);
+  add_term(e, "compute", e.memory.compute, Placement::Device,
+           fmt::format("widest point of the graph: {}{} = {}", c.widest,
+                       nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "",
+                       format_iec(e.memory.compute)),
            "llama.cpp graph reservation (runtime.cpp essay)");
 
   // Context and margin per device (one GPU's worth when none is given).
-  std::vector<Device> devs = q.devices.devices;
   set_usable(q, e);
   std::vector<Bytes> usable;
   for (const auto& d : devs) {
@@ -365,7 +368,6 @@ void llama_family(const Inputs& in, Estimate& e) {
     const Bytes margin = ollama ? reserve : margin_for(i < usable.size() ? usable[i] : 0);
     return std::pair{ctx, margin};
   };
-  const std::size_t nd = std::max<std::size_t>(1, devs.size());
   for (std::size_t i = 0; i < nd; ++i) {
     const auto [ctx, margin] = fixed_for(i);
     e.memory.overhead += ctx;
@@ -374,11 +376,6 @@ void llama_family(const Inputs& in, Estimate& e) {
   if (!e.device_known && !ollama) {
     e.memory.margin =
         margin_for(e.memory.weights + e.memory.kv_cache + e.memory.compute + e.memory.overhead);
-  }
-  e.memory.compute = c.device * static_cast<Bytes>(nd);
-  e.terms.back().bytes = e.memory.compute;
-  if (nd > 1) {
-    e.terms.back().formula += fmt::format(", on each of {} GPUs", nd);
   }
   add_term(e, "overhead", e.memory.overhead, Placement::Device,
            fmt::format("driver/CUDA context, {} per GPU = {}", format_iec(fixed_for(0).first),
