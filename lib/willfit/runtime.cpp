@@ -604,7 +604,8 @@ void vllm(const Inputs& in, Estimate& e) {
   v.max_concurrency =
       static_cast<double>(v.kv_tokens) / static_cast<double>(std::max<std::int64_t>(1, in.context));
   e.vllm = v;
-  e.usable = v.budget * tp;
+  // Only GPUs that exist hold a budget: too large a --tp leaves the need short.
+  e.usable = v.budget * std::min<Bytes>(tp, static_cast<Bytes>(q.devices.count()));
   e.usable_reasons.clear();
   e.usable_reasons.push_back(fmt::format(
       "vLLM takes --gpu-memory-utilization {:g} of each GPU's total memory ({} of {}); the CUDA "

@@ -182,6 +182,13 @@ TEST(Vllm, TensorParallelDividesWeightsAndKv) {
   EXPECT_TRUE(e.fits());
   q.tensor_parallel = 1;  // one rank cannot hold 140 GB of weights in 72 GiB
   EXPECT_EQ(estimate_inference(q).verdict, Verdict::NoFit);
+  InferenceQuery one = query("70b", "fp16", "80gb");
+  one.runtime = Runtime::Vllm;
+  one.tensor_parallel = 2;  // more ranks than GPUs
+  const Estimate short_of_gpus = estimate_inference(one);
+  EXPECT_EQ(short_of_gpus.verdict, Verdict::NoFit);
+  EXPECT_LT(short_of_gpus.headroom, 0);
+  EXPECT_FALSE(short_of_gpus.warnings.empty());
 }
 
 TEST(Transformers, ActivationsScaleWithPromptAndBatch) {
