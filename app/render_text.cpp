@@ -28,6 +28,12 @@ std::string verdict_line(const FitReport& r) {
     case Verdict::NoFit:
       break;
   }
+  if (e.headroom >= 0) {  // enough in total, but one device of the split is short
+    return fmt::format(
+        "DOES NOT FIT: {} on {}: needs {} of {} usable in total, but one device is short "
+        "(see Devices)\n",
+        what, where, format_iec(e.required), format_iec(e.usable));
+  }
   return fmt::format("DOES NOT FIT: {} on {}: needs {}, {} usable (short by {})\n", what, where,
                      format_iec(e.required), format_iec(e.usable), format_iec(-e.headroom));
 }

@@ -45,6 +45,10 @@ std::string make_hint(const InferenceQuery& q, const Estimate& e) {
     }
   }
   const Bytes short_by = -e.headroom;
+  if (short_by <= 0) {
+    return "hint: there is room in total but not on every device as split: try --tensor-split "
+           "in proportion to each device's free memory";
+  }
   if (e.verdict == Verdict::Offload) {
     return fmt::format("hint: {} must live in system RAM; expect much slower generation",
                        format_iec(short_by));

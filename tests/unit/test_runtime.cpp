@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "willfit/estimate.hpp"
+#include "willfit/report.hpp"
 #include "willfit/weight_layout.hpp"
 
 namespace willfit {
@@ -299,6 +300,8 @@ TEST(MultiGpu, LayerSplitFollowsMemoryOrTensorSplit) {
   const Estimate split = estimate_inference(q);
   EXPECT_GT(split.devices[0].layers, 2 * split.devices[1].layers);
   EXPECT_EQ(split.verdict, Verdict::NoFit);  // 3/4 of 70 B at 4 bits overflows one 24 GB card
+  EXPECT_GE(split.headroom, 0);              // enough in total: the split is what fails
+  EXPECT_FALSE(make_fit_report(q).hint.empty());
 }
 
 TEST(MultiGpu, OneCardShortOffloadsWithAPlanAcrossBoth) {
