@@ -8,6 +8,7 @@
 #include "options.hpp"
 #include "render.hpp"
 #include "resolve.hpp"
+#include "runtime_options.hpp"
 #include "speed_options.hpp"
 #include "willfit/report.hpp"
 
@@ -23,10 +24,16 @@ constexpr const char* kFooter = R"(Examples:
   willfit 13b --precision q4 --device 8gb
   willfit 7b -p q8_0 -d 24gb --context 32k
   willfit 8x7b -p q4_k_m -d 48GiB --json
+  willfit 13b -p q4 -d 8gb --ram 32gb          (offload plan: -ngl N)
+  willfit 7b -d 24gb --runtime vllm             (KV tokens and concurrency)
+  willfit 8b -p q4 -d 24gb --context max        (the longest context that fits)
 
 MODEL sizes: 7b, 1.5b, 350m, 1t; 8x7b (8 experts of a 7b model); 30b-a3b (30 B total, 3 B active).
 Precisions: fp32 fp16 bf16 fp8 int8 int4; GGUF types (q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k
   iq4_xs mxfp4 ...); shorthands q8 q6 q5 q4 q3 q2 (q4 = Q4_K_M); nf4, gptq, awq; "4.5bpw".
+
+Runtimes: llama.cpp (default for GGUF), ollama, vllm, transformers (default otherwise), mlx,
+  generic; each allocates differently and the answer follows it.
 
 Units: memory sizes are binary, as GPUs and RAM are sold: "8gb" = "8GiB" = 8 x 2^30 bytes;
   "512mb" = 512 MiB. Output shows device memory in GiB (2^30 bytes) and file sizes in GB
@@ -46,7 +53,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   std::string model_text;
   std::string precision_text = "fp16";
   std::string device_text;
-  std::string context_text = "4096";
+  std::string context_text;  // empty: the runtime's default (4096; Ollama picks by VRAM)
   std::string batch_text = "1";
   std::string kv_text = "f16";
   std::string ram_text;
@@ -59,7 +66,8 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   app.add_option("-p,--precision", precision_text, "Weight precision (default fp16)");
   app.add_option("-d,--device", device_text,
                  "Device memory, e.g. 8gb (read as GiB, as GPUs are sold)");
-  app.add_option("-c,--context", context_text, "Context length in tokens (default 4096)");
+  app.add_option("-c,--context", context_text,
+                 "Context length in tokens (default 4096; Ollama: by VRAM), or 'max'");
   app.add_option("-b,--batch", batch_text, "Concurrent sequences (default 1)");
   app.add_option("--kv-type", kv_text, "KV cache type: f16 (default), q8_0, q4_0");
   app.add_option("--ram", ram_text, "System RAM available for offload, e.g. 32gb");
@@ -67,6 +75,8 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   app.add_option("--gpu-limit", gpu_limit_text,
                  "Memory the GPU may use, replacing the usable-memory rule (e.g. a Mac's "
                  "iogpu.wired_limit_mb)");
+  RuntimeOptions runtime_options;
+  add_runtime_options(app, runtime_options);
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
   app.add_flag("-q,--quiet", quiet, "Print nothing; the exit code is the answer");
   add_speed_options(app, speed_text);
@@ -92,11 +102,17 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
     }
     query.devices = std::move(*devices);
   }
-  auto context = parse_tokens("--context", context_text);
-  if (!context) {
-    return fail(ctx, context.error().message);
+  const bool context_max = context_text == "max";
+  if (context_text.empty() || context_max) {
+    query.context = 4096;
+    query.context_is_default = !context_max;
+  } else {
+    auto context = parse_tokens("--context", context_text);
+    if (!context) {
+      return fail(ctx, context.error().message);
+    }
+    query.context = *context;
   }
-  query.context = *context;
   auto batch = parse_count("--batch", batch_text, 1, 4096);
   if (!batch) {
     return fail(ctx, batch.error().message);
@@ -131,11 +147,29 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
     return fail(ctx, "invalid --flash-attn '" + flash_text + "': use auto, on or off");
   }
 
+  if (auto applied = apply_runtime_options(runtime_options, query); !applied) {
+    return fail(ctx, applied.error().message);
+  }
+  std::int64_t longest = 0;
+  if (context_max) {
+    auto best = apply_context_max(query);
+    if (!best) {
+      return fail(ctx, best.error().message);
+    }
+    longest = *best;
+  }
   auto speed = apply_speed_options(speed_text, query.devices);
   if (!speed) {
     return fail(ctx, speed.error().message);
   }
-  const FitReport report = make_fit_report(query, *speed);
+  FitReport report = make_fit_report(query, *speed);
+  if (context_max) {
+    report.assumptions.insert(
+        report.assumptions.begin(),
+        longest > 0 ? "--context max: " + std::to_string(longest) +
+                          " tokens is the longest context that fits (multiples of 256)"
+                    : std::string("--context max: not even 256 tokens fit; shown at 256"));
+  }
   if (!quiet) {
     ctx.out << (json ? render_fit_json(report) : render_fit_text(report, TextStyle{}));
   }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "render.hpp"
+#include "render_runtime.hpp"
 #include "render_speed.hpp"
 
 namespace willfit::app {
@@ -115,6 +116,7 @@ std::string render_fit_json(const FitReport& r) {
   }
   j["assumptions"] = assumptions;
   j["hint"] = r.hint.empty() ? Json(nullptr) : Json(r.hint);
+  add_runtime_json(j, r);
   j["speed"] = speed_json(r.speed);
   return j.dump(2) + "\n";
 }

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "render.hpp"
+#include "render_runtime.hpp"
 #include "render_speed.hpp"
 
 namespace willfit::app {
@@ -11,10 +12,11 @@ std::string verdict_line(const FitReport& r) {
   const Estimate& e = r.estimate;
   const std::string what = fmt::format("{} at {}", r.query.model.name, r.query.precision.name);
   if (!e.device_known) {
-    return fmt::format("{} needs {} (no --device given: nothing to compare with)\n", what,
-                       format_iec(e.required));
+    return fmt::format("{} needs {} with {} (no --device given: nothing to compare with)\n", what,
+                       format_iec(e.required), runtime_label(e.runtime));
   }
-  const std::string where = r.query.devices.display_name();
+  const std::string where =
+      fmt::format("{} with {}", r.query.devices.display_name(), runtime_label(e.runtime));
   switch (e.verdict) {
     case Verdict::Fits:
       return fmt::format("FITS: {} on {}: needs {} of {} usable ({} to spare)\n", what, where,
@@ -22,9 +24,16 @@ std::string verdict_line(const FitReport& r) {
     case Verdict::Offload:
       return fmt::format(
           "FITS ONLY WITH OFFLOAD: {} on {}: needs {}, {} usable; {} must go to system RAM\n", what,
-          where, format_iec(e.required), format_iec(e.usable), format_iec(-e.headroom));
+          where, format_iec(e.required), format_iec(e.usable),
+          format_iec(e.offload ? e.offload->host_bytes : -e.headroom));
     case Verdict::NoFit:
       break;
+  }
+  if (e.headroom >= 0) {  // enough in total, but one device of the split is short
+    return fmt::format(
+        "DOES NOT FIT: {} on {}: needs {} of {} usable in total, but one device is short "
+        "(see Devices)\n",
+        what, where, format_iec(e.required), format_iec(e.usable));
   }
   return fmt::format("DOES NOT FIT: {} on {}: needs {}, {} usable (short by {})\n", what, where,
                      format_iec(e.required), format_iec(e.usable), format_iec(-e.headroom));
@@ -42,22 +51,25 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
   std::string s = verdict_line(r);
   s += "\n";
   s += row("weights", format_iec(e.memory.weights),
-           fmt::format("{} ({}) at {:g} bits per weight", format_si(e.memory.weights),
-                       q.precision.name, q.precision.bits_per_weight));
+           e.host > 0 ? fmt::format("{} ({}); token embeddings in system RAM",
+                                    format_si(e.memory.weights), q.precision.name)
+                      : fmt::format("{} ({}) at {:g} bits per weight", format_si(e.memory.weights),
+                                    q.precision.name, q.precision.bits_per_weight));
   s += row("KV cache", format_iec(e.memory.kv_cache),
-           fmt::format("{} tokens{}, {}", q.context,
+           fmt::format("{} tokens{}, {}", e.context,
                        q.batch > 1 ? fmt::format(" x {} sequences", q.batch) : "", q.kv_type.id));
-  s += row("compute buffer", format_iec(e.memory.compute),
-           fmt::format("activations of one {}-token step", std::min(q.context, q.ubatch)));
-  s += row("runtime overhead", format_iec(e.memory.overhead), "driver / CUDA context");
-  s += row("safety margin", format_iec(e.memory.margin), "allocator slack");
+  s += row("compute buffer", format_iec(e.memory.compute), compute_detail(r));
+  s += row("runtime overhead", format_iec(e.memory.overhead), overhead_detail(r));
+  s += row("safety margin", format_iec(e.memory.margin), margin_detail(r));
   s += fmt::format("  {:-<18}{:->11}\n", "", "");
-  s += row("total", format_iec(e.required), "");
+  s += row("total", format_iec(e.required),
+           fmt::format("+/- {:g}% (measured error of these terms)", e.error_band_pct));
   if (e.device_known) {
     s += row("usable memory", format_iec(e.usable),
              fmt::format("of {} on {}", format_iec(e.capacity), q.devices.display_name()));
     s += row("headroom", format_iec_signed(e.headroom), e.headroom < 0 ? "short" : "free");
   }
+  s += runtime_text_sections(r);
   s += render_speed_text(r.speed);
   s += "\nAssumptions:\n";
   for (const auto& a : r.assumptions) {

@@ -1,37 +1,31 @@
 // The inference estimate, term by term.
 //
-// A model in memory is five things, and we size each on its own because each
-// scales with something different:
+// A model in memory is five things on the device, and we size each on its
+// own because each scales with something different: weights, KV cache,
+// compute buffers, runtime overhead (memory outside the runtime's allocator:
+// the CUDA/Metal context) and a safety margin. Which bytes go where depends on
+// the runtime: runtime.cpp holds one builder per runtime, with the formulas
+// and their sources; weight_layout.cpp sizes the weights tensor by tensor.
+// This file resolves the query (runtime, context, flash attention, KV types),
+// dispatches, and holds the pieces every runtime shares:
 //
-// 1. Weights: parameters x bits per weight / 8. A file's exact tensor bytes
-//    win when we have them. Group-quantised formats (GPTQ, AWQ, NF4, FP8)
-//    quantise only the linear layers; embeddings and the output head stay at
-//    16 bits, so those parameters are charged 2 bytes.
-// 2. KV cache: for every attention layer, K and V for every cached token:
+// KV cache: for every attention layer, K and V for every cached token:
 //      2 x layers x kv_heads x head_dim x bytes/element x cells
-//    with cells = the context padded to 256 (llama.cpp, since PR #17046) times
-//    the concurrent sequences. Grouped-query attention enters through kv_heads;
+//    with cells = the context padded to 256 (llama.cpp, since PR #17046; 32
+//    without flash attention before it; PyTorch: exact tokens) times the
+//    concurrent sequences. Grouped-query attention enters through kv_heads;
 //    sliding-window layers hold only window + ubatch cells; MLA (DeepSeek)
 //    caches one latent of kv_lora_rank + rope dims per token and layer, K only;
-//    hybrid models have a cache only on their attention layers. Quantised types
+//    hybrid models have a cache only on their attention layers, and a fixed
+//    F32 recurrent state per sequence in the others. Quantised types
 //    cost their block size (q8_0: 34 bytes per 32 values). Source:
-//    shared/reference/inference-estimators.md section 0.3.
-// 3. Compute buffer: the activations of one micro-batch (ubatch tokens) at its
-//    widest point, which is either the attention scores or the logits:
-//      max(4 b (1 + 4 e + c (1 + h)), 4 b (e + v))  bytes
-//    with b = min(context, ubatch), c = cells, e = hidden, h = heads,
-//    v = vocabulary: Ollama's closed form for llama-style graphs (classic
-//    estimator, llm/memory.go). With flash attention the b x c x h score
-//    matrix is never materialised, so the h factor drops out.
-// 4. Runtime overhead: memory outside the framework's allocator, mainly the
-//    CUDA/Metal context: 457 MiB per CUDA GPU and 512 MiB per Metal GPU
-//    (Ollama's per-GPU minimum), 150 MiB of host footprint for CPUs
-//    (gguf-parser's platform footprint).
-// 5. Safety margin: allocator slack and fragmentation, 5 % of usable memory
-//    clamped to [256 MiB, 1 GiB]; 1 GiB is llama.cpp's --fit default margin.
+//    shared/reference/inference-estimators.md section 0.3. Checked against 18
+//    logged KV buffers: exact (tests/data/llamacpp_buffers.csv).
 //
-// Verdict: fits when the sum is within the usable memory; "offload" when it is
-// not but the overflow fits in the system RAM given with --ram; else no_fit.
+// Verdict: fits when everything the device must hold is within its usable
+// memory (per device when there are several); "offload" when it is not but a
+// plan that keeps part in system RAM works and --ram holds that part; else
+// no_fit.
 #include "willfit/estimate.hpp"
 
 #include <algorithm>
@@ -39,37 +33,10 @@
 
 #include <fmt/format.h>
 
+#include "willfit/runtime_terms.hpp"
+#include "willfit/weight_layout.hpp"
+
 namespace willfit {
-namespace {
-
-constexpr Bytes kCudaContext = 457 * kMiB;
-constexpr Bytes kMetalContext = 512 * kMiB;
-constexpr Bytes kHostFootprint = 150 * kMiB;
-constexpr Bytes kMarginMin = 256 * kMiB;
-constexpr Bytes kMarginMax = 1 * kGiB;
-
-std::string billions(double params) {
-  if (params >= 1e9) {
-    return fmt::format("{:.3g} B", params / 1e9);
-  }
-  return fmt::format("{:.3g} M", params / 1e6);
-}
-
-Bytes overhead_for(const Device& d) {
-  switch (d.kind) {
-    case DeviceKind::Cpu:
-      return kHostFootprint;
-    case DeviceKind::Unified:
-      return d.vendor == "apple" ? kMetalContext : kCudaContext;
-    case DeviceKind::Accelerator:
-    case DeviceKind::DiscreteGpu:
-    case DeviceKind::Raw:
-      return kCudaContext;
-  }
-  return kCudaContext;
-}
-
-}  // namespace
 
 std::string_view to_string(FlashAttention fa) {
   switch (fa) {
@@ -95,31 +62,17 @@ std::string_view to_string(Verdict v) {
   return "no_fit";
 }
 
-std::int64_t pad_context(std::int64_t tokens) {
-  constexpr std::int64_t kPad = 256;
-  return ((std::max<std::int64_t>(tokens, 1) + kPad - 1) / kPad) * kPad;
+std::int64_t pad_context(std::int64_t tokens, std::int64_t pad) {
+  const std::int64_t p = std::max<std::int64_t>(1, pad);
+  return ((std::max<std::int64_t>(tokens, 1) + p - 1) / p) * p;
 }
 
 Bytes weight_bytes(const Model& model, const Precision& precision) {
-  if (model.file_weight_bytes) {
-    return *model.file_weight_bytes;
-  }
-  const double bits = precision.bits_per_weight;
-  const auto params = static_cast<double>(model.params);
-  if (precision.scope == WeightScope::All) {
-    return round_bytes(params * bits / 8.0);
-  }
-  // Linear layers quantised; embeddings, output head and vision tower at 16 bits.
-  // Scale the architecture's split to the stated parameter count.
-  const ParamBreakdown p = count_params(model.arch);
-  const auto counted = static_cast<double>(std::max<std::int64_t>(1, p.total()));
-  const double other_share = static_cast<double>(p.embedding + p.output + p.vision) / counted;
-  const double other = params * std::clamp(other_share, 0.0, 1.0);
-  return round_bytes((params - other) * bits / 8.0 + other * 2.0);
+  return weight_layout(model, precision).total();
 }
 
 Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
-  const std::int64_t full_cells = pad_context(q.context) * std::max(1, q.sequences);
+  const std::int64_t full_cells = pad_context(q.context, q.pad) * std::max(1, q.sequences);
   const auto cost = [](std::int64_t elements, const KvType& t) {
     return elements / t.block_elems * t.block_bytes +
            (elements % t.block_elems) * t.block_bytes / t.block_elems;
@@ -144,20 +97,45 @@ Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
     window_cells = std::min(
         full_cells,
         pad_context(std::min(q.context * std::max(1, q.sequences),
-                             a.attention.sliding_window * std::max(1, q.sequences) + q.ubatch)));
+                             a.attention.sliding_window * std::max(1, q.sequences) + q.ubatch),
+                    q.pad));
   }
   const int full_layers = attention_layers - windowed_layers;
   const Bytes per_full_layer =
       cost(per_cell_k * full_cells, q.k_type) + cost(per_cell_k * full_cells, q.v_type);
   const Bytes per_window_layer =
       cost(per_cell_k * window_cells, q.k_type) + cost(per_cell_k * window_cells, q.v_type);
-  return per_full_layer * full_layers + per_window_layer * windowed_layers;
+  // Recurrent layers of a hybrid model keep a fixed F32 state per sequence
+  // that does not grow with the context (section 0.3).
+  const Bytes recurrent = std::int64_t{a.layers - attention_layers} *
+                          a.attention.recurrent_state_floats * 4 * std::max(1, q.sequences);
+  return per_full_layer * full_layers + per_window_layer * windowed_layers + recurrent;
 }
+
+namespace {
+
+// Ollama's default context when none is given: by total VRAM, >= 47 GiB
+// 262144, >= 23 GiB 32768, else 4096 (inference-estimators.md section 3a),
+// capped at the model's trained context.
+std::int64_t ollama_default_context(const InferenceQuery& q) {
+  const Bytes vram = q.devices.capacity();
+  std::int64_t ctx = vram >= 47 * kGiB ? 262144 : vram >= 23 * kGiB ? 32768 : 4096;
+  if (q.model.arch.max_context > 0) {
+    ctx = std::min(ctx, q.model.arch.max_context);
+  }
+  return ctx;
+}
+
+}  // namespace
 
 Estimate estimate_inference(const InferenceQuery& q) {
   Estimate e;
+  e.runtime = q.runtime.value_or(default_runtime(q.precision));
+  e.context = q.context;
+  if (e.runtime == Runtime::Ollama && q.context_is_default) {
+    e.context = ollama_default_context(q);
+  }
   const Architecture& a = q.model.arch;
-  const int batch = std::max(1, q.batch);
 
   // Flash attention: auto means on (every current llama.cpp backend supports it
   // for common head sizes). A quantised V cache needs it; without it llama.cpp
@@ -170,125 +148,73 @@ Estimate estimate_inference(const InferenceQuery& q) {
         "a quantised V cache needs flash attention: V stays f16 (K uses {})", q.kv_type.id));
   }
 
-  // 1. Weights.
-  e.model_weight_bytes = weight_bytes(q.model, q.precision);
-  e.memory.weights = e.model_weight_bytes;
-  {
-    Term t{"weights", e.memory.weights, Placement::Device, "", q.precision.source};
-    if (q.model.file_weight_bytes) {
-      t.formula = fmt::format("exact tensor bytes from the file = {}", format_si(t.bytes));
-    } else if (q.precision.scope == WeightScope::All) {
-      t.formula = fmt::format(
-          "{} params x {:g} bytes ({}) = {}", billions(static_cast<double>(q.model.params)),
-          q.precision.bits_per_weight / 8.0, q.precision.name, format_si(t.bytes));
-    } else {
-      t.formula = fmt::format(
-          "linear layers at {:g} bits, embeddings and output head at 16 bits "
-          "= {}",
-          q.precision.bits_per_weight, format_si(t.bytes));
-    }
-    e.terms.push_back(t);
+  detail::Inputs in{q,
+                    weight_layout(q.model, q.precision),
+                    e.context,
+                    std::max(1, q.batch),
+                    e.flash_attention,
+                    q.kv_type,
+                    e.kv_type_v};
+  e.model_weight_bytes = in.layout.total();
+  switch (e.runtime) {
+    case Runtime::LlamaCpp:
+    case Runtime::Ollama:
+    case Runtime::Generic:
+      detail::llama_family(in, e);
+      break;
+    case Runtime::Vllm:
+      detail::vllm(in, e);
+      break;
+    case Runtime::Transformers:
+    case Runtime::Mlx:
+      detail::pytorch(in, e);
+      break;
   }
-
-  // 2. KV cache.
-  e.kv_cells = pad_context(q.context);
-  e.memory.kv_cache = kv_cache_bytes(a, {q.context, batch, q.ubatch, q.kv_type, e.kv_type_v});
-  {
-    std::string f;
-    if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
-      f = fmt::format("{} layers x {} latent dims x {:g} bytes x {} tokens{} = {}", a.layers,
-                      a.attention.kv_lora_rank + a.attention.qk_rope_head_dim,
-                      q.kv_type.bytes_per_element(), e.kv_cells,
-                      batch > 1 ? fmt::format(" x {} sequences", batch) : "",
-                      format_iec(e.memory.kv_cache));
-    } else {
-      f = fmt::format(
-          "2 (K and V) x {} layers x {} KV heads x {} dims x {:g} bytes x {} tokens{}{} = {}",
-          a.layers, a.kv_heads, a.head_dim, q.kv_type.bytes_per_element(), e.kv_cells,
-          batch > 1 ? fmt::format(" x {} sequences", batch) : "",
-          a.attention.kind == AttentionKind::Sliding ? " (windowed layers hold less)" : "",
-          format_iec(e.memory.kv_cache));
-    }
-    e.terms.push_back({"kv_cache", e.memory.kv_cache, Placement::Device, f,
-                       "llama.cpp KV layout (inference-estimators.md section 0.3)"});
+  e.error_band_pct =
+      detail::error_band_pct(e.runtime, e, in.layout.recipe,
+                             q.model.assumed() && q.precision.kind == PrecisionKind::GgufMix);
+  if (q.precision.gguf && (e.runtime == Runtime::Transformers || e.runtime == Runtime::Vllm ||
+                           e.runtime == Runtime::Mlx)) {
+    e.warnings.push_back(fmt::format("{} is a llama.cpp format; {} loads other checkpoints",
+                                     q.precision.name, to_string(e.runtime)));
   }
-
-  // 3. Compute buffer.
-  {
-    const double b = static_cast<double>(std::min(q.context, q.ubatch));
-    const double c = static_cast<double>(e.kv_cells) * batch;
-    const auto em = static_cast<double>(a.hidden_size);
-    const auto h = static_cast<double>(a.heads);
-    const auto v = static_cast<double>(a.vocab_size);
-    const double scores = e.flash_attention ? 1.0 : 1.0 + h;
-    const double attention = 4.0 * b * (1.0 + 4.0 * em + c * scores);
-    const double logits = 4.0 * b * (em + v);
-    e.memory.compute = round_bytes(std::max(attention, logits));
-    e.terms.push_back(
-        {"compute", e.memory.compute, Placement::Device,
-         fmt::format(
-             "largest activation of a {:g}-token step: {} = {}", b,
-             attention > logits
-                 ? (e.flash_attention ? "attention (flash)"
-                                      : "attention scores, tokens x context x heads x 4 bytes")
-                 : "logits, tokens x vocabulary x 4 bytes",
-             format_iec(e.memory.compute)),
-         "Ollama classic estimator, llama graph size (llm/memory.go)"});
-  }
-
-  // 4. Runtime overhead, per device (one GPU's worth when none is given).
-  for (const auto& d : q.devices.devices) {
-    e.memory.overhead += overhead_for(d);
-  }
-  if (q.devices.devices.empty()) {
-    e.memory.overhead = kCudaContext;
-  }
-  e.terms.push_back(
-      {"overhead", e.memory.overhead, Placement::Device,
-       fmt::format("driver/CUDA context, ~{} per GPU = {}",
-                   format_iec(q.devices.devices.empty() ? kCudaContext
-                                                        : overhead_for(q.devices.devices.front())),
-                   format_iec(e.memory.overhead)),
-       "Ollama per-GPU minimum memory (457 MiB CUDA, 512 MiB Metal)"});
-
-  // Usable memory.
-  for (const auto& d : q.devices.devices) {
-    const Usable u = usable_memory(d, q.usable);
-    e.capacity += d.memory_bytes;
-    e.usable += u.bytes;
-    if (std::find(e.usable_reasons.begin(), e.usable_reasons.end(), u.reason) ==
-        e.usable_reasons.end()) {
-      e.usable_reasons.push_back(u.reason);
-    }
-  }
-
-  // 5. Safety margin (sized on the need itself when no device is given).
-  e.device_known = !q.devices.devices.empty();
-  const Bytes basis = e.device_known ? e.usable : e.memory.total();
-  e.memory.margin = std::clamp<Bytes>(basis / 20, kMarginMin, kMarginMax);
-  e.terms.push_back(
-      {"margin", e.memory.margin, Placement::Device,
-       fmt::format("5% of {}, between 256 MiB and 1 GiB = {}",
-                   e.device_known ? "usable memory" : "the need", format_iec(e.memory.margin)),
-       "llama.cpp --fit keeps 1 GiB free per device"});
-
-  e.required = e.memory.total();
-  e.headroom = e.usable - e.required;
-  if (!e.device_known) {
-    e.verdict = Verdict::NoFit;  // not asked; renderers show no verdict
-  } else if (e.headroom >= 0) {
-    e.verdict = Verdict::Fits;
-  } else if (q.ram && -e.headroom <= *q.ram) {
-    e.verdict = Verdict::Offload;
-  } else {
-    e.verdict = Verdict::NoFit;
-  }
-
-  if (a.max_context > 0 && q.context > a.max_context) {
+  if (a.max_context > 0 && e.context > a.max_context) {
     e.warnings.push_back(fmt::format("context {} is longer than the model was trained for ({})",
-                                     q.context, a.max_context));
+                                     e.context, a.max_context));
   }
   return e;
+}
+
+std::int64_t max_context(const InferenceQuery& query) {
+  if (query.devices.devices.empty()) {
+    return 0;
+  }
+  InferenceQuery q = query;
+  q.context_is_default = false;
+  q.gpu_layers.reset();
+  q.n_cpu_moe.reset();
+  const auto fits = [&](std::int64_t ctx) {
+    q.context = ctx;
+    return estimate_inference(q).fits();
+  };
+  constexpr std::int64_t kStep = 256;
+  std::int64_t hi = q.model.arch.max_context > 0 ? q.model.arch.max_context : 1 << 20;
+  hi = std::max<std::int64_t>(kStep, hi / kStep * kStep);
+  if (!fits(kStep)) {
+    return 0;
+  }
+  if (fits(hi)) {
+    return hi;
+  }
+  std::int64_t lo = kStep;  // fits
+  while (hi - lo > kStep) {
+    const std::int64_t mid = (lo + (hi - lo) / 2) / kStep * kStep;
+    if (mid <= lo) {
+      break;
+    }
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
 }
 
 }  // namespace willfit

@@ -26,6 +26,10 @@ struct Attention {
   int qk_nope_head_dim = 0;
   int v_head_dim = 0;
   int attention_layers = 0;  // Hybrid: layers that carry a KV cache (0 = all)
+  // Hybrid: F32 values of fixed recurrent state per sequence in each of the
+  // other layers (Mamba: (d_conv-1)(d_inner + 2 n_group d_state) + d_state d_inner;
+  // GatedDeltaNet: (d_conv-1) conv_dim + v_heads k_dim v_dim). 0 = unknown.
+  std::int64_t recurrent_state_floats = 0;
 };
 
 struct Moe {

@@ -105,6 +105,13 @@ const std::vector<Precision>& table() {
                      "bitsandbytes NF4 on linear layers (4.5 bits with scales); embeddings "
                      "and output head stay 16-bit",
                      kBnb));
+    v.push_back(
+        make("gptq-int8", "GPTQ 8-bit", 8.1875, 8.1875, PrecisionKind::GroupQuant,
+             WeightScope::LinearOnly, false,
+             "GPTQ 8-bit, group 128, on linear layers; embeddings and output head stay "
+             "16-bit",
+             "8-bit weights, group size 128, one fp16 scale and one packed 8-bit zero point "
+             "per group (AutoGPTQ defaults)"));
     v.push_back(make("gptq", "GPTQ 4-bit", 4.15625, 4.15625, PrecisionKind::GroupQuant,
                      WeightScope::LinearOnly, false,
                      "GPTQ 4-bit, group 128, on linear layers; embeddings and output head stay "

@@ -1,5 +1,7 @@
 #include "willfit/report.hpp"
 
+#include <vector>
+
 #include <fmt/format.h>
 
 namespace willfit {
@@ -12,14 +14,21 @@ std::string make_hint(const InferenceQuery& q, const Estimate& e) {
   if (e.fits() || !e.device_known) {
     return "";
   }
-  // A lower precision (only among those below the current width).
-  for (const char* id : {"q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k"}) {
+  // A lower precision (only among those below the current width), among the
+  // formats the same runtime loads.
+  const bool gguf_runtime = e.runtime == Runtime::LlamaCpp || e.runtime == Runtime::Ollama ||
+                            e.runtime == Runtime::Generic;
+  const std::vector<const char*> candidates =
+      gguf_runtime ? std::vector<const char*>{"q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k"}
+                   : std::vector<const char*>{"fp8", "gptq-int8", "awq", "nf4"};
+  for (const char* id : candidates) {
     auto p = parse_precision(id);
     if (!p || p->bits_per_weight >= q.precision.bits_per_weight || q.model.file_weight_bytes) {
       continue;
     }
     InferenceQuery alt = q;
     alt.precision = *p;
+    alt.runtime = e.runtime;
     if (estimate_inference(alt).fits()) {
       return fmt::format("hint: it fits at --precision {} ({:.2g} bits per weight)", p->id,
                          p->bits_per_weight);
@@ -28,12 +37,18 @@ std::string make_hint(const InferenceQuery& q, const Estimate& e) {
   // A shorter context.
   if (q.context > 2048) {
     InferenceQuery alt = q;
+    alt.runtime = e.runtime;
     alt.context = 2048;
+    alt.context_is_default = false;
     if (estimate_inference(alt).fits()) {
       return "hint: it fits with a shorter context, e.g. --context 2048";
     }
   }
   const Bytes short_by = -e.headroom;
+  if (short_by <= 0) {
+    return "hint: there is room in total but not on every device as split: try --tensor-split "
+           "in proportion to each device's free memory";
+  }
   if (e.verdict == Verdict::Offload) {
     return fmt::format("hint: {} must live in system RAM; expect much slower generation",
                        format_iec(short_by));

@@ -206,10 +206,16 @@ Bytes decode_weight_bytes(const Model& model, Bytes weights) {
 
 OffloadSplit offload_split(const Estimate& e) {
   OffloadSplit s;
-  s.device_weights = e.memory.weights;
+  if (e.offload) {
+    // The runtime's plan: weights read per token on each side (MoE: active experts).
+    s.device_weights = e.offload->gpu_active_weight_bytes;
+    s.host_weights = e.offload->host_active_weight_bytes;
+    return s;
+  }
+  s.device_weights = e.model_weight_bytes;
   if (e.verdict == Verdict::Offload && e.headroom < 0) {
-    s.host_weights = std::min(e.memory.weights, -e.headroom);
-    s.device_weights = e.memory.weights - s.host_weights;
+    s.host_weights = std::min(e.model_weight_bytes, -e.headroom);
+    s.device_weights = e.model_weight_bytes - s.host_weights;
   }
   return s;
 }
@@ -375,12 +381,13 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
     }
   }
   const Model& m = q.model;
-  const TokenCosts costs =
-      token_costs(m, e.memory.weights, kv_read_bytes(m.arch, q.context, q.kv_type, e.kv_type_v));
+  const TokenCosts costs = token_costs(m, e.model_weight_bytes,
+                                       kv_read_bytes(m.arch, q.context, q.kv_type, e.kv_type_v));
   const OffloadSplit split = offload_split(e);
-  const double on_device = e.memory.weights > 0 ? static_cast<double>(split.device_weights) /
-                                                      static_cast<double>(e.memory.weights)
-                                                : 1.0;
+  const Bytes split_total = split.device_weights + split.host_weights;
+  const double on_device =
+      split_total > 0 ? static_cast<double>(split.device_weights) / static_cast<double>(split_total)
+                      : 1.0;
   SpeedQuery s;
   s.flops_per_weight_byte = costs.flops_per_weight_byte;
   s.attention_flops_per_position = costs.attention_flops_per_position;

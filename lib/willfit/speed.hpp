@@ -146,9 +146,9 @@ Bytes kv_read_bytes(const Architecture& arch, std::int64_t tokens, const KvType&
 // The tier of a device holding `share` of the layers, with its class's efficiencies.
 SpeedTier device_tier(const Device& device, const TokenCosts& costs, double share);
 
-// Where the weights live when the estimate offloads: the seam for the runtime
-// planner's split. Until then the overflow (required - usable) is taken from
-// the weights and lives in system RAM.
+// Where the weights read per token live: the runtime's offload plan when the
+// estimate has one; otherwise all on the device (or, for a runtime without a
+// plan, the overflow taken from the weights).
 struct OffloadSplit {
   Bytes device_weights = 0;
   Bytes host_weights = 0;

@@ -107,9 +107,13 @@ TEST(SpeedDecode, OffloadFromAFitQueryUsesSystemRamBandwidth) {
   q.ram = 32 * kGiB;
   const Estimate e = estimate_inference(q);
   ASSERT_EQ(e.verdict, Verdict::Offload);
+  // The split is the runtime's offload plan: weights read per token on each side.
+  ASSERT_TRUE(e.offload.has_value());
   const OffloadSplit split = offload_split(e);
-  EXPECT_EQ(split.host_weights, -e.headroom);
-  EXPECT_EQ(split.device_weights + split.host_weights, e.memory.weights);
+  EXPECT_EQ(split.host_weights, e.offload->host_active_weight_bytes);
+  EXPECT_EQ(split.device_weights, e.offload->gpu_active_weight_bytes);
+  EXPECT_GT(split.host_weights, 0);
+  EXPECT_GT(split.device_weights, split.host_weights);
 
   const SpeedEstimate by_default = estimate_speed(q, e, SpeedSettings{});
   ASSERT_TRUE(by_default.estimable);

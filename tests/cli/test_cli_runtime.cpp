@@ -1,0 +1,72 @@
+// The runtime options on the command line: names, errors, the added JSON keys.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/harness.hpp"
+
+namespace willfit::test {
+namespace {
+
+using json = nlohmann::json;
+
+TEST(CliRuntime, RuntimeIsPrintedAndInJson) {
+  const auto text = run_cli({"7b", "-d", "24gb", "--runtime", "vllm"});
+  EXPECT_EQ(text.code, 0);
+  EXPECT_NE(text.out.find("with vLLM"), std::string::npos);
+  EXPECT_NE(text.out.find("+/- "), std::string::npos);
+  const json j = json::parse(run_cli({"7b", "-d", "24gb", "--runtime", "vllm", "--json"}).out);
+  EXPECT_EQ(j["query"]["runtime"], "vllm");
+  EXPECT_TRUE(j["memory"]["error_band_pct"].is_number());
+  EXPECT_TRUE(j["vllm"]["kv_tokens"].is_number_integer());
+  EXPECT_TRUE(j["devices"].is_array());
+  EXPECT_TRUE(j["offload"].is_null());
+}
+
+TEST(CliRuntime, DefaultRuntimeFollowsThePrecision) {
+  EXPECT_EQ(json::parse(run_cli({"7b", "-p", "q4", "--json"}).out)["query"]["runtime"],
+            "llama.cpp");
+  EXPECT_EQ(json::parse(run_cli({"7b", "-p", "bf16", "--json"}).out)["query"]["runtime"],
+            "transformers");
+}
+
+TEST(CliRuntime, OffloadPlanInJsonWithFlags) {
+  const auto r = run_cli({"13b", "-p", "q4", "-d", "8gb", "--ram", "32gb", "--json"});
+  EXPECT_EQ(r.code, 1);
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["result"]["verdict"], "offload");
+  for (const char* k : {"gpu_layers", "total_layers", "gpu_bytes", "host_bytes", "flags",
+                        "gpu_weight_bytes", "host_weight_bytes", "ram_holds"}) {
+    EXPECT_TRUE(j["offload"].contains(k)) << k;
+  }
+  EXPECT_EQ(j["offload"]["ram_holds"], true);
+  // Every term says where it lives; device terms add up to the total.
+  std::int64_t device = 0;
+  for (const auto& t : j["memory"]["terms"]) {
+    if (t["placement"] == "device") {
+      device += t["bytes"].get<std::int64_t>();
+    } else {
+      EXPECT_EQ(t["placement"], "host");
+    }
+  }
+  EXPECT_EQ(device, j["memory"]["total_bytes"].get<std::int64_t>());
+}
+
+TEST(CliRuntime, ContextMaxNamesTheContext) {
+  const auto r = run_cli({"8b", "-p", "q4", "-d", "24gb", "--context", "max", "--json"});
+  EXPECT_EQ(r.code, 0);
+  const json j = json::parse(r.out);
+  EXPECT_GT(j["query"]["context_tokens"].get<std::int64_t>(), 4096);
+  EXPECT_TRUE(is_clean_error(run_cli({"8b", "--context", "max"})));
+}
+
+TEST(CliRuntime, BadValuesAreCleanErrors) {
+  EXPECT_TRUE(is_clean_error(run_cli({"7b", "--runtime", "vlm"})));
+  EXPECT_TRUE(is_clean_error(run_cli({"7b", "--gpu-memory-utilization", "1.5"})));
+  EXPECT_TRUE(is_clean_error(run_cli({"7b", "--tensor-split", "3,x"})));
+  EXPECT_TRUE(is_clean_error(run_cli({"7b", "--tp", "0"})));
+  EXPECT_TRUE(is_clean_error(run_cli({"7b", "--ngl", "-1"})));
+}
+
+}  // namespace
+}  // namespace willfit::test

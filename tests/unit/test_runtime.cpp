@@ -1,0 +1,368 @@
+// Runtime profiles: each runtime's terms, offload plans, several GPUs,
+// --context max and the llama.cpp quantisation recipe.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "willfit/estimate.hpp"
+#include "willfit/report.hpp"
+#include "willfit/weight_layout.hpp"
+
+namespace willfit {
+namespace {
+
+InferenceQuery query(const char* size, const char* precision, const char* device) {
+  InferenceQuery q;
+  q.model = *model_from_size(*parse_model_size(size));
+  q.precision = *parse_precision(precision);
+  if (device != nullptr) {
+    q.devices.devices.push_back(*raw_device(device));
+    q.devices.text = device;
+  }
+  return q;
+}
+
+// LLaMA-7B layout (open_llama_7b_v2 in the llama.cpp CI logs).
+Model llama7b() {
+  Model m;
+  m.name = "llama-7b";
+  m.source = FactSource::Catalogue;
+  m.params = 6'740'000'000;
+  m.active_params = m.params;
+  m.arch.layers = 32;
+  m.arch.hidden_size = 4096;
+  m.arch.intermediate_size = 11008;
+  m.arch.heads = 32;
+  m.arch.kv_heads = 32;
+  m.arch.head_dim = 128;
+  m.arch.vocab_size = 32000;
+  return m;
+}
+
+Bytes term(const Estimate& e, const std::string& key, Placement* where = nullptr) {
+  for (const auto& t : e.terms) {
+    if (t.key == key) {
+      if (where != nullptr) {
+        *where = t.placement;
+      }
+      return t.bytes;
+    }
+  }
+  return -1;
+}
+
+TEST(Runtime, ParsesNamesAndSuggests) {
+  EXPECT_EQ(*parse_runtime("llama.cpp"), Runtime::LlamaCpp);
+  EXPECT_EQ(*parse_runtime("LlamaCpp"), Runtime::LlamaCpp);
+  EXPECT_EQ(*parse_runtime("vLLM"), Runtime::Vllm);
+  EXPECT_EQ(*parse_runtime("pytorch"), Runtime::Transformers);
+  const auto bad = parse_runtime("olama");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("ollama"), std::string::npos);
+}
+
+TEST(Runtime, DefaultFollowsThePrecision) {
+  EXPECT_EQ(default_runtime(*parse_precision("q4_k_m")), Runtime::LlamaCpp);
+  EXPECT_EQ(default_runtime(*parse_precision("bf16")), Runtime::Transformers);
+  EXPECT_EQ(estimate_inference(query("7b", "q4", "24gb")).runtime, Runtime::LlamaCpp);
+  EXPECT_EQ(estimate_inference(query("7b", "gptq", "24gb")).runtime, Runtime::Transformers);
+}
+
+// Recipe: token_embd Q4_K and output Q6_K for Q4_K_M, as the logged CPU buffer
+// (70.31 MiB) and the file size say.
+TEST(WeightLayout, RecipeBumpsOutputAndKeepsEmbeddingsAtTheBaseType) {
+  const WeightLayout w = weight_layout(llama7b(), *parse_precision("q4_k_m"));
+  EXPECT_TRUE(w.recipe);
+  EXPECT_EQ(w.token_embd, 32000LL * 4096 / 256 * 144);
+  EXPECT_EQ(w.output, 32000LL * 4096 / 256 * 210 + 4096 * 4);
+  ASSERT_EQ(w.layers.size(), 32U);
+  // More-bits layers (the first eighth) carry Q6_K attn_v and ffn_down.
+  EXPECT_GT(w.layers[0].bytes, w.layers[5].bytes);
+}
+
+TEST(WeightLayout, OddRowLengthsFallBack) {
+  Model m = llama7b();
+  m.arch.hidden_size = 896;  // Qwen2.5-0.5B's width: not a multiple of 256
+  m.arch.heads = 14;
+  m.arch.kv_heads = 2;
+  m.arch.head_dim = 64;
+  m.arch.tied_embeddings = true;
+  const WeightLayout w = weight_layout(m, *parse_precision("q4_k_m"));
+  // Tied: no separate head; the shared matrix falls back from Q6_K to Q8_0.
+  EXPECT_EQ(w.token_embd, 32000LL * 896 / 32 * 34);
+  EXPECT_EQ(w.output, 896 * 4);
+}
+
+TEST(WeightLayout, FlatWidthsKeepTheCourseArithmetic) {
+  const Model m = *model_from_size(*parse_model_size("13b"));
+  EXPECT_EQ(weight_layout(m, *parse_precision("int4")).total(), 6'500'000'000);
+  EXPECT_EQ(weight_layout(m, *parse_precision("fp16")).total(), 26'000'000'000);
+}
+
+TEST(LlamaCpp, TermsAndPlacement) {
+  InferenceQuery q;
+  q.model = llama7b();
+  q.precision = *parse_precision("q4_k_m");
+  q.devices.devices.push_back(*raw_device("16gb"));
+  q.context = 2048;
+  q.flash_attention = FlashAttention::Off;
+  const Estimate e = estimate_inference(q);
+  Placement where = Placement::Device;
+  EXPECT_EQ(term(e, "token_embeddings", &where), 32000LL * 4096 / 256 * 144);
+  EXPECT_EQ(where, Placement::Host);
+  EXPECT_EQ(e.memory.weights + term(e, "token_embeddings"), e.model_weight_bytes);
+  EXPECT_EQ(e.memory.kv_cache, 1 * kGiB);  // the log's 1024.00 MiB
+  // Scores [2048, 512, 32] + mask + four hidden-wide activations, F32: the log's 164.00 MiB.
+  EXPECT_EQ(e.memory.compute, 4LL * 512 * (1 + 4 * 4096 + 2048 * 33));
+  EXPECT_EQ(term(e, "compute_host"), 4LL * 512 * (4096 + 2048));  // 12.0 MiB
+  EXPECT_EQ(term(e, "output_buffer"), 32000LL * 4);
+  EXPECT_EQ(e.host, term(e, "token_embeddings") + term(e, "compute_host") + 32000LL * 4);
+  EXPECT_TRUE(e.fits());
+}
+
+TEST(LlamaCpp, FlashAttentionDropsTheScoreMatrix) {
+  InferenceQuery q = query("8b", "q4", "24gb");
+  q.context = 32768;
+  q.flash_attention = FlashAttention::Off;
+  const Bytes off = estimate_inference(q).memory.compute;
+  q.flash_attention = FlashAttention::On;
+  EXPECT_LT(estimate_inference(q).memory.compute, off / 4);
+}
+
+TEST(Ollama, ContextDefaultFollowsVram) {
+  for (const auto& [device, ctx] : std::vector<std::pair<const char*, std::int64_t>>{
+           {"8gb", 4096}, {"24gb", 32768}, {"48gb", 131072}}) {
+    InferenceQuery q = query("8b", "q4", device);
+    q.runtime = Runtime::Ollama;
+    q.context_is_default = true;
+    // 262144 above 47 GiB, capped at the model's trained 131072.
+    EXPECT_EQ(estimate_inference(q).context, ctx) << device;
+  }
+  InferenceQuery given = query("8b", "q4", "48gb");
+  given.runtime = Runtime::Ollama;
+  EXPECT_EQ(estimate_inference(given).context, 4096);
+}
+
+TEST(Ollama, ReservesOneLayerPerGpu) {
+  InferenceQuery q = query("8b", "q4", "24gb");
+  q.runtime = Runtime::Ollama;
+  const Estimate e = estimate_inference(q);
+  const WeightLayout w = weight_layout(q.model, q.precision);
+  EXPECT_EQ(e.memory.margin, w.layers.front().bytes + e.memory.kv_cache / q.model.arch.layers);
+}
+
+TEST(Vllm, BudgetIsAShareOfTotalMemoryAndTheRestIsKv) {
+  InferenceQuery q = query("7b", "fp16", "24gb");
+  q.runtime = Runtime::Vllm;
+  const Estimate e = estimate_inference(q);
+  ASSERT_TRUE(e.vllm.has_value());
+  EXPECT_EQ(e.vllm->budget, round_bytes(0.9 * 24.0 * static_cast<double>(kGiB)));
+  EXPECT_EQ(e.vllm->kv_available, e.vllm->budget - e.vllm->non_kv);
+  EXPECT_GT(e.vllm->kv_tokens, 4096);
+  EXPECT_EQ(e.vllm->kv_tokens % 16, 0);
+  EXPECT_NEAR(e.vllm->max_concurrency, static_cast<double>(e.vllm->kv_tokens) / 4096.0, 1e-9);
+  EXPECT_TRUE(e.fits());
+  // A smaller share leaves fewer KV tokens; too small a share does not start.
+  q.gpu_memory_utilization = 0.7;
+  EXPECT_LT(estimate_inference(q).vllm->kv_tokens, e.vllm->kv_tokens);
+  q.gpu_memory_utilization = 0.5;
+  EXPECT_EQ(estimate_inference(q).verdict, Verdict::NoFit);
+}
+
+TEST(Vllm, TensorParallelDividesWeightsAndKv) {
+  InferenceQuery q = query("70b", "fp16", "80gb");
+  q.devices.devices.push_back(q.devices.devices.front());
+  q.devices.devices.push_back(q.devices.devices.front());
+  q.devices.devices.push_back(q.devices.devices.front());
+  q.runtime = Runtime::Vllm;
+  const Estimate e = estimate_inference(q);
+  ASSERT_TRUE(e.vllm.has_value());
+  EXPECT_EQ(e.vllm->tensor_parallel, 4);
+  ASSERT_EQ(e.devices.size(), 4U);
+  EXPECT_EQ(e.devices[0].weights, e.model_weight_bytes / 4);
+  EXPECT_TRUE(e.fits());
+  q.tensor_parallel = 1;  // one rank cannot hold 140 GB of weights in 72 GiB
+  EXPECT_EQ(estimate_inference(q).verdict, Verdict::NoFit);
+  InferenceQuery one = query("70b", "fp16", "80gb");
+  one.runtime = Runtime::Vllm;
+  one.tensor_parallel = 2;  // more ranks than GPUs
+  const Estimate short_of_gpus = estimate_inference(one);
+  EXPECT_EQ(short_of_gpus.verdict, Verdict::NoFit);
+  EXPECT_LT(short_of_gpus.headroom, 0);
+  EXPECT_FALSE(short_of_gpus.warnings.empty());
+}
+
+TEST(Transformers, ActivationsScaleWithPromptAndBatch) {
+  InferenceQuery q = query("7b", "bf16", "80gb");
+  q.context = 8192;
+  const Estimate e = estimate_inference(q);
+  q.prompt_tokens = 4096;
+  const Estimate half = estimate_inference(q);
+  EXPECT_LT(half.memory.compute, e.memory.compute);
+  EXPECT_EQ(half.memory.kv_cache, e.memory.kv_cache);  // every token is cached
+  q.prompt_tokens.reset();
+  q.batch = 2;
+  const Estimate two = estimate_inference(q);
+  EXPECT_EQ(two.memory.kv_cache, 2 * e.memory.kv_cache);
+  EXPECT_GT(two.memory.compute, e.memory.compute * 19 / 10);
+  // PyTorch caches exact tokens: no padding to 256.
+  q.batch = 1;
+  q.context = 1000;
+  Architecture a = q.model.arch;
+  EXPECT_EQ(estimate_inference(q).memory.kv_cache,
+            2LL * a.layers * a.kv_heads * a.head_dim * 2 * 1000);
+}
+
+TEST(Mlx, UsesTheMacWorkingSetLimit) {
+  InferenceQuery q = query("8b", "fp16", nullptr);
+  Device mac;
+  mac.id = "m3-max-36";
+  mac.name = "Apple M3 Max (36 GB)";
+  mac.vendor = "apple";
+  mac.kind = DeviceKind::Unified;
+  mac.memory_bytes = 36 * kGiB;
+  q.devices.devices.push_back(mac);
+  q.runtime = Runtime::Mlx;
+  const Estimate e = estimate_inference(q);
+  EXPECT_EQ(e.usable, 27 * kGiB);  // 3/4 above 32 GB
+  EXPECT_EQ(e.memory.overhead, 512 * kMiB);
+  EXPECT_EQ(e.kv_cells % 256, 0);
+}
+
+// The course case: 13 B at 4-bit on an 8 GB card, some layers in system RAM.
+TEST(Offload, CourseCaseSplitsLayersFromTheOutputEnd) {
+  InferenceQuery q = query("13b", "q4", "8gb");
+  q.ram = 32 * kGiB;
+  const Estimate e = estimate_inference(q);
+  EXPECT_EQ(e.verdict, Verdict::Offload);
+  ASSERT_TRUE(e.offload.has_value());
+  const OffloadPlan& p = *e.offload;
+  EXPECT_EQ(p.total_layers, q.model.arch.layers + 1);
+  EXPECT_GT(p.gpu_layers, p.total_layers / 2);
+  EXPECT_LT(p.gpu_layers, p.total_layers);
+  EXPECT_EQ(p.flags, "-ngl " + std::to_string(p.gpu_layers));
+  EXPECT_LE(p.gpu_bytes, e.usable);
+  EXPECT_EQ(p.gpu_weight_bytes + p.host_weight_bytes, e.model_weight_bytes);
+  EXPECT_TRUE(p.ram_holds.value_or(false));
+  // One more layer on the GPU would not fit.
+  InferenceQuery more = q;
+  more.gpu_layers = p.gpu_layers + 1;
+  const Estimate over = estimate_inference(more);
+  ASSERT_TRUE(over.offload.has_value());
+  EXPECT_GT(over.offload->gpu_bytes, e.usable);
+  EXPECT_EQ(over.verdict, Verdict::NoFit);
+}
+
+TEST(Offload, UnknownRamStillPlansButDoesNotPromise) {
+  const Estimate e = estimate_inference(query("13b", "q4", "8gb"));
+  EXPECT_EQ(e.verdict, Verdict::NoFit);
+  ASSERT_TRUE(e.offload.has_value());
+  EXPECT_FALSE(e.offload->ram_holds.has_value());
+}
+
+TEST(Offload, MoeKeepsExpertsOnTheCpuFirst) {
+  InferenceQuery q = query("8x7b", "q4_k_m", "24gb");
+  q.ram = 64 * kGiB;
+  const Estimate e = estimate_inference(q);
+  EXPECT_EQ(e.verdict, Verdict::Offload);
+  ASSERT_TRUE(e.offload.has_value());
+  EXPECT_EQ(e.offload->gpu_layers, e.offload->total_layers);
+  EXPECT_GT(e.offload->cpu_moe_layers, 0);
+  EXPECT_NE(e.offload->flags.find("--n-cpu-moe"), std::string::npos);
+  // Attention stays on the GPU: per token, the host reads only active experts.
+  EXPECT_LT(e.offload->host_active_weight_bytes, e.offload->host_weight_bytes);
+}
+
+TEST(Offload, UserLayerCountIsHonoured) {
+  InferenceQuery q = query("13b", "q4", "8gb");
+  q.ram = 32 * kGiB;
+  q.gpu_layers = 10;
+  const Estimate e = estimate_inference(q);
+  ASSERT_TRUE(e.offload.has_value());
+  EXPECT_EQ(e.offload->gpu_layers, 10);
+  EXPECT_EQ(e.devices.front().layers, 10);
+}
+
+TEST(MultiGpu, LayerSplitFollowsMemoryOrTensorSplit) {
+  InferenceQuery q = query("70b", "q4", "24gb");
+  q.devices.devices.push_back(*raw_device("24gb"));
+  const Estimate e = estimate_inference(q);
+  ASSERT_EQ(e.devices.size(), 2U);
+  EXPECT_TRUE(e.fits());
+  const int layers = e.devices[0].layers + e.devices[1].layers;
+  EXPECT_EQ(layers, q.model.arch.layers + 1);
+  EXPECT_LE(std::abs(e.devices[0].layers - e.devices[1].layers), 1);
+  for (const auto& d : e.devices) {
+    EXPECT_LE(d.total(), d.usable);
+    EXPECT_GT(d.compute, 0);  // each GPU reserves its own graph
+  }
+  q.tensor_split = {3, 1};
+  const Estimate split = estimate_inference(q);
+  EXPECT_GT(split.devices[0].layers, 2 * split.devices[1].layers);
+  EXPECT_EQ(split.verdict, Verdict::NoFit);  // 3/4 of 70 B at 4 bits overflows one 24 GB card
+  EXPECT_GE(split.headroom, 0);              // enough in total: the split is what fails
+  EXPECT_FALSE(make_fit_report(q).hint.empty());
+}
+
+TEST(MultiGpu, OneCardShortOffloadsWithAPlanAcrossBoth) {
+  InferenceQuery q = query("70b", "q4", "24gb");
+  q.devices.devices.push_back(*raw_device("16gb"));
+  q.ram = 64 * kGiB;
+  const Estimate e = estimate_inference(q);
+  EXPECT_EQ(e.verdict, Verdict::Offload);
+  ASSERT_TRUE(e.offload.has_value());
+  EXPECT_NE(e.offload->flags.find("--tensor-split"), std::string::npos);
+  for (const auto& d : e.devices) {
+    EXPECT_LE(d.total(), d.usable);
+  }
+}
+
+TEST(ContextMax, IsTheLongestThatFits) {
+  for (Runtime r : {Runtime::LlamaCpp, Runtime::Transformers, Runtime::Vllm}) {
+    InferenceQuery q = query("8b", r == Runtime::LlamaCpp ? "q4" : "fp16", "24gb");
+    q.runtime = r;
+    const std::int64_t best = max_context(q);
+    ASSERT_GT(best, 0) << to_string(r);
+    EXPECT_EQ(best % 256, 0);
+    q.context = best;
+    EXPECT_TRUE(estimate_inference(q).fits()) << to_string(r);
+    if (best < q.model.arch.max_context) {
+      q.context = best + 256;
+      EXPECT_FALSE(estimate_inference(q).fits()) << to_string(r);
+    }
+  }
+  EXPECT_EQ(max_context(query("8b", "q4", nullptr)), 0);
+  EXPECT_EQ(max_context(query("70b", "fp16", "8gb")), 0);
+}
+
+TEST(ErrorBand, IsDerivedPerRuntime) {
+  for (Runtime r : all_runtimes()) {
+    InferenceQuery q = query("8b", "q4", "24gb");
+    q.runtime = r;
+    const Estimate e = estimate_inference(q);
+    EXPECT_GT(e.error_band_pct, 0.0) << to_string(r);
+    EXPECT_LT(e.error_band_pct, 20.0) << to_string(r);
+  }
+}
+
+// Qwen3.5-35B-A3B in a llama.cpp log (runtime-logs.csv L17): 10 of 40 layers
+// with attention (2 KV heads x 256), 4 sequences of 4096 cells, and the other
+// 30 layers' recurrent state: R 11.25 MiB + S 240 MiB = 251.25 MiB, i.e.
+// 3 x 8192 conv values + 32 x 128 x 128 delta-rule values per layer and sequence.
+TEST(KvCacheHybrid, RecurrentStateIsFixedPerSequence) {
+  Architecture a;
+  a.layers = 40;
+  a.kv_heads = 2;
+  a.head_dim = 256;
+  a.attention.kind = AttentionKind::Hybrid;
+  a.attention.attention_layers = 10;
+  a.attention.recurrent_state_floats = 3 * 8192 + 32 * 128 * 128;
+  const Bytes kv = 80 * kMiB;  // the log's KV line: 4096 cells, 10 layers
+  const Bytes state = 251 * kMiB + kMiB / 4;
+  EXPECT_EQ(kv_cache_bytes(a, {1024, 4, 512, kv_f16(), kv_f16(), 256}), kv + state);
+  // The state does not grow with the context; the KV cache does.
+  EXPECT_EQ(kv_cache_bytes(a, {2048, 4, 512, kv_f16(), kv_f16(), 256}), 2 * kv + state);
+}
+
+}  // namespace
+}  // namespace willfit
