@@ -17,7 +17,11 @@ root="$PWD"
 build="$root/build/fuzz"
 jobs="${WILLFIT_FUZZ_JOBS:-1}"
 
-CXX="${FUZZ_CXX:-clang++}" cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+generator=()
+if command -v ninja >/dev/null; then
+  generator=(-G Ninja)
+fi
+CXX="${FUZZ_CXX:-clang++}" cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DWILLFIT_FUZZ=ON -DWILLFIT_BUILD_TESTS=OFF -DWILLFIT_BUILD_BENCH=OFF \
   -DWILLFIT_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build "$build" -j"$jobs"
