@@ -12,10 +12,17 @@
 namespace willfit::app {
 namespace {
 
+// The error line shows the user's input quoted, so it may hold anything a
+// shell can pass: line breaks become spaces (one line, always), and other
+// control bytes (escape sequences, NUL) become '?' so an argument cannot
+// drive the terminal.
 std::string one_line(std::string s) {
   for (char& c : s) {
-    if (c == '\n' || c == '\r') {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n' || c == '\r' || c == '\t') {
       c = ' ';
+    } else if (u < 0x20 || u == 0x7f) {
+      c = '?';
     }
   }
   while (!s.empty() && s.back() == ' ') {

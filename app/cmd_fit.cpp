@@ -103,7 +103,8 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
     query.devices = std::move(*devices);
   }
   const bool context_max = context_text == "max";
-  if (context_text.empty() || context_max) {
+  const bool context_given = app.count("--context") > 0;
+  if (!context_given || context_max) {
     query.context = 4096;
     query.context_is_default = !context_max;
   } else {

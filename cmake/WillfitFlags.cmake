@@ -5,9 +5,24 @@ target_compile_options(willfit_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion
   $<$<BOOL:${WILLFIT_WARNINGS_AS_ERRORS}>:-Werror>)
 
+# willfit_sanitizers: what every willfit target links. ASan + UBSan under
+# WILLFIT_SANITIZE; under WILLFIT_FUZZ also libFuzzer's coverage
+# instrumentation (fuzzer-no-link: the code under test gets no main()).
 add_library(willfit_sanitizers INTERFACE)
-if(WILLFIT_SANITIZE)
+if(WILLFIT_SANITIZE OR WILLFIT_FUZZ)
   target_compile_options(willfit_sanitizers INTERFACE
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
   target_link_options(willfit_sanitizers INTERFACE -fsanitize=address,undefined)
+endif()
+
+# willfit_fuzzer: linked only by the fuzz executables (tests/fuzz), which get
+# libFuzzer's main() from it.
+add_library(willfit_fuzzer INTERFACE)
+if(WILLFIT_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "WILLFIT_FUZZ needs clang (libFuzzer): configure with CXX=clang++")
+  endif()
+  target_compile_options(willfit_sanitizers INTERFACE -fsanitize=fuzzer-no-link)
+  target_compile_options(willfit_fuzzer INTERFACE -fsanitize=fuzzer,address,undefined)
+  target_link_options(willfit_fuzzer INTERFACE -fsanitize=fuzzer,address,undefined)
 endif()

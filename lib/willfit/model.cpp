@@ -113,6 +113,39 @@ constexpr std::array<Anchor, 9> kAnchors{{
     {405e9, 126, 16384, 8, 128, 128256, false, 131072, "Llama-3.1-405B"},
 }};
 
+// Depth, KV heads and vocabulary as used for inference, made monotone in the
+// size. Real families are not (SmolLM2-135M has 30 layers and 3 KV heads,
+// Qwen2.5-0.5B 24 and 2; Qwen2.5 has a larger vocabulary than Llama 3), but an
+// inferred shape must be: otherwise a slightly larger size could be given a
+// smaller KV cache or logits buffer and need less memory than a smaller one
+// (found by tests/unit/test_properties.cpp). Depth and KV heads: each anchor's
+// value capped by every larger anchor's (a running minimum from the top: only
+// SmolLM2-135M changes, to 24 layers and 2 KV heads). Vocabulary: the largest
+// of every smaller anchor's (a running maximum from the bottom: Llama-3.2-3B,
+// Llama-3.1-8B and the Llama-3.1 anchors above 32B get Qwen2.5's 151936 or
+// 152064 tokens, within 19 % of their own).
+struct Envelope {
+  int layers;
+  int kv_heads;
+  std::int64_t vocab;
+};
+constexpr std::array<Envelope, kAnchors.size()> make_envelope() {
+  std::array<Envelope, kAnchors.size()> e{};
+  Envelope run = {kAnchors.back().layers, kAnchors.back().kv_heads, 0};
+  for (std::size_t i = kAnchors.size(); i-- > 0;) {
+    run.layers = std::min(run.layers, kAnchors[i].layers);
+    run.kv_heads = std::min(run.kv_heads, kAnchors[i].kv_heads);
+    e[i] = run;
+  }
+  std::int64_t vocab = 0;
+  for (std::size_t i = 0; i < kAnchors.size(); ++i) {
+    vocab = std::max(vocab, kAnchors[i].vocab);
+    e[i].vocab = vocab;
+  }
+  return e;
+}
+constexpr std::array<Envelope, kAnchors.size()> kEnvelope = make_envelope();
+
 double geometric(double a, double b, double t) {
   return std::exp((1.0 - t) * std::log(a) + t * std::log(b));
 }
@@ -127,20 +160,23 @@ Architecture infer_dense(double params, std::string& basis, std::int64_t vocab =
   const Anchor& hi = kAnchors[i + 1];
   const double t = std::log(params / lo.params) / std::log(hi.params / lo.params);
   const Anchor& near = t < 0.5 ? lo : hi;
+  const Envelope& lo_env = kEnvelope[i];
+  const Envelope& hi_env = kEnvelope[i + 1];
+  const Envelope& near_env = t < 0.5 ? lo_env : hi_env;
   basis = t <= 0.0   ? fmt::format("scaled down from {}", lo.name)
           : t >= 1.0 ? fmt::format("scaled up from {}", hi.name)
                      : fmt::format("between {} and {}", lo.name, hi.name);
 
   Architecture a;
-  a.layers = std::max(2, static_cast<int>(std::lround(geometric(lo.layers, hi.layers, t))));
+  a.layers = std::max(2, static_cast<int>(std::lround(geometric(lo_env.layers, hi_env.layers, t))));
   a.head_dim = near.head_dim;
-  a.kv_heads = near.kv_heads;
+  a.kv_heads = near_env.kv_heads;
   const double width = std::max(128.0, geometric(lo.hidden, hi.hidden, t));
   // Whole heads, and a head count divisible by the KV heads.
   const double step = static_cast<double>(a.head_dim) * a.kv_heads;
   a.heads = a.kv_heads * std::max(1, static_cast<int>(std::lround(width / step)));
   a.hidden_size = std::int64_t{a.heads} * a.head_dim;
-  a.vocab_size = vocab > 0 ? vocab : near.vocab;
+  a.vocab_size = vocab > 0 ? vocab : near_env.vocab;
   a.tied_embeddings = near.tied;
   a.max_context = near.max_context;
   // Solve the MLP width so the total matches: gated MLP, 3 x hidden x ffn per layer.
@@ -158,8 +194,12 @@ Architecture infer_dense(double params, std::string& basis, std::int64_t vocab =
         std::max<std::int64_t>(1000, static_cast<std::int64_t>((params - body) / per_vocab));
     ffn = static_cast<double>(a.intermediate_size);
   }
+  // Real MLP widths are multiples of 256 (which K-quant and IQ blocks need
+  // whole rows of); only the smallest models need finer steps to hit their size.
+  const double grain = a.hidden_size >= 1024 ? 256.0 : 64.0;
   a.intermediate_size =
-      std::max<std::int64_t>(64, static_cast<std::int64_t>(std::lround(ffn / 64.0)) * 64);
+      std::max<std::int64_t>(static_cast<std::int64_t>(grain),
+                             std::lround(ffn / grain) * static_cast<std::int64_t>(grain));
   return a;
 }
 
@@ -190,12 +230,19 @@ Expected<Model> model_from_size(const SizeSpec& size) {
     // experts per token and add experts until the total is reached. Fine-grained
     // routing (8 of many, as Qwen3 MoE) when total/active is large, else 2.
     Architecture a = infer_dense(size.active_params, basis);
-    const int k = size.params / size.active_params > 4.0 ? 8 : 2;
+    const int routed = size.params / size.active_params > 4.0 ? 8 : 2;
     const ParamBreakdown dense = count_params(a);
     const auto shared = static_cast<double>(dense.total() - dense.mlp);
-    const double expert = static_cast<double>(dense.mlp) / k;
+    // Expert widths in whole 256-wide blocks, as real fine-grained experts have
+    // (Qwen3: 768); the experts per token then make up the dense MLP width.
+    const std::int64_t expert_ffn =
+        std::max<std::int64_t>(256, (a.intermediate_size / routed + 128) / 256 * 256);
+    const int k =
+        std::max(1, static_cast<int>((a.intermediate_size + expert_ffn / 2) / expert_ffn));
+    const double expert =
+        3.0 * static_cast<double>(a.hidden_size) * static_cast<double>(expert_ffn) * a.layers;
     const int n = std::max(k, static_cast<int>(std::lround((size.params - shared) / expert)));
-    a.moe = Moe{n, k, 0, std::max<std::int64_t>(64, a.intermediate_size / k), 0};
+    a.moe = Moe{n, k, 0, expert_ffn, 0};
     m.arch = a;
     m.params = static_cast<std::int64_t>(size.params);
     m.active_params = static_cast<std::int64_t>(size.active_params);

@@ -49,13 +49,19 @@ std::vector<std::string> closest(std::string_view input, const std::vector<std::
   std::vector<std::pair<std::size_t, std::size_t>> scored;  // (distance, index)
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const std::string cand = to_lower(candidates[i]);
-    std::size_t d = edit_distance(needle, cand);
-    // A candidate that contains the input (or the reverse) is a strong hint.
-    if (!needle.empty() &&
-        (cand.find(needle) != std::string::npos || needle.find(cand) != std::string::npos)) {
-      d = std::min(d, std::size_t{1});
-    }
     const std::size_t allowed = std::max<std::size_t>(2, std::max(needle.size(), cand.size()) / 2);
+    // A candidate that contains the input (or the reverse) is a strong hint.
+    const bool contains = !needle.empty() && (cand.find(needle) != std::string::npos ||
+                                              needle.find(cand) != std::string::npos);
+    // The distance is at least the difference in length: skip the quadratic
+    // edit distance when that alone rules a candidate out, so a 100 kB
+    // argument costs a scan, not seconds.
+    const std::size_t length_gap =
+        needle.size() > cand.size() ? needle.size() - cand.size() : cand.size() - needle.size();
+    if (!contains && length_gap > allowed) {
+      continue;
+    }
+    const std::size_t d = contains ? (needle == cand ? 0 : 1) : edit_distance(needle, cand);
     if (d <= allowed) {
       scored.emplace_back(d, i);
     }

@@ -1,0 +1,80 @@
+// The JSON contract over many generated command lines (fixed-seed PRNG): the
+// memory total is the sum of its five parts, the requirement is that total,
+// the headroom is available minus required, and the verdict and exit code
+// follow the headroom. Parses the CLI's --json output, as a script would.
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/harness.hpp"
+
+namespace willfit::test {
+namespace {
+
+using nlohmann::json;
+
+TEST(JsonProperties, TotalsEqualTheSumOfTheirParts) {
+  std::mt19937_64 rng(20261129);
+  const auto pick = [&rng](const std::vector<std::string>& v) {
+    return v[static_cast<std::size_t>(rng() % v.size())];
+  };
+  const std::vector<std::string> models = {"350m",    "1.5b",      "3b",   "7b",   "13b",
+                                           "34b",     "70b",       "405b", "8x7b", "8x22b",
+                                           "30b-a3b", "235b-a22b", "1t"};
+  const std::vector<std::string> precisions = {"fp32", "fp16", "bf16", "fp8",    "int8", "int4",
+                                               "q8_0", "q6_k", "q4",   "q4_k_s", "q2_k", "iq1_s",
+                                               "nf4",  "gptq", "awq",  "3.5bpw", "mxfp4"};
+  const std::vector<std::string> devices = {"",     "512mb", "4gb",   "8gb",   "12gb", "24GiB",
+                                            "48gb", "80gb",  "192gb", "512gb", "2tb"};
+  const std::vector<std::string> contexts = {"1", "512", "2048", "4096", "8k", "32k", "128k", "1m"};
+  const std::vector<std::string> batches = {"1", "2", "4", "16", "64"};
+  const std::vector<std::string> kvs = {"f16", "f32", "bf16", "q8_0", "q5_1", "q4_0", "iq4_nl"};
+  const std::vector<std::string> flash = {"auto", "on", "off"};
+  const std::vector<std::string> rams = {"", "16gb", "64gb", "1tb"};
+
+  for (int i = 0; i < 400; ++i) {
+    std::vector<std::string> args = {pick(models), "--json",       "-p",           pick(precisions),
+                                     "-c",         pick(contexts), "-b",           pick(batches),
+                                     "--kv-type",  pick(kvs),      "--flash-attn", pick(flash)};
+    const std::string device = pick(devices);
+    if (!device.empty()) {
+      args.insert(args.end(), {"-d", device});
+    }
+    const std::string ram = pick(rams);
+    if (!ram.empty()) {
+      args.insert(args.end(), {"--ram", ram});
+    }
+    const std::string line = fmt::format("{}", fmt::join(args, " "));
+    const CliResult r = run_cli(args);
+    ASSERT_TRUE(r.code == 0 || r.code == 1) << line << ": " << r.err;
+    const json j = json::parse(r.out);
+    const json& m = j["memory"];
+    const auto part = [&m](const char* k) { return m[k].get<std::int64_t>(); };
+    const std::int64_t sum = part("weights_bytes") + part("kv_cache_bytes") +
+                             part("compute_bytes") + part("overhead_bytes") + part("margin_bytes");
+    ASSERT_EQ(part("total_bytes"), sum) << line;
+    const json& res = j["result"];
+    ASSERT_EQ(res["required_bytes"].get<std::int64_t>(), sum) << line;
+    if (device.empty()) {
+      ASSERT_TRUE(res["verdict"].is_null()) << line;
+      ASSERT_EQ(r.code, 0) << line;
+      continue;
+    }
+    const auto available = res["available_bytes"].get<std::int64_t>();
+    const auto headroom = res["headroom_bytes"].get<std::int64_t>();
+    ASSERT_EQ(headroom, available - sum) << line;
+    ASSERT_EQ(available, j["device"]["usable_bytes"].get<std::int64_t>()) << line;
+    ASSERT_LE(available, j["device"]["memory_bytes"].get<std::int64_t>()) << line;
+    ASSERT_EQ(res["fits"].get<bool>(), headroom >= 0) << line;
+    ASSERT_EQ(res["verdict"] == "fits", headroom >= 0) << line;
+    ASSERT_EQ(r.code, headroom >= 0 ? 0 : 1) << line;
+  }
+}
+
+}  // namespace
+}  // namespace willfit::test

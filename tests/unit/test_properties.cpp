@@ -1,0 +1,285 @@
+// Properties of the estimator, checked over many generated queries: more
+// context, batch, parameters or bits never needs less memory; a model that
+// fits a device fits any larger one. Inputs come from a PRNG with a fixed
+// seed (mt19937_64's output sequence is fixed by the standard), so a failure
+// names a query that reproduces on every machine.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "willfit/estimate.hpp"
+
+namespace willfit {
+namespace {
+
+constexpr int kSamples = 3000;
+
+class Gen {
+ public:
+  explicit Gen(std::uint64_t seed) : rng_(seed) {}
+  double unit() { return static_cast<double>(rng_() >> 11) * 0x1.0p-53; }  // [0, 1)
+  double log_uniform(double lo, double hi) {
+    return std::exp(std::log(lo) + unit() * (std::log(hi) - std::log(lo)));
+  }
+  std::int64_t between(std::int64_t lo, std::int64_t hi) {  // [lo, hi]
+    return lo + static_cast<std::int64_t>(rng_() % static_cast<std::uint64_t>(hi - lo + 1));
+  }
+  template <class T>
+  const T& pick(const std::vector<T>& v) {
+    return v[static_cast<std::size_t>(between(0, static_cast<std::int64_t>(v.size()) - 1))];
+  }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+// A model size as a user would type it, 1m to 100t, dense or mixture of experts.
+std::string size_text(Gen& g, int shape) {
+  switch (shape) {
+    case 1:
+      return fmt::format("{}x{:.3f}b", g.between(2, 64), g.log_uniform(0.1, 200));
+    case 2: {
+      const double active = g.log_uniform(0.5, 40);
+      return fmt::format("{:.3f}b-a{:.3f}b", active * g.log_uniform(1.0, 40), active);
+    }
+    default:
+      return fmt::format("{:.3f}m", g.log_uniform(1, 1e8));
+  }
+}
+
+Model model(const std::string& size) {
+  const auto spec = parse_model_size(size);
+  EXPECT_TRUE(spec.ok()) << size << ": " << (spec.ok() ? "" : spec.error().message);
+  return *model_from_size(*spec);
+}
+
+std::vector<Precision> precisions(WeightScope scope) {
+  std::vector<Precision> out;
+  for (const auto& p : all_precisions()) {
+    if (p.scope == scope) {
+      out.push_back(p);
+    }
+  }
+  return out;
+}
+
+std::vector<KvType> kv_types() {
+  return {all_kv_types().begin(), all_kv_types().end()};
+}
+
+// A random query: any model size, precision, context, batch, KV type and flash
+// attention setting; a raw device or none.
+InferenceQuery random_query(Gen& g) {
+  static const std::vector<Precision> all(all_precisions().begin(), all_precisions().end());
+  static const std::vector<KvType> kvs = kv_types();
+  InferenceQuery q;
+  q.model = model(size_text(g, static_cast<int>(g.between(0, 2))));
+  q.precision = g.pick(all);
+  q.context = static_cast<std::int64_t>(g.log_uniform(1, 2e6));
+  q.batch = static_cast<int>(g.log_uniform(1, 256));
+  q.kv_type = g.pick(kvs);
+  q.flash_attention = g.pick(
+      std::vector<FlashAttention>{FlashAttention::Auto, FlashAttention::On, FlashAttention::Off});
+  if (g.unit() < 0.8) {
+    q.devices.devices.push_back(*raw_device(fmt::format("{:.0f}mb", g.log_uniform(512, 4e6))));
+  }
+  return q;
+}
+
+std::string describe(const InferenceQuery& q) {
+  return fmt::format("{} {} context {} batch {} kv {} flash {} device {}", q.model.name,
+                     q.precision.id, q.context, q.batch, q.kv_type.id, to_string(q.flash_attention),
+                     q.devices.display_name());
+}
+
+Bytes need(const InferenceQuery& q) {
+  return estimate_inference(q).required;
+}
+
+// The fix for what MoreParametersNeverNeedLessMemory found: an inferred shape
+// never gets a smaller KV cache per token or a smaller vocabulary for a larger
+// size (it used to, below Qwen2.5-0.5B and at the Llama/Qwen vocabularies).
+TEST(Properties, InferredKvWidthAndVocabularyNeverShrinkWithSize) {
+  std::int64_t kv_width = 0;
+  std::int64_t vocab = 0;
+  for (double params = 25e6; params < 1e14; params *= 1.002) {
+    const Model m = model(fmt::format("{:.4f}m", params / 1e6));
+    const auto& a = m.arch;
+    const std::int64_t width = std::int64_t{a.layers} * a.kv_heads * a.head_dim;
+    ASSERT_GE(width, kv_width) << m.name;
+    ASSERT_GE(a.vocab_size, vocab) << m.name;
+    kv_width = width;
+    vocab = a.vocab_size;
+  }
+}
+
+TEST(Properties, MoreContextNeverNeedsLessMemory) {
+  Gen g(1);
+  for (int i = 0; i < kSamples; ++i) {
+    InferenceQuery q = random_query(g);
+    InferenceQuery more = q;
+    more.context = q.context + static_cast<std::int64_t>(g.log_uniform(1, 1e6));
+    ASSERT_LE(need(q), need(more)) << describe(q) << " vs context " << more.context;
+  }
+}
+
+TEST(Properties, MoreSequencesNeverNeedLessMemory) {
+  Gen g(2);
+  for (int i = 0; i < kSamples; ++i) {
+    InferenceQuery q = random_query(g);
+    InferenceQuery more = q;
+    more.batch = q.batch + static_cast<int>(g.between(1, 64));
+    ASSERT_LE(need(q), need(more)) << describe(q) << " vs batch " << more.batch;
+  }
+}
+
+TEST(Properties, MoreParametersNeverNeedLessMemory) {
+  Gen g(3);
+  for (int i = 0; i < kSamples; ++i) {
+    InferenceQuery q = random_query(g);
+    // The same shape of model, a little larger (0.01 % to 10x): neighbours
+    // across the architecture anchors are where a jump would hide. Known
+    // gaps, left out here: below 25 M parameters the inferred vocabulary is
+    // solved from the size and drops where a layer is added; with flash
+    // attention off, the score matrix scales with the head count, which
+    // halves where the head width doubles (Qwen2.5-0.5B -> 1.5B, ~0.87 B);
+    // GPTQ/AWQ/NF4/FP8 keep the embeddings at 16 bits, and the embedding
+    // share of an inferred shape steps where the width snaps to whole heads.
+    static const std::vector<Precision> whole = precisions(WeightScope::All);
+    q.precision = g.pick(whole);
+    q.flash_attention = FlashAttention::On;
+    const double base = g.log_uniform(25, 1e8);  // millions
+    const double bigger =
+        std::min(1e8, base * (g.unit() < 0.5 ? 1.0001 + g.unit() * 0.01 : g.log_uniform(1, 10)));
+    q.model = model(fmt::format("{:.4f}m", base));
+    InferenceQuery more = q;
+    more.model = model(fmt::format("{:.4f}m", bigger));
+    if (more.model.params <= q.model.params) {
+      continue;
+    }
+    ASSERT_LE(need(q), need(more)) << describe(q) << " vs " << more.model.name;
+  }
+}
+
+TEST(Properties, MoreExpertsOrLargerExpertsNeverNeedLessMemory) {
+  Gen g(4);
+  for (int i = 0; i < kSamples; ++i) {
+    InferenceQuery q = random_query(g);
+    const std::int64_t experts = g.between(2, 64);
+    const double base = g.log_uniform(100, 2e5);  // millions
+    q.model = model(fmt::format("{}x{:.4f}m", experts, base));
+    q.flash_attention = FlashAttention::On;  // see MoreParametersNeverNeedLessMemory
+    InferenceQuery more = q;
+    more.model = g.unit() < 0.5
+                     ? model(fmt::format("{}x{:.4f}m", experts + g.between(1, 16), base))
+                     : model(fmt::format("{}x{:.4f}m", experts, base * g.log_uniform(1.0001, 4)));
+    // "NxM" names experts shaped like an M model; a larger M can hold fewer
+    // parameters in all (a wider attention leaves each expert less of M, and
+    // that loss counts N times), so the property is about the count itself.
+    if (more.model.params <= q.model.params) {
+      continue;
+    }
+    ASSERT_LE(need(q), need(more)) << describe(q) << " vs " << more.model.name;
+  }
+}
+
+TEST(Properties, MoreBitsPerWeightNeverNeedLessMemory) {
+  Gen g(5);
+  for (const WeightScope scope : {WeightScope::All, WeightScope::LinearOnly}) {
+    const std::vector<Precision> ps = precisions(scope);
+    for (int i = 0; i < kSamples; ++i) {
+      InferenceQuery q = random_query(g);
+      q.precision = g.pick(ps);
+      InferenceQuery more = q;
+      more.precision = g.pick(ps);
+      if (more.precision.bits_per_weight < q.precision.bits_per_weight) {
+        std::swap(q.precision, more.precision);
+      }
+      ASSERT_LE(need(q), need(more)) << describe(q) << " vs " << more.precision.id;
+    }
+  }
+  // Explicit widths ("4.5bpw") in steps of 0.01 bits.
+  for (int i = 0; i < kSamples; ++i) {
+    InferenceQuery q = random_query(g);
+    const std::int64_t centi = g.between(100, 3200);
+    q.precision = *parse_precision(fmt::format("{}.{:02}bpw", centi / 100, centi % 100));
+    InferenceQuery more = q;
+    const std::int64_t more_centi = std::min<std::int64_t>(3200, centi + g.between(1, 800));
+    more.precision =
+        *parse_precision(fmt::format("{}.{:02}bpw", more_centi / 100, more_centi % 100));
+    ASSERT_LE(need(q), need(more)) << describe(q) << " vs " << more.precision.id;
+  }
+}
+
+TEST(Properties, WiderKvCacheElementsNeverNeedLessMemory) {
+  Gen g(6);
+  const std::vector<KvType> kvs = kv_types();
+  for (int i = 0; i < kSamples; ++i) {
+    InferenceQuery q = random_query(g);
+    q.kv_type = g.pick(kvs);
+    InferenceQuery more = q;
+    more.kv_type = g.pick(kvs);
+    if (more.kv_type.bytes_per_element() < q.kv_type.bytes_per_element()) {
+      std::swap(q.kv_type, more.kv_type);
+    }
+    ASSERT_LE(need(q), need(more)) << describe(q) << " vs kv " << more.kv_type.id;
+  }
+}
+
+TEST(Properties, WhatFitsADeviceFitsAnyLargerOne) {
+  Gen g(7);
+  int fitted = 0;
+  for (int i = 0; i < kSamples; ++i) {
+    InferenceQuery q = random_query(g);
+    q.devices.devices.clear();
+    const double mib = g.log_uniform(512, 4e6);
+    q.devices.devices.push_back(*raw_device(fmt::format("{:.0f}mb", mib)));
+    const Estimate e = estimate_inference(q);
+    if (!e.fits()) {
+      continue;
+    }
+    ++fitted;
+    InferenceQuery larger = q;
+    larger.devices.devices.front() =
+        *raw_device(fmt::format("{:.0f}mb", mib * g.log_uniform(1.0001, 100) + 1));
+    ASSERT_TRUE(estimate_inference(larger).fits())
+        << describe(q) << " fits, but not on " << larger.devices.display_name();
+    InferenceQuery limited = q;  // a higher --gpu-limit on the same device
+    limited.usable.gpu_limit = e.usable + static_cast<Bytes>(g.between(0, kGiB));
+    ASSERT_TRUE(estimate_inference(limited).fits()) << describe(q) << " with a higher limit";
+  }
+  EXPECT_GT(fitted, kSamples / 10);  // the property was exercised
+}
+
+TEST(Properties, TotalsAreTheSumOfTheirPartsAndTheVerdictFollowsTheHeadroom) {
+  Gen g(8);
+  for (int i = 0; i < kSamples; ++i) {
+    const InferenceQuery q = random_query(g);
+    const Estimate e = estimate_inference(q);
+    const auto& m = e.memory;
+    ASSERT_EQ(e.required, m.weights + m.kv_cache + m.compute + m.overhead + m.margin)
+        << describe(q);
+    Bytes terms = 0;
+    for (const auto& t : e.terms) {
+      ASSERT_GE(t.bytes, 0) << describe(q) << " " << t.key;
+      if (t.placement == Placement::Device) {  // host terms are reported beside the total
+        terms += t.bytes;
+      }
+    }
+    ASSERT_EQ(terms, e.required) << describe(q);
+    if (e.device_known) {
+      ASSERT_EQ(e.headroom, e.usable - e.required) << describe(q);
+      ASSERT_EQ(e.fits(), e.headroom >= 0) << describe(q);
+      ASSERT_LE(e.usable, e.capacity) << describe(q);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace willfit
