@@ -1,0 +1,1080 @@
+// The training estimate, term by term.
+//
+// Training needs far more memory than inference because the backward pass and
+// the optimizer need things inference never keeps. Per GPU we add up:
+//
+// 1. Model states, in bytes per parameter. Tools disagree on the count for
+//    "mixed-precision AdamW" because they count different buffers
+//    (shared/reference/training-estimators.md section 1.1):
+//      16 = 2 weights + 2 gradients + 4 fp32 master + 8 Adam m and v
+//           (ZeRO paper's 2 + 2 + K with K = 12; Transformer Math 101; the
+//           Ultra-Scale Playbook). This is our default.
+//      18 = fp32 gradients (HF "model training anatomy", Megatron-LM,
+//           llm-analysis, EleutherAI cookbook): --grad-dtype fp32.
+//      20 = 16-bit gradients plus an fp32 accumulation copy (Megatron fp16,
+//           ZeRO-Infinity, the Playbook's "fp32 grad accumulation",
+//           DeepSpeed's ZeRO-2 estimator): --grad-dtype bf16+fp32.
+//      12 = no master copy (the QLoRA paper's 16-bit baseline, "> 780 GB for
+//           65B"): --master-weights none.
+//    Pure fp32 training has no master copy: 4 + 4 + 8 = 16. FP8 keeps an fp8
+//    copy of the weights: 1 + 2 + 4 + 8 = 15, the total the Playbook lists for
+//    DeepSeek-V3's recipe (the split is ours).
+//    Optimizer states, without the master copy: AdamW 8 (fp32 m and v);
+//    8-bit AdamW 2 x (1 + 4/256) = 2.03125 (bitsandbytes: 1-byte states plus
+//    an fp32 absmax per 256-element block, since bnb PR #1365); SGD 0; SGD
+//    with momentum 4; Lion 4 (one fp32 momentum); Adafactor (no momentum, the
+//    HF default) a factored second moment, 4 bytes x (rows + cols) per matrix.
+// 2. Sharding (ZeRO paper; the Playbook). Tensor and pipeline parallelism
+//    divide every state by t x p. ZeRO over the N = GPUs / (t x p)
+//    data-parallel ranks then divides: stage 1 the master and optimizer
+//    states, stage 2 also the gradients (with any fp32 accumulation copy, as
+//    the Playbook's "4 Psi / N_d"), stage 3 and FSDP FULL_SHARD also the
+//    weights. CPU offload (ZeRO-Offload) moves the master copy, the optimizer
+//    states and an fp32 gradient partition to host RAM (DeepSpeed's estimator:
+//    16 bytes per parameter, 18 with the parameters too), times DeepSpeed's
+//    additional_buffer_factor of 1.5 for pinned buffers; host RAM is per node.
+// 3. LoRA / QLoRA. The base is frozen at its storage precision: 16-bit for
+//    LoRA; for QLoRA NF4 with double quantisation on the linear layers,
+//    4 + 8/64 + 32/(64 x 256) = 4.127 bits (QLoRA paper; bitsandbytes
+//    blocksize 64, nested blocksize 256), embeddings and output head 16-bit.
+//    Adapters add r x (in + out) parameters per targeted module (PEFT), and
+//    only they get gradients, master copies and optimizer states.
+// 4. Activations: the per-layer count of Korthikanti et al. 2022 (arXiv
+//    2205.05198), sbh(34 + 5as/h) bytes for 16-bit values, generalised to the
+//    model's real shapes (see layer_activation_bytes). Summed over the layers
+//    of a pipeline stage times the micro-batches in flight (1F1B: the first
+//    stage holds p micro-batches of L/p layers, so about L layers' worth), plus
+//    the logits and the fp32 loss temporaries on the last stage.
+// 5. Buffers: ZeRO-3/FSDP gather the largest layer's parameters and their
+//    16-bit gradients (DeepSpeed: 4 bytes x largest layer at 16 bits); ZeRO-1/2
+//    with more than one rank keep an all-gather/reduce bucket of 5e8 elements
+//    (DeepSpeed's default, as the EleutherAI cookbook counts it); QLoRA
+//    dequantises one linear layer at a time to 16 bits.
+// 6. CUDA context: 1000 MiB per GPU (vram-calculator; measured contexts range
+//    from 300 MiB to 2 GiB, HF measured 1343 MB on a V100).
+// 7. Allocator margin: PyTorch's caching allocator reserves more than it
+//    hands out (llama-recipes logs: 19 GB allocated, 20 GB reserved), so we
+//    add 5 % of the allocated total, at least 256 MiB.
+//
+// Units: every term is computed in bytes as a double and rounded once; GB in
+// the arithmetic text is 10^9 bytes, GiB 2^30.
+#include "willfit/training.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "willfit/precision.hpp"
+#include "willfit/text.hpp"
+
+namespace willfit {
+namespace {
+
+constexpr Bytes kCudaContext = 1000 * kMiB;
+constexpr Bytes kMarginMin = 256 * kMiB;
+constexpr double kMarginFraction = 0.05;
+constexpr double kHostBufferFactor = 1.5;
+constexpr double kBucketElements = 5e8;
+constexpr double kAdam8bitBytes = 2.0 * (1.0 + 4.0 / 256.0);
+
+constexpr const char* kStatesSource =
+    "ZeRO paper (2+2+K), Ultra-Scale Playbook, HF model training anatomy "
+    "(training-estimators.md 1.1)";
+constexpr const char* kActivationSource =
+    "Korthikanti et al. 2022, arXiv 2205.05198, generalised to GQA, SwiGLU and flash attention";
+
+template <class E, std::size_t N>
+Expected<E> parse_enum(std::string_view what, std::string_view text,
+                       const std::array<E, N>& values) {
+  const std::string key = to_lower(trim(text));
+  std::vector<std::string> names;
+  for (const E v : values) {
+    if (key == to_string(v)) {
+      return v;
+    }
+    names.emplace_back(to_string(v));
+  }
+  std::string list;
+  for (const auto& n : names) {
+    list += (list.empty() ? "" : ", ") + n;
+  }
+  const std::string hint = did_you_mean(closest(key, names));
+  return make_error(fmt::format("unknown {} '{}': {}", what, trim(text),
+                                hint.empty() ? "use one of " + list : hint));
+}
+
+std::string params_text(double params) {
+  if (params >= 1e9) {
+    return fmt::format("{:.3g} B", params / 1e9);
+  }
+  if (params >= 1e6) {
+    return fmt::format("{:.3g} M", params / 1e6);
+  }
+  return fmt::format("{:.0f}", params);
+}
+
+bool is_stage3(const TrainingQuery& q) {
+  return q.fsdp || q.zero >= 3;
+}
+
+int zero_stage(const TrainingQuery& q) {
+  return q.fsdp ? 3 : q.zero;
+}
+
+std::string sharding_text(const TrainingQuery& q) {
+  if (q.fsdp) {
+    return "FSDP full shard";
+  }
+  return q.zero > 0 ? fmt::format("ZeRO-{}", q.zero) : "no ZeRO";
+}
+
+}  // namespace
+
+std::string_view to_string(TrainMethod m) {
+  switch (m) {
+    case TrainMethod::Full:
+      return "full";
+    case TrainMethod::Lora:
+      return "lora";
+    case TrainMethod::Qlora:
+      return "qlora";
+  }
+  return "full";
+}
+
+std::string_view to_string(TrainPrecision p) {
+  switch (p) {
+    case TrainPrecision::Bf16:
+      return "bf16";
+    case TrainPrecision::Fp16:
+      return "fp16";
+    case TrainPrecision::Fp32:
+      return "fp32";
+    case TrainPrecision::Fp8:
+      return "fp8";
+  }
+  return "bf16";
+}
+
+std::string_view to_string(Optimizer o) {
+  switch (o) {
+    case Optimizer::AdamW:
+      return "adamw";
+    case Optimizer::AdamW8bit:
+      return "adamw-8bit";
+    case Optimizer::Sgd:
+      return "sgd";
+    case Optimizer::SgdMomentum:
+      return "sgd-momentum";
+    case Optimizer::Adafactor:
+      return "adafactor";
+    case Optimizer::Lion:
+      return "lion";
+  }
+  return "adamw";
+}
+
+std::string_view to_string(Checkpointing c) {
+  switch (c) {
+    case Checkpointing::None:
+      return "none";
+    case Checkpointing::Selective:
+      return "selective";
+    case Checkpointing::Full:
+      return "full";
+  }
+  return "none";
+}
+
+std::string_view to_string(GradDtype g) {
+  switch (g) {
+    case GradDtype::Half:
+      return "bf16";
+    case GradDtype::Fp32:
+      return "fp32";
+    case GradDtype::HalfPlusFp32:
+      return "bf16+fp32";
+  }
+  return "bf16";
+}
+
+Expected<TrainMethod> parse_train_method(std::string_view text) {
+  return parse_enum<TrainMethod>(
+      "--method", text, std::array{TrainMethod::Full, TrainMethod::Lora, TrainMethod::Qlora});
+}
+
+Expected<TrainPrecision> parse_train_precision(std::string_view text) {
+  return parse_enum<TrainPrecision>("training precision", text,
+                                    std::array{TrainPrecision::Bf16, TrainPrecision::Fp16,
+                                               TrainPrecision::Fp32, TrainPrecision::Fp8});
+}
+
+Expected<Optimizer> parse_optimizer(std::string_view text) {
+  return parse_enum<Optimizer>(
+      "--optimizer", text,
+      std::array{Optimizer::AdamW, Optimizer::AdamW8bit, Optimizer::Sgd, Optimizer::SgdMomentum,
+                 Optimizer::Adafactor, Optimizer::Lion});
+}
+
+Expected<Checkpointing> parse_checkpointing(std::string_view text) {
+  return parse_enum<Checkpointing>(
+      "--checkpointing", text,
+      std::array{Checkpointing::None, Checkpointing::Selective, Checkpointing::Full});
+}
+
+Expected<GradDtype> parse_grad_dtype(std::string_view text) {
+  const std::string key = to_lower(trim(text));
+  if (key == "fp16") {
+    return GradDtype::Half;
+  }
+  if (key == "fp16+fp32") {
+    return GradDtype::HalfPlusFp32;
+  }
+  return parse_enum<GradDtype>(
+      "--grad-dtype", text, std::array{GradDtype::Half, GradDtype::Fp32, GradDtype::HalfPlusFp32});
+}
+
+Expected<bool> parse_master_weights(std::string_view text) {
+  const std::string key = to_lower(trim(text));
+  if (key == "fp32") {
+    return true;
+  }
+  if (key == "none") {
+    return false;
+  }
+  return make_error(fmt::format("unknown --master-weights '{}': use fp32 or none", trim(text)));
+}
+
+namespace {
+
+constexpr std::array<const char*, 7> kLoraModuleNames{"q_proj",    "k_proj",  "v_proj",   "o_proj",
+                                                      "gate_proj", "up_proj", "down_proj"};
+
+}  // namespace
+
+Expected<std::vector<std::string>> parse_lora_targets(std::string_view text) {
+  const std::string all = to_lower(trim(text));
+  if (all == "all-linear") {
+    return std::vector<std::string>{"all-linear"};
+  }
+  std::vector<std::string> names(kLoraModuleNames.begin(), kLoraModuleNames.end());
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= all.size()) {
+    const std::size_t comma = std::min(all.find(',', start), all.size());
+    const std::string item = trim(std::string_view(all).substr(start, comma - start));
+    start = comma + 1;
+    if (item.empty()) {
+      return make_error(
+          fmt::format("invalid --lora-targets '{}': give module names separated by commas, e.g. "
+                      "q_proj,v_proj, or all-linear",
+                      trim(text)));
+    }
+    if (std::find(names.begin(), names.end(), item) == names.end()) {
+      names.emplace_back("all-linear");
+      const std::string hint = did_you_mean(closest(item, names));
+      return make_error(fmt::format("unknown LoRA target '{}': {}", item,
+                                    hint.empty() ? "use q_proj, k_proj, v_proj, o_proj, "
+                                                   "gate_proj, up_proj, down_proj or all-linear"
+                                                 : hint));
+    }
+    if (std::find(out.begin(), out.end(), item) == out.end()) {
+      out.push_back(item);
+    }
+  }
+  return out;
+}
+
+// ---- Parameters and modules ----------------------------------------------
+
+std::vector<LinearModule> linear_modules(const Architecture& a) {
+  std::vector<LinearModule> m;
+  const std::int64_t h = a.hidden_size;
+  const std::int64_t layers = a.layers;
+  if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
+    // DeepSeek's module names (modeling_deepseek.py).
+    const auto& x = a.attention;
+    const std::int64_t qk = x.qk_nope_head_dim + x.qk_rope_head_dim;
+    const std::int64_t v = x.v_head_dim > 0 ? x.v_head_dim : a.head_dim;
+    if (x.q_lora_rank > 0) {
+      m.push_back({"q_a_proj", h, x.q_lora_rank, layers});
+      m.push_back({"q_b_proj", x.q_lora_rank, a.heads * qk, layers});
+    } else {
+      m.push_back({"q_proj", h, a.heads * qk, layers});
+    }
+    m.push_back({"kv_a_proj_with_mqa", h, x.kv_lora_rank + x.qk_rope_head_dim, layers});
+    m.push_back({"kv_b_proj", x.kv_lora_rank, a.heads * (x.qk_nope_head_dim + v), layers});
+    m.push_back({"o_proj", a.heads * v, h, layers});
+  } else {
+    const std::int64_t q = std::int64_t{a.heads} * a.head_dim;
+    const std::int64_t kv = std::int64_t{a.kv_heads} * a.head_dim;
+    m.push_back({"q_proj", h, q, layers});
+    m.push_back({"k_proj", h, kv, layers});
+    m.push_back({"v_proj", h, kv, layers});
+    m.push_back({"o_proj", q, h, layers});
+  }
+  const auto mlp = [&](std::int64_t ffn, std::int64_t count) {
+    if (count <= 0 || ffn <= 0) {
+      return;
+    }
+    if (a.mlp_gated) {
+      m.push_back({"gate_proj", h, ffn, count});
+    }
+    m.push_back({"up_proj", h, ffn, count});
+    m.push_back({"down_proj", ffn, h, count});
+  };
+  if (a.moe && a.moe->experts > 0) {
+    const auto& e = *a.moe;
+    const std::int64_t dense = std::clamp(e.first_dense_layers, 0, a.layers);
+    const std::int64_t moe_layers = layers - dense;
+    mlp(a.intermediate_size, dense);
+    mlp(e.expert_intermediate_size, moe_layers * (e.experts + e.shared_experts));
+    m.push_back({"router", h, e.experts, moe_layers});
+  } else {
+    mlp(a.intermediate_size, layers);
+  }
+  return m;
+}
+
+std::int64_t lora_params(const Architecture& arch, int rank,
+                         const std::vector<std::string>& targets) {
+  const bool all = std::find(targets.begin(), targets.end(), "all-linear") != targets.end();
+  std::int64_t total = 0;
+  for (const auto& mod : linear_modules(arch)) {
+    if (all || std::find(targets.begin(), targets.end(), mod.name) != targets.end()) {
+      total += std::int64_t{rank} * (mod.in + mod.out) * mod.count;
+    }
+  }
+  return total;
+}
+
+Bytes adafactor_state_bytes(const Architecture& arch) {
+  Bytes total = 0;
+  for (const auto& mod : linear_modules(arch)) {
+    total += 4 * (mod.in + mod.out) * mod.count;
+  }
+  const ParamBreakdown p = count_params(arch);
+  total += 4 * (arch.vocab_size + arch.hidden_size) * (arch.tied_embeddings ? 1 : 2);
+  total += 4 * p.vision;  // unknown shapes: unfactored
+  return total;
+}
+
+Bytes qlora_base_bytes(const Model& model) {
+  Precision nf4dq;
+  nf4dq.id = "nf4";
+  nf4dq.name = "NF4 (double quantisation)";
+  nf4dq.bits_per_weight = kNf4DoubleQuantBits;
+  nf4dq.kind = PrecisionKind::GroupQuant;
+  nf4dq.scope = WeightScope::LinearOnly;
+  Model base = model;
+  base.file_weight_bytes.reset();  // a file's bytes describe its own precision
+  return weight_bytes(base, nf4dq);
+}
+
+double optimizer_bytes_per_param(Optimizer optimizer) {
+  switch (optimizer) {
+    case Optimizer::AdamW:
+      return 8.0;
+    case Optimizer::AdamW8bit:
+      return kAdam8bitBytes;
+    case Optimizer::Sgd:
+      return 0.0;
+    case Optimizer::SgdMomentum:
+    case Optimizer::Lion:
+      return 4.0;
+    case Optimizer::Adafactor:
+      return 0.0;  // factored: see adafactor_state_bytes
+  }
+  return 8.0;
+}
+
+namespace {
+
+std::int64_t trainable_params(const TrainingQuery& q) {
+  if (q.method == TrainMethod::Full) {
+    return q.model.params;
+  }
+  return lora_params(q.model.arch, q.lora_rank, q.lora_targets);
+}
+
+// Adafactor's bytes per trainable parameter, averaged.
+double adafactor_bytes_per_param(const TrainingQuery& q, std::int64_t trainable) {
+  if (trainable <= 0) {
+    return 0.0;
+  }
+  if (q.method == TrainMethod::Full) {
+    // Scale the architecture's count to the stated parameter count.
+    const auto counted =
+        static_cast<double>(std::max<std::int64_t>(1, count_params(q.model.arch).total()));
+    return static_cast<double>(adafactor_state_bytes(q.model.arch)) / counted;
+  }
+  // Adapters: A is r x in, B is out x r; each factored.
+  const bool all =
+      std::find(q.lora_targets.begin(), q.lora_targets.end(), "all-linear") != q.lora_targets.end();
+  double bytes = 0;
+  for (const auto& mod : linear_modules(q.model.arch)) {
+    if (all ||
+        std::find(q.lora_targets.begin(), q.lora_targets.end(), mod.name) != q.lora_targets.end()) {
+      bytes += 4.0 * static_cast<double>((q.lora_rank + mod.in) + (mod.out + q.lora_rank)) *
+               static_cast<double>(mod.count);
+    }
+  }
+  return bytes / static_cast<double>(trainable);
+}
+
+}  // namespace
+
+StateBytes state_bytes(const TrainingQuery& q) {
+  StateBytes s;
+  switch (q.precision) {
+    case TrainPrecision::Fp32:
+      s = {4, 4, 0, 8};
+      break;
+    case TrainPrecision::Bf16:
+    case TrainPrecision::Fp16:
+      s = {2, 2, 4, 8};
+      break;
+    case TrainPrecision::Fp8:
+      s = {1, 2, 4, 8};
+      break;
+  }
+  if (q.grad_dtype) {
+    switch (*q.grad_dtype) {
+      case GradDtype::Half:
+        s.gradients = 2;
+        break;
+      case GradDtype::Fp32:
+        s.gradients = 4;
+        break;
+      case GradDtype::HalfPlusFp32:
+        s.gradients = 6;
+        break;
+    }
+  }
+  if (q.master_weights && q.precision != TrainPrecision::Fp32) {
+    s.master = *q.master_weights ? 4 : 0;
+  }
+  s.optimizer = q.optimizer == Optimizer::Adafactor
+                    ? adafactor_bytes_per_param(q, trainable_params(q))
+                    : optimizer_bytes_per_param(q.optimizer);
+  return s;
+}
+
+// ---- Activations -----------------------------------------------------------
+
+LayerShape layer_shape(const Architecture& a, double bytes_per_value) {
+  LayerShape s;
+  s.hidden = a.hidden_size;
+  s.heads = a.heads;
+  s.bytes = bytes_per_value;
+  s.gated = a.mlp_gated;
+  s.dropout = false;  // current decoder models train without dropout
+  if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
+    const auto& x = a.attention;
+    const std::int64_t qk = x.qk_nope_head_dim + x.qk_rope_head_dim;
+    s.q_width = a.heads * qk;
+    s.k_width = a.heads * qk;  // decompressed per head
+    s.v_width = a.heads * (x.v_head_dim > 0 ? x.v_head_dim : a.head_dim);
+  } else {
+    s.q_width = std::int64_t{a.heads} * a.head_dim;
+    s.k_width = std::int64_t{a.kv_heads} * a.head_dim;
+    s.v_width = s.k_width;
+  }
+  if (a.moe && a.moe->experts > 0) {
+    // Every token passes through its routed experts and the shared ones.
+    s.ffn = a.moe->expert_intermediate_size * (a.moe->experts_per_token + a.moe->shared_experts);
+  } else {
+    s.ffn = a.intermediate_size;
+  }
+  return s;
+}
+
+// Korthikanti et al. (2022) count, per layer, the tensors autograd keeps for
+// the backward pass, for 16-bit values (B = 2) and 1-byte dropout masks:
+//   attention 11 sbh + 5 a s^2 b, MLP 19 sbh, two LayerNorm inputs 4 sbh,
+//   total sbh (34 + 5 a s / h)   (s tokens, b sequences, h hidden, a heads).
+// We keep their accounting and replace the shapes they fixed:
+//   - replicated across tensor-parallel ranks (unless sequence parallel):
+//     the two norm inputs (2 B sbh), the inputs of the QKV and MLP matmuls
+//     (B sbh each) and two dropout masks (sbh each, when dropout is used):
+//     Korthikanti's "10 sbh";
+//   - split across ranks: Q and K (B sb (q + k)), V (B sb v) and the output
+//     projection's input (B sb q), where q, k, v are the real widths (GQA
+//     shrinks k and v); the MLP: GELU input and second matmul input
+//     (2 B sb ffn, = 16 sbh at ffn = 4h) or, gated (SwiGLU), the gate and up
+//     outputs, the activation and the product (4 B sb ffn);
+//   - attention scores: softmax output (B a s^2 b), dropout mask and output
+//     (a s^2 b + B a s^2 b) with dropout. Selective recomputation drops them;
+//     flash attention never stores them and keeps an fp32 log-sum-exp per
+//     head and token instead (4 a s b).
+// Tensor parallel: replicated + split / t; with sequence parallel all / t.
+// Full recomputation keeps the layer input only: B sbh (/ t with SP).
+Bytes layer_activation_bytes(const LayerShape& shape, const ActivationOptions& o) {
+  const double sb = static_cast<double>(o.seq) * static_cast<double>(o.micro_batch);
+  const double B = shape.bytes;
+  const auto h = static_cast<double>(shape.hidden);
+  const double t = std::max(1, o.tp);
+  const double sp_div = o.sequence_parallel ? t : 1.0;
+  if (o.checkpointing == Checkpointing::Full) {
+    return round_bytes(B * sb * h / sp_div);
+  }
+  const double mask = shape.dropout ? 1.0 : 0.0;
+  const double replicated = sb * h * (2.0 * B + B + B + 2.0 * mask);
+  const auto q = static_cast<double>(shape.q_width);
+  const auto k = static_cast<double>(shape.k_width);
+  const auto v = static_cast<double>(shape.v_width);
+  const auto ffn = static_cast<double>(shape.ffn);
+  double split = B * sb * (q + k + v + q) + (shape.gated ? 4.0 : 2.0) * B * sb * ffn;
+  const auto a = static_cast<double>(shape.heads);
+  const auto s = static_cast<double>(o.seq);
+  if (o.flash_attention) {
+    split += 4.0 * a * sb;
+  } else if (o.checkpointing != Checkpointing::Selective) {
+    split += a * s * sb * (B + (shape.dropout ? 1.0 + B : 0.0));
+  }
+  if (o.sequence_parallel) {
+    return round_bytes((replicated + split) / t);
+  }
+  return round_bytes(replicated + split / t);
+}
+
+// ---- The estimate ------------------------------------------------------------
+
+Expected<TrainingQuery> validate(TrainingQuery q) {
+  if (q.gpus < 1 || q.nodes < 1 || q.tp < 1 || q.pp < 1 || q.micro_batch < 1 || q.seq_len < 1) {
+    return make_error("GPUs, nodes, --tp, --pp, --micro-batch and --seq-len must be at least 1");
+  }
+  const std::int64_t total = std::int64_t{q.gpus} * q.nodes;
+  if (total % (std::int64_t{q.tp} * q.pp) != 0) {
+    return make_error(fmt::format(
+        "{} GPUs ({} per node x {} nodes) cannot be split into tensor-parallel {} x pipeline {}: "
+        "the GPU count must be a multiple of --tp x --pp",
+        total, q.gpus, q.nodes, q.tp, q.pp));
+  }
+  if (q.zero < 0 || q.zero > 3) {
+    return make_error(fmt::format("invalid --zero {}: use 0, 1, 2 or 3", q.zero));
+  }
+  if (q.fsdp && q.zero > 0) {
+    return make_error("give --zero or --fsdp, not both (FSDP full shard is ZeRO-3)");
+  }
+  if (q.offload_optimizer && !q.fsdp && q.zero < 2) {
+    return make_error("--offload-optimizer needs --zero 2, --zero 3 or --fsdp (ZeRO-Offload)");
+  }
+  if (q.offload_params && !is_stage3(q)) {
+    return make_error("--offload-params needs --zero 3 or --fsdp");
+  }
+  if (q.sequence_parallel && q.tp < 2) {
+    return make_error("--sequence-parallel needs --tp 2 or more");
+  }
+  if (q.model.arch.layers > 0 && q.pp > q.model.arch.layers) {
+    return make_error(fmt::format("--pp {} is more pipeline stages than the model has layers ({})",
+                                  q.pp, q.model.arch.layers));
+  }
+  if (q.method != TrainMethod::Full) {
+    if (q.lora_rank < 1) {
+      return make_error("--lora-rank must be at least 1");
+    }
+    const auto mods = linear_modules(q.model.arch);
+    for (const auto& target : q.lora_targets) {
+      if (target == "all-linear") {
+        continue;
+      }
+      const bool found = std::any_of(mods.begin(), mods.end(),
+                                     [&](const LinearModule& m) { return m.name == target; });
+      if (!found) {
+        std::string names;
+        for (const auto& m : mods) {
+          names += (names.empty() ? "" : ", ") + m.name;
+        }
+        return make_error(fmt::format("LoRA target '{}' is not a linear layer of {} (it has {})",
+                                      target, q.model.name, names));
+      }
+    }
+  }
+  return q;
+}
+
+TrainingEstimate estimate_training(const TrainingQuery& q) {
+  TrainingEstimate e;
+  const Architecture& arch = q.model.arch;
+  const auto P = static_cast<double>(q.model.params);
+  e.trainable_params = trainable_params(q);
+  e.frozen_params = q.method == TrainMethod::Full ? 0 : q.model.params;
+  const auto T = static_cast<double>(e.trainable_params);
+  e.state = state_bytes(q);
+  const StateBytes& s = e.state;
+  e.total_gpus = q.gpus * q.nodes;
+  const int mp = q.tp * q.pp;
+  e.data_parallel = std::max(1, e.total_gpus / std::max(1, mp));
+  const double N = e.data_parallel;
+  const int stage = zero_stage(q);
+  const bool full = q.method == TrainMethod::Full;
+
+  e.convention = fmt::format(
+      "{:g} bytes per trainable parameter: {:g} weights + {:g} gradients{} + {:g} master + {:.4g} "
+      "{}",
+      s.total(), s.weights, s.gradients,
+      q.grad_dtype == GradDtype::HalfPlusFp32 ? " (16-bit + fp32 accumulation)" : "", s.master,
+      s.optimizer, to_string(q.optimizer));
+
+  // Model states on one GPU before ZeRO: the model-parallel share.
+  const double base_bytes_total = q.method == TrainMethod::Qlora
+                                      ? static_cast<double>(qlora_base_bytes(q.model))
+                                  : full ? 0.0
+                                         : P * s.weights;
+  const double weights_all = (full ? P * s.weights : base_bytes_total + T * s.weights) / mp;
+  const double grads_all = T * s.gradients / mp;
+  const double master_all = T * s.master / mp;
+  const double optim_all = T * s.optimizer / mp;
+
+  double weights = stage >= 3 ? weights_all / N : weights_all;
+  double grads = stage >= 2 ? grads_all / N : grads_all;
+  double master = stage >= 1 ? master_all / N : master_all;
+  double optim = stage >= 1 ? optim_all / N : optim_all;
+  double host_per_gpu = 0;
+  if (q.offload_optimizer) {
+    host_per_gpu += (master + optim) + T * 4.0 / mp / N;  // fp32 gradient partition on the host
+    grads = 0;
+    master = 0;
+    optim = 0;
+  }
+  if (q.offload_params) {
+    host_per_gpu += weights;
+    weights = 0;
+  }
+  e.per_gpu.weights = round_bytes(weights);
+  e.per_gpu.gradients = round_bytes(grads);
+  e.per_gpu.master_weights = round_bytes(master);
+  e.per_gpu.optimizer = round_bytes(optim);
+  e.host_bytes = round_bytes(host_per_gpu * q.gpus * kHostBufferFactor);
+
+  // Activations.
+  const double value_bytes = q.precision == TrainPrecision::Fp32 ? 4.0 : 2.0;
+  const LayerShape shape = layer_shape(arch, value_bytes);
+  ActivationOptions ao{q.seq_len,           q.micro_batch,   q.tp,
+                       q.sequence_parallel, q.checkpointing, q.flash_attention};
+  const Bytes per_layer = layer_activation_bytes(shape, ao);
+  const int layers = std::max(1, arch.layers);
+  const int layers_per_stage = (layers + q.pp - 1) / q.pp;
+  const double sb = static_cast<double>(q.seq_len) * q.micro_batch;
+  // LoRA: the r-wide output of every adapter's A (kept for B's gradient).
+  double adapter_per_layer = 0;
+  if (!full && q.checkpointing != Checkpointing::Full) {
+    const bool all = std::find(q.lora_targets.begin(), q.lora_targets.end(), "all-linear") !=
+                     q.lora_targets.end();
+    std::size_t targeted = 0;
+    for (const auto& mod : linear_modules(arch)) {
+      if (all || std::find(q.lora_targets.begin(), q.lora_targets.end(), mod.name) !=
+                     q.lora_targets.end()) {
+        ++targeted;
+      }
+    }
+    adapter_per_layer = value_bytes * sb * q.lora_rank * static_cast<double>(targeted);
+  }
+  const double layer_bytes = static_cast<double>(per_layer) + adapter_per_layer;
+  double recompute = 0;
+  if (q.checkpointing == Checkpointing::Full) {
+    ActivationOptions none = ao;
+    none.checkpointing = Checkpointing::None;
+    recompute = static_cast<double>(layer_activation_bytes(shape, none));
+  }
+  const double tokens = 8.0 * sb;  // int64 token ids
+  const auto h = static_cast<double>(arch.hidden_size);
+  const auto v = static_cast<double>(arch.vocab_size);
+  // Final norm input, logits, and the fp32 logits and softmax of the loss.
+  const double logits =
+      value_bytes * sb * h + sb * v * (value_bytes + 4.0 + 4.0) / static_cast<double>(q.tp);
+  const double first = layer_bytes * layers_per_stage * q.pp + recompute + tokens;
+  const double last = layer_bytes * layers_per_stage + recompute + logits;
+  e.per_gpu.activations = round_bytes(q.pp == 1 ? first + logits : std::max(first, last));
+
+  // Buffers.
+  const ParamBreakdown pb = count_params(arch);
+  const double largest_layer = std::max(static_cast<double>(pb.attention + pb.mlp) / layers,
+                                        static_cast<double>(pb.embedding)) /
+                               q.tp;
+  double buffers = 0;
+  std::vector<std::string> buffer_parts;
+  const double weight_value_bytes = full ? s.weights : 2.0;
+  if (stage >= 3 && N > 1) {
+    const double per = (full ? 2.0 : 1.0) * weight_value_bytes;
+    buffers += per * largest_layer;
+    buffer_parts.push_back(fmt::format("gathered largest layer: {} params x {:g} bytes ({})",
+                                       params_text(largest_layer), per,
+                                       full ? "16-bit weights and gradients" : "16-bit weights"));
+  } else if (stage >= 1 && N > 1) {
+    const double elements = std::min(kBucketElements, T / mp);
+    buffers += elements * weight_value_bytes;
+    buffer_parts.push_back(fmt::format("all-gather/reduce bucket: {} elements x {:g} bytes",
+                                       params_text(elements), weight_value_bytes));
+  }
+  if (q.method == TrainMethod::Qlora) {
+    std::int64_t widest = 0;
+    for (const auto& mod : linear_modules(arch)) {
+      widest = std::max(widest, mod.in * mod.out);
+    }
+    const double dequant = static_cast<double>(widest) / q.tp;
+    buffers += 2.0 * dequant;
+    buffer_parts.push_back(fmt::format(
+        "one linear layer dequantised to 16 bits: {} params x 2 bytes", params_text(dequant)));
+  }
+  std::string buffer_text = buffer_parts.empty() ? "none needed" : "";
+  for (const auto& part : buffer_parts) {
+    buffer_text += (buffer_text.empty() ? "" : "; ") + part;
+  }
+  e.per_gpu.buffers = round_bytes(buffers);
+
+  e.per_gpu.overhead = kCudaContext;
+  const Bytes allocated = e.per_gpu.weights + e.per_gpu.gradients + e.per_gpu.optimizer +
+                          e.per_gpu.master_weights + e.per_gpu.activations + e.per_gpu.buffers;
+  e.per_gpu.margin =
+      std::max<Bytes>(kMarginMin, round_bytes(static_cast<double>(allocated) * kMarginFraction));
+
+  // The arithmetic.
+  const auto per_gpu_note = [&](bool sharded) {
+    std::string note;
+    if (mp > 1) {
+      note += fmt::format(" / {} (tp x pp)", mp);
+    }
+    if (sharded && N > 1) {
+      note += fmt::format(" / {} ({})", static_cast<int>(N), sharding_text(q));
+    }
+    return note;
+  };
+  if (full) {
+    e.headline = fmt::format("{} params x {:.4g} bytes = {} before activations", params_text(P),
+                             s.total(), format_si(round_bytes(P * s.total())));
+  } else {
+    e.headline =
+        fmt::format("frozen base {} + {} trainable params x {:.4g} bytes = {} before activations",
+                    format_si(round_bytes(base_bytes_total)), params_text(T), s.total(),
+                    format_si(round_bytes(base_bytes_total + T * s.total())));
+  }
+  const auto offloaded = [](bool moved) { return moved ? " -> host RAM (offloaded)" : ""; };
+  {
+    std::string f;
+    if (full) {
+      f = fmt::format("{} params x {:g} bytes ({}){}", params_text(P), s.weights,
+                      to_string(q.precision), per_gpu_note(stage >= 3));
+    } else if (q.method == TrainMethod::Qlora) {
+      f = fmt::format(
+          "NF4 base: linear layers at {:.4g} bits (4 + 8/64 + 32/(64x256)), embeddings and head "
+          "at 16 bits = {}, + {} adapter params x {:g} bytes{}",
+          kNf4DoubleQuantBits, format_si(round_bytes(base_bytes_total)), params_text(T), s.weights,
+          per_gpu_note(stage >= 3));
+    } else {
+      f = fmt::format("frozen base {} params x {:g} bytes + {} adapter params x {:g} bytes{}",
+                      params_text(P), s.weights, params_text(T), s.weights,
+                      per_gpu_note(stage >= 3));
+    }
+    e.terms.push_back(
+        {"weights", e.per_gpu.weights, Placement::Device,
+         fmt::format("{} = {}{}", f, format_iec(e.per_gpu.weights), offloaded(q.offload_params)),
+         full ? kStatesSource : "PEFT; QLoRA paper (NF4, double quantisation)"});
+  }
+  const std::string trained =
+      full ? params_text(T) + " params" : params_text(T) + " adapter params";
+  e.terms.push_back({"gradients", e.per_gpu.gradients, Placement::Device,
+                     fmt::format("{} x {:g} bytes ({}){} = {}{}", trained, s.gradients,
+                                 q.grad_dtype ? to_string(*q.grad_dtype) : to_string(q.precision),
+                                 per_gpu_note(stage >= 2), format_iec(e.per_gpu.gradients),
+                                 offloaded(q.offload_optimizer)),
+                     kStatesSource});
+  e.terms.push_back({"optimizer", e.per_gpu.optimizer, Placement::Device,
+                     fmt::format("{} x {:.4g} bytes ({}){} = {}{}", trained, s.optimizer,
+                                 to_string(q.optimizer), per_gpu_note(stage >= 1),
+                                 format_iec(e.per_gpu.optimizer), offloaded(q.offload_optimizer)),
+                     q.optimizer == Optimizer::AdamW8bit
+                         ? "bitsandbytes: 1-byte m and v + fp32 absmax per 256 values"
+                     : q.optimizer == Optimizer::Adafactor
+                         ? "Adafactor: factored second moment, 4 bytes x (rows + cols) per matrix"
+                         : kStatesSource});
+  e.terms.push_back({"master_weights", e.per_gpu.master_weights, Placement::Device,
+                     fmt::format("{} x {:g} bytes (fp32 copy){} = {}{}", trained, s.master,
+                                 per_gpu_note(stage >= 1), format_iec(e.per_gpu.master_weights),
+                                 offloaded(q.offload_optimizer)),
+                     kStatesSource});
+  e.terms.push_back(
+      {"activations", e.per_gpu.activations, Placement::Device,
+       fmt::format("{} per layer x {} layers{} ({} tokens x micro-batch {}, checkpointing {}, "
+                   "flash attention {}){} + logits and fp32 loss {} = {}",
+                   format_iec(per_layer), layers_per_stage,
+                   q.pp > 1 ? fmt::format(" x {} micro-batches in flight", q.pp) : "", q.seq_len,
+                   q.micro_batch, to_string(q.checkpointing), q.flash_attention ? "on" : "off",
+                   recompute > 0 ? fmt::format(" + one layer recomputed {}",
+                                               format_iec(round_bytes(recompute)))
+                                 : "",
+                   format_iec(round_bytes(logits)), format_iec(e.per_gpu.activations)),
+       kActivationSource});
+  e.terms.push_back({"buffers", e.per_gpu.buffers, Placement::Device,
+                     fmt::format("{} = {}", buffer_text, format_iec(e.per_gpu.buffers)),
+                     "DeepSpeed ZeRO-3 estimator (4 x largest layer); EleutherAI cookbook bucket"});
+  e.terms.push_back({"overhead", e.per_gpu.overhead, Placement::Device,
+                     fmt::format("CUDA context and kernels, {} per GPU", format_iec(kCudaContext)),
+                     "vram-calculator (1000 MiB); measured 300 MiB to 2 GiB"});
+  e.terms.push_back({"margin", e.per_gpu.margin, Placement::Device,
+                     fmt::format("5% of the {} allocated, at least 256 MiB = {}",
+                                 format_iec(allocated), format_iec(e.per_gpu.margin)),
+                     "PyTorch caching allocator: reserved vs allocated (llama-recipes logs)"});
+  if (e.host_bytes > 0) {
+    e.terms.push_back(
+        {"host", e.host_bytes, Placement::Host,
+         fmt::format("offloaded states {} per GPU x {} GPUs per node x 1.5 = {} per node",
+                     format_iec(round_bytes(host_per_gpu)), q.gpus, format_iec(e.host_bytes)),
+         "DeepSpeed estimators (16 or 18 bytes per param, additional_buffer_factor 1.5)"});
+  }
+
+  // Verdict.
+  e.required = e.per_gpu.total();
+  e.device_known = !q.devices.devices.empty();
+  if (e.device_known) {
+    bool first_device = true;
+    for (const auto& d : q.devices.devices) {
+      const Usable u = usable_memory(d, q.usable);
+      if (first_device || u.bytes < e.usable) {
+        e.usable = u.bytes;
+        e.capacity = d.memory_bytes;
+      }
+      first_device = false;
+      if (std::find(e.usable_reasons.begin(), e.usable_reasons.end(), u.reason) ==
+          e.usable_reasons.end()) {
+        e.usable_reasons.push_back(u.reason);
+      }
+    }
+    e.headroom = e.usable - e.required;
+    const bool host_ok = !q.ram || e.host_bytes <= *q.ram;
+    if (e.headroom < 0 || !host_ok) {
+      e.verdict = Verdict::NoFit;
+    } else if (e.host_bytes > 0) {
+      e.verdict = Verdict::Offload;
+    } else {
+      e.verdict = Verdict::Fits;
+    }
+    if (!host_ok) {
+      e.warnings.push_back(
+          fmt::format("the offloaded states need {} of host RAM per node, more "
+                      "than the {} given with --ram",
+                      format_iec(e.host_bytes), format_iec(*q.ram)));
+    }
+  }
+
+  // Words for the user.
+  if (q.model.assumed()) {
+    e.assumptions = q.model.notes;
+  }
+  e.assumptions.push_back(fmt::format("model states: {} ({})", e.convention,
+                                      "ZeRO paper convention; --grad-dtype fp32 gives 18, "
+                                      "--grad-dtype bf16+fp32 20, --master-weights none 12"));
+  if (!full) {
+    e.assumptions.push_back(fmt::format(
+        "LoRA rank {} on {}: {} trainable params; the frozen base keeps no gradients or optimizer "
+        "states, but activations and input gradients still flow through it",
+        q.lora_rank,
+        [&] {
+          std::string t;
+          for (const auto& x : q.lora_targets) {
+            t += (t.empty() ? "" : ",") + x;
+          }
+          return t;
+        }(),
+        e.trainable_params));
+  }
+  if (!q.flash_attention && q.checkpointing == Checkpointing::None) {
+    e.warnings.push_back(
+        "without flash attention the s^2 attention scores dominate at long "
+        "sequences: --checkpointing selective recomputes them");
+  }
+  if (q.flash_attention && q.checkpointing == Checkpointing::Selective) {
+    e.assumptions.push_back(
+        "selective recomputation saves nothing with flash attention, which "
+        "already recomputes the attention scores");
+  }
+  if (arch.max_context > 0 && q.seq_len > arch.max_context) {
+    e.warnings.push_back(fmt::format("sequence length {} is longer than the model's context ({})",
+                                     q.seq_len, arch.max_context));
+  }
+  for (const auto& d : q.devices.devices) {
+    if (d.kind == DeviceKind::Raw) {
+      e.assumptions.push_back(
+          fmt::format("'{}' read as {} per GPU ({} bytes): GPU memory sold as \"N GB\" is N GiB",
+                      d.memory_marketed, format_iec(d.memory_bytes), d.memory_bytes));
+      break;
+    }
+  }
+  return e;
+}
+
+// ---- Suggestions -------------------------------------------------------------
+
+namespace {
+
+struct Candidate {
+  std::string change;
+  std::vector<std::string> args;
+  TrainingQuery query;
+};
+
+// The smallest total GPU count (with ZeRO-3, or FSDP when already chosen) that
+// fits; 0 when none up to 4096 does.
+int gpus_needed(const TrainingQuery& base, TrainingQuery& found) {
+  TrainingQuery q = base;
+  if (!q.fsdp) {
+    q.zero = 3;
+  }
+  const int mp = q.tp * q.pp;
+  const int current = base.gpus * base.nodes;
+  // Within one node first (up to 8 GPUs), then whole nodes of that size.
+  const int per_node = std::max(base.gpus, 8);
+  std::vector<std::pair<int, int>> layouts;  // {gpus per node, nodes}
+  for (int g = base.gpus + (base.nodes == 1 ? 1 : 0); base.nodes == 1 && g <= per_node; ++g) {
+    layouts.emplace_back(g, 1);
+  }
+  for (int n = 2; n * per_node <= 4096; ++n) {
+    layouts.emplace_back(per_node, n);
+  }
+  for (const auto& [g, n] : layouts) {
+    if (g * n <= current || (g * n) % mp != 0) {
+      continue;
+    }
+    q.gpus = g;
+    q.nodes = n;
+    if (estimate_training(q).fits()) {
+      found = q;
+      return g * n;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+TrainingEstimate make_training_report(const TrainingQuery& query) {
+  TrainingEstimate e = estimate_training(query);
+  if (!e.device_known || e.verdict != Verdict::NoFit) {
+    return e;
+  }
+  std::vector<Candidate> cands;
+  const auto with = [&](auto change_fn) {
+    TrainingQuery q = query;
+    change_fn(q);
+    return q;
+  };
+  if (query.checkpointing == Checkpointing::None && !query.flash_attention) {
+    cands.push_back({"selective recomputation of attention scores",
+                     {"--checkpointing", "selective"},
+                     with([](TrainingQuery& q) { q.checkpointing = Checkpointing::Selective; })});
+  }
+  if (query.checkpointing != Checkpointing::Full) {
+    cands.push_back({"full activation checkpointing (about 30% more compute)",
+                     {"--checkpointing", "full"},
+                     with([](TrainingQuery& q) { q.checkpointing = Checkpointing::Full; })});
+  }
+  if (query.micro_batch > 1) {
+    // The largest smaller micro-batch that fits, keeping the global batch
+    // through gradient accumulation.
+    int chosen = 1;
+    for (int b = query.micro_batch / 2; b >= 1; b /= 2) {
+      chosen = b;
+      if (estimate_training(with([b](TrainingQuery& q) { q.micro_batch = b; })).fits()) {
+        break;
+      }
+    }
+    const int steps = (query.micro_batch + chosen - 1) / chosen;
+    cands.push_back(
+        {fmt::format("micro-batch {} with {} gradient-accumulation steps", chosen, steps),
+         {"--micro-batch", std::to_string(chosen)},
+         with([chosen](TrainingQuery& q) { q.micro_batch = chosen; })});
+  }
+  const int dp = e.data_parallel;
+  if (dp > 1 && !query.fsdp && query.zero < 3) {
+    int chosen = 3;
+    for (int z = query.zero + 1; z <= 3; ++z) {
+      chosen = z;
+      if (estimate_training(with([z](TrainingQuery& q) { q.zero = z; })).fits()) {
+        break;
+      }
+    }
+    cands.push_back(
+        {fmt::format("shard states over the {} data-parallel GPUs with ZeRO-{}", dp, chosen),
+         {"--zero", std::to_string(chosen)},
+         with([chosen](TrainingQuery& q) { q.zero = chosen; })});
+  }
+  if (query.optimizer == Optimizer::AdamW) {
+    cands.push_back({"8-bit AdamW (bitsandbytes)",
+                     {"--optimizer", "adamw-8bit"},
+                     with([](TrainingQuery& q) { q.optimizer = Optimizer::AdamW8bit; })});
+  }
+  if (query.method == TrainMethod::Full) {
+    cands.push_back({"LoRA adapters instead of full fine-tuning",
+                     {"--method", "lora"},
+                     with([](TrainingQuery& q) { q.method = TrainMethod::Lora; })});
+  }
+  if (query.method != TrainMethod::Qlora) {
+    cands.push_back({"QLoRA: a 4-bit NF4 base with LoRA adapters",
+                     {"--method", "qlora"},
+                     with([](TrainingQuery& q) { q.method = TrainMethod::Qlora; })});
+  }
+  if (query.method != TrainMethod::Qlora && query.checkpointing != Checkpointing::Full) {
+    cands.push_back({"QLoRA with full activation checkpointing",
+                     {"--method", "qlora", "--checkpointing", "full"},
+                     with([](TrainingQuery& q) {
+                       q.method = TrainMethod::Qlora;
+                       q.checkpointing = Checkpointing::Full;
+                     })});
+  }
+  if (!query.offload_optimizer && query.method == TrainMethod::Full) {
+    std::vector<std::string> args{"--offload-optimizer"};
+    if (!query.fsdp && query.zero < 2) {
+      args = {"--zero", "2", "--offload-optimizer"};
+    }
+    cands.push_back({"offload optimizer states to host RAM (ZeRO-Offload; slower steps)", args,
+                     with([](TrainingQuery& q) {
+                       if (!q.fsdp && q.zero < 2) {
+                         q.zero = 2;
+                       }
+                       q.offload_optimizer = true;
+                     })});
+  }
+  {
+    TrainingQuery found;
+    const int total = gpus_needed(query, found);
+    if (total > 0) {
+      std::vector<std::string> args{"--gpus", std::to_string(found.gpus)};
+      if (found.nodes > 1) {
+        args.insert(args.end(), {"--nodes", std::to_string(found.nodes)});
+      }
+      if (!found.fsdp && found.zero != query.zero) {
+        args.insert(args.end(), {"--zero", std::to_string(found.zero)});
+      }
+      cands.push_back(
+          {fmt::format(
+               "{} GPUs in all{}, states sharded with {}", total,
+               found.nodes > 1 ? fmt::format(" ({} nodes of {})", found.nodes, found.gpus) : "",
+               sharding_text(found)),
+           args, found});
+    }
+  }
+  std::vector<TrainingSuggestion> fitting;
+  std::vector<TrainingSuggestion> helping;
+  for (const auto& c : cands) {
+    if (!validate(c.query)) {
+      continue;
+    }
+    const TrainingEstimate alt = estimate_training(c.query);
+    if (alt.required >= e.required && !alt.fits()) {
+      continue;  // no help
+    }
+    TrainingSuggestion sug{c.change, c.args, alt.required, alt.verdict};
+    (alt.verdict == Verdict::NoFit ? helping : fitting).push_back(sug);
+  }
+  std::stable_sort(helping.begin(), helping.end(),
+                   [](const auto& a, const auto& b) { return a.total_bytes < b.total_bytes; });
+  e.suggestions = fitting;
+  e.suggestions.insert(e.suggestions.end(), helping.begin(), helping.end());
+  return e;
+}
+
+}  // namespace willfit
