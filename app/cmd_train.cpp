@@ -47,7 +47,7 @@ struct Texts {
   std::string grad;
   std::string micro_batch = "1";
   std::string seq_len = "2048";
-  std::string checkpointing = "none";
+  std::string checkpointing;  // empty: full for QLoRA (as PEFT), else none
   std::string flash = "on";
   std::string gpus;
   std::string nodes = "1";
@@ -109,11 +109,17 @@ Expected<TrainingQuery> build_query(const Texts& t, bool fsdp, bool sp, bool off
     return seq.error();
   }
   q.seq_len = *seq;
-  auto ckpt = parse_checkpointing(t.checkpointing);
-  if (!ckpt) {
-    return ckpt.error();
+  if (t.checkpointing.empty()) {
+    // PEFT's prepare_model_for_kbit_training turns gradient checkpointing on.
+    q.checkpointing = q.method == TrainMethod::Qlora ? Checkpointing::Full : Checkpointing::None;
+    q.checkpointing_defaulted = true;
+  } else {
+    auto ckpt = parse_checkpointing(t.checkpointing);
+    if (!ckpt) {
+      return ckpt.error();
+    }
+    q.checkpointing = *ckpt;
   }
-  q.checkpointing = *ckpt;
   if (t.flash != "on" && t.flash != "off") {
     return make_error("invalid --flash-attn '" + t.flash + "': use on or off");
   }
@@ -209,7 +215,8 @@ int run_train(const std::vector<std::string>& args, Context& ctx) {
   app.add_option("-b,--micro-batch", t.micro_batch, "Sequences per GPU per step (default 1)");
   app.add_option("-s,--seq-len", t.seq_len, "Tokens per sequence; 4k = 4096 (default 2048)");
   app.add_option("--checkpointing", t.checkpointing,
-                 "Activation recomputation: none (default), selective, full");
+                 "Activation recomputation: none, selective, full (default: full for qlora, as "
+                 "PEFT, else none)");
   app.add_option("--flash-attn", t.flash, "Flash attention: on (default) or off");
   app.add_option("--gpus", t.gpus, "GPUs per node (default 1, or the count --device names)");
   app.add_option("--nodes", t.nodes, "Nodes (default 1)");

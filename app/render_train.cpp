@@ -106,7 +106,9 @@ std::string render_train_text(const TrainingQuery& q, const TrainingEstimate& e,
   s += fmt::format("\nPer GPU ({}; micro-batch {} x {} tokens, checkpointing {})\n",
                    setup_text(q, e), q.micro_batch, q.seq_len, to_string(q.checkpointing));
   const std::string trained =
-      q.method == TrainMethod::Full ? "" : fmt::format("{} adapter params", e.trainable_params);
+      q.method == TrainMethod::Full
+          ? ""
+          : fmt::format("{:.3g} M adapter params", static_cast<double>(e.trainable_params) / 1e6);
   s += row("weights", b.weights,
            q.method == TrainMethod::Qlora  ? "NF4 base (double quantisation) + adapters"
            : q.method == TrainMethod::Lora ? "frozen 16-bit base + adapters"

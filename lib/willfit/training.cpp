@@ -106,6 +106,15 @@ Expected<E> parse_enum(std::string_view what, std::string_view text,
                                 hint.empty() ? "use one of " + list : hint));
 }
 
+// "4,194,304": exact counts as PEFT prints them.
+std::string grouped(std::int64_t n) {
+  std::string digits = std::to_string(n);
+  for (auto i = static_cast<std::ptrdiff_t>(digits.size()) - 3; i > 0; i -= 3) {
+    digits.insert(static_cast<std::size_t>(i), ",");
+  }
+  return digits;
+}
+
 std::string params_text(double params) {
   if (params >= 1e9) {
     return fmt::format("{:.3g} B", params / 1e9);
@@ -880,7 +889,12 @@ TrainingEstimate estimate_training(const TrainingQuery& q) {
           }
           return t;
         }(),
-        e.trainable_params));
+        grouped(e.trainable_params)));
+  }
+  if (q.checkpointing_defaulted && q.checkpointing == Checkpointing::Full) {
+    e.assumptions.push_back(
+        "full activation checkpointing, as PEFT's prepare_model_for_kbit_training enables for "
+        "QLoRA (--checkpointing none to turn it off)");
   }
   if (!q.flash_attention && q.checkpointing == Checkpointing::None) {
     e.warnings.push_back(
@@ -1015,9 +1029,15 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
   if (query.method != TrainMethod::Qlora) {
     cands.push_back({"QLoRA: a 4-bit NF4 base with LoRA adapters",
                      {"--method", "qlora"},
-                     with([](TrainingQuery& q) { q.method = TrainMethod::Qlora; })});
+                     with([](TrainingQuery& q) {
+                       q.method = TrainMethod::Qlora;
+                       if (q.checkpointing_defaulted) {
+                         q.checkpointing = Checkpointing::Full;  // what the CLI defaults to
+                       }
+                     })});
   }
-  if (query.method != TrainMethod::Qlora && query.checkpointing != Checkpointing::Full) {
+  if (query.method != TrainMethod::Qlora && query.checkpointing != Checkpointing::Full &&
+      !query.checkpointing_defaulted) {
     cands.push_back({"QLoRA with full activation checkpointing",
                      {"--method", "qlora", "--checkpointing", "full"},
                      with([](TrainingQuery& q) {
