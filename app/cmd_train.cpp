@@ -62,8 +62,18 @@ struct Texts {
 };
 
 // Turns the option texts into a query; every failure names the option.
-Expected<TrainingQuery> build_query(const Texts& t, bool fsdp, bool sp, bool offload_optimizer,
-                                    bool offload_params, const Environment& env) {
+struct Flags {
+  bool fsdp = false;
+  bool sp = false;
+  bool dropout = false;
+  bool offload_optimizer = false;
+  bool offload_params = false;
+  bool json = false;
+  bool explain = false;
+  bool quiet = false;
+};
+
+Expected<TrainingQuery> build_query(const Texts& t, const Flags& f, const Environment& env) {
   TrainingQuery q;
   auto model = resolve_model(t.model, env);
   if (!model) {
@@ -124,7 +134,8 @@ Expected<TrainingQuery> build_query(const Texts& t, bool fsdp, bool sp, bool off
     return make_error("invalid --flash-attn '" + t.flash + "': use on or off");
   }
   q.flash_attention = t.flash == "on";
-  q.sequence_parallel = sp;
+  q.sequence_parallel = f.sp;
+  q.dropout = f.dropout;
   struct Count {
     const char* option;
     const std::string& text;
@@ -144,9 +155,9 @@ Expected<TrainingQuery> build_query(const Texts& t, bool fsdp, bool sp, bool off
     c.into = static_cast<int>(*v);
   }
   q.zero = zero;
-  q.fsdp = fsdp;
-  q.offload_optimizer = offload_optimizer;
-  q.offload_params = offload_params;
+  q.fsdp = f.fsdp;
+  q.offload_optimizer = f.offload_optimizer;
+  q.offload_params = f.offload_params;
   auto targets = parse_lora_targets(t.lora_targets);
   if (!targets) {
     return targets.error();
@@ -195,13 +206,7 @@ int run_train(const std::vector<std::string>& args, Context& ctx) {
   CLI::App app{kDescription, "willfit train"};
   app.footer(kFooter);
   Texts t;
-  bool fsdp = false;
-  bool sp = false;
-  bool offload_optimizer = false;
-  bool offload_params = false;
-  bool json = false;
-  bool explain = false;
-  bool quiet = false;
+  Flags f;
   app.add_option("MODEL", t.model, "Model size (7b, 70b, 8x7b)")->required();
   app.add_option("--method", t.method, "full (default), lora or qlora");
   app.add_option("-p,--precision", t.precision,
@@ -221,14 +226,16 @@ int run_train(const std::vector<std::string>& args, Context& ctx) {
   app.add_option("--gpus", t.gpus, "GPUs per node (default 1, or the count --device names)");
   app.add_option("--nodes", t.nodes, "Nodes (default 1)");
   auto* zero = app.add_option("--zero", t.zero, "ZeRO stage 0 (default), 1, 2 or 3");
-  auto* fsdp_flag = app.add_flag("--fsdp", fsdp, "PyTorch FSDP full shard (as ZeRO-3)");
+  auto* fsdp_flag = app.add_flag("--fsdp", f.fsdp, "PyTorch FSDP full shard (as ZeRO-3)");
   zero->excludes(fsdp_flag);
   app.add_option("--tp", t.tp, "Tensor-parallel degree (default 1)");
   app.add_option("--pp", t.pp, "Pipeline stages (default 1)");
-  app.add_flag("--sequence-parallel", sp, "Megatron sequence parallelism (with --tp)");
-  app.add_flag("--offload-optimizer", offload_optimizer,
+  app.add_flag("--sequence-parallel", f.sp, "Megatron sequence parallelism (with --tp)");
+  app.add_flag("--dropout", f.dropout,
+               "The model trains with dropout (BERT, GPT-2): masks are kept");
+  app.add_flag("--offload-optimizer", f.offload_optimizer,
                "Optimizer states, master weights and gradients in host RAM (ZeRO-Offload)");
-  app.add_flag("--offload-params", offload_params, "Parameters in host RAM too (ZeRO-3 / FSDP)");
+  app.add_flag("--offload-params", f.offload_params, "Parameters in host RAM too (ZeRO-3 / FSDP)");
   app.add_option("-r,--lora-rank", t.lora_rank, "LoRA rank r (default 8)");
   app.add_option("--lora-targets", t.lora_targets,
                  "Modules with adapters: q_proj,v_proj (default), any of q_proj k_proj v_proj "
@@ -236,19 +243,19 @@ int run_train(const std::vector<std::string>& args, Context& ctx) {
   app.add_option("-d,--device", t.device, "Memory of each GPU, e.g. 80gb (read as GiB)");
   app.add_option("--ram", t.ram, "Host RAM per node, to check offloaded states");
   app.add_option("--gpu-limit", t.gpu_limit, "Memory each GPU may use, replacing the rule");
-  app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
-  app.add_flag("--explain", explain, "Show the arithmetic behind every term");
-  app.add_flag("-q,--quiet", quiet, "Print nothing; the exit code is the answer");
+  app.add_flag("--json", f.json, "Print one JSON document (schema_version 1)");
+  app.add_flag("--explain", f.explain, "Show the arithmetic behind every term");
+  app.add_flag("-q,--quiet", f.quiet, "Print nothing; the exit code is the answer");
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
   }
-  auto query = build_query(t, fsdp, sp, offload_optimizer, offload_params, ctx.env);
+  auto query = build_query(t, f, ctx.env);
   if (!query) {
     return fail(ctx, query.error().message);
   }
   const TrainingEstimate e = make_training_report(*query);
-  if (!quiet) {
-    ctx.out << (json ? render_train_json(*query, e) : render_train_text(*query, e, explain));
+  if (!f.quiet) {
+    ctx.out << (f.json ? render_train_json(*query, e) : render_train_text(*query, e, f.explain));
   }
   return (!e.device_known || e.fits()) ? kExitFits : kExitNoFit;
 }

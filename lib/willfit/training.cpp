@@ -662,9 +662,15 @@ TrainingEstimate estimate_training(const TrainingQuery& q) {
 
   // Activations.
   const double value_bytes = q.precision == TrainPrecision::Fp32 ? 4.0 : 2.0;
-  const LayerShape shape = layer_shape(arch, value_bytes);
-  ActivationOptions ao{q.seq_len,           q.micro_batch,   q.tp,
-                       q.sequence_parallel, q.checkpointing, q.flash_attention};
+  LayerShape shape = layer_shape(arch, value_bytes);
+  shape.dropout = q.dropout;
+  ActivationOptions ao;
+  ao.seq = q.seq_len;
+  ao.micro_batch = q.micro_batch;
+  ao.tp = q.tp;
+  ao.sequence_parallel = q.sequence_parallel;
+  ao.checkpointing = q.checkpointing;
+  ao.flash_attention = q.flash_attention;
   const Bytes per_layer = layer_activation_bytes(shape, ao);
   const int layers = std::max(1, arch.layers);
   const int layers_per_stage = (layers + q.pp - 1) / q.pp;

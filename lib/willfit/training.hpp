@@ -55,8 +55,9 @@ struct TrainingQuery {
   Checkpointing checkpointing = Checkpointing::None;
   bool checkpointing_defaulted = false;  // not asked for: said in the assumptions
   bool flash_attention = true;           // no s^2 attention scores kept
-  bool sequence_parallel = false;        // Megatron sequence parallelism (needs tp > 1)
-  int gpus = 1;                          // GPUs per node
+  bool dropout = false;            // dropout masks kept (BERT, GPT-2); current LLMs train without
+  bool sequence_parallel = false;  // Megatron sequence parallelism (needs tp > 1)
+  int gpus = 1;                    // GPUs per node
   int nodes = 1;
   int zero = 0;       // ZeRO stage 0..3
   bool fsdp = false;  // PyTorch FSDP FULL_SHARD (= ZeRO-3)
@@ -187,7 +188,6 @@ struct ActivationOptions {
   int tp = 1;
   bool sequence_parallel = false;
   Checkpointing checkpointing = Checkpointing::None;
-  bool checkpointing_defaulted = false;  // not asked for: said in the assumptions
   bool flash_attention = true;
 };
 

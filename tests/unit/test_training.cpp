@@ -174,6 +174,16 @@ TEST(TrainingActivations, FlashAttentionRemovesTheQuadraticTerm) {
                                           }()));
 }
 
+TEST(TrainingActivations, TheEstimateHonoursFlashAttentionAndDropout) {
+  TrainingQuery q = query(8e9, llama3_8b());
+  const Bytes flash = estimate_training(q).per_gpu.activations;
+  q.flash_attention = false;
+  const Bytes eager = estimate_training(q).per_gpu.activations;
+  EXPECT_GT(eager, flash);
+  q.dropout = true;
+  EXPECT_GT(estimate_training(q).per_gpu.activations, eager);
+}
+
 TEST(TrainingActivations, GqaAndSwigluUseTheRealWidths) {
   const LayerShape s = layer_shape(llama3_8b(), 2);
   EXPECT_EQ(s.q_width, 4096);

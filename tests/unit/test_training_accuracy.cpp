@@ -99,6 +99,23 @@ Architecture block_32m() {
   return a;
 }
 
+// bert-large-uncased for sequence classification: 24 layers, h 1024, 16
+// heads, 4h GELU MLP, dropout 0.1. vocab_size 2: the classifier's two logits
+// take the place of an LM head (the parameter count is given separately).
+Architecture bert_large_classifier() {
+  Architecture a;
+  a.layers = 24;
+  a.hidden_size = 1024;
+  a.intermediate_size = 4096;
+  a.mlp_gated = false;
+  a.heads = 16;
+  a.kv_heads = 16;
+  a.head_dim = 64;
+  a.vocab_size = 2;
+  a.tied_embeddings = true;
+  return a;
+}
+
 TrainingQuery query_for(double params, const Architecture& a) {
   TrainingQuery q;
   q.model.name = "test";
@@ -107,6 +124,18 @@ TrainingQuery query_for(double params, const Architecture& a) {
   q.model.arch = a;
   q.model.source = FactSource::Catalogue;
   return q;
+}
+
+// The HF "model training anatomy" runs: fp32, AdamW, eager attention, 512 tokens.
+double hf_bert(int micro_batch, Checkpointing c) {
+  TrainingQuery q = query_for(335141888.0, bert_large_classifier());
+  q.precision = TrainPrecision::Fp32;
+  q.micro_batch = micro_batch;
+  q.seq_len = 512;
+  q.flash_attention = false;
+  q.dropout = true;
+  q.checkpointing = c;
+  return static_cast<double>(estimate_training(q).required) / kMiB;
 }
 
 double states(const TrainingEstimate& e) {
@@ -319,6 +348,9 @@ const std::map<std::string, std::function<double()>>& cases() {
          q.lora_rank = 4;
          return states(estimate_training(q)) / 1e9;
        }},
+      {"hf_bert_large_bs4", [] { return hf_bert(4, Checkpointing::None); }},
+      {"hf_bert_large_bs1_ga4", [] { return hf_bert(1, Checkpointing::None); }},
+      {"hf_bert_large_bs1_ga4_gc", [] { return hf_bert(1, Checkpointing::Full); }},
       {"qlora_llama7b_4bit_base",
        [] {
          return static_cast<double>(qlora_base_bytes(query_for(6738415616.0, llama2_7b()).model)) /
