@@ -125,6 +125,20 @@ std::string params_text(double params) {
   return fmt::format("{:.0f}", params);
 }
 
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (const auto& p : parts) {
+    out += (out.empty() ? "" : std::string(sep)) + p;
+  }
+  return out;
+}
+
+// Whether PEFT would put an adapter on a module of this name.
+bool is_targeted(const std::vector<std::string>& targets, const std::string& name) {
+  return std::find(targets.begin(), targets.end(), name) != targets.end() ||
+         std::find(targets.begin(), targets.end(), "all-linear") != targets.end();
+}
+
 bool is_stage3(const TrainingQuery& q) {
   return q.fsdp || q.zero >= 3;
 }
@@ -350,10 +364,9 @@ std::vector<LinearModule> linear_modules(const Architecture& a) {
 
 std::int64_t lora_params(const Architecture& arch, int rank,
                          const std::vector<std::string>& targets) {
-  const bool all = std::find(targets.begin(), targets.end(), "all-linear") != targets.end();
   std::int64_t total = 0;
   for (const auto& mod : linear_modules(arch)) {
-    if (all || std::find(targets.begin(), targets.end(), mod.name) != targets.end()) {
+    if (is_targeted(targets, mod.name)) {
       total += std::int64_t{rank} * (mod.in + mod.out) * mod.count;
     }
   }
@@ -421,12 +434,9 @@ double adafactor_bytes_per_param(const TrainingQuery& q, std::int64_t trainable)
     return static_cast<double>(adafactor_state_bytes(q.model.arch)) / counted;
   }
   // Adapters: A is r x in, B is out x r; each factored.
-  const bool all =
-      std::find(q.lora_targets.begin(), q.lora_targets.end(), "all-linear") != q.lora_targets.end();
   double bytes = 0;
   for (const auto& mod : linear_modules(q.model.arch)) {
-    if (all ||
-        std::find(q.lora_targets.begin(), q.lora_targets.end(), mod.name) != q.lora_targets.end()) {
+    if (is_targeted(q.lora_targets, mod.name)) {
       bytes += 4.0 * static_cast<double>((q.lora_rank + mod.in) + (mod.out + q.lora_rank)) *
                static_cast<double>(mod.count);
     }
@@ -606,125 +616,128 @@ Expected<TrainingQuery> validate(TrainingQuery q) {
   return q;
 }
 
-TrainingEstimate estimate_training(const TrainingQuery& q) {
-  TrainingEstimate e;
-  const Architecture& arch = q.model.arch;
-  const auto P = static_cast<double>(q.model.params);
-  e.trainable_params = trainable_params(q);
-  e.frozen_params = q.method == TrainMethod::Full ? 0 : q.model.params;
-  const auto T = static_cast<double>(e.trainable_params);
-  e.state = state_bytes(q);
-  const StateBytes& s = e.state;
-  e.total_gpus = q.gpus * q.nodes;
-  const int mp = q.tp * q.pp;
-  e.data_parallel = std::max(1, e.total_gpus / std::max(1, mp));
-  const double N = e.data_parallel;
+namespace {
+
+// Model states on one GPU, in bytes, after model parallelism, ZeRO and offload.
+struct States {
+  double base = 0;  // the frozen base (LoRA, QLoRA), all of it
+  double weights = 0;
+  double gradients = 0;
+  double master = 0;
+  double optimizer = 0;
+  double host_per_gpu = 0;  // offloaded to host RAM
+};
+
+States model_states(const TrainingQuery& q, const StateBytes& s, double trainable, int mp,
+                    double ranks) {
+  const auto params = static_cast<double>(q.model.params);
   const int stage = zero_stage(q);
-  const bool full = q.method == TrainMethod::Full;
-
-  e.convention = fmt::format(
-      "{:g} bytes per trainable parameter: {:g} weights + {:g} gradients{} + {:g} master + {:.4g} "
-      "{}",
-      s.total(), s.weights, s.gradients,
-      q.grad_dtype == GradDtype::HalfPlusFp32 ? " (16-bit + fp32 accumulation)" : "", s.master,
-      s.optimizer, to_string(q.optimizer));
-
-  // Model states on one GPU before ZeRO: the model-parallel share.
-  const double base_bytes_total = q.method == TrainMethod::Qlora
-                                      ? static_cast<double>(qlora_base_bytes(q.model))
-                                  : full ? 0.0
-                                         : P * s.weights;
-  const double weights_all = (full ? P * s.weights : base_bytes_total + T * s.weights) / mp;
-  const double grads_all = T * s.gradients / mp;
-  const double master_all = T * s.master / mp;
-  const double optim_all = T * s.optimizer / mp;
-
-  double weights = stage >= 3 ? weights_all / N : weights_all;
-  double grads = stage >= 2 ? grads_all / N : grads_all;
-  double master = stage >= 1 ? master_all / N : master_all;
-  double optim = stage >= 1 ? optim_all / N : optim_all;
-  double host_per_gpu = 0;
+  States st;
+  if (q.method == TrainMethod::Qlora) {
+    st.base = static_cast<double>(qlora_base_bytes(q.model));
+  } else if (q.method == TrainMethod::Lora) {
+    st.base = params * s.weights;
+  }
+  const double weights =
+      (q.method == TrainMethod::Full ? params * s.weights : st.base + trainable * s.weights) / mp;
+  st.weights = stage >= 3 ? weights / ranks : weights;
+  st.gradients = trainable * s.gradients / mp / (stage >= 2 ? ranks : 1.0);
+  st.master = trainable * s.master / mp / (stage >= 1 ? ranks : 1.0);
+  st.optimizer = trainable * s.optimizer / mp / (stage >= 1 ? ranks : 1.0);
   if (q.offload_optimizer) {
-    host_per_gpu += (master + optim) + T * 4.0 / mp / N;  // fp32 gradient partition on the host
-    grads = 0;
-    master = 0;
-    optim = 0;
+    // ZeRO-Offload: master, optimizer states and an fp32 gradient partition.
+    st.host_per_gpu += st.master + st.optimizer + trainable * 4.0 / mp / ranks;
+    st.gradients = 0;
+    st.master = 0;
+    st.optimizer = 0;
   }
   if (q.offload_params) {
-    host_per_gpu += weights;
-    weights = 0;
+    st.host_per_gpu += st.weights;
+    st.weights = 0;
   }
-  e.per_gpu.weights = round_bytes(weights);
-  e.per_gpu.gradients = round_bytes(grads);
-  e.per_gpu.master_weights = round_bytes(master);
-  e.per_gpu.optimizer = round_bytes(optim);
-  e.host_bytes = round_bytes(host_per_gpu * q.gpus * kHostBufferFactor);
+  return st;
+}
 
-  // Activations.
+struct Activations {
+  Bytes per_layer = 0;
+  int layers_per_stage = 1;
+  double recompute = 0;  // one layer rematerialised during the backward pass
+  double logits = 0;
+  double total = 0;
+};
+
+Activations activations(const TrainingQuery& q) {
+  const Architecture& arch = q.model.arch;
   const double value_bytes = q.precision == TrainPrecision::Fp32 ? 4.0 : 2.0;
   LayerShape shape = layer_shape(arch, value_bytes);
   shape.dropout = q.dropout;
-  ActivationOptions ao;
-  ao.seq = q.seq_len;
-  ao.micro_batch = q.micro_batch;
-  ao.tp = q.tp;
-  ao.sequence_parallel = q.sequence_parallel;
-  ao.checkpointing = q.checkpointing;
-  ao.flash_attention = q.flash_attention;
-  const Bytes per_layer = layer_activation_bytes(shape, ao);
+  ActivationOptions o;
+  o.seq = q.seq_len;
+  o.micro_batch = q.micro_batch;
+  o.tp = q.tp;
+  o.sequence_parallel = q.sequence_parallel;
+  o.checkpointing = q.checkpointing;
+  o.flash_attention = q.flash_attention;
+  Activations a;
+  a.per_layer = layer_activation_bytes(shape, o);
   const int layers = std::max(1, arch.layers);
-  const int layers_per_stage = (layers + q.pp - 1) / q.pp;
+  a.layers_per_stage = (layers + q.pp - 1) / q.pp;
   const double sb = static_cast<double>(q.seq_len) * q.micro_batch;
-  // LoRA: the r-wide output of every adapter's A (kept for B's gradient).
-  double adapter_per_layer = 0;
-  if (!full && q.checkpointing != Checkpointing::Full) {
-    const bool all = std::find(q.lora_targets.begin(), q.lora_targets.end(), "all-linear") !=
-                     q.lora_targets.end();
-    std::size_t targeted = 0;
+  // LoRA: the r-wide output of every adapter's A, kept for B's gradient.
+  double adapters = 0;
+  if (q.method != TrainMethod::Full && q.checkpointing != Checkpointing::Full) {
+    std::size_t modules = 0;
     for (const auto& mod : linear_modules(arch)) {
-      if (all || std::find(q.lora_targets.begin(), q.lora_targets.end(), mod.name) !=
-                     q.lora_targets.end()) {
-        ++targeted;
-      }
+      modules += is_targeted(q.lora_targets, mod.name) ? 1U : 0U;
     }
-    adapter_per_layer = value_bytes * sb * q.lora_rank * static_cast<double>(targeted);
+    adapters = value_bytes * sb * q.lora_rank * static_cast<double>(modules);
   }
-  const double layer_bytes = static_cast<double>(per_layer) + adapter_per_layer;
-  double recompute = 0;
+  const double layer = static_cast<double>(a.per_layer) + adapters;
   if (q.checkpointing == Checkpointing::Full) {
-    ActivationOptions none = ao;
+    ActivationOptions none = o;
     none.checkpointing = Checkpointing::None;
-    recompute = static_cast<double>(layer_activation_bytes(shape, none));
+    a.recompute = static_cast<double>(layer_activation_bytes(shape, none));
   }
-  const double tokens = 8.0 * sb;  // int64 token ids
-  const auto h = static_cast<double>(arch.hidden_size);
-  const auto v = static_cast<double>(arch.vocab_size);
+  const double token_ids = 8.0 * sb;
   // Final norm input, logits, and the fp32 logits and softmax of the loss.
-  const double logits =
-      value_bytes * sb * h + sb * v * (value_bytes + 4.0 + 4.0) / static_cast<double>(q.tp);
-  const double first = layer_bytes * layers_per_stage * q.pp + recompute + tokens;
-  const double last = layer_bytes * layers_per_stage + recompute + logits;
-  e.per_gpu.activations = round_bytes(q.pp == 1 ? first + logits : std::max(first, last));
+  a.logits = value_bytes * sb * static_cast<double>(arch.hidden_size) +
+             sb * static_cast<double>(arch.vocab_size) * (value_bytes + 4.0 + 4.0) / q.tp;
+  // 1F1B: the first stage holds pp micro-batches of its layers, the last one
+  // micro-batch and the logits.
+  const double first = layer * a.layers_per_stage * q.pp + a.recompute + token_ids;
+  const double last = layer * a.layers_per_stage + a.recompute + a.logits;
+  a.total = q.pp == 1 ? first + a.logits : std::max(first, last);
+  return a;
+}
 
-  // Buffers.
-  const ParamBreakdown pb = count_params(arch);
-  const double largest_layer = std::max(static_cast<double>(pb.attention + pb.mlp) / layers,
-                                        static_cast<double>(pb.embedding)) /
-                               q.tp;
-  double buffers = 0;
-  std::vector<std::string> buffer_parts;
-  const double weight_value_bytes = full ? s.weights : 2.0;
-  if (stage >= 3 && N > 1) {
-    const double per = (full ? 2.0 : 1.0) * weight_value_bytes;
-    buffers += per * largest_layer;
-    buffer_parts.push_back(fmt::format("gathered largest layer: {} params x {:g} bytes ({})",
-                                       params_text(largest_layer), per,
-                                       full ? "16-bit weights and gradients" : "16-bit weights"));
-  } else if (stage >= 1 && N > 1) {
-    const double elements = std::min(kBucketElements, T / mp);
-    buffers += elements * weight_value_bytes;
-    buffer_parts.push_back(fmt::format("all-gather/reduce bucket: {} elements x {:g} bytes",
-                                       params_text(elements), weight_value_bytes));
+struct Buffers {
+  double bytes = 0;
+  std::string text;
+};
+
+Buffers buffers(const TrainingQuery& q, const StateBytes& s, double trainable, int mp,
+                double ranks) {
+  const Architecture& arch = q.model.arch;
+  const bool full = q.method == TrainMethod::Full;
+  const ParamBreakdown p = count_params(arch);
+  const double largest_layer =
+      std::max(static_cast<double>(p.attention + p.mlp) / std::max(1, arch.layers),
+               static_cast<double>(p.embedding)) /
+      q.tp;
+  const double value_bytes = full ? s.weights : 2.0;
+  Buffers b;
+  std::vector<std::string> parts;
+  if (zero_stage(q) >= 3 && ranks > 1) {
+    const double per = (full ? 2.0 : 1.0) * value_bytes;
+    b.bytes += per * largest_layer;
+    parts.push_back(fmt::format("gathered largest layer: {} params x {:g} bytes ({})",
+                                params_text(largest_layer), per,
+                                full ? "16-bit weights and gradients" : "16-bit weights"));
+  } else if (zero_stage(q) >= 1 && ranks > 1) {
+    const double elements = std::min(kBucketElements, trainable / mp);
+    b.bytes += elements * value_bytes;
+    parts.push_back(fmt::format("all-gather/reduce bucket: {} elements x {:g} bytes",
+                                params_text(elements), value_bytes));
   }
   if (q.method == TrainMethod::Qlora) {
     std::int64_t widest = 0;
@@ -732,170 +745,161 @@ TrainingEstimate estimate_training(const TrainingQuery& q) {
       widest = std::max(widest, mod.in * mod.out);
     }
     const double dequant = static_cast<double>(widest) / q.tp;
-    buffers += 2.0 * dequant;
-    buffer_parts.push_back(fmt::format(
-        "one linear layer dequantised to 16 bits: {} params x 2 bytes", params_text(dequant)));
+    b.bytes += 2.0 * dequant;
+    parts.push_back(fmt::format("one linear layer dequantised to 16 bits: {} params x 2 bytes",
+                                params_text(dequant)));
   }
-  std::string buffer_text = buffer_parts.empty() ? "none needed" : "";
-  for (const auto& part : buffer_parts) {
-    buffer_text += (buffer_text.empty() ? "" : "; ") + part;
-  }
-  e.per_gpu.buffers = round_bytes(buffers);
+  b.text = parts.empty() ? "none needed" : join(parts, "; ");
+  return b;
+}
 
-  e.per_gpu.overhead = kCudaContext;
-  const Bytes allocated = e.per_gpu.weights + e.per_gpu.gradients + e.per_gpu.optimizer +
-                          e.per_gpu.master_weights + e.per_gpu.activations + e.per_gpu.buffers;
-  e.per_gpu.margin =
-      std::max<Bytes>(kMarginMin, round_bytes(static_cast<double>(allocated) * kMarginFraction));
-
-  // The arithmetic.
-  const auto per_gpu_note = [&](bool sharded) {
+// The arithmetic behind every term, for --explain.
+void explain(const TrainingQuery& q, const States& st, const Activations& act, const Buffers& buf,
+             TrainingEstimate& e) {
+  const StateBytes& s = e.state;
+  const auto params = static_cast<double>(q.model.params);
+  const auto trainable = static_cast<double>(e.trainable_params);
+  const bool full = q.method == TrainMethod::Full;
+  const int stage = zero_stage(q);
+  const int mp = q.tp * q.pp;
+  const auto divided = [&](bool sharded) {
     std::string note;
     if (mp > 1) {
       note += fmt::format(" / {} (tp x pp)", mp);
     }
-    if (sharded && N > 1) {
-      note += fmt::format(" / {} ({})", static_cast<int>(N), sharding_text(q));
+    if (sharded && e.data_parallel > 1) {
+      note += fmt::format(" / {} ({})", e.data_parallel, sharding_text(q));
     }
     return note;
   };
-  if (full) {
-    e.headline = fmt::format("{} params x {:.4g} bytes = {} before activations", params_text(P),
-                             s.total(), format_si(round_bytes(P * s.total())));
-  } else {
-    e.headline =
-        fmt::format("frozen base {} + {} trainable params x {:.4g} bytes = {} before activations",
-                    format_si(round_bytes(base_bytes_total)), params_text(T), s.total(),
-                    format_si(round_bytes(base_bytes_total + T * s.total())));
-  }
   const auto offloaded = [](bool moved) { return moved ? " -> host RAM (offloaded)" : ""; };
-  {
-    std::string f;
-    if (full) {
-      f = fmt::format("{} params x {:g} bytes ({}){}", params_text(P), s.weights,
-                      to_string(q.precision), per_gpu_note(stage >= 3));
-    } else if (q.method == TrainMethod::Qlora) {
-      f = fmt::format(
-          "NF4 base: linear layers at {:.4g} bits (4 + 8/64 + 32/(64x256)), embeddings and head "
-          "at 16 bits = {}, + {} adapter params x {:g} bytes{}",
-          kNf4DoubleQuantBits, format_si(round_bytes(base_bytes_total)), params_text(T), s.weights,
-          per_gpu_note(stage >= 3));
-    } else {
-      f = fmt::format("frozen base {} params x {:g} bytes + {} adapter params x {:g} bytes{}",
-                      params_text(P), s.weights, params_text(T), s.weights,
-                      per_gpu_note(stage >= 3));
-    }
-    e.terms.push_back(
-        {"weights", e.per_gpu.weights, Placement::Device,
-         fmt::format("{} = {}{}", f, format_iec(e.per_gpu.weights), offloaded(q.offload_params)),
-         full ? kStatesSource : "PEFT; QLoRA paper (NF4, double quantisation)"});
+  const TrainingBreakdown& b = e.per_gpu;
+
+  e.headline =
+      full ? fmt::format("{} params x {:.4g} bytes = {} before activations", params_text(params),
+                         s.total(), format_si(round_bytes(params * s.total())))
+           : fmt::format(
+                 "frozen base {} + {} trainable params x {:.4g} bytes = {} before activations",
+                 format_si(round_bytes(st.base)), params_text(trainable), s.total(),
+                 format_si(round_bytes(st.base + trainable * s.total())));
+  std::string weights;
+  if (full) {
+    weights = fmt::format("{} params x {:g} bytes ({})", params_text(params), s.weights,
+                          to_string(q.precision));
+  } else if (q.method == TrainMethod::Qlora) {
+    weights = fmt::format(
+        "NF4 base: linear layers at {:.4g} bits (4 + 8/64 + 32/(64x256)), embeddings and head at "
+        "16 bits = {}, + {} adapter params x {:g} bytes",
+        kNf4DoubleQuantBits, format_si(round_bytes(st.base)), params_text(trainable), s.weights);
+  } else {
+    weights = fmt::format("frozen base {} params x {:g} bytes + {} adapter params x {:g} bytes",
+                          params_text(params), s.weights, params_text(trainable), s.weights);
   }
-  const std::string trained =
-      full ? params_text(T) + " params" : params_text(T) + " adapter params";
-  e.terms.push_back({"gradients", e.per_gpu.gradients, Placement::Device,
-                     fmt::format("{} x {:g} bytes ({}){} = {}{}", trained, s.gradients,
-                                 q.grad_dtype ? to_string(*q.grad_dtype) : to_string(q.precision),
-                                 per_gpu_note(stage >= 2), format_iec(e.per_gpu.gradients),
-                                 offloaded(q.offload_optimizer)),
-                     kStatesSource});
-  e.terms.push_back({"optimizer", e.per_gpu.optimizer, Placement::Device,
-                     fmt::format("{} x {:.4g} bytes ({}){} = {}{}", trained, s.optimizer,
-                                 to_string(q.optimizer), per_gpu_note(stage >= 1),
-                                 format_iec(e.per_gpu.optimizer), offloaded(q.offload_optimizer)),
-                     q.optimizer == Optimizer::AdamW8bit
-                         ? "bitsandbytes: 1-byte m and v + fp32 absmax per 256 values"
-                     : q.optimizer == Optimizer::Adafactor
-                         ? "Adafactor: factored second moment, 4 bytes x (rows + cols) per matrix"
-                         : kStatesSource});
-  e.terms.push_back({"master_weights", e.per_gpu.master_weights, Placement::Device,
-                     fmt::format("{} x {:g} bytes (fp32 copy){} = {}{}", trained, s.master,
-                                 per_gpu_note(stage >= 1), format_iec(e.per_gpu.master_weights),
-                                 offloaded(q.offload_optimizer)),
-                     kStatesSource});
+  e.terms.push_back({"weights", b.weights, Placement::Device,
+                     fmt::format("{}{} = {}{}", weights, divided(stage >= 3), format_iec(b.weights),
+                                 offloaded(q.offload_params)),
+                     full ? kStatesSource : "PEFT; QLoRA paper (NF4, double quantisation)"});
+  const std::string trained = params_text(trainable) + (full ? " params" : " adapter params");
   e.terms.push_back(
-      {"activations", e.per_gpu.activations, Placement::Device,
+      {"gradients", b.gradients, Placement::Device,
+       fmt::format("{} x {:g} bytes ({}){} = {}{}", trained, s.gradients,
+                   q.grad_dtype ? to_string(*q.grad_dtype) : to_string(q.precision),
+                   divided(stage >= 2), format_iec(b.gradients), offloaded(q.offload_optimizer)),
+       kStatesSource});
+  e.terms.push_back(
+      {"optimizer", b.optimizer, Placement::Device,
+       fmt::format("{} x {:.4g} bytes ({}){} = {}{}", trained, s.optimizer, to_string(q.optimizer),
+                   divided(stage >= 1), format_iec(b.optimizer), offloaded(q.offload_optimizer)),
+       q.optimizer == Optimizer::AdamW8bit
+           ? "bitsandbytes: 1-byte m and v + fp32 absmax per 256 values"
+       : q.optimizer == Optimizer::Adafactor
+           ? "Adafactor: factored second moment, 4 bytes x (rows + cols) per matrix"
+           : kStatesSource});
+  e.terms.push_back(
+      {"master_weights", b.master_weights, Placement::Device,
+       fmt::format("{} x {:g} bytes (fp32 copy){} = {}{}", trained, s.master, divided(stage >= 1),
+                   format_iec(b.master_weights), offloaded(q.offload_optimizer)),
+       kStatesSource});
+  e.terms.push_back(
+      {"activations", b.activations, Placement::Device,
        fmt::format("{} per layer x {} layers{} ({} tokens x micro-batch {}, checkpointing {}, "
                    "flash attention {}){} + logits and fp32 loss {} = {}",
-                   format_iec(per_layer), layers_per_stage,
+                   format_iec(act.per_layer), act.layers_per_stage,
                    q.pp > 1 ? fmt::format(" x {} micro-batches in flight", q.pp) : "", q.seq_len,
                    q.micro_batch, to_string(q.checkpointing), q.flash_attention ? "on" : "off",
-                   recompute > 0 ? fmt::format(" + one layer recomputed {}",
-                                               format_iec(round_bytes(recompute)))
-                                 : "",
-                   format_iec(round_bytes(logits)), format_iec(e.per_gpu.activations)),
+                   act.recompute > 0 ? fmt::format(" + one layer recomputed {}",
+                                                   format_iec(round_bytes(act.recompute)))
+                                     : "",
+                   format_iec(round_bytes(act.logits)), format_iec(b.activations)),
        kActivationSource});
-  e.terms.push_back({"buffers", e.per_gpu.buffers, Placement::Device,
-                     fmt::format("{} = {}", buffer_text, format_iec(e.per_gpu.buffers)),
+  e.terms.push_back({"buffers", b.buffers, Placement::Device,
+                     fmt::format("{} = {}", buf.text, format_iec(b.buffers)),
                      "DeepSpeed ZeRO-3 estimator (4 x largest layer); EleutherAI cookbook bucket"});
-  e.terms.push_back({"overhead", e.per_gpu.overhead, Placement::Device,
+  e.terms.push_back({"overhead", b.overhead, Placement::Device,
                      fmt::format("CUDA context and kernels, {} per GPU", format_iec(kCudaContext)),
                      "vram-calculator (1000 MiB); measured 300 MiB to 2 GiB"});
-  e.terms.push_back({"margin", e.per_gpu.margin, Placement::Device,
-                     fmt::format("5% of the {} allocated, at least 256 MiB = {}",
-                                 format_iec(allocated), format_iec(e.per_gpu.margin)),
-                     "PyTorch caching allocator: reserved vs allocated (llama-recipes logs)"});
+  e.terms.push_back(
+      {"margin", b.margin, Placement::Device,
+       fmt::format("5% of the {} allocated, at least 256 MiB = {}",
+                   format_iec(b.total() - b.overhead - b.margin), format_iec(b.margin)),
+       "PyTorch caching allocator: reserved vs allocated (llama-recipes logs)"});
   if (e.host_bytes > 0) {
     e.terms.push_back(
         {"host", e.host_bytes, Placement::Host,
          fmt::format("offloaded states {} per GPU x {} GPUs per node x 1.5 = {} per node",
-                     format_iec(round_bytes(host_per_gpu)), q.gpus, format_iec(e.host_bytes)),
+                     format_iec(round_bytes(st.host_per_gpu)), q.gpus, format_iec(e.host_bytes)),
          "DeepSpeed estimators (16 or 18 bytes per param, additional_buffer_factor 1.5)"});
   }
+}
 
-  // Verdict.
+// Usable memory per GPU (the smallest GPU decides) and the verdict.
+void decide(const TrainingQuery& q, TrainingEstimate& e) {
   e.required = e.per_gpu.total();
   e.device_known = !q.devices.devices.empty();
-  if (e.device_known) {
-    bool first_device = true;
-    for (const auto& d : q.devices.devices) {
-      const Usable u = usable_memory(d, q.usable);
-      if (first_device || u.bytes < e.usable) {
-        e.usable = u.bytes;
-        e.capacity = d.memory_bytes;
-      }
-      first_device = false;
-      if (std::find(e.usable_reasons.begin(), e.usable_reasons.end(), u.reason) ==
-          e.usable_reasons.end()) {
-        e.usable_reasons.push_back(u.reason);
-      }
+  if (!e.device_known) {
+    return;
+  }
+  bool first = true;
+  for (const auto& d : q.devices.devices) {
+    const Usable u = usable_memory(d, q.usable);
+    if (first || u.bytes < e.usable) {
+      e.usable = u.bytes;
+      e.capacity = d.memory_bytes;
     }
-    e.headroom = e.usable - e.required;
-    const bool host_ok = !q.ram || e.host_bytes <= *q.ram;
-    if (e.headroom < 0 || !host_ok) {
-      e.verdict = Verdict::NoFit;
-    } else if (e.host_bytes > 0) {
-      e.verdict = Verdict::Offload;
-    } else {
-      e.verdict = Verdict::Fits;
-    }
-    if (!host_ok) {
-      e.warnings.push_back(
-          fmt::format("the offloaded states need {} of host RAM per node, more "
-                      "than the {} given with --ram",
-                      format_iec(e.host_bytes), format_iec(*q.ram)));
+    first = false;
+    if (std::find(e.usable_reasons.begin(), e.usable_reasons.end(), u.reason) ==
+        e.usable_reasons.end()) {
+      e.usable_reasons.push_back(u.reason);
     }
   }
+  e.headroom = e.usable - e.required;
+  const bool host_ok = !q.ram || e.host_bytes <= *q.ram;
+  if (e.headroom < 0 || !host_ok) {
+    e.verdict = Verdict::NoFit;
+  } else {
+    e.verdict = e.host_bytes > 0 ? Verdict::Offload : Verdict::Fits;
+  }
+  if (!host_ok) {
+    e.warnings.push_back(fmt::format(
+        "the offloaded states need {} of host RAM per node, more than the {} given with --ram",
+        format_iec(e.host_bytes), format_iec(*q.ram)));
+  }
+}
 
-  // Words for the user.
+// What was assumed and what looks wrong, in words.
+void describe(const TrainingQuery& q, TrainingEstimate& e) {
   if (q.model.assumed()) {
     e.assumptions = q.model.notes;
   }
-  e.assumptions.push_back(fmt::format("model states: {} ({})", e.convention,
-                                      "ZeRO paper convention; --grad-dtype fp32 gives 18, "
-                                      "--grad-dtype bf16+fp32 20, --master-weights none 12"));
-  if (!full) {
+  e.assumptions.push_back(fmt::format(
+      "model states: {} (ZeRO paper convention; --grad-dtype fp32 gives 18, --grad-dtype "
+      "bf16+fp32 20, --master-weights none 12)",
+      e.convention));
+  if (q.method != TrainMethod::Full) {
     e.assumptions.push_back(fmt::format(
         "LoRA rank {} on {}: {} trainable params; the frozen base keeps no gradients or optimizer "
         "states, but activations and input gradients still flow through it",
-        q.lora_rank,
-        [&] {
-          std::string t;
-          for (const auto& x : q.lora_targets) {
-            t += (t.empty() ? "" : ",") + x;
-          }
-          return t;
-        }(),
-        grouped(e.trainable_params)));
+        q.lora_rank, join(q.lora_targets, ","), grouped(e.trainable_params)));
   }
   if (q.checkpointing_defaulted && q.checkpointing == Checkpointing::Full) {
     e.assumptions.push_back(
@@ -904,17 +908,18 @@ TrainingEstimate estimate_training(const TrainingQuery& q) {
   }
   if (!q.flash_attention && q.checkpointing == Checkpointing::None) {
     e.warnings.push_back(
-        "without flash attention the s^2 attention scores dominate at long "
-        "sequences: --checkpointing selective recomputes them");
+        "without flash attention the s^2 attention scores dominate at long sequences: "
+        "--checkpointing selective recomputes them");
   }
   if (q.flash_attention && q.checkpointing == Checkpointing::Selective) {
     e.assumptions.push_back(
-        "selective recomputation saves nothing with flash attention, which "
-        "already recomputes the attention scores");
+        "selective recomputation saves nothing with flash attention, which already recomputes "
+        "the attention scores");
   }
-  if (arch.max_context > 0 && q.seq_len > arch.max_context) {
+  const auto max_context = q.model.arch.max_context;
+  if (max_context > 0 && q.seq_len > max_context) {
     e.warnings.push_back(fmt::format("sequence length {} is longer than the model's context ({})",
-                                     q.seq_len, arch.max_context));
+                                     q.seq_len, max_context));
   }
   for (const auto& d : q.devices.devices) {
     if (d.kind == DeviceKind::Raw) {
@@ -924,6 +929,48 @@ TrainingEstimate estimate_training(const TrainingQuery& q) {
       break;
     }
   }
+}
+
+}  // namespace
+
+TrainingEstimate estimate_training(const TrainingQuery& q) {
+  TrainingEstimate e;
+  e.trainable_params = trainable_params(q);
+  e.frozen_params = q.method == TrainMethod::Full ? 0 : q.model.params;
+  e.state = state_bytes(q);
+  const StateBytes& s = e.state;
+  e.convention = fmt::format(
+      "{:g} bytes per trainable parameter: {:g} weights + {:g} gradients{} + {:g} master + {:.4g} "
+      "{}",
+      s.total(), s.weights, s.gradients,
+      q.grad_dtype == GradDtype::HalfPlusFp32 ? " (16-bit + fp32 accumulation)" : "", s.master,
+      s.optimizer, to_string(q.optimizer));
+  e.total_gpus = q.gpus * q.nodes;
+  const int mp = q.tp * q.pp;
+  e.data_parallel = std::max(1, e.total_gpus / std::max(1, mp));
+  const double ranks = e.data_parallel;
+  const auto trainable = static_cast<double>(e.trainable_params);
+
+  const States st = model_states(q, s, trainable, mp, ranks);
+  const Activations act = activations(q);
+  const Buffers buf = buffers(q, s, trainable, mp, ranks);
+  TrainingBreakdown& b = e.per_gpu;
+  b.weights = round_bytes(st.weights);
+  b.gradients = round_bytes(st.gradients);
+  b.master_weights = round_bytes(st.master);
+  b.optimizer = round_bytes(st.optimizer);
+  b.activations = round_bytes(act.total);
+  b.buffers = round_bytes(buf.bytes);
+  b.overhead = kCudaContext;
+  const Bytes allocated =
+      b.weights + b.gradients + b.optimizer + b.master_weights + b.activations + b.buffers;
+  b.margin =
+      std::max<Bytes>(kMarginMin, round_bytes(static_cast<double>(allocated) * kMarginFraction));
+  e.host_bytes = round_bytes(st.host_per_gpu * q.gpus * kHostBufferFactor);
+
+  explain(q, st, act, buf, e);
+  decide(q, e);
+  describe(q, e);
   return e;
 }
 
