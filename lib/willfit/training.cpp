@@ -936,7 +936,6 @@ void describe(const TrainingQuery& q, TrainingEstimate& e) {
 TrainingEstimate estimate_training(const TrainingQuery& q) {
   TrainingEstimate e;
   e.trainable_params = trainable_params(q);
-  e.frozen_params = q.method == TrainMethod::Full ? 0 : q.model.params;
   e.state = state_bytes(q);
   const StateBytes& s = e.state;
   e.convention = fmt::format(

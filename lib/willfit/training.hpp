@@ -105,7 +105,6 @@ struct TrainingSuggestion {
 
 struct TrainingEstimate {
   std::int64_t trainable_params = 0;
-  std::int64_t frozen_params = 0;
   StateBytes state;        // per trainable parameter (weights: per parameter of the model)
   std::string convention;  // "mixed precision AdamW, 16 bytes/param: 2 weights + ..."
   int total_gpus = 1;
