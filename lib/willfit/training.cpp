@@ -63,6 +63,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -1015,6 +1017,66 @@ int gpus_needed(const TrainingQuery& base, TrainingQuery& found) {
   return 0;
 }
 
+// When no single change fits: apply the changes one after another, least
+// harmful first, keeping those that lower the total, until it fits.
+std::optional<TrainingSuggestion> combined(const TrainingQuery& query, Bytes required) {
+  struct Step {
+    std::string option;
+    std::string value;
+    std::function<void(TrainingQuery&)> apply;
+  };
+  std::vector<Step> steps;
+  if (query.checkpointing != Checkpointing::Full) {
+    steps.push_back({"--checkpointing", "full",
+                     [](TrainingQuery& q) { q.checkpointing = Checkpointing::Full; }});
+  }
+  if (query.micro_batch > 1) {
+    steps.push_back({"--micro-batch", "1", [](TrainingQuery& q) { q.micro_batch = 1; }});
+  }
+  if (query.gpus * query.nodes > query.tp * query.pp && !query.fsdp && query.zero < 3) {
+    steps.push_back({"--zero", "3", [](TrainingQuery& q) { q.zero = 3; }});
+  }
+  if (query.optimizer == Optimizer::AdamW) {
+    steps.push_back({"--optimizer", "adamw-8bit",
+                     [](TrainingQuery& q) { q.optimizer = Optimizer::AdamW8bit; }});
+  }
+  if (query.method == TrainMethod::Full) {
+    steps.push_back({"--method", "lora", [](TrainingQuery& q) { q.method = TrainMethod::Lora; }});
+  }
+  if (query.method != TrainMethod::Qlora) {
+    steps.push_back({"--method", "qlora", [](TrainingQuery& q) { q.method = TrainMethod::Qlora; }});
+  }
+  TrainingQuery q = query;
+  Bytes total = required;
+  std::vector<std::pair<std::string, std::string>> chosen;
+  for (const auto& step : steps) {
+    TrainingQuery next = q;
+    step.apply(next);
+    const TrainingEstimate alt = estimate_training(next);
+    if (alt.required >= total) {
+      continue;
+    }
+    q = next;
+    total = alt.required;
+    const auto same = [&](const auto& kv) { return kv.first == step.option; };
+    const auto it = std::find_if(chosen.begin(), chosen.end(), same);
+    if (it != chosen.end()) {
+      it->second = step.value;
+    } else {
+      chosen.emplace_back(step.option, step.value);
+    }
+    if (alt.verdict != Verdict::NoFit) {
+      TrainingSuggestion sug{"these changes together", {}, alt.required, alt.verdict};
+      for (const auto& [option, value] : chosen) {
+        sug.args.push_back(option);
+        sug.args.push_back(value);
+      }
+      return sug;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 TrainingEstimate make_training_report(const TrainingQuery& query) {
@@ -1111,8 +1173,14 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
                      })});
   }
   {
+    // More GPUs; when activations alone are too big for that, with full checkpointing.
     TrainingQuery found;
-    const int total = gpus_needed(query, found);
+    int total = gpus_needed(query, found);
+    if (total == 0 && query.checkpointing != Checkpointing::Full) {
+      TrainingQuery ckpt = query;
+      ckpt.checkpointing = Checkpointing::Full;
+      total = gpus_needed(ckpt, found);
+    }
     if (total > 0) {
       std::vector<std::string> args{"--gpus", std::to_string(found.gpus)};
       if (found.nodes > 1) {
@@ -1121,11 +1189,15 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
       if (!found.fsdp && found.zero != query.zero) {
         args.insert(args.end(), {"--zero", std::to_string(found.zero)});
       }
+      if (found.checkpointing != query.checkpointing) {
+        args.insert(args.end(), {"--checkpointing", "full"});
+      }
       cands.push_back(
           {fmt::format(
-               "{} GPUs in all{}, states sharded with {}", total,
+               "{} GPUs in all{}, states sharded with {}{}", total,
                found.nodes > 1 ? fmt::format(" ({} nodes of {})", found.nodes, found.gpus) : "",
-               sharding_text(found)),
+               sharding_text(found),
+               found.checkpointing != query.checkpointing ? ", full checkpointing" : ""),
            args, found});
     }
   }
@@ -1141,6 +1213,11 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
     }
     TrainingSuggestion sug{c.change, c.args, alt.required, alt.verdict};
     (alt.verdict == Verdict::NoFit ? helping : fitting).push_back(sug);
+  }
+  if (fitting.empty()) {
+    if (auto together = combined(query, e.required)) {
+      fitting.push_back(*together);
+    }
   }
   std::stable_sort(helping.begin(), helping.end(),
                    [](const auto& a, const auto& b) { return a.total_bytes < b.total_bytes; });

@@ -382,6 +382,36 @@ TEST(TrainingSuggestions, MoreGpusIsTheSmallestCountThatFits) {
   EXPECT_TRUE(estimate_training(fewer).fits());
 }
 
+const TrainingSuggestion* find_suggestion(const TrainingEstimate& e, const std::string& arg) {
+  for (const auto& s : e.suggestions) {
+    if (s.args.size() == 2 && s.args.front() == arg) {
+      return &s;
+    }
+  }
+  return nullptr;
+}
+
+TEST(TrainingSuggestions, SmallerMicroBatchAndZeroStage) {
+  TrainingQuery q = on_device(query(8e9, llama3_8b()), "80gb");
+  q.gpus = 8;
+  q.micro_batch = 16;
+  q.seq_len = 4096;
+  q.checkpointing = Checkpointing::Full;
+  const TrainingEstimate e = make_training_report(q);
+  const TrainingSuggestion* mb = find_suggestion(e, "--micro-batch");
+  ASSERT_NE(mb, nullptr);
+  TrainingQuery smaller = q;
+  smaller.micro_batch = std::stoi(mb->args[1]);
+  EXPECT_LT(smaller.micro_batch, 16);
+  EXPECT_EQ(estimate_training(smaller).required, mb->total_bytes);
+  const TrainingSuggestion* zero = find_suggestion(e, "--zero");
+  ASSERT_NE(zero, nullptr);
+  TrainingQuery sharded = q;
+  sharded.zero = std::stoi(zero->args[1]);
+  EXPECT_EQ(estimate_training(sharded).required, zero->total_bytes);
+  EXPECT_EQ(zero->verdict, estimate_training(sharded).verdict);
+}
+
 TEST(TrainingSuggestions, NoneWhenItFits) {
   TrainingQuery q = on_device(query(8e9, llama3_8b()), "24gb");
   q.method = TrainMethod::Qlora;
