@@ -412,6 +412,26 @@ TEST(TrainingSuggestions, SmallerMicroBatchAndZeroStage) {
   EXPECT_EQ(zero->verdict, estimate_training(sharded).verdict);
 }
 
+TEST(TrainingSuggestions, ChangesAreCombinedWhenNoSingleOneFits) {
+  TrainingQuery q = on_device(query(8e9, llama3_8b()), "80gb");
+  q.gpus = 8;
+  q.micro_batch = 16;
+  q.seq_len = 4096;
+  q.checkpointing = Checkpointing::Full;
+  const TrainingEstimate e = make_training_report(q);
+  ASSERT_FALSE(e.suggestions.empty());
+  const TrainingSuggestion& first = e.suggestions.front();
+  EXPECT_EQ(first.verdict, Verdict::Fits);
+  EXPECT_EQ(first.args, (std::vector<std::string>{"--micro-batch", "1", "--zero", "3"}));
+  TrainingQuery both = q;
+  both.micro_batch = 1;
+  both.zero = 3;
+  EXPECT_EQ(estimate_training(both).required, first.total_bytes);
+  for (std::size_t i = 1; i < e.suggestions.size(); ++i) {
+    EXPECT_EQ(e.suggestions[i].verdict, Verdict::NoFit) << e.suggestions[i].change;
+  }
+}
+
 TEST(TrainingSuggestions, NoneWhenItFits) {
   TrainingQuery q = on_device(query(8e9, llama3_8b()), "24gb");
   q.method = TrainMethod::Qlora;
