@@ -253,6 +253,10 @@ int run_train(const std::vector<std::string>& args, Context& ctx) {
   if (!query) {
     return fail(ctx, query.error().message);
   }
+  if (query->method == TrainMethod::Full &&
+      (app.count("--lora-rank") > 0 || app.count("--lora-targets") > 0)) {
+    return fail(ctx, "--lora-rank and --lora-targets need --method lora or --method qlora");
+  }
   const TrainingEstimate e = make_training_report(*query);
   if (!f.quiet) {
     ctx.out << (f.json ? render_train_json(*query, e) : render_train_text(*query, e, f.explain));

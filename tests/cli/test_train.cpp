@@ -107,6 +107,7 @@ TEST(CliTrain, BadInputIsOneCleanError) {
            {"train", "7b", "--micro-batch", "two"},
            {"train", "7b", "-d", "lots"},
            {"train", "seven"},
+           {"train", "7b", "--lora-rank", "16"},
        }) {
     const auto r = run_cli(args);
     EXPECT_TRUE(is_clean_error(r)) << args.back() << ": " << r.err << r.out;
