@@ -151,7 +151,7 @@ std::string render_train_text(const TrainingQuery& q, const TrainingEstimate& e,
     s += "\nWhat would help (each re-estimated per GPU):\n";
     int n = 0;
     for (const auto& sug : e.suggestions) {
-      s += fmt::format("  {}. {}: {}  {}, {}\n", ++n, sug.change, join(sug.args, " "),
+      s += fmt::format("  {}. {} ({}): {} per GPU, {}\n", ++n, sug.change, join(sug.args, " "),
                        format_iec(sug.total_bytes),
                        sug.verdict == Verdict::Fits      ? "fits"
                        : sug.verdict == Verdict::Offload ? "fits with offload"

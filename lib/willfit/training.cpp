@@ -1096,7 +1096,7 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
                      with([](TrainingQuery& q) { q.checkpointing = Checkpointing::Selective; })});
   }
   if (query.checkpointing != Checkpointing::Full) {
-    cands.push_back({"full activation checkpointing (about 30% more compute)",
+    cands.push_back({"full activation checkpointing, about 30% more compute",
                      {"--checkpointing", "full"},
                      with([](TrainingQuery& q) { q.checkpointing = Checkpointing::Full; })});
   }
@@ -1131,7 +1131,7 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
          with([chosen](TrainingQuery& q) { q.zero = chosen; })});
   }
   if (query.optimizer == Optimizer::AdamW) {
-    cands.push_back({"8-bit AdamW (bitsandbytes)",
+    cands.push_back({"8-bit AdamW from bitsandbytes",
                      {"--optimizer", "adamw-8bit"},
                      with([](TrainingQuery& q) { q.optimizer = Optimizer::AdamW8bit; })});
   }
@@ -1164,7 +1164,7 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
     if (!query.fsdp && query.zero < 2) {
       args = {"--zero", "2", "--offload-optimizer"};
     }
-    cands.push_back({"offload optimizer states to host RAM (ZeRO-Offload; slower steps)", args,
+    cands.push_back({"offload optimizer states to host RAM with ZeRO-Offload, slower steps", args,
                      with([](TrainingQuery& q) {
                        if (!q.fsdp && q.zero < 2) {
                          q.zero = 2;
