@@ -44,7 +44,13 @@
 //    model's real shapes (see layer_activation_bytes). Summed over the layers
 //    of a pipeline stage times the micro-batches in flight (1F1B: the first
 //    stage holds p micro-batches of L/p layers, so about L layers' worth), plus
-//    the logits and the fp32 loss temporaries on the last stage.
+//    the logits and the fp32 loss temporaries on the last stage (16-bit logits,
+//    fp32 logits and fp32 softmax: B + 4 + 4 bytes per token and vocabulary
+//    entry, as vram-calculator counts them). Full recomputation keeps each
+//    layer's input and rematerialises one layer at a time during the backward
+//    pass, so one layer's full activations are added once. LoRA adds the
+//    r-wide output of every adapter's A matrix; the frozen base's activations
+//    stay, since the input gradients must flow through it.
 // 5. Buffers: ZeRO-3/FSDP gather the largest layer's parameters and their
 //    16-bit gradients (DeepSpeed: 4 bytes x largest layer at 16 bits); ZeRO-1/2
 //    with more than one rank keep an all-gather/reduce bucket of 5e8 elements
