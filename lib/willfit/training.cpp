@@ -924,6 +924,11 @@ void describe(const TrainingQuery& q, TrainingEstimate& e) {
         "selective recomputation saves nothing with flash attention, which already recomputes "
         "the attention scores");
   }
+  if (q.tp > 1 && q.model.arch.heads > 0 && q.model.arch.heads % q.tp != 0) {
+    e.warnings.push_back(
+        fmt::format("--tp {} does not divide the {} attention heads: Megatron needs it to", q.tp,
+                    q.model.arch.heads));
+  }
   const auto max_context = q.model.arch.max_context;
   if (max_context > 0 && q.seq_len > max_context) {
     e.warnings.push_back(fmt::format("sequence length {} is longer than the model's context ({})",

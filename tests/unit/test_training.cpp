@@ -262,6 +262,16 @@ TEST(TrainingSharding, TensorAndPipelineParallelDivideTheModel) {
   EXPECT_EQ(e.per_gpu.weights, 70'000'000'000LL * 2 / 8);
 }
 
+TEST(TrainingSharding, TensorParallelMustDivideTheHeads) {
+  TrainingQuery q = query(8e9, llama3_8b());
+  q.gpus = 3;
+  q.tp = 3;
+  EXPECT_FALSE(estimate_training(q).warnings.empty());
+  q.gpus = 4;
+  q.tp = 4;
+  EXPECT_TRUE(estimate_training(q).warnings.empty());
+}
+
 TEST(TrainingSharding, MultiNode405bIsComputedTheSameWay) {
   TrainingQuery q = query(405e9, llama3_8b());
   q.gpus = 8;
