@@ -6,6 +6,7 @@
 #include "render.hpp"
 #include "render_runtime.hpp"
 #include "render_speed.hpp"
+#include "render_json_model.hpp"
 
 namespace willfit::app {
 namespace {
@@ -27,6 +28,9 @@ Json query_json(const InferenceQuery& q) {
   return j;
 }
 
+}  // namespace
+
+// Shared with the other JSON renderers (render_json_model.hpp).
 Json model_json(const Model& m, Bytes weights) {
   const Architecture& a = m.arch;
   Json j;
@@ -47,6 +51,8 @@ Json model_json(const Model& m, Bytes weights) {
   j["experts_per_token"] = m.is_moe() ? Json(a.moe->experts_per_token) : Json(nullptr);
   return j;
 }
+
+namespace {
 
 Json device_json(const FitReport& r) {
   const auto& set = r.query.devices;

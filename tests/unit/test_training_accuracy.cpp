@@ -1,0 +1,411 @@
+// The training estimate against published figures (tests/data/training_accuracy.csv,
+// each row with its source). Formula-level rows (ZeRO paper, model-state bytes,
+// PEFT counts, Korthikanti) must agree within 1 % (or the figure's printed
+// resolution); measured rows within 20 %; "component" rows are printed only.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "willfit/training.hpp"
+
+namespace willfit {
+namespace {
+
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        cur += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        cur += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+Architecture llama2_7b() {
+  Architecture a;
+  a.layers = 32;
+  a.hidden_size = 4096;
+  a.intermediate_size = 11008;
+  a.heads = 32;
+  a.kv_heads = 32;
+  a.head_dim = 128;
+  a.vocab_size = 32000;
+  return a;
+}
+
+Architecture llama3_8b() {
+  Architecture a = llama2_7b();
+  a.intermediate_size = 14336;
+  a.kv_heads = 8;
+  a.vocab_size = 128256;
+  return a;
+}
+
+// GPT-3 175B: 96 layers, h 12288, 96 heads, 4h GELU MLP.
+Architecture gpt3() {
+  Architecture a;
+  a.layers = 96;
+  a.hidden_size = 12288;
+  a.intermediate_size = 4 * 12288;
+  a.mlp_gated = false;
+  a.heads = 96;
+  a.kv_heads = 96;
+  a.head_dim = 128;
+  a.vocab_size = 50257;
+  a.tied_embeddings = true;
+  return a;
+}
+
+// A model whose transformer block holds exactly 32e6 parameters
+// (4 x 1024^2 attention + 2 x 1024 x 13577 MLP), for DeepSpeed's
+// "32M largest layer" example.
+Architecture block_32m() {
+  Architecture a;
+  a.layers = 89;
+  a.hidden_size = 1024;
+  a.intermediate_size = 13577;
+  a.mlp_gated = false;
+  a.heads = 16;
+  a.kv_heads = 16;
+  a.head_dim = 64;
+  a.vocab_size = 1000;
+  return a;
+}
+
+// bert-large-uncased for sequence classification: 24 layers, h 1024, 16
+// heads, 4h GELU MLP, dropout 0.1. vocab_size 2: the classifier's two logits
+// take the place of an LM head (the parameter count is given separately).
+Architecture bert_large_classifier() {
+  Architecture a;
+  a.layers = 24;
+  a.hidden_size = 1024;
+  a.intermediate_size = 4096;
+  a.mlp_gated = false;
+  a.heads = 16;
+  a.kv_heads = 16;
+  a.head_dim = 64;
+  a.vocab_size = 2;
+  a.tied_embeddings = true;
+  return a;
+}
+
+TrainingQuery query_for(double params, const Architecture& a) {
+  TrainingQuery q;
+  q.model.name = "test";
+  q.model.params = static_cast<std::int64_t>(params);
+  q.model.active_params = q.model.params;
+  q.model.arch = a;
+  q.model.source = FactSource::Catalogue;
+  return q;
+}
+
+// The HF "model training anatomy" runs: fp32, AdamW, eager attention, 512 tokens.
+double hf_bert(int micro_batch, Checkpointing c) {
+  TrainingQuery q = query_for(335141888.0, bert_large_classifier());
+  q.precision = TrainPrecision::Fp32;
+  q.micro_batch = micro_batch;
+  q.seq_len = 512;
+  q.flash_attention = false;
+  q.dropout = true;
+  q.checkpointing = c;
+  return static_cast<double>(estimate_training(q).required) / kMiB;
+}
+
+double states(const TrainingEstimate& e) {
+  const auto& b = e.per_gpu;
+  return static_cast<double>(b.weights + b.gradients + b.master_weights + b.optimizer);
+}
+
+TrainingEstimate zero_fig1(int stage) {
+  TrainingQuery q = query_for(7.5e9, llama2_7b());
+  q.gpus = 8;
+  q.nodes = 8;
+  q.zero = stage;
+  return estimate_training(q);
+}
+
+double playbook(double params, bool fp32_accumulation) {
+  TrainingQuery q = query_for(params, llama2_7b());
+  if (fp32_accumulation) {
+    q.grad_dtype = GradDtype::HalfPlusFp32;
+  }
+  return states(estimate_training(q)) / 1e9;
+}
+
+double llama2_states(std::optional<GradDtype> grad, bool master) {
+  TrainingQuery q = query_for(6738415616.0, llama2_7b());
+  q.grad_dtype = grad;
+  q.master_weights = master;
+  return states(estimate_training(q)) / 1e9;
+}
+
+double megatron(TrainPrecision p, std::optional<GradDtype> grad) {
+  TrainingQuery q = query_for(7e9, llama2_7b());
+  q.precision = p;
+  q.grad_dtype = grad;
+  q.gpus = 8;
+  q.zero = 1;
+  return states(estimate_training(q)) / 7e9;
+}
+
+TrainingEstimate deepspeed(int stage, bool offload_opt, bool offload_params) {
+  TrainingQuery q = query_for(2851e6, block_32m());
+  q.gpus = 8;
+  q.zero = stage;
+  q.grad_dtype = stage == 3 ? GradDtype::Fp32 : GradDtype::HalfPlusFp32;
+  q.offload_optimizer = offload_opt;
+  q.offload_params = offload_params;
+  return estimate_training(q);
+}
+
+double z3_gpu(bool opt, bool params) {
+  const TrainingEstimate e = deepspeed(3, opt, params);
+  return (states(e) + static_cast<double>(e.per_gpu.buffers)) / kGiB;
+}
+
+LayerShape gpt3_shape() {
+  LayerShape s;
+  s.hidden = 12288;
+  s.heads = 96;
+  s.q_width = s.k_width = s.v_width = 12288;
+  s.ffn = 4 * 12288;
+  s.gated = false;
+  s.dropout = true;
+  s.bytes = 2;
+  return s;
+}
+
+double gpt3_layer_mib(int tp, bool sp, Checkpointing c) {
+  ActivationOptions o;
+  o.seq = 2048;
+  o.tp = tp;
+  o.sequence_parallel = sp;
+  o.checkpointing = c;
+  o.flash_attention = false;
+  return static_cast<double>(layer_activation_bytes(gpt3_shape(), o)) / kMiB;
+}
+
+double llama_shape_gib(Checkpointing c) {
+  LayerShape s = gpt3_shape();
+  s.hidden = 4096;
+  s.heads = 32;
+  s.q_width = s.k_width = s.v_width = 4096;
+  s.ffn = 4 * 4096;
+  ActivationOptions o;
+  o.seq = 4096;
+  o.checkpointing = c;
+  o.flash_attention = false;
+  return 32.0 * static_cast<double>(layer_activation_bytes(s, o)) / kGiB;
+}
+
+const std::map<std::string, std::function<double()>>& cases() {
+  static const std::map<std::string, std::function<double()>> m{
+      {"zero_fig1_baseline", [] { return states(zero_fig1(0)) / 1e9; }},
+      {"zero_fig1_pos", [] { return states(zero_fig1(1)) / 1e9; }},
+      {"zero_fig1_pos_g", [] { return states(zero_fig1(2)) / 1e9; }},
+      {"zero_fig1_pos_g_p", [] { return states(zero_fig1(3)) / 1e9; }},
+      {"zero_gpt2_model_states", [] { return playbook(1.5e9, false); }},
+      {"deepspeed_gpt2_adam_states",
+       [] {
+         const auto e = estimate_training(query_for(1.5e9, llama2_7b()));
+         return static_cast<double>(e.per_gpu.master_weights + e.per_gpu.optimizer) / 1e9;
+       }},
+      {"deepspeed_gpt2_zero1_8gpus",
+       [] {
+         TrainingQuery q = query_for(1.5e9, llama2_7b());
+         q.gpus = 8;
+         q.zero = 1;
+         const auto e = estimate_training(q);
+         return static_cast<double>(e.per_gpu.master_weights + e.per_gpu.optimizer) / 1e9;
+       }},
+      {"playbook_1b_16", [] { return playbook(1e9, false); }},
+      {"playbook_7b_16", [] { return playbook(7e9, false); }},
+      {"playbook_70b_16", [] { return playbook(70e9, false); }},
+      {"playbook_405b_16", [] { return playbook(405e9, false); }},
+      {"playbook_1b_20", [] { return playbook(1e9, true); }},
+      {"playbook_7b_20", [] { return playbook(7e9, true); }},
+      {"playbook_70b_20", [] { return playbook(70e9, true); }},
+      {"playbook_405b_20", [] { return playbook(405e9, true); }},
+      {"llama2_7b_states_12", [] { return llama2_states(std::nullopt, false); }},
+      {"llama2_7b_states_16", [] { return llama2_states(std::nullopt, true); }},
+      {"llama2_7b_states_18", [] { return llama2_states(GradDtype::Fp32, true); }},
+      {"llama2_7b_states_20", [] { return llama2_states(GradDtype::HalfPlusFp32, true); }},
+      {"qlora_65b_16bit_baseline",
+       [] {
+         TrainingQuery q = query_for(65e9, llama2_7b());
+         q.master_weights = false;
+         return states(estimate_training(q)) / 1e9;
+       }},
+      {"tm101_adamw_optimizer",
+       [] {
+         const StateBytes s = state_bytes(query_for(7e9, llama2_7b()));
+         return s.master + s.optimizer;
+       }},
+      {"tm101_8bit_optimizer",
+       [] {
+         TrainingQuery q = query_for(7e9, llama2_7b());
+         q.optimizer = Optimizer::AdamW8bit;
+         const StateBytes s = state_bytes(q);
+         return s.master + s.optimizer;
+       }},
+      {"tm101_sgd_momentum_optimizer",
+       [] {
+         TrainingQuery q = query_for(7e9, llama2_7b());
+         q.optimizer = Optimizer::SgdMomentum;
+         const StateBytes s = state_bytes(q);
+         return s.master + s.optimizer;
+       }},
+      {"bnb_8bit_adam_state", [] { return optimizer_bytes_per_param(Optimizer::AdamW8bit); }},
+      {"megatron_distopt_bf16_fp32_d8",
+       [] { return megatron(TrainPrecision::Bf16, GradDtype::Fp32); }},
+      {"megatron_distopt_fp32_d8", [] { return megatron(TrainPrecision::Fp32, std::nullopt); }},
+      {"cookbook_20b_model",
+       [] {
+         return static_cast<double>(
+                    estimate_training(query_for(20.58e9, llama2_7b())).per_gpu.weights) /
+                kGiB;
+       }},
+      {"cookbook_20b_grad",
+       [] {
+         TrainingQuery q = query_for(20.58e9, llama2_7b());
+         q.grad_dtype = GradDtype::Fp32;
+         return static_cast<double>(estimate_training(q).per_gpu.gradients) / kGiB;
+       }},
+      {"cookbook_20b_optim",
+       [] {
+         const auto e = estimate_training(query_for(20.58e9, llama2_7b()));
+         return static_cast<double>(e.per_gpu.master_weights + e.per_gpu.optimizer) / kGiB;
+       }},
+      {"deepspeed_z3_gpu_none", [] { return z3_gpu(false, false); }},
+      {"deepspeed_z3_gpu_offload_opt", [] { return z3_gpu(true, false); }},
+      {"deepspeed_z3_gpu_offload_all", [] { return z3_gpu(true, true); }},
+      {"deepspeed_z3_cpu_offload_opt",
+       [] { return static_cast<double>(deepspeed(3, true, false).host_bytes) / kGiB; }},
+      {"deepspeed_z3_cpu_offload_all",
+       [] { return static_cast<double>(deepspeed(3, true, true).host_bytes) / kGiB; }},
+      {"deepspeed_z2_gpu_none", [] { return states(deepspeed(2, false, false)) / kGiB; }},
+      {"deepspeed_z2_gpu_offload", [] { return states(deepspeed(2, true, false)) / kGiB; }},
+      {"korthikanti_layer_none",
+       [] {
+         const double s = 2048;
+         const double h = 12288;
+         const double a = 96;
+         const double paper = 34.0 * s * h + 5.0 * a * s * s;
+         return gpt3_layer_mib(1, false, Checkpointing::None) * kMiB / paper;
+       }},
+      {"korthikanti_gpt3_tp", [] { return gpt3_layer_mib(8, false, Checkpointing::None); }},
+      {"korthikanti_gpt3_tp_sp", [] { return gpt3_layer_mib(8, true, Checkpointing::None); }},
+      {"korthikanti_gpt3_tp_sp_selective",
+       [] { return gpt3_layer_mib(8, true, Checkpointing::Selective); }},
+      {"korthikanti_gpt3_full", [] { return gpt3_layer_mib(8, false, Checkpointing::Full); }},
+      {"korthikanti_llama2_shape_none", [] { return llama_shape_gib(Checkpointing::None); }},
+      {"korthikanti_llama2_shape_selective",
+       [] { return llama_shape_gib(Checkpointing::Selective); }},
+      {"korthikanti_llama2_shape_full", [] { return llama_shape_gib(Checkpointing::Full); }},
+      {"peft_llama2_7b_r8_qv",
+       [] {
+         return static_cast<double>(lora_params(llama2_7b(), 8, {"q_proj", "v_proj"}));
+       }},
+      {"peft_llama3_8b_r8_qv",
+       [] {
+         return static_cast<double>(lora_params(llama3_8b(), 8, {"q_proj", "v_proj"}));
+       }},
+      {"peft_7b_mha_r8_all_linear",
+       [] { return static_cast<double>(lora_params(llama2_7b(), 8, {"all-linear"})); }},
+      {"qlora_double_quant_overhead", [] { return kNf4DoubleQuantBits - 4.0; }},
+      {"lora_gpt3_175b_vram",
+       [] {
+         TrainingQuery q = query_for(175e9, gpt3());
+         q.method = TrainMethod::Lora;
+         q.precision = TrainPrecision::Fp16;
+         q.lora_rank = 4;
+         return states(estimate_training(q)) / 1e9;
+       }},
+      {"hf_bert_large_bs4", [] { return hf_bert(4, Checkpointing::None); }},
+      {"hf_bert_large_bs1_ga4", [] { return hf_bert(1, Checkpointing::None); }},
+      {"hf_bert_large_bs1_ga4_gc", [] { return hf_bert(1, Checkpointing::Full); }},
+      {"qlora_llama7b_4bit_base",
+       [] {
+         return static_cast<double>(qlora_base_bytes(query_for(6738415616.0, llama2_7b()).model)) /
+                1e6;
+       }},
+  };
+  return m;
+}
+
+TEST(TrainingAccuracy, PublishedFigures) {
+  std::ifstream in(std::string(WILLFIT_TEST_DATA_DIR) + "/training_accuracy.csv");
+  ASSERT_TRUE(in) << "tests/data/training_accuracy.csv missing";
+  std::string line;
+  std::getline(in, line);  // header
+  std::map<std::string, bool> seen;
+  int formula = 0;
+  int measured = 0;
+  double worst_formula = 0;
+  double worst_measured = 0;
+  while (std::getline(in, line)) {
+    if (line.empty()) {
+      continue;
+    }
+    const auto f = split_csv(line);
+    ASSERT_GE(f.size(), 7u) << line;
+    const std::string& id = f[0];
+    const std::string& kind = f[1];
+    const double expected = std::stod(f[2]);
+    const double resolution = std::stod(f[4]);
+    const auto it = cases().find(id);
+    ASSERT_NE(it, cases().end()) << "no computation for row " << id;
+    seen[id] = true;
+    const double ours = it->second();
+    const double err = expected != 0 ? (ours - expected) / expected : ours;
+    std::printf("  %-36s %-9s ours %14.10g  published %14.10g %-8s error %+7.2f%%\n", id.c_str(),
+                kind.c_str(), ours, expected, f[3].c_str(), err * 100.0);
+    if (kind == "formula") {
+      ++formula;
+      worst_formula = std::max(worst_formula, std::abs(err));
+      EXPECT_LE(std::abs(ours - expected), std::max(0.01 * std::abs(expected), resolution))
+          << id << " (" << f[6] << ")";
+    } else if (kind == "measured") {
+      ++measured;
+      worst_measured = std::max(worst_measured, std::abs(err));
+      EXPECT_LE(std::abs(err), 0.20) << id << " (" << f[6] << ")";
+    } else {
+      EXPECT_EQ(kind, "component") << id;
+    }
+  }
+  std::printf("  formula-level: %d rows, worst error %.2f%%; measured: %d rows, worst %.2f%%\n",
+              formula, worst_formula * 100.0, measured, worst_measured * 100.0);
+  for (const auto& [id, fn] : cases()) {
+    EXPECT_TRUE(seen.count(id)) << "computation without a data row: " << id;
+  }
+}
+
+}  // namespace
+}  // namespace willfit
