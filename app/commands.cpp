@@ -5,8 +5,14 @@
 
 namespace willfit::app {
 
+int run_devices(const std::vector<std::string>& args, Context& ctx);  // cmd_devices.cpp
+int run_device(const std::vector<std::string>& args, Context& ctx);   // cmd_device.cpp
+
 std::span<const Command> commands() {
-  static const std::array<Command, 0> table{};
+  static const std::array table{
+      Command{"devices", "list the devices willfit knows", run_devices},
+      Command{"device", "show one device's spec sheet", run_device},
+  };
   return table;
 }
 
