@@ -72,7 +72,7 @@ std::string render_device_sheet_text(const DeviceSheet& sheet) {
                                 "token) tops out near {:.0f} tokens/s here;",
                                 sheet.reference_model, format_si(sheet.reference_bytes_per_token),
                                 *sheet.decode_ceiling_tokens_per_s));
-      s += line("", "real runs reach about 70-90% of such a ceiling");
+      s += line("", "measured llama.cpp runs reach about 60-75% of such a ceiling");
     }
   }
 

@@ -6,8 +6,9 @@
 // with bytes per token = the weights at their stored precision (the KV cache
 // read adds a little at long contexts and is left out: this is a ceiling).
 // Bandwidth is the datasheet's decimal GB/s. Measured llama.cpp decode reaches
-// about 70-90% of it (shared/reference/devices-notes.md: ~71-73% measured on
-// DDR4/LPDDR5X, 80-90% quoted for GPUs), so the real figure is lower.
+// about 60-75% of this ceiling (shared/reference/devices-notes.md: ~71-73% on
+// DDR4/LPDDR5X; tests/data/decode_measured.csv: 63-75% on RTX 3090/4090 and
+// M2 Max), so the real figure is lower.
 // The reference model is a 7 B model at Q4_K_M, sized by the same weight
 // function the estimator uses.
 //
