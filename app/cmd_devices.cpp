@@ -16,7 +16,7 @@ int run_devices(const std::vector<std::string>& args, Context& ctx) {
                "willfit devices"};
   app.footer(
       "Examples:\n  willfit devices 4090\n  willfit devices --vendor apple --min-memory 64gb\n"
-      "  willfit devices h100 --json");
+      "  willfit devices h100 --json\n");
   std::string query;
   std::string vendor;
   std::string min_memory_text;

@@ -300,6 +300,9 @@ Expected<Device> read_device(const Json& entry, const std::string& where) {
     }
   }
   d.memory_marketed = r.string("memory_marketed", false);
+  if (d.memory_marketed.empty() && d.memory_bytes > 0) {
+    d.memory_marketed = format_iec(d.memory_bytes);  // a user's entry may leave it out
+  }
   d.memory_type = r.string("memory_type", false);
   d.bandwidth_gb_per_s = r.number("bandwidth_gb_per_s", true, 0.001, 1e6);
   d.fp32_tflops = r.number("fp32_tflops", false, 0.0001, 1e6);

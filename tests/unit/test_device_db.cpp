@@ -274,6 +274,7 @@ TEST(MergeDevices, AUserFileAddsAndReplacesById) {
   EXPECT_EQ(merged.devices().size(), embedded().devices().size() + 1);
   EXPECT_EQ(merged.find("rtx 4090")->memory_bytes, 48 * kGiB);
   EXPECT_EQ(merged.find("acme x1")->id, "acme-x1");
+  EXPECT_EQ(merged.find("acme x1")->memory_marketed, "1.00 GiB");  // left out: from the bytes
   EXPECT_EQ(merged.data_version(), embedded().data_version());
   EXPECT_NE(merged.origin().find("user.json"), std::string::npos);
 }
