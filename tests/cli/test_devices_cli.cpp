@@ -25,6 +25,7 @@ TEST(NamedDevices, AGpuByName) {
   EXPECT_EQ(j["device"]["name"], "GeForce RTX 4090");
   EXPECT_EQ(j["device"]["memory_bytes"], 24LL << 30);
   EXPECT_EQ(j["query"]["device"], "rtx 4090");
+  EXPECT_EQ(j["device"]["ids"], json::array({"rtx-4090"}));
 }
 
 TEST(NamedDevices, CapacitiesOfSeveralDevicesAddUp) {
@@ -38,6 +39,8 @@ TEST(NamedDevices, CapacitiesOfSeveralDevicesAddUp) {
   const auto eight = json::parse(run_cli({"405b", "-p", "fp8", "-d", "h100:8", "--json"}).out);
   EXPECT_EQ(eight["device"]["count"], 8);
   EXPECT_EQ(eight["device"]["memory_bytes"], 640LL << 30);
+  EXPECT_EQ(eight["device"]["ids"].size(), 8u);
+  EXPECT_EQ(eight["device"]["ids"][7], "h100-sxm");
 }
 
 TEST(NamedDevices, AmbiguousAndUnknownNamesAreCleanErrors) {
