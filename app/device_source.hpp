@@ -31,7 +31,7 @@ class DeviceSource {
 // The user file's path, or "" when neither XDG_CONFIG_HOME nor HOME is set.
 std::string user_devices_path(const Environment& env);
 
-// "devices data 2026-11-29 (embedded data/devices.json, 196 devices)", for --version.
+// "devices data 2026-11-29 (data/devices.json, embedded)", for --version.
 std::string embedded_devices_summary();
 
 }  // namespace willfit::app

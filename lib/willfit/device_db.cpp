@@ -592,6 +592,21 @@ Expected<DeviceDb> parse_device_db(std::string_view json, std::string_view origi
   return DeviceDb(std::move(devices), std::move(data_version), where);
 }
 
+std::string peek_data_version(std::string_view json) {
+  constexpr std::string_view kKey = "\"data_version\"";
+  const std::string_view head = json.substr(0, 2048);
+  auto pos = head.find(kKey);
+  if (pos == std::string_view::npos) {
+    return "";
+  }
+  pos = head.find('"', head.find(':', pos + kKey.size()));
+  const auto end = head.find('"', pos + 1);
+  if (pos == std::string_view::npos || end == std::string_view::npos) {
+    return "";
+  }
+  return std::string(head.substr(pos + 1, end - pos - 1));
+}
+
 // ---- --device values ------------------------------------------------------
 
 bool is_capacity_text(std::string_view text) {

@@ -66,6 +66,10 @@ class DeviceDb {
 // one line naming the origin and the entry.
 Expected<DeviceDb> parse_device_db(std::string_view json, std::string_view origin);
 
+// The document's "data_version" read from its first few hundred bytes without
+// parsing the whole file ("" when not there): --version runs on every start.
+std::string peek_data_version(std::string_view json);
+
 // One part of a --device value: a name or a capacity, and how many of it.
 struct DeviceSpecPart {
   std::string name;  // "rtx 3090", "24gb"

@@ -32,6 +32,12 @@ TEST(EmbeddedDevices, LoadsWithAVersionAndEnoughDevices) {
   EXPECT_EQ(embedded().data_version().size(), 10u);  // YYYY-MM-DD
 }
 
+TEST(EmbeddedDevices, DataVersionCanBeReadWithoutParsing) {
+  EXPECT_EQ(peek_data_version(app::embedded_devices_json()), embedded().data_version());
+  EXPECT_EQ(peek_data_version(R"({"devices": []})"), "");
+  EXPECT_EQ(peek_data_version(R"({"data_version": "2020-01-02", "devices": []})"), "2020-01-02");
+}
+
 TEST(EmbeddedDevices, EveryEntryIsSane) {
   const std::set<std::string> vendors = {"nvidia", "amd",      "apple",  "intel",
                                          "google", "qualcomm", "generic"};
