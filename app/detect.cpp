@@ -23,13 +23,12 @@ const std::vector<std::string> kRocmSmi = {"rocm-smi", "--showproductname", "--s
 
 Expected<Device> device_for(const DetectedGpu& gpu, const char* vendor, DeviceKind kind,
                             DeviceSource& source, std::vector<std::string>& notes) {
-  auto db = source.get();
-  if (!db) {
-    return db.error();
+  if (auto db = source.get(); !db) {
+    return db.error();  // a broken database is reported, not skipped
   }
   const std::int64_t gib = marketed_gib(gpu.memory_total);
   for (const std::string& name : {gpu.name, fmt::format("{} {}gb", gpu.name, gib)}) {
-    if (auto d = (*db)->find(name); d && d->memory_bytes == gib * kGiB) {
+    if (auto d = source.find(name); d && d->memory_bytes == gib * kGiB) {
       return *d;
     }
   }

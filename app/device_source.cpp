@@ -8,6 +8,7 @@ namespace willfit::app {
 namespace {
 
 constexpr std::uint64_t kMaxFileBytes = 64u << 20;
+constexpr const char* kEmbeddedOrigin = "data/devices.json (embedded)";
 
 Expected<DeviceDb> load_file(const Environment& env, const std::string& path) {
   auto bytes = env.read_file(path, kMaxFileBytes);
@@ -24,7 +25,7 @@ Expected<DeviceDb> load(const Environment& env, const std::string& devices_file)
   } else if (auto var = env.get("WILLFIT_DEVICES"); var && !var->empty()) {
     base = load_file(env, *var);
   } else {
-    base = parse_device_db(embedded_devices_json(), "data/devices.json (embedded)");
+    base = parse_device_db(embedded_devices_json(), kEmbeddedOrigin);
   }
   if (!base) {
     return base;
@@ -61,6 +62,32 @@ Expected<const DeviceDb*> DeviceSource::get() {
     return db_->error();
   }
   return &db_->value();
+}
+
+bool DeviceSource::embedded_only() const {
+  if (!devices_file_.empty()) {
+    return false;
+  }
+  if (auto var = env_.get("WILLFIT_DEVICES"); var && !var->empty()) {
+    return false;
+  }
+  const std::string user = user_devices_path(env_);
+  if (user.empty()) {
+    return true;
+  }
+  auto bytes = env_.read_file(user, 1);
+  return !bytes && bytes.error().message.find("No such file") != std::string::npos;
+}
+
+Expected<Device> DeviceSource::find(const std::string& name) {
+  if (!db_ && embedded_only()) {
+    return find_device_in(embedded_devices_json(), kEmbeddedOrigin, name);
+  }
+  auto db = get();
+  if (!db) {
+    return db.error();
+  }
+  return (*db)->find(name);
 }
 
 std::string user_devices_path(const Environment& env) {

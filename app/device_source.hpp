@@ -22,9 +22,16 @@ class DeviceSource {
   // The database, loaded on first use; an error names the file and entry.
   Expected<const DeviceDb*> get();
 
+  // One device by name, as DeviceDb::find. With only the embedded copy in
+  // play (no --devices, WILLFIT_DEVICES or user file) it scans instead of
+  // parsing the whole database (find_device_in), which keeps named-device
+  // runs close to the speed of plain ones.
+  Expected<Device> find(const std::string& name);
+
  private:
   const Environment& env_;
   std::string devices_file_;
+  [[nodiscard]] bool embedded_only() const;
   std::optional<Expected<DeviceDb>> db_;
 };
 

@@ -32,11 +32,7 @@ Expected<Device> one_device(const std::string& name, DeviceSource& source) {
   if (is_capacity_text(name)) {
     return raw_device(name);
   }
-  auto db = source.get();
-  if (!db) {
-    return db.error();
-  }
-  auto d = (*db)->find(name);
+  auto d = source.find(name);
   if (!d) {
     return d.error();
   }

@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <optional>
 #include <set>
@@ -605,6 +606,298 @@ std::string peek_data_version(std::string_view json) {
     return "";
   }
   return std::string(head.substr(pos + 1, end - pos - 1));
+}
+
+// ---- finding without parsing everything -----------------------------------
+//
+// nlohmann's DOM parser reads the 285 KB embedded file at about 30 MB/s, which
+// would make every named-device run several times slower than a plain one.
+// The scan below only walks the bytes: strings are skipped with a tight loop,
+// and only the five fields a lookup needs are decoded. Anything it does not
+// expect (an escape other than \" \\ \/ \n \t, a missing key, a bad kind)
+// sends the caller to the full parser, which reports the problem properly.
+
+namespace {
+
+struct Stub {
+  Device device;  // id, name, aliases, kind, memory_bytes only
+  std::size_t begin = 0;
+  std::size_t end = 0;
+};
+
+class Scanner {
+ public:
+  explicit Scanner(std::string_view s) : s_(s) {}
+
+  std::optional<std::vector<Stub>> entries() {
+    std::vector<Stub> out;
+    if (!eat('{')) {
+      return std::nullopt;
+    }
+    if (eat('}')) {
+      return std::nullopt;
+    }
+    do {
+      auto key = str();
+      if (!key || !eat(':')) {
+        return std::nullopt;
+      }
+      if (*key == "devices") {
+        if (!eat('[')) {
+          return std::nullopt;
+        }
+        if (!eat(']')) {
+          do {
+            auto stub = entry();
+            if (!stub) {
+              return std::nullopt;
+            }
+            out.push_back(std::move(*stub));
+          } while (eat(','));
+          if (!eat(']')) {
+            return std::nullopt;
+          }
+        }
+      } else if (!skip_value()) {
+        return std::nullopt;
+      }
+    } while (eat(','));
+    if (!eat('}')) {
+      return std::nullopt;
+    }
+    return out;
+  }
+
+ private:
+  std::optional<Stub> entry() {
+    ws();
+    Stub stub;
+    stub.begin = i_;
+    if (!eat('{')) {
+      return std::nullopt;
+    }
+    bool has_id = false;
+    bool has_kind = false;
+    do {
+      auto key = str();
+      if (!key || !eat(':')) {
+        return std::nullopt;
+      }
+      Device& d = stub.device;
+      if (*key == "id" || *key == "name" || *key == "kind") {
+        auto v = str();
+        if (!v) {
+          return std::nullopt;
+        }
+        if (*key == "id") {
+          d.id = std::move(*v);
+          has_id = true;
+        } else if (*key == "name") {
+          d.name = std::move(*v);
+        } else if (auto k = kind_from(*v)) {
+          d.kind = *k;
+          has_kind = true;
+        } else {
+          return std::nullopt;
+        }
+      } else if (*key == "aliases") {
+        if (!eat('[')) {
+          return std::nullopt;
+        }
+        if (!eat(']')) {
+          do {
+            auto a = str();
+            if (!a) {
+              return std::nullopt;
+            }
+            d.aliases.push_back(std::move(*a));
+          } while (eat(','));
+          if (!eat(']')) {
+            return std::nullopt;
+          }
+        }
+      } else if (*key == "memory_bytes") {
+        ws();
+        const std::size_t start = i_;
+        if (!skip_value()) {
+          return std::nullopt;
+        }
+        const std::string_view text = s_.substr(start, i_ - start);
+        if (text != "null") {
+          Bytes v = 0;
+          const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+          if (ec != std::errc() || ptr != text.data() + text.size()) {
+            return std::nullopt;
+          }
+          d.memory_bytes = v;
+        }
+      } else if (!skip_value()) {
+        return std::nullopt;
+      }
+    } while (eat(','));
+    if (!eat('}') || !has_id || !has_kind) {
+      return std::nullopt;
+    }
+    stub.end = i_;
+    return stub;
+  }
+
+  void ws() {
+    while (i_ < s_.size() &&
+           (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t')) {
+      ++i_;
+    }
+  }
+
+  bool eat(char c) {
+    ws();
+    if (i_ < s_.size() && s_[i_] == c) {
+      ++i_;
+      return true;
+    }
+    return false;
+  }
+
+  std::optional<std::string> str() {
+    ws();
+    if (i_ >= s_.size() || s_[i_] != '"') {
+      return std::nullopt;
+    }
+    ++i_;
+    std::string out;
+    while (i_ < s_.size()) {
+      const char c = s_[i_++];
+      if (c == '"') {
+        return out;
+      }
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      if (i_ >= s_.size()) {
+        return std::nullopt;
+      }
+      const char e = s_[i_++];
+      if (e == '"' || e == '\\' || e == '/') {
+        out += e;
+      } else if (e == 'n') {
+        out += '\n';
+      } else if (e == 't') {
+        out += '\t';
+      } else {
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+  bool skip_string() {
+    ++i_;  // the opening quote
+    while (i_ < s_.size()) {
+      const char c = s_[i_++];
+      if (c == '"') {
+        return true;
+      }
+      if (c == '\\') {
+        ++i_;
+      }
+    }
+    return false;
+  }
+
+  bool skip_value() {
+    ws();
+    if (i_ >= s_.size()) {
+      return false;
+    }
+    const char c = s_[i_];
+    if (c == '"') {
+      return skip_string();
+    }
+    if (c == '{' || c == '[') {
+      int depth = 0;
+      while (i_ < s_.size()) {
+        const char x = s_[i_];
+        if (x == '"') {
+          if (!skip_string()) {
+            return false;
+          }
+          continue;
+        }
+        ++i_;
+        if (x == '{' || x == '[') {
+          ++depth;
+        } else if (x == '}' || x == ']') {
+          if (--depth == 0) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+    const std::size_t start = i_;
+    while (i_ < s_.size() && s_[i_] != ',' && s_[i_] != '}' && s_[i_] != ']' && s_[i_] != ' ' &&
+           s_[i_] != '\n' && s_[i_] != '\r' && s_[i_] != '\t') {
+      ++i_;
+    }
+    return i_ > start;
+  }
+
+  std::string_view s_;
+  std::size_t i_ = 0;
+};
+
+}  // namespace
+
+Expected<Device> find_device_in(std::string_view json, std::string_view origin,
+                                std::string_view name) {
+  const auto full = [&]() -> Expected<Device> {
+    auto db = parse_device_db(json, origin);
+    if (!db) {
+      return db.error();
+    }
+    return db->find(name);
+  };
+  auto stubs = Scanner(json).entries();
+  if (!stubs) {
+    return full();
+  }
+  std::vector<Device> devices;
+  std::set<std::string> ids;
+  for (const auto& stub : *stubs) {
+    if (!ids.insert(stub.device.id).second) {
+      return full();  // duplicate ids: the full parse says which
+    }
+    devices.push_back(stub.device);
+  }
+  const DeviceDb index(std::move(devices), "", std::string(origin));
+  auto hit = index.find(name);
+  if (!hit) {
+    return hit.error();
+  }
+  for (std::size_t i = 0; i < stubs->size(); ++i) {
+    const Stub& stub = (*stubs)[i];
+    if (stub.device.id != hit->id) {
+      continue;
+    }
+    Json entry;
+    try {
+      entry = Json::parse(json.substr(stub.begin, stub.end - stub.begin));
+    } catch (const Json::parse_error&) {
+      return full();
+    }
+    auto device =
+        read_device(entry, fmt::format("{}: devices[{}] ('{}')", origin, i, stub.device.id));
+    if (!device) {
+      return device.error();
+    }
+    if (hit->memory_bytes != stub.device.memory_bytes) {  // system memory given a size
+      device->memory_bytes = hit->memory_bytes;
+      device->memory_marketed = hit->memory_marketed;
+    }
+    return device;
+  }
+  return full();
 }
 
 // ---- --device values ------------------------------------------------------

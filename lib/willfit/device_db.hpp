@@ -66,6 +66,16 @@ class DeviceDb {
 // one line naming the origin and the entry.
 Expected<DeviceDb> parse_device_db(std::string_view json, std::string_view origin);
 
+// Finds one device in a devices document without building all of it: a quick
+// scan reads each entry's id, name, aliases, kind and memory, the lookup runs
+// on those, and only the entry found is parsed and validated. Same answers and
+// errors as parse_device_db(json, origin)->find(name), except that entries not
+// found are not validated: use it for data validated elsewhere (the embedded
+// copy, which a unit test checks). Falls back to the full parse when the scan
+// meets anything unusual.
+Expected<Device> find_device_in(std::string_view json, std::string_view origin,
+                                std::string_view name);
+
 // The document's "data_version" read from its first few hundred bytes without
 // parsing the whole file ("" when not there): --version runs on every start.
 std::string peek_data_version(std::string_view json);

@@ -190,6 +190,51 @@ TEST(SearchDevices, ByWordsAndByVendorWord) {
   EXPECT_EQ(embedded().search("").size(), embedded().devices().size());
 }
 
+TEST(FindWithoutFullParse, GivesTheSameAnswersAsTheFullDatabase) {
+  const auto json = app::embedded_devices_json();
+  std::vector<std::string> queries = {"4090",         "a100",      "rtx 4900",
+                                      "m2 max 64gb",  "h100:8",    "nvidia",
+                                      "3060",         "a100 40gb", "ddr5-5600 dual channel 64gb",
+                                      "rtx 4070 48gb"};
+  for (const auto& d : embedded().devices()) {
+    queries.push_back(d.id);
+    queries.push_back(d.name);
+  }
+  for (const auto& q : queries) {
+    const auto fast = find_device_in(json, "data/devices.json", q);
+    const auto slow = embedded().find(q);
+    ASSERT_EQ(fast.ok(), slow.ok()) << q;
+    if (fast.ok()) {
+      EXPECT_EQ(fast->id, slow->id) << q;
+      EXPECT_EQ(fast->memory_bytes, slow->memory_bytes) << q;
+      EXPECT_EQ(fast->notes, slow->notes) << q;
+      EXPECT_EQ(fast->interconnect.bus, slow->interconnect.bus) << q;
+    } else {
+      EXPECT_EQ(fast.error().message, slow.error().message) << q;
+    }
+  }
+}
+
+TEST(FindWithoutFullParse, UnusualFilesTakeTheFullParser) {
+  // A \u escape, a duplicate id and bad JSON: the scan gives up, the full
+  // parser answers (or reports the problem).
+  const std::string escaped = R"({"devices": [{"id": "x1", "vendor": "a", "name": "X\u0031",
+    "kind": "discrete_gpu", "memory_bytes": 1024, "bandwidth_gb_per_s": 1, "source": "s"}]})";
+  EXPECT_EQ(find_device_in(escaped, "f.json", "x1")->name, "X1");
+  const std::string dup = R"({"devices": [
+    {"id": "x", "vendor": "a", "name": "X", "kind": "cpu", "memory_bytes": null, "bandwidth_gb_per_s": 1, "source": "s"},
+    {"id": "x", "vendor": "a", "name": "Y", "kind": "cpu", "memory_bytes": null, "bandwidth_gb_per_s": 1, "source": "s"}]})";
+  EXPECT_NE(find_device_in(dup, "f.json", "y").error().message.find("duplicate id"),
+            std::string::npos);
+  EXPECT_NE(find_device_in("{", "f.json", "y").error().message.find("not valid JSON"),
+            std::string::npos);
+  // The entry found is validated.
+  const std::string bad = R"({"devices": [{"id": "z", "vendor": "a", "name": "Z",
+    "kind": "discrete_gpu", "memory_bytes": 1024, "bandwidth_gb_per_s": -1, "source": "s"}]})";
+  EXPECT_NE(find_device_in(bad, "f.json", "z").error().message.find("f.json: devices[0] ('z')"),
+            std::string::npos);
+}
+
 // ---- parsing and its errors -------------------------------------------------
 
 constexpr const char* kOneDevice = R"({"schema_version": 1, "data_version": "2026-01-01",
