@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "command.hpp"
+#include "device_source.hpp"
 
 namespace willfit::app {
 namespace {
@@ -34,7 +35,7 @@ std::string one_line(std::string s) {
 }  // namespace
 
 std::string version_text() {
-  return std::string("willfit ") + WILLFIT_VERSION;
+  return std::string("willfit ") + WILLFIT_VERSION + "\n" + embedded_devices_summary();
 }
 
 int fail(Context& ctx, const std::string& message) {

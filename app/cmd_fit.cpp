@@ -59,13 +59,15 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   std::string ram_text;
   std::string flash_text = "auto";
   std::string gpu_limit_text;
+  std::string devices_file;
   bool json = false;
   bool quiet = false;
   SpeedOptionText speed_text;
   app.add_option("MODEL", model_text, "Model size (13b, 8x7b, 30b-a3b)")->required();
   app.add_option("-p,--precision", precision_text, "Weight precision (default fp16)");
   app.add_option("-d,--device", device_text,
-                 "Device memory, e.g. 8gb (read as GiB, as GPUs are sold)");
+                 "Device: a name ('rtx 4090', 'm2 max 64gb'), several ('2x rtx 3090', "
+                 "'h100:8'), a size (8gb, read as GiB) or auto");
   app.add_option("-c,--context", context_text,
                  "Context length in tokens (default 4096; Ollama: by VRAM), or 'max'");
   app.add_option("-b,--batch", batch_text, "Concurrent sequences (default 1)");
@@ -77,6 +79,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
                  "iogpu.wired_limit_mb)");
   RuntimeOptions runtime_options;
   add_runtime_options(app, runtime_options);
+  app.add_option("--devices", devices_file, "Device database file replacing the bundled one");
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
   app.add_flag("-q,--quiet", quiet, "Print nothing; the exit code is the answer");
   add_speed_options(app, speed_text);
@@ -96,7 +99,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   query.model = std::move(*model);
   query.precision = std::move(*precision);
   if (!device_text.empty()) {
-    auto devices = resolve_devices(device_text, ctx.env);
+    auto devices = resolve_devices(device_text, ctx.env, devices_file);
     if (!devices) {
       return fail(ctx, devices.error().message);
     }
@@ -130,6 +133,8 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
       return fail(ctx, "--ram: " + ram.error().message);
     }
     query.ram = *ram;
+  } else {
+    query.ram = query.devices.system_ram;  // detected with --device auto, else unknown
   }
   if (!gpu_limit_text.empty()) {
     auto limit = parse_capacity(gpu_limit_text);

@@ -5,12 +5,16 @@
 
 namespace willfit::app {
 
-int run_train(const std::vector<std::string>& args, Context& ctx);
+int run_train(const std::vector<std::string>& args, Context& ctx);    // cmd_train.cpp
+int run_devices(const std::vector<std::string>& args, Context& ctx);  // cmd_devices.cpp
+int run_device(const std::vector<std::string>& args, Context& ctx);   // cmd_device.cpp
 
 std::span<const Command> commands() {
-  static const std::array<Command, 1> table{{
-      {"train", "memory to train or fine-tune a model", run_train},
-  }};
+  static const std::array table{
+      Command{"train", "memory to train or fine-tune a model", run_train},
+      Command{"devices", "list the devices willfit knows", run_devices},
+      Command{"device", "show one device's spec sheet", run_device},
+  };
   return table;
 }
 

@@ -1,11 +1,19 @@
 #include "environment.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+
+extern char** environ;  // NOLINT: POSIX, for posix_spawnp
 
 namespace willfit::app {
 
@@ -37,6 +45,89 @@ bool SystemEnvironment::stdout_is_terminal() const {
   return isatty(STDOUT_FILENO) == 1;
 }
 
+// Runs argv with posix_spawnp: stdout into a pipe, stdin and stderr on
+// /dev/null (a probe must not print or wait for input). The pipe is read
+// with poll() until EOF or the deadline; past the deadline the child is
+// killed. Always reaped, so no zombie outlives the call.
+Expected<std::string> SystemEnvironment::run_command(const std::vector<std::string>& argv,
+                                                     int timeout_ms) const {
+  if (argv.empty()) {
+    return make_error("no command given");
+  }
+  int fds[2];
+  if (pipe(fds) != 0) {
+    return make_error(std::string("cannot run ") + argv[0] + ": " + std::strerror(errno));
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  posix_spawn_file_actions_addclose(&actions, fds[1]);
+  std::vector<char*> args;
+  for (const auto& a : argv) {
+    args.push_back(const_cast<char*>(a.c_str()));  // NOLINT: posix_spawn's signature
+  }
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, argv[0].c_str(), &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (rc != 0) {
+    close(fds[0]);
+    return make_error(argv[0] + " not found: " + std::strerror(rc));
+  }
+  std::string out;
+  bool timed_out = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  char buf[4096];
+  while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          deadline - std::chrono::steady_clock::now())
+                          .count();
+    if (left <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    const int ready = poll(&p, 1, static_cast<int>(left));
+    if (ready < 0 && errno == EINTR) {
+      continue;
+    }
+    if (ready <= 0) {
+      timed_out = ready == 0;
+      break;
+    }
+    const ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      break;
+    }
+    out.append(buf, static_cast<std::size_t>(n));
+    if (out.size() > (16u << 20)) {
+      timed_out = true;  // runaway output: treat like a hang
+      break;
+    }
+  }
+  close(fds[0]);
+  if (timed_out) {
+    kill(pid, SIGKILL);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timed_out) {
+    return make_error(argv[0] + " did not answer within " + std::to_string(timeout_ms) + " ms");
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    return make_error(argv[0] + " failed");
+  }
+  return out;
+}
+
 std::optional<std::string> FakeEnvironment::get(const std::string& name) const {
   const auto it = vars.find(name);
   if (it == vars.end()) {
@@ -52,6 +143,23 @@ Expected<std::string> FakeEnvironment::read_file(const std::string& path,
     return make_error("cannot read '" + path + "': No such file or directory");
   }
   return it->second.substr(0, static_cast<std::size_t>(limit));
+}
+
+}  // namespace willfit::app
+
+namespace willfit::app {
+
+Expected<std::string> FakeEnvironment::run_command(const std::vector<std::string>& argv,
+                                                   int /*timeout_ms*/) const {
+  std::string key;
+  for (const auto& a : argv) {
+    key += (key.empty() ? "" : " ") + a;
+  }
+  const auto it = commands.find(key);
+  if (it == commands.end()) {
+    return make_error((argv.empty() ? std::string("command") : argv[0]) + " not found");
+  }
+  return it->second;
 }
 
 }  // namespace willfit::app

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "willfit/expected.hpp"
 
@@ -20,6 +21,11 @@ class Environment {
   [[nodiscard]] virtual Expected<std::string> read_file(const std::string& path,
                                                         std::uint64_t limit) const = 0;
   [[nodiscard]] virtual bool stdout_is_terminal() const = 0;
+  // Runs a program (argv[0] looked up on PATH, no shell) and returns what it
+  // printed on stdout. Fails when it cannot start, exits non-zero, or runs
+  // longer than `timeout_ms` (then it is killed). Used for hardware probes.
+  [[nodiscard]] virtual Expected<std::string> run_command(const std::vector<std::string>& argv,
+                                                          int timeout_ms) const = 0;
 };
 
 // The real process environment.
@@ -29,18 +35,25 @@ class SystemEnvironment final : public Environment {
   [[nodiscard]] Expected<std::string> read_file(const std::string& path,
                                                 std::uint64_t limit) const override;
   [[nodiscard]] bool stdout_is_terminal() const override;
+  [[nodiscard]] Expected<std::string> run_command(const std::vector<std::string>& argv,
+                                                  int timeout_ms) const override;
 };
 
-// A fixed environment for tests: variables and in-memory files.
+// A fixed environment for tests: variables, in-memory files and canned
+// command outputs (keyed by the argv joined with single spaces; a command
+// not listed is "not found").
 class FakeEnvironment final : public Environment {
  public:
   std::map<std::string, std::string> vars;
   std::map<std::string, std::string> files;
+  std::map<std::string, std::string> commands;
   bool terminal = false;
   [[nodiscard]] std::optional<std::string> get(const std::string& name) const override;
   [[nodiscard]] Expected<std::string> read_file(const std::string& path,
                                                 std::uint64_t limit) const override;
   [[nodiscard]] bool stdout_is_terminal() const override { return terminal; }
+  [[nodiscard]] Expected<std::string> run_command(const std::vector<std::string>& argv,
+                                                  int timeout_ms) const override;
 };
 
 }  // namespace willfit::app

@@ -62,12 +62,18 @@ Json device_json(const FitReport& r) {
     j["count"] = 0;
     j["memory_bytes"] = nullptr;
     j["usable_bytes"] = nullptr;
+    j["ids"] = Json::array();
     return j;
   }
   j["name"] = set.display_name();
   j["count"] = set.count();
   j["memory_bytes"] = r.estimate.capacity;
   j["usable_bytes"] = r.estimate.usable;
+  Json ids = Json::array();  // one per device, database ids ("rtx-4090") or sizes ("8gb")
+  for (const auto& d : set.devices) {
+    ids.push_back(d.id);
+  }
+  j["ids"] = ids;
   return j;
 }
 

@@ -13,6 +13,7 @@
 namespace willfit::app {
 
 Expected<Model> resolve_model(const std::string& text, const Environment& env);
-Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& env);
+Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& env,
+                                    const std::string& devices_file = "");
 
 }  // namespace willfit::app

@@ -59,6 +59,11 @@ struct Device {
 struct DeviceSet {
   std::vector<Device> devices;
   std::string text;  // what the user asked for, normalised
+  // What was detected or looked up, for the user ("'4090' is GeForce RTX
+  // 4090", "no GPU found: using system memory"); reports list them.
+  std::vector<std::string> notes;
+  // System RAM usable for offload, when detection measured it ("--device auto").
+  std::optional<Bytes> system_ram;
   [[nodiscard]] Bytes capacity() const;
   [[nodiscard]] std::size_t count() const { return devices.size(); }
   [[nodiscard]] std::string display_name() const;  // "2x GeForce RTX 3090"

@@ -1,6 +1,7 @@
 #include "willfit/report.hpp"
 
 #include <vector>
+#include <algorithm>
 
 #include <fmt/format.h>
 
@@ -81,7 +82,11 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
       break;
     }
   }
-  if (!query.ram) {
+  r.assumptions.insert(r.assumptions.end(), query.devices.notes.begin(), query.devices.notes.end());
+  const bool on_cpu = !query.devices.devices.empty() &&
+                      std::all_of(query.devices.devices.begin(), query.devices.devices.end(),
+                                  [](const Device& d) { return d.kind == DeviceKind::Cpu; });
+  if (!query.ram && !on_cpu) {
     r.assumptions.push_back("system RAM unknown: give --ram to consider offloading");
   }
   r.hint = make_hint(query, r.estimate);

@@ -1,0 +1,23 @@
+// --device auto: finds the local GPU(s) by asking the tools that know
+// (nvidia-smi, rocm-smi, macOS sysctl/system_profiler), else falls back to
+// system memory from /proc/meminfo. The tools run through the Environment,
+// so tests feed canned outputs; the parsing is in lib/willfit/detect_parse.
+#pragma once
+
+#include <optional>
+
+#include "device_source.hpp"
+#include "environment.hpp"
+#include "willfit/device.hpp"
+#include "willfit/expected.hpp"
+
+namespace willfit::app {
+
+struct Detection {
+  DeviceSet devices;         // with notes saying what was found and how
+  std::optional<Bytes> ram;  // system RAM usable for offload, for discrete GPUs
+};
+
+Expected<Detection> detect_devices(const Environment& env, DeviceSource& source);
+
+}  // namespace willfit::app

@@ -1,0 +1,229 @@
+// Named devices, device databases from files, --device auto with canned
+// tool outputs, and the `devices` / `device` commands, all in-process.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/harness.hpp"
+
+namespace willfit::test {
+namespace {
+
+using nlohmann::json;
+
+const std::string kMeminfo = "MemTotal:       65798212 kB\nMemAvailable:   60123456 kB\n";
+const std::string kNvidiaSmi =
+    "nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv,noheader,nounits";
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(NamedDevices, AGpuByName) {
+  const auto r = run_cli({"13b", "-p", "q4", "-d", "rtx 4090", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["device"]["name"], "GeForce RTX 4090");
+  EXPECT_EQ(j["device"]["memory_bytes"], 24LL << 30);
+  EXPECT_EQ(j["query"]["device"], "rtx 4090");
+  EXPECT_EQ(j["device"]["ids"], json::array({"rtx-4090"}));
+}
+
+TEST(NamedDevices, CapacitiesOfSeveralDevicesAddUp) {
+  const auto two = json::parse(run_cli({"70b", "-p", "q4", "-d", "2x rtx 3090", "--json"}).out);
+  EXPECT_EQ(two["device"]["count"], 2);
+  EXPECT_EQ(two["device"]["memory_bytes"], 48LL << 30);
+  const auto mixed =
+      json::parse(run_cli({"7b", "-p", "q4", "-d", "rtx 4090,rtx 3060 12gb", "--json"}).out);
+  EXPECT_EQ(mixed["device"]["memory_bytes"], 36LL << 30);
+  EXPECT_EQ(mixed["device"]["name"], "GeForce RTX 4090 + GeForce RTX 3060 12GB");
+  const auto eight = json::parse(run_cli({"405b", "-p", "fp8", "-d", "h100:8", "--json"}).out);
+  EXPECT_EQ(eight["device"]["count"], 8);
+  EXPECT_EQ(eight["device"]["memory_bytes"], 640LL << 30);
+  EXPECT_EQ(eight["device"]["ids"].size(), 8u);
+  EXPECT_EQ(eight["device"]["ids"][7], "h100-sxm");
+}
+
+TEST(NamedDevices, AmbiguousAndUnknownNamesAreCleanErrors) {
+  const auto a = run_cli({"7b", "-d", "a100"});
+  EXPECT_TRUE(is_clean_error(a)) << a.err;
+  EXPECT_TRUE(has(a.err, "ambiguous")) << a.err;
+  const auto u = run_cli({"7b", "-d", "rtx 4900"});
+  EXPECT_TRUE(is_clean_error(u)) << u.err;
+  EXPECT_TRUE(has(u.err, "did you mean")) << u.err;
+  EXPECT_TRUE(is_clean_error(run_cli({"7b", "-d", "2x"})));
+  EXPECT_TRUE(is_clean_error(run_cli({"7b", "-d", "h100:0"})));
+}
+
+// ---- database files ---------------------------------------------------------
+
+const std::string kMyDb = R"({"schema_version": 1, "data_version": "2026-01-01", "devices": [
+  {"id": "lab-gpu", "vendor": "acme", "name": "Lab GPU", "kind": "discrete_gpu",
+   "memory_bytes": 34359738368, "bandwidth_gb_per_s": 900, "source": "our lab"}]})";
+
+TEST(DeviceFiles, DevicesOptionReplacesTheBundledDatabase) {
+  app::FakeEnvironment env;
+  env.files["/tmp/my.json"] = kMyDb;
+  const auto r = run_cli({"13b", "-d", "lab gpu", "--devices", "/tmp/my.json", "--json"}, env);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["device"]["memory_bytes"], 32LL << 30);
+  const auto gone = run_cli({"13b", "-d", "rtx 4090", "--devices", "/tmp/my.json"}, env);
+  EXPECT_TRUE(is_clean_error(gone));
+  EXPECT_TRUE(has(gone.err, "unknown device"));
+}
+
+TEST(DeviceFiles, EnvironmentVariableReplacesTheBundledDatabase) {
+  app::FakeEnvironment env;
+  env.files["/data/devs.json"] = kMyDb;
+  env.vars["WILLFIT_DEVICES"] = "/data/devs.json";
+  EXPECT_EQ(run_cli({"13b", "-d", "lab-gpu", "-q"}, env).code, 0);
+  const auto list = run_cli({"devices"}, env);
+  EXPECT_TRUE(has(list.out, "1 of 1 devices (data 2026-01-01)")) << list.out;
+}
+
+TEST(DeviceFiles, UserFileInTheConfigDirectoryAddsAndReplaces) {
+  app::FakeEnvironment env;
+  env.vars["XDG_CONFIG_HOME"] = "/home/u/.cfg";
+  env.files["/home/u/.cfg/willfit/devices.json"] = kMyDb;
+  const auto r = run_cli({"13b", "-d", "lab gpu,rtx 4090", "--json"}, env);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["device"]["memory_bytes"], 56LL << 30);
+
+  app::FakeEnvironment home;
+  home.vars["HOME"] = "/home/u";
+  home.files["/home/u/.config/willfit/devices.json"] = kMyDb;
+  EXPECT_EQ(run_cli({"13b", "-d", "lab gpu", "-q"}, home).code, 0);
+}
+
+TEST(DeviceFiles, MalformedFilesNameTheFileAndTheEntry) {
+  app::FakeEnvironment env;
+  env.files["/tmp/bad.json"] = R"({"devices": [{"id": "x", "vendor": "acme", "name": "X",
+    "kind": "discrete_gpu", "memory_bytes": "lots", "bandwidth_gb_per_s": 1, "source": "s"}]})";
+  env.files["/tmp/broken.json"] = "{\"devices\": [";
+  const auto bad = run_cli({"7b", "-d", "x", "--devices", "/tmp/bad.json"}, env);
+  EXPECT_TRUE(is_clean_error(bad)) << bad.err;
+  EXPECT_TRUE(has(bad.err, "/tmp/bad.json: devices[0] ('x'): 'memory_bytes'")) << bad.err;
+  const auto broken = run_cli({"devices", "--devices", "/tmp/broken.json"}, env);
+  EXPECT_TRUE(is_clean_error(broken)) << broken.err;
+  EXPECT_TRUE(has(broken.err, "/tmp/broken.json: not valid JSON")) << broken.err;
+  const auto missing = run_cli({"device", "t4", "--devices", "/tmp/none.json"}, env);
+  EXPECT_TRUE(is_clean_error(missing)) << missing.err;
+
+  app::FakeEnvironment user;
+  user.vars["XDG_CONFIG_HOME"] = "/c";
+  user.files["/c/willfit/devices.json"] = "[1, 2]";
+  const auto u = run_cli({"7b", "-d", "rtx 4090"}, user);
+  EXPECT_TRUE(is_clean_error(u)) << u.err;
+  EXPECT_TRUE(has(u.err, "/c/willfit/devices.json")) << u.err;
+  // A size needs no database, so a broken user file does not get in its way.
+  EXPECT_EQ(run_cli({"7b", "-d", "24gb", "-q"}, user).code, 0);
+}
+
+// ---- --device auto ----------------------------------------------------------
+
+TEST(AutoDetect, NvidiaGpusFromNvidiaSmi) {
+  app::FakeEnvironment env;
+  env.commands[kNvidiaSmi] =
+      "NVIDIA GeForce RTX 3090, 24576, 1100\nNVIDIA GeForce RTX 3090, 24576, 5\n";
+  env.files["/proc/meminfo"] = kMeminfo;
+  const auto r = run_cli({"70b", "-p", "q4", "-d", "auto", "--json"}, env);
+  ASSERT_NE(r.code, 2) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["device"]["name"], "2x GeForce RTX 3090");
+  EXPECT_EQ(j["query"]["device"], "auto");
+  // RAM for offload comes from /proc/meminfo when --ram is not given.
+  EXPECT_TRUE(j["query"]["ram_bytes"].is_number_integer());
+  const std::string notes = j["assumptions"].dump();
+  EXPECT_TRUE(has(notes, "detected with nvidia-smi")) << notes;
+  EXPECT_TRUE(has(notes, "in use by other programs")) << notes;
+  EXPECT_TRUE(has(notes, "/proc/meminfo")) << notes;
+  // --ram still wins.
+  const auto ram = json::parse(run_cli({"7b", "-d", "auto", "--ram", "8gb", "--json"}, env).out);
+  EXPECT_EQ(ram["query"]["ram_bytes"], 8LL << 30);
+}
+
+TEST(AutoDetect, GpusThatNeedTheirSizeToBeNamedAndUnknownOnes) {
+  app::FakeEnvironment env;
+  env.commands[kNvidiaSmi] = "NVIDIA GeForce RTX 3060, 12288, 300\nNVIDIA Future X9, 65536, 0\n";
+  const auto r = run_cli({"7b", "-d", "auto", "--json"}, env);
+  ASSERT_NE(r.code, 2) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["device"]["name"], "GeForce RTX 3060 12GB + NVIDIA Future X9");
+  EXPECT_EQ(j["device"]["memory_bytes"], 76LL << 30);
+  EXPECT_TRUE(has(j["assumptions"].dump(), "'NVIDIA Future X9' is not in the device database"));
+}
+
+TEST(AutoDetect, AmdGpusFromRocmSmi) {
+  app::FakeEnvironment env;
+  env.commands["rocm-smi --showproductname --showmeminfo vram --json"] =
+      R"json({"card0": {"Card Series": "AMD Instinct MI300X", "Card Model": "0x74a1",
+      "VRAM Total Memory (B)": "205822885888", "VRAM Total Used Memory (B)": "295063552"}})json";
+  const auto r = run_cli({"70b", "-d", "auto", "--json"}, env);
+  ASSERT_NE(r.code, 2) << r.err;
+  EXPECT_EQ(json::parse(r.out)["device"]["name"], "Instinct MI300X");
+}
+
+TEST(AutoDetect, AppleSiliconFromSysctl) {
+  app::FakeEnvironment env;
+  env.commands["sysctl -n hw.memsize"] = "68719476736\n";
+  env.commands["sysctl -n machdep.cpu.brand_string"] = "Apple M2 Max\n";
+  const auto r = run_cli({"13b", "-p", "q4", "-d", "auto", "--json"}, env);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["device"]["name"], "Apple M2 Max 64GB");
+  EXPECT_EQ(j["device"]["usable_bytes"], 48LL << 30);
+  EXPECT_TRUE(j["query"]["ram_bytes"].is_null());  // unified: no separate RAM to offload to
+}
+
+TEST(AutoDetect, NoGpuFallsBackToSystemMemoryAndSaysSo) {
+  app::FakeEnvironment env;
+  env.files["/proc/meminfo"] = kMeminfo;
+  const auto r = run_cli({"7b", "-p", "q4", "-d", "auto"}, env);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "on system RAM (CPU)")) << r.out;
+  EXPECT_TRUE(has(r.out, "no GPU found")) << r.out;
+  EXPECT_FALSE(has(r.out, "system RAM unknown")) << r.out;
+}
+
+TEST(AutoDetect, NothingToDetectIsACleanError) {
+  const auto r = run_cli({"7b", "-d", "auto"});
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_TRUE(has(r.err, "found no GPU")) << r.err;
+}
+
+// ---- devices and device -----------------------------------------------------
+
+TEST(DevicesCommand, FiltersAndJson) {
+  const auto r = run_cli({"devices", "--vendor", "apple", "--min-memory", "192gb", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["schema_version"], 1);
+  ASSERT_EQ(j["devices"].size(), 3u);  // M2 Ultra 192GB, M3 Ultra 256GB and 512GB
+  for (const auto& d : j["devices"]) {
+    EXPECT_EQ(d["vendor"], "apple");
+    EXPECT_GE(d["memory_bytes"].get<std::int64_t>(), 192LL << 30);
+  }
+  EXPECT_TRUE(is_clean_error(run_cli({"devices", "--min-memory", "lots"})));
+}
+
+TEST(DeviceCommand, SpecSheetAndErrors) {
+  const auto r = run_cli({"device", "h100", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["device"]["id"], "h100-sxm");
+  for (const char* k : {"usable_bytes", "usable_reason", "decode_ceiling", "fp16_tflops_sparse",
+                        "price_usd_per_gb", "caveats", "data_version"}) {
+    EXPECT_TRUE(j.contains(k)) << k;
+  }
+  EXPECT_GT(j["decode_ceiling"]["tokens_per_s"].get<double>(), 700.0);
+  EXPECT_TRUE(is_clean_error(run_cli({"device", "a100"})));
+  EXPECT_TRUE(is_clean_error(run_cli({"device"})));
+}
+
+TEST(Version, NamesTheDeviceData) {
+  const auto r = run_cli({"--version"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(has(r.out, "devices data 20")) << r.out;
+}
+
+}  // namespace
+}  // namespace willfit::test

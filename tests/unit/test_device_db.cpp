@@ -1,0 +1,381 @@
+// The device database: the embedded data's invariants, parsing and its
+// errors, merging, finding devices by name, and the --device syntax.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "embedded_data.hpp"
+#include "willfit/device_db.hpp"
+#include "willfit/text.hpp"
+
+namespace willfit {
+namespace {
+
+const DeviceDb& embedded() {
+  static const DeviceDb db = [] {
+    auto parsed = parse_device_db(app::embedded_devices_json(), "data/devices.json");
+    EXPECT_TRUE(parsed.ok()) << parsed.error().message;
+    return parsed.ok() ? *parsed : DeviceDb{};
+  }();
+  return db;
+}
+
+std::string find_id(std::string_view name) {
+  auto d = embedded().find(name);
+  return d ? d->id : "error: " + d.error().message;
+}
+
+// ---- the embedded data ------------------------------------------------------
+
+TEST(EmbeddedDevices, LoadsWithAVersionAndEnoughDevices) {
+  EXPECT_GE(embedded().devices().size(), 160u);
+  EXPECT_EQ(embedded().data_version().size(), 10u);  // YYYY-MM-DD
+}
+
+TEST(EmbeddedDevices, DataVersionCanBeReadWithoutParsing) {
+  EXPECT_EQ(peek_data_version(app::embedded_devices_json()), embedded().data_version());
+  EXPECT_EQ(peek_data_version(R"({"devices": []})"), "");
+  EXPECT_EQ(peek_data_version(R"({"data_version": "2020-01-02", "devices": []})"), "2020-01-02");
+}
+
+TEST(EmbeddedDevices, EveryEntryIsSane) {
+  const std::set<std::string> vendors = {"nvidia", "amd",      "apple",  "intel",
+                                         "google", "qualcomm", "generic"};
+  std::set<std::string> ids;
+  for (const auto& d : embedded().devices()) {
+    SCOPED_TRACE(d.id);
+    EXPECT_TRUE(ids.insert(d.id).second) << "duplicate id";
+    EXPECT_FALSE(d.name.empty());
+    EXPECT_FALSE(d.source.empty());
+    EXPECT_TRUE(vendors.count(d.vendor)) << d.vendor;
+    if (d.kind == DeviceKind::Cpu) {
+      EXPECT_EQ(d.memory_bytes, 0);
+    } else {
+      EXPECT_GE(d.memory_bytes, 2 * kGiB);
+      EXPECT_LE(d.memory_bytes, 512 * kGiB);
+      EXPECT_FALSE(d.memory_marketed.empty());
+    }
+    ASSERT_TRUE(d.bandwidth_gb_per_s.has_value());
+    EXPECT_GE(*d.bandwidth_gb_per_s, 20.0);
+    EXPECT_LE(*d.bandwidth_gb_per_s, 10000.0);
+    for (const auto& v : {d.fp32_tflops, d.fp16_tflops_dense, d.bf16_tflops_dense,
+                          d.fp8_tflops_dense, d.int8_tops_dense}) {
+      if (v) {
+        EXPECT_LE(*v, 10000.0) << "dense peaks above 10 PFLOPS are sparse or wrong";
+      }
+    }
+    if (d.fp32_tflops && d.fp16_tflops_dense) {
+      EXPECT_GE(*d.fp16_tflops_dense, *d.fp32_tflops * 0.99);
+    }
+    if (d.fp8_tflops_dense && d.bf16_tflops_dense) {
+      EXPECT_GE(*d.fp8_tflops_dense, *d.bf16_tflops_dense * 0.99);
+    }
+    if (d.year) {
+      EXPECT_GE(*d.year, 2014);
+      EXPECT_LE(*d.year, 2026);
+    }
+    if (d.tdp_w) {
+      EXPECT_GE(*d.tdp_w, 5.0);
+      EXPECT_LE(*d.tdp_w, 2000.0);
+    }
+    if (d.price_usd) {
+      EXPECT_GE(*d.price_usd, 50.0);
+      EXPECT_LE(*d.price_usd, 100000.0);
+    }
+    if (d.gpu_memory_fraction) {
+      EXPECT_EQ(d.kind, DeviceKind::Unified);
+    }
+    for (const auto& a : d.aliases) {
+      EXPECT_EQ(a, to_lower(a)) << "aliases are lowercase";
+    }
+  }
+}
+
+TEST(EmbeddedDevices, EveryIdNameAndAliasFindsItsOwnDevice) {
+  for (const auto& d : embedded().devices()) {
+    EXPECT_EQ(find_id(d.id), d.id);
+    EXPECT_EQ(find_id(d.name), d.id);
+    for (const auto& a : d.aliases) {
+      EXPECT_EQ(find_id(a), d.id) << "alias '" << a << "'";
+    }
+  }
+}
+
+// ---- finding a device -------------------------------------------------------
+
+TEST(FindDevice, CaseSpacesDashesAndVendorWordsDoNotMatter) {
+  for (const char* name : {"RTX 4090", "rtx4090", "rtx-4090", "nvidia geforce rtx 4090", "4090",
+                           "GeForce RTX 4090", "  Rtx 4090 "}) {
+    EXPECT_EQ(find_id(name), "rtx-4090") << name;
+  }
+  EXPECT_EQ(find_id("Tesla T4"), "t4");
+  EXPECT_EQ(find_id("AMD Radeon RX 7900 XTX"), "rx-7900-xtx");
+  EXPECT_EQ(find_id("7900xtx"), "rx-7900-xtx");
+  EXPECT_EQ(find_id("Apple M4 Max 128GB"), "m4-max-128gb");
+  EXPECT_EQ(find_id("mi300"), "mi300x");  // the only name holding those words
+}
+
+TEST(FindDevice, NamesToolsPrint) {
+  EXPECT_EQ(find_id("NVIDIA A100-SXM4-80GB"), "a100-80gb-sxm");
+  EXPECT_EQ(find_id("NVIDIA H100 80GB HBM3"), "h100-sxm");
+  EXPECT_EQ(find_id("NVIDIA H100 PCIe"), "h100-pcie");
+  EXPECT_EQ(find_id("Tesla V100-SXM2-16GB"), "v100-16gb-sxm2");
+}
+
+TEST(FindDevice, MemoryVariants) {
+  EXPECT_EQ(find_id("a100 40gb pcie"), "a100-40gb-pcie");
+  EXPECT_EQ(find_id("a100-80gb"), "a100-80gb-sxm");
+  EXPECT_EQ(find_id("a100 40gb"), "a100-40gb-sxm");
+  EXPECT_EQ(find_id("4060 ti 16gb"), "rtx-4060-ti-16gb");
+  EXPECT_EQ(find_id("rtx 4060 ti 8 gb"), "rtx-4060-ti-8gb");
+  EXPECT_EQ(find_id("m3 max 128gb"), "m3-max-128gb");
+  EXPECT_EQ(find_id("m2 max 64gb"), "m2-max-64gb");
+  EXPECT_EQ(find_id("rtx 3060 12gb"), "rtx-3060-12gb");
+  // A size that agrees with an exact name is accepted; one that does not is not.
+  EXPECT_EQ(find_id("rtx 4090 24gb"), "rtx-4090");
+  EXPECT_EQ(find_id("h100 80gb"), "h100-sxm");
+  EXPECT_EQ(find_id("rtx 4070 48gb").rfind("error: unknown device", 0), 0u);
+}
+
+TEST(FindDevice, SystemMemoryTakesTheSizeGiven) {
+  auto d = embedded().find("ddr5-5600 dual channel 64gb");
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(d->id, "ddr5-5600-dual");
+  EXPECT_EQ(d->memory_bytes, 64 * kGiB);
+}
+
+TEST(FindDevice, AmbiguousNamesListTheCandidates) {
+  for (const char* name : {"a100", "3060", "m1 max", "m3 max", "v100"}) {
+    auto d = embedded().find(name);
+    ASSERT_FALSE(d.ok()) << name << " found " << d->id;
+    EXPECT_NE(d.error().message.find("is ambiguous"), std::string::npos) << name;
+  }
+  const auto e = embedded().find("a100").error().message;
+  for (const char* id : {"a100-40gb-pcie", "a100-40gb-sxm", "a100-80gb-pcie", "a100-80gb-sxm"}) {
+    EXPECT_NE(e.find(id), std::string::npos) << e;
+  }
+  const auto m = embedded().find("3060").error().message;
+  EXPECT_NE(m.find("rtx-3060-12gb"), std::string::npos) << m;
+  EXPECT_NE(m.find("rtx-3060-8gb"), std::string::npos) << m;
+}
+
+TEST(FindDevice, UnknownNamesSuggestTheClosestThree) {
+  auto d = embedded().find("rtx 4900");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.error().message.find("unknown device 'rtx 4900': did you mean 'rtx-4"),
+            std::string::npos)
+      << d.error().message;
+  auto mi = embedded().find("mi310x");
+  ASSERT_FALSE(mi.ok());
+  EXPECT_NE(mi.error().message.find("'mi300x'"), std::string::npos) << mi.error().message;
+  auto none = embedded().find("nvidia");
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().message.find("no device named"), std::string::npos);
+}
+
+TEST(FindDevice, KeysIgnoreNoise) {
+  EXPECT_EQ(device_key("NVIDIA GeForce RTX 4090"), "4090");
+  EXPECT_EQ(device_key("a100-80gb"), "a10080gb");
+  EXPECT_EQ(device_tokens("a100 40gb"), (std::vector<std::string>{"a", "100", "40", "gb"}));
+}
+
+TEST(SearchDevices, ByWordsAndByVendorWord) {
+  const auto h100 = embedded().search("h100");
+  EXPECT_EQ(h100.size(), 3u);
+  const auto nvidia = embedded().search("nvidia");
+  EXPECT_GT(nvidia.size(), 50u);
+  for (const Device* d : nvidia) {
+    EXPECT_EQ(d->vendor, "nvidia");
+  }
+  EXPECT_EQ(embedded().search("").size(), embedded().devices().size());
+}
+
+TEST(FindWithoutFullParse, GivesTheSameAnswersAsTheFullDatabase) {
+  const auto json = app::embedded_devices_json();
+  std::vector<std::string> queries = {"4090",         "a100",      "rtx 4900",
+                                      "m2 max 64gb",  "h100:8",    "nvidia",
+                                      "3060",         "a100 40gb", "ddr5-5600 dual channel 64gb",
+                                      "rtx 4070 48gb"};
+  for (const auto& d : embedded().devices()) {
+    queries.push_back(d.id);
+    queries.push_back(d.name);
+  }
+  for (const auto& q : queries) {
+    const auto fast = find_device_in(json, "data/devices.json", q);
+    const auto slow = embedded().find(q);
+    ASSERT_EQ(fast.ok(), slow.ok()) << q;
+    if (fast.ok()) {
+      EXPECT_EQ(fast->id, slow->id) << q;
+      EXPECT_EQ(fast->memory_bytes, slow->memory_bytes) << q;
+      EXPECT_EQ(fast->notes, slow->notes) << q;
+      EXPECT_EQ(fast->interconnect.bus, slow->interconnect.bus) << q;
+    } else {
+      EXPECT_EQ(fast.error().message, slow.error().message) << q;
+    }
+  }
+}
+
+TEST(FindWithoutFullParse, UnusualFilesTakeTheFullParser) {
+  // A \u escape, a duplicate id and bad JSON: the scan gives up, the full
+  // parser answers (or reports the problem).
+  const std::string escaped = R"({"devices": [{"id": "x1", "vendor": "a", "name": "X\u0031",
+    "kind": "discrete_gpu", "memory_bytes": 1024, "bandwidth_gb_per_s": 1, "source": "s"}]})";
+  EXPECT_EQ(find_device_in(escaped, "f.json", "x1")->name, "X1");
+  const std::string dup = R"({"devices": [
+    {"id": "x", "vendor": "a", "name": "X", "kind": "cpu", "memory_bytes": null, "bandwidth_gb_per_s": 1, "source": "s"},
+    {"id": "x", "vendor": "a", "name": "Y", "kind": "cpu", "memory_bytes": null, "bandwidth_gb_per_s": 1, "source": "s"}]})";
+  EXPECT_NE(find_device_in(dup, "f.json", "y").error().message.find("duplicate id"),
+            std::string::npos);
+  EXPECT_NE(find_device_in("{", "f.json", "y").error().message.find("not valid JSON"),
+            std::string::npos);
+  // The entry found is validated.
+  const std::string bad = R"({"devices": [{"id": "z", "vendor": "a", "name": "Z",
+    "kind": "discrete_gpu", "memory_bytes": 1024, "bandwidth_gb_per_s": -1, "source": "s"}]})";
+  EXPECT_NE(find_device_in(bad, "f.json", "z").error().message.find("f.json: devices[0] ('z')"),
+            std::string::npos);
+}
+
+// ---- parsing and its errors -------------------------------------------------
+
+constexpr const char* kOneDevice = R"({"schema_version": 1, "data_version": "2026-01-01",
+  "devices": [{"id": "my-gpu", "vendor": "acme", "name": "Acme X1", "aliases": ["x1"],
+  "kind": "discrete_gpu", "memory_bytes": 25769803776, "bandwidth_gb_per_s": 500,
+  "fp16_tflops_dense": 100, "interconnect": {"bus": "PCIe 4.0 x16", "pcie_gen": 4,
+  "nvlink_gb_per_s": null}, "year": 2025, "source": "my own measurements"}]})";
+
+TEST(ParseDevices, AMinimalUserFile) {
+  auto db = parse_device_db(kOneDevice, "mine.json");
+  ASSERT_TRUE(db.ok()) << db.error().message;
+  ASSERT_EQ(db->devices().size(), 1u);
+  const Device& d = db->devices().front();
+  EXPECT_EQ(d.memory_bytes, 24 * kGiB);
+  EXPECT_EQ(d.interconnect.pcie_gen, 4);
+  EXPECT_FALSE(d.tdp_w.has_value());
+  EXPECT_EQ(db->find("acme x1")->id, d.id);
+}
+
+std::string error_of(const std::string& json) {
+  auto db = parse_device_db(json, "mine.json");
+  return db ? "parsed" : db.error().message;
+}
+
+std::string with_entry(const std::string& fields) {
+  return R"({"devices": [{"id": "ok-gpu", "vendor": "acme", "name": "OK", "kind": "discrete_gpu",
+    "memory_bytes": 1073741824, "bandwidth_gb_per_s": 100, "source": "s"}, {)" +
+         fields + "}]}";
+}
+
+constexpr const char* kGood =
+    R"("id": "bad-gpu", "vendor": "acme", "name": "Bad", "kind": "discrete_gpu", "bandwidth_gb_per_s": 100, "source": "s")";
+
+TEST(ParseDevices, ErrorsNameTheFileAndTheEntryOnOneLine) {
+  const struct {
+    std::string json;
+    std::string expected;
+  } cases[] = {
+      {"{\"devices\": [", "mine.json: not valid JSON: "},
+      {"[]", "mine.json: must be a JSON object"},
+      {"{}", "mine.json: missing the 'devices' array"},
+      {R"({"schema_version": 2, "devices": []})", "mine.json: schema_version 2 is not supported"},
+      {with_entry(kGood), "mine.json: devices[1] ('bad-gpu'): missing key 'memory_bytes'"},
+      {with_entry(std::string(kGood) + R"(, "memory_bytes": "24gb")"),
+       "mine.json: devices[1] ('bad-gpu'): 'memory_bytes' must be a whole number, not string"},
+      {with_entry(std::string(kGood) + R"(, "memory_bytes": -5)"),
+       "mine.json: devices[1] ('bad-gpu'): 'memory_bytes' is -5, outside"},
+      {with_entry(std::string(kGood) + R"(, "memory_bytes": 1024, "year": "2020")"),
+       "mine.json: devices[1] ('bad-gpu'): 'year' must be a whole number, not string"},
+      {with_entry(std::string(kGood) + R"(, "memory_bytes": 1024, "aliases": "x")"),
+       "mine.json: devices[1] ('bad-gpu'): 'aliases' must be an array of strings"},
+      {with_entry(std::string(kGood) +
+                  R"(, "memory_bytes": 1024, "interconnect": {"pcie_gen": "4"})"),
+       "mine.json: devices[1] ('bad-gpu'): interconnect.'pcie_gen' must be a whole number"},
+      {with_entry(
+           R"("id": "ok-gpu", "vendor": "acme", "name": "Again", "kind": "cpu", "memory_bytes": null, "bandwidth_gb_per_s": 50, "source": "s")"),
+       "mine.json: devices[1] ('ok-gpu'): duplicate id"},
+      {with_entry(
+           R"("id": "x", "vendor": "acme", "name": "X", "kind": "gpu", "memory_bytes": 1024, "bandwidth_gb_per_s": 50, "source": "s")"),
+       "mine.json: devices[1] ('x'): kind 'gpu' is not discrete_gpu"},
+      {with_entry(
+           R"("id": "Bad Id", "vendor": "acme", "name": "X", "kind": "cpu", "bandwidth_gb_per_s": 50, "source": "s")"),
+       "mine.json: devices[1] ('Bad Id'): id 'Bad Id' may hold only"},
+      {R"({"devices": [42]})", "mine.json: devices[0]: must be an object, not number"},
+  };
+  for (const auto& c : cases) {
+    const std::string e = error_of(c.json);
+    EXPECT_EQ(e.rfind(c.expected, 0), 0u) << "got: " << e << "\nwanted: " << c.expected;
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  }
+}
+
+TEST(ParseDevices, NullMemoryOnlyForCpu) {
+  EXPECT_EQ(error_of(with_entry(std::string(kGood) + R"(, "memory_bytes": null)")),
+            "mine.json: devices[1] ('bad-gpu'): 'memory_bytes' must not be null");
+}
+
+TEST(MergeDevices, AUserFileAddsAndReplacesById) {
+  constexpr const char* kUser = R"json({"devices": [
+    {"id": "rtx-4090", "vendor": "nvidia", "name": "GeForce RTX 4090 (mine, 48GB mod)",
+     "kind": "discrete_gpu", "memory_bytes": 51539607552, "bandwidth_gb_per_s": 1008,
+     "source": "my card"},
+    {"id": "acme-x1", "vendor": "acme", "name": "Acme X1", "kind": "discrete_gpu",
+     "memory_bytes": 1073741824, "bandwidth_gb_per_s": 10, "source": "me"}]})json";
+  auto user = parse_device_db(kUser, "user.json");
+  ASSERT_TRUE(user.ok()) << user.error().message;
+  const DeviceDb merged = embedded().merged_with(*user);
+  EXPECT_EQ(merged.devices().size(), embedded().devices().size() + 1);
+  EXPECT_EQ(merged.find("rtx 4090")->memory_bytes, 48 * kGiB);
+  EXPECT_EQ(merged.find("acme x1")->id, "acme-x1");
+  EXPECT_EQ(merged.find("acme x1")->memory_marketed, "1.00 GiB");  // left out: from the bytes
+  EXPECT_EQ(merged.data_version(), embedded().data_version());
+  EXPECT_NE(merged.origin().find("user.json"), std::string::npos);
+}
+
+// ---- --device syntax --------------------------------------------------------
+
+std::vector<std::pair<std::string, int>> spec(std::string_view text) {
+  std::vector<std::pair<std::string, int>> out;
+  auto parts = parse_device_spec(text);
+  if (!parts) {
+    out.emplace_back("error: " + parts.error().message, 0);
+    return out;
+  }
+  for (const auto& p : *parts) {
+    out.emplace_back(p.name, p.count);
+  }
+  return out;
+}
+
+using Parts = std::vector<std::pair<std::string, int>>;
+
+TEST(DeviceSpec, CountsListsAndSuffixes) {
+  EXPECT_EQ(spec("rtx 4090"), (Parts{{"rtx 4090", 1}}));
+  EXPECT_EQ(spec("2x rtx 3090"), (Parts{{"rtx 3090", 2}}));
+  EXPECT_EQ(spec("2 x rtx 3090"), (Parts{{"rtx 3090", 2}}));
+  EXPECT_EQ(spec("4X A100 80GB"), (Parts{{"A100 80GB", 4}}));
+  EXPECT_EQ(spec("h100:8"), (Parts{{"h100", 8}}));
+  EXPECT_EQ(spec("rtx 4090,rtx 3090"), (Parts{{"rtx 4090", 1}, {"rtx 3090", 1}}));
+  EXPECT_EQ(spec("2x 24gb"), (Parts{{"24gb", 2}}));
+  EXPECT_EQ(spec("2x24gb"), (Parts{{"24gb", 2}}));
+  EXPECT_EQ(spec("24gb:2, 8gb"), (Parts{{"24gb", 2}, {"8gb", 1}}));
+  EXPECT_EQ(spec("8gb"), (Parts{{"8gb", 1}}));
+}
+
+TEST(DeviceSpec, RejectsEmptyPartsAndBadCounts) {
+  for (const char* bad :
+       {"", ",", "rtx 4090,", "h100:", "h100:x", "h100:0", "0x rtx 3090", "5000x h100", ":8"}) {
+    EXPECT_EQ(spec(bad).front().first.rfind("error: ", 0), 0u) << bad;
+  }
+}
+
+TEST(DeviceSpec, CapacitiesAreTheOnesWithUnitsOrLarge) {
+  EXPECT_TRUE(is_capacity_text("8gb"));
+  EXPECT_TRUE(is_capacity_text("24GiB"));
+  EXPECT_TRUE(is_capacity_text("8000000000"));
+  EXPECT_FALSE(is_capacity_text("4090"));
+  EXPECT_FALSE(is_capacity_text("3060"));
+  EXPECT_FALSE(is_capacity_text("rtx 4090"));
+  EXPECT_FALSE(is_capacity_text("a10g"));
+}
+
+}  // namespace
+}  // namespace willfit
