@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "willfit/estimate.hpp"
+#include "willfit/runtime.hpp"
 
 namespace willfit {
 namespace {
@@ -201,6 +202,12 @@ TEST(Properties, MoreBitsPerWeightNeverNeedLessMemory) {
       if (more.precision.bits_per_weight < q.precision.bits_per_weight) {
         std::swap(q.precision, more.precision);
       }
+      // The default runtime follows the precision (llama.cpp for GGUF types,
+      // transformers otherwise), and runtimes allocate differently: int4 on
+      // transformers against q6_k on llama.cpp compares two runtimes, not two
+      // widths. Resolve the runtime for the first query and pin it on both.
+      q.runtime = default_runtime(q.precision);
+      more.runtime = q.runtime;
       ASSERT_LE(need(q), need(more)) << describe(q) << " vs " << more.precision.id;
     }
   }
@@ -213,6 +220,8 @@ TEST(Properties, MoreBitsPerWeightNeverNeedLessMemory) {
     const std::int64_t more_centi = std::min<std::int64_t>(3200, centi + g.between(1, 800));
     more.precision =
         *parse_precision(fmt::format("{}.{:02}bpw", more_centi / 100, more_centi % 100));
+    q.runtime = default_runtime(q.precision);  // as above: one runtime for both
+    more.runtime = q.runtime;
     ASSERT_LE(need(q), need(more)) << describe(q) << " vs " << more.precision.id;
   }
 }
