@@ -5,6 +5,7 @@
 
 #include "cli.hpp"
 #include "command.hpp"
+#include "model_source.hpp"
 #include "options.hpp"
 #include "render.hpp"
 #include "resolve.hpp"
@@ -53,8 +54,11 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   std::string gpu_limit_text;
   bool json = false;
   bool quiet = false;
+  std::string models_file;
   app.add_option("MODEL", model_text, "Model size (13b, 8x7b, 30b-a3b)")->required();
-  app.add_option("-p,--precision", precision_text, "Weight precision (default fp16)");
+  auto* precision_option =
+      app.add_option("-p,--precision", precision_text,
+                     "Weight precision (default fp16, or what the model name or file implies)");
   app.add_option("-d,--device", device_text,
                  "Device memory, e.g. 8gb (read as GiB, as GPUs are sold)");
   app.add_option("-c,--context", context_text, "Context length in tokens (default 4096)");
@@ -67,13 +71,20 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
                  "iogpu.wired_limit_mb)");
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
   app.add_flag("-q,--quiet", quiet, "Print nothing; the exit code is the answer");
+  app.add_option("--models", models_file,
+                 "Model catalogue to use instead of the bundled one (JSON, as data/models.json)");
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
   }
 
-  auto model = resolve_model(model_text, ctx.env);
+  auto model = resolve_model(model_text, ctx.env, models_file);
   if (!model) {
     return fail(ctx, model.error().message);
+  }
+  const bool precision_from_model =
+      precision_option->count() == 0 && !model->precision_hint.empty();
+  if (precision_from_model) {
+    precision_text = model->precision_hint;
   }
   auto precision = parse_precision(precision_text);
   if (!precision) {
@@ -128,7 +139,14 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
     return fail(ctx, "invalid --flash-attn '" + flash_text + "': use auto, on or off");
   }
 
-  const FitReport report = make_fit_report(query);
+  FitReport report = make_fit_report(query);
+  if (precision_from_model) {
+    report.assumptions.push_back(precision_hint_note(report.query.model, report.query.precision));
+  } else if (report.query.model.file_weight_bytes) {
+    report.assumptions.push_back(
+        "weights are the file's exact tensor bytes; --precision names "
+        "them but does not change them");
+  }
   if (!quiet) {
     ctx.out << (json ? render_fit_json(report) : render_fit_text(report, TextStyle{}));
   }

@@ -5,8 +5,12 @@
 
 namespace willfit::app {
 
+int run_models(const std::vector<std::string>& args, Context& ctx);
+
 std::span<const Command> commands() {
-  static const std::array<Command, 0> table{};
+  static const std::array table{
+      Command{"models", "list the models willfit knows by name", run_models},
+  };
   return table;
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "willfit/expected.hpp"
 
@@ -20,6 +21,18 @@ class Environment {
   [[nodiscard]] virtual Expected<std::string> read_file(const std::string& path,
                                                         std::uint64_t limit) const = 0;
   [[nodiscard]] virtual bool stdout_is_terminal() const = 0;
+
+  // Model files (issue 4): sizes, ranges and directories, so a reader can
+  // take a header from a file of any size without reading the rest.
+  [[nodiscard]] virtual Expected<std::uint64_t> file_size(const std::string& path) const = 0;
+  // Reads at most `length` bytes starting at `offset` (fewer at the end of the file).
+  [[nodiscard]] virtual Expected<std::string> read_range(const std::string& path,
+                                                         std::uint64_t offset,
+                                                         std::uint64_t length) const = 0;
+  [[nodiscard]] virtual bool is_directory(const std::string& path) const = 0;
+  // Names (not paths) of the entries in a directory, sorted.
+  [[nodiscard]] virtual Expected<std::vector<std::string>> list_directory(
+      const std::string& path) const = 0;
 };
 
 // The real process environment.
@@ -29,6 +42,14 @@ class SystemEnvironment final : public Environment {
   [[nodiscard]] Expected<std::string> read_file(const std::string& path,
                                                 std::uint64_t limit) const override;
   [[nodiscard]] bool stdout_is_terminal() const override;
+
+  // Model files (issue 4).
+  [[nodiscard]] Expected<std::uint64_t> file_size(const std::string& path) const override;
+  [[nodiscard]] Expected<std::string> read_range(const std::string& path, std::uint64_t offset,
+                                                 std::uint64_t length) const override;
+  [[nodiscard]] bool is_directory(const std::string& path) const override;
+  [[nodiscard]] Expected<std::vector<std::string>> list_directory(
+      const std::string& path) const override;
 };
 
 // A fixed environment for tests: variables and in-memory files.
@@ -41,6 +62,17 @@ class FakeEnvironment final : public Environment {
   [[nodiscard]] Expected<std::string> read_file(const std::string& path,
                                                 std::uint64_t limit) const override;
   [[nodiscard]] bool stdout_is_terminal() const override { return terminal; }
+
+  // Model files (issue 4). A directory is any path that prefixes a file's
+  // path up to a '/'. `sizes` overrides a file's size (its bytes past the
+  // content read as zeros), to stand in for huge sparse files.
+  std::map<std::string, std::uint64_t> sizes;
+  [[nodiscard]] Expected<std::uint64_t> file_size(const std::string& path) const override;
+  [[nodiscard]] Expected<std::string> read_range(const std::string& path, std::uint64_t offset,
+                                                 std::uint64_t length) const override;
+  [[nodiscard]] bool is_directory(const std::string& path) const override;
+  [[nodiscard]] Expected<std::vector<std::string>> list_directory(
+      const std::string& path) const override;
 };
 
 }  // namespace willfit::app
