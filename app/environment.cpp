@@ -137,6 +137,7 @@ Expected<std::string> FakeEnvironment::read_range(const std::string& path, std::
     return std::string();
   }
   const std::uint64_t n = std::min(length, *size - offset);
+  bytes_read += n;
   std::string out(static_cast<std::size_t>(n), '\0');
   if (offset < content.size()) {
     const auto have = std::min<std::uint64_t>(n, content.size() - offset);

@@ -67,6 +67,7 @@ class FakeEnvironment final : public Environment {
   // path up to a '/'. `sizes` overrides a file's size (its bytes past the
   // content read as zeros), to stand in for huge sparse files.
   std::map<std::string, std::uint64_t> sizes;
+  mutable std::uint64_t bytes_read = 0;  // by read_range, so tests can see headers-only reads
   [[nodiscard]] Expected<std::uint64_t> file_size(const std::string& path) const override;
   [[nodiscard]] Expected<std::string> read_range(const std::string& path, std::uint64_t offset,
                                                  std::uint64_t length) const override;

@@ -286,6 +286,22 @@ std::vector<std::string> name_tokens(std::string_view s) {
   return out;
 }
 
+// True when `needle` occurs in `key` starting at a token, ending at a token's
+// end, or (when it ends in letters) inside a word: "qwen-3" finds "qwen-3-8-b"
+// but not "qwen-32-b"; "llam" finds "llama-3-1-8-b".
+bool key_contains(const std::string& key, const std::string& needle) {
+  for (std::size_t p = key.find(needle); p != std::string::npos; p = key.find(needle, p + 1)) {
+    if (p != 0 && key[p - 1] != '-') {
+      continue;
+    }
+    const std::size_t end = p + needle.size();
+    if (end == key.size() || key[end] == '-' || (is_alpha(needle.back()) && is_alpha(key[end]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string model_name_key(std::string_view name) {
@@ -469,7 +485,7 @@ std::vector<const CatalogueEntry*> ModelDb::search(std::string_view query) const
   for (const auto& e : entries_) {
     bool hit = needle.empty();
     auto check = [&](const std::string& s) {
-      hit = hit || model_name_key(s).find(needle) != std::string::npos;
+      hit = hit || key_contains(model_name_key(s), needle);
     };
     check(e.model.id);
     check(e.model.name);
