@@ -93,6 +93,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   InferenceQuery query;
   query.model = std::move(*model);
   query.precision = std::move(*precision);
+  describe_file_weights(query.model, query.precision);
   if (!device_text.empty()) {
     auto devices = resolve_devices(device_text, ctx.env);
     if (!devices) {

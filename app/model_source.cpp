@@ -306,6 +306,15 @@ std::string precision_hint_note(const Model& model, const Precision& precision) 
                      precision.name);
 }
 
+void describe_file_weights(const Model& model, Precision& precision) {
+  if (!model.file_weight_bytes || model.params <= 0) {
+    return;
+  }
+  precision.bits_per_weight =
+      8.0 * static_cast<double>(*model.file_weight_bytes) / static_cast<double>(model.params);
+  precision.note = "the estimate uses the file's exact weight bytes, not parameters x bits";
+}
+
 bool looks_like_model_path(const std::string& text, const Environment& env) {
   const std::string lower = to_lower(text);
   for (const char* ext : {".gguf", ".safetensors", ".json"}) {

@@ -28,4 +28,8 @@ Expected<Model> model_from_path(const std::string& path, const Environment& env)
 // The assumption line when the precision came from the model, not --precision.
 std::string precision_hint_note(const Model& model, const Precision& precision);
 
+// For a model read from a file with exact weight bytes: the precision's bits
+// per weight and note describe the file (the estimate already uses its bytes).
+void describe_file_weights(const Model& model, Precision& precision);
+
 }  // namespace willfit::app

@@ -38,6 +38,7 @@
 
 #include "willfit/precision.hpp"
 #include "willfit/text.hpp"
+#include "willfit/units.hpp"
 
 namespace willfit {
 namespace {
@@ -428,10 +429,6 @@ int known_swa_pattern(std::string_view arch) {
   return -1;
 }
 
-std::string gb(std::int64_t bytes) {
-  return fmt::format("{:.2f} GB", static_cast<double>(bytes) / 1e9);
-}
-
 }  // namespace
 
 const GgufValue* GgufFile::find(const std::string& key) const {
@@ -679,11 +676,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name) {
   std::string mix_text;
   for (const auto& row : m.weight_mix) {
     mix_text += fmt::format("{}{} {} ({} tensors)", mix_text.empty() ? "" : ", ", row.type,
-                            gb(row.bytes), row.tensors);
+                            format_si(row.bytes), row.tensors);
   }
   m.notes.push_back(fmt::format(
-      "weights: {} exactly, from {} tensors ({:.2f} B parameters, {:.3g} bits per weight{}): {}",
-      gb(f.weight_bytes), f.tensors.size(), static_cast<double>(f.params) / 1e9,
+      "weights: {} exactly, from {} tensors ({} parameters, {:.3g} bits per weight{}): {}",
+      format_si(f.weight_bytes), f.tensors.size(), f.params,
       f.params > 0 ? 8.0 * static_cast<double>(f.weight_bytes) / static_cast<double>(f.params)
                    : 0.0,
       file_type.empty() ? "" : ", file type " + file_type, mix_text));

@@ -24,6 +24,7 @@
 
 #include "willfit/json_limits.hpp"
 #include "willfit/model_size.hpp"
+#include "willfit/units.hpp"
 
 namespace willfit {
 namespace {
@@ -388,16 +389,15 @@ Model model_from_safetensors(const SafetensorsHeader& h, std::string_view label,
   std::stable_sort(m.weight_mix.begin(), m.weight_mix.end(),
                    [](const auto& x, const auto& y) { return x.bytes > y.bytes; });
   for (const auto& row : m.weight_mix) {
-    mix += fmt::format("{}{} {:.2f} GB ({} tensors)", mix.empty() ? "" : ", ", row.type,
-                       static_cast<double>(row.bytes) / 1e9, row.tensors);
+    mix += fmt::format("{}{} {} ({} tensors)", mix.empty() ? "" : ", ", row.type,
+                       format_si(row.bytes), row.tensors);
   }
   if (m.precision_hint.empty()) {
     m.precision_hint = safetensors_precision(h);
   }
   m.notes.push_back(fmt::format(
-      "weights: {:.2f} GB exactly, from {} safetensors tensors ({:.2f} B parameters{}): {}",
-      static_cast<double>(h.bytes) / 1e9, h.tensors, static_cast<double>(h.params) / 1e9,
-      h.quantized_packed ? ", packed quantised weights unpacked" : "", mix));
+      "weights: {} exactly, from {} safetensors tensors ({} parameters{}): {}", format_si(h.bytes),
+      h.tensors, h.params, h.quantized_packed ? ", packed quantised weights unpacked" : "", mix));
   return m;
 }
 
