@@ -55,7 +55,10 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   bool json = false;
   bool quiet = false;
   std::string models_file;
-  app.add_option("MODEL", model_text, "Model size (13b, 8x7b, 30b-a3b)")->required();
+  app.add_option("MODEL", model_text,
+                 "Model name (llama-3.1-8b, qwen2.5:7b), model file or directory (.gguf, "
+                 ".safetensors, config.json), or size (13b, 8x7b, 30b-a3b)")
+      ->required();
   auto* precision_option =
       app.add_option("-p,--precision", precision_text,
                      "Weight precision (default fp16, or what the model name or file implies)");
