@@ -36,10 +36,7 @@ void add_model_file_facts(Json& j, const Model& m) {
   }
   j["weight_mix"] = mix;
   const Attention& at = m.arch.attention;
-  j["attention"] = at.kind == AttentionKind::Sliding  ? "sliding"
-                   : at.kind == AttentionKind::Mla    ? "mla"
-                   : at.kind == AttentionKind::Hybrid ? "hybrid"
-                                                      : "full";
+  j["attention"] = std::string(to_string(at.kind));
   j["sliding_window"] = at.kind == AttentionKind::Sliding ? Json(at.sliding_window) : Json(nullptr);
 }
 

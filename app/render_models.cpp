@@ -9,20 +9,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string_view kind_name(AttentionKind k) {
-  switch (k) {
-    case AttentionKind::Full:
-      return "full";
-    case AttentionKind::Sliding:
-      return "sliding";
-    case AttentionKind::Mla:
-      return "mla";
-    case AttentionKind::Hybrid:
-      return "hybrid";
-  }
-  return "full";
-}
-
 std::string count(std::int64_t params) {
   if (params >= 1'000'000'000) {
     return fmt::format("{:.1f}B", static_cast<double>(params) / 1e9);
@@ -109,7 +95,7 @@ std::string render_models_json(const std::vector<const CatalogueEntry*>& entries
     x["vocab_size"] = a.vocab_size;
     x["tied_embeddings"] = a.tied_embeddings;
     x["max_context"] = a.max_context > 0 ? Json(a.max_context) : Json(nullptr);
-    x["attention"] = std::string(kind_name(a.attention.kind));
+    x["attention"] = std::string(to_string(a.attention.kind));
     x["sliding_window"] = a.attention.kind == AttentionKind::Sliding
                               ? Json(a.attention.sliding_window)
                               : Json(nullptr);

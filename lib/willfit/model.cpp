@@ -41,6 +41,20 @@ std::string_view to_string(FactSource source) {
   return "assumed";
 }
 
+std::string_view to_string(AttentionKind kind) {
+  switch (kind) {
+    case AttentionKind::Full:
+      return "full";
+    case AttentionKind::Sliding:
+      return "sliding";
+    case AttentionKind::Mla:
+      return "mla";
+    case AttentionKind::Hybrid:
+      return "hybrid";
+  }
+  return "full";
+}
+
 std::int64_t attention_params_per_layer(const Architecture& a) {
   const std::int64_t h = a.hidden_size;
   if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {

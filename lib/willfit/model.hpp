@@ -15,6 +15,7 @@
 namespace willfit {
 
 enum class AttentionKind { Full, Sliding, Mla, Hybrid };
+std::string_view to_string(AttentionKind kind);  // "full", "sliding", "mla", "hybrid"
 
 struct Attention {
   AttentionKind kind = AttentionKind::Full;
