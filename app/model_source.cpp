@@ -63,7 +63,7 @@ Expected<std::string> read_json_file(const std::string& path, const Environment&
   return env.read_range(path, 0, *size);
 }
 
-Expected<Model> read_gguf_file(const std::string& path, const Environment& env) {
+Expected<GgufFile> read_gguf_header(const std::string& path, const Environment& env) {
   const auto size = env.file_size(path);
   if (!size) {
     return size.error();
@@ -79,11 +79,7 @@ Expected<Model> read_gguf_file(const std::string& path, const Environment& env) 
       return make_error(fmt::format("'{}': {}", path, r.error().message));
     }
     if (r->file) {
-      auto m = model_from_gguf(*r->file, stem(base_name(path)));
-      if (!m) {
-        return make_error(fmt::format("'{}': {}", path, m.error().message));
-      }
-      return m;
+      return std::move(*r->file);
     }
     const std::uint64_t next = std::min(*size, std::max(r->need, want * 2));
     if (next <= bytes->size()) {
@@ -91,6 +87,52 @@ Expected<Model> read_gguf_file(const std::string& path, const Environment& env) 
     }
     want = next;
   }
+}
+
+// A GGUF, or all parts of a split one (llama.cpp's gguf-split names them
+// PREFIX-00001-of-0000N.gguf; the first part carries the metadata, every
+// part its own tensors, and split.count says how many there are).
+Expected<Model> read_gguf_file(const std::string& path, const Environment& env) {
+  auto f = read_gguf_header(path, env);
+  if (!f) {
+    return f.error();
+  }
+  std::string name = stem(base_name(path));
+  const GgufValue* count = f->find("split.count");
+  const std::int64_t parts =
+      (count != nullptr && count->kind == GgufValue::Kind::Integer) ? count->integer : 1;
+  if (parts > 1) {
+    if (parts > static_cast<std::int64_t>(kMaxShards)) {
+      return make_error(
+          fmt::format("'{}': split into {} parts, more than willfit reads", path, parts));
+    }
+    const std::string first = fmt::format("-{:05d}-of-{:05d}.gguf", 1, parts);
+    if (!ends_with(path, first)) {
+      return make_error(fmt::format("'{}' is one part of a split GGUF: give its first part (...{})",
+                                    path, first));
+    }
+    const std::string prefix = path.substr(0, path.size() - first.size());
+    for (std::int64_t k = 2; k <= parts; ++k) {
+      auto part = read_gguf_header(prefix + fmt::format("-{:05d}-of-{:05d}.gguf", k, parts), env);
+      if (!part) {
+        return part.error();
+      }
+      for (auto& t : part->tensors) {
+        f->tensors.push_back(std::move(t));
+      }
+      f->weight_bytes += part->weight_bytes;
+      f->params += part->params;
+    }
+    name = base_name(prefix);
+  }
+  auto m = model_from_gguf(*f, name);
+  if (!m) {
+    return make_error(fmt::format("'{}': {}", path, m.error().message));
+  }
+  if (parts > 1) {
+    m->notes.push_back(fmt::format("read the headers of all {} parts of the split GGUF", parts));
+  }
+  return m;
 }
 
 Expected<SafetensorsHeader> read_safetensors_file(const std::string& path, const Environment& env) {
@@ -219,6 +261,17 @@ Expected<Model> read_directory(const std::string& path, const Environment& env) 
       has_index = true;
     } else if (n == "config.json") {
       has_config = true;
+    }
+  }
+  // The parts of one split GGUF count as one file: its first part.
+  if (ggufs.size() > 1 && std::all_of(ggufs.begin(), ggufs.end(), [](const std::string& g) {
+        return g.find("-of-") != std::string::npos;
+      })) {
+    const auto first = std::find_if(ggufs.begin(), ggufs.end(), [](const std::string& g) {
+      return g.find("-00001-of-") != std::string::npos;
+    });
+    if (first != ggufs.end()) {
+      ggufs = {*first};
     }
   }
   if (ggufs.size() == 1) {

@@ -57,6 +57,25 @@ TEST(ModelFiles, AGiantSparseGgufIsReadByItsHeaderOnly) {
   EXPECT_LT(env.bytes_read, std::uint64_t{4} << 20);
 }
 
+TEST(ModelFiles, SplitGgufReadsEveryPart) {
+  GgufWriter one = tiny_llama(3);
+  one.raw("split.count", 2, GgufWriter::enc<std::uint16_t>(2));  // uint16, as gguf-split writes
+  GgufWriter two;
+  two.raw("split.count", 2, GgufWriter::enc<std::uint16_t>(2));
+  const std::uint64_t extra = two.tensor("blk.2.ffn_up.weight", {256, 512}, kQ8_0);
+  app::FakeEnvironment env;
+  env.files["split/tiny-00001-of-00002.gguf"] = one.file();
+  env.files["split/tiny-00002-of-00002.gguf"] = two.file();
+  for (const char* path : {"split/tiny-00001-of-00002.gguf", "split"}) {
+    const Json j = json_of(run_cli({path, "--json"}, env));
+    EXPECT_EQ(j["memory"]["weights_bytes"], 1107152 + extra) << path;
+    EXPECT_EQ(j["model"]["name"], "Tiny Llama Test");
+  }
+  EXPECT_TRUE(is_clean_error(run_cli({"split/tiny-00002-of-00002.gguf"}, env)));
+  env.files.erase("split/tiny-00002-of-00002.gguf");
+  EXPECT_TRUE(is_clean_error(run_cli({"split/tiny-00001-of-00002.gguf"}, env)));
+}
+
 TEST(ModelFiles, ExplicitPrecisionDoesNotChangeAFilesBytes) {
   app::FakeEnvironment env;
   env.files["tiny.gguf"] = tiny_llama(3).file();
