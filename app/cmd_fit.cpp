@@ -5,6 +5,7 @@
 
 #include "cli.hpp"
 #include "command.hpp"
+#include "model_source.hpp"
 #include "options.hpp"
 #include "render.hpp"
 #include "resolve.hpp"
@@ -63,8 +64,14 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   bool json = false;
   bool quiet = false;
   SpeedOptionText speed_text;
-  app.add_option("MODEL", model_text, "Model size (13b, 8x7b, 30b-a3b)")->required();
-  app.add_option("-p,--precision", precision_text, "Weight precision (default fp16)");
+  std::string models_file;
+  app.add_option("MODEL", model_text,
+                 "Model name (llama-3.1-8b, qwen2.5:7b), model file or directory (.gguf, "
+                 ".safetensors, config.json), or size (13b, 8x7b, 30b-a3b)")
+      ->required();
+  auto* precision_option =
+      app.add_option("-p,--precision", precision_text,
+                     "Weight precision (default fp16, or what the model name or file implies)");
   app.add_option("-d,--device", device_text,
                  "Device: a name ('rtx 4090', 'm2 max 64gb'), several ('2x rtx 3090', "
                  "'h100:8'), a size (8gb, read as GiB) or auto");
@@ -83,13 +90,20 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
   app.add_flag("-q,--quiet", quiet, "Print nothing; the exit code is the answer");
   add_speed_options(app, speed_text);
+  app.add_option("--models", models_file,
+                 "Model catalogue to use instead of the bundled one (JSON, as data/models.json)");
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
   }
 
-  auto model = resolve_model(model_text, ctx.env);
+  auto model = resolve_model(model_text, ctx.env, models_file);
   if (!model) {
     return fail(ctx, model.error().message);
+  }
+  const bool precision_from_model =
+      precision_option->count() == 0 && !model->precision_hint.empty();
+  if (precision_from_model) {
+    precision_text = model->precision_hint;
   }
   auto precision = parse_precision(precision_text);
   if (!precision) {
@@ -98,6 +112,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   InferenceQuery query;
   query.model = std::move(*model);
   query.precision = std::move(*precision);
+  describe_file_weights(query.model, query.precision);
   if (!device_text.empty()) {
     auto devices = resolve_devices(device_text, ctx.env, devices_file);
     if (!devices) {
@@ -175,6 +190,13 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
         longest > 0 ? "--context max: " + std::to_string(longest) +
                           " tokens is the longest context that fits (multiples of 256)"
                     : std::string("--context max: not even 256 tokens fit; shown at 256"));
+  }
+  if (precision_from_model) {
+    report.assumptions.push_back(precision_hint_note(report.query.model, report.query.precision));
+  } else if (report.query.model.file_weight_bytes) {
+    report.assumptions.push_back(
+        "weights are the file's exact tensor bytes; --precision names "
+        "them but does not change them");
   }
   if (!quiet) {
     ctx.out << (json ? render_fit_json(report) : render_fit_text(report, TextStyle{}));

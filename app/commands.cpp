@@ -8,12 +8,14 @@ namespace willfit::app {
 int run_train(const std::vector<std::string>& args, Context& ctx);    // cmd_train.cpp
 int run_devices(const std::vector<std::string>& args, Context& ctx);  // cmd_devices.cpp
 int run_device(const std::vector<std::string>& args, Context& ctx);   // cmd_device.cpp
+int run_models(const std::vector<std::string>& args, Context& ctx);   // cmd_models.cpp
 
 std::span<const Command> commands() {
   static const std::array table{
       Command{"train", "memory to train or fine-tune a model", run_train},
       Command{"devices", "list the devices willfit knows", run_devices},
       Command{"device", "show one device's spec sheet", run_device},
+      Command{"models", "list the models willfit knows by name", run_models},
   };
   return table;
 }

@@ -7,11 +7,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <set>
 
 extern char** environ;  // NOLINT: POSIX, for posix_spawnp
 
@@ -143,6 +146,116 @@ Expected<std::string> FakeEnvironment::read_file(const std::string& path,
     return make_error("cannot read '" + path + "': No such file or directory");
   }
   return it->second.substr(0, static_cast<std::size_t>(limit));
+}
+
+// Model files (issue 4).
+
+Expected<std::uint64_t> SystemEnvironment::file_size(const std::string& path) const {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    return make_error("cannot read '" + path + "': No such file or directory");
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    return make_error("cannot read '" + path + "': not a regular file");
+  }
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) {
+    return make_error("cannot read '" + path + "': " + ec.message());
+  }
+  return static_cast<std::uint64_t>(size);
+}
+
+Expected<std::string> SystemEnvironment::read_range(const std::string& path, std::uint64_t offset,
+                                                    std::uint64_t length) const {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return make_error("cannot read '" + path + "': " + std::strerror(errno));
+  }
+  in.seekg(static_cast<std::streamoff>(offset));
+  if (!in) {
+    return std::string();
+  }
+  std::string data;
+  data.resize(static_cast<std::size_t>(length));
+  in.read(data.data(), static_cast<std::streamsize>(length));
+  data.resize(static_cast<std::size_t>(in.gcount()));
+  if (in.bad()) {
+    return make_error("cannot read '" + path + "'");
+  }
+  return data;
+}
+
+bool SystemEnvironment::is_directory(const std::string& path) const {
+  std::error_code ec;
+  return std::filesystem::is_directory(path, ec);
+}
+
+Expected<std::vector<std::string>> SystemEnvironment::list_directory(
+    const std::string& path) const {
+  std::error_code ec;
+  std::vector<std::string> names;
+  for (std::filesystem::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+    names.push_back(it->path().filename().string());
+  }
+  if (ec) {
+    return make_error("cannot list '" + path + "': " + ec.message());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Expected<std::uint64_t> FakeEnvironment::file_size(const std::string& path) const {
+  if (const auto it = sizes.find(path); it != sizes.end()) {
+    return it->second;
+  }
+  const auto it = files.find(path);
+  if (it == files.end()) {
+    return make_error("cannot read '" + path + "': No such file or directory");
+  }
+  return static_cast<std::uint64_t>(it->second.size());
+}
+
+Expected<std::string> FakeEnvironment::read_range(const std::string& path, std::uint64_t offset,
+                                                  std::uint64_t length) const {
+  const auto size = file_size(path);
+  if (!size) {
+    return size.error();
+  }
+  const auto it = files.find(path);
+  const std::string& content = it == files.end() ? std::string() : it->second;
+  if (offset >= *size) {
+    return std::string();
+  }
+  const std::uint64_t n = std::min(length, *size - offset);
+  bytes_read += n;
+  std::string out(static_cast<std::size_t>(n), '\0');
+  if (offset < content.size()) {
+    const auto have = std::min<std::uint64_t>(n, content.size() - offset);
+    out.replace(0, static_cast<std::size_t>(have),
+                content.substr(static_cast<std::size_t>(offset), static_cast<std::size_t>(have)));
+  }
+  return out;
+}
+
+bool FakeEnvironment::is_directory(const std::string& path) const {
+  const std::string prefix = path.empty() || path.back() == '/' ? path : path + "/";
+  const auto it = files.lower_bound(prefix);
+  return it != files.end() && it->first.compare(0, prefix.size(), prefix) == 0;
+}
+
+Expected<std::vector<std::string>> FakeEnvironment::list_directory(const std::string& path) const {
+  if (!is_directory(path)) {
+    return make_error("cannot list '" + path + "': No such file or directory");
+  }
+  const std::string prefix = path.back() == '/' ? path : path + "/";
+  std::set<std::string> names;
+  for (auto it = files.lower_bound(prefix);
+       it != files.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
+    const std::string rest = it->first.substr(prefix.size());
+    names.insert(rest.substr(0, rest.find('/')));
+  }
+  return std::vector<std::string>(names.begin(), names.end());
 }
 
 }  // namespace willfit::app

@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "render.hpp"
+#include "render_json_model.hpp"
 #include "render_runtime.hpp"
 #include "render_speed.hpp"
-#include "render_json_model.hpp"
 
 namespace willfit::app {
 namespace {
@@ -26,6 +26,21 @@ Json query_json(const InferenceQuery& q) {
   j["flash_attention"] = std::string(to_string(q.flash_attention));
   j["ram_bytes"] = q.ram ? Json(*q.ram) : Json(nullptr);
   return j;
+}
+
+// Issue 4: where the weight bytes came from and the file's type mix, and
+// the attention layout that sizes the KV cache.
+void add_model_file_facts(Json& j, const Model& m) {
+  j["weights_source"] =
+      m.weights_source ? Json(std::string(to_string(*m.weights_source))) : Json(nullptr);
+  Json mix = Json::array();
+  for (const auto& row : m.weight_mix) {
+    mix.push_back(Json{{"type", row.type}, {"bytes", row.bytes}, {"tensors", row.tensors}});
+  }
+  j["weight_mix"] = mix;
+  const Attention& at = m.arch.attention;
+  j["attention"] = std::string(to_string(at.kind));
+  j["sliding_window"] = at.kind == AttentionKind::Sliding ? Json(at.sliding_window) : Json(nullptr);
 }
 
 }  // namespace
@@ -49,6 +64,7 @@ Json model_json(const Model& m, Bytes weights) {
   j["intermediate_size"] = a.intermediate_size;
   j["experts"] = m.is_moe() ? Json(a.moe->experts) : Json(nullptr);
   j["experts_per_token"] = m.is_moe() ? Json(a.moe->experts_per_token) : Json(nullptr);
+  add_model_file_facts(j, m);
   return j;
 }
 

@@ -13,6 +13,9 @@
 namespace willfit::app {
 
 Expected<Model> resolve_model(const std::string& text, const Environment& env);
+// The same, with the catalogue file given by --models (empty: the default one).
+Expected<Model> resolve_model(const std::string& text, const Environment& env,
+                              const std::string& models_file);
 Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& env,
                                     const std::string& devices_file = "");
 

@@ -41,6 +41,20 @@ std::string_view to_string(FactSource source) {
   return "assumed";
 }
 
+std::string_view to_string(AttentionKind kind) {
+  switch (kind) {
+    case AttentionKind::Full:
+      return "full";
+    case AttentionKind::Sliding:
+      return "sliding";
+    case AttentionKind::Mla:
+      return "mla";
+    case AttentionKind::Hybrid:
+      return "hybrid";
+  }
+  return "full";
+}
+
 std::int64_t attention_params_per_layer(const Architecture& a) {
   const std::int64_t h = a.hidden_size;
   if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
@@ -84,6 +98,42 @@ ParamBreakdown count_params(const Architecture& a) {
   }
   p.vision = a.vision_params;
   return p;
+}
+
+std::string describe_shape(const Model& m) {
+  const Architecture& a = m.arch;
+  const Attention& at = a.attention;
+  std::string s;
+  switch (at.kind) {
+    case AttentionKind::Sliding: {
+      const int global = at.sliding_pattern > 1 ? a.layers / at.sliding_pattern : 0;
+      s = fmt::format("sliding window of {} tokens on {} of {} layers", at.sliding_window,
+                      a.layers - global, a.layers);
+      break;
+    }
+    case AttentionKind::Mla:
+      s = fmt::format("multi-head latent attention: one {}-wide latent cached per token and layer",
+                      at.kv_lora_rank + at.qk_rope_head_dim);
+      break;
+    case AttentionKind::Hybrid:
+      s = fmt::format("{} of {} layers keep a KV cache (the rest are recurrent)",
+                      at.attention_layers, a.layers);
+      break;
+    case AttentionKind::Full:
+      s = "full attention on every layer";
+      break;
+  }
+  if (m.is_moe()) {
+    s += fmt::format(
+        "; {} experts, {} per token{}, all resident in memory", a.moe->experts,
+        a.moe->experts_per_token,
+        a.moe->shared_experts > 0 ? fmt::format(" plus {} shared", a.moe->shared_experts) : "");
+  }
+  if (a.vision_params > 0) {
+    s += fmt::format("; vision tower of {:.2f} B parameters included",
+                     static_cast<double>(a.vision_params) / 1e9);
+  }
+  return s;
 }
 
 namespace {

@@ -15,6 +15,7 @@
 namespace willfit {
 
 enum class AttentionKind { Full, Sliding, Mla, Hybrid };
+std::string_view to_string(AttentionKind kind);  // "full", "sliding", "mla", "hybrid"
 
 struct Attention {
   AttentionKind kind = AttentionKind::Full;
@@ -72,6 +73,19 @@ struct Model {
   // header); the estimate then uses them instead of params x bits.
   std::optional<std::int64_t> file_weight_bytes;
   std::vector<std::string> notes;  // what was assumed or derived, for the user
+  // A precision the name or file implies ("qwen2.5:7b-q4_K_M", a GGUF's
+  // general.file_type, config.json's torch_dtype); used when --precision is
+  // not given. "" when nothing is implied.
+  std::string precision_hint;
+  // Where file_weight_bytes came from (gguf or safetensors) when it is set.
+  std::optional<FactSource> weights_source;
+  // The file's weight bytes per tensor type ("Q4_K", "F32"), largest first.
+  struct TypeBytes {
+    std::string type;
+    std::int64_t bytes = 0;
+    std::int64_t tensors = 0;
+  };
+  std::vector<TypeBytes> weight_mix;
   [[nodiscard]] bool assumed() const { return source == FactSource::Assumed; }
   [[nodiscard]] bool is_moe() const { return arch.moe.has_value() && arch.moe->experts > 0; }
 };
@@ -98,6 +112,10 @@ ParamBreakdown count_params(const Architecture& arch);
 
 // Per-layer attention parameter count (q, k, v, o or the MLA equivalent).
 std::int64_t attention_params_per_layer(const Architecture& arch);
+
+// One line on the attention layout, experts and vision tower ("sliding
+// window of 1024 tokens on 52 of 62 layers; ..."), for notes and listings.
+std::string describe_shape(const Model& model);
 
 // Infers a plausible architecture for a bare size, fitted to real families
 // (see model.cpp for the anchors and their sources). The result's params equal

@@ -66,9 +66,9 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   FitReport r;
   r.query = query;
   r.estimate = estimate_inference(query);
-  if (query.model.assumed()) {
-    r.assumptions = query.model.notes;
-  }
+  // What the model's facts rest on: inferred (a size), or read from the
+  // catalogue or a file.
+  r.assumptions = query.model.notes;
   if (!query.precision.requested.empty()) {
     r.assumptions.push_back(fmt::format("'{}' read as {}, the common GGUF choice at that width",
                                         query.precision.requested, query.precision.name));

@@ -1,0 +1,43 @@
+// `willfit models [QUERY] [--json] [--models FILE]`: list the catalogue.
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli.hpp"
+#include "command.hpp"
+#include "model_source.hpp"
+#include "render_models.hpp"
+#include "willfit/text.hpp"
+
+namespace willfit::app {
+
+int run_models(const std::vector<std::string>& args, Context& ctx) {
+  CLI::App app{
+      "List the models willfit knows by name (the catalogue, plus your additions in "
+      "$XDG_CONFIG_HOME/willfit/models.json)",
+      "willfit models"};
+  std::string query;
+  std::string models_file;
+  bool json = false;
+  app.add_option("QUERY", query,
+                 "Show only models whose name contains this (e.g. qwen3, llama3.1)");
+  app.add_flag("--json", json, "Print one JSON document");
+  app.add_option("--models", models_file, "Model catalogue to use instead of the bundled one");
+  if (const int code = parse_cli(app, args, ctx); code >= 0) {
+    return code;
+  }
+  auto db = load_model_db(ctx.env, models_file);
+  if (!db) {
+    return fail(ctx, db.error().message);
+  }
+  const auto hits = db->search(query);
+  if (hits.empty() && !query.empty()) {
+    const std::string hint = did_you_mean(db->suggest(query));
+    return fail(ctx, "no model matches '" + query + "'" + (hint.empty() ? "" : ": " + hint));
+  }
+  ctx.out << (json ? render_models_json(hits, db->data_version())
+                   : render_models_text(hits, db->data_version()));
+  return kExitFits;
+}
+
+}  // namespace willfit::app

@@ -1,0 +1,81 @@
+// Model files are read header-only: a 50 GB GGUF (sparse, so it costs no
+// disk) must read as fast as a 1 MB one. Compare BM_GgufHeader/1 (1 MB file)
+// with BM_GgufHeader/50000 (50 GB). Also: the cost of a catalogue lookup,
+// which every named-model question pays once.
+#include <filesystem>
+#include <fstream>
+
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include "embedded_data.hpp"
+#include "environment.hpp"
+#include "model_source.hpp"
+#include "unit/model_file_writers.hpp"
+#include "willfit/model_db.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A GGUF whose tensors add up to about `megabytes` MB; only the header is
+// written, and the file is extended (sparse) to its full size.
+fs::path make_gguf(std::int64_t megabytes) {
+  const fs::path path = fs::temp_directory_path() / ("willfit-bench-" + std::to_string(::getpid()) +
+                                                     "-" + std::to_string(megabytes) + ".gguf");
+  willfit::test::GgufWriter w = willfit::test::tiny_llama(3);
+  std::uint64_t bytes = w.data_size();
+  int i = 0;
+  const auto target = static_cast<std::uint64_t>(megabytes) * 1'000'000;
+  while (bytes + 256ULL * 1'000'000 * 2 < target) {
+    w.tensor("blk.1.extra" + std::to_string(i++) + ".weight", {256, 1'000'000},
+             willfit::test::kF16);
+    bytes = w.data_size();
+  }
+  std::string header = w.header();
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << header;
+  }
+  const std::uint64_t data_start = (header.size() + 31) / 32 * 32;
+  fs::resize_file(path, data_start + w.data_size());
+  return path;
+}
+
+void BM_GgufHeader(benchmark::State& state) {
+  const fs::path path = make_gguf(state.range(0));
+  const willfit::app::SystemEnvironment env;
+  for (auto _ : state) {
+    auto m = willfit::app::model_from_path(path.string(), env);
+    if (!m) {
+      state.SkipWithError(m.error().message.c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(m->file_weight_bytes);
+  }
+  state.counters["file_GB"] = static_cast<double>(fs::file_size(path)) / 1e9;
+  fs::remove(path);
+}
+BENCHMARK(BM_GgufHeader)->Arg(1)->Arg(50'000)->Unit(benchmark::kMicrosecond);
+
+void BM_CatalogueParseAndFind(benchmark::State& state) {
+  for (auto _ : state) {
+    auto db = willfit::ModelDb::parse(willfit::app::embedded_models_json(), "embedded");
+    auto m = db->find("qwen2.5:7b-instruct-q4_K_M");
+    benchmark::DoNotOptimize(m.ok());
+  }
+}
+BENCHMARK(BM_CatalogueParseAndFind)->Unit(benchmark::kMicrosecond);
+
+void BM_CatalogueFind(benchmark::State& state) {
+  auto db = willfit::ModelDb::parse(willfit::app::embedded_models_json(), "embedded");
+  for (auto _ : state) {
+    auto m = db->find("meta-llama/Meta-Llama-3.1-8B-Instruct");
+    benchmark::DoNotOptimize(m.ok());
+  }
+}
+BENCHMARK(BM_CatalogueFind);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,379 @@
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "unit/model_file_writers.hpp"
+#include "willfit/gguf.hpp"
+
+namespace willfit {
+namespace {
+
+using test::GgufWriter;
+
+GgufFile read_ok(const std::string& bytes) {
+  auto r = read_gguf(bytes, bytes.size());
+  EXPECT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->file.has_value());
+  return *r->file;
+}
+
+std::string read_error(const std::string& bytes, std::uint64_t file_size) {
+  auto r = read_gguf(bytes, file_size);
+  if (r.ok()) {
+    ADD_FAILURE() << "expected an error, got " << (r->file ? "a file" : "a request for more");
+    return "";
+  }
+  EXPECT_EQ(r.error().message.find('\n'), std::string::npos);
+  return r.error().message;
+}
+
+// Tensor bytes from ggml's block layouts: Q4_K 144 bytes per 256 values,
+// Q6_K 210 per 256, F32 4 per value (inference-estimators.md section 0.1).
+TEST(Gguf, ReadsVersion3HeaderWithExactTensorBytes) {
+  std::uint64_t bytes = 0;
+  std::uint64_t params = 0;
+  const std::string file = test::tiny_llama(3, &bytes, &params).file();
+  const GgufFile f = read_ok(file);
+  EXPECT_EQ(f.version, 3U);
+  EXPECT_EQ(f.architecture(), "llama");
+  EXPECT_EQ(f.tensors.size(), 21U);
+  // token_embd.weight: 256 x 1000 Q4_K = 1000 blocks x 144 bytes.
+  EXPECT_EQ(f.tensors[0].bytes, 144000);
+  // output.weight: 256 x 1000 Q6_K = 1000 blocks x 210 bytes.
+  EXPECT_EQ(f.tensors[2].bytes, 210000);
+  EXPECT_EQ(f.weight_bytes, 1107152);
+  EXPECT_EQ(static_cast<std::uint64_t>(f.weight_bytes), bytes);
+  EXPECT_EQ(static_cast<std::uint64_t>(f.params), params);
+  EXPECT_EQ(f.find("tokenizer.ggml.tokens")->count, 1000U);
+}
+
+TEST(Gguf, ReadsVersion2) {
+  const GgufFile f = read_ok(test::tiny_llama(2).file());
+  EXPECT_EQ(f.version, 2U);
+  EXPECT_EQ(f.weight_bytes, 1107152);
+}
+
+TEST(Gguf, ModelCarriesArchitectureMixAndFileType) {
+  const GgufFile f = read_ok(test::tiny_llama(3).file());
+  auto m = model_from_gguf(f, "tiny");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->name, "Tiny Llama Test");
+  EXPECT_EQ(m->source, FactSource::Gguf);
+  EXPECT_EQ(m->arch.layers, 2);
+  EXPECT_EQ(m->arch.hidden_size, 256);
+  EXPECT_EQ(m->arch.intermediate_size, 512);
+  EXPECT_EQ(m->arch.heads, 4);
+  EXPECT_EQ(m->arch.kv_heads, 2);
+  EXPECT_EQ(m->arch.head_dim, 64);  // no key_length: 256 / 4
+  EXPECT_EQ(m->arch.vocab_size, 1000);
+  EXPECT_EQ(m->arch.max_context, 4096);
+  EXPECT_FALSE(m->arch.tied_embeddings);
+  EXPECT_EQ(m->file_weight_bytes, 1107152);
+  EXPECT_EQ(m->precision_hint, "q4_k_m");
+  ASSERT_EQ(m->weight_mix.size(), 3U);
+  EXPECT_EQ(m->weight_mix[0].type, "Q4_K");
+  EXPECT_EQ(m->weight_mix[0].bytes, 623232);
+  EXPECT_EQ(m->weight_mix[0].tensors, 11);
+  EXPECT_EQ(m->weight_mix[1].type, "Q6_K");
+  EXPECT_EQ(m->weight_mix[1].bytes, 478800);
+  EXPECT_EQ(m->weight_mix[2].type, "F32");
+  EXPECT_EQ(m->weight_mix[2].bytes, 5120);
+}
+
+TEST(Gguf, NoOutputTensorMeansTiedEmbeddings) {
+  const GgufFile f = read_ok(test::tiny_llama(3, nullptr, nullptr, true).file());
+  EXPECT_TRUE(model_from_gguf(f, "tiny")->arch.tied_embeddings);
+}
+
+TEST(Gguf, AsksForMoreBytesThenSucceeds) {
+  const std::string file = test::tiny_llama(3).file();
+  std::uint64_t have = 64;
+  int rounds = 0;
+  for (;;) {
+    auto r = read_gguf(std::string_view(file).substr(0, have), file.size());
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    if (r->file) {
+      EXPECT_EQ(r->file->weight_bytes, 1107152);
+      break;
+    }
+    EXPECT_GT(r->need, have);
+    EXPECT_LE(r->need, file.size());
+    have = r->need;
+    ASSERT_LT(++rounds, 100000);
+  }
+  EXPECT_GT(rounds, 1);
+}
+
+TEST(Gguf, MixtureOfExperts) {
+  GgufWriter w;
+  w.str("general.architecture", "qwen3moe");
+  w.u32("qwen3moe.block_count", 1);
+  w.u32("qwen3moe.embedding_length", 256);
+  w.u32("qwen3moe.attention.head_count", 4);
+  w.u32("qwen3moe.attention.head_count_kv", 1);
+  w.u32("qwen3moe.attention.key_length", 128);
+  w.u32("qwen3moe.expert_count", 8);
+  w.u32("qwen3moe.expert_used_count", 2);
+  w.u32("qwen3moe.expert_feed_forward_length", 256);
+  w.u32("qwen3moe.vocab_size", 512);
+  w.tensor("token_embd.weight", {256, 512}, test::kQ8_0);
+  w.tensor("blk.0.ffn_gate_exps.weight", {256, 256, 8}, test::kQ8_0);
+  w.tensor("blk.0.ffn_up_exps.weight", {256, 256, 8}, test::kQ8_0);
+  w.tensor("blk.0.ffn_down_exps.weight", {256, 256, 8}, test::kQ8_0);
+  auto m = model_from_gguf(read_ok(w.file()), "moe");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  ASSERT_TRUE(m->is_moe());
+  EXPECT_EQ(m->arch.moe->experts, 8);
+  EXPECT_EQ(m->arch.moe->experts_per_token, 2);
+  EXPECT_EQ(m->arch.moe->expert_intermediate_size, 256);
+  EXPECT_EQ(m->arch.vocab_size, 512);
+  EXPECT_EQ(m->arch.head_dim, 128);
+  EXPECT_TRUE(m->arch.tied_embeddings);
+  // All experts are in the file; 2 of 8 are active: 3 x 256 x 256 x 6 values idle.
+  EXPECT_EQ(m->params, 256 * 512 + 3 * 256 * 256 * 8);
+  EXPECT_EQ(m->active_params, m->params - 3 * 256 * 256 * 6);
+}
+
+TEST(Gguf, PerLayerKvHeadsMarkRecurrentLayers) {
+  GgufWriter w;
+  w.str("general.architecture", "jamba");
+  w.u32("jamba.block_count", 4);
+  w.u32("jamba.embedding_length", 256);
+  w.u32("jamba.attention.head_count", 4);
+  w.u32_array("jamba.attention.head_count_kv", {0, 0, 0, 2});
+  w.u32("jamba.vocab_size", 100);
+  w.tensor("token_embd.weight", {256, 100}, test::kF16);
+  auto m = model_from_gguf(read_ok(w.file()), "hybrid");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->arch.attention.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(m->arch.attention.attention_layers, 1);
+  EXPECT_EQ(m->arch.kv_heads, 2);
+}
+
+TEST(Gguf, SlidingWindowWithTheArchitecturesLayerPattern) {
+  GgufWriter w;
+  w.str("general.architecture", "gemma3");
+  w.u32("gemma3.block_count", 12);
+  w.u32("gemma3.embedding_length", 256);
+  w.u32("gemma3.attention.head_count", 4);
+  w.u32("gemma3.attention.head_count_kv", 1);
+  w.u32("gemma3.context_length", 131072);
+  w.u32("gemma3.attention.sliding_window", 1024);
+  w.u32("gemma3.vocab_size", 100);
+  w.tensor("token_embd.weight", {256, 100}, test::kF16);
+  auto m = model_from_gguf(read_ok(w.file()), "gemma");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->arch.attention.kind, AttentionKind::Sliding);
+  EXPECT_EQ(m->arch.attention.sliding_window, 1024);
+  EXPECT_EQ(m->arch.attention.sliding_pattern, 6);  // llama.cpp: 5 local layers, then 1 global
+}
+
+TEST(Gguf, UnknownWindowPatternIsChargedAsFullAttention) {
+  GgufWriter w;
+  w.str("general.architecture", "phi3");
+  w.u32("phi3.block_count", 2);
+  w.u32("phi3.embedding_length", 256);
+  w.u32("phi3.attention.head_count", 4);
+  w.u32("phi3.context_length", 4096);
+  w.u32("phi3.attention.sliding_window", 2047);
+  w.u32("phi3.vocab_size", 100);
+  w.tensor("token_embd.weight", {256, 100}, test::kF16);
+  auto m = model_from_gguf(read_ok(w.file()), "phi");
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->arch.attention.kind, AttentionKind::Full);
+}
+
+TEST(Gguf, MultiHeadLatentAttention) {
+  GgufWriter w;
+  w.str("general.architecture", "deepseek2");
+  w.u32("deepseek2.block_count", 2);
+  w.u32("deepseek2.embedding_length", 256);
+  w.u32("deepseek2.attention.head_count", 4);
+  w.u32("deepseek2.attention.head_count_kv", 4);
+  w.u32("deepseek2.attention.kv_lora_rank", 512);
+  w.u32("deepseek2.attention.q_lora_rank", 1536);
+  w.u32("deepseek2.attention.key_length", 192);
+  w.u32("deepseek2.attention.value_length", 128);
+  w.u32("deepseek2.rope.dimension_count", 64);
+  w.u32("deepseek2.vocab_size", 100);
+  w.tensor("token_embd.weight", {256, 100}, test::kF16);
+  auto m = model_from_gguf(read_ok(w.file()), "mla");
+  ASSERT_TRUE(m.ok());
+  const Attention& a = m->arch.attention;
+  EXPECT_EQ(a.kind, AttentionKind::Mla);
+  EXPECT_EQ(a.kv_lora_rank, 512);
+  EXPECT_EQ(a.qk_rope_head_dim, 64);
+  EXPECT_EQ(a.qk_nope_head_dim, 128);
+  EXPECT_EQ(a.v_head_dim, 128);
+  EXPECT_EQ(a.q_lora_rank, 1536);
+}
+
+TEST(Gguf, EveryTruncationIsAnError) {
+  const std::string file = test::tiny_llama(3).file();
+  // A file cut anywhere, header or data, is refused with one line.
+  for (std::size_t n = 0; n < file.size(); n += (n < 3000 ? 1 : 499)) {
+    auto r = read_gguf(std::string_view(file).substr(0, n), n);
+    ASSERT_FALSE(r.ok()) << "cut at " << n;
+  }
+}
+
+TEST(Gguf, MissingDataIsNamed) {
+  const std::string file = test::tiny_llama(3).file();
+  const std::string cut = file.substr(0, file.size() - 100);
+  EXPECT_NE(read_error(cut, cut.size()).find("extends past the end of the file"),
+            std::string::npos);
+}
+
+TEST(Gguf, HostileCountsAreRefused) {
+  {
+    GgufWriter w;
+    w.str("general.architecture", "llama");
+    w.override_counts(std::uint64_t{1} << 60, 1);
+    EXPECT_NE(read_error(w.file(), w.file().size()).find("tensor count"), std::string::npos);
+  }
+  {
+    GgufWriter w;
+    w.override_counts(0, std::uint64_t{1} << 62);
+    EXPECT_NE(read_error(w.file(), w.file().size()).find("metadata count"), std::string::npos);
+  }
+  {
+    // A string claiming 2^40 bytes in a file of a few hundred.
+    GgufWriter w;
+    std::string s;
+    test::put<std::uint64_t>(s, std::uint64_t{1} << 40);
+    s += "abc";
+    w.raw("general.name", 8, s);
+    EXPECT_NE(read_error(w.file(), w.file().size()).find("more than the file holds"),
+              std::string::npos);
+  }
+  {
+    // An array of 2^62 uint32 values.
+    GgufWriter w;
+    std::string s;
+    test::put<std::uint32_t>(s, 4);
+    test::put<std::uint64_t>(s, std::uint64_t{1} << 62);
+    w.raw("llama.attention.head_count", 9, s);
+    EXPECT_NE(read_error(w.file(), w.file().size()).find("cannot fit"), std::string::npos);
+  }
+  {
+    // A key length of 2^63.
+    std::string f = "GGUF";
+    test::put<std::uint32_t>(f, 3);
+    test::put<std::uint64_t>(f, 0);
+    test::put<std::uint64_t>(f, 1);
+    test::put<std::uint64_t>(f, std::uint64_t{1} << 63);
+    f += "xxxxxxxxxxxxxxxxxxxx";
+    EXPECT_FALSE(read_gguf(f, f.size()).ok());
+  }
+}
+
+TEST(Gguf, DeeplyNestedArraysAreRefused) {
+  GgufWriter w;
+  std::string s;
+  for (int i = 0; i < 100; ++i) {
+    test::put<std::uint32_t>(s, 9);  // array of arrays
+    test::put<std::uint64_t>(s, 1);
+  }
+  test::put<std::uint32_t>(s, 4);
+  test::put<std::uint64_t>(s, 0);
+  // raw() writes the outer type (array); its body starts with an element type.
+  w.raw("deep", 9, s);
+  EXPECT_NE(read_error(w.file(), w.file().size()).find("nested"), std::string::npos);
+}
+
+TEST(Gguf, BadTensorEntriesAreRefused) {
+  auto with_tensor = [](std::uint32_t dims, std::vector<std::uint64_t> shape, std::uint32_t type) {
+    GgufWriter w;
+    std::string t;
+    test::put_string(t, "bad.weight");
+    test::put<std::uint32_t>(t, dims);
+    for (auto d : shape) {
+      test::put<std::uint64_t>(t, d);
+    }
+    test::put<std::uint32_t>(t, type);
+    test::put<std::uint64_t>(t, 0);
+    w.raw_tensor_bytes(t, 1);
+    return w.file() + std::string(4096, '\0');
+  };
+  const auto five_dims = with_tensor(5, {1, 1, 1, 1, 1}, 0);
+  EXPECT_NE(read_error(five_dims, five_dims.size()).find("dimensions"), std::string::npos);
+  const auto unknown = with_tensor(1, {32}, 99);
+  EXPECT_NE(read_error(unknown, unknown.size()).find("unknown ggml type 99"), std::string::npos);
+  const auto overflow = with_tensor(2, {std::uint64_t{1} << 40, std::uint64_t{1} << 40}, 0);
+  EXPECT_NE(read_error(overflow, overflow.size()).find("impossible shape"), std::string::npos);
+  const auto partial_block = with_tensor(1, {100}, 12);  // Q4_K rows are multiples of 256
+  EXPECT_NE(read_error(partial_block, partial_block.size()).find("whole number"),
+            std::string::npos);
+  const auto zero = with_tensor(1, {0}, 0);
+  EXPECT_FALSE(read_gguf(zero, zero.size()).ok());
+}
+
+TEST(Gguf, WrongMagicVersionAndEndiannessAreNamed) {
+  EXPECT_NE(read_error("GGML\3\0\0\0", 8).find("not a GGUF file"), std::string::npos);
+  std::string v1 = "GGUF";
+  test::put<std::uint32_t>(v1, 1);
+  v1 += std::string(16, '\0');
+  EXPECT_NE(read_error(v1, v1.size()).find("version 1"), std::string::npos);
+  std::string be = "GGUF";
+  test::put<std::uint32_t>(be, 0x03000000U);
+  be += std::string(16, '\0');
+  EXPECT_NE(read_error(be, be.size()).find("big-endian"), std::string::npos);
+  std::string v9 = "GGUF";
+  test::put<std::uint32_t>(v9, 9);
+  v9 += std::string(16, '\0');
+  EXPECT_NE(read_error(v9, v9.size()).find("version 9"), std::string::npos);
+}
+
+TEST(Gguf, BadAlignmentIsRefused) {
+  GgufWriter w = test::tiny_llama(3);
+  w.u32("general.alignment", 48);
+  EXPECT_NE(read_error(w.file(), w.file().size()).find("alignment"), std::string::npos);
+}
+
+TEST(Gguf, MissingArchitectureKeysAreNamed) {
+  GgufWriter w;
+  w.str("general.architecture", "llama");
+  w.u32("llama.block_count", 2);
+  auto m = model_from_gguf(read_ok(w.file()), "x");
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().message.find("llama.embedding_length"), std::string::npos);
+  GgufWriter clip;
+  clip.str("general.architecture", "clip");
+  EXPECT_NE(model_from_gguf(read_ok(clip.file()), "x").error().message.find("mmproj"),
+            std::string::npos);
+}
+
+// Random corruption never crashes or hangs the reader (run under the asan
+// preset to catch out-of-bounds reads).
+TEST(Gguf, CorruptedBytesNeverCrash) {
+  const std::string good = test::tiny_llama(3).file();
+  std::mt19937 rng(12345);
+  std::uniform_int_distribution<std::size_t> pos(0, 12000);
+  std::uniform_int_distribution<int> byte(0, 255);
+  int errors = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string bad = good;
+    for (int k = 0; k < 4; ++k) {
+      bad[pos(rng) % bad.size()] = static_cast<char>(byte(rng));
+    }
+    auto r = read_gguf(bad, bad.size());
+    if (!r.ok()) {
+      ++errors;
+    } else if (r->file) {
+      (void)model_from_gguf(*r->file, "fuzz");
+    }
+  }
+  EXPECT_GT(errors, 0);
+}
+
+TEST(Gguf, TypeNames) {
+  EXPECT_EQ(ggml_type_name(12), "Q4_K");
+  EXPECT_EQ(ggml_type_name(39), "MXFP4");
+  EXPECT_EQ(ggml_type_name(1000), "");
+  EXPECT_EQ(gguf_file_type_name(15), "Q4_K_M");
+  EXPECT_EQ(gguf_file_type_name(38), "MXFP4_MOE");
+  EXPECT_EQ(gguf_file_type_name(4), "");
+}
+
+}  // namespace
+}  // namespace willfit

@@ -1,0 +1,291 @@
+#include <map>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "embedded_data.hpp"
+#include "willfit/estimate.hpp"
+#include "willfit/model_db.hpp"
+
+namespace willfit {
+namespace {
+
+const ModelDb& catalogue() {
+  static const ModelDb db = [] {
+    auto d = ModelDb::parse(app::embedded_models_json(), "embedded");
+    EXPECT_TRUE(d.ok()) << d.error().message;
+    return d.ok() ? *d : ModelDb{};
+  }();
+  return db;
+}
+
+const Model& model(const std::string& name) {
+  auto m = catalogue().find(name);
+  EXPECT_TRUE(m.ok()) << name << ": " << (m.ok() ? "" : m.error().message);
+  static const Model none;
+  return m.ok() ? m->entry->model : none;
+}
+
+// Every entry of the embedded catalogue: sane fields, and the parameter count
+// rebuilt from the architecture within 3 % of the published figure.
+TEST(Catalogue, EveryEntryIsSaneAndItsParametersRecount) {
+  const auto& entries = catalogue().entries();
+  ASSERT_GE(entries.size(), 75U);
+  double worst = 0;
+  std::string worst_id;
+  for (const auto& e : entries) {
+    const Model& m = e.model;
+    const Architecture& a = m.arch;
+    SCOPED_TRACE(m.id);
+    EXPECT_FALSE(e.source.empty());
+    EXPECT_FALSE(m.family.empty());
+    EXPECT_FALSE(e.aliases.empty());
+    EXPECT_TRUE(e.modality == "text" || e.modality == "vision-language" || e.modality == "encoder");
+    EXPECT_GT(a.max_context, 0);
+    EXPECT_GT(a.intermediate_size, 0);
+    EXPECT_LE(a.kv_heads, a.heads);
+    if (a.attention.kind != AttentionKind::Mla) {
+      EXPECT_EQ(a.heads % a.kv_heads, 0);
+    } else {
+      EXPECT_GT(a.attention.kv_lora_rank, 0);
+      EXPECT_GT(a.attention.qk_rope_head_dim, 0);
+    }
+    if (a.attention.kind == AttentionKind::Sliding) {
+      EXPECT_GT(a.attention.sliding_window, 0);
+      EXPECT_LT(a.attention.sliding_window, a.max_context);
+    }
+    if (m.is_moe()) {
+      EXPECT_LT(m.active_params, m.params);
+      EXPECT_LE(a.moe->experts_per_token, a.moe->experts);
+    } else {
+      EXPECT_EQ(m.active_params, m.params);
+    }
+    EXPECT_EQ(e.modality == "vision-language", a.vision_params > 0);
+    const auto recount = static_cast<double>(count_params(a).total());
+    const double error = std::abs(recount / static_cast<double>(m.params) - 1.0);
+    EXPECT_LE(error, 0.03) << "recounted " << recount << " vs stated " << m.params;
+    if (error > worst) {
+      worst = error;
+      worst_id = m.id;
+    }
+  }
+  std::printf("[catalogue] %zu models; largest parameter recount error %.2f %% (%s)\n",
+              entries.size(), worst * 100, worst_id.c_str());
+}
+
+TEST(Catalogue, NamesBelongToOneModelAfterNormalisation) {
+  std::map<std::string, std::string> owner;
+  for (const auto& e : catalogue().entries()) {
+    std::set<std::string> keys{model_name_key(e.model.id), model_name_key(e.model.name)};
+    for (const auto& a : e.aliases) {
+      keys.insert(model_name_key(a));
+    }
+    for (const auto& k : keys) {
+      const auto [it, fresh] = owner.emplace(k, e.model.id);
+      EXPECT_TRUE(fresh || it->second == e.model.id)
+          << "'" << k << "' names both " << it->second << " and " << e.model.id;
+    }
+  }
+}
+
+TEST(Catalogue, CoversTheFamiliesTheIssueNames) {
+  for (const char* id : {"llama-2-7b",
+                         "llama-3-8b",
+                         "llama-3.1-8b",
+                         "llama-3.2-3b",
+                         "llama-3.3-70b",
+                         "mistral-7b-v0.3",
+                         "mistral-nemo-12b",
+                         "mistral-small-24b",
+                         "mixtral-8x7b",
+                         "mixtral-8x22b",
+                         "qwen2.5-0.5b",
+                         "qwen2.5-72b",
+                         "qwen3-8b",
+                         "qwen3-30b-a3b",
+                         "qwen3-235b-a22b",
+                         "gemma-2-9b",
+                         "gemma-3-27b",
+                         "phi-3-mini-4k",
+                         "phi-3.5-mini",
+                         "phi-4",
+                         "deepseek-v3",
+                         "deepseek-r1",
+                         "deepseek-r1-distill-qwen-7b",
+                         "gpt-oss-20b",
+                         "gpt-oss-120b",
+                         "falcon-7b",
+                         "gpt-2",
+                         "bert-base-uncased",
+                         "qwen2.5-vl-7b",
+                         "llama-3.2-11b-vision"}) {
+    EXPECT_EQ(model(id).id, id);
+  }
+}
+
+TEST(NameMatching, LooseSpellingsFindTheSameModel) {
+  for (const char* name :
+       {"llama-3.1-8b", "Llama-3.1-8B", "LLAMA_3.1_8B", "llama3.1:8b", "llama 3.1 8b",
+        "llama-3.1-8b-instruct", "Llama-3.1-8B-Instruct", "meta-llama/Llama-3.1-8B-Instruct",
+        "meta-llama/Meta-Llama-3.1-8B-Instruct", "Meta-Llama-3.1-8B-Instruct-GGUF"}) {
+    EXPECT_EQ(model(name).id, "llama-3.1-8b") << name;
+  }
+  EXPECT_EQ(model("Mixtral-8x7B-Instruct").id, "mixtral-8x7b");
+  EXPECT_EQ(model("mistralai/Mixtral-8x7B-Instruct-v0.1").id, "mixtral-8x7b");
+  EXPECT_EQ(model("qwen2.5:7b").id, "qwen2.5-7b");
+  EXPECT_EQ(model("Qwen/Qwen2.5-7B-Instruct").id, "qwen2.5-7b");
+  EXPECT_EQ(model("gemma-2-9b-it").id, "gemma-2-9b");
+  EXPECT_EQ(model("gemma3:27b").id, "gemma-3-27b");
+  EXPECT_EQ(model("deepseek-r1:7b").id, "deepseek-r1-distill-qwen-7b");
+  EXPECT_EQ(model("gpt-oss:20b").id, "gpt-oss-20b");
+  EXPECT_EQ(model("Llama-2-7b-chat-hf").id, "llama-2-7b");
+  EXPECT_EQ(model("mistral:7b").id, "mistral-7b-v0.3");
+}
+
+TEST(NameMatching, OllamaTagsWithAQuantisationSetThePrecision) {
+  auto m = catalogue().find("qwen2.5:7b-instruct-q4_K_M");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->entry->model.id, "qwen2.5-7b");
+  EXPECT_EQ(m->precision_hint, "q4_k_m");
+  auto l = catalogue().find("llama3.1:8b-instruct-fp16");
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(l->precision_hint, "fp16");
+  auto g = catalogue().find("Llama-3.1-8B-Instruct-Q8_0");
+  ASSERT_TRUE(g.ok());
+  EXPECT_EQ(g->precision_hint, "q8_0");
+  EXPECT_EQ(catalogue().find("llama3.1:8b")->precision_hint, "");
+}
+
+TEST(NameMatching, UnknownNamesGetSuggestions) {
+  auto m = catalogue().find("llama3.9:8b");
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().message.find("unknown model 'llama3.9:8b'"), std::string::npos);
+  EXPECT_NE(m.error().message.find("did you mean 'llama3.1:8b'"), std::string::npos);
+  const auto s = catalogue().suggest("qwen3:31b");
+  ASSERT_FALSE(s.empty());
+  EXPECT_LE(s.size(), 3U);
+}
+
+TEST(NameMatching, KeysAndPrecisionSplitting) {
+  EXPECT_EQ(model_name_key("meta-llama/Llama-3.1-8B-Instruct"), "llama-3-1-8-b");
+  EXPECT_EQ(model_name_key("llama3.1:8b"), "llama-3-1-8-b");
+  EXPECT_NE(model_name_key("qwen2.5-7b"), model_name_key("qwen2-57b"));
+  EXPECT_EQ(split_precision_suffix("qwen2.5:7b-instruct-q4_K_M").precision, "q4_k_m");
+  EXPECT_EQ(split_precision_suffix("qwen2.5:7b-instruct-q4_K_M").name, "qwen2.5:7b-instruct");
+  EXPECT_EQ(split_precision_suffix("qwen2.5:7b").precision, "");
+  EXPECT_EQ(split_precision_suffix("mistral-7b-v0.3").precision, "");
+  EXPECT_EQ(split_precision_suffix("gpt-oss-20b").precision, "");
+}
+
+TEST(Search, FindsByLoosePart) {
+  const auto qwen3 = catalogue().search("qwen3");
+  EXPECT_GE(qwen3.size(), 8U);
+  for (const auto* e : qwen3) {
+    EXPECT_NE(e->model.id.find("qwen3"), std::string::npos) << e->model.id;
+  }
+  EXPECT_EQ(catalogue().search("").size(), catalogue().entries().size());
+  EXPECT_TRUE(catalogue().search("zzzz").empty());
+}
+
+TEST(UserEntries, AddAndReplace) {
+  ModelDb db = catalogue();
+  auto extra = ModelDb::parse(R"({"models":[
+      {"id":"my-model-3b","params":3000000000,"layers":28,"hidden_size":3072,"heads":24,
+       "kv_heads":8,"vocab_size":128256,"aliases":["mine:3b"]},
+      {"id":"llama-3.1-8b","name":"My Llama","params":8030000000,"layers":32,"hidden_size":4096,
+       "intermediate_size":14336,"heads":32,"kv_heads":8,"vocab_size":128256}]})",
+                              "/home/u/.config/willfit/models.json");
+  ASSERT_TRUE(extra.ok()) << extra.error().message;
+  const auto before = db.entries().size();
+  db.merge(std::move(*extra));
+  EXPECT_EQ(db.entries().size(), before + 1);
+  EXPECT_EQ(db.find("mine:3b")->entry->model.id, "my-model-3b");
+  EXPECT_EQ(db.find("my-model-3b")->entry->model.arch.head_dim, 128);  // 3072 / 24
+  EXPECT_EQ(db.find("llama3.1:8b")->entry->model.name, "My Llama");
+  EXPECT_EQ(db.find("mine:3b")->entry->origin, "/home/u/.config/willfit/models.json");
+}
+
+TEST(UserEntries, MistakesAreNamedInOneLine) {
+  struct Case {
+    const char* json;
+    const char* expect;
+  };
+  for (
+      const Case& c : std::initializer_list<Case>{
+          {"{", "not valid JSON"},
+          {R"({"schema_version":2,"models":[]})", "schema_version 2"},
+          {R"({"data":[]})", "missing the 'models' array"},
+          {R"([{"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2}])",
+           "model 1 ('x'): missing 'vocab_size'"},
+          {R"([{"id":"x","params":1000000,"layers":"2","hidden_size":64,"heads":2,"vocab_size":10}])",
+           "'layers' must be a whole number"},
+          {R"([{"id":"x","params":1000000,"layers":-2,"hidden_size":64,"heads":2,"vocab_size":10}])",
+           "'layers' must be between"},
+          {R"([{"id":"x","params":1e30,"layers":2,"hidden_size":64,"heads":2,"vocab_size":10}])",
+           "'params' must be a whole number"},
+          {R"([{"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,"kv_heads":4,"vocab_size":10}])",
+           "'kv_heads' must be between 1 and 2"},
+          {R"([{"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"weird"}}])",
+           "attention 'kind'"},
+          {R"([{"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,"vocab_size":10,"moe":{"experts":8,"experts_per_token":9}}])",
+           "'experts_per_token' must be between 1 and 8"},
+          {R"([{"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,"vocab_size":10},
+                {"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,"vocab_size":10}])",
+           "appears twice"},
+          {"[3]", "model 1 must be an object"},
+      }) {
+    auto db = ModelDb::parse(c.json, "user.json");
+    ASSERT_FALSE(db.ok()) << c.json;
+    EXPECT_EQ(db.error().message.rfind("user.json: ", 0), 0U) << db.error().message;
+    EXPECT_NE(db.error().message.find(c.expect), std::string::npos) << db.error().message;
+    EXPECT_EQ(db.error().message.find('\n'), std::string::npos);
+  }
+  const std::string deep = std::string(5000, '[') + std::string(5000, ']');
+  EXPECT_NE(ModelDb::parse(deep, "user.json").error().message.find("nested"), std::string::npos);
+}
+
+// The estimate sees the catalogue's architecture.
+InferenceQuery at(const std::string& name, std::int64_t context) {
+  InferenceQuery q;
+  q.model = model(name);
+  q.precision = *parse_precision("fp16");
+  q.context = context;
+  return q;
+}
+
+TEST(CatalogueEstimate, SlidingWindowsShrinkGemma3Cache) {
+  // Gemma-3-27B: 52 of 62 layers see only 1024 tokens, so at 32k its cache is
+  // a fraction of the same shape with full attention on every layer.
+  InferenceQuery q = at("gemma-3-27b", 32768);
+  const Estimate windowed = estimate_inference(q);
+  q.model.arch.attention.kind = AttentionKind::Full;
+  const Estimate full = estimate_inference(q);
+  EXPECT_LT(windowed.memory.kv_cache * 4, full.memory.kv_cache);
+  // Global layers: 62 / 6 = 10 of them hold all 32768 cells:
+  // 10 x 16 KV heads x 128 x 2 bytes x 2 (K, V) x 32768 = 2.5 GiB; the rest hold 1024 + 512.
+  EXPECT_EQ(windowed.memory.kv_cache, std::int64_t{10} * 16 * 128 * 2 * 2 * 32768 +
+                                          std::int64_t{52} * 16 * 128 * 2 * 2 * 1536);
+}
+
+TEST(CatalogueEstimate, DeepSeekV3CachesOneLatentPerLayer) {
+  // 61 layers x (512 + 64) x 2 bytes = 68.6 KiB per token (inference-estimators.md
+  // section 0.3, MLA).
+  const Estimate e = estimate_inference(at("deepseek-v3", 4096));
+  EXPECT_EQ(e.memory.kv_cache, std::int64_t{61} * 576 * 2 * 4096);
+}
+
+TEST(CatalogueEstimate, MixtralKeepsEveryExpertInMemory) {
+  const Estimate e = estimate_inference(at("mixtral-8x7b", 4096));
+  EXPECT_EQ(e.memory.weights, std::int64_t{46702792704} * 2);  // all 46.7 B at 2 bytes
+  EXPECT_EQ(model("mixtral-8x7b").active_params, 13000000000);
+}
+
+TEST(CatalogueEstimate, TiedEmbeddingsAndVisionTowersCount) {
+  EXPECT_TRUE(model("gemma-3-27b").arch.tied_embeddings);
+  EXPECT_GT(model("gemma-3-27b").arch.vision_params, 400'000'000);
+  const Estimate e = estimate_inference(at("gemma-3-27b", 4096));
+  EXPECT_EQ(e.memory.weights, std::int64_t{27432062576} * 2);  // vision tower included
+}
+
+}  // namespace
+}  // namespace willfit
