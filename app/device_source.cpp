@@ -10,10 +10,13 @@ namespace {
 constexpr std::uint64_t kMaxFileBytes = 64u << 20;
 constexpr const char* kEmbeddedOrigin = "data/devices.json (embedded)";
 
-Expected<DeviceDb> load_file(const Environment& env, const std::string& path) {
+// `via` says how the file was named (--devices, WILLFIT_DEVICES), so an error
+// points at the setting to fix.
+Expected<DeviceDb> load_file(const Environment& env, const std::string& path,
+                             const std::string& via) {
   auto bytes = env.read_file(path, kMaxFileBytes);
   if (!bytes) {
-    return make_error("devices file: " + bytes.error().message);
+    return make_error("devices file (" + via + "): " + bytes.error().message);
   }
   return parse_device_db(*bytes, path);
 }
@@ -21,9 +24,9 @@ Expected<DeviceDb> load_file(const Environment& env, const std::string& path) {
 Expected<DeviceDb> load(const Environment& env, const std::string& devices_file) {
   Expected<DeviceDb> base = DeviceDb{};
   if (!devices_file.empty()) {
-    base = load_file(env, devices_file);
+    base = load_file(env, devices_file, "--devices");
   } else if (auto var = env.get("WILLFIT_DEVICES"); var && !var->empty()) {
-    base = load_file(env, *var);
+    base = load_file(env, *var, "WILLFIT_DEVICES");
   } else {
     base = parse_device_db(embedded_devices_json(), kEmbeddedOrigin);
   }

@@ -306,8 +306,10 @@ Expected<Model> read_directory(const std::string& path, const Environment& env) 
 
 Expected<ModelDb> load_model_db(const Environment& env, const std::string& models_file) {
   std::string path = models_file;
+  std::string via = "--models";
   if (path.empty()) {
     path = env.get("WILLFIT_MODELS").value_or("");
+    via = "WILLFIT_MODELS";
   }
   auto db = [&]() -> Expected<ModelDb> {
     if (path.empty()) {
@@ -315,7 +317,7 @@ Expected<ModelDb> load_model_db(const Environment& env, const std::string& model
     }
     auto text = read_json_file(path, env);
     if (!text) {
-      return make_error("models file: " + text.error().message);
+      return make_error("models file (" + via + "): " + text.error().message);
     }
     return ModelDb::parse(*text, path);
   }();

@@ -33,7 +33,8 @@ namespace fs = std::filesystem;
 // Features whose cases are run; a case marked needs:FEATURE is skipped until
 // the feature is merged and listed here ("devices_db", "models_db", "gguf",
 // "safetensors", "hf_config").
-const std::set<std::string> kEnabledFeatures = {};
+const std::set<std::string> kEnabledFeatures = {"devices_db", "models_db", "gguf", "safetensors",
+                                                  "hf_config"};
 
 struct BadInput {
   std::string name;
