@@ -525,6 +525,24 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name) {
   }
   a.kv_heads = std::clamp(a.kv_heads, 1, a.heads);
   a.max_context = std::max<std::int64_t>(0, meta_int(f, key("context_length")).value_or(0));
+  if (a.attention.kind == AttentionKind::Hybrid) {
+    // Recurrent layers keep a fixed F32 state per sequence (llama.cpp's
+    // layout, inference-estimators.md section 0.3): the convolution window
+    // (d_conv - 1) x (d_inner + 2 x groups x d_state) plus the SSM state
+    // d_state x d_inner. Mamba-2 and Qwen3-Next's gated delta net name their
+    // sizes with the same ssm.* keys.
+    const auto conv = meta_int(f, key("ssm.conv_kernel"));
+    const auto inner = meta_int(f, key("ssm.inner_size"));
+    const auto state = meta_int(f, key("ssm.state_size"));
+    const std::int64_t groups =
+        std::max<std::int64_t>(1, meta_int(f, key("ssm.group_count")).value_or(1));
+    constexpr std::int64_t kLimit = std::int64_t{1} << 24;
+    if (conv && inner && state && *conv > 0 && *conv < 64 && *inner > 0 &&
+        *inner<kLimit&& * state> 0 && *state < kLimit && groups < kLimit) {
+      a.attention.recurrent_state_floats =
+          (*conv - 1) * (*inner + 2 * groups * *state) + *state * *inner;
+    }
+  }
 
   // Vocabulary: the tokenizer's token list, else <arch>.vocab_size, else the
   // embedding's row count. Tied embeddings: no separate output tensor.

@@ -275,6 +275,18 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   } else if (recurrent > 0 && recurrent < a.layers) {
     a.attention.kind = AttentionKind::Hybrid;
     a.attention.attention_layers = static_cast<int>(a.layers - recurrent);
+    // The fixed per-sequence state of a linear-attention layer (Qwen3-Next's
+    // gated delta net): a convolution over the last d_conv - 1 tokens of the
+    // q, k and v projections, plus one head_k x head_v matrix per value head.
+    const auto conv = get_int(t, {"linear_conv_kernel_dim"}, 64);
+    const auto dk = get_int(t, {"linear_key_head_dim"}, 1 << 16);
+    const auto dv = get_int(t, {"linear_value_head_dim"}, 1 << 16);
+    const auto nk = get_int(t, {"linear_num_key_heads"}, 1 << 16);
+    const auto nv = get_int(t, {"linear_num_value_heads"}, 1 << 16);
+    if (conv && dk && dv && nk && nv) {
+      a.attention.recurrent_state_floats =
+          (*conv - 1) * (2 * *nk * *dk + *nv * *dv) + *nv * *dk * *dv;
+    }
   } else if (const auto window = get_int(t, {"sliding_window"}, std::int64_t{1} << 31);
              window && get_bool(t, "use_sliding_window").value_or(true) &&
              (a.max_context == 0 || *window < a.max_context) && windowed != 0) {

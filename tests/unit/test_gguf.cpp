@@ -150,6 +150,31 @@ TEST(Gguf, PerLayerKvHeadsMarkRecurrentLayers) {
   EXPECT_EQ(m->arch.kv_heads, 2);
 }
 
+// Qwen3-Next-style hybrid (qwen3next in llama.cpp): 3 gated-delta-net layers
+// per full-attention layer, ssm.conv_kernel 4, ssm.inner_size 4096,
+// ssm.state_size 128, ssm.group_count 16. The recurrent state per layer and
+// sequence is 3 x (4096 + 2 x 16 x 128) + 128 x 4096 floats, the figure the
+// Qwen3.5 load log in tests/data/llamacpp_buffers.csv works out to
+// (KvCacheHybrid.RecurrentStateIsFixedPerSequence).
+TEST(Gguf, HybridModelsCarryTheirRecurrentState) {
+  GgufWriter w;
+  w.str("general.architecture", "qwen3next");
+  w.u32("qwen3next.block_count", 4);
+  w.u32("qwen3next.embedding_length", 256);
+  w.u32("qwen3next.attention.head_count", 4);
+  w.u32_array("qwen3next.attention.head_count_kv", {0, 0, 0, 2});
+  w.u32("qwen3next.ssm.conv_kernel", 4);
+  w.u32("qwen3next.ssm.inner_size", 4096);
+  w.u32("qwen3next.ssm.state_size", 128);
+  w.u32("qwen3next.ssm.group_count", 16);
+  w.u32("qwen3next.vocab_size", 100);
+  w.tensor("token_embd.weight", {256, 100}, test::kF16);
+  auto m = model_from_gguf(read_ok(w.file()), "hybrid");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->arch.attention.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(m->arch.attention.recurrent_state_floats, 3 * 8192 + 32 * 128 * 128);
+}
+
 TEST(Gguf, SlidingWindowWithTheArchitecturesLayerPattern) {
   GgufWriter w;
   w.str("general.architecture", "gemma3");

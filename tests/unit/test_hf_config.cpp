@@ -70,6 +70,26 @@ TEST(HfConfig, MlaMoeWithFp8Quantization) {
 }
 
 // mistralai/Mixtral-8x7B-v0.1: experts are num_local_experts wide as intermediate_size.
+// Qwen/Qwen3-Next-80B-A3B config.json (layer_types and linear_* keys): the
+// gated-delta-net layers keep a fixed state of 3 x (2 x 16 x 128 + 32 x 128)
+// convolution floats plus 32 x 128 x 128 state floats per sequence.
+TEST(HfConfig, HybridLinearAttentionState) {
+  std::string types;
+  for (int i = 0; i < 48; ++i) {
+    types += std::string(i > 0 ? "," : "") +
+             ((i + 1) % 4 == 0 ? "\"full_attention\"" : "\"linear_attention\"");
+  }
+  const Model m = read(R"({"model_type":"qwen3_next","hidden_size":2048,"intermediate_size":5120,
+    "num_hidden_layers":48,"num_attention_heads":16,"num_key_value_heads":2,"head_dim":256,
+    "vocab_size":151936,"linear_conv_kernel_dim":4,"linear_key_head_dim":128,
+    "linear_value_head_dim":128,"linear_num_key_heads":16,"linear_num_value_heads":32,
+    "layer_types":[)" + types +
+                       "]}");
+  EXPECT_EQ(m.arch.attention.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(m.arch.attention.attention_layers, 12);
+  EXPECT_EQ(m.arch.attention.recurrent_state_floats, 3 * 8192 + 32 * 128 * 128);
+}
+
 TEST(HfConfig, Mixtral) {
   const Model m = read(R"({"model_type":"mixtral","hidden_size":4096,"intermediate_size":14336,
     "num_hidden_layers":32,"num_attention_heads":32,"num_key_value_heads":8,"num_local_experts":8,
