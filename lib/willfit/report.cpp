@@ -1,7 +1,7 @@
 #include "willfit/report.hpp"
 
-#include <vector>
 #include <algorithm>
+#include <vector>
 
 #include <fmt/format.h>
 

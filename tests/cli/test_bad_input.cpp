@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 // the feature is merged and listed here ("devices_db", "models_db", "gguf",
 // "safetensors", "hf_config").
 const std::set<std::string> kEnabledFeatures = {"devices_db", "models_db", "gguf", "safetensors",
-                                                  "hf_config"};
+                                                "hf_config"};
 
 struct BadInput {
   std::string name;
