@@ -8,6 +8,8 @@
 //   build/dev/tests/willfit_tests --gtest_filter='Accuracy*' 2>&1 | grep '^|'
 #include <gtest/gtest.h>
 
+#include "csv.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -26,33 +28,7 @@ namespace {
 
 using Row = std::map<std::string, std::string>;
 
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        cur += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        cur += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
+using test::split_csv_line;
 
 std::vector<Row> read_csv(const std::string& name) {
   std::ifstream in(std::string(WILLFIT_TEST_DATA_DIR) + "/" + name);

@@ -15,38 +15,14 @@
 
 #include <gtest/gtest.h>
 
+#include "csv.hpp"
+
 #include "willfit/training.hpp"
 
 namespace willfit {
 namespace {
 
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        cur += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        cur += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
+using test::split_csv_line;
 
 Architecture llama2_7b() {
   Architecture a;
@@ -374,7 +350,7 @@ TEST(TrainingAccuracy, PublishedFigures) {
     if (line.empty()) {
       continue;
     }
-    const auto f = split_csv(line);
+    const auto f = split_csv_line(line);
     ASSERT_GE(f.size(), 7u) << line;
     const std::string& id = f[0];
     const std::string& kind = f[1];

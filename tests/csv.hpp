@@ -1,0 +1,39 @@
+// Reading the CSV files in tests/data: one line into its cells, with quoted
+// cells ("a, b" and "" for a quote) as the sources' rows use them. Test-only.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace willfit::test {
+
+inline std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        cur += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        cur += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+}  // namespace willfit::test
