@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs willfit's build dependencies from Debian packages, only those missing.
 set -euo pipefail
-packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libbenchmark-dev)
+packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libbenchmark-dev
+  zsh)  # zsh: the completion tests drive it (tests/completions/run.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
