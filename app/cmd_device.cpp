@@ -5,6 +5,7 @@
 
 #include "command.hpp"
 #include "device_source.hpp"
+#include "help.hpp"
 #include "render_devices.hpp"
 
 namespace willfit::app {
@@ -14,7 +15,10 @@ int run_device(const std::vector<std::string>& args, Context& ctx) {
       "Show one device's spec sheet: capacity and usable memory, bandwidth and what it "
       "means for speed, dense compute, interconnect, power, price.",
       "willfit device"};
-  app.footer("Examples:\n  willfit device \"rtx 4090\"\n  willfit device m2-max-64gb --json\n");
+  app.footer(
+      std::string(
+          "Examples:\n  willfit device \"rtx 4090\"\n  willfit device m2-max-64gb --json\n") +
+      kListingHelpTail);
   std::string name;
   std::string devices_file;
   std::string gpu_limit_text;

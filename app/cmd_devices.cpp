@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "device_source.hpp"
+#include "help.hpp"
 #include "render_devices.hpp"
 #include "willfit/text.hpp"
 
@@ -16,7 +17,8 @@ int run_devices(const std::vector<std::string>& args, Context& ctx) {
                "willfit devices"};
   app.footer(
       "Examples:\n  willfit devices 4090\n  willfit devices --vendor apple --min-memory 64gb\n"
-      "  willfit devices h100 --json\n");
+      "  willfit devices h100 --json\n" +
+      std::string(kListingHelpTail));
   std::string query;
   std::string vendor;
   std::string min_memory_text;

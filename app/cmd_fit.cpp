@@ -5,9 +5,12 @@
 
 #include "cli.hpp"
 #include "command.hpp"
+#include "help.hpp"
 #include "model_source.hpp"
 #include "options.hpp"
 #include "render.hpp"
+#include "render_bar.hpp"
+#include "render_explain.hpp"
 #include "resolve.hpp"
 #include "runtime_options.hpp"
 #include "speed_options.hpp"
@@ -28,6 +31,7 @@ constexpr const char* kFooter = R"(Examples:
   willfit 13b -p q4 -d 8gb --ram 32gb          (offload plan: -ngl N)
   willfit 7b -d 24gb --runtime vllm             (KV tokens and concurrency)
   willfit 8b -p q4 -d 24gb --context max        (the longest context that fits)
+  willfit 13b -p q4 -d 8gb --explain            (the arithmetic and its sources)
 
 MODEL sizes: 7b, 1.5b, 350m, 1t; 8x7b (8 experts of a 7b model); 30b-a3b (30 B total, 3 B active).
 Precisions: fp32 fp16 bf16 fp8 int8 int4; GGUF types (q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k
@@ -49,7 +53,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
     return fail(ctx, "no model given: try 'willfit 7b --device 8gb' or 'willfit --help'");
   }
   CLI::App app{kDescription, "willfit"};
-  app.footer(kFooter);
+  app.footer(commands_help() + "\n" + kFooter);
   app.set_version_flag("-V,--version", version_text());
   std::string model_text;
   std::string precision_text = "fp16";
@@ -63,6 +67,9 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   std::string devices_file;
   bool json = false;
   bool quiet = false;
+  bool explain = false;
+  std::string color_text = "auto";
+  bool ascii = false;
   SpeedOptionText speed_text;
   std::string models_file;
   app.add_option("MODEL", model_text,
@@ -89,6 +96,10 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   app.add_option("--devices", devices_file, "Device database file replacing the bundled one");
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
   app.add_flag("-q,--quiet", quiet, "Print nothing; the exit code is the answer");
+  app.add_flag("--explain", explain, "Show the arithmetic behind every line and its sources");
+  app.add_option("--color", color_text,
+                 "Colour: auto (default: on a terminal, unless NO_COLOR is set), always, never");
+  app.add_flag("--ascii", ascii, "Draw the memory bar with ASCII letters, not Unicode blocks");
   add_speed_options(app, speed_text);
   app.add_option("--models", models_file,
                  "Model catalogue to use instead of the bundled one (JSON, as data/models.json)");
@@ -198,8 +209,15 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
         "weights are the file's exact tensor bytes; --precision names "
         "them but does not change them");
   }
+  const auto bar = bar_style(ctx.env, color_text, ascii);
+  if (!bar) {
+    return fail(ctx, bar.error().message);
+  }
   if (!quiet) {
-    ctx.out << (json ? render_fit_json(report) : render_fit_text(report, TextStyle{}));
+    ctx.out << (json ? render_fit_json(report)
+                     : render_fit_text(report, TextStyle{}) +
+                           render_memory_bar(report.estimate, *bar) +
+                           (explain ? render_fit_explain(report) : ""));
   }
   const Estimate& e = report.estimate;
   return (!e.device_known || e.fits()) ? kExitFits : kExitNoFit;

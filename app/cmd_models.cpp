@@ -5,6 +5,7 @@
 
 #include "cli.hpp"
 #include "command.hpp"
+#include "help.hpp"
 #include "model_source.hpp"
 #include "render_models.hpp"
 #include "willfit/text.hpp"
@@ -16,6 +17,10 @@ int run_models(const std::vector<std::string>& args, Context& ctx) {
       "List the models willfit knows by name (the catalogue, plus your additions in "
       "$XDG_CONFIG_HOME/willfit/models.json)",
       "willfit models"};
+  app.footer(
+      std::string(
+          "Examples:\n  willfit models\n  willfit models qwen3\n  willfit models llama --json\n") +
+      kListingHelpTail);
   std::string query;
   std::string models_file;
   bool json = false;

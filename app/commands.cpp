@@ -10,12 +10,18 @@ int run_devices(const std::vector<std::string>& args, Context& ctx);  // cmd_dev
 int run_device(const std::vector<std::string>& args, Context& ctx);   // cmd_device.cpp
 int run_models(const std::vector<std::string>& args, Context& ctx);   // cmd_models.cpp
 
+// cmd_completions.cpp: the scripts, and the hidden word lists they ask for.
+int run_completions(const std::vector<std::string>& args, Context& ctx);
+int run_complete(const std::vector<std::string>& args, Context& ctx);
+
 std::span<const Command> commands() {
   static const std::array table{
       Command{"train", "memory to train or fine-tune a model", run_train},
       Command{"devices", "list the devices willfit knows", run_devices},
       Command{"device", "show one device's spec sheet", run_device},
       Command{"models", "list the models willfit knows by name", run_models},
+      Command{"completions", "print the bash, zsh or fish completion script", run_completions},
+      Command{"__complete", "", run_complete},  // hidden: no summary
   };
   return table;
 }

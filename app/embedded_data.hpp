@@ -9,4 +9,7 @@ namespace willfit::app {
 std::string_view embedded_devices_json();
 std::string_view embedded_models_json();
 
+// The completion script for "bash", "zsh" or "fish" (completions/*); "" for another shell.
+std::string_view embedded_completion(std::string_view shell);
+
 }  // namespace willfit::app

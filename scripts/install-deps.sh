@@ -2,7 +2,8 @@
 # Installs willfit's build dependencies from Debian packages, only those missing.
 set -euo pipefail
 packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libbenchmark-dev
-          clang libclang-rt-14-dev)
+          clang libclang-rt-14-dev  # clang: the fuzz targets (tests/fuzz/run.sh)
+          zsh)                      # zsh: the completion tests drive it (tests/completions/run.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,102 @@
+# bash completion for willfit                                 -*- shell-script -*-
+# Installed as share/bash-completion/completions/willfit; also printed by
+# `willfit completions bash`. Options, subcommands, device and model names
+# come from the binary (`willfit __complete ...`), so they match this build and
+# the user's own database files; the values of enumerated options are listed here.
+
+_willfit_values() {
+    # The values an option takes, by subcommand ("" is the default fit command).
+    local cmd=$1 opt=$2
+    case "$cmd:$opt" in
+        :-p|:--precision)
+            echo "fp32 fp16 bf16 fp8 int8 int4 q8_0 q6_k q5_k_m q5_k_s q5_0 q4_k_m q4_k_s q4_0 q3_k_m q3_k_s q2_k iq4_xs iq3_xxs iq2_xxs mxfp4 q8 q6 q5 q4 q3 q2 nf4 gptq awq" ;;
+        train:-p|train:--precision) echo "bf16 fp16 fp32 fp8" ;;
+        *:--runtime) echo "llama.cpp ollama vllm transformers mlx generic" ;;
+        *:--kv-type) echo "f16 q8_0 q4_0" ;;
+        train:--flash-attn) echo "on off" ;;
+        *:--flash-attn) echo "auto on off" ;;
+        *:--split) echo "layer tensor" ;;
+        *:-c|*:--context) echo "2048 4096 8192 16k 32k 64k 128k max" ;;
+        *:-s|*:--seq-len) echo "512 1024 2048 4096 8192 16k 32k" ;;
+        *:--method) echo "full lora qlora" ;;
+        *:--optimizer) echo "adamw adamw-8bit sgd sgd-momentum adafactor lion" ;;
+        *:--master-weights) echo "fp32 none" ;;
+        *:--grad-dtype) echo "bf16 fp16 fp32 bf16+fp32" ;;
+        *:--checkpointing) echo "none selective full" ;;
+        *:--zero) echo "0 1 2 3" ;;
+        *:--lora-targets) echo "q_proj,v_proj all-linear q_proj k_proj v_proj o_proj gate_proj up_proj down_proj" ;;
+        *:--vendor) echo "nvidia amd apple intel google" ;;
+        *:--ram-bandwidth) echo "ddr4-3200-dual ddr5-5600-dual" ;;
+        *:--units) echo "si iec" ;;
+        *:--color) echo "auto always never" ;;
+        *) return 1 ;;
+    esac
+}
+
+_willfit() {
+    local cur prev words cword
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=""
+    ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+    local bin=${COMP_WORDS[0]}
+    COMPREPLY=()
+
+    # The subcommand: the first word after "willfit" that names one.
+    local cmd="" first=${COMP_WORDS[1]:-}
+    if ((COMP_CWORD > 1)); then
+        local c
+        for c in $("$bin" __complete commands 2>/dev/null); do
+            [[ $first == "$c" ]] && cmd=$c
+        done
+    fi
+
+    if [[ $cmd == completions ]]; then
+        COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur"))
+        return 0
+    fi
+
+    # The value of the option before the cursor.
+    case "$prev" in
+        -d|--device)
+            if [[ $cmd == train ]]; then
+                COMPREPLY=($(compgen -W "8gb 12gb 16gb 24gb 40gb 48gb 80gb" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "auto $("$bin" __complete devices "$cur" 2>/dev/null)" -- "$cur"))
+            fi
+            return 0 ;;
+        --devices|--models)
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return 0 ;;
+    esac
+    local values
+    if values=$(_willfit_values "$cmd" "$prev"); then
+        COMPREPLY=($(compgen -W "$values" -- "$cur"))
+        return 0
+    fi
+    # Another option that takes a value (a number, a size): nothing to list.
+    if [[ $prev == -* ]] &&
+        "$bin" __complete valued $cmd 2>/dev/null | grep -qx -- "$prev"; then
+        return 0
+    fi
+
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$("$bin" __complete options $cmd 2>/dev/null)" -- "$cur"))
+        return 0
+    fi
+
+    if ((COMP_CWORD == 1)); then
+        COMPREPLY=($(compgen -W "$("$bin" __complete commands 2>/dev/null) $("$bin" __complete models "$cur" 2>/dev/null)" -- "$cur"))
+        compopt -o filenames 2>/dev/null
+        COMPREPLY+=($(compgen -f -- "$cur"))
+        return 0
+    fi
+    case "$cmd" in
+        device) COMPREPLY=($(compgen -W "$("$bin" __complete devices "$cur" 2>/dev/null)" -- "$cur")) ;;
+        devices) ;;
+        models|train) COMPREPLY=($(compgen -W "$("$bin" __complete models "$cur" 2>/dev/null)" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -f -- "$cur")) ;;
+    esac
+    return 0
+}
+
+complete -F _willfit willfit

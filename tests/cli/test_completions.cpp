@@ -1,0 +1,78 @@
+// `willfit completions SHELL` and the hidden `willfit __complete ...` that the
+// scripts call. The scripts themselves run in real shells in
+// tests/completions/run.sh (CTest: Completions.Shells).
+#include <gtest/gtest.h>
+
+#include "cli/harness.hpp"
+
+namespace willfit {
+namespace {
+
+using test::is_clean_error;
+using test::run_cli;
+
+bool has_line(const std::string& text, const std::string& line) {
+  return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
+}
+
+TEST(Completions, PrintsEachShellsScript) {
+  const auto bash = run_cli({"completions", "bash"});
+  EXPECT_EQ(bash.code, 0);
+  EXPECT_NE(bash.out.find("complete -F _willfit willfit"), std::string::npos);
+  EXPECT_NE(run_cli({"completions", "zsh"}).out.find("#compdef willfit"), std::string::npos);
+  EXPECT_NE(run_cli({"completions", "fish"}).out.find("complete -c willfit"), std::string::npos);
+  EXPECT_NE(run_cli({"completions", "--help"}).out.find("Exit codes"), std::string::npos);
+}
+
+TEST(Completions, UnknownShellIsOneErrorLine) {
+  EXPECT_TRUE(is_clean_error(run_cli({"completions", "tcsh"})));
+  EXPECT_TRUE(is_clean_error(run_cli({"completions"})));
+  EXPECT_TRUE(is_clean_error(run_cli({"__complete", "colours", "x"})));
+}
+
+TEST(Completions, DeviceAndModelNamesByPrefix) {
+  const auto d = run_cli({"__complete", "devices", "rtx-40"});
+  ASSERT_EQ(d.code, 0) << d.err;
+  EXPECT_TRUE(has_line(d.out, "rtx-4090")) << d.out;
+  EXPECT_FALSE(has_line(d.out, "gtx-1070")) << d.out;
+  const auto m = run_cli({"__complete", "models", "llama-3.1"});
+  EXPECT_TRUE(has_line(m.out, "llama-3.1-8b")) << m.out;
+  EXPECT_FALSE(has_line(m.out, "llama-2-7b")) << m.out;
+}
+
+TEST(Completions, UserEntriesComplete) {
+  app::FakeEnvironment env;
+  env.vars["XDG_CONFIG_HOME"] = "/cfg";
+  env.files["/cfg/willfit/devices.json"] =
+      R"({"schema_version": 1, "data_version": "2026-01-01", "devices": [
+  {"id": "zz-lab-gpu", "vendor": "acme", "name": "Lab GPU", "kind": "discrete_gpu",
+   "memory_bytes": 34359738368, "bandwidth_gb_per_s": 900, "source": "our lab"}]})";
+  env.files["/cfg/willfit/models.json"] =
+      R"({"models":[{"id":"zz-model-3b","params":3000000000,"layers":28,
+  "hidden_size":3072,"intermediate_size":8192,"heads":24,"kv_heads":8,"vocab_size":128256,
+  "aliases":["mine:3b"],"source":"my own notes"}]})";
+  EXPECT_EQ(run_cli({"__complete", "devices", "zz"}, env).out, "zz-lab-gpu\n");
+  EXPECT_EQ(run_cli({"__complete", "models", "zz"}, env).out, "zz-model-3b\n");
+  EXPECT_EQ(run_cli({"__complete", "models", "mine"}, env).out, "mine:3b\n");
+}
+
+TEST(Completions, CommandsAndOptionsComeFromTheTableAndHelp) {
+  const auto c = run_cli({"__complete", "commands"});
+  EXPECT_TRUE(has_line(c.out, "train")) << c.out;
+  EXPECT_TRUE(has_line(c.out, "completions")) << c.out;
+  EXPECT_FALSE(has_line(c.out, "__complete")) << c.out;
+  const auto fit = run_cli({"__complete", "options"});
+  EXPECT_TRUE(has_line(fit.out, "--precision")) << fit.out;
+  EXPECT_TRUE(has_line(fit.out, "-p")) << fit.out;
+  EXPECT_TRUE(has_line(fit.out, "--ngl")) << fit.out;  // the second name of --gpu-layers
+  EXPECT_TRUE(has_line(fit.out, "--json")) << fit.out;
+  const auto valued = run_cli({"__complete", "valued"});
+  EXPECT_TRUE(has_line(valued.out, "--batch")) << valued.out;
+  EXPECT_FALSE(has_line(valued.out, "--json")) << valued.out;  // a flag
+  const auto train = run_cli({"__complete", "options", "train"});
+  EXPECT_TRUE(has_line(train.out, "--optimizer")) << train.out;
+  EXPECT_FALSE(has_line(train.out, "--runtime")) << train.out;
+}
+
+}  // namespace
+}  // namespace willfit
