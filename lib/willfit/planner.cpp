@@ -84,7 +84,7 @@ std::vector<Precision> precision_candidates(std::optional<Runtime> runtime) {
                     *runtime == Runtime::Generic;
   std::vector<Precision> out;
   for (const auto& p : all_precisions()) {
-    if (p.id == "fp32" || p.kind == PrecisionKind::Integer) {
+    if (p.bits_per_weight > 16 || p.kind == PrecisionKind::Integer) {
       continue;  // FP32: no gain; INT8/INT4: the course's idealised widths, not a file format
     }
     if (p.gguf == gguf || p.id == "fp16" || p.id == "bf16") {

@@ -182,10 +182,17 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
   if (after.verdict != Verdict::Offload || !after.offload) {
     return std::nullopt;
   }
-  Suggestion s = make(fmt::format("offload {} of {} layers to system RAM ({}; needs {} of RAM)",
-                                  after.offload->total_layers - after.offload->gpu_layers,
-                                  after.offload->total_layers, after.offload->flags,
-                                  format_iec(after.offload->host_bytes)),
+  const OffloadPlan& a = *after.offload;
+  std::string what;
+  if (a.total_layers > a.gpu_layers) {
+    what = fmt::format("{} of {} layers", a.total_layers - a.gpu_layers, a.total_layers);
+  }
+  if (a.cpu_moe_layers > 0) {
+    what +=
+        fmt::format("{}the experts of {} blocks", what.empty() ? "" : " and ", a.cpu_moe_layers);
+  }
+  Suggestion s = make(fmt::format("offload {} to system RAM ({}; needs {} of RAM)", what, a.flags,
+                                  format_iec(a.host_bytes)),
                       fmt::format("--ram {}gb", ram / kGiB), after);
   const SpeedEstimate speed = estimate_speed(alt, after, in.speed);
   if (speed.estimable) {
