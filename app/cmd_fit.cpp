@@ -5,6 +5,7 @@
 
 #include "cli.hpp"
 #include "command.hpp"
+#include "family.hpp"
 #include "help.hpp"
 #include "model_source.hpp"
 #include "options.hpp"
@@ -194,7 +195,8 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   if (!speed) {
     return fail(ctx, speed.error().message);
   }
-  FitReport report = make_fit_report(query, *speed);
+  FitReport report = make_fit_report(
+      query, *speed, [&] { return smaller_family_models(query.model, ctx.env, models_file); });
   if (context_max) {
     report.assumptions.insert(
         report.assumptions.begin(),

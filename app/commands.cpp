@@ -9,6 +9,8 @@ int run_train(const std::vector<std::string>& args, Context& ctx);    // cmd_tra
 int run_devices(const std::vector<std::string>& args, Context& ctx);  // cmd_devices.cpp
 int run_device(const std::vector<std::string>& args, Context& ctx);   // cmd_device.cpp
 int run_models(const std::vector<std::string>& args, Context& ctx);   // cmd_models.cpp
+int run_max(const std::vector<std::string>& args, Context& ctx);      // cmd_max.cpp
+int run_which(const std::vector<std::string>& args, Context& ctx);    // cmd_which.cpp
 
 // cmd_completions.cpp: the scripts, and the hidden word lists they ask for.
 int run_completions(const std::vector<std::string>& args, Context& ctx);
@@ -20,6 +22,8 @@ std::span<const Command> commands() {
       Command{"devices", "list the devices willfit knows", run_devices},
       Command{"device", "show one device's spec sheet", run_device},
       Command{"models", "list the models willfit knows by name", run_models},
+      Command{"max", "the largest model, context, batch or precision that fits", run_max},
+      Command{"which", "the devices that fit a model, by price, memory or speed", run_which},
       Command{"completions", "print the bash, zsh or fish completion script", run_completions},
       Command{"__complete", "", run_complete},  // hidden: no summary
   };

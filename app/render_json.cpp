@@ -7,6 +7,7 @@
 #include "render_json_model.hpp"
 #include "render_runtime.hpp"
 #include "render_speed.hpp"
+#include "render_suggestions.hpp"
 
 namespace willfit::app {
 namespace {
@@ -144,6 +145,7 @@ std::string render_fit_json(const FitReport& r) {
   }
   j["assumptions"] = assumptions;
   j["hint"] = r.hint.empty() ? Json(nullptr) : Json(r.hint);
+  j["suggestions"] = suggestions_json(r.suggestions);
   add_runtime_json(j, r);
   j["speed"] = speed_json(r.speed);
   return j.dump(2) + "\n";

@@ -4,6 +4,7 @@
 #include "render.hpp"
 #include "render_runtime.hpp"
 #include "render_speed.hpp"
+#include "render_suggestions.hpp"
 
 namespace willfit::app {
 namespace {
@@ -86,7 +87,9 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
       s += "  - " + w + "\n";
     }
   }
-  if (!r.hint.empty()) {
+  if (!r.suggestions.empty()) {
+    s += render_suggestions_text(r.suggestions);
+  } else if (!r.hint.empty()) {
     s += "\n" + r.hint + "\n";
   }
   return s;

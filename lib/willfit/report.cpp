@@ -8,42 +8,14 @@
 namespace willfit {
 namespace {
 
-// The one-line hint when it does not fit: the first change, in order of
-// least harm to quality, that makes the estimate fit. Every candidate is
-// checked with the same estimator.
-std::string make_hint(const InferenceQuery& q, const Estimate& e) {
+// The one-line hint when it does not fit: the first suggestion (suggest.hpp
+// ranks them), else what is short and where.
+std::string make_hint(const Estimate& e, const std::vector<Suggestion>& suggestions) {
   if (e.fits() || !e.device_known) {
     return "";
   }
-  // A lower precision (only among those below the current width), among the
-  // formats the same runtime loads.
-  const bool gguf_runtime = e.runtime == Runtime::LlamaCpp || e.runtime == Runtime::Ollama ||
-                            e.runtime == Runtime::Generic;
-  const std::vector<const char*> candidates =
-      gguf_runtime ? std::vector<const char*>{"q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k"}
-                   : std::vector<const char*>{"fp8", "gptq-int8", "awq", "nf4"};
-  for (const char* id : candidates) {
-    auto p = parse_precision(id);
-    if (!p || p->bits_per_weight >= q.precision.bits_per_weight || q.model.file_weight_bytes) {
-      continue;
-    }
-    InferenceQuery alt = q;
-    alt.precision = *p;
-    alt.runtime = e.runtime;
-    if (estimate_inference(alt).fits()) {
-      return fmt::format("hint: it fits at --precision {} ({:.2g} bits per weight)", p->id,
-                         p->bits_per_weight);
-    }
-  }
-  // A shorter context.
-  if (q.context > 2048) {
-    InferenceQuery alt = q;
-    alt.runtime = e.runtime;
-    alt.context = 2048;
-    alt.context_is_default = false;
-    if (estimate_inference(alt).fits()) {
-      return "hint: it fits with a shorter context, e.g. --context 2048";
-    }
+  if (!suggestions.empty()) {
+    return "hint: " + suggestions.front().line;
   }
   const Bytes short_by = -e.headroom;
   if (short_by <= 0) {
@@ -62,7 +34,8 @@ std::string make_hint(const InferenceQuery& q, const Estimate& e) {
 
 }  // namespace
 
-FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& speed) {
+FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& speed,
+                          const std::function<std::vector<Model>()>& smaller_models) {
   FitReport r;
   r.query = query;
   r.estimate = estimate_inference(query);
@@ -89,7 +62,8 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   if (!query.ram && !on_cpu) {
     r.assumptions.push_back("system RAM unknown: give --ram to consider offloading");
   }
-  r.hint = make_hint(query, r.estimate);
+  r.suggestions = suggest_changes(query, r.estimate, SuggestInputs{smaller_models, speed});
+  r.hint = make_hint(r.estimate, r.suggestions);
   r.speed = estimate_speed(query, r.estimate, speed);
   return r;
 }

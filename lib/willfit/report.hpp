@@ -3,11 +3,13 @@
 // estimator; rendering it (app/) only formats. Pure.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "willfit/estimate.hpp"
 #include "willfit/speed.hpp"
+#include "willfit/suggest.hpp"
 
 namespace willfit {
 
@@ -17,8 +19,13 @@ struct FitReport {
   std::vector<std::string> assumptions;  // what was assumed, for the user
   std::string hint;                      // one line when it does not fit, else ""
   SpeedEstimate speed;                   // how fast it runs (speed.hpp); estimable or why not
+  std::vector<Suggestion> suggestions;   // "to make it fit" (suggest.hpp); empty when it fits
 };
 
-FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& speed = {});
+// `smaller_models`: catalogue models of the same family with fewer
+// parameters, largest first, for the suggestions; called only when it does
+// not fit (see suggest.hpp).
+FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& speed = {},
+                          const std::function<std::vector<Model>()>& smaller_models = {});
 
 }  // namespace willfit

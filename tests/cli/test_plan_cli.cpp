@@ -1,0 +1,97 @@
+// `willfit max`, `willfit which` and the fit answer's suggestions, in-process:
+// exit codes, errors, the JSON contract.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/harness.hpp"
+
+namespace willfit::test {
+namespace {
+
+using nlohmann::json;
+
+TEST(CliSuggestions, AlwaysPresentAndEmptyWhenItFits) {
+  const auto fits = run_cli({"7b", "-p", "q4", "-d", "24gb", "--json"});
+  ASSERT_EQ(fits.code, 0);
+  const json j = json::parse(fits.out);
+  ASSERT_TRUE(j.at("suggestions").is_array());
+  EXPECT_TRUE(j.at("suggestions").empty());
+  EXPECT_TRUE(j.at("hint").is_null());
+}
+
+// Each suggestion, run as the user would, gets the verdict it promised.
+TEST(CliSuggestions, EachFittingSuggestionFitsWhenRun) {
+  const std::vector<std::string> base{"13b", "-p", "q8_0", "-d", "8gb"};
+  std::vector<std::string> args = base;
+  args.push_back("--json");
+  const auto r = run_cli(args);
+  ASSERT_EQ(r.code, 1);
+  const json j = json::parse(r.out);
+  const auto& s = j.at("suggestions");
+  ASSERT_FALSE(s.empty());
+  EXPECT_EQ(j.at("hint").get<std::string>().rfind("hint: --", 0), 0U);
+  for (const auto& x : s) {
+    const auto a = x.at("args").get<std::string>();
+    std::vector<std::string> run = base;
+    if (a.rfind("--precision ", 0) == 0) {
+      run[2] = a.substr(12);
+    } else if (a.rfind("--device ", 0) == 0) {
+      run[4] = "2x 8gb";
+    } else if (a.rfind("--ram ", 0) == 0) {
+      run.push_back("--ram");
+      run.push_back(a.substr(6));
+    } else {
+      continue;
+    }
+    run.push_back("--json");
+    const json after = json::parse(run_cli(run).out);
+    EXPECT_EQ(after.at("result").at("verdict"), x.at("verdict")) << a;
+    EXPECT_EQ(after.at("memory").at("total_bytes"), x.at("total_bytes")) << a;
+  }
+}
+
+TEST(CliMax, NullWhereNotAsked) {
+  const auto r = run_cli({"max", "-d", "24gb", "-p", "q4_k_m", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json m = json::parse(r.out).at("max");
+  EXPECT_GT(m.at("params").get<std::int64_t>(), 0);
+  EXPECT_TRUE(m.at("context_tokens").is_null());
+  EXPECT_TRUE(m.at("batch").is_null());
+  EXPECT_TRUE(m.at("precision").is_null());
+}
+
+TEST(CliMax, ErrorsAreCleanAndNothingFitsExitsOne) {
+  EXPECT_TRUE(is_clean_error(run_cli({"max", "-p", "q4"})));  // no --device
+  EXPECT_TRUE(is_clean_error(run_cli({"max", "-d", "8gb", "-p", "best"})));
+  EXPECT_TRUE(is_clean_error(run_cli({"max", "-d", "8gb", "-p", "q9"})));
+  EXPECT_EQ(run_cli({"max", "405b", "-d", "8gb", "-p", "best"}).code, 1);
+  EXPECT_EQ(run_cli({"max", "-d", "64mb"}).code, 1);
+}
+
+TEST(CliWhich, ErrorsAreCleanAndNothingFitsExitsOne) {
+  EXPECT_TRUE(is_clean_error(run_cli({"which", "7b", "--sort", "cost"})));
+  EXPECT_TRUE(is_clean_error(run_cli({"which", "7b", "--max-price", "cheap"})));
+  EXPECT_TRUE(is_clean_error(run_cli({"which"})));
+  const auto none = run_cli({"which", "2t", "-p", "fp16", "--json"});
+  EXPECT_EQ(none.code, 1);
+  EXPECT_EQ(json::parse(none.out).at("found"), 0);
+}
+
+TEST(CliWhich, PricesRiseDownTheListAndStayUnderTheCap) {
+  const auto r = run_cli(
+      {"which", "llama-3.1-8b", "-p", "q4_k_m", "--max-price", "800", "--limit", "0", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  double last = 0;
+  ASSERT_FALSE(j.at("devices").empty());
+  for (const auto& d : j.at("devices")) {
+    const double p = d.at("price_usd").get<double>();
+    EXPECT_LE(p, 800);
+    EXPECT_GE(p, last);
+    last = p;
+    EXPECT_LE(d.at("total_bytes").get<std::int64_t>(), d.at("capacity_bytes").get<std::int64_t>());
+  }
+}
+
+}  // namespace
+}  // namespace willfit::test

@@ -1,0 +1,117 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "willfit/planner.hpp"
+
+namespace willfit {
+namespace {
+
+InferenceQuery on(const char* device, const char* precision = "q4_k_m") {
+  InferenceQuery q;
+  q.precision = *parse_precision(precision);
+  if (device != nullptr) {
+    q.devices.devices.push_back(*raw_device(device));
+    q.devices.text = device;
+  }
+  return q;
+}
+
+bool size_fits(InferenceQuery q, std::int64_t params) {
+  q.model = *model_from_size(*parse_model_size(std::to_string(params / 1'000'000) + "m"));
+  return estimate_inference(q).fits();
+}
+
+// The answer is the boundary: it fits, 10 M more does not.
+TEST(MaxParams, IsTheLargestSizeThatFits) {
+  for (const char* device : {"8gb", "24gb", "80gb"}) {
+    const InferenceQuery q = on(device);
+    const std::int64_t n = max_params(q);
+    ASSERT_GT(n, 0) << device;
+    EXPECT_EQ(n % 10'000'000, 0);
+    EXPECT_TRUE(size_fits(q, n)) << device;
+    EXPECT_FALSE(size_fits(q, n + 10'000'000)) << device;
+  }
+}
+
+TEST(MaxParams, MoreMemoryOrFewerBitsNeverHoldsLess) {
+  EXPECT_LT(max_params(on("8gb")), max_params(on("24gb")));
+  EXPECT_LT(max_params(on("24gb", "q8_0")), max_params(on("24gb", "q4_k_m")));
+}
+
+TEST(MaxParams, NothingFitsATinyDeviceOrNoDevice) {
+  EXPECT_EQ(max_params(on("64mb")), 0);
+  EXPECT_EQ(max_params(on(nullptr)), 0);
+}
+
+TEST(MaxBatch, IsTheLargestBatchThatFits) {
+  InferenceQuery q = on("24gb");
+  q.model = *model_from_size(*parse_model_size("8b"));
+  const int b = max_batch(q);
+  ASSERT_GT(b, 1);
+  ASSERT_LT(b, 4096);
+  q.batch = b;
+  EXPECT_TRUE(estimate_inference(q).fits());
+  q.batch = b + 1;
+  EXPECT_FALSE(estimate_inference(q).fits());
+}
+
+TEST(BestPrecision, CandidatesRunFromMostBitsToFewest) {
+  for (const auto runtime : {std::optional<Runtime>{}, std::optional{Runtime::Vllm}}) {
+    const auto c = precision_candidates(runtime);
+    ASSERT_GE(c.size(), 4U);
+    EXPECT_TRUE(std::is_sorted(c.begin(), c.end(), [](const Precision& a, const Precision& b) {
+      return a.bits_per_weight > b.bits_per_weight;
+    }));
+    EXPECT_EQ(c.front().bits_per_weight, 16);
+  }
+  const auto gguf = precision_candidates(std::nullopt);
+  EXPECT_TRUE(
+      std::any_of(gguf.begin(), gguf.end(), [](const Precision& p) { return p.id == "q4_k_m"; }));
+  const auto vllm = precision_candidates(Runtime::Vllm);
+  EXPECT_TRUE(std::none_of(vllm.begin(), vllm.end(), [](const Precision& p) { return p.gguf; }));
+}
+
+TEST(BestPrecision, IsTheFirstThatFitsAndTheOneBeforeDoesNot) {
+  InferenceQuery q = on("8gb");
+  q.model = *model_from_size(*parse_model_size("13b"));
+  q.runtime = Runtime::LlamaCpp;
+  const auto c = precision_candidates(std::nullopt);
+  const auto best = best_precision(q, c);
+  ASSERT_TRUE(best.has_value());
+  const auto at =
+      std::find_if(c.begin(), c.end(), [&](const Precision& p) { return p.id == best->id; });
+  ASSERT_NE(at, c.begin());
+  q.precision = *(at - 1);
+  EXPECT_FALSE(estimate_inference(q).fits());
+}
+
+TEST(PlanMax, NullWhereNotAskedAndNothingWhenNothingFits) {
+  MaxQuestion bare{on("24gb"), false, false};
+  const MaxAnswer a = plan_max(bare);
+  EXPECT_TRUE(a.params.has_value());
+  EXPECT_FALSE(a.context_tokens.has_value());
+  EXPECT_FALSE(a.batch.has_value());
+  EXPECT_FALSE(a.precision.has_value());
+  EXPECT_TRUE(a.found());
+
+  MaxQuestion big{on("8gb"), true, true};
+  big.query.model = *model_from_size(*parse_model_size("405b"));
+  const MaxAnswer none = plan_max(big);
+  EXPECT_FALSE(none.params.has_value());
+  EXPECT_FALSE(none.precision.has_value());
+  EXPECT_EQ(none.context_tokens, 0);
+  EXPECT_FALSE(none.found());
+
+  // Everything fits: a 1 B model on 80 GiB takes the first (16-bit) candidate.
+  MaxQuestion small{on("80gb"), true, true};
+  small.query.model = *model_from_size(*parse_model_size("1b"));
+  const MaxAnswer all = plan_max(small);
+  ASSERT_TRUE(all.precision.has_value());
+  EXPECT_EQ(all.precision->bits_per_weight, 16);
+  EXPECT_GT(*all.context_tokens, 4096);
+  EXPECT_GT(*all.batch, 1);
+}
+
+}  // namespace
+}  // namespace willfit

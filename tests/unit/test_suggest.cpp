@@ -1,0 +1,148 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "willfit/report.hpp"
+#include "willfit/suggest.hpp"
+
+namespace willfit {
+namespace {
+
+InferenceQuery query(const char* size, const char* precision, const char* device) {
+  InferenceQuery q;
+  q.model = *model_from_size(*parse_model_size(size));
+  q.precision = *parse_precision(precision);
+  if (device != nullptr) {
+    q.devices.devices.push_back(*raw_device(device));
+    q.devices.text = device;
+  }
+  return q;
+}
+
+const Suggestion* find(const std::vector<Suggestion>& s, std::string_view args_prefix) {
+  auto it = std::find_if(s.begin(), s.end(),
+                         [&](const Suggestion& x) { return x.args.starts_with(args_prefix); });
+  return it == s.end() ? nullptr : &*it;
+}
+
+TEST(Suggest, NoneWhenItFitsOrNoDeviceIsGiven) {
+  const InferenceQuery fits = query("7b", "q4_k_m", "24gb");
+  EXPECT_TRUE(suggest_changes(fits, estimate_inference(fits)).empty());
+  const InferenceQuery none = query("70b", "fp16", nullptr);
+  EXPECT_TRUE(suggest_changes(none, estimate_inference(none)).empty());
+}
+
+TEST(Suggest, TheFamilyIsLookedUpOnlyWhenItDoesNotFit) {
+  int calls = 0;
+  const auto family = [&] {
+    ++calls;
+    return std::vector<Model>{};
+  };
+  (void)make_fit_report(query("7b", "q4_k_m", "24gb"), {}, family);
+  EXPECT_EQ(calls, 0);
+  (void)make_fit_report(query("70b", "fp16", "24gb"), {}, family);
+  EXPECT_EQ(calls, 1);
+}
+
+// 13 B at Q8_0 on an 8 GiB card (the course's example): a lower precision
+// helps, and it is the highest-quality one that fits: the next wider one
+// does not.
+TEST(Suggest, LowerPrecisionIsTheWidestThatFits) {
+  const InferenceQuery q = query("13b", "q8_0", "8gb");
+  const Estimate e = estimate_inference(q);
+  ASSERT_FALSE(e.fits());
+  const auto s = suggest_changes(q, e);
+  const Suggestion* p = find(s, "--precision ");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->verdict, Verdict::Fits);
+  const std::vector<std::string> order{"q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k"};
+  const auto chosen = std::find(order.begin(), order.end(), p->args.substr(12));
+  ASSERT_NE(chosen, order.end());
+  ASSERT_NE(chosen, order.begin());  // q8_0 cannot fit 13 GB of weights in 8 GiB
+  InferenceQuery wider = q;
+  wider.precision = *parse_precision(*(chosen - 1));
+  EXPECT_FALSE(estimate_inference(wider).fits());
+}
+
+// Every change that claims to fit, re-run, fits, and its total is below
+// the usable memory; changes that fit whole rank before an offload.
+TEST(Suggest, EachChangeIsCheckedAndFitsComeFirst) {
+  InferenceQuery q = query("13b", "q8_0", "8gb");
+  const Estimate e = estimate_inference(q);
+  const auto s = suggest_changes(q, e);
+  ASSERT_GE(s.size(), 3U);
+  bool seen_offload = false;
+  for (const auto& x : s) {
+    EXPECT_FALSE(x.line.empty());
+    if (x.verdict == Verdict::Fits) {
+      EXPECT_FALSE(seen_offload) << x.line;
+      const Bytes usable = x.args.starts_with("--device") ? 2 * e.usable : e.usable;
+      EXPECT_LE(x.total_bytes, usable) << x.line;
+    } else {
+      EXPECT_EQ(x.verdict, Verdict::Offload);
+      seen_offload = true;
+    }
+  }
+  // Without --ram the offload is suggested with the RAM it needs and the
+  // speed it leaves (an 8 GiB raw capacity has no bandwidth: no speed).
+  const Suggestion* off = find(s, "--ram ");
+  ASSERT_NE(off, nullptr);
+  EXPECT_EQ(off->verdict, Verdict::Offload);
+  EXPECT_FALSE(off->decode_tokens_per_s.has_value());
+  // A second 8 GiB card holds 13 B at Q8_0 (about 14 GB of weights).
+  const Suggestion* gpu = find(s, "--device ");
+  ASSERT_NE(gpu, nullptr);
+  EXPECT_EQ(gpu->args, "--device \"2x 8gb\"");
+  InferenceQuery two = q;
+  two.devices.devices.push_back(q.devices.devices.front());
+  EXPECT_TRUE(estimate_inference(two).fits());
+}
+
+TEST(Suggest, ShorterContextIsTheLongestThatFits) {
+  InferenceQuery q = query("8b", "q4_k_m", "8gb");
+  q.context = 32768;
+  const Estimate e = estimate_inference(q);
+  ASSERT_FALSE(e.fits());
+  const auto s = suggest_changes(q, e);
+  const Suggestion* c = find(s, "--context ");
+  ASSERT_NE(c, nullptr);
+  const std::int64_t n = std::stoll(c->args.substr(10));
+  EXPECT_LT(n, q.context);
+  InferenceQuery longer = q;
+  longer.context = n + 256;
+  EXPECT_FALSE(estimate_inference(longer).fits());
+  // A quantised KV cache is the gentler change and ranks first.
+  ASSERT_NE(find(s, "--kv-type "), nullptr);
+  EXPECT_LT(find(s, "--kv-type ") - s.data(), c - s.data());
+}
+
+TEST(Suggest, TheLargestSmallerFamilyMemberThatFits) {
+  const InferenceQuery q = query("70b", "q4_k_m", "24gb");
+  const Estimate e = estimate_inference(q);
+  std::vector<Model> family;
+  for (const char* size : {"40b", "34b", "13b"}) {
+    Model m = *model_from_size(*parse_model_size(size));
+    m.family = "test";
+    family.push_back(m);
+  }
+  const auto s = suggest_changes(q, e, SuggestInputs{[&] { return family; }, {}});
+  const Suggestion* m = find(s, "34b");
+  ASSERT_NE(m, nullptr);  // 40 B at Q4_K_M (about 24 GB of weights) is too much
+  EXPECT_EQ(find(s, "40b"), nullptr);
+  InferenceQuery forty = q;
+  forty.model = family.front();
+  EXPECT_FALSE(estimate_inference(forty).fits());
+  EXPECT_EQ(m->verdict, Verdict::Fits);
+}
+
+TEST(Suggest, NothingHelpsATrillionParametersOnOneGigabyte) {
+  const InferenceQuery q = query("1t", "fp16", "1gb");
+  const Estimate e = estimate_inference(q);
+  EXPECT_TRUE(suggest_changes(q, e).empty());
+  const FitReport r = make_fit_report(q);
+  EXPECT_TRUE(r.suggestions.empty());
+  EXPECT_NE(r.hint.find("more memory is needed"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace willfit

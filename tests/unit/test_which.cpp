@@ -1,0 +1,80 @@
+#include <gtest/gtest.h>
+
+#include "willfit/which.hpp"
+
+namespace willfit {
+namespace {
+
+Device gpu(const char* id, const char* vendor, Bytes memory, std::optional<double> price,
+           DeviceKind kind = DeviceKind::DiscreteGpu) {
+  Device d;
+  d.id = id;
+  d.name = id;
+  d.vendor = vendor;
+  d.kind = kind;
+  d.memory_bytes = memory;
+  d.bandwidth_gb_per_s = 500;
+  d.fp16_tflops_dense = 50;
+  d.price_usd = price;
+  return d;
+}
+
+const std::vector<Device> kDevices{
+    gpu("big", "nvidia", 24 * kGiB, 1600),
+    gpu("small", "amd", 8 * kGiB, 300),
+    gpu("mac", "apple", 64 * kGiB, std::nullopt, DeviceKind::Unified),
+    gpu("cpu", "amd", 64 * kGiB, 500, DeviceKind::Cpu),
+};
+
+InferenceQuery model(const char* size, const char* precision) {
+  InferenceQuery q;
+  q.model = *model_from_size(*parse_model_size(size));
+  q.precision = *parse_precision(precision);
+  return q;
+}
+
+TEST(Which, SmallestCountThatFitsRankedByPrice) {
+  // 13 B at Q4_K_M (about 7.9 GB of weights) outgrows one 8 GiB card.
+  const auto rows = which_devices(model("13b", "q4_k_m"), kDevices, {});
+  ASSERT_EQ(rows.size(), 3U);  // the CPU is left out
+  EXPECT_EQ(rows[0].devices.text, "2x small");
+  EXPECT_EQ(rows[0].count, 2);
+  EXPECT_EQ(rows[0].price_usd, 600);
+  EXPECT_EQ(rows[1].devices.text, "big");
+  EXPECT_EQ(rows[2].devices.text, "mac");  // no price: last
+  for (const auto& r : rows) {
+    EXPECT_LE(r.required, r.usable);
+    EXPECT_TRUE(r.decode_tokens_per_s.has_value());
+  }
+}
+
+TEST(Which, FiltersAndOtherOrders) {
+  WhichOptions o;
+  o.max_price_usd = 500;
+  EXPECT_TRUE(which_devices(model("13b", "q4_k_m"), kDevices, o).empty());
+  o = {};
+  o.vendor = "NVIDIA";
+  const auto nv = which_devices(model("13b", "q4_k_m"), kDevices, o);
+  ASSERT_EQ(nv.size(), 1U);
+  EXPECT_EQ(nv[0].devices.text, "big");
+  o = {};
+  o.sort = WhichSort::Memory;
+  const auto by_memory = which_devices(model("13b", "q4_k_m"), kDevices, o);
+  ASSERT_EQ(by_memory.size(), 3U);
+  EXPECT_EQ(by_memory[0].devices.text, "2x small");
+  EXPECT_EQ(by_memory[2].devices.text, "mac");
+  o.sort = WhichSort::Speed;
+  const auto by_speed = which_devices(model("13b", "q4_k_m"), kDevices, o);
+  for (std::size_t i = 1; i < by_speed.size(); ++i) {
+    EXPECT_GE(*by_speed[i - 1].decode_tokens_per_s, *by_speed[i].decode_tokens_per_s);
+  }
+  EXPECT_FALSE(parse_which_sort("cost").ok());
+}
+
+TEST(Which, EverythingOrNothing) {
+  EXPECT_EQ(which_devices(model("1b", "q4_k_m"), kDevices, {}).size(), 3U);
+  EXPECT_TRUE(which_devices(model("1t", "fp16"), kDevices, {}).empty());
+}
+
+}  // namespace
+}  // namespace willfit
