@@ -81,7 +81,7 @@ Expected<std::vector<DetectedGpu>> parse_rocm_smi_json(std::string_view text) {
   Json doc;
   try {
     doc = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error&) {
+  } catch (const Json::exception&) {
     return make_error("rocm-smi printed something that is not JSON");
   }
   if (!doc.is_object()) {

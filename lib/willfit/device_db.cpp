@@ -542,7 +542,7 @@ Expected<DeviceDb> parse_device_db(std::string_view json, std::string_view origi
   Json doc;
   try {
     doc = Json::parse(json.begin(), json.end());
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // parse errors, and numbers out of range
     // "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
     std::string what = e.what();
     if (const auto pos = what.find("] "); pos != std::string::npos) {
@@ -883,7 +883,7 @@ Expected<Device> find_device_in(std::string_view json, std::string_view origin,
     Json entry;
     try {
       entry = Json::parse(json.substr(stub.begin, stub.end - stub.begin));
-    } catch (const Json::parse_error&) {
+    } catch (const Json::exception&) {
       return full();
     }
     auto device =

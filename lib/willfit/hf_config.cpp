@@ -159,6 +159,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     doc = Json::parse(text);
   } catch (const Json::parse_error& e) {
     return make_error(fmt::format("malformed config.json: not valid JSON (at byte {})", e.byte));
+  } catch (const Json::exception&) {
+    // e.g. a number too large for any type (found by fuzz_hf_config).
+    return make_error("malformed config.json: not valid JSON (a value out of range)");
   }
   if (!doc.is_object()) {
     return make_error("malformed config.json: not a JSON object");

@@ -360,6 +360,8 @@ Expected<ModelDb> ModelDb::parse(std::string_view text, std::string_view origin)
   } catch (const Json::parse_error& e) {
     return make_error(
         fmt::format("{}: not valid JSON (at byte {}): fix the file or remove it", origin, e.byte));
+  } catch (const Json::exception&) {  // e.g. a number out of range
+    return make_error(fmt::format("{}: not valid JSON (a value out of range)", origin));
   }
   ModelDb db;
   const Json* list = &doc;

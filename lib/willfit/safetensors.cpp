@@ -143,6 +143,8 @@ Expected<SafetensorsHeader> read_safetensors(std::string_view header, std::uint6
   } catch (const Json::parse_error& e) {
     return make_error(
         fmt::format("malformed safetensors: header is not valid JSON (at byte {})", e.byte + 8));
+  } catch (const Json::exception&) {  // e.g. a number out of range (fuzz_safetensors)
+    return make_error("malformed safetensors: header is not valid JSON (a value out of range)");
   }
   if (!doc.is_object()) {
     return make_error("malformed safetensors: header is not a JSON object");
@@ -271,6 +273,8 @@ Expected<SafetensorsIndex> read_safetensors_index(std::string_view text) {
   } catch (const Json::parse_error& e) {
     return make_error(
         fmt::format("malformed safetensors index: not valid JSON (at byte {})", e.byte));
+  } catch (const Json::exception&) {  // e.g. a number out of range (fuzz_safetensors)
+    return make_error("malformed safetensors index: not valid JSON (a value out of range)");
   }
   const auto map = doc.is_object() ? doc.find("weight_map") : doc.end();
   if (!doc.is_object() || map == doc.end() || !map->is_object()) {

@@ -15,8 +15,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size >= 8) {
     const auto length = willfit::safetensors_header_size(bytes.substr(0, 8), size);
     if (length) {
-      check(*length <= size - 8, "header length past the end of the file");
-      const auto header = willfit::read_safetensors(bytes.substr(8, *length), size);
+      // The size returned counts the 8-byte length prefix too.
+      check(*length >= 8 && *length <= size, "header past the end of the file");
+      const auto header = willfit::read_safetensors(bytes.substr(0, *length), size);
       if (!header) {
         check(!header.error().message.empty(), "empty error message");
       }
