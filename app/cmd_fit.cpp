@@ -8,7 +8,7 @@
 #include "family.hpp"
 #include "help.hpp"
 #include "model_source.hpp"
-#include "options.hpp"
+#include "query_options.hpp"
 #include "render.hpp"
 #include "render_bar.hpp"
 #include "render_explain.hpp"
@@ -56,12 +56,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   CLI::App app{kDescription, "willfit"};
   app.footer(commands_help() + "\n" + kFooter);
   app.set_version_flag("-V,--version", version_text());
-  std::string model_text;
-  std::string precision_text = "fp16";
-  std::string device_text;
-  std::string context_text;  // empty: the runtime's default (4096; Ollama picks by VRAM)
-  std::string batch_text = "1";
-  std::string kv_text = "f16";
+  QueryOptionText o;
   std::string ram_text;
   std::string flash_text = "auto";
   std::string gpu_limit_text;
@@ -73,20 +68,16 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   bool ascii = false;
   SpeedOptionText speed_text;
   std::string models_file;
-  app.add_option("MODEL", model_text,
-                 "Model name (llama-3.1-8b, qwen2.5:7b), model file or directory (.gguf, "
-                 ".safetensors, config.json), or size (13b, 8x7b, 30b-a3b)")
-      ->required();
-  auto* precision_option =
-      app.add_option("-p,--precision", precision_text,
-                     "Weight precision (default fp16, or what the model name or file implies)");
-  app.add_option("-d,--device", device_text,
-                 "Device: a name ('rtx 4090', 'm2 max 64gb'), several ('2x rtx 3090', "
-                 "'h100:8'), a size (8gb, read as GiB) or auto");
-  app.add_option("-c,--context", context_text,
-                 "Context length in tokens (default 4096; Ollama: by VRAM), or 'max'");
-  app.add_option("-b,--batch", batch_text, "Concurrent sequences (default 1)");
-  app.add_option("--kv-type", kv_text, "KV cache type: f16 (default), q8_0, q4_0");
+  QueryOptionHelp help;
+  help.model =
+      "Model name (llama-3.1-8b, qwen2.5:7b), model file or directory (.gguf, "
+      ".safetensors, config.json), or size (13b, 8x7b, 30b-a3b)";
+  help.precision = "Weight precision (default fp16, or what the model name or file implies)";
+  help.device =
+      "Device: a name ('rtx 4090', 'm2 max 64gb'), several ('2x rtx 3090', "
+      "'h100:8'), a size (8gb, read as GiB) or auto";
+  help.context = "Context length in tokens (default 4096; Ollama: by VRAM), or 'max'";
+  add_query_options(app, o, help);
   app.add_option("--ram", ram_text, "System RAM available for offload, e.g. 32gb");
   app.add_option("--flash-attn", flash_text, "Flash attention: auto (default), on, off");
   app.add_option("--gpu-limit", gpu_limit_text,
@@ -108,52 +99,24 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
     return code;
   }
 
-  auto model = resolve_model(model_text, ctx.env, models_file);
-  if (!model) {
-    return fail(ctx, model.error().message);
-  }
-  const bool precision_from_model =
-      precision_option->count() == 0 && !model->precision_hint.empty();
-  if (precision_from_model) {
-    precision_text = model->precision_hint;
-  }
-  auto precision = parse_precision(precision_text);
-  if (!precision) {
-    return fail(ctx, precision.error().message);
-  }
   InferenceQuery query;
-  query.model = std::move(*model);
-  query.precision = std::move(*precision);
-  describe_file_weights(query.model, query.precision);
-  if (!device_text.empty()) {
-    auto devices = resolve_devices(device_text, ctx.env, devices_file);
+  auto model_applied = apply_model_options(o, ctx.env, models_file, query);
+  if (!model_applied) {
+    return fail(ctx, model_applied.error().message);
+  }
+  const bool precision_from_model = *model_applied;
+  if (!o.device.empty()) {
+    auto devices = resolve_devices(o.device, ctx.env, devices_file);
     if (!devices) {
       return fail(ctx, devices.error().message);
     }
     query.devices = std::move(*devices);
   }
-  const bool context_max = context_text == "max";
-  const bool context_given = app.count("--context") > 0;
-  if (!context_given || context_max) {
-    query.context = 4096;
-    query.context_is_default = !context_max;
-  } else {
-    auto context = parse_tokens("--context", context_text);
-    if (!context) {
-      return fail(ctx, context.error().message);
-    }
-    query.context = *context;
+  const bool context_max = o.context == "max";
+  query.context_is_default = !o.context_given();
+  if (auto applied = apply_query_options(o, query); !applied) {
+    return fail(ctx, applied.error().message);
   }
-  auto batch = parse_count("--batch", batch_text, 1, 4096);
-  if (!batch) {
-    return fail(ctx, batch.error().message);
-  }
-  query.batch = static_cast<int>(*batch);
-  auto kv = parse_kv_type(kv_text);
-  if (!kv) {
-    return fail(ctx, kv.error().message);
-  }
-  query.kv_type = *kv;
   if (!ram_text.empty()) {
     auto ram = parse_capacity(ram_text);
     if (!ram) {
