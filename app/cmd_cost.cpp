@@ -32,7 +32,7 @@ Prices are launch prices (MSRP, USD) from the device data, dated by its data_ver
   stale, and street and used prices differ. Power is the TDP, the board's power at full load: an
   upper bound for an idle or partly loaded device. The default price per kWh is the U.S. average
   residential price of 2023 (EIA): 0.16 USD.
-A set of N devices ("2x rtx 3090", "h100:8", "rtx 4090+rtx 3090") costs and draws N times one;
+A set ("2x rtx 3090", "h100:8", "rtx 4090+rtx 3090") costs and draws the sum of its devices;
   --price and --watts replace the data's figures for the whole set (datacenter parts have no
   list price in the data; Apple chips no TDP).
 
