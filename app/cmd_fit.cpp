@@ -5,16 +5,16 @@
 
 #include "cli.hpp"
 #include "command.hpp"
-#include "family.hpp"
+#include "fit_answers.hpp"
 #include "help.hpp"
-#include "model_source.hpp"
-#include "options.hpp"
+#include "query_options.hpp"
 #include "render.hpp"
 #include "render_bar.hpp"
 #include "render_explain.hpp"
-#include "resolve.hpp"
+#include "render_grid.hpp"
 #include "runtime_options.hpp"
 #include "speed_options.hpp"
+#include "willfit/grid.hpp"
 #include "willfit/report.hpp"
 
 namespace willfit::app {
@@ -33,6 +33,7 @@ constexpr const char* kFooter = R"(Examples:
   willfit 7b -d 24gb --runtime vllm             (KV tokens and concurrency)
   willfit 8b -p q4 -d 24gb --context max        (the longest context that fits)
   willfit 13b -p q4 -d 8gb --explain            (the arithmetic and its sources)
+  willfit 8b,70b -p q4_k_m,q8_0 -d "rtx 4090,2x rtx 3090"   (a grid: every combination)
 
 MODEL sizes: 7b, 1.5b, 350m, 1t; 8x7b (8 experts of a 7b model); 30b-a3b (30 B total, 3 B active).
 Precisions: fp32 fp16 bf16 fp8 int8 int4; GGUF types (q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k
@@ -45,7 +46,11 @@ Units: memory sizes are binary, as GPUs and RAM are sold: "8gb" = "8GiB" = 8 x 2
   "512mb" = 512 MiB. Output shows device memory in GiB (2^30 bytes) and file sizes in GB
   (10^9 bytes), each labelled. Context: tokens, "32k" = 32768.
 
-Exit codes: 0 fits, 1 does not fit (or only with offload to system RAM), 2 error.)";
+Devices: '+' joins the devices of one machine ("rtx 4090+rtx 3090"); ',' lists devices to
+  compare, one grid column each. Comma lists in MODEL, --precision and --context add grid rows.
+
+Exit codes: 0 fits, 1 does not fit (or only with offload to system RAM), 2 error; a grid:
+  0 only when every cell fits.)";
 
 }  // namespace
 
@@ -56,12 +61,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   CLI::App app{kDescription, "willfit"};
   app.footer(commands_help() + "\n" + kFooter);
   app.set_version_flag("-V,--version", version_text());
-  std::string model_text;
-  std::string precision_text = "fp16";
-  std::string device_text;
-  std::string context_text;  // empty: the runtime's default (4096; Ollama picks by VRAM)
-  std::string batch_text = "1";
-  std::string kv_text = "f16";
+  QueryOptionText o;
   std::string ram_text;
   std::string flash_text = "auto";
   std::string gpu_limit_text;
@@ -73,20 +73,17 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   bool ascii = false;
   SpeedOptionText speed_text;
   std::string models_file;
-  app.add_option("MODEL", model_text,
-                 "Model name (llama-3.1-8b, qwen2.5:7b), model file or directory (.gguf, "
-                 ".safetensors, config.json), or size (13b, 8x7b, 30b-a3b)")
-      ->required();
-  auto* precision_option =
-      app.add_option("-p,--precision", precision_text,
-                     "Weight precision (default fp16, or what the model name or file implies)");
-  app.add_option("-d,--device", device_text,
-                 "Device: a name ('rtx 4090', 'm2 max 64gb'), several ('2x rtx 3090', "
-                 "'h100:8'), a size (8gb, read as GiB) or auto");
-  app.add_option("-c,--context", context_text,
-                 "Context length in tokens (default 4096; Ollama: by VRAM), or 'max'");
-  app.add_option("-b,--batch", batch_text, "Concurrent sequences (default 1)");
-  app.add_option("--kv-type", kv_text, "KV cache type: f16 (default), q8_0, q4_0");
+  QueryOptionHelp help;
+  help.model =
+      "Model name (llama-3.1-8b, qwen2.5:7b), model file or directory (.gguf, "
+      ".safetensors, config.json), or size (13b, 8x7b, 30b-a3b); a comma list draws a grid";
+  help.precision = "Weight precision (default fp16, or what the model name or file implies)";
+  help.device =
+      "Device: a name ('rtx 4090', 'm2 max 64gb'), several in one machine ('2x rtx 3090', "
+      "'rtx 4090+rtx 3090', 'h100:8'), a size (8gb, read as GiB) or auto; a comma list "
+      "compares them in a grid";
+  help.context = "Context length in tokens (default 4096; Ollama: by VRAM), or 'max'";
+  add_query_options(app, o, help);
   app.add_option("--ram", ram_text, "System RAM available for offload, e.g. 32gb");
   app.add_option("--flash-attn", flash_text, "Flash attention: auto (default), on, off");
   app.add_option("--gpu-limit", gpu_limit_text,
@@ -108,121 +105,92 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
     return code;
   }
 
-  auto model = resolve_model(model_text, ctx.env, models_file);
-  if (!model) {
-    return fail(ctx, model.error().message);
+  FitCommon common{InferenceQuery{}, !ram_text.empty(), runtime_options, models_file};
+  auto models = fit_models(o, ctx.env, models_file);
+  if (!models) {
+    return fail(ctx, models.error().message);
   }
-  const bool precision_from_model =
-      precision_option->count() == 0 && !model->precision_hint.empty();
-  if (precision_from_model) {
-    precision_text = model->precision_hint;
+  auto columns = fit_columns(o, ctx.env, devices_file);
+  if (!columns) {
+    return fail(ctx, columns.error().message);
   }
-  auto precision = parse_precision(precision_text);
-  if (!precision) {
-    return fail(ctx, precision.error().message);
+  auto contexts = fit_contexts(o);
+  if (!contexts) {
+    return fail(ctx, contexts.error().message);
   }
-  InferenceQuery query;
-  query.model = std::move(*model);
-  query.precision = std::move(*precision);
-  describe_file_weights(query.model, query.precision);
-  if (!device_text.empty()) {
-    auto devices = resolve_devices(device_text, ctx.env, devices_file);
-    if (!devices) {
-      return fail(ctx, devices.error().message);
-    }
-    query.devices = std::move(*devices);
+  InferenceQuery& base = common.base;
+  QueryOptionText scalars = o;
+  scalars.context_option = nullptr;  // each context of a list is parsed by fit_contexts
+  if (auto applied = apply_query_options(scalars, base); !applied) {
+    return fail(ctx, applied.error().message);
   }
-  const bool context_max = context_text == "max";
-  const bool context_given = app.count("--context") > 0;
-  if (!context_given || context_max) {
-    query.context = 4096;
-    query.context_is_default = !context_max;
-  } else {
-    auto context = parse_tokens("--context", context_text);
-    if (!context) {
-      return fail(ctx, context.error().message);
-    }
-    query.context = *context;
-  }
-  auto batch = parse_count("--batch", batch_text, 1, 4096);
-  if (!batch) {
-    return fail(ctx, batch.error().message);
-  }
-  query.batch = static_cast<int>(*batch);
-  auto kv = parse_kv_type(kv_text);
-  if (!kv) {
-    return fail(ctx, kv.error().message);
-  }
-  query.kv_type = *kv;
   if (!ram_text.empty()) {
     auto ram = parse_capacity(ram_text);
     if (!ram) {
       return fail(ctx, "--ram: " + ram.error().message);
     }
-    query.ram = *ram;
-  } else {
-    query.ram = query.devices.system_ram;  // detected with --device auto, else unknown
+    base.ram = *ram;
   }
   if (!gpu_limit_text.empty()) {
     auto limit = parse_capacity(gpu_limit_text);
     if (!limit) {
       return fail(ctx, "--gpu-limit: " + limit.error().message);
     }
-    query.usable.gpu_limit = *limit;
+    base.usable.gpu_limit = *limit;
   }
   if (flash_text == "auto") {
-    query.flash_attention = FlashAttention::Auto;
+    base.flash_attention = FlashAttention::Auto;
   } else if (flash_text == "on") {
-    query.flash_attention = FlashAttention::On;
+    base.flash_attention = FlashAttention::On;
   } else if (flash_text == "off") {
-    query.flash_attention = FlashAttention::Off;
+    base.flash_attention = FlashAttention::Off;
   } else {
     return fail(ctx, "invalid --flash-attn '" + flash_text + "': use auto, on or off");
   }
-
-  if (auto applied = apply_runtime_options(runtime_options, query); !applied) {
-    return fail(ctx, applied.error().message);
-  }
-  std::int64_t longest = 0;
-  if (context_max) {
-    auto best = apply_context_max(query);
-    if (!best) {
-      return fail(ctx, best.error().message);
+  for (auto& column : *columns) {
+    auto speed = apply_speed_options(speed_text, column.devices);
+    if (!speed) {
+      return fail(ctx, speed.error().message);
     }
-    longest = *best;
-  }
-  auto speed = apply_speed_options(speed_text, query.devices);
-  if (!speed) {
-    return fail(ctx, speed.error().message);
-  }
-  FitReport report = make_fit_report(
-      query, *speed, [&] { return smaller_family_models(query.model, ctx.env, models_file); });
-  if (context_max) {
-    report.assumptions.insert(
-        report.assumptions.begin(),
-        longest > 0 ? "--context max: " + std::to_string(longest) +
-                          " tokens is the longest context that fits (multiples of 256)"
-                    : std::string("--context max: not even 256 tokens fit; shown at 256"));
-  }
-  if (precision_from_model) {
-    report.assumptions.push_back(precision_hint_note(report.query.model, report.query.precision));
-  } else if (report.query.model.file_weight_bytes) {
-    report.assumptions.push_back(
-        "weights are the file's exact tensor bytes; --precision names "
-        "them but does not change them");
+    column.speed = *speed;
   }
   const auto bar = bar_style(ctx.env, color_text, ascii);
   if (!bar) {
     return fail(ctx, bar.error().message);
   }
-  if (!quiet) {
-    ctx.out << (json ? render_fit_json(report)
-                     : render_fit_text(report, TextStyle{}) +
-                           render_memory_bar(report.estimate, *bar) +
-                           (explain ? render_fit_explain(report) : ""));
+
+  if (models->size() > 1 || columns->size() > 1 || contexts->size() > 1 ||
+      models->front().size() > 1) {
+    if (explain) {
+      return fail(ctx, "--explain explains one answer, not a grid: give one value per option");
+    }
+    if (contexts->front().max) {
+      return fail(ctx,
+                  "--context max searches one answer, not a grid: give token counts, e.g. "
+                  "--context 4096,32k");
+    }
+    auto grid = answer_grid(common, *models, *columns, *contexts, !o.device.empty(), ctx.env);
+    if (!grid) {
+      return fail(ctx, grid.error().message);
+    }
+    if (!quiet) {
+      ctx.out << (json ? render_grid_json(*grid) : render_grid_text(*grid, bar->color));
+    }
+    return grid_all_ok(*grid) ? kExitFits : kExitNoFit;
   }
-  const Estimate& e = report.estimate;
-  return (!e.device_known || e.fits()) ? kExitFits : kExitNoFit;
+
+  auto report =
+      answer_cell(common, models->front().front(), columns->front(), contexts->front(), ctx.env);
+  if (!report) {
+    return fail(ctx, report.error().message);
+  }
+  if (!quiet) {
+    ctx.out << (json ? render_fit_json(*report)
+                     : render_fit_text(*report, TextStyle{}) +
+                           render_memory_bar(report->estimate, *bar) +
+                           (explain ? render_fit_explain(*report) : ""));
+  }
+  return grid_cell_ok(report->estimate) ? kExitFits : kExitNoFit;
 }
 
 }  // namespace willfit::app

@@ -8,7 +8,7 @@
 #include "cli.hpp"
 #include "command.hpp"
 #include "model_source.hpp"
-#include "options.hpp"
+#include "query_options.hpp"
 #include "render_max.hpp"
 #include "resolve.hpp"
 #include "willfit/planner.hpp"
@@ -36,28 +36,18 @@ Exit codes: 0 something fits, 1 nothing fits, 2 error.)";
 int run_max(const std::vector<std::string>& args, Context& ctx) {
   CLI::App app{kDescription, "willfit max"};
   app.footer(kFooter);
-  std::string model_text;
-  std::string precision_text = "fp16";
-  std::string device_text;
-  std::string context_text = "4096";
-  std::string batch_text = "1";
-  std::string kv_text = "f16";
-  std::string runtime_text;
+  QueryOptionText o;
   std::string devices_file;
   std::string models_file;
   bool json = false;
-  app.add_option("MODEL", model_text,
-                 "A model (name, file or size): then the longest context and largest batch");
-  auto* precision_option =
-      app.add_option("-p,--precision", precision_text,
-                     "Weight precision (default fp16, or what the model implies), or 'best'");
-  app.add_option("-d,--device", device_text, "Device: a name, several ('2x rtx 3090') or a size")
-      ->required();
-  app.add_option("-c,--context", context_text, "Context length in tokens (default 4096)");
-  app.add_option("-b,--batch", batch_text, "Concurrent sequences (default 1)");
-  app.add_option("--kv-type", kv_text, "KV cache type: f16 (default), q8_0, q4_0");
-  app.add_option("--runtime", runtime_text,
-                 "Runtime: llama.cpp, ollama, vllm, transformers, mlx, generic");
+  QueryOptionHelp help;
+  help.model = "A model (name, file or size): then the longest context and largest batch";
+  help.model_required = false;
+  help.precision = "Weight precision (default fp16, or what the model implies), or 'best'";
+  help.device = "Device: a name, several ('2x rtx 3090') or a size";
+  help.device_required = true;
+  help.runtime = "Runtime: llama.cpp, ollama, vllm, transformers, mlx, generic";
+  add_query_options(app, o, help);
   app.add_option("--devices", devices_file, "Device database file replacing the bundled one");
   app.add_option("--models", models_file, "Model catalogue replacing the bundled one");
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
@@ -67,15 +57,12 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
 
   MaxQuestion question;
   InferenceQuery& query = question.query;
-  question.model_given = !model_text.empty();
-  question.best_precision = precision_text == "best";
+  question.model_given = !o.model.empty();
+  question.best_precision = o.precision == "best";
   if (question.model_given) {
-    auto model = resolve_model(model_text, ctx.env, models_file);
+    auto model = resolve_model(o.model, ctx.env, models_file);
     if (!model) {
       return fail(ctx, model.error().message);
-    }
-    if (precision_option->count() == 0 && !model->precision_hint.empty()) {
-      precision_text = model->precision_hint;
     }
     query.model = std::move(*model);
   } else if (question.best_precision) {
@@ -84,39 +71,21 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
                 "-p best'");
   }
   if (!question.best_precision) {
-    auto precision = parse_precision(precision_text);
+    bool from_model = false;
+    auto precision = query_precision(o, query.model, from_model);
     if (!precision) {
       return fail(ctx, precision.error().message);
     }
     query.precision = std::move(*precision);
     describe_file_weights(query.model, query.precision);
   }
-  auto devices = resolve_devices(device_text, ctx.env, devices_file);
+  auto devices = resolve_devices(o.device, ctx.env, devices_file);
   if (!devices) {
     return fail(ctx, devices.error().message);
   }
   query.devices = std::move(*devices);
-  auto context = parse_tokens("--context", context_text);
-  if (!context) {
-    return fail(ctx, context.error().message);
-  }
-  query.context = *context;
-  auto batch = parse_count("--batch", batch_text, 1, 4096);
-  if (!batch) {
-    return fail(ctx, batch.error().message);
-  }
-  query.batch = static_cast<int>(*batch);
-  auto kv = parse_kv_type(kv_text);
-  if (!kv) {
-    return fail(ctx, kv.error().message);
-  }
-  query.kv_type = *kv;
-  if (!runtime_text.empty()) {
-    auto runtime = parse_runtime(runtime_text);
-    if (!runtime) {
-      return fail(ctx, runtime.error().message);
-    }
-    query.runtime = *runtime;
+  if (auto applied = apply_query_options(o, query); !applied) {
+    return fail(ctx, applied.error().message);
   }
 
   const MaxAnswer answer = plan_max(question);

@@ -7,10 +7,9 @@
 #include "cli.hpp"
 #include "command.hpp"
 #include "device_source.hpp"
-#include "model_source.hpp"
 #include "options.hpp"
+#include "query_options.hpp"
 #include "render_which.hpp"
-#include "resolve.hpp"
 #include "willfit/which.hpp"
 
 namespace willfit::app {
@@ -36,12 +35,7 @@ Exit codes: 0 some device fits, 1 none does, 2 error.)";
 int run_which(const std::vector<std::string>& args, Context& ctx) {
   CLI::App app{kDescription, "willfit which"};
   app.footer(kFooter);
-  std::string model_text;
-  std::string precision_text = "fp16";
-  std::string context_text = "4096";
-  std::string batch_text = "1";
-  std::string kv_text = "f16";
-  std::string runtime_text;
+  QueryOptionText o;
   std::string max_price_text;
   std::string vendor;
   std::string sort_text = "price";
@@ -49,15 +43,11 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
   std::string devices_file;
   std::string models_file;
   bool json = false;
-  app.add_option("MODEL", model_text, "Model name, file or size")->required();
-  auto* precision_option =
-      app.add_option("-p,--precision", precision_text,
-                     "Weight precision (default fp16, or what the model implies)");
-  app.add_option("-c,--context", context_text, "Context length in tokens (default 4096)");
-  app.add_option("-b,--batch", batch_text, "Concurrent sequences (default 1)");
-  app.add_option("--kv-type", kv_text, "KV cache type: f16 (default), q8_0, q4_0");
-  app.add_option("--runtime", runtime_text,
-                 "Runtime: llama.cpp, ollama, vllm, transformers, mlx, generic");
+  QueryOptionHelp help;
+  help.model = "Model name, file or size";
+  help.precision = "Weight precision (default fp16, or what the model implies)";
+  help.runtime = "Runtime: llama.cpp, ollama, vllm, transformers, mlx, generic";
+  add_query_options(app, o, help);
   app.add_option("--max-price", max_price_text, "Highest total price in USD, e.g. 2000");
   app.add_option("--vendor", vendor, "Only this vendor: nvidia, amd, apple, intel, ...");
   app.add_option("--sort", sort_text, "Rank by price (default), memory or speed");
@@ -70,41 +60,11 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
   }
 
   InferenceQuery query;
-  auto model = resolve_model(model_text, ctx.env, models_file);
-  if (!model) {
-    return fail(ctx, model.error().message);
+  if (auto applied = apply_model_options(o, ctx.env, models_file, query); !applied) {
+    return fail(ctx, applied.error().message);
   }
-  if (precision_option->count() == 0 && !model->precision_hint.empty()) {
-    precision_text = model->precision_hint;
-  }
-  query.model = std::move(*model);
-  auto precision = parse_precision(precision_text);
-  if (!precision) {
-    return fail(ctx, precision.error().message);
-  }
-  query.precision = std::move(*precision);
-  describe_file_weights(query.model, query.precision);
-  auto context = parse_tokens("--context", context_text);
-  if (!context) {
-    return fail(ctx, context.error().message);
-  }
-  query.context = *context;
-  auto batch = parse_count("--batch", batch_text, 1, 4096);
-  if (!batch) {
-    return fail(ctx, batch.error().message);
-  }
-  query.batch = static_cast<int>(*batch);
-  auto kv = parse_kv_type(kv_text);
-  if (!kv) {
-    return fail(ctx, kv.error().message);
-  }
-  query.kv_type = *kv;
-  if (!runtime_text.empty()) {
-    auto runtime = parse_runtime(runtime_text);
-    if (!runtime) {
-      return fail(ctx, runtime.error().message);
-    }
-    query.runtime = *runtime;
+  if (auto applied = apply_query_options(o, query); !applied) {
+    return fail(ctx, applied.error().message);
   }
   WhichOptions options;
   options.vendor = vendor;

@@ -1,6 +1,6 @@
 // --device as typed -> a DeviceSet: "auto" (detection), capacities ("8gb"),
 // names from the device database ("rtx 4090", "m2 max 64gb"), and several
-// devices ("2x rtx 3090", "rtx 4090,rtx 3090", "h100:8"). The database is
+// devices ("2x rtx 3090", "rtx 4090+rtx 3090", "h100:8"). The database is
 // loaded only when a name is asked for.
 #include <algorithm>
 

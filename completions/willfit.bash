@@ -29,6 +29,8 @@ _willfit_values() {
         *:--ram-bandwidth) echo "ddr4-3200-dual ddr5-5600-dual" ;;
         *:--units) echo "si iec" ;;
         *:--color) echo "auto always never" ;;
+        cost:--hours-per-day) echo "1 2 4 8 12 24" ;;
+        cost:--years) echo "1 2 3 4 5" ;;
         *) return 1 ;;
     esac
 }

@@ -64,6 +64,10 @@ function __willfit_complete
             printf '%s\n' si iec
         case '*:--color'
             printf '%s\n' auto always never
+        case 'cost:--hours-per-day'
+            printf '%s\n' 1 2 4 8 12 24
+        case 'cost:--years'
+            printf '%s\n' 1 2 3 4 5
         case 'train:-d' 'train:--device'
             printf '%s\n' 8gb 12gb 16gb 24gb 40gb 48gb 80gb
         case '*:-d' '*:--device'

@@ -913,17 +913,51 @@ bool is_capacity_text(std::string_view text) {
   return has_unit || *bytes >= kMiB;
 }
 
+namespace {
+
+// Where a '+' joins two devices. AMD sells a "Ryzen AI Max+ 395": a '+' that
+// ends a word of letters and is followed by a space, a digit or the end is
+// part of the name; any other '+' separates ("rtx 4090+rtx 3090", "24gb+16gb",
+// "m2 max + m3 max").
+bool is_device_separator(const std::string& all, std::size_t at) {
+  if (at == 0 || all[at - 1] == ' ') {
+    return true;
+  }
+  std::size_t word = at;
+  while (word > 0 && all[word - 1] != ' ' && all[word - 1] != '+') {
+    --word;
+  }
+  const bool letters = std::all_of(all.begin() + static_cast<std::ptrdiff_t>(word),
+                                   all.begin() + static_cast<std::ptrdiff_t>(at), [](char c) {
+                                     return std::isalpha(static_cast<unsigned char>(c)) != 0;
+                                   });
+  const bool name_end = at + 1 == all.size() || all[at + 1] == ' ' || is_digit(all[at + 1]);
+  return !(letters && name_end);
+}
+
+}  // namespace
+
 Expected<std::vector<DeviceSpecPart>> parse_device_spec(std::string_view text) {
   const std::string all = trim(text);
+  if (all.find(',') != std::string::npos) {
+    return make_error(fmt::format(
+        "',' in device '{}': join the devices of one machine with '+' (e.g. 'rtx 4090+rtx "
+        "3090'); a comma lists devices to compare in a grid, which only 'willfit MODEL' draws",
+        all));
+  }
   std::vector<DeviceSpecPart> parts;
   std::size_t start = 0;
   while (start <= all.size()) {
-    const std::size_t comma = std::min(all.find(',', start), all.size());
-    std::string part = trim(std::string_view(all).substr(start, comma - start));
-    start = comma + 1;
+    std::size_t plus = all.find('+', start);
+    while (plus != std::string::npos && !is_device_separator(all, plus)) {
+      plus = all.find('+', plus + 1);
+    }
+    const std::size_t end = std::min(plus, all.size());
+    std::string part = trim(std::string_view(all).substr(start, end - start));
+    start = end + 1;
     if (part.empty()) {
       return make_error(fmt::format(
-          "empty device in '{}': separate devices with commas, e.g. 'rtx 4090,rtx 3090'", all));
+          "empty device in '{}': join devices with '+', e.g. 'rtx 4090+rtx 3090'", all));
     }
     DeviceSpecPart p;
     std::string count_text;
@@ -960,7 +994,7 @@ Expected<std::vector<DeviceSpecPart>> parse_device_spec(std::string_view text) {
     }
     p.name = part;
     parts.push_back(std::move(p));
-    if (comma == all.size()) {
+    if (end == all.size()) {
       break;
     }
   }

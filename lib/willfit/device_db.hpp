@@ -86,8 +86,10 @@ struct DeviceSpecPart {
   int count = 1;
 };
 
-// Splits a --device value: "2x rtx 3090", "rtx 4090,rtx 3090", "h100:8",
-// "2x 24gb". Counts are 1 to kMaxDeviceCount.
+// Splits a --device value: "2x rtx 3090", "rtx 4090+rtx 3090", "h100:8",
+// "2x 24gb". Counts are 1 to kMaxDeviceCount. A '+' that ends a word of
+// letters ("ryzen ai max+ 395") belongs to the name. A ',' is an error that
+// says to use '+': commas separate the columns of a grid (app/grid.cpp).
 inline constexpr int kMaxDeviceCount = 1024;
 Expected<std::vector<DeviceSpecPart>> parse_device_spec(std::string_view text);
 

@@ -33,7 +33,7 @@ TEST(NamedDevices, CapacitiesOfSeveralDevicesAddUp) {
   EXPECT_EQ(two["device"]["count"], 2);
   EXPECT_EQ(two["device"]["memory_bytes"], 48LL << 30);
   const auto mixed =
-      json::parse(run_cli({"7b", "-p", "q4", "-d", "rtx 4090,rtx 3060 12gb", "--json"}).out);
+      json::parse(run_cli({"7b", "-p", "q4", "-d", "rtx 4090+rtx 3060 12gb", "--json"}).out);
   EXPECT_EQ(mixed["device"]["memory_bytes"], 36LL << 30);
   EXPECT_EQ(mixed["device"]["name"], "GeForce RTX 4090 + GeForce RTX 3060 12GB");
   const auto eight = json::parse(run_cli({"405b", "-p", "fp8", "-d", "h100:8", "--json"}).out);
@@ -84,7 +84,7 @@ TEST(DeviceFiles, UserFileInTheConfigDirectoryAddsAndReplaces) {
   app::FakeEnvironment env;
   env.vars["XDG_CONFIG_HOME"] = "/home/u/.cfg";
   env.files["/home/u/.cfg/willfit/devices.json"] = kMyDb;
-  const auto r = run_cli({"13b", "-d", "lab gpu,rtx 4090", "--json"}, env);
+  const auto r = run_cli({"13b", "-d", "lab gpu+rtx 4090", "--json"}, env);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)["device"]["memory_bytes"], 56LL << 30);
 

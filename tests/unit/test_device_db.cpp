@@ -353,18 +353,40 @@ TEST(DeviceSpec, CountsListsAndSuffixes) {
   EXPECT_EQ(spec("2 x rtx 3090"), (Parts{{"rtx 3090", 2}}));
   EXPECT_EQ(spec("4X A100 80GB"), (Parts{{"A100 80GB", 4}}));
   EXPECT_EQ(spec("h100:8"), (Parts{{"h100", 8}}));
-  EXPECT_EQ(spec("rtx 4090,rtx 3090"), (Parts{{"rtx 4090", 1}, {"rtx 3090", 1}}));
+  EXPECT_EQ(spec("rtx 4090+rtx 3090"), (Parts{{"rtx 4090", 1}, {"rtx 3090", 1}}));
+  EXPECT_EQ(spec("rtx 4090 + 2x rtx 3090"), (Parts{{"rtx 4090", 1}, {"rtx 3090", 2}}));
   EXPECT_EQ(spec("2x 24gb"), (Parts{{"24gb", 2}}));
   EXPECT_EQ(spec("2x24gb"), (Parts{{"24gb", 2}}));
-  EXPECT_EQ(spec("24gb:2, 8gb"), (Parts{{"24gb", 2}, {"8gb", 1}}));
+  EXPECT_EQ(spec("24gb:2+ 8gb"), (Parts{{"24gb", 2}, {"8gb", 1}}));
+  EXPECT_EQ(spec("24gb+16gb"), (Parts{{"24gb", 1}, {"16gb", 1}}));
   EXPECT_EQ(spec("8gb"), (Parts{{"8gb", 1}}));
 }
 
 TEST(DeviceSpec, RejectsEmptyPartsAndBadCounts) {
   for (const char* bad :
-       {"", ",", "rtx 4090,", "h100:", "h100:x", "h100:0", "0x rtx 3090", "5000x h100", ":8"}) {
+       {"", "+", "rtx 4090+", "h100:", "h100:x", "h100:0", "0x rtx 3090", "5000x h100", ":8",
+        "a++b", "+rtx 4090"}) {
     EXPECT_EQ(spec(bad).front().first.rfind("error: ", 0), 0u) << bad;
   }
+}
+
+// AMD's "Ryzen AI Max+ 395": the '+' after a word of letters is part of the
+// name; spaced or after a number it joins devices.
+TEST(DeviceSpec, PlusEndingAWordOfLettersIsPartOfTheName) {
+  EXPECT_EQ(spec("ryzen ai max+ 395 64gb"), (Parts{{"ryzen ai max+ 395 64gb", 1}}));
+  EXPECT_EQ(spec("ryzen ai max+395 64gb"), (Parts{{"ryzen ai max+395 64gb", 1}}));
+  EXPECT_EQ(spec("ryzen ai max+ 395 64gb + rtx 4090"),
+            (Parts{{"ryzen ai max+ 395 64gb", 1}, {"rtx 4090", 1}}));
+  EXPECT_EQ(spec("m2 max + m3 max"), (Parts{{"m2 max", 1}, {"m3 max", 1}}));
+  EXPECT_EQ(spec("m2 max+m3 max"), (Parts{{"m2 max", 1}, {"m3 max", 1}}));
+}
+
+// A comma used to join devices; it now lists grid columns, so the lib says
+// how to write a set instead of reading it another way.
+TEST(DeviceSpec, CommaIsAnErrorThatNamesThePlus) {
+  const auto parts = parse_device_spec("rtx 4090,rtx 3090");
+  ASSERT_FALSE(parts);
+  EXPECT_NE(parts.error().message.find("'rtx 4090+rtx 3090'"), std::string::npos);
 }
 
 TEST(DeviceSpec, CapacitiesAreTheOnesWithUnitsOrLarge) {
