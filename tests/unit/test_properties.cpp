@@ -178,13 +178,23 @@ void flash_where_heads_fall(InferenceQuery& q, const InferenceQuery& more) {
   }
 }
 
-// Bytes per weight of the transformer blocks' matrices (their F32 norms, two
-// per block, left out).
-double block_bytes_per_weight(const Model& m, const Precision& p) {
-  const WeightLayout w = weight_layout(m, p);
-  const Bytes norms = 8 * m.arch.hidden_size * m.arch.layers;
-  return static_cast<double>(w.repeating() - norms) /
-         static_cast<double>(m.inferred_groups->linear());
+// True when llama.cpp's recipe gives the blocks of `large` fewer bytes per
+// weight than those of `small` (their F32 norms, two per block, left out; a
+// byte of rounding per block is not a fall). Flat widths never do.
+bool blocks_get_fewer_bytes_per_weight(const Model& small, const Model& large, const Precision& p) {
+  const WeightLayout a = weight_layout(small, p);
+  const WeightLayout b = weight_layout(large, p);
+  if (!a.recipe || !b.recipe) {
+    return false;
+  }
+  const auto matrices = [](const WeightLayout& w, const Model& m) {
+    return static_cast<double>(w.repeating() - 8 * m.arch.hidden_size * m.arch.layers);
+  };
+  const auto weights = [](const Model& m) {
+    return static_cast<double>(m.inferred_groups->linear());
+  };
+  const double at_small_rate = matrices(a, small) / weights(small) * weights(large);
+  return matrices(b, large) + static_cast<double>(b.layers.size()) < at_small_rate;
 }
 
 TEST(Properties, MoreParametersNeverNeedLessMemory) {
@@ -209,20 +219,19 @@ TEST(Properties, MoreParametersNeverNeedLessMemory) {
     flash_where_heads_fall(q, more);
     more.flash_attention = q.flash_attention;
     // The one gap left: llama.cpp's recipe for the IQ types gives more bits
-    // to ffn_down (and attn_v) on the first eighth of the layers, n / 8 of n
-    // in whole layers, so that share falls each time a layer is added (13 ->
-    // 14 layers: 1/13 -> 1/14), by up to 0.05 % of the weights. Pairs whose
-    // blocks get fewer bytes per weight are not ordered by size alone.
-    // (1e-7: a byte of rounding in the layout is not a fall.)
-    if (block_bytes_per_weight(more.model, q.precision) <
-        block_bytes_per_weight(q.model, q.precision) * (1.0 - 1e-7)) {
+    // to ffn_down on the first eighth of the layers, n / 8 of n in whole
+    // layers, so that share falls each time a layer is added (13 -> 14
+    // layers: 1/13 -> 1/14), and to attn_v only with 4 or more query heads
+    // per KV head (a 3072-wide shape has 3). Pairs whose blocks get fewer
+    // bytes per weight are not ordered by size alone; with 30000 samples
+    // that is about 10 % of pairs, all IQ types, and 2 of them need less.
+    if (blocks_get_fewer_bytes_per_weight(q.model, more.model, q.precision)) {
       continue;
     }
     ++compared;
     ASSERT_LE(need(q), need(more)) << describe(q) << " vs " << more.model.name;
   }
-  // 30000 samples: 84 % compared, the rest IQ types whose blocks get fewer bytes per weight.
-  EXPECT_GT(compared, kSamples * 3 / 4) << compared;  // the property was exercised
+  EXPECT_GT(compared, kSamples * 17 / 20) << compared;  // the property was exercised
 }
 
 TEST(Properties, MoreExpertsOrLargerExpertsNeverNeedLessMemory) {
