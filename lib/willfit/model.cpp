@@ -5,15 +5,45 @@
 // scale in a regular way: depth and width grow roughly geometrically with the
 // parameter count, modern models use grouped-query attention with 8 KV heads
 // (fewer for the smallest), heads are 64 or 128 wide, and the MLP takes what
-// is left of the budget. So we keep a table of real models (the anchors),
-// interpolate depth and width geometrically between the two anchors around the
-// requested size, snap the width to whole heads, take the KV heads, head width,
-// vocabulary and tying from the nearer anchor, and solve the MLP width so the
-// parameter count comes out at the size asked for. The anchors (architectures
-// from shared/reference/models.csv, which cites the published configs):
+// is left of the budget. So we keep a table of real models (the anchors,
+// architectures from shared/reference/models.csv, which cites the published
+// configs):
 //   SmolLM2-135M, Qwen2.5-0.5B, Qwen2.5-1.5B, Llama-3.2-3B, Llama-3.1-8B,
 //   Qwen2.5-14B, Qwen2.5-32B, Llama-3.1-70B, Llama-3.1-405B.
-// Outside the table, depth and width are extrapolated along the last segment.
+//
+// The requirement that shapes the design: a larger size must never get a
+// smaller dimension that sizes memory (layers, width, heads' and KV heads'
+// widths, vocabulary, MLP width), or it could need less memory than a smaller
+// size (tests/unit/test_properties.cpp). Solving one dimension so the count
+// hits the size exactly breaks that: where the width steps up by a group of
+// KV heads, the solved MLP steps down. So the shape is built in two stages.
+//
+// 1. A smooth shape, every dimension a continuous non-decreasing function of
+//    the size: depth, width, vocabulary, KV heads, head width and the share
+//    of an untied output head are interpolated geometrically between the two
+//    anchors around the size (extrapolated along the last segment above the
+//    table; below it depth and width shrink as the cube root of the size and
+//    the vocabulary as its square, so the count falls in proportion). Depth,
+//    KV heads and vocabulary use envelopes of the anchors' values, because
+//    the real families are not monotone (see make_envelope). The MLP width is
+//    solved so this smooth shape counts exactly the size; where that
+//    solution dips (the MLP of Qwen2.5-1.5B is wider than Llama-3.2-3B's,
+//    relative to the width), its running maximum over smaller sizes is used.
+// 2. The reported shape rounds the smooth one with rules that keep every
+//    dimension non-decreasing: depth to whole layers, width and MLP to whole
+//    256-wide blocks (what K-quant rows need), the attention to whole groups
+//    of KV heads (a query width of heads x head dim that may differ from the
+//    hidden width, as in Qwen3 and Gemma), the vocabulary to a multiple of 64.
+//    The KV heads step from 2 to 8 where the width crosses 2.5 x 1024, so the
+//    query width rounded to groups of 8 x 128 never falls below the one
+//    rounded to groups of 2 x 128 just before.
+//
+// The rounded shape's count misses the size by up to a few per cent (more
+// near the smallest anchors, where a 256-wide step is a large part of the
+// width). The weights must still be the size stated ("13b" x 0.5 bytes is
+// 6.5 GB), so weight_layout spreads the stated count over the smooth shape's
+// groups (Model::inferred_groups); the KV cache and compute buffers use the
+// rounded shape.
 #include "willfit/model.hpp"
 
 #include <algorithm>
@@ -200,57 +230,149 @@ double geometric(double a, double b, double t) {
   return std::exp((1.0 - t) * std::log(a) + t * std::log(b));
 }
 
-// `vocab` (when not 0) replaces the anchors' vocabulary.
-Architecture infer_dense(double params, std::string& basis, std::int64_t vocab = 0) {
+// Stage 1: the smooth shape at a size (see the essay above).
+struct Smooth {
+  double layers = 0;
+  double width = 0;
+  double vocab = 0;
+  double kv_heads = 0;
+  double head_dim = 0;
+  double untied = 0;  // 0: tied embeddings, 1: an output head of its own
+  std::size_t lo = 0;
+  std::size_t hi = 0;
+  double t = 0;  // position between anchors lo and hi, log scale
+  [[nodiscard]] const Anchor& nearer() const { return kAnchors[t < 0.5 ? lo : hi]; }
+};
+
+Smooth smooth_shape(double params) {
+  Smooth s;
+  const Anchor& first = kAnchors.front();
+  if (params < first.params) {
+    const double c = std::cbrt(params / first.params);
+    s.layers = kEnvelope[0].layers * c;
+    s.width = first.hidden * c;
+    s.vocab = static_cast<double>(kEnvelope[0].vocab) * c * c;
+    s.kv_heads = kEnvelope[0].kv_heads;
+    s.head_dim = first.head_dim;
+    s.untied = first.tied ? 0.0 : 1.0;
+    s.t = std::log(params / first.params);  // negative: "scaled down from" the first anchor
+    return s;
+  }
   std::size_t i = 0;
   while (i + 2 < kAnchors.size() && params > kAnchors[i + 1].params) {
     ++i;
   }
   const Anchor& lo = kAnchors[i];
   const Anchor& hi = kAnchors[i + 1];
-  const double t = std::log(params / lo.params) / std::log(hi.params / lo.params);
-  const Anchor& near = t < 0.5 ? lo : hi;
-  const Envelope& lo_env = kEnvelope[i];
-  const Envelope& hi_env = kEnvelope[i + 1];
-  const Envelope& near_env = t < 0.5 ? lo_env : hi_env;
-  basis = t <= 0.0   ? fmt::format("scaled down from {}", lo.name)
-          : t >= 1.0 ? fmt::format("scaled up from {}", hi.name)
-                     : fmt::format("between {} and {}", lo.name, hi.name);
+  s.lo = i;
+  s.hi = i + 1;
+  s.t = std::log(params / lo.params) / std::log(hi.params / lo.params);
+  const double tc = std::clamp(s.t, 0.0, 1.0);
+  s.layers = geometric(kEnvelope[i].layers, kEnvelope[i + 1].layers, s.t);
+  s.width = geometric(lo.hidden, hi.hidden, s.t);
+  s.vocab = geometric(static_cast<double>(kEnvelope[i].vocab),
+                      static_cast<double>(kEnvelope[i + 1].vocab), tc);
+  s.kv_heads = geometric(kEnvelope[i].kv_heads, kEnvelope[i + 1].kv_heads, tc);
+  s.head_dim = geometric(lo.head_dim, hi.head_dim, tc);
+  s.untied = (1.0 - tc) * (lo.tied ? 0.0 : 1.0) + tc * (hi.tied ? 0.0 : 1.0);
+  return s;
+}
 
-  Architecture a;
-  a.layers = std::max(2, static_cast<int>(std::lround(geometric(lo_env.layers, hi_env.layers, t))));
-  a.head_dim = near.head_dim;
-  a.kv_heads = near_env.kv_heads;
-  const double width = std::max(128.0, geometric(lo.hidden, hi.hidden, t));
-  // Whole heads, and a head count divisible by the KV heads.
-  const double step = static_cast<double>(a.head_dim) * a.kv_heads;
-  a.heads = a.kv_heads * std::max(1, static_cast<int>(std::lround(width / step)));
-  a.hidden_size = std::int64_t{a.heads} * a.head_dim;
-  a.vocab_size = vocab > 0 ? vocab : near_env.vocab;
-  a.tied_embeddings = near.tied;
-  a.max_context = near.max_context;
-  // Solve the MLP width so the total matches: gated MLP, 3 x hidden x ffn per layer.
-  a.intermediate_size = 0;
-  const auto fixed = static_cast<double>(count_params(a).total());
-  double per_layer_mlp = (params - fixed) / a.layers;
-  const double min_ffn = static_cast<double>(a.hidden_size);  // never narrower than the width
-  double ffn = per_layer_mlp / (3.0 * static_cast<double>(a.hidden_size));
-  if (ffn < min_ffn) {
-    // Tiny models with a large vocabulary: shrink the vocabulary rather than the MLP.
-    a.intermediate_size = static_cast<std::int64_t>(min_ffn) * 2;
-    const auto body = static_cast<double>(count_params(a).attention + count_params(a).mlp);
-    const double per_vocab = static_cast<double>(a.hidden_size) * (a.tied_embeddings ? 1 : 2);
-    a.vocab_size =
-        std::max<std::int64_t>(1000, static_cast<std::int64_t>((params - body) / per_vocab));
-    ffn = static_cast<double>(a.intermediate_size);
+// Embedding (and output head) parameters of the smooth shape.
+double smooth_embedding(const Smooth& s, double vocab) {
+  return vocab * s.width;
+}
+
+double smooth_attention_per_layer(const Smooth& s) {
+  return 2.0 * s.width * s.width + 2.0 * s.width * s.kv_heads * s.head_dim;  // q, o; k, v
+}
+
+// The gated-MLP width at which the smooth shape counts exactly `params`.
+double solved_ffn(double params, double vocab_override) {
+  const Smooth s = smooth_shape(params);
+  const double vocab = vocab_override > 0 ? vocab_override : s.vocab;
+  const double rest = params - smooth_embedding(s, vocab) * (1.0 + s.untied) -
+                      s.layers * smooth_attention_per_layer(s);
+  return rest / (3.0 * s.width * s.layers);
+}
+
+// The MLP width used: the solved width, or its largest value at any smaller
+// size. Below the first anchor the solution already grows with the size;
+// above it, it is sampled at 64 points per anchor segment (and at the same
+// step beyond the table), so the maximum is taken over a fixed grid and never
+// falls as the size grows. The grid trails the solution by at most one step
+// (under 3 % of the size) where the solution is rising.
+double monotone_ffn(double params, double vocab_override) {
+  const double first = kAnchors.front().params;
+  if (params <= first) {
+    return solved_ffn(params, vocab_override);
   }
-  // Real MLP widths are multiples of 256 (which K-quant and IQ blocks need
-  // whole rows of); only the smallest models need finer steps to hit their size.
-  const double grain = a.hidden_size >= 1024 ? 256.0 : 64.0;
-  a.intermediate_size =
-      std::max<std::int64_t>(static_cast<std::int64_t>(grain),
-                             std::lround(ffn / grain) * static_cast<std::int64_t>(grain));
+  constexpr int kSteps = 64;
+  double best = solved_ffn(first, vocab_override);
+  for (std::size_t j = 0; j + 1 < kAnchors.size(); ++j) {
+    const double lo = kAnchors[j].params;
+    const double hi = kAnchors[j + 1].params;
+    const bool last = j + 2 == kAnchors.size();
+    // 4096 steps of the last segment reach far past the largest size accepted (100t).
+    for (int k = 1; k <= (last ? 4096 : kSteps); ++k) {
+      const double p = geometric(lo, hi, static_cast<double>(k) / kSteps);
+      if (p > params) {
+        return best;
+      }
+      best = std::max(best, solved_ffn(p, vocab_override));
+    }
+  }
+  return best;
+}
+
+// Stage 2: the rounded shape. `vocab` (when not 0) replaces the anchors'
+// vocabulary.
+constexpr std::int64_t kBlock = 256;  // K-quant rows: width and MLP in whole blocks
+constexpr double kKvStepWidth = 2.5 * 1024;
+
+std::int64_t blocks(double x, std::int64_t block) {
+  return block * std::max<std::int64_t>(1, std::llround(x / static_cast<double>(block)));
+}
+
+Architecture infer_dense(double params, std::string& basis, std::int64_t vocab = 0) {
+  const Smooth s = smooth_shape(params);
+  const Anchor& lo = kAnchors[s.lo];
+  const Anchor& hi = kAnchors[s.hi];
+  basis = s.t <= 0.0   ? fmt::format("scaled down from {}", lo.name)
+          : s.t >= 1.0 ? fmt::format("scaled up from {}", hi.name)
+                       : fmt::format("between {} and {}", lo.name, hi.name);
+  Architecture a;
+  a.layers = std::max(1, static_cast<int>(std::lround(s.layers)));
+  a.hidden_size = blocks(s.width, kBlock);
+  a.head_dim = s.t < 0.0 ? kAnchors.front().head_dim : s.nearer().head_dim;
+  // Two KV heads below the step width, the envelope's largest (8) above it.
+  // Rounding to groups of 2 x 128 just below 2.5 x 1024 gives at most 2560;
+  // rounding to groups of 8 x 128 from there gives at least 3072.
+  a.kv_heads = s.width < kKvStepWidth ? kEnvelope.front().kv_heads : kEnvelope.back().kv_heads;
+  const std::int64_t group = std::max<std::int64_t>(kBlock, std::int64_t{a.kv_heads} * a.head_dim);
+  a.heads = static_cast<int>(blocks(s.width, group) / a.head_dim);
+  a.vocab_size = vocab > 0 ? vocab : blocks(s.vocab, 64);
+  a.tied_embeddings = s.untied < 0.5;
+  a.max_context = s.t < 0.0 ? kAnchors.front().max_context : s.nearer().max_context;
+  a.intermediate_size = blocks(monotone_ffn(params, static_cast<double>(vocab)), kBlock);
   return a;
+}
+
+// The parameter groups of the smooth shape for a dense size, summing to the
+// size; the output head follows the rounded shape's tying (a tied shape has
+// none to place).
+ParamBreakdown smooth_groups(double params, bool tied) {
+  const Smooth s = smooth_shape(params);
+  const auto total = static_cast<std::int64_t>(params);
+  ParamBreakdown g;
+  g.embedding = std::min<std::int64_t>(total, std::llround(smooth_embedding(s, s.vocab)));
+  g.output = tied ? 0 : std::min(total - g.embedding, g.embedding);
+  const std::int64_t body = total - g.embedding - g.output;
+  g.attention =
+      std::clamp<std::int64_t>(std::llround(s.layers * smooth_attention_per_layer(s)), 0, body);
+  g.mlp = body - g.attention;
+  g.mlp_active = g.mlp;
+  return g;
 }
 
 }  // namespace
@@ -301,6 +423,7 @@ Expected<Model> model_from_size(const SizeSpec& size) {
     m.arch = infer_dense(size.params, basis);
     m.params = static_cast<std::int64_t>(size.params);
     m.active_params = m.params;
+    m.inferred_groups = smooth_groups(size.params, m.arch.tied_embeddings);
   }
   m.notes.insert(m.notes.begin(),
                  fmt::format("architecture inferred from the size ({}): {} layers, hidden {}, {} "

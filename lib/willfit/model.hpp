@@ -57,6 +57,25 @@ struct Architecture {
   std::int64_t vision_params = 0;
 };
 
+// Parameter counts recomputed from an architecture. Attention: q, k, v and o
+// projections (MLA: the latent projections); MLP: 3 (gated) or 2 matrices of
+// hidden x intermediate; embeddings once, the output head again unless tied.
+// Norms and biases are left out (well under 0.1 % of any real model).
+struct ParamBreakdown {
+  std::int64_t embedding = 0;   // token embeddings
+  std::int64_t output = 0;      // output head (0 when tied)
+  std::int64_t attention = 0;   // all layers
+  std::int64_t mlp = 0;         // all layers, all experts
+  std::int64_t mlp_active = 0;  // all layers, experts used per token
+  std::int64_t vision = 0;
+  [[nodiscard]] std::int64_t total() const { return embedding + output + attention + mlp + vision; }
+  [[nodiscard]] std::int64_t active() const {
+    return embedding + output + attention + mlp_active + vision;
+  }
+  // Weights inside the transformer blocks' linear layers (what GPTQ/AWQ/NF4 quantise).
+  [[nodiscard]] std::int64_t linear() const { return attention + mlp; }
+};
+
 // Where a model's facts came from; printed, and in JSON as model.source.
 enum class FactSource { Catalogue, Gguf, Safetensors, Config, Assumed };
 std::string_view to_string(FactSource source);
@@ -86,28 +105,17 @@ struct Model {
     std::int64_t tensors = 0;
   };
   std::vector<TypeBytes> weight_mix;
+  // A shape inferred from a bare dense size ("13b") is rounded to whole
+  // heads, layers and 256-wide blocks, so its own count misses the size by a
+  // few per cent. These are the parameter groups the weights are laid out by
+  // instead: from the unrounded shape, summing to `params` exactly, and
+  // changing smoothly with it (model.cpp). Empty for every other model:
+  // count_params(arch) is used.
+  std::optional<ParamBreakdown> inferred_groups;
   [[nodiscard]] bool assumed() const { return source == FactSource::Assumed; }
   [[nodiscard]] bool is_moe() const { return arch.moe.has_value() && arch.moe->experts > 0; }
 };
 
-// Parameter counts recomputed from an architecture. Attention: q, k, v and o
-// projections (MLA: the latent projections); MLP: 3 (gated) or 2 matrices of
-// hidden x intermediate; embeddings once, the output head again unless tied.
-// Norms and biases are left out (well under 0.1 % of any real model).
-struct ParamBreakdown {
-  std::int64_t embedding = 0;   // token embeddings
-  std::int64_t output = 0;      // output head (0 when tied)
-  std::int64_t attention = 0;   // all layers
-  std::int64_t mlp = 0;         // all layers, all experts
-  std::int64_t mlp_active = 0;  // all layers, experts used per token
-  std::int64_t vision = 0;
-  [[nodiscard]] std::int64_t total() const { return embedding + output + attention + mlp + vision; }
-  [[nodiscard]] std::int64_t active() const {
-    return embedding + output + attention + mlp_active + vision;
-  }
-  // Weights inside the transformer blocks' linear layers (what GPTQ/AWQ/NF4 quantise).
-  [[nodiscard]] std::int64_t linear() const { return attention + mlp; }
-};
 ParamBreakdown count_params(const Architecture& arch);
 
 // Per-layer attention parameter count (q, k, v, o or the MLA equivalent).
@@ -119,7 +127,9 @@ std::string describe_shape(const Model& model);
 
 // Infers a plausible architecture for a bare size, fitted to real families
 // (see model.cpp for the anchors and their sources). The result's params equal
-// the size given; every architectural fact is marked assumed.
+// the size given (NxM: the count of N experts shaped like an M model); every
+// architectural fact is marked assumed, and each dimension that sizes memory
+// never shrinks as the size grows.
 Expected<Model> model_from_size(const SizeSpec& size);
 
 }  // namespace willfit

@@ -553,7 +553,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f) {
 // is exactly `total` (params x bits / 8 or a file's bytes).
 WeightLayout flat_layout(const Model& m, const Precision& p) {
   const Architecture& a = m.arch;
-  const ParamBreakdown pb = count_params(a);
+  const ParamBreakdown pb = m.inferred_groups.value_or(count_params(a));
   const bool linear_only = p.scope == WeightScope::LinearOnly;
   const double bits = p.bits_per_weight;
   const double other_bits = linear_only ? 16.0 : bits;
@@ -577,6 +577,9 @@ WeightLayout flat_layout(const Model& m, const Precision& p) {
       mlp =
           experts[i] +
           bytes(expert * mo.shared_experts + static_cast<double>(a.hidden_size * mo.experts), bits);
+    } else if (!a.moe) {
+      // matrices x hidden x intermediate, or an inferred shape's smooth share
+      mlp = bytes(static_cast<double>(pb.mlp) / static_cast<double>(layer.size()), bits);
     } else {
       mlp = bytes(static_cast<double>(matrices * a.hidden_size * a.intermediate_size), bits);
     }
@@ -615,6 +618,30 @@ WeightLayout flat_layout(const Model& m, const Precision& p) {
     w.output = 0;
   }
   return w;
+}
+
+// An inferred shape (Model::inferred_groups): the recipe sizes the rounded
+// shape's tensors; each group is then rescaled to the smooth shape's count,
+// keeping its bytes per weight, so the bytes follow the stated size smoothly.
+// The F32 norms (two per gated block, one before the head) stay as counted.
+void scale_to_groups(WeightLayout& w, const Architecture& a, const ParamBreakdown& want) {
+  const ParamBreakdown have = count_params(a);
+  const auto ratio = [](std::int64_t to, std::int64_t from) {
+    return from > 0 ? static_cast<double>(to) / static_cast<double>(from) : 0.0;
+  };
+  const auto rescale = [](Bytes bytes, Bytes fixed, double r) {
+    return fixed + round_bytes(static_cast<double>(bytes - fixed) * r);
+  };
+  const Bytes norm = a.hidden_size * 4;
+  w.token_embd = rescale(w.token_embd, 0, ratio(want.embedding, have.embedding));
+  if (have.output > 0) {
+    w.output = rescale(w.output, norm, ratio(want.output, have.output));
+  }
+  const double blocks = ratio(want.linear(), have.linear());
+  for (auto& l : w.layers) {
+    l.bytes = rescale(l.bytes, 2 * norm, blocks);
+    l.expert_bytes = rescale(l.expert_bytes, 0, blocks);
+  }
 }
 
 void scale_to(WeightLayout& w, Bytes total) {
@@ -664,8 +691,11 @@ WeightLayout weight_layout(const Model& model, const Precision& precision) {
   // file are closer there (median 0.7 % against 0.9 %, and never the 11 % the
   // assumed vocabulary costs a 32000-token model: README accuracy table).
   const bool mix_on_assumed = model.assumed() && precision.kind == PrecisionKind::GgufMix;
-  WeightLayout w = (f != nullptr && shaped && !mix_on_assumed) ? recipe_layout(a, *f)
-                                                               : flat_layout(model, precision);
+  const bool recipe = f != nullptr && shaped && !mix_on_assumed;
+  WeightLayout w = recipe ? recipe_layout(a, *f) : flat_layout(model, precision);
+  if (recipe && model.inferred_groups && a.mlp_gated && !a.moe) {
+    scale_to_groups(w, a, *model.inferred_groups);
+  }
   if (model.file_weight_bytes) {
     scale_to(w, *model.file_weight_bytes);
   }

@@ -1,4 +1,5 @@
 #include <cmath>
+#include <cstdlib>
 
 #include <gtest/gtest.h>
 
@@ -53,10 +54,28 @@ TEST(InferArchitecture, KeepsTheStatedSize) {
     const Model m = from(size);
     const double stated = parse_model_size(size)->params;
     EXPECT_EQ(m.params, static_cast<std::int64_t>(stated)) << size;
-    // The inferred shape itself accounts for the size within 3 %.
-    EXPECT_NEAR(static_cast<double>(count_params(m.arch).total()), stated, stated * 0.03) << size;
+    // The weights are laid out over groups that sum to the size exactly.
+    ASSERT_TRUE(m.inferred_groups.has_value()) << size;
+    EXPECT_EQ(m.inferred_groups->total(), m.params) << size;
+    // The rounded shape itself accounts for the size within 7 % (3 % before
+    // issue 10). Its dimensions may no longer be solved to hit the size, since
+    // a solved MLP narrows where the width steps up and a larger size could
+    // then need less memory; they are rounded from a smooth shape instead.
+    // The misses: near 3b the MLP keeps Qwen2.5-1.5B's width (Llama-3.2-3B's
+    // is narrower for its width, and an inferred MLP never narrows): +6.4 %;
+    // below 1b a 256-wide step of the width (K-quant blocks) is up to a fifth
+    // of the width: 125m -10.9 %, 350m -5.2 %, hence 12 % there.
+    const double tolerance = stated < 1e9 ? 0.12 : 0.07;
+    EXPECT_NEAR(static_cast<double>(count_params(m.arch).total()), stated, stated * tolerance)
+        << size;
     EXPECT_TRUE(m.assumed());
-    EXPECT_EQ(m.arch.hidden_size, std::int64_t{m.arch.heads} * m.arch.head_dim) << size;
+    // Width and MLP in whole 256-wide blocks; the query width (heads x head
+    // dim) in whole groups of KV heads, within half a group (512) and half a
+    // block of the hidden width, as in Qwen3 or Gemma.
+    EXPECT_EQ(m.arch.hidden_size % 256, 0) << size;
+    EXPECT_EQ(m.arch.intermediate_size % 256, 0) << size;
+    EXPECT_LE(std::abs(m.arch.hidden_size - std::int64_t{m.arch.heads} * m.arch.head_dim), 640)
+        << size;
     EXPECT_EQ(m.arch.heads % m.arch.kv_heads, 0) << size;
   }
 }
@@ -102,7 +121,8 @@ TEST(InferArchitecture, MixtureOfExpertsFromTotalAndActive) {
   EXPECT_EQ(m.active_params, 3'000'000'000);
   const auto p = count_params(m.arch);
   EXPECT_NEAR(static_cast<double>(p.total()), 30e9, 30e9 * 0.05);
-  EXPECT_NEAR(static_cast<double>(p.active()), 3e9, 3e9 * 0.05);
+  // 10 %: the dense 3b shape the experts are cut from counts +6.4 % (above).
+  EXPECT_NEAR(static_cast<double>(p.active()), 3e9, 3e9 * 0.10);
 }
 
 }  // namespace

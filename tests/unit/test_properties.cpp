@@ -104,20 +104,39 @@ Bytes need(const InferenceQuery& q) {
   return estimate_inference(q).required;
 }
 
-// The fix for what MoreParametersNeverNeedLessMemory found: an inferred shape
-// never gets a smaller KV cache per token or a smaller vocabulary for a larger
-// size (it used to, below Qwen2.5-0.5B and at the Llama/Qwen vocabularies).
-TEST(Properties, InferredKvWidthAndVocabularyNeverShrinkWithSize) {
-  std::int64_t kv_width = 0;
-  std::int64_t vocab = 0;
-  for (double params = 25e6; params < 1e14; params *= 1.002) {
+// What MoreParametersNeverNeedLessMemory rests on: no dimension of an
+// inferred shape that sizes memory shrinks as the size grows (the head count
+// may, where the head width doubles: see flash_where_heads_fall), and the
+// embeddings the weights term places (llama.cpp keeps them on the host) grow
+// more slowly than the size, so what stays on the device grows too.
+TEST(Properties, InferredDimensionsNeverShrinkWithSize) {
+  Architecture last;
+  ParamBreakdown last_groups;
+  std::int64_t last_params = 0;
+  for (double params = 1e6; params < 1e14; params *= 1.002) {
     const Model m = model(fmt::format("{:.4f}m", params / 1e6));
     const auto& a = m.arch;
-    const std::int64_t width = std::int64_t{a.layers} * a.kv_heads * a.head_dim;
-    ASSERT_GE(width, kv_width) << m.name;
-    ASSERT_GE(a.vocab_size, vocab) << m.name;
-    kv_width = width;
-    vocab = a.vocab_size;
+    ASSERT_TRUE(m.inferred_groups.has_value()) << m.name;
+    const ParamBreakdown& groups = *m.inferred_groups;
+    ASSERT_EQ(groups.total(), m.params) << m.name;
+    ASSERT_GE(a.layers, last.layers) << m.name;
+    ASSERT_GE(a.hidden_size, last.hidden_size) << m.name;
+    ASSERT_GE(std::int64_t{a.heads} * a.head_dim, std::int64_t{last.heads} * last.head_dim)
+        << m.name;
+    ASSERT_GE(std::int64_t{a.kv_heads} * a.head_dim, std::int64_t{last.kv_heads} * last.head_dim)
+        << m.name;
+    ASSERT_GE(a.head_dim, last.head_dim) << m.name;
+    ASSERT_GE(a.vocab_size, last.vocab_size) << m.name;
+    ASSERT_GE(a.intermediate_size, last.intermediate_size) << m.name;
+    ASSERT_GE(a.max_context, last.max_context) << m.name;
+    ASSERT_GE(groups.embedding, last_groups.embedding) << m.name;
+    ASSERT_GE(groups.embedding + groups.output, last_groups.embedding + last_groups.output)
+        << m.name;
+    ASSERT_GE(m.params - groups.embedding, last_params - last_groups.embedding) << m.name;
+    ASSERT_EQ(a.heads % a.kv_heads, 0) << m.name;
+    last = a;
+    last_groups = groups;
+    last_params = m.params;
   }
 }
 
@@ -141,37 +160,54 @@ TEST(Properties, MoreSequencesNeverNeedLessMemory) {
   }
 }
 
-// KNOWN FAILURE, disabled while issue 10 stays open: an inferred shape is
-// solved to hit its size exactly, so where its width steps up by a whole group
-// of KV heads its MLP gets narrower; the prefill's MLP activations (and, for
-// NxM, every expert) then shrink, and a slightly bigger size can need less
-// (e.g. 79.9451b vs 84.7814b at bf16, 128K context, 16 sequences: 931 vs 915
-// GB). Limiting context and batch does not remove it: a size just past a step
-// gains almost no weights. The fix is a shape whose every dimension is
-// monotone in the size (approximate total), with weights scaled to the stated
-// count; see the issue's note.
+// Context and batch as people run them: the properties below are about the
+// model's size, and a huge context only makes every difference larger.
 void realistic_use(InferenceQuery& q) {
   q.context = std::min<std::int64_t>(q.context, 131072);
   q.batch = std::min(q.batch, 16);
 }
 
-TEST(Properties, DISABLED_MoreParametersNeverNeedLessMemory) {
+// The one dimension of an inferred shape that does fall with the size: the
+// head count, where the head width doubles (Qwen2.5-0.5B's 64-wide heads to
+// Qwen2.5-1.5B's 128-wide ones, near 0.84 B; the real families do the same).
+// Only the score matrix of attention without flash attention grows with the
+// head count, so such pairs are compared with flash attention on.
+void flash_where_heads_fall(InferenceQuery& q, const InferenceQuery& more) {
+  if (more.model.arch.heads < q.model.arch.heads) {
+    q.flash_attention = FlashAttention::On;
+  }
+}
+
+// True when llama.cpp's recipe gives the blocks of `large` fewer bytes per
+// weight than those of `small` (their F32 norms, two per block, left out; a
+// byte of rounding per block is not a fall). Flat widths never do.
+bool blocks_get_fewer_bytes_per_weight(const Model& small, const Model& large, const Precision& p) {
+  const WeightLayout a = weight_layout(small, p);
+  const WeightLayout b = weight_layout(large, p);
+  if (!a.recipe || !b.recipe) {
+    return false;
+  }
+  const auto matrices = [](const WeightLayout& w, const Model& m) {
+    return static_cast<double>(w.repeating() - 8 * m.arch.hidden_size * m.arch.layers);
+  };
+  const auto weights = [](const Model& m) {
+    return static_cast<double>(m.inferred_groups->linear());
+  };
+  const double at_small_rate = matrices(a, small) / weights(small) * weights(large);
+  return matrices(b, large) + static_cast<double>(b.layers.size()) < at_small_rate;
+}
+
+TEST(Properties, MoreParametersNeverNeedLessMemory) {
   Gen g(3);
+  int compared = 0;
   for (int i = 0; i < kSamples; ++i) {
     InferenceQuery q = random_query(g);
     // The same shape of model, a little larger (0.01 % to 10x): neighbours
-    // across the architecture anchors are where a jump would hide. Known
-    // gaps, left out here: below 25 M parameters the inferred vocabulary is
-    // solved from the size and drops where a layer is added; with flash
-    // attention off, the score matrix scales with the head count, which
-    // halves where the head width doubles (Qwen2.5-0.5B -> 1.5B, ~0.87 B);
-    // GPTQ/AWQ/NF4/FP8 keep the embeddings at 16 bits, and the embedding
-    // share of an inferred shape steps where the width snaps to whole heads.
-    static const std::vector<Precision> whole = precisions(WeightScope::All);
-    q.precision = g.pick(whole);
-    q.flash_attention = FlashAttention::On;
+    // across the architecture anchors and the rounding steps of the inferred
+    // shape are where a jump would hide. Every precision, runtime default,
+    // KV type and flash setting; sizes from the smallest accepted (1m).
     realistic_use(q);
-    const double base = g.log_uniform(25, 1e8);  // millions
+    const double base = g.log_uniform(1, 1e8);  // millions
     const double bigger =
         std::min(1e8, base * (g.unit() < 0.5 ? 1.0001 + g.unit() * 0.01 : g.log_uniform(1, 10)));
     q.model = model(fmt::format("{:.4f}m", base));
@@ -180,31 +216,45 @@ TEST(Properties, DISABLED_MoreParametersNeverNeedLessMemory) {
     if (more.model.params <= q.model.params) {
       continue;
     }
+    flash_where_heads_fall(q, more);
+    more.flash_attention = q.flash_attention;
+    // The one gap left: llama.cpp's recipe for the IQ types gives more bits
+    // to ffn_down on the first eighth of the layers, n / 8 of n in whole
+    // layers, so that share falls each time a layer is added (13 -> 14
+    // layers: 1/13 -> 1/14), and to attn_v only with 4 or more query heads
+    // per KV head (a 3072-wide shape has 3). Pairs whose blocks get fewer
+    // bytes per weight are not ordered by size alone; with 30000 samples
+    // that is about 10 % of pairs, all IQ types, and 2 of them need less.
+    if (blocks_get_fewer_bytes_per_weight(q.model, more.model, q.precision)) {
+      continue;
+    }
+    ++compared;
     ASSERT_LE(need(q), need(more)) << describe(q) << " vs " << more.model.name;
   }
+  EXPECT_GT(compared, kSamples * 17 / 20) << compared;  // the property was exercised
 }
 
-TEST(Properties, DISABLED_MoreExpertsOrLargerExpertsNeverNeedLessMemory) {
+TEST(Properties, MoreExpertsOrLargerExpertsNeverNeedLessMemory) {
   Gen g(4);
+  int compared = 0;
   for (int i = 0; i < kSamples; ++i) {
     InferenceQuery q = random_query(g);
     const std::int64_t experts = g.between(2, 64);
     const double base = g.log_uniform(100, 2e5);  // millions
     q.model = model(fmt::format("{}x{:.4f}m", experts, base));
-    q.flash_attention = FlashAttention::On;  // see MoreParametersNeverNeedLessMemory
     realistic_use(q);
     InferenceQuery more = q;
     more.model = g.unit() < 0.5
                      ? model(fmt::format("{}x{:.4f}m", experts + g.between(1, 16), base))
                      : model(fmt::format("{}x{:.4f}m", experts, base * g.log_uniform(1.0001, 4)));
-    // "NxM" names experts shaped like an M model; a larger M can hold fewer
-    // parameters in all (a wider attention leaves each expert less of M, and
-    // that loss counts N times), so the property is about the count itself.
-    if (more.model.params <= q.model.params) {
-      continue;
-    }
+    // Every dimension of an "NxM" shape grows with M, so its count never falls.
+    ASSERT_GE(more.model.params, q.model.params) << q.model.name << " vs " << more.model.name;
+    flash_where_heads_fall(q, more);
+    more.flash_attention = q.flash_attention;
+    ++compared;
     ASSERT_LE(need(q), need(more)) << describe(q) << " vs " << more.model.name;
   }
+  EXPECT_EQ(compared, kSamples);
 }
 
 // True when no tensor group of `wide` is smaller than the same group of `narrow`.
