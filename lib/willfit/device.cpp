@@ -82,11 +82,18 @@ Expected<Device> raw_device(std::string_view capacity_text) {
   return d;
 }
 
-Usable usable_memory(const Device& device, const UsableOptions& options) {
+namespace {
+
+// The rule, once for both entry points. The reason is put into words only
+// when `with_reason` (an estimate in a search loop wants the bytes alone).
+Usable usable_rule(const Device& device, const UsableOptions& options, bool with_reason) {
   const Bytes cap = device.memory_bytes;
+  // Reason text: formatted only when asked for.
+  const auto why = [with_reason](auto&& make) { return with_reason ? make() : std::string(); };
   if (options.gpu_limit) {
-    return {std::min(cap, *options.gpu_limit),
-            fmt::format("GPU memory limit set to {}", format_iec(*options.gpu_limit))};
+    return {std::min(cap, *options.gpu_limit), why([&] {
+              return fmt::format("GPU memory limit set to {}", format_iec(*options.gpu_limit));
+            })};
   }
   const auto fraction_of = [cap](double f) {
     return static_cast<Bytes>(std::floor(static_cast<double>(cap) * f));
@@ -95,35 +102,54 @@ Usable usable_memory(const Device& device, const UsableOptions& options) {
     case DeviceKind::Raw:
     case DeviceKind::DiscreteGpu:
     case DeviceKind::Accelerator:
-      return {fraction_of(0.98),
-              "2% kept by the driver and firmware (ECC, reserved pages); more if a display "
-              "is attached"};
+      return {fraction_of(0.98), why([] {
+                return std::string(
+                    "2% kept by the driver and firmware (ECC, reserved pages); more if a display "
+                    "is attached");
+              })};
     case DeviceKind::Unified: {
       if (device.gpu_memory_fraction) {
-        return {fraction_of(*device.gpu_memory_fraction),
-                fmt::format("the GPU may use {:.0f}% of unified memory (device data)",
-                            *device.gpu_memory_fraction * 100.0)};
+        return {fraction_of(*device.gpu_memory_fraction), why([&] {
+                  return fmt::format("the GPU may use {:.0f}% of unified memory (device data)",
+                                     *device.gpu_memory_fraction * 100.0);
+                })};
       }
       if (device.vendor == "apple") {
         const bool small = cap <= 32 * kGiB;
-        return {fraction_of(small ? 2.0 / 3.0 : 0.75),
-                fmt::format("macOS lets the GPU wire about {} of unified memory "
-                            "(recommendedMaxWorkingSetSize); raise it with "
-                            "'sudo sysctl iogpu.wired_limit_mb' and --gpu-limit",
-                            small ? "2/3" : "3/4")};
+        return {fraction_of(small ? 2.0 / 3.0 : 0.75), why([&] {
+                  return fmt::format(
+                      "macOS lets the GPU wire about {} of unified memory "
+                      "(recommendedMaxWorkingSetSize); raise it with "
+                      "'sudo sysctl iogpu.wired_limit_mb' and --gpu-limit",
+                      small ? "2/3" : "3/4");
+                })};
       }
       const Bytes keep = std::max<Bytes>(4 * kGiB, fraction_of(0.10));
-      return {std::max<Bytes>(0, cap - keep),
-              fmt::format("unified memory shared with the operating system: {} kept for it",
-                          format_iec(keep))};
+      return {std::max<Bytes>(0, cap - keep), why([&] {
+                return fmt::format(
+                    "unified memory shared with the operating system: {} kept for it",
+                    format_iec(keep));
+              })};
     }
     case DeviceKind::Cpu: {
       const Bytes keep = std::max<Bytes>(2 * kGiB, fraction_of(0.10));
-      return {std::max<Bytes>(0, cap - keep),
-              fmt::format("{} kept for the operating system and other programs", format_iec(keep))};
+      return {std::max<Bytes>(0, cap - keep), why([&] {
+                return fmt::format("{} kept for the operating system and other programs",
+                                   format_iec(keep));
+              })};
     }
   }
   return {cap, ""};
+}
+
+}  // namespace
+
+Usable usable_memory(const Device& device, const UsableOptions& options) {
+  return usable_rule(device, options, true);
+}
+
+Bytes usable_bytes(const Device& device, const UsableOptions& options) {
+  return usable_rule(device, options, false).bytes;
 }
 
 }  // namespace willfit

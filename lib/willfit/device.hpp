@@ -85,5 +85,8 @@ struct Usable {
 // How much of a device's memory a model may use (before runtime overheads,
 // which the estimate counts itself). See device.cpp for the rule and sources.
 Usable usable_memory(const Device& device, const UsableOptions& options = {});
+// The same rule's bytes alone, without putting the reason into words (for
+// the estimator's inner loops).
+Bytes usable_bytes(const Device& device, const UsableOptions& options = {});
 
 }  // namespace willfit

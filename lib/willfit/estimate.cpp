@@ -128,8 +128,9 @@ std::int64_t ollama_default_context(const InferenceQuery& q) {
 
 }  // namespace
 
-Estimate estimate_inference(const InferenceQuery& q) {
+Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
   Estimate e;
+  e.terms.reserve(8);  // the most any runtime adds: one allocation
   e.runtime = q.runtime.value_or(default_runtime(q.precision));
   e.context = q.context;
   if (e.runtime == Runtime::Ollama && q.context_is_default) {
@@ -154,7 +155,8 @@ Estimate estimate_inference(const InferenceQuery& q) {
                     std::max(1, q.batch),
                     e.flash_attention,
                     q.kv_type,
-                    e.kv_type_v};
+                    e.kv_type_v,
+                    detail == Detail::Explained};
   e.model_weight_bytes = in.layout.total();
   switch (e.runtime) {
     case Runtime::LlamaCpp:

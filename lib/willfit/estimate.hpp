@@ -51,6 +51,8 @@ std::string_view to_string(Verdict v);
 enum class Placement { Device, Host };
 
 // One line of the breakdown with the arithmetic behind it (for --explain).
+// formula and source are empty unless the estimate was asked for
+// Detail::Explained.
 struct Term {
   std::string key;  // "weights", "kv_cache", ...
   Bytes bytes = 0;
@@ -118,7 +120,7 @@ struct Estimate {
   std::vector<Term> terms;  // the same figures, with their arithmetic
   Bytes capacity = 0;       // sum of device capacities
   Bytes usable = 0;         // sum of usable memory
-  std::vector<std::string> usable_reasons;
+  std::vector<std::string> usable_reasons;  // empty unless Detail::Explained
   Bytes required = 0;  // == memory.total()
   Bytes headroom = 0;  // usable - required (negative when short)
   Verdict verdict = Verdict::NoFit;
@@ -138,7 +140,15 @@ struct Estimate {
   [[nodiscard]] bool fits() const { return verdict == Verdict::Fits; }
 };
 
-Estimate estimate_inference(const InferenceQuery& query);
+// What an estimate carries besides its numbers. Putting the arithmetic into
+// words (each term's formula and source, the usable-memory rules) costs
+// several times the arithmetic itself, and the searches that only ask "does
+// it fit?" (max, which, suggestions, hints) run the estimator many times per
+// answer; so the words are built only for the answer a user reads. Every
+// number, warning and offload flag is the same either way.
+enum class Detail { Numbers, Explained };
+
+Estimate estimate_inference(const InferenceQuery& query, Detail detail = Detail::Numbers);
 
 // The longest context (a multiple of 256 tokens) that fits whole on the
 // query's devices under its runtime; 0 when not even 256 tokens fit or no

@@ -38,7 +38,7 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
                           const std::function<std::vector<Model>()>& smaller_models) {
   FitReport r;
   r.query = query;
-  r.estimate = estimate_inference(query);
+  r.estimate = estimate_inference(query, Detail::Explained);
   // What the model's facts rest on: inferred (a size), or read from the
   // catalogue or a file.
   r.assumptions = query.model.notes;

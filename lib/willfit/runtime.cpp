@@ -86,7 +86,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <numeric>
 
 #include <fmt/format.h>
 
@@ -204,22 +203,34 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const double output = 4.0 * b * (e + v);
   LlamaCompute r;
   r.device = round_bytes(std::max({attention, ffn, output}));
-  r.widest = output >= attention && output >= ffn
-                 ? fmt::format("logits of a {:g}-token step, tokens x vocabulary x 4 bytes", b)
-             : ffn >= attention
-                 ? fmt::format("MLP activations of a {:g}-token step", b)
-                 : (in.flash ? fmt::format("attention of a {:g}-token step (flash)", b)
-                             : fmt::format("attention scores of a {:g}-token step, tokens x "
-                                           "context x heads x 4 bytes",
-                                           b));
+  if (in.explain) {
+    r.widest = output >= attention && output >= ffn
+                   ? fmt::format("logits of a {:g}-token step, tokens x vocabulary x 4 bytes", b)
+               : ffn >= attention
+                   ? fmt::format("MLP activations of a {:g}-token step", b)
+                   : (in.flash ? fmt::format("attention of a {:g}-token step (flash)", b)
+                               : fmt::format("attention scores of a {:g}-token step, tokens x "
+                                             "context x heads x 4 bytes",
+                                             b));
+  }
   r.host = round_bytes(4.0 * b * (e + c));
   r.output_buffer = round_bytes(f(in.batch) * v * 4.0);
   return r;
 }
 
-void add_term(Estimate& e, std::string key, Bytes bytes, Placement where, std::string formula,
-              std::string source) {
-  e.terms.push_back({std::move(key), bytes, where, std::move(formula), std::move(source)});
+// One term of the breakdown. Its arithmetic in words (`formula()`) and its
+// source are built only when the estimate is explained.
+template <typename Formula>
+void add_term(const Inputs& in, Estimate& e, std::string_view key, Bytes bytes, Placement where,
+              const Formula& formula, std::string_view source) {
+  Term& t = e.terms.emplace_back();
+  t.key = key;
+  t.bytes = bytes;
+  t.placement = where;
+  if (in.explain) {
+    t.formula = formula();
+    t.source = source;
+  }
 }
 
 std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes) {
@@ -237,10 +248,15 @@ std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes) {
       format_iec(bytes));
 }
 
-void set_usable(const InferenceQuery& q, Estimate& e) {
+void set_usable(const Inputs& in, Estimate& e) {
+  const InferenceQuery& q = in.q;
   for (const auto& d : q.devices.devices) {
-    const Usable u = usable_memory(d, q.usable);
     e.capacity += d.memory_bytes;
+    if (!in.explain) {
+      e.usable += usable_bytes(d, q.usable);
+      continue;
+    }
+    const Usable u = usable_memory(d, q.usable);
     e.usable += u.bytes;
     if (std::find(e.usable_reasons.begin(), e.usable_reasons.end(), u.reason) ==
         e.usable_reasons.end()) {
@@ -251,60 +267,93 @@ void set_usable(const InferenceQuery& q, Estimate& e) {
 }
 
 // --- llama.cpp layer split ---------------------------------------------------
+//
+// -ngl N puts the top N of the n + 1 layers (blocks 0..n-1, then the output
+// layer n) on the GPUs: layers start = max(n + 1 - N, 0) to n. Layer j goes to
+// the first device whose cumulative share (less 1e-12 for rounding) its
+// position (j - start) / (n + 1 - start) has not reached, so the first GPU
+// takes the lowest layers. The device only grows
+// with j: each holds one run of layers, whose ends a bisection finds, and its
+// bytes are differences of prefix sums over the blocks. A plan then costs
+// O(devices x log layers) instead of O(layers), which matters because the
+// offload search below tries one plan per -ngl (and per --n-cpu-moe).
 
 struct SplitInputs {
-  std::vector<Bytes> block;     // per block on a GPU: weights + KV
-  std::vector<Bytes> experts;   // per block: routed-expert weights
-  std::vector<Bytes> block_kv;  // per block: KV
-  Bytes output = 0;             // output layer
-  std::vector<Bytes> fixed;     // per device: compute + context + margin (or reserve)
-  std::vector<Bytes> usable;    // per device
-  std::vector<double> share;    // per device, sums to 1
+  struct Sums {
+    Bytes weights = 0;  // every tensor of the blocks, experts included
+    Bytes experts = 0;  // routed-expert weights
+    Bytes kv = 0;       // KV of the blocks
+  };
+  struct PerDevice {
+    Bytes fixed = 0;   // compute + context + margin (or reserve)
+    Bytes usable = 0;  // usable memory
+    double cum = 0;    // cumulative share of the layers (the last device's is 1)
+  };
+  std::vector<Sums> sums;  // prefix sums: sums[i] covers blocks 0..i-1 (n + 1 entries)
+  Bytes output = 0;        // output layer
+  std::vector<PerDevice> devices;
+  [[nodiscard]] int blocks() const { return static_cast<int>(sums.size()) - 1; }
 };
 
 struct Split {
-  std::vector<Bytes> load;  // per device
-  std::vector<int> layers;  // per device
-  std::vector<Bytes> weights, kv;
+  struct Share {
+    Bytes load = 0;  // everything the device holds
+    Bytes weights = 0;
+    Bytes kv = 0;
+    int layers = 0;
+  };
+  std::vector<Share> devices;
   bool fits = true;
 };
 
-Split split(const SplitInputs& s, int ngl, int cpu_moe) {
-  const int n = static_cast<int>(s.block.size());
-  const std::size_t nd = s.usable.size();
-  Split r;
-  r.load = s.fixed;
-  r.layers.assign(nd, 0);
-  r.weights.assign(nd, 0);
-  r.kv.assign(nd, 0);
+// The plan for -ngl `ngl` and --n-cpu-moe `cpu_moe`, written into `r` (whose
+// buffer the searches reuse).
+void split(const SplitInputs& s, int ngl, int cpu_moe, Split& r) {
+  const int n = s.blocks();
+  const std::size_t nd = s.devices.size();
+  r.devices.assign(nd, {});
+  for (std::size_t d = 0; d < nd; ++d) {
+    r.devices[d].load = s.devices[d].fixed;
+  }
   const int start = std::max(n + 1 - ngl, 0);
   const int act = n + 1 - start;
-  std::vector<double> cum(nd);
-  std::partial_sum(s.share.begin(), s.share.end(), cum.begin());
-  for (int j = start; j <= n; ++j) {
-    const double pos = act > 0 ? static_cast<double>(j - start) / act : 0.0;
-    std::size_t d = 0;
-    while (d + 1 < nd && pos >= cum[d] - 1e-12) {
-      ++d;
+  // The first layer in [from, n] whose position reaches `edge`; n + 1 if none.
+  const auto first_reaching = [&](int from, double edge) {
+    int lo = from;
+    int hi = n + 1;
+    while (lo < hi) {
+      const int mid = lo + (hi - lo) / 2;
+      if (static_cast<double>(mid - start) / act >= edge) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
     }
-    Bytes w = 0;
-    Bytes kv = 0;
-    if (j == n) {
-      w = s.output;
-    } else {
-      const auto i = static_cast<std::size_t>(j);
-      kv = s.block_kv[i];
-      w = s.block[i] - kv - (j < cpu_moe ? s.experts[i] : 0);
+    return lo;
+  };
+  int begin = start;
+  for (std::size_t d = 0; d < nd && begin <= n; ++d) {
+    const int end = d + 1 < nd ? first_reaching(begin, s.devices[d].cum - 1e-12) : n + 1;
+    const auto first = static_cast<std::size_t>(begin);
+    const auto last = static_cast<std::size_t>(std::min(end, n));  // blocks [first, last)
+    const auto moe_end = static_cast<std::size_t>(std::clamp(cpu_moe, begin, std::min(end, n)));
+    Bytes w = s.sums[last].weights - s.sums[first].weights -
+              (s.sums[moe_end].experts - s.sums[first].experts);
+    const Bytes kv = s.sums[last].kv - s.sums[first].kv;
+    if (end == n + 1) {
+      w += s.output;
     }
-    r.load[d] += w + kv;
-    r.weights[d] += w;
-    r.kv[d] += kv;
-    ++r.layers[d];
+    Split::Share& share = r.devices[d];
+    share.load += w + kv;
+    share.weights += w;
+    share.kv += kv;
+    share.layers += end - begin;
+    begin = end;
   }
+  r.fits = true;
   for (std::size_t d = 0; d < nd; ++d) {
-    r.fits = r.fits && r.load[d] <= s.usable[d];
+    r.fits = r.fits && r.devices[d].load <= s.devices[d].usable;
   }
-  return r;
 }
 
 }  // namespace
@@ -317,45 +366,53 @@ void llama_family(const Inputs& in, Estimate& e) {
   const WeightLayout& w = in.layout;
 
   // Weights.
-  const Bytes device_weights = host_split ? w.total() - w.token_embd : w.total();
+  const Bytes all_weights = w.total();
+  const Bytes device_weights = host_split ? all_weights - w.token_embd : all_weights;
   e.memory.weights = device_weights;
-  add_term(e, "weights", device_weights, Placement::Device,
-           w.recipe
-               ? fmt::format("{} tensors by llama.cpp's recipe{} = {}", q.precision.name,
-                             host_split ? ", token embeddings on the host" : "",
-                             format_si(device_weights))
-               : fmt::format("{} params x {:g} bits / 8{} = {}",
-                             fmt::format("{:.3g} B", static_cast<double>(q.model.params) / 1e9),
-                             q.precision.bits_per_weight,
-                             host_split ? ", token embeddings on the host" : "",
-                             format_si(device_weights)),
-           q.precision.source);
+  add_term(
+      in, e, "weights", device_weights, Placement::Device,
+      [&] {
+        return w.recipe
+                   ? fmt::format("{} tensors by llama.cpp's recipe{} = {}", q.precision.name,
+                                 host_split ? ", token embeddings on the host" : "",
+                                 format_si(device_weights))
+                   : fmt::format("{} params x {:g} bits / 8{} = {}",
+                                 fmt::format("{:.3g} B", static_cast<double>(q.model.params) / 1e9),
+                                 q.precision.bits_per_weight,
+                                 host_split ? ", token embeddings on the host" : "",
+                                 format_si(device_weights));
+      },
+      q.precision.source);
 
   // KV cache.
   const std::int64_t cells = pad_context(in.context, q.kv_pad);
   e.kv_cells = cells;
   e.memory.kv_cache =
       kv_cache_bytes(a, {in.context, in.batch, q.ubatch, in.k_type, in.v_type, q.kv_pad});
-  add_term(e, "kv_cache", e.memory.kv_cache, Placement::Device,
-           kv_formula(in, cells, e.memory.kv_cache),
-           "llama.cpp KV layout (inference-estimators.md section 0.3)");
+  add_term(
+      in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
+      [&] { return kv_formula(in, cells, e.memory.kv_cache); },
+      "llama.cpp KV layout (inference-estimators.md section 0.3)");
 
   // Compute buffers: every GPU reserves its own graph.
   const std::vector<Device>& devs = q.devices.devices;
   const std::size_t nd = std::max<std::size_t>(1, devs.size());
   const LlamaCompute c = llama_compute(in, cells * in.batch);
   e.memory.compute = c.device * static_cast<Bytes>(nd);
-  add_term(e, "compute", e.memory.compute, Placement::Device,
-           fmt::format("widest point of the graph: {}{} = {}", c.widest,
-                       nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "",
-                       format_iec(e.memory.compute)),
-           "llama.cpp graph reservation (runtime.cpp essay)");
+  add_term(
+      in, e, "compute", e.memory.compute, Placement::Device,
+      [&] {
+        return fmt::format("widest point of the graph: {}{} = {}", c.widest,
+                           nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "",
+                           format_iec(e.memory.compute));
+      },
+      "llama.cpp graph reservation (runtime.cpp essay)");
 
   // Context and margin per device (one GPU's worth when none is given).
-  set_usable(q, e);
+  set_usable(in, e);
   std::vector<Bytes> usable;
   for (const auto& d : devs) {
-    usable.push_back(usable_memory(d, q.usable).bytes);
+    usable.push_back(usable_bytes(d, q.usable));
   }
   const int n = a.layers;
   const Bytes kv_per_block = n > 0 ? e.memory.kv_cache / n : 0;
@@ -377,32 +434,47 @@ void llama_family(const Inputs& in, Estimate& e) {
     e.memory.margin =
         margin_for(e.memory.weights + e.memory.kv_cache + e.memory.compute + e.memory.overhead);
   }
-  add_term(e, "overhead", e.memory.overhead, Placement::Device,
-           fmt::format("driver/CUDA context, {} per GPU = {}", format_iec(fixed_for(0).first),
-                       format_iec(e.memory.overhead)),
-           "Ollama per-GPU minimum memory (457 MiB CUDA, 512 MiB Metal)");
-  add_term(e, "margin", e.memory.margin, Placement::Device,
-           ollama ? fmt::format("Ollama reserves one layer (block 0 and its KV) per GPU = {}",
-                                format_iec(e.memory.margin))
-                  : fmt::format("5% of {}, between 256 MiB and 1 GiB = {}",
-                                e.device_known ? "usable memory" : "the need",
-                                format_iec(e.memory.margin)),
-           ollama ? "Ollama classic estimator (inference-estimators.md section 3b)"
-                  : "llama.cpp --fit keeps 1 GiB free per device");
+  add_term(
+      in, e, "overhead", e.memory.overhead, Placement::Device,
+      [&] {
+        return fmt::format("driver/CUDA context, {} per GPU = {}", format_iec(fixed_for(0).first),
+                           format_iec(e.memory.overhead));
+      },
+      "Ollama per-GPU minimum memory (457 MiB CUDA, 512 MiB Metal)");
+  add_term(
+      in, e, "margin", e.memory.margin, Placement::Device,
+      [&] {
+        return ollama ? fmt::format("Ollama reserves one layer (block 0 and its KV) per GPU = {}",
+                                    format_iec(e.memory.margin))
+                      : fmt::format("5% of {}, between 256 MiB and 1 GiB = {}",
+                                    e.device_known ? "usable memory" : "the need",
+                                    format_iec(e.memory.margin));
+      },
+      ollama ? "Ollama classic estimator (inference-estimators.md section 3b)"
+             : "llama.cpp --fit keeps 1 GiB free per device");
 
   // Host side.
   if (host_split) {
-    add_term(e, "token_embeddings", w.token_embd, Placement::Host,
-             fmt::format("input embeddings stay in system RAM = {}", format_si(w.token_embd)),
-             "llama.cpp keeps the input layer on the CPU (its 'CPU buffer')");
     add_term(
-        e, "compute_host", c.host, Placement::Host,
-        fmt::format("input embeddings and KQ mask of a step, 4 x tokens x (hidden + context) = {}",
-                    format_iec(c.host)),
+        in, e, "token_embeddings", w.token_embd, Placement::Host,
+        [&] {
+          return fmt::format("input embeddings stay in system RAM = {}", format_si(w.token_embd));
+        },
+        "llama.cpp keeps the input layer on the CPU (its 'CPU buffer')");
+    add_term(
+        in, e, "compute_host", c.host, Placement::Host,
+        [&] {
+          return fmt::format(
+              "input embeddings and KQ mask of a step, 4 x tokens x (hidden + context) = {}",
+              format_iec(c.host));
+        },
         "llama.cpp CUDA_Host compute buffer (runtime.cpp essay)");
     add_term(
-        e, "output_buffer", c.output_buffer, Placement::Host,
-        fmt::format("logits, sequences x vocabulary x 4 bytes = {}", format_iec(c.output_buffer)),
+        in, e, "output_buffer", c.output_buffer, Placement::Host,
+        [&] {
+          return fmt::format("logits, sequences x vocabulary x 4 bytes = {}",
+                             format_iec(c.output_buffer));
+        },
         "llama.cpp output buffer");
     e.host = w.token_embd + c.host + c.output_buffer;
   }
@@ -416,45 +488,51 @@ void llama_family(const Inputs& in, Estimate& e) {
 
   // Layer split over the devices, and offload when it does not fit whole.
   SplitInputs s;
-  for (int i = 0; i < n; ++i) {
-    const auto& l = w.layers[static_cast<std::size_t>(i)];
-    s.block.push_back(l.bytes + kv_per_block);
-    s.experts.push_back(l.expert_bytes);
-    s.block_kv.push_back(kv_per_block);
+  s.sums.resize(w.layers.size() + 1);
+  for (std::size_t i = 0; i < w.layers.size(); ++i) {
+    s.sums[i + 1].weights = s.sums[i].weights + w.layers[i].bytes;
+    s.sums[i + 1].experts = s.sums[i].experts + w.layers[i].expert_bytes;
+    s.sums[i + 1].kv = s.sums[i].kv + kv_per_block;
   }
   s.output = w.output + w.other + (host_split ? 0 : w.token_embd);
-  s.usable = usable;
-  for (std::size_t i = 0; i < devs.size(); ++i) {
-    const auto [ctx, margin] = fixed_for(i);
-    s.fixed.push_back(c.device + ctx + margin);
-  }
+  s.devices.resize(devs.size());
   double total_share = 0;
   for (std::size_t i = 0; i < devs.size(); ++i) {
+    const auto [ctx, margin] = fixed_for(i);
+    SplitInputs::PerDevice& sd = s.devices[i];
+    sd.fixed = c.device + ctx + margin;
+    sd.usable = usable[i];
     const double sh =
         i < q.tensor_split.size() ? q.tensor_split[i] : static_cast<double>(usable[i]);
-    s.share.push_back(std::max(0.0, sh));
-    total_share += s.share.back();
+    sd.cum = std::max(0.0, sh);  // the share, normalised and summed below
+    total_share += sd.cum;
   }
-  for (auto& sh : s.share) {
-    sh = total_share > 0 ? sh / total_share : 1.0 / static_cast<double>(devs.size());
+  for (std::size_t i = 0; i < s.devices.size(); ++i) {
+    double& cum = s.devices[i].cum;
+    cum = total_share > 0 ? cum / total_share : 1.0 / static_cast<double>(devs.size());
+    if (i > 0) {
+      cum += s.devices[i - 1].cum;
+    }
   }
 
   const bool moe = q.model.is_moe();
   int ngl = n + 1;
   int cpu_moe = 0;
-  Split chosen = split(s, ngl, 0);
+  Split chosen;
+  split(s, ngl, 0, chosen);
   const bool whole = chosen.fits;
   if (q.gpu_layers || q.n_cpu_moe) {
     ngl = std::clamp(q.gpu_layers.value_or(n + 1), 0, n + 1);
     cpu_moe = std::clamp(q.n_cpu_moe.value_or(0), 0, n);
-    chosen = split(s, ngl, cpu_moe);
+    split(s, ngl, cpu_moe, chosen);
   } else if (!whole) {
+    // MoE: the experts of the first k blocks on the CPU, the fewest that
+    // fit; else (or for dense models) the most layers on the GPUs that fit.
     bool found = false;
     if (moe) {
       for (int k = 1; k <= n && !found; ++k) {
-        Split t = split(s, n + 1, k);
-        if (t.fits) {
-          chosen = t;
+        split(s, n + 1, k, chosen);
+        if (chosen.fits) {
           cpu_moe = k;
           found = true;
         }
@@ -463,7 +541,7 @@ void llama_family(const Inputs& in, Estimate& e) {
     if (!found) {
       cpu_moe = moe ? n : 0;
       for (ngl = n; ngl >= 0; --ngl) {
-        chosen = split(s, ngl, cpu_moe);
+        split(s, ngl, cpu_moe, chosen);
         if (chosen.fits) {
           break;
         }
@@ -479,9 +557,9 @@ void llama_family(const Inputs& in, Estimate& e) {
     d.name = devs[i].name;
     d.capacity = devs[i].memory_bytes;
     d.usable = usable[i];
-    d.layers = chosen.layers[i];
-    d.weights = chosen.weights[i];
-    d.kv_cache = chosen.kv[i];
+    d.layers = chosen.devices[i].layers;
+    d.weights = chosen.devices[i].weights;
+    d.kv_cache = chosen.devices[i].kv;
     d.compute = c.device;
     const auto [ctx, margin] = fixed_for(i);
     d.overhead = ctx;
@@ -493,27 +571,32 @@ void llama_family(const Inputs& in, Estimate& e) {
     p.gpu_layers = ngl;
     p.total_layers = n + 1;
     p.cpu_moe_layers = cpu_moe;
-    for (std::size_t i = 0; i < devs.size(); ++i) {
-      p.gpu_bytes += chosen.load[i];
-      p.gpu_weight_bytes += chosen.weights[i];
+    Bytes kv_gpu = 0;
+    for (const Split::Share& share : chosen.devices) {
+      p.gpu_bytes += share.load;
+      p.gpu_weight_bytes += share.weights;
+      kv_gpu += share.kv;
     }
-    const Bytes kv_gpu = std::accumulate(chosen.kv.begin(), chosen.kv.end(), Bytes{0});
-    p.host_weight_bytes = w.total() - p.gpu_weight_bytes;
+    p.host_weight_bytes = all_weights - p.gpu_weight_bytes;
     p.host_bytes = p.host_weight_bytes + (e.memory.kv_cache - kv_gpu) + c.host + c.output_buffer;
     // Weights read per token: dense parts whole, routed experts k of N.
     const double expert_share =
         moe ? static_cast<double>(a.moe->experts_per_token) / std::max(1, a.moe->experts) : 1.0;
     const int start = std::max(n + 1 - ngl, 0);
+    Bytes gpu_active = 0;  // summed in locals: the loop runs once per block
+    Bytes host_active = 0;
     for (int i = 0; i < n; ++i) {
       const auto& l = w.layers[static_cast<std::size_t>(i)];
       const Bytes dense = l.bytes - l.expert_bytes;
-      const Bytes active_experts = round_bytes(static_cast<double>(l.expert_bytes) * expert_share);
+      const Bytes active_experts =
+          l.expert_bytes > 0 ? round_bytes(static_cast<double>(l.expert_bytes) * expert_share) : 0;
       const bool on_gpu = i >= start;
-      (on_gpu ? p.gpu_active_weight_bytes : p.host_active_weight_bytes) += dense;
-      (on_gpu && i >= cpu_moe ? p.gpu_active_weight_bytes : p.host_active_weight_bytes) +=
-          active_experts;
+      (on_gpu ? gpu_active : host_active) += dense;
+      (on_gpu && i >= cpu_moe ? gpu_active : host_active) += active_experts;
     }
-    (ngl >= 1 ? p.gpu_active_weight_bytes : p.host_active_weight_bytes) += w.output;
+    (ngl >= 1 ? gpu_active : host_active) += w.output;
+    p.gpu_active_weight_bytes = gpu_active;
+    p.host_active_weight_bytes = host_active;
     if (q.ram) {
       p.ram_holds = p.host_bytes <= *q.ram;
     }
@@ -524,7 +607,7 @@ void llama_family(const Inputs& in, Estimate& e) {
     if (devs.size() > 1) {
       std::string ts;
       for (std::size_t i = 0; i < devs.size(); ++i) {
-        ts += (i ? "," : "") + std::to_string(chosen.layers[i]);
+        ts += (i ? "," : "") + std::to_string(chosen.devices[i].layers);
       }
       p.flags += " --tensor-split " + ts;
     }
@@ -544,7 +627,7 @@ void vllm(const Inputs& in, Estimate& e) {
   const int tp =
       std::max(1, q.tensor_parallel > 0 ? q.tensor_parallel : static_cast<int>(q.devices.count()));
   const double util = std::clamp(q.gpu_memory_utilization, 0.05, 1.0);
-  set_usable(q, e);
+  set_usable(in, e);
   const Bytes total_weights = in.layout.total();
   const Bytes weights_gpu = total_weights / tp;
   // Activation peak of the profiling run, per GPU.
@@ -567,26 +650,43 @@ void vllm(const Inputs& in, Estimate& e) {
   e.memory.compute = activation * tp;
   e.memory.overhead = kVllmNonTorch * tp;
   e.memory.margin = 0;
-  add_term(e, "weights", e.memory.weights, Placement::Device,
-           fmt::format("{} across {} GPU{} = {}", format_si(total_weights), tp, tp > 1 ? "s" : "",
-                       format_si(total_weights)),
-           q.precision.source);
-  add_term(e, "kv_cache", e.memory.kv_cache, Placement::Device,
-           fmt::format("{} tokens (blocks of 16) x {} per token = {}", need_tokens,
-                       format_iec(per_token_gpu * tp), format_iec(e.memory.kv_cache)),
-           "vLLM paged KV (inference-estimators.md section 4b)");
-  add_term(e, "compute", e.memory.compute, Placement::Device,
-           fmt::format("profiling run: MLP of {} tokens and sampler logits of {} sequences = {}",
-                       kVllmBatchedTokens, kVllmSampledSeqs, format_iec(e.memory.compute)),
-           "vLLM profile_run (runtime.cpp essay)");
-  add_term(e, "overhead", e.memory.overhead, Placement::Device,
-           fmt::format("non-torch memory, {} per GPU = {}", format_iec(kVllmNonTorch),
-                       format_iec(e.memory.overhead)),
-           "vLLM start-up logs (shared/validation/runtime-logs.csv V03, V05, V12)");
-  add_term(e, "margin", 0, Placement::Device,
-           fmt::format("the {:.0f}% vLLM leaves unused (CUDA context, NCCL) is outside its budget",
-                       (1.0 - util) * 100.0),
-           "vLLM gpu_memory_utilization");
+  add_term(
+      in, e, "weights", e.memory.weights, Placement::Device,
+      [&] {
+        return fmt::format("{} across {} GPU{} = {}", format_si(total_weights), tp,
+                           tp > 1 ? "s" : "", format_si(total_weights));
+      },
+      q.precision.source);
+  add_term(
+      in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
+      [&] {
+        return fmt::format("{} tokens (blocks of 16) x {} per token = {}", need_tokens,
+                           format_iec(per_token_gpu * tp), format_iec(e.memory.kv_cache));
+      },
+      "vLLM paged KV (inference-estimators.md section 4b)");
+  add_term(
+      in, e, "compute", e.memory.compute, Placement::Device,
+      [&] {
+        return fmt::format(
+            "profiling run: MLP of {} tokens and sampler logits of {} sequences = {}",
+            kVllmBatchedTokens, kVllmSampledSeqs, format_iec(e.memory.compute));
+      },
+      "vLLM profile_run (runtime.cpp essay)");
+  add_term(
+      in, e, "overhead", e.memory.overhead, Placement::Device,
+      [&] {
+        return fmt::format("non-torch memory, {} per GPU = {}", format_iec(kVllmNonTorch),
+                           format_iec(e.memory.overhead));
+      },
+      "vLLM start-up logs (shared/validation/runtime-logs.csv V03, V05, V12)");
+  add_term(
+      in, e, "margin", 0, Placement::Device,
+      [&] {
+        return fmt::format(
+            "the {:.0f}% vLLM leaves unused (CUDA context, NCCL) is outside its budget",
+            (1.0 - util) * 100.0);
+      },
+      "vLLM gpu_memory_utilization");
   e.required = e.memory.total();
   if (!e.device_known) {
     e.verdict = Verdict::NoFit;
@@ -607,10 +707,12 @@ void vllm(const Inputs& in, Estimate& e) {
   // Only GPUs that exist hold a budget: too large a --tp leaves the need short.
   e.usable = v.budget * std::min<Bytes>(tp, static_cast<Bytes>(q.devices.count()));
   e.usable_reasons.clear();
-  e.usable_reasons.push_back(fmt::format(
-      "vLLM takes --gpu-memory-utilization {:g} of each GPU's total memory ({} of {}); the CUDA "
-      "context lives in the rest",
-      util, format_iec(v.budget), format_iec(d0.memory_bytes)));
+  if (in.explain) {
+    e.usable_reasons.push_back(fmt::format(
+        "vLLM takes --gpu-memory-utilization {:g} of each GPU's total memory ({} of {}); the CUDA "
+        "context lives in the rest",
+        util, format_iec(v.budget), format_iec(d0.memory_bytes)));
+  }
   if (static_cast<int>(q.devices.count()) < tp) {
     e.warnings.push_back(
         fmt::format("tensor parallel size {} needs {} GPUs; {} given", tp, tp, q.devices.count()));
@@ -636,25 +738,30 @@ void pytorch(const Inputs& in, Estimate& e) {
   const InferenceQuery& q = in.q;
   const Architecture& a = q.model.arch;
   const bool mlx = e.runtime == Runtime::Mlx;
-  set_usable(q, e);
+  set_usable(in, e);
   e.memory.weights = in.layout.total();
   add_term(
-      e, "weights", e.memory.weights, Placement::Device,
-      q.precision.scope == WeightScope::All
-          ? fmt::format(
-                "{:.3g} B params x {:g} bytes ({}) = {}", static_cast<double>(q.model.params) / 1e9,
-                q.precision.bits_per_weight / 8.0, q.precision.name, format_si(e.memory.weights))
-          : fmt::format("linear layers at {:g} bits, embeddings and output head at 16 bits = {}",
-                        q.precision.bits_per_weight, format_si(e.memory.weights)),
+      in, e, "weights", e.memory.weights, Placement::Device,
+      [&] {
+        return q.precision.scope == WeightScope::All
+                   ? fmt::format("{:.3g} B params x {:g} bytes ({}) = {}",
+                                 static_cast<double>(q.model.params) / 1e9,
+                                 q.precision.bits_per_weight / 8.0, q.precision.name,
+                                 format_si(e.memory.weights))
+                   : fmt::format(
+                         "linear layers at {:g} bits, embeddings and output head at 16 bits = {}",
+                         q.precision.bits_per_weight, format_si(e.memory.weights));
+      },
       q.precision.source);
   // KV: every token, unpadded (PyTorch) or in steps of 256 (mlx_lm).
   const std::int64_t pad = mlx ? 256 : 1;
   e.kv_cells = pad_context(in.context, pad);
   e.memory.kv_cache =
       kv_cache_bytes(a, {in.context, in.batch, q.ubatch, in.k_type, in.v_type, pad});
-  add_term(e, "kv_cache", e.memory.kv_cache, Placement::Device,
-           kv_formula(in, e.kv_cells, e.memory.kv_cache),
-           mlx ? "mlx_lm KV cache, grown in steps of 256 tokens" : "transformers DynamicCache");
+  add_term(
+      in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
+      [&] { return kv_formula(in, e.kv_cells, e.memory.kv_cache); },
+      mlx ? "mlx_lm KV cache, grown in steps of 256 tokens" : "transformers DynamicCache");
   // Activations of the prefill pass.
   const std::int64_t prompt = std::min(in.context, q.prompt_tokens.value_or(in.context));
   const std::int64_t step = mlx ? std::min(prompt, kMlxPrefillStep) : prompt;
@@ -672,30 +779,40 @@ void pytorch(const Inputs& in, Estimate& e) {
   const std::size_t nd = std::max<std::size_t>(1, q.devices.count());
   const Bytes per_device = round_bytes(std::max(mlp + logits, load_copy));
   e.memory.compute = per_device * static_cast<Bytes>(nd);
-  add_term(e, "compute", e.memory.compute, Placement::Device,
-           fmt::format(
-               "prefill of {} tokens{}: {:g} bytes x tokens x (3 x MLP width + 3 x hidden), "
-               "and the last logits in F32{} = {}",
-               step, in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "", act_bytes,
-               nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "", format_iec(e.memory.compute)),
-           mlx ? "mlx_lm prefill step (runtime.cpp essay)"
-               : "PyTorch MLP peak, measured on Qwen2.5 (runtime.cpp essay)");
+  add_term(
+      in, e, "compute", e.memory.compute, Placement::Device,
+      [&] {
+        return fmt::format(
+            "prefill of {} tokens{}: {:g} bytes x tokens x (3 x MLP width + 3 x hidden), "
+            "and the last logits in F32{} = {}",
+            step, in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "", act_bytes,
+            nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "", format_iec(e.memory.compute));
+      },
+      mlx ? "mlx_lm prefill step (runtime.cpp essay)"
+          : "PyTorch MLP peak, measured on Qwen2.5 (runtime.cpp essay)");
   for (std::size_t i = 0; i < nd; ++i) {
     e.memory.overhead +=
         i < q.devices.count() ? context_overhead(q.devices.devices[i]) : kCudaContext;
   }
-  add_term(e, "overhead", e.memory.overhead, Placement::Device,
-           fmt::format("{} context outside the allocator = {}", mlx ? "Metal" : "CUDA",
-                       format_iec(e.memory.overhead)),
-           "Ollama per-GPU minimum memory (457 MiB CUDA, 512 MiB Metal)");
+  add_term(
+      in, e, "overhead", e.memory.overhead, Placement::Device,
+      [&] {
+        return fmt::format("{} context outside the allocator = {}", mlx ? "Metal" : "CUDA",
+                           format_iec(e.memory.overhead));
+      },
+      "Ollama per-GPU minimum memory (457 MiB CUDA, 512 MiB Metal)");
   const Bytes basis =
       e.device_known ? e.usable
                      : e.memory.weights + e.memory.kv_cache + e.memory.compute + e.memory.overhead;
   e.memory.margin = margin_for(basis);
-  add_term(e, "margin", e.memory.margin, Placement::Device,
-           fmt::format("allocator slack, 5% of {}, between 256 MiB and 1 GiB = {}",
-                       e.device_known ? "usable memory" : "the need", format_iec(e.memory.margin)),
-           "PyTorch caching allocator fragmentation");
+  add_term(
+      in, e, "margin", e.memory.margin, Placement::Device,
+      [&] {
+        return fmt::format("allocator slack, 5% of {}, between 256 MiB and 1 GiB = {}",
+                           e.device_known ? "usable memory" : "the need",
+                           format_iec(e.memory.margin));
+      },
+      "PyTorch caching allocator fragmentation");
   e.required = e.memory.total();
   e.headroom = e.usable - e.required;
   if (!e.device_known) {
@@ -710,7 +827,7 @@ void pytorch(const Inputs& in, Estimate& e) {
     DeviceShare s;
     s.name = d.name;
     s.capacity = d.memory_bytes;
-    s.usable = usable_memory(d, q.usable).bytes;
+    s.usable = usable_bytes(d, q.usable);
     const double share =
         e.usable > 0 ? static_cast<double>(s.usable) / static_cast<double>(e.usable) : 0.0;
     s.weights = round_bytes(static_cast<double>(e.memory.weights) * share);

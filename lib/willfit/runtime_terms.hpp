@@ -17,6 +17,7 @@ struct Inputs {
   bool flash = true;
   KvType k_type;
   KvType v_type;
+  bool explain = false;  // Detail::Explained: put each term's arithmetic into words
 };
 
 void llama_family(const Inputs& in, Estimate& e);  // llama.cpp, Ollama, generic

@@ -491,6 +491,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f) {
       a.head_dim > 0 ? a.head_dim : (a.heads > 0 ? static_cast<int>(e / a.heads) : 0);
   const std::int64_t q_dim = std::int64_t{a.heads} * head_dim;
   const std::int64_t kv_dim = std::int64_t{a.kv_heads} * head_dim;
+  w.layers.reserve(static_cast<std::size_t>(std::max(0, a.layers)));
   for (int i = 0; i < a.layers; ++i) {
     LayerWeights l;
     l.bytes += f32(e) * 2 * (layer_norm ? 2 : 1);
@@ -563,19 +564,26 @@ WeightLayout flat_layout(const Model& m, const Precision& p) {
   double embd = bytes(static_cast<double>(pb.embedding), other_bits);
   double out = bytes(static_cast<double>(pb.output), other_bits);
   double other = bytes(static_cast<double>(pb.vision), other_bits);
-  std::vector<double> layer(static_cast<std::size_t>(std::max(0, a.layers)));
-  std::vector<double> experts(layer.size());
+  const int layers = std::max(0, a.layers);
   const int dense_layers = a.moe ? std::clamp(a.moe->first_dense_layers, 0, a.layers) : a.layers;
   const std::int64_t matrices = a.mlp_gated ? 3 : 2;
-  for (std::size_t i = 0; i < layer.size(); ++i) {
+  // A block's bytes and its routed experts' bytes, before scaling: every
+  // block with a dense MLP holds the same, and so does every MoE block.
+  struct BlockBytes {
+    double bytes = 0;
+    double experts = 0;
+  };
+  const bool moe = a.moe && a.moe->experts > 0;
+  const auto block_bytes = [&](bool routed) {
+    BlockBytes b;
     double mlp = 0;
-    if (a.moe && a.moe->experts > 0 && static_cast<int>(i) >= dense_layers) {
+    if (routed) {
       const auto& mo = *a.moe;
       const double expert =
           static_cast<double>(matrices * a.hidden_size * mo.expert_intermediate_size);
-      experts[i] = bytes(expert * mo.experts, bits);
+      b.experts = bytes(expert * mo.experts, bits);
       mlp =
-          experts[i] +
+          b.experts +
           bytes(expert * mo.shared_experts + static_cast<double>(a.hidden_size * mo.experts), bits);
     } else if (!a.moe) {
       // matrices x hidden x intermediate, or an inferred shape's smooth share
@@ -583,11 +591,20 @@ WeightLayout flat_layout(const Model& m, const Precision& p) {
     } else {
       mlp = bytes(static_cast<double>(matrices * a.hidden_size * a.intermediate_size), bits);
     }
-    layer[i] = bytes(per_layer_attn, bits) + mlp;
-  }
+    b.bytes = bytes(per_layer_attn, bits) + mlp;
+    return b;
+  };
+  const BlockBytes dense_block = block_bytes(false);
+  const BlockBytes moe_block = moe ? block_bytes(true) : dense_block;
+  // Blocks 0..first_moe-1 have a dense MLP, the rest routed experts.
+  const int first_moe = moe ? std::clamp(dense_layers, 0, layers) : layers;
+  // Added block by block, not multiplied: the rounding stays what it was.
   double sum = embd + out + other;
-  for (double l : layer) {
-    sum += l;
+  for (int i = 0; i < first_moe; ++i) {
+    sum += dense_block.bytes;
+  }
+  for (int i = first_moe; i < layers; ++i) {
+    sum += moe_block.bytes;
   }
   // The stated parameter count wins over the architecture's (they differ by
   // norms, biases and rounding): scale every group to it.
@@ -606,11 +623,14 @@ WeightLayout flat_layout(const Model& m, const Precision& p) {
   w.output = round_bytes(out * scale);
   w.other = round_bytes(other * scale);
   Bytes placed = w.token_embd + w.output + w.other;
-  for (std::size_t i = 0; i < layer.size(); ++i) {
-    LayerWeights l{round_bytes(layer[i] * scale), round_bytes(experts[i] * scale)};
-    placed += l.bytes;
-    w.layers.push_back(l);
-  }
+  const auto scaled = [scale](const BlockBytes& b) {
+    return LayerWeights{round_bytes(b.bytes * scale), round_bytes(b.experts * scale)};
+  };
+  const LayerWeights dense_weights = scaled(dense_block);
+  const LayerWeights moe_weights = scaled(moe_block);
+  w.layers.assign(static_cast<std::size_t>(first_moe), dense_weights);
+  w.layers.resize(static_cast<std::size_t>(layers), moe_weights);
+  placed += first_moe * dense_weights.bytes + (layers - first_moe) * moe_weights.bytes;
   // Put the rounding remainder in the output group so the total is exact.
   w.output += round_bytes(target) - placed;
   if (sum <= 0) {

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "willfit/estimate.hpp"
 
 namespace willfit {
@@ -153,6 +156,62 @@ TEST(Estimate, NoDeviceReportsTheNeedOnly) {
   const Estimate e = estimate_inference(query("7b", "fp16", nullptr));
   EXPECT_FALSE(e.device_known);
   EXPECT_GT(e.required, 14 * kGB);
+}
+
+// The words are extra: an estimate asked for Detail::Explained carries every
+// number, warning and flag of the plain one, plus a formula and a source on
+// every term and the usable-memory rules; the plain one carries no words.
+// Queries cover every runtime, several GPUs, a tensor split, offload and MoE.
+TEST(Estimate, ExplainedAddsWordsAndChangesNoNumber) {
+  std::vector<InferenceQuery> queries;
+  for (const Runtime r : all_runtimes()) {
+    for (const char* size : {"7b", "13b", "8x7b"}) {
+      InferenceQuery q = query(size, "q4", "8gb");
+      q.runtime = r;
+      queries.push_back(q);
+      q.devices.devices.push_back(*raw_device("12gb"));
+      q.ram = 64 * kGiB;
+      queries.push_back(q);
+      q.tensor_split = {1, 3};
+      queries.push_back(q);
+    }
+  }
+  queries.push_back(query("70b", "fp16", nullptr));
+  for (const InferenceQuery& q : queries) {
+    const Estimate plain = estimate_inference(q);
+    const Estimate told = estimate_inference(q, Detail::Explained);
+    const std::string what = std::string(q.model.name) + " on " +
+                             std::to_string(q.devices.count()) + " devices, " +
+                             std::string(to_string(plain.runtime));
+    EXPECT_EQ(plain.required, told.required) << what;
+    EXPECT_EQ(plain.memory.total(), told.memory.total()) << what;
+    EXPECT_EQ(plain.usable, told.usable) << what;
+    EXPECT_EQ(plain.host, told.host) << what;
+    EXPECT_EQ(plain.verdict, told.verdict) << what;
+    EXPECT_EQ(plain.warnings, told.warnings) << what;
+    EXPECT_EQ(plain.error_band_pct, told.error_band_pct) << what;
+    ASSERT_EQ(plain.offload.has_value(), told.offload.has_value()) << what;
+    if (plain.offload) {
+      EXPECT_EQ(plain.offload->flags, told.offload->flags) << what;
+      EXPECT_EQ(plain.offload->host_bytes, told.offload->host_bytes) << what;
+      EXPECT_EQ(plain.offload->gpu_active_weight_bytes, told.offload->gpu_active_weight_bytes)
+          << what;
+    }
+    ASSERT_EQ(plain.devices.size(), told.devices.size()) << what;
+    for (std::size_t i = 0; i < plain.devices.size(); ++i) {
+      EXPECT_EQ(plain.devices[i].layers, told.devices[i].layers) << what;
+      EXPECT_EQ(plain.devices[i].total(), told.devices[i].total()) << what;
+    }
+    ASSERT_EQ(plain.terms.size(), told.terms.size()) << what;
+    for (std::size_t i = 0; i < plain.terms.size(); ++i) {
+      EXPECT_EQ(plain.terms[i].key, told.terms[i].key) << what;
+      EXPECT_EQ(plain.terms[i].bytes, told.terms[i].bytes) << what;
+      EXPECT_TRUE(plain.terms[i].formula.empty() && plain.terms[i].source.empty()) << what;
+      EXPECT_FALSE(told.terms[i].formula.empty()) << what << " " << told.terms[i].key;
+    }
+    EXPECT_TRUE(plain.usable_reasons.empty()) << what;
+    EXPECT_EQ(told.usable_reasons.empty(), !told.device_known) << what;
+  }
 }
 
 }  // namespace

@@ -304,6 +304,35 @@ TEST(MultiGpu, LayerSplitFollowsMemoryOrTensorSplit) {
   EXPECT_FALSE(make_fit_report(q).hint.empty());
 }
 
+// llama.cpp gives layer j of the n + 1 (blocks, then the output layer) to the
+// first GPU whose cumulative share its position j / (n + 1) has not reached.
+// LLaMA-7B has 32 blocks; --tensor-split 1,1,2 puts the edges at 1/4 and 1/2
+// of 33 layers: 9 (8/33 < 1/4 <= 9/33), 8 (16/33 < 1/2 <= 17/33) and 16.
+// With -ngl 20 the positions are (j - 13) / 20 over the top 20 layers: 5, 5
+// and 10.
+TEST(MultiGpu, LayersGoByPositionAgainstTheCumulativeSplit) {
+  InferenceQuery q = query("7b", "q4", "80gb");
+  q.model = llama7b();
+  q.devices.devices.push_back(*raw_device("80gb"));
+  q.devices.devices.push_back(*raw_device("80gb"));
+  q.tensor_split = {1, 1, 2};
+  const Estimate e = estimate_inference(q);
+  ASSERT_EQ(e.devices.size(), 3U);
+  EXPECT_EQ(e.devices[0].layers, 9);
+  EXPECT_EQ(e.devices[1].layers, 8);
+  EXPECT_EQ(e.devices[2].layers, 16);
+  EXPECT_GT(e.devices[0].kv_cache, e.devices[1].kv_cache);  // 9 blocks against 8
+  EXPECT_TRUE(e.fits());
+  q.gpu_layers = 20;
+  q.ram = 64 * kGiB;
+  const Estimate some = estimate_inference(q);
+  EXPECT_EQ(some.devices[0].layers, 5);
+  EXPECT_EQ(some.devices[1].layers, 5);
+  EXPECT_EQ(some.devices[2].layers, 10);
+  ASSERT_TRUE(some.offload.has_value());
+  EXPECT_EQ(some.offload->flags, "-ngl 20 --tensor-split 5,5,10");
+}
+
 TEST(MultiGpu, OneCardShortOffloadsWithAPlanAcrossBoth) {
   InferenceQuery q = query("70b", "q4", "24gb");
   q.devices.devices.push_back(*raw_device("16gb"));
