@@ -587,7 +587,7 @@ WeightLayout flat_layout(const Model& m, const Precision& p) {
           bytes(expert * mo.shared_experts + static_cast<double>(a.hidden_size * mo.experts), bits);
     } else if (!a.moe) {
       // matrices x hidden x intermediate, or an inferred shape's smooth share
-      mlp = bytes(static_cast<double>(pb.mlp) / static_cast<double>(layer.size()), bits);
+      mlp = bytes(static_cast<double>(pb.mlp) / std::max(1, layers), bits);
     } else {
       mlp = bytes(static_cast<double>(matrices * a.hidden_size * a.intermediate_size), bits);
     }
