@@ -15,6 +15,7 @@
 #include "resolve.hpp"
 #include "runtime_options.hpp"
 #include "speed_options.hpp"
+#include "units_option.hpp"
 #include "willfit/report.hpp"
 
 namespace willfit::app {
@@ -43,7 +44,8 @@ Runtimes: llama.cpp (default for GGUF), ollama, vllm, transformers (default othe
 
 Units: memory sizes are binary, as GPUs and RAM are sold: "8gb" = "8GiB" = 8 x 2^30 bytes;
   "512mb" = 512 MiB. Output shows device memory in GiB (2^30 bytes) and file sizes in GB
-  (10^9 bytes), each labelled. Context: tokens, "32k" = 32768.
+  (10^9 bytes), each labelled; --units si prints every figure in GB, --units iec in GiB.
+  Bandwidth is a rate, always GB/s (10^9 bytes/s). Context: tokens, "32k" = 32768.
 
 Exit codes: 0 fits, 1 does not fit (or only with offload to system RAM), 2 error.)";
 
@@ -71,6 +73,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   bool explain = false;
   std::string color_text = "auto";
   bool ascii = false;
+  std::string units_text;
   SpeedOptionText speed_text;
   std::string models_file;
   app.add_option("MODEL", model_text,
@@ -101,6 +104,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   app.add_option("--color", color_text,
                  "Colour: auto (default: on a terminal, unless NO_COLOR is set), always, never");
   app.add_flag("--ascii", ascii, "Draw the memory bar with ASCII letters, not Unicode blocks");
+  add_units_option(app, units_text);
   add_speed_options(app, speed_text);
   app.add_option("--models", models_file,
                  "Model catalogue to use instead of the bundled one (JSON, as data/models.json)");
@@ -108,6 +112,10 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
     return code;
   }
 
+  const auto units = units_from_option(units_text);
+  if (!units) {
+    return fail(ctx, units.error().message);
+  }
   auto model = resolve_model(model_text, ctx.env, models_file);
   if (!model) {
     return fail(ctx, model.error().message);
@@ -124,9 +132,10 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   InferenceQuery query;
   query.model = std::move(*model);
   query.precision = std::move(*precision);
+  query.units = *units;
   describe_file_weights(query.model, query.precision);
   if (!device_text.empty()) {
-    auto devices = resolve_devices(device_text, ctx.env, devices_file);
+    auto devices = resolve_devices(device_text, ctx.env, devices_file, *units);
     if (!devices) {
       return fail(ctx, devices.error().message);
     }
@@ -211,10 +220,11 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
         "weights are the file's exact tensor bytes; --precision names "
         "them but does not change them");
   }
-  const auto bar = bar_style(ctx.env, color_text, ascii);
+  auto bar = bar_style(ctx.env, color_text, ascii);
   if (!bar) {
     return fail(ctx, bar.error().message);
   }
+  bar->units = *units;
   if (!quiet) {
     ctx.out << (json ? render_fit_json(report)
                      : render_fit_text(report, TextStyle{}) +

@@ -11,6 +11,7 @@
 #include "options.hpp"
 #include "render_max.hpp"
 #include "resolve.hpp"
+#include "units_option.hpp"
 #include "willfit/planner.hpp"
 
 namespace willfit::app {
@@ -45,6 +46,7 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
   std::string runtime_text;
   std::string devices_file;
   std::string models_file;
+  std::string units_text;
   bool json = false;
   app.add_option("MODEL", model_text,
                  "A model (name, file or size): then the longest context and largest batch");
@@ -61,12 +63,18 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
   app.add_option("--devices", devices_file, "Device database file replacing the bundled one");
   app.add_option("--models", models_file, "Model catalogue replacing the bundled one");
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
+  add_units_option(app, units_text);
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
   }
 
   MaxQuestion question;
   InferenceQuery& query = question.query;
+  const auto units = units_from_option(units_text);
+  if (!units) {
+    return fail(ctx, units.error().message);
+  }
+  query.units = *units;
   question.model_given = !model_text.empty();
   question.best_precision = precision_text == "best";
   if (question.model_given) {
@@ -91,7 +99,7 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
     query.precision = std::move(*precision);
     describe_file_weights(query.model, query.precision);
   }
-  auto devices = resolve_devices(device_text, ctx.env, devices_file);
+  auto devices = resolve_devices(device_text, ctx.env, devices_file, query.units);
   if (!devices) {
     return fail(ctx, devices.error().message);
   }

@@ -16,7 +16,10 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env);
 // The same, with the catalogue file given by --models (empty: the default one).
 Expected<Model> resolve_model(const std::string& text, const Environment& env,
                               const std::string& models_file);
+// `units`: how names of bare capacities ("8.00 GiB GPU") and notes print
+// memory (--units).
 Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& env,
-                                    const std::string& devices_file = "");
+                                    const std::string& devices_file = "",
+                                    UnitSystem units = UnitSystem::Mixed);
 
 }  // namespace willfit::app

@@ -67,7 +67,7 @@ std::string DeviceSet::display_name() const {
   return out;
 }
 
-Expected<Device> raw_device(std::string_view capacity_text) {
+Expected<Device> raw_device(std::string_view capacity_text, UnitSystem units) {
   auto bytes = parse_capacity(capacity_text);
   if (!bytes) {
     return bytes.error();
@@ -76,17 +76,17 @@ Expected<Device> raw_device(std::string_view capacity_text) {
   d.id = to_lower(trim(capacity_text));
   d.kind = DeviceKind::Raw;
   d.memory_bytes = *bytes;
-  d.name = fmt::format("{} GPU", format_iec(*bytes));
+  d.name = fmt::format("{} GPU", format_memory(*bytes, units));
   d.memory_marketed = trim(capacity_text);
   d.source = "given on the command line";
   return d;
 }
 
-Usable usable_memory(const Device& device, const UsableOptions& options) {
+Usable usable_memory(const Device& device, const UsableOptions& options, UnitSystem units) {
   const Bytes cap = device.memory_bytes;
   if (options.gpu_limit) {
     return {std::min(cap, *options.gpu_limit),
-            fmt::format("GPU memory limit set to {}", format_iec(*options.gpu_limit))};
+            fmt::format("GPU memory limit set to {}", format_memory(*options.gpu_limit, units))};
   }
   const auto fraction_of = [cap](double f) {
     return static_cast<Bytes>(std::floor(static_cast<double>(cap) * f));
@@ -115,12 +115,13 @@ Usable usable_memory(const Device& device, const UsableOptions& options) {
       const Bytes keep = std::max<Bytes>(4 * kGiB, fraction_of(0.10));
       return {std::max<Bytes>(0, cap - keep),
               fmt::format("unified memory shared with the operating system: {} kept for it",
-                          format_iec(keep))};
+                          format_memory(keep, units))};
     }
     case DeviceKind::Cpu: {
       const Bytes keep = std::max<Bytes>(2 * kGiB, fraction_of(0.10));
       return {std::max<Bytes>(0, cap - keep),
-              fmt::format("{} kept for the operating system and other programs", format_iec(keep))};
+              fmt::format("{} kept for the operating system and other programs",
+                          format_memory(keep, units))};
     }
   }
   return {cap, ""};

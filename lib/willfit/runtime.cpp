@@ -228,18 +228,19 @@ std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes) {
   if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
     return fmt::format("{} layers x {} latent dims x {:g} bytes x {} tokens{} = {}", a.layers,
                        a.attention.kv_lora_rank + a.attention.qk_rope_head_dim,
-                       in.k_type.bytes_per_element(), cells, seqs, format_iec(bytes));
+                       in.k_type.bytes_per_element(), cells, seqs,
+                       format_memory(bytes, in.q.units));
   }
   return fmt::format(
       "2 (K and V) x {} layers x {} KV heads x {} dims x {:g} bytes x {} tokens{}{} = {}", a.layers,
       a.kv_heads, a.head_dim, in.k_type.bytes_per_element(), cells, seqs,
       a.attention.kind == AttentionKind::Sliding ? " (windowed layers hold less)" : "",
-      format_iec(bytes));
+      format_memory(bytes, in.q.units));
 }
 
 void set_usable(const InferenceQuery& q, Estimate& e) {
   for (const auto& d : q.devices.devices) {
-    const Usable u = usable_memory(d, q.usable);
+    const Usable u = usable_memory(d, q.usable, q.units);
     e.capacity += d.memory_bytes;
     e.usable += u.bytes;
     if (std::find(e.usable_reasons.begin(), e.usable_reasons.end(), u.reason) ==
@@ -323,12 +324,12 @@ void llama_family(const Inputs& in, Estimate& e) {
            w.recipe
                ? fmt::format("{} tensors by llama.cpp's recipe{} = {}", q.precision.name,
                              host_split ? ", token embeddings on the host" : "",
-                             format_si(device_weights))
+                             format_size(device_weights, in.q.units))
                : fmt::format("{} params x {:g} bits / 8{} = {}",
                              fmt::format("{:.3g} B", static_cast<double>(q.model.params) / 1e9),
                              q.precision.bits_per_weight,
                              host_split ? ", token embeddings on the host" : "",
-                             format_si(device_weights)),
+                             format_size(device_weights, in.q.units)),
            q.precision.source);
 
   // KV cache.
@@ -348,7 +349,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   add_term(e, "compute", e.memory.compute, Placement::Device,
            fmt::format("widest point of the graph: {}{} = {}", c.widest,
                        nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "",
-                       format_iec(e.memory.compute)),
+                       format_memory(e.memory.compute, in.q.units)),
            "llama.cpp graph reservation (runtime.cpp essay)");
 
   // Context and margin per device (one GPU's worth when none is given).
@@ -378,32 +379,39 @@ void llama_family(const Inputs& in, Estimate& e) {
         margin_for(e.memory.weights + e.memory.kv_cache + e.memory.compute + e.memory.overhead);
   }
   add_term(e, "overhead", e.memory.overhead, Placement::Device,
-           fmt::format("driver/CUDA context, {} per GPU = {}", format_iec(fixed_for(0).first),
-                       format_iec(e.memory.overhead)),
-           "Ollama per-GPU minimum memory (457 MiB CUDA, 512 MiB Metal)");
+           fmt::format("driver/CUDA context, {} per GPU = {}",
+                       format_memory(fixed_for(0).first, in.q.units),
+                       format_memory(e.memory.overhead, in.q.units)),
+           fmt::format("Ollama per-GPU minimum memory ({} CUDA, {} Metal)",
+                       format_memory(kCudaContext, in.q.units),
+                       format_memory(kMetalContext, in.q.units)));
   add_term(e, "margin", e.memory.margin, Placement::Device,
            ollama ? fmt::format("Ollama reserves one layer (block 0 and its KV) per GPU = {}",
-                                format_iec(e.memory.margin))
-                  : fmt::format("5% of {}, between 256 MiB and 1 GiB = {}",
+                                format_memory(e.memory.margin, in.q.units))
+                  : fmt::format("5% of {}, between {} and {} = {}",
                                 e.device_known ? "usable memory" : "the need",
-                                format_iec(e.memory.margin)),
+                                format_memory(kMarginMin, in.q.units),
+                                format_memory(kMarginMax, in.q.units),
+                                format_memory(e.memory.margin, in.q.units)),
            ollama ? "Ollama classic estimator (inference-estimators.md section 3b)"
-                  : "llama.cpp --fit keeps 1 GiB free per device");
+                  : fmt::format("llama.cpp --fit keeps {} free per device",
+                                format_memory(kMarginMax, in.q.units)));
 
   // Host side.
   if (host_split) {
     add_term(e, "token_embeddings", w.token_embd, Placement::Host,
-             fmt::format("input embeddings stay in system RAM = {}", format_si(w.token_embd)),
+             fmt::format("input embeddings stay in system RAM = {}",
+                         format_size(w.token_embd, in.q.units)),
              "llama.cpp keeps the input layer on the CPU (its 'CPU buffer')");
     add_term(
         e, "compute_host", c.host, Placement::Host,
         fmt::format("input embeddings and KQ mask of a step, 4 x tokens x (hidden + context) = {}",
-                    format_iec(c.host)),
+                    format_memory(c.host, in.q.units)),
         "llama.cpp CUDA_Host compute buffer (runtime.cpp essay)");
-    add_term(
-        e, "output_buffer", c.output_buffer, Placement::Host,
-        fmt::format("logits, sequences x vocabulary x 4 bytes = {}", format_iec(c.output_buffer)),
-        "llama.cpp output buffer");
+    add_term(e, "output_buffer", c.output_buffer, Placement::Host,
+             fmt::format("logits, sequences x vocabulary x 4 bytes = {}",
+                         format_memory(c.output_buffer, in.q.units)),
+             "llama.cpp output buffer");
     e.host = w.token_embd + c.host + c.output_buffer;
   }
 
@@ -568,21 +576,24 @@ void vllm(const Inputs& in, Estimate& e) {
   e.memory.overhead = kVllmNonTorch * tp;
   e.memory.margin = 0;
   add_term(e, "weights", e.memory.weights, Placement::Device,
-           fmt::format("{} across {} GPU{} = {}", format_si(total_weights), tp, tp > 1 ? "s" : "",
-                       format_si(total_weights)),
+           fmt::format("{} across {} GPU{} = {}", format_size(total_weights, in.q.units), tp,
+                       tp > 1 ? "s" : "", format_size(total_weights, in.q.units)),
            q.precision.source);
   add_term(e, "kv_cache", e.memory.kv_cache, Placement::Device,
            fmt::format("{} tokens (blocks of 16) x {} per token = {}", need_tokens,
-                       format_iec(per_token_gpu * tp), format_iec(e.memory.kv_cache)),
+                       format_memory(per_token_gpu * tp, in.q.units),
+                       format_memory(e.memory.kv_cache, in.q.units)),
            "vLLM paged KV (inference-estimators.md section 4b)");
   add_term(e, "compute", e.memory.compute, Placement::Device,
            fmt::format("profiling run: MLP of {} tokens and sampler logits of {} sequences = {}",
-                       kVllmBatchedTokens, kVllmSampledSeqs, format_iec(e.memory.compute)),
+                       kVllmBatchedTokens, kVllmSampledSeqs,
+                       format_memory(e.memory.compute, in.q.units)),
            "vLLM profile_run (runtime.cpp essay)");
-  add_term(e, "overhead", e.memory.overhead, Placement::Device,
-           fmt::format("non-torch memory, {} per GPU = {}", format_iec(kVllmNonTorch),
-                       format_iec(e.memory.overhead)),
-           "vLLM start-up logs (shared/validation/runtime-logs.csv V03, V05, V12)");
+  add_term(
+      e, "overhead", e.memory.overhead, Placement::Device,
+      fmt::format("non-torch memory, {} per GPU = {}", format_memory(kVllmNonTorch, in.q.units),
+                  format_memory(e.memory.overhead, in.q.units)),
+      "vLLM start-up logs (shared/validation/runtime-logs.csv V03, V05, V12)");
   add_term(e, "margin", 0, Placement::Device,
            fmt::format("the {:.0f}% vLLM leaves unused (CUDA context, NCCL) is outside its budget",
                        (1.0 - util) * 100.0),
@@ -610,7 +621,7 @@ void vllm(const Inputs& in, Estimate& e) {
   e.usable_reasons.push_back(fmt::format(
       "vLLM takes --gpu-memory-utilization {:g} of each GPU's total memory ({} of {}); the CUDA "
       "context lives in the rest",
-      util, format_iec(v.budget), format_iec(d0.memory_bytes)));
+      util, format_memory(v.budget, in.q.units), format_memory(d0.memory_bytes, in.q.units)));
   if (static_cast<int>(q.devices.count()) < tp) {
     e.warnings.push_back(
         fmt::format("tensor parallel size {} needs {} GPUs; {} given", tp, tp, q.devices.count()));
@@ -641,11 +652,12 @@ void pytorch(const Inputs& in, Estimate& e) {
   add_term(
       e, "weights", e.memory.weights, Placement::Device,
       q.precision.scope == WeightScope::All
-          ? fmt::format(
-                "{:.3g} B params x {:g} bytes ({}) = {}", static_cast<double>(q.model.params) / 1e9,
-                q.precision.bits_per_weight / 8.0, q.precision.name, format_si(e.memory.weights))
+          ? fmt::format("{:.3g} B params x {:g} bytes ({}) = {}",
+                        static_cast<double>(q.model.params) / 1e9,
+                        q.precision.bits_per_weight / 8.0, q.precision.name,
+                        format_size(e.memory.weights, in.q.units))
           : fmt::format("linear layers at {:g} bits, embeddings and output head at 16 bits = {}",
-                        q.precision.bits_per_weight, format_si(e.memory.weights)),
+                        q.precision.bits_per_weight, format_size(e.memory.weights, in.q.units)),
       q.precision.source);
   // KV: every token, unpadded (PyTorch) or in steps of 256 (mlx_lm).
   const std::int64_t pad = mlx ? 256 : 1;
@@ -672,29 +684,34 @@ void pytorch(const Inputs& in, Estimate& e) {
   const std::size_t nd = std::max<std::size_t>(1, q.devices.count());
   const Bytes per_device = round_bytes(std::max(mlp + logits, load_copy));
   e.memory.compute = per_device * static_cast<Bytes>(nd);
-  add_term(e, "compute", e.memory.compute, Placement::Device,
-           fmt::format(
-               "prefill of {} tokens{}: {:g} bytes x tokens x (3 x MLP width + 3 x hidden), "
-               "and the last logits in F32{} = {}",
-               step, in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "", act_bytes,
-               nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "", format_iec(e.memory.compute)),
-           mlx ? "mlx_lm prefill step (runtime.cpp essay)"
-               : "PyTorch MLP peak, measured on Qwen2.5 (runtime.cpp essay)");
+  add_term(
+      e, "compute", e.memory.compute, Placement::Device,
+      fmt::format("prefill of {} tokens{}: {:g} bytes x tokens x (3 x MLP width + 3 x hidden), "
+                  "and the last logits in F32{} = {}",
+                  step, in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "", act_bytes,
+                  nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "",
+                  format_memory(e.memory.compute, in.q.units)),
+      mlx ? "mlx_lm prefill step (runtime.cpp essay)"
+          : "PyTorch MLP peak, measured on Qwen2.5 (runtime.cpp essay)");
   for (std::size_t i = 0; i < nd; ++i) {
     e.memory.overhead +=
         i < q.devices.count() ? context_overhead(q.devices.devices[i]) : kCudaContext;
   }
   add_term(e, "overhead", e.memory.overhead, Placement::Device,
            fmt::format("{} context outside the allocator = {}", mlx ? "Metal" : "CUDA",
-                       format_iec(e.memory.overhead)),
-           "Ollama per-GPU minimum memory (457 MiB CUDA, 512 MiB Metal)");
+                       format_memory(e.memory.overhead, in.q.units)),
+           fmt::format("Ollama per-GPU minimum memory ({} CUDA, {} Metal)",
+                       format_memory(kCudaContext, in.q.units),
+                       format_memory(kMetalContext, in.q.units)));
   const Bytes basis =
       e.device_known ? e.usable
                      : e.memory.weights + e.memory.kv_cache + e.memory.compute + e.memory.overhead;
   e.memory.margin = margin_for(basis);
   add_term(e, "margin", e.memory.margin, Placement::Device,
-           fmt::format("allocator slack, 5% of {}, between 256 MiB and 1 GiB = {}",
-                       e.device_known ? "usable memory" : "the need", format_iec(e.memory.margin)),
+           fmt::format("allocator slack, 5% of {}, between {} and {} = {}",
+                       e.device_known ? "usable memory" : "the need",
+                       format_memory(kMarginMin, in.q.units), format_memory(kMarginMax, in.q.units),
+                       format_memory(e.memory.margin, in.q.units)),
            "PyTorch caching allocator fragmentation");
   e.required = e.memory.total();
   e.headroom = e.usable - e.required;
