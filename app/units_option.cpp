@@ -6,9 +6,8 @@ namespace willfit::app {
 
 void add_units_option(CLI::App& app, std::string& text) {
   app.add_option("--units", text,
-                 "Memory units: si (GB = 10^9 bytes) or iec (GiB = 2^30 bytes) for every figure; "
-                 "default GiB for device memory, GB for decimal arithmetic. Rates (GB/s) stay "
-                 "decimal")
+                 "Every memory figure in GB (si, 10^9 bytes) or GiB (iec, 2^30 bytes); default "
+                 "both, labelled. GB/s stays decimal")
       ->option_text("si|iec");
 }
 
