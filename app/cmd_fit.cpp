@@ -116,7 +116,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   if (!units) {
     return fail(ctx, units.error().message);
   }
-  auto model = resolve_model(model_text, ctx.env, models_file);
+  auto model = resolve_model(model_text, ctx.env, models_file, *units);
   if (!model) {
     return fail(ctx, model.error().message);
   }

@@ -78,7 +78,7 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
   question.model_given = !model_text.empty();
   question.best_precision = precision_text == "best";
   if (question.model_given) {
-    auto model = resolve_model(model_text, ctx.env, models_file);
+    auto model = resolve_model(model_text, ctx.env, models_file, query.units);
     if (!model) {
       return fail(ctx, model.error().message);
     }

@@ -82,7 +82,7 @@ Expected<TrainingQuery> build_query(const Texts& t, const Flags& f, const Enviro
     return units.error();
   }
   q.units = *units;
-  auto model = resolve_model(t.model, env);
+  auto model = resolve_model(t.model, env, "", q.units);
   if (!model) {
     return model.error();
   }

@@ -78,7 +78,7 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
     return fail(ctx, units.error().message);
   }
   query.units = *units;
-  auto model = resolve_model(model_text, ctx.env, models_file);
+  auto model = resolve_model(model_text, ctx.env, models_file, query.units);
   if (!model) {
     return fail(ctx, model.error().message);
   }

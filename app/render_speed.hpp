@@ -7,6 +7,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "willfit/speed.hpp"
+#include "willfit/units.hpp"
 
 namespace willfit::app {
 

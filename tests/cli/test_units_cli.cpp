@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/harness.hpp"
+#include "unit/model_file_writers.hpp"
 
 namespace willfit {
 namespace {
@@ -137,6 +138,19 @@ TEST(UnitsCli, JsonBytesAreTheSameInEverySystem) {
     EXPECT_EQ(figures(r.out), figures(mixed.out)) << units;
     EXPECT_FALSE(figures(r.out).empty());
   }
+}
+
+// A model file's note ("weights: ... exactly") is written when the file is
+// read; it follows --units too. The tiny GGUF holds 1107152 weight bytes.
+TEST(UnitsCli, ModelFileNotesFollowTheUnits) {
+  app::FakeEnvironment env;
+  env.files["models/tiny.gguf"] = test::tiny_llama(3).file();
+  const Args args{"models/tiny.gguf", "-d", "8gb"};
+  EXPECT_NE(run_cli(args, env).out.find("weights: 1.11 MB exactly"), std::string::npos);
+  auto iec = args;
+  iec.insert(iec.end(), {"--units", "iec"});
+  const auto r = run_cli(iec, env);
+  EXPECT_NE(r.out.find("weights: 1.06 MiB exactly"), std::string::npos) << r.out;
 }
 
 TEST(UnitsCli, UnknownSystemIsOneLineError) {
