@@ -120,18 +120,6 @@ Expected<UnitSystem> parse_unit_system(std::string_view text) {
                     "': use si (GB = 10^9 bytes) or iec (GiB = 2^30 bytes)");
 }
 
-std::string_view to_string(UnitSystem units) {
-  switch (units) {
-    case UnitSystem::Si:
-      return "si";
-    case UnitSystem::Iec:
-      return "iec";
-    case UnitSystem::Mixed:
-      break;
-  }
-  return "mixed";
-}
-
 std::string format_memory(Bytes bytes, UnitSystem units) {
   return units == UnitSystem::Si ? format_si(bytes) : format_iec(bytes);
 }

@@ -51,8 +51,6 @@ enum class UnitSystem {
 
 // "si" or "iec", case-insensitively; errors name the input and the choices.
 Expected<UnitSystem> parse_unit_system(std::string_view text);
-// "mixed", "si", "iec".
-std::string_view to_string(UnitSystem units);
 
 // Memory on a device (usable, needed, KV cache...): binary unless `si`.
 std::string format_memory(Bytes bytes, UnitSystem units);
