@@ -7,6 +7,7 @@
 #include "device_source.hpp"
 #include "help.hpp"
 #include "render_devices.hpp"
+#include "units_option.hpp"
 
 namespace willfit::app {
 
@@ -22,14 +23,20 @@ int run_device(const std::vector<std::string>& args, Context& ctx) {
   std::string name;
   std::string devices_file;
   std::string gpu_limit_text;
+  std::string units_text;
   bool json = false;
   app.add_option("NAME", name, "A device name, id or alias ('rtx 4090', 'h100-sxm')")->required();
   app.add_option("--gpu-limit", gpu_limit_text,
                  "Memory the GPU may use, replacing the usable-memory rule");
   app.add_option("--devices", devices_file, "Device database file replacing the bundled one");
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
+  add_units_option(app, units_text);
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
+  }
+  const auto units = units_from_option(units_text);
+  if (!units) {
+    return fail(ctx, units.error().message);
   }
   UsableOptions options;
   if (!gpu_limit_text.empty()) {
@@ -48,8 +55,9 @@ int run_device(const std::vector<std::string>& args, Context& ctx) {
   if (!device) {
     return fail(ctx, device.error().message);
   }
-  const DeviceSheet sheet = make_device_sheet(*device, options);
-  ctx.out << (json ? render_device_sheet_json(sheet, **db) : render_device_sheet_text(sheet));
+  const DeviceSheet sheet = make_device_sheet(*device, options, *units);
+  ctx.out << (json ? render_device_sheet_json(sheet, **db)
+                   : render_device_sheet_text(sheet, *units));
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "device_source.hpp"
 #include "help.hpp"
 #include "render_devices.hpp"
+#include "units_option.hpp"
 #include "willfit/text.hpp"
 
 namespace willfit::app {
@@ -23,6 +24,7 @@ int run_devices(const std::vector<std::string>& args, Context& ctx) {
   std::string vendor;
   std::string min_memory_text;
   std::string devices_file;
+  std::string units_text;
   bool json = false;
   app.add_option("QUERY", query, "Words a device's name must contain ('4090', 'm3 max')");
   app.add_option("--vendor", vendor, "Only this vendor: nvidia, amd, apple, intel, google...");
@@ -30,8 +32,13 @@ int run_devices(const std::vector<std::string>& args, Context& ctx) {
                  "Only devices with at least this much, e.g. 24gb");
   app.add_option("--devices", devices_file, "Device database file replacing the bundled one");
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
+  add_units_option(app, units_text);
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
+  }
+  const auto units = units_from_option(units_text);
+  if (!units) {
+    return fail(ctx, units.error().message);
   }
   Bytes min_memory = 0;
   if (!min_memory_text.empty()) {
@@ -53,7 +60,8 @@ int run_devices(const std::vector<std::string>& args, Context& ctx) {
       shown.push_back(d);
     }
   }
-  ctx.out << (json ? render_device_table_json(shown, **db) : render_device_table_text(shown, **db));
+  ctx.out << (json ? render_device_table_json(shown, **db)
+                   : render_device_table_text(shown, **db, *units));
   return 0;
 }
 

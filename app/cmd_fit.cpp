@@ -14,6 +14,7 @@
 #include "render_grid.hpp"
 #include "runtime_options.hpp"
 #include "speed_options.hpp"
+#include "units_option.hpp"
 #include "willfit/grid.hpp"
 #include "willfit/report.hpp"
 
@@ -44,7 +45,8 @@ Runtimes: llama.cpp (default for GGUF), ollama, vllm, transformers (default othe
 
 Units: memory sizes are binary, as GPUs and RAM are sold: "8gb" = "8GiB" = 8 x 2^30 bytes;
   "512mb" = 512 MiB. Output shows device memory in GiB (2^30 bytes) and file sizes in GB
-  (10^9 bytes), each labelled. Context: tokens, "32k" = 32768.
+  (10^9 bytes), each labelled; --units si prints every figure in GB, --units iec in GiB.
+  Bandwidth is a rate, always GB/s (10^9 bytes/s). Context: tokens, "32k" = 32768.
 
 Devices: '+' joins the devices of one machine ("rtx 4090+rtx 3090"); ',' lists devices to
   compare, one grid column each. Comma lists in MODEL, --precision and --context add grid rows.
@@ -71,6 +73,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   bool explain = false;
   std::string color_text = "auto";
   bool ascii = false;
+  std::string units_text;
   SpeedOptionText speed_text;
   std::string models_file;
   QueryOptionHelp help;
@@ -98,6 +101,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   app.add_option("--color", color_text,
                  "Colour: auto (default: on a terminal, unless NO_COLOR is set), always, never");
   app.add_flag("--ascii", ascii, "Draw the memory bar with ASCII letters, not Unicode blocks");
+  add_units_option(app, units_text);
   add_speed_options(app, speed_text);
   app.add_option("--models", models_file,
                  "Model catalogue to use instead of the bundled one (JSON, as data/models.json)");
@@ -105,12 +109,17 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
     return code;
   }
 
+  const auto units = units_from_option(units_text);
+  if (!units) {
+    return fail(ctx, units.error().message);
+  }
   FitCommon common{InferenceQuery{}, !ram_text.empty(), runtime_options, models_file};
-  auto models = fit_models(o, ctx.env, models_file);
+  common.base.units = *units;
+  auto models = fit_models(o, ctx.env, models_file, *units);
   if (!models) {
     return fail(ctx, models.error().message);
   }
-  auto columns = fit_columns(o, ctx.env, devices_file);
+  auto columns = fit_columns(o, ctx.env, devices_file, *units);
   if (!columns) {
     return fail(ctx, columns.error().message);
   }
@@ -154,11 +163,11 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
     }
     column.speed = *speed;
   }
-  const auto bar = bar_style(ctx.env, color_text, ascii);
+  auto bar = bar_style(ctx.env, color_text, ascii);
   if (!bar) {
     return fail(ctx, bar.error().message);
   }
-
+  bar->units = *units;
   if (models->size() > 1 || columns->size() > 1 || contexts->size() > 1 ||
       models->front().size() > 1) {
     if (explain) {

@@ -11,6 +11,7 @@
 #include "query_options.hpp"
 #include "render_max.hpp"
 #include "resolve.hpp"
+#include "units_option.hpp"
 #include "willfit/planner.hpp"
 
 namespace willfit::app {
@@ -39,6 +40,7 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
   QueryOptionText o;
   std::string devices_file;
   std::string models_file;
+  std::string units_text;
   bool json = false;
   QueryOptionHelp help;
   help.model = "A model (name, file or size): then the longest context and largest batch";
@@ -51,16 +53,22 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
   app.add_option("--devices", devices_file, "Device database file replacing the bundled one");
   app.add_option("--models", models_file, "Model catalogue replacing the bundled one");
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
+  add_units_option(app, units_text);
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
   }
 
   MaxQuestion question;
   InferenceQuery& query = question.query;
+  const auto units = units_from_option(units_text);
+  if (!units) {
+    return fail(ctx, units.error().message);
+  }
+  query.units = *units;
   question.model_given = !o.model.empty();
   question.best_precision = o.precision == "best";
   if (question.model_given) {
-    auto model = resolve_model(o.model, ctx.env, models_file);
+    auto model = resolve_model(o.model, ctx.env, models_file, query.units);
     if (!model) {
       return fail(ctx, model.error().message);
     }
@@ -79,7 +87,7 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
     query.precision = std::move(*precision);
     describe_file_weights(query.model, query.precision);
   }
-  auto devices = resolve_devices(o.device, ctx.env, devices_file);
+  auto devices = resolve_devices(o.device, ctx.env, devices_file, query.units);
   if (!devices) {
     return fail(ctx, devices.error().message);
   }

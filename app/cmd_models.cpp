@@ -8,6 +8,7 @@
 #include "help.hpp"
 #include "model_source.hpp"
 #include "render_models.hpp"
+#include "units_option.hpp"
 #include "willfit/text.hpp"
 
 namespace willfit::app {
@@ -23,13 +24,18 @@ int run_models(const std::vector<std::string>& args, Context& ctx) {
       kListingHelpTail);
   std::string query;
   std::string models_file;
+  std::string units_text;
   bool json = false;
   app.add_option("QUERY", query,
                  "Show only models whose name contains this (e.g. qwen3, llama3.1)");
   app.add_flag("--json", json, "Print one JSON document");
   app.add_option("--models", models_file, "Model catalogue to use instead of the bundled one");
+  add_units_option(app, units_text);  // accepted everywhere; this table shows no memory figures
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
+  }
+  if (const auto units = units_from_option(units_text); !units) {
+    return fail(ctx, units.error().message);
   }
   auto db = load_model_db(ctx.env, models_file);
   if (!db) {

@@ -15,6 +15,7 @@
 #include "options.hpp"
 #include "render_train.hpp"
 #include "resolve.hpp"
+#include "units_option.hpp"
 #include "willfit/training.hpp"
 
 namespace willfit::app {
@@ -59,6 +60,7 @@ struct Texts {
   std::string device;
   std::string ram;
   std::string gpu_limit;
+  std::string units;
 };
 
 // Turns the option texts into a query; every failure names the option.
@@ -75,7 +77,12 @@ struct Flags {
 
 Expected<TrainingQuery> build_query(const Texts& t, const Flags& f, const Environment& env) {
   TrainingQuery q;
-  auto model = resolve_model(t.model, env);
+  auto units = units_from_option(t.units);
+  if (!units) {
+    return units.error();
+  }
+  q.units = *units;
+  auto model = resolve_model(t.model, env, "", q.units);
   if (!model) {
     return model.error();
   }
@@ -164,7 +171,7 @@ Expected<TrainingQuery> build_query(const Texts& t, const Flags& f, const Enviro
   }
   q.lora_targets = std::move(*targets);
   if (!t.device.empty()) {
-    auto devices = resolve_devices(t.device, env);
+    auto devices = resolve_devices(t.device, env, "", q.units);
     if (!devices) {
       return devices.error();
     }
@@ -246,6 +253,7 @@ int run_train(const std::vector<std::string>& args, Context& ctx) {
   app.add_flag("--json", f.json, "Print one JSON document (schema_version 1)");
   app.add_flag("--explain", f.explain, "Show the arithmetic behind every term");
   app.add_flag("-q,--quiet", f.quiet, "Print nothing; the exit code is the answer");
+  add_units_option(app, t.units);
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
   }

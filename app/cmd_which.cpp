@@ -10,6 +10,7 @@
 #include "options.hpp"
 #include "query_options.hpp"
 #include "render_which.hpp"
+#include "units_option.hpp"
 #include "willfit/which.hpp"
 
 namespace willfit::app {
@@ -42,6 +43,7 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
   std::string limit_text = "20";
   std::string devices_file;
   std::string models_file;
+  std::string units_text;
   bool json = false;
   QueryOptionHelp help;
   help.model = "Model name, file or size";
@@ -55,11 +57,17 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
   app.add_option("--devices", devices_file, "Device database file replacing the bundled one");
   app.add_option("--models", models_file, "Model catalogue replacing the bundled one");
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
+  add_units_option(app, units_text);
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
   }
 
   InferenceQuery query;
+  const auto units = units_from_option(units_text);
+  if (!units) {
+    return fail(ctx, units.error().message);
+  }
+  query.units = *units;
   if (auto applied = apply_model_options(o, ctx.env, models_file, query); !applied) {
     return fail(ctx, applied.error().message);
   }

@@ -47,7 +47,8 @@ Expected<Device> device_for(const DetectedGpu& gpu, const char* vendor, DeviceKi
   return d;
 }
 
-std::optional<Bytes> system_ram(const Environment& env, std::vector<std::string>& notes) {
+std::optional<Bytes> system_ram(const Environment& env, std::vector<std::string>& notes,
+                                UnitSystem units) {
   Bytes total = 0;
   const char* from = "";
   if (auto meminfo = env.read_file("/proc/meminfo", 1 << 16)) {
@@ -71,14 +72,15 @@ std::optional<Bytes> system_ram(const Environment& env, std::vector<std::string>
   Device ram;
   ram.kind = DeviceKind::Cpu;
   ram.memory_bytes = total;
-  const Usable u = usable_memory(ram);
+  const Usable u = usable_memory(ram, {}, units);
   notes.push_back(fmt::format("system RAM {} ({}); {} of it counted for offload ({})",
-                              format_iec(total), from, format_iec(u.bytes), u.reason));
+                              format_memory(total, units), from, format_memory(u.bytes, units),
+                              u.reason));
   return u.bytes;
 }
 
 Expected<std::optional<Detection>> from_gpu_tool(const Environment& env, DeviceSource& source,
-                                                 bool nvidia) {
+                                                 bool nvidia, UnitSystem units) {
   auto out = env.run_command(nvidia ? kNvidiaSmi : kRocmSmi, kProbeTimeoutMs);
   if (!out) {
     return std::optional<Detection>{};
@@ -99,20 +101,21 @@ Expected<std::optional<Detection>> from_gpu_tool(const Environment& env, DeviceS
     }
     notes.push_back(fmt::format("detected with {}: {} ({} reported)",
                                 nvidia ? "nvidia-smi" : "rocm-smi", gpu.name,
-                                format_iec(gpu.memory_total)));
+                                format_memory(gpu.memory_total, units)));
     if (gpu.memory_used && *gpu.memory_used >= kNotableUse) {
       notes.push_back(
           fmt::format("{} of {} is in use by other programs now (desktop, other "
                       "processes): --gpu-limit can take it off",
-                      format_iec(*gpu.memory_used), gpu.name));
+                      format_memory(*gpu.memory_used, units), gpu.name));
     }
     det.devices.devices.push_back(std::move(*d));
   }
-  det.ram = system_ram(env, notes);
+  det.ram = system_ram(env, notes, units);
   return std::optional<Detection>{std::move(det)};
 }
 
-Expected<std::optional<Detection>> from_mac(const Environment& env, DeviceSource& source) {
+Expected<std::optional<Detection>> from_mac(const Environment& env, DeviceSource& source,
+                                            UnitSystem units) {
   auto mem = env.run_command({"sysctl", "-n", "hw.memsize"}, kProbeTimeoutMs);
   if (!mem) {
     return std::optional<Detection>{};
@@ -139,17 +142,18 @@ Expected<std::optional<Detection>> from_mac(const Environment& env, DeviceSource
   if (!d) {
     return d.error();
   }
-  det.devices.notes.push_back(
-      fmt::format("detected with sysctl: {} with {} of unified memory", chip, format_iec(*bytes)));
+  det.devices.notes.push_back(fmt::format("detected with sysctl: {} with {} of unified memory",
+                                          chip, format_memory(*bytes, units)));
   det.devices.devices.push_back(std::move(*d));
   return std::optional<Detection>{std::move(det)};
 }
 
 }  // namespace
 
-Expected<Detection> detect_devices(const Environment& env, DeviceSource& source) {
+Expected<Detection> detect_devices(const Environment& env, DeviceSource& source, UnitSystem units) {
   for (int probe = 0; probe < 3; ++probe) {
-    auto found = probe == 2 ? from_mac(env, source) : from_gpu_tool(env, source, probe == 0);
+    auto found =
+        probe == 2 ? from_mac(env, source, units) : from_gpu_tool(env, source, probe == 0, units);
     if (!found) {
       return found.error();
     }
@@ -184,7 +188,7 @@ Expected<Detection> detect_devices(const Environment& env, DeviceSource& source)
   det.devices.notes.push_back(fmt::format(
       "no GPU found (nvidia-smi, rocm-smi: not available): the model would run on the CPU "
       "from system RAM ({}, /proc/meminfo)",
-      format_iec(*total)));
+      format_memory(*total, units)));
   return det;
 }
 

@@ -18,6 +18,8 @@ struct Detection {
   std::optional<Bytes> ram;  // system RAM usable for offload, for discrete GPUs
 };
 
-Expected<Detection> detect_devices(const Environment& env, DeviceSource& source);
+// `units`: how the notes print memory (--units).
+Expected<Detection> detect_devices(const Environment& env, DeviceSource& source,
+                                   UnitSystem units = UnitSystem::Mixed);
 
 }  // namespace willfit::app

@@ -26,7 +26,8 @@ Expected<std::vector<std::string>> values(const std::string& text, const char* o
 
 Expected<std::vector<std::vector<ModelChoice>>> fit_models(const QueryOptionText& o,
                                                            const Environment& env,
-                                                           const std::string& models_file) {
+                                                           const std::string& models_file,
+                                                           UnitSystem units) {
   std::vector<std::string> names{o.model};
   if (!looks_like_model_path(o.model, env)) {
     auto list = values(o.model, "MODEL");
@@ -52,7 +53,7 @@ Expected<std::vector<std::vector<ModelChoice>>> fit_models(const QueryOptionText
   }
   std::vector<std::vector<ModelChoice>> out;
   for (const auto& name : names) {
-    auto model = resolve_model(name, env, models_file);
+    auto model = resolve_model(name, env, models_file, units);
     if (!model) {
       return model.error();
     }
@@ -78,7 +79,7 @@ Expected<std::vector<std::vector<ModelChoice>>> fit_models(const QueryOptionText
 }
 
 Expected<std::vector<DeviceColumn>> fit_columns(const QueryOptionText& o, const Environment& env,
-                                                const std::string& devices_file) {
+                                                const std::string& devices_file, UnitSystem units) {
   std::vector<DeviceColumn> out;
   if (o.device.empty()) {
     out.emplace_back();
@@ -89,7 +90,7 @@ Expected<std::vector<DeviceColumn>> fit_columns(const QueryOptionText& o, const 
     return list.error();
   }
   for (const auto& text : *list) {
-    auto devices = resolve_devices(text, env, devices_file);
+    auto devices = resolve_devices(text, env, devices_file, units);
     if (!devices) {
       return devices.error();
     }

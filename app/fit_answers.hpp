@@ -51,15 +51,17 @@ struct ContextChoice {
 
 // MODEL (a comma list unless it is a path) x --precision (a comma list, or
 // each model's own default): the models, each with its precisions. An
-// unknown name in a list is an error naming it.
+// unknown name in a list is an error naming it. `units`: how a model file's
+// notes print memory.
 Expected<std::vector<std::vector<ModelChoice>>> fit_models(const QueryOptionText& o,
                                                            const Environment& env,
-                                                           const std::string& models_file);
+                                                           const std::string& models_file,
+                                                           UnitSystem units);
 
 // --device as columns: one per comma-separated device set; one empty column
 // without --device.
 Expected<std::vector<DeviceColumn>> fit_columns(const QueryOptionText& o, const Environment& env,
-                                                const std::string& devices_file);
+                                                const std::string& devices_file, UnitSystem units);
 
 // --context as a list; "max" only alone.
 Expected<std::vector<ContextChoice>> fit_contexts(const QueryOptionText& o);

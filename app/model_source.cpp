@@ -92,7 +92,7 @@ Expected<GgufFile> read_gguf_header(const std::string& path, const Environment& 
 // A GGUF, or all parts of a split one (llama.cpp's gguf-split names them
 // PREFIX-00001-of-0000N.gguf; the first part carries the metadata, every
 // part its own tensors, and split.count says how many there are).
-Expected<Model> read_gguf_file(const std::string& path, const Environment& env) {
+Expected<Model> read_gguf_file(const std::string& path, const Environment& env, UnitSystem units) {
   auto f = read_gguf_header(path, env);
   if (!f) {
     return f.error();
@@ -125,7 +125,7 @@ Expected<Model> read_gguf_file(const std::string& path, const Environment& env) 
     }
     name = base_name(prefix);
   }
-  auto m = model_from_gguf(*f, name);
+  auto m = model_from_gguf(*f, name, units);
   if (!m) {
     return make_error(fmt::format("'{}': {}", path, m.error().message));
   }
@@ -179,7 +179,8 @@ Expected<std::optional<Model>> sibling_config(const std::string& dir, const std:
 
 // Safetensors files (one, or the shards of an index) plus an optional config.
 Expected<Model> read_checkpoint(const std::string& dir, const std::vector<std::string>& files,
-                                const std::string& label, const Environment& env) {
+                                const std::string& label, const Environment& env,
+                                UnitSystem units) {
   auto config = sibling_config(dir, label, env);
   if (!config) {
     return config.error();
@@ -192,14 +193,14 @@ Expected<Model> read_checkpoint(const std::string& dir, const std::vector<std::s
     }
     add_shard(total, *h);
   }
-  Model m = model_from_safetensors(total, label, config->has_value() ? &**config : nullptr);
+  Model m = model_from_safetensors(total, label, config->has_value() ? &**config : nullptr, units);
   if (files.size() > 1) {
     m.notes.push_back(fmt::format("read the headers of {} shards", files.size()));
   }
   return m;
 }
 
-Expected<Model> read_index(const std::string& path, const Environment& env) {
+Expected<Model> read_index(const std::string& path, const Environment& env, UnitSystem units) {
   auto text = read_json_file(path, env);
   if (!text) {
     return text.error();
@@ -218,7 +219,7 @@ Expected<Model> read_index(const std::string& path, const Environment& env) {
       std::all_of(index->shards.begin(), index->shards.end(),
                   [&](const auto& s) { return env.file_size(join(dir, s)).ok(); });
   if (all_present && !index->shards.empty()) {
-    return read_checkpoint(dir, index->shards, label, env);
+    return read_checkpoint(dir, index->shards, label, env, units);
   }
   // Shards not downloaded: the index's total_size and the config's architecture.
   auto config = sibling_config(dir, label, env);
@@ -242,7 +243,7 @@ Expected<Model> read_index(const std::string& path, const Environment& env) {
   return m;
 }
 
-Expected<Model> read_directory(const std::string& path, const Environment& env) {
+Expected<Model> read_directory(const std::string& path, const Environment& env, UnitSystem units) {
   auto names = env.list_directory(path);
   if (!names) {
     return names.error();
@@ -275,21 +276,21 @@ Expected<Model> read_directory(const std::string& path, const Environment& env) 
     }
   }
   if (ggufs.size() == 1) {
-    return read_gguf_file(join(path, ggufs.front()), env);
+    return read_gguf_file(join(path, ggufs.front()), env, units);
   }
   if (ggufs.size() > 1) {
     return make_error(fmt::format("'{}' holds {} GGUF files ({}, ...): name the one you mean", path,
                                   ggufs.size(), ggufs.front()));
   }
   if (has_index) {
-    return read_index(join(path, "model.safetensors.index.json"), env);
+    return read_index(join(path, "model.safetensors.index.json"), env, units);
   }
   const std::string label = base_name(path);
   if (!safetensors.empty()) {
     if (safetensors.size() > kMaxShards) {
       return make_error(fmt::format("'{}' holds more than {} safetensors files", path, kMaxShards));
     }
-    return read_checkpoint(path, safetensors, label, env);
+    return read_checkpoint(path, safetensors, label, env, units);
   }
   if (has_config) {
     auto config = sibling_config(path, label, env);
@@ -385,9 +386,9 @@ bool looks_like_model_path(const std::string& text, const Environment& env) {
   return text == "." || env.is_directory(text) || env.file_size(text).ok();
 }
 
-Expected<Model> model_from_path(const std::string& path, const Environment& env) {
+Expected<Model> model_from_path(const std::string& path, const Environment& env, UnitSystem units) {
   if (env.is_directory(path)) {
-    return read_directory(path, env);
+    return read_directory(path, env, units);
   }
   const auto size = env.file_size(path);
   if (!size) {
@@ -395,13 +396,13 @@ Expected<Model> model_from_path(const std::string& path, const Environment& env)
   }
   const std::string name = to_lower(base_name(path));
   if (ends_with(name, ".gguf")) {
-    return read_gguf_file(path, env);
+    return read_gguf_file(path, env, units);
   }
   if (ends_with(name, ".index.json")) {
-    return read_index(path, env);
+    return read_index(path, env, units);
   }
   if (ends_with(name, ".safetensors")) {
-    return read_checkpoint(parent_of(path), {base_name(path)}, stem(base_name(path)), env);
+    return read_checkpoint(parent_of(path), {base_name(path)}, stem(base_name(path)), env, units);
   }
   if (ends_with(name, ".json")) {
     auto text = read_json_file(path, env);
@@ -418,7 +419,7 @@ Expected<Model> model_from_path(const std::string& path, const Environment& env)
   // No telling extension: sniff the GGUF magic.
   auto head = env.read_range(path, 0, 4);
   if (head && *head == "GGUF") {
-    return read_gguf_file(path, env);
+    return read_gguf_file(path, env, units);
   }
   return make_error(
       fmt::format("'{}' is not a model file willfit reads (.gguf, .safetensors, "

@@ -11,6 +11,7 @@
 #include "willfit/model.hpp"
 #include "willfit/model_db.hpp"
 #include "willfit/precision.hpp"
+#include "willfit/units.hpp"
 
 namespace willfit::app {
 
@@ -23,7 +24,9 @@ Expected<ModelDb> load_model_db(const Environment& env, const std::string& model
 bool looks_like_model_path(const std::string& text, const Environment& env);
 
 // Reads the model at `path` (a file or a directory), header only.
-Expected<Model> model_from_path(const std::string& path, const Environment& env);
+// `units`: how the notes print sizes (--units).
+Expected<Model> model_from_path(const std::string& path, const Environment& env,
+                                UnitSystem units = UnitSystem::Mixed);
 
 // The assumption line when the precision came from the model, not --precision.
 std::string precision_hint_note(const Model& model, const Precision& precision);

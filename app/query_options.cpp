@@ -42,7 +42,7 @@ Expected<Precision> query_precision(const QueryOptionText& o, const Model& model
 
 Expected<bool> apply_model_options(const QueryOptionText& o, const Environment& env,
                                    const std::string& models_file, InferenceQuery& q) {
-  auto model = resolve_model(o.model, env, models_file);
+  auto model = resolve_model(o.model, env, models_file, q.units);
   if (!model) {
     return model.error();
   }

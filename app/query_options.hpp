@@ -53,7 +53,8 @@ void add_query_options(CLI::App& app, QueryOptionText& o, const QueryOptionHelp&
 // the model's name or file implies (then `from_model` is set), else fp16.
 Expected<Precision> query_precision(const QueryOptionText& o, const Model& model, bool& from_model);
 
-// Resolves MODEL (with the --models catalogue) and its precision into `q`.
+// Resolves MODEL (with the --models catalogue) and its precision into `q`;
+// a model file's notes print memory in `q.units` (set it first).
 Expected<bool> apply_model_options(const QueryOptionText& o, const Environment& env,
                                    const std::string& models_file, InferenceQuery& q);
 

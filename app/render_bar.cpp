@@ -86,7 +86,8 @@ std::string render_memory_bar(const Estimate& e, const BarStyle& style) {
       bar += style.color ? fmt::format("\x1b[{}m{}\x1b[0m", color, glyph) : glyph;
     }
   }
-  bar += fmt::format("] {} of {} usable\n", format_iec(need), format_iec(e.usable));
+  bar += fmt::format("] {} of {} usable\n", format_memory(need, style.units),
+                     format_memory(e.usable, style.units));
   std::string legend = "   ";
   for (const auto& p : parts) {
     if (p.bytes <= 0) {
@@ -95,13 +96,13 @@ std::string render_memory_bar(const Estimate& e, const BarStyle& style) {
     const std::string key = style.unicode ? p.block : std::string(1, p.letter);
     legend +=
         fmt::format(" {} {} {}", style.color ? fmt::format("\x1b[{}m{}\x1b[0m", p.color, key) : key,
-                    p.name, format_iec(p.bytes));
+                    p.name, format_memory(p.bytes, style.units));
   }
   if (over_bytes > 0) {
     const std::string key = style.unicode ? "\u00d7" : "!";
     legend +=
         fmt::format(" {} over by {}", style.color ? fmt::format("\x1b[31m{}\x1b[0m", key) : key,
-                    format_iec(over_bytes));
+                    format_memory(over_bytes, style.units));
   }
   return "\nMemory:\n" + bar + legend + "\n";
 }

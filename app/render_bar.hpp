@@ -17,7 +17,8 @@ namespace willfit::app {
 struct BarStyle {
   bool unicode = true;
   bool color = false;
-  int width = 50;  // cells for the usable memory (or the need, when larger)
+  int width = 50;                        // cells for the usable memory (or the need, when larger)
+  UnitSystem units = UnitSystem::Mixed;  // how the figures print (--units)
 };
 
 // From --color (auto|always|never), --ascii and the environment: colour for

@@ -12,9 +12,12 @@
 
 namespace willfit::app {
 
-std::string render_device_table_text(const std::vector<const Device*>& devices, const DeviceDb& db);
+// `units`: memory as sold (the default), or in GB (si) or GiB (iec).
+std::string render_device_table_text(const std::vector<const Device*>& devices, const DeviceDb& db,
+                                     UnitSystem units = UnitSystem::Mixed);
 std::string render_device_table_json(const std::vector<const Device*>& devices, const DeviceDb& db);
-std::string render_device_sheet_text(const DeviceSheet& sheet);
+std::string render_device_sheet_text(const DeviceSheet& sheet,
+                                     UnitSystem units = UnitSystem::Mixed);
 std::string render_device_sheet_json(const DeviceSheet& sheet, const DeviceDb& db);
 
 }  // namespace willfit::app

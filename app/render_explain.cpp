@@ -38,8 +38,9 @@ std::string render_fit_explain(const FitReport& report) {
   const double billions = static_cast<double>(q.model.params) / 1e9;
   const double bytes_per_weight = q.precision.bits_per_weight / 8.0;
   s += fmt::format(
-      "  rule of thumb: {:.3g} B parameters x {:.3g} bytes ({:.3g}-bit {}) = {:.3g} GB\n", billions,
-      bytes_per_weight, q.precision.bits_per_weight, q.precision.name, billions * bytes_per_weight);
+      "  rule of thumb: {:.3g} B parameters x {:.3g} bytes ({}-bit {}) = {}\n", billions,
+      bytes_per_weight, bits_per_weight_text(q.precision), q.precision.name,
+      format_size(round_bytes(static_cast<double>(q.model.params) * bytes_per_weight), q.units));
   for (const auto& t : e.terms) {
     s += fmt::format("  {}: {}\n", term_label(t.key), t.formula);
     if (!t.source.empty()) {
@@ -50,19 +51,21 @@ std::string render_fit_explain(const FitReport& report) {
   s += fmt::format(
       "  total on the device: weights + KV cache + compute + overhead + margin = {} + {} + {} + "
       "{} + {} = {}\n",
-      format_iec(e.memory.weights), format_iec(e.memory.kv_cache), format_iec(e.memory.compute),
-      format_iec(e.memory.overhead), format_iec(e.memory.margin), format_iec(device_total));
+      format_memory(e.memory.weights, q.units), format_memory(e.memory.kv_cache, q.units),
+      format_memory(e.memory.compute, q.units), format_memory(e.memory.overhead, q.units),
+      format_memory(e.memory.margin, q.units), format_memory(device_total, q.units));
   if (!e.device_known) {
     s += "  usable: no --device given, nothing to compare with\n";
     return s;
   }
-  s += fmt::format("  usable: {} of {} installed\n", format_iec(e.usable), format_iec(e.capacity));
+  s += fmt::format("  usable: {} of {} installed\n", format_memory(e.usable, q.units),
+                   format_memory(e.capacity, q.units));
   for (const auto& reason : e.usable_reasons) {
     s += fmt::format("      rule: {}\n", reason);
   }
-  s += fmt::format("  headroom: usable - total = {} - {} = {}\n", format_iec(e.usable),
-                   format_iec(e.required), format_iec_signed(e.headroom));
-  s += "  Units: GiB = 2^30 bytes (device memory), GB = 10^9 bytes (file sizes).\n";
+  s += fmt::format("  headroom: usable - total = {} - {} = {}\n", format_memory(e.usable, q.units),
+                   format_memory(e.required, q.units), format_memory_signed(e.headroom, q.units));
+  s += fmt::format("  {}\n", units_legend(q.units));
   return s;
 }
 

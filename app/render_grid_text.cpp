@@ -73,7 +73,7 @@ std::string render_grid_text(const GridView& grid, bool color) {
       line.emplace_back(to_string(row.cells.front().estimate.runtime));
     }
     for (const auto& cell : row.cells) {
-      line.push_back(grid_cell_text(cell.estimate));
+      line.push_back(grid_cell_text(cell.estimate, cell.query.units));
     }
     lines.push_back(std::move(line));
   }

@@ -18,8 +18,9 @@ std::string params_text(std::int64_t params) {
 
 std::string render_max_text(const MaxQuestion& question, const MaxAnswer& a) {
   const InferenceQuery& q = question.query;
-  const std::string where = fmt::format("{} ({} in all) with {}", q.devices.display_name(),
-                                        format_iec(q.devices.capacity()), runtime_label(a.runtime));
+  const std::string where =
+      fmt::format("{} ({} in all) with {}", q.devices.display_name(),
+                  format_memory(q.devices.capacity(), q.units), runtime_label(a.runtime));
   std::string s;
   if (a.params) {
     s += fmt::format("Largest model that fits on {}, at {}, context {}, batch {}:\n", where,
@@ -32,9 +33,9 @@ std::string render_max_text(const MaxQuestion& question, const MaxAnswer& a) {
   s += fmt::format("{} on {}:\n", q.model.name, where);
   if (a.precision_asked) {
     s += a.precision ? fmt::format(
-                           "  best precision: {} ({:.3g} bits per weight), the "
+                           "  best precision: {} ({} bits per weight), the "
                            "highest-quality that fits\n",
-                           a.precision->name, a.precision->bits_per_weight)
+                           a.precision->name, bits_per_weight_text(*a.precision))
                      : "  best precision: none fits, not even the smallest\n";
     if (!a.precision) {
       return s;

@@ -85,10 +85,12 @@ std::string runtime_text_sections(const FitReport& r) {
   std::string s;
   if (e.host > 0 && !e.offload) {
     s += fmt::format("\nIn system RAM ({} keeps these on the host):\n", runtime_label(e.runtime));
-    s += row("token embeddings", format_iec(term_bytes(e, "token_embeddings")), "input layer");
-    s += row("host compute", format_iec(term_bytes(e, "compute_host")),
+    s += row("token embeddings", format_memory(term_bytes(e, "token_embeddings"), r.query.units),
+             "input layer");
+    s += row("host compute", format_memory(term_bytes(e, "compute_host"), r.query.units),
              "inputs and KQ mask of a step");
-    s += row("output buffer", format_iec(term_bytes(e, "output_buffer")), "logits");
+    s += row("output buffer", format_memory(term_bytes(e, "output_buffer"), r.query.units),
+             "logits");
   }
   if (e.offload) {
     const OffloadPlan& p = *e.offload;
@@ -98,24 +100,27 @@ std::string runtime_text_sections(const FitReport& r) {
         p.cpu_moe_layers > 0
             ? fmt::format(", experts of the first {} blocks on the CPU", p.cpu_moe_layers)
             : "");
-    s += row("on the GPU", format_iec(p.gpu_bytes),
-             fmt::format("weights {}, KV cache and buffers", format_iec(p.gpu_weight_bytes)));
+    s += row("on the GPU", format_memory(p.gpu_bytes, r.query.units),
+             fmt::format("weights {}, KV cache and buffers",
+                         format_memory(p.gpu_weight_bytes, r.query.units)));
     std::string ram = "RAM unknown: give --ram";
     if (p.ram_holds) {
-      ram = *p.ram_holds ? fmt::format("--ram {} holds it", format_iec(*r.query.ram))
-                         : fmt::format("more than --ram {}", format_iec(*r.query.ram));
+      ram = *p.ram_holds
+                ? fmt::format("--ram {} holds it", format_memory(*r.query.ram, r.query.units))
+                : fmt::format("more than --ram {}", format_memory(*r.query.ram, r.query.units));
     }
-    s += row("in system RAM", format_iec(p.host_bytes),
-             fmt::format("weights {}; {}", format_iec(p.host_weight_bytes), ram));
+    s += row("in system RAM", format_memory(p.host_bytes, r.query.units),
+             fmt::format("weights {}; {}", format_memory(p.host_weight_bytes, r.query.units), ram));
     s += fmt::format("  flags: {}\n", p.flags);
   }
   if (e.vllm) {
     const VllmKv& v = *e.vllm;
     s += fmt::format("\nvLLM KV cache (per GPU, tensor parallel {}):\n", v.tensor_parallel);
-    s += row("engine budget", format_iec(v.budget),
+    s += row("engine budget", format_memory(v.budget, r.query.units),
              fmt::format("{:g} of total memory", v.utilization));
-    s += row("weights + peak", format_iec(v.non_kv), "weights, activations, non-torch memory");
-    s += row("KV cache", format_iec_signed(v.kv_available),
+    s += row("weights + peak", format_memory(v.non_kv, r.query.units),
+             "weights, activations, non-torch memory");
+    s += row("KV cache", format_memory_signed(v.kv_available, r.query.units),
              fmt::format("{} tokens: {:.1f} sequences of {} tokens at once", v.kv_tokens,
                          v.max_concurrency, e.context));
   }
@@ -124,11 +129,12 @@ std::string runtime_text_sections(const FitReport& r) {
     s += fmt::format("  {:<24}{:>7}{:>11}{:>11}{:>11}{:>11}{:>11}\n", "device", "layers", "weights",
                      "KV cache", "other", "total", "usable");
     for (const auto& d : e.devices) {
-      s += fmt::format("  {:<24}{:>7}{:>11}{:>11}{:>11}{:>11}{:>11}\n", d.name.substr(0, 23),
-                       d.layers > 0 ? std::to_string(d.layers) : std::string("-"),
-                       format_iec(d.weights), format_iec(d.kv_cache),
-                       format_iec(d.compute + d.overhead + d.margin), format_iec(d.total()),
-                       format_iec(d.usable));
+      s += fmt::format(
+          "  {:<24}{:>7}{:>11}{:>11}{:>11}{:>11}{:>11}\n", d.name.substr(0, 23),
+          d.layers > 0 ? std::to_string(d.layers) : std::string("-"),
+          format_memory(d.weights, r.query.units), format_memory(d.kv_cache, r.query.units),
+          format_memory(d.compute + d.overhead + d.margin, r.query.units),
+          format_memory(d.total(), r.query.units), format_memory(d.usable, r.query.units));
     }
   }
   return s;

@@ -46,7 +46,7 @@ std::string range(double value, int band_pct, double cap) {
 
 }  // namespace
 
-std::string render_speed_text(const SpeedEstimate& s) {
+std::string render_speed_text(const SpeedEstimate& s, UnitSystem units) {
   if (!s.estimable) {
     return fmt::format("\nSpeed: not estimated: {}\n", s.reason);
   }
@@ -81,7 +81,7 @@ std::string render_speed_text(const SpeedEstimate& s) {
   }
   for (const auto& tier : s.tiers) {
     out += fmt::format("  - {}: reads {} per token at {:g} GB/s x {:.2f} (measured efficiency)\n",
-                       tier.label, format_si(tier.weight_bytes), tier.bandwidth_gb_per_s,
+                       tier.label, format_size(tier.weight_bytes, units), tier.bandwidth_gb_per_s,
                        tier.bandwidth_efficiency);
   }
   for (const auto& n : s.notes) {

@@ -7,11 +7,13 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "willfit/speed.hpp"
+#include "willfit/units.hpp"
 
 namespace willfit::app {
 
 // "\nSpeed ...\n" lines, or one line saying why speed is not estimated.
-std::string render_speed_text(const SpeedEstimate& speed);
+// `units`: how the weight bytes read per token print (--units); rates stay GB/s.
+std::string render_speed_text(const SpeedEstimate& speed, UnitSystem units = UnitSystem::Mixed);
 
 // The JSON object `speed` (keys documented in README.md, "Speed").
 nlohmann::ordered_json speed_json(const SpeedEstimate& speed);

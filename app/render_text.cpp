@@ -14,19 +14,21 @@ std::string verdict_line(const FitReport& r) {
   const std::string what = fmt::format("{} at {}", r.query.model.name, r.query.precision.name);
   if (!e.device_known) {
     return fmt::format("{} needs {} with {} (no --device given: nothing to compare with)\n", what,
-                       format_iec(e.required), runtime_label(e.runtime));
+                       format_memory(e.required, r.query.units), runtime_label(e.runtime));
   }
   const std::string where =
       fmt::format("{} with {}", r.query.devices.display_name(), runtime_label(e.runtime));
   switch (e.verdict) {
     case Verdict::Fits:
       return fmt::format("FITS: {} on {}: needs {} of {} usable ({} to spare)\n", what, where,
-                         format_iec(e.required), format_iec(e.usable), format_iec(e.headroom));
+                         format_memory(e.required, r.query.units),
+                         format_memory(e.usable, r.query.units),
+                         format_memory(e.headroom, r.query.units));
     case Verdict::Offload:
       return fmt::format(
           "FITS ONLY WITH OFFLOAD: {} on {}: needs {}, {} usable; {} must go to system RAM\n", what,
-          where, format_iec(e.required), format_iec(e.usable),
-          format_iec(e.offload ? e.offload->host_bytes : -e.headroom));
+          where, format_memory(e.required, r.query.units), format_memory(e.usable, r.query.units),
+          format_memory(e.offload ? e.offload->host_bytes : -e.headroom, r.query.units));
     case Verdict::NoFit:
       break;
   }
@@ -34,10 +36,13 @@ std::string verdict_line(const FitReport& r) {
     return fmt::format(
         "DOES NOT FIT: {} on {}: needs {} of {} usable in total, but one device is short "
         "(see Devices)\n",
-        what, where, format_iec(e.required), format_iec(e.usable));
+        what, where, format_memory(e.required, r.query.units),
+        format_memory(e.usable, r.query.units));
   }
   return fmt::format("DOES NOT FIT: {} on {}: needs {}, {} usable (short by {})\n", what, where,
-                     format_iec(e.required), format_iec(e.usable), format_iec(-e.headroom));
+                     format_memory(e.required, r.query.units),
+                     format_memory(e.usable, r.query.units),
+                     format_memory(-e.headroom, r.query.units));
 }
 
 std::string row(std::string_view label, const std::string& value, std::string_view detail) {
@@ -51,27 +56,30 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
   const auto& q = r.query;
   std::string s = verdict_line(r);
   s += "\n";
-  s += row("weights", format_iec(e.memory.weights),
+  s += row("weights", format_memory(e.memory.weights, r.query.units),
            e.host > 0 ? fmt::format("{} ({}); token embeddings in system RAM",
-                                    format_si(e.memory.weights), q.precision.name)
-                      : fmt::format("{} ({}) at {:g} bits per weight", format_si(e.memory.weights),
-                                    q.precision.name, q.precision.bits_per_weight));
-  s += row("KV cache", format_iec(e.memory.kv_cache),
+                                    format_size(e.memory.weights, r.query.units), q.precision.name)
+                      : fmt::format("{} ({}) at {} bits per weight",
+                                    format_size(e.memory.weights, r.query.units), q.precision.name,
+                                    bits_per_weight_text(q.precision)));
+  s += row("KV cache", format_memory(e.memory.kv_cache, r.query.units),
            fmt::format("{} tokens{}, {}", e.context,
                        q.batch > 1 ? fmt::format(" x {} sequences", q.batch) : "", q.kv_type.id));
-  s += row("compute buffer", format_iec(e.memory.compute), compute_detail(r));
-  s += row("runtime overhead", format_iec(e.memory.overhead), overhead_detail(r));
-  s += row("safety margin", format_iec(e.memory.margin), margin_detail(r));
+  s += row("compute buffer", format_memory(e.memory.compute, r.query.units), compute_detail(r));
+  s += row("runtime overhead", format_memory(e.memory.overhead, r.query.units), overhead_detail(r));
+  s += row("safety margin", format_memory(e.memory.margin, r.query.units), margin_detail(r));
   s += fmt::format("  {:-<18}{:->11}\n", "", "");
-  s += row("total", format_iec(e.required),
+  s += row("total", format_memory(e.required, r.query.units),
            fmt::format("+/- {:g}% (measured error of these terms)", e.error_band_pct));
   if (e.device_known) {
-    s += row("usable memory", format_iec(e.usable),
-             fmt::format("of {} on {}", format_iec(e.capacity), q.devices.display_name()));
-    s += row("headroom", format_iec_signed(e.headroom), e.headroom < 0 ? "short" : "free");
+    s += row("usable memory", format_memory(e.usable, r.query.units),
+             fmt::format("of {} on {}", format_memory(e.capacity, r.query.units),
+                         q.devices.display_name()));
+    s += row("headroom", format_memory_signed(e.headroom, r.query.units),
+             e.headroom < 0 ? "short" : "free");
   }
   s += runtime_text_sections(r);
-  s += render_speed_text(r.speed);
+  s += render_speed_text(r.speed, r.query.units);
   s += "\nAssumptions:\n";
   for (const auto& a : r.assumptions) {
     s += "  - " + a + "\n";

@@ -59,7 +59,7 @@ std::string verdict_line(const TrainingQuery& q, const TrainingEstimate& e) {
                                        to_string(q.precision), to_string(q.optimizer));
   if (!e.device_known) {
     return fmt::format("{} needs {} per GPU (no --device given: nothing to compare with)\n", what,
-                       format_iec(e.required));
+                       format_memory(e.required, q.units));
   }
   const std::string where =
       fmt::format("{}{}", e.total_gpus > 1 ? fmt::format("{}x ", e.total_gpus) : "",
@@ -67,27 +67,29 @@ std::string verdict_line(const TrainingQuery& q, const TrainingEstimate& e) {
   switch (e.verdict) {
     case Verdict::Fits:
       return fmt::format("FITS: {} on {}: needs {} per GPU of {} usable ({} to spare)\n", what,
-                         where, format_iec(e.required), format_iec(e.usable),
-                         format_iec(e.headroom));
+                         where, format_memory(e.required, q.units),
+                         format_memory(e.usable, q.units), format_memory(e.headroom, q.units));
     case Verdict::Offload:
       return fmt::format(
           "FITS ONLY WITH OFFLOAD: {} on {}: needs {} per GPU of {} usable, and {} of host RAM "
           "per node\n",
-          what, where, format_iec(e.required), format_iec(e.usable), format_iec(e.host_bytes));
+          what, where, format_memory(e.required, q.units), format_memory(e.usable, q.units),
+          format_memory(e.host_bytes, q.units));
     case Verdict::NoFit:
       break;
   }
   if (e.headroom >= 0) {
     return fmt::format(
         "DOES NOT FIT: {} on {}: the GPUs suffice ({} of {}) but host RAM does not\n", what, where,
-        format_iec(e.required), format_iec(e.usable));
+        format_memory(e.required, q.units), format_memory(e.usable, q.units));
   }
   return fmt::format("DOES NOT FIT: {} on {}: needs {} per GPU, {} usable (short by {})\n", what,
-                     where, format_iec(e.required), format_iec(e.usable), format_iec(-e.headroom));
+                     where, format_memory(e.required, q.units), format_memory(e.usable, q.units),
+                     format_memory(-e.headroom, q.units));
 }
 
-std::string row(std::string_view label, Bytes bytes, std::string_view detail) {
-  return fmt::format("  {:<20}{:>11}  {}\n", label, format_iec(bytes), detail);
+std::string row(std::string_view label, Bytes bytes, std::string_view detail, UnitSystem units) {
+  return fmt::format("  {:<20}{:>11}  {}\n", label, format_memory(bytes, units), detail);
 }
 
 std::string join(const std::vector<std::string>& v, std::string_view sep) {
@@ -112,31 +114,38 @@ std::string render_train_text(const TrainingQuery& q, const TrainingEstimate& e,
   s += row("weights", b.weights,
            q.method == TrainMethod::Qlora  ? "NF4 base (double quantisation) + adapters"
            : q.method == TrainMethod::Lora ? "frozen 16-bit base + adapters"
-                                           : std::string(to_string(q.precision)));
+                                           : std::string(to_string(q.precision)),
+           q.units);
   s += row("gradients", b.gradients,
            fmt::format("{:g} bytes/param{}", e.state.gradients,
-                       trained.empty() ? "" : ", " + trained + " only"));
+                       trained.empty() ? "" : ", " + trained + " only"),
+           q.units);
   s += row("optimizer states", b.optimizer,
-           fmt::format("{}, {:.4g} bytes/param", to_string(q.optimizer), e.state.optimizer));
-  s +=
-      row("fp32 master weights", b.master_weights, fmt::format("{:g} bytes/param", e.state.master));
-  s += row("activations", b.activations, "kept for the backward pass, with the logits");
+           fmt::format("{}, {:.4g} bytes/param", to_string(q.optimizer), e.state.optimizer),
+           q.units);
+  s += row("fp32 master weights", b.master_weights, fmt::format("{:g} bytes/param", e.state.master),
+           q.units);
+  s += row("activations", b.activations, "kept for the backward pass, with the logits", q.units);
   s += row("buffers", b.buffers,
-           q.fsdp || q.zero >= 3 ? "gathered layer" : (q.zero > 0 ? "ZeRO bucket" : "temporary"));
-  s += row("CUDA context", b.overhead, "driver, kernels, libraries");
-  s += row("allocator margin", b.margin, "fragmentation, 5% of allocated");
+           q.fsdp || q.zero >= 3 ? "gathered layer" : (q.zero > 0 ? "ZeRO bucket" : "temporary"),
+           q.units);
+  s += row("CUDA context", b.overhead, "driver, kernels, libraries", q.units);
+  s += row("allocator margin", b.margin, "fragmentation, 5% of allocated", q.units);
   s += fmt::format("  {:-<20}{:->11}\n", "", "");
-  s += row("total per GPU", e.required, "");
+  s += row("total per GPU", e.required, "", q.units);
   if (e.device_known) {
     s += row("usable per GPU", e.usable,
-             fmt::format("of {} on {}", format_iec(e.capacity), q.devices.devices.front().name));
-    s += fmt::format("  {:<20}{:>11}  {}\n", "headroom", format_iec_signed(e.headroom),
+             fmt::format("of {} on {}", format_memory(e.capacity, q.units),
+                         q.devices.devices.front().name),
+             q.units);
+    s += fmt::format("  {:<20}{:>11}  {}\n", "headroom", format_memory_signed(e.headroom, q.units),
                      e.headroom < 0 ? "short" : "free");
   }
   if (e.host_bytes > 0 || q.ram) {
     s += row("host RAM per node", e.host_bytes,
-             q.ram ? fmt::format("offloaded states, of {} given", format_iec(*q.ram))
-                   : "offloaded states (x 1.5 for pinned buffers)");
+             q.ram ? fmt::format("offloaded states, of {} given", format_memory(*q.ram, q.units))
+                   : "offloaded states (x 1.5 for pinned buffers)",
+             q.units);
   }
   s += fmt::format("\nConvention: {}\n", e.convention);
   if (explain) {
@@ -152,7 +161,7 @@ std::string render_train_text(const TrainingQuery& q, const TrainingEstimate& e,
     int n = 0;
     for (const auto& sug : e.suggestions) {
       s += fmt::format("  {}. {} ({}): {} per GPU, {}\n", ++n, sug.change, join(sug.args, " "),
-                       format_iec(sug.total_bytes),
+                       format_memory(sug.total_bytes, q.units),
                        sug.verdict == Verdict::Fits      ? "fits"
                        : sug.verdict == Verdict::Offload ? "fits with offload"
                                                          : "still short");

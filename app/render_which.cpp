@@ -31,7 +31,8 @@ std::string render_which_text(const WhichView& v) {
   for (const auto& r : v.rows) {
     s +=
         fmt::format("  {:<{}}  {:>10}  {:>10}  {:>8}  {:>10}  {}\n", r.devices.text, width,
-                    format_iec(r.devices.capacity()), format_iec(r.required),
+                    format_memory(r.devices.capacity(), v.query.units),
+                    format_memory(r.required, v.query.units),
                     r.price_usd ? fmt::format("${:.0f}", *r.price_usd) : "-",
                     r.decode_tokens_per_s ? fmt::format("{:.1f} t/s", *r.decode_tokens_per_s) : "-",
                     runtime_label(r.runtime));

@@ -14,9 +14,13 @@ namespace willfit::app {
 
 Expected<Model> resolve_model(const std::string& text, const Environment& env);
 // The same, with the catalogue file given by --models (empty: the default one).
+// `units`: how the notes of a model file print sizes (--units).
 Expected<Model> resolve_model(const std::string& text, const Environment& env,
-                              const std::string& models_file);
+                              const std::string& models_file, UnitSystem units = UnitSystem::Mixed);
+// `units`: how names of bare capacities ("8.00 GiB GPU") and notes print
+// memory (--units).
 Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& env,
-                                    const std::string& devices_file = "");
+                                    const std::string& devices_file = "",
+                                    UnitSystem units = UnitSystem::Mixed);
 
 }  // namespace willfit::app

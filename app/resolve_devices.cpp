@@ -16,9 +16,10 @@
 namespace willfit::app {
 namespace {
 
-std::string describe(const Device& d) {
-  std::string s = fmt::format("device {}: {}, {}, {} as sold = {}", d.id, d.name,
-                              kind_label(d.kind), d.memory_marketed, format_iec(d.memory_bytes));
+std::string describe(const Device& d, UnitSystem units) {
+  std::string s =
+      fmt::format("device {}: {}, {}, {} as sold = {}", d.id, d.name, kind_label(d.kind),
+                  d.memory_marketed, format_memory(d.memory_bytes, units));
   if (!d.memory_type.empty()) {
     s += " " + d.memory_type;
   }
@@ -28,9 +29,9 @@ std::string describe(const Device& d) {
   return s;
 }
 
-Expected<Device> one_device(const std::string& name, DeviceSource& source) {
+Expected<Device> one_device(const std::string& name, DeviceSource& source, UnitSystem units) {
   if (is_capacity_text(name)) {
-    return raw_device(name);
+    return raw_device(name, units);
   }
   auto d = source.find(name);
   if (!d) {
@@ -47,10 +48,10 @@ Expected<Device> one_device(const std::string& name, DeviceSource& source) {
 }  // namespace
 
 Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& env,
-                                    const std::string& devices_file) {
+                                    const std::string& devices_file, UnitSystem units) {
   DeviceSource source(env, devices_file);
   if (to_lower(trim(text)) == "auto") {
-    auto det = detect_devices(env, source);
+    auto det = detect_devices(env, source, units);
     if (!det) {
       return det.error();
     }
@@ -64,7 +65,7 @@ Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& 
   DeviceSet set;
   set.text = to_lower(trim(text));
   for (const auto& part : *parts) {
-    auto d = one_device(part.name, source);
+    auto d = one_device(part.name, source, units);
     if (!d) {
       // Name the whole --device text when the failing part is only a piece of it.
       if (parts->size() > 1 || part.count > 1) {
@@ -78,7 +79,7 @@ Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& 
           fmt::format("too many devices in '{}': at most {}", trim(text), kMaxDeviceCount));
     }
     if (d->kind != DeviceKind::Raw) {
-      const std::string note = describe(*d);
+      const std::string note = describe(*d, units);
       if (std::find(set.notes.begin(), set.notes.end(), note) == set.notes.end()) {
         set.notes.push_back(note);
       }

@@ -15,7 +15,7 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env) {
 }
 
 Expected<Model> resolve_model(const std::string& text, const Environment& env,
-                              const std::string& models_file) {
+                              const std::string& models_file, UnitSystem units) {
   std::string t = trim(text);
   if (t.empty()) {
     return make_error("MODEL is empty: give a size like '7b', a model name or a model file");
@@ -33,7 +33,7 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
     return model_from_size(*size);
   }
   if (looks_like_model_path(t, env)) {
-    return model_from_path(t, env);
+    return model_from_path(t, env, units);
   }
   auto db = load_model_db(env, models_file);
   if (!db) {

@@ -35,17 +35,66 @@ _willfit_values() {
     esac
 }
 
+# Bash splits words at ':' (it is in COMP_WORDBREAKS), so an Ollama tag such
+# as "qwen2.5:7b" arrives as "qwen2.5" ":" "7b". Sets words/cword with such
+# pieces joined again: a piece that follows the previous one on the line with
+# no space between belongs to it. bash-completion's _get_comp_words_by_ref -n :
+# does this when it is loaded; this is the fallback without it.
+_willfit_join_words() {
+    words=() cword=0
+    local line=$COMP_LINE gap w i
+    for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+        w=${COMP_WORDS[i]}
+        gap=${line%%[![:space:]]*}
+        line=${line#"$gap"}
+        if ((i > 0)) && [[ -z $gap ]]; then
+            words[${#words[@]} - 1]+=$w
+        else
+            words+=("$w")
+        fi
+        line=${line#"$w"}
+        ((i == COMP_CWORD)) && cword=$((${#words[@]} - 1))
+    done
+}
+
+# Bash replaces only the piece after the last ':' of the word being
+# completed, so candidates must drop what comes before it (as
+# bash-completion's __ltrim_colon_completions does).
+_willfit_trim_colon() {
+    local cur=$1
+    [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]] || return 0
+    if declare -F __ltrim_colon_completions > /dev/null; then
+        __ltrim_colon_completions "$cur"
+        return 0
+    fi
+    local prefix=${cur%"${cur##*:}"} i
+    for i in "${!COMPREPLY[@]}"; do
+        COMPREPLY[i]=${COMPREPLY[i]#"$prefix"}
+    done
+}
+
 _willfit() {
     local cur prev words cword
-    cur=${COMP_WORDS[COMP_CWORD]}
-    prev=""
-    ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local bin=${COMP_WORDS[0]}
+    if declare -F _get_comp_words_by_ref > /dev/null; then
+        _get_comp_words_by_ref -n : cur prev words cword
+    else
+        _willfit_join_words
+        cur=${words[cword]}
+        prev=""
+        ((cword > 0)) && prev=${words[cword - 1]}
+    fi
+    local bin=${words[0]}
     COMPREPLY=()
+    _willfit_complete
+    _willfit_trim_colon "$cur"
+    return 0
+}
 
+# Fills COMPREPLY for cur/prev/words/cword/bin (set by _willfit).
+_willfit_complete() {
     # The subcommand: the first word after "willfit" that names one.
-    local cmd="" first=${COMP_WORDS[1]:-}
-    if ((COMP_CWORD > 1)); then
+    local cmd="" first=${words[1]:-}
+    if ((cword > 1)); then
         local c
         for c in $("$bin" __complete commands 2>/dev/null); do
             [[ $first == "$c" ]] && cmd=$c
@@ -86,7 +135,7 @@ _willfit() {
         return 0
     fi
 
-    if ((COMP_CWORD == 1)); then
+    if ((cword == 1)); then
         COMPREPLY=($(compgen -W "$("$bin" __complete commands 2>/dev/null) $("$bin" __complete models "$cur" 2>/dev/null)" -- "$cur"))
         compopt -o filenames 2>/dev/null
         COMPREPLY+=($(compgen -f -- "$cur"))

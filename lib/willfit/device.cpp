@@ -67,7 +67,7 @@ std::string DeviceSet::display_name() const {
   return out;
 }
 
-Expected<Device> raw_device(std::string_view capacity_text) {
+Expected<Device> raw_device(std::string_view capacity_text, UnitSystem units) {
   auto bytes = parse_capacity(capacity_text);
   if (!bytes) {
     return bytes.error();
@@ -76,7 +76,7 @@ Expected<Device> raw_device(std::string_view capacity_text) {
   d.id = to_lower(trim(capacity_text));
   d.kind = DeviceKind::Raw;
   d.memory_bytes = *bytes;
-  d.name = fmt::format("{} GPU", format_iec(*bytes));
+  d.name = fmt::format("{} GPU", format_memory(*bytes, units));
   d.memory_marketed = trim(capacity_text);
   d.source = "given on the command line";
   return d;
@@ -86,13 +86,15 @@ namespace {
 
 // The rule, once for both entry points. The reason is put into words only
 // when `with_reason` (an estimate in a search loop wants the bytes alone).
-Usable usable_rule(const Device& device, const UsableOptions& options, bool with_reason) {
+Usable usable_rule(const Device& device, const UsableOptions& options, UnitSystem units,
+                   bool with_reason) {
   const Bytes cap = device.memory_bytes;
   // Reason text: formatted only when asked for.
   const auto why = [with_reason](auto&& make) { return with_reason ? make() : std::string(); };
   if (options.gpu_limit) {
     return {std::min(cap, *options.gpu_limit), why([&] {
-              return fmt::format("GPU memory limit set to {}", format_iec(*options.gpu_limit));
+              return fmt::format("GPU memory limit set to {}",
+                                 format_memory(*options.gpu_limit, units));
             })};
   }
   const auto fraction_of = [cap](double f) {
@@ -128,14 +130,14 @@ Usable usable_rule(const Device& device, const UsableOptions& options, bool with
       return {std::max<Bytes>(0, cap - keep), why([&] {
                 return fmt::format(
                     "unified memory shared with the operating system: {} kept for it",
-                    format_iec(keep));
+                    format_memory(keep, units));
               })};
     }
     case DeviceKind::Cpu: {
       const Bytes keep = std::max<Bytes>(2 * kGiB, fraction_of(0.10));
       return {std::max<Bytes>(0, cap - keep), why([&] {
                 return fmt::format("{} kept for the operating system and other programs",
-                                   format_iec(keep));
+                                   format_memory(keep, units));
               })};
     }
   }
@@ -144,12 +146,12 @@ Usable usable_rule(const Device& device, const UsableOptions& options, bool with
 
 }  // namespace
 
-Usable usable_memory(const Device& device, const UsableOptions& options) {
-  return usable_rule(device, options, true);
+Usable usable_memory(const Device& device, const UsableOptions& options, UnitSystem units) {
+  return usable_rule(device, options, units, true);
 }
 
 Bytes usable_bytes(const Device& device, const UsableOptions& options) {
-  return usable_rule(device, options, false).bytes;
+  return usable_rule(device, options, UnitSystem::Mixed, false).bytes;
 }
 
 }  // namespace willfit

@@ -69,8 +69,9 @@ struct DeviceSet {
   [[nodiscard]] std::string display_name() const;  // "2x GeForce RTX 3090"
 };
 
-// A device made from a bare capacity ("8gb"): a GPU with that much memory.
-Expected<Device> raw_device(std::string_view capacity_text);
+// A device made from a bare capacity ("8gb"): a GPU with that much memory,
+// named with the capacity in `units` ("8.00 GiB GPU").
+Expected<Device> raw_device(std::string_view capacity_text, UnitSystem units = UnitSystem::Mixed);
 
 struct UsableOptions {
   // macOS `iogpu.wired_limit_mb` or any explicit figure: replaces the rule.
@@ -84,7 +85,9 @@ struct Usable {
 
 // How much of a device's memory a model may use (before runtime overheads,
 // which the estimate counts itself). See device.cpp for the rule and sources.
-Usable usable_memory(const Device& device, const UsableOptions& options = {});
+// `units`: how the reason prints memory (--units).
+Usable usable_memory(const Device& device, const UsableOptions& options = {},
+                     UnitSystem units = UnitSystem::Mixed);
 // The same rule's bytes alone, without putting the reason into words (for
 // the estimator's inner loops).
 Bytes usable_bytes(const Device& device, const UsableOptions& options = {});

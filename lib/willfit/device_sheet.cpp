@@ -62,10 +62,11 @@ double decode_ceiling_tokens_per_s(double bandwidth_gb_per_s, Bytes bytes_per_to
   return bandwidth_gb_per_s * static_cast<double>(kGB) / static_cast<double>(bytes_per_token);
 }
 
-DeviceSheet make_device_sheet(const Device& device, const UsableOptions& options) {
+DeviceSheet make_device_sheet(const Device& device, const UsableOptions& options,
+                              UnitSystem units) {
   DeviceSheet s;
   s.device = device;
-  s.usable = usable_memory(device, options);
+  s.usable = usable_memory(device, options, units);
   auto size = parse_model_size("7b");
   auto precision = parse_precision("q4_k_m");
   if (size && precision) {

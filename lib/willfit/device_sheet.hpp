@@ -33,6 +33,8 @@ struct DeviceSheet {
   std::vector<std::string> caveats;        // generic notes that apply to this device
 };
 
-DeviceSheet make_device_sheet(const Device& device, const UsableOptions& options = {});
+// `units`: how the words built here print memory (--units).
+DeviceSheet make_device_sheet(const Device& device, const UsableOptions& options = {},
+                              UnitSystem units = UnitSystem::Mixed);
 
 }  // namespace willfit

@@ -42,6 +42,9 @@ struct InferenceQuery {
   std::optional<int> n_cpu_moe;   // llama.cpp: blocks whose experts stay on the CPU (nullopt: plan)
   std::optional<int> gpu_layers;  // llama.cpp -ngl given by the user (nullopt: plan)
   std::int64_t kv_pad = 256;      // llama.cpp KV cells are a multiple of this
+  // How the words built here (formulas, reasons, hints) print memory
+  // (--units); changes no figure.
+  UnitSystem units = UnitSystem::Mixed;
 };
 
 enum class Verdict { Fits, Offload, NoFit };

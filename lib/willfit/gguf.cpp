@@ -471,7 +471,7 @@ Expected<GgufRead> read_gguf(std::string_view bytes, std::uint64_t file_size) {
   }
 }
 
-Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name) {
+Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, UnitSystem units) {
   const std::string arch = f.architecture();
   if (arch.empty()) {
     return make_error("malformed GGUF: no general.architecture");
@@ -694,11 +694,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name) {
   std::string mix_text;
   for (const auto& row : m.weight_mix) {
     mix_text += fmt::format("{}{} {} ({} tensors)", mix_text.empty() ? "" : ", ", row.type,
-                            format_si(row.bytes), row.tensors);
+                            format_size(row.bytes, units), row.tensors);
   }
   m.notes.push_back(fmt::format(
       "weights: {} exactly, from {} tensors ({} parameters, {:.3g} bits per weight{}): {}",
-      format_si(f.weight_bytes), f.tensors.size(), f.params,
+      format_size(f.weight_bytes, units), f.tensors.size(), f.params,
       f.params > 0 ? 8.0 * static_cast<double>(f.weight_bytes) / static_cast<double>(f.params)
                    : 0.0,
       file_type.empty() ? "" : ", file type " + file_type, mix_text));

@@ -13,6 +13,7 @@
 
 #include "willfit/expected.hpp"
 #include "willfit/model.hpp"
+#include "willfit/units.hpp"
 
 namespace willfit {
 
@@ -73,8 +74,10 @@ inline constexpr std::uint64_t kGgufMaxHeaderBytes = std::uint64_t{256} << 20;
 // The model a GGUF header describes: architecture from `<arch>.*` metadata,
 // exact parameters and weight bytes from the tensor table, the quantisation
 // mix, and general.file_type as the precision hint. `file_name` names the
-// model when general.name is absent.
-Expected<Model> model_from_gguf(const GgufFile& file, std::string_view file_name);
+// model when general.name is absent. `units`: how the weights note prints
+// its sizes (--units).
+Expected<Model> model_from_gguf(const GgufFile& file, std::string_view file_name,
+                                UnitSystem units = UnitSystem::Mixed);
 
 // "Q4_K", "F16", ... for a ggml_type; "" when unknown.
 std::string_view ggml_type_name(std::uint32_t type);

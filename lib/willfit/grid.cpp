@@ -43,8 +43,8 @@ std::string_view grid_cell_word(const Estimate& e) {
   return "no";
 }
 
-std::string grid_cell_text(const Estimate& e) {
-  return fmt::format("{} {}", grid_cell_word(e), format_iec(e.memory.total()));
+std::string grid_cell_text(const Estimate& e, UnitSystem units) {
+  return fmt::format("{} {}", grid_cell_word(e), format_memory(e.memory.total(), units));
 }
 
 bool grid_cell_ok(const Estimate& e) {

@@ -19,8 +19,9 @@ namespace willfit {
 Expected<std::vector<std::string>> split_list(std::string_view text, std::string_view option);
 
 // One cell of a grid: the verdict and the total, "fits 5.20 GiB",
-// "offload 9.93 GiB", "no 41.3 GiB", or "needs 5.20 GiB" without a device.
-std::string grid_cell_text(const Estimate& e);
+// "offload 9.93 GiB", "no 41.3 GiB", or "needs 5.20 GiB" without a device;
+// the total in `units` (--units).
+std::string grid_cell_text(const Estimate& e, UnitSystem units = UnitSystem::Mixed);
 
 // The cell's verdict word alone: "fits", "offload", "no", "needs".
 std::string_view grid_cell_word(const Estimate& e);

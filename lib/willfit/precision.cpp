@@ -48,6 +48,16 @@ Precision mix(std::string id, std::string name, double bits, double block_bits,
               derived ? kQuantDerived : kQuantTable);
 }
 
+}  // namespace
+
+std::string bits_per_weight_text(const Precision& precision) {
+  return precision.kind == PrecisionKind::GgufMix
+             ? fmt::format("about {:.1f}", precision.bits_per_weight)
+             : fmt::format("{:.3g}", precision.bits_per_weight);
+}
+
+namespace {
+
 const std::vector<Precision>& table() {
   static const std::vector<Precision> t = [] {
     std::vector<Precision> v;

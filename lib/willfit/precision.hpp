@@ -43,6 +43,12 @@ struct Precision {
 // Unknown names get "did you mean ...?".
 Expected<Precision> parse_precision(std::string_view text);
 
+// Bits per weight for a sentence ("... (X bits per weight)"). A GGUF mix is an
+// average over a whole file, so it reads "about 4.0": one decimal, never a
+// bare "4" that looks like a 4-bit block type. Exact widths print with up to
+// three significant digits ("8.5", "6.56", "16").
+std::string bits_per_weight_text(const Precision& precision);
+
 // Every named precision, highest bits first (for listings, completions and
 // "--precision best").
 std::span<const Precision> all_precisions();

@@ -10,7 +10,8 @@ namespace {
 
 // The one-line hint when it does not fit: the first suggestion (suggest.hpp
 // ranks them), else what is short and where.
-std::string make_hint(const Estimate& e, const std::vector<Suggestion>& suggestions) {
+std::string make_hint(const Estimate& e, const std::vector<Suggestion>& suggestions,
+                      UnitSystem units) {
   if (e.fits() || !e.device_known) {
     return "";
   }
@@ -24,12 +25,12 @@ std::string make_hint(const Estimate& e, const std::vector<Suggestion>& suggesti
   }
   if (e.verdict == Verdict::Offload) {
     return fmt::format("hint: {} must live in system RAM; expect much slower generation",
-                       format_iec(short_by));
+                       format_memory(short_by, units));
   }
   return fmt::format(
       "hint: {} more memory is needed: a larger device, more devices, or offload to system RAM "
       "(--ram)",
-      format_iec(short_by));
+      format_memory(short_by, units));
 }
 
 }  // namespace
@@ -50,8 +51,9 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   for (const auto& d : query.devices.devices) {
     if (d.kind == DeviceKind::Raw) {
       r.assumptions.push_back(
-          fmt::format("'{}' read as {} ({} bytes): GPU memory sold as \"N GB\" is N GiB",
-                      d.memory_marketed, format_iec(d.memory_bytes), d.memory_bytes));
+          fmt::format("'{}' read as {} ({} bytes): GPU memory sold as \"N GB\" is {}",
+                      d.memory_marketed, format_memory(d.memory_bytes, query.units), d.memory_bytes,
+                      marketed_gb_meaning(query.units)));
       break;
     }
   }
@@ -63,7 +65,7 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
     r.assumptions.push_back("system RAM unknown: give --ram to consider offloading");
   }
   r.suggestions = suggest_changes(query, r.estimate, SuggestInputs{smaller_models, speed});
-  r.hint = make_hint(r.estimate, r.suggestions);
+  r.hint = make_hint(r.estimate, r.suggestions, query.units);
   r.speed = estimate_speed(query, r.estimate, speed);
   return r;
 }

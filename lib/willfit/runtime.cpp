@@ -86,6 +86,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -220,16 +221,22 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
 
 // One term of the breakdown. Its arithmetic in words (`formula()`) and its
 // source are built only when the estimate is explained.
-template <typename Formula>
+// A source is a fixed text, or a function building one (when it names an
+// amount, printed in the query's units).
+template <typename Formula, typename Source>
 void add_term(const Inputs& in, Estimate& e, std::string_view key, Bytes bytes, Placement where,
-              const Formula& formula, std::string_view source) {
+              const Formula& formula, const Source& source) {
   Term& t = e.terms.emplace_back();
   t.key = key;
   t.bytes = bytes;
   t.placement = where;
   if (in.explain) {
     t.formula = formula();
-    t.source = source;
+    if constexpr (std::is_invocable_v<Source>) {
+      t.source = source();
+    } else {
+      t.source = source;
+    }
   }
 }
 
@@ -239,13 +246,14 @@ std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes) {
   if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
     return fmt::format("{} layers x {} latent dims x {:g} bytes x {} tokens{} = {}", a.layers,
                        a.attention.kv_lora_rank + a.attention.qk_rope_head_dim,
-                       in.k_type.bytes_per_element(), cells, seqs, format_iec(bytes));
+                       in.k_type.bytes_per_element(), cells, seqs,
+                       format_memory(bytes, in.q.units));
   }
   return fmt::format(
       "2 (K and V) x {} layers x {} KV heads x {} dims x {:g} bytes x {} tokens{}{} = {}", a.layers,
       a.kv_heads, a.head_dim, in.k_type.bytes_per_element(), cells, seqs,
       a.attention.kind == AttentionKind::Sliding ? " (windowed layers hold less)" : "",
-      format_iec(bytes));
+      format_memory(bytes, in.q.units));
 }
 
 void set_usable(const Inputs& in, Estimate& e) {
@@ -256,7 +264,7 @@ void set_usable(const Inputs& in, Estimate& e) {
       e.usable += usable_bytes(d, q.usable);
       continue;
     }
-    const Usable u = usable_memory(d, q.usable);
+    const Usable u = usable_memory(d, q.usable, q.units);
     e.usable += u.bytes;
     if (std::find(e.usable_reasons.begin(), e.usable_reasons.end(), u.reason) ==
         e.usable_reasons.end()) {
@@ -375,12 +383,12 @@ void llama_family(const Inputs& in, Estimate& e) {
         return w.recipe
                    ? fmt::format("{} tensors by llama.cpp's recipe{} = {}", q.precision.name,
                                  host_split ? ", token embeddings on the host" : "",
-                                 format_si(device_weights))
+                                 format_size(device_weights, in.q.units))
                    : fmt::format("{} params x {:g} bits / 8{} = {}",
                                  fmt::format("{:.3g} B", static_cast<double>(q.model.params) / 1e9),
                                  q.precision.bits_per_weight,
                                  host_split ? ", token embeddings on the host" : "",
-                                 format_si(device_weights));
+                                 format_size(device_weights, in.q.units));
       },
       q.precision.source);
 
@@ -404,7 +412,7 @@ void llama_family(const Inputs& in, Estimate& e) {
       [&] {
         return fmt::format("widest point of the graph: {}{} = {}", c.widest,
                            nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "",
-                           format_iec(e.memory.compute));
+                           format_memory(e.memory.compute, in.q.units));
       },
       "llama.cpp graph reservation (runtime.cpp essay)");
 
@@ -437,28 +445,39 @@ void llama_family(const Inputs& in, Estimate& e) {
   add_term(
       in, e, "overhead", e.memory.overhead, Placement::Device,
       [&] {
-        return fmt::format("driver/CUDA context, {} per GPU = {}", format_iec(fixed_for(0).first),
-                           format_iec(e.memory.overhead));
+        return fmt::format("driver/CUDA context, {} per GPU = {}",
+                           format_memory(fixed_for(0).first, in.q.units),
+                           format_memory(e.memory.overhead, in.q.units));
       },
-      "Ollama per-GPU minimum memory (457 MiB CUDA, 512 MiB Metal)");
+      [&] {
+        return fmt::format("Ollama per-GPU minimum memory ({} CUDA, {} Metal)",
+                           format_memory(kCudaContext, in.q.units),
+                           format_memory(kMetalContext, in.q.units));
+      });
   add_term(
       in, e, "margin", e.memory.margin, Placement::Device,
       [&] {
         return ollama ? fmt::format("Ollama reserves one layer (block 0 and its KV) per GPU = {}",
-                                    format_iec(e.memory.margin))
-                      : fmt::format("5% of {}, between 256 MiB and 1 GiB = {}",
+                                    format_memory(e.memory.margin, in.q.units))
+                      : fmt::format("5% of {}, between {} and {} = {}",
                                     e.device_known ? "usable memory" : "the need",
-                                    format_iec(e.memory.margin));
+                                    format_memory(kMarginMin, in.q.units),
+                                    format_memory(kMarginMax, in.q.units),
+                                    format_memory(e.memory.margin, in.q.units));
       },
-      ollama ? "Ollama classic estimator (inference-estimators.md section 3b)"
-             : "llama.cpp --fit keeps 1 GiB free per device");
+      [&] {
+        return ollama ? std::string("Ollama classic estimator (inference-estimators.md section 3b)")
+                      : fmt::format("llama.cpp --fit keeps {} free per device",
+                                    format_memory(kMarginMax, in.q.units));
+      });
 
   // Host side.
   if (host_split) {
     add_term(
         in, e, "token_embeddings", w.token_embd, Placement::Host,
         [&] {
-          return fmt::format("input embeddings stay in system RAM = {}", format_si(w.token_embd));
+          return fmt::format("input embeddings stay in system RAM = {}",
+                             format_size(w.token_embd, in.q.units));
         },
         "llama.cpp keeps the input layer on the CPU (its 'CPU buffer')");
     add_term(
@@ -466,14 +485,14 @@ void llama_family(const Inputs& in, Estimate& e) {
         [&] {
           return fmt::format(
               "input embeddings and KQ mask of a step, 4 x tokens x (hidden + context) = {}",
-              format_iec(c.host));
+              format_memory(c.host, in.q.units));
         },
         "llama.cpp CUDA_Host compute buffer (runtime.cpp essay)");
     add_term(
         in, e, "output_buffer", c.output_buffer, Placement::Host,
         [&] {
           return fmt::format("logits, sequences x vocabulary x 4 bytes = {}",
-                             format_iec(c.output_buffer));
+                             format_memory(c.output_buffer, in.q.units));
         },
         "llama.cpp output buffer");
     e.host = w.token_embd + c.host + c.output_buffer;
@@ -653,15 +672,16 @@ void vllm(const Inputs& in, Estimate& e) {
   add_term(
       in, e, "weights", e.memory.weights, Placement::Device,
       [&] {
-        return fmt::format("{} across {} GPU{} = {}", format_si(total_weights), tp,
-                           tp > 1 ? "s" : "", format_si(total_weights));
+        return fmt::format("{} across {} GPU{} = {}", format_size(total_weights, in.q.units), tp,
+                           tp > 1 ? "s" : "", format_size(total_weights, in.q.units));
       },
       q.precision.source);
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
       [&] {
         return fmt::format("{} tokens (blocks of 16) x {} per token = {}", need_tokens,
-                           format_iec(per_token_gpu * tp), format_iec(e.memory.kv_cache));
+                           format_memory(per_token_gpu * tp, in.q.units),
+                           format_memory(e.memory.kv_cache, in.q.units));
       },
       "vLLM paged KV (inference-estimators.md section 4b)");
   add_term(
@@ -669,14 +689,15 @@ void vllm(const Inputs& in, Estimate& e) {
       [&] {
         return fmt::format(
             "profiling run: MLP of {} tokens and sampler logits of {} sequences = {}",
-            kVllmBatchedTokens, kVllmSampledSeqs, format_iec(e.memory.compute));
+            kVllmBatchedTokens, kVllmSampledSeqs, format_memory(e.memory.compute, in.q.units));
       },
       "vLLM profile_run (runtime.cpp essay)");
   add_term(
       in, e, "overhead", e.memory.overhead, Placement::Device,
       [&] {
-        return fmt::format("non-torch memory, {} per GPU = {}", format_iec(kVllmNonTorch),
-                           format_iec(e.memory.overhead));
+        return fmt::format("non-torch memory, {} per GPU = {}",
+                           format_memory(kVllmNonTorch, in.q.units),
+                           format_memory(e.memory.overhead, in.q.units));
       },
       "vLLM start-up logs (shared/validation/runtime-logs.csv V03, V05, V12)");
   add_term(
@@ -711,7 +732,7 @@ void vllm(const Inputs& in, Estimate& e) {
     e.usable_reasons.push_back(fmt::format(
         "vLLM takes --gpu-memory-utilization {:g} of each GPU's total memory ({} of {}); the CUDA "
         "context lives in the rest",
-        util, format_iec(v.budget), format_iec(d0.memory_bytes)));
+        util, format_memory(v.budget, in.q.units), format_memory(d0.memory_bytes, in.q.units)));
   }
   if (static_cast<int>(q.devices.count()) < tp) {
     e.warnings.push_back(
@@ -747,10 +768,10 @@ void pytorch(const Inputs& in, Estimate& e) {
                    ? fmt::format("{:.3g} B params x {:g} bytes ({}) = {}",
                                  static_cast<double>(q.model.params) / 1e9,
                                  q.precision.bits_per_weight / 8.0, q.precision.name,
-                                 format_si(e.memory.weights))
+                                 format_size(e.memory.weights, in.q.units))
                    : fmt::format(
                          "linear layers at {:g} bits, embeddings and output head at 16 bits = {}",
-                         q.precision.bits_per_weight, format_si(e.memory.weights));
+                         q.precision.bits_per_weight, format_size(e.memory.weights, in.q.units));
       },
       q.precision.source);
   // KV: every token, unpadded (PyTorch) or in steps of 256 (mlx_lm).
@@ -786,7 +807,8 @@ void pytorch(const Inputs& in, Estimate& e) {
             "prefill of {} tokens{}: {:g} bytes x tokens x (3 x MLP width + 3 x hidden), "
             "and the last logits in F32{} = {}",
             step, in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "", act_bytes,
-            nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "", format_iec(e.memory.compute));
+            nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "",
+            format_memory(e.memory.compute, in.q.units));
       },
       mlx ? "mlx_lm prefill step (runtime.cpp essay)"
           : "PyTorch MLP peak, measured on Qwen2.5 (runtime.cpp essay)");
@@ -798,9 +820,13 @@ void pytorch(const Inputs& in, Estimate& e) {
       in, e, "overhead", e.memory.overhead, Placement::Device,
       [&] {
         return fmt::format("{} context outside the allocator = {}", mlx ? "Metal" : "CUDA",
-                           format_iec(e.memory.overhead));
+                           format_memory(e.memory.overhead, in.q.units));
       },
-      "Ollama per-GPU minimum memory (457 MiB CUDA, 512 MiB Metal)");
+      [&] {
+        return fmt::format("Ollama per-GPU minimum memory ({} CUDA, {} Metal)",
+                           format_memory(kCudaContext, in.q.units),
+                           format_memory(kMetalContext, in.q.units));
+      });
   const Bytes basis =
       e.device_known ? e.usable
                      : e.memory.weights + e.memory.kv_cache + e.memory.compute + e.memory.overhead;
@@ -808,9 +834,10 @@ void pytorch(const Inputs& in, Estimate& e) {
   add_term(
       in, e, "margin", e.memory.margin, Placement::Device,
       [&] {
-        return fmt::format("allocator slack, 5% of {}, between 256 MiB and 1 GiB = {}",
-                           e.device_known ? "usable memory" : "the need",
-                           format_iec(e.memory.margin));
+        return fmt::format(
+            "allocator slack, 5% of {}, between {} and {} = {}",
+            e.device_known ? "usable memory" : "the need", format_memory(kMarginMin, in.q.units),
+            format_memory(kMarginMax, in.q.units), format_memory(e.memory.margin, in.q.units));
       },
       "PyTorch caching allocator fragmentation");
   e.required = e.memory.total();

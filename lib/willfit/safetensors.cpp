@@ -338,7 +338,7 @@ std::string safetensors_precision(const SafetensorsHeader& h) {
 namespace willfit {
 
 Model model_from_safetensors(const SafetensorsHeader& h, std::string_view label,
-                             const Model* config) {
+                             const Model* config, UnitSystem units) {
   Model m;
   if (config != nullptr) {
     m = *config;
@@ -394,14 +394,15 @@ Model model_from_safetensors(const SafetensorsHeader& h, std::string_view label,
                    [](const auto& x, const auto& y) { return x.bytes > y.bytes; });
   for (const auto& row : m.weight_mix) {
     mix += fmt::format("{}{} {} ({} tensors)", mix.empty() ? "" : ", ", row.type,
-                       format_si(row.bytes), row.tensors);
+                       format_size(row.bytes, units), row.tensors);
   }
   if (m.precision_hint.empty()) {
     m.precision_hint = safetensors_precision(h);
   }
-  m.notes.push_back(fmt::format(
-      "weights: {} exactly, from {} safetensors tensors ({} parameters{}): {}", format_si(h.bytes),
-      h.tensors, h.params, h.quantized_packed ? ", packed quantised weights unpacked" : "", mix));
+  m.notes.push_back(
+      fmt::format("weights: {} exactly, from {} safetensors tensors ({} parameters{}): {}",
+                  format_size(h.bytes, units), h.tensors, h.params,
+                  h.quantized_packed ? ", packed quantised weights unpacked" : "", mix));
   return m;
 }
 

@@ -11,6 +11,7 @@
 
 #include "willfit/expected.hpp"
 #include "willfit/model.hpp"
+#include "willfit/units.hpp"
 
 namespace willfit {
 
@@ -65,7 +66,8 @@ namespace willfit {
 // exact parameter count (unless packed-quantised) and weight bytes; without,
 // the shape is inferred from the parameter count (marked assumed), corrected
 // by the embedding's shape, the block count and the presence of an lm_head.
+// `units`: how the weights note prints its sizes (--units).
 Model model_from_safetensors(const SafetensorsHeader& header, std::string_view label,
-                             const Model* config);
+                             const Model* config, UnitSystem units = UnitSystem::Mixed);
 
 }  // namespace willfit

@@ -85,8 +85,8 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e) 
       InferenceQuery alt = pinned(q, e);
       alt.precision = *p;
       if (auto s = if_fits(alt,
-                           fmt::format("lower precision {} ({:.3g} bits per weight)", p->name,
-                                       p->bits_per_weight),
+                           fmt::format("lower precision {} ({} bits per weight)", p->name,
+                                       bits_per_weight_text(*p)),
                            "--precision " + p->id)) {
         return s;
       }
@@ -192,7 +192,7 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
         fmt::format("{}the experts of {} blocks", what.empty() ? "" : " and ", a.cpu_moe_layers);
   }
   Suggestion s = make(fmt::format("offload {} to system RAM ({}; needs {} of RAM)", what, a.flags,
-                                  format_iec(a.host_bytes)),
+                                  format_memory(a.host_bytes, q.units)),
                       fmt::format("--ram {}gb", ram / kGiB), after);
   const SpeedEstimate speed = estimate_speed(alt, after, in.speed);
   if (speed.estimable) {
@@ -201,9 +201,9 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
   return s;
 }
 
-std::string line_of(const Suggestion& s) {
+std::string line_of(const Suggestion& s, UnitSystem units) {
   std::string line =
-      fmt::format("{}: {}: needs {}, {}", s.args, s.change, format_iec(s.total_bytes),
+      fmt::format("{}: {}: needs {}, {}", s.args, s.change, format_memory(s.total_bytes, units),
                   s.verdict == Verdict::Fits ? "fits" : "fits with offload");
   if (s.decode_tokens_per_s) {
     line += fmt::format(", about {:.1f} tokens/s decode", *s.decode_tokens_per_s);
@@ -221,7 +221,7 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
   }
   const auto add = [&](std::optional<Suggestion> s) {
     if (s) {
-      s->line = line_of(*s);
+      s->line = line_of(*s, query.units);
       out.push_back(std::move(*s));
     }
   };

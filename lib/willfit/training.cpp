@@ -785,11 +785,11 @@ void explain(const TrainingQuery& q, const States& st, const Activations& act, c
 
   e.headline =
       full ? fmt::format("{} params x {:.4g} bytes = {} before activations", params_text(params),
-                         s.total(), format_si(round_bytes(params * s.total())))
+                         s.total(), format_size(round_bytes(params * s.total()), q.units))
            : fmt::format(
                  "frozen base {} + {} trainable params x {:.4g} bytes = {} before activations",
-                 format_si(round_bytes(st.base)), params_text(trainable), s.total(),
-                 format_si(round_bytes(st.base + trainable * s.total())));
+                 format_size(round_bytes(st.base), q.units), params_text(trainable), s.total(),
+                 format_size(round_bytes(st.base + trainable * s.total()), q.units));
   std::string weights;
   if (full) {
     weights = fmt::format("{} params x {:g} bytes ({})", params_text(params), s.weights,
@@ -798,26 +798,28 @@ void explain(const TrainingQuery& q, const States& st, const Activations& act, c
     weights = fmt::format(
         "NF4 base: linear layers at {:.4g} bits (4 + 8/64 + 32/(64x256)), embeddings and head at "
         "16 bits = {}, + {} adapter params x {:g} bytes",
-        kNf4DoubleQuantBits, format_si(round_bytes(st.base)), params_text(trainable), s.weights);
+        kNf4DoubleQuantBits, format_size(round_bytes(st.base), q.units), params_text(trainable),
+        s.weights);
   } else {
     weights = fmt::format("frozen base {} params x {:g} bytes + {} adapter params x {:g} bytes",
                           params_text(params), s.weights, params_text(trainable), s.weights);
   }
   e.terms.push_back({"weights", b.weights, Placement::Device,
-                     fmt::format("{}{} = {}{}", weights, divided(stage >= 3), format_iec(b.weights),
-                                 offloaded(q.offload_params)),
+                     fmt::format("{}{} = {}{}", weights, divided(stage >= 3),
+                                 format_memory(b.weights, q.units), offloaded(q.offload_params)),
                      full ? kStatesSource : "PEFT; QLoRA paper (NF4, double quantisation)"});
   const std::string trained = params_text(trainable) + (full ? " params" : " adapter params");
-  e.terms.push_back(
-      {"gradients", b.gradients, Placement::Device,
-       fmt::format("{} x {:g} bytes ({}){} = {}{}", trained, s.gradients,
-                   q.grad_dtype ? to_string(*q.grad_dtype) : to_string(q.precision),
-                   divided(stage >= 2), format_iec(b.gradients), offloaded(q.offload_optimizer)),
-       kStatesSource});
+  e.terms.push_back({"gradients", b.gradients, Placement::Device,
+                     fmt::format("{} x {:g} bytes ({}){} = {}{}", trained, s.gradients,
+                                 q.grad_dtype ? to_string(*q.grad_dtype) : to_string(q.precision),
+                                 divided(stage >= 2), format_memory(b.gradients, q.units),
+                                 offloaded(q.offload_optimizer)),
+                     kStatesSource});
   e.terms.push_back(
       {"optimizer", b.optimizer, Placement::Device,
        fmt::format("{} x {:.4g} bytes ({}){} = {}{}", trained, s.optimizer, to_string(q.optimizer),
-                   divided(stage >= 1), format_iec(b.optimizer), offloaded(q.offload_optimizer)),
+                   divided(stage >= 1), format_memory(b.optimizer, q.units),
+                   offloaded(q.offload_optimizer)),
        q.optimizer == Optimizer::AdamW8bit
            ? "bitsandbytes: 1-byte m and v + fp32 absmax per 256 values"
        : q.optimizer == Optimizer::Adafactor
@@ -826,36 +828,41 @@ void explain(const TrainingQuery& q, const States& st, const Activations& act, c
   e.terms.push_back(
       {"master_weights", b.master_weights, Placement::Device,
        fmt::format("{} x {:g} bytes (fp32 copy){} = {}{}", trained, s.master, divided(stage >= 1),
-                   format_iec(b.master_weights), offloaded(q.offload_optimizer)),
+                   format_memory(b.master_weights, q.units), offloaded(q.offload_optimizer)),
        kStatesSource});
   e.terms.push_back(
       {"activations", b.activations, Placement::Device,
-       fmt::format("{} per layer x {} layers{} ({} tokens x micro-batch {}, checkpointing {}, "
-                   "flash attention {}){} + logits and fp32 loss {} = {}",
-                   format_iec(act.per_layer), act.layers_per_stage,
-                   q.pp > 1 ? fmt::format(" x {} micro-batches in flight", q.pp) : "", q.seq_len,
-                   q.micro_batch, to_string(q.checkpointing), q.flash_attention ? "on" : "off",
-                   act.recompute > 0 ? fmt::format(" + one layer recomputed {}",
-                                                   format_iec(round_bytes(act.recompute)))
-                                     : "",
-                   format_iec(round_bytes(act.logits)), format_iec(b.activations)),
+       fmt::format(
+           "{} per layer x {} layers{} ({} tokens x micro-batch {}, checkpointing {}, "
+           "flash attention {}){} + logits and fp32 loss {} = {}",
+           format_memory(act.per_layer, q.units), act.layers_per_stage,
+           q.pp > 1 ? fmt::format(" x {} micro-batches in flight", q.pp) : "", q.seq_len,
+           q.micro_batch, to_string(q.checkpointing), q.flash_attention ? "on" : "off",
+           act.recompute > 0 ? fmt::format(" + one layer recomputed {}",
+                                           format_memory(round_bytes(act.recompute), q.units))
+                             : "",
+           format_memory(round_bytes(act.logits), q.units), format_memory(b.activations, q.units)),
        kActivationSource});
   e.terms.push_back({"buffers", b.buffers, Placement::Device,
-                     fmt::format("{} = {}", buf.text, format_iec(b.buffers)),
+                     fmt::format("{} = {}", buf.text, format_memory(b.buffers, q.units)),
                      "DeepSpeed ZeRO-3 estimator (4 x largest layer); EleutherAI cookbook bucket"});
-  e.terms.push_back({"overhead", b.overhead, Placement::Device,
-                     fmt::format("CUDA context and kernels, {} per GPU", format_iec(kCudaContext)),
-                     "vram-calculator (1000 MiB); measured 300 MiB to 2 GiB"});
+  e.terms.push_back(
+      {"overhead", b.overhead, Placement::Device,
+       fmt::format("CUDA context and kernels, {} per GPU", format_memory(kCudaContext, q.units)),
+       fmt::format("vram-calculator ({}); measured {} to {}", format_memory(kCudaContext, q.units),
+                   format_memory(300 * kMiB, q.units), format_memory(2 * kGiB, q.units))});
   e.terms.push_back(
       {"margin", b.margin, Placement::Device,
-       fmt::format("5% of the {} allocated, at least 256 MiB = {}",
-                   format_iec(b.total() - b.overhead - b.margin), format_iec(b.margin)),
+       fmt::format("5% of the {} allocated, at least {} = {}",
+                   format_memory(b.total() - b.overhead - b.margin, q.units),
+                   format_memory(kMarginMin, q.units), format_memory(b.margin, q.units)),
        "PyTorch caching allocator: reserved vs allocated (llama-recipes logs)"});
   if (e.host_bytes > 0) {
     e.terms.push_back(
         {"host", e.host_bytes, Placement::Host,
          fmt::format("offloaded states {} per GPU x {} GPUs per node x 1.5 = {} per node",
-                     format_iec(round_bytes(st.host_per_gpu)), q.gpus, format_iec(e.host_bytes)),
+                     format_memory(round_bytes(st.host_per_gpu), q.units), q.gpus,
+                     format_memory(e.host_bytes, q.units)),
          "DeepSpeed estimators (16 or 18 bytes per param, additional_buffer_factor 1.5)"});
   }
 }
@@ -869,7 +876,7 @@ void decide(const TrainingQuery& q, TrainingEstimate& e) {
   }
   bool first = true;
   for (const auto& d : q.devices.devices) {
-    const Usable u = usable_memory(d, q.usable);
+    const Usable u = usable_memory(d, q.usable, q.units);
     if (first || u.bytes < e.usable) {
       e.usable = u.bytes;
       e.capacity = d.memory_bytes;
@@ -890,7 +897,7 @@ void decide(const TrainingQuery& q, TrainingEstimate& e) {
   if (!host_ok) {
     e.warnings.push_back(fmt::format(
         "the offloaded states need {} of host RAM per node, more than the {} given with --ram",
-        format_iec(e.host_bytes), format_iec(*q.ram)));
+        format_memory(e.host_bytes, q.units), format_memory(*q.ram, q.units)));
   }
 }
 
@@ -937,8 +944,9 @@ void describe(const TrainingQuery& q, TrainingEstimate& e) {
   for (const auto& d : q.devices.devices) {
     if (d.kind == DeviceKind::Raw) {
       e.assumptions.push_back(
-          fmt::format("'{}' read as {} per GPU ({} bytes): GPU memory sold as \"N GB\" is N GiB",
-                      d.memory_marketed, format_iec(d.memory_bytes), d.memory_bytes));
+          fmt::format("'{}' read as {} per GPU ({} bytes): GPU memory sold as \"N GB\" is {}",
+                      d.memory_marketed, format_memory(d.memory_bytes, q.units), d.memory_bytes,
+                      marketed_gb_meaning(q.units)));
       break;
     }
   }

@@ -70,6 +70,7 @@ struct TrainingQuery {
   DeviceSet devices;         // one entry: the device of every GPU; none: no verdict
   std::optional<Bytes> ram;  // host RAM per node, if known
   UsableOptions usable;
+  UnitSystem units = UnitSystem::Mixed;  // how the words built here print memory (--units)
 };
 
 // Bytes per parameter for each model state; `convention` names the choice.

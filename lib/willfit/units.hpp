@@ -38,6 +38,32 @@ std::string format_si(Bytes bytes);
 // Signed versions keep a leading "-" for negative amounts (headroom).
 std::string format_iec_signed(Bytes bytes);
 
+// How figures of memory are printed (--units). Two kinds of figure exist:
+// memory on a device, which GPUs and RAM hold in powers of two, and sizes from
+// the course's decimal arithmetic (parameters x bytes per weight, file
+// sizes). By default each is shown in its natural unit; `si` and `iec` print
+// both kinds in one system. Rates (GB/s) are always decimal and not covered.
+enum class UnitSystem {
+  Mixed,  // the default: device memory in GiB/MiB, decimal arithmetic in GB/MB
+  Si,     // every memory figure decimal: GB = 10^9 bytes, MB, kB
+  Iec,    // every memory figure binary: GiB = 2^30 bytes, MiB, KiB
+};
+
+// "si" or "iec", case-insensitively; errors name the input and the choices.
+Expected<UnitSystem> parse_unit_system(std::string_view text);
+
+// Memory on a device (usable, needed, KV cache...): binary unless `si`.
+std::string format_memory(Bytes bytes, UnitSystem units);
+std::string format_memory_signed(Bytes bytes, UnitSystem units);
+// A size from decimal arithmetic (weights "13 B x 0.5 bytes", file sizes):
+// decimal unless `iec`.
+std::string format_size(Bytes bytes, UnitSystem units);
+// What "N GB" on a GPU or RAM label holds, in words that fit `units`:
+// "N GiB", or "N x 2^30 bytes" where GiB are not printed.
+std::string_view marketed_gb_meaning(UnitSystem units);
+// One line defining the units the output uses, for --explain.
+std::string_view units_legend(UnitSystem units);
+
 // Converts with rounding to the nearest byte, saturating far outside any real size.
 Bytes round_bytes(double bytes);
 

@@ -32,7 +32,7 @@ TEST(Explain, ShowsTheCourseArithmeticAndSources) {
   const auto r = run_cli({"llama-2-13b", "-p", "int4", "-d", "8gb", "--explain"});
   ASSERT_NE(r.code, 2) << r.err;
   EXPECT_TRUE(has(r.out, "How it adds up:")) << r.out;
-  EXPECT_TRUE(has(r.out, "13 B parameters x 0.5 bytes (4-bit INT4) = 6.5 GB")) << r.out;
+  EXPECT_TRUE(has(r.out, "13 B parameters x 0.5 bytes (4-bit INT4) = 6.50 GB")) << r.out;
   EXPECT_TRUE(has(r.out,
                   "KV cache: 2 (K and V) x 40 layers x 40 KV heads x 128 dims x 2 bytes x 4096 "
                   "tokens = 3.12 GiB"))

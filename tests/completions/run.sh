@@ -72,6 +72,12 @@ run_cases() {  # $1: a function that completes "$@" and prints one candidate per
   $complete_fn willfit devices --vendor "" > "$out"; check "$out" "--vendor" nvidia apple
   $complete_fn willfit models --json "" > "$out"
   $complete_fn willfit completions "" > "$out"; check "$out" "completions" bash zsh fish
+  $complete_fn willfit 7b --units "" > "$out"; check "$out" "--units" si iec
+  # An Ollama tag ("qwen2.5:7b") completes whole here; bash, which splits
+  # words at ':', has its own case below.
+  if [[ $shell != bash ]]; then
+    $complete_fn willfit "$tag_head:$tag_start" > "$out"; check "$out" "willfit $tag_head:$tag_start" "$tag"
+  fi
   local cmd
   for cmd in "" train devices device models; do
     local -a opts
@@ -85,6 +91,14 @@ run_cases() {  # $1: a function that completes "$@" and prints one candidate per
     check "$out" "willfit $cmd --" "${opts[@]}"
   done
 }
+
+# A model name with a ':' from the catalogue (an Ollama tag such as
+# qwen2.5:7b): its head, and the first letter after the last ':'.
+tag=$(willfit __complete models qwen | grep -m1 ':')
+[[ -n $tag ]] || { echo "FAIL: no model name with ':' from 'willfit __complete models qwen'"; exit 1; }
+tag_head=${tag%:*}
+tag_rest=${tag##*:}
+tag_start=${tag_rest:0:1}
 
 # ---- bash -----------------------------------------------------------------
 shell=bash
@@ -101,6 +115,47 @@ bash_complete() {
   return 0
 }
 run_cases bash_complete
+
+# Readline splits the line at blanks and at each ':' (COMP_WORDBREAKS), so
+# "willfit qwen2.5:7" reaches the function as (willfit qwen2.5 : 7) and bash
+# then replaces only the text after the last ':'. Completes LINE at its end
+# with the words split that way; prints the candidates.
+bash_split_complete() {
+  local line=$1 w
+  local -a blank_words
+  read -ra blank_words <<< "$line"
+  COMP_WORDS=()
+  for w in "${blank_words[@]}"; do
+    while [[ $w == *:* ]]; do
+      [[ -n ${w%%:*} ]] && COMP_WORDS+=("${w%%:*}")
+      COMP_WORDS+=(":")
+      w=${w#*:}
+    done
+    [[ -n $w ]] && COMP_WORDS+=("$w")
+  done
+  [[ $line == *" " ]] && COMP_WORDS+=("")
+  COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+  COMP_LINE=$line
+  COMP_POINT=${#line}
+  COMPREPLY=()
+  _willfit willfit "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+  ((${#COMPREPLY[@]})) && printf '%s\n' "${COMPREPLY[@]}"
+  return 0
+}
+out="$tmp/out"
+bash_split_complete "willfit $tag_head:$tag_start" > "$out"
+check "$out" "willfit $tag_head:$tag_start (split at ':')" "$tag_rest"
+grep -qxF -- "$tag" "$out" && fail "'willfit $tag_head:$tag_start' offers '$tag' whole: bash would double the head"
+bash_split_complete "willfit $tag_head:" > "$out"
+check "$out" "willfit $tag_head: (split at ':')" "$tag_rest"
+bash_split_complete "willfit train $tag_head:$tag_start" > "$out"
+check "$out" "willfit train $tag_head:$tag_start (split at ':')" "$tag_rest"
+bash_split_complete "willfit $tag -p " > "$out"
+check "$out" "willfit $tag -p (split at ':')" q4_k_m q8_0
+bash_split_complete "willfit $tag --" > "$out"
+check "$out" "willfit $tag -- (split at ':')" --device --units
+bash_split_complete "willfit 7b -d rtx-40" > "$out"
+check "$out" "willfit 7b -d rtx-40 (no ':')" rtx-4090
 # The script the binary prints is the one in the repository.
 cmp -s <(willfit completions bash) "$dir/willfit.bash" || fail "willfit completions bash differs"
 

@@ -40,6 +40,7 @@ TEST(Grid, ACellIsTheVerdictAndTheTotal) {
   EXPECT_EQ(grid_cell_text(with(Verdict::Offload, true)), "offload 5.50 GiB");
   EXPECT_EQ(grid_cell_text(with(Verdict::NoFit, true)), "no 5.50 GiB");
   EXPECT_EQ(grid_cell_text(with(Verdict::NoFit, false)), "needs 5.50 GiB");
+  EXPECT_EQ(grid_cell_text(with(Verdict::Fits, true), UnitSystem::Si), "fits 5.91 GB");
 }
 
 // The exit rule of the plain answer, cell by cell: only "fits" (or no

@@ -36,5 +36,64 @@ TEST(Format, LabelsEveryFigure) {
   EXPECT_EQ(format_iec(512), "512 B");
 }
 
+TEST(Format, DecimalBoundariesPromoteToTheNextUnit) {
+  EXPECT_EQ(format_si(999 * kMB), "999 MB");
+  EXPECT_EQ(format_si(999'499'999), "999 MB");
+  EXPECT_EQ(format_si(999'500'000), "1.00 GB");  // not "1000 MB"
+  EXPECT_EQ(format_si(kGB), "1.00 GB");
+  EXPECT_EQ(format_si(999), "999 B");
+  EXPECT_EQ(format_si(kKB), "1.00 kB");
+  EXPECT_EQ(format_si(9'994 * kMB), "9.99 GB");
+  EXPECT_EQ(format_si(9'996 * kMB), "10.0 GB");  // not "10.00 GB"
+  EXPECT_EQ(format_si(99'960 * kMB), "100 GB");  // not "100.0 GB"
+  EXPECT_EQ(format_si(2 * kTB), "2.00 TB");
+}
+
+TEST(Format, BinaryBoundariesPromoteToTheNextUnit) {
+  EXPECT_EQ(format_iec(1023 * kMiB), "1023 MiB");
+  EXPECT_EQ(format_iec(1024 * kMiB - kMiB / 4), "1.00 GiB");  // 1023.75 MiB, not "1024 MiB"
+  EXPECT_EQ(format_iec(kGiB), "1.00 GiB");
+  EXPECT_EQ(format_iec(1023), "1023 B");
+  EXPECT_EQ(format_iec(kKiB), "1.00 KiB");
+  EXPECT_EQ(format_iec(1000 * kMiB), "1000 MiB");  // below 1 GiB: stays MiB
+  EXPECT_EQ(format_iec(kTiB), "1.00 TiB");
+}
+
+TEST(Units, ParsesTheTwoSystemsAndRejectsOthers) {
+  EXPECT_EQ(*parse_unit_system("si"), UnitSystem::Si);
+  EXPECT_EQ(*parse_unit_system(" IEC "), UnitSystem::Iec);
+  for (const char* bad : {"", "foo", "gb", "binary", "s i"}) {
+    auto u = parse_unit_system(bad);
+    ASSERT_FALSE(u.ok()) << bad;
+    EXPECT_NE(u.error().message.find("use si"), std::string::npos) << u.error().message;
+  }
+}
+
+// The default shows device memory binary and decimal arithmetic decimal;
+// `si` and `iec` print both kinds in one system, every figure labelled.
+TEST(Units, EachSystemPrintsBothKindsOfFigure) {
+  const Bytes weights = 6'500'000'000;  // 13 B parameters x 0.5 bytes
+  const Bytes need = 9'440'000'000;
+  EXPECT_EQ(format_memory(need, UnitSystem::Mixed), "8.79 GiB");
+  EXPECT_EQ(format_size(weights, UnitSystem::Mixed), "6.50 GB");
+  EXPECT_EQ(format_memory(need, UnitSystem::Si), "9.44 GB");
+  EXPECT_EQ(format_size(weights, UnitSystem::Si), "6.50 GB");
+  EXPECT_EQ(format_memory(need, UnitSystem::Iec), "8.79 GiB");
+  EXPECT_EQ(format_size(weights, UnitSystem::Iec), "6.05 GiB");
+  EXPECT_EQ(format_memory_signed(-40 * kMB, UnitSystem::Si), "-40.0 MB");
+  EXPECT_EQ(format_memory_signed(-40 * kMiB, UnitSystem::Mixed), "-40.0 MiB");
+  EXPECT_EQ(format_memory(kGiB - 1, UnitSystem::Si), "1.07 GB");
+  EXPECT_EQ(format_memory(999 * kMB, UnitSystem::Si), "999 MB");
+  EXPECT_EQ(format_size(1023 * kMiB, UnitSystem::Iec), "1023 MiB");
+}
+
+TEST(Units, MarketedGigabytesAreExplainedWithoutGiBUnderSi) {
+  EXPECT_EQ(marketed_gb_meaning(UnitSystem::Mixed), "N GiB");
+  EXPECT_EQ(marketed_gb_meaning(UnitSystem::Iec), "N GiB");
+  EXPECT_EQ(marketed_gb_meaning(UnitSystem::Si).find("GiB"), std::string_view::npos);
+  EXPECT_EQ(units_legend(UnitSystem::Si).find("GiB"), std::string_view::npos);
+  EXPECT_EQ(units_legend(UnitSystem::Iec).find(" GB "), std::string_view::npos);
+}
+
 }  // namespace
 }  // namespace willfit
