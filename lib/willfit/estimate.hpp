@@ -120,12 +120,12 @@ struct VllmKv {
 struct Estimate {
   Bytes model_weight_bytes = 0;  // every weight at the chosen precision (checkpoint size)
   MemoryBreakdown memory;
-  std::vector<Term> terms;  // the same figures, with their arithmetic
-  Bytes capacity = 0;       // sum of device capacities
-  Bytes usable = 0;         // sum of usable memory
+  std::vector<Term> terms;                  // the same figures, with their arithmetic
+  Bytes capacity = 0;                       // sum of device capacities
+  Bytes usable = 0;                         // sum of usable memory
   std::vector<std::string> usable_reasons;  // empty unless Detail::Explained
-  Bytes required = 0;  // == memory.total()
-  Bytes headroom = 0;  // usable - required (negative when short)
+  Bytes required = 0;                       // == memory.total()
+  Bytes headroom = 0;                       // usable - required (negative when short)
   Verdict verdict = Verdict::NoFit;
   bool device_known = true;     // false: no device given, only the need is reported
   std::int64_t kv_cells = 0;    // context cells actually allocated per sequence stream
