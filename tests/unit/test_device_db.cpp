@@ -363,9 +363,8 @@ TEST(DeviceSpec, CountsListsAndSuffixes) {
 }
 
 TEST(DeviceSpec, RejectsEmptyPartsAndBadCounts) {
-  for (const char* bad :
-       {"", "+", "rtx 4090+", "h100:", "h100:x", "h100:0", "0x rtx 3090", "5000x h100", ":8",
-        "a++b", "+rtx 4090"}) {
+  for (const char* bad : {"", "+", "rtx 4090+", "h100:", "h100:x", "h100:0", "0x rtx 3090",
+                          "5000x h100", ":8", "a++b", "+rtx 4090"}) {
     EXPECT_EQ(spec(bad).front().first.rfind("error: ", 0), 0u) << bad;
   }
 }
