@@ -6,7 +6,7 @@ namespace willfit::app {
 namespace {
 
 // The words a term's key stands for.
-std::string term_label(const std::string& key) {
+std::string term_label(std::string_view key) {
   if (key == "weights")
     return "weights";
   if (key == "kv_cache")
@@ -23,7 +23,7 @@ std::string term_label(const std::string& key) {
     return "host compute (RAM)";
   if (key == "output_buffer")
     return "output buffer (RAM)";
-  return key;
+  return std::string(key);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "willfit/device.hpp"
@@ -56,8 +57,10 @@ enum class Placement { Device, Host };
 // One line of the breakdown with the arithmetic behind it (for --explain).
 // formula and source are empty unless the estimate was asked for
 // Detail::Explained.
+// The key names a fixed text with static storage (a literal): terms are
+// built in the inner loop of every search, so the key is not copied.
 struct Term {
-  std::string key;  // "weights", "kv_cache", ...
+  std::string_view key;  // "weights", "kv_cache", ...
   Bytes bytes = 0;
   Placement placement = Placement::Device;
   std::string formula;  // "13 B params x 4.89 bits / 8 = 7.95 GB"

@@ -283,14 +283,13 @@ void set_usable(const Inputs& in, Estimate& e) {
 // takes the lowest layers. The device only grows
 // with j: each holds one run of layers, whose ends a bisection finds, and its
 // bytes are differences of prefix sums over the blocks. A plan then costs
-// O(devices x log layers) instead of O(layers), which matters because the
-// offload search below tries one plan per -ngl (and per --n-cpu-moe).
+// O(devices x log layers) instead of O(layers), and the offload search below
+// tries O(log layers) plans where it can bisect (one GPU, --n-cpu-moe).
 
 struct SplitInputs {
   struct Sums {
     Bytes weights = 0;  // every tensor of the blocks, experts included
     Bytes experts = 0;  // routed-expert weights
-    Bytes kv = 0;       // KV of the blocks
   };
   struct PerDevice {
     Bytes fixed = 0;   // compute + context + margin (or reserve)
@@ -298,6 +297,7 @@ struct SplitInputs {
     double cum = 0;    // cumulative share of the layers (the last device's is 1)
   };
   std::vector<Sums> sums;  // prefix sums: sums[i] covers blocks 0..i-1 (n + 1 entries)
+  Bytes kv_per_block = 0;  // every block holds the same KV
   Bytes output = 0;        // output layer
   std::vector<PerDevice> devices;
   [[nodiscard]] int blocks() const { return static_cast<int>(sums.size()) - 1; }
@@ -347,7 +347,7 @@ void split(const SplitInputs& s, int ngl, int cpu_moe, Split& r) {
     const auto moe_end = static_cast<std::size_t>(std::clamp(cpu_moe, begin, std::min(end, n)));
     Bytes w = s.sums[last].weights - s.sums[first].weights -
               (s.sums[moe_end].experts - s.sums[first].experts);
-    const Bytes kv = s.sums[last].kv - s.sums[first].kv;
+    const Bytes kv = static_cast<Bytes>(last - first) * s.kv_per_block;
     if (end == n + 1) {
       w += s.output;
     }
@@ -374,7 +374,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   const WeightLayout& w = in.layout;
 
   // Weights.
-  const Bytes all_weights = w.total();
+  const Bytes all_weights = e.model_weight_bytes;  // w.total(), summed once
   const Bytes device_weights = host_split ? all_weights - w.token_embd : all_weights;
   e.memory.weights = device_weights;
   add_term(
@@ -418,10 +418,7 @@ void llama_family(const Inputs& in, Estimate& e) {
 
   // Context and margin per device (one GPU's worth when none is given).
   set_usable(in, e);
-  std::vector<Bytes> usable;
-  for (const auto& d : devs) {
-    usable.push_back(usable_bytes(d, q.usable));
-  }
+  const auto usable = [&](std::size_t i) { return usable_bytes(devs[i], q.usable); };
   const int n = a.layers;
   const Bytes kv_per_block = n > 0 ? e.memory.kv_cache / n : 0;
   Bytes reserve = 0;  // Ollama: one layer per GPU
@@ -430,7 +427,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   }
   const auto fixed_for = [&](std::size_t i) {
     const Bytes ctx = i < devs.size() ? context_overhead(devs[i]) : kCudaContext;
-    const Bytes margin = ollama ? reserve : margin_for(i < usable.size() ? usable[i] : 0);
+    const Bytes margin = ollama ? reserve : margin_for(i < devs.size() ? usable(i) : 0);
     return std::pair{ctx, margin};
   };
   for (std::size_t i = 0; i < nd; ++i) {
@@ -511,8 +508,8 @@ void llama_family(const Inputs& in, Estimate& e) {
   for (std::size_t i = 0; i < w.layers.size(); ++i) {
     s.sums[i + 1].weights = s.sums[i].weights + w.layers[i].bytes;
     s.sums[i + 1].experts = s.sums[i].experts + w.layers[i].expert_bytes;
-    s.sums[i + 1].kv = s.sums[i].kv + kv_per_block;
   }
+  s.kv_per_block = kv_per_block;
   s.output = w.output + w.other + (host_split ? 0 : w.token_embd);
   s.devices.resize(devs.size());
   double total_share = 0;
@@ -520,9 +517,9 @@ void llama_family(const Inputs& in, Estimate& e) {
     const auto [ctx, margin] = fixed_for(i);
     SplitInputs::PerDevice& sd = s.devices[i];
     sd.fixed = c.device + ctx + margin;
-    sd.usable = usable[i];
+    sd.usable = usable(i);
     const double sh =
-        i < q.tensor_split.size() ? q.tensor_split[i] : static_cast<double>(usable[i]);
+        i < q.tensor_split.size() ? q.tensor_split[i] : static_cast<double>(sd.usable);
     sd.cum = std::max(0.0, sh);  // the share, normalised and summed below
     total_share += sd.cum;
   }
@@ -547,26 +544,53 @@ void llama_family(const Inputs& in, Estimate& e) {
   } else if (!whole) {
     // MoE: the experts of the first k blocks on the CPU, the fewest that
     // fit; else (or for dense models) the most layers on the GPUs that fit.
+    //
+    // Both are the answer llama.cpp's scan would give, found by bisection
+    // where the scan's test is monotone: more --n-cpu-moe blocks only take
+    // expert bytes off each device (the layer ranges do not move), and on one
+    // device fewer layers only take bytes off it. Over several devices a
+    // lower -ngl shifts every device's range, whose blocks can differ in
+    // bytes (a recipe's mixed types), so there the scan runs layer by layer.
+    const auto fits_with = [&](int layers, int k) {
+      split(s, layers, k, chosen);
+      return chosen.fits;
+    };
     bool found = false;
-    if (moe) {
-      for (int k = 1; k <= n && !found; ++k) {
-        split(s, n + 1, k, chosen);
-        if (chosen.fits) {
-          cpu_moe = k;
-          found = true;
+    if (moe && fits_with(n + 1, n)) {
+      int lo = 1;  // the fewest blocks whose experts on the CPU fit: in [lo, hi]
+      int hi = n;
+      while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (fits_with(n + 1, mid)) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
         }
       }
+      cpu_moe = lo;
+      found = true;
     }
     if (!found) {
       cpu_moe = moe ? n : 0;
-      for (ngl = n; ngl >= 0; --ngl) {
-        split(s, ngl, cpu_moe, chosen);
-        if (chosen.fits) {
-          break;
+      if (s.devices.size() == 1) {
+        int lo = -1;  // the most layers that fit: in [lo, hi], -1 when none does
+        int hi = n;
+        while (lo < hi) {
+          const int mid = lo + (hi - lo + 1) / 2;
+          if (fits_with(mid, cpu_moe)) {
+            lo = mid;
+          } else {
+            hi = mid - 1;
+          }
+        }
+        ngl = lo;
+      } else {
+        for (ngl = n; ngl >= 0 && !fits_with(ngl, cpu_moe); --ngl) {
         }
       }
       ngl = std::max(ngl, 0);
     }
+    split(s, ngl, cpu_moe, chosen);  // the plan chosen, whichever was tried last
   }
   const bool planned_offload =
       !(whole && !q.gpu_layers && !q.n_cpu_moe) && (ngl < n + 1 || cpu_moe > 0);
@@ -575,7 +599,7 @@ void llama_family(const Inputs& in, Estimate& e) {
     DeviceShare d;
     d.name = devs[i].name;
     d.capacity = devs[i].memory_bytes;
-    d.usable = usable[i];
+    d.usable = s.devices[i].usable;
     d.layers = chosen.devices[i].layers;
     d.weights = chosen.devices[i].weights;
     d.kv_cache = chosen.devices[i].kv;
@@ -602,16 +626,16 @@ void llama_family(const Inputs& in, Estimate& e) {
     const double expert_share =
         moe ? static_cast<double>(a.moe->experts_per_token) / std::max(1, a.moe->experts) : 1.0;
     const int start = std::max(n + 1 - ngl, 0);
-    Bytes gpu_active = 0;  // summed in locals: the loop runs once per block
-    Bytes host_active = 0;
-    for (int i = 0; i < n; ++i) {
+    // Blocks below `start` are on the host. Dense blocks: read whole, so the
+    // prefix sums give both sides; routed experts are rounded block by block.
+    const auto lower = static_cast<std::size_t>(std::min(start, n));
+    Bytes host_active = s.sums[lower].weights - s.sums[lower].experts;
+    Bytes gpu_active = (s.sums.back().weights - s.sums.back().experts) - host_active;
+    for (int i = 0; s.sums.back().experts > 0 && i < n; ++i) {
       const auto& l = w.layers[static_cast<std::size_t>(i)];
-      const Bytes dense = l.bytes - l.expert_bytes;
       const Bytes active_experts =
           l.expert_bytes > 0 ? round_bytes(static_cast<double>(l.expert_bytes) * expert_share) : 0;
-      const bool on_gpu = i >= start;
-      (on_gpu ? gpu_active : host_active) += dense;
-      (on_gpu && i >= cpu_moe ? gpu_active : host_active) += active_experts;
+      (i >= start && i >= cpu_moe ? gpu_active : host_active) += active_experts;
     }
     (ngl >= 1 ? gpu_active : host_active) += w.output;
     p.gpu_active_weight_bytes = gpu_active;
@@ -619,9 +643,9 @@ void llama_family(const Inputs& in, Estimate& e) {
     if (q.ram) {
       p.ram_holds = p.host_bytes <= *q.ram;
     }
-    p.flags = fmt::format("-ngl {}", ngl);
+    p.flags = "-ngl " + std::to_string(ngl);
     if (cpu_moe > 0) {
-      p.flags += fmt::format(" --n-cpu-moe {}", cpu_moe);
+      p.flags += " --n-cpu-moe " + std::to_string(cpu_moe);
     }
     if (devs.size() > 1) {
       std::string ts;
@@ -647,7 +671,7 @@ void vllm(const Inputs& in, Estimate& e) {
       std::max(1, q.tensor_parallel > 0 ? q.tensor_parallel : static_cast<int>(q.devices.count()));
   const double util = std::clamp(q.gpu_memory_utilization, 0.05, 1.0);
   set_usable(in, e);
-  const Bytes total_weights = in.layout.total();
+  const Bytes total_weights = e.model_weight_bytes;
   const Bytes weights_gpu = total_weights / tp;
   // Activation peak of the profiling run, per GPU.
   const double tokens = f(kVllmBatchedTokens);
@@ -760,7 +784,7 @@ void pytorch(const Inputs& in, Estimate& e) {
   const Architecture& a = q.model.arch;
   const bool mlx = e.runtime == Runtime::Mlx;
   set_usable(in, e);
-  e.memory.weights = in.layout.total();
+  e.memory.weights = e.model_weight_bytes;
   add_term(
       in, e, "weights", e.memory.weights, Placement::Device,
       [&] {

@@ -9,14 +9,15 @@
 namespace willfit::detail {
 
 // What every runtime builder starts from: the query and its resolved inputs.
+// The runtime builders read e.model_weight_bytes (layout.total(), summed once).
 struct Inputs {
   const InferenceQuery& q;
   WeightLayout layout;
   std::int64_t context = 0;  // tokens per sequence
   int batch = 1;
   bool flash = true;
-  KvType k_type;
-  KvType v_type;
+  const KvType& k_type;
+  const KvType& v_type;
   bool explain = false;  // Detail::Explained: put each term's arithmetic into words
 };
 

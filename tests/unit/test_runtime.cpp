@@ -253,6 +253,39 @@ TEST(Offload, CourseCaseSplitsLayersFromTheOutputEnd) {
   EXPECT_EQ(over.verdict, Verdict::NoFit);
 }
 
+// The planner bisects where its test is monotone; its answer must be the one
+// llama.cpp's scan gives: the most layers (dense) or the fewest expert blocks
+// on the CPU (MoE) that fit, checked against the plans one step away.
+TEST(Offload, PlanIsTheScansAnswerOneStepAway) {
+  int plans = 0;
+  for (const char* size : {"7b", "13b", "20b", "34b", "70b", "8x7b", "30b-a3b", "8x22b"}) {
+    for (const char* device : {"6gb", "8gb", "12gb", "24gb", "48gb"}) {
+      InferenceQuery q = query(size, "q4_k_m", device);
+      q.ram = 1024 * kGiB;
+      const Estimate e = estimate_inference(q);
+      if (!e.offload || e.verdict != Verdict::Offload) {
+        continue;
+      }
+      ++plans;
+      const OffloadPlan& p = *e.offload;
+      const auto fits_with = [&](int layers, int cpu_moe) {
+        InferenceQuery t = q;
+        t.gpu_layers = layers;
+        t.n_cpu_moe = cpu_moe;
+        return estimate_inference(t).verdict == Verdict::Offload;
+      };
+      const std::string what = std::string(size) + " on " + device + ": " + p.flags;
+      EXPECT_TRUE(fits_with(p.gpu_layers, p.cpu_moe_layers)) << what;
+      if (p.cpu_moe_layers > 0 && p.gpu_layers == p.total_layers) {
+        EXPECT_FALSE(fits_with(p.gpu_layers, p.cpu_moe_layers - 1)) << what;
+      } else if (p.gpu_layers < p.total_layers) {
+        EXPECT_FALSE(fits_with(p.gpu_layers + 1, p.cpu_moe_layers)) << what;
+      }
+    }
+  }
+  EXPECT_GT(plans, 10);
+}
+
 TEST(Offload, UnknownRamStillPlansButDoesNotPromise) {
   const Estimate e = estimate_inference(query("13b", "q4", "8gb"));
   EXPECT_EQ(e.verdict, Verdict::NoFit);
