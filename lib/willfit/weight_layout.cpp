@@ -87,7 +87,7 @@ struct Block {
 };
 
 // ggml block layouts (bytes per block, weights per block), section 0.1.
-constexpr Block block_of(T t) {
+constexpr Block block_layout(T t) {
   switch (t) {
     case T::F32:
       return {4, 1};
@@ -139,6 +139,43 @@ constexpr Block block_of(T t) {
       return {17, 32};
   }
   return {2, 1};
+}
+
+// The layouts as a table, with each block's weights as a power of two (1, 32
+// or 256): the row arithmetic below masks and shifts instead of dividing, as
+// it runs for every tensor of every layer of every estimate.
+struct BlockRow {
+  Block block;
+  int shift;  // block.elems == 1 << shift
+};
+constexpr int kTypes = static_cast<int>(T::MXFP4) + 1;
+constexpr std::array<BlockRow, kTypes> kBlocks = [] {
+  std::array<BlockRow, kTypes> rows{};
+  for (int i = 0; i < kTypes; ++i) {
+    const Block b = block_layout(static_cast<T>(i));
+    rows[static_cast<std::size_t>(i)] = {b, b.elems == 1 ? 0 : b.elems == 32 ? 5 : 8};
+  }
+  return rows;
+}();
+static_assert([] {
+  for (const BlockRow& r : kBlocks) {
+    if (r.block.elems != std::int64_t{1} << r.shift) {
+      return false;
+    }
+  }
+  return true;
+}());
+
+constexpr const BlockRow& block_row(T t) {
+  return kBlocks[static_cast<std::size_t>(t)];
+}
+constexpr Block block_of(T t) {
+  return block_row(t).block;
+}
+
+// True when rows of `ncols` weights are whole blocks of type `t`.
+constexpr bool whole_blocks(std::int64_t ncols, T t) {
+  return (ncols & (block_of(t).elems - 1)) == 0;
 }
 
 bool quantised(T t) {
@@ -250,7 +287,7 @@ struct Recipe {
   int i_ffn_down = 0;  // ffn_down tensors seen so far
 
   [[nodiscard]] T output_type(std::int64_t ncols) const {
-    if (ft == Ft::MXFP4_MOE || ncols % block_of(base).elems != 0) {
+    if (ft == Ft::MXFP4_MOE || !whole_blocks(ncols, base)) {
       return T::Q8_0;
     }
     if (ft == Ft::IQ2_XXS || ft == Ft::IQ2_XS || ft == Ft::IQ3_XXS || ft == Ft::IQ1_S ||
@@ -414,7 +451,7 @@ struct Recipe {
 // Rows whose length does not divide into the type's blocks fall back to a
 // type with 32-wide blocks (or F16).
 T fallback(T t, std::int64_t ncols) {
-  if (ncols % block_of(t).elems == 0) {
+  if (whole_blocks(ncols, t)) {
     return t;
   }
   T r = T::F16;
@@ -448,16 +485,33 @@ T fallback(T t, std::int64_t ncols) {
       r = T::F16;
       break;
   }
-  return ncols % block_of(r).elems == 0 ? r : T::F16;
+  return whole_blocks(ncols, r) ? r : T::F16;
 }
 
 Bytes tensor_bytes(T t, std::int64_t ncols, std::int64_t rows) {
-  const Block b = block_of(t);
-  return rows * ((ncols + b.elems - 1) / b.elems) * b.bytes;
+  const BlockRow& b = block_row(t);
+  return rows * ((ncols + b.block.elems - 1) >> b.shift) * b.block.bytes;
 }
 
-// The layout under a llama.cpp file type.
-WeightLayout recipe_layout(const Architecture& a, const FtName& f) {
+// Layers the recipe treats alike hold the same bytes. Recipe::pick reads a
+// layer's index and its attn_v and ffn_down counters only through six tests
+// (c < 2, c < 4, c < n/16, c < n/8, c >= 7n/8 and more_bits), so two layers
+// of the same kind (dense or MoE MLP) whose index and counters (ffn_down as
+// it enters the layer and after one tensor: an MoE layer has two) answer
+// every test alike get the same types. recipe_layout sizes the first layer of
+// each such class and copies it to the others: an 80-layer model has a handful
+// of classes, and estimates run in search loops.
+std::uint32_t counter_class(int c, int n) {
+  return static_cast<std::uint32_t>(c < 2) | static_cast<std::uint32_t>(c < 4) << 1 |
+         static_cast<std::uint32_t>(c < n / 16) << 2 | static_cast<std::uint32_t>(c < n / 8) << 3 |
+         static_cast<std::uint32_t>(c >= 7 * n / 8) << 4 |
+         static_cast<std::uint32_t>(more_bits(c, n)) << 5;
+}
+
+// The layout under a llama.cpp file type. `share_layers`: size each class of
+// alike layers once (above); false sizes every layer (for the test that
+// checks the two agree).
+WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_layers = true) {
   Recipe r{f.ft, f.base};
   r.n_layer = a.layers;
   r.n_gqa = a.kv_heads > 0 ? std::max(1, a.heads / a.kv_heads) : 1;
@@ -492,7 +546,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f) {
   const std::int64_t q_dim = std::int64_t{a.heads} * head_dim;
   const std::int64_t kv_dim = std::int64_t{a.kv_heads} * head_dim;
   w.layers.reserve(static_cast<std::size_t>(std::max(0, a.layers)));
-  for (int i = 0; i < a.layers; ++i) {
+  const auto size_layer = [&](int i) {
     LayerWeights l;
     l.bytes += f32(e) * 2 * (layer_norm ? 2 : 1);
     // Attention.
@@ -542,7 +596,38 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f) {
       const std::int64_t ff = a.intermediate_size;
       l.bytes += weight(Cat::FfnUp, e, ff, i) + f32(ff) + weight(Cat::FfnDown, ff, e, i) + f32(e);
     }
-    w.layers.push_back(l);
+    return l;
+  };
+  struct Class {
+    std::uint64_t key = 0;
+    LayerWeights bytes;
+    int attn_v = 0;  // how far the layer moved the counters
+    int ffn_down = 0;
+  };
+  std::array<Class, 32> classes{};
+  std::size_t known = 0;
+  const int n = a.layers;
+  for (int i = 0; i < n; ++i) {
+    const bool moe_layer = a.moe && a.moe->experts > 0 && i >= a.moe->first_dense_layers;
+    const std::uint64_t key =
+        counter_class(i, n) | std::uint64_t{counter_class(r.i_attn_v, n)} << 6 |
+        std::uint64_t{counter_class(r.i_ffn_down, n)} << 12 |
+        std::uint64_t{counter_class(r.i_ffn_down + 1, n)} << 18 | std::uint64_t{moe_layer} << 24;
+    const auto end = classes.begin() + static_cast<std::ptrdiff_t>(known);
+    const auto seen =
+        std::find_if(classes.begin(), end, [key](const Class& c) { return c.key == key; });
+    if (share_layers && seen != end) {
+      w.layers.push_back(seen->bytes);
+      r.i_attn_v += seen->attn_v;
+      r.i_ffn_down += seen->ffn_down;
+      continue;
+    }
+    const int attn_v = r.i_attn_v;
+    const int ffn_down = r.i_ffn_down;
+    w.layers.push_back(size_layer(i));
+    if (known < classes.size()) {
+      classes[known++] = {key, w.layers.back(), r.i_attn_v - attn_v, r.i_ffn_down - ffn_down};
+    }
   }
   if (a.vision_params > 0) {
     w.other = tensor_bytes(quant ? T::Q8_0 : f.base, 32, (a.vision_params + 31) / 32);
@@ -554,7 +639,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f) {
 // is exactly `total` (params x bits / 8 or a file's bytes).
 WeightLayout flat_layout(const Model& m, const Precision& p) {
   const Architecture& a = m.arch;
-  const ParamBreakdown pb = m.inferred_groups.value_or(count_params(a));
+  const ParamBreakdown pb = m.inferred_groups ? *m.inferred_groups : count_params(a);
   const bool linear_only = p.scope == WeightScope::LinearOnly;
   const double bits = p.bits_per_weight;
   const double other_bits = linear_only ? 16.0 : bits;
@@ -598,14 +683,8 @@ WeightLayout flat_layout(const Model& m, const Precision& p) {
   const BlockBytes moe_block = moe ? block_bytes(true) : dense_block;
   // Blocks 0..first_moe-1 have a dense MLP, the rest routed experts.
   const int first_moe = moe ? std::clamp(dense_layers, 0, layers) : layers;
-  // Added block by block, not multiplied: the rounding stays what it was.
-  double sum = embd + out + other;
-  for (int i = 0; i < first_moe; ++i) {
-    sum += dense_block.bytes;
-  }
-  for (int i = first_moe; i < layers; ++i) {
-    sum += moe_block.bytes;
-  }
+  const double sum =
+      embd + out + other + first_moe * dense_block.bytes + (layers - first_moe) * moe_block.bytes;
   // The stated parameter count wins over the architecture's (they differ by
   // norms, biases and rounding): scale every group to it.
   double target = 0;
@@ -702,8 +781,9 @@ bool has_gguf_recipe(const Precision& precision) {
   return find_file_type(precision) != nullptr;
 }
 
-WeightLayout weight_layout(const Model& model, const Precision& precision) {
-  const FtName* f = find_file_type(precision);
+namespace {
+
+WeightLayout layout_of(const Model& model, const Precision& precision, bool share_layers) {
   const Architecture& a = model.arch;
   const bool shaped = a.layers > 0 && a.hidden_size > 0 && a.vocab_size > 0 && a.heads > 0;
   // A bare size ("13b") has an assumed shape whose vocabulary may be far from
@@ -711,8 +791,9 @@ WeightLayout weight_layout(const Model& model, const Precision& precision) {
   // file are closer there (median 0.7 % against 0.9 %, and never the 11 % the
   // assumed vocabulary costs a 32000-token model: README accuracy table).
   const bool mix_on_assumed = model.assumed() && precision.kind == PrecisionKind::GgufMix;
-  const bool recipe = f != nullptr && shaped && !mix_on_assumed;
-  WeightLayout w = recipe ? recipe_layout(a, *f) : flat_layout(model, precision);
+  const FtName* f = shaped && !mix_on_assumed ? find_file_type(precision) : nullptr;
+  const bool recipe = f != nullptr;
+  WeightLayout w = recipe ? recipe_layout(a, *f, share_layers) : flat_layout(model, precision);
   if (recipe && model.inferred_groups && a.mlp_gated && !a.moe) {
     scale_to_groups(w, a, *model.inferred_groups);
   }
@@ -721,5 +802,17 @@ WeightLayout weight_layout(const Model& model, const Precision& precision) {
   }
   return w;
 }
+
+}  // namespace
+
+WeightLayout weight_layout(const Model& model, const Precision& precision) {
+  return layout_of(model, precision, true);
+}
+
+namespace detail {
+WeightLayout weight_layout_each_layer(const Model& model, const Precision& precision) {
+  return layout_of(model, precision, false);
+}
+}  // namespace detail
 
 }  // namespace willfit

@@ -34,6 +34,12 @@ struct WeightLayout {
 // With a file's exact total (Model::file_weight_bytes) the layout is scaled to it.
 WeightLayout weight_layout(const Model& model, const Precision& precision);
 
+namespace detail {
+// weight_layout() sizing every block of a recipe on its own, instead of once
+// per class of blocks the recipe treats alike (a test checks they agree).
+WeightLayout weight_layout_each_layer(const Model& model, const Precision& precision);
+}  // namespace detail
+
 // True when `precision` is a llama.cpp file type whose recipe weight_layout models.
 bool has_gguf_recipe(const Precision& precision);
 

@@ -6,6 +6,7 @@
 #include "embedded_data.hpp"
 #include "willfit/estimate.hpp"
 #include "willfit/model_db.hpp"
+#include "willfit/weight_layout.hpp"
 
 namespace willfit {
 namespace {
@@ -71,6 +72,33 @@ TEST(Catalogue, EveryEntryIsSaneAndItsParametersRecount) {
   }
   std::printf("[catalogue] %zu models; largest parameter recount error %.2f %% (%s)\n",
               entries.size(), worst * 100, worst_id.c_str());
+}
+
+// weight_layout sizes each class of blocks llama.cpp's recipe treats alike
+// once and copies it; sizing every block on its own must give the same bytes,
+// for every catalogue architecture (dense, MoE, MLA, GPT-2 style) under every
+// file type.
+TEST(Catalogue, RecipeLayoutsSharedByClassEqualLayerByLayer) {
+  int compared = 0;
+  for (const CatalogueEntry& entry : catalogue().entries()) {
+    for (const Precision& p : all_precisions()) {
+      if (!has_gguf_recipe(p)) {
+        continue;
+      }
+      const WeightLayout shared = weight_layout(entry.model, p);
+      const WeightLayout each = detail::weight_layout_each_layer(entry.model, p);
+      ASSERT_EQ(shared.layers.size(), each.layers.size()) << entry.model.id << " " << p.id;
+      for (std::size_t i = 0; i < each.layers.size(); ++i) {
+        ASSERT_EQ(shared.layers[i].bytes, each.layers[i].bytes)
+            << entry.model.id << " " << p.id << " " << i;
+        ASSERT_EQ(shared.layers[i].expert_bytes, each.layers[i].expert_bytes)
+            << entry.model.id << " " << p.id << " " << i;
+      }
+      EXPECT_EQ(shared.total(), each.total()) << entry.model.id << " " << p.id;
+      compared += shared.recipe ? 1 : 0;
+    }
+  }
+  EXPECT_GT(compared, 500);  // every entry under the ~30 file types
 }
 
 TEST(Catalogue, NamesBelongToOneModelAfterNormalisation) {
