@@ -11,6 +11,7 @@
 
 #include "cli.hpp"
 #include "environment.hpp"
+#include "resolve.hpp"
 #include "willfit/report.hpp"
 
 namespace {
@@ -24,14 +25,43 @@ willfit::InferenceQuery course_query(const char* size, const char* device) {
   return q;
 }
 
-void BM_EstimateInference(benchmark::State& state) {
-  const willfit::InferenceQuery q = course_query("13b", "8gb");
+// A model and devices as the CLI resolves them (catalogue, device database).
+willfit::InferenceQuery resolved_query(const char* model, const char* precision,
+                                       const char* devices) {
+  const willfit::app::FakeEnvironment env;
+  willfit::InferenceQuery q;
+  q.model = *willfit::app::resolve_model(model, env);
+  q.precision = *willfit::parse_precision(precision);
+  q.devices = *willfit::app::resolve_devices(devices, env);
+  return q;
+}
+
+void run_estimates(benchmark::State& state, const willfit::InferenceQuery& q) {
   for (auto _ : state) {
     benchmark::DoNotOptimize(willfit::estimate_inference(q));
   }
   state.SetItemsProcessed(state.iterations());
 }
+
+// The course question: 13b at Q4 does not fit 8 GiB whole, so the estimate
+// also searches the offload split.
+void BM_EstimateInference(benchmark::State& state) {
+  run_estimates(state, course_query("13b", "8gb"));
+}
 BENCHMARK(BM_EstimateInference);
+
+// 7b at Q4 fits 24 GiB: no offload search.
+void BM_EstimateInferenceFits(benchmark::State& state) {
+  run_estimates(state, course_query("7b", "24gb"));
+}
+BENCHMARK(BM_EstimateInferenceFits);
+
+// A catalogue model sized tensor by tensor with llama.cpp's recipe, split
+// over two named GPUs.
+void BM_EstimateInferenceRecipe(benchmark::State& state) {
+  run_estimates(state, resolved_query("llama-3.1-70b", "q4_k_m", "2x rtx 3090"));
+}
+BENCHMARK(BM_EstimateInferenceRecipe);
 
 // A fit report for `size` on an 8 GiB device: 7b fits (no hint to search
 // for); 13b does not (the hint tries lower precisions); 405b is the worst
