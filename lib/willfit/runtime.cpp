@@ -86,6 +86,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
+#include <memory_resource>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -296,10 +298,11 @@ struct SplitInputs {
     Bytes usable = 0;  // usable memory
     double cum = 0;    // cumulative share of the layers (the last device's is 1)
   };
-  std::vector<Sums> sums;  // prefix sums: sums[i] covers blocks 0..i-1 (n + 1 entries)
-  Bytes kv_per_block = 0;  // every block holds the same KV
-  Bytes output = 0;        // output layer
-  std::vector<PerDevice> devices;
+  explicit SplitInputs(std::pmr::memory_resource* scratch) : sums(scratch), devices(scratch) {}
+  std::pmr::vector<Sums> sums;  // prefix sums: sums[i] covers blocks 0..i-1 (n + 1 entries)
+  Bytes kv_per_block = 0;       // every block holds the same KV
+  Bytes output = 0;             // output layer
+  std::pmr::vector<PerDevice> devices;
   [[nodiscard]] int blocks() const { return static_cast<int>(sums.size()) - 1; }
 };
 
@@ -310,19 +313,18 @@ struct Split {
     Bytes kv = 0;
     int layers = 0;
   };
-  std::vector<Share> devices;
+  explicit Split(std::pmr::memory_resource* scratch) : devices(scratch) {}
+  std::pmr::vector<Share> devices;
   bool fits = true;
 };
 
-// The plan for -ngl `ngl` and --n-cpu-moe `cpu_moe`, written into `r` (whose
-// buffer the searches reuse).
-void split(const SplitInputs& s, int ngl, int cpu_moe, Split& r) {
+// The layers each device holds under -ngl `ngl` and --n-cpu-moe `cpu_moe`:
+// calls take(device, weights, kv, layers) once per device that holds any, in
+// device order.
+template <typename Take>
+void walk_split(const SplitInputs& s, int ngl, int cpu_moe, const Take& take) {
   const int n = s.blocks();
   const std::size_t nd = s.devices.size();
-  r.devices.assign(nd, {});
-  for (std::size_t d = 0; d < nd; ++d) {
-    r.devices[d].load = s.devices[d].fixed;
-  }
   const int start = std::max(n + 1 - ngl, 0);
   const int act = n + 1 - start;
   // The first layer in [from, n] whose position reaches `edge`; n + 1 if none.
@@ -351,17 +353,48 @@ void split(const SplitInputs& s, int ngl, int cpu_moe, Split& r) {
     if (end == n + 1) {
       w += s.output;
     }
+    take(d, w, kv, end - begin);
+    begin = end;
+  }
+}
+
+// The plan, written into `r` (whose buffer the searches reuse).
+void split(const SplitInputs& s, int ngl, int cpu_moe, Split& r) {
+  const std::size_t nd = s.devices.size();
+  r.devices.assign(nd, {});
+  for (std::size_t d = 0; d < nd; ++d) {
+    r.devices[d].load = s.devices[d].fixed;
+  }
+  walk_split(s, ngl, cpu_moe, [&r](std::size_t d, Bytes w, Bytes kv, int layers) {
     Split::Share& share = r.devices[d];
     share.load += w + kv;
     share.weights += w;
     share.kv += kv;
-    share.layers += end - begin;
-    begin = end;
-  }
+    share.layers += layers;
+  });
   r.fits = true;
   for (std::size_t d = 0; d < nd; ++d) {
     r.fits = r.fits && r.devices[d].load <= s.devices[d].usable;
   }
+}
+
+// Whether the plan fits every device, without writing it down (the searches
+// try many plans and keep one).
+bool plan_fits(const SplitInputs& s, int ngl, int cpu_moe) {
+  bool fits = true;
+  std::size_t next = 0;  // devices before it are checked
+  const auto idle_fit = [&](std::size_t up_to) {
+    for (; next < up_to; ++next) {
+      fits = fits && s.devices[next].fixed <= s.devices[next].usable;
+    }
+  };
+  walk_split(s, ngl, cpu_moe, [&](std::size_t d, Bytes w, Bytes kv, int) {
+    idle_fit(d);
+    fits = fits && s.devices[d].fixed + w + kv <= s.devices[d].usable;
+    next = d + 1;
+  });
+  idle_fit(s.devices.size());
+  return fits;
 }
 
 }  // namespace
@@ -418,7 +451,16 @@ void llama_family(const Inputs& in, Estimate& e) {
 
   // Context and margin per device (one GPU's worth when none is given).
   set_usable(in, e);
-  const auto usable = [&](std::size_t i) { return usable_bytes(devs[i], q.usable); };
+  // The layer split's inputs, filled as the terms below are worked out. It
+  // and the plans tried live in a buffer on the stack: an estimate runs in
+  // the inner loop of every search, and these need no heap up to ~200 blocks.
+  std::array<std::byte, 4096> buffer;
+  std::pmr::monotonic_buffer_resource scratch(buffer.data(), buffer.size());
+  SplitInputs s(&scratch);
+  s.devices.resize(devs.size());
+  for (std::size_t i = 0; i < devs.size(); ++i) {
+    s.devices[i].usable = usable_bytes(devs[i], q.usable);
+  }
   const int n = a.layers;
   const Bytes kv_per_block = n > 0 ? e.memory.kv_cache / n : 0;
   Bytes reserve = 0;  // Ollama: one layer per GPU
@@ -427,7 +469,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   }
   const auto fixed_for = [&](std::size_t i) {
     const Bytes ctx = i < devs.size() ? context_overhead(devs[i]) : kCudaContext;
-    const Bytes margin = ollama ? reserve : margin_for(i < devs.size() ? usable(i) : 0);
+    const Bytes margin = ollama ? reserve : margin_for(i < devs.size() ? s.devices[i].usable : 0);
     return std::pair{ctx, margin};
   };
   for (std::size_t i = 0; i < nd; ++i) {
@@ -503,7 +545,6 @@ void llama_family(const Inputs& in, Estimate& e) {
   }
 
   // Layer split over the devices, and offload when it does not fit whole.
-  SplitInputs s;
   s.sums.resize(w.layers.size() + 1);
   for (std::size_t i = 0; i < w.layers.size(); ++i) {
     s.sums[i + 1].weights = s.sums[i].weights + w.layers[i].bytes;
@@ -511,13 +552,11 @@ void llama_family(const Inputs& in, Estimate& e) {
   }
   s.kv_per_block = kv_per_block;
   s.output = w.output + w.other + (host_split ? 0 : w.token_embd);
-  s.devices.resize(devs.size());
   double total_share = 0;
   for (std::size_t i = 0; i < devs.size(); ++i) {
     const auto [ctx, margin] = fixed_for(i);
     SplitInputs::PerDevice& sd = s.devices[i];
     sd.fixed = c.device + ctx + margin;
-    sd.usable = usable(i);
     const double sh =
         i < q.tensor_split.size() ? q.tensor_split[i] : static_cast<double>(sd.usable);
     sd.cum = std::max(0.0, sh);  // the share, normalised and summed below
@@ -534,7 +573,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   const bool moe = q.model.is_moe();
   int ngl = n + 1;
   int cpu_moe = 0;
-  Split chosen;
+  Split chosen(&scratch);
   split(s, ngl, 0, chosen);
   const bool whole = chosen.fits;
   if (q.gpu_layers || q.n_cpu_moe) {
@@ -551,10 +590,7 @@ void llama_family(const Inputs& in, Estimate& e) {
     // device fewer layers only take bytes off it. Over several devices a
     // lower -ngl shifts every device's range, whose blocks can differ in
     // bytes (a recipe's mixed types), so there the scan runs layer by layer.
-    const auto fits_with = [&](int layers, int k) {
-      split(s, layers, k, chosen);
-      return chosen.fits;
-    };
+    const auto fits_with = [&](int layers, int k) { return plan_fits(s, layers, k); };
     bool found = false;
     if (moe && fits_with(n + 1, n)) {
       int lo = 1;  // the fewest blocks whose experts on the CPU fit: in [lo, hi]
@@ -590,7 +626,7 @@ void llama_family(const Inputs& in, Estimate& e) {
       }
       ngl = std::max(ngl, 0);
     }
-    split(s, ngl, cpu_moe, chosen);  // the plan chosen, whichever was tried last
+    split(s, ngl, cpu_moe, chosen);  // the plan chosen, written down
   }
   const bool planned_offload =
       !(whole && !q.gpu_layers && !q.n_cpu_moe) && (ngl < n + 1 || cpu_moe > 0);

@@ -149,15 +149,4 @@ std::string_view units_legend(UnitSystem units) {
   return "Units: GiB = 2^30 bytes (device memory), GB = 10^9 bytes (file sizes).";
 }
 
-Bytes round_bytes(double bytes) {
-  constexpr auto kMax = static_cast<double>(std::numeric_limits<Bytes>::max() / 4);
-  if (!(bytes > -kMax)) {
-    return -static_cast<Bytes>(kMax);
-  }
-  if (!(bytes < kMax)) {
-    return static_cast<Bytes>(kMax);
-  }
-  return static_cast<Bytes>(std::llround(bytes));
-}
-
 }  // namespace willfit

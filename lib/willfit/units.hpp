@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -64,7 +65,23 @@ std::string_view marketed_gb_meaning(UnitSystem units);
 // One line defining the units the output uses, for --explain.
 std::string_view units_legend(UnitSystem units);
 
-// Converts with rounding to the nearest byte, saturating far outside any real size.
-Bytes round_bytes(double bytes);
+// Converts with rounding to the nearest byte (halves away from zero, as
+// std::llround), saturating far outside any real size. Inline and without a
+// libm call: every term of every estimate is rounded. Below the saturation
+// bound (2^61) the cast truncates exactly, and the fraction left is exact
+// (below 2^52 the two doubles are within a factor of two; above it every
+// double is a whole number and the fraction is 0).
+inline Bytes round_bytes(double bytes) {
+  constexpr auto kMax = static_cast<double>(std::numeric_limits<Bytes>::max() / 4);
+  if (!(bytes > -kMax)) {
+    return -static_cast<Bytes>(kMax);
+  }
+  if (!(bytes < kMax)) {
+    return static_cast<Bytes>(kMax);
+  }
+  const auto whole = static_cast<Bytes>(bytes);
+  const double fraction = bytes - static_cast<double>(whole);
+  return whole + (fraction >= 0.5 ? 1 : (fraction <= -0.5 ? -1 : 0));
+}
 
 }  // namespace willfit

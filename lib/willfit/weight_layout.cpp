@@ -501,12 +501,19 @@ Bytes tensor_bytes(T t, std::int64_t ncols, std::int64_t rows) {
 // every test alike get the same types. recipe_layout sizes the first layer of
 // each such class and copies it to the others: an 80-layer model has a handful
 // of classes, and estimates run in search loops.
-std::uint32_t counter_class(int c, int n) {
-  return static_cast<std::uint32_t>(c < 2) | static_cast<std::uint32_t>(c < 4) << 1 |
-         static_cast<std::uint32_t>(c < n / 16) << 2 | static_cast<std::uint32_t>(c < n / 8) << 3 |
-         static_cast<std::uint32_t>(c >= 7 * n / 8) << 4 |
-         static_cast<std::uint32_t>(more_bits(c, n)) << 5;
-}
+struct CounterClass {
+  int n16;  // n / 16
+  int n8;   // n / 8
+  int n78;  // 7 n / 8
+  explicit CounterClass(int n) : n16(n / 16), n8(n / 8), n78(7 * n / 8) {}
+  // The six tests, as bits; more_bits(c, n) with the thresholds worked out once.
+  [[nodiscard]] std::uint64_t operator()(int c) const {
+    const bool more = c < n8 || c >= n78 || (c - n8) % 3 == 2;
+    return static_cast<std::uint64_t>(c < 2) | static_cast<std::uint64_t>(c < 4) << 1 |
+           static_cast<std::uint64_t>(c < n16) << 2 | static_cast<std::uint64_t>(c < n8) << 3 |
+           static_cast<std::uint64_t>(c >= n78) << 4 | static_cast<std::uint64_t>(more) << 5;
+  }
+};
 
 // The layout under a llama.cpp file type. `share_layers`: size each class of
 // alike layers once (above); false sizes every layer (for the test that
@@ -598,36 +605,40 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_la
     }
     return l;
   };
+  // The classes seen, by key in a direct-mapped table (a key's slot is a hash
+  // of it; a slot taken by another key is overwritten, which only costs that
+  // class being sized again).
   struct Class {
-    std::uint64_t key = 0;
+    std::uint64_t key = 0;  // the class key + 1; 0: empty slot
     LayerWeights bytes;
     int attn_v = 0;  // how far the layer moved the counters
     int ffn_down = 0;
   };
-  std::array<Class, 32> classes{};
-  std::size_t known = 0;
+  std::array<Class, 64> classes{};
   const int n = a.layers;
+  const CounterClass counter_class(n);
   for (int i = 0; i < n; ++i) {
     const bool moe_layer = a.moe && a.moe->experts > 0 && i >= a.moe->first_dense_layers;
+    // A dense block reads the index and its two counters once each; when all
+    // three are equal (as in every dense model) one class of them is the key.
+    const bool in_step = !moe_layer && r.i_attn_v == i && r.i_ffn_down == i;
     const std::uint64_t key =
-        counter_class(i, n) | std::uint64_t{counter_class(r.i_attn_v, n)} << 6 |
-        std::uint64_t{counter_class(r.i_ffn_down, n)} << 12 |
-        std::uint64_t{counter_class(r.i_ffn_down + 1, n)} << 18 | std::uint64_t{moe_layer} << 24;
-    const auto end = classes.begin() + static_cast<std::ptrdiff_t>(known);
-    const auto seen =
-        std::find_if(classes.begin(), end, [key](const Class& c) { return c.key == key; });
-    if (share_layers && seen != end) {
-      w.layers.push_back(seen->bytes);
-      r.i_attn_v += seen->attn_v;
-      r.i_ffn_down += seen->ffn_down;
+        (in_step ? counter_class(i) | std::uint64_t{1} << 25
+                 : counter_class(i) | counter_class(r.i_attn_v) << 6 |
+                       counter_class(r.i_ffn_down) << 12 | counter_class(r.i_ffn_down + 1) << 18 |
+                       std::uint64_t{moe_layer} << 24) +
+        1;
+    Class& slot = classes[(key * 0x9E3779B97F4A7C15ULL) >> 58];  // Fibonacci hashing, 6 bits
+    if (share_layers && slot.key == key) {
+      w.layers.push_back(slot.bytes);
+      r.i_attn_v += slot.attn_v;
+      r.i_ffn_down += slot.ffn_down;
       continue;
     }
     const int attn_v = r.i_attn_v;
     const int ffn_down = r.i_ffn_down;
     w.layers.push_back(size_layer(i));
-    if (known < classes.size()) {
-      classes[known++] = {key, w.layers.back(), r.i_attn_v - attn_v, r.i_ffn_down - ffn_down};
-    }
+    slot = {key, w.layers.back(), r.i_attn_v - attn_v, r.i_ffn_down - ffn_down};
   }
   if (a.vision_params > 0) {
     w.other = tensor_bytes(quant ? T::Q8_0 : f.base, 32, (a.vision_params + 31) / 32);

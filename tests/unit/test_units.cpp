@@ -1,3 +1,6 @@
+#include <cmath>
+#include <random>
+
 #include <gtest/gtest.h>
 
 #include "willfit/units.hpp"
@@ -14,6 +17,41 @@ TEST(Capacity, GigabytesAreReadAsGibibytesAsGpusAreSold) {
   EXPECT_EQ(*parse_capacity("512mb"), 512 * kMiB);
   EXPECT_EQ(*parse_capacity("1.5tb"), kTiB + kTiB / 2);
   EXPECT_EQ(*parse_capacity(" 16 GB "), 16 * kGiB);
+}
+
+// round_bytes is std::llround (halves away from zero) without the libm call:
+// halves, near-halves, negatives, both sides of 2^52 and 2^53, and random
+// magnitudes up to the saturation bound.
+TEST(RoundBytes, AgreesWithLlround) {
+  std::vector<double> values = {0.0,
+                                0.5,
+                                -0.5,
+                                1.5,
+                                2.5,
+                                -2.5,
+                                0.49999999999999994,
+                                -0.49999999999999994,
+                                4503599627370495.5,
+                                4503599627370496.0,
+                                9007199254740993.0,
+                                1e18,
+                                -1e18,
+                                123456789.5,
+                                7.9e9};
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> exponent(-3.0, 18.0);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (int i = 0; i < 100000; ++i) {
+    values.push_back(unit(rng) * std::pow(10.0, exponent(rng)));
+    values.push_back(std::floor(unit(rng) * 1e6) + 0.5);
+  }
+  for (const double v : values) {
+    ASSERT_EQ(round_bytes(v), std::llround(v)) << std::to_string(v);
+  }
+  const auto big = static_cast<double>(std::numeric_limits<Bytes>::max() / 4);
+  EXPECT_EQ(round_bytes(1e300), static_cast<Bytes>(big));
+  EXPECT_EQ(round_bytes(-1e300), -static_cast<Bytes>(big));
+  EXPECT_EQ(round_bytes(std::nan("")), -static_cast<Bytes>(big));
 }
 
 TEST(Capacity, PlainNumbersAreBytes) {
