@@ -1,0 +1,93 @@
+// Fuzz target: --device strings ("2x rtx 3090", "h100:8", "rtx 4090+rtx 3090",
+// "24gb", "ryzen ai max+ 395", ...). parse_device_spec on arbitrary bytes, and
+// each named part looked up in the embedded database, parsed once. The slow
+// ways scan the 400 kB database per part (30 ms a run under the sanitizers),
+// so only inputs up to 64 bytes whose first byte is a multiple of 8 take
+// them: the quick scan the CLI uses (find_device_in), which must give the
+// same device or the same error, and the CLI's whole way, resolve_devices
+// with an empty fake environment (no detection). The
+// contract: an error is a non-empty message; a spec that parses splits into
+// named parts with counts in range; a device set has 1 to kMaxDeviceCount
+// devices, each with a name and memory, and its capacity is their sum.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "embedded_data.hpp"
+#include "environment.hpp"
+#include "fuzz_check.hpp"
+#include "resolve.hpp"
+#include "willfit/device_db.hpp"
+
+using willfit::fuzz::check;
+
+namespace {
+
+constexpr std::string_view kOrigin = "embedded";
+
+const willfit::DeviceDb& database() {
+  static const willfit::DeviceDb db = [] {
+    auto parsed = willfit::parse_device_db(willfit::app::embedded_devices_json(), kOrigin);
+    check(parsed.ok(), "the embedded device database does not parse");
+    return *parsed;
+  }();
+  return db;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  const bool slow_ways = size > 0 && size <= 64 && data[0] % 8 == 0;
+
+  if (const auto parts = willfit::parse_device_spec(text)) {
+    check(!parts->empty(), "a device spec parsed into no parts", text);
+    for (const auto& p : *parts) {
+      check(p.count >= 1 && p.count <= willfit::kMaxDeviceCount, "device count out of range", text);
+      check(!p.name.empty(), "a device part has no name", text);
+      if (willfit::is_capacity_text(p.name)) {
+        continue;
+      }
+      const auto full = database().find(p.name);
+      if (full) {
+        // System RAM entries have no size of their own (0): the resolver asks for one.
+        check(full->memory_bytes >= 0 && !full->name.empty(), "a database device is empty", text);
+      } else {
+        check(!full.error().message.empty(), "empty error message", text);
+      }
+      if (!slow_ways) {
+        continue;
+      }
+      const auto quick =
+          willfit::find_device_in(willfit::app::embedded_devices_json(), kOrigin, p.name);
+      check(full.ok() == quick.ok(), "the quick scan and the database disagree", text);
+      check(full.ok() ? full->id == quick->id : full.error().message == quick.error().message,
+            "the quick scan and the database give different answers", text);
+    }
+  } else {
+    check(!parts.error().message.empty(), "empty error message", text);
+  }
+  if (!slow_ways) {
+    return 0;
+  }
+
+  const willfit::app::FakeEnvironment env;
+  const auto set = willfit::app::resolve_devices(text, env);
+  if (!set) {
+    check(!set.error().message.empty(), "empty error message", text);
+    return 0;
+  }
+  check(!set->devices.empty(), "a resolved device set is empty", text);
+  check(set->devices.size() <= static_cast<std::size_t>(willfit::kMaxDeviceCount),
+        "more devices than the limit", text);
+  willfit::Bytes total = 0;
+  for (const auto& d : set->devices) {
+    check(d.memory_bytes > 0, "a device without memory", text);
+    check(!d.name.empty(), "a device without a name", text);
+    total += d.memory_bytes;
+  }
+  check(set->capacity() == total, "capacity is not the sum of the devices", text);
+  (void)set->display_name();
+  return 0;
+}
