@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "willfit/bisect.hpp"
 #include "willfit/model_size.hpp"
 
 namespace willfit {
@@ -20,20 +21,6 @@ InferenceQuery search_query(const InferenceQuery& query) {
     q.runtime = default_runtime(q.precision);
   }
   return q;
-}
-
-// The largest n in [lo, hi] with fits(n), given fits(lo); the predicate is
-// assumed monotone (true up to some n, false above).
-template <typename Fits>
-std::int64_t largest(std::int64_t lo, std::int64_t hi, Fits fits) {
-  if (fits(hi)) {
-    return hi;
-  }
-  while (hi - lo > 1) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    (fits(mid) ? lo : hi) = mid;
-  }
-  return lo;
 }
 
 }  // namespace
@@ -61,7 +48,7 @@ std::int64_t max_params(const InferenceQuery& query) {
   if (!fits(kLo)) {
     return 0;
   }
-  return largest(kLo, kHi, fits) * kStep;
+  return largest_fitting(kLo, kHi, fits) * kStep;
 }
 
 int max_batch(const InferenceQuery& query) {
@@ -76,7 +63,7 @@ int max_batch(const InferenceQuery& query) {
   if (!fits(1)) {
     return 0;
   }
-  return static_cast<int>(largest(1, 4096, fits));
+  return static_cast<int>(largest_fitting(std::int64_t{1}, std::int64_t{4096}, fits));
 }
 
 std::vector<Precision> precision_candidates(std::optional<Runtime> runtime) {

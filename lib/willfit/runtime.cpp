@@ -92,6 +92,7 @@
 
 #include <fmt/format.h>
 
+#include "willfit/bisect.hpp"
 #include "willfit/runtime_terms.hpp"
 #include "willfit/text.hpp"
 
@@ -329,17 +330,8 @@ void walk_split(const SplitInputs& s, int ngl, int cpu_moe, const Take& take) {
   const int act = n + 1 - start;
   // The first layer in [from, n] whose position reaches `edge`; n + 1 if none.
   const auto first_reaching = [&](int from, double edge) {
-    int lo = from;
-    int hi = n + 1;
-    while (lo < hi) {
-      const int mid = lo + (hi - lo) / 2;
-      if (static_cast<double>(mid - start) / act >= edge) {
-        hi = mid;
-      } else {
-        lo = mid + 1;
-      }
-    }
-    return lo;
+    return first_true(from, n + 1,
+                      [&](int j) { return static_cast<double>(j - start) / act >= edge; });
   };
   int begin = start;
   for (std::size_t d = 0; d < nd && begin <= n; ++d) {
@@ -591,35 +583,16 @@ void llama_family(const Inputs& in, Estimate& e) {
     // lower -ngl shifts every device's range, whose blocks can differ in
     // bytes (a recipe's mixed types), so there the scan runs layer by layer.
     const auto fits_with = [&](int layers, int k) { return plan_fits(s, layers, k); };
-    bool found = false;
-    if (moe && fits_with(n + 1, n)) {
-      int lo = 1;  // the fewest blocks whose experts on the CPU fit: in [lo, hi]
-      int hi = n;
-      while (lo < hi) {
-        const int mid = lo + (hi - lo) / 2;
-        if (fits_with(n + 1, mid)) {
-          hi = mid;
-        } else {
-          lo = mid + 1;
-        }
-      }
-      cpu_moe = lo;
-      found = true;
-    }
-    if (!found) {
+    // The fewest blocks whose experts on the CPU fit (n + 1: none does).
+    const int fewest =
+        moe ? first_true(1, n + 1, [&](int k) { return fits_with(n + 1, k); }) : n + 1;
+    if (fewest <= n) {
+      cpu_moe = fewest;
+    } else {
       cpu_moe = moe ? n : 0;
       if (s.devices.size() == 1) {
-        int lo = -1;  // the most layers that fit: in [lo, hi], -1 when none does
-        int hi = n;
-        while (lo < hi) {
-          const int mid = lo + (hi - lo + 1) / 2;
-          if (fits_with(mid, cpu_moe)) {
-            lo = mid;
-          } else {
-            hi = mid - 1;
-          }
-        }
-        ngl = lo;
+        // The most layers that fit (-1: not even none, when the fixed buffers do not).
+        ngl = first_true(0, n + 1, [&](int layers) { return !fits_with(layers, cpu_moe); }) - 1;
       } else {
         for (ngl = n; ngl >= 0 && !fits_with(ngl, cpu_moe); --ngl) {
         }
