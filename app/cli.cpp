@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "command.hpp"
-#include "device_source.hpp"
+#include "sources/device_source.hpp"
 
 namespace willfit::app {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "environment.hpp"
+#include "sources/environment.hpp"
 
 namespace willfit::app {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "environment.hpp"
+#include "sources/environment.hpp"
 
 namespace CLI {
 class App;

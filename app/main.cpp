@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "environment.hpp"
+#include "sources/environment.hpp"
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);

@@ -10,9 +10,9 @@
 #include <benchmark/benchmark.h>
 
 #include "cli.hpp"
-#include "environment.hpp"
-#include "resolve.hpp"
-#include "willfit/report.hpp"
+#include "sources/environment.hpp"
+#include "sources/resolve.hpp"
+#include "willfit/planner/report.hpp"
 
 namespace {
 

@@ -11,11 +11,11 @@
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
-#include "embedded_data.hpp"
-#include "environment.hpp"
-#include "model_source.hpp"
+#include "sources/embedded_data.hpp"
+#include "sources/environment.hpp"
+#include "sources/model_source.hpp"
 #include "unit/model_file_writers.hpp"
-#include "willfit/model_db.hpp"
+#include "willfit/models/model_db.hpp"
 
 namespace {
 

@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "environment.hpp"
-#include "resolve.hpp"
-#include "willfit/estimate.hpp"
+#include "sources/environment.hpp"
+#include "sources/resolve.hpp"
+#include "willfit/inference/estimate.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 5) {

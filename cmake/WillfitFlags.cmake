@@ -14,7 +14,7 @@ if(WILLFIT_SANITIZE OR WILLFIT_FUZZ)
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
   target_link_options(willfit_sanitizers INTERFACE -fsanitize=address,undefined)
   # GCC 12 with ASan at -O1 and above warns "may be used uninitialized" inside
-  # std::optional's destructor of a returned temporary (app/detect.cpp): the
+  # std::optional's destructor of a returned temporary (app/sources/detect.cpp): the
   # instrumentation hides the initialisation from the flow analysis. GCC's
   # manual says sanitizers can make this warning give false positives.
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "environment.hpp"
+#include "sources/environment.hpp"
 
 namespace willfit::test {
 

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
-#include "environment.hpp"
+#include "sources/environment.hpp"
 #include "fuzz_check.hpp"
 
 using willfit::fuzz::check;

@@ -7,8 +7,8 @@
 #include <string_view>
 
 #include "fuzz_check.hpp"
-#include "willfit/device_db.hpp"
-#include "willfit/model_db.hpp"
+#include "willfit/devices/device_db.hpp"
+#include "willfit/models/model_db.hpp"
 
 using willfit::fuzz::check;
 

@@ -14,11 +14,11 @@
 #include <string>
 #include <string_view>
 
-#include "embedded_data.hpp"
-#include "environment.hpp"
+#include "sources/embedded_data.hpp"
+#include "sources/environment.hpp"
 #include "fuzz_check.hpp"
-#include "resolve.hpp"
-#include "willfit/device_db.hpp"
+#include "sources/resolve.hpp"
+#include "willfit/devices/device_db.hpp"
 
 using willfit::fuzz::check;
 

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "fuzz_check.hpp"
-#include "willfit/gguf.hpp"
+#include "willfit/models/gguf.hpp"
 
 using willfit::fuzz::check;
 

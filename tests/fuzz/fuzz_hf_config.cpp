@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "fuzz_check.hpp"
-#include "willfit/hf_config.hpp"
+#include "willfit/models/hf_config.hpp"
 
 using willfit::fuzz::check;
 

@@ -12,11 +12,11 @@
 #include <cstdint>
 #include <string>
 
-#include "embedded_data.hpp"
-#include "environment.hpp"
+#include "sources/embedded_data.hpp"
+#include "sources/environment.hpp"
 #include "fuzz_check.hpp"
-#include "resolve.hpp"
-#include "willfit/model_db.hpp"
+#include "sources/resolve.hpp"
+#include "willfit/models/model_db.hpp"
 
 using willfit::fuzz::check;
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "fuzz_check.hpp"
-#include "willfit/precision.hpp"
+#include "willfit/core/precision.hpp"
 
 using willfit::fuzz::check;
 

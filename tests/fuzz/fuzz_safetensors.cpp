@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "fuzz_check.hpp"
-#include "willfit/safetensors.hpp"
+#include "willfit/models/safetensors.hpp"
 
 using willfit::fuzz::check;
 

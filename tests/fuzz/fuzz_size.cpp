@@ -7,10 +7,10 @@
 #include <string_view>
 
 #include "fuzz_check.hpp"
-#include "willfit/estimate.hpp"
-#include "willfit/model.hpp"
-#include "willfit/model_size.hpp"
-#include "willfit/units.hpp"
+#include "willfit/inference/estimate.hpp"
+#include "willfit/models/model.hpp"
+#include "willfit/models/model_size.hpp"
+#include "willfit/core/units.hpp"
 
 using willfit::fuzz::check;
 

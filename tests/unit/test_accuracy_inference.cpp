@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "willfit/estimate.hpp"
-#include "willfit/model_size.hpp"
-#include "willfit/weight_layout.hpp"
+#include "willfit/inference/estimate.hpp"
+#include "willfit/models/model_size.hpp"
+#include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
 namespace {

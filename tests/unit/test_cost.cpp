@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "willfit/cost.hpp"
+#include "willfit/devices/cost.hpp"
 
 namespace willfit {
 namespace {

@@ -3,7 +3,7 @@
 // "nounits"; rocm-smi --json keys are its text labels; proc(5) for meminfo).
 #include <gtest/gtest.h>
 
-#include "willfit/detect_parse.hpp"
+#include "willfit/devices/detect_parse.hpp"
 
 namespace willfit {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <set>
 
-#include "embedded_data.hpp"
-#include "willfit/device_db.hpp"
-#include "willfit/text.hpp"
+#include "sources/embedded_data.hpp"
+#include "willfit/devices/device_db.hpp"
+#include "willfit/core/text.hpp"
 
 namespace willfit {
 namespace {

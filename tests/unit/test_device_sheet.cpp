@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "embedded_data.hpp"
-#include "willfit/device_db.hpp"
-#include "willfit/device_sheet.hpp"
+#include "sources/embedded_data.hpp"
+#include "willfit/devices/device_db.hpp"
+#include "willfit/planner/device_sheet.hpp"
 
 namespace willfit {
 namespace {

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "willfit/estimate.hpp"
+#include "willfit/inference/estimate.hpp"
 
 namespace willfit {
 namespace {

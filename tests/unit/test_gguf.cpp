@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "unit/model_file_writers.hpp"
-#include "willfit/gguf.hpp"
+#include "willfit/models/gguf.hpp"
 
 namespace willfit {
 namespace {

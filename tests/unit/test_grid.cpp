@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "willfit/grid.hpp"
+#include "willfit/planner/grid.hpp"
 
 namespace willfit {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "willfit/hf_config.hpp"
+#include "willfit/models/hf_config.hpp"
 
 namespace willfit {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "willfit/model.hpp"
+#include "willfit/models/model.hpp"
 
 namespace willfit {
 namespace {

@@ -3,10 +3,10 @@
 
 #include <gtest/gtest.h>
 
-#include "embedded_data.hpp"
-#include "willfit/estimate.hpp"
-#include "willfit/model_db.hpp"
-#include "willfit/weight_layout.hpp"
+#include "sources/embedded_data.hpp"
+#include "willfit/inference/estimate.hpp"
+#include "willfit/models/model_db.hpp"
+#include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
 namespace {

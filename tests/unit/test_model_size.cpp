@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "willfit/model_size.hpp"
+#include "willfit/models/model_size.hpp"
 
 namespace willfit {
 namespace {

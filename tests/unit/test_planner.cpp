@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "willfit/planner.hpp"
+#include "willfit/planner/planner.hpp"
 
 namespace willfit {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "willfit/precision.hpp"
+#include "willfit/core/precision.hpp"
 
 namespace willfit {
 namespace {

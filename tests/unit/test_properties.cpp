@@ -13,9 +13,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "willfit/estimate.hpp"
-#include "willfit/runtime.hpp"
-#include "willfit/weight_layout.hpp"
+#include "willfit/inference/estimate.hpp"
+#include "willfit/inference/runtime.hpp"
+#include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <numeric>
 
-#include "willfit/estimate.hpp"
-#include "willfit/report.hpp"
-#include "willfit/weight_layout.hpp"
+#include "willfit/inference/estimate.hpp"
+#include "willfit/planner/report.hpp"
+#include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
 namespace {

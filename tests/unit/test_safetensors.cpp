@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "unit/model_file_writers.hpp"
-#include "willfit/safetensors.hpp"
+#include "willfit/models/safetensors.hpp"
 
 namespace willfit {
 namespace {

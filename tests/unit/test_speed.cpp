@@ -3,8 +3,8 @@
 // worked by hand from the formulas in speed.cpp's essay.
 #include <gtest/gtest.h>
 
-#include "willfit/report.hpp"
-#include "willfit/speed.hpp"
+#include "willfit/planner/report.hpp"
+#include "willfit/speed/speed.hpp"
 
 namespace willfit {
 namespace {

@@ -23,7 +23,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "willfit/speed.hpp"
+#include "willfit/speed/speed.hpp"
 
 namespace willfit {
 namespace {

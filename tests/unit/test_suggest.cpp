@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "willfit/report.hpp"
-#include "willfit/suggest.hpp"
+#include "willfit/planner/report.hpp"
+#include "willfit/planner/suggest.hpp"
 
 namespace willfit {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "willfit/text.hpp"
+#include "willfit/core/text.hpp"
 
 namespace willfit {
 namespace {

@@ -2,7 +2,7 @@
 // activations, sharding, offload, verdicts and suggestions.
 #include <gtest/gtest.h>
 
-#include "willfit/training.hpp"
+#include "willfit/training/training.hpp"
 
 namespace willfit {
 namespace {

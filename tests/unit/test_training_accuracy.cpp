@@ -17,7 +17,7 @@
 
 #include "csv.hpp"
 
-#include "willfit/training.hpp"
+#include "willfit/training/training.hpp"
 
 namespace willfit {
 namespace {

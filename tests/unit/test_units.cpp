@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "willfit/units.hpp"
+#include "willfit/core/units.hpp"
 
 namespace willfit {
 namespace {

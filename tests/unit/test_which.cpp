@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "willfit/which.hpp"
+#include "willfit/planner/which.hpp"
 
 namespace willfit {
 namespace {

@@ -1,0 +1,104 @@
+// `willfit max --device D [MODEL]`: answers in reverse. Without MODEL, the
+// largest model that fits; with it, the longest context and the largest
+// batch; with --precision best, the highest-quality precision that fits.
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli.hpp"
+#include "command.hpp"
+#include "sources/model_source.hpp"
+#include "options/query_options.hpp"
+#include "render/render_max.hpp"
+#include "sources/resolve.hpp"
+#include "options/units_option.hpp"
+#include "willfit/planner/planner.hpp"
+
+namespace willfit::app {
+namespace {
+
+constexpr const char* kDescription =
+    "willfit max: the largest model, the longest context, the largest batch or the best\n"
+    "precision that fits a device (each found by searching the same estimate as 'willfit').";
+
+constexpr const char* kFooter = R"(Examples:
+  willfit max -d "rtx 4090" -p q4_k_m           (the largest model, in parameters)
+  willfit max llama-3.1-8b -d "rtx 4090" -p q8_0 (the longest context and largest batch)
+  willfit max llama-3.1-70b -d "2x rtx 3090" -p best  (the best precision that fits)
+
+--precision best picks by bits per weight among the GGUF types (llama.cpp, the default) or the
+  formats the named --runtime loads. Sizes are bare sizes (willfit 7b...) with an inferred
+  architecture; context in multiples of 256 tokens; batch up to 4096.
+
+Exit codes: 0 something fits, 1 nothing fits, 2 error.)";
+
+}  // namespace
+
+int run_max(const std::vector<std::string>& args, Context& ctx) {
+  CLI::App app{kDescription, "willfit max"};
+  app.footer(kFooter);
+  QueryOptionText o;
+  std::string devices_file;
+  std::string models_file;
+  std::string units_text;
+  bool json = false;
+  QueryOptionHelp help;
+  help.model = "A model (name, file or size): then the longest context and largest batch";
+  help.model_required = false;
+  help.precision = "Weight precision (default fp16, or what the model implies), or 'best'";
+  help.device = "Device: a name, several ('2x rtx 3090') or a size";
+  help.device_required = true;
+  help.runtime = "Runtime: llama.cpp, ollama, vllm, transformers, mlx, generic";
+  add_query_options(app, o, help);
+  app.add_option("--devices", devices_file, "Device database file replacing the bundled one");
+  app.add_option("--models", models_file, "Model catalogue replacing the bundled one");
+  app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
+  add_units_option(app, units_text);
+  if (const int code = parse_cli(app, args, ctx); code >= 0) {
+    return code;
+  }
+
+  MaxQuestion question;
+  InferenceQuery& query = question.query;
+  const auto units = units_from_option(units_text);
+  if (!units) {
+    return fail(ctx, units.error().message);
+  }
+  query.units = *units;
+  question.model_given = !o.model.empty();
+  question.best_precision = o.precision == "best";
+  if (question.model_given) {
+    auto model = resolve_model(o.model, ctx.env, models_file, query.units);
+    if (!model) {
+      return fail(ctx, model.error().message);
+    }
+    query.model = std::move(*model);
+  } else if (question.best_precision) {
+    return fail(ctx,
+                "--precision best needs a MODEL: try 'willfit max llama-3.1-8b -d \"rtx 4090\" "
+                "-p best'");
+  }
+  if (!question.best_precision) {
+    bool from_model = false;
+    auto precision = query_precision(o, query.model, from_model);
+    if (!precision) {
+      return fail(ctx, precision.error().message);
+    }
+    query.precision = std::move(*precision);
+    describe_file_weights(query.model, query.precision);
+  }
+  auto devices = resolve_devices(o.device, ctx.env, devices_file, query.units);
+  if (!devices) {
+    return fail(ctx, devices.error().message);
+  }
+  query.devices = std::move(*devices);
+  if (auto applied = apply_query_options(o, query); !applied) {
+    return fail(ctx, applied.error().message);
+  }
+
+  const MaxAnswer answer = plan_max(question);
+  ctx.out << (json ? render_max_json(question, answer) : render_max_text(question, answer));
+  return answer.found() ? kExitFits : kExitNoFit;
+}
+
+}  // namespace willfit::app

@@ -1,0 +1,111 @@
+// `willfit which MODEL`: the devices that fit a model (one, or 2, 4 or 8 of
+// the same GPU), ranked by price, memory or speed, from the device database.
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli.hpp"
+#include "command.hpp"
+#include "sources/device_source.hpp"
+#include "options/options.hpp"
+#include "options/query_options.hpp"
+#include "render/render_which.hpp"
+#include "options/units_option.hpp"
+#include "willfit/planner/which.hpp"
+
+namespace willfit::app {
+namespace {
+
+constexpr const char* kDescription =
+    "willfit which: the devices that fit a model, one GPU or 2, 4 or 8 of the same,\n"
+    "ranked by price (default), memory or speed, with decode tokens/s.";
+
+constexpr const char* kFooter = R"(Examples:
+  willfit which llama-3.1-8b -p q4_k_m
+  willfit which 70b -p q4_k_m --context 8k --max-price 5000 --vendor nvidia
+  willfit which qwen2.5-32b -p q8_0 --sort speed --limit 5
+
+Prices are launch or list prices from the device data (USD, dated by its data_version);
+  they go stale. A set of N GPUs costs N times one. Devices without a price rank last
+  and are left out by --max-price.
+
+Exit codes: 0 some device fits, 1 none does, 2 error.)";
+
+}  // namespace
+
+int run_which(const std::vector<std::string>& args, Context& ctx) {
+  CLI::App app{kDescription, "willfit which"};
+  app.footer(kFooter);
+  QueryOptionText o;
+  std::string max_price_text;
+  std::string vendor;
+  std::string sort_text = "price";
+  std::string limit_text = "20";
+  std::string devices_file;
+  std::string models_file;
+  std::string units_text;
+  bool json = false;
+  QueryOptionHelp help;
+  help.model = "Model name, file or size";
+  help.precision = "Weight precision (default fp16, or what the model implies)";
+  help.runtime = "Runtime: llama.cpp, ollama, vllm, transformers, mlx, generic";
+  add_query_options(app, o, help);
+  app.add_option("--max-price", max_price_text, "Highest total price in USD, e.g. 2000");
+  app.add_option("--vendor", vendor, "Only this vendor: nvidia, amd, apple, intel, ...");
+  app.add_option("--sort", sort_text, "Rank by price (default), memory or speed");
+  app.add_option("--limit", limit_text, "Rows to print (default 20; 0 for all)");
+  app.add_option("--devices", devices_file, "Device database file replacing the bundled one");
+  app.add_option("--models", models_file, "Model catalogue replacing the bundled one");
+  app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
+  add_units_option(app, units_text);
+  if (const int code = parse_cli(app, args, ctx); code >= 0) {
+    return code;
+  }
+
+  InferenceQuery query;
+  const auto units = units_from_option(units_text);
+  if (!units) {
+    return fail(ctx, units.error().message);
+  }
+  query.units = *units;
+  if (auto applied = apply_model_options(o, ctx.env, models_file, query); !applied) {
+    return fail(ctx, applied.error().message);
+  }
+  if (auto applied = apply_query_options(o, query); !applied) {
+    return fail(ctx, applied.error().message);
+  }
+  WhichOptions options;
+  options.vendor = vendor;
+  auto sort = parse_which_sort(sort_text);
+  if (!sort) {
+    return fail(ctx, sort.error().message);
+  }
+  options.sort = *sort;
+  if (!max_price_text.empty()) {
+    auto price = parse_count("--max-price", max_price_text, 0, 100'000'000);
+    if (!price) {
+      return fail(ctx, price.error().message);
+    }
+    options.max_price_usd = static_cast<double>(*price);
+  }
+  auto limit = parse_count("--limit", limit_text, 0, 100'000);
+  if (!limit) {
+    return fail(ctx, limit.error().message);
+  }
+
+  DeviceSource source(ctx.env, devices_file);
+  auto db = source.get();
+  if (!db) {
+    return fail(ctx, db.error().message);
+  }
+  auto rows = which_devices(query, (*db)->devices(), options);
+  const std::size_t found = rows.size();
+  if (*limit > 0 && rows.size() > static_cast<std::size_t>(*limit)) {
+    rows.resize(static_cast<std::size_t>(*limit));
+  }
+  const WhichView view{query, options, rows, found, (*db)->data_version()};
+  ctx.out << (json ? render_which_json(view) : render_which_text(view));
+  return found > 0 ? kExitFits : kExitNoFit;
+}
+
+}  // namespace willfit::app

@@ -1,0 +1,216 @@
+#include "commands/fit_answers.hpp"
+
+#include <algorithm>
+
+#include <CLI/CLI.hpp>
+
+#include "sources/family.hpp"
+#include "sources/model_source.hpp"
+#include "options/options.hpp"
+#include "sources/resolve.hpp"
+#include "willfit/planner/grid.hpp"
+
+namespace willfit::app {
+namespace {
+
+// A list option's values: its comma list, or the text as typed when it has
+// no comma (a single value keeps the plain answer's messages).
+Expected<std::vector<std::string>> values(const std::string& text, const char* option) {
+  if (text.find(',') == std::string::npos) {
+    return std::vector<std::string>{text};
+  }
+  return split_list(text, option);
+}
+
+}  // namespace
+
+Expected<std::vector<std::vector<ModelChoice>>> fit_models(const QueryOptionText& o,
+                                                           const Environment& env,
+                                                           const std::string& models_file,
+                                                           UnitSystem units) {
+  std::vector<std::string> names{o.model};
+  if (!looks_like_model_path(o.model, env)) {
+    auto list = values(o.model, "MODEL");
+    if (!list) {
+      return list.error();
+    }
+    names = std::move(*list);
+  }
+  const bool precision_given = o.precision_option->count() > 0;
+  std::vector<Precision> precisions;
+  if (precision_given) {
+    auto list = values(o.precision, "--precision");
+    if (!list) {
+      return list.error();
+    }
+    for (const auto& text : *list) {
+      auto p = parse_precision(text);
+      if (!p) {
+        return p.error();
+      }
+      precisions.push_back(std::move(*p));
+    }
+  }
+  std::vector<std::vector<ModelChoice>> out;
+  for (const auto& name : names) {
+    auto model = resolve_model(name, env, models_file, units);
+    if (!model) {
+      return model.error();
+    }
+    std::vector<ModelChoice> choices;
+    if (precision_given) {
+      for (const auto& p : precisions) {
+        choices.push_back(ModelChoice{*model, p, false});
+      }
+    } else {
+      bool from_model = false;
+      auto p = query_precision(o, *model, from_model);
+      if (!p) {
+        return p.error();
+      }
+      choices.push_back(ModelChoice{*model, std::move(*p), from_model});
+    }
+    for (auto& c : choices) {
+      describe_file_weights(c.model, c.precision);
+    }
+    out.push_back(std::move(choices));
+  }
+  return out;
+}
+
+Expected<std::vector<DeviceColumn>> fit_columns(const QueryOptionText& o, const Environment& env,
+                                                const std::string& devices_file, UnitSystem units) {
+  std::vector<DeviceColumn> out;
+  if (o.device.empty()) {
+    out.emplace_back();
+    return out;
+  }
+  auto list = values(o.device, "--device");
+  if (!list) {
+    return list.error();
+  }
+  for (const auto& text : *list) {
+    auto devices = resolve_devices(text, env, devices_file, units);
+    if (!devices) {
+      return devices.error();
+    }
+    out.push_back(DeviceColumn{std::move(*devices), {}});
+  }
+  return out;
+}
+
+Expected<std::vector<ContextChoice>> fit_contexts(const QueryOptionText& o) {
+  if (!o.context_given()) {
+    return std::vector<ContextChoice>{ContextChoice{}};
+  }
+  auto list = values(o.context, "--context");
+  if (!list) {
+    return list.error();
+  }
+  std::vector<ContextChoice> out;
+  for (const auto& text : *list) {
+    ContextChoice c;
+    c.given = true;
+    if (text == "max") {
+      if (list->size() > 1) {
+        return make_error(
+            "--context max cannot be one value of a list: give token counts, e.g. 4096,32k");
+      }
+      c.max = true;
+    } else {
+      auto tokens = parse_tokens("--context", text);
+      if (!tokens) {
+        return tokens.error();
+      }
+      c.tokens = *tokens;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+Expected<FitReport> answer_cell(const FitCommon& common, const ModelChoice& choice,
+                                const DeviceColumn& column, const ContextChoice& context,
+                                const Environment& env) {
+  InferenceQuery query = common.base;
+  query.model = choice.model;
+  query.precision = choice.precision;
+  query.devices = column.devices;
+  if (!common.ram_given) {
+    query.ram = query.devices.system_ram;  // detected with --device auto, else unknown
+  }
+  query.context = context.tokens;
+  query.context_is_default = !context.given;
+  if (auto applied = apply_runtime_options(common.runtime_options, query); !applied) {
+    return applied.error();
+  }
+  std::int64_t longest = 0;
+  if (context.max) {
+    auto best = apply_context_max(query);
+    if (!best) {
+      return best.error();
+    }
+    longest = *best;
+  }
+  FitReport report = make_fit_report(query, column.speed, [&] {
+    return smaller_family_models(query.model, env, common.models_file);
+  });
+  if (context.max) {
+    report.assumptions.insert(
+        report.assumptions.begin(),
+        longest > 0 ? "--context max: " + std::to_string(longest) +
+                          " tokens is the longest context that fits (multiples of 256)"
+                    : std::string("--context max: not even 256 tokens fit; shown at 256"));
+  }
+  if (choice.precision_from_model) {
+    report.assumptions.push_back(precision_hint_note(report.query.model, report.query.precision));
+  } else if (report.query.model.file_weight_bytes) {
+    report.assumptions.push_back(
+        "weights are the file's exact tensor bytes; --precision names "
+        "them but does not change them");
+  }
+  return report;
+}
+
+Expected<GridView> answer_grid(const FitCommon& common,
+                               const std::vector<std::vector<ModelChoice>>& models,
+                               const std::vector<DeviceColumn>& columns,
+                               const std::vector<ContextChoice>& contexts, bool devices_given,
+                               const Environment& env) {
+  GridView grid;
+  grid.models = models.size();
+  grid.contexts = contexts.size();
+  grid.devices_given = devices_given;
+  for (const auto& column : columns) {
+    grid.columns.push_back(devices_given ? column.devices.display_name() : "NEEDS");
+  }
+  for (const auto& choices : models) {
+    grid.precisions = std::max(grid.precisions, choices.size());
+    for (const auto& choice : choices) {
+      for (const auto& context : contexts) {
+        GridRow row;
+        row.model = choice.model.name.empty() ? choice.model.id : choice.model.name;
+        row.precision = choice.precision.name;
+        for (const auto& column : columns) {
+          auto report = answer_cell(common, choice, column, context, env);
+          if (!report) {
+            return report.error();
+          }
+          row.cells.push_back(std::move(*report));
+        }
+        row.context = row.cells.front().estimate.context;
+        grid.rows.push_back(std::move(row));
+      }
+    }
+  }
+  return grid;
+}
+
+bool grid_all_ok(const GridView& grid) {
+  return std::all_of(grid.rows.begin(), grid.rows.end(), [](const GridRow& row) {
+    return std::all_of(row.cells.begin(), row.cells.end(),
+                       [](const FitReport& r) { return grid_cell_ok(r.estimate); });
+  });
+}
+
+}  // namespace willfit::app

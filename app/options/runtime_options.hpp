@@ -1,0 +1,33 @@
+// The runtime options of the fit command (--runtime, --context max, offload
+// and multi-GPU controls), kept apart from cmd_fit.cpp: registered on a CLI11
+// app, then applied to an InferenceQuery with errors as values.
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "willfit/inference/estimate.hpp"
+#include "willfit/core/expected.hpp"
+
+namespace willfit::app {
+
+struct RuntimeOptions {
+  std::string runtime;
+  std::string gpu_memory_utilization;
+  std::string tensor_parallel;
+  std::string tensor_split;
+  std::string n_cpu_moe;
+  std::string gpu_layers;
+  std::string ubatch;
+};
+
+void add_runtime_options(CLI::App& app, RuntimeOptions& o);
+
+// Applies the options to `q`; an error names the option and the input.
+Expected<bool> apply_runtime_options(const RuntimeOptions& o, InferenceQuery& q);
+
+// "--context max": the longest context that fits, set on `q`. Needs a device.
+Expected<std::int64_t> apply_context_max(InferenceQuery& q);
+
+}  // namespace willfit::app

@@ -1,0 +1,119 @@
+// The grid as a table: one line per model x precision (x context), one column
+// per device set, each cell the verdict and the total the estimate needs.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "render/render_grid.hpp"
+#include "willfit/planner/grid.hpp"
+#include "willfit/inference/runtime.hpp"
+
+namespace willfit::app {
+namespace {
+
+std::string plural(std::size_t n, const char* one, const char* many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+// ANSI SGR colour per verdict: green fits, yellow offload, red does not fit;
+// none for a need without a device.
+const char* cell_color(const Estimate& e) {
+  const std::string_view word = grid_cell_word(e);
+  return word == "fits" ? "32" : word == "offload" ? "33" : word == "no" ? "31" : nullptr;
+}
+
+std::string pad(const std::string& s, std::size_t width) {
+  return s + std::string(width > s.size() ? width - s.size() : 0, ' ');
+}
+
+}  // namespace
+
+std::string render_grid_text(const GridView& grid, bool color) {
+  // The runtime follows the precision: one for all rows goes in the header,
+  // else each row names its own.
+  bool one_runtime = true;
+  for (const auto& row : grid.rows) {
+    one_runtime = one_runtime && row.cells.front().estimate.runtime ==
+                                     grid.rows.front().cells.front().estimate.runtime;
+  }
+  const FitReport& first = grid.rows.front().cells.front();
+  std::string out = fmt::format("Grid: {} x {}", plural(grid.models, "model", "models"),
+                                plural(grid.precisions, "precision", "precisions"));
+  if (grid.contexts > 1) {
+    out += " x " + plural(grid.contexts, "context", "contexts");
+  }
+  out += grid.devices_given ? " on " + plural(grid.columns.size(), "device", "devices") : "";
+  if (grid.contexts <= 1) {
+    out += fmt::format(", context {}", first.estimate.context);
+  }
+  out += fmt::format(", batch {}", first.query.batch);
+  if (one_runtime) {
+    out += fmt::format(", with {}", to_string(first.estimate.runtime));
+  }
+  out += ":\n";
+
+  std::vector<std::string> heads{"MODEL", "PRECISION"};
+  if (grid.contexts > 1) {
+    heads.emplace_back("CONTEXT");
+  }
+  if (!one_runtime) {
+    heads.emplace_back("RUNTIME");
+  }
+  const std::size_t label_columns = heads.size();
+  for (const auto& c : grid.columns) {
+    heads.push_back(c);
+  }
+  std::vector<std::vector<std::string>> lines;
+  for (const auto& row : grid.rows) {
+    std::vector<std::string> line{row.model, row.precision};
+    if (grid.contexts > 1) {
+      line.push_back(std::to_string(row.context));
+    }
+    if (!one_runtime) {
+      line.emplace_back(to_string(row.cells.front().estimate.runtime));
+    }
+    for (const auto& cell : row.cells) {
+      line.push_back(grid_cell_text(cell.estimate, cell.query.units));
+    }
+    lines.push_back(std::move(line));
+  }
+  std::vector<std::size_t> widths(heads.size());
+  for (std::size_t i = 0; i < heads.size(); ++i) {
+    widths[i] = heads[i].size();
+    for (const auto& line : lines) {
+      widths[i] = std::max(widths[i], line[i].size());
+    }
+  }
+  const auto emit = [&](const std::vector<std::string>& line, const GridRow* row) {
+    std::string s = " ";
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const bool last = i + 1 == line.size();
+      const std::string text = last ? line[i] : pad(line[i], widths[i]);
+      const char* sgr = (row != nullptr && color && i >= label_columns)
+                            ? cell_color(row->cells[i - label_columns].estimate)
+                            : nullptr;
+      s += " ";
+      if (sgr != nullptr) {
+        // Colour the words only; the padding stays outside the escape codes.
+        s += fmt::format("\x1b[{}m{}\x1b[0m{}", sgr, line[i], text.substr(line[i].size()));
+      } else {
+        s += text;
+      }
+      if (!last) {
+        s += " ";
+      }
+    }
+    out += s + "\n";
+  };
+  emit(heads, nullptr);
+  for (std::size_t r = 0; r < lines.size(); ++r) {
+    emit(lines[r], &grid.rows[r]);
+  }
+  out += grid.devices_given
+             ? "fits: fits whole; offload: only with layers in system RAM (--ram); no: does not "
+               "fit. Each figure is the total needed (GiB = 2^30 bytes).\n"
+             : "needs: the total memory needed (GiB = 2^30 bytes); give --device for verdicts.\n";
+  return out;
+}
+
+}  // namespace willfit::app

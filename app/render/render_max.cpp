@@ -1,0 +1,83 @@
+#include "render/render_max.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "render/render_runtime.hpp"
+
+namespace willfit::app {
+namespace {
+
+// "36.41 B" (parameters), from a multiple of 10 M.
+std::string params_text(std::int64_t params) {
+  return fmt::format("{:.2f} B", static_cast<double>(params) / 1e9);
+}
+
+}  // namespace
+
+std::string render_max_text(const MaxQuestion& question, const MaxAnswer& a) {
+  const InferenceQuery& q = question.query;
+  const std::string where =
+      fmt::format("{} ({} in all) with {}", q.devices.display_name(),
+                  format_memory(q.devices.capacity(), q.units), runtime_label(a.runtime));
+  std::string s;
+  if (a.params) {
+    s += fmt::format("Largest model that fits on {}, at {}, context {}, batch {}:\n", where,
+                     a.used.name, q.context, q.batch);
+    s += *a.params > 0 ? fmt::format("  {} parameters (a dense model of inferred shape)\n",
+                                     params_text(*a.params))
+                       : "  none: not even a 100 M model fits\n";
+    return s;
+  }
+  s += fmt::format("{} on {}:\n", q.model.name, where);
+  if (a.precision_asked) {
+    s += a.precision ? fmt::format(
+                           "  best precision: {} ({} bits per weight), the "
+                           "highest-quality that fits\n",
+                           a.precision->name, bits_per_weight_text(*a.precision))
+                     : "  best precision: none fits, not even the smallest\n";
+    if (!a.precision) {
+      return s;
+    }
+  }
+  s += a.context_tokens.value_or(0) > 0
+           ? fmt::format("  longest context: {} tokens at {}, batch {}\n", *a.context_tokens,
+                         a.used.name, q.batch)
+           : fmt::format("  longest context: none (not even 256 tokens) at {}, batch {}\n",
+                         a.used.name, q.batch);
+  s += a.batch.value_or(0) > 0
+           ? fmt::format("  largest batch: {} sequences at {}, context {}\n", *a.batch, a.used.name,
+                         q.context)
+           : fmt::format("  largest batch: none (not even one sequence) at {}, context {}\n",
+                         a.used.name, q.context);
+  return s;
+}
+
+std::string render_max_json(const MaxQuestion& question, const MaxAnswer& a) {
+  using Json = nlohmann::ordered_json;
+  const InferenceQuery& q = question.query;
+  Json j;
+  j["schema_version"] = 1;
+  j["willfit_version"] = WILLFIT_VERSION;
+  Json query;
+  query["model"] = question.model_given ? Json(q.model.id) : Json(nullptr);
+  query["precision"] = a.used.id;
+  query["device"] = q.devices.text;
+  query["capacity_bytes"] = q.devices.capacity();
+  query["runtime"] = std::string(to_string(a.runtime));
+  query["context_tokens"] = q.context;
+  query["batch"] = q.batch;
+  query["kv_type"] = q.kv_type.id;
+  j["query"] = query;
+  Json m;
+  m["params"] = a.params ? Json(*a.params) : Json(nullptr);
+  m["context_tokens"] = a.context_tokens ? Json(*a.context_tokens) : Json(nullptr);
+  m["batch"] = a.batch ? Json(*a.batch) : Json(nullptr);
+  m["precision"] = a.precision ? Json(a.precision->id) : Json(nullptr);
+  j["max"] = m;
+  j["fits"] = a.found();
+  return j.dump(2) + "\n";
+}
+
+}  // namespace willfit::app

@@ -1,0 +1,30 @@
+// The runtime parts of the answer (issue 5): what lives in system RAM, the
+// offload plan, the per-device table, vLLM's KV arithmetic, in text and JSON.
+// Formatting only; every figure comes from the report.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "willfit/planner/report.hpp"
+
+namespace willfit::app {
+
+// "llama.cpp", "vLLM", ... for sentences.
+std::string runtime_label(Runtime runtime);
+
+// Short details for the breakdown rows, by runtime.
+std::string compute_detail(const FitReport& r);
+std::string overhead_detail(const FitReport& r);
+std::string margin_detail(const FitReport& r);
+
+// The sections printed after the breakdown: host memory, offload plan,
+// devices, vLLM KV cache. Empty when there is nothing to say.
+std::string runtime_text_sections(const FitReport& r);
+
+// Adds the runtime keys to a fit document: query.runtime, memory.error_band_pct,
+// memory.host_bytes, memory.terms, and top-level offload, devices, vllm.
+void add_runtime_json(nlohmann::ordered_json& doc, const FitReport& r);
+
+}  // namespace willfit::app

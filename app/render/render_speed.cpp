@@ -1,0 +1,118 @@
+// The speed section: decode first (what a chat feels like), then prefill and
+// the wait for the first token, then the batch, then the one-line lesson.
+#include "render/render_speed.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace willfit::app {
+namespace {
+
+// 3 significant digits without exponents: 5230, 41.2, 7.85, 0.412.
+std::string figure(double x) {
+  if (x >= 100) {
+    return fmt::format("{:.0f}", x);
+  }
+  if (x >= 10) {
+    return fmt::format("{:.1f}", x);
+  }
+  if (x >= 1) {
+    return fmt::format("{:.2f}", x);
+  }
+  return fmt::format("{:.3f}", x);
+}
+
+// Rounded to 4 significant digits, so JSON stays stable across compilers.
+double rounded(double x) {
+  if (x <= 0 || !std::isfinite(x)) {
+    return x;
+  }
+  const double scale = std::pow(10.0, 3 - std::floor(std::log10(x)));
+  return std::round(x * scale) / scale;
+}
+
+std::string row(std::string_view label, const std::string& value, std::string_view detail) {
+  return fmt::format("  {:<18}{:>11}  {}\n", label, value, detail);
+}
+
+std::string range(double value, int band_pct, double cap) {
+  const double f = band_pct / 100.0;
+  return fmt::format("range {}-{}", figure(value * (1 - f)),
+                     figure(std::min(cap, value * (1 + f))));
+}
+
+}  // namespace
+
+std::string render_speed_text(const SpeedEstimate& s, UnitSystem units) {
+  if (!s.estimable) {
+    return fmt::format("\nSpeed: not estimated: {}\n", s.reason);
+  }
+  std::string out = "\nSpeed (llama.cpp-style estimate):\n";
+  out += row(
+      "decode", figure(s.decode_tokens_per_s) + " tok/s",
+      fmt::format("{}; upper bound {} at full datasheet bandwidth",
+                  range(s.decode_tokens_per_s, s.error_band_pct, s.decode_upper_bound_tokens_per_s),
+                  figure(s.decode_upper_bound_tokens_per_s)));
+  out += row("", figure(s.decode_tokens_per_s_at_context) + " tok/s",
+             fmt::format("with {} tokens already in the cache", s.context));
+  if (s.prefill_tokens_per_s && s.time_to_first_token_s) {
+    out += row("prefill", figure(*s.prefill_tokens_per_s) + " tok/s",
+               fmt::format("{}; a {}-token prompt",
+                           range(*s.prefill_tokens_per_s, s.error_band_pct, 1e300), s.context));
+    out += row("first token", figure(*s.time_to_first_token_s) + " s",
+               fmt::format("to read that prompt (range {}-{} s)",
+                           figure(*s.time_to_first_token_s / (1 + s.error_band_pct / 100.0)),
+                           figure(*s.time_to_first_token_s / (1 - s.error_band_pct / 100.0))));
+  }
+  if (s.batch > 1) {
+    out += row(fmt::format("batch of {}", s.batch), figure(s.batch_tokens_per_s) + " tok/s",
+               fmt::format("all sequences together ({} each, caches half full)",
+                           figure(s.batch_tokens_per_s / s.batch)));
+  }
+  if (s.bound == SpeedBound::Bandwidth) {
+    out += "  limited by memory bandwidth: the GPU waits on memory, not on arithmetic\n";
+  } else {
+    out +=
+        "  limited by compute: the batch is large enough that arithmetic, not memory, sets the "
+        "pace\n";
+  }
+  for (const auto& tier : s.tiers) {
+    out += fmt::format("  - {}: reads {} per token at {:g} GB/s x {:.2f} (measured efficiency)\n",
+                       tier.label, format_size(tier.weight_bytes, units), tier.bandwidth_gb_per_s,
+                       tier.bandwidth_efficiency);
+  }
+  for (const auto& n : s.notes) {
+    out += "  - " + n + "\n";
+  }
+  return out;
+}
+
+nlohmann::ordered_json speed_json(const SpeedEstimate& s) {
+  using Json = nlohmann::ordered_json;
+  const auto number = [&](std::optional<double> v) {
+    return (s.estimable && v) ? Json(rounded(*v)) : Json(nullptr);
+  };
+  Json j;
+  j["decode_tokens_per_s"] = number(s.decode_tokens_per_s);
+  j["prefill_tokens_per_s"] = number(s.prefill_tokens_per_s);
+  j["time_to_first_token_s"] = number(s.time_to_first_token_s);
+  j["bound"] = s.estimable ? Json(std::string(to_string(s.bound))) : Json(nullptr);
+  j["error_band_pct"] = s.estimable ? Json(s.error_band_pct) : Json(nullptr);
+  j["decode_tokens_per_s_at_context"] = number(s.decode_tokens_per_s_at_context);
+  j["decode_upper_bound_tokens_per_s"] = number(s.decode_upper_bound_tokens_per_s);
+  j["batch"] = s.batch;
+  j["batch_tokens_per_s"] = number(s.batch_tokens_per_s);
+  j["context_tokens"] = s.context;
+  j["reason"] = s.estimable ? Json(nullptr) : Json(s.reason);
+  Json notes = Json::array();
+  for (const auto& n : s.notes) {
+    notes.push_back(n);
+  }
+  j["notes"] = notes;
+  return j;
+}
+
+}  // namespace willfit::app

@@ -1,0 +1,21 @@
+// The speed section of the fit answer, in text and in JSON. Separate from
+// render_text.cpp / render_json.cpp, which call it with one line each.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "willfit/speed/speed.hpp"
+#include "willfit/core/units.hpp"
+
+namespace willfit::app {
+
+// "\nSpeed ...\n" lines, or one line saying why speed is not estimated.
+// `units`: how the weight bytes read per token print (--units); rates stay GB/s.
+std::string render_speed_text(const SpeedEstimate& speed, UnitSystem units = UnitSystem::Mixed);
+
+// The JSON object `speed` (keys documented in README.md, "Speed").
+nlohmann::ordered_json speed_json(const SpeedEstimate& speed);
+
+}  // namespace willfit::app

@@ -1,0 +1,37 @@
+#include "render/render_suggestions.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace willfit::app {
+
+std::string render_suggestions_text(const std::vector<Suggestion>& suggestions) {
+  if (suggestions.empty()) {
+    return "";
+  }
+  std::string s = "\nTo make it fit (each change checked with the same estimate):\n";
+  int n = 0;
+  for (const auto& sg : suggestions) {
+    s += fmt::format("  {}. {}\n", ++n, sg.line);
+  }
+  return s;
+}
+
+nlohmann::ordered_json suggestions_json(const std::vector<Suggestion>& suggestions) {
+  using Json = nlohmann::ordered_json;
+  Json out = Json::array();
+  for (const auto& sg : suggestions) {
+    Json j;
+    j["change"] = sg.change;
+    j["args"] = sg.args;
+    j["total_bytes"] = sg.total_bytes;
+    j["verdict"] = std::string(to_string(sg.verdict));
+    j["decode_tokens_per_s"] =
+        sg.decode_tokens_per_s ? Json(*sg.decode_tokens_per_s) : Json(nullptr);
+    out.push_back(j);
+  }
+  return out;
+}
+
+}  // namespace willfit::app

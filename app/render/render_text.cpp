@@ -1,0 +1,106 @@
+// The text answer: verdict first, then the breakdown, the assumptions and a hint.
+#include <fmt/format.h>
+
+#include "render/render.hpp"
+#include "render/render_runtime.hpp"
+#include "render/render_speed.hpp"
+#include "render/render_suggestions.hpp"
+
+namespace willfit::app {
+namespace {
+
+std::string verdict_line(const FitReport& r) {
+  const Estimate& e = r.estimate;
+  const std::string what = fmt::format("{} at {}", r.query.model.name, r.query.precision.name);
+  if (!e.device_known) {
+    return fmt::format("{} needs {} with {} (no --device given: nothing to compare with)\n", what,
+                       format_memory(e.required, r.query.units), runtime_label(e.runtime));
+  }
+  const std::string where =
+      fmt::format("{} with {}", r.query.devices.display_name(), runtime_label(e.runtime));
+  switch (e.verdict) {
+    case Verdict::Fits:
+      return fmt::format("FITS: {} on {}: needs {} of {} usable ({} to spare)\n", what, where,
+                         format_memory(e.required, r.query.units),
+                         format_memory(e.usable, r.query.units),
+                         format_memory(e.headroom, r.query.units));
+    case Verdict::Offload:
+      return fmt::format(
+          "FITS ONLY WITH OFFLOAD: {} on {}: needs {}, {} usable; {} must go to system RAM\n", what,
+          where, format_memory(e.required, r.query.units), format_memory(e.usable, r.query.units),
+          format_memory(e.offload ? e.offload->host_bytes : -e.headroom, r.query.units));
+    case Verdict::NoFit:
+      break;
+  }
+  if (e.headroom >= 0) {  // enough in total, but one device of the split is short
+    return fmt::format(
+        "DOES NOT FIT: {} on {}: needs {} of {} usable in total, but one device is short "
+        "(see Devices)\n",
+        what, where, format_memory(e.required, r.query.units),
+        format_memory(e.usable, r.query.units));
+  }
+  return fmt::format("DOES NOT FIT: {} on {}: needs {}, {} usable (short by {})\n", what, where,
+                     format_memory(e.required, r.query.units),
+                     format_memory(e.usable, r.query.units),
+                     format_memory(-e.headroom, r.query.units));
+}
+
+std::string row(std::string_view label, const std::string& value, std::string_view detail) {
+  return fmt::format("  {:<18}{:>11}  {}\n", label, value, detail);
+}
+
+}  // namespace
+
+std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
+  const Estimate& e = r.estimate;
+  const auto& q = r.query;
+  std::string s = verdict_line(r);
+  s += "\n";
+  s += row("weights", format_memory(e.memory.weights, r.query.units),
+           e.host > 0 ? fmt::format("{} ({}); token embeddings in system RAM",
+                                    format_size(e.memory.weights, r.query.units), q.precision.name)
+                      : fmt::format("{} ({}) at {} bits per weight",
+                                    format_size(e.memory.weights, r.query.units), q.precision.name,
+                                    bits_per_weight_text(q.precision)));
+  s += row("KV cache", format_memory(e.memory.kv_cache, r.query.units),
+           fmt::format("{} tokens{}, {}", e.context,
+                       q.batch > 1 ? fmt::format(" x {} sequences", q.batch) : "", q.kv_type.id));
+  s += row("compute buffer", format_memory(e.memory.compute, r.query.units), compute_detail(r));
+  s += row("runtime overhead", format_memory(e.memory.overhead, r.query.units), overhead_detail(r));
+  s += row("safety margin", format_memory(e.memory.margin, r.query.units), margin_detail(r));
+  s += fmt::format("  {:-<18}{:->11}\n", "", "");
+  s += row("total", format_memory(e.required, r.query.units),
+           fmt::format("+/- {:g}% (measured error of these terms)", e.error_band_pct));
+  if (e.device_known) {
+    s += row("usable memory", format_memory(e.usable, r.query.units),
+             fmt::format("of {} on {}", format_memory(e.capacity, r.query.units),
+                         q.devices.display_name()));
+    s += row("headroom", format_memory_signed(e.headroom, r.query.units),
+             e.headroom < 0 ? "short" : "free");
+  }
+  s += runtime_text_sections(r);
+  s += render_speed_text(r.speed, r.query.units);
+  s += "\nAssumptions:\n";
+  for (const auto& a : r.assumptions) {
+    s += "  - " + a + "\n";
+  }
+  if (e.device_known) {
+    for (const auto& reason : e.usable_reasons) {
+      s += "  - usable memory: " + reason + "\n";
+    }
+  }
+  if (!e.warnings.empty()) {
+    s += "\nWarnings:\n";
+    for (const auto& w : e.warnings) {
+      s += "  - " + w + "\n";
+    }
+  }
+  if (!r.suggestions.empty()) {
+    s += render_suggestions_text(r.suggestions);
+  } else if (!r.hint.empty()) {
+    s += "\n" + r.hint + "\n";
+  }
+  return s;
+}
+
+}  // namespace willfit::app

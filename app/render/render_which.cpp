@@ -1,0 +1,82 @@
+#include "render/render_which.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "render/render_runtime.hpp"
+
+namespace willfit::app {
+
+std::string render_which_text(const WhichView& v) {
+  const InferenceQuery& q = v.query;
+  std::string s = fmt::format("Devices that fit {} at {}, context {}, batch {}: {} found",
+                              q.model.name, q.precision.name, q.context, q.batch, v.found);
+  if (v.rows.size() < v.found) {
+    s += fmt::format(" (first {} shown; --limit 0 for all)", v.rows.size());
+  }
+  s += "\n";
+  if (v.rows.empty()) {
+    s += "  none: not even 8 of the largest GPU hold it whole";
+    s +=
+        v.options.max_price_usd || !v.options.vendor.empty() ? " within the filters given\n" : "\n";
+    return s;
+  }
+  std::size_t width = 6;
+  for (const auto& r : v.rows) {
+    width = std::max(width, r.devices.text.size());
+  }
+  s += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>8}  {:>10}  {}\n", "DEVICE", width, "MEMORY",
+                   "NEEDS", "PRICE", "DECODE", "RUNTIME");
+  for (const auto& r : v.rows) {
+    s +=
+        fmt::format("  {:<{}}  {:>10}  {:>10}  {:>8}  {:>10}  {}\n", r.devices.text, width,
+                    format_memory(r.devices.capacity(), v.query.units),
+                    format_memory(r.required, v.query.units),
+                    r.price_usd ? fmt::format("${:.0f}", *r.price_usd) : "-",
+                    r.decode_tokens_per_s ? fmt::format("{:.1f} t/s", *r.decode_tokens_per_s) : "-",
+                    runtime_label(r.runtime));
+  }
+  s += fmt::format(
+      "\nPrices: list or launch prices in USD from the device data of {}; they go stale.\n"
+      "Decode: one sequence, tokens per second, estimated (see 'willfit MODEL -d DEVICE').\n",
+      v.data_version.empty() ? "unknown date" : v.data_version);
+  return s;
+}
+
+std::string render_which_json(const WhichView& v) {
+  using Json = nlohmann::ordered_json;
+  const InferenceQuery& q = v.query;
+  Json j;
+  j["schema_version"] = 1;
+  j["willfit_version"] = WILLFIT_VERSION;
+  Json query;
+  query["model"] = q.model.id;
+  query["precision"] = q.precision.id;
+  query["context_tokens"] = q.context;
+  query["batch"] = q.batch;
+  query["kv_type"] = q.kv_type.id;
+  query["max_price_usd"] = v.options.max_price_usd ? Json(*v.options.max_price_usd) : Json(nullptr);
+  query["vendor"] = v.options.vendor.empty() ? Json(nullptr) : Json(v.options.vendor);
+  j["query"] = query;
+  j["data_version"] = v.data_version;
+  j["found"] = v.found;
+  Json rows = Json::array();
+  for (const auto& r : v.rows) {
+    Json row;
+    row["device"] = r.devices.devices.front().id;
+    row["name"] = r.devices.text;
+    row["count"] = r.count;
+    row["capacity_bytes"] = r.devices.capacity();
+    row["total_bytes"] = r.required;
+    row["price_usd"] = r.price_usd ? Json(*r.price_usd) : Json(nullptr);
+    row["decode_tokens_per_s"] =
+        r.decode_tokens_per_s ? Json(*r.decode_tokens_per_s) : Json(nullptr);
+    row["runtime"] = std::string(to_string(r.runtime));
+    rows.push_back(row);
+  }
+  j["devices"] = rows;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace willfit::app

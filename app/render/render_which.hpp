@@ -1,0 +1,28 @@
+// Renderers for `willfit which`: the ranked device sets as a table for people
+// and JSON for scripts. They format only.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "willfit/planner/which.hpp"
+
+namespace willfit::app {
+
+struct WhichView {
+  const InferenceQuery& query;
+  const WhichOptions& options;
+  const std::vector<WhichRow>& rows;  // after --limit
+  std::size_t found = 0;              // before --limit
+  const std::string& data_version;    // the device data's date, beside its prices
+};
+
+std::string render_which_text(const WhichView& view);
+
+// {"schema_version", "willfit_version", "query", "data_version", "found",
+//  "devices": [{device, count, capacity_bytes, total_bytes, price_usd,
+//  decode_tokens_per_s, runtime}]}
+std::string render_which_json(const WhichView& view);
+
+}  // namespace willfit::app

@@ -1,0 +1,44 @@
+// Where the device database comes from. The base is, first found: the
+// --devices FILE option, the WILLFIT_DEVICES variable, the copy embedded in
+// the binary. A user file ($XDG_CONFIG_HOME/willfit/devices.json, else
+// $HOME/.config/willfit/devices.json) then adds or replaces entries by id.
+// Loaded once, and only when a command needs a named device.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "sources/environment.hpp"
+#include "willfit/devices/device_db.hpp"
+#include "willfit/core/expected.hpp"
+
+namespace willfit::app {
+
+class DeviceSource {
+ public:
+  // `devices_file`: the --devices option, "" when not given.
+  DeviceSource(const Environment& env, std::string devices_file);
+
+  // The database, loaded on first use; an error names the file and entry.
+  Expected<const DeviceDb*> get();
+
+  // One device by name, as DeviceDb::find. With only the embedded copy in
+  // play (no --devices, WILLFIT_DEVICES or user file) it scans instead of
+  // parsing the whole database (find_device_in), which keeps named-device
+  // runs close to the speed of plain ones.
+  Expected<Device> find(const std::string& name);
+
+ private:
+  const Environment& env_;
+  std::string devices_file_;
+  [[nodiscard]] bool embedded_only() const;
+  std::optional<Expected<DeviceDb>> db_;
+};
+
+// The user file's path, or "" when neither XDG_CONFIG_HOME nor HOME is set.
+std::string user_devices_path(const Environment& env);
+
+// "devices data 2026-11-29 (data/devices.json, embedded)", for --version.
+std::string embedded_devices_summary();
+
+}  // namespace willfit::app

@@ -1,0 +1,26 @@
+// Turning what the user typed into lib objects: MODEL (a size now; catalogue
+// names and files come with their readers) and --device (a capacity now;
+// named devices come with the device database). Errors are values.
+#pragma once
+
+#include <string>
+
+#include "sources/environment.hpp"
+#include "willfit/devices/device.hpp"
+#include "willfit/core/expected.hpp"
+#include "willfit/models/model.hpp"
+
+namespace willfit::app {
+
+Expected<Model> resolve_model(const std::string& text, const Environment& env);
+// The same, with the catalogue file given by --models (empty: the default one).
+// `units`: how the notes of a model file print sizes (--units).
+Expected<Model> resolve_model(const std::string& text, const Environment& env,
+                              const std::string& models_file, UnitSystem units = UnitSystem::Mixed);
+// `units`: how names of bare capacities ("8.00 GiB GPU") and notes print
+// memory (--units).
+Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& env,
+                                    const std::string& devices_file = "",
+                                    UnitSystem units = UnitSystem::Mixed);
+
+}  // namespace willfit::app

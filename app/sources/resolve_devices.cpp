@@ -1,0 +1,92 @@
+// --device as typed -> a DeviceSet: "auto" (detection), capacities ("8gb"),
+// names from the device database ("rtx 4090", "m2 max 64gb"), and several
+// devices ("2x rtx 3090", "rtx 4090+rtx 3090", "h100:8"). The database is
+// loaded only when a name is asked for.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sources/detect.hpp"
+#include "sources/device_source.hpp"
+#include "sources/resolve.hpp"
+#include "willfit/devices/device_db.hpp"
+#include "willfit/planner/device_sheet.hpp"
+#include "willfit/core/text.hpp"
+
+namespace willfit::app {
+namespace {
+
+std::string describe(const Device& d, UnitSystem units) {
+  std::string s =
+      fmt::format("device {}: {}, {}, {} as sold = {}", d.id, d.name, kind_label(d.kind),
+                  d.memory_marketed, format_memory(d.memory_bytes, units));
+  if (!d.memory_type.empty()) {
+    s += " " + d.memory_type;
+  }
+  if (d.bandwidth_gb_per_s) {
+    s += fmt::format(", {:g} GB/s", *d.bandwidth_gb_per_s);
+  }
+  return s;
+}
+
+Expected<Device> one_device(const std::string& name, DeviceSource& source, UnitSystem units) {
+  if (is_capacity_text(name)) {
+    return raw_device(name, units);
+  }
+  auto d = source.find(name);
+  if (!d) {
+    return d.error();
+  }
+  if (d->memory_bytes <= 0) {
+    return make_error(fmt::format(
+        "'{}' is system memory ({}) without a fixed size: add it, e.g. --device \"{} 64gb\"",
+        trim(name), d->name, d->id));
+  }
+  return d;
+}
+
+}  // namespace
+
+Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& env,
+                                    const std::string& devices_file, UnitSystem units) {
+  DeviceSource source(env, devices_file);
+  if (to_lower(trim(text)) == "auto") {
+    auto det = detect_devices(env, source, units);
+    if (!det) {
+      return det.error();
+    }
+    det->devices.system_ram = det->ram;
+    return std::move(det->devices);
+  }
+  auto parts = parse_device_spec(text);
+  if (!parts) {
+    return parts.error();
+  }
+  DeviceSet set;
+  set.text = to_lower(trim(text));
+  for (const auto& part : *parts) {
+    auto d = one_device(part.name, source, units);
+    if (!d) {
+      // Name the whole --device text when the failing part is only a piece of it.
+      if (parts->size() > 1 || part.count > 1) {
+        return make_error(fmt::format("in --device '{}': {}", trim(text), d.error().message));
+      }
+      return d.error();
+    }
+    if (set.devices.size() + static_cast<std::size_t>(part.count) >
+        static_cast<std::size_t>(kMaxDeviceCount)) {
+      return make_error(
+          fmt::format("too many devices in '{}': at most {}", trim(text), kMaxDeviceCount));
+    }
+    if (d->kind != DeviceKind::Raw) {
+      const std::string note = describe(*d, units);
+      if (std::find(set.notes.begin(), set.notes.end(), note) == set.notes.end()) {
+        set.notes.push_back(note);
+      }
+    }
+    set.devices.insert(set.devices.end(), static_cast<std::size_t>(part.count), *d);
+  }
+  return set;
+}
+
+}  // namespace willfit::app

@@ -1,0 +1,51 @@
+// MODEL as typed -> a Model. In order: something that looks like a path (an
+// existing file or directory, a model file extension, a leading '/', './',
+// '../' or '~/') is read as a model file; a size ("7b", "8x7b") gets an
+// inferred architecture; anything else is looked up in the catalogue, which
+// is parsed only then, so sizes and files never pay for it.
+#include "sources/model_source.hpp"
+#include "sources/resolve.hpp"
+#include "willfit/models/model_size.hpp"
+#include "willfit/core/text.hpp"
+
+namespace willfit::app {
+
+Expected<Model> resolve_model(const std::string& text, const Environment& env) {
+  return resolve_model(text, env, "");
+}
+
+Expected<Model> resolve_model(const std::string& text, const Environment& env,
+                              const std::string& models_file, UnitSystem units) {
+  std::string t = trim(text);
+  if (t.empty()) {
+    return make_error("MODEL is empty: give a size like '7b', a model name or a model file");
+  }
+  if (t.rfind("~/", 0) == 0) {
+    if (const auto home = env.get("HOME")) {
+      t = *home + t.substr(1);
+    }
+  }
+  if (looks_like_size(t)) {
+    auto size = parse_model_size(t);
+    if (!size) {
+      return size.error();
+    }
+    return model_from_size(*size);
+  }
+  if (looks_like_model_path(t, env)) {
+    return model_from_path(t, env, units);
+  }
+  auto db = load_model_db(env, models_file);
+  if (!db) {
+    return db.error();
+  }
+  auto match = db->find(t);
+  if (!match) {
+    return match.error();
+  }
+  Model m = match->entry->model;
+  m.precision_hint = match->precision_hint;
+  return m;
+}
+
+}  // namespace willfit::app

@@ -1,0 +1,259 @@
+#include "willfit/core/precision.hpp"
+
+#include <array>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "willfit/core/text.hpp"
+
+namespace willfit {
+namespace {
+
+// Sources for the figures below.
+constexpr const char* kGgml =
+    "ggml block layouts (bytes per block / weights per block), as tabulated in "
+    "gguf-parser-go ggml.go and llama-quantize's help";
+constexpr const char* kQuantTable =
+    "whole-file bits per weight measured on Llama-3.1-8B, llama.cpp tools/quantize/README.md";
+constexpr const char* kQuantDerived =
+    "derived from llama.cpp quantize.cpp sizes for Llama-3-8B, scaled by the Q4_K_M ratio "
+    "(shared/reference/inference-estimators.md section 0.2)";
+constexpr const char* kBnb =
+    "bitsandbytes NF4: 4-bit codes plus one fp32 absmax per block of 64 weights "
+    "(bnb_4bit_use_double_quant=False, the transformers default)";
+constexpr const char* kGptq =
+    "4-bit weights, group size 128, one fp16 scale and one packed 4-bit zero point per group "
+    "(AutoGPTQ / AutoAWQ defaults)";
+
+Precision make(std::string id, std::string name, double bits, double block, PrecisionKind kind,
+               WeightScope scope, bool gguf, std::string note, std::string source) {
+  return Precision{std::move(id),   std::move(name),   bits, block, kind, scope, gguf,
+                   std::move(note), std::move(source), ""};
+}
+
+Precision block(std::string id, std::string name, double bits) {
+  return make(std::move(id), std::move(name), bits, bits, PrecisionKind::GgufBlock,
+              WeightScope::All, true,
+              fmt::format("GGUF block type: exactly {:g} bits per weight", bits), kGgml);
+}
+
+Precision mix(std::string id, std::string name, double bits, double block_bits,
+              bool derived = false) {
+  return make(std::move(id), std::move(name), bits, block_bits, PrecisionKind::GgufMix,
+              WeightScope::All, true,
+              fmt::format("GGUF mix: about {:.2f} bits per weight over a whole file (some "
+                          "tensors kept at higher precision)",
+                          bits),
+              derived ? kQuantDerived : kQuantTable);
+}
+
+}  // namespace
+
+std::string bits_per_weight_text(const Precision& precision) {
+  return precision.kind == PrecisionKind::GgufMix
+             ? fmt::format("about {:.1f}", precision.bits_per_weight)
+             : fmt::format("{:.3g}", precision.bits_per_weight);
+}
+
+namespace {
+
+const std::vector<Precision>& table() {
+  static const std::vector<Precision> t = [] {
+    std::vector<Precision> v;
+    const auto all = WeightScope::All;
+    v.push_back(make("fp32", "FP32", 32, 0, PrecisionKind::Float, all, false,
+                     "32-bit float: 4 bytes per weight", "IEEE 754 binary32"));
+    v.push_back(make("fp16", "FP16", 16, 0, PrecisionKind::Float, all, false,
+                     "16-bit float: 2 bytes per weight", "IEEE 754 binary16"));
+    v.push_back(make("bf16", "BF16", 16, 0, PrecisionKind::Float, all, false,
+                     "bfloat16: 2 bytes per weight", "bfloat16 format"));
+    v.push_back(make("fp8", "FP8", 8, 0, PrecisionKind::Float, WeightScope::LinearOnly, false,
+                     "8-bit float for linear layers; embeddings and output head stay 16-bit, as "
+                     "FP8 checkpoints ship them",
+                     "FP8 E4M3 checkpoints (llm-compressor / vLLM keep lm_head unquantised)"));
+    v.push_back(make("int8", "INT8", 8, 0, PrecisionKind::Integer, all, false,
+                     "8-bit integers: 1 byte per weight (idealised, scales ignored)",
+                     "course arithmetic: 8 bits = 1 byte"));
+    v.push_back(make("int4", "INT4", 4, 0, PrecisionKind::Integer, all, false,
+                     "4-bit integers: 0.5 bytes per weight (idealised, scales ignored)",
+                     "course arithmetic: 4 bits = 0.5 bytes"));
+    v.push_back(block("f32", "F32", 32));
+    v.push_back(block("f16", "F16", 16));
+    v.push_back(block("q8_0", "Q8_0", 8.5));
+    v.push_back(block("q6_k", "Q6_K", 6.5625));
+    v.push_back(block("q5_1", "Q5_1", 6.0));
+    v.push_back(mix("q5_k_m", "Q5_K_M", 5.7036, 5.5));
+    v.push_back(mix("q5_k_s", "Q5_K_S", 5.5704, 5.5));
+    v.push_back(block("q5_0", "Q5_0", 5.5));
+    v.push_back(block("q4_1", "Q4_1", 5.0));
+    v.push_back(mix("q4_k_m", "Q4_K_M", 4.8944, 4.5));
+    v.push_back(mix("q4_k_s", "Q4_K_S", 4.6672, 4.5));
+    v.push_back(block("q4_0", "Q4_0", 4.5));
+    v.push_back(block("iq4_nl", "IQ4_NL", 4.5));
+    v.push_back(block("iq4_xs", "IQ4_XS", 4.25));
+    v.push_back(block("mxfp4", "MXFP4", 4.25));
+    v.push_back(mix("q3_k_l", "Q3_K_L", 4.2979, 3.4375));
+    v.push_back(mix("q3_k_m", "Q3_K_M", 4.00, 3.4375, true));
+    v.push_back(mix("iq3_m", "IQ3_M", 3.7628, 3.4375));
+    v.push_back(mix("q3_k_s", "Q3_K_S", 3.6429, 3.4375));
+    v.push_back(mix("iq3_xs", "IQ3_XS", 3.4977, 3.0625));
+    v.push_back(block("iq3_s", "IQ3_S", 3.4375));
+    v.push_back(mix("q2_k", "Q2_K", 3.1593, 2.625));
+    v.push_back(block("iq3_xxs", "IQ3_XXS", 3.0625));
+    v.push_back(mix("q2_k_s", "Q2_K_S", 2.9697, 2.625));
+    v.push_back(mix("iq2_m", "IQ2_M", 2.9294, 2.5625));
+    v.push_back(block("iq2_s", "IQ2_S", 2.5625));
+    v.push_back(block("iq2_xs", "IQ2_XS", 2.3125));
+    v.push_back(block("iq2_xxs", "IQ2_XXS", 2.0625));
+    v.push_back(block("tq2_0", "TQ2_0", 2.0625));
+    v.push_back(block("iq1_m", "IQ1_M", 1.75));
+    v.push_back(block("tq1_0", "TQ1_0", 1.6875));
+    v.push_back(block("iq1_s", "IQ1_S", 1.5625));
+    v.push_back(make("nf4", "NF4", 4.5, 4.5, PrecisionKind::GroupQuant, WeightScope::LinearOnly,
+                     false,
+                     "bitsandbytes NF4 on linear layers (4.5 bits with scales); embeddings "
+                     "and output head stay 16-bit",
+                     kBnb));
+    v.push_back(
+        make("gptq-int8", "GPTQ 8-bit", 8.1875, 8.1875, PrecisionKind::GroupQuant,
+             WeightScope::LinearOnly, false,
+             "GPTQ 8-bit, group 128, on linear layers; embeddings and output head stay "
+             "16-bit",
+             "8-bit weights, group size 128, one fp16 scale and one packed 8-bit zero point "
+             "per group (AutoGPTQ defaults)"));
+    v.push_back(make("gptq", "GPTQ 4-bit", 4.15625, 4.15625, PrecisionKind::GroupQuant,
+                     WeightScope::LinearOnly, false,
+                     "GPTQ 4-bit, group 128, on linear layers; embeddings and output head stay "
+                     "16-bit",
+                     kGptq));
+    v.push_back(make("awq", "AWQ 4-bit", 4.15625, 4.15625, PrecisionKind::GroupQuant,
+                     WeightScope::LinearOnly, false,
+                     "AWQ 4-bit, group 128, on linear layers; embeddings and output head stay "
+                     "16-bit",
+                     kGptq));
+    return v;
+  }();
+  return t;
+}
+
+struct Shorthand {
+  std::string_view alias;
+  std::string_view target;
+};
+
+// Shorthands map to the file people most often download at that width.
+constexpr std::array<Shorthand, 13> kShorthands{{
+    {"q8", "q8_0"},
+    {"q6", "q6_k"},
+    {"q5", "q5_k_m"},
+    {"q4", "q4_k_m"},
+    {"q3", "q3_k_m"},
+    {"q2", "q2_k"},
+    {"float32", "fp32"},
+    {"float16", "fp16"},
+    {"half", "fp16"},
+    {"bfloat16", "bf16"},
+    {"8bit", "int8"},
+    {"4bit", "int4"},
+    {"gptq-int4", "gptq"},
+}};
+
+const std::vector<KvType>& kv_table() {
+  static const std::vector<KvType> t{
+      {"f16", 2, 1},    {"bf16", 2, 1},   {"f32", 4, 1},    {"q8_0", 34, 32},   {"q5_1", 24, 32},
+      {"q5_0", 22, 32}, {"q4_1", 20, 32}, {"q4_0", 18, 32}, {"iq4_nl", 18, 32},
+  };
+  return t;
+}
+
+}  // namespace
+
+Expected<Precision> parse_precision(std::string_view text) {
+  const std::string original = trim(text);
+  std::string key = to_lower(original);
+  for (char& c : key) {
+    if (c == '-' && key.find("gptq") == std::string::npos) {
+      c = '_';
+    }
+  }
+  if (key.empty()) {
+    return make_error("precision is empty: try fp16, q8_0, q4_k_m, q4 or 4.5bpw");
+  }
+  // "4.5bpw": an explicit bit width.
+  if (key.size() > 3 && key.ends_with("bpw")) {
+    double bits = 0;
+    if (!parse_decimal(std::string_view(key).substr(0, key.size() - 3), bits) || bits < 1.0 ||
+        bits > 32.0) {
+      return make_error("invalid precision '" + original +
+                        "': bits per weight must be between 1 and 32, e.g. '4.5bpw'");
+    }
+    return make(fmt::format("{:g}bpw", bits), fmt::format("{:g} bpw", bits), bits, 0,
+                PrecisionKind::Explicit, WeightScope::All, false,
+                fmt::format("{:g} bits per weight, as given", bits), "given on the command line");
+  }
+  std::string requested;
+  for (const auto& s : kShorthands) {
+    if (key == s.alias) {
+      requested = original;
+      key = std::string(s.target);
+    }
+  }
+  for (const auto& p : table()) {
+    if (p.id == key) {
+      Precision out = p;
+      out.requested = requested;
+      return out;
+    }
+  }
+  std::vector<std::string> names;
+  for (const auto& p : table()) {
+    names.push_back(p.id);
+  }
+  for (const auto& s : kShorthands) {
+    names.emplace_back(s.alias);
+  }
+  const std::string hint = did_you_mean(closest(key, names));
+  return make_error("unknown precision '" + original + "'" +
+                    (hint.empty() ? ": see 'willfit --help' for the list" : ": " + hint));
+}
+
+std::span<const Precision> all_precisions() {
+  return table();
+}
+
+Expected<KvType> parse_kv_type(std::string_view text) {
+  const std::string original = trim(text);
+  std::string key = to_lower(original);
+  if (key == "fp16") {
+    key = "f16";
+  } else if (key == "fp32") {
+    key = "f32";
+  } else if (key == "q8") {
+    key = "q8_0";
+  } else if (key == "q4") {
+    key = "q4_0";
+  }
+  for (const auto& k : kv_table()) {
+    if (k.id == key) {
+      return k;
+    }
+  }
+  std::vector<std::string> names;
+  for (const auto& k : kv_table()) {
+    names.push_back(k.id);
+  }
+  const std::string hint = did_you_mean(closest(key, names));
+  return make_error("unknown KV cache type '" + original +
+                    "': " + (hint.empty() ? "use f16, q8_0 or q4_0" : hint));
+}
+
+std::span<const KvType> all_kv_types() {
+  return kv_table();
+}
+
+KvType kv_f16() {
+  return kv_table().front();
+}
+
+}  // namespace willfit

@@ -1,0 +1,74 @@
+// Weight precisions (fp16, int4, GGUF types, NF4, GPTQ/AWQ, "4.5bpw") and KV
+// cache types: names, bits per weight and where each figure comes from.
+// Pure lookup tables; nothing here knows about models or devices.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "willfit/core/expected.hpp"
+
+namespace willfit {
+
+enum class PrecisionKind {
+  Float,       // fp32 / fp16 / bf16 / fp8: every weight at that width
+  Integer,     // int8 / int4: the idealised course arithmetic, every weight at that width
+  GgufBlock,   // a single GGUF block type: exact bits per weight from its block layout
+  GgufMix,     // a GGUF quantisation recipe (Q4_K_M...): whole-file bits measured on real files
+  GroupQuant,  // nf4, gptq, awq: linear layers quantised with group scales, the rest 16-bit
+  Explicit,    // "4.5bpw"
+};
+
+// Which weights the precision applies to. Group-quantised formats (and FP8
+// checkpoints) leave the token embeddings and the output head at 16 bits.
+enum class WeightScope { All, LinearOnly };
+
+struct Precision {
+  std::string id;               // canonical lowercase id: "q4_k_m", "fp16", "4.5bpw"
+  std::string name;             // display: "Q4_K_M", "FP16"
+  double bits_per_weight = 16;  // what an estimate without a file uses
+  double block_bits = 0;        // exact block bits where the type is a block layout (else 0)
+  PrecisionKind kind = PrecisionKind::Float;
+  WeightScope scope = WeightScope::All;
+  bool gguf = false;      // a llama.cpp / GGUF type (selects the llama.cpp runtime by default)
+  std::string note;       // one line for the user, e.g. where the figure comes from
+  std::string source;     // citation
+  std::string requested;  // what the user typed when it was a shorthand ("q4"), else ""
+};
+
+// Parses a precision name, case-insensitively: fp16, bf16, q4_k_m, Q4_K_M, q4
+// (shorthand for Q4_K_M, noted in `requested`), nf4, gptq, awq, "4.5bpw".
+// Unknown names get "did you mean ...?".
+Expected<Precision> parse_precision(std::string_view text);
+
+// Bits per weight for a sentence ("... (X bits per weight)"). A GGUF mix is an
+// average over a whole file, so it reads "about 4.0": one decimal, never a
+// bare "4" that looks like a 4-bit block type. Exact widths print with up to
+// three significant digits ("8.5", "6.56", "16").
+std::string bits_per_weight_text(const Precision& precision);
+
+// Every named precision, highest bits first (for listings, completions and
+// "--precision best").
+std::span<const Precision> all_precisions();
+
+// KV cache element types. A quantised type stores blocks of 32 values with a
+// scale, so q8_0 costs 34 bytes per 32 values (1.0625 B) and q4_0 18 bytes per
+// 32 (0.5625 B): ggml's block layouts, as listed in
+// shared/reference/inference-estimators.md section 0.3.
+struct KvType {
+  std::string id;  // "f16", "q8_0", "q4_0", ...
+  std::int64_t block_bytes = 2;
+  std::int64_t block_elems = 1;
+  [[nodiscard]] double bytes_per_element() const {
+    return static_cast<double>(block_bytes) / static_cast<double>(block_elems);
+  }
+  [[nodiscard]] bool quantised() const { return block_elems > 1; }
+};
+
+Expected<KvType> parse_kv_type(std::string_view text);
+std::span<const KvType> all_kv_types();
+KvType kv_f16();
+
+}  // namespace willfit

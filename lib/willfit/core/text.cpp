@@ -1,0 +1,124 @@
+#include "willfit/core/text.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <numeric>
+
+namespace willfit {
+
+std::string to_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+std::string trim(std::string_view s) {
+  auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  while (!s.empty() && is_space(s.front())) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && is_space(s.back())) {
+    s.remove_suffix(1);
+  }
+  return std::string(s);
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), std::size_t{0});
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::vector<std::string> closest(std::string_view input, const std::vector<std::string>& candidates,
+                                 std::size_t limit) {
+  const std::string needle = to_lower(input);
+  std::vector<std::pair<std::size_t, std::size_t>> scored;  // (distance, index)
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const std::string cand = to_lower(candidates[i]);
+    const std::size_t allowed = std::max<std::size_t>(2, std::max(needle.size(), cand.size()) / 2);
+    // A candidate that contains the input (or the reverse) is a strong hint.
+    const bool contains = !needle.empty() && (cand.find(needle) != std::string::npos ||
+                                              needle.find(cand) != std::string::npos);
+    // The distance is at least the difference in length: skip the quadratic
+    // edit distance when that alone rules a candidate out, so a 100 kB
+    // argument costs a scan, not seconds.
+    const std::size_t length_gap =
+        needle.size() > cand.size() ? needle.size() - cand.size() : cand.size() - needle.size();
+    if (!contains && length_gap > allowed) {
+      continue;
+    }
+    const std::size_t d = contains ? (needle == cand ? 0 : 1) : edit_distance(needle, cand);
+    if (d <= allowed) {
+      scored.emplace_back(d, i);
+    }
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<std::string> out;
+  for (const auto& [d, i] : scored) {
+    if (out.size() >= limit) {
+      break;
+    }
+    if (std::find(out.begin(), out.end(), candidates[i]) == out.end()) {
+      out.push_back(candidates[i]);
+    }
+  }
+  return out;
+}
+
+std::string did_you_mean(const std::vector<std::string>& suggestions) {
+  if (suggestions.empty()) {
+    return "";
+  }
+  std::string out = "did you mean ";
+  for (std::size_t i = 0; i < suggestions.size(); ++i) {
+    if (i > 0) {
+      out += (i + 1 == suggestions.size()) ? " or " : ", ";
+    }
+    out += "'" + suggestions[i] + "'";
+  }
+  return out + "?";
+}
+
+bool parse_decimal(std::string_view s, double& out) {
+  if (s.empty() || s.size() > 32) {
+    return false;
+  }
+  bool seen_digit = false;
+  bool seen_dot = false;
+  for (char c : s) {
+    if (c >= '0' && c <= '9') {
+      seen_digit = true;
+    } else if (c == '.' && !seen_dot) {
+      seen_dot = true;
+    } else {
+      return false;
+    }
+  }
+  if (!seen_digit) {
+    return false;
+  }
+  double value = 0.0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(value)) {
+    return false;
+  }
+  out = value;
+  return true;
+}
+
+}  // namespace willfit

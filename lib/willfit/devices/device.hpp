@@ -1,0 +1,95 @@
+// Devices: what a GPU, a Mac or a plain "8gb" offers, and how much of it a
+// model may really use. Named devices come from the device database
+// (device_db.hpp); this header only defines the types and the usable-memory
+// rule. Pure; no hardware probing here (that is app/).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "willfit/core/expected.hpp"
+#include "willfit/core/units.hpp"
+
+namespace willfit {
+
+enum class DeviceKind {
+  DiscreteGpu,  // its own VRAM (GeForce, Radeon, datacenter cards)
+  Unified,      // CPU and GPU share one memory (Apple silicon, GH200, DGX Spark, Strix Halo)
+  Accelerator,  // TPU, Gaudi
+  Cpu,          // system memory only
+  Raw,          // a bare capacity given on the command line ("8gb")
+};
+std::string_view to_string(DeviceKind kind);
+
+struct Interconnect {
+  std::string bus;  // "PCIe 4.0 x16"
+  int pcie_gen = 0;
+  std::optional<double> nvlink_gb_per_s;  // bidirectional per GPU, as vendors quote it
+};
+
+struct Device {
+  std::string id;
+  std::string vendor;
+  std::string name;
+  std::vector<std::string> aliases;
+  DeviceKind kind = DeviceKind::Raw;
+  bool laptop = false;
+  Bytes memory_bytes = 0;
+  std::string memory_marketed;
+  std::string memory_type;
+  std::optional<double> bandwidth_gb_per_s;  // decimal GB/s, datasheet peak
+  std::optional<double> fp32_tflops;
+  std::optional<double> fp16_tflops_dense;
+  std::optional<double> bf16_tflops_dense;
+  std::optional<double> fp8_tflops_dense;
+  std::optional<double> int8_tops_dense;
+  std::optional<double> tdp_w;
+  Interconnect interconnect;
+  std::optional<int> year;
+  std::optional<double> price_usd;
+  std::optional<double> gpu_memory_fraction;  // unified memory: documented GPU share
+  std::string notes;
+  std::string source;
+};
+
+// The devices one answer spans: "2x rtx 3090" holds the same device twice.
+struct DeviceSet {
+  std::vector<Device> devices;
+  std::string text;  // what the user asked for, normalised
+  // What was detected or looked up, for the user ("'4090' is GeForce RTX
+  // 4090", "no GPU found: using system memory"); reports list them.
+  std::vector<std::string> notes;
+  // System RAM usable for offload, when detection measured it ("--device auto").
+  std::optional<Bytes> system_ram;
+  [[nodiscard]] Bytes capacity() const;
+  [[nodiscard]] std::size_t count() const { return devices.size(); }
+  [[nodiscard]] std::string display_name() const;  // "2x GeForce RTX 3090"
+};
+
+// A device made from a bare capacity ("8gb"): a GPU with that much memory,
+// named with the capacity in `units` ("8.00 GiB GPU").
+Expected<Device> raw_device(std::string_view capacity_text, UnitSystem units = UnitSystem::Mixed);
+
+struct UsableOptions {
+  // macOS `iogpu.wired_limit_mb` or any explicit figure: replaces the rule.
+  std::optional<Bytes> gpu_limit;
+};
+
+struct Usable {
+  Bytes bytes = 0;
+  std::string reason;  // one line for the user: why usable differs from capacity
+};
+
+// How much of a device's memory a model may use (before runtime overheads,
+// which the estimate counts itself). See device.cpp for the rule and sources.
+// `units`: how the reason prints memory (--units).
+Usable usable_memory(const Device& device, const UsableOptions& options = {},
+                     UnitSystem units = UnitSystem::Mixed);
+// The same rule's bytes alone, without putting the reason into words (for
+// the estimator's inner loops).
+Bytes usable_bytes(const Device& device, const UsableOptions& options = {});
+
+}  // namespace willfit

@@ -1,0 +1,100 @@
+// The device database: parsing a devices JSON document (data/devices.json or
+// a user's file) into Devices, merging a user file over it, and finding a
+// device by the name people type. Pure: the caller passes bytes and a label
+// for error messages; nothing here opens a file.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "willfit/devices/device.hpp"
+#include "willfit/core/expected.hpp"
+
+namespace willfit {
+
+// The key a device name is compared by: lowercase, vendor and product-line
+// words dropped, spaces, dashes and punctuation removed, so "NVIDIA GeForce
+// RTX 4090", "rtx4090", "RTX-4090" and "4090" all give "4090".
+std::string device_key(std::string_view name);
+
+// The words of a name after the same normalisation, split where letters meet
+// digits ("a100 40gb" -> a, 100, 40, gb): used to find partial matches.
+std::vector<std::string> device_tokens(std::string_view name);
+
+class DeviceDb {
+ public:
+  DeviceDb() = default;
+  DeviceDb(std::vector<Device> devices, std::string data_version, std::string origin);
+
+  [[nodiscard]] const std::vector<Device>& devices() const { return devices_; }
+  [[nodiscard]] const std::string& data_version() const { return data_version_; }
+  [[nodiscard]] const std::string& origin() const { return origin_; }
+
+  // The device with this id, or nullptr.
+  [[nodiscard]] const Device* by_id(std::string_view id) const;
+
+  // Finds one device by name, id or alias (see device_db.cpp for the rules).
+  // Errors: ambiguous (lists the candidates) or unknown ("did you mean ...?").
+  [[nodiscard]] Expected<Device> find(std::string_view name) const;
+
+  // Every device whose name, id or alias holds all the words of `query`
+  // (after normalisation), in database order; every device for "".
+  [[nodiscard]] std::vector<const Device*> search(std::string_view query) const;
+
+  // Entries of `overlay` replace entries with the same id; new ids are added.
+  [[nodiscard]] DeviceDb merged_with(const DeviceDb& overlay) const;
+
+ private:
+  void build_index();
+  [[nodiscard]] std::vector<std::size_t> exact(const std::string& key) const;
+  [[nodiscard]] std::vector<std::size_t> partial(const std::vector<std::string>& tokens) const;
+
+  std::vector<Device> devices_;
+  std::string data_version_;
+  std::string origin_;
+  // key -> device indices (more than one only if two entries share a name).
+  std::unordered_map<std::string, std::vector<std::size_t>> keys_;
+  // (device index, tokens of one of its names), for partial matches.
+  std::vector<std::pair<std::size_t, std::vector<std::string>>> token_sets_;
+};
+
+// Parses a devices document. `origin` names it in errors ("data/devices.json",
+// a user's path). Every entry is validated; the first problem is returned as
+// one line naming the origin and the entry.
+Expected<DeviceDb> parse_device_db(std::string_view json, std::string_view origin);
+
+// Finds one device in a devices document without building all of it: a quick
+// scan reads each entry's id, name, aliases, kind and memory, the lookup runs
+// on those, and only the entry found is parsed and validated. Same answers and
+// errors as parse_device_db(json, origin)->find(name), except that entries not
+// found are not validated: use it for data validated elsewhere (the embedded
+// copy, which a unit test checks). Falls back to the full parse when the scan
+// meets anything unusual.
+Expected<Device> find_device_in(std::string_view json, std::string_view origin,
+                                std::string_view name);
+
+// The document's "data_version" read from its first few hundred bytes without
+// parsing the whole file ("" when not there): --version runs on every start.
+std::string peek_data_version(std::string_view json);
+
+// One part of a --device value: a name or a capacity, and how many of it.
+struct DeviceSpecPart {
+  std::string name;  // "rtx 3090", "24gb"
+  int count = 1;
+};
+
+// Splits a --device value: "2x rtx 3090", "rtx 4090+rtx 3090", "h100:8",
+// "2x 24gb". Counts are 1 to kMaxDeviceCount. A '+' that ends a word of
+// letters ("ryzen ai max+ 395") belongs to the name. A ',' is an error that
+// says to use '+': commas separate the columns of a grid (app/grid.cpp).
+inline constexpr int kMaxDeviceCount = 1024;
+Expected<std::vector<DeviceSpecPart>> parse_device_spec(std::string_view text);
+
+// True when a --device part is a bare capacity ("8gb", "24GiB") rather than a
+// device name. A bare number below 1 MiB is a name ("4090", "3060").
+bool is_capacity_text(std::string_view text);
+
+}  // namespace willfit

@@ -1,0 +1,222 @@
+// The inference estimate, term by term.
+//
+// A model in memory is five things on the device, and we size each on its
+// own because each scales with something different: weights, KV cache,
+// compute buffers, runtime overhead (memory outside the runtime's allocator:
+// the CUDA/Metal context) and a safety margin. Which bytes go where depends on
+// the runtime: runtime.cpp holds one builder per runtime, with the formulas
+// and their sources; weight_layout.cpp sizes the weights tensor by tensor.
+// This file resolves the query (runtime, context, flash attention, KV types),
+// dispatches, and holds the pieces every runtime shares:
+//
+// KV cache: for every attention layer, K and V for every cached token:
+//      2 x layers x kv_heads x head_dim x bytes/element x cells
+//    with cells = the context padded to 256 (llama.cpp, since PR #17046; 32
+//    without flash attention before it; PyTorch: exact tokens) times the
+//    concurrent sequences. Grouped-query attention enters through kv_heads;
+//    sliding-window layers hold only window + ubatch cells; MLA (DeepSeek)
+//    caches one latent of kv_lora_rank + rope dims per token and layer, K only;
+//    hybrid models have a cache only on their attention layers, and a fixed
+//    F32 recurrent state per sequence in the others. Quantised types
+//    cost their block size (q8_0: 34 bytes per 32 values). Source:
+//    shared/reference/inference-estimators.md section 0.3. Checked against 18
+//    logged KV buffers: exact (tests/data/llamacpp_buffers.csv).
+//
+// Verdict: fits when everything the device must hold is within its usable
+// memory (per device when there are several); "offload" when it is not but a
+// plan that keeps part in system RAM works and --ram holds that part; else
+// no_fit.
+#include "willfit/inference/estimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "willfit/inference/runtime_terms.hpp"
+#include "willfit/models/weight_layout.hpp"
+
+namespace willfit {
+
+std::string_view to_string(FlashAttention fa) {
+  switch (fa) {
+    case FlashAttention::Auto:
+      return "auto";
+    case FlashAttention::On:
+      return "on";
+    case FlashAttention::Off:
+      return "off";
+  }
+  return "auto";
+}
+
+std::string_view to_string(Verdict v) {
+  switch (v) {
+    case Verdict::Fits:
+      return "fits";
+    case Verdict::Offload:
+      return "offload";
+    case Verdict::NoFit:
+      return "no_fit";
+  }
+  return "no_fit";
+}
+
+std::int64_t pad_context(std::int64_t tokens, std::int64_t pad) {
+  const std::int64_t p = std::max<std::int64_t>(1, pad);
+  return ((std::max<std::int64_t>(tokens, 1) + p - 1) / p) * p;
+}
+
+Bytes weight_bytes(const Model& model, const Precision& precision) {
+  return weight_layout(model, precision).total();
+}
+
+Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
+  const std::int64_t full_cells = pad_context(q.context, q.pad) * std::max(1, q.sequences);
+  const auto cost = [](std::int64_t elements, const KvType& t) {
+    return elements / t.block_elems * t.block_bytes +
+           (elements % t.block_elems) * t.block_bytes / t.block_elems;
+  };
+  if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
+    // One latent per token and layer; V is a view of K.
+    const std::int64_t width = a.attention.kv_lora_rank + a.attention.qk_rope_head_dim;
+    return cost(width * full_cells, q.k_type) * a.layers;
+  }
+  const std::int64_t per_cell_k = std::int64_t{a.kv_heads} * a.head_dim;
+  int attention_layers = a.layers;
+  if (a.attention.kind == AttentionKind::Hybrid && a.attention.attention_layers > 0) {
+    attention_layers = std::min(a.layers, a.attention.attention_layers);
+  }
+  int windowed_layers = 0;
+  std::int64_t window_cells = full_cells;
+  if (a.attention.kind == AttentionKind::Sliding && a.attention.sliding_window > 0) {
+    const int pattern = a.attention.sliding_pattern;
+    // Pattern N: every N-th layer (index N-1, 2N-1, ...) is global.
+    const int global = pattern > 1 ? a.layers / pattern : 0;
+    windowed_layers = a.layers - global;
+    window_cells = std::min(
+        full_cells,
+        pad_context(std::min(q.context * std::max(1, q.sequences),
+                             a.attention.sliding_window * std::max(1, q.sequences) + q.ubatch),
+                    q.pad));
+  }
+  const int full_layers = attention_layers - windowed_layers;
+  const Bytes per_full_layer =
+      cost(per_cell_k * full_cells, q.k_type) + cost(per_cell_k * full_cells, q.v_type);
+  const Bytes per_window_layer =
+      cost(per_cell_k * window_cells, q.k_type) + cost(per_cell_k * window_cells, q.v_type);
+  // Recurrent layers of a hybrid model keep a fixed F32 state per sequence
+  // that does not grow with the context (section 0.3).
+  const Bytes recurrent = std::int64_t{a.layers - attention_layers} *
+                          a.attention.recurrent_state_floats * 4 * std::max(1, q.sequences);
+  return per_full_layer * full_layers + per_window_layer * windowed_layers + recurrent;
+}
+
+namespace {
+
+// Ollama's default context when none is given: by total VRAM, >= 47 GiB
+// 262144, >= 23 GiB 32768, else 4096 (inference-estimators.md section 3a),
+// capped at the model's trained context.
+std::int64_t ollama_default_context(const InferenceQuery& q) {
+  const Bytes vram = q.devices.capacity();
+  std::int64_t ctx = vram >= 47 * kGiB ? 262144 : vram >= 23 * kGiB ? 32768 : 4096;
+  if (q.model.arch.max_context > 0) {
+    ctx = std::min(ctx, q.model.arch.max_context);
+  }
+  return ctx;
+}
+
+}  // namespace
+
+Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
+  Estimate e;
+  e.terms.reserve(8);  // the most any runtime adds: one allocation
+  e.runtime = q.runtime.value_or(default_runtime(q.precision));
+  e.context = q.context;
+  if (e.runtime == Runtime::Ollama && q.context_is_default) {
+    e.context = ollama_default_context(q);
+  }
+  const Architecture& a = q.model.arch;
+
+  // Flash attention: auto means on (every current llama.cpp backend supports it
+  // for common head sizes). A quantised V cache needs it; without it llama.cpp
+  // falls back to f16 for V.
+  e.flash_attention = q.flash_attention != FlashAttention::Off;
+  e.kv_type_v = q.kv_type;
+  if (!e.flash_attention && q.kv_type.quantised()) {
+    e.kv_type_v = kv_f16();
+    e.warnings.push_back(fmt::format(
+        "a quantised V cache needs flash attention: V stays f16 (K uses {})", q.kv_type.id));
+  }
+
+  detail::Inputs in{q,
+                    weight_layout(q.model, q.precision),
+                    e.context,
+                    std::max(1, q.batch),
+                    e.flash_attention,
+                    q.kv_type,
+                    e.kv_type_v,
+                    detail == Detail::Explained};
+  e.model_weight_bytes = in.layout.total();
+  switch (e.runtime) {
+    case Runtime::LlamaCpp:
+    case Runtime::Ollama:
+    case Runtime::Generic:
+      detail::llama_family(in, e);
+      break;
+    case Runtime::Vllm:
+      detail::vllm(in, e);
+      break;
+    case Runtime::Transformers:
+    case Runtime::Mlx:
+      detail::pytorch(in, e);
+      break;
+  }
+  e.error_band_pct =
+      detail::error_band_pct(e.runtime, e, in.layout.recipe,
+                             q.model.assumed() && q.precision.kind == PrecisionKind::GgufMix);
+  if (q.precision.gguf && (e.runtime == Runtime::Transformers || e.runtime == Runtime::Vllm ||
+                           e.runtime == Runtime::Mlx)) {
+    e.warnings.push_back(fmt::format("{} is a llama.cpp format; {} loads other checkpoints",
+                                     q.precision.name, to_string(e.runtime)));
+  }
+  if (a.max_context > 0 && e.context > a.max_context) {
+    e.warnings.push_back(fmt::format("context {} is longer than the model was trained for ({})",
+                                     e.context, a.max_context));
+  }
+  return e;
+}
+
+std::int64_t max_context(const InferenceQuery& query) {
+  if (query.devices.devices.empty()) {
+    return 0;
+  }
+  InferenceQuery q = query;
+  q.context_is_default = false;
+  q.gpu_layers.reset();
+  q.n_cpu_moe.reset();
+  const auto fits = [&](std::int64_t ctx) {
+    q.context = ctx;
+    return estimate_inference(q).fits();
+  };
+  constexpr std::int64_t kStep = 256;
+  std::int64_t hi = q.model.arch.max_context > 0 ? q.model.arch.max_context : 1 << 20;
+  hi = std::max<std::int64_t>(kStep, hi / kStep * kStep);
+  if (!fits(kStep)) {
+    return 0;
+  }
+  if (fits(hi)) {
+    return hi;
+  }
+  std::int64_t lo = kStep;  // fits
+  while (hi - lo > kStep) {
+    const std::int64_t mid = (lo + (hi - lo) / 2) / kStep * kStep;
+    if (mid <= lo) {
+      break;
+    }
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+}  // namespace willfit

@@ -1,0 +1,183 @@
+// The inference estimate: what a model needs on a set of devices, term by
+// term, and the verdict. One estimator serves every question (the plain
+// verdict, max, which, grids, suggestions). Pure; no printing.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "willfit/devices/device.hpp"
+#include "willfit/models/model.hpp"
+#include "willfit/core/precision.hpp"
+#include "willfit/inference/runtime.hpp"
+#include "willfit/core/units.hpp"
+
+namespace willfit {
+
+enum class FlashAttention { Auto, On, Off };
+std::string_view to_string(FlashAttention fa);
+
+struct InferenceQuery {
+  Model model;
+  Precision precision;
+  DeviceSet devices;
+  std::int64_t context = 4096;  // tokens per sequence
+  int batch = 1;                // concurrent sequences
+  KvType kv_type = kv_f16();
+  FlashAttention flash_attention = FlashAttention::Auto;
+  std::int64_t ubatch = 512;  // tokens processed per step during prompt processing
+  std::optional<Bytes> ram;   // system memory available for offload, if known
+  UsableOptions usable;
+  // Added for the runtime profiles (issue 5); every field has a default that
+  // keeps older callers' answers meaningful.
+  std::optional<Runtime> runtime;   // nullopt: default_runtime(precision)
+  bool context_is_default = false;  // true: the user gave no --context (Ollama picks its own)
+  std::optional<std::int64_t>
+      prompt_tokens;                    // PyTorch: tokens of the prefill pass (default: context)
+  double gpu_memory_utilization = 0.9;  // vLLM: share of TOTAL device memory the engine takes
+  int tensor_parallel = 0;              // vLLM: GPUs per model (0 = every device given)
+  std::vector<double> tensor_split;     // llama.cpp: share of layers per device (empty: by memory)
+  std::optional<int> n_cpu_moe;   // llama.cpp: blocks whose experts stay on the CPU (nullopt: plan)
+  std::optional<int> gpu_layers;  // llama.cpp -ngl given by the user (nullopt: plan)
+  std::int64_t kv_pad = 256;      // llama.cpp KV cells are a multiple of this
+  // How the words built here (formulas, reasons, hints) print memory
+  // (--units); changes no figure.
+  UnitSystem units = UnitSystem::Mixed;
+};
+
+enum class Verdict { Fits, Offload, NoFit };
+std::string_view to_string(Verdict v);
+
+// Where a term's bytes live.
+enum class Placement { Device, Host };
+
+// One line of the breakdown with the arithmetic behind it (for --explain).
+// formula and source are empty unless the estimate was asked for
+// Detail::Explained.
+// The key names a fixed text with static storage (a literal): terms are
+// built in the inner loop of every search, so the key is not copied.
+struct Term {
+  std::string_view key;  // "weights", "kv_cache", ...
+  Bytes bytes = 0;
+  Placement placement = Placement::Device;
+  std::string formula;  // "13 B params x 4.89 bits / 8 = 7.95 GB"
+  std::string source;   // where the constant or formula comes from
+};
+
+struct MemoryBreakdown {
+  Bytes weights = 0;
+  Bytes kv_cache = 0;
+  Bytes compute = 0;
+  Bytes overhead = 0;
+  Bytes margin = 0;
+  [[nodiscard]] Bytes total() const { return weights + kv_cache + compute + overhead + margin; }
+};
+
+// How a model that does not fit is split between the GPUs and system RAM,
+// as llama.cpp does it: -ngl counts the blocks and the output layer, offloaded
+// from the output end; --n-cpu-moe keeps the routed experts of the first N
+// blocks on the CPU while their attention stays on the GPU.
+struct OffloadPlan {
+  int gpu_layers = 0;                  // -ngl: blocks on the GPUs + the output layer
+  int total_layers = 0;                // blocks + 1 (the output layer)
+  int cpu_moe_layers = 0;              // --n-cpu-moe
+  Bytes gpu_bytes = 0;                 // everything the GPUs hold under this plan
+  Bytes host_bytes = 0;                // everything system RAM holds under this plan
+  Bytes gpu_weight_bytes = 0;          // weights on the GPUs
+  Bytes host_weight_bytes = 0;         // weights in system RAM (token embeddings included)
+  Bytes gpu_active_weight_bytes = 0;   // weights read per token on the GPUs (MoE: active experts)
+  Bytes host_active_weight_bytes = 0;  // weights read per token in system RAM
+  std::optional<bool> ram_holds;       // does --ram hold the host part? (nullopt: RAM unknown)
+  std::string flags;                   // "-ngl 33" or "-ngl 99 --n-cpu-moe 12"
+};
+
+// One device's share (llama.cpp layer split, vLLM tensor parallel).
+struct DeviceShare {
+  std::string name;
+  Bytes capacity = 0;
+  Bytes usable = 0;
+  int layers = 0;  // blocks (+ output layer) held; 0 for runtimes that do not split by layer
+  Bytes weights = 0;
+  Bytes kv_cache = 0;
+  Bytes compute = 0;
+  Bytes overhead = 0;
+  Bytes margin = 0;
+  [[nodiscard]] Bytes total() const { return weights + kv_cache + compute + overhead + margin; }
+};
+
+// vLLM's start-up arithmetic: the engine takes utilization x total memory per
+// GPU; what weights, activations and non-torch memory leave is KV cache.
+struct VllmKv {
+  double utilization = 0.9;
+  int tensor_parallel = 1;
+  Bytes budget = 0;        // per GPU
+  Bytes non_kv = 0;        // per GPU: weights + activation peak + non-torch
+  Bytes kv_available = 0;  // per GPU (negative: the engine cannot start)
+  std::int64_t kv_tokens = 0;
+  double max_concurrency = 0;  // kv_tokens / context
+};
+
+struct Estimate {
+  Bytes model_weight_bytes = 0;  // every weight at the chosen precision (checkpoint size)
+  MemoryBreakdown memory;
+  std::vector<Term> terms;                  // the same figures, with their arithmetic
+  Bytes capacity = 0;                       // sum of device capacities
+  Bytes usable = 0;                         // sum of usable memory
+  std::vector<std::string> usable_reasons;  // empty unless Detail::Explained
+  Bytes required = 0;                       // == memory.total()
+  Bytes headroom = 0;                       // usable - required (negative when short)
+  Verdict verdict = Verdict::NoFit;
+  bool device_known = true;     // false: no device given, only the need is reported
+  std::int64_t kv_cells = 0;    // context cells actually allocated per sequence stream
+  bool flash_attention = true;  // as resolved from Auto
+  KvType kv_type_v = kv_f16();  // V cache type after fallbacks
+  std::vector<std::string> warnings;
+  // Added for the runtime profiles (issue 5).
+  Runtime runtime = Runtime::LlamaCpp;
+  std::int64_t context = 0;   // tokens per sequence, as resolved (Ollama's default)
+  double error_band_pct = 0;  // +/- on the total, from the measured errors per term
+  Bytes host = 0;             // system RAM held besides (token embeddings, logits, host buffers)
+  std::optional<OffloadPlan> offload;  // set when the model does not fit whole on the GPUs
+  std::vector<DeviceShare> devices;    // per-device table (empty without a device)
+  std::optional<VllmKv> vllm;
+  [[nodiscard]] bool fits() const { return verdict == Verdict::Fits; }
+};
+
+// What an estimate carries besides its numbers. Putting the arithmetic into
+// words (each term's formula and source, the usable-memory rules) costs
+// several times the arithmetic itself, and the searches that only ask "does
+// it fit?" (max, which, suggestions, hints) run the estimator many times per
+// answer; so the words are built only for the answer a user reads. Every
+// number, warning and offload flag is the same either way.
+enum class Detail { Numbers, Explained };
+
+Estimate estimate_inference(const InferenceQuery& query, Detail detail = Detail::Numbers);
+
+// The longest context (a multiple of 256 tokens) that fits whole on the
+// query's devices under its runtime; 0 when not even 256 tokens fit or no
+// device is given. Binary search over estimate_inference.
+std::int64_t max_context(const InferenceQuery& query);
+
+// Bytes of every weight at `precision` (what a checkpoint of it would hold).
+Bytes weight_bytes(const Model& model, const Precision& precision);
+
+// KV cache bytes for `cells` tokens per sequence over `sequences` sequences,
+// honouring GQA, sliding windows, MLA latents and hybrid layers.
+struct KvCacheQuery {
+  std::int64_t context = 4096;
+  int sequences = 1;
+  std::int64_t ubatch = 512;
+  KvType k_type = kv_f16();
+  KvType v_type = kv_f16();
+  std::int64_t pad = 256;  // cells are a multiple of this (1: exact tokens, as PyTorch)
+};
+Bytes kv_cache_bytes(const Architecture& arch, const KvCacheQuery& q);
+
+// llama.cpp pads the context to a multiple of 256 cells (since PR #17046;
+// before it, 32 without flash attention).
+std::int64_t pad_context(std::int64_t tokens, std::int64_t pad = 256);
+
+}  // namespace willfit

@@ -1,0 +1,944 @@
+// What each runtime really holds.
+//
+// The same model costs different memory under different runtimes, because
+// each allocates its own way. willfit models the ones people use:
+//
+// llama.cpp (and Ollama, which runs it)
+//   - weights: the GGUF tensors (weight_layout.cpp). The token embeddings stay
+//     in system RAM (llama.cpp never offloads the input layer: its log shows
+//     them as the "CPU buffer"); every block and the output layer go to the GPU.
+//   - KV cache: kv_cache_bytes() (estimate.cpp), cells padded to 256.
+//   - compute buffer: llama.cpp reserves the worst-case graph of one
+//     micro-batch of b = min(n_ubatch, tokens) tokens, and the allocator
+//     reuses memory between layers, so the buffer is the widest point of one
+//     layer or of the output, in F32 (4 bytes per value):
+//       attention = 4 b (1 + 4 e + c (h + 1))   scores [c, b, h], the KQ mask
+//                   [c, b], four e-wide activations (residual, norm, Q, attention
+//                   output) and the positions; with flash attention the scores
+//                   are never materialised and the mask is F16: 4 b (1 + 4 e) + 2 b c
+//       ffn       = 4 b (e + 2 k f)         gate and up activations of the k
+//                   experts used per token (k = 1 for a dense MLP of width f)
+//       output    = 4 b (e + v)             the logits of every token and the normed input
+//     with c the KV cells, e the hidden size, h the heads, v the vocabulary.
+//     The attention and output forms coincide with Ollama's closed form for
+//     llama graphs (inference-estimators.md section 3b); the ffn form covers
+//     MoE models, whose expert activations dominate at short contexts.
+//     Measured against 16 logged buffers within 11 % (tests/data/llamacpp_buffers.csv).
+//   - host buffers: the input embeddings and KQ mask are staged on the host,
+//     4 b (e + c) bytes ("CUDA_Host compute buffer"), and the logits output
+//     buffer holds sequences x v x 4 bytes ("CPU output buffer").
+//   - CUDA/Metal context: 457 MiB per CUDA GPU, 512 MiB per Metal GPU
+//     (Ollama's per-GPU minimum, section 0.4).
+//   - margin: 5 % of usable memory within [256 MiB, 1 GiB] (llama.cpp --fit
+//     keeps 1 GiB per device).
+//   - Ollama adds, per GPU, a reserve of one layer (block 0 and its KV) instead
+//     of that margin, and picks the context by total VRAM when none is given:
+//     >= 47 GiB 262144, >= 23 GiB 32768, else 4096 tokens (section 3a; the
+//     model's trained context caps it).
+//   - Offload and several GPUs: llama.cpp numbers the blocks 0..n-1 and the
+//     output layer n; -ngl N puts layers n+1-N..n on the GPUs (so the output
+//     layer goes first), split over the GPUs in proportion to their memory or
+//     --tensor-split, the first GPU taking the lowest layers (section 2b and
+//     gguf-parser-go#42). A block off the GPU keeps its KV on the host.
+//     --n-cpu-moe N keeps the routed experts of blocks 0..N-1 on the CPU and
+//     everything else on the GPU, which is what llama.cpp's fit tries first
+//     for MoE models.
+//
+// vLLM
+//   The engine takes gpu_memory_utilization (0.9) x TOTAL memory per GPU
+//   (section 4b). From that budget it subtracts the weights (divided by the
+//   tensor-parallel size), the activation peak of its profiling run and
+//   non-torch memory; the rest becomes KV blocks of 16 tokens. The profile
+//   runs max_num_batched_tokens = 8192 tokens (the V1 server default) through
+//   the MLP, 2 bytes x tokens x (3 f + 3 e) / TP (the same form as PyTorch
+//   below), and samples 256 sequences, about four F32 copies of 256 x v
+//   logits. Non-torch memory: 256 MiB per GPU (logged 0.03 to 0.43 GiB,
+//   shared/validation/runtime-logs.csv V03, V05, V12). It starts only when one
+//   full-length sequence fits; max concurrency = KV tokens / context.
+//
+// transformers (PyTorch)
+//   torch.cuda.max_memory_allocated during generate() is weights + the KV
+//   cache of every token (prompt and generated, unpadded) + the prefill
+//   activation peak. The peak is the MLP of one layer: three f-wide tensors
+//   live at once (act(gate), up, and their product) plus three e-wide ones
+//   (residual, norm, output), in the activation dtype:
+//     activations = bytes x prompt tokens x sequences x (3 f + 3 e)
+//   plus the last position's logits, in the model dtype and upcast to F32
+//   (generate() keeps only the last position: num_logits_to_keep = 1). With
+//   several GPUs (device_map="auto") each holds such a peak. An AWQ
+//   checkpoint of a tied-embedding model holds its 16-bit embedding twice
+//   while loading, which is the peak for short prompts. The
+//   CUDA context lives outside the allocator (457 MiB, as above). Measured on
+//   Qwen2.5 0.5B-72B in BF16, GPTQ and AWQ at four prompt lengths
+//   (tests/data/pytorch_peak.csv).
+//
+// MLX
+//   Unified memory: weights, the KV cache (mlx_lm grows it in steps of 256
+//   tokens) and the activations of one prefill step of 2048 tokens (mlx_lm's
+//   prefill_step_size), against the macOS GPU working-set limit that
+//   usable_memory() applies.
+//
+// generic
+//   Runtime-neutral: every term on the device, llama.cpp's formulas, no host
+//   split and no offload plan.
+#include "willfit/inference/runtime.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <memory_resource>
+#include <type_traits>
+
+#include <fmt/format.h>
+
+#include "willfit/core/bisect.hpp"
+#include "willfit/inference/runtime_terms.hpp"
+#include "willfit/core/text.hpp"
+
+namespace willfit {
+
+namespace {
+constexpr std::array<Runtime, 6> kRuntimes{Runtime::LlamaCpp, Runtime::Ollama,
+                                           Runtime::Vllm,     Runtime::Transformers,
+                                           Runtime::Mlx,      Runtime::Generic};
+}  // namespace
+
+std::string_view to_string(Runtime runtime) {
+  switch (runtime) {
+    case Runtime::LlamaCpp:
+      return "llama.cpp";
+    case Runtime::Ollama:
+      return "ollama";
+    case Runtime::Vllm:
+      return "vllm";
+    case Runtime::Transformers:
+      return "transformers";
+    case Runtime::Mlx:
+      return "mlx";
+    case Runtime::Generic:
+      return "generic";
+  }
+  return "generic";
+}
+
+std::span<const Runtime> all_runtimes() {
+  return kRuntimes;
+}
+
+Expected<Runtime> parse_runtime(std::string_view text) {
+  const std::string key = to_lower(trim(text));
+  if (key == "llamacpp" || key == "llama-cpp" || key == "llama_cpp" || key == "llama") {
+    return Runtime::LlamaCpp;
+  }
+  if (key == "pytorch" || key == "torch" || key == "hf") {
+    return Runtime::Transformers;
+  }
+  std::vector<std::string> names;
+  for (Runtime r : kRuntimes) {
+    if (key == to_string(r)) {
+      return r;
+    }
+    names.emplace_back(to_string(r));
+  }
+  const std::string hint = did_you_mean(closest(key, names));
+  return make_error(
+      "unknown runtime '" + trim(text) +
+      "': " + (hint.empty() ? "use llama.cpp, ollama, vllm, transformers, mlx or generic" : hint));
+}
+
+Runtime default_runtime(const Precision& precision) {
+  return precision.gguf ? Runtime::LlamaCpp : Runtime::Transformers;
+}
+
+namespace detail {
+namespace {
+
+constexpr Bytes kCudaContext = 457 * kMiB;
+constexpr Bytes kMetalContext = 512 * kMiB;
+constexpr Bytes kMarginMin = 256 * kMiB;
+constexpr Bytes kMarginMax = 1 * kGiB;
+constexpr Bytes kVllmNonTorch = 256 * kMiB;
+constexpr std::int64_t kVllmBatchedTokens = 8192;
+constexpr std::int64_t kVllmSampledSeqs = 256;
+constexpr std::int64_t kVllmBlock = 16;
+constexpr std::int64_t kMlxPrefillStep = 2048;
+
+Bytes context_overhead(const Device& d) {
+  const bool metal = d.vendor == "apple" && d.kind == DeviceKind::Unified;
+  return metal ? kMetalContext : kCudaContext;
+}
+
+Bytes margin_for(Bytes usable) {
+  return std::clamp<Bytes>(usable / 20, kMarginMin, kMarginMax);
+}
+
+double f(std::int64_t x) {
+  return static_cast<double>(x);
+}
+
+// The MLP width that is live per token: the dense intermediate size, or the
+// experts used per token times the expert width.
+std::int64_t active_ffn(const Architecture& a) {
+  if (a.moe && a.moe->experts > 0) {
+    return std::int64_t{std::max(1, a.moe->experts_per_token)} *
+           std::max<std::int64_t>(a.moe->expert_intermediate_size, 1);
+  }
+  return a.intermediate_size;
+}
+
+struct LlamaCompute {
+  Bytes device = 0;
+  Bytes host = 0;
+  Bytes output_buffer = 0;
+  std::string widest;
+};
+
+LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
+  const Architecture& a = in.q.model.arch;
+  const double b = f(std::max<std::int64_t>(1, std::min(in.q.ubatch, in.context * in.batch)));
+  const double c = f(cells);
+  const double e = f(a.hidden_size);
+  const double h = f(a.heads);
+  const double v = f(a.vocab_size);
+  const double attention = in.flash ? 4.0 * b * (1.0 + 4.0 * e) + 2.0 * b * c
+                                    : 4.0 * b * (1.0 + 4.0 * e + c * (h + 1.0));
+  const double ffn = 4.0 * b * (e + 2.0 * f(active_ffn(a)));
+  const double output = 4.0 * b * (e + v);
+  LlamaCompute r;
+  r.device = round_bytes(std::max({attention, ffn, output}));
+  if (in.explain) {
+    r.widest = output >= attention && output >= ffn
+                   ? fmt::format("logits of a {:g}-token step, tokens x vocabulary x 4 bytes", b)
+               : ffn >= attention
+                   ? fmt::format("MLP activations of a {:g}-token step", b)
+                   : (in.flash ? fmt::format("attention of a {:g}-token step (flash)", b)
+                               : fmt::format("attention scores of a {:g}-token step, tokens x "
+                                             "context x heads x 4 bytes",
+                                             b));
+  }
+  r.host = round_bytes(4.0 * b * (e + c));
+  r.output_buffer = round_bytes(f(in.batch) * v * 4.0);
+  return r;
+}
+
+// One term of the breakdown. Its arithmetic in words (`formula()`) and its
+// source are built only when the estimate is explained.
+// A source is a fixed text, or a function building one (when it names an
+// amount, printed in the query's units).
+template <typename Formula, typename Source>
+void add_term(const Inputs& in, Estimate& e, std::string_view key, Bytes bytes, Placement where,
+              const Formula& formula, const Source& source) {
+  Term& t = e.terms.emplace_back();
+  t.key = key;
+  t.bytes = bytes;
+  t.placement = where;
+  if (in.explain) {
+    t.formula = formula();
+    if constexpr (std::is_invocable_v<Source>) {
+      t.source = source();
+    } else {
+      t.source = source;
+    }
+  }
+}
+
+std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes) {
+  const Architecture& a = in.q.model.arch;
+  const std::string seqs = in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "";
+  if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
+    return fmt::format("{} layers x {} latent dims x {:g} bytes x {} tokens{} = {}", a.layers,
+                       a.attention.kv_lora_rank + a.attention.qk_rope_head_dim,
+                       in.k_type.bytes_per_element(), cells, seqs,
+                       format_memory(bytes, in.q.units));
+  }
+  return fmt::format(
+      "2 (K and V) x {} layers x {} KV heads x {} dims x {:g} bytes x {} tokens{}{} = {}", a.layers,
+      a.kv_heads, a.head_dim, in.k_type.bytes_per_element(), cells, seqs,
+      a.attention.kind == AttentionKind::Sliding ? " (windowed layers hold less)" : "",
+      format_memory(bytes, in.q.units));
+}
+
+void set_usable(const Inputs& in, Estimate& e) {
+  const InferenceQuery& q = in.q;
+  for (const auto& d : q.devices.devices) {
+    e.capacity += d.memory_bytes;
+    if (!in.explain) {
+      e.usable += usable_bytes(d, q.usable);
+      continue;
+    }
+    const Usable u = usable_memory(d, q.usable, q.units);
+    e.usable += u.bytes;
+    if (std::find(e.usable_reasons.begin(), e.usable_reasons.end(), u.reason) ==
+        e.usable_reasons.end()) {
+      e.usable_reasons.push_back(u.reason);
+    }
+  }
+  e.device_known = !q.devices.devices.empty();
+}
+
+// --- llama.cpp layer split ---------------------------------------------------
+//
+// -ngl N puts the top N of the n + 1 layers (blocks 0..n-1, then the output
+// layer n) on the GPUs: layers start = max(n + 1 - N, 0) to n. Layer j goes to
+// the first device whose cumulative share (less 1e-12 for rounding) its
+// position (j - start) / (n + 1 - start) has not reached, so the first GPU
+// takes the lowest layers. The device only grows
+// with j: each holds one run of layers, whose ends a bisection finds, and its
+// bytes are differences of prefix sums over the blocks. A plan then costs
+// O(devices x log layers) instead of O(layers), and the offload search below
+// tries O(log layers) plans where it can bisect (one GPU, --n-cpu-moe).
+
+struct SplitInputs {
+  struct Sums {
+    Bytes weights = 0;  // every tensor of the blocks, experts included
+    Bytes experts = 0;  // routed-expert weights
+  };
+  struct PerDevice {
+    Bytes fixed = 0;   // compute + context + margin (or reserve)
+    Bytes usable = 0;  // usable memory
+    double cum = 0;    // cumulative share of the layers (the last device's is 1)
+  };
+  explicit SplitInputs(std::pmr::memory_resource* scratch) : sums(scratch), devices(scratch) {}
+  std::pmr::vector<Sums> sums;  // prefix sums: sums[i] covers blocks 0..i-1 (n + 1 entries)
+  Bytes kv_per_block = 0;       // every block holds the same KV
+  Bytes output = 0;             // output layer
+  std::pmr::vector<PerDevice> devices;
+  [[nodiscard]] int blocks() const { return static_cast<int>(sums.size()) - 1; }
+};
+
+struct Split {
+  struct Share {
+    Bytes load = 0;  // everything the device holds
+    Bytes weights = 0;
+    Bytes kv = 0;
+    int layers = 0;
+  };
+  explicit Split(std::pmr::memory_resource* scratch) : devices(scratch) {}
+  std::pmr::vector<Share> devices;
+  bool fits = true;
+};
+
+// The layers each device holds under -ngl `ngl` and --n-cpu-moe `cpu_moe`:
+// calls take(device, weights, kv, layers) once per device that holds any, in
+// device order.
+template <typename Take>
+void walk_split(const SplitInputs& s, int ngl, int cpu_moe, const Take& take) {
+  const int n = s.blocks();
+  const std::size_t nd = s.devices.size();
+  const int start = std::max(n + 1 - ngl, 0);
+  const int act = n + 1 - start;
+  // The first layer in [from, n] whose position reaches `edge`; n + 1 if none.
+  const auto first_reaching = [&](int from, double edge) {
+    return first_true(from, n + 1,
+                      [&](int j) { return static_cast<double>(j - start) / act >= edge; });
+  };
+  int begin = start;
+  for (std::size_t d = 0; d < nd && begin <= n; ++d) {
+    const int end = d + 1 < nd ? first_reaching(begin, s.devices[d].cum - 1e-12) : n + 1;
+    const auto first = static_cast<std::size_t>(begin);
+    const auto last = static_cast<std::size_t>(std::min(end, n));  // blocks [first, last)
+    const auto moe_end = static_cast<std::size_t>(std::clamp(cpu_moe, begin, std::min(end, n)));
+    Bytes w = s.sums[last].weights - s.sums[first].weights -
+              (s.sums[moe_end].experts - s.sums[first].experts);
+    const Bytes kv = static_cast<Bytes>(last - first) * s.kv_per_block;
+    if (end == n + 1) {
+      w += s.output;
+    }
+    take(d, w, kv, end - begin);
+    begin = end;
+  }
+}
+
+// The plan, written into `r` (whose buffer the searches reuse).
+void split(const SplitInputs& s, int ngl, int cpu_moe, Split& r) {
+  const std::size_t nd = s.devices.size();
+  r.devices.assign(nd, {});
+  for (std::size_t d = 0; d < nd; ++d) {
+    r.devices[d].load = s.devices[d].fixed;
+  }
+  walk_split(s, ngl, cpu_moe, [&r](std::size_t d, Bytes w, Bytes kv, int layers) {
+    Split::Share& share = r.devices[d];
+    share.load += w + kv;
+    share.weights += w;
+    share.kv += kv;
+    share.layers += layers;
+  });
+  r.fits = true;
+  for (std::size_t d = 0; d < nd; ++d) {
+    r.fits = r.fits && r.devices[d].load <= s.devices[d].usable;
+  }
+}
+
+// Whether the plan fits every device, without writing it down (the searches
+// try many plans and keep one).
+bool plan_fits(const SplitInputs& s, int ngl, int cpu_moe) {
+  bool fits = true;
+  std::size_t next = 0;  // devices before it are checked
+  const auto idle_fit = [&](std::size_t up_to) {
+    for (; next < up_to; ++next) {
+      fits = fits && s.devices[next].fixed <= s.devices[next].usable;
+    }
+  };
+  walk_split(s, ngl, cpu_moe, [&](std::size_t d, Bytes w, Bytes kv, int) {
+    idle_fit(d);
+    fits = fits && s.devices[d].fixed + w + kv <= s.devices[d].usable;
+    next = d + 1;
+  });
+  idle_fit(s.devices.size());
+  return fits;
+}
+
+}  // namespace
+
+void llama_family(const Inputs& in, Estimate& e) {
+  const InferenceQuery& q = in.q;
+  const Architecture& a = q.model.arch;
+  const bool host_split = e.runtime != Runtime::Generic;
+  const bool ollama = e.runtime == Runtime::Ollama;
+  const WeightLayout& w = in.layout;
+
+  // Weights.
+  const Bytes all_weights = e.model_weight_bytes;  // w.total(), summed once
+  const Bytes device_weights = host_split ? all_weights - w.token_embd : all_weights;
+  e.memory.weights = device_weights;
+  add_term(
+      in, e, "weights", device_weights, Placement::Device,
+      [&] {
+        return w.recipe
+                   ? fmt::format("{} tensors by llama.cpp's recipe{} = {}", q.precision.name,
+                                 host_split ? ", token embeddings on the host" : "",
+                                 format_size(device_weights, in.q.units))
+                   : fmt::format("{} params x {:g} bits / 8{} = {}",
+                                 fmt::format("{:.3g} B", static_cast<double>(q.model.params) / 1e9),
+                                 q.precision.bits_per_weight,
+                                 host_split ? ", token embeddings on the host" : "",
+                                 format_size(device_weights, in.q.units));
+      },
+      q.precision.source);
+
+  // KV cache.
+  const std::int64_t cells = pad_context(in.context, q.kv_pad);
+  e.kv_cells = cells;
+  e.memory.kv_cache =
+      kv_cache_bytes(a, {in.context, in.batch, q.ubatch, in.k_type, in.v_type, q.kv_pad});
+  add_term(
+      in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
+      [&] { return kv_formula(in, cells, e.memory.kv_cache); },
+      "llama.cpp KV layout (inference-estimators.md section 0.3)");
+
+  // Compute buffers: every GPU reserves its own graph.
+  const std::vector<Device>& devs = q.devices.devices;
+  const std::size_t nd = std::max<std::size_t>(1, devs.size());
+  const LlamaCompute c = llama_compute(in, cells * in.batch);
+  e.memory.compute = c.device * static_cast<Bytes>(nd);
+  add_term(
+      in, e, "compute", e.memory.compute, Placement::Device,
+      [&] {
+        return fmt::format("widest point of the graph: {}{} = {}", c.widest,
+                           nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "",
+                           format_memory(e.memory.compute, in.q.units));
+      },
+      "llama.cpp graph reservation (runtime.cpp essay)");
+
+  // Context and margin per device (one GPU's worth when none is given).
+  set_usable(in, e);
+  // The layer split's inputs, filled as the terms below are worked out. It
+  // and the plans tried live in a buffer on the stack: an estimate runs in
+  // the inner loop of every search, and these need no heap up to ~200 blocks.
+  std::array<std::byte, 4096> buffer;
+  std::pmr::monotonic_buffer_resource scratch(buffer.data(), buffer.size());
+  SplitInputs s(&scratch);
+  s.devices.resize(devs.size());
+  for (std::size_t i = 0; i < devs.size(); ++i) {
+    s.devices[i].usable = usable_bytes(devs[i], q.usable);
+  }
+  const int n = a.layers;
+  const Bytes kv_per_block = n > 0 ? e.memory.kv_cache / n : 0;
+  Bytes reserve = 0;  // Ollama: one layer per GPU
+  if (ollama && !w.layers.empty()) {
+    reserve = w.layers.front().bytes + kv_per_block;
+  }
+  const auto fixed_for = [&](std::size_t i) {
+    const Bytes ctx = i < devs.size() ? context_overhead(devs[i]) : kCudaContext;
+    const Bytes margin = ollama ? reserve : margin_for(i < devs.size() ? s.devices[i].usable : 0);
+    return std::pair{ctx, margin};
+  };
+  for (std::size_t i = 0; i < nd; ++i) {
+    const auto [ctx, margin] = fixed_for(i);
+    e.memory.overhead += ctx;
+    e.memory.margin += margin;
+  }
+  if (!e.device_known && !ollama) {
+    e.memory.margin =
+        margin_for(e.memory.weights + e.memory.kv_cache + e.memory.compute + e.memory.overhead);
+  }
+  add_term(
+      in, e, "overhead", e.memory.overhead, Placement::Device,
+      [&] {
+        return fmt::format("driver/CUDA context, {} per GPU = {}",
+                           format_memory(fixed_for(0).first, in.q.units),
+                           format_memory(e.memory.overhead, in.q.units));
+      },
+      [&] {
+        return fmt::format("Ollama per-GPU minimum memory ({} CUDA, {} Metal)",
+                           format_memory(kCudaContext, in.q.units),
+                           format_memory(kMetalContext, in.q.units));
+      });
+  add_term(
+      in, e, "margin", e.memory.margin, Placement::Device,
+      [&] {
+        return ollama ? fmt::format("Ollama reserves one layer (block 0 and its KV) per GPU = {}",
+                                    format_memory(e.memory.margin, in.q.units))
+                      : fmt::format("5% of {}, between {} and {} = {}",
+                                    e.device_known ? "usable memory" : "the need",
+                                    format_memory(kMarginMin, in.q.units),
+                                    format_memory(kMarginMax, in.q.units),
+                                    format_memory(e.memory.margin, in.q.units));
+      },
+      [&] {
+        return ollama ? std::string("Ollama classic estimator (inference-estimators.md section 3b)")
+                      : fmt::format("llama.cpp --fit keeps {} free per device",
+                                    format_memory(kMarginMax, in.q.units));
+      });
+
+  // Host side.
+  if (host_split) {
+    add_term(
+        in, e, "token_embeddings", w.token_embd, Placement::Host,
+        [&] {
+          return fmt::format("input embeddings stay in system RAM = {}",
+                             format_size(w.token_embd, in.q.units));
+        },
+        "llama.cpp keeps the input layer on the CPU (its 'CPU buffer')");
+    add_term(
+        in, e, "compute_host", c.host, Placement::Host,
+        [&] {
+          return fmt::format(
+              "input embeddings and KQ mask of a step, 4 x tokens x (hidden + context) = {}",
+              format_memory(c.host, in.q.units));
+        },
+        "llama.cpp CUDA_Host compute buffer (runtime.cpp essay)");
+    add_term(
+        in, e, "output_buffer", c.output_buffer, Placement::Host,
+        [&] {
+          return fmt::format("logits, sequences x vocabulary x 4 bytes = {}",
+                             format_memory(c.output_buffer, in.q.units));
+        },
+        "llama.cpp output buffer");
+    e.host = w.token_embd + c.host + c.output_buffer;
+  }
+
+  e.required = e.memory.total();
+  e.headroom = e.usable - e.required;
+  if (!e.device_known) {
+    e.verdict = Verdict::NoFit;
+    return;
+  }
+
+  // Layer split over the devices, and offload when it does not fit whole.
+  s.sums.resize(w.layers.size() + 1);
+  for (std::size_t i = 0; i < w.layers.size(); ++i) {
+    s.sums[i + 1].weights = s.sums[i].weights + w.layers[i].bytes;
+    s.sums[i + 1].experts = s.sums[i].experts + w.layers[i].expert_bytes;
+  }
+  s.kv_per_block = kv_per_block;
+  s.output = w.output + w.other + (host_split ? 0 : w.token_embd);
+  double total_share = 0;
+  for (std::size_t i = 0; i < devs.size(); ++i) {
+    const auto [ctx, margin] = fixed_for(i);
+    SplitInputs::PerDevice& sd = s.devices[i];
+    sd.fixed = c.device + ctx + margin;
+    const double sh =
+        i < q.tensor_split.size() ? q.tensor_split[i] : static_cast<double>(sd.usable);
+    sd.cum = std::max(0.0, sh);  // the share, normalised and summed below
+    total_share += sd.cum;
+  }
+  for (std::size_t i = 0; i < s.devices.size(); ++i) {
+    double& cum = s.devices[i].cum;
+    cum = total_share > 0 ? cum / total_share : 1.0 / static_cast<double>(devs.size());
+    if (i > 0) {
+      cum += s.devices[i - 1].cum;
+    }
+  }
+
+  const bool moe = q.model.is_moe();
+  int ngl = n + 1;
+  int cpu_moe = 0;
+  Split chosen(&scratch);
+  split(s, ngl, 0, chosen);
+  const bool whole = chosen.fits;
+  if (q.gpu_layers || q.n_cpu_moe) {
+    ngl = std::clamp(q.gpu_layers.value_or(n + 1), 0, n + 1);
+    cpu_moe = std::clamp(q.n_cpu_moe.value_or(0), 0, n);
+    split(s, ngl, cpu_moe, chosen);
+  } else if (!whole) {
+    // MoE: the experts of the first k blocks on the CPU, the fewest that
+    // fit; else (or for dense models) the most layers on the GPUs that fit.
+    //
+    // Both are the answer llama.cpp's scan would give, found by bisection
+    // where the scan's test is monotone: more --n-cpu-moe blocks only take
+    // expert bytes off each device (the layer ranges do not move), and on one
+    // device fewer layers only take bytes off it. Over several devices a
+    // lower -ngl shifts every device's range, whose blocks can differ in
+    // bytes (a recipe's mixed types), so there the scan runs layer by layer.
+    const auto fits_with = [&](int layers, int k) { return plan_fits(s, layers, k); };
+    // The fewest blocks whose experts on the CPU fit (n + 1: none does).
+    const int fewest =
+        moe ? first_true(1, n + 1, [&](int k) { return fits_with(n + 1, k); }) : n + 1;
+    if (fewest <= n) {
+      cpu_moe = fewest;
+    } else {
+      cpu_moe = moe ? n : 0;
+      if (s.devices.size() == 1) {
+        // The most layers that fit (-1: not even none, when the fixed buffers do not).
+        ngl = first_true(0, n + 1, [&](int layers) { return !fits_with(layers, cpu_moe); }) - 1;
+      } else {
+        for (ngl = n; ngl >= 0 && !fits_with(ngl, cpu_moe); --ngl) {
+        }
+      }
+      ngl = std::max(ngl, 0);
+    }
+    split(s, ngl, cpu_moe, chosen);  // the plan chosen, written down
+  }
+  const bool planned_offload =
+      !(whole && !q.gpu_layers && !q.n_cpu_moe) && (ngl < n + 1 || cpu_moe > 0);
+  // The per-device table: the plan that will run.
+  for (std::size_t i = 0; i < devs.size(); ++i) {
+    DeviceShare d;
+    d.name = devs[i].name;
+    d.capacity = devs[i].memory_bytes;
+    d.usable = s.devices[i].usable;
+    d.layers = chosen.devices[i].layers;
+    d.weights = chosen.devices[i].weights;
+    d.kv_cache = chosen.devices[i].kv;
+    d.compute = c.device;
+    const auto [ctx, margin] = fixed_for(i);
+    d.overhead = ctx;
+    d.margin = margin;
+    e.devices.push_back(d);
+  }
+  if (planned_offload) {
+    OffloadPlan p;
+    p.gpu_layers = ngl;
+    p.total_layers = n + 1;
+    p.cpu_moe_layers = cpu_moe;
+    Bytes kv_gpu = 0;
+    for (const Split::Share& share : chosen.devices) {
+      p.gpu_bytes += share.load;
+      p.gpu_weight_bytes += share.weights;
+      kv_gpu += share.kv;
+    }
+    p.host_weight_bytes = all_weights - p.gpu_weight_bytes;
+    p.host_bytes = p.host_weight_bytes + (e.memory.kv_cache - kv_gpu) + c.host + c.output_buffer;
+    // Weights read per token: dense parts whole, routed experts k of N.
+    const double expert_share =
+        moe ? static_cast<double>(a.moe->experts_per_token) / std::max(1, a.moe->experts) : 1.0;
+    const int start = std::max(n + 1 - ngl, 0);
+    // Blocks below `start` are on the host. Dense blocks: read whole, so the
+    // prefix sums give both sides; routed experts are rounded block by block.
+    const auto lower = static_cast<std::size_t>(std::min(start, n));
+    Bytes host_active = s.sums[lower].weights - s.sums[lower].experts;
+    Bytes gpu_active = (s.sums.back().weights - s.sums.back().experts) - host_active;
+    for (int i = 0; s.sums.back().experts > 0 && i < n; ++i) {
+      const auto& l = w.layers[static_cast<std::size_t>(i)];
+      const Bytes active_experts =
+          l.expert_bytes > 0 ? round_bytes(static_cast<double>(l.expert_bytes) * expert_share) : 0;
+      (i >= start && i >= cpu_moe ? gpu_active : host_active) += active_experts;
+    }
+    (ngl >= 1 ? gpu_active : host_active) += w.output;
+    p.gpu_active_weight_bytes = gpu_active;
+    p.host_active_weight_bytes = host_active;
+    if (q.ram) {
+      p.ram_holds = p.host_bytes <= *q.ram;
+    }
+    p.flags = "-ngl " + std::to_string(ngl);
+    if (cpu_moe > 0) {
+      p.flags += " --n-cpu-moe " + std::to_string(cpu_moe);
+    }
+    if (devs.size() > 1) {
+      std::string ts;
+      for (std::size_t i = 0; i < devs.size(); ++i) {
+        ts += (i ? "," : "") + std::to_string(chosen.devices[i].layers);
+      }
+      p.flags += " --tensor-split " + ts;
+    }
+    e.offload = p;
+  }
+  if (!planned_offload) {
+    e.verdict = whole ? Verdict::Fits : Verdict::NoFit;
+  } else {
+    e.verdict =
+        chosen.fits && e.offload->ram_holds.value_or(false) ? Verdict::Offload : Verdict::NoFit;
+  }
+}
+
+void vllm(const Inputs& in, Estimate& e) {
+  const InferenceQuery& q = in.q;
+  const Architecture& a = q.model.arch;
+  const int tp =
+      std::max(1, q.tensor_parallel > 0 ? q.tensor_parallel : static_cast<int>(q.devices.count()));
+  const double util = std::clamp(q.gpu_memory_utilization, 0.05, 1.0);
+  set_usable(in, e);
+  const Bytes total_weights = e.model_weight_bytes;
+  const Bytes weights_gpu = total_weights / tp;
+  // Activation peak of the profiling run, per GPU.
+  const double tokens = f(kVllmBatchedTokens);
+  const double mlp = 2.0 * tokens * (3.0 * f(active_ffn(a)) + 3.0 * f(a.hidden_size)) / tp;
+  const double sampler = 4.0 * f(kVllmSampledSeqs) * f(a.vocab_size) * 4.0;
+  const Bytes activation = round_bytes(mlp + sampler);
+  // KV bytes per token per GPU: KV heads are divided among the ranks (and
+  // replicated when there are fewer heads than ranks).
+  KvCacheQuery one{1, 1, q.ubatch, in.k_type, in.v_type, 1};
+  Architecture per_rank = a;
+  per_rank.kv_heads = std::max(1, a.kv_heads / tp);
+  const Bytes per_token_gpu = std::max<Bytes>(1, kv_cache_bytes(per_rank, one));
+  const std::int64_t need_tokens =
+      ((in.context + kVllmBlock - 1) / kVllmBlock) * kVllmBlock * in.batch;
+  e.kv_cells = need_tokens / std::max(1, in.batch);
+
+  e.memory.weights = total_weights;
+  e.memory.kv_cache = per_token_gpu * need_tokens * tp;
+  e.memory.compute = activation * tp;
+  e.memory.overhead = kVllmNonTorch * tp;
+  e.memory.margin = 0;
+  add_term(
+      in, e, "weights", e.memory.weights, Placement::Device,
+      [&] {
+        return fmt::format("{} across {} GPU{} = {}", format_size(total_weights, in.q.units), tp,
+                           tp > 1 ? "s" : "", format_size(total_weights, in.q.units));
+      },
+      q.precision.source);
+  add_term(
+      in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
+      [&] {
+        return fmt::format("{} tokens (blocks of 16) x {} per token = {}", need_tokens,
+                           format_memory(per_token_gpu * tp, in.q.units),
+                           format_memory(e.memory.kv_cache, in.q.units));
+      },
+      "vLLM paged KV (inference-estimators.md section 4b)");
+  add_term(
+      in, e, "compute", e.memory.compute, Placement::Device,
+      [&] {
+        return fmt::format(
+            "profiling run: MLP of {} tokens and sampler logits of {} sequences = {}",
+            kVllmBatchedTokens, kVllmSampledSeqs, format_memory(e.memory.compute, in.q.units));
+      },
+      "vLLM profile_run (runtime.cpp essay)");
+  add_term(
+      in, e, "overhead", e.memory.overhead, Placement::Device,
+      [&] {
+        return fmt::format("non-torch memory, {} per GPU = {}",
+                           format_memory(kVllmNonTorch, in.q.units),
+                           format_memory(e.memory.overhead, in.q.units));
+      },
+      "vLLM start-up logs (shared/validation/runtime-logs.csv V03, V05, V12)");
+  add_term(
+      in, e, "margin", 0, Placement::Device,
+      [&] {
+        return fmt::format(
+            "the {:.0f}% vLLM leaves unused (CUDA context, NCCL) is outside its budget",
+            (1.0 - util) * 100.0);
+      },
+      "vLLM gpu_memory_utilization");
+  e.required = e.memory.total();
+  if (!e.device_known) {
+    e.verdict = Verdict::NoFit;
+    return;
+  }
+  // The budget replaces the usable-memory rule: util x total memory per GPU.
+  const Device& d0 = q.devices.devices.front();
+  VllmKv v;
+  v.utilization = util;
+  v.tensor_parallel = tp;
+  v.budget = round_bytes(util * static_cast<double>(d0.memory_bytes));
+  v.non_kv = weights_gpu + activation + kVllmNonTorch;
+  v.kv_available = v.budget - v.non_kv;
+  v.kv_tokens = v.kv_available > 0 ? (v.kv_available / per_token_gpu) / kVllmBlock * kVllmBlock : 0;
+  v.max_concurrency =
+      static_cast<double>(v.kv_tokens) / static_cast<double>(std::max<std::int64_t>(1, in.context));
+  e.vllm = v;
+  // Only GPUs that exist hold a budget: too large a --tp leaves the need short.
+  e.usable = v.budget * std::min<Bytes>(tp, static_cast<Bytes>(q.devices.count()));
+  e.usable_reasons.clear();
+  if (in.explain) {
+    e.usable_reasons.push_back(fmt::format(
+        "vLLM takes --gpu-memory-utilization {:g} of each GPU's total memory ({} of {}); the CUDA "
+        "context lives in the rest",
+        util, format_memory(v.budget, in.q.units), format_memory(d0.memory_bytes, in.q.units)));
+  }
+  if (static_cast<int>(q.devices.count()) < tp) {
+    e.warnings.push_back(
+        fmt::format("tensor parallel size {} needs {} GPUs; {} given", tp, tp, q.devices.count()));
+  }
+  e.headroom = e.usable - e.required;
+  e.verdict = v.kv_tokens >= need_tokens && static_cast<int>(q.devices.count()) >= tp
+                  ? Verdict::Fits
+                  : Verdict::NoFit;
+  for (int i = 0; i < tp && i < static_cast<int>(q.devices.count()); ++i) {
+    DeviceShare s;
+    s.name = q.devices.devices[static_cast<std::size_t>(i)].name;
+    s.capacity = q.devices.devices[static_cast<std::size_t>(i)].memory_bytes;
+    s.usable = v.budget;
+    s.weights = weights_gpu;
+    s.kv_cache = std::max<Bytes>(0, v.kv_available);
+    s.compute = activation;
+    s.overhead = kVllmNonTorch;
+    e.devices.push_back(s);
+  }
+}
+
+void pytorch(const Inputs& in, Estimate& e) {
+  const InferenceQuery& q = in.q;
+  const Architecture& a = q.model.arch;
+  const bool mlx = e.runtime == Runtime::Mlx;
+  set_usable(in, e);
+  e.memory.weights = e.model_weight_bytes;
+  add_term(
+      in, e, "weights", e.memory.weights, Placement::Device,
+      [&] {
+        return q.precision.scope == WeightScope::All
+                   ? fmt::format("{:.3g} B params x {:g} bytes ({}) = {}",
+                                 static_cast<double>(q.model.params) / 1e9,
+                                 q.precision.bits_per_weight / 8.0, q.precision.name,
+                                 format_size(e.memory.weights, in.q.units))
+                   : fmt::format(
+                         "linear layers at {:g} bits, embeddings and output head at 16 bits = {}",
+                         q.precision.bits_per_weight, format_size(e.memory.weights, in.q.units));
+      },
+      q.precision.source);
+  // KV: every token, unpadded (PyTorch) or in steps of 256 (mlx_lm).
+  const std::int64_t pad = mlx ? 256 : 1;
+  e.kv_cells = pad_context(in.context, pad);
+  e.memory.kv_cache =
+      kv_cache_bytes(a, {in.context, in.batch, q.ubatch, in.k_type, in.v_type, pad});
+  add_term(
+      in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
+      [&] { return kv_formula(in, e.kv_cells, e.memory.kv_cache); },
+      mlx ? "mlx_lm KV cache, grown in steps of 256 tokens" : "transformers DynamicCache");
+  // Activations of the prefill pass.
+  const std::int64_t prompt = std::min(in.context, q.prompt_tokens.value_or(in.context));
+  const std::int64_t step = mlx ? std::min(prompt, kMlxPrefillStep) : prompt;
+  const double act_bytes = q.precision.id == "fp32" || q.precision.id == "f32" ? 4.0 : 2.0;
+  const double mlp =
+      act_bytes * f(step) * f(in.batch) * (3.0 * f(active_ffn(a)) + 3.0 * f(a.hidden_size));
+  const double logits = f(in.batch) * f(a.vocab_size) * (act_bytes + 4.0);
+  // Loading an AWQ checkpoint of a tied-embedding model holds the 16-bit
+  // embedding twice for a moment (the output head is materialised on its
+  // own); with a short prompt that load-time peak is the larger one.
+  const double load_copy =
+      q.precision.id == "awq" && a.tied_embeddings ? 2.0 * f(a.vocab_size) * f(a.hidden_size) : 0.0;
+  // Every GPU of a pipeline (device_map="auto") runs the same layer shapes,
+  // so each holds its own activation peak.
+  const std::size_t nd = std::max<std::size_t>(1, q.devices.count());
+  const Bytes per_device = round_bytes(std::max(mlp + logits, load_copy));
+  e.memory.compute = per_device * static_cast<Bytes>(nd);
+  add_term(
+      in, e, "compute", e.memory.compute, Placement::Device,
+      [&] {
+        return fmt::format(
+            "prefill of {} tokens{}: {:g} bytes x tokens x (3 x MLP width + 3 x hidden), "
+            "and the last logits in F32{} = {}",
+            step, in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "", act_bytes,
+            nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "",
+            format_memory(e.memory.compute, in.q.units));
+      },
+      mlx ? "mlx_lm prefill step (runtime.cpp essay)"
+          : "PyTorch MLP peak, measured on Qwen2.5 (runtime.cpp essay)");
+  for (std::size_t i = 0; i < nd; ++i) {
+    e.memory.overhead +=
+        i < q.devices.count() ? context_overhead(q.devices.devices[i]) : kCudaContext;
+  }
+  add_term(
+      in, e, "overhead", e.memory.overhead, Placement::Device,
+      [&] {
+        return fmt::format("{} context outside the allocator = {}", mlx ? "Metal" : "CUDA",
+                           format_memory(e.memory.overhead, in.q.units));
+      },
+      [&] {
+        return fmt::format("Ollama per-GPU minimum memory ({} CUDA, {} Metal)",
+                           format_memory(kCudaContext, in.q.units),
+                           format_memory(kMetalContext, in.q.units));
+      });
+  const Bytes basis =
+      e.device_known ? e.usable
+                     : e.memory.weights + e.memory.kv_cache + e.memory.compute + e.memory.overhead;
+  e.memory.margin = margin_for(basis);
+  add_term(
+      in, e, "margin", e.memory.margin, Placement::Device,
+      [&] {
+        return fmt::format(
+            "allocator slack, 5% of {}, between {} and {} = {}",
+            e.device_known ? "usable memory" : "the need", format_memory(kMarginMin, in.q.units),
+            format_memory(kMarginMax, in.q.units), format_memory(e.memory.margin, in.q.units));
+      },
+      "PyTorch caching allocator fragmentation");
+  e.required = e.memory.total();
+  e.headroom = e.usable - e.required;
+  if (!e.device_known) {
+    e.verdict = Verdict::NoFit;
+    return;
+  }
+  e.verdict = e.headroom >= 0                    ? Verdict::Fits
+              : (q.ram && -e.headroom <= *q.ram) ? Verdict::Offload
+                                                 : Verdict::NoFit;
+  // Several GPUs (device_map="auto"): every term shared in proportion to memory.
+  for (const auto& d : q.devices.devices) {
+    DeviceShare s;
+    s.name = d.name;
+    s.capacity = d.memory_bytes;
+    s.usable = usable_bytes(d, q.usable);
+    const double share =
+        e.usable > 0 ? static_cast<double>(s.usable) / static_cast<double>(e.usable) : 0.0;
+    s.weights = round_bytes(static_cast<double>(e.memory.weights) * share);
+    s.kv_cache = round_bytes(static_cast<double>(e.memory.kv_cache) * share);
+    s.compute = per_device;
+    s.overhead = context_overhead(d);
+    s.margin = margin_for(s.usable);
+    e.devices.push_back(s);
+  }
+}
+
+double error_band_pct(Runtime runtime, const Estimate& e, bool gguf_recipe, bool assumed_mix) {
+  // Relative error per term, from the accuracy tests' maximum errors
+  // (README accuracy table): weights by llama.cpp's recipe 3 % (max 2.4 %),
+  // GGUF mixes on an assumed shape 7 % (max 6.7 %), other flat widths 6 %
+  // (GPTQ/AWQ peaks within 7.5 %); llama.cpp KV exact (0.5 %); llama.cpp
+  // compute buffer 20 % (max 11 %); PyTorch activations 15 %; vLLM
+  // activations 30 % (one logged start-up); MLX activations 30 % (no
+  // measurement); the CUDA context 25 % (250 MiB in gguf-parser to 457 MiB in
+  // Ollama), vLLM's non-torch memory 100 % (0.03 to 0.43 GiB logged).
+  double w = gguf_recipe ? 0.03 : (assumed_mix ? 0.07 : 0.06);
+  double kv = 0.005;
+  double c = 0.20;
+  double o = 0.25;
+  switch (runtime) {
+    case Runtime::LlamaCpp:
+    case Runtime::Ollama:
+    case Runtime::Generic:
+      break;
+    case Runtime::Transformers:
+      kv = 0.01;
+      c = 0.15;
+      break;
+    case Runtime::Vllm:
+      kv = 0.01;
+      c = 0.30;
+      o = 1.0;
+      break;
+    case Runtime::Mlx:
+      kv = 0.01;
+      c = 0.30;
+      break;
+  }
+  const double total = static_cast<double>(e.required);
+  if (total <= 0) {
+    return 0.0;
+  }
+  const double err = w * f(e.memory.weights) + kv * f(e.memory.kv_cache) + c * f(e.memory.compute) +
+                     o * f(e.memory.overhead);
+  return std::round(1000.0 * err / total) / 10.0;
+}
+
+}  // namespace detail
+}  // namespace willfit

@@ -1,0 +1,32 @@
+// Internal to lib: the per-runtime builders estimate_inference() dispatches
+// to. Each fills the memory terms, the per-device table and the verdict of an
+// Estimate. Not part of the public API; include estimate.hpp instead.
+#pragma once
+
+#include "willfit/inference/estimate.hpp"
+#include "willfit/models/weight_layout.hpp"
+
+namespace willfit::detail {
+
+// What every runtime builder starts from: the query and its resolved inputs.
+// The runtime builders read e.model_weight_bytes (layout.total(), summed once).
+struct Inputs {
+  const InferenceQuery& q;
+  WeightLayout layout;
+  std::int64_t context = 0;  // tokens per sequence
+  int batch = 1;
+  bool flash = true;
+  const KvType& k_type;
+  const KvType& v_type;
+  bool explain = false;  // Detail::Explained: put each term's arithmetic into words
+};
+
+void llama_family(const Inputs& in, Estimate& e);  // llama.cpp, Ollama, generic
+void vllm(const Inputs& in, Estimate& e);
+void pytorch(const Inputs& in, Estimate& e);  // transformers and MLX
+
+// Relative error (fraction) of each term for a runtime, from the accuracy
+// tests; the error band is their byte-weighted sum over the total.
+double error_band_pct(Runtime runtime, const Estimate& e, bool gguf_recipe, bool assumed_mix);
+
+}  // namespace willfit::detail

@@ -1,0 +1,708 @@
+// Reading a GGUF header.
+//
+// Layout (little-endian; ggml's docs/gguf.md): "GGUF", a uint32 version, a
+// uint64 tensor count, a uint64 metadata count; then the metadata pairs (a
+// string key, a uint32 value type, the value; strings are a uint64 length and
+// bytes; arrays a uint32 element type, a uint64 count and the elements, which
+// may themselves be arrays); then per tensor a name, a uint32 dimension count,
+// uint64 dimensions, a uint32 ggml type and a uint64 offset into the data,
+// which starts at the next multiple of general.alignment (default 32).
+//
+// The file is untrusted and may be tens of GB, of which only the header is
+// read. So:
+// - Every count is checked against the bytes left in the FILE before anything
+//   is reserved: a metadata pair takes at least 13 bytes, a tensor entry 24,
+//   an array element its fixed size (strings 8, nested arrays 12). A count the
+//   rest of the file cannot hold is an error, so allocation is bounded by the
+//   file's real size (and the caller's header cap), whatever the header says.
+// - Running past the bytes we HAVE but not past the file's end is not an
+//   error: the reader reports how many bytes it needs and the caller reads
+//   more (doubling, capped), so the work depends on the header's size, never
+//   on the file's.
+// - Tensor sizes come from ggml's block layouts (bytes per block / values per
+//   block, shared/reference/inference-estimators.md section 0.1, mirroring
+//   ggml.c's type traits); a row that is not a whole number of blocks, a
+//   tensor past the file's end, or an unknown type is an error.
+// Internally the parser signals "malformed" and "need more" by throwing two
+// private types, caught in read_gguf: that keeps each field read to one line.
+// Nothing escapes this file.
+#include "willfit/models/gguf.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "willfit/core/precision.hpp"
+#include "willfit/core/text.hpp"
+#include "willfit/core/units.hpp"
+
+namespace willfit {
+namespace {
+
+struct Malformed {
+  std::string what;
+};
+struct NeedMore {
+  std::uint64_t bytes;
+};
+
+// GGUF metadata value types.
+enum : std::uint32_t {
+  kU8 = 0,
+  kI8 = 1,
+  kU16 = 2,
+  kI16 = 3,
+  kU32 = 4,
+  kI32 = 5,
+  kF32 = 6,
+  kBool = 7,
+  kString = 8,
+  kArray = 9,
+  kU64 = 10,
+  kI64 = 11,
+  kF64 = 12,
+};
+
+// Fixed size of a scalar value type; 0 for strings and arrays.
+std::uint64_t scalar_size(std::uint32_t t) {
+  switch (t) {
+    case kU8:
+    case kI8:
+    case kBool:
+      return 1;
+    case kU16:
+    case kI16:
+      return 2;
+    case kU32:
+    case kI32:
+    case kF32:
+      return 4;
+    case kU64:
+    case kI64:
+    case kF64:
+      return 8;
+    default:
+      return 0;
+  }
+}
+
+struct GgmlType {
+  std::uint32_t id;
+  const char* name;
+  std::int64_t block_values;
+  std::int64_t block_bytes;
+};
+
+// ggml_type ids and block layouts (ggml.c type traits; the bpw column of
+// inference-estimators.md section 0.1). Ids 4, 5 (Q4_2, Q4_3) and 31-33,
+// 36-38 (repacked Q4_0 / IQ4_NL, since removed) keep their historical layouts.
+constexpr std::array<GgmlType, 36> kGgmlTypes{{
+    {0, "F32", 1, 4},         {1, "F16", 1, 2},         {2, "Q4_0", 32, 18},
+    {3, "Q4_1", 32, 20},      {4, "Q4_2", 16, 10},      {5, "Q4_3", 16, 12},
+    {6, "Q5_0", 32, 22},      {7, "Q5_1", 32, 24},      {8, "Q8_0", 32, 34},
+    {9, "Q8_1", 32, 36},      {10, "Q2_K", 256, 84},    {11, "Q3_K", 256, 110},
+    {12, "Q4_K", 256, 144},   {13, "Q5_K", 256, 176},   {14, "Q6_K", 256, 210},
+    {15, "Q8_K", 256, 292},   {16, "IQ2_XXS", 256, 66}, {17, "IQ2_XS", 256, 74},
+    {18, "IQ3_XXS", 256, 98}, {19, "IQ1_S", 256, 50},   {20, "IQ4_NL", 32, 18},
+    {21, "IQ3_S", 256, 110},  {22, "IQ2_S", 256, 82},   {23, "IQ4_XS", 256, 136},
+    {24, "I8", 1, 1},         {25, "I16", 1, 2},        {26, "I32", 1, 4},
+    {27, "I64", 1, 8},        {28, "F64", 1, 8},        {29, "IQ1_M", 256, 56},
+    {30, "BF16", 1, 2},       {31, "Q4_0_4_4", 32, 18}, {32, "Q4_0_4_8", 32, 18},
+    {33, "Q4_0_8_8", 32, 18}, {34, "TQ1_0", 256, 54},   {35, "TQ2_0", 256, 66},
+}};
+constexpr GgmlType kMxfp4{39, "MXFP4", 32, 17};
+
+const GgmlType* ggml_type(std::uint32_t id) {
+  if (id == kMxfp4.id) {
+    return &kMxfp4;
+  }
+  for (const auto& t : kGgmlTypes) {
+    if (t.id == id) {
+      return &t;
+    }
+  }
+  return nullptr;
+}
+
+class Cursor {
+ public:
+  Cursor(std::string_view data, std::uint64_t file_size)
+      : data_(data), file_size_(std::max<std::uint64_t>(file_size, data.size())) {}
+
+  [[nodiscard]] std::uint64_t pos() const { return pos_; }
+  [[nodiscard]] std::uint64_t left_in_file() const { return file_size_ - pos_; }
+
+  // Makes sure n more bytes are readable.
+  void need(std::uint64_t n, std::string_view what) const {
+    if (n <= data_.size() - pos_) {
+      return;
+    }
+    if (n > left_in_file()) {
+      throw Malformed{fmt::format("{} at byte {} runs past the end of the file ({} bytes)", what,
+                                  pos_, file_size_)};
+    }
+    throw NeedMore{pos_ + n};
+  }
+
+  template <class T>
+  T scalar(std::string_view what) {
+    need(sizeof(T), what);
+    T v{};
+    std::memcpy(&v, data_.data() + pos_, sizeof(T));  // GGUF is little-endian, as are our hosts
+    pos_ += sizeof(T);
+    return v;
+  }
+
+  std::string_view string(std::string_view what) {
+    const auto len = scalar<std::uint64_t>(what);
+    if (len > left_in_file()) {
+      throw Malformed{
+          fmt::format("{} claims {} bytes at byte {}, more than the file holds", what, len, pos_)};
+    }
+    need(len, what);
+    const std::string_view s = data_.substr(pos_, len);
+    pos_ += len;
+    return s;
+  }
+
+  void skip(std::uint64_t n, std::string_view what) {
+    need(n, what);
+    pos_ += n;
+  }
+
+  // Refuses a count of items of at least `min_size` bytes each that the rest
+  // of the file cannot hold.
+  void check_count(std::uint64_t count, std::uint64_t min_size, std::string_view what) const {
+    if (min_size > 0 && count > left_in_file() / min_size) {
+      throw Malformed{fmt::format("{} of {} cannot fit in the {} bytes left in the file", what,
+                                  count, left_in_file())};
+    }
+  }
+
+ private:
+  std::string_view data_;
+  std::uint64_t file_size_;
+  std::uint64_t pos_ = 0;
+};
+
+double read_number(Cursor& c, std::uint32_t type, std::string_view what) {
+  switch (type) {
+    case kU8:
+      return c.scalar<std::uint8_t>(what);
+    case kI8:
+      return c.scalar<std::int8_t>(what);
+    case kBool:
+      return c.scalar<std::uint8_t>(what) != 0 ? 1.0 : 0.0;
+    case kU16:
+      return c.scalar<std::uint16_t>(what);
+    case kI16:
+      return c.scalar<std::int16_t>(what);
+    case kU32:
+      return c.scalar<std::uint32_t>(what);
+    case kI32:
+      return c.scalar<std::int32_t>(what);
+    case kF32:
+      return static_cast<double>(c.scalar<float>(what));
+    case kU64:
+      return static_cast<double>(c.scalar<std::uint64_t>(what));
+    case kI64:
+      return static_cast<double>(c.scalar<std::int64_t>(what));
+    case kF64:
+      return c.scalar<double>(what);
+    default:
+      throw Malformed{fmt::format("{}: unknown value type {}", what, type)};
+  }
+}
+
+constexpr int kMaxArrayDepth = 8;
+
+GgufValue read_value(Cursor& c, std::uint32_t type, const std::string& key, int depth) {
+  GgufValue v;
+  const std::string what = fmt::format("metadata '{}'", key);
+  switch (type) {
+    case kString:
+      v.kind = GgufValue::Kind::String;
+      v.text = std::string(c.string(what));
+      return v;
+    case kArray: {
+      if (depth >= kMaxArrayDepth) {
+        throw Malformed{fmt::format("{}: arrays nested deeper than {}", what, kMaxArrayDepth)};
+      }
+      v.kind = GgufValue::Kind::Array;
+      v.element_type = c.scalar<std::uint32_t>(what);
+      v.count = c.scalar<std::uint64_t>(what);
+      const std::uint64_t fixed = scalar_size(v.element_type);
+      if (fixed > 0) {
+        c.check_count(v.count, fixed, what + " array");
+        if (v.count <= kGgufMaxKeptArray) {
+          v.numbers.reserve(static_cast<std::size_t>(v.count));
+          for (std::uint64_t i = 0; i < v.count; ++i) {
+            v.numbers.push_back(read_number(c, v.element_type, what));
+          }
+        } else {
+          c.skip(v.count * fixed, what);
+        }
+      } else if (v.element_type == kString) {
+        c.check_count(v.count, 8, what + " array");
+        for (std::uint64_t i = 0; i < v.count; ++i) {
+          c.string(what);
+        }
+      } else if (v.element_type == kArray) {
+        c.check_count(v.count, 12, what + " array");
+        for (std::uint64_t i = 0; i < v.count; ++i) {
+          read_value(c, kArray, key, depth + 1);
+        }
+      } else {
+        throw Malformed{fmt::format("{}: unknown array element type {}", what, v.element_type)};
+      }
+      return v;
+    }
+    case kF32:
+    case kF64:
+      v.kind = GgufValue::Kind::Float;
+      v.real = read_number(c, type, what);
+      return v;
+    case kBool:
+      v.kind = GgufValue::Kind::Bool;
+      v.integer = read_number(c, type, what) != 0.0 ? 1 : 0;
+      return v;
+    case kU64:
+      v.kind = GgufValue::Kind::Integer;
+      v.integer = static_cast<std::int64_t>(std::min<std::uint64_t>(
+          c.scalar<std::uint64_t>(what),
+          static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())));
+      return v;
+    case kI64:
+      v.kind = GgufValue::Kind::Integer;
+      v.integer = c.scalar<std::int64_t>(what);
+      return v;
+    default:
+      if (scalar_size(type) == 0) {
+        throw Malformed{fmt::format("{}: unknown value type {}", what, type)};
+      }
+      v.kind = GgufValue::Kind::Integer;
+      v.integer = static_cast<std::int64_t>(read_number(c, type, what));
+      return v;
+  }
+}
+
+GgufTensor read_tensor(Cursor& c, std::uint64_t index) {
+  GgufTensor t;
+  const std::string what = fmt::format("tensor {}", index);
+  const std::string_view name = c.string(what + " name");
+  if (name.size() > 4096) {
+    throw Malformed{fmt::format("{}: name of {} bytes is too long", what, name.size())};
+  }
+  t.name = std::string(name);
+  const std::string label = fmt::format("tensor '{}'", t.name);
+  const auto dims = c.scalar<std::uint32_t>(label);
+  if (dims == 0 || dims > 4) {
+    throw Malformed{fmt::format("{} has {} dimensions (ggml allows 1 to 4)", label, dims)};
+  }
+  std::uint64_t elements = 1;
+  constexpr std::uint64_t kMaxElements = std::uint64_t{1} << 56;
+  for (std::uint32_t d = 0; d < dims; ++d) {
+    const auto n = c.scalar<std::uint64_t>(label);
+    if (n == 0 || n > kMaxElements || elements > kMaxElements / n) {
+      throw Malformed{fmt::format("{} has an impossible shape (dimension {} is {})", label, d, n)};
+    }
+    elements *= n;
+    t.shape.push_back(n);
+  }
+  t.type = c.scalar<std::uint32_t>(label);
+  const GgmlType* type = ggml_type(t.type);
+  if (type == nullptr) {
+    throw Malformed{fmt::format("{} has unknown ggml type {}", label, t.type)};
+  }
+  const auto block = static_cast<std::uint64_t>(type->block_values);
+  if (t.shape[0] % block != 0) {
+    throw Malformed{fmt::format("{}: row of {} values is not a whole number of {} blocks ({})",
+                                label, t.shape[0], type->name, block)};
+  }
+  t.offset = c.scalar<std::uint64_t>(label);
+  t.elements = static_cast<std::int64_t>(elements);
+  // elements <= 2^56 and block_bytes <= 292: no overflow.
+  t.bytes =
+      static_cast<std::int64_t>(elements / block * static_cast<std::uint64_t>(type->block_bytes));
+  return t;
+}
+
+GgufFile parse(std::string_view bytes, std::uint64_t file_size) {
+  Cursor c(bytes, file_size);
+  c.need(4, "magic");
+  if (bytes.substr(0, 4) != "GGUF") {
+    throw Malformed{"not a GGUF file (no 'GGUF' magic at the start)"};
+  }
+  c.skip(4, "magic");
+  GgufFile f;
+  f.version = c.scalar<std::uint32_t>("version");
+  if (f.version == 0x02000000U || f.version == 0x03000000U) {
+    throw Malformed{"big-endian GGUF files are not supported"};
+  }
+  if (f.version == 1) {
+    throw Malformed{"GGUF version 1 (before October 2023) is not supported: convert it again"};
+  }
+  if (f.version != 2 && f.version != 3) {
+    throw Malformed{fmt::format("GGUF version {} is not supported (2 and 3 are)", f.version)};
+  }
+  const auto tensor_count = c.scalar<std::uint64_t>("tensor count");
+  const auto kv_count = c.scalar<std::uint64_t>("metadata count");
+  c.check_count(kv_count, 13, "metadata count");
+  c.check_count(tensor_count, 24, "tensor count");
+  if (kv_count * 13 > c.left_in_file() - tensor_count * 24) {
+    throw Malformed{fmt::format("{} metadata pairs and {} tensors cannot fit in the file", kv_count,
+                                tensor_count)};
+  }
+  for (std::uint64_t i = 0; i < kv_count; ++i) {
+    const std::string key(c.string(fmt::format("metadata key {}", i)));
+    const auto type = c.scalar<std::uint32_t>(fmt::format("metadata '{}'", key));
+    f.metadata[key] = read_value(c, type, key, 0);
+  }
+  if (const GgufValue* a = f.find("general.alignment")) {
+    if (a->kind != GgufValue::Kind::Integer || a->integer <= 0 || a->integer > (1 << 20) ||
+        (a->integer & (a->integer - 1)) != 0) {
+      throw Malformed{"general.alignment must be a power of two up to 1 MiB"};
+    }
+    f.alignment = static_cast<std::uint64_t>(a->integer);
+  }
+  f.tensors.reserve(static_cast<std::size_t>(tensor_count));
+  for (std::uint64_t i = 0; i < tensor_count; ++i) {
+    f.tensors.push_back(read_tensor(c, i));
+  }
+  f.data_offset = (c.pos() + f.alignment - 1) / f.alignment * f.alignment;
+  const std::uint64_t data_size = file_size > f.data_offset ? file_size - f.data_offset : 0;
+  for (const auto& t : f.tensors) {
+    const auto size = static_cast<std::uint64_t>(t.bytes);
+    if (t.offset > data_size || size > data_size - t.offset) {
+      throw Malformed{fmt::format(
+          "tensor '{}' ({} bytes at data offset {}) extends past the end of the file ({} bytes): "
+          "is the download complete?",
+          t.name, size, t.offset, file_size)};
+    }
+    f.weight_bytes += t.bytes;
+    f.params += t.elements;
+  }
+  return f;
+}
+
+// A metadata number as an integer (scalar), or the largest of an array.
+std::optional<std::int64_t> meta_int(const GgufFile& f, const std::string& key) {
+  const GgufValue* v = f.find(key);
+  if (v == nullptr) {
+    return std::nullopt;
+  }
+  switch (v->kind) {
+    case GgufValue::Kind::Integer:
+    case GgufValue::Kind::Bool:
+      return v->integer;
+    case GgufValue::Kind::Float:
+      return static_cast<std::int64_t>(v->real);
+    case GgufValue::Kind::Array:
+      if (!v->numbers.empty()) {
+        return static_cast<std::int64_t>(*std::max_element(v->numbers.begin(), v->numbers.end()));
+      }
+      return std::nullopt;
+    case GgufValue::Kind::String:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// Sliding-window layer patterns llama.cpp hard-codes per architecture (the
+// files carry only the window): layer i is global when (i + 1) % N == 0.
+// gemma2, gpt-oss: alternating; gemma3: 5 local, 1 global; cohere2: 3 and 1
+// (llama.cpp src/llama-model.cpp, set_swa_pattern; data/README.md).
+int known_swa_pattern(std::string_view arch) {
+  if (arch == "gemma2" || arch == "gpt-oss" || arch == "gpt_oss") {
+    return 2;
+  }
+  if (arch == "gemma3") {
+    return 6;
+  }
+  if (arch == "cohere2") {
+    return 4;
+  }
+  return -1;
+}
+
+}  // namespace
+
+const GgufValue* GgufFile::find(const std::string& key) const {
+  const auto it = metadata.find(key);
+  return it == metadata.end() ? nullptr : &it->second;
+}
+
+std::string GgufFile::architecture() const {
+  const GgufValue* v = find("general.architecture");
+  return (v != nullptr && v->kind == GgufValue::Kind::String) ? v->text : "";
+}
+
+std::string_view ggml_type_name(std::uint32_t type) {
+  const GgmlType* t = ggml_type(type);
+  return t == nullptr ? std::string_view() : std::string_view(t->name);
+}
+
+std::string_view gguf_file_type_name(std::uint32_t file_type) {
+  // llama_ftype (llama.h); 4-6 and 33-35 were removed.
+  static constexpr std::array<const char*, 39> kNames{
+      "F32",    "F16",    "Q4_0",  "Q4_1",    "",       "",       "",         "Q8_0",
+      "Q5_0",   "Q5_1",   "Q2_K",  "Q3_K_S",  "Q3_K_M", "Q3_K_L", "Q4_K_S",   "Q4_K_M",
+      "Q5_K_S", "Q5_K_M", "Q6_K",  "IQ2_XXS", "IQ2_XS", "Q2_K_S", "IQ3_XS",   "IQ3_XXS",
+      "IQ1_S",  "IQ4_NL", "IQ3_S", "IQ3_M",   "IQ2_S",  "IQ2_M",  "IQ4_XS",   "IQ1_M",
+      "BF16",   "",       "",      "",        "TQ1_0",  "TQ2_0",  "MXFP4_MOE"};
+  return file_type < kNames.size() ? std::string_view(kNames[file_type]) : std::string_view();
+}
+
+Expected<GgufRead> read_gguf(std::string_view bytes, std::uint64_t file_size) {
+  try {
+    return GgufRead{parse(bytes, file_size), 0};
+  } catch (const NeedMore& more) {
+    if (more.bytes > kGgufMaxHeaderBytes) {
+      return make_error(fmt::format("GGUF header needs more than {} MiB: refusing to read it",
+                                    kGgufMaxHeaderBytes >> 20));
+    }
+    return GgufRead{std::nullopt, more.bytes};
+  } catch (const Malformed& bad) {
+    return make_error("malformed GGUF: " + bad.what);
+  }
+}
+
+Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, UnitSystem units) {
+  const std::string arch = f.architecture();
+  if (arch.empty()) {
+    return make_error("malformed GGUF: no general.architecture");
+  }
+  if (arch == "clip") {
+    return make_error(
+        "this GGUF is a vision projector (mmproj), not a language model: give the model's file");
+  }
+  const auto key = [&](const char* k) { return arch + "." + k; };
+  const auto require = [&](const char* k) -> Expected<std::int64_t> {
+    const auto v = meta_int(f, key(k));
+    if (!v || *v <= 0) {
+      return make_error(fmt::format("malformed GGUF: missing or invalid {}", key(k)));
+    }
+    return *v;
+  };
+  Model m;
+  Architecture& a = m.arch;
+  auto layers = require("block_count");
+  auto hidden = require("embedding_length");
+  auto heads = require("attention.head_count");
+  for (const auto* e : {&layers, &hidden, &heads}) {
+    if (!*e) {
+      return e->error();
+    }
+  }
+  if (*layers > 100000 || *hidden > (1 << 24) || *heads > (1 << 20)) {
+    return make_error("malformed GGUF: implausible block_count, embedding_length or head_count");
+  }
+  a.layers = static_cast<int>(*layers);
+  a.hidden_size = *hidden;
+  a.heads = static_cast<int>(*heads);
+  a.intermediate_size =
+      std::max<std::int64_t>(0, meta_int(f, key("feed_forward_length")).value_or(0));
+  a.head_dim = static_cast<int>(std::clamp<std::int64_t>(
+      meta_int(f, key("attention.key_length")).value_or(a.hidden_size / a.heads), 1, 1 << 20));
+  a.kv_heads = a.heads;
+  if (const GgufValue* kv = f.find(key("attention.head_count_kv"))) {
+    if (kv->kind == GgufValue::Kind::Array && !kv->numbers.empty()) {
+      // Per-layer counts; layers with 0 KV heads are recurrent (hybrid models).
+      const auto attention_layers =
+          std::count_if(kv->numbers.begin(), kv->numbers.end(), [](double x) { return x > 0; });
+      a.kv_heads = static_cast<int>(*std::max_element(kv->numbers.begin(), kv->numbers.end()));
+      if (attention_layers > 0 && attention_layers < a.layers) {
+        a.attention.kind = AttentionKind::Hybrid;
+        a.attention.attention_layers = static_cast<int>(attention_layers);
+      }
+    } else if (const auto n = meta_int(f, key("attention.head_count_kv"))) {
+      a.kv_heads = static_cast<int>(std::clamp<std::int64_t>(*n, 1, a.heads));
+    }
+  }
+  a.kv_heads = std::clamp(a.kv_heads, 1, a.heads);
+  a.max_context = std::max<std::int64_t>(0, meta_int(f, key("context_length")).value_or(0));
+  if (a.attention.kind == AttentionKind::Hybrid) {
+    // Recurrent layers keep a fixed F32 state per sequence (llama.cpp's
+    // layout, inference-estimators.md section 0.3): the convolution window
+    // (d_conv - 1) x (d_inner + 2 x groups x d_state) plus the SSM state
+    // d_state x d_inner. Mamba-2 and Qwen3-Next's gated delta net name their
+    // sizes with the same ssm.* keys.
+    const auto conv = meta_int(f, key("ssm.conv_kernel"));
+    const auto inner = meta_int(f, key("ssm.inner_size"));
+    const auto state = meta_int(f, key("ssm.state_size"));
+    const std::int64_t groups =
+        std::max<std::int64_t>(1, meta_int(f, key("ssm.group_count")).value_or(1));
+    constexpr std::int64_t kLimit = std::int64_t{1} << 24;
+    if (conv && inner && state && *conv > 0 && *conv < 64 && *inner > 0 &&
+        *inner<kLimit&& * state> 0 && *state < kLimit && groups < kLimit) {
+      a.attention.recurrent_state_floats =
+          (*conv - 1) * (*inner + 2 * groups * *state) + *state * *inner;
+    }
+  }
+
+  // Vocabulary: the tokenizer's token list, else <arch>.vocab_size, else the
+  // embedding's row count. Tied embeddings: no separate output tensor.
+  const GgufTensor* embedding = nullptr;
+  bool has_output = false;
+  std::int64_t expert_elements = 0;
+  for (const auto& t : f.tensors) {
+    if (t.name == "token_embd.weight") {
+      embedding = &t;
+    } else if (t.name == "output.weight") {
+      has_output = true;
+    }
+    if (t.name.find("_exps") != std::string::npos) {
+      expert_elements += t.elements;
+    }
+  }
+  if (const GgufValue* tokens = f.find("tokenizer.ggml.tokens");
+      tokens != nullptr && tokens->kind == GgufValue::Kind::Array && tokens->count > 0) {
+    a.vocab_size = static_cast<std::int64_t>(std::min<std::uint64_t>(tokens->count, 1U << 30));
+  } else if (const auto v = meta_int(f, key("vocab_size")); v && *v > 0) {
+    a.vocab_size = *v;
+  } else if (embedding != nullptr && embedding->shape.size() >= 2) {
+    a.vocab_size = static_cast<std::int64_t>(embedding->shape[1]);
+  }
+  a.tied_embeddings = !has_output;
+
+  // Mixture of experts.
+  const auto experts = meta_int(f, key("expert_count")).value_or(0);
+  if (experts > 0 && experts <= (1 << 16)) {
+    Moe moe;
+    moe.experts = static_cast<int>(experts);
+    moe.experts_per_token = static_cast<int>(
+        std::clamp<std::int64_t>(meta_int(f, key("expert_used_count")).value_or(1), 1, experts));
+    moe.shared_experts = static_cast<int>(
+        std::clamp<std::int64_t>(meta_int(f, key("expert_shared_count")).value_or(0), 0, 1 << 16));
+    moe.expert_intermediate_size =
+        meta_int(f, key("expert_feed_forward_length")).value_or(a.intermediate_size);
+    moe.first_dense_layers = static_cast<int>(std::clamp<std::int64_t>(
+        meta_int(f, key("leading_dense_block_count")).value_or(0), 0, a.layers));
+    a.moe = moe;
+  }
+
+  // Multi-head latent attention (DeepSeek V2/V3 and kin).
+  if (const auto rank = meta_int(f, key("attention.kv_lora_rank")); rank && *rank > 0) {
+    Attention& at = a.attention;
+    at.kind = AttentionKind::Mla;
+    at.kv_lora_rank = static_cast<int>(std::min<std::int64_t>(*rank, 1 << 20));
+    at.q_lora_rank = static_cast<int>(std::clamp<std::int64_t>(
+        meta_int(f, key("attention.q_lora_rank")).value_or(0), 0, 1 << 20));
+    at.qk_rope_head_dim = static_cast<int>(std::clamp<std::int64_t>(
+        meta_int(f, key("rope.dimension_count")).value_or(64), 0, 1 << 20));
+    const auto k_len = meta_int(f, key("attention.key_length_mla"))
+                           .value_or(meta_int(f, key("attention.key_length")).value_or(192));
+    const auto v_len = meta_int(f, key("attention.value_length_mla"))
+                           .value_or(meta_int(f, key("attention.value_length")).value_or(128));
+    at.qk_nope_head_dim =
+        static_cast<int>(std::clamp<std::int64_t>(k_len - at.qk_rope_head_dim, 0, 1 << 20));
+    at.v_head_dim = static_cast<int>(std::clamp<std::int64_t>(v_len, 0, 1 << 20));
+    a.head_dim = at.qk_nope_head_dim + at.qk_rope_head_dim;
+  }
+
+  // Sliding windows.
+  std::string window_note;
+  if (const auto window = meta_int(f, key("attention.sliding_window"));
+      window && *window > 0 && a.attention.kind == AttentionKind::Full) {
+    int pattern = known_swa_pattern(arch);
+    if (const GgufValue* p = f.find(key("attention.sliding_window_pattern"))) {
+      if (p->kind == GgufValue::Kind::Integer) {
+        pattern = static_cast<int>(std::clamp<std::int64_t>(p->integer, 0, a.layers));
+      } else if (p->kind == GgufValue::Kind::Array && !p->numbers.empty()) {
+        // Per-layer flags (true = windowed): the global layers' spacing.
+        const auto global = std::count(p->numbers.begin(), p->numbers.end(), 0.0);
+        pattern = global == 0
+                      ? 0
+                      : static_cast<int>(std::lround(static_cast<double>(p->numbers.size()) /
+                                                     static_cast<double>(global)));
+      }
+    }
+    if (pattern >= 0 && (a.max_context == 0 || *window < a.max_context)) {
+      a.attention.kind = AttentionKind::Sliding;
+      a.attention.sliding_window = *window;
+      a.attention.sliding_pattern = pattern;
+    } else if (pattern < 0) {
+      window_note = fmt::format(
+          "; the {}-token sliding window is ignored (no layer pattern known for '{}'): every "
+          "layer is charged the full context",
+          *window, arch);
+    }
+  }
+
+  // Names and facts.
+  const GgufValue* name = f.find("general.name");
+  m.name = (name != nullptr && name->kind == GgufValue::Kind::String && !name->text.empty())
+               ? name->text
+               : std::string(file_name);
+  m.id = std::string(file_name);
+  const GgufValue* basename = f.find("general.basename");
+  m.family = (basename != nullptr && basename->kind == GgufValue::Kind::String)
+                 ? to_lower(basename->text)
+                 : arch;
+  m.source = FactSource::Gguf;
+  m.params = f.params;
+  m.active_params = f.params;
+  if (m.is_moe() && expert_elements > 0) {
+    const double unused = 1.0 - static_cast<double>(a.moe->experts_per_token) / a.moe->experts;
+    m.active_params =
+        f.params - static_cast<std::int64_t>(static_cast<double>(expert_elements) * unused);
+  }
+  m.file_weight_bytes = f.weight_bytes;
+  m.weights_source = FactSource::Gguf;
+
+  // The quantisation mix, largest share first.
+  std::map<std::uint32_t, Model::TypeBytes> mix;
+  for (const auto& t : f.tensors) {
+    auto& row = mix[t.type];
+    row.type = std::string(ggml_type_name(t.type));
+    row.bytes += t.bytes;
+    row.tensors += 1;
+  }
+  for (auto& [id, row] : mix) {
+    m.weight_mix.push_back(row);
+  }
+  std::stable_sort(m.weight_mix.begin(), m.weight_mix.end(),
+                   [](const auto& x, const auto& y) { return x.bytes > y.bytes; });
+
+  std::string file_type;
+  if (const auto ft = meta_int(f, "general.file_type")) {
+    if (*ft >= 0 && *ft < (1 << 16)) {
+      file_type = std::string(gguf_file_type_name(static_cast<std::uint32_t>(*ft)));
+    }
+  }
+  if (!file_type.empty()) {
+    const std::string id = to_lower(file_type == "MXFP4_MOE" ? "mxfp4" : file_type);
+    if (parse_precision(id)) {
+      m.precision_hint = id;
+    }
+  }
+  if (m.precision_hint.empty() && f.params > 0) {
+    m.precision_hint = fmt::format(
+        "{:.4g}bpw", 8.0 * static_cast<double>(f.weight_bytes) / static_cast<double>(f.params));
+  }
+
+  m.notes.push_back(fmt::format(
+      "architecture from the GGUF metadata ({}): {} layers, hidden {}, {} heads, {} KV heads, "
+      "head dim {}, vocabulary {}{}",
+      arch, a.layers, a.hidden_size, a.heads, a.kv_heads, a.head_dim, a.vocab_size,
+      a.tied_embeddings ? ", tied embeddings" : ""));
+  m.notes.push_back(describe_shape(m) + window_note);
+  std::string mix_text;
+  for (const auto& row : m.weight_mix) {
+    mix_text += fmt::format("{}{} {} ({} tensors)", mix_text.empty() ? "" : ", ", row.type,
+                            format_size(row.bytes, units), row.tensors);
+  }
+  m.notes.push_back(fmt::format(
+      "weights: {} exactly, from {} tensors ({} parameters, {:.3g} bits per weight{}): {}",
+      format_size(f.weight_bytes, units), f.tensors.size(), f.params,
+      f.params > 0 ? 8.0 * static_cast<double>(f.weight_bytes) / static_cast<double>(f.params)
+                   : 0.0,
+      file_type.empty() ? "" : ", file type " + file_type, mix_text));
+  return m;
+}
+
+}  // namespace willfit

@@ -1,0 +1,356 @@
+// Reading a Hugging Face config.json.
+//
+// transformers spells one fact many ways across model families (GPT-2's
+// n_layer and n_embd, Falcon's multi_query, Mixtral's num_local_experts,
+// DeepSeek's n_routed_experts), and multimodal models nest the language
+// model's keys under text_config. So the text keys are merged (text_config
+// over the top level) and each fact is looked up under its known spellings.
+// Defaults follow the transformers config classes: kv heads = heads, head dim
+// = hidden / heads, a window on every layer when sliding_window is set with
+// no layer pattern (Mistral v0.1, Phi-3 4k) unless use_sliding_window is false
+// (Qwen2), Gemma 2 alternating and Gemma 3 one global layer in six
+// (data/README.md). A config has no parameter count, so parameters are
+// counted from the architecture (count_params); a vision tower's size is
+// estimated from vision_config as layers x (4 h^2 + 2 h ffn) (attention and a
+// two-matrix MLP, norms and patch embedding left out).
+#include "willfit/models/hf_config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "willfit/core/json_limits.hpp"
+#include "willfit/core/precision.hpp"
+#include "willfit/core/text.hpp"
+
+namespace willfit {
+namespace {
+
+using Json = nlohmann::json;
+
+// The first of `keys` present as a positive whole number (or a float with no
+// fraction), capped at `hi`.
+std::optional<std::int64_t> get_int(const Json& j, std::initializer_list<const char*> keys,
+                                    std::int64_t hi = std::int64_t{1} << 40) {
+  for (const char* k : keys) {
+    const auto it = j.find(k);
+    if (it == j.end() || it->is_null()) {
+      continue;
+    }
+    if (it->is_number_integer() && it->get<std::int64_t>() > 0 &&
+        (!it->is_number_unsigned() || it->get<std::uint64_t>() <= static_cast<std::uint64_t>(hi))) {
+      return std::min(it->get<std::int64_t>(), hi);
+    }
+    if (it->is_number_float()) {
+      const double v = it->get<double>();
+      if (v > 0 && v <= static_cast<double>(hi) && std::floor(v) == v) {
+        return static_cast<std::int64_t>(v);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::string get_string(const Json& j, const char* key) {
+  const auto it = j.find(key);
+  return (it != j.end() && it->is_string()) ? it->get<std::string>() : "";
+}
+
+std::optional<bool> get_bool(const Json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it != j.end() && it->is_boolean()) {
+    return it->get<bool>();
+  }
+  return std::nullopt;
+}
+
+bool one_of(const std::string& s, std::initializer_list<const char*> names) {
+  return std::any_of(names.begin(), names.end(), [&](const char* n) { return s == n; });
+}
+
+// Precision from quantization_config; "" when absent or unknown (then `note`
+// says why).
+std::string quantization_precision(const Json& q, std::string& note) {
+  const std::string method = to_lower(get_string(q, "quant_method"));
+  const auto bits = get_int(q, {"bits", "w_bit", "num_bits"}, 64).value_or(4);
+  if (method == "gptq" || method == "awq") {
+    if (bits == 4) {
+      return method;
+    }
+    note = fmt::format("{} with {} bits: read as {}-bit integers", method, bits, bits);
+    return bits == 8 ? "int8" : fmt::format("{}bpw", bits);
+  }
+  if (method == "bitsandbytes") {
+    if (get_bool(q, "load_in_8bit").value_or(false)) {
+      return "int8";
+    }
+    return "nf4";
+  }
+  if (one_of(method, {"fp8", "fbgemm_fp8"})) {
+    return "fp8";
+  }
+  if (method == "mxfp4") {
+    return "mxfp4";
+  }
+  if (method == "compressed-tensors") {
+    // config_groups.<group>.weights: {num_bits, type: "float" | "int"}.
+    if (const auto groups = q.find("config_groups"); groups != q.end() && groups->is_object()) {
+      for (const auto& [name, g] : groups->items()) {
+        const auto w = g.is_object() ? g.find("weights") : g.end();
+        if (!g.is_object() || w == g.end() || !w->is_object()) {
+          continue;
+        }
+        const auto n = get_int(*w, {"num_bits"}, 64).value_or(0);
+        const std::string type = get_string(*w, "type");
+        if (n == 8) {
+          return type == "float" ? "fp8" : "int8";
+        }
+        if (n == 4) {
+          return "gptq";
+        }
+      }
+    }
+  }
+  note = fmt::format("quantization '{}' not recognised: sized by torch_dtype", method);
+  return "";
+}
+
+std::string dtype_precision(const std::string& dtype) {
+  if (dtype == "bfloat16") {
+    return "bf16";
+  }
+  if (dtype == "float16" || dtype == "half") {
+    return "fp16";
+  }
+  if (dtype == "float32" || dtype == "float") {
+    return "fp32";
+  }
+  return "";
+}
+
+std::int64_t vision_estimate(const Json& v, std::int64_t text_hidden) {
+  const auto h = get_int(v, {"hidden_size", "embed_dim", "width", "vision_width"}, 1 << 16);
+  const auto layers = get_int(v, {"num_hidden_layers", "depth", "num_layers", "layers"}, 1000);
+  if (!h || !layers) {
+    return 0;
+  }
+  std::int64_t ffn = get_int(v, {"intermediate_size", "mlp_dim"}, 1 << 20).value_or(4 * *h);
+  if (const auto it = v.find("mlp_ratio"); it != v.end() && it->is_number()) {
+    ffn = static_cast<std::int64_t>(it->get<double>() * static_cast<double>(*h));
+  }
+  const std::int64_t out =
+      get_int(v, {"out_hidden_size", "projection_dim"}, 1 << 20).value_or(text_hidden);
+  return *layers * (4 * *h * *h + 2 * *h * ffn) + *h * out;
+}
+
+}  // namespace
+
+Expected<Model> model_from_hf_config(std::string_view text, std::string_view label) {
+  if (json_nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth) {
+    return make_error("malformed config.json: JSON nested too deeply");
+  }
+  Json doc;
+  try {
+    doc = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    return make_error(fmt::format("malformed config.json: not valid JSON (at byte {})", e.byte));
+  } catch (const Json::exception&) {
+    // e.g. a number too large for any type (found by fuzz_hf_config).
+    return make_error("malformed config.json: not valid JSON (a value out of range)");
+  }
+  if (!doc.is_object()) {
+    return make_error("malformed config.json: not a JSON object");
+  }
+  Json t = doc;  // the language model's keys
+  for (const char* nested : {"text_config", "llm_config", "language_config"}) {
+    if (const auto it = doc.find(nested); it != doc.end() && it->is_object()) {
+      for (const auto& [k, v] : it->items()) {
+        t[k] = v;
+      }
+    }
+  }
+  const std::string type = to_lower(get_string(t, "model_type"));
+  Model m;
+  Architecture& a = m.arch;
+  const auto layers =
+      get_int(t, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 100000);
+  const auto hidden = get_int(t, {"hidden_size", "n_embd", "d_model", "dim"}, 1 << 20);
+  const auto heads = get_int(t, {"num_attention_heads", "n_head", "n_heads", "num_heads"}, 1 << 16);
+  if (!layers || !hidden || !heads) {
+    return make_error(
+        "config.json has no num_hidden_layers, hidden_size or num_attention_heads: not a "
+        "transformers language model config");
+  }
+  a.layers = static_cast<int>(*layers);
+  a.hidden_size = *hidden;
+  a.heads = static_cast<int>(*heads);
+  a.kv_heads = a.heads;
+  if (const auto kv = get_int(t, {"num_key_value_heads", "num_kv_heads", "n_head_kv"}, 1 << 16)) {
+    a.kv_heads = static_cast<int>(*kv);
+  } else if (get_bool(t, "multi_query").value_or(false)) {
+    a.kv_heads = 1;  // Falcon-7B
+  }
+  a.kv_heads = std::clamp(a.kv_heads, 1, a.heads);
+  a.head_dim = static_cast<int>(get_int(t, {"head_dim"}, 1 << 16)
+                                    .value_or(std::max<std::int64_t>(1, a.hidden_size / a.heads)));
+  const bool two_matrix =
+      one_of(type, {"gpt2", "bert", "roberta", "distilbert", "falcon", "gpt_neox", "gptj", "opt",
+                    "bloom", "gpt_bigcode", "phi", "starcoder2", "mpt"});
+  a.mlp_gated = !two_matrix;
+  a.intermediate_size =
+      get_int(t, {"intermediate_size", "n_inner", "ffn_dim", "d_ff", "ffn_hidden_size"}, 1 << 24)
+          .value_or(two_matrix ? 4 * a.hidden_size : 0);
+  a.vocab_size = get_int(t, {"vocab_size", "padded_vocab_size"}, 1 << 27).value_or(0);
+  if (a.vocab_size == 0) {
+    return make_error("config.json has no vocab_size");
+  }
+  const bool ties_by_default = one_of(
+      type, {"gpt2", "bert", "roberta", "falcon", "gemma", "gemma2", "gemma3", "gemma3_text"});
+  a.tied_embeddings = get_bool(t, "tie_word_embeddings")
+                          .value_or(get_bool(doc, "tie_word_embeddings").value_or(ties_by_default));
+  a.max_context = get_int(t,
+                          {"max_position_embeddings", "n_positions", "max_sequence_length",
+                           "seq_length", "n_ctx"},
+                          std::int64_t{1} << 31)
+                      .value_or(0);
+
+  // Mixture of experts.
+  if (const auto experts =
+          get_int(t, {"num_local_experts", "num_experts", "n_routed_experts"}, 1 << 16);
+      experts && *experts > 1) {
+    Moe moe;
+    moe.experts = static_cast<int>(*experts);
+    moe.experts_per_token = static_cast<int>(std::min<std::int64_t>(
+        get_int(t,
+                {"num_experts_per_tok", "num_experts_per_token", "experts_per_token", "moe_top_k"},
+                1 << 16)
+            .value_or(2),
+        *experts));
+    moe.expert_intermediate_size =
+        get_int(t, {"moe_intermediate_size", "expert_intermediate_size"}, 1 << 24)
+            .value_or(a.intermediate_size);
+    moe.shared_experts = static_cast<int>(
+        get_int(t, {"n_shared_experts", "num_shared_experts"}, 1 << 10).value_or(0));
+    if (const auto shared = get_int(t, {"shared_expert_intermediate_size"}, 1 << 24);
+        shared && moe.shared_experts == 0 && moe.expert_intermediate_size > 0) {
+      moe.shared_experts = static_cast<int>(std::max<std::int64_t>(
+          1, (*shared + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size));
+    }
+    moe.first_dense_layers = static_cast<int>(std::min<std::int64_t>(
+        get_int(t, {"first_k_dense_replace"}, 100000).value_or(0), a.layers));
+    a.moe = moe;
+  }
+
+  // Attention layout.
+  std::int64_t windowed = -1;  // from layer_types, when given
+  std::int64_t recurrent = 0;
+  for (const char* key : {"layer_types", "layers_block_type"}) {
+    const auto it = t.find(key);
+    if (it == t.end() || !it->is_array()) {
+      continue;
+    }
+    windowed = 0;
+    for (const auto& l : *it) {
+      const std::string kind = l.is_string() ? to_lower(l.get<std::string>()) : "";
+      if (kind.find("sliding") != std::string::npos) {
+        ++windowed;
+      } else if (kind.find("linear") != std::string::npos ||
+                 kind.find("mamba") != std::string::npos ||
+                 kind.find("recurrent") != std::string::npos) {
+        ++recurrent;
+      }
+    }
+  }
+  if (const auto rank = get_int(t, {"kv_lora_rank"}, 1 << 20)) {
+    Attention& at = a.attention;
+    at.kind = AttentionKind::Mla;
+    at.kv_lora_rank = static_cast<int>(*rank);
+    at.q_lora_rank = static_cast<int>(get_int(t, {"q_lora_rank"}, 1 << 20).value_or(0));
+    at.qk_rope_head_dim = static_cast<int>(get_int(t, {"qk_rope_head_dim"}, 1 << 20).value_or(64));
+    at.qk_nope_head_dim = static_cast<int>(get_int(t, {"qk_nope_head_dim"}, 1 << 20).value_or(128));
+    at.v_head_dim = static_cast<int>(get_int(t, {"v_head_dim"}, 1 << 20).value_or(a.head_dim));
+    a.head_dim = at.qk_nope_head_dim + at.qk_rope_head_dim;
+  } else if (recurrent > 0 && recurrent < a.layers) {
+    a.attention.kind = AttentionKind::Hybrid;
+    a.attention.attention_layers = static_cast<int>(a.layers - recurrent);
+    // The fixed per-sequence state of a linear-attention layer (Qwen3-Next's
+    // gated delta net): a convolution over the last d_conv - 1 tokens of the
+    // q, k and v projections, plus one head_k x head_v matrix per value head.
+    const auto conv = get_int(t, {"linear_conv_kernel_dim"}, 64);
+    const auto dk = get_int(t, {"linear_key_head_dim"}, 1 << 16);
+    const auto dv = get_int(t, {"linear_value_head_dim"}, 1 << 16);
+    const auto nk = get_int(t, {"linear_num_key_heads"}, 1 << 16);
+    const auto nv = get_int(t, {"linear_num_value_heads"}, 1 << 16);
+    if (conv && dk && dv && nk && nv) {
+      a.attention.recurrent_state_floats =
+          (*conv - 1) * (2 * *nk * *dk + *nv * *dv) + *nv * *dk * *dv;
+    }
+  } else if (const auto window = get_int(t, {"sliding_window"}, std::int64_t{1} << 31);
+             window && get_bool(t, "use_sliding_window").value_or(true) &&
+             (a.max_context == 0 || *window < a.max_context) && windowed != 0) {
+    int pattern = 0;
+    if (windowed > 0 && windowed < a.layers) {
+      pattern = static_cast<int>(
+          std::lround(static_cast<double>(a.layers) / static_cast<double>(a.layers - windowed)));
+    } else if (const auto p =
+                   get_int(t, {"sliding_window_pattern", "_sliding_window_pattern"}, 100000)) {
+      pattern = static_cast<int>(*p);
+    } else if (type == "gemma2" || type == "gpt_oss") {
+      pattern = 2;
+    } else if (type == "gemma3" || type == "gemma3_text") {
+      pattern = 6;
+    } else if (type == "cohere2") {
+      pattern = 4;
+    }
+    a.attention.kind = AttentionKind::Sliding;
+    a.attention.sliding_window = *window;
+    a.attention.sliding_pattern = pattern;
+  }
+
+  // Vision tower.
+  if (const auto v = doc.find("vision_config"); v != doc.end() && v->is_object()) {
+    a.vision_params = vision_estimate(*v, a.hidden_size);
+  }
+
+  const ParamBreakdown p = count_params(a);
+  m.params = p.total();
+  m.active_params = p.active();
+  m.name = std::string(label);
+  m.id = std::string(label);
+  m.family = type.empty() ? std::string(label) : type;
+  m.source = FactSource::Config;
+
+  std::string quant_note;
+  if (const auto q = doc.find("quantization_config"); q != doc.end() && q->is_object()) {
+    m.precision_hint = quantization_precision(*q, quant_note);
+  }
+  std::string dtype = get_string(doc, "torch_dtype");
+  if (dtype.empty()) {
+    dtype = get_string(doc, "dtype");
+  }
+  if (m.precision_hint.empty()) {
+    m.precision_hint = dtype_precision(dtype);
+  }
+
+  m.notes.push_back(fmt::format(
+      "architecture from config.json (model_type {}): {} layers, hidden {}, {} heads, {} KV "
+      "heads, head dim {}, vocabulary {}{}",
+      type.empty() ? "unknown" : type, a.layers, a.hidden_size, a.heads, a.kv_heads, a.head_dim,
+      a.vocab_size, a.tied_embeddings ? ", tied embeddings" : ""));
+  m.notes.push_back(describe_shape(m));
+  m.notes.push_back(fmt::format(
+      "parameters counted from the architecture: {:.2f} B{} (config.json holds no exact count)",
+      static_cast<double>(m.params) / 1e9,
+      a.vision_params > 0 ? ", vision tower estimated from vision_config" : ""));
+  if (!quant_note.empty()) {
+    m.notes.push_back(quant_note);
+  }
+  return m;
+}
+
+}  // namespace willfit

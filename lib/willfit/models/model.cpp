@@ -1,0 +1,469 @@
+// Inferring an architecture from a bare parameter count.
+//
+// A size like "13b" says nothing about layers, heads or vocabulary, yet the
+// KV cache and compute buffers depend on exactly those. Real decoder families
+// scale in a regular way: depth and width grow roughly geometrically with the
+// parameter count, modern models use grouped-query attention with 8 KV heads
+// (fewer for the smallest), heads are 64 or 128 wide, and the MLP takes what
+// is left of the budget. So we keep a table of real models (the anchors,
+// architectures from shared/reference/models.csv, which cites the published
+// configs):
+//   SmolLM2-135M, Qwen2.5-0.5B, Qwen2.5-1.5B, Llama-3.2-3B, Llama-3.1-8B,
+//   Qwen2.5-14B, Qwen2.5-32B, Llama-3.1-70B, Llama-3.1-405B.
+//
+// The requirement that shapes the design: a larger size must never get a
+// smaller dimension that sizes memory (layers, width, heads' and KV heads'
+// widths, vocabulary, MLP width), or it could need less memory than a smaller
+// size (tests/unit/test_properties.cpp). Solving one dimension so the count
+// hits the size exactly breaks that: where the width steps up by a group of
+// KV heads, the solved MLP steps down. So the shape is built in two stages.
+//
+// 1. A smooth shape, every dimension a continuous non-decreasing function of
+//    the size: depth, width, vocabulary, KV heads, head width and the share
+//    of an untied output head are interpolated geometrically between the two
+//    anchors around the size (extrapolated along the last segment above the
+//    table; below it depth and width shrink as the cube root of the size and
+//    the vocabulary as its square, so the count falls in proportion). Depth,
+//    KV heads and vocabulary use envelopes of the anchors' values, because
+//    the real families are not monotone (see make_envelope). The MLP width is
+//    solved so this smooth shape counts exactly the size; where that
+//    solution dips (the MLP of Qwen2.5-1.5B is wider than Llama-3.2-3B's,
+//    relative to the width), its running maximum over smaller sizes is used.
+// 2. The reported shape rounds the smooth one with rules that keep every
+//    dimension non-decreasing: depth to whole layers, width and MLP to whole
+//    256-wide blocks (what K-quant rows need), the attention to whole groups
+//    of KV heads (a query width of heads x head dim that may differ from the
+//    hidden width, as in Qwen3 and Gemma), the vocabulary to a multiple of 64.
+//    The KV heads step from 2 to 8 where the width crosses 2.5 x 1024, so the
+//    query width rounded to groups of 8 x 128 never falls below the one
+//    rounded to groups of 2 x 128 just before.
+//
+// The rounded shape's count misses the size by up to a few per cent (more
+// near the smallest anchors, where a 256-wide step is a large part of the
+// width). The weights must still be the size stated ("13b" x 0.5 bytes is
+// 6.5 GB), so weight_layout spreads the stated count over the smooth shape's
+// groups (Model::inferred_groups); the KV cache and compute buffers use the
+// rounded shape.
+#include "willfit/models/model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+
+namespace willfit {
+
+std::string_view to_string(FactSource source) {
+  switch (source) {
+    case FactSource::Catalogue:
+      return "catalogue";
+    case FactSource::Gguf:
+      return "gguf";
+    case FactSource::Safetensors:
+      return "safetensors";
+    case FactSource::Config:
+      return "config";
+    case FactSource::Assumed:
+      return "assumed";
+  }
+  return "assumed";
+}
+
+std::string_view to_string(AttentionKind kind) {
+  switch (kind) {
+    case AttentionKind::Full:
+      return "full";
+    case AttentionKind::Sliding:
+      return "sliding";
+    case AttentionKind::Mla:
+      return "mla";
+    case AttentionKind::Hybrid:
+      return "hybrid";
+  }
+  return "full";
+}
+
+std::int64_t attention_params_per_layer(const Architecture& a) {
+  const std::int64_t h = a.hidden_size;
+  if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
+    const auto& m = a.attention;
+    const std::int64_t qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+    const std::int64_t v = m.v_head_dim > 0 ? m.v_head_dim : a.head_dim;
+    const std::int64_t q = m.q_lora_rank > 0
+                               ? h * m.q_lora_rank + std::int64_t{m.q_lora_rank} * a.heads * qk
+                               : h * a.heads * qk;
+    const std::int64_t kv = h * (m.kv_lora_rank + m.qk_rope_head_dim) +
+                            std::int64_t{m.kv_lora_rank} * a.heads * (m.qk_nope_head_dim + v);
+    const std::int64_t o = std::int64_t{a.heads} * v * h;
+    return q + kv + o;
+  }
+  const std::int64_t q = h * a.heads * a.head_dim;
+  const std::int64_t kv = 2 * h * a.kv_heads * a.head_dim;
+  const std::int64_t o = std::int64_t{a.heads} * a.head_dim * h;
+  return q + kv + o;
+}
+
+ParamBreakdown count_params(const Architecture& a) {
+  ParamBreakdown p;
+  p.embedding = a.vocab_size * a.hidden_size;
+  p.output = a.tied_embeddings ? 0 : a.vocab_size * a.hidden_size;
+  p.attention = attention_params_per_layer(a) * a.layers;
+  const std::int64_t matrices = a.mlp_gated ? 3 : 2;
+  if (a.moe && a.moe->experts > 0) {
+    const auto& m = *a.moe;
+    const int dense_layers = std::clamp(m.first_dense_layers, 0, a.layers);
+    const int moe_layers = a.layers - dense_layers;
+    const std::int64_t expert = matrices * a.hidden_size * m.expert_intermediate_size;
+    const std::int64_t dense = matrices * a.hidden_size * a.intermediate_size;
+    const std::int64_t router = a.hidden_size * m.experts;
+    const std::int64_t shared = expert * m.shared_experts;
+    p.mlp = dense_layers * dense + moe_layers * (expert * m.experts + shared + router);
+    p.mlp_active =
+        dense_layers * dense + moe_layers * (expert * m.experts_per_token + shared + router);
+  } else {
+    p.mlp = matrices * a.hidden_size * a.intermediate_size * a.layers;
+    p.mlp_active = p.mlp;
+  }
+  p.vision = a.vision_params;
+  return p;
+}
+
+std::string describe_shape(const Model& m) {
+  const Architecture& a = m.arch;
+  const Attention& at = a.attention;
+  std::string s;
+  switch (at.kind) {
+    case AttentionKind::Sliding: {
+      const int global = at.sliding_pattern > 1 ? a.layers / at.sliding_pattern : 0;
+      s = fmt::format("sliding window of {} tokens on {} of {} layers", at.sliding_window,
+                      a.layers - global, a.layers);
+      break;
+    }
+    case AttentionKind::Mla:
+      s = fmt::format("multi-head latent attention: one {}-wide latent cached per token and layer",
+                      at.kv_lora_rank + at.qk_rope_head_dim);
+      break;
+    case AttentionKind::Hybrid:
+      s = fmt::format("{} of {} layers keep a KV cache (the rest are recurrent)",
+                      at.attention_layers, a.layers);
+      break;
+    case AttentionKind::Full:
+      s = "full attention on every layer";
+      break;
+  }
+  if (m.is_moe()) {
+    s += fmt::format(
+        "; {} experts, {} per token{}, all resident in memory", a.moe->experts,
+        a.moe->experts_per_token,
+        a.moe->shared_experts > 0 ? fmt::format(" plus {} shared", a.moe->shared_experts) : "");
+  }
+  if (a.vision_params > 0) {
+    s += fmt::format("; vision tower of {:.2f} B parameters included",
+                     static_cast<double>(a.vision_params) / 1e9);
+  }
+  return s;
+}
+
+namespace {
+
+struct Anchor {
+  double params;
+  int layers;
+  int hidden;
+  int kv_heads;
+  int head_dim;
+  std::int64_t vocab;
+  bool tied;
+  std::int64_t max_context;
+  const char* name;
+};
+
+// Architectures of real models (shared/reference/models.csv, from their configs).
+constexpr std::array<Anchor, 9> kAnchors{{
+    {134.5e6, 30, 576, 3, 64, 49152, true, 8192, "SmolLM2-135M"},
+    {0.494e9, 24, 896, 2, 64, 151936, true, 32768, "Qwen2.5-0.5B"},
+    {1.54e9, 28, 1536, 2, 128, 151936, true, 32768, "Qwen2.5-1.5B"},
+    {3.21e9, 28, 3072, 8, 128, 128256, true, 131072, "Llama-3.2-3B"},
+    {8.03e9, 32, 4096, 8, 128, 128256, false, 131072, "Llama-3.1-8B"},
+    {14.7e9, 48, 5120, 8, 128, 152064, false, 131072, "Qwen2.5-14B"},
+    {32.5e9, 64, 5120, 8, 128, 152064, false, 131072, "Qwen2.5-32B"},
+    {70.55e9, 80, 8192, 8, 128, 128256, false, 131072, "Llama-3.1-70B"},
+    {405e9, 126, 16384, 8, 128, 128256, false, 131072, "Llama-3.1-405B"},
+}};
+
+// Depth, KV heads and vocabulary as used for inference, made monotone in the
+// size. Real families are not (SmolLM2-135M has 30 layers and 3 KV heads,
+// Qwen2.5-0.5B 24 and 2; Qwen2.5 has a larger vocabulary than Llama 3), but an
+// inferred shape must be: otherwise a slightly larger size could be given a
+// smaller KV cache or logits buffer and need less memory than a smaller one
+// (found by tests/unit/test_properties.cpp). Depth and KV heads: each anchor's
+// value capped by every larger anchor's (a running minimum from the top: only
+// SmolLM2-135M changes, to 24 layers and 2 KV heads). Vocabulary: the largest
+// of every smaller anchor's (a running maximum from the bottom: Llama-3.2-3B,
+// Llama-3.1-8B and the Llama-3.1 anchors above 32B get Qwen2.5's 151936 or
+// 152064 tokens, within 19 % of their own).
+struct Envelope {
+  int layers;
+  int kv_heads;
+  std::int64_t vocab;
+};
+constexpr std::array<Envelope, kAnchors.size()> make_envelope() {
+  std::array<Envelope, kAnchors.size()> e{};
+  Envelope run = {kAnchors.back().layers, kAnchors.back().kv_heads, 0};
+  for (std::size_t i = kAnchors.size(); i-- > 0;) {
+    run.layers = std::min(run.layers, kAnchors[i].layers);
+    run.kv_heads = std::min(run.kv_heads, kAnchors[i].kv_heads);
+    e[i] = run;
+  }
+  std::int64_t vocab = 0;
+  for (std::size_t i = 0; i < kAnchors.size(); ++i) {
+    vocab = std::max(vocab, kAnchors[i].vocab);
+    e[i].vocab = vocab;
+  }
+  return e;
+}
+constexpr std::array<Envelope, kAnchors.size()> kEnvelope = make_envelope();
+
+// Geometric interpolation between anchors, exp((1 - t) log a + t log b),
+// with the anchors' logarithms taken once: the MLP envelope below evaluates
+// the smooth shape at hundreds of sizes, and the logarithms were two thirds
+// of its cost.
+struct AnchorLogs {
+  std::array<double, kAnchors.size()> params{};
+  std::array<double, kAnchors.size()> layers{};  // of the envelope
+  std::array<double, kAnchors.size()> hidden{};
+  std::array<double, kAnchors.size()> vocab{};     // of the envelope
+  std::array<double, kAnchors.size()> kv_heads{};  // of the envelope
+  std::array<double, kAnchors.size()> head_dim{};
+  std::array<double, kAnchors.size()> segment{};  // log(params[i + 1] / params[i])
+};
+
+const AnchorLogs& anchor_logs() {
+  static const AnchorLogs logs = [] {
+    AnchorLogs l;
+    for (std::size_t i = 0; i < kAnchors.size(); ++i) {
+      l.params[i] = std::log(kAnchors[i].params);
+      l.layers[i] = std::log(static_cast<double>(kEnvelope[i].layers));
+      l.hidden[i] = std::log(static_cast<double>(kAnchors[i].hidden));
+      l.vocab[i] = std::log(static_cast<double>(kEnvelope[i].vocab));
+      l.kv_heads[i] = std::log(static_cast<double>(kEnvelope[i].kv_heads));
+      l.head_dim[i] = std::log(static_cast<double>(kAnchors[i].head_dim));
+      if (i + 1 < kAnchors.size()) {
+        l.segment[i] = std::log(kAnchors[i + 1].params / kAnchors[i].params);
+      }
+    }
+    return l;
+  }();
+  return logs;
+}
+
+// Between anchors i and i + 1 of one column of logarithms, at position t.
+double geometric_log(const std::array<double, kAnchors.size()>& logs, std::size_t i, double t) {
+  return std::exp((1.0 - t) * logs[i] + t * logs[i + 1]);
+}
+
+// Stage 1: the smooth shape at a size (see the essay above).
+struct Smooth {
+  double layers = 0;
+  double width = 0;
+  double vocab = 0;
+  double kv_heads = 0;
+  double head_dim = 0;
+  double untied = 0;  // 0: tied embeddings, 1: an output head of its own
+  std::size_t lo = 0;
+  std::size_t hi = 0;
+  double t = 0;  // position between anchors lo and hi, log scale
+  [[nodiscard]] const Anchor& nearer() const { return kAnchors[t < 0.5 ? lo : hi]; }
+};
+
+Smooth smooth_shape(double params) {
+  Smooth s;
+  const Anchor& first = kAnchors.front();
+  if (params < first.params) {
+    const double c = std::cbrt(params / first.params);
+    s.layers = kEnvelope[0].layers * c;
+    s.width = first.hidden * c;
+    s.vocab = static_cast<double>(kEnvelope[0].vocab) * c * c;
+    s.kv_heads = kEnvelope[0].kv_heads;
+    s.head_dim = first.head_dim;
+    s.untied = first.tied ? 0.0 : 1.0;
+    s.t = std::log(params / first.params);  // negative: "scaled down from" the first anchor
+    return s;
+  }
+  std::size_t i = 0;
+  while (i + 2 < kAnchors.size() && params > kAnchors[i + 1].params) {
+    ++i;
+  }
+  const Anchor& lo = kAnchors[i];
+  const Anchor& hi = kAnchors[i + 1];
+  const AnchorLogs& logs = anchor_logs();
+  s.lo = i;
+  s.hi = i + 1;
+  s.t = std::log(params / lo.params) / logs.segment[i];
+  const double tc = std::clamp(s.t, 0.0, 1.0);
+  s.layers = geometric_log(logs.layers, i, s.t);
+  s.width = geometric_log(logs.hidden, i, s.t);
+  s.vocab = geometric_log(logs.vocab, i, tc);
+  s.kv_heads = geometric_log(logs.kv_heads, i, tc);
+  s.head_dim = geometric_log(logs.head_dim, i, tc);
+  s.untied = (1.0 - tc) * (lo.tied ? 0.0 : 1.0) + tc * (hi.tied ? 0.0 : 1.0);
+  return s;
+}
+
+// Embedding (and output head) parameters of the smooth shape.
+double smooth_embedding(const Smooth& s, double vocab) {
+  return vocab * s.width;
+}
+
+double smooth_attention_per_layer(const Smooth& s) {
+  return 2.0 * s.width * s.width + 2.0 * s.width * s.kv_heads * s.head_dim;  // q, o; k, v
+}
+
+// The gated-MLP width at which the smooth shape counts exactly `params`.
+double solved_ffn(double params, double vocab_override) {
+  const Smooth s = smooth_shape(params);
+  const double vocab = vocab_override > 0 ? vocab_override : s.vocab;
+  const double rest = params - smooth_embedding(s, vocab) * (1.0 + s.untied) -
+                      s.layers * smooth_attention_per_layer(s);
+  return rest / (3.0 * s.width * s.layers);
+}
+
+// The MLP width used: the solved width, or its largest value at any smaller
+// size. Below the first anchor the solution already grows with the size;
+// above it, it is sampled at 64 points per anchor segment (and at the same
+// step beyond the table), so the maximum is taken over a fixed grid and never
+// falls as the size grows. The grid trails the solution by at most one step
+// (under 3 % of the size) where the solution is rising.
+double monotone_ffn(double params, double vocab_override) {
+  const double first = kAnchors.front().params;
+  if (params <= first) {
+    return solved_ffn(params, vocab_override);
+  }
+  constexpr int kSteps = 64;
+  double best = solved_ffn(first, vocab_override);
+  const AnchorLogs& logs = anchor_logs();
+  for (std::size_t j = 0; j + 1 < kAnchors.size(); ++j) {
+    const bool last = j + 2 == kAnchors.size();
+    // 4096 steps of the last segment reach far past the largest size accepted (100t).
+    for (int k = 1; k <= (last ? 4096 : kSteps); ++k) {
+      const double p = geometric_log(logs.params, j, static_cast<double>(k) / kSteps);
+      if (p > params) {
+        return best;
+      }
+      best = std::max(best, solved_ffn(p, vocab_override));
+    }
+  }
+  return best;
+}
+
+// Stage 2: the rounded shape. `vocab` (when not 0) replaces the anchors'
+// vocabulary.
+constexpr std::int64_t kBlock = 256;  // K-quant rows: width and MLP in whole blocks
+constexpr double kKvStepWidth = 2.5 * 1024;
+
+std::int64_t blocks(double x, std::int64_t block) {
+  return block * std::max<std::int64_t>(1, std::llround(x / static_cast<double>(block)));
+}
+
+Architecture infer_dense(double params, std::string& basis, std::int64_t vocab = 0) {
+  const Smooth s = smooth_shape(params);
+  const Anchor& lo = kAnchors[s.lo];
+  const Anchor& hi = kAnchors[s.hi];
+  basis = s.t <= 0.0   ? fmt::format("scaled down from {}", lo.name)
+          : s.t >= 1.0 ? fmt::format("scaled up from {}", hi.name)
+                       : fmt::format("between {} and {}", lo.name, hi.name);
+  Architecture a;
+  a.layers = std::max(1, static_cast<int>(std::lround(s.layers)));
+  a.hidden_size = blocks(s.width, kBlock);
+  a.head_dim = s.t < 0.0 ? kAnchors.front().head_dim : s.nearer().head_dim;
+  // Two KV heads below the step width, the envelope's largest (8) above it.
+  // Rounding to groups of 2 x 128 just below 2.5 x 1024 gives at most 2560;
+  // rounding to groups of 8 x 128 from there gives at least 3072.
+  a.kv_heads = s.width < kKvStepWidth ? kEnvelope.front().kv_heads : kEnvelope.back().kv_heads;
+  const std::int64_t group = std::max<std::int64_t>(kBlock, std::int64_t{a.kv_heads} * a.head_dim);
+  a.heads = static_cast<int>(blocks(s.width, group) / a.head_dim);
+  a.vocab_size = vocab > 0 ? vocab : blocks(s.vocab, 64);
+  a.tied_embeddings = s.untied < 0.5;
+  a.max_context = s.t < 0.0 ? kAnchors.front().max_context : s.nearer().max_context;
+  a.intermediate_size = blocks(monotone_ffn(params, static_cast<double>(vocab)), kBlock);
+  return a;
+}
+
+// The parameter groups of the smooth shape for a dense size, summing to the
+// size; the output head follows the rounded shape's tying (a tied shape has
+// none to place).
+ParamBreakdown smooth_groups(double params, bool tied) {
+  const Smooth s = smooth_shape(params);
+  const auto total = static_cast<std::int64_t>(params);
+  ParamBreakdown g;
+  g.embedding = std::min<std::int64_t>(total, std::llround(smooth_embedding(s, s.vocab)));
+  g.output = tied ? 0 : std::min(total - g.embedding, g.embedding);
+  const std::int64_t body = total - g.embedding - g.output;
+  g.attention =
+      std::clamp<std::int64_t>(std::llround(s.layers * smooth_attention_per_layer(s)), 0, body);
+  g.mlp = body - g.attention;
+  g.mlp_active = g.mlp;
+  return g;
+}
+
+}  // namespace
+
+Expected<Model> model_from_size(const SizeSpec& size) {
+  Model m;
+  m.name = size.text;
+  m.id = size.text;
+  m.source = FactSource::Assumed;
+  std::string basis;
+  if (size.experts > 0) {
+    // NxM: N experts, each the MLP of an M-sized dense model; attention and
+    // embeddings shared; 2 experts per token and a 32000-token vocabulary, as
+    // the models that use this naming (Mixtral 8x7B and 8x22B) have.
+    Architecture a = infer_dense(size.params, basis, 32000);
+    a.moe = Moe{size.experts, 2, 0, a.intermediate_size, 0};
+    const ParamBreakdown p = count_params(a);
+    m.arch = a;
+    m.params = p.total();
+    m.active_params = p.active();
+    m.notes.push_back(fmt::format(
+        "{} experts shaped like a {} model share attention and embeddings; 2 experts per token "
+        "(as Mixtral)",
+        size.experts, size.text.substr(size.text.find('x') + 1)));
+  } else if (size.active_params > 0) {
+    // T-aA: shape a dense model of the active size, then split its MLP into k
+    // experts per token and add experts until the total is reached. Fine-grained
+    // routing (8 of many, as Qwen3 MoE) when total/active is large, else 2.
+    Architecture a = infer_dense(size.active_params, basis);
+    const int routed = size.params / size.active_params > 4.0 ? 8 : 2;
+    const ParamBreakdown dense = count_params(a);
+    const auto shared = static_cast<double>(dense.total() - dense.mlp);
+    // Expert widths in whole 256-wide blocks, as real fine-grained experts have
+    // (Qwen3: 768); the experts per token then make up the dense MLP width.
+    const std::int64_t expert_ffn =
+        std::max<std::int64_t>(256, (a.intermediate_size / routed + 128) / 256 * 256);
+    const int k =
+        std::max(1, static_cast<int>((a.intermediate_size + expert_ffn / 2) / expert_ffn));
+    const double expert =
+        3.0 * static_cast<double>(a.hidden_size) * static_cast<double>(expert_ffn) * a.layers;
+    const int n = std::max(k, static_cast<int>(std::lround((size.params - shared) / expert)));
+    a.moe = Moe{n, k, 0, expert_ffn, 0};
+    m.arch = a;
+    m.params = static_cast<std::int64_t>(size.params);
+    m.active_params = static_cast<std::int64_t>(size.active_params);
+    m.notes.push_back(fmt::format("{} experts, {} per token (assumed)", n, k));
+  } else {
+    m.arch = infer_dense(size.params, basis);
+    m.params = static_cast<std::int64_t>(size.params);
+    m.active_params = m.params;
+    m.inferred_groups = smooth_groups(size.params, m.arch.tied_embeddings);
+  }
+  m.notes.insert(m.notes.begin(),
+                 fmt::format("architecture inferred from the size ({}): {} layers, hidden {}, {} "
+                             "heads, {} KV heads, head dim {}, vocabulary {}",
+                             basis, m.arch.layers, m.arch.hidden_size, m.arch.heads,
+                             m.arch.kv_heads, m.arch.head_dim, m.arch.vocab_size));
+  return m;
+}
+
+}  // namespace willfit

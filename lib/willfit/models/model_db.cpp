@@ -1,0 +1,505 @@
+// The model catalogue.
+//
+// Parsing: the embedded catalogue, a --models file and the user's XDG file
+// all go through one validating parser. Every number is checked for type and
+// range before it reaches the estimator, because a user file is typed by
+// hand and a wrong one must fail with a line that names the file, the entry
+// and the key, not produce a nonsense estimate. Optional keys take the
+// defaults documented in data/README.md (kv_heads = heads, head_dim =
+// hidden / heads, full attention, dense MLP, gated, untied).
+//
+// Matching: people type names the way their tool prints them: an Ollama tag
+// ("llama3.1:8b"), a Hugging Face repo id ("meta-llama/Llama-3.1-8B-Instruct"),
+// a GGUF file stem ("Llama-3.1-8B-Instruct-Q4_K_M"). Separators and the
+// boundary between letters and digits carry no meaning in any of them, so
+// each name is reduced to its runs of letters and digits ("llama-3-1-8-b");
+// the words that name a fine-tune of the same shape (instruct, chat, it, ...)
+// are dropped, and a trailing quantisation becomes a precision hint. Lookups
+// try the exact lowercase name first, then that loose key. Both indexes are
+// hash maps built once per catalogue, so a lookup is a few string operations.
+#include "willfit/models/model_db.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <optional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "willfit/core/json_limits.hpp"
+#include "willfit/models/model_size.hpp"
+#include "willfit/core/precision.hpp"
+#include "willfit/core/text.hpp"
+
+namespace willfit {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr std::array<std::string_view, 8> kSuffixWords{"instruct", "chat", "hf",   "it",
+                                                       "base",     "pt",   "gguf", "latest"};
+
+bool is_alpha(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) != 0;
+}
+bool is_digit(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
+
+// Reads one entry's keys, remembering the first problem. Absent and null keys
+// take the fallback when there is one.
+class EntryReader {
+ public:
+  EntryReader(const Json& j, std::string where) : j_(j), where_(std::move(where)) {}
+
+  std::int64_t integer(const char* key, std::int64_t lo, std::int64_t hi,
+                       std::optional<std::int64_t> fallback = std::nullopt) {
+    return integer_in(j_, key, lo, hi, fallback);
+  }
+
+  std::int64_t integer_in(const Json& obj, const char* key, std::int64_t lo, std::int64_t hi,
+                          std::optional<std::int64_t> fallback) {
+    const Json* v = find(obj, key);
+    if (v == nullptr) {
+      if (!fallback) {
+        fail(fmt::format("missing '{}'", key));
+        return lo;
+      }
+      return *fallback;
+    }
+    if (!v->is_number_integer()) {
+      fail(fmt::format("'{}' must be a whole number", key));
+      return lo;
+    }
+    // Unsigned values above INT64_MAX are out of range either way.
+    if (v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(hi)) {
+      fail(fmt::format("'{}' must be between {} and {}", key, lo, hi));
+      return lo;
+    }
+    const auto x = v->get<std::int64_t>();
+    if (x < lo || x > hi) {
+      fail(fmt::format("'{}' must be between {} and {}, not {}", key, lo, hi, x));
+      return lo;
+    }
+    return x;
+  }
+
+  std::string string(const char* key, std::optional<std::string> fallback = std::nullopt) {
+    const Json* v = find(j_, key);
+    if (v == nullptr) {
+      if (!fallback) {
+        fail(fmt::format("missing '{}'", key));
+        return "";
+      }
+      return *fallback;
+    }
+    if (!v->is_string() || v->get<std::string>().empty()) {
+      fail(fmt::format("'{}' must be a non-empty string", key));
+      return "";
+    }
+    return v->get<std::string>();
+  }
+
+  bool boolean(const char* key, bool fallback) {
+    const Json* v = find(j_, key);
+    if (v == nullptr) {
+      return fallback;
+    }
+    if (!v->is_boolean()) {
+      fail(fmt::format("'{}' must be true or false", key));
+      return fallback;
+    }
+    return v->get<bool>();
+  }
+
+  std::vector<std::string> strings(const char* key) {
+    std::vector<std::string> out;
+    const Json* v = find(j_, key);
+    if (v == nullptr) {
+      return out;
+    }
+    if (!v->is_array()) {
+      fail(fmt::format("'{}' must be an array of strings", key));
+      return out;
+    }
+    for (const auto& s : *v) {
+      if (!s.is_string() || s.get<std::string>().empty()) {
+        fail(fmt::format("'{}' must hold only non-empty strings", key));
+        return out;
+      }
+      out.push_back(to_lower(s.get<std::string>()));
+    }
+    return out;
+  }
+
+  // An optional object; nullptr when absent or null.
+  const Json* object(const char* key) {
+    const Json* v = find(j_, key);
+    if (v != nullptr && !v->is_object()) {
+      fail(fmt::format("'{}' must be an object or null", key));
+      return nullptr;
+    }
+    return v;
+  }
+
+  void fail(std::string what) {
+    if (error_.empty()) {
+      error_ = where_ + ": " + std::move(what);
+    }
+  }
+  [[nodiscard]] const std::string& error() const { return error_; }
+
+ private:
+  static const Json* find(const Json& obj, const char* key) {
+    const auto it = obj.find(key);
+    if (it == obj.end() || it->is_null()) {
+      return nullptr;
+    }
+    return &*it;
+  }
+
+  const Json& j_;
+  std::string where_;
+  std::string error_;
+};
+
+// Bounds: far above any real model, low enough that products stay in int64.
+constexpr std::int64_t kMaxParams = 100'000'000'000'000;  // 100 T
+constexpr std::int64_t kMaxLayers = 10'000;
+constexpr std::int64_t kMaxWidth = 1 << 20;
+constexpr std::int64_t kMaxFfn = 1 << 24;
+constexpr std::int64_t kMaxHeads = 1 << 16;
+constexpr std::int64_t kMaxVocab = 1 << 27;
+constexpr std::int64_t kMaxContext = std::int64_t{1} << 31;
+
+Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::string_view origin) {
+  if (!j.is_object()) {
+    return make_error(fmt::format("{}: model {} must be an object", origin, index + 1));
+  }
+  std::string label = fmt::format("model {}", index + 1);
+  if (const auto it = j.find("id"); it != j.end() && it->is_string()) {
+    label += fmt::format(" ('{}')", it->get<std::string>());
+  }
+  EntryReader r(j, fmt::format("{}: {}", origin, label));
+  CatalogueEntry e;
+  Model& m = e.model;
+  Architecture& a = m.arch;
+  m.id = to_lower(r.string("id"));
+  m.name = r.string("name", m.id);
+  m.family = r.string("family", m.id);
+  e.aliases = r.strings("aliases");
+  m.params = r.integer("params", 1, kMaxParams);
+  m.active_params = r.integer("active_params", 1, kMaxParams, m.params);
+  a.layers = static_cast<int>(r.integer("layers", 1, kMaxLayers));
+  a.hidden_size = r.integer("hidden_size", 1, kMaxWidth);
+  a.intermediate_size = r.integer("intermediate_size", 0, kMaxFfn, 0);
+  a.mlp_gated = r.boolean("mlp_gated", true);
+  a.heads = static_cast<int>(r.integer("heads", 1, kMaxHeads));
+  a.kv_heads = static_cast<int>(r.integer("kv_heads", 1, a.heads, a.heads));
+  a.head_dim = static_cast<int>(
+      r.integer("head_dim", 1, kMaxHeads, std::max<std::int64_t>(1, a.hidden_size / a.heads)));
+  a.vocab_size = r.integer("vocab_size", 1, kMaxVocab);
+  a.tied_embeddings = r.boolean("tied_embeddings", false);
+  a.max_context = r.integer("max_context", 1, kMaxContext, 0);
+  a.vision_params = r.integer("vision_params", 0, kMaxParams, 0);
+  e.modality = r.string("modality", "text");
+  e.source = r.string("source", "");
+  e.origin = std::string(origin);
+  if (const Json* at = r.object("attention")) {
+    const auto k = at->find("kind");
+    const std::string kind =
+        (k == at->end() || k->is_null()) ? "full" : (k->is_string() ? k->get<std::string>() : "?");
+    if (kind == "full") {
+      a.attention.kind = AttentionKind::Full;
+    } else if (kind == "sliding") {
+      a.attention.kind = AttentionKind::Sliding;
+      a.attention.sliding_window = r.integer_in(*at, "sliding_window", 1, kMaxContext, {});
+      a.attention.sliding_pattern =
+          static_cast<int>(r.integer_in(*at, "sliding_pattern", 0, kMaxLayers, 0));
+    } else if (kind == "mla") {
+      a.attention.kind = AttentionKind::Mla;
+      a.attention.kv_lora_rank =
+          static_cast<int>(r.integer_in(*at, "kv_lora_rank", 1, kMaxWidth, {}));
+      a.attention.qk_rope_head_dim =
+          static_cast<int>(r.integer_in(*at, "qk_rope_head_dim", 0, kMaxWidth, 0));
+      a.attention.q_lora_rank = static_cast<int>(r.integer_in(*at, "q_lora_rank", 0, kMaxWidth, 0));
+      a.attention.qk_nope_head_dim =
+          static_cast<int>(r.integer_in(*at, "qk_nope_head_dim", 0, kMaxWidth, 0));
+      a.attention.v_head_dim = static_cast<int>(r.integer_in(*at, "v_head_dim", 0, kMaxWidth, 0));
+    } else if (kind == "hybrid") {
+      a.attention.kind = AttentionKind::Hybrid;
+      a.attention.attention_layers =
+          static_cast<int>(r.integer_in(*at, "attention_layers", 0, a.layers, 0));
+    } else {
+      r.fail(fmt::format("attention 'kind' must be full, sliding, mla or hybrid, not '{}'", kind));
+    }
+  }
+  if (const Json* moe = r.object("moe")) {
+    Moe x;
+    x.experts = static_cast<int>(r.integer_in(*moe, "experts", 1, kMaxHeads, {}));
+    x.experts_per_token =
+        static_cast<int>(r.integer_in(*moe, "experts_per_token", 1, x.experts, {}));
+    x.shared_experts = static_cast<int>(r.integer_in(*moe, "shared_experts", 0, kMaxHeads, 0));
+    x.expert_intermediate_size =
+        r.integer_in(*moe, "expert_intermediate_size", 1, kMaxFfn, a.intermediate_size);
+    x.first_dense_layers =
+        static_cast<int>(r.integer_in(*moe, "first_dense_layers", 0, a.layers, 0));
+    a.moe = x;
+  }
+  if (!r.error().empty()) {
+    return make_error(r.error());
+  }
+  m.source = FactSource::Catalogue;
+  m.notes.push_back(fmt::format(
+      "architecture from the catalogue ({}): {} layers, hidden {}, {} heads, {} KV heads, head "
+      "dim {}, vocabulary {}{}",
+      e.origin == "embedded" ? m.id : m.id + " in " + e.origin, a.layers, a.hidden_size, a.heads,
+      a.kv_heads, a.head_dim, a.vocab_size, a.tied_embeddings ? ", tied embeddings" : ""));
+  m.notes.push_back(describe_shape(m));
+  return e;
+}
+
+// Splits a lowercase name into its letter runs and digit runs.
+std::vector<std::string> name_tokens(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur;
+  auto flush = [&] {
+    if (!cur.empty()) {
+      out.push_back(cur);
+      cur.clear();
+    }
+  };
+  for (const char raw : s) {
+    const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(raw)));
+    if (!is_alpha(c) && !is_digit(c)) {
+      flush();
+      continue;
+    }
+    if (!cur.empty() && is_digit(cur.back()) != is_digit(c)) {
+      flush();
+    }
+    cur += c;
+  }
+  flush();
+  return out;
+}
+
+// True when `needle` occurs in `key` starting at a token, ending at a token's
+// end, or (when it ends in letters) inside a word: "qwen-3" finds "qwen-3-8-b"
+// but not "qwen-32-b"; "llam" finds "llama-3-1-8-b".
+bool key_contains(const std::string& key, const std::string& needle) {
+  for (std::size_t p = key.find(needle); p != std::string::npos; p = key.find(needle, p + 1)) {
+    if (p != 0 && key[p - 1] != '-') {
+      continue;
+    }
+    const std::size_t end = p + needle.size();
+    if (end == key.size() || key[end] == '-' || (is_alpha(needle.back()) && is_alpha(key[end]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string model_name_key(std::string_view name) {
+  const std::string lower = to_lower(trim(name));
+  std::string_view s = lower;
+  if (const auto slash = s.rfind('/'); slash != std::string_view::npos) {
+    s.remove_prefix(slash + 1);
+  }
+  std::string key;
+  for (const auto& t : name_tokens(s)) {
+    if (std::find(kSuffixWords.begin(), kSuffixWords.end(), t) != kSuffixWords.end()) {
+      continue;
+    }
+    if (!key.empty()) {
+      key += '-';
+    }
+    key += t;
+  }
+  return key;
+}
+
+NameAndPrecision split_precision_suffix(std::string_view name) {
+  const std::string s = trim(name);
+  const auto dash = s.rfind('-');
+  const auto colon = s.rfind(':');
+  // The last piece after '-' or ':' ("q4_K_M" in "qwen2.5:7b-instruct-q4_K_M").
+  std::size_t cut = std::string::npos;
+  if (dash != std::string::npos && (colon == std::string::npos || dash > colon)) {
+    cut = dash;
+  } else if (colon != std::string::npos) {
+    cut = colon;
+  }
+  if (cut == std::string::npos || cut + 1 >= s.size()) {
+    return {s, ""};
+  }
+  const std::string piece = s.substr(cut + 1);
+  // A precision has letters ("q4_k_m", "fp16"); "8b" and "v0.3" are not precisions.
+  if (looks_like_size(piece) || piece.find('.') != std::string::npos ||
+      std::none_of(piece.begin(), piece.end(), is_alpha)) {
+    return {s, ""};
+  }
+  auto p = parse_precision(piece);
+  if (!p) {
+    return {s, ""};
+  }
+  return {s.substr(0, cut), p->id};
+}
+
+Expected<ModelDb> ModelDb::parse(std::string_view text, std::string_view origin) {
+  if (json_nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth) {
+    return make_error(fmt::format("{}: JSON nested deeper than {} levels", origin, kMaxJsonDepth));
+  }
+  Json doc;
+  try {
+    doc = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    return make_error(
+        fmt::format("{}: not valid JSON (at byte {}): fix the file or remove it", origin, e.byte));
+  } catch (const Json::exception&) {  // e.g. a number out of range
+    return make_error(fmt::format("{}: not valid JSON (a value out of range)", origin));
+  }
+  ModelDb db;
+  const Json* list = &doc;
+  if (doc.is_object()) {
+    if (const auto v = doc.find("schema_version"); v != doc.end() && *v != 1) {
+      return make_error(
+          fmt::format("{}: schema_version {} is not supported (this willfit reads version 1)",
+                      origin, v->dump()));
+    }
+    if (const auto v = doc.find("data_version"); v != doc.end() && v->is_string()) {
+      db.data_version_ = v->get<std::string>();
+    }
+    const auto it = doc.find("models");
+    if (it == doc.end()) {
+      return make_error(fmt::format("{}: missing the 'models' array", origin));
+    }
+    list = &*it;
+  }
+  if (!list->is_array()) {
+    return make_error(fmt::format("{}: 'models' must be an array of model objects", origin));
+  }
+  db.entries_.reserve(list->size());
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    Expected<CatalogueEntry> e = make_error("");
+    try {
+      e = parse_entry((*list)[i], i, origin);
+    } catch (const Json::exception&) {
+      // Every access above is type-checked; this is a last line of defence.
+      e = make_error(fmt::format("{}: model {} is malformed", origin, i + 1));
+    }
+    if (!e) {
+      return e.error();
+    }
+    for (const auto& prior : db.entries_) {
+      if (prior.model.id == e->model.id) {
+        return make_error(
+            fmt::format("{}: model {}: id '{}' appears twice", origin, i + 1, e->model.id));
+      }
+    }
+    db.entries_.push_back(std::move(*e));
+  }
+  db.reindex();
+  return db;
+}
+
+void ModelDb::merge(ModelDb other) {
+  for (auto& e : other.entries_) {
+    auto same = std::find_if(entries_.begin(), entries_.end(),
+                             [&](const CatalogueEntry& x) { return x.model.id == e.model.id; });
+    if (same != entries_.end()) {
+      *same = std::move(e);
+    } else {
+      entries_.push_back(std::move(e));
+    }
+  }
+  reindex();
+}
+
+void ModelDb::reindex() {
+  exact_.clear();
+  loose_.clear();
+  // Later entries (user files) win a shared name.
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    const auto& e = entries_[i];
+    auto add = [&](const std::string& name) {
+      exact_[to_lower(name)] = i;
+      const std::string key = model_name_key(name);
+      if (!key.empty()) {
+        loose_[key] = i;
+      }
+    };
+    add(e.model.id);
+    add(e.model.name);
+    for (const auto& alias : e.aliases) {
+      add(alias);
+    }
+  }
+}
+
+Expected<CatalogueMatch> ModelDb::find(std::string_view name) const {
+  const std::string lower = to_lower(trim(name));
+  auto lookup = [&](const std::string& text) -> const CatalogueEntry* {
+    if (const auto it = exact_.find(text); it != exact_.end()) {
+      return &entries_[it->second];
+    }
+    if (const auto it = loose_.find(model_name_key(text)); it != loose_.end()) {
+      return &entries_[it->second];
+    }
+    return nullptr;
+  };
+  if (const auto* e = lookup(lower)) {
+    return CatalogueMatch{e, ""};
+  }
+  const auto split = split_precision_suffix(lower);
+  if (!split.precision.empty()) {
+    if (const auto* e = lookup(split.name)) {
+      return CatalogueMatch{e, split.precision};
+    }
+  }
+  const std::string hint = did_you_mean(suggest(split.name));
+  return make_error(fmt::format(
+      "unknown model '{}'{}{} (list them with 'willfit models', or give a size like '8b' or a "
+      "model file)",
+      trim(name), hint.empty() ? "" : ": ", hint));
+}
+
+std::vector<std::string> ModelDb::suggest(std::string_view name, std::size_t limit) const {
+  std::vector<std::string> candidates;
+  for (const auto& e : entries_) {
+    candidates.push_back(e.model.id);
+    for (const auto& alias : e.aliases) {
+      if (alias.find('/') == std::string::npos) {
+        candidates.push_back(alias);
+      }
+    }
+  }
+  return closest(to_lower(trim(name)), candidates, limit);
+}
+
+std::vector<const CatalogueEntry*> ModelDb::search(std::string_view query) const {
+  std::vector<const CatalogueEntry*> out;
+  const std::string needle = model_name_key(query);
+  for (const auto& e : entries_) {
+    bool hit = needle.empty();
+    auto check = [&](const std::string& s) {
+      hit = hit || key_contains(model_name_key(s), needle);
+    };
+    check(e.model.id);
+    check(e.model.name);
+    check(e.model.family);
+    for (const auto& alias : e.aliases) {
+      check(alias);
+    }
+    if (hit) {
+      out.push_back(&e);
+    }
+  }
+  return out;
+}
+
+}  // namespace willfit

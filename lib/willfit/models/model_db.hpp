@@ -1,0 +1,84 @@
+// The model catalogue: entries parsed from models.json bytes (validated, one
+// error line naming the origin and the entry), merged with user entries, and
+// looked up by the names people type. Pure: the app reads the bytes.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "willfit/core/expected.hpp"
+#include "willfit/models/model.hpp"
+
+namespace willfit {
+
+struct CatalogueEntry {
+  Model model;  // source == FactSource::Catalogue
+  std::vector<std::string> aliases;
+  std::string modality;  // "text", "vision-language", "encoder"
+  std::string source;    // the entry's citation
+  std::string origin;    // which file it came from: "embedded" or a path
+};
+
+// A lookup result: the entry, and the precision the name implied
+// ("qwen2.5:7b-instruct-q4_K_M" -> "q4_k_m"), or "".
+struct CatalogueMatch {
+  const CatalogueEntry* entry = nullptr;
+  std::string precision_hint;
+};
+
+class ModelDb {
+ public:
+  // Parses a models.json document: {"models": [...]} (the schema in
+  // data/README.md) or a bare array of entries. `origin` labels errors and
+  // entries ("embedded", a path). Required per entry: id, params, layers,
+  // hidden_size, heads, vocab_size; everything else has a documented default.
+  static Expected<ModelDb> parse(std::string_view json, std::string_view origin);
+
+  // Adds `other`'s entries; one with an id already present replaces it.
+  void merge(ModelDb other);
+
+  [[nodiscard]] const std::vector<CatalogueEntry>& entries() const { return entries_; }
+  [[nodiscard]] const std::string& data_version() const { return data_version_; }
+
+  // Finds a model by id, name or alias, loosely: any case; '-', '_', '.',
+  // ':' and spaces alike; an organisation prefix ("meta-llama/"); suffix
+  // words (instruct, chat, hf, it, base, pt, gguf); an Ollama tag's
+  // quantisation ("llama3.1:8b-instruct-q4_K_M"). Unknown names get the
+  // three closest names in the error.
+  [[nodiscard]] Expected<CatalogueMatch> find(std::string_view name) const;
+
+  // Entries whose id, name, family or aliases contain `query` (loosely);
+  // all entries for an empty query.
+  [[nodiscard]] std::vector<const CatalogueEntry*> search(std::string_view query) const;
+
+  // The closest ids and aliases to `name`, at most `limit`.
+  [[nodiscard]] std::vector<std::string> suggest(std::string_view name,
+                                                 std::size_t limit = 3) const;
+
+ private:
+  void reindex();
+  std::vector<CatalogueEntry> entries_;
+  std::string data_version_;
+  std::unordered_map<std::string, std::size_t> exact_;  // lowercase name -> entry
+  std::unordered_map<std::string, std::size_t> loose_;  // model_name_key -> entry
+};
+
+// The loose key two spellings of one name share: lowercase, organisation
+// prefix dropped, split into letter and digit runs at separators and at
+// letter/digit boundaries, suffix words dropped, joined with '-'.
+// "meta-llama/Llama-3.1-8B-Instruct" and "llama3.1:8b" -> "llama-3-1-8-b".
+std::string model_name_key(std::string_view name);
+
+// Splits a trailing quantisation off a name: "qwen2.5:7b-instruct-q4_K_M" ->
+// {"qwen2.5:7b-instruct", "q4_k_m"}. `precision` is the canonical id, or ""
+// when the name carries none.
+struct NameAndPrecision {
+  std::string name;
+  std::string precision;
+};
+NameAndPrecision split_precision_suffix(std::string_view name);
+
+}  // namespace willfit

@@ -1,0 +1,59 @@
+// Answers in reverse: the largest model, the longest context, the largest
+// batch and the best precision that fit a set of devices. Each is a search
+// over the one estimator (estimate_inference); no formula of its own. Pure.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "willfit/inference/estimate.hpp"
+
+namespace willfit {
+
+// The largest bare model size (a multiple of 10 M parameters, the inferred
+// architecture of model_from_size) that fits whole on the query's devices at
+// its precision, context, batch and runtime; 0 when not even 100 M fits or
+// no device is given. Binary search: the need grows with the size.
+std::int64_t max_params(const InferenceQuery& query);
+
+// The largest batch (concurrent sequences, up to 4096) that fits at the
+// query's context; 0 when not even one does.
+int max_batch(const InferenceQuery& query);
+
+// The precisions "--precision best" chooses from, highest bits per weight
+// first: the GGUF types and FP16/BF16 for llama.cpp, Ollama and generic (the
+// default when no runtime is named), else the formats those engines load
+// (FP16, BF16, FP8, INT8, GPTQ, AWQ, NF4...). FP32 is left out: it buys no
+// quality over 16-bit for inference and only doubles the weights.
+std::vector<Precision> precision_candidates(std::optional<Runtime> runtime);
+
+// The first of `candidates` (highest quality first) whose estimate fits;
+// nullopt when none does. A query without a runtime is asked of llama.cpp.
+std::optional<Precision> best_precision(const InferenceQuery& query,
+                                        const std::vector<Precision>& candidates);
+
+// `willfit max`: what was asked and what was found. Without a model: the
+// largest size; with one: the longest context (at the query's batch) and the
+// largest batch (at the query's context); with --precision best, both at the
+// best precision that fits. Null (nullopt) where not asked.
+struct MaxQuestion {
+  InferenceQuery query;  // query.model is ignored unless model_given
+  bool model_given = false;
+  bool best_precision = false;
+};
+
+struct MaxAnswer {
+  std::optional<std::int64_t> params;          // 0: not even 100 M fits
+  std::optional<std::int64_t> context_tokens;  // 0: not even 256 tokens fit
+  std::optional<int> batch;                    // 0: not even one sequence fits
+  std::optional<Precision> precision;          // --precision best, when one fits
+  bool precision_asked = false;
+  Runtime runtime = Runtime::LlamaCpp;  // the runtime the search asked
+  Precision used;                       // the precision the sizes are for
+  [[nodiscard]] bool found() const;     // something fits
+};
+
+MaxAnswer plan_max(const MaxQuestion& question);
+
+}  // namespace willfit

@@ -1,0 +1,73 @@
+#include "willfit/planner/report.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace willfit {
+namespace {
+
+// The one-line hint when it does not fit: the first suggestion (suggest.hpp
+// ranks them), else what is short and where.
+std::string make_hint(const Estimate& e, const std::vector<Suggestion>& suggestions,
+                      UnitSystem units) {
+  if (e.fits() || !e.device_known) {
+    return "";
+  }
+  if (!suggestions.empty()) {
+    return "hint: " + suggestions.front().line;
+  }
+  const Bytes short_by = -e.headroom;
+  if (short_by <= 0) {
+    return "hint: there is room in total but not on every device as split: try --tensor-split "
+           "in proportion to each device's free memory";
+  }
+  if (e.verdict == Verdict::Offload) {
+    return fmt::format("hint: {} must live in system RAM; expect much slower generation",
+                       format_memory(short_by, units));
+  }
+  return fmt::format(
+      "hint: {} more memory is needed: a larger device, more devices, or offload to system RAM "
+      "(--ram)",
+      format_memory(short_by, units));
+}
+
+}  // namespace
+
+FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& speed,
+                          const std::function<std::vector<Model>()>& smaller_models) {
+  FitReport r;
+  r.query = query;
+  r.estimate = estimate_inference(query, Detail::Explained);
+  // What the model's facts rest on: inferred (a size), or read from the
+  // catalogue or a file.
+  r.assumptions = query.model.notes;
+  if (!query.precision.requested.empty()) {
+    r.assumptions.push_back(fmt::format("'{}' read as {}, the common GGUF choice at that width",
+                                        query.precision.requested, query.precision.name));
+  }
+  r.assumptions.push_back(query.precision.note);
+  for (const auto& d : query.devices.devices) {
+    if (d.kind == DeviceKind::Raw) {
+      r.assumptions.push_back(
+          fmt::format("'{}' read as {} ({} bytes): GPU memory sold as \"N GB\" is {}",
+                      d.memory_marketed, format_memory(d.memory_bytes, query.units), d.memory_bytes,
+                      marketed_gb_meaning(query.units)));
+      break;
+    }
+  }
+  r.assumptions.insert(r.assumptions.end(), query.devices.notes.begin(), query.devices.notes.end());
+  const bool on_cpu = !query.devices.devices.empty() &&
+                      std::all_of(query.devices.devices.begin(), query.devices.devices.end(),
+                                  [](const Device& d) { return d.kind == DeviceKind::Cpu; });
+  if (!query.ram && !on_cpu) {
+    r.assumptions.push_back("system RAM unknown: give --ram to consider offloading");
+  }
+  r.suggestions = suggest_changes(query, r.estimate, SuggestInputs{smaller_models, speed});
+  r.hint = make_hint(r.estimate, r.suggestions, query.units);
+  r.speed = estimate_speed(query, r.estimate, speed);
+  return r;
+}
+
+}  // namespace willfit

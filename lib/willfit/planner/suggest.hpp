@@ -1,0 +1,46 @@
+// "To make it fit": when a model does not fit whole on the devices, the
+// changes that would help, each re-run through the same estimator with its new
+// total and verdict. Pure; builds no text beyond one line per change.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "willfit/inference/estimate.hpp"
+#include "willfit/speed/speed.hpp"
+
+namespace willfit {
+
+// One change to the question and what the estimator says after it.
+struct Suggestion {
+  std::string change;     // what changes, for people: "quantised KV cache (q8_0)"
+  std::string args;       // the command-line change: "--kv-type q8_0", or a new MODEL
+  Bytes total_bytes = 0;  // the estimate's total after the change
+  Verdict verdict = Verdict::NoFit;
+  std::optional<double> decode_tokens_per_s;  // offload: the speed it leaves (when estimable)
+  std::string line;                           // the text line: "--kv-type q8_0: ..."
+};
+
+// What the suggestions may draw on beyond the query itself.
+struct SuggestInputs {
+  // Catalogue models of the query model's family with fewer parameters,
+  // largest first (the app looks them up; empty for a bare size or a file).
+  // Called only when the model does not fit, so a fitting answer reads no
+  // catalogue.
+  std::function<std::vector<Model>()> smaller_models;
+  SpeedSettings speed;  // for the speed an offload leaves
+};
+
+// The ranked changes, empty when the estimate fits or no device is given.
+// Ranking: changes that make it fit whole come before an offload; among them,
+// the order of least harm: flash attention (free), a q8_0 KV cache (near
+// lossless), the highest lower precision that fits, the longest context that
+// fits, a second identical GPU (costs money), a smaller model of the family,
+// then offloading layers to system RAM (costs speed). Each candidate is one
+// estimate (the context: a binary search, about 12), so the work is bounded.
+std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estimate& estimate,
+                                        const SuggestInputs& inputs = {});
+
+}  // namespace willfit

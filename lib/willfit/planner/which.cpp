@@ -1,0 +1,106 @@
+#include "willfit/planner/which.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "willfit/core/text.hpp"
+
+namespace willfit {
+
+Expected<WhichSort> parse_which_sort(std::string_view text) {
+  if (text == "price") {
+    return WhichSort::Price;
+  }
+  if (text == "memory") {
+    return WhichSort::Memory;
+  }
+  if (text == "speed") {
+    return WhichSort::Speed;
+  }
+  return make_error(fmt::format("invalid --sort '{}': use price, memory or speed", text));
+}
+
+namespace {
+
+DeviceSet set_of(const Device& d, int count) {
+  DeviceSet s;
+  for (int i = 0; i < count; ++i) {
+    s.devices.push_back(d);
+  }
+  s.text = count == 1 ? d.name : fmt::format("{}x {}", count, d.name);
+  return s;
+}
+
+bool vendor_matches(const Device& d, const std::string& vendor) {
+  return vendor.empty() || to_lower(d.vendor) == to_lower(vendor);
+}
+
+// A key where smaller ranks first and unknowns (nullopt) last.
+std::tuple<bool, double> rank_key(const WhichRow& r, WhichSort sort) {
+  switch (sort) {
+    case WhichSort::Price:
+      return {!r.price_usd.has_value(), r.price_usd.value_or(0)};
+    case WhichSort::Memory:
+      return {false, static_cast<double>(r.devices.capacity())};
+    case WhichSort::Speed:
+      return {!r.decode_tokens_per_s.has_value(), -r.decode_tokens_per_s.value_or(0)};
+  }
+  return {false, 0};
+}
+
+}  // namespace
+
+std::vector<WhichRow> which_devices(const InferenceQuery& query, std::span<const Device> devices,
+                                    const WhichOptions& options) {
+  std::vector<WhichRow> rows;
+  for (const Device& d : devices) {
+    if (d.kind == DeviceKind::Cpu || !vendor_matches(d, options.vendor)) {
+      continue;
+    }
+    const bool multi = d.kind == DeviceKind::DiscreteGpu || d.kind == DeviceKind::Accelerator;
+    for (const int count : options.counts) {
+      if (count > 1 && !multi) {
+        break;
+      }
+      std::optional<double> price;
+      if (d.price_usd) {
+        price = *d.price_usd * count;
+      }
+      if (options.max_price_usd && (!price || *price > *options.max_price_usd)) {
+        break;  // more of it only costs more
+      }
+      InferenceQuery q = query;
+      q.devices = set_of(d, count);
+      const Estimate e = estimate_inference(q);
+      if (!e.fits()) {
+        continue;
+      }
+      WhichRow row;
+      row.devices = q.devices;
+      row.count = count;
+      row.required = e.required;
+      row.usable = e.usable;
+      row.price_usd = price;
+      row.runtime = e.runtime;
+      const SpeedEstimate speed = estimate_speed(q, e, {});
+      if (speed.estimable) {
+        row.decode_tokens_per_s = speed.decode_tokens_per_s;
+      }
+      rows.push_back(std::move(row));
+      break;  // the smallest count that fits
+    }
+  }
+  std::stable_sort(rows.begin(), rows.end(), [&](const WhichRow& a, const WhichRow& b) {
+    const auto ka = rank_key(a, options.sort);
+    const auto kb = rank_key(b, options.sort);
+    if (ka != kb) {
+      return ka < kb;
+    }
+    return a.devices.text < b.devices.text;
+  });
+  return rows;
+}
+
+}  // namespace willfit

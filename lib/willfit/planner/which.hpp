@@ -1,0 +1,44 @@
+// `willfit which MODEL`: the devices that fit a model, one GPU or several of
+// the same (2, 4, 8), ranked by price, memory or speed. Each row is the
+// estimator's answer for that device set; nothing here estimates on its own.
+// Pure: the devices come in as values.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "willfit/inference/estimate.hpp"
+#include "willfit/speed/speed.hpp"
+
+namespace willfit {
+
+enum class WhichSort { Price, Memory, Speed };
+Expected<WhichSort> parse_which_sort(std::string_view text);
+
+struct WhichOptions {
+  std::optional<double> max_price_usd;  // total for the set; devices without a price are left out
+  std::string vendor;                   // "nvidia", "amd", ...; "" for all
+  WhichSort sort = WhichSort::Price;
+  std::vector<int> counts{1, 2, 4, 8};  // GPUs per set tried, smallest first
+};
+
+struct WhichRow {
+  DeviceSet devices;  // one device, or `count` copies of it
+  int count = 1;
+  Bytes required = 0;
+  Bytes usable = 0;
+  std::optional<double> price_usd;  // count x the device's price, when known
+  std::optional<double> decode_tokens_per_s;
+  Runtime runtime = Runtime::LlamaCpp;
+};
+
+// For each device (CPUs left out), the smallest count that fits the query
+// whole; discrete GPUs and accelerators are tried at every count, unified
+// memory only alone. Sorted by `sort` (unknown prices and speeds last), then
+// by name. The query's devices are ignored.
+std::vector<WhichRow> which_devices(const InferenceQuery& query, std::span<const Device> devices,
+                                    const WhichOptions& options);
+
+}  // namespace willfit

@@ -1,0 +1,167 @@
+// Speed: how fast a model that fits will run: decode and prefill tokens per
+// second, time to first token, batch throughput, several devices. Pure
+// arithmetic over bytes, bandwidths and FLOPs (see speed.cpp for the essay and
+// where each constant comes from); no I/O, no printing.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "willfit/devices/device.hpp"
+#include "willfit/inference/estimate.hpp"
+#include "willfit/core/units.hpp"
+
+namespace willfit {
+
+// What limits decode at the batch asked for.
+enum class SpeedBound { Bandwidth, Compute };
+std::string_view to_string(SpeedBound bound);
+
+// Device classes, each with efficiencies derived from measured llama.cpp runs.
+enum class SpeedClass {
+  Nvidia,  // NVIDIA GPUs with GDDR memory (GeForce, RTX workstation, L40, DGX Spark)
+  Amd,     // AMD GPUs with GDDR memory and AMD unified SoCs (Radeon, Strix Halo)
+  Apple,   // Apple silicon (Metal)
+  Hbm,     // datacenter GPUs with HBM (A100, H100, V100, MI100/MI210...)
+  Cpu,     // a CPU reading system RAM
+  Other,   // anything else (Intel Arc, accelerators, a bare capacity with --bandwidth)
+};
+std::string_view to_string(SpeedClass c);
+SpeedClass speed_class(const Device& device);
+
+// Fractions of the datasheet peaks that llama.cpp reaches, per class.
+struct Efficiency {
+  double bandwidth = 0;  // achieved / datasheet memory bandwidth during decode (tg128)
+  double compute = 0;    // achieved / dense FP16 peak during prefill (pp512)
+};
+Efficiency efficiency(SpeedClass c);
+
+// The dense peak a prefill is measured against: FP16 dense, else BF16 dense,
+// else FP32 (Apple and older cards publish no FP16 matrix figure).
+std::optional<double> peak_tflops(const Device& device);
+
+// One place weights are read from, in the order a token passes through them
+// (layer split and offload run tiers one after another: their times add).
+struct SpeedTier {
+  std::string label;                // "GeForce RTX 4090", "system RAM"
+  Bytes weight_bytes = 0;           // weight bytes read per token from this tier
+  Bytes kv_bytes = 0;               // KV cache of one sequence at the query's context, here
+  double bandwidth_gb_per_s = 0;    // datasheet peak, decimal GB/s
+  double bandwidth_efficiency = 0;  // fraction of it achieved (efficiency())
+  std::optional<double> tflops;     // dense peak of the processor doing this tier's maths
+  double compute_efficiency = 0;    // fraction of it achieved
+  // Prefill only: llama.cpp computes big batches of host-resident layers on
+  // the GPU, copying their weights over this link once per micro-batch.
+  std::optional<double> prefill_link_gb_per_s;
+};
+
+// Tensor parallel decode, fitted (least squares) to vLLM's Llama-2-70B FP16 on
+// 2/4/8 A100 PCIe (see speed.cpp; SpeedAccuracy.TensorParallelFit re-fits it):
+// one ring all-reduce step costs 25 us, and the engine reads 0.61 of the
+// datasheet bandwidth.
+inline constexpr double kRingStepLatencyS = 25e-6;
+inline constexpr double kTensorParallelBandwidthEfficiency = 0.61;
+
+// Tensor parallelism: every tier's bytes are already one device's share;
+// each layer pays two all-reduces of the activations over the link.
+struct TensorParallel {
+  int devices = 1;
+  double link_gb_per_s = 0;   // per direction
+  double step_latency_s = 0;  // one step of a ring all-reduce
+  std::int64_t hidden_size = 0;
+  int layers = 0;
+};
+
+// Everything the speed arithmetic needs; built from a fit query by
+// speed_query_for(), or by hand (tests, and the offload split of the
+// runtime planner when it is wired: one tier per place weights live).
+struct SpeedQuery {
+  std::vector<SpeedTier> tiers;
+  double flops_per_weight_byte = 0;  // 2 x params read / weight bytes read
+  // Attention FLOPs per token per earlier token: 4 x attention layers x heads x head_dim.
+  double attention_flops_per_position = 0;
+  std::int64_t context = 4096;  // tokens: the prompt for prefill, the cache depth for decode
+  int batch = 1;
+  std::int64_t ubatch = 512;
+  TensorParallel tensor_parallel;
+  bool calibrated = true;  // false: offload or tensor parallel (outside the measured rows)
+};
+
+struct SpeedEstimate {
+  bool estimable = false;
+  std::string reason;                          // why not, when not estimable
+  double decode_tokens_per_s = 0;              // one sequence, empty cache
+  double decode_tokens_per_s_at_context = 0;   // one sequence, cache full to the context
+  double decode_upper_bound_tokens_per_s = 0;  // at 100 % of the datasheet bandwidth
+  double batch_tokens_per_s = 0;               // all `batch` sequences together, caches half full
+  int batch = 1;
+  SpeedBound bound = SpeedBound::Bandwidth;     // at the batch asked
+  std::optional<double> prefill_tokens_per_s;   // a prompt of `context` tokens
+  std::optional<double> time_to_first_token_s;  // that prompt, processed
+  std::int64_t context = 0;
+  int error_band_pct = 0;  // about 4 in 5 measured rows fall within it
+  std::vector<SpeedTier> tiers;
+  std::vector<std::string> notes;  // what was assumed, for the user
+};
+
+// The arithmetic (speed.cpp): per-tier times, summed.
+SpeedEstimate estimate_speed(const SpeedQuery& query);
+
+enum class SplitMode { Layer, Tensor };
+std::string_view to_string(SplitMode mode);
+
+// What the user said about speed beyond the devices themselves.
+struct SpeedSettings {
+  std::optional<double> ram_bandwidth_gb_per_s;  // system RAM holding offloaded weights
+  std::string ram_label;                         // "ddr5-5600-dual", or "" for a number
+  SplitMode split = SplitMode::Layer;
+};
+
+// Default system RAM for offload from a discrete GPU: dual-channel DDR4-3200
+// (51.2 GB/s), a common desktop; named in the notes whenever it is used.
+inline constexpr double kDefaultRamGbPerS = 51.2;
+
+// Weight bytes read per decoded token: the active weights, without the token
+// embedding table (a token reads one row of it) unless it doubles as the head.
+Bytes decode_weight_bytes(const Model& model, Bytes weights);
+
+// What one token costs a model, whatever it runs on.
+struct TokenCosts {
+  Bytes weight_bytes = 0;            // weight bytes read per decoded token
+  Bytes kv_bytes = 0;                // KV cache of one sequence at the context
+  double flops_per_weight_byte = 0;  // 2 x params read / weight bytes read
+  double attention_flops_per_position = 0;
+};
+// `weights`: every weight at its precision (or the file's bytes); `kv_bytes`:
+// kv_read_bytes() at the context.
+TokenCosts token_costs(const Model& model, Bytes weights, Bytes kv_bytes);
+
+// KV cache bytes a token reads with `tokens` already cached in one sequence
+// (the estimator's layout, without its 256-cell padding).
+Bytes kv_read_bytes(const Architecture& arch, std::int64_t tokens, const KvType& k,
+                    const KvType& v);
+
+// The tier of a device holding `share` of the layers, with its class's efficiencies.
+SpeedTier device_tier(const Device& device, const TokenCosts& costs, double share);
+
+// Where the weights read per token live: the runtime's offload plan when the
+// estimate has one; otherwise all on the device (or, for a runtime without a
+// plan, the overflow taken from the weights).
+struct OffloadSplit {
+  Bytes device_weights = 0;
+  Bytes host_weights = 0;
+};
+OffloadSplit offload_split(const Estimate& estimate);
+
+// A speed query for a fit question, or an error saying why speed cannot be
+// estimated (no device, a capacity without bandwidth, does not fit).
+Expected<SpeedQuery> speed_query_for(const InferenceQuery& query, const Estimate& estimate,
+                                     const SpeedSettings& settings);
+
+// speed_query_for + estimate_speed; not estimable carries the reason.
+SpeedEstimate estimate_speed(const InferenceQuery& query, const Estimate& estimate,
+                             const SpeedSettings& settings);
+
+}  // namespace willfit
