@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libbenchmark-dev
           clang libclang-rt-14-dev  # clang: the fuzz targets (tests/fuzz/run.sh)
-          zsh)                      # zsh: the completion tests drive it (tests/completions/run.sh)
+          zsh                       # zsh: the completion tests drive it (tests/completions/run.sh)
+          python3 python3-jsonschema)  # the doc, schema and architecture checks (tests/docs, tests/architecture)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
