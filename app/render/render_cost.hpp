@@ -22,7 +22,7 @@ struct CostView {
 
 std::string render_cost_text(const CostView& view);
 
-// {schema_version, willfit_version, data_version, query, device, cost}; see README.
+// {schema_version, willfit_version, data_version, query, device, cost}; see docs/json.md.
 std::string render_cost_json(const CostView& view);
 
 }  // namespace willfit::app

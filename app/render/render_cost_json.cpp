@@ -1,5 +1,5 @@
 // `willfit cost --json`. The key names are a contract (schema_version 1):
-// add keys freely, never rename or retype one. Documented in README.md.
+// add keys freely, never rename or retype one. Documented in docs/json.md.
 #include <nlohmann/json.hpp>
 
 #include "render/render_cost.hpp"

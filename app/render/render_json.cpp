@@ -1,6 +1,6 @@
 // The JSON answer (schema_version 1). The key names are a contract with
 // scripts: add keys freely, never rename or retype one without bumping
-// schema_version. Documented in README.md, locked by golden tests.
+// schema_version. Documented in docs/json.md and docs/schema/, locked by golden tests.
 #include <nlohmann/json.hpp>
 
 #include "render/render.hpp"

@@ -1,4 +1,4 @@
-// `willfit models` output. JSON keys are a contract (README, "willfit models").
+// `willfit models` output. JSON keys are a contract (docs/json.md, "models").
 #include "render/render_models.hpp"
 
 #include <fmt/format.h>

@@ -15,7 +15,7 @@ namespace willfit::app {
 // `units`: how the weight bytes read per token print (--units); rates stay GB/s.
 std::string render_speed_text(const SpeedEstimate& speed, UnitSystem units = UnitSystem::Mixed);
 
-// The JSON object `speed` (keys documented in README.md, "Speed").
+// The JSON object `speed` (keys documented in docs/json.md, "Speed"; schema docs/schema/fit.schema.json).
 nlohmann::ordered_json speed_json(const SpeedEstimate& speed);
 
 }  // namespace willfit::app

@@ -14,7 +14,7 @@ namespace willfit::app {
 // "\nTo make it fit:\n  1. ...\n", or "" when there are none.
 std::string render_suggestions_text(const std::vector<Suggestion>& suggestions);
 
-// The JSON array `suggestions` (keys documented in README.md, "To make it fit").
+// The JSON array `suggestions` (keys documented in docs/json.md, "Suggestions").
 nlohmann::ordered_json suggestions_json(const std::vector<Suggestion>& suggestions);
 
 }  // namespace willfit::app

@@ -1,6 +1,6 @@
 // `willfit train` answers: text (verdict first, the per-GPU breakdown, host
 // RAM, the convention, suggestions) and JSON (schema_version 1, keys in
-// README.md "Training"). Every figure comes from the estimate.
+// docs/training.md). Every figure comes from the estimate.
 #include "render/render_train.hpp"
 
 #include <fmt/format.h>

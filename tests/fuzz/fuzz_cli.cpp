@@ -1,6 +1,6 @@
 // Fuzz target: the whole CLI in-process. The input is split on NUL and
 // newline into an argument vector and run with an empty fake environment.
-// The contract checked (README, "Exit codes"): the exit code is 0, 1 or 2;
+// The contract checked (docs/usage.md, "Exit codes"): the exit code is 0, 1 or 2;
 // on 2 stdout is empty and stderr is exactly one line "willfit: error: ..."
 // without control characters (the user's input is quoted in it);
 // on 0 or 1 stderr is empty, and a JSON answer has totals equal to the sum

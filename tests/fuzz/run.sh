@@ -11,7 +11,7 @@
 # New inputs that increase coverage are written to build/fuzz/corpus/<name>
 # (not to the repository); a crash leaves crash-* in build/fuzz/artifacts/<name>.
 # To keep a finding: copy it to tests/fuzz/regressions/<name>/, fix the bug,
-# and add a unit test for it. See README.md, "Fuzzing", for longer runs.
+# and add a unit test for it. See docs/development.md, "Fuzzing", for longer runs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds="${1:-60}"

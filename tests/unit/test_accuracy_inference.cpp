@@ -4,7 +4,7 @@
 // maximum per group, beside the naive rule (params x bytes x 1.2). It fails
 // beyond the targets of issue 5. No row has a constant of its own.
 //
-// Regenerate the README table with:
+// Regenerate the table of docs/accuracy.md with:
 //   build/dev/tests/willfit_tests --gtest_filter='Accuracy*' 2>&1 | grep '^|'
 #include <gtest/gtest.h>
 
