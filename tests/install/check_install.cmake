@@ -1,6 +1,6 @@
 # CTest script: installs the build into a fresh temporary prefix and runs the
-# installed binary, then checks that the man page and the three completion
-# scripts landed where the system looks for them.
+# installed binary, then checks that the man page, the three completion
+# scripts and the JSON Schemas landed where the system looks for them.
 # Called with -DBUILD_DIR=<build folder> -DPREFIX=<temporary prefix>.
 file(REMOVE_RECURSE "${PREFIX}")
 execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${PREFIX}"
@@ -15,7 +15,10 @@ foreach(f
     ${CMAKE_INSTALL_MANDIR}/man1/willfit.1
     ${CMAKE_INSTALL_DATADIR}/bash-completion/completions/willfit
     ${CMAKE_INSTALL_DATADIR}/zsh/site-functions/_willfit
-    ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d/willfit.fish)
+    ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d/willfit.fish
+    ${CMAKE_INSTALL_DATADIR}/willfit/schema/fit.schema.json
+    ${CMAKE_INSTALL_DATADIR}/willfit/schema/grid.schema.json
+    ${CMAKE_INSTALL_DATADIR}/willfit/schema/train.schema.json)
   if(NOT EXISTS "${PREFIX}/${f}")
     message(FATAL_ERROR "not installed: ${PREFIX}/${f}")
   endif()
