@@ -24,6 +24,8 @@ The convention (docs/development.md, "Examples that are checked"):
 - A block that shows a `$ ` command but is not checked must say so: its info
   string holds `unchecked` (```` ```text unchecked ````). Blocks without a `$ `
   prompt (a list of commands to copy) are not examples.
+- Relative links must name a file that exists and, after `#`, one of its
+  headings (GitHub's anchors).
 
 Usage:
   check_docs.py --binary PATH FILE.md...     check; exit 1 on any difference
@@ -171,10 +173,47 @@ def as_written(command, expected, code):
     return ["$ " + command] + expected + ([f"[exit {code}]"] if code else [])
 
 
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def slug(heading):
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to dashes."""
+    text = heading.strip().lower().replace("`", "")
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(md_path):
+    with open(md_path, encoding="utf-8") as f:
+        text = f.read()
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    return {slug(m.group(1)) for m in re.finditer(r"^#+\s+(.*)$", text, re.M)}
+
+
+def check_links(path, text_lines):
+    """Relative links name a file that exists and, after '#', a heading in it."""
+    failures = []
+    in_fence = False
+    for n, line in enumerate(text_lines, 1):
+        if FENCE.match(line):
+            in_fence = not in_fence
+        if in_fence:
+            continue
+        for target in LINK.findall(line):
+            if re.match(r"^[a-z]+:", target):
+                continue  # an address, not a file here
+            file_part, _, anchor = target.partition("#")
+            dest = os.path.normpath(os.path.join(os.path.dirname(path), file_part)) if file_part else path
+            if not os.path.exists(dest):
+                failures.append(f"{path}:{n}: the link ({target}) names a file that does not exist")
+            elif anchor and dest.endswith(".md") and anchor not in anchors(dest):
+                failures.append(f"{path}:{n}: the link ({target}) names no heading of {file_part or path}")
+    return failures
+
+
 def check_file(path, binary, update):
     with open(path, encoding="utf-8") as f:
         text_lines = f.read().split("\n")
-    failures, count = [], 0
+    failures, count = check_links(path, text_lines), 0
     replacements = []  # (start, end, new content lines)
     with tempfile.TemporaryDirectory() as workdir:
         for block in blocks(text_lines):
@@ -221,8 +260,8 @@ def check_file(path, binary, update):
 
 
 def self_test(binary):
-    """A stale number, a wrong exit code and an unmarked output block must fail;
-    the update mode must repair the first two, keeping the `...`."""
+    """A stale number, a wrong exit code, an unmarked output block and broken
+    links must fail; the update mode must repair the first two, keeping `...`."""
     stale = ("# t\n\n```\n$ willfit 13b --precision q4 --device 8gb\n"
              "DOES NOT FIT: 13b at Q4_K_M on 8.00 GiB GPU with llama.cpp: needs 1.00 GiB\n...\n[exit 1]\n```\n\n"
              "```\n$ willfit 7b -p q4 -d 8gb\n...\n[exit 1]\n```\n")
@@ -244,7 +283,12 @@ def self_test(binary):
             f.write(unmarked)
         n, failures = check_file(path, binary, update=False)
         assert n == 0 and len(failures) == 1, failures
-    print("self-test: stale output, a wrong exit code and an unmarked block are caught; update repairs them")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("# Top\n\n[a](stale.md#top) [b](nowhere.md) [c](#no-such-heading) [d](stale.md#t)\n")
+        n, failures = check_file(path, binary, update=False)
+        assert len(failures) == 3, failures
+    print("self-test: stale output, a wrong exit code, an unmarked block and broken links are caught;"
+          " update repairs the outputs")
     return 0
 
 
