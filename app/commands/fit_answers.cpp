@@ -4,9 +4,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "options/options.hpp"
 #include "sources/family.hpp"
 #include "sources/model_source.hpp"
-#include "options/options.hpp"
 #include "sources/resolve.hpp"
 #include "willfit/planner/grid.hpp"
 
@@ -144,6 +144,10 @@ Expected<FitReport> answer_cell(const FitCommon& common, const ModelChoice& choi
   if (auto applied = apply_runtime_options(common.runtime_options, query); !applied) {
     return applied.error();
   }
+  const bool ollama_by_tag = !query.runtime && query.model.ollama_tag;
+  if (ollama_by_tag) {
+    query.runtime = Runtime::Ollama;
+  }
   std::int64_t longest = 0;
   if (context.max) {
     auto best = apply_context_max(query);
@@ -161,6 +165,10 @@ Expected<FitReport> answer_cell(const FitCommon& common, const ModelChoice& choi
         longest > 0 ? "--context max: " + std::to_string(longest) +
                           " tokens is the longest context that fits (multiples of 256)"
                     : std::string("--context max: not even 256 tokens fit; shown at 256"));
+  }
+  if (ollama_by_tag) {
+    report.assumptions.push_back(
+        "runtime Ollama: the model was named by an Ollama tag (give --runtime to change it)");
   }
   if (choice.precision_from_model) {
     report.assumptions.push_back(precision_hint_note(report.query.model, report.query.precision));
