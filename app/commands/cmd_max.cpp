@@ -7,11 +7,11 @@
 
 #include "cli.hpp"
 #include "command.hpp"
-#include "sources/model_source.hpp"
 #include "options/query_options.hpp"
-#include "render/render_max.hpp"
-#include "sources/resolve.hpp"
 #include "options/units_option.hpp"
+#include "render/render_max.hpp"
+#include "sources/model_source.hpp"
+#include "sources/resolve.hpp"
 #include "willfit/planner/planner.hpp"
 
 namespace willfit::app {
@@ -73,6 +73,9 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
       return fail(ctx, model.error().message);
     }
     query.model = std::move(*model);
+    if (query.model.ollama_tag) {
+      query.runtime = Runtime::Ollama;  // an Ollama tag runs under Ollama; --runtime overrides
+    }
   } else if (question.best_precision) {
     return fail(ctx,
                 "--precision best needs a MODEL: try 'willfit max llama-3.1-8b -d \"rtx 4090\" "
