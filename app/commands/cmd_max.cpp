@@ -45,7 +45,9 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
   QueryOptionHelp help;
   help.model = "A model (name, file or size): then the longest context and largest batch";
   help.model_required = false;
-  help.precision = "Weight precision (default fp16, or what the model implies), or 'best'";
+  help.precision =
+      "Weight precision (default: how the model is published, an Ollama tag's Q4_K_M, the file's "
+      "type; fp16 for a size), or 'best'";
   help.device = "Device: a name, several ('2x rtx 3090') or a size";
   help.device_required = true;
   help.runtime = "Runtime: llama.cpp, ollama, vllm, transformers, mlx, generic";
