@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 
 #include "options/options.hpp"
@@ -60,7 +62,7 @@ Expected<std::vector<std::vector<ModelChoice>>> fit_models(const QueryOptionText
     std::vector<ModelChoice> choices;
     if (precision_given) {
       for (const auto& p : precisions) {
-        choices.push_back(ModelChoice{*model, p, false});
+        choices.push_back(ModelChoice{*model, p, false, true});
       }
     } else {
       bool from_model = false;
@@ -169,6 +171,12 @@ Expected<FitReport> answer_cell(const FitCommon& common, const ModelChoice& choi
   if (ollama_by_tag) {
     report.assumptions.push_back(
         "runtime Ollama: the model was named by an Ollama tag (give --runtime to change it)");
+  }
+  if (!choice.precision_given && !choice.precision_from_model) {
+    report.assumptions.push_back(fmt::format(
+        "precision {}: the default when the model names none (a size, or a catalogue entry "
+        "without a published precision); give --precision to change it",
+        report.query.precision.name));
   }
   if (choice.precision_from_model) {
     report.assumptions.push_back(precision_hint_note(report.query.model, report.query.precision));
