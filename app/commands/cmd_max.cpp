@@ -7,11 +7,11 @@
 
 #include "cli.hpp"
 #include "command.hpp"
-#include "sources/model_source.hpp"
 #include "options/query_options.hpp"
-#include "render/render_max.hpp"
-#include "sources/resolve.hpp"
 #include "options/units_option.hpp"
+#include "render/render_max.hpp"
+#include "sources/model_source.hpp"
+#include "sources/resolve.hpp"
 #include "willfit/planner/planner.hpp"
 
 namespace willfit::app {
@@ -45,7 +45,9 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
   QueryOptionHelp help;
   help.model = "A model (name, file or size): then the longest context and largest batch";
   help.model_required = false;
-  help.precision = "Weight precision (default fp16, or what the model implies), or 'best'";
+  help.precision =
+      "Weight precision (default: how the model is published, an Ollama tag's Q4_K_M, the file's "
+      "type; fp16 for a size), or 'best'";
   help.device = "Device: a name, several ('2x rtx 3090') or a size";
   help.device_required = true;
   help.runtime = "Runtime: llama.cpp, ollama, vllm, transformers, mlx, generic";
@@ -73,6 +75,9 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
       return fail(ctx, model.error().message);
     }
     query.model = std::move(*model);
+    if (query.model.ollama_tag) {
+      query.runtime = Runtime::Ollama;  // an Ollama tag runs under Ollama; --runtime overrides
+    }
   } else if (question.best_precision) {
     return fail(ctx,
                 "--precision best needs a MODEL: try 'willfit max llama-3.1-8b -d \"rtx 4090\" "

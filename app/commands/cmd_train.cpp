@@ -13,9 +13,9 @@
 #include "cli.hpp"
 #include "command.hpp"
 #include "options/options.hpp"
+#include "options/units_option.hpp"
 #include "render/render_train.hpp"
 #include "sources/resolve.hpp"
-#include "options/units_option.hpp"
 #include "willfit/training/training.hpp"
 
 namespace willfit::app {
@@ -24,8 +24,8 @@ namespace {
 constexpr const char* kDescription =
     "willfit train: the memory to train or fine-tune a model.\n\n"
     "Per GPU: weights, gradients, optimizer states, fp32 master weights, activations, "
-    "buffers,\nCUDA context and allocator margin; host RAM for offloaded states; a verdict and, "
-    "when it\ndoes not fit, the changes that would make it fit.";
+    "buffers,\nGPU context (CUDA, Metal, ROCm) and allocator margin; host RAM for offloaded "
+    "states;\na verdict and, when it does not fit, the changes that would make it fit.";
 
 constexpr const char* kFooter = R"(Examples:
   willfit train 7b --method qlora -d 24gb

@@ -6,11 +6,11 @@
 
 #include "cli.hpp"
 #include "command.hpp"
-#include "sources/device_source.hpp"
 #include "options/options.hpp"
 #include "options/query_options.hpp"
-#include "render/render_which.hpp"
 #include "options/units_option.hpp"
+#include "render/render_which.hpp"
+#include "sources/device_source.hpp"
 #include "willfit/planner/which.hpp"
 
 namespace willfit::app {
@@ -47,7 +47,9 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
   bool json = false;
   QueryOptionHelp help;
   help.model = "Model name, file or size";
-  help.precision = "Weight precision (default fp16, or what the model implies)";
+  help.precision =
+      "Weight precision (default: how the model is published, an Ollama tag's Q4_K_M, the file's "
+      "type; fp16 for a size)";
   help.runtime = "Runtime: llama.cpp, ollama, vllm, transformers, mlx, generic";
   add_query_options(app, o, help);
   app.add_option("--max-price", max_price_text, "Highest total price in USD, e.g. 2000");

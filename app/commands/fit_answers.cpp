@@ -2,11 +2,13 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 
+#include "options/options.hpp"
 #include "sources/family.hpp"
 #include "sources/model_source.hpp"
-#include "options/options.hpp"
 #include "sources/resolve.hpp"
 #include "willfit/planner/grid.hpp"
 
@@ -60,7 +62,7 @@ Expected<std::vector<std::vector<ModelChoice>>> fit_models(const QueryOptionText
     std::vector<ModelChoice> choices;
     if (precision_given) {
       for (const auto& p : precisions) {
-        choices.push_back(ModelChoice{*model, p, false});
+        choices.push_back(ModelChoice{*model, p, false, true});
       }
     } else {
       bool from_model = false;
@@ -144,6 +146,10 @@ Expected<FitReport> answer_cell(const FitCommon& common, const ModelChoice& choi
   if (auto applied = apply_runtime_options(common.runtime_options, query); !applied) {
     return applied.error();
   }
+  const bool ollama_by_tag = !query.runtime && query.model.ollama_tag;
+  if (ollama_by_tag) {
+    query.runtime = Runtime::Ollama;
+  }
   std::int64_t longest = 0;
   if (context.max) {
     auto best = apply_context_max(query);
@@ -161,6 +167,16 @@ Expected<FitReport> answer_cell(const FitCommon& common, const ModelChoice& choi
         longest > 0 ? "--context max: " + std::to_string(longest) +
                           " tokens is the longest context that fits (multiples of 256)"
                     : std::string("--context max: not even 256 tokens fit; shown at 256"));
+  }
+  if (ollama_by_tag) {
+    report.assumptions.push_back(
+        "runtime Ollama: the model was named by an Ollama tag (give --runtime to change it)");
+  }
+  if (!choice.precision_given && !choice.precision_from_model) {
+    report.assumptions.push_back(fmt::format(
+        "precision {}: the default when the model names none (a size, or a catalogue entry "
+        "without a published precision); give --precision to change it",
+        report.query.precision.name));
   }
   if (choice.precision_from_model) {
     report.assumptions.push_back(precision_hint_note(report.query.model, report.query.precision));

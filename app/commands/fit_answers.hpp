@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "sources/environment.hpp"
 #include "options/query_options.hpp"
-#include "render/render_grid.hpp"
 #include "options/runtime_options.hpp"
+#include "render/render_grid.hpp"
+#include "sources/environment.hpp"
+#include "willfit/core/expected.hpp"
 #include "willfit/devices/device.hpp"
 #include "willfit/inference/estimate.hpp"
-#include "willfit/core/expected.hpp"
 #include "willfit/planner/report.hpp"
 #include "willfit/speed/speed.hpp"
 
@@ -34,6 +34,7 @@ struct ModelChoice {
   Model model;
   Precision precision;
   bool precision_from_model = false;
+  bool precision_given = false;  // --precision was given
 };
 
 // A device set: a column of a grid (one empty set without --device).

@@ -2,8 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "sources/model_source.hpp"
 #include "options/options.hpp"
+#include "sources/model_source.hpp"
 #include "sources/resolve.hpp"
 #include "willfit/inference/runtime.hpp"
 
@@ -53,6 +53,9 @@ Expected<bool> apply_model_options(const QueryOptionText& o, const Environment& 
   }
   q.model = std::move(*model);
   q.precision = std::move(*precision);
+  if (q.model.ollama_tag && o.runtime.empty() && !q.runtime) {
+    q.runtime = Runtime::Ollama;  // an Ollama tag runs under Ollama (model_from_match)
+  }
   describe_file_weights(q.model, q.precision);
   return from_model;
 }

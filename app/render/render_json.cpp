@@ -113,6 +113,9 @@ Json result_json(const Estimate& e) {
     j["required_bytes"] = e.required;
     j["available_bytes"] = nullptr;
     j["headroom_bytes"] = nullptr;
+    j["tight"] = nullptr;
+    j["band_bytes"] = e.band;
+    j["soft_limit_bytes"] = nullptr;
     return j;
   }
   j["verdict"] = std::string(to_string(e.verdict));
@@ -120,6 +123,9 @@ Json result_json(const Estimate& e) {
   j["required_bytes"] = e.required;
   j["available_bytes"] = e.usable;
   j["headroom_bytes"] = e.headroom;
+  j["tight"] = e.tight;
+  j["band_bytes"] = e.band;
+  j["soft_limit_bytes"] = e.soft_ceiling > 0 ? Json(e.soft_ceiling) : Json(nullptr);
   return j;
 }
 

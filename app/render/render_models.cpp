@@ -105,6 +105,10 @@ std::string render_models_json(const std::vector<const CatalogueEntry*>& entries
     x["modality"] = e->modality;
     x["origin"] = e->origin;
     x["source"] = e->source;
+    x["published_precision"] =
+        e->published_precision.empty() ? Json(nullptr) : Json(e->published_precision);
+    x["published_precision_source"] =
+        e->published_precision_source.empty() ? Json(nullptr) : Json(e->published_precision_source);
     list.push_back(std::move(x));
   }
   j["models"] = std::move(list);

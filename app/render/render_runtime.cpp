@@ -65,8 +65,8 @@ std::string compute_detail(const FitReport& r) {
 }
 
 std::string overhead_detail(const FitReport& r) {
-  return r.estimate.runtime == Runtime::Vllm ? "non-torch memory (CUDA graphs, NCCL)"
-                                             : "driver / CUDA context";
+  return r.estimate.runtime == Runtime::Vllm ? std::string("non-torch memory (CUDA graphs, NCCL)")
+                                             : std::string(context_words(r.query.devices));
 }
 
 std::string margin_detail(const FitReport& r) {

@@ -46,7 +46,8 @@ std::string range(double value, int band_pct, double cap) {
 
 }  // namespace
 
-std::string render_speed_text(const SpeedEstimate& s, UnitSystem units) {
+std::string render_speed_text(const SpeedEstimate& s, UnitSystem units,
+                              std::string_view processor) {
   if (!s.estimable) {
     return fmt::format("\nSpeed: not estimated: {}\n", s.reason);
   }
@@ -73,7 +74,8 @@ std::string render_speed_text(const SpeedEstimate& s, UnitSystem units) {
                            figure(s.batch_tokens_per_s / s.batch)));
   }
   if (s.bound == SpeedBound::Bandwidth) {
-    out += "  limited by memory bandwidth: the GPU waits on memory, not on arithmetic\n";
+    out += fmt::format("  limited by memory bandwidth: the {} waits on memory, not on arithmetic\n",
+                       processor);
   } else {
     out +=
         "  limited by compute: the batch is large enough that arithmetic, not memory, sets the "

@@ -3,17 +3,20 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "willfit/speed/speed.hpp"
 #include "willfit/core/units.hpp"
+#include "willfit/speed/speed.hpp"
 
 namespace willfit::app {
 
 // "\nSpeed ...\n" lines, or one line saying why speed is not estimated.
 // `units`: how the weight bytes read per token print (--units); rates stay GB/s.
-std::string render_speed_text(const SpeedEstimate& speed, UnitSystem units = UnitSystem::Mixed);
+// `processor` names what waits on memory ("GPU", "CPU": processor_word).
+std::string render_speed_text(const SpeedEstimate& speed, UnitSystem units = UnitSystem::Mixed,
+                              std::string_view processor = "GPU");
 
 // The JSON object `speed` (keys documented in docs/json.md, "Speed"; schema docs/schema/fit.schema.json).
 nlohmann::ordered_json speed_json(const SpeedEstimate& speed);

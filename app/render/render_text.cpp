@@ -18,17 +18,35 @@ std::string verdict_line(const FitReport& r) {
   }
   const std::string where =
       fmt::format("{} with {}", r.query.devices.display_name(), runtime_label(e.runtime));
+  const auto mem = [&](Bytes b) { return format_memory(b, r.query.units); };
+  const std::string band = fmt::format("+/-{:g}%", e.error_band_pct);
+  if (e.over_soft_limit()) {
+    return fmt::format(
+        "DOES NOT FIT by {} within macOS's recommended GPU working set, but that limit is soft: "
+        "{} on {}: needs {}, {} recommended, {} at most; it may run, slower, as macOS pages "
+        "other programs out (or raise the limit: 'sudo sysctl iogpu.wired_limit_mb' and "
+        "--gpu-limit)\n",
+        mem(-e.headroom), what, where, mem(e.required), mem(e.usable), mem(e.soft_ceiling));
+  }
   switch (e.verdict) {
     case Verdict::Fits:
+      if (e.tight) {
+        return fmt::format(
+            "FITS, but tight: {} on {}: needs {} of {} usable ({} to spare, within the {} error "
+            "of this estimate)\n",
+            what, where, mem(e.required), mem(e.usable), mem(e.headroom), band);
+      }
       return fmt::format("FITS: {} on {}: needs {} of {} usable ({} to spare)\n", what, where,
-                         format_memory(e.required, r.query.units),
-                         format_memory(e.usable, r.query.units),
-                         format_memory(e.headroom, r.query.units));
+                         mem(e.required), mem(e.usable), mem(e.headroom));
     case Verdict::Offload:
       return fmt::format(
-          "FITS ONLY WITH OFFLOAD: {} on {}: needs {}, {} usable; {} must go to system RAM\n", what,
-          where, format_memory(e.required, r.query.units), format_memory(e.usable, r.query.units),
-          format_memory(e.offload ? e.offload->host_bytes : -e.headroom, r.query.units));
+          "FITS ONLY WITH OFFLOAD: {} on {}: needs {}, {} usable; {} must go to system RAM{}\n",
+          what, where, mem(e.required), mem(e.usable),
+          mem(e.offload ? e.offload->host_bytes : -e.headroom),
+          e.tight ? fmt::format(" (short by {}, within the {} error of this estimate: it may "
+                                "fit whole)",
+                                mem(-e.headroom), band)
+                  : "");
     case Verdict::NoFit:
       break;
   }
@@ -36,13 +54,16 @@ std::string verdict_line(const FitReport& r) {
     return fmt::format(
         "DOES NOT FIT: {} on {}: needs {} of {} usable in total, but one device is short "
         "(see Devices)\n",
-        what, where, format_memory(e.required, r.query.units),
-        format_memory(e.usable, r.query.units));
+        what, where, mem(e.required), mem(e.usable));
+  }
+  if (e.tight) {
+    return fmt::format(
+        "DOES NOT FIT by {}, within the {} error of this estimate: {} on {}: needs {}, {} "
+        "usable; it may load: close other programs or lower the context\n",
+        mem(-e.headroom), band, what, where, mem(e.required), mem(e.usable));
   }
   return fmt::format("DOES NOT FIT: {} on {}: needs {}, {} usable (short by {})\n", what, where,
-                     format_memory(e.required, r.query.units),
-                     format_memory(e.usable, r.query.units),
-                     format_memory(-e.headroom, r.query.units));
+                     mem(e.required), mem(e.usable), mem(-e.headroom));
 }
 
 std::string row(std::string_view label, const std::string& value, std::string_view detail) {
@@ -79,7 +100,7 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
              e.headroom < 0 ? "short" : "free");
   }
   s += runtime_text_sections(r);
-  s += render_speed_text(r.speed, r.query.units);
+  s += render_speed_text(r.speed, r.query.units, processor_word(r.query.devices));
   s += "\nAssumptions:\n";
   for (const auto& a : r.assumptions) {
     s += "  - " + a + "\n";

@@ -129,7 +129,8 @@ std::string render_train_text(const TrainingQuery& q, const TrainingEstimate& e,
   s += row("buffers", b.buffers,
            q.fsdp || q.zero >= 3 ? "gathered layer" : (q.zero > 0 ? "ZeRO bucket" : "temporary"),
            q.units);
-  s += row("CUDA context", b.overhead, "driver, kernels, libraries", q.units);
+  s += row(processor_word(q.devices) == "CPU" ? "runtime" : "GPU context", b.overhead,
+           fmt::format("{}, kernels, libraries", context_words(q.devices)), q.units);
   s += row("allocator margin", b.margin, "fragmentation, 5% of allocated", q.units);
   s += fmt::format("  {:-<20}{:->11}\n", "", "");
   s += row("total per GPU", e.required, "", q.units);

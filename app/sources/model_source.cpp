@@ -10,10 +10,10 @@
 #include <fmt/format.h>
 
 #include "sources/embedded_data.hpp"
+#include "willfit/core/text.hpp"
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
 #include "willfit/models/safetensors.hpp"
-#include "willfit/core/text.hpp"
 
 namespace willfit::app {
 namespace {
@@ -347,6 +347,9 @@ Expected<ModelDb> load_model_db(const Environment& env, const std::string& model
 }
 
 std::string precision_hint_note(const Model& model, const Precision& precision) {
+  if (!model.precision_hint_why.empty()) {
+    return fmt::format("precision {}: {}", precision.name, model.precision_hint_why);
+  }
   switch (model.source) {
     case FactSource::Gguf:
       return fmt::format("precision {}: the GGUF file's type (general.file_type)", precision.name);

@@ -5,8 +5,8 @@
 // is parsed only then, so sizes and files never pay for it.
 #include "sources/model_source.hpp"
 #include "sources/resolve.hpp"
-#include "willfit/models/model_size.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/models/model_size.hpp"
 
 namespace willfit::app {
 
@@ -43,9 +43,7 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
   if (!match) {
     return match.error();
   }
-  Model m = match->entry->model;
-  m.precision_hint = match->precision_hint;
-  return m;
+  return model_from_match(*match);
 }
 
 }  // namespace willfit::app

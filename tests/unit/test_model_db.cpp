@@ -317,3 +317,62 @@ TEST(CatalogueEstimate, TiedEmbeddingsAndVisionTowersCount) {
 
 }  // namespace
 }  // namespace willfit
+
+namespace willfit {
+namespace {
+
+// Issue 16: a named model's default precision is the one it is published in,
+// read from the entry; every embedded entry names it, with a source.
+TEST(PublishedPrecision, EveryEntryNamesAParseablePrecisionWithASource) {
+  for (const auto& e : catalogue().entries()) {
+    ASSERT_FALSE(e.published_precision.empty()) << e.model.id;
+    EXPECT_TRUE(parse_precision(e.published_precision).ok()) << e.model.id;
+    EXPECT_FALSE(e.published_precision_source.empty()) << e.model.id;
+  }
+}
+
+Model resolved(const std::string& name) {
+  auto m = catalogue().find(name);
+  EXPECT_TRUE(m.ok()) << name;
+  return m.ok() ? model_from_match(*m) : Model{};
+}
+
+TEST(PublishedPrecision, NamesDefaultToHowTheModelIsPublished) {
+  EXPECT_EQ(resolved("gpt-oss-20b").precision_hint, "mxfp4");
+  EXPECT_EQ(resolved("openai/gpt-oss-120b").precision_hint, "mxfp4");
+  EXPECT_EQ(resolved("deepseek-r1").precision_hint, "fp8");
+  EXPECT_EQ(resolved("meta-llama/Llama-3.1-8B-Instruct").precision_hint, "bf16");
+  EXPECT_EQ(resolved("llama-2-7b").precision_hint, "fp16");
+  EXPECT_FALSE(resolved("llama-3.1-8b").ollama_tag);
+  EXPECT_NE(resolved("deepseek-v3").precision_hint_why.find("quantization_config"),
+            std::string::npos);
+}
+
+TEST(PublishedPrecision, OllamaTagsAreWhatOllamaPullFetches) {
+  const Model m = resolved("llama3.1:8b");
+  EXPECT_TRUE(m.ollama_tag);
+  EXPECT_EQ(m.precision_hint, "q4_k_m");
+  EXPECT_EQ(resolved("qwen2.5:7b-instruct-q8_0").precision_hint, "q8_0");
+  EXPECT_TRUE(resolved("qwen2.5:7b-instruct-q8_0").ollama_tag);
+  EXPECT_EQ(resolved("gpt-oss:20b").precision_hint, "mxfp4");  // Ollama ships it in MXFP4
+  EXPECT_EQ(resolved("deepseek-r1:671b").precision_hint, "q4_k_m");
+}
+
+TEST(PublishedPrecision, AUserEntryWithABadPrecisionIsOneError) {
+  auto bad = ModelDb::parse(
+      R"({"models": [{"id": "x", "params": 1000, "layers": 1, "hidden_size": 8, "heads": 1,
+          "vocab_size": 10, "published_precision": "fp7", "published_precision_source": "s"}]})",
+      "mine.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("published_precision"), std::string::npos);
+  EXPECT_NE(bad.error().message.find("mine.json"), std::string::npos);
+  auto plain = ModelDb::parse(
+      R"({"models": [{"id": "x", "params": 1000, "layers": 1, "hidden_size": 8, "heads": 1,
+          "vocab_size": 10}]})",
+      "mine.json");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(model_from_match(*plain->find("x")).precision_hint, "");  // fp16, as before
+}
+
+}  // namespace
+}  // namespace willfit

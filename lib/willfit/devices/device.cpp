@@ -10,9 +10,23 @@
 //   recommendedMaxWorkingSetSize: measured at 2/3 of RAM up to 32 GB and about
 //   3/4 above (llama.cpp #5207 and PR #2011, llmfit #754, gpustack #1375);
 //   `sudo sysctl iogpu.wired_limit_mb` raises it, which --gpu-limit mirrors.
-// - Other unified-memory systems (DGX Spark, Strix Halo, Jetson) share with
-//   the operating system: we keep back the larger of 4 GiB and 10 %, unless
-//   the device data documents the GPU's share.
+//   That limit is soft: Metal lets the GPU allocate past it (llama.cpp warns
+//   "current allocated size is greater than the recommended max working set
+//   size" and goes on), at the cost of paging other programs out; how far is
+//   bounded by what the operating system keeps, the system-memory rule
+//   below (soft_memory_ceiling). The estimate calls a need between the two
+//   tight, not a plain fit.
+// - Jetson modules (embedded Linux on one LPDDR5 pool): the operating system
+//   keeps what it keeps on any Linux machine, the system-memory rule below
+//   (the larger of 2 GiB and 10 %): on an 8 GB Orin Nano "the OS and runtime
+//   consume ~1.5-2 GB before inference begins" (edgeaistack.app memory
+//   estimator), and the CUDA context is counted by the estimate itself. An
+//   8B model at 4 bits is run on that board (julien.cloud: llama3.1:8b under
+//   Ollama on an Orin Nano 8 GB; tests/data/unified_runs.csv). The earlier
+//   rule (keep 4 GiB) left half of the board.
+// - Other unified-memory systems (DGX Spark, Strix Halo) share with a
+//   desktop operating system: we keep back the larger of 4 GiB and 10 %,
+//   unless the device data documents the GPU's share.
 // - A raw capacity ("8gb") is read as a discrete GPU of that size.
 // - CPU / system memory: the OS and other programs keep the larger of 2 GiB and 10 %.
 #include "willfit/devices/device.hpp"
@@ -84,6 +98,16 @@ Expected<Device> raw_device(std::string_view capacity_text, UnitSystem units) {
 
 namespace {
 
+// What the operating system and other programs keep of system memory: the
+// larger of 2 GiB and 10 %.
+Bytes os_keep(Bytes cap) {
+  return std::max<Bytes>(2 * kGiB, static_cast<Bytes>(std::floor(static_cast<double>(cap) * 0.10)));
+}
+
+bool is_jetson(const Device& device) {
+  return to_lower(device.id).rfind("jetson", 0) == 0;
+}
+
 // The rule, once for both entry points. The reason is put into words only
 // when `with_reason` (an estimate in a search loop wants the bytes alone).
 Usable usable_rule(const Device& device, const UsableOptions& options, UnitSystem units,
@@ -126,6 +150,16 @@ Usable usable_rule(const Device& device, const UsableOptions& options, UnitSyste
                       small ? "2/3" : "3/4");
                 })};
       }
+      if (is_jetson(device)) {
+        const Bytes keep = os_keep(cap);
+        return {std::max<Bytes>(0, cap - keep), why([&] {
+                  return fmt::format(
+                      "Jetson: one memory for the operating system and the GPU; {} kept for the "
+                      "operating system and other programs (as on any Linux machine), the rest "
+                      "usable by the GPU",
+                      format_memory(keep, units));
+                })};
+      }
       const Bytes keep = std::max<Bytes>(4 * kGiB, fraction_of(0.10));
       return {std::max<Bytes>(0, cap - keep), why([&] {
                 return fmt::format(
@@ -134,7 +168,7 @@ Usable usable_rule(const Device& device, const UsableOptions& options, UnitSyste
               })};
     }
     case DeviceKind::Cpu: {
-      const Bytes keep = std::max<Bytes>(2 * kGiB, fraction_of(0.10));
+      const Bytes keep = os_keep(cap);
       return {std::max<Bytes>(0, cap - keep), why([&] {
                 return fmt::format("{} kept for the operating system and other programs",
                                    format_memory(keep, units));
@@ -152,6 +186,49 @@ Usable usable_memory(const Device& device, const UsableOptions& options, UnitSys
 
 Bytes usable_bytes(const Device& device, const UsableOptions& options) {
   return usable_rule(device, options, UnitSystem::Mixed, false).bytes;
+}
+
+std::string_view processor_word(const DeviceSet& devices) {
+  const bool cpu = !devices.devices.empty() &&
+                   std::all_of(devices.devices.begin(), devices.devices.end(),
+                               [](const Device& d) { return d.kind == DeviceKind::Cpu; });
+  return cpu ? "CPU" : "GPU";
+}
+
+std::string_view context_words(const DeviceSet& devices) {
+  if (processor_word(devices) == "CPU") {
+    return "runtime buffers and threads";
+  }
+  if (devices.devices.empty()) {
+    return "driver / CUDA context";  // no device: the estimate counts a CUDA context
+  }
+  const auto& vendor = devices.devices.front().vendor;
+  const bool same = std::all_of(devices.devices.begin(), devices.devices.end(),
+                                [&](const Device& d) { return d.vendor == vendor; });
+  if (!same) {
+    return "driver / GPU contexts";
+  }
+  if (vendor == "apple") {
+    return "Metal context";
+  }
+  if (vendor == "amd") {
+    return "driver / ROCm context";
+  }
+  if (vendor == "intel") {
+    return "driver / SYCL context";
+  }
+  if (vendor == "nvidia" || devices.devices.front().kind == DeviceKind::Raw) {
+    return "driver / CUDA context";
+  }
+  return "driver / runtime context";
+}
+
+Bytes soft_memory_ceiling(const Device& device, const UsableOptions& options) {
+  if (options.gpu_limit || device.kind != DeviceKind::Unified || device.vendor != "apple" ||
+      device.gpu_memory_fraction) {
+    return 0;
+  }
+  return std::max<Bytes>(0, device.memory_bytes - os_keep(device.memory_bytes));
 }
 
 }  // namespace willfit

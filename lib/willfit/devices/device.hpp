@@ -92,4 +92,18 @@ Usable usable_memory(const Device& device, const UsableOptions& options = {},
 // the estimator's inner loops).
 Bytes usable_bytes(const Device& device, const UsableOptions& options = {});
 
+// Words that follow the hardware: what computes ("GPU", or "CPU" when every
+// device of the set is system memory) and what the runtime's fixed memory
+// per device is ("driver / CUDA context", "Metal context", "driver / ROCm
+// context", "runtime buffers and threads" on a CPU).
+std::string_view processor_word(const DeviceSet& devices);
+std::string_view context_words(const DeviceSet& devices);
+
+// Where a device's usable memory is a soft limit (Apple silicon: macOS's
+// recommended GPU working set, which Metal lets the GPU exceed), the most it
+// can hold past that limit: capacity less what the operating system and
+// other programs keep. 0 for devices whose limit is hard, and when
+// --gpu-limit replaces the rule. See device.cpp.
+Bytes soft_memory_ceiling(const Device& device, const UsableOptions& options = {});
+
 }  // namespace willfit

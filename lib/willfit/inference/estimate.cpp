@@ -26,6 +26,18 @@
 // memory (per device when there are several); "offload" when it is not but a
 // plan that keeps part in system RAM works and --ram holds that part; else
 // no_fit.
+//
+// Tight: every total carries its measured error band (error_band_pct of the
+// total, runtime_terms). When the headroom is within that band either way
+// (it fits by less than the band, or is short by less than it), the verdict
+// could go the other way on a real machine, and the estimate says so
+// (`tight`); the verdict itself stays what the arithmetic says. Apple
+// silicon adds one more case: the usable memory there is macOS's
+// recommended GPU working set, which Metal lets the GPU exceed (llama.cpp
+// prints "current allocated size is greater than the recommended max working
+// set size" and goes on; devices-notes.md), bounded by what the operating
+// system leaves: the same rule as for system memory (device.cpp,
+// soft_memory_ceiling). A need between the two is tight as well.
 #include "willfit/inference/estimate.hpp"
 
 #include <algorithm>
@@ -175,6 +187,15 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
   e.error_band_pct =
       detail::error_band_pct(e.runtime, e, in.layout.recipe,
                              q.model.assumed() && q.precision.kind == PrecisionKind::GgufMix);
+  e.band =
+      static_cast<Bytes>(std::llround(static_cast<double>(e.required) * e.error_band_pct / 100.0));
+  if (e.device_known && q.devices.count() == 1) {
+    e.soft_ceiling = soft_memory_ceiling(q.devices.devices.front(), q.usable);
+  }
+  e.tight =
+      e.device_known && ((e.verdict == Verdict::Fits && e.headroom <= e.band) ||
+                         (e.verdict != Verdict::Fits && e.headroom < 0 && -e.headroom <= e.band) ||
+                         e.over_soft_limit());
   if (q.precision.gguf && (e.runtime == Runtime::Transformers || e.runtime == Runtime::Vllm ||
                            e.runtime == Runtime::Mlx)) {
     e.warnings.push_back(fmt::format("{} is a llama.cpp format; {} loads other checkpoints",

@@ -9,11 +9,11 @@
 #include <string_view>
 #include <vector>
 
-#include "willfit/devices/device.hpp"
-#include "willfit/models/model.hpp"
 #include "willfit/core/precision.hpp"
-#include "willfit/inference/runtime.hpp"
 #include "willfit/core/units.hpp"
+#include "willfit/devices/device.hpp"
+#include "willfit/inference/runtime.hpp"
+#include "willfit/models/model.hpp"
 
 namespace willfit {
 
@@ -143,6 +143,19 @@ struct Estimate {
   std::optional<OffloadPlan> offload;  // set when the model does not fit whole on the GPUs
   std::vector<DeviceShare> devices;    // per-device table (empty without a device)
   std::optional<VllmKv> vllm;
+  // Added for verdicts that know their error (issue 16): the error band in
+  // bytes (total x error_band_pct), and whether the headroom lies inside it
+  // (a fit by less than the band, or a shortfall of less than the band).
+  Bytes band = 0;
+  bool tight = false;
+  // Apple silicon: the usable memory is macOS's recommended GPU working set,
+  // a soft limit; the GPU may go past it up to what the operating system
+  // leaves (`soft_ceiling`, 0 when the device has no soft limit). A need
+  // between the two is tight too.
+  Bytes soft_ceiling = 0;
+  [[nodiscard]] bool over_soft_limit() const {
+    return soft_ceiling > 0 && verdict != Verdict::Fits && headroom < 0 && required <= soft_ceiling;
+  }
   [[nodiscard]] bool fits() const { return verdict == Verdict::Fits; }
 };
 

@@ -93,8 +93,8 @@
 #include <fmt/format.h>
 
 #include "willfit/core/bisect.hpp"
-#include "willfit/inference/runtime_terms.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/inference/runtime_terms.hpp"
 
 namespace willfit {
 
@@ -476,8 +476,9 @@ void llama_family(const Inputs& in, Estimate& e) {
   add_term(
       in, e, "overhead", e.memory.overhead, Placement::Device,
       [&] {
-        return fmt::format("driver/CUDA context, {} per GPU = {}",
+        return fmt::format("{}, {} per {} = {}", context_words(in.q.devices),
                            format_memory(fixed_for(0).first, in.q.units),
+                           processor_word(in.q.devices),
                            format_memory(e.memory.overhead, in.q.units));
       },
       [&] {
@@ -852,7 +853,8 @@ void pytorch(const Inputs& in, Estimate& e) {
   add_term(
       in, e, "overhead", e.memory.overhead, Placement::Device,
       [&] {
-        return fmt::format("{} context outside the allocator = {}", mlx ? "Metal" : "CUDA",
+        return fmt::format("{} outside the allocator = {}",
+                           mlx ? std::string_view("Metal context") : context_words(in.q.devices),
                            format_memory(e.memory.overhead, in.q.units));
       },
       [&] {

@@ -96,6 +96,13 @@ struct Model {
   // general.file_type, config.json's torch_dtype); used when --precision is
   // not given. "" when nothing is implied.
   std::string precision_hint;
+  // Why precision_hint is what it is, in words for the Assumptions ("how
+  // the model is published: config.json ... at ..."); "" leaves the wording
+  // to the caller (by `source`).
+  std::string precision_hint_why;
+  // The name was an Ollama tag ("llama3.1:8b"): the model is what `ollama
+  // pull` fetches and runs under Ollama unless --runtime says otherwise.
+  bool ollama_tag = false;
   // Where file_weight_bytes came from (gguf or safetensors) when it is set.
   std::optional<FactSource> weights_source;
   // The file's weight bytes per tensor type ("Q4_K", "F32"), largest first.

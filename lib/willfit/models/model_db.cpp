@@ -29,9 +29,9 @@
 #include <nlohmann/json.hpp>
 
 #include "willfit/core/json_limits.hpp"
-#include "willfit/models/model_size.hpp"
 #include "willfit/core/precision.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/models/model_size.hpp"
 
 namespace willfit {
 namespace {
@@ -207,6 +207,15 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   e.modality = r.string("modality", "text");
   e.source = r.string("source", "");
   e.origin = std::string(origin);
+  e.published_precision = to_lower(r.string("published_precision", ""));
+  e.published_precision_source = r.string("published_precision_source", "");
+  if (!e.published_precision.empty()) {
+    if (auto p = parse_precision(e.published_precision); !p) {
+      r.fail(fmt::format("'published_precision': {}", p.error().message));
+    } else if (e.published_precision_source.empty()) {
+      r.fail("'published_precision' needs a 'published_precision_source'");
+    }
+  }
   if (const Json* at = r.object("attention")) {
     const auto k = at->find("kind");
     const std::string kind =
@@ -452,13 +461,16 @@ Expected<CatalogueMatch> ModelDb::find(std::string_view name) const {
     }
     return nullptr;
   };
+  // An Ollama tag is "name:tag" with no organisation ("llama3.1:8b",
+  // "qwen2.5:7b-instruct-q4_K_M"); a Hugging Face id has a '/'.
+  const bool ollama = lower.find(':') != std::string::npos && lower.find('/') == std::string::npos;
   if (const auto* e = lookup(lower)) {
-    return CatalogueMatch{e, ""};
+    return CatalogueMatch{e, "", ollama};
   }
   const auto split = split_precision_suffix(lower);
   if (!split.precision.empty()) {
     if (const auto* e = lookup(split.name)) {
-      return CatalogueMatch{e, split.precision};
+      return CatalogueMatch{e, split.precision, ollama};
     }
   }
   const std::string hint = did_you_mean(suggest(split.name));
@@ -479,6 +491,40 @@ std::vector<std::string> ModelDb::suggest(std::string_view name, std::size_t lim
     }
   }
   return closest(to_lower(trim(name)), candidates, limit);
+}
+
+Model model_from_match(const CatalogueMatch& match) {
+  Model m = match.entry->model;
+  m.ollama_tag = match.ollama_tag;
+  const std::string& published = match.entry->published_precision;
+  if (!match.precision_hint.empty()) {
+    m.precision_hint = match.precision_hint;
+    m.precision_hint_why = "from the model name's tag (give --precision to change it)";
+    return m;
+  }
+  if (match.ollama_tag) {
+    // `ollama pull` fetches the library's default tag: Q4_K_M for the
+    // models of its library unless the tag names a quantisation (each
+    // model's tags list at ollama.com/library, e.g. llama3.1:8b =
+    // 8b-instruct-q4_K_M); gpt-oss's tags are its published MXFP4.
+    const auto p = parse_precision(published);
+    const bool gguf_published = p && p->gguf;
+    m.precision_hint = gguf_published ? published : "q4_k_m";
+    m.precision_hint_why =
+        gguf_published
+            ? fmt::format("what 'ollama pull' fetches for an Ollama tag: the published {} ({})",
+                          p->name, match.entry->published_precision_source)
+            : "what 'ollama pull' fetches for an Ollama tag without a quantisation (Q4_K_M); "
+              "give --precision to change it";
+    return m;
+  }
+  if (!published.empty()) {
+    m.precision_hint = published;
+    m.precision_hint_why =
+        fmt::format("how the model is published: {}; give --precision to change it",
+                    match.entry->published_precision_source);
+  }
+  return m;
 }
 
 std::vector<const CatalogueEntry*> ModelDb::search(std::string_view query) const {

@@ -20,6 +20,11 @@ struct CatalogueEntry {
   std::string modality;  // "text", "vision-language", "encoder"
   std::string source;    // the entry's citation
   std::string origin;    // which file it came from: "embedded" or a path
+  // The precision the model is published in ("bf16", "fp8", "mxfp4"): a
+  // named model's default precision; "" when the entry does not say (then
+  // fp16). Its source: the config.json key or model card it was read from.
+  std::string published_precision;
+  std::string published_precision_source;
 };
 
 // A lookup result: the entry, and the precision the name implied
@@ -27,7 +32,15 @@ struct CatalogueEntry {
 struct CatalogueMatch {
   const CatalogueEntry* entry = nullptr;
   std::string precision_hint;
+  bool ollama_tag = false;  // the name was an Ollama tag: "name:tag" without an organisation
 };
+
+// The model a catalogue match stands for, with its default precision and
+// why: the tag's quantisation ("qwen2.5:7b-instruct-q4_K_M"); for an Ollama
+// tag without one, what `ollama pull` fetches (Q4_K_M, or the published
+// precision when that is itself a llama.cpp type, as gpt-oss's MXFP4); else
+// the precision the model is published in.
+Model model_from_match(const CatalogueMatch& match);
 
 class ModelDb {
  public:

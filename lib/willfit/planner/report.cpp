@@ -48,6 +48,16 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
                                         query.precision.requested, query.precision.name));
   }
   r.assumptions.push_back(query.precision.note);
+  // int8 and q8 read alike but choose different runtimes (default_runtime):
+  // say which one was taken when the user did not name a runtime.
+  if (!query.runtime && (query.precision.id == "int8" || query.precision.id == "q8_0")) {
+    r.assumptions.push_back(
+        query.precision.id == "int8"
+            ? "int8 runs with transformers (PyTorch, 8-bit integer weights); q8 is GGUF Q8_0 "
+              "and runs with llama.cpp: give --runtime to choose"
+            : "Q8_0 runs with llama.cpp (a GGUF type); int8 would run with transformers "
+              "(PyTorch, 8-bit integer weights): give --runtime to choose");
+  }
   for (const auto& d : query.devices.devices) {
     if (d.kind == DeviceKind::Raw) {
       r.assumptions.push_back(

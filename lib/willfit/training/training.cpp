@@ -848,7 +848,8 @@ void explain(const TrainingQuery& q, const States& st, const Activations& act, c
                      "DeepSpeed ZeRO-3 estimator (4 x largest layer); EleutherAI cookbook bucket"});
   e.terms.push_back(
       {"overhead", b.overhead, Placement::Device,
-       fmt::format("CUDA context and kernels, {} per GPU", format_memory(kCudaContext, q.units)),
+       fmt::format("{} and kernels, {} per {}", context_words(q.devices),
+                   format_memory(kCudaContext, q.units), processor_word(q.devices)),
        fmt::format("vram-calculator ({}); measured {} to {}", format_memory(kCudaContext, q.units),
                    format_memory(300 * kMiB, q.units), format_memory(2 * kGiB, q.units))});
   e.terms.push_back(
