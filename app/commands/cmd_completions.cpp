@@ -1,13 +1,18 @@
 // `willfit completions bash|zsh|fish` prints a shell's completion script
 // (completions/*, embedded at build time). The hidden `willfit __complete`
 // answers the scripts, one word per line, so they never go stale:
-//   __complete devices|models [PREFIX]  ids and aliases from the same
-//       databases the commands read (user files included);
+//   __complete devices|models [PREFIX]  names from the same databases the
+//       commands read (user files included) that start with PREFIX once
+//       both are reduced to lowercase letters and digits ("rtx40" offers
+//       "rtx4060", "rtx4090", ...), each continued in the user's spelling;
+//       devices complete the last part of a set ("2x ", "rtx 4090+");
 //   __complete commands                 the subcommands;
 //   __complete options [COMMAND]        the options COMMAND's --help lists
 //       (the default fit command when COMMAND is absent);
 //   __complete valued [COMMAND]         those of them that take a value.
 #include <algorithm>
+#include <cctype>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -16,6 +21,7 @@
 #include "sources/device_source.hpp"
 #include "sources/embedded_data.hpp"
 #include "sources/model_source.hpp"
+#include "willfit/core/text.hpp"
 
 namespace willfit::app {
 namespace {
@@ -28,18 +34,130 @@ void print_matches(std::vector<std::string> names, const std::string& prefix, Co
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   for (const auto& name : names) {
-    // Completion words are single shell words: names with spaces are left to the ids.
-    if (starts_with(name, prefix) && name.find(' ') == std::string::npos) {
+    if (starts_with(name, prefix)) {
       ctx.out << name << '\n';
     }
   }
+}
+
+bool is_alnum(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0;
+}
+bool is_separator(char c) {
+  return c == ' ' || c == '-' || c == '_';
+}
+
+// Names are matched on their letters and digits alone, lowercase, so
+// "rtx40", "RTX 40" and "rtx-40" all start "rtx-4090", and "m3 m" starts
+// "m3-max-128gb" (the lookup reads all of these spellings alike).
+std::string squash(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (is_alnum(c)) {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+  }
+  return out;
+}
+
+// `name` completed from `typed`, in the user's own spelling: what was typed,
+// kept as typed (every shell then accepts the word as a completion of it),
+// and the rest of `name` after as many letters and digits. The rest's
+// separators follow the last one typed ("m3 m" -> "m3 max 128gb"); names
+// that would need quoting beyond a space are left out.
+std::optional<std::string> continue_name(const std::string& typed, const std::string& name) {
+  const std::string want = squash(typed);
+  if (!starts_with(squash(name), want)) {
+    return std::nullopt;
+  }
+  std::size_t pos = 0;
+  for (std::size_t seen = 0; pos < name.size() && seen < want.size(); ++pos) {
+    seen += is_alnum(name[pos]) ? 1U : 0U;
+  }
+  std::string rest = to_lower(name.substr(pos));
+  char sep = 0;
+  for (char c : typed) {
+    sep = is_separator(c) ? c : sep;
+  }
+  if (!typed.empty() && (is_separator(typed.back()) || typed.back() == ':')) {
+    rest.erase(0, rest.find_first_not_of(" -_:"));
+  }
+  for (char& c : rest) {
+    if (is_separator(c) && sep != 0) {
+      c = sep;
+    } else if (c == ' ') {
+      c = '-';
+    } else if (!is_alnum(c) && c != '-' && c != '_' && c != '.' && c != ':') {
+      return std::nullopt;
+    }
+  }
+  return typed + rest;
+}
+
+// The candidates for a --device word: the part after the last '+' and after
+// a leading count ("2x ", "rtx 4090+") is completed, the rest kept. Each
+// device is offered once, by the first of its names that matches: id,
+// aliases, name, and its words without vendor and product-line words
+// ("7900-xtx", "4090").
+std::vector<std::string> device_candidates(const DeviceDb& db, const std::string& typed) {
+  std::size_t head = typed.rfind('+');
+  head = head == std::string::npos ? 0 : head + 1;
+  std::size_t digits = head;
+  while (digits < typed.size() && std::isdigit(static_cast<unsigned char>(typed[digits])) != 0) {
+    ++digits;
+  }
+  std::size_t after = digits;
+  while (after < typed.size() && typed[after] == ' ') {
+    ++after;
+  }
+  if (digits > head && after < typed.size() && (typed[after] == 'x' || typed[after] == 'X')) {
+    head = after + 1;
+    while (head < typed.size() && typed[head] == ' ') {
+      ++head;
+    }
+  }
+  const std::string kept = typed.substr(0, head);
+  const std::string part = typed.substr(head);
+  std::vector<std::string> out;
+  for (const auto& d : db.devices()) {
+    std::vector<std::string> names{d.id};
+    names.insert(names.end(), d.aliases.begin(), d.aliases.end());
+    names.push_back(d.name);
+    std::string words;
+    for (const auto& w : device_tokens(d.name)) {
+      words += (words.empty() ? "" : "-") + w;
+    }
+    names.push_back(words);
+    for (const auto& name : names) {
+      if (auto c = continue_name(part, name)) {
+        out.push_back(kept + *c);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> model_candidates(const ModelDb& db, const std::string& typed) {
+  std::vector<std::string> out;
+  for (const auto& e : db.entries()) {
+    std::vector<std::string> names{e.model.id};
+    names.insert(names.end(), e.aliases.begin(), e.aliases.end());
+    names.push_back(e.model.name);
+    for (const auto& name : names) {
+      if (auto c = continue_name(typed, name)) {
+        out.push_back(*c);  // every name: an Ollama tag says more than the id
+      }
+    }
+  }
+  return out;
 }
 
 // The option names on the option lines of a --help text: a line that starts
 // with spaces and a dash, its first field split at commas
 // ("  -p,--precision TEXT  ..." gives -p and --precision). With `valued`,
 // only options that take a value: a type name follows after one space, where
-// a flag's description follows after two.
+// a flag's description follows after two (or a note: "Excludes: ...").
 std::vector<std::string> help_options(const std::string& help, bool valued) {
   std::vector<std::string> names;
   std::istringstream lines(help);
@@ -50,7 +168,13 @@ std::vector<std::string> help_options(const std::string& help, bool valued) {
       continue;
     }
     const auto end = line.find(' ', start);
-    if (valued && (end == std::string::npos || end + 1 >= line.size() || line[end + 1] == ' ')) {
+    // A flag's line may go on with one space and a note ("--fsdp Excludes: --zero").
+    const auto after = end == std::string::npos ? end : line.find(' ', end + 1);
+    const std::string next =
+        end == std::string::npos
+            ? ""
+            : line.substr(end + 1, after == std::string::npos ? after : after - end - 1);
+    if (valued && (next.empty() || next == "Excludes:" || next == "Needs:")) {
       continue;
     }
     std::istringstream field(line.substr(start, end == std::string::npos ? end : end - start));
@@ -64,25 +188,46 @@ std::vector<std::string> help_options(const std::string& help, bool valued) {
   return names;
 }
 
-int print_options(const std::vector<std::string>& args, bool valued, Context& ctx) {
+// `willfit [COMMAND] --help`, captured.
+std::string help_of(const Command* command, const Environment& env) {
   std::ostringstream help;
   std::ostringstream err;
-  Context quiet{help, err, ctx.env};
+  Context quiet{help, err, env};
   const std::vector<std::string> ask{"--help"};
-  if (args.size() == 1) {
+  if (command == nullptr) {
     run_fit(ask, quiet);
   } else {
-    for (const auto& cmd : commands()) {
-      if (args[1] == cmd.name && !cmd.summary.empty()) {
-        cmd.fn(ask, quiet);
-      }
+    command->fn(ask, quiet);
+  }
+  return help.str();
+}
+
+int print_options(const std::vector<std::string>& args, bool valued, Context& ctx) {
+  if (args.size() == 1) {
+    print_matches(help_options(help_of(nullptr, ctx.env), valued), "", ctx);
+    return kExitFits;
+  }
+  for (const auto& cmd : commands()) {
+    if (args[1] == cmd.name && !cmd.summary.empty()) {
+      print_matches(help_options(help_of(&cmd, ctx.env), valued), "", ctx);
     }
   }
-  print_matches(help_options(help.str(), valued), "", ctx);
   return kExitFits;
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::vector<std::string>>> options_by_command(
+    const Environment& env) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  out.emplace_back("", help_options(help_of(nullptr, env), false));
+  for (const auto& cmd : commands()) {
+    if (!cmd.summary.empty() && cmd.name != "completions") {
+      out.emplace_back(std::string(cmd.name), help_options(help_of(&cmd, env), false));
+    }
+  }
+  return out;
+}
 
 int run_completions(const std::vector<std::string>& args, Context& ctx) {
   if (args.size() == 1 && (args[0] == "-h" || args[0] == "--help")) {
@@ -129,19 +274,13 @@ int run_complete(const std::vector<std::string>& args, Context& ctx) {
     if (!db) {
       return fail(ctx, db.error().message);
     }
-    for (const auto& d : (*db)->devices()) {
-      names.push_back(d.id);
-      names.insert(names.end(), d.aliases.begin(), d.aliases.end());
-    }
+    names = device_candidates(**db, prefix);
   } else if (args[0] == "models") {
     auto db = load_model_db(ctx.env, "");
     if (!db) {
       return fail(ctx, db.error().message);
     }
-    for (const auto& e : db->entries()) {
-      names.push_back(e.model.id);
-      names.insert(names.end(), e.aliases.begin(), e.aliases.end());
-    }
+    names = model_candidates(*db, prefix);
   } else {
     return fail(ctx, "__complete: unknown kind '" + args[0] + "': use devices or models");
   }

@@ -13,9 +13,9 @@
 #include "cli.hpp"
 #include "command.hpp"
 #include "options/options.hpp"
+#include "options/units_option.hpp"
 #include "render/render_train.hpp"
 #include "sources/resolve.hpp"
-#include "options/units_option.hpp"
 #include "willfit/training/training.hpp"
 
 namespace willfit::app {
@@ -203,6 +203,9 @@ Expected<TrainingQuery> build_query(const Texts& t, const Flags& f, const Enviro
       return make_error("--gpu-limit: " + limit.error().message);
     }
     q.usable.gpu_limit = *limit;
+    if (auto checked = check_gpu_limit(q.usable.gpu_limit, q.devices, q.units); !checked) {
+      return checked.error();
+    }
   }
   return validate(std::move(q));
 }

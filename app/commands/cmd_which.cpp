@@ -6,11 +6,11 @@
 
 #include "cli.hpp"
 #include "command.hpp"
-#include "sources/device_source.hpp"
 #include "options/options.hpp"
 #include "options/query_options.hpp"
-#include "render/render_which.hpp"
 #include "options/units_option.hpp"
+#include "render/render_which.hpp"
+#include "sources/device_source.hpp"
 #include "willfit/planner/which.hpp"
 
 namespace willfit::app {
@@ -97,6 +97,9 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
   auto db = source.get();
   if (!db) {
     return fail(ctx, db.error().message);
+  }
+  if (auto known = check_vendor(**db, vendor); !known) {
+    return fail(ctx, known.error().message);
   }
   auto rows = which_devices(query, (*db)->devices(), options);
   const std::size_t found = rows.size();

@@ -4,9 +4,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "options/options.hpp"
 #include "sources/family.hpp"
 #include "sources/model_source.hpp"
-#include "options/options.hpp"
 #include "sources/resolve.hpp"
 #include "willfit/planner/grid.hpp"
 
@@ -143,6 +143,9 @@ Expected<FitReport> answer_cell(const FitCommon& common, const ModelChoice& choi
   query.context_is_default = !context.given;
   if (auto applied = apply_runtime_options(common.runtime_options, query); !applied) {
     return applied.error();
+  }
+  if (auto limit = check_gpu_limit(query.usable.gpu_limit, query.devices, query.units); !limit) {
+    return limit.error();
   }
   std::int64_t longest = 0;
   if (context.max) {
