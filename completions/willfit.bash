@@ -109,11 +109,8 @@ _willfit_complete() {
     # The value of the option before the cursor.
     case "$prev" in
         -d|--device)
-            if [[ $cmd == train ]]; then
-                COMPREPLY=($(compgen -W "8gb 12gb 16gb 24gb 40gb 48gb 80gb" -- "$cur"))
-            else
-                COMPREPLY=($(compgen -W "auto $("$bin" __complete devices "$cur" 2>/dev/null)" -- "$cur"))
-            fi
+            _willfit_names devices
+            [[ auto == "$cur"* ]] && COMPREPLY+=(auto)
             return 0 ;;
         --devices|--models)
             COMPREPLY=($(compgen -f -- "$cur"))
@@ -136,18 +133,40 @@ _willfit_complete() {
     fi
 
     if ((cword == 1)); then
-        COMPREPLY=($(compgen -W "$("$bin" __complete commands 2>/dev/null) $("$bin" __complete models "$cur" 2>/dev/null)" -- "$cur"))
-        compopt -o filenames 2>/dev/null
+        _willfit_names models
+        COMPREPLY+=($(compgen -W "$("$bin" __complete commands 2>/dev/null)" -- "$cur"))
         COMPREPLY+=($(compgen -f -- "$cur"))
         return 0
     fi
     case "$cmd" in
-        device) COMPREPLY=($(compgen -W "$("$bin" __complete devices "$cur" 2>/dev/null)" -- "$cur")) ;;
-        devices) ;;
-        models|train) COMPREPLY=($(compgen -W "$("$bin" __complete models "$cur" 2>/dev/null)" -- "$cur")) ;;
+        device|devices) _willfit_names devices ;;
+        models|train|which|max)
+            _willfit_names models
+            [[ $cmd == models ]] || COMPREPLY+=($(compgen -f -- "$cur")) ;;
+        cost) ;;
         *) COMPREPLY=($(compgen -f -- "$cur")) ;;
     esac
     return 0
+}
+
+# Adds to COMPREPLY the device or model names ($1: devices or models) that
+# complete $cur. The binary matches on letters and digits ("rtx40" offers
+# rtx4090) and answers in the user's spelling, so every candidate starts with
+# what was typed. Inside a quote ("m3 m) the text after the quote is
+# completed as is; outside one, spaces in a candidate are escaped.
+_willfit_names() {
+    local typed=$cur quoted="" line
+    if [[ $typed == [\"\']* ]]; then
+        quoted=1
+        typed=${typed:1}
+    fi
+    typed=${typed//\\/}
+    while IFS= read -r line; do
+        if [[ -z $quoted ]]; then
+            line=${line// /\\ }
+        fi
+        COMPREPLY+=("$line")
+    done < <("$bin" __complete "$1" "$typed" 2>/dev/null)
 }
 
 complete -F _willfit willfit

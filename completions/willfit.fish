@@ -16,7 +16,9 @@ end
 
 function __willfit_complete
     set -l words (commandline -opc)
-    set -l cur (commandline -ct)
+    # The token being completed, without its quotes ('m3 m -> m3 m): the
+    # binary matches names on letters and digits and answers in this spelling.
+    set -l cur (commandline -ct | string trim -l -c "'\"")
     set -l cmd (__willfit_cmd)
     set -l prev $words[-1]
     if test "$cmd" = completions
@@ -68,11 +70,9 @@ function __willfit_complete
             printf '%s\n' 1 2 4 8 12 24
         case 'cost:--years'
             printf '%s\n' 1 2 3 4 5
-        case 'train:-d' 'train:--device'
-            printf '%s\n' 8gb 12gb 16gb 24gb 40gb 48gb 80gb
         case '*:-d' '*:--device'
             echo auto
-            willfit __complete devices $cur 2>/dev/null
+            willfit __complete devices "$cur" 2>/dev/null
         case '*:--devices' '*:--models'
             __fish_complete_path $cur
         case '*'
@@ -83,12 +83,15 @@ function __willfit_complete
                 willfit __complete options $cmd 2>/dev/null
             else if test (count $words) -eq 1
                 willfit __complete commands 2>/dev/null
-                willfit __complete models $cur 2>/dev/null
+                willfit __complete models "$cur" 2>/dev/null
                 __fish_complete_path $cur
-            else if test "$cmd" = device
-                willfit __complete devices $cur 2>/dev/null
-            else if test "$cmd" = models -o "$cmd" = train
-                willfit __complete models $cur 2>/dev/null
+            else if contains -- "$cmd" device devices
+                willfit __complete devices "$cur" 2>/dev/null
+            else if test "$cmd" = models
+                willfit __complete models "$cur" 2>/dev/null
+            else if contains -- "$cmd" train which max
+                willfit __complete models "$cur" 2>/dev/null
+                __fish_complete_path $cur
             else if test "$cmd" = ""
                 __fish_complete_path $cur
             end

@@ -99,25 +99,9 @@ std::optional<std::string> continue_name(const std::string& typed, const std::st
 // device is offered once, by the first of its names that matches: id,
 // aliases, name, and its words without vendor and product-line words
 // ("7900-xtx", "4090").
-std::vector<std::string> device_candidates(const DeviceDb& db, const std::string& typed) {
-  std::size_t head = typed.rfind('+');
-  head = head == std::string::npos ? 0 : head + 1;
-  std::size_t digits = head;
-  while (digits < typed.size() && std::isdigit(static_cast<unsigned char>(typed[digits])) != 0) {
-    ++digits;
-  }
-  std::size_t after = digits;
-  while (after < typed.size() && typed[after] == ' ') {
-    ++after;
-  }
-  if (digits > head && after < typed.size() && (typed[after] == 'x' || typed[after] == 'X')) {
-    head = after + 1;
-    while (head < typed.size() && typed[head] == ' ') {
-      ++head;
-    }
-  }
-  const std::string kept = typed.substr(0, head);
-  const std::string part = typed.substr(head);
+// Each device once, by the first of its names that `typed` continues.
+std::vector<std::string> device_names(const DeviceDb& db, const std::string& kept,
+                                      const std::string& typed) {
   std::vector<std::string> out;
   for (const auto& d : db.devices()) {
     std::vector<std::string> names{d.id};
@@ -129,11 +113,36 @@ std::vector<std::string> device_candidates(const DeviceDb& db, const std::string
     }
     names.push_back(words);
     for (const auto& name : names) {
-      if (auto c = continue_name(part, name)) {
+      if (auto c = continue_name(typed, name)) {
         out.push_back(kept + *c);
         break;
       }
     }
+  }
+  return out;
+}
+
+std::vector<std::string> device_candidates(const DeviceDb& db, const std::string& typed) {
+  std::size_t head = typed.rfind('+');
+  head = head == std::string::npos ? 0 : head + 1;
+  // The part as a name first ("7900x" continues "7900xtx"), as the lookup
+  // reads it; then after a count ("2x rtx40").
+  auto out = device_names(db, typed.substr(0, head), typed.substr(head));
+  std::size_t digits = head;
+  while (digits < typed.size() && std::isdigit(static_cast<unsigned char>(typed[digits])) != 0) {
+    ++digits;
+  }
+  std::size_t after = digits;
+  while (after < typed.size() && typed[after] == ' ') {
+    ++after;
+  }
+  if (out.empty() && digits > head && after < typed.size() &&
+      (typed[after] == 'x' || typed[after] == 'X')) {
+    std::size_t name = after + 1;
+    while (name < typed.size() && typed[name] == ' ') {
+      ++name;
+    }
+    out = device_names(db, typed.substr(0, name), typed.substr(name));
   }
   return out;
 }
