@@ -9,7 +9,9 @@
 //   __complete commands                 the subcommands;
 //   __complete options [COMMAND]        the options COMMAND's --help lists
 //       (the default fit command when COMMAND is absent);
-//   __complete valued [COMMAND]         those of them that take a value.
+//   __complete valued [COMMAND]         those of them that take a value;
+//   __complete values COMMAND OPTION    the values OPTION takes (COMMAND ""
+//       for the default command); exit 1 when it takes no listed values.
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -21,7 +23,9 @@
 #include "sources/device_source.hpp"
 #include "sources/embedded_data.hpp"
 #include "sources/model_source.hpp"
+#include "willfit/core/precision.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/inference/runtime.hpp"
 
 namespace willfit::app {
 namespace {
@@ -224,6 +228,132 @@ int print_options(const std::vector<std::string>& args, bool valued, Context& ct
   return kExitFits;
 }
 
+// The values an option takes, for `__complete values COMMAND OPTION`
+// (COMMAND "" is the default fit command), or nullopt when it takes no
+// listed values (a number, a size). Lists the program keeps (precisions, KV
+// types, runtimes, vendors and memory types of the device data) come from it;
+// the others are the words the option's parser accepts. A unit test checks
+// that every value offered here is accepted by its command.
+std::optional<std::vector<std::string>> option_values(const std::string& cmd,
+                                                      const std::string& option,
+                                                      const Environment& env) {
+  using Words = std::vector<std::string>;
+  const auto is = [&](std::initializer_list<const char*> names) {
+    for (const char* n : names) {
+      if (option == n) {
+        return true;
+      }
+    }
+    return false;
+  };
+  if (cmd == "train") {
+    if (is({"-p", "--precision"})) {
+      return Words{"bf16", "fp16", "fp32", "fp8"};
+    }
+    if (is({"--flash-attn"})) {
+      return Words{"on", "off"};
+    }
+    if (is({"--method"})) {
+      return Words{"full", "lora", "qlora"};
+    }
+    if (is({"--optimizer"})) {
+      return Words{"adamw", "adamw-8bit", "sgd", "sgd-momentum", "adafactor", "lion"};
+    }
+    if (is({"--master-weights"})) {
+      return Words{"fp32", "none"};
+    }
+    if (is({"--grad-dtype"})) {
+      return Words{"bf16", "fp16", "fp32", "bf16+fp32"};
+    }
+    if (is({"--checkpointing"})) {
+      return Words{"none", "selective", "full"};
+    }
+    if (is({"--zero"})) {
+      return Words{"0", "1", "2", "3"};
+    }
+    if (is({"--lora-targets"})) {
+      return Words{"q_proj,v_proj", "all-linear", "q_proj",  "k_proj",   "v_proj",
+                   "o_proj",        "gate_proj",  "up_proj", "down_proj"};
+    }
+    if (is({"-s", "--seq-len"})) {
+      return Words{"512", "1024", "2048", "4096", "8192", "16k", "32k"};
+    }
+  }
+  if (cmd == "cost") {
+    if (is({"--hours-per-day"})) {
+      return Words{"1", "2", "4", "8", "12", "24"};
+    }
+    if (is({"--years"})) {
+      return Words{"1", "2", "3", "4", "5"};
+    }
+  }
+  if (cmd == "which" && is({"--sort"})) {
+    return Words{"price", "memory", "speed"};
+  }
+  if (cmd != "train" && is({"-p", "--precision"})) {
+    Words out;
+    if (cmd == "max") {
+      out.emplace_back("best");
+    }
+    for (const auto& p : all_precisions()) {
+      out.push_back(p.id);
+    }
+    out.insert(out.end(), {"q8", "q6", "q5", "q4", "q3", "q2"});  // parse_precision's shorthands
+    return out;
+  }
+  if (is({"--kv-type"})) {
+    Words out;
+    for (const auto& k : all_kv_types()) {
+      out.push_back(k.id);
+    }
+    return out;
+  }
+  if (is({"--runtime"})) {
+    Words out;
+    for (const Runtime r : all_runtimes()) {
+      out.emplace_back(to_string(r));
+    }
+    return out;
+  }
+  if (is({"-c", "--context"})) {
+    Words out{"2048", "4096", "8192", "16k", "32k", "64k", "128k"};
+    if (cmd.empty()) {
+      out.emplace_back("max");
+    }
+    return out;
+  }
+  if (is({"--vendor"})) {
+    DeviceSource source(env, "");
+    auto db = source.get();
+    return db ? (*db)->vendors() : Words{};
+  }
+  if (is({"--ram-bandwidth"})) {
+    // The memory types --ram-bandwidth reads: the cpu rows of the embedded data.
+    Words out;
+    if (auto db = parse_device_db(embedded_devices_json(), "embedded")) {
+      for (const auto& d : db->devices()) {
+        if (d.kind == DeviceKind::Cpu && d.bandwidth_gb_per_s) {
+          out.push_back(d.id);
+        }
+      }
+    }
+    return out;
+  }
+  if (is({"--flash-attn"})) {
+    return Words{"auto", "on", "off"};
+  }
+  if (is({"--split"})) {
+    return Words{"layer", "tensor"};
+  }
+  if (is({"--units"})) {
+    return Words{"si", "iec"};
+  }
+  if (is({"--color"})) {
+    return Words{"auto", "always", "never"};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::vector<std::string>>> options_by_command(
@@ -261,8 +391,17 @@ int run_completions(const std::vector<std::string>& args, Context& ctx) {
 }
 
 int run_complete(const std::vector<std::string>& args, Context& ctx) {
+  if (args.size() == 3 && args[0] == "values") {
+    const auto values = option_values(args[1], args[2], ctx.env);
+    for (const auto& v : values.value_or(std::vector<std::string>{})) {
+      ctx.out << v << '\n';
+    }
+    return values ? kExitFits : kExitNoFit;
+  }
   if (args.empty() || args.size() > 2) {
-    return fail(ctx, "__complete needs devices|models|commands|options|valued and one more word");
+    return fail(ctx,
+                "__complete needs devices|models|commands|options|valued and one more word, or "
+                "values COMMAND OPTION");
   }
   if (args[0] == "options" || args[0] == "valued") {
     return print_options(args, args[0] == "valued", ctx);

@@ -11,6 +11,7 @@
 #include "options/units_option.hpp"
 #include "render/render_which.hpp"
 #include "sources/device_source.hpp"
+#include "willfit/core/text.hpp"
 #include "willfit/planner/which.hpp"
 
 namespace willfit::app {
@@ -62,6 +63,11 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
     return code;
   }
 
+  if (o.context_given() && trim(o.context) == "max") {
+    return fail(ctx,
+                "--context max searches one device; 'willfit which' ranks many: give token "
+                "counts, e.g. --context 32k");
+  }
   InferenceQuery query;
   const auto units = units_from_option(units_text);
   if (!units) {

@@ -74,6 +74,12 @@ run_cases() {  # $1: a function that completes "$@" and prints one candidate per
   $complete_fn willfit models --json "" > "$out"
   $complete_fn willfit completions "" > "$out"; check "$out" "completions" bash zsh fish
   $complete_fn willfit 7b --units "" > "$out"; check "$out" "--units" si iec
+  # Value lists come from the program: every precision and KV type it knows.
+  $complete_fn willfit 7b -p iq1 > "$out"; check "$out" "-p iq1" iq1_s iq1_m
+  $complete_fn willfit 7b --kv-type "" > "$out"; check "$out" "--kv-type" bf16 q5_1
+  $complete_fn willfit max 7b -d 24gb -p "" > "$out"; check "$out" "max -p" best q4_k_m
+  $complete_fn willfit which 7b --sort "" > "$out"; check "$out" "which --sort" price memory speed
+  $complete_fn willfit 7b --ram-bandwidth "" > "$out"; check "$out" "--ram-bandwidth" ddr5-5600-dual
   # Names match on their letters and digits and complete in the user's
   # spelling, in every command that takes MODEL or -d, and in the last part
   # of a set ('+', a count).
