@@ -8,13 +8,13 @@
 #include "commands/fit_answers.hpp"
 #include "help.hpp"
 #include "options/query_options.hpp"
+#include "options/runtime_options.hpp"
+#include "options/speed_options.hpp"
+#include "options/units_option.hpp"
 #include "render/render.hpp"
 #include "render/render_bar.hpp"
 #include "render/render_explain.hpp"
 #include "render/render_grid.hpp"
-#include "options/runtime_options.hpp"
-#include "options/speed_options.hpp"
-#include "options/units_option.hpp"
 #include "willfit/planner/grid.hpp"
 #include "willfit/planner/report.hpp"
 
@@ -134,6 +134,11 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
     return fail(ctx, applied.error().message);
   }
   if (!ram_text.empty()) {
+    if (o.device.empty()) {
+      return fail(ctx,
+                  "--ram is system memory for layers offloaded from a GPU: add --device, e.g. "
+                  "--device 8gb --ram 32gb");
+    }
     auto ram = parse_capacity(ram_text);
     if (!ram) {
       return fail(ctx, "--ram: " + ram.error().message);

@@ -24,6 +24,19 @@ void add_runtime_options(CLI::App& app, RuntimeOptions& o) {
   app.add_option("--tp", o.tensor_parallel, "vLLM tensor-parallel size (default: every GPU)");
 }
 
+Expected<bool> check_kv_type_for_runtime(const InferenceQuery& q) {
+  if (q.runtime == Runtime::Vllm && q.kv_type.quantised()) {
+    // vLLM's --kv-cache-dtype takes auto (the model's dtype) or fp8 variants
+    // (docs.vllm.ai, features/quantization/quantized_kvcache); ggml's block
+    // types are llama.cpp's.
+    return make_error(fmt::format(
+        "--kv-type {} is a llama.cpp cache type, and vLLM does not store one: use f16 or bf16 "
+        "with --runtime vllm (its fp8 cache is not modelled)",
+        q.kv_type.id));
+  }
+  return true;
+}
+
 namespace {
 
 // Options that only one runtime reads would be silently ignored by another:
@@ -195,6 +208,9 @@ Expected<bool> apply_runtime_options(const RuntimeOptions& o, InferenceQuery& q)
   }
   if (auto foreign = refuse_foreign_runtime_options(o, q); !foreign) {
     return foreign;
+  }
+  if (auto kv = check_kv_type_for_runtime(q); !kv) {
+    return kv;
   }
   return refuse_impossible_runtime_options(o, q);
 }
