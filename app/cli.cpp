@@ -2,13 +2,17 @@
 // of the default "will it fit" question. Every error ends here as one line.
 #include "cli.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <ostream>
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include "command.hpp"
 #include "sources/device_source.hpp"
+#include "sources/model_source.hpp"
+#include "willfit/core/text.hpp"
 
 namespace willfit::app {
 namespace {
@@ -30,6 +34,87 @@ std::string one_line(std::string s) {
     s.pop_back();
   }
   return s;
+}
+
+// An option given with nothing in it is what an unset shell variable leaves
+// (`-d "$GPU"`): read as "not given", it would turn into an answer about no
+// device at all. Every option that takes a value refuses an empty one.
+int refuse_empty_values(const CLI::App& app, Context& ctx) {
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->count() == 0 || opt->get_expected_min() == 0) {
+      continue;  // not given, or a flag
+    }
+    for (const auto& value : opt->results()) {
+      if (trim(value).empty()) {
+        const std::string name = opt->get_name();
+        return fail(ctx, name + " is empty: give a value" +
+                             (opt->get_required()    ? ""
+                              : opt->nonpositional() ? " or leave the option out"
+                                                     : " or leave it out") +
+                             " (an unset shell variable gives an empty one)");
+      }
+    }
+  }
+  return -1;
+}
+
+// A database file the user named (--devices, --models, WILLFIT_DEVICES,
+// WILLFIT_MODELS) is read on every run, not only when a name must be looked
+// up: a file that is missing or broken is an error even when the question
+// ("-d 24gb") would not have needed it.
+int check_named_databases(const CLI::App& app, Context& ctx) {
+  const auto given = [&](const char* option) -> std::string {
+    const CLI::Option* opt = app.get_option_no_throw(option);
+    return opt != nullptr && opt->count() > 0 ? opt->as<std::string>() : "";
+  };
+  const auto set = [&](const char* var) {
+    const auto value = ctx.env.get(var);
+    return value && !value->empty();
+  };
+  const std::string devices_file = given("--devices");
+  if (!devices_file.empty() || set("WILLFIT_DEVICES")) {
+    DeviceSource source(ctx.env, devices_file);
+    if (auto db = source.get(); !db) {
+      return fail(ctx, db.error().message);
+    }
+  }
+  const std::string models_file = given("--models");
+  if (!models_file.empty() || set("WILLFIT_MODELS")) {
+    if (auto db = load_model_db(ctx.env, models_file); !db) {
+      return fail(ctx, db.error().message);
+    }
+  }
+  return -1;
+}
+
+// An option this command does not have but another one does ("willfit 7b
+// --method lora"): say whose it is, rather than CLI11's "not expected".
+std::string foreign_option_hint(const CLI::App& app, const std::vector<std::string>& args,
+                                const Environment& env) {
+  for (const auto& arg : args) {
+    if (arg == "--") {
+      break;
+    }
+    if (arg.size() < 2 || arg[0] != '-') {
+      continue;
+    }
+    const std::string name = arg.substr(0, arg.find('='));
+    if (app.get_option_no_throw(name) != nullptr) {
+      continue;
+    }
+    std::string owners;
+    for (const auto& [command, options] : options_by_command(env)) {
+      if (std::find(options.begin(), options.end(), name) != options.end()) {
+        owners += (owners.empty() ? "" : ", ") +
+                  ("'willfit" + (command.empty() ? "" : " " + command) + "'");
+      }
+    }
+    if (!owners.empty()) {
+      return fmt::format("{} is not an option of '{}': it belongs to {} (see its --help)", name,
+                         app.get_name(), owners);
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -56,10 +141,16 @@ int parse_cli(CLI::App& app, const std::vector<std::string>& args, Context& ctx)
   } catch (const CLI::CallForVersion&) {
     ctx.out << version_text() << '\n';
     return kExitFits;
+  } catch (const CLI::ExtrasError& e) {
+    const std::string hint = foreign_option_hint(app, args, ctx.env);
+    return fail(ctx, hint.empty() ? std::string(e.what()) + " (see --help)" : hint);
   } catch (const CLI::ParseError& e) {
     return fail(ctx, std::string(e.what()) + " (see --help)");
   }
-  return -1;
+  if (const int code = refuse_empty_values(app, ctx); code >= 0) {
+    return code;
+  }
+  return check_named_databases(app, ctx);
 }
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sources/environment.hpp"
@@ -44,6 +45,12 @@ int fail(Context& ctx, const std::string& message);
 // code: 0 after --help/--version (printed on stdout), 2 after a parse error
 // (one line on stderr).
 int parse_cli(CLI::App& app, const std::vector<std::string>& args, Context& ctx);
+
+// Each command's option names, as its --help lists them ("" is the default
+// fit command; hidden commands left out): for completions and for saying
+// whose option a misplaced one is.
+std::vector<std::pair<std::string, std::vector<std::string>>> options_by_command(
+    const Environment& env);
 
 // The version line: "willfit 0.1.0".
 std::string version_text();

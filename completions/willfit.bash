@@ -1,39 +1,8 @@
 # bash completion for willfit                                 -*- shell-script -*-
 # Installed as share/bash-completion/completions/willfit; also printed by
-# `willfit completions bash`. Options, subcommands, device and model names
-# come from the binary (`willfit __complete ...`), so they match this build and
-# the user's own database files; the values of enumerated options are listed here.
-
-_willfit_values() {
-    # The values an option takes, by subcommand ("" is the default fit command).
-    local cmd=$1 opt=$2
-    case "$cmd:$opt" in
-        :-p|:--precision)
-            echo "fp32 fp16 bf16 fp8 int8 int4 q8_0 q6_k q5_k_m q5_k_s q5_0 q4_k_m q4_k_s q4_0 q3_k_m q3_k_s q2_k iq4_xs iq3_xxs iq2_xxs mxfp4 q8 q6 q5 q4 q3 q2 nf4 gptq awq" ;;
-        train:-p|train:--precision) echo "bf16 fp16 fp32 fp8" ;;
-        *:--runtime) echo "llama.cpp ollama vllm transformers mlx generic" ;;
-        *:--kv-type) echo "f16 q8_0 q4_0" ;;
-        train:--flash-attn) echo "on off" ;;
-        *:--flash-attn) echo "auto on off" ;;
-        *:--split) echo "layer tensor" ;;
-        *:-c|*:--context) echo "2048 4096 8192 16k 32k 64k 128k max" ;;
-        *:-s|*:--seq-len) echo "512 1024 2048 4096 8192 16k 32k" ;;
-        *:--method) echo "full lora qlora" ;;
-        *:--optimizer) echo "adamw adamw-8bit sgd sgd-momentum adafactor lion" ;;
-        *:--master-weights) echo "fp32 none" ;;
-        *:--grad-dtype) echo "bf16 fp16 fp32 bf16+fp32" ;;
-        *:--checkpointing) echo "none selective full" ;;
-        *:--zero) echo "0 1 2 3" ;;
-        *:--lora-targets) echo "q_proj,v_proj all-linear q_proj k_proj v_proj o_proj gate_proj up_proj down_proj" ;;
-        *:--vendor) echo "nvidia amd apple intel google" ;;
-        *:--ram-bandwidth) echo "ddr4-3200-dual ddr5-5600-dual" ;;
-        *:--units) echo "si iec" ;;
-        *:--color) echo "auto always never" ;;
-        cost:--hours-per-day) echo "1 2 4 8 12 24" ;;
-        cost:--years) echo "1 2 3 4 5" ;;
-        *) return 1 ;;
-    esac
-}
+# `willfit completions bash`. Options, their values, subcommands, device and
+# model names come from the binary (`willfit __complete ...`), so they match
+# this build and the user's own database files.
 
 # Bash splits words at ':' (it is in COMP_WORDBREAKS), so an Ollama tag such
 # as "qwen2.5:7b" arrives as "qwen2.5" ":" "7b". Sets words/cword with such
@@ -109,18 +78,17 @@ _willfit_complete() {
     # The value of the option before the cursor.
     case "$prev" in
         -d|--device)
-            if [[ $cmd == train ]]; then
-                COMPREPLY=($(compgen -W "8gb 12gb 16gb 24gb 40gb 48gb 80gb" -- "$cur"))
-            else
-                COMPREPLY=($(compgen -W "auto $("$bin" __complete devices "$cur" 2>/dev/null)" -- "$cur"))
-            fi
+            _willfit_names devices
+            [[ auto == "$cur"* ]] && COMPREPLY+=(auto)
             return 0 ;;
         --devices|--models)
             COMPREPLY=($(compgen -f -- "$cur"))
             return 0 ;;
     esac
+    # The values of an enumerated option, from the binary (precisions, KV
+    # types, runtimes, vendors: the lists the program itself keeps).
     local values
-    if values=$(_willfit_values "$cmd" "$prev"); then
+    if [[ $prev == -* ]] && values=$("$bin" __complete values "$cmd" "$prev" 2>/dev/null); then
         COMPREPLY=($(compgen -W "$values" -- "$cur"))
         return 0
     fi
@@ -136,18 +104,40 @@ _willfit_complete() {
     fi
 
     if ((cword == 1)); then
-        COMPREPLY=($(compgen -W "$("$bin" __complete commands 2>/dev/null) $("$bin" __complete models "$cur" 2>/dev/null)" -- "$cur"))
-        compopt -o filenames 2>/dev/null
+        _willfit_names models
+        COMPREPLY+=($(compgen -W "$("$bin" __complete commands 2>/dev/null)" -- "$cur"))
         COMPREPLY+=($(compgen -f -- "$cur"))
         return 0
     fi
     case "$cmd" in
-        device) COMPREPLY=($(compgen -W "$("$bin" __complete devices "$cur" 2>/dev/null)" -- "$cur")) ;;
-        devices) ;;
-        models|train) COMPREPLY=($(compgen -W "$("$bin" __complete models "$cur" 2>/dev/null)" -- "$cur")) ;;
+        device|devices) _willfit_names devices ;;
+        models|train|which|max)
+            _willfit_names models
+            [[ $cmd == models ]] || COMPREPLY+=($(compgen -f -- "$cur")) ;;
+        cost) ;;
         *) COMPREPLY=($(compgen -f -- "$cur")) ;;
     esac
     return 0
+}
+
+# Adds to COMPREPLY the device or model names ($1: devices or models) that
+# complete $cur. The binary matches on letters and digits ("rtx40" offers
+# rtx4090) and answers in the user's spelling, so every candidate starts with
+# what was typed. Inside a quote ("m3 m) the text after the quote is
+# completed as is; outside one, spaces in a candidate are escaped.
+_willfit_names() {
+    local typed=$cur quoted="" line
+    if [[ $typed == [\"\']* ]]; then
+        quoted=1
+        typed=${typed:1}
+    fi
+    typed=${typed//\\/}
+    while IFS= read -r line; do
+        if [[ -z $quoted ]]; then
+            line=${line// /\\ }
+        fi
+        COMPREPLY+=("$line")
+    done < <("$bin" __complete "$1" "$typed" 2>/dev/null)
 }
 
 complete -F _willfit willfit

@@ -16,63 +16,27 @@ end
 
 function __willfit_complete
     set -l words (commandline -opc)
-    set -l cur (commandline -ct)
+    # The token being completed, without its quotes ('m3 m -> m3 m): the
+    # binary matches names on letters and digits and answers in this spelling.
+    set -l cur (commandline -ct | string trim -l -c "'\"")
     set -l cmd (__willfit_cmd)
     set -l prev $words[-1]
     if test "$cmd" = completions
         printf '%s\n' bash zsh fish
         return
     end
+    # The values of an enumerated option, from the binary.
+    if string match -q -- '-*' $prev
+        set -l values (willfit __complete values "$cmd" $prev 2>/dev/null)
+        and begin
+            printf '%s\n' $values
+            return
+        end
+    end
     switch "$cmd:$prev"
-        case ':-p' ':--precision'
-            printf '%s\n' fp32 fp16 bf16 fp8 int8 int4 q8_0 q6_k q5_k_m q5_k_s q5_0 q4_k_m q4_k_s q4_0 q3_k_m q3_k_s q2_k iq4_xs iq3_xxs iq2_xxs mxfp4 q8 q6 q5 q4 q3 q2 nf4 gptq awq
-        case 'train:-p' 'train:--precision'
-            printf '%s\n' bf16 fp16 fp32 fp8
-        case '*:--runtime'
-            printf '%s\n' llama.cpp ollama vllm transformers mlx generic
-        case '*:--kv-type'
-            printf '%s\n' f16 q8_0 q4_0
-        case 'train:--flash-attn'
-            printf '%s\n' on off
-        case '*:--flash-attn'
-            printf '%s\n' auto on off
-        case '*:--split'
-            printf '%s\n' layer tensor
-        case '*:-c' '*:--context'
-            printf '%s\n' 2048 4096 8192 16k 32k 64k 128k max
-        case '*:-s' '*:--seq-len'
-            printf '%s\n' 512 1024 2048 4096 8192 16k 32k
-        case '*:--method'
-            printf '%s\n' full lora qlora
-        case '*:--optimizer'
-            printf '%s\n' adamw adamw-8bit sgd sgd-momentum adafactor lion
-        case '*:--master-weights'
-            printf '%s\n' fp32 none
-        case '*:--grad-dtype'
-            printf '%s\n' bf16 fp16 fp32 bf16+fp32
-        case '*:--checkpointing'
-            printf '%s\n' none selective full
-        case '*:--zero'
-            printf '%s\n' 0 1 2 3
-        case '*:--lora-targets'
-            printf '%s\n' q_proj,v_proj all-linear q_proj k_proj v_proj o_proj gate_proj up_proj down_proj
-        case '*:--vendor'
-            printf '%s\n' nvidia amd apple intel google
-        case '*:--ram-bandwidth'
-            printf '%s\n' ddr4-3200-dual ddr5-5600-dual
-        case '*:--units'
-            printf '%s\n' si iec
-        case '*:--color'
-            printf '%s\n' auto always never
-        case 'cost:--hours-per-day'
-            printf '%s\n' 1 2 4 8 12 24
-        case 'cost:--years'
-            printf '%s\n' 1 2 3 4 5
-        case 'train:-d' 'train:--device'
-            printf '%s\n' 8gb 12gb 16gb 24gb 40gb 48gb 80gb
         case '*:-d' '*:--device'
             echo auto
-            willfit __complete devices $cur 2>/dev/null
+            willfit __complete devices "$cur" 2>/dev/null
         case '*:--devices' '*:--models'
             __fish_complete_path $cur
         case '*'
@@ -83,12 +47,15 @@ function __willfit_complete
                 willfit __complete options $cmd 2>/dev/null
             else if test (count $words) -eq 1
                 willfit __complete commands 2>/dev/null
-                willfit __complete models $cur 2>/dev/null
+                willfit __complete models "$cur" 2>/dev/null
                 __fish_complete_path $cur
-            else if test "$cmd" = device
-                willfit __complete devices $cur 2>/dev/null
-            else if test "$cmd" = models -o "$cmd" = train
-                willfit __complete models $cur 2>/dev/null
+            else if contains -- "$cmd" device devices
+                willfit __complete devices "$cur" 2>/dev/null
+            else if test "$cmd" = models
+                willfit __complete models "$cur" 2>/dev/null
+            else if contains -- "$cmd" train which max
+                willfit __complete models "$cur" 2>/dev/null
+                __fish_complete_path $cur
             else if test "$cmd" = ""
                 __fish_complete_path $cur
             end

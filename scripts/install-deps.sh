@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libbenchmark-dev
           clang libclang-rt-14-dev  # clang: the fuzz targets (tests/fuzz/run.sh)
-          zsh                       # zsh: the completion tests drive it (tests/completions/run.sh)
+          zsh fish                  # zsh, fish: the completion tests drive them (tests/completions/run.sh)
           python3 python3-jsonschema)  # the doc, schema and architecture checks (tests/docs, tests/architecture)
 missing=()
 for p in "${packages[@]}"; do

@@ -4,10 +4,11 @@
 #include <CLI/CLI.hpp>
 
 #include "command.hpp"
-#include "sources/device_source.hpp"
 #include "help.hpp"
-#include "render/render_devices.hpp"
+#include "options/options.hpp"
 #include "options/units_option.hpp"
+#include "render/render_devices.hpp"
+#include "sources/device_source.hpp"
 
 namespace willfit::app {
 
@@ -54,6 +55,11 @@ int run_device(const std::vector<std::string>& args, Context& ctx) {
   auto device = (*db)->find(name);
   if (!device) {
     return fail(ctx, device.error().message);
+  }
+  DeviceSet one;
+  one.devices.push_back(*device);
+  if (auto limit = check_gpu_limit(options.gpu_limit, one, *units); !limit) {
+    return fail(ctx, limit.error().message);
   }
   const DeviceSheet sheet = make_device_sheet(*device, options, *units);
   ctx.out << (json ? render_device_sheet_json(sheet, **db)

@@ -5,10 +5,10 @@
 #include <CLI/CLI.hpp>
 
 #include "command.hpp"
-#include "sources/device_source.hpp"
 #include "help.hpp"
-#include "render/render_devices.hpp"
 #include "options/units_option.hpp"
+#include "render/render_devices.hpp"
+#include "sources/device_source.hpp"
 #include "willfit/core/text.hpp"
 
 namespace willfit::app {
@@ -53,12 +53,34 @@ int run_devices(const std::vector<std::string>& args, Context& ctx) {
   if (!db) {
     return fail(ctx, db.error().message);
   }
+  if (auto known = check_vendor(**db, vendor); !known) {
+    return fail(ctx, known.error().message);
+  }
   std::vector<const Device*> shown;
   const std::string want_vendor = to_lower(trim(vendor));
-  for (const Device* d : (*db)->search(query)) {
+  const auto found = (*db)->search(query);
+  for (const Device* d : found) {
     if ((want_vendor.empty() || d->vendor == want_vendor) && d->memory_bytes >= min_memory) {
       shown.push_back(d);
     }
+  }
+  // No match is an error, as in 'willfit models' and 'willfit device': a
+  // script reading the table must not take "none" for an answer.
+  if (shown.empty()) {
+    if (found.empty()) {
+      const std::string hint = did_you_mean((*db)->suggest(query));
+      return fail(ctx,
+                  "no device matches '" + trim(query) + "'" + (hint.empty() ? "" : ": " + hint));
+    }
+    std::string filters;
+    if (!want_vendor.empty()) {
+      filters += " from " + want_vendor;
+    }
+    if (min_memory > 0) {
+      filters += " with at least " + format_memory(min_memory, *units);
+    }
+    return fail(ctx, "no device" + (query.empty() ? "" : " matching '" + trim(query) + "'") +
+                         filters + " ('willfit devices' lists them all)");
   }
   ctx.out << (json ? render_device_table_json(shown, **db)
                    : render_device_table_text(shown, **db, *units));

@@ -140,6 +140,11 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
     return fail(ctx, applied.error().message);
   }
   if (!ram_text.empty()) {
+    if (o.device.empty()) {
+      return fail(ctx,
+                  "--ram is system memory for layers offloaded from a GPU: add --device, e.g. "
+                  "--device 8gb --ram 32gb");
+    }
     auto ram = parse_capacity(ram_text);
     if (!ram) {
       return fail(ctx, "--ram: " + ram.error().message);

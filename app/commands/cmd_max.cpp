@@ -12,6 +12,7 @@
 #include "render/render_max.hpp"
 #include "sources/model_source.hpp"
 #include "sources/resolve.hpp"
+#include "willfit/core/text.hpp"
 #include "willfit/planner/planner.hpp"
 
 namespace willfit::app {
@@ -60,6 +61,11 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
     return code;
   }
 
+  if (o.context_given() && trim(o.context) == "max") {
+    return fail(ctx,
+                "--context max is a question of 'willfit MODEL'; 'willfit max MODEL' already "
+                "finds the longest context: give token counts here, e.g. --context 8k");
+  }
   MaxQuestion question;
   InferenceQuery& query = question.query;
   const auto units = units_from_option(units_text);

@@ -203,6 +203,9 @@ Expected<TrainingQuery> build_query(const Texts& t, const Flags& f, const Enviro
       return make_error("--gpu-limit: " + limit.error().message);
     }
     q.usable.gpu_limit = *limit;
+    if (auto checked = check_gpu_limit(q.usable.gpu_limit, q.devices, q.units); !checked) {
+      return checked.error();
+    }
   }
   return validate(std::move(q));
 }

@@ -11,6 +11,7 @@
 #include "options/units_option.hpp"
 #include "render/render_which.hpp"
 #include "sources/device_source.hpp"
+#include "willfit/core/text.hpp"
 #include "willfit/planner/which.hpp"
 
 namespace willfit::app {
@@ -64,6 +65,11 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
     return code;
   }
 
+  if (o.context_given() && trim(o.context) == "max") {
+    return fail(ctx,
+                "--context max searches one device; 'willfit which' ranks many: give token "
+                "counts, e.g. --context 32k");
+  }
   InferenceQuery query;
   const auto units = units_from_option(units_text);
   if (!units) {
@@ -99,6 +105,9 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
   auto db = source.get();
   if (!db) {
     return fail(ctx, db.error().message);
+  }
+  if (auto known = check_vendor(**db, vendor); !known) {
+    return fail(ctx, known.error().message);
   }
   auto rows = which_devices(query, (*db)->devices(), options);
   const std::size_t found = rows.size();

@@ -146,6 +146,9 @@ Expected<FitReport> answer_cell(const FitCommon& common, const ModelChoice& choi
   if (auto applied = apply_runtime_options(common.runtime_options, query); !applied) {
     return applied.error();
   }
+  if (auto limit = check_gpu_limit(query.usable.gpu_limit, query.devices, query.units); !limit) {
+    return limit.error();
+  }
   const bool ollama_by_tag = !query.runtime && query.model.ollama_tag;
   if (ollama_by_tag) {
     query.runtime = Runtime::Ollama;

@@ -44,4 +44,22 @@ Expected<std::int64_t> parse_tokens(const std::string& option, const std::string
   return value * scale;
 }
 
+Expected<bool> check_gpu_limit(const std::optional<Bytes>& limit, const DeviceSet& devices,
+                               UnitSystem units) {
+  if (!limit) {
+    return true;
+  }
+  if (devices.devices.empty()) {
+    return make_error("--gpu-limit limits a GPU's memory: add --device, e.g. --device 24gb");
+  }
+  for (const Device& d : devices.devices) {
+    if (*limit > d.memory_bytes) {
+      return make_error(fmt::format("--gpu-limit {} is more than the {} of {}: give at most that",
+                                    format_memory(*limit, units),
+                                    format_memory(d.memory_bytes, units), d.name));
+    }
+  }
+  return true;
+}
+
 }  // namespace willfit::app

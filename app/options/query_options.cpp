@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "options/options.hpp"
+#include "options/runtime_options.hpp"
 #include "sources/model_source.hpp"
 #include "sources/resolve.hpp"
 #include "willfit/inference/runtime.hpp"
@@ -85,7 +86,7 @@ Expected<bool> apply_query_options(const QueryOptionText& o, InferenceQuery& q) 
     }
     q.runtime = *runtime;
   }
-  return true;
+  return check_kv_type_for_runtime(q);
 }
 
 }  // namespace willfit::app

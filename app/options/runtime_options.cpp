@@ -4,6 +4,7 @@
 
 #include "options/options.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/inference/runtime.hpp"
 
 namespace willfit::app {
 
@@ -22,6 +23,120 @@ void add_runtime_options(CLI::App& app, RuntimeOptions& o) {
                  "vLLM: share of each GPU's total memory the engine takes (default 0.9)");
   app.add_option("--tp", o.tensor_parallel, "vLLM tensor-parallel size (default: every GPU)");
 }
+
+Expected<bool> check_kv_type_for_runtime(const InferenceQuery& q) {
+  if (q.runtime == Runtime::Vllm && q.kv_type.quantised()) {
+    // vLLM's --kv-cache-dtype takes auto (the model's dtype) or fp8 variants
+    // (docs.vllm.ai, features/quantization/quantized_kvcache); ggml's block
+    // types are llama.cpp's.
+    return make_error(fmt::format(
+        "--kv-type {} is a llama.cpp cache type, and vLLM does not store one: use f16 or bf16 "
+        "with --runtime vllm (its fp8 cache is not modelled)",
+        q.kv_type.id));
+  }
+  return true;
+}
+
+namespace {
+
+// Options that only one runtime reads would be silently ignored by another:
+// each is refused there, with the runtime in play and how it was chosen.
+// llama.cpp's (-ngl, --n-cpu-moe, --tensor-split, -ub) are read by the
+// llama.cpp family (llama.cpp, Ollama, and the generic rule built on it);
+// vLLM's (--gpu-memory-utilization, --tp) by vLLM alone.
+Expected<bool> refuse_foreign_runtime_options(const RuntimeOptions& o, const InferenceQuery& q) {
+  const Runtime runtime = q.runtime.value_or(default_runtime(q.precision));
+  const std::string chosen =
+      q.runtime ? fmt::format("--runtime {}", to_string(runtime))
+                : fmt::format("{} by default for {}", to_string(runtime), q.precision.name);
+  const bool llama_family =
+      runtime == Runtime::LlamaCpp || runtime == Runtime::Ollama || runtime == Runtime::Generic;
+  struct Given {
+    const char* option;
+    const std::string& text;
+  };
+  if (!llama_family) {
+    for (const Given& g : {Given{"--gpu-layers", o.gpu_layers}, Given{"--n-cpu-moe", o.n_cpu_moe},
+                           Given{"--tensor-split", o.tensor_split}, Given{"--ubatch", o.ubatch}}) {
+      if (!g.text.empty()) {
+        return make_error(fmt::format(
+            "{} is a llama.cpp option, and the runtime is {} ({}), which does not read it: "
+            "drop it, or add --runtime llama.cpp",
+            g.option, to_string(runtime), chosen));
+      }
+    }
+  }
+  if (runtime != Runtime::Vllm) {
+    for (const Given& g : {Given{"--gpu-memory-utilization", o.gpu_memory_utilization},
+                           Given{"--tp", o.tensor_parallel}}) {
+      if (!g.text.empty()) {
+        return make_error(fmt::format(
+            "{} is a vLLM option, and the runtime is {} ({}), which does not read it: drop it, "
+            "or add --runtime vllm",
+            g.option, to_string(runtime), chosen));
+      }
+    }
+  }
+  return true;
+}
+
+// Options that ask for more GPUs, layers or experts than the question has.
+Expected<bool> refuse_impossible_runtime_options(const RuntimeOptions& o, const InferenceQuery& q) {
+  const auto gpus = static_cast<int>(q.devices.count());
+  if (!o.tensor_parallel.empty()) {
+    if (gpus == 0) {
+      return make_error(fmt::format(
+          "--tp {} needs GPUs: add --device, e.g. --device \"2x rtx 3090\"", q.tensor_parallel));
+    }
+    if (q.tensor_parallel > gpus) {
+      return make_error(fmt::format("--tp {} needs {} GPUs, and the device given has {} ({})",
+                                    q.tensor_parallel, q.tensor_parallel, gpus,
+                                    q.devices.display_name()));
+    }
+    // vLLM splits the attention heads among the ranks and refuses a size that
+    // does not divide them (vllm/config.py, ModelConfig.verify_with_parallel_config:
+    // "Total number of attention heads ... must be divisible by tensor parallel size").
+    const int heads = q.model.arch.heads;
+    if (heads > 0 && heads % q.tensor_parallel != 0) {
+      return make_error(fmt::format(
+          "--tp {}: the model has {} attention heads, which vLLM must divide evenly among the "
+          "GPUs; use a divisor of {}",
+          q.tensor_parallel, heads, heads));
+    }
+  }
+  if (!o.tensor_split.empty()) {
+    if (gpus == 0) {
+      return make_error("--tensor-split needs GPUs: add --device, e.g. --device \"2x rtx 3090\"");
+    }
+    if (q.tensor_split.size() > static_cast<std::size_t>(gpus)) {
+      return make_error(
+          fmt::format("--tensor-split '{}' has {} parts, and the device given has {} {} ({}): one "
+                      "share per GPU",
+                      o.tensor_split, q.tensor_split.size(), gpus, gpus == 1 ? "GPU" : "GPUs",
+                      q.devices.display_name()));
+    }
+    double sum = 0;
+    for (double share : q.tensor_split) {
+      sum += share;  // each is at least 0: parse_decimal takes no sign
+    }
+    if (sum <= 0) {
+      return make_error(fmt::format(
+          "invalid --tensor-split '{}': at least one share must be above 0", o.tensor_split));
+    }
+  }
+  if (!o.n_cpu_moe.empty() && !q.model.arch.moe) {
+    return make_error(fmt::format(
+        "--n-cpu-moe keeps experts on the CPU, and {} has none (a dense model): drop it",
+        q.model.name.empty() ? q.model.id : q.model.name));
+  }
+  if ((!o.gpu_layers.empty() || !o.n_cpu_moe.empty()) && gpus == 0) {
+    return make_error(fmt::format("{} needs GPUs: add --device, e.g. --device 8gb",
+                                  o.gpu_layers.empty() ? "--n-cpu-moe" : "--gpu-layers"));
+  }
+  return true;
+}
+
+}  // namespace
 
 Expected<bool> apply_runtime_options(const RuntimeOptions& o, InferenceQuery& q) {
   if (!o.runtime.empty()) {
@@ -91,7 +206,13 @@ Expected<bool> apply_runtime_options(const RuntimeOptions& o, InferenceQuery& q)
     }
     q.tensor_parallel = static_cast<int>(*n);
   }
-  return true;
+  if (auto foreign = refuse_foreign_runtime_options(o, q); !foreign) {
+    return foreign;
+  }
+  if (auto kv = check_kv_type_for_runtime(q); !kv) {
+    return kv;
+  }
+  return refuse_impossible_runtime_options(o, q);
 }
 
 Expected<std::int64_t> apply_context_max(InferenceQuery& q) {

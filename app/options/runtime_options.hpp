@@ -7,8 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "willfit/inference/estimate.hpp"
 #include "willfit/core/expected.hpp"
+#include "willfit/inference/estimate.hpp"
 
 namespace willfit::app {
 
@@ -26,6 +26,9 @@ void add_runtime_options(CLI::App& app, RuntimeOptions& o);
 
 // Applies the options to `q`; an error names the option and the input.
 Expected<bool> apply_runtime_options(const RuntimeOptions& o, InferenceQuery& q);
+
+// A KV cache type the runtime cannot store (q8_0 with vLLM) is an error.
+Expected<bool> check_kv_type_for_runtime(const InferenceQuery& q);
 
 // "--context max": the longest context that fits, set on `q`. Needs a device.
 Expected<std::int64_t> apply_context_max(InferenceQuery& q);

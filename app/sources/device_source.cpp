@@ -1,6 +1,11 @@
 #include "sources/device_source.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "willfit/core/text.hpp"
 
 #include "sources/embedded_data.hpp"
 
@@ -91,6 +96,17 @@ Expected<Device> DeviceSource::find(const std::string& name) {
     return db.error();
   }
   return (*db)->find(name);
+}
+
+Expected<bool> check_vendor(const DeviceDb& db, const std::string& vendor) {
+  const std::string want = to_lower(trim(vendor));
+  const auto vendors = db.vendors();
+  if (want.empty() || std::find(vendors.begin(), vendors.end(), want) != vendors.end()) {
+    return true;
+  }
+  const std::string hint = did_you_mean(closest(want, vendors, 1));
+  return make_error(fmt::format("unknown vendor '{}'{}{} (the vendors: {})", trim(vendor),
+                                hint.empty() ? "" : ": ", hint, fmt::join(vendors, ", ")));
 }
 
 std::string user_devices_path(const Environment& env) {

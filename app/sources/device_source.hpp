@@ -9,8 +9,8 @@
 #include <string>
 
 #include "sources/environment.hpp"
-#include "willfit/devices/device_db.hpp"
 #include "willfit/core/expected.hpp"
+#include "willfit/devices/device_db.hpp"
 
 namespace willfit::app {
 
@@ -34,6 +34,10 @@ class DeviceSource {
   [[nodiscard]] bool embedded_only() const;
   std::optional<Expected<DeviceDb>> db_;
 };
+
+// --vendor must name a vendor of the database ("nvidai" is an error with a
+// "did you mean", not an empty answer). "" passes.
+Expected<bool> check_vendor(const DeviceDb& db, const std::string& vendor);
 
 // The user file's path, or "" when neither XDG_CONFIG_HOME nor HOME is set.
 std::string user_devices_path(const Environment& env);

@@ -9,9 +9,9 @@
 #include "sources/detect.hpp"
 #include "sources/device_source.hpp"
 #include "sources/resolve.hpp"
+#include "willfit/core/text.hpp"
 #include "willfit/devices/device_db.hpp"
 #include "willfit/planner/device_sheet.hpp"
-#include "willfit/core/text.hpp"
 
 namespace willfit::app {
 namespace {
@@ -29,11 +29,39 @@ std::string describe(const Device& d, UnitSystem units) {
   return s;
 }
 
-Expected<Device> one_device(const std::string& name, DeviceSource& source, UnitSystem units) {
+// Lookups by name, each done once: parse_device_spec asks whether a piece
+// names a device before it reads a count, and the device is then taken from
+// here.
+class Lookups {
+ public:
+  explicit Lookups(DeviceSource& source) : source_(source) {}
+  Expected<Device> find(const std::string& name) {
+    for (const auto& [n, d] : done_) {
+      if (n == name) {
+        return d;
+      }
+    }
+    done_.emplace_back(name, source_.find(name));
+    return done_.back().second;
+  }
+  NameMatch match(std::string_view name) {
+    auto d = find(std::string(name));
+    if (d) {
+      return NameMatch::Found;
+    }
+    return is_ambiguous_device_error(d.error()) ? NameMatch::Ambiguous : NameMatch::Unknown;
+  }
+
+ private:
+  DeviceSource& source_;
+  std::vector<std::pair<std::string, Expected<Device>>> done_;
+};
+
+Expected<Device> one_device(const std::string& name, Lookups& lookups, UnitSystem units) {
   if (is_capacity_text(name)) {
     return raw_device(name, units);
   }
-  auto d = source.find(name);
+  auto d = lookups.find(name);
   if (!d) {
     return d.error();
   }
@@ -58,14 +86,15 @@ Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& 
     det->devices.system_ram = det->ram;
     return std::move(det->devices);
   }
-  auto parts = parse_device_spec(text);
+  Lookups lookups(source);
+  auto parts = parse_device_spec(text, [&](std::string_view name) { return lookups.match(name); });
   if (!parts) {
     return parts.error();
   }
   DeviceSet set;
   set.text = to_lower(trim(text));
   for (const auto& part : *parts) {
-    auto d = one_device(part.name, source, units);
+    auto d = one_device(part.name, lookups, units);
     if (!d) {
       // Name the whole --device text when the failing part is only a piece of it.
       if (parts->size() > 1 || part.count > 1) {

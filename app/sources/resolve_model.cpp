@@ -2,7 +2,8 @@
 // existing file or directory, a model file extension, a leading '/', './',
 // '../' or '~/') is read as a model file; a size ("7b", "8x7b") gets an
 // inferred architecture; anything else is looked up in the catalogue, which
-// is parsed only then, so sizes and files never pay for it.
+// is parsed only then, so sizes and files never pay for it. A name with a
+// '/' that the catalogue does not know is a path after all.
 #include "sources/model_source.hpp"
 #include "sources/resolve.hpp"
 #include "willfit/core/text.hpp"
@@ -41,6 +42,16 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
   }
   auto match = db->find(t);
   if (!match) {
+    // A '/' makes it a path ("models/7b", "7b/") unless the catalogue knows
+    // it as a Hugging Face id ("meta-llama/llama-3.1-8b"): a path that does not
+    // exist says so, whatever its last part looks like.
+    if (t.find('/') != std::string::npos) {
+      auto file = model_from_path(t, env, units);
+      if (!file) {
+        return make_error(file.error().message + " (nor is it a model name willfit knows)");
+      }
+      return file;
+    }
     return match.error();
   }
   return model_from_match(*match);

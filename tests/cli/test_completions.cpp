@@ -74,5 +74,73 @@ TEST(Completions, CommandsAndOptionsComeFromTheTableAndHelp) {
   EXPECT_FALSE(has_line(train.out, "--runtime")) << train.out;
 }
 
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', start)) {
+    out.push_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return out;
+}
+
+// Every value the completions offer for an option is one its command
+// accepts (exit 0 or 1, never 2), so the lists cannot offer what the parser
+// refuses. The options come from each command's --help.
+TEST(Completions, EveryOfferedValueIsAccepted) {
+  struct Base {
+    std::string command;
+    std::vector<std::string> args;
+  };
+  // A small device database keeps 'which' quick; --vendor offers its vendors.
+  app::FakeEnvironment env;
+  env.vars["WILLFIT_DEVICES"] = "/d.json";
+  env.files["/d.json"] =
+      R"({"schema_version": 1, "data_version": "2026-01-01", "devices": [
+  {"id": "rtx-4090", "vendor": "nvidia", "name": "GeForce RTX 4090", "kind": "discrete_gpu",
+   "memory_bytes": 25769803776, "bandwidth_gb_per_s": 1008, "price_usd": 1599, "tdp_w": 450,
+   "source": "test"}]})";
+  int offered = 0;
+  for (const Base& base : std::vector<Base>{{"", {"7b", "-d", "24gb"}},
+                                            {"train", {"train", "7b", "-d", "24gb"}},
+                                            {"max", {"max", "7b", "-d", "24gb"}},
+                                            {"which", {"which", "7b", "--limit", "1"}},
+                                            {"cost", {"cost", "-d", "rtx 4090"}},
+                                            {"devices", {"devices"}},
+                                            {"device", {"device", "rtx 4090"}},
+                                            {"models", {"models"}}}) {
+    std::vector<std::string> ask{"__complete", "valued"};
+    if (!base.command.empty()) {
+      ask.push_back(base.command);
+    }
+    for (const auto& option : lines_of(run_cli(ask, env).out)) {
+      if (option == "-d" || option == "--device") {
+        continue;  // names: the lookup's own tests
+      }
+      const auto values = run_cli({"__complete", "values", base.command, option}, env);
+      for (const auto& value : lines_of(values.out)) {
+        auto args = base.args;
+        args.push_back(option);
+        args.push_back(value);
+        if (option == "--lora-targets" || option == "-r") {
+          args.insert(args.end(), {"--method", "lora"});
+        }
+        const auto r = run_cli(args, env);
+        EXPECT_NE(r.code, 2) << "willfit " << base.command << " " << option << " " << value << ": "
+                             << r.err;
+        ++offered;
+      }
+    }
+  }
+  EXPECT_GE(offered, 100);
+  // The program's own lists, not a copy: every precision and runtime it knows.
+  const auto p = run_cli({"__complete", "values", "", "--precision"}).out;
+  EXPECT_TRUE(has_line(p, "iq1_s")) << p;
+  EXPECT_TRUE(has_line(p, "q4_k_m")) << p;
+  EXPECT_TRUE(has_line(run_cli({"__complete", "values", "", "--runtime"}).out, "vllm"));
+  EXPECT_TRUE(has_line(run_cli({"__complete", "values", "max", "-p"}).out, "best"));
+  EXPECT_EQ(run_cli({"__complete", "values", "", "--batch"}).code, 1);  // a number: no list
+}
+
 }  // namespace
 }  // namespace willfit

@@ -46,7 +46,7 @@ TEST(JsonProperties, TotalsEqualTheSumOfTheirParts) {
       args.insert(args.end(), {"-d", device});
     }
     const std::string ram = pick(rams);
-    if (!ram.empty()) {
+    if (!ram.empty() && !device.empty()) {  // --ram without a device is refused
       args.insert(args.end(), {"--ram", ram});
     }
     const std::string line = fmt::format("{}", fmt::join(args, " "));

@@ -209,15 +209,20 @@ TEST(Catalogue, UserFileAddsModels) {
             std::string::npos);
 }
 
-TEST(Catalogue, SizesAndFilesDoNotNeedTheCatalogue) {
-  // A broken catalogue only matters when a name is looked up.
+TEST(Catalogue, ANamedCatalogueIsReadEvenForSizesAndFiles) {
+  // A catalogue the user names (WILLFIT_MODELS, --models) is read on every
+  // run: broken, it is an error even when no name is looked up (issue 17).
   app::FakeEnvironment env;
   env.vars["WILLFIT_MODELS"] = "broken.json";
   env.files["broken.json"] = "{";
   env.files["tiny.gguf"] = tiny_llama(3).file();
+  EXPECT_TRUE(is_clean_error(run_cli({"7b"}, env)));
+  EXPECT_TRUE(is_clean_error(run_cli({"tiny.gguf"}, env)));
+  EXPECT_TRUE(is_clean_error(run_cli({"llama-3.1-8b"}, env)));
+  // Without it, sizes and files answer.
+  env.vars.erase("WILLFIT_MODELS");
   EXPECT_EQ(run_cli({"7b"}, env).code, 0);
   EXPECT_EQ(run_cli({"tiny.gguf"}, env).code, 0);
-  EXPECT_TRUE(is_clean_error(run_cli({"llama-3.1-8b"}, env)));
 }
 
 TEST(ModelsCommand, ListsFiltersAndSuggests) {

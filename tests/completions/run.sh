@@ -61,6 +61,7 @@ run_cases() {  # $1: a function that completes "$@" and prints one candidate per
   $complete_fn willfit 7b --kv-type "" > "$out"; check "$out" "--kv-type" f16 q8_0 q4_0
   $complete_fn willfit 7b --flash-attn "" > "$out"; check "$out" "--flash-attn" auto on off
   $complete_fn willfit 7b -d rtx-40 > "$out"; check "$out" "-d rtx-40" rtx-4090 rtx-4060
+  $complete_fn willfit 7b -d "" > "$out"; check "$out" "-d ''" auto rtx-4090
   $complete_fn willfit 7b --device zz > "$out"; check "$out" "--device zz" zz-lab-gpu
   $complete_fn willfit 7b --batch "" > "$out"; check_none "$out" "willfit 7b --batch ''"
   $complete_fn willfit train 7b --method "" > "$out"; check "$out" "--method" full lora qlora
@@ -73,6 +74,29 @@ run_cases() {  # $1: a function that completes "$@" and prints one candidate per
   $complete_fn willfit models --json "" > "$out"
   $complete_fn willfit completions "" > "$out"; check "$out" "completions" bash zsh fish
   $complete_fn willfit 7b --units "" > "$out"; check "$out" "--units" si iec
+  # Value lists come from the program: every precision and KV type it knows.
+  $complete_fn willfit 7b -p iq1 > "$out"; check "$out" "-p iq1" iq1_s iq1_m
+  $complete_fn willfit 7b --kv-type "" > "$out"; check "$out" "--kv-type" bf16 q5_1
+  $complete_fn willfit max 7b -d 24gb -p "" > "$out"; check "$out" "max -p" best q4_k_m
+  $complete_fn willfit which 7b --sort "" > "$out"; check "$out" "which --sort" price memory speed
+  $complete_fn willfit 7b --ram-bandwidth "" > "$out"; check "$out" "--ram-bandwidth" ddr5-5600-dual
+  # Names match on their letters and digits and complete in the user's
+  # spelling, in every command that takes MODEL or -d, and in the last part
+  # of a set ('+', a count).
+  $complete_fn willfit 7b -d rtx40 > "$out"; check "$out" "-d rtx40" rtx4060 rtx4080 rtx4090
+  $complete_fn willfit 7b -d '"m3 m' > "$out"; check "$out" "-d \"m3 m" "m3 max 36gb" "m3 max 128gb"
+  $complete_fn willfit 7b -d '"2x rtx40' > "$out"; check "$out" "-d \"2x rtx40" "2x rtx4090"
+  $complete_fn willfit 7b -d rtx-4090+rtx-30 > "$out"; check "$out" "-d rtx-4090+rtx-30" rtx-4090+rtx-3090
+  $complete_fn willfit 7b -d 7900x > "$out"; check "$out" "-d 7900x" 7900xtx 7900xt
+  $complete_fn willfit which llama3.1- > "$out"; check "$out" "which llama3.1-" llama3.1-8b llama3.1-70b
+  $complete_fn willfit max llama-3.1- > "$out"; check "$out" "max llama-3.1-" llama-3.1-8b
+  $complete_fn willfit max -d rtx40 > "$out"; check "$out" "max -d rtx40" rtx4090
+  $complete_fn willfit train llama-3.1- > "$out"; check "$out" "train llama-3.1-" llama-3.1-8b
+  $complete_fn willfit train 7b -d rtx40 > "$out"; check "$out" "train -d rtx40" rtx4090
+  $complete_fn willfit train 7b -d rtx-4090+rtx-30 > "$out"; check "$out" "train -d rtx-4090+" rtx-4090+rtx-3090
+  $complete_fn willfit cost -d 79 > "$out"; check "$out" "cost -d 79" 7900-xtx 7900-xt
+  $complete_fn willfit device rtx40 > "$out"; check "$out" "device rtx40" rtx4090
+  $complete_fn willfit devices m3-m > "$out"; check "$out" "devices m3-m" m3-max-128gb
   # An Ollama tag ("qwen2.5:7b") completes whole here; bash, which splits
   # words at ':', has its own case below.
   if [[ $shell != bash ]]; then

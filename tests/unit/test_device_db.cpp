@@ -5,8 +5,8 @@
 #include <set>
 
 #include "sources/embedded_data.hpp"
-#include "willfit/devices/device_db.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/devices/device_db.hpp"
 
 namespace willfit {
 namespace {
@@ -332,9 +332,10 @@ TEST(MergeDevices, AUserFileAddsAndReplacesById) {
 
 // ---- --device syntax --------------------------------------------------------
 
-std::vector<std::pair<std::string, int>> spec(std::string_view text) {
+std::vector<std::pair<std::string, int>> spec(std::string_view text,
+                                              const DeviceNameCheck& known = {}) {
   std::vector<std::pair<std::string, int>> out;
-  auto parts = parse_device_spec(text);
+  auto parts = parse_device_spec(text, known);
   if (!parts) {
     out.emplace_back("error: " + parts.error().message, 0);
     return out;
@@ -366,6 +367,42 @@ TEST(DeviceSpec, RejectsEmptyPartsAndBadCounts) {
   for (const char* bad : {"", "+", "rtx 4090+", "h100:", "h100:x", "h100:0", "0x rtx 3090",
                           "5000x h100", ":8", "a++b", "+rtx 4090"}) {
     EXPECT_EQ(spec(bad).front().first.rfind("error: ", 0), 0u) << bad;
+  }
+}
+
+// With the database asked first, a number that is part of a name stays in
+// the name, and counts are read before or after it.
+std::vector<std::pair<std::string, int>> spec_known(std::string_view text) {
+  return spec(text, [](std::string_view name) {
+    auto d = embedded().find(name);
+    if (d) {
+      return NameMatch::Found;
+    }
+    return is_ambiguous_device_error(d.error()) ? NameMatch::Ambiguous : NameMatch::Unknown;
+  });
+}
+
+TEST(DeviceSpec, NamesAreAskedBeforeCounts) {
+  EXPECT_EQ(spec_known("7900 xtx"), (Parts{{"7900 xtx", 1}}));
+  EXPECT_EQ(spec_known("7900xtx"), (Parts{{"7900xtx", 1}}));
+  EXPECT_EQ(spec_known("7900 xt"), (Parts{{"7900 xt", 1}}));
+  EXPECT_EQ(spec_known("4090 x2"), (Parts{{"4090", 2}}));
+  EXPECT_EQ(spec_known("3090x2"), (Parts{{"3090", 2}}));
+  EXPECT_EQ(spec_known("rtx 3090 x 2"), (Parts{{"rtx 3090", 2}}));
+  EXPECT_EQ(spec_known("2x 7900 xtx"), (Parts{{"7900 xtx", 2}}));
+  EXPECT_EQ(spec_known("7900 xtx x2+4090"), (Parts{{"7900 xtx", 2}, {"4090", 1}}));
+  EXPECT_EQ(spec_known("7900xtx:3"), (Parts{{"7900xtx", 3}}));
+  EXPECT_EQ(spec_known("24gbx2"), (Parts{{"24gb", 2}}));
+  EXPECT_EQ(spec_known("rtx 4090"), (Parts{{"rtx 4090", 1}}));
+  // An ambiguous name keeps its count; the lookup then lists the candidates.
+  EXPECT_EQ(spec_known("2x a100"), (Parts{{"a100", 2}}));
+  // Nothing known: the whole part is the name ("unknown device '7900 xtz'"),
+  // unless a count in range leaves a name to report ("2x foo" -> "foo").
+  EXPECT_EQ(spec_known("7900 xtz"), (Parts{{"7900 xtz", 1}}));
+  EXPECT_EQ(spec_known("2x foo"), (Parts{{"foo", 2}}));
+  // A count of a known device out of range is still an error.
+  for (const char* bad : {"0x rtx 4090", "rtx 4090 x0", "3090x2000", "h100:0"}) {
+    EXPECT_EQ(spec_known(bad).front().first.rfind("error: ", 0), 0u) << bad;
   }
 }
 

@@ -52,6 +52,8 @@ constexpr std::array<std::string_view, 15> kNoiseWords = {
     "ati",    "apple",   "intel", "gpu", "graphics", "qualcomm", "google",
 };
 
+constexpr std::string_view kAmbiguous = "is ambiguous";
+
 bool is_noise(std::string_view word) {
   return std::find(kNoiseWords.begin(), kNoiseWords.end(), word) != kNoiseWords.end();
 }
@@ -458,11 +460,19 @@ Expected<Device> DeviceDb::find(std::string_view name) const {
   }
   if (found.size() > 1) {
     return make_error(
-        fmt::format("device '{}' is ambiguous: {}; name one of them (memory size, "
+        fmt::format("device '{}' {}: {}; name one of them (memory size, "
                     "form factor) or see 'willfit devices {}'",
-                    shown, candidate_list(devices_, found), shown));
+                    shown, kAmbiguous, candidate_list(devices_, found), shown));
   }
-  // Unknown: the closest keys, as ids the user can type.
+  const std::string hint = did_you_mean(suggest(name));
+  return make_error(
+      fmt::format("unknown device '{}'{}{} ('willfit devices' lists them; a size "
+                  "like '24gb' works too)",
+                  shown, hint.empty() ? "" : ": ", hint));
+}
+
+std::vector<std::string> DeviceDb::suggest(std::string_view name) const {
+  // The closest keys, as ids the user can type.
   std::vector<std::string> keys;
   std::vector<std::size_t> owners;
   for (const auto& [key, indices] : keys_) {
@@ -482,17 +492,27 @@ Expected<Device> DeviceDb::find(std::string_view name) const {
     sorted_keys.push_back(keys[i]);
   }
   std::vector<std::string> ids;
-  for (const auto& key : closest(join(tokens), sorted_keys, 12)) {
+  for (const auto& key : closest(device_key(name), sorted_keys, 12)) {
     const auto& id = devices_[exact(key).front()].id;
     if (std::find(ids.begin(), ids.end(), id) == ids.end() && ids.size() < 3) {
       ids.push_back(id);
     }
   }
-  const std::string hint = did_you_mean(ids);
-  return make_error(
-      fmt::format("unknown device '{}'{}{} ('willfit devices' lists them; a size "
-                  "like '24gb' works too)",
-                  shown, hint.empty() ? "" : ": ", hint));
+  return ids;
+}
+
+std::vector<std::string> DeviceDb::vendors() const {
+  std::vector<std::string> out;
+  for (const auto& d : devices_) {
+    out.push_back(d.vendor);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+bool is_ambiguous_device_error(const Error& error) {
+  return error.message.find(kAmbiguous) != std::string::npos;
 }
 
 std::vector<const Device*> DeviceDb::search(std::string_view query) const {
@@ -935,9 +955,110 @@ bool is_device_separator(const std::string& all, std::size_t at) {
   return !(letters && name_end);
 }
 
+// The ways one part of a --device value can be read as a count and a
+// device, in the order tried: "2x rtx 3090" / "2 x 24gb" (count first),
+// "rtx 3090 x2" / "3090x2" (count last), "h100:8".
+struct CountReading {
+  std::string count;
+  std::string name;
+};
+
+std::vector<CountReading> count_readings(const std::string& part) {
+  std::vector<CountReading> out;
+  std::size_t digits = 0;
+  while (digits < part.size() && is_digit(part[digits])) {
+    ++digits;
+  }
+  std::size_t after = digits;
+  while (after < part.size() && part[after] == ' ') {
+    ++after;
+  }
+  if (digits > 0 && after + 1 < part.size() && (part[after] == 'x' || part[after] == 'X')) {
+    std::string name = trim(part.substr(after + 1));
+    if (!name.empty()) {
+      out.push_back({part.substr(0, digits), std::move(name)});
+    }
+  }
+  std::size_t first = part.size();
+  while (first > 0 && is_digit(part[first - 1])) {
+    --first;
+  }
+  std::size_t before = first;
+  while (before > 0 && part[before - 1] == ' ') {
+    --before;
+  }
+  // The 'x' stands apart from the name: after a space, a digit or a size
+  // ("4090 x2", "3090x2", "24gbx2"), never the end of a word ("rtx 4090").
+  if (first < part.size() && before > 1 && (part[before - 1] == 'x' || part[before - 1] == 'X')) {
+    std::string name = trim(part.substr(0, before - 1));
+    if (!name.empty() &&
+        (part[before - 2] == ' ' || is_digit(part[before - 2]) || is_capacity_text(name))) {
+      out.push_back({part.substr(first), std::move(name)});
+    }
+  }
+  return out;
+}
+
+bool count_in_range(const std::string& count) {
+  return count.size() <= 5 && std::stoll(count) >= 1 && std::stoll(count) <= kMaxDeviceCount;
+}
+
+// One part of a --device value (no '+' in it) as a count and a name.
+Expected<DeviceSpecPart> parse_device_part(const std::string& part, std::string_view whole,
+                                           const DeviceNameCheck& known) {
+  const auto match = [&](const std::string& name) {
+    if (is_capacity_text(name)) {
+      return NameMatch::Found;
+    }
+    return known ? known(name) : NameMatch::Found;
+  };
+  if ((known || is_capacity_text(part)) && match(part) != NameMatch::Unknown) {
+    return DeviceSpecPart{part, 1};
+  }
+  std::vector<CountReading> readings = count_readings(part);
+  if (const auto colon = part.rfind(':'); colon != std::string::npos) {
+    CountReading r{trim(part.substr(colon + 1)), trim(part.substr(0, colon))};
+    if (!all_digits(r.count) || r.name.empty()) {
+      return make_error(
+          fmt::format("invalid device '{}': write a count after ':' as in 'h100:8'", trim(whole)));
+    }
+    readings.push_back(std::move(r));
+  }
+  // The first reading whose name is a device; else one whose name is
+  // ambiguous, with a count in range (the lookup then says which devices it
+  // could be); else any with a count in range ("2x foo": the lookup says
+  // 'foo' is unknown); else the part is a name as a whole ("7900 xtz").
+  const CountReading* chosen = nullptr;
+  for (const auto& r : readings) {
+    if (match(r.name) == NameMatch::Found) {
+      chosen = &r;
+      break;
+    }
+  }
+  for (const auto& r : readings) {
+    if (chosen == nullptr && count_in_range(r.count) && match(r.name) == NameMatch::Ambiguous) {
+      chosen = &r;
+    }
+  }
+  for (const auto& r : readings) {
+    if (chosen == nullptr && count_in_range(r.count)) {
+      chosen = &r;
+    }
+  }
+  if (chosen == nullptr) {
+    return DeviceSpecPart{part, 1};
+  }
+  if (!count_in_range(chosen->count)) {
+    return make_error(fmt::format("invalid device count {} in '{}': use 1 to {}", chosen->count,
+                                  trim(whole), kMaxDeviceCount));
+  }
+  return DeviceSpecPart{chosen->name, static_cast<int>(std::stoll(chosen->count))};
+}
+
 }  // namespace
 
-Expected<std::vector<DeviceSpecPart>> parse_device_spec(std::string_view text) {
+Expected<std::vector<DeviceSpecPart>> parse_device_spec(std::string_view text,
+                                                        const DeviceNameCheck& known) {
   const std::string all = trim(text);
   if (all.find(',') != std::string::npos) {
     return make_error(fmt::format(
@@ -959,41 +1080,11 @@ Expected<std::vector<DeviceSpecPart>> parse_device_spec(std::string_view text) {
       return make_error(fmt::format(
           "empty device in '{}': join devices with '+', e.g. 'rtx 4090+rtx 3090'", all));
     }
-    DeviceSpecPart p;
-    std::string count_text;
-    // "2x rtx 3090", "2 x 24gb": a count, an 'x', then the device.
-    std::size_t digits = 0;
-    while (digits < part.size() && is_digit(part[digits])) {
-      ++digits;
+    auto p = parse_device_part(part, text, known);
+    if (!p) {
+      return p.error();
     }
-    std::size_t after = digits;
-    while (after < part.size() && part[after] == ' ') {
-      ++after;
-    }
-    if (digits > 0 && after < part.size() && (part[after] == 'x' || part[after] == 'X') &&
-        after + 1 < part.size() && !trim(part.substr(after + 1)).empty() &&
-        (after > digits || part[after + 1] == ' ' || !is_capacity_text(part))) {
-      count_text = part.substr(0, digits);
-      part = trim(part.substr(after + 1));
-    } else if (const auto colon = part.rfind(':'); colon != std::string::npos) {
-      // "h100:8"
-      count_text = trim(part.substr(colon + 1));
-      part = trim(part.substr(0, colon));
-      if (!all_digits(count_text) || part.empty()) {
-        return make_error(
-            fmt::format("invalid device '{}': write a count after ':' as in 'h100:8'", trim(text)));
-      }
-    }
-    if (!count_text.empty()) {
-      const long long n = count_text.size() > 5 ? kMaxDeviceCount + 1 : std::stoll(count_text);
-      if (n < 1 || n > kMaxDeviceCount) {
-        return make_error(fmt::format("invalid device count {} in '{}': use 1 to {}", count_text,
-                                      trim(text), kMaxDeviceCount));
-      }
-      p.count = static_cast<int>(n);
-    }
-    p.name = part;
-    parts.push_back(std::move(p));
+    parts.push_back(std::move(*p));
     if (end == all.size()) {
       break;
     }

@@ -5,13 +5,14 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
-#include "willfit/devices/device.hpp"
 #include "willfit/core/expected.hpp"
+#include "willfit/devices/device.hpp"
 
 namespace willfit {
 
@@ -43,6 +44,12 @@ class DeviceDb {
   // Every device whose name, id or alias holds all the words of `query`
   // (after normalisation), in database order; every device for "".
   [[nodiscard]] std::vector<const Device*> search(std::string_view query) const;
+
+  // Up to three ids close to `name`, for "did you mean ...?".
+  [[nodiscard]] std::vector<std::string> suggest(std::string_view name) const;
+
+  // The vendors of the devices, sorted, each once ("amd", "apple", ...).
+  [[nodiscard]] std::vector<std::string> vendors() const;
 
   // Entries of `overlay` replace entries with the same id; new ids are added.
   [[nodiscard]] DeviceDb merged_with(const DeviceDb& overlay) const;
@@ -86,12 +93,27 @@ struct DeviceSpecPart {
   int count = 1;
 };
 
-// Splits a --device value: "2x rtx 3090", "rtx 4090+rtx 3090", "h100:8",
-// "2x 24gb". Counts are 1 to kMaxDeviceCount. A '+' that ends a word of
-// letters ("ryzen ai max+ 395") belongs to the name. A ',' is an error that
-// says to use '+': commas separate the columns of a grid (app/grid.cpp).
+// True for DeviceDb::find's (and find_device_in's) "ambiguous" error, as
+// opposed to "unknown device".
+bool is_ambiguous_device_error(const Error& error);
+
+// How a piece of a --device value reads against the device database: no
+// device, several (ambiguous), or one.
+enum class NameMatch { Unknown, Ambiguous, Found };
+using DeviceNameCheck = std::function<NameMatch(std::string_view)>;
+
+// Splits a --device value: "2x rtx 3090", "rtx 3090 x2", "3090x2",
+// "rtx 4090+rtx 3090", "h100:8", "2x 24gb". A count is "N x" or "Nx" before
+// the name, "x N" or "xN" after it, or ":N"; counts are 1 to kMaxDeviceCount.
+// Numbers are also parts of names ("7900 xtx", "7900xtx"), so with `known`
+// (the caller's database lookup) a part that names a device is a name first,
+// and a count is read only where what remains is a device or a size. Without
+// `known` (syntax only) the first count form found is the count. A '+' that
+// ends a word of letters ("ryzen ai max+ 395") belongs to the name. A ',' is an
+// error that says to use '+': commas separate the columns of a grid.
 inline constexpr int kMaxDeviceCount = 1024;
-Expected<std::vector<DeviceSpecPart>> parse_device_spec(std::string_view text);
+Expected<std::vector<DeviceSpecPart>> parse_device_spec(std::string_view text,
+                                                        const DeviceNameCheck& known = {});
 
 // True when a --device part is a bare capacity ("8gb", "24GiB") rather than a
 // device name. A bare number below 1 MiB is a name ("4090", "3060").
