@@ -50,7 +50,7 @@ std::string render_speed_text(const SpeedEstimate& s, UnitSystem units) {
   if (!s.estimable) {
     return fmt::format("\nSpeed: not estimated: {}\n", s.reason);
   }
-  std::string out = "\nSpeed (llama.cpp-style estimate):\n";
+  std::string out = fmt::format("\nSpeed ({} estimate):\n", s.engine);
   out += row(
       "decode", figure(s.decode_tokens_per_s) + " tok/s",
       fmt::format("{}; upper bound {} at full datasheet bandwidth",
@@ -80,8 +80,11 @@ std::string render_speed_text(const SpeedEstimate& s, UnitSystem units) {
         "pace\n";
   }
   for (const auto& tier : s.tiers) {
+    const std::string label = s.tensor_parallel > 1 && tier.label != "system RAM"
+                                  ? fmt::format("{} (each of {})", tier.label, s.tensor_parallel)
+                                  : tier.label;
     out += fmt::format("  - {}: reads {} per token at {:g} GB/s x {:.2f} (measured efficiency)\n",
-                       tier.label, format_size(tier.weight_bytes, units), tier.bandwidth_gb_per_s,
+                       label, format_size(tier.weight_bytes, units), tier.bandwidth_gb_per_s,
                        tier.bandwidth_efficiency);
   }
   for (const auto& n : s.notes) {
@@ -107,6 +110,9 @@ nlohmann::ordered_json speed_json(const SpeedEstimate& s) {
   j["batch_tokens_per_s"] = number(s.batch_tokens_per_s);
   j["context_tokens"] = s.context;
   j["reason"] = s.estimable ? Json(nullptr) : Json(s.reason);
+  j["batch_requested"] = s.batch_requested;
+  j["tensor_parallel"] = s.tensor_parallel;
+  j["ram_assumed_bytes"] = s.ram_assumed_bytes ? Json(*s.ram_assumed_bytes) : Json(nullptr);
   Json notes = Json::array();
   for (const auto& n : s.notes) {
     notes.push_back(n);
