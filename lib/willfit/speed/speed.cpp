@@ -74,8 +74,17 @@
 //     t(N) = W / (N x BW x e) + 2 x 80 layers x 2 (N - 1) x s
 // over those three points gives e = 0.61 and s = 25 us, and then predicts
 // 15.0 / 18.7 / 14.1 tokens/s. Tensor parallel therefore uses e = 0.61 (an
-// engine, not llama.cpp) whatever the device class. NVLink's latency was not
-// measured there, so the same 25 us is used (pessimistic).
+// engine, not llama.cpp) whatever the device class, and vLLM on one GPU reads
+// at that efficiency too (Qwen2.5-7B/14B/32B BF16 on one A100 80GB, vLLM 0.6.3,
+// QwenLM/Qwen2.5 speed_benchmark.rst @f4d356c: 84.28 / 46.3 / 22.13 tokens/s,
+// predicted within 4-13 %; tests/data/speed_vllm.csv).
+// Over NVLink the step is far cheaper: with e held at 0.61, least squares over
+// vLLM 0.6.3's Qwen2.5-72B BF16 on 2 and 4 A100 80GB (18.19 / 31.37 tokens/s,
+// same source) gives s = 2.1 us (SpeedAccuracy.NvlinkStepFit). vLLM is tensor
+// parallel whenever the memory estimate is: its --tensor-parallel-size GPUs
+// (every device given, by default). Llama-3.1-405B FP8 on 8 H100 SXM: 51 GB
+// per device per token at 0.61 x 3350 GB/s = 25 ms, plus 2 x 126 layers x 14
+// steps x 2.1 us = 7 ms: about 31 tokens/s.
 //
 // Error band: the 80th percentile of the relative error over all measured
 // rows (decode and prefill), rounded up to 5 %: 25 % (the accuracy test

@@ -67,7 +67,7 @@ inline constexpr double kTensorParallelBandwidthEfficiency = 0.61;
 // One ring step over NVLink, fitted (least squares, engine efficiency held at
 // 0.61) to vLLM 0.6.3's Qwen2.5-72B BF16 on 2 and 4 A100 80GB
 // (SpeedAccuracy.NvlinkStepFit re-fits it).
-inline constexpr double kNvlinkRingStepLatencyS = 2.2e-6;
+inline constexpr double kNvlinkRingStepLatencyS = 2.1e-6;
 
 // Tensor parallelism: every tier's bytes are already one device's share;
 // each layer pays two all-reduces of the activations over the link.
