@@ -11,20 +11,6 @@
 namespace willfit::app {
 namespace {
 
-// 3 significant digits without exponents: 5230, 41.2, 7.85, 0.412.
-std::string figure(double x) {
-  if (x >= 100) {
-    return fmt::format("{:.0f}", x);
-  }
-  if (x >= 10) {
-    return fmt::format("{:.1f}", x);
-  }
-  if (x >= 1) {
-    return fmt::format("{:.2f}", x);
-  }
-  return fmt::format("{:.3f}", x);
-}
-
 // Rounded to 4 significant digits, so JSON stays stable across compilers.
 double rounded(double x) {
   if (x <= 0 || !std::isfinite(x)) {
@@ -40,11 +26,24 @@ std::string row(std::string_view label, const std::string& value, std::string_vi
 
 std::string range(double value, int band_pct, double cap) {
   const double f = band_pct / 100.0;
-  return fmt::format("range {}-{}", figure(value * (1 - f)),
-                     figure(std::min(cap, value * (1 + f))));
+  return fmt::format("range {}-{}", speed_figure(value * (1 - f)),
+                     speed_figure(std::min(cap, value * (1 + f))));
 }
 
 }  // namespace
+
+std::string speed_figure(double x) {
+  if (x >= 100) {
+    return fmt::format("{:.0f}", x);
+  }
+  if (x >= 10) {
+    return fmt::format("{:.1f}", x);
+  }
+  if (x >= 1) {
+    return fmt::format("{:.2f}", x);
+  }
+  return fmt::format("{:.3f}", x);
+}
 
 std::string render_speed_text(const SpeedEstimate& s, UnitSystem units) {
   if (!s.estimable) {
@@ -52,25 +51,26 @@ std::string render_speed_text(const SpeedEstimate& s, UnitSystem units) {
   }
   std::string out = fmt::format("\nSpeed ({} estimate):\n", s.engine);
   out += row(
-      "decode", figure(s.decode_tokens_per_s) + " tok/s",
+      "decode", speed_figure(s.decode_tokens_per_s) + " tok/s",
       fmt::format("{}; upper bound {} at full datasheet bandwidth",
                   range(s.decode_tokens_per_s, s.error_band_pct, s.decode_upper_bound_tokens_per_s),
-                  figure(s.decode_upper_bound_tokens_per_s)));
-  out += row("", figure(s.decode_tokens_per_s_at_context) + " tok/s",
+                  speed_figure(s.decode_upper_bound_tokens_per_s)));
+  out += row("", speed_figure(s.decode_tokens_per_s_at_context) + " tok/s",
              fmt::format("with {} tokens already in the cache", s.context));
   if (s.prefill_tokens_per_s && s.time_to_first_token_s) {
-    out += row("prefill", figure(*s.prefill_tokens_per_s) + " tok/s",
+    out += row("prefill", speed_figure(*s.prefill_tokens_per_s) + " tok/s",
                fmt::format("{}; a {}-token prompt",
                            range(*s.prefill_tokens_per_s, s.error_band_pct, 1e300), s.context));
-    out += row("first token", figure(*s.time_to_first_token_s) + " s",
-               fmt::format("to read that prompt (range {}-{} s)",
-                           figure(*s.time_to_first_token_s / (1 + s.error_band_pct / 100.0)),
-                           figure(*s.time_to_first_token_s / (1 - s.error_band_pct / 100.0))));
+    out +=
+        row("first token", speed_figure(*s.time_to_first_token_s) + " s",
+            fmt::format("to read that prompt (range {}-{} s)",
+                        speed_figure(*s.time_to_first_token_s / (1 + s.error_band_pct / 100.0)),
+                        speed_figure(*s.time_to_first_token_s / (1 - s.error_band_pct / 100.0))));
   }
   if (s.batch > 1) {
-    out += row(fmt::format("batch of {}", s.batch), figure(s.batch_tokens_per_s) + " tok/s",
+    out += row(fmt::format("batch of {}", s.batch), speed_figure(s.batch_tokens_per_s) + " tok/s",
                fmt::format("all sequences together ({} each, caches half full)",
-                           figure(s.batch_tokens_per_s / s.batch)));
+                           speed_figure(s.batch_tokens_per_s / s.batch)));
   }
   if (s.bound == SpeedBound::Bandwidth) {
     out += "  limited by memory bandwidth: the GPU waits on memory, not on arithmetic\n";

@@ -6,10 +6,13 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "willfit/speed/speed.hpp"
 #include "willfit/core/units.hpp"
+#include "willfit/speed/speed.hpp"
 
 namespace willfit::app {
+
+// A rate or time to 3 significant digits without exponents: 5230, 41.2, 7.85, 0.412.
+std::string speed_figure(double x);
 
 // "\nSpeed ...\n" lines, or one line saying why speed is not estimated.
 // `units`: how the weight bytes read per token print (--units); rates stay GB/s.
