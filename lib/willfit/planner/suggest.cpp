@@ -1,5 +1,8 @@
 #include "willfit/planner/suggest.hpp"
 
+#include "willfit/core/quality.hpp"
+#include "willfit/planner/planner.hpp"
+
 #include <algorithm>
 #include <array>
 
@@ -37,15 +40,16 @@ std::optional<Suggestion> costing(std::optional<Suggestion> s, std::string trade
   return s;
 }
 
-// What a lower precision costs, by bits per weight (llama.cpp's quantize
-// help lists 8-bit as near lossless and 2-bit types as large quality loss).
+// What a lower precision costs: by its published KL divergence from FP16
+// (quality.hpp), else by bits per weight for formats without one.
 std::string precision_cost(const Precision& p) {
+  if (const auto kld = quant_kld(p.id)) {
+    return std::string(quality_cost(*kld));
+  }
   const double bits = p.bits_per_weight;
   return bits >= 7.5   ? "near lossless"
-         : bits >= 5.5 ? "a very small quality loss"
          : bits >= 4.5 ? "a small quality loss"
-         : bits >= 3.5 ? "a noticeable quality loss"
-                       : "a large quality loss";
+                       : "a noticeable quality loss";
 }
 
 // Runs `alt` and keeps it when it fits whole.
@@ -88,13 +92,6 @@ std::optional<Suggestion> kv_cache(const InferenceQuery& q, const Estimate& e) {
   return std::nullopt;
 }
 
-// GGUF types from the highest quality down (llama.cpp's quantize list; the
-// i-quants fill the gaps between k-quants at 2-4 bits).
-constexpr std::array<const char*, 11> kGguf{"q8_0",   "q6_k",   "q5_k_m", "q4_k_m",
-                                            "q4_k_s", "iq4_xs", "q3_k_m", "iq3_xxs",
-                                            "q2_k",   "iq2_xs", "iq2_xxs"};
-constexpr std::array<const char*, 4> kOther{"fp8", "gptq-int8", "awq", "nf4"};
-
 // The query moved to llama.cpp, for a change that crosses runtimes (GGUF
 // quantisation, offload); `args` gains --runtime when that is a change.
 InferenceQuery on_llama_cpp(const InferenceQuery& q, const Estimate& e, std::string& args) {
@@ -117,18 +114,21 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e, 
   if (q.model.file_weight_bytes) {
     return std::nullopt;
   }
-  const auto try_list = [&](const auto& ids, bool cross,
+  // The same candidates, in the same quality order, as --precision best.
+  const auto try_list = [&](const std::vector<Precision>& candidates, bool cross,
                             bool shorten) -> std::optional<Suggestion> {
-    for (const char* id : ids) {
-      auto p = parse_precision(id);
-      if (!p || p->bits_per_weight >= q.precision.bits_per_weight) {
+    for (const Precision& candidate : candidates) {
+      const Precision* p = &candidate;
+      if (p->bits_per_weight >= q.precision.bits_per_weight) {
         continue;
       }
       std::string args = "--precision " + p->id;
       InferenceQuery alt = cross ? on_llama_cpp(q, e, args) : pinned(q, e);
       alt.precision = *p;
-      std::string change =
-          fmt::format("lower precision {} ({} bits per weight)", p->name, bits_per_weight_text(*p));
+      const std::optional<double> kld = quant_kld(p->id);
+      std::string change = fmt::format(
+          "lower precision {} ({} bits per weight{})", p->name, bits_per_weight_text(*p),
+          kld ? fmt::format("; KL divergence {:.3f} from FP16", *kld) : std::string());
       if (cross && !gguf_runtime(e.runtime)) {
         change += ", as a GGUF on llama.cpp";
       }
@@ -150,14 +150,15 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e, 
   };
   const bool gguf = gguf_runtime(e.runtime);
   if (!combined) {
-    return gguf ? try_list(kGguf, false, false) : try_list(kOther, false, false);
+    return try_list(precision_candidates(e.runtime), false, false);
   }
+  const std::vector<Precision> ggufs = precision_candidates(Runtime::LlamaCpp);
   if (!gguf) {
-    if (auto s = try_list(kGguf, true, false)) {
+    if (auto s = try_list(ggufs, true, false)) {
       return s;
     }
   }
-  return try_list(kGguf, true, true);
+  return try_list(ggufs, true, true);
 }
 
 std::optional<Suggestion> context(const InferenceQuery& q, const Estimate& e) {
