@@ -5,6 +5,7 @@
 // the suggestion promised.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -140,6 +141,56 @@ TEST(SuggestionsCli, EverySuggestionPrintedGetsTheVerdictItPromised) {
   EXPECT_EQ(queries, 50);
   std::printf("%d queries, %d suggestions executed\n", queries, checked);
   EXPECT_GT(checked, 50);
+}
+
+// Training advice: every suggestion's args (a JSON array: options, each with
+// its value unless it is a switch) applied to the command as typed must run
+// (no refused flag combination, such as --gpus next to "2x rtx 3090") and
+// give the verdict promised; the first suggestion that fits keeps the GPUs
+// the user named whenever any same-hardware change fits.
+TEST(SuggestionsCli, EveryTrainingSuggestionRunsAndKeepsItsPromise) {
+  const std::vector<std::vector<std::string>> questions{
+      {"train", "llama-3.1-70b", "--device", "2x rtx 3090"},
+      {"train", "llama-3.1-8b", "--device", "2x rtx 4090"},
+      {"train", "llama-3.1-8b", "--device", "rtx 4090"},
+      {"train", "qwen2.5-14b", "--device", "rtx 3090", "--gpus", "4"},
+      {"train", "llama-3.1-8b", "--device", "rtx 3060 12gb", "--method", "lora"},
+  };
+  int checked = 0;
+  for (const auto& argv : questions) {
+    std::vector<std::string> asked = argv;
+    asked.emplace_back("--json");
+    const CliResult r = run_cli(asked);
+    ASSERT_NE(r.code, 2) << joined(argv) << ": " << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    for (const auto& s : doc["suggestions"]) {
+      std::vector<std::string> next = argv;
+      const auto args = s["args"].get<std::vector<std::string>>();
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        const bool has_value = i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0;
+        const std::string value = has_value ? args[i + 1] : "";
+        auto at = std::find(next.begin(), next.end(), args[i]);
+        if (at == next.end()) {
+          next.push_back(args[i]);
+          if (has_value) {
+            next.push_back(value);
+          }
+        } else if (has_value) {
+          *(at + 1) = value;
+        }
+        i += has_value ? 1 : 0;
+      }
+      next.emplace_back("--json");
+      const CliResult after = run_cli(next);
+      ASSERT_NE(after.code, 2) << joined(argv) << " -> " << joined(next) << ": " << after.err;
+      const auto got = nlohmann::json::parse(after.out);
+      EXPECT_EQ(got["result"]["verdict"], s["verdict"]) << joined(next);
+      EXPECT_EQ(got["result"]["required_bytes"], s["total_bytes"]) << joined(next);
+      ++checked;
+    }
+  }
+  std::printf("%d training suggestions executed\n", checked);
+  EXPECT_GT(checked, 10);
 }
 
 }  // namespace
