@@ -27,8 +27,9 @@ constexpr const char* kFooter = R"(Examples:
   willfit max llama-3.1-8b -d "rtx 4090" -p q8_0 (the longest context and largest batch)
   willfit max llama-3.1-70b -d "2x rtx 3090" -p best  (the best precision that fits)
 
---precision best picks by bits per weight among the GGUF types (llama.cpp, the default) or the
-  formats the named --runtime loads. Sizes are bare sizes (willfit 7b...) with an inferred
+--precision best picks by published quality among the GGUF types (llama.cpp, the default:
+  mean KL divergence from FP16 in llama.cpp's Llama-3-8B scoreboard, so Q4_K_S before legacy
+  Q4_1), or by bits per weight among the formats the named --runtime loads. Sizes are bare sizes (willfit 7b...) with an inferred
   architecture; context in multiples of 256 tokens; batch up to 4096.
 
 Exit codes: 0 something fits, 1 nothing fits, 2 error.)";

@@ -5,8 +5,9 @@
 #include <fmt/format.h>
 
 #include "render/render_grid.hpp"
-#include "willfit/planner/grid.hpp"
+#include "render/render_speed.hpp"
 #include "willfit/inference/runtime.hpp"
+#include "willfit/planner/grid.hpp"
 
 namespace willfit::app {
 namespace {
@@ -24,6 +25,36 @@ const char* cell_color(const Estimate& e) {
 
 std::string pad(const std::string& s, std::size_t width) {
   return s + std::string(width > s.size() ? width - s.size() : 0, ' ');
+}
+
+// The decode speed next to a verdict that runs ("fits", "offload"): one
+// sequence, the same estimate as the plain answer's Speed section; "-" where
+// it does not run or speed is unknown (a bare capacity without --bandwidth).
+std::string cell_speed(const FitReport& r) {
+  const bool runs = r.estimate.device_known && r.estimate.verdict != Verdict::NoFit;
+  if (!runs || !r.speed.estimable) {
+    return "-";
+  }
+  return speed_figure(r.speed.decode_tokens_per_s) + " tok/s";
+}
+
+// Each cell: the verdict and total, padded to the column's widest, then the
+// speed right-aligned, so both line up down a column.
+void add_speed(std::vector<std::vector<std::string>>& lines, const GridView& grid,
+               std::size_t label_columns) {
+  for (std::size_t c = 0; c < grid.columns.size(); ++c) {
+    std::size_t verdict_width = 0;
+    std::size_t speed_width = 0;
+    for (std::size_t r = 0; r < lines.size(); ++r) {
+      verdict_width = std::max(verdict_width, lines[r][label_columns + c].size());
+      speed_width = std::max(speed_width, cell_speed(grid.rows[r].cells[c]).size());
+    }
+    for (std::size_t r = 0; r < lines.size(); ++r) {
+      std::string& cell = lines[r][label_columns + c];
+      cell = fmt::format("{}  {:>{}}", pad(cell, verdict_width), cell_speed(grid.rows[r].cells[c]),
+                         speed_width);
+    }
+  }
 }
 
 }  // namespace
@@ -77,6 +108,9 @@ std::string render_grid_text(const GridView& grid, bool color) {
     }
     lines.push_back(std::move(line));
   }
+  if (grid.devices_given) {
+    add_speed(lines, grid, label_columns);
+  }
   std::vector<std::size_t> widths(heads.size());
   for (std::size_t i = 0; i < heads.size(); ++i) {
     widths[i] = heads[i].size();
@@ -111,7 +145,9 @@ std::string render_grid_text(const GridView& grid, bool color) {
   }
   out += grid.devices_given
              ? "fits: fits whole; offload: only with layers in system RAM (--ram); no: does not "
-               "fit. Each figure is the total needed (GiB = 2^30 bytes).\n"
+               "fit. Each figure is the total needed (GiB = 2^30 bytes), then the decode speed "
+               "of one sequence (+/- 25 %, more with offload; '-': it does not run, or no "
+               "bandwidth is known).\n"
              : "needs: the total memory needed (GiB = 2^30 bytes); give --device for verdicts.\n";
   return out;
 }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "render/render_runtime.hpp"
+#include "willfit/core/quality.hpp"
 
 namespace willfit::app {
 namespace {
@@ -32,10 +33,12 @@ std::string render_max_text(const MaxQuestion& question, const MaxAnswer& a) {
   }
   s += fmt::format("{} on {}:\n", q.model.name, where);
   if (a.precision_asked) {
+    const std::optional<double> kld = a.precision ? quant_kld(a.precision->id) : std::nullopt;
     s += a.precision ? fmt::format(
-                           "  best precision: {} ({} bits per weight), the "
+                           "  best precision: {} ({} bits per weight{}), the "
                            "highest-quality that fits\n",
-                           a.precision->name, bits_per_weight_text(*a.precision))
+                           a.precision->name, bits_per_weight_text(*a.precision),
+                           kld ? fmt::format("; KL divergence {:.3f} from FP16", *kld) : "")
                      : "  best precision: none fits, not even the smallest\n";
     if (!a.precision) {
       return s;
@@ -75,6 +78,8 @@ std::string render_max_json(const MaxQuestion& question, const MaxAnswer& a) {
   m["context_tokens"] = a.context_tokens ? Json(*a.context_tokens) : Json(nullptr);
   m["batch"] = a.batch ? Json(*a.batch) : Json(nullptr);
   m["precision"] = a.precision ? Json(a.precision->id) : Json(nullptr);
+  const std::optional<double> kld = a.precision ? quant_kld(a.precision->id) : std::nullopt;
+  m["precision_kl_divergence"] = kld ? Json(*kld) : Json(nullptr);
   j["max"] = m;
   j["fits"] = a.found();
   return j.dump(2) + "\n";

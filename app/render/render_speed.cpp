@@ -11,20 +11,6 @@
 namespace willfit::app {
 namespace {
 
-// 3 significant digits without exponents: 5230, 41.2, 7.85, 0.412.
-std::string figure(double x) {
-  if (x >= 100) {
-    return fmt::format("{:.0f}", x);
-  }
-  if (x >= 10) {
-    return fmt::format("{:.1f}", x);
-  }
-  if (x >= 1) {
-    return fmt::format("{:.2f}", x);
-  }
-  return fmt::format("{:.3f}", x);
-}
-
 // Rounded to 4 significant digits, so JSON stays stable across compilers.
 double rounded(double x) {
   if (x <= 0 || !std::isfinite(x)) {
@@ -40,38 +26,52 @@ std::string row(std::string_view label, const std::string& value, std::string_vi
 
 std::string range(double value, int band_pct, double cap) {
   const double f = band_pct / 100.0;
-  return fmt::format("range {}-{}", figure(value * (1 - f)),
-                     figure(std::min(cap, value * (1 + f))));
+  return fmt::format("range {}-{}", speed_figure(value * (1 - f)),
+                     speed_figure(std::min(cap, value * (1 + f))));
 }
 
 }  // namespace
+
+std::string speed_figure(double x) {
+  if (x >= 100) {
+    return fmt::format("{:.0f}", x);
+  }
+  if (x >= 10) {
+    return fmt::format("{:.1f}", x);
+  }
+  if (x >= 1) {
+    return fmt::format("{:.2f}", x);
+  }
+  return fmt::format("{:.3f}", x);
+}
 
 std::string render_speed_text(const SpeedEstimate& s, UnitSystem units,
                               std::string_view processor) {
   if (!s.estimable) {
     return fmt::format("\nSpeed: not estimated: {}\n", s.reason);
   }
-  std::string out = "\nSpeed (llama.cpp-style estimate):\n";
+  std::string out = fmt::format("\nSpeed ({} estimate):\n", s.engine);
   out += row(
-      "decode", figure(s.decode_tokens_per_s) + " tok/s",
+      "decode", speed_figure(s.decode_tokens_per_s) + " tok/s",
       fmt::format("{}; upper bound {} at full datasheet bandwidth",
                   range(s.decode_tokens_per_s, s.error_band_pct, s.decode_upper_bound_tokens_per_s),
-                  figure(s.decode_upper_bound_tokens_per_s)));
-  out += row("", figure(s.decode_tokens_per_s_at_context) + " tok/s",
+                  speed_figure(s.decode_upper_bound_tokens_per_s)));
+  out += row("", speed_figure(s.decode_tokens_per_s_at_context) + " tok/s",
              fmt::format("with {} tokens already in the cache", s.context));
   if (s.prefill_tokens_per_s && s.time_to_first_token_s) {
-    out += row("prefill", figure(*s.prefill_tokens_per_s) + " tok/s",
+    out += row("prefill", speed_figure(*s.prefill_tokens_per_s) + " tok/s",
                fmt::format("{}; a {}-token prompt",
                            range(*s.prefill_tokens_per_s, s.error_band_pct, 1e300), s.context));
-    out += row("first token", figure(*s.time_to_first_token_s) + " s",
-               fmt::format("to read that prompt (range {}-{} s)",
-                           figure(*s.time_to_first_token_s / (1 + s.error_band_pct / 100.0)),
-                           figure(*s.time_to_first_token_s / (1 - s.error_band_pct / 100.0))));
+    out +=
+        row("first token", speed_figure(*s.time_to_first_token_s) + " s",
+            fmt::format("to read that prompt (range {}-{} s)",
+                        speed_figure(*s.time_to_first_token_s / (1 + s.error_band_pct / 100.0)),
+                        speed_figure(*s.time_to_first_token_s / (1 - s.error_band_pct / 100.0))));
   }
   if (s.batch > 1) {
-    out += row(fmt::format("batch of {}", s.batch), figure(s.batch_tokens_per_s) + " tok/s",
+    out += row(fmt::format("batch of {}", s.batch), speed_figure(s.batch_tokens_per_s) + " tok/s",
                fmt::format("all sequences together ({} each, caches half full)",
-                           figure(s.batch_tokens_per_s / s.batch)));
+                           speed_figure(s.batch_tokens_per_s / s.batch)));
   }
   if (s.bound == SpeedBound::Bandwidth) {
     out += fmt::format("  limited by memory bandwidth: the {} waits on memory, not on arithmetic\n",
@@ -82,8 +82,11 @@ std::string render_speed_text(const SpeedEstimate& s, UnitSystem units,
         "pace\n";
   }
   for (const auto& tier : s.tiers) {
+    const std::string label = s.tensor_parallel > 1 && tier.label != "system RAM"
+                                  ? fmt::format("{} (each of {})", tier.label, s.tensor_parallel)
+                                  : tier.label;
     out += fmt::format("  - {}: reads {} per token at {:g} GB/s x {:.2f} (measured efficiency)\n",
-                       tier.label, format_size(tier.weight_bytes, units), tier.bandwidth_gb_per_s,
+                       label, format_size(tier.weight_bytes, units), tier.bandwidth_gb_per_s,
                        tier.bandwidth_efficiency);
   }
   for (const auto& n : s.notes) {
@@ -109,6 +112,9 @@ nlohmann::ordered_json speed_json(const SpeedEstimate& s) {
   j["batch_tokens_per_s"] = number(s.batch_tokens_per_s);
   j["context_tokens"] = s.context;
   j["reason"] = s.estimable ? Json(nullptr) : Json(s.reason);
+  j["batch_requested"] = s.batch_requested;
+  j["tensor_parallel"] = s.tensor_parallel;
+  j["ram_assumed_bytes"] = s.ram_assumed_bytes ? Json(*s.ram_assumed_bytes) : Json(nullptr);
   Json notes = Json::array();
   for (const auto& n : s.notes) {
     notes.push_back(n);

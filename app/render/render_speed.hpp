@@ -12,6 +12,9 @@
 
 namespace willfit::app {
 
+// A rate or time to 3 significant digits without exponents: 5230, 41.2, 7.85, 0.412.
+std::string speed_figure(double x);
+
 // "\nSpeed ...\n" lines, or one line saying why speed is not estimated.
 // `units`: how the weight bytes read per token print (--units); rates stay GB/s.
 // `processor` names what waits on memory ("GPU", "CPU": processor_word).

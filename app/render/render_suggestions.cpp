@@ -29,6 +29,7 @@ nlohmann::ordered_json suggestions_json(const std::vector<Suggestion>& suggestio
     j["verdict"] = std::string(to_string(sg.verdict));
     j["decode_tokens_per_s"] =
         sg.decode_tokens_per_s ? Json(*sg.decode_tokens_per_s) : Json(nullptr);
+    j["tradeoff"] = sg.tradeoff;
     out.push_back(j);
   }
   return out;

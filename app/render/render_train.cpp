@@ -161,7 +161,12 @@ std::string render_train_text(const TrainingQuery& q, const TrainingEstimate& e,
     s += "\nWhat would help (each re-estimated per GPU):\n";
     int n = 0;
     for (const auto& sug : e.suggestions) {
-      s += fmt::format("  {}. {} ({}): {} per GPU, {}\n", ++n, sug.change, join(sug.args, " "),
+      // Valid as printed: a value with a space ("8x rtx 3090") is quoted.
+      std::vector<std::string> words;
+      for (const auto& a : sug.args) {
+        words.push_back(a.find(' ') != std::string::npos ? "\"" + a + "\"" : a);
+      }
+      s += fmt::format("  {}. {} ({}): {} per GPU, {}\n", ++n, sug.change, join(words, " "),
                        format_memory(sug.total_bytes, q.units),
                        sug.verdict == Verdict::Fits      ? "fits"
                        : sug.verdict == Verdict::Offload ? "fits with offload"

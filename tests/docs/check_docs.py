@@ -253,7 +253,8 @@ def check_file(path, binary, update):
             replacements.append((block.start, block.end, new_content))
     if update and failures:
         for start, end, content in reversed(replacements):
-            text_lines[start:end] = content
+            indent = FENCE.match(text_lines[start - 1]).group(1)  # a block inside a list keeps its indent
+            text_lines[start:end] = [indent + line if line else line for line in content]
         with open(path, "w", encoding="utf-8") as f:
             f.write("\n".join(text_lines))
     return count, failures

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "willfit/core/quality.hpp"
 #include "willfit/planner/planner.hpp"
 
 namespace willfit {
@@ -56,15 +57,22 @@ TEST(MaxBatch, IsTheLargestBatchThatFits) {
   EXPECT_FALSE(estimate_inference(q).fits());
 }
 
-TEST(BestPrecision, CandidatesRunFromMostBitsToFewest) {
-  for (const auto runtime : {std::optional<Runtime>{}, std::optional{Runtime::Vllm}}) {
-    const auto c = precision_candidates(runtime);
-    ASSERT_GE(c.size(), 4U);
-    EXPECT_TRUE(std::is_sorted(c.begin(), c.end(), [](const Precision& a, const Precision& b) {
-      return a.bits_per_weight > b.bits_per_weight;
-    }));
-    EXPECT_EQ(c.front().bits_per_weight, 16);
-  }
+// Engines' formats run from most bits to fewest; GGUF types from the least
+// published KL divergence from FP16 to the most (quality.hpp).
+TEST(BestPrecision, CandidatesRunFromHighestQualityToLowest) {
+  const auto engine = precision_candidates(Runtime::Vllm);
+  ASSERT_GE(engine.size(), 4U);
+  EXPECT_TRUE(
+      std::is_sorted(engine.begin(), engine.end(), [](const Precision& a, const Precision& b) {
+        return a.bits_per_weight > b.bits_per_weight;
+      }));
+  EXPECT_EQ(engine.front().bits_per_weight, 16);
+  const auto ggufs = precision_candidates(std::nullopt);
+  ASSERT_GE(ggufs.size(), 4U);
+  EXPECT_TRUE(std::is_sorted(
+      ggufs.begin(), ggufs.end(),
+      [](const Precision& a, const Precision& b) { return *quant_kld(a.id) < *quant_kld(b.id); }));
+  EXPECT_EQ(ggufs.front().bits_per_weight, 16);
   const auto gguf = precision_candidates(std::nullopt);
   EXPECT_TRUE(
       std::any_of(gguf.begin(), gguf.end(), [](const Precision& p) { return p.id == "q4_k_m"; }));

@@ -134,6 +134,73 @@ TEST(SpeedDecode, OffloadFromAFitQueryUsesSystemRamBandwidth) {
             2 * by_default.decode_tokens_per_s);
 }
 
+TEST(SpeedDecode, OffloadWithoutRamRunsIfRamHoldsTheHostPart) {
+  InferenceQuery q = fit_query("13b", "q4", {gpu(448, 95)});
+  q.devices.devices[0].memory_bytes = 8 * kGiB;
+  const Estimate unknown = estimate_inference(q);  // no --ram: "does not fit", plan drawn
+  ASSERT_EQ(unknown.verdict, Verdict::NoFit);
+  ASSERT_TRUE(unknown.offload.has_value());
+  ASSERT_FALSE(unknown.offload->ram_holds.has_value());
+  const SpeedEstimate s = estimate_speed(q, unknown, {});
+  ASSERT_TRUE(s.estimable) << s.reason;
+  ASSERT_TRUE(s.ram_assumed_bytes.has_value());
+  EXPECT_EQ(*s.ram_assumed_bytes, unknown.offload->host_bytes);
+  EXPECT_NE(s.notes.front().find("if system RAM holds"), std::string::npos);
+
+  // The same plan with enough RAM stated runs at the same speed.
+  q.ram = 64 * kGiB;
+  const Estimate stated = estimate_inference(q);
+  ASSERT_EQ(stated.verdict, Verdict::Offload);
+  EXPECT_DOUBLE_EQ(estimate_speed(q, stated, {}).decode_tokens_per_s, s.decode_tokens_per_s);
+
+  // RAM too small: nothing runs, and the reason says where it fell short.
+  q.ram = 1 * kGiB;
+  const SpeedEstimate none = estimate_speed(q, estimate_inference(q), {});
+  EXPECT_FALSE(none.estimable);
+  EXPECT_NE(none.reason.find("system RAM"), std::string::npos);
+}
+
+TEST(SpeedBatch, VllmServesTheSequencesItsCacheHolds) {
+  InferenceQuery q = fit_query("8b", "fp16", {gpu(1008, 165)});
+  q.runtime = Runtime::Vllm;
+  q.batch = 64;
+  q.context = 8192;
+  const Estimate e = estimate_inference(q);
+  ASSERT_EQ(e.verdict, Verdict::NoFit);
+  ASSERT_TRUE(e.vllm.has_value());
+  ASSERT_GE(e.vllm->max_concurrency, 1.0);
+  const SpeedEstimate s = estimate_speed(q, e, {});
+  ASSERT_TRUE(s.estimable) << s.reason;
+  EXPECT_EQ(s.batch_requested, 64);
+  EXPECT_EQ(s.batch, static_cast<int>(e.vllm->max_concurrency));
+  EXPECT_LT(s.batch, 64);
+}
+
+TEST(SpeedMultiGpu, VllmIsTensorParallelForSpeedAsForMemory) {
+  Device h = gpu(3350, 990);
+  h.memory_type = "HBM3";
+  h.memory_bytes = 80 * kGiB;
+  h.interconnect.nvlink_gb_per_s = 900;
+  InferenceQuery q = fit_query("70b", "fp16", {h, h, h, h});
+  q.runtime = Runtime::Vllm;
+  const Estimate e = estimate_inference(q);
+  ASSERT_TRUE(e.fits());
+  const SpeedEstimate tp = estimate_speed(q, e, {});
+  ASSERT_TRUE(tp.estimable);
+  EXPECT_EQ(tp.tensor_parallel, 4);
+  ASSERT_EQ(tp.tiers.size(), 1U);  // one device's quarter, read by all four at once
+  // Four devices read a quarter each: faster than one device reading it all
+  // (the bound without all-reduces), and slower than that bound.
+  const double one_device = 1.0 / (static_cast<double>(tp.tiers[0].weight_bytes) /
+                                   (3350e9 * kTensorParallelBandwidthEfficiency));
+  EXPECT_LT(tp.decode_tokens_per_s, one_device);
+  EXPECT_GT(tp.decode_tokens_per_s, 0.7 * one_device);
+  // llama.cpp on the same devices splits by layer: no faster than one device.
+  q.runtime = Runtime::LlamaCpp;
+  const SpeedEstimate layer = estimate_speed(q, estimate_inference(q), {});
+  EXPECT_GT(tp.decode_tokens_per_s, 3 * layer.decode_tokens_per_s);
+}
+
 TEST(SpeedDecode, UnifiedMemoryReadsOffloadedLayersAtTheDeviceBandwidth) {
   Device mac = gpu(400, 13.5, "apple");
   mac.kind = DeviceKind::Unified;

@@ -23,6 +23,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sources/embedded_data.hpp"
+#include "willfit/models/model_db.hpp"
 #include "willfit/speed/speed.hpp"
 
 namespace willfit {
@@ -383,6 +385,92 @@ TEST(SpeedAccuracy, TensorParallelFit) {
                 100 * error);
     EXPECT_LT(error, 0.10);
   }
+}
+
+// vLLM on one and several A100 80GB (tests/data/speed_vllm.csv, Qwen2.5's
+// published speed benchmark): the fit question with --runtime vllm, as a user
+// asks it. A generation of `context` tokens from an empty cache takes the mean
+// of the per-token times at an empty and a full cache.
+struct VllmRow {
+  std::string id;
+  InferenceQuery query;
+  double measured = 0;
+};
+
+std::vector<VllmRow> vllm_rows() {
+  const std::map<std::string, Device> devices = load_devices();
+  const auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
+  std::vector<VllmRow> out;
+  for (const auto& row :
+       read_csv(read_text(std::string(WILLFIT_TEST_DATA_DIR) + "/speed_vllm.csv"))) {
+    VllmRow r;
+    r.id = row.at("case_id");
+    r.query.model = db->find(row.at("model_id"))->entry->model;
+    r.query.precision = *parse_precision(row.at("precision"));
+    r.query.runtime = Runtime::Vllm;
+    r.query.context = 2048;
+    r.query.devices.devices.assign(static_cast<std::size_t>(num(row, "devices")),
+                                   devices.at(row.at("device_id")));
+    r.measured = num(row, "tokens_per_s");
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+double generation_rate(const SpeedEstimate& s) {
+  return 2.0 / (1.0 / s.decode_tokens_per_s + 1.0 / s.decode_tokens_per_s_at_context);
+}
+
+TEST(SpeedAccuracy, VllmEngineRows) {
+  const auto rows = vllm_rows();
+  ASSERT_EQ(rows.size(), 5U);
+  std::vector<double> errors;
+  for (const auto& r : rows) {
+    const Estimate e = estimate_inference(r.query);
+    ASSERT_TRUE(e.fits()) << r.id;
+    const SpeedEstimate s = estimate_speed(r.query, e, {});
+    ASSERT_TRUE(s.estimable) << r.id << ": " << s.reason;
+    EXPECT_EQ(s.tensor_parallel, static_cast<int>(r.query.devices.devices.size()));
+    const double estimate = generation_rate(s);
+    const double error = std::abs(estimate / r.measured - 1.0);
+    std::printf("%s  %s x%zu  measured %.2f  estimate %.2f  error %.1f %%\n", r.id.c_str(),
+                r.query.model.name.c_str(), r.query.devices.devices.size(), r.measured, estimate,
+                100 * error);
+    errors.push_back(error);
+    EXPECT_LT(error, 0.15) << r.id;
+  }
+  std::printf("vLLM rows: median error %.1f %%\n", 100 * median(errors));
+}
+
+// The NVLink ring step, re-fitted: the decode time is linear in the step
+// latency, so with t0 (latency 0) and t1 (latency 1 s) from the same query,
+// least squares over the tensor-parallel rows gives
+//   s = sum (t1 - t0) (t_measured - t0) / sum (t1 - t0)^2.
+TEST(SpeedAccuracy, NvlinkStepFit) {
+  double sxy = 0;
+  double sxx = 0;
+  for (const auto& r : vllm_rows()) {
+    if (r.query.devices.devices.size() < 2) {
+      continue;
+    }
+    const Estimate e = estimate_inference(r.query);
+    auto q = speed_query_for(r.query, e, {});
+    ASSERT_TRUE(static_cast<bool>(q));
+    const auto time_at = [&](double step) {
+      SpeedQuery sq = *q;
+      sq.tensor_parallel.step_latency_s = step;
+      return 1.0 / generation_rate(estimate_speed(sq));
+    };
+    const double t0 = time_at(0);
+    const double x = time_at(1.0) - t0;
+    sxy += x * (1.0 / r.measured - t0);
+    sxx += x * x;
+  }
+  ASSERT_GT(sxx, 0);
+  const double s = sxy / sxx;
+  std::printf("NVLink ring step fit: %.2f us (speed.hpp %.2f us)\n", s * 1e6,
+              kNvlinkRingStepLatencyS * 1e6);
+  EXPECT_NEAR(kNvlinkRingStepLatencyS, s, 0.1e-6);
 }
 
 }  // namespace

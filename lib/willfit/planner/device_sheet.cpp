@@ -22,10 +22,10 @@
 
 #include <fmt/format.h>
 
+#include "willfit/core/precision.hpp"
 #include "willfit/inference/estimate.hpp"
 #include "willfit/models/model.hpp"
 #include "willfit/models/model_size.hpp"
-#include "willfit/core/precision.hpp"
 
 namespace willfit {
 namespace {

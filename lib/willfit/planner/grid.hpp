@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "willfit/inference/estimate.hpp"
 #include "willfit/core/expected.hpp"
+#include "willfit/inference/estimate.hpp"
 
 namespace willfit {
 

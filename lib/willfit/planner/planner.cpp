@@ -1,5 +1,7 @@
 #include "willfit/planner/planner.hpp"
 
+#include "willfit/core/quality.hpp"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -81,6 +83,17 @@ std::vector<Precision> precision_candidates(std::optional<Runtime> runtime) {
   std::stable_sort(out.begin(), out.end(), [](const Precision& a, const Precision& b) {
     return a.bits_per_weight > b.bits_per_weight;
   });
+  if (gguf) {
+    // GGUF types by published quality (mean KL divergence from FP16,
+    // quality.cpp), not by bits: Q4_K_S (0.043) before legacy Q4_1 (0.072)
+    // though Q4_1 is larger. Types without a published figure (MXFP4, the
+    // ternary TQ types) are formats models are trained or shipped in, not
+    // ones to convert to, so "best" does not offer them.
+    std::erase_if(out, [](const Precision& p) { return !quant_kld(p.id); });
+    std::stable_sort(out.begin(), out.end(), [](const Precision& a, const Precision& b) {
+      return *quant_kld(a.id) < *quant_kld(b.id);
+    });
+  }
   return out;
 }
 

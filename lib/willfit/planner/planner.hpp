@@ -21,10 +21,11 @@ std::int64_t max_params(const InferenceQuery& query);
 // query's context; 0 when not even one does.
 int max_batch(const InferenceQuery& query);
 
-// The precisions "--precision best" chooses from, highest bits per weight
-// first: the GGUF types and FP16/BF16 for llama.cpp, Ollama and generic (the
-// default when no runtime is named), else the formats those engines load
-// (FP16, BF16, FP8, INT8, GPTQ, AWQ, NF4...). FP32 is left out: it buys no
+// The precisions "--precision best" chooses from, highest quality first: the
+// GGUF types with a published quality figure and FP16/BF16 for llama.cpp,
+// Ollama and generic (the default when no runtime is named), by mean KL
+// divergence from FP16 (quality.hpp), else the formats those engines load
+// (FP16, BF16, FP8, INT8, GPTQ, AWQ, NF4...) by bits per weight. FP32 is left out: it buys no
 // quality over 16-bit for inference and only doubles the weights.
 std::vector<Precision> precision_candidates(std::optional<Runtime> runtime);
 

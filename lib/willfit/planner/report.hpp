@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "willfit/inference/estimate.hpp"
-#include "willfit/speed/speed.hpp"
 #include "willfit/planner/suggest.hpp"
+#include "willfit/speed/speed.hpp"
 
 namespace willfit {
 

@@ -1,5 +1,8 @@
 #include "willfit/planner/suggest.hpp"
 
+#include "willfit/core/quality.hpp"
+#include "willfit/planner/planner.hpp"
+
 #include <algorithm>
 #include <array>
 
@@ -29,6 +32,26 @@ Suggestion make(std::string change, std::string args, const Estimate& e) {
   return s;
 }
 
+// The suggestion with what it costs the user, in words.
+std::optional<Suggestion> costing(std::optional<Suggestion> s, std::string tradeoff) {
+  if (s) {
+    s->tradeoff = std::move(tradeoff);
+  }
+  return s;
+}
+
+// What a lower precision costs: by its published KL divergence from FP16
+// (quality.hpp), else by bits per weight for formats without one.
+std::string precision_cost(const Precision& p) {
+  if (const auto kld = quant_kld(p.id)) {
+    return std::string(quality_cost(*kld));
+  }
+  const double bits = p.bits_per_weight;
+  return bits >= 7.5   ? "near lossless"
+         : bits >= 4.5 ? "a small quality loss"
+                       : "a noticeable quality loss";
+}
+
 // Runs `alt` and keeps it when it fits whole.
 std::optional<Suggestion> if_fits(const InferenceQuery& alt, std::string change, std::string args) {
   const Estimate e = estimate_inference(alt);
@@ -44,7 +67,8 @@ std::optional<Suggestion> flash_attention(const InferenceQuery& q, const Estimat
   }
   InferenceQuery alt = pinned(q, e);
   alt.flash_attention = FlashAttention::On;
-  return if_fits(alt, "flash attention on (smaller compute buffers)", "--flash-attn on");
+  return costing(if_fits(alt, "flash attention on (smaller compute buffers)", "--flash-attn on"),
+                 "nothing");
 }
 
 // A quantised KV cache: q8_0 first (near lossless), then q4_0.
@@ -61,39 +85,80 @@ std::optional<Suggestion> kv_cache(const InferenceQuery& q, const Estimate& e) {
     alt.kv_type = *kv;
     if (auto s = if_fits(alt, fmt::format("quantised KV cache ({})", id),
                          fmt::format("--kv-type {}", id))) {
-      return s;
+      return costing(
+          s, std::string(id) == "q8_0" ? "a near-lossless cache" : "some quality at long contexts");
     }
   }
   return std::nullopt;
 }
 
+// The query moved to llama.cpp, for a change that crosses runtimes (GGUF
+// quantisation, offload); `args` gains --runtime when that is a change.
+InferenceQuery on_llama_cpp(const InferenceQuery& q, const Estimate& e, std::string& args) {
+  InferenceQuery alt = pinned(q, e);
+  if (!gguf_runtime(e.runtime)) {
+    alt.runtime = Runtime::LlamaCpp;
+    alt.gpu_memory_utilization = 0.9;
+    alt.tensor_parallel = 0;
+    args += " --runtime llama.cpp";
+  }
+  return alt;
+}
+
 // The highest-quality lower precision that fits, among the formats the same
-// runtime loads. Not for a model file: its bytes are what they are.
-std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e) {
+// runtime loads; `combined` (asked when no single change fits): among GGUF
+// types on llama.cpp, then the best one that fits with a context of at least
+// 2048 tokens. Not for a model file: its bytes are what
+// they are.
+std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e, bool combined) {
   if (q.model.file_weight_bytes) {
     return std::nullopt;
   }
-  static constexpr std::array<const char*, 6> kGguf{"q8_0",   "q6_k",   "q5_k_m",
-                                                    "q4_k_m", "q3_k_m", "q2_k"};
-  static constexpr std::array<const char*, 4> kOther{"fp8", "gptq-int8", "awq", "nf4"};
-  const auto try_list = [&](const auto& ids) -> std::optional<Suggestion> {
-    for (const char* id : ids) {
-      auto p = parse_precision(id);
-      if (!p || p->bits_per_weight >= q.precision.bits_per_weight) {
+  // The same candidates, in the same quality order, as --precision best.
+  const auto try_list = [&](const std::vector<Precision>& candidates, bool cross,
+                            bool shorten) -> std::optional<Suggestion> {
+    for (const Precision& candidate : candidates) {
+      const Precision* p = &candidate;
+      if (p->bits_per_weight >= q.precision.bits_per_weight) {
         continue;
       }
-      InferenceQuery alt = pinned(q, e);
+      std::string args = "--precision " + p->id;
+      InferenceQuery alt = cross ? on_llama_cpp(q, e, args) : pinned(q, e);
       alt.precision = *p;
-      if (auto s = if_fits(alt,
-                           fmt::format("lower precision {} ({} bits per weight)", p->name,
-                                       bits_per_weight_text(*p)),
-                           "--precision " + p->id)) {
-        return s;
+      const std::optional<double> kld = quant_kld(p->id);
+      std::string change = fmt::format(
+          "lower precision {} ({} bits per weight{})", p->name, bits_per_weight_text(*p),
+          kld ? fmt::format("; KL divergence {:.3f} from FP16", *kld) : std::string());
+      if (cross && !gguf_runtime(e.runtime)) {
+        change += ", as a GGUF on llama.cpp";
+      }
+      if (shorten) {
+        const std::int64_t longest = max_context(alt);
+        if (longest < std::min<std::int64_t>(2048, e.context) || longest >= e.context) {
+          continue;
+        }
+        alt.context = longest;
+        alt.context_is_default = false;
+        args += fmt::format(" --context {}", longest);
+        change += fmt::format(" with a {}-token context", longest);
+      }
+      if (auto s = if_fits(alt, change, args)) {
+        return costing(s, precision_cost(*p) + (shorten ? ", and a shorter memory" : ""));
       }
     }
     return std::nullopt;
   };
-  return gguf_runtime(e.runtime) ? try_list(kGguf) : try_list(kOther);
+  const bool gguf = gguf_runtime(e.runtime);
+  if (!combined) {
+    return try_list(precision_candidates(e.runtime), false, false);
+  }
+  const std::vector<Precision> ggufs = precision_candidates(Runtime::LlamaCpp);
+  if (!gguf) {
+    if (auto s = try_list(ggufs, true, false)) {
+      return s;
+    }
+  }
+  return try_list(ggufs, true, true);
 }
 
 std::optional<Suggestion> context(const InferenceQuery& q, const Estimate& e) {
@@ -106,8 +171,10 @@ std::optional<Suggestion> context(const InferenceQuery& q, const Estimate& e) {
   alt.context_is_default = false;
   alt.gpu_layers.reset();
   alt.n_cpu_moe.reset();
-  return if_fits(alt, fmt::format("shorter context ({} tokens, the longest that fits)", longest),
-                 fmt::format("--context {}", longest));
+  return costing(
+      if_fits(alt, fmt::format("shorter context ({} tokens, the longest that fits)", longest),
+              fmt::format("--context {}", longest)),
+      "it remembers less of the conversation");
 }
 
 // One more of the same GPU, when the answer spans a single discrete GPU.
@@ -126,8 +193,10 @@ std::optional<Suggestion> second_gpu(const InferenceQuery& q, const Estimate& e)
   alt.tensor_split.clear();
   alt.gpu_layers.reset();
   alt.n_cpu_moe.reset();
-  return if_fits(alt, fmt::format("a second {}", d.kind == DeviceKind::Raw ? "device" : d.name),
-                 fmt::format("--device \"2x {}\"", q.devices.text));
+  return costing(
+      if_fits(alt, fmt::format("a second {}", d.kind == DeviceKind::Raw ? "device" : d.name),
+              fmt::format("--device \"2x {}\"", q.devices.text)),
+      "the price of a second card");
 }
 
 std::optional<Suggestion> smaller_model(const InferenceQuery& q, const Estimate& e,
@@ -143,7 +212,7 @@ std::optional<Suggestion> smaller_model(const InferenceQuery& q, const Estimate&
     alt.model = m;
     if (auto s = if_fits(
             alt, fmt::format("a smaller model of the {} family ({})", m.family, m.name), m.id)) {
-      return s;
+      return costing(s, "a different, less capable model");
     }
   }
   return std::nullopt;
@@ -162,13 +231,32 @@ Bytes ram_to_suggest(Bytes host) {
 }
 
 // Offloading layers to system RAM, with the speed it leaves. Only when the
-// runtime plans an offload (llama.cpp, Ollama) and RAM is unknown or holds it.
+// runtime plans an offload (llama.cpp, Ollama) and RAM is unknown or holds it;
+// for another runtime (transformers, vLLM), llama.cpp at Q4_K_M (the common
+// download) when the model does not fit otherwise.
 std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
-                                  const SuggestInputs& in) {
-  if (!e.offload || e.verdict == Verdict::Offload) {
+                                  const SuggestInputs& in, bool combined) {
+  if (e.verdict == Verdict::Offload || (combined && e.offload) || (!combined && !e.offload)) {
     return std::nullopt;
   }
-  const OffloadPlan& p = *e.offload;
+  std::string prefix;
+  InferenceQuery base = pinned(q, e);
+  Estimate planned = e;
+  if (!e.offload && !gguf_runtime(e.runtime) && !q.model.file_weight_bytes) {
+    auto q4 = parse_precision("q4_k_m");
+    if (!q4 || q4->bits_per_weight >= q.precision.bits_per_weight) {
+      return std::nullopt;
+    }
+    prefix = "--precision q4_k_m";
+    base = on_llama_cpp(q, e, prefix);
+    base.precision = *q4;
+    planned = estimate_inference(base);
+    prefix += " ";
+  }
+  if (!planned.offload || planned.verdict != Verdict::NoFit) {
+    return std::nullopt;
+  }
+  const OffloadPlan& p = *planned.offload;
   if (p.gpu_layers <= 0 || (p.ram_holds && !*p.ram_holds)) {
     return std::nullopt;
   }
@@ -176,7 +264,7 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
   if (ram == 0) {
     return std::nullopt;
   }
-  InferenceQuery alt = pinned(q, e);
+  InferenceQuery alt = base;
   alt.ram = ram;
   const Estimate after = estimate_inference(alt);
   if (after.verdict != Verdict::Offload || !after.offload) {
@@ -191,13 +279,16 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
     what +=
         fmt::format("{}the experts of {} blocks", what.empty() ? "" : " and ", a.cpu_moe_layers);
   }
-  Suggestion s = make(fmt::format("offload {} to system RAM ({}; needs {} of RAM)", what, a.flags,
+  Suggestion s = make(fmt::format("{}offload {} to system RAM ({}; needs {} of RAM)",
+                                  prefix.empty() ? "" : "Q4_K_M on llama.cpp, ", what, a.flags,
                                   format_memory(a.host_bytes, q.units)),
-                      fmt::format("--ram {}gb", ram / kGiB), after);
+                      fmt::format("{}--ram {}gb", prefix, ram / kGiB), after);
   const SpeedEstimate speed = estimate_speed(alt, after, in.speed);
   if (speed.estimable) {
     s.decode_tokens_per_s = speed.decode_tokens_per_s;
   }
+  s.tradeoff = prefix.empty() ? "speed only: the quality stays"
+                              : precision_cost(base.precision) + ", and speed";
   return s;
 }
 
@@ -207,6 +298,9 @@ std::string line_of(const Suggestion& s, UnitSystem units) {
                   s.verdict == Verdict::Fits ? "fits" : "fits with offload");
   if (s.decode_tokens_per_s) {
     line += fmt::format(", about {:.1f} tokens/s decode", *s.decode_tokens_per_s);
+  }
+  if (!s.tradeoff.empty()) {
+    line += "; costs: " + s.tradeoff;
   }
   return line;
 }
@@ -227,11 +321,28 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
   };
   add(flash_attention(query, estimate));
   add(kv_cache(query, estimate));
-  add(precision(query, estimate));
+  add(precision(query, estimate, false));
   add(context(query, estimate));
   add(second_gpu(query, estimate));
   add(smaller_model(query, estimate, inputs));
-  add(offload(query, estimate, inputs));
+  add(offload(query, estimate, inputs, false));
+  // When no single change makes it fit whole, combine them and cross
+  // runtimes: a GGUF quantisation on llama.cpp, with a shorter context if it
+  // must; Q4_K_M with layers in system RAM. What fits whole still ranks
+  // before what offloads (quality, then speed).
+  // A change that swaps the model (its args are a MODEL) keeps less than one
+  // that keeps it, so it does not count as enough, and ranks after.
+  const auto keeps_model = [](const Suggestion& s) { return s.args.rfind("--", 0) == 0; };
+  const auto fits_keeping = [&](const Suggestion& s) {
+    return s.verdict == Verdict::Fits && keeps_model(s);
+  };
+  if (std::none_of(out.begin(), out.end(), fits_keeping)) {
+    add(precision(query, estimate, true));
+    add(offload(query, estimate, inputs, true));
+    const auto fits_rest = std::stable_partition(out.begin(), out.end(), fits_keeping);
+    std::stable_partition(fits_rest, out.end(),
+                          [](const Suggestion& s) { return s.verdict == Verdict::Fits; });
+  }
   return out;
 }
 

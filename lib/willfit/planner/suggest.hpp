@@ -20,7 +20,8 @@ struct Suggestion {
   Bytes total_bytes = 0;  // the estimate's total after the change
   Verdict verdict = Verdict::NoFit;
   std::optional<double> decode_tokens_per_s;  // offload: the speed it leaves (when estimable)
-  std::string line;                           // the text line: "--kv-type q8_0: ..."
+  std::string tradeoff;  // what the user gives up, in words: "runs slower (layers in RAM)"
+  std::string line;      // the text line: "--kv-type q8_0: ..."
 };
 
 // What the suggestions may draw on beyond the query itself.

@@ -74,8 +74,17 @@
 //     t(N) = W / (N x BW x e) + 2 x 80 layers x 2 (N - 1) x s
 // over those three points gives e = 0.61 and s = 25 us, and then predicts
 // 15.0 / 18.7 / 14.1 tokens/s. Tensor parallel therefore uses e = 0.61 (an
-// engine, not llama.cpp) whatever the device class. NVLink's latency was not
-// measured there, so the same 25 us is used (pessimistic).
+// engine, not llama.cpp) whatever the device class, and vLLM on one GPU reads
+// at that efficiency too (Qwen2.5-7B/14B/32B BF16 on one A100 80GB, vLLM 0.6.3,
+// QwenLM/Qwen2.5 speed_benchmark.rst @f4d356c: 84.28 / 46.3 / 22.13 tokens/s,
+// predicted within 4-13 %; tests/data/speed_vllm.csv).
+// Over NVLink the step is far cheaper: with e held at 0.61, least squares over
+// vLLM 0.6.3's Qwen2.5-72B BF16 on 2 and 4 A100 80GB (18.19 / 31.37 tokens/s,
+// same source) gives s = 2.1 us (SpeedAccuracy.NvlinkStepFit). vLLM is tensor
+// parallel whenever the memory estimate is: its --tensor-parallel-size GPUs
+// (every device given, by default). Llama-3.1-405B FP8 on 8 H100 SXM: 51 GB
+// per device per token at 0.61 x 3350 GB/s = 25 ms, plus 2 x 126 layers x 14
+// steps x 2.1 us = 7 ms: about 31 tokens/s.
 //
 // Error band: the 80th percentile of the relative error over all measured
 // rows (decode and prefill), rounded up to 5 %: 25 % (the accuracy test
@@ -113,6 +122,49 @@ bool is_apple(const Device& d) {
 
 std::string tier_label(const Device& d) {
   return d.name.empty() ? d.id : d.name;
+}
+
+// A verdict of "does not fit" that still runs, and how:
+//  - llama.cpp's offload plan when system RAM is unknown: the layers it keeps
+//    in RAM run at RAM bandwidth, if RAM holds them (said in the answer);
+//  - vLLM whose KV cache holds at least one sequence of the context but fewer
+//    than --batch: the scheduler queues the rest and decodes as many as fit
+//    (vllm/core/scheduler.py admits a sequence only when its blocks are free).
+struct RunsAnyway {
+  bool runs = false;
+  std::optional<Bytes> ram;  // system RAM it needs, when RAM is unknown
+  int sequences = 0;         // sequences decoding at once (0: as asked)
+};
+
+RunsAnyway runs_anyway(const InferenceQuery& q, const Estimate& e) {
+  RunsAnyway r;
+  if (e.verdict != Verdict::NoFit) {
+    r.runs = true;
+    return r;
+  }
+  if (e.offload && !e.offload->ram_holds.has_value() && e.offload->gpu_layers > 0) {
+    r.runs = true;
+    r.ram = e.offload->host_bytes;
+    return r;
+  }
+  if (e.vllm && e.vllm->kv_available > 0 && e.vllm->max_concurrency >= 1.0 &&
+      e.vllm->max_concurrency < q.batch &&
+      e.vllm->tensor_parallel <= static_cast<int>(q.devices.count())) {
+    r.runs = true;
+    r.sequences = static_cast<int>(std::floor(e.vllm->max_concurrency));
+  }
+  return r;
+}
+
+// Devices splitting every layer: vLLM's tensor parallel size as the memory
+// estimate used it, or every device under --split tensor; 1 otherwise.
+int tensor_parallel_devices(const InferenceQuery& q, const Estimate& e,
+                            const SpeedSettings& settings) {
+  const int count = static_cast<int>(q.devices.devices.size());
+  if (e.vllm) {
+    return std::clamp(e.vllm->tensor_parallel, 1, std::max(1, count));
+  }
+  return settings.split == SplitMode::Tensor ? std::max(1, count) : 1;
 }
 
 }  // namespace
@@ -370,8 +422,11 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
   if (devices.empty() || !e.device_known) {
     return make_error("no --device given");
   }
-  if (e.verdict == Verdict::NoFit) {
-    return make_error("it does not fit, so it does not run");
+  const RunsAnyway runs = runs_anyway(q, e);
+  if (!runs.runs) {
+    return make_error(e.offload && e.offload->ram_holds == false
+                          ? "it does not fit in GPU memory and system RAM together"
+                          : "it does not fit, so it does not run");
   }
   for (const Device& d : devices) {
     if (!d.bandwidth_gb_per_s || *d.bandwidth_gb_per_s <= 0) {
@@ -392,29 +447,35 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
   s.flops_per_weight_byte = costs.flops_per_weight_byte;
   s.attention_flops_per_position = costs.attention_flops_per_position;
   s.context = q.context;
-  s.batch = q.batch;
+  s.batch = runs.sequences > 0 ? runs.sequences : q.batch;
   s.ubatch = q.ubatch;
 
-  const bool tensor = settings.split == SplitMode::Tensor && devices.size() > 1;
+  // The split the memory estimate used: vLLM is tensor parallel over its
+  // --tensor-parallel-size GPUs (every device by default), --split tensor
+  // asks it of llama.cpp; otherwise llama.cpp's layer split.
+  const int tp = tensor_parallel_devices(q, e, settings);
+  const bool tensor = tp > 1;
+  const bool engine = e.runtime == Runtime::Vllm;
   // Layer split: llama.cpp gives each device layers in proportion to its
   // memory; tensor parallel: each device 1/N of every layer.
   const double capacity = static_cast<double>(std::max<Bytes>(1, q.devices.capacity()));
   const Device& first = devices.front();
-  for (std::size_t i = 0; i < (tensor ? 1 : devices.size()); ++i) {
+  for (std::size_t i = 0; i < (tensor || engine ? 1 : devices.size()); ++i) {
     const Device& d = devices[i];
-    const double share = tensor ? 1.0 / static_cast<double>(devices.size())
-                                : static_cast<double>(d.memory_bytes) / capacity;
+    const double share = tensor   ? 1.0 / static_cast<double>(tp)
+                         : engine ? 1.0
+                                  : static_cast<double>(d.memory_bytes) / capacity;
     s.tiers.push_back(device_tier(d, costs, share * on_device));
-    if (tensor) {
+    if (tensor || engine) {
       s.tiers.back().bandwidth_efficiency = kTensorParallelBandwidthEfficiency;
     }
   }
   if (tensor) {
-    s.tensor_parallel.devices = static_cast<int>(devices.size());
-    s.tensor_parallel.link_gb_per_s = first.interconnect.nvlink_gb_per_s
-                                          ? *first.interconnect.nvlink_gb_per_s / 2.0
-                                          : pcie_gb_per_s(first.interconnect.pcie_gen);
-    s.tensor_parallel.step_latency_s = kRingStepLatencyS;
+    const bool nvlink = first.interconnect.nvlink_gb_per_s.has_value();
+    s.tensor_parallel.devices = tp;
+    s.tensor_parallel.link_gb_per_s = nvlink ? *first.interconnect.nvlink_gb_per_s / 2.0
+                                             : pcie_gb_per_s(first.interconnect.pcie_gen);
+    s.tensor_parallel.step_latency_s = nvlink ? kNvlinkRingStepLatencyS : kRingStepLatencyS;
     s.tensor_parallel.hidden_size = m.arch.hidden_size;
     s.tensor_parallel.layers = m.arch.layers;
     s.calibrated = false;
@@ -448,11 +509,28 @@ SpeedEstimate estimate_speed(const InferenceQuery& q, const Estimate& e,
     SpeedEstimate r;
     r.reason = s.error().message;
     r.batch = std::max(1, q.batch);
+    r.batch_requested = r.batch;
     r.context = q.context;
     return r;
   }
   SpeedEstimate r = estimate_speed(*s);
+  r.batch_requested = std::max(1, q.batch);
+  r.tensor_parallel = std::max(1, s->tensor_parallel.devices);
+  r.engine = e.runtime == Runtime::Vllm ? "vLLM" : "llama.cpp-style";
+  const RunsAnyway runs = runs_anyway(q, e);
   const auto& devices = q.devices.devices;
+  if (runs.ram) {
+    r.ram_assumed_bytes = runs.ram;
+    r.notes.push_back(fmt::format(
+        "if system RAM holds {} for the offloaded layers (RAM unknown: give --ram to check)",
+        format_memory(*runs.ram, q.units)));
+  }
+  if (runs.sequences > 0) {
+    r.notes.push_back(fmt::format(
+        "vLLM's KV cache holds {} sequences of {} tokens at once, not {}: the rest wait in the "
+        "queue, and the batch figure is for {}",
+        runs.sequences, q.context, q.batch, runs.sequences));
+  }
   if (!devices.empty() && devices.front().kind == DeviceKind::Raw) {
     r.notes.push_back(
         "a bare capacity is read as a GPU of the 'other' class: efficiencies are "
@@ -472,14 +550,22 @@ SpeedEstimate estimate_speed(const InferenceQuery& q, const Estimate& e,
           kDefaultRamGbPerS));
     }
   }
-  if (settings.split == SplitMode::Tensor && devices.size() > 1) {
-    r.notes.push_back(
-        "tensor parallel: each device reads 1/N of the weights; all-reduces over the "
-        "interconnect are added (engines such as vLLM; not calibrated here)");
-  } else if (devices.size() > 1) {
+  if (r.tensor_parallel > 1) {
+    r.notes.push_back(fmt::format(
+        "tensor parallel over {} devices{}: each reads 1/{} of the weights per token, then two "
+        "all-reduces per layer over {} (fitted to vLLM's published multi-GPU runs)",
+        r.tensor_parallel, e.vllm ? " (vLLM)" : "", r.tensor_parallel,
+        devices.front().interconnect.nvlink_gb_per_s ? "NVLink" : "PCIe"));
+  } else if (devices.size() > 1 && !e.vllm) {
     r.notes.push_back(
         "layer split (llama.cpp default): devices run one after another, so more "
         "devices add memory, not decode speed");
+  }
+  if (e.vllm) {
+    r.notes.push_back(fmt::format(
+        "vLLM reads {:.2f} of the datasheet bandwidth (its measured engine efficiency), not "
+        "llama.cpp's per-class figure",
+        kTensorParallelBandwidthEfficiency));
   }
   return r;
 }

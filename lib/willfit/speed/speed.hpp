@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "willfit/core/units.hpp"
 #include "willfit/devices/device.hpp"
 #include "willfit/inference/estimate.hpp"
-#include "willfit/core/units.hpp"
 
 namespace willfit {
 
@@ -59,10 +59,15 @@ struct SpeedTier {
 
 // Tensor parallel decode, fitted (least squares) to vLLM's Llama-2-70B FP16 on
 // 2/4/8 A100 PCIe (see speed.cpp; SpeedAccuracy.TensorParallelFit re-fits it):
-// one ring all-reduce step costs 25 us, and the engine reads 0.61 of the
-// datasheet bandwidth.
+// one ring all-reduce step costs 25 us over PCIe, and the engine reads 0.61 of
+// the datasheet bandwidth. vLLM uses that engine efficiency on one GPU too
+// (SpeedAccuracy.VllmEngineRows checks it against Qwen2.5 on one A100).
 inline constexpr double kRingStepLatencyS = 25e-6;
 inline constexpr double kTensorParallelBandwidthEfficiency = 0.61;
+// One ring step over NVLink, fitted (least squares, engine efficiency held at
+// 0.61) to vLLM 0.6.3's Qwen2.5-72B BF16 on 2 and 4 A100 80GB
+// (SpeedAccuracy.NvlinkStepFit re-fits it).
+inline constexpr double kNvlinkRingStepLatencyS = 2.1e-6;
 
 // Tensor parallelism: every tier's bytes are already one device's share;
 // each layer pays two all-reduces of the activations over the link.
@@ -102,6 +107,13 @@ struct SpeedEstimate {
   std::optional<double> time_to_first_token_s;  // that prompt, processed
   std::int64_t context = 0;
   int error_band_pct = 0;  // about 4 in 5 measured rows fall within it
+  // A plan that does not fit as asked but runs: an offload plan without --ram
+  // (speed if system RAM holds this much), a vLLM batch larger than its KV
+  // cache (the engine serves `batch` sequences at once, not `batch_requested`).
+  std::optional<Bytes> ram_assumed_bytes;
+  int batch_requested = 1;
+  std::string engine = "llama.cpp-style";  // whose efficiencies: "vLLM" or "llama.cpp-style"
+  int tensor_parallel = 1;                 // devices splitting every layer (vLLM, --split tensor)
   std::vector<SpeedTier> tiers;
   std::vector<std::string> notes;  // what was assumed, for the user
 };

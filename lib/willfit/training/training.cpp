@@ -1056,6 +1056,15 @@ std::optional<TrainingSuggestion> combined(const TrainingQuery& query, Bytes req
   if (query.gpus * query.nodes > query.tp * query.pp && !query.fsdp && query.zero < 3) {
     steps.push_back({"--zero", "3", [](TrainingQuery& q) { q.zero = 3; }});
   }
+  if (!query.offload_optimizer && query.method == TrainMethod::Full &&
+      (query.fsdp || query.zero >= 2 || query.gpus * query.nodes > query.tp * query.pp)) {
+    steps.push_back({"--offload-optimizer", "", [](TrainingQuery& q) {
+                       if (!q.fsdp && q.zero < 2) {
+                         q.zero = 2;
+                       }
+                       q.offload_optimizer = true;
+                     }});
+  }
   if (query.optimizer == Optimizer::AdamW) {
     steps.push_back({"--optimizer", "adamw-8bit",
                      [](TrainingQuery& q) { q.optimizer = Optimizer::AdamW8bit; }});
@@ -1089,7 +1098,14 @@ std::optional<TrainingSuggestion> combined(const TrainingQuery& query, Bytes req
       TrainingSuggestion sug{"these changes together", {}, alt.required, alt.verdict};
       for (const auto& [option, value] : chosen) {
         sug.args.push_back(option);
-        sug.args.push_back(value);
+        if (!value.empty()) {
+          sug.args.push_back(value);
+        }
+      }
+      // ZeRO-Offload needs stage 2 or more: say so when the offload step set it.
+      if (q.zero != query.zero && !q.fsdp &&
+          std::find(sug.args.begin(), sug.args.end(), "--zero") == sug.args.end()) {
+        sug.args.insert(sug.args.end(), {"--zero", std::to_string(q.zero)});
       }
       return sug;
     }
@@ -1202,7 +1218,14 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
       total = gpus_needed(ckpt, found);
     }
     if (total > 0) {
-      std::vector<std::string> args{"--gpus", std::to_string(found.gpus)};
+      // A device list ("2x rtx 3090") already fixes the GPU count, and the
+      // command refuses --gpus next to it: say the new count there instead.
+      const bool listed = query.devices.devices.size() > 1;
+      std::vector<std::string> args =
+          listed
+              ? std::vector<std::string>{"--device", fmt::format("{}x {}", found.gpus,
+                                                                 query.devices.devices.front().id)}
+              : std::vector<std::string>{"--gpus", std::to_string(found.gpus)};
       if (found.nodes > 1) {
         args.insert(args.end(), {"--nodes", std::to_string(found.nodes)});
       }
@@ -1234,11 +1257,19 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
     TrainingSuggestion sug{c.change, c.args, alt.required, alt.verdict};
     (alt.verdict == Verdict::NoFit ? helping : fitting).push_back(sug);
   }
-  if (fitting.empty()) {
+  // Least hardware first: what fits on the GPUs the user named (one change,
+  // or several together) comes before asking for more GPUs or nodes.
+  const auto same_hardware = [](const TrainingSuggestion& sg) {
+    return std::none_of(sg.args.begin(), sg.args.end(), [](const std::string& a) {
+      return a == "--gpus" || a == "--nodes" || a == "--device";
+    });
+  };
+  if (std::none_of(fitting.begin(), fitting.end(), same_hardware)) {
     if (auto together = combined(query, e.required)) {
       fitting.push_back(*together);
     }
   }
+  std::stable_partition(fitting.begin(), fitting.end(), same_hardware);
   std::stable_sort(helping.begin(), helping.end(),
                    [](const auto& a, const auto& b) { return a.total_bytes < b.total_bytes; });
   e.suggestions = fitting;
