@@ -7,8 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "willfit/inference/estimate.hpp"
 #include "willfit/core/expected.hpp"
+#include "willfit/inference/estimate.hpp"
 
 namespace willfit::app {
 
@@ -20,6 +20,7 @@ struct RuntimeOptions {
   std::string n_cpu_moe;
   std::string gpu_layers;
   std::string ubatch;
+  bool text_only = false;
 };
 
 void add_runtime_options(CLI::App& app, RuntimeOptions& o);

@@ -312,7 +312,16 @@ TEST(CatalogueEstimate, TiedEmbeddingsAndVisionTowersCount) {
   EXPECT_TRUE(model("gemma-3-27b").arch.tied_embeddings);
   EXPECT_GT(model("gemma-3-27b").arch.vision_params, 400'000'000);
   const Estimate e = estimate_inference(at("gemma-3-27b", 4096));
-  EXPECT_EQ(e.memory.weights, std::int64_t{27432062576} * 2);  // vision tower included
+  // The vision tower is its own term (the projector), in BF16 like the rest.
+  EXPECT_EQ(e.memory.projector, model("gemma-3-27b").arch.vision_params * 2);
+  EXPECT_EQ(e.memory.weights + e.memory.projector, std::int64_t{27432062576} * 2);
+  InferenceQuery text = at("gemma-3-27b", 4096);
+  text.text_only = true;
+  const Estimate t = estimate_inference(text);
+  EXPECT_EQ(t.memory.projector, 0);
+  EXPECT_EQ(t.memory.weights, e.memory.weights);
+  EXPECT_EQ(t.memory.total(),
+            e.memory.total() - e.memory.projector - (e.memory.margin - t.memory.margin));
 }
 
 }  // namespace
