@@ -182,7 +182,8 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
   }
   // Mamba-2 (Granite 4, Nemotron-H, Falcon-H1) and Mamba (Jamba): d_inner
   // channels in n_heads heads, n_groups groups of B and C of d_state each.
-  const auto d_state = get_int(t, {"mamba_d_state", "ssm_state_size", "state_size"}, 1 << 16);
+  const auto d_state =
+      get_int(t, {"mamba_d_state", "ssm_state_size", "mamba_state_dim", "state_size"}, 1 << 16);
   const auto d_conv = get_int(t, {"mamba_d_conv", "conv_kernel"}, 64);
   if (!d_state || !d_conv) {
     return;
@@ -200,7 +201,8 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
     // Mamba-2 (modeling_granitemoehybrid.py / modeling_nemotron_h.py, Mamba2Mixer):
     // in_proj h x (2 d_inner + 2 groups d_state + heads), conv over
     // d_inner + 2 groups d_state channels, out_proj d_inner x h.
-    const std::int64_t groups = get_int(t, {"mamba_n_groups", "n_groups"}, 1 << 16).value_or(1);
+    const std::int64_t groups =
+        get_int(t, {"mamba_n_groups", "n_groups", "mamba_num_groups"}, 1 << 16).value_or(1);
     const std::int64_t conv_dim = d_inner + 2 * groups * *d_state;
     at.recurrent_state_floats = (*d_conv - 1) * conv_dim + *d_state * d_inner;
     at.recurrent_params =
