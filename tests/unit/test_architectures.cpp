@@ -14,10 +14,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "sources/embedded_data.hpp"
 #include "unit/model_file_writers.hpp"
 #include "willfit/inference/estimate.hpp"
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
+#include "willfit/models/model_db.hpp"
 #include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
@@ -428,6 +430,40 @@ TEST(MultiTokenPrediction, GgufBlockCountIncludesNextn) {
   EXPECT_EQ(g.arch.mtp_layers, 1);
   EXPECT_EQ(kv_cache_bytes(g.arch, {4096, 1, 512, kv_f16(), kv_f16(), 256}),
             46 * std::int64_t{2} * 8 * 128 * 2 * 4096);
+}
+
+// The catalogue entry, the config.json and (above, for Llama 4 and LFM2) the
+// GGUF header of one model give the same estimate: the KV cache exactly, the
+// weights within 1 % (the catalogue carries the card's count, the config the
+// counted one).
+TEST(CatalogueAgrees, WithTheConfigForEachNewFamily) {
+  auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
+  ASSERT_TRUE(db.ok());
+  Json v32 = deepseek_v3();
+  v32["index_head_dim"] = 128;
+  v32["index_n_heads"] = 64;
+  const std::vector<std::pair<std::string, Json>> cases = {
+      {"llama-4-scout-17b-16e", llama4_scout()},
+      {"qwen3-next-80b-a3b", qwen3_next()},
+      {"nemotron-nano-9b-v2", nemotron_h()},
+      {"deepseek-v3.1", deepseek_v3()},
+      {"deepseek-v3.2-exp", v32},
+  };
+  for (const auto& [id, config] : cases) {
+    auto found = db->find(id);
+    ASSERT_TRUE(found.ok()) << id;
+    const Model& cat = found->entry->model;
+    const Model cfg = from_config(config);
+    for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{131072}}) {
+      const KvCacheQuery q{ctx, 1, 512, kv_f16(), kv_f16(), 256};
+      EXPECT_EQ(kv_cache_bytes(cat.arch, q), kv_cache_bytes(cfg.arch, q)) << id << " at " << ctx;
+    }
+    const Precision p = *parse_precision("q4_k_m");
+    EXPECT_LT(rel(static_cast<double>(weight_layout(cat, p).total()),
+                  static_cast<double>(weight_layout(cfg, p).total())),
+              0.01)
+        << id;
+  }
 }
 
 }  // namespace

@@ -489,10 +489,16 @@ Expected<CatalogueMatch> ModelDb::find(std::string_view name) const {
     }
   }
   const std::string hint = did_you_mean(suggest(split.name));
+  // A repository id ("org/name") not in the catalogue is named as the
+  // Hugging Face address it would be read from.
+  const std::string repo = trim(name);
+  const std::string remote = repo.find('/') != std::string::npos && repo.rfind("hf.co/", 0) != 0
+                                 ? fmt::format("hf.co/{}", repo)
+                                 : std::string("hf.co/ORG/REPO");
   return make_error(fmt::format(
-      "unknown model '{}'{}{} (list them with 'willfit models', or give a size like '8b' or a "
-      "model file)",
-      trim(name), hint.empty() ? "" : ": ", hint));
+      "unknown model '{}'{}{} (list them with 'willfit models', or give a size like '8b', a "
+      "model file or a Hugging Face repository as {})",
+      repo, hint.empty() ? "" : ": ", hint, remote));
 }
 
 std::vector<std::string> ModelDb::suggest(std::string_view name, std::size_t limit) const {
