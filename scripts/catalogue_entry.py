@@ -58,6 +58,7 @@ def entry_from_config(doc, args):
     ffn = first(t, "intermediate_size", default=0)
     if isinstance(ffn, list):
         ffn = sum(ffn) // len(ffn)
+    config_ffn = ffn  # Granite 4: the routed experts' width
     if mtype == "granitemoehybrid" and t.get("shared_intermediate_size"):
         ffn = t["shared_intermediate_size"]
     e = {
@@ -114,12 +115,13 @@ def entry_from_config(doc, args):
     e["attention"] = att
     experts = first(t, "num_local_experts", "num_experts", "n_routed_experts", default=0)
     if experts and experts > 1:
-        moe_ffn = first(t, "moe_intermediate_size", default=ffn)
+        moe_ffn = first(t, "moe_intermediate_size", default=config_ffn)
         if t.get("intermediate_size_mlp"):
             moe_ffn, e["intermediate_size"] = ffn, t["intermediate_size_mlp"]
         shared = first(t, "n_shared_experts", "num_shared_experts", default=0)
-        if not shared and t.get("shared_expert_intermediate_size"):
-            shared = max(1, round(t["shared_expert_intermediate_size"] / moe_ffn))
+        shared_ffn = first(t, "shared_expert_intermediate_size", "shared_intermediate_size")
+        if not shared and shared_ffn:
+            shared = max(1, round(shared_ffn / moe_ffn))
         if not shared and mtype.startswith("llama4"):
             shared = 1
         e["moe"] = {"experts": experts, "experts_per_token": first(t, "num_experts_per_tok", default=2),

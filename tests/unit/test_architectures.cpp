@@ -203,6 +203,45 @@ TEST(HybridMamba, NemotronHLayersAreMixerOrMlp) {
   EXPECT_LT(rel(static_cast<double>(m.params), 8.89e9), 0.01);
 }
 
+// ibm-granite/granite-4.0-h-small config.json: 40 layers, 36 Mamba-2 and 4
+// attention, every layer an MoE of 72 experts of 768 (10 per token) with a
+// shared MLP of 1536.
+Json granite4_h_small() {
+  Json types = Json::array();
+  for (int i = 0; i < 40; ++i) {
+    types.push_back(i % 10 == 5 ? "attention" : "mamba");
+  }
+  return {{"model_type", "granitemoehybrid"},
+          {"hidden_size", 4096},
+          {"num_hidden_layers", 40},
+          {"num_attention_heads", 32},
+          {"num_key_value_heads", 8},
+          {"num_local_experts", 72},
+          {"num_experts_per_tok", 10},
+          {"shared_intermediate_size", 1536},
+          {"intermediate_size", 768},
+          {"mamba_d_state", 128},
+          {"mamba_d_conv", 4},
+          {"mamba_expand", 2},
+          {"mamba_n_heads", 128},
+          {"mamba_d_head", 64},
+          {"mamba_n_groups", 1},
+          {"layer_types", types},
+          {"vocab_size", 100352},
+          {"max_position_embeddings", 131072},
+          {"tie_word_embeddings", true}};
+}
+
+TEST(HybridMamba, Granite4SharedMlpAndExperts) {
+  const Model m = from_config(granite4_h_small());
+  EXPECT_EQ(attention_layer_count(m.arch), 4);
+  EXPECT_EQ(m.arch.moe->expert_intermediate_size, 768);
+  EXPECT_EQ(m.arch.moe->shared_experts, 2);  // one shared MLP twice an expert's width
+  // Model card: 32.2 B total, 9 B active.
+  EXPECT_LT(rel(static_cast<double>(m.params), 32.2e9), 0.01);
+  EXPECT_EQ(m.arch.attention.recurrent_state_floats, 3 * (8192 + 2 * 128) + 128 * 8192);
+}
+
 TEST(HybridMamba, FalconH1RunsBothMixersInEveryLayer) {
   // tiiuae/Falcon-H1-1.5B-Deep-style config (values of the Falcon-H1 1.5B
   // config.json): attention and Mamba-2 side by side in all 24 layers.
@@ -443,11 +482,9 @@ TEST(CatalogueAgrees, WithTheConfigForEachNewFamily) {
   v32["index_head_dim"] = 128;
   v32["index_n_heads"] = 64;
   const std::vector<std::pair<std::string, Json>> cases = {
-      {"llama-4-scout-17b-16e", llama4_scout()},
-      {"qwen3-next-80b-a3b", qwen3_next()},
-      {"nemotron-nano-9b-v2", nemotron_h()},
-      {"deepseek-v3.1", deepseek_v3()},
-      {"deepseek-v3.2-exp", v32},
+      {"llama-4-scout-17b-16e", llama4_scout()}, {"qwen3-next-80b-a3b", qwen3_next()},
+      {"nemotron-nano-9b-v2", nemotron_h()},     {"granite-4.0-h-small", granite4_h_small()},
+      {"deepseek-v3.1", deepseek_v3()},          {"deepseek-v3.2-exp", v32},
   };
   for (const auto& [id, config] : cases) {
     auto found = db->find(id);

@@ -276,6 +276,8 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       get_int(t, {"intermediate_size", "n_inner", "ffn_dim", "d_ff", "ffn_hidden_size"}, 1 << 24)
           .value_or(two_matrix ? 4 * a.hidden_size : 0);
   // Granite 4 (granitemoehybrid) names its dense or shared MLP shared_intermediate_size.
+  // (its intermediate_size is then the routed experts' width).
+  const std::int64_t config_intermediate = a.intermediate_size;
   if (type == "granitemoehybrid") {
     if (const auto shared = get_int(t, {"shared_intermediate_size"}, 1 << 24)) {
       a.intermediate_size = *shared;
@@ -324,7 +326,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
         *experts));
     moe.expert_intermediate_size =
         get_int(t, {"moe_intermediate_size", "expert_intermediate_size"}, 1 << 24)
-            .value_or(a.intermediate_size);
+            .value_or(config_intermediate);
     moe.shared_experts = static_cast<int>(
         get_int(t, {"n_shared_experts", "num_shared_experts"}, 1 << 10).value_or(0));
     if (const auto shared =
