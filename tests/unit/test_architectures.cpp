@@ -452,6 +452,37 @@ TEST(ChunkedAttention, Llama4ConfigAndGgufAgree) {
   }
 }
 
+// A llama.cpp load log of Qwen3.5-0.8B (tests/data/architecture_figures.csv):
+// 262144 cells unified over 4 sequences; KV on 6 of 24 layers, a fixed state
+// on the other 18. The GGUF header is the one the log prints.
+TEST(HybridLinearAttention, Qwen35LogFromItsGgufHeader) {
+  test::GgufWriter w;
+  w.str("general.architecture", "qwen35");
+  w.u32("qwen35.block_count", 24);
+  w.u32("qwen35.context_length", 262144);
+  w.u32("qwen35.embedding_length", 1024);
+  w.u32("qwen35.feed_forward_length", 3584);
+  w.u32("qwen35.attention.head_count", 8);
+  w.u32("qwen35.attention.head_count_kv", 2);
+  w.u32("qwen35.attention.key_length", 256);
+  w.u32("qwen35.attention.value_length", 256);
+  w.u32("qwen35.ssm.conv_kernel", 4);
+  w.u32("qwen35.ssm.state_size", 128);
+  w.u32("qwen35.ssm.group_count", 16);
+  w.u32("qwen35.ssm.time_step_rank", 16);
+  w.u32("qwen35.ssm.inner_size", 2048);
+  w.u32("qwen35.full_attention_interval", 4);
+  w.u32("qwen35.vocab_size", 248320);
+  w.tensor("token_embd.weight", {1024, 256}, test::kQ8_0);
+  const Model g = from_gguf(w);
+  EXPECT_EQ(attention_layer_count(g.arch), 6);
+  const KvCacheQuery q{65536, 4, 512, kv_f16(), kv_f16(), 256};
+  const Bytes state = recurrent_state_bytes(g.arch, 4);
+  EXPECT_EQ(kv_cache_bytes(g.arch, q) - state, 3072 * kMiB);  // "KV buffer size = 3072.00 MiB"
+  // "RS buffer size = 77.06 MiB": R 5.06 MiB + S 72.00 MiB, to the log's 0.01 MiB.
+  EXPECT_NEAR(static_cast<double>(state) / static_cast<double>(kMiB), 77.06, 0.005);
+}
+
 TEST(MultiTokenPrediction, GgufBlockCountIncludesNextn) {
   // GLM-4.5-Air GGUF: block_count 47 = 46 layers + 1 nextn block.
   test::GgufWriter w;
