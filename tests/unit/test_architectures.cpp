@@ -275,7 +275,11 @@ TEST(HybridShortConv, Lfm2FromConfigAndGgufAgree) {
   const Model c = from_config({{"model_type", "lfm2"},
                                {"num_hidden_layers", 16},
                                {"hidden_size", 2048},
-                               {"intermediate_size", 8192},
+                               // stated before SwiGLU's 2/3: 12288 -> 8192
+                               {"intermediate_size", 12288},
+                               {"block_auto_adjust_ff_dim", true},
+                               {"block_ffn_dim_multiplier", 1.0},
+                               {"block_multiple_of", 256},
                                {"num_attention_heads", 32},
                                {"num_key_value_heads", 8},
                                {"vocab_size", 65536},
@@ -283,7 +287,10 @@ TEST(HybridShortConv, Lfm2FromConfigAndGgufAgree) {
                                {"layer_types", types},
                                {"tie_word_embeddings", true}});
   EXPECT_EQ(attention_layer_count(c.arch), 6);
+  EXPECT_EQ(c.arch.intermediate_size, 8192);
   EXPECT_EQ(c.arch.attention.recurrent_state_floats, 2 * 2048);
+  // Model card: 1.17 B parameters.
+  EXPECT_LT(rel(static_cast<double>(c.params), 1.17e9), 0.01);
 
   test::GgufWriter w;
   w.str("general.architecture", "lfm2");

@@ -283,6 +283,18 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       a.intermediate_size = *shared;
     }
   }
+  // LFM2 states the MLP before SwiGLU's two-thirds rule, which the model
+  // applies when block_auto_adjust_ff_dim is set (modeling_lfm2.py,
+  // Lfm2MLP): 2/3 of it, times block_ffn_dim_multiplier, rounded up to
+  // block_multiple_of.
+  if (type.rfind("lfm2", 0) == 0 && get_bool(t, "block_auto_adjust_ff_dim").value_or(false)) {
+    std::int64_t ff = 2 * a.intermediate_size / 3;
+    if (const auto it = t.find("block_ffn_dim_multiplier"); it != t.end() && it->is_number()) {
+      ff = static_cast<std::int64_t>(it->get<double>() * static_cast<double>(ff));
+    }
+    const std::int64_t multiple = get_int(t, {"block_multiple_of"}, 1 << 16).value_or(256);
+    a.intermediate_size = std::max<std::int64_t>(0, multiple * ((ff + multiple - 1) / multiple));
+  }
   // Gemma 3n lists one MLP width per layer: the mean keeps the count.
   if (const auto it = t.find("intermediate_size"); it != t.end() && it->is_array()) {
     std::int64_t sum = 0;

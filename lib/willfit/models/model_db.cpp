@@ -488,7 +488,13 @@ Expected<CatalogueMatch> ModelDb::find(std::string_view name) const {
       return CatalogueMatch{e, split.precision};
     }
   }
-  const std::string hint = did_you_mean(suggest(split.name));
+  // Suggestions by the model's own name: an organisation prefix
+  // ("meta-llama/") is not part of any catalogue id.
+  std::string_view own = split.name;
+  if (const auto slash = own.rfind('/'); slash != std::string_view::npos) {
+    own.remove_prefix(slash + 1);
+  }
+  const std::string hint = did_you_mean(suggest(own));
   // A repository id ("org/name") not in the catalogue is named as the
   // Hugging Face address it would be read from.
   const std::string repo = trim(name);
