@@ -82,6 +82,9 @@ def entry_from_config(doc, args):
     att = {"kind": "full"}
     types = [str(x).lower() for x in first(t, "layer_types", "layers_block_type", default=[]) or []]
     recurrent = sum(1 for x in types if "linear" in x or "mamba" in x or x == "conv")
+    if t.get("attn_layer_period"):  # Jamba: attention where i % period == offset
+        period, offset = t["attn_layer_period"], t.get("attn_layer_offset", 0)
+        recurrent = sum(1 for i in range(layers) if i % period != offset % period)
     pattern = t.get("hybrid_override_pattern", "")
     if pattern:
         recurrent = pattern.count("M")
@@ -127,7 +130,7 @@ def entry_from_config(doc, args):
         e["moe"] = {"experts": experts, "experts_per_token": first(t, "num_experts_per_tok", default=2),
                     "shared_experts": shared, "expert_intermediate_size": moe_ffn,
                     "first_dense_layers": first(t, "first_k_dense_replace", default=0),
-                    "layer_step": first(t, "interleave_moe_layer_step", "decoder_sparse_step", default=1)}
+                    "layer_step": first(t, "interleave_moe_layer_step", "expert_layer_period", "decoder_sparse_step", default=1)}
     else:
         e["moe"] = None
     if first(t, "num_nextn_predict_layers", "mtp_num_hidden_layers"):

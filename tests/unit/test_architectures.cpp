@@ -242,6 +242,30 @@ TEST(HybridMamba, Granite4SharedMlpAndExperts) {
   EXPECT_EQ(m.arch.attention.recurrent_state_floats, 3 * (8192 + 2 * 128) + 128 * 8192);
 }
 
+TEST(HybridMamba, JambaPeriodsAndMamba1State) {
+  // ai21labs/AI21-Jamba-1.5-Mini config.json: attention where i % 8 == 4,
+  // Mamba (v1) elsewhere; 16 experts on every second layer (offset 1).
+  const Json j = {{"model_type", "jamba"},      {"attn_layer_offset", 4},
+                  {"attn_layer_period", 8},     {"expert_layer_offset", 1},
+                  {"expert_layer_period", 2},   {"hidden_size", 4096},
+                  {"intermediate_size", 14336}, {"mamba_d_conv", 4},
+                  {"mamba_d_state", 16},        {"mamba_dt_rank", 256},
+                  {"mamba_expand", 2},          {"num_attention_heads", 32},
+                  {"num_experts", 16},          {"num_experts_per_tok", 2},
+                  {"num_hidden_layers", 32},    {"num_key_value_heads", 8},
+                  {"vocab_size", 65536},        {"max_position_embeddings", 262144}};
+  const Model m = from_config(j);
+  EXPECT_EQ(attention_layer_count(m.arch), 4);
+  EXPECT_EQ(moe_layer_count(m.arch), 16);
+  EXPECT_TRUE(layer_roles(m.arch, 1).moe);
+  EXPECT_FALSE(layer_roles(m.arch, 0).moe);
+  // Mamba: conv (4 - 1) x 8192 + SSM 16 x 8192 (llama.cpp, n_group 0).
+  EXPECT_EQ(m.arch.attention.recurrent_state_floats, 3 * 8192 + 16 * 8192);
+  // Model card: 52 B total, 12 B active.
+  EXPECT_LT(rel(static_cast<double>(m.params), 52e9), 0.01);
+  EXPECT_LT(rel(static_cast<double>(m.active_params), 12e9), 0.02);
+}
+
 TEST(HybridMamba, FalconH1RunsBothMixersInEveryLayer) {
   // tiiuae/Falcon-H1-1.5B-Deep-style config (values of the Falcon-H1 1.5B
   // config.json): attention and Mamba-2 side by side in all 24 layers.
