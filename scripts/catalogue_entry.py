@@ -101,9 +101,8 @@ def entry_from_config(doc, args):
         att = {"kind": "hybrid",
                "attention_layers": layers if mtype == "falcon_h1" else (pattern.count("*") if pattern else layers - recurrent),
                "recurrent_layers": layers if mtype == "falcon_h1" else recurrent}
-        print("note: recurrent_params and recurrent_state_floats are read by willfit from the config;"
-              " copy them from `willfit config.json --explain` or leave them to the config path",
-              file=sys.stderr)
+        print("note: copy recurrent_params and recurrent_state_floats into the entry from the"
+              " 'Assumptions' of `willfit config.json`, which prints both", file=sys.stderr)
     elif t.get("attention_chunk_size"):
         nr = t.get("no_rope_layers") or []
         glob = sum(1 for x in nr if x == 0)

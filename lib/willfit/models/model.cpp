@@ -257,6 +257,12 @@ std::string describe_shape(const Model& m) {
                             std::min(attention, recurrent), a.layers)
               : fmt::format("{} of {} layers keep a KV cache, {} a fixed recurrent state",
                             attention, a.layers, recurrent);
+      if (at.recurrent_state_floats > 0) {
+        s += fmt::format(" (recurrent_state_floats {} per layer and sequence",
+                         at.recurrent_state_floats);
+        s += at.recurrent_params > 0 ? fmt::format(", recurrent_params {})", at.recurrent_params)
+                                     : std::string(")");
+      }
       break;
     }
     case AttentionKind::Full:
