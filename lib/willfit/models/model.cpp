@@ -125,6 +125,13 @@ int mlp_layer_count(const Architecture& a) {
 
 LayerRoles layer_roles(const Architecture& a, int i) {
   LayerRoles r;
+  // The common case (every layer attends and has an MLP) without the
+  // spreading arithmetic: layouts ask once per layer in every estimate.
+  if (a.attention.kind != AttentionKind::Hybrid && a.mlp_layers <= 0 &&
+      (!a.moe || a.moe->layer_step <= 1)) {
+    r.moe = a.moe && a.moe->experts > 0 && i >= a.moe->first_dense_layers;
+    return r;
+  }
   const int attention = attention_layer_count(a);
   const int recurrent = recurrent_layer_count(a);
   if (a.attention.kind == AttentionKind::Hybrid) {
@@ -144,6 +151,9 @@ LayerRoles layer_roles(const Architecture& a, int i) {
 int moe_layer_count(const Architecture& a) {
   if (!a.moe || a.moe->experts <= 0) {
     return 0;
+  }
+  if (a.moe->layer_step <= 1 && a.mlp_layers <= 0) {
+    return a.layers - std::clamp(a.moe->first_dense_layers, 0, a.layers);
   }
   int n = 0;
   for (int i = 0; i < a.layers; ++i) {
