@@ -22,6 +22,8 @@ void add_runtime_options(CLI::App& app, RuntimeOptions& o) {
   app.add_option("--gpu-memory-utilization", o.gpu_memory_utilization,
                  "vLLM: share of each GPU's total memory the engine takes (default 0.9)");
   app.add_option("--tp", o.tensor_parallel, "vLLM tensor-parallel size (default: every GPU)");
+  app.add_flag("--text-only", o.text_only,
+               "Leave a multimodal model's vision/audio encoder and projector (mmproj) out");
 }
 
 Expected<bool> check_kv_type_for_runtime(const InferenceQuery& q) {
@@ -139,6 +141,7 @@ Expected<bool> refuse_impossible_runtime_options(const RuntimeOptions& o, const 
 }  // namespace
 
 Expected<bool> apply_runtime_options(const RuntimeOptions& o, InferenceQuery& q) {
+  q.text_only = o.text_only;
   if (!o.runtime.empty()) {
     auto r = parse_runtime(o.runtime);
     if (!r) {

@@ -20,6 +20,7 @@ struct RuntimeOptions {
   std::string n_cpu_moe;
   std::string gpu_layers;
   std::string ubatch;
+  bool text_only = false;
 };
 
 void add_runtime_options(CLI::App& app, RuntimeOptions& o);

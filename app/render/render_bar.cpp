@@ -60,7 +60,7 @@ std::string render_memory_bar(const Estimate& e, const BarStyle& style) {
   // Overflow is drawn over the end of the need: the bar spans the larger of
   // usable and need, and the cells past "usable" are marked as overflow.
   const std::array<Segment, 5> parts{{
-      {"weights", e.memory.weights, "\u2588", 'W', "34"},
+      {"weights", e.memory.weights + e.memory.projector, "\u2588", 'W', "34"},
       {"KV cache", e.memory.kv_cache, "\u2593", 'K', "35"},
       {"compute", e.memory.compute, "\u2592", 'C', "33"},
       {"overhead+margin", e.memory.overhead + e.memory.margin, "\u2591", 'O', "36"},

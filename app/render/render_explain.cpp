@@ -17,6 +17,8 @@ std::string term_label(std::string_view key) {
     return "runtime overhead";
   if (key == "margin")
     return "safety margin";
+  if (key == "projector")
+    return "projector (mmproj)";
   if (key == "token_embeddings")
     return "token embeddings (RAM)";
   if (key == "compute_host")
@@ -50,10 +52,14 @@ std::string render_fit_explain(const FitReport& report) {
   const Bytes device_total = e.memory.total();
   s += fmt::format(
       "  total on the device: weights + KV cache + compute + overhead + margin = {} + {} + {} + "
-      "{} + {} = {}\n",
+      "{} + {}{} = {}\n",
       format_memory(e.memory.weights, q.units), format_memory(e.memory.kv_cache, q.units),
       format_memory(e.memory.compute, q.units), format_memory(e.memory.overhead, q.units),
-      format_memory(e.memory.margin, q.units), format_memory(device_total, q.units));
+      format_memory(e.memory.margin, q.units),
+      e.memory.projector > 0
+          ? fmt::format(" + {} (projector)", format_memory(e.memory.projector, q.units))
+          : "",
+      format_memory(device_total, q.units));
   if (!e.device_known) {
     s += "  usable: no --device given, nothing to compare with\n";
     return s;

@@ -101,6 +101,7 @@ Json memory_json(const Estimate& e) {
   j["compute_bytes"] = e.memory.compute;
   j["overhead_bytes"] = e.memory.overhead;
   j["margin_bytes"] = e.memory.margin;
+  j["projector_bytes"] = e.memory.projector;
   j["total_bytes"] = e.memory.total();
   return j;
 }

@@ -29,7 +29,8 @@ std::string context(std::int64_t tokens) {
 std::string attention(const Architecture& a) {
   switch (a.attention.kind) {
     case AttentionKind::Sliding:
-      return fmt::format("sliding {}", context(a.attention.sliding_window));
+      return fmt::format("{} {}", a.attention.chunked ? "chunked" : "sliding",
+                         context(a.attention.sliding_window));
     case AttentionKind::Mla:
       return "mla";
     case AttentionKind::Hybrid:

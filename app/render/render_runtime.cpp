@@ -133,7 +133,7 @@ std::string runtime_text_sections(const FitReport& r) {
           "  {:<24}{:>7}{:>11}{:>11}{:>11}{:>11}{:>11}\n", d.name.substr(0, 23),
           d.layers > 0 ? std::to_string(d.layers) : std::string("-"),
           format_memory(d.weights, r.query.units), format_memory(d.kv_cache, r.query.units),
-          format_memory(d.compute + d.overhead + d.margin, r.query.units),
+          format_memory(d.compute + d.overhead + d.margin + d.projector, r.query.units),
           format_memory(d.total(), r.query.units), format_memory(d.usable, r.query.units));
     }
   }
@@ -188,6 +188,7 @@ void add_runtime_json(Json& j, const FitReport& r) {
     x["compute_bytes"] = d.compute;
     x["overhead_bytes"] = d.overhead;
     x["margin_bytes"] = d.margin;
+    x["projector_bytes"] = d.projector;
     x["total_bytes"] = d.total();
     devices.push_back(x);
   }

@@ -83,6 +83,10 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
                       : fmt::format("{} ({}) at {} bits per weight",
                                     format_size(e.memory.weights, r.query.units), q.precision.name,
                                     bits_per_weight_text(q.precision)));
+  if (e.memory.projector > 0) {
+    s += row("projector", format_memory(e.memory.projector, r.query.units),
+             "vision/audio encoder and projector (mmproj); --text-only leaves it out");
+  }
   s += row("KV cache", format_memory(e.memory.kv_cache, r.query.units),
            fmt::format("{} tokens{}, {}", e.context,
                        q.batch > 1 ? fmt::format(" x {} sequences", q.batch) : "", q.kv_type.id));

@@ -17,7 +17,10 @@
 //    sliding-window layers hold only window + ubatch cells; MLA (DeepSeek)
 //    caches one latent of kv_lora_rank + rope dims per token and layer, K only;
 //    hybrid models have a cache only on their attention layers, and a fixed
-//    F32 recurrent state per sequence in the others. Quantised types
+//    F32 recurrent state per sequence on their recurrent ones; chunked local
+//    attention (Llama 4) holds a chunk like a window; layers that share
+//    another layer's cache (Gemma 3n) hold none; DeepSeek-V3.2 adds its
+//    indexer's FP8 keys next to the latent. Quantised types
 //    cost their block size (q8_0: 34 bytes per 32 values). Source:
 //    shared/reference/inference-estimators.md section 0.3. Checked against 18
 //    logged KV buffers: exact (tests/data/llamacpp_buffers.csv).
@@ -92,36 +95,54 @@ Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
   if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
     // One latent per token and layer; V is a view of K.
     const std::int64_t width = a.attention.kv_lora_rank + a.attention.qk_rope_head_dim;
-    return cost(width * full_cells, q.k_type) * a.layers;
+    return (cost(width * full_cells, q.k_type) + indexer_cache_bytes(a, full_cells)) * a.layers;
   }
   const std::int64_t per_cell_k = std::int64_t{a.kv_heads} * a.head_dim;
-  int attention_layers = a.layers;
-  if (a.attention.kind == AttentionKind::Hybrid && a.attention.attention_layers > 0) {
-    attention_layers = std::min(a.layers, a.attention.attention_layers);
-  }
+  const int attention_layers = attention_layer_count(a);
+  // Layers that reuse an earlier layer's cache (Gemma 3n) allocate none.
+  const int cached_layers =
+      std::max(0, attention_layers - std::max(0, a.attention.kv_shared_layers));
   int windowed_layers = 0;
   std::int64_t window_cells = full_cells;
   if (a.attention.kind == AttentionKind::Sliding && a.attention.sliding_window > 0) {
     const int pattern = a.attention.sliding_pattern;
-    // Pattern N: every N-th layer (index N-1, 2N-1, ...) is global.
-    const int global = pattern > 1 ? a.layers / pattern : 0;
-    windowed_layers = a.layers - global;
+    // Pattern N: every N-th layer (index N-1, 2N-1, ...) is global. A chunked
+    // layer (Llama 4) holds the same cells as a window of the chunk's length.
+    const int global = pattern > 1 ? cached_layers / pattern : 0;
+    windowed_layers = cached_layers - global;
     window_cells = std::min(
         full_cells,
         pad_context(std::min(q.context * std::max(1, q.sequences),
                              a.attention.sliding_window * std::max(1, q.sequences) + q.ubatch),
                     q.pad));
   }
-  const int full_layers = attention_layers - windowed_layers;
+  const int full_layers = cached_layers - windowed_layers;
   const Bytes per_full_layer =
       cost(per_cell_k * full_cells, q.k_type) + cost(per_cell_k * full_cells, q.v_type);
   const Bytes per_window_layer =
       cost(per_cell_k * window_cells, q.k_type) + cost(per_cell_k * window_cells, q.v_type);
+  return per_full_layer * full_layers + per_window_layer * windowed_layers +
+         recurrent_state_bytes(a, q.sequences);
+}
+
+Bytes recurrent_state_bytes(const Architecture& a, int sequences) {
   // Recurrent layers of a hybrid model keep a fixed F32 state per sequence
-  // that does not grow with the context (section 0.3).
-  const Bytes recurrent = std::int64_t{a.layers - attention_layers} *
-                          a.attention.recurrent_state_floats * 4 * std::max(1, q.sequences);
-  return per_full_layer * full_layers + per_window_layer * windowed_layers + recurrent;
+  // that does not grow with the context (section 0.3; llama-hparams.cpp
+  // n_embd_r and n_embd_s).
+  return std::int64_t{recurrent_layer_count(a)} * a.attention.recurrent_state_floats * 4 *
+         std::max(1, sequences);
+}
+
+Bytes indexer_cache_bytes(const Architecture& a, std::int64_t cells) {
+  // DeepSeek-V3.2's lightning indexer caches one index_head_dim key per token
+  // and layer in FP8 with one F32 scale per 128 values (DeepSeek-V3.2-Exp
+  // inference/model.py, Indexer: k_cache float8_e4m3fn, k_scale_cache
+  // float32 of head_dim / block_size).
+  const std::int64_t d = a.attention.index_head_dim;
+  if (d <= 0) {
+    return 0;
+  }
+  return cells * (d + 4 * ((d + 127) / 128));
 }
 
 namespace {
@@ -169,6 +190,7 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
                     q.kv_type,
                     e.kv_type_v,
                     detail == Detail::Explained};
+  in.projector = q.text_only ? 0 : in.layout.projector;
   e.model_weight_bytes = in.layout.total();
   switch (e.runtime) {
     case Runtime::LlamaCpp:

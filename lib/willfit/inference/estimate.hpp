@@ -42,7 +42,10 @@ struct InferenceQuery {
   std::vector<double> tensor_split;     // llama.cpp: share of layers per device (empty: by memory)
   std::optional<int> n_cpu_moe;   // llama.cpp: blocks whose experts stay on the CPU (nullopt: plan)
   std::optional<int> gpu_layers;  // llama.cpp -ngl given by the user (nullopt: plan)
-  std::int64_t kv_pad = 256;      // llama.cpp KV cells are a multiple of this
+  // --text-only: leave the vision/audio encoder and projector (llama.cpp's
+  // --mmproj file) out; otherwise a multimodal model's projector is loaded.
+  bool text_only = false;
+  std::int64_t kv_pad = 256;  // llama.cpp KV cells are a multiple of this
   // How the words built here (formulas, reasons, hints) print memory
   // (--units); changes no figure.
   UnitSystem units = UnitSystem::Mixed;
@@ -73,7 +76,10 @@ struct MemoryBreakdown {
   Bytes compute = 0;
   Bytes overhead = 0;
   Bytes margin = 0;
-  [[nodiscard]] Bytes total() const { return weights + kv_cache + compute + overhead + margin; }
+  Bytes projector = 0;  // vision/audio encoder and projector (0: text-only or none)
+  [[nodiscard]] Bytes total() const {
+    return weights + kv_cache + compute + overhead + margin + projector;
+  }
 };
 
 // How a model that does not fit is split between the GPUs and system RAM,
@@ -105,7 +111,10 @@ struct DeviceShare {
   Bytes compute = 0;
   Bytes overhead = 0;
   Bytes margin = 0;
-  [[nodiscard]] Bytes total() const { return weights + kv_cache + compute + overhead + margin; }
+  Bytes projector = 0;
+  [[nodiscard]] Bytes total() const {
+    return weights + kv_cache + compute + overhead + margin + projector;
+  }
 };
 
 // vLLM's start-up arithmetic: the engine takes utilization x total memory per
@@ -188,6 +197,11 @@ struct KvCacheQuery {
   std::int64_t pad = 256;  // cells are a multiple of this (1: exact tokens, as PyTorch)
 };
 Bytes kv_cache_bytes(const Architecture& arch, const KvCacheQuery& q);
+// The parts of kv_cache_bytes that are not K and V: the fixed recurrent
+// state of a hybrid model's recurrent layers for `sequences`, and one
+// layer's sparse-attention indexer keys (DeepSeek-V3.2) for `cells`.
+Bytes recurrent_state_bytes(const Architecture& arch, int sequences);
+Bytes indexer_cache_bytes(const Architecture& arch, std::int64_t cells);
 
 // llama.cpp pads the context to a multiple of 256 cells (since PR #17046;
 // before it, 32 without flash attention).

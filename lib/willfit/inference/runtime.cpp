@@ -243,6 +243,26 @@ void add_term(const Inputs& in, Estimate& e, std::string_view key, Bytes bytes, 
   }
 }
 
+// The vision/audio encoder and projector of a multimodal model, a term of
+// its own so --text-only can leave it out. llama.cpp loads the --mmproj file
+// onto the main GPU; vLLM and transformers hold the tower beside the weights.
+void add_projector(const Inputs& in, Estimate& e) {
+  e.memory.projector = in.projector;
+  if (in.projector <= 0) {
+    return;
+  }
+  add_term(
+      in, e, "projector", in.projector, Placement::Device,
+      [&] {
+        return fmt::format("{:.3g} B encoder and projector parameters x {} bytes = {}",
+                           static_cast<double>(in.q.model.arch.vision_params) / 1e9,
+                           in.projector / std::max<std::int64_t>(1, in.q.model.arch.vision_params),
+                           format_size(in.projector, in.q.units));
+      },
+      "mmproj files are F16 (convert_hf_to_gguf.py --mmproj); vLLM and transformers keep the "
+      "tower in 16 bits; --text-only leaves it out");
+}
+
 std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes) {
   const Architecture& a = in.q.model.arch;
   const std::string seqs = in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "";
@@ -417,6 +437,8 @@ void llama_family(const Inputs& in, Estimate& e) {
       },
       q.precision.source);
 
+  add_projector(in, e);
+
   // KV cache.
   const std::int64_t cells = pad_context(in.context, q.kv_pad);
   e.kv_cells = cells;
@@ -470,8 +492,8 @@ void llama_family(const Inputs& in, Estimate& e) {
     e.memory.margin += margin;
   }
   if (!e.device_known && !ollama) {
-    e.memory.margin =
-        margin_for(e.memory.weights + e.memory.kv_cache + e.memory.compute + e.memory.overhead);
+    e.memory.margin = margin_for(e.memory.weights + e.memory.kv_cache + e.memory.compute +
+                                 e.memory.overhead + e.memory.projector);
   }
   add_term(
       in, e, "overhead", e.memory.overhead, Placement::Device,
@@ -549,7 +571,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   for (std::size_t i = 0; i < devs.size(); ++i) {
     const auto [ctx, margin] = fixed_for(i);
     SplitInputs::PerDevice& sd = s.devices[i];
-    sd.fixed = c.device + ctx + margin;
+    sd.fixed = c.device + ctx + margin + (i == 0 ? e.memory.projector : 0);
     const double sh =
         i < q.tensor_split.size() ? q.tensor_split[i] : static_cast<double>(sd.usable);
     sd.cum = std::max(0.0, sh);  // the share, normalised and summed below
@@ -614,6 +636,7 @@ void llama_family(const Inputs& in, Estimate& e) {
     d.weights = chosen.devices[i].weights;
     d.kv_cache = chosen.devices[i].kv;
     d.compute = c.device;
+    d.projector = i == 0 ? e.memory.projector : 0;
     const auto [ctx, margin] = fixed_for(i);
     d.overhead = ctx;
     d.margin = margin;
@@ -710,6 +733,7 @@ void vllm(const Inputs& in, Estimate& e) {
                            tp > 1 ? "s" : "", format_size(total_weights, in.q.units));
       },
       q.precision.source);
+  add_projector(in, e);
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
       [&] {
@@ -753,7 +777,7 @@ void vllm(const Inputs& in, Estimate& e) {
   v.utilization = util;
   v.tensor_parallel = tp;
   v.budget = round_bytes(util * static_cast<double>(d0.memory_bytes));
-  v.non_kv = weights_gpu + activation + kVllmNonTorch;
+  v.non_kv = weights_gpu + e.memory.projector / tp + activation + kVllmNonTorch;
   v.kv_available = v.budget - v.non_kv;
   v.kv_tokens = v.kv_available > 0 ? (v.kv_available / per_token_gpu) / kVllmBlock * kVllmBlock : 0;
   v.max_concurrency =
@@ -782,6 +806,7 @@ void vllm(const Inputs& in, Estimate& e) {
     s.capacity = q.devices.devices[static_cast<std::size_t>(i)].memory_bytes;
     s.usable = v.budget;
     s.weights = weights_gpu;
+    s.projector = e.memory.projector / tp;
     s.kv_cache = std::max<Bytes>(0, v.kv_available);
     s.compute = activation;
     s.overhead = kVllmNonTorch;
@@ -808,6 +833,7 @@ void pytorch(const Inputs& in, Estimate& e) {
                          q.precision.bits_per_weight, format_size(e.memory.weights, in.q.units));
       },
       q.precision.source);
+  add_projector(in, e);
   // KV: every token, unpadded (PyTorch) or in steps of 256 (mlx_lm).
   const std::int64_t pad = mlx ? 256 : 1;
   e.kv_cells = pad_context(in.context, pad);
@@ -862,9 +888,9 @@ void pytorch(const Inputs& in, Estimate& e) {
                            format_memory(kCudaContext, in.q.units),
                            format_memory(kMetalContext, in.q.units));
       });
-  const Bytes basis =
-      e.device_known ? e.usable
-                     : e.memory.weights + e.memory.kv_cache + e.memory.compute + e.memory.overhead;
+  const Bytes basis = e.device_known ? e.usable
+                                     : e.memory.weights + e.memory.kv_cache + e.memory.compute +
+                                           e.memory.overhead + e.memory.projector;
   e.memory.margin = margin_for(basis);
   add_term(
       in, e, "margin", e.memory.margin, Placement::Device,
@@ -893,6 +919,7 @@ void pytorch(const Inputs& in, Estimate& e) {
     const double share =
         e.usable > 0 ? static_cast<double>(s.usable) / static_cast<double>(e.usable) : 0.0;
     s.weights = round_bytes(static_cast<double>(e.memory.weights) * share);
+    s.projector = round_bytes(static_cast<double>(e.memory.projector) * share);
     s.kv_cache = round_bytes(static_cast<double>(e.memory.kv_cache) * share);
     s.compute = per_device;
     s.overhead = context_overhead(d);

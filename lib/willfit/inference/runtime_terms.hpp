@@ -19,6 +19,7 @@ struct Inputs {
   const KvType& k_type;
   const KvType& v_type;
   bool explain = false;  // Detail::Explained: put each term's arithmetic into words
+  Bytes projector = 0;   // the multimodal encoder and projector loaded (0: text-only or none)
 };
 
 void llama_family(const Inputs& in, Estimate& e);  // llama.cpp, Ollama, generic

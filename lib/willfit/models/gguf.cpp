@@ -426,6 +426,9 @@ int known_swa_pattern(std::string_view arch) {
   if (arch == "cohere2") {
     return 4;
   }
+  if (arch == "gemma3n") {
+    return 5;  // llama.cpp: set_swa_pattern(5), four windowed layers, then a global one
+  }
   return -1;
 }
 
@@ -502,6 +505,14 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     return make_error("malformed GGUF: implausible block_count, embedding_length or head_count");
   }
   a.layers = static_cast<int>(*layers);
+  // block_count includes the multi-token-prediction blocks (GLM-4.5, Qwen3.5,
+  // DeepSeek with nextn tensors); llama.cpp loads them and skips them when
+  // decoding, so they are weights but not layers of the path.
+  if (const auto nextn = meta_int(f, key("nextn_predict_layers"));
+      nextn && *nextn > 0 && *nextn < a.layers) {
+    a.mtp_layers = static_cast<int>(*nextn);
+    a.layers -= a.mtp_layers;
+  }
   a.hidden_size = *hidden;
   a.heads = static_cast<int>(*heads);
   a.intermediate_size =
@@ -515,9 +526,12 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       const auto attention_layers =
           std::count_if(kv->numbers.begin(), kv->numbers.end(), [](double x) { return x > 0; });
       a.kv_heads = static_cast<int>(*std::max_element(kv->numbers.begin(), kv->numbers.end()));
-      if (attention_layers > 0 && attention_layers < a.layers) {
+      const auto counted = std::min<std::int64_t>(
+          attention_layers, static_cast<std::int64_t>(std::min<std::size_t>(
+                                kv->numbers.size(), static_cast<std::size_t>(a.layers))));
+      if (counted > 0 && counted < a.layers) {
         a.attention.kind = AttentionKind::Hybrid;
-        a.attention.attention_layers = static_cast<int>(attention_layers);
+        a.attention.attention_layers = static_cast<int>(counted);
       }
     } else if (const auto n = meta_int(f, key("attention.head_count_kv"))) {
       a.kv_heads = static_cast<int>(std::clamp<std::int64_t>(*n, 1, a.heads));
@@ -525,6 +539,13 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   }
   a.kv_heads = std::clamp(a.kv_heads, 1, a.heads);
   a.max_context = std::max<std::int64_t>(0, meta_int(f, key("context_length")).value_or(0));
+  // Qwen3-Next / Qwen3.5: one full-attention layer every N, gated delta nets
+  // between (llama.cpp: recurrent_layer_arr[i] = (i + 1) % interval != 0).
+  if (const auto interval = meta_int(f, key("full_attention_interval"));
+      interval && *interval > 1 && *interval <= a.layers) {
+    a.attention.kind = AttentionKind::Hybrid;
+    a.attention.attention_layers = static_cast<int>(a.layers / *interval);
+  }
   if (a.attention.kind == AttentionKind::Hybrid) {
     // Recurrent layers keep a fixed F32 state per sequence (llama.cpp's
     // layout, inference-estimators.md section 0.3): the convolution window
@@ -542,14 +563,32 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       a.attention.recurrent_state_floats =
           (*conv - 1) * (*inner + 2 * groups * *state) + *state * *inner;
     }
+    // LFM2's short convolutions keep the last l_cache - 1 inputs of the
+    // hidden width (llama-hparams.cpp n_embd_r; no SSM state).
+    if (const auto l_cache = meta_int(f, key("shortconv.l_cache")); l_cache && *l_cache > 1) {
+      a.attention.recurrent_state_floats = a.hidden_size * std::min<std::int64_t>(*l_cache - 1, 64);
+    }
   }
+  // Gemma 3n: the last layers reuse earlier layers' KV, and per-layer
+  // embeddings of this width are read for every layer.
+  a.attention.kv_shared_layers = static_cast<int>(std::clamp<std::int64_t>(
+      meta_int(f, key("attention.shared_kv_layers")).value_or(0), 0, a.layers));
+  a.per_layer_width = std::clamp<std::int64_t>(
+      meta_int(f, key("embedding_length_per_layer_input")).value_or(0), 0, 1 << 20);
 
   // Vocabulary: the tokenizer's token list, else <arch>.vocab_size, else the
   // embedding's row count. Tied embeddings: no separate output tensor.
   const GgufTensor* embedding = nullptr;
   bool has_output = false;
   std::int64_t expert_elements = 0;
+  bool shared_expert_tensors = false;
   for (const auto& t : f.tensors) {
+    if (t.name.find("_shexp") != std::string::npos) {
+      shared_expert_tensors = true;
+    }
+    if (t.name == "per_layer_token_embd.weight" && t.shape.size() >= 2) {
+      a.per_layer_vocab = static_cast<std::int64_t>(std::min<std::uint64_t>(t.shape[1], 1U << 30));
+    }
     if (t.name == "token_embd.weight") {
       embedding = &t;
     } else if (t.name == "output.weight") {
@@ -580,8 +619,13 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         std::clamp<std::int64_t>(meta_int(f, key("expert_shared_count")).value_or(0), 0, 1 << 16));
     moe.expert_intermediate_size =
         meta_int(f, key("expert_feed_forward_length")).value_or(a.intermediate_size);
+    if (moe.shared_experts == 0 && shared_expert_tensors) {
+      moe.shared_experts = 1;  // Llama 4 and Qwen MoE name no count but carry ffn_*_shexp
+    }
     moe.first_dense_layers = static_cast<int>(std::clamp<std::int64_t>(
         meta_int(f, key("leading_dense_block_count")).value_or(0), 0, a.layers));
+    moe.layer_step = static_cast<int>(std::clamp<std::int64_t>(
+        meta_int(f, key("interleave_moe_layer_step")).value_or(1), 1, a.layers));
     a.moe = moe;
   }
 
@@ -602,6 +646,19 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         static_cast<int>(std::clamp<std::int64_t>(k_len - at.qk_rope_head_dim, 0, 1 << 20));
     at.v_head_dim = static_cast<int>(std::clamp<std::int64_t>(v_len, 0, 1 << 20));
     a.head_dim = at.qk_nope_head_dim + at.qk_rope_head_dim;
+  }
+
+  // Llama 4: chunked local attention, 8192-token chunks on three layers of
+  // four (llama-model.cpp, LLM_ARCH_LLAMA4: LLAMA_SWA_TYPE_CHUNKED, n_swa
+  // 8192, set_swa_pattern(4)), unless the file sets sliding_window to 0.
+  if (arch == "llama4" && a.attention.kind == AttentionKind::Full) {
+    const auto window = meta_int(f, key("attention.sliding_window"));
+    if (!window || *window > 0) {
+      a.attention.kind = AttentionKind::Sliding;
+      a.attention.chunked = true;
+      a.attention.sliding_window = 8192;
+      a.attention.sliding_pattern = 4;
+    }
   }
 
   // Sliding windows.

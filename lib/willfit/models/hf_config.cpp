@@ -148,6 +148,76 @@ std::int64_t vision_estimate(const Json& v, std::int64_t text_hidden) {
   return *layers * (4 * *h * *h + 2 * *h * ffn) + *h * out;
 }
 
+// The fixed state and parameters of one recurrent mixer, from whichever
+// family's keys the config has. States are llama.cpp's (llama-hparams.cpp:
+// n_embd_r, the convolution's last d_conv - 1 inputs, and n_embd_s, the SSM
+// state); parameters are the mixer's weight matrices as transformers builds
+// them (norms, A, D and biases, a few thousand values, left out).
+void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a) {
+  Attention& at = a.attention;
+  const std::int64_t h = a.hidden_size;
+  // Qwen3-Next gated delta net (modeling_qwen3_next.py, Qwen3NextGatedDeltaNet):
+  // in_proj_qkvz h x (2 nk dk + 2 nv dv), in_proj_ba h x 2 nv, a depthwise
+  // convolution over the 2 nk dk + nv dv q, k, v channels, out_proj nv dv x h.
+  const auto conv = get_int(t, {"linear_conv_kernel_dim"}, 64);
+  const auto dk = get_int(t, {"linear_key_head_dim"}, 1 << 16);
+  const auto dv = get_int(t, {"linear_value_head_dim"}, 1 << 16);
+  const auto nk = get_int(t, {"linear_num_key_heads"}, 1 << 16);
+  const auto nv = get_int(t, {"linear_num_value_heads"}, 1 << 16);
+  if (conv && dk && dv && nk && nv) {
+    const std::int64_t conv_dim = 2 * *nk * *dk + *nv * *dv;
+    at.recurrent_state_floats = (*conv - 1) * conv_dim + *nv * *dk * *dv;
+    at.recurrent_params =
+        h * (2 * *nk * *dk + 2 * *nv * *dv) + h * 2 * *nv + conv_dim * *conv + *nv * *dv * h;
+    return;
+  }
+  // LFM2 short convolution (modeling_lfm2.py, Lfm2ShortConv): in_proj h x 3h,
+  // a depthwise convolution of L taps over h channels, out_proj h x h; the
+  // state is the last L - 1 inputs.
+  if (const auto l_cache = get_int(t, {"conv_L_cache"}, 64);
+      l_cache && type.rfind("lfm2", 0) == 0) {
+    at.recurrent_state_floats = (*l_cache - 1) * h;
+    at.recurrent_params = 4 * h * h + h * *l_cache;
+    return;
+  }
+  // Mamba-2 (Granite 4, Nemotron-H, Falcon-H1) and Mamba (Jamba): d_inner
+  // channels in n_heads heads, n_groups groups of B and C of d_state each.
+  const auto d_state =
+      get_int(t, {"mamba_d_state", "ssm_state_size", "mamba_state_dim", "state_size"}, 1 << 16);
+  const auto d_conv = get_int(t, {"mamba_d_conv", "conv_kernel"}, 64);
+  if (!d_state || !d_conv) {
+    return;
+  }
+  const auto n_heads = get_int(t, {"mamba_n_heads", "mamba_num_heads"}, 1 << 16);
+  const auto head_dim = get_int(t, {"mamba_d_head", "mamba_head_dim"}, 1 << 16);
+  std::int64_t d_inner = get_int(t, {"mamba_d_ssm"}, 1 << 24).value_or(0);
+  if (d_inner == 0 && n_heads && head_dim) {
+    d_inner = *n_heads * *head_dim;
+  }
+  if (d_inner == 0) {
+    d_inner = get_int(t, {"mamba_expand", "expand"}, 64).value_or(2) * h;
+  }
+  if (n_heads) {
+    // Mamba-2 (modeling_granitemoehybrid.py / modeling_nemotron_h.py, Mamba2Mixer):
+    // in_proj h x (2 d_inner + 2 groups d_state + heads), conv over
+    // d_inner + 2 groups d_state channels, out_proj d_inner x h.
+    const std::int64_t groups =
+        get_int(t, {"mamba_n_groups", "n_groups", "mamba_num_groups"}, 1 << 16).value_or(1);
+    const std::int64_t conv_dim = d_inner + 2 * groups * *d_state;
+    at.recurrent_state_floats = (*d_conv - 1) * conv_dim + *d_state * d_inner;
+    at.recurrent_params =
+        h * (2 * d_inner + 2 * groups * *d_state + *n_heads) + conv_dim * *d_conv + d_inner * h;
+    return;
+  }
+  // Mamba (modeling_jamba.py, JambaMambaMixer): in_proj h x 2 d_inner, conv
+  // over d_inner, x_proj d_inner x (dt_rank + 2 d_state), dt_proj dt_rank x
+  // d_inner, A d_inner x d_state, out_proj d_inner x h.
+  const std::int64_t dt_rank = get_int(t, {"mamba_dt_rank"}, 1 << 16).value_or((h + 15) / 16);
+  at.recurrent_state_floats = (*d_conv - 1) * d_inner + *d_state * d_inner;
+  at.recurrent_params = h * 2 * d_inner + d_inner * *d_conv + d_inner * (dt_rank + 2 * *d_state) +
+                        dt_rank * d_inner + d_inner * *d_state + d_inner * h;
+}
+
 }  // namespace
 
 Expected<Model> model_from_hf_config(std::string_view text, std::string_view label) {
@@ -200,11 +270,43 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                                     .value_or(std::max<std::int64_t>(1, a.hidden_size / a.heads)));
   const bool two_matrix =
       one_of(type, {"gpt2", "bert", "roberta", "distilbert", "falcon", "gpt_neox", "gptj", "opt",
-                    "bloom", "gpt_bigcode", "phi", "starcoder2", "mpt"});
+                    "bloom", "gpt_bigcode", "phi", "starcoder2", "mpt", "nemotron", "nemotron_h"});
   a.mlp_gated = !two_matrix;
   a.intermediate_size =
       get_int(t, {"intermediate_size", "n_inner", "ffn_dim", "d_ff", "ffn_hidden_size"}, 1 << 24)
           .value_or(two_matrix ? 4 * a.hidden_size : 0);
+  // Granite 4 (granitemoehybrid) names its dense or shared MLP shared_intermediate_size.
+  // (its intermediate_size is then the routed experts' width).
+  const std::int64_t config_intermediate = a.intermediate_size;
+  if (type == "granitemoehybrid") {
+    if (const auto shared = get_int(t, {"shared_intermediate_size"}, 1 << 24)) {
+      a.intermediate_size = *shared;
+    }
+  }
+  // LFM2 states the MLP before SwiGLU's two-thirds rule, which the model
+  // applies when block_auto_adjust_ff_dim is set (modeling_lfm2.py,
+  // Lfm2MLP): 2/3 of it, times block_ffn_dim_multiplier, rounded up to
+  // block_multiple_of.
+  if (type.rfind("lfm2", 0) == 0 && get_bool(t, "block_auto_adjust_ff_dim").value_or(false)) {
+    std::int64_t ff = 2 * a.intermediate_size / 3;
+    if (const auto it = t.find("block_ffn_dim_multiplier"); it != t.end() && it->is_number()) {
+      ff = static_cast<std::int64_t>(it->get<double>() * static_cast<double>(ff));
+    }
+    const std::int64_t multiple = get_int(t, {"block_multiple_of"}, 1 << 16).value_or(256);
+    a.intermediate_size = std::max<std::int64_t>(0, multiple * ((ff + multiple - 1) / multiple));
+  }
+  // Gemma 3n lists one MLP width per layer: the mean keeps the count.
+  if (const auto it = t.find("intermediate_size"); it != t.end() && it->is_array()) {
+    std::int64_t sum = 0;
+    std::int64_t n = 0;
+    for (const auto& x : *it) {
+      if (x.is_number_integer() && x.get<std::int64_t>() > 0 && x.get<std::int64_t>() < (1 << 24)) {
+        sum += x.get<std::int64_t>();
+        ++n;
+      }
+    }
+    a.intermediate_size = n > 0 ? sum / n : 0;
+  }
   a.vocab_size = get_int(t, {"vocab_size", "padded_vocab_size"}, 1 << 27).value_or(0);
   if (a.vocab_size == 0) {
     return make_error("config.json has no vocab_size");
@@ -219,6 +321,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                           std::int64_t{1} << 31)
                       .value_or(0);
 
+  // Llama 4 names the dense MLP intermediate_size_mlp and the experts'
+  // width intermediate_size.
+  const auto dense_mlp = get_int(t, {"intermediate_size_mlp"}, 1 << 24);
   // Mixture of experts.
   if (const auto experts =
           get_int(t, {"num_local_experts", "num_experts", "n_routed_experts"}, 1 << 16);
@@ -233,22 +338,44 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
         *experts));
     moe.expert_intermediate_size =
         get_int(t, {"moe_intermediate_size", "expert_intermediate_size"}, 1 << 24)
-            .value_or(a.intermediate_size);
+            .value_or(config_intermediate);
     moe.shared_experts = static_cast<int>(
         get_int(t, {"n_shared_experts", "num_shared_experts"}, 1 << 10).value_or(0));
-    if (const auto shared = get_int(t, {"shared_expert_intermediate_size"}, 1 << 24);
+    if (const auto shared =
+            get_int(t, {"shared_expert_intermediate_size", "shared_intermediate_size"}, 1 << 24);
         shared && moe.shared_experts == 0 && moe.expert_intermediate_size > 0) {
       moe.shared_experts = static_cast<int>(std::max<std::int64_t>(
           1, (*shared + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size));
     }
+    if (dense_mlp) {
+      moe.expert_intermediate_size = a.intermediate_size;
+      a.intermediate_size = *dense_mlp;
+    }
+    if (moe.shared_experts == 0 && type.rfind("llama4", 0) == 0) {
+      moe.shared_experts = 1;  // Llama4TextMoe always adds one shared expert
+    }
     moe.first_dense_layers = static_cast<int>(std::min<std::int64_t>(
-        get_int(t, {"first_k_dense_replace"}, 100000).value_or(0), a.layers));
+        get_int(t, {"first_k_dense_replace", "first_k_dense", "num_dense_layers"}, 100000)
+            .value_or(0),
+        a.layers));
+    // Every N-th layer routes (Llama 4 interleave_moe_layer_step; Jamba
+    // expert_layer_period with offset period - 1, as its configs have).
+    moe.layer_step = static_cast<int>(std::clamp<std::int64_t>(
+        get_int(t, {"interleave_moe_layer_step", "expert_layer_period", "decoder_sparse_step"},
+                100000)
+            .value_or(1),
+        1, a.layers));
     a.moe = moe;
   }
+  a.mtp_layers = static_cast<int>(std::min<std::int64_t>(
+      get_int(t, {"num_nextn_predict_layers", "mtp_num_hidden_layers"}, 64).value_or(0), 64));
 
-  // Attention layout.
+  // Attention layout. Layer kinds come as layer_types / layers_block_type
+  // (Qwen3-Next, Granite 4, LFM2, Gemma 3), a pattern string (Nemotron-H:
+  // M = Mamba-2, * = attention, - = MLP only) or a period (Jamba).
   std::int64_t windowed = -1;  // from layer_types, when given
   std::int64_t recurrent = 0;
+  std::int64_t attention_only = -1;  // Nemotron-H: layers that are attention
   for (const char* key : {"layer_types", "layers_block_type"}) {
     const auto it = t.find(key);
     if (it == t.end() || !it->is_array()) {
@@ -257,14 +384,36 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     windowed = 0;
     for (const auto& l : *it) {
       const std::string kind = l.is_string() ? to_lower(l.get<std::string>()) : "";
-      if (kind.find("sliding") != std::string::npos) {
+      if (kind.find("sliding") != std::string::npos || kind.find("chunk") != std::string::npos) {
         ++windowed;
       } else if (kind.find("linear") != std::string::npos ||
                  kind.find("mamba") != std::string::npos ||
-                 kind.find("recurrent") != std::string::npos) {
+                 kind.find("recurrent") != std::string::npos || kind == "conv") {
         ++recurrent;
       }
     }
+  }
+  if (const std::string pattern = get_string(t, "hybrid_override_pattern"); !pattern.empty()) {
+    recurrent = std::count(pattern.begin(), pattern.end(), 'M');
+    attention_only = std::count(pattern.begin(), pattern.end(), '*');
+    a.mlp_layers = static_cast<int>(
+        std::count_if(pattern.begin(), pattern.end(), [](char c) { return c == '-' || c == 'E'; }));
+    if (a.mlp_layers == 0) {
+      a.mlp_layers = -1;  // no MLP layers at all; fixed below
+    }
+  } else if (const auto period = get_int(t, {"attn_layer_period"}, 100000); period) {
+    // Jamba: layer i attends when i % period == offset, the rest are Mamba.
+    const auto offset = get_int(t, {"attn_layer_offset"}, 100000).value_or(0);
+    std::int64_t n = 0;
+    for (std::int64_t i = 0; i < a.layers; ++i) {
+      n += i % *period == offset % *period ? 1 : 0;
+    }
+    recurrent = a.layers - n;
+  }
+  // Falcon-H1 runs a Mamba-2 mixer beside attention in every layer.
+  const bool parallel_hybrid = type == "falcon_h1";
+  if (parallel_hybrid) {
+    recurrent = a.layers;
   }
   if (const auto rank = get_int(t, {"kv_lora_rank"}, 1 << 20)) {
     Attention& at = a.attention;
@@ -275,21 +424,33 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     at.qk_nope_head_dim = static_cast<int>(get_int(t, {"qk_nope_head_dim"}, 1 << 20).value_or(128));
     at.v_head_dim = static_cast<int>(get_int(t, {"v_head_dim"}, 1 << 20).value_or(a.head_dim));
     a.head_dim = at.qk_nope_head_dim + at.qk_rope_head_dim;
-  } else if (recurrent > 0 && recurrent < a.layers) {
-    a.attention.kind = AttentionKind::Hybrid;
-    a.attention.attention_layers = static_cast<int>(a.layers - recurrent);
-    // The fixed per-sequence state of a linear-attention layer (Qwen3-Next's
-    // gated delta net): a convolution over the last d_conv - 1 tokens of the
-    // q, k and v projections, plus one head_k x head_v matrix per value head.
-    const auto conv = get_int(t, {"linear_conv_kernel_dim"}, 64);
-    const auto dk = get_int(t, {"linear_key_head_dim"}, 1 << 16);
-    const auto dv = get_int(t, {"linear_value_head_dim"}, 1 << 16);
-    const auto nk = get_int(t, {"linear_num_key_heads"}, 1 << 16);
-    const auto nv = get_int(t, {"linear_num_value_heads"}, 1 << 16);
-    if (conv && dk && dv && nk && nv) {
-      a.attention.recurrent_state_floats =
-          (*conv - 1) * (2 * *nk * *dk + *nv * *dv) + *nv * *dk * *dv;
+    // DeepSeek-V3.2's sparse-attention indexer.
+    at.index_head_dim = static_cast<int>(get_int(t, {"index_head_dim"}, 1 << 16).value_or(0));
+    at.index_heads = static_cast<int>(get_int(t, {"index_n_heads"}, 1 << 16).value_or(0));
+  } else if (recurrent > 0 && (recurrent < a.layers || parallel_hybrid)) {
+    Attention& at = a.attention;
+    at.kind = AttentionKind::Hybrid;
+    at.attention_layers = static_cast<int>(
+        parallel_hybrid ? a.layers : (attention_only >= 0 ? attention_only : a.layers - recurrent));
+    at.recurrent_layers = static_cast<int>(recurrent);
+    set_recurrent_shape(t, type, a);
+  } else if (const auto chunk = get_int(t, {"attention_chunk_size"}, std::int64_t{1} << 31);
+             chunk && (a.max_context == 0 || *chunk < a.max_context)) {
+    // Llama 4: chunked local attention; the layers listed 0 in no_rope_layers
+    // (one in four) are global and use no position encoding.
+    int pattern = 4;
+    if (const auto it = t.find("no_rope_layers"); it != t.end() && it->is_array() && !it->empty()) {
+      const auto global = std::count_if(it->begin(), it->end(), [](const Json& x) {
+        return x.is_number_integer() && x.get<std::int64_t>() == 0;
+      });
+      pattern = global > 0 ? static_cast<int>(std::lround(static_cast<double>(it->size()) /
+                                                          static_cast<double>(global)))
+                           : 0;
     }
+    a.attention.kind = AttentionKind::Sliding;
+    a.attention.chunked = true;
+    a.attention.sliding_window = *chunk;
+    a.attention.sliding_pattern = pattern;
   } else if (const auto window = get_int(t, {"sliding_window"}, std::int64_t{1} << 31);
              window && get_bool(t, "use_sliding_window").value_or(true) &&
              (a.max_context == 0 || *window < a.max_context) && windowed != 0) {
@@ -312,9 +473,23 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.attention.sliding_pattern = pattern;
   }
 
-  // Vision tower.
-  if (const auto v = doc.find("vision_config"); v != doc.end() && v->is_object()) {
-    a.vision_params = vision_estimate(*v, a.hidden_size);
+  if (a.mlp_layers < 0) {
+    a.mlp_layers = 0;
+    a.intermediate_size = 0;
+  }
+  // Gemma 3n: per-layer embeddings and layers sharing their KV.
+  a.per_layer_width = get_int(t, {"hidden_size_per_layer_input"}, 1 << 16).value_or(0);
+  if (a.per_layer_width > 0) {
+    a.per_layer_vocab = get_int(t, {"vocab_size_per_layer_input"}, 1 << 27).value_or(a.vocab_size);
+  }
+  a.attention.kv_shared_layers = static_cast<int>(
+      std::min<std::int64_t>(get_int(t, {"num_kv_shared_layers"}, 100000).value_or(0), a.layers));
+
+  // Vision and audio encoders with their projectors.
+  for (const char* tower : {"vision_config", "audio_config"}) {
+    if (const auto v = doc.find(tower); v != doc.end() && v->is_object()) {
+      a.vision_params += vision_estimate(*v, a.hidden_size);
+    }
   }
 
   const ParamBreakdown p = count_params(a);
@@ -346,7 +521,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   m.notes.push_back(fmt::format(
       "parameters counted from the architecture: {:.2f} B{} (config.json holds no exact count)",
       static_cast<double>(m.params) / 1e9,
-      a.vision_params > 0 ? ", vision tower estimated from vision_config" : ""));
+      a.vision_params > 0 ? ", vision/audio encoder estimated from its config" : ""));
   if (!quant_note.empty()) {
     m.notes.push_back(quant_note);
   }

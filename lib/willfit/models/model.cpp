@@ -85,6 +85,83 @@ std::string_view to_string(AttentionKind kind) {
   return "full";
 }
 
+namespace {
+
+// Layers of a kind spread evenly over the depth: layer i is one of `count`
+// such layers out of `layers` when the running share steps up at i.
+bool spread(int layer, int count, int layers) {
+  if (count >= layers) {
+    return true;
+  }
+  if (count <= 0 || layers <= 0) {
+    return false;
+  }
+  const auto at = [&](int i) { return (std::int64_t{i} * count) / layers; };
+  return at(layer + 1) > at(layer);
+}
+
+}  // namespace
+
+int attention_layer_count(const Architecture& a) {
+  if (a.attention.kind == AttentionKind::Hybrid && a.attention.attention_layers > 0) {
+    return std::min(a.layers, a.attention.attention_layers);
+  }
+  return a.layers;
+}
+
+int recurrent_layer_count(const Architecture& a) {
+  if (a.attention.kind != AttentionKind::Hybrid) {
+    return 0;
+  }
+  if (a.attention.recurrent_layers > 0) {
+    return std::min(a.layers, a.attention.recurrent_layers);
+  }
+  return a.layers - attention_layer_count(a);
+}
+
+int mlp_layer_count(const Architecture& a) {
+  return a.mlp_layers > 0 ? std::min(a.layers, a.mlp_layers) : a.layers;
+}
+
+LayerRoles layer_roles(const Architecture& a, int i) {
+  LayerRoles r;
+  // The common case (every layer attends and has an MLP) without the
+  // spreading arithmetic: layouts ask once per layer in every estimate.
+  if (a.attention.kind != AttentionKind::Hybrid && a.mlp_layers <= 0 &&
+      (!a.moe || a.moe->layer_step <= 1)) {
+    r.moe = a.moe && a.moe->experts > 0 && i >= a.moe->first_dense_layers;
+    return r;
+  }
+  const int attention = attention_layer_count(a);
+  const int recurrent = recurrent_layer_count(a);
+  if (a.attention.kind == AttentionKind::Hybrid) {
+    r.attention = spread(i, attention, a.layers);
+    // Parallel hybrids (Falcon-H1) have both in every layer; otherwise the
+    // recurrent layers are the ones without attention.
+    r.recurrent = attention + recurrent > a.layers ? spread(i, recurrent, a.layers) : !r.attention;
+  }
+  r.mlp = spread(i, mlp_layer_count(a), a.layers);
+  if (r.mlp && a.moe && a.moe->experts > 0 && i >= a.moe->first_dense_layers) {
+    const int step = std::max(1, a.moe->layer_step);
+    r.moe = (i + 1) % step == 0;
+  }
+  return r;
+}
+
+int moe_layer_count(const Architecture& a) {
+  if (!a.moe || a.moe->experts <= 0) {
+    return 0;
+  }
+  if (a.moe->layer_step <= 1 && a.mlp_layers <= 0) {
+    return a.layers - std::clamp(a.moe->first_dense_layers, 0, a.layers);
+  }
+  int n = 0;
+  for (int i = 0; i < a.layers; ++i) {
+    n += layer_roles(a, i).moe ? 1 : 0;
+  }
+  return n;
+}
+
 std::int64_t attention_params_per_layer(const Architecture& a) {
   const std::int64_t h = a.hidden_size;
   if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
@@ -97,7 +174,13 @@ std::int64_t attention_params_per_layer(const Architecture& a) {
     const std::int64_t kv = h * (m.kv_lora_rank + m.qk_rope_head_dim) +
                             std::int64_t{m.kv_lora_rank} * a.heads * (m.qk_nope_head_dim + v);
     const std::int64_t o = std::int64_t{a.heads} * v * h;
-    return q + kv + o;
+    // DeepSeek-V3.2's indexer (inference/model.py, class Indexer): wq_b from
+    // the query latent, wk and a per-head weight projection from the input.
+    const std::int64_t indexer = m.index_head_dim > 0 ? std::int64_t{std::max(m.q_lora_rank, 0)} *
+                                                                m.index_heads * m.index_head_dim +
+                                                            h * m.index_head_dim + h * m.index_heads
+                                                      : 0;
+    return q + kv + o + indexer;
   }
   const std::int64_t q = h * a.heads * a.head_dim;
   const std::int64_t kv = 2 * h * a.kv_heads * a.head_dim;
@@ -105,26 +188,52 @@ std::int64_t attention_params_per_layer(const Architecture& a) {
   return q + kv + o;
 }
 
+namespace {
+
+// Gemma 3n: each layer gates and projects its per-layer input
+// (per_layer_input_gate, per_layer_projection), and one projection spreads
+// the hidden state over every layer's slice (per_layer_model_projection).
+std::int64_t per_layer_input_params(const Architecture& a) {
+  if (a.per_layer_width <= 0) {
+    return 0;
+  }
+  return 2 * a.hidden_size * a.per_layer_width * a.layers +
+         a.hidden_size * a.per_layer_width * a.layers;
+}
+
+}  // namespace
+
 ParamBreakdown count_params(const Architecture& a) {
   ParamBreakdown p;
-  p.embedding = a.vocab_size * a.hidden_size;
+  p.embedding = a.vocab_size * a.hidden_size + a.per_layer_vocab * a.per_layer_width * a.layers;
   p.output = a.tied_embeddings ? 0 : a.vocab_size * a.hidden_size;
-  p.attention = attention_params_per_layer(a) * a.layers;
+  const std::int64_t attention = attention_params_per_layer(a);
+  const std::int64_t recurrent =
+      a.attention.recurrent_params > 0 ? a.attention.recurrent_params : attention;
+  p.attention = attention * attention_layer_count(a) + recurrent * recurrent_layer_count(a) +
+                per_layer_input_params(a);
   const std::int64_t matrices = a.mlp_gated ? 3 : 2;
+  const std::int64_t dense = matrices * a.hidden_size * a.intermediate_size;
+  const int mlp_layers = mlp_layer_count(a);
   if (a.moe && a.moe->experts > 0) {
     const auto& m = *a.moe;
-    const int dense_layers = std::clamp(m.first_dense_layers, 0, a.layers);
-    const int moe_layers = a.layers - dense_layers;
+    const int moe_layers = moe_layer_count(a);
+    const int dense_layers = mlp_layers - moe_layers;
     const std::int64_t expert = matrices * a.hidden_size * m.expert_intermediate_size;
-    const std::int64_t dense = matrices * a.hidden_size * a.intermediate_size;
     const std::int64_t router = a.hidden_size * m.experts;
     const std::int64_t shared = expert * m.shared_experts;
     p.mlp = dense_layers * dense + moe_layers * (expert * m.experts + shared + router);
     p.mlp_active =
         dense_layers * dense + moe_layers * (expert * m.experts_per_token + shared + router);
+    // A multi-token-prediction block is one more MoE block plus eh_proj, the
+    // 2h x h projection of [embedding; hidden] (DeepSeek-V3 report, section
+    // 2.2); it shares the embeddings and output head.
+    p.mtp = std::int64_t{a.mtp_layers} *
+            (attention + expert * m.experts + shared + router + 2 * a.hidden_size * a.hidden_size);
   } else {
-    p.mlp = matrices * a.hidden_size * a.intermediate_size * a.layers;
+    p.mlp = dense * mlp_layers;
     p.mlp_active = p.mlp;
+    p.mtp = std::int64_t{a.mtp_layers} * (attention + dense + 2 * a.hidden_size * a.hidden_size);
   }
   p.vision = a.vision_params;
   return p;
@@ -137,18 +246,35 @@ std::string describe_shape(const Model& m) {
   switch (at.kind) {
     case AttentionKind::Sliding: {
       const int global = at.sliding_pattern > 1 ? a.layers / at.sliding_pattern : 0;
-      s = fmt::format("sliding window of {} tokens on {} of {} layers", at.sliding_window,
-                      a.layers - global, a.layers);
+      s = at.chunked ? fmt::format("chunked local attention ({}-token chunks) on {} of {} layers",
+                                   at.sliding_window, a.layers - global, a.layers)
+                     : fmt::format("sliding window of {} tokens on {} of {} layers",
+                                   at.sliding_window, a.layers - global, a.layers);
       break;
     }
     case AttentionKind::Mla:
       s = fmt::format("multi-head latent attention: one {}-wide latent cached per token and layer",
                       at.kv_lora_rank + at.qk_rope_head_dim);
+      if (at.index_head_dim > 0) {
+        s += fmt::format(", plus a {}-wide sparse-attention indexer key", at.index_head_dim);
+      }
       break;
-    case AttentionKind::Hybrid:
-      s = fmt::format("{} of {} layers keep a KV cache (the rest are recurrent)",
-                      at.attention_layers, a.layers);
+    case AttentionKind::Hybrid: {
+      const int attention = attention_layer_count(a);
+      const int recurrent = recurrent_layer_count(a);
+      s = attention + recurrent > a.layers
+              ? fmt::format("attention and a recurrent mixer side by side in {} of {} layers",
+                            std::min(attention, recurrent), a.layers)
+              : fmt::format("{} of {} layers keep a KV cache, {} a fixed recurrent state",
+                            attention, a.layers, recurrent);
+      if (at.recurrent_state_floats > 0) {
+        s += fmt::format(" (recurrent_state_floats {} per layer and sequence",
+                         at.recurrent_state_floats);
+        s += at.recurrent_params > 0 ? fmt::format(", recurrent_params {})", at.recurrent_params)
+                                     : std::string(")");
+      }
       break;
+    }
     case AttentionKind::Full:
       s = "full attention on every layer";
       break;
@@ -159,8 +285,19 @@ std::string describe_shape(const Model& m) {
         a.moe->experts_per_token,
         a.moe->shared_experts > 0 ? fmt::format(" plus {} shared", a.moe->shared_experts) : "");
   }
+  if (a.attention.kv_shared_layers > 0) {
+    s += fmt::format("; the last {} layers reuse earlier layers' KV", a.attention.kv_shared_layers);
+  }
+  if (a.per_layer_width > 0) {
+    s += fmt::format("; per-layer embeddings of {} x {} layers x {}", a.per_layer_vocab, a.layers,
+                     a.per_layer_width);
+  }
+  if (a.mtp_layers > 0) {
+    s += fmt::format("; {} multi-token-prediction block{} in the file, not in the decoding path",
+                     a.mtp_layers, a.mtp_layers > 1 ? "s" : "");
+  }
   if (a.vision_params > 0) {
-    s += fmt::format("; vision tower of {:.2f} B parameters included",
+    s += fmt::format("; vision/audio encoder and projector of {:.2f} B parameters",
                      static_cast<double>(a.vision_params) / 1e9);
   }
   return s;

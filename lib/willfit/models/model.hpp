@@ -31,6 +31,26 @@ struct Attention {
   // other layers (Mamba: (d_conv-1)(d_inner + 2 n_group d_state) + d_state d_inner;
   // GatedDeltaNet: (d_conv-1) conv_dim + v_heads k_dim v_dim). 0 = unknown.
   std::int64_t recurrent_state_floats = 0;
+  // Hybrid: layers that keep a recurrent state (0 = layers - attention_layers).
+  // Falcon-H1 runs attention and Mamba-2 side by side in every layer, so
+  // both counts are the layer count there.
+  int recurrent_layers = 0;
+  // Hybrid: parameters of one recurrent mixer (Mamba's in/out projections,
+  // convolution and A, D; a gated delta net's q, k, v, gates and output; a
+  // short convolution's projections). 0: unknown, counted as an attention layer.
+  std::int64_t recurrent_params = 0;
+  // Sliding: the window is a fixed chunk of the sequence (Llama 4's chunked
+  // local attention). llama.cpp sizes a chunked layer's cache as a window of
+  // the chunk's length (LLAMA_SWA_TYPE_CHUNKED in llama-hparams), so the
+  // memory is the same; only the wording differs.
+  bool chunked = false;
+  // Trailing layers that reuse an earlier layer's K and V instead of caching
+  // their own (Gemma 3n: num_kv_shared_layers).
+  int kv_shared_layers = 0;
+  // DeepSeek-V3.2's sparse-attention indexer: one key of index_head_dim per
+  // token and layer is cached next to the MLA latent; index_heads query heads.
+  int index_head_dim = 0;
+  int index_heads = 0;
 };
 
 struct Moe {
@@ -39,6 +59,10 @@ struct Moe {
   int shared_experts = 0;
   std::int64_t expert_intermediate_size = 0;
   int first_dense_layers = 0;  // leading layers with a dense MLP (DeepSeek)
+  // Every layer_step-th layer (index step-1, 2 step-1, ...) after the dense
+  // ones routes to experts, the others have a dense MLP (Llama 4 Maverick:
+  // interleave_moe_layer_step 2; llama.cpp: (il + 1) % n_moe_layer_step == 0).
+  int layer_step = 1;
 };
 
 struct Architecture {
@@ -54,21 +78,50 @@ struct Architecture {
   std::int64_t max_context = 0;
   Attention attention;
   std::optional<Moe> moe;
-  std::int64_t vision_params = 0;
+  std::int64_t vision_params = 0;  // vision/audio encoder and projector (mmproj)
+  // Layers with an MLP (0 = every layer). Nemotron-H interleaves layers that
+  // are only a Mamba mixer, only attention or only an MLP.
+  int mlp_layers = 0;
+  // Multi-token-prediction blocks (num_nextn_predict_layers): in the file and
+  // in memory when loaded, not on the path of an ordinary decoding step.
+  int mtp_layers = 0;
+  // Gemma 3n per-layer embeddings: a second embedding table of
+  // per_layer_vocab x layers x per_layer_width, read like the token embeddings.
+  std::int64_t per_layer_width = 0;
+  std::int64_t per_layer_vocab = 0;
 };
 
+// What one layer holds. Dense models: attention and MLP everywhere. Hybrid
+// models spread their kinds of layers evenly over the depth when only counts
+// are known (the memory totals do not depend on the order).
+struct LayerRoles {
+  bool attention = true;  // has K and V (or an MLA latent)
+  bool recurrent = false;
+  bool mlp = true;
+  bool moe = false;  // the MLP routes to experts
+};
+LayerRoles layer_roles(const Architecture& arch, int layer);
+int attention_layer_count(const Architecture& arch);
+int recurrent_layer_count(const Architecture& arch);
+int mlp_layer_count(const Architecture& arch);
+int moe_layer_count(const Architecture& arch);
+
 // Parameter counts recomputed from an architecture. Attention: q, k, v and o
-// projections (MLA: the latent projections); MLP: 3 (gated) or 2 matrices of
+// projections (MLA: the latent projections; hybrid models: the recurrent
+// mixers on their layers); MLP: 3 (gated) or 2 matrices of
 // hidden x intermediate; embeddings once, the output head again unless tied.
 // Norms and biases are left out (well under 0.1 % of any real model).
 struct ParamBreakdown {
-  std::int64_t embedding = 0;   // token embeddings
+  std::int64_t embedding = 0;   // token embeddings (and Gemma 3n's per-layer ones)
   std::int64_t output = 0;      // output head (0 when tied)
   std::int64_t attention = 0;   // all layers
   std::int64_t mlp = 0;         // all layers, all experts
   std::int64_t mlp_active = 0;  // all layers, experts used per token
   std::int64_t vision = 0;
-  [[nodiscard]] std::int64_t total() const { return embedding + output + attention + mlp + vision; }
+  std::int64_t mtp = 0;  // multi-token-prediction blocks: in the file, not in the active path
+  [[nodiscard]] std::int64_t total() const {
+    return embedding + output + attention + mlp + vision + mtp;
+  }
   [[nodiscard]] std::int64_t active() const {
     return embedding + output + attention + mlp_active + vision;
   }

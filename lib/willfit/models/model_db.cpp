@@ -204,6 +204,14 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.tied_embeddings = r.boolean("tied_embeddings", false);
   a.max_context = r.integer("max_context", 1, kMaxContext, 0);
   a.vision_params = r.integer("vision_params", 0, kMaxParams, 0);
+  a.mlp_layers = static_cast<int>(r.integer("mlp_layers", 0, a.layers, 0));
+  a.mtp_layers = static_cast<int>(r.integer("mtp_layers", 0, kMaxLayers, 0));
+  a.per_layer_width = r.integer("per_layer_width", 0, kMaxWidth, 0);
+  a.per_layer_vocab =
+      r.integer("per_layer_vocab", 0, kMaxVocab, a.per_layer_width > 0 ? a.vocab_size : 0);
+  // Written by the defaults work; read so a wrong type is caught, not used here.
+  (void)r.string("published_precision", "");
+  (void)r.string("published_precision_source", "");
   e.modality = r.string("modality", "text");
   e.source = r.string("source", "");
   e.origin = std::string(origin);
@@ -227,6 +235,13 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.sliding_window = r.integer_in(*at, "sliding_window", 1, kMaxContext, {});
       a.attention.sliding_pattern =
           static_cast<int>(r.integer_in(*at, "sliding_pattern", 0, kMaxLayers, 0));
+    } else if (kind == "chunked") {
+      // Llama 4's chunked local attention: a window of the chunk's length.
+      a.attention.kind = AttentionKind::Sliding;
+      a.attention.chunked = true;
+      a.attention.sliding_window = r.integer_in(*at, "sliding_window", 1, kMaxContext, {});
+      a.attention.sliding_pattern =
+          static_cast<int>(r.integer_in(*at, "sliding_pattern", 0, kMaxLayers, 0));
     } else if (kind == "mla") {
       a.attention.kind = AttentionKind::Mla;
       a.attention.kv_lora_rank =
@@ -237,13 +252,24 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.qk_nope_head_dim =
           static_cast<int>(r.integer_in(*at, "qk_nope_head_dim", 0, kMaxWidth, 0));
       a.attention.v_head_dim = static_cast<int>(r.integer_in(*at, "v_head_dim", 0, kMaxWidth, 0));
+      a.attention.index_head_dim =
+          static_cast<int>(r.integer_in(*at, "index_head_dim", 0, kMaxWidth, 0));
+      a.attention.index_heads = static_cast<int>(r.integer_in(*at, "index_heads", 0, kMaxHeads, 0));
     } else if (kind == "hybrid") {
       a.attention.kind = AttentionKind::Hybrid;
       a.attention.attention_layers =
           static_cast<int>(r.integer_in(*at, "attention_layers", 0, a.layers, 0));
+      a.attention.recurrent_layers =
+          static_cast<int>(r.integer_in(*at, "recurrent_layers", 0, a.layers, 0));
+      a.attention.recurrent_params = r.integer_in(*at, "recurrent_params", 0, kMaxParams, 0);
+      a.attention.recurrent_state_floats =
+          r.integer_in(*at, "recurrent_state_floats", 0, kMaxParams, 0);
     } else {
-      r.fail(fmt::format("attention 'kind' must be full, sliding, mla or hybrid, not '{}'", kind));
+      r.fail(fmt::format("attention 'kind' must be full, sliding, chunked, mla or hybrid, not '{}'",
+                         kind));
     }
+    a.attention.kv_shared_layers =
+        static_cast<int>(r.integer_in(*at, "kv_shared_layers", 0, a.layers, 0));
   }
   if (const Json* moe = r.object("moe")) {
     Moe x;
@@ -255,6 +281,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
         r.integer_in(*moe, "expert_intermediate_size", 1, kMaxFfn, a.intermediate_size);
     x.first_dense_layers =
         static_cast<int>(r.integer_in(*moe, "first_dense_layers", 0, a.layers, 0));
+    x.layer_step = static_cast<int>(r.integer_in(*moe, "layer_step", 1, a.layers, 1));
     a.moe = x;
   }
   if (!r.error().empty()) {
@@ -473,11 +500,23 @@ Expected<CatalogueMatch> ModelDb::find(std::string_view name) const {
       return CatalogueMatch{e, split.precision, ollama};
     }
   }
-  const std::string hint = did_you_mean(suggest(split.name));
+  // Suggestions by the model's own name: an organisation prefix
+  // ("meta-llama/") is not part of any catalogue id.
+  std::string_view own = split.name;
+  if (const auto slash = own.rfind('/'); slash != std::string_view::npos) {
+    own.remove_prefix(slash + 1);
+  }
+  const std::string hint = did_you_mean(suggest(own));
+  // A repository id ("org/name") not in the catalogue is named as the
+  // Hugging Face address it would be read from.
+  const std::string repo = trim(name);
+  const std::string remote = repo.find('/') != std::string::npos && repo.rfind("hf.co/", 0) != 0
+                                 ? fmt::format("hf.co/{}", repo)
+                                 : std::string("hf.co/ORG/REPO");
   return make_error(fmt::format(
-      "unknown model '{}'{}{} (list them with 'willfit models', or give a size like '8b' or a "
-      "model file)",
-      trim(name), hint.empty() ? "" : ": ", hint));
+      "unknown model '{}'{}{} (list them with 'willfit models', or give a size like '8b', a "
+      "model file or a Hugging Face repository as {})",
+      repo, hint.empty() ? "" : ": ", hint, remote));
 }
 
 std::vector<std::string> ModelDb::suggest(std::string_view name, std::size_t limit) const {

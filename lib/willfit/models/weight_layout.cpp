@@ -543,6 +543,11 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_la
   WeightLayout w;
   w.recipe = true;
   w.token_embd = weight(Cat::TokenEmbd, e, a.vocab_size, 0);
+  if (a.per_layer_width > 0) {
+    // Gemma 3n's per-layer embeddings are an input table like the token
+    // embeddings (per_layer_token_embd), quantised as one.
+    w.token_embd += weight(Cat::TokenEmbd, a.per_layer_width * a.layers, a.per_layer_vocab, 0);
+  }
   const bool layer_norm = !a.mlp_gated;  // GPT-2/NeoX style: LayerNorm with bias, biases
   w.output = f32(e) * (layer_norm ? 2 : 1);
   if (!a.tied_embeddings) {
@@ -553,11 +558,27 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_la
   const std::int64_t q_dim = std::int64_t{a.heads} * head_dim;
   const std::int64_t kv_dim = std::int64_t{a.kv_heads} * head_dim;
   w.layers.reserve(static_cast<std::size_t>(std::max(0, a.layers)));
+  // A hybrid layer's recurrent mixer, and Gemma 3n's per-layer input gate and
+  // projection, sized as one weight of `e` columns at the base type (llama.cpp
+  // quantises ssm_in/ssm_out like the other 2-D weights and keeps the
+  // convolution, A and D in F32, a few thousand values).
+  const std::int64_t recurrent_rows =
+      a.attention.recurrent_params > 0 ? (a.attention.recurrent_params + e - 1) / e : 0;
+  const std::int64_t per_layer_rows = a.per_layer_width * (2 + 1);
   const auto size_layer = [&](int i) {
     LayerWeights l;
+    const LayerRoles roles = layer_roles(a, i);
     l.bytes += f32(e) * 2 * (layer_norm ? 2 : 1);
+    if (roles.recurrent) {
+      l.bytes += recurrent_rows > 0 ? weight(Cat::Other, e, recurrent_rows, i) : 0;
+    }
+    if (per_layer_rows > 0) {
+      l.bytes += weight(Cat::Other, e, per_layer_rows, i);
+    }
     // Attention.
-    if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
+    if (!roles.attention && !(roles.recurrent && recurrent_rows == 0)) {
+      // a recurrent-only layer: no attention tensors
+    } else if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
       const auto& m = a.attention;
       const std::int64_t qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
       const std::int64_t v = m.v_head_dim > 0 ? m.v_head_dim : head_dim;
@@ -580,8 +601,10 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_la
                  weight(Cat::AttnV, e, kv_dim, i) + weight(Cat::AttnOut, q_dim, e, i);
     }
     // Feed-forward.
-    const bool moe_layer = a.moe && a.moe->experts > 0 && i >= a.moe->first_dense_layers;
-    if (moe_layer) {
+    const bool moe_layer = roles.moe;
+    if (!roles.mlp) {
+      // a mixer-only layer (Nemotron-H)
+    } else if (moe_layer) {
       const auto& m = *a.moe;
       const std::int64_t ff = m.expert_intermediate_size;
       const std::int64_t n = m.experts;
@@ -618,15 +641,19 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_la
   const int n = a.layers;
   const CounterClass counter_class(n);
   for (int i = 0; i < n; ++i) {
-    const bool moe_layer = a.moe && a.moe->experts > 0 && i >= a.moe->first_dense_layers;
+    const LayerRoles roles = layer_roles(a, i);
+    const bool moe_layer = roles.moe;
     // A dense block reads the index and its two counters once each; when all
     // three are equal (as in every dense model) one class of them is the key.
     const bool in_step = !moe_layer && r.i_attn_v == i && r.i_ffn_down == i;
+    const std::uint64_t kinds = std::uint64_t{roles.attention} << 26 |
+                                std::uint64_t{roles.recurrent} << 27 |
+                                std::uint64_t{roles.mlp} << 28;
     const std::uint64_t key =
-        (in_step ? counter_class(i) | std::uint64_t{1} << 25
+        (in_step ? counter_class(i) | std::uint64_t{1} << 25 | kinds
                  : counter_class(i) | counter_class(r.i_attn_v) << 6 |
                        counter_class(r.i_ffn_down) << 12 | counter_class(r.i_ffn_down + 1) << 18 |
-                       std::uint64_t{moe_layer} << 24) +
+                       std::uint64_t{moe_layer} << 24 | kinds) +
         1;
     Class& slot = classes[(key * 0x9E3779B97F4A7C15ULL) >> 58];  // Fibonacci hashing, 6 bits
     if (share_layers && slot.key == key) {
@@ -640,14 +667,17 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_la
     w.layers.push_back(size_layer(i));
     slot = {key, w.layers.back(), r.i_attn_v - attn_v, r.i_ffn_down - ffn_down};
   }
-  if (a.vision_params > 0) {
-    w.other = tensor_bytes(quant ? T::Q8_0 : f.base, 32, (a.vision_params + 31) / 32);
+  if (a.mtp_layers > 0) {
+    // Multi-token-prediction blocks: the layer's tensors again, plus eh_proj.
+    const LayerWeights mtp = size_layer(std::max(0, n - 1));
+    w.other = a.mtp_layers * (mtp.bytes + weight(Cat::Other, 2 * e, e, n - 1));
   }
   return w;
 }
 
 // A flat width over the architecture's parameter groups, scaled so the total
-// is exactly `total` (params x bits / 8 or a file's bytes).
+// is exactly `total` (params x bits / 8 or a file's bytes). The vision
+// encoder and projector are not part of it (projector_bytes).
 WeightLayout flat_layout(const Model& m, const Precision& p) {
   const Architecture& a = m.arch;
   const ParamBreakdown pb = m.inferred_groups ? *m.inferred_groups : count_params(a);
@@ -655,25 +685,34 @@ WeightLayout flat_layout(const Model& m, const Precision& p) {
   const double bits = p.bits_per_weight;
   const double other_bits = linear_only ? 16.0 : bits;
   const auto bytes = [](double params, double b) { return params * b / 8.0; };
-  const double per_layer_attn = static_cast<double>(pb.attention) / std::max(1, a.layers);
+  const int layers = std::max(0, a.layers);
+  const std::int64_t matrices = a.mlp_gated ? 3 : 2;
+  const std::int64_t attention = attention_params_per_layer(a);
+  const std::int64_t recurrent =
+      a.attention.recurrent_params > 0 ? a.attention.recurrent_params : attention;
+  // Spread over the blocks: whatever of the mixer group is not one layer's
+  // attention or recurrent mixer (Gemma 3n's per-layer projections).
+  const std::int64_t mixer_rest = layers > 0
+                                      ? (pb.attention - attention * attention_layer_count(a) -
+                                         recurrent * recurrent_layer_count(a)) /
+                                            layers
+                                      : 0;
   WeightLayout w;
   double embd = bytes(static_cast<double>(pb.embedding), other_bits);
   double out = bytes(static_cast<double>(pb.output), other_bits);
-  double other = bytes(static_cast<double>(pb.vision), other_bits);
-  const int layers = std::max(0, a.layers);
-  const int dense_layers = a.moe ? std::clamp(a.moe->first_dense_layers, 0, a.layers) : a.layers;
-  const std::int64_t matrices = a.mlp_gated ? 3 : 2;
-  // A block's bytes and its routed experts' bytes, before scaling: every
-  // block with a dense MLP holds the same, and so does every MoE block.
+  double other = bytes(static_cast<double>(pb.mtp), bits);
+  // A block's bytes and its routed experts' bytes, before scaling, by the
+  // kinds of layer it holds (a handful of classes: see layer_roles).
   struct BlockBytes {
     double bytes = 0;
     double experts = 0;
   };
-  const bool moe = a.moe && a.moe->experts > 0;
-  const auto block_bytes = [&](bool routed) {
+  const auto block_bytes = [&](const LayerRoles& roles) {
     BlockBytes b;
     double mlp = 0;
-    if (routed) {
+    if (!roles.mlp) {
+      mlp = 0;
+    } else if (roles.moe) {
       const auto& mo = *a.moe;
       const double expert =
           static_cast<double>(matrices * a.hidden_size * mo.expert_intermediate_size);
@@ -683,29 +722,49 @@ WeightLayout flat_layout(const Model& m, const Precision& p) {
           bytes(expert * mo.shared_experts + static_cast<double>(a.hidden_size * mo.experts), bits);
     } else if (!a.moe) {
       // matrices x hidden x intermediate, or an inferred shape's smooth share
-      mlp = bytes(static_cast<double>(pb.mlp) / std::max(1, layers), bits);
+      mlp = bytes(static_cast<double>(pb.mlp) / std::max(1, mlp_layer_count(a)), bits);
     } else {
       mlp = bytes(static_cast<double>(matrices * a.hidden_size * a.intermediate_size), bits);
     }
-    b.bytes = bytes(per_layer_attn, bits) + mlp;
+    double mixer = static_cast<double>(mixer_rest);
+    if (m.inferred_groups) {
+      mixer = static_cast<double>(pb.attention) / std::max(1, layers);
+    } else {
+      mixer += roles.attention || (roles.recurrent && a.attention.recurrent_params == 0)
+                   ? static_cast<double>(attention)
+                   : 0.0;
+      mixer += roles.recurrent && a.attention.recurrent_params > 0
+                   ? static_cast<double>(a.attention.recurrent_params)
+                   : 0.0;
+    }
+    b.bytes = bytes(mixer, bits) + mlp;
     return b;
   };
-  const BlockBytes dense_block = block_bytes(false);
-  const BlockBytes moe_block = moe ? block_bytes(true) : dense_block;
-  // Blocks 0..first_moe-1 have a dense MLP, the rest routed experts.
-  const int first_moe = moe ? std::clamp(dense_layers, 0, layers) : layers;
-  const double sum =
-      embd + out + other + first_moe * dense_block.bytes + (layers - first_moe) * moe_block.bytes;
+  std::array<std::pair<bool, BlockBytes>, 16> seen{};  // by the roles' bits
+  const auto layer_bytes = [&](int i) -> const BlockBytes& {
+    const LayerRoles roles = layer_roles(a, i);
+    const auto key = static_cast<std::size_t>(int{roles.attention} | int{roles.recurrent} << 1 |
+                                              int{roles.mlp} << 2 | int{roles.moe} << 3);
+    if (!seen[key].first) {
+      seen[key] = {true, block_bytes(roles)};
+    }
+    return seen[key].second;
+  };
+  double sum = embd + out + other;
+  for (int i = 0; i < layers; ++i) {
+    sum += layer_bytes(i).bytes;
+  }
   // The stated parameter count wins over the architecture's (they differ by
-  // norms, biases and rounding): scale every group to it.
+  // norms, biases and rounding): scale every group to it. The vision encoder's
+  // parameters are in the stated count and go to the projector instead.
   double target = 0;
-  const auto params = static_cast<double>(m.params);
+  const auto params = static_cast<double>(std::max<std::int64_t>(0, m.params - pb.vision));
   if (!linear_only) {
     target = params * bits / 8.0;
   } else {
-    const double counted = std::max(1.0, static_cast<double>(pb.total()));
+    const double counted = std::max(1.0, static_cast<double>(pb.total() - pb.vision));
     const double share =
-        std::clamp(static_cast<double>(pb.embedding + pb.output + pb.vision) / counted, 0.0, 1.0);
+        std::clamp(static_cast<double>(pb.embedding + pb.output) / counted, 0.0, 1.0);
     target = (params - params * share) * bits / 8.0 + params * share * 2.0;
   }
   const double scale = sum > 0 ? target / sum : 0.0;
@@ -713,14 +772,12 @@ WeightLayout flat_layout(const Model& m, const Precision& p) {
   w.output = round_bytes(out * scale);
   w.other = round_bytes(other * scale);
   Bytes placed = w.token_embd + w.output + w.other;
-  const auto scaled = [scale](const BlockBytes& b) {
-    return LayerWeights{round_bytes(b.bytes * scale), round_bytes(b.experts * scale)};
-  };
-  const LayerWeights dense_weights = scaled(dense_block);
-  const LayerWeights moe_weights = scaled(moe_block);
-  w.layers.assign(static_cast<std::size_t>(first_moe), dense_weights);
-  w.layers.resize(static_cast<std::size_t>(layers), moe_weights);
-  placed += first_moe * dense_weights.bytes + (layers - first_moe) * moe_weights.bytes;
+  w.layers.reserve(static_cast<std::size_t>(layers));
+  for (int i = 0; i < layers; ++i) {
+    const BlockBytes& b = layer_bytes(i);
+    w.layers.push_back({round_bytes(b.bytes * scale), round_bytes(b.experts * scale)});
+    placed += w.layers.back().bytes;
+  }
   // Put the rounding remainder in the output group so the total is exact.
   w.output += round_bytes(target) - placed;
   if (sum <= 0) {
@@ -788,6 +845,17 @@ Bytes WeightLayout::experts() const {
   return sum;
 }
 
+Bytes projector_bytes(const Model& model, const Precision& precision) {
+  // llama.cpp's --mmproj files are published in F16 whatever the language
+  // model's quantisation (convert_hf_to_gguf.py --mmproj writes F16 by
+  // default), and vLLM and transformers keep the vision tower in the
+  // checkpoint's 16-bit dtype when the language model is quantised. FP32 is
+  // the one precision that widens it.
+  const double bytes_per = precision.bits_per_weight >= 32.0 ? 4.0 : 2.0;
+  return round_bytes(static_cast<double>(std::max<std::int64_t>(0, model.arch.vision_params)) *
+                     bytes_per);
+}
+
 bool has_gguf_recipe(const Precision& precision) {
   return find_file_type(precision) != nullptr;
 }
@@ -811,6 +879,7 @@ WeightLayout layout_of(const Model& model, const Precision& precision, bool shar
   if (model.file_weight_bytes) {
     scale_to(w, *model.file_weight_bytes);
   }
+  w.projector = projector_bytes(model, precision);
   return w;
 }
 

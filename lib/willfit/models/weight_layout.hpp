@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "willfit/models/model.hpp"
 #include "willfit/core/precision.hpp"
 #include "willfit/core/units.hpp"
+#include "willfit/models/model.hpp"
 
 namespace willfit {
 
@@ -22,7 +22,10 @@ struct LayerWeights {
 struct WeightLayout {
   Bytes token_embd = 0;  // input embeddings: llama.cpp keeps them in system RAM
   Bytes output = 0;      // output norm and head (the head is the embedding again when tied)
-  Bytes other = 0;       // vision tower and anything outside the blocks
+  Bytes other = 0;       // multi-token-prediction blocks and anything outside the blocks
+  // The vision/audio encoder and projector (llama.cpp's --mmproj file): not
+  // in total(), so runtimes show it as a term of its own ("projector").
+  Bytes projector = 0;
   std::vector<LayerWeights> layers;
   bool recipe = false;  // true: sized tensor by tensor with llama.cpp's recipe
   [[nodiscard]] Bytes repeating() const;
@@ -39,6 +42,9 @@ namespace detail {
 // per class of blocks the recipe treats alike (a test checks they agree).
 WeightLayout weight_layout_each_layer(const Model& model, const Precision& precision);
 }  // namespace detail
+
+// The vision/audio encoder and projector at the width runtimes load it.
+Bytes projector_bytes(const Model& model, const Precision& precision);
 
 // True when `precision` is a llama.cpp file type whose recipe weight_layout models.
 bool has_gguf_recipe(const Precision& precision);

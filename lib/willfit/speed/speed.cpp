@@ -383,10 +383,8 @@ TokenCosts token_costs(const Model& m, Bytes weights, Bytes kv_bytes) {
   c.flops_per_weight_byte = c.weight_bytes > 0 ? 2.0 * static_cast<double>(read_params) /
                                                      static_cast<double>(c.weight_bytes)
                                                : 0;
-  int attention_layers = m.arch.layers;
-  if (m.arch.attention.kind == AttentionKind::Hybrid && m.arch.attention.attention_layers > 0) {
-    attention_layers = m.arch.attention.attention_layers;
-  }
+  // Only layers with attention read the cache (hybrid models: layer_roles).
+  const int attention_layers = attention_layer_count(m.arch);
   c.attention_flops_per_position =
       4.0 * attention_layers * static_cast<double>(m.arch.heads) * m.arch.head_dim;
   return c;

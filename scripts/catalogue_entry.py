@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Rebuild a data/models.json entry from a model's config.json (and check it against a GGUF).
+
+The maintainer has the files (this script reads nothing from the network):
+
+    scripts/catalogue_entry.py config.json --id llama-4-scout-17b-16e \
+        --name Llama-4-Scout-17B-16E --family llama-4 --params 108641793536 \
+        --active 17170000000 --alias llama4:scout --alias meta-llama/llama-4-scout-17b-16e-instruct \
+        --source "meta-llama/Llama-4-Scout-17B-16E-Instruct config.json (rev abc123); params: model card"
+        [--gguf Llama-4-Scout-Q4_K_M.gguf] [--willfit build/dev/willfit]
+
+It maps config.json keys to catalogue fields (the same spellings lib/willfit/models/hf_config.cpp
+reads) and prints the entry as JSON. It computes nothing: the parameter counts are the published
+ones the maintainer gives, and the catalogue-consistency test (tests/unit/test_catalogue_arch.cpp)
+checks them against the count from the architecture. With --gguf, willfit estimates the config,
+the GGUF and the new entry at the same precision and context, and the script prints the three
+KV caches side by side: they must agree.
+"""
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+
+
+def first(d, *keys, default=None):
+    for k in keys:
+        if k in d and d[k] is not None:
+            return d[k]
+    return default
+
+
+def text_keys(doc):
+    t = dict(doc)
+    for nested in ("text_config", "llm_config", "language_config"):
+        if isinstance(doc.get(nested), dict):
+            t.update(doc[nested])
+    return t
+
+
+def precision_of(doc):
+    q = doc.get("quantization_config")
+    if isinstance(q, dict):
+        method = str(q.get("quant_method", "")).lower()
+        return {"fp8": "fp8", "fbgemm_fp8": "fp8", "mxfp4": "mxfp4", "gptq": "gptq", "awq": "awq"}.get(
+            method, method or "unknown")
+    dtype = first(doc, "torch_dtype", "dtype", default="")
+    return {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}.get(dtype, dtype or "unknown")
+
+
+def entry_from_config(doc, args):
+    t = text_keys(doc)
+    mtype = str(t.get("model_type", "")).lower()
+    layers = first(t, "num_hidden_layers", "n_layer", "num_layers")
+    hidden = first(t, "hidden_size", "n_embd", "d_model")
+    heads = first(t, "num_attention_heads", "n_head")
+    kv = first(t, "num_key_value_heads", default=heads)
+    ffn = first(t, "intermediate_size", default=0)
+    if isinstance(ffn, list):
+        ffn = sum(ffn) // len(ffn)
+    config_ffn = ffn  # Granite 4: the routed experts' width
+    if mtype == "granitemoehybrid" and t.get("shared_intermediate_size"):
+        ffn = t["shared_intermediate_size"]
+    e = {
+        "id": args.id,
+        "name": args.name or args.id,
+        "family": args.family or mtype,
+        "aliases": [a.lower() for a in args.alias],
+        "params": args.params,
+        "active_params": args.active,
+        "layers": layers,
+        "hidden_size": hidden,
+        "intermediate_size": ffn,
+        "mlp_gated": mtype not in ("nemotron_h", "nemotron", "gpt2", "falcon", "phi", "starcoder2"),
+        "heads": heads,
+        "kv_heads": kv,
+        "head_dim": first(t, "head_dim", default=hidden // heads),
+        "vocab_size": t["vocab_size"],
+        "tied_embeddings": bool(first(t, "tie_word_embeddings", default=first(doc, "tie_word_embeddings", default=False))),
+        "max_context": first(t, "max_position_embeddings"),
+    }
+    att = {"kind": "full"}
+    types = [str(x).lower() for x in first(t, "layer_types", "layers_block_type", default=[]) or []]
+    recurrent = sum(1 for x in types if "linear" in x or "mamba" in x or x == "conv")
+    if t.get("attn_layer_period"):  # Jamba: attention where i % period == offset
+        period, offset = t["attn_layer_period"], t.get("attn_layer_offset", 0)
+        recurrent = sum(1 for i in range(layers) if i % period != offset % period)
+    pattern = t.get("hybrid_override_pattern", "")
+    if pattern:
+        recurrent = pattern.count("M")
+        e["mlp_layers"] = sum(1 for c in pattern if c in "-E")
+    if "kv_lora_rank" in t and t["kv_lora_rank"]:
+        att = {"kind": "mla", "kv_lora_rank": t["kv_lora_rank"], "qk_rope_head_dim": t.get("qk_rope_head_dim"),
+               "q_lora_rank": t.get("q_lora_rank") or 0, "qk_nope_head_dim": t.get("qk_nope_head_dim"),
+               "v_head_dim": t.get("v_head_dim")}
+        e["head_dim"] = t.get("qk_nope_head_dim", 0) + t.get("qk_rope_head_dim", 0)
+        if t.get("index_head_dim"):
+            att["index_head_dim"] = t["index_head_dim"]
+            att["index_heads"] = t.get("index_n_heads", 0)
+    elif recurrent or mtype == "falcon_h1":
+        att = {"kind": "hybrid",
+               "attention_layers": layers if mtype == "falcon_h1" else (pattern.count("*") if pattern else layers - recurrent),
+               "recurrent_layers": layers if mtype == "falcon_h1" else recurrent}
+        print("note: copy recurrent_params and recurrent_state_floats into the entry from the"
+              " 'Assumptions' of `willfit config.json`, which prints both", file=sys.stderr)
+    elif t.get("attention_chunk_size"):
+        nr = t.get("no_rope_layers") or []
+        glob = sum(1 for x in nr if x == 0)
+        att = {"kind": "chunked", "sliding_window": t["attention_chunk_size"],
+               "sliding_pattern": round(len(nr) / glob) if glob else 4}
+    elif t.get("sliding_window") and t.get("use_sliding_window", True):
+        windowed = sum(1 for x in types if "sliding" in x)
+        sp = round(layers / (layers - windowed)) if types and windowed < layers else first(t, "sliding_window_pattern", default=0)
+        att = {"kind": "sliding", "sliding_window": t["sliding_window"], "sliding_pattern": sp}
+    if t.get("num_kv_shared_layers"):
+        att["kv_shared_layers"] = t["num_kv_shared_layers"]
+    e["attention"] = att
+    experts = first(t, "num_local_experts", "num_experts", "n_routed_experts", default=0)
+    if experts and experts > 1:
+        moe_ffn = first(t, "moe_intermediate_size", default=config_ffn)
+        if t.get("intermediate_size_mlp"):
+            moe_ffn, e["intermediate_size"] = ffn, t["intermediate_size_mlp"]
+        shared = first(t, "n_shared_experts", "num_shared_experts", default=0)
+        shared_ffn = first(t, "shared_expert_intermediate_size", "shared_intermediate_size")
+        if not shared and shared_ffn:
+            shared = max(1, round(shared_ffn / moe_ffn))
+        if not shared and mtype.startswith("llama4"):
+            shared = 1
+        e["moe"] = {"experts": experts, "experts_per_token": first(t, "num_experts_per_tok", default=2),
+                    "shared_experts": shared, "expert_intermediate_size": moe_ffn,
+                    "first_dense_layers": first(t, "first_k_dense_replace", default=0),
+                    "layer_step": first(t, "interleave_moe_layer_step", "expert_layer_period", "decoder_sparse_step", default=1)}
+    else:
+        e["moe"] = None
+    if first(t, "num_nextn_predict_layers", "mtp_num_hidden_layers"):
+        e["mtp_layers"] = first(t, "num_nextn_predict_layers", "mtp_num_hidden_layers")
+    if t.get("hidden_size_per_layer_input"):
+        e["per_layer_width"] = t["hidden_size_per_layer_input"]
+        e["per_layer_vocab"] = t.get("vocab_size_per_layer_input", t["vocab_size"])
+    e["vision_params"] = args.vision_params
+    e["modality"] = "vision-language" if args.vision_params else "text"
+    e["source"] = args.source
+    e["published_precision"] = args.precision or precision_of(doc)
+    e["published_precision_source"] = args.precision_source or f"{args.source.split(';')[0]}: torch_dtype / quantization_config"
+    return e
+
+
+def willfit_kv(willfit, model, extra):
+    out = subprocess.run([willfit, model, "--json", "--context", "32768", "--precision", "q4_k_m"] + extra,
+                         capture_output=True, text=True)
+    if out.returncode == 2:
+        sys.exit(f"willfit failed on {model}: {out.stderr.strip()}")
+    return json.loads(out.stdout)["memory"]["kv_cache_bytes"]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("config")
+    p.add_argument("--id", required=True)
+    p.add_argument("--name")
+    p.add_argument("--family")
+    p.add_argument("--alias", action="append", default=[])
+    p.add_argument("--params", type=int, required=True, help="published total (card or safetensors header)")
+    p.add_argument("--active", type=int, help="published active parameters (MoE)")
+    p.add_argument("--vision-params", type=int, default=None)
+    p.add_argument("--source", required=True, help="where every number came from (repo, revision)")
+    p.add_argument("--precision")
+    p.add_argument("--precision-source")
+    p.add_argument("--gguf", help="a GGUF of the same model: compare the three paths")
+    p.add_argument("--willfit", default="build/dev/willfit")
+    args = p.parse_args()
+    with open(args.config) as f:
+        doc = json.load(f)
+    entry = entry_from_config(doc, args)
+    print(json.dumps(entry, indent=2))
+    if args.gguf:
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as cat:
+            json.dump({"schema_version": 1, "models": [entry]}, cat)
+        kv = {
+            "config.json": willfit_kv(args.willfit, args.config, []),
+            "gguf": willfit_kv(args.willfit, args.gguf, []),
+            "catalogue": willfit_kv(args.willfit, args.id, ["--models", cat.name]),
+        }
+        for k, v in kv.items():
+            print(f"{k:12} KV cache at 32768 tokens: {v} bytes", file=sys.stderr)
+        if len(set(kv.values())) != 1:
+            sys.exit("the three paths disagree: fix the entry (or the reader) before adding it")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,569 @@
+// The architecture kinds of issue 18, one test per term: chunked local
+// attention, hybrid recurrent layers (gated delta net, Mamba-2 serial and
+// parallel, short convolutions), interleaved and shared-expert MoE, MTP
+// blocks, the DeepSeek-V3.2 indexer cache, Gemma 3n per-layer embeddings and
+// shared KV, and the multimodal projector.
+//
+// The configs are the models' published config.json values (each test names
+// the repository); the published totals they are checked against come from
+// the model cards. Expected KV and state sizes are worked out by hand in the
+// test from llama.cpp's layouts (llama-hparams.cpp n_embd_r / n_embd_s,
+// llama-kv-cache-iswa.cpp), not taken from the code under test.
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "sources/embedded_data.hpp"
+#include "unit/model_file_writers.hpp"
+#include "willfit/inference/estimate.hpp"
+#include "willfit/models/gguf.hpp"
+#include "willfit/models/hf_config.hpp"
+#include "willfit/models/model_db.hpp"
+#include "willfit/models/weight_layout.hpp"
+
+namespace willfit {
+namespace {
+
+using Json = nlohmann::json;
+
+Model from_config(const Json& j) {
+  auto m = model_from_hf_config(j.dump(), "test");
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
+  return m.ok() ? *m : Model{};
+}
+
+Model from_gguf(const test::GgufWriter& w) {
+  const std::string bytes = w.file();
+  auto r = read_gguf(bytes, bytes.size());
+  EXPECT_TRUE(r.ok() && r->file.has_value());
+  auto m = model_from_gguf(*r->file, "test.gguf");
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
+  return m.ok() ? *m : Model{};
+}
+
+double rel(double a, double b) {
+  return std::abs(a - b) / b;
+}
+
+// meta-llama/Llama-4-Scout-17B-16E-Instruct config.json, text_config (also
+// in unsloth/Llama-4-Scout-17B-16E): 48 layers, 16 experts + 1 shared, MoE
+// on every layer, 8192-token chunks, every fourth layer global (no_rope).
+Json llama4_scout() {
+  Json t = {{"model_type", "llama4_text"},
+            {"hidden_size", 5120},
+            {"num_hidden_layers", 48},
+            {"num_attention_heads", 40},
+            {"num_key_value_heads", 8},
+            {"head_dim", 128},
+            {"intermediate_size", 8192},
+            {"intermediate_size_mlp", 16384},
+            {"num_local_experts", 16},
+            {"num_experts_per_tok", 1},
+            {"interleave_moe_layer_step", 1},
+            {"vocab_size", 202048},
+            {"max_position_embeddings", 10485760},
+            {"attention_chunk_size", 8192},
+            {"tie_word_embeddings", false}};
+  Json no_rope = Json::array();
+  for (int i = 0; i < 48; ++i) {
+    no_rope.push_back((i + 1) % 4 == 0 ? 0 : 1);
+  }
+  t["no_rope_layers"] = no_rope;
+  return {{"model_type", "llama4"}, {"text_config", t}, {"torch_dtype", "bfloat16"}};
+}
+
+TEST(ChunkedAttention, Llama4ChunksThreeLayersOfFour) {
+  const Model m = from_config(llama4_scout());
+  ASSERT_EQ(m.arch.attention.kind, AttentionKind::Sliding);
+  EXPECT_TRUE(m.arch.attention.chunked);
+  EXPECT_EQ(m.arch.attention.sliding_window, 8192);
+  EXPECT_EQ(m.arch.attention.sliding_pattern, 4);
+  // 1M tokens: 12 global layers hold every token; 36 chunked layers hold
+  // 8192 + 512 (ubatch) cells, as llama.cpp's SWA cache does.
+  const std::int64_t ctx = 1 << 20;
+  const std::int64_t per_token_layer = 2 * 8 * 128 * 2;  // K and V, F16
+  const Bytes want = 12 * per_token_layer * ctx + 36 * per_token_layer * (8192 + 512);
+  EXPECT_EQ(kv_cache_bytes(m.arch, {ctx, 1, 512, kv_f16(), kv_f16(), 256}), want);
+  // Sized as full attention it would be four times larger.
+  EXPECT_LT(want * 3, std::int64_t{48} * per_token_layer * ctx);
+}
+
+TEST(ChunkedAttention, ScoutCountsItsPublishedSize) {
+  // Model card: 17B active, 109B total, the vision tower (about 0.8 B, not
+  // in this text_config) included: the text part is about 108 B.
+  const Model m = from_config(llama4_scout());
+  EXPECT_EQ(m.arch.moe->shared_experts, 1);
+  EXPECT_EQ(m.arch.intermediate_size, 16384);
+  EXPECT_EQ(m.arch.moe->expert_intermediate_size, 8192);
+  EXPECT_LT(rel(static_cast<double>(count_params(m.arch).total()), 108e9), 0.015);
+  EXPECT_LT(rel(static_cast<double>(count_params(m.arch).active()), 17e9), 0.02);
+}
+
+TEST(InterleavedMoe, MaverickRoutesEverySecondLayer) {
+  // meta-llama/Llama-4-Maverick-17B-128E-Instruct: 128 experts, MoE on
+  // every second layer (interleave_moe_layer_step 2), dense MLP of 16384
+  // on the others. Model card: 17B active, 400B total.
+  Json j = llama4_scout();
+  j["text_config"]["num_local_experts"] = 128;
+  j["text_config"]["interleave_moe_layer_step"] = 2;
+  const Model m = from_config(j);
+  EXPECT_EQ(m.arch.moe->layer_step, 2);
+  EXPECT_EQ(moe_layer_count(m.arch), 24);
+  EXPECT_FALSE(layer_roles(m.arch, 0).moe);
+  EXPECT_TRUE(layer_roles(m.arch, 1).moe);
+  EXPECT_LT(rel(static_cast<double>(count_params(m.arch).total()), 400e9), 0.01);
+  EXPECT_LT(rel(static_cast<double>(count_params(m.arch).active()), 17e9), 0.02);
+}
+
+// Qwen/Qwen3-Coder-Next config.json (the Qwen3-Next-80B-A3B architecture):
+// 48 layers, one full-attention layer in four, gated delta nets between;
+// 512 experts of 512, 10 per token, one shared expert of 512.
+Json qwen3_next() {
+  Json layer_types = Json::array();
+  for (int i = 0; i < 48; ++i) {
+    layer_types.push_back((i + 1) % 4 == 0 ? "full_attention" : "linear_attention");
+  }
+  return {{"model_type", "qwen3_next"},
+          {"hidden_size", 2048},
+          {"num_hidden_layers", 48},
+          {"vocab_size", 151936},
+          {"head_dim", 256},
+          {"num_attention_heads", 16},
+          {"num_key_value_heads", 2},
+          {"intermediate_size", 5120},
+          {"num_experts", 512},
+          {"num_experts_per_tok", 10},
+          {"moe_intermediate_size", 512},
+          {"shared_expert_intermediate_size", 512},
+          {"linear_num_key_heads", 16},
+          {"linear_key_head_dim", 128},
+          {"linear_num_value_heads", 32},
+          {"linear_value_head_dim", 128},
+          {"linear_conv_kernel_dim", 4},
+          {"full_attention_interval", 4},
+          {"layer_types", layer_types},
+          {"max_position_embeddings", 262144},
+          {"tie_word_embeddings", false}};
+}
+
+TEST(HybridLinearAttention, GatedDeltaNetStateAndKvOnAttentionLayersOnly) {
+  const Model m = from_config(qwen3_next());
+  ASSERT_EQ(m.arch.attention.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(attention_layer_count(m.arch), 12);
+  EXPECT_EQ(recurrent_layer_count(m.arch), 36);
+  // llama.cpp: conv (4 - 1) x (2 x 16 x 128 + 32 x 128) + SSM 128 x 32 x 128, F32.
+  const std::int64_t state = 3 * (2 * 16 * 128 + 32 * 128) + 128 * 32 * 128;
+  EXPECT_EQ(m.arch.attention.recurrent_state_floats, state);
+  const std::int64_t ctx = 262144;
+  const Bytes kv = 12 * std::int64_t{2} * 2 * 256 * 2 * ctx;
+  EXPECT_EQ(kv_cache_bytes(m.arch, {ctx, 1, 512, kv_f16(), kv_f16(), 256}), kv + 36 * state * 4);
+  // Two sequences: the state doubles, it does not grow with the context.
+  EXPECT_EQ(recurrent_state_bytes(m.arch, 2), 2 * 36 * state * 4);
+}
+
+TEST(HybridLinearAttention, CountsThePublishedSize) {
+  // Qwen3-Coder-Next safetensors total: 79,674,391,296 parameters.
+  const Model m = from_config(qwen3_next());
+  EXPECT_LT(rel(static_cast<double>(m.params), 79674391296.0), 0.01);
+  EXPECT_EQ(m.arch.moe->shared_experts, 1);
+}
+
+// nvidia/NVIDIA-Nemotron-Nano-9B-v2 config.json: 56 layers, each a Mamba-2
+// mixer (M), attention (*) or a squared-ReLU MLP (-).
+Json nemotron_h() {
+  return {{"model_type", "nemotron_h"},
+          {"num_hidden_layers", 56},
+          {"hidden_size", 4480},
+          {"intermediate_size", 15680},
+          {"num_attention_heads", 40},
+          {"num_key_value_heads", 8},
+          {"head_dim", 128},
+          {"vocab_size", 131072},
+          {"hybrid_override_pattern", "M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-"},
+          {"ssm_state_size", 128},
+          {"conv_kernel", 4},
+          {"n_groups", 8},
+          {"mamba_num_heads", 128},
+          {"mamba_head_dim", 80},
+          {"max_position_embeddings", 131072},
+          {"tie_word_embeddings", false}};
+}
+
+TEST(HybridMamba, NemotronHLayersAreMixerOrMlp) {
+  const Model m = from_config(nemotron_h());
+  EXPECT_EQ(attention_layer_count(m.arch), 4);
+  EXPECT_EQ(recurrent_layer_count(m.arch), 27);
+  EXPECT_EQ(mlp_layer_count(m.arch), 25);
+  EXPECT_FALSE(m.arch.mlp_gated);
+  // Mamba-2: d_inner = 128 x 80 = 10240; conv over d_inner + 2 x 8 x 128.
+  const std::int64_t state = 3 * (10240 + 2 * 8 * 128) + 128 * 10240;
+  EXPECT_EQ(m.arch.attention.recurrent_state_floats, state);
+  // Model card: 8.89 B parameters.
+  EXPECT_LT(rel(static_cast<double>(m.params), 8.89e9), 0.01);
+}
+
+// ibm-granite/granite-4.0-h-small config.json: 40 layers, 36 Mamba-2 and 4
+// attention, every layer an MoE of 72 experts of 768 (10 per token) with a
+// shared MLP of 1536.
+Json granite4_h_small() {
+  Json types = Json::array();
+  for (int i = 0; i < 40; ++i) {
+    types.push_back(i % 10 == 5 ? "attention" : "mamba");
+  }
+  return {{"model_type", "granitemoehybrid"},
+          {"hidden_size", 4096},
+          {"num_hidden_layers", 40},
+          {"num_attention_heads", 32},
+          {"num_key_value_heads", 8},
+          {"num_local_experts", 72},
+          {"num_experts_per_tok", 10},
+          {"shared_intermediate_size", 1536},
+          {"intermediate_size", 768},
+          {"mamba_d_state", 128},
+          {"mamba_d_conv", 4},
+          {"mamba_expand", 2},
+          {"mamba_n_heads", 128},
+          {"mamba_d_head", 64},
+          {"mamba_n_groups", 1},
+          {"layer_types", types},
+          {"vocab_size", 100352},
+          {"max_position_embeddings", 131072},
+          {"tie_word_embeddings", true}};
+}
+
+TEST(HybridMamba, Granite4SharedMlpAndExperts) {
+  const Model m = from_config(granite4_h_small());
+  EXPECT_EQ(attention_layer_count(m.arch), 4);
+  EXPECT_EQ(m.arch.moe->expert_intermediate_size, 768);
+  EXPECT_EQ(m.arch.moe->shared_experts, 2);  // one shared MLP twice an expert's width
+  // Model card: 32.2 B total, 9 B active.
+  EXPECT_LT(rel(static_cast<double>(m.params), 32.2e9), 0.01);
+  EXPECT_EQ(m.arch.attention.recurrent_state_floats, 3 * (8192 + 2 * 128) + 128 * 8192);
+}
+
+TEST(HybridMamba, JambaPeriodsAndMamba1State) {
+  // ai21labs/AI21-Jamba-1.5-Mini config.json: attention where i % 8 == 4,
+  // Mamba (v1) elsewhere; 16 experts on every second layer (offset 1).
+  const Json j = {{"model_type", "jamba"},      {"attn_layer_offset", 4},
+                  {"attn_layer_period", 8},     {"expert_layer_offset", 1},
+                  {"expert_layer_period", 2},   {"hidden_size", 4096},
+                  {"intermediate_size", 14336}, {"mamba_d_conv", 4},
+                  {"mamba_d_state", 16},        {"mamba_dt_rank", 256},
+                  {"mamba_expand", 2},          {"num_attention_heads", 32},
+                  {"num_experts", 16},          {"num_experts_per_tok", 2},
+                  {"num_hidden_layers", 32},    {"num_key_value_heads", 8},
+                  {"vocab_size", 65536},        {"max_position_embeddings", 262144}};
+  const Model m = from_config(j);
+  EXPECT_EQ(attention_layer_count(m.arch), 4);
+  EXPECT_EQ(moe_layer_count(m.arch), 16);
+  EXPECT_TRUE(layer_roles(m.arch, 1).moe);
+  EXPECT_FALSE(layer_roles(m.arch, 0).moe);
+  // Mamba: conv (4 - 1) x 8192 + SSM 16 x 8192 (llama.cpp, n_group 0).
+  EXPECT_EQ(m.arch.attention.recurrent_state_floats, 3 * 8192 + 16 * 8192);
+  // Model card: 52 B total, 12 B active.
+  EXPECT_LT(rel(static_cast<double>(m.params), 52e9), 0.01);
+  EXPECT_LT(rel(static_cast<double>(m.active_params), 12e9), 0.02);
+}
+
+TEST(HybridMamba, FalconH1RunsBothMixersInEveryLayer) {
+  // tiiuae/Falcon-H1-1.5B-Deep-style config (values of the Falcon-H1 1.5B
+  // config.json): attention and Mamba-2 side by side in all 24 layers.
+  const Json j = {
+      {"model_type", "falcon_h1"}, {"num_hidden_layers", 24},  {"hidden_size", 2048},
+      {"intermediate_size", 4608}, {"num_attention_heads", 8}, {"num_key_value_heads", 2},
+      {"head_dim", 128},           {"vocab_size", 65537},      {"mamba_d_state", 256},
+      {"mamba_d_conv", 4},         {"mamba_n_groups", 1},      {"mamba_n_heads", 48},
+      {"mamba_d_head", 64},        {"mamba_d_ssm", 3072}};
+  const Model m = from_config(j);
+  EXPECT_EQ(attention_layer_count(m.arch), 24);
+  EXPECT_EQ(recurrent_layer_count(m.arch), 24);
+  EXPECT_TRUE(layer_roles(m.arch, 5).attention && layer_roles(m.arch, 5).recurrent);
+  const std::int64_t state = 3 * (3072 + 2 * 256) + 256 * 3072;
+  const Bytes kv = 24 * std::int64_t{2} * 2 * 128 * 2 * 4096;
+  EXPECT_EQ(kv_cache_bytes(m.arch, {4096, 1, 512, kv_f16(), kv_f16(), 256}), kv + 24 * state * 4);
+}
+
+TEST(HybridShortConv, Lfm2FromConfigAndGgufAgree) {
+  // LiquidAI/LFM2-1.2B config.json: 16 layers, attention on 6 of them, the
+  // rest gated short convolutions of 3 taps; llama.cpp keeps the last 2
+  // inputs of the hidden width per conv layer (n_embd_r).
+  Json types = Json::array();
+  const std::vector<int> attention = {2, 5, 8, 10, 12, 14};
+  std::vector<std::uint32_t> kv_heads;
+  for (int i = 0; i < 16; ++i) {
+    const bool a = std::find(attention.begin(), attention.end(), i) != attention.end();
+    types.push_back(a ? "full_attention" : "conv");
+    kv_heads.push_back(a ? 8 : 0);
+  }
+  const Model c = from_config({{"model_type", "lfm2"},
+                               {"num_hidden_layers", 16},
+                               {"hidden_size", 2048},
+                               // stated before SwiGLU's 2/3: 12288 -> 8192
+                               {"intermediate_size", 12288},
+                               {"block_auto_adjust_ff_dim", true},
+                               {"block_ffn_dim_multiplier", 1.0},
+                               {"block_multiple_of", 256},
+                               {"num_attention_heads", 32},
+                               {"num_key_value_heads", 8},
+                               {"vocab_size", 65536},
+                               {"conv_L_cache", 3},
+                               {"layer_types", types},
+                               {"tie_word_embeddings", true}});
+  EXPECT_EQ(attention_layer_count(c.arch), 6);
+  EXPECT_EQ(c.arch.intermediate_size, 8192);
+  EXPECT_EQ(c.arch.attention.recurrent_state_floats, 2 * 2048);
+  // Model card: 1.17 B parameters.
+  EXPECT_LT(rel(static_cast<double>(c.params), 1.17e9), 0.01);
+
+  test::GgufWriter w;
+  w.str("general.architecture", "lfm2");
+  w.u32("lfm2.block_count", 16);
+  w.u32("lfm2.embedding_length", 2048);
+  w.u32("lfm2.feed_forward_length", 8192);
+  w.u32("lfm2.attention.head_count", 32);
+  w.u32_array("lfm2.attention.head_count_kv", kv_heads);
+  w.u32("lfm2.shortconv.l_cache", 3);
+  w.u32("lfm2.vocab_size", 65536);
+  w.tensor("token_embd.weight", {2048, 65536}, test::kQ8_0);
+  const Model g = from_gguf(w);
+  const KvCacheQuery q{32768, 1, 512, kv_f16(), kv_f16(), 256};
+  EXPECT_EQ(kv_cache_bytes(g.arch, q), kv_cache_bytes(c.arch, q));
+  EXPECT_EQ(kv_cache_bytes(c.arch, q),
+            6 * std::int64_t{2} * 8 * 64 * 2 * 32768 + 10 * 2 * 2048 * 4);
+}
+
+// deepseek-ai/DeepSeek-V3 config.json.
+Json deepseek_v3() {
+  return {{"model_type", "deepseek_v3"},
+          {"hidden_size", 7168},
+          {"num_hidden_layers", 61},
+          {"num_attention_heads", 128},
+          {"num_key_value_heads", 128},
+          {"intermediate_size", 18432},
+          {"moe_intermediate_size", 2048},
+          {"n_routed_experts", 256},
+          {"n_shared_experts", 1},
+          {"num_experts_per_tok", 8},
+          {"first_k_dense_replace", 3},
+          {"kv_lora_rank", 512},
+          {"q_lora_rank", 1536},
+          {"qk_rope_head_dim", 64},
+          {"qk_nope_head_dim", 128},
+          {"v_head_dim", 128},
+          {"vocab_size", 129280},
+          {"num_nextn_predict_layers", 1},
+          {"max_position_embeddings", 163840},
+          {"tie_word_embeddings", false}};
+}
+
+TEST(MultiTokenPrediction, InTheFileNotInTheActivePath) {
+  // The card: 671 B main model + 14 B multi-token-prediction module = 685 B
+  // on the hub; 37 B activated per token.
+  const Model m = from_config(deepseek_v3());
+  EXPECT_EQ(m.arch.mtp_layers, 1);
+  const ParamBreakdown p = count_params(m.arch);
+  EXPECT_LT(rel(static_cast<double>(p.total()), 685e9), 0.01);
+  EXPECT_LT(rel(static_cast<double>(p.total() - p.mtp), 671e9), 0.01);
+  EXPECT_LT(rel(static_cast<double>(p.active()), 37e9), 0.02);
+  // The MTP block holds no KV cache: the same cache as without it.
+  Architecture without = m.arch;
+  without.mtp_layers = 0;
+  const KvCacheQuery q{8192, 1, 512, kv_f16(), kv_f16(), 256};
+  EXPECT_EQ(kv_cache_bytes(m.arch, q), kv_cache_bytes(without, q));
+  // Its weights are loaded (llama.cpp keeps nextn tensors in the file).
+  EXPECT_GT(weight_layout(m, *parse_precision("q4_k_m")).other, 0);
+}
+
+TEST(SparseAttentionIndexer, DeepSeekV32CachesAnFp8KeyPerTokenAndLayer) {
+  // deepseek-ai/DeepSeek-V3.2-Exp config.json adds index_head_dim 128,
+  // index_n_heads 64 (index_topk 2048) to the V3 shape.
+  Json j = deepseek_v3();
+  j["index_head_dim"] = 128;
+  j["index_n_heads"] = 64;
+  const Model m = from_config(j);
+  EXPECT_EQ(m.arch.attention.index_head_dim, 128);
+  const std::int64_t ctx = 8192;
+  const Bytes latent = 61 * std::int64_t{512 + 64} * 2 * ctx;
+  // 128 FP8 bytes and one F32 scale per token and layer.
+  const Bytes indexer = 61 * std::int64_t{128 + 4} * ctx;
+  EXPECT_EQ(kv_cache_bytes(m.arch, {ctx, 1, 512, kv_f16(), kv_f16(), 256}), latent + indexer);
+  // The indexer's projections: 1536 x 64 x 128 + 7168 x 128 + 7168 x 64 per layer.
+  EXPECT_EQ(
+      count_params(m.arch).attention - count_params(from_config(deepseek_v3()).arch).attention,
+      61 * (std::int64_t{1536} * 64 * 128 + 7168 * 128 + 7168 * 64));
+}
+
+TEST(PerLayerEmbeddings, Gemma3nTableAndSharedKv) {
+  // google/gemma-3n-E4B-it config.json, text_config: 35 layers, per-layer
+  // inputs of 256 from a 262144-token table, the last 15 layers reuse KV,
+  // four sliding layers (512) then one global.
+  Json types = Json::array();
+  for (int i = 0; i < 35; ++i) {
+    types.push_back((i + 1) % 5 == 0 ? "full_attention" : "sliding_attention");
+  }
+  const Json t = {{"model_type", "gemma3n_text"},
+                  {"hidden_size", 2048},
+                  {"num_hidden_layers", 35},
+                  {"num_attention_heads", 8},
+                  {"num_key_value_heads", 2},
+                  {"head_dim", 256},
+                  {"intermediate_size", Json(std::vector<int>(35, 16384))},
+                  {"vocab_size", 262400},
+                  {"vocab_size_per_layer_input", 262144},
+                  {"hidden_size_per_layer_input", 256},
+                  {"num_kv_shared_layers", 15},
+                  {"sliding_window", 512},
+                  {"layer_types", types},
+                  {"max_position_embeddings", 32768}};
+  const Model m = from_config({{"model_type", "gemma3n"}, {"text_config", t}});
+  EXPECT_EQ(m.arch.intermediate_size, 16384);
+  EXPECT_EQ(m.arch.per_layer_width, 256);
+  EXPECT_EQ(count_params(m.arch).embedding,
+            std::int64_t{262400} * 2048 + std::int64_t{262144} * 35 * 256);
+  // 20 layers cache: 4 global, 16 windowed at 512 + 512 cells (padded to 256).
+  const std::int64_t ctx = 32768;
+  const std::int64_t per = 2 * 2 * 256 * 2;
+  EXPECT_EQ(kv_cache_bytes(m.arch, {ctx, 1, 512, kv_f16(), kv_f16(), 256}),
+            4 * per * ctx + 16 * per * 1024);
+  // llama.cpp keeps the per-layer table with the token embeddings in RAM.
+  const WeightLayout w = weight_layout(m, *parse_precision("q8_0"));
+  EXPECT_GT(w.token_embd, std::int64_t{262144} * 35 * 256);  // at ~8.5 bits, over 1 byte each
+}
+
+TEST(Projector, VisionConfigIsItsOwnTermAndTextOnlyDropsIt) {
+  // Llama 4 Scout's vision_config: 34 layers of 1408 wide, MLP 5632.
+  Json j = llama4_scout();
+  j["vision_config"] = {{"hidden_size", 1408},
+                        {"num_hidden_layers", 34},
+                        {"intermediate_size", 5632},
+                        {"projector_output_dim", 4096}};
+  const Model m = from_config(j);
+  ASSERT_GT(m.arch.vision_params, 0);
+  InferenceQuery q;
+  q.model = m;
+  q.precision = *parse_precision("q4_k_m");
+  const Estimate e = estimate_inference(q);
+  EXPECT_EQ(e.memory.projector, m.arch.vision_params * 2);  // F16, like an mmproj file
+  bool listed = false;
+  for (const auto& t : e.terms) {
+    listed = listed || (t.key == "projector" && t.bytes == e.memory.projector);
+  }
+  EXPECT_TRUE(listed);
+  q.text_only = true;
+  const Estimate text = estimate_inference(q);
+  EXPECT_EQ(text.memory.projector, 0);
+  EXPECT_EQ(text.memory.weights, e.memory.weights);
+}
+
+TEST(ChunkedAttention, Llama4ConfigAndGgufAgree) {
+  const Model c = from_config(llama4_scout());
+  test::GgufWriter w;
+  w.str("general.architecture", "llama4");
+  w.u32("llama4.block_count", 48);
+  w.u32("llama4.context_length", 10485760);
+  w.u32("llama4.embedding_length", 5120);
+  w.u32("llama4.feed_forward_length", 16384);
+  w.u32("llama4.attention.head_count", 40);
+  w.u32("llama4.attention.head_count_kv", 8);
+  w.u32("llama4.attention.key_length", 128);
+  w.u32("llama4.expert_count", 16);
+  w.u32("llama4.expert_used_count", 1);
+  w.u32("llama4.expert_feed_forward_length", 8192);
+  w.u32("llama4.interleave_moe_layer_step", 1);
+  w.u32("llama4.vocab_size", 202048);
+  w.tensor("token_embd.weight", {5120, 256}, test::kQ8_0);
+  w.tensor("blk.0.ffn_up_shexp.weight", {5120, 256}, test::kQ8_0);
+  const Model g = from_gguf(w);
+  EXPECT_TRUE(g.arch.attention.chunked);
+  EXPECT_EQ(g.arch.moe->shared_experts, 1);
+  for (const std::int64_t ctx : {std::int64_t{8192}, std::int64_t{1} << 20}) {
+    const KvCacheQuery q{ctx, 1, 512, kv_f16(), kv_f16(), 256};
+    EXPECT_EQ(kv_cache_bytes(g.arch, q), kv_cache_bytes(c.arch, q)) << ctx;
+  }
+}
+
+// A llama.cpp load log of Qwen3.5-0.8B (tests/data/architecture_figures.csv):
+// 262144 cells unified over 4 sequences; KV on 6 of 24 layers, a fixed state
+// on the other 18. The GGUF header is the one the log prints.
+TEST(HybridLinearAttention, Qwen35LogFromItsGgufHeader) {
+  test::GgufWriter w;
+  w.str("general.architecture", "qwen35");
+  w.u32("qwen35.block_count", 24);
+  w.u32("qwen35.context_length", 262144);
+  w.u32("qwen35.embedding_length", 1024);
+  w.u32("qwen35.feed_forward_length", 3584);
+  w.u32("qwen35.attention.head_count", 8);
+  w.u32("qwen35.attention.head_count_kv", 2);
+  w.u32("qwen35.attention.key_length", 256);
+  w.u32("qwen35.attention.value_length", 256);
+  w.u32("qwen35.ssm.conv_kernel", 4);
+  w.u32("qwen35.ssm.state_size", 128);
+  w.u32("qwen35.ssm.group_count", 16);
+  w.u32("qwen35.ssm.time_step_rank", 16);
+  w.u32("qwen35.ssm.inner_size", 2048);
+  w.u32("qwen35.full_attention_interval", 4);
+  w.u32("qwen35.vocab_size", 248320);
+  w.tensor("token_embd.weight", {1024, 256}, test::kQ8_0);
+  const Model g = from_gguf(w);
+  EXPECT_EQ(attention_layer_count(g.arch), 6);
+  const KvCacheQuery q{65536, 4, 512, kv_f16(), kv_f16(), 256};
+  const Bytes state = recurrent_state_bytes(g.arch, 4);
+  EXPECT_EQ(kv_cache_bytes(g.arch, q) - state, 3072 * kMiB);  // "KV buffer size = 3072.00 MiB"
+  // "RS buffer size = 77.06 MiB": R 5.06 MiB + S 72.00 MiB, to the log's 0.01 MiB.
+  EXPECT_NEAR(static_cast<double>(state) / static_cast<double>(kMiB), 77.06, 0.005);
+}
+
+TEST(MultiTokenPrediction, GgufBlockCountIncludesNextn) {
+  // GLM-4.5-Air GGUF: block_count 47 = 46 layers + 1 nextn block.
+  test::GgufWriter w;
+  w.str("general.architecture", "glm4moe");
+  w.u32("glm4moe.block_count", 47);
+  w.u32("glm4moe.nextn_predict_layers", 1);
+  w.u32("glm4moe.embedding_length", 4096);
+  w.u32("glm4moe.attention.head_count", 96);
+  w.u32("glm4moe.attention.head_count_kv", 8);
+  w.u32("glm4moe.attention.key_length", 128);
+  w.u32("glm4moe.vocab_size", 151552);
+  w.tensor("token_embd.weight", {4096, 256}, test::kQ8_0);
+  const Model g = from_gguf(w);
+  EXPECT_EQ(g.arch.layers, 46);
+  EXPECT_EQ(g.arch.mtp_layers, 1);
+  EXPECT_EQ(kv_cache_bytes(g.arch, {4096, 1, 512, kv_f16(), kv_f16(), 256}),
+            46 * std::int64_t{2} * 8 * 128 * 2 * 4096);
+}
+
+// The catalogue entry, the config.json and (above, for Llama 4 and LFM2) the
+// GGUF header of one model give the same estimate: the KV cache exactly, the
+// weights within 1 % (the catalogue carries the card's count, the config the
+// counted one).
+TEST(CatalogueAgrees, WithTheConfigForEachNewFamily) {
+  auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
+  ASSERT_TRUE(db.ok());
+  Json v32 = deepseek_v3();
+  v32["index_head_dim"] = 128;
+  v32["index_n_heads"] = 64;
+  const std::vector<std::pair<std::string, Json>> cases = {
+      {"llama-4-scout-17b-16e", llama4_scout()}, {"qwen3-next-80b-a3b", qwen3_next()},
+      {"nemotron-nano-9b-v2", nemotron_h()},     {"granite-4.0-h-small", granite4_h_small()},
+      {"deepseek-v3.1", deepseek_v3()},          {"deepseek-v3.2-exp", v32},
+  };
+  for (const auto& [id, config] : cases) {
+    auto found = db->find(id);
+    ASSERT_TRUE(found.ok()) << id;
+    const Model& cat = found->entry->model;
+    const Model cfg = from_config(config);
+    for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{131072}}) {
+      const KvCacheQuery q{ctx, 1, 512, kv_f16(), kv_f16(), 256};
+      EXPECT_EQ(kv_cache_bytes(cat.arch, q), kv_cache_bytes(cfg.arch, q)) << id << " at " << ctx;
+    }
+    const Precision p = *parse_precision("q4_k_m");
+    EXPECT_LT(rel(static_cast<double>(weight_layout(cat, p).total()),
+                  static_cast<double>(weight_layout(cfg, p).total())),
+              0.01)
+        << id;
+  }
+}
+
+}  // namespace
+}  // namespace willfit

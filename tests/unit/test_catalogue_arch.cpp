@@ -1,0 +1,73 @@
+// Catalogue consistency: every entry's published parameter count equals the
+// count its architecture gives (count_params) within 1 %. A wrong layer
+// count, width, expert count or hybrid mix in data/models.json shows up here
+// as a count far from the model card's, without running any estimate.
+//
+// Cards quote totals two ways: with the multi-token-prediction blocks (the
+// hub's safetensors total: DeepSeek-V3's 685 B) or without them (its 671 B,
+// GLM-4.5's 355 B), so either matches. Entries whose shape the catalogue
+// cannot express to 1 % are listed with the reason; the list is checked too,
+// so an entry that starts to match leaves it.
+#include <cmath>
+#include <map>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "sources/embedded_data.hpp"
+#include "willfit/models/model_db.hpp"
+
+namespace willfit {
+namespace {
+
+const ModelDb& catalogue() {
+  static const ModelDb db = [] {
+    auto d = ModelDb::parse(app::embedded_models_json(), "embedded");
+    EXPECT_TRUE(d.ok());
+    return d.ok() ? *d : ModelDb{};
+  }();
+  return db;
+}
+
+// Entries whose published count the architecture fields cannot reproduce to
+// 1 %, and why.
+const std::map<std::string, std::string>& known_gaps() {
+  static const std::map<std::string, std::string> gaps = {
+      // params is the card's rounded figure; a maintainer with the
+      // safetensors header should replace it with the exact total.
+      {"llama-2-70b", "the card's rounded 70 B (the architecture counts 68.98 B)"},
+      {"mistral-nemo-12b", "the card's rounded 12 B (12.25 B)"},
+      {"falcon-7b", "the card's rounded 7 B (6.92 B)"},
+      {"yi-1.5-34b", "the card's rounded 34 B (34.39 B)"},
+      {"granite-3.1-8b", "the card's rounded 8 B (8.17 B)"},
+      // BERT's position and token-type embeddings and its biases are not
+      // architecture fields of the catalogue (1.0 %).
+      {"bert-base-uncased", "position and token-type embeddings, biases"},
+  };
+  return gaps;
+}
+
+double miss(std::int64_t published, std::int64_t counted) {
+  return std::abs(static_cast<double>(counted - published)) / static_cast<double>(published);
+}
+
+TEST(CatalogueArchitecture, EveryParamCountMatchesItsArchitecture) {
+  int checked = 0;
+  for (const auto& e : catalogue().entries()) {
+    const Model& m = e.model;
+    const ParamBreakdown p = count_params(m.arch);
+    const double off = std::min(miss(m.params, p.total()), miss(m.params, p.total() - p.mtp));
+    const auto gap = known_gaps().find(m.id);
+    if (gap != known_gaps().end()) {
+      EXPECT_GT(off, 0.01) << m.id << " now matches: take it off the list (" << gap->second << ")";
+      continue;
+    }
+    EXPECT_LT(off, 0.01) << m.id << ": published " << m.params << ", architecture counts "
+                         << p.total() << " (" << off * 100 << " % off)";
+    ++checked;
+  }
+  EXPECT_GE(checked, 80);
+}
+
+}  // namespace
+}  // namespace willfit
