@@ -9,21 +9,38 @@
 //     them as the "CPU buffer"); every block and the output layer go to the GPU.
 //   - KV cache: kv_cache_bytes() (estimate.cpp), cells padded to 256.
 //   - compute buffer: llama.cpp reserves the worst-case graph of one
-//     micro-batch of b = min(n_ubatch, tokens) tokens, and the allocator
-//     reuses memory between layers, so the buffer is the widest point of one
-//     layer or of the output, in F32 (4 bytes per value):
-//       attention = 4 b (1 + 4 e + c (h + 1))   scores [c, b, h], the KQ mask
-//                   [c, b], four e-wide activations (residual, norm, Q, attention
-//                   output) and the positions; with flash attention the scores
-//                   are never materialised and the mask is F16: 4 b (1 + 4 e) + 2 b c
-//       ffn       = 4 b (e + 2 k f)         gate and up activations of the k
-//                   experts used per token (k = 1 for a dense MLP of width f)
-//       output    = 4 b (e + v)             the logits of every token and the normed input
-//     with c the KV cells, e the hidden size, h the heads, v the vocabulary.
-//     The attention and output forms coincide with Ollama's closed form for
-//     llama graphs (inference-estimators.md section 3b); the ffn form covers
-//     MoE models, whose expert activations dominate at short contexts.
-//     Measured against 16 logged buffers within 11 % (tests/data/llamacpp_buffers.csv).
+//     micro-batch of b = min(n_ubatch, tokens) tokens, and its allocator
+//     (ggml-alloc.c, best fit over freed blocks) reuses memory between
+//     layers, so the buffer is the widest point of one layer or of the
+//     output, in F32 (4 bytes per value). Read from llama-graph.cpp (build_ffn,
+//     build_moe_ffn, build_attn) at the commit node-llama-cpp 3.21.1 bundles
+//     (80fb11ac), and measured by the live harness (tests/live):
+//       mask      = 4 b c  (F32 KQ mask [c, b]); with flash attention F16, 2 b c.
+//                   An input of every layer: live at every layer's widest point,
+//                   so it grows the buffer with the context also under flash
+//                   attention. It is freed before the output layer.
+//       attention = 4 b (1 + 4 e + c (h + 1))   scores [c, b, h], the mask,
+//                   four e-wide activations (residual, norm, Q, attention
+//                   output) and the positions; with flash attention the
+//                   scores are never materialised: 4 b (1 + 4 e) + mask
+//       ffn       = 4 b (4 e + 3 F) + mask   gate, up and their product
+//                   (ggml_swiglu_split keeps both inputs while it writes the
+//                   output: three F-wide tensors), above the four e-wide slots
+//                   the attention block leaves behind, which an F-wide tensor
+//                   cannot reuse. F = f for a dense MLP; for routed experts
+//                   F = k f_exp (up, gate and product are [f_exp, k, b]), or
+//                   the down projection's [e, k, b] output next to the product
+//                   when that is wider: F = (k f_exp + k e) / 3 at least.
+//       output    = 4 b (v + 2 e)            the logits of every token, the
+//                   final norm and the last layer's residual
+//     with c the KV cells, e the hidden size, h the heads, v the vocabulary,
+//     f the MLP width, k experts used per token. Which one is widest depends
+//     on the model: logits for large vocabularies (Llama 3, Qwen, Gemma), the
+//     MLP for 32k vocabularies (Mistral, Mixtral), the scores without flash
+//     attention at long contexts. Measured on the CPU against a real llama.cpp
+//     (tests/live, docs/live-llamacpp.md) and against CUDA logs in
+//     tests/data/llamacpp_buffers.csv; graphs before ggml_swiglu_split
+//     (llama.cpp 2023-2025) ran silu and mul in place, two F-wide tensors.
 //   - host buffers: the input embeddings and KQ mask are staged on the host,
 //     4 b (e + c) bytes ("CUDA_Host compute buffer"), and the logits output
 //     buffer holds sequences x v x 4 bytes ("CPU output buffer").
@@ -93,8 +110,8 @@
 #include <fmt/format.h>
 
 #include "willfit/core/bisect.hpp"
-#include "willfit/inference/runtime_terms.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/inference/runtime_terms.hpp"
 
 namespace willfit {
 
@@ -194,6 +211,20 @@ struct LlamaCompute {
   std::string widest;
 };
 
+// The MLP width that is live per token at the widest point of the MLP
+// (runtime.cpp essay, "ffn"): f for a dense MLP; for routed experts the k
+// experts' f_exp-wide activations, or their e-wide down projections next to
+// the product when those are wider.
+double ffn_width(const Architecture& a) {
+  if (a.moe && a.moe->experts > 0) {
+    const double k = f(std::max(1, a.moe->experts_per_token));
+    const double fe = f(std::max<std::int64_t>(a.moe->expert_intermediate_size, 1));
+    const double routed = std::max(k * fe, (k * fe + k * f(a.hidden_size)) / 3.0);
+    return a.moe->first_dense_layers > 0 ? std::max(routed, f(a.intermediate_size)) : routed;
+  }
+  return f(a.intermediate_size);
+}
+
 LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const Architecture& a = in.q.model.arch;
   const double b = f(std::max<std::int64_t>(1, std::min(in.q.ubatch, in.context * in.batch)));
@@ -201,17 +232,18 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const double e = f(a.hidden_size);
   const double h = f(a.heads);
   const double v = f(a.vocab_size);
-  const double attention = in.flash ? 4.0 * b * (1.0 + 4.0 * e) + 2.0 * b * c
-                                    : 4.0 * b * (1.0 + 4.0 * e + c * (h + 1.0));
-  const double ffn = 4.0 * b * (e + 2.0 * f(active_ffn(a)));
-  const double output = 4.0 * b * (e + v);
+  const double mask = in.flash ? 2.0 * b * c : 4.0 * b * c;
+  const double attention =
+      in.flash ? 4.0 * b * (1.0 + 4.0 * e) + mask : 4.0 * b * (1.0 + 4.0 * e + c * (h + 1.0));
+  const double ffn = 4.0 * b * (4.0 * e + 3.0 * ffn_width(a)) + mask;
+  const double output = 4.0 * b * (v + 2.0 * e);
   LlamaCompute r;
   r.device = round_bytes(std::max({attention, ffn, output}));
   if (in.explain) {
     r.widest = output >= attention && output >= ffn
                    ? fmt::format("logits of a {:g}-token step, tokens x vocabulary x 4 bytes", b)
                : ffn >= attention
-                   ? fmt::format("MLP activations of a {:g}-token step", b)
+                   ? fmt::format("MLP activations of a {:g}-token step and the KQ mask", b)
                    : (in.flash ? fmt::format("attention of a {:g}-token step (flash)", b)
                                : fmt::format("attention scores of a {:g}-token step, tokens x "
                                              "context x heads x 4 bytes",
