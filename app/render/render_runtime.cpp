@@ -1,7 +1,5 @@
 #include "render/render_runtime.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
 namespace willfit::app {
@@ -65,8 +63,14 @@ std::string compute_detail(const FitReport& r) {
 }
 
 std::string overhead_detail(const FitReport& r) {
-  return r.estimate.runtime == Runtime::Vllm ? "non-torch memory (CUDA graphs, NCCL)"
-                                             : "driver / CUDA context";
+  if (r.estimate.runtime == Runtime::Vllm) {
+    return "non-torch memory (CUDA graphs, NCCL)";
+  }
+  const bool cpu_only = r.query.devices.cpu_only();
+  const bool llama = r.estimate.runtime == Runtime::LlamaCpp ||
+                     r.estimate.runtime == Runtime::Ollama ||
+                     r.estimate.runtime == Runtime::Generic;
+  return cpu_only && llama ? "llama.cpp process on the CPU, no driver" : "driver / CUDA context";
 }
 
 std::string margin_detail(const FitReport& r) {

@@ -5,8 +5,8 @@
 #include <numeric>
 
 #include "willfit/inference/estimate.hpp"
-#include "willfit/planner/report.hpp"
 #include "willfit/models/weight_layout.hpp"
+#include "willfit/planner/report.hpp"
 
 namespace willfit {
 namespace {
@@ -424,6 +424,40 @@ TEST(KvCacheHybrid, RecurrentStateIsFixedPerSequence) {
   EXPECT_EQ(kv_cache_bytes(a, {1024, 4, 512, kv_f16(), kv_f16(), 256}), kv + state);
   // The state does not grow with the context; the KV cache does.
   EXPECT_EQ(kv_cache_bytes(a, {2048, 4, 512, kv_f16(), kv_f16(), 256}), 2 * kv + state);
+}
+
+}  // namespace
+}  // namespace willfit
+
+namespace willfit {
+namespace {
+
+// A CPU-only run (the device is system RAM): no driver context, every host
+// term in the memory the verdict checks, and -ngl moves nothing.
+TEST(Runtime, CpuOnlyHoldsEveryTermInSystemRam) {
+  InferenceQuery q = query("8b", "q8_0", nullptr);
+  Device ram = *raw_device("64gb");
+  ram.kind = DeviceKind::Cpu;
+  q.devices.devices.push_back(ram);
+  q.runtime = Runtime::LlamaCpp;
+  const Estimate cpu = estimate_inference(q);
+  InferenceQuery gq = query("8b", "q8_0", "64gb");
+  gq.runtime = Runtime::LlamaCpp;
+  const Estimate gpu = estimate_inference(gq);
+  // The GPU run keeps the input embeddings on the host; the CPU run counts them.
+  EXPECT_EQ(cpu.memory.weights, gpu.memory.weights + term(gpu, "token_embeddings"));
+  EXPECT_EQ(cpu.host, 0);
+  EXPECT_EQ(term(cpu, "token_embeddings"), -1);
+  EXPECT_LT(cpu.memory.overhead, 32 * kMiB);  // not a 457 MiB CUDA context
+  EXPECT_EQ(cpu.memory.compute, gpu.memory.compute + term(gpu, "output_buffer"));
+  // --ngl 0 changes nothing, and the device table agrees with the total.
+  q.gpu_layers = 0;
+  const Estimate ngl0 = estimate_inference(q);
+  EXPECT_FALSE(ngl0.offload.has_value());
+  EXPECT_EQ(ngl0.required, cpu.required);
+  ASSERT_EQ(ngl0.devices.size(), 1U);
+  const DeviceShare& d = ngl0.devices[0];
+  EXPECT_EQ(d.total(), ngl0.memory.total());
 }
 
 }  // namespace

@@ -173,6 +173,12 @@ namespace {
 
 constexpr Bytes kCudaContext = 457 * kMiB;
 constexpr Bytes kMetalContext = 512 * kMiB;
+// A CPU-only llama.cpp holds no driver context: what its process holds before
+// any model is its libraries and the CPU backend. Measured by the live harness
+// (tests/live/run_llama.mjs, process_rss_llama_bytes): node-llama-cpp 3.21.1's
+// llama.cpp grows the process by 9.5 MiB on loading (Debian 12, x86-64,
+// 2026-12-01); rounded up to 10 MiB.
+constexpr Bytes kCpuProcess = 10 * kMiB;
 constexpr Bytes kMarginMin = 256 * kMiB;
 constexpr Bytes kMarginMax = 1 * kGiB;
 constexpr Bytes kVllmNonTorch = 256 * kMiB;
@@ -426,9 +432,14 @@ bool plan_fits(const SplitInputs& s, int ngl, int cpu_moe) {
 void llama_family(const Inputs& in, Estimate& e) {
   const InferenceQuery& q = in.q;
   const Architecture& a = q.model.arch;
-  const bool host_split = e.runtime != Runtime::Generic;
   const bool ollama = e.runtime == Runtime::Ollama;
   const WeightLayout& w = in.layout;
+  // When every device is system RAM (a CPU-only run) the host is the device:
+  // the input embeddings, the output buffer and the compute buffer all live in
+  // the memory the verdict checks, and there is no driver context.
+  const std::vector<Device>& devs = q.devices.devices;
+  const bool cpu_only = q.devices.cpu_only();
+  const bool host_split = e.runtime != Runtime::Generic && !cpu_only;
 
   // Weights.
   const Bytes all_weights = e.model_weight_bytes;  // w.total(), summed once
@@ -459,16 +470,19 @@ void llama_family(const Inputs& in, Estimate& e) {
       [&] { return kv_formula(in, cells, e.memory.kv_cache); },
       "llama.cpp KV layout (inference-estimators.md section 0.3)");
 
-  // Compute buffers: every GPU reserves its own graph.
-  const std::vector<Device>& devs = q.devices.devices;
-  const std::size_t nd = std::max<std::size_t>(1, devs.size());
+  // Compute buffers: every GPU reserves its own graph. On the CPU the one
+  // graph and the logits output buffer are both in system RAM.
+  const std::size_t nd = std::max<std::size_t>(1, cpu_only ? 1 : devs.size());
   const LlamaCompute c = llama_compute(in, cells * in.batch);
-  e.memory.compute = c.device * static_cast<Bytes>(nd);
+  e.memory.compute = c.device * static_cast<Bytes>(nd) + (cpu_only ? c.output_buffer : 0);
   add_term(
       in, e, "compute", e.memory.compute, Placement::Device,
       [&] {
-        return fmt::format("widest point of the graph: {}{} = {}", c.widest,
+        return fmt::format("widest point of the graph: {}{}{} = {}", c.widest,
                            nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "",
+                           cpu_only ? fmt::format(", and the logits output buffer {}",
+                                                  format_memory(c.output_buffer, in.q.units))
+                                    : "",
                            format_memory(e.memory.compute, in.q.units));
       },
       "llama.cpp graph reservation (runtime.cpp essay)");
@@ -492,7 +506,9 @@ void llama_family(const Inputs& in, Estimate& e) {
     reserve = w.layers.front().bytes + kv_per_block;
   }
   const auto fixed_for = [&](std::size_t i) {
-    const Bytes ctx = i < devs.size() ? context_overhead(devs[i]) : kCudaContext;
+    const Bytes ctx = cpu_only          ? (i == 0 ? kCpuProcess : 0)
+                      : i < devs.size() ? context_overhead(devs[i])
+                                        : kCudaContext;
     const Bytes margin = ollama ? reserve : margin_for(i < devs.size() ? s.devices[i].usable : 0);
     return std::pair{ctx, margin};
   };
@@ -508,14 +524,21 @@ void llama_family(const Inputs& in, Estimate& e) {
   add_term(
       in, e, "overhead", e.memory.overhead, Placement::Device,
       [&] {
-        return fmt::format("driver/CUDA context, {} per GPU = {}",
-                           format_memory(fixed_for(0).first, in.q.units),
-                           format_memory(e.memory.overhead, in.q.units));
+        return cpu_only ? fmt::format(
+                              "llama.cpp process on the CPU (its libraries and CPU "
+                              "backend), no driver context = {}",
+                              format_memory(e.memory.overhead, in.q.units))
+                        : fmt::format("driver/CUDA context, {} per GPU = {}",
+                                      format_memory(fixed_for(0).first, in.q.units),
+                                      format_memory(e.memory.overhead, in.q.units));
       },
       [&] {
-        return fmt::format("Ollama per-GPU minimum memory ({} CUDA, {} Metal)",
-                           format_memory(kCudaContext, in.q.units),
-                           format_memory(kMetalContext, in.q.units));
+        return cpu_only ? std::string(
+                              "measured: node-llama-cpp 3.21.1 process before any model "
+                              "(tests/live, runtime.cpp kCpuProcess)")
+                        : fmt::format("Ollama per-GPU minimum memory ({} CUDA, {} Metal)",
+                                      format_memory(kCudaContext, in.q.units),
+                                      format_memory(kMetalContext, in.q.units));
       });
   add_term(
       in, e, "margin", e.memory.margin, Placement::Device,
@@ -600,11 +623,14 @@ void llama_family(const Inputs& in, Estimate& e) {
   Split chosen(&scratch);
   split(s, ngl, 0, chosen);
   const bool whole = chosen.fits;
-  if (q.gpu_layers || q.n_cpu_moe) {
+  // On a CPU-only run every layer is in the one memory: -ngl and
+  // --n-cpu-moe move nothing, so there is no plan to make (--ngl 0 is what
+  // such a run is anyway).
+  if (!cpu_only && (q.gpu_layers || q.n_cpu_moe)) {
     ngl = std::clamp(q.gpu_layers.value_or(n + 1), 0, n + 1);
     cpu_moe = std::clamp(q.n_cpu_moe.value_or(0), 0, n);
     split(s, ngl, cpu_moe, chosen);
-  } else if (!whole) {
+  } else if (!cpu_only && !whole) {
     // MoE: the experts of the first k blocks on the CPU, the fewest that
     // fit; else (or for dense models) the most layers on the GPUs that fit.
     //
@@ -634,7 +660,7 @@ void llama_family(const Inputs& in, Estimate& e) {
     split(s, ngl, cpu_moe, chosen);  // the plan chosen, written down
   }
   const bool planned_offload =
-      !(whole && !q.gpu_layers && !q.n_cpu_moe) && (ngl < n + 1 || cpu_moe > 0);
+      !cpu_only && !(whole && !q.gpu_layers && !q.n_cpu_moe) && (ngl < n + 1 || cpu_moe > 0);
   // The per-device table: the plan that will run.
   for (std::size_t i = 0; i < devs.size(); ++i) {
     DeviceShare d;
@@ -644,7 +670,7 @@ void llama_family(const Inputs& in, Estimate& e) {
     d.layers = chosen.devices[i].layers;
     d.weights = chosen.devices[i].weights;
     d.kv_cache = chosen.devices[i].kv;
-    d.compute = c.device;
+    d.compute = c.device + (cpu_only && i == 0 ? c.output_buffer : 0);
     const auto [ctx, margin] = fixed_for(i);
     d.overhead = ctx;
     d.margin = margin;
