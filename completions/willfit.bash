@@ -13,6 +13,7 @@ _willfit_values() {
         train:-p|train:--precision) echo "bf16 fp16 fp32 fp8" ;;
         *:--runtime) echo "llama.cpp ollama vllm transformers mlx generic" ;;
         *:--kv-type) echo "f16 q8_0 q4_0" ;;
+        *:--cpu-features) echo "avx2 avx512 neon none" ;;
         train:--flash-attn) echo "on off" ;;
         *:--flash-attn) echo "auto on off" ;;
         *:--split) echo "layer tensor" ;;

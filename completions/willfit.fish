@@ -32,6 +32,8 @@ function __willfit_complete
             printf '%s\n' llama.cpp ollama vllm transformers mlx generic
         case '*:--kv-type'
             printf '%s\n' f16 q8_0 q4_0
+        case '*:--cpu-features'
+            printf '%s\n' avx2 avx512 neon none
         case 'train:--flash-attn'
             printf '%s\n' on off
         case '*:--flash-attn'

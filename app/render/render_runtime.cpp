@@ -15,6 +15,8 @@ std::string placement(Placement p) {
   return p == Placement::Device ? "device" : "host";
 }
 
+}  // namespace
+
 Bytes term_bytes(const Estimate& e, std::string_view key) {
   for (const auto& t : e.terms) {
     if (t.key == key) {
@@ -23,8 +25,6 @@ Bytes term_bytes(const Estimate& e, std::string_view key) {
   }
   return 0;
 }
-
-}  // namespace
 
 std::string runtime_label(Runtime runtime) {
   switch (runtime) {

@@ -36,6 +36,23 @@ const median = (xs) => {
 const fmt = (x) => (Number.isFinite(x) ? (x >= 0 ? "+" : "") + x.toFixed(2) : String(x));
 const mib = (b) => (b / MiB).toFixed(1);
 
+// The CPU kind, as llama.cpp's CPU backend picks its repack layouts. With AMX
+// the 2-D weights go to an AMX buffer instead, which willfit does not model:
+// the repack check is left out there (and says so).
+const cpuFlags = (() => {
+  try {
+    const m = /^flags\s*:(.*)$/m.exec(fs.readFileSync("/proc/cpuinfo", "utf8"));
+    return new Set((m ? m[1] : "").trim().split(/\s+/));
+  } catch {
+    return new Set();
+  }
+})();
+const amx = cpuFlags.has("amx_tile");
+const cpuFeatures = cpuFlags.has("avx512f") ? "avx512" : cpuFlags.has("avx2") ? "avx2" : process.arch === "arm64" ? "neon" : "none";
+if (amx) {
+  console.log("note: this CPU has AMX; the CPU_REPACK check is left out (AMX buffers are not modelled)");
+}
+
 function willfit(row) {
   const args = [
     row.file,
@@ -45,6 +62,7 @@ function willfit(row) {
     "--ubatch", String(row.n_ubatch),
     "--flash-attn", row.flash ? "on" : "off",
     "--kv-type", row.kv,
+    "--cpu-features", cpuFeatures,
     "--json",
   ];
   let out;
@@ -67,6 +85,7 @@ function willfit(row) {
     kv: term("kv_cache"),
     compute: term("compute") + term("output_buffer"),
     host: j.memory.host_bytes,
+    repack: term("cpu_repack"),
   };
 }
 
@@ -96,6 +115,10 @@ for (const row of rows) {
   }
   if (Math.abs((row.model_buffers.CPU_Mapped ?? mapped) - row.tensor_bytes) > 0.01 * MiB * nbuf) {
     failures.push(`${name}: llama.cpp mapped ${row.model_buffers.CPU_Mapped} != tensor bytes ${row.tensor_bytes}`);
+  }
+  const repack = row.model_buffers.CPU_REPACK ?? 0;
+  if (!amx && Math.abs(w.repack - repack) > 0.01 * MiB) {
+    failures.push(`${name}: willfit CPU repack ${w.repack} != llama.cpp CPU_REPACK ${repack} (${cpuFeatures})`);
   }
   const ekv = pct(w.kv, row.kv_bytes);
   if (w.host !== 0) {

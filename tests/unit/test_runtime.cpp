@@ -462,3 +462,51 @@ TEST(Runtime, CpuOnlyHoldsEveryTermInSystemRam) {
 
 }  // namespace
 }  // namespace willfit
+
+namespace willfit {
+namespace {
+
+// llama.cpp's CPU backend repacks the types its kernels have layouts for, all
+// but the token embeddings (ggml-cpu repack.cpp); AVX-512 adds Q2_K, Arm adds
+// Q5_K, Q6_K and Q8_0.
+TEST(Runtime, CpuRepackCountsTheTypesTheCpuRepacks) {
+  Model m;
+  m.weight_mix = {{"Q4_K", 1000, 10}, {"Q6_K", 300, 3}, {"Q2_K", 50, 1}, {"F32", 7, 5}};
+  m.token_embd_type = "Q4_K";
+  m.token_embd_bytes = 100;
+  EXPECT_EQ(cpu_repack_bytes(m, CpuFeatures::Avx2), 900);
+  EXPECT_EQ(cpu_repack_bytes(m, CpuFeatures::Avx512), 950);
+  EXPECT_EQ(cpu_repack_bytes(m, CpuFeatures::Neon), 1200);
+  EXPECT_EQ(cpu_repack_bytes(m, CpuFeatures::None), 0);
+  m.token_embd_type = "Q6_K";  // not repacked on x86: nothing to take off
+  EXPECT_EQ(cpu_repack_bytes(m, CpuFeatures::Avx2), 1000);
+  m.token_embd_type = "Q4_K";  // tied: the output layer reads it with a matrix product
+  m.arch.tied_embeddings = true;
+  EXPECT_EQ(cpu_repack_bytes(m, CpuFeatures::Avx2), 1000);
+  EXPECT_EQ(*parse_cpu_features(" AVX512 "), CpuFeatures::Avx512);
+  EXPECT_FALSE(parse_cpu_features("sse").ok());
+}
+
+// On a CPU-only run the copy is held besides the mapped file; --no-repack and
+// a GPU drop it.
+TEST(Runtime, CpuRepackIsHeldOnlyOnTheCpu) {
+  InferenceQuery q = query("8b", "q4_k_m", nullptr);
+  q.model.weight_mix = {{"Q4_K", 4 * kGiB, 200}};
+  Device ram = *raw_device("64gb");
+  ram.kind = DeviceKind::Cpu;
+  q.devices.devices.push_back(ram);
+  q.runtime = Runtime::LlamaCpp;
+  const Estimate with = estimate_inference(q);
+  EXPECT_EQ(term(with, "cpu_repack"), 4 * kGiB);
+  EXPECT_EQ(with.devices.at(0).total(), with.memory.total());
+  q.cpu_repack = false;
+  const Estimate without = estimate_inference(q);
+  EXPECT_EQ(term(without, "cpu_repack"), -1);
+  EXPECT_EQ(with.memory.weights - without.memory.weights, 4 * kGiB);
+  InferenceQuery g = query("8b", "q4_k_m", "64gb");
+  g.model.weight_mix = q.model.weight_mix;
+  EXPECT_EQ(term(estimate_inference(g), "cpu_repack"), -1);
+}
+
+}  // namespace
+}  // namespace willfit

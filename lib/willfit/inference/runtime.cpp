@@ -164,6 +164,79 @@ Expected<Runtime> parse_runtime(std::string_view text) {
       "': " + (hint.empty() ? "use llama.cpp, ollama, vllm, transformers, mlx or generic" : hint));
 }
 
+std::string_view to_string(CpuFeatures f) {
+  switch (f) {
+    case CpuFeatures::None:
+      return "none";
+    case CpuFeatures::Avx2:
+      return "avx2";
+    case CpuFeatures::Avx512:
+      return "avx512";
+    case CpuFeatures::Neon:
+      return "neon";
+  }
+  return "none";
+}
+
+Expected<CpuFeatures> parse_cpu_features(std::string_view text) {
+  const std::string key = to_lower(trim(text));
+  for (CpuFeatures f :
+       {CpuFeatures::None, CpuFeatures::Avx2, CpuFeatures::Avx512, CpuFeatures::Neon}) {
+    if (key == to_string(f)) {
+      return f;
+    }
+  }
+  if (key == "avx-512" || key == "avx512f") {
+    return CpuFeatures::Avx512;
+  }
+  if (key == "arm" || key == "arm64" || key == "aarch64") {
+    return CpuFeatures::Neon;
+  }
+  return make_error("unknown --cpu-features '" + trim(text) + "': use avx2, avx512, neon or none");
+}
+
+// CPU_REPACK: on a CPU-only run llama.cpp's CPU backend copies the weights of
+// some types into an interleaved layout its matrix kernels read faster
+// (ggml/src/ggml-cpu/repack.cpp, ggml_repack_get_optimal_repack_type, at the
+// commit node-llama-cpp 3.21.1 bundles, 80fb11ac). The copy has the same
+// bytes as the tensor and is anonymous memory, held next to the still-mapped
+// file (page cache, which the kernel can reclaim). Which types:
+//   AVX2:    Q4_0, Q4_K, IQ4_NL, MXFP4;  AVX-512: also Q2_K
+//   Arm dot product / i8mm: Q4_0, Q4_K, Q5_K, Q6_K, IQ4_NL, MXFP4, Q8_0
+// Every 2-D and expert weight of those types whose rows come in groups of 8
+// (all real models); not the token embeddings, which get_rows reads, unless
+// they are tied: then the output layer is the same tensor loaded again for a
+// matrix product (TENSOR_DUPLICATED), and that copy is repacked. The
+// live harness checks this byte for byte (tests/live: Mistral-7B, Qwen3-30B-A3B
+// and Mixtral-8x7B Q4_K_M on AVX-512). AMX machines copy 2-D weights into an
+// AMX buffer instead: not modelled.
+Bytes cpu_repack_bytes(const Model& m, CpuFeatures features) {
+  const auto repacked = [features](std::string_view type) {
+    switch (features) {
+      case CpuFeatures::None:
+        return false;
+      case CpuFeatures::Avx2:
+      case CpuFeatures::Avx512:
+        return type == "Q4_0" || type == "Q4_K" || type == "IQ4_NL" || type == "MXFP4" ||
+               (features == CpuFeatures::Avx512 && type == "Q2_K");
+      case CpuFeatures::Neon:
+        return type == "Q4_0" || type == "Q4_K" || type == "Q5_K" || type == "Q6_K" ||
+               type == "IQ4_NL" || type == "MXFP4" || type == "Q8_0";
+    }
+    return false;
+  };
+  Bytes bytes = 0;
+  for (const auto& row : m.weight_mix) {
+    if (repacked(row.type)) {
+      bytes += row.bytes;
+    }
+  }
+  if (repacked(m.token_embd_type) && !m.arch.tied_embeddings) {
+    bytes -= m.token_embd_bytes;
+  }
+  return std::max<Bytes>(bytes, 0);
+}
+
 Runtime default_runtime(const Precision& precision) {
   return precision.gguf ? Runtime::LlamaCpp : Runtime::Transformers;
 }
@@ -487,6 +560,21 @@ void llama_family(const Inputs& in, Estimate& e) {
       },
       "llama.cpp graph reservation (runtime.cpp essay)");
 
+  // CPU-only: the repacked copy of some weights, besides the mapped file.
+  const Bytes repack = cpu_only && q.cpu_repack ? cpu_repack_bytes(q.model, q.cpu_features) : 0;
+  if (repack > 0) {
+    e.memory.weights += repack;
+    add_term(
+        in, e, "cpu_repack", repack, Placement::Device,
+        [&] {
+          return fmt::format(
+              "weights copied into llama.cpp's CPU layout ({}), anonymous memory besides the "
+              "mapped file = {}",
+              to_string(q.cpu_features), format_size(repack, in.q.units));
+        },
+        "llama.cpp ggml-cpu repack.cpp (runtime.cpp, cpu_repack_bytes)");
+  }
+
   // Context and margin per device (one GPU's worth when none is given).
   set_usable(in, e);
   // The layer split's inputs, filled as the terms below are worked out. It
@@ -668,7 +756,7 @@ void llama_family(const Inputs& in, Estimate& e) {
     d.capacity = devs[i].memory_bytes;
     d.usable = s.devices[i].usable;
     d.layers = chosen.devices[i].layers;
-    d.weights = chosen.devices[i].weights;
+    d.weights = chosen.devices[i].weights + (i == 0 ? repack : 0);
     d.kv_cache = chosen.devices[i].kv;
     d.compute = c.device + (cpu_only && i == 0 ? c.output_buffer : 0);
     const auto [ctx, margin] = fixed_for(i);
