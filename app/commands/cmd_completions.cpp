@@ -25,6 +25,7 @@
 #include "sources/model_source.hpp"
 #include "willfit/core/precision.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/inference/estimate.hpp"
 #include "willfit/inference/runtime.hpp"
 
 namespace willfit::app {
@@ -341,6 +342,14 @@ std::optional<std::vector<std::string>> option_values(const std::string& cmd,
   }
   if (is({"--flash-attn"})) {
     return Words{"auto", "on", "off"};
+  }
+  if (is({"--cpu-features"})) {
+    Words out;
+    for (const CpuFeatures f :
+         {CpuFeatures::Avx2, CpuFeatures::Avx512, CpuFeatures::Neon, CpuFeatures::None}) {
+      out.emplace_back(to_string(f));
+    }
+    return out;
   }
   if (is({"--split"})) {
     return Words{"layer", "tensor"};

@@ -17,6 +17,11 @@ void add_runtime_options(CLI::App& app, RuntimeOptions& o) {
                  "llama.cpp layers on the GPU, the output layer included (default: planned)");
   app.add_option("--n-cpu-moe", o.n_cpu_moe,
                  "llama.cpp: keep the experts of the first N blocks on the CPU (default: planned)");
+  app.add_option("--cpu-features", o.cpu_features,
+                 "llama.cpp on a CPU: avx2 (default), avx512, neon or none; picks the weight "
+                 "types its CPU backend repacks");
+  app.add_flag("--no-repack", o.no_repack,
+               "llama.cpp on a CPU: no repacked copy of the weights (llama.cpp --no-repack)");
   app.add_option("--tensor-split", o.tensor_split,
                  "llama.cpp: share of layers per GPU, e.g. 3,1 (default: by memory)");
   app.add_option("--gpu-memory-utilization", o.gpu_memory_utilization,
@@ -175,6 +180,14 @@ Expected<bool> apply_runtime_options(const RuntimeOptions& o, InferenceQuery& q)
     }
     q.n_cpu_moe = static_cast<int>(*n);
   }
+  if (!o.cpu_features.empty()) {
+    auto f = parse_cpu_features(o.cpu_features);
+    if (!f) {
+      return f.error();
+    }
+    q.cpu_features = *f;
+  }
+  q.cpu_repack = !o.no_repack;
   if (!o.tensor_split.empty()) {
     std::string cur;
     const std::string text = o.tensor_split + ",";

@@ -18,6 +18,8 @@ struct RuntimeOptions {
   std::string tensor_parallel;
   std::string tensor_split;
   std::string n_cpu_moe;
+  std::string cpu_features;
+  bool no_repack = false;
   std::string gpu_layers;
   std::string ubatch;
   bool text_only = false;

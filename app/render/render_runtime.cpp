@@ -1,7 +1,5 @@
 #include "render/render_runtime.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
 namespace willfit::app {
@@ -17,6 +15,8 @@ std::string placement(Placement p) {
   return p == Placement::Device ? "device" : "host";
 }
 
+}  // namespace
+
 Bytes term_bytes(const Estimate& e, std::string_view key) {
   for (const auto& t : e.terms) {
     if (t.key == key) {
@@ -25,8 +25,6 @@ Bytes term_bytes(const Estimate& e, std::string_view key) {
   }
   return 0;
 }
-
-}  // namespace
 
 std::string runtime_label(Runtime runtime) {
   switch (runtime) {
@@ -65,8 +63,15 @@ std::string compute_detail(const FitReport& r) {
 }
 
 std::string overhead_detail(const FitReport& r) {
-  return r.estimate.runtime == Runtime::Vllm ? std::string("non-torch memory (CUDA graphs, NCCL)")
-                                             : std::string(context_words(r.query.devices));
+  if (r.estimate.runtime == Runtime::Vllm) {
+    return "non-torch memory (CUDA graphs, NCCL)";
+  }
+  const bool cpu_only = r.query.devices.cpu_only();
+  const bool llama = r.estimate.runtime == Runtime::LlamaCpp ||
+                     r.estimate.runtime == Runtime::Ollama ||
+                     r.estimate.runtime == Runtime::Generic;
+  return cpu_only && llama ? std::string("llama.cpp process on the CPU, no driver")
+                           : std::string(context_words(r.query.devices));
 }
 
 std::string margin_detail(const FitReport& r) {

@@ -13,6 +13,8 @@ namespace willfit::app {
 
 // "llama.cpp", "vLLM", ... for sentences.
 std::string runtime_label(Runtime runtime);
+// The bytes of the estimate's term `key` (0 when it has none).
+Bytes term_bytes(const Estimate& e, std::string_view key);
 
 // Short details for the breakdown rows, by runtime.
 std::string compute_detail(const FitReport& r);

@@ -5,8 +5,8 @@
 #include <numeric>
 
 #include "willfit/inference/estimate.hpp"
-#include "willfit/planner/report.hpp"
 #include "willfit/models/weight_layout.hpp"
+#include "willfit/planner/report.hpp"
 
 namespace willfit {
 namespace {
@@ -424,6 +424,88 @@ TEST(KvCacheHybrid, RecurrentStateIsFixedPerSequence) {
   EXPECT_EQ(kv_cache_bytes(a, {1024, 4, 512, kv_f16(), kv_f16(), 256}), kv + state);
   // The state does not grow with the context; the KV cache does.
   EXPECT_EQ(kv_cache_bytes(a, {2048, 4, 512, kv_f16(), kv_f16(), 256}), 2 * kv + state);
+}
+
+}  // namespace
+}  // namespace willfit
+
+namespace willfit {
+namespace {
+
+// A CPU-only run (the device is system RAM): no driver context, every host
+// term in the memory the verdict checks, and -ngl moves nothing.
+TEST(Runtime, CpuOnlyHoldsEveryTermInSystemRam) {
+  InferenceQuery q = query("8b", "q8_0", nullptr);
+  Device ram = *raw_device("64gb");
+  ram.kind = DeviceKind::Cpu;
+  q.devices.devices.push_back(ram);
+  q.runtime = Runtime::LlamaCpp;
+  const Estimate cpu = estimate_inference(q);
+  InferenceQuery gq = query("8b", "q8_0", "64gb");
+  gq.runtime = Runtime::LlamaCpp;
+  const Estimate gpu = estimate_inference(gq);
+  // The GPU run keeps the input embeddings on the host; the CPU run counts them.
+  EXPECT_EQ(cpu.memory.weights, gpu.memory.weights + term(gpu, "token_embeddings"));
+  EXPECT_EQ(cpu.host, 0);
+  EXPECT_EQ(term(cpu, "token_embeddings"), -1);
+  EXPECT_LT(cpu.memory.overhead, 32 * kMiB);  // not a 457 MiB CUDA context
+  EXPECT_EQ(cpu.memory.compute, gpu.memory.compute + term(gpu, "output_buffer"));
+  // --ngl 0 changes nothing, and the device table agrees with the total.
+  q.gpu_layers = 0;
+  const Estimate ngl0 = estimate_inference(q);
+  EXPECT_FALSE(ngl0.offload.has_value());
+  EXPECT_EQ(ngl0.required, cpu.required);
+  ASSERT_EQ(ngl0.devices.size(), 1U);
+  const DeviceShare& d = ngl0.devices[0];
+  EXPECT_EQ(d.total(), ngl0.memory.total());
+}
+
+}  // namespace
+}  // namespace willfit
+
+namespace willfit {
+namespace {
+
+// llama.cpp's CPU backend repacks the types its kernels have layouts for, all
+// but the token embeddings (ggml-cpu repack.cpp); AVX-512 adds Q2_K, Arm adds
+// Q5_K, Q6_K and Q8_0.
+TEST(Runtime, CpuRepackCountsTheTypesTheCpuRepacks) {
+  Model m;
+  m.weight_mix = {{"Q4_K", 1000, 10}, {"Q6_K", 300, 3}, {"Q2_K", 50, 1}, {"F32", 7, 5}};
+  m.token_embd_type = "Q4_K";
+  m.token_embd_bytes = 100;
+  EXPECT_EQ(cpu_repack_bytes(m, CpuFeatures::Avx2), 900);
+  EXPECT_EQ(cpu_repack_bytes(m, CpuFeatures::Avx512), 950);
+  EXPECT_EQ(cpu_repack_bytes(m, CpuFeatures::Neon), 1200);
+  EXPECT_EQ(cpu_repack_bytes(m, CpuFeatures::None), 0);
+  m.token_embd_type = "Q6_K";  // not repacked on x86: nothing to take off
+  EXPECT_EQ(cpu_repack_bytes(m, CpuFeatures::Avx2), 1000);
+  m.token_embd_type = "Q4_K";  // tied: the output layer reads it with a matrix product
+  m.arch.tied_embeddings = true;
+  EXPECT_EQ(cpu_repack_bytes(m, CpuFeatures::Avx2), 1000);
+  EXPECT_EQ(*parse_cpu_features(" AVX512 "), CpuFeatures::Avx512);
+  EXPECT_FALSE(parse_cpu_features("sse").ok());
+}
+
+// On a CPU-only run the copy is held besides the mapped file; --no-repack and
+// a GPU drop it.
+TEST(Runtime, CpuRepackIsHeldOnlyOnTheCpu) {
+  InferenceQuery q = query("8b", "q4_k_m", nullptr);
+  q.model.weight_mix = {{"Q4_K", 4 * kGiB, 200}};
+  Device ram = *raw_device("64gb");
+  ram.kind = DeviceKind::Cpu;
+  q.devices.devices.push_back(ram);
+  q.runtime = Runtime::LlamaCpp;
+  const Estimate with = estimate_inference(q);
+  EXPECT_EQ(term(with, "cpu_repack"), 4 * kGiB);
+  EXPECT_EQ(with.devices.at(0).total(), with.memory.total());
+  q.cpu_repack = false;
+  const Estimate without = estimate_inference(q);
+  EXPECT_EQ(term(without, "cpu_repack"), -1);
+  EXPECT_EQ(with.memory.weights - without.memory.weights, 4 * kGiB);
+  InferenceQuery g = query("8b", "q4_k_m", "64gb");
+  g.model.weight_mix = q.model.weight_mix;
+  EXPECT_EQ(term(estimate_inference(g), "cpu_repack"), -1);
 }
 
 }  // namespace

@@ -56,6 +56,11 @@ std::string_view to_string(DeviceKind kind) {
   return "raw";
 }
 
+bool DeviceSet::cpu_only() const {
+  return !devices.empty() && std::all_of(devices.begin(), devices.end(),
+                                         [](const Device& d) { return d.kind == DeviceKind::Cpu; });
+}
+
 Bytes DeviceSet::capacity() const {
   Bytes total = 0;
   for (const auto& d : devices) {

@@ -65,6 +65,8 @@ struct DeviceSet {
   // System RAM usable for offload, when detection measured it ("--device auto").
   std::optional<Bytes> system_ram;
   [[nodiscard]] Bytes capacity() const;
+  // Every device is system RAM (a CPU-only run): the host is the device.
+  [[nodiscard]] bool cpu_only() const;
   [[nodiscard]] std::size_t count() const { return devices.size(); }
   [[nodiscard]] std::string display_name() const;  // "2x GeForce RTX 3090"
 };

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "willfit/core/expected.hpp"
 #include "willfit/core/precision.hpp"
 #include "willfit/core/units.hpp"
 #include "willfit/devices/device.hpp"
@@ -19,6 +20,21 @@ namespace willfit {
 
 enum class FlashAttention { Auto, On, Off };
 std::string_view to_string(FlashAttention fa);
+
+enum class CpuFeatures;
+// llama.cpp's repacked copy of a file's weights on a CPU of `features`
+// (runtime.cpp essay at the definition); 0 without a file's type mix.
+Bytes cpu_repack_bytes(const Model& m, CpuFeatures features);
+
+// The CPU kinds llama.cpp's CPU backend tells apart when it repacks weights.
+enum class CpuFeatures {
+  None,    // no repacking kernels (or --no-repack)
+  Avx2,    // x86-64 with AVX2
+  Avx512,  // x86-64 with AVX-512 (AVX2 too)
+  Neon,    // Arm with dot-product instructions (i8mm or not)
+};
+std::string_view to_string(CpuFeatures f);
+Expected<CpuFeatures> parse_cpu_features(std::string_view text);
 
 struct InferenceQuery {
   Model model;
@@ -40,6 +56,10 @@ struct InferenceQuery {
   double gpu_memory_utilization = 0.9;  // vLLM: share of TOTAL device memory the engine takes
   int tensor_parallel = 0;              // vLLM: GPUs per model (0 = every device given)
   std::vector<double> tensor_split;     // llama.cpp: share of layers per device (empty: by memory)
+  // llama.cpp's CPU backend on a CPU-only run: the instruction set picks which
+  // weight types it repacks (runtime.cpp, cpu_repack_bytes); --no-repack off.
+  CpuFeatures cpu_features = CpuFeatures::Avx2;
+  bool cpu_repack = true;
   std::optional<int> n_cpu_moe;   // llama.cpp: blocks whose experts stay on the CPU (nullopt: plan)
   std::optional<int> gpu_layers;  // llama.cpp -ngl given by the user (nullopt: plan)
   // --text-only: leave the vision/audio encoder and projector (llama.cpp's

@@ -9,21 +9,38 @@
 //     them as the "CPU buffer"); every block and the output layer go to the GPU.
 //   - KV cache: kv_cache_bytes() (estimate.cpp), cells padded to 256.
 //   - compute buffer: llama.cpp reserves the worst-case graph of one
-//     micro-batch of b = min(n_ubatch, tokens) tokens, and the allocator
-//     reuses memory between layers, so the buffer is the widest point of one
-//     layer or of the output, in F32 (4 bytes per value):
-//       attention = 4 b (1 + 4 e + c (h + 1))   scores [c, b, h], the KQ mask
-//                   [c, b], four e-wide activations (residual, norm, Q, attention
-//                   output) and the positions; with flash attention the scores
-//                   are never materialised and the mask is F16: 4 b (1 + 4 e) + 2 b c
-//       ffn       = 4 b (e + 2 k f)         gate and up activations of the k
-//                   experts used per token (k = 1 for a dense MLP of width f)
-//       output    = 4 b (e + v)             the logits of every token and the normed input
-//     with c the KV cells, e the hidden size, h the heads, v the vocabulary.
-//     The attention and output forms coincide with Ollama's closed form for
-//     llama graphs (inference-estimators.md section 3b); the ffn form covers
-//     MoE models, whose expert activations dominate at short contexts.
-//     Measured against 16 logged buffers within 11 % (tests/data/llamacpp_buffers.csv).
+//     micro-batch of b = min(n_ubatch, tokens) tokens, and its allocator
+//     (ggml-alloc.c, best fit over freed blocks) reuses memory between
+//     layers, so the buffer is the widest point of one layer or of the
+//     output, in F32 (4 bytes per value). Read from llama-graph.cpp (build_ffn,
+//     build_moe_ffn, build_attn) at the commit node-llama-cpp 3.21.1 bundles
+//     (80fb11ac), and measured by the live harness (tests/live):
+//       mask      = 4 b c  (F32 KQ mask [c, b]); with flash attention F16, 2 b c.
+//                   An input of every layer: live at every layer's widest point,
+//                   so it grows the buffer with the context also under flash
+//                   attention. It is freed before the output layer.
+//       attention = 4 b (1 + 4 e + c (h + 1))   scores [c, b, h], the mask,
+//                   four e-wide activations (residual, norm, Q, attention
+//                   output) and the positions; with flash attention the
+//                   scores are never materialised: 4 b (1 + 4 e) + mask
+//       ffn       = 4 b (4 e + 3 F) + mask   gate, up and their product
+//                   (ggml_swiglu_split keeps both inputs while it writes the
+//                   output: three F-wide tensors), above the four e-wide slots
+//                   the attention block leaves behind, which an F-wide tensor
+//                   cannot reuse. F = f for a dense MLP; for routed experts
+//                   F = k f_exp (up, gate and product are [f_exp, k, b]), or
+//                   the down projection's [e, k, b] output next to the product
+//                   when that is wider: F = (k f_exp + k e) / 3 at least.
+//       output    = 4 b (v + 2 e)            the logits of every token, the
+//                   final norm and the last layer's residual
+//     with c the KV cells, e the hidden size, h the heads, v the vocabulary,
+//     f the MLP width, k experts used per token. Which one is widest depends
+//     on the model: logits for large vocabularies (Llama 3, Qwen, Gemma), the
+//     MLP for 32k vocabularies (Mistral, Mixtral), the scores without flash
+//     attention at long contexts. Measured on the CPU against a real llama.cpp
+//     (tests/live, docs/live-llamacpp.md) and against CUDA logs in
+//     tests/data/llamacpp_buffers.csv; graphs before ggml_swiglu_split
+//     (llama.cpp 2023-2025) ran silu and mul in place, two F-wide tensors.
 //   - host buffers: the input embeddings and KQ mask are staged on the host,
 //     4 b (e + c) bytes ("CUDA_Host compute buffer"), and the logits output
 //     buffer holds sequences x v x 4 bytes ("CPU output buffer").
@@ -147,6 +164,79 @@ Expected<Runtime> parse_runtime(std::string_view text) {
       "': " + (hint.empty() ? "use llama.cpp, ollama, vllm, transformers, mlx or generic" : hint));
 }
 
+std::string_view to_string(CpuFeatures f) {
+  switch (f) {
+    case CpuFeatures::None:
+      return "none";
+    case CpuFeatures::Avx2:
+      return "avx2";
+    case CpuFeatures::Avx512:
+      return "avx512";
+    case CpuFeatures::Neon:
+      return "neon";
+  }
+  return "none";
+}
+
+Expected<CpuFeatures> parse_cpu_features(std::string_view text) {
+  const std::string key = to_lower(trim(text));
+  for (CpuFeatures f :
+       {CpuFeatures::None, CpuFeatures::Avx2, CpuFeatures::Avx512, CpuFeatures::Neon}) {
+    if (key == to_string(f)) {
+      return f;
+    }
+  }
+  if (key == "avx-512" || key == "avx512f") {
+    return CpuFeatures::Avx512;
+  }
+  if (key == "arm" || key == "arm64" || key == "aarch64") {
+    return CpuFeatures::Neon;
+  }
+  return make_error("unknown --cpu-features '" + trim(text) + "': use avx2, avx512, neon or none");
+}
+
+// CPU_REPACK: on a CPU-only run llama.cpp's CPU backend copies the weights of
+// some types into an interleaved layout its matrix kernels read faster
+// (ggml/src/ggml-cpu/repack.cpp, ggml_repack_get_optimal_repack_type, at the
+// commit node-llama-cpp 3.21.1 bundles, 80fb11ac). The copy has the same
+// bytes as the tensor and is anonymous memory, held next to the still-mapped
+// file (page cache, which the kernel can reclaim). Which types:
+//   AVX2:    Q4_0, Q4_K, IQ4_NL, MXFP4;  AVX-512: also Q2_K
+//   Arm dot product / i8mm: Q4_0, Q4_K, Q5_K, Q6_K, IQ4_NL, MXFP4, Q8_0
+// Every 2-D and expert weight of those types whose rows come in groups of 8
+// (all real models); not the token embeddings, which get_rows reads, unless
+// they are tied: then the output layer is the same tensor loaded again for a
+// matrix product (TENSOR_DUPLICATED), and that copy is repacked. The
+// live harness checks this byte for byte (tests/live: Mistral-7B, Qwen3-30B-A3B
+// and Mixtral-8x7B Q4_K_M on AVX-512). AMX machines copy 2-D weights into an
+// AMX buffer instead: not modelled.
+Bytes cpu_repack_bytes(const Model& m, CpuFeatures features) {
+  const auto repacked = [features](std::string_view type) {
+    switch (features) {
+      case CpuFeatures::None:
+        return false;
+      case CpuFeatures::Avx2:
+      case CpuFeatures::Avx512:
+        return type == "Q4_0" || type == "Q4_K" || type == "IQ4_NL" || type == "MXFP4" ||
+               (features == CpuFeatures::Avx512 && type == "Q2_K");
+      case CpuFeatures::Neon:
+        return type == "Q4_0" || type == "Q4_K" || type == "Q5_K" || type == "Q6_K" ||
+               type == "IQ4_NL" || type == "MXFP4" || type == "Q8_0";
+    }
+    return false;
+  };
+  Bytes bytes = 0;
+  for (const auto& row : m.weight_mix) {
+    if (repacked(row.type)) {
+      bytes += row.bytes;
+    }
+  }
+  if (repacked(m.token_embd_type) && !m.arch.tied_embeddings) {
+    bytes -= m.token_embd_bytes;
+  }
+  return std::max<Bytes>(bytes, 0);
+}
+
 Runtime default_runtime(const Precision& precision) {
   return precision.gguf ? Runtime::LlamaCpp : Runtime::Transformers;
 }
@@ -156,6 +246,12 @@ namespace {
 
 constexpr Bytes kCudaContext = 457 * kMiB;
 constexpr Bytes kMetalContext = 512 * kMiB;
+// A CPU-only llama.cpp holds no driver context: what its process holds before
+// any model is its libraries and the CPU backend. Measured by the live harness
+// (tests/live/run_llama.mjs, process_rss_llama_bytes): node-llama-cpp 3.21.1's
+// llama.cpp grows the process by 9.5 MiB on loading (Debian 12, x86-64,
+// 2026-12-01); rounded up to 10 MiB.
+constexpr Bytes kCpuProcess = 10 * kMiB;
 constexpr Bytes kMarginMin = 256 * kMiB;
 constexpr Bytes kMarginMax = 1 * kGiB;
 constexpr Bytes kVllmNonTorch = 256 * kMiB;
@@ -194,6 +290,20 @@ struct LlamaCompute {
   std::string widest;
 };
 
+// The MLP width that is live per token at the widest point of the MLP
+// (runtime.cpp essay, "ffn"): f for a dense MLP; for routed experts the k
+// experts' f_exp-wide activations, or their e-wide down projections next to
+// the product when those are wider.
+double ffn_width(const Architecture& a) {
+  if (a.moe && a.moe->experts > 0) {
+    const double k = f(std::max(1, a.moe->experts_per_token));
+    const double fe = f(std::max<std::int64_t>(a.moe->expert_intermediate_size, 1));
+    const double routed = std::max(k * fe, (k * fe + k * f(a.hidden_size)) / 3.0);
+    return a.moe->first_dense_layers > 0 ? std::max(routed, f(a.intermediate_size)) : routed;
+  }
+  return f(a.intermediate_size);
+}
+
 LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const Architecture& a = in.q.model.arch;
   const double b = f(std::max<std::int64_t>(1, std::min(in.q.ubatch, in.context * in.batch)));
@@ -201,17 +311,18 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const double e = f(a.hidden_size);
   const double h = f(a.heads);
   const double v = f(a.vocab_size);
-  const double attention = in.flash ? 4.0 * b * (1.0 + 4.0 * e) + 2.0 * b * c
-                                    : 4.0 * b * (1.0 + 4.0 * e + c * (h + 1.0));
-  const double ffn = 4.0 * b * (e + 2.0 * f(active_ffn(a)));
-  const double output = 4.0 * b * (e + v);
+  const double mask = in.flash ? 2.0 * b * c : 4.0 * b * c;
+  const double attention =
+      in.flash ? 4.0 * b * (1.0 + 4.0 * e) + mask : 4.0 * b * (1.0 + 4.0 * e + c * (h + 1.0));
+  const double ffn = 4.0 * b * (4.0 * e + 3.0 * ffn_width(a)) + mask;
+  const double output = 4.0 * b * (v + 2.0 * e);
   LlamaCompute r;
   r.device = round_bytes(std::max({attention, ffn, output}));
   if (in.explain) {
     r.widest = output >= attention && output >= ffn
                    ? fmt::format("logits of a {:g}-token step, tokens x vocabulary x 4 bytes", b)
                : ffn >= attention
-                   ? fmt::format("MLP activations of a {:g}-token step", b)
+                   ? fmt::format("MLP activations of a {:g}-token step and the KQ mask", b)
                    : (in.flash ? fmt::format("attention of a {:g}-token step (flash)", b)
                                : fmt::format("attention scores of a {:g}-token step, tokens x "
                                              "context x heads x 4 bytes",
@@ -414,9 +525,14 @@ bool plan_fits(const SplitInputs& s, int ngl, int cpu_moe) {
 void llama_family(const Inputs& in, Estimate& e) {
   const InferenceQuery& q = in.q;
   const Architecture& a = q.model.arch;
-  const bool host_split = e.runtime != Runtime::Generic;
   const bool ollama = e.runtime == Runtime::Ollama;
   const WeightLayout& w = in.layout;
+  // When every device is system RAM (a CPU-only run) the host is the device:
+  // the input embeddings, the output buffer and the compute buffer all live in
+  // the memory the verdict checks, and there is no driver context.
+  const std::vector<Device>& devs = q.devices.devices;
+  const bool cpu_only = q.devices.cpu_only();
+  const bool host_split = e.runtime != Runtime::Generic && !cpu_only;
 
   // Weights.
   const Bytes all_weights = e.model_weight_bytes;  // w.total(), summed once
@@ -449,19 +565,37 @@ void llama_family(const Inputs& in, Estimate& e) {
       [&] { return kv_formula(in, cells, e.memory.kv_cache); },
       "llama.cpp KV layout (inference-estimators.md section 0.3)");
 
-  // Compute buffers: every GPU reserves its own graph.
-  const std::vector<Device>& devs = q.devices.devices;
-  const std::size_t nd = std::max<std::size_t>(1, devs.size());
+  // Compute buffers: every GPU reserves its own graph. On the CPU the one
+  // graph and the logits output buffer are both in system RAM.
+  const std::size_t nd = std::max<std::size_t>(1, cpu_only ? 1 : devs.size());
   const LlamaCompute c = llama_compute(in, cells * in.batch);
-  e.memory.compute = c.device * static_cast<Bytes>(nd);
+  e.memory.compute = c.device * static_cast<Bytes>(nd) + (cpu_only ? c.output_buffer : 0);
   add_term(
       in, e, "compute", e.memory.compute, Placement::Device,
       [&] {
-        return fmt::format("widest point of the graph: {}{} = {}", c.widest,
+        return fmt::format("widest point of the graph: {}{}{} = {}", c.widest,
                            nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "",
+                           cpu_only ? fmt::format(", and the logits output buffer {}",
+                                                  format_memory(c.output_buffer, in.q.units))
+                                    : "",
                            format_memory(e.memory.compute, in.q.units));
       },
       "llama.cpp graph reservation (runtime.cpp essay)");
+
+  // CPU-only: the repacked copy of some weights, besides the mapped file.
+  const Bytes repack = cpu_only && q.cpu_repack ? cpu_repack_bytes(q.model, q.cpu_features) : 0;
+  if (repack > 0) {
+    e.memory.weights += repack;
+    add_term(
+        in, e, "cpu_repack", repack, Placement::Device,
+        [&] {
+          return fmt::format(
+              "weights copied into llama.cpp's CPU layout ({}), anonymous memory besides the "
+              "mapped file = {}",
+              to_string(q.cpu_features), format_size(repack, in.q.units));
+        },
+        "llama.cpp ggml-cpu repack.cpp (runtime.cpp, cpu_repack_bytes)");
+  }
 
   // Context and margin per device (one GPU's worth when none is given).
   set_usable(in, e);
@@ -482,7 +616,9 @@ void llama_family(const Inputs& in, Estimate& e) {
     reserve = w.layers.front().bytes + kv_per_block;
   }
   const auto fixed_for = [&](std::size_t i) {
-    const Bytes ctx = i < devs.size() ? context_overhead(devs[i]) : kCudaContext;
+    const Bytes ctx = cpu_only          ? (i == 0 ? kCpuProcess : 0)
+                      : i < devs.size() ? context_overhead(devs[i])
+                                        : kCudaContext;
     const Bytes margin = ollama ? reserve : margin_for(i < devs.size() ? s.devices[i].usable : 0);
     return std::pair{ctx, margin};
   };
@@ -498,15 +634,22 @@ void llama_family(const Inputs& in, Estimate& e) {
   add_term(
       in, e, "overhead", e.memory.overhead, Placement::Device,
       [&] {
-        return fmt::format("{}, {} per {} = {}", context_words(in.q.devices),
-                           format_memory(fixed_for(0).first, in.q.units),
-                           processor_word(in.q.devices),
-                           format_memory(e.memory.overhead, in.q.units));
+        return cpu_only ? fmt::format(
+                              "llama.cpp process on the CPU (its libraries and CPU "
+                              "backend), no driver context = {}",
+                              format_memory(e.memory.overhead, in.q.units))
+                        : fmt::format("{}, {} per {} = {}", context_words(in.q.devices),
+                                      format_memory(fixed_for(0).first, in.q.units),
+                                      processor_word(in.q.devices),
+                                      format_memory(e.memory.overhead, in.q.units));
       },
       [&] {
-        return fmt::format("Ollama per-GPU minimum memory ({} CUDA, {} Metal)",
-                           format_memory(kCudaContext, in.q.units),
-                           format_memory(kMetalContext, in.q.units));
+        return cpu_only ? std::string(
+                              "measured: node-llama-cpp 3.21.1 process before any model "
+                              "(tests/live, runtime.cpp kCpuProcess)")
+                        : fmt::format("Ollama per-GPU minimum memory ({} CUDA, {} Metal)",
+                                      format_memory(kCudaContext, in.q.units),
+                                      format_memory(kMetalContext, in.q.units));
       });
   add_term(
       in, e, "margin", e.memory.margin, Placement::Device,
@@ -591,11 +734,14 @@ void llama_family(const Inputs& in, Estimate& e) {
   Split chosen(&scratch);
   split(s, ngl, 0, chosen);
   const bool whole = chosen.fits;
-  if (q.gpu_layers || q.n_cpu_moe) {
+  // On a CPU-only run every layer is in the one memory: -ngl and
+  // --n-cpu-moe move nothing, so there is no plan to make (--ngl 0 is what
+  // such a run is anyway).
+  if (!cpu_only && (q.gpu_layers || q.n_cpu_moe)) {
     ngl = std::clamp(q.gpu_layers.value_or(n + 1), 0, n + 1);
     cpu_moe = std::clamp(q.n_cpu_moe.value_or(0), 0, n);
     split(s, ngl, cpu_moe, chosen);
-  } else if (!whole) {
+  } else if (!cpu_only && !whole) {
     // MoE: the experts of the first k blocks on the CPU, the fewest that
     // fit; else (or for dense models) the most layers on the GPUs that fit.
     //
@@ -625,7 +771,7 @@ void llama_family(const Inputs& in, Estimate& e) {
     split(s, ngl, cpu_moe, chosen);  // the plan chosen, written down
   }
   const bool planned_offload =
-      !(whole && !q.gpu_layers && !q.n_cpu_moe) && (ngl < n + 1 || cpu_moe > 0);
+      !cpu_only && !(whole && !q.gpu_layers && !q.n_cpu_moe) && (ngl < n + 1 || cpu_moe > 0);
   // The per-device table: the plan that will run.
   for (std::size_t i = 0; i < devs.size(); ++i) {
     DeviceShare d;
@@ -633,9 +779,9 @@ void llama_family(const Inputs& in, Estimate& e) {
     d.capacity = devs[i].memory_bytes;
     d.usable = s.devices[i].usable;
     d.layers = chosen.devices[i].layers;
-    d.weights = chosen.devices[i].weights;
+    d.weights = chosen.devices[i].weights + (i == 0 ? repack : 0);
     d.kv_cache = chosen.devices[i].kv;
-    d.compute = c.device;
+    d.compute = c.device + (cpu_only && i == 0 ? c.output_buffer : 0);
     d.projector = i == 0 ? e.memory.projector : 0;
     const auto [ctx, margin] = fixed_for(i);
     d.overhead = ctx;

@@ -711,6 +711,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   m.file_weight_bytes = f.weight_bytes;
   m.weights_source = FactSource::Gguf;
 
+  if (embedding != nullptr) {
+    m.token_embd_type = std::string(ggml_type_name(embedding->type));
+    m.token_embd_bytes = embedding->bytes;
+  }
   // The quantisation mix, largest share first.
   std::map<std::uint32_t, Model::TypeBytes> mix;
   for (const auto& t : f.tensors) {

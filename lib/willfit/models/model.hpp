@@ -165,6 +165,10 @@ struct Model {
     std::int64_t tensors = 0;
   };
   std::vector<TypeBytes> weight_mix;
+  // The input embedding tensor's ggml type and bytes, from a file (empty
+  // without one): llama.cpp reads it with get_rows, so it is never repacked.
+  std::string token_embd_type;
+  std::int64_t token_embd_bytes = 0;
   // A shape inferred from a bare dense size ("13b") is rounded to whole
   // heads, layers and 256-wide blocks, so its own count misses the size by a
   // few per cent. These are the parameter groups the weights are laid out by

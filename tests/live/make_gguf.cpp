@@ -1,0 +1,444 @@
+// make_gguf: writes synthetic GGUF files of real architectures for the live
+// llama.cpp harness (tests/live/README.md). Test tool only; not part of willfit.
+// It must not use willfit's library: the shapes here come from the models'
+// published configs and llama.cpp's loader, so a check against willfit's
+// estimator compares two independent readings of the same facts.
+//
+// A file is GGUF v3: the architecture's hyper-parameters, a SentencePiece-style
+// vocabulary of the model's real size (llama.cpp sizes the output layer and
+// the logits from it), every tensor llama.cpp's loader asks for under its real
+// name and shape, and tensor data left as a sparse hole (all zeros loads and
+// runs), so a 90 GB file costs a few megabytes of disk.
+//
+// Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe}.cpp
+// (load_tensors) and src/llama-arch.cpp (names), at the commit node-llama-cpp
+// 3.21.1 bundles (80fb11ac). Quantisation mixes: F16 and Q8_0 quantise every
+// 2-D weight (norms, biases and the MoE router stay F32, as llama-quant.cpp
+// keeps them); Q4_K_M follows llama-quant.cpp's recipe for it: Q6_K for the
+// output, for attn_v and ffn_down in the layers use_more_bits() picks, Q4_K
+// elsewhere (a row not divisible by 256 falls back to Q8_0).
+//
+// Usage: make_gguf --list
+//        make_gguf MODEL TYPE OUT.gguf     (TYPE: f16, q8_0, q4_k_m)
+// prints one JSON line: {"model":..,"type":..,"file":..,"tensor_bytes":N,"file_bytes":N}
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <sys/types.h>
+#include <unistd.h>
+
+namespace {
+
+// One model's hyper-parameters, from its config.json (sources per row below,
+// the same rows as shared/reference/models.csv).
+struct Spec {
+  std::string name;       // file stem and command-line name
+  std::string arch;       // general.architecture, as llama.cpp names it
+  int layers = 0;         // num_hidden_layers
+  int64_t hidden = 0;     // hidden_size
+  int64_t ffn = 0;        // intermediate_size (per expert for Mixtral)
+  int heads = 0;          // num_attention_heads
+  int kv_heads = 0;       // num_key_value_heads
+  int64_t head_dim = 0;   // head_dim (hidden / heads when the config has none)
+  int64_t vocab = 0;      // vocab_size
+  int64_t ctx_train = 0;  // max_position_embeddings
+  double rope_base = 10000.0;
+  double rms_eps = 1e-5;
+  bool tied = false;        // tie_word_embeddings: no output.weight
+  bool qkv_bias = false;    // Qwen2: q/k/v projections carry biases
+  bool qk_norm = false;     // Qwen3: RMS norm on Q and K per head
+  bool post_norms = false;  // Gemma-2: norms after attention and after the MLP
+  int64_t sliding_window = 0;
+  int experts = 0;
+  int experts_used = 0;
+  int64_t expert_ffn = 0;  // moe_intermediate_size, where the arch has its own key
+  double attn_softcap = 0;
+  double final_softcap = 0;
+  std::string source;
+};
+
+// The shape every row gives: name, arch, layers, hidden, ffn, heads, KV heads,
+// head dim, vocabulary, trained context, RoPE base, RMS epsilon, source.
+Spec shape(std::string name, std::string arch, int layers, int64_t hidden, int64_t ffn, int heads,
+           int kv_heads, int64_t head_dim, int64_t vocab, int64_t ctx, double rope, double eps,
+           std::string source) {
+  Spec s;
+  s.name = std::move(name);
+  s.arch = std::move(arch);
+  s.layers = layers;
+  s.hidden = hidden;
+  s.ffn = ffn;
+  s.heads = heads;
+  s.kv_heads = kv_heads;
+  s.head_dim = head_dim;
+  s.vocab = vocab;
+  s.ctx_train = ctx;
+  s.rope_base = rope;
+  s.rms_eps = eps;
+  s.source = std::move(source);
+  return s;
+}
+
+// Extend here: one row per model; a new architecture kind also needs its
+// tensors in tensors_for() when they differ from the llama layout.
+const std::vector<Spec>& specs() {
+  static const std::vector<Spec> list = [] {
+    const std::string mlc = "config.json (mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py ";
+    const std::string prof = "config.json (citsjtu2020/LLM-Prof sglang/Model_Config.md @8434c8d1)";
+    std::vector<Spec> v;
+    v.push_back(shape("llama-3.2-1b", "llama", 16, 2048, 8192, 32, 8, 64, 128256, 131072, 5e5, 1e-5,
+                      "meta-llama/Llama-3.2-1B " + mlc + "llama3_2_1b @79d603f0)"));
+    v.back().tied = true;
+    v.push_back(shape("llama-3.2-3b", "llama", 28, 3072, 8192, 24, 8, 128, 128256, 131072, 5e5,
+                      1e-5, "meta-llama/Llama-3.2-3B " + mlc + "llama3_2_3b @79d603f0)"));
+    v.back().tied = true;
+    v.push_back(shape("llama-3.1-8b", "llama", 32, 4096, 14336, 32, 8, 128, 128256, 131072, 5e5,
+                      1e-5, "meta-llama/Llama-3.1-8B " + mlc + "llama3_1_8b @79d603f0)"));
+    v.push_back(shape("mistral-7b-v0.3", "llama", 32, 4096, 14336, 32, 8, 128, 32768, 32768, 1e6,
+                      1e-5, "mistralai/Mistral-7B-v0.3 " + mlc + "mistral_7b_v03 @79d603f0)"));
+    // Mixtral is the llama architecture with routed experts of the MLP's width.
+    v.push_back(shape("mixtral-8x7b", "llama", 32, 4096, 14336, 32, 8, 128, 32000, 32768, 1e6, 1e-5,
+                      "mistralai/Mixtral-8x7B-v0.1 " + mlc +
+                          "Mixtral-8x7B-v0.1 @79d603f0): 8 local experts, 2 per token"));
+    v.back().experts = 8;
+    v.back().experts_used = 2;
+    v.push_back(shape("qwen2.5-7b", "qwen2", 28, 3584, 18944, 28, 4, 128, 152064, 131072, 1e6, 1e-6,
+                      "Qwen/Qwen2.5-7B " + prof));
+    v.back().qkv_bias = true;
+    v.push_back(shape("gemma-2-2b", "gemma2", 26, 2304, 9216, 8, 4, 256, 256000, 8192, 1e4, 1e-6,
+                      "google/gemma-2-2b " + mlc +
+                          "gemma2_2b @79d603f0): sliding window 4096, logit soft-caps 50/30"));
+    v.back().tied = true;
+    v.back().post_norms = true;
+    v.back().sliding_window = 4096;
+    v.back().attn_softcap = 50.0;
+    v.back().final_softcap = 30.0;
+    v.push_back(shape(
+        "qwen3-30b-a3b", "qwen3moe", 48, 2048, 6144, 32, 4, 128, 151936, 40960, 1e6, 1e-6,
+        "Qwen/Qwen3-30B-A3B " + prof + ": 128 experts, 8 per token, moe_intermediate_size 768"));
+    v.back().qk_norm = true;
+    v.back().experts = 128;
+    v.back().experts_used = 8;
+    v.back().expert_ffn = 768;
+    return v;
+  }();
+  return list;
+}
+
+// ggml types and their block sizes (ggml/src/ggml.c type_traits).
+enum GgmlType : uint32_t { F32 = 0, F16 = 1, Q8_0 = 8, Q4_K = 12, Q6_K = 14 };
+
+int64_t row_bytes(GgmlType t, int64_t n) {
+  switch (t) {
+    case F32:
+      return 4 * n;
+    case F16:
+      return 2 * n;
+    case Q8_0:
+      return n / 32 * 34;
+    case Q4_K:
+      return n / 256 * 144;
+    case Q6_K:
+      return n / 256 * 210;
+  }
+  return 0;
+}
+
+struct Tensor {
+  std::string name;
+  std::vector<int64_t> dims;  // ggml order: dims[0] is the row length
+  GgmlType type = F32;
+  uint64_t offset = 0;
+  [[nodiscard]] int64_t bytes() const {
+    int64_t rows = 1;
+    for (size_t i = 1; i < dims.size(); ++i) {
+      rows *= dims[i];
+    }
+    return row_bytes(type, dims[0]) * rows;
+  }
+};
+
+// The type a 2-D (or 3-D expert) weight gets in file type `ftype`.
+GgmlType weight_type(const std::string& ftype, const std::string& name, int layer, int layers,
+                     int64_t row) {
+  const auto fits = [row](GgmlType t) {
+    const int64_t block = (t == Q4_K || t == Q6_K) ? 256 : 32;
+    return row % block == 0;
+  };
+  if (name.find("ffn_gate_inp") != std::string::npos) {
+    return F32;  // llama-quant.cpp never quantises the router
+  }
+  if (ftype == "f16") {
+    return F16;
+  }
+  if (ftype == "q8_0") {
+    return fits(Q8_0) ? Q8_0 : F16;
+  }
+  // q4_k_m
+  const auto more_bits = [layers](int i) {
+    return i < layers / 8 || i >= 7 * layers / 8 || (i - layers / 8) % 3 == 2;
+  };
+  GgmlType t = Q4_K;
+  if (name == "output.weight") {
+    t = Q6_K;
+  } else if ((name.find("attn_v.weight") != std::string::npos ||
+              name.find("ffn_down") != std::string::npos) &&
+             layer >= 0 && more_bits(layer)) {
+    t = Q6_K;
+  }
+  return fits(t) ? t : (fits(Q8_0) ? Q8_0 : F16);
+}
+
+std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
+  std::vector<Tensor> out;
+  const auto add = [&](std::string name, std::vector<int64_t> dims, int layer) {
+    Tensor t;
+    t.name = std::move(name);
+    t.dims = std::move(dims);
+    t.type = t.dims.size() == 1 ? F32 : weight_type(ftype, t.name, layer, s.layers, t.dims[0]);
+    out.push_back(std::move(t));
+  };
+  const int64_t e = s.hidden;
+  const int64_t q = s.head_dim * s.heads;
+  const int64_t kv = s.head_dim * s.kv_heads;
+  add("token_embd.weight", {e, s.vocab}, -1);
+  add("output_norm.weight", {e}, -1);
+  if (!s.tied) {
+    add("output.weight", {e, s.vocab}, -1);
+  }
+  for (int i = 0; i < s.layers; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    add(b + "attn_norm.weight", {e}, i);
+    add(b + "attn_q.weight", {e, q}, i);
+    add(b + "attn_k.weight", {e, kv}, i);
+    add(b + "attn_v.weight", {e, kv}, i);
+    if (s.qkv_bias) {
+      add(b + "attn_q.bias", {q}, i);
+      add(b + "attn_k.bias", {kv}, i);
+      add(b + "attn_v.bias", {kv}, i);
+    }
+    if (s.qk_norm) {
+      add(b + "attn_q_norm.weight", {s.head_dim}, i);
+      add(b + "attn_k_norm.weight", {s.head_dim}, i);
+    }
+    add(b + "attn_output.weight", {q, e}, i);
+    if (s.post_norms) {
+      add(b + "post_attention_norm.weight", {e}, i);
+    }
+    add(b + "ffn_norm.weight", {e}, i);
+    if (s.experts > 0) {
+      const int64_t f = s.expert_ffn > 0 ? s.expert_ffn : s.ffn;
+      add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+      add(b + "ffn_gate_exps.weight", {e, f, s.experts}, i);
+      add(b + "ffn_up_exps.weight", {e, f, s.experts}, i);
+      add(b + "ffn_down_exps.weight", {f, e, s.experts}, i);
+    } else {
+      add(b + "ffn_gate.weight", {e, s.ffn}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+    }
+    if (s.post_norms) {
+      add(b + "post_ffw_norm.weight", {e}, i);
+    }
+  }
+  return out;
+}
+
+// --- GGUF writing (gguf.md in ggml-org/ggml: little-endian, strings are a
+// u64 length and bytes, metadata values are tagged) --------------------------
+
+enum ValueType : uint32_t { U32 = 4, I32 = 5, F32V = 6, BOOL = 7, STR = 8, ARR = 9 };
+
+class Writer {
+ public:
+  void u32(uint32_t v) { raw(&v, 4); }
+  void u64(uint64_t v) { raw(&v, 8); }
+  void i32(int32_t v) { raw(&v, 4); }
+  void f32(float v) { raw(&v, 4); }
+  void str(std::string_view s) {
+    u64(s.size());
+    raw(s.data(), s.size());
+  }
+  void key_u32(std::string_view k, uint32_t v) {
+    str(k);
+    u32(U32);
+    u32(v);
+    ++kv_count;
+  }
+  void key_f32(std::string_view k, double v) {
+    str(k);
+    u32(F32V);
+    f32(static_cast<float>(v));
+    ++kv_count;
+  }
+  void key_str(std::string_view k, std::string_view v) {
+    str(k);
+    u32(STR);
+    str(v);
+    ++kv_count;
+  }
+  void raw(const void* p, size_t n) {
+    const auto* c = static_cast<const char*>(p);
+    bytes.insert(bytes.end(), c, c + n);
+  }
+  std::vector<char> bytes;
+  uint64_t kv_count = 0;
+};
+
+void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
+  const std::string& a = s.arch;
+  w.key_str("general.architecture", a);
+  w.key_str("general.name", s.name + " (synthetic, zero weights)");
+  w.key_u32("general.file_type", ftype == "f16" ? 1 : ftype == "q8_0" ? 7 : 15);
+  w.key_u32(a + ".block_count", static_cast<uint32_t>(s.layers));
+  w.key_u32(a + ".context_length", static_cast<uint32_t>(s.ctx_train));
+  w.key_u32(a + ".embedding_length", static_cast<uint32_t>(s.hidden));
+  w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
+  w.key_u32(a + ".attention.head_count", static_cast<uint32_t>(s.heads));
+  w.key_u32(a + ".attention.head_count_kv", static_cast<uint32_t>(s.kv_heads));
+  w.key_u32(a + ".attention.key_length", static_cast<uint32_t>(s.head_dim));
+  w.key_u32(a + ".attention.value_length", static_cast<uint32_t>(s.head_dim));
+  w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.head_dim));
+  w.key_f32(a + ".rope.freq_base", s.rope_base);
+  w.key_f32(a + ".attention.layer_norm_rms_epsilon", s.rms_eps);
+  if (s.sliding_window > 0) {
+    w.key_u32(a + ".attention.sliding_window", static_cast<uint32_t>(s.sliding_window));
+  }
+  if (s.attn_softcap > 0) {
+    w.key_f32(a + ".attn_logit_softcapping", s.attn_softcap);
+    w.key_f32(a + ".final_logit_softcapping", s.final_softcap);
+  }
+  if (s.experts > 0) {
+    w.key_u32(a + ".expert_count", static_cast<uint32_t>(s.experts));
+    w.key_u32(a + ".expert_used_count", static_cast<uint32_t>(s.experts_used));
+    if (s.expert_ffn > 0) {
+      w.key_u32(a + ".expert_feed_forward_length", static_cast<uint32_t>(s.expert_ffn));
+    }
+  }
+  // A SentencePiece-style vocabulary of the real size: <unk>, <s>, </s>, the
+  // 256 byte tokens, then fillers (llama-vocab.cpp needs the byte tokens).
+  const auto n = static_cast<uint64_t>(s.vocab);
+  w.key_str("tokenizer.ggml.model", "llama");
+  w.str("tokenizer.ggml.tokens");
+  w.u32(ARR);
+  w.u32(STR);
+  w.u64(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    char buf[32];
+    if (i == 0) {
+      w.str("<unk>");
+    } else if (i == 1) {
+      w.str("<s>");
+    } else if (i == 2) {
+      w.str("</s>");
+    } else if (i < 3 + 256) {
+      std::snprintf(buf, sizeof buf, "<0x%02X>", static_cast<unsigned>(i - 3));
+      w.str(buf);
+    } else {
+      std::snprintf(buf, sizeof buf, "t%llu", static_cast<unsigned long long>(i));
+      w.str(buf);
+    }
+  }
+  ++w.kv_count;
+  w.str("tokenizer.ggml.scores");
+  w.u32(ARR);
+  w.u32(F32V);
+  w.u64(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    w.f32(-static_cast<float>(i));
+  }
+  ++w.kv_count;
+  w.str("tokenizer.ggml.token_type");
+  w.u32(ARR);
+  w.u32(I32);
+  w.u64(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    w.i32(i == 0 ? 2 : i < 3 ? 3 : i < 3 + 256 ? 6 : 1);
+  }
+  ++w.kv_count;
+  w.key_u32("tokenizer.ggml.unknown_token_id", 0);
+  w.key_u32("tokenizer.ggml.bos_token_id", 1);
+  w.key_u32("tokenizer.ggml.eos_token_id", 2);
+}
+
+constexpr uint64_t kAlign = 32;  // GGUF's default general.alignment
+
+uint64_t align_up(uint64_t x) {
+  return (x + kAlign - 1) / kAlign * kAlign;
+}
+
+int write_file(const Spec& s, const std::string& ftype, const std::string& path) {
+  std::vector<Tensor> tensors = tensors_for(s, ftype);
+  Writer meta;
+  write_metadata(meta, s, ftype);
+  Writer infos;
+  uint64_t offset = 0;
+  int64_t tensor_bytes = 0;
+  for (Tensor& t : tensors) {
+    t.offset = offset;
+    infos.str(t.name);
+    infos.u32(static_cast<uint32_t>(t.dims.size()));
+    for (int64_t d : t.dims) {
+      infos.u64(static_cast<uint64_t>(d));
+    }
+    infos.u32(t.type);
+    infos.u64(t.offset);
+    offset = align_up(offset + static_cast<uint64_t>(t.bytes()));
+    tensor_bytes += t.bytes();
+  }
+  Writer head;
+  head.raw("GGUF", 4);
+  head.u32(3);
+  head.u64(tensors.size());
+  head.u64(meta.kv_count);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) {
+    std::cerr << "make_gguf: cannot write " << path << "\n";
+    return 2;
+  }
+  out.write(head.bytes.data(), static_cast<std::streamsize>(head.bytes.size()));
+  out.write(meta.bytes.data(), static_cast<std::streamsize>(meta.bytes.size()));
+  out.write(infos.bytes.data(), static_cast<std::streamsize>(infos.bytes.size()));
+  const uint64_t header = head.bytes.size() + meta.bytes.size() + infos.bytes.size();
+  out.close();
+  const uint64_t file_bytes = align_up(header) + offset;
+  // The data is a hole: extend the file without writing it.
+  if (truncate(path.c_str(), static_cast<off_t>(file_bytes)) != 0) {
+    std::cerr << "make_gguf: cannot extend " << path << "\n";
+    return 2;
+  }
+  std::cout << "{\"model\":\"" << s.name << "\",\"type\":\"" << ftype << "\",\"file\":\"" << path
+            << "\",\"tensor_bytes\":" << tensor_bytes << ",\"file_bytes\":" << file_bytes
+            << ",\"layers\":" << s.layers << ",\"sliding_window\":" << s.sliding_window << "}\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.size() == 1 && args[0] == "--list") {
+    for (const Spec& s : specs()) {
+      std::cout << s.name << "\t" << s.arch << "\t" << s.source << "\n";
+    }
+    return 0;
+  }
+  if (args.size() != 3 || (args[1] != "f16" && args[1] != "q8_0" && args[1] != "q4_k_m")) {
+    std::cerr << "usage: make_gguf --list | make_gguf MODEL f16|q8_0|q4_k_m OUT.gguf\n";
+    return 2;
+  }
+  for (const Spec& s : specs()) {
+    if (s.name == args[0]) {
+      return write_file(s, args[1], args[2]);
+    }
+  }
+  std::cerr << "make_gguf: unknown model '" << args[0] << "' (see --list)\n";
+  return 2;
+}

@@ -1,0 +1,147 @@
+// Loads GGUF files in a real llama.cpp (node-llama-cpp's prebuilt CPU
+// backend), creates one context per configuration, and writes one JSON line
+// per context: the buffers llama.cpp logged, and the peer estimator's figures
+// (node-llama-cpp's GgufInsights) for the same file and configuration.
+//
+// Usage: node run_llama.mjs CONFIG.json > measured.jsonl
+//   CONFIG: {"files":[{"file":..,"model":..,"type":..,"tensor_bytes":N}],
+//            "runs":[{"context":N,"flash":bool,"kv":"f16"|"q8_0"}]}
+// node-llama-cpp is resolved from WILLFIT_LIVE_PREFIX (the folder
+// scripts/install-deps.sh installs it into); ESM resolves packages from the
+// importing file's folder, so the import goes through an absolute path.
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const prefix = process.env.WILLFIT_LIVE_PREFIX;
+if (!prefix) {
+  console.error("run_llama: WILLFIT_LIVE_PREFIX is not set (scripts/install-deps.sh prints it)");
+  process.exit(2);
+}
+const entry = path.join(prefix, "node_modules", "node-llama-cpp", "dist", "index.js");
+if (!fs.existsSync(entry)) {
+  console.error(`run_llama: node-llama-cpp is not installed under ${prefix}: run scripts/install-deps.sh`);
+  process.exit(2);
+}
+const nlc = await import(pathToFileURL(entry).href);
+const { getLlama, LlamaLogLevel, readGgufFileInfo, GgufInsights, GgmlType } = nlc;
+
+const config = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const MiB = 1024 * 1024;
+
+// Resident memory of this process (VmRSS), to see what llama.cpp itself holds
+// before any model: the process after loading its libraries less before.
+function rss() {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync("/proc/self/status", "utf8"));
+  return m ? Number(m[1]) * 1024 : null;
+}
+const rssBefore = rss();
+
+// The log lines of the current load or context (llama.cpp prints at debug level).
+let lines = [];
+const llama = await getLlama({
+  gpu: false,
+  build: "never",
+  logLevel: LlamaLogLevel.debug,
+  logger: (_level, message) => {
+    lines.push(message);
+  },
+});
+
+const rssLlama = rss();
+
+// Sums every "<name> ... buffer size = X MiB" line whose text matches `re`.
+function buffers(re) {
+  const out = {};
+  for (const text of lines.join("\n").split("\n")) {
+    const m = re.exec(text);
+    if (m) {
+      out[m[1]] = (out[m[1]] ?? 0) + Math.round(parseFloat(m[2]) * MiB);
+    }
+  }
+  return out;
+}
+function logged(re) {
+  for (const text of lines.join("\n").split("\n")) {
+    const m = re.exec(text);
+    if (m) {
+      return m[1];
+    }
+  }
+  return null;
+}
+// The logger is called from llama.cpp's thread through a queue: let the lines
+// of a step arrive before reading them.
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+const sum = (o) => Object.values(o).reduce((a, b) => a + b, 0);
+
+for (const f of config.files) {
+  lines = [];
+  const model = await llama.loadModel({ modelPath: f.file, gpuLayers: 0 });
+  await settle();
+  const modelBuffers = buffers(/load_tensors:\s+(\S+) model buffer size =\s+([\d.]+) MiB/);
+  const info = await readGgufFileInfo(f.file);
+  const insights = await GgufInsights.from(info, llama);
+  const peerModel = insights.estimateModelResourceRequirements({ gpuLayers: 0 });
+  for (const run of config.runs) {
+    lines = [];
+    const kvType = run.kv === "q8_0" ? GgmlType.Q8_0 : GgmlType.F16;
+    const row = {
+      model: f.model,
+      type: f.type,
+      file: f.file,
+      tensor_bytes: f.tensor_bytes,
+      context: run.context,
+      flash: run.flash,
+      kv: run.kv,
+      model_buffers: modelBuffers,
+      // llama.cpp's own libraries and CPU backend, before any model
+      process_rss_llama_bytes: rssLlama - rssBefore,
+    };
+    try {
+      const context = await model.createContext({
+        contextSize: run.context,
+        flashAttention: run.flash,
+        experimentalKvCacheKeyType: kvType,
+        experimentalKvCacheValueType: kvType,
+        ignoreMemorySafetyChecks: true,
+      });
+      await settle();
+      row.n_ctx = Number(logged(/llama_context: n_ctx\s+=\s+(\d+)/));
+      row.n_ubatch = Number(logged(/llama_context: n_ubatch\s+=\s+(\d+)/));
+      row.n_batch = Number(logged(/llama_context: n_batch\s+=\s+(\d+)/));
+      row.kv_bytes = sum(buffers(/llama_kv_cache:\s+(\S+) KV buffer size =\s+([\d.]+) MiB/));
+      row.compute_bytes = sum(buffers(/sched_reserve:\s+(\S+) compute buffer size =\s+([\d.]+) MiB/));
+      row.output_bytes = sum(buffers(/(\S+)\s+output buffer size =\s+([\d.]+) MiB/));
+      await context.dispose();
+    } catch (err) {
+      row.error = String(err?.message ?? err);
+    }
+    // The peer, in the same run: its closed-form estimate and its no-allocation
+    // mode (llama.cpp sizing its own buffers: a reference, not an estimator).
+    const peerOpts = {
+      contextSize: run.context,
+      modelGpuLayers: 0,
+      batchSize: row.n_ubatch || 512,
+      sequences: 1,
+      flashAttention: run.flash,
+      kvCacheKeyType: kvType,
+      kvCacheValueType: kvType,
+    };
+    try {
+      row.peer_context = insights.estimateContextResourceRequirements(peerOpts);
+    } catch (err) {
+      row.peer_context = { error: String(err?.message ?? err) };
+    }
+    try {
+      row.peer_v2_context = await insights.estimateContextResourceRequirementsV2(peerOpts);
+    } catch (err) {
+      row.peer_v2_context = { error: String(err?.message ?? err) };
+    }
+    await settle();
+    row.peer_model = peerModel;
+    process.stdout.write(JSON.stringify(row) + "\n");
+  }
+  await model.dispose();
+}
+await llama.dispose();
