@@ -3,6 +3,8 @@
 set -euo pipefail
 packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libbenchmark-dev
           clang libclang-rt-14-dev  # clang: the fuzz targets (tests/fuzz/run.sh)
+          libcurl4-openssl-dev  # remote models (app/sources/http.cpp)
+          libcpp-httplib-dev pkg-config  # the test hub and registry (tests/cli/test_remote.cpp)
           zsh)                      # zsh: the completion tests drive it (tests/completions/run.sh)
 missing=()
 for p in "${packages[@]}"; do

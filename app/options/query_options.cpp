@@ -2,8 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "sources/model_source.hpp"
 #include "options/options.hpp"
+#include "sources/model_source.hpp"
 #include "sources/resolve.hpp"
 #include "willfit/inference/runtime.hpp"
 
@@ -27,6 +27,11 @@ void add_query_options(CLI::App& app, QueryOptionText& o, const QueryOptionHelp&
   if (help.runtime != nullptr) {
     app.add_option("--runtime", o.runtime, help.runtime);
   }
+  // Taken out of the arguments by cli.cpp (they reach every model source);
+  // listed here so --help shows them.
+  app.add_flag("--offline")
+      ->description("Read MODEL from disk and willfit's cache only (also HF_HUB_OFFLINE=1)");
+  app.add_flag("--refresh")->description("Ask the hub or registry again, ignoring willfit's cache");
 }
 
 bool QueryOptionText::context_given() const {
