@@ -116,8 +116,10 @@ Expected<std::string> RemoteEnvironment::read_range(const std::string& path, std
   Entry& e = it->second;
   if (!e.loaded) {
     e.loaded = true;
-    if (!e.file.cache_path.empty() && base_.file_size(e.file.cache_path)) {
-      if (auto cached = base_.read_file(e.file.cache_path, kMaxRemoteRead)) {
+    const auto cached_size = e.file.cache_path.empty() ? Expected<std::uint64_t>(make_error("none"))
+                                                       : base_.file_size(e.file.cache_path);
+    if (cached_size && *cached_size <= std::min(kMaxRemoteRead, e.file.size)) {
+      if (auto cached = base_.read_file(e.file.cache_path, *cached_size)) {
         e.prefix = std::move(*cached);
         cached_bytes_ += e.prefix.size();
       }

@@ -246,10 +246,11 @@ class Reader {
       return std::nullopt;
     }
     const std::string path = settings_.cache + "/" + rel;
-    if (!env_.file_size(path)) {
+    const auto size = env_.file_size(path);
+    if (!size || *size > kMaxJson) {
       return std::nullopt;
     }
-    auto t = env_.read_file(path, kMaxJson);
+    auto t = env_.read_file(path, *size);  // exactly its size: read_file allocates the limit
     return t ? std::optional<std::string>(std::move(*t)) : std::nullopt;
   }
   void cache_put(const std::string& rel, const std::string& content) const {
@@ -289,12 +290,14 @@ class Reader {
 
     std::optional<std::string> info_text;
     std::string commit;
+    bool from_cache = false;
     if (auto cached = cache_get(ref_key)) {
       const auto space = cached->find(' ');
       commit = trim(cached->substr(0, space));
       const long long when = space == std::string::npos ? 0 : std::atoll(cached->c_str() + space);
       if (fresh(when)) {
         info_text = cache_get(key + "/" + commit + "/info.json");
+        from_cache = info_text.has_value();
       }
     }
     if (!info_text) {
@@ -327,8 +330,8 @@ class Reader {
     if (info->commit.size() != 40) {
       return make_error(fmt::format("{}: the hub's answer names no commit", shown));
     }
-    cache_put(key + "/" + info->commit + "/info.json", *info_text);
-    if (commit != info->commit || http_) {
+    if (!from_cache) {
+      cache_put(key + "/" + info->commit + "/info.json", *info_text);
       cache_put(ref_key, fmt::format("{} {}\n", info->commit, now()));
     }
     origin_.kind = "hf";
@@ -422,6 +425,7 @@ class Reader {
         manifest = cached->substr(nl + 1);
       }
     }
+    const bool from_cache = manifest.has_value();
     if (!manifest) {
       if (!http_) {
         return offline_miss(shown);
@@ -458,7 +462,7 @@ class Reader {
     if (!layer) {
       return layer.error();
     }
-    if (http_) {
+    if (!from_cache) {
       cache_put(key, fmt::format("{}\n{}", now(), *manifest));
     }
     origin_.kind = "ollama";
