@@ -447,6 +447,28 @@ TEST(Remote, TheCacheAnswersTheSecondTimeAndOffline) {
   EXPECT_EQ(hub.log().size(), 1U);
 }
 
+TEST(Remote, AnOldRefIsAskedAgainAndTheBytesAtTheSameCommitReused) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  const std::string digest = "sha256:" + std::string(64, 'd');
+  hub.ollama_manifests["library/tinyllama-x/q4"] =
+      manifest("application/vnd.ollama.image.model", digest, kSparse);
+  hub.ollama_blobs[digest] = gguf(tiny_llama(3));
+  auto env = env_for(hub);
+  (void)answer(run_cli({"hf.co/org/tiny-GGUF"}, env));
+  (void)answer(run_cli({"tinyllama-x:q4"}, env));
+  hub.clear_log();
+  env.vars["WILLFIT_CACHE_TTL"] = "0";
+  Json j = answer(run_cli({"hf.co/org/tiny-GGUF", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["requests"], 1);  // the model info; the header from the cache
+  j = answer(run_cli({"tinyllama-x:q4", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["requests"], 1);  // the manifest; the blob's header from the cache
+  EXPECT_EQ(hub.log().size(), 2U);
+  // Offline, an old entry still answers.
+  j = answer(run_cli({"tinyllama-x:q4", "--json", "--offline"}, env));
+  EXPECT_EQ(j["model"]["origin"]["cached"], true);
+}
+
 TEST(Remote, LocalStoresComeBeforeTheCatalogueAndTheNetwork) {
   app::FakeEnvironment env;
   env.network = true;
