@@ -493,6 +493,15 @@ class Reader {
     const bool json = lower.size() > 5 && lower.compare(lower.size() - 5, 5, ".json") == 0;
     HttpRequest req;
     req.url = ref.url;
+    // A hub URL gets the hub's token (a gated file); any other host none.
+    const std::string host = url_authority(ref.url);
+    const auto endpoint = env_.get("HF_ENDPOINT");
+    const bool hub_host = host == "hf.co" || host == "huggingface.co" ||
+                          (endpoint && !endpoint->empty() && host == url_authority(*endpoint));
+    const auto token = hub_host ? hf_token(env_) : std::nullopt;
+    if (token) {
+      req.headers.push_back("Authorization: Bearer " + *token);
+    }
     const std::uint64_t first = json ? kMaxJson : kGgufFirstRead;
     req.range = std::make_pair(std::uint64_t{0}, first);
     req.max_body = first;
@@ -515,7 +524,7 @@ class Reader {
         size = r->body.size();
       }
     } else {
-      return hub_error(*r, ref.url, ref.url, false);
+      return hub_error(*r, ref.url, ref.url, token.has_value());
     }
     origin_.kind = "url";
     origin_.ref = ref.url;
@@ -524,6 +533,9 @@ class Reader {
     RemoteFile rf;
     rf.url = r->effective_url;
     rf.size = size;
+    if (token && url_authority(rf.url) == host) {
+      rf.headers = req.headers;
+    }
     const std::string path = vdir_ + "/" + (name.empty() ? std::string("model") : name);
     remote_->add_file(path, std::move(rf), std::move(r->body));
     return model_from_path(path, *remote_, units_);

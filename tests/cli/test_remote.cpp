@@ -517,6 +517,18 @@ TEST(Remote, AUrlIsOneFile) {
   EXPECT_EQ(j["model"]["origin"]["kind"], "url");
   EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
   EXPECT_EQ(j["model"]["origin"]["requests"], 2);  // the 302 and the range read
+  // A gated file's URL on the hub gets the hub's token, and the CDN never sees it.
+  FakeRepo gated = gguf_repo();
+  gated.gated = "manual";
+  hub.repos["org/gated-GGUF"] = gated;
+  const auto gated_url = hub.base() + "/org/gated-GGUF/resolve/main/Tiny-Q8_0.gguf";
+  EXPECT_TRUE(is_clean_error(run_cli({gated_url}, env)));
+  env.vars["HF_TOKEN"] = "hf_good";
+  hub.clear_log();
+  EXPECT_EQ(answer(run_cli({gated_url, "--json"}, env))["model"]["weights_bytes"], kTinyBytes);
+  for (const auto& l : hub.log()) {
+    EXPECT_EQ(l.auth.empty(), l.server == "cdn") << l.server << " " << l.path;
+  }
 }
 
 }  // namespace
