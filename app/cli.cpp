@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <map>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -117,6 +118,24 @@ std::string foreign_option_hint(const CLI::App& app, const std::vector<std::stri
   return "";
 }
 
+// --offline and --refresh apply to every command that reads a MODEL, so they
+// are taken out of the arguments here and passed down as the variables the
+// model sources read (WILLFIT_OFFLINE, WILLFIT_REFRESH; docs/remote.md).
+class FlagEnvironment final : public ForwardingEnvironment {
+ public:
+  FlagEnvironment(const Environment& base, std::map<std::string, std::string> vars)
+      : ForwardingEnvironment(base), vars_(std::move(vars)) {}
+  [[nodiscard]] std::optional<std::string> get(const std::string& name) const override {
+    if (const auto it = vars_.find(name); it != vars_.end()) {
+      return it->second;
+    }
+    return base_.get(name);
+  }
+
+ private:
+  std::map<std::string, std::string> vars_;
+};
+
 }  // namespace
 
 std::string version_text() {
@@ -153,8 +172,20 @@ int parse_cli(CLI::App& app, const std::vector<std::string>& args, Context& ctx)
   return check_named_databases(app, ctx);
 }
 
-int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-        const Environment& env) {
+int run(const std::vector<std::string>& all_args, std::ostream& out, std::ostream& err,
+        const Environment& base_env) {
+  std::vector<std::string> args;
+  std::map<std::string, std::string> flags;
+  bool after_dashes = false;
+  for (const auto& a : all_args) {
+    after_dashes = after_dashes || a == "--";
+    if (!after_dashes && (a == "--offline" || a == "--refresh")) {
+      flags[a == "--offline" ? "WILLFIT_OFFLINE" : "WILLFIT_REFRESH"] = "1";
+    } else {
+      args.push_back(a);
+    }
+  }
+  const FlagEnvironment env(base_env, std::move(flags));
   Context ctx{out, err, env};
   try {
     if (!args.empty()) {

@@ -6,6 +6,8 @@
 set -euo pipefail
 packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libbenchmark-dev
           clang libclang-rt-14-dev  # clang: the fuzz targets (tests/fuzz/run.sh)
+          libcurl4-openssl-dev  # remote models (app/sources/http.cpp)
+          libcpp-httplib-dev pkg-config  # the test hub and registry (tests/cli/test_remote.cpp)
           zsh fish                  # zsh, fish: the completion tests drive them (tests/completions/run.sh)
           python3 python3-jsonschema  # the doc, schema and architecture checks (tests/docs, tests/architecture)
           nodejs)                   # the live llama.cpp check (tests/live/run.sh)

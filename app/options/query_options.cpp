@@ -28,6 +28,11 @@ void add_query_options(CLI::App& app, QueryOptionText& o, const QueryOptionHelp&
   if (help.runtime != nullptr) {
     app.add_option("--runtime", o.runtime, help.runtime);
   }
+  // Taken out of the arguments by cli.cpp (they reach every model source);
+  // listed here so --help shows them.
+  app.add_flag("--offline")
+      ->description("Read MODEL from disk and willfit's cache only (also HF_HUB_OFFLINE=1)");
+  app.add_flag("--refresh")->description("Ask the hub or registry again, ignoring willfit's cache");
 }
 
 bool QueryOptionText::context_given() const {

@@ -66,6 +66,18 @@ Json model_json(const Model& m, Bytes weights) {
   j["experts"] = m.is_moe() ? Json(a.moe->experts) : Json(nullptr);
   j["experts_per_token"] = m.is_moe() ? Json(a.moe->experts_per_token) : Json(nullptr);
   add_model_file_facts(j, m);
+  if (m.origin) {
+    const ModelOrigin& o = *m.origin;
+    j["origin"] = {{"kind", o.kind},
+                   {"ref", o.ref},
+                   {"revision", o.revision.empty() ? Json(nullptr) : Json(o.revision)},
+                   {"files", o.files},
+                   {"bytes_read", o.bytes_read},
+                   {"requests", o.requests},
+                   {"cached", o.cached}};
+  } else {
+    j["origin"] = nullptr;
+  }
   return j;
 }
 

@@ -275,4 +275,35 @@ Expected<std::string> FakeEnvironment::run_command(const std::vector<std::string
   return it->second;
 }
 
+Expected<bool> SystemEnvironment::write_file(const std::string& path,
+                                             const std::string& content) const {
+  std::error_code ec;
+  const std::filesystem::path target(path);
+  if (target.has_parent_path()) {
+    std::filesystem::create_directories(target.parent_path(), ec);
+  }
+  const std::string temp = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    if (!out) {
+      std::filesystem::remove(temp, ec);
+      return make_error("cannot write '" + path + "'");
+    }
+  }
+  std::filesystem::rename(temp, target, ec);
+  if (ec) {
+    std::filesystem::remove(temp, ec);
+    return make_error("cannot write '" + path + "': " + ec.message());
+  }
+  return true;
+}
+
+Expected<bool> FakeEnvironment::write_file(const std::string& path,
+                                           const std::string& content) const {
+  files[path] = content;
+  sizes.erase(path);
+  return true;
+}
+
 }  // namespace willfit::app

@@ -1,10 +1,14 @@
-// MODEL as typed -> a Model. In order: something that looks like a path (an
-// existing file or directory, a model file extension, a leading '/', './',
-// '../' or '~/') is read as a model file; a size ("7b", "8x7b") gets an
-// inferred architecture; anything else is looked up in the catalogue, which
-// is parsed only then, so sizes and files never pay for it. A name with a
-// '/' that the catalogue does not know is a path after all.
+// MODEL as typed -> a Model. In order (docs/remote.md):
+// 1. something that looks like a path (an existing file or directory, a model
+//    file extension, a leading '/', './', '../' or '~/') is read as a model file;
+// 2. a size ("7b", "8x7b") gets an inferred architecture;
+// 3. the local stores (Hugging Face cache, Ollama's models directory): what the
+//    user has is read exactly;
+// 4. the catalogue, parsed only then, so sizes and files never pay for it;
+// 5. the network (hf.co/..., ORG/REPO, Ollama names, URLs), or willfit's cache
+//    of it.
 #include "sources/model_source.hpp"
+#include "sources/remote_model.hpp"
 #include "sources/resolve.hpp"
 #include "willfit/core/text.hpp"
 #include "willfit/models/model_size.hpp"
@@ -31,10 +35,28 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
     if (!size) {
       return size.error();
     }
-    return model_from_size(*size);
+    auto m = model_from_size(*size);
+    if (m) {
+      m->origin = ModelOrigin{"size", t, "", {}, 0, 0, false};
+    }
+    return m;
   }
-  if (looks_like_model_path(t, env)) {
-    return model_from_path(t, env, units);
+  // A URL or hf.co/... reference is read from the network even when it ends
+  // in ".gguf", unless such a path really exists.
+  const std::string lower = to_lower(t);
+  const bool remote_form =
+      (lower.rfind("http://", 0) == 0 || lower.rfind("https://", 0) == 0 ||
+       lower.rfind("hf.co/", 0) == 0 || lower.rfind("huggingface.co/", 0) == 0) &&
+      !env.file_size(t) && !env.is_directory(t);
+  if (!remote_form && looks_like_model_path(t, env)) {
+    auto m = model_from_path(t, env, units);
+    if (m) {
+      m->origin = ModelOrigin{"file", t, "", {t}, 0, 0, false};
+    }
+    return m;
+  }
+  if (auto stored = model_from_store(t, env, units)) {
+    return std::move(*stored);
   }
   auto db = load_model_db(env, models_file);
   if (!db) {
@@ -42,8 +64,21 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
   }
   auto match = db->find(t);
   if (!match) {
-    // A '/' makes it a path ("models/7b", "7b/") unless the catalogue knows
-    // it as a Hugging Face id ("meta-llama/llama-3.1-8b"): a path that does not
+    if (auto remote = model_from_remote(t, env, units)) {
+      if (*remote) {
+        return std::move(*remote);
+      }
+      if (t.find('/') == std::string::npos) {
+        // NAME:TAG may be a catalogue name mistyped: say both.
+        return make_error(remote->error().message + "; " + match.error().message);
+      }
+      // ORG/REPO that no repository answers may be a mistyped path: say both.
+      auto file = model_from_path(t, env, units);
+      return make_error((file ? std::string() : file.error().message + "; ") +
+                        "as a Hugging Face id: " + remote->error().message);
+    }
+    // A '/' makes it a path ("a/b/7b", "7b/") unless the catalogue knows it
+    // as a Hugging Face id ("meta-llama/llama-3.1-8b"): a path that does not
     // exist says so, whatever its last part looks like.
     if (t.find('/') != std::string::npos) {
       auto file = model_from_path(t, env, units);
@@ -54,7 +89,9 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
     }
     return match.error();
   }
-  return model_from_match(*match);
+  Model m = model_from_match(*match);
+  m.origin = ModelOrigin{"catalogue", match->entry->model.id, "", {}, 0, 0, false};
+  return m;
 }
 
 }  // namespace willfit::app

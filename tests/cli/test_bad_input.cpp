@@ -202,7 +202,8 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
-// Runs the real binary with `args` and only NO_COLOR=1 in its environment.
+// Runs the real binary with `args` and only NO_COLOR=1 and HF_HUB_OFFLINE=1 in
+// its environment.
 CliResult run_binary(const std::vector<std::string>& args, const std::string& tag) {
   const fs::path dir =
       fs::temp_directory_path() / ("willfit_bad_input_" + std::to_string(getpid()));
@@ -224,7 +225,8 @@ CliResult run_binary(const std::vector<std::string>& args, const std::string& ta
   }
   argv.push_back(nullptr);
   std::string no_color = "NO_COLOR=1";
-  char* envp[] = {no_color.data(), nullptr};
+  std::string offline = "HF_HUB_OFFLINE=1";  // no test reaches the network
+  char* envp[] = {no_color.data(), offline.data(), nullptr};
   pid_t pid = 0;
   CliResult r;
   if (posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), envp) == 0) {

@@ -9,6 +9,7 @@
 # A user devices.json and models.json (in a temporary XDG_CONFIG_HOME) must
 # complete too. Usage: run.sh WILLFIT_BINARY COMPLETIONS_DIR
 set -u
+export HF_HUB_OFFLINE=1  # no test reaches the network (remote model names are never fetched here)
 bin=$1
 dir=$2
 tmp=$(mktemp -d)

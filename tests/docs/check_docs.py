@@ -95,7 +95,9 @@ def run(binary, command, workdir):
     if not argv or argv[0] != "willfit":
         raise ValueError(f"an example runs willfit, not '{argv[0] if argv else ''}'")
     env = {"PATH": "/usr/bin:/bin", "HOME": workdir, "XDG_CONFIG_HOME": os.path.join(workdir, "config"),
-           "LANG": "C", "NO_COLOR": "1", "TERM": "dumb"}
+           "LANG": "C", "NO_COLOR": "1", "TERM": "dumb",
+           # No example may reach the network: remote models answer from the cache or say so.
+           "HF_HUB_OFFLINE": "1"}
     asan = os.environ.get("ASAN_OPTIONS")
     if asan is not None:
         env["ASAN_OPTIONS"] = asan

@@ -104,6 +104,28 @@ TEST(Gguf, AsksForMoreBytesThenSucceeds) {
   EXPECT_GT(rounds, 1);
 }
 
+TEST(Gguf, EstimatesTheHeadersEndFromTheVocabularyBeingRead) {
+  // 50,000 tokens of 10 bytes (18 with the length): the header ends near 900 kB.
+  GgufWriter w = test::tiny_llama(3);
+  std::vector<std::string> tokens;
+  for (int i = 0; i < 50000; ++i) {
+    tokens.push_back("tok" + std::to_string(1000000 + i));
+  }
+  w.str_array("tokenizer.ggml.merges", tokens);
+  const std::string header = w.header();
+  auto r = read_gguf(std::string_view(header).substr(0, 100000), header.size() + (1 << 30));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_FALSE(r->file);
+  EXPECT_GE(r->estimate, r->need);
+  // Within a few per cent of the real end (the tensor table after it is small).
+  const auto real = static_cast<double>(header.size());
+  EXPECT_NEAR(static_cast<double>(r->estimate), real, 0.05 * real);
+  // Outside a string array there is no estimate beyond the need.
+  r = read_gguf(std::string_view(header).substr(0, 20), header.size());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->estimate, r->need);
+}
+
 TEST(Gguf, MixtureOfExperts) {
   GgufWriter w;
   w.str("general.architecture", "qwen3moe");

@@ -48,6 +48,7 @@ struct Malformed {
 };
 struct NeedMore {
   std::uint64_t bytes;
+  std::uint64_t estimate = 0;  // where the header probably ends (0: no idea)
 };
 
 // GGUF metadata value types.
@@ -248,8 +249,20 @@ GgufValue read_value(Cursor& c, std::uint32_t type, const std::string& key, int 
         }
       } else if (v.element_type == kString) {
         c.check_count(v.count, 8, what + " array");
+        const std::uint64_t start = c.pos();
         for (std::uint64_t i = 0; i < v.count; ++i) {
-          c.string(what);
+          try {
+            c.string(what);
+          } catch (NeedMore& more) {
+            // A vocabulary or merge list is most of a header: the strings
+            // left, at the mean length of those read, say where it ends.
+            const std::uint64_t per = i > 0 ? (c.pos() - start + i - 1) / i : 16;
+            const std::uint64_t left = v.count - i;
+            more.estimate = left > (std::uint64_t{1} << 40) / per
+                                ? more.bytes
+                                : std::max(more.bytes, c.pos() + left * per);
+            throw;
+          }
         }
       } else if (v.element_type == kArray) {
         c.check_count(v.count, 12, what + " array");
@@ -462,13 +475,14 @@ std::string_view gguf_file_type_name(std::uint32_t file_type) {
 
 Expected<GgufRead> read_gguf(std::string_view bytes, std::uint64_t file_size) {
   try {
-    return GgufRead{parse(bytes, file_size), 0};
+    return GgufRead{parse(bytes, file_size), 0, 0};
   } catch (const NeedMore& more) {
     if (more.bytes > kGgufMaxHeaderBytes) {
       return make_error(fmt::format("GGUF header needs more than {} MiB: refusing to read it",
                                     kGgufMaxHeaderBytes >> 20));
     }
-    return GgufRead{std::nullopt, more.bytes};
+    return GgufRead{std::nullopt, more.bytes,
+                    std::min(std::max(more.estimate, more.bytes), kGgufMaxHeaderBytes)};
   } catch (const Malformed& bad) {
     return make_error("malformed GGUF: " + bad.what);
   }

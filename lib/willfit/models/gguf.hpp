@@ -56,10 +56,14 @@ struct GgufFile {
 };
 
 // The result of one attempt: the file, or how many bytes from the start the
-// header needs (ask again with at least that many).
+// header needs (ask again with at least that many). `estimate` (>= need):
+// where the header probably ends, extrapolated from the string array being
+// read (a vocabulary is most of a header), so a remote reader can ask for
+// it in one request instead of doubling past it; it is a hint, not a bound.
 struct GgufRead {
   std::optional<GgufFile> file;
   std::uint64_t need = 0;
+  std::uint64_t estimate = 0;
 };
 
 // `bytes` is the start of a file of `file_size` bytes. Every count, length and

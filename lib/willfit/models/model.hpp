@@ -133,6 +133,18 @@ struct ParamBreakdown {
 enum class FactSource { Catalogue, Gguf, Safetensors, Config, Assumed };
 std::string_view to_string(FactSource source);
 
+// Where the model was read from (issue 15), for the text answer and JSON
+// model.origin. Plain data: app/ fills it in.
+struct ModelOrigin {
+  std::string kind;      // file | catalogue | size | hf | ollama | url | hf_cache | ollama_store
+  std::string ref;       // what names it: the path, "hf.co/ORG/REPO", the Ollama name
+  std::string revision;  // commit or blob digest; "" when there is none
+  std::vector<std::string> files;  // the files whose headers were read
+  std::int64_t bytes_read = 0;     // from the network (0 when cached or local)
+  std::int64_t requests = 0;       // HTTP requests, redirects included
+  bool cached = false;             // answered from willfit's cache, no request
+};
+
 struct Model {
   std::string name;    // "Llama-3.1-8B" or "13b"
   std::string id;      // catalogue id, or the normalised size text
@@ -176,6 +188,7 @@ struct Model {
   // changing smoothly with it (model.cpp). Empty for every other model:
   // count_params(arch) is used.
   std::optional<ParamBreakdown> inferred_groups;
+  std::optional<ModelOrigin> origin;  // set by app/ when it resolves MODEL
   [[nodiscard]] bool assumed() const { return source == FactSource::Assumed; }
   [[nodiscard]] bool is_moe() const { return arch.moe.has_value() && arch.moe->experts > 0; }
 };

@@ -1,0 +1,566 @@
+// Reading a model that is not on disk (issue 15): Hugging Face repositories,
+// Ollama models and URLs, header-only, through a RemoteEnvironment so the
+// file readers are the local ones.
+//
+// Hugging Face (remote-notes 2): one model-info request
+// (GET /api/models/REPO/revision/REV?blobs=true) gives the commit and every
+// file with its size; then each file needed is range-read at
+// /REPO/resolve/COMMIT/PATH, which redirects large files to a CDN: the first
+// read follows it, later reads go straight there (remote_files.cpp). Pinning
+// the commit makes every read of one answer come from one revision.
+// Tokens: HF_TOKEN, then HUGGING_FACE_HUB_TOKEN, then the file HF_TOKEN_PATH
+// (default HF_HOME/token), as huggingface_hub does (utils/_auth.py); sent
+// to the HF_ENDPOINT host only.
+//
+// Ollama (remote-notes 3): GET /v2/NS/NAME/manifests/TAG (the docker v2
+// manifest), the application/vnd.ollama.image.model layer's digest and size,
+// then range reads of /v2/NS/NAME/blobs/DIGEST (a redirect to R2).
+//
+// The cache, under $XDG_CACHE_HOME/willfit (default ~/.cache/willfit), keyed
+// by what does not change, not by URL:
+//   hf/ORG--REPO/refs/REV              "COMMIT UNIX-TIME": what REV meant when asked
+//   hf/ORG--REPO/COMMIT/info.json      the model-info answer at that commit
+//   hf/ORG--REPO/COMMIT/files/PATH     the bytes read from the start of PATH
+//   ollama/manifests/HOST/NS/NAME/TAG  "UNIX-TIME\n" + the manifest
+//   ollama/blobs/sha256-HEX            the bytes read from the start of the blob
+// A ref or manifest younger than WILLFIT_CACHE_TTL seconds (default 86400)
+// is used without asking; an older one is asked again (one request) and the
+// file bytes are reused when the commit or digest did not move. --refresh
+// asks again whatever the age; --offline never asks. URLs are not cached
+// (nothing to key them by without a request).
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "sources/model_source.hpp"
+#include "sources/remote_files.hpp"
+#include "sources/remote_model.hpp"
+#include "sources/stores.hpp"
+#include "willfit/core/text.hpp"
+
+namespace willfit::app {
+namespace {
+
+constexpr std::uint64_t kGgufFirstRead = 2ULL << 20;  // @huggingface/gguf reads 2 MB first
+// Later parts of a split GGUF hold small headers: the reader's own first
+// read (1 MiB, model_source.cpp) decides. A safetensors header is read in
+// one request when under 256 KiB (huggingface_hub reads 100,000 bytes).
+constexpr std::uint64_t kShardFirstRead = 256ULL << 10;
+constexpr std::uint64_t kMaxJson = 64ULL << 20;
+
+struct Settings {
+  bool offline = false;
+  bool refresh = false;
+  std::string cache;  // "" = no cache
+  long long ttl = 86400;
+};
+
+bool truthy(const std::optional<std::string>& v) {
+  if (!v) {
+    return false;
+  }
+  const std::string s = to_lower(trim(*v));
+  return s == "1" || s == "on" || s == "yes" || s == "true";
+}
+
+Settings settings_from(const Environment& env) {
+  Settings s;
+  s.offline = truthy(env.get("WILLFIT_OFFLINE")) || truthy(env.get("HF_HUB_OFFLINE")) ||
+              !env.network_allowed();
+  s.refresh = truthy(env.get("WILLFIT_REFRESH"));
+  if (const auto x = env.get("XDG_CACHE_HOME"); x && !x->empty()) {
+    s.cache = *x + "/willfit";
+  } else if (const auto h = env.get("HOME"); h && !h->empty()) {
+    s.cache = *h + "/.cache/willfit";
+  }
+  if (const auto t = env.get("WILLFIT_CACHE_TTL"); t && !t->empty()) {
+    s.ttl = std::atoll(t->c_str());
+  }
+  return s;
+}
+
+std::string percent_encode(const std::string& s, bool keep_slash) {
+  std::string out;
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) != 0 || c == '-' || c == '_' || c == '.' || c == '~' ||
+        (keep_slash && c == '/')) {
+      out += c;
+    } else {
+      out += fmt::format("%{:02X}", u);
+    }
+  }
+  return out;
+}
+
+std::string strip_slash(std::string s) {
+  while (!s.empty() && s.back() == '/') {
+    s.pop_back();
+  }
+  return s;
+}
+
+std::optional<std::string> hf_token(const Environment& env) {
+  for (const char* name : {"HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"}) {
+    if (const auto v = env.get(name); v && !trim(*v).empty()) {
+      return trim(*v);
+    }
+  }
+  std::string path;
+  if (const auto p = env.get("HF_TOKEN_PATH"); p && !p->empty()) {
+    path = *p;
+  } else if (const auto h = env.get("HF_HOME"); h && !h->empty()) {
+    path = *h + "/token";
+  } else if (const auto x = env.get("XDG_CACHE_HOME"); x && !x->empty()) {
+    path = *x + "/huggingface/token";
+  } else if (const auto home = env.get("HOME"); home && !home->empty()) {
+    path = *home + "/.cache/huggingface/token";
+  }
+  if (!path.empty() && env.file_size(path)) {
+    if (auto t = env.read_file(path, 4096); t && !trim(*t).empty()) {
+      return trim(*t);
+    }
+  }
+  return std::nullopt;
+}
+
+long long now() {
+  return static_cast<long long>(std::time(nullptr));
+}
+
+// "retry in 55 s" from Retry-After or the hub's RateLimit header (t=).
+std::string retry_hint(const HttpResponse& r) {
+  std::string after = r.header("retry-after");
+  if (after.empty()) {
+    const std::string limit = r.header("ratelimit");
+    if (const auto t = limit.find("t="); t != std::string::npos) {
+      after = limit.substr(t + 2, limit.find_first_of(";, ", t + 2) - t - 2);
+    }
+  }
+  if (!after.empty() && std::all_of(after.begin(), after.end(), ::isdigit) && after.size() < 7) {
+    return fmt::format("retry in {} s", after);
+  }
+  return "retry in a minute";
+}
+
+// The hub's answers by status and X-Error-Code (huggingface_hub
+// utils/_http.py hf_raise_for_status; remote-notes 2.3).
+Error hub_error(const HttpResponse& r, const std::string& shown, const std::string& page,
+                bool token_sent) {
+  const std::string code = r.header("x-error-code");
+  const std::string token_word =
+      "willfit reads HF_TOKEN, then HUGGING_FACE_HUB_TOKEN, then HF_HOME/token";
+  if ((r.status == 401 || r.status == 403) && code == "GatedRepo") {
+    return make_error(fmt::format(
+        "{} is gated ({}): accept its licence on {} and {}; {}", shown, r.status, page,
+        token_sent ? "make sure that account's token is the one set (it was sent and refused)"
+                   : "set a token (none was sent)",
+        token_word));
+  }
+  if (r.status == 401) {
+    return make_error(
+        fmt::format("{}: repository not found, or private (401{}): check the name; for a private "
+                    "repository {}",
+                    shown, token_sent ? ", with the token sent" : ", no token sent", token_word));
+  }
+  if (r.status == 403) {
+    return make_error(
+        fmt::format("{}: access refused (403): the token may lack read access to it "
+                    "(fine-grained tokens need it); {}",
+                    shown, token_word));
+  }
+  if (r.status == 404) {
+    if (code == "RevisionNotFound") {
+      return make_error(fmt::format("{}: revision not found (404)", shown));
+    }
+    if (code == "EntryNotFound") {
+      return make_error(fmt::format("{}: file not found in the repository (404)", shown));
+    }
+    return make_error(fmt::format("{}: not found (404): check the name on {}", shown, page));
+  }
+  if (r.status == 429) {
+    return make_error(fmt::format(
+        "{}: the hub is rate-limiting requests (429): {}; --offline answers from the cache", shown,
+        retry_hint(r)));
+  }
+  if (r.status >= 500) {
+    return make_error(fmt::format("{}: the server failed ({}) after {} tries; try again later",
+                                  shown, r.status, HttpSettings{}.retries + 1));
+  }
+  return make_error(fmt::format("{}: unexpected HTTP {} from {}", shown, r.status,
+                                url_authority(r.effective_url)));
+}
+
+class Reader {
+ public:
+  Reader(const Environment& env, UnitSystem units)
+      : env_(env), units_(units), settings_(settings_from(env)) {
+    if (!settings_.offline) {
+      http_ = std::make_unique<HttpClient>(HttpSettings::from(env));
+    }
+    remote_ = std::make_unique<RemoteEnvironment>(env, http_.get());
+  }
+
+  Expected<Model> read(const RemoteRef& ref) {
+    auto m = [&]() -> Expected<Model> {
+      switch (ref.kind) {
+        case RemoteRef::Kind::Hub:
+          return hub(ref);
+        case RemoteRef::Kind::Ollama:
+          return ollama(ref);
+        case RemoteRef::Kind::Url:
+          return url(ref);
+      }
+      return make_error("unknown reference");
+    }();
+    if (!m) {
+      return m;
+    }
+    origin_.requests = http_ ? static_cast<std::int64_t>(http_->requests()) : 0;
+    origin_.bytes_read = http_ ? static_cast<std::int64_t>(http_->bytes()) : 0;
+    origin_.cached = origin_.requests == 0;
+    for (const auto& f : remote_->files_read()) {
+      origin_.files.push_back(f.substr(vdir_.size() + 1));
+    }
+    m->origin = origin_;
+    m->notes.push_back(fmt::format(
+        "read from {}{}{}, {}", origin_.ref,
+        origin_.files.empty() ? "" : ", file " + fmt::format("{}", fmt::join(origin_.files, " + ")),
+        origin_.revision.empty()
+            ? ""
+            : fmt::format(", {} {}", ref.kind == RemoteRef::Kind::Ollama ? "blob" : "commit",
+                          origin_.revision.substr(0, ref.kind == RemoteRef::Kind::Ollama ? 19 : 7)),
+        origin_.cached ? "from willfit's cache, no request"
+                       : fmt::format("{} requests, {:.1f} MB", origin_.requests,
+                                     static_cast<double>(origin_.bytes_read) / 1e6)));
+    for (const auto& n : extra_notes_) {
+      m->notes.push_back(n);
+    }
+    return m;
+  }
+
+ private:
+  // A small cached text: the cache file's content, or nullopt.
+  std::optional<std::string> cache_get(const std::string& rel) const {
+    if (settings_.cache.empty() || settings_.refresh) {
+      return std::nullopt;
+    }
+    const std::string path = settings_.cache + "/" + rel;
+    const auto size = env_.file_size(path);
+    if (!size || *size > kMaxJson) {
+      return std::nullopt;
+    }
+    auto t = env_.read_file(path, *size);  // exactly its size: read_file allocates the limit
+    return t ? std::optional<std::string>(std::move(*t)) : std::nullopt;
+  }
+  void cache_put(const std::string& rel, const std::string& content) const {
+    if (!settings_.cache.empty()) {
+      (void)env_.write_file(settings_.cache + "/" + rel, content);
+    }
+  }
+  std::string cache_file(const std::string& rel) const {
+    return settings_.cache.empty() ? "" : settings_.cache + "/" + rel;
+  }
+  bool fresh(long long when) const {
+    return settings_.offline || (!settings_.refresh && now() - when < settings_.ttl);
+  }
+
+  Error offline_miss(const std::string& shown) const {
+    return make_error(fmt::format(
+        "offline (--offline or HF_HUB_OFFLINE): {} is neither in willfit's cache ({}) nor in the "
+        "local stores; run once without --offline",
+        shown, settings_.cache.empty() ? "none" : settings_.cache));
+  }
+
+  Expected<Model> hub(const RemoteRef& ref) {
+    std::string endpoint = "https://huggingface.co";
+    if (const auto e = env_.get("HF_ENDPOINT"); e && !e->empty()) {
+      endpoint = strip_slash(*e);
+    }
+    const std::string shown = ref.display();
+    const std::string page = endpoint + "/" + ref.repo;
+    const auto token = hf_token(env_);
+    std::vector<std::string> auth;
+    if (token) {
+      auth.push_back("Authorization: Bearer " + *token);
+    }
+    const auto slash = ref.repo.find('/');
+    const std::string key = "hf/" + ref.repo.substr(0, slash) + "--" + ref.repo.substr(slash + 1);
+    const std::string ref_key = key + "/refs/" + percent_encode(ref.revision, false);
+
+    std::optional<std::string> info_text;
+    std::string commit;
+    bool from_cache = false;
+    if (auto cached = cache_get(ref_key)) {
+      const auto space = cached->find(' ');
+      commit = trim(cached->substr(0, space));
+      const long long when = space == std::string::npos ? 0 : std::atoll(cached->c_str() + space);
+      if (fresh(when)) {
+        info_text = cache_get(key + "/" + commit + "/info.json");
+        from_cache = info_text.has_value();
+      }
+    }
+    if (!info_text) {
+      if (!http_) {
+        return offline_miss(shown);
+      }
+      HttpRequest req;
+      req.url = fmt::format("{}/api/models/{}/revision/{}?blobs=true", endpoint, ref.repo,
+                            percent_encode(ref.revision, false));
+      req.headers = auth;
+      req.headers.emplace_back("Accept: application/json");
+      req.max_body = kMaxJson;
+      auto r = http_->get(req);
+      if (!r) {
+        return r.error();
+      }
+      if (r->status != 200) {
+        return hub_error(*r, shown, page, token.has_value());
+      }
+      if (r->cut) {
+        return make_error(
+            fmt::format("{}: the hub's file list is larger than {} MiB", shown, kMaxJson >> 20));
+      }
+      info_text = r->body;
+    }
+    auto info = parse_hub_info(*info_text);
+    if (!info) {
+      return make_error(fmt::format("{}: {}", shown, info.error().message));
+    }
+    if (info->commit.size() != 40) {
+      return make_error(fmt::format("{}: the hub's answer names no commit", shown));
+    }
+    if (!from_cache) {
+      cache_put(key + "/" + info->commit + "/info.json", *info_text);
+      cache_put(ref_key, fmt::format("{} {}\n", info->commit, now()));
+    }
+    origin_.kind = "hf";
+    origin_.ref = shown;
+    origin_.revision = info->commit;
+    vdir_ = "hf.co/" + ref.repo;
+
+    std::vector<std::string> paths;
+    std::map<std::string, std::uint64_t> sizes;
+    for (const auto& f : info->files) {
+      paths.push_back(f.path);
+      sizes[f.path] = f.size;
+    }
+    const auto add = [&](const std::string& path, std::uint64_t first_read) {
+      RemoteFile rf;
+      rf.url = fmt::format("{}/{}/resolve/{}/{}", endpoint, ref.repo, info->commit,
+                           percent_encode(path, true));
+      rf.size = sizes[path];
+      rf.headers = auth;
+      rf.first_read = first_read;
+      rf.cache_path = cache_file(key + "/" + info->commit + "/files/" + path);
+      const std::string file_shown = shown + " " + path;
+      const bool sent = token.has_value();
+      rf.describe = [file_shown, page, sent](const HttpResponse& r) {
+        return hub_error(r, file_shown, page, sent);
+      };
+      remote_->add_file(vdir_ + "/" + path, std::move(rf));
+    };
+    const auto top_level = [](const std::string& p) { return p.find('/') == std::string::npos; };
+    std::vector<std::string> checkpoint;
+    for (const auto& p : paths) {
+      if (top_level(p) && (p == "config.json" || p == "model.safetensors.index.json" ||
+                           (p.size() > 12 && p.compare(p.size() - 12, 12, ".safetensors") == 0))) {
+        checkpoint.push_back(p);
+      }
+    }
+    const bool has_weights = std::any_of(checkpoint.begin(), checkpoint.end(),
+                                         [](const auto& p) { return p != "config.json"; });
+    const auto variants = gguf_variants(paths);
+    if (!ref.hub_gguf && has_weights) {
+      for (const auto& p : checkpoint) {
+        if (sizes[p] == 0) {
+          return make_error(fmt::format("{}: the hub gave no size for {}", shown, p));
+        }
+        add(p, p.back() == 'n' ? sizes[p] : kShardFirstRead);  // .json whole; headers 256 KiB
+      }
+      return model_from_path(vdir_, *remote_, units_);
+    }
+    if (variants.empty()) {
+      if (!ref.hub_gguf && !checkpoint.empty()) {
+        add("config.json", sizes["config.json"]);
+        return model_from_path(vdir_ + "/config.json", *remote_, units_);
+      }
+      return make_error(
+          fmt::format("{} holds no GGUF or safetensors weights ({} files at commit {})", shown,
+                      paths.size(), info->commit.substr(0, 7)));
+    }
+    auto variant = choose_gguf(variants, ref.quant, shown);
+    if (!variant) {
+      return variant.error();
+    }
+    for (std::size_t i = 0; i < variant->files.size(); ++i) {
+      add(variant->files[i], i == 0 ? kGgufFirstRead : 0);
+    }
+    if (variants.size() > 1) {
+      std::vector<std::string> labels;
+      for (const auto& v : variants) {
+        labels.push_back(v.label);
+      }
+      extra_notes_.push_back(fmt::format(
+          "chose {} ({}{}); the repository has {}", variant->files.front(), variant->label,
+          ref.quant.empty() ? ", the default" : "", fmt::join(labels, ", ")));
+    }
+    return model_from_path(vdir_ + "/" + variant->files.front(), *remote_, units_);
+  }
+
+  Expected<Model> ollama(const RemoteRef& ref) {
+    std::string base = "https://registry.ollama.ai";
+    if (const auto e = env_.get("WILLFIT_OLLAMA_REGISTRY"); e && !e->empty()) {
+      base = strip_slash(*e);
+    } else if (!ref.host.empty()) {
+      base = "https://" + ref.host;
+    }
+    const std::string shown = ref.display();
+    const std::string key =
+        fmt::format("ollama/manifests/{}/{}/{}/{}", url_authority(base), ref.ns, ref.name, ref.tag);
+    std::optional<std::string> manifest;
+    if (auto cached = cache_get(key)) {
+      const auto nl = cached->find('\n');
+      if (nl != std::string::npos && fresh(std::atoll(cached->c_str()))) {
+        manifest = cached->substr(nl + 1);
+      }
+    }
+    const bool from_cache = manifest.has_value();
+    if (!manifest) {
+      if (!http_) {
+        return offline_miss(shown);
+      }
+      HttpRequest req;
+      req.url = fmt::format("{}/v2/{}/{}/manifests/{}", base, ref.ns, ref.name, ref.tag);
+      req.headers = {"Accept: application/vnd.docker.distribution.manifest.v2+json"};
+      req.max_body = 1 << 20;
+      auto r = http_->get(req);
+      if (!r) {
+        return r.error();
+      }
+      if (r->status == 404 || r->status == 401) {
+        return make_error(
+            fmt::format("{}: the Ollama registry has no such model or tag ({}): check the name on "
+                        "ollama.com/library",
+                        shown, r->status));
+      }
+      if (r->status == 429) {
+        return make_error(fmt::format("{}: the Ollama registry is rate-limiting requests (429): {}",
+                                      shown, retry_hint(*r)));
+      }
+      if (r->status != 200) {
+        return make_error(
+            fmt::format("{}: the Ollama registry answered HTTP {}", shown, r->status));
+      }
+      manifest = r->body;
+    }
+    auto layers = parse_ollama_manifest(*manifest);
+    if (!layers) {
+      return make_error(fmt::format("{}: {}", shown, layers.error().message));
+    }
+    auto layer = ollama_model_layer(*layers, shown);
+    if (!layer) {
+      return layer.error();
+    }
+    if (!from_cache) {
+      cache_put(key, fmt::format("{}\n{}", now(), *manifest));
+    }
+    origin_.kind = "ollama";
+    origin_.ref = shown;
+    origin_.revision = layer->digest;
+    vdir_ = "ollama";
+    RemoteFile rf;
+    rf.url = fmt::format("{}/v2/{}/{}/blobs/{}", base, ref.ns, ref.name, layer->digest);
+    rf.size = layer->size;
+    rf.first_read = kGgufFirstRead;
+    rf.cache_path = cache_file("ollama/blobs/sha256-" + layer->digest.substr(7));
+    rf.describe = [shown](const HttpResponse& r) {
+      return make_error(fmt::format("{}: reading the model blob: HTTP {}", shown, r.status));
+    };
+    const std::string path = vdir_ + "/" + ref.name + ":" + ref.tag + ".gguf";
+    remote_->add_file(path, std::move(rf));
+    return model_from_path(path, *remote_, units_);
+  }
+
+  Expected<Model> url(const RemoteRef& ref) {
+    if (!http_) {
+      return make_error(fmt::format(
+          "offline (--offline or HF_HUB_OFFLINE): {} is a URL, and URLs are not cached", ref.url));
+    }
+    std::string path_part = ref.url.substr(0, ref.url.find_first_of("?#"));
+    const std::string name = path_part.substr(path_part.rfind('/') + 1);
+    const std::string lower = to_lower(name);
+    const bool json = lower.size() > 5 && lower.compare(lower.size() - 5, 5, ".json") == 0;
+    HttpRequest req;
+    req.url = ref.url;
+    // A hub URL gets the hub's token (a gated file); any other host none.
+    const std::string host = url_authority(ref.url);
+    const auto endpoint = env_.get("HF_ENDPOINT");
+    const bool hub_host = host == "hf.co" || host == "huggingface.co" ||
+                          (endpoint && !endpoint->empty() && host == url_authority(*endpoint));
+    const auto token = hub_host ? hf_token(env_) : std::nullopt;
+    if (token) {
+      req.headers.push_back("Authorization: Bearer " + *token);
+    }
+    const std::uint64_t first = json ? kMaxJson : kGgufFirstRead;
+    req.range = std::make_pair(std::uint64_t{0}, first);
+    req.max_body = first;
+    auto r = http_->get(req);
+    if (!r) {
+      return r.error();
+    }
+    std::uint64_t size = 0;
+    if (r->status == 206) {
+      const std::string cr = r->header("content-range");
+      const auto slash = cr.rfind('/');
+      if (slash == std::string::npos || cr.compare(slash + 1, std::string::npos, "*") == 0) {
+        return make_error(fmt::format("{}: the server sent no file size (Content-Range)", ref.url));
+      }
+      size = std::strtoull(cr.c_str() + slash + 1, nullptr, 10);
+    } else if (r->status == 200) {
+      size =
+          r->cut ? std::strtoull(r->header("content-length").c_str(), nullptr, 10) : r->body.size();
+      if (size < r->body.size()) {
+        size = r->body.size();
+      }
+    } else {
+      return hub_error(*r, ref.url, ref.url, token.has_value());
+    }
+    origin_.kind = "url";
+    origin_.ref = ref.url;
+    origin_.revision = trim(r->header("x-repo-commit"));
+    vdir_ = "url";
+    RemoteFile rf;
+    rf.url = r->effective_url;
+    rf.size = size;
+    if (token && url_authority(rf.url) == host) {
+      rf.headers = req.headers;
+    }
+    const std::string path = vdir_ + "/" + (name.empty() ? std::string("model") : name);
+    remote_->add_file(path, std::move(rf), std::move(r->body));
+    return model_from_path(path, *remote_, units_);
+  }
+
+  const Environment& env_;
+  UnitSystem units_;
+  Settings settings_;
+  std::unique_ptr<HttpClient> http_;
+  std::unique_ptr<RemoteEnvironment> remote_;
+  ModelOrigin origin_;
+  std::string vdir_;
+  std::vector<std::string> extra_notes_;
+};
+
+}  // namespace
+
+std::optional<Expected<Model>> model_from_remote(const std::string& text, const Environment& env,
+                                                 UnitSystem units) {
+  const auto ref = parse_remote_ref(text);
+  if (!ref) {
+    return std::nullopt;
+  }
+  Reader reader(env, units);
+  return reader.read(*ref);
+}
+
+}  // namespace willfit::app

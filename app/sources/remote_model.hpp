@@ -1,0 +1,90 @@
+// MODEL names that are not files on disk nor catalogue names (issue 15):
+// Hugging Face repositories (hf.co/ORG/REPO[:QUANT], ORG/REPO[@REV]), Ollama
+// models (NAME:TAG, library/NAME:TAG, ollama.com/NAME:TAG) and http(s) URLs,
+// read header-only; and the stores the user already has (the Hugging Face
+// cache, Ollama's models directory), read exactly and offline.
+// Precedence (resolve_model.cpp): a path, then the stores, then the
+// catalogue, then the network.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sources/environment.hpp"
+#include "willfit/core/expected.hpp"
+#include "willfit/core/units.hpp"
+#include "willfit/models/model.hpp"
+
+namespace willfit::app {
+
+// What the user typed, taken apart. Which fields are set depends on `kind`.
+struct RemoteRef {
+  enum class Kind { Hub, Ollama, Url };
+  Kind kind = Kind::Hub;
+  bool hub_gguf = false;                      // hf.co/... or huggingface.co/...: a GGUF repository
+  std::string repo;                           // Hub: ORG/REPO
+  std::string revision;                       // Hub: @REV (default main)
+  std::string quant;                          // Hub: :QUANT ("" = the default choice)
+  std::string host;                           // Ollama: registry host ("" = the default registry)
+  std::string ns;                             // Ollama: namespace (library)
+  std::string name;                           // Ollama: model name
+  std::string tag;                            // Ollama: tag (latest)
+  std::string url;                            // Url
+  [[nodiscard]] std::string display() const;  // "hf.co/ORG/REPO:Q4_K_M", "qwen3:8b"
+};
+
+// Parses the forms above; nullopt when `text` is none of them. `strict`
+// (false) also accepts a bare NAME:TAG as an Ollama name.
+std::optional<RemoteRef> parse_remote_ref(const std::string& text);
+
+// The local stores: a model the user has pulled or downloaded, read from
+// disk. nullopt when the stores do not hold it.
+std::optional<Expected<Model>> model_from_store(const std::string& text, const Environment& env,
+                                                UnitSystem units);
+
+// The network (or willfit's cache of it). nullopt when `text` is no remote
+// form. --offline (WILLFIT_OFFLINE=1, HF_HUB_OFFLINE=1) answers from the
+// cache only.
+std::optional<Expected<Model>> model_from_remote(const std::string& text, const Environment& env,
+                                                 UnitSystem units);
+
+// One GGUF variant of a repository: its files (one, or the parts of a split
+// file, in order) and its quantisation label ("Q4_K_M").
+struct GgufVariant {
+  std::string label;
+  std::vector<std::string> files;
+};
+// Groups the .gguf paths of a repository into variants (mmproj files left out).
+std::vector<GgufVariant> gguf_variants(const std::vector<std::string>& paths);
+// The variant for `quant` ("" = Q4_K_M, else Q8_0, else the first, as
+// llama.cpp and Ollama choose), or an error listing the quantisations there.
+Expected<GgufVariant> choose_gguf(const std::vector<GgufVariant>& variants,
+                                  const std::string& quant, const std::string& where);
+
+// The hub's model-info answer (GET /api/models/REPO/revision/REV?blobs=true),
+// reduced to what willfit uses. Untrusted JSON: errors are values.
+struct HubFile {
+  std::string path;
+  std::uint64_t size = 0;  // 0 when the answer gave none
+};
+struct HubInfo {
+  std::string commit;
+  std::vector<HubFile> files;
+  std::string gated;  // "", "auto" or "manual"
+};
+Expected<HubInfo> parse_hub_info(const std::string& json);
+
+// An Ollama manifest, reduced to its layers. Untrusted JSON.
+struct OllamaLayer {
+  std::string media_type;
+  std::string digest;  // "sha256:<64 hex>"
+  std::uint64_t size = 0;
+};
+Expected<std::vector<OllamaLayer>> parse_ollama_manifest(const std::string& json);
+// The GGUF weights layer of a manifest, or an error (none, or a model stored
+// one tensor per layer, which willfit cannot read).
+Expected<OllamaLayer> ollama_model_layer(const std::vector<OllamaLayer>& layers,
+                                         const std::string& name);
+
+}  // namespace willfit::app

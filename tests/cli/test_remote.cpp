@@ -1,0 +1,535 @@
+// Models that are not on disk (issue 15): the hub, its CDN and the Ollama
+// registry imitated on 127.0.0.1 (fake_hub.hpp), and the local stores in a
+// fake HOME. Every case checks the answer, the requests and the bytes.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/fake_hub.hpp"
+#include "cli/harness.hpp"
+#include "sources/remote_model.hpp"
+#include "unit/model_file_writers.hpp"
+
+namespace willfit::test {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr std::uint64_t kTinyBytes = 1107152;  // tiny_llama's weights (test_model_files.cpp)
+constexpr std::uint64_t kSparse = 5'000'000'000;
+
+app::FakeEnvironment env_for(const HttpFake& hub) {
+  app::FakeEnvironment env;
+  env.network = true;
+  env.vars = {{"HF_ENDPOINT", hub.base()},
+              {"WILLFIT_OLLAMA_REGISTRY", hub.base()},
+              {"HOME", "/home/u"},
+              {"XDG_CACHE_HOME", "/home/u/.cache"},
+              {"WILLFIT_HTTP_TIMEOUT", "3"},
+              {"WILLFIT_HTTP_CONNECT_TIMEOUT", "1"},
+              {"WILLFIT_HTTP_BACKOFF_MS", "10"}};
+  return env;
+}
+
+Json answer(const CliResult& r) {
+  EXPECT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  return Json::parse(r.out, nullptr, false);
+}
+
+Served gguf(const GgufWriter& w, std::uint64_t size = kSparse) {
+  return Served{w.header(), size};
+}
+
+std::uint64_t total_bytes(const std::vector<Logged>& log) {
+  std::uint64_t n = 0;
+  for (const auto& l : log) {
+    n += l.bytes;
+  }
+  return n;
+}
+
+// A Llama header whose merge list makes it about `bytes` long.
+GgufWriter big_header(std::uint64_t bytes) {
+  GgufWriter w = tiny_llama(3);
+  std::vector<std::string> merges;
+  for (std::uint64_t i = 0; (merges.size() * 20) < bytes; ++i) {
+    merges.push_back("merge " + std::to_string(100000 + i % 900000));  // 12 bytes + 8
+  }
+  w.str_array("tokenizer.ggml.merges", merges);
+  return w;
+}
+
+FakeRepo gguf_repo() {
+  FakeRepo r;
+  r.files["Tiny-Q4_K_M.gguf"] = gguf(tiny_llama(3));
+  r.files["Tiny-Q8_0.gguf"] = gguf(tiny_llama(3));
+  r.files["mmproj-Tiny-F16.gguf"] = gguf(tiny_llama(3));
+  r.files["README.md"] = Served{"hello", 5};
+  return r;
+}
+
+TEST(Remote, ParsesEveryForm) {
+  using K = app::RemoteRef::Kind;
+  auto r = app::parse_remote_ref("hf.co/unsloth/Qwen3-8B-GGUF:q8_0");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->kind, K::Hub);
+  EXPECT_TRUE(r->hub_gguf);
+  EXPECT_EQ(r->repo, "unsloth/Qwen3-8B-GGUF");
+  EXPECT_EQ(r->quant, "q8_0");
+  r = app::parse_remote_ref("Qwen/Qwen3-8B@refs/pr/1");
+  ASSERT_TRUE(r);
+  EXPECT_FALSE(r->hub_gguf);
+  EXPECT_EQ(r->revision, "refs/pr/1");
+  r = app::parse_remote_ref("qwen3-coder:30b");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->kind, K::Ollama);
+  EXPECT_EQ(r->ns, "library");
+  EXPECT_EQ(r->tag, "30b");
+  r = app::parse_remote_ref("ollama.com/hhao/qwen2.5-coder-tools");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->ns, "hhao");
+  EXPECT_EQ(r->tag, "latest");
+  r = app::parse_remote_ref("https://huggingface.co/a/b/blob/main/x.gguf");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->url, "https://huggingface.co/a/b/resolve/main/x.gguf");
+  for (const char* bad : {"llama-3.1-8b", "a/b/c", "hf.co/a", "a/b:c:d", "../x/y", "a b/c"}) {
+    EXPECT_FALSE(app::parse_remote_ref(bad)) << bad;
+  }
+}
+
+TEST(Remote, ChoosesTheDefaultQuantisationAndSaysWhere) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  env.vars["HF_TOKEN"] = "hf_good";
+  const auto r = run_cli({"hf.co/org/tiny-GGUF", "--json"}, env);
+  const Json j = answer(r);
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+  EXPECT_EQ(j["model"]["source"], "gguf");  // unchanged key
+  const Json& o = j["model"]["origin"];
+  EXPECT_EQ(o["kind"], "hf");
+  EXPECT_EQ(o["ref"], "hf.co/org/tiny-GGUF");
+  EXPECT_EQ(o["revision"], std::string(40, 'a'));
+  EXPECT_EQ(o["files"], Json::array({"Tiny-Q4_K_M.gguf"}));
+  EXPECT_EQ(o["cached"], false);
+  // Model info, the resolve (302) and one 2 MiB range read at the CDN.
+  const auto log = hub.log();
+  ASSERT_EQ(log.size(), 3U);
+  EXPECT_EQ(o["requests"], 3);
+  EXPECT_EQ(log[1].status, 302);
+  EXPECT_EQ(log[2].server, "cdn");
+  EXPECT_EQ(log[2].range, "bytes=0-2097151");
+  EXPECT_EQ(o["bytes_read"], total_bytes(log));
+  // The token goes to the hub, never to the CDN.
+  EXPECT_EQ(log[0].auth, "Bearer hf_good");
+  EXPECT_EQ(log[1].auth, "Bearer hf_good");
+  EXPECT_EQ(log[2].auth, "");
+  const std::string text = run_cli({"hf.co/org/tiny-GGUF"}, env).out;
+  EXPECT_NE(text.find("chose Tiny-Q4_K_M.gguf (Q4_K_M, the default)"), std::string::npos) << text;
+}
+
+TEST(Remote, AQuantisationThatIsNotThereListsThoseThatAre) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  const auto r = run_cli({"hf.co/org/tiny-GGUF:Q5_K_S"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("its quantisations: Q4_K_M, Q8_0"), std::string::npos) << r.err;
+  EXPECT_EQ(hub.log().size(), 1U);  // the model info only
+  const Json j = answer(run_cli({"hf.co/org/tiny-GGUF:q8_0", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["files"], Json::array({"Tiny-Q8_0.gguf"}));
+}
+
+// Issue 15's figure: a remote GGUF of 100 GB whose header is 8 MiB.
+TEST(Remote, AnEightMiBHeaderOfAHundredGBFileTakesFewRequests) {
+  for (const std::uint64_t header :
+       {std::uint64_t{8} << 20, (std::uint64_t{8} << 20) + (300 << 10)}) {
+    HttpFake hub;
+    FakeRepo repo;
+    const GgufWriter w = big_header(header - 20000);
+    repo.files["Big-Q4_K_M.gguf"] = gguf(w, 100'000'000'000);
+    hub.repos["org/big-GGUF"] = repo;
+    auto env = env_for(hub);
+    const Json j = answer(run_cli({"hf.co/org/big-GGUF", "--json"}, env));
+    ASSERT_TRUE(j.is_object());
+    const auto log = hub.log();
+    std::uint64_t reads = 0;
+    std::uint64_t file_bytes = 0;
+    for (const auto& l : log) {
+      if (l.server == "cdn") {
+        ++reads;
+        file_bytes += l.bytes;
+      }
+    }
+    const auto size = static_cast<double>(w.header().size());
+    RecordProperty("header_bytes", std::to_string(w.header().size()));
+    std::printf("header %.2f MiB: %llu range reads, %.2f MiB read (%.2fx), %zu requests in all\n",
+                size / 1048576.0, static_cast<unsigned long long>(reads),
+                static_cast<double>(file_bytes) / 1048576.0, static_cast<double>(file_bytes) / size,
+                log.size());
+    EXPECT_LE(reads, 3U);
+    EXPECT_LE(static_cast<double>(file_bytes), 1.5 * size);
+    EXPECT_EQ(j["model"]["origin"]["requests"], log.size());
+    // No byte twice: each range starts where the previous one ended.
+    std::uint64_t next = 0;
+    for (const auto& l : log) {
+      if (l.server == "cdn") {
+        EXPECT_EQ(l.range.rfind("bytes=" + std::to_string(next) + "-", 0), 0U) << l.range;
+        next += l.bytes;
+      }
+    }
+  }
+}
+
+TEST(Remote, AServerThatIgnoresRangeIsCutAfterTheHeader) {
+  HttpFake hub;
+  hub.ignore_range = true;
+  FakeRepo repo;
+  repo.files["Big-Q4_K_M.gguf"] = gguf(big_header(3 << 20), 100'000'000'000);
+  hub.repos["org/big-GGUF"] = repo;
+  auto env = env_for(hub);
+  const Json j = answer(run_cli({"hf.co/org/big-GGUF", "--json"}, env));
+  ASSERT_TRUE(j.is_object());
+  // 2 MiB, then 4 MiB from byte 0 again (the server gives no choice): never the 100 GB.
+  // The client keeps 6 MiB; the server may have pushed a socket buffer more before the cut.
+  EXPECT_EQ(j["model"]["origin"]["bytes_read"].get<std::uint64_t>() - hub.log()[0].bytes,
+            std::uint64_t{6} << 20);
+  EXPECT_LT(total_bytes(hub.log()), std::uint64_t{16} << 20);
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+}
+
+TEST(Remote, SplitGgufReadsEveryPartsHeader) {
+  HttpFake hub;
+  GgufWriter one = tiny_llama(3);
+  one.raw("split.count", 2, GgufWriter::enc<std::uint16_t>(3));
+  FakeRepo repo;
+  repo.files["Q4_K_M/Tiny-Q4_K_M-00001-of-00003.gguf"] = gguf(one);
+  std::uint64_t extra = 0;
+  for (int k = 2; k <= 3; ++k) {
+    GgufWriter part;
+    part.raw("split.count", 2, GgufWriter::enc<std::uint16_t>(3));
+    extra += part.tensor("blk.9.ffn_up_" + std::to_string(k) + ".weight", {256, 512}, kQ8_0);
+    repo.files["Q4_K_M/Tiny-Q4_K_M-0000" + std::to_string(k) + "-of-00003.gguf"] = gguf(part);
+  }
+  repo.files["Tiny-Q8_0.gguf"] = gguf(tiny_llama(3));
+  hub.repos["org/split-GGUF"] = repo;
+  auto env = env_for(hub);
+  const Json j = answer(run_cli({"hf.co/org/split-GGUF", "--json"}, env));
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes + extra);
+  EXPECT_EQ(j["model"]["origin"]["files"].size(), 3U);
+  const auto log = hub.log();
+  ASSERT_EQ(log.size(), 7U);  // info + 3 x (resolve + range)
+  // Later parts hold small headers: the reader's first 1 MiB, not the first part's 2 MiB.
+  EXPECT_EQ(log[4].range, "bytes=0-1048575");
+  EXPECT_EQ(log[6].range, "bytes=0-1048575");
+}
+
+TEST(Remote, GatedRepositoriesSayWhatToDo) {
+  HttpFake hub;
+  FakeRepo repo = gguf_repo();
+  repo.gated = "manual";
+  hub.repos["org/gated-GGUF"] = repo;
+  auto env = env_for(hub);
+  auto r = run_cli({"hf.co/org/gated-GGUF"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("is gated (401)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("accept its licence on " + hub.base() + "/org/gated-GGUF"),
+            std::string::npos);
+  EXPECT_NE(r.err.find("HF_TOKEN"), std::string::npos);
+  env.vars["HUGGING_FACE_HUB_TOKEN"] = "hf_wrong";
+  r = run_cli({"hf.co/org/gated-GGUF"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("is gated (403)"), std::string::npos) << r.err;
+  // The token file, when no variable is set.
+  env.vars.erase("HUGGING_FACE_HUB_TOKEN");
+  env.files["/home/u/.cache/huggingface/token"] = "hf_good\n";
+  EXPECT_EQ(answer(run_cli({"hf.co/org/gated-GGUF", "--json"}, env))["model"]["weights_bytes"],
+            kTinyBytes);
+}
+
+TEST(Remote, NotFoundAndNoWeights) {
+  HttpFake hub;
+  FakeRepo empty;
+  empty.files["README.md"] = Served{"hi", 2};
+  hub.repos["org/empty"] = empty;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  auto r = run_cli({"org/missing"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("repository not found, or private (401"), std::string::npos) << r.err;
+  r = run_cli({"org/empty"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("holds no GGUF or safetensors weights"), std::string::npos) << r.err;
+  r = run_cli({"hf.co/org/tiny-GGUF@v9"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("revision not found (404)"), std::string::npos) << r.err;
+}
+
+TEST(Remote, RateLimitsAndServerErrorsAreRetriedThenReported) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  hub.api_failures = {503, 429};
+  const auto start = std::chrono::steady_clock::now();
+  const Json j = answer(run_cli({"hf.co/org/tiny-GGUF", "--json"}, env));
+  EXPECT_GE(std::chrono::steady_clock::now() - start,
+            std::chrono::milliseconds(900));       // Retry-After: 1
+  EXPECT_EQ(j["model"]["origin"]["requests"], 5);  // 503, 429, info, resolve, range
+  hub.api_failures = {429, 429, 429, 429};
+  hub.retry_after = "120";
+  const auto r = run_cli({"hf.co/org/tiny-GGUF", "--refresh"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("rate-limiting requests (429): retry in 120 s"), std::string::npos) << r.err;
+  hub.api_failures = {500, 500, 500, 500, 500};
+  const auto r5 = run_cli({"hf.co/org/tiny-GGUF", "--refresh"}, env);
+  EXPECT_TRUE(is_clean_error(r5)) << r5.err;
+  EXPECT_NE(r5.err.find("the server failed (500)"), std::string::npos) << r5.err;
+}
+
+TEST(Remote, SlowTruncatedLoopingAndDownServersAreCleanErrors) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  env.vars["WILLFIT_HTTP_TIMEOUT"] = "0.3";
+  hub.slow_ms = 600;
+  auto r = run_cli({"hf.co/org/tiny-GGUF"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("timed out"), std::string::npos) << r.err;
+  hub.slow_ms = 0;
+  env.vars["WILLFIT_HTTP_TIMEOUT"] = "3";
+  hub.truncate_after = 100000;
+  r = run_cli({"hf.co/org/tiny-GGUF"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  hub.truncate_after = 0;
+  hub.redirect_loop = true;
+  r = run_cli({"hf.co/org/tiny-GGUF", "--refresh"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("redirects in a loop"), std::string::npos) << r.err;
+  env.vars["HF_ENDPOINT"] = "http://127.0.0.1:1";
+  r = run_cli({"hf.co/org/other-GGUF"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("--offline"), std::string::npos) << r.err;
+}
+
+TEST(Remote, MalformedAndOversizedHeadersAreRefused) {
+  HttpFake hub;
+  FakeRepo repo;
+  repo.files["Bad-Q4_K_M.gguf"] = Served{"GGUF\x03\0\0\0garbage", kSparse};
+  GgufWriter huge = tiny_llama(3);
+  huge.raw("general.description", 8, GgufWriter::enc<std::uint64_t>(std::uint64_t{100} << 20));
+  repo.files["Huge-Q8_0.gguf"] = Served{huge.header(), kSparse};
+  hub.repos["org/bad-GGUF"] = repo;
+  auto env = env_for(hub);
+  auto r = run_cli({"hf.co/org/bad-GGUF"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("GGUF"), std::string::npos) << r.err;
+  hub.clear_log();
+  r = run_cli({"hf.co/org/bad-GGUF:Q8_0"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("more than 64 MiB"), std::string::npos) << r.err;
+  EXPECT_LT(total_bytes(hub.log()), std::uint64_t{65} << 20);
+}
+
+std::string llama_config() {
+  return R"({"model_type":"llama","hidden_size":256,"intermediate_size":512,
+    "num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":1000,
+    "max_position_embeddings":4096,"torch_dtype":"bfloat16"})";
+}
+
+TEST(Remote, SafetensorsRepositoryReadsConfigIndexAndShardHeadersOnce) {
+  HttpFake hub;
+  FakeRepo repo;
+  repo.files["config.json"] = Served{llama_config(), llama_config().size()};
+  const std::string a = safetensors_file({{"model.embed_tokens.weight", "BF16", {1000, 256}, 4}});
+  const std::string b =
+      safetensors_file({{"model.layers.0.mlp.up_proj.weight", "BF16", {512, 256}, 4}});
+  const Json index = {
+      {"metadata", {{"total_size", 1000 * 256 * 2 + 512 * 256 * 2}}},
+      {"weight_map",
+       {{"model.embed_tokens.weight", "model-00001-of-00002.safetensors"},
+        {"model.layers.0.mlp.up_proj.weight", "model-00002-of-00002.safetensors"}}}};
+  repo.files["model.safetensors.index.json"] = Served{index.dump(), index.dump().size()};
+  // Sparse shards of 4 GB: only their headers are real.
+  const auto header_of = [](const std::string& file) {
+    std::uint64_t n = 0;
+    std::memcpy(&n, file.data(), 8);
+    return file.substr(0, 8 + n);
+  };
+  repo.files["model-00001-of-00002.safetensors"] = Served{header_of(a), 4'000'000'000};
+  repo.files["model-00002-of-00002.safetensors"] = Served{header_of(b), 4'000'000'000};
+  repo.files["tokenizer.json"] = Served{"{}", 2};
+  hub.repos["org/tiny"] = repo;
+  auto env = env_for(hub);
+  const auto r = run_cli({"org/tiny", "--json"}, env);
+  const Json j = answer(r);
+  ASSERT_TRUE(j.is_object()) << r.err;
+  EXPECT_EQ(j["model"]["weights_source"], "safetensors");
+  EXPECT_EQ(j["model"]["kv_heads"], 2);
+  EXPECT_EQ(j["model"]["origin"]["kind"], "hf");
+  std::map<std::string, int> reads;
+  for (const auto& l : hub.log()) {
+    if (l.status == 200 || l.status == 206) {
+      ++reads[l.path.substr(l.path.rfind('/') + 1)];
+    }
+  }
+  EXPECT_EQ(reads["config.json"], 1);
+  EXPECT_EQ(reads["model.safetensors.index.json"], 1);
+  EXPECT_EQ(reads["model-00001-of-00002.safetensors"], 1);
+  EXPECT_EQ(reads["model-00002-of-00002.safetensors"], 1);
+  EXPECT_EQ(reads.count("tokenizer.json"), 0U);
+}
+
+std::string manifest(const std::string& media, const std::string& digest, std::uint64_t size) {
+  return Json{{"schemaVersion", 2},
+              {"mediaType", "application/vnd.docker.distribution.manifest.v2+json"},
+              {"config",
+               {{"mediaType", "application/vnd.docker.container.image.v1+json"},
+                {"digest", "sha256:" + std::string(64, 'c')},
+                {"size", 10}}},
+              {"layers", {{{"mediaType", media}, {"digest", digest}, {"size", size}}}}}
+      .dump();
+}
+
+TEST(Remote, OllamaRegistryManifestThenBlobHeader) {
+  HttpFake hub;
+  const std::string digest = "sha256:" + std::string(64, 'd');
+  hub.ollama_manifests["library/tinyllama-x/q4"] =
+      manifest("application/vnd.ollama.image.model", digest, kSparse);
+  hub.ollama_blobs[digest] = gguf(tiny_llama(3));
+  hub.ollama_manifests["library/newstyle/latest"] =
+      manifest("application/vnd.ollama.image.tensor", digest, 100);
+  auto env = env_for(hub);
+  const Json j = answer(run_cli({"tinyllama-x:q4", "--json"}, env));
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+  EXPECT_EQ(j["model"]["origin"]["kind"], "ollama");
+  EXPECT_EQ(j["model"]["origin"]["revision"], digest);
+  EXPECT_EQ(j["model"]["origin"]["requests"], 3);  // manifest, blob (307), range at R2
+  auto r = run_cli({"ollama.com/library/newstyle"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("one tensor per layer"), std::string::npos) << r.err;
+  r = run_cli({"library/nothere:1b"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("no such model or tag (404)"), std::string::npos) << r.err;
+}
+
+TEST(Remote, TheCacheAnswersTheSecondTimeAndOffline) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  EXPECT_EQ(answer(run_cli({"hf.co/org/tiny-GGUF", "--json"}, env))["model"]["origin"]["cached"],
+            false);
+  hub.clear_log();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"hf.co/org/tiny-GGUF", "--json"},
+        std::vector<std::string>{"hf.co/org/tiny-GGUF", "--json", "--offline"}}) {
+    const Json j = answer(run_cli(args, env));
+    EXPECT_EQ(j["model"]["origin"]["cached"], true);
+    EXPECT_EQ(j["model"]["origin"]["requests"], 0);
+    EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+  }
+  EXPECT_TRUE(hub.log().empty());
+  // The cache is keyed by commit: the layout is documented in docs/remote.md.
+  EXPECT_EQ(env.files.count("/home/u/.cache/willfit/hf/org--tiny-GGUF/refs/main"), 1U);
+  EXPECT_EQ(env.files.count("/home/u/.cache/willfit/hf/org--tiny-GGUF/" + std::string(40, 'a') +
+                            "/files/Tiny-Q4_K_M.gguf"),
+            1U);
+  // --refresh asks again; the old bytes at the same commit are reused.
+  const Json j = answer(run_cli({"hf.co/org/tiny-GGUF", "--json", "--refresh"}, env));
+  EXPECT_EQ(j["model"]["origin"]["requests"], 1);
+  // HF_HUB_OFFLINE and --offline never touch the network.
+  env.vars["HF_HUB_OFFLINE"] = "1";
+  auto r = run_cli({"hf.co/org/other-GGUF"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("offline"), std::string::npos);
+  EXPECT_EQ(hub.log().size(), 1U);
+}
+
+TEST(Remote, AnOldRefIsAskedAgainAndTheBytesAtTheSameCommitReused) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  const std::string digest = "sha256:" + std::string(64, 'd');
+  hub.ollama_manifests["library/tinyllama-x/q4"] =
+      manifest("application/vnd.ollama.image.model", digest, kSparse);
+  hub.ollama_blobs[digest] = gguf(tiny_llama(3));
+  auto env = env_for(hub);
+  (void)answer(run_cli({"hf.co/org/tiny-GGUF"}, env));
+  (void)answer(run_cli({"tinyllama-x:q4"}, env));
+  hub.clear_log();
+  env.vars["WILLFIT_CACHE_TTL"] = "0";
+  Json j = answer(run_cli({"hf.co/org/tiny-GGUF", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["requests"], 1);  // the model info; the header from the cache
+  j = answer(run_cli({"tinyllama-x:q4", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["requests"], 1);  // the manifest; the blob's header from the cache
+  EXPECT_EQ(hub.log().size(), 2U);
+  // Offline, an old entry still answers.
+  j = answer(run_cli({"tinyllama-x:q4", "--json", "--offline"}, env));
+  EXPECT_EQ(j["model"]["origin"]["cached"], true);
+}
+
+TEST(Remote, LocalStoresComeBeforeTheCatalogueAndTheNetwork) {
+  app::FakeEnvironment env;
+  env.network = true;
+  env.vars = {{"HOME", "/home/u"}, {"HF_ENDPOINT", "http://127.0.0.1:1"}};
+  const std::string commit(40, 'e');
+  const std::string repo = "/home/u/.cache/huggingface/hub/models--org--tiny-GGUF";
+  env.files[repo + "/refs/main"] = commit + "\n";
+  env.files[repo + "/snapshots/" + commit + "/Tiny-Q4_K_M.gguf"] = tiny_llama(3).header();
+  env.sizes[repo + "/snapshots/" + commit + "/Tiny-Q4_K_M.gguf"] = kSparse;
+  Json j = answer(run_cli({"hf.co/org/tiny-GGUF", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "hf_cache");
+  EXPECT_EQ(j["model"]["origin"]["revision"], commit);
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+  // Ollama: qwen3:8b is in the catalogue, but the pulled blob is what the user has.
+  const std::string models = "/home/u/.ollama/models";
+  const std::string digest = "sha256:" + std::string(64, 'f');
+  env.files[models + "/manifests/registry.ollama.ai/library/qwen3/8b"] =
+      manifest("application/vnd.ollama.image.model", digest, kSparse);
+  env.files[models + "/blobs/sha256-" + std::string(64, 'f')] = tiny_llama(3).header();
+  env.sizes[models + "/blobs/sha256-" + std::string(64, 'f')] = kSparse;
+  j = answer(run_cli({"qwen3:8b", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "ollama_store");
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+  const std::string text = run_cli({"qwen3:8b"}, env).out;
+  EXPECT_NE(text.find("read from Ollama's models directory"), std::string::npos) << text;
+  // Without the store, the catalogue answers.
+  env.files.erase(models + "/manifests/registry.ollama.ai/library/qwen3/8b");
+  j = answer(run_cli({"qwen3:8b", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "catalogue");
+}
+
+TEST(Remote, TheFakeEnvironmentNeverReachesTheNetwork) {
+  app::FakeEnvironment env;  // network off, as in every other test
+  env.vars["HF_ENDPOINT"] = "http://127.0.0.1:1";
+  const auto r = run_cli({"org/repo"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("offline"), std::string::npos) << r.err;
+}
+
+TEST(Remote, AUrlIsOneFile) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  const auto url = hub.base() + "/org/tiny-GGUF/resolve/main/Tiny-Q8_0.gguf";
+  const Json j = answer(run_cli({url, "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "url");
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+  EXPECT_EQ(j["model"]["origin"]["requests"], 2);  // the 302 and the range read
+  // A gated file's URL on the hub gets the hub's token, and the CDN never sees it.
+  FakeRepo gated = gguf_repo();
+  gated.gated = "manual";
+  hub.repos["org/gated-GGUF"] = gated;
+  const auto gated_url = hub.base() + "/org/gated-GGUF/resolve/main/Tiny-Q8_0.gguf";
+  EXPECT_TRUE(is_clean_error(run_cli({gated_url}, env)));
+  env.vars["HF_TOKEN"] = "hf_good";
+  hub.clear_log();
+  EXPECT_EQ(answer(run_cli({gated_url, "--json"}, env))["model"]["weights_bytes"], kTinyBytes);
+  for (const auto& l : hub.log()) {
+    EXPECT_EQ(l.auth.empty(), l.server == "cdn") << l.server << " " << l.path;
+  }
+}
+
+}  // namespace
+}  // namespace willfit::test
