@@ -61,7 +61,8 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
       "type; fp16 for a size)";
   help.runtime = "Runtime: llama.cpp, ollama, vllm, transformers, mlx, generic";
   add_query_options(app, o, help);
-  app.add_option("--max-price", max_price_text, "Highest total price in USD, e.g. 2000");
+  app.add_option("--max-price", max_price_text,
+                 "Highest total price in USD, e.g. 2000 (USD per hour with --rent)");
   app.add_option("--vendor", vendor, "Only this vendor: nvidia, amd, apple, intel, ...");
   app.add_option("--sort", sort_text, "Rank by price (default), memory or speed");
   app.add_option("--limit", limit_text, "Rows to print (default 20; 0 for all)");
