@@ -56,12 +56,7 @@ std::string render_cost_text(const CostView& v) {
   out += fmt::format(
       "  {:<20}{:>10}  {}\n", "power", number(q.device.power_w) + " W",
       v.watts_given ? "as given (--watts)" : "TDP (board power at full load): an upper bound");
-  out += fmt::format("  {:<20}{:>10}  {} kW x {}/kWh{}\n", "electricity",
-                     usd(a.energy_usd_per_hour) + "/h", number(q.device.power_w / 1000.0),
-                     usd(q.kwh_price_usd),
-                     v.kwh_price_given ? "" : fmt::format(": {}", kDefaultKwhPriceSource));
-  out += fmt::format("  {:<20}{:>10}  at {} h/day, 365 days\n", "",
-                     usd(a.energy_usd_per_year) + "/yr", number(q.hours_per_day));
+  // Renting only: the rent pays for the power, so no electricity lines.
   if (a.rent_only) {
     out += fmt::format("  {:<20}{:>10}  {} for {} h/day over {} {} ({} hours of use){}\n",
                        "renting", usd(*q.rent_usd_per_hour) + "/h", usd(*a.rent_total_usd),
@@ -72,6 +67,12 @@ std::string render_cost_text(const CostView& v) {
         "for the break-even against a quote.\n";
     return out;
   }
+  out += fmt::format("  {:<20}{:>10}  {} kW x {}/kWh{}\n", "electricity",
+                     usd(a.energy_usd_per_hour) + "/h", number(q.device.power_w / 1000.0),
+                     usd(q.kwh_price_usd),
+                     v.kwh_price_given ? "" : fmt::format(": {}", kDefaultKwhPriceSource));
+  out += fmt::format("  {:<20}{:>10}  at {} h/day, 365 days\n", "",
+                     usd(a.energy_usd_per_year) + "/yr", number(q.hours_per_day));
   out +=
       fmt::format("  {:<20}{:>10}  price + electricity for {} h/day over {} {} ({} hours of use)\n",
                   fmt::format("owning, {} {}", number(q.years), q.years == 1 ? "year" : "years"),
