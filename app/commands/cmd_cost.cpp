@@ -9,11 +9,12 @@
 
 #include "cli.hpp"
 #include "command.hpp"
-#include "sources/device_source.hpp"
 #include "render/render_cost.hpp"
+#include "sources/device_source.hpp"
+#include "sources/rent_source.hpp"
 #include "sources/resolve.hpp"
-#include "willfit/devices/cost.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/devices/cost.hpp"
 
 namespace willfit::app {
 namespace {
@@ -27,6 +28,7 @@ constexpr const char* kFooter = R"(Examples:
   willfit cost -d "rtx 4090" --rent 0.69              (the break-even against a cloud price)
   willfit cost -d "2x rtx 3090" --hours-per-day 24 --rent 0.44 --kwh-price 0.30
   willfit cost -d h100:8 --price 250000 --rent 24 --json   (no price in the data: give one)
+  willfit cost -d h100                                (rent only, from the rent table)
 
 Prices are launch prices (MSRP, USD) from the device data, dated by its data_version: they go
   stale, and street and used prices differ. Power is the TDP, the board's power at full load: an
@@ -35,9 +37,12 @@ Prices are launch prices (MSRP, USD) from the device data, dated by its data_ver
 A set ("2x rtx 3090", "h100:8", "rtx 4090+rtx 3090") costs and draws the sum of its devices;
   --price and --watts replace the data's figures for the whole set (datacenter parts have no
   list price in the data; Apple chips no TDP).
+Without --rent, the rent is the cheapest on-demand offer for the set in the rent table
+  (data/rent.json, dated and sourced per row; --rent-prices FILE or WILLFIT_RENT replaces it).
+  A device without a price but with a rent answers with the rent alone.
 
-Exit codes: 0 answered, 2 error (a device without a price or TDP in the data and no --price or
-  --watts, a bare size).)";
+Exit codes: 0 answered, 2 error (a device without a price or a rent, or without a TDP, and no
+  --price, --rent or --watts; a bare size).)";
 
 // A figure typed for an option: a plain decimal number; ranges are checked
 // by the lib (estimate_cost), which names the option.
@@ -63,6 +68,7 @@ int run_cost(const std::vector<std::string>& args, Context& ctx) {
   std::string price_text;
   std::string watts_text;
   std::string devices_file;
+  std::string rent_file;
   bool json = false;
   app.add_option("-d,--device", device_text,
                  "Device by name ('rtx 4090'), several ('2x rtx 3090', 'h100:8', "
@@ -78,6 +84,8 @@ int run_cost(const std::vector<std::string>& args, Context& ctx) {
                  "Purchase price of the whole set, USD, replacing the data's launch prices");
   app.add_option("--watts", watts_text, "Power of the whole set, W, replacing the data's TDP");
   app.add_option("--devices", devices_file, "Device database file replacing the bundled one");
+  app.add_option("--rent-prices", rent_file,
+                 "Rent table file replacing the bundled one (also WILLFIT_RENT)");
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
@@ -103,7 +111,24 @@ int run_cost(const std::vector<std::string>& args, Context& ctx) {
     }
     watts = *v;
   }
-  auto device_cost = device_set_cost(*devices, price, watts);
+  auto table = load_rent_table(ctx.env, rent_file);
+  if (!table) {
+    return fail(ctx, table.error().message);
+  }
+  // The table rents sets of one device only ("h100:8", not "rtx 4090+rtx 3090").
+  std::optional<RentQuote> quote;
+  if (!devices->devices.empty()) {
+    const std::string& id = devices->devices.front().id;
+    bool same = true;
+    for (const Device& d : devices->devices) {
+      same = same && d.id == id;
+    }
+    if (same) {
+      quote = table->cheapest(id, static_cast<int>(devices->count()));
+    }
+  }
+  const bool rent_given = app.count("--rent") > 0;
+  auto device_cost = device_set_cost(*devices, price, watts, rent_given || quote.has_value());
   if (!device_cost) {
     return fail(ctx, device_cost.error().message);
   }
@@ -126,12 +151,15 @@ int run_cost(const std::vector<std::string>& args, Context& ctx) {
     return fail(ctx, years.error().message);
   }
   q.years = *years;
-  if (app.count("--rent") > 0) {
+  if (rent_given) {
     auto rent = parse_amount("--rent", rent_text, "USD per hour");
     if (!rent) {
       return fail(ctx, rent.error().message);
     }
     q.rent_usd_per_hour = *rent;
+    quote.reset();
+  } else if (quote) {
+    q.rent_usd_per_hour = quote->usd_per_hour;
   }
   auto answer = estimate_cost(q);
   if (!answer) {
@@ -145,6 +173,7 @@ int run_cost(const std::vector<std::string>& args, Context& ctx) {
   CostView view{*devices, q, *answer, (*db)->data_version(), !kwh_text.empty()};
   view.price_given = price.has_value();
   view.watts_given = watts.has_value();
+  view.rent_quote = quote;
   ctx.out << (json ? render_cost_json(view) : render_cost_text(view));
   return kExitFits;
 }

@@ -1,5 +1,6 @@
 // `willfit which MODEL`: the devices that fit a model (one, or 2, 4 or 8 of
 // the same GPU), ranked by price, memory or speed, from the device database.
+#include <optional>
 #include <ostream>
 
 #include <CLI/CLI.hpp>
@@ -11,6 +12,7 @@
 #include "options/units_option.hpp"
 #include "render/render_which.hpp"
 #include "sources/device_source.hpp"
+#include "sources/rent_source.hpp"
 #include "willfit/core/text.hpp"
 #include "willfit/planner/which.hpp"
 
@@ -25,10 +27,15 @@ constexpr const char* kFooter = R"(Examples:
   willfit which llama-3.1-8b -p q4_k_m
   willfit which 70b -p q4_k_m --context 8k --max-price 5000 --vendor nvidia
   willfit which qwen2.5-32b -p q8_0 --sort speed --limit 5
+  willfit which llama-3.1-70b -p fp8 --rent          (cloud GPUs by USD per hour)
 
 Prices are launch or list prices from the device data (USD, dated by its data_version);
   they go stale. A set of N GPUs costs N times one. Devices without a price rank last
   and are left out by --max-price.
+--rent ranks only the GPUs with an on-demand offer in the rent table (data/rent.json: a
+  provider, date and source per row; --rent-prices FILE or WILLFIT_RENT replaces it) by USD
+  per hour for the set that fits, with USD per million generated tokens at the decode speed
+  shown; --max-price is then USD per hour.
 
 Exit codes: 0 some device fits, 1 none does, 2 error.)";
 
@@ -45,6 +52,8 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
   std::string devices_file;
   std::string models_file;
   std::string units_text;
+  std::string rent_file;
+  bool rent = false;
   bool json = false;
   QueryOptionHelp help;
   help.model = "Model name, file or size";
@@ -53,12 +62,17 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
       "type; fp16 for a size)";
   help.runtime = "Runtime: llama.cpp, ollama, vllm, transformers, mlx, generic";
   add_query_options(app, o, help);
-  app.add_option("--max-price", max_price_text, "Highest total price in USD, e.g. 2000");
+  app.add_option("--max-price", max_price_text,
+                 "Highest total price in USD, e.g. 2000 (USD per hour with --rent)");
   app.add_option("--vendor", vendor, "Only this vendor: nvidia, amd, apple, intel, ...");
   app.add_option("--sort", sort_text, "Rank by price (default), memory or speed");
   app.add_option("--limit", limit_text, "Rows to print (default 20; 0 for all)");
   app.add_option("--devices", devices_file, "Device database file replacing the bundled one");
   app.add_option("--models", models_file, "Model catalogue replacing the bundled one");
+  app.add_flag("--rent", rent,
+               "Rank cloud GPUs by on-demand rent (USD/hour, USD per million tokens)");
+  app.add_option("--rent-prices", rent_file,
+                 "Rent table file replacing the bundled one (also WILLFIT_RENT)");
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
   add_units_option(app, units_text);
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
@@ -101,6 +115,16 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
     return fail(ctx, limit.error().message);
   }
 
+  std::optional<RentTable> rent_table;
+  if (rent || !rent_file.empty()) {
+    auto loaded = load_rent_table(ctx.env, rent_file);
+    if (!loaded) {
+      return fail(ctx, loaded.error().message);
+    }
+    rent_table = std::move(*loaded);
+    options.rent = &*rent_table;
+  }
+
   DeviceSource source(ctx.env, devices_file);
   auto db = source.get();
   if (!db) {
@@ -114,7 +138,12 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
   if (*limit > 0 && rows.size() > static_cast<std::size_t>(*limit)) {
     rows.resize(static_cast<std::size_t>(*limit));
   }
-  const WhichView view{query, options, rows, found, (*db)->data_version()};
+  const WhichView view{query,
+                       options,
+                       rows,
+                       found,
+                       (*db)->data_version(),
+                       rent_table ? rent_table->origin() : std::string()};
   ctx.out << (json ? render_which_json(view) : render_which_text(view));
   return found > 0 ? kExitFits : kExitNoFit;
 }

@@ -3,10 +3,12 @@
 // lib/willfit/devices/cost.cpp.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "willfit/devices/cost.hpp"
 #include "willfit/devices/device.hpp"
+#include "willfit/devices/rent.hpp"
 
 namespace willfit::app {
 
@@ -18,6 +20,8 @@ struct CostView {
   bool kwh_price_given = false;
   bool price_given = false;  // --price replaced the data's launch prices
   bool watts_given = false;  // --watts replaced the data's TDP
+  std::optional<RentQuote> rent_quote =
+      std::nullopt;  // the rent came from the rent table (no --rent)
 };
 
 std::string render_cost_text(const CostView& view);

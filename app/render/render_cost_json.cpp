@@ -23,6 +23,9 @@ std::string render_cost_json(const CostView& v) {
       v.kwh_price_given ? Json("--kwh-price") : Json(kDefaultKwhPriceSource);
   query["years"] = q.years;
   query["rent_usd_per_hour"] = opt(q.rent_usd_per_hour);
+  query["rent_source"] = !q.rent_usd_per_hour ? Json(nullptr)
+                         : v.rent_quote       ? Json("rent table")
+                                              : Json("--rent");
   query["price_usd"] = v.price_given ? Json(q.device.price_usd) : Json(nullptr);
   query["watts"] = v.watts_given ? Json(q.device.power_w) : Json(nullptr);
   j["query"] = query;
@@ -34,7 +37,8 @@ std::string render_cost_json(const CostView& v) {
                      {"count", v.devices.count()},
                      {"ids", ids},
                      {"price_usd", q.device.price_usd},
-                     {"tdp_w", q.device.power_w}};
+                     {"tdp_w", q.device.power_w},
+                     {"price_known", q.device.priced}};
   Json cost;
   cost["energy_usd_per_hour"] = a.energy_usd_per_hour;
   cost["energy_usd_per_year"] = a.energy_usd_per_year;
@@ -45,7 +49,19 @@ std::string render_cost_json(const CostView& v) {
   cost["break_even_hours"] = opt(a.break_even_hours);
   cost["break_even_months"] = opt(a.break_even_months);
   cost["rent_never_pays_back"] = a.rent_never_pays_back;
+  cost["rent_only"] = a.rent_only;
   j["cost"] = cost;
+  if (v.rent_quote) {
+    const RentQuote& r = *v.rent_quote;
+    j["rent"] = Json{{"usd_per_hour", r.usd_per_hour},
+                     {"instances", r.instances},
+                     {"gpus_per_instance", r.offer.gpus},
+                     {"provider", r.offer.provider},
+                     {"date", r.offer.date},
+                     {"source", r.offer.source}};
+  } else {
+    j["rent"] = nullptr;
+  }
   return j.dump(2) + "\n";
 }
 

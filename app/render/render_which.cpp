@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "render/render_rent.hpp"
 #include "render/render_runtime.hpp"
 
 namespace willfit::app {
@@ -26,16 +27,47 @@ std::string render_which_text(const WhichView& v) {
   for (const auto& r : v.rows) {
     width = std::max(width, r.devices.text.size());
   }
+  const auto decode = [](const WhichRow& r) {
+    return r.decode_tokens_per_s ? fmt::format("{:.1f} t/s", *r.decode_tokens_per_s)
+                                 : std::string("-");
+  };
+  if (v.options.rent != nullptr) {
+    std::size_t runtime_width = 7;
+    for (const auto& r : v.rows) {
+      runtime_width = std::max(runtime_width, runtime_label(r.runtime).size());
+    }
+    s += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>9}  {:>9}  {:>10}  {:<{}}  {}\n", "DEVICE",
+                     width, "MEMORY", "NEEDS", "RENT/H", "$/M TOK", "DECODE", "RUNTIME",
+                     runtime_width, "OFFER");
+    for (const auto& r : v.rows) {
+      const RentQuote& quote = *r.rent;
+      std::string offer = quote.offer.provider;
+      offer += rent_instances(quote);
+      s += fmt::format(
+          "  {:<{}}  {:>10}  {:>10}  {:>9}  {:>9}  {:>10}  {:<{}}  {} ({})\n", r.devices.text,
+          width, format_memory(r.devices.capacity(), v.query.units),
+          format_memory(r.required, v.query.units), fmt::format("${:.2f}", quote.usd_per_hour),
+          r.rent_usd_per_million_tokens ? fmt::format("${:.2f}", *r.rent_usd_per_million_tokens)
+                                        : "-",
+          decode(r), runtime_label(r.runtime), runtime_width, offer, quote.offer.date);
+    }
+    s += fmt::format(
+        "\nRent: on-demand USD per hour for the whole set, the cheapest offer in the rent table\n"
+        "  ({}); each offer is dated and goes stale.\n"
+        "$/M TOK: USD per million generated tokens, rent / (decode x 3600) x 1e6, one sequence\n"
+        "  at a time; serving several at once costs less per token.\n"
+        "Decode: one sequence, tokens per second, estimated (see 'willfit MODEL -d DEVICE').\n",
+        v.rent_origin);
+    return s;
+  }
   s += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>8}  {:>10}  {}\n", "DEVICE", width, "MEMORY",
                    "NEEDS", "PRICE", "DECODE", "RUNTIME");
   for (const auto& r : v.rows) {
-    s +=
-        fmt::format("  {:<{}}  {:>10}  {:>10}  {:>8}  {:>10}  {}\n", r.devices.text, width,
-                    format_memory(r.devices.capacity(), v.query.units),
-                    format_memory(r.required, v.query.units),
-                    r.price_usd ? fmt::format("${:.0f}", *r.price_usd) : "-",
-                    r.decode_tokens_per_s ? fmt::format("{:.1f} t/s", *r.decode_tokens_per_s) : "-",
-                    runtime_label(r.runtime));
+    s += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>8}  {:>10}  {}\n", r.devices.text, width,
+                     format_memory(r.devices.capacity(), v.query.units),
+                     format_memory(r.required, v.query.units),
+                     r.price_usd ? fmt::format("${:.0f}", *r.price_usd) : "-", decode(r),
+                     runtime_label(r.runtime));
   }
   s += fmt::format(
       "\nPrices: list or launch prices in USD from the device data of {}; they go stale.\n"
@@ -58,8 +90,11 @@ std::string render_which_json(const WhichView& v) {
   query["kv_type"] = q.kv_type.id;
   query["max_price_usd"] = v.options.max_price_usd ? Json(*v.options.max_price_usd) : Json(nullptr);
   query["vendor"] = v.options.vendor.empty() ? Json(nullptr) : Json(v.options.vendor);
+  query["rent"] = v.options.rent != nullptr;
   j["query"] = query;
   j["data_version"] = v.data_version;
+  j["rent_data_version"] =
+      v.options.rent != nullptr ? Json(v.options.rent->data_version()) : Json(nullptr);
   j["found"] = v.found;
   Json rows = Json::array();
   for (const auto& r : v.rows) {
@@ -73,6 +108,20 @@ std::string render_which_json(const WhichView& v) {
     row["decode_tokens_per_s"] =
         r.decode_tokens_per_s ? Json(*r.decode_tokens_per_s) : Json(nullptr);
     row["runtime"] = std::string(to_string(r.runtime));
+    if (r.rent) {
+      Json rent;
+      rent["usd_per_hour"] = r.rent->usd_per_hour;
+      rent["usd_per_million_tokens"] =
+          r.rent_usd_per_million_tokens ? Json(*r.rent_usd_per_million_tokens) : Json(nullptr);
+      rent["instances"] = r.rent->instances;
+      rent["gpus_per_instance"] = r.rent->offer.gpus;
+      rent["provider"] = r.rent->offer.provider;
+      rent["date"] = r.rent->offer.date;
+      rent["source"] = r.rent->offer.source;
+      row["rent"] = rent;
+    } else {
+      row["rent"] = nullptr;
+    }
     rows.push_back(row);
   }
   j["devices"] = rows;

@@ -6,6 +6,8 @@ extern const char willfit_devices_json[];
 extern const std::size_t willfit_devices_json_size;
 extern const char willfit_models_json[];
 extern const std::size_t willfit_models_json_size;
+extern const char willfit_rent_json[];
+extern const std::size_t willfit_rent_json_size;
 extern const char willfit_completion_bash[];
 extern const std::size_t willfit_completion_bash_size;
 extern const char willfit_completion_zsh[];
@@ -21,6 +23,10 @@ std::string_view embedded_devices_json() {
 
 std::string_view embedded_models_json() {
   return {willfit_models_json, willfit_models_json_size};
+}
+
+std::string_view embedded_rent_json() {
+  return {willfit_rent_json, willfit_rent_json_size};
 }
 
 std::string_view embedded_completion(std::string_view shell) {

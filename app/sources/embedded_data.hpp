@@ -8,6 +8,7 @@ namespace willfit::app {
 
 std::string_view embedded_devices_json();
 std::string_view embedded_models_json();
+std::string_view embedded_rent_json();
 
 // The completion script for "bash", "zsh" or "fish" (completions/*); "" for another shell.
 std::string_view embedded_completion(std::string_view shell);

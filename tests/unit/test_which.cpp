@@ -76,5 +76,38 @@ TEST(Which, EverythingOrNothing) {
   EXPECT_TRUE(which_devices(model("1t", "fp16"), kDevices, {}).empty());
 }
 
+// --rent: only what the table offers, ranked by rent for the count that fits.
+// 13 B at Q4_K_M needs 2 of "small" at $1/h each = $2/h; one "big" is $0.50/h;
+// "mac" has no offer and is left out.
+TEST(Which, RentRanksByHourlyRentOfTheSetThatFits) {
+  const auto table = parse_rent_table(
+      R"({"prices": [
+    {"device": "small", "gpus": 1, "usd_per_hour": 1, "provider": "A", "date": "2030-01-01",
+     "source": "test"},
+    {"device": "big", "gpus": 1, "usd_per_hour": 0.5, "provider": "B", "date": "2030-01-01",
+     "source": "test"}]})",
+      "t");
+  ASSERT_TRUE(table) << table.error().message;
+  WhichOptions o;
+  o.rent = &*table;
+  const auto rows = which_devices(model("13b", "q4_k_m"), kDevices, o);
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0].devices.text, "big");
+  EXPECT_DOUBLE_EQ(rows[0].rent->usd_per_hour, 0.5);
+  EXPECT_EQ(rows[0].price_usd, 1600);  // the list price stays beside the rent
+  EXPECT_EQ(rows[1].devices.text, "2x small");
+  EXPECT_DOUBLE_EQ(rows[1].rent->usd_per_hour, 2);
+  EXPECT_EQ(rows[1].rent->instances, 2);
+  for (const auto& r : rows) {
+    ASSERT_TRUE(r.decode_tokens_per_s && r.rent_usd_per_million_tokens);
+    EXPECT_NEAR(*r.rent_usd_per_million_tokens,
+                r.rent->usd_per_hour / (*r.decode_tokens_per_s * 3600) * 1e6, 1e-9);
+  }
+  o.max_price_usd = 1;  // USD per hour with --rent
+  const auto cheap = which_devices(model("13b", "q4_k_m"), kDevices, o);
+  ASSERT_EQ(cheap.size(), 1U);
+  EXPECT_EQ(cheap[0].devices.text, "big");
+}
+
 }  // namespace
 }  // namespace willfit

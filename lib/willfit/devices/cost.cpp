@@ -12,7 +12,7 @@ constexpr double kMonthsPerYear = 12;
 }  // namespace
 
 Expected<DeviceCost> device_set_cost(const DeviceSet& devices, std::optional<double> price_usd,
-                                     std::optional<double> power_w) {
+                                     std::optional<double> power_w, bool rent_known) {
   if (devices.devices.empty()) {
     return make_error("willfit cost needs a device: give --device, e.g. --device \"rtx 4090\"");
   }
@@ -25,9 +25,13 @@ Expected<DeviceCost> device_set_cost(const DeviceSet& devices, std::optional<dou
           d.id));
     }
     if (!price_usd && !d.price_usd) {
-      return make_error(fmt::format(
-          "no price for {} ({}) in the device data (price_usd is null): give --price USD", d.name,
-          d.id));
+      if (!rent_known) {
+        return make_error(fmt::format(
+            "no price for {} ({}) in the device data (price_usd is null) and no rent for it in "
+            "the rent table: give --price USD or --rent USD_PER_HOUR",
+            d.name, d.id));
+      }
+      cost.priced = false;
     }
     if (!power_w && !d.tdp_w) {
       return make_error(fmt::format(
@@ -38,6 +42,9 @@ Expected<DeviceCost> device_set_cost(const DeviceSet& devices, std::optional<dou
   }
   if (price_usd) {
     cost.price_usd = *price_usd;
+  }
+  if (!cost.priced) {
+    cost.price_usd = 0;
   }
   if (power_w) {
     cost.power_w = *power_w;
@@ -62,6 +69,9 @@ Expected<CostAnswer> estimate_cost(const CostQuestion& q) {
     return make_error(
         fmt::format("invalid --rent '{:g}': must be above 0 (USD per hour)", *q.rent_usd_per_hour));
   }
+  if (!q.device.priced && !q.rent_usd_per_hour) {
+    return make_error("no purchase price and no rent: give --price USD or --rent USD_PER_HOUR");
+  }
   CostAnswer a;
   a.energy_usd_per_hour = q.device.power_w / 1000.0 * q.kwh_price_usd;
   a.energy_usd_per_year = a.energy_usd_per_hour * q.hours_per_day * kDaysPerYear;
@@ -71,7 +81,9 @@ Expected<CostAnswer> estimate_cost(const CostQuestion& q) {
   if (q.rent_usd_per_hour) {
     const double rent = *q.rent_usd_per_hour;
     a.rent_total_usd = rent * a.hours_of_use;
-    if (rent > a.energy_usd_per_hour) {
+    if (!q.device.priced) {
+      a.rent_only = true;
+    } else if (rent > a.energy_usd_per_hour) {
       const double hours = q.device.price_usd / (rent - a.energy_usd_per_hour);
       a.break_even_hours = hours;
       a.break_even_months = hours / (q.hours_per_day * kDaysPerYear / kMonthsPerYear);

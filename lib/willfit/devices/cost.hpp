@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "willfit/devices/device.hpp"
 #include "willfit/core/expected.hpp"
+#include "willfit/devices/device.hpp"
 
 namespace willfit {
 
@@ -27,15 +27,20 @@ inline constexpr const char* kDefaultKwhPriceSource =
 struct DeviceCost {
   double price_usd = 0;
   double power_w = 0;
+  bool priced = true;  // false: no purchase price known, only rent compares (see below)
 };
 
 // `price_usd` / `power_w`, when given (--price, --watts), replace the data's
 // figures for the whole set. Errors (one line each, naming the option that
 // fills the gap): a bare capacity ("24gb") has neither figure; a device whose
-// data lacks price_usd or tdp_w is named with the missing field.
+// data lacks price_usd or tdp_w is named with the missing field. With
+// `rent_known` (a rent for the set is given or in the rent table) a missing
+// price is no error: the cost is unpriced and the answer is rent only
+// (datacenter parts have no list price, but a published rent).
 Expected<DeviceCost> device_set_cost(const DeviceSet& devices,
                                      std::optional<double> price_usd = std::nullopt,
-                                     std::optional<double> power_w = std::nullopt);
+                                     std::optional<double> power_w = std::nullopt,
+                                     bool rent_known = false);
 
 struct CostQuestion {
   DeviceCost device;
@@ -63,10 +68,14 @@ struct CostAnswer {
   std::optional<double> break_even_hours;   // nullopt: no rent, or renting always cheaper
   std::optional<double> break_even_months;  // at hours_per_day
   bool rent_never_pays_back = false;        // rent <= electricity alone: owning never catches up
+  // No purchase price (DeviceCost::priced false): the price counts as 0, so
+  // own_total_usd and own_usd_per_hour are the electricity alone (a lower
+  // bound on owning), and there is no break-even.
+  bool rent_only = false;
 };
 
 // Errors: hours per day outside (0, 24], a negative kWh price, years not
-// above 0, a rent not above 0.
+// above 0, a rent not above 0, an unpriced device without a rent.
 Expected<CostAnswer> estimate_cost(const CostQuestion& q);
 
 }  // namespace willfit

@@ -39,6 +39,7 @@
 #include <nlohmann/json.hpp>
 
 #include "willfit/core/text.hpp"
+#include "willfit/devices/rent.hpp"
 
 namespace willfit {
 namespace {
@@ -557,11 +558,20 @@ DeviceDb DeviceDb::merged_with(const DeviceDb& overlay) const {
   return DeviceDb(std::move(out), data_version_, origin_ + " + " + overlay.origin());
 }
 
-Expected<DeviceDb> parse_device_db(std::string_view json, std::string_view origin) {
-  const std::string where(origin);
+namespace {
+
+// What every willfit database file shares: one JSON object, an optional
+// schema_version (1), an optional data_version, and an array under `list_key`.
+struct Document {
   Json doc;
+  std::string data_version;
+};
+
+Expected<Document> open_document(std::string_view json, const std::string& where,
+                                 const char* list_key) {
+  Document d;
   try {
-    doc = Json::parse(json.begin(), json.end());
+    d.doc = Json::parse(json.begin(), json.end());
   } catch (const Json::exception& e) {  // parse errors, and numbers out of range
     // "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
     std::string what = e.what();
@@ -570,26 +580,38 @@ Expected<DeviceDb> parse_device_db(std::string_view json, std::string_view origi
     }
     return make_error(fmt::format("{}: not valid JSON: {}", where, what));
   }
-  if (!doc.is_object()) {
-    return make_error(fmt::format("{}: must be a JSON object with a 'devices' array", where));
+  if (!d.doc.is_object()) {
+    return make_error(fmt::format("{}: must be a JSON object with a '{}' array", where, list_key));
   }
-  if (const auto it = doc.find("schema_version"); it != doc.end()) {
+  if (const auto it = d.doc.find("schema_version"); it != d.doc.end()) {
     if (!it->is_number_integer() || it->get<std::int64_t>() != 1) {
       return make_error(fmt::format("{}: schema_version {} is not supported (this willfit reads 1)",
                                     where, it->dump()));
     }
   }
-  std::string data_version;
-  if (const auto it = doc.find("data_version"); it != doc.end() && !it->is_null()) {
+  if (const auto it = d.doc.find("data_version"); it != d.doc.end() && !it->is_null()) {
     if (!it->is_string()) {
       return make_error(fmt::format("{}: 'data_version' must be a string", where));
     }
-    data_version = it->get<std::string>();
+    d.data_version = it->get<std::string>();
   }
-  const auto list = doc.find("devices");
-  if (list == doc.end() || !list->is_array()) {
-    return make_error(fmt::format("{}: missing the 'devices' array", where));
+  const auto list = d.doc.find(list_key);
+  if (list == d.doc.end() || !list->is_array()) {
+    return make_error(fmt::format("{}: missing the '{}' array", where, list_key));
   }
+  return d;
+}
+
+}  // namespace
+
+Expected<DeviceDb> parse_device_db(std::string_view json, std::string_view origin) {
+  const std::string where(origin);
+  auto opened = open_document(json, where, "devices");
+  if (!opened) {
+    return opened.error();
+  }
+  std::string data_version = std::move(opened->data_version);
+  const auto list = opened->doc.find("devices");
   std::vector<Device> devices;
   devices.reserve(list->size());
   std::set<std::string> ids;
@@ -611,6 +633,71 @@ Expected<DeviceDb> parse_device_db(std::string_view json, std::string_view origi
     devices.push_back(std::move(*device));
   }
   return DeviceDb(std::move(devices), std::move(data_version), where);
+}
+
+// The rent table (rent.hpp) shares the database envelope, so it is parsed
+// here; its arithmetic is in rent.cpp.
+namespace {
+
+constexpr int kMaxGpusPerInstance = 64;
+
+Expected<std::string> text_field(const Json& row, const char* key, const std::string& label) {
+  const auto it = row.find(key);
+  if (it == row.end() || !it->is_string() || it->get<std::string>().empty()) {
+    return make_error(fmt::format("{}: '{}' must be a non-empty string", label, key));
+  }
+  return it->get<std::string>();
+}
+
+Expected<RentOffer> read_offer(const Json& row, const std::string& label) {
+  if (!row.is_object()) {
+    return make_error(fmt::format("{}: must be an object", label));
+  }
+  RentOffer o;
+  for (auto [key, field] : {std::pair{"device", &o.device}, std::pair{"provider", &o.provider},
+                            std::pair{"date", &o.date}, std::pair{"source", &o.source}}) {
+    auto v = text_field(row, key, label);
+    if (!v) {
+      return v.error();
+    }
+    *field = *v;
+  }
+  const auto gpus = row.find("gpus");
+  if (gpus == row.end() || !gpus->is_number_integer() || gpus->get<std::int64_t>() < 1 ||
+      gpus->get<std::int64_t>() > kMaxGpusPerInstance) {
+    return make_error(
+        fmt::format("{}: 'gpus' must be a whole number from 1 to {}", label, kMaxGpusPerInstance));
+  }
+  o.gpus = static_cast<int>(gpus->get<std::int64_t>());
+  const auto price = row.find("usd_per_hour");
+  if (price == row.end() || !price->is_number() || !(price->get<double>() > 0)) {
+    return make_error(fmt::format("{}: 'usd_per_hour' must be a number above 0", label));
+  }
+  o.usd_per_hour = price->get<double>();
+  return o;
+}
+
+}  // namespace
+
+Expected<RentTable> parse_rent_table(std::string_view json, std::string_view origin) {
+  const std::string where(origin);
+  auto opened = open_document(json, where, "prices");
+  if (!opened) {
+    return opened.error();
+  }
+  const auto list = opened->doc.find("prices");
+  if (list->empty()) {
+    return make_error(fmt::format("{}: the 'prices' array is empty", where));
+  }
+  std::vector<RentOffer> offers;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    auto offer = read_offer((*list)[i], fmt::format("{}: prices[{}]", where, i));
+    if (!offer) {
+      return offer.error();
+    }
+    offers.push_back(std::move(*offer));
+  }
+  return RentTable(std::move(offers), std::move(opened->data_version), where);
 }
 
 std::string peek_data_version(std::string_view json) {

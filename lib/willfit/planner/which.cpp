@@ -41,6 +41,9 @@ bool vendor_matches(const Device& d, const std::string& vendor) {
 std::tuple<bool, double> rank_key(const WhichRow& r, WhichSort sort) {
   switch (sort) {
     case WhichSort::Price:
+      if (r.rent) {
+        return {false, r.rent->usd_per_hour};
+      }
       return {!r.price_usd.has_value(), r.price_usd.value_or(0)};
     case WhichSort::Memory:
       return {false, static_cast<double>(r.devices.capacity())};
@@ -68,7 +71,15 @@ std::vector<WhichRow> which_devices(const InferenceQuery& query, std::span<const
       if (d.price_usd) {
         price = *d.price_usd * count;
       }
-      if (options.max_price_usd && (!price || *price > *options.max_price_usd)) {
+      std::optional<RentQuote> rent;
+      if (options.rent) {
+        rent = options.rent->cheapest(d.id, count);
+        if (!rent) {
+          break;  // not offered for rent
+        }
+      }
+      const std::optional<double> ranked = rent ? std::optional(rent->usd_per_hour) : price;
+      if (options.max_price_usd && (!ranked || *ranked > *options.max_price_usd)) {
         break;  // more of it only costs more
       }
       InferenceQuery q = query;
@@ -87,6 +98,11 @@ std::vector<WhichRow> which_devices(const InferenceQuery& query, std::span<const
       const SpeedEstimate speed = estimate_speed(q, e, {});
       if (speed.estimable) {
         row.decode_tokens_per_s = speed.decode_tokens_per_s;
+      }
+      row.rent = rent;
+      if (rent && row.decode_tokens_per_s) {
+        row.rent_usd_per_million_tokens =
+            usd_per_million_tokens(rent->usd_per_hour, *row.decode_tokens_per_s);
       }
       rows.push_back(std::move(row));
       break;  // the smallest count that fits

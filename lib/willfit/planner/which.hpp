@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "willfit/devices/rent.hpp"
 #include "willfit/inference/estimate.hpp"
 #include "willfit/speed/speed.hpp"
 
@@ -22,6 +23,9 @@ struct WhichOptions {
   std::string vendor;                   // "nvidia", "amd", ...; "" for all
   WhichSort sort = WhichSort::Price;
   std::vector<int> counts{1, 2, 4, 8};  // GPUs per set tried, smallest first
+  // --rent: only devices with an offer in this table, priced and ranked by
+  // rent (USD per hour) instead of list price; --max-price is then per hour.
+  const RentTable* rent = nullptr;
 };
 
 struct WhichRow {
@@ -32,6 +36,9 @@ struct WhichRow {
   std::optional<double> price_usd;  // count x the device's price, when known
   std::optional<double> decode_tokens_per_s;
   Runtime runtime = Runtime::LlamaCpp;
+  std::optional<RentQuote> rent;  // with WhichOptions::rent: the cheapest offer for `count`
+  // rent / (decode tokens/s x 3600) x 1e6, when both are known
+  std::optional<double> rent_usd_per_million_tokens;
 };
 
 // For each device (CPUs left out), the smallest count that fits the query
