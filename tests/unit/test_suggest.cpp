@@ -25,6 +25,31 @@ const Suggestion* find(const std::vector<Suggestion>& s, std::string_view args_p
   return it == s.end() ? nullptr : &*it;
 }
 
+// On Apple silicon a lower precision is a GGUF on llama.cpp: bitsandbytes,
+// GPTQ, AWQ and FP8 have no Metal kernels, so NF4 would be advice that cannot
+// run (found asking about Qwen3-30B-A3B at BF16 on an M3 Max 36 GB).
+TEST(Suggest, OnAppleSiliconALowerPrecisionIsAGgufOnLlamaCpp) {
+  InferenceQuery q = query("30b", "bf16", nullptr);
+  Device mac = *raw_device("36gb");
+  mac.vendor = "apple";
+  mac.kind = DeviceKind::Unified;
+  mac.name = "Apple M3 Max 36GB";
+  q.devices.devices.push_back(mac);
+  q.devices.text = "m3 max 36gb";
+  const auto s = suggest_changes(q, estimate_inference(q));
+  const Suggestion* p = find(s, "--precision");
+  ASSERT_NE(p, nullptr);
+  EXPECT_NE(p->args.find("--runtime llama.cpp"), std::string::npos) << p->args;
+  EXPECT_EQ(find(s, "--precision nf4"), nullptr);
+  EXPECT_EQ(find(s, "--precision gptq"), nullptr);
+  // The same question on a CUDA card of the same size keeps transformers' formats.
+  InferenceQuery cuda = query("30b", "bf16", "36gb");
+  const auto t = suggest_changes(cuda, estimate_inference(cuda));
+  const Suggestion* c = find(t, "--precision");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->args.find("--runtime"), std::string::npos) << c->args;
+}
+
 TEST(Suggest, NoneWhenItFitsOrNoDeviceIsGiven) {
   const InferenceQuery fits = query("7b", "q4_k_m", "24gb");
   EXPECT_TRUE(suggest_changes(fits, estimate_inference(fits)).empty());

@@ -11,6 +11,13 @@
 namespace willfit {
 namespace {
 
+// Every device of the set is Apple silicon (Metal).
+bool all_apple(const DeviceSet& devices) {
+  return !devices.devices.empty() &&
+         std::all_of(devices.devices.begin(), devices.devices.end(),
+                     [](const Device& d) { return d.vendor == "apple"; });
+}
+
 bool gguf_runtime(Runtime r) {
   return r == Runtime::LlamaCpp || r == Runtime::Ollama || r == Runtime::Generic;
 }
@@ -149,10 +156,18 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e, 
     return std::nullopt;
   };
   const bool gguf = gguf_runtime(e.runtime);
+  const std::vector<Precision> ggufs = precision_candidates(Runtime::LlamaCpp);
   if (!combined) {
+    // bitsandbytes (NF4, INT8), GPTQ, AWQ and FP8 run on CUDA (and ROCm)
+    // kernels; Metal has none of them, so on Apple silicon a lower precision
+    // is a GGUF on llama.cpp, as Mac users run them (bitsandbytes lists only
+    // CUDA, ROCm, Intel XPU and CPU backends; AutoGPTQ/AutoAWQ ship CUDA
+    // kernels).
+    if (!gguf && all_apple(q.devices)) {
+      return try_list(ggufs, true, false);
+    }
     return try_list(precision_candidates(e.runtime), false, false);
   }
-  const std::vector<Precision> ggufs = precision_candidates(Runtime::LlamaCpp);
   if (!gguf) {
     if (auto s = try_list(ggufs, true, false)) {
       return s;
