@@ -143,6 +143,13 @@ std::string render_grid_text(const GridView& grid, bool color) {
   for (std::size_t r = 0; r < lines.size(); ++r) {
     emit(lines[r], &grid.rows[r]);
   }
+  const bool any_tight = std::any_of(grid.rows.begin(), grid.rows.end(), [](const GridRow& row) {
+    return std::any_of(row.cells.begin(), row.cells.end(),
+                       [](const FitReport& c) { return grid_cell_tight(c.estimate); });
+  });
+  if (any_tight) {
+    out += "*: tight: the headroom is within this estimate's own error; it may go either way.\n";
+  }
   out += grid.devices_given
              ? "fits: fits whole; offload: only with layers in system RAM (--ram); no: does not "
                "fit. Each figure is the total needed (GiB = 2^30 bytes), then the decode speed "

@@ -43,6 +43,20 @@ TEST(Grid, ACellIsTheVerdictAndTheTotal) {
   EXPECT_EQ(grid_cell_text(with(Verdict::Fits, true), UnitSystem::Si), "fits 5.91 GB");
 }
 
+// A cell whose headroom is within the estimate's error says so, as the plain
+// answer's "FITS, but tight" does: a '*' on the word.
+TEST(Grid, ATightCellIsMarked) {
+  Estimate fits = with(Verdict::Fits, true);
+  fits.tight = true;
+  EXPECT_EQ(grid_cell_text(fits), "fits* 5.50 GiB");
+  Estimate no = with(Verdict::NoFit, true);
+  no.tight = true;
+  EXPECT_EQ(grid_cell_text(no), "no* 5.50 GiB");
+  Estimate needs = with(Verdict::NoFit, false);
+  needs.tight = true;  // no device: nothing to be tight against
+  EXPECT_EQ(grid_cell_text(needs), "needs 5.50 GiB");
+}
+
 // The exit rule of the plain answer, cell by cell: only "fits" (or no
 // device at all) counts as a yes.
 TEST(Grid, OnlyFitsOrNoDeviceCountsAsYes) {

@@ -44,7 +44,12 @@ std::string_view grid_cell_word(const Estimate& e) {
 }
 
 std::string grid_cell_text(const Estimate& e, UnitSystem units) {
-  return fmt::format("{} {}", grid_cell_word(e), format_memory(e.memory.total(), units));
+  return fmt::format("{}{} {}", grid_cell_word(e), grid_cell_tight(e) ? "*" : "",
+                     format_memory(e.memory.total(), units));
+}
+
+bool grid_cell_tight(const Estimate& e) {
+  return e.device_known && (e.tight || e.over_soft_limit());
 }
 
 bool grid_cell_ok(const Estimate& e) {

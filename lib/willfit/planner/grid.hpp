@@ -25,6 +25,9 @@ std::string grid_cell_text(const Estimate& e, UnitSystem units = UnitSystem::Mix
 
 // The cell's verdict word alone: "fits", "offload", "no", "needs".
 std::string_view grid_cell_word(const Estimate& e);
+// The plain answer's "tight": the headroom lies within the estimate's own
+// error band (or past a soft limit); the cell's word carries a '*'.
+bool grid_cell_tight(const Estimate& e);
 
 // True when a cell counts as a yes for the exit code: it fits whole, or no
 // device was given (the plain answer's rule: exit 0 then).
