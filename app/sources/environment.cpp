@@ -48,6 +48,16 @@ bool SystemEnvironment::stdout_is_terminal() const {
   return isatty(STDOUT_FILENO) == 1;
 }
 
+// Carriage return, the line, erase to the end of the line (ECMA-48 EL): the
+// next update or the clearing "" overwrites it, so nothing is left behind.
+void SystemEnvironment::progress(const std::string& line) const {
+  if (isatty(STDERR_FILENO) != 1) {
+    return;
+  }
+  const std::string out = "\r" + line + "\x1b[K";
+  [[maybe_unused]] const auto written = ::write(STDERR_FILENO, out.data(), out.size());
+}
+
 // Runs argv with posix_spawnp: stdout into a pipe, stdin and stderr on
 // /dev/null (a probe must not print or wait for input). The pipe is read
 // with poll() until EOF or the deadline; past the deadline the child is

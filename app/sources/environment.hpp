@@ -46,6 +46,11 @@ class Environment {
   // Whether MODEL may be read over the network (issue 15). The fake says no
   // unless a test opts in, so no test can reach the internet by accident.
   [[nodiscard]] virtual bool network_allowed() const = 0;
+  // A progress line while a network read takes more than a moment (issue
+  // 15), rewritten in place; "" clears it. The system environment shows it
+  // only when stderr is a terminal, so scripts and pipes never see it and an
+  // error stays one line; the fake records it for tests.
+  virtual void progress(const std::string& line) const = 0;
 };
 
 // Forwards every call to another environment; a subclass overrides only what
@@ -85,6 +90,7 @@ class ForwardingEnvironment : public Environment {
     return base_.write_file(path, content);
   }
   [[nodiscard]] bool network_allowed() const override { return base_.network_allowed(); }
+  void progress(const std::string& line) const override { base_.progress(line); }
 
  protected:
   const Environment& base_;
@@ -110,6 +116,7 @@ class SystemEnvironment final : public Environment {
   [[nodiscard]] Expected<bool> write_file(const std::string& path,
                                           const std::string& content) const override;
   [[nodiscard]] bool network_allowed() const override { return true; }
+  void progress(const std::string& line) const override;
 };
 
 // A fixed environment for tests: variables, in-memory files and canned
@@ -143,6 +150,8 @@ class FakeEnvironment final : public Environment {
                                           const std::string& content) const override;
   bool network = false;  // tests of remote models set it (and point HF_ENDPOINT at 127.0.0.1)
   [[nodiscard]] bool network_allowed() const override { return network; }
+  mutable std::vector<std::string> progress_lines;  // what progress() was given, in order
+  void progress(const std::string& line) const override { progress_lines.push_back(line); }
 };
 
 }  // namespace willfit::app

@@ -35,6 +35,44 @@ struct Transfer {
   std::uint64_t max_body;
 };
 
+// What a progress line needs: where the request goes, when it started, and
+// whether a line is on the screen (then it is cleared at the end).
+struct Progress {
+  const Environment* env = nullptr;
+  long after_ms = 0;
+  std::string what;  // "host/.../file"
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last{};
+  bool shown = false;
+};
+
+// The host and the last part of the path: enough to say what is being read.
+std::string short_url(const std::string& url) {
+  std::string path = url.substr(0, url.find('?'));
+  const auto slash = path.rfind('/');
+  const std::string last = slash == std::string::npos ? path : path.substr(slash + 1);
+  return url_authority(url) + "/.../" + last;
+}
+
+// libcurl's transfer callback (CURLOPT_XFERINFOFUNCTION): after the first
+// `after_ms`, a line at most every 200 ms with the bytes received so far.
+int on_progress(void* user, curl_off_t, curl_off_t now, curl_off_t, curl_off_t) {
+  auto* p = static_cast<Progress*>(user);
+  const auto t = std::chrono::steady_clock::now();
+  const auto since = [&](std::chrono::steady_clock::time_point from) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(t - from).count();
+  };
+  if (since(p->start) < p->after_ms || (p->shown && since(p->last) < 200)) {
+    return 0;
+  }
+  p->env->progress(fmt::format("willfit: reading {}: {:.1f} MB so far, {:.0f} s", p->what,
+                               static_cast<double>(now) / 1e6,
+                               static_cast<double>(since(p->start)) / 1000.0));
+  p->shown = true;
+  p->last = t;
+  return 0;
+}
+
 std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
   const std::size_t len = size * n;
@@ -93,6 +131,8 @@ HttpSettings HttpSettings::from(const Environment& env) {
   if (const auto b = env.get("WILLFIT_HTTP_BACKOFF_MS"); b && !b->empty()) {
     s.backoff_ms = std::clamp(std::atol(b->c_str()), 0L, 60000L);
   }
+  s.progress = &env;
+  s.progress_after_ms = seconds_to_ms(env.get("WILLFIT_HTTP_PROGRESS_AFTER"), s.progress_after_ms);
   return s;
 }
 
@@ -161,8 +201,17 @@ Expected<HttpResponse> HttpClient::once(const HttpRequest& request) {
     headers = curl_slist_append(headers, h.c_str());
   }
   curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+  Progress progress{settings_.progress, settings_.progress_after_ms, short_url(request.url)};
+  if (progress.env != nullptr) {
+    curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(c, CURLOPT_XFERINFODATA, &progress);
+    curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  }
   const CURLcode code = curl_easy_perform(c);
   curl_slist_free_all(headers);
+  if (progress.shown) {
+    progress.env->progress("");  // the answer or the error follows on a clean line
+  }
   long redirects = 0;
   curl_easy_getinfo(c, CURLINFO_REDIRECT_COUNT, &redirects);
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r.status);

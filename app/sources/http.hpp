@@ -23,6 +23,10 @@ struct HttpSettings {
   long backoff_ms = 500;            // doubled per retry; WILLFIT_HTTP_BACKOFF_MS
   long max_retry_wait_ms = 20000;   // a Retry-After longer than this is an error, not a wait
   std::string user_agent = "willfit/0.1";
+  // A progress line (Environment::progress) once a request has run this long;
+  // WILLFIT_HTTP_PROGRESS_AFTER (seconds). Null: no progress line.
+  const Environment* progress = nullptr;
+  long progress_after_ms = 1000;
 
   // The defaults, overridden by the WILLFIT_HTTP_* variables.
   static HttpSettings from(const Environment& env);

@@ -289,6 +289,27 @@ TEST(Remote, RateLimitsAndServerErrorsAreRetriedThenReported) {
   EXPECT_NE(r5.err.find("the server failed (500)"), std::string::npos) << r5.err;
 }
 
+// A read that takes more than a moment shows a progress line (on a terminal's
+// stderr: Environment::progress), cleared before the answer; a quick one none.
+TEST(Remote, ASlowReadShowsAProgressLineThenClearsIt) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  auto r = run_cli({"hf.co/org/tiny-GGUF", "--json"}, env);
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  EXPECT_TRUE(env.progress_lines.empty());  // quick: under the 1 s default
+  env.vars["WILLFIT_HTTP_PROGRESS_AFTER"] = "0.05";
+  hub.slow_ms = 300;
+  r = run_cli({"hf.co/org/tiny-GGUF", "--json", "--refresh"}, env);
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  EXPECT_EQ(r.err, "");  // stderr of the answer itself stays empty
+  ASSERT_GE(env.progress_lines.size(), 2U);
+  EXPECT_NE(env.progress_lines.front().find("willfit: reading 127.0.0.1:"), std::string::npos)
+      << env.progress_lines.front();
+  EXPECT_NE(env.progress_lines.front().find("MB so far"), std::string::npos);
+  EXPECT_EQ(env.progress_lines.back(), "");  // cleared
+}
+
 TEST(Remote, SlowTruncatedLoopingAndDownServersAreCleanErrors) {
   HttpFake hub;
   hub.repos["org/tiny-GGUF"] = gguf_repo();
