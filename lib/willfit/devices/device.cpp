@@ -194,10 +194,7 @@ Bytes usable_bytes(const Device& device, const UsableOptions& options) {
 }
 
 std::string_view processor_word(const DeviceSet& devices) {
-  const bool cpu = !devices.devices.empty() &&
-                   std::all_of(devices.devices.begin(), devices.devices.end(),
-                               [](const Device& d) { return d.kind == DeviceKind::Cpu; });
-  return cpu ? "CPU" : "GPU";
+  return devices.cpu_only() ? "CPU" : "GPU";
 }
 
 std::string_view context_words(const DeviceSet& devices) {
