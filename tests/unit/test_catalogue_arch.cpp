@@ -35,7 +35,6 @@ const std::map<std::string, std::string>& known_gaps() {
   static const std::map<std::string, std::string> gaps = {
       // params is the card's rounded figure; a maintainer with the
       // safetensors header should replace it with the exact total.
-      {"llama-2-70b", "the card's rounded 70 B (the architecture counts 68.98 B)"},
       {"mistral-nemo-12b", "the card's rounded 12 B (12.25 B)"},
       {"falcon-7b", "the card's rounded 7 B (6.92 B)"},
       {"yi-1.5-34b", "the card's rounded 34 B (34.39 B)"},
