@@ -65,7 +65,7 @@ TEST(CatalogueArchitecture, EveryParamCountMatchesItsArchitecture) {
                          << p.total() << " (" << off * 100 << " % off)";
     ++checked;
   }
-  EXPECT_GE(checked, 80);
+  EXPECT_GE(checked, 140);
 }
 
 }  // namespace
