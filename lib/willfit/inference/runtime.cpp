@@ -98,8 +98,8 @@
 //     each step's key and value onto the layer's cache, a new tensor while the
 //     old one is still alive: one layer's K at the full context on top of the
 //     whole cache.
-//   FP8 checkpoints (fp8 e4m3 weights and one F32 weight_scale_inv per 128 x
-//   128 block, 0.002 bits per weight, not counted) stay FP8 at run time:
+//   FP8 checkpoints (fp8 e4m3 weights and one 2- or 4-byte weight_scale_inv
+//   per 128 x 128 block, at most 0.002 bits per weight, not counted) stay FP8:
 //   FP8Linear quantises its input per 128 values and multiplies FP8 by FP8
 //   (integrations/finegrained_fp8.py), whose copies are narrower than the
 //   product they follow, so the peak is the same as in 16 bits. An FP8
