@@ -311,8 +311,93 @@ TEST(AccuracyPytorch, PeakMemoryMatchesQwenBenchmark) {
   for (const auto& [name, s] : by_precision) {
     s.print(("PyTorch peak, " + name).c_str());
   }
-  EXPECT_LE(all.median(), 8.0);
-  EXPECT_LE(all.max(), 15.0);
+  EXPECT_LE(all.median(), 3.0);
+  EXPECT_LE(all.max(), 10.0);
+}
+
+// Qwen3's speed benchmark (transformers 4.51.3, flash-attention 2, H20): BF16,
+// FP8, GPTQ-Int8 and AWQ at four prompt lengths, each followed by 2048
+// generated tokens. First what the table holds: from a 6144- to a 30720-token
+// prompt the measured memory rises by exactly the KV cache of the 24576 extra
+// tokens, while a prefill peak would rise by the prompt's MLP activations as
+// well (2 x (3 f + 4 e) bytes per token, several times the KV cache). So the
+// column is the memory held at the end of generation, not the prefill peak
+// that max_memory_allocated would record (the Qwen2.5 table above, same
+// script under transformers 4.46, does show it). willfit's end-of-generation
+// holding is the estimate of the same context with a one-token prompt (no
+// prefill to speak of): weights, the whole cache and one layer's K copied by
+// torch.cat. That is gated; the prefill peak willfit answers with is printed.
+TEST(AccuracyPytorch, Qwen3BenchmarkHoldsTheEndOfGeneration) {
+  const std::vector<Row> rows = read_csv("transformers_qwen3.csv");
+  ASSERT_EQ(rows.size(), 80U);
+  std::map<std::string, std::map<std::int64_t, Bytes>> series;
+  Stats end_all;
+  Stats peak_all;
+  std::map<std::string, Stats> end_by;
+  for (const auto& r : rows) {
+    InferenceQuery q;
+    q.model = model_named(r.at("model"));
+    q.precision = *parse_precision(r.at("precision"));
+    q.runtime = Runtime::Transformers;
+    q.devices.devices.push_back(*raw_device("96gb"));  // H20 96GB
+    const auto input = static_cast<std::int64_t>(num(r, "input_tokens"));
+    q.context = input + static_cast<std::int64_t>(num(r, "generated_tokens"));
+    q.batch = static_cast<int>(num(r, "batch"));
+    const Bytes measured = to_bytes(num(r, "value"), r.at("unit"));
+    series[r.at("model") + " " + r.at("precision")][input] = measured;
+    q.prompt_tokens = input;
+    const Estimate peak = estimate_inference(q);
+    q.prompt_tokens = 1;
+    const Estimate end = estimate_inference(q);
+    const auto allocated = [](const Estimate& e) {
+      return e.memory.weights + e.memory.kv_cache + e.memory.compute;
+    };
+    const double end_err = pct(allocated(end), measured);
+    const double peak_err = pct(allocated(peak), measured);
+    std::printf(
+        "  %s %-14s %-9s prompt %5lld  measured %12lld  end %12lld %+6.2f %%  peak %+6.2f %%\n",
+        r.at("case_id").c_str(), r.at("model").c_str(), r.at("precision").c_str(),
+        static_cast<long long>(input), static_cast<long long>(measured),
+        static_cast<long long>(allocated(end)), end_err, peak_err);
+    end_by[r.at("precision")].add(end_err);
+    peak_all.add(peak_err);
+    // AWQ ran in another environment (AutoAWQ, no flash-attn listed) whose
+    // memory rises faster than the cache (printed below), and a tied model's
+    // load-time copy (the Qwen2.5 rows) is a transient the end state no
+    // longer holds: printed, not gated.
+    if (r.at("precision") != "awq") {
+      end_all.add(end_err);
+    }
+  }
+  // The table's shape: the rise from 6144 to 30720 prompt tokens is the KV
+  // cache of 24576 tokens (within 1 %), in every series run under flash-attention 2.
+  for (const auto& [name, points] : series) {
+    const Model m = model_named(name.substr(0, name.find(' ')));
+    const Bytes rise = points.at(30720) - points.at(6144);
+    const Bytes kv = kv_cache_bytes(m.arch, {24576, 1, 512, kv_f16(), kv_f16(), 1});
+    const double mlp = 2.0 * 24576 *
+                       (3.0 * static_cast<double>(m.arch.intermediate_size) +
+                        4.0 * static_cast<double>(m.arch.hidden_size));
+    const double err = pct(rise, kv);
+    std::printf(
+        "  rise 6144 -> 30720 tokens  %-20s measured %11lld  KV %11lld  %+6.2f %%  (prefill MLP "
+        "would add %.0f MiB)\n",
+        name.c_str(), static_cast<long long>(rise), static_cast<long long>(kv), err,
+        mlp / static_cast<double>(kMiB));
+    if (name.find("awq") == std::string::npos) {
+      EXPECT_LE(std::fabs(err), 1.0) << name;
+    }
+  }
+  header();
+  end_all.print("Qwen3 end state (flash-attn 2)");
+  for (const auto& [name, s] : end_by) {
+    s.print(("Qwen3 end state, " + name).c_str());
+  }
+  peak_all.print("Qwen3 vs willfit peak (printed)");
+  // The end state is weights + cache + one layer's K: no activation guess in
+  // it, so it is held to the weights' and the cache's own accuracy.
+  EXPECT_LE(end_all.median(), 1.0);
+  EXPECT_LE(end_all.max(), 4.0);
 }
 
 // vLLM start-up logs: KV blocks and the activation peak. Printed, not

@@ -213,6 +213,58 @@ TEST(Transformers, ActivationsScaleWithPromptAndBatch) {
             2LL * a.layers * a.kv_heads * a.head_dim * 2 * 1000);
 }
 
+// generate(): at the prefill the cache holds the prompt only, so the
+// generated tokens' cache is taken off the prefill moment; with a one-token
+// prompt the end of generation is the peak: one layer's K (torch.cat copies
+// the layer's cache) and the last logits.
+TEST(Transformers, PrefillAndEndOfGenerationAreSeparateMoments) {
+  InferenceQuery q = query("7b", "bf16", "80gb");
+  const Architecture& a = q.model.arch;
+  q.context = 8192;
+  q.prompt_tokens = 8192;
+  const Estimate whole = estimate_inference(q);
+  q.prompt_tokens = 6144;
+  const Estimate part = estimate_inference(q);
+  const auto e = static_cast<double>(a.hidden_size);
+  const auto f = static_cast<double>(a.intermediate_size);
+  const double mlp_2048 = 2.0 * 2048 * (3.0 * f + 4.0 * e);
+  const double kv_2048 = 2.0 * a.layers * a.kv_heads * a.head_dim * 2 * 2048;
+  EXPECT_NEAR(static_cast<double>(whole.memory.compute - part.memory.compute), mlp_2048 + kv_2048,
+              2.0);
+  q.prompt_tokens = 1;
+  const Estimate end = estimate_inference(q);
+  const double logits = static_cast<double>(a.vocab_size) * (2 + 4);
+  EXPECT_NEAR(static_cast<double>(end.memory.compute),
+              static_cast<double>(end.memory.kv_cache) / (2.0 * a.layers) + logits, 2.0);
+}
+
+// --flash-attn off is eager attention: every head's P x P scores, their F32
+// softmax and its cast back, beside the causal mask, when wider than the MLP.
+TEST(Transformers, EagerAttentionHoldsTheScores) {
+  InferenceQuery q = query("7b", "bf16", "80gb");
+  q.context = 8192;
+  const Estimate sdpa = estimate_inference(q);
+  q.flash_attention = FlashAttention::Off;
+  const Estimate eager = estimate_inference(q);
+  const double p = 8192;
+  const double scores = p * p * (q.model.arch.heads * (2.0 * 2 + 4) + 2);
+  const double logits = static_cast<double>(q.model.arch.vocab_size) * (2 + 4);
+  EXPECT_NEAR(static_cast<double>(eager.memory.compute), scores + logits, 2.0);
+  EXPECT_GT(eager.memory.compute, 10 * sdpa.memory.compute);
+}
+
+// An FP8 checkpoint of a tied-embedding model holds its head again in 16
+// bits under transformers (Qwen3-0.6B/1.7B/4B-FP8, tests/data), not under vLLM.
+TEST(Transformers, TiedFp8HoldsItsHeadAgain) {
+  InferenceQuery q = query("7b", "fp8", "80gb");
+  EXPECT_EQ(estimate_inference(q).memory.weights, weight_bytes(q.model, q.precision));
+  q.model.arch.tied_embeddings = true;
+  const Bytes head = 2 * q.model.arch.vocab_size * q.model.arch.hidden_size;
+  EXPECT_EQ(estimate_inference(q).memory.weights, weight_bytes(q.model, q.precision) + head);
+  q.runtime = Runtime::Vllm;
+  EXPECT_EQ(estimate_inference(q).memory.weights, weight_bytes(q.model, q.precision));
+}
+
 TEST(Mlx, UsesTheMacWorkingSetLimit) {
   InferenceQuery q = query("8b", "fp16", nullptr);
   Device mac;

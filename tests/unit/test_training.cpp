@@ -192,8 +192,9 @@ TEST(TrainingActivations, GqaAndSwigluUseTheRealWidths) {
   ActivationOptions o;
   o.seq = 1;
   // Per token: norms and matmul inputs 4 x 2 h, Q K V O 2 (q + k + v + q),
-  // SwiGLU 4 x 2 ffn, flash log-sum-exp 4 bytes per head.
-  const Bytes expected = 8 * 4096 + 2 * (4096 + 1024 + 1024 + 4096) + 8 * 14336 + 4 * 32;
+  // SwiGLU 4 x 2 ffn, flash log-sum-exp 4 bytes per head, two norms' F32
+  // statistics 16 bytes.
+  const Bytes expected = 8 * 4096 + 2 * (4096 + 1024 + 1024 + 4096) + 8 * 14336 + 4 * 32 + 16;
   EXPECT_EQ(layer_activation_bytes(s, o), expected);
 }
 

@@ -92,6 +92,39 @@ Architecture bert_large_classifier() {
   return a;
 }
 
+// What autograd keeps for one bert-large layer trained in fp32 with eager
+// attention and dropout, tensor by tensor from transformers'
+// models/bert/modeling_bert.py and the saved tensors of torch's backward
+// functions (addmm, bmm, softmax, native_dropout, gelu, native_layer_norm):
+TEST(TrainingActivations, BertLayerKeepsWhatAutogradSaves) {
+  LayerShape s = layer_shape(bert_large_classifier(), 4);
+  s.dropout = true;
+  ActivationOptions o;
+  o.seq = 512;
+  o.micro_batch = 4;
+  o.flash_attention = false;
+  const double sb = 512.0 * 4;
+  const double sbh = sb * 1024;
+  const double scores = 16.0 * 512 * sb;  // heads x s x s x b
+  const double f32 = 4;
+  const double saved =
+      // BertSelfAttention: the query/key/value input (one tensor), Q and K
+      // (matmul), the softmax output, the attention-probs dropout mask (bool),
+      // the dropped probabilities and V (matmul)
+      f32 * sbh + 2 * f32 * sbh + f32 * scores + scores + f32 * scores + f32 * sbh +
+      // BertSelfOutput: the dense input (context), the hidden dropout mask,
+      // LayerNorm's input and its mean and rstd
+      f32 * sbh + sbh + f32 * sbh + 2 * f32 * sb +
+      // BertIntermediate: the dense input, GELU's input (4h)
+      f32 * sbh + f32 * 4 * sbh +
+      // BertOutput: the dense input (GELU's output, 4h), the hidden dropout
+      // mask, LayerNorm's input and its statistics
+      f32 * 4 * sbh + sbh + f32 * sbh + 2 * f32 * sb;
+  EXPECT_EQ(layer_activation_bytes(s, o), static_cast<Bytes>(saved));
+  // The s^2 terms are more than half of it at 512 tokens in fp32.
+  EXPECT_GT(9 * scores, saved / 2);
+}
+
 TrainingQuery query_for(double params, const Architecture& a) {
   TrainingQuery q;
   q.model.name = "test";

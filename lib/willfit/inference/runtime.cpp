@@ -74,20 +74,47 @@
 //   full-length sequence fits; max concurrency = KV tokens / context.
 //
 // transformers (PyTorch)
-//   torch.cuda.max_memory_allocated during generate() is weights + the KV
-//   cache of every token (prompt and generated, unpadded) + the prefill
-//   activation peak. The peak is the MLP of one layer: three f-wide tensors
-//   live at once (act(gate), up, and their product) plus three e-wide ones
-//   (residual, norm, output), in the activation dtype:
-//     activations = bytes x prompt tokens x sequences x (3 f + 3 e)
-//   plus the last position's logits, in the model dtype and upcast to F32
-//   (generate() keeps only the last position: num_logits_to_keep = 1). With
-//   several GPUs (device_map="auto") each holds such a peak. An AWQ
+//   torch.cuda.max_memory_allocated during generate() is the weights, the KV
+//   cache and the larger of two moments, read from transformers' sources
+//   (v4.46-4.5x: generation/utils.py, cache_utils.py, models/*/modeling_*.py):
+//   - the prefill. generate() asks for the last position's logits only
+//     (logits_to_keep, num_logits_to_keep before 4.50) and copies them to F32
+//     (next_token_logits ... dtype=torch.float32), so the logits cost
+//     v x (bytes + 4). With SDPA (the default) or flash-attention 2 and an
+//     unpadded batch the causal mask is None and no P x P scores exist; the
+//     widest point is the MLP of one layer over the whole prompt:
+//     down_proj(act_fn(gate_proj(x)) * up_proj(x)) holds act(gate), up and
+//     their product, three f-wide tensors, beside four e-wide ones (the
+//     model loop's inputs_embeds and layer input, the layer's residual and
+//     its normed input):
+//       activations = bytes x prompt x sequences x (3 f + 4 e) + logits
+//     With eager attention (--flash-attn off) eager_attention_forward holds
+//     every head's P x P scores in the model dtype, their F32 softmax and its
+//     cast back, beside the [P, P] causal mask: P^2 (h (2 B + 4) + B) per
+//     sequence, when that is wider than the MLP. At the prefill the
+//     DynamicCache holds the prompt only: the generated tokens' cache comes
+//     later, so it is taken off the prefill moment.
+//   - the end of generation. DynamicCache.update concatenates (torch.cat)
+//     each step's key and value onto the layer's cache, a new tensor while the
+//     old one is still alive: one layer's K at the full context on top of the
+//     whole cache.
+//   FP8 checkpoints (fp8 e4m3 weights and one 2- or 4-byte weight_scale_inv
+//   per 128 x 128 block, at most 0.002 bits per weight, not counted) stay FP8:
+//   FP8Linear quantises its input per 128 values and multiplies FP8 by FP8
+//   (integrations/finegrained_fp8.py), whose copies are narrower than the
+//   product they follow, so the peak is the same as in 16 bits. An FP8
+//   checkpoint of a tied-embedding model holds its output head as a 16-bit
+//   tensor of its own: beyond their FP8 weights, cache and the few tens of
+//   MiB every BF16 run shows, Qwen3-0.6B/1.7B/4B-FP8 hold 297, 594 and 748 MiB
+//   at every prompt length, and v x e x 2 = 297, 594 and 742 MiB; the untied
+//   8B-FP8 holds nothing more (the line of transformers' loader that unties
+//   it was not found: the term rests on those measurements). An AWQ
 //   checkpoint of a tied-embedding model holds its 16-bit embedding twice
-//   while loading, which is the peak for short prompts. The
-//   CUDA context lives outside the allocator (457 MiB, as above). Measured on
-//   Qwen2.5 0.5B-72B in BF16, GPTQ and AWQ at four prompt lengths
-//   (tests/data/pytorch_peak.csv).
+//   while loading (the Qwen2.5 rows), which is the peak for short prompts.
+//   With several GPUs (device_map="auto") each holds such a peak. The CUDA
+//   context lives outside the allocator (457 MiB, as above). Measured against
+//   Qwen2.5 0.5B-72B (transformers 4.46: the prefill peak) and Qwen3 0.6B-32B
+//   (4.51.3: that table records the end of generation) in tests/data.
 //
 // MLX
 //   Unified memory: weights, the KV cache (mlx_lm grows it in steps of 256
@@ -965,7 +992,11 @@ void pytorch(const Inputs& in, Estimate& e) {
   const Architecture& a = q.model.arch;
   const bool mlx = e.runtime == Runtime::Mlx;
   set_usable(in, e);
-  e.memory.weights = e.model_weight_bytes;
+  // An FP8 checkpoint of a tied-embedding model holds its output head as a
+  // 16-bit tensor of its own under transformers (essay: "transformers").
+  const Bytes head_copy =
+      !mlx && q.precision.id == "fp8" && a.tied_embeddings ? 2 * a.vocab_size * a.hidden_size : 0;
+  e.memory.weights = e.model_weight_bytes + head_copy;
   add_term(
       in, e, "weights", e.memory.weights, Placement::Device,
       [&] {
@@ -975,8 +1006,11 @@ void pytorch(const Inputs& in, Estimate& e) {
                                  q.precision.bits_per_weight / 8.0, q.precision.name,
                                  format_size(e.memory.weights, in.q.units))
                    : fmt::format(
-                         "linear layers at {:g} bits, embeddings and output head at 16 bits = {}",
-                         q.precision.bits_per_weight, format_size(e.memory.weights, in.q.units));
+                         "linear layers at {:g} bits, embeddings and output head at 16 "
+                         "bits{} = {}",
+                         q.precision.bits_per_weight,
+                         head_copy > 0 ? " (the tied head held again, untied)" : "",
+                         format_size(e.memory.weights, in.q.units));
       },
       q.precision.source);
   add_projector(in, e);
@@ -989,13 +1023,34 @@ void pytorch(const Inputs& in, Estimate& e) {
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
       [&] { return kv_formula(in, e.kv_cells, e.memory.kv_cache); },
       mlx ? "mlx_lm KV cache, grown in steps of 256 tokens" : "transformers DynamicCache");
-  // Activations of the prefill pass.
+  // Activations of the prefill pass (essay: "transformers (PyTorch)").
   const std::int64_t prompt = std::min(in.context, q.prompt_tokens.value_or(in.context));
   const std::int64_t step = mlx ? std::min(prompt, kMlxPrefillStep) : prompt;
   const double act_bytes = q.precision.id == "fp32" || q.precision.id == "f32" ? 4.0 : 2.0;
-  const double mlp =
-      act_bytes * f(step) * f(in.batch) * (3.0 * f(active_ffn(a)) + 3.0 * f(a.hidden_size));
+  const double tokens = f(step) * f(in.batch);
+  // e-wide tensors live at the MLP: transformers' model loop holds the
+  // embeddings and the layer input, the layer its residual and the normed
+  // input (four); mlx_lm's block holds its input, residual and normed input.
+  const double hidden_live = mlx ? 3.0 : 4.0;
+  const double mlp = act_bytes * tokens * (3.0 * f(active_ffn(a)) + hidden_live * f(a.hidden_size));
+  // Eager attention (--flash-attn off): every head's P x P scores in the
+  // model dtype, their F32 softmax and its cast back, beside the causal mask.
+  const bool eager = !mlx && !in.flash;
+  const double scores =
+      eager ? f(in.batch) * f(step) * f(step) * (f(a.heads) * (2.0 * act_bytes + 4.0) + act_bytes)
+            : 0.0;
   const double logits = f(in.batch) * f(a.vocab_size) * (act_bytes + 4.0);
+  const double prefill = std::max(mlp, scores) + logits;
+  // Generation: the cache of the generated tokens does not exist yet at the
+  // prefill, and each decode step concatenates one layer's K (then V) into a
+  // new tensor while the old one is alive.
+  double decode = 0.0;
+  double grown = 0.0;
+  if (!mlx) {
+    grown = f(e.memory.kv_cache -
+              kv_cache_bytes(a, {prompt, in.batch, q.ubatch, in.k_type, in.v_type, pad}));
+    decode = f(e.memory.kv_cache) / (2.0 * f(std::max(1, attention_layer_count(a)))) + logits;
+  }
   // Loading an AWQ checkpoint of a tied-embedding model holds the 16-bit
   // embedding twice for a moment (the output head is materialised on its
   // own); with a short prompt that load-time peak is the larger one.
@@ -1004,20 +1059,32 @@ void pytorch(const Inputs& in, Estimate& e) {
   // Every GPU of a pipeline (device_map="auto") runs the same layer shapes,
   // so each holds its own activation peak.
   const std::size_t nd = std::max<std::size_t>(1, q.devices.count());
-  const Bytes per_device = round_bytes(std::max(mlp + logits, load_copy));
+  const Bytes per_device = round_bytes(std::max({prefill - grown, decode, load_copy}));
   e.memory.compute = per_device * static_cast<Bytes>(nd);
   add_term(
       in, e, "compute", e.memory.compute, Placement::Device,
       [&] {
+        const std::string where = nd > 1 ? fmt::format(", on each of {} GPUs", nd) : std::string();
+        if (decode > prefill - grown && decode >= load_copy) {
+          return fmt::format(
+              "end of generation: one layer's K copied while the cache grows (torch.cat), and "
+              "the last logits in F32{} = {}",
+              where, format_memory(e.memory.compute, in.q.units));
+        }
         return fmt::format(
-            "prefill of {} tokens{}: {:g} bytes x tokens x (3 x MLP width + 3 x hidden), "
-            "and the last logits in F32{} = {}",
-            step, in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "", act_bytes,
-            nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "",
+            "prefill of {} tokens{}: {}, and the last logits in F32{}{} = {}", step,
+            in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "",
+            eager && scores > mlp
+                ? fmt::format("{:g} heads' {} x {} scores, their F32 softmax and its cast",
+                              f(a.heads), step, step)
+                : fmt::format("{:g} bytes x tokens x (3 x MLP width + {:g} x hidden)", act_bytes,
+                              hidden_live),
+            grown > 0 ? ", less the cache of the tokens not yet generated" : "", where,
             format_memory(e.memory.compute, in.q.units));
       },
       mlx ? "mlx_lm prefill step (runtime.cpp essay)"
-          : "PyTorch MLP peak, measured on Qwen2.5 (runtime.cpp essay)");
+          : "transformers generate(): prefill MLP or eager scores, DynamicCache growth "
+            "(runtime.cpp essay)");
   for (std::size_t i = 0; i < nd; ++i) {
     e.memory.overhead +=
         i < q.devices.count() ? context_overhead(q.devices.devices[i]) : kCudaContext;

@@ -527,7 +527,8 @@ LayerShape layer_shape(const Architecture& a, double bytes_per_value) {
 //   - replicated across tensor-parallel ranks (unless sequence parallel):
 //     the two norm inputs (2 B sbh), the inputs of the QKV and MLP matmuls
 //     (B sbh each) and two dropout masks (sbh each, when dropout is used):
-//     Korthikanti's "10 sbh";
+//     Korthikanti's "10 sbh"; and the norms' F32 statistics, which they leave
+//     out (torch's native_layer_norm saves mean and rstd: 16 sb bytes);
 //   - split across ranks: Q and K (B sb (q + k)), V (B sb v) and the output
 //     projection's input (B sb q), where q, k, v are the real widths (GQA
 //     shrinks k and v); the MLP: GELU input and second matmul input
@@ -549,7 +550,10 @@ Bytes layer_activation_bytes(const LayerShape& shape, const ActivationOptions& o
     return round_bytes(B * sb * h / sp_div);
   }
   const double mask = shape.dropout ? 1.0 : 0.0;
-  const double replicated = sb * h * (2.0 * B + B + B + 2.0 * mask);
+  // Each of the two norms also keeps its F32 statistics per token (LayerNorm
+  // the mean and 1/std, RMSNorm one of them): 2 x 2 x 4 bytes per token.
+  const double norm_stats = 16.0 * sb;
+  const double replicated = sb * h * (2.0 * B + B + B + 2.0 * mask) + norm_stats;
   const auto q = static_cast<double>(shape.q_width);
   const auto k = static_cast<double>(shape.k_width);
   const auto v = static_cast<double>(shape.v_width);
