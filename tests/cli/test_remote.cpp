@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -550,6 +551,129 @@ TEST(Remote, AUrlIsOneFile) {
   for (const auto& l : hub.log()) {
     EXPECT_EQ(l.auth.empty(), l.server == "cdn") << l.server << " " << l.path;
   }
+}
+
+// A URL is cached as a branch name is: trusted for WILLFIT_CACHE_TTL without a
+// request (and with --offline), then asked again with If-None-Match; its bytes
+// are kept under its ETag (else Last-Modified, else its size).
+TEST(Remote, AUrlIsCachedByItsETagAndAskedAgainAfterTheTtl) {
+  HttpFake hub;
+  hub.plain["tiny.gguf"] = Served{tiny_llama(3).header(), kSparse, "\"v1\"", ""};
+  auto env = env_for(hub);
+  const std::string url = hub.base() + "/files/tiny.gguf";
+  Json j = answer(run_cli({url, "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["requests"], 1);  // one range read
+  EXPECT_EQ(j["model"]["origin"]["cached"], false);
+  ASSERT_EQ(hub.log().size(), 1U);
+  EXPECT_EQ(hub.log()[0].range, "bytes=0-2097151");
+  hub.clear_log();
+  // Fresh: no request, online or offline, and the same answer.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{url, "--json"},
+        std::vector<std::string>{url, "--json", "--offline"}}) {
+    j = answer(run_cli(args, env));
+    EXPECT_EQ(j["model"]["origin"]["requests"], 0);
+    EXPECT_EQ(j["model"]["origin"]["cached"], true);
+    EXPECT_EQ(j["model"]["origin"]["kind"], "url");
+    EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+  }
+  EXPECT_TRUE(hub.log().empty());
+  // --refresh ignores the cache: the whole first read again, no If-None-Match.
+  j = answer(run_cli({url, "--json", "--refresh"}, env));
+  EXPECT_EQ(j["model"]["origin"]["requests"], 1);
+  EXPECT_EQ(total_bytes(hub.log()), std::uint64_t{2} << 20);
+  hub.clear_log();
+  // Past the TTL: one request, answered 304 (no body), the cached bytes reused.
+  env.vars["WILLFIT_CACHE_TTL"] = "0";
+  j = answer(run_cli({url, "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["requests"], 1);
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+  ASSERT_EQ(hub.log().size(), 1U);
+  EXPECT_EQ(hub.log()[0].status, 304);
+  EXPECT_EQ(total_bytes(hub.log()), 0U);
+  hub.clear_log();
+  // The file changed (a new ETag): read again, and the new answer.
+  GgufWriter bigger = tiny_llama(3);
+  const std::uint64_t extra = bigger.tensor("blk.9.ffn_up_x.weight", {256, 512}, kQ8_0);
+  hub.plain["tiny.gguf"] = Served{bigger.header(), kSparse, "\"v2\"", ""};
+  j = answer(run_cli({url, "--json"}, env));
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes + extra);
+  EXPECT_EQ(hub.log().at(0).status, 206);
+  // Offline, a URL never read is a clean error.
+  const auto r = run_cli({hub.base() + "/files/other.gguf", "--offline"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("offline"), std::string::npos) << r.err;
+}
+
+// Without an ETag, Last-Modified (else the size alone) says whether the bytes
+// read before still hold: a header read in two requests is asked again in one.
+TEST(Remote, AUrlWithoutAnETagFallsBackToLastModifiedThenSize) {
+  for (const std::string modified : {"Tue, 01 Dec 2026 00:00:00 GMT", ""}) {
+    HttpFake hub;
+    const GgufWriter w = big_header(3 << 20);
+    hub.plain["big.gguf"] = Served{w.header(), kSparse, "", modified};
+    auto env = env_for(hub);
+    const std::string url = hub.base() + "/files/big.gguf";
+    Json j = answer(run_cli({url, "--json"}, env));
+    EXPECT_EQ(j["model"]["origin"]["requests"], 2);  // 2 MiB, then the rest
+    hub.clear_log();
+    EXPECT_EQ(answer(run_cli({url, "--json"}, env))["model"]["origin"]["requests"], 0);
+    env.vars["WILLFIT_CACHE_TTL"] = "0";
+    j = answer(run_cli({url, "--json"}, env));
+    EXPECT_EQ(j["model"]["origin"]["requests"], 1) << modified;  // the rest comes from the cache
+    EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+    EXPECT_EQ(total_bytes(hub.log()), std::uint64_t{2} << 20);
+  }
+}
+
+TEST(Remote, ReadsTheTreesPagesAndLinkHeaders) {
+  EXPECT_EQ(
+      app::link_next(R"(<https://h/a?cursor=1>; rel="prev", <https://h/a?cursor=3>; rel="next")"),
+      "https://h/a?cursor=3");
+  EXPECT_EQ(app::link_next(R"(<https://h/a?cursor=1>; rel="prev")"), "");
+  EXPECT_EQ(app::link_next("garbage <"), "");
+  const auto tree = app::parse_hub_tree(
+      R"([{"type":"directory","path":"d"},{"type":"file","path":"d/x.gguf","size":134,
+          "lfs":{"size":5000000000}},{"type":"file","path":"../y","size":1}])");
+  ASSERT_TRUE(tree);
+  ASSERT_EQ(tree->size(), 1U);
+  EXPECT_EQ(tree->front().path, "d/x.gguf");
+  EXPECT_EQ(tree->front().size, 5000000000U);  // the LFS size, not the pointer's
+  EXPECT_FALSE(app::parse_hub_tree("{}"));
+}
+
+// The model info's file list may be cut short for a large repository: from
+// 1000 files on, the tree is listed, following Link: rel="next", up to 100
+// pages; the list is cached with the rest.
+TEST(Remote, ALargeRepositoryIsListedThroughTheTreesPages) {
+  HttpFake hub;
+  FakeRepo repo = gguf_repo();
+  for (int i = 0; i < 1500; ++i) {
+    repo.files[fmt::format("A/file-{:04}.txt", i)] = Served{"x", 1};  // sorted before Tiny-*
+  }
+  hub.repos["org/large-GGUF"] = repo;
+  hub.siblings_limit = 1000;  // the GGUF files are past the cut
+  auto env = env_for(hub);
+  env.vars["HF_TOKEN"] = "hf_good";
+  Json j = answer(run_cli({"hf.co/org/large-GGUF", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["files"], Json::array({"Tiny-Q4_K_M.gguf"}));
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+  auto log = hub.log();
+  ASSERT_EQ(log.size(), 5U);  // info, 2 tree pages, resolve, range
+  EXPECT_EQ(j["model"]["origin"]["requests"], 5);
+  EXPECT_NE(log[1].path.find("/tree/"), std::string::npos);
+  EXPECT_NE(log[2].path.find("/tree/"), std::string::npos);
+  EXPECT_EQ(log[2].auth, "Bearer hf_good");
+  hub.clear_log();
+  j = answer(run_cli({"hf.co/org/large-GGUF", "--json", "--offline"}, env));
+  EXPECT_EQ(j["model"]["origin"]["files"], Json::array({"Tiny-Q4_K_M.gguf"}));
+  EXPECT_TRUE(hub.log().empty());
+  // A list longer than 100 pages is refused, after 100 requests for it.
+  hub.tree_page = 10;
+  const auto r = run_cli({"hf.co/org/large-GGUF", "--refresh"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("runs past 100 pages"), std::string::npos) << r.err;
+  EXPECT_EQ(hub.log().size(), 101U);
 }
 
 }  // namespace
