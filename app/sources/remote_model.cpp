@@ -40,6 +40,7 @@
 #include "sources/remote_model.hpp"
 #include "sources/stores.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/models/safetensors.hpp"
 
 namespace willfit::app {
 namespace {
@@ -53,7 +54,11 @@ constexpr std::uint64_t kMaxJson = 64ULL << 20;
 // A model info listing this many files may be cut short: the tree is listed
 // instead (huggingface_hub _snapshot_download.py, LARGE_REPO_THRESHOLD).
 constexpr std::size_t kSiblingsTrusted = 1000;
-constexpr int kMaxTreePages = 100;  // pages of the tree followed, at most
+constexpr int kMaxTreePages = 100;
+constexpr const char* kIndex = "model.safetensors.index.json";
+// A repository of more shards than this reads only a sample's headers
+// (shard_sample): one request each, plus a resolve each on the hub.
+constexpr std::size_t kMaxShardHeaders = 8;  // pages of the tree followed, at most
 
 struct Settings {
   bool offline = false;
@@ -363,6 +368,35 @@ class Reader {
     return all;
   }
 
+  // A repository of many shards: when its index gives metadata.total_size
+  // (the exact tensor bytes) and config.json the architecture, the headers
+  // of every shard add nothing but their dtypes, which the few shards of
+  // SafetensorsIndex::sample_shards show (remote-notes 9: "index.json
+  // total_size gives the exact weight bytes in one small GET"). Up to
+  // kMaxShardHeaders shards are all read (exact parameter counts). nullopt:
+  // read every shard.
+  std::optional<std::vector<std::string>> shard_sample(
+      const std::vector<std::string>& checkpoint, std::map<std::string, std::uint64_t>& sizes) {
+    const auto shards = std::count_if(checkpoint.begin(), checkpoint.end(), [](const auto& p) {
+      return p != "config.json" && p != kIndex;
+    });
+    if (shards <= static_cast<long>(kMaxShardHeaders) || sizes.count("config.json") == 0 ||
+        sizes.count(kIndex) == 0) {
+      return std::nullopt;
+    }
+    auto text = remote_->read_file(vdir_ + "/" + kIndex, sizes[kIndex]);
+    if (!text) {
+      return std::nullopt;  // the reader reports it
+    }
+    const auto index = read_safetensors_index(*text);
+    if (!index || index->total_size <= 0 || index->sample_shards.empty()) {
+      return std::nullopt;
+    }
+    origin_.files_not_read =
+        static_cast<std::int64_t>(index->shards.size() - index->sample_shards.size());
+    return index->sample_shards;
+  }
+
   Expected<Model> hub(const RemoteRef& ref) {
     std::string endpoint = "https://huggingface.co";
     if (const auto e = env_.get("HF_ENDPOINT"); e && !e->empty()) {
@@ -464,7 +498,20 @@ class Reader {
         if (sizes[p] == 0) {
           return make_error(fmt::format("{}: the hub gave no size for {}", shown, p));
         }
-        add(p, p.back() == 'n' ? sizes[p] : kShardFirstRead);  // .json whole; headers 256 KiB
+      }
+      for (const auto& p : {std::string("config.json"), std::string(kIndex)}) {
+        if (sizes.count(p) != 0) {
+          add(p, sizes[p]);  // read whole
+        }
+      }
+      auto read = checkpoint;
+      if (auto sample = shard_sample(checkpoint, sizes)) {
+        read = std::move(*sample);
+      }
+      for (const auto& p : read) {
+        if (p != "config.json" && p != kIndex) {
+          add(p, kShardFirstRead);  // a header in one request when under 256 KiB
+        }
       }
       return model_from_path(vdir_, *remote_, units_);
     }

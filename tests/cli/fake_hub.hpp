@@ -58,6 +58,7 @@ class HttpFake {
   std::uint64_t truncate_after = 0;  // drop the connection after this many body bytes (0: never)
   int slow_ms = 0;                   // wait before answering
   bool redirect_loop = false;        // resolve redirects to itself
+  bool wrong_content_range = false;  // a 206 whose Content-Range says it starts at byte 0
   std::deque<int> api_failures;      // statuses the API answers first (then success)
   std::string retry_after = "1";     // with a 429
   std::string valid_token = "hf_good";
@@ -139,8 +140,9 @@ class HttpFake {
         return;
       }
       res.status = 206;
-      res.set_header("Content-Range", "bytes " + std::to_string(first) + "-" +
-                                          std::to_string(last) + "/" + std::to_string(f.size));
+      res.set_header("Content-Range", "bytes " + std::to_string(wrong_content_range ? 0 : first) +
+                                          "-" + std::to_string(last) + "/" +
+                                          std::to_string(f.size));
     } else {
       res.status = 200;
     }

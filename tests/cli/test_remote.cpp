@@ -3,6 +3,7 @@
 // fake HOME. Every case checks the answer, the requests and the bytes.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -361,6 +362,14 @@ std::string llama_config() {
     "max_position_embeddings":4096,"torch_dtype":"bfloat16"})";
 }
 
+// The header of a safetensors file (its 8-byte length and the JSON): what a
+// sparse shard served by the fake holds.
+std::string header_of(const std::string& file) {
+  std::uint64_t n = 0;
+  std::memcpy(&n, file.data(), 8);
+  return file.substr(0, 8 + n);
+}
+
 TEST(Remote, SafetensorsRepositoryReadsConfigIndexAndShardHeadersOnce) {
   HttpFake hub;
   FakeRepo repo;
@@ -375,11 +384,6 @@ TEST(Remote, SafetensorsRepositoryReadsConfigIndexAndShardHeadersOnce) {
         {"model.layers.0.mlp.up_proj.weight", "model-00002-of-00002.safetensors"}}}};
   repo.files["model.safetensors.index.json"] = Served{index.dump(), index.dump().size()};
   // Sparse shards of 4 GB: only their headers are real.
-  const auto header_of = [](const std::string& file) {
-    std::uint64_t n = 0;
-    std::memcpy(&n, file.data(), 8);
-    return file.substr(0, 8 + n);
-  };
   repo.files["model-00001-of-00002.safetensors"] = Served{header_of(a), 4'000'000'000};
   repo.files["model-00002-of-00002.safetensors"] = Served{header_of(b), 4'000'000'000};
   repo.files["tokenizer.json"] = Served{"{}", 2};
@@ -402,6 +406,63 @@ TEST(Remote, SafetensorsRepositoryReadsConfigIndexAndShardHeadersOnce) {
   EXPECT_EQ(reads["model-00001-of-00002.safetensors"], 1);
   EXPECT_EQ(reads["model-00002-of-00002.safetensors"], 1);
   EXPECT_EQ(reads.count("tokenizer.json"), 0U);
+}
+
+// A repository of many shards whose index gives total_size and whose config
+// gives the architecture: the weight bytes come from the index, the dtypes
+// from the shards of the embedding, the middle block and lm_head; the other
+// headers are not read, and model.origin says how many.
+TEST(Remote, ManyShardsReadTheIndexAndASampleOfHeaders) {
+  HttpFake hub;
+  FakeRepo repo;
+  std::string config = llama_config();
+  config.replace(config.find("\"num_hidden_layers\":2"), 21, "\"num_hidden_layers\":10");
+  repo.files["config.json"] = Served{config, config.size()};
+  const auto shard = [](int k) { return fmt::format("model-{:05}-of-00012.safetensors", k); };
+  Json weight_map = Json::object();
+  std::int64_t total = 0;
+  const auto put = [&](int k, const StTensor& t) {
+    const std::string file = safetensors_file({t});
+    repo.files[shard(k)] = Served{header_of(file), 4'000'000'000};
+    weight_map[t.name] = shard(k);
+    total += static_cast<std::int64_t>(1000 * 256 * t.bytes_per_element_x2 / 2);
+  };
+  put(1, {"model.embed_tokens.weight", "BF16", {1000, 256}, 4});
+  for (int layer = 0; layer < 10; ++layer) {  // the bulk in FP8
+    put(2 + layer,
+        {fmt::format("model.layers.{}.mlp.up_proj.weight", layer), "F8_E4M3", {1000, 256}, 2});
+  }
+  put(12, {"lm_head.weight", "BF16", {1000, 256}, 4});
+  const Json index = {{"metadata", {{"total_size", total}}}, {"weight_map", weight_map}};
+  repo.files["model.safetensors.index.json"] = Served{index.dump(), index.dump().size()};
+  hub.repos["org/sharded"] = repo;
+  auto env = env_for(hub);
+  const auto r = run_cli({"org/sharded", "--json"}, env);
+  const Json j = answer(r);
+  ASSERT_TRUE(j.is_object()) << r.err;
+  EXPECT_EQ(j["model"]["weights_bytes"], total);
+  EXPECT_EQ(j["model"]["layers"], 10);
+  const Json& o = j["model"]["origin"];
+  EXPECT_EQ(o["files_not_read"], 9);
+  EXPECT_EQ(o["files"], Json::array({"config.json", shard(1), shard(6), shard(12),
+                                     "model.safetensors.index.json"}));
+  std::map<std::string, int> reads;
+  for (const auto& l : hub.log()) {
+    if (l.status == 200 || l.status == 206) {
+      ++reads[l.path.substr(l.path.rfind('/') + 1)];
+    }
+  }
+  reads.erase("main");          // the model info
+  EXPECT_EQ(reads.size(), 5U);  // config, index, 3 headers: each once
+  for (const auto& [file, n] : reads) {
+    EXPECT_EQ(n, 1) << file;
+  }
+  EXPECT_EQ(reads.count(shard(6)), 1U);  // the middle block (layer 4 of 0-9)
+  EXPECT_EQ(o["requests"], 9);           // info, config, index, 3 x (resolve + range)
+  const std::string text = run_cli({"org/sharded"}, env).out;
+  EXPECT_NE(text.find("dtypes from the headers of 3 of its 12 shards (BF16 80%, F8_E4M3 20%"),
+            std::string::npos)
+      << text;
 }
 
 std::string manifest(const std::string& media, const std::string& digest, std::uint64_t size) {
@@ -674,6 +735,75 @@ TEST(Remote, ALargeRepositoryIsListedThroughTheTreesPages) {
   EXPECT_TRUE(is_clean_error(r)) << r.err;
   EXPECT_NE(r.err.find("runs past 100 pages"), std::string::npos) << r.err;
   EXPECT_EQ(hub.log().size(), 101U);
+}
+
+// Audit of issue 15 (remote2): the cases no other test proved.
+TEST(Remote, A206ForAnotherRangeIsRefused) {
+  HttpFake hub;
+  FakeRepo repo;
+  repo.files["Big-Q4_K_M.gguf"] = gguf(big_header(3 << 20), 100'000'000'000);
+  hub.repos["org/big-GGUF"] = repo;
+  hub.wrong_content_range = true;  // the second read (from 2 MiB) claims to start at 0
+  auto env = env_for(hub);
+  const auto r = run_cli({"hf.co/org/big-GGUF"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("answered a different byte range"), std::string::npos) << r.err;
+}
+
+TEST(Remote, AGgufRepositoryGivenAsOrgRepoIsReadAsHfCo) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  const Json j = answer(run_cli({"org/tiny-GGUF", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "hf");
+  EXPECT_EQ(j["model"]["origin"]["files"], Json::array({"Tiny-Q4_K_M.gguf"}));
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+}
+
+TEST(Remote, TheStoreVariablesMoveTheStores) {
+  app::FakeEnvironment env;
+  env.vars = {{"HOME", "/home/u"}, {"HF_HUB_CACHE", "/data/hf"}, {"OLLAMA_MODELS", "/data/ollama"}};
+  const std::string commit(40, 'e');
+  env.files["/data/hf/models--org--tiny-GGUF/refs/main"] = commit + "\n";
+  env.files["/data/hf/models--org--tiny-GGUF/snapshots/" + commit + "/Tiny-Q4_K_M.gguf"] =
+      tiny_llama(3).header();
+  env.sizes["/data/hf/models--org--tiny-GGUF/snapshots/" + commit + "/Tiny-Q4_K_M.gguf"] = kSparse;
+  Json j = answer(run_cli({"hf.co/org/tiny-GGUF", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "hf_cache");
+  // HF_HOME/hub when HF_HUB_CACHE is not set.
+  env.vars.erase("HF_HUB_CACHE");
+  env.vars["HF_HOME"] = "/data";
+  env.files["/data/hub/models--org--tiny-GGUF/refs/main"] = commit + "\n";
+  env.files["/data/hub/models--org--tiny-GGUF/snapshots/" + commit + "/Tiny-Q4_K_M.gguf"] =
+      tiny_llama(3).header();
+  env.sizes["/data/hub/models--org--tiny-GGUF/snapshots/" + commit + "/Tiny-Q4_K_M.gguf"] = kSparse;
+  j = answer(run_cli({"hf.co/org/tiny-GGUF", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "hf_cache");
+  const std::string digest(64, 'f');
+  env.files["/data/ollama/manifests/registry.ollama.ai/library/tinyllama-x/q4"] =
+      manifest("application/vnd.ollama.image.model", "sha256:" + digest, kSparse);
+  env.files["/data/ollama/blobs/sha256-" + digest] = tiny_llama(3).header();
+  env.sizes["/data/ollama/blobs/sha256-" + digest] = kSparse;
+  j = answer(run_cli({"tinyllama-x:q4", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "ollama_store");
+}
+
+// Proxies come from libcurl's own variables (the process environment): a
+// proxy that is down fails the read; no_proxy for the host bypasses it.
+TEST(Remote, ProxiesComeFromLibcurlsVariables) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  ::setenv("http_proxy", "http://127.0.0.1:1", 1);
+  auto r = run_cli({"hf.co/org/tiny-GGUF"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_TRUE(hub.log().empty());  // nothing reached the hub
+  ::setenv("no_proxy", "127.0.0.1,localhost", 1);
+  r = run_cli({"hf.co/org/tiny-GGUF"}, env);
+  ::unsetenv("http_proxy");
+  ::unsetenv("no_proxy");
+  EXPECT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  EXPECT_FALSE(hub.log().empty());
 }
 
 }  // namespace
