@@ -72,10 +72,14 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
         // NAME:TAG may be a catalogue name mistyped: say both.
         return make_error(remote->error().message + "; " + match.error().message);
       }
-      // ORG/REPO that no repository answers may be a mistyped path: say both.
+      if (remote_form) {
+        return remote->error();  // hf.co/... or a URL: no path was meant
+      }
+      // ORG/REPO that no repository answers may be a mistyped path: the
+      // hub's answer first, then that it is no file either.
       auto file = model_from_path(t, env, units);
-      return make_error((file ? std::string() : file.error().message + "; ") +
-                        "as a Hugging Face id: " + remote->error().message);
+      return make_error(remote->error().message +
+                        (file ? std::string() : "; nor is '" + t + "' a file here"));
     }
     // A '/' makes it a path ("a/b/7b", "7b/") unless the catalogue knows it
     // as a Hugging Face id ("meta-llama/llama-3.1-8b"): a path that does not
