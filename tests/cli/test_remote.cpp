@@ -262,6 +262,11 @@ TEST(Remote, NotFoundAndNoWeights) {
   auto r = run_cli({"org/missing"}, env);
   EXPECT_TRUE(is_clean_error(r)) << r.err;
   EXPECT_NE(r.err.find("repository not found, or private (401"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.rfind("willfit: error: org/missing: ", 0), 0U)
+      << r.err;  // the hub's answer first
+  r = run_cli({"hf.co/org/missing"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_EQ(r.err.find("No such file"), std::string::npos) << r.err;  // no path was meant
   r = run_cli({"org/empty"}, env);
   EXPECT_TRUE(is_clean_error(r)) << r.err;
   EXPECT_NE(r.err.find("holds no GGUF or safetensors weights"), std::string::npos) << r.err;
@@ -326,6 +331,7 @@ TEST(Remote, SlowTruncatedLoopingAndDownServersAreCleanErrors) {
   hub.truncate_after = 100000;
   r = run_cli({"hf.co/org/tiny-GGUF"}, env);
   EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("a truncated answer (try again)"), std::string::npos) << r.err;
   hub.truncate_after = 0;
   hub.redirect_loop = true;
   r = run_cli({"hf.co/org/tiny-GGUF", "--refresh"}, env);
