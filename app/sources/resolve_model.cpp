@@ -75,11 +75,10 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
       if (remote_form) {
         return remote->error();  // hf.co/... or a URL: no path was meant
       }
-      // ORG/REPO that no repository answers may be a mistyped path: the
-      // hub's answer first, then that it is no file either.
+      // ORG/REPO that no repository answers may be a mistyped path: say both.
       auto file = model_from_path(t, env, units);
-      return make_error(remote->error().message +
-                        (file ? std::string() : "; nor is '" + t + "' a file here"));
+      return make_error((file ? std::string() : file.error().message + "; ") +
+                        "as a Hugging Face id: " + remote->error().message);
     }
     // A '/' makes it a path ("a/b/7b", "7b/") unless the catalogue knows it
     // as a Hugging Face id ("meta-llama/llama-3.1-8b"): a path that does not
