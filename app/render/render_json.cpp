@@ -74,7 +74,8 @@ Json model_json(const Model& m, Bytes weights) {
                    {"files", o.files},
                    {"bytes_read", o.bytes_read},
                    {"requests", o.requests},
-                   {"cached", o.cached}};
+                   {"cached", o.cached},
+                   {"files_not_read", o.files_not_read}};
   } else {
     j["origin"] = nullptr;
   }

@@ -243,6 +243,11 @@ Expected<HttpResponse> HttpClient::once(const HttpRequest& request) {
           "{} timed out ({}); WILLFIT_HTTP_TIMEOUT sets the limit in seconds", request.url, what));
     case CURLE_TOO_MANY_REDIRECTS:
       return make_error(fmt::format("{} redirects in a loop (more than 5 redirects)", request.url));
+    case CURLE_PARTIAL_FILE:
+      return make_error(fmt::format(
+          "{}: the server closed the connection mid-answer ({}), {} tries: a truncated answer "
+          "(try again)",
+          request.url, what, settings_.retries + 1));
     default:
       return make_error(fmt::format("reading {} failed: {}", request.url, what));
   }

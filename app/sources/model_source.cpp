@@ -240,9 +240,40 @@ Expected<Model> read_index(const std::string& path, const Environment& env, Unit
   if (index->total_size > 0) {
     m.file_weight_bytes = index->total_size;
     m.weights_source = FactSource::Safetensors;
+    // The shards that are there (a partial download, or the few a remote
+    // read chose: SafetensorsIndex::sample_shards) show the dtypes.
+    SafetensorsHeader seen;
+    std::size_t present = 0;
+    for (const auto& s : index->shards) {
+      if (!env.file_size(join(dir, s))) {
+        continue;
+      }
+      auto h = read_safetensors_file(join(dir, s), env);
+      if (!h) {
+        return h.error();
+      }
+      add_shard(seen, *h);
+      ++present;
+    }
+    if (present == 0) {
+      m.notes.push_back(fmt::format(
+          "weights: {:.2f} GB from the index's total_size ({} shards listed, not present)",
+          static_cast<double>(index->total_size) / 1e9, index->shards.size()));
+      return m;
+    }
+    if (m.precision_hint.empty()) {
+      m.precision_hint = safetensors_precision(seen);
+    }
+    std::string mix;
+    for (const auto& [dtype, bytes] : seen.bytes_by_dtype) {
+      mix += fmt::format("{}{} {:.0f}%", mix.empty() ? "" : ", ", dtype,
+                         100.0 * static_cast<double>(bytes) /
+                             static_cast<double>(std::max<std::int64_t>(seen.bytes, 1)));
+    }
     m.notes.push_back(fmt::format(
-        "weights: {:.2f} GB from the index's total_size ({} shards listed, not present)",
-        static_cast<double>(index->total_size) / 1e9, index->shards.size()));
+        "weights: {:.2f} GB from the index's total_size; dtypes from the headers of {} of its {} "
+        "shards ({} of their bytes)",
+        static_cast<double>(index->total_size) / 1e9, present, index->shards.size(), mix));
   }
   return m;
 }

@@ -23,11 +23,14 @@
 //   hf/ORG--REPO/COMMIT/files/PATH     the bytes read from the start of PATH
 //   ollama/manifests/HOST/NS/NAME/TAG  "UNIX-TIME\n" + the manifest
 //   ollama/blobs/sha256-HEX            the bytes read from the start of the blob
+//   url/FNV(URL)                       the URL's validator, size and when it was asked
+//   url/bytes/FNV(VALIDATOR, SIZE)     the bytes read from the start of that file
 // A ref or manifest younger than WILLFIT_CACHE_TTL seconds (default 86400)
 // is used without asking; an older one is asked again (one request) and the
 // file bytes are reused when the commit or digest did not move. --refresh
-// asks again whatever the age; --offline never asks. URLs are not cached
-// (nothing to key them by without a request).
+// asks again whatever the age; --offline never asks. A URL follows the same
+// rule: trusted for the TTL, then asked again (If-None-Match) and its bytes
+// reused when its ETag (else Last-Modified, else size) did not move.
 #include <ctime>
 
 #include <fmt/format.h>
@@ -37,6 +40,7 @@
 #include "sources/remote_model.hpp"
 #include "sources/stores.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/models/safetensors.hpp"
 
 namespace willfit::app {
 namespace {
@@ -47,6 +51,14 @@ constexpr std::uint64_t kGgufFirstRead = 2ULL << 20;  // @huggingface/gguf reads
 // one request when under 256 KiB (huggingface_hub reads 100,000 bytes).
 constexpr std::uint64_t kShardFirstRead = 256ULL << 10;
 constexpr std::uint64_t kMaxJson = 64ULL << 20;
+// A model info listing this many files may be cut short: the tree is listed
+// instead (huggingface_hub _snapshot_download.py, LARGE_REPO_THRESHOLD).
+constexpr std::size_t kSiblingsTrusted = 1000;
+constexpr int kMaxTreePages = 100;
+constexpr const char* kIndex = "model.safetensors.index.json";
+// A repository of more shards than this reads only a sample's headers
+// (shard_sample): one request each, plus a resolve each on the hub.
+constexpr std::size_t kMaxShardHeaders = 8;  // pages of the tree followed, at most
 
 struct Settings {
   bool offline = false;
@@ -122,6 +134,15 @@ std::optional<std::string> hf_token(const Environment& env) {
     }
   }
   return std::nullopt;
+}
+
+// FNV-1a, 64 bits, as hex: a file name for a URL or a validator.
+std::string fnv1a_hex(const std::string& s) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (const char c : s) {
+    h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  }
+  return fmt::format("{:016x}", h);
 }
 
 long long now() {
@@ -272,6 +293,110 @@ class Reader {
         shown, settings_.cache.empty() ? "none" : settings_.cache));
   }
 
+  // One answer of the hub's API (JSON, at most kMaxJson bytes), or the
+  // error its status means.
+  Expected<HttpResponse> hub_json(const std::string& url, const std::vector<std::string>& auth,
+                                  const std::string& shown, const std::string& page,
+                                  bool token_sent) {
+    HttpRequest req;
+    req.url = url;
+    req.headers = auth;
+    req.headers.emplace_back("Accept: application/json");
+    req.max_body = kMaxJson;
+    auto r = http_->get(req);
+    if (!r) {
+      return r.error();
+    }
+    if (r->status != 200) {
+      return hub_error(*r, shown, page, token_sent);
+    }
+    if (r->cut) {
+      return make_error(
+          fmt::format("{}: the hub's answer is larger than {} MiB", shown, kMaxJson >> 20));
+    }
+    return r;
+  }
+
+  // Every file of a large repository. The model info's siblings may be cut
+  // short for large repositories: huggingface_hub's snapshot_download trusts
+  // them only under 1000 files and lists the tree otherwise (PR #3565,
+  // _snapshot_download.py). The tree comes in pages linked by
+  // `Link: <URL>; rel="next"` (utils/_pagination.py), followed here up to
+  // kMaxTreePages; the list is cached at the commit (tree.json).
+  Expected<std::vector<HubFile>> tree_files(const std::string& endpoint, const std::string& repo,
+                                            const std::string& commit,
+                                            const std::vector<std::string>& auth,
+                                            const std::string& commit_key, const std::string& shown,
+                                            const std::string& page, bool token_sent) {
+    const std::string rel = commit_key + "/tree.json";
+    if (auto cached = cache_get(rel)) {
+      if (auto files = parse_hub_tree(*cached)) {
+        return files;
+      }
+    }
+    if (!http_) {
+      return offline_miss(shown);
+    }
+    const auto scheme_end = endpoint.find("//");
+    const std::string origin = endpoint.substr(
+        0, endpoint.find('/', scheme_end == std::string::npos ? 0 : scheme_end + 2));
+    const std::vector<std::string> no_auth;
+    std::vector<HubFile> all;
+    std::string url =
+        fmt::format("{}/api/models/{}/tree/{}?recursive=true", endpoint, repo, commit);
+    for (int pages = 0; !url.empty(); ++pages) {
+      if (pages == kMaxTreePages) {
+        return make_error(fmt::format("{}: the hub's file list runs past {} pages ({} files)",
+                                      shown, kMaxTreePages, all.size()));
+      }
+      auto r = hub_json(url, url_authority(url) == url_authority(endpoint) ? auth : no_auth, shown,
+                        page, token_sent);  // the token never goes to another host
+      if (!r) {
+        return r.error();
+      }
+      auto files = parse_hub_tree(r->body);
+      if (!files) {
+        return make_error(fmt::format("{}: {}", shown, files.error().message));
+      }
+      all.insert(all.end(), files->begin(), files->end());
+      url = link_next(r->header("link"));
+      if (!url.empty() && url.front() == '/') {
+        url = origin + url;
+      }
+    }
+    cache_put(rel, hub_tree_json(all));
+    return all;
+  }
+
+  // A repository of many shards: when its index gives metadata.total_size
+  // (the exact tensor bytes) and config.json the architecture, the headers
+  // of every shard add nothing but their dtypes, which the few shards of
+  // SafetensorsIndex::sample_shards show (remote-notes 9: "index.json
+  // total_size gives the exact weight bytes in one small GET"). Up to
+  // kMaxShardHeaders shards are all read (exact parameter counts). nullopt:
+  // read every shard.
+  std::optional<std::vector<std::string>> shard_sample(
+      const std::vector<std::string>& checkpoint, std::map<std::string, std::uint64_t>& sizes) {
+    const auto shards = std::count_if(checkpoint.begin(), checkpoint.end(), [](const auto& p) {
+      return p != "config.json" && p != kIndex;
+    });
+    if (shards <= static_cast<long>(kMaxShardHeaders) || sizes.count("config.json") == 0 ||
+        sizes.count(kIndex) == 0) {
+      return std::nullopt;
+    }
+    auto text = remote_->read_file(vdir_ + "/" + kIndex, sizes[kIndex]);
+    if (!text) {
+      return std::nullopt;  // the reader reports it
+    }
+    const auto index = read_safetensors_index(*text);
+    if (!index || index->total_size <= 0 || index->sample_shards.empty()) {
+      return std::nullopt;
+    }
+    origin_.files_not_read =
+        static_cast<std::int64_t>(index->shards.size() - index->sample_shards.size());
+    return index->sample_shards;
+  }
+
   Expected<Model> hub(const RemoteRef& ref) {
     std::string endpoint = "https://huggingface.co";
     if (const auto e = env_.get("HF_ENDPOINT"); e && !e->empty()) {
@@ -304,24 +429,13 @@ class Reader {
       if (!http_) {
         return offline_miss(shown);
       }
-      HttpRequest req;
-      req.url = fmt::format("{}/api/models/{}/revision/{}?blobs=true", endpoint, ref.repo,
-                            percent_encode(ref.revision, false));
-      req.headers = auth;
-      req.headers.emplace_back("Accept: application/json");
-      req.max_body = kMaxJson;
-      auto r = http_->get(req);
+      auto r = hub_json(fmt::format("{}/api/models/{}/revision/{}?blobs=true", endpoint, ref.repo,
+                                    percent_encode(ref.revision, false)),
+                        auth, shown, page, token.has_value());
       if (!r) {
         return r.error();
       }
-      if (r->status != 200) {
-        return hub_error(*r, shown, page, token.has_value());
-      }
-      if (r->cut) {
-        return make_error(
-            fmt::format("{}: the hub's file list is larger than {} MiB", shown, kMaxJson >> 20));
-      }
-      info_text = r->body;
+      info_text = std::move(r->body);
     }
     auto info = parse_hub_info(*info_text);
     if (!info) {
@@ -333,6 +447,14 @@ class Reader {
     if (!from_cache) {
       cache_put(key + "/" + info->commit + "/info.json", *info_text);
       cache_put(ref_key, fmt::format("{} {}\n", info->commit, now()));
+    }
+    if (info->files.size() >= kSiblingsTrusted) {
+      auto files = tree_files(endpoint, ref.repo, info->commit, auth, key + "/" + info->commit,
+                              shown, page, token.has_value());
+      if (!files) {
+        return files.error();
+      }
+      info->files = std::move(*files);
     }
     origin_.kind = "hf";
     origin_.ref = shown;
@@ -376,7 +498,20 @@ class Reader {
         if (sizes[p] == 0) {
           return make_error(fmt::format("{}: the hub gave no size for {}", shown, p));
         }
-        add(p, p.back() == 'n' ? sizes[p] : kShardFirstRead);  // .json whole; headers 256 KiB
+      }
+      for (const auto& p : {std::string("config.json"), std::string(kIndex)}) {
+        if (sizes.count(p) != 0) {
+          add(p, sizes[p]);  // read whole
+        }
+      }
+      auto read = checkpoint;
+      if (auto sample = shard_sample(checkpoint, sizes)) {
+        read = std::move(*sample);
+      }
+      for (const auto& p : read) {
+        if (p != "config.json" && p != kIndex) {
+          add(p, kShardFirstRead);  // a header in one request when under 256 KiB
+        }
       }
       return model_from_path(vdir_, *remote_, units_);
     }
@@ -482,25 +617,100 @@ class Reader {
     return model_from_path(path, *remote_, units_);
   }
 
-  Expected<Model> url(const RemoteRef& ref) {
-    if (!http_) {
-      return make_error(fmt::format(
-          "offline (--offline or HF_HUB_OFFLINE): {} is a URL, and URLs are not cached", ref.url));
+  // A URL's cache entry (docs/remote.md, "The cache"): what the URL served
+  // when last asked, and when. The bytes are kept under the validator, not
+  // the URL: two URLs of one file (the hub's and the CDN's) share them.
+  struct UrlEntry {
+    long long when = 0;
+    std::string validator;  // "etag:...", "last-modified:..." or "size-only"
+    std::string etag;       // sent back as If-None-Match ("" when none)
+    std::uint64_t size = 0;
+    std::string commit;  // X-Repo-Commit, when a hub served it
+  };
+  static std::string url_entry_key(const std::string& url) { return "url/" + fnv1a_hex(url); }
+  static std::string url_bytes_key(const UrlEntry& e) {
+    return "url/bytes/" + fnv1a_hex(fmt::format("{}\n{}", e.validator, e.size));
+  }
+  std::optional<UrlEntry> url_entry(const std::string& url) const {
+    const auto text = cache_get(url_entry_key(url));
+    if (!text) {
+      return std::nullopt;
     }
+    // Lines: UNIX-TIME, validator, ETag, size, commit, URL (checked: a hash
+    // collision is a miss, never another file's bytes).
+    std::vector<std::string> lines;
+    std::size_t at = 0;
+    while (at <= text->size() && lines.size() < 6) {
+      const auto nl = text->find('\n', at);
+      lines.push_back(text->substr(at, nl == std::string::npos ? std::string::npos : nl - at));
+      if (nl == std::string::npos) {
+        break;
+      }
+      at = nl + 1;
+    }
+    if (lines.size() < 6 || lines[5] != url || lines[1].empty()) {
+      return std::nullopt;
+    }
+    UrlEntry e;
+    e.when = std::atoll(lines[0].c_str());
+    e.validator = lines[1];
+    e.etag = lines[2];
+    e.size = std::strtoull(lines[3].c_str(), nullptr, 10);
+    e.commit = lines[4];
+    return e.size > 0 ? std::optional<UrlEntry>(e) : std::nullopt;
+  }
+  void put_url_entry(const std::string& url, const UrlEntry& e) const {
+    cache_put(url_entry_key(url), fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n", e.when, e.validator,
+                                              e.etag, e.size, e.commit, url));
+  }
+
+  // A URL is cached like a branch name: trusted for WILLFIT_CACHE_TTL seconds
+  // without a request (always with --offline); then asked again, with
+  // If-None-Match, and the bytes read before are reused when the validator
+  // (ETag, else Last-Modified, else the size alone) did not change.
+  Expected<Model> url(const RemoteRef& ref) {
     std::string path_part = ref.url.substr(0, ref.url.find_first_of("?#"));
     const std::string name = path_part.substr(path_part.rfind('/') + 1);
     const std::string lower = to_lower(name);
     const bool json = lower.size() > 5 && lower.compare(lower.size() - 5, 5, ".json") == 0;
-    HttpRequest req;
-    req.url = ref.url;
+    const std::string path = "url/" + (name.empty() ? std::string("model") : name);
+    origin_.kind = "url";
+    origin_.ref = ref.url;
+    vdir_ = "url";
     // A hub URL gets the hub's token (a gated file); any other host none.
     const std::string host = url_authority(ref.url);
     const auto endpoint = env_.get("HF_ENDPOINT");
     const bool hub_host = host == "hf.co" || host == "huggingface.co" ||
                           (endpoint && !endpoint->empty() && host == url_authority(*endpoint));
     const auto token = hub_host ? hf_token(env_) : std::nullopt;
+    std::vector<std::string> auth;
     if (token) {
-      req.headers.push_back("Authorization: Bearer " + *token);
+      auth.push_back("Authorization: Bearer " + *token);
+    }
+
+    const auto entry = url_entry(ref.url);
+    std::optional<std::string> cached_bytes;
+    if (entry) {
+      cached_bytes = cache_get(url_bytes_key(*entry));
+    }
+    if (entry && cached_bytes && !cached_bytes->empty() && fresh(entry->when)) {
+      origin_.revision = entry->commit;
+      RemoteFile rf;
+      rf.url = ref.url;
+      rf.size = entry->size;
+      rf.headers = auth;
+      rf.cache_path = cache_file(url_bytes_key(*entry));
+      remote_->add_file(path, std::move(rf), std::move(*cached_bytes));
+      return model_from_path(path, *remote_, units_);
+    }
+    if (!http_) {
+      return offline_miss(ref.url);
+    }
+    HttpRequest req;
+    req.url = ref.url;
+    req.headers = auth;
+    if (entry && cached_bytes && !entry->etag.empty()) {
+      req.headers.push_back("If-None-Match: " + entry->etag);
     }
     const std::uint64_t first = json ? kMaxJson : kGgufFirstRead;
     req.range = std::make_pair(std::uint64_t{0}, first);
@@ -509,35 +719,66 @@ class Reader {
     if (!r) {
       return r.error();
     }
-    std::uint64_t size = 0;
-    if (r->status == 206) {
-      const std::string cr = r->header("content-range");
-      const auto slash = cr.rfind('/');
-      if (slash == std::string::npos || cr.compare(slash + 1, std::string::npos, "*") == 0) {
-        return make_error(fmt::format("{}: the server sent no file size (Content-Range)", ref.url));
+    UrlEntry now_entry;
+    now_entry.when = now();
+    now_entry.commit = trim(r->header("x-repo-commit"));
+    std::string prefix;
+    if (r->status == 304 && entry && cached_bytes) {  // unchanged since the cached read
+      now_entry.validator = entry->validator;
+      now_entry.etag = entry->etag;
+      now_entry.size = entry->size;
+      now_entry.commit = entry->commit;
+      prefix = std::move(*cached_bytes);
+    } else if (r->status == 206 || r->status == 200) {
+      if (r->status == 206) {
+        const std::string cr = r->header("content-range");
+        const auto slash = cr.rfind('/');
+        if (slash == std::string::npos || cr.compare(slash + 1, std::string::npos, "*") == 0) {
+          return make_error(
+              fmt::format("{}: the server sent no file size (Content-Range)", ref.url));
+        }
+        now_entry.size = std::strtoull(cr.c_str() + slash + 1, nullptr, 10);
+      } else {
+        now_entry.size = r->cut ? std::strtoull(r->header("content-length").c_str(), nullptr, 10)
+                                : r->body.size();
+        now_entry.size = std::max<std::uint64_t>(now_entry.size, r->body.size());
       }
-      size = std::strtoull(cr.c_str() + slash + 1, nullptr, 10);
-    } else if (r->status == 200) {
-      size =
-          r->cut ? std::strtoull(r->header("content-length").c_str(), nullptr, 10) : r->body.size();
-      if (size < r->body.size()) {
-        size = r->body.size();
+      // The validator of the server that sent the bytes (the last hop's), as
+      // HTTP caches key them (RFC 9111 4.3): ETag, else Last-Modified.
+      const auto& last = r->hops.empty() ? std::map<std::string, std::string>{} : r->hops.back();
+      const auto etag = last.find("etag");
+      const auto modified = last.find("last-modified");
+      if (etag != last.end() && !etag->second.empty()) {
+        now_entry.etag = etag->second;
+        now_entry.validator = "etag:" + etag->second;
+      } else if (const std::string linked = r->header("x-linked-etag"); !linked.empty()) {
+        now_entry.validator = "etag:" + linked;  // the hub's content hash, on its redirect
+      } else if (modified != last.end() && !modified->second.empty()) {
+        now_entry.validator = "last-modified:" + modified->second;
+      } else {
+        now_entry.validator = "size-only";
+      }
+      prefix = std::move(r->body);
+      if (entry && cached_bytes && entry->validator == now_entry.validator &&
+          entry->size == now_entry.size && cached_bytes->size() > prefix.size()) {
+        prefix = std::move(*cached_bytes);  // same file: what was read before is still good
       }
     } else {
       return hub_error(*r, ref.url, ref.url, token.has_value());
     }
-    origin_.kind = "url";
-    origin_.ref = ref.url;
-    origin_.revision = trim(r->header("x-repo-commit"));
-    vdir_ = "url";
+    origin_.revision = now_entry.commit;
+    put_url_entry(ref.url, now_entry);
     RemoteFile rf;
-    rf.url = r->effective_url;
-    rf.size = size;
+    rf.url = r->status == 304 ? ref.url : r->effective_url;
+    rf.size = now_entry.size;
     if (token && url_authority(rf.url) == host) {
-      rf.headers = req.headers;
+      rf.headers = auth;
     }
-    const std::string path = vdir_ + "/" + (name.empty() ? std::string("model") : name);
-    remote_->add_file(path, std::move(rf), std::move(r->body));
+    rf.cache_path = cache_file(url_bytes_key(now_entry));
+    if (!rf.cache_path.empty()) {
+      (void)env_.write_file(rf.cache_path, prefix);
+    }
+    remote_->add_file(path, std::move(rf), std::move(prefix));
     return model_from_path(path, *remote_, units_);
   }
 

@@ -74,6 +74,13 @@ struct HubInfo {
   std::string gated;  // "", "auto" or "manual"
 };
 Expected<HubInfo> parse_hub_info(const std::string& json);
+// One page of the hub's file tree (GET /api/models/REPO/tree/REV?recursive=true):
+// its files (directories left out). Untrusted JSON.
+Expected<std::vector<HubFile>> parse_hub_tree(const std::string& json);
+// A file list in the tree's form, which parse_hub_tree reads back (the cache).
+std::string hub_tree_json(const std::vector<HubFile>& files);
+// The rel="next" URL of a Link header (RFC 8288), or "".
+std::string link_next(const std::string& link);
 
 // An Ollama manifest, reduced to its layers. Untrusted JSON.
 struct OllamaLayer {

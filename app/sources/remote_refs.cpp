@@ -12,6 +12,8 @@
 // remote-notes 3.1). ORG/REPO with one slash is a Hugging Face id, as the
 // issue asks; Ollama's own namespaced names are reached with ollama.com/.
 #include <algorithm>
+#include <cctype>
+#include <optional>
 #include <regex>
 
 #include <fmt/format.h>
@@ -264,6 +266,47 @@ Expected<GgufVariant> choose_gguf(const std::vector<GgufVariant>& variants,
   return variants.front();
 }
 
+namespace {
+
+// One file of the hub's lists: a model-info sibling ({rfilename, size, lfs})
+// or a tree entry ({type, path, size, lfs}). nullopt: not a file, or a path
+// that could leave the repository.
+std::optional<HubFile> hub_file(const nlohmann::json& s, const char* name_key) {
+  if (!s.is_object()) {
+    return std::nullopt;
+  }
+  if (const auto type = s.find("type"); type != s.end() && *type != "file") {
+    return std::nullopt;  // a tree's directories
+  }
+  const auto name = s.find(name_key);
+  if (name == s.end() || !name->is_string()) {
+    return std::nullopt;
+  }
+  HubFile f;
+  f.path = name->get<std::string>();
+  if (f.path.empty() || f.path.size() > 1024 || f.path.find("..") != std::string::npos ||
+      f.path.front() == '/') {
+    return std::nullopt;
+  }
+  const auto size_of = [](const nlohmann::json& o) -> std::uint64_t {
+    if (const auto sz = o.find("size"); sz != o.end() && sz->is_number_unsigned()) {
+      return sz->get<std::uint64_t>();
+    }
+    return 0;
+  };
+  if (const auto lfs = s.find("lfs"); lfs != s.end() && lfs->is_object()) {
+    f.size = size_of(*lfs);
+  }
+  if (f.size == 0) {
+    f.size = size_of(s);
+  }
+  return f;
+}
+
+constexpr std::size_t kMaxHubFiles = 100000;
+
+}  // namespace
+
 Expected<HubInfo> parse_hub_info(const std::string& json) {
   const auto j = nlohmann::json::parse(json, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
@@ -281,37 +324,66 @@ Expected<HubInfo> parse_hub_info(const std::string& json) {
     return make_error("the hub's model information lists no files (no 'siblings')");
   }
   for (const auto& s : *siblings) {
-    if (!s.is_object()) {
-      continue;
-    }
-    const auto name = s.find("rfilename");
-    if (name == s.end() || !name->is_string()) {
-      continue;
-    }
-    HubFile f;
-    f.path = name->get<std::string>();
-    if (f.path.empty() || f.path.size() > 1024 || f.path.find("..") != std::string::npos ||
-        f.path.front() == '/') {
-      continue;
-    }
-    const auto size_of = [](const nlohmann::json& o) -> std::uint64_t {
-      if (const auto sz = o.find("size"); sz != o.end() && sz->is_number_unsigned()) {
-        return sz->get<std::uint64_t>();
+    if (auto f = hub_file(s, "rfilename")) {
+      info.files.push_back(std::move(*f));
+      if (info.files.size() > kMaxHubFiles) {
+        return make_error(fmt::format("the hub lists more than {} files", kMaxHubFiles));
       }
-      return 0;
-    };
-    if (const auto lfs = s.find("lfs"); lfs != s.end() && lfs->is_object()) {
-      f.size = size_of(*lfs);
-    }
-    if (f.size == 0) {
-      f.size = size_of(s);
-    }
-    info.files.push_back(std::move(f));
-    if (info.files.size() > 100000) {
-      return make_error("the hub lists more than 100000 files");
     }
   }
   return info;
+}
+
+Expected<std::vector<HubFile>> parse_hub_tree(const std::string& json) {
+  const auto j = nlohmann::json::parse(json, nullptr, false);
+  if (j.is_discarded() || !j.is_array()) {
+    return make_error("the hub's file tree is not a JSON list");
+  }
+  std::vector<HubFile> out;
+  for (const auto& e : j) {
+    if (auto f = hub_file(e, "path")) {
+      out.push_back(std::move(*f));
+      if (out.size() > kMaxHubFiles) {
+        return make_error(fmt::format("the hub lists more than {} files", kMaxHubFiles));
+      }
+    }
+  }
+  return out;
+}
+
+std::string hub_tree_json(const std::vector<HubFile>& files) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& f : files) {
+    j.push_back({{"type", "file"}, {"path", f.path}, {"size", f.size}});
+  }
+  return j.dump();
+}
+
+std::string link_next(const std::string& link) {
+  // Link: <URL>; rel="next", <URL>; rel="prev" (RFC 8288): the URL whose
+  // parameters hold rel="next".
+  std::size_t at = 0;
+  while ((at = link.find('<', at)) != std::string::npos) {
+    const auto close = link.find('>', at);
+    if (close == std::string::npos) {
+      return "";
+    }
+    const auto end = link.find('<', close);
+    const std::string params =
+        link.substr(close + 1, end == std::string::npos ? end : end - close - 1);
+    std::string compact;
+    for (const char c : params) {
+      if (c != ' ' && c != '\t') {
+        compact += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      }
+    }
+    if (compact.find("rel=\"next\"") != std::string::npos ||
+        compact.find("rel=next") != std::string::npos) {
+      return link.substr(at + 1, close - at - 1);
+    }
+    at = close;
+  }
+  return "";
 }
 
 Expected<std::vector<OllamaLayer>> parse_ollama_manifest(const std::string& json) {

@@ -72,6 +72,9 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
         // NAME:TAG may be a catalogue name mistyped: say both.
         return make_error(remote->error().message + "; " + match.error().message);
       }
+      if (remote_form) {
+        return remote->error();  // hf.co/... or a URL: no path was meant
+      }
       // ORG/REPO that no repository answers may be a mistyped path: say both.
       auto file = model_from_path(t, env, units);
       return make_error((file ? std::string() : file.error().message + "; ") +

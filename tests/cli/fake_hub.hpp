@@ -27,8 +27,13 @@ namespace willfit::test {
 // File bytes: `content`, then zeros up to `size` (sparse: a 100 GB file costs
 // nothing until read).
 struct Served {
+  Served() = default;
+  Served(std::string c, std::uint64_t n, std::string tag = {}, std::string modified = {})
+      : content(std::move(c)), size(n), etag(std::move(tag)), last_modified(std::move(modified)) {}
   std::string content;
   std::uint64_t size = 0;
+  std::string etag;           // sent as ETag when set; If-None-Match with it answers 304
+  std::string last_modified;  // sent as Last-Modified when set
 };
 
 struct Logged {
@@ -53,13 +58,17 @@ class HttpFake {
   std::uint64_t truncate_after = 0;  // drop the connection after this many body bytes (0: never)
   int slow_ms = 0;                   // wait before answering
   bool redirect_loop = false;        // resolve redirects to itself
+  bool wrong_content_range = false;  // a 206 whose Content-Range says it starts at byte 0
   std::deque<int> api_failures;      // statuses the API answers first (then success)
   std::string retry_after = "1";     // with a 429
   std::string valid_token = "hf_good";
+  std::size_t siblings_limit = 0;  // model info lists at most this many files (0: all)
+  std::size_t tree_page = 1000;    // files per page of the tree
 
   std::map<std::string, FakeRepo> repos;                // "org/repo"
   std::map<std::string, std::string> ollama_manifests;  // "ns/name/tag" -> JSON
   std::map<std::string, Served> ollama_blobs;           // "sha256:..." -> bytes
+  std::map<std::string, Served> plain;                  // /files/NAME on the hub's host
 
   HttpFake() {
     hub_.set_keep_alive_max_count(100);
@@ -106,6 +115,17 @@ class HttpFake {
              const Served& f) {
     const std::string range = req.get_header_value("Range");
     const_cast<httplib::Request&>(req).ranges.clear();
+    if (!f.etag.empty()) {
+      res.set_header("ETag", f.etag);
+      if (req.get_header_value("If-None-Match") == f.etag) {
+        res.status = 304;
+        record(server, req, 304, 0);
+        return;
+      }
+    }
+    if (!f.last_modified.empty()) {
+      res.set_header("Last-Modified", f.last_modified);
+    }
     std::uint64_t first = 0;
     std::uint64_t last = f.size - 1;
     if (!range.empty() && !ignore_range) {
@@ -120,8 +140,9 @@ class HttpFake {
         return;
       }
       res.status = 206;
-      res.set_header("Content-Range", "bytes " + std::to_string(first) + "-" +
-                                          std::to_string(last) + "/" + std::to_string(f.size));
+      res.set_header("Content-Range", "bytes " + std::to_string(wrong_content_range ? 0 : first) +
+                                          "-" + std::to_string(last) + "/" +
+                                          std::to_string(f.size));
     } else {
       res.status = 200;
     }
@@ -191,6 +212,9 @@ class HttpFake {
                                                      : nlohmann::json(it->second.gated);
                j["siblings"] = nlohmann::json::array();
                for (const auto& [path, f] : it->second.files) {
+                 if (siblings_limit > 0 && j["siblings"].size() == siblings_limit) {
+                   break;  // the hub may cut the list short for large repositories
+                 }
                  nlohmann::json s = {{"rfilename", path}, {"size", f.size}};
                  if (f.size > (1 << 20)) {
                    s["lfs"] = {{"size", f.size}, {"sha256", std::string(64, 'b')}};
@@ -200,6 +224,36 @@ class HttpFake {
                res.set_content(j.dump(), "application/json");
                record("hub", req, 200, res.body.size());
              });
+    // The tree, paginated as the hub does: Link: <URL>; rel="next" (cursor).
+    hub_.Get(R"(/api/models/([^/]+/[^/]+)/tree/([^/]+))", [this](const httplib::Request& req,
+                                                                 httplib::Response& res) {
+      const auto it = repos.find(req.matches[1]);
+      if (it == repos.end()) {
+        res.status = 404;
+        record("hub", req, 404, 0);
+        return;
+      }
+      const std::size_t from =
+          req.has_param("cursor") ? std::stoul(req.get_param_value("cursor")) : 0;
+      nlohmann::json page = nlohmann::json::array();
+      std::size_t i = 0;
+      for (const auto& [path, f] : it->second.files) {
+        if (i++ >= from && page.size() < tree_page) {
+          nlohmann::json e = {{"type", "file"}, {"path", path}, {"size", f.size}, {"oid", "x"}};
+          if (f.size > (1 << 20)) {
+            e["lfs"] = {{"oid", std::string(64, 'b')}, {"size", f.size}};
+          }
+          page.push_back(e);
+        }
+      }
+      if (from + tree_page < it->second.files.size()) {
+        res.set_header("Link", "<" + base() + "/api/models/" + it->first + "/tree/" +
+                                   std::string(req.matches[2]) + "?recursive=true&cursor=" +
+                                   std::to_string(from + tree_page) + ">; rel=\"next\"");
+      }
+      res.set_content(page.dump(), "application/json");
+      record("hub", req, 200, res.body.size());
+    });
     hub_.Get(R"(/([^/]+/[^/]+)/resolve/([^/]+)/(.+))", [this](const httplib::Request& req,
                                                               httplib::Response& res) {
       wait();
@@ -276,6 +330,16 @@ class HttpFake {
                               "http://localhost:" + std::to_string(cdn_port_) + "/blobs/" + digest);
                record("hub", req, 307, 0);
              });
+    hub_.Get(R"(/files/(.+))", [this](const httplib::Request& req, httplib::Response& res) {
+      wait();
+      const auto it = plain.find(req.matches[1]);
+      if (it == plain.end()) {
+        res.status = 404;
+        record("hub", req, 404, 0);
+        return;
+      }
+      serve("hub", req, res, it->second);
+    });
     cdn_.Get(R"(/blobs/(sha256:[0-9a-f]+))",
              [this](const httplib::Request& req, httplib::Response& res) {
                serve("cdn", req, res, ollama_blobs.at(req.matches[1]));

@@ -3,8 +3,10 @@
 // fake HOME. Every case checks the answer, the requests and the bytes.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -260,6 +262,9 @@ TEST(Remote, NotFoundAndNoWeights) {
   auto r = run_cli({"org/missing"}, env);
   EXPECT_TRUE(is_clean_error(r)) << r.err;
   EXPECT_NE(r.err.find("repository not found, or private (401"), std::string::npos) << r.err;
+  r = run_cli({"hf.co/org/missing"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_EQ(r.err.find("No such file"), std::string::npos) << r.err;  // no path was meant
   r = run_cli({"org/empty"}, env);
   EXPECT_TRUE(is_clean_error(r)) << r.err;
   EXPECT_NE(r.err.find("holds no GGUF or safetensors weights"), std::string::npos) << r.err;
@@ -324,6 +329,7 @@ TEST(Remote, SlowTruncatedLoopingAndDownServersAreCleanErrors) {
   hub.truncate_after = 100000;
   r = run_cli({"hf.co/org/tiny-GGUF"}, env);
   EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("a truncated answer (try again)"), std::string::npos) << r.err;
   hub.truncate_after = 0;
   hub.redirect_loop = true;
   r = run_cli({"hf.co/org/tiny-GGUF", "--refresh"}, env);
@@ -360,6 +366,14 @@ std::string llama_config() {
     "max_position_embeddings":4096,"torch_dtype":"bfloat16"})";
 }
 
+// The header of a safetensors file (its 8-byte length and the JSON): what a
+// sparse shard served by the fake holds.
+std::string header_of(const std::string& file) {
+  std::uint64_t n = 0;
+  std::memcpy(&n, file.data(), 8);
+  return file.substr(0, 8 + n);
+}
+
 TEST(Remote, SafetensorsRepositoryReadsConfigIndexAndShardHeadersOnce) {
   HttpFake hub;
   FakeRepo repo;
@@ -374,11 +388,6 @@ TEST(Remote, SafetensorsRepositoryReadsConfigIndexAndShardHeadersOnce) {
         {"model.layers.0.mlp.up_proj.weight", "model-00002-of-00002.safetensors"}}}};
   repo.files["model.safetensors.index.json"] = Served{index.dump(), index.dump().size()};
   // Sparse shards of 4 GB: only their headers are real.
-  const auto header_of = [](const std::string& file) {
-    std::uint64_t n = 0;
-    std::memcpy(&n, file.data(), 8);
-    return file.substr(0, 8 + n);
-  };
   repo.files["model-00001-of-00002.safetensors"] = Served{header_of(a), 4'000'000'000};
   repo.files["model-00002-of-00002.safetensors"] = Served{header_of(b), 4'000'000'000};
   repo.files["tokenizer.json"] = Served{"{}", 2};
@@ -401,6 +410,63 @@ TEST(Remote, SafetensorsRepositoryReadsConfigIndexAndShardHeadersOnce) {
   EXPECT_EQ(reads["model-00001-of-00002.safetensors"], 1);
   EXPECT_EQ(reads["model-00002-of-00002.safetensors"], 1);
   EXPECT_EQ(reads.count("tokenizer.json"), 0U);
+}
+
+// A repository of many shards whose index gives total_size and whose config
+// gives the architecture: the weight bytes come from the index, the dtypes
+// from the shards of the embedding, the middle block and lm_head; the other
+// headers are not read, and model.origin says how many.
+TEST(Remote, ManyShardsReadTheIndexAndASampleOfHeaders) {
+  HttpFake hub;
+  FakeRepo repo;
+  std::string config = llama_config();
+  config.replace(config.find("\"num_hidden_layers\":2"), 21, "\"num_hidden_layers\":10");
+  repo.files["config.json"] = Served{config, config.size()};
+  const auto shard = [](int k) { return fmt::format("model-{:05}-of-00012.safetensors", k); };
+  Json weight_map = Json::object();
+  std::int64_t total = 0;
+  const auto put = [&](int k, const StTensor& t) {
+    const std::string file = safetensors_file({t});
+    repo.files[shard(k)] = Served{header_of(file), 4'000'000'000};
+    weight_map[t.name] = shard(k);
+    total += static_cast<std::int64_t>(1000 * 256 * t.bytes_per_element_x2 / 2);
+  };
+  put(1, {"model.embed_tokens.weight", "BF16", {1000, 256}, 4});
+  for (int layer = 0; layer < 10; ++layer) {  // the bulk in FP8
+    put(2 + layer,
+        {fmt::format("model.layers.{}.mlp.up_proj.weight", layer), "F8_E4M3", {1000, 256}, 2});
+  }
+  put(12, {"lm_head.weight", "BF16", {1000, 256}, 4});
+  const Json index = {{"metadata", {{"total_size", total}}}, {"weight_map", weight_map}};
+  repo.files["model.safetensors.index.json"] = Served{index.dump(), index.dump().size()};
+  hub.repos["org/sharded"] = repo;
+  auto env = env_for(hub);
+  const auto r = run_cli({"org/sharded", "--json"}, env);
+  const Json j = answer(r);
+  ASSERT_TRUE(j.is_object()) << r.err;
+  EXPECT_EQ(j["model"]["weights_bytes"], total);
+  EXPECT_EQ(j["model"]["layers"], 10);
+  const Json& o = j["model"]["origin"];
+  EXPECT_EQ(o["files_not_read"], 9);
+  EXPECT_EQ(o["files"], Json::array({"config.json", shard(1), shard(6), shard(12),
+                                     "model.safetensors.index.json"}));
+  std::map<std::string, int> reads;
+  for (const auto& l : hub.log()) {
+    if (l.status == 200 || l.status == 206) {
+      ++reads[l.path.substr(l.path.rfind('/') + 1)];
+    }
+  }
+  reads.erase("main");          // the model info
+  EXPECT_EQ(reads.size(), 5U);  // config, index, 3 headers: each once
+  for (const auto& [file, n] : reads) {
+    EXPECT_EQ(n, 1) << file;
+  }
+  EXPECT_EQ(reads.count(shard(6)), 1U);  // the middle block (layer 4 of 0-9)
+  EXPECT_EQ(o["requests"], 9);           // info, config, index, 3 x (resolve + range)
+  const std::string text = run_cli({"org/sharded"}, env).out;
+  EXPECT_NE(text.find("dtypes from the headers of 3 of its 12 shards (BF16 80%, F8_E4M3 20%"),
+            std::string::npos)
+      << text;
 }
 
 std::string manifest(const std::string& media, const std::string& digest, std::uint64_t size) {
@@ -550,6 +616,198 @@ TEST(Remote, AUrlIsOneFile) {
   for (const auto& l : hub.log()) {
     EXPECT_EQ(l.auth.empty(), l.server == "cdn") << l.server << " " << l.path;
   }
+}
+
+// A URL is cached as a branch name is: trusted for WILLFIT_CACHE_TTL without a
+// request (and with --offline), then asked again with If-None-Match; its bytes
+// are kept under its ETag (else Last-Modified, else its size).
+TEST(Remote, AUrlIsCachedByItsETagAndAskedAgainAfterTheTtl) {
+  HttpFake hub;
+  hub.plain["tiny.gguf"] = Served{tiny_llama(3).header(), kSparse, "\"v1\"", ""};
+  auto env = env_for(hub);
+  const std::string url = hub.base() + "/files/tiny.gguf";
+  Json j = answer(run_cli({url, "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["requests"], 1);  // one range read
+  EXPECT_EQ(j["model"]["origin"]["cached"], false);
+  ASSERT_EQ(hub.log().size(), 1U);
+  EXPECT_EQ(hub.log()[0].range, "bytes=0-2097151");
+  hub.clear_log();
+  // Fresh: no request, online or offline, and the same answer.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{url, "--json"},
+        std::vector<std::string>{url, "--json", "--offline"}}) {
+    j = answer(run_cli(args, env));
+    EXPECT_EQ(j["model"]["origin"]["requests"], 0);
+    EXPECT_EQ(j["model"]["origin"]["cached"], true);
+    EXPECT_EQ(j["model"]["origin"]["kind"], "url");
+    EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+  }
+  EXPECT_TRUE(hub.log().empty());
+  // --refresh ignores the cache: the whole first read again, no If-None-Match.
+  j = answer(run_cli({url, "--json", "--refresh"}, env));
+  EXPECT_EQ(j["model"]["origin"]["requests"], 1);
+  EXPECT_EQ(total_bytes(hub.log()), std::uint64_t{2} << 20);
+  hub.clear_log();
+  // Past the TTL: one request, answered 304 (no body), the cached bytes reused.
+  env.vars["WILLFIT_CACHE_TTL"] = "0";
+  j = answer(run_cli({url, "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["requests"], 1);
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+  ASSERT_EQ(hub.log().size(), 1U);
+  EXPECT_EQ(hub.log()[0].status, 304);
+  EXPECT_EQ(total_bytes(hub.log()), 0U);
+  hub.clear_log();
+  // The file changed (a new ETag): read again, and the new answer.
+  GgufWriter bigger = tiny_llama(3);
+  const std::uint64_t extra = bigger.tensor("blk.9.ffn_up_x.weight", {256, 512}, kQ8_0);
+  hub.plain["tiny.gguf"] = Served{bigger.header(), kSparse, "\"v2\"", ""};
+  j = answer(run_cli({url, "--json"}, env));
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes + extra);
+  EXPECT_EQ(hub.log().at(0).status, 206);
+  // Offline, a URL never read is a clean error.
+  const auto r = run_cli({hub.base() + "/files/other.gguf", "--offline"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("offline"), std::string::npos) << r.err;
+}
+
+// Without an ETag, Last-Modified (else the size alone) says whether the bytes
+// read before still hold: a header read in two requests is asked again in one.
+TEST(Remote, AUrlWithoutAnETagFallsBackToLastModifiedThenSize) {
+  for (const std::string modified : {"Tue, 01 Dec 2026 00:00:00 GMT", ""}) {
+    HttpFake hub;
+    const GgufWriter w = big_header(3 << 20);
+    hub.plain["big.gguf"] = Served{w.header(), kSparse, "", modified};
+    auto env = env_for(hub);
+    const std::string url = hub.base() + "/files/big.gguf";
+    Json j = answer(run_cli({url, "--json"}, env));
+    EXPECT_EQ(j["model"]["origin"]["requests"], 2);  // 2 MiB, then the rest
+    hub.clear_log();
+    EXPECT_EQ(answer(run_cli({url, "--json"}, env))["model"]["origin"]["requests"], 0);
+    env.vars["WILLFIT_CACHE_TTL"] = "0";
+    j = answer(run_cli({url, "--json"}, env));
+    EXPECT_EQ(j["model"]["origin"]["requests"], 1) << modified;  // the rest comes from the cache
+    EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+    EXPECT_EQ(total_bytes(hub.log()), std::uint64_t{2} << 20);
+  }
+}
+
+TEST(Remote, ReadsTheTreesPagesAndLinkHeaders) {
+  EXPECT_EQ(
+      app::link_next(R"(<https://h/a?cursor=1>; rel="prev", <https://h/a?cursor=3>; rel="next")"),
+      "https://h/a?cursor=3");
+  EXPECT_EQ(app::link_next(R"(<https://h/a?cursor=1>; rel="prev")"), "");
+  EXPECT_EQ(app::link_next("garbage <"), "");
+  const auto tree = app::parse_hub_tree(
+      R"([{"type":"directory","path":"d"},{"type":"file","path":"d/x.gguf","size":134,
+          "lfs":{"size":5000000000}},{"type":"file","path":"../y","size":1}])");
+  ASSERT_TRUE(tree);
+  ASSERT_EQ(tree->size(), 1U);
+  EXPECT_EQ(tree->front().path, "d/x.gguf");
+  EXPECT_EQ(tree->front().size, 5000000000U);  // the LFS size, not the pointer's
+  EXPECT_FALSE(app::parse_hub_tree("{}"));
+}
+
+// The model info's file list may be cut short for a large repository: from
+// 1000 files on, the tree is listed, following Link: rel="next", up to 100
+// pages; the list is cached with the rest.
+TEST(Remote, ALargeRepositoryIsListedThroughTheTreesPages) {
+  HttpFake hub;
+  FakeRepo repo = gguf_repo();
+  for (int i = 0; i < 1500; ++i) {
+    repo.files[fmt::format("A/file-{:04}.txt", i)] = Served{"x", 1};  // sorted before Tiny-*
+  }
+  hub.repos["org/large-GGUF"] = repo;
+  hub.siblings_limit = 1000;  // the GGUF files are past the cut
+  auto env = env_for(hub);
+  env.vars["HF_TOKEN"] = "hf_good";
+  Json j = answer(run_cli({"hf.co/org/large-GGUF", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["files"], Json::array({"Tiny-Q4_K_M.gguf"}));
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+  auto log = hub.log();
+  ASSERT_EQ(log.size(), 5U);  // info, 2 tree pages, resolve, range
+  EXPECT_EQ(j["model"]["origin"]["requests"], 5);
+  EXPECT_NE(log[1].path.find("/tree/"), std::string::npos);
+  EXPECT_NE(log[2].path.find("/tree/"), std::string::npos);
+  EXPECT_EQ(log[2].auth, "Bearer hf_good");
+  hub.clear_log();
+  j = answer(run_cli({"hf.co/org/large-GGUF", "--json", "--offline"}, env));
+  EXPECT_EQ(j["model"]["origin"]["files"], Json::array({"Tiny-Q4_K_M.gguf"}));
+  EXPECT_TRUE(hub.log().empty());
+  // A list longer than 100 pages is refused, after 100 requests for it.
+  hub.tree_page = 10;
+  const auto r = run_cli({"hf.co/org/large-GGUF", "--refresh"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("runs past 100 pages"), std::string::npos) << r.err;
+  EXPECT_EQ(hub.log().size(), 101U);
+}
+
+// Audit of issue 15 (remote2): the cases no other test proved.
+TEST(Remote, A206ForAnotherRangeIsRefused) {
+  HttpFake hub;
+  FakeRepo repo;
+  repo.files["Big-Q4_K_M.gguf"] = gguf(big_header(3 << 20), 100'000'000'000);
+  hub.repos["org/big-GGUF"] = repo;
+  hub.wrong_content_range = true;  // the second read (from 2 MiB) claims to start at 0
+  auto env = env_for(hub);
+  const auto r = run_cli({"hf.co/org/big-GGUF"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("answered a different byte range"), std::string::npos) << r.err;
+}
+
+TEST(Remote, AGgufRepositoryGivenAsOrgRepoIsReadAsHfCo) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  const Json j = answer(run_cli({"org/tiny-GGUF", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "hf");
+  EXPECT_EQ(j["model"]["origin"]["files"], Json::array({"Tiny-Q4_K_M.gguf"}));
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+}
+
+TEST(Remote, TheStoreVariablesMoveTheStores) {
+  app::FakeEnvironment env;
+  env.vars = {{"HOME", "/home/u"}, {"HF_HUB_CACHE", "/data/hf"}, {"OLLAMA_MODELS", "/data/ollama"}};
+  const std::string commit(40, 'e');
+  env.files["/data/hf/models--org--tiny-GGUF/refs/main"] = commit + "\n";
+  env.files["/data/hf/models--org--tiny-GGUF/snapshots/" + commit + "/Tiny-Q4_K_M.gguf"] =
+      tiny_llama(3).header();
+  env.sizes["/data/hf/models--org--tiny-GGUF/snapshots/" + commit + "/Tiny-Q4_K_M.gguf"] = kSparse;
+  Json j = answer(run_cli({"hf.co/org/tiny-GGUF", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "hf_cache");
+  // HF_HOME/hub when HF_HUB_CACHE is not set.
+  env.vars.erase("HF_HUB_CACHE");
+  env.vars["HF_HOME"] = "/data";
+  env.files["/data/hub/models--org--tiny-GGUF/refs/main"] = commit + "\n";
+  env.files["/data/hub/models--org--tiny-GGUF/snapshots/" + commit + "/Tiny-Q4_K_M.gguf"] =
+      tiny_llama(3).header();
+  env.sizes["/data/hub/models--org--tiny-GGUF/snapshots/" + commit + "/Tiny-Q4_K_M.gguf"] = kSparse;
+  j = answer(run_cli({"hf.co/org/tiny-GGUF", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "hf_cache");
+  const std::string digest(64, 'f');
+  env.files["/data/ollama/manifests/registry.ollama.ai/library/tinyllama-x/q4"] =
+      manifest("application/vnd.ollama.image.model", "sha256:" + digest, kSparse);
+  env.files["/data/ollama/blobs/sha256-" + digest] = tiny_llama(3).header();
+  env.sizes["/data/ollama/blobs/sha256-" + digest] = kSparse;
+  j = answer(run_cli({"tinyllama-x:q4", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "ollama_store");
+}
+
+// Proxies come from libcurl's own variables (the process environment): a
+// proxy that is down fails the read; no_proxy for the host bypasses it.
+TEST(Remote, ProxiesComeFromLibcurlsVariables) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  ::setenv("http_proxy", "http://127.0.0.1:1", 1);
+  auto r = run_cli({"hf.co/org/tiny-GGUF"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_TRUE(hub.log().empty());  // nothing reached the hub
+  ::setenv("no_proxy", "127.0.0.1,localhost", 1);
+  r = run_cli({"hf.co/org/tiny-GGUF"}, env);
+  ::unsetenv("http_proxy");
+  ::unsetenv("no_proxy");
+  EXPECT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  EXPECT_FALSE(hub.log().empty());
 }
 
 }  // namespace

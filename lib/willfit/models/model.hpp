@@ -143,6 +143,9 @@ struct ModelOrigin {
   std::int64_t bytes_read = 0;     // from the network (0 when cached or local)
   std::int64_t requests = 0;       // HTTP requests, redirects included
   bool cached = false;             // answered from willfit's cache, no request
+  // Weight files whose headers were not read: a repository of many shards
+  // read from its index's total_size and a sample of shards (0: none left).
+  std::int64_t files_not_read = 0;
 };
 
 struct Model {

@@ -23,8 +23,8 @@
 #include <nlohmann/json.hpp>
 
 #include "willfit/core/json_limits.hpp"
-#include "willfit/models/model_size.hpp"
 #include "willfit/core/units.hpp"
+#include "willfit/models/model_size.hpp"
 
 namespace willfit {
 namespace {
@@ -297,6 +297,26 @@ Expected<SafetensorsIndex> read_safetensors_index(std::string_view text) {
     index.tensors += 1;
   }
   index.shards.assign(shards.begin(), shards.end());
+  // The sample: the shards of the embedding, of the middle block and of lm_head.
+  int last_block = -1;
+  for (const auto& [tensor, file] : map->items()) {
+    last_block = std::max(last_block, block_index(tensor));
+  }
+  std::set<std::string> sample;
+  bool middle_seen = false;
+  for (const auto& [tensor, file] : map->items()) {  // sorted by name: first of each class
+    const bool middle = !middle_seen && last_block >= 0 && block_index(tensor) == last_block / 2;
+    middle_seen = middle_seen || middle;
+    if (middle || is_embedding(tensor) || tensor == "lm_head.weight" ||
+        ends_with(tensor, ".lm_head.weight")) {
+      sample.insert(file.get<std::string>());
+    }
+  }
+  for (const auto& s : index.shards) {
+    if (sample.count(s) != 0 && index.sample_shards.size() < 3) {
+      index.sample_shards.push_back(s);
+    }
+  }
   if (const auto meta = doc.find("metadata"); meta != doc.end() && meta->is_object()) {
     if (const auto ts = meta->find("total_size"); ts != meta->end()) {
       if (ts->is_number_unsigned() || (ts->is_number_integer() && ts->get<std::int64_t>() >= 0)) {

@@ -48,6 +48,11 @@ struct SafetensorsIndex {
   std::int64_t total_size = 0;      // metadata.total_size (bytes of tensor data), 0 if absent
   std::vector<std::string> shards;  // distinct file names, sorted
   std::int64_t tensors = 0;         // entries in weight_map
+  // The few shards that show every class of tensor's dtype: the one holding
+  // the embedding, the one holding the middle block's first tensor (the
+  // bulk: attention and MLP or experts) and the one holding lm_head.
+  // Distinct, in the order of `shards`; at most 3.
+  std::vector<std::string> sample_shards;
 };
 
 // Parses model.safetensors.index.json. Shard names must be plain file names.
