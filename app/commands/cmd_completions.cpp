@@ -345,8 +345,8 @@ std::optional<std::vector<std::string>> option_values(const std::string& cmd,
   }
   if (is({"--cpu-features"})) {
     Words out;
-    for (const CpuFeatures f :
-         {CpuFeatures::Avx2, CpuFeatures::Avx512, CpuFeatures::Neon, CpuFeatures::None}) {
+    for (const CpuFeatures f : {CpuFeatures::Avx2, CpuFeatures::Avx512, CpuFeatures::Amx,
+                                CpuFeatures::Neon, CpuFeatures::None}) {
       out.emplace_back(to_string(f));
     }
     return out;

@@ -18,10 +18,16 @@ void add_runtime_options(CLI::App& app, RuntimeOptions& o) {
   app.add_option("--n-cpu-moe", o.n_cpu_moe,
                  "llama.cpp: keep the experts of the first N blocks on the CPU (default: planned)");
   app.add_option("--cpu-features", o.cpu_features,
-                 "llama.cpp on a CPU: avx2 (default), avx512, neon or none; picks the weight "
-                 "types its CPU backend repacks");
+                 "llama.cpp on a CPU: avx2, avx512, amx, neon or none (default: detected with "
+                 "--device auto, else avx2); picks the weights its CPU backend copies");
   app.add_flag("--no-repack", o.no_repack,
                "llama.cpp on a CPU: no repacked copy of the weights (llama.cpp --no-repack)");
+  app.add_flag("--no-mmap", o.no_mmap,
+               "llama.cpp on a CPU: read the weights into memory instead of mapping the file "
+               "(llama.cpp --no-mmap): none of it is reclaimable page cache");
+  app.add_flag("--mlock", o.mlock,
+               "llama.cpp on a CPU: lock the mapped weights in memory (llama.cpp --mlock): not "
+               "reclaimable");
   app.add_option("--tensor-split", o.tensor_split,
                  "llama.cpp: share of layers per GPU, e.g. 3,1 (default: by memory)");
   app.add_option("--gpu-memory-utilization", o.gpu_memory_utilization,
@@ -186,8 +192,12 @@ Expected<bool> apply_runtime_options(const RuntimeOptions& o, InferenceQuery& q)
       return f.error();
     }
     q.cpu_features = *f;
+  } else if (q.devices.cpu_features) {
+    q.cpu_features = *q.devices.cpu_features;  // detected with --device auto
   }
   q.cpu_repack = !o.no_repack;
+  q.mmap = !o.no_mmap;
+  q.mlock = o.mlock;
   if (!o.tensor_split.empty()) {
     std::string cur;
     const std::string text = o.tensor_split + ",";

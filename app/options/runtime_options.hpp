@@ -20,6 +20,8 @@ struct RuntimeOptions {
   std::string n_cpu_moe;
   std::string cpu_features;
   bool no_repack = false;
+  bool no_mmap = false;
+  bool mlock = false;
   std::string gpu_layers;
   std::string ubatch;
   bool text_only = false;

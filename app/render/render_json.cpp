@@ -26,6 +26,9 @@ Json query_json(const InferenceQuery& q) {
   j["kv_type"] = q.kv_type.id;
   j["flash_attention"] = std::string(to_string(q.flash_attention));
   j["ram_bytes"] = q.ram ? Json(*q.ram) : Json(nullptr);
+  j["cpu_features"] = std::string(to_string(q.cpu_features));
+  j["mmap"] = q.mmap;
+  j["mlock"] = q.mlock;
   return j;
 }
 
@@ -116,6 +119,7 @@ Json memory_json(const Estimate& e) {
   j["margin_bytes"] = e.memory.margin;
   j["projector_bytes"] = e.memory.projector;
   j["total_bytes"] = e.memory.total();
+  j["reclaimable_bytes"] = e.memory.reclaimable;
   return j;
 }
 

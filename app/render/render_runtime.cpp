@@ -62,16 +62,35 @@ std::string compute_detail(const FitReport& r) {
                      std::min(e.context * std::max(1, r.query.batch), r.query.ubatch));
 }
 
-std::string overhead_detail(const FitReport& r) {
-  if (r.estimate.runtime == Runtime::Vllm) {
-    return "non-torch memory (CUDA graphs, NCCL)";
+std::string weights_detail(const FitReport& r) {
+  const Estimate& e = r.estimate;
+  const auto& q = r.query;
+  const auto size = [&](Bytes b) { return format_size(b, q.units); };
+  const Bytes extra = term_bytes(e, "cpu_repack") + term_bytes(e, "cpu_amx");
+  const Bytes file = e.memory.weights - extra;
+  const std::string copies =
+      extra > 0 ? fmt::format(" + {} repacked copy (not reclaimable)", size(extra)) : "";
+  if (q.devices.cpu_only() && e.memory.reclaimable > 0) {
+    return fmt::format("{} mapped file ({}, page cache: reclaimable){}", size(file),
+                       q.precision.name, copies);
   }
-  const bool cpu_only = r.query.devices.cpu_only();
-  const bool llama = r.estimate.runtime == Runtime::LlamaCpp ||
-                     r.estimate.runtime == Runtime::Ollama ||
-                     r.estimate.runtime == Runtime::Generic;
-  return cpu_only && llama ? std::string("llama.cpp process on the CPU, no driver")
-                           : std::string(context_words(r.query.devices));
+  if (q.devices.cpu_only() && (extra > 0 || !q.mmap || q.mlock) &&
+      (e.runtime == Runtime::LlamaCpp || e.runtime == Runtime::Ollama ||
+       e.runtime == Runtime::Generic)) {
+    return fmt::format("{} {} ({}, not reclaimable){}", size(file),
+                       q.mmap ? "mapped file locked by --mlock" : "read into memory by --no-mmap",
+                       q.precision.name, copies);
+  }
+  if (e.host > 0) {
+    return fmt::format("{} ({}); token embeddings in system RAM", size(e.memory.weights),
+                       q.precision.name);
+  }
+  return fmt::format("{} ({}) at {} bits per weight", size(e.memory.weights), q.precision.name,
+                     bits_per_weight_text(q.precision));
+}
+
+std::string overhead_detail(const FitReport& r) {
+  return std::string(overhead_words(r.estimate.runtime, r.query.devices));
 }
 
 std::string margin_detail(const FitReport& r) {

@@ -18,6 +18,9 @@ Bytes term_bytes(const Estimate& e, std::string_view key);
 
 // Short details for the breakdown rows, by runtime.
 std::string compute_detail(const FitReport& r);
+// The weights row's words: what is mapped file (page cache, reclaimable) and
+// what is not (repacked copies, --no-mmap, --mlock) on a CPU-only run.
+std::string weights_detail(const FitReport& r);
 std::string overhead_detail(const FitReport& r);
 std::string margin_detail(const FitReport& r);
 

@@ -77,18 +77,7 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
   const auto& q = r.query;
   std::string s = verdict_line(r);
   s += "\n";
-  const Bytes repack = term_bytes(e, "cpu_repack");
-  s +=
-      row("weights", format_memory(e.memory.weights, r.query.units),
-          repack > 0   ? fmt::format("{} mapped file ({}, page cache: reclaimable) + {} repacked "
-                                       "copy (not reclaimable)",
-                                     format_size(e.memory.weights - repack, r.query.units),
-                                     q.precision.name, format_size(repack, r.query.units))
-          : e.host > 0 ? fmt::format("{} ({}); token embeddings in system RAM",
-                                     format_size(e.memory.weights, r.query.units), q.precision.name)
-                       : fmt::format("{} ({}) at {} bits per weight",
-                                     format_size(e.memory.weights, r.query.units), q.precision.name,
-                                     bits_per_weight_text(q.precision)));
+  s += row("weights", format_memory(e.memory.weights, r.query.units), weights_detail(r));
   if (e.memory.projector > 0) {
     s += row("projector", format_memory(e.memory.projector, r.query.units),
              "vision/audio encoder and projector (mmproj); --text-only leaves it out");

@@ -6,8 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "willfit/devices/detect_parse.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/devices/detect_parse.hpp"
+#include "willfit/inference/estimate.hpp"
 
 namespace willfit::app {
 namespace {
@@ -189,6 +190,19 @@ Expected<Detection> detect_devices(const Environment& env, DeviceSource& source,
       "no GPU found (nvidia-smi, rocm-smi: not available): the model would run on the CPU "
       "from system RAM ({}, /proc/meminfo)",
       format_memory(*total, units)));
+  // The CPU's kind decides which weights llama.cpp's CPU backend copies.
+  if (auto cpuinfo = env.read_file("/proc/cpuinfo", 1 << 20)) {
+    if (const auto kind = parse_cpuinfo_features(*cpuinfo)) {
+      det.devices.cpu_features = kind->features;
+      det.devices.notes.push_back(
+          kind->flag.empty()
+              ? std::string("CPU kind none detected (/proc/cpuinfo lists none of avx2, avx512f, "
+                            "amx_int8, asimddp): no repacked weights; --cpu-features changes it")
+              : fmt::format("CPU kind {} detected (/proc/cpuinfo flag {}): it decides which "
+                            "weights llama.cpp's CPU backend copies; --cpu-features changes it",
+                            to_string(kind->features), kind->flag));
+    }
+  }
   return det;
 }
 

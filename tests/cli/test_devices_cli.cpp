@@ -227,3 +227,51 @@ TEST(Version, NamesTheDeviceData) {
 
 }  // namespace
 }  // namespace willfit::test
+
+// ---- --device auto on a CPU: the CPU kind from /proc/cpuinfo ----------------
+
+namespace willfit::test {
+
+TEST(AutoDetect, CpuKindFromProcCpuinfo) {
+  app::FakeEnvironment env;
+  env.files["/proc/meminfo"] = kMeminfo;
+  env.files["/proc/cpuinfo"] =
+      "processor\t: 0\nflags\t\t: fpu sse2 avx2 avx512f avx512_vnni amx_tile amx_int8\n"
+      "processor\t: 1\nflags\t\t: fpu sse2 avx2 avx512f avx512_vnni amx_tile amx_int8\n";
+  const auto r = run_cli({"8b", "-p", "q4_k_m", "-d", "auto", "--json"}, env);
+  ASSERT_NE(r.code, 2) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["query"]["cpu_features"], "amx");
+  EXPECT_TRUE(has(j["assumptions"].dump(), "CPU kind amx detected (/proc/cpuinfo flag amx_int8)"))
+      << j["assumptions"].dump();
+  // --cpu-features wins over what was detected.
+  const auto given = json::parse(
+      run_cli({"8b", "-p", "q4_k_m", "-d", "auto", "--cpu-features", "avx2", "--json"}, env).out);
+  EXPECT_EQ(given["query"]["cpu_features"], "avx2");
+  // An AVX2 machine.
+  env.files["/proc/cpuinfo"] = "flags : fpu avx avx2 fma\n";
+  const auto avx2 = json::parse(run_cli({"8b", "-p", "q4_k_m", "-d", "auto", "--json"}, env).out);
+  EXPECT_EQ(avx2["query"]["cpu_features"], "avx2");
+  // No /proc/cpuinfo: the default, and nothing said about it.
+  env.files.erase("/proc/cpuinfo");
+  const auto none = run_cli({"8b", "-p", "q4_k_m", "-d", "auto"}, env);
+  EXPECT_FALSE(has(none.out, "CPU kind")) << none.out;
+}
+
+// The weights row says what is page cache and what is not.
+TEST(CpuAnswer, MmapMlockAndNoMmapInTheWeightsRow) {
+  const auto mapped = run_cli({"mistral-7b-v0.3", "-p", "q4_k_m", "-d", "cpu 64gb"});
+  ASSERT_NE(mapped.code, 2) << mapped.err;
+  EXPECT_TRUE(has(mapped.out, "page cache: reclaimable) +")) << mapped.out;
+  EXPECT_TRUE(has(mapped.out, "repacked copy (not reclaimable)")) << mapped.out;
+  const auto locked = run_cli({"mistral-7b-v0.3", "-p", "q4_k_m", "-d", "cpu 64gb", "--mlock"});
+  EXPECT_TRUE(has(locked.out, "locked by --mlock")) << locked.out;
+  const auto read =
+      run_cli({"mistral-7b-v0.3", "-p", "q4_k_m", "-d", "cpu 64gb", "--no-mmap", "--json"});
+  ASSERT_NE(read.code, 2) << read.err;
+  const json j = json::parse(read.out);
+  EXPECT_EQ(j["memory"]["reclaimable_bytes"], 0);
+  EXPECT_EQ(j["query"]["mmap"], false);
+}
+
+}  // namespace willfit::test

@@ -15,8 +15,8 @@
 // 3.21.1 bundles (80fb11ac). Quantisation mixes: F16 and Q8_0 quantise every
 // 2-D weight (norms, biases and the MoE router stay F32, as llama-quant.cpp
 // keeps them); Q4_K_M follows llama-quant.cpp's recipe for it: Q6_K for the
-// output, for attn_v and ffn_down in the layers use_more_bits() picks, Q4_K
-// elsewhere (a row not divisible by 256 falls back to Q8_0).
+// output (a tied token_embd included), for attn_v and ffn_down in the layers use_more_bits() picks,
+// Q4_K elsewhere (a row not divisible by 256 falls back to Q8_0).
 //
 // Usage: make_gguf --list
 //        make_gguf MODEL TYPE OUT.gguf     (TYPE: f16, q8_0, q4_k_m)
@@ -167,7 +167,7 @@ struct Tensor {
 
 // The type a 2-D (or 3-D expert) weight gets in file type `ftype`.
 GgmlType weight_type(const std::string& ftype, const std::string& name, int layer, int layers,
-                     int64_t row) {
+                     int64_t row, bool tied) {
   const auto fits = [row](GgmlType t) {
     const int64_t block = (t == Q4_K || t == Q6_K) ? 256 : 32;
     return row % block == 0;
@@ -186,7 +186,9 @@ GgmlType weight_type(const std::string& ftype, const std::string& name, int laye
     return i < layers / 8 || i >= 7 * layers / 8 || (i - layers / 8) % 3 == 2;
   };
   GgmlType t = Q4_K;
-  if (name == "output.weight") {
+  // A tied token_embd is the output too: llama-quant.cpp gives it the
+  // output's type (`!qs.has_output && name == token_embd`).
+  if (name == "output.weight" || (tied && name == "token_embd.weight")) {
     t = Q6_K;
   } else if ((name.find("attn_v.weight") != std::string::npos ||
               name.find("ffn_down") != std::string::npos) &&
@@ -202,7 +204,8 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     Tensor t;
     t.name = std::move(name);
     t.dims = std::move(dims);
-    t.type = t.dims.size() == 1 ? F32 : weight_type(ftype, t.name, layer, s.layers, t.dims[0]);
+    t.type =
+        t.dims.size() == 1 ? F32 : weight_type(ftype, t.name, layer, s.layers, t.dims[0], s.tied);
     out.push_back(std::move(t));
   };
   const int64_t e = s.hidden;

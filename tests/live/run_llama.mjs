@@ -77,7 +77,8 @@ const sum = (o) => Object.values(o).reduce((a, b) => a + b, 0);
 
 for (const f of config.files) {
   lines = [];
-  const model = await llama.loadModel({ modelPath: f.file, gpuLayers: 0 });
+  // f.mmap false loads as llama.cpp --no-mmap (weights read into memory).
+  const model = await llama.loadModel({ modelPath: f.file, gpuLayers: 0, useMmap: f.mmap ?? true });
   await settle();
   const modelBuffers = buffers(/load_tensors:\s+(\S+) model buffer size =\s+([\d.]+) MiB/);
   const info = await readGgufFileInfo(f.file);

@@ -10,8 +10,12 @@
 //   Label case differs between ROCm releases, so keys are compared lowercase.
 // - /proc/meminfo: "MemTotal:       32791234 kB"; the kernel's kB is KiB
 //   (proc(5)).
+// - /proc/cpuinfo: per processor, "flags : fpu ... avx2 ... avx512f" on
+//   x86 and "Features : fp asimd ... asimddp" on Arm (the kernel's names of
+//   the CPUID / HWCAP bits).
 #include "willfit/devices/detect_parse.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -140,6 +144,48 @@ std::string parse_system_profiler_chip(std::string_view text) {
     }
   }
   return "";
+}
+
+std::optional<CpuKind> parse_cpuinfo_features(std::string_view text) {
+  for (const auto& raw : split(text, '\n')) {
+    const std::string line = trim(raw);
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) {
+      continue;
+    }
+    const std::string key = to_lower(trim(std::string_view(line).substr(0, colon)));
+    if (key != "flags" && key != "features") {
+      continue;
+    }
+    // One processor's line is enough: every core of a machine has the same.
+    std::vector<std::string> flags;
+    for (const auto& f : split(std::string_view(line).substr(colon + 1), ' ')) {
+      if (!trim(f).empty()) {
+        flags.push_back(to_lower(trim(f)));
+      }
+    }
+    const auto has = [&](std::string_view f) {
+      return std::find(flags.begin(), flags.end(), f) != flags.end();
+    };
+    // ggml-cpu picks its AMX build for AMX-INT8 with AVX-512 VNNI
+    // (ggml-cpu/amx/amx.cpp is compiled under __AMX_INT8__ && __AVX512VNNI__);
+    // the Arm repack kernels need the dot-product instructions (repack.cpp,
+    // ggml_cpu_has_dotprod), which Linux lists as asimddp.
+    if (has("amx_int8") && has("avx512_vnni")) {
+      return CpuKind{CpuFeatures::Amx, "amx_int8"};
+    }
+    if (has("avx512f")) {
+      return CpuKind{CpuFeatures::Avx512, "avx512f"};
+    }
+    if (has("avx2")) {
+      return CpuKind{CpuFeatures::Avx2, "avx2"};
+    }
+    if (has("asimddp")) {
+      return CpuKind{CpuFeatures::Neon, "asimddp"};
+    }
+    return CpuKind{CpuFeatures::None, ""};
+  }
+  return std::nullopt;
 }
 
 Expected<Bytes> parse_meminfo_total(std::string_view text) {

@@ -11,6 +11,7 @@
 
 #include "willfit/core/expected.hpp"
 #include "willfit/core/units.hpp"
+#include "willfit/devices/device.hpp"
 
 namespace willfit {
 
@@ -35,6 +36,17 @@ Expected<Bytes> parse_sysctl_bytes(std::string_view text);
 // `system_profiler SPDisplaysDataType`: the "Chipset Model:" line, e.g.
 // "Apple M2 Max"; empty when absent.
 std::string parse_system_profiler_chip(std::string_view text);
+
+// /proc/cpuinfo: the CPU kind llama.cpp's CPU backend would pick its
+// kernels by, from the first processor's "flags" (x86: amx_int8 with
+// avx512f, avx512f, avx2) or "Features" (Arm: asimddp, the dot product the
+// repack kernels need), with the flag that decided it; nullopt when neither
+// line is there or none of those flags is.
+struct CpuKind {
+  CpuFeatures features = CpuFeatures::None;
+  std::string flag;  // "avx512f"
+};
+std::optional<CpuKind> parse_cpuinfo_features(std::string_view text);
 
 // /proc/meminfo: MemTotal (kB there means KiB).
 Expected<Bytes> parse_meminfo_total(std::string_view text);

@@ -55,6 +55,16 @@ struct Device {
   std::string source;
 };
 
+// The CPU kinds llama.cpp's CPU backend tells apart when it copies weights
+// into its own layouts (inference/runtime.cpp, cpu_extra_buffers).
+enum class CpuFeatures {
+  None,    // no repacking kernels (or --no-repack)
+  Avx2,    // x86-64 with AVX2
+  Avx512,  // x86-64 with AVX-512 (AVX2 too)
+  Amx,     // x86-64 with AMX-INT8 (and AVX-512): an AMX buffer besides CPU_REPACK
+  Neon,    // Arm with dot-product instructions (i8mm or not)
+};
+
 // The devices one answer spans: "2x rtx 3090" holds the same device twice.
 struct DeviceSet {
   std::vector<Device> devices;
@@ -64,6 +74,8 @@ struct DeviceSet {
   std::vector<std::string> notes;
   // System RAM usable for offload, when detection measured it ("--device auto").
   std::optional<Bytes> system_ram;
+  // The CPU's kind, when detection read it ("--device auto", /proc/cpuinfo).
+  std::optional<CpuFeatures> cpu_features;
   [[nodiscard]] Bytes capacity() const;
   // Every device is system RAM (a CPU-only run): the host is the device.
   [[nodiscard]] bool cpu_only() const;

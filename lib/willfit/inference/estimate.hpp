@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,20 +22,27 @@ namespace willfit {
 enum class FlashAttention { Auto, On, Off };
 std::string_view to_string(FlashAttention fa);
 
-enum class CpuFeatures;
-// llama.cpp's repacked copy of a file's weights on a CPU of `features`
-// (runtime.cpp essay at the definition); 0 without a file's type mix.
-Bytes cpu_repack_bytes(const Model& m, CpuFeatures features);
+// CpuFeatures (devices/device.hpp): the CPU kind llama.cpp's backend tells apart.
+struct TypedWeights;  // models/weight_layout.hpp
 
-// The CPU kinds llama.cpp's CPU backend tells apart when it repacks weights.
-enum class CpuFeatures {
-  None,    // no repacking kernels (or --no-repack)
-  Avx2,    // x86-64 with AVX2
-  Avx512,  // x86-64 with AVX-512 (AVX2 too)
-  Neon,    // Arm with dot-product instructions (i8mm or not)
+// The copies llama.cpp's CPU backend makes of the weights in `mix` on a CPU
+// of `features` (runtime.cpp essay at the definition).
+struct CpuExtraBuffers {
+  Bytes repack = 0;  // the CPU_REPACK buffer
+  Bytes amx = 0;     // the AMX buffer (--cpu-features amx)
+  Bytes moved = 0;   // the file's bytes of the tensors copied into them
 };
+CpuExtraBuffers cpu_extra_buffers(std::span<const TypedWeights> mix, CpuFeatures features);
+// The CPU_REPACK buffer of a file's weights (Model::weight_mix); 0 without one.
+Bytes cpu_repack_bytes(const Model& m, CpuFeatures features);
 std::string_view to_string(CpuFeatures f);
 Expected<CpuFeatures> parse_cpu_features(std::string_view text);
+
+// What the "overhead" term is, in words, for `runtime` on `devices`: the one
+// place that says it (the estimate's formula and the text renderer both ask).
+// A CPU-only llama.cpp holds its process and no driver context; a GPU holds
+// a driver context; vLLM its non-torch memory.
+std::string_view overhead_words(Runtime runtime, const DeviceSet& devices);
 
 struct InferenceQuery {
   Model model;
@@ -60,6 +68,11 @@ struct InferenceQuery {
   // weight types it repacks (runtime.cpp, cpu_repack_bytes); --no-repack off.
   CpuFeatures cpu_features = CpuFeatures::Avx2;
   bool cpu_repack = true;
+  // llama.cpp --no-mmap (weights read into anonymous memory, not a mapped
+  // file's page cache) and --mlock (the mapped pages locked): what a CPU-only
+  // answer calls reclaimable (MemoryBreakdown::reclaimable).
+  bool mmap = true;
+  bool mlock = false;
   std::optional<int> n_cpu_moe;   // llama.cpp: blocks whose experts stay on the CPU (nullopt: plan)
   std::optional<int> gpu_layers;  // llama.cpp -ngl given by the user (nullopt: plan)
   // --text-only: leave the vision/audio encoder and projector (llama.cpp's
@@ -97,6 +110,10 @@ struct MemoryBreakdown {
   Bytes overhead = 0;
   Bytes margin = 0;
   Bytes projector = 0;  // vision/audio encoder and projector (0: text-only or none)
+  // Of `weights`, the mapped file's pages: page cache the kernel can reclaim
+  // under memory pressure (read again from the file when touched). A CPU-only
+  // llama.cpp with the file mapped and not --mlock; 0 otherwise.
+  Bytes reclaimable = 0;
   [[nodiscard]] Bytes total() const {
     return weights + kv_cache + compute + overhead + margin + projector;
   }

@@ -201,14 +201,16 @@ std::string_view to_string(CpuFeatures f) {
       return "avx512";
     case CpuFeatures::Neon:
       return "neon";
+    case CpuFeatures::Amx:
+      return "amx";
   }
   return "none";
 }
 
 Expected<CpuFeatures> parse_cpu_features(std::string_view text) {
   const std::string key = to_lower(trim(text));
-  for (CpuFeatures f :
-       {CpuFeatures::None, CpuFeatures::Avx2, CpuFeatures::Avx512, CpuFeatures::Neon}) {
+  for (CpuFeatures f : {CpuFeatures::None, CpuFeatures::Avx2, CpuFeatures::Avx512, CpuFeatures::Amx,
+                        CpuFeatures::Neon}) {
     if (key == to_string(f)) {
       return f;
     }
@@ -219,49 +221,109 @@ Expected<CpuFeatures> parse_cpu_features(std::string_view text) {
   if (key == "arm" || key == "arm64" || key == "aarch64") {
     return CpuFeatures::Neon;
   }
-  return make_error("unknown --cpu-features '" + trim(text) + "': use avx2, avx512, neon or none");
+  if (key == "amx-int8" || key == "amx_int8") {
+    return CpuFeatures::Amx;
+  }
+  return make_error("unknown --cpu-features '" + trim(text) +
+                    "': use avx2, avx512, amx, neon or none");
 }
 
-// CPU_REPACK: on a CPU-only run llama.cpp's CPU backend copies the weights of
-// some types into an interleaved layout its matrix kernels read faster
-// (ggml/src/ggml-cpu/repack.cpp, ggml_repack_get_optimal_repack_type, at the
-// commit node-llama-cpp 3.21.1 bundles, 80fb11ac). The copy has the same
-// bytes as the tensor and is anonymous memory, held next to the still-mapped
-// file (page cache, which the kernel can reclaim). Which types:
-//   AVX2:    Q4_0, Q4_K, IQ4_NL, MXFP4;  AVX-512: also Q2_K
-//   Arm dot product / i8mm: Q4_0, Q4_K, Q5_K, Q6_K, IQ4_NL, MXFP4, Q8_0
-// Every 2-D and expert weight of those types whose rows come in groups of 8
-// (all real models); not the token embeddings, which get_rows reads, unless
-// they are tied: then the output layer is the same tensor loaded again for a
-// matrix product (TENSOR_DUPLICATED), and that copy is repacked. The
-// live harness checks this byte for byte (tests/live: Mistral-7B, Qwen3-30B-A3B
-// and Mixtral-8x7B Q4_K_M on AVX-512). AMX machines copy 2-D weights into an
-// AMX buffer instead: not modelled.
-Bytes cpu_repack_bytes(const Model& m, CpuFeatures features) {
+// The CPU backend's extra buffers. On a CPU-only run llama.cpp's CPU backend
+// copies the weights of some types into layouts its matrix kernels read
+// faster (ggml/src/ggml-cpu/ggml-cpu.cpp, ggml_backend_cpu_get_extra_buffer_types,
+// at the commit node-llama-cpp 3.21.1 bundles, 80fb11ac). The loader gives
+// each weight the first of those buffer types whose supports_op accepts the
+// operation that reads it (llama-model.cpp, select_weight_buft), AMX first:
+//   AMX (ggml-cpu/amx/amx.cpp, on CPUs with AMX-INT8; --cpu-features amx):
+//     plain matrix products only (GGML_OP_MUL_MAT, so 2-D weights, never the
+//     routed experts' mul_mat_id) of F16, Q4_0, Q4_1, Q8_0, Q4_K, Q5_K, Q6_K
+//     and IQ4_XS. The copy is packed for the tile unit (amx/mmq.cpp,
+//     ggml_backend_amx_get_alloc_size and get_row_size): per block, Q8_0 adds
+//     an int32 compensation (38 bytes for 34), Q4_K and Q5_K 4 bytes of
+//     unpacked scales (148 for 144, 180 for 176), IQ4_XS 2 (138 for 136); F16,
+//     Q4_0, Q4_1 and Q6_K keep their size.
+//   CPU_REPACK (ggml-cpu/repack.cpp, ggml_repack_get_optimal_repack_type):
+//     matrix products and mul_mat_id (experts too) of
+//       AVX2:    Q4_0, Q4_K, IQ4_NL, MXFP4;  AVX-512 (and AMX CPUs): also Q2_K
+//       Arm dot product / i8mm: Q4_0, Q4_K, Q5_K, Q6_K, IQ4_NL, MXFP4, Q8_0
+//     at the tensor's own size.
+// Every weight whose rows come in groups of 8 (all real models); not the
+// token embeddings, which get_rows reads, unless they are tied: then the
+// output layer is the same tensor loaded again for a matrix product
+// (TENSOR_DUPLICATED), and that copy goes to the extra buffer. With the file
+// mapped (the default) the copies are anonymous memory next to the mapping,
+// whose pages are page cache (the kernel can reclaim them); with --no-mmap the
+// loader reads those tensors straight into the extra buffer instead of a
+// plain one, so the copy replaces them (llama-model-loader.cpp, load_all_data).
+// The live harness checks CPU_REPACK byte for byte (tests/live: Mistral-7B,
+// Qwen3-30B-A3B and Mixtral-8x7B Q4_K_M on AVX-512).
+CpuExtraBuffers cpu_extra_buffers(std::span<const TypedWeights> mix, CpuFeatures features) {
   const auto repacked = [features](std::string_view type) {
     switch (features) {
       case CpuFeatures::None:
         return false;
       case CpuFeatures::Avx2:
       case CpuFeatures::Avx512:
+      case CpuFeatures::Amx:
         return type == "Q4_0" || type == "Q4_K" || type == "IQ4_NL" || type == "MXFP4" ||
-               (features == CpuFeatures::Avx512 && type == "Q2_K");
+               (features != CpuFeatures::Avx2 && type == "Q2_K");
       case CpuFeatures::Neon:
         return type == "Q4_0" || type == "Q4_K" || type == "Q5_K" || type == "Q6_K" ||
                type == "IQ4_NL" || type == "MXFP4" || type == "Q8_0";
     }
     return false;
   };
-  Bytes bytes = 0;
-  for (const auto& row : m.weight_mix) {
-    if (repacked(row.type)) {
-      bytes += row.bytes;
+  // AMX's packed bytes per block over the file's (0: not an AMX type).
+  const auto amx_ratio = [](std::string_view type) -> double {
+    if (type == "F16" || type == "Q4_0" || type == "Q4_1" || type == "Q6_K") {
+      return 1.0;
+    }
+    if (type == "Q8_0") {
+      return 38.0 / 34.0;
+    }
+    if (type == "Q4_K") {
+      return 148.0 / 144.0;
+    }
+    if (type == "Q5_K") {
+      return 180.0 / 176.0;
+    }
+    if (type == "IQ4_XS") {
+      return 138.0 / 136.0;
+    }
+    return 0.0;
+  };
+  CpuExtraBuffers b;
+  for (const auto& w : mix) {
+    // A tied output layer is copied too, but is no tensor of the file's own:
+    // the embeddings stay where they are for get_rows (not `moved`).
+    const double amx = features == CpuFeatures::Amx ? amx_ratio(w.type) : 0.0;
+    if (amx > 0.0) {
+      b.amx += round_bytes(static_cast<double>(w.matmul + w.tied_output) * amx);
+      b.moved += w.matmul;
+    } else if (repacked(w.type)) {
+      b.repack += w.matmul + w.tied_output;
+      b.moved += w.matmul;
+    }
+    if (repacked(w.type)) {
+      b.repack += w.experts;
+      b.moved += w.experts;
     }
   }
-  if (repacked(m.token_embd_type) && !m.arch.tied_embeddings) {
-    bytes -= m.token_embd_bytes;
+  return b;
+}
+
+Bytes cpu_repack_bytes(const Model& m, CpuFeatures features) {
+  return cpu_extra_buffers(typed_weights(m, Precision{}), features).repack;
+}
+
+std::string_view overhead_words(Runtime runtime, const DeviceSet& devices) {
+  const bool llama =
+      runtime == Runtime::LlamaCpp || runtime == Runtime::Ollama || runtime == Runtime::Generic;
+  if (runtime == Runtime::Vllm) {
+    return "non-torch memory (CUDA graphs, NCCL)";
   }
-  return std::max<Bytes>(bytes, 0);
+  return llama && devices.cpu_only() ? "llama.cpp process on the CPU, no driver"
+                                     : context_words(devices);
 }
 
 Runtime default_runtime(const Precision& precision) {
@@ -609,20 +671,42 @@ void llama_family(const Inputs& in, Estimate& e) {
       },
       "llama.cpp graph reservation (runtime.cpp essay)");
 
-  // CPU-only: the repacked copy of some weights, besides the mapped file.
-  const Bytes repack = cpu_only && q.cpu_repack ? cpu_repack_bytes(q.model, q.cpu_features) : 0;
-  if (repack > 0) {
-    e.memory.weights += repack;
-    add_term(
-        in, e, "cpu_repack", repack, Placement::Device,
-        [&] {
-          return fmt::format(
-              "weights copied into llama.cpp's CPU layout ({}), anonymous memory besides the "
-              "mapped file = {}",
-              to_string(q.cpu_features), format_size(repack, in.q.units));
-        },
-        "llama.cpp ggml-cpu repack.cpp (runtime.cpp, cpu_repack_bytes)");
+  // CPU-only: the CPU backend's copies of some weights (cpu_extra_buffers),
+  // besides the mapped file or, with --no-mmap, instead of those tensors.
+  if (cpu_only) {
+    const CpuExtraBuffers extra =
+        q.cpu_repack ? cpu_extra_buffers(typed_weights(q.model, q.precision), q.cpu_features)
+                     : CpuExtraBuffers{};
+    if (!q.mmap && extra.moved > 0) {
+      e.memory.weights -= extra.moved;
+      for (Term& t : e.terms) {
+        if (t.key == "weights") {
+          t.bytes = e.memory.weights;
+        }
+      }
+    }
+    e.memory.reclaimable = q.mmap && !q.mlock ? e.memory.weights : 0;
+    const auto add_extra = [&](std::string_view key, Bytes bytes, std::string_view name) {
+      if (bytes <= 0) {
+        return;
+      }
+      e.memory.weights += bytes;
+      add_term(
+          in, e, key, bytes, Placement::Device,
+          [&] {
+            return fmt::format(
+                "weights copied into llama.cpp's {} buffer ({}), anonymous memory {} = {}", name,
+                to_string(q.cpu_features),
+                q.mmap ? "besides the mapped file" : "instead of those tensors (--no-mmap)",
+                format_size(bytes, in.q.units));
+          },
+          "llama.cpp ggml-cpu extra buffer types (runtime.cpp, cpu_extra_buffers)");
+    };
+    add_extra("cpu_repack", extra.repack, "CPU_REPACK");
+    add_extra("cpu_amx", extra.amx, "AMX");
   }
+  // What the extra buffers (and --no-mmap) changed, held by the one device.
+  const Bytes cpu_extra = e.memory.weights - device_weights;
 
   // Context and margin per device (one GPU's worth when none is given).
   set_usable(in, e);
@@ -661,11 +745,10 @@ void llama_family(const Inputs& in, Estimate& e) {
   add_term(
       in, e, "overhead", e.memory.overhead, Placement::Device,
       [&] {
-        return cpu_only ? fmt::format(
-                              "llama.cpp process on the CPU (its libraries and CPU "
-                              "backend), no driver context = {}",
-                              format_memory(e.memory.overhead, in.q.units))
-                        : fmt::format("{}, {} per {} = {}", context_words(in.q.devices),
+        return cpu_only ? fmt::format("{} (its libraries and CPU backend) = {}",
+                                      overhead_words(e.runtime, in.q.devices),
+                                      format_memory(e.memory.overhead, in.q.units))
+                        : fmt::format("{}, {} per {} = {}", overhead_words(e.runtime, in.q.devices),
                                       format_memory(fixed_for(0).first, in.q.units),
                                       processor_word(in.q.devices),
                                       format_memory(e.memory.overhead, in.q.units));
@@ -806,7 +889,7 @@ void llama_family(const Inputs& in, Estimate& e) {
     d.capacity = devs[i].memory_bytes;
     d.usable = s.devices[i].usable;
     d.layers = chosen.devices[i].layers;
-    d.weights = chosen.devices[i].weights + (i == 0 ? repack : 0);
+    d.weights = chosen.devices[i].weights + (i == 0 ? cpu_extra : 0);
     d.kv_cache = chosen.devices[i].kv;
     d.compute = c.device + (cpu_only && i == 0 ? c.output_buffer : 0);
     d.projector = i == 0 ? e.memory.projector : 0;

@@ -731,14 +731,23 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   }
   // The quantisation mix, largest share first.
   std::map<std::uint32_t, Model::TypeBytes> mix;
+  std::map<std::uint32_t, Model::TypeBytes> expert_types;
   for (const auto& t : f.tensors) {
-    auto& row = mix[t.type];
-    row.type = std::string(ggml_type_name(t.type));
-    row.bytes += t.bytes;
-    row.tensors += 1;
+    for (auto* table : {&mix, &expert_types}) {
+      if (table == &expert_types && t.name.find("_exps") == std::string::npos) {
+        continue;
+      }
+      auto& row = (*table)[t.type];
+      row.type = std::string(ggml_type_name(t.type));
+      row.bytes += t.bytes;
+      row.tensors += 1;
+    }
   }
   for (auto& [id, row] : mix) {
     m.weight_mix.push_back(row);
+  }
+  for (auto& [id, row] : expert_types) {
+    m.expert_mix.push_back(row);
   }
   std::stable_sort(m.weight_mix.begin(), m.weight_mix.end(),
                    [](const auto& x, const auto& y) { return x.bytes > y.bytes; });

@@ -180,6 +180,9 @@ struct Model {
     std::int64_t tensors = 0;
   };
   std::vector<TypeBytes> weight_mix;
+  // The routed-expert tensors' share of weight_mix (names "*_exps*"), which
+  // llama.cpp reads with mul_mat_id rather than a plain matrix product.
+  std::vector<TypeBytes> expert_mix;
   // The input embedding tensor's ggml type and bytes, from a file (empty
   // without one): llama.cpp reads it with get_rows, so it is never repacked.
   std::string token_embd_type;

@@ -141,6 +141,12 @@ constexpr Block block_layout(T t) {
   return {2, 1};
 }
 
+// ggml's name of each type (ggml.c, type_traits[].type_name).
+constexpr std::array<std::string_view, static_cast<int>(T::MXFP4) + 1> kTypeNames{
+    "F32",   "F16",   "Q4_0",  "Q4_1",   "Q5_0",    "Q5_1",   "Q8_0",  "Q2_K",
+    "Q3_K",  "Q4_K",  "Q5_K",  "Q6_K",   "IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ3_XXS",
+    "IQ3_S", "IQ1_S", "IQ1_M", "IQ4_NL", "IQ4_XS",  "TQ1_0",  "TQ2_0", "MXFP4"};
+
 // The layouts as a table, with each block's weights as a power of two (1, 32
 // or 256): the row arithmetic below masks and shifts instead of dividing, as
 // it runs for every tensor of every layer of every estimate.
@@ -515,10 +521,32 @@ struct CounterClass {
   }
 };
 
+// What a tensor the recipe sized was: its type, bytes and how llama.cpp reads it.
+struct TensorSink {
+  std::vector<TypedWeights>* mix = nullptr;
+  void add(T t, Bytes bytes, Cat cat, bool expert, bool tied) const {
+    if (mix == nullptr) {
+      return;
+    }
+    const std::string_view name = kTypeNames[static_cast<std::size_t>(t)];
+    auto it = std::find_if(mix->begin(), mix->end(),
+                           [&](const TypedWeights& w) { return w.type == name; });
+    if (it == mix->end()) {
+      it = mix->insert(mix->end(), TypedWeights{std::string(name), 0, 0, 0, 0});
+    }
+    (expert ? it->experts : cat == Cat::TokenEmbd ? it->embeddings : it->matmul) += bytes;
+    if (cat == Cat::TokenEmbd && tied) {
+      it->tied_output += bytes;
+    }
+  }
+};
+
 // The layout under a llama.cpp file type. `share_layers`: size each class of
 // alike layers once (above); false sizes every layer (for the test that
-// checks the two agree).
-WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_layers = true) {
+// checks the two agree, and for `sink`, which records every tensor).
+WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_layers = true,
+                           TensorSink sink = {}) {
+  share_layers = share_layers && sink.mix == nullptr;
   Recipe r{f.ft, f.base};
   r.n_layer = a.layers;
   r.n_gqa = a.kv_heads > 0 ? std::max(1, a.heads / a.kv_heads) : 1;
@@ -529,16 +557,22 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_la
   const std::int64_t e = a.hidden_size;
   const auto weight = [&](Cat cat, std::int64_t ncols, std::int64_t rows, int layer,
                           bool expert = false) -> Bytes {
-    if (!quant) {
-      return tensor_bytes(f.base, ncols, rows);
+    T t = f.base;
+    if (quant) {
+      t = r.pick(cat, layer, expert);
+      if (cat == Cat::Output || (r.tied && cat == Cat::TokenEmbd)) {
+        t = r.output_type(ncols);
+      }
+      t = fallback(t, ncols);
     }
-    T t = r.pick(cat, layer, expert);
-    if (cat == Cat::Output || (r.tied && cat == Cat::TokenEmbd)) {
-      t = r.output_type(ncols);
-    }
-    return tensor_bytes(fallback(t, ncols), ncols, rows);
+    const Bytes bytes = tensor_bytes(t, ncols, rows);
+    sink.add(t, bytes, cat, expert, r.tied);
+    return bytes;
   };
-  const auto f32 = [](std::int64_t n) { return n * 4; };
+  const auto f32 = [&sink](std::int64_t n) {
+    sink.add(T::F32, n * 4, Cat::Other, false, false);
+    return n * 4;
+  };
 
   WeightLayout w;
   w.recipe = true;
@@ -549,7 +583,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_la
     w.token_embd += weight(Cat::TokenEmbd, a.per_layer_width * a.layers, a.per_layer_vocab, 0);
   }
   const bool layer_norm = !a.mlp_gated;  // GPT-2/NeoX style: LayerNorm with bias, biases
-  w.output = f32(e) * (layer_norm ? 2 : 1);
+  w.output = f32(e * (layer_norm ? 2 : 1));
   if (!a.tied_embeddings) {
     w.output += weight(Cat::Output, e, a.vocab_size, a.layers);
   }
@@ -568,7 +602,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_la
   const auto size_layer = [&](int i) {
     LayerWeights l;
     const LayerRoles roles = layer_roles(a, i);
-    l.bytes += f32(e) * 2 * (layer_norm ? 2 : 1);
+    l.bytes += f32(e * 2 * (layer_norm ? 2 : 1));
     if (roles.recurrent) {
       l.bytes += recurrent_rows > 0 ? weight(Cat::Other, e, recurrent_rows, i) : 0;
     }
@@ -887,6 +921,47 @@ WeightLayout layout_of(const Model& model, const Precision& precision, bool shar
 
 WeightLayout weight_layout(const Model& model, const Precision& precision) {
   return layout_of(model, precision, true);
+}
+
+std::vector<TypedWeights> typed_weights(const Model& model, const Precision& precision) {
+  std::vector<TypedWeights> mix;
+  if (!model.weight_mix.empty()) {
+    // From the file: every tensor by type; the experts and the token
+    // embeddings by name (gguf.cpp).
+    for (const auto& row : model.weight_mix) {
+      TypedWeights& w = mix.emplace_back(TypedWeights{row.type, row.bytes, 0, 0, 0});
+      for (const auto& ex : model.expert_mix) {
+        if (ex.type == row.type) {
+          w.experts += ex.bytes;
+          w.matmul -= ex.bytes;
+        }
+      }
+      if (row.type == model.token_embd_type) {
+        w.embeddings += model.token_embd_bytes;
+        w.matmul -= model.token_embd_bytes;
+        w.tied_output = model.arch.tied_embeddings ? model.token_embd_bytes : 0;
+      }
+    }
+    return mix;
+  }
+  const Architecture& a = model.arch;
+  const FtName* f = find_file_type(precision);
+  if (f == nullptr || a.layers <= 0 || a.hidden_size <= 0 || a.vocab_size <= 0 || a.heads <= 0) {
+    return mix;
+  }
+  const WeightLayout recipe = recipe_layout(a, *f, false, TensorSink{&mix});
+  const Bytes want = weight_layout(model, precision).total();
+  const Bytes have = recipe.total();
+  if (have > 0 && want != have) {
+    const double s = static_cast<double>(want) / static_cast<double>(have);
+    for (auto& w : mix) {
+      w.matmul = round_bytes(static_cast<double>(w.matmul) * s);
+      w.experts = round_bytes(static_cast<double>(w.experts) * s);
+      w.embeddings = round_bytes(static_cast<double>(w.embeddings) * s);
+      w.tied_output = round_bytes(static_cast<double>(w.tied_output) * s);
+    }
+  }
+  return mix;
 }
 
 namespace detail {

@@ -43,6 +43,27 @@ namespace detail {
 WeightLayout weight_layout_each_layer(const Model& model, const Precision& precision);
 }  // namespace detail
 
+// Weight bytes of one ggml type, by how llama.cpp reads the tensors: what
+// its CPU backend copies into its own layouts depends on that (runtime.cpp,
+// cpu_extra_buffers).
+struct TypedWeights {
+  std::string type;      // ggml type name: "Q4_K", "F32"
+  Bytes matmul = 0;      // read by a matrix product: attention, MLP, output head, norms
+  Bytes experts = 0;     // routed-expert tensors (3-D, read by mul_mat_id)
+  Bytes embeddings = 0;  // token embeddings (read by get_rows)
+  // Tied embeddings: the output layer is the embedding tensor loaded a second
+  // time for a matrix product (llama.cpp TENSOR_DUPLICATED), no bytes of the
+  // file's own; its size when that is so, else 0.
+  Bytes tied_output = 0;
+};
+
+// The type mix of `model` at `precision`: the file's tensors when it has
+// them (Model::weight_mix), else llama.cpp's recipe tensor by tensor (the
+// types of weight_layout), scaled to weight_layout()'s total when that is
+// not the recipe's own (a bare size's assumed shape). Empty for a precision
+// that is not a llama.cpp file type.
+std::vector<TypedWeights> typed_weights(const Model& model, const Precision& precision);
+
 // The vision/audio encoder and projector at the width runtimes load it.
 Bytes projector_bytes(const Model& model, const Precision& precision);
 

@@ -1,0 +1,179 @@
+// llama.cpp on a CPU: the copies its CPU backend makes of the weights
+// (CPU_REPACK, AMX), for a file and for a model named without one, what a
+// CPU-only answer calls reclaimable (--no-mmap, --mlock), and the CPU kind
+// read from /proc/cpuinfo.
+#include <gtest/gtest.h>
+
+#include "csv.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sources/embedded_data.hpp"
+#include "willfit/devices/detect_parse.hpp"
+#include "willfit/inference/estimate.hpp"
+#include "willfit/models/model_db.hpp"
+#include "willfit/models/weight_layout.hpp"
+
+namespace willfit {
+namespace {
+
+Bytes term(const Estimate& e, std::string_view key) {
+  for (const auto& t : e.terms) {
+    if (t.key == key) {
+      return t.bytes;
+    }
+  }
+  return 0;
+}
+
+const Model& catalogue_model(const std::string& name) {
+  static const ModelDb db = [] {
+    auto d = ModelDb::parse(app::embedded_models_json(), "embedded");
+    EXPECT_TRUE(d.ok());
+    return d.ok() ? *d : ModelDb{};
+  }();
+  auto m = db.find(name);
+  EXPECT_TRUE(m.ok()) << name;
+  static const Model none;
+  return m.ok() ? m->entry->model : none;
+}
+
+InferenceQuery cpu_query(const Model& m, const char* precision, CpuFeatures f) {
+  InferenceQuery q;
+  q.model = m;
+  q.precision = *parse_precision(precision);
+  Device ram = *raw_device("1024gb");
+  ram.kind = DeviceKind::Cpu;
+  q.devices.devices.push_back(ram);
+  q.runtime = Runtime::LlamaCpp;
+  q.cpu_features = f;
+  return q;
+}
+
+// AMX takes the plain matrix products of its types, packed (Q8_0 38 bytes
+// per 34, Q4_K 148 per 144); the experts and the types AMX has no kernel for
+// go to CPU_REPACK as on any AVX-512 CPU (ggml-cpu amx.cpp, mmq.cpp, repack.cpp).
+TEST(CpuBuffers, AmxTakesPlainMatrixProductsAndRepackTheRest) {
+  const std::vector<TypedWeights> mix = {{"F16", 1000, 0, 0, 0},       {"Q8_0", 3400, 0, 0, 0},
+                                         {"Q4_K", 1440, 2880, 144, 0}, {"IQ4_NL", 100, 0, 0, 0},
+                                         {"Q6_K", 210, 420, 0, 0},     {"F32", 64, 0, 0, 0}};
+  const CpuExtraBuffers amx = cpu_extra_buffers(mix, CpuFeatures::Amx);
+  EXPECT_EQ(amx.amx, 1000 + 3800 + 1480 + 210);
+  EXPECT_EQ(amx.repack, 2880 + 100);  // Q4_K experts, IQ4_NL
+  EXPECT_EQ(amx.moved, 1000 + 3400 + 1440 + 210 + 2880 + 100);
+  const CpuExtraBuffers avx = cpu_extra_buffers(mix, CpuFeatures::Avx512);
+  EXPECT_EQ(avx.amx, 0);
+  EXPECT_EQ(avx.repack, 1440 + 2880 + 100);  // never the embeddings
+  EXPECT_EQ(avx.moved, avx.repack);
+  EXPECT_EQ(cpu_extra_buffers(mix, CpuFeatures::None).moved, 0);
+  EXPECT_EQ(*parse_cpu_features("AMX"), CpuFeatures::Amx);
+  // Tied embeddings: the output layer's copy is made, the embeddings stay.
+  const std::vector<TypedWeights> tied = {{"Q4_K", 1440, 0, 144, 144}};
+  EXPECT_EQ(cpu_extra_buffers(tied, CpuFeatures::Avx2).repack, 1440 + 144);
+  EXPECT_EQ(cpu_extra_buffers(tied, CpuFeatures::Avx2).moved, 1440);
+}
+
+// A model named without a file gets the CPU_REPACK copy of llama.cpp's
+// Q4_K_M recipe, checked against what a real llama.cpp allocated for the
+// same architecture as a file (tests/data/llamacpp_cpu_repack.csv; the log
+// rounds to 0.01 MiB).
+TEST(CpuBuffers, RepackOfANamedModelMatchesTheLiveFile) {
+  std::ifstream in(std::string(WILLFIT_TEST_DATA_DIR) + "/llamacpp_cpu_repack.csv");
+  std::string line;
+  std::getline(in, line);
+  int rows = 0;
+  while (std::getline(in, line)) {
+    if (line.empty()) {
+      continue;
+    }
+    const auto cells = test::split_csv_line(line);
+    ASSERT_GE(cells.size(), 8U);
+    SCOPED_TRACE(cells[0] + " " + cells[4]);
+    const bool excluded = cells.size() > 8 && !cells[8].empty();
+    const Model& m = catalogue_model(cells[0]);
+    const auto f = parse_cpu_features(cells[2]);
+    ASSERT_TRUE(f.ok());
+    InferenceQuery q = cpu_query(m, cells[1].c_str(), *f);
+    q.mmap = cells[3] == "true";
+    const Estimate e = estimate_inference(q);
+    // CPU_REPACK is the copy; with --no-mmap the plain CPU buffer is what
+    // the weights term keeps of the file.
+    const Bytes ours = term(e, cells[4] == "CPU_REPACK" ? "cpu_repack" : "weights");
+    const double measured = std::stod(cells[5]) * static_cast<double>(kMiB);
+    const double err = (static_cast<double>(ours) - measured) / measured * 100.0;
+    std::printf("| %s %s %s mmap=%s %s | %.2f MiB measured | %+.3f %% |%s\n", cells[0].c_str(),
+                cells[1].c_str(), cells[2].c_str(), cells[3].c_str(), cells[4].c_str(),
+                std::stod(cells[5]), err, excluded ? " excluded" : "");
+    if (!excluded) {
+      EXPECT_LT(std::abs(err), 0.5);
+      ++rows;
+    }
+  }
+  EXPECT_GE(rows, 5);
+}
+
+// The same named model: the recipe's bytes by type add up to its weights,
+// and a bare size (an assumed shape) gets the copy too.
+TEST(CpuBuffers, NamedAndBareModelsCarryTheRecipeTypes) {
+  const Model& m = catalogue_model("llama-3.1-8b");
+  const Precision p = *parse_precision("q4_k_m");
+  Bytes sum = 0;
+  for (const auto& w : typed_weights(m, p)) {
+    sum += w.matmul + w.experts + w.embeddings;
+  }
+  EXPECT_EQ(sum, weight_layout(m, p).total());
+  InferenceQuery bare =
+      cpu_query(*model_from_size(*parse_model_size("8b")), "q4_k_m", CpuFeatures::Avx2);
+  const Estimate e = estimate_inference(bare);
+  EXPECT_GT(term(e, "cpu_repack"), e.memory.weights / 3);
+  EXPECT_LT(term(e, "cpu_repack"), e.memory.weights);
+}
+
+// Mapped (the default): the file is page cache the kernel can reclaim and
+// the copies come on top. --mlock locks it; --no-mmap reads it into memory,
+// and the copied tensors are read into their buffers instead (no duplicate).
+TEST(CpuBuffers, MmapMlockAndNoMmapDecideWhatIsReclaimable) {
+  InferenceQuery q = cpu_query(catalogue_model("mistral-7b-v0.3"), "q4_k_m", CpuFeatures::Avx2);
+  const Estimate mapped = estimate_inference(q);
+  const Bytes repack = term(mapped, "cpu_repack");
+  ASSERT_GT(repack, 0);
+  EXPECT_EQ(mapped.memory.reclaimable, mapped.memory.weights - repack);
+  q.mlock = true;
+  const Estimate locked = estimate_inference(q);
+  EXPECT_EQ(locked.memory.reclaimable, 0);
+  EXPECT_EQ(locked.memory.weights, mapped.memory.weights);
+  q.mlock = false;
+  q.mmap = false;
+  const Estimate read = estimate_inference(q);
+  EXPECT_EQ(read.memory.reclaimable, 0);
+  EXPECT_EQ(read.memory.weights, mapped.memory.weights - repack);
+  EXPECT_EQ(term(read, "cpu_repack"), repack);
+  EXPECT_EQ(term(read, "weights") + repack, read.memory.weights);
+  // On a GPU nothing is called reclaimable.
+  InferenceQuery gpu = q;
+  gpu.devices.devices = {*raw_device("24gb")};
+  EXPECT_EQ(estimate_inference(gpu).memory.reclaimable, 0);
+}
+
+TEST(CpuBuffers, CpuinfoFlagsNameTheCpuKind) {
+  const auto kind = [](const char* text) {
+    const auto k = parse_cpuinfo_features(text);
+    return k ? k->features : CpuFeatures::None;
+  };
+  EXPECT_EQ(kind("processor\t: 0\nflags\t\t: fpu sse2 avx avx2 fma\n"), CpuFeatures::Avx2);
+  EXPECT_EQ(kind("flags : avx2 avx512f avx512bw\n"), CpuFeatures::Avx512);
+  EXPECT_EQ(kind("flags : avx2 avx512f avx512_vnni amx_bf16 amx_tile amx_int8\n"),
+            CpuFeatures::Amx);
+  EXPECT_EQ(kind("Features\t: fp asimd evtstrm aes crc32 atomics asimddp\n"), CpuFeatures::Neon);
+  EXPECT_EQ(kind("flags : fpu sse2\n"), CpuFeatures::None);
+  EXPECT_EQ(parse_cpuinfo_features("flags : avx512f\n")->flag, "avx512f");
+  EXPECT_FALSE(parse_cpuinfo_features("MemTotal: 1 kB\n").has_value());
+  EXPECT_FALSE(parse_cpuinfo_features("").has_value());
+}
+
+}  // namespace
+}  // namespace willfit
