@@ -119,7 +119,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   if (!units) {
     return fail(ctx, units.error().message);
   }
-  FitCommon common{InferenceQuery{}, !ram_text.empty(), runtime_options, models_file};
+  FitCommon common{InferenceQuery{}, !ram_text.empty(), runtime_options, models_file, devices_file};
   common.base.units = *units;
   auto models = fit_models(o, ctx.env, models_file, *units);
   if (!models) {

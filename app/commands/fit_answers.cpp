@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "options/options.hpp"
+#include "sources/device_source.hpp"
 #include "sources/family.hpp"
 #include "sources/model_source.hpp"
 #include "sources/resolve.hpp"
@@ -161,9 +162,16 @@ Expected<FitReport> answer_cell(const FitCommon& common, const ModelChoice& choi
     }
     longest = *best;
   }
-  FitReport report = make_fit_report(query, column.speed, [&] {
-    return smaller_family_models(query.model, env, common.models_file);
-  });
+  FitReport report = make_fit_report(
+      query, column.speed,
+      [&] { return smaller_family_models(query.model, env, common.models_file); },
+      [&] {
+        // Other hardware for the suggestions; none when the database cannot
+        // be read (the suggestions then leave it out, as smaller models do).
+        DeviceSource source(env, common.devices_file);
+        auto db = source.get();
+        return db ? (*db)->devices() : std::vector<Device>{};
+      });
   if (context.max) {
     report.assumptions.insert(
         report.assumptions.begin(),

@@ -27,6 +27,7 @@ struct FitCommon {
   bool ram_given = false;
   RuntimeOptions runtime_options;
   std::string models_file;
+  std::string devices_file;  // --devices: the database other hardware is suggested from
 };
 
 // A model at one precision: a row of a grid (with a context).

@@ -27,6 +27,23 @@ std::string render_which_text(const WhichView& v) {
   for (const auto& r : v.rows) {
     width = std::max(width, r.devices.text.size());
   }
+  // A tight row (headroom within the estimate's error) carries a '*' after
+  // its need, explained under the table, as the grid's 'fits*' is.
+  const auto needs = [&](const WhichRow& r) {
+    return format_memory(r.required, v.query.units) + (r.tight ? "*" : "");
+  };
+  const bool any_tight =
+      std::any_of(v.rows.begin(), v.rows.end(), [](const WhichRow& r) { return r.tight; });
+  const std::string tight_note =
+      any_tight
+          ? "*: tight: it fits only within this estimate's own error (+/-" +
+                fmt::format("{:g}", std::max_element(v.rows.begin(), v.rows.end(),
+                                                     [](const WhichRow& a, const WhichRow& b) {
+                                                       return a.error_band_pct < b.error_band_pct;
+                                                     })
+                                        ->error_band_pct) +
+                "% at most); it may go\n   either way; rows without a '*' have room for it.\n"
+          : "";
   const auto decode = [](const WhichRow& r) {
     return r.decode_tokens_per_s ? fmt::format("{:.1f} t/s", *r.decode_tokens_per_s)
                                  : std::string("-");
@@ -43,16 +60,17 @@ std::string render_which_text(const WhichView& v) {
       const RentQuote& quote = *r.rent;
       std::string offer = quote.offer.provider;
       offer += rent_instances(quote);
-      s += fmt::format(
-          "  {:<{}}  {:>10}  {:>10}  {:>9}  {:>9}  {:>10}  {:<{}}  {} ({})\n", r.devices.text,
-          width, format_memory(r.devices.capacity(), v.query.units),
-          format_memory(r.required, v.query.units), fmt::format("${:.2f}", quote.usd_per_hour),
-          r.rent_usd_per_million_tokens ? fmt::format("${:.2f}", *r.rent_usd_per_million_tokens)
-                                        : "-",
-          decode(r), runtime_label(r.runtime), runtime_width, offer, quote.offer.date);
+      s += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>9}  {:>9}  {:>10}  {:<{}}  {} ({})\n",
+                       r.devices.text, width, format_memory(r.devices.capacity(), v.query.units),
+                       needs(r), fmt::format("${:.2f}", quote.usd_per_hour),
+                       r.rent_usd_per_million_tokens
+                           ? fmt::format("${:.2f}", *r.rent_usd_per_million_tokens)
+                           : "-",
+                       decode(r), runtime_label(r.runtime), runtime_width, offer, quote.offer.date);
     }
+    s += "\n" + tight_note;
     s += fmt::format(
-        "\nRent: on-demand USD per hour for the whole set, the cheapest offer in the rent table\n"
+        "Rent: on-demand USD per hour for the whole set, the cheapest offer in the rent table\n"
         "  ({}); each offer is dated and goes stale.\n"
         "$/M TOK: USD per million generated tokens, rent / (decode x 3600) x 1e6, one sequence\n"
         "  at a time; serving several at once costs less per token.\n"
@@ -64,13 +82,13 @@ std::string render_which_text(const WhichView& v) {
                    "NEEDS", "PRICE", "DECODE", "RUNTIME");
   for (const auto& r : v.rows) {
     s += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>8}  {:>10}  {}\n", r.devices.text, width,
-                     format_memory(r.devices.capacity(), v.query.units),
-                     format_memory(r.required, v.query.units),
+                     format_memory(r.devices.capacity(), v.query.units), needs(r),
                      r.price_usd ? fmt::format("${:.0f}", *r.price_usd) : "-", decode(r),
                      runtime_label(r.runtime));
   }
+  s += "\n" + tight_note;
   s += fmt::format(
-      "\nPrices: list or launch prices in USD from the device data of {}; they go stale.\n"
+      "Prices: list or launch prices in USD from the device data of {}; they go stale.\n"
       "Decode: one sequence, tokens per second, estimated (see 'willfit MODEL -d DEVICE').\n",
       v.data_version.empty() ? "unknown date" : v.data_version);
   return s;
@@ -104,6 +122,8 @@ std::string render_which_json(const WhichView& v) {
     row["count"] = r.count;
     row["capacity_bytes"] = r.devices.capacity();
     row["total_bytes"] = r.required;
+    row["tight"] = r.tight;
+    row["band_bytes"] = r.band;
     row["price_usd"] = r.price_usd ? Json(*r.price_usd) : Json(nullptr);
     row["decode_tokens_per_s"] =
         r.decode_tokens_per_s ? Json(*r.decode_tokens_per_s) : Json(nullptr);

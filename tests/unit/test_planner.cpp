@@ -57,6 +57,61 @@ TEST(MaxBatch, IsTheLargestBatchThatFits) {
   EXPECT_FALSE(estimate_inference(q).fits());
 }
 
+// Issue 16: Margin::Clear answers are the largest whose headroom exceeds
+// the estimate's own error band: at the answer the estimate is not tight,
+// one step above it is tight or does not fit, and it never exceeds the
+// plain answer.
+TEST(MaxClear, ContextBatchAndSizeClearTheErrorBand) {
+  InferenceQuery q = on("8gb");
+  q.model = *model_from_size(*parse_model_size("8b"));
+  const std::int64_t ctx = max_context(q);
+  const std::int64_t clear = max_context(q, Margin::Clear);
+  ASSERT_GT(clear, 0);
+  ASSERT_LT(clear, ctx);  // 8B Q4_K_M on 8 GB: the longest context is tight
+  InferenceQuery at = q;
+  at.context = clear;
+  EXPECT_TRUE(estimate_inference(at).fits());
+  EXPECT_FALSE(estimate_inference(at).tight);
+  at.context = clear + 256;
+  EXPECT_TRUE(estimate_inference(at).tight || !estimate_inference(at).fits());
+  at.context = ctx;
+  EXPECT_TRUE(estimate_inference(at).tight);
+
+  const int b = max_batch(q, Margin::Clear);
+  ASSERT_GT(b, 0);
+  EXPECT_LE(b, max_batch(q));
+  at = q;
+  at.batch = b;
+  EXPECT_FALSE(estimate_inference(at).tight);
+  at.batch = b + 1;
+  EXPECT_TRUE(estimate_inference(at).tight || !estimate_inference(at).fits());
+
+  const InferenceQuery bare = on("24gb");
+  const std::int64_t n = max_params(bare, Margin::Clear);
+  ASSERT_GT(n, 0);
+  EXPECT_LT(n, max_params(bare));
+  EXPECT_TRUE(size_fits(bare, n));
+}
+
+TEST(MaxClear, PlanMaxSaysWhenTheBestPrecisionIsTight) {
+  MaxQuestion question;
+  question.query = on("6gb");
+  question.query.model = *model_from_size(*parse_model_size("8b"));
+  question.model_given = true;
+  question.best_precision = true;
+  const MaxAnswer a = plan_max(question);
+  ASSERT_TRUE(a.precision);
+  ASSERT_TRUE(a.precision_tight);
+  ASSERT_TRUE(a.precision_clear);
+  EXPECT_GT(*quant_kld(a.precision_clear->id), *quant_kld(a.precision->id));
+  InferenceQuery at = question.query;
+  at.runtime = Runtime::LlamaCpp;
+  at.precision = *a.precision_clear;
+  EXPECT_FALSE(estimate_inference(at).tight);
+  EXPECT_TRUE(estimate_inference(at).fits());
+  EXPECT_GT(a.error_band_pct, 0);
+}
+
 // Engines' formats run from most bits to fewest; GGUF types from the least
 // published KL divergence from FP16 to the most (quality.hpp).
 TEST(BestPrecision, CandidatesRunFromHighestQualityToLowest) {

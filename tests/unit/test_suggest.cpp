@@ -150,7 +150,7 @@ TEST(Suggest, TheLargestSmallerFamilyMemberThatFits) {
     m.family = "test";
     family.push_back(m);
   }
-  const auto s = suggest_changes(q, e, SuggestInputs{[&] { return family; }, {}});
+  const auto s = suggest_changes(q, e, SuggestInputs{[&] { return family; }, {}, {}});
   const Suggestion* m = find(s, "34b");
   ASSERT_NE(m, nullptr);  // 40 B at Q4_K_M (about 24 GB of weights) is too much
   EXPECT_EQ(find(s, "40b"), nullptr);
@@ -167,6 +167,56 @@ TEST(Suggest, NothingHelpsATrillionParametersOnOneGigabyte) {
   const FitReport r = make_fit_report(q);
   EXPECT_TRUE(r.suggestions.empty());
   EXPECT_NE(r.hint.find("more memory is needed"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace willfit
+
+namespace willfit {
+namespace {
+
+// Issue 16, "two 48 GB cards": with the device database passed in, 70B at
+// FP16 on 24 GB is also offered other hardware: one or two of a card that
+// holds it clear of the error band at FP16, and (cheaper) at Q8_0. Same-GPU
+// fits rank first, offloads last.
+TEST(SuggestOtherHardware, SeventyBAtFp16On24GbIsOfferedCardsThatHoldIt) {
+  InferenceQuery q;
+  q.model = *model_from_size(*parse_model_size("70b"));
+  q.precision = *parse_precision("fp16");
+  q.devices.devices.push_back(*raw_device("24gb"));
+  q.devices.text = "24gb";
+  const Estimate e = estimate_inference(q);
+  std::vector<Device> cards;
+  for (const char* spec : {"48gb", "80gb", "12gb"}) {
+    Device d = *raw_device(spec);
+    d.kind = DeviceKind::DiscreteGpu;
+    d.id = std::string("card-") + spec;
+    d.name = std::string("Card ") + spec;
+    cards.push_back(d);
+  }
+  cards[0].price_usd = 4000;  // 48 GB: priced, so it ranks by price
+  const auto s = suggest_changes(q, e, SuggestInputs{{}, {}, [&] { return cards; }});
+  std::vector<std::size_t> hardware;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i].new_hardware) {
+      hardware.push_back(i);
+      EXPECT_EQ(s[i].verdict, Verdict::Fits);
+    }
+  }
+  ASSERT_EQ(hardware.size(), 2u);
+  // FP16 (134 GiB) needs two 80 GB cards (no price); Q8_0 (73 GiB) two 48 GB ones.
+  EXPECT_NE(s[hardware[0]].args.find("--device \"2x card-80gb\""), std::string::npos)
+      << s[hardware[0]].args;
+  EXPECT_NE(s[hardware[1]].args.find("--precision q8_0"), std::string::npos);
+  EXPECT_NE(s[hardware[1]].args.find("2x card-48gb"), std::string::npos) << s[hardware[1]].args;
+  EXPECT_NE(s[hardware[1]].tradeoff.find("$8000"), std::string::npos) << s[hardware[1]].tradeoff;
+  ASSERT_FALSE(s.empty());
+  EXPECT_EQ(s.front().verdict, Verdict::Fits);  // a GGUF on the user's own 24 GB
+  EXPECT_FALSE(s.front().new_hardware);
+  EXPECT_EQ(s.back().verdict, Verdict::Offload);  // the offload ranks last
+  for (const std::size_t i : hardware) {
+    EXPECT_EQ(s[i].line.find("12gb"), std::string::npos);
+  }
 }
 
 }  // namespace

@@ -230,7 +230,11 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
   return e;
 }
 
-std::int64_t max_context(const InferenceQuery& query) {
+bool meets(const Estimate& e, Margin margin) {
+  return e.fits() && (margin == Margin::Fits || !e.tight);
+}
+
+std::int64_t max_context(const InferenceQuery& query, Margin margin) {
   if (query.devices.devices.empty()) {
     return 0;
   }
@@ -240,7 +244,7 @@ std::int64_t max_context(const InferenceQuery& query) {
   q.n_cpu_moe.reset();
   const auto fits = [&](std::int64_t ctx) {
     q.context = ctx;
-    return estimate_inference(q).fits();
+    return meets(estimate_inference(q), margin);
   };
   constexpr std::int64_t kStep = 256;
   std::int64_t hi = q.model.arch.max_context > 0 ? q.model.arch.max_context : 1 << 20;

@@ -215,10 +215,17 @@ enum class Detail { Numbers, Explained };
 
 Estimate estimate_inference(const InferenceQuery& query, Detail detail = Detail::Numbers);
 
+// What the searches for "the largest that fits" (max_context, max_batch,
+// max_params) ask of an estimate: that it fits whole, or that it fits with
+// more headroom than the estimate's own error band (not `tight`), so the
+// answer holds even if the estimate is off by its measured error.
+enum class Margin { Fits, Clear };
+[[nodiscard]] bool meets(const Estimate& e, Margin margin);
+
 // The longest context (a multiple of 256 tokens) that fits whole on the
-// query's devices under its runtime; 0 when not even 256 tokens fit or no
-// device is given. Binary search over estimate_inference.
-std::int64_t max_context(const InferenceQuery& query);
+// query's devices under its runtime (with `margin`); 0 when not even 256
+// tokens fit or no device is given. Binary search over estimate_inference.
+std::int64_t max_context(const InferenceQuery& query, Margin margin = Margin::Fits);
 
 // Bytes of every weight at `precision` (what a checkpoint of it would hold).
 Bytes weight_bytes(const Model& model, const Precision& precision);

@@ -25,25 +25,35 @@ InferenceQuery search_query(const InferenceQuery& query) {
   return q;
 }
 
+// The bare model of `params` parameters (a multiple of 1 M), the inferred
+// architecture max_params searches over.
+std::optional<Model> sized_model(std::int64_t params) {
+  auto size = parse_model_size(fmt::format("{}m", params / 1'000'000));
+  if (!size) {
+    return std::nullopt;
+  }
+  auto model = model_from_size(*size);
+  if (!model) {
+    return std::nullopt;
+  }
+  return std::move(*model);
+}
+
 }  // namespace
 
-std::int64_t max_params(const InferenceQuery& query) {
+std::int64_t max_params(const InferenceQuery& query, Margin margin) {
   if (query.devices.devices.empty()) {
     return 0;
   }
   InferenceQuery q = search_query(query);
   constexpr std::int64_t kStep = 10'000'000;  // 10 M parameters
   const auto fits = [&](std::int64_t steps) {
-    auto size = parse_model_size(fmt::format("{}m", steps * (kStep / 1'000'000)));
-    if (!size) {
-      return false;
-    }
-    auto model = model_from_size(*size);
+    auto model = sized_model(steps * kStep);
     if (!model) {
       return false;
     }
     q.model = std::move(*model);
-    return estimate_inference(q).fits();
+    return meets(estimate_inference(q), margin);
   };
   constexpr std::int64_t kLo = 10;  // 100 M
   const auto kHi = static_cast<std::int64_t>(kMaxParams) / kStep;
@@ -53,14 +63,14 @@ std::int64_t max_params(const InferenceQuery& query) {
   return largest_fitting(kLo, kHi, fits) * kStep;
 }
 
-int max_batch(const InferenceQuery& query) {
+int max_batch(const InferenceQuery& query, Margin margin) {
   if (query.devices.devices.empty()) {
     return 0;
   }
   InferenceQuery q = search_query(query);
   const auto fits = [&](std::int64_t batch) {
     q.batch = static_cast<int>(batch);
-    return estimate_inference(q).fits();
+    return meets(estimate_inference(q), margin);
   };
   if (!fits(1)) {
     return 0;
@@ -98,7 +108,7 @@ std::vector<Precision> precision_candidates(std::optional<Runtime> runtime) {
 }
 
 std::optional<Precision> best_precision(const InferenceQuery& query,
-                                        const std::vector<Precision>& candidates) {
+                                        const std::vector<Precision>& candidates, Margin margin) {
   if (query.devices.devices.empty()) {
     return std::nullopt;
   }
@@ -110,7 +120,7 @@ std::optional<Precision> best_precision(const InferenceQuery& query,
   }
   for (const auto& p : candidates) {
     q.precision = p;
-    if (estimate_inference(q).fits()) {
+    if (meets(estimate_inference(q), margin)) {
       return p;
     }
   }
@@ -133,20 +143,46 @@ MaxAnswer plan_max(const MaxQuestion& question) {
   a.precision_asked = question.best_precision;
   if (question.best_precision) {
     q.runtime = question.query.runtime.value_or(Runtime::LlamaCpp);
-    a.precision = best_precision(q, precision_candidates(question.query.runtime));
+    const auto candidates = precision_candidates(question.query.runtime);
+    a.precision = best_precision(q, candidates);
     if (a.precision) {
       q.precision = *a.precision;
+      const Estimate at_query = estimate_inference(q);
+      a.precision_tight = at_query.tight;
+      a.error_band_pct = at_query.error_band_pct;
+      if (a.precision_tight) {
+        a.precision_clear = best_precision(q, candidates, Margin::Clear);
+      }
     }
   }
   a.runtime = *q.runtime;
   a.used = q.precision;
   if (!question.model_given) {
     a.params = max_params(q);
+    a.params_clear = max_params(q, Margin::Clear);
+    if (auto model = *a.params > 0 ? sized_model(*a.params) : std::nullopt) {
+      InferenceQuery at = q;
+      at.model = std::move(*model);
+      a.error_band_pct = estimate_inference(at).error_band_pct;
+    }
     return a;
   }
   const bool none = question.best_precision && !a.precision;
   a.context_tokens = none ? 0 : max_context(q);
   a.batch = none ? 0 : max_batch(q);
+  a.context_tokens_clear = none ? 0 : max_context(q, Margin::Clear);
+  a.batch_clear = none ? 0 : max_batch(q, Margin::Clear);
+  if (a.context_tokens.value_or(0) > 0) {
+    InferenceQuery at = q;
+    at.context = *a.context_tokens;
+    at.context_is_default = false;
+    a.error_band_pct = estimate_inference(at).error_band_pct;
+  }
+  if (a.batch.value_or(0) > 0) {
+    InferenceQuery at = q;
+    at.batch = *a.batch;
+    a.batch_error_band_pct = estimate_inference(at).error_band_pct;
+  }
   return a;
 }
 

@@ -15,11 +15,11 @@ namespace willfit {
 // architecture of model_from_size) that fits whole on the query's devices at
 // its precision, context, batch and runtime; 0 when not even 100 M fits or
 // no device is given. Binary search: the need grows with the size.
-std::int64_t max_params(const InferenceQuery& query);
+std::int64_t max_params(const InferenceQuery& query, Margin margin = Margin::Fits);
 
 // The largest batch (concurrent sequences, up to 4096) that fits at the
 // query's context; 0 when not even one does.
-int max_batch(const InferenceQuery& query);
+int max_batch(const InferenceQuery& query, Margin margin = Margin::Fits);
 
 // The precisions "--precision best" chooses from, highest quality first: the
 // GGUF types with a published quality figure and FP16/BF16 for llama.cpp,
@@ -32,7 +32,8 @@ std::vector<Precision> precision_candidates(std::optional<Runtime> runtime);
 // The first of `candidates` (highest quality first) whose estimate fits;
 // nullopt when none does. A query without a runtime is asked of llama.cpp.
 std::optional<Precision> best_precision(const InferenceQuery& query,
-                                        const std::vector<Precision>& candidates);
+                                        const std::vector<Precision>& candidates,
+                                        Margin margin = Margin::Fits);
 
 // `willfit max`: what was asked and what was found. Without a model: the
 // largest size; with one: the longest context (at the query's batch) and the
@@ -50,6 +51,20 @@ struct MaxAnswer {
   std::optional<int> batch;                    // 0: not even one sequence fits
   std::optional<Precision> precision;          // --precision best, when one fits
   bool precision_asked = false;
+  // Issue 16, a verdict that knows its error: the same answers with
+  // Margin::Clear, i.e. the largest whose headroom exceeds the estimate's
+  // error band. Below the answer above when that one is tight; set where the
+  // answer above is. `precision_tight`: the best precision fits only within
+  // the band at the query's context and batch; `error_band_pct` is the band
+  // of the estimate at the size, the longest context or (--precision best)
+  // the query's context; `batch_error_band_pct` at the largest batch.
+  std::optional<std::int64_t> params_clear;
+  std::optional<std::int64_t> context_tokens_clear;
+  std::optional<int> batch_clear;
+  bool precision_tight = false;
+  std::optional<Precision> precision_clear;  // with precision_tight: the best that clears the band
+  double error_band_pct = 0;
+  double batch_error_band_pct = 0;
   Runtime runtime = Runtime::LlamaCpp;  // the runtime the search asked
   Precision used;                       // the precision the sizes are for
   [[nodiscard]] bool found() const;     // something fits

@@ -36,7 +36,8 @@ std::string make_hint(const Estimate& e, const std::vector<Suggestion>& suggesti
 }  // namespace
 
 FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& speed,
-                          const std::function<std::vector<Model>()>& smaller_models) {
+                          const std::function<std::vector<Model>()>& smaller_models,
+                          const std::function<std::vector<Device>()>& other_devices) {
   FitReport r;
   r.query = query;
   r.estimate = estimate_inference(query, Detail::Explained);
@@ -74,7 +75,8 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   if (!query.ram && !on_cpu) {
     r.assumptions.push_back("system RAM unknown: give --ram to consider offloading");
   }
-  r.suggestions = suggest_changes(query, r.estimate, SuggestInputs{smaller_models, speed});
+  r.suggestions =
+      suggest_changes(query, r.estimate, SuggestInputs{smaller_models, speed, other_devices});
   r.hint = make_hint(r.estimate, r.suggestions, query.units);
   r.speed = estimate_speed(query, r.estimate, speed);
   return r;

@@ -24,8 +24,10 @@ struct FitReport {
 
 // `smaller_models`: catalogue models of the same family with fewer
 // parameters, largest first, for the suggestions; called only when it does
-// not fit (see suggest.hpp).
+// not fit (see suggest.hpp); `other_devices`: the device database's GPUs,
+// for other hardware (SuggestInputs::other_devices).
 FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& speed = {},
-                          const std::function<std::vector<Model>()>& smaller_models = {});
+                          const std::function<std::vector<Model>()>& smaller_models = {},
+                          const std::function<std::vector<Device>()>& other_devices = {});
 
 }  // namespace willfit

@@ -11,6 +11,12 @@
 namespace willfit {
 namespace {
 
+// Every device of the set has a list price.
+bool s_priced(const DeviceSet& s) {
+  return std::all_of(s.devices.begin(), s.devices.end(),
+                     [](const Device& d) { return d.price_usd.has_value(); });
+}
+
 // Every device of the set is Apple silicon (Metal).
 bool all_apple(const DeviceSet& devices) {
   return !devices.devices.empty() &&
@@ -245,6 +251,101 @@ Bytes ram_to_suggest(Bytes host) {
   return 0;
 }
 
+// A device set of `count` copies of `d`, named as the CLI reads it back.
+DeviceSet copies(const Device& d, int count) {
+  DeviceSet set;
+  set.devices.assign(static_cast<std::size_t>(count), d);
+  set.text = count == 1 ? d.id : fmt::format("{}x {}", count, d.id);
+  return set;
+}
+
+// Other hardware that holds the model (issue 16: "two 48 GB cards", "an 80
+// GB card"): one or two of a database GPU, at the query's precision, or at
+// Q8_0 on llama.cpp (`q8`, near lossless) when it asked for more bits. The
+// cheapest set by list price; sets without one after, smallest memory first
+// (datacenter cards sell by quote; `willfit which MODEL --rent` prices them).
+std::optional<Suggestion> other_hardware(const InferenceQuery& q, const Estimate& e,
+                                         const std::vector<Device>& devices, bool q8) {
+  std::string args;
+  InferenceQuery base = pinned(q, e);
+  std::string change;
+  std::string quality;
+  if (q8) {
+    const auto p = parse_precision("q8_0");
+    if (!p || q.model.file_weight_bytes || p->bits_per_weight >= q.precision.bits_per_weight) {
+      return std::nullopt;
+    }
+    args = "--precision q8_0";
+    base = on_llama_cpp(q, e, args);
+    base.precision = *p;
+    change = "Q8_0 on llama.cpp, ";
+    quality = precision_cost(*p);
+    args += " ";
+  }
+  struct Found {
+    DeviceSet set;
+    Estimate estimate;
+  };
+  std::optional<Found> best;
+  const auto better = [](const DeviceSet& a, const DeviceSet& b) {
+    const auto price = [](const DeviceSet& s) {
+      return s.devices.front().price_usd.value_or(0) * static_cast<double>(s.count());
+    };
+    const bool pa = s_priced(a);
+    const bool pb = s_priced(b);
+    if (pa != pb) {
+      return pa;
+    }
+    return pa ? price(a) < price(b) : a.capacity() < b.capacity();
+  };
+  for (const Device& d : devices) {
+    if (d.kind != DeviceKind::DiscreteGpu && d.kind != DeviceKind::Accelerator) {
+      continue;
+    }
+    for (const int count : {1, 2}) {
+      DeviceSet set = copies(d, count);
+      if (best && !better(set, best->set)) {
+        continue;
+      }
+      InferenceQuery alt = base;
+      alt.devices = set;
+      alt.tensor_split.clear();
+      alt.gpu_layers.reset();
+      alt.n_cpu_moe.reset();
+      // Hardware bought to hold it should hold it beyond the estimate's own
+      // error: a set that fits only within the band is passed over.
+      Estimate after = estimate_inference(alt);
+      if (meets(after, Margin::Clear)) {
+        best = Found{std::move(set), std::move(after)};
+        break;  // two of it only cost more
+      }
+    }
+  }
+  if (!best) {
+    return std::nullopt;
+  }
+  const Device& d = best->set.devices.front();
+  const auto count = static_cast<int>(best->set.count());
+  const std::string name = count == 1 ? d.name : fmt::format("{}x {}", count, d.name);
+  Suggestion s = make(fmt::format("{}other hardware: {} ({} in all)", change, name,
+                                  format_memory(best->set.capacity(), q.units)),
+                      fmt::format("{}--device \"{}\"", args, best->set.text), best->estimate);
+  InferenceQuery alt = base;
+  alt.devices = best->set;
+  const SpeedEstimate speed = estimate_speed(alt, best->estimate, {});
+  if (speed.estimable) {
+    s.decode_tokens_per_s = speed.decode_tokens_per_s;
+  }
+  s.tradeoff =
+      (d.price_usd ? fmt::format("about ${:.0f} of new hardware (list price)", *d.price_usd * count)
+                   : fmt::format("new hardware without a list price (to rent: "
+                                 "'willfit which {} --rent')",
+                                 q.model.id.empty() ? "MODEL" : q.model.id)) +
+      (q8 ? ", and Q8_0: " + quality : std::string());
+  s.new_hardware = true;
+  return s;
+}
+
 // Offloading layers to system RAM, with the speed it leaves. Only when the
 // runtime plans an offload (llama.cpp, Ollama) and RAM is unknown or holds it;
 // for another runtime (transformers, vLLM), llama.cpp at Q4_K_M (the common
@@ -307,6 +408,15 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
   return s;
 }
 
+// The query's devices are discrete GPUs or accelerators (or bare sizes):
+// hardware a user can add to or replace with other cards; not a Mac or a CPU.
+bool on_own_gpus(const InferenceQuery& q) {
+  return std::all_of(q.devices.devices.begin(), q.devices.devices.end(), [](const Device& d) {
+    return d.kind == DeviceKind::DiscreteGpu || d.kind == DeviceKind::Accelerator ||
+           d.kind == DeviceKind::Raw;
+  });
+}
+
 std::string line_of(const Suggestion& s, UnitSystem units) {
   std::string line =
       fmt::format("{}: {}: needs {}, {}", s.args, s.change, format_memory(s.total_bytes, units),
@@ -354,9 +464,27 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
   if (std::none_of(out.begin(), out.end(), fits_keeping)) {
     add(precision(query, estimate, true));
     add(offload(query, estimate, inputs, true));
-    const auto fits_rest = std::stable_partition(out.begin(), out.end(), fits_keeping);
-    std::stable_partition(fits_rest, out.end(),
-                          [](const Suggestion& s) { return s.verdict == Verdict::Fits; });
+    if (inputs.other_devices && on_own_gpus(query)) {
+      const std::vector<Device> devices = inputs.other_devices();
+      auto same = other_hardware(query, estimate, devices, false);
+      auto q8 = other_hardware(query, estimate, devices, true);
+      if (same && q8 && q8->args.ends_with(same->args)) {
+        q8.reset();  // the same set holds it at the asked precision
+      }
+      add(std::move(same));
+      add(std::move(q8));
+    }
+    // Quality first, then speed, then cost: what fits whole on the user's
+    // GPUs, then other hardware that keeps the model, then another model,
+    // then offloads (slow).
+    const auto rank = [&](const Suggestion& s) {
+      return fits_keeping(s) && !s.new_hardware ? 0
+             : s.new_hardware                   ? 1
+             : s.verdict == Verdict::Fits       ? 2
+                                                : 3;
+    };
+    std::stable_sort(out.begin(), out.end(),
+                     [&](const Suggestion& a, const Suggestion& b) { return rank(a) < rank(b); });
   }
   return out;
 }

@@ -20,8 +20,9 @@ struct Suggestion {
   Bytes total_bytes = 0;  // the estimate's total after the change
   Verdict verdict = Verdict::NoFit;
   std::optional<double> decode_tokens_per_s;  // offload: the speed it leaves (when estimable)
-  std::string tradeoff;  // what the user gives up, in words: "runs slower (layers in RAM)"
-  std::string line;      // the text line: "--kv-type q8_0: ..."
+  std::string tradeoff;       // what the user gives up, in words: "runs slower (layers in RAM)"
+  std::string line;           // the text line: "--kv-type q8_0: ..."
+  bool new_hardware = false;  // other GPUs than the user's (other_devices)
 };
 
 // What the suggestions may draw on beyond the query itself.
@@ -32,6 +33,10 @@ struct SuggestInputs {
   // catalogue.
   std::function<std::vector<Model>()> smaller_models;
   SpeedSettings speed;  // for the speed an offload leaves
+  // The GPUs of the device database (the app reads them), for "other
+  // hardware": a larger card or two of one, when no change on the user's own
+  // GPUs keeps the model and fits whole. Called only then.
+  std::function<std::vector<Device>()> other_devices;
 };
 
 // The ranked changes, empty when the estimate fits or no device is given.
@@ -39,7 +44,12 @@ struct SuggestInputs {
 // the order of least harm: flash attention (free), a q8_0 KV cache (near
 // lossless), the highest lower precision that fits, the longest context that
 // fits, a second identical GPU (costs money), a smaller model of the family,
-// then offloading layers to system RAM (costs speed). Each candidate is one
+// then offloading layers to system RAM (costs speed). When no change on the
+// same GPUs keeps the model and fits whole, combined changes (a GGUF type on
+// llama.cpp, with a shorter context if it must; Q4_K_M with layers in RAM)
+// and other hardware (the cheapest one or two of a card that holds it at the
+// asked precision, and at Q8_0) are added: what fits whole on the user's
+// GPUs first, then other hardware, other models, then offloads. Each candidate is one
 // estimate (the context: a binary search, about 12), so the work is bounded.
 std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estimate& estimate,
                                         const SuggestInputs& inputs = {});

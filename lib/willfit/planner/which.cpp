@@ -93,6 +93,9 @@ std::vector<WhichRow> which_devices(const InferenceQuery& query, std::span<const
       row.count = count;
       row.required = e.required;
       row.usable = e.usable;
+      row.tight = e.tight;
+      row.band = e.band;
+      row.error_band_pct = e.error_band_pct;
       row.price_usd = price;
       row.runtime = e.runtime;
       const SpeedEstimate speed = estimate_speed(q, e, {});

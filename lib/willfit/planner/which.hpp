@@ -33,6 +33,11 @@ struct WhichRow {
   int count = 1;
   Bytes required = 0;
   Bytes usable = 0;
+  // The plain answer's "FITS, but tight" (issue 16): the headroom is within
+  // the estimate's own error band (`band` bytes, `error_band_pct`).
+  bool tight = false;
+  Bytes band = 0;
+  double error_band_pct = 0;
   std::optional<double> price_usd;  // count x the device's price, when known
   std::optional<double> decode_tokens_per_s;
   Runtime runtime = Runtime::LlamaCpp;
