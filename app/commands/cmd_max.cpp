@@ -81,6 +81,9 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
     if (!model) {
       return fail(ctx, model.error().message);
     }
+    if (auto mmproj = apply_mmproj_option(o, ctx.env, *model); !mmproj) {
+      return fail(ctx, mmproj.error().message);
+    }
     query.model = std::move(*model);
     if (query.model.ollama_tag) {
       query.runtime = Runtime::Ollama;  // an Ollama tag runs under Ollama; --runtime overrides

@@ -54,11 +54,17 @@ Expected<std::vector<std::vector<ModelChoice>>> fit_models(const QueryOptionText
       precisions.push_back(std::move(*p));
     }
   }
+  if (names.size() > 1 && !o.mmproj.empty()) {
+    return make_error("--mmproj belongs to one model: give a single MODEL with it");
+  }
   std::vector<std::vector<ModelChoice>> out;
   for (const auto& name : names) {
     auto model = resolve_model(name, env, models_file, units);
     if (!model) {
       return model.error();
+    }
+    if (auto mmproj = apply_mmproj_option(o, env, *model); !mmproj) {
+      return mmproj.error();
     }
     std::vector<ModelChoice> choices;
     if (precision_given) {

@@ -28,6 +28,9 @@ void add_query_options(CLI::App& app, QueryOptionText& o, const QueryOptionHelp&
   if (help.runtime != nullptr) {
     app.add_option("--runtime", o.runtime, help.runtime);
   }
+  app.add_option("--mmproj", o.mmproj,
+                 "Multimodal projector file (llama.cpp --mmproj, mmproj-*.gguf) loaded with the "
+                 "model");
   // Taken out of the arguments by cli.cpp (they reach every model source);
   // listed here so --help shows them.
   app.add_flag("--offline")
@@ -46,11 +49,21 @@ Expected<Precision> query_precision(const QueryOptionText& o, const Model& model
   return parse_precision(from_model ? model.precision_hint : o.precision);
 }
 
+Expected<bool> apply_mmproj_option(const QueryOptionText& o, const Environment& env, Model& model) {
+  if (o.mmproj.empty()) {
+    return true;
+  }
+  return add_mmproj_file(o.mmproj, env, model);
+}
+
 Expected<bool> apply_model_options(const QueryOptionText& o, const Environment& env,
                                    const std::string& models_file, InferenceQuery& q) {
   auto model = resolve_model(o.model, env, models_file, q.units);
   if (!model) {
     return model.error();
+  }
+  if (auto mmproj = apply_mmproj_option(o, env, *model); !mmproj) {
+    return mmproj.error();
   }
   bool from_model = false;
   auto precision = query_precision(o, *model, from_model);

@@ -7,10 +7,10 @@
 #include <string>
 
 #include "sources/environment.hpp"
-#include "willfit/inference/estimate.hpp"
 #include "willfit/core/expected.hpp"
-#include "willfit/models/model.hpp"
 #include "willfit/core/precision.hpp"
+#include "willfit/inference/estimate.hpp"
+#include "willfit/models/model.hpp"
 
 namespace CLI {
 class App;
@@ -28,6 +28,7 @@ struct QueryOptionText {
   std::string batch = "1";
   std::string kv_type = "f16";
   std::string runtime;  // empty: by precision (fit registers it with its runtime options)
+  std::string mmproj;   // --mmproj FILE: a multimodal projector loaded with the model
   CLI::Option* precision_option = nullptr;  // tells "-p given" from the default
   CLI::Option* context_option = nullptr;
   [[nodiscard]] bool context_given() const;
@@ -52,6 +53,9 @@ void add_query_options(CLI::App& app, QueryOptionText& o, const QueryOptionHelp&
 // The precision of a query on `model`: --precision when given, else the one
 // the model's name or file implies (then `from_model` is set), else fp16.
 Expected<Precision> query_precision(const QueryOptionText& o, const Model& model, bool& from_model);
+
+// --mmproj FILE, when given, added to `model` (read from disk).
+Expected<bool> apply_mmproj_option(const QueryOptionText& o, const Environment& env, Model& model);
 
 // Resolves MODEL (with the --models catalogue) and its precision into `q`;
 // a model file's notes print memory in `q.units` (set it first).

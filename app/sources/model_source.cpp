@@ -340,6 +340,19 @@ Expected<Model> read_directory(const std::string& path, const Environment& env, 
 
 }  // namespace
 
+Expected<bool> add_mmproj_file(const std::string& path, const Environment& env, Model& model) {
+  auto f = read_gguf_header(path, env);
+  if (!f) {
+    return make_error("--mmproj " + f.error().message);
+  }
+  auto p = projector_from_gguf(*f, base_name(path));
+  if (!p) {
+    return make_error(fmt::format("--mmproj '{}': {}", path, p.error().message));
+  }
+  attach_projector(model, std::move(*p));
+  return true;
+}
+
 Expected<ModelDb> load_model_db(const Environment& env, const std::string& models_file) {
   std::string path = models_file;
   std::string via = "--models";

@@ -8,10 +8,10 @@
 
 #include "sources/environment.hpp"
 #include "willfit/core/expected.hpp"
-#include "willfit/models/model.hpp"
-#include "willfit/models/model_db.hpp"
 #include "willfit/core/precision.hpp"
 #include "willfit/core/units.hpp"
+#include "willfit/models/model.hpp"
+#include "willfit/models/model_db.hpp"
 
 namespace willfit::app {
 
@@ -27,6 +27,9 @@ bool looks_like_model_path(const std::string& text, const Environment& env);
 // `units`: how the notes print sizes (--units).
 Expected<Model> model_from_path(const std::string& path, const Environment& env,
                                 UnitSystem units = UnitSystem::Mixed);
+
+// --mmproj FILE: reads the projector GGUF's header and gives it to `model`.
+Expected<bool> add_mmproj_file(const std::string& path, const Environment& env, Model& model);
 
 // The assumption line when the precision came from the model, not --precision.
 std::string precision_hint_note(const Model& model, const Precision& precision);

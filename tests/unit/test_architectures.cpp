@@ -388,10 +388,132 @@ TEST(SparseAttentionIndexer, DeepSeekV32CachesAnFp8KeyPerTokenAndLayer) {
   // 128 FP8 bytes and one F32 scale per token and layer.
   const Bytes indexer = 61 * std::int64_t{128 + 4} * ctx;
   EXPECT_EQ(kv_cache_bytes(m.arch, {ctx, 1, 512, kv_f16(), kv_f16(), 256}), latent + indexer);
+  // llama.cpp keeps the indexer key in the K cache type (llama-kv-cache-dsa.cpp):
+  // 128 f16 values per token and layer, or q8_0 blocks of 34 bytes per 32.
+  EXPECT_EQ(kv_cache_bytes(m.arch, {ctx, 1, 512, kv_f16(), kv_f16(), 256, true}),
+            latent + 61 * std::int64_t{128 * 2} * ctx);
+  EXPECT_EQ(kv_cache_bytes(
+                m.arch, {ctx, 1, 512, *parse_kv_type("q8_0"), *parse_kv_type("q8_0"), 256, true}),
+            61 * std::int64_t{576 / 32 * 34 + 128 / 32 * 34} * ctx);
   // The indexer's projections: 1536 x 64 x 128 + 7168 x 128 + 7168 x 64 per layer.
   EXPECT_EQ(
       count_params(m.arch).attention - count_params(from_config(deepseek_v3()).arch).attention,
       61 * (std::int64_t{1536} * 64 * 128 + 7168 * 128 + 7168 * 64));
+}
+
+TEST(SparseAttentionIndexer, ReadFromGgufIndexerKeys) {
+  // llama.cpp's deepseek32 GGUF (gguf-py Keys.Attention.Indexer): the V3
+  // MLA keys plus attention.indexer.head_count / key_length / top_k.
+  test::GgufWriter w;
+  w.str("general.architecture", "deepseek32");
+  w.u32("deepseek32.block_count", 61);
+  w.u32("deepseek32.embedding_length", 7168);
+  w.u32("deepseek32.attention.head_count", 128);
+  w.u32("deepseek32.attention.head_count_kv", 1);
+  w.u32("deepseek32.attention.kv_lora_rank", 512);
+  w.u32("deepseek32.attention.q_lora_rank", 1536);
+  w.u32("deepseek32.rope.dimension_count", 64);
+  w.u32("deepseek32.attention.key_length_mla", 192);
+  w.u32("deepseek32.attention.value_length_mla", 128);
+  w.u32("deepseek32.attention.indexer.head_count", 64);
+  w.u32("deepseek32.attention.indexer.key_length", 128);
+  w.u32("deepseek32.attention.indexer.top_k", 2048);
+  w.u32("deepseek32.vocab_size", 129280);
+  w.tensor("token_embd.weight", {7168, 256}, test::kQ8_0);
+  const Model g = from_gguf(w);
+  EXPECT_EQ(g.arch.attention.index_head_dim, 128);
+  EXPECT_EQ(g.arch.attention.index_heads, 64);
+  Json j = deepseek_v3();
+  j["index_head_dim"] = 128;
+  j["index_n_heads"] = 64;
+  const Model c = from_config(j);
+  for (const bool llama : {false, true}) {
+    const KvCacheQuery q{65536, 1, 512, kv_f16(), kv_f16(), 256, llama};
+    EXPECT_EQ(kv_cache_bytes(g.arch, q), kv_cache_bytes(c.arch, q)) << llama;
+  }
+}
+
+// Each feature's GGUF key, as llama.cpp's converter writes it (gguf-py
+// constants), read into the same field the config.json path fills.
+TEST(GgufKeys, SharedExpertsLeadingDenseLayersAndTheirWidths) {
+  test::GgufWriter w;
+  w.str("general.architecture", "deepseek2");
+  w.u32("deepseek2.block_count", 27);
+  w.u32("deepseek2.embedding_length", 2048);
+  w.u32("deepseek2.feed_forward_length", 10944);
+  w.u32("deepseek2.attention.head_count", 16);
+  w.u32("deepseek2.attention.head_count_kv", 16);
+  w.u32("deepseek2.expert_count", 64);
+  w.u32("deepseek2.expert_used_count", 6);
+  w.u32("deepseek2.expert_shared_count", 2);
+  w.u32("deepseek2.expert_feed_forward_length", 1408);
+  w.u32("deepseek2.leading_dense_block_count", 1);
+  w.u32("deepseek2.vocab_size", 102400);
+  w.tensor("token_embd.weight", {2048, 256}, test::kQ8_0);
+  const Model ds = from_gguf(w);  // DeepSeek-V2-Lite's values
+  ASSERT_TRUE(ds.arch.moe.has_value());
+  EXPECT_EQ(ds.arch.moe->shared_experts, 2);
+  EXPECT_EQ(ds.arch.moe->first_dense_layers, 1);
+  EXPECT_EQ(ds.arch.moe->expert_intermediate_size, 1408);
+  EXPECT_EQ(moe_layer_count(ds.arch), 26);
+
+  // Qwen3-Next: a shared expert named by its width (512, one expert's width).
+  test::GgufWriter q;
+  q.str("general.architecture", "qwen3next");
+  q.u32("qwen3next.block_count", 48);
+  q.u32("qwen3next.embedding_length", 2048);
+  q.u32("qwen3next.attention.head_count", 16);
+  q.u32("qwen3next.attention.head_count_kv", 2);
+  q.u32("qwen3next.expert_count", 512);
+  q.u32("qwen3next.expert_used_count", 10);
+  q.u32("qwen3next.expert_feed_forward_length", 512);
+  q.u32("qwen3next.expert_shared_feed_forward_length", 512);
+  q.u32("qwen3next.vocab_size", 151936);
+  q.tensor("token_embd.weight", {2048, 256}, test::kQ8_0);
+  const Model qn = from_gguf(q);
+  ASSERT_TRUE(qn.arch.moe.has_value());
+  EXPECT_EQ(qn.arch.moe->shared_experts, 1);
+  EXPECT_EQ(qn.arch.moe->shared_experts, from_config(qwen3_next()).arch.moe->shared_experts);
+}
+
+TEST(GgufKeys, SlidingPatternPerLayerEmbeddingsAndSharedKv) {
+  // Gemma 3n E4B: 35 layers, window 512, four windowed then one global
+  // (sliding_window_pattern as per-layer flags), per-layer inputs of 256,
+  // the last 15 layers reuse KV.
+  test::GgufWriter w;
+  w.str("general.architecture", "gemma3n");
+  w.u32("gemma3n.block_count", 35);
+  w.u32("gemma3n.embedding_length", 2048);
+  w.u32("gemma3n.attention.head_count", 8);
+  w.u32("gemma3n.attention.head_count_kv", 2);
+  w.u32("gemma3n.attention.key_length", 256);
+  w.u32("gemma3n.attention.sliding_window", 512);
+  w.u32("gemma3n.context_length", 32768);
+  w.u32("gemma3n.embedding_length_per_layer_input", 256);
+  w.u32("gemma3n.attention.shared_kv_layers", 15);
+  w.u32("gemma3n.vocab_size", 262144);
+  std::vector<std::uint32_t> flags;
+  for (int i = 0; i < 35; ++i) {
+    flags.push_back((i + 1) % 5 == 0 ? 0 : 1);
+  }
+  w.raw("gemma3n.attention.sliding_window_pattern", 9, [&] {
+    std::string s;
+    s += test::GgufWriter::enc<std::uint32_t>(7);  // bool elements
+    s += test::GgufWriter::enc<std::uint64_t>(flags.size());
+    for (auto f : flags) {
+      s += test::GgufWriter::enc<std::uint8_t>(static_cast<std::uint8_t>(f));
+    }
+    return s;
+  }());
+  w.tensor("token_embd.weight", {2048, 256}, test::kQ8_0);
+  w.tensor("per_layer_token_embd.weight", {35 * 256, 262144}, test::kQ8_0);
+  const Model g = from_gguf(w);
+  EXPECT_EQ(g.arch.attention.kind, AttentionKind::Sliding);
+  EXPECT_EQ(g.arch.attention.sliding_window, 512);
+  EXPECT_EQ(g.arch.attention.sliding_pattern, 5);
+  EXPECT_EQ(g.arch.per_layer_width, 256);
+  EXPECT_EQ(g.arch.per_layer_vocab, 262144);
+  EXPECT_EQ(g.arch.attention.kv_shared_layers, 15);
 }
 
 TEST(PerLayerEmbeddings, Gemma3nTableAndSharedKv) {
@@ -563,6 +685,72 @@ TEST(CatalogueAgrees, WithTheConfigForEachNewFamily) {
               0.01)
         << id;
   }
+}
+
+// vLLM's hybrid allocator (vllm/v1/kv_cache_interface.py max_memory_usage_bytes;
+// HybridAttentionMambaModelConfig): the block size it picks for a Mamba
+// hybrid, and per layer kind what one request holds.
+TEST(VllmHybridAllocator, Nemotron9bBlockSizeIsVllms672) {
+  // tests/data/architecture_figures.csv: vLLM issue #24280 names 672 tokens.
+  const Model m = from_config(nemotron_h());
+  // By hand: Mamba-2 state (4 - 1) x (128 x 80 + 2 x 8 x 128) + 128 x 80 x 128
+  // values in bf16 = 2695168 bytes; one attention token 2 x 8 x 128 x 2 = 4096
+  // bytes; 16 x cdiv(2695168, 16 x 4096) = 672.
+  const VllmRequestKv r = vllm_request_kv(m.arch, 8192, kv_f16(), kv_f16(), 8192);
+  EXPECT_EQ(r.block_tokens, 672);
+  const int attention = attention_layer_count(m.arch);
+  const int recurrent = recurrent_layer_count(m.arch);
+  // Attention layers: cdiv(8192, 672) = 13 pages; recurrent layers one page
+  // each; a page is 672 x 4096 bytes.
+  EXPECT_EQ(r.bytes, (13 * std::int64_t{attention} + recurrent) * 672 * 4096);
+}
+
+TEST(VllmHybridAllocator, SlidingAndChunkedLayersHoldTheirWindowPlusOneStep) {
+  // gpt-oss-20b: 24 layers alternating 128-token windows and full attention,
+  // 8 KV heads of 64.
+  Architecture a;
+  a.layers = 24;
+  a.hidden_size = 2880;
+  a.heads = 64;
+  a.kv_heads = 8;
+  a.head_dim = 64;
+  a.attention.kind = AttentionKind::Sliding;
+  a.attention.sliding_window = 128;
+  a.attention.sliding_pattern = 2;
+  const Bytes token = 2 * 8 * 64 * 2;  // K and V, f16, one layer
+  const std::int64_t ctx = 131072;
+  const VllmRequestKv r = vllm_request_kv(a, ctx, kv_f16(), kv_f16(), 8192);
+  EXPECT_EQ(r.block_tokens, 16);
+  // Full: 131072 / 16 pages; windowed: cdiv(127 + 8192, 16) + 1 = 521 pages.
+  EXPECT_EQ(r.bytes, (12 * std::int64_t{8192} + 12 * 521) * 16 * token);
+  // Llama 4 Scout: 36 chunked layers of 8192 and 12 global ones.
+  const Model scout = from_config(llama4_scout());
+  const Bytes st = 2 * 8 * 128 * 2;
+  const VllmRequestKv s = vllm_request_kv(scout.arch, ctx, kv_f16(), kv_f16(), 8192);
+  EXPECT_EQ(s.bytes, (12 * std::int64_t{8192} + 36 * 1024) * 16 * st);
+  // A short request holds no more than its own tokens on a windowed layer (+1 block).
+  EXPECT_EQ(vllm_request_kv(a, 64, kv_f16(), kv_f16(), 8192).bytes, (12 * 4 + 12 * 5) * 16 * token);
+}
+
+TEST(VllmHybridAllocator, TheEstimateUsesItAndTransformersKeeps16BitState) {
+  InferenceQuery q;
+  q.model = from_config(qwen3_next());
+  q.precision = *parse_precision("bf16");
+  q.context = 262144;
+  q.runtime = Runtime::Vllm;
+  const Estimate v = estimate_inference(q);
+  EXPECT_EQ(v.memory.kv_cache,
+            vllm_request_kv(q.model.arch, 262144, kv_f16(), kv_f16(), 8192).bytes);
+  // Under 1 GiB of state per layer kind: 12 attention layers of 262144 tokens
+  // (2 x 2 x 256 x 2 bytes) are 6 GiB; the state pages add well under 1 GiB.
+  EXPECT_GT(v.memory.kv_cache, 6 * kGiB);
+  EXPECT_LT(v.memory.kv_cache, 7 * kGiB);
+  q.runtime = Runtime::Transformers;
+  const Estimate t = estimate_inference(q);
+  const KvCacheQuery full{262144, 1, 0, kv_f16(), kv_f16(), 1};
+  EXPECT_EQ(t.memory.kv_cache, kv_cache_bytes(q.model.arch, full) -
+                                   recurrent_state_bytes(q.model.arch, 1) +
+                                   recurrent_state_bytes(q.model.arch, 1, 2));
 }
 
 }  // namespace

@@ -86,51 +86,113 @@ Bytes weight_bytes(const Model& model, const Precision& precision) {
   return weight_layout(model, precision).total();
 }
 
+namespace {
+// Bytes of `elements` values in a cache type (whole blocks, then the rest pro rata).
+Bytes cost(std::int64_t elements, const KvType& t) {
+  return elements / t.block_elems * t.block_bytes +
+         (elements % t.block_elems) * t.block_bytes / t.block_elems;
+}
+}  // namespace
+
+namespace {
+// The layers that cache K and V: full ones, and windowed (or chunked) ones.
+struct CachedLayers {
+  int full = 0;
+  int windowed = 0;
+};
+CachedLayers cached_layers(const Architecture& a) {
+  if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
+    return {a.layers, 0};
+  }
+  // Layers that reuse an earlier layer's cache (Gemma 3n) allocate none.
+  const int cached =
+      std::max(0, attention_layer_count(a) - std::max(0, a.attention.kv_shared_layers));
+  if (a.attention.kind != AttentionKind::Sliding || a.attention.sliding_window <= 0) {
+    return {cached, 0};
+  }
+  // Pattern N: every N-th layer (index N-1, 2N-1, ...) is global. A chunked
+  // layer (Llama 4) holds the same cells as a window of the chunk's length.
+  const int pattern = a.attention.sliding_pattern;
+  const int global = pattern > 1 ? cached / pattern : 0;
+  return {global, cached - global};
+}
+}  // namespace
+
 Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
   const std::int64_t full_cells = pad_context(q.context, q.pad) * std::max(1, q.sequences);
-  const auto cost = [](std::int64_t elements, const KvType& t) {
-    return elements / t.block_elems * t.block_bytes +
-           (elements % t.block_elems) * t.block_bytes / t.block_elems;
-  };
   if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
     // One latent per token and layer; V is a view of K.
     const std::int64_t width = a.attention.kv_lora_rank + a.attention.qk_rope_head_dim;
-    return (cost(width * full_cells, q.k_type) + indexer_cache_bytes(a, full_cells)) * a.layers;
+    return (cost(width * full_cells, q.k_type) + indexer_cache_bytes(a, full_cells, q)) * a.layers;
   }
   const std::int64_t per_cell_k = std::int64_t{a.kv_heads} * a.head_dim;
-  const int attention_layers = attention_layer_count(a);
-  // Layers that reuse an earlier layer's cache (Gemma 3n) allocate none.
-  const int cached_layers =
-      std::max(0, attention_layers - std::max(0, a.attention.kv_shared_layers));
-  int windowed_layers = 0;
+  const CachedLayers layers = cached_layers(a);
+  const int windowed_layers = layers.windowed;
   std::int64_t window_cells = full_cells;
-  if (a.attention.kind == AttentionKind::Sliding && a.attention.sliding_window > 0) {
-    const int pattern = a.attention.sliding_pattern;
-    // Pattern N: every N-th layer (index N-1, 2N-1, ...) is global. A chunked
-    // layer (Llama 4) holds the same cells as a window of the chunk's length.
-    const int global = pattern > 1 ? cached_layers / pattern : 0;
-    windowed_layers = cached_layers - global;
+  if (windowed_layers > 0) {
     window_cells = std::min(
         full_cells,
         pad_context(std::min(q.context * std::max(1, q.sequences),
                              a.attention.sliding_window * std::max(1, q.sequences) + q.ubatch),
                     q.pad));
   }
-  const int full_layers = cached_layers - windowed_layers;
+  const int full_layers = layers.full;
   const Bytes per_full_layer =
       cost(per_cell_k * full_cells, q.k_type) + cost(per_cell_k * full_cells, q.v_type);
   const Bytes per_window_layer =
       cost(per_cell_k * window_cells, q.k_type) + cost(per_cell_k * window_cells, q.v_type);
   return per_full_layer * full_layers + per_window_layer * windowed_layers +
-         recurrent_state_bytes(a, q.sequences);
+         recurrent_state_bytes(a, q.sequences, q.state_bytes);
 }
 
-Bytes recurrent_state_bytes(const Architecture& a, int sequences) {
-  // Recurrent layers of a hybrid model keep a fixed F32 state per sequence
-  // that does not grow with the context (section 0.3; llama-hparams.cpp
-  // n_embd_r and n_embd_s).
-  return std::int64_t{recurrent_layer_count(a)} * a.attention.recurrent_state_floats * 4 *
-         std::max(1, sequences);
+Bytes recurrent_state_bytes(const Architecture& a, int sequences, int bytes_per_value) {
+  // Recurrent layers of a hybrid model keep a fixed state per sequence that
+  // does not grow with the context (section 0.3; llama-hparams.cpp n_embd_r
+  // and n_embd_s, F32 in llama.cpp; the model's dtype in vLLM and
+  // transformers).
+  return std::int64_t{recurrent_layer_count(a)} * a.attention.recurrent_state_floats *
+         bytes_per_value * std::max(1, sequences);
+}
+
+VllmRequestKv vllm_request_kv(const Architecture& a, std::int64_t context, const KvType& k_type,
+                              const KvType& v_type, std::int64_t batched_tokens) {
+  // vLLM v1 (vllm/v1/kv_cache_interface.py, max_memory_usage_bytes, summed
+  // over the layers by kv_cache_utils.check_enough_kv_cache_memory):
+  // - full attention: cdiv(max_model_len, block) pages;
+  // - sliding window: cdiv(min(window - 1 + max_num_batched_tokens, len), block) + 1;
+  // - chunked local attention: cdiv(min(chunk + max_num_batched_tokens, len), block);
+  // - Mamba / linear attention: one page per request, padded to the
+  //   attention page, whose block grows in steps of 16 tokens until it holds
+  //   the state (model_executor/models/config.py,
+  //   HybridAttentionMambaModelConfig: mamba_page_size_padded).
+  constexpr std::int64_t kAlign = 16;
+  const auto cdiv = [](std::int64_t x, std::int64_t y) {
+    return (x + y - 1) / std::max<std::int64_t>(1, y);
+  };
+  const CachedLayers layers = cached_layers(a);
+  const int attention = layers.full + layers.windowed;
+  const KvCacheQuery one{1, 1, 0, k_type, v_type, 1};
+  const Bytes per_layer_token =
+      attention > 0 ? (kv_cache_bytes(a, one) - recurrent_state_bytes(a, 1)) / attention : 0;
+  const int recurrent = recurrent_layer_count(a);
+  const Bytes state = std::int64_t{a.attention.recurrent_state_floats} * 2;  // bf16 / fp16
+  VllmRequestKv r;
+  r.block_tokens = kAlign;
+  if (recurrent > 0 && per_layer_token > 0 && state > 0) {
+    r.block_tokens = kAlign * std::max<std::int64_t>(1, cdiv(state, kAlign * per_layer_token));
+  }
+  const std::int64_t b = r.block_tokens;
+  const Bytes page = b * per_layer_token;
+  const std::int64_t len = std::max<std::int64_t>(1, context);
+  Bytes windowed_pages = 0;
+  if (layers.windowed > 0) {
+    const std::int64_t w = a.attention.sliding_window;
+    windowed_pages = a.attention.chunked ? cdiv(std::min(w + batched_tokens, len), b)
+                                         : cdiv(std::min(w - 1 + batched_tokens, len), b) + 1;
+  }
+  r.bytes = cdiv(len, b) * page * layers.full + windowed_pages * page * layers.windowed +
+            std::int64_t{recurrent} * (page > 0 ? std::max(page, state) : state);
+  return r;
 }
 
 Bytes indexer_cache_bytes(const Architecture& a, std::int64_t cells) {
@@ -143,6 +205,15 @@ Bytes indexer_cache_bytes(const Architecture& a, std::int64_t cells) {
     return 0;
   }
   return cells * (d + 4 * ((d + 127) / 128));
+}
+
+Bytes indexer_cache_bytes(const Architecture& a, std::int64_t cells, const KvCacheQuery& q) {
+  // llama.cpp (src/llama-kv-cache-dsa.cpp) builds a second llama_kv_cache for
+  // the indexer with one KV head of indexer_head_size, in the K cache type.
+  if (q.indexer_in_k_type && a.attention.index_head_dim > 0) {
+    return cost(std::int64_t{a.attention.index_head_dim} * cells, q.k_type);
+  }
+  return indexer_cache_bytes(a, cells);
 }
 
 namespace {
@@ -191,6 +262,12 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
                     e.kv_type_v,
                     detail == Detail::Explained};
   in.projector = q.text_only ? 0 : in.layout.projector;
+  const bool llama_runtime = e.runtime == Runtime::LlamaCpp || e.runtime == Runtime::Ollama ||
+                             e.runtime == Runtime::Generic;
+  if (in.projector > 0 && q.model.mmproj && llama_runtime) {
+    in.projector_compute = detail::clip_compute_bytes(*q.model.mmproj, e.flash_attention);
+    in.projector += in.projector_compute;
+  }
   e.model_weight_bytes = in.layout.total();
   switch (e.runtime) {
     case Runtime::LlamaCpp:

@@ -239,13 +239,31 @@ struct KvCacheQuery {
   KvType k_type = kv_f16();
   KvType v_type = kv_f16();
   std::int64_t pad = 256;  // cells are a multiple of this (1: exact tokens, as PyTorch)
+  // llama.cpp keeps DeepSeek-V3.2's indexer keys in the K cache type; vLLM
+  // and the reference code in FP8 with block scales (indexer_cache_bytes).
+  bool indexer_in_k_type = false;
+  int state_bytes = 4;  // recurrent state per value: F32 in llama.cpp, 16-bit in transformers
 };
 Bytes kv_cache_bytes(const Architecture& arch, const KvCacheQuery& q);
 // The parts of kv_cache_bytes that are not K and V: the fixed recurrent
 // state of a hybrid model's recurrent layers for `sequences`, and one
 // layer's sparse-attention indexer keys (DeepSeek-V3.2) for `cells`.
-Bytes recurrent_state_bytes(const Architecture& arch, int sequences);
+Bytes recurrent_state_bytes(const Architecture& arch, int sequences, int bytes_per_value = 4);
+
+// What vLLM's KV cache manager must hold for one request of `context`
+// tokens (per GPU when `arch` is one rank's share): full-attention layers
+// the whole context, sliding and chunked layers their window plus one
+// scheduler step of `batched_tokens`, recurrent layers one state page
+// padded to the attention page. `block_tokens`: the block size vLLM picks
+// (16, or larger so that an attention page holds a recurrent state).
+struct VllmRequestKv {
+  Bytes bytes = 0;
+  std::int64_t block_tokens = 16;
+};
+VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, const KvType& k_type,
+                              const KvType& v_type, std::int64_t batched_tokens);
 Bytes indexer_cache_bytes(const Architecture& arch, std::int64_t cells);
+Bytes indexer_cache_bytes(const Architecture& arch, std::int64_t cells, const KvCacheQuery& q);
 
 // llama.cpp pads the context to a multiple of 256 cells (since PR #17046;
 // before it, 32 without flash attention).

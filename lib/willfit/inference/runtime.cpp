@@ -451,17 +451,56 @@ void add_projector(const Inputs& in, Estimate& e) {
   if (in.projector <= 0) {
     return;
   }
+  const auto& file = in.q.model.mmproj;
   add_term(
       in, e, "projector", in.projector, Placement::Device,
       [&] {
+        if (file) {
+          return fmt::format(
+              "{} tensors of {} ({:.3g} B parameters) + {} vision compute buffer "
+              "(one warm-up image of {} positions{}) = {}",
+              format_size(in.projector - in.projector_compute, in.q.units), file->name,
+              static_cast<double>(file->params) / 1e9,
+              format_size(in.projector_compute, in.q.units), file->warmup_positions,
+              in.flash ? ", flash attention" : ", f32 attention scores",
+              format_size(in.projector, in.q.units));
+        }
         return fmt::format("{:.3g} B encoder and projector parameters x {} bytes = {}",
                            static_cast<double>(in.q.model.arch.vision_params) / 1e9,
                            in.projector / std::max<std::int64_t>(1, in.q.model.arch.vision_params),
                            format_size(in.projector, in.q.units));
       },
-      "mmproj files are F16 (convert_hf_to_gguf.py --mmproj); vLLM and transformers keep the "
-      "tower in 16 bits; --text-only leaves it out");
+      file ? "the mmproj file's tensor table; compute: tools/mtmd/clip.cpp alloc_compute_meta"
+           : "mmproj files are F16 (convert_hf_to_gguf.py --mmproj); vLLM and transformers keep "
+             "the tower in 16 bits; --text-only leaves it out");
 }
+
+}  // namespace
+
+// clip.cpp builds the encoder graph for its warm-up image and reserves the
+// peak of the live f32 activations (ggml-alloc frees a tensor after its last
+// use and runs the softmax in place on the scores). Two peaks, per position:
+// - attention: the residual, its norm, Q, K, V and the attention output
+//   (6 x width), plus without flash attention the scores, heads x positions;
+// - FFN: the residual, its norm and the attention output (3 x width) beside
+//   the up projection (and the gate, when gated).
+// Window attention adds its mask, an input live for the whole graph: f32
+// positions^2, and an f16 copy of it for flash attention (qwen2vl.cpp:
+// window_mask, ggml_cast to F16). Checked against llama.cpp's own report of
+// the clip compute buffer (tests/data/architecture_figures.csv).
+Bytes clip_compute_bytes(const ProjectorFile& p, bool flash_attention) {
+  if (!p.vision || p.warmup_positions <= 0) {
+    return 0;
+  }
+  const double n = static_cast<double>(p.warmup_positions);
+  const double width = static_cast<double>(p.width);
+  const double attention = 6.0 * width + (flash_attention ? 0.0 : p.heads * n);
+  const double ffn = 3.0 * width + static_cast<double>(p.ffn_live);
+  const double mask = p.window_mask ? n * n * (flash_attention ? 6.0 : 4.0) : 0.0;
+  return round_bytes(4.0 * n * std::max(attention, ffn) + mask);
+}
+
+namespace {
 
 std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes) {
   const Architecture& a = in.q.model.arch;
@@ -648,7 +687,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   const std::int64_t cells = pad_context(in.context, q.kv_pad);
   e.kv_cells = cells;
   e.memory.kv_cache =
-      kv_cache_bytes(a, {in.context, in.batch, q.ubatch, in.k_type, in.v_type, q.kv_pad});
+      kv_cache_bytes(a, {in.context, in.batch, q.ubatch, in.k_type, in.v_type, q.kv_pad, true});
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
       [&] { return kv_formula(in, cells, e.memory.kv_cache); },
@@ -969,16 +1008,23 @@ void vllm(const Inputs& in, Estimate& e) {
   const Bytes activation = round_bytes(mlp + sampler);
   // KV bytes per token per GPU: KV heads are divided among the ranks (and
   // replicated when there are fewer heads than ranks).
-  KvCacheQuery one{1, 1, q.ubatch, in.k_type, in.v_type, 1};
+  // Recurrent states split their heads among the ranks too.
   Architecture per_rank = a;
   per_rank.kv_heads = std::max(1, a.kv_heads / tp);
-  const Bytes per_token_gpu = std::max<Bytes>(1, kv_cache_bytes(per_rank, one));
-  const std::int64_t need_tokens =
-      ((in.context + kVllmBlock - 1) / kVllmBlock) * kVllmBlock * in.batch;
+  per_rank.attention.recurrent_state_floats = a.attention.recurrent_state_floats / tp;
+  // Hybrid, sliding and chunked layers hold less than the whole context
+  // (vllm_request_kv); per_token_gpu is the average over the context.
+  const VllmRequestKv request =
+      vllm_request_kv(per_rank, in.context, in.k_type, in.v_type, kVllmBatchedTokens);
+  const std::int64_t block = std::max(kVllmBlock, request.block_tokens);
+  const std::int64_t need_tokens = ((in.context + block - 1) / block) * block * in.batch;
+  const Bytes need_gpu = request.bytes * in.batch;
+  const Bytes per_token_gpu =
+      std::max<Bytes>(1, (need_gpu + need_tokens - 1) / std::max<std::int64_t>(1, need_tokens));
   e.kv_cells = need_tokens / std::max(1, in.batch);
 
   e.memory.weights = total_weights;
-  e.memory.kv_cache = per_token_gpu * need_tokens * tp;
+  e.memory.kv_cache = need_gpu * tp;
   e.memory.compute = activation * tp;
   e.memory.overhead = kVllmNonTorch * tp;
   e.memory.margin = 0;
@@ -993,11 +1039,18 @@ void vllm(const Inputs& in, Estimate& e) {
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
       [&] {
-        return fmt::format("{} tokens (blocks of 16) x {} per token = {}", need_tokens,
+        if (need_gpu != per_token_gpu * need_tokens) {
+          return fmt::format(
+              "{} tokens (blocks of {}): full layers the whole context, windowed layers their "
+              "window, recurrent layers one state page = {}",
+              need_tokens, block, format_memory(e.memory.kv_cache, in.q.units));
+        }
+        return fmt::format("{} tokens (blocks of {}) x {} per token = {}", need_tokens, block,
                            format_memory(per_token_gpu * tp, in.q.units),
                            format_memory(e.memory.kv_cache, in.q.units));
       },
-      "vLLM paged KV (inference-estimators.md section 4b)");
+      "vLLM paged KV (inference-estimators.md section 4b; vllm/v1/kv_cache_interface.py "
+      "max_memory_usage_bytes)");
   add_term(
       in, e, "compute", e.memory.compute, Placement::Device,
       [&] {
@@ -1053,7 +1106,7 @@ void vllm(const Inputs& in, Estimate& e) {
         fmt::format("tensor parallel size {} needs {} GPUs; {} given", tp, tp, q.devices.count()));
   }
   e.headroom = e.usable - e.required;
-  e.verdict = v.kv_tokens >= need_tokens && static_cast<int>(q.devices.count()) >= tp
+  e.verdict = v.kv_available >= need_gpu && static_cast<int>(q.devices.count()) >= tp
                   ? Verdict::Fits
                   : Verdict::NoFit;
   for (int i = 0; i < tp && i < static_cast<int>(q.devices.count()); ++i) {
@@ -1100,8 +1153,13 @@ void pytorch(const Inputs& in, Estimate& e) {
   // KV: every token, unpadded (PyTorch) or in steps of 256 (mlx_lm).
   const std::int64_t pad = mlx ? 256 : 1;
   e.kv_cells = pad_context(in.context, pad);
+  // Sliding layers keep their window (DynamicSlidingWindowLayer, mlx_lm's
+  // RotatingKVCache): no ubatch beyond it. Hybrid caches hold the recurrent
+  // state in the model's dtype (HybridMambaAttentionDynamicCache, torch.zeros
+  // of dtype), not llama.cpp's F32.
+  const int state_bytes = q.precision.id == "fp32" || q.precision.id == "f32" ? 4 : 2;
   e.memory.kv_cache =
-      kv_cache_bytes(a, {in.context, in.batch, q.ubatch, in.k_type, in.v_type, pad});
+      kv_cache_bytes(a, {in.context, in.batch, 0, in.k_type, in.v_type, pad, false, state_bytes});
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
       [&] { return kv_formula(in, e.kv_cells, e.memory.kv_cache); },

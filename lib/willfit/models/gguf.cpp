@@ -457,6 +457,94 @@ std::string GgufFile::architecture() const {
   return (v != nullptr && v->kind == GgufValue::Kind::String) ? v->text : "";
 }
 
+Expected<ProjectorFile> projector_from_gguf(const GgufFile& f, std::string_view file_name) {
+  const std::string arch = f.architecture();
+  if (arch != "clip") {
+    return make_error(fmt::format(
+        "'{}' is not a multimodal projector (mmproj): its general.architecture is '{}', not "
+        "'clip'",
+        file_name, arch.empty() ? "missing" : arch));
+  }
+  const auto text = [&](const char* key) {
+    const GgufValue* v = f.find(key);
+    return (v != nullptr && v->kind == GgufValue::Kind::String) ? v->text : std::string();
+  };
+  const auto flag = [&](const char* key) { return meta_int(f, key).value_or(0) != 0; };
+  const auto has_tensor = [&](std::string_view name) {
+    return std::any_of(f.tensors.begin(), f.tensors.end(),
+                       [&](const GgufTensor& t) { return t.name == name; });
+  };
+  ProjectorFile p;
+  p.name = std::string(file_name);
+  p.params = f.params;
+  p.bytes = f.weight_bytes;
+  // Omni files name a projector per modality (clip.vision.projector_type).
+  p.type = text("clip.projector_type");
+  if (p.type.empty()) {
+    p.type = text("clip.vision.projector_type");
+  }
+  p.vision = flag("clip.has_vision_encoder");
+  p.audio = flag("clip.has_audio_encoder");
+  if (p.params <= 0 || (!p.vision && !p.audio)) {
+    return make_error(
+        fmt::format("malformed mmproj '{}': no tensors, or neither clip.has_vision_encoder nor "
+                    "clip.has_audio_encoder is set",
+                    file_name));
+  }
+  if (!p.vision) {
+    return p;
+  }
+  const auto positive = [&](const char* key) -> Expected<std::int64_t> {
+    const auto v = meta_int(f, key);
+    if (!v || *v <= 0 || *v > (std::int64_t{1} << 20)) {
+      return make_error(
+          fmt::format("malformed mmproj '{}': missing or invalid {}", file_name, key));
+    }
+    return *v;
+  };
+  auto image = positive("clip.vision.image_size");
+  auto patch = positive("clip.vision.patch_size");
+  auto width = positive("clip.vision.embedding_length");
+  auto ffn = positive("clip.vision.feed_forward_length");
+  auto heads = positive("clip.vision.attention.head_count");
+  for (const auto* v : {&image, &patch, &width, &ffn, &heads}) {
+    if (!*v) {
+      return v->error();
+    }
+  }
+  p.width = *width;
+  p.heads = static_cast<int>(*heads);
+  // A gated FFN (SwiGLU towers: Qwen2.5-VL) holds gate and up at once.
+  p.ffn_live = *ffn * (has_tensor("v.blk.0.ffn_gate.weight") ? 2 : 1);
+  // The warm-up image clip.cpp reserves the compute buffer with
+  // (tools/mtmd/clip.cpp, clip_model_loader: warmup_image_size defaults to
+  // image_size; Qwen2/2.5/3-VL call set_warmup_n_tokens(46*46), merged
+  // tokens of spatial_merge_size^2 patches each). CLIP towers with a class
+  // embedding (v.class_embd) attend over one position more.
+  // Window attention (Qwen2.5-VL) feeds every layer a positions^2 mask.
+  p.window_mask = meta_int(f, "clip.vision.n_wa_pattern").value_or(0) > 0;
+  if (p.type == "qwen2vl_merger" || p.type == "qwen2.5vl_merger" || p.type == "qwen3vl_merger") {
+    const std::int64_t merge =
+        std::clamp<std::int64_t>(meta_int(f, "clip.vision.spatial_merge_size").value_or(2), 1, 64);
+    p.warmup_positions = std::int64_t{46} * 46 * merge * merge;
+  } else {
+    const std::int64_t side = *image / *patch;
+    p.warmup_positions = side * side + (has_tensor("v.class_embd") ? 1 : 0);
+  }
+  return p;
+}
+
+void attach_projector(Model& model, ProjectorFile projector) {
+  model.notes.push_back(fmt::format(
+      "multimodal projector {}: {:.3g} B parameters{}{}, loaded beside the model; --text-only "
+      "leaves it out",
+      projector.name, static_cast<double>(projector.params) / 1e9,
+      projector.type.empty() ? "" : fmt::format(" ({})", projector.type),
+      projector.vision ? (projector.audio ? ", vision and audio" : ", vision") : ", audio"));
+  model.arch.vision_params = projector.params;
+  model.mmproj = std::move(projector);
+}
+
 std::string_view ggml_type_name(std::uint32_t type) {
   const GgmlType* t = ggml_type(type);
   return t == nullptr ? std::string_view() : std::string_view(t->name);
@@ -633,6 +721,14 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         std::clamp<std::int64_t>(meta_int(f, key("expert_shared_count")).value_or(0), 0, 1 << 16));
     moe.expert_intermediate_size =
         meta_int(f, key("expert_feed_forward_length")).value_or(a.intermediate_size);
+    // Qwen2/3 MoE and Qwen3-Next give the shared expert's width instead of a
+    // count (expert_shared_feed_forward_length): in routed-expert widths, as
+    // the config path counts shared_expert_intermediate_size.
+    if (const auto width = meta_int(f, key("expert_shared_feed_forward_length"));
+        moe.shared_experts == 0 && width && *width > 0 && moe.expert_intermediate_size > 0) {
+      moe.shared_experts = static_cast<int>(std::clamp<std::int64_t>(
+          (*width + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size, 1, 1 << 16));
+    }
     if (moe.shared_experts == 0 && shared_expert_tensors) {
       moe.shared_experts = 1;  // Llama 4 and Qwen MoE name no count but carry ffn_*_shexp
     }
@@ -660,6 +756,13 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         static_cast<int>(std::clamp<std::int64_t>(k_len - at.qk_rope_head_dim, 0, 1 << 20));
     at.v_head_dim = static_cast<int>(std::clamp<std::int64_t>(v_len, 0, 1 << 20));
     a.head_dim = at.qk_nope_head_dim + at.qk_rope_head_dim;
+    // DeepSeek Sparse Attention's lightning indexer (deepseek32, glm-dsa):
+    // gguf-py Keys.Attention.Indexer, {arch}.attention.indexer.key_length /
+    // head_count / top_k (top_k chooses keys, it sizes no memory).
+    at.index_head_dim = static_cast<int>(std::clamp<std::int64_t>(
+        meta_int(f, key("attention.indexer.key_length")).value_or(0), 0, 1 << 16));
+    at.index_heads = static_cast<int>(std::clamp<std::int64_t>(
+        meta_int(f, key("attention.indexer.head_count")).value_or(0), 0, 1 << 16));
   }
 
   // Llama 4: chunked local attention, 8192-token chunks on three layers of

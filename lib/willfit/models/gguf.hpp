@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "willfit/core/expected.hpp"
-#include "willfit/models/model.hpp"
 #include "willfit/core/units.hpp"
+#include "willfit/models/model.hpp"
 
 namespace willfit {
 
@@ -82,6 +82,16 @@ inline constexpr std::uint64_t kGgufMaxHeaderBytes = std::uint64_t{256} << 20;
 // its sizes (--units).
 Expected<Model> model_from_gguf(const GgufFile& file, std::string_view file_name,
                                 UnitSystem units = UnitSystem::Mixed);
+
+// A multimodal projector file (llama.cpp's --mmproj, general.architecture
+// "clip"): its exact parameters and bytes, and the vision encoder's shape
+// at the warm-up image clip.cpp reserves its compute buffer for. A file of
+// another architecture, or one without an encoder, is an error.
+Expected<ProjectorFile> projector_from_gguf(const GgufFile& file, std::string_view file_name);
+
+// Gives `model` the projector file, in place of an encoder estimated from
+// its config (vision_config), with a note saying so.
+void attach_projector(Model& model, ProjectorFile projector);
 
 // "Q4_K", "F16", ... for a ggml_type; "" when unknown.
 std::string_view ggml_type_name(std::uint32_t type);

@@ -148,6 +148,26 @@ struct ModelOrigin {
   std::int64_t files_not_read = 0;
 };
 
+// llama.cpp's --mmproj file (a GGUF whose general.architecture is "clip"):
+// its tensors are the encoder and projector, exactly; the vision encoder's
+// shape sizes the graph clip.cpp reserves for its warm-up image.
+struct ProjectorFile {
+  std::string name;  // the file as given
+  std::string type;  // clip.projector_type ("gemma3", "qwen2vl_merger", ...)
+  std::int64_t params = 0;
+  std::int64_t bytes = 0;  // tensor bytes, exact
+  bool vision = false;
+  bool audio = false;
+  // The vision encoder (0 when the file has none): positions of the warm-up
+  // image, width, FFN width (x2 when gated: gate and up are live together),
+  // attention heads.
+  std::int64_t warmup_positions = 0;
+  std::int64_t width = 0;
+  std::int64_t ffn_live = 0;
+  int heads = 0;
+  bool window_mask = false;  // window attention (clip.vision.n_wa_pattern): a positions^2 mask
+};
+
 struct Model {
   std::string name;    // "Llama-3.1-8B" or "13b"
   std::string id;      // catalogue id, or the normalised size text
@@ -160,6 +180,9 @@ struct Model {
   // header); the estimate then uses them instead of params x bits.
   std::optional<std::int64_t> file_weight_bytes;
   std::vector<std::string> notes;  // what was assumed or derived, for the user
+  // --mmproj FILE (or a GGUF repository's mmproj file): replaces the
+  // encoder estimated from vision_config.
+  std::optional<ProjectorFile> mmproj;
   // A precision the name or file implies ("qwen2.5:7b-q4_K_M", a GGUF's
   // general.file_type, config.json's torch_dtype); used when --precision is
   // not given. "" when nothing is implied.

@@ -880,6 +880,9 @@ Bytes WeightLayout::experts() const {
 }
 
 Bytes projector_bytes(const Model& model, const Precision& precision) {
+  if (model.mmproj) {
+    return model.mmproj->bytes;  // the file's own tensors, whatever --precision says
+  }
   // llama.cpp's --mmproj files are published in F16 whatever the language
   // model's quantisation (convert_hf_to_gguf.py --mmproj writes F16 by
   // default), and vLLM and transformers keep the vision tower in the
