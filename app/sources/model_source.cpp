@@ -309,6 +309,11 @@ Expected<Model> read_directory(const std::string& path, const Environment& env, 
 
 }  // namespace
 
+const Expected<ModelDb>& embedded_model_db() {
+  static const Expected<ModelDb> db = ModelDb::parse(embedded_models_json(), "embedded");
+  return db;
+}
+
 Expected<ModelDb> load_model_db(const Environment& env, const std::string& models_file) {
   std::string path = models_file;
   std::string via = "--models";
@@ -318,7 +323,7 @@ Expected<ModelDb> load_model_db(const Environment& env, const std::string& model
   }
   auto db = [&]() -> Expected<ModelDb> {
     if (path.empty()) {
-      return ModelDb::parse(embedded_models_json(), "embedded");
+      return embedded_model_db();
     }
     auto text = read_json_file(path, env);
     if (!text) {
