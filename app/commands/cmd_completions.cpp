@@ -331,7 +331,7 @@ std::optional<std::vector<std::string>> option_values(const std::string& cmd,
   if (is({"--ram-bandwidth"})) {
     // The memory types --ram-bandwidth reads: the cpu rows of the embedded data.
     Words out;
-    if (auto db = parse_device_db(embedded_devices_json(), "embedded")) {
+    if (const auto& db = embedded_device_db()) {
       for (const auto& d : db->devices()) {
         if (d.kind == DeviceKind::Cpu && d.bandwidth_gb_per_s) {
           out.push_back(d.id);
@@ -367,14 +367,20 @@ std::optional<std::vector<std::string>> option_values(const std::string& cmd,
 
 std::vector<std::pair<std::string, std::vector<std::string>>> options_by_command(
     const Environment& env) {
-  std::vector<std::pair<std::string, std::vector<std::string>>> out;
-  out.emplace_back("", help_options(help_of(nullptr, env), false));
-  for (const auto& cmd : commands()) {
-    if (!cmd.summary.empty() && cmd.name != "completions") {
-      out.emplace_back(std::string(cmd.name), help_options(help_of(&cmd, env), false));
+  // Built once per process: the option names are fixed in the program (the
+  // environment only fills in defaults shown in the help text), and building
+  // them runs every command's --help.
+  static const auto names = [&env] {
+    std::vector<std::pair<std::string, std::vector<std::string>>> out;
+    out.emplace_back("", help_options(help_of(nullptr, env), false));
+    for (const auto& cmd : commands()) {
+      if (!cmd.summary.empty() && cmd.name != "completions") {
+        out.emplace_back(std::string(cmd.name), help_options(help_of(&cmd, env), false));
+      }
     }
-  }
-  return out;
+    return out;
+  }();
+  return names;
 }
 
 int run_completions(const std::vector<std::string>& args, Context& ctx) {

@@ -2,9 +2,8 @@
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
-#include "sources/embedded_data.hpp"
+#include "sources/device_source.hpp"
 #include "willfit/core/text.hpp"
 
 namespace willfit::app {
@@ -34,14 +33,11 @@ struct RamPlatform {
 
 std::vector<RamPlatform> ram_platforms() {
   std::vector<RamPlatform> out;
-  const auto doc = nlohmann::json::parse(embedded_devices_json(), nullptr, false);
-  if (doc.is_discarded() || !doc.contains("devices")) {
-    return out;
-  }
-  for (const auto& d : doc["devices"]) {
-    if (d.value("kind", "") == "cpu" && d.contains("bandwidth_gb_per_s") &&
-        d["bandwidth_gb_per_s"].is_number()) {
-      out.push_back({d.value("id", ""), d["bandwidth_gb_per_s"].get<double>()});
+  if (const auto& db = embedded_device_db()) {
+    for (const auto& d : db->devices()) {
+      if (d.kind == DeviceKind::Cpu && d.bandwidth_gb_per_s) {
+        out.push_back({d.id, *d.bandwidth_gb_per_s});
+      }
     }
   }
   return out;

@@ -1,6 +1,7 @@
 #include "sources/device_source.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,6 +15,10 @@ namespace {
 
 constexpr std::uint64_t kMaxFileBytes = 64u << 20;
 constexpr const char* kEmbeddedOrigin = "data/devices.json (embedded)";
+
+// Set once embedded_device_db() has parsed: from then on a lookup uses the
+// parsed copy rather than scanning the bytes again.
+std::atomic<bool> embedded_parsed{false};
 
 // `via` says how the file was named (--devices, WILLFIT_DEVICES), so an error
 // points at the setting to fix.
@@ -33,7 +38,7 @@ Expected<DeviceDb> load(const Environment& env, const std::string& devices_file)
   } else if (auto var = env.get("WILLFIT_DEVICES"); var && !var->empty()) {
     base = load_file(env, *var, "WILLFIT_DEVICES");
   } else {
-    base = parse_device_db(embedded_devices_json(), kEmbeddedOrigin);
+    base = embedded_device_db();
   }
   if (!base) {
     return base;
@@ -89,6 +94,10 @@ bool DeviceSource::embedded_only() const {
 
 Expected<Device> DeviceSource::find(const std::string& name) {
   if (!db_ && embedded_only()) {
+    if (embedded_parsed) {
+      const auto& db = embedded_device_db();
+      return db ? db->find(name) : Expected<Device>(db.error());
+    }
     return find_device_in(embedded_devices_json(), kEmbeddedOrigin, name);
   }
   auto db = get();
@@ -117,6 +126,15 @@ std::string user_devices_path(const Environment& env) {
     return *home + "/.config/willfit/devices.json";
   }
   return "";
+}
+
+const Expected<DeviceDb>& embedded_device_db() {
+  static const Expected<DeviceDb> db = [] {
+    auto parsed = parse_device_db(embedded_devices_json(), kEmbeddedOrigin);
+    embedded_parsed = true;
+    return parsed;
+  }();
+  return db;
 }
 
 std::string embedded_devices_summary() {

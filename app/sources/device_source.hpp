@@ -42,6 +42,12 @@ Expected<bool> check_vendor(const DeviceDb& db, const std::string& vendor);
 // The user file's path, or "" when neither XDG_CONFIG_HOME nor HOME is set.
 std::string user_devices_path(const Environment& env);
 
+// The embedded database, parsed once per process (its bytes are compiled in and
+// never change), so a process that answers many questions (the tests, the fuzz
+// targets) parses it once. One CLI run that needs a single device scans
+// instead (DeviceSource::find).
+const Expected<DeviceDb>& embedded_device_db();
+
 // "devices data 2026-11-29 (data/devices.json, embedded)", for --version.
 std::string embedded_devices_summary();
 

@@ -353,6 +353,11 @@ Expected<bool> add_mmproj_file(const std::string& path, const Environment& env, 
   return true;
 }
 
+const Expected<ModelDb>& embedded_model_db() {
+  static const Expected<ModelDb> db = ModelDb::parse(embedded_models_json(), "embedded");
+  return db;
+}
+
 Expected<ModelDb> load_model_db(const Environment& env, const std::string& models_file) {
   std::string path = models_file;
   std::string via = "--models";
@@ -362,7 +367,7 @@ Expected<ModelDb> load_model_db(const Environment& env, const std::string& model
   }
   auto db = [&]() -> Expected<ModelDb> {
     if (path.empty()) {
-      return ModelDb::parse(embedded_models_json(), "embedded");
+      return embedded_model_db();
     }
     auto text = read_json_file(path, env);
     if (!text) {

@@ -15,8 +15,12 @@
 
 namespace willfit::app {
 
-// The catalogue to use. `models_file` is --models (may be empty). Parsed on
-// each call: call it only when a name must be looked up.
+// The embedded catalogue, parsed once per process (its bytes are compiled in
+// and never change).
+const Expected<ModelDb>& embedded_model_db();
+
+// The catalogue to use. `models_file` is --models (may be empty). Files are
+// read on each call: call it only when a name must be looked up.
 Expected<ModelDb> load_model_db(const Environment& env, const std::string& models_file);
 
 // True when MODEL should be read as a path: it exists, or it has a model

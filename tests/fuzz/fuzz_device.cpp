@@ -1,22 +1,23 @@
 // Fuzz target: --device strings ("2x rtx 3090", "h100:8", "rtx 4090+rtx 3090",
-// "24gb", "ryzen ai max+ 395", ...). parse_device_spec on arbitrary bytes, and
-// each named part looked up in the embedded database, parsed once. The slow
-// ways scan the 400 kB database per part (30 ms a run under the sanitizers),
-// so only inputs up to 64 bytes whose first byte is a multiple of 8 take
-// them: the quick scan the CLI uses (find_device_in), which must give the
-// same device or the same error, and the CLI's whole way, resolve_devices
-// with an empty fake environment (no detection). The
-// contract: an error is a non-empty message; a spec that parses splits into
-// named parts with counts in range; a device set has 1 to kMaxDeviceCount
-// devices, each with a name and memory, and its capacity is their sum.
+// "24gb", "ryzen ai max+ 395", ...). parse_device_spec on arbitrary bytes, each
+// named part looked up in the embedded database (parsed once per process, as
+// the CLI's sources keep it), and the CLI's whole way, resolve_devices with an
+// empty fake environment (no detection). The quick scan that a one-shot CLI
+// run uses instead of the parse (find_device_in) reads the 400 kB database
+// per part, so only inputs up to 64 bytes whose first byte is a multiple of 8
+// take it; it must give the same device or the same error. The contract: an
+// error is a non-empty message; a spec that parses splits into named parts
+// with counts in range; a device set has 1 to kMaxDeviceCount devices, each
+// with a name and memory, and its capacity is their sum.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "fuzz_check.hpp"
+#include "sources/device_source.hpp"
 #include "sources/embedded_data.hpp"
 #include "sources/environment.hpp"
-#include "fuzz_check.hpp"
 #include "sources/resolve.hpp"
 #include "willfit/devices/device_db.hpp"
 
@@ -24,22 +25,17 @@ using willfit::fuzz::check;
 
 namespace {
 
-constexpr std::string_view kOrigin = "embedded";
-
 const willfit::DeviceDb& database() {
-  static const willfit::DeviceDb db = [] {
-    auto parsed = willfit::parse_device_db(willfit::app::embedded_devices_json(), kOrigin);
-    check(parsed.ok(), "the embedded device database does not parse");
-    return *parsed;
-  }();
-  return db;
+  const auto& parsed = willfit::app::embedded_device_db();
+  check(parsed.ok(), "the embedded device database does not parse");
+  return *parsed;
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  const bool slow_ways = size > 0 && size <= 64 && data[0] % 8 == 0;
+  const bool quick_scan = size > 0 && size <= 64 && data[0] % 8 == 0;
 
   if (const auto parts = willfit::parse_device_spec(text)) {
     check(!parts->empty(), "a device spec parsed into no parts", text);
@@ -56,11 +52,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       } else {
         check(!full.error().message.empty(), "empty error message", text);
       }
-      if (!slow_ways) {
+      if (!quick_scan) {
         continue;
       }
-      const auto quick =
-          willfit::find_device_in(willfit::app::embedded_devices_json(), kOrigin, p.name);
+      const auto quick = willfit::find_device_in(willfit::app::embedded_devices_json(),
+                                                 database().origin(), p.name);
       check(full.ok() == quick.ok(), "the quick scan and the database disagree", text);
       check(full.ok() ? full->id == quick->id : full.error().message == quick.error().message,
             "the quick scan and the database give different answers", text);
@@ -68,10 +64,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else {
     check(!parts.error().message.empty(), "empty error message", text);
   }
-  if (!slow_ways) {
-    return 0;
-  }
-
   const willfit::app::FakeEnvironment env;
   const auto set = willfit::app::resolve_devices(text, env);
   if (!set) {

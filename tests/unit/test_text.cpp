@@ -1,4 +1,7 @@
 // String helpers: suggestions stay right and cheap for hostile lengths.
+#include <algorithm>
+#include <cstddef>
+#include <random>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -23,6 +26,40 @@ TEST(Closest, LongInputsKeepTheirAnswers) {
   const std::vector<std::string> names = {"q4_k_m", "q8_0", "fp16"};
   EXPECT_TRUE(closest(std::string(100000, 'z'), names).empty());
   EXPECT_EQ(closest(std::string(50000, 'z') + "q8_0", names).front(), "q8_0");
+}
+
+TEST(EditDistance, KnownDistances) {
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+  EXPECT_EQ(edit_distance("", "abc"), 3u);
+  EXPECT_EQ(edit_distance("rtx 4090", "rtx 4090"), 0u);
+  EXPECT_EQ(edit_distance_within("kitten", "sitting", 3), 3u);
+  EXPECT_EQ(edit_distance_within("kitten", "sitting", 2), 3u);  // over the bound: bound + 1
+  EXPECT_EQ(edit_distance_within("abc", "xyz", 0), 1u);
+}
+
+// The early stop must never change an answer within the bound: compared with
+// the full table on random short strings over a small alphabet (so that
+// near and far pairs both occur), for every bound from 0 to 8.
+TEST(EditDistance, WithinABoundAgreesWithTheFullTable) {
+  std::mt19937 rng(20261201);
+  std::uniform_int_distribution<int> length(0, 12);
+  std::uniform_int_distribution<int> letter(0, 3);
+  const auto word = [&] {
+    std::string w(static_cast<std::size_t>(length(rng)), 'a');
+    for (auto& c : w) {
+      c = static_cast<char>('a' + letter(rng));
+    }
+    return w;
+  };
+  for (int i = 0; i < 4000; ++i) {
+    const std::string a = word();
+    const std::string b = word();
+    const std::size_t full = edit_distance(a, b);
+    for (std::size_t bound = 0; bound <= 8; ++bound) {
+      ASSERT_EQ(edit_distance_within(a, b, bound), std::min(full, bound + 1))
+          << "'" << a << "' vs '" << b << "', bound " << bound;
+    }
+  }
 }
 
 }  // namespace

@@ -43,6 +43,28 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+std::size_t edit_distance_within(std::string_view a, std::string_view b, std::size_t bound) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), std::size_t{0});
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    std::size_t row_min = row[0];
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
+      diagonal = up;
+      row_min = std::min(row_min, row[j]);
+    }
+    // Every path to the last cell passes through this row.
+    if (row_min > bound) {
+      return bound + 1;
+    }
+  }
+  return std::min(row[b.size()], bound + 1);
+}
+
 std::vector<std::string> closest(std::string_view input, const std::vector<std::string>& candidates,
                                  std::size_t limit) {
   const std::string needle = to_lower(input);
@@ -61,7 +83,8 @@ std::vector<std::string> closest(std::string_view input, const std::vector<std::
     if (!contains && length_gap > allowed) {
       continue;
     }
-    const std::size_t d = contains ? (needle == cand ? 0 : 1) : edit_distance(needle, cand);
+    const std::size_t d =
+        contains ? (needle == cand ? 0 : 1) : edit_distance_within(needle, cand, allowed);
     if (d <= allowed) {
       scored.emplace_back(d, i);
     }

@@ -15,6 +15,12 @@ std::string trim(std::string_view s);
 // Levenshtein distance, for suggestions.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
+// The Levenshtein distance when it is at most `bound`, else bound + 1. It
+// stops as soon as every entry of a row exceeds the bound (the distance only
+// grows from there), so ruling out a name far from the input costs a few rows,
+// not the whole table: "did you mean" scans every device and model name.
+std::size_t edit_distance_within(std::string_view a, std::string_view b, std::size_t bound);
+
 // The `limit` candidates closest to `input` (by edit distance, ties by order),
 // keeping only those close enough to be plausible.
 std::vector<std::string> closest(std::string_view input, const std::vector<std::string>& candidates,
