@@ -292,14 +292,21 @@ TEST(CatalogueEstimate, SlidingWindowsShrinkGemma3Cache) {
   // Gemma-3-27B: 52 of 62 layers see only 1024 tokens, so at 32k its cache is
   // a fraction of the same shape with full attention on every layer.
   InferenceQuery q = at("gemma-3-27b", 32768);
+  q.runtime = Runtime::LlamaCpp;
   const Estimate windowed = estimate_inference(q);
+  // Global layers: 62 / 6 = 10 of them hold all 32768 cells:
+  // 10 x 16 KV heads x 128 x 2 bytes x 2 (K, V) x 32768 = 2.5 GiB. llama.cpp's
+  // SWA cache keeps the window plus one micro-batch (1024 + 512) on the rest.
+  EXPECT_EQ(windowed.memory.kv_cache, std::int64_t{10} * 16 * 128 * 2 * 2 * 32768 +
+                                          std::int64_t{52} * 16 * 128 * 2 * 2 * 1536);
+  // transformers' sliding layers keep the window alone.
+  q.runtime = Runtime::Transformers;
+  EXPECT_EQ(estimate_inference(q).memory.kv_cache, std::int64_t{10} * 16 * 128 * 2 * 2 * 32768 +
+                                                       std::int64_t{52} * 16 * 128 * 2 * 2 * 1024);
+  q.runtime = Runtime::LlamaCpp;
   q.model.arch.attention.kind = AttentionKind::Full;
   const Estimate full = estimate_inference(q);
   EXPECT_LT(windowed.memory.kv_cache * 4, full.memory.kv_cache);
-  // Global layers: 62 / 6 = 10 of them hold all 32768 cells:
-  // 10 x 16 KV heads x 128 x 2 bytes x 2 (K, V) x 32768 = 2.5 GiB; the rest hold 1024 + 512.
-  EXPECT_EQ(windowed.memory.kv_cache, std::int64_t{10} * 16 * 128 * 2 * 2 * 32768 +
-                                          std::int64_t{52} * 16 * 128 * 2 * 2 * 1536);
 }
 
 TEST(CatalogueEstimate, DeepSeekV3CachesOneLatentPerLayer) {
