@@ -230,9 +230,9 @@ Expected<HttpResponse> HttpClient::once(const HttpRequest& request) {
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
       return make_error(
-          fmt::format("cannot resolve the host of {} ({}): is the network up? "
+          fmt::format("cannot resolve the host name {} ({}): is the network up? "
                       "--offline answers from the cache and local stores",
-                      request.url, what));
+                      url_authority(request.url), what));
     case CURLE_COULDNT_CONNECT:
       return make_error(
           fmt::format("cannot connect to {} ({}): is the network up? --offline "

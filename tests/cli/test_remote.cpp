@@ -794,6 +794,32 @@ TEST(Remote, TheStoreVariablesMoveTheStores) {
 
 // Proxies come from libcurl's own variables (the process environment): a
 // proxy that is down fails the read; no_proxy for the host bypasses it.
+// A host name that cannot be resolved. A label longer than 63 bytes is refused by the
+// resolver library itself (RFC 1035, 2.3.4) before any query is sent, and .invalid can
+// never resolve (RFC 6761, 6.4), so the test does not depend on this machine's DNS.
+TEST(Remote, AHostThatDoesNotResolveIsACleanError) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  env.vars["WILLFIT_HTTP_TIMEOUT"] = "5";
+  const std::string host = std::string(64, 'a') + ".invalid";
+  env.vars["HF_ENDPOINT"] = "http://" + host;
+  auto r = run_cli({"hf.co/org/tiny-GGUF"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("cannot resolve the host name " + host), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--offline"), std::string::npos) << r.err;
+  EXPECT_TRUE(hub.log().empty());
+  // The same name as a plain URL, and as the Ollama registry.
+  r = run_cli({"http://" + host + "/model.gguf"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("cannot resolve the host name " + host), std::string::npos) << r.err;
+  env.vars["WILLFIT_OLLAMA_REGISTRY"] = "http://" + host;
+  r = run_cli({"tinyllama-x:q4"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("cannot resolve the host name " + host), std::string::npos) << r.err;
+  EXPECT_TRUE(hub.log().empty());
+}
+
 TEST(Remote, ProxiesComeFromLibcurlsVariables) {
   HttpFake hub;
   hub.repos["org/tiny-GGUF"] = gguf_repo();
