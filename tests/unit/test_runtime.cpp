@@ -2,6 +2,7 @@
 // --context max and the llama.cpp quantisation recipe.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "willfit/inference/estimate.hpp"
@@ -141,6 +142,29 @@ TEST(Ollama, ContextDefaultFollowsVram) {
   InferenceQuery given = query("8b", "q4", "48gb");
   given.runtime = Runtime::Ollama;
   EXPECT_EQ(estimate_inference(given).context, 4096);
+}
+
+TEST(Ollama, TheDefaultContextSaysWhy) {
+  InferenceQuery q = query("8b", "q4", "24gb");
+  q.runtime = Runtime::Ollama;
+  q.context_is_default = true;
+  const DefaultContext d = ollama_default_context(q);
+  EXPECT_EQ(d.tokens, 32768);
+  EXPECT_NE(d.note.find("context 32768 tokens: Ollama's default for 24.0 GiB"), std::string::npos)
+      << d.note;
+  EXPECT_EQ(d.note.find("capped"), std::string::npos) << d.note;
+  q.devices = query("8b", "q4", "48gb").devices;
+  EXPECT_NE(ollama_default_context(q).note.find("capped at the model's trained 131072"),
+            std::string::npos);
+  // The plain answer carries the line only when Ollama picked the context.
+  const auto says = [](const FitReport& r) {
+    return std::any_of(r.assumptions.begin(), r.assumptions.end(), [](const std::string& a) {
+      return a.find("Ollama's default") != std::string::npos;
+    });
+  };
+  EXPECT_TRUE(says(make_fit_report(q, SpeedSettings{}, {}, {})));
+  q.context_is_default = false;
+  EXPECT_FALSE(says(make_fit_report(q, SpeedSettings{}, {}, {})));
 }
 
 TEST(Ollama, ReservesOneLayerPerGpu) {

@@ -216,21 +216,24 @@ Bytes indexer_cache_bytes(const Architecture& a, std::int64_t cells, const KvCac
   return indexer_cache_bytes(a, cells);
 }
 
-namespace {
-
 // Ollama's default context when none is given: by total VRAM, >= 47 GiB
 // 262144, >= 23 GiB 32768, else 4096 (inference-estimators.md section 3a),
 // capped at the model's trained context.
-std::int64_t ollama_default_context(const InferenceQuery& q) {
+DefaultContext ollama_default_context(const InferenceQuery& q) {
   const Bytes vram = q.devices.capacity();
-  std::int64_t ctx = vram >= 47 * kGiB ? 262144 : vram >= 23 * kGiB ? 32768 : 4096;
-  if (q.model.arch.max_context > 0) {
-    ctx = std::min(ctx, q.model.arch.max_context);
+  DefaultContext d;
+  d.tokens = vram >= 47 * kGiB ? 262144 : vram >= 23 * kGiB ? 32768 : 4096;
+  d.note = fmt::format(
+      "context {{}} tokens: Ollama's default for {} of GPU memory (4096 under 23 GiB, 32768 "
+      "under 47 GiB, else 262144)",
+      format_memory(vram, q.units));
+  if (q.model.arch.max_context > 0 && q.model.arch.max_context < d.tokens) {
+    d.tokens = q.model.arch.max_context;
+    d.note += fmt::format(", capped at the model's trained {}", q.model.arch.max_context);
   }
-  return ctx;
+  d.note = fmt::format(fmt::runtime(d.note), d.tokens) + "; give --context to change it";
+  return d;
 }
-
-}  // namespace
 
 Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
   Estimate e;
@@ -238,7 +241,7 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
   e.runtime = q.runtime.value_or(default_runtime(q.precision));
   e.context = q.context;
   if (e.runtime == Runtime::Ollama && q.context_is_default) {
-    e.context = ollama_default_context(q);
+    e.context = ollama_default_context(q).tokens;
   }
   const Architecture& a = q.model.arch;
 

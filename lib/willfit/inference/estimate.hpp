@@ -213,6 +213,13 @@ struct Estimate {
 // number, warning and offload flag is the same either way.
 enum class Detail { Numbers, Explained };
 
+// The context Ollama picks when the user gives none, and a line that says why.
+struct DefaultContext {
+  std::int64_t tokens = 0;
+  std::string note;
+};
+DefaultContext ollama_default_context(const InferenceQuery& query);
+
 Estimate estimate_inference(const InferenceQuery& query, Detail detail = Detail::Numbers);
 
 // What the searches for "the largest that fits" (max_context, max_batch,

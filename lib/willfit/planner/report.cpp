@@ -72,6 +72,9 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   const bool on_cpu = !query.devices.devices.empty() &&
                       std::all_of(query.devices.devices.begin(), query.devices.devices.end(),
                                   [](const Device& d) { return d.kind == DeviceKind::Cpu; });
+  if (r.estimate.runtime == Runtime::Ollama && query.context_is_default) {
+    r.assumptions.push_back(ollama_default_context(query).note);
+  }
   if (!query.ram && !on_cpu) {
     r.assumptions.push_back("system RAM unknown: give --ram to consider offloading");
   }
