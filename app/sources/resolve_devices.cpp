@@ -67,7 +67,8 @@ Expected<Device> one_device(const std::string& name, Lookups& lookups, UnitSyste
   }
   if (d->memory_bytes <= 0) {
     return make_error(fmt::format(
-        "'{}' is system memory ({}) without a fixed size: add it, e.g. --device \"{} 64gb\"",
+        "'{}' is system memory ({}) without a fixed size: add it, e.g. --device \"{} 64gb\", "
+        "or give --device auto to read this machine's",
         trim(name), d->name, d->id));
   }
   return d;
