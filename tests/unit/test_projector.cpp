@@ -14,25 +14,9 @@
 namespace willfit {
 namespace {
 
-// The keys convert_hf_to_gguf.py --mmproj writes for a vision tower
-// (gguf-py constants: clip.vision.*), with one block's tensors.
 test::GgufWriter mmproj(const std::string& type, std::uint32_t image, std::uint32_t patch,
                         std::uint32_t width, std::uint32_t ffn, std::uint32_t heads) {
-  test::GgufWriter w;
-  w.str("general.architecture", "clip");
-  w.boolean("clip.has_vision_encoder", true);
-  w.str("clip.projector_type", type);
-  w.u32("clip.vision.image_size", image);
-  w.u32("clip.vision.patch_size", patch);
-  w.u32("clip.vision.embedding_length", width);
-  w.u32("clip.vision.feed_forward_length", ffn);
-  w.u32("clip.vision.attention.head_count", heads);
-  w.u32("clip.vision.block_count", 1);
-  w.tensor("v.patch_embd.weight", {patch, patch, 3, width}, test::kF16);
-  w.tensor("v.blk.0.attn_q.weight", {width, width}, test::kF16);
-  w.tensor("v.blk.0.ffn_up.weight", {width, ffn}, test::kF16);
-  w.tensor("v.blk.0.ffn_down.weight", {ffn, width}, test::kF16);
-  return w;
+  return test::clip_mmproj(type, image, patch, width, ffn, heads);
 }
 
 ProjectorFile read(const test::GgufWriter& w) {
