@@ -578,6 +578,31 @@ TEST(Projector, VisionConfigIsItsOwnTermAndTextOnlyDropsIt) {
   EXPECT_EQ(text.memory.weights, e.memory.weights);
 }
 
+// An audio_config in Whisper's spelling (Qwen2-Audio: d_model, encoder_layers,
+// encoder_ffn_dim; transformers configuration_qwen2_audio.py, commit
+// c12eb355, the Qwen2-Audio-7B encoder) is counted in the projector term too,
+// and Qwen2.5-Omni's, nested in thinker_config.
+TEST(Projector, AudioConfigInWhispersSpellingIsCounted) {
+  Json j = llama4_scout();
+  j["audio_config"] = {
+      {"model_type", "qwen2_audio_encoder"}, {"d_model", 1280},         {"encoder_layers", 32},
+      {"encoder_attention_heads", 20},       {"encoder_ffn_dim", 5120}, {"num_mel_bins", 128}};
+  const Model m = from_config(j);
+  // 32 blocks of attention (4 x 1280^2) and FFN (2 x 1280 x 5120), and the
+  // projection to the text width (5120).
+  const std::int64_t encoder =
+      std::int64_t{32} * (4 * 1280 * 1280 + 2 * 1280 * 5120) + std::int64_t{1280} * 5120;
+  EXPECT_EQ(m.arch.vision_params, encoder);
+  bool said = false;
+  for (const auto& n : m.notes) {
+    said = said || n.find("audio encoder estimated from its config") != std::string::npos;
+  }
+  EXPECT_TRUE(said);
+  Json omni = llama4_scout();
+  omni["thinker_config"] = {{"audio_config", j["audio_config"]}};
+  EXPECT_EQ(from_config(omni).arch.vision_params, encoder);
+}
+
 TEST(ChunkedAttention, Llama4ConfigAndGgufAgree) {
   const Model c = from_config(llama4_scout());
   test::GgufWriter w;
