@@ -190,6 +190,27 @@ Json nemotron_h() {
           {"tie_word_embeddings", false}};
 }
 
+// NVIDIA-Nemotron-Nano-12B-v2: NVIDIA-NeMo/Megatron-Bridge
+// nemotron_h_provider.py at commit d9f7643b (NemotronNanoModelProvider12Bv2),
+// in config.json's spelling; the 9B-v2's vocabulary.
+Json nemotron_nano_12b() {
+  Json j = nemotron_h();
+  j["num_hidden_layers"] = 62;
+  j["hidden_size"] = 5120;
+  j["intermediate_size"] = 20480;
+  j["hybrid_override_pattern"] = "M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M-";
+  return j;
+}
+
+TEST(HybridMamba, NemotronNano12bMatchesItsCardsLayersAndCount) {
+  const Model m = from_config(nemotron_nano_12b());
+  // The card: 62 layers, 28 Mamba-2, 28 MLP, 6 attention; 12.31B parameters.
+  EXPECT_EQ(attention_layer_count(m.arch), 6);
+  EXPECT_EQ(recurrent_layer_count(m.arch), 28);
+  EXPECT_EQ(mlp_layer_count(m.arch), 28);
+  EXPECT_LT(rel(static_cast<double>(m.params), 12.31e9), 0.005);
+}
+
 TEST(HybridMamba, NemotronHLayersAreMixerOrMlp) {
   const Model m = from_config(nemotron_h());
   EXPECT_EQ(attention_layer_count(m.arch), 4);
@@ -691,9 +712,13 @@ TEST(CatalogueAgrees, WithTheConfigForEachNewFamily) {
   v32["index_head_dim"] = 128;
   v32["index_n_heads"] = 64;
   const std::vector<std::pair<std::string, Json>> cases = {
-      {"llama-4-scout-17b-16e", llama4_scout()}, {"qwen3-next-80b-a3b", qwen3_next()},
-      {"nemotron-nano-9b-v2", nemotron_h()},     {"granite-4.0-h-small", granite4_h_small()},
-      {"deepseek-v3.1", deepseek_v3()},          {"deepseek-v3.2-exp", v32},
+      {"llama-4-scout-17b-16e", llama4_scout()},
+      {"qwen3-next-80b-a3b", qwen3_next()},
+      {"nemotron-nano-9b-v2", nemotron_h()},
+      {"granite-4.0-h-small", granite4_h_small()},
+      {"nemotron-nano-12b-v2", nemotron_nano_12b()},
+      {"deepseek-v3.1", deepseek_v3()},
+      {"deepseek-v3.2-exp", v32},
   };
   for (const auto& [id, config] : cases) {
     auto found = db->find(id);
