@@ -470,7 +470,7 @@ void add_projector(const Inputs& in, Estimate& e) {
               static_cast<double>(file->params) / 1e9,
               format_size(in.projector_compute, in.q.units),
               warmup.empty() ? "no encoder graph counted" : warmup,
-              in.flash ? ", flash attention" : ", f32 attention scores",
+              warmup.empty() ? "" : (in.flash ? ", flash attention" : ", f32 attention scores"),
               format_size(in.projector, in.q.units));
         }
         return fmt::format("{:.3g} B encoder and projector parameters x {} bytes = {}",
