@@ -121,6 +121,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   }
   FitCommon common{InferenceQuery{}, !ram_text.empty(), runtime_options, models_file, devices_file};
   common.base.units = *units;
+  o.text_only = runtime_options.text_only;
   auto models = fit_models(o, ctx.env, models_file, *units);
   if (!models) {
     return fail(ctx, models.error().message);

@@ -27,8 +27,9 @@ struct QueryOptionText {
   std::string context;  // not given: 4096 (fit: the runtime's default)
   std::string batch = "1";
   std::string kv_type = "f16";
-  std::string runtime;  // empty: by precision (fit registers it with its runtime options)
-  std::string mmproj;   // --mmproj FILE: a multimodal projector loaded with the model
+  std::string runtime;     // empty: by precision (fit registers it with its runtime options)
+  std::string mmproj;      // --mmproj FILE: a multimodal projector loaded with the model
+  bool text_only = false;  // fit's --text-only (a runtime option): no hub mmproj file is read
   CLI::Option* precision_option = nullptr;  // tells "-p given" from the default
   CLI::Option* context_option = nullptr;
   [[nodiscard]] bool context_given() const;

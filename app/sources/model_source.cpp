@@ -340,14 +340,15 @@ Expected<Model> read_directory(const std::string& path, const Environment& env, 
 
 }  // namespace
 
-Expected<bool> add_mmproj_file(const std::string& path, const Environment& env, Model& model) {
+Expected<bool> add_mmproj_file(const std::string& path, const Environment& env, Model& model,
+                               const std::string& what) {
   auto f = read_gguf_header(path, env);
   if (!f) {
-    return make_error("--mmproj " + f.error().message);
+    return make_error(what + " " + f.error().message);
   }
   auto p = projector_from_gguf(*f, base_name(path));
   if (!p) {
-    return make_error(fmt::format("--mmproj '{}': {}", path, p.error().message));
+    return make_error(fmt::format("{} '{}': {}", what, path, p.error().message));
   }
   attach_projector(model, std::move(*p));
   return true;

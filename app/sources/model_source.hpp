@@ -32,8 +32,10 @@ bool looks_like_model_path(const std::string& text, const Environment& env);
 Expected<Model> model_from_path(const std::string& path, const Environment& env,
                                 UnitSystem units = UnitSystem::Mixed);
 
-// --mmproj FILE: reads the projector GGUF's header and gives it to `model`.
-Expected<bool> add_mmproj_file(const std::string& path, const Environment& env, Model& model);
+// --mmproj FILE (or a remote repository's mmproj file): reads the projector
+// GGUF's header and gives it to `model`. An error starts with `what`.
+Expected<bool> add_mmproj_file(const std::string& path, const Environment& env, Model& model,
+                               const std::string& what = "--mmproj");
 
 // The assumption line when the precision came from the model, not --precision.
 std::string precision_hint_note(const Model& model, const Precision& precision);

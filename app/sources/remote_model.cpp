@@ -214,8 +214,8 @@ Error hub_error(const HttpResponse& r, const std::string& shown, const std::stri
 
 class Reader {
  public:
-  Reader(const Environment& env, UnitSystem units)
-      : env_(env), units_(units), settings_(settings_from(env)) {
+  Reader(const Environment& env, UnitSystem units, bool read_projector)
+      : env_(env), units_(units), read_projector_(read_projector), settings_(settings_from(env)) {
     if (!settings_.offline) {
       http_ = std::make_unique<HttpClient>(HttpSettings::from(env));
     }
@@ -540,7 +540,27 @@ class Reader {
           "chose {} ({}{}); the repository has {}", variant->files.front(), variant->label,
           ref.quant.empty() ? ", the default" : "", fmt::join(labels, ", ")));
     }
-    return model_from_path(vdir_ + "/" + variant->files.front(), *remote_, units_);
+    auto model = model_from_path(vdir_ + "/" + variant->files.front(), *remote_, units_);
+    // llama-server -hf loads the repository's mmproj file with the model
+    // unless --no-mmproj (llama.cpp common/arg.cpp, --mmproj-auto): so does
+    // willfit, unless --text-only, and then without a request for it.
+    if (model && read_projector_) {
+      if (const auto mmproj = choose_mmproj(paths)) {
+        add(mmproj->path, kGgufFirstRead);
+        if (auto added = add_mmproj_file(vdir_ + "/" + mmproj->path, *remote_, *model,
+                                         shown + "'s mmproj (--text-only leaves it out):");
+            !added) {
+          return added.error();
+        }
+        if (mmproj->all.size() > 1) {
+          extra_notes_.push_back(fmt::format("read {} ({}); the repository has {} mmproj files: {}",
+                                             mmproj->path,
+                                             mmproj->f16 ? "the F16 one" : "the first, none is F16",
+                                             mmproj->all.size(), fmt::join(mmproj->all, ", ")));
+        }
+      }
+    }
+    return model;
   }
 
   Expected<Model> ollama(const RemoteRef& ref) {
@@ -784,6 +804,7 @@ class Reader {
 
   const Environment& env_;
   UnitSystem units_;
+  bool read_projector_ = true;  // false: --text-only, a repository's mmproj is not read
   Settings settings_;
   std::unique_ptr<HttpClient> http_;
   std::unique_ptr<RemoteEnvironment> remote_;
@@ -795,12 +816,12 @@ class Reader {
 }  // namespace
 
 std::optional<Expected<Model>> model_from_remote(const std::string& text, const Environment& env,
-                                                 UnitSystem units) {
+                                                 UnitSystem units, bool read_projector) {
   const auto ref = parse_remote_ref(text);
   if (!ref) {
     return std::nullopt;
   }
-  Reader reader(env, units);
+  Reader reader(env, units, read_projector);
   return reader.read(*ref);
 }
 

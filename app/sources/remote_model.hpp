@@ -45,9 +45,10 @@ std::optional<Expected<Model>> model_from_store(const std::string& text, const E
 
 // The network (or willfit's cache of it). nullopt when `text` is no remote
 // form. --offline (WILLFIT_OFFLINE=1, HF_HUB_OFFLINE=1) answers from the
-// cache only.
+// cache only. A GGUF repository's mmproj file is read too unless
+// `read_projector` is false (--text-only): then no request is made for it.
 std::optional<Expected<Model>> model_from_remote(const std::string& text, const Environment& env,
-                                                 UnitSystem units);
+                                                 UnitSystem units, bool read_projector = true);
 
 // One GGUF variant of a repository: its files (one, or the parts of a split
 // file, in order) and its quantisation label ("Q4_K_M").
@@ -57,6 +58,15 @@ struct GgufVariant {
 };
 // Groups the .gguf paths of a repository into variants (mmproj files left out).
 std::vector<GgufVariant> gguf_variants(const std::vector<std::string>& paths);
+// The mmproj file of a repository's listing to load with its model: the
+// F16 one when there are several (convert_hf_to_gguf.py --mmproj writes F16
+// by default), else the first; nullopt when the listing has none.
+struct MmprojChoice {
+  std::string path;
+  std::vector<std::string> all;  // every mmproj file listed, in listing order
+  bool f16 = false;              // chosen for being F16
+};
+std::optional<MmprojChoice> choose_mmproj(const std::vector<std::string>& paths);
 // The variant for `quant` ("" = Q4_K_M, else Q8_0, else the first, as
 // llama.cpp and Ollama choose), or an error listing the quantisations there.
 Expected<GgufVariant> choose_gguf(const std::vector<GgufVariant>& variants,

@@ -231,6 +231,41 @@ std::vector<GgufVariant> gguf_variants(const std::vector<std::string>& paths) {
   return out;
 }
 
+std::optional<MmprojChoice> choose_mmproj(const std::vector<std::string>& paths) {
+  std::vector<std::string> found;
+  for (const auto& p : paths) {
+    const std::string lower = to_lower(p);
+    if (lower.size() > 5 && lower.compare(lower.size() - 5, 5, ".gguf") == 0 &&
+        lower.find("mmproj") != std::string::npos) {
+      found.push_back(p);
+    }
+  }
+  if (found.empty()) {
+    return std::nullopt;
+  }
+  // "F16" as a word of the file name ("mmproj-F16.gguf", "mmproj-x-f16.gguf"),
+  // not inside "BF16".
+  const auto f16 = std::find_if(found.begin(), found.end(), [](const std::string& p) {
+    std::string stem = to_lower(p.substr(p.rfind('/') + 1));
+    stem = stem.substr(0, stem.size() - 5);
+    std::size_t at = 0;
+    while (at <= stem.size()) {
+      const auto end = std::min(stem.find_first_of("-_.", at), stem.size());
+      const std::string word = stem.substr(at, end - at);
+      if (word == "f16" || word == "fp16") {
+        return true;
+      }
+      at = end + 1;
+    }
+    return false;
+  });
+  MmprojChoice c;
+  c.f16 = f16 != found.end();
+  c.path = c.f16 ? *f16 : found.front();
+  c.all = std::move(found);
+  return c;
+}
+
 Expected<GgufVariant> choose_gguf(const std::vector<GgufVariant>& variants,
                                   const std::string& quant, const std::string& where) {
   if (variants.empty()) {

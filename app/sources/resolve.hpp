@@ -6,8 +6,8 @@
 #include <string>
 
 #include "sources/environment.hpp"
-#include "willfit/devices/device.hpp"
 #include "willfit/core/expected.hpp"
+#include "willfit/devices/device.hpp"
 #include "willfit/models/model.hpp"
 
 namespace willfit::app {
@@ -15,8 +15,11 @@ namespace willfit::app {
 Expected<Model> resolve_model(const std::string& text, const Environment& env);
 // The same, with the catalogue file given by --models (empty: the default one).
 // `units`: how the notes of a model file print sizes (--units).
+// `read_projector` false (--text-only): a remote GGUF repository's mmproj
+// file is not read.
 Expected<Model> resolve_model(const std::string& text, const Environment& env,
-                              const std::string& models_file, UnitSystem units = UnitSystem::Mixed);
+                              const std::string& models_file, UnitSystem units = UnitSystem::Mixed,
+                              bool read_projector = true);
 // `units`: how names of bare capacities ("8.00 GiB GPU") and notes print
 // memory (--units).
 Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& env,

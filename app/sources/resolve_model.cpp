@@ -20,7 +20,8 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env) {
 }
 
 Expected<Model> resolve_model(const std::string& text, const Environment& env,
-                              const std::string& models_file, UnitSystem units) {
+                              const std::string& models_file, UnitSystem units,
+                              bool read_projector) {
   std::string t = trim(text);
   if (t.empty()) {
     return make_error("MODEL is empty: give a size like '7b', a model name or a model file");
@@ -64,7 +65,7 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
   }
   auto match = db->find(t);
   if (!match) {
-    if (auto remote = model_from_remote(t, env, units)) {
+    if (auto remote = model_from_remote(t, env, units, read_projector)) {
       if (*remote) {
         return std::move(*remote);
       }

@@ -42,6 +42,53 @@ TEST(ModelFiles, GgufPathGivesExactWeightsAndItsFileType) {
   EXPECT_EQ(j["model"]["layers"], 2);
 }
 
+// --mmproj FILE: a projector GGUF written here (gemma3's SigLIP tower, one
+// block) loaded beside the model: its own line, a `projector` term, and
+// --text-only leaves it out.
+TEST(ModelFiles, MmprojFileIsTheProjectorTermAndTextOnlyDropsIt) {
+  app::FakeEnvironment env;
+  env.files["models/tiny.gguf"] = tiny_llama(3).file();
+  env.files["models/mmproj-F16.gguf"] = clip_mmproj("gemma3", 896, 14, 1152, 4304, 16).file();
+  const std::int64_t tensors = (14 * 14 * 3 * 1152 + 1152 * 1152 + 2 * 1152 * 4304) * 2;
+  const std::vector<std::string> base{"models/tiny.gguf", "-d", "24gb", "--mmproj",
+                                      "models/mmproj-F16.gguf"};
+  auto args = base;
+  args.push_back("--json");
+  const Json j = json_of(run_cli(args, env));
+  Json term;
+  for (const auto& t : j["memory"]["terms"]) {
+    if (t["key"] == "projector") {
+      term = t;
+    }
+  }
+  ASSERT_TRUE(term.is_object()) << j["memory"]["terms"].dump();
+  EXPECT_EQ(term["bytes"], j["memory"]["projector_bytes"]);
+  // llama.cpp: the tensors plus clip.cpp's compute buffer for the warm-up image.
+  EXPECT_GT(term["bytes"].get<std::int64_t>(), tensors);
+  EXPECT_EQ(j["model"]["weights_bytes"], 1107152);
+  const std::string text = run_cli(base, env).out;
+  EXPECT_NE(text.find("projector"), std::string::npos) << text;
+  EXPECT_NE(text.find("multimodal projector mmproj-F16.gguf"), std::string::npos) << text;
+
+  args.push_back("--text-only");
+  const Json t = json_of(run_cli(args, env));
+  EXPECT_EQ(t["memory"]["projector_bytes"], 0);
+  for (const auto& x : t["memory"]["terms"]) {
+    EXPECT_NE(x["key"], "projector");
+  }
+  EXPECT_LT(t["memory"]["total_bytes"].get<std::int64_t>(),
+            j["memory"]["total_bytes"].get<std::int64_t>() - tensors);
+
+  const auto missing =
+      run_cli({"models/tiny.gguf", "-d", "24gb", "--mmproj", "models/nothing.gguf"}, env);
+  EXPECT_TRUE(is_clean_error(missing)) << missing.err;
+  EXPECT_NE(missing.err.find("No such file"), std::string::npos) << missing.err;
+  const auto not_clip =
+      run_cli({"models/tiny.gguf", "-d", "24gb", "--mmproj", "models/tiny.gguf"}, env);
+  EXPECT_TRUE(is_clean_error(not_clip)) << not_clip.err;
+  EXPECT_NE(not_clip.err.find("not a multimodal projector"), std::string::npos) << not_clip.err;
+}
+
 TEST(ModelFiles, AGiantSparseGgufIsReadByItsHeaderOnly) {
   // 50 GB file: a real header, then (as far as the reader can tell) zeros.
   GgufWriter w = tiny_llama(3);

@@ -64,11 +64,18 @@ GgufWriter big_header(std::uint64_t bytes) {
   return w;
 }
 
+// gemma3's SigLIP tower (google/gemma-3-4b-it config.json vision_config:
+// image 896, patch 14, width 1152, intermediate 4304, 16 heads), one block.
+GgufWriter tiny_mmproj() {
+  return clip_mmproj("gemma3", 896, 14, 1152, 4304, 16);
+}
+constexpr std::uint64_t kMmprojBytes = (14 * 14 * 3 * 1152 + 1152 * 1152 + 2 * 1152 * 4304) * 2;
+
 FakeRepo gguf_repo() {
   FakeRepo r;
   r.files["Tiny-Q4_K_M.gguf"] = gguf(tiny_llama(3));
   r.files["Tiny-Q8_0.gguf"] = gguf(tiny_llama(3));
-  r.files["mmproj-Tiny-F16.gguf"] = gguf(tiny_llama(3));
+  r.files["mmproj-Tiny-F16.gguf"] = gguf(tiny_mmproj(), 851'000'000);
   r.files["README.md"] = Served{"hello", 5};
   return r;
 }
@@ -115,12 +122,13 @@ TEST(Remote, ChoosesTheDefaultQuantisationAndSaysWhere) {
   EXPECT_EQ(o["kind"], "hf");
   EXPECT_EQ(o["ref"], "hf.co/org/tiny-GGUF");
   EXPECT_EQ(o["revision"], std::string(40, 'a'));
-  EXPECT_EQ(o["files"], Json::array({"Tiny-Q4_K_M.gguf"}));
+  EXPECT_EQ(o["files"], Json::array({"Tiny-Q4_K_M.gguf", "mmproj-Tiny-F16.gguf"}));
   EXPECT_EQ(o["cached"], false);
-  // Model info, the resolve (302) and one 2 MiB range read at the CDN.
+  // Model info, the resolve (302) and one 2 MiB range read at the CDN; the
+  // same for the mmproj file.
   const auto log = hub.log();
-  ASSERT_EQ(log.size(), 3U);
-  EXPECT_EQ(o["requests"], 3);
+  ASSERT_EQ(log.size(), 5U);
+  EXPECT_EQ(o["requests"], 5);
   EXPECT_EQ(log[1].status, 302);
   EXPECT_EQ(log[2].server, "cdn");
   EXPECT_EQ(log[2].range, "bytes=0-2097151");
@@ -133,6 +141,99 @@ TEST(Remote, ChoosesTheDefaultQuantisationAndSaysWhere) {
   EXPECT_NE(text.find("chose Tiny-Q4_K_M.gguf (Q4_K_M, the default)"), std::string::npos) << text;
 }
 
+// A GGUF repository's mmproj file is the model's projector, as llama-server
+// -hf loads it: its header is range-read like the model's, its tensors are
+// the `projector` term, and --text-only asks nothing for it.
+Json projector_term(const Json& j) {
+  for (const auto& t : j["memory"]["terms"]) {
+    if (t["key"] == "projector") {
+      return t;
+    }
+  }
+  return Json();
+}
+
+TEST(Remote, AGgufRepositorysMmprojIsReadAsItsProjector) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  const Json j = answer(run_cli({"hf.co/org/tiny-GGUF", "-d", "24gb", "--json"}, env));
+  const Json& o = j["model"]["origin"];
+  EXPECT_EQ(o["files"], Json::array({"Tiny-Q4_K_M.gguf", "mmproj-Tiny-F16.gguf"}));
+  // Model info, then per file the resolve (302) and one 2 MiB range read at the CDN.
+  const auto log = hub.log();
+  ASSERT_EQ(log.size(), 5U);
+  EXPECT_EQ(o["requests"], 5);
+  EXPECT_EQ(log[3].status, 302);
+  EXPECT_NE(log[3].path.find("mmproj-Tiny-F16.gguf"), std::string::npos) << log[3].path;
+  EXPECT_EQ(log[4].server, "cdn");
+  EXPECT_EQ(log[4].range, "bytes=0-2097151");
+  EXPECT_EQ(o["bytes_read"], total_bytes(log));
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);  // the projector is not in the weights
+  // llama.cpp: the file's tensors plus clip.cpp's warm-up compute buffer.
+  const Json term = projector_term(j);
+  ASSERT_TRUE(term.is_object()) << j["memory"]["terms"].dump();
+  EXPECT_EQ(term["bytes"], j["memory"]["projector_bytes"]);
+  EXPECT_GT(term["bytes"].get<std::uint64_t>(), kMmprojBytes);
+  const std::string text = run_cli({"hf.co/org/tiny-GGUF", "-d", "24gb"}, env).out;
+  EXPECT_NE(text.find("multimodal projector mmproj-Tiny-F16.gguf"), std::string::npos) << text;
+  EXPECT_NE(text.find("file Tiny-Q4_K_M.gguf + mmproj-Tiny-F16.gguf"), std::string::npos) << text;
+
+  // --text-only: no projector term, and no request for the mmproj file.
+  HttpFake hub2;
+  hub2.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env2 = env_for(hub2);
+  const Json t =
+      answer(run_cli({"hf.co/org/tiny-GGUF", "-d", "24gb", "--text-only", "--json"}, env2));
+  EXPECT_EQ(t["model"]["origin"]["files"], Json::array({"Tiny-Q4_K_M.gguf"}));
+  EXPECT_EQ(hub2.log().size(), 3U);
+  for (const auto& l : hub2.log()) {
+    EXPECT_EQ(l.path.find("mmproj"), std::string::npos) << l.path;
+  }
+  EXPECT_EQ(t["memory"]["projector_bytes"], 0);
+  EXPECT_TRUE(projector_term(t).is_null());
+  EXPECT_EQ(t["memory"]["weights_bytes"], j["memory"]["weights_bytes"]);
+}
+
+TEST(Remote, OfSeveralMmprojFilesTheF16OneIsReadElseTheFirstAndTheAnswerSaysWhich) {
+  HttpFake hub;
+  FakeRepo repo = gguf_repo();
+  repo.files.erase("mmproj-Tiny-F16.gguf");
+  repo.files["mmproj-BF16.gguf"] = gguf(tiny_mmproj());
+  repo.files["mmproj-F32.gguf"] = gguf(tiny_mmproj());
+  hub.repos["org/two-GGUF"] = repo;
+  repo.files["mmproj-F16.gguf"] = gguf(tiny_mmproj());
+  hub.repos["org/three-GGUF"] = repo;
+  auto env = env_for(hub);
+  auto r = run_cli({"hf.co/org/three-GGUF"}, env);
+  EXPECT_NE(r.out.find("read mmproj-F16.gguf (the F16 one); the repository has 3 mmproj files: "
+                       "mmproj-BF16.gguf, mmproj-F16.gguf, mmproj-F32.gguf"),
+            std::string::npos)
+      << r.out;
+  r = run_cli({"hf.co/org/two-GGUF"}, env);
+  EXPECT_NE(r.out.find("read mmproj-BF16.gguf (the first, none is F16)"), std::string::npos)
+      << r.out;
+  const Json j = answer(run_cli({"hf.co/org/two-GGUF", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["files"], Json::array({"Tiny-Q4_K_M.gguf", "mmproj-BF16.gguf"}));
+}
+
+TEST(Remote, AnMmprojThatIsNoProjectorIsAnErrorThatNamesTextOnly) {
+  HttpFake hub;
+  FakeRepo repo = gguf_repo();
+  repo.files["mmproj-Tiny-F16.gguf"] = gguf(tiny_llama(3));  // a language model's header
+  hub.repos["org/odd-GGUF"] = repo;
+  auto env = env_for(hub);
+  const auto r = run_cli({"hf.co/org/odd-GGUF"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("hf.co/org/odd-GGUF's mmproj (--text-only leaves it out)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("not a multimodal projector"), std::string::npos) << r.err;
+  EXPECT_EQ(answer(run_cli({"hf.co/org/odd-GGUF", "--text-only", "--json"},
+                           env))["model"]["weights_bytes"],
+            kTinyBytes);
+}
+
 TEST(Remote, AQuantisationThatIsNotThereListsThoseThatAre) {
   HttpFake hub;
   hub.repos["org/tiny-GGUF"] = gguf_repo();
@@ -142,7 +243,7 @@ TEST(Remote, AQuantisationThatIsNotThereListsThoseThatAre) {
   EXPECT_NE(r.err.find("its quantisations: Q4_K_M, Q8_0"), std::string::npos) << r.err;
   EXPECT_EQ(hub.log().size(), 1U);  // the model info only
   const Json j = answer(run_cli({"hf.co/org/tiny-GGUF:q8_0", "--json"}, env));
-  EXPECT_EQ(j["model"]["origin"]["files"], Json::array({"Tiny-Q8_0.gguf"}));
+  EXPECT_EQ(j["model"]["origin"]["files"], Json::array({"Tiny-Q8_0.gguf", "mmproj-Tiny-F16.gguf"}));
 }
 
 // Issue 15's figure: a remote GGUF of 100 GB whose header is 8 MiB.
@@ -282,7 +383,7 @@ TEST(Remote, RateLimitsAndServerErrorsAreRetriedThenReported) {
   const Json j = answer(run_cli({"hf.co/org/tiny-GGUF", "--json"}, env));
   EXPECT_GE(std::chrono::steady_clock::now() - start,
             std::chrono::milliseconds(900));       // Retry-After: 1
-  EXPECT_EQ(j["model"]["origin"]["requests"], 5);  // 503, 429, info, resolve, range
+  EXPECT_EQ(j["model"]["origin"]["requests"], 7);  // 503, 429, info, 2 x (resolve, range)
   hub.api_failures = {429, 429, 429, 429};
   hub.retry_after = "120";
   const auto r = run_cli({"hf.co/org/tiny-GGUF", "--refresh"}, env);
@@ -721,17 +822,18 @@ TEST(Remote, ALargeRepositoryIsListedThroughTheTreesPages) {
   auto env = env_for(hub);
   env.vars["HF_TOKEN"] = "hf_good";
   Json j = answer(run_cli({"hf.co/org/large-GGUF", "--json"}, env));
-  EXPECT_EQ(j["model"]["origin"]["files"], Json::array({"Tiny-Q4_K_M.gguf"}));
+  const Json files = Json::array({"Tiny-Q4_K_M.gguf", "mmproj-Tiny-F16.gguf"});
+  EXPECT_EQ(j["model"]["origin"]["files"], files);
   EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
   auto log = hub.log();
-  ASSERT_EQ(log.size(), 5U);  // info, 2 tree pages, resolve, range
-  EXPECT_EQ(j["model"]["origin"]["requests"], 5);
+  ASSERT_EQ(log.size(), 7U);  // info, 2 tree pages, 2 x (resolve, range)
+  EXPECT_EQ(j["model"]["origin"]["requests"], 7);
   EXPECT_NE(log[1].path.find("/tree/"), std::string::npos);
   EXPECT_NE(log[2].path.find("/tree/"), std::string::npos);
   EXPECT_EQ(log[2].auth, "Bearer hf_good");
   hub.clear_log();
   j = answer(run_cli({"hf.co/org/large-GGUF", "--json", "--offline"}, env));
-  EXPECT_EQ(j["model"]["origin"]["files"], Json::array({"Tiny-Q4_K_M.gguf"}));
+  EXPECT_EQ(j["model"]["origin"]["files"], files);
   EXPECT_TRUE(hub.log().empty());
   // A list longer than 100 pages is refused, after 100 requests for it.
   hub.tree_page = 10;
@@ -760,7 +862,8 @@ TEST(Remote, AGgufRepositoryGivenAsOrgRepoIsReadAsHfCo) {
   auto env = env_for(hub);
   const Json j = answer(run_cli({"org/tiny-GGUF", "--json"}, env));
   EXPECT_EQ(j["model"]["origin"]["kind"], "hf");
-  EXPECT_EQ(j["model"]["origin"]["files"], Json::array({"Tiny-Q4_K_M.gguf"}));
+  EXPECT_EQ(j["model"]["origin"]["files"],
+            Json::array({"Tiny-Q4_K_M.gguf", "mmproj-Tiny-F16.gguf"}));
   EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
 }
 

@@ -208,6 +208,28 @@ inline GgufWriter tiny_llama(std::uint32_t version, std::uint64_t* expected_byte
   return w;
 }
 
+// A llama.cpp multimodal projector (mmproj) GGUF: general.architecture
+// "clip" and the keys convert_hf_to_gguf.py --mmproj writes for a vision
+// tower (gguf-py constants: clip.vision.*), with one block's tensors in F16.
+inline GgufWriter clip_mmproj(const std::string& type, std::uint32_t image, std::uint32_t patch,
+                              std::uint32_t width, std::uint32_t ffn, std::uint32_t heads) {
+  GgufWriter w;
+  w.str("general.architecture", "clip");
+  w.boolean("clip.has_vision_encoder", true);
+  w.str("clip.projector_type", type);
+  w.u32("clip.vision.image_size", image);
+  w.u32("clip.vision.patch_size", patch);
+  w.u32("clip.vision.embedding_length", width);
+  w.u32("clip.vision.feed_forward_length", ffn);
+  w.u32("clip.vision.attention.head_count", heads);
+  w.u32("clip.vision.block_count", 1);
+  w.tensor("v.patch_embd.weight", {patch, patch, 3, width}, kF16);
+  w.tensor("v.blk.0.attn_q.weight", {width, width}, kF16);
+  w.tensor("v.blk.0.ffn_up.weight", {width, ffn}, kF16);
+  w.tensor("v.blk.0.ffn_down.weight", {ffn, width}, kF16);
+  return w;
+}
+
 // A safetensors file: tensors laid out in order, zeroed data.
 struct StTensor {
   std::string name;

@@ -190,6 +190,27 @@ Json nemotron_h() {
           {"tie_word_embeddings", false}};
 }
 
+// NVIDIA-Nemotron-Nano-12B-v2: NVIDIA-NeMo/Megatron-Bridge
+// nemotron_h_provider.py at commit d9f7643b (NemotronNanoModelProvider12Bv2),
+// in config.json's spelling; the 9B-v2's vocabulary.
+Json nemotron_nano_12b() {
+  Json j = nemotron_h();
+  j["num_hidden_layers"] = 62;
+  j["hidden_size"] = 5120;
+  j["intermediate_size"] = 20480;
+  j["hybrid_override_pattern"] = "M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M-";
+  return j;
+}
+
+TEST(HybridMamba, NemotronNano12bMatchesItsCardsLayersAndCount) {
+  const Model m = from_config(nemotron_nano_12b());
+  // The card: 62 layers, 28 Mamba-2, 28 MLP, 6 attention; 12.31B parameters.
+  EXPECT_EQ(attention_layer_count(m.arch), 6);
+  EXPECT_EQ(recurrent_layer_count(m.arch), 28);
+  EXPECT_EQ(mlp_layer_count(m.arch), 28);
+  EXPECT_LT(rel(static_cast<double>(m.params), 12.31e9), 0.005);
+}
+
 TEST(HybridMamba, NemotronHLayersAreMixerOrMlp) {
   const Model m = from_config(nemotron_h());
   EXPECT_EQ(attention_layer_count(m.arch), 4);
@@ -578,6 +599,31 @@ TEST(Projector, VisionConfigIsItsOwnTermAndTextOnlyDropsIt) {
   EXPECT_EQ(text.memory.weights, e.memory.weights);
 }
 
+// An audio_config in Whisper's spelling (Qwen2-Audio: d_model, encoder_layers,
+// encoder_ffn_dim; transformers configuration_qwen2_audio.py, commit
+// c12eb355, the Qwen2-Audio-7B encoder) is counted in the projector term too,
+// and Qwen2.5-Omni's, nested in thinker_config.
+TEST(Projector, AudioConfigInWhispersSpellingIsCounted) {
+  Json j = llama4_scout();
+  j["audio_config"] = {
+      {"model_type", "qwen2_audio_encoder"}, {"d_model", 1280},         {"encoder_layers", 32},
+      {"encoder_attention_heads", 20},       {"encoder_ffn_dim", 5120}, {"num_mel_bins", 128}};
+  const Model m = from_config(j);
+  // 32 blocks of attention (4 x 1280^2) and FFN (2 x 1280 x 5120), and the
+  // projection to the text width (5120).
+  const std::int64_t encoder =
+      std::int64_t{32} * (4 * 1280 * 1280 + 2 * 1280 * 5120) + std::int64_t{1280} * 5120;
+  EXPECT_EQ(m.arch.vision_params, encoder);
+  bool said = false;
+  for (const auto& n : m.notes) {
+    said = said || n.find("audio encoder estimated from its config") != std::string::npos;
+  }
+  EXPECT_TRUE(said);
+  Json omni = llama4_scout();
+  omni["thinker_config"] = {{"audio_config", j["audio_config"]}};
+  EXPECT_EQ(from_config(omni).arch.vision_params, encoder);
+}
+
 TEST(ChunkedAttention, Llama4ConfigAndGgufAgree) {
   const Model c = from_config(llama4_scout());
   test::GgufWriter w;
@@ -666,9 +712,13 @@ TEST(CatalogueAgrees, WithTheConfigForEachNewFamily) {
   v32["index_head_dim"] = 128;
   v32["index_n_heads"] = 64;
   const std::vector<std::pair<std::string, Json>> cases = {
-      {"llama-4-scout-17b-16e", llama4_scout()}, {"qwen3-next-80b-a3b", qwen3_next()},
-      {"nemotron-nano-9b-v2", nemotron_h()},     {"granite-4.0-h-small", granite4_h_small()},
-      {"deepseek-v3.1", deepseek_v3()},          {"deepseek-v3.2-exp", v32},
+      {"llama-4-scout-17b-16e", llama4_scout()},
+      {"qwen3-next-80b-a3b", qwen3_next()},
+      {"nemotron-nano-9b-v2", nemotron_h()},
+      {"granite-4.0-h-small", granite4_h_small()},
+      {"nemotron-nano-12b-v2", nemotron_nano_12b()},
+      {"deepseek-v3.1", deepseek_v3()},
+      {"deepseek-v3.2-exp", v32},
   };
   for (const auto& [id, config] : cases) {
     auto found = db->find(id);

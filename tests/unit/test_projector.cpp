@@ -14,25 +14,9 @@
 namespace willfit {
 namespace {
 
-// The keys convert_hf_to_gguf.py --mmproj writes for a vision tower
-// (gguf-py constants: clip.vision.*), with one block's tensors.
 test::GgufWriter mmproj(const std::string& type, std::uint32_t image, std::uint32_t patch,
                         std::uint32_t width, std::uint32_t ffn, std::uint32_t heads) {
-  test::GgufWriter w;
-  w.str("general.architecture", "clip");
-  w.boolean("clip.has_vision_encoder", true);
-  w.str("clip.projector_type", type);
-  w.u32("clip.vision.image_size", image);
-  w.u32("clip.vision.patch_size", patch);
-  w.u32("clip.vision.embedding_length", width);
-  w.u32("clip.vision.feed_forward_length", ffn);
-  w.u32("clip.vision.attention.head_count", heads);
-  w.u32("clip.vision.block_count", 1);
-  w.tensor("v.patch_embd.weight", {patch, patch, 3, width}, test::kF16);
-  w.tensor("v.blk.0.attn_q.weight", {width, width}, test::kF16);
-  w.tensor("v.blk.0.ffn_up.weight", {width, ffn}, test::kF16);
-  w.tensor("v.blk.0.ffn_down.weight", {ffn, width}, test::kF16);
-  return w;
+  return test::clip_mmproj(type, image, patch, width, ffn, heads);
 }
 
 ProjectorFile read(const test::GgufWriter& w) {
@@ -90,11 +74,66 @@ TEST(ProjectorFile, ClassTokenQwenWarmUpGatedFfnAndWindowMask) {
   EXPECT_TRUE(p.window_mask);
 }
 
+// A Whisper audio encoder as convert_hf_to_gguf.py --mmproj writes it
+// (clip.audio.*): Qwen2-Audio-7B's, d_model 1280, 20 heads, FFN 5120, 128
+// mel bins (transformers configuration_qwen2_audio.py, commit c12eb355,
+// Qwen2AudioEncoderConfig: "similar configuration to ... Qwen/Qwen2-Audio-7B").
+test::GgufWriter whisper_mmproj(const std::string& type) {
+  test::GgufWriter w;
+  w.str("general.architecture", "clip");
+  w.boolean("clip.has_audio_encoder", true);
+  w.str("clip.projector_type", type);
+  w.u32("clip.audio.num_mel_bins", 128);
+  w.u32("clip.audio.embedding_length", 1280);
+  w.u32("clip.audio.feed_forward_length", 5120);
+  w.u32("clip.audio.attention.head_count", 20);
+  w.u32("clip.audio.block_count", 1);
+  w.tensor("a.blk.0.attn_q.weight", {1280, 1280}, test::kF16);
+  return w;
+}
+
+TEST(ProjectorFile, AWhisperAudioEncoderIsWarmedUpOnThirtySeconds) {
+  const ProjectorFile a = read(whisper_mmproj("qwen2a"));
+  EXPECT_TRUE(a.audio);
+  EXPECT_FALSE(a.vision);
+  EXPECT_EQ(a.bytes, std::int64_t{1280} * 1280 * 2);
+  // clip.cpp: warmup_audio_size 3000 mel frames; build_whisper_enc's stride-2
+  // convolution leaves n_frames / 2 positions.
+  EXPECT_EQ(a.audio_positions, 1500);
+  // Flash attention: the FFN peak, 3 x 1280 + 5120 f32 per position.
+  EXPECT_EQ(detail::clip_compute_bytes(a, true), std::int64_t{4} * 1500 * (3 * 1280 + 5120));
+  // Without: attention, 6 x 1280 + 20 heads x 1500 scores per position.
+  EXPECT_EQ(detail::clip_compute_bytes(a, false), std::int64_t{4} * 1500 * (6 * 1280 + 20 * 1500));
+  // The other Whisper projectors build the same graph.
+  for (const char* type : {"ultravox", "voxtral"}) {
+    EXPECT_EQ(read(whisper_mmproj(type)).audio_positions, 1500) << type;
+  }
+
+  // An omni file: clip.cpp keeps one context per encoder, each with its buffer.
+  test::GgufWriter omni = test::clip_mmproj("qwen2.5o", 896, 14, 1152, 4304, 16);
+  omni.boolean("clip.has_audio_encoder", true);
+  omni.u32("clip.audio.embedding_length", 1280);
+  omni.u32("clip.audio.feed_forward_length", 5120);
+  omni.u32("clip.audio.attention.head_count", 20);
+  const ProjectorFile both = read(omni);
+  const ProjectorFile vision = read(test::clip_mmproj("qwen2.5o", 896, 14, 1152, 4304, 16));
+  EXPECT_EQ(vision.warmup_positions, 46 * 46 * 2 * 2);  // its vision side is qwen2.5vl's
+  EXPECT_EQ(detail::clip_compute_bytes(both, true),
+            detail::clip_compute_bytes(vision, true) +
+                detail::clip_compute_bytes(read(whisper_mmproj("qwen2a")), true));
+
+  // A conformer audio encoder (Gemma 3n, LFM2-Audio) builds another graph:
+  // its tensors are counted, its compute buffer is not.
+  test::GgufWriter conformer = whisper_mmproj("gemma3na");
+  EXPECT_EQ(read(conformer).audio_positions, 0);
+  EXPECT_EQ(detail::clip_compute_bytes(read(conformer), false), 0);
+}
+
 TEST(ProjectorFile, AnAudioOnlyFileHasNoVisionComputeAndBadFilesAreErrors) {
   test::GgufWriter audio;
   audio.str("general.architecture", "clip");
   audio.boolean("clip.has_audio_encoder", true);
-  audio.str("clip.projector_type", "ultravox");
+  audio.str("clip.projector_type", "lfm2a");
   audio.tensor("a.blk.0.attn_q.weight", {1280, 1280}, test::kF16);
   const ProjectorFile a = read(audio);
   EXPECT_TRUE(a.audio);
@@ -119,6 +158,12 @@ TEST(ProjectorFile, AnAudioOnlyFileHasNoVisionComputeAndBadFilesAreErrors) {
   no_patch.u32("clip.vision.image_size", 896);
   no_patch.tensor("v.blk.0.attn_q.weight", {1152, 1152}, test::kF16);
   EXPECT_NE(error_of(no_patch).find("patch_size"), std::string::npos);
+  test::GgufWriter no_width;  // a Whisper encoder without its width
+  no_width.str("general.architecture", "clip");
+  no_width.boolean("clip.has_audio_encoder", true);
+  no_width.str("clip.projector_type", "ultravox");
+  no_width.tensor("a.blk.0.attn_q.weight", {1280, 1280}, test::kF16);
+  EXPECT_NE(error_of(no_width).find("clip.audio.embedding_length"), std::string::npos);
 }
 
 // llama.cpp's report of the clip compute buffer (architecture_figures.csv,

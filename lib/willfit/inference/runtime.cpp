@@ -456,13 +456,21 @@ void add_projector(const Inputs& in, Estimate& e) {
       in, e, "projector", in.projector, Placement::Device,
       [&] {
         if (file) {
+          std::string warmup;
+          if (file->warmup_positions > 0) {
+            warmup = fmt::format("one warm-up image of {} positions", file->warmup_positions);
+          }
+          if (file->audio_positions > 0) {
+            warmup += fmt::format("{}one 30 s warm-up clip of {} positions",
+                                  warmup.empty() ? "" : " and ", file->audio_positions);
+          }
           return fmt::format(
-              "{} tensors of {} ({:.3g} B parameters) + {} vision compute buffer "
-              "(one warm-up image of {} positions{}) = {}",
+              "{} tensors of {} ({:.3g} B parameters) + {} compute buffer ({}{}) = {}",
               format_size(in.projector - in.projector_compute, in.q.units), file->name,
               static_cast<double>(file->params) / 1e9,
-              format_size(in.projector_compute, in.q.units), file->warmup_positions,
-              in.flash ? ", flash attention" : ", f32 attention scores",
+              format_size(in.projector_compute, in.q.units),
+              warmup.empty() ? "no encoder graph counted" : warmup,
+              warmup.empty() ? "" : (in.flash ? ", flash attention" : ", f32 attention scores"),
               format_size(in.projector, in.q.units));
         }
         return fmt::format("{:.3g} B encoder and projector parameters x {} bytes = {}",
@@ -488,16 +496,30 @@ void add_projector(const Inputs& in, Estimate& e) {
 // positions^2, and an f16 copy of it for flash attention (qwen2vl.cpp:
 // window_mask, ggml_cast to F16). Checked against llama.cpp's own report of
 // the clip compute buffer (tests/data/architecture_figures.csv).
+//
+// An audio encoder is a second clip context with its own buffer (mtmd
+// keeps ctx_v and ctx_a): a Whisper encoder's peak is the same per-position
+// sum over its 1500 warm-up positions; its convolution front end (im2col of
+// 3 x width by 1500, beside the first convolution's 3000 x width output) is
+// smaller than one attention block and is not counted apart.
 Bytes clip_compute_bytes(const ProjectorFile& p, bool flash_attention) {
-  if (!p.vision || p.warmup_positions <= 0) {
-    return 0;
-  }
-  const double n = static_cast<double>(p.warmup_positions);
-  const double width = static_cast<double>(p.width);
-  const double attention = 6.0 * width + (flash_attention ? 0.0 : p.heads * n);
-  const double ffn = 3.0 * width + static_cast<double>(p.ffn_live);
-  const double mask = p.window_mask ? n * n * (flash_attention ? 6.0 : 4.0) : 0.0;
-  return round_bytes(4.0 * n * std::max(attention, ffn) + mask);
+  const auto peak = [&](std::int64_t positions, std::int64_t width_, int heads,
+                        std::int64_t ffn_live, bool window_mask) {
+    if (positions <= 0) {
+      return 0.0;
+    }
+    const double n = static_cast<double>(positions);
+    const double width = static_cast<double>(width_);
+    const double attention = 6.0 * width + (flash_attention ? 0.0 : heads * n);
+    const double ffn = 3.0 * width + static_cast<double>(ffn_live);
+    const double mask = window_mask ? n * n * (flash_attention ? 6.0 : 4.0) : 0.0;
+    return 4.0 * n * std::max(attention, ffn) + mask;
+  };
+  const double vision =
+      p.vision ? peak(p.warmup_positions, p.width, p.heads, p.ffn_live, p.window_mask) : 0.0;
+  const double audio =
+      p.audio ? peak(p.audio_positions, p.audio_width, p.audio_heads, p.audio_ffn, false) : 0.0;
+  return round_bytes(vision + audio);
 }
 
 namespace {

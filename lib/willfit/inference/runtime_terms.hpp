@@ -20,12 +20,13 @@ struct Inputs {
   const KvType& v_type;
   bool explain = false;  // Detail::Explained: put each term's arithmetic into words
   Bytes projector = 0;   // the multimodal encoder and projector loaded (0: text-only or none)
-  Bytes projector_compute = 0;  // of `projector`: clip.cpp's vision compute buffer (--mmproj)
+  Bytes projector_compute = 0;  // of `projector`: clip.cpp's compute buffers (--mmproj)
 };
 
-// The compute buffer llama.cpp's clip.cpp reserves for a projector file's
-// vision encoder (tools/mtmd/clip.cpp alloc_compute_meta: the graph of one
-// warm-up image); 0 for a file without a vision encoder.
+// The compute buffers llama.cpp's clip.cpp reserves for a projector file's
+// encoders (tools/mtmd/clip.cpp alloc_compute_meta: the graph of one
+// warm-up image, and of one warm-up audio clip for a Whisper encoder); 0
+// for a file without either.
 Bytes clip_compute_bytes(const ProjectorFile& p, bool flash_attention);
 
 void llama_family(const Inputs& in, Estimate& e);  // llama.cpp, Ollama, generic

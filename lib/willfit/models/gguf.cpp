@@ -491,9 +491,6 @@ Expected<ProjectorFile> projector_from_gguf(const GgufFile& f, std::string_view 
                     "clip.has_audio_encoder is set",
                     file_name));
   }
-  if (!p.vision) {
-    return p;
-  }
   const auto positive = [&](const char* key) -> Expected<std::int64_t> {
     const auto v = meta_int(f, key);
     if (!v || *v <= 0 || *v > (std::int64_t{1} << 20)) {
@@ -502,6 +499,33 @@ Expected<ProjectorFile> projector_from_gguf(const GgufFile& f, std::string_view 
     }
     return *v;
   };
+  // A Whisper audio encoder (clip.cpp runs build_whisper_enc for ultravox,
+  // voxtral and qwen2a; an omni file's qwen2.5o audio side is qwen2a) is
+  // warmed up on warmup_audio_size = 3000 mel frames, which its second
+  // convolution (stride 2) makes n_frames / 2 = 1500 positions; then
+  // pre-norm attention and a GELU FFN, as a vision tower's blocks.
+  std::string audio_type = text("clip.audio.projector_type");
+  if (audio_type.empty()) {
+    audio_type = p.type;
+  }
+  if (p.audio && (audio_type == "ultravox" || audio_type == "voxtral" || audio_type == "qwen2a" ||
+                  audio_type == "qwen2.5o")) {
+    auto width = positive("clip.audio.embedding_length");
+    auto ffn = positive("clip.audio.feed_forward_length");
+    auto heads = positive("clip.audio.attention.head_count");
+    for (const auto* v : {&width, &ffn, &heads}) {
+      if (!*v) {
+        return v->error();
+      }
+    }
+    p.audio_positions = 3000 / 2;
+    p.audio_width = *width;
+    p.audio_ffn = *ffn;
+    p.audio_heads = static_cast<int>(*heads);
+  }
+  if (!p.vision) {
+    return p;
+  }
   auto image = positive("clip.vision.image_size");
   auto patch = positive("clip.vision.patch_size");
   auto width = positive("clip.vision.embedding_length");
@@ -523,7 +547,9 @@ Expected<ProjectorFile> projector_from_gguf(const GgufFile& f, std::string_view 
   // embedding (v.class_embd) attend over one position more.
   // Window attention (Qwen2.5-VL) feeds every layer a positions^2 mask.
   p.window_mask = meta_int(f, "clip.vision.n_wa_pattern").value_or(0) > 0;
-  if (p.type == "qwen2vl_merger" || p.type == "qwen2.5vl_merger" || p.type == "qwen3vl_merger") {
+  // (An omni file's qwen2.5o vision side is qwen2.5vl: clip.cpp maps it.)
+  if (p.type == "qwen2vl_merger" || p.type == "qwen2.5vl_merger" || p.type == "qwen3vl_merger" ||
+      p.type == "qwen2.5o") {
     const std::int64_t merge =
         std::clamp<std::int64_t>(meta_int(f, "clip.vision.spatial_merge_size").value_or(2), 1, 64);
     p.warmup_positions = std::int64_t{46} * 46 * merge * merge;

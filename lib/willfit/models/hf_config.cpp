@@ -20,6 +20,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -133,13 +134,22 @@ std::string dtype_precision(const std::string& dtype) {
   return "";
 }
 
+// Whisper audio encoders (Qwen2-Audio, Qwen2.5-Omni, Ultravox, Voxtral)
+// spell them d_model, encoder_layers, encoder_ffn_dim
+// (transformers WhisperConfig); Gemma 3n's conformer counts its blocks in
+// conf_num_hidden_layers.
 std::int64_t vision_estimate(const Json& v, std::int64_t text_hidden) {
-  const auto h = get_int(v, {"hidden_size", "embed_dim", "width", "vision_width"}, 1 << 16);
-  const auto layers = get_int(v, {"num_hidden_layers", "depth", "num_layers", "layers"}, 1000);
+  const auto h =
+      get_int(v, {"hidden_size", "embed_dim", "width", "vision_width", "d_model"}, 1 << 16);
+  const auto layers = get_int(v,
+                              {"num_hidden_layers", "depth", "num_layers", "layers",
+                               "encoder_layers", "conf_num_hidden_layers"},
+                              1000);
   if (!h || !layers) {
     return 0;
   }
-  std::int64_t ffn = get_int(v, {"intermediate_size", "mlp_dim"}, 1 << 20).value_or(4 * *h);
+  std::int64_t ffn =
+      get_int(v, {"intermediate_size", "mlp_dim", "encoder_ffn_dim"}, 1 << 20).value_or(4 * *h);
   if (const auto it = v.find("mlp_ratio"); it != v.end() && it->is_number()) {
     ffn = static_cast<std::int64_t>(it->get<double>() * static_cast<double>(*h));
   }
@@ -485,10 +495,22 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   a.attention.kv_shared_layers = static_cast<int>(
       std::min<std::int64_t>(get_int(t, {"num_kv_shared_layers"}, 100000).value_or(0), a.layers));
 
-  // Vision and audio encoders with their projectors.
-  for (const char* tower : {"vision_config", "audio_config"}) {
-    if (const auto v = doc.find(tower); v != doc.end() && v->is_object()) {
-      a.vision_params += vision_estimate(*v, a.hidden_size);
+  // Vision and audio encoders with their projectors (Qwen2.5-Omni nests
+  // them in thinker_config).
+  std::vector<std::string> towers;
+  for (const Json* d : {&doc, doc.contains("thinker_config") && doc["thinker_config"].is_object()
+                                  ? &doc["thinker_config"]
+                                  : nullptr}) {
+    for (const char* tower : {"vision_config", "audio_config"}) {
+      if (d == nullptr) {
+        continue;
+      }
+      if (const auto v = d->find(tower); v != d->end() && v->is_object()) {
+        if (const std::int64_t n = vision_estimate(*v, a.hidden_size); n > 0) {
+          a.vision_params += n;
+          towers.push_back(tower[0] == 'v' ? "vision" : "audio");
+        }
+      }
     }
   }
 
@@ -521,7 +543,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   m.notes.push_back(fmt::format(
       "parameters counted from the architecture: {:.2f} B{} (config.json holds no exact count)",
       static_cast<double>(m.params) / 1e9,
-      a.vision_params > 0 ? ", vision/audio encoder estimated from its config" : ""));
+      towers.empty() ? ""
+                     : fmt::format(", {} encoder estimated from its config (the projector term)",
+                                   fmt::join(towers, " and "))));
   if (!quant_note.empty()) {
     m.notes.push_back(quant_note);
   }

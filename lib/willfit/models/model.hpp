@@ -166,6 +166,15 @@ struct ProjectorFile {
   std::int64_t ffn_live = 0;
   int heads = 0;
   bool window_mask = false;  // window attention (clip.vision.n_wa_pattern): a positions^2 mask
+  // The audio encoder, when it is a Whisper encoder (ultravox, voxtral,
+  // qwen2a, qwen2.5o: clip.cpp build_whisper_enc): positions of the warm-up
+  // clip, width, FFN width, heads. 0 when the file has none, or an audio
+  // encoder of another graph (conformers: gemma3n, lfm2), counted by its
+  // tensors only.
+  std::int64_t audio_positions = 0;
+  std::int64_t audio_width = 0;
+  std::int64_t audio_ffn = 0;
+  int audio_heads = 0;
 };
 
 struct Model {
