@@ -968,8 +968,10 @@ void llama_family(const Inputs& in, Estimate& e) {
     (ngl >= 1 ? gpu_active : host_active) += w.output;
     p.gpu_active_weight_bytes = gpu_active;
     p.host_active_weight_bytes = host_active;
-    if (q.ram) {
-      p.ram_holds = p.host_bytes <= *q.ram;
+    if (const OffloadRam ram = offload_ram(q, p.gpu_bytes); ram.bytes) {
+      p.ram_available = ram.bytes;
+      p.ram_unified = ram.unified;
+      p.ram_holds = p.host_bytes <= *ram.bytes;
     }
     p.flags = "-ngl " + std::to_string(ngl);
     if (cpu_moe > 0) {
@@ -1261,9 +1263,13 @@ void pytorch(const Inputs& in, Estimate& e) {
     e.verdict = Verdict::NoFit;
     return;
   }
-  e.verdict = e.headroom >= 0                    ? Verdict::Fits
-              : (q.ram && -e.headroom <= *q.ram) ? Verdict::Offload
-                                                 : Verdict::NoFit;
+  // MLX keeps every array in the GPU's working set: no CPU side to offload to.
+  const OffloadRam offload = offload_ram(q, std::min(e.required, e.usable));
+  const std::optional<Bytes> ram =
+      e.runtime == Runtime::Mlx && offload.unified ? std::nullopt : offload.bytes;
+  e.verdict = e.headroom >= 0                ? Verdict::Fits
+              : (ram && -e.headroom <= *ram) ? Verdict::Offload
+                                             : Verdict::NoFit;
   // Several GPUs (device_map="auto"): every term shared in proportion to memory.
   for (const auto& d : q.devices.devices) {
     DeviceShare s;
