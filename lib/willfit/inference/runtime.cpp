@@ -326,8 +326,21 @@ std::string_view overhead_words(Runtime runtime, const DeviceSet& devices) {
                                      : context_words(devices);
 }
 
-Runtime default_runtime(const Precision& precision) {
-  return precision.gguf ? Runtime::LlamaCpp : Runtime::Transformers;
+bool apple_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices) {
+  // llama.cpp converts and runs F32, F16 and BF16 (convert_hf_to_gguf.py
+  // --outtype f32/f16/bf16; ggml-metal has BF16 kernels); other formats
+  // (FP8, bitsandbytes, GPTQ, AWQ) are not GGUF types.
+  const bool float_gguf =
+      precision.id == "fp16" || precision.id == "bf16" || precision.id == "fp32";
+  return !precision.gguf && float_gguf && !devices.devices.empty() &&
+         std::all_of(devices.devices.begin(), devices.devices.end(), [](const Device& d) {
+           return d.vendor == "apple" && d.kind == DeviceKind::Unified;
+         });
+}
+
+Runtime default_runtime(const Precision& precision, const DeviceSet& devices) {
+  return precision.gguf || apple_float_on_llama_cpp(precision, devices) ? Runtime::LlamaCpp
+                                                                        : Runtime::Transformers;
 }
 
 namespace detail {

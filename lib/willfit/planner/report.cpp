@@ -61,6 +61,12 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
             : "Q8_0 runs with llama.cpp (a GGUF type); int8 would run with transformers "
               "(PyTorch, 8-bit integer weights): give --runtime to choose");
   }
+  if (!query.runtime && apple_float_on_llama_cpp(query.precision, query.devices)) {
+    r.assumptions.push_back(fmt::format(
+        "runtime llama.cpp: on a Mac a {} model runs as a {} GGUF under llama.cpp (as Ollama "
+        "and LM Studio run it); give --runtime mlx or --runtime transformers to choose",
+        query.precision.name, query.precision.name));
+  }
   for (const auto& d : query.devices.devices) {
     if (d.kind == DeviceKind::Raw) {
       r.assumptions.push_back(
