@@ -128,12 +128,17 @@ std::string runtime_text_sections(const FitReport& r) {
              fmt::format("weights {}, KV cache and buffers",
                          format_memory(p.gpu_weight_bytes, r.query.units)));
     std::string ram = "RAM unknown: give --ram";
-    if (p.ram_holds) {
+    if (p.ram_holds && p.ram_unified) {
+      ram = fmt::format("{} the {} of unified memory left besides the GPU's",
+                        *p.ram_holds ? "within" : "more than",
+                        format_memory(p.ram_available.value_or(0), r.query.units));
+    } else if (p.ram_holds) {
       ram = *p.ram_holds
                 ? fmt::format("--ram {} holds it", format_memory(*r.query.ram, r.query.units))
                 : fmt::format("more than --ram {}", format_memory(*r.query.ram, r.query.units));
     }
-    s += row("in system RAM", format_memory(p.host_bytes, r.query.units),
+    s += row(p.ram_unified ? "on the CPU" : "in system RAM",
+             format_memory(p.host_bytes, r.query.units),
              fmt::format("weights {}; {}", format_memory(p.host_weight_bytes, r.query.units), ram));
     s += fmt::format("  flags: {}\n", p.flags);
   }
@@ -195,6 +200,8 @@ void add_runtime_json(Json& j, const FitReport& r) {
     o["gpu_active_weight_bytes"] = p.gpu_active_weight_bytes;
     o["host_active_weight_bytes"] = p.host_active_weight_bytes;
     o["ram_holds"] = p.ram_holds ? Json(*p.ram_holds) : Json(nullptr);
+    o["ram_available_bytes"] = p.ram_available ? Json(*p.ram_available) : Json(nullptr);
+    o["ram_unified"] = p.ram_unified;
     o["flags"] = p.flags;
     j["offload"] = o;
   } else {

@@ -40,13 +40,21 @@ std::string verdict_line(const FitReport& r) {
                          mem(e.required), mem(e.usable), mem(e.headroom));
     case Verdict::Offload:
       return fmt::format(
-          "FITS ONLY WITH OFFLOAD: {} on {}: needs {}, {} usable; {} must go to system RAM{}\n",
-          what, where, mem(e.required), mem(e.usable),
-          mem(e.offload ? e.offload->host_bytes : -e.headroom),
-          e.tight ? fmt::format(" (short by {}, within the {} error of this estimate: it may "
-                                "fit whole)",
-                                mem(-e.headroom), band)
-                  : "");
+          "FITS ONLY WITH OFFLOAD: {} on {}: needs {}, {} usable; {} must {}{}\n", what, where,
+          mem(e.required), mem(e.usable), mem(e.offload ? e.offload->host_bytes : -e.headroom),
+          e.offload && e.offload->ram_unified
+              ? fmt::format("run on the CPU, in the same unified memory ({} of {} for both sides)",
+                            mem(e.offload->gpu_bytes + e.offload->host_bytes),
+                            mem(e.offload->gpu_bytes + *e.offload->ram_available))
+              : std::string("go to system RAM"),
+          !e.tight ? std::string()
+          : -e.headroom <= e.band
+              ? fmt::format(" (short by {}, within the {} error of this estimate: it may "
+                            "fit whole)",
+                            mem(-e.headroom), band)
+              : fmt::format("; the RAM holds it by less than the {} error of this estimate: it "
+                            "may not load",
+                            band));
     case Verdict::NoFit:
       break;
   }

@@ -69,6 +69,34 @@ TEST(Runtime, DefaultFollowsThePrecision) {
   EXPECT_EQ(estimate_inference(query("7b", "gptq", "24gb")).runtime, Runtime::Transformers);
 }
 
+// On a Mac a 16- or 32-bit float model runs under llama.cpp (as a F16/BF16/F32
+// GGUF, what Ollama and LM Studio run); formats llama.cpp cannot load (FP8,
+// GPTQ) and every other device keep transformers; the answer says which.
+TEST(Runtime, OnAMacAFloatModelDefaultsToLlamaCpp) {
+  InferenceQuery mac = query("8b", "bf16", "36gb");
+  mac.devices.devices.front().vendor = "apple";
+  mac.devices.devices.front().kind = DeviceKind::Unified;
+  for (const char* p : {"bf16", "fp16", "fp32"}) {
+    EXPECT_EQ(default_runtime(*parse_precision(p), mac.devices), Runtime::LlamaCpp) << p;
+    EXPECT_TRUE(apple_float_on_llama_cpp(*parse_precision(p), mac.devices)) << p;
+  }
+  EXPECT_EQ(estimate_inference(mac).runtime, Runtime::LlamaCpp);
+  for (const char* p : {"fp8", "gptq"}) {
+    EXPECT_EQ(default_runtime(*parse_precision(p), mac.devices), Runtime::Transformers) << p;
+  }
+  EXPECT_EQ(default_runtime(*parse_precision("q4_k_m"), mac.devices), Runtime::LlamaCpp);
+  EXPECT_FALSE(apple_float_on_llama_cpp(*parse_precision("q4_k_m"), mac.devices));
+  const InferenceQuery cuda = query("8b", "bf16", "36gb");
+  EXPECT_EQ(estimate_inference(cuda).runtime, Runtime::Transformers);
+  mac.runtime = Runtime::Mlx;  // --runtime keeps its word
+  EXPECT_EQ(estimate_inference(mac).runtime, Runtime::Mlx);
+  mac.runtime.reset();
+  const FitReport r = make_fit_report(mac);
+  EXPECT_TRUE(std::any_of(r.assumptions.begin(), r.assumptions.end(), [](const std::string& a) {
+    return a.starts_with("runtime llama.cpp: on a Mac");
+  }));
+}
+
 // Recipe: token_embd Q4_K and output Q6_K for Q4_K_M, as the logged CPU buffer
 // (70.31 MiB) and the file size say.
 TEST(WeightLayout, RecipeBumpsOutputAndKeepsEmbeddingsAtTheBaseType) {

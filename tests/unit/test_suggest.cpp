@@ -39,7 +39,17 @@ TEST(Suggest, OnAppleSiliconALowerPrecisionIsAGgufOnLlamaCpp) {
   const auto s = suggest_changes(q, estimate_inference(q));
   const Suggestion* p = find(s, "--precision");
   ASSERT_NE(p, nullptr);
-  EXPECT_NE(p->args.find("--runtime llama.cpp"), std::string::npos) << p->args;
+  // BF16 already runs under llama.cpp on a Mac (default_runtime): the GGUF
+  // needs no --runtime; asked under transformers, the suggestion names it.
+  EXPECT_EQ(p->args.find("--runtime"), std::string::npos) << p->args;
+  EXPECT_TRUE(p->args.starts_with("--precision q") || p->args.starts_with("--precision iq"))
+      << p->args;
+  InferenceQuery pt = q;
+  pt.runtime = Runtime::Transformers;
+  const auto under_pt = suggest_changes(pt, estimate_inference(pt));
+  const Suggestion* t_p = find(under_pt, "--precision");
+  ASSERT_NE(t_p, nullptr);
+  EXPECT_NE(t_p->args.find("--runtime llama.cpp"), std::string::npos) << t_p->args;
   EXPECT_EQ(find(s, "--precision nf4"), nullptr);
   EXPECT_EQ(find(s, "--precision gptq"), nullptr);
   // The same question on a CUDA card of the same size keeps transformers' formats.

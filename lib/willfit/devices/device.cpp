@@ -27,6 +27,15 @@
 // - Other unified-memory systems (DGX Spark, Strix Halo) share with a
 //   desktop operating system: we keep back the larger of 4 GiB and 10 %,
 //   unless the device data documents the GPU's share.
+// - Offload on unified memory: the layers llama.cpp keeps off the GPU run on
+//   the CPU from the same memory (on a Mac the layers past the working set
+//   limit), so the CPU side is not a second memory: both sides together get
+//   the capacity less what the operating system keeps (unified_pool), the
+//   system-memory rule below on Apple and Jetson (the larger of 2 GiB and
+//   10 %: on an 8 GB Orin Nano "the OS and runtime consume ~1.5-2 GB",
+//   edgeaistack.app; an 8 GB Mac running llama3 8B under Ollama froze while
+//   the model took 5.5 GB, ollama/ollama#5680), and the desktop rule (4 GiB
+//   or 10 %) elsewhere.
 // - A raw capacity ("8gb") is read as a discrete GPU of that size.
 // - CPU / system memory: the OS and other programs keep the larger of 2 GiB and 10 %.
 #include "willfit/devices/device.hpp"
@@ -113,6 +122,17 @@ bool is_jetson(const Device& device) {
   return to_lower(device.id).rfind("jetson", 0) == 0;
 }
 
+// What the operating system keeps of a unified device's memory: the
+// system-memory rule on Apple silicon, Jetson and devices whose data gives
+// the GPU's share; a desktop's 4 GiB or 10 % elsewhere (DGX Spark, Strix Halo).
+Bytes unified_keep(const Device& device) {
+  const Bytes cap = device.memory_bytes;
+  if (device.vendor == "apple" || is_jetson(device) || device.gpu_memory_fraction) {
+    return os_keep(cap);
+  }
+  return std::max<Bytes>(4 * kGiB, static_cast<Bytes>(std::floor(static_cast<double>(cap) * 0.10)));
+}
+
 // The rule, once for both entry points. The reason is put into words only
 // when `with_reason` (an estimate in a search loop wants the bytes alone).
 Usable usable_rule(const Device& device, const UsableOptions& options, UnitSystem units,
@@ -165,7 +185,7 @@ Usable usable_rule(const Device& device, const UsableOptions& options, UnitSyste
                       format_memory(keep, units));
                 })};
       }
-      const Bytes keep = std::max<Bytes>(4 * kGiB, fraction_of(0.10));
+      const Bytes keep = unified_keep(device);
       return {std::max<Bytes>(0, cap - keep), why([&] {
                 return fmt::format(
                     "unified memory shared with the operating system: {} kept for it",
@@ -230,7 +250,22 @@ Bytes soft_memory_ceiling(const Device& device, const UsableOptions& options) {
       device.gpu_memory_fraction) {
     return 0;
   }
-  return std::max<Bytes>(0, device.memory_bytes - os_keep(device.memory_bytes));
+  return unified_pool(device).bytes;
+}
+
+Usable unified_pool(const Device& device, UnitSystem units) {
+  if (device.kind != DeviceKind::Unified) {
+    return {0, ""};
+  }
+  const Bytes keep = unified_keep(device);
+  const Bytes pool = std::max<Bytes>(0, device.memory_bytes - keep);
+  const std::string_view os = device.vendor == "apple" ? "macOS"
+                              : is_jetson(device)      ? "Linux (JetPack)"
+                                                       : "the operating system";
+  return {pool, fmt::format("unified memory: the GPU and an offload's CPU side share {} of {} "
+                            "({} kept for {} and other programs); --ram replaces this",
+                            format_memory(pool, units), format_memory(device.memory_bytes, units),
+                            format_memory(keep, units), os)};
 }
 
 }  // namespace willfit

@@ -120,4 +120,12 @@ std::string_view context_words(const DeviceSet& devices);
 // --gpu-limit replaces the rule. See device.cpp.
 Bytes soft_memory_ceiling(const Device& device, const UsableOptions& options = {});
 
+// A unified-memory device's one memory as the CPU and the GPU share it: what
+// both sides together may hold, the capacity less what the operating system
+// and other programs keep. An offload plan's "system RAM" on such a device is
+// this pool less what the GPU side holds (estimate.hpp, offload_ram), not a
+// second memory. 0 (and no reason) for a device with memory of its own. The
+// reason is one line for the user's Assumptions. See device.cpp.
+Usable unified_pool(const Device& device, UnitSystem units = UnitSystem::Mixed);
+
 }  // namespace willfit

@@ -27,8 +27,9 @@
 //
 // Verdict: fits when everything the device must hold is within its usable
 // memory (per device when there are several); "offload" when it is not but a
-// plan that keeps part in system RAM works and --ram holds that part; else
-// no_fit.
+// plan that keeps part in system RAM works and the RAM holds that part (--ram,
+// or on one unified-memory device the same memory less the GPU side:
+// offload_ram); else no_fit.
 //
 // Tight: every total carries its measured error band (error_band_pct of the
 // total, runtime_terms). When the headroom is within that band either way
@@ -40,7 +41,9 @@
 // prints "current allocated size is greater than the recommended max working
 // set size" and goes on; devices-notes.md), bounded by what the operating
 // system leaves: the same rule as for system memory (device.cpp,
-// soft_memory_ceiling). A need between the two is tight as well.
+// soft_memory_ceiling). A need between the two is tight as well. And an
+// offload whose RAM (--ram, or the unified memory left besides the GPU
+// side) holds the host part by less than the band is tight.
 #include "willfit/inference/estimate.hpp"
 
 #include <algorithm>
@@ -238,7 +241,7 @@ DefaultContext ollama_default_context(const InferenceQuery& q) {
 Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
   Estimate e;
   e.terms.reserve(8);  // the most any runtime adds: one allocation
-  e.runtime = q.runtime.value_or(default_runtime(q.precision));
+  e.runtime = q.runtime.value_or(default_runtime(q.precision, q.devices));
   e.context = q.context;
   if (e.runtime == Runtime::Ollama && q.context_is_default) {
     e.context = ollama_default_context(q).tokens;
@@ -294,10 +297,15 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
   if (e.device_known && q.devices.count() == 1) {
     e.soft_ceiling = soft_memory_ceiling(q.devices.devices.front(), q.usable);
   }
+  // An offload that the RAM holds by less than the band is tight as well
+  // (on unified memory: the GPU and the CPU side together nearly fill it).
+  const bool offload_tight = e.verdict == Verdict::Offload && e.offload &&
+                             e.offload->ram_available &&
+                             *e.offload->ram_available - e.offload->host_bytes <= e.band;
   e.tight =
       e.device_known && ((e.verdict == Verdict::Fits && e.headroom <= e.band) ||
                          (e.verdict != Verdict::Fits && e.headroom < 0 && -e.headroom <= e.band) ||
-                         e.over_soft_limit());
+                         e.over_soft_limit() || offload_tight);
   if (q.precision.gguf && (e.runtime == Runtime::Transformers || e.runtime == Runtime::Vllm ||
                            e.runtime == Runtime::Mlx)) {
     e.warnings.push_back(fmt::format("{} is a llama.cpp format; {} loads other checkpoints",
@@ -308,6 +316,20 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
                                      e.context, a.max_context));
   }
   return e;
+}
+
+bool offload_ram_is_unified(const InferenceQuery& q) {
+  return !q.ram && q.devices.count() == 1 && q.devices.devices.front().kind == DeviceKind::Unified;
+}
+
+OffloadRam offload_ram(const InferenceQuery& q, Bytes gpu_bytes) {
+  if (q.ram) {
+    return {*q.ram, false};
+  }
+  if (offload_ram_is_unified(q)) {
+    return {std::max<Bytes>(0, unified_pool(q.devices.devices.front()).bytes - gpu_bytes), true};
+  }
+  return {};
 }
 
 bool meets(const Estimate& e, Margin margin) {

@@ -133,7 +133,9 @@ struct OffloadPlan {
   Bytes host_weight_bytes = 0;         // weights in system RAM (token embeddings included)
   Bytes gpu_active_weight_bytes = 0;   // weights read per token on the GPUs (MoE: active experts)
   Bytes host_active_weight_bytes = 0;  // weights read per token in system RAM
-  std::optional<bool> ram_holds;       // does --ram hold the host part? (nullopt: RAM unknown)
+  std::optional<bool> ram_holds;       // does the RAM hold the host part? (nullopt: RAM unknown)
+  std::optional<Bytes> ram_available;  // RAM the host part may use (offload_ram; nullopt: unknown)
+  bool ram_unified = false;            // that RAM is the unified memory left besides the GPU side
   std::string flags;                   // "-ngl 33" or "-ngl 99 --n-cpu-moe 12"
 };
 
@@ -197,10 +199,12 @@ struct Estimate {
   // Apple silicon: the usable memory is macOS's recommended GPU working set,
   // a soft limit; the GPU may go past it up to what the operating system
   // leaves (`soft_ceiling`, 0 when the device has no soft limit). A need
-  // between the two is tight too.
+  // between the two is tight too, unless the offload plan holds in the same
+  // memory (Verdict::Offload: the layers past the limit run on the CPU).
   Bytes soft_ceiling = 0;
   [[nodiscard]] bool over_soft_limit() const {
-    return soft_ceiling > 0 && verdict != Verdict::Fits && headroom < 0 && required <= soft_ceiling;
+    return soft_ceiling > 0 && verdict == Verdict::NoFit && headroom < 0 &&
+           required <= soft_ceiling;
   }
   [[nodiscard]] bool fits() const { return verdict == Verdict::Fits; }
 };
@@ -221,6 +225,20 @@ struct DefaultContext {
 DefaultContext ollama_default_context(const InferenceQuery& query);
 
 Estimate estimate_inference(const InferenceQuery& query, Detail detail = Detail::Numbers);
+
+// The system RAM an offload may use when the GPU side holds `gpu_bytes`:
+// --ram when given; on one unified-memory device (a Mac, a Jetson, Strix
+// Halo), the same memory: its pool (devices/device.hpp, unified_pool) less
+// the GPU side, never below 0; otherwise unknown. Every runtime's verdict
+// asks this one function.
+struct OffloadRam {
+  std::optional<Bytes> bytes;
+  bool unified = false;  // the unified memory's share, not --ram
+};
+OffloadRam offload_ram(const InferenceQuery& query, Bytes gpu_bytes);
+// The query's devices are one unified-memory device and --ram was not
+// given: offload_ram is known without --ram.
+bool offload_ram_is_unified(const InferenceQuery& query);
 
 // What the searches for "the largest that fits" (max_context, max_batch,
 // max_params) ask of an estimate: that it fits whole, or that it fits with

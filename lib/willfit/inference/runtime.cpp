@@ -326,8 +326,21 @@ std::string_view overhead_words(Runtime runtime, const DeviceSet& devices) {
                                      : context_words(devices);
 }
 
-Runtime default_runtime(const Precision& precision) {
-  return precision.gguf ? Runtime::LlamaCpp : Runtime::Transformers;
+bool apple_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices) {
+  // llama.cpp converts and runs F32, F16 and BF16 (convert_hf_to_gguf.py
+  // --outtype f32/f16/bf16; ggml-metal has BF16 kernels); other formats
+  // (FP8, bitsandbytes, GPTQ, AWQ) are not GGUF types.
+  const bool float_gguf =
+      precision.id == "fp16" || precision.id == "bf16" || precision.id == "fp32";
+  return !precision.gguf && float_gguf && !devices.devices.empty() &&
+         std::all_of(devices.devices.begin(), devices.devices.end(), [](const Device& d) {
+           return d.vendor == "apple" && d.kind == DeviceKind::Unified;
+         });
+}
+
+Runtime default_runtime(const Precision& precision, const DeviceSet& devices) {
+  return precision.gguf || apple_float_on_llama_cpp(precision, devices) ? Runtime::LlamaCpp
+                                                                        : Runtime::Transformers;
 }
 
 namespace detail {
@@ -990,8 +1003,10 @@ void llama_family(const Inputs& in, Estimate& e) {
     (ngl >= 1 ? gpu_active : host_active) += w.output;
     p.gpu_active_weight_bytes = gpu_active;
     p.host_active_weight_bytes = host_active;
-    if (q.ram) {
-      p.ram_holds = p.host_bytes <= *q.ram;
+    if (const OffloadRam ram = offload_ram(q, p.gpu_bytes); ram.bytes) {
+      p.ram_available = ram.bytes;
+      p.ram_unified = ram.unified;
+      p.ram_holds = p.host_bytes <= *ram.bytes;
     }
     p.flags = "-ngl " + std::to_string(ngl);
     if (cpu_moe > 0) {
@@ -1283,9 +1298,13 @@ void pytorch(const Inputs& in, Estimate& e) {
     e.verdict = Verdict::NoFit;
     return;
   }
-  e.verdict = e.headroom >= 0                    ? Verdict::Fits
-              : (q.ram && -e.headroom <= *q.ram) ? Verdict::Offload
-                                                 : Verdict::NoFit;
+  // MLX keeps every array in the GPU's working set: no CPU side to offload to.
+  const OffloadRam offload = offload_ram(q, std::min(e.required, e.usable));
+  const std::optional<Bytes> ram =
+      e.runtime == Runtime::Mlx && offload.unified ? std::nullopt : offload.bytes;
+  e.verdict = e.headroom >= 0                ? Verdict::Fits
+              : (ram && -e.headroom <= *ram) ? Verdict::Offload
+                                             : Verdict::NoFit;
   // Several GPUs (device_map="auto"): every term shared in proportion to memory.
   for (const auto& d : q.devices.devices) {
     DeviceShare s;

@@ -9,6 +9,7 @@
 
 #include "willfit/core/expected.hpp"
 #include "willfit/core/precision.hpp"
+#include "willfit/devices/device.hpp"
 
 namespace willfit {
 
@@ -21,7 +22,14 @@ std::span<const Runtime> all_runtimes();
 // "ollama", "vllm", "transformers", "pytorch", "mlx", "generic").
 Expected<Runtime> parse_runtime(std::string_view text);
 
-// llama.cpp for GGUF precisions, transformers (PyTorch) otherwise.
-Runtime default_runtime(const Precision& precision);
+// llama.cpp for GGUF precisions, transformers (PyTorch) otherwise; on Apple
+// silicon (every device of `devices` a Mac) a 16- or 32-bit float model runs
+// under llama.cpp too, as an F16/BF16/F32 GGUF: that is what Mac users run
+// (Ollama and LM Studio build on llama.cpp; PyTorch's MPS backend is the
+// exception), see apple_float_on_llama_cpp.
+Runtime default_runtime(const Precision& precision, const DeviceSet& devices = {});
+// True when default_runtime chose llama.cpp only because the devices are
+// Apple silicon (a float model that elsewhere defaults to transformers).
+bool apple_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices);
 
 }  // namespace willfit

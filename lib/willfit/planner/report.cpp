@@ -11,7 +11,7 @@ namespace {
 // The one-line hint when it does not fit: the first suggestion (suggest.hpp
 // ranks them), else what is short and where.
 std::string make_hint(const Estimate& e, const std::vector<Suggestion>& suggestions,
-                      UnitSystem units) {
+                      UnitSystem units, bool unified) {
   if (e.fits() || !e.device_known) {
     return "";
   }
@@ -24,13 +24,15 @@ std::string make_hint(const Estimate& e, const std::vector<Suggestion>& suggesti
            "in proportion to each device's free memory";
   }
   if (e.verdict == Verdict::Offload) {
-    return fmt::format("hint: {} must live in system RAM; expect much slower generation",
-                       format_memory(short_by, units));
+    return fmt::format("hint: {} must {}; expect much slower generation",
+                       format_memory(short_by, units),
+                       unified ? "run on the CPU from the same memory" : "live in system RAM");
   }
-  return fmt::format(
-      "hint: {} more memory is needed: a larger device, more devices, or offload to system RAM "
-      "(--ram)",
-      format_memory(short_by, units));
+  // On unified memory the offload is already counted: only more memory helps.
+  return fmt::format("hint: {} more memory is needed: a larger device{}",
+                     format_memory(short_by, units),
+                     unified ? " or a smaller model or precision"
+                             : ", more devices, or offload to system RAM (--ram)");
 }
 
 }  // namespace
@@ -59,6 +61,12 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
             : "Q8_0 runs with llama.cpp (a GGUF type); int8 would run with transformers "
               "(PyTorch, 8-bit integer weights): give --runtime to choose");
   }
+  if (!query.runtime && apple_float_on_llama_cpp(query.precision, query.devices)) {
+    r.assumptions.push_back(fmt::format(
+        "runtime llama.cpp: on a Mac a {} model runs as a {} GGUF under llama.cpp (as Ollama "
+        "and LM Studio run it); give --runtime mlx or --runtime transformers to choose",
+        query.precision.name, query.precision.name));
+  }
   for (const auto& d : query.devices.devices) {
     if (d.kind == DeviceKind::Raw) {
       r.assumptions.push_back(
@@ -75,12 +83,14 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   if (r.estimate.runtime == Runtime::Ollama && query.context_is_default) {
     r.assumptions.push_back(ollama_default_context(query).note);
   }
-  if (!query.ram && !on_cpu) {
+  if (offload_ram_is_unified(query)) {
+    r.assumptions.push_back(unified_pool(query.devices.devices.front(), query.units).reason);
+  } else if (!query.ram && !on_cpu) {
     r.assumptions.push_back("system RAM unknown: give --ram to consider offloading");
   }
   r.suggestions =
       suggest_changes(query, r.estimate, SuggestInputs{smaller_models, speed, other_devices});
-  r.hint = make_hint(r.estimate, r.suggestions, query.units);
+  r.hint = make_hint(r.estimate, r.suggestions, query.units, offload_ram_is_unified(query));
   r.speed = estimate_speed(query, r.estimate, speed);
   return r;
 }

@@ -1,6 +1,7 @@
 #include "willfit/planner/suggest.hpp"
 
 #include "willfit/core/quality.hpp"
+#include "willfit/core/text.hpp"
 #include "willfit/planner/planner.hpp"
 
 #include <algorithm>
@@ -369,20 +370,28 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
     planned = estimate_inference(base);
     prefix += " ";
   }
-  if (!planned.offload || planned.verdict != Verdict::NoFit) {
+  // On one unified-memory device the offload's RAM is the same memory and
+  // already counted (offload_ram): the plan needs no --ram, and one that
+  // does not hold there is not offered.
+  const bool unified = offload_ram_is_unified(base);
+  if (!planned.offload || planned.verdict != (unified ? Verdict::Offload : Verdict::NoFit)) {
     return std::nullopt;
   }
   const OffloadPlan& p = *planned.offload;
   if (p.gpu_layers <= 0 || (p.ram_holds && !*p.ram_holds)) {
     return std::nullopt;
   }
-  const Bytes ram = ram_to_suggest(p.host_bytes);
-  if (ram == 0) {
-    return std::nullopt;
-  }
   InferenceQuery alt = base;
-  alt.ram = ram;
-  const Estimate after = estimate_inference(alt);
+  std::string args = prefix;
+  if (!unified) {
+    const Bytes ram = ram_to_suggest(p.host_bytes);
+    if (ram == 0) {
+      return std::nullopt;
+    }
+    alt.ram = ram;
+    args += fmt::format("--ram {}gb", ram / kGiB);
+  }
+  const Estimate after = unified ? planned : estimate_inference(alt);
   if (after.verdict != Verdict::Offload || !after.offload) {
     return std::nullopt;
   }
@@ -395,10 +404,12 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
     what +=
         fmt::format("{}the experts of {} blocks", what.empty() ? "" : " and ", a.cpu_moe_layers);
   }
-  Suggestion s = make(fmt::format("{}offload {} to system RAM ({}; needs {} of RAM)",
-                                  prefix.empty() ? "" : "Q4_K_M on llama.cpp, ", what, a.flags,
-                                  format_memory(a.host_bytes, q.units)),
-                      fmt::format("{}--ram {}gb", prefix, ram / kGiB), after);
+  const std::string host = format_memory(a.host_bytes, q.units);
+  Suggestion s =
+      make(fmt::format("{}offload {} to {} ({}; {})", prefix.empty() ? "" : "Q4_K_M on llama.cpp, ",
+                       what, unified ? "the CPU, in the same unified memory" : "system RAM",
+                       a.flags, unified ? host + " on the CPU side" : "needs " + host + " of RAM"),
+           std::string(trim(args)), after);
   const SpeedEstimate speed = estimate_speed(alt, after, in.speed);
   if (speed.estimable) {
     s.decode_tokens_per_s = speed.decode_tokens_per_s;

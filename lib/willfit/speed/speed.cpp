@@ -130,10 +130,13 @@ std::string tier_label(const Device& d) {
 //  - vLLM whose KV cache holds at least one sequence of the context but fewer
 //    than --batch: the scheduler queues the rest and decodes as many as fit
 //    (vllm/core/scheduler.py admits a sequence only when its blocks are free).
+//  - an offload on one unified-memory device whose plan needs more than the
+//    memory by less than the estimate's error band (tight): it may load.
 struct RunsAnyway {
   bool runs = false;
   std::optional<Bytes> ram;  // system RAM it needs, when RAM is unknown
   int sequences = 0;         // sequences decoding at once (0: as asked)
+  bool if_it_loads = false;  // unified memory, short by less than the band
 };
 
 RunsAnyway runs_anyway(const InferenceQuery& q, const Estimate& e) {
@@ -145,6 +148,11 @@ RunsAnyway runs_anyway(const InferenceQuery& q, const Estimate& e) {
   if (e.offload && !e.offload->ram_holds.has_value() && e.offload->gpu_layers > 0) {
     r.runs = true;
     r.ram = e.offload->host_bytes;
+    return r;
+  }
+  if (e.offload && e.offload->ram_unified && e.tight && e.offload->gpu_layers > 0) {
+    r.runs = true;
+    r.if_it_loads = true;
     return r;
   }
   if (e.vllm && e.vllm->kv_available > 0 && e.vllm->max_concurrency >= 1.0 &&
@@ -422,9 +430,13 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
   }
   const RunsAnyway runs = runs_anyway(q, e);
   if (!runs.runs) {
-    return make_error(e.offload && e.offload->ram_holds == false
-                          ? "it does not fit in GPU memory and system RAM together"
-                          : "it does not fit, so it does not run");
+    return make_error(
+        e.offload && e.offload->ram_holds == false
+            ? (e.offload->ram_unified
+                   ? "it does not fit in the unified memory, the GPU and the CPU side "
+                     "together"
+                   : "it does not fit in GPU memory and system RAM together")
+            : "it does not fit, so it does not run");
   }
   for (const Device& d : devices) {
     if (!d.bandwidth_gb_per_s || *d.bandwidth_gb_per_s <= 0) {
@@ -488,7 +500,7 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
                              : unified ? *first.bandwidth_gb_per_s
                                        : kDefaultRamGbPerS;
     SpeedTier host = device_tier(unified && !stated ? first : ram, costs, 1.0 - on_device);
-    host.label = "system RAM";
+    host.label = first.kind == DeviceKind::Unified && !stated ? "CPU, same memory" : "system RAM";
     host.bandwidth_gb_per_s = *ram.bandwidth_gb_per_s;
     if (!unified) {
       // Prefill runs these layers on the GPU, copying their weights over PCIe.
@@ -522,6 +534,11 @@ SpeedEstimate estimate_speed(const InferenceQuery& q, const Estimate& e,
     r.notes.push_back(fmt::format(
         "if system RAM holds {} for the offloaded layers (RAM unknown: give --ram to check)",
         format_memory(*runs.ram, q.units)));
+  }
+  if (runs.if_it_loads) {
+    r.notes.push_back(
+        "if it loads: the GPU and the CPU side need a little more than the unified memory left, "
+        "within the error of this estimate");
   }
   if (runs.sequences > 0) {
     r.notes.push_back(fmt::format(
