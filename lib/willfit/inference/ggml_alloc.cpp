@@ -271,15 +271,15 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   };
 
   // Inputs, in the order the graph first reads them (leaf order): the
-  // rotation matrices (build_input_k_rot: the largest power of two up to 128
-  // dividing the head size; V: 64), token ids, positions, the cache rows to
+  // rotation matrices (build_input_k_rot: n x n, n the largest power of two
+  // from 64 up dividing the head size; V: 64 x 64), token ids, positions, the cache rows to
   // write (K: one per token; V: one per value when V is transposed, without
   // flash attention), the KQ masks ([cells, tokens], F16 under flash
   // attention) and the rows to output.
   if (s.rotate_k) {
-    std::int64_t n = 128;
-    while (n > 64 && s.head_dim % n != 0) {
-      n /= 2;
+    std::int64_t n = 64;
+    while (s.head_dim % (2 * n) == 0) {
+      n *= 2;
     }
     g.input(4 * n * n);
   }
