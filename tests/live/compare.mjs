@@ -90,6 +90,7 @@ function willfit(row) {
 }
 
 const failures = [];
+const skipped = [];
 const err = { kv: [], compute: [], ctx_willfit: [], ctx_peer: [], ctx_ref: [], peer_kv_free: [] };
 const table = [];
 console.log(
@@ -99,6 +100,11 @@ console.log(
 console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const row of rows) {
   const name = `${row.model} ${row.type} ctx=${row.context} fa=${row.flash ? "on" : "off"} kv=${row.kv}`;
+  if (row.skipped) {
+    // run_llama.mjs did not create a context this machine has no memory for.
+    skipped.push(`${name}: ${row.skipped}`);
+    continue;
+  }
   if (row.error) {
     // llama.cpp refuses a quantised V cache without flash attention: not a row.
     if (/V cache quantization requires flash_attn|quantized V cache/i.test(row.error) || (!row.flash && row.kv !== "f16")) {
@@ -151,6 +157,11 @@ const mm = (xs) => (xs.length ? `${median(xs).toFixed(2)} % (${Math.max(...xs).t
 console.log(`| KV cache | ${mm(err.kv)} | - | - |`);
 console.log(`| compute + output buffers | ${mm(err.compute)} | - | - |`);
 console.log(`| context total (KV + compute + output) | ${mm(err.ctx_willfit)} | ${mm(err.ctx_peer)} | ${mm(err.ctx_ref)} |`);
+if (skipped.length) {
+  console.log("");
+  console.log(`skipped: ${skipped.length} row(s) that need more memory than this machine has`);
+  for (const s of skipped) console.log(`  ${s}`);
+}
 if (failures.length) {
   console.log("");
   console.log(`FAILED: ${failures.length} gate(s)`);

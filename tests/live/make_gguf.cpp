@@ -16,7 +16,8 @@
 // 2-D weight (norms, biases and the MoE router stay F32, as llama-quant.cpp
 // keeps them); Q4_K_M follows llama-quant.cpp's recipe for it: Q6_K for the
 // output (a tied token_embd included), for attn_v and ffn_down in the layers use_more_bits() picks,
-// Q4_K elsewhere (a row not divisible by 256 falls back to Q8_0).
+// Q4_K elsewhere (a row not divisible by 256 falls back to Q8_0); with exactly
+// 8 experts (Mixtral) attn_k/attn_v Q8_0 and attn_output Q5_K.
 //
 // Usage: make_gguf --list
 //        make_gguf MODEL TYPE OUT.gguf     (TYPE: f16, q8_0, q4_k_m)
@@ -133,7 +134,7 @@ const std::vector<Spec>& specs() {
 }
 
 // ggml types and their block sizes (ggml/src/ggml.c type_traits).
-enum GgmlType : uint32_t { F32 = 0, F16 = 1, Q8_0 = 8, Q4_K = 12, Q6_K = 14 };
+enum GgmlType : uint32_t { F32 = 0, F16 = 1, Q8_0 = 8, Q4_K = 12, Q5_K = 13, Q6_K = 14 };
 
 int64_t row_bytes(GgmlType t, int64_t n) {
   switch (t) {
@@ -145,6 +146,8 @@ int64_t row_bytes(GgmlType t, int64_t n) {
       return n / 32 * 34;
     case Q4_K:
       return n / 256 * 144;
+    case Q5_K:
+      return n / 256 * 176;
     case Q6_K:
       return n / 256 * 210;
   }
@@ -167,9 +170,9 @@ struct Tensor {
 
 // The type a 2-D (or 3-D expert) weight gets in file type `ftype`.
 GgmlType weight_type(const std::string& ftype, const std::string& name, int layer, int layers,
-                     int64_t row, bool tied) {
+                     int64_t row, bool tied, int experts) {
   const auto fits = [row](GgmlType t) {
-    const int64_t block = (t == Q4_K || t == Q6_K) ? 256 : 32;
+    const int64_t block = (t == Q4_K || t == Q5_K || t == Q6_K) ? 256 : 32;
     return row % block == 0;
   };
   if (name.find("ffn_gate_inp") != std::string::npos) {
@@ -195,6 +198,18 @@ GgmlType weight_type(const std::string& ftype, const std::string& name, int laye
              layer >= 0 && more_bits(layer)) {
     t = Q6_K;
   }
+  // The 8-expert rule (llama-quant.cpp llama_tensor_get_type_impl, `n_expert
+  // == 8`: Mixtral): attn_v and attn_k go to Q8_0 ("trades just ~128MB") and
+  // attn_output to Q5_K for Q4_K_M. Exactly 8: Qwen3's 128 experts keep the
+  // plain recipe.
+  if (experts == 8) {
+    if (name.find("attn_v.weight") != std::string::npos ||
+        name.find("attn_k.weight") != std::string::npos) {
+      t = Q8_0;
+    } else if (name.find("attn_output.weight") != std::string::npos) {
+      t = Q5_K;
+    }
+  }
   return fits(t) ? t : (fits(Q8_0) ? Q8_0 : F16);
 }
 
@@ -204,8 +219,9 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     Tensor t;
     t.name = std::move(name);
     t.dims = std::move(dims);
-    t.type =
-        t.dims.size() == 1 ? F32 : weight_type(ftype, t.name, layer, s.layers, t.dims[0], s.tied);
+    t.type = t.dims.size() == 1
+                 ? F32
+                 : weight_type(ftype, t.name, layer, s.layers, t.dims[0], s.tied, s.experts);
     out.push_back(std::move(t));
   };
   const int64_t e = s.hidden;

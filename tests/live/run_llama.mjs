@@ -74,6 +74,11 @@ function logged(re) {
 // of a step arrive before reading them.
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 const sum = (o) => Object.values(o).reduce((a, b) => a + b, 0);
+// What the kernel says it can still give (free memory and reclaimable cache).
+function memAvailable() {
+  const m = /MemAvailable:\s+(\d+) kB/.exec(fs.readFileSync("/proc/meminfo", "utf8"));
+  return m ? Number(m[1]) * 1024 : null;
+}
 
 for (const f of config.files) {
   lines = [];
@@ -84,6 +89,7 @@ for (const f of config.files) {
   const info = await readGgufFileInfo(f.file);
   const insights = await GgufInsights.from(info, llama);
   const peerModel = insights.estimateModelResourceRequirements({ gpuLayers: 0 });
+  let fileUbatch = 512;
   for (const run of config.runs) {
     lines = [];
     const kvType = run.kv === "q8_0" ? GgmlType.Q8_0 : GgmlType.F16;
@@ -99,6 +105,34 @@ for (const f of config.files) {
       // llama.cpp's own libraries and CPU backend, before any model
       process_rss_llama_bytes: rssLlama - rssBefore,
     };
+    // The peer, in the same run: its closed-form estimate and its no-allocation
+    // mode (llama.cpp sizing its own buffers: a reference, not an estimator).
+    const peerOpts = {
+      contextSize: run.context,
+      modelGpuLayers: 0,
+      batchSize: fileUbatch,
+      sequences: 1,
+      flashAttention: run.flash,
+      kvCacheKeyType: kvType,
+      kvCacheValueType: kvType,
+    };
+    try {
+      row.peer_v2_context = await insights.estimateContextResourceRequirementsV2(peerOpts);
+    } catch (err) {
+      row.peer_v2_context = { error: String(err?.message ?? err) };
+    }
+    // A context that needs more memory than this machine has left is skipped,
+    // and says so, rather than letting the kernel kill the process: llama.cpp's
+    // own sizing (the no-allocation figure above) against MemAvailable less
+    // 512 MiB. The mapped file is page cache and counts as available.
+    const need = row.peer_v2_context?.cpuRam;
+    const avail = memAvailable();
+    if (need != null && avail != null && need > avail - 512 * MiB) {
+      row.skipped = `needs ${Math.round(need / MiB)} MiB, ${Math.round(avail / MiB)} MiB available`;
+      console.error(`run_llama: skipped ${f.model} ${f.type} ctx=${run.context}: ${row.skipped}`);
+      process.stdout.write(JSON.stringify(row) + "\n");
+      continue;
+    }
     try {
       const context = await model.createContext({
         contextSize: run.context,
@@ -118,26 +152,21 @@ for (const f of config.files) {
     } catch (err) {
       row.error = String(err?.message ?? err);
     }
-    // The peer, in the same run: its closed-form estimate and its no-allocation
-    // mode (llama.cpp sizing its own buffers: a reference, not an estimator).
-    const peerOpts = {
-      contextSize: run.context,
-      modelGpuLayers: 0,
-      batchSize: row.n_ubatch || 512,
-      sequences: 1,
-      flashAttention: run.flash,
-      kvCacheKeyType: kvType,
-      kvCacheValueType: kvType,
-    };
+    // The peer sizes the micro-batch the runtime used (513 for sliding-window
+    // models): ask again when it differs from the first guess.
+    if (row.n_ubatch && row.n_ubatch !== peerOpts.batchSize) {
+      peerOpts.batchSize = row.n_ubatch;
+      fileUbatch = row.n_ubatch;
+      try {
+        row.peer_v2_context = await insights.estimateContextResourceRequirementsV2(peerOpts);
+      } catch (err) {
+        row.peer_v2_context = { error: String(err?.message ?? err) };
+      }
+    }
     try {
       row.peer_context = insights.estimateContextResourceRequirements(peerOpts);
     } catch (err) {
       row.peer_context = { error: String(err?.message ?? err) };
-    }
-    try {
-      row.peer_v2_context = await insights.estimateContextResourceRequirementsV2(peerOpts);
-    } catch (err) {
-      row.peer_v2_context = { error: String(err?.message ?? err) };
     }
     await settle();
     row.peer_model = peerModel;

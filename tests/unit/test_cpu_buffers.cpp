@@ -4,6 +4,7 @@
 // read from /proc/cpuinfo.
 #include <gtest/gtest.h>
 
+#include "catalogue_model.hpp"
 #include "csv.hpp"
 
 #include <cmath>
@@ -30,17 +31,7 @@ Bytes term(const Estimate& e, std::string_view key) {
   return 0;
 }
 
-const Model& catalogue_model(const std::string& name) {
-  static const ModelDb db = [] {
-    auto d = ModelDb::parse(app::embedded_models_json(), "embedded");
-    EXPECT_TRUE(d.ok());
-    return d.ok() ? *d : ModelDb{};
-  }();
-  auto m = db.find(name);
-  EXPECT_TRUE(m.ok()) << name;
-  static const Model none;
-  return m.ok() ? m->entry->model : none;
-}
+using test::catalogue_model;
 
 InferenceQuery cpu_query(const Model& m, const char* precision, CpuFeatures f) {
   InferenceQuery q;

@@ -229,7 +229,18 @@ TEST(Properties, MoreParametersNeverNeedLessMemory) {
       continue;
     }
     ++compared;
-    ASSERT_LE(need(q), need(more)) << describe(q) << " vs " << more.model.name;
+    // llama.cpp's compute buffer is the high-water mark of a best-fit
+    // allocator (ggml-alloc.c, replayed in ggml_alloc.cpp), which is not
+    // monotone: a wider MLP can free a block the logits then fit into, so
+    // the buffer may shrink by part of itself (4.97M -> 4.99M params at 16
+    // tokens: MLP 512 -> 768 wide, buffer 496 -> 381 KB). Everything else
+    // must still grow.
+    const Estimate small = estimate_inference(q);
+    const Estimate large = estimate_inference(more);
+    ASSERT_LE(small.required - small.memory.compute, large.required - large.memory.compute)
+        << describe(q) << " vs " << more.model.name;
+    ASSERT_LE(small.required, large.required + small.memory.compute / 2)
+        << describe(q) << " vs " << more.model.name;
   }
   EXPECT_GT(compared, kSamples * 17 / 20) << compared;  // the property was exercised
 }

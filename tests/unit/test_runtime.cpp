@@ -141,8 +141,15 @@ TEST(LlamaCpp, TermsAndPlacement) {
   EXPECT_EQ(where, Placement::Host);
   EXPECT_EQ(e.memory.weights + term(e, "token_embeddings"), e.model_weight_bytes);
   EXPECT_EQ(e.memory.kv_cache, 1 * kGiB);  // the log's 1024.00 MiB
-  // Scores [2048, 512, 32] + mask + four hidden-wide activations, F32: the log's 164.00 MiB.
-  EXPECT_EQ(e.memory.compute, 4LL * 512 * (1 + 4 * 4096 + 2048 * 33));
+  // The replayed graph (ggml_alloc.cpp) holds at the softmax at least the
+  // scores [2048, 512, 32], the mask [2048, 512], today's V row indices
+  // (8 bytes per value), the unused input of ready embeddings, the residual
+  // and Q, F32. The 2023 log of this model says 164.00 MiB: that graph had no
+  // row indices or embeddings input (24 MiB), so willfit is above it.
+  const Bytes live_at_softmax =
+      4LL * 512 * 2048 * 32 + 4LL * 512 * 2048 + 8LL * 512 * 4096 + 3 * 4LL * 512 * 4096;
+  EXPECT_GE(e.memory.compute, live_at_softmax);
+  EXPECT_LE(e.memory.compute, 164 * kMiB + 24 * kMiB + kMiB / 10);
   EXPECT_EQ(term(e, "compute_host"), 4LL * 512 * (4096 + 2048));  // 12.0 MiB
   EXPECT_EQ(term(e, "output_buffer"), 32000LL * 4);
   EXPECT_EQ(e.host, term(e, "token_embeddings") + term(e, "compute_host") + 32000LL * 4);

@@ -121,6 +121,16 @@ CachedLayers cached_layers(const Architecture& a) {
 }
 }  // namespace
 
+std::int64_t window_cells(const Architecture& a, const KvCacheQuery& q) {
+  if (cached_layers(a).windowed <= 0) {
+    return 0;
+  }
+  const int seqs = std::max(1, q.sequences);
+  return std::min(
+      pad_context(q.context, q.pad) * seqs,
+      pad_context(std::min(q.context * seqs, a.attention.sliding_window * seqs + q.ubatch), q.pad));
+}
+
 Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
   const std::int64_t full_cells = pad_context(q.context, q.pad) * std::max(1, q.sequences);
   if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
@@ -131,19 +141,12 @@ Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
   const std::int64_t per_cell_k = std::int64_t{a.kv_heads} * a.head_dim;
   const CachedLayers layers = cached_layers(a);
   const int windowed_layers = layers.windowed;
-  std::int64_t window_cells = full_cells;
-  if (windowed_layers > 0) {
-    window_cells = std::min(
-        full_cells,
-        pad_context(std::min(q.context * std::max(1, q.sequences),
-                             a.attention.sliding_window * std::max(1, q.sequences) + q.ubatch),
-                    q.pad));
-  }
+  const std::int64_t swa_cells = windowed_layers > 0 ? window_cells(a, q) : full_cells;
   const int full_layers = layers.full;
   const Bytes per_full_layer =
       cost(per_cell_k * full_cells, q.k_type) + cost(per_cell_k * full_cells, q.v_type);
   const Bytes per_window_layer =
-      cost(per_cell_k * window_cells, q.k_type) + cost(per_cell_k * window_cells, q.v_type);
+      cost(per_cell_k * swa_cells, q.k_type) + cost(per_cell_k * swa_cells, q.v_type);
   return per_full_layer * full_layers + per_window_layer * windowed_layers +
          recurrent_state_bytes(a, q.sequences, q.state_bytes);
 }

@@ -270,6 +270,9 @@ struct KvCacheQuery {
   int state_bytes = 4;  // recurrent state per value: F32 in llama.cpp, 16-bit in transformers
 };
 Bytes kv_cache_bytes(const Architecture& arch, const KvCacheQuery& q);
+// The KV cells of one sliding-window layer (the window plus one micro-batch,
+// padded, at most the full cells); 0 for a model without windowed layers.
+std::int64_t window_cells(const Architecture& arch, const KvCacheQuery& q);
 // The parts of kv_cache_bytes that are not K and V: the fixed recurrent
 // state of a hybrid model's recurrent layers for `sequences`, and one
 // layer's sparse-attention indexer keys (DeepSeek-V3.2) for `cells`.

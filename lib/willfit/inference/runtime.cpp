@@ -9,38 +9,33 @@
 //     them as the "CPU buffer"); every block and the output layer go to the GPU.
 //   - KV cache: kv_cache_bytes() (estimate.cpp), cells padded to 256.
 //   - compute buffer: llama.cpp reserves the worst-case graph of one
-//     micro-batch of b = min(n_ubatch, tokens) tokens, and its allocator
-//     (ggml-alloc.c, best fit over freed blocks) reuses memory between
-//     layers, so the buffer is the widest point of one layer or of the
-//     output, in F32 (4 bytes per value). Read from llama-graph.cpp (build_ffn,
-//     build_moe_ffn, build_attn) at the commit node-llama-cpp 3.21.1 bundles
-//     (80fb11ac), and measured by the live harness (tests/live):
-//       mask      = 4 b c  (F32 KQ mask [c, b]); with flash attention F16, 2 b c.
-//                   An input of every layer: live at every layer's widest point,
-//                   so it grows the buffer with the context also under flash
-//                   attention. It is freed before the output layer.
-//       attention = 4 b (1 + 4 e + c (h + 1))   scores [c, b, h], the mask,
-//                   four e-wide activations (residual, norm, Q, attention
-//                   output) and the positions; with flash attention the
-//                   scores are never materialised: 4 b (1 + 4 e) + mask
-//       ffn       = 4 b (4 e + 3 F) + mask   gate, up and their product
-//                   (ggml_swiglu_split keeps both inputs while it writes the
-//                   output: three F-wide tensors), above the four e-wide slots
-//                   the attention block leaves behind, which an F-wide tensor
-//                   cannot reuse. F = f for a dense MLP; for routed experts
-//                   F = k f_exp (up, gate and product are [f_exp, k, b]), or
-//                   the down projection's [e, k, b] output next to the product
-//                   when that is wider: F = (k f_exp + k e) / 3 at least.
-//       output    = 4 b (v + 2 e)            the logits of every token, the
-//                   final norm and the last layer's residual
-//     with c the KV cells, e the hidden size, h the heads, v the vocabulary,
-//     f the MLP width, k experts used per token. Which one is widest depends
-//     on the model: logits for large vocabularies (Llama 3, Qwen, Gemma), the
-//     MLP for 32k vocabularies (Mistral, Mixtral), the scores without flash
-//     attention at long contexts. Measured on the CPU against a real llama.cpp
-//     (tests/live, docs/live-llamacpp.md) and against CUDA logs in
-//     tests/data/llamacpp_buffers.csv; graphs before ggml_swiglu_split
-//     (llama.cpp 2023-2025) ran silu and mul in place, two F-wide tensors.
+//     micro-batch of b = min(n_ubatch, tokens) tokens by running ggml's graph
+//     allocator over it (ggml-alloc.c: best fit over freed blocks, in-place
+//     reuse, each tensor freed after its last reader); the buffer is that
+//     allocator's high-water mark. willfit replays the allocator over the
+//     graph llama.cpp builds (ggml_alloc.cpp, with its essay): every layer's
+//     norm, Q/K/V, RoPE, the scores [c, b, h] and softmax or flash attention,
+//     the output projection, the MLP (gate, up and their product; for routed
+//     experts the router, top-k and the [f_exp, k, b] activations) and the
+//     logits [v, b], all F32, plus the inputs: the KQ mask [c, b] (F16 under
+//     flash attention, one per window kind), the V cache rows to write
+//     (8 bytes per value without flash attention) and an unused [e, b] input
+//     of ready embeddings, which is never freed. Quantised K/V caches add
+//     Hadamard rotations of Q, K, V and the attention output. Which tensor is
+//     widest depends on the model: logits for large vocabularies (Llama 3,
+//     Qwen, Gemma), the MLP for 32k vocabularies (Mistral, Mixtral), the
+//     scores at long contexts without flash attention; where a block freed
+//     earlier sits below the widest tensor, the replay sees the hole.
+//     Measured on the CPU against a real llama.cpp (tests/live,
+//     docs/live-llamacpp.md: every live row within 1 %) and against CUDA logs
+//     in tests/data/llamacpp_buffers.csv. MLA and recurrent (hybrid) models
+//     build other graphs; for them the closed form stays: the widest of
+//       attention = 4 b (1 + 4 e + c (h + 1)) (flash: 4 b (1 + 4 e) + mask),
+//       ffn       = 4 b (4 e + 3 F) + mask, F = f, or for experts
+//                   max(k f_exp, (k f_exp + k e) / 3),
+//       output    = 4 b (v + 2 e),
+//     mask = 4 b c (flash: 2 b c); e hidden, h heads, v vocabulary, f MLP
+//     width, k experts per token.
 //   - host buffers: the input embeddings and KQ mask are staged on the host,
 //     4 b (e + c) bytes ("CUDA_Host compute buffer"), and the logits output
 //     buffer holds sequences x v x 4 bytes ("CPU output buffer").
@@ -138,6 +133,7 @@
 
 #include "willfit/core/bisect.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/inference/ggml_alloc.hpp"
 #include "willfit/inference/runtime_terms.hpp"
 
 namespace willfit {
@@ -408,30 +404,74 @@ double ffn_width(const Architecture& a) {
 
 LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const Architecture& a = in.q.model.arch;
-  const double b = f(std::max<std::int64_t>(1, std::min(in.q.ubatch, in.context * in.batch)));
+  const std::int64_t tokens =
+      std::max<std::int64_t>(1, std::min(in.q.ubatch, in.context * in.batch));
+  const double b = f(tokens);
   const double c = f(cells);
   const double e = f(a.hidden_size);
-  const double h = f(a.heads);
-  const double v = f(a.vocab_size);
-  const double mask = in.flash ? 2.0 * b * c : 4.0 * b * c;
-  const double attention =
-      in.flash ? 4.0 * b * (1.0 + 4.0 * e) + mask : 4.0 * b * (1.0 + 4.0 * e + c * (h + 1.0));
-  const double ffn = 4.0 * b * (4.0 * e + 3.0 * ffn_width(a)) + mask;
-  const double output = 4.0 * b * (v + 2.0 * e);
   LlamaCompute r;
-  r.device = round_bytes(std::max({attention, ffn, output}));
-  if (in.explain) {
-    r.widest = output >= attention && output >= ffn
-                   ? fmt::format("logits of a {:g}-token step, tokens x vocabulary x 4 bytes", b)
-               : ffn >= attention
-                   ? fmt::format("MLP activations of a {:g}-token step and the KQ mask", b)
-                   : (in.flash ? fmt::format("attention of a {:g}-token step (flash)", b)
-                               : fmt::format("attention scores of a {:g}-token step, tokens x "
-                                             "context x heads x 4 bytes",
-                                             b));
+  // Attention and MLP blocks: replay ggml-alloc over llama.cpp's graph
+  // (ggml_alloc.cpp). MLA and recurrent mixers build other graphs: for them
+  // the closed form below (the widest of scores, MLP and logits) stays.
+  const bool replay =
+      a.attention.kind == AttentionKind::Full || a.attention.kind == AttentionKind::Sliding;
+  if (replay) {
+    LlamaGraphShape s;
+    s.tokens = tokens;
+    s.cells = cells;
+    s.swa_cells = window_cells(
+        a, {in.context, in.batch, in.q.ubatch, in.k_type, in.v_type, in.q.kv_pad, true});
+    s.swa_every = a.attention.sliding_pattern;
+    s.layers = std::max(1, a.layers);
+    s.hidden = a.hidden_size;
+    s.heads = a.heads;
+    s.kv_heads = a.kv_heads;
+    s.head_dim = a.head_dim;
+    s.ffn = a.intermediate_size;
+    s.gated = a.mlp_gated;
+    if (a.moe && a.moe->experts > 0) {
+      s.experts = a.moe->experts;
+      s.experts_used = a.moe->experts_per_token;
+      s.expert_ffn = a.moe->expert_intermediate_size;
+      s.dense_layers = a.moe->first_dense_layers;
+    }
+    s.vocab = a.vocab_size;
+    s.flash = in.flash;
+    // llama-kv-cache.cpp attn_rot_k / attn_rot_v: a quantised cache of heads
+    // whose size is a multiple of 64 is written and read through a Hadamard
+    // rotation.
+    s.rotate_k = in.k_type.quantised() && a.head_dim % 64 == 0;
+    s.rotate_v = in.v_type.quantised() && a.head_dim % 64 == 0;
+    r.device = ggml_graph_peak(llama_forward_graph(s));
+    if (in.explain) {
+      r.widest = fmt::format(
+          "high-water mark of llama.cpp's allocator replayed over the graph of a {}-token step "
+          "({} layers and the logits)",
+          tokens, s.layers);
+    }
+  } else {
+    const double h = f(a.heads);
+    const double v = f(a.vocab_size);
+    const double mask = in.flash ? 2.0 * b * c : 4.0 * b * c;
+    const double attention =
+        in.flash ? 4.0 * b * (1.0 + 4.0 * e) + mask : 4.0 * b * (1.0 + 4.0 * e + c * (h + 1.0));
+    const double ffn = 4.0 * b * (4.0 * e + 3.0 * ffn_width(a)) + mask;
+    const double output = 4.0 * b * (v + 2.0 * e);
+    r.device = round_bytes(std::max({attention, ffn, output}));
+    if (in.explain) {
+      r.widest = "widest point of the graph: ";
+      r.widest += output >= attention && output >= ffn
+                      ? fmt::format("logits of a {:g}-token step, tokens x vocabulary x 4 bytes", b)
+                  : ffn >= attention
+                      ? fmt::format("MLP activations of a {:g}-token step and the KQ mask", b)
+                      : (in.flash ? fmt::format("attention of a {:g}-token step (flash)", b)
+                                  : fmt::format("attention scores of a {:g}-token step, tokens x "
+                                                "context x heads x 4 bytes",
+                                                b));
+    }
   }
   r.host = round_bytes(4.0 * b * (e + c));
-  r.output_buffer = round_bytes(f(in.batch) * v * 4.0);
+  r.output_buffer = round_bytes(f(in.batch) * f(a.vocab_size) * 4.0);
   return r;
 }
 
@@ -736,7 +776,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   add_term(
       in, e, "compute", e.memory.compute, Placement::Device,
       [&] {
-        return fmt::format("widest point of the graph: {}{}{} = {}", c.widest,
+        return fmt::format("{}{}{} = {}", c.widest,
                            nd > 1 ? fmt::format(", on each of {} GPUs", nd) : "",
                            cpu_only ? fmt::format(", and the logits output buffer {}",
                                                   format_memory(c.output_buffer, in.q.units))

@@ -1,0 +1,398 @@
+// llama.cpp's compute buffer, by replaying its allocator.
+//
+// llama.cpp reserves its compute buffer by running ggml's graph allocator
+// (ggml/src/ggml-alloc.c, ggml_gallocr_reserve) over the worst-case graph of
+// one micro-batch, without computing anything. The buffer is the allocator's
+// high-water mark. A closed form ("the widest point of one layer") is exact
+// where one tensor dwarfs the rest, but the allocator places tensors by best
+// fit over freed blocks, and a block freed below the widest tensor leaves a
+// hole the closed form cannot see: the live check measured Llama-3.2-3B's
+// logits sitting 23 MiB higher than "logits + two hidden-width tensors".
+// So willfit replays the allocator itself, read from ggml-alloc.c at the
+// commit node-llama-cpp 3.21.1 bundles (80fb11ac):
+//   - ggml_dyn_tallocr: a list of free blocks sorted by address; the last one
+//     is the unbounded end of the buffer. A tensor (its size rounded up to the
+//     buffer's alignment, 32 bytes on the CPU) takes the smallest free block
+//     that holds it, the later of equal ones, not counting the end; failing
+//     that, the end. Freed bytes merge with the blocks next to them.
+//   - ggml_gallocr_alloc_graph_impl: inputs (ggml_set_input) are placed
+//     first; each node then takes memory when the graph reaches it, unless its
+//     op may run in place (ggml_op_can_inplace: ADD, MUL, SCALE, UNARY, ROPE,
+//     RMS_NORM, SOFT_MAX, ...) and a source with the same layout is the
+//     allocator's own, not an output, and read by nobody else: then it takes
+//     that source's memory. A tensor is freed when its last reader has run
+//     (views count as readers of the tensor they view); outputs never are.
+//     Views own no memory and cannot be taken over (ggml_gallocr_is_own is
+//     false for them).
+// The graph is the one src/models/llama.cpp (and its kin: qwen2, qwen3moe,
+// gemma2) builds through llama-graph.cpp, tensor by tensor in node order, as
+// GGML_SCHED_DEBUG=2 prints it for Llama-3.2-3B: the token embeddings, every
+// layer (norm, Q/K/V, RoPE, the K/V rows written into the cache, scores and
+// softmax or flash attention, the output projection, the residual add, the
+// MLP) and the output head (final norm, logits). Ops that run in place, or
+// whose tensor lives only between two others of its size (biases, Qwen3's
+// Q/K norms, Gemma's post-norms and soft-caps, scaling), do not move the
+// high-water mark and are left out: the replay gives the same bytes with and
+// without them on the live Qwen3-30B-A3B and Gemma-2-2B rows.
+// Quantised K/V caches add the
+// Hadamard rotations of build_attn (llama_mul_mat_hadamard: Q and K rotated
+// when the K cache is quantised, V and the attention output when V is).
+#include "willfit/inference/ggml_alloc.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+
+namespace willfit {
+namespace {
+
+// ggml_dyn_tallocr with one chunk (a CPU or GPU buffer type without a
+// maximum size never opens a second one).
+class DynAllocator {
+ public:
+  explicit DynAllocator(std::int64_t alignment) : align_(std::max<std::int64_t>(1, alignment)) {
+    blocks_.push_back({0, std::numeric_limits<std::int64_t>::max() / 2});
+  }
+
+  std::int64_t alloc(std::int64_t size) {
+    size = round(size);
+    // Best fit among the free blocks before the end (ties: the later one).
+    std::size_t best = blocks_.size() - 1;
+    std::int64_t best_size = std::numeric_limits<std::int64_t>::max();
+    for (std::size_t i = 0; i + 1 < blocks_.size(); ++i) {
+      if (blocks_[i].size >= size && blocks_[i].size <= best_size) {
+        best = i;
+        best_size = blocks_[i].size;
+      }
+    }
+    Block& b = blocks_[best];
+    const std::int64_t at = b.offset;
+    b.offset += size;
+    b.size -= size;
+    if (b.size == 0) {
+      blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(best));
+    }
+    peak_ = std::max(peak_, at + size);
+    return at;
+  }
+
+  void free(std::int64_t offset, std::int64_t size) {
+    size = round(size);
+    for (std::size_t i = 0; i < blocks_.size(); ++i) {
+      Block& b = blocks_[i];
+      if (b.offset + b.size == offset) {  // the freed bytes follow this block
+        b.size += size;
+        if (i + 1 < blocks_.size() && b.offset + b.size == blocks_[i + 1].offset) {
+          b.size += blocks_[i + 1].size;
+          blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i + 1));
+        }
+        return;
+      }
+      if (offset + size == b.offset) {  // the freed bytes precede it
+        b.offset = offset;
+        b.size += size;
+        if (i > 0 && blocks_[i - 1].offset + blocks_[i - 1].size == b.offset) {
+          blocks_[i - 1].size += b.size;
+          blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+        return;
+      }
+    }
+    const auto pos = std::find_if(blocks_.begin(), blocks_.end(),
+                                  [offset](const Block& b) { return b.offset >= offset; });
+    blocks_.insert(pos, {offset, size});
+  }
+
+  [[nodiscard]] std::int64_t peak() const { return peak_; }
+
+ private:
+  struct Block {
+    std::int64_t offset;
+    std::int64_t size;
+  };
+  [[nodiscard]] std::int64_t round(std::int64_t size) const {
+    return (size + align_ - 1) / align_ * align_;
+  }
+  std::int64_t align_;
+  std::vector<Block> blocks_;
+  std::int64_t peak_ = 0;
+};
+
+struct State {
+  int children = 0;
+  int views = 0;
+  bool allocated = false;
+  std::int64_t offset = 0;
+};
+
+}  // namespace
+
+std::int64_t ggml_graph_peak(std::span<const GraphTensor> graph, std::int64_t alignment) {
+  DynAllocator mem(alignment);
+  std::vector<State> st(graph.size());
+  const auto owns_memory = [&](std::size_t i) {
+    return graph[i].view_of < 0 && graph[i].bytes > 0;
+  };
+  const auto place = [&](std::size_t i) {
+    const GraphTensor& t = graph[i];
+    if (!owns_memory(i) || st[i].allocated) {
+      return;
+    }
+    for (const int p : t.inplace) {
+      const auto pi = static_cast<std::size_t>(p);
+      if (!st[pi].allocated || graph[pi].output || st[pi].children != 1 || st[pi].views != 0) {
+        continue;
+      }
+      st[i].allocated = true;
+      st[i].offset = st[pi].offset;
+      st[pi].allocated = false;
+      if (graph[pi].bytes > t.bytes) {  // ggml_gallocr_free_extra_space
+        const std::int64_t kept = (t.bytes + alignment - 1) / alignment * alignment;
+        const std::int64_t had = (graph[pi].bytes + alignment - 1) / alignment * alignment;
+        if (had > kept) {
+          mem.free(st[pi].offset + kept, had - kept);
+        }
+      }
+      return;
+    }
+    st[i].allocated = true;
+    st[i].offset = mem.alloc(t.bytes);
+  };
+  const auto release = [&](std::size_t i) {
+    if (graph[i].output || !st[i].allocated) {
+      return;
+    }
+    mem.free(st[i].offset, graph[i].bytes);
+    st[i].allocated = false;
+  };
+
+  for (std::size_t i = 0; i < graph.size(); ++i) {
+    if (graph[i].input) {
+      place(i);
+    }
+  }
+  for (std::size_t i = 0; i < graph.size(); ++i) {
+    if (graph[i].input) {
+      continue;
+    }
+    if (graph[i].view_of >= 0) {
+      st[static_cast<std::size_t>(graph[i].view_of)].views += 1;
+    }
+    for (const int s : graph[i].src) {
+      st[static_cast<std::size_t>(s)].children += 1;
+    }
+  }
+  for (std::size_t i = 0; i < graph.size(); ++i) {
+    if (graph[i].input) {
+      continue;
+    }
+    place(i);
+    for (const int s : graph[i].src) {
+      const auto p = static_cast<std::size_t>(s);
+      st[p].children -= 1;
+      if (st[p].children != 0 || st[p].views != 0) {
+        continue;
+      }
+      if (graph[p].view_of >= 0) {
+        const auto v = static_cast<std::size_t>(graph[p].view_of);
+        st[v].views -= 1;
+        if (st[v].views == 0 && st[v].children == 0) {
+          release(v);
+        }
+      } else {
+        release(p);
+      }
+    }
+  }
+  return mem.peak();
+}
+
+namespace {
+
+// Builds a graph tensor by tensor; every value is F32 (4 bytes).
+class Builder {
+ public:
+  // A tensor of `values` F32 values computed from `src`; `inplace` lists the
+  // sources its op may overwrite.
+  int op(std::int64_t values, std::vector<int> src, std::vector<int> inplace = {}) {
+    GraphTensor t;
+    t.bytes = 4 * values;
+    t.src = std::move(src);
+    t.inplace = std::move(inplace);
+    return push(std::move(t));
+  }
+  // An op that may run in place on its first source (same layout).
+  int same(int a, std::vector<int> more = {}) {
+    std::vector<int> src{a};
+    src.insert(src.end(), more.begin(), more.end());
+    return op(g_[static_cast<std::size_t>(a)].bytes / 4, std::move(src), {a});
+  }
+  int view(int of) {
+    GraphTensor t;
+    const int root = g_[static_cast<std::size_t>(of)].view_of;
+    t.view_of = root >= 0 ? root : of;
+    t.src = {of};
+    return push(std::move(t));
+  }
+  int input(std::int64_t bytes) {
+    GraphTensor t;
+    t.bytes = bytes;
+    t.input = true;
+    return push(std::move(t));
+  }
+  // A node that writes into a buffer of its own (rows of the KV cache).
+  int external(std::vector<int> src) {
+    GraphTensor t;
+    t.src = std::move(src);
+    return push(std::move(t));
+  }
+  std::vector<GraphTensor> take() { return std::move(g_); }
+  GraphTensor& at(int i) { return g_[static_cast<std::size_t>(i)]; }
+
+ private:
+  int push(GraphTensor t) {
+    g_.push_back(std::move(t));
+    return static_cast<int>(g_.size() - 1);
+  }
+  std::vector<GraphTensor> g_;
+};
+
+}  // namespace
+
+std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
+  Builder g;
+  const std::int64_t b = std::max<std::int64_t>(1, s.tokens);
+  const std::int64_t e = s.hidden;
+  const std::int64_t qw = std::int64_t{s.heads} * s.head_dim;
+  const std::int64_t kvw = std::int64_t{s.kv_heads} * s.head_dim;
+  const bool windowed = s.swa_cells > 0;
+  const auto is_swa = [&](int il) {
+    return windowed && (s.swa_every <= 1 || (il + 1) % s.swa_every != 0);
+  };
+
+  // Inputs, in the order the graph first reads them (leaf order): the
+  // rotation matrices (build_input_k_rot: n x n, n the largest power of two
+  // from 64 up dividing the head size; V: 64 x 64), token ids, positions, the cache rows to
+  // write (K: one per token; V: one per value when V is transposed, without
+  // flash attention), the KQ masks ([cells, tokens], F16 under flash
+  // attention) and the rows to output.
+  if (s.rotate_k) {
+    std::int64_t n = 64;
+    while (s.head_dim % (2 * n) == 0) {
+      n *= 2;
+    }
+    g.input(4 * n * n);
+  }
+  const int tokens = g.input(4 * b);  // inp_tokens (I32)
+  // inp_embd: build_inp_embd builds both the token path and an input of
+  // ready embeddings, and ggml_build_forward_select keeps one; the other is
+  // still a graph input, allocated and never read, so never freed.
+  g.input(4 * b * s.hidden);
+  const int pos = g.input(4 * b);  // inp_pos
+  if (s.rotate_v) {
+    g.input(4 * 64 * 64);
+  }
+  const int k_idxs = g.input(8 * b);
+  const int v_idxs = g.input(s.flash ? 8 * b : 8 * b * kvw);
+  const std::int64_t mask_bytes = s.flash ? 2 : 4;
+  const int mask_full = g.input(mask_bytes * s.cells * b);
+  const int mask_swa = windowed ? g.input(mask_bytes * s.swa_cells * b) : -1;
+  const int out_ids = g.input(4 * b);
+
+  int x = g.op(b * e, {tokens});  // token embeddings (get_rows of the embedding table)
+  for (int il = 0; il < s.layers; ++il) {
+    const bool last = il == s.layers - 1;
+    const std::int64_t cells = is_swa(il) ? s.swa_cells : s.cells;
+    const int mask = is_swa(il) ? mask_swa : mask_full;
+    const int norm = g.same(x);
+    const int attn_norm = g.same(norm);
+    // Q, then V, then K (build_attn expands them in that order).
+    const auto project = [&](std::int64_t width, bool rope) {
+      int t = g.view(g.op(b * width, {attn_norm}));  // reshaped to heads
+      if (rope) {
+        t = g.op(b * width, {t, pos}, {t});
+      }
+      return t;
+    };
+    const auto rotate = [&](int t, std::int64_t width) {
+      const int flat = g.view(t);
+      const int r = g.op(b * width, {flat});
+      return g.view(r);
+    };
+    int q = project(qw, true);
+    if (s.rotate_k) {
+      q = rotate(q, qw);
+    }
+    int v = project(kvw, false);
+    if (s.rotate_v) {
+      v = rotate(v, kvw);
+    }
+    int k = project(kvw, true);
+    if (s.rotate_k) {
+      k = rotate(k, kvw);
+    }
+    g.external({g.view(k), k_idxs});
+    g.external({g.view(v), v_idxs});
+    const int qp = g.view(q);
+    int cur = 0;
+    if (s.flash) {
+      cur = g.view(g.op(b * qw, {qp, mask}));
+      if (s.rotate_v) {
+        cur = rotate(cur, qw);
+      }
+    } else {
+      const int kq = g.same(g.op(b * cells * s.heads, {qp}), {mask});  // scores, softmax
+      const int kqv = g.op(b * qw, {kq});
+      cur = g.op(b * qw, {g.view(kqv)});  // ggml_cont of the permuted heads
+    }
+    cur = g.op(b * e, {cur});  // output projection
+    int res = x;
+    if (last) {  // build_inp_out_ids: the rows of the tokens to output
+      cur = g.op(b * e, {cur, out_ids});
+      res = g.op(b * e, {x, out_ids});
+    }
+    const int ffn_inp = g.op(b * e, {cur, res}, {cur, res});
+    const int ffn_norm = g.same(g.same(ffn_inp));
+    if (s.experts > 0 && il >= s.dense_layers) {
+      const std::int64_t k_used = std::max(1, s.experts_used);
+      const std::int64_t fe = std::max<std::int64_t>(1, s.expert_ffn);
+      const int logits = g.op(b * s.experts, {ffn_norm});
+      const int probs = g.same(logits);
+      const int sorted = g.op(b * s.experts, {probs});  // argsort (I32)
+      const int selected = g.view(sorted);
+      int weights = g.op(b * k_used, {g.view(probs), selected});
+      const int flat = g.view(weights);
+      const int sum = g.same(g.op(b, {flat}));  // sum_rows, clamp
+      weights = g.view(g.op(b * k_used, {flat, sum}, {flat}));
+      const int in3 = g.view(ffn_norm);
+      const int up = g.op(b * k_used * fe, {in3, selected});
+      const int gate = g.op(b * k_used * fe, {in3, selected});
+      const int act = g.op(b * k_used * fe, {gate, up});
+      int experts = g.op(b * k_used * e, {act, selected});
+      experts = g.same(experts, {weights});
+      int out = g.view(experts);
+      if (k_used > 1) {
+        out = g.op(b * e, {out, g.view(experts)}, {out});
+        for (std::int64_t i = 2; i < k_used; ++i) {
+          out = g.same(out, {g.view(experts)});
+        }
+      }
+      cur = out;
+    } else if (s.gated) {
+      const int gate = g.op(b * s.ffn, {ffn_norm});
+      const int up = g.op(b * s.ffn, {ffn_norm});
+      const int act = g.op(b * s.ffn, {gate, up});
+      cur = g.op(b * e, {act});
+    } else {
+      const int act = g.same(g.op(b * s.ffn, {ffn_norm}));
+      cur = g.op(b * e, {act});
+    }
+    x = g.op(b * e, {cur, ffn_inp}, {cur, ffn_inp});
+  }
+  const int norm = g.same(g.same(x));
+  const int logits = g.op(b * s.vocab, {norm});
+  g.at(logits).output = true;
+  return g.take();
+}
+
+}  // namespace willfit

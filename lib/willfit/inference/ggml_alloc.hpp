@@ -1,0 +1,58 @@
+// A replay of ggml's graph allocator over a list of tensors, and the list of
+// tensors llama.cpp builds for a transformer's forward pass: together they
+// size llama.cpp's compute buffer. Pure: no I/O, no printing.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace willfit {
+
+// One tensor of a graph, in the order the graph computes it. Only tensors the
+// allocator owns appear: weights and the KV cache live in buffers of their own
+// and are left out of `src`.
+struct GraphTensor {
+  std::int64_t bytes = 0;  // 0 for a view
+  std::vector<int> src;    // earlier tensors it reads (indices into the graph)
+  int view_of = -1;        // a view (reshape, permute, ...) of that tensor: no memory
+  // The sources this op may overwrite in place (ggml_op_can_inplace and
+  // ggml_are_same_layout), in source order.
+  std::vector<int> inplace;
+  bool input = false;   // ggml_set_input: allocated before the first node
+  bool output = false;  // ggml_set_output: never freed, never overwritten
+};
+
+// The buffer size ggml_gallocr_reserve asks for: the high-water mark of a
+// best-fit allocator (ggml-alloc.c ggml_dyn_tallocr) that frees each tensor
+// after its last reader and lets an in-place op take its parent's memory.
+std::int64_t ggml_graph_peak(std::span<const GraphTensor> graph, std::int64_t alignment = 32);
+
+// The shape of the graph llama.cpp builds for one micro-batch of a
+// transformer (src/models/llama.cpp and its kin, llama-graph.cpp build_attn,
+// build_ffn, build_moe_ffn). Bytes are F32 activations.
+struct LlamaGraphShape {
+  std::int64_t tokens = 1;     // micro-batch
+  std::int64_t cells = 1;      // KV cells of a full-attention layer (n_kv)
+  std::int64_t swa_cells = 0;  // KV cells of a windowed layer (0: none)
+  int swa_every = 0;           // every swa_every-th layer is full attention (0, 1: all windowed)
+  int layers = 1;
+  std::int64_t hidden = 0;  // e
+  int heads = 0;
+  int kv_heads = 0;
+  int head_dim = 0;
+  std::int64_t ffn = 0;  // dense MLP width
+  bool gated = true;     // SwiGLU/GeGLU (gate, up, product) or GELU MLP (up, act)
+  int experts = 0;       // routed experts (0: dense)
+  int experts_used = 0;
+  std::int64_t expert_ffn = 0;
+  std::int64_t vocab = 0;
+  bool flash = false;
+  bool rotate_k = false;  // quantised K cache: Q and K rotated (Hadamard)
+  bool rotate_v = false;  // quantised V cache: V and the attention output rotated
+  int dense_layers = 0;   // leading layers with a dense MLP before the experts
+};
+
+std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);
+
+}  // namespace willfit

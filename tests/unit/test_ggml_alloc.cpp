@@ -1,0 +1,136 @@
+// The replay of ggml's graph allocator (lib/willfit/inference/ggml_alloc.cpp):
+// hand cases of its rules, and llama.cpp's compute buffer against what a real
+// llama.cpp reserved (tests/data/llamacpp_cpu_compute.csv).
+#include "willfit/inference/ggml_alloc.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "catalogue_model.hpp"
+#include "csv.hpp"
+#include "sources/embedded_data.hpp"
+#include "willfit/core/precision.hpp"
+#include "willfit/inference/estimate.hpp"
+#include "willfit/models/model_db.hpp"
+
+namespace willfit {
+namespace {
+
+GraphTensor tensor(std::int64_t bytes, std::vector<int> src = {}, std::vector<int> inplace = {}) {
+  GraphTensor t;
+  t.bytes = bytes;
+  t.src = std::move(src);
+  t.inplace = std::move(inplace);
+  return t;
+}
+
+// a -> b -> c: a is freed once b has run, and c takes its block.
+TEST(GgmlAlloc, AFreedBlockIsReused) {
+  const std::vector<GraphTensor> g{tensor(1024), tensor(1024, {0}), tensor(1024, {1})};
+  EXPECT_EQ(ggml_graph_peak(g), 2048);
+}
+
+// a (1024) -> b (512) -> c (4096): a's block is free when c comes, but too
+// small, so c goes above b and a hole stays below: 1024 + 512 + 4096.
+TEST(GgmlAlloc, AHoleStaysBelowABiggerTensor) {
+  const std::vector<GraphTensor> g{tensor(1024), tensor(512, {0}), tensor(4096, {1})};
+  EXPECT_EQ(ggml_graph_peak(g), 1024 + 512 + 4096);
+}
+
+// Two holes, 3072 and 1024 bytes: a 1024-byte tensor takes the one that fits
+// best, so a later 3072-byte one still finds room below the top.
+TEST(GgmlAlloc, BestFitTakesTheSmallestHoleThatHolds) {
+  std::vector<GraphTensor> g;
+  g.push_back(tensor(3072));          // 0: A [0, 3072)
+  g.push_back(tensor(1024));          // 1: K1 [3072, 4096), read at the end
+  g.push_back(tensor(1024));          // 2: B [4096, 5120)
+  g.push_back(tensor(1024));          // 3: K2 [5120, 6144)
+  g.push_back(tensor(32, {0, 2}));    // 4: X [6144, 6176); A and B freed: two holes
+  g.push_back(tensor(1024, {3, 4}));  // 5: C takes B's hole, not A's
+  g.push_back(tensor(3072, {5, 1}));  // 6: D fits A's hole
+  EXPECT_EQ(ggml_graph_peak(g), 6176);
+}
+
+// An op that may run in place takes its parent's memory when nobody else
+// reads the parent; not when someone does, and never an output's.
+TEST(GgmlAlloc, InPlaceOnlyOverASoleReader) {
+  const std::vector<GraphTensor> alone{tensor(1024), tensor(1024, {0}, {0})};
+  EXPECT_EQ(ggml_graph_peak(alone), 1024);
+  const std::vector<GraphTensor> shared{tensor(1024), tensor(1024, {0}, {0}), tensor(1024, {0, 1})};
+  EXPECT_EQ(ggml_graph_peak(shared), 3072);
+  std::vector<GraphTensor> output{tensor(1024), tensor(1024, {0}, {0})};
+  output[0].output = true;
+  EXPECT_EQ(ggml_graph_peak(output), 2048);
+}
+
+// A view owns no memory, keeps its source alive until the view's last
+// reader, and cannot be taken over in place (ggml_gallocr_is_own).
+TEST(GgmlAlloc, AViewKeepsItsSourceAlive) {
+  std::vector<GraphTensor> g{tensor(1024), GraphTensor{}, tensor(1024), tensor(1024, {1, 2}, {1})};
+  g[1].view_of = 0;
+  g[1].src = {0};
+  EXPECT_EQ(ggml_graph_peak(g), 3072);
+}
+
+// Inputs are placed before the first node and freed after their last reader;
+// sizes round up to the alignment.
+TEST(GgmlAlloc, InputsComeFirstAndSizesAreAligned) {
+  std::vector<GraphTensor> g{tensor(100), tensor(1000, {0}), tensor(100, {1})};
+  g[0].input = true;
+  EXPECT_EQ(ggml_graph_peak(g, 32), 128 + 1024);
+  EXPECT_EQ(ggml_graph_peak(g, 1), 1100);
+}
+
+using test::catalogue_model;
+
+// willfit's CPU-only llama.cpp compute term (the graph's buffer and the
+// logits output buffer) for the catalogue's model against what llama.cpp
+// logged for a file of that architecture, every row within the live gate.
+TEST(GgmlAlloc, ComputeBufferMatchesTheLiveLlamaCpp) {
+  std::ifstream in(std::string(WILLFIT_TEST_DATA_DIR) + "/llamacpp_cpu_compute.csv");
+  std::string line;
+  std::getline(in, line);
+  std::vector<double> errors;
+  while (std::getline(in, line)) {
+    if (line.empty()) {
+      continue;
+    }
+    const auto c = test::split_csv_line(line);
+    ASSERT_GE(c.size(), 10U);
+    SCOPED_TRACE(line.substr(0, 60));
+    InferenceQuery q;
+    q.model = catalogue_model(c[0]);
+    q.precision = *parse_precision(c[1]);
+    Device ram = *raw_device("1024gb");
+    ram.kind = DeviceKind::Cpu;
+    q.devices.devices.push_back(ram);
+    q.runtime = Runtime::LlamaCpp;
+    q.context = std::stoll(c[2]);
+    q.flash_attention = c[3] == "on" ? FlashAttention::On : FlashAttention::Off;
+    q.kv_type = *parse_kv_type(c[4]);
+    q.ubatch = std::stoll(c[5]);
+    const Estimate e = estimate_inference(q);
+    const double measured = (std::stod(c[6]) + std::stod(c[7])) * static_cast<double>(kMiB);
+    const double err = (static_cast<double>(e.memory.compute) - measured) / measured * 100.0;
+    std::printf(
+        "  %-16s %-6s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.2f %%\n",
+        c[0].c_str(), c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(),
+        measured / static_cast<double>(kMiB),
+        static_cast<double>(e.memory.compute) / static_cast<double>(kMiB), err);
+    EXPECT_LE(std::abs(err), 5.0);
+    errors.push_back(std::abs(err));
+  }
+  ASSERT_GE(errors.size(), 60U);
+  std::sort(errors.begin(), errors.end());
+  std::printf("| llama.cpp CPU compute buffer (live) | %zu | %.2f %% | %.2f %% |\n", errors.size(),
+              errors[errors.size() / 2], errors.back());
+}
+
+}  // namespace
+}  // namespace willfit
