@@ -120,6 +120,7 @@ Json memory_json(const Estimate& e) {
   j["projector_bytes"] = e.memory.projector;
   j["total_bytes"] = e.memory.total();
   j["reclaimable_bytes"] = e.memory.reclaimable;
+  j["file_pages_dropped_bytes"] = e.file_pages_dropped;
   return j;
 }
 

@@ -71,6 +71,12 @@ std::string weights_detail(const FitReport& r) {
   const std::string copies =
       extra > 0 ? fmt::format(" + {} repacked copy (not reclaimable)", size(extra)) : "";
   if (q.devices.cpu_only() && e.memory.reclaimable > 0) {
+    if (e.file_pages_dropped > 0) {
+      return fmt::format(
+          "{} of the mapped file in use ({}, page cache: reclaimable){}; its other {} are read "
+          "once into the copy, then dropped",
+          size(file), q.precision.name, copies, size(e.file_pages_dropped));
+    }
     return fmt::format("{} mapped file ({}, page cache: reclaimable){}", size(file),
                        q.precision.name, copies);
   }

@@ -81,7 +81,9 @@ function willfit(row) {
   // On a CPU-only run willfit's compute term holds the graph and the logits
   // output buffer (both in system RAM).
   return {
-    weights: term("weights") + term("token_embeddings"),
+    // The file's pages behind the repacked copy are not in the weights term
+    // (read once at load, then dropped): add them back to compare with the file.
+    weights: term("weights") + term("token_embeddings") + (j.memory.file_pages_dropped_bytes ?? 0),
     kv: term("kv_cache"),
     compute: term("compute") + term("output_buffer"),
     host: j.memory.host_bytes,

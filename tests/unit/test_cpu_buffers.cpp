@@ -133,15 +133,23 @@ TEST(CpuBuffers, MmapMlockAndNoMmapDecideWhatIsReclaimable) {
   const Bytes repack = term(mapped, "cpu_repack");
   ASSERT_GT(repack, 0);
   EXPECT_EQ(mapped.memory.reclaimable, mapped.memory.weights - repack);
+  // The file's pages behind the copy are read once, then dropped: the
+  // weights term is the rest of the file.
+  ASSERT_GT(mapped.file_pages_dropped, 0);
+  const Bytes file = term(mapped, "weights") + mapped.file_pages_dropped;
   q.mlock = true;
   const Estimate locked = estimate_inference(q);
   EXPECT_EQ(locked.memory.reclaimable, 0);
-  EXPECT_EQ(locked.memory.weights, mapped.memory.weights);
+  EXPECT_EQ(locked.file_pages_dropped, 0);
+  EXPECT_EQ(term(locked, "weights"), file);  // locked: every page stays
+  EXPECT_EQ(locked.memory.weights, file + repack);
+  EXPECT_GT(locked.required, mapped.required);
   q.mlock = false;
   q.mmap = false;
   const Estimate read = estimate_inference(q);
   EXPECT_EQ(read.memory.reclaimable, 0);
-  EXPECT_EQ(read.memory.weights, mapped.memory.weights - repack);
+  EXPECT_EQ(read.file_pages_dropped, 0);
+  EXPECT_EQ(read.memory.weights, mapped.memory.weights);
   EXPECT_EQ(term(read, "cpu_repack"), repack);
   EXPECT_EQ(term(read, "weights") + repack, read.memory.weights);
   // On a GPU nothing is called reclaimable.
@@ -164,6 +172,23 @@ TEST(CpuBuffers, CpuinfoFlagsNameTheCpuKind) {
   EXPECT_EQ(parse_cpuinfo_features("flags : avx512f\n")->flag, "avx512f");
   EXPECT_FALSE(parse_cpuinfo_features("MemTotal: 1 kB\n").has_value());
   EXPECT_FALSE(parse_cpuinfo_features("").has_value());
+}
+
+// The verdict counts what the table shows: a 30B MoE at Q4_K_M on 32 GB fits
+// with a mapped file (the pages behind the copy are dropped), and the same
+// run under --mlock, which keeps both, does not; the headroom agrees with the
+// verdict either way (it said FITS with a negative headroom before).
+TEST(CpuBuffers, TheVerdictAndTheHeadroomAgree) {
+  InferenceQuery q = cpu_query(catalogue_model("qwen3-30b-a3b"), "q4_k_m", CpuFeatures::Avx2);
+  q.devices.devices = {*raw_device("32gb")};
+  q.devices.devices.front().kind = DeviceKind::Cpu;
+  for (const bool mlock : {false, true}) {
+    q.mlock = mlock;
+    const Estimate e = estimate_inference(q);
+    EXPECT_EQ(e.fits(), e.headroom >= 0) << "mlock " << mlock;
+    EXPECT_EQ(e.required, e.memory.total()) << "mlock " << mlock;
+    EXPECT_EQ(e.fits(), !mlock) << "mlock " << mlock;
+  }
 }
 
 }  // namespace

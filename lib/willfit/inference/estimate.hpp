@@ -188,6 +188,10 @@ struct Estimate {
   std::int64_t context = 0;   // tokens per sequence, as resolved (Ollama's default)
   double error_band_pct = 0;  // +/- on the total, from the measured errors per term
   Bytes host = 0;             // system RAM held besides (token embeddings, logits, host buffers)
+  // CPU-only, mapped file: the file's bytes of the tensors copied into the
+  // CPU backend's own buffers. Read once at load, then left to the page cache
+  // (runtime.cpp), so they are not in the weights term; 0 otherwise.
+  Bytes file_pages_dropped = 0;
   std::optional<OffloadPlan> offload;  // set when the model does not fit whole on the GPUs
   std::vector<DeviceShare> devices;    // per-device table (empty without a device)
   std::optional<VllmKv> vllm;

@@ -791,7 +791,14 @@ void llama_family(const Inputs& in, Estimate& e) {
     const CpuExtraBuffers extra =
         q.cpu_repack ? cpu_extra_buffers(typed_weights(q.model, q.precision), q.cpu_features)
                      : CpuExtraBuffers{};
-    if (!q.mmap && extra.moved > 0) {
+    // The copied tensors' bytes in the file: with --no-mmap they are read
+    // into their buffers instead; with a mapped file they are read once to
+    // fill the copy, then never again, and the kernel drops those clean pages
+    // when memory is wanted (llama-model-loader.cpp: the CPU_REPACK buffer is
+    // not a host buffer from the mapping, so its tensors are copied out of
+    // it). Only --mlock keeps them resident.
+    if ((!q.mmap || !q.mlock) && extra.moved > 0) {
+      e.file_pages_dropped = q.mmap ? extra.moved : 0;
       e.memory.weights -= extra.moved;
       for (Term& t : e.terms) {
         if (t.key == "weights") {
@@ -938,7 +945,10 @@ void llama_family(const Inputs& in, Estimate& e) {
   for (std::size_t i = 0; i < devs.size(); ++i) {
     const auto [ctx, margin] = fixed_for(i);
     SplitInputs::PerDevice& sd = s.devices[i];
-    sd.fixed = c.device + ctx + margin + (i == 0 ? e.memory.projector : 0);
+    // On a CPU-only run the CPU backend's copies (cpu_extra) live in the same
+    // memory as the layers, so the fit counts them too.
+    sd.fixed =
+        c.device + ctx + margin + (i == 0 ? e.memory.projector + (cpu_only ? cpu_extra : 0) : 0);
     const double sh =
         i < q.tensor_split.size() ? q.tensor_split[i] : static_cast<double>(sd.usable);
     sd.cum = std::max(0.0, sh);  // the share, normalised and summed below
