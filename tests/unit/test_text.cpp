@@ -37,6 +37,18 @@ TEST(EditDistance, KnownDistances) {
   EXPECT_EQ(edit_distance_within("abc", "xyz", 0), 1u);
 }
 
+// Names longer than the row kept on the stack, and bounds past any distance
+// (no wrap of bound + 1).
+TEST(EditDistance, LongNamesAndHugeBounds) {
+  const std::string a(300, 'a');
+  const std::string b = std::string(150, 'a') + "b" + std::string(149, 'a');
+  EXPECT_EQ(edit_distance_within(a, b, 5), 1u);
+  EXPECT_EQ(edit_distance_within(a, std::string(200, 'b'), 50), 51u);
+  EXPECT_EQ(edit_distance_within("abc", "xyz", static_cast<std::size_t>(-1)), 3u);
+  EXPECT_EQ(edit_distance_within("", "", 0), 0u);
+  EXPECT_EQ(edit_distance_within("", "abcd", 2), 3u);
+}
+
 // The early stop must never change an answer within the bound: compared with
 // the full table on random short strings over a small alphabet (so that
 // near and far pairs both occur), for every bound from 0 to 8.

@@ -43,43 +43,80 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-std::size_t edit_distance_within(std::string_view a, std::string_view b, std::size_t bound) {
-  std::vector<std::size_t> row(b.size() + 1);
-  std::iota(row.begin(), row.end(), std::size_t{0});
+namespace {
+
+// edit_distance_within over a caller's row of b.size() + 1 entries. Only the
+// band of cells with |i - j| <= bound is computed: a cell outside it is at
+// least |i - j| > bound (Ukkonen's cut-off), and every value is capped at
+// bound + 1, so the answer is exact up to the bound.
+std::size_t banded_distance(std::string_view a, std::string_view b, std::size_t bound,
+                            std::size_t* row) {
+  const std::size_t over = bound + 1;
+  const std::size_t gap = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+  if (gap > bound) {
+    return over;
+  }
+  for (std::size_t j = 0; j <= b.size(); ++j) {
+    row[j] = std::min(j, over);
+  }
   for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    std::size_t row_min = row[0];
-    for (std::size_t j = 1; j <= b.size(); ++j) {
+    const std::size_t lo = i > bound ? i - bound : 1;
+    const std::size_t hi = std::min(b.size(), i + bound);
+    std::size_t diagonal = row[lo - 1];
+    row[lo - 1] = lo == 1 ? std::min(i, over) : over;
+    std::size_t row_min = row[lo - 1];
+    for (std::size_t j = lo; j <= hi; ++j) {
       const std::size_t up = row[j];
       const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
+      row[j] = std::min({up + 1, row[j - 1] + 1, diagonal + cost, over});
       diagonal = up;
       row_min = std::min(row_min, row[j]);
     }
     // Every path to the last cell passes through this row.
     if (row_min > bound) {
-      return bound + 1;
+      return over;
     }
   }
-  return std::min(row[b.size()], bound + 1);
+  return std::min(row[b.size()], over);
+}
+
+}  // namespace
+
+std::size_t edit_distance_within(std::string_view a, std::string_view b, std::size_t bound) {
+  // The distance is at most the longer length: a larger bound changes nothing
+  // (and bound + 1 must not wrap).
+  bound = std::min(bound, std::max(a.size(), b.size()));
+  // Names are short: their row lives on the stack, no allocation per pair.
+  constexpr std::size_t kStackRow = 128;
+  if (b.size() < kStackRow) {
+    std::size_t row[kStackRow];
+    return banded_distance(a, b, bound, row);
+  }
+  std::vector<std::size_t> row(b.size() + 1);
+  return banded_distance(a, b, bound, row.data());
 }
 
 std::vector<std::string> closest(std::string_view input, const std::vector<std::string>& candidates,
                                  std::size_t limit) {
   const std::string needle = to_lower(input);
   std::vector<std::pair<std::size_t, std::size_t>> scored;  // (distance, index)
+  std::string cand;  // one buffer for every lowercased candidate
   for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const std::string cand = to_lower(candidates[i]);
-    const std::size_t allowed = std::max<std::size_t>(2, std::max(needle.size(), cand.size()) / 2);
+    const std::string& raw = candidates[i];
+    const std::size_t allowed = std::max<std::size_t>(2, std::max(needle.size(), raw.size()) / 2);
+    const std::size_t length_gap =
+        needle.size() > raw.size() ? needle.size() - raw.size() : raw.size() - needle.size();
+    cand.assign(raw);
+    for (char& c : cand) {
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
     // A candidate that contains the input (or the reverse) is a strong hint.
-    const bool contains = !needle.empty() && (cand.find(needle) != std::string::npos ||
-                                              needle.find(cand) != std::string::npos);
+    const bool contains =
+        !needle.empty() && (cand.size() >= needle.size() ? cand.find(needle) != std::string::npos
+                                                         : needle.find(cand) != std::string::npos);
     // The distance is at least the difference in length: skip the quadratic
     // edit distance when that alone rules a candidate out, so a 100 kB
     // argument costs a scan, not seconds.
-    const std::size_t length_gap =
-        needle.size() > cand.size() ? needle.size() - cand.size() : cand.size() - needle.size();
     if (!contains && length_gap > allowed) {
       continue;
     }
