@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -35,6 +37,61 @@ TEST(EditDistance, KnownDistances) {
   EXPECT_EQ(edit_distance_within("kitten", "sitting", 3), 3u);
   EXPECT_EQ(edit_distance_within("kitten", "sitting", 2), 3u);  // over the bound: bound + 1
   EXPECT_EQ(edit_distance_within("abc", "xyz", 0), 1u);
+}
+
+// closest() skips the edit distance where the lengths or the characters held
+// already rule a candidate out: its answers must equal the plain rule (full
+// edit distance against every candidate) on random names over a small
+// alphabet, with case and containment in play.
+TEST(Closest, ShortcutsKeepThePlainAnswer) {
+  std::mt19937 rng(20261202);
+  std::uniform_int_distribution<int> length(0, 14);
+  std::uniform_int_distribution<int> letter(0, 7);
+  const auto word = [&] {
+    std::string w(static_cast<std::size_t>(length(rng)), 'a');
+    for (auto& c : w) {
+      c = "abcdeAB7"[static_cast<std::size_t>(letter(rng))];
+    }
+    return w;
+  };
+  const auto plain = [](const std::string& input, const std::vector<std::string>& names) {
+    const std::string needle = to_lower(input);
+    std::vector<std::pair<std::size_t, std::size_t>> scored;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::string cand = to_lower(names[i]);
+      const std::size_t allowed =
+          std::max<std::size_t>(2, std::max(needle.size(), cand.size()) / 2);
+      const bool contains = !needle.empty() && (cand.find(needle) != std::string::npos ||
+                                                needle.find(cand) != std::string::npos);
+      const std::size_t d = contains ? (needle == cand ? 0 : 1) : edit_distance(needle, cand);
+      if (d <= allowed) {
+        scored.emplace_back(d, i);
+      }
+    }
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<std::string> out;
+    for (const auto& [d, i] : scored) {
+      if (out.size() < 3 && std::find(out.begin(), out.end(), names[i]) == out.end()) {
+        out.push_back(names[i]);
+      }
+    }
+    return out;
+  };
+  std::size_t answered = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::string> names;
+    for (int i = 0; i < 40; ++i) {
+      names.push_back(word());
+    }
+    for (int q = 0; q < 10; ++q) {
+      const std::string input = word();
+      const auto want = plain(input, names);
+      answered += want.empty() ? 0u : 1u;
+      ASSERT_EQ(closest(input, names), want) << "'" << input << "'";
+    }
+  }
+  EXPECT_GT(answered, 1000u);  // most inputs have a suggestion: the rule is exercised
 }
 
 // Names longer than the row kept on the stack, and bounds past any distance
