@@ -391,6 +391,16 @@ void DeviceDb::build_index() {
       token_sets_.emplace_back(i, std::move(tokens));
     }
   }
+  // Each word's names (token_sets_ in order, each once), for partial().
+  word_sets_.clear();
+  for (std::size_t set = 0; set < token_sets_.size(); ++set) {
+    const auto& words = token_sets_[set].second;
+    for (std::size_t w = 0; w < words.size(); ++w) {
+      if (w == 0 || words[w] != words[w - 1]) {  // sorted: repeats are adjacent
+        word_sets_[words[w]].push_back(set);
+      }
+    }
+  }
   // The keys "did you mean" compares with, in an order that does not depend
   // on hashing: database order of the first device with the key, then key.
   std::vector<std::pair<std::size_t, const std::string*>> order;
@@ -426,11 +436,33 @@ std::vector<std::size_t> DeviceDb::partial(const std::vector<std::string>& token
   std::vector<std::string> wanted = tokens;
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  // Only the names holding the rarest wanted word can hold them all (and none
+  // can when a word is in no name); with no words, every name does.
+  const std::vector<std::size_t>* sets = nullptr;
+  for (const auto& word : wanted) {
+    const auto it = word_sets_.find(word);
+    if (it == word_sets_.end()) {
+      return {};
+    }
+    if (sets == nullptr || it->second.size() < sets->size()) {
+      sets = &it->second;
+    }
+  }
   std::vector<std::size_t> out;
-  for (const auto& [index, have] : token_sets_) {
+  const auto consider = [&](std::size_t set) {
+    const auto& [index, have] = token_sets_[set];
     if (std::includes(have.begin(), have.end(), wanted.begin(), wanted.end()) &&
         std::find(out.begin(), out.end(), index) == out.end()) {
       out.push_back(index);
+    }
+  };
+  if (sets == nullptr) {
+    for (std::size_t set = 0; set < token_sets_.size(); ++set) {
+      consider(set);
+    }
+  } else {
+    for (std::size_t set : *sets) {
+      consider(set);
     }
   }
   return out;

@@ -83,6 +83,8 @@ class DeviceDb {
   std::unordered_map<std::string, std::vector<std::size_t>> keys_;
   // (device index, tokens of one of its names), for partial matches.
   std::vector<std::pair<std::size_t, std::vector<std::string>>> token_sets_;
+  // word -> the token_sets_ holding it (ascending), for partial().
+  std::unordered_map<std::string, std::vector<std::size_t>> word_sets_;
   // Every key once, in database order, for suggest().
   std::vector<std::string> suggestion_keys_;
 };
