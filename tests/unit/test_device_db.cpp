@@ -252,6 +252,23 @@ TEST(FindWithoutFullParse, OneScanManyLookupsAndMatchAgreesWithFind) {
   EXPECT_GT(unknown, 0u);
 }
 
+// Found by fuzz_device (tests/fuzz/regressions/device/): an unknown name that
+// itself says "is ambiguous" was read as an ambiguous one, because the error
+// quotes the name.
+TEST(FindWithoutFullParse, AnUnknownNameSayingAmbiguousIsUnknown) {
+  for (const std::string name : {"2is ambiguous\tb\t\t",
+                                 "..is ambiguousa\x11"
+                                 "1\x04"}) {
+    const auto d = embedded().find(name);
+    ASSERT_FALSE(d.ok()) << name;
+    EXPECT_FALSE(is_ambiguous_device_error(d.error())) << d.error().message;
+    EXPECT_EQ(embedded().match(name), NameMatch::Unknown) << name;
+  }
+  const auto a100 = embedded().find("a100");
+  ASSERT_FALSE(a100.ok());
+  EXPECT_TRUE(is_ambiguous_device_error(a100.error()));
+}
+
 TEST(FindWithoutFullParse, UnusualFilesTakeTheFullParser) {
   // A \u escape, a duplicate id and bad JSON: the scan gives up, the full
   // parser answers (or reports the problem).

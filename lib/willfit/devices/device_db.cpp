@@ -565,7 +565,11 @@ std::vector<std::string> DeviceDb::vendors() const {
 }
 
 bool is_ambiguous_device_error(const Error& error) {
-  return error.message.find(kAmbiguous) != std::string::npos;
+  // The message quotes the user's text, which may itself say "is ambiguous"
+  // (found by fuzz_device: "2is ambiguous\tb"): only find's ambiguous error
+  // starts with "device '" ("unknown device '...", "no device named ...").
+  return error.message.rfind("device '", 0) == 0 &&
+         error.message.find(kAmbiguous) != std::string::npos;
 }
 
 std::vector<const Device*> DeviceDb::search(std::string_view query) const {
