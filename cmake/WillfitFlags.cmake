@@ -6,13 +6,21 @@ target_compile_options(willfit_warnings INTERFACE
   $<$<BOOL:${WILLFIT_WARNINGS_AS_ERRORS}>:-Werror>)
 
 # willfit_sanitizers: what every willfit target links. ASan + UBSan under
-# WILLFIT_SANITIZE; under WILLFIT_FUZZ also libFuzzer's coverage
-# instrumentation (fuzzer-no-link: the code under test gets no main()).
+# WILLFIT_SANITIZE; under WILLFIT_FUZZ the sanitizers of WILLFIT_FUZZ_SANITIZERS
+# (ASan + UBSan unless tests/fuzz/run.sh's deep mode asks for UBSan alone) and
+# libFuzzer's coverage instrumentation (fuzzer-no-link: the code under test
+# gets no main()).
+set(WILLFIT_FUZZ_SANITIZERS "address,undefined" CACHE STRING
+  "Sanitizers of the WILLFIT_FUZZ build (comma-separated, as -fsanitize= takes them)")
+set(willfit_sanitizer_list "address,undefined")
+if(WILLFIT_FUZZ)
+  set(willfit_sanitizer_list "${WILLFIT_FUZZ_SANITIZERS}")
+endif()
 add_library(willfit_sanitizers INTERFACE)
 if(WILLFIT_SANITIZE OR WILLFIT_FUZZ)
   target_compile_options(willfit_sanitizers INTERFACE
-    -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
-  target_link_options(willfit_sanitizers INTERFACE -fsanitize=address,undefined)
+    -fsanitize=${willfit_sanitizer_list} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  target_link_options(willfit_sanitizers INTERFACE -fsanitize=${willfit_sanitizer_list})
   # GCC 12 with ASan at -O1 and above warns "may be used uninitialized" inside
   # std::optional's destructor of a returned temporary (app/sources/detect.cpp): the
   # instrumentation hides the initialisation from the flow analysis. GCC's
@@ -30,6 +38,6 @@ if(WILLFIT_FUZZ)
     message(FATAL_ERROR "WILLFIT_FUZZ needs clang (libFuzzer): configure with CXX=clang++")
   endif()
   target_compile_options(willfit_sanitizers INTERFACE -fsanitize=fuzzer-no-link)
-  target_compile_options(willfit_fuzzer INTERFACE -fsanitize=fuzzer,address,undefined)
-  target_link_options(willfit_fuzzer INTERFACE -fsanitize=fuzzer,address,undefined)
+  target_compile_options(willfit_fuzzer INTERFACE -fsanitize=fuzzer,${willfit_sanitizer_list})
+  target_link_options(willfit_fuzzer INTERFACE -fsanitize=fuzzer,${willfit_sanitizer_list})
 endif()

@@ -443,7 +443,7 @@ int run_complete(const std::vector<std::string>& args, Context& ctx) {
     if (!db) {
       return fail(ctx, db.error().message);
     }
-    names = model_candidates(*db, prefix);
+    names = model_candidates(**db, prefix);
   } else {
     return fail(ctx, "__complete: unknown kind '" + args[0] + "': use devices or models");
   }

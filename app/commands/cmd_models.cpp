@@ -6,9 +6,9 @@
 #include "cli.hpp"
 #include "command.hpp"
 #include "help.hpp"
-#include "sources/model_source.hpp"
-#include "render/render_models.hpp"
 #include "options/units_option.hpp"
+#include "render/render_models.hpp"
+#include "sources/model_source.hpp"
 #include "willfit/core/text.hpp"
 
 namespace willfit::app {
@@ -41,13 +41,13 @@ int run_models(const std::vector<std::string>& args, Context& ctx) {
   if (!db) {
     return fail(ctx, db.error().message);
   }
-  const auto hits = db->search(query);
+  const auto hits = (*db)->search(query);
   if (hits.empty() && !query.empty()) {
-    const std::string hint = did_you_mean(db->suggest(query));
+    const std::string hint = did_you_mean((*db)->suggest(query));
     return fail(ctx, "no model matches '" + query + "'" + (hint.empty() ? "" : ": " + hint));
   }
-  ctx.out << (json ? render_models_json(hits, db->data_version())
-                   : render_models_text(hits, db->data_version()));
+  ctx.out << (json ? render_models_json(hits, (*db)->data_version())
+                   : render_models_text(hits, (*db)->data_version()));
   return kExitFits;
 }
 

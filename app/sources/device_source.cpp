@@ -77,7 +77,14 @@ Expected<const DeviceDb*> DeviceSource::get() {
   return &db_->value();
 }
 
-bool DeviceSource::embedded_only() const {
+bool DeviceSource::embedded_only() {
+  if (!embedded_only_) {
+    embedded_only_ = check_embedded_only();
+  }
+  return *embedded_only_;
+}
+
+bool DeviceSource::check_embedded_only() const {
   if (!devices_file_.empty()) {
     return false;
   }
@@ -98,13 +105,25 @@ Expected<Device> DeviceSource::find(const std::string& name) {
       const auto& db = embedded_device_db();
       return db ? db->find(name) : Expected<Device>(db.error());
     }
-    return find_device_in(embedded_devices_json(), kEmbeddedOrigin, name);
+    return embedded_device_scan().find(name);
   }
   auto db = get();
   if (!db) {
     return db.error();
   }
   return (*db)->find(name);
+}
+
+NameMatch DeviceSource::match(const std::string& name) {
+  if (!db_ && embedded_only()) {
+    if (embedded_parsed) {
+      const auto& db = embedded_device_db();
+      return db ? db->match(name) : NameMatch::Unknown;
+    }
+    return embedded_device_scan().match(name);
+  }
+  auto db = get();
+  return db ? (*db)->match(name) : NameMatch::Unknown;
 }
 
 Expected<bool> check_vendor(const DeviceDb& db, const std::string& vendor) {
@@ -135,6 +154,11 @@ const Expected<DeviceDb>& embedded_device_db() {
     return parsed;
   }();
   return db;
+}
+
+const DeviceScan& embedded_device_scan() {
+  static const DeviceScan scan(embedded_devices_json(), kEmbeddedOrigin);
+  return scan;
 }
 
 std::string embedded_devices_summary() {

@@ -24,14 +24,21 @@ class DeviceSource {
 
   // One device by name, as DeviceDb::find. With only the embedded copy in
   // play (no --devices, WILLFIT_DEVICES or user file) it scans instead of
-  // parsing the whole database (find_device_in), which keeps named-device
-  // runs close to the speed of plain ones.
+  // parsing the whole database (embedded_device_scan), which keeps
+  // named-device runs close to the speed of plain ones.
   Expected<Device> find(const std::string& name);
+
+  // As DeviceDb::match (find's answer without its error text); Unknown when
+  // the database does not load (find then says why).
+  NameMatch match(const std::string& name);
 
  private:
   const Environment& env_;
   std::string devices_file_;
-  [[nodiscard]] bool embedded_only() const;
+  // True when only the embedded copy is in play (asked of the environment once).
+  [[nodiscard]] bool embedded_only();
+  [[nodiscard]] bool check_embedded_only() const;
+  std::optional<bool> embedded_only_;
   std::optional<Expected<DeviceDb>> db_;
 };
 
@@ -47,6 +54,10 @@ std::string user_devices_path(const Environment& env);
 // targets) parses it once. One CLI run that needs a single device scans
 // instead (DeviceSource::find).
 const Expected<DeviceDb>& embedded_device_db();
+
+// The embedded database scanned once per process (DeviceScan): a CLI run
+// whose --device has several pieces scans the bytes once, not per piece.
+const DeviceScan& embedded_device_scan();
 
 // "devices data 2026-11-29 (data/devices.json, embedded)", for --version.
 std::string embedded_devices_summary();

@@ -16,7 +16,7 @@ std::vector<Model> smaller_family_models(const Model& model, const Environment& 
   if (!db) {
     return out;
   }
-  for (const auto& entry : db->entries()) {
+  for (const auto& entry : (*db)->entries()) {
     if (entry.model.family == model.family && entry.model.params < model.params &&
         entry.modality != "encoder") {
       out.push_back(entry.model);

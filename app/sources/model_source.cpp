@@ -6,6 +6,7 @@
 #include "sources/model_source.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -359,22 +360,33 @@ const Expected<ModelDb>& embedded_model_db() {
   return db;
 }
 
-Expected<ModelDb> load_model_db(const Environment& env, const std::string& models_file) {
+Expected<std::shared_ptr<const ModelDb>> load_model_db(const Environment& env,
+                                                       const std::string& models_file) {
   std::string path = models_file;
   std::string via = "--models";
   if (path.empty()) {
     path = env.get("WILLFIT_MODELS").value_or("");
     via = "WILLFIT_MODELS";
   }
-  auto db = [&]() -> Expected<ModelDb> {
+  auto db = [&]() -> Expected<std::shared_ptr<const ModelDb>> {
     if (path.empty()) {
-      return embedded_model_db();
+      const auto& embedded = embedded_model_db();
+      if (!embedded) {
+        return embedded.error();
+      }
+      // The embedded catalogue lives as long as the process: shared, not
+      // copied, and not owned (the aliasing constructor with no owner).
+      return std::shared_ptr<const ModelDb>(std::shared_ptr<const ModelDb>(), &*embedded);
     }
     auto text = read_json_file(path, env);
     if (!text) {
       return make_error("models file (" + via + "): " + text.error().message);
     }
-    return ModelDb::parse(*text, path);
+    auto parsed = ModelDb::parse(*text, path);
+    if (!parsed) {
+      return parsed.error();
+    }
+    return std::make_shared<const ModelDb>(std::move(*parsed));
   }();
   if (!db) {
     return db;
@@ -395,7 +407,9 @@ Expected<ModelDb> load_model_db(const Environment& env, const std::string& model
     if (!extra) {
       return extra.error();
     }
-    db->merge(std::move(*extra));
+    auto merged = std::make_shared<ModelDb>(**db);
+    merged->merge(std::move(*extra));
+    return std::shared_ptr<const ModelDb>(std::move(merged));
   }
   return db;
 }

@@ -4,6 +4,7 @@
 // directory of them), read header-only through the Environment.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "sources/environment.hpp"
@@ -20,8 +21,10 @@ namespace willfit::app {
 const Expected<ModelDb>& embedded_model_db();
 
 // The catalogue to use. `models_file` is --models (may be empty). Files are
-// read on each call: call it only when a name must be looked up.
-Expected<ModelDb> load_model_db(const Environment& env, const std::string& models_file);
+// read on each call: call it only when a name must be looked up. Without
+// files it is the embedded catalogue itself, shared rather than copied.
+Expected<std::shared_ptr<const ModelDb>> load_model_db(const Environment& env,
+                                                       const std::string& models_file);
 
 // True when MODEL should be read as a path: it exists, or it has a model
 // file's extension, or it starts with '/', './', '../' or '~/'.

@@ -30,8 +30,9 @@ std::string describe(const Device& d, UnitSystem units) {
 }
 
 // Lookups by name, each done once: parse_device_spec asks whether a piece
-// names a device before it reads a count, and the device is then taken from
-// here.
+// names a device before it reads a count (match: no error text, so no "did
+// you mean" scan for the pieces that are not names), and the device is then
+// taken from here.
 class Lookups {
  public:
   explicit Lookups(DeviceSource& source) : source_(source) {}
@@ -45,11 +46,15 @@ class Lookups {
     return done_.back().second;
   }
   NameMatch match(std::string_view name) {
-    auto d = find(std::string(name));
-    if (d) {
-      return NameMatch::Found;
+    for (const auto& [n, d] : done_) {
+      if (n == name) {
+        if (d) {
+          return NameMatch::Found;
+        }
+        return is_ambiguous_device_error(d.error()) ? NameMatch::Ambiguous : NameMatch::Unknown;
+      }
     }
-    return is_ambiguous_device_error(d.error()) ? NameMatch::Ambiguous : NameMatch::Unknown;
+    return source_.match(std::string(name));
   }
 
  private:

@@ -63,7 +63,7 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
   if (!db) {
     return db.error();
   }
-  auto match = db->find(t);
+  auto match = (*db)->find(t);
   if (!match) {
     if (auto remote = model_from_remote(t, env, units, read_projector)) {
       if (*remote) {

@@ -3,12 +3,12 @@
 // named part looked up in the embedded database (parsed once per process, as
 // the CLI's sources keep it), and the CLI's whole way, resolve_devices with an
 // empty fake environment (no detection). The quick scan that a one-shot CLI
-// run uses instead of the parse (find_device_in) reads the 400 kB database
-// per part, so only inputs up to 64 bytes whose first byte is a multiple of 8
-// take it; it must give the same device or the same error. The contract: an
-// error is a non-empty message; a spec that parses splits into named parts
-// with counts in range; a device set has 1 to kMaxDeviceCount devices, each
-// with a name and memory, and its capacity is their sum.
+// run uses instead of the parse (DeviceScan, built once) must give the same
+// device or the same error for every part, and DeviceDb::match must agree
+// with find. The contract: an error is a non-empty message; a spec that
+// parses splits into named parts with counts in range; a device set has 1 to
+// kMaxDeviceCount devices, each with a name and memory, and its capacity is
+// their sum.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -31,12 +31,15 @@ const willfit::DeviceDb& database() {
   return *parsed;
 }
 
+const willfit::DeviceScan& quick_scan() {
+  static const willfit::DeviceScan scan(willfit::app::embedded_devices_json(), database().origin());
+  return scan;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  const bool quick_scan = size > 0 && size <= 64 && data[0] % 8 == 0;
-
   if (const auto parts = willfit::parse_device_spec(text)) {
     check(!parts->empty(), "a device spec parsed into no parts", text);
     for (const auto& p : *parts) {
@@ -46,20 +49,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         continue;
       }
       const auto full = database().find(p.name);
+      const auto match = database().match(p.name);
       if (full) {
         // System RAM entries have no size of their own (0): the resolver asks for one.
         check(full->memory_bytes >= 0 && !full->name.empty(), "a database device is empty", text);
+        check(match == willfit::NameMatch::Found, "match disagrees with find", text);
       } else {
         check(!full.error().message.empty(), "empty error message", text);
+        check(match == (willfit::is_ambiguous_device_error(full.error())
+                            ? willfit::NameMatch::Ambiguous
+                            : willfit::NameMatch::Unknown),
+              "match disagrees with find", text);
       }
-      if (!quick_scan) {
-        continue;
-      }
-      const auto quick = willfit::find_device_in(willfit::app::embedded_devices_json(),
-                                                 database().origin(), p.name);
+      const auto quick = quick_scan().find(p.name);
       check(full.ok() == quick.ok(), "the quick scan and the database disagree", text);
       check(full.ok() ? full->id == quick->id : full.error().message == quick.error().message,
             "the quick scan and the database give different answers", text);
+      check(quick_scan().match(p.name) == match, "the quick scan's match disagrees", text);
     }
   } else {
     check(!parts.error().message.empty(), "empty error message", text);

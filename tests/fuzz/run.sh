@@ -5,6 +5,10 @@
 #
 #   tests/fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]    (default: 60, every target)
 #
+# 0 seconds builds and replays the regressions without fuzzing. tests/fuzz/deep.sh
+# uses that for its two builds: WILLFIT_FUZZ_BUILD (default build/fuzz),
+# WILLFIT_FUZZ_FLAGS (default -O1 -gline-tables-only) and WILLFIT_FUZZ_SANITIZERS
+# (default address,undefined) choose another build.
 # WILLFIT_FUZZ_JOBS (default 1) is the number of build jobs and of targets
 # fuzzed at the same time.
 #
@@ -17,7 +21,7 @@ cd "$(dirname "$0")/../.."
 seconds="${1:-60}"
 shift || true
 root="$PWD"
-build="$root/build/fuzz"
+build="$root/${WILLFIT_FUZZ_BUILD:-build/fuzz}"
 jobs="${WILLFIT_FUZZ_JOBS:-1}"
 
 generator=()
@@ -25,9 +29,9 @@ if command -v ninja >/dev/null; then
   generator=(-G Ninja)
 fi
 CXX="${FUZZ_CXX:-clang++}" cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only" \
-  -DWILLFIT_FUZZ=ON -DWILLFIT_BUILD_TESTS=OFF -DWILLFIT_BUILD_BENCH=OFF \
-  -DWILLFIT_WARNINGS_AS_ERRORS=ON >/dev/null
+  -DCMAKE_CXX_FLAGS_RELEASE="${WILLFIT_FUZZ_FLAGS:--O1 -gline-tables-only}" \
+  -DWILLFIT_FUZZ=ON -DWILLFIT_FUZZ_SANITIZERS="${WILLFIT_FUZZ_SANITIZERS:-address,undefined}" \
+  -DWILLFIT_BUILD_TESTS=OFF -DWILLFIT_BUILD_BENCH=OFF -DWILLFIT_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build "$build" -j"$jobs"
 
 if [ "$#" -gt 0 ]; then
@@ -51,7 +55,9 @@ fuzz_one() {
   local artifacts="$build/artifacts/$name"
   mkdir -p "$corpus" "$artifacts"
   # The seed corpus is read-only input; new finds go to build/fuzz/corpus.
-  if ! "$exe" "$corpus" "tests/fuzz/corpus/$name" -max_total_time="$seconds" -timeout=10 \
+  if [ "$seconds" = 0 ]; then
+    :
+  elif ! "$exe" "$corpus" "tests/fuzz/corpus/$name" -max_total_time="$seconds" -timeout=10 \
       -rss_limit_mb=2048 -max_len=4096 -artifact_prefix="$artifacts/" -print_final_stats=1 \
       2> "$build/fuzz_$name.log"; then
     echo "fuzz_$name FAILED: see $build/fuzz_$name.log and $artifacts/"

@@ -215,6 +215,60 @@ TEST(FindWithoutFullParse, GivesTheSameAnswersAsTheFullDatabase) {
   }
 }
 
+// One scan answers many lookups (the CLI keeps one per process), and match()
+// (what parse_device_spec asks of each piece) says what find() would: found,
+// ambiguous or unknown, for names, typos, pieces of names and sized RAM.
+TEST(FindWithoutFullParse, OneScanManyLookupsAndMatchAgreesWithFind) {
+  const DeviceScan scan(app::embedded_devices_json(), "data/devices.json");
+  std::vector<std::string> queries = {
+      "4090", "a100", "rtx 4900",  "m2 max 64gb", "nvidia",      "rtx",  "",
+      "2x",   "3060", "ddr5 64gb", "h100 sxm",    "radeon 7900", "zzzz", "rtx 4070 48gb"};
+  for (const auto& d : embedded().devices()) {
+    queries.push_back(d.id);
+    queries.push_back(d.id + "x");
+  }
+  std::size_t found = 0;
+  std::size_t ambiguous = 0;
+  std::size_t unknown = 0;
+  for (const auto& q : queries) {
+    const auto slow = embedded().find(q);
+    const auto fast = scan.find(q);
+    ASSERT_EQ(fast.ok(), slow.ok()) << q;
+    EXPECT_EQ(fast.ok() ? fast->id : fast.error().message,
+              slow.ok() ? slow->id : slow.error().message)
+        << q;
+    const NameMatch want = slow.ok()                                 ? NameMatch::Found
+                           : is_ambiguous_device_error(slow.error()) ? NameMatch::Ambiguous
+                                                                     : NameMatch::Unknown;
+    EXPECT_EQ(embedded().match(q), want) << q;
+    EXPECT_EQ(scan.match(q), want) << q;
+    found += want == NameMatch::Found ? 1 : 0;
+    ambiguous += want == NameMatch::Ambiguous ? 1 : 0;
+    unknown += want == NameMatch::Unknown ? 1 : 0;
+  }
+  // The queries reach all three answers.
+  EXPECT_GT(found, 100u);
+  EXPECT_GT(ambiguous, 0u);
+  EXPECT_GT(unknown, 0u);
+}
+
+// Found by fuzz_device (tests/fuzz/regressions/device/): an unknown name that
+// itself says "is ambiguous" was read as an ambiguous one, because the error
+// quotes the name.
+TEST(FindWithoutFullParse, AnUnknownNameSayingAmbiguousIsUnknown) {
+  for (const std::string name : {"2is ambiguous\tb\t\t",
+                                 "..is ambiguousa\x11"
+                                 "1\x04"}) {
+    const auto d = embedded().find(name);
+    ASSERT_FALSE(d.ok()) << name;
+    EXPECT_FALSE(is_ambiguous_device_error(d.error())) << d.error().message;
+    EXPECT_EQ(embedded().match(name), NameMatch::Unknown) << name;
+  }
+  const auto a100 = embedded().find("a100");
+  ASSERT_FALSE(a100.ok());
+  EXPECT_TRUE(is_ambiguous_device_error(a100.error()));
+}
+
 TEST(FindWithoutFullParse, UnusualFilesTakeTheFullParser) {
   // A \u escape, a duplicate id and bad JSON: the scan gives up, the full
   // parser answers (or reports the problem).

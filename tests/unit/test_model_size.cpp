@@ -15,6 +15,24 @@ TEST(ModelSize, ParsesCommonSpellings) {
   EXPECT_EQ(parse_model_size("7B")->text, "7b");
 }
 
+// Found by fuzz_size (tests/fuzz/regressions/size/): 999.99999976m printed
+// as "1000m", which reads back as "1b". The normalised text reads back as itself.
+TEST(ModelSize, NormalisedTextJustBelowAUnitReadsBackAsItself) {
+  for (const char* text : {".99999999976b", "999.9999999m", "0.9999999999t", "999.9999996k"}) {
+    const auto spec = parse_model_size(text);
+    if (!spec) {
+      continue;  // 999.99...k is below the 1m minimum
+    }
+    const auto again = parse_model_size(spec->text);
+    ASSERT_TRUE(again.ok()) << text;
+    EXPECT_EQ(again->text, spec->text) << text;
+  }
+  EXPECT_EQ(parse_model_size(".99999999976b")->text, "1b");
+  EXPECT_EQ(parse_model_size("999.9999999m")->text, "1b");
+  EXPECT_EQ(parse_model_size("0.9999999999t")->text, "1t");
+  EXPECT_EQ(parse_model_size("999.5m")->text, "999.5m");
+}
+
 TEST(ModelSize, MixtureOfExperts) {
   const auto moe = parse_model_size("8x7b");
   ASSERT_TRUE(moe.ok());

@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -35,6 +37,78 @@ TEST(EditDistance, KnownDistances) {
   EXPECT_EQ(edit_distance_within("kitten", "sitting", 3), 3u);
   EXPECT_EQ(edit_distance_within("kitten", "sitting", 2), 3u);  // over the bound: bound + 1
   EXPECT_EQ(edit_distance_within("abc", "xyz", 0), 1u);
+}
+
+// closest() skips the edit distance where the lengths or the characters held
+// already rule a candidate out, and computes it bit-parallel for inputs up to
+// 64 characters: its answers must equal the plain rule (the full table against
+// every candidate) on random names over a small alphabet, with case and
+// containment in play.
+TEST(Closest, ShortcutsKeepThePlainAnswer) {
+  std::mt19937 rng(20261202);
+  // Mostly short names; one in eight 50 to 80 characters, around the 64 that
+  // the bit-parallel distance takes in one word.
+  std::uniform_int_distribution<int> length(0, 14);
+  std::uniform_int_distribution<int> long_length(50, 80);
+  std::uniform_int_distribution<int> letter(0, 7);
+  const auto word = [&] {
+    const int n = letter(rng) == 0 ? long_length(rng) : length(rng);
+    std::string w(static_cast<std::size_t>(n), 'a');
+    for (auto& c : w) {
+      c = "abcdeAB7"[static_cast<std::size_t>(letter(rng))];
+    }
+    return w;
+  };
+  const auto plain = [](const std::string& input, const std::vector<std::string>& names) {
+    const std::string needle = to_lower(input);
+    std::vector<std::pair<std::size_t, std::size_t>> scored;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::string cand = to_lower(names[i]);
+      const std::size_t allowed =
+          std::max<std::size_t>(2, std::max(needle.size(), cand.size()) / 2);
+      const bool contains = !needle.empty() && (cand.find(needle) != std::string::npos ||
+                                                needle.find(cand) != std::string::npos);
+      const std::size_t d = contains ? (needle == cand ? 0 : 1) : edit_distance(needle, cand);
+      if (d <= allowed) {
+        scored.emplace_back(d, i);
+      }
+    }
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<std::string> out;
+    for (const auto& [d, i] : scored) {
+      if (out.size() < 3 && std::find(out.begin(), out.end(), names[i]) == out.end()) {
+        out.push_back(names[i]);
+      }
+    }
+    return out;
+  };
+  std::size_t answered = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::string> names;
+    for (int i = 0; i < 40; ++i) {
+      names.push_back(word());
+    }
+    for (int q = 0; q < 10; ++q) {
+      const std::string input = word();
+      const auto want = plain(input, names);
+      answered += want.empty() ? 0u : 1u;
+      ASSERT_EQ(closest(input, names), want) << "'" << input << "'";
+    }
+  }
+  EXPECT_GT(answered, 1000u);  // most inputs have a suggestion: the rule is exercised
+}
+
+// Names longer than the row kept on the stack, and bounds past any distance
+// (no wrap of bound + 1).
+TEST(EditDistance, LongNamesAndHugeBounds) {
+  const std::string a(300, 'a');
+  const std::string b = std::string(150, 'a') + "b" + std::string(149, 'a');
+  EXPECT_EQ(edit_distance_within(a, b, 5), 1u);
+  EXPECT_EQ(edit_distance_within(a, std::string(200, 'b'), 50), 51u);
+  EXPECT_EQ(edit_distance_within("abc", "xyz", static_cast<std::size_t>(-1)), 3u);
+  EXPECT_EQ(edit_distance_within("", "", 0), 0u);
+  EXPECT_EQ(edit_distance_within("", "abcd", 2), 3u);
 }
 
 // The early stop must never change an answer within the bound: compared with

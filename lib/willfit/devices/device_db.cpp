@@ -391,6 +391,31 @@ void DeviceDb::build_index() {
       token_sets_.emplace_back(i, std::move(tokens));
     }
   }
+  // Each word's names (token_sets_ in order, each once), for partial().
+  word_sets_.clear();
+  for (std::size_t set = 0; set < token_sets_.size(); ++set) {
+    const auto& words = token_sets_[set].second;
+    for (std::size_t w = 0; w < words.size(); ++w) {
+      if (w == 0 || words[w] != words[w - 1]) {  // sorted: repeats are adjacent
+        word_sets_[words[w]].push_back(set);
+      }
+    }
+  }
+  // The keys "did you mean" compares with, in an order that does not depend
+  // on hashing: database order of the first device with the key, then key.
+  std::vector<std::pair<std::size_t, const std::string*>> order;
+  order.reserve(keys_.size());
+  for (const auto& [key, indices] : keys_) {
+    order.emplace_back(indices.front(), &key);
+  }
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : *a.second < *b.second;
+  });
+  suggestion_keys_.clear();
+  suggestion_keys_.reserve(order.size());
+  for (const auto& [index, key] : order) {
+    suggestion_keys_.push_back(*key);
+  }
 }
 
 const Device* DeviceDb::by_id(std::string_view id) const {
@@ -411,59 +436,104 @@ std::vector<std::size_t> DeviceDb::partial(const std::vector<std::string>& token
   std::vector<std::string> wanted = tokens;
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  // Only the names holding the rarest wanted word can hold them all (and none
+  // can when a word is in no name); with no words, every name does.
+  const std::vector<std::size_t>* sets = nullptr;
+  for (const auto& word : wanted) {
+    const auto it = word_sets_.find(word);
+    if (it == word_sets_.end()) {
+      return {};
+    }
+    if (sets == nullptr || it->second.size() < sets->size()) {
+      sets = &it->second;
+    }
+  }
   std::vector<std::size_t> out;
-  for (const auto& [index, have] : token_sets_) {
+  const auto consider = [&](std::size_t set) {
+    const auto& [index, have] = token_sets_[set];
     if (std::includes(have.begin(), have.end(), wanted.begin(), wanted.end()) &&
         std::find(out.begin(), out.end(), index) == out.end()) {
       out.push_back(index);
+    }
+  };
+  if (sets == nullptr) {
+    for (std::size_t set = 0; set < token_sets_.size(); ++set) {
+      consider(set);
+    }
+  } else {
+    for (std::size_t set : *sets) {
+      consider(set);
     }
   }
   return out;
 }
 
-Expected<Device> DeviceDb::find(std::string_view name) const {
-  const std::string shown = trim(name);
+DeviceDb::Located DeviceDb::locate(std::string_view name) const {
+  Located out;
   const auto tokens = device_tokens(name);
   if (tokens.empty()) {
-    return make_error(
-        fmt::format("no device named in '{}': try 'willfit devices' for the list", shown));
+    out.no_name = true;
+    return out;
   }
-  std::vector<std::size_t> found = exact(join(tokens));
+  out.found = exact(join(tokens));
   const auto size = split_size(tokens);
-  if (found.empty() && size) {
+  if (out.found.empty() && size) {
     const auto rest = exact(join(size->rest));
     if (rest.size() == 1) {
       const Device& d = devices_[rest.front()];
       if (memory_is(d, size->gib)) {
-        return d;
+        out.found = rest;
+        return out;
       }
       if (d.kind == DeviceKind::Cpu && d.memory_bytes == 0) {
         Device sized = d;
         sized.memory_bytes = static_cast<Bytes>(size->gib * static_cast<double>(kGiB));
         sized.memory_marketed = fmt::format("{:g} GB", size->gib);
-        return sized;
+        out.sized = std::move(sized);
+        return out;
       }
     }
   }
-  if (found.empty()) {
-    found = partial(tokens);
+  if (out.found.empty()) {
+    out.found = partial(tokens);
     if (size) {
       for (std::size_t i : partial(size->rest)) {
         if (memory_is(devices_[i], size->gib) &&
-            std::find(found.begin(), found.end(), i) == found.end()) {
-          found.push_back(i);
+            std::find(out.found.begin(), out.found.end(), i) == out.found.end()) {
+          out.found.push_back(i);
         }
       }
     }
   }
-  if (found.size() == 1) {
-    return devices_[found.front()];
+  return out;
+}
+
+NameMatch DeviceDb::match(std::string_view name) const {
+  const Located at = locate(name);
+  if (at.sized || at.found.size() == 1) {
+    return NameMatch::Found;
   }
-  if (found.size() > 1) {
+  return at.found.size() > 1 ? NameMatch::Ambiguous : NameMatch::Unknown;
+}
+
+Expected<Device> DeviceDb::find(std::string_view name) const {
+  const std::string shown = trim(name);
+  Located at = locate(name);
+  if (at.no_name) {
+    return make_error(
+        fmt::format("no device named in '{}': try 'willfit devices' for the list", shown));
+  }
+  if (at.sized) {
+    return std::move(*at.sized);
+  }
+  if (at.found.size() == 1) {
+    return devices_[at.found.front()];
+  }
+  if (at.found.size() > 1) {
     return make_error(
         fmt::format("device '{}' {}: {}; name one of them (memory size, "
                     "form factor) or see 'willfit devices {}'",
-                    shown, kAmbiguous, candidate_list(devices_, found), shown));
+                    shown, kAmbiguous, candidate_list(devices_, at.found), shown));
   }
   const std::string hint = did_you_mean(suggest(name));
   return make_error(
@@ -473,27 +543,9 @@ Expected<Device> DeviceDb::find(std::string_view name) const {
 }
 
 std::vector<std::string> DeviceDb::suggest(std::string_view name) const {
-  // The closest keys, as ids the user can type.
-  std::vector<std::string> keys;
-  std::vector<std::size_t> owners;
-  for (const auto& [key, indices] : keys_) {
-    keys.push_back(key);
-    owners.push_back(indices.front());
-  }
-  // Deterministic order regardless of hashing: database order, then key.
-  std::vector<std::size_t> order(keys.size());
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    order[i] = i;
-  }
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return owners[a] != owners[b] ? owners[a] < owners[b] : keys[a] < keys[b];
-  });
-  std::vector<std::string> sorted_keys;
-  for (std::size_t i : order) {
-    sorted_keys.push_back(keys[i]);
-  }
+  // The closest keys (sorted once, in build_index), as ids the user can type.
   std::vector<std::string> ids;
-  for (const auto& key : closest(device_key(name), sorted_keys, 12)) {
+  for (const auto& key : closest(device_key(name), suggestion_keys_, 12)) {
     const auto& id = devices_[exact(key).front()].id;
     if (std::find(ids.begin(), ids.end(), id) == ids.end() && ids.size() < 3) {
       ids.push_back(id);
@@ -513,7 +565,11 @@ std::vector<std::string> DeviceDb::vendors() const {
 }
 
 bool is_ambiguous_device_error(const Error& error) {
-  return error.message.find(kAmbiguous) != std::string::npos;
+  // The message quotes the user's text, which may itself say "is ambiguous"
+  // (found by fuzz_device: "2is ambiguous\tb"): only find's ambiguous error
+  // starts with "device '" ("unknown device '...", "no device named ...").
+  return error.message.rfind("device '", 0) == 0 &&
+         error.message.find(kAmbiguous) != std::string::npos;
 }
 
 std::vector<const Device*> DeviceDb::search(std::string_view query) const {
@@ -956,55 +1012,76 @@ class Scanner {
 
 }  // namespace
 
-Expected<Device> find_device_in(std::string_view json, std::string_view origin,
-                                std::string_view name) {
-  const auto full = [&]() -> Expected<Device> {
-    auto db = parse_device_db(json, origin);
-    if (!db) {
-      return db.error();
-    }
-    return db->find(name);
-  };
+DeviceScan::DeviceScan(std::string_view json, std::string_view origin)
+    : json_(json), origin_(origin) {
   auto stubs = Scanner(json).entries();
   if (!stubs) {
-    return full();
+    full_.emplace(parse_device_db(json, origin));
+    return;
   }
   std::vector<Device> devices;
   std::set<std::string> ids;
   for (const auto& stub : *stubs) {
     if (!ids.insert(stub.device.id).second) {
-      return full();  // duplicate ids: the full parse says which
+      full_.emplace(parse_device_db(json, origin));  // duplicate ids: the full parse says which
+      return;
     }
     devices.push_back(stub.device);
+    spans_.emplace_back(stub.begin, stub.end);
   }
-  const DeviceDb index(std::move(devices), "", std::string(origin));
-  auto hit = index.find(name);
+  index_ = DeviceDb(std::move(devices), "", origin_);
+}
+
+NameMatch DeviceScan::match(std::string_view name) const {
+  if (full_) {
+    return *full_ ? (*full_)->match(name) : NameMatch::Unknown;
+  }
+  return index_.match(name);
+}
+
+Expected<Device> DeviceScan::find(std::string_view name) const {
+  if (full_) {
+    if (!*full_) {
+      return full_->error();
+    }
+    return (*full_)->find(name);
+  }
+  auto hit = index_.find(name);
   if (!hit) {
     return hit.error();
   }
-  for (std::size_t i = 0; i < stubs->size(); ++i) {
-    const Stub& stub = (*stubs)[i];
-    if (stub.device.id != hit->id) {
+  const auto& stubs = index_.devices();
+  for (std::size_t i = 0; i < stubs.size(); ++i) {
+    if (stubs[i].id != hit->id) {
       continue;
     }
+    const auto [begin, end] = spans_[i];
     Json entry;
     try {
-      entry = Json::parse(json.substr(stub.begin, stub.end - stub.begin));
+      entry = Json::parse(json_.substr(begin, end - begin));
     } catch (const Json::exception&) {
-      return full();
+      break;
     }
-    auto device =
-        read_device(entry, fmt::format("{}: devices[{}] ('{}')", origin, i, stub.device.id));
+    auto device = read_device(entry, fmt::format("{}: devices[{}] ('{}')", origin_, i, hit->id));
     if (!device) {
       return device.error();
     }
-    if (hit->memory_bytes != stub.device.memory_bytes) {  // system memory given a size
+    if (hit->memory_bytes != stubs[i].memory_bytes) {  // system memory given a size
       device->memory_bytes = hit->memory_bytes;
       device->memory_marketed = hit->memory_marketed;
     }
     return device;
   }
-  return full();
+  auto db = parse_device_db(json_, origin_);
+  if (!db) {
+    return db.error();
+  }
+  return db->find(name);
+}
+
+Expected<Device> find_device_in(std::string_view json, std::string_view origin,
+                                std::string_view name) {
+  return DeviceScan(json, origin).find(name);
 }
 
 // ---- --device values ------------------------------------------------------

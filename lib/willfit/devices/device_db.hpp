@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -25,6 +26,10 @@ std::string device_key(std::string_view name);
 // digits ("a100 40gb" -> a, 100, 40, gb): used to find partial matches.
 std::vector<std::string> device_tokens(std::string_view name);
 
+// How a piece of a --device value reads against the device database: no
+// device, several (ambiguous), or one.
+enum class NameMatch { Unknown, Ambiguous, Found };
+
 class DeviceDb {
  public:
   DeviceDb() = default;
@@ -41,6 +46,10 @@ class DeviceDb {
   // Errors: ambiguous (lists the candidates) or unknown ("did you mean ...?").
   [[nodiscard]] Expected<Device> find(std::string_view name) const;
 
+  // What find would answer, without writing the error (no "did you mean"
+  // scan): parse_device_spec asks this of every piece of a --device value.
+  [[nodiscard]] NameMatch match(std::string_view name) const;
+
   // Every device whose name, id or alias holds all the words of `query`
   // (after normalisation), in database order; every device for "".
   [[nodiscard]] std::vector<const Device*> search(std::string_view query) const;
@@ -55,6 +64,14 @@ class DeviceDb {
   [[nodiscard]] DeviceDb merged_with(const DeviceDb& overlay) const;
 
  private:
+  // What a name finds: no name at all, the matching devices, or a system-RAM
+  // entry given the size the name asked for.
+  struct Located {
+    bool no_name = false;
+    std::vector<std::size_t> found;
+    std::optional<Device> sized;
+  };
+  [[nodiscard]] Located locate(std::string_view name) const;
   void build_index();
   [[nodiscard]] std::vector<std::size_t> exact(const std::string& key) const;
   [[nodiscard]] std::vector<std::size_t> partial(const std::vector<std::string>& tokens) const;
@@ -66,6 +83,10 @@ class DeviceDb {
   std::unordered_map<std::string, std::vector<std::size_t>> keys_;
   // (device index, tokens of one of its names), for partial matches.
   std::vector<std::pair<std::size_t, std::vector<std::string>>> token_sets_;
+  // word -> the token_sets_ holding it (ascending), for partial().
+  std::unordered_map<std::string, std::vector<std::size_t>> word_sets_;
+  // Every key once, in database order, for suggest().
+  std::vector<std::string> suggestion_keys_;
 };
 
 // Parses a devices document. `origin` names it in errors ("data/devices.json",
@@ -83,6 +104,26 @@ Expected<DeviceDb> parse_device_db(std::string_view json, std::string_view origi
 Expected<Device> find_device_in(std::string_view json, std::string_view origin,
                                 std::string_view name);
 
+// find_device_in's scan, kept for many lookups: the document is scanned once
+// (id, name, aliases, kind and memory of each entry) and each find parses
+// only the entry it finds. `json` must outlive the scan (the embedded copy,
+// compiled in, does).
+class DeviceScan {
+ public:
+  DeviceScan(std::string_view json, std::string_view origin);
+  // As parse_device_db(json, origin)->find(name) and ->match(name).
+  [[nodiscard]] Expected<Device> find(std::string_view name) const;
+  [[nodiscard]] NameMatch match(std::string_view name) const;
+
+ private:
+  std::string_view json_;
+  std::string origin_;
+  DeviceDb index_;                                          // the scanned stubs, in document order
+  std::vector<std::pair<std::size_t, std::size_t>> spans_;  // each stub's bytes in json_
+  // Set when the scan met anything unusual: the full parse, done once.
+  std::optional<Expected<DeviceDb>> full_;
+};
+
 // The document's "data_version" read from its first few hundred bytes without
 // parsing the whole file ("" when not there): --version runs on every start.
 std::string peek_data_version(std::string_view json);
@@ -97,9 +138,6 @@ struct DeviceSpecPart {
 // opposed to "unknown device".
 bool is_ambiguous_device_error(const Error& error);
 
-// How a piece of a --device value reads against the device database: no
-// device, several (ambiguous), or one.
-enum class NameMatch { Unknown, Ambiguous, Found };
 using DeviceNameCheck = std::function<NameMatch(std::string_view)>;
 
 // Splits a --device value: "2x rtx 3090", "rtx 3090 x2", "3090x2",

@@ -459,6 +459,16 @@ void ModelDb::merge(ModelDb other) {
 void ModelDb::reindex() {
   exact_.clear();
   loose_.clear();
+  // What suggest() compares with: ids, and aliases that are not Hugging Face ids.
+  suggestion_names_.clear();
+  for (const auto& e : entries_) {
+    suggestion_names_.push_back(e.model.id);
+    for (const auto& alias : e.aliases) {
+      if (alias.find('/') == std::string::npos) {
+        suggestion_names_.push_back(alias);
+      }
+    }
+  }
   // Later entries (user files) win a shared name.
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     const auto& e = entries_[i];
@@ -520,16 +530,7 @@ Expected<CatalogueMatch> ModelDb::find(std::string_view name) const {
 }
 
 std::vector<std::string> ModelDb::suggest(std::string_view name, std::size_t limit) const {
-  std::vector<std::string> candidates;
-  for (const auto& e : entries_) {
-    candidates.push_back(e.model.id);
-    for (const auto& alias : e.aliases) {
-      if (alias.find('/') == std::string::npos) {
-        candidates.push_back(alias);
-      }
-    }
-  }
-  return closest(to_lower(trim(name)), candidates, limit);
+  return closest(to_lower(trim(name)), suggestion_names_, limit);
 }
 
 Model model_from_match(const CatalogueMatch& match) {

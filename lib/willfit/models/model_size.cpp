@@ -1,7 +1,9 @@
 #include "willfit/models/model_size.hpp"
 
+#include <array>
 #include <cctype>
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -43,16 +45,23 @@ bool parse_count(std::string_view s, double& out) {
 }
 
 std::string format_count(double params) {
-  if (params >= 1e12) {
-    return fmt::format("{:g}t", params / 1e12);
+  constexpr std::array<std::pair<double, char>, 4> kUnits = {
+      {{1e12, 't'}, {1e9, 'b'}, {1e6, 'm'}, {1e3, 'k'}}};
+  for (std::size_t i = 0; i < kUnits.size(); ++i) {
+    const auto [unit, suffix] = kUnits[i];
+    if (params < unit && i + 1 < kUnits.size()) {
+      continue;
+    }
+    const std::string digits = fmt::format("{:g}", params / unit);
+    // {:g} keeps six significant digits, so 999.99999976m prints as "1000m",
+    // which reads back as 1b (found by fuzz_size: ".99999999976b"): such a
+    // value is written in the next unit up, as it reads.
+    if (digits == "1000" && i > 0) {
+      return fmt::format("1{}", kUnits[i - 1].second);
+    }
+    return digits + suffix;
   }
-  if (params >= 1e9) {
-    return fmt::format("{:g}b", params / 1e9);
-  }
-  if (params >= 1e6) {
-    return fmt::format("{:g}m", params / 1e6);
-  }
-  return fmt::format("{:g}k", params / 1e3);
+  return "";
 }
 
 Expected<SizeSpec> check_range(SizeSpec spec, const std::string& original) {
