@@ -598,8 +598,8 @@ TEST(Runtime, CpuRepackCountsTheTypesTheCpuRepacks) {
   EXPECT_FALSE(parse_cpu_features("sse").ok());
 }
 
-// On a CPU-only run the copy is held besides the mapped file; --no-repack and
-// a GPU drop it.
+// On a CPU-only run the copy is held besides the mapped file (whose pages
+// behind it are dropped); --no-repack and a GPU drop it.
 TEST(Runtime, CpuRepackIsHeldOnlyOnTheCpu) {
   InferenceQuery q = query("8b", "q4_k_m", nullptr);
   q.model.weight_mix = {{"Q4_K", 4 * kGiB, 200}};
@@ -613,7 +613,9 @@ TEST(Runtime, CpuRepackIsHeldOnlyOnTheCpu) {
   q.cpu_repack = false;
   const Estimate without = estimate_inference(q);
   EXPECT_EQ(term(without, "cpu_repack"), -1);
-  EXPECT_EQ(with.memory.weights - without.memory.weights, 4 * kGiB);
+  // The copy is held besides the file, whose pages behind it are dropped.
+  EXPECT_EQ(with.file_pages_dropped, 4 * kGiB);
+  EXPECT_EQ(with.memory.weights + with.file_pages_dropped - without.memory.weights, 4 * kGiB);
   InferenceQuery g = query("8b", "q4_k_m", "64gb");
   g.model.weight_mix = q.model.weight_mix;
   EXPECT_EQ(term(estimate_inference(g), "cpu_repack"), -1);

@@ -228,11 +228,13 @@ Bytes indexer_cache_bytes(const Architecture& a, std::int64_t cells, const KvCac
 DefaultContext ollama_default_context(const InferenceQuery& q) {
   const Bytes vram = q.devices.capacity();
   DefaultContext d;
-  d.tokens = vram >= 47 * kGiB ? 262144 : vram >= 23 * kGiB ? 32768 : 4096;
+  constexpr Bytes kMid = 23 * kGiB;
+  constexpr Bytes kLarge = 47 * kGiB;
+  d.tokens = vram >= kLarge ? 262144 : vram >= kMid ? 32768 : 4096;
   d.note = fmt::format(
-      "context {{}} tokens: Ollama's default for {} of GPU memory (4096 under 23 GiB, 32768 "
-      "under 47 GiB, else 262144)",
-      format_memory(vram, q.units));
+      "context {{}} tokens: Ollama's default for {} of GPU memory (4096 under {}, 32768 "
+      "under {}, else 262144)",
+      format_memory(vram, q.units), format_memory(kMid, q.units), format_memory(kLarge, q.units));
   if (q.model.arch.max_context > 0 && q.model.arch.max_context < d.tokens) {
     d.tokens = q.model.arch.max_context;
     d.note += fmt::format(", capped at the model's trained {}", q.model.arch.max_context);
