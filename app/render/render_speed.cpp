@@ -115,6 +115,7 @@ nlohmann::ordered_json speed_json(const SpeedEstimate& s) {
   j["batch_requested"] = s.batch_requested;
   j["tensor_parallel"] = s.tensor_parallel;
   j["ram_assumed_bytes"] = s.ram_assumed_bytes ? Json(*s.ram_assumed_bytes) : Json(nullptr);
+  j["moe_routing_s"] = s.estimable ? Json(s.routing_s) : Json(nullptr);
   Json notes = Json::array();
   for (const auto& n : s.notes) {
     notes.push_back(n);

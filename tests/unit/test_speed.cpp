@@ -230,6 +230,93 @@ TEST(SpeedDecode, MixtureOfExpertsReadsOnlyActiveExperts) {
             0.35 * static_cast<double>(estimate_inference(moe).memory.weights));
 }
 
+// gpt-oss-20b's shape (config.json of openai/gpt-oss-20b: 24 layers, hidden
+// 2880, 32 experts of 2880, 4 per token, 64 query heads of 64, 8 KV heads,
+// vocabulary 201088, head not tied).
+Model gpt_oss_20b_shape() {
+  Model m;
+  m.name = "gpt-oss-20b";
+  m.arch.layers = 24;
+  m.arch.hidden_size = 2880;
+  m.arch.intermediate_size = 2880;
+  m.arch.heads = 64;
+  m.arch.kv_heads = 8;
+  m.arch.head_dim = 64;
+  m.arch.vocab_size = 201088;
+  Moe moe;
+  moe.experts = 32;
+  moe.experts_per_token = 4;
+  moe.expert_intermediate_size = 2880;
+  m.arch.moe = moe;
+  const ParamBreakdown p = count_params(m.arch);
+  m.params = p.total();
+  m.active_params = p.active();
+  return m;
+}
+
+// llama.cpp's build_moe_ffn at a batch of one: router, softmax, argsort,
+// get_rows, sum_rows, div, three mul_mat_id, GLU, mul, k - 1 adds (10 + k
+// nodes) in place of a dense MLP's 4; shared experts add their MLP and an add.
+TEST(SpeedMoe, RoutedLayersAddSixPlusKGraphNodes) {
+  Architecture a = gpt_oss_20b_shape().arch;
+  EXPECT_EQ(moe_extra_nodes_per_layer(a), 10);
+  a.moe->experts_per_token = 8;
+  EXPECT_EQ(moe_extra_nodes_per_layer(a), 14);
+  a.moe->shared_experts = 1;
+  EXPECT_EQ(moe_extra_nodes_per_layer(a), 19);
+  EXPECT_EQ(moe_extra_nodes_per_layer(llama2_7b().arch), 0);
+}
+
+// MXFP4_MOE keeps the experts in MXFP4 (4.25 bits) and every other matrix in
+// Q8_0 (8.5 bits). A token reads the attention (24 x 2880 x (4096 + 2 x 512 +
+// 4096) = 637 M weights) and the head (201088 x 2880 = 579 M) at Q8_0, 1.29
+// GB, and 4 of 32 experts (24 x 4 x 3 x 2880^2 = 2.39 G weights) at MXFP4,
+// 1.27 GB: about 2.56 GB, where active / total parameters x the file gives
+// 2.1 GB (1.7 GB with the model card's 3.6 B active).
+TEST(SpeedMoe, ExpertsNarrowerThanTheRestAreReadClassByClass) {
+  const Model m = gpt_oss_20b_shape();
+  const Precision mxfp4 = *parse_precision("mxfp4");
+  const Bytes file = weight_bytes(m, mxfp4);
+  const TokenCosts by_class = token_costs(m, mxfp4, file, 0);
+  const TokenCosts by_ratio = token_costs(m, file, 0);
+  EXPECT_NEAR(static_cast<double>(by_class.weight_bytes), 2.56e9, 0.05e9);
+  EXPECT_GT(static_cast<double>(by_class.weight_bytes),
+            1.2 * static_cast<double>(by_ratio.weight_bytes));
+  // FLOPs follow the weights read, not the bytes.
+  EXPECT_NEAR(by_class.flops_per_weight_byte * static_cast<double>(by_class.weight_bytes),
+              by_ratio.flops_per_weight_byte * static_cast<double>(by_ratio.weight_bytes), 1e3);
+  // A dense model reads what it did.
+  const Model dense = llama2_7b();
+  EXPECT_EQ(token_costs(dense, mxfp4, 3'822'520'893, 0).weight_bytes,
+            token_costs(dense, 3'822'520'893, 0).weight_bytes);
+}
+
+// Routing's nodes cost node_time_s() each on top of the bytes: on an NVIDIA
+// card gpt-oss-20b's 24 layers x 10 nodes add 240 x 2.84 us = 0.68 ms a
+// token; vLLM (one fused MoE kernel) adds none.
+TEST(SpeedMoe, RoutingNodesAddFixedTimePerToken) {
+  InferenceQuery q;
+  q.model = gpt_oss_20b_shape();
+  q.precision = *parse_precision("mxfp4");
+  q.devices.devices = {gpu(1000, 300)};
+  q.devices.text = "test";
+  q.context = 512;
+  const Estimate e = estimate_inference(q);
+  const SpeedEstimate s = estimate_speed(q, e, {});
+  ASSERT_TRUE(s.estimable) << s.reason;
+  EXPECT_NEAR(s.routing_s, 240 * node_time_s(SpeedClass::Nvidia), 1e-9);
+  EXPECT_NEAR(s.tiers[0].fixed_s, 0.68e-3, 0.01e-3);
+  const double bytes_s = static_cast<double>(s.tiers[0].weight_bytes) / (1000e9 * 0.69);
+  EXPECT_NEAR(1.0 / s.decode_tokens_per_s, bytes_s + s.routing_s, 1e-7);
+  // The upper bound is the bytes at the datasheet bandwidth alone.
+  EXPECT_NEAR(1.0 / s.decode_upper_bound_tokens_per_s,
+              static_cast<double>(s.tiers[0].weight_bytes) / 1000e9, 1e-7);
+  q.runtime = Runtime::Vllm;
+  const SpeedEstimate v = estimate_speed(q, estimate_inference(q), {});
+  ASSERT_TRUE(v.estimable) << v.reason;
+  EXPECT_EQ(v.routing_s, 0.0);
+}
+
 TEST(SpeedBatch, ThroughputGrowsWithTheBatchUntilComputeBound) {
   SpeedTier t = tier(10 * kGB, 1000);  // 10 ms per step from memory
   t.tflops = 100;                      // 100 TFLOPS at 100 %

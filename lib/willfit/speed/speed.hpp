@@ -38,6 +38,25 @@ struct Efficiency {
 };
 Efficiency efficiency(SpeedClass c);
 
+// Mixture-of-experts routing costs time that no byte count shows: at a batch
+// of one, each routed layer runs more, smaller operations than a dense MLP
+// (router, top-k, gather, three expert matmuls, the weighted sum), and every
+// operation pays a fixed dispatch time whatever its size. Graph nodes of one
+// dense layer at decode, as llama.cpp builds it (src/models/llama.cpp: norm and
+// scale, Q/K/V, two ropes, two cache writes, attention, output, residual;
+// norm and scale, gate, up, GLU, down, residual) and per token outside the
+// layers (embedding rows, final norm and scale, head):
+inline constexpr int kDenseLayerNodes = 19;
+inline constexpr int kTokenNodes = 4;
+// Nodes a routed layer adds to a dense one (see speed.cpp, from llama.cpp's
+// build_moe_ffn): 6 + experts per token, 5 more with shared experts.
+int moe_extra_nodes_per_layer(const Architecture& arch);
+// Seconds one graph node costs beyond its bytes, per device class: DERIVED
+// from the dense calibration rows (measured time per token minus the bytes at
+// the datasheet bandwidth, over the dense graph's nodes; the median per
+// class). SpeedAccuracy.NodeTimesAreTheMediansOfTheDenseRows recomputes them.
+double node_time_s(SpeedClass c);
+
 // The dense peak a prefill is measured against: FP16 dense, else BF16 dense,
 // else FP32 (Apple and older cards publish no FP16 matrix figure).
 std::optional<double> peak_tflops(const Device& device);
@@ -55,6 +74,9 @@ struct SpeedTier {
   // Prefill only: llama.cpp computes big batches of host-resident layers on
   // the GPU, copying their weights over this link once per micro-batch.
   std::optional<double> prefill_link_gb_per_s;
+  // Decode time per step that does not scale with bytes: the graph nodes MoE
+  // routing adds on this tier (its share of the layers) x node_time_s().
+  double fixed_s = 0;
 };
 
 // Tensor parallel decode, fitted (least squares) to vLLM's Llama-2-70B FP16 on
@@ -114,6 +136,7 @@ struct SpeedEstimate {
   int batch_requested = 1;
   std::string engine = "llama.cpp-style";  // whose efficiencies: "vLLM" or "llama.cpp-style"
   int tensor_parallel = 1;                 // devices splitting every layer (vLLM, --split tensor)
+  double routing_s = 0;  // MoE: time a token spends on routing's extra graph nodes (all tiers)
   std::vector<SpeedTier> tiers;
   std::vector<std::string> notes;  // what was assumed, for the user
 };
@@ -145,10 +168,18 @@ struct TokenCosts {
   Bytes kv_bytes = 0;                // KV cache of one sequence at the context
   double flops_per_weight_byte = 0;  // 2 x params read / weight bytes read
   double attention_flops_per_position = 0;
+  double extra_nodes = 0;  // graph nodes per token beyond a dense model's (MoE routing)
 };
 // `weights`: every weight at its precision (or the file's bytes); `kv_bytes`:
 // kv_read_bytes() at the context.
 TokenCosts token_costs(const Model& model, Bytes weights, Bytes kv_bytes);
+// The same with the precision known: a mixture of experts then reads its
+// bytes tensor class by class (weight_layout(): the dense parts whole, k of E
+// of each block's routed experts, the head), which matters when the experts
+// are stored narrower than the rest (gpt-oss: MXFP4 experts, Q8_0 attention
+// and head). Dense models read what the overload above says.
+TokenCosts token_costs(const Model& model, const Precision& precision, Bytes weights,
+                       Bytes kv_bytes);
 
 // KV cache bytes a token reads with `tokens` already cached in one sequence
 // (the estimator's layout, without its 256-cell padding).
