@@ -3,7 +3,7 @@
 // file's size). Compare BM_GgufHeader/1 (a 2 MB file), /1000 (1 GB) and
 // /100000 (100 GB): the same header (the same tensors, only larger), so any
 // difference is the file's size. Also: the cost of a catalogue lookup, which
-// every named-model question pays once.
+// every named-model question pays once, and of a miss in each database.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -11,10 +11,12 @@
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
+#include "sources/device_source.hpp"
 #include "sources/embedded_data.hpp"
 #include "sources/environment.hpp"
 #include "sources/model_source.hpp"
 #include "unit/model_file_writers.hpp"
+#include "willfit/devices/device_db.hpp"
 #include "willfit/models/model_db.hpp"
 
 namespace {
@@ -76,6 +78,27 @@ void BM_CatalogueFind(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_CatalogueFind);
+
+// A name that is in neither database: the lookup fails and writes "did you
+// mean", scoring every model name or device key (what each mistyped MODEL or
+// --device costs, and most inputs of fuzz_model_name and fuzz_device).
+void BM_CatalogueMiss(benchmark::State& state) {
+  const auto& db = willfit::app::embedded_model_db();
+  for (auto _ : state) {
+    auto m = db->find("lama-3.1-8b-instrukt");
+    benchmark::DoNotOptimize(m.ok());
+  }
+}
+BENCHMARK(BM_CatalogueMiss)->Unit(benchmark::kMicrosecond);
+
+void BM_DeviceMiss(benchmark::State& state) {
+  const auto& db = willfit::app::embedded_device_db();
+  for (auto _ : state) {
+    auto d = db->find("rtx 4909 super");
+    benchmark::DoNotOptimize(d.ok());
+  }
+}
+BENCHMARK(BM_DeviceMiss)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

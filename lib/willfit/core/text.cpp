@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <numeric>
 #include <optional>
+#include <utility>
 
 namespace willfit {
 
@@ -154,7 +155,21 @@ std::size_t edit_distance_within(std::string_view a, std::string_view b, std::si
   return banded_distance(a, b, bound, row.data());
 }
 
-std::vector<std::string> closest(std::string_view input, const std::vector<std::string>& candidates,
+Candidates::Candidates(std::vector<std::string> names) : names_(std::move(names)) {
+  lower_.reserve(names_.size());
+  chars_.reserve(names_.size());
+  for (const auto& name : names_) {
+    std::string low = to_lower(name);
+    std::uint64_t bits = 0;
+    for (char c : low) {
+      bits |= char_bit(c);
+    }
+    lower_.push_back(std::move(low));
+    chars_.push_back(bits);
+  }
+}
+
+std::vector<std::string> closest(std::string_view input, const Candidates& candidates,
                                  std::size_t limit) {
   const std::string needle = to_lower(input);
   std::uint64_t needle_chars = 0;
@@ -165,29 +180,31 @@ std::vector<std::string> closest(std::string_view input, const std::vector<std::
   if (!needle.empty() && needle.size() <= BitPattern::kMaxSize) {
     pattern.emplace(needle);
   }
+  const auto& names = candidates.names();
   std::vector<std::pair<std::size_t, std::size_t>> scored;  // (distance, index)
-  std::string cand;  // one buffer for every lowercased candidate
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const std::string& raw = candidates[i];
-    const std::size_t allowed = std::max<std::size_t>(2, std::max(needle.size(), raw.size()) / 2);
-    cand.assign(raw);
-    std::uint64_t cand_chars = 0;
-    for (char& c : cand) {
-      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      cand_chars |= char_bit(c);
-    }
-    // A candidate that contains the input (or the reverse) is a strong hint.
-    const bool contains =
-        !needle.empty() && (cand.size() >= needle.size() ? cand.find(needle) != std::string::npos
-                                                         : needle.find(cand) != std::string::npos);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string& cand = candidates.lower(i);
+    const std::size_t allowed = std::max<std::size_t>(2, std::max(needle.size(), cand.size()) / 2);
     // The distance is at least the difference in length, and at least half
     // the characters one holds and the other does not: skip the quadratic
     // edit distance when either rules a candidate out, so a 100 kB argument
     // costs a scan, not seconds, and most names cost no table at all.
     const std::size_t length_gap =
-        needle.size() > raw.size() ? needle.size() - raw.size() : raw.size() - needle.size();
-    const auto chars_apart = static_cast<std::size_t>(std::popcount(needle_chars ^ cand_chars));
-    if (!contains && (length_gap > allowed || (chars_apart + 1) / 2 > allowed)) {
+        needle.size() > cand.size() ? needle.size() - cand.size() : cand.size() - needle.size();
+    const auto chars_apart =
+        static_cast<std::size_t>(std::popcount(needle_chars ^ candidates.chars(i)));
+    const bool far = length_gap > allowed || (chars_apart + 1) / 2 > allowed;
+    // A candidate that contains the input (or the reverse) is a strong hint,
+    // however far apart the two are otherwise. The shorter one's characters
+    // must all be in the longer one for that, a test of two words.
+    const std::uint64_t shorter_chars =
+        cand.size() >= needle.size() ? needle_chars : candidates.chars(i);
+    const bool may_contain = (shorter_chars & ~(needle_chars & candidates.chars(i))) == 0;
+    const bool contains =
+        !needle.empty() && may_contain &&
+        (cand.size() >= needle.size() ? cand.find(needle) != std::string::npos
+                                      : needle.find(cand) != std::string::npos);
+    if (far && !contains) {
       continue;
     }
     const std::size_t d = contains  ? (needle == cand ? 0 : 1)
@@ -204,11 +221,16 @@ std::vector<std::string> closest(std::string_view input, const std::vector<std::
     if (out.size() >= limit) {
       break;
     }
-    if (std::find(out.begin(), out.end(), candidates[i]) == out.end()) {
-      out.push_back(candidates[i]);
+    if (std::find(out.begin(), out.end(), names[i]) == out.end()) {
+      out.push_back(names[i]);
     }
   }
   return out;
+}
+
+std::vector<std::string> closest(std::string_view input, const std::vector<std::string>& candidates,
+                                 std::size_t limit) {
+  return closest(input, Candidates(candidates), limit);
 }
 
 std::string did_you_mean(const std::vector<std::string>& suggestions) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,8 +22,27 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 // not the whole table: "did you mean" scans every device and model name.
 std::size_t edit_distance_within(std::string_view a, std::string_view b, std::size_t bound);
 
+// Names that "did you mean" compares with, prepared once: each lowercased,
+// with the set of characters it holds. A database keeps one for its hundreds
+// of names, so a lookup that misses lowers and scans none of them again.
+class Candidates {
+ public:
+  Candidates() = default;
+  explicit Candidates(std::vector<std::string> names);
+  [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
+  [[nodiscard]] const std::string& lower(std::size_t i) const { return lower_[i]; }
+  [[nodiscard]] std::uint64_t chars(std::size_t i) const { return chars_[i]; }
+
+ private:
+  std::vector<std::string> names_;  // as given: what closest() returns
+  std::vector<std::string> lower_;
+  std::vector<std::uint64_t> chars_;  // the characters each holds, as bits (char mod 64)
+};
+
 // The `limit` candidates closest to `input` (by edit distance, ties by order),
 // keeping only those close enough to be plausible.
+std::vector<std::string> closest(std::string_view input, const Candidates& candidates,
+                                 std::size_t limit = 3);
 std::vector<std::string> closest(std::string_view input, const std::vector<std::string>& candidates,
                                  std::size_t limit = 3);
 

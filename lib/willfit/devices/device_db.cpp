@@ -34,6 +34,7 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -411,11 +412,12 @@ void DeviceDb::build_index() {
   std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first < b.first : *a.second < *b.second;
   });
-  suggestion_keys_.clear();
-  suggestion_keys_.reserve(order.size());
+  std::vector<std::string> keys;
+  keys.reserve(order.size());
   for (const auto& [index, key] : order) {
-    suggestion_keys_.push_back(*key);
+    keys.push_back(*key);
   }
+  suggestion_keys_ = Candidates(std::move(keys));
 }
 
 const Device* DeviceDb::by_id(std::string_view id) const {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "willfit/core/expected.hpp"
+#include "willfit/core/text.hpp"
 #include "willfit/devices/device.hpp"
 
 namespace willfit {
@@ -86,7 +87,7 @@ class DeviceDb {
   // word -> the token_sets_ holding it (ascending), for partial().
   std::unordered_map<std::string, std::vector<std::size_t>> word_sets_;
   // Every key once, in database order, for suggest().
-  std::vector<std::string> suggestion_keys_;
+  Candidates suggestion_keys_;
 };
 
 // Parses a devices document. `origin` names it in errors ("data/devices.json",

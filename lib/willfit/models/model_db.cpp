@@ -24,6 +24,7 @@
 #include <cctype>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -460,15 +461,16 @@ void ModelDb::reindex() {
   exact_.clear();
   loose_.clear();
   // What suggest() compares with: ids, and aliases that are not Hugging Face ids.
-  suggestion_names_.clear();
+  std::vector<std::string> names;
   for (const auto& e : entries_) {
-    suggestion_names_.push_back(e.model.id);
+    names.push_back(e.model.id);
     for (const auto& alias : e.aliases) {
       if (alias.find('/') == std::string::npos) {
-        suggestion_names_.push_back(alias);
+        names.push_back(alias);
       }
     }
   }
+  suggestion_names_ = Candidates(std::move(names));
   // Later entries (user files) win a shared name.
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     const auto& e = entries_[i];

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "willfit/core/expected.hpp"
+#include "willfit/core/text.hpp"
 #include "willfit/models/model.hpp"
 
 namespace willfit {
@@ -77,7 +78,7 @@ class ModelDb {
   std::string data_version_;
   std::unordered_map<std::string, std::size_t> exact_;  // lowercase name -> entry
   std::unordered_map<std::string, std::size_t> loose_;  // model_name_key -> entry
-  std::vector<std::string> suggestion_names_;           // ids and short aliases, in order
+  Candidates suggestion_names_;                         // ids and short aliases, in order
 };
 
 // The loose key two spellings of one name share: lowercase, organisation
