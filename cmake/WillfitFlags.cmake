@@ -38,6 +38,10 @@ if(WILLFIT_FUZZ)
     message(FATAL_ERROR "WILLFIT_FUZZ needs clang (libFuzzer): configure with CXX=clang++")
   endif()
   target_compile_options(willfit_sanitizers INTERFACE -fsanitize=fuzzer-no-link)
+  # The edit distances behind "did you mean" are left out of the coverage
+  # instrumentation (tests/fuzz/coverage-ignorelist.txt says why).
+  target_compile_options(willfit_sanitizers INTERFACE
+    -fsanitize-coverage-ignorelist=${CMAKE_SOURCE_DIR}/tests/fuzz/coverage-ignorelist.txt)
   target_compile_options(willfit_fuzzer INTERFACE -fsanitize=fuzzer,${willfit_sanitizer_list})
   target_link_options(willfit_fuzzer INTERFACE -fsanitize=fuzzer,${willfit_sanitizer_list})
 endif()
