@@ -987,6 +987,10 @@ TEST(CatalogueAgrees, WithTheConfigForEachNewFamily) {
       {"nemotron-nano-9b-v2", nemotron_h()},
       {"granite-4.0-h-small", granite4_h_small()},
       {"nemotron-nano-12b-v2", nemotron_nano_12b()},
+      {"nemotron-h-8b", nemotron_h_8b()},
+      {"granite-4.0-h-tiny", granite4_h_tiny()},
+      {"lfm2-700m", lfm2_700m()},
+      {"lfm2-8b-a1b", lfm2_8b_a1b()},
       {"deepseek-v3.1", deepseek_v3()},
       {"deepseek-v3.2-exp", v32},
   };
