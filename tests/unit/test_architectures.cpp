@@ -441,45 +441,45 @@ TEST(HybridMamba, NemotronH8bConfigAndGgufAgree) {
 }
 
 TEST(HybridMamba, FalconH1GgufKeepsKvAndStateOnEveryLayer) {
-  // The Falcon-H1 config of FalconH1RunsBothMixersInEveryLayer, as llama.cpp's
-  // falcon-h1 GGUF writes it: one KV head count for all layers, ssm.* keys.
+  // tiiuae/Falcon-H1-0.5B's config.json as NVIDIA-NeMo/Megatron-Bridge
+  // quotes it (tests/unit_tests/models/falcon_h1/test_falcon_h1_bridge.py at
+  // ebd91e97, FALCON_H1_500M_CONFIG), and the falcon-h1 GGUF llama.cpp's
+  // converter writes for it: one KV head count for all layers, ssm.* keys.
   const Model c = from_config({{"model_type", "falcon_h1"},
-                               {"num_hidden_layers", 24},
-                               {"hidden_size", 2048},
-                               {"intermediate_size", 4608},
+                               {"num_hidden_layers", 36},
+                               {"hidden_size", 1024},
+                               {"intermediate_size", 2048},
                                {"num_attention_heads", 8},
                                {"num_key_value_heads", 2},
-                               {"head_dim", 128},
-                               {"vocab_size", 65537},
-                               {"mamba_d_state", 256},
+                               {"head_dim", 64},
+                               {"vocab_size", 32784},
+                               {"tie_word_embeddings", false},
+                               {"mamba_d_state", 128},
                                {"mamba_d_conv", 4},
+                               {"mamba_expand", 2},
                                {"mamba_n_groups", 1},
-                               {"mamba_n_heads", 48},
+                               {"mamba_n_heads", 24},
                                {"mamba_d_head", 64},
-                               {"mamba_d_ssm", 3072}});
+                               {"max_position_embeddings", 16384}});
   test::GgufWriter w;
   w.str("general.architecture", "falcon-h1");
   u32_keys(w, "falcon-h1",
-           {{"block_count", 24},
-            {"embedding_length", 2048},
-            {"feed_forward_length", 4608},
-            {"attention.head_count", 8},
-            {"attention.head_count_kv", 2},
-            {"attention.key_length", 128},
-            {"ssm.conv_kernel", 4},
-            {"ssm.inner_size", 3072},
-            {"ssm.state_size", 256},
-            {"ssm.group_count", 1},
-            {"ssm.time_step_rank", 48},
-            {"vocab_size", 65537}});
-  w.tensor("token_embd.weight", {2048, 65537}, test::kQ8_0);
+           {{"block_count", 36}, {"embedding_length", 1024}, {"feed_forward_length", 2048},
+            {"attention.head_count", 8}, {"attention.head_count_kv", 2},
+            {"attention.key_length", 64}, {"ssm.conv_kernel", 4}, {"ssm.inner_size", 1536},
+            {"ssm.state_size", 128}, {"ssm.group_count", 1}, {"ssm.time_step_rank", 24},
+            {"vocab_size", 32784}, {"context_length", 16384}});
+  w.tensor("token_embd.weight", {1024, 32784}, test::kQ8_0);
+  w.tensor("output.weight", {1024, 32784}, test::kQ8_0);
   const Model g = from_gguf(w);
-  EXPECT_EQ(attention_layer_count(g.arch), 24);
-  EXPECT_EQ(recurrent_layer_count(g.arch), 24);
+  EXPECT_EQ(attention_layer_count(g.arch), 36);
+  EXPECT_EQ(recurrent_layer_count(g.arch), 36);
   const KvCacheQuery q{16384, 1, 512, kv_f16(), kv_f16(), 256};
   EXPECT_EQ(kv_cache_bytes(g.arch, q), kv_cache_bytes(c.arch, q));
-  EXPECT_EQ(kv_cache_bytes(g.arch, q), 24 * std::int64_t{2} * 2 * 128 * 2 * 16384 +
-                                           24 * (3 * (3072 + 2 * 256) + 256 * 3072) * 4);
+  // By hand: KV on all 36 layers, and a Mamba-2 state of 24 heads of 64 on
+  // all 36: conv (4 - 1) x (1536 + 2 x 128), SSM 128 x 1536, F32.
+  EXPECT_EQ(kv_cache_bytes(g.arch, q), 36 * std::int64_t{2} * 2 * 64 * 2 * 16384 +
+                                           36 * (3 * (1536 + 2 * 128) + 128 * 1536) * 4);
 }
 
 // Granite-4.0-H-Tiny: the card's architecture table and Ollama's
