@@ -832,6 +832,8 @@ TEST(PerLayerEmbeddings, Gemma3nTableAndSharedKv) {
   const Model m = from_config({{"model_type", "gemma3n"}, {"text_config", t}});
   EXPECT_EQ(m.arch.intermediate_size, 16384);
   EXPECT_EQ(m.arch.per_layer_width, 256);
+  // No tie key: Gemma3nTextConfig keeps PretrainedConfig's tied default.
+  EXPECT_TRUE(m.arch.tied_embeddings);
   EXPECT_EQ(count_params(m.arch).embedding,
             std::int64_t{262400} * 2048 + std::int64_t{262144} * 35 * 256);
   // 20 layers cache: 4 global, 16 windowed at 512 + 512 cells (padded to 256).

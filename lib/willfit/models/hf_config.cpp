@@ -327,9 +327,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   }
   // LFM2 ties by default and its original configs spell the key
   // tie_embedding (Lfm2Config / Lfm2MoeConfig: tie_word_embeddings = True,
-  // kwargs.get("tie_embedding", ...); transformers 4f7e1d46).
-  const bool ties_by_default = one_of(type, {"gpt2", "bert", "roberta", "falcon", "gemma", "gemma2",
-                                             "gemma3", "gemma3_text", "lfm2", "lfm2_moe"});
+  // kwargs.get("tie_embedding", ...); transformers 4f7e1d46). Gemma3nTextConfig
+  // sets none, so PretrainedConfig's True applies (transformers c5d9fba1).
+  const bool ties_by_default =
+      one_of(type, {"gpt2", "bert", "roberta", "falcon", "gemma", "gemma2", "gemma3", "gemma3_text",
+                    "gemma3n", "gemma3n_text", "lfm2", "lfm2_moe"});
   a.tied_embeddings =
       get_bool(t, "tie_word_embeddings")
           .value_or(get_bool(doc, "tie_word_embeddings")
