@@ -10,7 +10,8 @@ The maintainer has the files (this script reads nothing from the network):
         [--gguf Llama-4-Scout-Q4_K_M.gguf] [--willfit build/dev/willfit]
 
 It maps config.json keys to catalogue fields (the same spellings lib/willfit/models/hf_config.cpp
-reads) and prints the entry as JSON. It computes nothing: the parameter counts are the published
+reads, LFM2's original keys and its MLP-width rule included) and prints the entry as JSON. It
+computes no parameter count: the parameter counts are the published
 ones the maintainer gives, and the catalogue-consistency test (tests/unit/test_catalogue_arch.cpp)
 checks them against the count from the architecture. With --gguf, willfit estimates the config,
 the GGUF and the new entry at the same precision and context, and the script prints the three
@@ -55,9 +56,15 @@ def entry_from_config(doc, args):
     hidden = first(t, "hidden_size", "n_embd", "d_model")
     heads = first(t, "num_attention_heads", "n_head")
     kv = first(t, "num_key_value_heads", default=heads)
-    ffn = first(t, "intermediate_size", default=0)
+    ffn = first(t, "intermediate_size", "block_ff_dim", default=0)  # block_ff_dim: LFM2's original configs
     if isinstance(ffn, list):
         ffn = sum(ffn) // len(ffn)
+    if mtype.startswith("lfm2") and t.get("block_auto_adjust_ff_dim"):
+        # LFM2 states the MLP before SwiGLU's 2/3 rule (Lfm2MLP): 2/3, times the
+        # multiplier, rounded up to block_multiple_of, as hf_config.cpp reads it.
+        multiple = t.get("block_multiple_of", 256)
+        ff = int(t.get("block_ffn_dim_multiplier", 1.0) * (2 * ffn // 3))
+        ffn = multiple * ((ff + multiple - 1) // multiple)
     config_ffn = ffn  # Granite 4: the routed experts' width
     if mtype == "granitemoehybrid" and t.get("shared_intermediate_size"):
         ffn = t["shared_intermediate_size"]
@@ -74,14 +81,18 @@ def entry_from_config(doc, args):
         "mlp_gated": mtype not in ("nemotron_h", "nemotron", "gpt2", "falcon", "phi", "starcoder2"),
         "heads": heads,
         "kv_heads": kv,
-        "head_dim": first(t, "head_dim", default=hidden // heads),
+        "head_dim": first(t, "head_dim", "attention_head_dim", default=hidden // heads),
         "vocab_size": t["vocab_size"],
-        "tied_embeddings": bool(first(t, "tie_word_embeddings", default=first(doc, "tie_word_embeddings", default=False))),
+        # LFM2 ties by default and its original configs say tie_embedding (Lfm2Config).
+        "tied_embeddings": bool(first(t, "tie_word_embeddings", default=first(
+            doc, "tie_word_embeddings", "tie_embedding", default=mtype.startswith("lfm2")))),
         "max_context": first(t, "max_position_embeddings"),
     }
     att = {"kind": "full"}
     types = [str(x).lower() for x in first(t, "layer_types", "layers_block_type", default=[]) or []]
     recurrent = sum(1 for x in types if "linear" in x or "mamba" in x or x == "conv")
+    if not types and mtype.startswith("lfm2") and t.get("full_attn_idxs"):  # the rest are convolutions
+        recurrent = layers - len({i for i in t["full_attn_idxs"] if 0 <= i < layers})
     if t.get("attn_layer_period"):  # Jamba: attention where i % period == offset
         period, offset = t["attn_layer_period"], t.get("attn_layer_offset", 0)
         recurrent = sum(1 for i in range(layers) if i % period != offset % period)

@@ -19,7 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "sources/embedded_data.hpp"
 #include "willfit/inference/estimate.hpp"
+#include "willfit/models/model_db.hpp"
 #include "willfit/models/model_size.hpp"
 #include "willfit/models/weight_layout.hpp"
 
@@ -214,6 +216,36 @@ TEST(AccuracyGguf, WeightBytesMatchRealFiles) {
   assumed.print("GGUF weights, bare size");
   EXPECT_LE(recipe.median(), 2.0);
   EXPECT_LE(recipe.max(), 5.0);
+}
+
+// Published GGUF files of the hybrid families (LFM2 short convolutions,
+// Granite 4 Mamba-2 with experts) against llama.cpp's recipe on the
+// catalogue's architecture of each: the Mamba and convolution tensors are
+// sized by their own rules. The sizes are as the Ollama pages print them, to
+// two or three significant digits (the notes say how coarse).
+TEST(AccuracyGguf, HybridFilesOfTheCatalogue) {
+  const auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
+  ASSERT_TRUE(db.ok());
+  Stats recipe;
+  for (const auto& r : read_csv("gguf_hybrid_files.csv")) {
+    const auto found = db->find(r.at("model"));
+    ASSERT_TRUE(found.ok()) << r.at("model");
+    const Model& m = found->entry->model;
+    const auto p = parse_precision(r.at("quant"));
+    ASSERT_TRUE(p.ok()) << r.at("quant");
+    const Bytes measured = to_bytes(num(r, "value"), r.at("unit"));
+    const Bytes est = weight_layout(m, *p).total();
+    const double e = pct(est, measured);
+    std::printf("  %s %-20s %-8s measured %14lld estimate %14lld  %+6.2f %%\n",
+                r.at("case_id").c_str(), r.at("model").c_str(), r.at("quant").c_str(),
+                static_cast<long long>(measured), static_cast<long long>(est), e);
+    recipe.add(e, pct(naive(m, p->bits_per_weight), measured));
+  }
+  header();
+  recipe.print("GGUF weight bytes, hybrid families");
+  EXPECT_GE(recipe.errors.size(), 7U);
+  EXPECT_LE(recipe.median(), 2.0);
+  EXPECT_LE(recipe.max(), 3.0);
 }
 
 // A raw device large enough that everything stays on it.

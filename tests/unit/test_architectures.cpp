@@ -9,7 +9,9 @@
 // the model cards. Expected KV and state sizes are worked out by hand in the
 // test from llama.cpp's layouts (llama-hparams.cpp n_embd_r / n_embd_s,
 // llama-kv-cache-iswa.cpp), not taken from the code under test.
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -354,6 +356,274 @@ TEST(HybridShortConv, Lfm2FromConfigAndGgufAgree) {
             6 * std::int64_t{2} * 8 * 64 * 2 * 32768 + 10 * 2 * 2048 * 4);
 }
 
+// ---------------------------------------------------------------------------
+// The hybrid families the catalogue gained in cat4: each config.json (real
+// values, sourced in data/models.json) against a GGUF header of the same
+// model written here with llama.cpp's keys, and against the catalogue entry.
+
+// Writes ARCH.KEY = value for each pair, as llama.cpp's converter names them.
+void u32_keys(test::GgufWriter& w, const std::string& arch,
+              std::initializer_list<std::pair<const char*, std::uint32_t>> keys) {
+  for (const auto& [k, v] : keys) {
+    w.u32(arch + "." + k, v);
+  }
+}
+
+// Nemotron-H-8B's config.json, as NVIDIA-NeMo/Megatron-Bridge quotes it
+// (tests/unit_tests/models/nemotronh/test_nemotron_h_bridge.py at 03c781b8,
+// nemotronh_8b_config_dict).
+Json nemotron_h_8b() {
+  return {{"model_type", "nemotron_h"},
+          {"num_hidden_layers", 52},
+          {"hidden_size", 4096},
+          {"intermediate_size", 21504},
+          {"num_attention_heads", 32},
+          {"num_key_value_heads", 8},
+          {"attention_head_dim", 128},
+          {"vocab_size", 131072},
+          {"hybrid_override_pattern", "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-"},
+          {"ssm_state_size", 128},
+          {"conv_kernel", 4},
+          {"n_groups", 8},
+          {"mamba_num_heads", 128},
+          {"mamba_head_dim", 64},
+          {"max_position_embeddings", 8192},
+          {"tie_word_embeddings", false},
+          {"torch_dtype", "bfloat16"}};
+}
+
+TEST(HybridMamba, NemotronH8bConfigAndGgufAgree) {
+  const Model c = from_config(nemotron_h_8b());
+  EXPECT_EQ(attention_layer_count(c.arch), 4);
+  EXPECT_EQ(recurrent_layer_count(c.arch), 24);
+  EXPECT_EQ(mlp_layer_count(c.arch), 24);
+  // Mamba-2 of 128 heads of 64 (d_inner 8192), 8 groups of 128.
+  EXPECT_EQ(c.arch.attention.recurrent_state_floats, 3 * (8192 + 2 * 8 * 128) + 128 * 8192);
+
+  // llama.cpp's nemotron_h GGUF: KV heads and the MLP width per layer, 0
+  // where the layer has none; a layer with neither is a Mamba-2 mixer.
+  const Json config = nemotron_h_8b();
+  const std::string pattern = config["hybrid_override_pattern"];
+  std::vector<std::uint32_t> kv_heads;
+  std::vector<std::uint32_t> ff;
+  for (const char layer : pattern) {
+    kv_heads.push_back(layer == '*' ? 8 : 0);
+    ff.push_back(layer == '-' ? 21504 : 0);
+  }
+  test::GgufWriter w;
+  w.str("general.architecture", "nemotron_h");
+  u32_keys(w, "nemotron_h",
+           {{"block_count", 52}, {"embedding_length", 4096}, {"attention.head_count", 32}});
+  w.u32_array("nemotron_h.attention.head_count_kv", kv_heads);
+  w.u32_array("nemotron_h.feed_forward_length", ff);
+  u32_keys(w, "nemotron_h",
+           {{"context_length", 8192},
+            {"ssm.conv_kernel", 4},
+            {"ssm.inner_size", 8192},
+            {"ssm.state_size", 128},
+            {"ssm.group_count", 8},
+            {"ssm.time_step_rank", 128},
+            {"vocab_size", 131072}});
+  w.tensor("token_embd.weight", {4096, 131072}, test::kQ8_0);
+  w.tensor("output.weight", {4096, 131072}, test::kQ8_0);
+  const Model g = from_gguf(w);
+  EXPECT_EQ(attention_layer_count(g.arch), 4);
+  EXPECT_EQ(recurrent_layer_count(g.arch), 24);  // not 48: MLP-only layers hold no state
+  EXPECT_EQ(mlp_layer_count(g.arch), 24);
+  EXPECT_EQ(g.arch.intermediate_size, 21504);
+  for (const std::int64_t ctx : {std::int64_t{8192}, std::int64_t{131072}}) {
+    const KvCacheQuery q{ctx, 1, 512, kv_f16(), kv_f16(), 256};
+    EXPECT_EQ(kv_cache_bytes(g.arch, q), kv_cache_bytes(c.arch, q));
+    // By hand: 4 layers x 2 x 8 x 128 x 2 bytes per token, 24 states of F32.
+    EXPECT_EQ(kv_cache_bytes(c.arch, q), 4 * std::int64_t{2} * 8 * 128 * 2 * ctx +
+                                             24 * c.arch.attention.recurrent_state_floats * 4);
+  }
+}
+
+TEST(HybridMamba, FalconH1GgufKeepsKvAndStateOnEveryLayer) {
+  // tiiuae/Falcon-H1-0.5B's config.json as NVIDIA-NeMo/Megatron-Bridge
+  // quotes it (tests/unit_tests/models/falcon_h1/test_falcon_h1_bridge.py at
+  // ebd91e97, FALCON_H1_500M_CONFIG), and the falcon-h1 GGUF llama.cpp's
+  // converter writes for it: one KV head count for all layers, ssm.* keys.
+  const Model c = from_config({{"model_type", "falcon_h1"},
+                               {"num_hidden_layers", 36},
+                               {"hidden_size", 1024},
+                               {"intermediate_size", 2048},
+                               {"num_attention_heads", 8},
+                               {"num_key_value_heads", 2},
+                               {"head_dim", 64},
+                               {"vocab_size", 32784},
+                               {"tie_word_embeddings", false},
+                               {"mamba_d_state", 128},
+                               {"mamba_d_conv", 4},
+                               {"mamba_expand", 2},
+                               {"mamba_n_groups", 1},
+                               {"mamba_n_heads", 24},
+                               {"mamba_d_head", 64},
+                               {"max_position_embeddings", 16384}});
+  test::GgufWriter w;
+  w.str("general.architecture", "falcon-h1");
+  u32_keys(w, "falcon-h1",
+           {{"block_count", 36}, {"embedding_length", 1024}, {"feed_forward_length", 2048},
+            {"attention.head_count", 8}, {"attention.head_count_kv", 2},
+            {"attention.key_length", 64}, {"ssm.conv_kernel", 4}, {"ssm.inner_size", 1536},
+            {"ssm.state_size", 128}, {"ssm.group_count", 1}, {"ssm.time_step_rank", 24},
+            {"vocab_size", 32784}, {"context_length", 16384}});
+  w.tensor("token_embd.weight", {1024, 32784}, test::kQ8_0);
+  w.tensor("output.weight", {1024, 32784}, test::kQ8_0);
+  const Model g = from_gguf(w);
+  EXPECT_EQ(attention_layer_count(g.arch), 36);
+  EXPECT_EQ(recurrent_layer_count(g.arch), 36);
+  const KvCacheQuery q{16384, 1, 512, kv_f16(), kv_f16(), 256};
+  EXPECT_EQ(kv_cache_bytes(g.arch, q), kv_cache_bytes(c.arch, q));
+  // By hand: KV on all 36 layers, and a Mamba-2 state of 24 heads of 64 on
+  // all 36: conv (4 - 1) x (1536 + 2 x 128), SSM 128 x 1536, F32.
+  EXPECT_EQ(kv_cache_bytes(g.arch, q), 36 * std::int64_t{2} * 2 * 64 * 2 * 16384 +
+                                           36 * (3 * (1536 + 2 * 128) + 128 * 1536) * 4);
+}
+
+// Granite-4.0-H-Tiny: the card's architecture table and Ollama's
+// granite4:tiny-h GGUF metadata (data/models.json names both), in
+// config.json's spelling; attention at layers 5, 15, 25, 35 as H-Small.
+Json granite4_h_tiny() {
+  Json j = granite4_h_small();
+  j["hidden_size"] = 1536;
+  j["num_attention_heads"] = 12;
+  j["num_key_value_heads"] = 4;
+  j["num_local_experts"] = 64;
+  j["num_experts_per_tok"] = 6;
+  j["shared_intermediate_size"] = 1024;
+  j["intermediate_size"] = 512;
+  j["mamba_n_heads"] = 48;
+  return j;
+}
+
+TEST(HybridMamba, Granite4HTinyConfigAndGgufAgree) {
+  const Model c = from_config(granite4_h_tiny());
+  // Card: 7B total, 1B active (the architecture: 6.94 B and 1.47 B).
+  EXPECT_LT(rel(static_cast<double>(c.params), 7e9), 0.01);
+  EXPECT_EQ(c.arch.moe->shared_experts, 2);
+  std::vector<std::uint32_t> kv_heads;
+  for (int i = 0; i < 40; ++i) {
+    kv_heads.push_back(i % 10 == 5 ? 4 : 0);
+  }
+  test::GgufWriter w;
+  w.str("general.architecture", "granitehybrid");
+  u32_keys(w, "granitehybrid",
+           {{"block_count", 40}, {"embedding_length", 1536}, {"attention.head_count", 12}});
+  w.u32_array("granitehybrid.attention.head_count_kv", kv_heads);
+  u32_keys(w, "granitehybrid",
+           {{"context_length", 1048576},
+            {"expert_count", 64},
+            {"expert_used_count", 6},
+            {"feed_forward_length", 512},
+            {"expert_shared_feed_forward_length", 1024},
+            {"ssm.conv_kernel", 4},
+            {"ssm.group_count", 1},
+            {"ssm.inner_size", 3072},
+            {"ssm.state_size", 128},
+            {"ssm.time_step_rank", 48},
+            {"vocab_size", 100352}});
+  w.tensor("token_embd.weight", {1536, 100352}, test::kQ8_0);
+  const Model g = from_gguf(w);
+  EXPECT_EQ(attention_layer_count(g.arch), 4);
+  EXPECT_EQ(recurrent_layer_count(g.arch), 36);
+  EXPECT_EQ(g.arch.moe->shared_experts, c.arch.moe->shared_experts);
+  const KvCacheQuery q{131072, 1, 512, kv_f16(), kv_f16(), 256};
+  EXPECT_EQ(kv_cache_bytes(g.arch, q), kv_cache_bytes(c.arch, q));
+  EXPECT_EQ(kv_cache_bytes(c.arch, q), 4 * std::int64_t{2} * 4 * 128 * 2 * 131072 +
+                                           36 * (3 * (3072 + 2 * 128) + 128 * 3072) * 4);
+}
+
+// LiquidAI/LFM2-700M's config.json (its original keys: full_attn_idxs,
+// block_ff_dim, no tie key; data/models.json names the revision).
+Json lfm2_700m() {
+  return {{"model_type", "lfm2"},
+          {"hidden_size", 1536},
+          {"num_hidden_layers", 16},
+          {"num_attention_heads", 24},
+          {"num_key_value_heads", 8},
+          {"block_ff_dim", 10240},
+          {"block_auto_adjust_ff_dim", true},
+          {"block_ffn_dim_multiplier", 1.0},
+          {"block_multiple_of", 256},
+          {"conv_L_cache", 3},
+          {"full_attn_idxs", {2, 5, 8, 10, 12, 14}},
+          {"vocab_size", 65536},
+          {"max_position_embeddings", 128000},
+          {"torch_dtype", "bfloat16"}};
+}
+
+TEST(HybridShortConv, Lfm2OriginalConfigKeys) {
+  // Lfm2Config reads full_attn_idxs (the rest are convolutions), block_ff_dim
+  // as intermediate_size, and ties the embeddings by default.
+  const Model m = from_config(lfm2_700m());
+  EXPECT_EQ(attention_layer_count(m.arch), 6);
+  EXPECT_EQ(recurrent_layer_count(m.arch), 10);
+  EXPECT_EQ(m.arch.intermediate_size, 6912);  // 2/3 of 10240, up to a multiple of 256
+  EXPECT_TRUE(m.arch.tied_embeddings);
+  // Model card: 742M parameters.
+  EXPECT_LT(rel(static_cast<double>(m.params), 742e6), 0.005);
+  // The key spelled as the original configs spell it decides too.
+  Json untied = lfm2_700m();
+  untied["tie_embedding"] = false;
+  EXPECT_FALSE(from_config(untied).arch.tied_embeddings);
+}
+
+// LFM2-8B-A1B: 24 layers (6 attention), 32 experts of 1792, 4 per token,
+// the first 2 layers dense (7168); data/models.json names the sources.
+Json lfm2_8b_a1b() {
+  Json types = Json::array();
+  const std::vector<int> attention = {2, 6, 10, 14, 18, 21};
+  for (int i = 0; i < 24; ++i) {
+    types.push_back(std::find(attention.begin(), attention.end(), i) != attention.end()
+                        ? "full_attention"
+                        : "conv");
+  }
+  return {{"model_type", "lfm2_moe"},   {"hidden_size", 2048},
+          {"intermediate_size", 7168},  {"moe_intermediate_size", 1792},
+          {"num_hidden_layers", 24},    {"num_attention_heads", 32},
+          {"num_key_value_heads", 8},   {"num_experts", 32},
+          {"num_experts_per_tok", 4},   {"num_dense_layers", 2},
+          {"conv_L_cache", 3},          {"layer_types", types},
+          {"vocab_size", 65536},        {"max_position_embeddings", 128000},
+          {"tie_word_embeddings", true}};
+}
+
+TEST(HybridShortConv, Lfm2MoeConfigAndGgufAgree) {
+  const Model c = from_config(lfm2_8b_a1b());
+  // Card: 8.3B total, 1.5B active (the architecture: 8.34 B, 1.56 B).
+  EXPECT_LT(rel(static_cast<double>(c.params), 8.3e9), 0.01);
+  EXPECT_LT(rel(static_cast<double>(c.active_params), 1.5e9), 0.05);
+  EXPECT_EQ(c.arch.moe->first_dense_layers, 2);
+  std::vector<std::uint32_t> kv_heads;
+  const Json config = lfm2_8b_a1b();
+  for (const auto& t : config["layer_types"]) {
+    kv_heads.push_back(t == "conv" ? 0 : 8);
+  }
+  test::GgufWriter w;
+  w.str("general.architecture", "lfm2moe");
+  u32_keys(w, "lfm2moe",
+           {{"block_count", 24},
+            {"embedding_length", 2048},
+            {"feed_forward_length", 7168},
+            {"expert_feed_forward_length", 1792},
+            {"expert_count", 32},
+            {"expert_used_count", 4},
+            {"leading_dense_block_count", 2},
+            {"attention.head_count", 32}});
+  w.u32_array("lfm2moe.attention.head_count_kv", kv_heads);
+  u32_keys(w, "lfm2moe", {{"shortconv.l_cache", 3}, {"vocab_size", 65536}});
+  w.tensor("token_embd.weight", {2048, 65536}, test::kQ8_0);
+  const Model g = from_gguf(w);
+  EXPECT_EQ(g.arch.moe->first_dense_layers, 2);
+  EXPECT_EQ(g.arch.moe->expert_intermediate_size, 1792);
+  const KvCacheQuery q{32768, 1, 512, kv_f16(), kv_f16(), 256};
+  EXPECT_EQ(kv_cache_bytes(g.arch, q), kv_cache_bytes(c.arch, q));
+  EXPECT_EQ(kv_cache_bytes(c.arch, q),
+            6 * std::int64_t{2} * 8 * 64 * 2 * 32768 + 18 * 2 * 2048 * 4);
+}
+
 // deepseek-ai/DeepSeek-V3 config.json.
 Json deepseek_v3() {
   return {{"model_type", "deepseek_v3"},
@@ -562,6 +832,8 @@ TEST(PerLayerEmbeddings, Gemma3nTableAndSharedKv) {
   const Model m = from_config({{"model_type", "gemma3n"}, {"text_config", t}});
   EXPECT_EQ(m.arch.intermediate_size, 16384);
   EXPECT_EQ(m.arch.per_layer_width, 256);
+  // No tie key: Gemma3nTextConfig keeps PretrainedConfig's tied default.
+  EXPECT_TRUE(m.arch.tied_embeddings);
   EXPECT_EQ(count_params(m.arch).embedding,
             std::int64_t{262400} * 2048 + std::int64_t{262144} * 35 * 256);
   // 20 layers cache: 4 global, 16 windowed at 512 + 512 cells (padded to 256).
@@ -717,6 +989,10 @@ TEST(CatalogueAgrees, WithTheConfigForEachNewFamily) {
       {"nemotron-nano-9b-v2", nemotron_h()},
       {"granite-4.0-h-small", granite4_h_small()},
       {"nemotron-nano-12b-v2", nemotron_nano_12b()},
+      {"nemotron-h-8b", nemotron_h_8b()},
+      {"granite-4.0-h-tiny", granite4_h_tiny()},
+      {"lfm2-700m", lfm2_700m()},
+      {"lfm2-8b-a1b", lfm2_8b_a1b()},
       {"deepseek-v3.1", deepseek_v3()},
       {"deepseek-v3.2-exp", v32},
   };

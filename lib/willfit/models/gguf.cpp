@@ -666,6 +666,37 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     }
   }
   a.kv_heads = std::clamp(a.kv_heads, 1, a.heads);
+  // Nemotron-H lists feed_forward_length per layer too: a layer with neither
+  // KV heads nor an MLP is a Mamba-2 mixer, one with an MLP only holds no
+  // state (llama-model.cpp, LLM_ARCH_NEMOTRON_H: recurrent_layer_arr[i] =
+  // n_head_kv(i) == 0 && n_ff(i) == 0).
+  const GgufValue* kv_per_layer = f.find(key("attention.head_count_kv"));
+  const GgufValue* ff_per_layer = f.find(key("feed_forward_length"));
+  if (a.attention.kind == AttentionKind::Hybrid && kv_per_layer != nullptr &&
+      kv_per_layer->kind == GgufValue::Kind::Array && ff_per_layer != nullptr &&
+      ff_per_layer->kind == GgufValue::Kind::Array &&
+      ff_per_layer->numbers.size() == kv_per_layer->numbers.size()) {
+    int mixers = 0;
+    int mlps = 0;
+    for (std::size_t i = 0; i < ff_per_layer->numbers.size() && i < static_cast<std::size_t>(a.layers);
+         ++i) {
+      mlps += ff_per_layer->numbers[i] > 0 ? 1 : 0;
+      mixers += ff_per_layer->numbers[i] <= 0 && kv_per_layer->numbers[i] <= 0 ? 1 : 0;
+    }
+    a.attention.recurrent_layers = mixers;
+    if (mlps > 0) {
+      a.mlp_layers = mlps;
+    }
+  }
+  // Falcon-H1 runs attention and a Mamba-2 mixer side by side in every layer,
+  // and llama.cpp keeps both a KV cache and a recurrent state for each
+  // (llama-model.cpp create_memory: both layer filters true for
+  // LLM_ARCH_FALCON_H1).
+  if (arch == "falcon-h1") {
+    a.attention.kind = AttentionKind::Hybrid;
+    a.attention.attention_layers = a.layers;
+    a.attention.recurrent_layers = a.layers;
+  }
   a.max_context = std::max<std::int64_t>(0, meta_int(f, key("context_length")).value_or(0));
   // Qwen3-Next / Qwen3.5: one full-attention layer every N, gated delta nets
   // between (llama.cpp: recurrent_layer_arr[i] = (i + 1) % interval != 0).

@@ -276,14 +276,18 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.kv_heads = 1;  // Falcon-7B
   }
   a.kv_heads = std::clamp(a.kv_heads, 1, a.heads);
-  a.head_dim = static_cast<int>(get_int(t, {"head_dim"}, 1 << 16)
+  // attention_head_dim: Nemotron-H (configuration_nemotron_h.py).
+  a.head_dim = static_cast<int>(get_int(t, {"head_dim", "attention_head_dim"}, 1 << 16)
                                     .value_or(std::max<std::int64_t>(1, a.hidden_size / a.heads)));
   const bool two_matrix =
       one_of(type, {"gpt2", "bert", "roberta", "distilbert", "falcon", "gpt_neox", "gptj", "opt",
                     "bloom", "gpt_bigcode", "phi", "starcoder2", "mpt", "nemotron", "nemotron_h"});
   a.mlp_gated = !two_matrix;
   a.intermediate_size =
-      get_int(t, {"intermediate_size", "n_inner", "ffn_dim", "d_ff", "ffn_hidden_size"}, 1 << 24)
+      // block_ff_dim: LFM2's original configs (configuration_lfm2.py reads it
+      // as intermediate_size, transformers 4f7e1d46).
+      get_int(t, {"intermediate_size", "n_inner", "ffn_dim", "d_ff", "ffn_hidden_size", "block_ff_dim"},
+              1 << 24)
           .value_or(two_matrix ? 4 * a.hidden_size : 0);
   // Granite 4 (granitemoehybrid) names its dense or shared MLP shared_intermediate_size.
   // (its intermediate_size is then the routed experts' width).
@@ -321,10 +325,17 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (a.vocab_size == 0) {
     return make_error("config.json has no vocab_size");
   }
-  const bool ties_by_default = one_of(
-      type, {"gpt2", "bert", "roberta", "falcon", "gemma", "gemma2", "gemma3", "gemma3_text"});
-  a.tied_embeddings = get_bool(t, "tie_word_embeddings")
-                          .value_or(get_bool(doc, "tie_word_embeddings").value_or(ties_by_default));
+  // LFM2 ties by default and its original configs spell the key
+  // tie_embedding (Lfm2Config / Lfm2MoeConfig: tie_word_embeddings = True,
+  // kwargs.get("tie_embedding", ...); transformers 4f7e1d46). Gemma3nTextConfig
+  // sets none, so PretrainedConfig's True applies (transformers c5d9fba1).
+  const bool ties_by_default =
+      one_of(type, {"gpt2", "bert", "roberta", "falcon", "gemma", "gemma2", "gemma3", "gemma3_text",
+                    "gemma3n", "gemma3n_text", "lfm2", "lfm2_moe"});
+  a.tied_embeddings =
+      get_bool(t, "tie_word_embeddings")
+          .value_or(get_bool(doc, "tie_word_embeddings")
+                        .value_or(get_bool(t, "tie_embedding").value_or(ties_by_default)));
   a.max_context = get_int(t,
                           {"max_position_embeddings", "n_positions", "max_sequence_length",
                            "seq_length", "n_ctx"},
@@ -402,6 +413,18 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
         ++recurrent;
       }
     }
+  }
+  // LFM2's original configs list the attention layers instead
+  // (full_attn_idxs; every other layer is a short convolution, Lfm2Config).
+  if (const auto it = t.find("full_attn_idxs");
+      windowed < 0 && type.rfind("lfm2", 0) == 0 && it != t.end() && it->is_array()) {
+    std::vector<bool> attends(static_cast<std::size_t>(a.layers), false);
+    for (const auto& x : *it) {
+      if (x.is_number_integer() && x.get<std::int64_t>() >= 0 && x.get<std::int64_t>() < a.layers) {
+        attends[static_cast<std::size_t>(x.get<std::int64_t>())] = true;
+      }
+    }
+    recurrent = std::count(attends.begin(), attends.end(), false);
   }
   if (const std::string pattern = get_string(t, "hybrid_override_pattern"); !pattern.empty()) {
     recurrent = std::count(pattern.begin(), pattern.end(), 'M');
