@@ -181,9 +181,14 @@ std::vector<std::string> closest(std::string_view input, const Candidates& candi
     pattern.emplace(needle);
   }
   const auto& names = candidates.names();
+  // Plain pointers in the loop over hundreds of names: no bounds-checked
+  // operator[] call per name in the assertion and fuzz builds.
+  const std::string* lowered = candidates.lowered().data();
+  const std::uint64_t* char_sets = candidates.char_sets().data();
   std::vector<std::pair<std::size_t, std::size_t>> scored;  // (distance, index)
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const std::string& cand = candidates.lower(i);
+    const std::string& cand = lowered[i];
+    const std::uint64_t cand_chars = char_sets[i];
     const std::size_t allowed = std::max<std::size_t>(2, std::max(needle.size(), cand.size()) / 2);
     // The distance is at least the difference in length, and at least half
     // the characters one holds and the other does not: skip the quadratic
@@ -192,14 +197,14 @@ std::vector<std::string> closest(std::string_view input, const Candidates& candi
     const std::size_t length_gap =
         needle.size() > cand.size() ? needle.size() - cand.size() : cand.size() - needle.size();
     const auto chars_apart =
-        static_cast<std::size_t>(std::popcount(needle_chars ^ candidates.chars(i)));
+        static_cast<std::size_t>(std::popcount(needle_chars ^ cand_chars));
     const bool far = length_gap > allowed || (chars_apart + 1) / 2 > allowed;
     // A candidate that contains the input (or the reverse) is a strong hint,
     // however far apart the two are otherwise. The shorter one's characters
     // must all be in the longer one for that, a test of two words.
     const std::uint64_t shorter_chars =
-        cand.size() >= needle.size() ? needle_chars : candidates.chars(i);
-    const bool may_contain = (shorter_chars & ~(needle_chars & candidates.chars(i))) == 0;
+        cand.size() >= needle.size() ? needle_chars : cand_chars;
+    const bool may_contain = (shorter_chars & ~(needle_chars & cand_chars)) == 0;
     const bool contains =
         !needle.empty() && may_contain &&
         (cand.size() >= needle.size() ? cand.find(needle) != std::string::npos

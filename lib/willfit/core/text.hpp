@@ -30,8 +30,8 @@ class Candidates {
   Candidates() = default;
   explicit Candidates(std::vector<std::string> names);
   [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
-  [[nodiscard]] const std::string& lower(std::size_t i) const { return lower_[i]; }
-  [[nodiscard]] std::uint64_t chars(std::size_t i) const { return chars_[i]; }
+  [[nodiscard]] const std::vector<std::string>& lowered() const { return lower_; }
+  [[nodiscard]] const std::vector<std::uint64_t>& char_sets() const { return chars_; }
 
  private:
   std::vector<std::string> names_;  // as given: what closest() returns
