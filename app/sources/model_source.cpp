@@ -388,15 +388,18 @@ Expected<bool> mmproj_beside(const std::string& path, const Environment& env, Mo
                                            mmproj->f16 ? "the F16 one" : "the first, none is F16",
                                            mmproj->all.size(), fmt::join(mmproj->all, ", "))
                              : "";
+  if (!read_projector) {  // --text-only, or --mmproj names the projector
+    if (directory) {
+      model.notes.push_back(fmt::format(
+          "{} in the folder is not read (--text-only, or --mmproj names another)", mmproj->path));
+    }
+    return true;
+  }
   if (!directory) {
     model.notes.push_back(fmt::format(
         "{} lies beside the model and is not counted: llama-server -m loads no projector unless "
         "--mmproj names it; give --mmproj {} to count it, or the folder as MODEL",
         mmproj->path, join(dir, mmproj->path)));
-    return true;
-  }
-  if (!read_projector) {
-    model.notes.push_back(fmt::format("{} in the folder is left out (--text-only)", mmproj->path));
     return true;
   }
   auto added =

@@ -114,6 +114,9 @@ TEST(ModelFiles, AFoldersMmprojIsItsProjectorAndANamedFileOnlySaysSo) {
   const Json t =
       json_of(run_cli({"lms/org/Tiny-GGUF", "-d", "24gb", "--json", "--text-only"}, env));
   EXPECT_EQ(t["memory"]["projector_bytes"], 0);
+  EXPECT_NE(run_cli({"lms/org/Tiny-GGUF", "-d", "24gb", "--text-only"}, env)
+                .out.find("mmproj-Tiny-F16.gguf in the folder is not read (--text-only"),
+            std::string::npos);
 
   const auto file = run_cli({"lms/org/Tiny-GGUF/Tiny-Q4_K_M.gguf", "-d", "24gb", "--json"}, env);
   EXPECT_EQ(json_of(file)["memory"]["projector_bytes"], 0);
@@ -123,6 +126,9 @@ TEST(ModelFiles, AFoldersMmprojIsItsProjectorAndANamedFileOnlySaysSo) {
       << said;
   EXPECT_NE(said.find("--mmproj lms/org/Tiny-GGUF/mmproj-Tiny-F16.gguf"), std::string::npos)
       << said;
+  EXPECT_EQ(run_cli({"lms/org/Tiny-GGUF/Tiny-Q4_K_M.gguf", "-d", "24gb", "--text-only"}, env)
+                .out.find("lies beside"),
+            std::string::npos);
 
   // A folder's mmproj file that is no projector is bad input, not an answer.
   env.files["lms/org/Tiny-GGUF/mmproj-Tiny-F16.gguf"] = tiny_llama(3).file();
