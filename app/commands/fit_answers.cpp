@@ -59,7 +59,7 @@ Expected<std::vector<std::vector<ModelChoice>>> fit_models(const QueryOptionText
   }
   std::vector<std::vector<ModelChoice>> out;
   for (const auto& name : names) {
-    auto model = resolve_model(name, env, models_file, units, !o.text_only);
+    auto model = resolve_model(name, env, models_file, units, !o.text_only && o.mmproj.empty());
     if (!model) {
       return model.error();
     }

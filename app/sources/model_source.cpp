@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "sources/embedded_data.hpp"
+#include "sources/remote_model.hpp"
 #include "willfit/core/text.hpp"
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
@@ -342,16 +343,74 @@ Expected<Model> read_directory(const std::string& path, const Environment& env, 
 }  // namespace
 
 Expected<bool> add_mmproj_file(const std::string& path, const Environment& env, Model& model,
-                               const std::string& what) {
+                               const std::string& what, const std::string& name, bool any_layout) {
   auto f = read_gguf_header(path, env);
   if (!f) {
     return make_error(what + " " + f.error().message);
   }
-  auto p = projector_from_gguf(*f, base_name(path));
+  const std::string shown = name.empty() ? base_name(path) : name;
+  if (any_layout && f->architecture() != "clip" && f->params > 0) {
+    attach_projector(model, projector_tensors_only(*f, shown));
+    return true;
+  }
+  auto p = projector_from_gguf(*f, shown);
   if (!p) {
     return make_error(fmt::format("{} '{}': {}", what, path, p.error().message));
   }
   attach_projector(model, std::move(*p));
+  return true;
+}
+
+// llama-server loads a projector it finds itself only from -hf's repository
+// (common/arg.cpp --mmproj-auto: "useful when using -hf"); with -m FILE it
+// loads none unless --mmproj names one. LM Studio keeps a model as a folder,
+// PUBLISHER/REPO/ with the model's GGUF and its mmproj-*.gguf beside it, and
+// loads the folder's projector with the model (lmstudio-ai/lmstudio-js issue
+// 21, lmstudio-bug-tracker issue 625). So a directory counts its mmproj, as
+// a hub repository does; a named file only says that one lies beside it.
+Expected<bool> mmproj_beside(const std::string& path, const Environment& env, Model& model,
+                             bool read_projector) {
+  if (model.source != FactSource::Gguf || model.mmproj) {
+    return true;
+  }
+  const bool directory = env.is_directory(path);
+  const std::string dir = directory ? path : parent_of(path);
+  auto names = env.list_directory(dir);
+  if (!names) {
+    return true;  // the model was read; a folder that cannot be listed has nothing to add
+  }
+  const auto mmproj = choose_mmproj(*names);
+  if (!mmproj) {
+    return true;
+  }
+  const std::string others =
+      mmproj->all.size() > 1 ? fmt::format(" ({}; {} there: {})",
+                                           mmproj->f16 ? "the F16 one" : "the first, none is F16",
+                                           mmproj->all.size(), fmt::join(mmproj->all, ", "))
+                             : "";
+  if (!read_projector) {  // --text-only, or --mmproj names the projector
+    if (directory) {
+      model.notes.push_back(fmt::format(
+          "{} in the folder is not read (--text-only, or --mmproj names another)", mmproj->path));
+    }
+    return true;
+  }
+  if (!directory) {
+    model.notes.push_back(fmt::format(
+        "{} lies beside the model and is not counted: llama-server -m loads no projector unless "
+        "--mmproj names it; give --mmproj {} to count it, or the folder as MODEL",
+        mmproj->path, join(dir, mmproj->path)));
+    return true;
+  }
+  auto added =
+      add_mmproj_file(join(dir, mmproj->path), env, model,
+                      fmt::format("'{}' holds an mmproj file (--text-only leaves it out):", dir));
+  if (!added) {
+    return added;
+  }
+  model.notes.push_back(fmt::format(
+      "read {}{} from the folder, as LM Studio and llama-server -hf load a model's projector",
+      mmproj->path, others));
   return true;
 }
 

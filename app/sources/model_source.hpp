@@ -37,8 +37,20 @@ Expected<Model> model_from_path(const std::string& path, const Environment& env,
 
 // --mmproj FILE (or a remote repository's mmproj file): reads the projector
 // GGUF's header and gives it to `model`. An error starts with `what`.
+// `name` names it in the answer (default: the file's name). `any_layout`
+// (Ollama's projector layers): a GGUF of another architecture than clip is
+// counted by its tensors instead of refused.
 Expected<bool> add_mmproj_file(const std::string& path, const Environment& env, Model& model,
-                               const std::string& what = "--mmproj");
+                               const std::string& what = "--mmproj", const std::string& name = "",
+                               bool any_layout = false);
+
+// The mmproj*.gguf beside a GGUF model read from `path` (a file or a
+// directory): a directory's is counted as the projector unless
+// `read_projector` is false (--text-only); beside a named file it is only
+// named in a note (llama-server -m loads none unless --mmproj). Nothing for
+// other models, or when the model has a projector already.
+Expected<bool> mmproj_beside(const std::string& path, const Environment& env, Model& model,
+                             bool read_projector);
 
 // The assumption line when the precision came from the model, not --precision.
 std::string precision_hint_note(const Model& model, const Precision& precision);

@@ -14,7 +14,8 @@
 //
 // Ollama (remote-notes 3): GET /v2/NS/NAME/manifests/TAG (the docker v2
 // manifest), the application/vnd.ollama.image.model layer's digest and size,
-// then range reads of /v2/NS/NAME/blobs/DIGEST (a redirect to R2).
+// then range reads of /v2/NS/NAME/blobs/DIGEST (a redirect to R2); the same
+// for a vision model's application/vnd.ollama.image.projector layer.
 //
 // The cache, under $XDG_CACHE_HOME/willfit (default ~/.cache/willfit), keyed
 // by what does not change, not by URL:
@@ -624,17 +625,35 @@ class Reader {
     origin_.ref = shown;
     origin_.revision = layer->digest;
     vdir_ = "ollama";
-    RemoteFile rf;
-    rf.url = fmt::format("{}/v2/{}/{}/blobs/{}", base, ref.ns, ref.name, layer->digest);
-    rf.size = layer->size;
-    rf.first_read = kGgufFirstRead;
-    rf.cache_path = cache_file("ollama/blobs/sha256-" + layer->digest.substr(7));
-    rf.describe = [shown](const HttpResponse& r) {
-      return make_error(fmt::format("{}: reading the model blob: HTTP {}", shown, r.status));
+    // A blob of the manifest, range-read under a virtual path ending in `suffix`.
+    const auto add_blob = [&](const OllamaLayer& l, const char* what, const std::string& suffix) {
+      RemoteFile rf;
+      rf.url = fmt::format("{}/v2/{}/{}/blobs/{}", base, ref.ns, ref.name, l.digest);
+      rf.size = l.size;
+      rf.first_read = kGgufFirstRead;
+      rf.cache_path = cache_file("ollama/blobs/sha256-" + l.digest.substr(7));
+      rf.describe = [shown, what](const HttpResponse& r) {
+        return make_error(fmt::format("{}: reading the {} blob: HTTP {}", shown, what, r.status));
+      };
+      const std::string path = vdir_ + "/" + ref.name + ":" + ref.tag + suffix;
+      remote_->add_file(path, std::move(rf));
+      return path;
     };
-    const std::string path = vdir_ + "/" + ref.name + ":" + ref.tag + ".gguf";
-    remote_->add_file(path, std::move(rf));
-    return model_from_path(path, *remote_, units_);
+    auto model = model_from_path(add_blob(*layer, "model", ".gguf"), *remote_, units_);
+    // The projector layer, read by Range as the model blob is; with
+    // --text-only, or when the model blob holds its encoder, no request.
+    const auto projector =
+        model ? ollama_projector_layer(*layers, *model, shown, read_projector_) : std::nullopt;
+    if (projector) {
+      if (auto added =
+              add_mmproj_file(add_blob(*projector, "projector", ".projector.gguf"), *remote_,
+                              *model, shown + "'s projector layer (--text-only leaves it out):",
+                              ollama_projector_name(*projector), true);
+          !added) {
+        return added.error();
+      }
+    }
+    return model;
   }
 
   // A URL's cache entry (docs/remote.md, "The cache"): what the URL served

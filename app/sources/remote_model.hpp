@@ -40,8 +40,10 @@ std::optional<RemoteRef> parse_remote_ref(const std::string& text);
 
 // The local stores: a model the user has pulled or downloaded, read from
 // disk. nullopt when the stores do not hold it.
+// A GGUF repository's mmproj file and an Ollama projector layer are read
+// too unless `read_projector` is false (--text-only).
 std::optional<Expected<Model>> model_from_store(const std::string& text, const Environment& env,
-                                                UnitSystem units);
+                                                UnitSystem units, bool read_projector = true);
 
 // The network (or willfit's cache of it). nullopt when `text` is no remote
 // form. --offline (WILLFIT_OFFLINE=1, HF_HUB_OFFLINE=1) answers from the
@@ -103,5 +105,17 @@ Expected<std::vector<OllamaLayer>> parse_ollama_manifest(const std::string& json
 // one tensor per layer, which willfit cannot read).
 Expected<OllamaLayer> ollama_model_layer(const std::vector<OllamaLayer>& layers,
                                          const std::string& name);
+// The projector layer (application/vnd.ollama.image.projector) to read for
+// `model`, already read from the manifest's model layer: the first, as
+// Ollama loads only projectors[0] (llm/server.go). nullopt when there is
+// none, when `read_projector` is false (--text-only: nothing is asked for
+// it), or when the model file holds its encoder already (Ollama's engine;
+// then a note on `model` says the layer is not counted twice).
+std::optional<OllamaLayer> ollama_projector_layer(const std::vector<OllamaLayer>& layers,
+                                                  Model& model, const std::string& name,
+                                                  bool read_projector);
+// How the answer names a projector layer: "sha256:0123456789ab (the
+// manifest's projector layer)".
+std::string ollama_projector_name(const OllamaLayer& layer);
 
 }  // namespace willfit::app

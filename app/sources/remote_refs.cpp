@@ -473,4 +473,33 @@ Expected<OllamaLayer> ollama_model_layer(const std::vector<OllamaLayer>& layers,
   return make_error(fmt::format("the Ollama manifest of {} has no model (GGUF) layer", name));
 }
 
+// Ollama keeps a vision model's projector as its own layer, of media type
+// application/vnd.ollama.image.projector (server/images.go GetModel:
+// ProjectorPaths), and its llama.cpp runner loads the first one as the
+// mmproj (llm/server.go NewLlamaServer: loadRequest.ProjectorPath =
+// projectors[0]; ollama 5dbb81b7). Its own engine takes no separate
+// projector: the encoder is inside the model file then.
+std::optional<OllamaLayer> ollama_projector_layer(const std::vector<OllamaLayer>& layers,
+                                                  Model& model, const std::string& name,
+                                                  bool read_projector) {
+  const auto it = std::find_if(layers.begin(), layers.end(), [](const OllamaLayer& l) {
+    return l.media_type == "application/vnd.ollama.image.projector";
+  });
+  if (it == layers.end() || !read_projector) {
+    return std::nullopt;
+  }
+  if (model.embedded_encoder_bytes > 0) {
+    model.notes.push_back(fmt::format(
+        "{}'s manifest lists a projector layer too ({}), not counted: the model blob holds its "
+        "encoder already",
+        name, it->digest.substr(0, 19)));
+    return std::nullopt;
+  }
+  return *it;
+}
+
+std::string ollama_projector_name(const OllamaLayer& layer) {
+  return layer.digest.substr(0, 19) + " (the manifest's projector layer)";
+}
+
 }  // namespace willfit::app

@@ -15,8 +15,9 @@ namespace willfit::app {
 Expected<Model> resolve_model(const std::string& text, const Environment& env);
 // The same, with the catalogue file given by --models (empty: the default one).
 // `units`: how the notes of a model file print sizes (--units).
-// `read_projector` false (--text-only): a remote GGUF repository's mmproj
-// file is not read.
+// `read_projector` false (--text-only, or --mmproj given): no projector is
+// looked for (a GGUF repository's or folder's mmproj file, an Ollama
+// projector layer), and none is read.
 Expected<Model> resolve_model(const std::string& text, const Environment& env,
                               const std::string& models_file, UnitSystem units = UnitSystem::Mixed,
                               bool read_projector = true);

@@ -53,10 +53,16 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
     auto m = model_from_path(t, env, units);
     if (m) {
       m->origin = ModelOrigin{"file", t, "", {t}, 0, 0, false};
+      if (auto beside = mmproj_beside(t, env, *m, read_projector); !beside) {
+        return beside.error();
+      }
+      if (m->mmproj) {  // a folder's mmproj file
+        m->origin->files.push_back(t + (t.back() == '/' ? "" : "/") + m->mmproj->name);
+      }
     }
     return m;
   }
-  if (auto stored = model_from_store(t, env, units)) {
+  if (auto stored = model_from_store(t, env, units, read_projector)) {
     return std::move(*stored);
   }
   auto db = load_model_db(env, models_file);

@@ -65,7 +65,7 @@ bool has_weights_for_transformers(const std::vector<std::string>& files) {
 }
 
 std::optional<Expected<Model>> from_hf_cache(const RemoteRef& ref, const Environment& env,
-                                             UnitSystem units) {
+                                             UnitSystem units, bool read_projector) {
   const std::string root = hf_hub_cache(env);
   if (root.empty()) {
     return std::nullopt;
@@ -116,6 +116,19 @@ std::optional<Expected<Model>> from_hf_cache(const RemoteRef& ref, const Environ
   if (!m) {
     return Expected<Model>(m.error());
   }
+  // As from the network (remote_model.cpp): llama-server -hf loads the
+  // repository's mmproj file with the model, the F16 one of several.
+  if (path != snap) {  // a GGUF variant was chosen
+    if (const auto mmproj = read_projector ? choose_mmproj(files) : std::nullopt) {
+      if (auto added = add_mmproj_file(
+              snap + "/" + mmproj->path, env, *m,
+              "hf.co/" + ref.repo + "'s mmproj (--text-only leaves it out):", mmproj->path);
+          !added) {
+        return Expected<Model>(added.error());
+      }
+      read.push_back(mmproj->path);
+    }
+  }
   ModelOrigin o;
   o.kind = "hf_cache";
   o.ref = ref.display();
@@ -128,7 +141,7 @@ std::optional<Expected<Model>> from_hf_cache(const RemoteRef& ref, const Environ
 }
 
 std::optional<Expected<Model>> from_ollama_store(const RemoteRef& ref, const Environment& env,
-                                                 UnitSystem units) {
+                                                 UnitSystem units, bool read_projector) {
   const std::string root = ollama_models_dir(env);
   if (root.empty()) {
     return std::nullopt;
@@ -170,6 +183,22 @@ std::optional<Expected<Model>> from_ollama_store(const RemoteRef& ref, const Env
   o.ref = name;
   o.revision = layer->digest;
   o.files = {blob};
+  if (const auto projector = ollama_projector_layer(*layers, *m, name, read_projector)) {
+    const std::string file = root + "/blobs/sha256-" + projector->digest.substr(7);
+    if (!env.file_size(file)) {
+      return Expected<Model>(make_error(fmt::format(
+          "Ollama's manifest of {} lists a projector layer whose blob is missing ({}): run `ollama "
+          "pull {}`, or --text-only to leave it out",
+          name, file, name)));
+    }
+    if (auto added =
+            add_mmproj_file(file, env, *m, name + "'s projector layer (--text-only leaves it out):",
+                            ollama_projector_name(*projector), true);
+        !added) {
+      return Expected<Model>(added.error());
+    }
+    o.files.push_back(file);
+  }
   m->origin = o;
   m->notes.push_back(fmt::format("read from Ollama's models directory: {}, blob {}", name,
                                  layer->digest.substr(0, 19)));
@@ -212,16 +241,16 @@ std::string ollama_models_dir(const Environment& env) {
 }
 
 std::optional<Expected<Model>> model_from_store(const std::string& text, const Environment& env,
-                                                UnitSystem units) {
+                                                UnitSystem units, bool read_projector) {
   const auto ref = parse_remote_ref(text);
   if (!ref) {
     return std::nullopt;
   }
   switch (ref->kind) {
     case RemoteRef::Kind::Hub:
-      return from_hf_cache(*ref, env, units);
+      return from_hf_cache(*ref, env, units, read_projector);
     case RemoteRef::Kind::Ollama:
-      return from_ollama_store(*ref, env, units);
+      return from_ollama_store(*ref, env, units, read_projector);
     case RemoteRef::Kind::Url:
       break;
   }

@@ -89,6 +89,54 @@ TEST(ModelFiles, MmprojFileIsTheProjectorTermAndTextOnlyDropsIt) {
   EXPECT_NE(not_clip.err.find("not a multimodal projector"), std::string::npos) << not_clip.err;
 }
 
+// A folder holding a GGUF and its mmproj file (LM Studio's PUBLISHER/REPO/
+// layout; what llama-server -hf downloads): the projector is counted, as
+// LM Studio loads it; --text-only leaves it out. Naming the file itself
+// only says the mmproj is there: llama-server -m loads none unless --mmproj.
+TEST(ModelFiles, AFoldersMmprojIsItsProjectorAndANamedFileOnlySaysSo) {
+  app::FakeEnvironment env;
+  env.files["lms/org/Tiny-GGUF/Tiny-Q4_K_M.gguf"] = tiny_llama(3).file();
+  env.files["lms/org/Tiny-GGUF/mmproj-Tiny-BF16.gguf"] =
+      clip_mmproj("gemma3", 896, 14, 1152, 4304, 16).file();
+  env.files["lms/org/Tiny-GGUF/mmproj-Tiny-F16.gguf"] =
+      clip_mmproj("gemma3", 896, 14, 1152, 4304, 16).file();
+  const std::int64_t tensors = (14 * 14 * 3 * 1152 + 1152 * 1152 + 2 * 1152 * 4304) * 2;
+  const Json j = json_of(run_cli({"lms/org/Tiny-GGUF", "-d", "24gb", "--json"}, env));
+  EXPECT_EQ(j["model"]["weights_bytes"], 1107152);
+  EXPECT_GT(j["memory"]["projector_bytes"].get<std::int64_t>(), tensors);
+  EXPECT_EQ(j["model"]["origin"]["files"],
+            Json::array({"lms/org/Tiny-GGUF", "lms/org/Tiny-GGUF/mmproj-Tiny-F16.gguf"}));
+  const std::string text = run_cli({"lms/org/Tiny-GGUF", "-d", "24gb"}, env).out;
+  EXPECT_NE(text.find("read mmproj-Tiny-F16.gguf (the F16 one; 2 there: mmproj-Tiny-BF16.gguf, "
+                      "mmproj-Tiny-F16.gguf) from the folder"),
+            std::string::npos)
+      << text;
+  const Json t =
+      json_of(run_cli({"lms/org/Tiny-GGUF", "-d", "24gb", "--json", "--text-only"}, env));
+  EXPECT_EQ(t["memory"]["projector_bytes"], 0);
+  EXPECT_NE(run_cli({"lms/org/Tiny-GGUF", "-d", "24gb", "--text-only"}, env)
+                .out.find("mmproj-Tiny-F16.gguf in the folder is not read (--text-only"),
+            std::string::npos);
+
+  const auto file = run_cli({"lms/org/Tiny-GGUF/Tiny-Q4_K_M.gguf", "-d", "24gb", "--json"}, env);
+  EXPECT_EQ(json_of(file)["memory"]["projector_bytes"], 0);
+  const std::string said = run_cli({"lms/org/Tiny-GGUF/Tiny-Q4_K_M.gguf", "-d", "24gb"}, env).out;
+  EXPECT_NE(said.find("mmproj-Tiny-F16.gguf lies beside the model and is not counted"),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("--mmproj lms/org/Tiny-GGUF/mmproj-Tiny-F16.gguf"), std::string::npos)
+      << said;
+  EXPECT_EQ(run_cli({"lms/org/Tiny-GGUF/Tiny-Q4_K_M.gguf", "-d", "24gb", "--text-only"}, env)
+                .out.find("lies beside"),
+            std::string::npos);
+
+  // A folder's mmproj file that is no projector is bad input, not an answer.
+  env.files["lms/org/Tiny-GGUF/mmproj-Tiny-F16.gguf"] = tiny_llama(3).file();
+  const auto bad = run_cli({"lms/org/Tiny-GGUF", "-d", "24gb"}, env);
+  EXPECT_TRUE(is_clean_error(bad)) << bad.err;
+  EXPECT_NE(bad.err.find("not a multimodal projector"), std::string::npos) << bad.err;
+}
+
 TEST(ModelFiles, AGiantSparseGgufIsReadByItsHeaderOnly) {
   // 50 GB file: a real header, then (as far as the reader can tell) zeros.
   GgufWriter w = tiny_llama(3);

@@ -603,6 +603,180 @@ TEST(Remote, OllamaRegistryManifestThenBlobHeader) {
   EXPECT_NE(r.err.find("no such model or tag (404)"), std::string::npos) << r.err;
 }
 
+// A vision model as Ollama publishes it for its llama.cpp runner (llava,
+// llama3.2-vision...): the model layer, then the projector as its own layer
+// (application/vnd.ollama.image.projector, server/images.go), beside the
+// template and params layers.
+std::string vision_manifest(const std::string& model, const std::string& projector,
+                            std::uint64_t projector_size) {
+  Json m = Json::parse(manifest("application/vnd.ollama.image.model", model, kSparse));
+  m["layers"].push_back({{"mediaType", "application/vnd.ollama.image.projector"},
+                         {"digest", projector},
+                         {"size", projector_size}});
+  m["layers"].push_back({{"mediaType", "application/vnd.ollama.image.template"},
+                         {"digest", "sha256:" + std::string(64, '7')},
+                         {"size", 358}});
+  return m.dump();
+}
+
+// A projector blob of another layout than clip.cpp's: counted by its tensors.
+GgufWriter other_projector() {
+  GgufWriter w;
+  w.str("general.architecture", "mllama");
+  w.tensor("v.patch_embedding.weight", {14, 14, 3, 1280}, kF16);
+  w.tensor("v.blk.0.attn_q.weight", {1280, 1280}, kF16);
+  return w;
+}
+constexpr std::int64_t kOtherProjectorBytes = (14 * 14 * 3 * 1280 + 1280 * 1280) * 2;
+
+TEST(Remote, AnOllamaProjectorLayerIsReadAsTheProjector) {
+  HttpFake hub;
+  const std::string model = "sha256:" + std::string(64, 'd');
+  const std::string projector = "sha256:" + std::string(64, 'e');
+  hub.ollama_manifests["library/tinyvision/q4"] = vision_manifest(model, projector, 851'000'000);
+  hub.ollama_blobs[model] = gguf(tiny_llama(3));
+  hub.ollama_blobs[projector] = gguf(tiny_mmproj(), 851'000'000);
+  auto env = env_for(hub);
+  const Json j = answer(run_cli({"tinyvision:q4", "--json"}, env));
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);  // the projector is not in the weights
+  const Json& o = j["model"]["origin"];
+  EXPECT_EQ(o["files"], Json::array({"tinyvision:q4.gguf", "tinyvision:q4.projector.gguf"}));
+  // The manifest; the model blob (307) and one range read at R2; the same
+  // for the projector blob.
+  const auto log = hub.log();
+  ASSERT_EQ(log.size(), 5U);
+  EXPECT_EQ(o["requests"], 5);
+  EXPECT_NE(log[3].path.find(projector), std::string::npos) << log[3].path;
+  EXPECT_EQ(log[4].range, "bytes=0-2097151");
+  const Json term = projector_term(j);
+  ASSERT_TRUE(term.is_object()) << j["memory"]["terms"].dump();
+  // Ollama runs llama.cpp's clip.cpp for it: the tensors and its buffer.
+  EXPECT_GT(term["bytes"].get<std::int64_t>(), static_cast<std::int64_t>(kMmprojBytes));
+  const std::string text = run_cli({"tinyvision:q4"}, env).out;
+  EXPECT_NE(text.find("multimodal projector sha256:eeeeeeeeeeee (the manifest's projector layer)"),
+            std::string::npos)
+      << text;
+
+  // --text-only: the manifest and the model blob only.
+  hub.clear_log();
+  env.vars["XDG_CACHE_HOME"] = "/home/u/.cache-2";  // nothing cached
+  const Json t = answer(run_cli({"tinyvision:q4", "--json", "--text-only"}, env));
+  EXPECT_EQ(t["model"]["origin"]["requests"], 3);
+  for (const auto& l : hub.log()) {
+    EXPECT_EQ(l.path.find(projector), std::string::npos) << l.path;
+  }
+  EXPECT_EQ(t["memory"]["projector_bytes"], 0);
+  EXPECT_TRUE(projector_term(t).is_null());
+
+  // A projector blob that is not a clip file is counted by its tensors,
+  // with no clip.cpp buffer (Ollama's own estimate counts the same).
+  hub.ollama_blobs[projector] = gguf(other_projector(), 1'900'000'000);
+  env.vars["XDG_CACHE_HOME"] = "/home/u/.cache-3";
+  const Json k = answer(run_cli({"tinyvision:q4", "--json"}, env));
+  EXPECT_EQ(k["memory"]["projector_bytes"], kOtherProjectorBytes);
+}
+
+// --mmproj names the projector: llama-server loads the one given, not the
+// repository's, so the repository's is not asked for.
+TEST(Remote, AGivenMmprojTakesThePlaceOfTheRepositorys) {
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  env.files["/home/u/mmproj-own.gguf"] = tiny_mmproj().file();
+  const Json j = answer(
+      run_cli({"hf.co/org/tiny-GGUF", "--json", "--mmproj", "/home/u/mmproj-own.gguf"}, env));
+  EXPECT_EQ(j["model"]["origin"]["files"], Json::array({"Tiny-Q4_K_M.gguf"}));
+  EXPECT_TRUE(projector_term(j).is_object()) << j["memory"]["terms"].dump();
+  for (const auto& l : hub.log()) {
+    EXPECT_EQ(l.path.find("mmproj"), std::string::npos) << l.path;
+  }
+}
+
+// Ollama's own engine packs the encoder into the model blob (gemma3,
+// qwen2.5vl): counted once, in the weights; a projector layer beside it is
+// not read, nor counted a second time.
+TEST(Remote, AnEncoderInsideTheOllamaBlobIsCountedOnce) {
+  HttpFake hub;
+  const std::string model = "sha256:" + std::string(64, 'd');
+  const std::string projector = "sha256:" + std::string(64, 'e');
+  GgufWriter packed = tiny_llama(3);
+  const std::uint64_t encoder = packed.tensor("v.blk.0.attn_q.weight", {1152, 1152}, kF16) +
+                                packed.tensor("mm.mm_input_projection.weight", {1152, 64}, kF16);
+  hub.ollama_manifests["library/packed/q4"] = vision_manifest(model, projector, 851'000'000);
+  hub.ollama_manifests["library/packed/alone"] =
+      manifest("application/vnd.ollama.image.model", model, kSparse);
+  hub.ollama_blobs[model] = gguf(packed);
+  hub.ollama_blobs[projector] = gguf(tiny_mmproj(), 851'000'000);
+  auto env = env_for(hub);
+  for (const char* name : {"packed:alone", "packed:q4"}) {
+    hub.clear_log();
+    const Json j = answer(run_cli({name, "--json"}, env));
+    EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes + encoder) << name;
+    EXPECT_EQ(j["memory"]["projector_bytes"], 0) << name;
+    for (const auto& l : hub.log()) {
+      EXPECT_EQ(l.path.find(projector), std::string::npos) << l.path;
+    }
+  }
+  const std::string text = run_cli({"packed:q4"}, env).out;
+  EXPECT_NE(text.find("the file holds its vision/audio encoder too"), std::string::npos) << text;
+  EXPECT_NE(text.find("not counted: the model blob holds its encoder already"), std::string::npos)
+      << text;
+}
+
+// `ollama pull` leaves the projector layer's blob beside the model's.
+TEST(Remote, TheOllamaStoresProjectorBlobIsReadOffline) {
+  app::FakeEnvironment env;
+  env.vars = {{"HOME", "/home/u"}, {"OLLAMA_MODELS", "/data/ollama"}};
+  const std::string model(64, 'd');
+  const std::string projector(64, 'e');
+  env.files["/data/ollama/manifests/registry.ollama.ai/library/tinyvision/q4"] =
+      vision_manifest("sha256:" + model, "sha256:" + projector, 851'000'000);
+  env.files["/data/ollama/blobs/sha256-" + model] = tiny_llama(3).header();
+  env.sizes["/data/ollama/blobs/sha256-" + model] = kSparse;
+  env.files["/data/ollama/blobs/sha256-" + projector] = tiny_mmproj().header();
+  env.sizes["/data/ollama/blobs/sha256-" + projector] = 851'000'000;
+  const Json j = answer(run_cli({"tinyvision:q4", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "ollama_store");
+  EXPECT_EQ(j["model"]["origin"]["files"], Json::array({"/data/ollama/blobs/sha256-" + model,
+                                                        "/data/ollama/blobs/sha256-" + projector}));
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+  EXPECT_GT(j["memory"]["projector_bytes"].get<std::int64_t>(),
+            static_cast<std::int64_t>(kMmprojBytes));
+  const Json t = answer(run_cli({"tinyvision:q4", "--json", "--text-only"}, env));
+  EXPECT_EQ(t["memory"]["projector_bytes"], 0);
+  // A pull cut short: the projector's blob is missing. --text-only needs none.
+  env.files.erase("/data/ollama/blobs/sha256-" + projector);
+  env.sizes.erase("/data/ollama/blobs/sha256-" + projector);
+  const auto r = run_cli({"tinyvision:q4"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("projector layer whose blob is missing"), std::string::npos) << r.err;
+  EXPECT_EQ(
+      answer(run_cli({"tinyvision:q4", "--json", "--text-only"}, env))["memory"]["projector_bytes"],
+      0);
+}
+
+// The Hugging Face cache holds what llama-server -hf downloaded: the model
+// and the repository's mmproj file, read as from the network.
+TEST(Remote, TheHubCachesMmprojIsReadWithItsModel) {
+  app::FakeEnvironment env;
+  env.vars = {{"HOME", "/home/u"}, {"HF_HUB_CACHE", "/data/hf"}};
+  const std::string commit(40, 'e');
+  const std::string snap = "/data/hf/models--org--tiny-GGUF/snapshots/" + commit;
+  env.files["/data/hf/models--org--tiny-GGUF/refs/main"] = commit + "\n";
+  env.files[snap + "/Tiny-Q4_K_M.gguf"] = tiny_llama(3).header();
+  env.sizes[snap + "/Tiny-Q4_K_M.gguf"] = kSparse;
+  env.files[snap + "/mmproj-Tiny-F16.gguf"] = tiny_mmproj().header();
+  env.sizes[snap + "/mmproj-Tiny-F16.gguf"] = 851'000'000;
+  const Json j = answer(run_cli({"hf.co/org/tiny-GGUF", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "hf_cache");
+  EXPECT_EQ(j["model"]["origin"]["files"],
+            Json::array({"Tiny-Q4_K_M.gguf", "mmproj-Tiny-F16.gguf"}));
+  EXPECT_TRUE(projector_term(j).is_object()) << j["memory"]["terms"].dump();
+  const Json t = answer(run_cli({"hf.co/org/tiny-GGUF", "--json", "--text-only"}, env));
+  EXPECT_EQ(t["memory"]["projector_bytes"], 0);
+  EXPECT_EQ(t["model"]["origin"]["files"], Json::array({"Tiny-Q4_K_M.gguf"}));
+}
+
 TEST(Remote, TheCacheAnswersTheSecondTimeAndOffline) {
   HttpFake hub;
   hub.repos["org/tiny-GGUF"] = gguf_repo();

@@ -560,6 +560,16 @@ Expected<ProjectorFile> projector_from_gguf(const GgufFile& f, std::string_view 
   return p;
 }
 
+ProjectorFile projector_tensors_only(const GgufFile& f, std::string_view file_name) {
+  ProjectorFile p;
+  p.name = std::string(file_name);
+  p.type = f.architecture();
+  p.params = f.params;
+  p.bytes = f.weight_bytes;
+  p.vision = true;
+  return p;
+}
+
 void attach_projector(Model& model, ProjectorFile projector) {
   model.notes.push_back(fmt::format(
       "multimodal projector {}: {:.3g} B parameters{}{}, loaded beside the model; --text-only "
@@ -946,6 +956,23 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       f.params > 0 ? 8.0 * static_cast<double>(f.weight_bytes) / static_cast<double>(f.params)
                    : 0.0,
       file_type.empty() ? "" : ", file type " + file_type, mix_text));
+  // Ollama's own engine packs a multimodal model's encoder into the model
+  // file (gemma3, qwen2.5vl, mistral3, llama4: v.*, mm.* and a.* tensors
+  // beside blk.*) and refuses a separate projector with it ("split vision
+  // models aren't supported", ollama llm/server.go NewLlamaServer at
+  // 5dbb81b7). Those tensors are weights of this file, loaded with it:
+  // counted once, here, and no --text-only can leave them out.
+  for (const auto& t : f.tensors) {
+    if (t.name.rfind("v.", 0) == 0 || t.name.rfind("mm.", 0) == 0 || t.name.rfind("a.", 0) == 0) {
+      m.embedded_encoder_bytes += t.bytes;
+    }
+  }
+  if (m.embedded_encoder_bytes > 0) {
+    m.notes.push_back(fmt::format(
+        "the file holds its vision/audio encoder too ({} of v.*, mm.*, a.* tensors, as Ollama's "
+        "engine packs it): counted in the weights, loaded with them",
+        format_size(m.embedded_encoder_bytes, units)));
+  }
   return m;
 }
 

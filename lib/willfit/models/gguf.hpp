@@ -89,6 +89,12 @@ Expected<Model> model_from_gguf(const GgufFile& file, std::string_view file_name
 // another architecture, or one without an encoder, is an error.
 Expected<ProjectorFile> projector_from_gguf(const GgufFile& file, std::string_view file_name);
 
+// A projector of another layout than clip.cpp's (Ollama's projector layer
+// of an older conversion): its tensors exactly, no warm-up shape, so no
+// compute buffer is added; Ollama's own estimate counts the same tensors
+// (llm/server.go projectorMemoryRequirements).
+ProjectorFile projector_tensors_only(const GgufFile& file, std::string_view file_name);
+
 // Gives `model` the projector file, in place of an encoder estimated from
 // its config (vision_config), with a note saying so.
 void attach_projector(Model& model, ProjectorFile projector);

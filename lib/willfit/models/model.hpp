@@ -192,6 +192,10 @@ struct Model {
   // --mmproj FILE (or a GGUF repository's mmproj file): replaces the
   // encoder estimated from vision_config.
   std::optional<ProjectorFile> mmproj;
+  // Bytes of a vision/audio encoder held inside the model file itself
+  // (Ollama's engine packs gemma3, qwen2.5vl, mistral3 and llama4 so): part
+  // of file_weight_bytes, never the projector term. 0 otherwise.
+  std::int64_t embedded_encoder_bytes = 0;
   // A precision the name or file implies ("qwen2.5:7b-q4_K_M", a GGUF's
   // general.file_type, config.json's torch_dtype); used when --precision is
   // not given. "" when nothing is implied.
