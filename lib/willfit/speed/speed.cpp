@@ -120,7 +120,14 @@
 //   15.27 / 17.64 / 14.32 tokens/s (mlc-ai/llm-perf-bench @d401356): slower
 //   on 8 GPUs than on 4, the mark of an eager-mode engine whose per-kernel CPU
 //   dispatch, not the GPUs, sets the pace. The model is for today's engine
-//   and is faster than those rows (the test checks that it is).
+//   and is faster than those rows (the test checks that it is). Also a
+//   bound: llama.cpp's -sm row, 70B Q4_K_M on 4 RTX 4090, 17.56 tokens/s
+//   (ggml-org/llama.cpp#19378, 2026-02-07) where the model gives 53. Row
+//   split copies each split matrix multiplication's input out to the other
+//   GPUs and its output back to the main one (ggml-cuda's split buffers):
+//   seven synchronisations a layer, not two. It is not modelled (we have no
+//   sourced latency per copy); llama.cpp's -sm tensor, which all-reduces
+//   twice a layer, is what --split tensor describes.
 //   Errors, graph-captured rows (5): median 5.3 %, worst +31 % (405B on 8
 //   MI300X: ROCm's engine reads less than the A100 rows say, and the model
 //   gives MI300X's Infinity Fabric, which data/devices.json does not rate,
@@ -740,9 +747,12 @@ SpeedEstimate estimate_speed(const InferenceQuery& q, const Estimate& e,
     r.notes.push_back(fmt::format(
         "tensor parallel over {} devices{}: each reads 1/{} of the weights per token, then two "
         "all-reduces per layer over {} at NCCL's own latency model (no per-step engine time "
-        "beyond it)",
+        "beyond it){}",
         r.tensor_parallel, e.vllm ? " (vLLM)" : "", r.tensor_parallel,
-        devices.front().interconnect.nvlink_gb_per_s ? "NVLink" : "PCIe"));
+        devices.front().interconnect.nvlink_gb_per_s ? "NVLink" : "PCIe",
+        e.vllm ? ""
+               : "; that is llama.cpp's -sm tensor: its older -sm row synchronises after every "
+                 "matrix multiplication and runs several times slower"));
   } else if (devices.size() > 1 && !e.vllm) {
     r.notes.push_back(
         "layer split (llama.cpp default): devices run one after another, so more "
