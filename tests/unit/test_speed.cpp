@@ -352,11 +352,11 @@ TEST(SpeedMultiGpu, TensorParallelDividesBytesAndPaysTheInterconnect) {
   q.tensor_parallel.devices = 2;
   q.tensor_parallel.layers = 10;
   q.tensor_parallel.hidden_size = 1000;
-  q.tensor_parallel.link_gb_per_s = 1.0;
-  q.tensor_parallel.step_latency_s = 100e-6;
-  // 2 all-reduces x 10 layers x (2 ring steps x 100 us + 1000 x 2 B x 2 steps / 2 devices
-  // over 1 GB/s = 2 us) = 20 x 202 us = 4.04 ms
-  EXPECT_NEAR(1.0 / estimate_speed(q).decode_tokens_per_s, 5e-3 + 4.04e-3, 1e-9);
+  q.tensor_parallel.link_gb_per_s = 1.0;  // PCIe class, no vocabulary: no logits gather
+  // 1 + 2 x 10 all-reduces of 1000 x 2 B. NCCL's model on 2 PCIe devices (2
+  // ring steps): LL 6.6 + 2 x 1.0 us + 2000 B / (1 GB/s x 2 / 2 / 4) = 16.6 us;
+  // Simple 8.4 + 2 x 5.7 us + 2000 B / 1 GB/s = 21.8 us. LL wins: 21 x 16.6 us.
+  EXPECT_NEAR(1.0 / estimate_speed(q).decode_tokens_per_s, 5e-3 + 21 * 16.6e-6, 1e-9);
 
   InferenceQuery two = fit_query("70b", "fp16", {gpu(2000, 300), gpu(2000, 300)});
   two.devices.devices[0].memory_bytes = 80 * kGiB;

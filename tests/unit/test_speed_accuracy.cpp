@@ -431,76 +431,6 @@ TEST(SpeedAccuracy, MoeDecodeRowsWithRoutingNodes) {
   EXPECT_LE(median(after), 0.25);
 }
 
-// Tensor parallel: re-fit the engine's bandwidth efficiency e and the ring
-// step latency s by least squares over vLLM's 2/4/8-GPU rows,
-//   t(N) - link bytes = a x W / (N x BW) + s x 2 layers x 2 (N - 1),  e = 1 / a,
-// then predict the rows through the fit question with --split tensor.
-TEST(SpeedAccuracy, TensorParallelFit) {
-  const std::map<std::string, Device> devices = load_devices();
-  const auto rows =
-      read_csv(read_text(std::string(WILLFIT_TEST_DATA_DIR) + "/speed_tensor_parallel.csv"));
-  ASSERT_EQ(rows.size(), 3U);
-  double a11 = 0;
-  double a12 = 0;
-  double a22 = 0;
-  double b1 = 0;
-  double b2 = 0;
-  for (const auto& row : rows) {
-    const double n = num(row, "devices");
-    Model m;
-    m.params = static_cast<std::int64_t>(num(row, "params"));
-    m.active_params = m.params;
-    m.arch.layers = static_cast<int>(num(row, "layers"));
-    m.arch.hidden_size = static_cast<std::int64_t>(num(row, "hidden_size"));
-    m.arch.vocab_size = static_cast<std::int64_t>(num(row, "vocab_size"));
-    const TokenCosts c = token_costs(m, static_cast<Bytes>(num(row, "weight_bytes")), 0);
-    const Device& d = devices.at(row.at("device_id"));
-    const double link = 16.0 * std::pow(2.0, d.interconnect.pcie_gen - 3) * 1e9;
-    const double bytes_s = 2.0 * m.arch.layers * static_cast<double>(m.arch.hidden_size) * 2.0 *
-                           2.0 * (n - 1) / n / link;
-    const double x1 = static_cast<double>(c.weight_bytes) / (n * *d.bandwidth_gb_per_s * 1e9);
-    const double x2 = 2.0 * m.arch.layers * 2.0 * (n - 1);
-    const double t = 1.0 / num(row, "tokens_per_s") - bytes_s;
-    a11 += x1 * x1;
-    a12 += x1 * x2;
-    a22 += x2 * x2;
-    b1 += x1 * t;
-    b2 += x2 * t;
-  }
-  const double det = a11 * a22 - a12 * a12;
-  const double e = det / (b1 * a22 - b2 * a12);
-  const double s = (a11 * b2 - a12 * b1) / det;
-  std::printf(
-      "tensor parallel fit: bandwidth efficiency %.3f (speed.hpp %.2f), ring step %.1f us "
-      "(speed.hpp %.0f us)\n",
-      e, kTensorParallelBandwidthEfficiency, s * 1e6, kRingStepLatencyS * 1e6);
-  EXPECT_NEAR(kTensorParallelBandwidthEfficiency, e, 0.006);
-  EXPECT_NEAR(kRingStepLatencyS, s, 0.6e-6);
-
-  for (const auto& row : rows) {
-    const auto n = static_cast<std::size_t>(num(row, "devices"));
-    InferenceQuery q;
-    q.model = *model_from_size(*parse_model_size("70b"));
-    q.model.arch.layers = static_cast<int>(num(row, "layers"));
-    q.model.arch.hidden_size = static_cast<std::int64_t>(num(row, "hidden_size"));
-    q.model.arch.vocab_size = static_cast<std::int64_t>(num(row, "vocab_size"));
-    q.model.file_weight_bytes = static_cast<std::int64_t>(num(row, "weight_bytes"));
-    q.precision = *parse_precision("fp16");
-    q.context = 512;
-    q.devices.devices.assign(n, devices.at(row.at("device_id")));
-    SpeedSettings tensor;
-    tensor.split = SplitMode::Tensor;
-    const Estimate est = estimate_inference(q);
-    const SpeedEstimate r = estimate_speed(q, est, tensor);
-    ASSERT_TRUE(r.estimable) << r.reason;
-    const double error = std::abs(r.decode_tokens_per_s / num(row, "tokens_per_s") - 1.0);
-    std::printf("%s  %zu x A100 PCIe  measured %.2f  estimate %.2f  error %.1f %%\n",
-                row.at("case_id").c_str(), n, num(row, "tokens_per_s"), r.decode_tokens_per_s,
-                100 * error);
-    EXPECT_LT(error, 0.10);
-  }
-}
-
 // vLLM on one and several A100 80GB (tests/data/speed_vllm.csv, Qwen2.5's
 // published speed benchmark): the fit question with --runtime vllm, as a user
 // asks it. A generation of `context` tokens from an empty cache takes the mean
@@ -535,10 +465,16 @@ double generation_rate(const SpeedEstimate& s) {
   return 2.0 / (1.0 / s.decode_tokens_per_s + 1.0 / s.decode_tokens_per_s_at_context);
 }
 
+// vLLM's engine efficiency is DERIVED from its one-GPU rows: a one-GPU vLLM
+// estimate is bytes / (e x BW) and nothing else, so the efficiency the row
+// achieved is e x measured / estimate; kTensorParallelBandwidthEfficiency
+// must be their median. Every row (the 2- and 4-GPU ones too) then stays
+// within 15 %.
 TEST(SpeedAccuracy, VllmEngineRows) {
   const auto rows = vllm_rows();
   ASSERT_EQ(rows.size(), 5U);
   std::vector<double> errors;
+  std::vector<double> achieved;
   for (const auto& r : rows) {
     const Estimate e = estimate_inference(r.query);
     ASSERT_TRUE(e.fits()) << r.id;
@@ -550,41 +486,108 @@ TEST(SpeedAccuracy, VllmEngineRows) {
     std::printf("%s  %s x%zu  measured %.2f  estimate %.2f  error %.1f %%\n", r.id.c_str(),
                 r.query.model.name.c_str(), r.query.devices.devices.size(), r.measured, estimate,
                 100 * error);
+    if (r.query.devices.devices.size() == 1) {
+      achieved.push_back(kTensorParallelBandwidthEfficiency * r.measured / estimate);
+    }
     errors.push_back(error);
     EXPECT_LT(error, 0.15) << r.id;
   }
-  std::printf("vLLM rows: median error %.1f %%\n", 100 * median(errors));
+  ASSERT_EQ(achieved.size(), 3U);
+  std::printf("vLLM rows: median error %.1f %%; one-GPU efficiency median %.3f (speed.hpp %.2f)\n",
+              100 * median(errors), median(achieved), kTensorParallelBandwidthEfficiency);
+  EXPECT_NEAR(kTensorParallelBandwidthEfficiency, median(achieved), 0.006);
 }
 
-// The NVLink ring step, re-fitted: the decode time is linear in the step
-// latency, so with t0 (latency 0) and t1 (latency 1 s) from the same query,
-// least squares over the tensor-parallel rows gives
-//   s = sum (t1 - t0) (t_measured - t0) / sum (t1 - t0)^2.
-TEST(SpeedAccuracy, NvlinkStepFit) {
-  double sxy = 0;
-  double sxx = 0;
-  for (const auto& r : vllm_rows()) {
-    if (r.query.devices.devices.size() < 2) {
-      continue;
-    }
-    const Estimate e = estimate_inference(r.query);
-    auto q = speed_query_for(r.query, e, {});
-    ASSERT_TRUE(static_cast<bool>(q));
-    const auto time_at = [&](double step) {
-      SpeedQuery sq = *q;
-      sq.tensor_parallel.step_latency_s = step;
-      return 1.0 / generation_rate(estimate_speed(sq));
-    };
-    const double t0 = time_at(0);
-    const double x = time_at(1.0) - t0;
-    sxy += x * (1.0 / r.measured - t0);
-    sxx += x * x;
+// NCCL's cost model against its own tuner's arithmetic at a few points
+// (src/graph/tuning.cc @b6475625: ring, one node) and against published
+// small-message all-reduce runs: NCCL 2.20 on 2 H100 about 6 us
+// (NVIDIA/nccl#1259), vLLM's custom all-reduce on 2/4/8 H100 at 4 KB
+// 8.8 / 8.5 / 9.3 us (sgl-project/sglang#2904). The model may be at most a
+// factor 2 off those runs.
+TEST(SpeedAccuracy, AllReduceLatencyFromNcclsModel) {
+  // 16 KB over 8 NVLink GPUs (450 GB/s each way): LL, 6.6 + 14 x 0.6 us plus
+  // 16384 / (450e9 x 8 / 14 / 4) s.
+  EXPECT_NEAR(collective_s(Collective::AllReduce, 8, true, 450, 16384),
+              15.0e-6 + 16384 / (450e9 * 8 / 14 / 4), 1e-9);
+  // Over PCIe 4.0 (32 GB/s each way): 1.0 us a step.
+  EXPECT_NEAR(collective_s(Collective::AllReduce, 2, false, 32, 0), 8.6e-6, 1e-9);
+  // 8 MB (a prefill micro-batch of a 70B): Simple wins, at the full bus bandwidth.
+  const double big = 8.0 * 1024 * 1024;
+  EXPECT_NEAR(collective_s(Collective::AllReduce, 4, true, 300, big),
+              (8.4 + 6 * 3.4) * 1e-6 + big / (300e9 * 4 / 6), 1e-9);
+  EXPECT_EQ(collective_s(Collective::AllReduce, 1, true, 450, 16384), 0.0);
+  const struct {
+    int devices;
+    double measured_us;
+  } published[] = {{2, 6.0}, {2, 8.8}, {4, 8.5}, {8, 9.3}};
+  for (const auto& p : published) {
+    const double model_us = 1e6 * collective_s(Collective::AllReduce, p.devices, true, 450, 4096);
+    std::printf("all-reduce 4 KB on %d H100: model %.1f us, published %.1f us\n", p.devices,
+                model_us, p.measured_us);
+    EXPECT_LT(model_us, 2.0 * p.measured_us);
+    EXPECT_GT(model_us, 0.5 * p.measured_us);
   }
-  ASSERT_GT(sxx, 0);
-  const double s = sxy / sxx;
-  std::printf("NVLink ring step fit: %.2f us (speed.hpp %.2f us)\n", s * 1e6,
-              kNvlinkRingStepLatencyS * 1e6);
-  EXPECT_NEAR(kNvlinkRingStepLatencyS, s, 0.1e-6);
+}
+
+// Several-GPU decode against every published tensor-parallel run we have
+// (tests/data/speed_tensor_parallel.csv, plus the 2- and 4-GPU rows of
+// speed_vllm.csv checked above), asked as a user asks it (--runtime vllm,
+// the model from the catalogue, the devices from data/devices.json). The
+// generation's mean time per token is the time at its mean cache depth.
+// No constant comes from these rows. "check" rows (engines that capture the
+// step in CUDA graphs and all-reduce twice a layer): median error within the
+// 25 % of the one-device rows, each within the doubled band (50 %). "bound"
+// rows run a slower mechanism than the model's (eager-mode vLLM of November
+// 2023; llama.cpp's row split, which synchronises after every split matrix
+// multiplication): the estimate must be faster than each (printed).
+TEST(SpeedAccuracy, TensorParallelRows) {
+  const std::map<std::string, Device> devices = load_devices();
+  const auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
+  const auto rows =
+      read_csv(read_text(std::string(WILLFIT_TEST_DATA_DIR) + "/speed_tensor_parallel.csv"));
+  ASSERT_GE(rows.size(), 6U);
+  std::vector<double> graph_errors;
+  for (const auto& row : rows) {
+    InferenceQuery q;
+    q.model = db->find(row.at("model_id"))->entry->model;
+    q.precision = *parse_precision(row.at("precision"));
+    const bool vllm = row.at("runtime") == "vllm";
+    q.runtime = vllm ? Runtime::Vllm : Runtime::LlamaCpp;
+    const double prompt = num(row, "prompt_tokens");
+    const double generated = num(row, "generated_tokens");
+    q.context = static_cast<std::int64_t>(prompt + generated);
+    q.devices.devices.assign(static_cast<std::size_t>(num(row, "devices")),
+                             devices.at(row.at("device_id")));
+    const Estimate e = estimate_inference(q);
+    ASSERT_TRUE(e.fits()) << row.at("case_id");
+    SpeedSettings settings;
+    settings.split = SplitMode::Tensor;  // vLLM is tensor parallel anyway; llama.cpp asks it
+    const SpeedEstimate s = estimate_speed(q, e, settings);
+    ASSERT_TRUE(s.estimable) << row.at("case_id") << ": " << s.reason;
+    ASSERT_EQ(s.tensor_parallel, static_cast<int>(q.devices.devices.size()));
+    const double fill = (prompt + generated / 2.0) / (prompt + generated);
+    const double t_empty = 1.0 / s.decode_tokens_per_s;
+    const double t_full = 1.0 / s.decode_tokens_per_s_at_context;
+    const double estimate = 1.0 / (t_empty + fill * (t_full - t_empty));
+    const double measured = num(row, "tokens_per_s");
+    const double error = estimate / measured - 1.0;
+    const bool check = row.at("use") == "check";
+    std::printf("%s  %-15s %zu x %-15s %-28s measured %6.2f  estimate %6.2f  error %+6.1f %%%s\n",
+                row.at("case_id").c_str(), row.at("model_id").c_str(), q.devices.devices.size(),
+                row.at("device_id").c_str(), row.at("engine").substr(0, 28).c_str(), measured,
+                estimate, 100 * error, check ? "" : "  (a bound)");
+    if (check) {
+      graph_errors.push_back(std::abs(error));
+      EXPECT_LT(std::abs(error), 0.50) << row.at("case_id");
+    } else {
+      EXPECT_GT(estimate, measured) << row.at("case_id");
+    }
+  }
+  ASSERT_GE(graph_errors.size(), 3U);
+  std::printf("tensor-parallel check rows: n=%zu, median error %.1f %%, worst %.1f %%\n",
+              graph_errors.size(), 100 * median(graph_errors),
+              100 * *std::max_element(graph_errors.begin(), graph_errors.end()));
+  EXPECT_LE(median(graph_errors), 0.25);
 }
 
 }  // namespace

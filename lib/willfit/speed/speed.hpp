@@ -79,27 +79,32 @@ struct SpeedTier {
   double fixed_s = 0;
 };
 
-// Tensor parallel decode, fitted (least squares) to vLLM's Llama-2-70B FP16 on
-// 2/4/8 A100 PCIe (see speed.cpp; SpeedAccuracy.TensorParallelFit re-fits it):
-// one ring all-reduce step costs 25 us over PCIe, and the engine reads 0.61 of
-// the datasheet bandwidth. vLLM uses that engine efficiency on one GPU too
-// (SpeedAccuracy.VllmEngineRows checks it against Qwen2.5 on one A100).
-inline constexpr double kRingStepLatencyS = 25e-6;
-inline constexpr double kTensorParallelBandwidthEfficiency = 0.61;
-// One ring step over NVLink, fitted (least squares, engine efficiency held at
-// 0.61) to vLLM 0.6.3's Qwen2.5-72B BF16 on 2 and 4 A100 80GB
-// (SpeedAccuracy.NvlinkStepFit re-fits it).
-inline constexpr double kNvlinkRingStepLatencyS = 2.1e-6;
+// vLLM's bandwidth efficiency on one GPU and on several: the median achieved
+// over vLLM's single-GPU decode rows (Qwen2.5-7B/14B/32B BF16 on one A100,
+// tests/data/speed_vllm.csv; SpeedAccuracy.VllmEngineRows derives it again and
+// fails when it drifts). No tensor-parallel row is used to set it.
+inline constexpr double kTensorParallelBandwidthEfficiency = 0.64;
 
 // Tensor parallelism: every tier's bytes are already one device's share;
-// each layer pays two all-reduces of the activations over the link.
+// every step pays the collectives of tensor_parallel_step_s() over the link.
 struct TensorParallel {
   int devices = 1;
-  double link_gb_per_s = 0;   // per direction
-  double step_latency_s = 0;  // one step of a ring all-reduce
+  double link_gb_per_s = 0;  // per direction: NVLink where the device has it, else PCIe
+  bool nvlink = false;       // NCCL's hardware class for the per-hop latency
   std::int64_t hidden_size = 0;
+  std::int64_t vocab_size = 0;
   int layers = 0;
 };
+
+// One collective over `devices` GPUs of one node, as NCCL's tuner
+// (src/graph/tuning.cc) predicts it: see speed.cpp. `bytes` is the whole
+// message (an all-reduce's buffer; an all-gather's gathered result).
+enum class Collective { AllReduce, AllGather };
+double collective_s(Collective c, int devices, bool nvlink, double link_gb_per_s, double bytes);
+
+// The collectives of one forward step of `tokens` tokens, `logit_rows` of
+// which produce logits (decode: every sequence; prefill: the last token).
+double tensor_parallel_step_s(const TensorParallel& tp, double tokens, double logit_rows);
 
 // Everything the speed arithmetic needs; built from a fit query by
 // speed_query_for(), or by hand (tests, and the offload split of the
