@@ -575,8 +575,9 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
     same_memory->line = line_of(*same_memory, query.units);
     auto at = fitting_precision;
     if (at == out.end()) {
-      at = std::find_if_not(out.begin(), out.end(),
-                            [&](const Suggestion& s) { return fits_keeping(s) && !s.new_hardware; });
+      at = std::find_if_not(out.begin(), out.end(), [&](const Suggestion& s) {
+        return fits_keeping(s) && !s.new_hardware;
+      });
     }
     out.insert(at, std::move(*same_memory));
   }
