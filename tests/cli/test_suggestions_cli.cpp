@@ -165,6 +165,50 @@ TEST(SuggestionsCli, EverySuggestionPrintedGetsTheVerdictItPromised) {
   EXPECT_GT(hardware, 0);  // "two 48 GB cards" (issue 16) is executed too
 }
 
+// Unified memory (issue 16): on a small Mac or a Jetson a lower precision
+// with part on the CPU, in the same memory, is offered beside the lower ones
+// that fit whole, and every such command keeps its promise too. The three
+// questions of the issue (Qwen3-30B-A3B on an 18 GB M3 Pro, Llama-3.1-70B
+// Q4_K_M on a 32 GB M2 Max, llama3.1:8b on an 8 GB M1) are among them.
+TEST(SuggestionsCli, UnifiedMemorySuggestionsKeepTheirPromise) {
+  const std::vector<std::string> models{"qwen3-30b-a3b", "llama-3.1-70b", "qwen2.5-32b",
+                                        "mixtral-8x7b", "llama3.1:8b"};
+  const std::vector<std::string> devices{"m3 pro 18gb", "m2 max 32gb", "m1 8gb",
+                                         "jetson-orin-nx-16gb"};
+  int checked = 0;
+  int same_memory = 0;
+  for (const auto& m : models) {
+    for (const auto& d : devices) {
+      for (const std::string p : {"", "q4_k_m"}) {
+        Command c;
+        c.model = m;
+        if (!p.empty()) {
+          c.set("--precision", p);
+        }
+        c.set("--device", d);
+        checked += check_suggestions(c);
+        c.set("--json", "");
+        const CliResult r = run_cli(c.argv());
+        if (r.code == 2) {
+          continue;
+        }
+        const auto doc = nlohmann::json::parse(r.out);
+        for (const auto& s : doc["suggestions"]) {
+          if (s["change"].get<std::string>().find("in the same unified memory") !=
+              std::string::npos) {
+            EXPECT_EQ(s["verdict"], "offload") << m << " on " << d;
+            ++same_memory;
+          }
+        }
+      }
+    }
+  }
+  std::printf("%d suggestions executed (%d with part on the CPU in the same memory)\n", checked,
+              same_memory);
+  EXPECT_GT(checked, 20);
+  EXPECT_GT(same_memory, 3);
+}
+
 // The same promise under other runtimes: vLLM (tensor parallel, batches
 // beyond its KV cache, crossing to llama.cpp) and Ollama.
 TEST(SuggestionsCli, SuggestionsUnderOtherRuntimesKeepTheirPromise) {

@@ -3,6 +3,8 @@
 // worked by hand from the formulas in speed.cpp's essay.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "willfit/planner/report.hpp"
 #include "willfit/speed/speed.hpp"
 
@@ -293,7 +295,9 @@ TEST(SpeedMoe, ExpertsNarrowerThanTheRestAreReadClassByClass) {
 
 // Routing's nodes cost node_time_s() each on top of the bytes: on an NVIDIA
 // card gpt-oss-20b's 24 layers x 10 nodes add 240 x 2.84 us = 0.68 ms a
-// token; vLLM (one fused MoE kernel) adds none.
+// token; and the step takes at least its bytes at the datasheet bandwidth
+// plus all 24 x 19 + 4 + 240 = 700 nodes x 2.84 us (the node floor), which
+// binds for this model; vLLM (one fused MoE kernel) adds none.
 TEST(SpeedMoe, RoutingNodesAddFixedTimePerToken) {
   InferenceQuery q;
   q.model = gpt_oss_20b_shape();
@@ -307,7 +311,10 @@ TEST(SpeedMoe, RoutingNodesAddFixedTimePerToken) {
   EXPECT_NEAR(s.routing_s, 240 * node_time_s(SpeedClass::Nvidia), 1e-9);
   EXPECT_NEAR(s.tiers[0].fixed_s, 0.68e-3, 0.01e-3);
   const double bytes_s = static_cast<double>(s.tiers[0].weight_bytes) / (1000e9 * 0.69);
-  EXPECT_NEAR(1.0 / s.decode_tokens_per_s, bytes_s + s.routing_s, 1e-7);
+  const double floor_s =
+      static_cast<double>(s.tiers[0].weight_bytes) / 1000e9 + 700 * node_time_s(SpeedClass::Nvidia);
+  EXPECT_GT(floor_s, bytes_s + s.routing_s);
+  EXPECT_NEAR(1.0 / s.decode_tokens_per_s, floor_s, 1e-7);
   // The upper bound is the bytes at the datasheet bandwidth alone.
   EXPECT_NEAR(1.0 / s.decode_upper_bound_tokens_per_s,
               static_cast<double>(s.tiers[0].weight_bytes) / 1000e9, 1e-7);
@@ -315,6 +322,37 @@ TEST(SpeedMoe, RoutingNodesAddFixedTimePerToken) {
   const SpeedEstimate v = estimate_speed(q, estimate_inference(q), {});
   ASSERT_TRUE(v.estimable) << v.reason;
   EXPECT_EQ(v.routing_s, 0.0);
+}
+
+// Prefill of a mixture of experts: a micro-batch reads every expert one of
+// its tokens is routed to, 1 - (1 - k/E)^u of them for u tokens; with the
+// maths nearly free, the time is those reads. One token reads k of E (what
+// decode reads); 512 tokens of 4-of-128 routing touch nearly all 128.
+TEST(SpeedPrefill, AMicroBatchReadsEveryExpertItsTokensTouch) {
+  SpeedQuery q;
+  SpeedTier t;
+  t.weight_bytes = 2'000'000'000;  // per token: 1.5 GB dense + 4/128 of 16 GB of experts
+  t.expert_bytes = 16'000'000'000;
+  t.expert_share = 4.0 / 128.0;
+  t.bandwidth_gb_per_s = 100;
+  t.bandwidth_efficiency = 1.0;
+  t.tflops = 1e6;  // the maths take no time
+  t.compute_efficiency = 1.0;
+  q.tiers = {t};
+  q.flops_per_weight_byte = 2.0;
+  q.ubatch = 512;
+  q.context = 512;
+  const double touched = 1.0 - std::pow(1.0 - 4.0 / 128.0, 512.0);
+  EXPECT_GT(touched, 0.99);
+  EXPECT_NEAR(*estimate_speed(q).time_to_first_token_s, (1.5e9 + 16e9 * touched) / 100e9, 1e-6);
+  q.context = 1;
+  EXPECT_NEAR(*estimate_speed(q).time_to_first_token_s, 2e9 / 100e9, 1e-6);
+  // A dense model with a real peak stays compute-bound at 512 tokens.
+  q.tiers.front().expert_bytes = 0;
+  q.tiers.front().expert_share = 0;
+  q.tiers.front().tflops = 100;
+  q.context = 512;
+  EXPECT_NEAR(*estimate_speed(q).time_to_first_token_s, 512 * 2e9 * 2.0 / 100e12, 1e-6);
 }
 
 TEST(SpeedBatch, ThroughputGrowsWithTheBatchUntilComputeBound) {

@@ -25,17 +25,55 @@ const Suggestion* find(const std::vector<Suggestion>& s, std::string_view args_p
   return it == s.end() ? nullptr : &*it;
 }
 
+// A 30B model at BF16 on a Mac of `size` (a bare capacity made Apple silicon).
+InferenceQuery on_a_mac(const char* size, const char* name, const char* text) {
+  InferenceQuery q = query("30b", "bf16", nullptr);
+  Device mac = *raw_device(size);
+  mac.vendor = "apple";
+  mac.kind = DeviceKind::Unified;
+  mac.name = name;
+  q.devices.devices.push_back(mac);
+  q.devices.text = text;
+  return q;
+}
+
+// Unified memory (issue 16): a lower precision with part on the CPU, in the
+// same memory, keeps more than one that fits on the GPU side alone, and
+// ranks before it by published quality (KL divergence); it holds beyond the
+// estimate's error (not tight); a discrete GPU gets no such suggestion.
+TEST(Suggest, OnUnifiedMemoryABetterPrecisionWithPartOnTheCpuRanksFirst) {
+  const InferenceQuery q = on_a_mac("18gb", "Apple M3 Pro 18GB", "m3 pro 18gb");
+  const auto s = suggest_changes(q, estimate_inference(q));
+  const auto same =
+      std::find_if(s.begin(), s.end(), [](const Suggestion& x) { return x.same_memory_offload; });
+  ASSERT_NE(same, s.end());
+  EXPECT_EQ(same->verdict, Verdict::Offload);
+  ASSERT_TRUE(same->kld.has_value());
+  InferenceQuery alt = q;
+  alt.precision = *parse_precision(same->args.substr(std::string("--precision ").size()));
+  const Estimate after = estimate_inference(alt);
+  EXPECT_EQ(after.verdict, Verdict::Offload);
+  EXPECT_FALSE(after.tight);
+  int fitting = 0;
+  for (auto it = s.begin(); it != s.end(); ++it) {
+    if (it->verdict == Verdict::Fits && it->kld) {
+      EXPECT_LT(*same->kld, *it->kld) << it->args;
+      EXPECT_LT(same - s.begin(), it - s.begin()) << it->args;
+      ++fitting;
+    }
+  }
+  EXPECT_GT(fitting, 0);  // a 2-bit type fits on the GPU side alone
+  InferenceQuery gpu = query("30b", "bf16", "18gb");
+  for (const Suggestion& x : suggest_changes(gpu, estimate_inference(gpu))) {
+    EXPECT_FALSE(x.same_memory_offload) << x.args;
+  }
+}
+
 // On Apple silicon a lower precision is a GGUF on llama.cpp: bitsandbytes,
 // GPTQ, AWQ and FP8 have no Metal kernels, so NF4 would be advice that cannot
 // run (found asking about Qwen3-30B-A3B at BF16 on an M3 Max 36 GB).
 TEST(Suggest, OnAppleSiliconALowerPrecisionIsAGgufOnLlamaCpp) {
-  InferenceQuery q = query("30b", "bf16", nullptr);
-  Device mac = *raw_device("36gb");
-  mac.vendor = "apple";
-  mac.kind = DeviceKind::Unified;
-  mac.name = "Apple M3 Max 36GB";
-  q.devices.devices.push_back(mac);
-  q.devices.text = "m3 max 36gb";
+  const InferenceQuery q = on_a_mac("36gb", "Apple M3 Max 36GB", "m3 max 36gb");
   const auto s = suggest_changes(q, estimate_inference(q));
   const Suggestion* p = find(s, "--precision");
   ASSERT_NE(p, nullptr);

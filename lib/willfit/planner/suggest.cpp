@@ -157,6 +157,7 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e, 
         change += fmt::format(" with a {}-token context", longest);
       }
       if (auto s = if_fits(alt, change, args)) {
+        s->kld = kld;
         return costing(s, precision_cost(*p) + (shorten ? ", and a shorter memory" : ""));
       }
     }
@@ -347,6 +348,20 @@ std::optional<Suggestion> other_hardware(const InferenceQuery& q, const Estimate
   return s;
 }
 
+// What an offload plan keeps off the GPU, in words: "13 of 81 layers", "the
+// experts of 9 blocks".
+std::string on_the_cpu(const OffloadPlan& a) {
+  std::string what;
+  if (a.total_layers > a.gpu_layers) {
+    what = fmt::format("{} of {} layers", a.total_layers - a.gpu_layers, a.total_layers);
+  }
+  if (a.cpu_moe_layers > 0) {
+    what +=
+        fmt::format("{}the experts of {} blocks", what.empty() ? "" : " and ", a.cpu_moe_layers);
+  }
+  return what;
+}
+
 // Offloading layers to system RAM, with the speed it leaves. Only when the
 // runtime plans an offload (llama.cpp, Ollama) and RAM is unknown or holds it;
 // for another runtime (transformers, vLLM), llama.cpp at Q4_K_M (the common
@@ -396,14 +411,7 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
     return std::nullopt;
   }
   const OffloadPlan& a = *after.offload;
-  std::string what;
-  if (a.total_layers > a.gpu_layers) {
-    what = fmt::format("{} of {} layers", a.total_layers - a.gpu_layers, a.total_layers);
-  }
-  if (a.cpu_moe_layers > 0) {
-    what +=
-        fmt::format("{}the experts of {} blocks", what.empty() ? "" : " and ", a.cpu_moe_layers);
-  }
+  const std::string what = on_the_cpu(a);
   const std::string host = format_memory(a.host_bytes, q.units);
   Suggestion s =
       make(fmt::format("{}offload {} to {} ({}; {})", prefix.empty() ? "" : "Q4_K_M on llama.cpp, ",
@@ -417,6 +425,60 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
   s.tradeoff = prefix.empty() ? "speed only: the quality stays"
                               : precision_cost(base.precision) + ", and speed";
   return s;
+}
+
+// On one unified-memory device an offload's CPU side is the same memory,
+// read at the same bandwidth (speed.cpp), so a part on the CPU costs little
+// speed: a GGUF type of better quality than `better_than` (the KL divergence
+// of the best lower precision that fits whole; none: any) whose offload plan
+// holds there beyond the estimate's error band (not tight: "it may not load"
+// is no advice). Candidates in quality order (precision_candidates), so the
+// first that holds is the best; the plan is llama.cpp's own, so the command
+// needs no offload flags.
+std::optional<Suggestion> precision_in_same_memory(const InferenceQuery& q, const Estimate& e,
+                                                   const SuggestInputs& in,
+                                                   std::optional<double> better_than) {
+  if (q.model.file_weight_bytes || q.devices.count() != 1 || !offload_ram_is_unified(q)) {
+    return std::nullopt;
+  }
+  for (const Precision& p : precision_candidates(Runtime::LlamaCpp)) {
+    const std::optional<double> kld = quant_kld(p.id);
+    if (better_than && (!kld || *kld >= *better_than)) {
+      break;  // in quality order: the rest keep less than what fits whole
+    }
+    if (p.bits_per_weight >= q.precision.bits_per_weight) {
+      continue;
+    }
+    std::string args = "--precision " + p.id;
+    InferenceQuery alt = on_llama_cpp(q, e, args);
+    alt.precision = p;
+    alt.gpu_layers.reset();
+    alt.n_cpu_moe.reset();
+    const Estimate after = estimate_inference(alt);
+    if (after.verdict != Verdict::Offload || after.tight || !after.offload ||
+        after.offload->gpu_layers <= 0 || after.offload->ram_holds != true) {
+      continue;
+    }
+    const OffloadPlan& a = *after.offload;
+    const std::string what = on_the_cpu(a);
+    Suggestion s = make(
+        fmt::format("lower precision {} ({} bits per weight{}){}, with {} on the CPU, in the "
+                    "same unified memory ({}; {} on the CPU side)",
+                    p.name, bits_per_weight_text(p),
+                    kld ? fmt::format("; KL divergence {:.3f} from FP16", *kld) : std::string(),
+                    gguf_runtime(e.runtime) ? "" : ", as a GGUF on llama.cpp", what, a.flags,
+                    format_memory(a.host_bytes, q.units)),
+        args, after);
+    const SpeedEstimate speed = estimate_speed(alt, after, in.speed);
+    if (speed.estimable) {
+      s.decode_tokens_per_s = speed.decode_tokens_per_s;
+    }
+    s.tradeoff = precision_cost(p) + ", and some speed (the CPU side computes those layers)";
+    s.kld = kld;
+    s.same_memory_offload = true;
+    return s;
+  }
+  return std::nullopt;
 }
 
 // The query's devices are discrete GPUs or accelerators (or bare sizes):
@@ -496,6 +558,28 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
     };
     std::stable_sort(out.begin(), out.end(),
                      [&](const Suggestion& a, const Suggestion& b) { return rank(a) < rank(b); });
+  }
+  // Unified memory: a better precision with part on the CPU, in the same
+  // memory, ranks by quality among what keeps the model on the user's
+  // device: before the first lower precision that keeps less, else after
+  // the last change that fits whole keeping the model.
+  const auto fitting_precision = std::find_if(out.begin(), out.end(), [&](const Suggestion& s) {
+    return fits_keeping(s) && s.kld.has_value();
+  });
+  std::optional<Suggestion> same_memory = precision_in_same_memory(
+      query, estimate, inputs,
+      fitting_precision == out.end() ? std::nullopt : fitting_precision->kld);
+  if (same_memory && std::none_of(out.begin(), out.end(), [&](const Suggestion& s) {
+        return s.args == same_memory->args;
+      })) {
+    same_memory->line = line_of(*same_memory, query.units);
+    auto at = fitting_precision;
+    if (at == out.end()) {
+      at = std::find_if_not(out.begin(), out.end(), [&](const Suggestion& s) {
+        return fits_keeping(s) && !s.new_hardware;
+      });
+    }
+    out.insert(at, std::move(*same_memory));
   }
   return out;
 }

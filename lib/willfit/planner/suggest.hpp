@@ -23,6 +23,10 @@ struct Suggestion {
   std::string tradeoff;       // what the user gives up, in words: "runs slower (layers in RAM)"
   std::string line;           // the text line: "--kv-type q8_0: ..."
   bool new_hardware = false;  // other GPUs than the user's (other_devices)
+  // The published KL divergence of the precision it changes to (quality.hpp),
+  // when it changes the precision to a type that has one: what ranks it.
+  std::optional<double> kld;
+  bool same_memory_offload = false;  // part on the CPU of one unified-memory device
 };
 
 // What the suggestions may draw on beyond the query itself.
@@ -49,8 +53,13 @@ struct SuggestInputs {
 // llama.cpp, with a shorter context if it must; Q4_K_M with layers in RAM)
 // and other hardware (the cheapest one or two of a card that holds it at the
 // asked precision, and at Q8_0) are added: what fits whole on the user's
-// GPUs first, then other hardware, other models, then offloads. Each candidate is one
-// estimate (the context: a binary search, about 12), so the work is bounded.
+// GPUs first, then other hardware, other models, then offloads. On one
+// unified-memory device (a Mac, a Jetson, Strix Halo) a lower precision whose
+// offload holds in the same memory is also offered, always (its CPU side reads
+// the same memory, so it costs little speed), and ranks by quality with the
+// lower precisions that fit whole: Q3_K_M with some layers on the CPU before
+// IQ2_M on the GPU alone. Each candidate is one estimate (the context: a
+// binary search, about 12), so the work is bounded.
 std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estimate& estimate,
                                         const SuggestInputs& inputs = {});
 

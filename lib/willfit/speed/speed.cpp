@@ -52,6 +52,25 @@
 //     at the datasheet bandwidth) / its 612 nodes, the median per class.
 //     The tier's fixed_s = routed layers x (6 + k) x node time, added to its
 //     decode time once per step (the upper bound leaves it out).
+//   - the node floor: bytes / (e_bw x BW) folds the fixed time of a dense
+//     graph's nodes into a fraction of the bytes, which holds for the dense
+//     7B rows it comes from but not where nodes are many per byte: an MoE
+//     reads about 4x fewer bytes per node than Llama-2-7B, and a 1.8 TB/s card
+//     streams those bytes fastest. A step cannot take less than its bytes at
+//     the datasheet bandwidth plus every node's fixed time, so a tier's decode
+//     time is the larger of the two: max(bytes / (e_bw x BW) + fixed_s,
+//     bytes / BW + all nodes x node time), all nodes = layers x 19 + 4 +
+//     routing's. This is what the RTX 5090 / RTX PRO 6000 MoE rows were
+//     missing (gpt-oss-20b on a 5090: 361 -> 292 tokens/s against 282.5
+//     measured; gpt-oss-120b on a PRO 6000: 254 -> 201 against 196.3; the
+//     Max-Q row, 170.6, a 300 W card at the same datasheet bandwidth, stays
+//     17 % fast). Only on the NVIDIA, AMD and HBM classes: Metal encodes
+//     independent nodes to run concurrently (ggml-metal's concurrent
+//     dispatch), so Apple's per-node time, derived at e = 1, is no serial
+//     floor (with it the M2/M3 Ultra gpt-oss rows would go 35 % slow), and
+//     the "other" class's is a median over those Apple rows too. Over the 32 MoE decode rows the
+//     median error goes from 12.2 % to 10.5 %, over the 137 dense ones from 9.2 % to 9.1 % (six
+//     dense rows get worse, most the H100 SXM: 0.8 -> 20.1 %).
 //   Against 30 published MoE decode rows (tests/data/speed_measured.csv,
 //   SpeedAccuracy.MoeDecodeRowsWithRoutingNodes) the median error goes from
 //   80.5 % (the ratio) to 26.9 % (bytes by class) to 13.2 % (plus nodes);
@@ -70,9 +89,19 @@
 //       NVIDIA 0.47, AMD 0.59, Apple 0.58, HBM 0.18, other (and CPU, which
 //       has no measured row with a known peak) 0.55.
 // Time to first token = n x FLOPs/token / (e_c x peak) for the --context
-// prompt. Offloaded layers: llama.cpp computes large batches on the GPU and
-// copies the host-resident weights over PCIe once per micro-batch (512
-// tokens), so a host tier adds bytes / PCIe bandwidth per micro-batch (PCIe
+// prompt. Each micro-batch also reads the weights it uses once, so a tier's
+// prefill time is at least ubatches x bytes / (e_bw x BW): the dense parts
+// whole, and of the routed experts every one a token of the micro-batch is
+// routed to. With k of E experts per token and u tokens a micro-batch, the
+// expected share touched is 1 - (1 - k/E)^u (uniform routing): a batch of u
+// tokens touches up to min(E, u x k) experts, and at u = 512 nearly all,
+// while the compute stays 2 x ACTIVE params per token. For gpt-oss-120b on
+// Strix Halo (60 GB of experts at 0.71 x 256 GB/s) the reads outlast the
+// maths: pp512 1906 -> 1483 tokens/s against 626 / 720 measured (ROCm /
+// Vulkan, kyuz0/amd-strix-halo-toolboxes @d1a34be); still fast: expert
+// matmuls of 16 tokens each (512 x 4 / 128) run far below the dense e_c. Offloaded layers:
+// llama.cpp computes large batches on the GPU and copies the host-resident weights over PCIe once
+// per micro-batch (512 tokens), so a host tier adds bytes / PCIe bandwidth per micro-batch (PCIe
 // 3/4/5 x16: 16/32/64 GB/s per direction; a bare capacity: 4.0).
 //
 // Batch (N sequences decoding together). The weights are read once per step
@@ -141,8 +170,8 @@
 //
 // Error band: the 80th percentile of the relative error over all measured
 // rows (decode and prefill), rounded up to 5 %: 25 % (the accuracy test
-// recomputes it). Median errors over all 297 rows: decode 9.6 %, prefill
-// 13.7 %. Offload and tensor parallel lie mostly outside the measured rows,
+// recomputes it). Median errors over all 305 rows: decode 9.3 %, prefill
+// 14.0 %. Offload and tensor parallel lie mostly outside the measured rows,
 // so their band is doubled (five graph-captured tensor-parallel rows, one of
 // them 31 % off, are too few to narrow it). Known misses, kept in the rows: Mixtral-8x7B
 // prefill on an M2 Max (Dec 2023 build) runs 3-7x slower than 2 x active
@@ -458,7 +487,13 @@ SpeedEstimate estimate_speed(const SpeedQuery& q) {
                         (efficiency_scale > 0 ? efficiency_scale : t.bandwidth_efficiency);
       // Fixed per-node time (MoE routing) is no part of the datasheet bound.
       const double fixed = efficiency_scale > 0 ? 0.0 : t.fixed_s;
-      const double mem = (bw > 0 ? bytes / bw : 0.0) + fixed;
+      double mem = (bw > 0 ? bytes / bw : 0.0) + fixed;
+      if (efficiency_scale <= 0 && t.bandwidth_gb_per_s > 0 && t.graph_nodes_s > 0) {
+        // Or the floor, whichever is longer: the bytes at the datasheet
+        // bandwidth plus every graph node's fixed time (the essay: it binds
+        // when nodes are many per byte; the datasheet bound leaves it out).
+        mem = std::max(mem, bytes / (t.bandwidth_gb_per_s * kGigabyte) + t.graph_nodes_s);
+      }
       double comp = 0;
       if (t.tflops && *t.tflops > 0 && t.compute_efficiency > 0) {
         const double flops =
@@ -504,7 +539,22 @@ SpeedEstimate estimate_speed(const SpeedQuery& q) {
         total_weights > 0 ? static_cast<double>(t.weight_bytes) / total_weights / tp : 0;
     const double flops = n * (static_cast<double>(t.weight_bytes) * q.flops_per_weight_byte +
                               share * q.attention_flops_per_position * n / 2.0);
-    prefill_s += flops / (*maths.tflops * kTera * maths.compute_efficiency);
+    const double compute_s = flops / (*maths.tflops * kTera * maths.compute_efficiency);
+    // Each micro-batch reads the weights it uses once: the dense parts
+    // whole, and every routed expert at least one of its tokens picks.
+    double memory_s = 0;
+    if (!t.prefill_link_gb_per_s && t.bandwidth_gb_per_s > 0 && t.bandwidth_efficiency > 0) {
+      const double tokens = std::min(n, static_cast<double>(std::max<std::int64_t>(1, q.ubatch)));
+      const double experts = static_cast<double>(t.expert_bytes);
+      const double touched = t.expert_share > 0 && t.expert_share < 1
+                                 ? 1.0 - std::pow(1.0 - t.expert_share, tokens)
+                                 : t.expert_share;
+      const double bytes =
+          static_cast<double>(t.weight_bytes) - experts * t.expert_share + experts * touched;
+      memory_s = ubatches * std::max(0.0, bytes) /
+                 (t.bandwidth_gb_per_s * kGigabyte * t.bandwidth_efficiency);
+    }
+    prefill_s += std::max(compute_s, memory_s);
     if (t.prefill_link_gb_per_s) {
       prefill_s +=
           ubatches * static_cast<double>(t.weight_bytes) / (*t.prefill_link_gb_per_s * kGigabyte);
@@ -538,6 +588,8 @@ TokenCosts token_costs(const Model& m, Bytes weights, Bytes kv_bytes) {
   c.attention_flops_per_position =
       4.0 * attention_layers * static_cast<double>(m.arch.heads) * m.arch.head_dim;
   c.extra_nodes = static_cast<double>(moe_layer_count(m.arch)) * moe_extra_nodes_per_layer(m.arch);
+  c.graph_nodes =
+      static_cast<double>(m.arch.layers) * kDenseLayerNodes + kTokenNodes + c.extra_nodes;
   return c;
 }
 
@@ -556,14 +608,18 @@ TokenCosts token_costs(const Model& m, const Precision& precision, Bytes weights
   const double share = static_cast<double>(m.arch.moe->experts_per_token) /
                        static_cast<double>(std::max(1, m.arch.moe->experts));
   double read = static_cast<double>(w.output);
+  double experts = 0;
   for (const LayerWeights& l : w.layers) {
     read +=
         static_cast<double>(l.bytes - l.expert_bytes) + static_cast<double>(l.expert_bytes) * share;
+    experts += static_cast<double>(l.expert_bytes);
   }
   // In the units of `weights` (the estimate's total; the layout is scaled to
   // a file's size when one is known, so the two agree).
-  const Bytes bytes =
-      round_bytes(read * static_cast<double>(weights) / static_cast<double>(w.total()));
+  const double scale = static_cast<double>(weights) / static_cast<double>(w.total());
+  const Bytes bytes = round_bytes(read * scale);
+  c.expert_bytes = round_bytes(experts * scale);
+  c.expert_share = share;
   if (bytes > 0) {
     c.flops_per_weight_byte *= static_cast<double>(c.weight_bytes) / static_cast<double>(bytes);
     c.weight_bytes = bytes;
@@ -593,6 +649,15 @@ SpeedTier device_tier(const Device& d, const TokenCosts& c, double share) {
   t.tflops = peak_tflops(d);
   t.compute_efficiency = eff.compute;
   t.fixed_s = c.extra_nodes * share * node_time_s(speed_class(d));
+  // The node floor, where nodes run one after another (CUDA, HIP, Vulkan on
+  // discrete and datacenter GPUs). Metal encodes independent nodes to run
+  // concurrently (ggml-metal's concurrent dispatch), so its per-node time is
+  // no serial floor; "other" is a median over Apple rows too; a CPU has none.
+  const SpeedClass cls = speed_class(d);
+  const bool serial = cls == SpeedClass::Nvidia || cls == SpeedClass::Amd || cls == SpeedClass::Hbm;
+  t.graph_nodes_s = serial ? c.graph_nodes * share * node_time_s(cls) : 0.0;
+  t.expert_bytes = round_bytes(static_cast<double>(c.expert_bytes) * share);
+  t.expert_share = c.expert_share;
   return t;
 }
 
@@ -655,6 +720,7 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
       // The per-node time is llama.cpp's; an engine runs the routed experts
       // as one fused kernel (vLLM's fused_moe) inside a captured graph.
       s.tiers.back().fixed_s = 0;
+      s.tiers.back().graph_nodes_s = 0;
     }
   }
   if (tensor) {

@@ -77,6 +77,15 @@ struct SpeedTier {
   // Decode time per step that does not scale with bytes: the graph nodes MoE
   // routing adds on this tier (its share of the layers) x node_time_s().
   double fixed_s = 0;
+  // Every graph node of a token on this tier (its share of the layers) x
+  // node_time_s(): the floor "bytes at the datasheet bandwidth plus a fixed
+  // time per node" (speed.cpp), which binds when nodes are many per byte.
+  double graph_nodes_s = 0;
+  // Prefill of a mixture of experts: the bytes of every routed expert on this
+  // tier (all E of them) and the share a token uses (k / E); a micro-batch
+  // reads each expert any of its tokens is routed to (speed.cpp).
+  Bytes expert_bytes = 0;
+  double expert_share = 0;
 };
 
 // vLLM's bandwidth efficiency on one GPU and on several: the median achieved
@@ -173,7 +182,10 @@ struct TokenCosts {
   Bytes kv_bytes = 0;                // KV cache of one sequence at the context
   double flops_per_weight_byte = 0;  // 2 x params read / weight bytes read
   double attention_flops_per_position = 0;
-  double extra_nodes = 0;  // graph nodes per token beyond a dense model's (MoE routing)
+  double extra_nodes = 0;   // graph nodes per token beyond a dense model's (MoE routing)
+  double graph_nodes = 0;   // every graph node of a decode step (dense layers, routing, head)
+  Bytes expert_bytes = 0;   // every routed expert's bytes (all E; 0 for a dense model)
+  double expert_share = 0;  // k / E: the share of them one token reads
 };
 // `weights`: every weight at its precision (or the file's bytes); `kv_bytes`:
 // kv_read_bytes() at the context.
