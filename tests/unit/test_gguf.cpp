@@ -172,6 +172,31 @@ TEST(Gguf, PerLayerKvHeadsMarkRecurrentLayers) {
   EXPECT_EQ(m->arch.kv_heads, 2);
 }
 
+// Nemotron-H's blocks are Mamba-2, attention or MLP alone (convert_hf_to_gguf
+// writes 0 KV heads and 0 MLP width where a block has neither); llama.cpp
+// (nemotron-h.cpp) keeps a recurrent state only where both are 0. The live
+// run of NVIDIA-Nemotron-Nano-9B-v2 (docs/live-llamacpp.md) logged 27
+// recurrent layers of its 56 (M-M-M-MM-...: 27 M, 4 *, 25 -).
+TEST(Gguf, NemotronHMlpBlocksKeepNoState) {
+  GgufWriter w;
+  w.str("general.architecture", "nemotron_h");
+  w.u32("nemotron_h.block_count", 5);
+  w.u32("nemotron_h.embedding_length", 256);
+  w.u32("nemotron_h.attention.head_count", 4);
+  // M - * - M
+  w.u32_array("nemotron_h.attention.head_count_kv", {0, 0, 2, 0, 0});
+  w.u32_array("nemotron_h.feed_forward_length", {0, 1024, 0, 1024, 0});
+  w.u32("nemotron_h.vocab_size", 100);
+  w.tensor("token_embd.weight", {256, 100}, test::kF16);
+  auto m = model_from_gguf(read_ok(w.file()), "nemotron");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->arch.attention.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(m->arch.attention.attention_layers, 1);
+  EXPECT_EQ(recurrent_layer_count(m->arch), 2);
+  EXPECT_EQ(mlp_layer_count(m->arch), 2);
+  EXPECT_EQ(m->arch.attention.layer_mixers, "RRARR");
+}
+
 // Qwen3-Next-style hybrid (qwen3next in llama.cpp): 3 gated-delta-net layers
 // per full-attention layer, ssm.conv_kernel 4, ssm.inner_size 4096,
 // ssm.state_size 128, ssm.group_count 16. The recurrent state per layer and

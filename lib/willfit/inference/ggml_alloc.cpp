@@ -46,6 +46,9 @@
 //     rotation); without flash attention V, a view of the K cache, is copied
 //     transposed (ggml_cont, in the cache's type, cells x kv_lora); the
 //     output [heads x kv_lora] decompressed by v_b to heads x v_head.
+//     DeepSeek-V3's compressed queries (q_a, q_lora wide, and its norm
+//     before q_b) are left out: [q_lora, tokens] is a few MiB beside the
+//     heads-wide tensors around it.
 //   - Llama 4's routing (build_moe_ffn, LLM_ARCH_LLAMA4): experts chosen by
 //     the router's raw logits, and the input repeated per expert and
 //     weighted before the experts rather than after.
