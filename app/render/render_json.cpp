@@ -121,6 +121,7 @@ Json memory_json(const Estimate& e) {
   j["total_bytes"] = e.memory.total();
   j["reclaimable_bytes"] = e.memory.reclaimable;
   j["file_pages_dropped_bytes"] = e.file_pages_dropped;
+  j["recurrent_state_bytes"] = e.recurrent_state;
   return j;
 }
 

@@ -10,9 +10,10 @@
 // name and shape, and tensor data left as a sparse hole (all zeros loads and
 // runs), so a 90 GB file costs a few megabytes of disk.
 //
-// Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe}.cpp
-// (load_tensors) and src/llama-arch.cpp (names), at the commit node-llama-cpp
-// 3.21.1 bundles (80fb11ac). Quantisation mixes: F16 and Q8_0 quantise every
+// Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
+// gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe}.cpp (load_arch_tensors
+// and load_arch_hparams: the keys each reads) and src/llama-arch.cpp (names),
+// at the commit node-llama-cpp 3.21.1 bundles (80fb11ac). Quantisation mixes: F16 and Q8_0 quantise every
 // 2-D weight (norms, biases and the MoE router stay F32, as llama-quant.cpp
 // keeps them); Q4_K_M follows llama-quant.cpp's recipe for it: Q6_K for the
 // output (a tied token_embd included), for attn_v and ffn_down in the layers use_more_bits() picks,
@@ -62,6 +63,29 @@ struct Spec {
   int64_t expert_ffn = 0;  // moe_intermediate_size, where the arch has its own key
   double attn_softcap = 0;
   double final_softcap = 0;
+  // Kinds beyond the llama layout (llama.cpp src/models/<arch>.cpp load_arch_tensors):
+  // the mixer of each layer for hybrids, one letter a layer ('A' attention,
+  // 'C' LFM2 short convolution, 'M' Mamba-2, '-' Nemotron-H MLP-only block).
+  std::string layer_kinds;
+  int64_t shortconv_l_cache = 0;  // LFM2 conv_L_cache
+  int64_t ssm_conv = 0;           // Mamba-2 conv_kernel
+  int64_t ssm_inner = 0;          // mamba_num_heads x mamba_head_dim
+  int64_t ssm_state = 0;          // ssm_state_size
+  int64_t ssm_heads = 0;          // mamba_num_heads (ssm.time_step_rank)
+  int64_t ssm_groups = 0;         // n_groups
+  bool mlp_gated = true;          // false: up and down only (Nemotron-H squared ReLU)
+  // MLA (DeepSeek-V2): kv_lora_rank, q_lora_rank (0: a plain Q projection),
+  // qk_rope_head_dim, qk_nope_head_dim, v_head_dim.
+  int64_t kv_lora = 0;
+  int64_t q_lora = 0;
+  int64_t rope_dim = 0;
+  int64_t nope_dim = 0;
+  int64_t v_dim = 0;
+  int shared_experts = 0;     // n_shared_experts (DeepSeek), 1 for Llama 4
+  int dense_lead = 0;         // first_k_dense_replace
+  bool attn_sinks = false;    // gpt-oss: one learned sink per head, biases on q/k/v/o and experts
+  int64_t swa_rope_base = 0;  // rope_local_base_freq (Gemma 3)
+  std::string skip_types;     // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
 
@@ -85,6 +109,13 @@ Spec shape(std::string name, std::string arch, int layers, int64_t hidden, int64
   s.rms_eps = eps;
   s.source = std::move(source);
   return s;
+}
+
+// Routed experts: count, per token, and each one's MLP width.
+void experts(Spec& s, int count, int used, int64_t ffn) {
+  s.experts = count;
+  s.experts_used = used;
+  s.expert_ffn = ffn;
 }
 
 // Extend here: one row per model; a new architecture kind also needs its
@@ -125,9 +156,85 @@ const std::vector<Spec>& specs() {
         "qwen3-30b-a3b", "qwen3moe", 48, 2048, 6144, 32, 4, 128, 151936, 40960, 1e6, 1e-6,
         "Qwen/Qwen3-30B-A3B " + prof + ": 128 experts, 8 per token, moe_intermediate_size 768"));
     v.back().qk_norm = true;
-    v.back().experts = 128;
-    v.back().experts_used = 8;
-    v.back().expert_ffn = 768;
+    experts(v.back(), 128, 8, 768);
+
+    // The kinds the catalogue added (data/models.json rows of the same names,
+    // each with its config.json source).
+    v.push_back(shape("gemma-3-1b", "gemma3", 26, 1152, 6912, 4, 1, 256, 262144, 32768, 1e6, 1e-6,
+                      "google/gemma-3-1b-it " + mlc +
+                          "gemma3_1b_it @79d603f0): sliding window 512, every 6th layer global, "
+                          "rope_local_base_freq 10000"));
+    v.back().tied = true;
+    v.back().post_norms = true;
+    v.back().qk_norm = true;
+    v.back().sliding_window = 512;
+    v.back().swa_rope_base = 10000;
+    // LFM2: 16 layers, attention at 2, 5, 8, 10, 12, 14 (layer_types), gated
+    // short convolutions of conv_L_cache 3 elsewhere; block_ff_dim 6656 with
+    // block_auto_adjust_ff_dim builds 4608 (int(2 x 6656 / 3) rounded to 256).
+    const auto lfm2 = [&v](const std::string& name, int64_t hidden, int64_t ffn, int heads) {
+      v.push_back(shape(name, "lfm2", 16, hidden, ffn, heads, 8, 64, 65536, 128000, 1e6, 1e-5,
+                        "LiquidAI/" + std::string(name == "lfm2-350m" ? "LFM2-350M" : "LFM2-1.2B") +
+                            " config.json on the Hugging Face hub (data/models.json row " + name +
+                            ")"));
+      v.back().tied = true;
+      v.back().qk_norm = true;
+      v.back().layer_kinds = "CCACCACCACACACAC";
+      v.back().shortconv_l_cache = 3;
+    };
+    lfm2("lfm2-350m", 1024, 4608, 16);
+    lfm2("lfm2-1.2b", 2048, 8192, 32);
+    // Nemotron-H: hybrid_override_pattern, M Mamba-2, * attention, - MLP
+    // (squared ReLU, not gated); Mamba-2 128 heads of 80, state 128, 8 groups,
+    // conv kernel 4.
+    v.push_back(shape("nemotron-nano-9b-v2", "nemotron_h", 56, 4480, 15680, 40, 8, 128, 131072,
+                      131072, 1e4, 1e-5,
+                      "nvidia/NVIDIA-Nemotron-Nano-9B-v2 config.json on the Hugging Face hub; "
+                      "NVIDIA-NeMo/Megatron-Bridge nemotron_h_provider.py @d9f7643b "
+                      "(NemotronNanoModelProvider9Bv2)"));
+    v.back().layer_kinds = "M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-";
+    v.back().mlp_gated = false;
+    v.back().ssm_conv = 4;
+    v.back().ssm_inner = 128 * 80;
+    v.back().ssm_state = 128;
+    v.back().ssm_heads = 128;
+    v.back().ssm_groups = 8;
+    // DeepSeek-V2-Lite: MLA without query compression (q_lora_rank null),
+    // kv_lora_rank 512, rope 64 + nope 128, v 128; 64 routed experts of 1408,
+    // 6 per token, 2 shared, layer 0 dense.
+    v.push_back(shape("deepseek-v2-lite", "deepseek2", 27, 2048, 10944, 16, 16, 192, 102400, 163840,
+                      1e4, 1e-6,
+                      "deepseek-ai/DeepSeek-V2-Lite " + mlc +
+                          "deepseek_v2_lite @79d603f0); AI-Hypercomputer/maxtext "
+                          "hf_model_configs.py @e591f30c deepseek2_16b_dict"));
+    v.back().kv_lora = 512;
+    v.back().rope_dim = 64;
+    v.back().nope_dim = 128;
+    v.back().v_dim = 128;
+    experts(v.back(), 64, 6, 1408);
+    v.back().shared_experts = 2;
+    v.back().dense_lead = 1;
+    // Llama 4 Scout: 16 experts of 8192 and one shared, every layer MoE
+    // (interleave_moe_layer_step 1); llama.cpp adds chunked attention (8192,
+    // 3 of 4 layers) and NoPE on every 4th layer itself.
+    v.push_back(shape("llama-4-scout-17b-16e", "llama4", 48, 5120, 16384, 40, 8, 128, 202048,
+                      10485760, 5e5, 1e-5,
+                      "meta-llama/Llama-4-Scout-17B-16E-Instruct config.json text_config "
+                      "(data/models.json row llama-4-scout-17b-16e)"));
+    experts(v.back(), 16, 1, 8192);
+    v.back().shared_experts = 1;
+    v.back().skip_types =
+        "q4_k_m: its CPU_REPACK copy of the Q4_K experts (about 60 GB) does not fit in RAM";
+    // gpt-oss-20b: 32 experts of 2880, 4 per token, sliding window 128 on
+    // every other layer, attention sinks, biases on q/k/v/o, router and experts.
+    v.push_back(shape("gpt-oss-20b", "gpt-oss", 24, 2880, 2880, 64, 8, 64, 201088, 131072, 150000,
+                      1e-5,
+                      "openai/gpt-oss-20b: AI-Hypercomputer/maxtext hf_model_configs.py @e591f30c "
+                      "gpt_oss_20b_dict"));
+    experts(v.back(), 32, 4, 2880);
+    v.back().sliding_window = 128;
+    v.back().qkv_bias = true;
+    v.back().attn_sinks = true;
     return v;
   }();
   return list;
@@ -213,53 +320,120 @@ GgmlType weight_type(const std::string& ftype, const std::string& name, int laye
   return fits(t) ? t : (fits(Q8_0) ? Q8_0 : F16);
 }
 
+// The mixer of layer i: 'A' attention unless the row names its layers.
+char layer_kind(const Spec& s, int i) {
+  return s.layer_kinds.empty() ? 'A' : s.layer_kinds[static_cast<size_t>(i)];
+}
+
 std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
   std::vector<Tensor> out;
   const auto add = [&](std::string name, std::vector<int64_t> dims, int layer) {
     Tensor t;
     t.name = std::move(name);
     t.dims = std::move(dims);
-    t.type = t.dims.size() == 1
-                 ? F32
-                 : weight_type(ftype, t.name, layer, s.layers, t.dims[0], s.tied, s.experts);
+    // llama-quant.cpp quantises only 2-D and 3-D "*.weight" tensors, never
+    // norms, and keeps the convolutions (ssm_conv1d, shortconv.conv) F32.
+    const bool keep_f32 = t.dims.size() == 1 || t.name.size() < 7 ||
+                          t.name.compare(t.name.size() - 7, 7, ".weight") != 0 ||
+                          t.name.find("norm") != std::string::npos ||
+                          t.name.find("conv") != std::string::npos;
+    t.type = keep_f32 ? F32
+                      : weight_type(ftype, t.name, layer, s.layers, t.dims[0], s.tied, s.experts);
     out.push_back(std::move(t));
   };
   const int64_t e = s.hidden;
   const int64_t q = s.head_dim * s.heads;
   const int64_t kv = s.head_dim * s.kv_heads;
   add("token_embd.weight", {e, s.vocab}, -1);
-  add("output_norm.weight", {e}, -1);
+  // LFM2 names its final norm token_embd_norm (llama-arch.cpp LLM_TENSOR_OUTPUT_NORM_LFM2).
+  add(s.arch == "lfm2" ? "token_embd_norm.weight" : "output_norm.weight", {e}, -1);
   if (!s.tied) {
     add("output.weight", {e, s.vocab}, -1);
   }
   for (int i = 0; i < s.layers; ++i) {
     const std::string b = "blk." + std::to_string(i) + ".";
+    const char kind = layer_kind(s, i);
     add(b + "attn_norm.weight", {e}, i);
-    add(b + "attn_q.weight", {e, q}, i);
-    add(b + "attn_k.weight", {e, kv}, i);
-    add(b + "attn_v.weight", {e, kv}, i);
-    if (s.qkv_bias) {
-      add(b + "attn_q.bias", {q}, i);
-      add(b + "attn_k.bias", {kv}, i);
-      add(b + "attn_v.bias", {kv}, i);
+    if (kind == 'M') {  // Mamba-2 (nemotron-h.cpp): in_proj, conv, dt, A, D, norm, out_proj
+      const int64_t conv_dim = s.ssm_inner + 2 * s.ssm_groups * s.ssm_state;
+      add(b + "ssm_in.weight", {e, 2 * s.ssm_inner + 2 * s.ssm_groups * s.ssm_state + s.ssm_heads},
+          i);
+      add(b + "ssm_conv1d.weight", {s.ssm_conv, conv_dim}, i);
+      add(b + "ssm_conv1d.bias", {conv_dim}, i);
+      add(b + "ssm_dt.bias", {s.ssm_heads}, i);
+      add(b + "ssm_a", {1, s.ssm_heads}, i);
+      add(b + "ssm_d", {1, s.ssm_heads}, i);
+      add(b + "ssm_norm.weight", {s.ssm_inner / s.ssm_groups, s.ssm_groups}, i);
+      add(b + "ssm_out.weight", {s.ssm_inner, e}, i);
+      continue;
     }
-    if (s.qk_norm) {
-      add(b + "attn_q_norm.weight", {s.head_dim}, i);
-      add(b + "attn_k_norm.weight", {s.head_dim}, i);
+    if (kind == '-') {  // Nemotron-H MLP block: up and down (squared ReLU)
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      continue;
     }
-    add(b + "attn_output.weight", {q, e}, i);
-    if (s.post_norms) {
+    if (kind == 'C') {  // LFM2 short convolution (lfm2.cpp)
+      add(b + "shortconv.conv.weight", {s.shortconv_l_cache, e}, i);
+      add(b + "shortconv.in_proj.weight", {e, 3 * e}, i);
+      add(b + "shortconv.out_proj.weight", {e, e}, i);
+    } else if (s.kv_lora > 0) {  // MLA (deepseek2.cpp), split k_b/v_b as converted today
+      const int64_t k_mla = s.nope_dim + s.rope_dim;
+      add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
+      add(b + "attn_q.weight", {e, s.heads * k_mla}, i);
+      add(b + "attn_kv_a_mqa.weight", {e, s.kv_lora + s.rope_dim}, i);
+      add(b + "attn_k_b.weight", {s.nope_dim, s.kv_lora, s.heads}, i);
+      add(b + "attn_v_b.weight", {s.kv_lora, s.v_dim, s.heads}, i);
+      add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
+    } else {
+      add(b + "attn_q.weight", {e, q}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      if (s.qkv_bias) {
+        add(b + "attn_q.bias", {q}, i);
+        add(b + "attn_k.bias", {kv}, i);
+        add(b + "attn_v.bias", {kv}, i);
+      }
+      if (s.qk_norm) {
+        add(b + "attn_q_norm.weight", {s.head_dim}, i);
+        add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      }
+      add(b + "attn_output.weight", {q, e}, i);
+      if (kind == '*') {  // Nemotron-H attention block: attention only
+        continue;
+      }
+      if (s.attn_sinks) {
+        add(b + "attn_output.bias", {e}, i);
+        add(b + "attn_sinks.weight", {s.heads}, i);
+      }
+    }
+    if (s.post_norms || s.attn_sinks) {
       add(b + "post_attention_norm.weight", {e}, i);
     }
-    add(b + "ffn_norm.weight", {e}, i);
-    if (s.experts > 0) {
+    if (!s.attn_sinks) {  // gpt-oss has no ffn_norm: post_attention_norm feeds the MoE
+      add(b + "ffn_norm.weight", {e}, i);
+    }
+    if (s.experts > 0 && i >= s.dense_lead) {
       const int64_t f = s.expert_ffn > 0 ? s.expert_ffn : s.ffn;
       add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
       add(b + "ffn_gate_exps.weight", {e, f, s.experts}, i);
       add(b + "ffn_up_exps.weight", {e, f, s.experts}, i);
       add(b + "ffn_down_exps.weight", {f, e, s.experts}, i);
+      if (s.attn_sinks) {
+        add(b + "ffn_gate_inp.bias", {s.experts}, i);
+        add(b + "ffn_gate_exps.bias", {f, s.experts}, i);
+        add(b + "ffn_up_exps.bias", {f, s.experts}, i);
+        add(b + "ffn_down_exps.bias", {e, s.experts}, i);
+      }
+      if (s.shared_experts > 0) {
+        const int64_t fs = f * s.shared_experts;
+        add(b + "ffn_gate_shexp.weight", {e, fs}, i);
+        add(b + "ffn_up_shexp.weight", {e, fs}, i);
+        add(b + "ffn_down_shexp.weight", {fs, e}, i);
+      }
     } else {
-      add(b + "ffn_gate.weight", {e, s.ffn}, i);
+      if (s.mlp_gated) {
+        add(b + "ffn_gate.weight", {e, s.ffn}, i);
+      }
       add(b + "ffn_up.weight", {e, s.ffn}, i);
       add(b + "ffn_down.weight", {s.ffn, e}, i);
     }
@@ -297,6 +471,16 @@ class Writer {
     f32(static_cast<float>(v));
     ++kv_count;
   }
+  void key_arr_u32(std::string_view k, const std::vector<uint32_t>& v) {
+    str(k);
+    u32(ARR);
+    u32(U32);
+    u64(v.size());
+    for (uint32_t x : v) {
+      u32(x);
+    }
+    ++kv_count;
+  }
   void key_str(std::string_view k, std::string_view v) {
     str(k);
     u32(STR);
@@ -319,14 +503,49 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
   w.key_u32(a + ".block_count", static_cast<uint32_t>(s.layers));
   w.key_u32(a + ".context_length", static_cast<uint32_t>(s.ctx_train));
   w.key_u32(a + ".embedding_length", static_cast<uint32_t>(s.hidden));
-  w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
+  // Hybrids give per-layer counts: 0 KV heads on a recurrent layer (and, for
+  // Nemotron-H, 0 MLP width on a mixer layer), as convert_hf_to_gguf.py writes them.
+  if (s.layer_kinds.empty()) {
+    w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
+    w.key_u32(a + ".attention.head_count_kv", static_cast<uint32_t>(s.kv_lora > 0 ? 1 : s.kv_heads));
+  } else {
+    std::vector<uint32_t> ffn;
+    std::vector<uint32_t> kv;
+    for (int i = 0; i < s.layers; ++i) {
+      const char kind = layer_kind(s, i);
+      const bool attention = kind == 'A' || kind == '*';
+      const bool mlp = s.arch == "nemotron_h" ? kind == '-' : true;
+      ffn.push_back(mlp ? static_cast<uint32_t>(s.ffn) : 0);
+      kv.push_back(attention ? static_cast<uint32_t>(s.kv_heads) : 0);
+    }
+    w.key_arr_u32(a + ".feed_forward_length", ffn);
+    w.key_arr_u32(a + ".attention.head_count_kv", kv);
+  }
   w.key_u32(a + ".attention.head_count", static_cast<uint32_t>(s.heads));
-  w.key_u32(a + ".attention.head_count_kv", static_cast<uint32_t>(s.kv_heads));
-  w.key_u32(a + ".attention.key_length", static_cast<uint32_t>(s.head_dim));
-  w.key_u32(a + ".attention.value_length", static_cast<uint32_t>(s.head_dim));
-  w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.head_dim));
+  if (s.kv_lora > 0) {
+    // MLA as convert_hf_to_gguf.py writes it today: the cache holds the
+    // latent and the rope part (key_length = kv_lora_rank + rope dims, value
+    // = kv_lora_rank); the per-head sizes go to the *_mla keys.
+    w.key_u32(a + ".attention.key_length", static_cast<uint32_t>(s.kv_lora + s.rope_dim));
+    w.key_u32(a + ".attention.value_length", static_cast<uint32_t>(s.kv_lora));
+    w.key_u32(a + ".attention.key_length_mla", static_cast<uint32_t>(s.nope_dim + s.rope_dim));
+    w.key_u32(a + ".attention.value_length_mla", static_cast<uint32_t>(s.v_dim));
+    w.key_u32(a + ".attention.kv_lora_rank", static_cast<uint32_t>(s.kv_lora));
+    w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.rope_dim));
+  } else {
+    w.key_u32(a + ".attention.key_length", static_cast<uint32_t>(s.head_dim));
+    w.key_u32(a + ".attention.value_length", static_cast<uint32_t>(s.head_dim));
+    w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.head_dim));
+  }
   w.key_f32(a + ".rope.freq_base", s.rope_base);
+  if (s.swa_rope_base > 0) {
+    w.key_f32(a + ".rope.freq_base_swa", static_cast<double>(s.swa_rope_base));
+  }
   w.key_f32(a + ".attention.layer_norm_rms_epsilon", s.rms_eps);
+  if (s.arch == "nemotron_h") {
+    // nemotron-h.cpp reads the plain layer-norm epsilon too (its MTP head's final norm)
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+  }
   if (s.sliding_window > 0) {
     w.key_u32(a + ".attention.sliding_window", static_cast<uint32_t>(s.sliding_window));
   }
@@ -340,6 +559,24 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
     if (s.expert_ffn > 0) {
       w.key_u32(a + ".expert_feed_forward_length", static_cast<uint32_t>(s.expert_ffn));
     }
+  }
+  if (s.arch == "deepseek2") {
+    w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
+    w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
+    w.key_f32(a + ".expert_weights_scale", 1.0);
+  }
+  if (s.arch == "llama4") {
+    w.key_u32(a + ".interleave_moe_layer_step", 1);
+  }
+  if (s.shortconv_l_cache > 0) {
+    w.key_u32(a + ".shortconv.l_cache", static_cast<uint32_t>(s.shortconv_l_cache));
+  }
+  if (s.ssm_conv > 0) {
+    w.key_u32(a + ".ssm.conv_kernel", static_cast<uint32_t>(s.ssm_conv));
+    w.key_u32(a + ".ssm.inner_size", static_cast<uint32_t>(s.ssm_inner));
+    w.key_u32(a + ".ssm.state_size", static_cast<uint32_t>(s.ssm_state));
+    w.key_u32(a + ".ssm.time_step_rank", static_cast<uint32_t>(s.ssm_heads));
+    w.key_u32(a + ".ssm.group_count", static_cast<uint32_t>(s.ssm_groups));
   }
   // A SentencePiece-style vocabulary of the real size: <unk>, <s>, </s>, the
   // 256 byte tokens, then fillers (llama-vocab.cpp needs the byte tokens).
@@ -394,6 +631,11 @@ uint64_t align_up(uint64_t x) {
 }
 
 int write_file(const Spec& s, const std::string& ftype, const std::string& path) {
+  if (!s.layer_kinds.empty() && s.layer_kinds.size() != static_cast<size_t>(s.layers)) {
+    std::cerr << "make_gguf: " << s.name << ": " << s.layer_kinds.size() << " layer kinds for "
+              << s.layers << " layers\n";
+    return 2;
+  }
   std::vector<Tensor> tensors = tensors_for(s, ftype);
   Writer meta;
   write_metadata(meta, s, ftype);
@@ -445,7 +687,8 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() == 1 && args[0] == "--list") {
     for (const Spec& s : specs()) {
-      std::cout << s.name << "\t" << s.arch << "\t" << s.source << "\n";
+      // The fourth column: file types this machine cannot load ("type: why").
+      std::cout << s.name << "\t" << s.arch << "\t" << s.source << "\t" << s.skip_types << "\n";
     }
     return 0;
   }

@@ -83,7 +83,15 @@ function memAvailable() {
 for (const f of config.files) {
   lines = [];
   // f.mmap false loads as llama.cpp --no-mmap (weights read into memory).
-  const model = await llama.loadModel({ modelPath: f.file, gpuLayers: 0, useMmap: f.mmap ?? true });
+  let model;
+  try {
+    model = await llama.loadModel({ modelPath: f.file, gpuLayers: 0, useMmap: f.mmap ?? true });
+  } catch (err) {
+    // llama.cpp's own reason is in its log, not in the exception.
+    await settle();
+    console.error(lines.join("\n").split("\n").slice(-15).join("\n"));
+    throw err;
+  }
   await settle();
   const modelBuffers = buffers(/load_tensors:\s+(\S+) model buffer size =\s+([\d.]+) MiB/);
   const info = await readGgufFileInfo(f.file);
@@ -146,6 +154,10 @@ for (const f of config.files) {
       row.n_ubatch = Number(logged(/llama_context: n_ubatch\s+=\s+(\d+)/));
       row.n_batch = Number(logged(/llama_context: n_batch\s+=\s+(\d+)/));
       row.kv_bytes = sum(buffers(/llama_kv_cache:\s+(\S+) KV buffer size =\s+([\d.]+) MiB/));
+      // Hybrid and recurrent models: llama_memory_recurrent's R and S tensors
+      // (one row per sequence in each recurrent layer), a buffer of their own.
+      row.rs_bytes = sum(buffers(/llama_memory_recurrent:\s+(\S+) RS buffer size =\s+([\d.]+) MiB/));
+      row.n_seq_max = Number(logged(/llama_context: n_seq_max\s+=\s+(\d+)/));
       row.compute_bytes = sum(buffers(/sched_reserve:\s+(\S+) compute buffer size =\s+([\d.]+) MiB/));
       row.output_bytes = sum(buffers(/(\S+)\s+output buffer size =\s+([\d.]+) MiB/));
       await context.dispose();

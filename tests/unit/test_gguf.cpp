@@ -156,20 +156,45 @@ TEST(Gguf, MixtureOfExperts) {
   EXPECT_EQ(m->active_params, m->params - 3 * 256 * 256 * 6);
 }
 
-TEST(Gguf, PerLayerKvHeadsMarkRecurrentLayers) {
+// A hybrid file's head: `arch`, 256 wide, 4 heads, a 100-token vocabulary,
+// and these KV heads per layer (0: a recurrent or MLP-only layer).
+GgufWriter hybrid_file(const std::string& arch, const std::vector<std::uint32_t>& kv_heads) {
   GgufWriter w;
-  w.str("general.architecture", "jamba");
-  w.u32("jamba.block_count", 4);
-  w.u32("jamba.embedding_length", 256);
-  w.u32("jamba.attention.head_count", 4);
-  w.u32_array("jamba.attention.head_count_kv", {0, 0, 0, 2});
-  w.u32("jamba.vocab_size", 100);
+  w.str("general.architecture", arch);
+  w.u32(arch + ".block_count", static_cast<std::uint32_t>(kv_heads.size()));
+  w.u32(arch + ".embedding_length", 256);
+  w.u32(arch + ".attention.head_count", 4);
+  w.u32_array(arch + ".attention.head_count_kv", kv_heads);
+  w.u32(arch + ".vocab_size", 100);
+  return w;
+}
+
+TEST(Gguf, PerLayerKvHeadsMarkRecurrentLayers) {
+  GgufWriter w = hybrid_file("jamba", {0, 0, 0, 2});
   w.tensor("token_embd.weight", {256, 100}, test::kF16);
   auto m = model_from_gguf(read_ok(w.file()), "hybrid");
   ASSERT_TRUE(m.ok()) << m.error().message;
   EXPECT_EQ(m->arch.attention.kind, AttentionKind::Hybrid);
   EXPECT_EQ(m->arch.attention.attention_layers, 1);
   EXPECT_EQ(m->arch.kv_heads, 2);
+}
+
+// Nemotron-H's blocks are Mamba-2, attention or MLP alone (convert_hf_to_gguf
+// writes 0 KV heads and 0 MLP width where a block has neither); llama.cpp
+// (nemotron-h.cpp) keeps a recurrent state only where both are 0. The live
+// run of NVIDIA-Nemotron-Nano-9B-v2 (docs/live-llamacpp.md) logged 27
+// recurrent layers of its 56 (M-M-M-MM-...: 27 M, 4 *, 25 -).
+TEST(Gguf, NemotronHMlpBlocksKeepNoState) {
+  GgufWriter w = hybrid_file("nemotron_h", {0, 0, 2, 0, 0});  // M - * - M
+  w.u32_array("nemotron_h.feed_forward_length", {0, 1024, 0, 1024, 0});
+  w.tensor("token_embd.weight", {256, 100}, test::kF16);
+  auto m = model_from_gguf(read_ok(w.file()), "nemotron");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->arch.attention.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(m->arch.attention.attention_layers, 1);
+  EXPECT_EQ(recurrent_layer_count(m->arch), 2);
+  EXPECT_EQ(mlp_layer_count(m->arch), 2);
+  EXPECT_EQ(m->arch.attention.layer_mixers, "RRARR");
 }
 
 // Qwen3-Next-style hybrid (qwen3next in llama.cpp): 3 gated-delta-net layers
@@ -179,17 +204,11 @@ TEST(Gguf, PerLayerKvHeadsMarkRecurrentLayers) {
 // Qwen3.5 load log in tests/data/llamacpp_buffers.csv works out to
 // (KvCacheHybrid.RecurrentStateIsFixedPerSequence).
 TEST(Gguf, HybridModelsCarryTheirRecurrentState) {
-  GgufWriter w;
-  w.str("general.architecture", "qwen3next");
-  w.u32("qwen3next.block_count", 4);
-  w.u32("qwen3next.embedding_length", 256);
-  w.u32("qwen3next.attention.head_count", 4);
-  w.u32_array("qwen3next.attention.head_count_kv", {0, 0, 0, 2});
+  GgufWriter w = hybrid_file("qwen3next", {0, 0, 0, 2});
   w.u32("qwen3next.ssm.conv_kernel", 4);
   w.u32("qwen3next.ssm.inner_size", 4096);
   w.u32("qwen3next.ssm.state_size", 128);
   w.u32("qwen3next.ssm.group_count", 16);
-  w.u32("qwen3next.vocab_size", 100);
   w.tensor("token_embd.weight", {256, 100}, test::kF16);
   auto m = model_from_gguf(read_ok(w.file()), "hybrid");
   ASSERT_TRUE(m.ok()) << m.error().message;

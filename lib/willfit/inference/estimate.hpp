@@ -192,6 +192,10 @@ struct Estimate {
   // CPU backend's own buffers. Read once at load, then left to the page cache
   // (runtime.cpp), so they are not in the weights term; 0 otherwise.
   Bytes file_pages_dropped = 0;
+  // llama.cpp: the part of kv_cache that is the recurrent layers' state
+  // (llama_memory_recurrent's R and S rows, F32, one per sequence); 0 for
+  // models without recurrent layers and for the other runtimes.
+  Bytes recurrent_state = 0;
   std::optional<OffloadPlan> offload;  // set when the model does not fit whole on the GPUs
   std::vector<DeviceShare> devices;    // per-device table (empty without a device)
   std::optional<VllmKv> vllm;

@@ -37,6 +37,24 @@
 // Quantised K/V caches add the
 // Hadamard rotations of build_attn (llama_mul_mat_hadamard: Q and K rotated
 // when the K cache is quantised, V and the attention output when V is).
+// Three more graphs, read from the same sources and checked against
+// GGML_SCHED_DEBUG=2 dumps and the live rows (docs/live-llamacpp.md):
+//   - MLA (deepseek2.cpp with the absorbed k_b/v_b): Q [heads x (nope +
+//     rope)], its nope part multiplied into the latent and joined with the
+//     roped part [heads x (kv_lora + rope)]; one K row of kv_lora + rope
+//     values per token, the only cache (build_attn_inp_k: no V rows, no
+//     rotation); without flash attention V, a view of the K cache, is copied
+//     transposed (ggml_cont, in the cache's type, cells x kv_lora); the
+//     output [heads x kv_lora] decompressed by v_b to heads x v_head.
+//     DeepSeek-V3's compressed queries (q_a, q_lora wide, and its norm
+//     before q_b) are left out: [q_lora, tokens] is a few MiB beside the
+//     heads-wide tensors around it.
+//   - Llama 4's routing (build_moe_ffn, LLM_ARCH_LLAMA4): experts chosen by
+//     the router's raw logits, and the input repeated per expert and
+//     weighted before the experts rather than after.
+//   - Shared experts (Llama 4, DeepSeek): a gated MLP over the same input
+//     added to the routed sum; one routed expert per token ends in a
+//     ggml_cont of its view.
 #include "willfit/inference/ggml_alloc.hpp"
 
 #include <algorithm>
@@ -221,6 +239,13 @@ class Builder {
     t.inplace = std::move(inplace);
     return push(std::move(t));
   }
+  // A tensor of `bytes` bytes (not F32: a copy in the K cache's type).
+  int bytes_op(std::int64_t bytes, std::vector<int> src) {
+    GraphTensor t;
+    t.bytes = bytes;
+    t.src = std::move(src);
+    return push(std::move(t));
+  }
   // An op that may run in place on its first source (same layout).
   int same(int a, std::vector<int> more = {}) {
     std::vector<int> src{a};
@@ -293,11 +318,51 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     g.input(4 * 64 * 64);
   }
   const int k_idxs = g.input(8 * b);
-  const int v_idxs = g.input(s.flash ? 8 * b : 8 * b * kvw);
+  // MLA caches K only (build_attn_inp_k): no V rows to write.
+  const int v_idxs = s.mla_kv_lora > 0 ? -1 : g.input(s.flash ? 8 * b : 8 * b * kvw);
   const std::int64_t mask_bytes = s.flash ? 2 : 4;
   const int mask_full = g.input(mask_bytes * s.cells * b);
   const int mask_swa = windowed ? g.input(mask_bytes * s.swa_cells * b) : -1;
   const int out_ids = g.input(4 * b);
+  const bool recurrent = s.mixers.find('R') != std::string::npos;
+  const int s_copy = recurrent ? g.input(4) : -1;  // the state row of the one sequence
+
+  // Multi-head latent attention, absorbed (deepseek2.cpp, is_mla): Q of
+  // heads x (nope + rope) values, its nope part multiplied into the latent
+  // (k_b) and joined with the roped part; one compressed K row of kv_lora +
+  // rope values per token (the cache holds only K, V is a view of it); the
+  // attention output per head decompressed by v_b. Node order follows
+  // build_attn's expansion: Q, then V (the normed latent), then K.
+  const auto mla_attention = [&](int attn_norm, std::int64_t cells, int mask) {
+    const std::int64_t h = s.heads;
+    const std::int64_t lora = s.mla_kv_lora;
+    const std::int64_t rope = s.mla_rope;
+    const std::int64_t kw = lora + rope;
+    const int q = g.op(b * h * (s.mla_nope + rope), {attn_norm});
+    const int q_abs = g.view(g.op(b * h * lora, {g.view(g.view(q))}));  // wk_b x q_nope
+    const int q_pe = g.op(b * h * rope, {g.view(q), pos});               // RoPE of a view
+    const int q_cur = g.op(b * h * kw, {q_abs, q_pe});                   // concat
+    const int kv_pe = g.op(b * kw, {attn_norm});                         // wkv_a_mqa
+    const int latent = g.same(g.op(b * lora, {g.view(kv_pe)}));          // RMS norm, weight
+    const int v_cur = g.view(latent);
+    const int k_pe = g.op(b * rope, {g.view(kv_pe), pos});
+    const int k_cur = g.op(b * kw, {v_cur, k_pe});  // concat
+    g.external({k_cur, k_idxs});
+    const int qp = g.view(q_cur);
+    if (s.flash) {
+      const int out = g.op(b * h * lora, {qp, mask});
+      const int dec = g.op(b * h * s.mla_v, {g.view(out)});  // v_b
+      return g.view(g.op(b * h * s.mla_v, {g.view(dec)}));   // ggml_cont, reshaped
+    }
+    const int kq = g.same(g.op(b * cells * h, {qp}), {mask});
+    // V is the cache's K rows, not transposed: ggml_cont(ggml_transpose(v))
+    // copies them, in the cache's type.
+    const int v_t = g.bytes_op(
+        static_cast<std::int64_t>(static_cast<double>(cells * lora) * s.k_value_bytes), {});
+    const int kqv = g.op(b * h * lora, {v_t, kq});
+    const int dec = g.op(b * h * s.mla_v, {kqv});  // v_b
+    return g.op(b * h * s.mla_v, {g.view(dec)});   // ggml_cont_2d of the permuted heads
+  };
 
   int x = g.op(b * e, {tokens});  // token embeddings (get_rows of the embedding table)
   for (int il = 0; il < s.layers; ++il) {
@@ -319,35 +384,51 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       const int r = g.op(b * width, {flat});
       return g.view(r);
     };
-    int q = project(qw, true);
-    if (s.rotate_k) {
-      q = rotate(q, qw);
-    }
-    int v = project(kvw, false);
-    if (s.rotate_v) {
-      v = rotate(v, kvw);
-    }
-    int k = project(kvw, true);
-    if (s.rotate_k) {
-      k = rotate(k, kvw);
-    }
-    g.external({g.view(k), k_idxs});
-    g.external({g.view(v), v_idxs});
-    const int qp = g.view(q);
     int cur = 0;
-    if (s.flash) {
-      cur = g.view(g.op(b * qw, {qp, mask}));
-      if (s.rotate_v) {
-        cur = rotate(cur, qw);
-      }
+    if (recurrent && static_cast<std::size_t>(il) < s.mixers.size() &&
+        s.mixers[static_cast<std::size_t>(il)] == 'R') {
+      // LFM2's gated short convolution: in_proj to B, C, x; B x; the kept
+      // inputs read from the state and joined in front (the last ones are
+      // written back); the depthwise convolution; C x conv; out_proj below.
+      const int bcx = g.op(b * 3 * e, {attn_norm});
+      const int bx = g.op(b * e, {g.view(bcx), g.view(bcx)});
+      const int state = g.op(s.conv_cache * e, {s_copy});  // get_rows of the state
+      const int joined = g.op((s.conv_cache + b) * e, {g.view(state), g.view(bx)});
+      g.external({g.view(joined)});
+      const int conv = g.op(b * e, {joined});  // ssm_conv
+      cur = g.op(b * e, {g.view(bcx), conv}, {conv});
+    } else if (s.mla_kv_lora > 0) {
+      cur = mla_attention(attn_norm, cells, mask);
     } else {
-      const int kq = g.same(g.op(b * cells * s.heads, {qp}), {mask});  // scores, softmax
-      const int kqv = g.op(b * qw, {kq});
-      cur = g.op(b * qw, {g.view(kqv)});  // ggml_cont of the permuted heads
+      int q = project(qw, true);
+      if (s.rotate_k) {
+        q = rotate(q, qw);
+      }
+      int v = project(kvw, false);
+      if (s.rotate_v) {
+        v = rotate(v, kvw);
+      }
+      int k = project(kvw, true);
+      if (s.rotate_k) {
+        k = rotate(k, kvw);
+      }
+      g.external({g.view(k), k_idxs});
+      g.external({g.view(v), v_idxs});
+      const int qp = g.view(q);
+      if (s.flash) {
+        cur = g.view(g.op(b * qw, {qp, mask}));
+        if (s.rotate_v) {
+          cur = rotate(cur, qw);
+        }
+      } else {
+        const int kq = g.same(g.op(b * cells * s.heads, {qp}), {mask});  // scores, softmax
+        const int kqv = g.op(b * qw, {kq});
+        cur = g.op(b * qw, {g.view(kqv)});  // ggml_cont of the permuted heads
+      }
     }
     cur = g.op(b * e, {cur});  // output projection
     int res = x;
-    if (last) {  // build_inp_out_ids: the rows of the tokens to output
+    if (last && !s.late_out_ids) {  // build_inp_out_ids: the rows of the tokens to output
       cur = g.op(b * e, {cur, out_ids});
       res = g.op(b * e, {x, out_ids});
     }
@@ -358,24 +439,41 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       const std::int64_t fe = std::max<std::int64_t>(1, s.expert_ffn);
       const int logits = g.op(b * s.experts, {ffn_norm});
       const int probs = g.same(logits);
-      const int sorted = g.op(b * s.experts, {probs});  // argsort (I32)
+      // Llama 4 selects by the raw logits (build_moe_ffn: selection_probs = logits)
+      const int sorted = g.op(b * s.experts, {s.weights_before_ffn ? logits : probs});  // argsort
       const int selected = g.view(sorted);
       int weights = g.op(b * k_used, {g.view(probs), selected});
       const int flat = g.view(weights);
       const int sum = g.same(g.op(b, {flat}));  // sum_rows, clamp
       weights = g.view(g.op(b * k_used, {flat, sum}, {flat}));
-      const int in3 = g.view(ffn_norm);
+      int in3 = g.view(ffn_norm);
+      if (s.weights_before_ffn) {
+        // Llama 4 weighs the input, repeated per expert, before the experts
+        // (build_moe_ffn weight_before_ffn: ggml_repeat_4d, then ggml_mul).
+        in3 = g.same(g.op(b * k_used * e, {in3}), {weights});
+      }
       const int up = g.op(b * k_used * fe, {in3, selected});
       const int gate = g.op(b * k_used * fe, {in3, selected});
       const int act = g.op(b * k_used * fe, {gate, up});
       int experts = g.op(b * k_used * e, {act, selected});
-      experts = g.same(experts, {weights});
+      if (!s.weights_before_ffn) {
+        experts = g.same(experts, {weights});
+      }
       int out = g.view(experts);
       if (k_used > 1) {
         out = g.op(b * e, {out, g.view(experts)}, {out});
         for (std::int64_t i = 2; i < k_used; ++i) {
           out = g.same(out, {g.view(experts)});
         }
+      } else {
+        out = g.op(b * e, {out});  // one expert: ggml_cont of its view
+      }
+      if (s.shared_ffn > 0) {  // build_ffn of the shared expert, added to the routed sum
+        const int gate_s = g.op(b * s.shared_ffn, {ffn_norm});
+        const int up_s = g.op(b * s.shared_ffn, {ffn_norm});
+        const int act_s = g.op(b * s.shared_ffn, {gate_s, up_s});
+        const int down_s = g.op(b * e, {act_s});
+        out = g.op(b * e, {out, down_s}, {out, down_s});
       }
       cur = out;
     } else if (s.gated) {
@@ -388,6 +486,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       cur = g.op(b * e, {act});
     }
     x = g.op(b * e, {cur, ffn_inp}, {cur, ffn_inp});
+  }
+  if (s.late_out_ids) {
+    x = g.op(b * e, {x, out_ids});
   }
   const int norm = g.same(g.same(x));
   const int logits = g.op(b * s.vocab, {norm});

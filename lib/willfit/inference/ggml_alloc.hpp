@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace willfit {
@@ -51,6 +52,28 @@ struct LlamaGraphShape {
   bool rotate_k = false;  // quantised K cache: Q and K rotated (Hadamard)
   bool rotate_v = false;  // quantised V cache: V and the attention output rotated
   int dense_layers = 0;   // leading layers with a dense MLP before the experts
+  // Shared experts next to the routed ones (Llama 4, DeepSeek, Qwen MoE): a
+  // gated MLP of this width over the same input, added to the experts' sum.
+  std::int64_t shared_ffn = 0;
+  // Llama 4's routing (build_moe_ffn for LLM_ARCH_LLAMA4): experts chosen by
+  // the raw router logits, and the input weighted per expert before them.
+  bool weights_before_ffn = false;
+  // The rows to output are picked after the last layer, before the final
+  // norm (openai-moe.cpp), not inside the last layer (llama.cpp and kin).
+  bool late_out_ids = false;
+  // LFM2: 'R' marks a layer whose mixer is a gated short convolution keeping
+  // conv_cache inputs (lfm2.cpp build_shortconv_block); empty: all attention.
+  std::string mixers;
+  std::int64_t conv_cache = 0;
+  // Multi-head latent attention as llama.cpp runs it (deepseek2.cpp with
+  // the absorbed k_b/v_b): one cached row of kv_lora + rope values per token
+  // (MQA), queries of heads x (kv_lora + rope), and the attention output
+  // decompressed per head to mla_v values. 0: ordinary attention.
+  int mla_kv_lora = 0;
+  int mla_rope = 0;
+  int mla_nope = 0;
+  int mla_v = 0;
+  double k_value_bytes = 2.0;  // bytes per value of the K cache (V is a view of it under MLA)
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

@@ -28,8 +28,13 @@
 //     earlier sits below the widest tensor, the replay sees the hole.
 //     Measured on the CPU against a real llama.cpp (tests/live,
 //     docs/live-llamacpp.md: every live row within 1 %) and against CUDA logs
-//     in tests/data/llamacpp_buffers.csv. MLA and recurrent (hybrid) models
-//     build other graphs; for them the closed form stays: the widest of
+//     in tests/data/llamacpp_buffers.csv. MLA (DeepSeek-V2) is replayed too,
+//     over deepseek2.cpp's absorbed graph (a K-only cache of kv_lora + rope
+//     values, queries multiplied into the latent, the output decompressed
+//     per head), as are Llama 4's routing (experts chosen by the raw logits,
+//     the input weighted per expert before them) and shared experts.
+//     Recurrent (hybrid) models build other graphs (Mamba-2 scans, short
+//     convolutions, delta nets); for them the closed form stays: the widest of
 //       attention = 4 b (1 + 4 e + c (h + 1)) (flash: 4 b (1 + 4 e) + mask),
 //       ffn       = 4 b (4 e + 3 F) + mask, F = f, or for experts
 //                   max(k f_exp, (k f_exp + k e) / 3),
@@ -411,10 +416,14 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const double e = f(a.hidden_size);
   LlamaCompute r;
   // Attention and MLP blocks: replay ggml-alloc over llama.cpp's graph
-  // (ggml_alloc.cpp). MLA and recurrent mixers build other graphs: for them
-  // the closed form below (the widest of scores, MLP and logits) stays.
-  const bool replay =
-      a.attention.kind == AttentionKind::Full || a.attention.kind == AttentionKind::Sliding;
+  // (ggml_alloc.cpp), MLA included. Recurrent mixers build other graphs: for
+  // them the closed form below (the widest of scores, MLP and logits) stays.
+  const bool replay = a.attention.kind == AttentionKind::Full ||
+                      a.attention.kind == AttentionKind::Sliding ||
+                      (a.attention.kind == AttentionKind::Hybrid &&
+                       a.attention.short_conv_cache > 0) ||
+                      (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0 &&
+                       a.attention.index_head_dim == 0);
   if (replay) {
     LlamaGraphShape s;
     s.tokens = tokens;
@@ -434,14 +443,42 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.experts_used = a.moe->experts_per_token;
       s.expert_ffn = a.moe->expert_intermediate_size;
       s.dense_layers = a.moe->first_dense_layers;
+      // llama.cpp sizes every shared expert as one MLP of n x f_exp
+      // (deepseek2.cpp ffn_*_shexp; llama4.cpp n_ff_shexp = n_ff_exp).
+      s.shared_ffn = std::int64_t{a.moe->shared_experts} * s.expert_ffn;
+      // Llama 4 (chunked attention is its mark here) routes its own way.
+      s.weights_before_ffn = a.attention.chunked;
+    }
+    if (a.attention.kind == AttentionKind::Mla) {
+      s.mla_kv_lora = a.attention.kv_lora_rank;
+      s.mla_rope = a.attention.qk_rope_head_dim;
+      s.mla_nope = a.attention.qk_nope_head_dim;
+      s.mla_v = a.attention.v_head_dim;
+      s.k_value_bytes = in.k_type.bytes_per_element();
     }
     s.vocab = a.vocab_size;
+    s.late_out_ids = a.attention.sinks;
+    if (a.attention.kind == AttentionKind::Hybrid) {
+      // LFM2: the file's own layer order, else the attention layers spread
+      // evenly (the catalogue gives only their count).
+      s.conv_cache = a.attention.short_conv_cache;
+      s.mixers = a.attention.layer_mixers;
+      if (std::ssize(s.mixers) != s.layers) {
+        const int attention = attention_layer_count(a);
+        s.mixers.clear();
+        for (int i = 0; i < s.layers; ++i) {
+          s.mixers += (i + 1) * attention / s.layers > i * attention / s.layers ? 'A' : 'R';
+        }
+      }
+    }
     s.flash = in.flash;
     // llama-kv-cache.cpp attn_rot_k / attn_rot_v: a quantised cache of heads
     // whose size is a multiple of 64 is written and read through a Hadamard
     // rotation.
-    s.rotate_k = in.k_type.quantised() && a.head_dim % 64 == 0;
-    s.rotate_v = in.v_type.quantised() && a.head_dim % 64 == 0;
+    // MLA's K-only cache (build_attn with llm_graph_input_attn_k) is not rotated.
+    const bool mla = s.mla_kv_lora > 0;
+    s.rotate_k = !mla && in.k_type.quantised() && a.head_dim % 64 == 0;
+    s.rotate_v = !mla && in.v_type.quantised() && a.head_dim % 64 == 0;
     r.device = ggml_graph_peak(llama_forward_graph(s));
     if (in.explain) {
       r.widest = fmt::format(
@@ -763,6 +800,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   e.kv_cells = cells;
   e.memory.kv_cache =
       kv_cache_bytes(a, {in.context, in.batch, q.ubatch, in.k_type, in.v_type, q.kv_pad, true});
+  e.recurrent_state = recurrent_state_bytes(a, in.batch);
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
       [&] { return kv_formula(in, cells, e.memory.kv_cache); },

@@ -670,6 +670,28 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       if (counted > 0 && counted < a.layers) {
         a.attention.kind = AttentionKind::Hybrid;
         a.attention.attention_layers = static_cast<int>(counted);
+        for (std::size_t i = 0; i < kv->numbers.size() && i < static_cast<std::size_t>(a.layers);
+             ++i) {
+          a.attention.layer_mixers += kv->numbers[i] > 0 ? 'A' : 'R';
+        }
+        // Nemotron-H interleaves three kinds of block: a layer is recurrent
+        // only when it has neither KV heads nor an MLP (nemotron-h.cpp:
+        // is_recr = n_head_kv(i) == 0 && n_ff(i) == 0); the MLP-only blocks
+        // hold no state. Elsewhere (LFM2, Granite 4, Jamba) no KV heads
+        // means recurrent.
+        const GgufValue* ff = f.find(key("feed_forward_length"));
+        if (arch.starts_with("nemotron_h") && ff != nullptr && ff->kind == GgufValue::Kind::Array &&
+            ff->numbers.size() == kv->numbers.size()) {
+          int recurrent = 0;
+          int mlp = 0;
+          for (std::size_t i = 0; i < kv->numbers.size() && i < static_cast<std::size_t>(a.layers);
+               ++i) {
+            recurrent += kv->numbers[i] == 0 && ff->numbers[i] == 0 ? 1 : 0;
+            mlp += ff->numbers[i] > 0 ? 1 : 0;
+          }
+          a.attention.recurrent_layers = std::max(1, recurrent);
+          a.mlp_layers = std::max(1, mlp);
+        }
       }
     } else if (const auto n = meta_int(f, key("attention.head_count_kv"))) {
       a.kv_heads = static_cast<int>(std::clamp<std::int64_t>(*n, 1, a.heads));
@@ -736,6 +758,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     // hidden width (llama-hparams.cpp n_embd_r; no SSM state).
     if (const auto l_cache = meta_int(f, key("shortconv.l_cache")); l_cache && *l_cache > 1) {
       a.attention.recurrent_state_floats = a.hidden_size * std::min<std::int64_t>(*l_cache - 1, 64);
+      a.attention.short_conv_cache = static_cast<int>(std::min<std::int64_t>(*l_cache - 1, 64));
     }
   }
   // Gemma 3n: the last layers reuse earlier layers' KV, and per-layer
@@ -765,6 +788,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     }
     if (t.name.find("_exps") != std::string::npos) {
       expert_elements += t.elements;
+    }
+    if (t.name.find("attn_sinks") != std::string::npos) {
+      a.attention.sinks = true;
     }
   }
   if (const GgufValue* tokens = f.find("tokenizer.ggml.tokens");
@@ -902,9 +928,12 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // The quantisation mix, largest share first.
   std::map<std::uint32_t, Model::TypeBytes> mix;
   std::map<std::uint32_t, Model::TypeBytes> expert_types;
+  std::map<std::uint32_t, Model::TypeBytes> batched_types;
   for (const auto& t : f.tensors) {
-    for (auto* table : {&mix, &expert_types}) {
-      if (table == &expert_types && t.name.find("_exps") == std::string::npos) {
+    const bool expert = t.name.find("_exps") != std::string::npos;
+    const bool batched = !expert && t.shape.size() >= 3 && t.shape[2] > 1;
+    for (auto* table : {&mix, &expert_types, &batched_types}) {
+      if ((table == &expert_types && !expert) || (table == &batched_types && !batched)) {
         continue;
       }
       auto& row = (*table)[t.type];
@@ -918,6 +947,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   }
   for (auto& [id, row] : expert_types) {
     m.expert_mix.push_back(row);
+  }
+  for (auto& [id, row] : batched_types) {
+    m.batched_mix.push_back(row);
   }
   std::stable_sort(m.weight_mix.begin(), m.weight_mix.end(),
                    [](const auto& x, const auto& y) { return x.bytes > y.bytes; });

@@ -188,6 +188,7 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
       l_cache && type.rfind("lfm2", 0) == 0) {
     at.recurrent_state_floats = (*l_cache - 1) * h;
     at.recurrent_params = 4 * h * h + h * *l_cache;
+    at.short_conv_cache = static_cast<int>(*l_cache - 1);
     return;
   }
   // Mamba-2 (Granite 4, Nemotron-H, Falcon-H1) and Mamba (Jamba): d_inner
@@ -257,6 +258,8 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   const std::string type = to_lower(get_string(t, "model_type"));
   Model m;
   Architecture& a = m.arch;
+  // gpt-oss's learned attention sinks (modeling_gpt_oss.py self.sinks).
+  a.attention.sinks = type == "gpt_oss";
   const auto layers =
       get_int(t, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 100000);
   const auto hidden = get_int(t, {"hidden_size", "n_embd", "d_model", "dim"}, 1 << 20);

@@ -51,6 +51,17 @@ struct Attention {
   // token and layer is cached next to the MLA latent; index_heads query heads.
   int index_head_dim = 0;
   int index_heads = 0;
+  // gpt-oss: one learned attention sink per head (attn_sinks). It costs no
+  // memory of its own; llama.cpp's graph for it (openai-moe.cpp) picks the
+  // rows to output after the last layer rather than inside it.
+  bool sinks = false;
+  // Hybrid, LFM2: each recurrent layer is a gated short convolution keeping
+  // the last short_conv_cache inputs (conv_L_cache - 1); 0 for other mixers.
+  int short_conv_cache = 0;
+  // Hybrid: one letter a layer, 'A' for a layer with KV heads, 'R' for one
+  // without, where the source names them (a GGUF's per-layer KV head
+  // counts); empty otherwise.
+  std::string layer_mixers;
 };
 
 struct Moe {
@@ -219,6 +230,11 @@ struct Model {
   // The routed-expert tensors' share of weight_mix (names "*_exps*"), which
   // llama.cpp reads with mul_mat_id rather than a plain matrix product.
   std::vector<TypeBytes> expert_mix;
+  // The part of weight_mix in 3-D weights other than the experts (MLA's
+  // per-head attn_k_b and attn_v_b): a batched matrix product reads them,
+  // which the CPU backend's repack does not take (repack.cpp supports_op:
+  // MUL_MAT of a 2-D weight only).
+  std::vector<TypeBytes> batched_mix;
   // The input embedding tensor's ggml type and bytes, from a file (empty
   // without one): llama.cpp reads it with get_rows, so it is never repacked.
   std::string token_embd_type;

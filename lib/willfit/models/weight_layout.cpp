@@ -939,6 +939,13 @@ std::vector<TypedWeights> typed_weights(const Model& model, const Precision& pre
           w.matmul -= ex.bytes;
         }
       }
+      // 3-D weights of a batched product (MLA's k_b/v_b) are in no bucket
+      // the CPU backend copies.
+      for (const auto& bt : model.batched_mix) {
+        if (bt.type == row.type) {
+          w.matmul -= bt.bytes;
+        }
+      }
       if (row.type == model.token_embd_type) {
         w.embeddings += model.token_embd_bytes;
         w.matmul -= model.token_embd_bytes;
