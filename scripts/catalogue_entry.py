@@ -148,6 +148,10 @@ def entry_from_config(doc, args):
     if t.get("hidden_size_per_layer_input"):
         e["per_layer_width"] = t["hidden_size_per_layer_input"]
         e["per_layer_vocab"] = t.get("vocab_size_per_layer_input", t["vocab_size"])
+    if t.get("model_type") in ("gemma3n", "gemma3n_text"):
+        # Gemma3nTextConfig's defaults when the keys are absent.
+        e["altup_inputs"] = t.get("altup_num_inputs", 4)
+        e["laurel_rank"] = t.get("laurel_rank", 64)
     e["vision_params"] = args.vision_params
     e["modality"] = "vision-language" if args.vision_params else "text"
     e["source"] = args.source

@@ -440,35 +440,48 @@ TEST(HybridMamba, NemotronH8bConfigAndGgufAgree) {
   }
 }
 
+// tiiuae/Falcon-H1-0.5B's config.json as NVIDIA-NeMo/Megatron-Bridge quotes it
+// (tests/unit_tests/models/falcon_h1/test_falcon_h1_bridge.py at ebd91e97,
+// FALCON_H1_500M_CONFIG).
+Json falcon_h1_05b() {
+  return {{"model_type", "falcon_h1"},
+          {"num_hidden_layers", 36},
+          {"hidden_size", 1024},
+          {"intermediate_size", 2048},
+          {"num_attention_heads", 8},
+          {"num_key_value_heads", 2},
+          {"head_dim", 64},
+          {"vocab_size", 32784},
+          {"tie_word_embeddings", false},
+          {"mamba_d_state", 128},
+          {"mamba_d_conv", 4},
+          {"mamba_expand", 2},
+          {"mamba_n_groups", 1},
+          {"mamba_n_heads", 24},
+          {"mamba_d_head", 64},
+          {"max_position_embeddings", 16384}};
+}
+
 TEST(HybridMamba, FalconH1GgufKeepsKvAndStateOnEveryLayer) {
-  // tiiuae/Falcon-H1-0.5B's config.json as NVIDIA-NeMo/Megatron-Bridge
-  // quotes it (tests/unit_tests/models/falcon_h1/test_falcon_h1_bridge.py at
-  // ebd91e97, FALCON_H1_500M_CONFIG), and the falcon-h1 GGUF llama.cpp's
-  // converter writes for it: one KV head count for all layers, ssm.* keys.
-  const Model c = from_config({{"model_type", "falcon_h1"},
-                               {"num_hidden_layers", 36},
-                               {"hidden_size", 1024},
-                               {"intermediate_size", 2048},
-                               {"num_attention_heads", 8},
-                               {"num_key_value_heads", 2},
-                               {"head_dim", 64},
-                               {"vocab_size", 32784},
-                               {"tie_word_embeddings", false},
-                               {"mamba_d_state", 128},
-                               {"mamba_d_conv", 4},
-                               {"mamba_expand", 2},
-                               {"mamba_n_groups", 1},
-                               {"mamba_n_heads", 24},
-                               {"mamba_d_head", 64},
-                               {"max_position_embeddings", 16384}});
+  // The 0.5B's config.json and the falcon-h1 GGUF llama.cpp's converter
+  // writes for it: one KV head count for all layers, ssm.* keys.
+  const Model c = from_config(falcon_h1_05b());
   test::GgufWriter w;
   w.str("general.architecture", "falcon-h1");
   u32_keys(w, "falcon-h1",
-           {{"block_count", 36}, {"embedding_length", 1024}, {"feed_forward_length", 2048},
-            {"attention.head_count", 8}, {"attention.head_count_kv", 2},
-            {"attention.key_length", 64}, {"ssm.conv_kernel", 4}, {"ssm.inner_size", 1536},
-            {"ssm.state_size", 128}, {"ssm.group_count", 1}, {"ssm.time_step_rank", 24},
-            {"vocab_size", 32784}, {"context_length", 16384}});
+           {{"block_count", 36},
+            {"embedding_length", 1024},
+            {"feed_forward_length", 2048},
+            {"attention.head_count", 8},
+            {"attention.head_count_kv", 2},
+            {"attention.key_length", 64},
+            {"ssm.conv_kernel", 4},
+            {"ssm.inner_size", 1536},
+            {"ssm.state_size", 128},
+            {"ssm.group_count", 1},
+            {"ssm.time_step_rank", 24},
+            {"vocab_size", 32784},
+            {"context_length", 16384}});
   w.tensor("token_embd.weight", {1024, 32784}, test::kQ8_0);
   w.tensor("output.weight", {1024, 32784}, test::kQ8_0);
   const Model g = from_gguf(w);
@@ -807,28 +820,42 @@ TEST(GgufKeys, SlidingPatternPerLayerEmbeddingsAndSharedKv) {
   EXPECT_EQ(g.arch.attention.kv_shared_layers, 15);
 }
 
-TEST(PerLayerEmbeddings, Gemma3nTableAndSharedKv) {
-  // google/gemma-3n-E4B-it config.json, text_config: 35 layers, per-layer
-  // inputs of 256 from a 262144-token table, the last 15 layers reuse KV,
-  // four sliding layers (512) then one global.
+// A Gemma 3n text_config as google/gemma-3n-E2B-it and -E4B-it's config.json
+// write it: per-layer inputs of 256 from a 262144-token table, four sliding
+// layers (512) then one global, AltUp over 4 streams, LAuReL of rank 64
+// (shape: google-deepmind/gemma gemma/gm/nn/gemma3n/_gemma3n.py at a9b44e59,
+// which gives the 20 unshared KV layers and the MLP widths; data/models.json
+// gemma-3n-e2b/e4b name each source). altup and laurel are left out when
+// `defaults`, as a config that relies on Gemma3nTextConfig's defaults.
+Json gemma3n_text(int layers, int mlp, int shared, bool defaults = false) {
   Json types = Json::array();
-  for (int i = 0; i < 35; ++i) {
+  for (int i = 0; i < layers; ++i) {
     types.push_back((i + 1) % 5 == 0 ? "full_attention" : "sliding_attention");
   }
-  const Json t = {{"model_type", "gemma3n_text"},
-                  {"hidden_size", 2048},
-                  {"num_hidden_layers", 35},
-                  {"num_attention_heads", 8},
-                  {"num_key_value_heads", 2},
-                  {"head_dim", 256},
-                  {"intermediate_size", Json(std::vector<int>(35, 16384))},
-                  {"vocab_size", 262400},
-                  {"vocab_size_per_layer_input", 262144},
-                  {"hidden_size_per_layer_input", 256},
-                  {"num_kv_shared_layers", 15},
-                  {"sliding_window", 512},
-                  {"layer_types", types},
-                  {"max_position_embeddings", 32768}};
+  Json t = {{"model_type", "gemma3n_text"},
+            {"hidden_size", 2048},
+            {"num_hidden_layers", layers},
+            {"num_attention_heads", 8},
+            {"num_key_value_heads", 2},
+            {"head_dim", 256},
+            {"intermediate_size", Json(std::vector<int>(static_cast<std::size_t>(layers), mlp))},
+            {"vocab_size", 262400},
+            {"vocab_size_per_layer_input", 262144},
+            {"hidden_size_per_layer_input", 256},
+            {"num_kv_shared_layers", shared},
+            {"sliding_window", 512},
+            {"layer_types", types},
+            {"max_position_embeddings", 32768}};
+  if (!defaults) {
+    t["altup_num_inputs"] = 4;
+    t["laurel_rank"] = 64;
+  }
+  return {{"model_type", "gemma3n"}, {"text_config", t}};
+}
+
+TEST(PerLayerEmbeddings, Gemma3nTableAndSharedKv) {
+  // google/gemma-3n-E4B-it: 35 layers, MLP 16384, the last 15 layers reuse KV.
+  const Json t = gemma3n_text(35, 16384, 15, true)["text_config"];
   const Model m = from_config({{"model_type", "gemma3n"}, {"text_config", t}});
   EXPECT_EQ(m.arch.intermediate_size, 16384);
   EXPECT_EQ(m.arch.per_layer_width, 256);
@@ -844,6 +871,69 @@ TEST(PerLayerEmbeddings, Gemma3nTableAndSharedKv) {
   // llama.cpp keeps the per-layer table with the token embeddings in RAM.
   const WeightLayout w = weight_layout(m, *parse_precision("q8_0"));
   EXPECT_GT(w.token_embd, std::int64_t{262144} * 35 * 256);  // at ~8.5 bits, over 1 byte each
+}
+
+// The text model's count against the published text-only counts (Ollama's
+// and LM Studio's Gemma 3n GGUFs hold no encoders): Ollama's gemma3n:e2b page
+// shows 4.46B, LM Studio's google/gemma-3n-e4b 6.9B. Without AltUp's
+// projections and LAuReL the E2B would count 4.42 B, 0.85 % short.
+TEST(PerLayerEmbeddings, Gemma3nTextCountsMatchTheTextOnlyGgufs) {
+  const Model e2b = from_config(gemma3n_text(30, 8192, 10));
+  EXPECT_EQ(e2b.arch.altup_inputs, 4);
+  EXPECT_EQ(e2b.arch.laurel_rank, 64);
+  EXPECT_LT(rel(static_cast<double>(count_params(e2b.arch).total()), 4.46e9), 0.0025);
+  // E4B's config as a reader that leaves AltUp and LAuReL to the defaults sees it.
+  const Model e4b = from_config(gemma3n_text(35, 16384, 15, true));
+  EXPECT_EQ(count_params(e4b.arch).total(),
+            count_params(from_config(gemma3n_text(35, 16384, 15)).arch).total());
+  EXPECT_LT(rel(static_cast<double>(count_params(e4b.arch).total()), 6.9e9), 0.0075);
+}
+
+// Gemma 3n E2B: its config.json, a GGUF header with llama.cpp's gemma3n keys
+// and tensors (src/llama-model.cpp: altup.num_inputs, blk.N.laurel_l of
+// n_embd x laurel_rank, per_layer_token_embd), and the catalogue entry.
+TEST(PerLayerEmbeddings, Gemma3nE2bConfigGgufAndCatalogueAgree) {
+  const Model c = from_config(gemma3n_text(30, 8192, 10));
+  test::GgufWriter w;
+  w.str("general.architecture", "gemma3n");
+  u32_keys(w, "gemma3n",
+           {{"block_count", 30},
+            {"embedding_length", 2048},
+            {"feed_forward_length", 8192},
+            {"attention.head_count", 8},
+            {"attention.head_count_kv", 2},
+            {"attention.key_length", 256},
+            {"attention.sliding_window", 512},
+            {"context_length", 32768},
+            {"embedding_length_per_layer_input", 256},
+            {"attention.shared_kv_layers", 10},
+            {"altup.num_inputs", 4},
+            {"vocab_size", 262400}});
+  w.tensor("token_embd.weight", {2048, 262400}, test::kQ8_0);
+  w.tensor("per_layer_token_embd.weight", {30 * 256, 262144}, test::kQ8_0);
+  w.tensor("blk.0.laurel_l.weight", {2048, 64}, test::kQ8_0);
+  const Model g = from_gguf(w);
+  EXPECT_EQ(g.arch.altup_inputs, 4);
+  EXPECT_EQ(g.arch.laurel_rank, 64);
+  EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
+
+  auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
+  ASSERT_TRUE(db.ok());
+  auto found = db->find("gemma3n:e2b");
+  ASSERT_TRUE(found.ok());
+  const Model& cat = found->entry->model;
+  EXPECT_EQ(cat.id, "gemma-3n-e2b");
+  const ParamBreakdown p = count_params(cat.arch);
+  EXPECT_EQ(p.total() - p.vision, count_params(c.arch).total());
+  // 20 layers cache: 4 global ones the context, 16 windowed ones 512 + 512
+  // cells; the 10 sharing layers cache nothing.
+  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{32768}}) {
+    const KvCacheQuery q{ctx, 1, 512, kv_f16(), kv_f16(), 256};
+    EXPECT_EQ(kv_cache_bytes(cat.arch, q), kv_cache_bytes(c.arch, q));
+    EXPECT_EQ(kv_cache_bytes(g.arch, q), kv_cache_bytes(c.arch, q));
+    const std::int64_t per = 2 * 2 * 256 * 2;
+    EXPECT_EQ(kv_cache_bytes(c.arch, q), 4 * per * ctx + 16 * per * 1024);
+  }
 }
 
 TEST(Projector, VisionConfigIsItsOwnTermAndTextOnlyDropsIt) {
@@ -990,6 +1080,7 @@ TEST(CatalogueAgrees, WithTheConfigForEachNewFamily) {
       {"granite-4.0-h-small", granite4_h_small()},
       {"nemotron-nano-12b-v2", nemotron_nano_12b()},
       {"nemotron-h-8b", nemotron_h_8b()},
+      {"falcon-h1-0.5b", falcon_h1_05b()},
       {"granite-4.0-h-tiny", granite4_h_tiny()},
       {"lfm2-700m", lfm2_700m()},
       {"lfm2-8b-a1b", lfm2_8b_a1b()},

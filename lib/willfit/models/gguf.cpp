@@ -767,6 +767,14 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       meta_int(f, key("attention.shared_kv_layers")).value_or(0), 0, a.layers));
   a.per_layer_width = std::clamp<std::int64_t>(
       meta_int(f, key("embedding_length_per_layer_input")).value_or(0), 0, 1 << 20);
+  // AltUp streams (altup.num_inputs) and the LAuReL rank, which llama.cpp
+  // does not write: its hparams fix it at 64 (src/llama-hparams.h), the
+  // laurel_l tensor's second dimension says it when present.
+  if (arch == "gemma3n") {
+    a.altup_inputs = static_cast<int>(
+        std::clamp<std::int64_t>(meta_int(f, key("altup.num_inputs")).value_or(4), 0, 64));
+    a.laurel_rank = 64;
+  }
 
   // Vocabulary: the tokenizer's token list, else <arch>.vocab_size, else the
   // embedding's row count. Tied embeddings: no separate output tensor.
@@ -777,6 +785,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   for (const auto& t : f.tensors) {
     if (t.name.find("_shexp") != std::string::npos) {
       shared_expert_tensors = true;
+    }
+    if (t.name == "blk.0.laurel_l.weight" && t.shape.size() >= 2) {
+      a.laurel_rank = static_cast<std::int64_t>(std::min<std::uint64_t>(t.shape[1], 1U << 16));
     }
     if (t.name == "per_layer_token_embd.weight" && t.shape.size() >= 2) {
       a.per_layer_vocab = static_cast<std::int64_t>(std::min<std::uint64_t>(t.shape[1], 1U << 30));

@@ -518,6 +518,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (a.per_layer_width > 0) {
     a.per_layer_vocab = get_int(t, {"vocab_size_per_layer_input"}, 1 << 27).value_or(a.vocab_size);
   }
+  // AltUp streams and the LAuReL rank; Gemma3nTextConfig's defaults are 4 and
+  // 64 (transformers configuration_gemma3n.py). Gemma 4 has neither.
+  const bool gemma3n = type == "gemma3n" || type == "gemma3n_text";
+  a.altup_inputs = static_cast<int>(get_int(t, {"altup_num_inputs"}, 64).value_or(gemma3n ? 4 : 0));
+  a.laurel_rank = get_int(t, {"laurel_rank"}, 1 << 16).value_or(gemma3n ? 64 : 0);
   a.attention.kv_shared_layers = static_cast<int>(
       std::min<std::int64_t>(get_int(t, {"num_kv_shared_layers"}, 100000).value_or(0), a.layers));
 

@@ -201,6 +201,27 @@ std::int64_t per_layer_input_params(const Architecture& a) {
          a.hidden_size * a.per_layer_width * a.layers;
 }
 
+// Gemma 3n's AltUp keeps altup_inputs copies of the residual stream: one
+// model-level projection into each extra stream and one back out
+// (altup_projections, altup_unembed_projections, hidden x hidden each), and
+// per layer a router (hidden x n) with prediction (n x n^2) and correction
+// (n x n) coefficients. LAuReL adds per layer a low-rank residual, hidden x
+// rank and rank x hidden (transformers models/gemma3n/modeling_gemma3n.py,
+// Gemma3nTextAltUp, Gemma3nTextLaurelBlock, Gemma3nTextModel). Norm scales
+// are left out, as for every other family.
+std::int64_t altup_laurel_params(const Architecture& a) {
+  const std::int64_t h = a.hidden_size;
+  std::int64_t p = 0;
+  if (a.altup_inputs > 1) {
+    const std::int64_t n = a.altup_inputs;
+    p += 2 * (n - 1) * h * h + std::int64_t{a.layers} * (h * n + n * n * n + n * n);
+  }
+  if (a.laurel_rank > 0) {
+    p += std::int64_t{a.layers} * 2 * h * a.laurel_rank;
+  }
+  return p;
+}
+
 }  // namespace
 
 ParamBreakdown count_params(const Architecture& a) {
@@ -211,7 +232,7 @@ ParamBreakdown count_params(const Architecture& a) {
   const std::int64_t recurrent =
       a.attention.recurrent_params > 0 ? a.attention.recurrent_params : attention;
   p.attention = attention * attention_layer_count(a) + recurrent * recurrent_layer_count(a) +
-                per_layer_input_params(a);
+                per_layer_input_params(a) + altup_laurel_params(a);
   const std::int64_t matrices = a.mlp_gated ? 3 : 2;
   const std::int64_t dense = matrices * a.hidden_size * a.intermediate_size;
   const int mlp_layers = mlp_layer_count(a);

@@ -100,6 +100,10 @@ struct Architecture {
   // per_layer_vocab x layers x per_layer_width, read like the token embeddings.
   std::int64_t per_layer_width = 0;
   std::int64_t per_layer_vocab = 0;
+  // Gemma 3n AltUp: residual streams kept beside the active one (0 = none);
+  // LAuReL: rank of each layer's low-rank residual (0 = none).
+  int altup_inputs = 0;
+  std::int64_t laurel_rank = 0;
 };
 
 // What one layer holds. Dense models: attention and MLP everywhere. Hybrid
