@@ -11,14 +11,14 @@
 // runs), so a 90 GB file costs a few megabytes of disk.
 //
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
-// gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe}.cpp (load_arch_tensors
+// gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next}.cpp (load_arch_tensors
 // and load_arch_hparams: the keys each reads) and src/llama-arch.cpp (names),
-// at the commit node-llama-cpp 3.21.1 bundles (80fb11ac). Quantisation mixes: F16 and Q8_0 quantise every
-// 2-D weight (norms, biases and the MoE router stay F32, as llama-quant.cpp
-// keeps them); Q4_K_M follows llama-quant.cpp's recipe for it: Q6_K for the
-// output (a tied token_embd included), for attn_v and ffn_down in the layers use_more_bits() picks,
-// Q4_K elsewhere (a row not divisible by 256 falls back to Q8_0); with exactly
-// 8 experts (Mixtral) attn_k/attn_v Q8_0 and attn_output Q5_K.
+// at the commit node-llama-cpp 3.21.1 bundles (80fb11ac). Quantisation mixes: F16 and Q8_0 quantise
+// every 2-D weight (norms, biases and the MoE router stay F32, as llama-quant.cpp keeps them);
+// Q4_K_M follows llama-quant.cpp's recipe for it: Q6_K for the output (a tied token_embd included),
+// for attn_v and ffn_down in the layers use_more_bits() picks, a fused attn_qkv Q5_K
+// (llama-quant.cpp ATTENTION_QKV), Q4_K elsewhere (a row not divisible by 256 falls back to Q8_0);
+// with exactly 8 experts (Mixtral) attn_k/attn_v Q8_0 and attn_output Q5_K.
 //
 // Usage: make_gguf --list
 //        make_gguf MODEL TYPE OUT.gguf     (TYPE: f16, q8_0, q4_k_m)
@@ -85,7 +85,14 @@ struct Spec {
   int dense_lead = 0;         // first_k_dense_replace
   bool attn_sinks = false;    // gpt-oss: one learned sink per head, biases on q/k/v/o and experts
   int64_t swa_rope_base = 0;  // rope_local_base_freq (Gemma 3)
-  std::string skip_types;     // file types this machine cannot load, with the reason after ':'
+  // Qwen3-Next: full attention every full_attn_interval-th layer ('A'),
+  // gated delta nets between ('D'); its attention's Q projection carries the
+  // output gate too (2 x heads x head_dim); partial RoPE of rope_dim dims
+  // (rope_dim also serves MLA above); one shared expert of shared_ffn with a
+  // sigmoid gate.
+  int full_attn_interval = 0;
+  int64_t shared_ffn = 0;  // shared_expert_intermediate_size
+  std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
 
@@ -235,6 +242,29 @@ const std::vector<Spec>& specs() {
     v.back().sliding_window = 128;
     v.back().qkv_bias = true;
     v.back().attn_sinks = true;
+    // Qwen3-Next-80B-A3B: 48 layers, full attention (16 heads, 2 KV heads of
+    // 256, partial_rotary_factor 0.25: 64 RoPE dims) every 4th, gated delta
+    // nets between (linear_num_key_heads 16, linear_num_value_heads 32, key
+    // and value heads of 128, linear_conv_kernel_dim 4); 512 experts of 512,
+    // 10 per token, one shared expert of 512. The multi-token-prediction
+    // block convert_hf_to_gguf.py can add (conversion/qwen.py, an extra
+    // nextn block) is left out: llama.cpp skips it unless asked to load it.
+    v.push_back(shape("qwen3-next-80b-a3b", "qwen3next", 48, 2048, 5120, 16, 2, 256, 151936, 262144,
+                      1e7, 1e-6,
+                      "Qwen/Qwen3-Next-80B-A3B-Instruct config.json on the Hugging Face hub "
+                      "(data/models.json row qwen3-next-80b-a3b)"));
+    experts(v.back(), 512, 10, 512);
+    v.back().full_attn_interval = 4;
+    v.back().rope_dim = 64;
+    v.back().shared_ffn = 512;
+    v.back().qk_norm = true;
+    v.back().ssm_conv = 4;
+    v.back().ssm_inner = 32 * 128;
+    v.back().ssm_state = 128;
+    v.back().ssm_heads = 32;
+    v.back().ssm_groups = 16;
+    v.back().skip_types =
+        "q4_k_m: its CPU_REPACK copy of the Q4_K experts (about 40 GB) does not fit in RAM";
     return v;
   }();
   return list;
@@ -295,7 +325,7 @@ GgmlType weight_type(const std::string& ftype, const std::string& name, int laye
   const auto more_bits = [layers](int i) {
     return i < layers / 8 || i >= 7 * layers / 8 || (i - layers / 8) % 3 == 2;
   };
-  GgmlType t = Q4_K;
+  GgmlType t = name.find("attn_qkv.weight") != std::string::npos ? Q5_K : Q4_K;
   // A tied token_embd is the output too: llama-quant.cpp gives it the
   // output's type (`!qs.has_output && name == token_embd`).
   if (name == "output.weight" || (tied && name == "token_embd.weight")) {
@@ -322,6 +352,9 @@ GgmlType weight_type(const std::string& ftype, const std::string& name, int laye
 
 // The mixer of layer i: 'A' attention unless the row names its layers.
 char layer_kind(const Spec& s, int i) {
+  if (s.full_attn_interval > 0) {  // qwen3next.cpp: recurrent unless (i + 1) % interval == 0
+    return (i + 1) % s.full_attn_interval == 0 ? 'A' : 'D';
+  }
   return s.layer_kinds.empty() ? 'A' : s.layer_kinds[static_cast<size_t>(i)];
 }
 
@@ -337,8 +370,8 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
                           t.name.compare(t.name.size() - 7, 7, ".weight") != 0 ||
                           t.name.find("norm") != std::string::npos ||
                           t.name.find("conv") != std::string::npos;
-    t.type = keep_f32 ? F32
-                      : weight_type(ftype, t.name, layer, s.layers, t.dims[0], s.tied, s.experts);
+    t.type =
+        keep_f32 ? F32 : weight_type(ftype, t.name, layer, s.layers, t.dims[0], s.tied, s.experts);
     out.push_back(std::move(t));
   };
   const int64_t e = s.hidden;
@@ -354,6 +387,40 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     const std::string b = "blk." + std::to_string(i) + ".";
     const char kind = layer_kind(s, i);
     add(b + "attn_norm.weight", {e}, i);
+    if (s.arch == "qwen3next") {  // qwen3next.cpp load_block_trunk
+      add(b + "post_attention_norm.weight", {e}, i);
+      if (kind == 'D') {
+        // Gated delta net, as conversion/qwen.py writes it: in_proj_qkvz split
+        // into attn_qkv (q, k of groups x d_state, v of d_inner) and the
+        // output gate z (attn_gate); beta and alpha (ssm_ba), two per value head.
+        const int64_t key_dim = s.ssm_groups * s.ssm_state;
+        const int64_t conv_dim = 2 * key_dim + s.ssm_inner;
+        add(b + "attn_qkv.weight", {e, conv_dim}, i);
+        add(b + "attn_gate.weight", {e, s.ssm_inner}, i);
+        add(b + "ssm_conv1d.weight", {s.ssm_conv, conv_dim}, i);
+        add(b + "ssm_dt.bias", {s.ssm_heads}, i);
+        add(b + "ssm_a", {s.ssm_heads}, i);
+        add(b + "ssm_ba.weight", {e, 2 * s.ssm_heads}, i);
+        add(b + "ssm_norm.weight", {s.ssm_state}, i);
+        add(b + "ssm_out.weight", {s.ssm_inner, e}, i);
+      } else {  // gated attention: Q and its gate in one projection
+        add(b + "attn_q.weight", {e, 2 * q}, i);
+        add(b + "attn_k.weight", {e, kv}, i);
+        add(b + "attn_v.weight", {e, kv}, i);
+        add(b + "attn_output.weight", {q, e}, i);
+        add(b + "attn_q_norm.weight", {s.head_dim}, i);
+        add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      }
+      add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+      add(b + "ffn_gate_exps.weight", {e, s.expert_ffn, s.experts}, i);
+      add(b + "ffn_up_exps.weight", {e, s.expert_ffn, s.experts}, i);
+      add(b + "ffn_down_exps.weight", {s.expert_ffn, e, s.experts}, i);
+      add(b + "ffn_gate_inp_shexp.weight", {e}, i);  // the shared expert's sigmoid gate
+      add(b + "ffn_gate_shexp.weight", {e, s.shared_ffn}, i);
+      add(b + "ffn_up_shexp.weight", {e, s.shared_ffn}, i);
+      add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
+      continue;
+    }
     if (kind == 'M') {  // Mamba-2 (nemotron-h.cpp): in_proj, conv, dt, A, D, norm, out_proj
       const int64_t conv_dim = s.ssm_inner + 2 * s.ssm_groups * s.ssm_state;
       add(b + "ssm_in.weight", {e, 2 * s.ssm_inner + 2 * s.ssm_groups * s.ssm_state + s.ssm_heads},
@@ -507,7 +574,8 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
   // Nemotron-H, 0 MLP width on a mixer layer), as convert_hf_to_gguf.py writes them.
   if (s.layer_kinds.empty()) {
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
-    w.key_u32(a + ".attention.head_count_kv", static_cast<uint32_t>(s.kv_lora > 0 ? 1 : s.kv_heads));
+    w.key_u32(a + ".attention.head_count_kv",
+              static_cast<uint32_t>(s.kv_lora > 0 ? 1 : s.kv_heads));
   } else {
     std::vector<uint32_t> ffn;
     std::vector<uint32_t> kv;
@@ -535,7 +603,8 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
   } else {
     w.key_u32(a + ".attention.key_length", static_cast<uint32_t>(s.head_dim));
     w.key_u32(a + ".attention.value_length", static_cast<uint32_t>(s.head_dim));
-    w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.head_dim));
+    w.key_u32(a + ".rope.dimension_count",
+              static_cast<uint32_t>(s.rope_dim > 0 ? s.rope_dim : s.head_dim));
   }
   w.key_f32(a + ".rope.freq_base", s.rope_base);
   if (s.swa_rope_base > 0) {
@@ -564,6 +633,12 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
     w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
     w.key_f32(a + ".expert_weights_scale", 1.0);
+  }
+  if (s.full_attn_interval > 0) {
+    w.key_u32(a + ".full_attention_interval", static_cast<uint32_t>(s.full_attn_interval));
+  }
+  if (s.shared_ffn > 0) {
+    w.key_u32(a + ".expert_shared_feed_forward_length", static_cast<uint32_t>(s.shared_ffn));
   }
   if (s.arch == "llama4") {
     w.key_u32(a + ".interleave_moe_layer_step", 1);

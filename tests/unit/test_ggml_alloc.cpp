@@ -89,14 +89,14 @@ TEST(GgmlAlloc, InputsComeFirstAndSizesAreAligned) {
 
 using test::catalogue_model;
 
-// willfit's CPU-only llama.cpp compute term (the graph's buffer and the
-// logits output buffer) for the catalogue's model against what llama.cpp
-// logged for a file of that architecture, every row within the live gate.
-TEST(GgmlAlloc, ComputeBufferMatchesTheLiveLlamaCpp) {
-  std::ifstream in(std::string(WILLFIT_TEST_DATA_DIR) + "/llamacpp_cpu_compute.csv");
+// Calls `row` with the cells of every row of a live compute-buffer table in
+// tests/data (model, type, context, flash, kv, n_ubatch, compute, output, ...).
+template <typename Row>
+void for_each_live_row(const std::string& name, const Row& row) {
+  std::ifstream in(std::string(WILLFIT_TEST_DATA_DIR) + "/" + name);
+  ASSERT_TRUE(in) << name;
   std::string line;
   std::getline(in, line);
-  std::vector<double> errors;
   while (std::getline(in, line)) {
     if (line.empty()) {
       continue;
@@ -104,6 +104,21 @@ TEST(GgmlAlloc, ComputeBufferMatchesTheLiveLlamaCpp) {
     const auto c = test::split_csv_line(line);
     ASSERT_GE(c.size(), 10U);
     SCOPED_TRACE(line.substr(0, 60));
+    row(c);
+  }
+}
+
+// llama.cpp's logged compute and output buffers of a row, in bytes.
+double measured_bytes(const std::vector<std::string>& c) {
+  return (std::stod(c[6]) + std::stod(c[7])) * static_cast<double>(kMiB);
+}
+
+// willfit's CPU-only llama.cpp compute term (the graph's buffer and the
+// logits output buffer) for the catalogue's model against what llama.cpp
+// logged for a file of that architecture, every row within the live gate.
+TEST(GgmlAlloc, ComputeBufferMatchesTheLiveLlamaCpp) {
+  std::vector<double> errors;
+  for_each_live_row("llamacpp_cpu_compute.csv", [&](const std::vector<std::string>& c) {
     InferenceQuery q;
     q.model = catalogue_model(c[0]);
     q.precision = *parse_precision(c[1]);
@@ -116,7 +131,7 @@ TEST(GgmlAlloc, ComputeBufferMatchesTheLiveLlamaCpp) {
     q.kv_type = *parse_kv_type(c[4]);
     q.ubatch = std::stoll(c[5]);
     const Estimate e = estimate_inference(q);
-    const double measured = (std::stod(c[6]) + std::stod(c[7])) * static_cast<double>(kMiB);
+    const double measured = measured_bytes(c);
     const double err = (static_cast<double>(e.memory.compute) - measured) / measured * 100.0;
     std::printf(
         "  %-16s %-6s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.2f %%\n",
@@ -125,11 +140,61 @@ TEST(GgmlAlloc, ComputeBufferMatchesTheLiveLlamaCpp) {
         static_cast<double>(e.memory.compute) / static_cast<double>(kMiB), err);
     EXPECT_LE(std::abs(err), 5.0);
     errors.push_back(std::abs(err));
-  }
+  });
   ASSERT_GE(errors.size(), 60U);
   std::sort(errors.begin(), errors.end());
   std::printf("| llama.cpp CPU compute buffer (live) | %zu | %.2f %% | %.2f %% |\n", errors.size(),
               errors[errors.size() / 2], errors.back());
+}
+
+// Qwen3-Next-80B-A3B's graph (gated delta nets, gated attention every 4th
+// layer, 512 experts and a gated shared expert; shapes from its config.json,
+// Qwen/Qwen3-Next-80B-A3B-Instruct on the Hugging Face hub) against what a
+// real llama.cpp reserved for its synthetic Q8_0 file
+// (tests/data/llamacpp_cpu_compute_qwen3next.csv). The catalogue does not
+// carry the delta net's heads, so the shape is built here from the config.
+TEST(GgmlAlloc, Qwen3NextComputeBufferMatchesTheLiveLlamaCpp) {
+  std::vector<double> errors;
+  for_each_live_row("llamacpp_cpu_compute_qwen3next.csv", [&](const std::vector<std::string>& c) {
+    LlamaGraphShape s;
+    s.tokens = std::stoll(c[5]);
+    s.cells = std::stoll(c[2]);  // a multiple of 256: no padding
+    s.layers = 48;
+    s.hidden = 2048;
+    s.heads = 16;
+    s.kv_heads = 2;
+    s.head_dim = 256;
+    s.experts = 512;
+    s.experts_used = 10;
+    s.expert_ffn = 512;
+    s.shared_ffn = 512;
+    s.vocab = 151936;
+    for (int i = 0; i < s.layers; ++i) {
+      s.mixers += (i + 1) % 4 == 0 ? 'A' : 'R';  // full_attention_interval 4
+    }
+    s.dn_k_heads = 16;  // linear_num_key_heads
+    s.dn_v_heads = 32;  // linear_num_value_heads
+    s.dn_head = 128;    // linear_key_head_dim = linear_value_head_dim
+    s.dn_conv = 4;      // linear_conv_kernel_dim
+    s.gated_attention = true;
+    s.shared_gate = true;
+    s.out_ids_after_norm = true;
+    s.flash = c[3] == "on";
+    s.rotate_k = s.rotate_v = c[4] == "q8_0";
+    const double output = 4.0 * static_cast<double>(s.vocab);  // one sequence's logits
+    const double willfit = static_cast<double>(ggml_graph_peak(llama_forward_graph(s))) + output;
+    const double measured = measured_bytes(c);
+    const double err = (willfit - measured) / measured * 100.0;
+    std::printf(
+        "  qwen3-next ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.2f %%\n",
+        c[2].c_str(), c[3].c_str(), c[4].c_str(), measured / static_cast<double>(kMiB),
+        willfit / static_cast<double>(kMiB), err);
+    EXPECT_LE(std::abs(err), 5.0);
+    errors.push_back(std::abs(err));
+  });
+  ASSERT_EQ(errors.size(), 9U);
+  std::sort(errors.begin(), errors.end());
+  EXPECT_LE(errors[errors.size() / 2], 1.0);  // the flash rows are exact
 }
 
 }  // namespace

@@ -216,6 +216,39 @@ TEST(Gguf, HybridModelsCarryTheirRecurrentState) {
   EXPECT_EQ(m->arch.attention.recurrent_state_floats, 3 * 8192 + 32 * 128 * 128);
 }
 
+// Qwen3-Next as conversion/qwen.py writes it (llama.cpp 80fb11ac): one KV
+// head count for every layer and full_attention_interval 4; the gated delta
+// net's key heads are ssm.group_count, its value heads ssm.time_step_rank,
+// both of ssm.state_size (qwen3next.cpp load_arch_tensors), which the
+// allocator replay needs for its graph.
+TEST(Gguf, Qwen3NextNamesItsDeltaNetLayersAndHeads) {
+  GgufWriter w;
+  w.str("general.architecture", "qwen3next");
+  w.u32("qwen3next.block_count", 8);
+  w.u32("qwen3next.embedding_length", 256);
+  w.u32("qwen3next.attention.head_count", 4);
+  w.u32("qwen3next.attention.head_count_kv", 2);
+  w.u32("qwen3next.vocab_size", 100);
+  w.u32("qwen3next.full_attention_interval", 4);
+  w.u32("qwen3next.ssm.conv_kernel", 4);
+  w.u32("qwen3next.ssm.inner_size", 4096);
+  w.u32("qwen3next.ssm.state_size", 128);
+  w.u32("qwen3next.ssm.group_count", 16);
+  w.u32("qwen3next.ssm.time_step_rank", 32);
+  w.tensor("token_embd.weight", {256, 100}, test::kF16);
+  auto m = model_from_gguf(read_ok(w.file()), "qwen3next");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const Attention& a = m->arch.attention;
+  EXPECT_EQ(a.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(a.attention_layers, 2);
+  EXPECT_EQ(a.layer_mixers, "RRRARRRA");
+  EXPECT_EQ(a.delta_net_k_heads, 16);
+  EXPECT_EQ(a.delta_net_v_heads, 32);
+  EXPECT_EQ(a.delta_net_head_dim, 128);
+  EXPECT_EQ(a.delta_net_conv, 4);
+  EXPECT_EQ(a.recurrent_state_floats, 3 * 8192 + 32 * 128 * 128);
+}
+
 TEST(Gguf, SlidingWindowWithTheArchitecturesLayerPattern) {
   GgufWriter w;
   w.str("general.architecture", "gemma3");

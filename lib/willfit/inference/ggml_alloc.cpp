@@ -55,6 +55,22 @@
 //   - Shared experts (Llama 4, DeepSeek): a gated MLP over the same input
 //     added to the routed sum; one routed expert per token ends in a
 //     ggml_cont of its view.
+//   - Qwen3-Next (qwen3next.cpp, delta-net-base.cpp), three layers of gated
+//     delta net to one of attention: the fused projections qkv [2 k_heads +
+//     v_heads] x head and the output gate z [v_heads x head], beta and alpha
+//     (two per value head, each made contiguous and gated), the kept
+//     convolution inputs read from the state and joined in front of qkv
+//     (ggml_concat: (conv - 1 + tokens) rows), the convolution and its SiLU,
+//     q and k L2-normed and repeated to the value heads, the state read, the
+//     fused ggml_gated_delta_net (the CPU backend supports it, so llama.cpp
+//     takes the fused path: one tensor of the output and the new state), the
+//     gated RMS norm (SiLU of z times the normed output) and ssm_out. Its
+//     attention projects Q and an output gate in one tensor, which lives on
+//     until the gate (made contiguous, sigmoid) multiplies the attention
+//     output; its Q and K norms read views, so they are new tensors. The
+//     shared expert is scaled by sigmoid(x w) ([1, tokens]), and the rows
+//     to output are picked after the final norm (embeddings_nextn_masked
+//     is off), the normed state and the picked rows both graph outputs.
 #include "willfit/inference/ggml_alloc.hpp"
 
 #include <algorithm>
@@ -340,10 +356,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const std::int64_t kw = lora + rope;
     const int q = g.op(b * h * (s.mla_nope + rope), {attn_norm});
     const int q_abs = g.view(g.op(b * h * lora, {g.view(g.view(q))}));  // wk_b x q_nope
-    const int q_pe = g.op(b * h * rope, {g.view(q), pos});               // RoPE of a view
-    const int q_cur = g.op(b * h * kw, {q_abs, q_pe});                   // concat
-    const int kv_pe = g.op(b * kw, {attn_norm});                         // wkv_a_mqa
-    const int latent = g.same(g.op(b * lora, {g.view(kv_pe)}));          // RMS norm, weight
+    const int q_pe = g.op(b * h * rope, {g.view(q), pos});              // RoPE of a view
+    const int q_cur = g.op(b * h * kw, {q_abs, q_pe});                  // concat
+    const int kv_pe = g.op(b * kw, {attn_norm});                        // wkv_a_mqa
+    const int latent = g.same(g.op(b * lora, {g.view(kv_pe)}));         // RMS norm, weight
     const int v_cur = g.view(latent);
     const int k_pe = g.op(b * rope, {g.view(kv_pe), pos});
     const int k_cur = g.op(b * kw, {v_cur, k_pe});  // concat
@@ -385,8 +401,36 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       return g.view(r);
     };
     int cur = 0;
-    if (recurrent && static_cast<std::size_t>(il) < s.mixers.size() &&
-        s.mixers[static_cast<std::size_t>(il)] == 'R') {
+    const bool mixer = recurrent && static_cast<std::size_t>(il) < s.mixers.size() &&
+                       s.mixers[static_cast<std::size_t>(il)] == 'R';
+    if (mixer && s.dn_v_heads > 0) {
+      const std::int64_t kh = s.dn_k_heads;
+      const std::int64_t vh = s.dn_v_heads;
+      const std::int64_t d = s.dn_head;
+      const std::int64_t conv_dim = (2 * kh + vh) * d;
+      const int qkv = g.op(b * conv_dim, {attn_norm});              // attn_qkv
+      const int z = g.op(b * vh * d, {attn_norm});                  // attn_gate
+      const int ba = g.op(b * 2 * vh, {attn_norm});                 // ssm_ba
+      const int beta = g.same(g.op(b * vh, {g.view(g.view(ba))}));  // cont, sigmoid
+      int gate = g.op(b * vh, {g.view(g.view(ba))});                // cont_3d
+      gate = g.same(g.same(g.same(gate)));                          // + dt bias, softplus, x A
+      const int conv_state = g.op((s.dn_conv - 1) * conv_dim, {s_copy});  // build_rs
+      const int conv_in =
+          g.op((s.dn_conv - 1 + b) * conv_dim, {g.view(conv_state), g.view(g.view(qkv))});
+      g.external({g.view(conv_in)});  // the last inputs written back to the state
+      const int state = g.view(g.op(vh * d * d, {s_copy}));    // build_rs of the delta state
+      const int conv = g.same(g.op(b * conv_dim, {conv_in}));  // ssm_conv, SiLU
+      const int q = g.op(b * kh * d, {g.view(conv)});          // L2 norm
+      const int k = g.op(b * kh * d, {g.view(conv)});
+      const int q_rep = g.view(g.op(b * vh * d, {g.view(q)}));  // repeat to the value heads
+      const int k_rep = g.view(g.op(b * vh * d, {g.view(k)}));
+      const int gdn = g.op(b * vh * d + vh * d * d,
+                           {q_rep, k_rep, g.view(conv), g.view(gate), g.view(beta), state});
+      g.external({g.view(gdn)});                                   // the new state written back
+      const int normed = g.same(g.op(b * vh * d, {g.view(gdn)}));  // RMS norm, weight
+      const int silu = g.op(b * vh * d, {g.view(z)});
+      cur = g.view(g.op(b * vh * d, {normed, silu}, {normed}));
+    } else if (mixer) {
       // LFM2's gated short convolution: in_proj to B, C, x; B x; the kept
       // inputs read from the state and joined in front (the last ones are
       // written back); the depthwise convolution; C x conv; out_proj below.
@@ -400,7 +444,18 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     } else if (s.mla_kv_lora > 0) {
       cur = mla_attention(attn_norm, cells, mask);
     } else {
-      int q = project(qw, true);
+      // Qwen3-Next: Q and its gate in one projection; the normed Q (and K)
+      // are new tensors, since the norm reads a view.
+      int q_gate = -1;
+      int q = 0;
+      if (s.gated_attention) {
+        const int q_full = g.op(b * 2 * qw, {attn_norm});
+        q_gate = g.view(q_full);
+        const int q_norm = g.op(b * qw, {g.view(q_full)});
+        q = g.op(b * qw, {q_norm, pos}, {q_norm});  // RoPE
+      } else {
+        q = project(qw, true);
+      }
       if (s.rotate_k) {
         q = rotate(q, qw);
       }
@@ -408,7 +463,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       if (s.rotate_v) {
         v = rotate(v, kvw);
       }
-      int k = project(kvw, true);
+      int k = 0;
+      if (s.gated_attention) {
+        const int k_norm = g.op(b * kvw, {g.view(g.op(b * kvw, {attn_norm}))});
+        k = g.op(b * kvw, {k_norm, pos}, {k_norm});  // RoPE
+      } else {
+        k = project(kvw, true);
+      }
       if (s.rotate_k) {
         k = rotate(k, kvw);
       }
@@ -425,10 +486,15 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         const int kqv = g.op(b * qw, {kq});
         cur = g.op(b * qw, {g.view(kqv)});  // ggml_cont of the permuted heads
       }
+      if (q_gate >= 0) {  // cont_2d of the gate, sigmoid, times the attention output
+        const int gate = g.same(g.op(b * qw, {q_gate}));
+        cur = g.op(b * qw, {cur, gate}, {cur});
+      }
     }
     cur = g.op(b * e, {cur});  // output projection
     int res = x;
-    if (last && !s.late_out_ids) {  // build_inp_out_ids: the rows of the tokens to output
+    // build_inp_out_ids: the rows of the tokens to output
+    if (last && !s.late_out_ids && !s.out_ids_after_norm) {
       cur = g.op(b * e, {cur, out_ids});
       res = g.op(b * e, {x, out_ids});
     }
@@ -472,7 +538,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         const int gate_s = g.op(b * s.shared_ffn, {ffn_norm});
         const int up_s = g.op(b * s.shared_ffn, {ffn_norm});
         const int act_s = g.op(b * s.shared_ffn, {gate_s, up_s});
-        const int down_s = g.op(b * e, {act_s});
+        int down_s = g.op(b * e, {act_s});
+        if (s.shared_gate) {  // sigmoid(x w_gate) [1, tokens] scales the shared expert
+          down_s = g.same(down_s, {g.same(g.op(b, {ffn_norm}))});
+        }
         out = g.op(b * e, {out, down_s}, {out, down_s});
       }
       cur = out;
@@ -490,7 +559,15 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   if (s.late_out_ids) {
     x = g.op(b * e, {x, out_ids});
   }
-  const int norm = g.same(g.same(x));
+  int norm = g.same(g.same(x));
+  if (s.out_ids_after_norm) {
+    // The normed hidden state feeds the multi-token-prediction head too
+    // (t_h_nextn), and llm_graph_result::set_outputs marks it an output, as
+    // it does the rows picked from it (t_embd): neither is ever freed.
+    g.at(norm).output = true;
+    norm = g.op(b * e, {norm, out_ids});
+    g.at(norm).output = true;
+  }
   const int logits = g.op(b * s.vocab, {norm});
   g.at(logits).output = true;
   return g.take();

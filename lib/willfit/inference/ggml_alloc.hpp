@@ -74,6 +74,18 @@ struct LlamaGraphShape {
   int mla_nope = 0;
   int mla_v = 0;
   double k_value_bytes = 2.0;  // bytes per value of the K cache (V is a view of it under MLA)
+  // Qwen3-Next (qwen3next.cpp): its 'R' layers are gated delta nets of
+  // dn_k_heads key and dn_v_heads value heads of dn_head values behind a
+  // convolution of dn_conv taps (0: LFM2's short convolution); its attention
+  // projects Q and an output gate together; its shared expert is scaled by a
+  // sigmoid gate; the rows to output are picked after the final norm.
+  int dn_k_heads = 0;
+  int dn_v_heads = 0;
+  int dn_head = 0;
+  int dn_conv = 0;
+  bool gated_attention = false;
+  bool shared_gate = false;
+  bool out_ids_after_norm = false;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

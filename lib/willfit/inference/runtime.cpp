@@ -32,9 +32,11 @@
 //     over deepseek2.cpp's absorbed graph (a K-only cache of kv_lora + rope
 //     values, queries multiplied into the latent, the output decompressed
 //     per head), as are Llama 4's routing (experts chosen by the raw logits,
-//     the input weighted per expert before them) and shared experts.
-//     Recurrent (hybrid) models build other graphs (Mamba-2 scans, short
-//     convolutions, delta nets); for them the closed form stays: the widest of
+//     the input weighted per expert before them) and shared experts, and
+//     two hybrids: LFM2's short convolutions and Qwen3-Next's gated delta
+//     nets with its gated attention. Other recurrent models build other
+//     graphs (Mamba-2 scans, Qwen3.5's delta nets); for them the closed form
+//     stays: the widest of
 //       attention = 4 b (1 + 4 e + c (h + 1)) (flash: 4 b (1 + 4 e) + mask),
 //       ffn       = 4 b (4 e + 3 F) + mask, F = f, or for experts
 //                   max(k f_exp, (k f_exp + k e) / 3),
@@ -421,7 +423,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const bool replay = a.attention.kind == AttentionKind::Full ||
                       a.attention.kind == AttentionKind::Sliding ||
                       (a.attention.kind == AttentionKind::Hybrid &&
-                       a.attention.short_conv_cache > 0) ||
+                       (a.attention.short_conv_cache > 0 || a.attention.delta_net_v_heads > 0)) ||
                       (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0 &&
                        a.attention.index_head_dim == 0);
   if (replay) {
@@ -463,6 +465,16 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       // evenly (the catalogue gives only their count).
       s.conv_cache = a.attention.short_conv_cache;
       s.mixers = a.attention.layer_mixers;
+      // Qwen3-Next: gated delta nets, gated attention and shared expert,
+      // the output rows picked after the final norm (qwen3next.cpp).
+      s.dn_k_heads = a.attention.delta_net_k_heads;
+      s.dn_v_heads = a.attention.delta_net_v_heads;
+      s.dn_head = a.attention.delta_net_head_dim;
+      s.dn_conv = a.attention.delta_net_conv;
+      const bool qwen3next = s.dn_v_heads > 0;
+      s.gated_attention = qwen3next;
+      s.shared_gate = qwen3next;
+      s.out_ids_after_norm = qwen3next;
       if (std::ssize(s.mixers) != s.layers) {
         const int attention = attention_layer_count(a);
         s.mixers.clear();

@@ -736,6 +736,27 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       interval && *interval > 1 && *interval <= a.layers) {
     a.attention.kind = AttentionKind::Hybrid;
     a.attention.attention_layers = static_cast<int>(a.layers / *interval);
+    a.attention.layer_mixers.clear();
+    for (std::int64_t i = 0; i < a.layers; ++i) {
+      a.attention.layer_mixers += (i + 1) % *interval == 0 ? 'A' : 'R';
+    }
+    // Qwen3-Next's gated delta net (src/models/qwen3next.cpp: key heads
+    // ssm_n_group, value heads ssm_dt_rank, both of ssm_d_state); its graph
+    // is the one the allocator replay builds (ggml_alloc.cpp). Qwen3.5 reads
+    // the same keys but builds its own graph, so it keeps the closed form.
+    const auto heads_k = meta_int(f, key("ssm.group_count"));
+    const auto heads_v = meta_int(f, key("ssm.time_step_rank"));
+    const auto head = meta_int(f, key("ssm.state_size"));
+    const auto conv = meta_int(f, key("ssm.conv_kernel"));
+    constexpr std::int64_t kMax = 1 << 16;
+    if (arch == "qwen3next" && heads_k && heads_v && head && conv && *heads_k > 0 &&
+        *heads_k <= *heads_v && *heads_v < kMax && *heads_v % *heads_k == 0 && *head > 0 &&
+        (*head < kMax) && (*conv > 1) && (*conv < 64)) {
+      a.attention.delta_net_k_heads = static_cast<int>(*heads_k);
+      a.attention.delta_net_v_heads = static_cast<int>(*heads_v);
+      a.attention.delta_net_head_dim = static_cast<int>(*head);
+      a.attention.delta_net_conv = static_cast<int>(*conv);
+    }
   }
   if (a.attention.kind == AttentionKind::Hybrid) {
     // Recurrent layers keep a fixed F32 state per sequence (llama.cpp's

@@ -62,6 +62,16 @@ struct Attention {
   // without, where the source names them (a GGUF's per-layer KV head
   // counts); empty otherwise.
   std::string layer_mixers;
+  // Hybrid, Qwen3-Next: each recurrent layer is a gated delta net of
+  // delta_net_k_heads key heads and delta_net_v_heads value heads of
+  // delta_net_head_dim (ssm.group_count, ssm.time_step_rank, ssm.state_size)
+  // behind a causal convolution keeping delta_net_conv - 1 inputs; its
+  // attention layers gate their output by a second half of the Q projection.
+  // 0: other mixers.
+  int delta_net_k_heads = 0;
+  int delta_net_v_heads = 0;
+  int delta_net_head_dim = 0;
+  int delta_net_conv = 0;
 };
 
 struct Moe {
