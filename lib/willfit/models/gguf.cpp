@@ -710,8 +710,8 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       ff_per_layer->numbers.size() == kv_per_layer->numbers.size()) {
     int mixers = 0;
     int mlps = 0;
-    for (std::size_t i = 0; i < ff_per_layer->numbers.size() && i < static_cast<std::size_t>(a.layers);
-         ++i) {
+    for (std::size_t i = 0;
+         i < ff_per_layer->numbers.size() && i < static_cast<std::size_t>(a.layers); ++i) {
       mlps += ff_per_layer->numbers[i] > 0 ? 1 : 0;
       mixers += ff_per_layer->numbers[i] <= 0 && kv_per_layer->numbers[i] <= 0 ? 1 : 0;
     }

@@ -289,8 +289,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   a.intermediate_size =
       // block_ff_dim: LFM2's original configs (configuration_lfm2.py reads it
       // as intermediate_size, transformers 4f7e1d46).
-      get_int(t, {"intermediate_size", "n_inner", "ffn_dim", "d_ff", "ffn_hidden_size", "block_ff_dim"},
-              1 << 24)
+      get_int(
+          t, {"intermediate_size", "n_inner", "ffn_dim", "d_ff", "ffn_hidden_size", "block_ff_dim"},
+          1 << 24)
           .value_or(two_matrix ? 4 * a.hidden_size : 0);
   // Granite 4 (granitemoehybrid) names its dense or shared MLP shared_intermediate_size.
   // (its intermediate_size is then the routed experts' width).
