@@ -252,6 +252,36 @@ TEST(FindWithoutFullParse, OneScanManyLookupsAndMatchAgreesWithFind) {
   EXPECT_GT(unknown, 0u);
 }
 
+// A scan reads an entry once and answers later finds of it from that copy: the
+// repeat is the whole entry again, and system memory given different sizes
+// keeps each its own size (the size is the name's, not the kept entry's).
+TEST(FindWithoutFullParse, RepeatedFindsOfOneEntryAreTheFullEntryEachTime) {
+  const DeviceScan scan(app::embedded_devices_json(), "data/devices.json");
+  for (const std::string name : {"rtx 4090", "m2 max 64gb", "h100 sxm"}) {
+    const auto slow = embedded().find(name);
+    ASSERT_TRUE(slow.ok()) << name;
+    for (int i = 0; i < 3; ++i) {
+      const auto fast = scan.find(name);
+      ASSERT_TRUE(fast.ok()) << name;
+      EXPECT_EQ(fast->id, slow->id) << name;
+      EXPECT_EQ(fast->memory_bytes, slow->memory_bytes) << name;
+      EXPECT_EQ(fast->notes, slow->notes) << name;
+      EXPECT_EQ(fast->bandwidth_gb_per_s, slow->bandwidth_gb_per_s) << name;
+    }
+  }
+  for (const std::string name : {"ddr5-5600 dual channel 64gb", "ddr5-5600 dual channel 32gb",
+                                 "ddr5-5600 dual channel 64gb", "ddr5-5600 dual channel 128gb"}) {
+    const auto slow = embedded().find(name);
+    const auto fast = scan.find(name);
+    ASSERT_TRUE(slow.ok() && fast.ok()) << name;
+    EXPECT_EQ(fast->id, slow->id) << name;
+    EXPECT_EQ(fast->memory_bytes, slow->memory_bytes) << name;
+    EXPECT_EQ(fast->memory_marketed, slow->memory_marketed) << name;
+  }
+  EXPECT_NE(scan.find("ddr5-5600 dual channel 32gb")->memory_bytes,
+            scan.find("ddr5-5600 dual channel 64gb")->memory_bytes);
+}
+
 // Found by fuzz_device (tests/fuzz/regressions/device/): an unknown name that
 // itself says "is ambiguous" was read as an ambiguous one, because the error
 // quotes the name.

@@ -1032,6 +1032,7 @@ DeviceScan::DeviceScan(std::string_view json, std::string_view origin)
     spans_.emplace_back(stub.begin, stub.end);
   }
   index_ = DeviceDb(std::move(devices), "", origin_);
+  read_.resize(spans_.size());
 }
 
 NameMatch DeviceScan::match(std::string_view name) const {
@@ -1057,14 +1058,24 @@ Expected<Device> DeviceScan::find(std::string_view name) const {
     if (stubs[i].id != hit->id) {
       continue;
     }
-    const auto [begin, end] = spans_[i];
-    Json entry;
-    try {
-      entry = Json::parse(json_.substr(begin, end - begin));
-    } catch (const Json::exception&) {
-      break;
+    std::optional<Expected<Device>> read;
+    {
+      const std::lock_guard<std::mutex> lock(read_mutex_);
+      read = read_[i];
     }
-    auto device = read_device(entry, fmt::format("{}: devices[{}] ('{}')", origin_, i, hit->id));
+    if (!read) {
+      const auto [begin, end] = spans_[i];
+      Json entry;
+      try {
+        entry = Json::parse(json_.substr(begin, end - begin));
+      } catch (const Json::exception&) {
+        break;
+      }
+      read = read_device(entry, fmt::format("{}: devices[{}] ('{}')", origin_, i, hit->id));
+      const std::lock_guard<std::mutex> lock(read_mutex_);
+      read_[i] = read;
+    }
+    auto device = std::move(*read);
     if (!device) {
       return device.error();
     }

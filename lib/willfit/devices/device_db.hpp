@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -107,8 +108,9 @@ Expected<Device> find_device_in(std::string_view json, std::string_view origin,
 
 // find_device_in's scan, kept for many lookups: the document is scanned once
 // (id, name, aliases, kind and memory of each entry) and each find parses
-// only the entry it finds. `json` must outlive the scan (the embedded copy,
-// compiled in, does).
+// only the entry it finds, once: a later find of the same entry copies it.
+// Thread-safe. `json` must outlive the scan (the embedded copy, compiled in,
+// does).
 class DeviceScan {
  public:
   DeviceScan(std::string_view json, std::string_view origin);
@@ -121,6 +123,9 @@ class DeviceScan {
   std::string origin_;
   DeviceDb index_;                                          // the scanned stubs, in document order
   std::vector<std::pair<std::size_t, std::size_t>> spans_;  // each stub's bytes in json_
+  // Each entry as read from its span, once found (index as spans_).
+  mutable std::vector<std::optional<Expected<Device>>> read_;
+  mutable std::mutex read_mutex_;
   // Set when the scan met anything unusual: the full parse, done once.
   std::optional<Expected<DeviceDb>> full_;
 };
