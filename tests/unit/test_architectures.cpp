@@ -1170,5 +1170,73 @@ TEST(VllmHybridAllocator, TheEstimateUsesItAndTransformersKeeps16BitState) {
                                    recurrent_state_bytes(q.model.arch, 1, 2));
 }
 
+// An architecture willfit does not know is still read from the shared keys,
+// but the answer says so instead of passing the shape off as understood:
+// DeepSeek-V4 (llama.cpp's "deepseek4", src/models/deepseek4.cpp at 80fb11ac)
+// and Kimi Linear ("kimi_linear": linear-attention layers beside MLA) have
+// layer kinds the readers do not model. The same header under a known name
+// gives no such warning.
+bool warns_unknown(const Model& m) {
+  InferenceQuery q;
+  q.model = m;
+  q.precision = *parse_precision("q8_0");
+  for (const auto& w : estimate_inference(q).warnings) {
+    if (w.find("does not know the architecture") != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+test::GgufWriter plain_header(const std::string& arch) {
+  test::GgufWriter w;
+  w.str("general.architecture", arch);
+  w.u32(arch + ".block_count", 16);
+  w.u32(arch + ".context_length", 8192);
+  w.u32(arch + ".embedding_length", 2048);
+  w.u32(arch + ".feed_forward_length", 8192);
+  w.u32(arch + ".attention.head_count", 16);
+  w.u32(arch + ".attention.head_count_kv", 8);
+  w.u32(arch + ".vocab_size", 32000);
+  w.tensor("token_embd.weight", {2048, 256}, test::kQ8_0);
+  return w;
+}
+
+TEST(UnknownArchitecture, AGgufOfAnUnknownArchitectureSaysSo) {
+  const Model unknown = from_gguf(plain_header("deepseek4"));
+  EXPECT_EQ(unknown.unchecked_architecture, "'deepseek4' (GGUF general.architecture)");
+  EXPECT_TRUE(warns_unknown(unknown));
+  EXPECT_NE(unchecked_architecture_warning(unknown).find("the weights are the file's own bytes"),
+            std::string::npos);
+  for (const char* known : {"llama", "qwen3moe", "gemma3", "nemotron_h", "falcon-h1"}) {
+    const Model m = from_gguf(plain_header(known));
+    EXPECT_TRUE(m.unchecked_architecture.empty()) << known;
+    EXPECT_FALSE(warns_unknown(m)) << known;
+  }
+}
+
+TEST(UnknownArchitecture, AConfigOfAnUnknownModelTypeSaysSo) {
+  const Json base = {{"hidden_size", 2048},       {"num_hidden_layers", 16},
+                     {"num_attention_heads", 16}, {"num_key_value_heads", 8},
+                     {"intermediate_size", 8192}, {"vocab_size", 32000}};
+  Json j = base;
+  j["model_type"] = "kimi_linear";
+  const Model unknown = from_config(j);
+  EXPECT_EQ(unknown.unchecked_architecture, "'kimi_linear' (config.json model_type)");
+  EXPECT_TRUE(warns_unknown(unknown));
+  // A multimodal wrapper names the model twice; one known name is enough.
+  j = base;
+  j["model_type"] = "qwen2_5_vl";
+  j["text_config"] = {{"model_type", "qwen2_5_vl_text"}};
+  EXPECT_FALSE(warns_unknown(from_config(j)));
+  for (const char* known : {"llama", "mistral", "qwen3_moe", "gemma3_text", "granitemoehybrid"}) {
+    j = base;
+    j["model_type"] = known;
+    EXPECT_FALSE(warns_unknown(from_config(j))) << known;
+  }
+  // No model_type at all: nothing to name.
+  EXPECT_FALSE(warns_unknown(from_config(base)));
+}
+
 }  // namespace
 }  // namespace willfit

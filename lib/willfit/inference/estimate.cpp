@@ -320,6 +320,9 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
     e.warnings.push_back(fmt::format("context {} is longer than the model was trained for ({})",
                                      e.context, a.max_context));
   }
+  if (auto unknown = unchecked_architecture_warning(q.model); !unknown.empty()) {
+    e.warnings.push_back(std::move(unknown));
+  }
   return e;
 }
 

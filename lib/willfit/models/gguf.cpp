@@ -1003,6 +1003,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         "{:.4g}bpw", 8.0 * static_cast<double>(f.weight_bytes) / static_cast<double>(f.params));
   }
 
+  if (!is_known_gguf_architecture(arch)) {
+    m.unchecked_architecture = fmt::format("'{}' (GGUF general.architecture)", arch);
+  }
   m.notes.push_back(fmt::format(
       "architecture from the GGUF metadata ({}): {} layers, hidden {}, {} heads, {} KV heads, "
       "head dim {}, vocabulary {}{}",

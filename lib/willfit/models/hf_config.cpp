@@ -566,6 +566,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     m.precision_hint = dtype_precision(dtype);
   }
 
+  if (const std::string outer = to_lower(get_string(doc, "model_type"));
+      !type.empty() && !is_known_config_model_type(type) && !is_known_config_model_type(outer)) {
+    m.unchecked_architecture = fmt::format("'{}' (config.json model_type)", type);
+  }
   m.notes.push_back(fmt::format(
       "architecture from config.json (model_type {}): {} layers, hidden {}, {} heads, {} KV "
       "heads, head dim {}, vocabulary {}{}",

@@ -85,6 +85,66 @@ std::string_view to_string(AttentionKind kind) {
   return "full";
 }
 
+// ---- Architectures willfit knows ------------------------------------------
+//
+// A GGUF file or a config.json names its architecture, and both readers take
+// the shape from the keys every architecture shares (layers, widths, heads,
+// experts). That is the whole model for a plain transformer, but not for an
+// architecture with layer kinds of its own: state-space or linear-attention
+// layers (no KV cache), compressed or sparse attention, per-layer weights.
+// Those need the reader to know them, so the readers mark any architecture
+// outside these lists and the estimate says so instead of answering as if
+// it knew. The lists hold the architectures of the catalogue's families
+// (llama.cpp writes Mistral, Mixtral, Yi, TinyLlama and SmolLM as "llama";
+// Kimi K2 and DeepSeek-R1 as "deepseek2") and the kinds the reader tests
+// cover (tests/unit/test_architectures.cpp, test_gguf.cpp, test_hf_config.cpp,
+// tests/live). Names: llama.cpp src/llama-arch.cpp LLM_ARCH_NAMES and each
+// transformers model's configuration_*.py model_type.
+bool is_known_gguf_architecture(std::string_view arch) {
+  static constexpr auto kKnown = std::to_array<std::string_view>(
+      {"bert",       "command-r",  "cohere2",       "deepseek",   "deepseek2", "deepseek32",
+       "exaone",     "exaone4",    "falcon",        "falcon-h1",  "gemma",     "gemma2",
+       "gemma3",     "gemma3n",    "glm4",          "glm4moe",    "gpt-oss",   "gpt2",
+       "granite",    "granitemoe", "granitehybrid", "internlm2",  "jamba",     "lfm2",
+       "lfm2moe",    "llama",      "llama4",        "minimax-m2", "mistral3",  "mllama",
+       "nemotron_h", "olmo2",      "phi2",          "phi3",       "qwen2",     "qwen2moe",
+       "qwen2vl",    "qwen3",      "qwen35",        "qwen3moe",   "qwen3next", "smollm3",
+       "stablelm",   "starcoder2"});
+  return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
+}
+
+bool is_known_config_model_type(std::string_view model_type) {
+  static constexpr auto kKnown = std::to_array<std::string_view>(
+      {"bert",         "cohere",       "cohere2",     "deepseek_v2",
+       "deepseek_v3",  "deepseek_v32", "distilbert",  "exaone",
+       "exaone4",      "falcon",       "falcon_h1",   "gemma",
+       "gemma2",       "gemma3",       "gemma3_text", "gemma3n",
+       "gemma3n_text", "glm4",         "glm4_moe",    "gpt2",
+       "gpt_oss",      "granite",      "granitemoe",  "granitemoehybrid",
+       "internlm2",    "jamba",        "kimi_k2",     "lfm2",
+       "lfm2_moe",     "llama",        "llama4",      "llama4_text",
+       "minimax_m2",   "mistral",      "mistral3",    "mixtral",
+       "mllama",       "nemotron_h",   "olmo2",       "phi",
+       "phi3",         "qwen2",        "qwen2_5_vl",  "qwen2_5_vl_text",
+       "qwen2_moe",    "qwen2_vl",     "qwen3",       "qwen3_moe",
+       "qwen3_next",   "roberta",      "smollm3",     "stablelm",
+       "starcoder2"});
+  return std::find(kKnown.begin(), kKnown.end(), model_type) != kKnown.end();
+}
+
+std::string unchecked_architecture_warning(const Model& model) {
+  if (model.unchecked_architecture.empty()) {
+    return "";
+  }
+  return fmt::format(
+      "willfit does not know the architecture {}: the shape was read from the keys every "
+      "architecture shares, and layer kinds of its own (state or linear-attention layers, "
+      "compressed attention, per-layer weights) are not modelled, so the KV cache and compute "
+      "buffer may be off{}",
+      model.unchecked_architecture,
+      model.file_weight_bytes ? " (the weights are the file's own bytes)" : "");
+}
+
 namespace {
 
 // Layers of a kind spread evenly over the depth: layer i is one of `count`

@@ -261,11 +261,28 @@ struct Model {
   // count_params(arch) is used.
   std::optional<ParamBreakdown> inferred_groups;
   std::optional<ModelOrigin> origin;  // set by app/ when it resolves MODEL
+  // A reader's architecture name that willfit has no test or catalogue
+  // family for (a GGUF general.architecture "deepseek4", a config.json
+  // model_type "kimi_linear"): the shape was read from the generic keys
+  // only. Empty for known architectures, the catalogue and bare sizes.
+  std::string unchecked_architecture;
   [[nodiscard]] bool assumed() const { return source == FactSource::Assumed; }
   [[nodiscard]] bool is_moe() const { return arch.moe.has_value() && arch.moe->experts > 0; }
 };
 
 ParamBreakdown count_params(const Architecture& arch);
+
+// Whether willfit knows an architecture a file names: the GGUF
+// general.architecture values (llama.cpp's names) and the config.json
+// model_type values (transformers' names) of the catalogue's families and of
+// the kinds the readers and tests cover. Any other name is still read, from
+// the generic keys (layers, widths, heads, experts), but layer kinds of its
+// own (recurrent or compressed attention, per-layer weights) would be missed.
+bool is_known_gguf_architecture(std::string_view arch);
+bool is_known_config_model_type(std::string_view model_type);
+
+// The warning for Model::unchecked_architecture ("" when it is empty).
+std::string unchecked_architecture_warning(const Model& model);
 
 // Per-layer attention parameter count (q, k, v, o or the MLA equivalent).
 std::int64_t attention_params_per_layer(const Architecture& arch);

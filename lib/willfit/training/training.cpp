@@ -946,6 +946,9 @@ void describe(const TrainingQuery& q, TrainingEstimate& e) {
     e.warnings.push_back(fmt::format("sequence length {} is longer than the model's context ({})",
                                      q.seq_len, max_context));
   }
+  if (auto unknown = unchecked_architecture_warning(q.model); !unknown.empty()) {
+    e.warnings.push_back(std::move(unknown));
+  }
   for (const auto& d : q.devices.devices) {
     if (d.kind == DeviceKind::Raw) {
       e.assumptions.push_back(
