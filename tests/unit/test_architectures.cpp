@@ -462,6 +462,42 @@ Json falcon_h1_05b() {
           {"max_position_embeddings", 16384}};
 }
 
+// tiiuae/Falcon-H1-34B-Instruct's config.json, the hub's raw file as
+// Sahil170595/Chimeraforge keeps it (tests/fixtures/hybrid_configs/
+// tiiuae_Falcon-H1-34B-Instruct.json at 01db3697): two Mamba groups and four
+// KV heads, unlike the smaller sizes.
+Json falcon_h1_34b() {
+  return {{"model_type", "falcon_h1"},
+          {"num_hidden_layers", 72},
+          {"hidden_size", 5120},
+          {"intermediate_size", 21504},
+          {"num_attention_heads", 20},
+          {"num_key_value_heads", 4},
+          {"head_dim", 128},
+          {"vocab_size", 261120},
+          {"tie_word_embeddings", false},
+          {"mamba_d_state", 256},
+          {"mamba_d_conv", 4},
+          {"mamba_d_ssm", 4096},
+          {"mamba_expand", 2},
+          {"mamba_n_groups", 2},
+          {"mamba_n_heads", 32},
+          {"mamba_d_head", 128},
+          {"max_position_embeddings", 262144}};
+}
+
+TEST(HybridMamba, FalconH1_34bCountsItsSafetensorsTotal) {
+  // BudEcosystem/simulator's test_hybrid_parameter_count.py (0b168b5f): the
+  // checkpoint's safetensors total_size / 2 is 33.643 B. The count leaves
+  // out norms, D, A, dt and conv biases (about 1.9 M here).
+  const Model m = from_config(falcon_h1_34b());
+  EXPECT_LT(rel(static_cast<double>(count_params(m.arch).total()), 33.643e9), 0.001);
+  // By hand: conv (4 - 1) x (4096 + 2 x 2 x 256) + SSM 256 x 4096 per layer.
+  EXPECT_EQ(m.arch.attention.recurrent_state_floats, 3 * (4096 + 4 * 256) + 256 * 4096);
+  EXPECT_EQ(attention_layer_count(m.arch), 72);
+  EXPECT_EQ(recurrent_layer_count(m.arch), 72);
+}
+
 TEST(HybridMamba, FalconH1GgufKeepsKvAndStateOnEveryLayer) {
   // The 0.5B's config.json and the falcon-h1 GGUF llama.cpp's converter
   // writes for it: one KV head count for all layers, ssm.* keys.
@@ -1081,6 +1117,7 @@ TEST(CatalogueAgrees, WithTheConfigForEachNewFamily) {
       {"nemotron-nano-12b-v2", nemotron_nano_12b()},
       {"nemotron-h-8b", nemotron_h_8b()},
       {"falcon-h1-0.5b", falcon_h1_05b()},
+      {"falcon-h1-34b", falcon_h1_34b()},
       {"granite-4.0-h-tiny", granite4_h_tiny()},
       {"lfm2-700m", lfm2_700m()},
       {"lfm2-8b-a1b", lfm2_8b_a1b()},

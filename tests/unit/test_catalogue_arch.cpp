@@ -39,7 +39,6 @@ const std::map<std::string, std::string>& known_gaps() {
       {"falcon-7b", "the card's rounded 7 B (6.92 B)"},
       {"yi-1.5-34b", "the card's rounded 34 B (34.39 B)"},
       {"granite-3.1-8b", "the card's rounded 8 B (8.17 B)"},
-      {"nemotron-h-8b", "Megatron-Bridge's docstring's rounded 8 B (8.10 B)"},
       // BERT's position and token-type embeddings and its biases are not
       // architecture fields of the catalogue (1.0 %).
       {"bert-base-uncased", "position and token-type embeddings, biases"},
