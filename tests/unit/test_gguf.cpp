@@ -216,6 +216,27 @@ TEST(Gguf, HybridModelsCarryTheirRecurrentState) {
   EXPECT_EQ(m->arch.attention.recurrent_state_floats, 3 * 8192 + 32 * 128 * 128);
 }
 
+// Jamba's Mamba-1 layers as conversion/jamba.py writes them (llama.cpp
+// 80fb11ac): ssm.conv_kernel 4, ssm.inner_size 8192, ssm.state_size 16 and no
+// group count (Mamba-1 has no groups; llama.cpp's ssm_n_group stays 0), so
+// the convolution window holds d_inner values only: 3 x 8192 + 16 x 8192
+// floats a layer (llama-hparams.cpp n_embd_r, n_embd_s). The live run of
+// AI21-Jamba-1.5-Mini (docs/live-llamacpp.md) logged the 28 Mamba layers'
+// RS buffer at 28 x 155648 x 4 bytes = 16.62 MiB.
+TEST(Gguf, JambaMamba1StateHasNoGroups) {
+  GgufWriter w = hybrid_file("jamba", {0, 0, 0, 0, 8, 0, 0, 0});
+  w.u32("jamba.ssm.conv_kernel", 4);
+  w.u32("jamba.ssm.inner_size", 8192);
+  w.u32("jamba.ssm.state_size", 16);
+  w.u32("jamba.ssm.time_step_rank", 256);
+  w.tensor("token_embd.weight", {256, 100}, test::kF16);
+  auto m = model_from_gguf(read_ok(w.file()), "jamba");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->arch.attention.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(m->arch.attention.layer_mixers, "RRRRARRR");
+  EXPECT_EQ(m->arch.attention.recurrent_state_floats, 3 * 8192 + 16 * 8192);
+}
+
 // Qwen3-Next as conversion/qwen.py writes it (llama.cpp 80fb11ac): one KV
 // head count for every layer and full_attention_interval 4; the gated delta
 // net's key heads are ssm.group_count, its value heads ssm.time_step_rank,

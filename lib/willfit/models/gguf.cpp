@@ -763,12 +763,14 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     // layout, inference-estimators.md section 0.3): the convolution window
     // (d_conv - 1) x (d_inner + 2 x groups x d_state) plus the SSM state
     // d_state x d_inner. Mamba-2 and Qwen3-Next's gated delta net name their
-    // sizes with the same ssm.* keys.
+    // sizes with the same ssm.* keys. Mamba-1 (Jamba) has no groups and its
+    // converter writes no group count: llama.cpp's ssm_n_group stays 0 and
+    // the window holds d_inner values only (llama-hparams.cpp n_embd_r).
     const auto conv = meta_int(f, key("ssm.conv_kernel"));
     const auto inner = meta_int(f, key("ssm.inner_size"));
     const auto state = meta_int(f, key("ssm.state_size"));
     const std::int64_t groups =
-        std::max<std::int64_t>(1, meta_int(f, key("ssm.group_count")).value_or(1));
+        std::max<std::int64_t>(0, meta_int(f, key("ssm.group_count")).value_or(0));
     constexpr std::int64_t kLimit = std::int64_t{1} << 24;
     if (conv && inner && state && *conv > 0 && *conv < 64 && *inner > 0 &&
         *inner<kLimit&& * state> 0 && *state < kLimit && groups < kLimit) {
