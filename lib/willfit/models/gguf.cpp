@@ -31,7 +31,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdlib>
+#include <charconv>
 #include <cstring>
 #include <limits>
 
@@ -832,7 +832,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     }
     if (t.name.starts_with("blk.") && t.name.ends_with(".ffn_gate_inp.weight") &&
         router_layers.size() < 1 << 16) {
-      router_layers.push_back(std::atoi(t.name.c_str() + 4));
+      int layer = -1;
+      std::from_chars(t.name.data() + 4, t.name.data() + t.name.size(), layer);
+      router_layers.push_back(layer);
     }
     if (t.name == "blk.0.laurel_l.weight" && t.shape.size() >= 2) {
       a.laurel_rank = static_cast<std::int64_t>(std::min<std::uint64_t>(t.shape[1], 1U << 16));
