@@ -11,7 +11,7 @@
 // runs), so a 90 GB file costs a few megabytes of disk.
 //
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
-// gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next}.cpp (load_arch_tensors
+// gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba}.cpp (load_arch_tensors
 // and load_arch_hparams: the keys each reads) and src/llama-arch.cpp (names),
 // at the commit node-llama-cpp 3.21.1 bundles (80fb11ac). Quantisation mixes: F16 and Q8_0 quantise
 // every 2-D weight (norms, biases and the MoE router stay F32, as llama-quant.cpp keeps them);
@@ -65,7 +65,8 @@ struct Spec {
   double final_softcap = 0;
   // Kinds beyond the llama layout (llama.cpp src/models/<arch>.cpp load_arch_tensors):
   // the mixer of each layer for hybrids, one letter a layer ('A' attention,
-  // 'C' LFM2 short convolution, 'M' Mamba-2, '-' Nemotron-H MLP-only block).
+  // 'C' LFM2 short convolution, 'M' Mamba-2, 'S' Mamba-1, '-' Nemotron-H
+  // MLP-only block).
   std::string layer_kinds;
   int64_t shortconv_l_cache = 0;  // LFM2 conv_L_cache
   int64_t ssm_conv = 0;           // Mamba-2 conv_kernel
@@ -92,6 +93,20 @@ struct Spec {
   // sigmoid gate.
   int full_attn_interval = 0;
   int64_t shared_ffn = 0;  // shared_expert_intermediate_size
+  // Mamba-1 (Jamba, 'S' layers): dt_rank; its d_inner is ssm_inner, d_state
+  // ssm_state, d_conv ssm_conv, no groups. moe_period: routed experts on the
+  // layers i % moe_period == moe_period - 1 (Jamba's expert_layer_offset 1,
+  // expert_layer_period 2), a plain MLP elsewhere; 0: every layer the same.
+  int64_t ssm_dt_rank = 0;
+  int moe_period = 0;
+  // Granite's muP multipliers (attention_multiplier, embedding_multiplier,
+  // residual_multiplier, logits_scaling); 0: not written. Their values move
+  // no buffer: they only add scale nodes to the graph.
+  double attn_scale = 0;
+  double embd_scale = 0;
+  double resid_scale = 0;
+  double logit_scale = 0;
+  bool nope = false;  // no RoPE: rope.scaling.finetuned false (Granite 4 H)
   std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
@@ -265,6 +280,83 @@ const std::vector<Spec>& specs() {
     v.back().ssm_groups = 16;
     v.back().skip_types =
         "q4_k_m: its CPU_REPACK copy of the Q4_K experts (about 40 GB) does not fit in RAM";
+    // Granite 4.0 H (granitehybrid): 40 layers, attention at 5, 15, 25 and 35
+    // (layer_types), Mamba-2 elsewhere (mamba_d_conv 4, mamba_d_state 128,
+    // mamba_n_groups 1, mamba_expand 2), NoPE, an MLP or MoE after every
+    // mixer, tied embeddings, vocabulary 100352; the converter
+    // (conversion/granite.py GraniteHybridModel) writes rope.scaling.finetuned
+    // false and context_length 2^20 for NoPE, the muP multipliers as
+    // attention.scale, embedding_scale, residual_scale and logit_scale (the
+    // values of H-Micro's config as public config fixtures quote it:
+    // attention_multiplier 0.015625, embedding_multiplier 12,
+    // residual_multiplier 0.22, logits_scaling 8; H-Tiny's are not quoted
+    // there and are taken the same: a value moves no buffer, the key only
+    // adds its scale node).
+    const auto granite = [&v](const std::string& name, int64_t hidden, int64_t ffn, int heads,
+                              int kv_heads, int64_t head_dim, int64_t mamba_heads,
+                              const std::string& source) {
+      v.push_back(shape(name, "granitehybrid", 40, hidden, ffn, heads, kv_heads, head_dim, 100352,
+                        1 << 20, 10000, 1e-5, source));
+      Spec& g = v.back();
+      g.tied = true;
+      g.nope = true;
+      g.layer_kinds = std::string(40, 'M');
+      for (const int i : {5, 15, 25, 35}) {
+        g.layer_kinds[static_cast<size_t>(i)] = 'A';
+      }
+      g.ssm_conv = 4;
+      g.ssm_inner = 2 * hidden;  // mamba_n_heads x mamba_d_head
+      g.ssm_state = 128;
+      g.ssm_heads = mamba_heads;
+      g.ssm_groups = 1;
+      g.attn_scale = 0.015625;
+      g.embd_scale = 12;
+      g.resid_scale = 0.22;
+      g.logit_scale = 8;
+    };
+    // H-Micro: dense, hidden 2048, 32 heads of 64, 8 KV heads, 64 Mamba heads
+    // of 64, shared_intermediate_size 8192 (the dense MLP: the converter maps
+    // shared_mlp to ffn_gate/up/down when num_local_experts is 0).
+    granite("granite-4.0-h-micro", 2048, 8192, 32, 8, 64, 64,
+            "ibm-granite/granite-4.0-h-micro config.json on the Hugging Face hub (raw/main, as "
+            "quoted in public model-config fixtures: layer_types attention at 5/15/25/35, "
+            "mamba_n_heads 64, mamba_d_head 64, mamba_d_state 128, mamba_n_groups 1, "
+            "num_local_experts 0, shared_intermediate_size 8192; data/models.json row "
+            "granite-4.0-h-micro)");
+    v.back().shared_ffn = 8192;  // written though no expert reads it (GraniteMoeModel)
+    // H-Tiny: hidden 1536, 12 heads of 128, 4 KV heads, 48 Mamba heads of 64;
+    // 64 experts of 512 (intermediate_size, llama.cpp's n_ff), 6 per token,
+    // a shared expert of 1024.
+    granite("granite-4.0-h-tiny", 1536, 512, 12, 4, 128, 48,
+            "ibm-granite/granite-4.0-h-tiny config.json on the Hugging Face hub (as quoted in "
+            "public model-config fixtures: intermediate_size 512, shared_intermediate_size 1024, "
+            "num_local_experts 64, num_experts_per_tok 6, mamba_n_heads 48, mamba_d_head 64; "
+            "data/models.json row granite-4.0-h-tiny)");
+    experts(v.back(), 64, 6, 0);
+    v.back().shared_ffn = 1024;
+    v.back().skip_types = "f16: a 14 GB file, above this machine's 8 GB rule for live loads";
+    // Jamba 1.5 Mini (jamba): 32 layers, attention at i % 8 == 4
+    // (attn_layer_offset 4, attn_layer_period 8), Mamba-1 elsewhere
+    // (mamba_d_state 16, mamba_d_conv 4, mamba_expand 2, mamba_dt_rank 256);
+    // 16 experts of 14336, 2 per token, on the odd layers
+    // (expert_layer_offset 1, expert_layer_period 2), a dense MLP of 14336 on
+    // the even ones; no RoPE; untied.
+    v.push_back(shape("jamba-1.5-mini", "jamba", 32, 4096, 14336, 32, 8, 128, 65536, 262144, 10000,
+                      1e-6,
+                      "ai21labs/AI21-Jamba-1.5-Mini config.json on the Hugging Face hub "
+                      "(data/models.json row jamba-1.5-mini)"));
+    v.back().layer_kinds = std::string(32, 'S');
+    for (int i = 4; i < 32; i += 8) {
+      v.back().layer_kinds[static_cast<size_t>(i)] = 'A';
+    }
+    experts(v.back(), 16, 2, 0);
+    v.back().moe_period = 2;
+    v.back().ssm_conv = 4;
+    v.back().ssm_inner = 2 * 4096;
+    v.back().ssm_state = 16;
+    v.back().ssm_dt_rank = 256;
+    v.back().skip_types =
+        "q4_k_m: its CPU_REPACK copy of the Q4_K weights (about 29 GB) does not fit in RAM";
     return v;
   }();
   return list;
@@ -383,6 +475,19 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
   if (!s.tied) {
     add("output.weight", {e, s.vocab}, -1);
   }
+  // Mamba-2 (nemotron-h.cpp, granite-hybrid.cpp): in_proj, conv, dt, A, D, norm, out_proj
+  const auto mamba2 = [&](const std::string& b, int i) {
+    const int64_t conv_dim = s.ssm_inner + 2 * s.ssm_groups * s.ssm_state;
+    add(b + "ssm_in.weight", {e, 2 * s.ssm_inner + 2 * s.ssm_groups * s.ssm_state + s.ssm_heads},
+        i);
+    add(b + "ssm_conv1d.weight", {s.ssm_conv, conv_dim}, i);
+    add(b + "ssm_conv1d.bias", {conv_dim}, i);
+    add(b + "ssm_dt.bias", {s.ssm_heads}, i);
+    add(b + "ssm_a", {1, s.ssm_heads}, i);
+    add(b + "ssm_d", {1, s.ssm_heads}, i);
+    add(b + "ssm_norm.weight", {s.ssm_inner / s.ssm_groups, s.ssm_groups}, i);
+    add(b + "ssm_out.weight", {s.ssm_inner, e}, i);
+  };
   for (int i = 0; i < s.layers; ++i) {
     const std::string b = "blk." + std::to_string(i) + ".";
     const char kind = layer_kind(s, i);
@@ -421,17 +526,54 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
       continue;
     }
-    if (kind == 'M') {  // Mamba-2 (nemotron-h.cpp): in_proj, conv, dt, A, D, norm, out_proj
-      const int64_t conv_dim = s.ssm_inner + 2 * s.ssm_groups * s.ssm_state;
-      add(b + "ssm_in.weight", {e, 2 * s.ssm_inner + 2 * s.ssm_groups * s.ssm_state + s.ssm_heads},
-          i);
-      add(b + "ssm_conv1d.weight", {s.ssm_conv, conv_dim}, i);
-      add(b + "ssm_conv1d.bias", {conv_dim}, i);
-      add(b + "ssm_dt.bias", {s.ssm_heads}, i);
-      add(b + "ssm_a", {1, s.ssm_heads}, i);
-      add(b + "ssm_d", {1, s.ssm_heads}, i);
-      add(b + "ssm_norm.weight", {s.ssm_inner / s.ssm_groups, s.ssm_groups}, i);
-      add(b + "ssm_out.weight", {s.ssm_inner, e}, i);
+    if (s.arch == "granitehybrid" || s.arch == "jamba") {
+      // granite-hybrid.cpp / jamba.cpp load_arch_tensors: the mixer (Mamba-2,
+      // Mamba-1 or attention without biases), then ffn_norm and an MLP or
+      // routed experts on every layer.
+      if (kind == 'M') {
+        mamba2(b, i);
+      } else if (kind == 'S') {  // Mamba-1: in_proj to x and z, conv, x_proj, dt_proj, A, D
+        const int64_t d = s.ssm_inner;
+        add(b + "ssm_in.weight", {e, 2 * d}, i);
+        add(b + "ssm_conv1d.weight", {s.ssm_conv, d}, i);
+        add(b + "ssm_conv1d.bias", {d}, i);
+        add(b + "ssm_x.weight", {d, s.ssm_dt_rank + 2 * s.ssm_state}, i);
+        add(b + "ssm_dt_norm.weight", {s.ssm_dt_rank}, i);
+        add(b + "ssm_dt.weight", {s.ssm_dt_rank, d}, i);
+        add(b + "ssm_dt.bias", {d}, i);
+        add(b + "ssm_b_norm.weight", {s.ssm_state}, i);
+        add(b + "ssm_c_norm.weight", {s.ssm_state}, i);
+        add(b + "ssm_a", {s.ssm_state, d}, i);
+        add(b + "ssm_d", {d}, i);
+        add(b + "ssm_out.weight", {d, e}, i);
+      } else {
+        add(b + "attn_q.weight", {e, q}, i);
+        add(b + "attn_k.weight", {e, kv}, i);
+        add(b + "attn_v.weight", {e, kv}, i);
+        add(b + "attn_output.weight", {q, e}, i);
+      }
+      add(b + "ffn_norm.weight", {e}, i);
+      const bool moe =
+          s.experts > 0 && (s.moe_period == 0 || i % s.moe_period == s.moe_period - 1);
+      if (moe) {
+        add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+        add(b + "ffn_gate_exps.weight", {e, s.ffn, s.experts}, i);
+        add(b + "ffn_up_exps.weight", {e, s.ffn, s.experts}, i);
+        add(b + "ffn_down_exps.weight", {s.ffn, e, s.experts}, i);
+        if (s.shared_ffn > 0) {
+          add(b + "ffn_gate_shexp.weight", {e, s.shared_ffn}, i);
+          add(b + "ffn_up_shexp.weight", {e, s.shared_ffn}, i);
+          add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
+        }
+      } else {
+        add(b + "ffn_gate.weight", {e, s.ffn}, i);
+        add(b + "ffn_up.weight", {e, s.ffn}, i);
+        add(b + "ffn_down.weight", {s.ffn, e}, i);
+      }
+      continue;
+    }
+    if (kind == 'M') {  // Nemotron-H's Mamba-2 block: the mixer alone
+      mamba2(b, i);
       continue;
     }
     if (kind == '-') {  // Nemotron-H MLP block: up and down (squared ReLU)
@@ -538,6 +680,13 @@ class Writer {
     f32(static_cast<float>(v));
     ++kv_count;
   }
+  void key_bool(std::string_view k, bool v) {
+    str(k);
+    u32(BOOL);
+    const char b = v ? 1 : 0;
+    raw(&b, 1);
+    ++kv_count;
+  }
   void key_arr_u32(std::string_view k, const std::vector<uint32_t>& v) {
     str(k);
     u32(ARR);
@@ -572,7 +721,17 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
   w.key_u32(a + ".embedding_length", static_cast<uint32_t>(s.hidden));
   // Hybrids give per-layer counts: 0 KV heads on a recurrent layer (and, for
   // Nemotron-H, 0 MLP width on a mixer layer), as convert_hf_to_gguf.py writes them.
-  if (s.layer_kinds.empty()) {
+  // Granite 4 H and Jamba give one MLP width (conversion/granite.py,
+  // conversion/jamba.py) and per-layer KV heads.
+  const bool one_ffn = s.arch == "granitehybrid" || s.arch == "jamba";
+  if (one_ffn) {
+    w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
+    std::vector<uint32_t> kv;
+    for (int i = 0; i < s.layers; ++i) {
+      kv.push_back(layer_kind(s, i) == 'A' ? static_cast<uint32_t>(s.kv_heads) : 0);
+    }
+    w.key_arr_u32(a + ".attention.head_count_kv", kv);
+  } else if (s.layer_kinds.empty()) {
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
     w.key_u32(a + ".attention.head_count_kv",
               static_cast<uint32_t>(s.kv_lora > 0 ? 1 : s.kv_heads));
@@ -650,8 +809,21 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
     w.key_u32(a + ".ssm.conv_kernel", static_cast<uint32_t>(s.ssm_conv));
     w.key_u32(a + ".ssm.inner_size", static_cast<uint32_t>(s.ssm_inner));
     w.key_u32(a + ".ssm.state_size", static_cast<uint32_t>(s.ssm_state));
-    w.key_u32(a + ".ssm.time_step_rank", static_cast<uint32_t>(s.ssm_heads));
-    w.key_u32(a + ".ssm.group_count", static_cast<uint32_t>(s.ssm_groups));
+    // Mamba-1 (conversion/jamba.py): dt_rank as the time-step rank, no group count.
+    w.key_u32(a + ".ssm.time_step_rank",
+              static_cast<uint32_t>(s.ssm_dt_rank > 0 ? s.ssm_dt_rank : s.ssm_heads));
+    if (s.ssm_dt_rank == 0) {
+      w.key_u32(a + ".ssm.group_count", static_cast<uint32_t>(s.ssm_groups));
+    }
+  }
+  if (s.attn_scale > 0) {  // conversion/granite.py GraniteModel.set_gguf_parameters
+    w.key_f32(a + ".attention.scale", s.attn_scale);
+    w.key_f32(a + ".embedding_scale", s.embd_scale);
+    w.key_f32(a + ".residual_scale", s.resid_scale);
+    w.key_f32(a + ".logit_scale", s.logit_scale);
+  }
+  if (s.nope) {
+    w.key_bool(a + ".rope.scaling.finetuned", false);
   }
   // A SentencePiece-style vocabulary of the real size: <unk>, <s>, </s>, the
   // 256 byte tokens, then fillers (llama-vocab.cpp needs the byte tokens).

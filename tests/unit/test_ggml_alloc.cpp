@@ -113,6 +113,23 @@ double measured_bytes(const std::vector<std::string>& c) {
   return (std::stod(c[6]) + std::stod(c[7])) * static_cast<double>(kMiB);
 }
 
+// The replayed graph of `s` for a live row's flash attention and KV type,
+// plus one sequence's logits (the output buffer), against what llama.cpp
+// logged: the error in percent, printed with `label`.
+double replayed_error(LlamaGraphShape s, const std::vector<std::string>& c,
+                      const std::string& label) {
+  s.flash = c[3] == "on";
+  s.rotate_k = s.rotate_v = c[4] == "q8_0";
+  const double output = 4.0 * static_cast<double>(s.vocab);
+  const double willfit = static_cast<double>(ggml_graph_peak(llama_forward_graph(s))) + output;
+  const double measured = measured_bytes(c);
+  const double err = (willfit - measured) / measured * 100.0;
+  std::printf("  %-20s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.2f %%\n",
+              label.c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(),
+              measured / static_cast<double>(kMiB), willfit / static_cast<double>(kMiB), err);
+  return err;
+}
+
 // willfit's CPU-only llama.cpp compute term (the graph's buffer and the
 // logits output buffer) for the catalogue's model against what llama.cpp
 // logged for a file of that architecture, every row within the live gate.
@@ -179,22 +196,89 @@ TEST(GgmlAlloc, Qwen3NextComputeBufferMatchesTheLiveLlamaCpp) {
     s.gated_attention = true;
     s.shared_gate = true;
     s.out_ids_after_norm = true;
-    s.flash = c[3] == "on";
-    s.rotate_k = s.rotate_v = c[4] == "q8_0";
-    const double output = 4.0 * static_cast<double>(s.vocab);  // one sequence's logits
-    const double willfit = static_cast<double>(ggml_graph_peak(llama_forward_graph(s))) + output;
-    const double measured = measured_bytes(c);
-    const double err = (willfit - measured) / measured * 100.0;
-    std::printf(
-        "  qwen3-next ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.2f %%\n",
-        c[2].c_str(), c[3].c_str(), c[4].c_str(), measured / static_cast<double>(kMiB),
-        willfit / static_cast<double>(kMiB), err);
+    const double err = replayed_error(s, c, "qwen3-next");
     EXPECT_LE(std::abs(err), 5.0);
     errors.push_back(std::abs(err));
   });
   ASSERT_EQ(errors.size(), 9U);
   std::sort(errors.begin(), errors.end());
   EXPECT_LE(errors[errors.size() / 2], 1.0);  // the flash rows are exact
+}
+
+// The Mamba hybrids' graphs (mamba-base.cpp; granite-hybrid.cpp, jamba.cpp),
+// shapes from their config.json (ibm-granite/granite-4.0-h-micro and
+// granite-4.0-h-tiny, ai21labs/AI21-Jamba-1.5-Mini on the Hugging Face hub;
+// sources in tests/live/make_gguf.cpp), against what a real llama.cpp
+// reserved for their synthetic Q8_0 files (the fourth live run, rows in
+// tests/data/llamacpp_cpu_compute.csv). The catalogue carries neither the
+// Mamba heads nor the layer order, so the shapes are built here.
+TEST(GgmlAlloc, MambaHybridsComputeBufferMatchesTheLiveLlamaCpp) {
+  std::vector<double> errors;
+  std::vector<double> jamba;
+  for_each_live_row("llamacpp_cpu_compute.csv", [&](const std::vector<std::string>& c) {
+    const bool is_jamba = c[0] == "jamba-1.5-mini";
+    if (!is_jamba && !c[0].starts_with("granite-4.0-h-")) {
+      return;
+    }
+    LlamaGraphShape s;
+    s.tokens = std::stoll(c[5]);
+    s.cells = std::stoll(c[2]);  // a multiple of 256: no padding
+    s.ssm_conv = 4;
+    s.rope = false;
+    if (is_jamba) {  // attention at i % 8 == 4, Mamba-1 elsewhere; experts on odd layers
+      s.layers = 32;
+      s.hidden = 4096;
+      s.heads = 32;
+      s.kv_heads = 8;
+      s.head_dim = 128;
+      s.ffn = 14336;
+      s.experts = 16;
+      s.experts_used = 2;
+      s.expert_ffn = 14336;
+      s.moe_step = 2;
+      s.moe_norm_weights = false;
+      s.residual_first = true;
+      s.vocab = 65536;
+      s.mamba = 1;
+      s.ssm_inner = 8192;
+      s.ssm_state = 16;
+      s.ssm_heads = 256;  // mamba_dt_rank
+    } else {  // attention at 5, 15, 25, 35 (layer_types), Mamba-2 elsewhere
+      const bool tiny = c[0] == "granite-4.0-h-tiny";
+      s.layers = 40;
+      s.hidden = tiny ? 1536 : 2048;
+      s.heads = tiny ? 12 : 32;
+      s.kv_heads = tiny ? 4 : 8;
+      s.head_dim = tiny ? 128 : 64;
+      s.ffn = 8192;  // H-Micro: shared_intermediate_size, its dense MLP
+      if (tiny) {    // 64 experts of 512, 6 per token, a shared expert of 1024
+        s.experts = 64;
+        s.experts_used = 6;
+        s.expert_ffn = 512;
+        s.shared_ffn = 1024;
+      }
+      s.vocab = 100352;
+      s.mamba = 2;
+      s.ssm_inner = 2 * s.hidden;  // mamba_n_heads x mamba_d_head
+      s.ssm_state = 128;
+      s.ssm_heads = tiny ? 48 : 64;
+      s.ssm_groups = 1;
+    }
+    for (int i = 0; i < s.layers; ++i) {
+      s.mixers += is_jamba ? (i % 8 == 4 ? 'A' : 'R') : (i % 10 == 5 ? 'A' : 'R');
+    }
+    const double err = replayed_error(s, c, c[0]);
+    EXPECT_LE(std::abs(err), 2.0);
+    errors.push_back(std::abs(err));
+    if (is_jamba) {
+      jamba.push_back(std::abs(err));
+    }
+  });
+  ASSERT_EQ(errors.size(), 27U);
+  ASSERT_EQ(jamba.size(), 9U);
+  std::sort(errors.begin(), errors.end());
+  EXPECT_LE(errors[errors.size() / 2], 0.1);
+  EXPECT_LE(*std::max_element(jamba.begin(), jamba.end()), 0.1);
 }
 
 }  // namespace

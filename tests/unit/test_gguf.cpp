@@ -216,6 +216,70 @@ TEST(Gguf, HybridModelsCarryTheirRecurrentState) {
   EXPECT_EQ(m->arch.attention.recurrent_state_floats, 3 * 8192 + 32 * 128 * 128);
 }
 
+// Jamba's Mamba-1 layers as conversion/jamba.py writes them (llama.cpp
+// 80fb11ac): ssm.conv_kernel 4, ssm.inner_size 8192, ssm.state_size 16 and no
+// group count (Mamba-1 has no groups; llama.cpp's ssm_n_group stays 0), so
+// the convolution window holds d_inner values only: 3 x 8192 + 16 x 8192
+// floats a layer (llama-hparams.cpp n_embd_r, n_embd_s). The live run of
+// AI21-Jamba-1.5-Mini (docs/live-llamacpp.md) logged the 28 Mamba layers'
+// RS buffer at 28 x 155648 x 4 bytes = 16.62 MiB.
+TEST(Gguf, JambaMamba1StateHasNoGroups) {
+  GgufWriter w = hybrid_file("jamba", {0, 0, 0, 0, 8, 0, 0, 0});
+  w.u32("jamba.ssm.conv_kernel", 4);
+  w.u32("jamba.ssm.inner_size", 8192);
+  w.u32("jamba.ssm.state_size", 16);
+  w.u32("jamba.ssm.time_step_rank", 256);
+  w.tensor("token_embd.weight", {256, 100}, test::kF16);
+  w.u32("jamba.expert_count", 16);
+  w.u32("jamba.expert_used_count", 2);
+  for (const int i : {1, 3, 5, 7}) {  // routers on the odd layers (expert_layer_period 2)
+    w.tensor("blk." + std::to_string(i) + ".ffn_gate_inp.weight", {256, 16}, test::kF16);
+  }
+  auto m = model_from_gguf(read_ok(w.file()), "jamba");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const Attention& a = m->arch.attention;
+  EXPECT_EQ(a.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(a.layer_mixers, "RRRRARRR");
+  EXPECT_EQ(a.recurrent_state_floats, 3 * 8192 + 16 * 8192);
+  // The Mamba-1 mixer the allocator replay builds, dt_rank 256 (ssm.time_step_rank).
+  EXPECT_EQ(a.mamba, 1);
+  EXPECT_EQ(a.ssm_inner, 8192);
+  EXPECT_EQ(a.ssm_state, 16);
+  EXPECT_EQ(a.ssm_heads, 256);
+  EXPECT_EQ(a.ssm_groups, 0);
+  // No key names the MoE step; the routers' layers do.
+  ASSERT_TRUE(m->arch.moe.has_value());
+  EXPECT_EQ(m->arch.moe->layer_step, 2);
+  EXPECT_EQ(moe_layer_count(m->arch), 4);
+}
+
+// Granite 4.0 H as conversion/granite.py writes it: Mamba-2 (ssm.group_count
+// 1, ssm.time_step_rank = its 48 heads) beside attention without RoPE
+// (rope.scaling.finetuned false). The same arch with RoPE (Bamba) keeps the
+// closed form: the replay's Granite graph has no RoPE.
+TEST(Gguf, GraniteHybridNamesItsMamba2Mixer) {
+  const auto granite = [](bool rope) {
+    GgufWriter w = hybrid_file("granitehybrid", {0, 0, 0, 0, 0, 4, 0, 0});
+    w.u32("granitehybrid.ssm.conv_kernel", 4);
+    w.u32("granitehybrid.ssm.inner_size", 3072);
+    w.u32("granitehybrid.ssm.state_size", 128);
+    w.u32("granitehybrid.ssm.time_step_rank", 48);
+    w.u32("granitehybrid.ssm.group_count", 1);
+    w.boolean("granitehybrid.rope.scaling.finetuned", rope);
+    w.tensor("token_embd.weight", {256, 100}, test::kF16);
+    return w;
+  };
+  auto m = model_from_gguf(read_ok(granite(false).file()), "granite");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->arch.attention.mamba, 2);
+  EXPECT_EQ(m->arch.attention.ssm_heads, 48);
+  EXPECT_EQ(m->arch.attention.ssm_groups, 1);
+  EXPECT_EQ(m->arch.attention.recurrent_state_floats, 3 * (3072 + 2 * 128) + 128 * 3072);
+  auto bamba = model_from_gguf(read_ok(granite(true).file()), "bamba");
+  ASSERT_TRUE(bamba.ok()) << bamba.error().message;
+  EXPECT_EQ(bamba->arch.attention.mamba, 0);
+}
+
 // Qwen3-Next as conversion/qwen.py writes it (llama.cpp 80fb11ac): one KV
 // head count for every layer and full_attention_interval 4; the gated delta
 // net's key heads are ssm.group_count, its value heads ssm.time_step_rank,

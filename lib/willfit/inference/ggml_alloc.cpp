@@ -22,8 +22,10 @@
 //     allocator's own, not an output, and read by nobody else: then it takes
 //     that source's memory. A tensor is freed when its last reader has run
 //     (views count as readers of the tensor they view); outputs never are.
-//     Views own no memory and cannot be taken over (ggml_gallocr_is_own is
-//     false for them).
+//     Views own no memory and are not taken over here; ggml does take over
+//     a view at offset 0 whose source has no other reader left, and the one
+//     graph below where that happens (Mamba's y + x D) reads the source
+//     directly instead.
 // The graph is the one src/models/llama.cpp (and its kin: qwen2, qwen3moe,
 // gemma2) builds through llama-graph.cpp, tensor by tensor in node order, as
 // GGML_SCHED_DEBUG=2 prints it for Llama-3.2-3B: the token embeddings, every
@@ -71,6 +73,23 @@
 //     shared expert is scaled by sigmoid(x w) ([1, tokens]), and the rows
 //     to output are picked after the final norm (embeddings_nextn_masked
 //     is off), the normed state and the picked rows both graph outputs.
+//   - Mamba (mamba-base.cpp) in Granite 4 H (granite-hybrid.cpp, Mamba-2)
+//     and Jamba (jamba.cpp, Mamba-1): in_proj (Mamba-2: z, x, B, C and dt in
+//     one tensor; Mamba-1: x and z), the convolution state read and joined
+//     in front, the convolution with its bias and SiLU, Mamba-1's x_proj to
+//     dt, B and C, each RMS-normed, and dt_proj; the scan (ggml_ssm_scan
+//     reads the state rows in place: one tensor of the output and the new
+//     state), y + x D taking the scan's block (the add's first source is a
+//     view at offset 0 of it, which ggml_gallocr_allocate_node may reuse
+//     once the state is written back), SiLU(z) y, Mamba-2's grouped norm.
+//     Node order is ggml's visit order, not the order of the source lines:
+//     the next layer's convolution state is read when that layer is built,
+//     before this layer's output projection and MLP (after its routed
+//     experts, whose sum build_moe_ffn expands). No RoPE; Jamba uses its
+//     router weights unnormalised, has experts on every second layer, and
+//     adds the residual stream first (so the adds reuse the stream's
+//     block). Checked against GGML_SCHED_DEBUG=2 dumps of Jamba-1.5-Mini
+//     and the live rows (docs/live-llamacpp.md).
 #include "willfit/inference/ggml_alloc.hpp"
 
 #include <algorithm>
@@ -380,11 +399,34 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     return g.op(b * h * s.mla_v, {g.view(dec)});   // ggml_cont_2d of the permuted heads
   };
 
+  // A Mamba layer's convolution state (build_rs: get_rows of its row) is
+  // expanded into the graph when the layer is built, before the part of the
+  // layer below that only the layer's own input reaches: after the previous
+  // layer's cache or state writes, before its output projection and MLP;
+  // after its routed experts where it has them (build_moe_ffn expands its
+  // sum), before a shared expert and the residual; for the first layer
+  // before the token embeddings.
+  const auto mamba_at = [&](int il) {
+    return s.mamba > 0 && recurrent && il < s.layers &&
+           static_cast<std::size_t>(il) < s.mixers.size() &&
+           s.mixers[static_cast<std::size_t>(il)] == 'R';
+  };
+  const std::int64_t mamba_conv_dim =
+      s.mamba == 2 ? s.ssm_inner + 2 * s.ssm_groups * s.ssm_state : s.ssm_inner;
+  int conv_state_next = -1;
+  const auto read_conv_state = [&](int il) {
+    if (mamba_at(il)) {
+      conv_state_next = g.op((s.ssm_conv - 1) * mamba_conv_dim, {s_copy});
+    }
+  };
+  read_conv_state(0);
   int x = g.op(b * e, {tokens});  // token embeddings (get_rows of the embedding table)
   for (int il = 0; il < s.layers; ++il) {
     const bool last = il == s.layers - 1;
     const std::int64_t cells = is_swa(il) ? s.swa_cells : s.cells;
     const int mask = is_swa(il) ? mask_swa : mask_full;
+    const bool moe_layer =
+        s.experts > 0 && il >= s.dense_layers && (il + 1) % std::max(1, s.moe_step) == 0;
     const int norm = g.same(x);
     const int attn_norm = g.same(norm);
     // Q, then V, then K (build_attn expands them in that order).
@@ -430,6 +472,61 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       const int normed = g.same(g.op(b * vh * d, {g.view(gdn)}));  // RMS norm, weight
       const int silu = g.op(b * vh * d, {g.view(z)});
       cur = g.view(g.op(b * vh * d, {normed, silu}, {normed}));
+    } else if (mixer && s.mamba > 0) {
+      // Mamba (mamba-base.cpp build_mamba_layer, build_mamba2_layer): the
+      // convolution state read (build_rs: get_rows) and joined in front of
+      // the transposed x (Mamba-2: x, B and C), its last inputs written
+      // back; the convolution, its bias and SiLU; the scan (ggml_ssm_scan
+      // reads the state in place: one tensor of the output and the new
+      // state, written back); y + x D; SiLU(z) x y (ggml_swiglu_split of z
+      // made contiguous); ssm_out below.
+      const std::int64_t d = s.ssm_inner;
+      const std::int64_t n = s.ssm_state;
+      const bool v2 = s.mamba == 2;
+      const std::int64_t conv_dim = v2 ? d + 2 * s.ssm_groups * n : d;
+      const int conv_state = conv_state_next;
+      const int proj = g.op(b * (v2 ? 2 * d + 2 * s.ssm_groups * n + s.ssm_heads : 2 * d),
+                            {attn_norm});  // ssm_in: zxBCdt (Mamba-2), xz (Mamba-1)
+      const int conv_in =
+          g.op((s.ssm_conv - 1 + b) * conv_dim, {g.view(conv_state), g.view(g.view(proj))});
+      g.external({g.view(conv_in)});
+      const int conv = g.same(g.same(g.op(b * conv_dim, {conv_in})));  // ssm_conv, + bias, SiLU
+      int dt = 0;
+      int bc_b = 0;
+      int bc_c = 0;
+      int xs = conv;  // the scan's x
+      if (v2) {
+        dt = g.same(g.op(b * s.ssm_heads, {g.view(proj)}));  // cont, + dt bias
+        bc_b = g.view(conv);
+        bc_c = g.view(conv);
+        xs = g.view(conv);
+      } else {
+        const int x_db = g.op(b * (s.ssm_heads + 2 * n), {conv});  // ssm_x
+        // dt, B and C RMS-normed (views in, new tensors out), times weights;
+        // the scan reads dt (projected by ssm_dt, + bias) before B and C
+        const int dt_n = g.same(g.op(b * s.ssm_heads, {g.view(x_db)}));
+        dt = g.same(g.op(b * d, {dt_n}));
+        bc_b = g.same(g.op(b * n, {g.view(x_db)}));
+        bc_c = g.same(g.op(b * n, {g.view(x_db)}));
+      }
+      const int y_ssm = g.op(b * d + n * d, {g.view(conv), dt, bc_b, bc_c, s_copy});
+      g.external({g.view(y_ssm)});  // the new state written back
+      if (!moe_layer) {
+        read_conv_state(il + 1);
+      }
+      // ggml_swiglu_split(ggml_cont(z), y + x D): the graph visits z first.
+      // x D runs in place on Mamba-1's x (Mamba-2's x is a strided view of
+      // x, B and C: a new tensor). y is a view at offset 0 of the scan's
+      // tensor, whose only other reader (the state written back) has run,
+      // so the add takes the scan's block (ggml_gallocr_allocate_node reuses
+      // such a view's source), and frees its state tail.
+      const int z = g.op(b * d, {g.view(proj)});
+      const int xd = g.op(b * d, {xs}, {xs});
+      const int y = g.op(b * d, {y_ssm, xd}, {y_ssm, xd});
+      cur = g.op(b * d, {z, y});
+      if (v2) {
+        cur = g.same(g.op(b * d, {g.view(cur)}));  // grouped RMS norm (of a reshape), weight
+      }
     } else if (mixer) {
       // LFM2's gated short convolution: in_proj to B, C, x; B x; the kept
       // inputs read from the state and joined in front (the last ones are
@@ -454,7 +551,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         const int q_norm = g.op(b * qw, {g.view(q_full)});
         q = g.op(b * qw, {q_norm, pos}, {q_norm});  // RoPE
       } else {
-        q = project(qw, true);
+        q = project(qw, s.rope);
       }
       if (s.rotate_k) {
         q = rotate(q, qw);
@@ -468,13 +565,16 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         const int k_norm = g.op(b * kvw, {g.view(g.op(b * kvw, {attn_norm}))});
         k = g.op(b * kvw, {k_norm, pos}, {k_norm});  // RoPE
       } else {
-        k = project(kvw, true);
+        k = project(kvw, s.rope);
       }
       if (s.rotate_k) {
         k = rotate(k, kvw);
       }
       g.external({g.view(k), k_idxs});
       g.external({g.view(v), v_idxs});
+      if (!moe_layer) {
+        read_conv_state(il + 1);
+      }
       const int qp = g.view(q);
       if (s.flash) {
         cur = g.view(g.op(b * qw, {qp, mask}));
@@ -498,9 +598,16 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       cur = g.op(b * e, {cur, out_ids});
       res = g.op(b * e, {x, out_ids});
     }
-    const int ffn_inp = g.op(b * e, {cur, res}, {cur, res});
+    // The residual adds run in place on their first source that may be
+    // overwritten: the layer's output in llama.cpp and kin, the residual
+    // stream in Jamba (jamba.cpp: ggml_add(inpL, cur), ggml_add(ffn_inp, cur)).
+    const auto residual = [&](int stream, int out) {
+      return s.residual_first ? g.op(b * e, {stream, out}, {stream, out})
+                              : g.op(b * e, {out, stream}, {out, stream});
+    };
+    const int ffn_inp = residual(res, cur);
     const int ffn_norm = g.same(g.same(ffn_inp));
-    if (s.experts > 0 && il >= s.dense_layers) {
+    if (moe_layer) {
       const std::int64_t k_used = std::max(1, s.experts_used);
       const std::int64_t fe = std::max<std::int64_t>(1, s.expert_ffn);
       const int logits = g.op(b * s.experts, {ffn_norm});
@@ -509,9 +616,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       const int sorted = g.op(b * s.experts, {s.weights_before_ffn ? logits : probs});  // argsort
       const int selected = g.view(sorted);
       int weights = g.op(b * k_used, {g.view(probs), selected});
-      const int flat = g.view(weights);
-      const int sum = g.same(g.op(b, {flat}));  // sum_rows, clamp
-      weights = g.view(g.op(b * k_used, {flat, sum}, {flat}));
+      if (s.moe_norm_weights) {  // the chosen weights normalised to sum 1
+        const int flat = g.view(weights);
+        const int sum = g.same(g.op(b, {flat}));  // sum_rows, clamp
+        weights = g.view(g.op(b * k_used, {flat, sum}, {flat}));
+      }
       int in3 = g.view(ffn_norm);
       if (s.weights_before_ffn) {
         // Llama 4 weighs the input, repeated per expert, before the experts
@@ -534,6 +643,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       } else {
         out = g.op(b * e, {out});  // one expert: ggml_cont of its view
       }
+      read_conv_state(il + 1);
       if (s.shared_ffn > 0) {  // build_ffn of the shared expert, added to the routed sum
         const int gate_s = g.op(b * s.shared_ffn, {ffn_norm});
         const int up_s = g.op(b * s.shared_ffn, {ffn_norm});
@@ -554,7 +664,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       const int act = g.same(g.op(b * s.ffn, {ffn_norm}));
       cur = g.op(b * e, {act});
     }
-    x = g.op(b * e, {cur, ffn_inp}, {cur, ffn_inp});
+    x = residual(ffn_inp, cur);
   }
   if (s.late_out_ids) {
     x = g.op(b * e, {x, out_ids});

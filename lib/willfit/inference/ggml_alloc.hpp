@@ -86,6 +86,29 @@ struct LlamaGraphShape {
   bool gated_attention = false;
   bool shared_gate = false;
   bool out_ids_after_norm = false;
+  // Mamba mixers on the 'R' layers (mamba-base.cpp): 2, Mamba-2 (Granite 4
+  // H: in_proj to z, x, B, C and dt in one tensor; the scan in ssm_heads
+  // heads and ssm_groups groups; a grouped RMS norm); 1, Mamba-1 (Jamba:
+  // in_proj to x and z, x_proj to dt of rank ssm_heads, B and C, each
+  // RMS-normed, dt_proj). Both keep ssm_conv - 1 inputs joined in front and
+  // gate by SiLU(z). 0: none.
+  int mamba = 0;
+  int ssm_conv = 0;
+  std::int64_t ssm_inner = 0;
+  std::int64_t ssm_state = 0;
+  std::int64_t ssm_heads = 0;
+  std::int64_t ssm_groups = 0;
+  bool rope = true;  // false: no RoPE in the attention layers (Jamba, Granite 4 H)
+  // Routed experts on every moe_step-th layer ((il + 1) % moe_step == 0:
+  // Jamba's odd layers), a dense MLP on the others.
+  int moe_step = 1;
+  // build_moe_ffn's norm_w: the chosen experts' weights divided by their
+  // sum (false for Jamba, whose router weights are used as they are).
+  bool moe_norm_weights = true;
+  // The residual adds take the residual stream as their first source
+  // (Jamba), not the layer's output: the in-place add then reuses the
+  // stream's block.
+  bool residual_first = false;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

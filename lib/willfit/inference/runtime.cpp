@@ -33,10 +33,12 @@
 //     values, queries multiplied into the latent, the output decompressed
 //     per head), as are Llama 4's routing (experts chosen by the raw logits,
 //     the input weighted per expert before them) and shared experts, and
-//     two hybrids: LFM2's short convolutions and Qwen3-Next's gated delta
-//     nets with its gated attention. Other recurrent models build other
-//     graphs (Mamba-2 scans, Qwen3.5's delta nets); for them the closed form
-//     stays: the widest of
+//     four hybrids: LFM2's short convolutions, Qwen3-Next's gated delta
+//     nets with its gated attention, and the Mamba mixers of Granite 4 H
+//     (Mamba-2) and Jamba (Mamba-1), each read from its GGUF file. Other
+//     recurrent models build other graphs (Nemotron-H's and Falcon-H1's
+//     blocks, Qwen3.5's delta nets), and the catalogue does not carry the
+//     Mamba heads; for them the closed form stays: the widest of
 //       attention = 4 b (1 + 4 e + c (h + 1)) (flash: 4 b (1 + 4 e) + mask),
 //       ffn       = 4 b (4 e + 3 F) + mask, F = f, or for experts
 //                   max(k f_exp, (k f_exp + k e) / 3),
@@ -423,7 +425,8 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const bool replay = a.attention.kind == AttentionKind::Full ||
                       a.attention.kind == AttentionKind::Sliding ||
                       (a.attention.kind == AttentionKind::Hybrid &&
-                       (a.attention.short_conv_cache > 0 || a.attention.delta_net_v_heads > 0)) ||
+                       (a.attention.short_conv_cache > 0 || a.attention.delta_net_v_heads > 0 ||
+                        a.attention.mamba > 0)) ||
                       (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0 &&
                        a.attention.index_head_dim == 0);
   if (replay) {
@@ -471,6 +474,22 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.dn_v_heads = a.attention.delta_net_v_heads;
       s.dn_head = a.attention.delta_net_head_dim;
       s.dn_conv = a.attention.delta_net_conv;
+      // Granite 4 H and Jamba: Mamba-2 or Mamba-1 mixers, attention
+      // without RoPE; Jamba's experts on every second layer.
+      s.mamba = a.attention.mamba;
+      s.ssm_conv = a.attention.ssm_conv;
+      s.ssm_inner = a.attention.ssm_inner;
+      s.ssm_state = a.attention.ssm_state;
+      s.ssm_heads = a.attention.ssm_heads;
+      s.ssm_groups = a.attention.ssm_groups;
+      s.rope = s.mamba == 0;
+      // jamba.cpp: router weights used as they are (norm_w false), the
+      // residual stream first in both residual adds.
+      s.moe_norm_weights = s.mamba != 1;
+      s.residual_first = s.mamba == 1;
+      if (a.moe) {
+        s.moe_step = a.moe->layer_step;
+      }
       const bool qwen3next = s.dn_v_heads > 0;
       s.gated_attention = qwen3next;
       s.shared_gate = qwen3next;

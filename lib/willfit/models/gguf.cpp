@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <charconv>
 #include <cstring>
 #include <limits>
 
@@ -763,17 +764,38 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     // layout, inference-estimators.md section 0.3): the convolution window
     // (d_conv - 1) x (d_inner + 2 x groups x d_state) plus the SSM state
     // d_state x d_inner. Mamba-2 and Qwen3-Next's gated delta net name their
-    // sizes with the same ssm.* keys.
+    // sizes with the same ssm.* keys. Mamba-1 (Jamba) has no groups and its
+    // converter writes no group count: llama.cpp's ssm_n_group stays 0 and
+    // the window holds d_inner values only (llama-hparams.cpp n_embd_r).
     const auto conv = meta_int(f, key("ssm.conv_kernel"));
     const auto inner = meta_int(f, key("ssm.inner_size"));
     const auto state = meta_int(f, key("ssm.state_size"));
     const std::int64_t groups =
-        std::max<std::int64_t>(1, meta_int(f, key("ssm.group_count")).value_or(1));
+        std::max<std::int64_t>(0, meta_int(f, key("ssm.group_count")).value_or(0));
     constexpr std::int64_t kLimit = std::int64_t{1} << 24;
     if (conv && inner && state && *conv > 0 && *conv < 64 && *inner > 0 &&
         *inner<kLimit&& * state> 0 && *state < kLimit && groups < kLimit) {
       a.attention.recurrent_state_floats =
           (*conv - 1) * (*inner + 2 * groups * *state) + *state * *inner;
+    }
+    // Granite 4 H's Mamba-2 and Jamba's Mamba-1 mixers, the graphs the
+    // allocator replay builds (ggml_alloc.cpp; mamba-base.cpp). Granite's
+    // NoPE files say so by rope.scaling.finetuned false (conversion/granite.py);
+    // Bamba, the same arch with RoPE, keeps the closed form.
+    const auto dt_rank = meta_int(f, key("ssm.time_step_rank"));
+    const GgufValue* rope_on = f.find(key("rope.scaling.finetuned"));
+    const bool nope = arch == "jamba" || (rope_on != nullptr && rope_on->kind == GgufValue::Kind::Bool &&
+                                          rope_on->integer == 0);
+    if ((arch == "jamba" || arch == "granitehybrid") && nope && conv && inner && state && dt_rank &&
+        *conv > 1 && *conv < 64 && *inner > 0 && *inner < kLimit && *state > 0 && *state < 4096 &&
+        *dt_rank > 0 && *dt_rank <= *inner && (arch == "jamba" ? groups == 0 : groups > 0) &&
+        groups < 4096 && *inner % *dt_rank == 0) {
+      a.attention.mamba = arch == "jamba" ? 1 : 2;
+      a.attention.ssm_conv = static_cast<int>(*conv);
+      a.attention.ssm_inner = *inner;
+      a.attention.ssm_state = static_cast<int>(*state);
+      a.attention.ssm_heads = static_cast<int>(*dt_rank);
+      a.attention.ssm_groups = static_cast<int>(groups);
     }
     // LFM2's short convolutions keep the last l_cache - 1 inputs of the
     // hidden width (llama-hparams.cpp n_embd_r; no SSM state).
@@ -803,9 +825,16 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   bool has_output = false;
   std::int64_t expert_elements = 0;
   bool shared_expert_tensors = false;
+  std::vector<int> router_layers;  // blk.N of each ffn_gate_inp.weight: the MoE layers
   for (const auto& t : f.tensors) {
     if (t.name.find("_shexp") != std::string::npos) {
       shared_expert_tensors = true;
+    }
+    if (t.name.starts_with("blk.") && t.name.ends_with(".ffn_gate_inp.weight") &&
+        router_layers.size() < 1 << 16) {
+      int layer = -1;
+      std::from_chars(t.name.data() + 4, t.name.data() + t.name.size(), layer);
+      router_layers.push_back(layer);
     }
     if (t.name == "blk.0.laurel_l.weight" && t.shape.size() >= 2) {
       a.laurel_rank = static_cast<std::int64_t>(std::min<std::uint64_t>(t.shape[1], 1U << 16));
@@ -861,6 +890,18 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         meta_int(f, key("leading_dense_block_count")).value_or(0), 0, a.layers));
     moe.layer_step = static_cast<int>(std::clamp<std::int64_t>(
         meta_int(f, key("interleave_moe_layer_step")).value_or(1), 1, a.layers));
+    // Jamba names no step: its routers sit on every second layer
+    // (conversion/jamba.py: expert_layer_offset 1, period 2), and so do the
+    // file's ffn_gate_inp tensors. A layout of every step-th layer is read
+    // from them.
+    if (const auto n = std::ssize(router_layers);
+        moe.layer_step == 1 && moe.first_dense_layers == 0 && n > 0 && n < a.layers &&
+        a.layers % n == 0) {
+      const int step = static_cast<int>(a.layers / n);
+      if (std::ranges::all_of(router_layers, [step](int i) { return (i + 1) % step == 0; })) {
+        moe.layer_step = step;
+      }
+    }
     a.moe = moe;
   }
 

@@ -72,6 +72,19 @@ struct Attention {
   int delta_net_v_heads = 0;
   int delta_net_head_dim = 0;
   int delta_net_conv = 0;
+  // Hybrid, Granite 4 H (granite-hybrid.cpp, mamba = 2) and Jamba (jamba.cpp,
+  // mamba = 1): each recurrent layer is a Mamba mixer of ssm_inner channels
+  // and ssm_state state values behind a convolution of ssm_conv taps; Mamba-2
+  // in ssm_heads heads and ssm_groups groups of B and C, Mamba-1 with a
+  // time-step rank of ssm_heads (ssm.time_step_rank names both). Attention
+  // there has no RoPE. 0: other mixers (Nemotron-H and Falcon-H1 build other
+  // blocks and keep the closed form).
+  int mamba = 0;
+  int ssm_conv = 0;
+  std::int64_t ssm_inner = 0;
+  int ssm_state = 0;
+  int ssm_heads = 0;
+  int ssm_groups = 0;
 };
 
 struct Moe {
