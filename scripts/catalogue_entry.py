@@ -49,6 +49,39 @@ def precision_of(doc):
     return {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}.get(dtype, dtype or "unknown")
 
 
+def mixer_fields(t, mtype, layers, types):
+    """A hybrid's layer order and mixer shape, the fields the compute-buffer replay reads
+    (data/README.md: layer_mixers, short_conv_cache, delta_net_*), as a GGUF of the model
+    carries them: 'A' a layer with a KV cache, 'R' one without."""
+    out = {}
+    attends = None
+    pattern = t.get("hybrid_override_pattern", "")
+    if pattern:  # Nemotron-H: '*' attends; Mamba-2 ('M') and MLP-only ('-') blocks cache nothing
+        attends = [c == "*" for c in pattern]
+    elif types:  # the same rule as the recurrent count in entry_from_config
+        attends = [not ("linear" in x or "mamba" in x or x == "conv") for x in types]
+    elif t.get("attn_layer_period"):  # Jamba
+        period, offset = t["attn_layer_period"], t.get("attn_layer_offset", 0)
+        attends = [i % period == offset % period for i in range(layers)]
+    elif mtype.startswith("lfm2") and t.get("full_attn_idxs"):
+        attends = [i in set(t["full_attn_idxs"]) for i in range(layers)]
+    elif t.get("full_attention_interval"):  # Qwen3-Next: (i + 1) % interval == 0 attends
+        attends = [(i + 1) % t["full_attention_interval"] == 0 for i in range(layers)]
+    if attends is not None and len(attends) == layers and mtype != "falcon_h1":
+        out["layer_mixers"] = "".join("A" if x else "R" for x in attends)
+    if mtype.startswith("lfm2") and t.get("conv_L_cache"):
+        out["short_conv_cache"] = t["conv_L_cache"] - 1
+    # Qwen3-Next's gated delta net; llama.cpp's qwen3next graph has one head size for keys
+    # and values (ssm.state_size), so the fields are left out when the config's differ.
+    # Qwen3.5 reads the same keys but builds another graph (gguf.cpp), so only qwen3_next.
+    if mtype == "qwen3_next" and t.get("linear_key_head_dim") == t.get("linear_value_head_dim"):
+        out.update({"delta_net_k_heads": t["linear_num_key_heads"],
+                    "delta_net_v_heads": t["linear_num_value_heads"],
+                    "delta_net_head_dim": t["linear_key_head_dim"],
+                    "delta_net_conv": t["linear_conv_kernel_dim"]})
+    return out
+
+
 def entry_from_config(doc, args):
     t = text_keys(doc)
     mtype = str(t.get("model_type", "")).lower()
@@ -114,6 +147,7 @@ def entry_from_config(doc, args):
                "recurrent_layers": layers if mtype == "falcon_h1" else recurrent}
         print("note: copy recurrent_params and recurrent_state_floats into the entry from the"
               " 'Assumptions' of `willfit config.json`, which prints both", file=sys.stderr)
+        att.update(mixer_fields(t, mtype, layers, types))
     elif t.get("attention_chunk_size"):
         nr = t.get("no_rope_layers") or []
         glob = sum(1 for x in nr if x == 0)

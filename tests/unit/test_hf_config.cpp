@@ -88,6 +88,30 @@ TEST(HfConfig, HybridLinearAttentionState) {
   EXPECT_EQ(m.arch.attention.kind, AttentionKind::Hybrid);
   EXPECT_EQ(m.arch.attention.attention_layers, 12);
   EXPECT_EQ(m.arch.attention.recurrent_state_floats, 3 * 8192 + 32 * 128 * 128);
+  EXPECT_EQ(m.arch.attention.delta_net_k_heads, 16);
+  EXPECT_EQ(m.arch.attention.delta_net_v_heads, 32);
+  EXPECT_EQ(m.arch.attention.delta_net_head_dim, 128);
+  EXPECT_EQ(m.arch.attention.delta_net_conv, 4);
+}
+
+// The released Qwen3-Next config.json has no layer_types (revision 9c7f2fbe),
+// only full_attention_interval, from which transformers derives them
+// (configuration_qwen3_next.py): the same hybrid, in the same order as
+// llama.cpp's (i + 1) % interval rule.
+TEST(HfConfig, Qwen3NextLayersFromTheInterval) {
+  const Model m = read(R"({"model_type":"qwen3_next","hidden_size":2048,"intermediate_size":5120,
+    "num_hidden_layers":48,"num_attention_heads":16,"num_key_value_heads":2,"head_dim":256,
+    "vocab_size":151936,"linear_conv_kernel_dim":4,"linear_key_head_dim":128,
+    "linear_value_head_dim":128,"linear_num_key_heads":16,"linear_num_value_heads":32,
+    "full_attention_interval":4})");
+  EXPECT_EQ(m.arch.attention.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(m.arch.attention.attention_layers, 12);
+  EXPECT_EQ(m.arch.attention.recurrent_layers, 36);
+  std::string order;
+  for (int i = 0; i < 12; ++i) {
+    order += "RRRA";
+  }
+  EXPECT_EQ(m.arch.attention.layer_mixers, order);
 }
 
 TEST(HfConfig, Mixtral) {

@@ -268,6 +268,16 @@ TEST(UserEntries, MistakesAreNamedInOneLine) {
                 {"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,"vocab_size":10}])",
            "appears twice"},
           {"[3]", "model 1 must be an object"},
+          {R"([{"id":"x","params":1000000,"layers":4,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"hybrid","attention_layers":1,"layer_mixers":"RRA"}}])",
+           "'layer_mixers' must be one letter A or R for each of the 4 layers"},
+          {R"([{"id":"x","params":1000000,"layers":4,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"hybrid","attention_layers":1,"layer_mixers":"RARA"}}])",
+           "'layer_mixers' has 2 layers A, 'attention_layers' says 1"},
+          {R"([{"id":"x","params":1000000,"layers":4,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"hybrid","attention_layers":1,"delta_net_k_heads":2,"delta_net_v_heads":4}}])",
+           "'delta_net_k_heads', 'delta_net_v_heads', 'delta_net_head_dim' and 'delta_net_conv' go together"},
+          {R"([{"id":"x","params":1000000,"layers":4,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"hybrid","attention_layers":1,"delta_net_k_heads":3,"delta_net_v_heads":4,"delta_net_head_dim":8,"delta_net_conv":4}}])",
+           "value heads a multiple of the key heads"},
+          {R"([{"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"sliding","sliding_window":8,"sinks":1}}])",
+           "'sinks' must be true or false"},
       }) {
     auto db = ModelDb::parse(c.json, "user.json");
     ASSERT_FALSE(db.ok()) << c.json;
@@ -277,6 +287,27 @@ TEST(UserEntries, MistakesAreNamedInOneLine) {
   }
   const std::string deep = std::string(5000, '[') + std::string(5000, ']');
   EXPECT_NE(ModelDb::parse(deep, "user.json").error().message.find("nested"), std::string::npos);
+}
+
+// A hybrid's mixers as a GGUF file gives them (gguf.cpp): the layer order,
+// LFM2's short convolution, Qwen3-Next's delta net; they reach the model.
+TEST(UserEntries, HybridMixersAreRead) {
+  auto db = ModelDb::parse(R"([{"id":"x","params":1000000,"layers":4,"hidden_size":64,"heads":2,
+      "vocab_size":10,"attention":{"kind":"hybrid","attention_layers":1,"layer_mixers":"RRRA",
+      "delta_net_k_heads":2,"delta_net_v_heads":4,"delta_net_head_dim":16,"delta_net_conv":4}},
+      {"id":"y","params":1000000,"layers":3,"hidden_size":64,"heads":2,"vocab_size":10,
+      "attention":{"kind":"hybrid","attention_layers":1,"layer_mixers":"RAR","short_conv_cache":2}}])",
+                           "user.json");
+  ASSERT_TRUE(db.ok()) << db.error().message;
+  const Attention& x = db->find("x")->entry->model.arch.attention;
+  EXPECT_EQ(x.layer_mixers, "RRRA");
+  EXPECT_EQ(x.delta_net_k_heads, 2);
+  EXPECT_EQ(x.delta_net_v_heads, 4);
+  EXPECT_EQ(x.delta_net_head_dim, 16);
+  EXPECT_EQ(x.delta_net_conv, 4);
+  const Attention& y = db->find("y")->entry->model.arch.attention;
+  EXPECT_EQ(y.layer_mixers, "RAR");
+  EXPECT_EQ(y.short_conv_cache, 2);
 }
 
 // The estimate sees the catalogue's architecture.

@@ -179,6 +179,15 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
     at.recurrent_state_floats = (*conv - 1) * conv_dim + *nv * *dk * *dv;
     at.recurrent_params =
         h * (2 * *nk * *dk + 2 * *nv * *dv) + h * 2 * *nv + conv_dim * *conv + *nv * *dv * h;
+    // The delta net as llama.cpp's qwen3next graph takes it (gguf.cpp reads
+    // the same four from ssm.*): one head size for keys and values. Qwen3.5
+    // has the same keys and another graph, so only qwen3_next.
+    if (type == "qwen3_next" && *dk == *dv && *nk > 0 && *nv % *nk == 0 && *conv > 1) {
+      at.delta_net_k_heads = static_cast<int>(*nk);
+      at.delta_net_v_heads = static_cast<int>(*nv);
+      at.delta_net_head_dim = static_cast<int>(*dk);
+      at.delta_net_conv = static_cast<int>(*conv);
+    }
     return;
   }
   // LFM2 short convolution (modeling_lfm2.py, Lfm2ShortConv): in_proj h x 3h,
@@ -401,21 +410,41 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   std::int64_t windowed = -1;  // from layer_types, when given
   std::int64_t recurrent = 0;
   std::int64_t attention_only = -1;  // Nemotron-H: layers that are attention
+  std::string mixers;  // one letter a layer, as Attention::layer_mixers
   for (const char* key : {"layer_types", "layers_block_type"}) {
     const auto it = t.find(key);
     if (it == t.end() || !it->is_array()) {
       continue;
     }
     windowed = 0;
+    mixers.clear();
     for (const auto& l : *it) {
       const std::string kind = l.is_string() ? to_lower(l.get<std::string>()) : "";
       if (kind.find("sliding") != std::string::npos || kind.find("chunk") != std::string::npos) {
         ++windowed;
+        mixers += 'A';
       } else if (kind.find("linear") != std::string::npos ||
                  kind.find("mamba") != std::string::npos ||
                  kind.find("recurrent") != std::string::npos || kind == "conv") {
         ++recurrent;
+        mixers += 'R';
+      } else {
+        mixers += 'A';
       }
+    }
+  }
+  // Qwen3-Next's released config.json leaves layer_types out (Qwen/Qwen3-Next-
+  // 80B-A3B-Instruct at revision 9c7f2fbe) and transformers derives it
+  // (configuration_qwen3_next.py, Qwen3NextConfig: layer i is linear attention
+  // unless (i + 1) % full_attention_interval == 0; the interval defaults to 4).
+  if (const auto interval = get_int(t, {"full_attention_interval"}, 1 << 16);
+      windowed < 0 && (interval || type == "qwen3_next")) {
+    const std::int64_t every = std::max<std::int64_t>(1, interval.value_or(4));
+    windowed = 0;
+    for (std::int64_t i = 0; i < a.layers; ++i) {
+      const bool attends = (i + 1) % every == 0;
+      recurrent += attends ? 0 : 1;
+      mixers += attends ? 'A' : 'R';
     }
   }
   // LFM2's original configs list the attention layers instead
@@ -429,6 +458,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       }
     }
     recurrent = std::count(attends.begin(), attends.end(), false);
+    for (const bool x : attends) {
+      mixers += x ? 'A' : 'R';
+    }
   }
   if (const std::string pattern = get_string(t, "hybrid_override_pattern"); !pattern.empty()) {
     recurrent = std::count(pattern.begin(), pattern.end(), 'M');
@@ -438,12 +470,19 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     if (a.mlp_layers == 0) {
       a.mlp_layers = -1;  // no MLP layers at all; fixed below
     }
+    mixers.clear();  // only '*' blocks have KV heads
+    for (const char c : pattern) {
+      mixers += c == '*' ? 'A' : 'R';
+    }
   } else if (const auto period = get_int(t, {"attn_layer_period"}, 100000); period) {
     // Jamba: layer i attends when i % period == offset, the rest are Mamba.
     const auto offset = get_int(t, {"attn_layer_offset"}, 100000).value_or(0);
     std::int64_t n = 0;
+    mixers.clear();
     for (std::int64_t i = 0; i < a.layers; ++i) {
-      n += i % *period == offset % *period ? 1 : 0;
+      const bool attends = i % *period == offset % *period;
+      n += attends ? 1 : 0;
+      mixers += attends ? 'A' : 'R';
     }
     recurrent = a.layers - n;
   }
@@ -471,6 +510,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
         parallel_hybrid ? a.layers : (attention_only >= 0 ? attention_only : a.layers - recurrent));
     at.recurrent_layers = static_cast<int>(recurrent);
     set_recurrent_shape(t, type, a);
+    // The layer order, which the compute-buffer replay follows (as a GGUF's
+    // per-layer KV heads give it); Falcon-H1 attends in every layer.
+    if (!parallel_hybrid && std::ssize(mixers) == a.layers) {
+      at.layer_mixers = mixers;
+    }
   } else if (const auto chunk = get_int(t, {"attention_chunk_size"}, std::int64_t{1} << 31);
              chunk && (a.max_context == 0 || *chunk < a.max_context)) {
     // Llama 4: chunked local attention; the layers listed 0 in no_rope_layers

@@ -88,7 +88,11 @@ class EntryReader {
   }
 
   std::string string(const char* key, std::optional<std::string> fallback = std::nullopt) {
-    const Json* v = find(j_, key);
+    return string_in(j_, key, std::move(fallback));
+  }
+
+  std::string string_in(const Json& obj, const char* key, std::optional<std::string> fallback) {
+    const Json* v = find(obj, key);
     if (v == nullptr) {
       if (!fallback) {
         fail(fmt::format("missing '{}'", key));
@@ -103,8 +107,10 @@ class EntryReader {
     return v->get<std::string>();
   }
 
-  bool boolean(const char* key, bool fallback) {
-    const Json* v = find(j_, key);
+  bool boolean(const char* key, bool fallback) { return boolean_in(j_, key, fallback); }
+
+  bool boolean_in(const Json& obj, const char* key, bool fallback) {
+    const Json* v = find(obj, key);
     if (v == nullptr) {
       return fallback;
     }
@@ -174,6 +180,40 @@ constexpr std::int64_t kMaxFfn = 1 << 24;
 constexpr std::int64_t kMaxHeads = 1 << 16;
 constexpr std::int64_t kMaxVocab = 1 << 27;
 constexpr std::int64_t kMaxContext = std::int64_t{1} << 31;
+
+// A hybrid's recurrent mixers, as a GGUF file gives them (gguf.cpp), so
+// that a model named from the catalogue builds the same compute graph as
+// its file: the layer order ('A' a layer with KV heads, 'R' one without),
+// LFM2's short convolution, Qwen3-Next's gated delta net.
+void read_mixers(EntryReader& r, const Json& at, Architecture& a) {
+  Attention& x = a.attention;
+  x.layer_mixers = r.string_in(at, "layer_mixers", "");
+  if (!x.layer_mixers.empty()) {
+    const auto attends = std::count(x.layer_mixers.begin(), x.layer_mixers.end(), 'A');
+    const auto recurs = std::count(x.layer_mixers.begin(), x.layer_mixers.end(), 'R');
+    if (std::ssize(x.layer_mixers) != a.layers || attends + recurs != a.layers) {
+      r.fail(fmt::format("'layer_mixers' must be one letter A or R for each of the {} layers",
+                         a.layers));
+    } else if (x.attention_layers > 0 && attends != x.attention_layers) {
+      r.fail(fmt::format("'layer_mixers' has {} layers A, 'attention_layers' says {}", attends,
+                         x.attention_layers));
+    }
+  }
+  x.short_conv_cache = static_cast<int>(r.integer_in(at, "short_conv_cache", 0, 63, 0));
+  x.delta_net_k_heads = static_cast<int>(r.integer_in(at, "delta_net_k_heads", 0, kMaxHeads, 0));
+  x.delta_net_v_heads = static_cast<int>(r.integer_in(at, "delta_net_v_heads", 0, kMaxHeads, 0));
+  x.delta_net_head_dim = static_cast<int>(r.integer_in(at, "delta_net_head_dim", 0, kMaxHeads, 0));
+  x.delta_net_conv = static_cast<int>(r.integer_in(at, "delta_net_conv", 0, 63, 0));
+  const int given = (x.delta_net_k_heads > 0) + (x.delta_net_v_heads > 0) +
+                    (x.delta_net_head_dim > 0) + (x.delta_net_conv > 0);
+  // The same bounds the GGUF reader takes the delta net's keys within.
+  if (given != 0 && (given != 4 || x.delta_net_v_heads % x.delta_net_k_heads != 0 ||
+                     x.delta_net_conv < 2)) {
+    r.fail(
+        "'delta_net_k_heads', 'delta_net_v_heads', 'delta_net_head_dim' and 'delta_net_conv' go "
+        "together: value heads a multiple of the key heads, a convolution of 2 taps or more");
+  }
+}
 
 Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::string_view origin) {
   if (!j.is_object()) {
@@ -267,12 +307,16 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.recurrent_params = r.integer_in(*at, "recurrent_params", 0, kMaxParams, 0);
       a.attention.recurrent_state_floats =
           r.integer_in(*at, "recurrent_state_floats", 0, kMaxParams, 0);
+      read_mixers(r, *at, a);
     } else {
       r.fail(fmt::format("attention 'kind' must be full, sliding, chunked, mla or hybrid, not '{}'",
                          kind));
     }
     a.attention.kv_shared_layers =
         static_cast<int>(r.integer_in(*at, "kv_shared_layers", 0, a.layers, 0));
+    // gpt-oss's learned attention sinks, as a GGUF's attn_sinks tensors say:
+    // its graph picks the rows to output after the last layer.
+    a.attention.sinks = r.boolean_in(*at, "sinks", false);
   }
   if (const Json* moe = r.object("moe")) {
     Moe x;
