@@ -493,6 +493,14 @@ TEST(HybridMamba, FalconH1GgufKeepsKvAndStateOnEveryLayer) {
   // all 36: conv (4 - 1) x (1536 + 2 x 128), SSM 128 x 1536, F32.
   EXPECT_EQ(kv_cache_bytes(g.arch, q), 36 * std::int64_t{2} * 2 * 64 * 2 * 16384 +
                                            36 * (3 * (1536 + 2 * 128) + 128 * 1536) * 4);
+  // The mixer's sizes the compute buffer's replay needs, from either source.
+  for (const Model* m : {&g, &c}) {
+    EXPECT_EQ(m->arch.attention.mamba2_inner, 1536);
+    EXPECT_EQ(m->arch.attention.mamba2_heads, 24);
+    EXPECT_EQ(m->arch.attention.mamba2_groups, 1);
+    EXPECT_EQ(m->arch.attention.mamba2_state, 128);
+    EXPECT_EQ(m->arch.attention.mamba2_conv, 4);
+  }
 }
 
 // Granite-4.0-H-Tiny: the card's architecture table and Ollama's

@@ -113,6 +113,20 @@ double measured_bytes(const std::vector<std::string>& c) {
   return (std::stod(c[6]) + std::stod(c[7])) * static_cast<double>(kMiB);
 }
 
+// The replayed graph of `s` plus one sequence's logits (the output buffer)
+// against a live row's buffers, in percent; prints the row.
+double replay_error(const char* label, const LlamaGraphShape& s,
+                    const std::vector<std::string>& c) {
+  const double output = 4.0 * static_cast<double>(s.vocab);
+  const double willfit = static_cast<double>(ggml_graph_peak(llama_forward_graph(s))) + output;
+  const double measured = measured_bytes(c);
+  const double err = (willfit - measured) / measured * 100.0;
+  std::printf("  %s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.2f %%\n",
+              label, c[2].c_str(), c[3].c_str(), c[4].c_str(), measured / static_cast<double>(kMiB),
+              willfit / static_cast<double>(kMiB), err);
+  return err;
+}
+
 // willfit's CPU-only llama.cpp compute term (the graph's buffer and the
 // logits output buffer) for the catalogue's model against what llama.cpp
 // logged for a file of that architecture, every row within the live gate.
@@ -181,20 +195,46 @@ TEST(GgmlAlloc, Qwen3NextComputeBufferMatchesTheLiveLlamaCpp) {
     s.out_ids_after_norm = true;
     s.flash = c[3] == "on";
     s.rotate_k = s.rotate_v = c[4] == "q8_0";
-    const double output = 4.0 * static_cast<double>(s.vocab);  // one sequence's logits
-    const double willfit = static_cast<double>(ggml_graph_peak(llama_forward_graph(s))) + output;
-    const double measured = measured_bytes(c);
-    const double err = (willfit - measured) / measured * 100.0;
-    std::printf(
-        "  qwen3-next ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.2f %%\n",
-        c[2].c_str(), c[3].c_str(), c[4].c_str(), measured / static_cast<double>(kMiB),
-        willfit / static_cast<double>(kMiB), err);
+    const double err = replay_error("qwen3-next", s, c);
     EXPECT_LE(std::abs(err), 5.0);
     errors.push_back(std::abs(err));
   });
   ASSERT_EQ(errors.size(), 9U);
   std::sort(errors.begin(), errors.end());
   EXPECT_LE(errors[errors.size() / 2], 1.0);  // the flash rows are exact
+}
+
+// Falcon-H1-0.5B's graph (a Mamba-2 mixer beside the attention of every
+// layer; shapes from its config.json as NVIDIA-NeMo/Megatron-Bridge quotes it,
+// tests/unit_tests/models/falcon_h1/test_falcon_h1_bridge.py at ebd91e97)
+// against what a real llama.cpp reserved for its synthetic Q8_0 file
+// (tests/data/llamacpp_cpu_compute_falcon_h1.csv). The catalogue does not
+// carry the mixer's heads; a file or a config.json does.
+TEST(GgmlAlloc, FalconH1ComputeBufferMatchesTheLiveLlamaCpp) {
+  std::vector<double> errors;
+  for_each_live_row("llamacpp_cpu_compute_falcon_h1.csv", [&](const std::vector<std::string>& c) {
+    LlamaGraphShape s;
+    s.tokens = std::stoll(c[5]);
+    s.cells = std::stoll(c[2]);  // a multiple of 256: no padding
+    s.layers = 36;
+    s.hidden = 1024;
+    s.heads = 8;
+    s.kv_heads = 2;
+    s.head_dim = 64;
+    s.ffn = 2048;
+    s.vocab = 32784;
+    s.m2_inner = 24 * 64;  // mamba_n_heads x mamba_d_head (mamba_d_ssm)
+    s.m2_heads = 24;
+    s.m2_groups = 1;
+    s.m2_state = 128;
+    s.m2_conv = 4;
+    s.flash = c[3] == "on";
+    s.rotate_k = s.rotate_v = c[4] == "q8_0";
+    const double err = replay_error("falcon-h1", s, c);
+    EXPECT_LE(std::abs(err), 1.0);  // every row within the log's rounding but one (0.04 %)
+    errors.push_back(std::abs(err));
+  });
+  ASSERT_EQ(errors.size(), 9U);
 }
 
 }  // namespace

@@ -86,6 +86,26 @@ struct LlamaGraphShape {
   bool gated_attention = false;
   bool shared_gate = false;
   bool out_ids_after_norm = false;
+  // Falcon-H1 (falcon-h1.cpp, mamba-base.cpp build_mamba2_layer): a Mamba-2
+  // mixer beside the attention of every layer, of m2_heads heads over
+  // m2_inner values, m2_groups groups of B and C of m2_state values, a
+  // convolution of m2_conv taps; its output is added to the attention's.
+  // 0: none.
+  std::int64_t m2_inner = 0;
+  int m2_heads = 0;
+  int m2_groups = 0;
+  int m2_state = 0;
+  int m2_conv = 0;
+  // Gemma 3n (gemma3n.cpp): the hidden state carried as `altup` AltUp
+  // streams, per-layer inputs of ple_width values per layer, a LAuReL
+  // branch of laurel_rank, the layers from kv_layers on reading an earlier
+  // layer's cache (Q only; 0: every layer has its own), and a Gaussian top-k
+  // on the MLP gate of the first sparse_layers layers. 0: none.
+  int altup = 0;
+  std::int64_t ple_width = 0;
+  std::int64_t laurel_rank = 0;
+  int kv_layers = 0;
+  int sparse_layers = 0;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

@@ -33,9 +33,10 @@
 //     values, queries multiplied into the latent, the output decompressed
 //     per head), as are Llama 4's routing (experts chosen by the raw logits,
 //     the input weighted per expert before them) and shared experts, and
-//     two hybrids: LFM2's short convolutions and Qwen3-Next's gated delta
-//     nets with its gated attention. Other recurrent models build other
-//     graphs (Mamba-2 scans, Qwen3.5's delta nets); for them the closed form
+//     three hybrids: LFM2's short convolutions, Qwen3-Next's gated delta
+//     nets with its gated attention, and Falcon-H1's Mamba-2 mixer beside
+//     every layer's attention. Other recurrent models build other graphs
+//     (Nemotron-H's Mamba-2 blocks, Qwen3.5's delta nets); for them the closed form
 //     stays: the widest of
 //       attention = 4 b (1 + 4 e + c (h + 1)) (flash: 4 b (1 + 4 e) + mask),
 //       ffn       = 4 b (4 e + 3 F) + mask, F = f, or for experts
@@ -423,7 +424,8 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const bool replay = a.attention.kind == AttentionKind::Full ||
                       a.attention.kind == AttentionKind::Sliding ||
                       (a.attention.kind == AttentionKind::Hybrid &&
-                       (a.attention.short_conv_cache > 0 || a.attention.delta_net_v_heads > 0)) ||
+                       (a.attention.short_conv_cache > 0 || a.attention.delta_net_v_heads > 0 ||
+                        a.attention.mamba2_inner > 0)) ||
                       (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0 &&
                        a.attention.index_head_dim == 0);
   if (replay) {
@@ -460,6 +462,17 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     }
     s.vocab = a.vocab_size;
     s.late_out_ids = a.attention.sinks;
+    if (a.altup_inputs > 1 && a.per_layer_width > 0) {
+      // Gemma 3n: AltUp streams, per-layer inputs, LAuReL, the shared-KV
+      // layers reading the cache of the last layers that keep one, and the
+      // activation sparsity of the first 10 layers (llama.cpp src/models/
+      // models.h, llama_model_gemma3n::graph::n_layer_sparsity, a fixed 10).
+      s.altup = a.altup_inputs;
+      s.ple_width = a.per_layer_width;
+      s.laurel_rank = std::max<std::int64_t>(1, a.laurel_rank);
+      s.kv_layers = a.attention.kv_shared_layers > 0 ? a.layers - a.attention.kv_shared_layers : 0;
+      s.sparse_layers = std::min(10, a.layers);
+    }
     if (a.attention.kind == AttentionKind::Hybrid) {
       // LFM2: the file's own layer order, else the attention layers spread
       // evenly (the catalogue gives only their count).
@@ -471,6 +484,12 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.dn_v_heads = a.attention.delta_net_v_heads;
       s.dn_head = a.attention.delta_net_head_dim;
       s.dn_conv = a.attention.delta_net_conv;
+      // Falcon-H1: a Mamba-2 mixer beside every layer's attention.
+      s.m2_inner = a.attention.mamba2_inner;
+      s.m2_heads = a.attention.mamba2_heads;
+      s.m2_groups = a.attention.mamba2_groups;
+      s.m2_state = a.attention.mamba2_state;
+      s.m2_conv = a.attention.mamba2_conv;
       const bool qwen3next = s.dn_v_heads > 0;
       s.gated_attention = qwen3next;
       s.shared_gate = qwen3next;

@@ -728,6 +728,23 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.attention.kind = AttentionKind::Hybrid;
     a.attention.attention_layers = a.layers;
     a.attention.recurrent_layers = a.layers;
+    // The mixer's sizes, for the allocator replay of its graph (ggml_alloc.cpp).
+    const auto inner = meta_int(f, key("ssm.inner_size"));
+    const auto m2_heads = meta_int(f, key("ssm.time_step_rank"));
+    const auto groups = meta_int(f, key("ssm.group_count"));
+    const auto state = meta_int(f, key("ssm.state_size"));
+    const auto conv = meta_int(f, key("ssm.conv_kernel"));
+    constexpr std::int64_t kMax = 1 << 20;
+    if (inner && m2_heads && groups && state && conv && *m2_heads > 0 &&
+        *m2_heads<kMax&& * inner> 0 && *inner < kMax && *inner % *m2_heads == 0 && *groups > 0 &&
+        *groups < kMax && *inner % *groups == 0 && *state > 0 && *state<kMax&& * conv> 1 &&
+        *conv < 64) {
+      a.attention.mamba2_inner = *inner;
+      a.attention.mamba2_heads = static_cast<int>(*m2_heads);
+      a.attention.mamba2_groups = static_cast<int>(*groups);
+      a.attention.mamba2_state = static_cast<int>(*state);
+      a.attention.mamba2_conv = static_cast<int>(*conv);
+    }
   }
   a.max_context = std::max<std::int64_t>(0, meta_int(f, key("context_length")).value_or(0));
   // Qwen3-Next / Qwen3.5: one full-attention layer every N, gated delta nets

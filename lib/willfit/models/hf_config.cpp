@@ -218,6 +218,16 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
     at.recurrent_state_floats = (*d_conv - 1) * conv_dim + *d_state * d_inner;
     at.recurrent_params =
         h * (2 * d_inner + 2 * groups * *d_state + *n_heads) + conv_dim * *d_conv + d_inner * h;
+    // Falcon-H1's mixer sits beside the attention of every layer, whose graph
+    // the allocator replay builds (ggml_alloc.cpp) from these sizes.
+    if (type == "falcon_h1" && *n_heads > 0 && d_inner % *n_heads == 0 && groups > 0 &&
+        d_inner % groups == 0) {
+      at.mamba2_inner = d_inner;
+      at.mamba2_heads = static_cast<int>(*n_heads);
+      at.mamba2_groups = static_cast<int>(groups);
+      at.mamba2_state = static_cast<int>(*d_state);
+      at.mamba2_conv = static_cast<int>(*d_conv);
+    }
     return;
   }
   // Mamba (modeling_jamba.py, JambaMambaMixer): in_proj h x 2 d_inner, conv

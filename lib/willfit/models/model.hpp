@@ -72,6 +72,16 @@ struct Attention {
   int delta_net_v_heads = 0;
   int delta_net_head_dim = 0;
   int delta_net_conv = 0;
+  // Hybrid, Falcon-H1: the Mamba-2 mixer beside each layer's attention, of
+  // mamba2_heads heads over mamba2_inner values (ssm.inner_size,
+  // ssm.time_step_rank), mamba2_groups groups of B and C of mamba2_state
+  // (ssm.group_count, ssm.state_size), a convolution of mamba2_conv taps
+  // (ssm.conv_kernel). 0: no such mixer, or its sizes unknown.
+  std::int64_t mamba2_inner = 0;
+  int mamba2_heads = 0;
+  int mamba2_groups = 0;
+  int mamba2_state = 0;
+  int mamba2_conv = 0;
 };
 
 struct Moe {
