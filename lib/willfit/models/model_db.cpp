@@ -267,6 +267,25 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.recurrent_params = r.integer_in(*at, "recurrent_params", 0, kMaxParams, 0);
       a.attention.recurrent_state_floats =
           r.integer_in(*at, "recurrent_state_floats", 0, kMaxParams, 0);
+      // Falcon-H1's Mamba-2 mixer beside every layer's attention, for the
+      // compute buffer's replay (ggml_alloc.cpp); absent for other hybrids.
+      a.attention.mamba2_inner = r.integer_in(*at, "mamba2_inner", 0, kMaxWidth, 0);
+      a.attention.mamba2_heads =
+          static_cast<int>(r.integer_in(*at, "mamba2_heads", 0, kMaxHeads, 0));
+      a.attention.mamba2_groups =
+          static_cast<int>(r.integer_in(*at, "mamba2_groups", 0, kMaxHeads, 0));
+      a.attention.mamba2_state =
+          static_cast<int>(r.integer_in(*at, "mamba2_state", 0, kMaxWidth, 0));
+      a.attention.mamba2_conv = static_cast<int>(r.integer_in(*at, "mamba2_conv", 0, 64, 0));
+      if (a.attention.mamba2_inner > 0 &&
+          (a.attention.mamba2_heads <= 0 || a.attention.mamba2_groups <= 0 ||
+           a.attention.mamba2_state <= 0 || a.attention.mamba2_conv < 2 ||
+           a.attention.mamba2_inner % a.attention.mamba2_heads != 0 ||
+           a.attention.mamba2_inner % a.attention.mamba2_groups != 0)) {
+        r.fail(
+            "attention 'mamba2_inner' needs mamba2_heads and mamba2_groups that divide it, "
+            "mamba2_state and a mamba2_conv of 2 or more");
+      }
     } else {
       r.fail(fmt::format("attention 'kind' must be full, sliding, chunked, mla or hybrid, not '{}'",
                          kind));
