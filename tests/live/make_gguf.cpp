@@ -11,7 +11,8 @@
 // runs), so a 90 GB file costs a few megabytes of disk.
 //
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
-// gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba}.cpp (load_arch_tensors
+// gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
+// falcon-h1,gemma3n}.cpp (load_arch_tensors
 // and load_arch_hparams: the keys each reads) and src/llama-arch.cpp (names),
 // at the commit node-llama-cpp 3.21.1 bundles (80fb11ac). Quantisation mixes: F16 and Q8_0 quantise
 // every 2-D weight (norms, biases and the MoE router stay F32, as llama-quant.cpp keeps them);
@@ -107,7 +108,15 @@ struct Spec {
   double resid_scale = 0;
   double logit_scale = 0;
   bool nope = false;  // no RoPE: rope.scaling.finetuned false (Granite 4 H)
-  std::string skip_types;  // file types this machine cannot load, with the reason after ':'
+  // Gemma 3n (gemma3n.cpp): per-layer embeddings of per_layer_width for each
+  // layer, AltUp streams, the LAuReL rank, the last kv_shared_layers layers
+  // reading earlier layers' KV, one global layer every swa_period.
+  int64_t per_layer_width = 0;  // hidden_size_per_layer_input
+  int altup_inputs = 0;         // altup_num_inputs
+  int64_t laurel_rank = 0;      // laurel_rank
+  int kv_shared_layers = 0;     // num_kv_shared_layers
+  int swa_period = 0;           // layer_types: sliding but every swa_period-th
+  std::string skip_types;       // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
 
@@ -357,6 +366,44 @@ const std::vector<Spec>& specs() {
     v.back().ssm_dt_rank = 256;
     v.back().skip_types =
         "q4_k_m: its CPU_REPACK copy of the Q4_K weights (about 29 GB) does not fit in RAM";
+    // Falcon-H1-0.5B: attention (8 heads of 64, 2 KV heads) and a Mamba-2
+    // mixer (24 heads of 64: mamba_d_ssm 1536, state 128, 1 group, conv 4,
+    // conv bias, no gated RMS norm: mamba_rms_norm false) side by side in
+    // every layer, then a gated SiLU MLP of 2048; untied, rope_theta 1e11.
+    v.push_back(shape("falcon-h1-0.5b", "falcon-h1", 36, 1024, 2048, 8, 2, 64, 32784, 16384, 1e11,
+                      1e-5,
+                      "tiiuae/Falcon-H1-0.5B config.json as NVIDIA-NeMo/Megatron-Bridge quotes it "
+                      "(tests/unit_tests/models/falcon_h1/test_falcon_h1_bridge.py @ebd91e97, "
+                      "FALCON_H1_500M_CONFIG; data/models.json row falcon-h1-0.5b)"));
+    v.back().ssm_conv = 4;
+    v.back().ssm_inner = 24 * 64;
+    v.back().ssm_state = 128;
+    v.back().ssm_heads = 24;
+    v.back().ssm_groups = 1;
+    // Gemma-3n-E2B (text model): 30 layers, 8 heads of 256, 2 KV heads, MLP
+    // 8192 (GELU-gated), window 512 on four layers of five, the last 10
+    // layers sharing KV, per-layer embeddings of 256 per layer, 4 AltUp
+    // streams, LAuReL rank 64, final soft-cap 30, rope 1e6 global / 1e4 local.
+    // The per-layer table has the full vocabulary's rows: the converter pads
+    // vocab_size_per_layer_input 262144 to 262400 (conversion/gemma.py
+    // Gemma3NModel.modify_tensors). The F16 file (8.9 GB) is left out: the
+    // loads here keep to about 8 GB.
+    v.push_back(shape("gemma-3n-e2b", "gemma3n", 30, 2048, 8192, 8, 2, 256, 262400, 32768, 1e6,
+                      1e-6,
+                      "google/gemma-3n-E2B: google-deepmind/gemma gemma/gm/nn/gemma3n/_gemma3n.py "
+                      "@a9b44e59 (_get_gemma3n_config; data/models.json row gemma-3n-e2b, with "
+                      "the config.json text_config values it cites)"));
+    v.back().tied = true;
+    v.back().qk_norm = true;
+    v.back().sliding_window = 512;
+    v.back().swa_rope_base = 10000;
+    v.back().final_softcap = 30.0;
+    v.back().per_layer_width = 256;
+    v.back().altup_inputs = 4;
+    v.back().laurel_rank = 64;
+    v.back().kv_shared_layers = 10;
+    v.back().swa_period = 5;
+    v.back().skip_types = "f16: an 8.9 GB file, above the 8 GB the live loads here keep to";
     return v;
   }();
   return list;
@@ -407,6 +454,12 @@ GgmlType weight_type(const std::string& ftype, const std::string& name, int laye
   if (name.find("ffn_gate_inp") != std::string::npos) {
     return F32;  // llama-quant.cpp never quantises the router
   }
+  // llama-quant.cpp tensor_allows_quantization: AltUp, LAuReL and the
+  // per-layer model projection stay as converted (F16 here).
+  if (name.find("altup") != std::string::npos || name.find("laurel") != std::string::npos ||
+      name.find("per_layer_model_proj") != std::string::npos) {
+    return F16;
+  }
   if (ftype == "f16") {
     return F16;
   }
@@ -420,7 +473,9 @@ GgmlType weight_type(const std::string& ftype, const std::string& name, int laye
   GgmlType t = name.find("attn_qkv.weight") != std::string::npos ? Q5_K : Q4_K;
   // A tied token_embd is the output too: llama-quant.cpp gives it the
   // output's type (`!qs.has_output && name == token_embd`).
-  if (name == "output.weight" || (tied && name == "token_embd.weight")) {
+  // per_layer_token_embd is a token-embedding table too (tensor_name_match_token_embd).
+  if (name == "output.weight" ||
+      (tied && (name == "token_embd.weight" || name == "per_layer_token_embd.weight"))) {
     t = Q6_K;
   } else if ((name.find("attn_v.weight") != std::string::npos ||
               name.find("ffn_down") != std::string::npos) &&
@@ -488,10 +543,63 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ssm_norm.weight", {s.ssm_inner / s.ssm_groups, s.ssm_groups}, i);
     add(b + "ssm_out.weight", {s.ssm_inner, e}, i);
   };
+  if (s.arch == "gemma3n") {  // gemma3n.cpp load_arch_tensors: the model-wide AltUp and PLE
+    const int64_t ple = s.per_layer_width * s.layers;
+    add("altup_proj.weight", {e, e, s.altup_inputs - 1}, -1);
+    add("altup_unembd_proj.weight", {e, e, s.altup_inputs - 1}, -1);
+    add("per_layer_token_embd.weight", {ple, s.vocab}, -1);
+    add("per_layer_model_proj.weight", {e, ple}, -1);
+    add("per_layer_proj_norm.weight", {s.per_layer_width}, -1);
+  }
   for (int i = 0; i < s.layers; ++i) {
     const std::string b = "blk." + std::to_string(i) + ".";
     const char kind = layer_kind(s, i);
     add(b + "attn_norm.weight", {e}, i);
+    if (s.arch == "falcon-h1") {  // falcon-h1.cpp: attention and Mamba-2 in every layer
+      const int64_t conv_dim = s.ssm_inner + 2 * s.ssm_groups * s.ssm_state;
+      add(b + "ssm_in.weight", {e, s.ssm_inner + conv_dim + s.ssm_heads}, i);
+      add(b + "ssm_conv1d.weight", {s.ssm_conv, conv_dim}, i);
+      add(b + "ssm_conv1d.bias", {conv_dim}, i);
+      add(b + "ssm_dt.bias", {s.ssm_heads}, i);
+      add(b + "ssm_a", {1, s.ssm_heads}, i);
+      add(b + "ssm_d", {1, s.ssm_heads}, i);
+      add(b + "ssm_out.weight", {s.ssm_inner, e}, i);
+      add(b + "attn_q.weight", {e, q}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "ffn_norm", {e}, i);  // the loader asks for it without ".weight"
+      add(b + "ffn_gate.weight", {e, s.ffn}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      continue;
+    }
+    if (s.arch == "gemma3n") {  // every layer carries Q/K/V, shared-KV layers included
+      add(b + "attn_q.weight", {e, q}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_q_norm.weight", {s.head_dim}, i);
+      add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      add(b + "post_attention_norm.weight", {e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_gate.weight", {e, s.ffn}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      add(b + "post_ffw_norm.weight", {e}, i);
+      add(b + "inp_gate.weight", {e, s.per_layer_width}, i);
+      add(b + "proj.weight", {s.per_layer_width, e}, i);
+      add(b + "post_norm.weight", {e}, i);
+      add(b + "altup_correct_coef.weight", {s.altup_inputs, s.altup_inputs}, i);
+      add(b + "altup_correct_scale.weight", {e}, i);
+      add(b + "altup_predict_coef.weight", {s.altup_inputs, s.altup_inputs * s.altup_inputs}, i);
+      add(b + "altup_router.weight", {e, s.altup_inputs}, i);
+      add(b + "altup_router_norm.weight", {e}, i);
+      add(b + "laurel_l.weight", {e, s.laurel_rank}, i);
+      add(b + "laurel_r.weight", {s.laurel_rank, e}, i);
+      add(b + "laurel_post_norm.weight", {e}, i);
+      continue;
+    }
     if (s.arch == "qwen3next") {  // qwen3next.cpp load_block_trunk
       add(b + "post_attention_norm.weight", {e}, i);
       if (kind == 'D') {
@@ -553,8 +661,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "attn_output.weight", {q, e}, i);
       }
       add(b + "ffn_norm.weight", {e}, i);
-      const bool moe =
-          s.experts > 0 && (s.moe_period == 0 || i % s.moe_period == s.moe_period - 1);
+      const bool moe = s.experts > 0 && (s.moe_period == 0 || i % s.moe_period == s.moe_period - 1);
       if (moe) {
         add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
         add(b + "ffn_gate_exps.weight", {e, s.ffn, s.experts}, i);
@@ -697,6 +804,17 @@ class Writer {
     }
     ++kv_count;
   }
+  void key_arr_bool(std::string_view k, const std::vector<bool>& v) {
+    str(k);
+    u32(ARR);
+    u32(BOOL);
+    u64(v.size());
+    for (bool x : v) {
+      const uint8_t b = x ? 1 : 0;
+      raw(&b, 1);
+    }
+    ++kv_count;
+  }
   void key_str(std::string_view k, std::string_view v) {
     str(k);
     u32(STR);
@@ -780,6 +898,20 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
   if (s.attn_softcap > 0) {
     w.key_f32(a + ".attn_logit_softcapping", s.attn_softcap);
     w.key_f32(a + ".final_logit_softcapping", s.final_softcap);
+  }
+  if (s.arch == "gemma3n") {  // conversion/gemma.py Gemma3NModel.set_gguf_parameters
+    w.key_f32(a + ".final_logit_softcapping", s.final_softcap);
+    w.key_u32(a + ".altup.active_idx", 0);
+    w.key_u32(a + ".altup.num_inputs", static_cast<uint32_t>(s.altup_inputs));
+    w.key_u32(a + ".embedding_length_per_layer_input", static_cast<uint32_t>(s.per_layer_width));
+    w.key_u32(a + ".attention.shared_kv_layers", static_cast<uint32_t>(s.kv_shared_layers));
+    // layer_types as per-layer flags (true: sliding); this llama.cpp reads
+    // only a scalar under the key and keeps its period of 5 for an array.
+    std::vector<bool> swa;
+    for (int i = 0; i < s.layers; ++i) {
+      swa.push_back((i + 1) % s.swa_period != 0);
+    }
+    w.key_arr_bool(a + ".attention.sliding_window_pattern", swa);
   }
   if (s.experts > 0) {
     w.key_u32(a + ".expert_count", static_cast<uint32_t>(s.experts));

@@ -529,6 +529,14 @@ TEST(HybridMamba, FalconH1GgufKeepsKvAndStateOnEveryLayer) {
   // all 36: conv (4 - 1) x (1536 + 2 x 128), SSM 128 x 1536, F32.
   EXPECT_EQ(kv_cache_bytes(g.arch, q), 36 * std::int64_t{2} * 2 * 64 * 2 * 16384 +
                                            36 * (3 * (1536 + 2 * 128) + 128 * 1536) * 4);
+  // The mixer's sizes the compute buffer's replay needs, from either source.
+  for (const Model* m : {&g, &c}) {
+    EXPECT_EQ(m->arch.attention.ssm_inner, 1536);
+    EXPECT_EQ(m->arch.attention.ssm_heads, 24);
+    EXPECT_EQ(m->arch.attention.ssm_groups, 1);
+    EXPECT_EQ(m->arch.attention.ssm_state, 128);
+    EXPECT_EQ(m->arch.attention.ssm_conv, 4);
+  }
 }
 
 // Granite-4.0-H-Tiny: the card's architecture table and Ollama's

@@ -295,5 +295,39 @@ TEST(GgmlAlloc, Qwen3NextConfigJsonMatchesTheLiveLlamaCpp) {
   EXPECT_LE(errors[errors.size() / 2], 1.0);
 }
 
+// Falcon-H1-0.5B's graph (a Mamba-2 mixer beside the attention of every
+// layer; shapes from its config.json as NVIDIA-NeMo/Megatron-Bridge quotes it,
+// tests/unit_tests/models/falcon_h1/test_falcon_h1_bridge.py at ebd91e97)
+// against what a real llama.cpp reserved for its synthetic Q8_0 file
+// (tests/data/llamacpp_cpu_compute_falcon_h1.csv), and the catalogue's
+// Falcon-H1-0.5B through the whole estimate.
+TEST(GgmlAlloc, FalconH1ComputeBufferMatchesTheLiveLlamaCpp) {
+  std::vector<double> errors;
+  for_each_live_row("llamacpp_cpu_compute_falcon_h1.csv", [&](const std::vector<std::string>& c) {
+    LlamaGraphShape s;
+    s.tokens = std::stoll(c[5]);
+    s.cells = std::stoll(c[2]);  // a multiple of 256: no padding
+    s.layers = 36;
+    s.hidden = 1024;
+    s.heads = 8;
+    s.kv_heads = 2;
+    s.head_dim = 64;
+    s.ffn = 2048;
+    s.vocab = 32784;
+    s.mamba_beside = true;
+    s.ssm_inner = 24 * 64;  // mamba_n_heads x mamba_d_head (mamba_d_ssm)
+    s.ssm_heads = 24;
+    s.ssm_groups = 1;
+    s.ssm_state = 128;
+    s.ssm_conv = 4;
+    const double err = replayed_error(s, c, "falcon-h1");
+    EXPECT_LE(std::abs(err), 1.0);  // every row within the log's rounding but one (0.04 %)
+    errors.push_back(std::abs(err));
+    // The catalogue's Falcon-H1-0.5B carries the mixer's sizes too.
+    EXPECT_LE(std::abs(compute_error(catalogue_model(c[0]), c)), 1.0);
+  });
+  ASSERT_EQ(errors.size(), 9U);
+}
+
 }  // namespace
 }  // namespace willfit

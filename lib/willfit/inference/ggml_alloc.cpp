@@ -90,6 +90,49 @@
 //     adds the residual stream first (so the adds reuse the stream's
 //     block). Checked against GGML_SCHED_DEBUG=2 dumps of Jamba-1.5-Mini
 //     and the live rows (docs/live-llamacpp.md).
+//   - Falcon-H1 (falcon-h1.cpp, mamba-base.cpp build_mamba2_layer): each
+//     layer's attention and a Mamba-2 mixer read the layer input, each
+//     through its own RMS norm, and their outputs are added. llama.cpp
+//     builds the attention up to its heads' output first, then the mixer up
+//     to its scan, then the attention's output projection, then the rest of
+//     the mixer (GGML_SCHED_DEBUG=2 of Falcon-H1-0.5B): the kept
+//     convolution inputs read from the state (build_rs: get_rows), the norm,
+//     in_proj [2 inner + 2 groups x state + heads] (z, xBC and dt are views
+//     of it, so it lives until z is made contiguous after the scan), xBC
+//     joined behind the kept inputs (ggml_concat, (conv - 1 + tokens) rows),
+//     the convolution (+ bias, SiLU in place), dt made contiguous (+ bias),
+//     ggml_ssm_scan (one tensor of the output and the new state: inner x
+//     tokens + state x inner), then the attention output's rotation back
+//     (a quantised V cache) and projection, then z made contiguous, x D (x a view of the
+//     convolution's output, which lives until then), y + x D, the SwiGLU of
+//     z and y (GLU ops are not in place) and ssm_out. In the last layer the
+//     rows to output are picked from the sum of the residual and the layer
+//     output, not from each.
+//   - Gemma 3n (gemma3n.cpp, GGML_SCHED_DEBUG=2 of Gemma-3n-E2B): the
+//     hidden state is n AltUp streams [e, tokens, n]. Before the layers: the
+//     per-layer embeddings' rows ([ple x layers, tokens], from a token input
+//     of their own), the scaled embeddings repeated to n - 1 streams,
+//     projected (altup_proj) and rescaled to the first stream's magnitude,
+//     all joined (ggml_concat). Each layer predicts the streams (the router
+//     norm and tanh of the active stream, the coefficients, the streams made
+//     contiguous and permuted, their product with the coefficients, made
+//     contiguous again, plus the streams), runs the active prediction
+//     through the attention (its own K/V until kv_layers, Q alone after:
+//     the shared cache is read, not written) and LAuReL (two low-rank
+//     products, a norm, plus the attention norm), the MLP (up, gate; the
+//     first sparse_layers layers cut the gate at mean + 1.645 std: mean,
+//     deviations, their squares' sum), then corrects the streams (the
+//     innovation repeated to n streams, times the router's coefficients,
+//     plus the predictions) and adds the per-layer input's projection to
+//     streams 1..n-1 (the first correction gated to ple values, times this
+//     layer's slice of the per-layer inputs, projected back, normed; a
+//     ggml_add over a view and a ggml_concat). The per-layer inputs (the
+//     scaled embeddings projected to ple x layers, normed, added to the rows
+//     read, made contiguous after a permute) are built inside layer 0,
+//     where they are first read, and live to the last layer. After the
+//     layers the n - 1 streams are projected back (altup_unembd_proj),
+//     rescaled and averaged with the first, and the rows to output picked
+//     before the final norm and the soft-capped logits.
 #include "willfit/inference/ggml_alloc.hpp"
 
 #include <algorithm>
@@ -348,7 +391,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // ready embeddings, and ggml_build_forward_select keeps one; the other is
   // still a graph input, allocated and never read, so never freed.
   g.input(4 * b * s.hidden);
-  const int pos = g.input(4 * b);  // inp_pos
+  const bool altup = s.altup > 1;
+  const int ple_tokens = altup ? g.input(4 * b) : -1;  // build_inp_per_layer's token ids
+  const int pos = g.input(4 * b);                      // inp_pos
   if (s.rotate_v) {
     g.input(4 * 64 * 64);
   }
@@ -359,7 +404,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   const int mask_full = g.input(mask_bytes * s.cells * b);
   const int mask_swa = windowed ? g.input(mask_bytes * s.swa_cells * b) : -1;
   const int out_ids = g.input(4 * b);
-  const bool recurrent = s.mixers.find('R') != std::string::npos;
+  const bool mamba_beside = s.mamba_beside && s.ssm_inner > 0;
+  const bool recurrent = s.mixers.find('R') != std::string::npos || mamba_beside;
   const int s_copy = recurrent ? g.input(4) : -1;  // the state row of the one sequence
 
   // Multi-head latent attention, absorbed (deepseek2.cpp, is_mla): Q of
@@ -421,14 +467,51 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   };
   read_conv_state(0);
   int x = g.op(b * e, {tokens});  // token embeddings (get_rows of the embedding table)
+  // Gemma 3n: the per-layer rows, the AltUp streams stacked.
+  const std::int64_t n_alt = std::max(1, s.altup);
+  const std::int64_t ple_all = s.ple_width * s.layers;
+  int ple_rows = -1;
+  int inp_scaled = -1;
+  int inp_per_layer = -1;
+  if (altup) {
+    ple_rows = g.same(g.op(b * ple_all, {ple_tokens}));  // get_rows, scaled
+    inp_scaled = g.same(x);
+    const int rep = g.op(b * e * (n_alt - 1), {inp_scaled});          // ggml_repeat_4d
+    const int proj = g.op(b * e * (n_alt - 1), {rep});                // altup_proj
+    const int target = g.same(g.op(b, {g.op(b * e, {inp_scaled})}));  // |x|: sqr, sum_rows, sqrt
+    const int scaled = g.op(b * e * (n_alt - 1), {proj, target}, {proj});
+    const int norm_p = g.same(g.op(b * (n_alt - 1), {g.same(proj)}));
+    const int added = g.op(b * e * (n_alt - 1), {scaled, norm_p}, {scaled});  // ggml_div
+    x = g.op(b * e * n_alt, {inp_scaled, added});  // ggml_concat: [e, tokens, n]
+  }
+  const auto altup_predict = [&](int streams) {
+    const int permuted = g.op(b * e * n_alt, {g.view(streams)});        // ggml_cont of the permute
+    const int router = g.same(g.same(g.op(b * e, {g.view(streams)})));  // norm, weight, scale
+    const int modal = g.same(g.op(b * n_alt, {router}));                // router, tanh
+    const int coefs = g.op(b * n_alt * n_alt, {modal});
+    const int mixed = g.op(b * e * n_alt, {permuted, g.view(coefs)});
+    const int back = g.op(b * e * n_alt, {g.view(mixed)});  // ggml_cont of the permute back
+    return g.op(b * e * n_alt, {back, streams}, {back, streams});
+  };
   for (int il = 0; il < s.layers; ++il) {
     const bool last = il == s.layers - 1;
     const std::int64_t cells = is_swa(il) ? s.swa_cells : s.cells;
     const int mask = is_swa(il) ? mask_swa : mask_full;
     const bool moe_layer =
         s.experts > 0 && il >= s.dense_layers && (il + 1) % std::max(1, s.moe_step) == 0;
-    const int norm = g.same(x);
+    int predictions = -1;
+    int active = -1;
+    int norm = 0;
+    if (altup) {
+      predictions = altup_predict(x);
+      active = g.view(predictions);
+      norm = g.op(b * e, {active});  // RMS norm of the active stream (a view)
+    } else {
+      norm = g.same(x);
+    }
     const int attn_norm = g.same(norm);
+    // Gemma 3n's shared-KV layers project Q alone and read an earlier cache.
+    const bool own_kv = s.kv_layers <= 0 || il < s.kv_layers;
     // Q, then V, then K (build_attn expands them in that order).
     const auto project = [&](std::int64_t width, bool rope) {
       int t = g.view(g.op(b * width, {attn_norm}));  // reshaped to heads
@@ -556,29 +639,32 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       if (s.rotate_k) {
         q = rotate(q, qw);
       }
-      int v = project(kvw, false);
-      if (s.rotate_v) {
-        v = rotate(v, kvw);
+      if (own_kv) {
+        int v = project(kvw, false);
+        if (s.rotate_v) {
+          v = rotate(v, kvw);
+        }
+        int k = 0;
+        if (s.gated_attention) {
+          const int k_norm = g.op(b * kvw, {g.view(g.op(b * kvw, {attn_norm}))});
+          k = g.op(b * kvw, {k_norm, pos}, {k_norm});  // RoPE
+        } else {
+          k = project(kvw, s.rope);
+        }
+        if (s.rotate_k) {
+          k = rotate(k, kvw);
+        }
+        g.external({g.view(k), k_idxs});
+        g.external({g.view(v), v_idxs});
       }
-      int k = 0;
-      if (s.gated_attention) {
-        const int k_norm = g.op(b * kvw, {g.view(g.op(b * kvw, {attn_norm}))});
-        k = g.op(b * kvw, {k_norm, pos}, {k_norm});  // RoPE
-      } else {
-        k = project(kvw, s.rope);
-      }
-      if (s.rotate_k) {
-        k = rotate(k, kvw);
-      }
-      g.external({g.view(k), k_idxs});
-      g.external({g.view(v), v_idxs});
       if (!moe_layer) {
         read_conv_state(il + 1);
       }
       const int qp = g.view(q);
       if (s.flash) {
         cur = g.view(g.op(b * qw, {qp, mask}));
-        if (s.rotate_v) {
+        // Falcon-H1 rotates the output back after its mixer's scan.
+        if (s.rotate_v && !mamba_beside) {
           cur = rotate(cur, qw);
         }
       } else {
@@ -591,10 +677,54 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         cur = g.op(b * qw, {cur, gate}, {cur});
       }
     }
+    // Falcon-H1's Mamba-2 mixer up to its scan, built before the attention's
+    // output projection.
+    int m2_proj = -1;
+    int m2_x = -1;
+    int m2_scan = -1;
+    if (mamba_beside) {
+      const std::int64_t inner = s.ssm_inner;
+      const std::int64_t bc = 2 * std::int64_t{s.ssm_groups} * s.ssm_state;
+      const std::int64_t conv_dim = inner + bc;
+      const int conv_state = g.op((s.ssm_conv - 1) * conv_dim, {s_copy});  // build_rs
+      const int m2_norm = g.same(g.same(x));  // the layer input normed again
+      m2_proj = g.op(b * (2 * inner + bc + s.ssm_heads), {m2_norm});  // ssm_in
+      const int conv_in =
+          g.op((s.ssm_conv - 1 + b) * conv_dim, {g.view(conv_state), g.view(g.view(m2_proj))});
+      g.external({g.view(conv_in)});  // the last inputs written back to the state
+      const int xbc = g.same(g.same(g.op(b * conv_dim, {conv_in})));    // ssm_conv, bias, SiLU
+      const int dt = g.same(g.op(b * s.ssm_heads, {g.view(m2_proj)}));  // cont, + dt bias
+      m2_x = g.view(xbc);
+      m2_scan = g.op(b * inner + std::int64_t{s.ssm_state} * inner,
+                     {m2_x, dt, g.view(xbc), g.view(xbc), s_copy});
+      g.external({g.view(m2_scan)});  // the new state written back
+      if (s.flash && s.rotate_v) {
+        cur = rotate(cur, qw);
+      }
+    }
     cur = g.op(b * e, {cur});  // output projection
+    if (mamba_beside) {
+      const std::int64_t inner = s.ssm_inner;
+      const int z = g.op(b * inner, {g.view(m2_proj)});  // ggml_cont of z
+      const int xd = g.op(b * inner, {m2_x});            // x D
+      const int y = g.op(b * inner, {g.view(m2_scan), xd}, {xd});
+      const int glu = g.op(b * inner, {z, y});            // SwiGLU (not in place)
+      const int ssm_out = g.op(b * e, {g.view(glu)});     // ssm_out
+      cur = g.op(b * e, {cur, ssm_out}, {cur, ssm_out});  // layer_out
+    }
+    int ffn_inp = -1;
+    if (altup) {
+      // post-attention norm (in place), plus the active stream; LAuReL of the
+      // attention norm; their sum scaled.
+      const int gated = g.op(b * e, {cur, active}, {cur});
+      int laurel = g.op(b * e, {g.op(b * s.laurel_rank, {attn_norm})});
+      laurel = g.same(g.same(laurel));
+      laurel = g.op(b * e, {laurel, attn_norm}, {laurel, attn_norm});
+      ffn_inp = g.same(g.op(b * e, {gated, laurel}, {gated, laurel}));
+    }
     int res = x;
     // build_inp_out_ids: the rows of the tokens to output
-    if (last && !s.late_out_ids && !s.out_ids_after_norm) {
+    if (!altup && last && !s.late_out_ids && !s.out_ids_after_norm && !mamba_beside) {
       cur = g.op(b * e, {cur, out_ids});
       res = g.op(b * e, {x, out_ids});
     }
@@ -605,7 +735,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       return s.residual_first ? g.op(b * e, {stream, out}, {stream, out})
                               : g.op(b * e, {out, stream}, {out, stream});
     };
-    const int ffn_inp = residual(res, cur);
+    if (!altup) {
+      ffn_inp = residual(res, cur);
+    }
+    if (last && mamba_beside) {  // falcon-h1.cpp picks them from the sum
+      ffn_inp = g.op(b * e, {ffn_inp, out_ids});
+    }
     const int ffn_norm = g.same(g.same(ffn_inp));
     if (moe_layer) {
       const std::int64_t k_used = std::max(1, s.experts_used);
@@ -655,6 +790,18 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         out = g.op(b * e, {out, down_s}, {out, down_s});
       }
       cur = out;
+    } else if (altup) {  // up first, then the gate (Gaussian top-k in the first layers), GELU
+      const int up = g.op(b * s.ffn, {ffn_norm});
+      int gate = g.op(b * s.ffn, {ffn_norm});
+      if (il < s.sparse_layers) {
+        const int mean = g.op(b, {gate});
+        const int dev = g.same(g.op(b * s.ffn, {gate, mean}, {gate}));  // x - mean, squared
+        const int sd = g.same(g.same(g.same(g.op(b, {dev}))));  // sum_rows, scale, sqrt, scale
+        const int cutoff = g.op(b, {mean, sd}, {mean, sd});
+        gate = g.same(g.op(b * s.ffn, {gate, cutoff}, {gate}));  // x - cutoff, ReLU
+      }
+      gate = g.same(gate);  // GELU
+      cur = g.op(b * e, {g.op(b * s.ffn, {up, gate}, {up, gate})});
     } else if (s.gated) {
       const int gate = g.op(b * s.ffn, {ffn_norm});
       const int up = g.op(b * s.ffn, {ffn_norm});
@@ -664,7 +811,47 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       const int act = g.same(g.op(b * s.ffn, {ffn_norm}));
       cur = g.op(b * e, {act});
     }
-    x = residual(ffn_inp, cur);
+    if (!altup) {
+      x = residual(ffn_inp, cur);
+      continue;
+    }
+    // post-FFW norm (in place), plus the attention + LAuReL sum; the streams
+    // corrected; the per-layer input added to streams 1..n-1.
+    const int activated = g.op(b * e, {cur, ffn_inp}, {cur, ffn_inp});
+    const int innovation = g.op(b * e, {activated, g.view(predictions)}, {activated});
+    const int repeated = g.op(b * e * n_alt, {innovation});  // ggml_repeat_4d
+    const int router = g.same(g.same(g.same(activated)));    // norm, weight, scale
+    const int modal = g.same(g.op(b * n_alt, {router}));     // router, tanh
+    const int coefs = g.op(b * n_alt, {g.view(g.same(g.op(b * n_alt, {modal})))});  // + 1, cont
+    int corrected = g.op(b * e * n_alt, {repeated, coefs}, {repeated});
+    corrected = g.op(b * e * n_alt, {corrected, predictions}, {corrected, predictions});
+    int first = g.op(b * e, {g.view(corrected)});    // x correct_scale
+    first = g.same(g.op(b * s.ple_width, {first}));  // inp_gate, GELU
+    if (inp_per_layer < 0) {  // project_per_layer_inputs, built where first read
+      int proj = g.same(g.op(b * ple_all, {inp_scaled}));  // per_layer_model_proj, scaled
+      proj = g.same(g.same(proj));                         // norm of the reshape, weight
+      proj = g.same(g.op(b * ple_all, {proj, ple_rows}, {proj, ple_rows}));  // + rows, scaled
+      inp_per_layer = g.op(b * ple_all, {g.view(proj)});  // ggml_cont of the permute
+    }
+    first = g.op(b * s.ple_width, {first, g.view(inp_per_layer)}, {first});
+    first = g.same(g.same(g.op(b * e, {first})));  // proj, post norm
+    const int rest = g.op(b * e * (n_alt - 1), {g.view(corrected), first});
+    x = g.op(b * e * n_alt, {g.view(corrected), rest});  // ggml_concat
+  }
+  if (altup) {  // the streams merged back: projected, rescaled, averaged
+    const int unembd = g.op(b * e * (n_alt - 1), {g.view(x)});  // altup_unembd_proj
+    const int target = g.same(g.op(b, {g.op(b * e, {g.view(x)})}));
+    const int scaled = g.op(b * e * (n_alt - 1), {unembd, target}, {unembd});
+    const int norm_u = g.same(g.op(b * (n_alt - 1), {g.same(unembd)}));
+    const int merged = g.op(b * e * (n_alt - 1), {scaled, norm_u}, {scaled});
+    int cur = g.op(b * e, {g.view(x), g.view(merged)});
+    for (std::int64_t i = 2; i < n_alt; ++i) {
+      cur = g.same(cur, {g.view(merged)});
+    }
+    cur = g.op(b * e, {g.same(cur), out_ids});
+    const int logits = g.op(b * s.vocab, {g.same(g.same(cur))});  // soft-capped in place
+    g.at(logits).output = true;
+    return g.take();
   }
   if (s.late_out_ids) {
     x = g.op(b * e, {x, out_ids});

@@ -109,6 +109,20 @@ struct LlamaGraphShape {
   // (Jamba), not the layer's output: the in-place add then reuses the
   // stream's block.
   bool residual_first = false;
+  // Falcon-H1 (falcon-h1.cpp, mamba-base.cpp build_mamba2_layer): the
+  // Mamba-2 mixer of the ssm_* sizes beside the attention of every layer (its
+  // output added to the attention's), not on 'R' layers; mamba stays 0.
+  bool mamba_beside = false;
+  // Gemma 3n (gemma3n.cpp): the hidden state carried as `altup` AltUp
+  // streams, per-layer inputs of ple_width values per layer, a LAuReL
+  // branch of laurel_rank, the layers from kv_layers on reading an earlier
+  // layer's cache (Q only; 0: every layer has its own), and a Gaussian top-k
+  // on the MLP gate of the first sparse_layers layers. 0: none.
+  int altup = 0;
+  std::int64_t ple_width = 0;
+  std::int64_t laurel_rank = 0;
+  int kv_layers = 0;
+  int sparse_layers = 0;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

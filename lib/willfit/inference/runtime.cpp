@@ -33,12 +33,14 @@
 //     values, queries multiplied into the latent, the output decompressed
 //     per head), as are Llama 4's routing (experts chosen by the raw logits,
 //     the input weighted per expert before them) and shared experts, and
-//     four hybrids: LFM2's short convolutions, Qwen3-Next's gated delta
-//     nets with its gated attention, and the Mamba mixers of Granite 4 H
-//     (Mamba-2) and Jamba (Mamba-1), each read from its GGUF file. Other
-//     recurrent models build other graphs (Nemotron-H's and Falcon-H1's
-//     blocks, Qwen3.5's delta nets), and the catalogue does not carry the
-//     Mamba heads; for them the closed form stays: the widest of
+//     five hybrids: LFM2's short convolutions, Qwen3-Next's gated delta
+//     nets with its gated attention, the Mamba mixers of Granite 4 H
+//     (Mamba-2) and Jamba (Mamba-1) and Falcon-H1's Mamba-2 mixer beside
+//     every layer's attention, each read from its GGUF file (and Falcon-H1
+//     from the catalogue). Other recurrent models build other graphs
+//     (Nemotron-H's blocks, Qwen3.5's delta nets), and the catalogue does not
+//     carry Granite's and Jamba's Mamba heads; for them the closed form
+//     stays: the widest of
 //       attention = 4 b (1 + 4 e + c (h + 1)) (flash: 4 b (1 + 4 e) + mask),
 //       ffn       = 4 b (4 e + 3 F) + mask, F = f, or for experts
 //                   max(k f_exp, (k f_exp + k e) / 3),
@@ -463,6 +465,17 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     }
     s.vocab = a.vocab_size;
     s.late_out_ids = a.attention.sinks;
+    if (a.altup_inputs > 1 && a.per_layer_width > 0) {
+      // Gemma 3n: AltUp streams, per-layer inputs, LAuReL, the shared-KV
+      // layers reading the cache of the last layers that keep one, and the
+      // activation sparsity of the first 10 layers (llama.cpp src/models/
+      // models.h, llama_model_gemma3n::graph::n_layer_sparsity, a fixed 10).
+      s.altup = a.altup_inputs;
+      s.ple_width = a.per_layer_width;
+      s.laurel_rank = std::max<std::int64_t>(1, a.laurel_rank);
+      s.kv_layers = a.attention.kv_shared_layers > 0 ? a.layers - a.attention.kv_shared_layers : 0;
+      s.sparse_layers = std::min(10, a.layers);
+    }
     if (a.attention.kind == AttentionKind::Hybrid) {
       // LFM2: the file's own layer order, else the attention layers spread
       // evenly (the catalogue gives only their count).
@@ -474,9 +487,13 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.dn_v_heads = a.attention.delta_net_v_heads;
       s.dn_head = a.attention.delta_net_head_dim;
       s.dn_conv = a.attention.delta_net_conv;
-      // Granite 4 H and Jamba: Mamba-2 or Mamba-1 mixers, attention
-      // without RoPE; Jamba's experts on every second layer.
-      s.mamba = a.attention.mamba;
+      // Granite 4 H and Jamba: Mamba-2 or Mamba-1 mixers on the recurrent
+      // layers, attention without RoPE; Jamba's experts on every second
+      // layer. Falcon-H1: a Mamba-2 mixer beside every layer's attention
+      // (every layer is both), with RoPE.
+      s.mamba_beside = a.attention.mamba == 2 && a.attention.attention_layers == a.layers &&
+                       a.attention.recurrent_layers == a.layers;
+      s.mamba = s.mamba_beside ? 0 : a.attention.mamba;
       s.ssm_conv = a.attention.ssm_conv;
       s.ssm_inner = a.attention.ssm_inner;
       s.ssm_state = a.attention.ssm_state;

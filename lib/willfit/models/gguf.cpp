@@ -30,8 +30,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -729,6 +729,24 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.attention.kind = AttentionKind::Hybrid;
     a.attention.attention_layers = a.layers;
     a.attention.recurrent_layers = a.layers;
+    // The mixer's sizes, for the allocator replay of its graph (ggml_alloc.cpp).
+    const auto inner = meta_int(f, key("ssm.inner_size"));
+    const auto m2_heads = meta_int(f, key("ssm.time_step_rank"));
+    const auto groups = meta_int(f, key("ssm.group_count"));
+    const auto state = meta_int(f, key("ssm.state_size"));
+    const auto conv = meta_int(f, key("ssm.conv_kernel"));
+    constexpr std::int64_t kMax = 1 << 20;
+    if (inner && m2_heads && groups && state && conv && *m2_heads > 0 &&
+        *m2_heads<kMax&& * inner> 0 && *inner < kMax && *inner % *m2_heads == 0 && *groups > 0 &&
+        *groups < kMax && *inner % *groups == 0 && *state > 0 && *state<kMax&& * conv> 1 &&
+        *conv < 64) {
+      a.attention.mamba = 2;
+      a.attention.ssm_inner = *inner;
+      a.attention.ssm_heads = static_cast<int>(*m2_heads);
+      a.attention.ssm_groups = static_cast<int>(*groups);
+      a.attention.ssm_state = static_cast<int>(*state);
+      a.attention.ssm_conv = static_cast<int>(*conv);
+    }
   }
   a.max_context = std::max<std::int64_t>(0, meta_int(f, key("context_length")).value_or(0));
   // Qwen3-Next / Qwen3.5: one full-attention layer every N, gated delta nets
@@ -784,10 +802,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     // Bamba, the same arch with RoPE, keeps the closed form.
     const auto dt_rank = meta_int(f, key("ssm.time_step_rank"));
     const GgufValue* rope_on = f.find(key("rope.scaling.finetuned"));
-    const bool nope = arch == "jamba" || (rope_on != nullptr && rope_on->kind == GgufValue::Kind::Bool &&
-                                          rope_on->integer == 0);
+    const bool nope =
+        arch == "jamba" ||
+        (rope_on != nullptr && rope_on->kind == GgufValue::Kind::Bool && rope_on->integer == 0);
     if ((arch == "jamba" || arch == "granitehybrid") && nope && conv && inner && state && dt_rank &&
-        *conv > 1 && *conv < 64 && *inner > 0 && *inner < kLimit && *state > 0 && *state < 4096 &&
+        *conv > 1 && *conv < 64 && *inner > 0 && *inner<kLimit&& * state> 0 && *state < 4096 &&
         *dt_rank > 0 && *dt_rank <= *inner && (arch == "jamba" ? groups == 0 : groups > 0) &&
         groups < 4096 && *inner % *dt_rank == 0) {
       a.attention.mamba = arch == "jamba" ? 1 : 2;
@@ -894,9 +913,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     // (conversion/jamba.py: expert_layer_offset 1, period 2), and so do the
     // file's ffn_gate_inp tensors. A layout of every step-th layer is read
     // from them.
-    if (const auto n = std::ssize(router_layers);
-        moe.layer_step == 1 && moe.first_dense_layers == 0 && n > 0 && n < a.layers &&
-        a.layers % n == 0) {
+    if (const auto n = std::ssize(router_layers); moe.layer_step == 1 &&
+                                                  moe.first_dense_layers == 0 && n > 0 &&
+                                                  n < a.layers && a.layers % n == 0) {
       const int step = static_cast<int>(a.layers / n);
       if (std::ranges::all_of(router_layers, [step](int i) { return (i + 1) % step == 0; })) {
         moe.layer_step = step;

@@ -227,6 +227,17 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
     at.recurrent_state_floats = (*d_conv - 1) * conv_dim + *d_state * d_inner;
     at.recurrent_params =
         h * (2 * d_inner + 2 * groups * *d_state + *n_heads) + conv_dim * *d_conv + d_inner * h;
+    // Falcon-H1's mixer sits beside the attention of every layer, whose graph
+    // the allocator replay builds (ggml_alloc.cpp) from these sizes.
+    if (type == "falcon_h1" && *n_heads > 0 && d_inner % *n_heads == 0 && groups > 0 &&
+        d_inner % groups == 0) {
+      at.mamba = 2;
+      at.ssm_inner = d_inner;
+      at.ssm_heads = static_cast<int>(*n_heads);
+      at.ssm_groups = static_cast<int>(groups);
+      at.ssm_state = static_cast<int>(*d_state);
+      at.ssm_conv = static_cast<int>(*d_conv);
+    }
     return;
   }
   // Mamba (modeling_jamba.py, JambaMambaMixer): in_proj h x 2 d_inner, conv
@@ -410,7 +421,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   std::int64_t windowed = -1;  // from layer_types, when given
   std::int64_t recurrent = 0;
   std::int64_t attention_only = -1;  // Nemotron-H: layers that are attention
-  std::string mixers;  // one letter a layer, as Attention::layer_mixers
+  std::string mixers;                // one letter a layer, as Attention::layer_mixers
   for (const char* key : {"layer_types", "layers_block_type"}) {
     const auto it = t.find(key);
     if (it == t.end() || !it->is_array()) {

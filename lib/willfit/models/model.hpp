@@ -77,8 +77,9 @@ struct Attention {
   // and ssm_state state values behind a convolution of ssm_conv taps; Mamba-2
   // in ssm_heads heads and ssm_groups groups of B and C, Mamba-1 with a
   // time-step rank of ssm_heads (ssm.time_step_rank names both). Attention
-  // there has no RoPE. 0: other mixers (Nemotron-H and Falcon-H1 build other
-  // blocks and keep the closed form).
+  // there has no RoPE. Falcon-H1 (falcon-h1.cpp) has a Mamba-2 mixer (mamba =
+  // 2) beside the attention of every layer, which keeps RoPE. 0: other mixers
+  // (Nemotron-H builds other blocks and keeps the closed form).
   int mamba = 0;
   int ssm_conv = 0;
   std::int64_t ssm_inner = 0;

@@ -207,8 +207,8 @@ void read_mixers(EntryReader& r, const Json& at, Architecture& a) {
   const int given = (x.delta_net_k_heads > 0) + (x.delta_net_v_heads > 0) +
                     (x.delta_net_head_dim > 0) + (x.delta_net_conv > 0);
   // The same bounds the GGUF reader takes the delta net's keys within.
-  if (given != 0 && (given != 4 || x.delta_net_v_heads % x.delta_net_k_heads != 0 ||
-                     x.delta_net_conv < 2)) {
+  if (given != 0 &&
+      (given != 4 || x.delta_net_v_heads % x.delta_net_k_heads != 0 || x.delta_net_conv < 2)) {
     r.fail(
         "'delta_net_k_heads', 'delta_net_v_heads', 'delta_net_head_dim' and 'delta_net_conv' go "
         "together: value heads a multiple of the key heads, a convolution of 2 taps or more");
@@ -308,6 +308,25 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.recurrent_state_floats =
           r.integer_in(*at, "recurrent_state_floats", 0, kMaxParams, 0);
       read_mixers(r, *at, a);
+      // Falcon-H1's Mamba-2 mixer beside every layer's attention, for the
+      // compute buffer's replay (ggml_alloc.cpp); absent for other hybrids.
+      a.attention.ssm_inner = r.integer_in(*at, "mamba2_inner", 0, kMaxWidth, 0);
+      a.attention.ssm_heads = static_cast<int>(r.integer_in(*at, "mamba2_heads", 0, kMaxHeads, 0));
+      a.attention.ssm_groups =
+          static_cast<int>(r.integer_in(*at, "mamba2_groups", 0, kMaxHeads, 0));
+      a.attention.ssm_state = static_cast<int>(r.integer_in(*at, "mamba2_state", 0, kMaxWidth, 0));
+      a.attention.ssm_conv = static_cast<int>(r.integer_in(*at, "mamba2_conv", 0, 64, 0));
+      if (a.attention.ssm_inner > 0 && (a.attention.ssm_heads <= 0 || a.attention.ssm_groups <= 0 ||
+                                        a.attention.ssm_state <= 0 || a.attention.ssm_conv < 2 ||
+                                        a.attention.ssm_inner % a.attention.ssm_heads != 0 ||
+                                        a.attention.ssm_inner % a.attention.ssm_groups != 0)) {
+        r.fail(
+            "attention 'mamba2_inner' needs mamba2_heads and mamba2_groups that divide it, "
+            "mamba2_state and a mamba2_conv of 2 or more");
+      }
+      if (a.attention.ssm_inner > 0) {
+        a.attention.mamba = 2;
+      }
     } else {
       r.fail(fmt::format("attention 'kind' must be full, sliding, chunked, mla or hybrid, not '{}'",
                          kind));
