@@ -810,8 +810,9 @@ void llama_family(const Inputs& in, Estimate& e) {
   // KV cache.
   const std::int64_t cells = pad_context(in.context, q.kv_pad);
   e.kv_cells = cells;
-  e.memory.kv_cache =
-      kv_cache_bytes(a, {in.context, in.batch, q.ubatch, in.k_type, in.v_type, q.kv_pad, true});
+  KvCacheQuery kv_query{in.context, in.batch, q.ubatch, in.k_type, in.v_type, q.kv_pad, true};
+  kv_query.v_rows_padded = !in.flash;  // V transposed, rows of the widest layer
+  e.memory.kv_cache = kv_cache_bytes(a, kv_query);
   e.recurrent_state = recurrent_state_bytes(a, in.batch);
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
