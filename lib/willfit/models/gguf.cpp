@@ -766,13 +766,14 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     // Qwen3-Next's gated delta net (src/models/qwen3next.cpp: key heads
     // ssm_n_group, value heads ssm_dt_rank, both of ssm_d_state); its graph
     // is the one the allocator replay builds (ggml_alloc.cpp). Qwen3.5 reads
-    // the same keys but builds its own graph, so it keeps the closed form.
+    // the same keys (qwen35.cpp load_arch_hparams) and builds the same
+    // delta-net and gated-attention ops, so it is replayed too.
     const auto heads_k = meta_int(f, key("ssm.group_count"));
     const auto heads_v = meta_int(f, key("ssm.time_step_rank"));
     const auto head = meta_int(f, key("ssm.state_size"));
     const auto conv = meta_int(f, key("ssm.conv_kernel"));
     constexpr std::int64_t kMax = 1 << 16;
-    if (arch == "qwen3next" && heads_k && heads_v && head && conv && *heads_k > 0 &&
+    if ((arch == "qwen3next" || qwen35) && heads_k && heads_v && head && conv && *heads_k > 0 &&
         *heads_k <= *heads_v && *heads_v < kMax && *heads_v % *heads_k == 0 && *head > 0 &&
         (*head < kMax) && (*conv > 1) && (*conv < 64)) {
       a.attention.delta_net_k_heads = static_cast<int>(*heads_k);
