@@ -124,6 +124,8 @@ def entry_from_config(doc, args):
     att = {"kind": "full"}
     types = [str(x).lower() for x in first(t, "layer_types", "layers_block_type", default=[]) or []]
     recurrent = sum(1 for x in types if "linear" in x or "mamba" in x or x == "conv")
+    if not types and mtype.startswith("qwen3_5"):  # Qwen3_5TextConfig: every interval-th layer attends
+        recurrent = layers - layers // t.get("full_attention_interval", 4)
     if not types and mtype.startswith("lfm2") and t.get("full_attn_idxs"):  # the rest are convolutions
         recurrent = layers - len({i for i in t["full_attn_idxs"] if 0 <= i < layers})
     if t.get("attn_layer_period"):  # Jamba: attention where i % period == offset
@@ -157,6 +159,12 @@ def entry_from_config(doc, args):
         windowed = sum(1 for x in types if "sliding" in x)
         sp = round(layers / (layers - windowed)) if types and windowed < layers else first(t, "sliding_window_pattern", default=0)
         att = {"kind": "sliding", "sliding_window": t["sliding_window"], "sliding_pattern": sp}
+    if att["kind"] == "sliding" and t.get("global_head_dim"):  # Gemma 4's global layers
+        att["global_head_dim"] = t["global_head_dim"]
+        att["global_kv_heads"] = t.get("num_global_key_value_heads") or 0
+        att["global_k_eq_v"] = bool(t.get("attention_k_eq_v", False))
+    if t.get("attn_output_gate", mtype.startswith("qwen3_5")):  # Qwen3.5's gated attention
+        att["gated_attention"] = True
     if t.get("num_kv_shared_layers"):
         att["kv_shared_layers"] = t["num_kv_shared_layers"]
     e["attention"] = att
@@ -171,7 +179,9 @@ def entry_from_config(doc, args):
             shared = max(1, round(shared_ffn / moe_ffn))
         if not shared and mtype.startswith("llama4"):
             shared = 1
-        e["moe"] = {"experts": experts, "experts_per_token": first(t, "num_experts_per_tok", default=2),
+        if not shared and mtype.startswith("gemma4") and config_ffn:  # the dense MLP beside the experts
+            shared = max(1, round(config_ffn / moe_ffn))
+        e["moe"] = {"experts": experts, "experts_per_token": first(t, "num_experts_per_tok", "top_k_experts", default=2),
                     "shared_experts": shared, "expert_intermediate_size": moe_ffn,
                     "first_dense_layers": first(t, "first_k_dense_replace", default=0),
                     "layer_step": first(t, "interleave_moe_layer_step", "expert_layer_period", "decoder_sparse_step", default=1)}

@@ -149,6 +149,20 @@ void experts(Spec& s, int count, int used, int64_t ffn) {
   s.expert_ffn = ffn;
 }
 
+// Qwen3-Next and Qwen3.5: gated full attention (Q-normed, 64 RoPE dims)
+// every 4th layer, gated delta nets between: 16 key heads and `value_heads`
+// value heads of 128 behind a 4-tap convolution.
+void gated_delta_nets(Spec& s, int64_t value_heads) {
+  s.full_attn_interval = 4;
+  s.rope_dim = 64;
+  s.qk_norm = true;
+  s.ssm_conv = 4;
+  s.ssm_inner = value_heads * 128;
+  s.ssm_state = 128;
+  s.ssm_heads = value_heads;
+  s.ssm_groups = 16;
+}
+
 // Extend here: one row per model; a new architecture kind also needs its
 // tensors in tensors_for() when they differ from the llama layout.
 const std::vector<Spec>& specs() {
@@ -278,15 +292,8 @@ const std::vector<Spec>& specs() {
                       "Qwen/Qwen3-Next-80B-A3B-Instruct config.json on the Hugging Face hub "
                       "(data/models.json row qwen3-next-80b-a3b)"));
     experts(v.back(), 512, 10, 512);
-    v.back().full_attn_interval = 4;
-    v.back().rope_dim = 64;
+    gated_delta_nets(v.back(), 32);
     v.back().shared_ffn = 512;
-    v.back().qk_norm = true;
-    v.back().ssm_conv = 4;
-    v.back().ssm_inner = 32 * 128;
-    v.back().ssm_state = 128;
-    v.back().ssm_heads = 32;
-    v.back().ssm_groups = 16;
     v.back().skip_types =
         "q4_k_m: its CPU_REPACK copy of the Q4_K experts (about 40 GB) does not fit in RAM";
     // Granite 4.0 H (granitehybrid): 40 layers, attention at 5, 15, 25 and 35
@@ -404,6 +411,18 @@ const std::vector<Spec>& specs() {
     v.back().kv_shared_layers = 10;
     v.back().swa_period = 5;
     v.back().skip_types = "f16: an 8.9 GB file, above the 8 GB the live loads here keep to";
+    // Qwen3.5-0.8B (qwen35): 24 layers, gated full attention (8 heads, 2 KV
+    // heads of 256, partial_rotary_factor 0.25: 64 RoPE dims, mrope sections
+    // 11/11/10) every 4th, gated delta nets between (16 key and 16 value
+    // heads of 128, conv 4), a dense MLP of 3584, tied embeddings; the
+    // multi-token-prediction block left out as for Qwen3-Next.
+    v.push_back(shape("qwen3.5-0.8b", "qwen35", 24, 1024, 3584, 8, 2, 256, 248320, 262144, 1e7,
+                      1e-6,
+                      "THUDM/slime scripts/models/qwen3.5-0.8B.sh @f8879db2 and the qwen35 GGUF "
+                      "header of tests/data/architecture_figures.csv (data/models.json row "
+                      "qwen3.5-0.8b)"));
+    v.back().tied = true;
+    gated_delta_nets(v.back(), 16);
     return v;
   }();
   return list;
@@ -600,12 +619,14 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "laurel_post_norm.weight", {e}, i);
       continue;
     }
-    if (s.arch == "qwen3next") {  // qwen3next.cpp load_block_trunk
+    if (s.arch == "qwen3next" || s.arch == "qwen35") {  // qwen3next.cpp / qwen35.cpp
       add(b + "post_attention_norm.weight", {e}, i);
       if (kind == 'D') {
         // Gated delta net, as conversion/qwen.py writes it: in_proj_qkvz split
         // into attn_qkv (q, k of groups x d_state, v of d_inner) and the
-        // output gate z (attn_gate); beta and alpha (ssm_ba), two per value head.
+        // output gate z (attn_gate); beta and alpha, one row per value head:
+        // one ssm_ba tensor (qwen3next.cpp) or ssm_beta and ssm_alpha
+        // (qwen35.cpp load_block_trunk).
         const int64_t key_dim = s.ssm_groups * s.ssm_state;
         const int64_t conv_dim = 2 * key_dim + s.ssm_inner;
         add(b + "attn_qkv.weight", {e, conv_dim}, i);
@@ -613,7 +634,12 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "ssm_conv1d.weight", {s.ssm_conv, conv_dim}, i);
         add(b + "ssm_dt.bias", {s.ssm_heads}, i);
         add(b + "ssm_a", {s.ssm_heads}, i);
-        add(b + "ssm_ba.weight", {e, 2 * s.ssm_heads}, i);
+        if (s.arch == "qwen35") {
+          add(b + "ssm_beta.weight", {e, s.ssm_heads}, i);
+          add(b + "ssm_alpha.weight", {e, s.ssm_heads}, i);
+        } else {
+          add(b + "ssm_ba.weight", {e, 2 * s.ssm_heads}, i);
+        }
         add(b + "ssm_norm.weight", {s.ssm_state}, i);
         add(b + "ssm_out.weight", {s.ssm_inner, e}, i);
       } else {  // gated attention: Q and its gate in one projection
@@ -623,6 +649,12 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "attn_output.weight", {q, e}, i);
         add(b + "attn_q_norm.weight", {s.head_dim}, i);
         add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      }
+      if (s.arch == "qwen35") {  // a dense MLP
+        add(b + "ffn_gate.weight", {e, s.ffn}, i);
+        add(b + "ffn_up.weight", {e, s.ffn}, i);
+        add(b + "ffn_down.weight", {s.ffn, e}, i);
+        continue;
       }
       add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
       add(b + "ffn_gate_exps.weight", {e, s.expert_ffn, s.experts}, i);
@@ -927,6 +959,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
   }
   if (s.full_attn_interval > 0) {
     w.key_u32(a + ".full_attention_interval", static_cast<uint32_t>(s.full_attn_interval));
+  }
+  if (s.arch == "qwen35") {
+    // qwen35.cpp requires the M-RoPE sections (conversion/qwen.py writes
+    // rope_parameters.mrope_section padded to four).
+    w.key_arr_u32(a + ".rope.dimension_sections", {11, 11, 10, 0});
   }
   if (s.shared_ffn > 0) {
     w.key_u32(a + ".expert_shared_feed_forward_length", static_cast<uint32_t>(s.shared_ffn));

@@ -11,7 +11,9 @@
 // llama-kv-cache-iswa.cpp), not taken from the code under test.
 #include <initializer_list>
 #include <string>
+#include <tuple>
 #include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -1281,6 +1283,424 @@ TEST(UnknownArchitecture, AConfigOfAnUnknownModelTypeSaysSo) {
   }
   // No model_type at all: nothing to name.
   EXPECT_FALSE(warns_unknown(from_config(base)));
+}
+
+}  // namespace
+}  // namespace willfit
+
+// Qwen3.5 (issue 18): gated delta nets on three layers of four, gated full
+// attention on the fourth, one MTP block. The configs are the published
+// values each catalogue entry's source names (data/models.json); the GGUF
+// headers are what llama.cpp's converter writes for them (conversion/qwen.py
+// at 80fb11ac: block_count counts the MTP block and nextn_predict_layers
+// names it; ssm.group_count = linear_num_key_heads, ssm.time_step_rank =
+// linear_num_value_heads, ssm.state_size = the head width, ssm.inner_size =
+// value heads x width; full_attention_interval).
+namespace willfit {
+namespace {
+
+using Json = nlohmann::json;
+
+// A catalogue entry by id (Qwen3.5 and Gemma 4 below).
+Model catalogue_model(const std::string& id) {
+  auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
+  EXPECT_TRUE(db.ok());
+  auto found = db->find(id);
+  EXPECT_TRUE(found.ok()) << id;
+  return found.ok() ? found->entry->model : Model{};
+}
+
+struct Q35Shape {
+  int layers;
+  int hidden;
+  int ffn;  // dense MLP, or 0 for MoE
+  int heads;
+  int kv_heads;
+  bool tied;
+  int value_heads;  // delta net; 16 key heads of 128 in every size
+  int experts;      // 0: dense
+  int experts_used;
+  int expert_ffn;
+};
+
+// Qwen3_5Config as published (text_config; vision_config left out: the
+// catalogue entries are the text model, the encoder is the mmproj file).
+Json q35_json(const Q35Shape& s) {
+  Json t = {{"model_type", s.experts > 0 ? "qwen3_5_moe_text" : "qwen3_5_text"},
+            {"num_hidden_layers", s.layers},
+            {"hidden_size", s.hidden},
+            {"num_attention_heads", s.heads},
+            {"num_key_value_heads", s.kv_heads},
+            {"head_dim", 256},
+            {"vocab_size", 248320},
+            {"max_position_embeddings", 262144},
+            {"tie_word_embeddings", s.tied},
+            {"attn_output_gate", true},
+            {"full_attention_interval", 4},
+            {"linear_conv_kernel_dim", 4},
+            {"linear_key_head_dim", 128},
+            {"linear_value_head_dim", 128},
+            {"linear_num_key_heads", 16},
+            {"linear_num_value_heads", s.value_heads},
+            {"mtp_num_hidden_layers", 1}};
+  Json layer_types = Json::array();
+  for (int i = 0; i < s.layers; ++i) {
+    layer_types.push_back((i + 1) % 4 == 0 ? "full_attention" : "linear_attention");
+  }
+  t["layer_types"] = layer_types;
+  if (s.experts > 0) {
+    t["num_experts"] = s.experts;
+    t["num_experts_per_tok"] = s.experts_used;
+    t["moe_intermediate_size"] = s.expert_ffn;
+    t["shared_expert_intermediate_size"] = s.expert_ffn;
+  } else {
+    t["intermediate_size"] = s.ffn;
+  }
+  return {{"model_type", s.experts > 0 ? "qwen3_5_moe" : "qwen3_5"},
+          {"tie_word_embeddings", s.tied},
+          {"text_config", t}};
+}
+
+test::GgufWriter q35_header(const Q35Shape& s) {
+  const std::string arch = s.experts > 0 ? "qwen35moe" : "qwen35";
+  test::GgufWriter w;
+  w.str("general.architecture", arch);
+  w.u32(arch + ".block_count", static_cast<std::uint32_t>(s.layers + 1));
+  w.u32(arch + ".nextn_predict_layers", 1);
+  w.u32(arch + ".context_length", 262144);
+  w.u32(arch + ".embedding_length", static_cast<std::uint32_t>(s.hidden));
+  w.u32(arch + ".feed_forward_length", static_cast<std::uint32_t>(s.ffn));
+  w.u32(arch + ".attention.head_count", static_cast<std::uint32_t>(s.heads));
+  w.u32(arch + ".attention.head_count_kv", static_cast<std::uint32_t>(s.kv_heads));
+  w.u32(arch + ".attention.key_length", 256);
+  w.u32(arch + ".attention.value_length", 256);
+  w.u32(arch + ".ssm.conv_kernel", 4);
+  w.u32(arch + ".ssm.state_size", 128);
+  w.u32(arch + ".ssm.group_count", 16);
+  w.u32(arch + ".ssm.time_step_rank", static_cast<std::uint32_t>(s.value_heads));
+  w.u32(arch + ".ssm.inner_size", static_cast<std::uint32_t>(s.value_heads * 128));
+  w.u32(arch + ".full_attention_interval", 4);
+  w.u32(arch + ".vocab_size", 248320);
+  if (s.experts > 0) {
+    w.u32(arch + ".expert_count", static_cast<std::uint32_t>(s.experts));
+    w.u32(arch + ".expert_used_count", static_cast<std::uint32_t>(s.experts_used));
+    w.u32(arch + ".expert_feed_forward_length", static_cast<std::uint32_t>(s.expert_ffn));
+    w.u32(arch + ".expert_shared_feed_forward_length", static_cast<std::uint32_t>(s.expert_ffn));
+  }
+  w.tensor("token_embd.weight", {static_cast<std::uint64_t>(s.hidden), 256}, test::kQ8_0);
+  if (!s.tied) {
+    w.tensor("output.weight", {static_cast<std::uint64_t>(s.hidden), 256}, test::kQ8_0);
+  }
+  return w;
+}
+
+// The sizes of data/models.json, from the configs their sources name.
+const std::vector<std::pair<std::string, Q35Shape>>& q35_sizes() {
+  static const std::vector<std::pair<std::string, Q35Shape>> sizes = {
+      {"qwen3.5-0.8b", {24, 1024, 3584, 8, 2, true, 16, 0, 0, 0}},
+      {"qwen3.5-27b", {64, 5120, 17408, 24, 4, false, 48, 0, 0, 0}},
+      {"qwen3.5-35b-a3b", {40, 2048, 0, 16, 2, false, 32, 256, 8, 512}},
+      {"qwen3.5-122b-a10b", {48, 3072, 0, 32, 2, false, 64, 256, 8, 1024}},
+      {"qwen3.5-397b-a17b", {60, 4096, 0, 32, 2, false, 64, 512, 10, 1024}},
+  };
+  return sizes;
+}
+
+TEST(Qwen35, ConfigGgufAndCatalogueGiveTheSameEstimate) {
+  const Precision p = *parse_precision("q4_k_m");
+  for (const auto& [id, shape] : q35_sizes()) {
+    const Model cat = catalogue_model(id);
+    const Model cfg = from_config(q35_json(shape));
+    const Model gg = from_gguf(q35_header(shape));
+    for (const Model* m : {&cfg, &gg}) {
+      EXPECT_TRUE(m->arch.attention.gated_attention) << id;
+      EXPECT_EQ(m->arch.mtp_layers, 1) << id;
+      EXPECT_EQ(attention_layer_count(m->arch), shape.layers / 4) << id;
+      EXPECT_EQ(m->arch.attention.recurrent_params, cat.arch.attention.recurrent_params) << id;
+      EXPECT_EQ(m->arch.attention.recurrent_state_floats, cat.arch.attention.recurrent_state_floats)
+          << id;
+      for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{262144}}) {
+        const KvCacheQuery q{ctx, 2, 512, kv_f16(), kv_f16(), 256};
+        EXPECT_EQ(kv_cache_bytes(m->arch, q), kv_cache_bytes(cat.arch, q)) << id << " " << ctx;
+      }
+      // Counted from the architecture (the GGUF here holds no real tensors).
+      EXPECT_LT(rel(static_cast<double>(count_params(m->arch).total()),
+                    static_cast<double>(count_params(cat.arch).total())),
+                0.001)
+          << id;
+    }
+    EXPECT_LT(rel(static_cast<double>(weight_layout(cat, p).total()),
+                  static_cast<double>(weight_layout(cfg, p).total())),
+              0.01)
+        << id;
+  }
+}
+
+// The published totals: llama-bench's model_n_params of text-only GGUFs
+// without the MTP block (0.8B 752,393,024; 27B 26,895,998,464; 122B-A10B
+// 122.11 B; the 35B-A3B architecture's 34.66 B) and the card's 397 B, each
+// against the count of the config (norms left out: 56 k and 0.7 M of them in
+// the two exact figures).
+TEST(Qwen35, ConfigCountsMatchPublishedTotals) {
+  const std::vector<std::pair<std::string, double>> published = {
+      {"qwen3.5-0.8b", 752393024.0},   {"qwen3.5-27b", 26895998464.0}, {"qwen3.5-35b-a3b", 34.66e9},
+      {"qwen3.5-122b-a10b", 122.11e9}, {"qwen3.5-397b-a17b", 397e9},
+  };
+  for (const auto& [id, shape] : q35_sizes()) {
+    const Model cfg = from_config(q35_json(shape));
+    const ParamBreakdown b = count_params(cfg.arch);
+    double want = 0;
+    for (const auto& [pid, n] : published) {
+      want = pid == id ? n : want;
+    }
+    const double tolerance = id == "qwen3.5-397b-a17b" ? 0.005 : 0.001;
+    EXPECT_LT(rel(static_cast<double>(b.total() - b.mtp), want), tolerance) << id;
+  }
+  // The MTP block: a qwen35 27B GGUF that carries it (a fine-tune of the
+  // same shape, llama-bench model_n_params 27,320,697,856; search-tool file
+  // id 60407218313) holds one more gated attention layer, MLP and eh_proj.
+  const Model m27 = from_config(q35_json(q35_sizes()[1].second));
+  EXPECT_LT(rel(static_cast<double>(count_params(m27.arch).total()), 27320697856.0), 0.001);
+}
+
+// Qwen3.5-0.8B's llama.cpp load log (tests/data/architecture_figures.csv):
+// 262144 cells over 4 sequences, KV 3072.00 MiB on 6 layers, RS 77.06 MiB.
+TEST(Qwen35, SmallestEntryReproducesItsLoadLog) {
+  const Model cat = catalogue_model("qwen3.5-0.8b");
+  const KvCacheQuery q{65536, 4, 512, kv_f16(), kv_f16(), 256};
+  const Bytes state = recurrent_state_bytes(cat.arch, 4);
+  EXPECT_EQ(kv_cache_bytes(cat.arch, q) - state, 3072 * kMiB);
+  EXPECT_NEAR(static_cast<double>(state) / static_cast<double>(kMiB), 77.06, 0.005);
+}
+
+// Qwen3.5-35B-A3B in ggml-org/llama.cpp#20587 (runtime-logs L17): 4 slots
+// of 4096 cells, KV 80.00 MiB on 10 layers, RS 251.25 MiB on the other 30.
+TEST(Qwen35, MoeEntryReproducesItsLoadLog) {
+  const Model cat = catalogue_model("qwen3.5-35b-a3b");
+  const Bytes state = recurrent_state_bytes(cat.arch, 4);
+  EXPECT_EQ(state, 251 * kMiB + kMiB / 4);
+  EXPECT_EQ(kv_cache_bytes(cat.arch, {1024, 4, 512, kv_f16(), kv_f16(), 256}) - state, 80 * kMiB);
+}
+
+// llama.cpp takes the layer kinds from attention.recurrent_layers when a
+// file has it, and from full_attention_interval (4 when absent) otherwise
+// (qwen35.cpp load_arch_hparams); a config without layer_types gets them
+// from full_attention_interval (Qwen3_5TextConfig.__post_init__).
+TEST(Qwen35, LayerKindsFromFlagsOrTheDefaultInterval) {
+  const Q35Shape s = q35_sizes()[0].second;
+  test::GgufWriter flagged;
+  flagged.str("general.architecture", "qwen35");
+  flagged.u32("qwen35.block_count", 8);
+  flagged.u32("qwen35.embedding_length", 1024);
+  flagged.u32("qwen35.attention.head_count", 8);
+  flagged.u32("qwen35.attention.head_count_kv", 2);
+  flagged.u32("qwen35.attention.key_length", 256);
+  flagged.u32("qwen35.ssm.conv_kernel", 4);
+  flagged.u32("qwen35.ssm.state_size", 128);
+  flagged.u32("qwen35.ssm.group_count", 16);
+  flagged.u32("qwen35.ssm.time_step_rank", 16);
+  flagged.u32("qwen35.ssm.inner_size", 2048);
+  flagged.u32("qwen35.vocab_size", 248320);
+  test::GgufWriter plain = flagged;  // no interval key: llama.cpp's 4
+  flagged.u32_array("qwen35.attention.recurrent_layers", {1, 0, 1, 1, 0, 1, 1, 1});
+  flagged.tensor("token_embd.weight", {1024, 256}, test::kQ8_0);
+  plain.tensor("token_embd.weight", {1024, 256}, test::kQ8_0);
+  const Model f = from_gguf(flagged);
+  EXPECT_EQ(f.arch.attention.layer_mixers, "RARRARRR");
+  EXPECT_EQ(attention_layer_count(f.arch), 2);
+  const Model d = from_gguf(plain);
+  EXPECT_EQ(d.arch.attention.layer_mixers, "RRRARRRA");
+
+  Json j = q35_json(s);
+  j["text_config"].erase("layer_types");
+  const Model c = from_config(j);
+  EXPECT_EQ(attention_layer_count(c.arch), 6);
+  EXPECT_EQ(recurrent_layer_count(c.arch), 18);
+}
+
+}  // namespace
+}  // namespace willfit
+
+// Gemma 4 (issue 18): five sliding-window layers then a global one whose
+// head width (global_head_dim 512), KV heads (num_global_key_value_heads)
+// and K = V projection are their own; 26B-A4B adds 128 experts beside each
+// layer's dense MLP. Configs: the values the catalogue entries' sources name
+// (data/models.json); GGUF headers: what llama.cpp's converter writes
+// (conversion/gemma.py Gemma4Model at 80fb11ac: key_length = the global
+// width, key_length_swa the windowed one, head_count_kv and
+// sliding_window_pattern per layer). KV sizes worked out by hand from
+// llama-kv-cache.cpp / llama-hparams.cpp.
+namespace willfit {
+namespace {
+
+using Json = nlohmann::json;
+
+struct G4Shape {
+  int layers;
+  int hidden;
+  int ffn;
+  int heads;
+  int kv_heads;
+  int global_kv_heads;
+  int experts;  // 0: dense
+  int experts_used;
+  int expert_ffn;
+};
+
+const G4Shape kGemma4_31b{60, 5376, 21504, 32, 16, 4, 0, 0, 0};
+const G4Shape kGemma4_26b{30, 2816, 2112, 16, 8, 2, 128, 8, 704};
+
+Json g4_json(const G4Shape& s) {
+  Json layer_types = Json::array();
+  for (int i = 0; i < s.layers; ++i) {
+    layer_types.push_back((i + 1) % 6 == 0 ? "full_attention" : "sliding_attention");
+  }
+  Json t = {{"model_type", "gemma4_text"},
+            {"num_hidden_layers", s.layers},
+            {"hidden_size", s.hidden},
+            {"intermediate_size", s.ffn},
+            {"num_attention_heads", s.heads},
+            {"num_key_value_heads", s.kv_heads},
+            {"num_global_key_value_heads", s.global_kv_heads},
+            {"head_dim", 256},
+            {"global_head_dim", 512},
+            {"vocab_size", 262144},
+            {"max_position_embeddings", 262144},
+            {"sliding_window", 1024},
+            {"attention_k_eq_v", true},
+            {"tie_word_embeddings", true},
+            {"num_kv_shared_layers", 0},
+            {"hidden_size_per_layer_input", 0},
+            {"layer_types", layer_types}};
+  if (s.experts > 0) {
+    t["enable_moe_block"] = true;
+    t["num_experts"] = s.experts;
+    t["top_k_experts"] = s.experts_used;
+    t["moe_intermediate_size"] = s.expert_ffn;
+  }
+  return {{"model_type", "gemma4"}, {"text_config", t}};
+}
+
+test::GgufWriter g4_header(const G4Shape& s) {
+  test::GgufWriter w;
+  w.str("general.architecture", "gemma4");
+  w.u32("gemma4.block_count", static_cast<std::uint32_t>(s.layers));
+  w.u32("gemma4.context_length", 262144);
+  w.u32("gemma4.embedding_length", static_cast<std::uint32_t>(s.hidden));
+  w.u32("gemma4.feed_forward_length", static_cast<std::uint32_t>(s.ffn));
+  w.u32("gemma4.attention.head_count", static_cast<std::uint32_t>(s.heads));
+  std::vector<std::uint32_t> kv;
+  std::string flags;  // a GGUF bool array: element type 7, count, one byte each
+  const auto put = [&flags](const void* p, std::size_t n) {
+    flags.append(static_cast<const char*>(p), n);
+  };
+  const std::uint32_t bool_type = 7;
+  const auto count = static_cast<std::uint64_t>(s.layers);
+  put(&bool_type, 4);
+  put(&count, 8);
+  for (int i = 0; i < s.layers; ++i) {
+    const bool global = (i + 1) % 6 == 0;
+    kv.push_back(static_cast<std::uint32_t>(global ? s.global_kv_heads : s.kv_heads));
+    flags.push_back(global ? '\0' : '\1');
+  }
+  w.u32_array("gemma4.attention.head_count_kv", kv);
+  w.raw("gemma4.attention.sliding_window_pattern", 9, flags);
+  w.u32("gemma4.attention.key_length", 512);
+  w.u32("gemma4.attention.value_length", 512);
+  w.u32("gemma4.attention.key_length_swa", 256);
+  w.u32("gemma4.attention.value_length_swa", 256);
+  w.u32("gemma4.attention.sliding_window", 1024);
+  w.u32("gemma4.attention.shared_kv_layers", 0);
+  w.u32("gemma4.embedding_length_per_layer_input", 0);
+  w.u32("gemma4.vocab_size", 262144);
+  if (s.experts > 0) {
+    w.u32("gemma4.expert_count", static_cast<std::uint32_t>(s.experts));
+    w.u32("gemma4.expert_used_count", static_cast<std::uint32_t>(s.experts_used));
+    w.u32("gemma4.expert_feed_forward_length", static_cast<std::uint32_t>(s.expert_ffn));
+  }
+  w.tensor("token_embd.weight", {static_cast<std::uint64_t>(s.hidden), 256}, test::kQ8_0);
+  // The first global layer has K and no V (attention_k_eq_v).
+  w.tensor("blk.5.attn_k.weight", {static_cast<std::uint64_t>(s.hidden), 256}, test::kQ8_0);
+  return w;
+}
+
+// Gemma 4 31B at 131072 tokens, one sequence, f16, cells padded to 256,
+// ubatch 512. Windowed layers (50): min(131072, 1024 + 512) = 1536 cells x
+// 2 (K, V) x 16 heads x 256 x 2 bytes = 25,165,824 each. Global layers (10):
+// 131072 cells x 4 heads x 512 x 2 bytes, K and V = 1,073,741,824 each.
+// Without flash attention llama.cpp pads V to the widest layer (16 x 256 =
+// 4096 values), so a global layer's V doubles to 1,073,741,824 on its own.
+// A public calculator that charges the window as 1024 cells gets
+// 11,576,279,040 (search-tool file id 58797461640) = 50 x 2 x 16 x 256 x 2
+// x 1024 + the same global part.
+TEST(Gemma4, GlobalLayersCacheTheirOwnShape) {
+  const Model cat = catalogue_model("gemma-4-31b");
+  const Bytes windowed = 50 * Bytes{25165824};
+  const Bytes global = 10 * Bytes{1073741824};
+  const KvCacheQuery q{131072, 1, 512, kv_f16(), kv_f16(), 256};
+  EXPECT_EQ(kv_cache_bytes(cat.arch, q), windowed + global);
+  KvCacheQuery padded = q;
+  padded.v_rows_padded = true;
+  EXPECT_EQ(kv_cache_bytes(cat.arch, padded), windowed + global + 10 * Bytes{536870912});
+  const KvCacheQuery q1024{131072, 1, 0, kv_f16(), kv_f16(), 1};
+  EXPECT_EQ(kv_cache_bytes(cat.arch, q1024), Bytes{11576279040});
+}
+
+// Catalogue, config.json and GGUF header: the same KV cache, the same count;
+// the counts against llama-bench's totals of the text GGUFs (31B 30.70 B,
+// 26B-A4B 25.23 B; kyuz0/amd-strix-halo-toolboxes at d1a34be).
+TEST(Gemma4, ConfigGgufAndCatalogueAgree) {
+  const Precision p = *parse_precision("q4_k_m");
+  const std::vector<std::tuple<std::string, G4Shape, double>> cases = {
+      {"gemma-4-31b", kGemma4_31b, 30.70e9}, {"gemma-4-26b-a4b", kGemma4_26b, 25.23e9}};
+  for (const auto& [id, shape, published] : cases) {
+    const Model cat = catalogue_model(id);
+    const Model cfg = from_config(g4_json(shape));
+    const Model gg = from_gguf(g4_header(shape));
+    EXPECT_LT(rel(static_cast<double>(count_params(cfg.arch).total()), published), 0.002) << id;
+    for (const Model* m : {&cfg, &gg}) {
+      EXPECT_EQ(m->arch.attention.kind, AttentionKind::Sliding) << id;
+      EXPECT_EQ(m->arch.attention.sliding_pattern, 6) << id;
+      EXPECT_EQ(m->arch.head_dim, 256) << id;
+      EXPECT_EQ(m->arch.kv_heads, shape.kv_heads) << id;
+      EXPECT_EQ(m->arch.attention.global_head_dim, 512) << id;
+      EXPECT_EQ(m->arch.attention.global_kv_heads, shape.global_kv_heads) << id;
+      EXPECT_TRUE(m->arch.attention.global_k_eq_v) << id;
+      for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{131072}}) {
+        for (const bool padded : {false, true}) {
+          KvCacheQuery q{ctx, 2, 512, kv_f16(), kv_f16(), 256};
+          q.v_rows_padded = padded;
+          EXPECT_EQ(kv_cache_bytes(m->arch, q), kv_cache_bytes(cat.arch, q)) << id << " " << ctx;
+        }
+      }
+      EXPECT_LT(rel(static_cast<double>(count_params(m->arch).total()),
+                    static_cast<double>(count_params(cat.arch).total())),
+                0.001)
+          << id;
+    }
+    if (shape.experts > 0) {
+      EXPECT_EQ(gg.arch.moe->shared_experts, 3) << "the dense 2112-wide MLP, in 704-wide experts";
+      EXPECT_EQ(cfg.arch.moe->shared_experts, 3);
+      EXPECT_EQ(cfg.arch.moe->experts_per_token, 8);
+    }
+    EXPECT_LT(rel(static_cast<double>(weight_layout(cat, p).total()),
+                  static_cast<double>(weight_layout(cfg, p).total())),
+              0.01)
+        << id;
+  }
+}
+
+// The recipe layout sizes each global layer at its own shape: 10 global
+// layers of 31B hold q, k and o at 512 wide (no v), the rest at 256.
+TEST(Gemma4, WeightLayoutSizesGlobalLayersAtTheirShape) {
+  const Model cat = catalogue_model("gemma-4-31b");
+  const Precision f16 = *parse_precision("f16");
+  const WeightLayout w = weight_layout(cat, f16);
+  ASSERT_EQ(w.layers.size(), 60U);
+  const std::int64_t h = 5376;
+  const std::int64_t windowed_attention = (2 * 32 * 256 + 2 * 16 * 256) * h;
+  const std::int64_t global_attention = (2 * 32 * 512 + 4 * 512) * h;
+  EXPECT_EQ(w.layers[5].bytes - w.layers[4].bytes, 2 * (global_attention - windowed_attention));
 }
 
 }  // namespace

@@ -19,7 +19,10 @@
 //    hybrid models have a cache only on their attention layers, and a fixed
 //    F32 recurrent state per sequence on their recurrent ones; chunked local
 //    attention (Llama 4) holds a chunk like a window; layers that share
-//    another layer's cache (Gemma 3n) hold none; DeepSeek-V3.2 adds its
+//    another layer's cache (Gemma 3n) hold none; global layers with a
+//    shape of their own (Gemma 4: 512-wide heads, fewer KV heads, K as V)
+//    cache K and V at that shape, and without flash attention llama.cpp pads
+//    every layer's V to the widest; DeepSeek-V3.2 adds its
 //    indexer's FP8 keys next to the latent. Quantised types
 //    cost their block size (q8_0: 34 bytes per 32 values). Source:
 //    shared/reference/inference-estimators.md section 0.3. Checked against 18
@@ -138,15 +141,31 @@ Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
     const std::int64_t width = a.attention.kv_lora_rank + a.attention.qk_rope_head_dim;
     return (cost(width * full_cells, q.k_type) + indexer_cache_bytes(a, full_cells, q)) * a.layers;
   }
+  // K and V widths per cell: windowed layers at kv_heads x head_dim; the
+  // global layers of a sliding model at their own shape where they have one
+  // (Gemma 4: llama-hparams.cpp n_embd_k_gqa(il) = n_head_kv(il) x
+  // n_embd_head_k(il), the head width key_length or key_length_swa by
+  // layer kind). K = V layers (attention_k_eq_v) still cache V. Without
+  // flash attention llama.cpp pads V to the widest layer (v_rows_padded).
   const std::int64_t per_cell_k = std::int64_t{a.kv_heads} * a.head_dim;
+  const bool own_global = a.attention.kind == AttentionKind::Sliding &&
+                          (a.attention.global_head_dim > 0 || a.attention.global_kv_heads > 0);
+  const std::int64_t global_k =
+      own_global ? std::int64_t{a.attention.global_kv_heads > 0 ? a.attention.global_kv_heads
+                                                                : a.kv_heads} *
+                       (a.attention.global_head_dim > 0 ? a.attention.global_head_dim : a.head_dim)
+                 : per_cell_k;
   const CachedLayers layers = cached_layers(a);
   const int windowed_layers = layers.windowed;
   const std::int64_t swa_cells = windowed_layers > 0 ? window_cells(a, q) : full_cells;
   const int full_layers = layers.full;
+  const std::int64_t widest_v = windowed_layers > 0 ? std::max(per_cell_k, global_k) : global_k;
+  const std::int64_t full_v = q.v_rows_padded ? widest_v : global_k;
+  const std::int64_t window_v = q.v_rows_padded ? widest_v : per_cell_k;
   const Bytes per_full_layer =
-      cost(per_cell_k * full_cells, q.k_type) + cost(per_cell_k * full_cells, q.v_type);
+      cost(global_k * full_cells, q.k_type) + cost(full_v * full_cells, q.v_type);
   const Bytes per_window_layer =
-      cost(per_cell_k * swa_cells, q.k_type) + cost(per_cell_k * swa_cells, q.v_type);
+      cost(per_cell_k * swa_cells, q.k_type) + cost(window_v * swa_cells, q.v_type);
   return per_full_layer * full_layers + per_window_layer * windowed_layers +
          recurrent_state_bytes(a, q.sequences, q.state_bytes);
 }

@@ -276,6 +276,11 @@ struct KvCacheQuery {
   // and the reference code in FP8 with block scales (indexer_cache_bytes).
   bool indexer_in_k_type = false;
   int state_bytes = 4;  // recurrent state per value: F32 in llama.cpp, 16-bit in transformers
+  // llama.cpp without flash attention stores V transposed and pads every
+  // layer's V rows to the widest layer's (llama-kv-cache.cpp,
+  // TAG_V_CACHE_VARIABLE: n_embd_v_gqa_max when v_trans); it matters only
+  // where layers differ in width (Gemma 4's global layers).
+  bool v_rows_padded = false;
 };
 Bytes kv_cache_bytes(const Architecture& arch, const KvCacheQuery& q);
 // The KV cells of one sliding-window layer (the window plus one micro-batch,

@@ -749,32 +749,74 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     }
   }
   a.max_context = std::max<std::int64_t>(0, meta_int(f, key("context_length")).value_or(0));
+  // Qwen3.5 (qwen35, qwen35moe; llama.cpp src/models/qwen35.cpp and
+  // qwen35moe.cpp load_arch_hparams at 80fb11ac): the layer kinds come from
+  // the per-layer flags attention.recurrent_layers when the file has them,
+  // else from full_attention_interval, which llama.cpp takes as 4 when the
+  // key is absent: is_recr[i] = (i + 1) % interval != 0. The multi-token-
+  // prediction blocks after n_layer are attention blocks and hold no state.
+  const bool qwen35 = arch == "qwen35" || arch == "qwen35moe";
+  if (const GgufValue* flags = f.find(key("attention.recurrent_layers"));
+      qwen35 && flags != nullptr && flags->kind == GgufValue::Kind::Array &&
+      flags->numbers.size() >= static_cast<std::size_t>(a.layers)) {
+    std::string mixers;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(a.layers); ++i) {
+      mixers += flags->numbers[i] != 0 ? 'R' : 'A';
+    }
+    const auto attention = std::count(mixers.begin(), mixers.end(), 'A');
+    if (attention > 0 && attention < a.layers) {
+      a.attention.kind = AttentionKind::Hybrid;
+      a.attention.attention_layers = static_cast<int>(attention);
+      a.attention.layer_mixers = mixers;
+    }
+  }
   // Qwen3-Next / Qwen3.5: one full-attention layer every N, gated delta nets
   // between (llama.cpp: recurrent_layer_arr[i] = (i + 1) % interval != 0).
-  if (const auto interval = meta_int(f, key("full_attention_interval"));
-      interval && *interval > 1 && *interval <= a.layers) {
+  if (const auto interval =
+          meta_int(f, key("full_attention_interval"))
+              .value_or(qwen35 && a.attention.kind != AttentionKind::Hybrid ? 4 : 0);
+      interval > 1 && interval <= a.layers) {
     a.attention.kind = AttentionKind::Hybrid;
-    a.attention.attention_layers = static_cast<int>(a.layers / *interval);
+    a.attention.attention_layers = static_cast<int>(a.layers / interval);
     a.attention.layer_mixers.clear();
     for (std::int64_t i = 0; i < a.layers; ++i) {
-      a.attention.layer_mixers += (i + 1) % *interval == 0 ? 'A' : 'R';
+      a.attention.layer_mixers += (i + 1) % interval == 0 ? 'A' : 'R';
     }
     // Qwen3-Next's gated delta net (src/models/qwen3next.cpp: key heads
     // ssm_n_group, value heads ssm_dt_rank, both of ssm_d_state); its graph
     // is the one the allocator replay builds (ggml_alloc.cpp). Qwen3.5 reads
-    // the same keys but builds its own graph, so it keeps the closed form.
+    // the same keys (qwen35.cpp load_arch_hparams) and builds the same
+    // delta-net and gated-attention ops, so it is replayed too.
     const auto heads_k = meta_int(f, key("ssm.group_count"));
     const auto heads_v = meta_int(f, key("ssm.time_step_rank"));
     const auto head = meta_int(f, key("ssm.state_size"));
     const auto conv = meta_int(f, key("ssm.conv_kernel"));
     constexpr std::int64_t kMax = 1 << 16;
-    if (arch == "qwen3next" && heads_k && heads_v && head && conv && *heads_k > 0 &&
+    if ((arch == "qwen3next" || qwen35) && heads_k && heads_v && head && conv && *heads_k > 0 &&
         *heads_k <= *heads_v && *heads_v < kMax && *heads_v % *heads_k == 0 && *head > 0 &&
         (*head < kMax) && (*conv > 1) && (*conv < 64)) {
       a.attention.delta_net_k_heads = static_cast<int>(*heads_k);
       a.attention.delta_net_v_heads = static_cast<int>(*heads_v);
       a.attention.delta_net_head_dim = static_cast<int>(*head);
       a.attention.delta_net_conv = static_cast<int>(*conv);
+    }
+  }
+  if (qwen35 && a.attention.kind == AttentionKind::Hybrid) {
+    // Qwen3.5's delta nets: key heads ssm.group_count, value heads
+    // ssm.time_step_rank, both of width ssm.state_size (qwen35.cpp
+    // load_arch_tensors: head_k_dim = head_v_dim = ssm_d_state), behind a
+    // convolution of ssm.conv_kernel taps; its attention layers gate their
+    // output (wq is n_embd x 2 n_head head_dim there).
+    a.attention.gated_attention = true;
+    const auto heads_k = meta_int(f, key("ssm.group_count"));
+    const auto heads_v = meta_int(f, key("ssm.time_step_rank"));
+    const auto head = meta_int(f, key("ssm.state_size"));
+    const auto conv = meta_int(f, key("ssm.conv_kernel"));
+    constexpr std::int64_t kMax = 1 << 16;
+    if (heads_k && heads_v && head && conv && *heads_k < kMax && *heads_v < kMax && *head < kMax &&
+        *conv < 64) {
+      a.attention.recurrent_params =
+          gated_delta_net_params(a.hidden_size, *heads_k, *heads_v, *head, *head, *conv);
     }
   }
   if (a.attention.kind == AttentionKind::Hybrid) {
@@ -836,6 +878,50 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.altup_inputs = static_cast<int>(
         std::clamp<std::int64_t>(meta_int(f, key("altup.num_inputs")).value_or(4), 0, 64));
     a.laurel_rank = 64;
+  }
+
+  // Gemma 4 (gemma4.cpp load_arch_hparams at 80fb11ac, conversion/gemma.py
+  // Gemma4Model): key_length / value_length are the global layers' head
+  // width, key_length_swa / value_length_swa the windowed layers';
+  // head_count_kv lists each layer's KV heads (windowed, global) beside the
+  // per-layer sliding_window_pattern flags; a global layer without
+  // blk.N.attn_v uses its keys as values (attention_k_eq_v).
+  if (arch == "gemma4") {
+    const auto swa_len = meta_int(f, key("attention.key_length_swa"));
+    const auto full_len = meta_int(f, key("attention.key_length"));
+    if (swa_len && full_len && *swa_len > 0 && *swa_len < (1 << 16) && *full_len < (1 << 16) &&
+        *swa_len != *full_len) {
+      a.head_dim = static_cast<int>(*swa_len);
+      a.attention.global_head_dim = static_cast<int>(*full_len);
+    }
+    const GgufValue* kv = f.find(key("attention.head_count_kv"));
+    const GgufValue* swa = f.find(key("attention.sliding_window_pattern"));
+    int first_global = -1;
+    if (swa != nullptr && swa->kind == GgufValue::Kind::Array) {
+      for (std::size_t i = 0; i < swa->numbers.size() && i < static_cast<std::size_t>(a.layers);
+           ++i) {
+        const bool windowed = swa->numbers[i] != 0;
+        if (!windowed && first_global < 0) {
+          first_global = static_cast<int>(i);
+        }
+        if (kv != nullptr && kv->kind == GgufValue::Kind::Array && i < kv->numbers.size() &&
+            kv->numbers[i] > 0 && kv->numbers[i] <= a.heads) {
+          const int heads_kv = static_cast<int>(kv->numbers[i]);
+          (windowed ? a.kv_heads : a.attention.global_kv_heads) = heads_kv;
+        }
+      }
+    }
+    if (first_global >= 0) {
+      const std::string k_name = fmt::format("blk.{}.attn_k.weight", first_global);
+      const std::string v_name = fmt::format("blk.{}.attn_v.weight", first_global);
+      bool has_k = false;
+      bool has_v = false;
+      for (const auto& t : f.tensors) {
+        has_k = has_k || t.name == k_name;
+        has_v = has_v || t.name == v_name;
+      }
+      a.attention.global_k_eq_v = has_k && !has_v;
+    }
   }
 
   // Vocabulary: the tokenizer's token list, else <arch>.vocab_size, else the
@@ -904,6 +990,15 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     }
     if (moe.shared_experts == 0 && shared_expert_tensors) {
       moe.shared_experts = 1;  // Llama 4 and Qwen MoE name no count but carry ffn_*_shexp
+    }
+    // Gemma 4's MoE layers run their dense MLP of feed_forward_length beside
+    // the experts (gemma4.cpp: "we use normal FFN as shared expert"), in
+    // expert widths as the config path counts it.
+    if (arch == "gemma4" && moe.shared_experts == 0 && a.intermediate_size > 0 &&
+        moe.expert_intermediate_size > 0) {
+      moe.shared_experts = static_cast<int>(std::clamp<std::int64_t>(
+          (a.intermediate_size + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size,
+          1, 1 << 16));
     }
     moe.first_dense_layers = static_cast<int>(std::clamp<std::int64_t>(
         meta_int(f, key("leading_dense_block_count")).value_or(0), 0, a.layers));

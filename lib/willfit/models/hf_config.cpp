@@ -166,9 +166,8 @@ std::int64_t vision_estimate(const Json& v, std::int64_t text_hidden) {
 void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a) {
   Attention& at = a.attention;
   const std::int64_t h = a.hidden_size;
-  // Qwen3-Next gated delta net (modeling_qwen3_next.py, Qwen3NextGatedDeltaNet):
-  // in_proj_qkvz h x (2 nk dk + 2 nv dv), in_proj_ba h x 2 nv, a depthwise
-  // convolution over the 2 nk dk + nv dv q, k, v channels, out_proj nv dv x h.
+  // Qwen3-Next and Qwen3.5 gated delta net (gated_delta_net_params in
+  // model.cpp has the layout).
   const auto conv = get_int(t, {"linear_conv_kernel_dim"}, 64);
   const auto dk = get_int(t, {"linear_key_head_dim"}, 1 << 16);
   const auto dv = get_int(t, {"linear_value_head_dim"}, 1 << 16);
@@ -177,12 +176,12 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
   if (conv && dk && dv && nk && nv) {
     const std::int64_t conv_dim = 2 * *nk * *dk + *nv * *dv;
     at.recurrent_state_floats = (*conv - 1) * conv_dim + *nv * *dk * *dv;
-    at.recurrent_params =
-        h * (2 * *nk * *dk + 2 * *nv * *dv) + h * 2 * *nv + conv_dim * *conv + *nv * *dv * h;
-    // The delta net as llama.cpp's qwen3next graph takes it (gguf.cpp reads
-    // the same four from ssm.*): one head size for keys and values. Qwen3.5
-    // has the same keys and another graph, so only qwen3_next.
-    if (type == "qwen3_next" && *dk == *dv && *nk > 0 && *nv % *nk == 0 && *conv > 1) {
+    at.recurrent_params = gated_delta_net_params(h, *nk, *nv, *dk, *dv, *conv);
+    // The delta net as llama.cpp's qwen3next and qwen35 graphs take it
+    // (gguf.cpp reads the same four from ssm.*): one head size for keys and
+    // values.
+    if ((type == "qwen3_next" || type.rfind("qwen3_5", 0) == 0) && *dk == *dv && *nk > 0 &&
+        *nv % *nk == 0 && *conv > 1) {
       at.delta_net_k_heads = static_cast<int>(*nk);
       at.delta_net_v_heads = static_cast<int>(*nv);
       at.delta_net_head_dim = static_cast<int>(*dk);
@@ -280,6 +279,12 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   Architecture& a = m.arch;
   // gpt-oss's learned attention sinks (modeling_gpt_oss.py self.sinks).
   a.attention.sinks = type == "gpt_oss";
+  // Qwen3.5's gated attention: its configs state attn_output_gate; the
+  // transformers class has no such key and always gates
+  // (zucchini-nlp/transformers src/transformers/models/qwen3_5/
+  // configuration_qwen3_5.py at commit 4c88d54f and modeling_qwen3_5.py).
+  a.attention.gated_attention =
+      get_bool(t, "attn_output_gate").value_or(type.rfind("qwen3_5", 0) == 0);
   const auto layers =
       get_int(t, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 100000);
   const auto hidden = get_int(t, {"hidden_size", "n_embd", "d_model", "dim"}, 1 << 20);
@@ -375,12 +380,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       experts && *experts > 1) {
     Moe moe;
     moe.experts = static_cast<int>(*experts);
-    moe.experts_per_token = static_cast<int>(std::min<std::int64_t>(
-        get_int(t,
-                {"num_experts_per_tok", "num_experts_per_token", "experts_per_token", "moe_top_k"},
-                1 << 16)
-            .value_or(2),
-        *experts));
+    moe.experts_per_token = static_cast<int>(
+        std::min<std::int64_t>(get_int(t,
+                                       {"num_experts_per_tok", "num_experts_per_token",
+                                        "experts_per_token", "moe_top_k", "top_k_experts"},
+                                       1 << 16)
+                                   .value_or(2),
+                               *experts));
     moe.expert_intermediate_size =
         get_int(t, {"moe_intermediate_size", "expert_intermediate_size"}, 1 << 24)
             .value_or(config_intermediate);
@@ -398,6 +404,15 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     }
     if (moe.shared_experts == 0 && type.rfind("llama4", 0) == 0) {
       moe.shared_experts = 1;  // Llama4TextMoe always adds one shared expert
+    }
+    // Gemma 4's MoE layers keep their dense MLP of intermediate_size beside
+    // the experts (config enable_moe_block; llama.cpp gemma4.cpp
+    // "we use normal FFN as shared expert"): counted in expert widths.
+    if (moe.shared_experts == 0 && type.rfind("gemma4", 0) == 0 && config_intermediate > 0 &&
+        moe.expert_intermediate_size > 0) {
+      moe.shared_experts = static_cast<int>(std::max<std::int64_t>(
+          1,
+          (config_intermediate + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size));
     }
     moe.first_dense_layers = static_cast<int>(std::min<std::int64_t>(
         get_int(t, {"first_k_dense_replace", "first_k_dense", "num_dense_layers"}, 100000)
@@ -448,8 +463,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // 80B-A3B-Instruct at revision 9c7f2fbe) and transformers derives it
   // (configuration_qwen3_next.py, Qwen3NextConfig: layer i is linear attention
   // unless (i + 1) % full_attention_interval == 0; the interval defaults to 4).
+  // Qwen3_5TextConfig.__post_init__ does the same (configuration_qwen3_5.py
+  // at commit 4c88d54f).
   if (const auto interval = get_int(t, {"full_attention_interval"}, 1 << 16);
-      windowed < 0 && (interval || type == "qwen3_next")) {
+      windowed < 0 && (interval || type == "qwen3_next" || type.rfind("qwen3_5", 0) == 0)) {
     const std::int64_t every = std::max<std::int64_t>(1, interval.value_or(4));
     windowed = 0;
     for (std::int64_t i = 0; i < a.layers; ++i) {
@@ -563,6 +580,14 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.attention.kind = AttentionKind::Sliding;
     a.attention.sliding_window = *window;
     a.attention.sliding_pattern = pattern;
+    // Gemma 4: the global layers' own shape (config.json
+    // global_head_dim, num_global_key_value_heads, attention_k_eq_v; a config
+    // without num_global_key_value_heads, E2B/E4B, keeps num_key_value_heads).
+    a.attention.global_head_dim =
+        static_cast<int>(get_int(t, {"global_head_dim"}, 1 << 16).value_or(0));
+    a.attention.global_kv_heads =
+        static_cast<int>(get_int(t, {"num_global_key_value_heads"}, 1 << 16).value_or(0));
+    a.attention.global_k_eq_v = get_bool(t, "attention_k_eq_v").value_or(false);
   }
 
   if (a.mlp_layers < 0) {

@@ -102,33 +102,77 @@ std::string_view to_string(AttentionKind kind) {
 // transformers model's configuration_*.py model_type.
 bool is_known_gguf_architecture(std::string_view arch) {
   static constexpr auto kKnown = std::to_array<std::string_view>(
-      {"bert",       "command-r",  "cohere2",       "deepseek",   "deepseek2", "deepseek32",
-       "exaone",     "exaone4",    "falcon",        "falcon-h1",  "gemma",     "gemma2",
-       "gemma3",     "gemma3n",    "glm4",          "glm4moe",    "gpt-oss",   "gpt2",
-       "granite",    "granitemoe", "granitehybrid", "internlm2",  "jamba",     "lfm2",
-       "lfm2moe",    "llama",      "llama4",        "minimax-m2", "mistral3",  "mllama",
-       "nemotron_h", "olmo2",      "phi2",          "phi3",       "qwen2",     "qwen2moe",
-       "qwen2vl",    "qwen3",      "qwen35",        "qwen3moe",   "qwen3next", "smollm3",
-       "stablelm",   "starcoder2"});
+      {"bert",      "command-r",  "cohere2",    "deepseek",      "deepseek2",  "deepseek32",
+       "exaone",    "exaone4",    "falcon",     "falcon-h1",     "gemma",      "gemma2",
+       "gemma3",    "gemma3n",    "gemma4",     "glm4",          "glm4moe",    "gpt-oss",
+       "gpt2",      "granite",    "granitemoe", "granitehybrid", "internlm2",  "jamba",
+       "lfm2",      "lfm2moe",    "llama",      "llama4",        "minimax-m2", "mistral3",
+       "mllama",    "nemotron_h", "olmo2",      "phi2",          "phi3",       "qwen2",
+       "qwen2moe",  "qwen2vl",    "qwen3",      "qwen35",        "qwen35moe",  "qwen3moe",
+       "qwen3next", "smollm3",    "stablelm",   "starcoder2"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
 bool is_known_config_model_type(std::string_view model_type) {
-  static constexpr auto kKnown = std::to_array<std::string_view>(
-      {"bert",         "cohere",       "cohere2",     "deepseek_v2",
-       "deepseek_v3",  "deepseek_v32", "distilbert",  "exaone",
-       "exaone4",      "falcon",       "falcon_h1",   "gemma",
-       "gemma2",       "gemma3",       "gemma3_text", "gemma3n",
-       "gemma3n_text", "glm4",         "glm4_moe",    "gpt2",
-       "gpt_oss",      "granite",      "granitemoe",  "granitemoehybrid",
-       "internlm2",    "jamba",        "kimi_k2",     "lfm2",
-       "lfm2_moe",     "llama",        "llama4",      "llama4_text",
-       "minimax_m2",   "mistral",      "mistral3",    "mixtral",
-       "mllama",       "nemotron_h",   "olmo2",       "phi",
-       "phi3",         "qwen2",        "qwen2_5_vl",  "qwen2_5_vl_text",
-       "qwen2_moe",    "qwen2_vl",     "qwen3",       "qwen3_moe",
-       "qwen3_next",   "roberta",      "smollm3",     "stablelm",
-       "starcoder2"});
+  static constexpr auto kKnown = std::to_array<std::string_view>({"bert",
+                                                                  "cohere",
+                                                                  "cohere2",
+                                                                  "deepseek_v2",
+                                                                  "deepseek_v3",
+                                                                  "deepseek_v32",
+                                                                  "distilbert",
+                                                                  "exaone",
+                                                                  "exaone4",
+                                                                  "falcon",
+                                                                  "falcon_h1",
+                                                                  "gemma",
+                                                                  "gemma2",
+                                                                  "gemma3",
+                                                                  "gemma3_text",
+                                                                  "gemma3n",
+                                                                  "gemma4",
+                                                                  "gemma4_text",
+                                                                  "gemma3n_text",
+                                                                  "glm4",
+                                                                  "glm4_moe",
+                                                                  "gpt2",
+                                                                  "gpt_oss",
+                                                                  "granite",
+                                                                  "granitemoe",
+                                                                  "granitemoehybrid",
+                                                                  "internlm2",
+                                                                  "jamba",
+                                                                  "kimi_k2",
+                                                                  "lfm2",
+                                                                  "lfm2_moe",
+                                                                  "llama",
+                                                                  "llama4",
+                                                                  "llama4_text",
+                                                                  "minimax_m2",
+                                                                  "mistral",
+                                                                  "mistral3",
+                                                                  "mixtral",
+                                                                  "mllama",
+                                                                  "nemotron_h",
+                                                                  "olmo2",
+                                                                  "phi",
+                                                                  "phi3",
+                                                                  "qwen2",
+                                                                  "qwen2_5_vl",
+                                                                  "qwen2_5_vl_text",
+                                                                  "qwen2_moe",
+                                                                  "qwen2_vl",
+                                                                  "qwen3",
+                                                                  "qwen3_moe",
+                                                                  "qwen3_next",
+                                                                  "qwen3_5",
+                                                                  "qwen3_5_text",
+                                                                  "qwen3_5_moe",
+                                                                  "qwen3_5_moe_text",
+                                                                  "roberta",
+                                                                  "smollm3",
+                                                                  "stablelm",
+                                                                  "starcoder2"});
   return std::find(kKnown.begin(), kKnown.end(), model_type) != kKnown.end();
 }
 
@@ -242,10 +286,54 @@ std::int64_t attention_params_per_layer(const Architecture& a) {
                                                       : 0;
     return q + kv + o + indexer;
   }
-  const std::int64_t q = h * a.heads * a.head_dim;
+  // A gated attention layer's Q projection is twice as wide: the second
+  // half is the output gate (Qwen3.5; llama.cpp create_tensor_qkv with
+  // n_embd_head_k * n_head * 2 rows in qwen35.cpp / qwen35moe.cpp).
+  const std::int64_t q = h * a.heads * a.head_dim * (a.attention.gated_attention ? 2 : 1);
   const std::int64_t kv = 2 * h * a.kv_heads * a.head_dim;
   const std::int64_t o = std::int64_t{a.heads} * a.head_dim * h;
   return q + kv + o;
+}
+
+bool is_global_layer(const Architecture& a, int layer) {
+  if (a.attention.kind != AttentionKind::Sliding) {
+    return true;
+  }
+  const int p = a.attention.sliding_pattern;
+  return p > 1 && (layer + 1) % p == 0;
+}
+
+// Gemma 4's global layers (llama.cpp src/models/gemma4.cpp load_arch_tensors
+// at 80fb11ac): wq n_embd x n_head global_head_dim, wk n_embd x
+// global_kv_heads global_head_dim, wv the same unless attention_k_eq_v
+// drops it, wo back to n_embd.
+std::int64_t global_attention_params_per_layer(const Architecture& a) {
+  const Attention& at = a.attention;
+  if (at.global_head_dim <= 0 && at.global_kv_heads <= 0 && !at.global_k_eq_v) {
+    return attention_params_per_layer(a);
+  }
+  const std::int64_t h = a.hidden_size;
+  const std::int64_t d = at.global_head_dim > 0 ? at.global_head_dim : a.head_dim;
+  const std::int64_t kv = at.global_kv_heads > 0 ? at.global_kv_heads : a.kv_heads;
+  const std::int64_t q = h * a.heads * d * (at.gated_attention ? 2 : 1);
+  const std::int64_t k_and_v = (at.global_k_eq_v ? 1 : 2) * h * kv * d;
+  return q + k_and_v + std::int64_t{a.heads} * d * h;
+}
+
+// A gated delta net (transformers modeling_qwen3_next.py
+// Qwen3NextGatedDeltaNet, modeling_qwen3_5.py Qwen3_5GatedDeltaNet; llama.cpp
+// qwen35.cpp load_arch_tensors): the input projections of q and k (nk dk
+// each), v and the output gate z (nv dv each), the per-value-head beta and
+// alpha (decay) rows, a depthwise convolution of conv_kernel taps over the
+// 2 nk dk + nv dv q, k, v channels, and the output projection nv dv x h.
+// transformers 5 splits in_proj_qkvz into in_proj_qkv and in_proj_z and
+// in_proj_ba into in_proj_b and in_proj_a; the count is the same. The A
+// and dt vectors and the norm (nv + nv + dv values) are left out, as norms
+// are everywhere.
+std::int64_t gated_delta_net_params(std::int64_t h, std::int64_t nk, std::int64_t nv,
+                                    std::int64_t dk, std::int64_t dv, std::int64_t conv) {
+  const std::int64_t conv_dim = 2 * nk * dk + nv * dv;
+  return h * (2 * nk * dk + 2 * nv * dv) + h * 2 * nv + conv_dim * conv + nv * dv * h;
 }
 
 namespace {
@@ -291,8 +379,15 @@ ParamBreakdown count_params(const Architecture& a) {
   const std::int64_t attention = attention_params_per_layer(a);
   const std::int64_t recurrent =
       a.attention.recurrent_params > 0 ? a.attention.recurrent_params : attention;
-  p.attention = attention * attention_layer_count(a) + recurrent * recurrent_layer_count(a) +
-                per_layer_input_params(a) + altup_laurel_params(a);
+  // A sliding model's global layers may have their own shape (Gemma 4).
+  const int global = a.attention.kind == AttentionKind::Sliding && a.attention.sliding_pattern > 1
+                         ? a.layers / a.attention.sliding_pattern
+                         : 0;
+  const std::int64_t global_extra =
+      std::int64_t{global} * (global_attention_params_per_layer(a) - attention);
+  p.attention = attention * attention_layer_count(a) + global_extra +
+                recurrent * recurrent_layer_count(a) + per_layer_input_params(a) +
+                altup_laurel_params(a);
   const std::int64_t matrices = a.mlp_gated ? 3 : 2;
   const std::int64_t dense = matrices * a.hidden_size * a.intermediate_size;
   const int mlp_layers = mlp_layer_count(a);

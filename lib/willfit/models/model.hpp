@@ -86,6 +86,21 @@ struct Attention {
   int ssm_state = 0;
   int ssm_heads = 0;
   int ssm_groups = 0;
+  // Gated attention (Qwen3.5: config attn_output_gate; llama.cpp qwen35.cpp
+  // and qwen35moe.cpp create the Q projection n_embd x 2 n_head head_dim):
+  // the query projection carries a second half, a per-channel sigmoid gate
+  // on the attention output. It doubles wq's parameters and caches nothing.
+  bool gated_attention = false;
+  // Sliding models whose global (full-attention) layers have a shape of
+  // their own (Gemma 4: global_head_dim, num_global_key_value_heads; GGUF
+  // key_length beside key_length_swa and a per-layer head_count_kv):
+  // global_head_dim and global_kv_heads, 0 = head_dim and kv_heads. With
+  // global_k_eq_v those layers have no V projection and use K as V
+  // (attention_k_eq_v; gemma4.cpp: "if v_proj is not present, use Kcur as
+  // Vcur"); llama.cpp still caches V for them.
+  int global_head_dim = 0;
+  int global_kv_heads = 0;
+  bool global_k_eq_v = false;
 };
 
 struct Moe {
@@ -300,6 +315,20 @@ std::string unchecked_architecture_warning(const Model& model);
 
 // Per-layer attention parameter count (q, k, v, o or the MLA equivalent).
 std::int64_t attention_params_per_layer(const Architecture& arch);
+
+// Sliding models: layer i is global (full attention) when (i + 1) % pattern
+// == 0, every layer of any other kind of model is (data/README.md).
+bool is_global_layer(const Architecture& arch, int layer);
+// The global layers of a sliding model with a shape of their own (Gemma 4):
+// q, k, v, o at global_head_dim and global_kv_heads, no v with global_k_eq_v.
+// attention_params_per_layer otherwise.
+std::int64_t global_attention_params_per_layer(const Architecture& arch);
+
+// Weights of one gated delta net (Qwen3-Next, Qwen3.5), from its head
+// counts and widths; model.cpp gives the layout it counts.
+std::int64_t gated_delta_net_params(std::int64_t hidden, std::int64_t key_heads,
+                                    std::int64_t value_heads, std::int64_t key_dim,
+                                    std::int64_t value_dim, std::int64_t conv_kernel);
 
 // One line on the attention layout, experts and vision tower ("sliding
 // window of 1024 tokens on 52 of 62 layers; ..."), for notes and listings.

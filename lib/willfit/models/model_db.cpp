@@ -278,6 +278,18 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.sliding_window = r.integer_in(*at, "sliding_window", 1, kMaxContext, {});
       a.attention.sliding_pattern =
           static_cast<int>(r.integer_in(*at, "sliding_pattern", 0, kMaxLayers, 0));
+      // Gemma 4: the global layers' own head width and KV heads, K as V.
+      a.attention.global_head_dim =
+          static_cast<int>(r.integer_in(*at, "global_head_dim", 0, kMaxWidth, 0));
+      a.attention.global_kv_heads =
+          static_cast<int>(r.integer_in(*at, "global_kv_heads", 0, kMaxHeads, 0));
+      if (const auto kv = at->find("global_k_eq_v"); kv != at->end() && !kv->is_null()) {
+        if (kv->is_boolean()) {
+          a.attention.global_k_eq_v = kv->get<bool>();
+        } else {
+          r.fail("'global_k_eq_v' must be true or false");
+        }
+      }
     } else if (kind == "chunked") {
       // Llama 4's chunked local attention: a window of the chunk's length.
       a.attention.kind = AttentionKind::Sliding;
@@ -336,6 +348,14 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
     // gpt-oss's learned attention sinks, as a GGUF's attn_sinks tensors say:
     // its graph picks the rows to output after the last layer.
     a.attention.sinks = r.boolean_in(*at, "sinks", false);
+    // Qwen3.5's gated attention: a Q projection of twice the width.
+    if (const auto g = at->find("gated_attention"); g != at->end() && !g->is_null()) {
+      if (g->is_boolean()) {
+        a.attention.gated_attention = g->get<bool>();
+      } else {
+        r.fail("'gated_attention' must be true or false");
+      }
+    }
   }
   if (const Json* moe = r.object("moe")) {
     Moe x;

@@ -631,8 +631,22 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_la
       l.bytes += weight(Cat::AttnV, e, q_dim + 2 * kv_dim, i) + f32(q_dim + 2 * kv_dim) +
                  weight(Cat::AttnOut, q_dim, e, i) + f32(e);
     } else {
-      l.bytes += weight(Cat::AttnQ, e, q_dim, i) + weight(Cat::AttnK, e, kv_dim, i) +
-                 weight(Cat::AttnV, e, kv_dim, i) + weight(Cat::AttnOut, q_dim, e, i);
+      // Gated attention (Qwen3.5): wq holds the output gate as a second
+      // half of its rows (qwen35.cpp: n_embd x 2 n_head head_dim). A global
+      // layer of Gemma 4 has its own head width and KV heads, and no wv
+      // when its keys are its values (model.cpp,
+      // global_attention_params_per_layer).
+      const Attention& at = a.attention;
+      const bool global = (at.global_head_dim > 0 || at.global_kv_heads > 0 || at.global_k_eq_v) &&
+                          a.attention.kind == AttentionKind::Sliding && is_global_layer(a, i);
+      const std::int64_t d = global && at.global_head_dim > 0 ? at.global_head_dim : head_dim;
+      const std::int64_t q = std::int64_t{a.heads} * d;
+      const std::int64_t kv =
+          (global && at.global_kv_heads > 0 ? at.global_kv_heads : a.kv_heads) * d;
+      const std::int64_t q_rows = q * (at.gated_attention ? 2 : 1);
+      l.bytes += weight(Cat::AttnQ, e, q_rows, i) + weight(Cat::AttnK, e, kv, i) +
+                 (global && at.global_k_eq_v ? 0 : weight(Cat::AttnV, e, kv, i)) +
+                 weight(Cat::AttnOut, q, e, i);
     }
     // Feed-forward.
     const bool moe_layer = roles.moe;
@@ -680,9 +694,10 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_la
     // A dense block reads the index and its two counters once each; when all
     // three are equal (as in every dense model) one class of them is the key.
     const bool in_step = !moe_layer && r.i_attn_v == i && r.i_ffn_down == i;
-    const std::uint64_t kinds = std::uint64_t{roles.attention} << 26 |
-                                std::uint64_t{roles.recurrent} << 27 |
-                                std::uint64_t{roles.mlp} << 28;
+    // A global layer of a sliding model can differ in shape (Gemma 4).
+    const std::uint64_t kinds =
+        std::uint64_t{roles.attention} << 26 | std::uint64_t{roles.recurrent} << 27 |
+        std::uint64_t{roles.mlp} << 28 | std::uint64_t{is_global_layer(a, i)} << 29;
     const std::uint64_t key =
         (in_step ? counter_class(i) | std::uint64_t{1} << 25 | kinds
                  : counter_class(i) | counter_class(r.i_attn_v) << 6 |
