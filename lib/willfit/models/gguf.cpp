@@ -729,24 +729,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.attention.kind = AttentionKind::Hybrid;
     a.attention.attention_layers = a.layers;
     a.attention.recurrent_layers = a.layers;
-    // The mixer's sizes, for the allocator replay of its graph (ggml_alloc.cpp).
-    const auto inner = meta_int(f, key("ssm.inner_size"));
-    const auto m2_heads = meta_int(f, key("ssm.time_step_rank"));
-    const auto groups = meta_int(f, key("ssm.group_count"));
-    const auto state = meta_int(f, key("ssm.state_size"));
-    const auto conv = meta_int(f, key("ssm.conv_kernel"));
-    constexpr std::int64_t kMax = 1 << 20;
-    if (inner && m2_heads && groups && state && conv && *m2_heads > 0 &&
-        *m2_heads<kMax&& * inner> 0 && *inner < kMax && *inner % *m2_heads == 0 && *groups > 0 &&
-        *groups < kMax && *inner % *groups == 0 && *state > 0 && *state<kMax&& * conv> 1 &&
-        *conv < 64) {
-      a.attention.mamba = 2;
-      a.attention.ssm_inner = *inner;
-      a.attention.ssm_heads = static_cast<int>(*m2_heads);
-      a.attention.ssm_groups = static_cast<int>(*groups);
-      a.attention.ssm_state = static_cast<int>(*state);
-      a.attention.ssm_conv = static_cast<int>(*conv);
-    }
+    // Its Mamba-2 mixer's sizes are read with the other hybrids' (below).
   }
   a.max_context = std::max<std::int64_t>(0, meta_int(f, key("context_length")).value_or(0));
   // Qwen3.5 (qwen35, qwen35moe; llama.cpp src/models/qwen35.cpp and
@@ -838,19 +821,21 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       a.attention.recurrent_state_floats =
           (*conv - 1) * (*inner + 2 * groups * *state) + *state * *inner;
     }
-    // Granite 4 H's Mamba-2 and Jamba's Mamba-1 mixers, the graphs the
-    // allocator replay builds (ggml_alloc.cpp; mamba-base.cpp). Granite's
-    // NoPE files say so by rope.scaling.finetuned false (conversion/granite.py);
-    // Bamba, the same arch with RoPE, keeps the closed form.
+    // Granite 4 H's Mamba-2 and Jamba's Mamba-1 mixers and Falcon-H1's
+    // Mamba-2 beside every layer's attention, the graphs the allocator replay
+    // builds (ggml_alloc.cpp; mamba-base.cpp). Granite's NoPE files say so by
+    // rope.scaling.finetuned false (conversion/granite.py); Bamba, the same
+    // arch with RoPE, keeps the closed form.
     const auto dt_rank = meta_int(f, key("ssm.time_step_rank"));
     const GgufValue* rope_on = f.find(key("rope.scaling.finetuned"));
     const bool nope =
-        arch == "jamba" ||
-        (rope_on != nullptr && rope_on->kind == GgufValue::Kind::Bool && rope_on->integer == 0);
-    if ((arch == "jamba" || arch == "granitehybrid") && nope && conv && inner && state && dt_rank &&
-        *conv > 1 && *conv < 64 && *inner > 0 && *inner<kLimit&& * state> 0 && *state < 4096 &&
-        *dt_rank > 0 && *dt_rank <= *inner && (arch == "jamba" ? groups == 0 : groups > 0) &&
-        groups < 4096 && *inner % *dt_rank == 0) {
+        rope_on != nullptr && rope_on->kind == GgufValue::Kind::Bool && rope_on->integer == 0;
+    const bool replayed =
+        arch == "jamba" || arch == "falcon-h1" || (arch == "granitehybrid" && nope);
+    if (replayed && conv && inner && state && dt_rank && *conv > 1 && *conv < 64 && *inner > 0 &&
+        *inner<kLimit&& * state> 0 && *state < 4096 && *dt_rank > 0 && *dt_rank <= *inner &&
+        (arch == "jamba" ? groups == 0 : groups > 0 && *inner % groups == 0) && groups < 4096 &&
+        *inner % *dt_rank == 0) {
       a.attention.mamba = arch == "jamba" ? 1 : 2;
       a.attention.ssm_conv = static_cast<int>(*conv);
       a.attention.ssm_inner = *inner;
