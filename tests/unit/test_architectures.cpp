@@ -1510,6 +1510,15 @@ TEST(Qwen35, LayerKindsFromFlagsOrTheDefaultInterval) {
   EXPECT_EQ(attention_layer_count(f.arch), 2);
   const Model d = from_gguf(plain);
   EXPECT_EQ(d.arch.attention.layer_mixers, "RRRARRRA");
+  // Either way the delta nets' sizes are read, so both files replay their
+  // graph (a flagged file once kept the closed form).
+  for (const Model* m : {&f, &d}) {
+    EXPECT_EQ(m->arch.attention.delta_net_k_heads, 16);
+    EXPECT_EQ(m->arch.attention.delta_net_v_heads, 16);
+    EXPECT_EQ(m->arch.attention.delta_net_head_dim, 128);
+    EXPECT_EQ(m->arch.attention.delta_net_conv, 4);
+    EXPECT_TRUE(m->arch.attention.gated_attention);
+  }
 
   Json j = q35_json(s);
   j["text_config"].erase("layer_types");

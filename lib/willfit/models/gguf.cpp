@@ -765,41 +765,35 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     for (std::int64_t i = 0; i < a.layers; ++i) {
       a.attention.layer_mixers += (i + 1) % interval == 0 ? 'A' : 'R';
     }
-    // Qwen3-Next's gated delta net (src/models/qwen3next.cpp: key heads
-    // ssm_n_group, value heads ssm_dt_rank, both of ssm_d_state); its graph
-    // is the one the allocator replay builds (ggml_alloc.cpp). Qwen3.5 reads
-    // the same keys (qwen35.cpp load_arch_hparams) and builds the same
-    // delta-net and gated-attention ops, so it is replayed too.
+  }
+  // Qwen3-Next's and Qwen3.5's gated delta nets (src/models/qwen3next.cpp,
+  // qwen35.cpp load_arch_hparams/load_arch_tensors): key heads ssm.group_count,
+  // value heads ssm.time_step_rank, both of width ssm.state_size (head_k_dim =
+  // head_v_dim = ssm_d_state), behind a convolution of ssm.conv_kernel taps.
+  // Both build the same delta-net ops, the graph the allocator replay builds
+  // (ggml_alloc.cpp). Qwen3.5's attention layers also gate their output (wq
+  // is n_embd x 2 n_head head_dim there).
+  if ((arch == "qwen3next" || qwen35) && a.attention.kind == AttentionKind::Hybrid) {
     const auto heads_k = meta_int(f, key("ssm.group_count"));
     const auto heads_v = meta_int(f, key("ssm.time_step_rank"));
     const auto head = meta_int(f, key("ssm.state_size"));
     const auto conv = meta_int(f, key("ssm.conv_kernel"));
     constexpr std::int64_t kMax = 1 << 16;
-    if ((arch == "qwen3next" || qwen35) && heads_k && heads_v && head && conv && *heads_k > 0 &&
-        *heads_k <= *heads_v && *heads_v < kMax && *heads_v % *heads_k == 0 && *head > 0 &&
-        (*head < kMax) && (*conv > 1) && (*conv < 64)) {
+    const bool sized = heads_k && heads_v && head && conv && *heads_k < kMax && *heads_v < kMax &&
+                       *head < kMax && *conv < 64;
+    if (sized && *heads_k > 0 && *heads_k <= *heads_v && *heads_v % *heads_k == 0 && *head > 0 &&
+        *conv > 1) {
       a.attention.delta_net_k_heads = static_cast<int>(*heads_k);
       a.attention.delta_net_v_heads = static_cast<int>(*heads_v);
       a.attention.delta_net_head_dim = static_cast<int>(*head);
       a.attention.delta_net_conv = static_cast<int>(*conv);
     }
-  }
-  if (qwen35 && a.attention.kind == AttentionKind::Hybrid) {
-    // Qwen3.5's delta nets: key heads ssm.group_count, value heads
-    // ssm.time_step_rank, both of width ssm.state_size (qwen35.cpp
-    // load_arch_tensors: head_k_dim = head_v_dim = ssm_d_state), behind a
-    // convolution of ssm.conv_kernel taps; its attention layers gate their
-    // output (wq is n_embd x 2 n_head head_dim there).
-    a.attention.gated_attention = true;
-    const auto heads_k = meta_int(f, key("ssm.group_count"));
-    const auto heads_v = meta_int(f, key("ssm.time_step_rank"));
-    const auto head = meta_int(f, key("ssm.state_size"));
-    const auto conv = meta_int(f, key("ssm.conv_kernel"));
-    constexpr std::int64_t kMax = 1 << 16;
-    if (heads_k && heads_v && head && conv && *heads_k < kMax && *heads_v < kMax && *head < kMax &&
-        *conv < 64) {
-      a.attention.recurrent_params =
-          gated_delta_net_params(a.hidden_size, *heads_k, *heads_v, *head, *head, *conv);
+    if (qwen35) {
+      a.attention.gated_attention = true;
+      if (sized) {
+        a.attention.recurrent_params =
+            gated_delta_net_params(a.hidden_size, *heads_k, *heads_v, *head, *head, *conv);
+      }
     }
   }
   if (a.attention.kind == AttentionKind::Hybrid) {
