@@ -221,8 +221,9 @@ TEST(AccuracyGguf, WeightBytesMatchRealFiles) {
 // Published GGUF files of the hybrid families (LFM2 short convolutions,
 // Granite 4 Mamba-2 with experts) against llama.cpp's recipe on the
 // catalogue's architecture of each: the Mamba and convolution tensors are
-// sized by their own rules. The sizes are as the Ollama pages print them, to
-// two or three significant digits (the notes say how coarse).
+// sized by their own rules; Gemma 3n's library package by Ollama's quantizer,
+// which leaves the per-layer embeddings at 16 bits. The sizes are as the Ollama pages print them,
+// to two or three significant digits (the notes say how coarse).
 TEST(AccuracyGguf, HybridFilesOfTheCatalogue) {
   const auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
   ASSERT_TRUE(db.ok());
@@ -230,7 +231,8 @@ TEST(AccuracyGguf, HybridFilesOfTheCatalogue) {
   for (const auto& r : read_csv("gguf_hybrid_files.csv")) {
     const auto found = db->find(r.at("model"));
     ASSERT_TRUE(found.ok()) << r.at("model");
-    const Model& m = found->entry->model;
+    // An Ollama tag stands for the library's package (Ollama's quantizer).
+    const Model m = model_from_match(*found);
     const auto p = parse_precision(r.at("quant"));
     ASSERT_TRUE(p.ok()) << r.at("quant");
     const Bytes measured = to_bytes(num(r, "value"), r.at("unit"));
@@ -243,7 +245,7 @@ TEST(AccuracyGguf, HybridFilesOfTheCatalogue) {
   }
   header();
   recipe.print("GGUF weight bytes, hybrid families");
-  EXPECT_GE(recipe.errors.size(), 7U);
+  EXPECT_GE(recipe.errors.size(), 8U);
   EXPECT_LE(recipe.median(), 2.0);
   EXPECT_LE(recipe.max(), 3.0);
 }

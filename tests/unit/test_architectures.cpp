@@ -982,6 +982,43 @@ TEST(PerLayerEmbeddings, Gemma3nE2bConfigGgufAndCatalogueAgree) {
   }
 }
 
+// Ollama's gemma3n engine is a text model and nothing else (ollama/ollama
+// model/models/gemma3n/model.go at 3c6cca52), so under Ollama no encoder is
+// loaded, named by its tag or not; llama.cpp with an mmproj file loads one.
+// The tag also stands for the library's package, whose per-layer table
+// Ollama's quantizer left at 16 bits (AccuracyGguf.HybridFilesOfTheCatalogue
+// checks its size against the library page).
+TEST(PerLayerEmbeddings, Gemma3nUnderOllamaIsItsTextModel) {
+  auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
+  ASSERT_TRUE(db.ok());
+  auto tag = db->find("gemma3n:e2b");
+  ASSERT_TRUE(tag.ok());
+  const Model pulled = model_from_match(*tag);
+  EXPECT_EQ(pulled.quantizer, GgufQuantizer::Ollama);
+  auto id = db->find("gemma-3n-e2b");
+  ASSERT_TRUE(id.ok());
+  const Model named = model_from_match(*id);
+  EXPECT_EQ(named.quantizer, GgufQuantizer::LlamaCpp);
+  const auto q4 = *parse_precision("q4_k_m");
+  // The 16-bit table: 262144 x 30 x 256 values of 2 bytes, against ~4.5
+  // bits a value under llama.cpp's recipe; every other tensor alike.
+  const WeightLayout ollama = weight_layout(pulled, q4);
+  const WeightLayout llama = weight_layout(named, q4);
+  const Bytes table = std::int64_t{262144} * 30 * 256;
+  EXPECT_EQ(ollama.total() - ollama.token_embd, llama.total() - llama.token_embd);
+  EXPECT_GT(ollama.token_embd - llama.token_embd, table);
+
+  for (const Model* m : {&pulled, &named}) {
+    InferenceQuery q;
+    q.model = *m;
+    q.precision = q4;
+    q.runtime = Runtime::Ollama;
+    EXPECT_EQ(estimate_inference(q).memory.projector, 0) << m->id;
+    q.runtime = Runtime::LlamaCpp;
+    EXPECT_GT(estimate_inference(q).memory.projector, 0) << m->id;
+  }
+}
+
 TEST(Projector, VisionConfigIsItsOwnTermAndTextOnlyDropsIt) {
   // Llama 4 Scout's vision_config: 34 layers of 1408 wide, MLP 5632.
   Json j = llama4_scout();

@@ -291,7 +291,11 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
                     q.kv_type,
                     e.kv_type_v,
                     detail == Detail::Explained};
-  in.projector = q.text_only ? 0 : in.layout.projector;
+  // Ollama's engine runs some multimodal architectures as text only (Gemma
+  // 3n: ollama/ollama model/models/gemma3n/model.go registers a text model
+  // and nothing else), so there is no encoder to load under it.
+  const bool ollama_text = e.runtime == Runtime::Ollama && q.model.ollama_text_only;
+  in.projector = q.text_only || ollama_text ? 0 : in.layout.projector;
   const bool llama_runtime = e.runtime == Runtime::LlamaCpp || e.runtime == Runtime::Ollama ||
                              e.runtime == Runtime::Generic;
   if (in.projector > 0 && q.model.mmproj && llama_runtime) {

@@ -231,6 +231,9 @@ struct ProjectorFile {
   int audio_heads = 0;
 };
 
+// The quantizer a GGUF's tensor types came from (Model::quantizer).
+enum class GgufQuantizer { LlamaCpp, Ollama };
+
 struct Model {
   std::string name;    // "Llama-3.1-8B" or "13b"
   std::string id;      // catalogue id, or the normalised size text
@@ -261,6 +264,14 @@ struct Model {
   // The name was an Ollama tag ("llama3.1:8b"): the model is what `ollama
   // pull` fetches and runs under Ollama unless --runtime says otherwise.
   bool ollama_tag = false;
+  // Which program quantised the GGUF the model stands for when no file was
+  // read: llama.cpp's llama-quantize, or Ollama's own quantizer, which made
+  // the packages an Ollama tag pulls (weight_layout.cpp says how they differ).
+  GgufQuantizer quantizer = GgufQuantizer::LlamaCpp;
+  // Ollama's engine for this architecture runs the text model only (its
+  // model package holds no encoder), so under Ollama there is no projector
+  // whatever vision_params says (catalogue `ollama_text_only`).
+  bool ollama_text_only = false;
   // Where file_weight_bytes came from (gguf or safetensors) when it is set.
   std::optional<FactSource> weights_source;
   // The file's weight bytes per tensor type ("Q4_K", "F32"), largest first.

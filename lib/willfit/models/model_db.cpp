@@ -245,6 +245,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.tied_embeddings = r.boolean("tied_embeddings", false);
   a.max_context = r.integer("max_context", 1, kMaxContext, 0);
   a.vision_params = r.integer("vision_params", 0, kMaxParams, 0);
+  m.ollama_text_only = r.boolean("ollama_text_only", false);
   a.mlp_layers = static_cast<int>(r.integer("mlp_layers", 0, a.layers, 0));
   a.mtp_layers = static_cast<int>(r.integer("mtp_layers", 0, kMaxLayers, 0));
   a.per_layer_width = r.integer("per_layer_width", 0, kMaxWidth, 0);
@@ -623,6 +624,9 @@ std::vector<std::string> ModelDb::suggest(std::string_view name, std::size_t lim
 Model model_from_match(const CatalogueMatch& match) {
   Model m = match.entry->model;
   m.ollama_tag = match.ollama_tag;
+  if (match.ollama_tag) {
+    m.quantizer = GgufQuantizer::Ollama;  // the library's package, quantised by Ollama
+  }
   const std::string& published = match.entry->published_precision;
   if (!match.precision_hint.empty()) {
     m.precision_hint = match.precision_hint;

@@ -544,8 +544,8 @@ struct TensorSink {
 // The layout under a llama.cpp file type. `share_layers`: size each class of
 // alike layers once (above); false sizes every layer (for the test that
 // checks the two agree, and for `sink`, which records every tensor).
-WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_layers = true,
-                           TensorSink sink = {}) {
+WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer quantizer,
+                           bool share_layers = true, TensorSink sink = {}) {
   share_layers = share_layers && sink.mix == nullptr;
   Recipe r{f.ft, f.base};
   r.n_layer = a.layers;
@@ -579,8 +579,19 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, bool share_la
   w.token_embd = weight(Cat::TokenEmbd, e, a.vocab_size, 0);
   if (a.per_layer_width > 0) {
     // Gemma 3n's per-layer embeddings are an input table like the token
-    // embeddings (per_layer_token_embd), quantised as one.
-    w.token_embd += weight(Cat::TokenEmbd, a.per_layer_width * a.layers, a.per_layer_vocab, 0);
+    // embeddings (per_layer_token_embd): llama-quantize quantises it as one.
+    // Ollama's quantizer leaves it as converted, 16 bits a value
+    // (ollama/ollama server/quantization.go at 1e95ab3e, newType: no
+    // quantisation for "per_layer_token_embd.weight"); so the library's
+    // gemma3n:e2b at Q4_K_M is 5.6 GB, not the 3.2 GB of a llama.cpp file.
+    const std::int64_t cols = a.per_layer_width * a.layers;
+    if (quantizer == GgufQuantizer::Ollama) {
+      const Bytes bytes = tensor_bytes(T::F16, cols, a.per_layer_vocab);
+      sink.add(T::F16, bytes, Cat::TokenEmbd, false, false);
+      w.token_embd += bytes;
+    } else {
+      w.token_embd += weight(Cat::TokenEmbd, cols, a.per_layer_vocab, 0);
+    }
   }
   const bool layer_norm = !a.mlp_gated;  // GPT-2/NeoX style: LayerNorm with bias, biases
   w.output = f32(e * (layer_norm ? 2 : 1));
@@ -924,7 +935,8 @@ WeightLayout layout_of(const Model& model, const Precision& precision, bool shar
   const bool mix_on_assumed = model.assumed() && precision.kind == PrecisionKind::GgufMix;
   const FtName* f = shaped && !mix_on_assumed ? find_file_type(precision) : nullptr;
   const bool recipe = f != nullptr;
-  WeightLayout w = recipe ? recipe_layout(a, *f, share_layers) : flat_layout(model, precision);
+  WeightLayout w =
+      recipe ? recipe_layout(a, *f, model.quantizer, share_layers) : flat_layout(model, precision);
   if (recipe && model.inferred_groups && a.mlp_gated && !a.moe) {
     scale_to_groups(w, a, *model.inferred_groups);
   }
@@ -974,7 +986,7 @@ std::vector<TypedWeights> typed_weights(const Model& model, const Precision& pre
   if (f == nullptr || a.layers <= 0 || a.hidden_size <= 0 || a.vocab_size <= 0 || a.heads <= 0) {
     return mix;
   }
-  const WeightLayout recipe = recipe_layout(a, *f, false, TensorSink{&mix});
+  const WeightLayout recipe = recipe_layout(a, *f, model.quantizer, false, TensorSink{&mix});
   const Bytes want = weight_layout(model, precision).total();
   const Bytes have = recipe.total();
   if (have > 0 && want != have) {

@@ -1,6 +1,7 @@
 // Where a model's weight bytes are: token embeddings, each transformer block
 // (and the routed experts inside it), the output head. GGUF file types follow
-// llama.cpp's per-tensor quantisation recipe; other precisions spread a flat
+// llama.cpp's per-tensor quantisation recipe (Ollama's where Model::quantizer
+// says so); other precisions spread a flat
 // width over the same tensors. Pure; knows nothing of devices or runtimes.
 #pragma once
 

@@ -1,5 +1,7 @@
 #include "willfit/planner/report.hpp"
 
+#include "willfit/models/weight_layout.hpp"
+
 #include <algorithm>
 #include <vector>
 
@@ -80,6 +82,18 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   const bool on_cpu = !query.devices.devices.empty() &&
                       std::all_of(query.devices.devices.begin(), query.devices.devices.end(),
                                   [](const Device& d) { return d.kind == DeviceKind::Cpu; });
+  if (r.estimate.runtime == Runtime::Ollama && query.model.ollama_text_only && !query.text_only &&
+      query.model.arch.vision_params > 0) {
+    r.assumptions.push_back(
+        "no projector: Ollama runs this architecture as text only (its engine loads no vision "
+        "or audio encoder for it)");
+  }
+  if (query.model.quantizer == GgufQuantizer::Ollama && query.model.arch.per_layer_width > 0 &&
+      has_gguf_recipe(query.precision) && !query.model.file_weight_bytes) {
+    r.assumptions.push_back(
+        "per-layer embeddings at 16 bits: Ollama's quantizer leaves that table as converted "
+        "(llama.cpp's would quantise it)");
+  }
   if (r.estimate.runtime == Runtime::Ollama && query.context_is_default) {
     r.assumptions.push_back(ollama_default_context(query).note);
   }
