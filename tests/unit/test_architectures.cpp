@@ -20,6 +20,7 @@
 
 #include "sources/embedded_data.hpp"
 #include "unit/model_file_writers.hpp"
+#include "willfit/devices/device.hpp"
 #include "willfit/inference/estimate.hpp"
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
@@ -267,19 +268,23 @@ TEST(HybridMamba, Granite4SharedMlpAndExperts) {
   EXPECT_EQ(m.arch.attention.recurrent_state_floats, 3 * (8192 + 2 * 128) + 128 * 8192);
 }
 
+// ai21labs/AI21-Jamba-1.5-Mini config.json: attention where i % 8 == 4,
+// Mamba (v1) elsewhere; 16 experts on every second layer (offset 1).
+Json jamba_mini() {
+  return {{"model_type", "jamba"},       {"attn_layer_offset", 4},
+          {"attn_layer_period", 8},      {"expert_layer_offset", 1},
+          {"expert_layer_period", 2},    {"hidden_size", 4096},
+          {"intermediate_size", 14336},  {"mamba_d_conv", 4},
+          {"mamba_d_state", 16},         {"mamba_dt_rank", 256},
+          {"mamba_expand", 2},           {"num_attention_heads", 32},
+          {"num_experts", 16},           {"num_experts_per_tok", 2},
+          {"num_hidden_layers", 32},     {"num_key_value_heads", 8},
+          {"vocab_size", 65536},         {"max_position_embeddings", 262144},
+          {"tie_word_embeddings", false}};
+}
+
 TEST(HybridMamba, JambaPeriodsAndMamba1State) {
-  // ai21labs/AI21-Jamba-1.5-Mini config.json: attention where i % 8 == 4,
-  // Mamba (v1) elsewhere; 16 experts on every second layer (offset 1).
-  const Json j = {{"model_type", "jamba"},      {"attn_layer_offset", 4},
-                  {"attn_layer_period", 8},     {"expert_layer_offset", 1},
-                  {"expert_layer_period", 2},   {"hidden_size", 4096},
-                  {"intermediate_size", 14336}, {"mamba_d_conv", 4},
-                  {"mamba_d_state", 16},        {"mamba_dt_rank", 256},
-                  {"mamba_expand", 2},          {"num_attention_heads", 32},
-                  {"num_experts", 16},          {"num_experts_per_tok", 2},
-                  {"num_hidden_layers", 32},    {"num_key_value_heads", 8},
-                  {"vocab_size", 65536},        {"max_position_embeddings", 262144}};
-  const Model m = from_config(j);
+  const Model m = from_config(jamba_mini());
   EXPECT_EQ(attention_layer_count(m.arch), 4);
   EXPECT_EQ(moe_layer_count(m.arch), 16);
   EXPECT_TRUE(layer_roles(m.arch, 1).moe);
@@ -1733,6 +1738,144 @@ TEST(Gemma4, ConfigGgufAndCatalogueAgree) {
                   static_cast<double>(weight_layout(cfg, p).total())),
               0.01)
         << id;
+  }
+}
+
+// Granite 4.0 H and Jamba 1.5 Mini by name, from config.json and from a GGUF
+// header: the same Mamba mixer, layer order, KV cache and state, and the same
+// llama.cpp compute buffer to the byte (the replay of granite-hybrid.cpp's
+// and jamba.cpp's graphs, ggml_alloc.cpp). The configs are the published
+// ones the catalogue cites (H-Micro: huggingface.co/ibm-granite/
+// granite-4.0-h-micro/raw/main/config.json as search-tool file id
+// 60797780217 quotes it; H-Tiny, H-Small and Jamba above), the headers what
+// conversion/granite.py and conversion/jamba.py write for them (llama.cpp
+// 80fb11ac).
+Json granite4_h_micro() {
+  Json j = granite4_h_small();
+  j.erase("num_experts_per_tok");
+  j.erase("intermediate_size");
+  j["num_local_experts"] = 0;
+  j["hidden_size"] = 2048;
+  j["shared_intermediate_size"] = 8192;
+  j["mamba_n_heads"] = 64;
+  return j;
+}
+
+// The GGUF head of `cfg` as the converters write it: per-layer KV heads,
+// the ssm.* keys, Granite's NoPE flag and 2^20 context, Jamba's routers on
+// the odd layers (the MoE step its file names by them).
+test::GgufWriter mamba_header(const Json& cfg) {
+  const bool jamba = cfg["model_type"] == "jamba";
+  const std::string arch = jamba ? "jamba" : "granitehybrid";
+  const auto n = [&cfg](const char* k) { return cfg[k].get<std::uint32_t>(); };
+  const std::uint32_t layers = n("num_hidden_layers");
+  const std::uint32_t hidden = n("hidden_size");
+  test::GgufWriter w;
+  w.str("general.architecture", arch);
+  u32_keys(w, arch,
+           {{"block_count", layers},
+            {"embedding_length", hidden},
+            {"attention.head_count", n("num_attention_heads")},
+            {"context_length", jamba ? 262144U : 1U << 20},
+            {"vocab_size", n("vocab_size")},
+            {"ssm.conv_kernel", n("mamba_d_conv")},
+            {"ssm.state_size", n("mamba_d_state")},
+            {"ssm.inner_size", jamba ? 2 * hidden : n("mamba_n_heads") * n("mamba_d_head")},
+            {"ssm.time_step_rank", jamba ? n("mamba_dt_rank") : n("mamba_n_heads")}});
+  std::vector<std::uint32_t> kv_heads;
+  for (std::uint32_t i = 0; i < layers; ++i) {
+    const bool attends = jamba ? i % 8 == 4 : i % 10 == 5;
+    kv_heads.push_back(attends ? n("num_key_value_heads") : 0);
+  }
+  w.u32_array(arch + ".attention.head_count_kv", kv_heads);
+  if (jamba) {
+    u32_keys(w, arch,
+             {{"feed_forward_length", n("intermediate_size")},
+              {"expert_count", n("num_experts")},
+              {"expert_used_count", n("num_experts_per_tok")}});
+    for (std::uint32_t i = 1; i < layers; i += 2) {
+      w.tensor("blk." + std::to_string(i) + ".ffn_gate_inp.weight", {hidden, 16}, test::kF16);
+    }
+  } else if (n("num_local_experts") > 0) {  // experts of intermediate_size, a shared MLP
+    u32_keys(w, arch,
+             {{"feed_forward_length", n("intermediate_size")},
+              {"expert_count", n("num_local_experts")},
+              {"expert_used_count", n("num_experts_per_tok")},
+              {"expert_shared_feed_forward_length", n("shared_intermediate_size")}});
+  } else {  // the shared MLP is the dense one
+    w.u32(arch + ".feed_forward_length", n("shared_intermediate_size"));
+  }
+  if (!jamba) {
+    w.u32(arch + ".ssm.group_count", n("mamba_n_groups"));
+    w.boolean(arch + ".rope.scaling.finetuned", false);
+  }
+  w.tensor("token_embd.weight", {hidden, 256}, test::kQ8_0);
+  if (jamba) {
+    w.tensor("output.weight", {hidden, 256}, test::kQ8_0);
+  }
+  return w;
+}
+
+// llama.cpp's compute buffer for `m` on a CPU at these settings.
+Bytes cpu_compute(const Model& m, std::int64_t context, bool flash) {
+  InferenceQuery q;
+  q.model = m;
+  q.precision = *parse_precision("q8_0");
+  Device ram = *raw_device("1024gb");
+  ram.kind = DeviceKind::Cpu;
+  q.devices.devices.push_back(ram);
+  q.runtime = Runtime::LlamaCpp;
+  q.context = context;
+  q.flash_attention = flash ? FlashAttention::On : FlashAttention::Off;
+  q.ubatch = 512;
+  return estimate_inference(q).memory.compute;
+}
+
+// Bamba, Granite's converter with RoPE kept (conversion/granite.py), keeps
+// the closed form from config.json as from its GGUF file
+// (Gguf.GraniteHybridNamesItsMamba2Mixer): the replay's Granite graph has
+// no RoPE.
+TEST(HybridMamba, BambaConfigKeepsTheClosedForm) {
+  Json bamba = granite4_h_micro();
+  bamba["model_type"] = "bamba";
+  const Model m = from_config(bamba);
+  EXPECT_EQ(m.arch.attention.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(m.arch.attention.mamba, 0);
+  EXPECT_EQ(from_config(granite4_h_micro()).arch.attention.mamba, 2);
+}
+
+TEST(HybridMamba, ConfigGgufAndCatalogueGiveTheSameEstimate) {
+  const std::vector<std::pair<std::string, Json>> cases = {
+      {"granite-4.0-h-micro", granite4_h_micro()},
+      {"granite-4.0-h-tiny", granite4_h_tiny()},
+      {"granite-4.0-h-small", granite4_h_small()},
+      {"jamba-1.5-mini", jamba_mini()}};
+  for (const auto& [id, json] : cases) {
+    const Model cat = catalogue_model(id);
+    const Model cfg = from_config(json);
+    const Model gg = from_gguf(mamba_header(json));
+    const Attention& c = cat.arch.attention;
+    ASSERT_EQ(c.mamba, id.starts_with("jamba") ? 1 : 2) << id;
+    for (const Model* m : {&cfg, &gg}) {
+      const Attention& a = m->arch.attention;
+      EXPECT_EQ(a.mamba, c.mamba) << id;
+      EXPECT_EQ(a.layer_mixers, c.layer_mixers) << id;
+      EXPECT_EQ(a.ssm_inner, c.ssm_inner) << id;
+      EXPECT_EQ(a.ssm_heads, c.ssm_heads) << id;
+      EXPECT_EQ(a.ssm_groups, c.ssm_groups) << id;
+      EXPECT_EQ(a.ssm_state, c.ssm_state) << id;
+      EXPECT_EQ(a.ssm_conv, c.ssm_conv) << id;
+      EXPECT_EQ(a.recurrent_state_floats, c.recurrent_state_floats) << id;
+      const KvCacheQuery q{32768, 2, 512, kv_f16(), kv_f16(), 256};
+      EXPECT_EQ(kv_cache_bytes(m->arch, q), kv_cache_bytes(cat.arch, q)) << id;
+      for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{32768}}) {
+        for (const bool flash : {false, true}) {
+          EXPECT_EQ(cpu_compute(*m, ctx, flash), cpu_compute(cat, ctx, flash))
+              << id << (m == &cfg ? " config.json" : " GGUF") << " ctx " << ctx << " flash "
+              << flash;
+        }
+      }
+    }
   }
 }
 

@@ -278,6 +278,12 @@ TEST(UserEntries, MistakesAreNamedInOneLine) {
            "value heads a multiple of the key heads"},
           {R"([{"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"sliding","sliding_window":8,"sinks":1}}])",
            "'sinks' must be true or false"},
+          {R"([{"id":"x","params":1000000,"layers":4,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"hybrid","attention_layers":1,"mamba1_inner":128,"mamba1_state":16,"mamba1_conv":4,"mamba1_dt_rank":48}}])",
+           "'mamba1_inner' needs a mamba1_dt_rank that divides it"},
+          {R"([{"id":"x","params":1000000,"layers":4,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"hybrid","attention_layers":1,"mamba1_inner":128,"mamba2_inner":128}}])",
+           "one Mamba mixer or the other"},
+          {R"([{"id":"x","params":1000000,"layers":4,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"hybrid","attention_layers":1,"mamba2_heads":4,"mamba2_state":16}}])",
+           "'mamba2_heads' needs the mixer's inner width ('mamba2_inner')"},
       }) {
     auto db = ModelDb::parse(c.json, "user.json");
     ASSERT_FALSE(db.ok()) << c.json;
@@ -308,6 +314,34 @@ TEST(UserEntries, HybridMixersAreRead) {
   const Attention& y = db->find("y")->entry->model.arch.attention;
   EXPECT_EQ(y.layer_mixers, "RAR");
   EXPECT_EQ(y.short_conv_cache, 2);
+}
+
+// Granite 4 H's Mamba-2 (mamba2_*) and Jamba's Mamba-1 (mamba1_*: a
+// time-step rank, no groups) reach the model as a GGUF's ssm.* keys do.
+TEST(UserEntries, MambaMixersAreRead) {
+  auto db = ModelDb::parse(R"([{"id":"g","params":1000000,"layers":4,"hidden_size":64,"heads":2,
+      "vocab_size":10,"attention":{"kind":"hybrid","attention_layers":1,"layer_mixers":"RARR",
+      "mamba2_inner":128,"mamba2_heads":2,"mamba2_groups":1,"mamba2_state":16,"mamba2_conv":4}},
+      {"id":"j","params":1000000,"layers":4,"hidden_size":64,"heads":2,"vocab_size":10,
+      "attention":{"kind":"hybrid","attention_layers":1,"layer_mixers":"RRAR","mamba1_inner":128,
+      "mamba1_state":16,"mamba1_conv":4,"mamba1_dt_rank":4}}])",
+                           "user.json");
+  ASSERT_TRUE(db.ok()) << db.error().message;
+  const Attention& g = db->find("g")->entry->model.arch.attention;
+  EXPECT_EQ(g.mamba, 2);
+  EXPECT_EQ(g.ssm_inner, 128);
+  EXPECT_EQ(g.ssm_heads, 2);
+  EXPECT_EQ(g.ssm_groups, 1);
+  EXPECT_EQ(g.ssm_state, 16);
+  EXPECT_EQ(g.ssm_conv, 4);
+  const Attention& j = db->find("j")->entry->model.arch.attention;
+  EXPECT_EQ(j.mamba, 1);
+  EXPECT_EQ(j.layer_mixers, "RRAR");
+  EXPECT_EQ(j.ssm_inner, 128);
+  EXPECT_EQ(j.ssm_heads, 4);
+  EXPECT_EQ(j.ssm_groups, 0);
+  EXPECT_EQ(j.ssm_state, 16);
+  EXPECT_EQ(j.ssm_conv, 4);
 }
 
 // The estimate sees the catalogue's architecture.

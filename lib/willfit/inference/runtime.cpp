@@ -38,11 +38,11 @@
 //     delta-net and attention ops, a dense MLP where Qwen3-Next routes; the
 //     live Qwen3.5-0.8B row is within 1 % on all 27 runs), the Mamba mixers of Granite 4 H
 //     (Mamba-2) and Jamba (Mamba-1) and Falcon-H1's Mamba-2 mixer beside
-//     every layer's attention, each read from its GGUF file (and Falcon-H1
-//     from the catalogue). Other recurrent models build other graphs
-//     (Nemotron-H's blocks), and the catalogue does not
-//     carry Granite's and Jamba's Mamba heads; for them the closed form
-//     stays: the widest of
+//     every layer's attention, each read from its GGUF file, its config.json
+//     or the catalogue entries that carry the mixer's sizes and the layer
+//     order (Falcon-H1-0.5B, Granite 4.0 H, Jamba-1.5-Mini). Other recurrent
+//     models build other graphs (Nemotron-H's blocks), and entries without
+//     those sizes name no graph; for them the closed form stays: the widest of
 //       attention = 4 b (1 + 4 e + c (h + 1)) (flash: 4 b (1 + 4 e) + mask),
 //       ffn       = 4 b (4 e + 3 F) + mask, F = f, or for experts
 //                   max(k f_exp, (k f_exp + k e) / 3),

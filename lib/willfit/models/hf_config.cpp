@@ -226,10 +226,13 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
     at.recurrent_state_floats = (*d_conv - 1) * conv_dim + *d_state * d_inner;
     at.recurrent_params =
         h * (2 * d_inner + 2 * groups * *d_state + *n_heads) + conv_dim * *d_conv + d_inner * h;
-    // Falcon-H1's mixer sits beside the attention of every layer, whose graph
-    // the allocator replay builds (ggml_alloc.cpp) from these sizes.
-    if (type == "falcon_h1" && *n_heads > 0 && d_inner % *n_heads == 0 && groups > 0 &&
-        d_inner % groups == 0) {
+    // The graphs the allocator replay builds (ggml_alloc.cpp) from these
+    // sizes: Falcon-H1's mixer beside the attention of every layer, Granite
+    // 4 H's on the recurrent layers, its attention without RoPE (the
+    // converter, conversion/granite.py, turns RoPE off for granitemoehybrid
+    // with Mamba layers; Bamba keeps it, and the closed form).
+    if ((type == "falcon_h1" || type == "granitemoehybrid") && *n_heads > 0 &&
+        d_inner % *n_heads == 0 && groups > 0 && d_inner % groups == 0) {
       at.mamba = 2;
       at.ssm_inner = d_inner;
       at.ssm_heads = static_cast<int>(*n_heads);
@@ -246,6 +249,18 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
   at.recurrent_state_floats = (*d_conv - 1) * d_inner + *d_state * d_inner;
   at.recurrent_params = h * 2 * d_inner + d_inner * *d_conv + d_inner * (dt_rank + 2 * *d_state) +
                         dt_rank * d_inner + d_inner * *d_state + d_inner * h;
+  // Jamba's Mamba-1 graph (jamba.cpp, mamba-base.cpp build_mamba_layer),
+  // which the allocator replay builds: the time-step rank as the GGUF's
+  // ssm.time_step_rank (conversion/jamba.py), no groups.
+  if (type == "jamba" && *d_conv > 1 && dt_rank > 0 && dt_rank <= d_inner &&
+      d_inner % dt_rank == 0) {
+    at.mamba = 1;
+    at.ssm_inner = d_inner;
+    at.ssm_heads = static_cast<int>(dt_rank);
+    at.ssm_groups = 0;
+    at.ssm_state = static_cast<int>(*d_state);
+    at.ssm_conv = static_cast<int>(*d_conv);
+  }
 }
 
 }  // namespace

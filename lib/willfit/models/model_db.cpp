@@ -215,6 +215,56 @@ void read_mixers(EntryReader& r, const Json& at, Architecture& a) {
   }
 }
 
+// A hybrid's Mamba mixers, as a GGUF file gives them (gguf.cpp), for the
+// compute buffer's replay (ggml_alloc.cpp): Mamba-2 (mamba2_*: Falcon-H1's
+// beside every layer's attention, Granite 4 H's on the layers 'R' of
+// layer_mixers) or Mamba-1 (mamba1_*: Jamba's, with a time-step rank and no
+// groups). Absent for other hybrids, which keep the closed form.
+void read_mamba(EntryReader& r, const Json& at, Architecture& a) {
+  Attention& x = a.attention;
+  const std::int64_t inner2 = r.integer_in(at, "mamba2_inner", 0, kMaxWidth, 0);
+  const std::int64_t inner1 = r.integer_in(at, "mamba1_inner", 0, kMaxWidth, 0);
+  if (inner2 > 0 && inner1 > 0) {
+    r.fail("attention has 'mamba2_inner' and 'mamba1_inner': one Mamba mixer or the other");
+    return;
+  }
+  const char* const v = inner1 > 0 ? "mamba1" : "mamba2";
+  const auto key = [v](const char* what) { return fmt::format("{}_{}", v, what); };
+  x.ssm_inner = inner1 > 0 ? inner1 : inner2;
+  x.ssm_state = static_cast<int>(r.integer_in(at, key("state").c_str(), 0, kMaxWidth, 0));
+  x.ssm_conv = static_cast<int>(r.integer_in(at, key("conv").c_str(), 0, 64, 0));
+  if (inner1 > 0) {
+    // Mamba-1's time-step rank rides in ssm_heads, as ssm.time_step_rank.
+    x.ssm_heads = static_cast<int>(r.integer_in(at, "mamba1_dt_rank", 0, kMaxHeads, 0));
+    x.ssm_groups = 0;
+  } else {
+    x.ssm_heads = static_cast<int>(r.integer_in(at, "mamba2_heads", 0, kMaxHeads, 0));
+    x.ssm_groups = static_cast<int>(r.integer_in(at, "mamba2_groups", 0, kMaxHeads, 0));
+  }
+  if (x.ssm_inner == 0) {
+    for (const char* k : {"mamba2_heads", "mamba2_groups", "mamba2_state", "mamba2_conv",
+                          "mamba1_state", "mamba1_conv", "mamba1_dt_rank"}) {
+      if (const auto it = at.find(k); it != at.end() && !it->is_null()) {
+        r.fail(fmt::format("attention '{}' needs the mixer's inner width ('{}_inner') beside it", k,
+                           std::string_view(k).substr(0, 6)));
+        return;
+      }
+    }
+    return;
+  }
+  // The same bounds the GGUF reader takes the ssm.* keys within.
+  const bool groups_ok = inner1 > 0 || (x.ssm_groups > 0 && x.ssm_inner % x.ssm_groups == 0);
+  if (x.ssm_heads <= 0 || x.ssm_state <= 0 || x.ssm_conv < 2 || x.ssm_inner % x.ssm_heads != 0 ||
+      !groups_ok) {
+    r.fail(inner1 > 0 ? "attention 'mamba1_inner' needs a mamba1_dt_rank that divides it, "
+                        "mamba1_state and a mamba1_conv of 2 or more"
+                      : "attention 'mamba2_inner' needs mamba2_heads and mamba2_groups that "
+                        "divide it, mamba2_state and a mamba2_conv of 2 or more");
+    return;
+  }
+  x.mamba = inner1 > 0 ? 1 : 2;
+}
+
 Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::string_view origin) {
   if (!j.is_object()) {
     return make_error(fmt::format("{}: model {} must be an object", origin, index + 1));
@@ -321,25 +371,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.recurrent_state_floats =
           r.integer_in(*at, "recurrent_state_floats", 0, kMaxParams, 0);
       read_mixers(r, *at, a);
-      // Falcon-H1's Mamba-2 mixer beside every layer's attention, for the
-      // compute buffer's replay (ggml_alloc.cpp); absent for other hybrids.
-      a.attention.ssm_inner = r.integer_in(*at, "mamba2_inner", 0, kMaxWidth, 0);
-      a.attention.ssm_heads = static_cast<int>(r.integer_in(*at, "mamba2_heads", 0, kMaxHeads, 0));
-      a.attention.ssm_groups =
-          static_cast<int>(r.integer_in(*at, "mamba2_groups", 0, kMaxHeads, 0));
-      a.attention.ssm_state = static_cast<int>(r.integer_in(*at, "mamba2_state", 0, kMaxWidth, 0));
-      a.attention.ssm_conv = static_cast<int>(r.integer_in(*at, "mamba2_conv", 0, 64, 0));
-      if (a.attention.ssm_inner > 0 && (a.attention.ssm_heads <= 0 || a.attention.ssm_groups <= 0 ||
-                                        a.attention.ssm_state <= 0 || a.attention.ssm_conv < 2 ||
-                                        a.attention.ssm_inner % a.attention.ssm_heads != 0 ||
-                                        a.attention.ssm_inner % a.attention.ssm_groups != 0)) {
-        r.fail(
-            "attention 'mamba2_inner' needs mamba2_heads and mamba2_groups that divide it, "
-            "mamba2_state and a mamba2_conv of 2 or more");
-      }
-      if (a.attention.ssm_inner > 0) {
-        a.attention.mamba = 2;
-      }
+      read_mamba(r, *at, a);
     } else {
       r.fail(fmt::format("attention 'kind' must be full, sliding, chunked, mla or hybrid, not '{}'",
                          kind));
