@@ -46,7 +46,10 @@
 //    stage holds p micro-batches of L/p layers, so about L layers' worth), plus
 //    the logits and the fp32 loss temporaries on the last stage (16-bit logits,
 //    fp32 logits and fp32 softmax: B + 4 + 4 bytes per token and vocabulary
-//    entry, as vram-calculator counts them). Full recomputation keeps each
+//    entry, as vram-calculator counts them). PyTorch before 1.11 also kept
+//    softmax's input for its backward: one more s^2 tensor per layer without
+//    flash attention (TrainingQuery::softmax_keeps_input, for measurements
+//    made on those versions). Full recomputation keeps each
 //    layer's input and rematerialises one layer at a time during the backward
 //    pass, so one layer's full activations are added once. LoRA adds the
 //    r-wide output of every adapter's A matrix; the frozen base's activations
@@ -537,7 +540,20 @@ LayerShape layer_shape(const Architecture& a, double bytes_per_value) {
 //   - attention scores: softmax output (B a s^2 b), dropout mask and output
 //     (a s^2 b + B a s^2 b) with dropout. Selective recomputation drops them;
 //     flash attention never stores them and keeps an fp32 log-sum-exp per
-//     head and token instead (4 a s b).
+//     head and token instead (4 a s b). PyTorch before 1.11 also kept
+//     softmax's input, the masked scores (B a s^2 b more): its backward,
+//     _softmax_backward_data(grad, result, dim, self), took the input tensor
+//     only to read its dtype (pytorch issue 64000); 1.11 passes the dtype
+//     instead (the API change transformers PR 16043 adapted to). The scores
+//     before scaling and masking are temporaries either way: the matmul saves
+//     Q and K, and neither the division by a scalar sqrt(d) nor the addition
+//     of a mask that needs no gradient saves an s^2 tensor.
+//   Peak: we take the end of the forward pass. In bert-large at 512 tokens the
+//   backward pass frees the last layer's MLP and output tensors (50 sbh bytes
+//   in fp32) before it makes its first s^2 gradient (4 a s^2 b bytes, 32 sbh
+//   here), and frees the dropped probabilities before the dropout holds two
+//   of them; at long sequences without flash attention those gradients can
+//   outgrow what was freed (not counted).
 // Tensor parallel: replicated + split / t; with sequence parallel all / t.
 // Full recomputation keeps the layer input only: B sbh (/ t with SP).
 Bytes layer_activation_bytes(const LayerShape& shape, const ActivationOptions& o) {
@@ -564,7 +580,8 @@ Bytes layer_activation_bytes(const LayerShape& shape, const ActivationOptions& o
   if (o.flash_attention) {
     split += 4.0 * a * sb;
   } else if (o.checkpointing != Checkpointing::Selective) {
-    split += a * s * sb * (B + (shape.dropout ? 1.0 + B : 0.0));
+    const double softmax = (o.softmax_keeps_input ? 2.0 : 1.0) * B;
+    split += a * s * sb * (softmax + (shape.dropout ? 1.0 + B : 0.0));
   }
   if (o.sequence_parallel) {
     return round_bytes((replicated + split) / t);
@@ -690,6 +707,7 @@ Activations activations(const TrainingQuery& q) {
   o.sequence_parallel = q.sequence_parallel;
   o.checkpointing = q.checkpointing;
   o.flash_attention = q.flash_attention;
+  o.softmax_keeps_input = q.softmax_keeps_input;
   Activations a;
   a.per_layer = layer_activation_bytes(shape, o);
   const int layers = std::max(1, arch.layers);

@@ -56,6 +56,7 @@ struct TrainingQuery {
   bool checkpointing_defaulted = false;  // not asked for: said in the assumptions
   bool flash_attention = true;           // no s^2 attention scores kept
   bool dropout = false;            // dropout masks kept (BERT, GPT-2); current LLMs train without
+  bool softmax_keeps_input = false;  // PyTorch before 1.11: softmax's backward also holds its input
   bool sequence_parallel = false;  // Megatron sequence parallelism (needs tp > 1)
   int gpus = 1;                    // GPUs per node
   int nodes = 1;
@@ -189,6 +190,9 @@ struct ActivationOptions {
   bool sequence_parallel = false;
   Checkpointing checkpointing = Checkpointing::None;
   bool flash_attention = true;
+  // PyTorch before 1.11 saved softmax's input as well as its output for the
+  // backward pass (one more s^2 tensor per layer without flash attention).
+  bool softmax_keeps_input = false;
 };
 
 // Activation bytes one layer keeps for the backward pass (Korthikanti et al.
