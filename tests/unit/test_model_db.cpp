@@ -175,6 +175,15 @@ TEST(NameMatching, LooseSpellingsFindTheSameModel) {
   EXPECT_EQ(model("gpt-oss:20b").id, "gpt-oss-20b");
   EXPECT_EQ(model("Llama-2-7b-chat-hf").id, "llama-2-7b");
   EXPECT_EQ(model("mistral:7b").id, "mistral-7b-v0.3");
+  // Ollama's qwen3.5 and gemma4 library tags; the MoE tags drop the active
+  // size ("qwen3.5:35b", "gemma4:26b").
+  EXPECT_EQ(model("qwen3.5:9b").id, "qwen3.5-9b");
+  EXPECT_EQ(model("qwen3.5:27b").id, "qwen3.5-27b");
+  EXPECT_EQ(model("qwen3.5:35b").id, "qwen3.5-35b-a3b");
+  EXPECT_EQ(model("qwen3.5:122b").id, "qwen3.5-122b-a10b");
+  EXPECT_EQ(model("Qwen/Qwen3.5-2B").id, "qwen3.5-2b");
+  EXPECT_EQ(model("gemma4:26b").id, "gemma-4-26b-a4b");
+  EXPECT_EQ(model("gemma4:31b").id, "gemma-4-31b");
 }
 
 TEST(NameMatching, OllamaTagsWithAQuantisationSetThePrecision) {
