@@ -1405,6 +1405,10 @@ const std::vector<std::pair<std::string, Q35Shape>>& q35_sizes() {
       {"qwen3.5-2b", {24, 2048, 6144, 8, 2, true, 16, 0, 0, 0}},
       {"qwen3.5-4b", {32, 2560, 9216, 16, 4, true, 32, 0, 0, 0}},
       {"qwen3.5-9b", {32, 4096, 12288, 16, 4, false, 32, 0, 0, 0}},
+      // Qwen3.6 and Qwen3.8 keep the Qwen3.5 networks (qwen35 / qwen35moe GGUFs).
+      {"qwen3.6-27b", {64, 5120, 17408, 24, 4, false, 48, 0, 0, 0}},
+      {"qwen3.6-35b-a3b", {40, 2048, 0, 16, 2, false, 32, 256, 8, 512}},
+      {"qwen3.8-27b", {64, 5120, 17408, 24, 4, false, 48, 0, 0, 0}},
   };
   return sizes;
 }
@@ -1451,6 +1455,9 @@ TEST(Qwen35, ConfigCountsMatchPublishedTotals) {
       {"qwen3.5-0.8b", 752393024.0},   {"qwen3.5-27b", 26895998464.0}, {"qwen3.5-35b-a3b", 34.66e9},
       {"qwen3.5-122b-a10b", 122.11e9}, {"qwen3.5-397b-a17b", 397e9},   {"qwen3.5-2b", 1881825088.0},
       {"qwen3.5-4b", 4205751296.0},    {"qwen3.5-9b", 8953803264.0},
+      // llama.cpp's n_params of a Qwen3.6-27B GGUF, the Qwen3.8-27B text model's
+      // parameter_count, llama-bench of Qwen3.6-35B-A3B-BF16 (the entries' sources).
+      {"qwen3.6-27b", 26895998464.0},  {"qwen3.8-27b", 26895998464.0}, {"qwen3.6-35b-a3b", 34.66e9},
   };
   for (const auto& [id, shape] : q35_sizes()) {
     const Model cfg = from_config(q35_json(shape));
