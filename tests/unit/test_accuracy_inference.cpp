@@ -219,10 +219,11 @@ TEST(AccuracyGguf, WeightBytesMatchRealFiles) {
 }
 
 // Published GGUF files of the hybrid families (LFM2 short convolutions,
-// Granite 4 Mamba-2 with experts) against llama.cpp's recipe on the
-// catalogue's architecture of each: the Mamba and convolution tensors are
-// sized by their own rules. The sizes are as the Ollama pages print them, to
-// two or three significant digits (the notes say how coarse).
+// Granite 4 Mamba-2 with experts, Qwen3.5 gated delta nets) against
+// llama.cpp's recipe on the catalogue's architecture of each: the Mamba,
+// convolution and delta-net tensors are sized by their own rules. The sizes
+// are as the Ollama pages print them, to two or three significant digits, or
+// as llama-bench and llama-server report them (the notes say how coarse).
 TEST(AccuracyGguf, HybridFilesOfTheCatalogue) {
   const auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
   ASSERT_TRUE(db.ok());
