@@ -186,6 +186,9 @@ TEST(NameMatching, LooseSpellingsFindTheSameModel) {
   EXPECT_EQ(model("gemma4:31b").id, "gemma-4-31b");
   EXPECT_EQ(model("qwen3.6:35b").id, "qwen3.6-35b-a3b");
   EXPECT_EQ(model("qwen3.8:27b").id, "qwen3.8-27b");
+  // Ollama names GLM-4.7-Flash without a size tag; its quantisation tags parse.
+  EXPECT_EQ(model("zai-org/GLM-4.7-Flash").id, "glm-4.7-flash");
+  EXPECT_EQ(catalogue().find("glm-4.7-flash:q8_0")->precision_hint, "q8_0");
 }
 
 TEST(NameMatching, OllamaTagsWithAQuantisationSetThePrecision) {
@@ -356,6 +359,14 @@ TEST(CatalogueEstimate, DeepSeekV3CachesOneLatentPerLayer) {
   // section 0.3, MLA).
   const Estimate e = estimate_inference(at("deepseek-v3", 4096));
   EXPECT_EQ(e.memory.kv_cache, std::int64_t{61} * 576 * 2 * 4096);
+}
+
+TEST(CatalogueEstimate, GlmFlashCachesOneLatentPerLayer) {
+  // GLM-4.7-Flash is MLA too: a public port's work log sizes its latent cache
+  // at 1.15 KB per token and layer in bf16 (576 values; search-tool file id
+  // 58278081765), over 47 layers, where 20 full heads of 256 would take 20.5 KB.
+  const Estimate e = estimate_inference(at("glm-4.7-flash", 4096));
+  EXPECT_EQ(e.memory.kv_cache, std::int64_t{47} * 1152 * 4096);
 }
 
 TEST(CatalogueEstimate, MixtralKeepsEveryExpertInMemory) {
