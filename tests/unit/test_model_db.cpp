@@ -189,6 +189,8 @@ TEST(NameMatching, LooseSpellingsFindTheSameModel) {
   // Ollama names GLM-4.7-Flash without a size tag; its quantisation tags parse.
   EXPECT_EQ(model("zai-org/GLM-4.7-Flash").id, "glm-4.7-flash");
   EXPECT_EQ(catalogue().find("glm-4.7-flash:q8_0")->precision_hint, "q8_0");
+  EXPECT_EQ(model("olmo-3:7b").id, "olmo-3-7b");
+  EXPECT_EQ(model("allenai/Olmo-3-1125-32B").id, "olmo-3-32b");
 }
 
 TEST(NameMatching, OllamaTagsWithAQuantisationSetThePrecision) {
