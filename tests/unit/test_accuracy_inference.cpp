@@ -219,11 +219,13 @@ TEST(AccuracyGguf, WeightBytesMatchRealFiles) {
 }
 
 // Published GGUF files of the hybrid families (LFM2 short convolutions,
-// Granite 4 Mamba-2 with experts) against llama.cpp's recipe on the
-// catalogue's architecture of each: the Mamba and convolution tensors are
-// sized by their own rules; Gemma 3n's library package by Ollama's quantizer,
-// which leaves the per-layer embeddings at 16 bits. The sizes are as the Ollama pages print them,
-// to two or three significant digits (the notes say how coarse).
+// Granite 4 Mamba-2 with experts, Qwen3.5 gated delta nets) against
+// llama.cpp's recipe on the catalogue's architecture of each: the Mamba,
+// convolution and delta-net tensors are sized by their own rules; Gemma 3n's
+// library package by Ollama's quantizer, which leaves the per-layer
+// embeddings at 16 bits. The sizes are as the Ollama pages print them, to
+// two or three significant digits, or as llama-bench and llama-server report
+// them (the notes say how coarse).
 TEST(AccuracyGguf, HybridFilesOfTheCatalogue) {
   const auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
   ASSERT_TRUE(db.ok());
@@ -245,7 +247,7 @@ TEST(AccuracyGguf, HybridFilesOfTheCatalogue) {
   }
   header();
   recipe.print("GGUF weight bytes, hybrid families");
-  EXPECT_GE(recipe.errors.size(), 8U);
+  EXPECT_GE(recipe.errors.size(), 13U);
   EXPECT_LE(recipe.median(), 2.0);
   EXPECT_LE(recipe.max(), 3.0);
 }

@@ -1444,6 +1444,13 @@ const std::vector<std::pair<std::string, Q35Shape>>& q35_sizes() {
       {"qwen3.5-35b-a3b", {40, 2048, 0, 16, 2, false, 32, 256, 8, 512}},
       {"qwen3.5-122b-a10b", {48, 3072, 0, 32, 2, false, 64, 256, 8, 1024}},
       {"qwen3.5-397b-a17b", {60, 4096, 0, 32, 2, false, 64, 512, 10, 1024}},
+      {"qwen3.5-2b", {24, 2048, 6144, 8, 2, true, 16, 0, 0, 0}},
+      {"qwen3.5-4b", {32, 2560, 9216, 16, 4, true, 32, 0, 0, 0}},
+      {"qwen3.5-9b", {32, 4096, 12288, 16, 4, false, 32, 0, 0, 0}},
+      // Qwen3.6 and Qwen3.8 keep the Qwen3.5 networks (qwen35 / qwen35moe GGUFs).
+      {"qwen3.6-27b", {64, 5120, 17408, 24, 4, false, 48, 0, 0, 0}},
+      {"qwen3.6-35b-a3b", {40, 2048, 0, 16, 2, false, 32, 256, 8, 512}},
+      {"qwen3.8-27b", {64, 5120, 17408, 24, 4, false, 48, 0, 0, 0}},
   };
   return sizes;
 }
@@ -1480,13 +1487,19 @@ TEST(Qwen35, ConfigGgufAndCatalogueGiveTheSameEstimate) {
 
 // The published totals: llama-bench's model_n_params of text-only GGUFs
 // without the MTP block (0.8B 752,393,024; 27B 26,895,998,464; 122B-A10B
-// 122.11 B; the 35B-A3B architecture's 34.66 B) and the card's 397 B, each
-// against the count of the config (norms left out: 56 k and 0.7 M of them in
-// the two exact figures).
+// 122.11 B; the 35B-A3B architecture's 34.66 B), the card's 397 B, and the
+// language model of the 2B, 4B and 9B checkpoints (1,881,825,088 and
+// 4,205,751,296 from their safetensors headers, 8,953,803,264 llama.cpp's
+// n_params; the entries' sources name them), each against the count of the
+// config (norms left out: 56 k and 0.7 M of them in the 0.8B and 27B).
 TEST(Qwen35, ConfigCountsMatchPublishedTotals) {
   const std::vector<std::pair<std::string, double>> published = {
       {"qwen3.5-0.8b", 752393024.0},   {"qwen3.5-27b", 26895998464.0}, {"qwen3.5-35b-a3b", 34.66e9},
-      {"qwen3.5-122b-a10b", 122.11e9}, {"qwen3.5-397b-a17b", 397e9},
+      {"qwen3.5-122b-a10b", 122.11e9}, {"qwen3.5-397b-a17b", 397e9},   {"qwen3.5-2b", 1881825088.0},
+      {"qwen3.5-4b", 4205751296.0},    {"qwen3.5-9b", 8953803264.0},
+      // llama.cpp's n_params of a Qwen3.6-27B GGUF, the Qwen3.8-27B text model's
+      // parameter_count, llama-bench of Qwen3.6-35B-A3B-BF16 (the entries' sources).
+      {"qwen3.6-27b", 26895998464.0},  {"qwen3.8-27b", 26895998464.0}, {"qwen3.6-35b-a3b", 34.66e9},
   };
   for (const auto& [id, shape] : q35_sizes()) {
     const Model cfg = from_config(q35_json(shape));
@@ -1503,6 +1516,20 @@ TEST(Qwen35, ConfigCountsMatchPublishedTotals) {
   // id 60407218313) holds one more gated attention layer, MLP and eh_proj.
   const Model m27 = from_config(q35_json(q35_sizes()[1].second));
   EXPECT_LT(rel(static_cast<double>(count_params(m27.arch).total()), 27320697856.0), 0.001);
+  // The same with the block for the 2B and 9B: llama.cpp reads 1,942,653,248
+  // parameters from unsloth's Qwen3.5-2B-UD-Q8_K_XL.gguf (the 2B checkpoint's
+  // language model plus its 60,828,160-parameter MTP block; search-tool file
+  // id 57450638148) and llama-bench 9,197,093,888 from a qwen35 9B GGUF with
+  // the block (search-tool file id 59329159623).
+  for (const auto& [id, with_mtp] : {std::pair<std::string, double>{"qwen3.5-2b", 1942653248.0},
+                                     std::pair<std::string, double>{"qwen3.5-9b", 9197093888.0}}) {
+    for (const auto& [sid, shape] : q35_sizes()) {
+      if (sid == id) {
+        const Model m = from_config(q35_json(shape));
+        EXPECT_LT(rel(static_cast<double>(count_params(m.arch).total()), with_mtp), 0.001) << id;
+      }
+    }
+  }
 }
 
 // Qwen3.5-0.8B's llama.cpp load log (tests/data/architecture_figures.csv):

@@ -175,6 +175,22 @@ TEST(NameMatching, LooseSpellingsFindTheSameModel) {
   EXPECT_EQ(model("gpt-oss:20b").id, "gpt-oss-20b");
   EXPECT_EQ(model("Llama-2-7b-chat-hf").id, "llama-2-7b");
   EXPECT_EQ(model("mistral:7b").id, "mistral-7b-v0.3");
+  // Ollama's qwen3.5 and gemma4 library tags; the MoE tags drop the active
+  // size ("qwen3.5:35b", "gemma4:26b").
+  EXPECT_EQ(model("qwen3.5:9b").id, "qwen3.5-9b");
+  EXPECT_EQ(model("qwen3.5:27b").id, "qwen3.5-27b");
+  EXPECT_EQ(model("qwen3.5:35b").id, "qwen3.5-35b-a3b");
+  EXPECT_EQ(model("qwen3.5:122b").id, "qwen3.5-122b-a10b");
+  EXPECT_EQ(model("Qwen/Qwen3.5-2B").id, "qwen3.5-2b");
+  EXPECT_EQ(model("gemma4:26b").id, "gemma-4-26b-a4b");
+  EXPECT_EQ(model("gemma4:31b").id, "gemma-4-31b");
+  EXPECT_EQ(model("qwen3.6:35b").id, "qwen3.6-35b-a3b");
+  EXPECT_EQ(model("qwen3.8:27b").id, "qwen3.8-27b");
+  // Ollama names GLM-4.7-Flash without a size tag; its quantisation tags parse.
+  EXPECT_EQ(model("zai-org/GLM-4.7-Flash").id, "glm-4.7-flash");
+  EXPECT_EQ(catalogue().find("glm-4.7-flash:q8_0")->precision_hint, "q8_0");
+  EXPECT_EQ(model("olmo-3:7b").id, "olmo-3-7b");
+  EXPECT_EQ(model("allenai/Olmo-3-1125-32B").id, "olmo-3-32b");
 }
 
 TEST(NameMatching, OllamaTagsWithAQuantisationSetThePrecision) {
@@ -379,6 +395,14 @@ TEST(CatalogueEstimate, DeepSeekV3CachesOneLatentPerLayer) {
   // section 0.3, MLA).
   const Estimate e = estimate_inference(at("deepseek-v3", 4096));
   EXPECT_EQ(e.memory.kv_cache, std::int64_t{61} * 576 * 2 * 4096);
+}
+
+TEST(CatalogueEstimate, GlmFlashCachesOneLatentPerLayer) {
+  // GLM-4.7-Flash is MLA too: a public port's work log sizes its latent cache
+  // at 1.15 KB per token and layer in bf16 (576 values; search-tool file id
+  // 58278081765), over 47 layers, where 20 full heads of 256 would take 20.5 KB.
+  const Estimate e = estimate_inference(at("glm-4.7-flash", 4096));
+  EXPECT_EQ(e.memory.kv_cache, std::int64_t{47} * 1152 * 4096);
 }
 
 TEST(CatalogueEstimate, MixtralKeepsEveryExpertInMemory) {
