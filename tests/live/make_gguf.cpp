@@ -454,6 +454,26 @@ const std::vector<Spec>& specs() {
            "google/gemma-4-31B-it: THUDM/slime scripts/models/gemma4-31B.sh @91f85261 and the "
            "config.json text_config values data/models.json row gemma-4-31b cites "
            "(num_global_key_value_heads 4, global_head_dim 512, attention_k_eq_v)");
+    // Gemma-4-E2B (text model): 35 layers of 1536, 8 heads, one KV head
+    // (the global layers too: num_global_key_value_heads null) and V of its
+    // own (attention_k_eq_v false), a 512-token window on four layers of
+    // five, per-layer embeddings of 256 per layer, the last 20 layers
+    // reading earlier layers' KV, their MLP twice as wide
+    // (use_double_wide_mlp: 12288 beside 6144).
+    gemma4("gemma-4-e2b", 35, 1536, 6144, 8, 1, 1,
+           "google/gemma-4-E2B-it config.json as a public parser test transcribes it "
+           "(search-tool file id 64225531835, test_parse_gemma4_e2b_config: hidden_size 1536, "
+           "35 layers, 8 heads, 1 KV head, head_dim 256, global_head_dim 512, "
+           "attention_k_eq_v false, sliding_window 512, hidden_size_per_layer_input 256, "
+           "num_kv_shared_layers 20, use_double_wide_mlp, intermediate_size 6144, "
+           "max_position_embeddings 131072, layer_types four sliding then one full)");
+    v.back().ctx_train = 131072;
+    v.back().sliding_window = 512;
+    v.back().swa_period = 5;
+    v.back().global_k_eq_v = false;
+    v.back().per_layer_width = 256;
+    v.back().kv_shared_layers = 20;
+    v.back().skip_types = "";
     // Qwen3.5-0.8B (qwen35): 24 layers, gated full attention (8 heads, 2 KV
     // heads of 256, partial_rotary_factor 0.25: 64 RoPE dims, mrope sections
     // 11/11/10) every 4th, gated delta nets between (16 key and 16 value
@@ -567,6 +587,13 @@ char layer_kind(const Spec& s, int i) {
   return s.layer_kinds.empty() ? 'A' : s.layer_kinds[static_cast<size_t>(i)];
 }
 
+// Gemma 4's MLP width of layer i: twice as wide on the layers that read
+// earlier layers' KV (use_double_wide_mlp; conversion/gemma.py writes the
+// widths per layer).
+int64_t gemma4_ffn(const Spec& s, int i) {
+  return s.kv_shared_layers > 0 && i >= s.layers - s.kv_shared_layers ? 2 * s.ffn : s.ffn;
+}
+
 std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
   std::vector<Tensor> out;
   const auto add = [&](std::string name, std::vector<int64_t> dims, int layer) {
@@ -605,6 +632,12 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ssm_norm.weight", {s.ssm_inner / s.ssm_groups, s.ssm_groups}, i);
     add(b + "ssm_out.weight", {s.ssm_inner, e}, i);
   };
+  if (s.arch == "gemma4" && s.per_layer_width > 0) {  // gemma4.cpp: the per-layer embeddings
+    const int64_t ple = s.per_layer_width * s.layers;
+    add("per_layer_token_embd.weight", {ple, s.vocab}, -1);
+    add("per_layer_model_proj.weight", {e, ple}, -1);
+    add("per_layer_proj_norm.weight", {s.per_layer_width}, -1);
+  }
   if (s.arch == "gemma3n") {  // gemma3n.cpp load_arch_tensors: the model-wide AltUp and PLE
     const int64_t ple = s.per_layer_width * s.layers;
     add("altup_proj.weight", {e, e, s.altup_inputs - 1}, -1);
@@ -640,24 +673,36 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       const bool global = (i + 1) % s.swa_period == 0;
       const int64_t hd = global ? s.global_head_dim : s.head_dim;
       const int64_t kvw = hd * (global ? s.global_kv_heads : s.kv_heads);
+      // The last kv_shared_layers read earlier layers' KV: Q only.
+      const bool own_kv = i < s.layers - s.kv_shared_layers;
       add(b + "attn_q.weight", {e, hd * s.heads}, i);
-      add(b + "attn_k.weight", {e, kvw}, i);
-      if (!global || !s.global_k_eq_v) {
-        add(b + "attn_v.weight", {e, kvw}, i);
+      if (own_kv) {
+        add(b + "attn_k.weight", {e, kvw}, i);
+        if (!global || !s.global_k_eq_v) {
+          add(b + "attn_v.weight", {e, kvw}, i);
+        }
       }
       add(b + "attn_output.weight", {hd * s.heads, e}, i);
       add(b + "attn_q_norm.weight", {hd}, i);
-      add(b + "attn_k_norm.weight", {hd}, i);
+      if (own_kv) {
+        add(b + "attn_k_norm.weight", {hd}, i);
+      }
       add(b + "post_attention_norm.weight", {e}, i);
       add(b + "layer_output_scale.weight", {1}, i);
       if (global && i + 1 == s.swa_period) {  // one rope_freqs, shared by the global layers
         add("rope_freqs.weight", {s.global_head_dim / 2}, -1);
       }
+      const int64_t ffn = gemma4_ffn(s, i);
       add(b + "ffn_norm.weight", {e}, i);
-      add(b + "ffn_gate.weight", {e, s.ffn}, i);
-      add(b + "ffn_up.weight", {e, s.ffn}, i);
-      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      add(b + "ffn_gate.weight", {e, ffn}, i);
+      add(b + "ffn_up.weight", {e, ffn}, i);
+      add(b + "ffn_down.weight", {ffn, e}, i);
       add(b + "post_ffw_norm.weight", {e}, i);
+      if (s.per_layer_width > 0) {
+        add(b + "inp_gate.weight", {e, s.per_layer_width}, i);
+        add(b + "proj.weight", {s.per_layer_width, e}, i);
+        add(b + "post_norm.weight", {e}, i);
+      }
       if (s.experts > 0) {
         add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
         add(b + "ffn_gate_inp.scale", {e}, i);
@@ -960,14 +1005,28 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
     w.key_arr_u32(a + ".attention.head_count_kv", kv);
   } else if (s.arch == "gemma4") {
     // conversion/gemma.py Gemma4Model: one KV head count per layer, the
-    // windowed layers' num_key_value_heads, the global layers' own.
-    w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
-    std::vector<uint32_t> kv;
-    for (int i = 0; i < s.layers; ++i) {
-      const bool global = (i + 1) % s.swa_period == 0;
-      kv.push_back(static_cast<uint32_t>(global ? s.global_kv_heads : s.kv_heads));
+    // windowed layers' num_key_value_heads, the global layers' own (E2B,
+    // without num_global_key_value_heads: one count); the MLP widths per
+    // layer with use_double_wide_mlp.
+    if (s.kv_shared_layers > 0) {
+      std::vector<uint32_t> ffn;
+      for (int i = 0; i < s.layers; ++i) {
+        ffn.push_back(static_cast<uint32_t>(gemma4_ffn(s, i)));
+      }
+      w.key_arr_u32(a + ".feed_forward_length", ffn);
+    } else {
+      w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
     }
-    w.key_arr_u32(a + ".attention.head_count_kv", kv);
+    if (s.global_kv_heads != s.kv_heads) {
+      std::vector<uint32_t> kv;
+      for (int i = 0; i < s.layers; ++i) {
+        const bool global = (i + 1) % s.swa_period == 0;
+        kv.push_back(static_cast<uint32_t>(global ? s.global_kv_heads : s.kv_heads));
+      }
+      w.key_arr_u32(a + ".attention.head_count_kv", kv);
+    } else {
+      w.key_u32(a + ".attention.head_count_kv", static_cast<uint32_t>(s.kv_heads));
+    }
   } else if (s.layer_kinds.empty()) {
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
     w.key_u32(a + ".attention.head_count_kv",
@@ -1045,8 +1104,8 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
   }
   if (s.arch == "gemma4") {  // conversion/gemma.py Gemma4Model.set_gguf_parameters
     w.key_f32(a + ".final_logit_softcapping", s.final_softcap);
-    w.key_u32(a + ".attention.shared_kv_layers", 0);
-    w.key_u32(a + ".embedding_length_per_layer_input", 0);
+    w.key_u32(a + ".attention.shared_kv_layers", static_cast<uint32_t>(s.kv_shared_layers));
+    w.key_u32(a + ".embedding_length_per_layer_input", static_cast<uint32_t>(s.per_layer_width));
     std::vector<bool> swa;
     for (int i = 0; i < s.layers; ++i) {
       swa.push_back((i + 1) % s.swa_period != 0);

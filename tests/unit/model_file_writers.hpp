@@ -272,12 +272,17 @@ struct Gemma4Shape {
   int experts;  // 0: dense
   int experts_used;
   int expert_ffn;
+  int period = 6;      // every period-th layer global (layer_types)
+  int window = 1024;   // sliding_window
+  int kv_shared = 0;   // num_kv_shared_layers (E2B, E4B)
+  int per_layer = 0;   // hidden_size_per_layer_input (E2B, E4B)
+  bool k_eq_v = true;  // attention_k_eq_v
 };
 
 // A Gemma 4 GGUF header as conversion/gemma.py writes it (llama.cpp 80fb11ac):
-// global layers every sixth, of 512-wide heads and their own KV heads, the
-// windowed ones of 256 in a 1024-token window; the first global layer has K
-// and no V (attention_k_eq_v).
+// global layers every period-th, of 512-wide heads and their own KV heads,
+// the windowed ones of 256 in a window; the first global layer has K, and no
+// V with attention_k_eq_v.
 inline GgufWriter gemma4_gguf(const Gemma4Shape& s) {
   GgufWriter w;
   w.str("general.architecture", "gemma4");
@@ -296,7 +301,7 @@ inline GgufWriter gemma4_gguf(const Gemma4Shape& s) {
   put(&bool_type, 4);
   put(&count, 8);
   for (int i = 0; i < s.layers; ++i) {
-    const bool global = (i + 1) % 6 == 0;
+    const bool global = (i + 1) % s.period == 0;
     kv.push_back(static_cast<std::uint32_t>(global ? s.global_kv_heads : s.kv_heads));
     flags.push_back(global ? '\0' : '\1');
   }
@@ -306,9 +311,9 @@ inline GgufWriter gemma4_gguf(const Gemma4Shape& s) {
   w.u32("gemma4.attention.value_length", 512);
   w.u32("gemma4.attention.key_length_swa", 256);
   w.u32("gemma4.attention.value_length_swa", 256);
-  w.u32("gemma4.attention.sliding_window", 1024);
-  w.u32("gemma4.attention.shared_kv_layers", 0);
-  w.u32("gemma4.embedding_length_per_layer_input", 0);
+  w.u32("gemma4.attention.sliding_window", static_cast<std::uint32_t>(s.window));
+  w.u32("gemma4.attention.shared_kv_layers", static_cast<std::uint32_t>(s.kv_shared));
+  w.u32("gemma4.embedding_length_per_layer_input", static_cast<std::uint32_t>(s.per_layer));
   w.u32("gemma4.vocab_size", 262144);
   if (s.experts > 0) {
     w.u32("gemma4.expert_count", static_cast<std::uint32_t>(s.experts));
@@ -316,8 +321,11 @@ inline GgufWriter gemma4_gguf(const Gemma4Shape& s) {
     w.u32("gemma4.expert_feed_forward_length", static_cast<std::uint32_t>(s.expert_ffn));
   }
   w.tensor("token_embd.weight", {static_cast<std::uint64_t>(s.hidden), 256}, kQ8_0);
-  // The first global layer has K and no V (attention_k_eq_v).
-  w.tensor("blk.5.attn_k.weight", {static_cast<std::uint64_t>(s.hidden), 256}, kQ8_0);
+  const std::string first_global = "blk." + std::to_string(s.period - 1) + ".";
+  w.tensor(first_global + "attn_k.weight", {static_cast<std::uint64_t>(s.hidden), 256}, kQ8_0);
+  if (!s.k_eq_v) {
+    w.tensor(first_global + "attn_v.weight", {static_cast<std::uint64_t>(s.hidden), 256}, kQ8_0);
+  }
   return w;
 }
 

@@ -393,17 +393,32 @@ TEST(GgmlAlloc, Gemma4MatchesTheLiveLlamaCpp) {
 
 // Their KV caches (both caches of llama_kv_cache_iswa; V padded to the
 // widest layer without flash attention) against the same live run
-// (tests/data/llamacpp_cpu_kv_gemma4.csv), within the live gate of 0.5 %.
+// (tests/data/llamacpp_cpu_kv_gemma4.csv), within the live gate of 0.5 %;
+// and Gemma-4-E2B's from a GGUF header of its config.json (google/gemma-4-
+// E2B-it as a public parser test transcribes it, tests/live/make_gguf.cpp):
+// one KV head, V of its own, a 512-token window on four layers of five, the
+// last 20 of 35 layers reading the cache of layers 13 and 14.
 TEST(GgmlAlloc, Gemma4KvCacheMatchesTheLiveLlamaCpp) {
+  test::Gemma4Shape e2b_shape{35, 1536, 6144, 8, 1, 1, 0, 0, 0};
+  e2b_shape.period = 5;
+  e2b_shape.window = 512;
+  e2b_shape.kv_shared = 20;
+  e2b_shape.per_layer = 256;
+  e2b_shape.k_eq_v = false;
+  const std::string bytes = test::gemma4_gguf(e2b_shape).file();
+  auto r = read_gguf(bytes, bytes.size());
+  ASSERT_TRUE(r.ok() && r->file.has_value());
+  const auto e2b = model_from_gguf(*r->file, "gemma-4-e2b.gguf");
+  ASSERT_TRUE(e2b.ok());
   int rows = 0;
   for_each_live_row("llamacpp_cpu_kv_gemma4.csv", [&](const std::vector<std::string>& c) {
+    const Model m = c[0] == "gemma-4-e2b" ? *e2b : catalogue_model(c[0]);
     const double measured = std::stod(c[6]) * static_cast<double>(kMiB);
-    const double willfit =
-        static_cast<double>(live_estimate(catalogue_model(c[0]), c).memory.kv_cache);
+    const double willfit = static_cast<double>(live_estimate(m, c).memory.kv_cache);
     EXPECT_LE(std::abs(willfit - measured) / measured * 100.0, 0.5);
     ++rows;
   });
-  EXPECT_EQ(rows, 18);
+  EXPECT_EQ(rows, 18 + 27);
 }
 
 }  // namespace
