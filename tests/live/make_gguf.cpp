@@ -12,7 +12,7 @@
 //
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
-// falcon-h1,gemma3n}.cpp (load_arch_tensors
+// falcon-h1,gemma3n,gemma4}.cpp (load_arch_tensors
 // and load_arch_hparams: the keys each reads) and src/llama-arch.cpp (names),
 // at the commit node-llama-cpp 3.21.1 bundles (80fb11ac). Quantisation mixes: F16 and Q8_0 quantise
 // every 2-D weight (norms, biases and the MoE router stay F32, as llama-quant.cpp keeps them);
@@ -116,7 +116,13 @@ struct Spec {
   int64_t laurel_rank = 0;      // laurel_rank
   int kv_shared_layers = 0;     // num_kv_shared_layers
   int swa_period = 0;           // layer_types: sliding but every swa_period-th
-  std::string skip_types;       // file types this machine cannot load, with the reason after ':'
+  // Gemma 4 (gemma4.cpp): the global (full-attention) layers' own head
+  // width and KV heads (global_head_dim, num_global_key_value_heads) and,
+  // with attention_k_eq_v, no V projection there (K is used as V).
+  int64_t global_head_dim = 0;
+  int global_kv_heads = 0;
+  bool global_k_eq_v = false;
+  std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
 
@@ -411,6 +417,63 @@ const std::vector<Spec>& specs() {
     v.back().kv_shared_layers = 10;
     v.back().swa_period = 5;
     v.back().skip_types = "f16: an 8.9 GB file, above the 8 GB the live loads here keep to";
+    // Gemma 4 (gemma4): five windowed layers (window 1024, heads of 256)
+    // then a global one (heads of 512, their own KV heads, K used as V:
+    // attention_k_eq_v), the last layer global; GELU-gated MLP, final
+    // soft-cap 30, rope 1e6 global / 1e4 local, tied embeddings. The
+    // 26B-A4B's every layer adds 128 routed experts of 704 (8 per token)
+    // beside its dense MLP of 2112, the experts' gate and up fused
+    // (conversion/gemma.py maps experts.gate_up_proj to ffn_gate_up_exps).
+    // Only the F16 files load here: mmapped, they are page cache; the Q8_0
+    // and Q4_K_M files' CPU_REPACK copies are real RAM above 8 GB.
+    const auto gemma4 = [&v](const std::string& name, int layers, int64_t hidden, int64_t ffn,
+                             int heads, int kv_heads, int global_kv, const std::string& source) {
+      v.push_back(shape(name, "gemma4", layers, hidden, ffn, heads, kv_heads, 256, 262144, 262144,
+                        1e6, 1e-6, source));
+      Spec& g = v.back();
+      g.tied = true;
+      g.qk_norm = true;
+      g.post_norms = true;
+      g.sliding_window = 1024;
+      g.swa_period = 6;
+      g.swa_rope_base = 10000;
+      g.final_softcap = 30.0;
+      g.global_head_dim = 512;
+      g.global_kv_heads = global_kv;
+      g.global_k_eq_v = true;
+      g.skip_types =
+          "q8_0 q4_k_m: their CPU_REPACK copies (16-33 GB) are above the 8 GB the live loads here "
+          "keep to";
+    };
+    gemma4("gemma-4-26b-a4b", 30, 2816, 2112, 16, 8, 2,
+           "google/gemma-4-26B-A4B-it: THUDM/slime scripts/models/gemma4-26B-A4B.sh @91f85261 and "
+           "the config.json values data/models.json row gemma-4-26b-a4b cites "
+           "(num_global_key_value_heads 2, global_head_dim 512, attention_k_eq_v)");
+    experts(v.back(), 128, 8, 704);
+    gemma4("gemma-4-31b", 60, 5376, 21504, 32, 16, 4,
+           "google/gemma-4-31B-it: THUDM/slime scripts/models/gemma4-31B.sh @91f85261 and the "
+           "config.json text_config values data/models.json row gemma-4-31b cites "
+           "(num_global_key_value_heads 4, global_head_dim 512, attention_k_eq_v)");
+    // Gemma-4-E2B (text model): 35 layers of 1536, 8 heads, one KV head
+    // (the global layers too: num_global_key_value_heads null) and V of its
+    // own (attention_k_eq_v false), a 512-token window on four layers of
+    // five, per-layer embeddings of 256 per layer, the last 20 layers
+    // reading earlier layers' KV, their MLP twice as wide
+    // (use_double_wide_mlp: 12288 beside 6144).
+    gemma4("gemma-4-e2b", 35, 1536, 6144, 8, 1, 1,
+           "google/gemma-4-E2B-it config.json as a public parser test transcribes it "
+           "(search-tool file id 64225531835, test_parse_gemma4_e2b_config: hidden_size 1536, "
+           "35 layers, 8 heads, 1 KV head, head_dim 256, global_head_dim 512, "
+           "attention_k_eq_v false, sliding_window 512, hidden_size_per_layer_input 256, "
+           "num_kv_shared_layers 20, use_double_wide_mlp, intermediate_size 6144, "
+           "max_position_embeddings 131072, layer_types four sliding then one full)");
+    v.back().ctx_train = 131072;
+    v.back().sliding_window = 512;
+    v.back().swa_period = 5;
+    v.back().global_k_eq_v = false;
+    v.back().per_layer_width = 256;
+    v.back().kv_shared_layers = 20;
+    v.back().skip_types = "";
     // Qwen3.5-0.8B (qwen35): 24 layers, gated full attention (8 heads, 2 KV
     // heads of 256, partial_rotary_factor 0.25: 64 RoPE dims, mrope sections
     // 11/11/10) every 4th, gated delta nets between (16 key and 16 value
@@ -524,6 +587,13 @@ char layer_kind(const Spec& s, int i) {
   return s.layer_kinds.empty() ? 'A' : s.layer_kinds[static_cast<size_t>(i)];
 }
 
+// Gemma 4's MLP width of layer i: twice as wide on the layers that read
+// earlier layers' KV (use_double_wide_mlp; conversion/gemma.py writes the
+// widths per layer).
+int64_t gemma4_ffn(const Spec& s, int i) {
+  return s.kv_shared_layers > 0 && i >= s.layers - s.kv_shared_layers ? 2 * s.ffn : s.ffn;
+}
+
 std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
   std::vector<Tensor> out;
   const auto add = [&](std::string name, std::vector<int64_t> dims, int layer) {
@@ -562,6 +632,12 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ssm_norm.weight", {s.ssm_inner / s.ssm_groups, s.ssm_groups}, i);
     add(b + "ssm_out.weight", {s.ssm_inner, e}, i);
   };
+  if (s.arch == "gemma4" && s.per_layer_width > 0) {  // gemma4.cpp: the per-layer embeddings
+    const int64_t ple = s.per_layer_width * s.layers;
+    add("per_layer_token_embd.weight", {ple, s.vocab}, -1);
+    add("per_layer_model_proj.weight", {e, ple}, -1);
+    add("per_layer_proj_norm.weight", {s.per_layer_width}, -1);
+  }
   if (s.arch == "gemma3n") {  // gemma3n.cpp load_arch_tensors: the model-wide AltUp and PLE
     const int64_t ple = s.per_layer_width * s.layers;
     add("altup_proj.weight", {e, e, s.altup_inputs - 1}, -1);
@@ -591,6 +667,52 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_gate.weight", {e, s.ffn}, i);
       add(b + "ffn_up.weight", {e, s.ffn}, i);
       add(b + "ffn_down.weight", {s.ffn, e}, i);
+      continue;
+    }
+    if (s.arch == "gemma4") {  // gemma4.cpp load_arch_tensors
+      const bool global = (i + 1) % s.swa_period == 0;
+      const int64_t hd = global ? s.global_head_dim : s.head_dim;
+      const int64_t kvw = hd * (global ? s.global_kv_heads : s.kv_heads);
+      // The last kv_shared_layers read earlier layers' KV: Q only.
+      const bool own_kv = i < s.layers - s.kv_shared_layers;
+      add(b + "attn_q.weight", {e, hd * s.heads}, i);
+      if (own_kv) {
+        add(b + "attn_k.weight", {e, kvw}, i);
+        if (!global || !s.global_k_eq_v) {
+          add(b + "attn_v.weight", {e, kvw}, i);
+        }
+      }
+      add(b + "attn_output.weight", {hd * s.heads, e}, i);
+      add(b + "attn_q_norm.weight", {hd}, i);
+      if (own_kv) {
+        add(b + "attn_k_norm.weight", {hd}, i);
+      }
+      add(b + "post_attention_norm.weight", {e}, i);
+      add(b + "layer_output_scale.weight", {1}, i);
+      if (global && i + 1 == s.swa_period) {  // one rope_freqs, shared by the global layers
+        add("rope_freqs.weight", {s.global_head_dim / 2}, -1);
+      }
+      const int64_t ffn = gemma4_ffn(s, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_gate.weight", {e, ffn}, i);
+      add(b + "ffn_up.weight", {e, ffn}, i);
+      add(b + "ffn_down.weight", {ffn, e}, i);
+      add(b + "post_ffw_norm.weight", {e}, i);
+      if (s.per_layer_width > 0) {
+        add(b + "inp_gate.weight", {e, s.per_layer_width}, i);
+        add(b + "proj.weight", {s.per_layer_width, e}, i);
+        add(b + "post_norm.weight", {e}, i);
+      }
+      if (s.experts > 0) {
+        add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+        add(b + "ffn_gate_inp.scale", {e}, i);
+        add(b + "pre_ffw_norm_2.weight", {e}, i);
+        add(b + "post_ffw_norm_1.weight", {e}, i);
+        add(b + "post_ffw_norm_2.weight", {e}, i);
+        add(b + "ffn_gate_up_exps.weight", {e, 2 * s.expert_ffn, s.experts}, i);
+        add(b + "ffn_down_exps.weight", {s.expert_ffn, e, s.experts}, i);
+        add(b + "ffn_down_exps.scale", {s.experts}, i);
+      }
       continue;
     }
     if (s.arch == "gemma3n") {  // every layer carries Q/K/V, shared-KV layers included
@@ -881,6 +1003,30 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
       kv.push_back(layer_kind(s, i) == 'A' ? static_cast<uint32_t>(s.kv_heads) : 0);
     }
     w.key_arr_u32(a + ".attention.head_count_kv", kv);
+  } else if (s.arch == "gemma4") {
+    // conversion/gemma.py Gemma4Model: one KV head count per layer, the
+    // windowed layers' num_key_value_heads, the global layers' own (E2B,
+    // without num_global_key_value_heads: one count); the MLP widths per
+    // layer with use_double_wide_mlp.
+    if (s.kv_shared_layers > 0) {
+      std::vector<uint32_t> ffn;
+      for (int i = 0; i < s.layers; ++i) {
+        ffn.push_back(static_cast<uint32_t>(gemma4_ffn(s, i)));
+      }
+      w.key_arr_u32(a + ".feed_forward_length", ffn);
+    } else {
+      w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
+    }
+    if (s.global_kv_heads != s.kv_heads) {
+      std::vector<uint32_t> kv;
+      for (int i = 0; i < s.layers; ++i) {
+        const bool global = (i + 1) % s.swa_period == 0;
+        kv.push_back(static_cast<uint32_t>(global ? s.global_kv_heads : s.kv_heads));
+      }
+      w.key_arr_u32(a + ".attention.head_count_kv", kv);
+    } else {
+      w.key_u32(a + ".attention.head_count_kv", static_cast<uint32_t>(s.kv_heads));
+    }
   } else if (s.layer_kinds.empty()) {
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
     w.key_u32(a + ".attention.head_count_kv",
@@ -909,6 +1055,17 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
     w.key_u32(a + ".attention.value_length_mla", static_cast<uint32_t>(s.v_dim));
     w.key_u32(a + ".attention.kv_lora_rank", static_cast<uint32_t>(s.kv_lora));
     w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.rope_dim));
+  } else if (s.global_head_dim > 0) {
+    // Gemma 4 (conversion/gemma.py Gemma4Model.set_gguf_parameters): the
+    // global layers' head width as key_length and value_length, the windowed
+    // layers' as the *_swa keys; rope over the whole head on both (the
+    // global layers' partial rotation is rope_freqs.weight).
+    w.key_u32(a + ".attention.key_length", static_cast<uint32_t>(s.global_head_dim));
+    w.key_u32(a + ".attention.value_length", static_cast<uint32_t>(s.global_head_dim));
+    w.key_u32(a + ".attention.key_length_swa", static_cast<uint32_t>(s.head_dim));
+    w.key_u32(a + ".attention.value_length_swa", static_cast<uint32_t>(s.head_dim));
+    w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.global_head_dim));
+    w.key_u32(a + ".rope.dimension_count_swa", static_cast<uint32_t>(s.head_dim));
   } else {
     w.key_u32(a + ".attention.key_length", static_cast<uint32_t>(s.head_dim));
     w.key_u32(a + ".attention.value_length", static_cast<uint32_t>(s.head_dim));
@@ -939,6 +1096,16 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
     w.key_u32(a + ".attention.shared_kv_layers", static_cast<uint32_t>(s.kv_shared_layers));
     // layer_types as per-layer flags (true: sliding); this llama.cpp reads
     // only a scalar under the key and keeps its period of 5 for an array.
+    std::vector<bool> swa;
+    for (int i = 0; i < s.layers; ++i) {
+      swa.push_back((i + 1) % s.swa_period != 0);
+    }
+    w.key_arr_bool(a + ".attention.sliding_window_pattern", swa);
+  }
+  if (s.arch == "gemma4") {  // conversion/gemma.py Gemma4Model.set_gguf_parameters
+    w.key_f32(a + ".final_logit_softcapping", s.final_softcap);
+    w.key_u32(a + ".attention.shared_kv_layers", static_cast<uint32_t>(s.kv_shared_layers));
+    w.key_u32(a + ".embedding_length_per_layer_input", static_cast<uint32_t>(s.per_layer_width));
     std::vector<bool> swa;
     for (int i = 0; i < s.layers; ++i) {
       swa.push_back((i + 1) % s.swa_period != 0);

@@ -51,11 +51,12 @@ case $mode in
     ;;
   full)
     # A model's fourth --list column names the file types this machine
-    # cannot load ("q4_k_m: why"): those are left out, and say so.
+    # cannot load ("q4_k_m: why", or several: "q8_0 q4_k_m: why"): those are
+    # left out, and say so.
     files=()
     while IFS=$'\t' read -r m _arch _source skip; do
       for t in f16 q8_0 q4_k_m; do
-        if [[ -n $skip && $skip == "$t:"* ]]; then
+        if [[ -n $skip && " ${skip%%:*} " == *" $t "* ]]; then
           echo "live: left out $m $t (${skip#*: })" >&2
           continue
         fi

@@ -261,6 +261,74 @@ inline std::string safetensors_file(const std::vector<StTensor>& tensors,
   return out;
 }
 
+// A Gemma 4 text model (gemma4): the shape of conversion/gemma.py's keys.
+struct Gemma4Shape {
+  int layers;
+  int hidden;
+  int ffn;
+  int heads;
+  int kv_heads;
+  int global_kv_heads;
+  int experts;  // 0: dense
+  int experts_used;
+  int expert_ffn;
+  int period = 6;      // every period-th layer global (layer_types)
+  int window = 1024;   // sliding_window
+  int kv_shared = 0;   // num_kv_shared_layers (E2B, E4B)
+  int per_layer = 0;   // hidden_size_per_layer_input (E2B, E4B)
+  bool k_eq_v = true;  // attention_k_eq_v
+};
+
+// A Gemma 4 GGUF header as conversion/gemma.py writes it (llama.cpp 80fb11ac):
+// global layers every period-th, of 512-wide heads and their own KV heads,
+// the windowed ones of 256 in a window; the first global layer has K, and no
+// V with attention_k_eq_v.
+inline GgufWriter gemma4_gguf(const Gemma4Shape& s) {
+  GgufWriter w;
+  w.str("general.architecture", "gemma4");
+  w.u32("gemma4.block_count", static_cast<std::uint32_t>(s.layers));
+  w.u32("gemma4.context_length", 262144);
+  w.u32("gemma4.embedding_length", static_cast<std::uint32_t>(s.hidden));
+  w.u32("gemma4.feed_forward_length", static_cast<std::uint32_t>(s.ffn));
+  w.u32("gemma4.attention.head_count", static_cast<std::uint32_t>(s.heads));
+  std::vector<std::uint32_t> kv;
+  std::string flags;  // a GGUF bool array: element type 7, count, one byte each
+  const auto put = [&flags](const void* p, std::size_t n) {
+    flags.append(static_cast<const char*>(p), n);
+  };
+  const std::uint32_t bool_type = 7;
+  const auto count = static_cast<std::uint64_t>(s.layers);
+  put(&bool_type, 4);
+  put(&count, 8);
+  for (int i = 0; i < s.layers; ++i) {
+    const bool global = (i + 1) % s.period == 0;
+    kv.push_back(static_cast<std::uint32_t>(global ? s.global_kv_heads : s.kv_heads));
+    flags.push_back(global ? '\0' : '\1');
+  }
+  w.u32_array("gemma4.attention.head_count_kv", kv);
+  w.raw("gemma4.attention.sliding_window_pattern", 9, flags);
+  w.u32("gemma4.attention.key_length", 512);
+  w.u32("gemma4.attention.value_length", 512);
+  w.u32("gemma4.attention.key_length_swa", 256);
+  w.u32("gemma4.attention.value_length_swa", 256);
+  w.u32("gemma4.attention.sliding_window", static_cast<std::uint32_t>(s.window));
+  w.u32("gemma4.attention.shared_kv_layers", static_cast<std::uint32_t>(s.kv_shared));
+  w.u32("gemma4.embedding_length_per_layer_input", static_cast<std::uint32_t>(s.per_layer));
+  w.u32("gemma4.vocab_size", 262144);
+  if (s.experts > 0) {
+    w.u32("gemma4.expert_count", static_cast<std::uint32_t>(s.experts));
+    w.u32("gemma4.expert_used_count", static_cast<std::uint32_t>(s.experts_used));
+    w.u32("gemma4.expert_feed_forward_length", static_cast<std::uint32_t>(s.expert_ffn));
+  }
+  w.tensor("token_embd.weight", {static_cast<std::uint64_t>(s.hidden), 256}, kQ8_0);
+  const std::string first_global = "blk." + std::to_string(s.period - 1) + ".";
+  w.tensor(first_global + "attn_k.weight", {static_cast<std::uint64_t>(s.hidden), 256}, kQ8_0);
+  if (!s.k_eq_v) {
+    w.tensor(first_global + "attn_v.weight", {static_cast<std::uint64_t>(s.hidden), 256}, kQ8_0);
+  }
+  return w;
+}
+
 inline std::string raw_safetensors(const std::string& header_json, std::uint64_t data_bytes) {
   std::string out;
   put<std::uint64_t>(out, header_json.size());

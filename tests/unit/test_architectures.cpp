@@ -1613,17 +1613,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-struct G4Shape {
-  int layers;
-  int hidden;
-  int ffn;
-  int heads;
-  int kv_heads;
-  int global_kv_heads;
-  int experts;  // 0: dense
-  int experts_used;
-  int expert_ffn;
-};
+using G4Shape = test::Gemma4Shape;
 
 const G4Shape kGemma4_31b{60, 5376, 21504, 32, 16, 4, 0, 0, 0};
 const G4Shape kGemma4_26b{30, 2816, 2112, 16, 8, 2, 128, 8, 704};
@@ -1660,46 +1650,7 @@ Json g4_json(const G4Shape& s) {
 }
 
 test::GgufWriter g4_header(const G4Shape& s) {
-  test::GgufWriter w;
-  w.str("general.architecture", "gemma4");
-  w.u32("gemma4.block_count", static_cast<std::uint32_t>(s.layers));
-  w.u32("gemma4.context_length", 262144);
-  w.u32("gemma4.embedding_length", static_cast<std::uint32_t>(s.hidden));
-  w.u32("gemma4.feed_forward_length", static_cast<std::uint32_t>(s.ffn));
-  w.u32("gemma4.attention.head_count", static_cast<std::uint32_t>(s.heads));
-  std::vector<std::uint32_t> kv;
-  std::string flags;  // a GGUF bool array: element type 7, count, one byte each
-  const auto put = [&flags](const void* p, std::size_t n) {
-    flags.append(static_cast<const char*>(p), n);
-  };
-  const std::uint32_t bool_type = 7;
-  const auto count = static_cast<std::uint64_t>(s.layers);
-  put(&bool_type, 4);
-  put(&count, 8);
-  for (int i = 0; i < s.layers; ++i) {
-    const bool global = (i + 1) % 6 == 0;
-    kv.push_back(static_cast<std::uint32_t>(global ? s.global_kv_heads : s.kv_heads));
-    flags.push_back(global ? '\0' : '\1');
-  }
-  w.u32_array("gemma4.attention.head_count_kv", kv);
-  w.raw("gemma4.attention.sliding_window_pattern", 9, flags);
-  w.u32("gemma4.attention.key_length", 512);
-  w.u32("gemma4.attention.value_length", 512);
-  w.u32("gemma4.attention.key_length_swa", 256);
-  w.u32("gemma4.attention.value_length_swa", 256);
-  w.u32("gemma4.attention.sliding_window", 1024);
-  w.u32("gemma4.attention.shared_kv_layers", 0);
-  w.u32("gemma4.embedding_length_per_layer_input", 0);
-  w.u32("gemma4.vocab_size", 262144);
-  if (s.experts > 0) {
-    w.u32("gemma4.expert_count", static_cast<std::uint32_t>(s.experts));
-    w.u32("gemma4.expert_used_count", static_cast<std::uint32_t>(s.experts_used));
-    w.u32("gemma4.expert_feed_forward_length", static_cast<std::uint32_t>(s.expert_ffn));
-  }
-  w.tensor("token_embd.weight", {static_cast<std::uint64_t>(s.hidden), 256}, test::kQ8_0);
-  // The first global layer has K and no V (attention_k_eq_v).
-  w.tensor("blk.5.attn_k.weight", {static_cast<std::uint64_t>(s.hidden), 256}, test::kQ8_0);
-  return w;
+  return test::gemma4_gguf(s);
 }
 
 // Gemma 4 31B at 131072 tokens, one sequence, f16, cells padded to 256,

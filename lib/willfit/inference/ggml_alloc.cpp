@@ -133,6 +133,19 @@
 //     layers the n - 1 streams are projected back (altup_unembd_proj),
 //     rescaled and averaged with the first, and the rows to output picked
 //     before the final norm and the soft-capped logits.
+//   - Gemma 4 (gemma4.cpp, hparams n_embd_head_k(il) / n_head_kv(il)): the
+//     global layers' Q, K, V and attention output at their own head width
+//     (key_length, 512; the windowed layers' key_length_swa, 256) and KV
+//     heads; with attention_k_eq_v no V projection, V being the RMS norm of
+//     the K projection (read by both norms, so each is a new tensor); both
+//     caches' inputs (below); the rows to output picked after the final
+//     norm. 26B-A4B's MoE layers run the dense MLP first, then the experts
+//     over their own norm of the layer input with a router over a third
+//     (RMS norm, scale, weight), gate and up fused in one tensor
+//     (ffn_gate_up_exps, split by views), the per-expert output scale of
+//     build_lora_mm_id (repeated, rows picked, multiplied), the experts' sum
+//     post-normed and added to the MLP's. Checked against the live rows of
+//     both models (docs/live-llamacpp.md, fifth run).
 #include "willfit/inference/ggml_alloc.hpp"
 
 #include <algorithm>
@@ -366,8 +379,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   Builder g;
   const std::int64_t b = std::max<std::int64_t>(1, s.tokens);
   const std::int64_t e = s.hidden;
-  const std::int64_t qw = std::int64_t{s.heads} * s.head_dim;
-  const std::int64_t kvw = std::int64_t{s.kv_heads} * s.head_dim;
+  const std::int64_t kvw_swa = std::int64_t{s.kv_heads} * s.head_dim;
   const bool windowed = s.swa_cells > 0;
   const auto is_swa = [&](int il) {
     return windowed && (s.swa_every <= 1 || (il + 1) % s.swa_every != 0);
@@ -379,12 +391,36 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // write (K: one per token; V: one per value when V is transposed, without
   // flash attention), the KQ masks ([cells, tokens], F16 under flash
   // attention) and the rows to output.
-  if (s.rotate_k) {
+  const bool windowed_global = windowed && (s.global_head_dim > 0 || s.global_kv_heads > 0);
+  const int global_head = windowed_global && s.global_head_dim > 0 ? s.global_head_dim : s.head_dim;
+  const int global_kv = windowed_global && s.global_kv_heads > 0 ? s.global_kv_heads : s.kv_heads;
+  // A windowed model keeps two caches (llama_kv_cache_iswa), each with its
+  // own cache rows to write, mask and rotations (build_attn_inp_kv_iswa);
+  // the rotation's size follows its own layers' head width
+  // (llama_kv_cache::build_input_k_rot, n_embd_head_k_all), the V rows to
+  // write the widest layer's (build_input_v_idxs, n_embd_v_gqa_max). The
+  // windowed cache's come first: layer 0 is windowed, and ggml places the
+  // leafs in visit order (a GGML_SCHED_DEBUG=2 dump of gpt-oss-20b reads
+  // leaf_11/leaf_13 in layer 0, leaf_35/leaf_37 in layer 1). Only the models
+  // whose global layers have a shape of their own (Gemma 4) are built with
+  // both sets so far: for the others they make Gemma 2's, Gemma 3's and
+  // gpt-oss's 4096- and 32768-token rows without flash attention exact but
+  // take gpt-oss's 512-token row from -4.4 % to -6.6 %, an error of that
+  // graph's that they expose rather than cause (docs/live-llamacpp.md).
+  const bool two_caches = windowed_global;
+  const std::int64_t v_rows = std::max(kvw_swa, std::int64_t{global_kv} * global_head);
+  const auto k_rotation = [&](int head) {
     std::int64_t n = 64;
-    while (s.head_dim % (2 * n) == 0) {
+    while (head % (2 * n) == 0) {
       n *= 2;
     }
     g.input(4 * n * n);
+  };
+  if (s.rotate_k) {
+    k_rotation(global_head);
+    if (two_caches) {
+      k_rotation(s.head_dim);
+    }
   }
   const int tokens = g.input(4 * b);  // inp_tokens (I32)
   // inp_embd: build_inp_embd builds both the token path and an input of
@@ -395,14 +431,32 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   const int ple_tokens = altup ? g.input(4 * b) : -1;  // build_inp_per_layer's token ids
   const int pos = g.input(4 * b);                      // inp_pos
   if (s.rotate_v) {
-    g.input(4 * 64 * 64);
+    for (int i = two_caches ? 2 : 1; i > 0; --i) {
+      g.input(4 * 64 * 64);
+    }
   }
-  const int k_idxs = g.input(8 * b);
-  // MLA caches K only (build_attn_inp_k): no V rows to write.
-  const int v_idxs = s.mla_kv_lora > 0 ? -1 : g.input(s.flash ? 8 * b : 8 * b * kvw);
   const std::int64_t mask_bytes = s.flash ? 2 : 4;
-  const int mask_full = g.input(mask_bytes * s.cells * b);
-  const int mask_swa = windowed ? g.input(mask_bytes * s.swa_cells * b) : -1;
+  // MLA caches K only (build_attn_inp_k): no V rows to write.
+  const auto cache_inputs = [&](std::int64_t cells, int& k, int& v, int& mask) {
+    k = g.input(8 * b);
+    v = s.mla_kv_lora > 0 ? -1 : g.input(s.flash ? 8 * b : 8 * b * v_rows);
+    mask = g.input(mask_bytes * cells * b);
+  };
+  int k_idxs = -1;
+  int v_idxs = -1;
+  int mask_full = -1;
+  int k_idxs_swa = -1;
+  int v_idxs_swa = -1;
+  int mask_swa = -1;
+  if (two_caches) {
+    cache_inputs(s.swa_cells, k_idxs_swa, v_idxs_swa, mask_swa);
+    cache_inputs(s.cells, k_idxs, v_idxs, mask_full);
+  } else {  // one set of rows to write, the windowed mask after the full one
+    cache_inputs(s.cells, k_idxs, v_idxs, mask_full);
+    k_idxs_swa = k_idxs;
+    v_idxs_swa = v_idxs;
+    mask_swa = windowed ? g.input(mask_bytes * s.swa_cells * b) : -1;
+  }
   const int out_ids = g.input(4 * b);
   const bool mamba_beside = s.mamba_beside && s.ssm_inner > 0;
   const bool recurrent = s.mixers.find('R') != std::string::npos || mamba_beside;
@@ -495,6 +549,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   };
   for (int il = 0; il < s.layers; ++il) {
     const bool last = il == s.layers - 1;
+    // Gemma 4's global layers: heads of their own width, their own KV heads.
+    const bool global = windowed && !is_swa(il);
+    const std::int64_t qw = std::int64_t{s.heads} * (global ? global_head : s.head_dim);
+    const std::int64_t kvw = global ? std::int64_t{global_kv} * global_head : kvw_swa;
+    const bool k_as_v = global && s.global_k_eq_v;
     const std::int64_t cells = is_swa(il) ? s.swa_cells : s.cells;
     const int mask = is_swa(il) ? mask_swa : mask_full;
     const bool moe_layer =
@@ -640,12 +699,18 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         q = rotate(q, qw);
       }
       if (own_kv) {
-        int v = project(kvw, false);
+        // K used as V (Gemma 4's global layers): one projection, read by
+        // the K norm and by V's RMS norm (new tensors: K has two readers).
+        const int k_raw = k_as_v ? g.op(b * kvw, {attn_norm}) : -1;
+        int v = k_as_v ? g.op(b * kvw, {g.view(k_raw)}) : project(kvw, false);
         if (s.rotate_v) {
           v = rotate(v, kvw);
         }
         int k = 0;
-        if (s.gated_attention) {
+        if (k_as_v) {
+          k = g.op(b * kvw, {g.view(k_raw)});  // K norm
+          k = g.op(b * kvw, {k, pos}, {k});    // RoPE
+        } else if (s.gated_attention) {
           const int k_norm = g.op(b * kvw, {g.view(g.op(b * kvw, {attn_norm}))});
           k = g.op(b * kvw, {k_norm, pos}, {k_norm});  // RoPE
         } else {
@@ -654,8 +719,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         if (s.rotate_k) {
           k = rotate(k, kvw);
         }
-        g.external({g.view(k), k_idxs});
-        g.external({g.view(v), v_idxs});
+        g.external({g.view(k), windowed && !global ? k_idxs_swa : k_idxs});
+        g.external({g.view(v), windowed && !global ? v_idxs_swa : v_idxs});
       }
       if (!moe_layer) {
         read_conv_state(il + 1);
@@ -745,7 +810,20 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     if (moe_layer) {
       const std::int64_t k_used = std::max(1, s.experts_used);
       const std::int64_t fe = std::max<std::int64_t>(1, s.expert_ffn);
-      const int logits = g.op(b * s.experts, {ffn_norm});
+      // Gemma 4: the dense MLP first (its post-norm in place), then the
+      // experts' own norm of the layer input and the router's (RMS norm,
+      // scale, weight), whose logits build_moe_ffn takes as probs_in.
+      int mlp = -1;
+      int moe_in = ffn_norm;
+      int router_in = ffn_norm;
+      if (s.moe_beside_mlp) {
+        const int gate_d = g.op(b * s.ffn, {ffn_norm});
+        const int up_d = g.op(b * s.ffn, {ffn_norm});
+        mlp = g.same(g.op(b * e, {g.op(b * s.ffn, {gate_d, up_d})}));
+        moe_in = g.same(g.op(b * e, {ffn_inp}));
+        router_in = g.same(g.same(g.op(b * e, {ffn_inp})));
+      }
+      const int logits = g.op(b * s.experts, {router_in});
       const int probs = g.same(logits);
       // Llama 4 selects by the raw logits (build_moe_ffn: selection_probs = logits)
       const int sorted = g.op(b * s.experts, {s.weights_before_ffn ? logits : probs});  // argsort
@@ -756,16 +834,28 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         const int sum = g.same(g.op(b, {flat}));  // sum_rows, clamp
         weights = g.view(g.op(b * k_used, {flat, sum}, {flat}));
       }
-      int in3 = g.view(ffn_norm);
+      int in3 = g.view(moe_in);
       if (s.weights_before_ffn) {
         // Llama 4 weighs the input, repeated per expert, before the experts
         // (build_moe_ffn weight_before_ffn: ggml_repeat_4d, then ggml_mul).
         in3 = g.same(g.op(b * k_used * e, {in3}), {weights});
       }
-      const int up = g.op(b * k_used * fe, {in3, selected});
-      const int gate = g.op(b * k_used * fe, {in3, selected});
-      const int act = g.op(b * k_used * fe, {gate, up});
+      int act = 0;
+      if (s.moe_beside_mlp) {  // gate and up fused (ffn_gate_up_exps), split by views
+        const int gate_up = g.op(b * k_used * 2 * fe, {in3, selected});
+        act = g.op(b * k_used * fe, {g.view(gate_up), g.view(gate_up)});
+      } else {
+        const int up = g.op(b * k_used * fe, {in3, selected});
+        const int gate = g.op(b * k_used * fe, {in3, selected});
+        act = g.op(b * k_used * fe, {gate, up});
+      }
       int experts = g.op(b * k_used * e, {act, selected});
+      if (s.moe_beside_mlp) {
+        // build_lora_mm_id's per-expert scale (ffn_down_exps.scale): repeated
+        // to every token, the chosen experts' rows picked, multiplied in.
+        const int repeated = g.op(b * s.experts, {});
+        experts = g.same(experts, {g.op(b * k_used, {repeated, selected})});
+      }
       if (!s.weights_before_ffn) {
         experts = g.same(experts, {weights});
       }
@@ -779,7 +869,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         out = g.op(b * e, {out});  // one expert: ggml_cont of its view
       }
       read_conv_state(il + 1);
-      if (s.shared_ffn > 0) {  // build_ffn of the shared expert, added to the routed sum
+      if (s.moe_beside_mlp) {  // post-norm of the experts' sum, plus the dense MLP
+        out = g.same(out);
+        out = g.op(b * e, {mlp, out}, {mlp, out});
+      } else if (s.shared_ffn > 0) {  // build_ffn of the shared expert, added to the routed sum
         const int gate_s = g.op(b * s.shared_ffn, {ffn_norm});
         const int up_s = g.op(b * s.shared_ffn, {ffn_norm});
         const int act_s = g.op(b * s.shared_ffn, {gate_s, up_s});

@@ -123,6 +123,18 @@ struct LlamaGraphShape {
   std::int64_t laurel_rank = 0;
   int kv_layers = 0;
   int sparse_layers = 0;
+  // Gemma 4 (gemma4.cpp): the global (full-attention) layers of a windowed
+  // model with a head width and KV heads of their own (0: head_dim,
+  // kv_heads), K used as V there with global_k_eq_v (no V projection: V is
+  // the RMS norm of the K projection). moe_beside_mlp: the dense MLP of
+  // `ffn` runs beside the routed experts and before them, each with its own
+  // norm of the layer input; the router reads a third norm of it; the
+  // experts' gate and up are one fused tensor, their output scaled per
+  // expert.
+  int global_head_dim = 0;
+  int global_kv_heads = 0;
+  bool global_k_eq_v = false;
+  bool moe_beside_mlp = false;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

@@ -467,6 +467,18 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     }
     s.vocab = a.vocab_size;
     s.late_out_ids = a.attention.sinks;
+    // Gemma 4 (gemma4.cpp), marked here by its global layers' own head width:
+    // those layers at global_head_dim and global_kv_heads, K as V; the rows
+    // to output picked after the final norm (embeddings_nextn_masked is off,
+    // the normed state t_h_nextn an output); its MoE layers' dense MLP of
+    // intermediate_size beside the experts (the catalogue's shared experts).
+    if (a.attention.kind == AttentionKind::Sliding && a.attention.global_head_dim > 0) {
+      s.global_head_dim = a.attention.global_head_dim;
+      s.global_kv_heads = a.attention.global_kv_heads;
+      s.global_k_eq_v = a.attention.global_k_eq_v;
+      s.out_ids_after_norm = true;
+      s.moe_beside_mlp = s.experts > 0 && s.shared_ffn > 0;
+    }
     if (a.altup_inputs > 1 && a.per_layer_width > 0) {
       // Gemma 3n: AltUp streams, per-layer inputs, LAuReL, the shared-KV
       // layers reading the cache of the last layers that keep one, and the
