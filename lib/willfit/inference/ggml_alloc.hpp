@@ -113,6 +113,12 @@ struct LlamaGraphShape {
   // Mamba-2 mixer of the ssm_* sizes beside the attention of every layer (its
   // output added to the attention's), not on 'R' layers; mamba stays 0.
   bool mamba_beside = false;
+  // Nemotron-H (nemotron-h.cpp): every layer is one block with one residual,
+  // a Mamba mixer ('R' in mixers, of the ssm_* sizes), attention ('A') or
+  // an MLP alone ('F': up, ReLU and its square, down; routed experts where
+  // the experts say so); the token embeddings are expanded before the first
+  // layer.
+  bool single_block = false;
   // Gemma 3n (gemma3n.cpp): the hidden state carried as `altup` AltUp
   // streams, per-layer inputs of ple_width values per layer, a LAuReL
   // branch of laurel_rank, the layers from kv_layers on reading an earlier

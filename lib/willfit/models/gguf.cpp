@@ -689,6 +689,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
                ++i) {
             recurrent += kv->numbers[i] == 0 && ff->numbers[i] == 0 ? 1 : 0;
             mlp += ff->numbers[i] > 0 ? 1 : 0;
+            if (kv->numbers[i] == 0 && ff->numbers[i] > 0) {
+              a.attention.layer_mixers[i] = 'F';  // an MLP-only block
+            }
           }
           a.attention.recurrent_layers = std::max(1, recurrent);
           a.mlp_layers = std::max(1, mlp);
@@ -821,17 +824,20 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       a.attention.recurrent_state_floats =
           (*conv - 1) * (*inner + 2 * groups * *state) + *state * *inner;
     }
-    // Granite 4 H's Mamba-2 and Jamba's Mamba-1 mixers and Falcon-H1's
-    // Mamba-2 beside every layer's attention, the graphs the allocator replay
-    // builds (ggml_alloc.cpp; mamba-base.cpp). Granite's NoPE files say so by
-    // rope.scaling.finetuned false (conversion/granite.py); Bamba, the same
-    // arch with RoPE, keeps the closed form.
+    // Granite 4 H's Mamba-2 and Jamba's Mamba-1 mixers, Falcon-H1's
+    // Mamba-2 beside every layer's attention and Nemotron-H's Mamba-2 blocks
+    // (with its MLP-only blocks marked 'F' above), the graphs the allocator
+    // replay builds (ggml_alloc.cpp; mamba-base.cpp). Granite's NoPE files
+    // say so by rope.scaling.finetuned false (conversion/granite.py); Bamba,
+    // the same arch with RoPE, keeps the closed form, and so does
+    // nemotron_h_moe, whose MLP blocks route to experts.
     const auto dt_rank = meta_int(f, key("ssm.time_step_rank"));
     const GgufValue* rope_on = f.find(key("rope.scaling.finetuned"));
     const bool nope =
         rope_on != nullptr && rope_on->kind == GgufValue::Kind::Bool && rope_on->integer == 0;
     const bool replayed =
-        arch == "jamba" || arch == "falcon-h1" || (arch == "granitehybrid" && nope);
+        arch == "jamba" || arch == "falcon-h1" || (arch == "granitehybrid" && nope) ||
+        (arch == "nemotron_h" && a.attention.layer_mixers.find('F') != std::string::npos);
     if (replayed && conv && inner && state && dt_rank && *conv > 1 && *conv < 64 && *inner > 0 &&
         *inner<kLimit&& * state> 0 && *state < 4096 && *dt_rank > 0 && *dt_rank <= *inner &&
         (arch == "jamba" ? groups == 0 : groups > 0 && *inner % groups == 0) && groups < 4096 &&

@@ -226,10 +226,12 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
     at.recurrent_state_floats = (*d_conv - 1) * conv_dim + *d_state * d_inner;
     at.recurrent_params =
         h * (2 * d_inner + 2 * groups * *d_state + *n_heads) + conv_dim * *d_conv + d_inner * h;
-    // Falcon-H1's mixer sits beside the attention of every layer, whose graph
-    // the allocator replay builds (ggml_alloc.cpp) from these sizes.
-    if (type == "falcon_h1" && *n_heads > 0 && d_inner % *n_heads == 0 && groups > 0 &&
-        d_inner % groups == 0) {
+    // Falcon-H1's mixer sits beside the attention of every layer and
+    // Nemotron-H's makes a block of its own, graphs the allocator replay
+    // builds (ggml_alloc.cpp) from these sizes (gguf.cpp reads the same from
+    // ssm.*).
+    if ((type == "falcon_h1" || type == "nemotron_h") && *n_heads > 0 && d_inner % *n_heads == 0 &&
+        groups > 0 && d_inner % groups == 0) {
       at.mamba = 2;
       at.ssm_inner = d_inner;
       at.ssm_heads = static_cast<int>(*n_heads);
@@ -498,9 +500,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     if (a.mlp_layers == 0) {
       a.mlp_layers = -1;  // no MLP layers at all; fixed below
     }
-    mixers.clear();  // only '*' blocks have KV heads
+    mixers.clear();  // '*' attention, 'M' Mamba-2, the rest MLP-only blocks
     for (const char c : pattern) {
-      mixers += c == '*' ? 'A' : 'R';
+      mixers += c == '*' ? 'A' : (c == 'M' ? 'R' : 'F');
     }
   } else if (const auto period = get_int(t, {"attn_layer_period"}, 100000); period) {
     // Jamba: layer i attends when i % period == offset, the rest are Mamba.
@@ -542,6 +544,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     // per-layer KV heads give it); Falcon-H1 attends in every layer.
     if (!parallel_hybrid && std::ssize(mixers) == a.layers) {
       at.layer_mixers = mixers;
+    }
+    // Nemotron-H's blocks are replayed in their order; without it, or with
+    // routed experts in its MLP blocks (nemotron_h_moe), the closed form stays.
+    if (type == "nemotron_h" && (at.layer_mixers.find('F') == std::string::npos || a.moe)) {
+      at.mamba = 0;
     }
   } else if (const auto chunk = get_int(t, {"attention_chunk_size"}, std::int64_t{1} << 31);
              chunk && (a.max_context == 0 || *chunk < a.max_context)) {

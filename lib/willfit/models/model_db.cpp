@@ -183,20 +183,25 @@ constexpr std::int64_t kMaxContext = std::int64_t{1} << 31;
 
 // A hybrid's recurrent mixers, as a GGUF file gives them (gguf.cpp), so
 // that a model named from the catalogue builds the same compute graph as
-// its file: the layer order ('A' a layer with KV heads, 'R' one without),
-// LFM2's short convolution, Qwen3-Next's gated delta net.
+// its file: the layer order ('A' a layer with KV heads, 'R' a recurrent
+// one, 'F' Nemotron-H's MLP-only blocks), LFM2's short convolution,
+// Qwen3-Next's gated delta net.
 void read_mixers(EntryReader& r, const Json& at, Architecture& a) {
   Attention& x = a.attention;
   x.layer_mixers = r.string_in(at, "layer_mixers", "");
   if (!x.layer_mixers.empty()) {
     const auto attends = std::count(x.layer_mixers.begin(), x.layer_mixers.end(), 'A');
     const auto recurs = std::count(x.layer_mixers.begin(), x.layer_mixers.end(), 'R');
-    if (std::ssize(x.layer_mixers) != a.layers || attends + recurs != a.layers) {
-      r.fail(fmt::format("'layer_mixers' must be one letter A or R for each of the {} layers",
+    const auto mlps = std::count(x.layer_mixers.begin(), x.layer_mixers.end(), 'F');
+    if (std::ssize(x.layer_mixers) != a.layers || attends + recurs + mlps != a.layers) {
+      r.fail(fmt::format("'layer_mixers' must be one letter A, R or F for each of the {} layers",
                          a.layers));
     } else if (x.attention_layers > 0 && attends != x.attention_layers) {
       r.fail(fmt::format("'layer_mixers' has {} layers A, 'attention_layers' says {}", attends,
                          x.attention_layers));
+    } else if (mlps > 0 && x.recurrent_layers > 0 && recurs != x.recurrent_layers) {
+      r.fail(fmt::format("'layer_mixers' has {} layers R, 'recurrent_layers' says {}", recurs,
+                         x.recurrent_layers));
     }
   }
   x.short_conv_cache = static_cast<int>(r.integer_in(at, "short_conv_cache", 0, 63, 0));
@@ -320,8 +325,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.recurrent_state_floats =
           r.integer_in(*at, "recurrent_state_floats", 0, kMaxParams, 0);
       read_mixers(r, *at, a);
-      // Falcon-H1's Mamba-2 mixer beside every layer's attention, for the
-      // compute buffer's replay (ggml_alloc.cpp); absent for other hybrids.
+      // The Mamba-2 mixer of Falcon-H1 (beside every layer's attention) and
+      // Nemotron-H (the 'R' blocks of layer_mixers), for the compute
+      // buffer's replay (ggml_alloc.cpp); absent for other hybrids.
       a.attention.ssm_inner = r.integer_in(*at, "mamba2_inner", 0, kMaxWidth, 0);
       a.attention.ssm_heads = static_cast<int>(r.integer_in(*at, "mamba2_heads", 0, kMaxHeads, 0));
       a.attention.ssm_groups =
