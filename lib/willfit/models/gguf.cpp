@@ -695,6 +695,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
           }
           a.attention.recurrent_layers = std::max(1, recurrent);
           a.mlp_layers = std::max(1, mlp);
+          // Its MLP blocks (and experts) are an up projection, a squared ReLU
+          // and a down projection, no gate (nemotron-h.cpp build_ffn_layer:
+          // LLM_FFN_RELU_SQR with a NULL gate).
+          a.mlp_gated = false;
         }
       }
     } else if (const auto n = meta_int(f, key("attention.head_count_kv"))) {
