@@ -211,8 +211,7 @@ TEST(Gguf, NemotronHMlpBlocksKeepNoState) {
 
 // Nemotron-H's Mamba-2 shape as nemotron-h.cpp load_arch_hparams reads it
 // (heads ssm.time_step_rank, channels ssm.inner_size, groups, state,
-// convolution), for the replay of its blocks; nemotron_h_moe, whose MLP
-// blocks route to experts, keeps the closed form.
+// convolution), for the replay of its blocks; nemotron_h_moe's blocks too.
 TEST(Gguf, NemotronHNamesItsMamba2Blocks) {
   const auto nemotron = [](const std::string& arch) {
     GgufWriter w = hybrid_file(arch, {0, 0, 2, 0, 0});  // M - * - M
@@ -236,7 +235,7 @@ TEST(Gguf, NemotronHNamesItsMamba2Blocks) {
   auto moe = model_from_gguf(read_ok(nemotron("nemotron_h_moe").file()), "nemotron-moe");
   ASSERT_TRUE(moe.ok()) << moe.error().message;
   EXPECT_EQ(moe->arch.attention.layer_mixers, "RFAFR");
-  EXPECT_EQ(moe->arch.attention.mamba, 0);
+  EXPECT_EQ(moe->arch.attention.mamba, 2);
 }
 
 // Qwen3-Next-style hybrid (qwen3next in llama.cpp): 3 gated-delta-net layers

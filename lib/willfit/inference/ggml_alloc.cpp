@@ -112,7 +112,11 @@
 //     (the block's output plus its input, in place on the output): the
 //     Mamba-2 mixer above (mamba-base.cpp build_mamba2_layer, the same ops
 //     as Granite 4 H's), attention without RoPE, or an MLP alone (build_ffn
-//     with LLM_FFN_RELU_SQR: up, ReLU and its square in place, down). A
+//     with LLM_FFN_RELU_SQR: up, ReLU and its square in place, down; in
+//     nemotron_h_moe routed experts of the same ungated kind, chosen by a
+//     sigmoid plus a per-expert bias (exp_probs_b: the biased copy is a
+//     tensor of its own, the unbiased one is read again for the weights;
+//     their scale by 2.5 runs in place), then a shared expert likewise). A
 //     mixer's convolution state is read where the last expand before it
 //     left the graph: an MLP block expands nothing (no cache, no state), so
 //     the state of the mixer after it is read before it; the token
@@ -539,8 +543,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       const std::int64_t fe = std::max<std::int64_t>(1, s.expert_ffn);
       const int logits = g.op(b * s.experts, {ffn_norm});
       const int probs = g.same(logits);
+      // probs + exp_probs_b, a new tensor: probs are read again for the weights
+      const int biased = s.expert_bias ? g.op(b * s.experts, {probs}) : probs;
       // Llama 4 selects by the raw logits (build_moe_ffn: selection_probs = logits)
-      const int sorted = g.op(b * s.experts, {s.weights_before_ffn ? logits : probs});  // argsort
+      const int sorted = g.op(b * s.experts, {s.weights_before_ffn ? logits : biased});  // argsort
       const int selected = g.view(sorted);
       int weights = g.op(b * k_used, {g.view(probs), selected});
       if (s.moe_norm_weights) {  // the chosen weights normalised to sum 1
@@ -555,8 +561,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         in3 = g.same(g.op(b * k_used * e, {in3}), {weights});
       }
       const int up = g.op(b * k_used * fe, {in3, selected});
-      const int gate = g.op(b * k_used * fe, {in3, selected});
-      const int act = g.op(b * k_used * fe, {gate, up});
+      // gated: the gate and SwiGLU of the two (not in place); else the
+      // activation of up in place (Nemotron-H: ReLU, squared)
+      const int act = s.gated ? g.op(b * k_used * fe, {g.op(b * k_used * fe, {in3, selected}), up})
+                              : g.same(up);
       int experts = g.op(b * k_used * e, {act, selected});
       if (!s.weights_before_ffn) {
         experts = g.same(experts, {weights});
@@ -572,9 +580,14 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       }
       read_conv_state(il + 1);
       if (s.shared_ffn > 0) {  // build_ffn of the shared expert, added to the routed sum
-        const int gate_s = g.op(b * s.shared_ffn, {ffn_norm});
-        const int up_s = g.op(b * s.shared_ffn, {ffn_norm});
-        const int act_s = g.op(b * s.shared_ffn, {gate_s, up_s});
+        int act_s = 0;
+        if (s.gated) {
+          const int gate_s = g.op(b * s.shared_ffn, {ffn_norm});
+          const int up_s = g.op(b * s.shared_ffn, {ffn_norm});
+          act_s = g.op(b * s.shared_ffn, {gate_s, up_s});
+        } else {
+          act_s = g.same(g.op(b * s.shared_ffn, {ffn_norm}));
+        }
         int down_s = g.op(b * e, {act_s});
         if (s.shared_gate) {  // sigmoid(x w_gate) [1, tokens] scales the shared expert
           down_s = g.same(down_s, {g.same(g.op(b, {ffn_norm}))});

@@ -43,8 +43,10 @@ struct LlamaGraphShape {
   int kv_heads = 0;
   int head_dim = 0;
   std::int64_t ffn = 0;  // dense MLP width
-  bool gated = true;     // SwiGLU/GeGLU (gate, up, product) or GELU MLP (up, act)
-  int experts = 0;       // routed experts (0: dense)
+  // SwiGLU/GeGLU (gate, up, product) or an MLP of up and its activation
+  // (GELU, Nemotron-H's squared ReLU); experts and shared experts alike.
+  bool gated = true;
+  int experts = 0;  // routed experts (0: dense)
   int experts_used = 0;
   std::int64_t expert_ffn = 0;
   std::int64_t vocab = 0;
@@ -102,6 +104,9 @@ struct LlamaGraphShape {
   // Routed experts on every moe_step-th layer ((il + 1) % moe_step == 0:
   // Jamba's odd layers), a dense MLP on the others.
   int moe_step = 1;
+  // build_moe_ffn's exp_probs_b: the experts chosen by probs + a bias, a
+  // tensor of its own (probs are read again for the weights).
+  bool expert_bias = false;
   // build_moe_ffn's norm_w: the chosen experts' weights divided by their
   // sum (false for Jamba, whose router weights are used as they are).
   bool moe_norm_weights = true;

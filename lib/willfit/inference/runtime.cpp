@@ -39,7 +39,8 @@
 //     live Qwen3.5-0.8B row is within 1 % on all 27 runs), the Mamba mixers of Granite 4 H
 //     (Mamba-2) and Jamba (Mamba-1), Falcon-H1's Mamba-2 mixer beside
 //     every layer's attention and Nemotron-H's blocks (a Mamba-2 mixer,
-//     attention or an MLP alone in each layer), each read from its GGUF file
+//     attention or an MLP alone in each layer; routed experts in
+//     nemotron_h_moe's), each read from its GGUF file
 //     (Falcon-H1 and Nemotron-H from the catalogue and config.json too).
 //     Other recurrent models build other graphs, and the catalogue does not
 //     carry Granite's and Jamba's Mamba heads; for them the closed form
@@ -467,6 +468,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.shared_ffn = std::int64_t{a.moe->shared_experts} * s.expert_ffn;
       // Llama 4 (chunked attention is its mark here) routes its own way.
       s.weights_before_ffn = a.attention.chunked;
+      s.expert_bias = a.moe->selection_bias;
     }
     if (a.attention.kind == AttentionKind::Mla) {
       s.mla_kv_lora = a.attention.kv_lora_rank;

@@ -394,9 +394,14 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
             .value_or(config_intermediate);
     moe.shared_experts = static_cast<int>(
         get_int(t, {"n_shared_experts", "num_shared_experts"}, 1 << 10).value_or(0));
-    if (const auto shared =
-            get_int(t, {"shared_expert_intermediate_size", "shared_intermediate_size"}, 1 << 24);
-        shared && moe.shared_experts == 0 && moe.expert_intermediate_size > 0) {
+    // The shared experts' width counts in routed-expert widths, over a count
+    // where both are given (Nemotron-H's MoE: one shared expert of 3712 beside
+    // routed ones of 1856, moe_shared_expert_intermediate_size).
+    if (const auto shared = get_int(t,
+                                    {"shared_expert_intermediate_size", "shared_intermediate_size",
+                                     "moe_shared_expert_intermediate_size"},
+                                    1 << 24);
+        shared && moe.expert_intermediate_size > 0) {
       moe.shared_experts = static_cast<int>(std::max<std::int64_t>(
           1, (*shared + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size));
     }
@@ -545,10 +550,15 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     if (!parallel_hybrid && std::ssize(mixers) == a.layers) {
       at.layer_mixers = mixers;
     }
-    // Nemotron-H's blocks are replayed in their order; without it, or with
-    // routed experts in its MLP blocks (nemotron_h_moe), the closed form stays.
-    if (type == "nemotron_h" && (at.layer_mixers.find('F') == std::string::npos || a.moe)) {
+    // Nemotron-H's blocks are replayed in their order; without it the closed
+    // form stays. Its MoE blocks (nemotron_h_moe) choose their experts by a
+    // sigmoid plus a per-expert bias (modeling_nemotron_h.py NemotronHTopkRouter
+    // e_score_correction_bias; llama.cpp exp_probs_b).
+    if (type == "nemotron_h" && at.layer_mixers.find('F') == std::string::npos) {
       at.mamba = 0;
+    }
+    if (type == "nemotron_h" && a.moe) {
+      a.moe->selection_bias = true;
     }
   } else if (const auto chunk = get_int(t, {"attention_chunk_size"}, std::int64_t{1} << 31);
              chunk && (a.max_context == 0 || *chunk < a.max_context)) {
