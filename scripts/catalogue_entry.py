@@ -51,13 +51,14 @@ def precision_of(doc):
 
 def mixer_fields(t, mtype, layers, types):
     """A hybrid's layer order and mixer shape, the fields the compute-buffer replay reads
-    (data/README.md: layer_mixers, short_conv_cache, delta_net_*), as a GGUF of the model
-    carries them: 'A' a layer with a KV cache, 'R' one without."""
+    (data/README.md: layer_mixers, short_conv_cache, delta_net_*, mamba2_*), as a GGUF of the
+    model carries them: 'A' a layer with a KV cache, 'R' a recurrent one, 'F' an MLP-only block
+    (Nemotron-H)."""
     out = {}
     attends = None
     pattern = t.get("hybrid_override_pattern", "")
-    if pattern:  # Nemotron-H: '*' attends; Mamba-2 ('M') and MLP-only ('-') blocks cache nothing
-        attends = [c == "*" for c in pattern]
+    if pattern and len(pattern) == layers:  # Nemotron-H: '*' attends, 'M' Mamba-2, the rest MLP only
+        out["layer_mixers"] = "".join("A" if c == "*" else "R" if c == "M" else "F" for c in pattern)
     elif types:  # the same rule as the recurrent count in entry_from_config
         attends = [not ("linear" in x or "mamba" in x or x == "conv") for x in types]
     elif t.get("attn_layer_period"):  # Jamba
@@ -79,6 +80,16 @@ def mixer_fields(t, mtype, layers, types):
                     "delta_net_v_heads": t["linear_num_value_heads"],
                     "delta_net_head_dim": t["linear_key_head_dim"],
                     "delta_net_conv": t["linear_conv_kernel_dim"]})
+    # The Mamba-2 mixer of Falcon-H1 (beside every attention) and of Nemotron-H's 'R' blocks,
+    # read as hf_config.cpp reads it; Nemotron-H's MoE blocks ('E') keep the closed form.
+    heads = first(t, "mamba_n_heads", "mamba_num_heads")
+    head_dim = first(t, "mamba_d_head", "mamba_head_dim")
+    if (mtype == "falcon_h1" or (mtype == "nemotron_h" and "E" not in pattern)) and heads and head_dim:
+        out.update({"mamba2_inner": first(t, "mamba_d_ssm", default=heads * head_dim),
+                    "mamba2_heads": heads,
+                    "mamba2_groups": first(t, "mamba_n_groups", "n_groups", "mamba_num_groups", default=1),
+                    "mamba2_state": first(t, "mamba_d_state", "ssm_state_size", "mamba_state_dim", "state_size"),
+                    "mamba2_conv": first(t, "mamba_d_conv", "conv_kernel")})
     return out
 
 

@@ -13,8 +13,9 @@
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4}.cpp (load_arch_tensors
-// and load_arch_hparams: the keys each reads) and src/llama-arch.cpp (names),
-// at the commit node-llama-cpp 3.21.1 bundles (80fb11ac). Quantisation mixes: F16 and Q8_0 quantise
+// and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe too) and
+// src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
+// Quantisation mixes: F16 and Q8_0 quantise
 // every 2-D weight (norms, biases and the MoE router stay F32, as llama-quant.cpp keeps them);
 // Q4_K_M follows llama-quant.cpp's recipe for it: Q6_K for the output (a tied token_embd included),
 // for attn_v and ffn_down in the layers use_more_bits() picks, a fused attn_qkv Q5_K
@@ -67,7 +68,7 @@ struct Spec {
   // Kinds beyond the llama layout (llama.cpp src/models/<arch>.cpp load_arch_tensors):
   // the mixer of each layer for hybrids, one letter a layer ('A' attention,
   // 'C' LFM2 short convolution, 'M' Mamba-2, 'S' Mamba-1, '-' Nemotron-H
-  // MLP-only block).
+  // MLP-only block, 'E' Nemotron-H MoE block).
   std::string layer_kinds;
   int64_t shortconv_l_cache = 0;  // LFM2 conv_L_cache
   int64_t ssm_conv = 0;           // Mamba-2 conv_kernel
@@ -84,6 +85,7 @@ struct Spec {
   int64_t nope_dim = 0;
   int64_t v_dim = 0;
   int shared_experts = 0;     // n_shared_experts (DeepSeek), 1 for Llama 4
+  double expert_scale = 0;    // routed_scaling_factor (Nemotron-H MoE); 0: not written
   int dense_lead = 0;         // first_k_dense_replace
   bool attn_sinks = false;    // gpt-oss: one learned sink per head, biases on q/k/v/o and experts
   int64_t swa_rope_base = 0;  // rope_local_base_freq (Gemma 3)
@@ -250,6 +252,36 @@ const std::vector<Spec>& specs() {
     v.back().ssm_state = 128;
     v.back().ssm_heads = 128;
     v.back().ssm_groups = 8;
+    // Nemotron 3 Nano (nemotron_h_moe: convert_hf_to_gguf picks it when the
+    // config has num_experts_per_tok): hybrid_override_pattern with E for its
+    // MoE blocks, 128 routed experts of 1856 (6 a token, sigmoid router with a
+    // per-expert bias, weights normalised and scaled by 2.5) and one shared
+    // expert of 3712, all squared ReLU without a gate; Mamba-2 64 heads of 64,
+    // state 128, 8 groups, conv kernel 4; attention 32 heads, 2 KV heads of
+    // 128. Its Q4_K_M file's CPU_REPACK copy of the Q4_K experts (about 17 GB)
+    // does not fit beside the page cache this machine needs.
+    v.push_back(shape("nemotron-3-nano-30b-a3b", "nemotron_h_moe", 52, 2688, 1856, 32, 2, 128,
+                      131072, 262144, 1e4, 1e-5,
+                      "NVIDIA-NeMo/Megatron-Bridge nemotron_h_provider.py @d9f7643b "
+                      "(Nemotron3NanoProvider; mamba_num_groups 8 from NemotronHModelProvider); "
+                      "vocab_size 131072, conv_kernel 4, n_shared_experts 1, norm_topk_prob true, "
+                      "n_group 1: nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 config.json as public "
+                      "repositories' tests quote it (read through the code search)"));
+    v.back().layer_kinds = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME";
+    v.back().mlp_gated = false;
+    v.back().experts = 128;
+    v.back().experts_used = 6;
+    v.back().expert_ffn = 1856;
+    v.back().shared_ffn = 3712;
+    v.back().shared_experts = 1;
+    v.back().expert_scale = 2.5;
+    v.back().ssm_conv = 4;
+    v.back().ssm_inner = 64 * 64;
+    v.back().ssm_state = 128;
+    v.back().ssm_heads = 64;
+    v.back().ssm_groups = 8;
+    v.back().skip_types =
+        "q4_k_m: its CPU_REPACK copy of the Q4_K experts (about 17 GB) does not fit in RAM";
     // DeepSeek-V2-Lite: MLA without query compression (q_lora_rank null),
     // kv_lora_rank 512, rope 64 + nope 128, v 128; 64 routed experts of 1408,
     // 6 per token, 2 shared, layer 0 dense.
@@ -848,6 +880,15 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_down.weight", {s.ffn, e}, i);
       continue;
     }
+    if (kind == 'E') {  // Nemotron-H MoE block: router and its bias, ungated experts, shared one
+      add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+      add(b + "exp_probs_b.bias", {s.experts}, i);
+      add(b + "ffn_up_exps.weight", {e, s.expert_ffn, s.experts}, i);
+      add(b + "ffn_down_exps.weight", {s.expert_ffn, e, s.experts}, i);
+      add(b + "ffn_up_shexp.weight", {e, s.shared_ffn}, i);
+      add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
+      continue;
+    }
     if (kind == 'C') {  // LFM2 short convolution (lfm2.cpp)
       add(b + "shortconv.conv.weight", {s.shortconv_l_cache, e}, i);
       add(b + "shortconv.in_proj.weight", {e, 3 * e}, i);
@@ -1043,8 +1084,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
     for (int i = 0; i < s.layers; ++i) {
       const char kind = layer_kind(s, i);
       const bool attention = kind == 'A' || kind == '*';
-      const bool mlp = s.arch == "nemotron_h" ? kind == '-' : true;
-      ffn.push_back(mlp ? static_cast<uint32_t>(s.ffn) : 0);
+      // conversion/nemotron.py: the MLP width on the MLP blocks (their
+      // experts' width, moe_intermediate_size, on MoE blocks), 0 elsewhere.
+      const bool nemotron = s.arch.rfind("nemotron_h", 0) == 0;
+      const bool mlp = nemotron ? kind == '-' || kind == 'E' : true;
+      ffn.push_back(mlp ? static_cast<uint32_t>(kind == 'E' ? s.expert_ffn : s.ffn) : 0);
       kv.push_back(attention ? static_cast<uint32_t>(s.kv_heads) : 0);
     }
     w.key_arr_u32(a + ".feed_forward_length", ffn);
@@ -1083,7 +1127,7 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
     w.key_f32(a + ".rope.freq_base_swa", static_cast<double>(s.swa_rope_base));
   }
   w.key_f32(a + ".attention.layer_norm_rms_epsilon", s.rms_eps);
-  if (s.arch == "nemotron_h") {
+  if (s.arch.rfind("nemotron_h", 0) == 0) {
     // nemotron-h.cpp reads the plain layer-norm epsilon too (its MTP head's final norm)
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
   }
@@ -1124,6 +1168,12 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
     if (s.expert_ffn > 0) {
       w.key_u32(a + ".expert_feed_forward_length", static_cast<uint32_t>(s.expert_ffn));
     }
+  }
+  if (s.expert_scale > 0) {  // conversion/nemotron.py NemotronHModel.set_gguf_parameters
+    w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
+    w.key_bool(a + ".expert_weights_norm", true);
+    w.key_f32(a + ".expert_weights_scale", s.expert_scale);
+    w.key_u32(a + ".expert_group_count", 1);
   }
   if (s.arch == "deepseek2") {
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));

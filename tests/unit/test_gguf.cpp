@@ -169,6 +169,17 @@ GgufWriter hybrid_file(const std::string& arch, const std::vector<std::uint32_t>
   return w;
 }
 
+// The ssm.* keys llama.cpp's converters write for Mamba-2 mixers and gated
+// delta nets alike.
+void ssm_keys(GgufWriter& w, const std::string& arch, std::uint32_t conv, std::uint32_t inner,
+              std::uint32_t state, std::uint32_t groups, std::uint32_t time_step_rank) {
+  w.u32(arch + ".ssm.conv_kernel", conv);
+  w.u32(arch + ".ssm.inner_size", inner);
+  w.u32(arch + ".ssm.state_size", state);
+  w.u32(arch + ".ssm.group_count", groups);
+  w.u32(arch + ".ssm.time_step_rank", time_step_rank);
+}
+
 TEST(Gguf, PerLayerKvHeadsMarkRecurrentLayers) {
   GgufWriter w = hybrid_file("jamba", {0, 0, 0, 2});
   w.tensor("token_embd.weight", {256, 100}, test::kF16);
@@ -194,7 +205,37 @@ TEST(Gguf, NemotronHMlpBlocksKeepNoState) {
   EXPECT_EQ(m->arch.attention.attention_layers, 1);
   EXPECT_EQ(recurrent_layer_count(m->arch), 2);
   EXPECT_EQ(mlp_layer_count(m->arch), 2);
-  EXPECT_EQ(m->arch.attention.layer_mixers, "RRARR");
+  EXPECT_EQ(m->arch.attention.layer_mixers, "RFAFR");  // the MLP-only blocks are 'F'
+  EXPECT_EQ(m->arch.attention.mamba, 0);               // no ssm.* keys: no mixer to replay
+}
+
+// Nemotron-H's Mamba-2 shape as nemotron-h.cpp load_arch_hparams reads it
+// (heads ssm.time_step_rank, channels ssm.inner_size, groups, state,
+// convolution), for the replay of its blocks; nemotron_h_moe's blocks too.
+TEST(Gguf, NemotronHNamesItsMamba2Blocks) {
+  const auto nemotron = [](const std::string& arch) {
+    GgufWriter w = hybrid_file(arch, {0, 0, 2, 0, 0});  // M - * - M
+    w.u32_array(arch + ".feed_forward_length", {0, 1024, 0, 1024, 0});
+    ssm_keys(w, arch, 4, 512, 64, 2, 8);
+    w.tensor("token_embd.weight", {256, 100}, test::kF16);
+    return w;
+  };
+  auto m = model_from_gguf(read_ok(nemotron("nemotron_h").file()), "nemotron");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const Attention& a = m->arch.attention;
+  EXPECT_EQ(a.layer_mixers, "RFAFR");
+  EXPECT_EQ(a.mamba, 2);
+  EXPECT_EQ(a.ssm_heads, 8);
+  EXPECT_EQ(a.ssm_inner, 512);
+  EXPECT_EQ(a.ssm_groups, 2);
+  EXPECT_EQ(a.ssm_state, 64);
+  EXPECT_EQ(a.ssm_conv, 4);
+  EXPECT_EQ(a.recurrent_state_floats, 3 * (512 + 2 * 2 * 64) + 64 * 512);
+  EXPECT_FALSE(m->arch.mlp_gated);  // up, squared ReLU, down (build_ffn_layer: no gate)
+  auto moe = model_from_gguf(read_ok(nemotron("nemotron_h_moe").file()), "nemotron-moe");
+  ASSERT_TRUE(moe.ok()) << moe.error().message;
+  EXPECT_EQ(moe->arch.attention.layer_mixers, "RFAFR");
+  EXPECT_EQ(moe->arch.attention.mamba, 2);
 }
 
 // Qwen3-Next-style hybrid (qwen3next in llama.cpp): 3 gated-delta-net layers
@@ -260,11 +301,7 @@ TEST(Gguf, JambaMamba1StateHasNoGroups) {
 TEST(Gguf, GraniteHybridNamesItsMamba2Mixer) {
   const auto granite = [](bool rope) {
     GgufWriter w = hybrid_file("granitehybrid", {0, 0, 0, 0, 0, 4, 0, 0});
-    w.u32("granitehybrid.ssm.conv_kernel", 4);
-    w.u32("granitehybrid.ssm.inner_size", 3072);
-    w.u32("granitehybrid.ssm.state_size", 128);
-    w.u32("granitehybrid.ssm.time_step_rank", 48);
-    w.u32("granitehybrid.ssm.group_count", 1);
+    ssm_keys(w, "granitehybrid", 4, 3072, 128, 1, 48);
     w.boolean("granitehybrid.rope.scaling.finetuned", rope);
     w.tensor("token_embd.weight", {256, 100}, test::kF16);
     return w;
@@ -294,11 +331,7 @@ TEST(Gguf, Qwen3NextNamesItsDeltaNetLayersAndHeads) {
   w.u32("qwen3next.attention.head_count_kv", 2);
   w.u32("qwen3next.vocab_size", 100);
   w.u32("qwen3next.full_attention_interval", 4);
-  w.u32("qwen3next.ssm.conv_kernel", 4);
-  w.u32("qwen3next.ssm.inner_size", 4096);
-  w.u32("qwen3next.ssm.state_size", 128);
-  w.u32("qwen3next.ssm.group_count", 16);
-  w.u32("qwen3next.ssm.time_step_rank", 32);
+  ssm_keys(w, "qwen3next", 4, 4096, 128, 16, 32);
   w.tensor("token_embd.weight", {256, 100}, test::kF16);
   auto m = model_from_gguf(read_ok(w.file()), "qwen3next");
   ASSERT_TRUE(m.ok()) << m.error().message;

@@ -108,6 +108,23 @@
 //     z and y (GLU ops are not in place) and ssm_out. In the last layer the
 //     rows to output are picked from the sum of the residual and the layer
 //     output, not from each.
+//   - Nemotron-H (nemotron-h.cpp): one block a layer with one residual
+//     (the block's output plus its input, in place on the output): the
+//     Mamba-2 mixer above (mamba-base.cpp build_mamba2_layer, the same ops
+//     as Granite 4 H's), attention without RoPE, or an MLP alone (build_ffn
+//     with LLM_FFN_RELU_SQR: up, ReLU and its square in place, down; in
+//     nemotron_h_moe routed experts of the same ungated kind, chosen by a
+//     sigmoid plus a per-expert bias (exp_probs_b: the biased copy is a
+//     tensor of its own, the unbiased one is read again for the weights;
+//     their scale by 2.5 runs in place), then a shared expert likewise). A
+//     mixer's convolution state is read where the last expand before it
+//     left the graph: an MLP block expands nothing (no cache, no state), so
+//     the state of the mixer after it is read before it; the token
+//     embeddings are expanded before the first layer (nemotron-h.cpp
+//     ggml_build_forward_expand(gf, inpL)). The output rows are picked
+//     after the final norm (embeddings_nextn_masked is off), which stays
+//     live as the multi-token-prediction seed (t_h_nextn), as for
+//     Qwen3-Next.
 //   - Gemma 3n (gemma3n.cpp, GGML_SCHED_DEBUG=2 of Gemma-3n-E2B): the
 //     hidden state is n AltUp streams [e, tokens, n]. Before the layers: the
 //     per-layer embeddings' rows ([ple x layers, tokens], from a token input
@@ -505,22 +522,40 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // layer's cache or state writes, before its output projection and MLP;
   // after its routed experts where it has them (build_moe_ffn expands its
   // sum), before a shared expert and the residual; for the first layer
-  // before the token embeddings.
+  // before the token embeddings (Nemotron-H expands those first). A dense
+  // MLP block of Nemotron-H expands nothing of its own, so the state of the
+  // mixer after it is read before it.
+  const auto kind_at = [&](int il) {
+    return static_cast<std::size_t>(il) < s.mixers.size() ? s.mixers[static_cast<std::size_t>(il)]
+                                                          : 'A';
+  };
+  // Routed experts on this layer: every moe_step-th one after the dense
+  // ones; in Nemotron-H's blocks only the MLP blocks.
+  const auto moe_at = [&](int il) {
+    return s.experts > 0 && il >= s.dense_layers && (il + 1) % std::max(1, s.moe_step) == 0 &&
+           (!s.single_block || kind_at(il) == 'F');
+  };
   const auto mamba_at = [&](int il) {
-    return s.mamba > 0 && recurrent && il < s.layers &&
-           static_cast<std::size_t>(il) < s.mixers.size() &&
-           s.mixers[static_cast<std::size_t>(il)] == 'R';
+    return s.mamba > 0 && recurrent && il < s.layers && kind_at(il) == 'R';
   };
   const std::int64_t mamba_conv_dim =
       s.mamba == 2 ? s.ssm_inner + 2 * s.ssm_groups * s.ssm_state : s.ssm_inner;
   int conv_state_next = -1;
   const auto read_conv_state = [&](int il) {
+    while (s.single_block && il < s.layers && kind_at(il) == 'F' && !moe_at(il)) {
+      ++il;
+    }
     if (mamba_at(il)) {
       conv_state_next = g.op((s.ssm_conv - 1) * mamba_conv_dim, {s_copy});
     }
   };
-  read_conv_state(0);
+  if (!s.single_block) {
+    read_conv_state(0);
+  }
   int x = g.op(b * e, {tokens});  // token embeddings (get_rows of the embedding table)
+  if (s.single_block) {
+    read_conv_state(0);
+  }
   // Gemma 3n: the per-layer rows, the AltUp streams stacked.
   const std::int64_t n_alt = std::max(1, s.altup);
   const std::int64_t ple_all = s.ple_width * s.layers;
@@ -547,6 +582,125 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const int back = g.op(b * e * n_alt, {g.view(mixed)});  // ggml_cont of the permute back
     return g.op(b * e * n_alt, {back, streams}, {back, streams});
   };
+  // The residual adds run in place on their first source that may be
+  // overwritten: the layer's output in llama.cpp and kin, the residual
+  // stream in Jamba (jamba.cpp: ggml_add(inpL, cur), ggml_add(ffn_inp, cur)).
+  const auto residual = [&](int stream, int out) {
+    return s.residual_first ? g.op(b * e, {stream, out}, {stream, out})
+                            : g.op(b * e, {out, stream}, {out, stream});
+  };
+  // A layer's MLP over its normed input (build_ffn, build_moe_ffn): routed
+  // experts (and a shared one, or Gemma 4's dense MLP beside them), Gemma
+  // 3n's, a gated one or a plain one. `ffn_inp` is the un-normed input
+  // (Gemma 4's experts and router norm it themselves).
+  const auto mlp = [&](int ffn_inp, int ffn_norm, int il, bool moe_layer) {
+    if (moe_layer) {
+      const std::int64_t k_used = std::max(1, s.experts_used);
+      const std::int64_t fe = std::max<std::int64_t>(1, s.expert_ffn);
+      // Gemma 4: the dense MLP first (its post-norm in place), then the
+      // experts' own norm of the layer input and the router's (RMS norm,
+      // scale, weight), whose logits build_moe_ffn takes as probs_in.
+      int dense = -1;
+      int moe_in = ffn_norm;
+      int router_in = ffn_norm;
+      if (s.moe_beside_mlp) {
+        const int gate_d = g.op(b * s.ffn, {ffn_norm});
+        const int up_d = g.op(b * s.ffn, {ffn_norm});
+        dense = g.same(g.op(b * e, {g.op(b * s.ffn, {gate_d, up_d})}));
+        moe_in = g.same(g.op(b * e, {ffn_inp}));
+        router_in = g.same(g.same(g.op(b * e, {ffn_inp})));
+      }
+      const int logits = g.op(b * s.experts, {router_in});
+      const int probs = g.same(logits);
+      // probs + exp_probs_b, a new tensor: probs are read again for the weights
+      const int biased = s.expert_bias ? g.op(b * s.experts, {probs}) : probs;
+      // Llama 4 selects by the raw logits (build_moe_ffn: selection_probs = logits)
+      const int sorted = g.op(b * s.experts, {s.weights_before_ffn ? logits : biased});  // argsort
+      const int selected = g.view(sorted);
+      int weights = g.op(b * k_used, {g.view(probs), selected});
+      if (s.moe_norm_weights) {  // the chosen weights normalised to sum 1
+        const int flat = g.view(weights);
+        const int sum = g.same(g.op(b, {flat}));  // sum_rows, clamp
+        weights = g.view(g.op(b * k_used, {flat, sum}, {flat}));
+      }
+      int in3 = g.view(moe_in);
+      if (s.weights_before_ffn) {
+        // Llama 4 weighs the input, repeated per expert, before the experts
+        // (build_moe_ffn weight_before_ffn: ggml_repeat_4d, then ggml_mul).
+        in3 = g.same(g.op(b * k_used * e, {in3}), {weights});
+      }
+      int act = 0;
+      if (s.moe_beside_mlp) {  // gate and up fused (ffn_gate_up_exps), split by views
+        const int gate_up = g.op(b * k_used * 2 * fe, {in3, selected});
+        act = g.op(b * k_used * fe, {g.view(gate_up), g.view(gate_up)});
+      } else {
+        const int up = g.op(b * k_used * fe, {in3, selected});
+        // gated: the gate and SwiGLU of the two (not in place); else the
+        // activation of up in place (Nemotron-H: ReLU, squared)
+        act = s.gated ? g.op(b * k_used * fe, {g.op(b * k_used * fe, {in3, selected}), up})
+                      : g.same(up);
+      }
+      int experts = g.op(b * k_used * e, {act, selected});
+      if (s.moe_beside_mlp) {
+        // build_lora_mm_id's per-expert scale (ffn_down_exps.scale): repeated
+        // to every token, the chosen experts' rows picked, multiplied in.
+        const int repeated = g.op(b * s.experts, {});
+        experts = g.same(experts, {g.op(b * k_used, {repeated, selected})});
+      }
+      if (!s.weights_before_ffn) {
+        experts = g.same(experts, {weights});
+      }
+      int out = g.view(experts);
+      if (k_used > 1) {
+        out = g.op(b * e, {out, g.view(experts)}, {out});
+        for (std::int64_t i = 2; i < k_used; ++i) {
+          out = g.same(out, {g.view(experts)});
+        }
+      } else {
+        out = g.op(b * e, {out});  // one expert: ggml_cont of its view
+      }
+      read_conv_state(il + 1);
+      if (s.moe_beside_mlp) {  // post-norm of the experts' sum, plus the dense MLP
+        out = g.same(out);
+        out = g.op(b * e, {dense, out}, {dense, out});
+      } else if (s.shared_ffn > 0) {  // build_ffn of the shared expert, added to the routed sum
+        int act_s = 0;
+        if (s.gated) {
+          const int gate_s = g.op(b * s.shared_ffn, {ffn_norm});
+          const int up_s = g.op(b * s.shared_ffn, {ffn_norm});
+          act_s = g.op(b * s.shared_ffn, {gate_s, up_s});
+        } else {
+          act_s = g.same(g.op(b * s.shared_ffn, {ffn_norm}));
+        }
+        int down_s = g.op(b * e, {act_s});
+        if (s.shared_gate) {  // sigmoid(x w_gate) [1, tokens] scales the shared expert
+          down_s = g.same(down_s, {g.same(g.op(b, {ffn_norm}))});
+        }
+        out = g.op(b * e, {out, down_s}, {out, down_s});
+      }
+      return out;
+    }
+    if (altup) {  // up first, then the gate (Gaussian top-k in the first layers), GELU
+      const int up = g.op(b * s.ffn, {ffn_norm});
+      int gate = g.op(b * s.ffn, {ffn_norm});
+      if (il < s.sparse_layers) {
+        const int mean = g.op(b, {gate});
+        const int dev = g.same(g.op(b * s.ffn, {gate, mean}, {gate}));  // x - mean, squared
+        const int sd = g.same(g.same(g.same(g.op(b, {dev}))));  // sum_rows, scale, sqrt, scale
+        const int cutoff = g.op(b, {mean, sd}, {mean, sd});
+        gate = g.same(g.op(b * s.ffn, {gate, cutoff}, {gate}));  // x - cutoff, ReLU
+      }
+      gate = g.same(gate);  // GELU
+      return g.op(b * e, {g.op(b * s.ffn, {up, gate}, {up, gate})});
+    }
+    if (s.gated) {
+      const int gate = g.op(b * s.ffn, {ffn_norm});
+      const int up = g.op(b * s.ffn, {ffn_norm});
+      return g.op(b * e, {g.op(b * s.ffn, {gate, up})});
+    }
+    // up, then its activation in place (GELU; Nemotron-H's ReLU and its square)
+    return g.op(b * e, {g.same(g.op(b * s.ffn, {ffn_norm}))});
+  };
   for (int il = 0; il < s.layers; ++il) {
     const bool last = il == s.layers - 1;
     // Gemma 4's global layers: heads of their own width, their own KV heads.
@@ -556,8 +710,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const bool k_as_v = global && s.global_k_eq_v;
     const std::int64_t cells = is_swa(il) ? s.swa_cells : s.cells;
     const int mask = is_swa(il) ? mask_swa : mask_full;
-    const bool moe_layer =
-        s.experts > 0 && il >= s.dense_layers && (il + 1) % std::max(1, s.moe_step) == 0;
+    const bool moe_layer = moe_at(il);
     int predictions = -1;
     int active = -1;
     int norm = 0;
@@ -569,6 +722,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       norm = g.same(x);
     }
     const int attn_norm = g.same(norm);
+    if (s.single_block && kind_at(il) == 'F') {  // Nemotron-H's MLP block, then its residual
+      x = residual(x, mlp(x, attn_norm, il, moe_layer));
+      continue;
+    }
     // Gemma 3n's shared-KV layers project Q alone and read an earlier cache.
     const bool own_kv = s.kv_layers <= 0 || il < s.kv_layers;
     // Q, then V, then K (build_attn expands them in that order).
@@ -585,8 +742,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       return g.view(r);
     };
     int cur = 0;
-    const bool mixer = recurrent && static_cast<std::size_t>(il) < s.mixers.size() &&
-                       s.mixers[static_cast<std::size_t>(il)] == 'R';
+    const bool mixer = recurrent && kind_at(il) == 'R';
     if (mixer && s.dn_v_heads > 0) {
       const std::int64_t kh = s.dn_k_heads;
       const std::int64_t vh = s.dn_v_heads;
@@ -768,6 +924,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       }
     }
     cur = g.op(b * e, {cur});  // output projection
+    if (s.single_block) {      // Nemotron-H: the block's output plus its input
+      x = residual(x, cur);
+      continue;
+    }
     if (mamba_beside) {
       const std::int64_t inner = s.ssm_inner;
       const int z = g.op(b * inner, {g.view(m2_proj)});  // ggml_cont of z
@@ -793,13 +953,6 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       cur = g.op(b * e, {cur, out_ids});
       res = g.op(b * e, {x, out_ids});
     }
-    // The residual adds run in place on their first source that may be
-    // overwritten: the layer's output in llama.cpp and kin, the residual
-    // stream in Jamba (jamba.cpp: ggml_add(inpL, cur), ggml_add(ffn_inp, cur)).
-    const auto residual = [&](int stream, int out) {
-      return s.residual_first ? g.op(b * e, {stream, out}, {stream, out})
-                              : g.op(b * e, {out, stream}, {out, stream});
-    };
     if (!altup) {
       ffn_inp = residual(res, cur);
     }
@@ -807,103 +960,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       ffn_inp = g.op(b * e, {ffn_inp, out_ids});
     }
     const int ffn_norm = g.same(g.same(ffn_inp));
-    if (moe_layer) {
-      const std::int64_t k_used = std::max(1, s.experts_used);
-      const std::int64_t fe = std::max<std::int64_t>(1, s.expert_ffn);
-      // Gemma 4: the dense MLP first (its post-norm in place), then the
-      // experts' own norm of the layer input and the router's (RMS norm,
-      // scale, weight), whose logits build_moe_ffn takes as probs_in.
-      int mlp = -1;
-      int moe_in = ffn_norm;
-      int router_in = ffn_norm;
-      if (s.moe_beside_mlp) {
-        const int gate_d = g.op(b * s.ffn, {ffn_norm});
-        const int up_d = g.op(b * s.ffn, {ffn_norm});
-        mlp = g.same(g.op(b * e, {g.op(b * s.ffn, {gate_d, up_d})}));
-        moe_in = g.same(g.op(b * e, {ffn_inp}));
-        router_in = g.same(g.same(g.op(b * e, {ffn_inp})));
-      }
-      const int logits = g.op(b * s.experts, {router_in});
-      const int probs = g.same(logits);
-      // Llama 4 selects by the raw logits (build_moe_ffn: selection_probs = logits)
-      const int sorted = g.op(b * s.experts, {s.weights_before_ffn ? logits : probs});  // argsort
-      const int selected = g.view(sorted);
-      int weights = g.op(b * k_used, {g.view(probs), selected});
-      if (s.moe_norm_weights) {  // the chosen weights normalised to sum 1
-        const int flat = g.view(weights);
-        const int sum = g.same(g.op(b, {flat}));  // sum_rows, clamp
-        weights = g.view(g.op(b * k_used, {flat, sum}, {flat}));
-      }
-      int in3 = g.view(moe_in);
-      if (s.weights_before_ffn) {
-        // Llama 4 weighs the input, repeated per expert, before the experts
-        // (build_moe_ffn weight_before_ffn: ggml_repeat_4d, then ggml_mul).
-        in3 = g.same(g.op(b * k_used * e, {in3}), {weights});
-      }
-      int act = 0;
-      if (s.moe_beside_mlp) {  // gate and up fused (ffn_gate_up_exps), split by views
-        const int gate_up = g.op(b * k_used * 2 * fe, {in3, selected});
-        act = g.op(b * k_used * fe, {g.view(gate_up), g.view(gate_up)});
-      } else {
-        const int up = g.op(b * k_used * fe, {in3, selected});
-        const int gate = g.op(b * k_used * fe, {in3, selected});
-        act = g.op(b * k_used * fe, {gate, up});
-      }
-      int experts = g.op(b * k_used * e, {act, selected});
-      if (s.moe_beside_mlp) {
-        // build_lora_mm_id's per-expert scale (ffn_down_exps.scale): repeated
-        // to every token, the chosen experts' rows picked, multiplied in.
-        const int repeated = g.op(b * s.experts, {});
-        experts = g.same(experts, {g.op(b * k_used, {repeated, selected})});
-      }
-      if (!s.weights_before_ffn) {
-        experts = g.same(experts, {weights});
-      }
-      int out = g.view(experts);
-      if (k_used > 1) {
-        out = g.op(b * e, {out, g.view(experts)}, {out});
-        for (std::int64_t i = 2; i < k_used; ++i) {
-          out = g.same(out, {g.view(experts)});
-        }
-      } else {
-        out = g.op(b * e, {out});  // one expert: ggml_cont of its view
-      }
-      read_conv_state(il + 1);
-      if (s.moe_beside_mlp) {  // post-norm of the experts' sum, plus the dense MLP
-        out = g.same(out);
-        out = g.op(b * e, {mlp, out}, {mlp, out});
-      } else if (s.shared_ffn > 0) {  // build_ffn of the shared expert, added to the routed sum
-        const int gate_s = g.op(b * s.shared_ffn, {ffn_norm});
-        const int up_s = g.op(b * s.shared_ffn, {ffn_norm});
-        const int act_s = g.op(b * s.shared_ffn, {gate_s, up_s});
-        int down_s = g.op(b * e, {act_s});
-        if (s.shared_gate) {  // sigmoid(x w_gate) [1, tokens] scales the shared expert
-          down_s = g.same(down_s, {g.same(g.op(b, {ffn_norm}))});
-        }
-        out = g.op(b * e, {out, down_s}, {out, down_s});
-      }
-      cur = out;
-    } else if (altup) {  // up first, then the gate (Gaussian top-k in the first layers), GELU
-      const int up = g.op(b * s.ffn, {ffn_norm});
-      int gate = g.op(b * s.ffn, {ffn_norm});
-      if (il < s.sparse_layers) {
-        const int mean = g.op(b, {gate});
-        const int dev = g.same(g.op(b * s.ffn, {gate, mean}, {gate}));  // x - mean, squared
-        const int sd = g.same(g.same(g.same(g.op(b, {dev}))));  // sum_rows, scale, sqrt, scale
-        const int cutoff = g.op(b, {mean, sd}, {mean, sd});
-        gate = g.same(g.op(b * s.ffn, {gate, cutoff}, {gate}));  // x - cutoff, ReLU
-      }
-      gate = g.same(gate);  // GELU
-      cur = g.op(b * e, {g.op(b * s.ffn, {up, gate}, {up, gate})});
-    } else if (s.gated) {
-      const int gate = g.op(b * s.ffn, {ffn_norm});
-      const int up = g.op(b * s.ffn, {ffn_norm});
-      const int act = g.op(b * s.ffn, {gate, up});
-      cur = g.op(b * e, {act});
-    } else {
-      const int act = g.same(g.op(b * s.ffn, {ffn_norm}));
-      cur = g.op(b * e, {act});
-    }
+    cur = mlp(ffn_inp, ffn_norm, il, moe_layer);
     if (!altup) {
       x = residual(ffn_inp, cur);
       continue;

@@ -43,8 +43,10 @@ struct LlamaGraphShape {
   int kv_heads = 0;
   int head_dim = 0;
   std::int64_t ffn = 0;  // dense MLP width
-  bool gated = true;     // SwiGLU/GeGLU (gate, up, product) or GELU MLP (up, act)
-  int experts = 0;       // routed experts (0: dense)
+  // SwiGLU/GeGLU (gate, up, product) or an MLP of up and its activation
+  // (GELU, Nemotron-H's squared ReLU); experts and shared experts alike.
+  bool gated = true;
+  int experts = 0;  // routed experts (0: dense)
   int experts_used = 0;
   std::int64_t expert_ffn = 0;
   std::int64_t vocab = 0;
@@ -102,6 +104,9 @@ struct LlamaGraphShape {
   // Routed experts on every moe_step-th layer ((il + 1) % moe_step == 0:
   // Jamba's odd layers), a dense MLP on the others.
   int moe_step = 1;
+  // build_moe_ffn's exp_probs_b: the experts chosen by probs + a bias, a
+  // tensor of its own (probs are read again for the weights).
+  bool expert_bias = false;
   // build_moe_ffn's norm_w: the chosen experts' weights divided by their
   // sum (false for Jamba, whose router weights are used as they are).
   bool moe_norm_weights = true;
@@ -113,6 +118,12 @@ struct LlamaGraphShape {
   // Mamba-2 mixer of the ssm_* sizes beside the attention of every layer (its
   // output added to the attention's), not on 'R' layers; mamba stays 0.
   bool mamba_beside = false;
+  // Nemotron-H (nemotron-h.cpp): every layer is one block with one residual,
+  // a Mamba mixer ('R' in mixers, of the ssm_* sizes), attention ('A') or
+  // an MLP alone ('F': up, ReLU and its square, down; routed experts where
+  // the experts say so); the token embeddings are expanded before the first
+  // layer.
+  bool single_block = false;
   // Gemma 3n (gemma3n.cpp): the hidden state carried as `altup` AltUp
   // streams, per-layer inputs of ple_width values per layer, a LAuReL
   // branch of laurel_rank, the layers from kv_layers on reading an earlier

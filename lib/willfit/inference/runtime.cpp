@@ -33,16 +33,18 @@
 //     values, queries multiplied into the latent, the output decompressed
 //     per head), as are Llama 4's routing (experts chosen by the raw logits,
 //     the input weighted per expert before them) and shared experts, and
-//     five hybrids: LFM2's short convolutions, the gated delta nets with
+//     six hybrids: LFM2's short convolutions, the gated delta nets with
 //     gated attention of Qwen3-Next and Qwen3.5 (qwen35.cpp builds the same
 //     delta-net and attention ops, a dense MLP where Qwen3-Next routes; the
 //     live Qwen3.5-0.8B row is within 1 % on all 27 runs), the Mamba mixers of Granite 4 H
-//     (Mamba-2) and Jamba (Mamba-1) and Falcon-H1's Mamba-2 mixer beside
-//     every layer's attention, each read from its GGUF file, its config.json
-//     or the catalogue entries that carry the mixer's sizes and the layer
-//     order (Falcon-H1-0.5B, Granite 4.0 H, Jamba-1.5-Mini). Other recurrent
-//     models build other graphs (Nemotron-H's blocks), and entries without
-//     those sizes name no graph; for them the closed form stays: the widest of
+//     (Mamba-2) and Jamba (Mamba-1), Falcon-H1's Mamba-2 mixer beside
+//     every layer's attention and Nemotron-H's blocks (a Mamba-2 mixer,
+//     attention or an MLP alone in each layer; routed experts in
+//     nemotron_h_moe's), each read from its GGUF file, its config.json or
+//     the catalogue entries that carry the mixer's sizes and the layer order
+//     (Falcon-H1, Granite 4.0 H, Jamba-1.5-Mini, Nemotron-H). Other recurrent
+//     models build other graphs, and entries without those sizes name no
+//     graph; for them the closed form stays: the widest of
 //       attention = 4 b (1 + 4 e + c (h + 1)) (flash: 4 b (1 + 4 e) + mask),
 //       ffn       = 4 b (4 e + 3 F) + mask, F = f, or for experts
 //                   max(k f_exp, (k f_exp + k e) / 3),
@@ -415,6 +417,13 @@ double ffn_width(const Architecture& a) {
   return f(a.intermediate_size);
 }
 
+// Nemotron-H's layers, one block each (nemotron-h.cpp): the layer order
+// marks its MLP-only blocks 'F'.
+bool single_blocks(const Architecture& a) {
+  return std::ssize(a.attention.layer_mixers) == a.layers &&
+         a.attention.layer_mixers.find('F') != std::string::npos;
+}
+
 LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const Architecture& a = in.q.model.arch;
   const std::int64_t tokens =
@@ -430,7 +439,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
                       a.attention.kind == AttentionKind::Sliding ||
                       (a.attention.kind == AttentionKind::Hybrid &&
                        (a.attention.short_conv_cache > 0 || a.attention.delta_net_v_heads > 0 ||
-                        a.attention.mamba > 0)) ||
+                        // Mamba blocks laid out as the replay builds them: a mixer and an
+                        // MLP in every layer, or Nemotron-H's blocks with their order
+                        (a.attention.mamba > 0 && (a.mlp_layers <= 0 || single_blocks(a))))) ||
                       (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0 &&
                        a.attention.index_head_dim == 0);
   if (replay) {
@@ -457,6 +468,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.shared_ffn = std::int64_t{a.moe->shared_experts} * s.expert_ffn;
       // Llama 4 (chunked attention is its mark here) routes its own way.
       s.weights_before_ffn = a.attention.chunked;
+      s.expert_bias = a.moe->selection_bias;
     }
     if (a.attention.kind == AttentionKind::Mla) {
       s.mla_kv_lora = a.attention.kv_lora_rank;
@@ -524,7 +536,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       const bool qwen3next = s.dn_v_heads > 0;  // Qwen3-Next or Qwen3.5
       s.gated_attention = qwen3next;
       s.shared_gate = qwen3next && s.shared_ffn > 0;  // Qwen3.5 dense: no shared expert
-      s.out_ids_after_norm = qwen3next;
+      // Nemotron-H: one block a layer, the output rows picked after the
+      // final norm (nemotron-h.cpp).
+      s.single_block = single_blocks(a);
+      s.out_ids_after_norm = qwen3next || s.single_block;
       if (std::ssize(s.mixers) != s.layers) {
         const int attention = attention_layer_count(a);
         s.mixers.clear();

@@ -689,9 +689,16 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
                ++i) {
             recurrent += kv->numbers[i] == 0 && ff->numbers[i] == 0 ? 1 : 0;
             mlp += ff->numbers[i] > 0 ? 1 : 0;
+            if (kv->numbers[i] == 0 && ff->numbers[i] > 0) {
+              a.attention.layer_mixers[i] = 'F';  // an MLP-only block
+            }
           }
           a.attention.recurrent_layers = std::max(1, recurrent);
           a.mlp_layers = std::max(1, mlp);
+          // Its MLP blocks (and experts) are an up projection, a squared ReLU
+          // and a down projection, no gate (nemotron-h.cpp build_ffn_layer:
+          // LLM_FFN_RELU_SQR with a NULL gate).
+          a.mlp_gated = false;
         }
       }
     } else if (const auto n = meta_int(f, key("attention.head_count_kv"))) {
@@ -815,9 +822,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       a.attention.recurrent_state_floats =
           (*conv - 1) * (*inner + 2 * groups * *state) + *state * *inner;
     }
-    // Granite 4 H's Mamba-2 and Jamba's Mamba-1 mixers and Falcon-H1's
-    // Mamba-2 beside every layer's attention, the graphs the allocator replay
-    // builds (ggml_alloc.cpp; mamba-base.cpp). Granite's NoPE files say so by
+    // Granite 4 H's Mamba-2 and Jamba's Mamba-1 mixers, Falcon-H1's
+    // Mamba-2 beside every layer's attention and Nemotron-H's Mamba-2 blocks
+    // (with its MLP-only blocks marked 'F' above), the graphs the allocator
+    // replay builds (ggml_alloc.cpp; mamba-base.cpp), nemotron_h_moe's
+    // MoE blocks included. Granite's NoPE files say so by
     // rope.scaling.finetuned false (conversion/granite.py); Bamba, the same
     // arch with RoPE, keeps the closed form.
     const auto dt_rank = meta_int(f, key("ssm.time_step_rank"));
@@ -825,7 +834,8 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     const bool nope =
         rope_on != nullptr && rope_on->kind == GgufValue::Kind::Bool && rope_on->integer == 0;
     const bool replayed =
-        arch == "jamba" || arch == "falcon-h1" || (arch == "granitehybrid" && nope);
+        arch == "jamba" || arch == "falcon-h1" || (arch == "granitehybrid" && nope) ||
+        (arch.starts_with("nemotron_h") && a.attention.layer_mixers.find('F') != std::string::npos);
     if (replayed && conv && inner && state && dt_rank && *conv > 1 && *conv < 64 && *inner > 0 &&
         *inner<kLimit&& * state> 0 && *state < 4096 && *dt_rank > 0 && *dt_rank <= *inner &&
         (arch == "jamba" ? groups == 0 : groups > 0 && *inner % groups == 0) && groups < 4096 &&
@@ -909,11 +919,13 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   bool has_output = false;
   std::int64_t expert_elements = 0;
   bool shared_expert_tensors = false;
+  bool expert_bias = false;        // exp_probs_b: the experts chosen by probs + a bias
   std::vector<int> router_layers;  // blk.N of each ffn_gate_inp.weight: the MoE layers
   for (const auto& t : f.tensors) {
     if (t.name.find("_shexp") != std::string::npos) {
       shared_expert_tensors = true;
     }
+    expert_bias = expert_bias || t.name.ends_with(".exp_probs_b.bias");
     if (t.name.starts_with("blk.") && t.name.ends_with(".ffn_gate_inp.weight") &&
         router_layers.size() < 1 << 16) {
       int layer = -1;
@@ -959,11 +971,14 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         std::clamp<std::int64_t>(meta_int(f, key("expert_shared_count")).value_or(0), 0, 1 << 16));
     moe.expert_intermediate_size =
         meta_int(f, key("expert_feed_forward_length")).value_or(a.intermediate_size);
+    moe.selection_bias = expert_bias;
     // Qwen2/3 MoE and Qwen3-Next give the shared expert's width instead of a
     // count (expert_shared_feed_forward_length): in routed-expert widths, as
-    // the config path counts shared_expert_intermediate_size.
+    // the config path counts shared_expert_intermediate_size. Nemotron-H's
+    // MoE gives both, its one shared expert twice a routed one's width
+    // (3712 beside 1856): the width counts.
     if (const auto width = meta_int(f, key("expert_shared_feed_forward_length"));
-        moe.shared_experts == 0 && width && *width > 0 && moe.expert_intermediate_size > 0) {
+        width && *width > 0 && moe.expert_intermediate_size > 0) {
       moe.shared_experts = static_cast<int>(std::clamp<std::int64_t>(
           (*width + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size, 1, 1 << 16));
     }

@@ -227,12 +227,13 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
     at.recurrent_params =
         h * (2 * d_inner + 2 * groups * *d_state + *n_heads) + conv_dim * *d_conv + d_inner * h;
     // The graphs the allocator replay builds (ggml_alloc.cpp) from these
-    // sizes: Falcon-H1's mixer beside the attention of every layer, Granite
-    // 4 H's on the recurrent layers, its attention without RoPE (the
-    // converter, conversion/granite.py, turns RoPE off for granitemoehybrid
-    // with Mamba layers; Bamba keeps it, and the closed form).
-    if ((type == "falcon_h1" || type == "granitemoehybrid") && *n_heads > 0 &&
-        d_inner % *n_heads == 0 && groups > 0 && d_inner % groups == 0) {
+    // sizes (gguf.cpp reads the same from ssm.*): Falcon-H1's mixer beside
+    // the attention of every layer, Granite 4 H's on the recurrent layers,
+    // its attention without RoPE (the converter, conversion/granite.py,
+    // turns RoPE off for granitemoehybrid with Mamba layers; Bamba keeps it,
+    // and the closed form), and Nemotron-H's block of its own.
+    if ((type == "falcon_h1" || type == "granitemoehybrid" || type == "nemotron_h") &&
+        *n_heads > 0 && d_inner % *n_heads == 0 && groups > 0 && d_inner % groups == 0) {
       at.mamba = 2;
       at.ssm_inner = d_inner;
       at.ssm_heads = static_cast<int>(*n_heads);
@@ -407,9 +408,14 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
             .value_or(config_intermediate);
     moe.shared_experts = static_cast<int>(
         get_int(t, {"n_shared_experts", "num_shared_experts"}, 1 << 10).value_or(0));
-    if (const auto shared =
-            get_int(t, {"shared_expert_intermediate_size", "shared_intermediate_size"}, 1 << 24);
-        shared && moe.shared_experts == 0 && moe.expert_intermediate_size > 0) {
+    // The shared experts' width counts in routed-expert widths, over a count
+    // where both are given (Nemotron-H's MoE: one shared expert of 3712 beside
+    // routed ones of 1856, moe_shared_expert_intermediate_size).
+    if (const auto shared = get_int(t,
+                                    {"shared_expert_intermediate_size", "shared_intermediate_size",
+                                     "moe_shared_expert_intermediate_size"},
+                                    1 << 24);
+        shared && moe.expert_intermediate_size > 0) {
       moe.shared_experts = static_cast<int>(std::max<std::int64_t>(
           1, (*shared + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size));
     }
@@ -513,9 +519,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     if (a.mlp_layers == 0) {
       a.mlp_layers = -1;  // no MLP layers at all; fixed below
     }
-    mixers.clear();  // only '*' blocks have KV heads
+    mixers.clear();  // '*' attention, 'M' Mamba-2, the rest MLP-only blocks
     for (const char c : pattern) {
-      mixers += c == '*' ? 'A' : 'R';
+      mixers += c == '*' ? 'A' : (c == 'M' ? 'R' : 'F');
     }
   } else if (const auto period = get_int(t, {"attn_layer_period"}, 100000); period) {
     // Jamba: layer i attends when i % period == offset, the rest are Mamba.
@@ -557,6 +563,16 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     // per-layer KV heads give it); Falcon-H1 attends in every layer.
     if (!parallel_hybrid && std::ssize(mixers) == a.layers) {
       at.layer_mixers = mixers;
+    }
+    // Nemotron-H's blocks are replayed in their order; without it the closed
+    // form stays. Its MoE blocks (nemotron_h_moe) choose their experts by a
+    // sigmoid plus a per-expert bias (modeling_nemotron_h.py NemotronHTopkRouter
+    // e_score_correction_bias; llama.cpp exp_probs_b).
+    if (type == "nemotron_h" && at.layer_mixers.find('F') == std::string::npos) {
+      at.mamba = 0;
+    }
+    if (type == "nemotron_h" && a.moe) {
+      a.moe->selection_bias = true;
     }
   } else if (const auto chunk = get_int(t, {"attention_chunk_size"}, std::int64_t{1} << 31);
              chunk && (a.max_context == 0 || *chunk < a.max_context)) {

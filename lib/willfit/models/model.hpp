@@ -113,6 +113,11 @@ struct Moe {
   // ones routes to experts, the others have a dense MLP (Llama 4 Maverick:
   // interleave_moe_layer_step 2; llama.cpp: (il + 1) % n_moe_layer_step == 0).
   int layer_step = 1;
+  // The experts are chosen by their probabilities plus a learned per-expert
+  // bias (exp_probs_b: DeepSeek-V3, Nemotron-H's MoE blocks); the weights
+  // stay the unbiased probabilities. llama.cpp's graph holds the biased
+  // copy as a tensor of its own (build_moe_ffn selection_probs).
+  bool selection_bias = false;
 };
 
 struct Architecture {

@@ -183,20 +183,25 @@ constexpr std::int64_t kMaxContext = std::int64_t{1} << 31;
 
 // A hybrid's recurrent mixers, as a GGUF file gives them (gguf.cpp), so
 // that a model named from the catalogue builds the same compute graph as
-// its file: the layer order ('A' a layer with KV heads, 'R' one without),
-// LFM2's short convolution, Qwen3-Next's gated delta net.
+// its file: the layer order ('A' a layer with KV heads, 'R' a recurrent
+// one, 'F' Nemotron-H's MLP-only blocks), LFM2's short convolution,
+// Qwen3-Next's gated delta net.
 void read_mixers(EntryReader& r, const Json& at, Architecture& a) {
   Attention& x = a.attention;
   x.layer_mixers = r.string_in(at, "layer_mixers", "");
   if (!x.layer_mixers.empty()) {
     const auto attends = std::count(x.layer_mixers.begin(), x.layer_mixers.end(), 'A');
     const auto recurs = std::count(x.layer_mixers.begin(), x.layer_mixers.end(), 'R');
-    if (std::ssize(x.layer_mixers) != a.layers || attends + recurs != a.layers) {
-      r.fail(fmt::format("'layer_mixers' must be one letter A or R for each of the {} layers",
+    const auto mlps = std::count(x.layer_mixers.begin(), x.layer_mixers.end(), 'F');
+    if (std::ssize(x.layer_mixers) != a.layers || attends + recurs + mlps != a.layers) {
+      r.fail(fmt::format("'layer_mixers' must be one letter A, R or F for each of the {} layers",
                          a.layers));
     } else if (x.attention_layers > 0 && attends != x.attention_layers) {
       r.fail(fmt::format("'layer_mixers' has {} layers A, 'attention_layers' says {}", attends,
                          x.attention_layers));
+    } else if (mlps > 0 && x.recurrent_layers > 0 && recurs != x.recurrent_layers) {
+      r.fail(fmt::format("'layer_mixers' has {} layers R, 'recurrent_layers' says {}", recurs,
+                         x.recurrent_layers));
     }
   }
   x.short_conv_cache = static_cast<int>(r.integer_in(at, "short_conv_cache", 0, 63, 0));
