@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sources/embedded_data.hpp"
+#include "unit/catalogue_model.hpp"
 #include "unit/model_file_writers.hpp"
 #include "willfit/devices/device.hpp"
 #include "willfit/inference/estimate.hpp"
@@ -543,6 +544,121 @@ TEST(HybridMamba, FalconH1GgufKeepsKvAndStateOnEveryLayer) {
     EXPECT_EQ(m->arch.attention.ssm_groups, 1);
     EXPECT_EQ(m->arch.attention.ssm_state, 128);
     EXPECT_EQ(m->arch.attention.ssm_conv, 4);
+  }
+}
+
+// llama.cpp on a CPU with room to spare, a Q8_0 file, ubatch 512.
+Estimate llama_cpu_estimate(const Model& m, std::int64_t ctx, FlashAttention fa) {
+  InferenceQuery q;
+  q.model = m;
+  q.precision = *parse_precision("q8_0");
+  Device ram = *raw_device("1024gb");
+  ram.kind = DeviceKind::Cpu;
+  q.devices.devices.push_back(ram);
+  q.runtime = Runtime::LlamaCpp;
+  q.context = ctx;
+  q.ubatch = 512;
+  q.flash_attention = fa;
+  return estimate_inference(q);
+}
+
+// tiiuae/Falcon-H1-7B-Instruct's config.json: the dimensions as
+// joshuahickscorp/hawking workspace/campaign/odyssey/patients/O001/census.json
+// (e9d354ed, revision 41e72f27) reads them; the Mamba-2 mixer's as
+// hlky/dinoml_v2 agents/plans/transformers/falcon_h1/report.md (6b8c0acb)
+// tabulates the hub's file (7B Instruct row: 24 heads of 128, mamba_d_ssm
+// 3072, 1 group, state 256) and the transformers FalconH1Config table; conv 4,
+// FalconH1Config's default, as the 0.5B and 34B files above state it.
+Json falcon_h1_7b() {
+  return {{"model_type", "falcon_h1"},
+          {"num_hidden_layers", 44},
+          {"hidden_size", 3072},
+          {"intermediate_size", 12288},
+          {"num_attention_heads", 12},
+          {"num_key_value_heads", 2},
+          {"head_dim", 128},
+          {"vocab_size", 130049},
+          {"tie_word_embeddings", false},
+          {"mamba_d_state", 256},
+          {"mamba_d_conv", 4},
+          {"mamba_d_ssm", 3072},
+          {"mamba_expand", 2},
+          {"mamba_n_groups", 1},
+          {"mamba_n_heads", 24},
+          {"mamba_d_head", 128},
+          {"max_position_embeddings", 262144}};
+}
+
+// The 7B three ways: its config.json, the falcon-h1 GGUF header llama.cpp's
+// converter writes for it (ssm.inner_size mamba_d_ssm, ssm.time_step_rank
+// mamba_n_heads), and the catalogue entry. All three carry the mixer's sizes,
+// so llama.cpp's compute buffer is the graph's replay for each, not the
+// closed form, and the KV cache and the recurrent state agree.
+TEST(HybridMamba, FalconH1_7bConfigGgufAndCatalogueAgree) {
+  const Model c = from_config(falcon_h1_7b());
+  test::GgufWriter w;
+  w.str("general.architecture", "falcon-h1");
+  u32_keys(w, "falcon-h1",
+           {{"block_count", 44},
+            {"embedding_length", 3072},
+            {"feed_forward_length", 12288},
+            {"attention.head_count", 12},
+            {"attention.head_count_kv", 2},
+            {"attention.key_length", 128},
+            {"ssm.conv_kernel", 4},
+            {"ssm.inner_size", 3072},
+            {"ssm.state_size", 256},
+            {"ssm.group_count", 1},
+            {"ssm.time_step_rank", 24},
+            {"vocab_size", 130049},
+            {"context_length", 262144}});
+  w.tensor("token_embd.weight", {3072, 130049}, test::kQ8_0);
+  w.tensor("output.weight", {3072, 130049}, test::kQ8_0);
+  const Model g = from_gguf(w);
+  const Model& cat = test::catalogue_model("falcon-h1-7b");
+  // By hand: conv (4 - 1) x (3072 + 2 x 256) + SSM 256 x 3072 floats a layer.
+  const std::int64_t state = 3 * (3072 + 2 * 256) + 256 * 3072;
+  for (const Model* m : {&c, &g, &cat}) {
+    EXPECT_EQ(m->arch.attention.mamba, 2);
+    EXPECT_EQ(m->arch.attention.ssm_inner, 3072);
+    EXPECT_EQ(m->arch.attention.ssm_heads, 24);
+    EXPECT_EQ(m->arch.attention.ssm_groups, 1);
+    EXPECT_EQ(m->arch.attention.ssm_state, 256);
+    EXPECT_EQ(m->arch.attention.ssm_conv, 4);
+    EXPECT_EQ(m->arch.attention.recurrent_state_floats, state);
+    EXPECT_EQ(attention_layer_count(m->arch), 44);
+    EXPECT_EQ(recurrent_layer_count(m->arch), 44);
+  }
+  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{131072}}) {
+    const KvCacheQuery kq{ctx, 1, 512, kv_f16(), kv_f16(), 256};
+    // By hand: 44 layers x 2 x 2 KV heads x 128 x 2 bytes a token, 44 F32 states.
+    const std::int64_t kv = 44 * std::int64_t{2} * 2 * 128 * 2 * ctx + 44 * state * 4;
+    EXPECT_EQ(kv_cache_bytes(c.arch, kq), kv);
+    EXPECT_EQ(kv_cache_bytes(g.arch, kq), kv);
+    EXPECT_EQ(kv_cache_bytes(cat.arch, kq), kv);
+    for (const FlashAttention fa : {FlashAttention::On, FlashAttention::Off}) {
+      const Estimate ec = llama_cpu_estimate(c, ctx, fa);
+      const Estimate eg = llama_cpu_estimate(g, ctx, fa);
+      const Estimate et = llama_cpu_estimate(cat, ctx, fa);
+      EXPECT_GT(ec.memory.compute, 0);
+      EXPECT_EQ(eg.memory.compute, ec.memory.compute) << ctx;
+      EXPECT_EQ(et.memory.compute, ec.memory.compute) << ctx;
+      EXPECT_EQ(et.memory.kv_cache, ec.memory.kv_cache) << ctx;
+      EXPECT_EQ(eg.memory.kv_cache, ec.memory.kv_cache) << ctx;
+    }
+  }
+}
+
+// The 34B's catalogue entry (two Mamba groups) and its config.json above
+// size llama.cpp's compute buffer alike: both replay the graph.
+TEST(HybridMamba, FalconH1_34bCatalogueComputeIsTheConfigs) {
+  const Model c = from_config(falcon_h1_34b());
+  const Model& cat = test::catalogue_model("falcon-h1-34b");
+  EXPECT_EQ(cat.arch.attention.ssm_groups, 2);
+  EXPECT_EQ(cat.arch.attention.ssm_inner, c.arch.attention.ssm_inner);
+  for (const FlashAttention fa : {FlashAttention::On, FlashAttention::Off}) {
+    EXPECT_EQ(llama_cpu_estimate(cat, 32768, fa).memory.compute,
+              llama_cpu_estimate(c, 32768, fa).memory.compute);
   }
 }
 
@@ -1169,6 +1285,7 @@ TEST(CatalogueAgrees, WithTheConfigForEachNewFamily) {
       {"nemotron-nano-12b-v2", nemotron_nano_12b()},
       {"nemotron-h-8b", nemotron_h_8b()},
       {"falcon-h1-0.5b", falcon_h1_05b()},
+      {"falcon-h1-7b", falcon_h1_7b()},
       {"falcon-h1-34b", falcon_h1_34b()},
       {"granite-4.0-h-tiny", granite4_h_tiny()},
       {"lfm2-700m", lfm2_700m()},
