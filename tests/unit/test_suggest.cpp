@@ -171,6 +171,29 @@ TEST(Suggest, ALowerPrecisionClearsTheErrorBandWhenOneCan) {
   }
 }
 
+// -ngl 0 asked for, RAM unknown: the GPU side fits, the RAM is what is
+// unknown. A suggestion is pasted after the user's command, which keeps
+// -ngl 0: a second card or other hardware would be estimated without it and
+// does not help with it; --ram does, with the plan the user asked for.
+TEST(Suggest, TheUsersGpuLayersStayInEverySuggestion) {
+  InferenceQuery q = query("8b", "q4_k_m", "8gb");
+  q.gpu_layers = 0;
+  const Estimate e = estimate_inference(q);
+  ASSERT_EQ(e.verdict, Verdict::NoFit);
+  std::vector<Device> cards{*raw_device("12gb")};
+  cards[0].kind = DeviceKind::DiscreteGpu;
+  const auto s = suggest_changes(q, e, SuggestInputs{{}, {}, [&] { return cards; }});
+  ASSERT_FALSE(s.empty());
+  for (const Suggestion& x : s) {
+    EXPECT_FALSE(x.new_hardware) << x.line;
+    EXPECT_EQ(x.args.find("--device"), std::string::npos) << x.line;
+  }
+  const Suggestion* ram = find(s, "--ram");
+  ASSERT_NE(ram, nullptr);
+  EXPECT_EQ(ram->verdict, Verdict::Offload);
+  EXPECT_NE(ram->line.find("-ngl 0"), std::string::npos) << ram->line;
+}
+
 TEST(Suggest, NoneWhenItFitsOrNoDeviceIsGiven) {
   const InferenceQuery fits = query("7b", "q4_k_m", "24gb");
   EXPECT_TRUE(suggest_changes(fits, estimate_inference(fits)).empty());

@@ -248,8 +248,7 @@ std::optional<Suggestion> context(const InferenceQuery& q, const Estimate& e) {
   }
   alt.context = longest;
   alt.context_is_default = false;
-  alt.gpu_layers.reset();
-  alt.n_cpu_moe.reset();
+  // The user's -ngl / --n-cpu-moe stay: the command pasted keeps them.
   return costing(
       if_fits(alt, fmt::format("shorter context ({} tokens, the longest that fits)", longest),
               fmt::format("--context {}", longest)),
@@ -270,8 +269,6 @@ std::optional<Suggestion> second_gpu(const InferenceQuery& q, const Estimate& e)
   alt.devices.devices.push_back(d);
   alt.devices.text = "2x " + q.devices.text;
   alt.tensor_split.clear();
-  alt.gpu_layers.reset();
-  alt.n_cpu_moe.reset();
   return costing(
       if_fits(alt, fmt::format("a second {}", d.kind == DeviceKind::Raw ? "device" : d.name),
               fmt::format("--device \"2x {}\"", q.devices.text)),
@@ -368,8 +365,7 @@ std::optional<Suggestion> other_hardware(const InferenceQuery& q, const Estimate
       InferenceQuery alt = base;
       alt.devices = set;
       alt.tensor_split.clear();
-      alt.gpu_layers.reset();
-      alt.n_cpu_moe.reset();
+      // The user's -ngl / --n-cpu-moe stay, as in the command pasted.
       // Hardware bought to hold it should hold it beyond the estimate's own
       // error: a set that fits only within the band is passed over.
       Estimate after = estimate_inference(alt);
@@ -449,7 +445,10 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
     return std::nullopt;
   }
   const OffloadPlan& p = *planned.offload;
-  if (p.gpu_layers <= 0 || (p.ram_holds && !*p.ram_holds)) {
+  // Nothing on the GPU is no plan to offer, unless the user asked for it
+  // (-ngl 0: the CPU computes, the GPU holds the KV cache and buffers).
+  const bool asked = q.gpu_layers.has_value();
+  if ((p.gpu_layers <= 0 && !asked) || (p.ram_holds && !*p.ram_holds)) {
     return std::nullopt;
   }
   InferenceQuery alt = base;
