@@ -58,7 +58,7 @@ namespace {
 // llama.cpp family (llama.cpp, Ollama, and the generic rule built on it);
 // vLLM's (--gpu-memory-utilization, --tp) by vLLM alone.
 Expected<bool> refuse_foreign_runtime_options(const RuntimeOptions& o, const InferenceQuery& q) {
-  const Runtime runtime = q.runtime.value_or(default_runtime(q.precision, q.devices));
+  const Runtime runtime = q.runtime.value_or(default_runtime(q.model, q.precision, q.devices));
   const std::string chosen =
       q.runtime ? fmt::format("--runtime {}", to_string(runtime))
                 : fmt::format("{} by default for {}", to_string(runtime), q.precision.name);

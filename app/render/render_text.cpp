@@ -58,6 +58,17 @@ std::string verdict_line(const FitReport& r) {
     case Verdict::NoFit:
       break;
   }
+  // The GPU side holds its part, but the system RAM the plan puts the rest in
+  // is unknown or too small (-ngl 0, or --ngl given without --ram): that is
+  // what is short, not a device.
+  if (e.headroom >= 0 && e.offload && e.offload->ram_holds != true && e.offload->host_bytes > 0) {
+    return fmt::format(
+        "DOES NOT FIT as asked: {} on {}: {} puts {} in system RAM, {}\n", what, where,
+        e.offload->flags, mem(e.offload->host_bytes),
+        e.offload->ram_available
+            ? fmt::format("more than the {} it may use", mem(*e.offload->ram_available))
+            : std::string("and the RAM is unknown: give --ram"));
+  }
   if (e.headroom >= 0) {  // enough in total, but one device of the split is short
     return fmt::format(
         "DOES NOT FIT: {} on {}: needs {} of {} usable in total, but one device is short "

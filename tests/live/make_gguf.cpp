@@ -23,7 +23,7 @@
 // with exactly 8 experts (Mixtral) attn_k/attn_v Q8_0 and attn_output Q5_K.
 //
 // Usage: make_gguf --list
-//        make_gguf MODEL TYPE OUT.gguf     (TYPE: f16, q8_0, q4_k_m)
+//        make_gguf MODEL TYPE OUT.gguf [--no-file-type]    (TYPE: f16, q8_0, q4_k_m)
 // prints one JSON line: {"model":..,"type":..,"file":..,"tensor_bytes":N,"file_bytes":N}
 #include <cstdint>
 #include <cstdio>
@@ -1030,11 +1030,13 @@ class Writer {
   uint64_t kv_count = 0;
 };
 
-void write_metadata(Writer& w, const Spec& s, const std::string& ftype) {
+void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool file_type) {
   const std::string& a = s.arch;
   w.key_str("general.architecture", a);
   w.key_str("general.name", s.name + " (synthetic, zero weights)");
-  w.key_u32("general.file_type", ftype == "f16" ? 1 : ftype == "q8_0" ? 7 : 15);
+  if (file_type) {
+    w.key_u32("general.file_type", ftype == "f16" ? 1 : ftype == "q8_0" ? 7 : 15);
+  }
   w.key_u32(a + ".block_count", static_cast<uint32_t>(s.layers));
   w.key_u32(a + ".context_length", static_cast<uint32_t>(s.ctx_train));
   w.key_u32(a + ".embedding_length", static_cast<uint32_t>(s.hidden));
@@ -1269,7 +1271,7 @@ uint64_t align_up(uint64_t x) {
   return (x + kAlign - 1) / kAlign * kAlign;
 }
 
-int write_file(const Spec& s, const std::string& ftype, const std::string& path) {
+int write_file(const Spec& s, const std::string& ftype, const std::string& path, bool file_type) {
   if (!s.layer_kinds.empty() && s.layer_kinds.size() != static_cast<size_t>(s.layers)) {
     std::cerr << "make_gguf: " << s.name << ": " << s.layer_kinds.size() << " layer kinds for "
               << s.layers << " layers\n";
@@ -1277,7 +1279,7 @@ int write_file(const Spec& s, const std::string& ftype, const std::string& path)
   }
   std::vector<Tensor> tensors = tensors_for(s, ftype);
   Writer meta;
-  write_metadata(meta, s, ftype);
+  write_metadata(meta, s, ftype, file_type);
   Writer infos;
   uint64_t offset = 0;
   int64_t tensor_bytes = 0;
@@ -1331,13 +1333,18 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  if (args.size() != 3 || (args[1] != "f16" && args[1] != "q8_0" && args[1] != "q4_k_m")) {
-    std::cerr << "usage: make_gguf --list | make_gguf MODEL f16|q8_0|q4_k_m OUT.gguf\n";
+  // --no-file-type leaves general.file_type out, as many converters do: the
+  // tensor table alone then says what the file is (tests/cli/gguf_without_file_type.sh).
+  const bool no_file_type = args.size() == 4 && args[3] == "--no-file-type";
+  if ((args.size() != 3 && !no_file_type) ||
+      (args[1] != "f16" && args[1] != "q8_0" && args[1] != "q4_k_m")) {
+    std::cerr << "usage: make_gguf --list | make_gguf MODEL f16|q8_0|q4_k_m OUT.gguf "
+                 "[--no-file-type]\n";
     return 2;
   }
   for (const Spec& s : specs()) {
     if (s.name == args[0]) {
-      return write_file(s, args[1], args[2]);
+      return write_file(s, args[1], args[2], !no_file_type);
     }
   }
   std::cerr << "make_gguf: unknown model '" << args[0] << "' (see --list)\n";

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "unit/model_file_writers.hpp"
+#include "willfit/core/precision.hpp"
+#include "willfit/inference/runtime.hpp"
 #include "willfit/models/gguf.hpp"
 
 namespace willfit {
@@ -560,6 +562,107 @@ TEST(Gguf, CorruptedBytesNeverCrash) {
     }
   }
   EXPECT_GT(errors, 0);
+}
+
+// A GGUF without general.file_type (many converters leave it out): an
+// 8-block Llama (width 256, 4 heads on 1 KV head, MLP 512, vocabulary 1000)
+// whose tensor types are chosen per tensor by `type_of(name, layer)`.
+using test::TestType;
+constexpr TestType kQ5_K{13, 256, 176};  // ggml.c type traits: block_q5_K
+constexpr TestType kBF16{30, 1, 2};
+
+template <class TypeOf>
+GgufFile table_only_llama(TypeOf type_of) {
+  GgufWriter w(3);
+  w.str("general.architecture", "llama");
+  w.u32("llama.block_count", 8);
+  w.u32("llama.context_length", 4096);
+  w.u32("llama.embedding_length", 256);
+  w.u32("llama.feed_forward_length", 512);
+  w.u32("llama.attention.head_count", 4);
+  w.u32("llama.attention.head_count_kv", 1);
+  w.str_array("tokenizer.ggml.tokens", std::vector<std::string>(1000, "t"));
+  w.tensor("token_embd.weight", {256, 1000}, type_of("token_embd", -1));
+  w.tensor("output_norm.weight", {256}, test::kF32);
+  w.tensor("output.weight", {256, 1000}, type_of("output", -1));
+  for (int b = 0; b < 8; ++b) {
+    const std::string p = "blk." + std::to_string(b) + ".";
+    w.tensor(p + "attn_norm.weight", {256}, test::kF32);
+    w.tensor(p + "attn_q.weight", {256, 256}, type_of("attn_q", b));
+    w.tensor(p + "attn_k.weight", {256, 64}, type_of("attn_k", b));
+    w.tensor(p + "attn_v.weight", {256, 64}, type_of("attn_v", b));
+    w.tensor(p + "attn_output.weight", {256, 256}, type_of("attn_output", b));
+    w.tensor(p + "ffn_norm.weight", {256}, test::kF32);
+    w.tensor(p + "ffn_gate.weight", {256, 512}, type_of("ffn_gate", b));
+    w.tensor(p + "ffn_up.weight", {256, 512}, type_of("ffn_up", b));
+    w.tensor(p + "ffn_down.weight", {512, 256}, type_of("ffn_down", b));
+  }
+  return read_ok(w.file());
+}
+
+Model table_only_model(const GgufFile& f) {
+  auto m = model_from_gguf(f, "table-only.gguf");
+  EXPECT_TRUE(m.ok()) << m.error().message;
+  return m.ok() ? *m : Model{};
+}
+
+// llama-quant.cpp (llama.cpp 80fb11ac, llama_tensor_get_type): use_more_bits
+// picks layers i < n/8, i >= 7n/8 and (i - n/8) % 3 == 2: of 8, layers 0, 3,
+// 6 and 7. Q4_K_M: the output Q6_K, attn_v and ffn_down Q6_K in those
+// layers, Q4_K elsewhere. Q4_K_S: the output Q6_K, attn_v Q5_K in layers
+// i < 4, ffn_down Q5_K in layers i < n/8 (layer 0), Q4_K elsewhere.
+bool more_bits(int i) {
+  return i < 1 || i >= 7 || (i - 1) % 3 == 2;
+}
+
+TEST(Gguf, WithoutFileTypeTheRecipeNamesTheMix) {
+  const Model q4_k_m = table_only_model(table_only_llama([](const std::string& n, int i) {
+    if (n == "output" || ((n == "attn_v" || n == "ffn_down") && more_bits(i))) {
+      return test::kQ6_K;
+    }
+    return test::kQ4_K;
+  }));
+  EXPECT_EQ(q4_k_m.precision_hint, "q4_k_m");
+  EXPECT_NE(q4_k_m.precision_hint_why.find("no general.file_type"), std::string::npos);
+  const Model q4_k_s = table_only_model(table_only_llama([](const std::string& n, int i) {
+    if (n == "output") {
+      return test::kQ6_K;
+    }
+    if ((n == "attn_v" && i < 4) || (n == "ffn_down" && i < 1)) {
+      return kQ5_K;
+    }
+    return test::kQ4_K;
+  }));
+  EXPECT_EQ(q4_k_s.precision_hint, "q4_k_s");
+  const Model q8 = table_only_model(
+      table_only_llama([](const std::string&, int) { return test::kQ8_0; }));
+  EXPECT_EQ(q8.precision_hint, "q8_0");
+}
+
+TEST(Gguf, WithoutFileTypeMostlyOneTypeIsNamedSoAndRunsOnLlamaCpp) {
+  // Q8_0 with a Q6_K output head and F16 embeddings: no recipe, mostly Q8_0.
+  const Model q8 = table_only_model(table_only_llama([](const std::string& n, int) {
+    return n == "output" ? test::kQ6_K : n == "token_embd" ? test::kF16 : test::kQ8_0;
+  }));
+  EXPECT_EQ(q8.precision_hint, "q8_0");
+  EXPECT_NE(q8.precision_hint_why.find("mostly Q8_0"), std::string::npos) << q8.precision_hint_why;
+  // Every weight Q4_K, the output head too: no recipe keeps the head at
+  // Q4_K, and no precision is that one block type: its bits per weight,
+  // and still a llama.cpp file.
+  const Model q4 = table_only_model(
+      table_only_llama([](const std::string&, int) { return test::kQ4_K; }));
+  EXPECT_TRUE(q4.precision_hint.ends_with("bpw")) << q4.precision_hint;
+  EXPECT_NE(q4.precision_hint_why.find("mostly Q4_K"), std::string::npos);
+  const auto bpw = parse_precision(q4.precision_hint);
+  ASSERT_TRUE(bpw.ok());
+  EXPECT_FALSE(bpw->gguf);
+  EXPECT_EQ(default_runtime(q4, *bpw, {}), Runtime::LlamaCpp);
+  EXPECT_EQ(default_runtime(*bpw, {}), Runtime::Transformers);  // the same width, no file
+  // A BF16 GGUF: bf16 is no GGUF precision name, but the file is llama.cpp's.
+  const Model bf16 =
+      table_only_model(table_only_llama([](const std::string&, int) { return kBF16; }));
+  EXPECT_EQ(bf16.precision_hint, "bf16");
+  EXPECT_EQ(default_runtime(bf16, *parse_precision("bf16"), {}), Runtime::LlamaCpp);
 }
 
 TEST(Gguf, TypeNames) {

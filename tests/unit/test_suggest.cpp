@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "willfit/planner/planner.hpp"
 #include "willfit/planner/report.hpp"
 #include "willfit/planner/suggest.hpp"
 
@@ -90,12 +91,107 @@ TEST(Suggest, OnAppleSiliconALowerPrecisionIsAGgufOnLlamaCpp) {
   EXPECT_NE(t_p->args.find("--runtime llama.cpp"), std::string::npos) << t_p->args;
   EXPECT_EQ(find(s, "--precision nf4"), nullptr);
   EXPECT_EQ(find(s, "--precision gptq"), nullptr);
-  // The same question on a CUDA card of the same size keeps transformers' formats.
+  // The same question on a CUDA card of the same size offers transformers'
+  // formats too, beside the GGUF on llama.cpp.
   InferenceQuery cuda = query("30b", "bf16", "36gb");
   const auto t = suggest_changes(cuda, estimate_inference(cuda));
-  const Suggestion* c = find(t, "--precision");
-  ASSERT_NE(c, nullptr);
-  EXPECT_EQ(c->args.find("--runtime"), std::string::npos) << c->args;
+  const auto own = std::find_if(t.begin(), t.end(), [](const Suggestion& x) {
+    return x.args.starts_with("--precision") && x.args.find("--runtime") == std::string::npos;
+  });
+  ASSERT_NE(own, t.end());
+}
+
+// A BF16 model on a CUDA card defaults to transformers, but most people run a
+// published model on one card as a GGUF under llama.cpp: when the runtime was
+// not asked for, both are offered, the one that keeps more bits per weight
+// first (Q4_K_M's 4.9 before NF4's 4.5). Asked for transformers, only its
+// own formats.
+TEST(Suggest, ABf16ModelIsOfferedAGgufOnLlamaCppBesideTransformersFormats) {
+  int both = 0;
+  for (const char* size : {"8b", "14b", "24b", "32b", "70b"}) {
+    for (const char* device : {"8gb", "12gb", "16gb", "24gb", "48gb"}) {
+      const InferenceQuery q = query(size, "bf16", device);
+      const Estimate e = estimate_inference(q);
+      const auto s = suggest_changes(q, e);
+      const Suggestion* gguf = find(s, "--precision");
+      std::vector<const Suggestion*> precisions;
+      for (const Suggestion& x : s) {
+        if (x.args.starts_with("--precision") && x.verdict == Verdict::Fits && !x.new_hardware) {
+          precisions.push_back(&x);
+        }
+      }
+      if (precisions.size() < 2 || gguf == nullptr || !gguf->other_runtime) {
+        continue;
+      }
+      ++both;
+      EXPECT_NE(gguf->args.find("--runtime llama.cpp"), std::string::npos) << gguf->args;
+      EXPECT_GE(gguf->precision_bits, precisions[1]->precision_bits)
+          << size << " on " << device << ": " << gguf->args << " before " << precisions[1]->args;
+      EXPECT_FALSE(gguf->tight) << gguf->args;
+      InferenceQuery asked = q;
+      asked.runtime = Runtime::Transformers;
+      for (const Suggestion& x : suggest_changes(asked, estimate_inference(asked))) {
+        if (x.args.starts_with("--precision")) {
+          EXPECT_EQ(x.args.find("--runtime"), std::string::npos) << x.args;
+        }
+      }
+    }
+  }
+  EXPECT_GT(both, 3);
+  // 32 B at BF16 on 24 GB: Q4_K_M on llama.cpp, then a transformers format.
+  const InferenceQuery q = query("32b", "bf16", "24gb");
+  const auto s = suggest_changes(q, estimate_inference(q));
+  ASSERT_GE(s.size(), 2u);
+  EXPECT_EQ(s[0].args, "--precision q4_k_m --runtime llama.cpp") << s[0].line;
+  EXPECT_EQ(s[1].args.find("--runtime"), std::string::npos) << s[1].line;
+}
+
+// A lower precision that fits only within the estimate's error band may not
+// load: the best one that clears the band is offered, a tight one only when
+// none clears, and then its line says so.
+TEST(Suggest, ALowerPrecisionClearsTheErrorBandWhenOneCan) {
+  const InferenceQuery q = query("13b", "q4_k_m", "8gb");
+  const auto s = suggest_changes(q, estimate_inference(q));
+  const Suggestion* p = find(s, "--precision ");
+  ASSERT_NE(p, nullptr);
+  EXPECT_FALSE(p->tight) << p->line;
+  EXPECT_EQ(p->line.find("tight"), std::string::npos) << p->line;
+  // Every better type below Q4_K_M either does not fit or fits only tight.
+  for (const Precision& c : precision_candidates(Runtime::LlamaCpp)) {
+    if (c.bits_per_weight >= q.precision.bits_per_weight) {
+      continue;
+    }
+    if ("--precision " + c.id == p->args) {
+      break;
+    }
+    InferenceQuery alt = q;
+    alt.precision = c;
+    const Estimate e = estimate_inference(alt);
+    EXPECT_TRUE(!e.fits() || e.tight) << c.id;
+  }
+}
+
+// -ngl 0 asked for, RAM unknown: the GPU side fits, the RAM is what is
+// unknown. A suggestion is pasted after the user's command, which keeps
+// -ngl 0: a second card or other hardware would be estimated without it and
+// does not help with it; --ram does, with the plan the user asked for.
+TEST(Suggest, TheUsersGpuLayersStayInEverySuggestion) {
+  InferenceQuery q = query("8b", "q4_k_m", "8gb");
+  q.gpu_layers = 0;
+  const Estimate e = estimate_inference(q);
+  ASSERT_EQ(e.verdict, Verdict::NoFit);
+  std::vector<Device> cards{*raw_device("12gb")};
+  cards[0].kind = DeviceKind::DiscreteGpu;
+  const auto s = suggest_changes(q, e, SuggestInputs{{}, {}, [&] { return cards; }});
+  ASSERT_FALSE(s.empty());
+  for (const Suggestion& x : s) {
+    EXPECT_FALSE(x.new_hardware) << x.line;
+    EXPECT_EQ(x.args.find("--device"), std::string::npos) << x.line;
+  }
+  const Suggestion* ram = find(s, "--ram");
+  ASSERT_NE(ram, nullptr);
+  EXPECT_EQ(ram->verdict, Verdict::Offload);
+  EXPECT_NE(ram->line.find("-ngl 0"), std::string::npos) << ram->line;
 }
 
 TEST(Suggest, NoneWhenItFitsOrNoDeviceIsGiven) {
@@ -128,13 +224,21 @@ TEST(Suggest, LowerPrecisionIsTheWidestThatFits) {
   const Suggestion* p = find(s, "--precision ");
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->verdict, Verdict::Fits);
-  const std::vector<std::string> order{"q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k"};
-  const auto chosen = std::find(order.begin(), order.end(), p->args.substr(12));
+  // In quality order (precision_candidates): every better one does not fit
+  // clear of the error band.
+  const auto order = precision_candidates(Runtime::LlamaCpp);
+  const auto chosen = std::find_if(order.begin(), order.end(), [&](const Precision& c) {
+    return c.id == p->args.substr(12);
+  });
   ASSERT_NE(chosen, order.end());
   ASSERT_NE(chosen, order.begin());  // q8_0 cannot fit 13 GB of weights in 8 GiB
-  InferenceQuery wider = q;
-  wider.precision = *parse_precision(*(chosen - 1));
-  EXPECT_FALSE(estimate_inference(wider).fits());
+  for (auto it = order.begin(); it != chosen; ++it) {
+    InferenceQuery wider = q;
+    wider.precision = *it;
+    const Estimate w = estimate_inference(wider);
+    EXPECT_TRUE(it->bits_per_weight >= q.precision.bits_per_weight || !w.fits() || w.tight)
+        << it->id;
+  }
 }
 
 // Every change that claims to fit, re-run, fits, and its total is below

@@ -265,7 +265,7 @@ DefaultContext ollama_default_context(const InferenceQuery& q) {
 Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
   Estimate e;
   e.terms.reserve(8);  // the most any runtime adds: one allocation
-  e.runtime = q.runtime.value_or(default_runtime(q.precision, q.devices));
+  e.runtime = q.runtime.value_or(default_runtime(q.model, q.precision, q.devices));
   e.context = q.context;
   if (e.runtime == Runtime::Ollama && q.context_is_default) {
     e.context = ollama_default_context(q).tokens;

@@ -354,6 +354,11 @@ Runtime default_runtime(const Precision& precision, const DeviceSet& devices) {
                                                                         : Runtime::Transformers;
 }
 
+Runtime default_runtime(const Model& model, const Precision& precision, const DeviceSet& devices) {
+  return model.source == FactSource::Gguf ? Runtime::LlamaCpp
+                                          : default_runtime(precision, devices);
+}
+
 namespace detail {
 namespace {
 

@@ -10,6 +10,7 @@
 #include "willfit/core/expected.hpp"
 #include "willfit/core/precision.hpp"
 #include "willfit/devices/device.hpp"
+#include "willfit/models/model.hpp"
 
 namespace willfit {
 
@@ -28,6 +29,10 @@ Expected<Runtime> parse_runtime(std::string_view text);
 // (Ollama and LM Studio build on llama.cpp; PyTorch's MPS backend is the
 // exception), see apple_float_on_llama_cpp.
 Runtime default_runtime(const Precision& precision, const DeviceSet& devices = {});
+// The same for a question about `model`: a model read from a GGUF file runs
+// under llama.cpp whatever its precision reads as (a BF16 GGUF, a file that
+// names no general.file_type): a GGUF is a llama.cpp file.
+Runtime default_runtime(const Model& model, const Precision& precision, const DeviceSet& devices);
 // True when default_runtime chose llama.cpp only because the devices are
 // Apple silicon (a float model that elsewhere defaults to transformers).
 bool apple_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices);

@@ -40,6 +40,7 @@
 #include "willfit/core/precision.hpp"
 #include "willfit/core/text.hpp"
 #include "willfit/core/units.hpp"
+#include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
 namespace {
@@ -613,6 +614,53 @@ Expected<GgufRead> read_gguf(std::string_view bytes, std::uint64_t file_size) {
   }
 }
 
+namespace {
+
+// A GGUF without general.file_type (many converters leave it out) is still a
+// llama.cpp file: its precision is named from the tensor table. The llama.cpp
+// file type whose recipe gives the same bytes per type when one does
+// (gguf_file_type_from_mix); else the ggml type that holds most of the
+// weight bytes, said as "mostly"; else (a type willfit has no precision for,
+// a K type outside its recipes) the file's bits per weight. The runtime does
+// not hang on this: a model read from a GGUF runs under llama.cpp
+// (default_runtime).
+void name_precision_from_tensors(Model& m, std::int64_t params) {
+  Bytes total = 0;
+  for (const auto& row : m.weight_mix) {
+    total += row.bytes;
+  }
+  if (total <= 0 || params <= 0) {
+    return;
+  }
+  const Model::TypeBytes& most = m.weight_mix.front();  // sorted, largest first
+  const double share = 100.0 * static_cast<double>(most.bytes) / static_cast<double>(total);
+  if (const std::string recipe = gguf_file_type_from_mix(m); !recipe.empty()) {
+    m.precision_hint = recipe;
+    m.precision_hint_why = fmt::format(
+        "the file has no general.file_type; its tensor types are llama.cpp's {} recipe "
+        "({} holds {:.0f} % of the weight bytes)",
+        parse_precision(recipe)->name, most.type, share);
+    return;
+  }
+  const std::string id = to_lower(most.type);
+  if (parse_precision(id)) {
+    m.precision_hint = id;
+    m.precision_hint_why = fmt::format(
+        "the file has no general.file_type; mostly {}: {:.0f} % of the weight bytes are {} "
+        "tensors (the weights are counted tensor by tensor)",
+        most.type, share, most.type);
+    return;
+  }
+  const double bits = 8.0 * static_cast<double>(total) / static_cast<double>(params);
+  m.precision_hint = fmt::format("{:.4g}bpw", bits);
+  m.precision_hint_why = fmt::format(
+      "the file has no general.file_type; mostly {} ({:.0f} % of the weight bytes), {:.4g} bits "
+      "per weight over the file",
+      most.type, share, bits);
+}
+
+}  // namespace
+
 Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, UnitSystem units) {
   const std::string arch = f.architecture();
   if (arch.empty()) {
@@ -1147,9 +1195,8 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       m.precision_hint = id;
     }
   }
-  if (m.precision_hint.empty() && f.params > 0) {
-    m.precision_hint = fmt::format(
-        "{:.4g}bpw", 8.0 * static_cast<double>(f.weight_bytes) / static_cast<double>(f.params));
+  if (m.precision_hint.empty()) {
+    name_precision_from_tensors(m, f.params);
   }
 
   if (!is_known_gguf_architecture(arch)) {

@@ -49,6 +49,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <string_view>
 
 namespace willfit {
@@ -999,6 +1000,71 @@ std::vector<TypedWeights> typed_weights(const Model& model, const Precision& pre
     }
   }
   return mix;
+}
+
+std::string gguf_file_type_from_mix(const Model& model) {
+  // The file's bytes per ggml type against each recipe's, over the same
+  // shape. The recipe counts the weights the shape names, not every bias or
+  // small F32 vector a converter adds, so a match is within a tolerance: the
+  // types that hold 1 % or more of the bytes are the same, and the bytes
+  // moved between types are under 2 % of the total. The recipes differ by
+  // whole tensor classes (Q4_K_S's attn_v and ffn_down at Q5_K, Q4_K_M's at
+  // Q6_K in the layers use_more_bits picks; about 10 % of a Llama's bytes),
+  // so no two are that close.
+  Bytes file_total = 0;
+  for (const auto& row : model.weight_mix) {
+    file_total += row.bytes;
+  }
+  if (file_total <= 0) {
+    return "";
+  }
+  Model shape = model;
+  shape.weight_mix.clear();
+  shape.expert_mix.clear();
+  shape.batched_mix.clear();
+  shape.file_weight_bytes.reset();
+  std::string best;
+  double best_moved = 0.02;
+  for (const Precision& p : all_precisions()) {
+    if (!has_gguf_recipe(p)) {
+      continue;
+    }
+    std::map<std::string, Bytes> diff;
+    Bytes recipe_total = 0;
+    for (const TypedWeights& w : typed_weights(shape, p)) {
+      const Bytes b = w.matmul + w.experts + w.embeddings;
+      diff[w.type] -= b;
+      recipe_total += b;
+    }
+    if (recipe_total <= 0) {
+      continue;
+    }
+    for (const auto& row : model.weight_mix) {
+      diff[row.type] += row.bytes;
+    }
+    // Each side's share of a type, so a shape that misses a few tensors
+    // altogether moves no type.
+    const double f = static_cast<double>(file_total);
+    const double r = static_cast<double>(recipe_total);
+    double moved = 0;
+    bool same_types = true;
+    for (const auto& [type, d] : diff) {
+      Bytes in_file = 0;
+      for (const auto& row : model.weight_mix) {
+        in_file += row.type == type ? row.bytes : 0;
+      }
+      const double file_share = static_cast<double>(in_file) / f;
+      const double recipe_share = static_cast<double>(in_file - d) / r;
+      same_types = same_types && ((file_share >= 0.01) == (recipe_share >= 0.01) ||
+                                  std::abs(file_share - recipe_share) < 0.005);
+      moved += std::abs(file_share - recipe_share) / 2;
+    }
+    if (same_types && moved < best_moved) {
+      best = p.id;
+      best_moved = moved;
+    }
+  }
+  return best;
 }
 
 namespace detail {

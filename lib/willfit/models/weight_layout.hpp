@@ -71,4 +71,10 @@ Bytes projector_bytes(const Model& model, const Precision& precision);
 // True when `precision` is a llama.cpp file type whose recipe weight_layout models.
 bool has_gguf_recipe(const Precision& precision);
 
+// The llama.cpp file type whose recipe (llama-quant.cpp, replayed by
+// weight_layout over the model's shape) gives the bytes of each ggml type of
+// a read file (Model::weight_mix), for a GGUF without general.file_type: its
+// precision id ("q4_k_m", "q8_0"), or "" when no recipe gives that mix.
+std::string gguf_file_type_from_mix(const Model& model);
+
 }  // namespace willfit

@@ -20,7 +20,7 @@ InferenceQuery search_query(const InferenceQuery& query) {
   q.gpu_layers.reset();
   q.n_cpu_moe.reset();
   if (!q.runtime) {
-    q.runtime = default_runtime(q.precision, q.devices);
+    q.runtime = default_runtime(q.model, q.precision, q.devices);
   }
   return q;
 }

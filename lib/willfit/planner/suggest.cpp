@@ -43,6 +43,7 @@ Suggestion make(std::string change, std::string args, const Estimate& e) {
   s.args = std::move(args);
   s.total_bytes = e.required;
   s.verdict = e.verdict;
+  s.tight = e.tight;
   return s;
 }
 
@@ -119,18 +120,25 @@ InferenceQuery on_llama_cpp(const InferenceQuery& q, const Estimate& e, std::str
   return alt;
 }
 
-// The highest-quality lower precision that fits, among the formats the same
-// runtime loads; `combined` (asked when no single change fits): among GGUF
-// types on llama.cpp, then the best one that fits with a context of at least
-// 2048 tokens. Not for a model file: its bytes are what
-// they are.
-std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e, bool combined) {
+// Where precision() looks: the formats the runtime in play loads; GGUF types
+// on llama.cpp; or (asked when no single change fits) GGUF types on
+// llama.cpp, then with a shorter context.
+enum class PrecisionSearch { SameRuntime, AsGguf, Combined };
+
+// The highest-quality lower precision that fits, among the formats `search`
+// names; Combined: the best GGUF type that fits, else the best one that fits
+// with a context of at least 2048 tokens. Not for a model file: its bytes are
+// what they are.
+std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e,
+                                    PrecisionSearch search) {
+  const bool combined = search == PrecisionSearch::Combined;
   if (q.model.file_weight_bytes) {
     return std::nullopt;
   }
   // The same candidates, in the same quality order, as --precision best.
   const auto try_list = [&](const std::vector<Precision>& candidates, bool cross,
                             bool shorten) -> std::optional<Suggestion> {
+    std::optional<Suggestion> tight_fit;
     for (const Precision& candidate : candidates) {
       const Precision* p = &candidate;
       if (p->bits_per_weight >= q.precision.bits_per_weight) {
@@ -156,15 +164,30 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e, 
         args += fmt::format(" --context {}", longest);
         change += fmt::format(" with a {}-token context", longest);
       }
-      if (auto s = if_fits(alt, change, args)) {
-        s->kld = kld;
-        return costing(s, precision_cost(*p) + (shorten ? ", and a shorter memory" : ""));
+      const Estimate after = estimate_inference(alt);
+      if (!after.fits()) {
+        continue;
+      }
+      Suggestion s = make(change, args, after);
+      s.kld = kld;
+      s.precision_bits = p->bits_per_weight;
+      s.tradeoff = precision_cost(*p) + (shorten ? ", and a shorter memory" : "");
+      if (!after.tight) {
+        return s;
+      }
+      // Within the estimate's error band it may not load: the best type that
+      // clears the band is the advice, this one only when none does.
+      if (!tight_fit) {
+        tight_fit = std::move(s);
       }
     }
-    return std::nullopt;
+    return tight_fit;
   };
   const bool gguf = gguf_runtime(e.runtime);
   const std::vector<Precision> ggufs = precision_candidates(Runtime::LlamaCpp);
+  if (search == PrecisionSearch::AsGguf) {
+    return try_list(ggufs, true, false);
+  }
   if (!combined) {
     // bitsandbytes (NF4, INT8), GPTQ, AWQ and FP8 run on CUDA (and ROCm)
     // kernels; Metal has none of them, so on Apple silicon a lower precision
@@ -184,6 +207,39 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e, 
   return try_list(ggufs, true, true);
 }
 
+// The lower precisions to offer. On the runtime in play; and when that
+// runtime was not asked for but follows from how the model is published
+// (transformers for a BF16 checkpoint on a CUDA card), as a GGUF on
+// llama.cpp too: that is how a published model is mostly run on one card,
+// and llama.cpp's K-quants put more bits where the loss is (Q6_K for attn_v
+// and ffn_down in the layers use_more_bits picks, llama-quant.cpp) where
+// bitsandbytes NF4 spreads 4.5 bits evenly. The one that keeps more bits per
+// weight comes first (each bit halves the rounding error of a weight), the
+// GGUF on a tie: Q4_K_M (4.89 bits) before NF4 (4.5), Q8_0 (8.5) before FP8.
+// On a Mac the runtime's own search is already the GGUF one (precision()).
+std::vector<Suggestion> lower_precisions(const InferenceQuery& q, const Estimate& e) {
+  std::vector<Suggestion> out;
+  std::optional<Suggestion> same = precision(q, e, PrecisionSearch::SameRuntime);
+  std::optional<Suggestion> as_gguf;
+  if (!q.runtime && !gguf_runtime(e.runtime) && !all_apple(q.devices)) {
+    as_gguf = precision(q, e, PrecisionSearch::AsGguf);
+    if (as_gguf) {
+      as_gguf->other_runtime = true;
+    }
+  }
+  if (as_gguf && (!same || as_gguf->precision_bits >= same->precision_bits)) {
+    out.push_back(std::move(*as_gguf));
+    as_gguf.reset();
+  }
+  if (same) {
+    out.push_back(std::move(*same));
+  }
+  if (as_gguf) {
+    out.push_back(std::move(*as_gguf));
+  }
+  return out;
+}
+
 std::optional<Suggestion> context(const InferenceQuery& q, const Estimate& e) {
   InferenceQuery alt = pinned(q, e);
   const std::int64_t longest = max_context(alt);
@@ -192,8 +248,7 @@ std::optional<Suggestion> context(const InferenceQuery& q, const Estimate& e) {
   }
   alt.context = longest;
   alt.context_is_default = false;
-  alt.gpu_layers.reset();
-  alt.n_cpu_moe.reset();
+  // The user's -ngl / --n-cpu-moe stay: the command pasted keeps them.
   return costing(
       if_fits(alt, fmt::format("shorter context ({} tokens, the longest that fits)", longest),
               fmt::format("--context {}", longest)),
@@ -214,8 +269,6 @@ std::optional<Suggestion> second_gpu(const InferenceQuery& q, const Estimate& e)
   alt.devices.devices.push_back(d);
   alt.devices.text = "2x " + q.devices.text;
   alt.tensor_split.clear();
-  alt.gpu_layers.reset();
-  alt.n_cpu_moe.reset();
   return costing(
       if_fits(alt, fmt::format("a second {}", d.kind == DeviceKind::Raw ? "device" : d.name),
               fmt::format("--device \"2x {}\"", q.devices.text)),
@@ -312,8 +365,7 @@ std::optional<Suggestion> other_hardware(const InferenceQuery& q, const Estimate
       InferenceQuery alt = base;
       alt.devices = set;
       alt.tensor_split.clear();
-      alt.gpu_layers.reset();
-      alt.n_cpu_moe.reset();
+      // The user's -ngl / --n-cpu-moe stay, as in the command pasted.
       // Hardware bought to hold it should hold it beyond the estimate's own
       // error: a set that fits only within the band is passed over.
       Estimate after = estimate_inference(alt);
@@ -393,7 +445,10 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
     return std::nullopt;
   }
   const OffloadPlan& p = *planned.offload;
-  if (p.gpu_layers <= 0 || (p.ram_holds && !*p.ram_holds)) {
+  // Nothing on the GPU is no plan to offer, unless the user asked for it
+  // (-ngl 0: the CPU computes, the GPU holds the KV cache and buffers).
+  const bool asked = q.gpu_layers.has_value();
+  if ((p.gpu_layers <= 0 && !asked) || (p.ram_holds && !*p.ram_holds)) {
     return std::nullopt;
   }
   InferenceQuery alt = base;
@@ -494,6 +549,9 @@ std::string line_of(const Suggestion& s, UnitSystem units) {
   std::string line =
       fmt::format("{}: {}: needs {}, {}", s.args, s.change, format_memory(s.total_bytes, units),
                   s.verdict == Verdict::Fits ? "fits" : "fits with offload");
+  if (s.tight) {
+    line += " (tight: within the estimate's error)";
+  }
   if (s.decode_tokens_per_s) {
     line += fmt::format(", about {:.1f} tokens/s decode", *s.decode_tokens_per_s);
   }
@@ -512,14 +570,17 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
     return out;
   }
   const auto add = [&](std::optional<Suggestion> s) {
-    if (s) {
+    if (s && std::none_of(out.begin(), out.end(),
+                          [&](const Suggestion& x) { return x.args == s->args; })) {
       s->line = line_of(*s, query.units);
       out.push_back(std::move(*s));
     }
   };
   add(flash_attention(query, estimate));
   add(kv_cache(query, estimate));
-  add(precision(query, estimate, false));
+  for (auto& s : lower_precisions(query, estimate)) {
+    add(std::move(s));
+  }
   add(context(query, estimate));
   add(second_gpu(query, estimate));
   add(smaller_model(query, estimate, inputs));
@@ -534,8 +595,13 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
   const auto fits_keeping = [&](const Suggestion& s) {
     return s.verdict == Verdict::Fits && keeps_model(s);
   };
-  if (std::none_of(out.begin(), out.end(), fits_keeping)) {
-    add(precision(query, estimate, true));
+  // A GGUF on llama.cpp offered beside the runtime's own formats does not
+  // count either: when only it fits, the combined changes and other hardware
+  // are still worth a look (70 B at BF16 on 24 GB: a 2-bit GGUF, or a card
+  // that holds it at Q8_0).
+  if (std::none_of(out.begin(), out.end(),
+                   [&](const Suggestion& s) { return fits_keeping(s) && !s.other_runtime; })) {
+    add(precision(query, estimate, PrecisionSearch::Combined));
     add(offload(query, estimate, inputs, true));
     if (inputs.other_devices && on_own_gpus(query)) {
       const std::vector<Device> devices = inputs.other_devices();

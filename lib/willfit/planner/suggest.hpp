@@ -19,6 +19,10 @@ struct Suggestion {
   std::string args;       // the command-line change: "--kv-type q8_0", or a new MODEL
   Bytes total_bytes = 0;  // the estimate's total after the change
   Verdict verdict = Verdict::NoFit;
+  bool tight = false;  // it fits only within the estimate's error band (Estimate::tight)
+  // A lower precision as a GGUF on llama.cpp, offered beside the formats of
+  // the runtime the question defaulted to (transformers for a BF16 model).
+  bool other_runtime = false;
   std::optional<double> decode_tokens_per_s;  // offload: the speed it leaves (when estimable)
   std::string tradeoff;       // what the user gives up, in words: "runs slower (layers in RAM)"
   std::string line;           // the text line: "--kv-type q8_0: ..."
@@ -26,6 +30,9 @@ struct Suggestion {
   // The published KL divergence of the precision it changes to (quality.hpp),
   // when it changes the precision to a type that has one: what ranks it.
   std::optional<double> kld;
+  // The bits per weight of the precision it changes to (0: it keeps the
+  // precision): what ranks a GGUF type against another runtime's format.
+  double precision_bits = 0;
   bool same_memory_offload = false;  // part on the CPU of one unified-memory device
 };
 
