@@ -230,6 +230,42 @@ TEST(HybridMamba, NemotronHLayersAreMixerOrMlp) {
   EXPECT_LT(rel(static_cast<double>(m.params), 8.89e9), 0.01);
 }
 
+// Each block of Nemotron-H has one role, so its weights are laid out block
+// by block as the layer order says: 27 mixers, 4 attention blocks, 25 MLPs
+// (the layout once gave every non-attention block a mixer and spread the
+// MLPs: 52 mixers, 12.6 B parameters' worth, +41 % by name). Against the
+// live run's F16 file (tests/live/make_gguf nemotron-nano-9b-v2, 2026-12-02,
+// docs/live-llamacpp.md): llama.cpp's 'CPU_Mapped model buffer size' was
+// 17,780,860,518 bytes.
+TEST(HybridMamba, NemotronHWeightsAreLaidOutBlockByBlock) {
+  auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
+  ASSERT_TRUE(db.ok());
+  auto found = db->find("nemotron-nano-9b-v2");
+  ASSERT_TRUE(found.ok());
+  const Model& cat = found->entry->model;
+  int mixers = 0;
+  int attention = 0;
+  int mlps = 0;
+  for (int i = 0; i < cat.arch.layers; ++i) {
+    const LayerRoles r = layer_roles(cat.arch, i);
+    const char kind = cat.arch.attention.layer_mixers[static_cast<std::size_t>(i)];
+    EXPECT_EQ(r.recurrent, kind == 'R') << i;
+    EXPECT_EQ(r.attention, kind == 'A') << i;
+    EXPECT_EQ(r.mlp, kind == 'F') << i;
+    mixers += r.recurrent ? 1 : 0;
+    attention += r.attention ? 1 : 0;
+    mlps += r.mlp ? 1 : 0;
+  }
+  EXPECT_EQ(mixers, 27);
+  EXPECT_EQ(attention, 4);
+  EXPECT_EQ(mlps, 25);
+  const Bytes f16 = weight_layout(cat, *parse_precision("f16")).total();
+  EXPECT_LT(rel(static_cast<double>(f16), 17780860518.0), 0.001) << f16;
+  // The same from its config.json.
+  const Model c = from_config(nemotron_h());
+  EXPECT_EQ(weight_layout(c, *parse_precision("f16")).total(), f16);
+}
+
 // ibm-granite/granite-4.0-h-small config.json: 40 layers, 36 Mamba-2 and 4
 // attention, every layer an MoE of 72 experts of 768 (10 per token) with a
 // shared MLP of 1536.
@@ -1611,12 +1647,19 @@ TEST(Qwen35, ConfigGgufAndCatalogueGiveTheSameEstimate) {
 // config (norms left out: 56 k and 0.7 M of them in the 0.8B and 27B).
 TEST(Qwen35, ConfigCountsMatchPublishedTotals) {
   const std::vector<std::pair<std::string, double>> published = {
-      {"qwen3.5-0.8b", 752393024.0},   {"qwen3.5-27b", 26895998464.0}, {"qwen3.5-35b-a3b", 34.66e9},
-      {"qwen3.5-122b-a10b", 122.11e9}, {"qwen3.5-397b-a17b", 397e9},   {"qwen3.5-2b", 1881825088.0},
-      {"qwen3.5-4b", 4205751296.0},    {"qwen3.5-9b", 8953803264.0},
+      {"qwen3.5-0.8b", 752393024.0},
+      {"qwen3.5-27b", 26895998464.0},
+      {"qwen3.5-35b-a3b", 34.66e9},
+      {"qwen3.5-122b-a10b", 122.11e9},
+      {"qwen3.5-397b-a17b", 397e9},
+      {"qwen3.5-2b", 1881825088.0},
+      {"qwen3.5-4b", 4205751296.0},
+      {"qwen3.5-9b", 8953803264.0},
       // llama.cpp's n_params of a Qwen3.6-27B GGUF, the Qwen3.8-27B text model's
       // parameter_count, llama-bench of Qwen3.6-35B-A3B-BF16 (the entries' sources).
-      {"qwen3.6-27b", 26895998464.0},  {"qwen3.8-27b", 26895998464.0}, {"qwen3.6-35b-a3b", 34.66e9},
+      {"qwen3.6-27b", 26895998464.0},
+      {"qwen3.8-27b", 26895998464.0},
+      {"qwen3.6-35b-a3b", 34.66e9},
   };
   for (const auto& [id, shape] : q35_sizes()) {
     const Model cfg = from_config(q35_json(shape));

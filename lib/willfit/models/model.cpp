@@ -238,13 +238,27 @@ LayerRoles layer_roles(const Architecture& a, int i) {
   }
   const int attention = attention_layer_count(a);
   const int recurrent = recurrent_layer_count(a);
-  if (a.attention.kind == AttentionKind::Hybrid) {
+  const std::string& mixers = a.attention.layer_mixers;
+  const bool ordered = a.attention.kind == AttentionKind::Hybrid &&
+                       mixers.size() == static_cast<std::size_t>(a.layers) &&
+                       attention + recurrent <= a.layers;
+  // Nemotron-H's blocks have one role each: a mixer, attention, or an MLP
+  // alone ('F'), so its 'A' and 'R' blocks have no MLP.
+  const bool one_role = ordered && mixers.find('F') != std::string::npos;
+  if (ordered) {
+    // The layer order the source names (a GGUF's per-layer KV heads,
+    // layer_types, hybrid_override_pattern, the catalogue's layer_mixers).
+    const char kind = mixers[static_cast<std::size_t>(i)];
+    r.attention = kind == 'A';
+    r.recurrent = kind != 'A' && kind != 'F';  // 'R', or LFM2's 'C' convolutions
+  } else if (a.attention.kind == AttentionKind::Hybrid) {
     r.attention = spread(i, attention, a.layers);
     // Parallel hybrids (Falcon-H1) have both in every layer; otherwise the
     // recurrent layers are the ones without attention.
     r.recurrent = attention + recurrent > a.layers ? spread(i, recurrent, a.layers) : !r.attention;
   }
-  r.mlp = spread(i, mlp_layer_count(a), a.layers);
+  r.mlp = one_role ? mixers[static_cast<std::size_t>(i)] == 'F'
+                   : spread(i, mlp_layer_count(a), a.layers);
   if (r.mlp && a.moe && a.moe->experts > 0 && i >= a.moe->first_dense_layers) {
     const int step = std::max(1, a.moe->layer_step);
     r.moe = (i + 1) % step == 0;
