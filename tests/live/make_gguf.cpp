@@ -643,7 +643,8 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     const bool keep_f32 = t.dims.size() == 1 || t.name.size() < 7 ||
                           t.name.compare(t.name.size() - 7, 7, ".weight") != 0 ||
                           t.name.find("norm") != std::string::npos ||
-                          t.name.find("conv") != std::string::npos;
+                          t.name.find("ssm_conv1d") != std::string::npos ||
+                          t.name.find("shortconv.conv.weight") != std::string::npos;
     t.type =
         keep_f32 ? F32 : weight_type(ftype, t.name, layer, s.layers, t.dims[0], s.tied, s.experts);
     out.push_back(std::move(t));
