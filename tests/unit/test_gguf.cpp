@@ -634,8 +634,8 @@ TEST(Gguf, WithoutFileTypeTheRecipeNamesTheMix) {
     return test::kQ4_K;
   }));
   EXPECT_EQ(q4_k_s.precision_hint, "q4_k_s");
-  const Model q8 = table_only_model(
-      table_only_llama([](const std::string&, int) { return test::kQ8_0; }));
+  const Model q8 =
+      table_only_model(table_only_llama([](const std::string&, int) { return test::kQ8_0; }));
   EXPECT_EQ(q8.precision_hint, "q8_0");
 }
 
@@ -649,8 +649,8 @@ TEST(Gguf, WithoutFileTypeMostlyOneTypeIsNamedSoAndRunsOnLlamaCpp) {
   // Every weight Q4_K, the output head too: no recipe keeps the head at
   // Q4_K, and no precision is that one block type: its bits per weight,
   // and still a llama.cpp file.
-  const Model q4 = table_only_model(
-      table_only_llama([](const std::string&, int) { return test::kQ4_K; }));
+  const Model q4 =
+      table_only_model(table_only_llama([](const std::string&, int) { return test::kQ4_K; }));
   EXPECT_TRUE(q4.precision_hint.ends_with("bpw")) << q4.precision_hint;
   EXPECT_NE(q4.precision_hint_why.find("mostly Q4_K"), std::string::npos);
   const auto bpw = parse_precision(q4.precision_hint);

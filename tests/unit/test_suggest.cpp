@@ -227,9 +227,8 @@ TEST(Suggest, LowerPrecisionIsTheWidestThatFits) {
   // In quality order (precision_candidates): every better one does not fit
   // clear of the error band.
   const auto order = precision_candidates(Runtime::LlamaCpp);
-  const auto chosen = std::find_if(order.begin(), order.end(), [&](const Precision& c) {
-    return c.id == p->args.substr(12);
-  });
+  const auto chosen = std::find_if(order.begin(), order.end(),
+                                   [&](const Precision& c) { return c.id == p->args.substr(12); });
   ASSERT_NE(chosen, order.end());
   ASSERT_NE(chosen, order.begin());  // q8_0 cannot fit 13 GB of weights in 8 GiB
   for (auto it = order.begin(); it != chosen; ++it) {

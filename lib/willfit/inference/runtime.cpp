@@ -355,8 +355,7 @@ Runtime default_runtime(const Precision& precision, const DeviceSet& devices) {
 }
 
 Runtime default_runtime(const Model& model, const Precision& precision, const DeviceSet& devices) {
-  return model.source == FactSource::Gguf ? Runtime::LlamaCpp
-                                          : default_runtime(precision, devices);
+  return model.source == FactSource::Gguf ? Runtime::LlamaCpp : default_runtime(precision, devices);
 }
 
 namespace detail {

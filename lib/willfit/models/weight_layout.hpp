@@ -48,8 +48,8 @@ WeightLayout weight_layout_each_layer(const Model& model, const Precision& preci
 // its CPU backend copies into its own layouts depends on that (runtime.cpp,
 // cpu_extra_buffers).
 struct TypedWeights {
-  std::string type;      // ggml type name: "Q4_K", "F32"
-  Bytes matmul = 0;      // read by a matrix product of a 2-D weight: attention, MLP, output head, norms
+  std::string type;  // ggml type name: "Q4_K", "F32"
+  Bytes matmul = 0;  // read by a matrix product of a 2-D weight: attention, MLP, output head, norms
   Bytes experts = 0;     // routed-expert tensors (3-D, read by mul_mat_id)
   Bytes embeddings = 0;  // token embeddings (read by get_rows)
   // Tied embeddings: the output layer is the embedding tensor loaded a second
