@@ -1956,17 +1956,8 @@ test::GgufWriter mamba_header(const Json& cfg) {
 
 // llama.cpp's compute buffer for `m` on a CPU at these settings.
 Bytes cpu_compute(const Model& m, std::int64_t context, bool flash) {
-  InferenceQuery q;
-  q.model = m;
-  q.precision = *parse_precision("q8_0");
-  Device ram = *raw_device("1024gb");
-  ram.kind = DeviceKind::Cpu;
-  q.devices.devices.push_back(ram);
-  q.runtime = Runtime::LlamaCpp;
-  q.context = context;
-  q.flash_attention = flash ? FlashAttention::On : FlashAttention::Off;
-  q.ubatch = 512;
-  return estimate_inference(q).memory.compute;
+  return llama_cpu_estimate(m, context, flash ? FlashAttention::On : FlashAttention::Off)
+      .memory.compute;
 }
 
 // Bamba, Granite's converter with RoPE kept (conversion/granite.py), keeps
