@@ -1,5 +1,8 @@
 // The training estimate, term by term: conventions, optimizers, LoRA counts,
 // activations, sharding, offload, verdicts and suggestions.
+#include <algorithm>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "willfit/training/training.hpp"
@@ -286,6 +289,24 @@ TEST(TrainingActivations, AutocastKeepsFp32NormInputsAndOneCastPerProjection) {
   EXPECT_EQ(layer_activation_bytes(s, o), expected);
   o.checkpointing = Checkpointing::Full;
   EXPECT_EQ(layer_activation_bytes(s, o), 4 * 4096);
+}
+
+// transformers trains Gemma 2 and 3 with sdpa unless told otherwise, and
+// warns that eager is recommended: the answer says which it counted.
+TEST(TrainingActivations, GemmaAnswersSayEagerIsWhatTransformersRecommends) {
+  TrainingQuery q = query(9e9, llama3_8b());
+  q.model.family = "gemma-2";
+  const auto mentions_eager = [](const TrainingEstimate& e) {
+    return std::any_of(e.assumptions.begin(), e.assumptions.end(), [](const std::string& a) {
+      return a.find("Gemma 2 and 3") != std::string::npos;
+    });
+  };
+  EXPECT_TRUE(mentions_eager(estimate_training(q)));
+  q.flash_attention = false;
+  EXPECT_FALSE(mentions_eager(estimate_training(q)));
+  q.flash_attention = true;
+  q.model.family = "llama-3";
+  EXPECT_FALSE(mentions_eager(estimate_training(q)));
 }
 
 TEST(TrainingActivations, RecomputationAndSequenceParallel) {

@@ -95,9 +95,9 @@
 //    unscales the gradients in place: nothing to count. LoRA and QLoRA keep
 //    the frozen base at 16 or 4 bits, where autocast casts nothing; PEFT
 //    keeps the adapters fp32, so --amp gives them 4 + 4 + optimizer bytes and
-//    a 16-bit copy, and leaves the base's activations as they were. The HF
-//    pages count this as 18 bytes per parameter: "6 bytes (fp32 and fp16
-//    model) + 4 gradients + 8 AdamW" (model training anatomy).
+//    a 16-bit copy, and leaves the base's activations as they were. HF's
+//    model training anatomy page counts this as 18 bytes per parameter: 6 for
+//    the fp32 and fp16 weights, 4 gradients, 8 AdamW.
 //
 // Attention without flash attention (--flash-attn off) follows transformers'
 // eager_attention_forward (models/llama/modeling_llama.py, copied into the
@@ -601,7 +601,7 @@ LayerShape layer_shape(const Architecture& a, double bytes_per_value) {
 //     shrinks k and v); the MLP: GELU input and second matmul input
 //     (2 B sb ffn, = 16 sbh at ffn = 4h) or, gated (SwiGLU), the gate and up
 //     outputs, the activation and the product (4 B sb ffn);
-//   - attention scores, without flash attention: Korthikanti count
+//   - attention scores, without flash attention: Korthikanti et al. count
 //     Megatron's fused softmax, whose output stays at B bytes (B a s^2 b),
 //     and with dropout its mask and output (a s^2 b + B a s^2 b). transformers'
 //     eager attention (the essay above) keeps the softmax output in fp32 and
@@ -1089,14 +1089,20 @@ void describe(const TrainingQuery& q, TrainingEstimate& e) {
         "QLoRA (--checkpointing none to turn it off)");
   }
   if (q.autocast) {
-    e.assumptions.push_back(fmt::format(
-        "torch.amp autocast to {} (the HF Trainer's {}=True on an fp32 model): fp32 weights are "
-        "the master copy, gradients fp32; each linear weight is cast to {} once per forward pass "
-        "and kept until the backward pass uses it{}",
-        to_string(q.precision), to_string(q.precision), to_string(q.precision),
+    const std::string p(to_string(q.precision));
+    e.assumptions.push_back(
         q.method == TrainMethod::Full
-            ? "; norms, softmax and the residual stream run in fp32"
-            : "; the frozen base stays as stored, PEFT's adapters are fp32"));
+            ? fmt::format(
+                  "torch.amp autocast to {} (the HF Trainer's {}=True on an fp32 model): fp32 "
+                  "weights are the master copy, gradients fp32; each linear weight is cast to {} "
+                  "once per forward pass and kept until the backward pass uses it; norms, softmax "
+                  "and the residual stream run in fp32",
+                  p, p, p)
+            : fmt::format(
+                  "torch.amp autocast to {} (the HF Trainer's {}=True with PEFT): the frozen base "
+                  "runs as stored, where autocast casts nothing; PEFT's fp32 adapters are their "
+                  "own master copy, with fp32 gradients and a {} copy each",
+                  p, p, p));
   }
   if (!q.flash_attention) {
     e.assumptions.push_back(fmt::format(
@@ -1106,6 +1112,14 @@ void describe(const TrainingQuery& q, TrainingEstimate& e) {
         q.precision == TrainPrecision::Fp32 && !q.autocast
             ? ""
             : " and the 16-bit copy the next matmul saves"));
+  }
+  if (q.flash_attention && (q.model.family == "gemma-2" || q.model.family == "gemma-3")) {
+    // Gemma2/Gemma3ForCausalLM.forward warn in training unless the
+    // implementation is eager, and train with the one configured (sdpa).
+    e.assumptions.push_back(
+        "attention: sdpa, which transformers picks for Gemma 2 and 3 too, though it warns that "
+        "they should be trained with eager attention, which keeps the s x s scores "
+        "(--flash-attn off)");
   }
   if (!q.flash_attention && q.checkpointing == Checkpointing::None) {
     e.warnings.push_back(
@@ -1154,8 +1168,9 @@ TrainingEstimate estimate_training(const TrainingQuery& q) {
       s.total(), s.weights, s.gradients,
       q.grad_dtype == GradDtype::HalfPlusFp32 ? " (16-bit + fp32 accumulation)" : "", s.master,
       s.optimizer, to_string(q.optimizer),
-      q.autocast ? fmt::format(", and a {} copy of each linear weight while autocast holds it",
-                               to_string(q.precision))
+      q.autocast ? fmt::format(", and a {} copy of each {} weight while autocast holds it",
+                               to_string(q.precision),
+                               q.method == TrainMethod::Full ? "linear" : "adapter")
                  : "");
   e.total_gpus = q.gpus * q.nodes;
   const int mp = q.tp * q.pp;
