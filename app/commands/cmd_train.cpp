@@ -68,6 +68,7 @@ struct Flags {
   bool fsdp = false;
   bool sp = false;
   bool dropout = false;
+  bool amp = false;
   bool offload_optimizer = false;
   bool offload_params = false;
   bool json = false;
@@ -137,10 +138,17 @@ Expected<TrainingQuery> build_query(const Texts& t, const Flags& f, const Enviro
     }
     q.checkpointing = *ckpt;
   }
-  if (t.flash != "on" && t.flash != "off") {
-    return make_error("invalid --flash-attn '" + t.flash + "': use on or off");
+  // transformers' attn_implementation names are accepted too.
+  const std::string& flash = t.flash;
+  if (flash == "on" || flash == "sdpa" || flash == "flash_attention_2") {
+    q.flash_attention = true;
+  } else if (flash == "off" || flash == "eager") {
+    q.flash_attention = false;
+  } else {
+    return make_error("invalid --flash-attn '" + t.flash +
+                      "': use on (sdpa, flash_attention_2) or off (eager)");
   }
-  q.flash_attention = t.flash == "on";
+  q.autocast = f.amp;
   q.sequence_parallel = f.sp;
   q.dropout = f.dropout;
   struct Count {
@@ -232,7 +240,13 @@ int run_train(const std::vector<std::string>& args, Context& ctx) {
   app.add_option("--checkpointing", t.checkpointing,
                  "Activation recomputation: none, selective, full (default: full for qlora, as "
                  "PEFT, else none)");
-  app.add_option("--flash-attn", t.flash, "Flash attention: on (default) or off");
+  app.add_option("--flash-attn", t.flash,
+                 "Attention: on (default: sdpa, transformers' default, or flash_attention_2) or "
+                 "off (eager); transformers' names are accepted too");
+  app.add_flag("--amp", f.amp,
+               "torch.amp autocast to the --precision (bf16 or fp16) over an fp32 model, as the "
+               "HF Trainer's bf16=True/fp16=True: fp32 weights and gradients, 16-bit weight "
+               "copies");
   app.add_option("--gpus", t.gpus, "GPUs per node (default 1, or the count --device names)");
   app.add_option("--nodes", t.nodes, "Nodes (default 1)");
   auto* zero = app.add_option("--zero", t.zero, "ZeRO stage 0 (default), 1, 2 or 3");

@@ -55,8 +55,9 @@ std::string setup_text(const TrainingQuery& q, const TrainingEstimate& e) {
 }
 
 std::string verdict_line(const TrainingQuery& q, const TrainingEstimate& e) {
-  const std::string what = fmt::format("{} of {} ({}, {})", method_text(q), q.model.name,
-                                       to_string(q.precision), to_string(q.optimizer));
+  const std::string what =
+      fmt::format("{} of {} ({}{}, {})", method_text(q), q.model.name, to_string(q.precision),
+                  q.autocast ? " autocast" : "", to_string(q.optimizer));
   if (!e.device_known) {
     return fmt::format("{} needs {} per GPU (no --device given: nothing to compare with)\n", what,
                        format_memory(e.required, q.units));
@@ -114,6 +115,7 @@ std::string render_train_text(const TrainingQuery& q, const TrainingEstimate& e,
   s += row("weights", b.weights,
            q.method == TrainMethod::Qlora  ? "NF4 base (double quantisation) + adapters"
            : q.method == TrainMethod::Lora ? "frozen 16-bit base + adapters"
+           : q.autocast                    ? "fp32 (autocast)"
                                            : std::string(to_string(q.precision)),
            q.units);
   s += row("gradients", b.gradients,
@@ -123,8 +125,14 @@ std::string render_train_text(const TrainingQuery& q, const TrainingEstimate& e,
   s += row("optimizer states", b.optimizer,
            fmt::format("{}, {:.4g} bytes/param", to_string(q.optimizer), e.state.optimizer),
            q.units);
-  s += row("fp32 master weights", b.master_weights, fmt::format("{:g} bytes/param", e.state.master),
+  s += row("fp32 master weights", b.master_weights,
+           q.autocast ? "none: the fp32 weights are the master"
+                      : fmt::format("{:g} bytes/param", e.state.master),
            q.units);
+  if (q.autocast) {
+    s += row(fmt::format("{} weight copies", to_string(q.precision)), b.weight_copies,
+             "autocast's casts, held until the backward pass", q.units);
+  }
   s += row("activations", b.activations, "kept for the backward pass, with the logits", q.units);
   s += row("buffers", b.buffers,
            q.fsdp || q.zero >= 3 ? "gathered layer" : (q.zero > 0 ? "ZeRO bucket" : "temporary"),
@@ -204,6 +212,7 @@ std::string render_train_json(const TrainingQuery& q, const TrainingEstimate& e)
   query["seq_len"] = q.seq_len;
   query["checkpointing"] = std::string(to_string(q.checkpointing));
   query["flash_attention"] = q.flash_attention;
+  query["amp"] = q.autocast;
   query["sequence_parallel"] = q.sequence_parallel;
   query["gpus_per_node"] = q.gpus;
   query["nodes"] = q.nodes;
@@ -237,6 +246,7 @@ std::string render_train_json(const TrainingQuery& q, const TrainingEstimate& e)
   per["gradients_bytes"] = b.gradients;
   per["optimizer_bytes"] = b.optimizer;
   per["master_weights_bytes"] = b.master_weights;
+  per["weight_copies_bytes"] = b.weight_copies;
   per["activations_bytes"] = b.activations;
   per["buffers_bytes"] = b.buffers;
   per["overhead_bytes"] = b.overhead;

@@ -1,5 +1,8 @@
 // The training estimate, term by term: conventions, optimizers, LoRA counts,
 // activations, sharding, offload, verdicts and suggestions.
+#include <algorithm>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "willfit/training/training.hpp"
@@ -76,6 +79,59 @@ TEST(TrainingStates, Fp32HasNoMasterCopyAndFp8KeepsOneByteWeights) {
   q.master_weights.reset();
   EXPECT_EQ(state_bytes(q).weights, 1);
   EXPECT_EQ(state_bytes(q).total(), 15);
+}
+
+// torch.amp autocast: the fp32 parameters are the master copy, their
+// gradients fp32; each linear weight's 16-bit copy is a term of its own.
+TEST(TrainingStates, AutocastKeepsFp32ParametersAndCopiesTheLinearWeights) {
+  TrainingQuery q = query(8030261248.0, llama3_8b());
+  q.autocast = true;
+  const StateBytes s = state_bytes(q);
+  EXPECT_EQ(s.weights, 4);
+  EXPECT_EQ(s.gradients, 4);
+  EXPECT_EQ(s.master, 0);
+  EXPECT_EQ(s.optimizer, 8);
+  const TrainingEstimate e = estimate_training(q);
+  // Attention 4096 x (4096 + 1024 + 1024 + 4096), SwiGLU 3 x 4096 x 14336,
+  // 32 layers, and the output head; not the embedding.
+  const std::int64_t linear =
+      32 * (4096LL * (4096 + 1024 + 1024 + 4096) + 3LL * 4096 * 14336) + 128256LL * 4096;
+  EXPECT_EQ(autocast_cast_params(q.model.arch), linear);
+  EXPECT_EQ(e.per_gpu.weight_copies, 2 * linear);
+  EXPECT_EQ(e.per_gpu.master_weights, 0);
+  // The same for fp16 and bf16 (one code path), and nothing without autocast.
+  q.precision = TrainPrecision::Fp16;
+  EXPECT_EQ(estimate_training(q).required, e.required);
+  q.autocast = false;
+  EXPECT_EQ(estimate_training(q).per_gpu.weight_copies, 0);
+}
+
+// With LoRA the frozen base stays 16-bit; PEFT's fp32 adapters get fp32
+// gradients and a 16-bit copy each.
+TEST(TrainingStates, AutocastWithLoraCopiesTheAdaptersOnly) {
+  TrainingQuery q = query(6738415616.0, llama2_7b());
+  q.method = TrainMethod::Lora;
+  const TrainingEstimate plain = estimate_training(q);
+  q.autocast = true;
+  const TrainingEstimate amp = estimate_training(q);
+  const std::int64_t adapters = 4194304;  // r 8 on q_proj and v_proj
+  EXPECT_EQ(amp.per_gpu.weight_copies, 2 * adapters);
+  EXPECT_EQ(amp.per_gpu.weights, plain.per_gpu.weights + 2 * adapters);
+  EXPECT_EQ(amp.per_gpu.activations, plain.per_gpu.activations);
+}
+
+TEST(TrainingStates, AutocastNeedsA16BitPrecisionAndItsOwnStates) {
+  TrainingQuery q = query(7e9, llama2_7b());
+  q.autocast = true;
+  EXPECT_TRUE(validate(q).ok());
+  q.precision = TrainPrecision::Fp32;
+  EXPECT_FALSE(validate(q).ok());
+  q.precision = TrainPrecision::Fp16;
+  q.master_weights = true;
+  EXPECT_FALSE(validate(q).ok());
+  q.master_weights.reset();
+  q.grad_dtype = GradDtype::Fp32;
+  EXPECT_FALSE(validate(q).ok());
 }
 
 TEST(TrainingStates, OptimizerStateBytes) {
@@ -196,6 +252,61 @@ TEST(TrainingActivations, GqaAndSwigluUseTheRealWidths) {
   // statistics 16 bytes.
   const Bytes expected = 8 * 4096 + 2 * (4096 + 1024 + 1024 + 4096) + 8 * 14336 + 4 * 32 + 16;
   EXPECT_EQ(layer_activation_bytes(s, o), expected);
+}
+
+// transformers' eager_attention_forward on a GQA decoder in bf16: repeat_kv
+// expands K and V to the 32 heads before the matmuls save them; the softmax
+// runs in fp32 and its bf16 copy is what the second matmul saves.
+TEST(TrainingActivations, EagerAttentionKeepsTheFp32SoftmaxAndRepeatedKv) {
+  LayerShape s = layer_shape(llama3_8b(), 2);
+  ActivationOptions o;
+  o.seq = 1;
+  o.flash_attention = false;
+  // Per token: norms and matmul inputs 4 x 2 h, Q, K and V at 32 heads and
+  // the output projection's input 2 x 4 q, SwiGLU 4 x 2 ffn, per head and key
+  // the fp32 softmax and its bf16 copy (4 + 2), two norms' statistics.
+  const Bytes eager = 8 * 4096 + 2 * 4 * 4096 + 8 * 14336 + 32 * 6 + 16;
+  EXPECT_EQ(layer_activation_bytes(s, o), eager);
+  // Attention dropout: its mask and bf16 output in place of the copy (4 + 1
+  // + 2), beside the two hidden-state masks.
+  s.dropout = true;
+  EXPECT_EQ(layer_activation_bytes(s, o), eager + 32 * 1 + 2 * 4096);
+  // Megatron's fused softmax keeps bf16 probabilities (Korthikanti's count).
+  s.dropout = false;
+  o.softmax_fp32 = false;
+  EXPECT_EQ(layer_activation_bytes(s, o), eager - 32 * 4);
+}
+
+// Under autocast the residual stream and the norm inputs are fp32, and q, k,
+// v (gate, up) each save their own bf16 cast of the normed fp32 states.
+TEST(TrainingActivations, AutocastKeepsFp32NormInputsAndOneCastPerProjection) {
+  const LayerShape s = layer_shape(llama3_8b(), 2);
+  ActivationOptions o;
+  o.seq = 1;
+  o.autocast = true;
+  const Bytes expected =
+      (2 * 4 + 3 * 2 + 2 * 2) * 4096 + 2 * (4096 + 1024 + 1024 + 4096) + 8 * 14336 + 4 * 32 + 16;
+  EXPECT_EQ(layer_activation_bytes(s, o), expected);
+  o.checkpointing = Checkpointing::Full;
+  EXPECT_EQ(layer_activation_bytes(s, o), 4 * 4096);
+}
+
+// transformers trains Gemma 2 and 3 with sdpa unless told otherwise, and
+// warns that eager is recommended: the answer says which it counted.
+TEST(TrainingActivations, GemmaAnswersSayEagerIsWhatTransformersRecommends) {
+  TrainingQuery q = query(9e9, llama3_8b());
+  q.model.family = "gemma-2";
+  const auto mentions_eager = [](const TrainingEstimate& e) {
+    return std::any_of(e.assumptions.begin(), e.assumptions.end(), [](const std::string& a) {
+      return a.find("Gemma 2 and 3") != std::string::npos;
+    });
+  };
+  EXPECT_TRUE(mentions_eager(estimate_training(q)));
+  q.flash_attention = false;
+  EXPECT_FALSE(mentions_eager(estimate_training(q)));
+  q.flash_attention = true;
+  q.model.family = "llama-3";
+  EXPECT_FALSE(mentions_eager(estimate_training(q)));
 }
 
 TEST(TrainingActivations, RecomputationAndSequenceParallel) {

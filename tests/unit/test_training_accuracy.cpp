@@ -92,17 +92,29 @@ Architecture bert_large_classifier() {
   return a;
 }
 
+// One bert-large layer as the HF runs train it: BERT's dropout, eager
+// attention, batch 4 x 512 tokens.
+LayerShape bert_layer(double bytes_per_value) {
+  LayerShape s = layer_shape(bert_large_classifier(), bytes_per_value);
+  s.dropout = true;
+  return s;
+}
+
+ActivationOptions bert_batch4() {
+  ActivationOptions o;
+  o.seq = 512;
+  o.micro_batch = 4;
+  o.flash_attention = false;
+  return o;
+}
+
 // What autograd keeps for one bert-large layer trained in fp32 with eager
 // attention and dropout, tensor by tensor from transformers'
 // models/bert/modeling_bert.py and the saved tensors of torch's backward
 // functions (addmm, bmm, softmax, native_dropout, gelu, native_layer_norm):
 TEST(TrainingActivations, BertLayerKeepsWhatAutogradSaves) {
-  LayerShape s = layer_shape(bert_large_classifier(), 4);
-  s.dropout = true;
-  ActivationOptions o;
-  o.seq = 512;
-  o.micro_batch = 4;
-  o.flash_attention = false;
+  const LayerShape s = bert_layer(4);
+  ActivationOptions o = bert_batch4();
   const double sb = 512.0 * 4;
   const double sbh = sb * 1024;
   const double scores = 16.0 * 512 * sb;  // heads x s x s x b
@@ -136,6 +148,55 @@ TEST(TrainingActivations, BertLayerKeepsWhatAutogradSaves) {
   EXPECT_EQ(layer_activation_bytes(s, flash), layer_activation_bytes(s, flash_new));
 }
 
+// The same layer under torch.cuda.amp autocast to fp16 (the HF Trainer's
+// fp16=True), tensor by tensor from transformers' models/bert/modeling_bert.py
+// of January 2022 and PyTorch's autocast op lists (aten/src/ATen/autocast_mode):
+// linear and matmul cast their inputs to fp16 and save the fp16 tensors;
+// softmax and layer_norm run in fp32; dropout and GELU keep their input's
+// dtype. BERT's additive mask is built in the parameters' dtype (fp32), so the
+// fp16 scores plus the mask are fp32, and fp16 + fp32 residual sums are fp32.
+TEST(TrainingActivations, BertLayerUnderAutocastKeepsWhatAutogradSaves) {
+  const LayerShape s = bert_layer(2);
+  ActivationOptions o = bert_batch4();
+  o.autocast = true;
+  const double sb = 512.0 * 4;
+  const double sbh = sb * 1024;
+  const double scores = 16.0 * 512 * sb;
+  const double f16 = 2;
+  const double f32 = 4;
+  const double saved =
+      // BertSelfAttention: query, key and value each cast the fp32 layer
+      // input (three fp16 copies), Q and K (fp16 linear outputs), the fp32
+      // softmax output, the dropout mask, the fp16 cast of the dropped
+      // probabilities the second matmul saves, and V
+      3 * f16 * sbh + 2 * f16 * sbh + f32 * scores + scores + f16 * scores + f16 * sbh +
+      // BertSelfOutput: the dense input (fp16 context), the dropout mask,
+      // LayerNorm's fp32 input and its mean and rstd
+      f16 * sbh + sbh + f32 * sbh + 2 * f32 * sb +
+      // BertIntermediate: the dense layer's fp16 cast of LayerNorm's output,
+      // GELU's fp16 input (4h)
+      f16 * sbh + f16 * 4 * sbh +
+      // BertOutput: the dense input (GELU's fp16 output, 4h), the dropout
+      // mask, LayerNorm's fp32 input and its statistics
+      f16 * 4 * sbh + sbh + f32 * sbh + 2 * f32 * sb;
+  EXPECT_EQ(layer_activation_bytes(s, o), static_cast<Bytes>(saved));
+  // 42 sbh besides the scores, where fp32 keeps 66 sbh.
+  EXPECT_EQ(saved - 7 * scores - 16 * sb, 42 * sbh);
+  // PyTorch before 1.11: softmax's fp32 input as well.
+  o.softmax_keeps_input = true;
+  EXPECT_EQ(layer_activation_bytes(s, o), static_cast<Bytes>(saved + f32 * scores));
+  // Gradient checkpointing keeps the fp32 layer input.
+  o.checkpointing = Checkpointing::Full;
+  EXPECT_EQ(layer_activation_bytes(s, o), static_cast<Bytes>(f32 * sbh));
+}
+
+// autocast casts every linear weight of bert-large (the classifier's 2 x 1024
+// included) and no embedding: 24 layers of 4 h^2 + 8 h^2 (biases and the
+// pooler are not counted).
+TEST(TrainingStates, AutocastCopiesTheLinearWeights) {
+  EXPECT_EQ(autocast_cast_params(bert_large_classifier()), 24 * 12 * 1024 * 1024 + 2 * 1024);
+}
+
 TrainingQuery query_for(double params, const Architecture& a) {
   TrainingQuery q;
   q.model.name = "test";
@@ -150,9 +211,13 @@ TrainingQuery query_for(double params, const Architecture& a) {
 // They were made in January 2022 (the nvidia-smi output in
 // model_memory_anatomy.md is dated Tue Jan 11 2022), before PyTorch 1.11
 // (March 2022), so softmax's backward still held its input.
-double hf_bert(int micro_batch, Checkpointing c, Optimizer opt = Optimizer::AdamW) {
+// fp16=True runs the Trainer's native amp (torch.cuda.amp.autocast around the
+// forward pass and the loss, GradScaler): --precision fp16 --amp.
+double hf_bert(int micro_batch, Checkpointing c, Optimizer opt = Optimizer::AdamW,
+               bool fp16 = false) {
   TrainingQuery q = query_for(335141888.0, bert_large_classifier());
-  q.precision = TrainPrecision::Fp32;
+  q.precision = fp16 ? TrainPrecision::Fp16 : TrainPrecision::Fp32;
+  q.autocast = fp16;
   q.optimizer = opt;
   q.micro_batch = micro_batch;
   q.seq_len = 512;
@@ -234,6 +299,7 @@ double gpt3_layer_mib(int tp, bool sp, Checkpointing c) {
   o.sequence_parallel = sp;
   o.checkpointing = c;
   o.flash_attention = false;
+  o.softmax_fp32 = false;  // Megatron's fused softmax, as the paper counts
   return static_cast<double>(layer_activation_bytes(gpt3_shape(), o)) / kMiB;
 }
 
@@ -247,6 +313,7 @@ double llama_shape_gib(Checkpointing c) {
   o.seq = 4096;
   o.checkpointing = c;
   o.flash_attention = false;
+  o.softmax_fp32 = false;
   return 32.0 * static_cast<double>(layer_activation_bytes(s, o)) / kGiB;
 }
 
@@ -382,6 +449,24 @@ const std::map<std::string, std::function<double()>>& cases() {
        [] { return hf_bert(4, Checkpointing::None, Optimizer::Adafactor); }},
       {"hf_bert_large_bs4_adam8bit",
        [] { return hf_bert(4, Checkpointing::None, Optimizer::AdamW8bit); }},
+      {"hf_bert_large_bs4_fp16",
+       [] { return hf_bert(4, Checkpointing::None, Optimizer::AdamW, true); }},
+      {"hf_bert_large_bs1_ga4_gc_fp16",
+       [] { return hf_bert(1, Checkpointing::Full, Optimizer::AdamW, true); }},
+      {"hf_bert_large_bs1_ga4_gc_fp16_adafactor",
+       [] { return hf_bert(1, Checkpointing::Full, Optimizer::Adafactor, true); }},
+      {"hf_bert_large_bs1_ga4_gc_fp16_adam8bit",
+       [] { return hf_bert(1, Checkpointing::Full, Optimizer::AdamW8bit, true); }},
+      {"hf_bert_large_fp16_saving_bs4",
+       [] {
+         return hf_bert(4, Checkpointing::None) -
+                hf_bert(4, Checkpointing::None, Optimizer::AdamW, true);
+       }},
+      {"hf_bert_large_fp16_cost_gc",
+       [] {
+         return hf_bert(1, Checkpointing::Full, Optimizer::AdamW, true) -
+                hf_bert(1, Checkpointing::Full);
+       }},
       {"qlora_llama7b_4bit_base",
        [] {
          return static_cast<double>(qlora_base_bytes(query_for(6738415616.0, llama2_7b()).model)) /

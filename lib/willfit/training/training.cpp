@@ -64,6 +64,53 @@
 // 7. Allocator margin: PyTorch's caching allocator reserves more than it
 //    hands out (llama-recipes logs: 19 GB allocated, 20 GB reserved), so we
 //    add 5 % of the allocated total, at least 256 MiB.
+// 8. torch.amp autocast (--amp; the HF Trainer's fp16=True or bf16=True on a
+//    model loaded in fp32) is another mechanism than the 16-bit model with an
+//    fp32 master copy above; both dtypes take one code path, the 16-bit one
+//    being fp16 or bf16. From PyTorch's aten/src/ATen/autocast_mode.{h,cpp}:
+//    - the parameters stay fp32: they are the master copy (no separate one),
+//      their gradients are fp32, and so are the optimizer states: 4 + 4 +
+//      optimizer bytes per parameter;
+//    - ops on the lower_precision_fp list (linear, matmul, addmm, bmm,
+//      baddbmm, conv, scaled_dot_product_attention, ...) cast every
+//      floating input to the 16-bit dtype. cached_cast keeps the cast of an
+//      fp32 leaf that requires grad (a weight) in a cache until the outermost
+//      autocast region exits, at the end of the forward pass; the matmul has
+//      saved that copy for its backward, so every linear layer's 16-bit
+//      weight lives until the backward pass reaches it: 2 bytes x the linear
+//      weights (autocast_cast_params) at the end of the forward pass, the
+//      peak. Under gradient checkpointing the forward runs without grad, but
+//      the cache does not look at grad mode, so the copies are there too.
+//      Embeddings (embedding is on no list) and norm weights are not cast;
+//      the other inputs are not leaves, so each op casts its own copy: the
+//      three projections reading a norm's fp32 output save three 16-bit
+//      copies of it, gate and up two;
+//    - ops on the fp32 lists (layer_norm, softmax, log_softmax, pow, the
+//      losses, ...) run in fp32: the norms save fp32 inputs, and since the
+//      embeddings are fp32 and an fp32 + 16-bit add promotes, the residual
+//      stream is fp32 (a checkpointed layer input is 4 bytes);
+//    - everything else (GELU, SiLU, dropout, the elementwise products) runs
+//      in its input's dtype: 16 bits after a linear layer.
+//    GradScaler (fp16) keeps a one-element scale and growth tracker and
+//    unscales the gradients in place: nothing to count. LoRA and QLoRA keep
+//    the frozen base at 16 or 4 bits, where autocast casts nothing; PEFT
+//    keeps the adapters fp32, so --amp gives them 4 + 4 + optimizer bytes and
+//    a 16-bit copy, and leaves the base's activations as they were. HF's
+//    model training anatomy page counts this as 18 bytes per parameter: 6 for
+//    the fp32 and fp16 weights, 4 gradients, 8 AdamW.
+//
+// Attention without flash attention (--flash-attn off) follows transformers'
+// eager_attention_forward (models/llama/modeling_llama.py, copied into the
+// other decoders): repeat_kv expands K and V to every head, the matmuls save
+// them at that width; softmax(..., dtype=torch.float32) saves its fp32 output;
+// .to(query.dtype) makes the 16-bit copy the second matmul saves; dropout
+// (attention_dropout > 0, --dropout) saves a 1-byte mask and its 16-bit
+// output instead of that copy. Per head and score: 4 + B, or 4 + 1 + B with
+// dropout; in fp32 the cast is a no-op: 4, or 4 + 1 + 4. Under autocast the
+// same: softmax is on the fp32 list and the matmul casts its probabilities
+// back. sdpa (transformers' default wherever torch >= 2.1.1,
+// utils/import_utils.py is_torch_sdpa_available) and flash_attention_2 keep
+// no s^2 tensor: the default, --flash-attn on.
 //
 // Units: every term is computed in bytes as a double and rounded once; GB in
 // the arithmetic text is 10^9 bytes, GiB 2^30.
@@ -95,7 +142,8 @@ constexpr const char* kStatesSource =
     "ZeRO paper (2+2+K), Ultra-Scale Playbook, HF model training anatomy "
     "(training-estimators.md 1.1)";
 constexpr const char* kActivationSource =
-    "Korthikanti et al. 2022, arXiv 2205.05198, generalised to GQA, SwiGLU and flash attention";
+    "Korthikanti et al. 2022, arXiv 2205.05198, generalised to GQA, SwiGLU, flash attention, "
+    "transformers' eager attention and torch autocast";
 
 template <class E, std::size_t N>
 Expected<E> parse_enum(std::string_view what, std::string_view text,
@@ -407,6 +455,12 @@ Bytes qlora_base_bytes(const Model& model) {
   return weight_bytes(base, nf4dq);
 }
 
+std::int64_t autocast_cast_params(const Architecture& arch) {
+  const ParamBreakdown p = count_params(arch);
+  // The output head casts its weight whether or not it is the embedding's.
+  return p.linear() + arch.vocab_size * arch.hidden_size + p.vision;
+}
+
 double optimizer_bytes_per_param(Optimizer optimizer) {
   switch (optimizer) {
     case Optimizer::AdamW:
@@ -487,6 +541,12 @@ StateBytes state_bytes(const TrainingQuery& q) {
   if (q.master_weights && q.precision != TrainPrecision::Fp32) {
     s.master = *q.master_weights ? 4 : 0;
   }
+  if (q.autocast) {
+    // The fp32 parameters are the master copy; gradients take their dtype.
+    s.weights = 4;
+    s.gradients = 4;
+    s.master = 0;
+  }
   s.optimizer = q.optimizer == Optimizer::Adafactor
                     ? adafactor_bytes_per_param(q, trainable_params(q))
                     : optimizer_bytes_per_param(q.optimizer);
@@ -501,17 +561,21 @@ LayerShape layer_shape(const Architecture& a, double bytes_per_value) {
   s.heads = a.heads;
   s.bytes = bytes_per_value;
   s.gated = a.mlp_gated;
-  s.dropout = false;  // current decoder models train without dropout
+  s.mlp_inputs = a.mlp_gated ? 2 : 1;  // gate and up, or up
+  s.dropout = false;                   // current decoder models train without dropout
   if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
     const auto& x = a.attention;
     const std::int64_t qk = x.qk_nope_head_dim + x.qk_rope_head_dim;
     s.q_width = a.heads * qk;
     s.k_width = a.heads * qk;  // decompressed per head
     s.v_width = a.heads * (x.v_head_dim > 0 ? x.v_head_dim : a.head_dim);
+    s.kv_heads = a.heads;
+    s.attention_inputs = 2;  // q_a_proj (or q_proj) and kv_a_proj_with_mqa
   } else {
     s.q_width = std::int64_t{a.heads} * a.head_dim;
     s.k_width = std::int64_t{a.kv_heads} * a.head_dim;
     s.v_width = s.k_width;
+    s.kv_heads = a.kv_heads > 0 ? a.kv_heads : a.heads;
   }
   if (a.moe && a.moe->experts > 0) {
     // Every token passes through its routed experts and the shared ones.
@@ -537,17 +601,29 @@ LayerShape layer_shape(const Architecture& a, double bytes_per_value) {
 //     shrinks k and v); the MLP: GELU input and second matmul input
 //     (2 B sb ffn, = 16 sbh at ffn = 4h) or, gated (SwiGLU), the gate and up
 //     outputs, the activation and the product (4 B sb ffn);
-//   - attention scores: softmax output (B a s^2 b), dropout mask and output
-//     (a s^2 b + B a s^2 b) with dropout. Selective recomputation drops them;
-//     flash attention never stores them and keeps an fp32 log-sum-exp per
-//     head and token instead (4 a s b). PyTorch before 1.11 also kept
-//     softmax's input, the masked scores (B a s^2 b more): its backward,
-//     _softmax_backward_data(grad, result, dim, self), took the input tensor
-//     only to read its dtype (pytorch issue 64000); 1.11 passes the dtype
-//     instead (the API change transformers PR 16043 adapted to). The scores
-//     before scaling and masking are temporaries either way: the matmul saves
-//     Q and K, and neither the division by a scalar sqrt(d) nor the addition
-//     of a mask that needs no gradient saves an s^2 tensor.
+//   - attention scores, without flash attention: Korthikanti et al. count
+//     Megatron's fused softmax, whose output stays at B bytes (B a s^2 b),
+//     and with dropout its mask and output (a s^2 b + B a s^2 b). transformers'
+//     eager attention (the essay above) keeps the softmax output in fp32 and
+//     its B-byte copy, or the dropout's mask and output in place of that copy
+//     (ActivationOptions::softmax_fp32, the default), and saves K and V after
+//     repeat_kv, at every head's width. Selective recomputation drops the
+//     s^2 tensors; flash attention never stores them and keeps an fp32
+//     log-sum-exp per head and token instead (4 a s b). PyTorch before 1.11
+//     also kept softmax's input, the masked scores (one more s^2 tensor, fp32
+//     under autocast, where BERT's fp32 additive mask promotes the scores):
+//     its backward, _softmax_backward_data(grad, result, dim, self), took the
+//     input tensor only to read its dtype (pytorch issue 64000); 1.11 passes
+//     the dtype instead (the API change transformers PR 16043 adapted to). The
+//     scores before scaling and masking are temporaries either way: the matmul
+//     saves Q and K, and neither the division by a scalar sqrt(d) nor the
+//     addition of a mask that needs no gradient saves an s^2 tensor.
+//   Under autocast (essay, 8) the same tensors at other widths: the norm
+//   inputs and the residual stream are fp32 (4 bytes), the matmul inputs B,
+//   and each linear layer reading a norm's output saves its own B-byte cast
+//   of it (3 for q, k, v; 2 for gate and up) where a 16-bit model shares one.
+//   So bert-large in fp16 keeps 42 sbh a layer besides the scores, against
+//   66 sbh in fp32.
 //   Peak: we take the end of the forward pass. In bert-large at 512 tokens the
 //   backward pass frees the last layer's MLP and output tensors (50 sbh bytes
 //   in fp32) before it makes its first s^2 gradient (4 a s^2 b bytes, 32 sbh
@@ -555,33 +631,49 @@ LayerShape layer_shape(const Architecture& a, double bytes_per_value) {
 //   of them; at long sequences without flash attention those gradients can
 //   outgrow what was freed (not counted).
 // Tensor parallel: replicated + split / t; with sequence parallel all / t.
-// Full recomputation keeps the layer input only: B sbh (/ t with SP).
+// Full recomputation keeps the layer input only: B sbh, 4 sbh under autocast
+// (/ t with SP).
 Bytes layer_activation_bytes(const LayerShape& shape, const ActivationOptions& o) {
   const double sb = static_cast<double>(o.seq) * static_cast<double>(o.micro_batch);
   const double B = shape.bytes;
+  const double stream = o.autocast ? 4.0 : B;  // the residual stream and the norm inputs
   const auto h = static_cast<double>(shape.hidden);
   const double t = std::max(1, o.tp);
   const double sp_div = o.sequence_parallel ? t : 1.0;
   if (o.checkpointing == Checkpointing::Full) {
-    return round_bytes(B * sb * h / sp_div);
+    return round_bytes(stream * sb * h / sp_div);
   }
   const double mask = shape.dropout ? 1.0 : 0.0;
   // Each of the two norms also keeps its F32 statistics per token (LayerNorm
   // the mean and 1/std, RMSNorm one of them): 2 x 2 x 4 bytes per token.
   const double norm_stats = 16.0 * sb;
-  const double replicated = sb * h * (2.0 * B + B + B + 2.0 * mask) + norm_stats;
+  const double attention_in = o.autocast ? shape.attention_inputs * B : B;
+  const double mlp_in = o.autocast ? shape.mlp_inputs * B : B;
+  const double replicated =
+      sb * h * (2.0 * stream + attention_in + mlp_in + 2.0 * mask) + norm_stats;
+  const auto a = static_cast<double>(shape.heads);
   const auto q = static_cast<double>(shape.q_width);
-  const auto k = static_cast<double>(shape.k_width);
-  const auto v = static_cast<double>(shape.v_width);
+  auto k = static_cast<double>(shape.k_width);
+  auto v = static_cast<double>(shape.v_width);
+  if (!o.flash_attention && shape.kv_heads > 0 && shape.kv_heads < shape.heads) {
+    // repeat_kv: the matmuls save K and V expanded to every head.
+    const double repeat = a / static_cast<double>(shape.kv_heads);
+    k *= repeat;
+    v *= repeat;
+  }
   const auto ffn = static_cast<double>(shape.ffn);
   double split = B * sb * (q + k + v + q) + (shape.gated ? 4.0 : 2.0) * B * sb * ffn;
-  const auto a = static_cast<double>(shape.heads);
   const auto s = static_cast<double>(o.seq);
   if (o.flash_attention) {
     split += 4.0 * a * sb;
   } else if (o.checkpointing != Checkpointing::Selective) {
-    const double softmax = (o.softmax_keeps_input ? 2.0 : 1.0) * B;
-    split += a * s * sb * (softmax + (shape.dropout ? 1.0 + B : 0.0));
+    // The softmax output, then what the second matmul saves: the cast copy
+    // (none when the softmax is already at B bytes), or the dropout's mask
+    // and output.
+    const double probs = o.softmax_fp32 ? 4.0 : B;
+    const double kept = shape.dropout ? 1.0 + B : (probs != B ? B : 0.0);
+    const double input = o.softmax_keeps_input ? (o.autocast ? 4.0 : B) : 0.0;
+    split += a * s * sb * (probs + kept + input);
   }
   if (o.sequence_parallel) {
     return round_bytes((replicated + split) / t);
@@ -616,6 +708,18 @@ Expected<TrainingQuery> validate(TrainingQuery q) {
   }
   if (q.sequence_parallel && q.tp < 2) {
     return make_error("--sequence-parallel needs --tp 2 or more");
+  }
+  if (q.autocast) {
+    if (q.precision != TrainPrecision::Bf16 && q.precision != TrainPrecision::Fp16) {
+      return make_error(
+          fmt::format("--amp casts to bf16 or fp16: give --precision bf16 or fp16, not {}",
+                      to_string(q.precision)));
+    }
+    if (q.master_weights || q.grad_dtype) {
+      return make_error(
+          "--amp trains fp32 parameters, which are their own master copy, with fp32 gradients: "
+          "leave out --master-weights and --grad-dtype");
+    }
   }
   if (q.model.arch.layers > 0 && q.pp > q.model.arch.layers) {
     return make_error(fmt::format("--pp {} is more pipeline stages than the model has layers ({})",
@@ -654,7 +758,9 @@ struct States {
   double gradients = 0;
   double master = 0;
   double optimizer = 0;
-  double host_per_gpu = 0;  // offloaded to host RAM
+  double copies = 0;         // autocast's 16-bit weight copies
+  double copied_params = 0;  // the parameters they copy, on this GPU
+  double host_per_gpu = 0;   // offloaded to host RAM
 };
 
 States model_states(const TrainingQuery& q, const StateBytes& s, double trainable, int mp,
@@ -665,11 +771,21 @@ States model_states(const TrainingQuery& q, const StateBytes& s, double trainabl
   if (q.method == TrainMethod::Qlora) {
     st.base = static_cast<double>(qlora_base_bytes(q.model));
   } else if (q.method == TrainMethod::Lora) {
-    st.base = params * s.weights;
+    // Under autocast the frozen base stays at its 16-bit storage precision.
+    st.base = params * (q.autocast ? 2.0 : s.weights);
   }
   const double weights =
       (q.method == TrainMethod::Full ? params * s.weights : st.base + trainable * s.weights) / mp;
   st.weights = stage >= 3 ? weights / ranks : weights;
+  if (q.autocast) {
+    // Every linear weight (PEFT's fp32 adapters with LoRA) cast once per
+    // forward pass, held until the backward pass (essay, 8).
+    const double copied = q.method == TrainMethod::Full
+                              ? static_cast<double>(autocast_cast_params(q.model.arch))
+                              : trainable;
+    st.copied_params = copied / mp / (stage >= 3 ? ranks : 1.0);
+    st.copies = 2.0 * st.copied_params;
+  }
   st.gradients = trainable * s.gradients / mp / (stage >= 2 ? ranks : 1.0);
   st.master = trainable * s.master / mp / (stage >= 1 ? ranks : 1.0);
   st.optimizer = trainable * s.optimizer / mp / (stage >= 1 ? ranks : 1.0);
@@ -708,6 +824,9 @@ Activations activations(const TrainingQuery& q) {
   o.checkpointing = q.checkpointing;
   o.flash_attention = q.flash_attention;
   o.softmax_keeps_input = q.softmax_keeps_input;
+  // LoRA's frozen 16-bit base runs as it is stored: autocast changes the
+  // dtypes of full training only.
+  o.autocast = q.autocast && q.method == TrainMethod::Full;
   Activations a;
   a.per_layer = layer_activation_bytes(shape, o);
   const int layers = std::max(1, arch.layers);
@@ -729,8 +848,11 @@ Activations activations(const TrainingQuery& q) {
     a.recompute = static_cast<double>(layer_activation_bytes(shape, none));
   }
   const double token_ids = 8.0 * sb;
-  // Final norm input, logits, and the fp32 logits and softmax of the loss.
-  a.logits = value_bytes * sb * static_cast<double>(arch.hidden_size) +
+  // Final norm input, logits, and the fp32 logits and softmax of the loss;
+  // under autocast the norm input is fp32 and the output head saves its
+  // 16-bit cast of the normed states.
+  const double final_norm = o.autocast ? 4.0 + value_bytes : value_bytes;
+  a.logits = final_norm * sb * static_cast<double>(arch.hidden_size) +
              sb * static_cast<double>(arch.vocab_size) * (value_bytes + 4.0 + 4.0) / q.tp;
   // 1F1B: the first stage holds pp micro-batches of its layers, the last one
   // micro-batch and the logits.
@@ -815,7 +937,7 @@ void explain(const TrainingQuery& q, const States& st, const Activations& act, c
   std::string weights;
   if (full) {
     weights = fmt::format("{} params x {:g} bytes ({})", params_text(params), s.weights,
-                          to_string(q.precision));
+                          q.autocast ? "fp32, autocast" : to_string(q.precision));
   } else if (q.method == TrainMethod::Qlora) {
     weights = fmt::format(
         "NF4 base: linear layers at {:.4g} bits (4 + 8/64 + 32/(64x256)), embeddings and head at "
@@ -833,7 +955,9 @@ void explain(const TrainingQuery& q, const States& st, const Activations& act, c
   const std::string trained = params_text(trainable) + (full ? " params" : " adapter params");
   e.terms.push_back({"gradients", b.gradients, Placement::Device,
                      fmt::format("{} x {:g} bytes ({}){} = {}{}", trained, s.gradients,
-                                 q.grad_dtype ? to_string(*q.grad_dtype) : to_string(q.precision),
+                                 q.grad_dtype ? to_string(*q.grad_dtype)
+                                 : q.autocast ? "fp32"
+                                              : to_string(q.precision),
                                  divided(stage >= 2), format_memory(b.gradients, q.units),
                                  offloaded(q.offload_optimizer)),
                      kStatesSource});
@@ -849,17 +973,33 @@ void explain(const TrainingQuery& q, const States& st, const Activations& act, c
            : kStatesSource});
   e.terms.push_back(
       {"master_weights", b.master_weights, Placement::Device,
-       fmt::format("{} x {:g} bytes (fp32 copy){} = {}{}", trained, s.master, divided(stage >= 1),
-                   format_memory(b.master_weights, q.units), offloaded(q.offload_optimizer)),
+       q.autocast ? fmt::format("none: the fp32 weights are the master copy = {}",
+                                format_memory(b.master_weights, q.units))
+                  : fmt::format("{} x {:g} bytes (fp32 copy){} = {}{}", trained, s.master,
+                                divided(stage >= 1), format_memory(b.master_weights, q.units),
+                                offloaded(q.offload_optimizer)),
        kStatesSource});
+  if (q.autocast) {
+    e.terms.push_back(
+        {"weight_copies", b.weight_copies, Placement::Device,
+         fmt::format("{} {} x 2 bytes ({} casts in autocast's cache, saved by the matmuls until "
+                     "the backward pass){} = {}",
+                     params_text(full ? static_cast<double>(autocast_cast_params(q.model.arch))
+                                      : trainable),
+                     full ? "linear-layer weights" : "adapter params", to_string(q.precision),
+                     divided(stage >= 3), format_memory(b.weight_copies, q.units)),
+         "PyTorch aten/src/ATen/autocast_mode.cpp (cached_cast)"});
+  }
   e.terms.push_back(
       {"activations", b.activations, Placement::Device,
        fmt::format(
            "{} per layer x {} layers{} ({} tokens x micro-batch {}, checkpointing {}, "
-           "flash attention {}){} + logits and fp32 loss {} = {}",
+           "{}{}){} + logits and fp32 loss {} = {}",
            format_memory(act.per_layer, q.units), act.layers_per_stage,
            q.pp > 1 ? fmt::format(" x {} micro-batches in flight", q.pp) : "", q.seq_len,
-           q.micro_batch, to_string(q.checkpointing), q.flash_attention ? "on" : "off",
+           q.micro_batch, to_string(q.checkpointing),
+           q.flash_attention ? "sdpa or flash attention" : "eager attention",
+           q.autocast && full ? fmt::format(", autocast to {}", to_string(q.precision)) : "",
            act.recompute > 0 ? fmt::format(" + one layer recomputed {}",
                                            format_memory(round_bytes(act.recompute), q.units))
                              : "",
@@ -929,10 +1069,14 @@ void describe(const TrainingQuery& q, TrainingEstimate& e) {
   if (q.model.assumed()) {
     e.assumptions = q.model.notes;
   }
-  e.assumptions.push_back(fmt::format(
-      "model states: {} (ZeRO paper convention; --grad-dtype fp32 gives 18, --grad-dtype "
-      "bf16+fp32 20, --master-weights none 12)",
-      e.convention));
+  e.assumptions.push_back(
+      q.autocast
+          ? fmt::format("model states: {} (HF's model training anatomy counts 18 per parameter: "
+                        "6 for the fp32 weights and their 16-bit copy, 4 gradients, 8 AdamW)",
+                        e.convention)
+          : fmt::format("model states: {} (ZeRO paper convention; --grad-dtype fp32 gives 18, "
+                        "--grad-dtype bf16+fp32 20, --master-weights none 12)",
+                        e.convention));
   if (q.method != TrainMethod::Full) {
     e.assumptions.push_back(fmt::format(
         "LoRA rank {} on {}: {} trainable params; the frozen base keeps no gradients or optimizer "
@@ -943,6 +1087,39 @@ void describe(const TrainingQuery& q, TrainingEstimate& e) {
     e.assumptions.push_back(
         "full activation checkpointing, as PEFT's prepare_model_for_kbit_training enables for "
         "QLoRA (--checkpointing none to turn it off)");
+  }
+  if (q.autocast) {
+    const std::string p(to_string(q.precision));
+    e.assumptions.push_back(
+        q.method == TrainMethod::Full
+            ? fmt::format(
+                  "torch.amp autocast to {} (the HF Trainer's {}=True on an fp32 model): fp32 "
+                  "weights are the master copy, gradients fp32; each linear weight is cast to {} "
+                  "once per forward pass and kept until the backward pass uses it; norms, softmax "
+                  "and the residual stream run in fp32",
+                  p, p, p)
+            : fmt::format(
+                  "torch.amp autocast to {} (the HF Trainer's {}=True with PEFT): the frozen base "
+                  "runs as stored, where autocast casts nothing; PEFT's fp32 adapters are their "
+                  "own master copy, with fp32 gradients and a {} copy each",
+                  p, p, p));
+  }
+  if (!q.flash_attention) {
+    e.assumptions.push_back(fmt::format(
+        "eager attention as transformers' eager_attention_forward: each layer keeps every head's "
+        "fp32 softmax (s x s){}, K and V repeated to every head; sdpa (transformers' default) "
+        "and flash_attention_2 keep none of that (--flash-attn on)",
+        q.precision == TrainPrecision::Fp32 && !q.autocast
+            ? ""
+            : " and the 16-bit copy the next matmul saves"));
+  }
+  if (q.flash_attention && (q.model.family == "gemma-2" || q.model.family == "gemma-3")) {
+    // Gemma2/Gemma3ForCausalLM.forward warn in training unless the
+    // implementation is eager, and train with the one configured (sdpa).
+    e.assumptions.push_back(
+        "attention: sdpa, which transformers picks for Gemma 2 and 3 too, though it warns that "
+        "they should be trained with eager attention, which keeps the s x s scores "
+        "(--flash-attn off)");
   }
   if (!q.flash_attention && q.checkpointing == Checkpointing::None) {
     e.warnings.push_back(
@@ -987,10 +1164,14 @@ TrainingEstimate estimate_training(const TrainingQuery& q) {
   const StateBytes& s = e.state;
   e.convention = fmt::format(
       "{:g} bytes per trainable parameter: {:g} weights + {:g} gradients{} + {:g} master + {:.4g} "
-      "{}",
+      "{}{}",
       s.total(), s.weights, s.gradients,
       q.grad_dtype == GradDtype::HalfPlusFp32 ? " (16-bit + fp32 accumulation)" : "", s.master,
-      s.optimizer, to_string(q.optimizer));
+      s.optimizer, to_string(q.optimizer),
+      q.autocast ? fmt::format(", and a {} copy of each {} weight while autocast holds it",
+                               to_string(q.precision),
+                               q.method == TrainMethod::Full ? "linear" : "adapter")
+                 : "");
   e.total_gpus = q.gpus * q.nodes;
   const int mp = q.tp * q.pp;
   e.data_parallel = std::max(1, e.total_gpus / std::max(1, mp));
@@ -1005,11 +1186,12 @@ TrainingEstimate estimate_training(const TrainingQuery& q) {
   b.gradients = round_bytes(st.gradients);
   b.master_weights = round_bytes(st.master);
   b.optimizer = round_bytes(st.optimizer);
+  b.weight_copies = round_bytes(st.copies);
   b.activations = round_bytes(act.total);
   b.buffers = round_bytes(buf.bytes);
   b.overhead = kCudaContext;
-  const Bytes allocated =
-      b.weights + b.gradients + b.optimizer + b.master_weights + b.activations + b.buffers;
+  const Bytes allocated = b.weights + b.gradients + b.optimizer + b.master_weights +
+                          b.weight_copies + b.activations + b.buffers;
   b.margin =
       std::max<Bytes>(kMarginMin, round_bytes(static_cast<double>(allocated) * kMarginFraction));
   e.host_bytes = round_bytes(st.host_per_gpu * q.gpus * kHostBufferFactor);

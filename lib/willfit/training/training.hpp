@@ -10,11 +10,11 @@
 #include <string_view>
 #include <vector>
 
+#include "willfit/core/expected.hpp"
+#include "willfit/core/units.hpp"
 #include "willfit/devices/device.hpp"
 #include "willfit/inference/estimate.hpp"
-#include "willfit/core/expected.hpp"
 #include "willfit/models/model.hpp"
-#include "willfit/core/units.hpp"
 
 namespace willfit {
 
@@ -54,11 +54,18 @@ struct TrainingQuery {
   std::int64_t seq_len = 2048;          // tokens per sequence
   Checkpointing checkpointing = Checkpointing::None;
   bool checkpointing_defaulted = false;  // not asked for: said in the assumptions
-  bool flash_attention = true;           // no s^2 attention scores kept
-  bool dropout = false;            // dropout masks kept (BERT, GPT-2); current LLMs train without
+  // sdpa (transformers' default) or flash_attention_2: no s^2 tensors kept;
+  // false: transformers' eager attention (fp32 softmax and its 16-bit copy).
+  bool flash_attention = true;
+  // torch.amp autocast over an fp32 model (the HF Trainer's fp16=True /
+  // bf16=True): fp32 weights, gradients and optimizer states, 16-bit copies of
+  // the linear weights, each op's activations in the dtype autocast runs it
+  // in. The 16-bit dtype is `precision` (bf16 or fp16).
+  bool autocast = false;
+  bool dropout = false;              // dropout masks kept (BERT, GPT-2); current LLMs train without
   bool softmax_keeps_input = false;  // PyTorch before 1.11: softmax's backward also holds its input
-  bool sequence_parallel = false;  // Megatron sequence parallelism (needs tp > 1)
-  int gpus = 1;                    // GPUs per node
+  bool sequence_parallel = false;    // Megatron sequence parallelism (needs tp > 1)
+  int gpus = 1;                      // GPUs per node
   int nodes = 1;
   int zero = 0;       // ZeRO stage 0..3
   bool fsdp = false;  // PyTorch FSDP FULL_SHARD (= ZeRO-3)
@@ -88,13 +95,14 @@ struct TrainingBreakdown {
   Bytes gradients = 0;
   Bytes optimizer = 0;
   Bytes master_weights = 0;
+  Bytes weight_copies = 0;  // autocast's 16-bit copies of the linear weights
   Bytes activations = 0;
   Bytes buffers = 0;
   Bytes overhead = 0;  // CUDA context
   Bytes margin = 0;    // allocator fragmentation
   [[nodiscard]] Bytes total() const {
-    return weights + gradients + optimizer + master_weights + activations + buffers + overhead +
-           margin;
+    return weights + gradients + optimizer + master_weights + weight_copies + activations +
+           buffers + overhead + margin;
   }
 };
 
@@ -164,6 +172,11 @@ std::int64_t lora_params(const Architecture& arch, int rank,
 // 4 bytes per element for the rest.
 Bytes adafactor_state_bytes(const Architecture& arch);
 
+// Parameters torch.amp autocast casts to 16 bits in a forward pass: the
+// weights of every linear layer (attention, MLP and experts, the output head,
+// tied or not, and the vision tower), not the embeddings or the norms.
+std::int64_t autocast_cast_params(const Architecture& arch);
+
 // Bytes of a QLoRA base: NF4 with double quantisation on the linear layers
 // (4 + 8/64 + 32/(64 x 256) bits), embeddings and output head at 16 bits.
 Bytes qlora_base_bytes(const Model& model);
@@ -173,13 +186,18 @@ inline constexpr double kNf4DoubleQuantBits = 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 
 struct LayerShape {
   std::int64_t hidden = 0;
   std::int64_t heads = 0;
-  std::int64_t q_width = 0;  // heads x head_dim
-  std::int64_t k_width = 0;  // kv_heads x head_dim (GQA)
+  std::int64_t kv_heads = 0;  // 0: as many as heads (eager attention repeats K and V to heads)
+  std::int64_t q_width = 0;   // heads x head_dim
+  std::int64_t k_width = 0;   // kv_heads x head_dim (GQA)
   std::int64_t v_width = 0;
   std::int64_t ffn = 0;  // intermediate width (routed experts per token x expert width)
   bool gated = true;     // SwiGLU: gate, up, their product
   bool dropout = false;  // dropout masks (1 byte per element), as in Korthikanti
-  double bytes = 2;      // bytes per activation value
+  double bytes = 2;      // bytes per activation value (autocast: its 16-bit dtype)
+  // Linear layers reading each norm's output: under autocast each casts its
+  // own 16-bit copy of that fp32 tensor (q, k, v; gate and up).
+  int attention_inputs = 3;
+  int mlp_inputs = 2;
 };
 LayerShape layer_shape(const Architecture& arch, double bytes_per_value);
 
@@ -193,6 +211,14 @@ struct ActivationOptions {
   // PyTorch before 1.11 saved softmax's input as well as its output for the
   // backward pass (one more s^2 tensor per layer without flash attention).
   bool softmax_keeps_input = false;
+  // Without flash attention: the softmax output is fp32 (transformers'
+  // eager_attention_forward, and autocast's fp32 policy for softmax); false:
+  // in the activations' dtype (Megatron's fused scale-mask-softmax, which
+  // Korthikanti et al. count).
+  bool softmax_fp32 = true;
+  // torch.amp autocast: the residual stream and norm inputs in fp32, matmul
+  // inputs in `LayerShape::bytes`, one cast copy per linear layer.
+  bool autocast = false;
 };
 
 // Activation bytes one layer keeps for the backward pass (Korthikanti et al.
