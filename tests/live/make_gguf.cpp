@@ -12,7 +12,7 @@
 //
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
-// falcon-h1,gemma3n,gemma4}.cpp (load_arch_tensors
+// falcon-h1,gemma3n,gemma4,kimi-linear}.cpp (load_arch_tensors
 // and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe too) and
 // src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -124,6 +124,12 @@ struct Spec {
   int64_t global_head_dim = 0;
   int global_kv_heads = 0;
   bool global_k_eq_v = false;
+  // Kimi Linear (kimi-linear.cpp): 'K' layers are Kimi Delta Attention of
+  // `heads` heads of kda_head_dim behind convolutions of kda_conv taps (q, k
+  // and v each), the 'A' layers MLA of the kv_lora fields.
+  int64_t kda_head_dim = 0;         // linear_attn_config.head_dim
+  int64_t kda_conv = 0;             // linear_attn_config.short_conv_kernel_size
+  double expert_weights_scale = 0;  // routed_scaling_factor
   std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
@@ -155,6 +161,15 @@ void experts(Spec& s, int count, int used, int64_t ffn) {
   s.experts = count;
   s.experts_used = used;
   s.expert_ffn = ffn;
+}
+
+// Multi-head latent attention without query compression (DeepSeek-V2-Lite,
+// Kimi Linear): kv_lora_rank 512, rope 64 + nope 128 key dims, values of 128.
+void mla(Spec& s) {
+  s.kv_lora = 512;
+  s.rope_dim = 64;
+  s.nope_dim = 128;
+  s.v_dim = 128;
 }
 
 // Qwen3-Next and Qwen3.5: gated full attention (Q-normed, 64 RoPE dims)
@@ -290,10 +305,7 @@ const std::vector<Spec>& specs() {
                       "deepseek-ai/DeepSeek-V2-Lite " + mlc +
                           "deepseek_v2_lite @79d603f0); AI-Hypercomputer/maxtext "
                           "hf_model_configs.py @e591f30c deepseek2_16b_dict"));
-    v.back().kv_lora = 512;
-    v.back().rope_dim = 64;
-    v.back().nope_dim = 128;
-    v.back().v_dim = 128;
+    mla(v.back());
     experts(v.back(), 64, 6, 1408);
     v.back().shared_experts = 2;
     v.back().dense_lead = 1;
@@ -334,6 +346,27 @@ const std::vector<Spec>& specs() {
     v.back().shared_ffn = 512;
     v.back().skip_types =
         "q4_k_m: its CPU_REPACK copy of the Q4_K experts (about 40 GB) does not fit in RAM";
+    // Kimi-Linear-48B-A3B (kimi-linear): 27 layers, MLA on layers 4, 8, ...,
+    // 24 and 27 (full_attn_layers, numbered from 1; 32 heads, kv_lora_rank
+    // 512, no q_lora, nope 128 + rope 64, v 128, served as MQA: one KV head),
+    // Kimi Delta Attention on the others (32 heads of 128, 4-tap
+    // convolutions); 256 experts of 1024, 8 per token, one shared, sigmoid
+    // router with a per-expert bias, routed_scaling_factor 2.446; layer 0 a
+    // dense MLP of 9216; untied.
+    v.push_back(shape("kimi-linear-48b-a3b", "kimi-linear", 27, 2304, 9216, 32, 1, 192, 163840,
+                      1048576, 10000, 1e-5,
+                      "moonshotai/Kimi-Linear-48B-A3B-Instruct config.json on the Hugging Face "
+                      "hub (data/models.json row kimi-linear-48b-a3b)"));
+    v.back().layer_kinds = "KKKAKKKAKKKAKKKAKKKAKKKAKKA";
+    mla(v.back());
+    experts(v.back(), 256, 8, 1024);
+    v.back().shared_experts = 1;
+    v.back().dense_lead = 1;
+    v.back().kda_head_dim = 128;
+    v.back().kda_conv = 4;
+    v.back().expert_weights_scale = 2.446;
+    v.back().skip_types =
+        "q4_k_m: its CPU_REPACK copy of the Q4_K experts (about 27 GB) does not fit in RAM";
     // Granite 4.0 H (granitehybrid): 40 layers, attention at 5, 15, 25 and 35
     // (layer_types), Mamba-2 elsewhere (mamba_d_conv 4, mamba_d_state 128,
     // mamba_n_groups 1, mamba_expand 2), NoPE, an MLP or MoE after every
@@ -827,6 +860,56 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
       continue;
     }
+    if (s.arch == "kimi-linear") {  // kimi-linear.cpp load_arch_tensors
+      if (kind == 'K') {
+        // Kimi Delta Attention as conversion/kimi_linear.py writes it: the
+        // convolutions [d_conv, 1, d_inner] (3-D: quantisation drops the
+        // trailing 1), q, k, v, the decay gate's f_a/f_b, beta, A (-exp(A_log),
+        // [1, heads]), dt bias, the output gate's g_a/g_b, its norm, o.
+        const int64_t d = s.kda_head_dim;
+        const int64_t inner = d * s.heads;
+        for (const char* c : {"q", "k", "v"}) {
+          add(b + "ssm_conv1d_" + c + ".weight", {s.kda_conv, 1, inner}, i);
+        }
+        add(b + "attn_q.weight", {e, inner}, i);
+        add(b + "attn_k.weight", {e, inner}, i);
+        add(b + "attn_v.weight", {e, inner}, i);
+        add(b + "ssm_f_a.weight", {e, d}, i);
+        add(b + "ssm_f_b.weight", {d, inner}, i);
+        add(b + "ssm_beta.weight", {e, s.heads}, i);
+        add(b + "ssm_a", {1, s.heads}, i);
+        add(b + "ssm_dt.bias", {inner}, i);
+        add(b + "ssm_g_a.weight", {e, d}, i);
+        add(b + "ssm_g_b.weight", {d, inner}, i);
+        add(b + "ssm_norm.weight", {d}, i);
+        add(b + "attn_output.weight", {inner, e}, i);
+      } else {  // MLA without query compression, k_b/v_b split (MLA KV cache)
+        const int64_t k_mla = s.nope_dim + s.rope_dim;
+        add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
+        add(b + "attn_q.weight", {e, s.heads * k_mla}, i);
+        add(b + "attn_kv_a_mqa.weight", {e, s.kv_lora + s.rope_dim}, i);
+        add(b + "attn_k_b.weight", {s.nope_dim, s.kv_lora, s.heads}, i);
+        add(b + "attn_v_b.weight", {s.kv_lora, s.v_dim, s.heads}, i);
+        add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
+      }
+      add(b + "ffn_norm.weight", {e}, i);
+      if (i < s.dense_lead) {
+        add(b + "ffn_gate.weight", {e, s.ffn}, i);
+        add(b + "ffn_down.weight", {s.ffn, e}, i);
+        add(b + "ffn_up.weight", {e, s.ffn}, i);
+        continue;
+      }
+      const int64_t f = s.expert_ffn;
+      add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+      add(b + "ffn_gate_exps.weight", {e, f, s.experts}, i);
+      add(b + "ffn_down_exps.weight", {f, e, s.experts}, i);
+      add(b + "ffn_up_exps.weight", {e, f, s.experts}, i);
+      add(b + "ffn_gate_shexp.weight", {e, f * s.shared_experts}, i);
+      add(b + "ffn_down_shexp.weight", {f * s.shared_experts, e}, i);
+      add(b + "ffn_up_shexp.weight", {e, f * s.shared_experts}, i);
+      add(b + "exp_probs_b.bias", {s.experts}, i);
+      continue;
+    }
     if (s.arch == "granitehybrid" || s.arch == "jamba") {
       // granite-hybrid.cpp / jamba.cpp load_arch_tensors: the mixer (Mamba-2,
       // Mamba-1 or attention without biases), then ffn_norm and an MLP or
@@ -1185,6 +1268,16 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   }
   if (s.full_attn_interval > 0) {
     w.key_u32(a + ".full_attention_interval", static_cast<uint32_t>(s.full_attn_interval));
+  }
+  if (s.arch == "kimi-linear") {  // conversion/kimi_linear.py set_gguf_parameters
+    w.key_u32(a + ".ssm.conv_kernel", static_cast<uint32_t>(s.kda_conv));
+    w.key_u32(a + ".kda.head_dim", static_cast<uint32_t>(s.kda_head_dim));
+    w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
+    w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
+    w.key_f32(a + ".expert_weights_scale", s.expert_weights_scale);
+    w.key_bool(a + ".expert_weights_norm", true);  // moe_renormalize
+    w.key_u32(a + ".expert_gating_func", 2);       // sigmoid (moe_router_activation_func)
+    w.key_u32(a + ".vocab_size", static_cast<uint32_t>(s.vocab));
   }
   if (s.arch == "qwen35") {
     // qwen35.cpp requires the M-RoPE sections (conversion/qwen.py writes

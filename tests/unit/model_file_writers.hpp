@@ -329,6 +329,59 @@ inline GgufWriter gemma4_gguf(const Gemma4Shape& s) {
   return w;
 }
 
+// A kimi-linear or kimi-k3 GGUF header as llama.cpp's converters write it
+// (conversion/kimi_linear.py, kimi_k3.py at 80fb11ac): head_count_kv per
+// layer, 1 on the MLA layers (every fourth and the last; MLA served as MQA)
+// and 0 on the KDA ones; kda.head_dim 128, ssm.conv_kernel 4; the MLA widths
+// (kv_lora_rank 512, key_length = kv_lora_rank + rope, key_length_mla 192,
+// value_length_mla 128, rope.dimension_count 64); the experts with their
+// bias (exp_probs_b), the first layer dense. The defaults are
+// Kimi-Linear-48B-A3B's.
+struct KimiShape {
+  std::string arch = "kimi-linear";
+  int layers = 27;
+  std::uint32_t hidden = 2304;
+  std::uint32_t ffn = 9216;
+  std::uint32_t heads = 32;
+  std::uint32_t experts = 256;
+  std::uint32_t experts_used = 8;
+  std::uint32_t expert_ffn = 1024;
+  std::uint32_t shared_experts = 1;
+};
+
+inline GgufWriter kimi_gguf(const KimiShape& s = {}) {
+  GgufWriter w;
+  const std::string& a = s.arch;
+  w.str("general.architecture", a);
+  w.u32(a + ".block_count", static_cast<std::uint32_t>(s.layers));
+  w.u32(a + ".embedding_length", s.hidden);
+  w.u32(a + ".feed_forward_length", s.ffn);
+  w.u32(a + ".attention.head_count", s.heads);
+  std::vector<std::uint32_t> kv;
+  for (int i = 0; i < s.layers; ++i) {
+    kv.push_back((i + 1) % 4 == 0 || i == s.layers - 1 ? 1 : 0);
+  }
+  w.u32_array(a + ".attention.head_count_kv", kv);
+  w.u32(a + ".attention.kv_lora_rank", 512);
+  w.u32(a + ".attention.key_length", 576);
+  w.u32(a + ".attention.key_length_mla", 192);
+  w.u32(a + ".attention.value_length_mla", 128);
+  w.u32(a + ".rope.dimension_count", 64);
+  w.u32(a + ".ssm.conv_kernel", 4);
+  w.u32(a + ".kda.head_dim", 128);
+  w.u32(a + ".expert_count", s.experts);
+  w.u32(a + ".expert_used_count", s.experts_used);
+  w.u32(a + ".expert_feed_forward_length", s.expert_ffn);
+  w.u32(a + ".expert_shared_count", s.shared_experts);
+  w.u32(a + ".leading_dense_block_count", 1);
+  w.u32(a + ".vocab_size", 163840);
+  w.u32(a + ".context_length", 1048576);
+  w.tensor("token_embd.weight", {s.hidden, 256}, kQ8_0);
+  w.tensor("output.weight", {s.hidden, 256}, kQ8_0);
+  w.tensor("blk.1.exp_probs_b.bias", {s.experts}, kF32);
+  return w;
+}
+
 inline std::string raw_safetensors(const std::string& header_json, std::uint64_t data_bytes) {
   std::string out;
   put<std::uint64_t>(out, header_json.size());

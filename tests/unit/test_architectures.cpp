@@ -2,7 +2,8 @@
 // attention, hybrid recurrent layers (gated delta net, Mamba-2 serial and
 // parallel, short convolutions), interleaved and shared-expert MoE, MTP
 // blocks, the DeepSeek-V3.2 indexer cache, Gemma 3n per-layer embeddings and
-// shared KV, and the multimodal projector.
+// shared KV, Kimi Delta Attention beside MLA (Kimi Linear, K3), and the
+// multimodal projector.
 //
 // The configs are the models' published config.json values (each test names
 // the repository); the published totals they are checked against come from
@@ -21,6 +22,7 @@
 #include "sources/embedded_data.hpp"
 #include "unit/catalogue_model.hpp"
 #include "unit/model_file_writers.hpp"
+#include "willfit/core/precision.hpp"
 #include "willfit/devices/device.hpp"
 #include "willfit/inference/estimate.hpp"
 #include "willfit/models/gguf.hpp"
@@ -1346,6 +1348,269 @@ TEST(CatalogueAgrees, WithTheConfigForEachNewFamily) {
   }
 }
 
+// Kimi Linear and Kimi K3: Kimi Delta Attention on three layers of four,
+// multi-head latent attention on the others, experts with a shared one. The
+// expected state and KV sizes are worked out by hand from llama.cpp's
+// layouts (llama-hparams.cpp n_embd_r and n_embd_s for n_embd_head_kda;
+// llama-kv-cache.cpp: an MLA layer caches one K row of key_length =
+// kv_lora_rank + rope values and no V); the totals come from llama-bench and
+// the model cards.
+// moonshotai/Kimi-Linear-48B-A3B-Instruct config.json (the copy beside
+// Firworks/Kimi-Linear-48B-A3B-Instruct-nvfp4's quantisation, and the
+// Megatron-Bridge test fixture "the official Kimi-Linear-48B-A3B
+// architecture"): 27 layers, full attention on layers 4, 8, ..., 24 and 27
+// (numbered from 1), KDA of 32 heads of 128 with 4-tap convolutions, MLA of
+// kv_lora_rank 512 and no q_lora, 256 experts of 1024, 8 per token, 1 shared,
+// the first layer dense (9216).
+Json kimi_linear() {
+  return {
+      {"architectures", {"KimiLinearForCausalLM"}},
+      {"model_type", "kimi_linear"},
+      {"dtype", "bfloat16"},
+      {"first_k_dense_replace", 1},
+      {"head_dim", 72},
+      {"hidden_size", 2304},
+      {"intermediate_size", 9216},
+      {"kv_lora_rank", 512},
+      {"linear_attn_config",
+       {{"full_attn_layers", {4, 8, 12, 16, 20, 24, 27}},
+        {"head_dim", 128},
+        {"kda_layers", {1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15, 17, 18, 19, 21, 22, 23, 25, 26}},
+        {"num_heads", 32},
+        {"short_conv_kernel_size", 4}}},
+      {"mla_use_nope", true},
+      {"model_max_length", 1048576},
+      {"moe_intermediate_size", 1024},
+      {"moe_layer_freq", 1},
+      {"moe_router_activation_func", "sigmoid"},
+      {"num_attention_heads", 32},
+      {"num_experts", 256},
+      {"num_experts_per_token", 8},
+      {"num_hidden_layers", 27},
+      {"num_key_value_heads", 32},
+      {"num_nextn_predict_layers", 0},
+      {"num_shared_experts", 1},
+      {"q_lora_rank", nullptr},
+      {"qk_nope_head_dim", 128},
+      {"qk_rope_head_dim", 64},
+      {"tie_word_embeddings", false},
+      {"v_head_dim", 128},
+      {"vocab_size", 163840}};
+}
+
+// moonshotai/Kimi-K3 config.json at f831ab66814297da540d832a5235f8e904f29d06
+// (text_config, as mlxcel's loader test quotes "the published config.json"):
+// 93 layers, full attention on every fourth and the last, KDA of 96 heads of
+// 128 with a full-rank output gate, gated MLA (q_lora 1536), 896 experts of
+// 3072 in a 3584-wide latent, 16 per token, 2 shared, the first layer dense
+// (33792).
+Json kimi_k3() {
+  Json full = Json::array();
+  for (int i = 4; i <= 92; i += 4) {
+    full.push_back(i);
+  }
+  full.push_back(93);
+  Json t = {{"model_type", "kimi_linear"},
+            {"attn_res_block_size", 12},
+            {"first_k_dense_replace", 1},
+            {"hidden_act", "situ"},
+            {"hidden_size", 7168},
+            {"intermediate_size", 33792},
+            {"kv_lora_rank", 512},
+            {"linear_attn_config",
+             {{"full_attn_layers", full},
+              {"head_dim", 128},
+              {"num_heads", 96},
+              {"short_conv_kernel_size", 4},
+              {"use_full_rank_gate", true}}},
+            {"max_position_embeddings", 1048576},
+            {"mla_use_nope", true},
+            {"mla_use_output_gate", true},
+            {"moe_intermediate_size", 3072},
+            {"num_attention_heads", 96},
+            {"num_experts", 896},
+            {"num_experts_per_token", 16},
+            {"num_hidden_layers", 93},
+            {"num_key_value_heads", 96},
+            {"num_shared_experts", 2},
+            {"q_lora_rank", 1536},
+            {"qk_nope_head_dim", 128},
+            {"qk_rope_head_dim", 64},
+            {"routed_expert_hidden_size", 3584},
+            {"tie_word_embeddings", false},
+            {"v_head_dim", 128},
+            {"vocab_size", 163840}};
+  return {{"architectures", {"KimiK3ForConditionalGeneration"}},
+          {"model_type", "kimi_k3"},
+          {"tie_word_embeddings", false},
+          {"text_config", t}};
+}
+
+// llama.cpp's state of one KDA layer and sequence, F32 values: the last
+// kernel - 1 inputs of q, k and v (n_embd_r = 3 (4 - 1) 32 x 128) and one
+// 128 x 128 matrix per head (n_embd_s = 128 x 128 x 32).
+constexpr std::int64_t kKimiLinearState = 3 * 3 * 32 * 128 + 128 * 128 * 32;
+
+TEST(KimiLinear, ConfigGivesKdaLayersAndMlaOnTheFullOnes) {
+  const Model m = from_config(kimi_linear());
+  EXPECT_TRUE(m.unchecked_architecture.empty());
+  const Architecture& a = m.arch;
+  ASSERT_EQ(a.attention.kind, AttentionKind::Hybrid);
+  EXPECT_TRUE(uses_mla(a));
+  EXPECT_TRUE(a.attention.kda);
+  EXPECT_EQ(attention_layer_count(a), 7);
+  EXPECT_EQ(recurrent_layer_count(a), 20);
+  EXPECT_EQ(a.attention.layer_mixers, "RRRARRRARRRARRRARRRARRRARRA");
+  EXPECT_EQ(a.attention.recurrent_state_floats, kKimiLinearState);
+  EXPECT_EQ(a.attention.kv_lora_rank, 512);
+  EXPECT_EQ(a.attention.qk_rope_head_dim, 64);
+  ASSERT_TRUE(a.moe.has_value());
+  EXPECT_EQ(a.moe->first_dense_layers, 1);
+  EXPECT_EQ(moe_layer_count(a), 26);
+  // KV: 7 layers x one 576-wide f16 latent per cell; 20 layers x the state.
+  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{1048576}}) {
+    const Bytes kv = 7 * std::int64_t{576} * 2 * ctx;
+    EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256}),
+              kv + 20 * kKimiLinearState * 4)
+        << ctx;
+  }
+  // Two sequences: twice the state and the cells.
+  EXPECT_EQ(kv_cache_bytes(a, {4096, 2, 512, kv_f16(), kv_f16(), 256}),
+            2 * (7 * std::int64_t{576} * 2 * 4096 + 20 * kKimiLinearState * 4));
+}
+
+TEST(KimiLinear, ParameterCountMatchesLlamaBench) {
+  // llama-bench prints 49.12 B params for the converted Kimi-Linear-48B-A3B-
+  // Instruct (ggml-org/llama.cpp PR #17592, Q2_K, 16.78 GiB); the norms,
+  // A_log, dt_bias and the expert biases left out here are 0.2 M.
+  const Model m = from_config(kimi_linear());
+  EXPECT_LT(rel(static_cast<double>(m.params), 49.12e9), 0.001) << m.params;
+  // One KDA layer by hand: q, k, v 3 x 2304 x 4096; convolutions 3 x 4096 x
+  // 4; f_a 2304 x 128, f_b 128 x 4096; beta 2304 x 32; g_a, g_b as f; o 4096
+  // x 2304.
+  const std::int64_t kda =
+      3 * 2304 * 4096 + 3 * 4096 * 4 + 2 * (2304 * 128 + 128 * 4096) + 2304 * 32 + 4096 * 2304;
+  EXPECT_EQ(m.arch.attention.recurrent_params, kda);
+  // One MLA layer: wq 2304 x 32 x 192, wkv_a 2304 x 576, wkv_b 512 x 32 x
+  // 256, wo 32 x 128 x 2304.
+  EXPECT_EQ(attention_params_per_layer(m.arch),
+            2304 * 32 * 192 + 2304 * 576 + 512 * 32 * 256 + 32 * 128 * 2304);
+}
+
+TEST(KimiLinear, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = from_gguf(test::kimi_gguf());
+  const Model c = from_config(kimi_linear());
+  EXPECT_TRUE(g.unchecked_architecture.empty());
+  ASSERT_EQ(g.arch.attention.kind, AttentionKind::Hybrid);
+  EXPECT_TRUE(uses_mla(g.arch));
+  EXPECT_TRUE(g.arch.attention.kda);
+  EXPECT_FALSE(g.arch.attention.kda_full_rank_gate);
+  EXPECT_EQ(g.arch.attention.layer_mixers, c.arch.attention.layer_mixers);
+  EXPECT_EQ(g.arch.attention.recurrent_state_floats, kKimiLinearState);
+  EXPECT_EQ(g.arch.attention.recurrent_params, c.arch.attention.recurrent_params);
+  EXPECT_EQ(attention_params_per_layer(g.arch), attention_params_per_layer(c.arch));
+  ASSERT_TRUE(g.arch.moe.has_value());
+  EXPECT_TRUE(g.arch.moe->selection_bias);
+  EXPECT_EQ(g.arch.moe->selection_bias, c.arch.moe->selection_bias);
+  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{131072}}) {
+    const KvCacheQuery q{ctx, 1, 512, kv_f16(), kv_f16(), 256};
+    EXPECT_EQ(kv_cache_bytes(g.arch, q), kv_cache_bytes(c.arch, q)) << ctx;
+  }
+}
+
+// The catalogue entry, the config.json and the GGUF header give one
+// estimate: the KV cache and recurrent state exactly, the compute buffer (the
+// same replayed graph) exactly, the weights within 1 % (the catalogue and the
+// config by llama.cpp's recipe; the card's count and the counted one).
+TEST(KimiLinear, CatalogueConfigAndGgufGiveOneEstimate) {
+  auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
+  ASSERT_TRUE(db.ok());
+  auto found = db->find("moonshotai/Kimi-Linear-48B-A3B-Instruct");
+  ASSERT_TRUE(found.ok());
+  const Model cat = found->entry->model;
+  const Model cfg = from_config(kimi_linear());
+  const Model file = from_gguf(test::kimi_gguf());
+  const auto estimate = [](const Model& m, std::int64_t ctx) {
+    InferenceQuery q;
+    q.model = m;
+    q.precision = *parse_precision("q4_k_m");
+    q.runtime = Runtime::LlamaCpp;
+    q.context = ctx;
+    return estimate_inference(q);
+  };
+  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{262144}}) {
+    const Estimate c = estimate(cat, ctx);
+    for (const Model* m : {&cfg, &file}) {
+      const Estimate o = estimate(*m, ctx);
+      EXPECT_EQ(o.memory.kv_cache, c.memory.kv_cache) << ctx;
+      EXPECT_EQ(o.recurrent_state, c.recurrent_state) << ctx;
+      EXPECT_EQ(o.memory.compute, c.memory.compute) << ctx;
+    }
+  }
+  const Precision p = *parse_precision("q4_k_m");
+  EXPECT_LT(rel(static_cast<double>(weight_layout(cat, p).total()),
+                static_cast<double>(weight_layout(cfg, p).total())),
+            0.01);
+  EXPECT_EQ(cat.arch.attention.layer_mixers, cfg.arch.attention.layer_mixers);
+  EXPECT_EQ(cat.arch.attention.recurrent_params, cfg.arch.attention.recurrent_params);
+}
+
+TEST(KimiK3, ConfigGivesLatentExpertsGatesAndTheCardsTotal) {
+  const Model m = from_config(kimi_k3());
+  EXPECT_TRUE(m.unchecked_architecture.empty());
+  const Architecture& a = m.arch;
+  ASSERT_EQ(a.attention.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(attention_layer_count(a), 24);
+  EXPECT_EQ(recurrent_layer_count(a), 69);
+  EXPECT_TRUE(a.attention.kda_full_rank_gate);
+  EXPECT_TRUE(a.attention.mla_output_gate);
+  ASSERT_TRUE(a.moe.has_value());
+  EXPECT_EQ(a.moe->latent_size, 3584);
+  // The model card: 2.8 T total, 104 B activated (NVIDIA NeMo AutoModel's
+  // Kimi K3 page repeats both); the card rounds, so 1 % and 2 %.
+  EXPECT_LT(rel(static_cast<double>(m.params), 2.8e12), 0.01) << m.params;
+  EXPECT_LT(rel(static_cast<double>(m.active_params), 104e9), 0.02) << m.active_params;
+  // State: 3 (4 - 1) 96 x 128 + 128 x 128 x 96 values per KDA layer.
+  const std::int64_t state = 3 * 3 * 96 * 128 + 128 * 128 * 96;
+  EXPECT_EQ(a.attention.recurrent_state_floats, state);
+  EXPECT_EQ(kv_cache_bytes(a, {8192, 1, 512, kv_f16(), kv_f16(), 256}),
+            24 * std::int64_t{576} * 2 * 8192 + 69 * state * 4);
+}
+
+TEST(KimiK3, GgufHeaderReadsItsExtraTensors) {
+  // A kimi-k3 header (conversion/kimi_k3.py at 80fb11ac): as kimi-linear
+  // plus q_lora_rank, expert_latent_length, and the tensors that mark a
+  // full-rank KDA gate (blk.N.ssm_g) and a gated MLA (blk.N.attn_gate).
+  test::KimiShape k3;
+  k3.arch = "kimi-k3";
+  k3.layers = 93;
+  k3.hidden = 7168;
+  k3.ffn = 33792;
+  k3.heads = 96;
+  k3.experts = 896;
+  k3.experts_used = 16;
+  k3.expert_ffn = 3072;
+  k3.shared_experts = 2;
+  test::GgufWriter w = test::kimi_gguf(k3);
+  w.u32("kimi-k3.attention.q_lora_rank", 1536);
+  w.u32("kimi-k3.attention.value_length", 512);
+  w.u32("kimi-k3.expert_latent_length", 3584);
+  w.tensor("blk.0.ssm_g.weight", {7168, 256}, test::kQ8_0);
+  w.tensor("blk.3.attn_gate.weight", {7168, 256}, test::kQ8_0);
+  const Model g = from_gguf(w);
+  const Model c = from_config(kimi_k3());
+  EXPECT_TRUE(g.unchecked_architecture.empty());
+  EXPECT_TRUE(g.arch.attention.kda_full_rank_gate);
+  EXPECT_TRUE(g.arch.attention.mla_output_gate);
+  ASSERT_TRUE(g.arch.moe.has_value());
+  EXPECT_EQ(g.arch.moe->latent_size, 3584);
+  EXPECT_EQ(g.arch.attention.recurrent_params, c.arch.attention.recurrent_params);
+  EXPECT_EQ(attention_params_per_layer(g.arch), attention_params_per_layer(c.arch));
+  EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
+  const KvCacheQuery q{65536, 1, 512, kv_f16(), kv_f16(), 256};
+  EXPECT_EQ(kv_cache_bytes(g.arch, q), kv_cache_bytes(c.arch, q));
+}
+
 // vLLM's hybrid allocator (vllm/v1/kv_cache_interface.py max_memory_usage_bytes;
 // HybridAttentionMambaModelConfig): the block size it picks for a Mamba
 // hybrid, and per layer kind what one request holds.
@@ -1415,8 +1680,8 @@ TEST(VllmHybridAllocator, TheEstimateUsesItAndTransformersKeeps16BitState) {
 // An architecture willfit does not know is still read from the shared keys,
 // but the answer says so instead of passing the shape off as understood:
 // DeepSeek-V4 (llama.cpp's "deepseek4", src/models/deepseek4.cpp at 80fb11ac)
-// and Kimi Linear ("kimi_linear": linear-attention layers beside MLA) have
-// layer kinds the readers do not model. The same header under a known name
+// and RWKV-7 (transformers' "rwkv7": a recurrent time-mixing block in every
+// layer) have layer kinds the readers do not model. The same header under a known name
 // gives no such warning.
 bool warns_unknown(const Model& m) {
   InferenceQuery q;
@@ -1462,9 +1727,9 @@ TEST(UnknownArchitecture, AConfigOfAnUnknownModelTypeSaysSo) {
                      {"num_attention_heads", 16}, {"num_key_value_heads", 8},
                      {"intermediate_size", 8192}, {"vocab_size", 32000}};
   Json j = base;
-  j["model_type"] = "kimi_linear";
+  j["model_type"] = "rwkv7";
   const Model unknown = from_config(j);
-  EXPECT_EQ(unknown.unchecked_architecture, "'kimi_linear' (config.json model_type)");
+  EXPECT_EQ(unknown.unchecked_architecture, "'rwkv7' (config.json model_type)");
   EXPECT_TRUE(warns_unknown(unknown));
   // A multimodal wrapper names the model twice; one known name is enough.
   j = base;

@@ -510,5 +510,43 @@ TEST(GgmlAlloc, Gemma4KvCacheMatchesTheLiveLlamaCpp) {
   EXPECT_EQ(rows, 18 + 27);
 }
 
+// Kimi-Linear-48B-A3B named from the catalogue (Kimi Delta Attention on 20
+// layers, MLA without RoPE on 7, 256 experts with a biased sigmoid router
+// and a shared expert), against what a real llama.cpp reserved for its
+// synthetic GGUF files (tests/data/llamacpp_cpu_compute_kimi_linear.csv);
+// test_kimi_linear.cpp checks that its config.json and GGUF header give the
+// same estimate.
+TEST(GgmlAlloc, KimiLinearByNameMatchesTheLiveLlamaCpp) {
+  std::vector<double> errors;
+  for_each_live_row("llamacpp_cpu_compute_kimi_linear.csv", [&](const std::vector<std::string>& c) {
+    const double err = compute_error(catalogue_model(c[0]), c);
+    EXPECT_LE(std::abs(err), 5.0);
+    errors.push_back(std::abs(err));
+  });
+  ASSERT_EQ(errors.size(), 18U);
+  std::sort(errors.begin(), errors.end());
+  EXPECT_LE(errors[errors.size() / 2], 1.0);  // the live run: every row exact to 0.01 %
+  std::printf("| Kimi Linear CPU compute buffer (live) | %zu | %.2f %% | %.2f %% |\n",
+              errors.size(), errors[errors.size() / 2], errors.back());
+}
+
+// Its KV cache (the MLA latent of 7 layers) and recurrent state (20 KDA
+// layers: R, the q/k/v convolution inputs, and S, the delta state) against
+// the same runs (tests/data/llamacpp_cpu_kv_kimi_linear.csv): the KV within
+// the live gate of 0.5 %, the state within the log's rounding (0.01 MiB).
+TEST(GgmlAlloc, KimiLinearKvAndStateMatchTheLiveLlamaCpp) {
+  int rows = 0;
+  for_each_live_row("llamacpp_cpu_kv_kimi_linear.csv", [&](const std::vector<std::string>& c) {
+    const Estimate e = live_estimate(catalogue_model(c[0]), c);
+    const double kv = std::stod(c[6]) * static_cast<double>(kMiB);
+    const double rs = std::stod(c[7]) * static_cast<double>(kMiB);
+    const double state = static_cast<double>(e.recurrent_state);
+    EXPECT_LE(std::abs(state - rs), 0.01 * static_cast<double>(kMiB));
+    EXPECT_LE(std::abs(static_cast<double>(e.memory.kv_cache) - state - kv) / kv * 100.0, 0.5);
+    ++rows;
+  });
+  EXPECT_EQ(rows, 18);
+}
+
 }  // namespace
 }  // namespace willfit

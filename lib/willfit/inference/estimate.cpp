@@ -16,8 +16,9 @@
 //    concurrent sequences. Grouped-query attention enters through kv_heads;
 //    sliding-window layers hold only window + ubatch cells; MLA (DeepSeek)
 //    caches one latent of kv_lora_rank + rope dims per token and layer, K only;
-//    hybrid models have a cache only on their attention layers, and a fixed
-//    F32 recurrent state per sequence on their recurrent ones; chunked local
+//    hybrid models have a cache only on their attention layers (Kimi
+//    Linear's are MLA: one latent each), and a fixed F32 recurrent state per
+//    sequence on their recurrent ones; chunked local
 //    attention (Llama 4) holds a chunk like a window; layers that share
 //    another layer's cache (Gemma 3n) hold none; global layers with a
 //    shape of their own (Gemma 4: 512-wide heads, fewer KV heads, K as V)
@@ -107,8 +108,8 @@ struct CachedLayers {
   int windowed = 0;
 };
 CachedLayers cached_layers(const Architecture& a) {
-  if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
-    return {a.layers, 0};
+  if (uses_mla(a)) {
+    return {attention_layer_count(a), 0};
   }
   // Layers that reuse an earlier layer's cache (Gemma 3n) allocate none.
   const int cached =
@@ -136,10 +137,13 @@ std::int64_t window_cells(const Architecture& a, const KvCacheQuery& q) {
 
 Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
   const std::int64_t full_cells = pad_context(q.context, q.pad) * std::max(1, q.sequences);
-  if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
-    // One latent per token and layer; V is a view of K.
+  if (uses_mla(a)) {
+    // One latent per token and attention layer; V is a view of K. A
+    // hybrid's (Kimi Linear's) other layers keep their recurrent state.
     const std::int64_t width = a.attention.kv_lora_rank + a.attention.qk_rope_head_dim;
-    return (cost(width * full_cells, q.k_type) + indexer_cache_bytes(a, full_cells, q)) * a.layers;
+    return (cost(width * full_cells, q.k_type) + indexer_cache_bytes(a, full_cells, q)) *
+               cached_layers(a).full +
+           recurrent_state_bytes(a, q.sequences, q.state_bytes);
   }
   // K and V widths per cell: windowed layers at kv_heads x head_dim; the
   // global layers of a sliding model at their own shape where they have one

@@ -73,6 +73,19 @@
 //     shared expert is scaled by sigmoid(x w) ([1, tokens]), and the rows
 //     to output are picked after the final norm (embeddings_nextn_masked
 //     is off), the normed state and the picked rows both graph outputs.
+//   - Kimi Linear (kimi-linear.cpp), three layers of Kimi Delta Attention
+//     to one of MLA, in the node order of a GGML_SCHED_DEBUG=2 dump of
+//     Kimi-Linear-48B-A3B: the q, k and v convolution states read in one
+//     row; q, k and v projected, each joined behind its kept inputs and the
+//     last ones written back; the delta state read; the three convolutions
+//     (SiLU in place), q and k L2-normed; the per-channel decay f_b(f_a(x))
+//     (+ dt bias, softplus, x A in place) and beta; the fused
+//     ggml_gated_delta_net (output and new state in one tensor); the output
+//     made contiguous and RMS-normed in place, times the sigmoid of
+//     g_b(g_a(x)), made contiguous for the output projection. Its MLA layers
+//     are deepseek2.cpp's without RoPE (mla_use_nope: the rope parts are
+//     views), its experts chosen by a sigmoid plus a bias, a shared expert
+//     added.
 //   - Mamba (mamba-base.cpp) in Granite 4 H (granite-hybrid.cpp, Mamba-2)
 //     and Jamba (jamba.cpp, Mamba-1): in_proj (Mamba-2: z, x, B, C and dt in
 //     one tensor; Mamba-1: x and z), the convolution state read and joined
@@ -492,12 +505,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const std::int64_t kw = lora + rope;
     const int q = g.op(b * h * (s.mla_nope + rope), {attn_norm});
     const int q_abs = g.view(g.op(b * h * lora, {g.view(g.view(q))}));  // wk_b x q_nope
-    const int q_pe = g.op(b * h * rope, {g.view(q), pos});              // RoPE of a view
-    const int q_cur = g.op(b * h * kw, {q_abs, q_pe});                  // concat
-    const int kv_pe = g.op(b * kw, {attn_norm});                        // wkv_a_mqa
-    const int latent = g.same(g.op(b * lora, {g.view(kv_pe)}));         // RMS norm, weight
+    // RoPE of a view; Kimi Linear's MLA has none (the view is read as is)
+    const int q_pe = s.rope ? g.op(b * h * rope, {g.view(q), pos}) : g.view(q);
+    const int q_cur = g.op(b * h * kw, {q_abs, q_pe});           // concat
+    const int kv_pe = g.op(b * kw, {attn_norm});                 // wkv_a_mqa
+    const int latent = g.same(g.op(b * lora, {g.view(kv_pe)}));  // RMS norm, weight
     const int v_cur = g.view(latent);
-    const int k_pe = g.op(b * rope, {g.view(kv_pe), pos});
+    const int k_pe = s.rope ? g.op(b * rope, {g.view(kv_pe), pos}) : g.view(kv_pe);
     const int k_cur = g.op(b * kw, {v_cur, k_pe});  // concat
     g.external({k_cur, k_idxs});
     const int qp = g.view(q_cur);
@@ -743,7 +757,46 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     };
     int cur = 0;
     const bool mixer = recurrent && kind_at(il) == 'R';
-    if (mixer && s.dn_v_heads > 0) {
+    if (mixer && s.kda) {
+      // Kimi Delta Attention (kimi-linear.cpp; the node order of a
+      // GGML_SCHED_DEBUG=2 dump of Kimi-Linear-48B-A3B): the three
+      // convolution states read in one row (build_rs of n_embd_r); q, k and
+      // v each projected, joined behind their kept inputs (ggml_concat) and
+      // the last ones written back, which expands those nodes first; the
+      // delta state read (build_rs expands it); then, as the fused delta net
+      // (ggml_gated_delta_net: output and new state in one tensor) visits
+      // its sources: each convolution with its SiLU (in place), q and k
+      // L2-normed (new tensors); the decay gate f_b(f_a(x)) + dt bias,
+      // softplus, x A (in place); beta and its sigmoid. The state is
+      // written back; then the output made contiguous, its RMS norm (taking
+      // over the contiguous copy, read through a reshape only), the output
+      // gate g_b(g_a(x)) and its sigmoid, their product, made contiguous
+      // for the output projection.
+      const std::int64_t heads = s.dn_v_heads;
+      const std::int64_t d = s.dn_head;
+      const std::int64_t inner = heads * d;
+      const std::int64_t kept = s.dn_conv - 1;
+      const int states = g.op(3 * kept * inner, {s_copy});
+      std::vector<int> joined;
+      for (int i = 0; i < 3; ++i) {  // q, k, v
+        const int proj = g.op(b * inner, {attn_norm});
+        joined.push_back(g.op((kept + b) * inner, {g.view(states), g.view(g.view(proj))}));
+        g.external({g.view(joined.back())});
+      }
+      const int state = g.view(g.op(heads * d * d, {s_copy}));
+      const auto convolved = [&](int in) { return g.same(g.op(b * inner, {in})); };
+      const int q = g.op(b * inner, {g.view(convolved(joined[0]))});  // L2 norm
+      const int k = g.op(b * inner, {g.view(convolved(joined[1]))});
+      const int v = convolved(joined[2]);
+      const int decay = g.same(g.same(g.same(g.op(b * inner, {g.op(b * d, {attn_norm})}))));
+      const int beta = g.same(g.op(b * heads, {attn_norm}));
+      const int kda = g.op(b * inner + heads * d * d,
+                           {g.view(q), g.view(k), g.view(v), g.view(decay), g.view(beta), state});
+      g.external({g.view(kda)});  // the new state written back
+      const int normed = g.same(g.same(g.op(b * inner, {g.view(kda)})));  // cont, RMS norm, weight
+      const int gate = g.same(g.op(b * inner, {g.op(b * d, {attn_norm})}));  // g_b(g_a(x)), sigmoid
+      cur = g.op(b * inner, {g.op(b * inner, {normed, gate}, {normed, gate})});  // x gate, cont_2d
+    } else if (mixer && s.dn_v_heads > 0) {
       const std::int64_t kh = s.dn_k_heads;
       const std::int64_t vh = s.dn_v_heads;
       const std::int64_t d = s.dn_head;

@@ -87,6 +87,12 @@ struct LlamaGraphShape {
   int dn_conv = 0;
   bool gated_attention = false;
   bool shared_gate = false;
+  // Kimi Linear (kimi-linear.cpp): its 'R' layers are Kimi Delta Attention
+  // of dn_v_heads heads of dn_head (as many key heads), q, k and v each
+  // projected and convolved on their own (dn_conv taps), a per-channel decay
+  // gate and an output gate through head-wide bottlenecks; its attention
+  // layers are MLA (mla_*) without RoPE (rope false).
+  bool kda = false;
   bool out_ids_after_norm = false;
   // Mamba mixers on the 'R' layers (mamba-base.cpp): 2, Mamba-2 (Granite 4
   // H: in_proj to z, x, B, C and dt in one tensor; the scan in ssm_heads

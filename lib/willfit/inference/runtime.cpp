@@ -439,15 +439,21 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   // Attention and MLP blocks: replay ggml-alloc over llama.cpp's graph
   // (ggml_alloc.cpp), MLA included. Recurrent mixers build other graphs: for
   // them the closed form below (the widest of scores, MLP and logits) stays.
-  const bool replay = a.attention.kind == AttentionKind::Full ||
-                      a.attention.kind == AttentionKind::Sliding ||
-                      (a.attention.kind == AttentionKind::Hybrid &&
-                       (a.attention.short_conv_cache > 0 || a.attention.delta_net_v_heads > 0 ||
-                        // Mamba blocks laid out as the replay builds them: a mixer and an
-                        // MLP in every layer, or Nemotron-H's blocks with their order
-                        (a.attention.mamba > 0 && (a.mlp_layers <= 0 || single_blocks(a))))) ||
-                      (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0 &&
-                       a.attention.index_head_dim == 0);
+  // So does Kimi K3 (kimi-k3.cpp: its cross-layer residual stack, latent
+  // experts and output gates are not replayed); Kimi Linear is.
+  const bool kimi_k3 =
+      a.attention.kda && (a.attention.kda_full_rank_gate || a.attention.mla_output_gate ||
+                          (a.moe && a.moe->latent_size > 0));
+  const bool replay =
+      !kimi_k3 &&
+      (a.attention.kind == AttentionKind::Full || a.attention.kind == AttentionKind::Sliding ||
+       (a.attention.kind == AttentionKind::Hybrid &&
+        (a.attention.short_conv_cache > 0 || a.attention.delta_net_v_heads > 0 ||
+         // Mamba blocks laid out as the replay builds them: a mixer and an
+         // MLP in every layer, or Nemotron-H's blocks with their order
+         (a.attention.mamba > 0 && (a.mlp_layers <= 0 || single_blocks(a))))) ||
+       (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0 &&
+        a.attention.index_head_dim == 0));
   if (replay) {
     LlamaGraphShape s;
     s.tokens = tokens;
@@ -474,7 +480,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.weights_before_ffn = a.attention.chunked;
       s.expert_bias = a.moe->selection_bias;
     }
-    if (a.attention.kind == AttentionKind::Mla) {
+    if (uses_mla(a)) {
       s.mla_kv_lora = a.attention.kv_lora_rank;
       s.mla_rope = a.attention.qk_rope_head_dim;
       s.mla_nope = a.attention.qk_nope_head_dim;
@@ -537,7 +543,11 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       if (a.moe) {
         s.moe_step = a.moe->layer_step;
       }
-      const bool qwen3next = s.dn_v_heads > 0;  // Qwen3-Next or Qwen3.5
+      // Kimi Linear (kimi-linear.cpp): Kimi Delta Attention on the 'R'
+      // layers, MLA without RoPE on the others (mla_use_nope).
+      s.kda = a.attention.kda;
+      s.rope = s.rope && !s.kda;
+      const bool qwen3next = s.dn_v_heads > 0 && !s.kda;  // Qwen3-Next or Qwen3.5
       s.gated_attention = qwen3next;
       s.shared_gate = qwen3next && s.shared_ffn > 0;  // Qwen3.5 dense: no shared expert
       // Nemotron-H: one block a layer, the output rows picked after the
@@ -698,11 +708,12 @@ namespace {
 std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes) {
   const Architecture& a = in.q.model.arch;
   const std::string seqs = in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "";
-  if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
-    return fmt::format("{} layers x {} latent dims x {:g} bytes x {} tokens{} = {}", a.layers,
-                       a.attention.kv_lora_rank + a.attention.qk_rope_head_dim,
-                       in.k_type.bytes_per_element(), cells, seqs,
-                       format_memory(bytes, in.q.units));
+  if (uses_mla(a)) {
+    return fmt::format(
+        "{} layers x {} latent dims x {:g} bytes x {} tokens{}{} = {}", attention_layer_count(a),
+        a.attention.kv_lora_rank + a.attention.qk_rope_head_dim, in.k_type.bytes_per_element(),
+        cells, seqs, a.attention.kind == AttentionKind::Hybrid ? " (plus the recurrent state)" : "",
+        format_memory(bytes, in.q.units));
   }
   return fmt::format(
       "2 (K and V) x {} layers x {} KV heads x {} dims x {:g} bytes x {} tokens{}{} = {}", a.layers,

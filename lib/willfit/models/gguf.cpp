@@ -1064,7 +1064,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // Multi-head latent attention (DeepSeek V2/V3 and kin).
   if (const auto rank = meta_int(f, key("attention.kv_lora_rank")); rank && *rank > 0) {
     Attention& at = a.attention;
-    at.kind = AttentionKind::Mla;
+    // A hybrid's attention layers may be MLA (kimi-linear, kimi-k3).
+    if (at.kind != AttentionKind::Hybrid) {
+      at.kind = AttentionKind::Mla;
+    }
     at.kv_lora_rank = static_cast<int>(std::min<std::int64_t>(*rank, 1 << 20));
     at.q_lora_rank = static_cast<int>(std::clamp<std::int64_t>(
         meta_int(f, key("attention.q_lora_rank")).value_or(0), 0, 1 << 20));
@@ -1085,6 +1088,41 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         meta_int(f, key("attention.indexer.key_length")).value_or(0), 0, 1 << 16));
     at.index_heads = static_cast<int>(std::clamp<std::int64_t>(
         meta_int(f, key("attention.indexer.head_count")).value_or(0), 0, 1 << 16));
+  }
+
+  // Kimi Linear and Kimi K3 (kimi-linear.cpp, kimi-k3.cpp load_arch_hparams
+  // and load_arch_tensors at 80fb11ac): a layer with no KV heads is Kimi
+  // Delta Attention of attention.head_count heads of kda.head_dim behind
+  // convolutions of ssm.conv_kernel taps; its state is llama-hparams.cpp's
+  // n_embd_r (3 (kernel - 1) heads head_dim) and n_embd_s (heads head_dim^2).
+  // K3 adds a full-rank output gate (blk.N.ssm_g), a gate on the MLA output
+  // (blk.N.attn_gate) and a latent MoE (expert_latent_length).
+  if ((arch == "kimi-linear" || arch == "kimi-k3") && a.attention.kind == AttentionKind::Hybrid) {
+    const auto d = meta_int(f, key("kda.head_dim"));
+    const auto conv = meta_int(f, key("ssm.conv_kernel"));
+    Attention& at = a.attention;
+    if (d && conv && *d > 0 && *d < (1 << 16) && *conv > 1 && *conv < 64) {
+      bool full_rank = false;
+      for (const auto& t : f.tensors) {
+        full_rank = full_rank || (t.name.starts_with("blk.") && t.name.ends_with(".ssm_g.weight"));
+        at.mla_output_gate = at.mla_output_gate ||
+                             (t.name.starts_with("blk.") && t.name.ends_with(".attn_gate.weight"));
+      }
+      const std::int64_t inner = std::int64_t{a.heads} * *d;
+      at.kda = true;
+      at.kda_full_rank_gate = full_rank;
+      at.delta_net_k_heads = a.heads;
+      at.delta_net_v_heads = a.heads;
+      at.delta_net_head_dim = static_cast<int>(*d);
+      at.delta_net_conv = static_cast<int>(*conv);
+      at.recurrent_state_floats = 3 * (*conv - 1) * inner + inner * *d;
+      at.recurrent_params =
+          kimi_delta_attention_params(a.hidden_size, a.heads, *d, *conv, full_rank);
+    }
+    if (a.moe) {
+      a.moe->latent_size = std::clamp<std::int64_t>(
+          meta_int(f, key("expert_latent_length")).value_or(0), 0, 1 << 20);
+    }
   }
 
   // Llama 4: chunked local attention, 8192-token chunks on three layers of

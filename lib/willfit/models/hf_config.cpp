@@ -166,6 +166,29 @@ std::int64_t vision_estimate(const Json& v, std::int64_t text_hidden) {
 void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a) {
   Attention& at = a.attention;
   const std::int64_t h = a.hidden_size;
+  // Kimi Delta Attention (Kimi Linear, K3): linear_attn_config num_heads
+  // heads of head_dim, short_conv_kernel_size taps; K3's full-rank output
+  // gate (use_full_rank_gate). llama.cpp's state (llama-hparams.cpp n_embd_r,
+  // n_embd_s for n_embd_head_kda): the last kernel - 1 inputs of q, k and v,
+  // and one head_dim x head_dim matrix per head.
+  if (const auto it = t.find("linear_attn_config"); it != t.end() && it->is_object()) {
+    const auto heads = get_int(*it, {"num_heads"}, 1 << 16);
+    const auto d = get_int(*it, {"head_dim"}, 1 << 16);
+    const auto kernel = get_int(*it, {"short_conv_kernel_size"}, 64);
+    if (heads && d && kernel && *heads > 0 && *d > 0 && *kernel > 1) {
+      const bool full_rank = get_bool(*it, "use_full_rank_gate").value_or(false);
+      const std::int64_t inner = *heads * *d;
+      at.recurrent_state_floats = 3 * (*kernel - 1) * inner + *heads * *d * *d;
+      at.recurrent_params = kimi_delta_attention_params(h, *heads, *d, *kernel, full_rank);
+      at.kda = true;
+      at.kda_full_rank_gate = full_rank;
+      at.delta_net_k_heads = static_cast<int>(*heads);
+      at.delta_net_v_heads = static_cast<int>(*heads);
+      at.delta_net_head_dim = static_cast<int>(*d);
+      at.delta_net_conv = static_cast<int>(*kernel);
+    }
+    return;
+  }
   // Qwen3-Next and Qwen3.5 gated delta net (gated_delta_net_params in
   // model.cpp has the layout).
   const auto conv = get_int(t, {"linear_conv_kernel_dim"}, 64);
@@ -381,9 +404,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       get_bool(t, "tie_word_embeddings")
           .value_or(get_bool(doc, "tie_word_embeddings")
                         .value_or(get_bool(t, "tie_embedding").value_or(ties_by_default)));
+  // model_max_length: Kimi Linear's config names its context so.
   a.max_context = get_int(t,
                           {"max_position_embeddings", "n_positions", "max_sequence_length",
-                           "seq_length", "n_ctx"},
+                           "seq_length", "n_ctx", "model_max_length"},
                           std::int64_t{1} << 31)
                       .value_or(0);
 
@@ -441,6 +465,12 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
         a.layers));
     // Every N-th layer routes (Llama 4 interleave_moe_layer_step; Jamba
     // expert_layer_period with offset period - 1, as its configs have).
+    // Kimi K3's latent MoE (routed_expert_hidden_size).
+    moe.latent_size = get_int(t, {"routed_expert_hidden_size"}, 1 << 20).value_or(0);
+    // Kimi Linear and K3 choose their experts by a sigmoid plus a
+    // per-expert bias (e_score_correction_bias; llama.cpp kimi-linear.cpp
+    // and kimi-k3.cpp load ffn_exp_probs_b on every MoE layer).
+    moe.selection_bias = type == "kimi_linear";
     moe.layer_step = static_cast<int>(std::clamp<std::int64_t>(
         get_int(t, {"interleave_moe_layer_step", "expert_layer_period", "decoder_sparse_step"},
                 100000)
@@ -494,6 +524,29 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       const bool attends = (i + 1) % every == 0;
       recurrent += attends ? 0 : 1;
       mixers += attends ? 'A' : 'R';
+    }
+  }
+  // Kimi Linear and Kimi K3 list their full-attention layers in
+  // linear_attn_config, numbered from 1 (configuration_kimi.py at
+  // moonshotai/Kimi-Linear-48B-A3B-Instruct 6e163f3, KimiLinearConfig
+  // is_kda_layer: (layer_idx + 1) not in full_attn_layers; llama.cpp's
+  // converter, conversion/kimi_linear.py, reads them so); the others are
+  // Kimi Delta Attention.
+  if (const auto it = t.find("linear_attn_config");
+      windowed < 0 && it != t.end() && it->is_object() && it->contains("full_attn_layers")) {
+    std::vector<bool> attends(static_cast<std::size_t>(a.layers), false);
+    if (const auto& full = (*it)["full_attn_layers"]; full.is_array()) {
+      for (const auto& x : full) {
+        if (x.is_number_integer() && x.get<std::int64_t>() >= 1 &&
+            x.get<std::int64_t>() <= a.layers) {
+          attends[static_cast<std::size_t>(x.get<std::int64_t>() - 1)] = true;
+        }
+      }
+    }
+    windowed = 0;
+    recurrent = std::count(attends.begin(), attends.end(), false);
+    for (const bool x : attends) {
+      mixers += x ? 'A' : 'R';
     }
   }
   // LFM2's original configs list the attention layers instead
@@ -552,6 +605,19 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     // DeepSeek-V3.2's sparse-attention indexer.
     at.index_head_dim = static_cast<int>(get_int(t, {"index_head_dim"}, 1 << 16).value_or(0));
     at.index_heads = static_cast<int>(get_int(t, {"index_n_heads"}, 1 << 16).value_or(0));
+    // Kimi K3 gates the MLA output (mla_use_output_gate).
+    at.mla_output_gate = get_bool(t, "mla_use_output_gate").value_or(false);
+    // Kimi Linear and K3: MLA on the full-attention layers, Kimi Delta
+    // Attention on the others.
+    if (recurrent > 0 && recurrent < a.layers) {
+      at.kind = AttentionKind::Hybrid;
+      at.attention_layers = static_cast<int>(a.layers - recurrent);
+      at.recurrent_layers = static_cast<int>(recurrent);
+      set_recurrent_shape(t, type, a);
+      if (std::ssize(mixers) == a.layers) {
+        at.layer_mixers = mixers;
+      }
+    }
   } else if (recurrent > 0 && (recurrent < a.layers || parallel_hybrid)) {
     Attention& at = a.attention;
     at.kind = AttentionKind::Hybrid;

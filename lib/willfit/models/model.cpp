@@ -102,14 +102,14 @@ std::string_view to_string(AttentionKind kind) {
 // transformers model's configuration_*.py model_type.
 bool is_known_gguf_architecture(std::string_view arch) {
   static constexpr auto kKnown = std::to_array<std::string_view>(
-      {"bert",      "command-r",  "cohere2",    "deepseek",      "deepseek2",  "deepseek32",
-       "exaone",    "exaone4",    "falcon",     "falcon-h1",     "gemma",      "gemma2",
-       "gemma3",    "gemma3n",    "gemma4",     "glm4",          "glm4moe",    "gpt-oss",
-       "gpt2",      "granite",    "granitemoe", "granitehybrid", "internlm2",  "jamba",
-       "lfm2",      "lfm2moe",    "llama",      "llama4",        "minimax-m2", "mistral3",
-       "mllama",    "nemotron_h", "olmo2",      "phi2",          "phi3",       "qwen2",
-       "qwen2moe",  "qwen2vl",    "qwen3",      "qwen35",        "qwen35moe",  "qwen3moe",
-       "qwen3next", "smollm3",    "stablelm",   "starcoder2"});
+      {"bert",       "command-r",   "cohere2",    "deepseek",      "deepseek2", "deepseek32",
+       "exaone",     "exaone4",     "falcon",     "falcon-h1",     "gemma",     "gemma2",
+       "gemma3",     "gemma3n",     "gemma4",     "glm4",          "glm4moe",   "gpt-oss",
+       "gpt2",       "granite",     "granitemoe", "granitehybrid", "internlm2", "jamba",
+       "kimi-k3",    "kimi-linear", "lfm2",       "lfm2moe",       "llama",     "llama4",
+       "minimax-m2", "mistral3",    "mllama",     "nemotron_h",    "olmo2",     "phi2",
+       "phi3",       "qwen2",       "qwen2moe",   "qwen2vl",       "qwen3",     "qwen35",
+       "qwen35moe",  "qwen3moe",    "qwen3next",  "smollm3",       "stablelm",  "starcoder2"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -143,6 +143,8 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "internlm2",
                                                                   "jamba",
                                                                   "kimi_k2",
+                                                                  "kimi_k3",
+                                                                  "kimi_linear",
                                                                   "lfm2",
                                                                   "lfm2_moe",
                                                                   "llama",
@@ -280,9 +282,14 @@ int moe_layer_count(const Architecture& a) {
   return n;
 }
 
+bool uses_mla(const Architecture& a) {
+  return a.attention.kv_lora_rank > 0 &&
+         (a.attention.kind == AttentionKind::Mla || a.attention.kind == AttentionKind::Hybrid);
+}
+
 std::int64_t attention_params_per_layer(const Architecture& a) {
   const std::int64_t h = a.hidden_size;
-  if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
+  if (uses_mla(a)) {
     const auto& m = a.attention;
     const std::int64_t qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
     const std::int64_t v = m.v_head_dim > 0 ? m.v_head_dim : a.head_dim;
@@ -298,7 +305,9 @@ std::int64_t attention_params_per_layer(const Architecture& a) {
                                                                 m.index_heads * m.index_head_dim +
                                                             h * m.index_head_dim + h * m.index_heads
                                                       : 0;
-    return q + kv + o + indexer;
+    // Kimi K3's output gate (kimi-k3.cpp attn_gate): hidden x heads x v.
+    const std::int64_t gate = m.mla_output_gate ? h * a.heads * v : 0;
+    return q + kv + o + indexer + gate;
   }
   // A gated attention layer's Q projection is twice as wide: the second
   // half is the output gate (Qwen3.5; llama.cpp create_tensor_qkv with
@@ -348,6 +357,23 @@ std::int64_t gated_delta_net_params(std::int64_t h, std::int64_t nk, std::int64_
                                     std::int64_t dk, std::int64_t dv, std::int64_t conv) {
   const std::int64_t conv_dim = 2 * nk * dk + nv * dv;
   return h * (2 * nk * dk + 2 * nv * dv) + h * 2 * nv + conv_dim * conv + nv * dv * h;
+}
+
+// Kimi Delta Attention (llama.cpp kimi-linear.cpp and kimi-k3.cpp
+// load_arch_tensors at 80fb11ac; transformers modeling_kimi_linear.py
+// KimiDeltaAttention): q, k and v projections of heads x head_dim = D each,
+// a depthwise convolution of conv_kernel taps on each of the three, the
+// decay gate's bottleneck f_a (hidden x head_dim) and f_b (head_dim x D),
+// beta (hidden x heads), the output gate through the same bottleneck
+// (g_a, g_b) or one full-rank hidden x D matrix (K3's ssm_g), and the
+// output projection D x hidden. A_log (heads), dt_bias (D) and the output
+// norm (head_dim) are left out, as norms are everywhere.
+std::int64_t kimi_delta_attention_params(std::int64_t h, std::int64_t heads, std::int64_t d,
+                                         std::int64_t conv, bool full_rank_gate) {
+  const std::int64_t inner = heads * d;
+  const std::int64_t bottleneck = h * d + d * inner;
+  const std::int64_t gate = full_rank_gate ? h * inner : bottleneck;
+  return 3 * h * inner + 3 * inner * conv + bottleneck + h * heads + gate + inner * h;
 }
 
 namespace {
@@ -410,16 +436,20 @@ ParamBreakdown count_params(const Architecture& a) {
     const int moe_layers = moe_layer_count(a);
     const int dense_layers = mlp_layers - moe_layers;
     const std::int64_t expert = matrices * a.hidden_size * m.expert_intermediate_size;
-    const std::int64_t router = a.hidden_size * m.experts;
+    // A latent MoE's routed experts work at the latent width, behind a
+    // projection down to it and one back up (Kimi K3; model.hpp Moe).
+    const std::int64_t routed =
+        m.latent_size > 0 ? matrices * m.latent_size * m.expert_intermediate_size : expert;
+    const std::int64_t router = a.hidden_size * m.experts + 2 * a.hidden_size * m.latent_size;
     const std::int64_t shared = expert * m.shared_experts;
-    p.mlp = dense_layers * dense + moe_layers * (expert * m.experts + shared + router);
+    p.mlp = dense_layers * dense + moe_layers * (routed * m.experts + shared + router);
     p.mlp_active =
-        dense_layers * dense + moe_layers * (expert * m.experts_per_token + shared + router);
+        dense_layers * dense + moe_layers * (routed * m.experts_per_token + shared + router);
     // A multi-token-prediction block is one more MoE block plus eh_proj, the
     // 2h x h projection of [embedding; hidden] (DeepSeek-V3 report, section
     // 2.2); it shares the embeddings and output head.
     p.mtp = std::int64_t{a.mtp_layers} *
-            (attention + expert * m.experts + shared + router + 2 * a.hidden_size * a.hidden_size);
+            (attention + routed * m.experts + shared + router + 2 * a.hidden_size * a.hidden_size);
   } else {
     p.mlp = dense * mlp_layers;
     p.mlp_active = p.mlp;
@@ -463,6 +493,16 @@ std::string describe_shape(const Model& m) {
         s += at.recurrent_params > 0 ? fmt::format(", recurrent_params {})", at.recurrent_params)
                                      : std::string(")");
       }
+      if (at.kda) {
+        s += fmt::format("; the recurrent layers are Kimi Delta Attention ({} heads of {})",
+                         at.delta_net_v_heads, at.delta_net_head_dim);
+      }
+      if (uses_mla(a)) {
+        s += fmt::format(
+            "; the attention layers are multi-head latent attention: one {}-wide latent cached "
+            "per token and layer",
+            at.kv_lora_rank + at.qk_rope_head_dim);
+      }
       break;
     }
     case AttentionKind::Full:
@@ -474,6 +514,9 @@ std::string describe_shape(const Model& m) {
         "; {} experts, {} per token{}, all resident in memory", a.moe->experts,
         a.moe->experts_per_token,
         a.moe->shared_experts > 0 ? fmt::format(" plus {} shared", a.moe->shared_experts) : "");
+    if (a.moe->latent_size > 0) {
+      s += fmt::format(" (routed experts in a {}-wide latent)", a.moe->latent_size);
+    }
   }
   if (a.attention.kv_shared_layers > 0) {
     s += fmt::format("; the last {} layers reuse earlier layers' KV", a.attention.kv_shared_layers);

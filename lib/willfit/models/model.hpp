@@ -72,6 +72,19 @@ struct Attention {
   int delta_net_v_heads = 0;
   int delta_net_head_dim = 0;
   int delta_net_conv = 0;
+  // Hybrid, Kimi Linear and Kimi K3 (llama.cpp kimi-linear.cpp,
+  // kimi-k3.cpp): the recurrent layers are Kimi Delta Attention, a delta
+  // net of delta_net_v_heads heads (as many key heads) whose q, k and v have
+  // a convolution each, whose decay is a gate per channel through a
+  // head-wide bottleneck (ssm_f_a, ssm_f_b), and whose output gate goes
+  // through the same bottleneck (ssm_g_a, ssm_g_b) or, with
+  // kda_full_rank_gate (K3), is one hidden x heads x head matrix (ssm_g).
+  // The attention layers of such a hybrid are MLA (kv_lora_rank above).
+  bool kda = false;
+  bool kda_full_rank_gate = false;
+  // MLA with a sigmoid output gate (Kimi K3 mla_use_output_gate; llama.cpp
+  // kimi-k3.cpp attn_gate, hidden x heads x v_head_dim): weights only.
+  bool mla_output_gate = false;
   // Hybrid, Granite 4 H (granite-hybrid.cpp, mamba = 2) and Jamba (jamba.cpp,
   // mamba = 1): each recurrent layer is a Mamba mixer of ssm_inner channels
   // and ssm_state state values behind a convolution of ssm_conv taps; Mamba-2
@@ -118,6 +131,12 @@ struct Moe {
   // stay the unbiased probabilities. llama.cpp's graph holds the biased
   // copy as a tensor of its own (build_moe_ffn selection_probs).
   bool selection_bias = false;
+  // Latent MoE (Kimi K3 routed_expert_hidden_size; llama.cpp kimi-k3.cpp
+  // n_expert_latent): the routed experts read and write vectors of this
+  // width, projected from and back to the hidden width per layer
+  // (ffn_routed_down, ffn_routed_up); shared experts stay at the hidden
+  // width. 0: the experts work at the hidden width.
+  std::int64_t latent_size = 0;
 };
 
 struct Architecture {
@@ -308,7 +327,7 @@ struct Model {
   std::optional<ModelOrigin> origin;  // set by app/ when it resolves MODEL
   // A reader's architecture name that willfit has no test or catalogue
   // family for (a GGUF general.architecture "deepseek4", a config.json
-  // model_type "kimi_linear"): the shape was read from the generic keys
+  // model_type "rwkv7"): the shape was read from the generic keys
   // only. Empty for known architectures, the catalogue and bare sizes.
   std::string unchecked_architecture;
   [[nodiscard]] bool assumed() const { return source == FactSource::Assumed; }
@@ -332,6 +351,10 @@ std::string unchecked_architecture_warning(const Model& model);
 // Per-layer attention parameter count (q, k, v, o or the MLA equivalent).
 std::int64_t attention_params_per_layer(const Architecture& arch);
 
+// Whether the attention layers are multi-head latent attention: an MLA
+// model's every layer, or a hybrid's attention layers (Kimi Linear).
+bool uses_mla(const Architecture& arch);
+
 // Sliding models: layer i is global (full attention) when (i + 1) % pattern
 // == 0, every layer of any other kind of model is (data/README.md).
 bool is_global_layer(const Architecture& arch, int layer);
@@ -345,6 +368,12 @@ std::int64_t global_attention_params_per_layer(const Architecture& arch);
 std::int64_t gated_delta_net_params(std::int64_t hidden, std::int64_t key_heads,
                                     std::int64_t value_heads, std::int64_t key_dim,
                                     std::int64_t value_dim, std::int64_t conv_kernel);
+
+// Weights of one Kimi Delta Attention layer (Kimi Linear, Kimi K3) of
+// `heads` heads of `head_dim`; model.cpp gives the layout it counts.
+std::int64_t kimi_delta_attention_params(std::int64_t hidden, std::int64_t heads,
+                                         std::int64_t head_dim, std::int64_t conv_kernel,
+                                         bool full_rank_gate);
 
 // One line on the attention layout, experts and vision tower ("sliding
 // window of 1024 tokens on 52 of 62 layers; ..."), for notes and listings.

@@ -220,6 +220,29 @@ void read_mixers(EntryReader& r, const Json& at, Architecture& a) {
   }
 }
 
+// Kimi Linear and Kimi K3 (model.hpp Attention::kda): Kimi Delta Attention
+// on the recurrent layers (kda, with the delta_net_* sizes, key heads equal
+// to value heads; kda_full_rank_gate for K3), MLA on the attention layers
+// (the kind "mla" fields; mla_output_gate for K3).
+void read_kimi(EntryReader& r, const Json& at, Architecture& a) {
+  Attention& x = a.attention;
+  x.kda = r.boolean_in(at, "kda", false);
+  x.kda_full_rank_gate = r.boolean_in(at, "kda_full_rank_gate", false);
+  x.kv_lora_rank = static_cast<int>(r.integer_in(at, "kv_lora_rank", 0, kMaxWidth, 0));
+  x.qk_rope_head_dim = static_cast<int>(r.integer_in(at, "qk_rope_head_dim", 0, kMaxWidth, 0));
+  x.q_lora_rank = static_cast<int>(r.integer_in(at, "q_lora_rank", 0, kMaxWidth, 0));
+  x.qk_nope_head_dim = static_cast<int>(r.integer_in(at, "qk_nope_head_dim", 0, kMaxWidth, 0));
+  x.v_head_dim = static_cast<int>(r.integer_in(at, "v_head_dim", 0, kMaxWidth, 0));
+  x.mla_output_gate = r.boolean_in(at, "mla_output_gate", false);
+  if (x.kda && (x.delta_net_k_heads != x.delta_net_v_heads || x.delta_net_v_heads <= 0)) {
+    r.fail(
+        "'kda' needs delta_net_k_heads equal to delta_net_v_heads (one key head per value head)");
+  }
+  if ((x.kda_full_rank_gate && !x.kda) || (x.mla_output_gate && x.kv_lora_rank <= 0)) {
+    r.fail("'kda_full_rank_gate' needs 'kda', 'mla_output_gate' a 'kv_lora_rank'");
+  }
+}
+
 // A hybrid's Mamba mixers, as a GGUF file gives them (gguf.cpp), for the
 // compute buffer's replay (ggml_alloc.cpp): Mamba-2 (mamba2_*: Falcon-H1's
 // beside every layer's attention, Granite 4 H's on the layers 'R' of
@@ -377,6 +400,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
           r.integer_in(*at, "recurrent_state_floats", 0, kMaxParams, 0);
       read_mixers(r, *at, a);
       read_mamba(r, *at, a);
+      read_kimi(r, *at, a);
     } else {
       r.fail(fmt::format("attention 'kind' must be full, sliding, chunked, mla or hybrid, not '{}'",
                          kind));
@@ -406,6 +430,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
     x.first_dense_layers =
         static_cast<int>(r.integer_in(*moe, "first_dense_layers", 0, a.layers, 0));
     x.layer_step = static_cast<int>(r.integer_in(*moe, "layer_step", 1, a.layers, 1));
+    // Kimi K3's latent experts, and a router choosing by probs + a bias.
+    x.latent_size = r.integer_in(*moe, "latent_size", 0, kMaxWidth, 0);
+    x.selection_bias = r.boolean_in(*moe, "selection_bias", false);
     a.moe = x;
   }
   if (!r.error().empty()) {

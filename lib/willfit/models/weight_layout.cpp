@@ -624,7 +624,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     // Attention.
     if (!roles.attention && !(roles.recurrent && recurrent_rows == 0)) {
       // a recurrent-only layer: no attention tensors
-    } else if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
+    } else if (uses_mla(a)) {
       const auto& m = a.attention;
       const std::int64_t qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
       const std::int64_t v = m.v_head_dim > 0 ? m.v_head_dim : head_dim;
@@ -639,6 +639,9 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
           weight(Cat::Other, e, m.kv_lora_rank + m.qk_rope_head_dim, i) + f32(m.kv_lora_rank) +
           weight(Cat::AttnV, m.kv_lora_rank, std::int64_t{a.heads} * (m.qk_nope_head_dim + v), i) +
           weight(Cat::AttnOut, std::int64_t{a.heads} * v, e, i);
+      if (m.mla_output_gate) {  // Kimi K3's attn_gate
+        l.bytes += weight(Cat::Other, e, std::int64_t{a.heads} * v, i);
+      }
     } else if (layer_norm) {
       l.bytes += weight(Cat::AttnV, e, q_dim + 2 * kv_dim, i) + f32(q_dim + 2 * kv_dim) +
                  weight(Cat::AttnOut, q_dim, e, i) + f32(e);
@@ -669,10 +672,16 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       const std::int64_t ff = m.expert_intermediate_size;
       const std::int64_t n = m.experts;
       l.bytes += f32(e * n);  // router, kept in F32
-      l.expert_bytes = weight(Cat::FfnGate, e, ff * n, i, true) +
-                       weight(Cat::FfnUp, e, ff * n, i, true) +
-                       weight(Cat::FfnDown, ff, e * n, i, true);
+      // A latent MoE's experts read and write latent-wide vectors, behind
+      // its projections down and back up (Kimi K3: ffn_routed_down/_up).
+      const std::int64_t x = m.latent_size > 0 ? m.latent_size : e;
+      l.expert_bytes = weight(Cat::FfnGate, x, ff * n, i, true) +
+                       weight(Cat::FfnUp, x, ff * n, i, true) +
+                       weight(Cat::FfnDown, ff, x * n, i, true);
       l.bytes += l.expert_bytes;
+      if (m.latent_size > 0) {
+        l.bytes += weight(Cat::Other, e, x, i) + weight(Cat::Other, x, e, i);
+      }
       if (m.shared_experts > 0) {
         const std::int64_t s = ff * m.shared_experts;
         l.bytes += weight(Cat::FfnGate, e, s, i) + weight(Cat::FfnUp, e, s, i) +
@@ -777,10 +786,16 @@ WeightLayout flat_layout(const Model& m, const Precision& p) {
       const auto& mo = *a.moe;
       const double expert =
           static_cast<double>(matrices * a.hidden_size * mo.expert_intermediate_size);
-      b.experts = bytes(expert * mo.experts, bits);
-      mlp =
-          b.experts +
-          bytes(expert * mo.shared_experts + static_cast<double>(a.hidden_size * mo.experts), bits);
+      // count_params's latent experts (Kimi K3)
+      const double routed =
+          mo.latent_size > 0
+              ? static_cast<double>(matrices * mo.latent_size * mo.expert_intermediate_size)
+              : expert;
+      b.experts = bytes(routed * mo.experts, bits);
+      mlp = b.experts +
+            bytes(expert * mo.shared_experts +
+                      static_cast<double>(a.hidden_size * (mo.experts + 2 * mo.latent_size)),
+                  bits);
     } else if (!a.moe) {
       // matrices x hidden x intermediate, or an inferred shape's smooth share
       mlp = bytes(static_cast<double>(pb.mlp) / std::max(1, mlp_layer_count(a)), bits);

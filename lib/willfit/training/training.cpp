@@ -376,7 +376,7 @@ std::vector<LinearModule> linear_modules(const Architecture& a) {
   std::vector<LinearModule> m;
   const std::int64_t h = a.hidden_size;
   const std::int64_t layers = a.layers;
-  if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
+  if (uses_mla(a)) {
     // DeepSeek's module names (modeling_deepseek.py).
     const auto& x = a.attention;
     const std::int64_t qk = x.qk_nope_head_dim + x.qk_rope_head_dim;
@@ -563,7 +563,7 @@ LayerShape layer_shape(const Architecture& a, double bytes_per_value) {
   s.gated = a.mlp_gated;
   s.mlp_inputs = a.mlp_gated ? 2 : 1;  // gate and up, or up
   s.dropout = false;                   // current decoder models train without dropout
-  if (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0) {
+  if (uses_mla(a)) {
     const auto& x = a.attention;
     const std::int64_t qk = x.qk_nope_head_dim + x.qk_rope_head_dim;
     s.q_width = a.heads * qk;
