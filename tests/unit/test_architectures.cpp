@@ -26,6 +26,7 @@
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
 #include "willfit/models/model_db.hpp"
+#include "willfit/models/safetensors.hpp"
 #include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
@@ -1744,6 +1745,45 @@ TEST(Qwen35, VisionTowerFromItsConfigIsTheCheckpoints) {
   // The 2B's language model + tower + MTP block is its header total.
   const Model m2 = from_config(q35_json(shape("qwen3.5-2b")));
   EXPECT_LT(rel(static_cast<double>(count_params(m2.arch).total()), 2274069824.0), 1e-4);
+}
+
+// A hub safetensors checkpoint of a multimodal model holds the tower's
+// tensors beside the language model's: they are the projector term (its
+// exact count replaces the config's), not weights, so the tower is counted
+// once and --text-only leaves it out, under vLLM and transformers alike.
+TEST(Qwen35, SafetensorsCheckpointCountsItsTowerOnce) {
+  const Model cfg = from_config(q35_json(q35_sizes()[0].second));  // 0.8B
+  ASSERT_GT(cfg.arch.vision_params, 0);
+  const std::string file = test::safetensors_file({
+      {"model.language_model.embed_tokens.weight", "BF16", {248320, 1024}, 4},
+      {"model.language_model.layers.0.mlp.up_proj.weight", "BF16", {3584, 1024}, 4},
+      {"model.visual.blocks.0.attn.qkv.weight", "BF16", {2304, 768}, 4},
+      {"model.visual.merger.linear_fc2.weight", "BF16", {1024, 3072}, 4},
+      {"mtp.fc.weight", "BF16", {1024, 2048}, 4},
+  });
+  const auto size = safetensors_header_size(file.substr(0, 8), file.size());
+  ASSERT_TRUE(size.ok());
+  const auto h = read_safetensors(file.substr(0, *size), file.size());
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  const std::int64_t tower = 2304 * 768 + 1024 * 3072;
+  EXPECT_EQ(h->encoder_params, tower);
+  EXPECT_EQ(h->layers, 1);  // visual.blocks.N is not a block of the language model
+  const Model m = model_from_safetensors(*h, "qwen3.5-0.8b", &cfg);
+  EXPECT_EQ(m.arch.vision_params, tower);
+  EXPECT_EQ(*m.file_weight_bytes, h->bytes - 2 * tower);
+  for (const Runtime rt : {Runtime::Vllm, Runtime::Transformers}) {
+    InferenceQuery q;
+    q.model = m;
+    q.precision = *parse_precision("bf16");
+    q.runtime = rt;
+    const Estimate e = estimate_inference(q);
+    EXPECT_EQ(e.memory.projector, 2 * tower);
+    EXPECT_EQ(e.model_weight_bytes + e.memory.projector, h->bytes);
+    q.text_only = true;
+    const Estimate text = estimate_inference(q);
+    EXPECT_EQ(text.memory.projector, 0);
+    EXPECT_EQ(text.model_weight_bytes, e.model_weight_bytes);
+  }
 }
 
 // Qwen3.5-0.8B's llama.cpp load log (tests/data/architecture_figures.csv):
