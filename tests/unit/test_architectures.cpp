@@ -1747,6 +1747,50 @@ TEST(Qwen35, VisionTowerFromItsConfigIsTheCheckpoints) {
   EXPECT_LT(rel(static_cast<double>(count_params(m2.arch).total()), 2274069824.0), 1e-4);
 }
 
+// Ministral 3: config.json (text_config ministral3, vision_config pixtral)
+// and the catalogue give the same model; the text counts against the cards'
+// "3.4B" and "13.5B Language Model" (Megatron-Bridge's provider docstrings);
+// the 8B's official Q5_K_M file is checked in AccuracyGguf (row H50).
+TEST(Ministral3, ConfigAndCatalogueAgree) {
+  const std::vector<std::tuple<std::string, int, int, int, bool, double>> sizes = {
+      {"ministral-3-3b", 26, 3072, 9216, true, 3.4e9},
+      {"ministral-3-8b", 34, 4096, 14336, false, 0},
+      {"ministral-3-14b", 40, 5120, 16384, false, 13.5e9}};
+  for (const auto& [id, layers, hidden, ffn, tied, card] : sizes) {
+    const Json j = {{"model_type", "mistral3"},
+                    {"spatial_merge_size", 2},
+                    {"text_config",
+                     {{"model_type", "ministral3"},
+                      {"num_hidden_layers", layers},
+                      {"hidden_size", hidden},
+                      {"intermediate_size", ffn},
+                      {"num_attention_heads", 32},
+                      {"num_key_value_heads", 8},
+                      {"head_dim", 128},
+                      {"vocab_size", 131072},
+                      {"max_position_embeddings", 262144},
+                      {"tie_word_embeddings", tied}}},
+                    {"vision_config",
+                     {{"model_type", "pixtral"},
+                      {"hidden_size", 1024},
+                      {"intermediate_size", 4096},
+                      {"num_hidden_layers", 24},
+                      {"num_attention_heads", 16},
+                      {"patch_size", 14},
+                      {"image_size", 1540}}}};
+    const Model cfg = from_config(j);
+    const Model cat = catalogue_model(id);
+    EXPECT_EQ(cfg.arch.vision_params, cat.arch.vision_params) << id;
+    const ParamBreakdown b = count_params(cfg.arch);
+    EXPECT_LT(rel(static_cast<double>(b.total()), static_cast<double>(cat.params)), 0.001) << id;
+    if (card > 0) {
+      EXPECT_LT(std::abs(static_cast<double>(b.total() - b.vision) - card), 0.05e9) << id;
+    }
+    const KvCacheQuery q{32768, 1, 512, kv_f16(), kv_f16(), 256};
+    EXPECT_EQ(kv_cache_bytes(cfg.arch, q), kv_cache_bytes(cat.arch, q)) << id;
+  }
+}
+
 // A hub safetensors checkpoint of a multimodal model holds the tower's
 // tensors beside the language model's: they are the projector term (its
 // exact count replaces the config's), not weights, so the tower is counted
