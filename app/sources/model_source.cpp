@@ -241,6 +241,19 @@ Expected<Model> read_index(const std::string& path, const Environment& env, Unit
   Model m = std::move(**config);
   if (index->total_size > 0) {
     m.file_weight_bytes = index->total_size;
+    // The index lists an encoder's tensors too: the config's tower (the
+    // projector term) is taken out of the weights, at the 16 bits (32 for an
+    // fp32 checkpoint) a checkpoint stores it in, so it is counted once.
+    if (index->encoder_tensors > 0 && m.arch.vision_params > 0) {
+      const std::int64_t tower = m.arch.vision_params * (m.precision_hint == "fp32" ? 4 : 2);
+      if (tower < index->total_size) {
+        m.file_weight_bytes = index->total_size - tower;
+        m.notes.push_back(fmt::format(
+            "the index lists {} encoder tensors: the tower's {:.2f} B parameters from config.json "
+            "are the projector term, not the weights",
+            index->encoder_tensors, static_cast<double>(m.arch.vision_params) / 1e9));
+      }
+    }
     m.weights_source = FactSource::Safetensors;
     // The shards that are there (a partial download, or the few a remote
     // read chose: SafetensorsIndex::sample_shards) show the dtypes.
@@ -496,8 +509,13 @@ void describe_file_weights(const Model& model, Precision& precision) {
   if (!model.file_weight_bytes || model.params <= 0) {
     return;
   }
-  precision.bits_per_weight =
-      8.0 * static_cast<double>(*model.file_weight_bytes) / static_cast<double>(model.params);
+  // A safetensors checkpoint's parameters include its encoder, which is the
+  // projector term, not the weight bytes (model_from_safetensors).
+  const std::int64_t params =
+      model.params -
+      (model.weights_source == FactSource::Safetensors ? model.arch.vision_params : 0);
+  precision.bits_per_weight = 8.0 * static_cast<double>(*model.file_weight_bytes) /
+                              static_cast<double>(std::max<std::int64_t>(1, params));
   precision.note = "the estimate uses the file's exact weight bytes, not parameters x bits";
 }
 

@@ -225,7 +225,9 @@ TEST(AccuracyGguf, WeightBytesMatchRealFiles) {
 // library package by Ollama's quantizer, which leaves the per-layer
 // embeddings at 16 bits. The sizes are as the Ollama pages print them, to
 // two or three significant digits, or as llama-bench and llama-server report
-// them (the notes say how coarse).
+// them (the notes say how coarse). An Ollama library package of a vision
+// model (qwen3.5, gemma4) holds the vision tower in the same blob, so the
+// package is the weights and the projector term together.
 TEST(AccuracyGguf, HybridFilesOfTheCatalogue) {
   const auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
   ASSERT_TRUE(db.ok());
@@ -238,7 +240,9 @@ TEST(AccuracyGguf, HybridFilesOfTheCatalogue) {
     const auto p = parse_precision(r.at("quant"));
     ASSERT_TRUE(p.ok()) << r.at("quant");
     const Bytes measured = to_bytes(num(r, "value"), r.at("unit"));
-    const Bytes est = weight_layout(m, *p).total();
+    const WeightLayout layout = weight_layout(m, *p);
+    const bool package_holds_tower = m.ollama_tag && !m.ollama_text_only;
+    const Bytes est = layout.total() + (package_holds_tower ? layout.projector : 0);
     const double e = pct(est, measured);
     std::printf("  %s %-20s %-8s measured %14lld estimate %14lld  %+6.2f %%\n",
                 r.at("case_id").c_str(), r.at("model").c_str(), r.at("quant").c_str(),
@@ -247,7 +251,7 @@ TEST(AccuracyGguf, HybridFilesOfTheCatalogue) {
   }
   header();
   recipe.print("GGUF weight bytes, hybrid families");
-  EXPECT_GE(recipe.errors.size(), 13U);
+  EXPECT_GE(recipe.errors.size(), 26U);
   EXPECT_LE(recipe.median(), 2.0);
   EXPECT_LE(recipe.max(), 3.0);
 }

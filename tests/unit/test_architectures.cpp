@@ -28,6 +28,7 @@
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
 #include "willfit/models/model_db.hpp"
+#include "willfit/models/safetensors.hpp"
 #include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
@@ -1781,10 +1782,17 @@ struct Q35Shape {
   int experts;      // 0: dense
   int experts_used;
   int expert_ffn;
+  // The vision tower (Qwen3_5VisionConfig): depth, width, MLP; the family
+  // has three (NVIDIA Megatron's Qwen3.5-VL table, search-tool file id
+  // 52260328131): 12 x 768 (0.8B), 24 x 1024 (2B, 4B), 27 x 1152 (9B up).
+  int vision_depth = 27;
+  int vision_width = 1152;
+  int vision_ffn = 4304;
 };
 
-// Qwen3_5Config as published (text_config; vision_config left out: the
-// catalogue entries are the text model, the encoder is the mmproj file).
+// Qwen3_5Config as published: text_config and vision_config (16 heads of
+// the small tower's 12, patch 16, temporal patch 2, spatial merge 2, 2304
+// position embeddings, out_hidden_size the text width, no deepstack).
 Json q35_json(const Q35Shape& s) {
   Json t = {{"model_type", s.experts > 0 ? "qwen3_5_moe_text" : "qwen3_5_text"},
             {"num_hidden_layers", s.layers},
@@ -1816,9 +1824,22 @@ Json q35_json(const Q35Shape& s) {
   } else {
     t["intermediate_size"] = s.ffn;
   }
+  const Json vision = {{"model_type", s.experts > 0 ? "qwen3_5_moe" : "qwen3_5"},
+                       {"depth", s.vision_depth},
+                       {"hidden_size", s.vision_width},
+                       {"intermediate_size", s.vision_ffn},
+                       {"num_heads", s.vision_width == 768 ? 12 : 16},
+                       {"in_channels", 3},
+                       {"patch_size", 16},
+                       {"temporal_patch_size", 2},
+                       {"spatial_merge_size", 2},
+                       {"num_position_embeddings", 2304},
+                       {"out_hidden_size", s.hidden},
+                       {"deepstack_visual_indexes", Json::array()}};
   return {{"model_type", s.experts > 0 ? "qwen3_5_moe" : "qwen3_5"},
           {"tie_word_embeddings", s.tied},
-          {"text_config", t}};
+          {"text_config", t},
+          {"vision_config", vision}};
 }
 
 test::GgufWriter q35_header(const Q35Shape& s) {
@@ -1857,13 +1878,13 @@ test::GgufWriter q35_header(const Q35Shape& s) {
 // The sizes of data/models.json, from the configs their sources name.
 const std::vector<std::pair<std::string, Q35Shape>>& q35_sizes() {
   static const std::vector<std::pair<std::string, Q35Shape>> sizes = {
-      {"qwen3.5-0.8b", {24, 1024, 3584, 8, 2, true, 16, 0, 0, 0}},
+      {"qwen3.5-0.8b", {24, 1024, 3584, 8, 2, true, 16, 0, 0, 0, 12, 768, 3072}},
       {"qwen3.5-27b", {64, 5120, 17408, 24, 4, false, 48, 0, 0, 0}},
       {"qwen3.5-35b-a3b", {40, 2048, 0, 16, 2, false, 32, 256, 8, 512}},
       {"qwen3.5-122b-a10b", {48, 3072, 0, 32, 2, false, 64, 256, 8, 1024}},
       {"qwen3.5-397b-a17b", {60, 4096, 0, 32, 2, false, 64, 512, 10, 1024}},
-      {"qwen3.5-2b", {24, 2048, 6144, 8, 2, true, 16, 0, 0, 0}},
-      {"qwen3.5-4b", {32, 2560, 9216, 16, 4, true, 32, 0, 0, 0}},
+      {"qwen3.5-2b", {24, 2048, 6144, 8, 2, true, 16, 0, 0, 0, 24, 1024, 4096}},
+      {"qwen3.5-4b", {32, 2560, 9216, 16, 4, true, 32, 0, 0, 0, 24, 1024, 4096}},
       {"qwen3.5-9b", {32, 4096, 12288, 16, 4, false, 32, 0, 0, 0}},
       // Qwen3.6 and Qwen3.8 keep the Qwen3.5 networks (qwen35 / qwen35moe GGUFs).
       {"qwen3.6-27b", {64, 5120, 17408, 24, 4, false, 48, 0, 0, 0}},
@@ -1890,12 +1911,18 @@ TEST(Qwen35, ConfigGgufAndCatalogueGiveTheSameEstimate) {
         const KvCacheQuery q{ctx, 2, 512, kv_f16(), kv_f16(), 256};
         EXPECT_EQ(kv_cache_bytes(m->arch, q), kv_cache_bytes(cat.arch, q)) << id << " " << ctx;
       }
-      // Counted from the architecture (the GGUF here holds no real tensors).
-      EXPECT_LT(rel(static_cast<double>(count_params(m->arch).total()),
-                    static_cast<double>(count_params(cat.arch).total())),
+      // Counted from the architecture (the GGUF here holds no real tensors;
+      // a text GGUF holds no tower either: its mmproj file does).
+      const ParamBreakdown mine = count_params(m->arch);
+      const ParamBreakdown theirs = count_params(cat.arch);
+      EXPECT_LT(rel(static_cast<double>(mine.total() - mine.vision),
+                    static_cast<double>(theirs.total() - theirs.vision)),
                 0.001)
           << id;
     }
+    // The config's tower is the catalogue's, to the parameter.
+    EXPECT_EQ(cfg.arch.vision_params, cat.arch.vision_params) << id;
+    EXPECT_EQ(gg.arch.vision_params, 0) << id;
     EXPECT_LT(rel(static_cast<double>(weight_layout(cat, p).total()),
                   static_cast<double>(weight_layout(cfg, p).total())),
               0.01)
@@ -1934,13 +1961,14 @@ TEST(Qwen35, ConfigCountsMatchPublishedTotals) {
       want = pid == id ? n : want;
     }
     const double tolerance = id == "qwen3.5-397b-a17b" ? 0.005 : 0.001;
-    EXPECT_LT(rel(static_cast<double>(b.total() - b.mtp), want), tolerance) << id;
+    EXPECT_LT(rel(static_cast<double>(b.total() - b.mtp - b.vision), want), tolerance) << id;
   }
   // The MTP block: a qwen35 27B GGUF that carries it (a fine-tune of the
   // same shape, llama-bench model_n_params 27,320,697,856; search-tool file
   // id 60407218313) holds one more gated attention layer, MLP and eh_proj.
   const Model m27 = from_config(q35_json(q35_sizes()[1].second));
-  EXPECT_LT(rel(static_cast<double>(count_params(m27.arch).total()), 27320697856.0), 0.001);
+  const ParamBreakdown b27 = count_params(m27.arch);
+  EXPECT_LT(rel(static_cast<double>(b27.total() - b27.vision), 27320697856.0), 0.001);
   // The same with the block for the 2B and 9B: llama.cpp reads 1,942,653,248
   // parameters from unsloth's Qwen3.5-2B-UD-Q8_K_XL.gguf (the 2B checkpoint's
   // language model plus its 60,828,160-parameter MTP block; search-tool file
@@ -1951,9 +1979,119 @@ TEST(Qwen35, ConfigCountsMatchPublishedTotals) {
     for (const auto& [sid, shape] : q35_sizes()) {
       if (sid == id) {
         const Model m = from_config(q35_json(shape));
-        EXPECT_LT(rel(static_cast<double>(count_params(m.arch).total()), with_mtp), 0.001) << id;
+        const ParamBreakdown b = count_params(m.arch);
+        EXPECT_LT(rel(static_cast<double>(b.total() - b.vision), with_mtp), 0.001) << id;
       }
     }
+  }
+}
+
+// The vision tower from vision_config against the checkpoints' own
+// tensors: Qwen/Qwen3.5-2B at 15852e8c and Qwen3.5-4B at 851bf6e8 hold
+// 331,416,576 and 333,514,240 vision parameters by their safetensors headers
+// (search-tool file id 61376542385, tests/data/README.md); Qwen3.5-9B at
+// c2022362 holds 9.653 B in all, its index's total_size 19,306,216,416 bytes
+// of BF16 (search-tool file id 71387934500): the language model
+// (8,953,803,264), the MTP block and the tower.
+TEST(Qwen35, VisionTowerFromItsConfigIsTheCheckpoints) {
+  const auto shape = [](const std::string& id) {
+    for (const auto& [sid, s] : q35_sizes()) {
+      if (sid == id) {
+        return s;
+      }
+    }
+    return Q35Shape{};
+  };
+  EXPECT_EQ(from_config(q35_json(shape("qwen3.5-2b"))).arch.vision_params, 331416576);
+  EXPECT_EQ(from_config(q35_json(shape("qwen3.5-4b"))).arch.vision_params, 333514240);
+  const Model m9 = from_config(q35_json(shape("qwen3.5-9b")));
+  // (The text model's norms, which count_params leaves out, are 3e-5 of it.)
+  EXPECT_LT(rel(static_cast<double>(count_params(m9.arch).total()), 19306216416.0 / 2), 1e-4);
+  // The 2B's language model + tower + MTP block is its header total.
+  const Model m2 = from_config(q35_json(shape("qwen3.5-2b")));
+  EXPECT_LT(rel(static_cast<double>(count_params(m2.arch).total()), 2274069824.0), 1e-4);
+}
+
+// Ministral 3: config.json (text_config ministral3, vision_config pixtral)
+// and the catalogue give the same model; the text counts against the cards'
+// "3.4B" and "13.5B Language Model" (Megatron-Bridge's provider docstrings);
+// the 8B's official Q5_K_M file is checked in AccuracyGguf (row H50).
+TEST(Ministral3, ConfigAndCatalogueAgree) {
+  const std::vector<std::tuple<std::string, int, int, int, bool, double>> sizes = {
+      {"ministral-3-3b", 26, 3072, 9216, true, 3.4e9},
+      {"ministral-3-8b", 34, 4096, 14336, false, 0},
+      {"ministral-3-14b", 40, 5120, 16384, false, 13.5e9}};
+  for (const auto& [id, layers, hidden, ffn, tied, card] : sizes) {
+    const Json j = {{"model_type", "mistral3"},
+                    {"spatial_merge_size", 2},
+                    {"text_config",
+                     {{"model_type", "ministral3"},
+                      {"num_hidden_layers", layers},
+                      {"hidden_size", hidden},
+                      {"intermediate_size", ffn},
+                      {"num_attention_heads", 32},
+                      {"num_key_value_heads", 8},
+                      {"head_dim", 128},
+                      {"vocab_size", 131072},
+                      {"max_position_embeddings", 262144},
+                      {"tie_word_embeddings", tied}}},
+                    {"vision_config",
+                     {{"model_type", "pixtral"},
+                      {"hidden_size", 1024},
+                      {"intermediate_size", 4096},
+                      {"num_hidden_layers", 24},
+                      {"num_attention_heads", 16},
+                      {"patch_size", 14},
+                      {"image_size", 1540}}}};
+    const Model cfg = from_config(j);
+    const Model cat = catalogue_model(id);
+    EXPECT_EQ(cfg.arch.vision_params, cat.arch.vision_params) << id;
+    const ParamBreakdown b = count_params(cfg.arch);
+    EXPECT_LT(rel(static_cast<double>(b.total()), static_cast<double>(cat.params)), 0.001) << id;
+    if (card > 0) {
+      EXPECT_LT(std::abs(static_cast<double>(b.total() - b.vision) - card), 0.05e9) << id;
+    }
+    const KvCacheQuery q{32768, 1, 512, kv_f16(), kv_f16(), 256};
+    EXPECT_EQ(kv_cache_bytes(cfg.arch, q), kv_cache_bytes(cat.arch, q)) << id;
+  }
+}
+
+// A hub safetensors checkpoint of a multimodal model holds the tower's
+// tensors beside the language model's: they are the projector term (its
+// exact count replaces the config's), not weights, so the tower is counted
+// once and --text-only leaves it out, under vLLM and transformers alike.
+TEST(Qwen35, SafetensorsCheckpointCountsItsTowerOnce) {
+  const Model cfg = from_config(q35_json(q35_sizes()[0].second));  // 0.8B
+  ASSERT_GT(cfg.arch.vision_params, 0);
+  const std::string file = test::safetensors_file({
+      {"model.language_model.embed_tokens.weight", "BF16", {248320, 1024}, 4},
+      {"model.language_model.layers.0.mlp.up_proj.weight", "BF16", {3584, 1024}, 4},
+      {"model.visual.blocks.0.attn.qkv.weight", "BF16", {2304, 768}, 4},
+      {"model.visual.merger.linear_fc2.weight", "BF16", {1024, 3072}, 4},
+      {"mtp.fc.weight", "BF16", {1024, 2048}, 4},
+  });
+  const auto size = safetensors_header_size(file.substr(0, 8), file.size());
+  ASSERT_TRUE(size.ok());
+  const auto h = read_safetensors(file.substr(0, *size), file.size());
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  const std::int64_t tower = 2304 * 768 + 1024 * 3072;
+  EXPECT_EQ(h->encoder_params, tower);
+  EXPECT_EQ(h->layers, 1);  // visual.blocks.N is not a block of the language model
+  const Model m = model_from_safetensors(*h, "qwen3.5-0.8b", &cfg);
+  EXPECT_EQ(m.arch.vision_params, tower);
+  EXPECT_EQ(*m.file_weight_bytes, h->bytes - 2 * tower);
+  for (const Runtime rt : {Runtime::Vllm, Runtime::Transformers}) {
+    InferenceQuery q;
+    q.model = m;
+    q.precision = *parse_precision("bf16");
+    q.runtime = rt;
+    const Estimate e = estimate_inference(q);
+    EXPECT_EQ(e.memory.projector, 2 * tower);
+    EXPECT_EQ(e.model_weight_bytes + e.memory.projector, h->bytes);
+    q.text_only = true;
+    const Estimate text = estimate_inference(q);
+    EXPECT_EQ(text.memory.projector, 0);
+    EXPECT_EQ(text.model_weight_bytes, e.model_weight_bytes);
   }
 }
 
@@ -2071,7 +2209,21 @@ Json g4_json(const G4Shape& s) {
     t["top_k_experts"] = s.experts_used;
     t["moe_intermediate_size"] = s.expert_ffn;
   }
-  return {{"model_type", "gemma4"}, {"text_config", t}};
+  // The vision tower both sizes share (google/gemma-4-31B-it's and
+  // 26B-A4B-it's vision_config as public code pins it: search-tool file ids
+  // 63475435511, 59360545773, 57955765083).
+  const Json vision = {{"model_type", "gemma4_vision"},
+                       {"hidden_size", 1152},
+                       {"intermediate_size", 4304},
+                       {"num_hidden_layers", 27},
+                       {"num_attention_heads", 16},
+                       {"num_key_value_heads", 16},
+                       {"head_dim", 72},
+                       {"patch_size", 16},
+                       {"pooling_kernel_size", 3},
+                       {"position_embedding_size", 10240},
+                       {"standardize", true}};
+  return {{"model_type", "gemma4"}, {"text_config", t}, {"vision_config", vision}};
 }
 
 test::GgufWriter g4_header(const G4Shape& s) {
@@ -2101,8 +2253,10 @@ TEST(Gemma4, GlobalLayersCacheTheirOwnShape) {
 }
 
 // Catalogue, config.json and GGUF header: the same KV cache, the same count;
-// the counts against llama-bench's totals of the text GGUFs (31B 30.70 B,
-// 26B-A4B 25.23 B; kyuz0/amd-strix-halo-toolboxes at d1a34be).
+// the text counts against llama-bench's totals of the text GGUFs (31B
+// 30.70 B, 26B-A4B 25.23 B; kyuz0/amd-strix-halo-toolboxes at d1a34be), and
+// the 26B-A4B with its tower against the 25.8B Ollama's page shows for the
+// package gemma4:26b-a4b-it-q8_0 (blob 6bfaf9a8cb37), which holds both.
 TEST(Gemma4, ConfigGgufAndCatalogueAgree) {
   const Precision p = *parse_precision("q4_k_m");
   const std::vector<std::tuple<std::string, G4Shape, double>> cases = {
@@ -2111,7 +2265,12 @@ TEST(Gemma4, ConfigGgufAndCatalogueAgree) {
     const Model cat = catalogue_model(id);
     const Model cfg = from_config(g4_json(shape));
     const Model gg = from_gguf(g4_header(shape));
-    EXPECT_LT(rel(static_cast<double>(count_params(cfg.arch).total()), published), 0.002) << id;
+    const ParamBreakdown counted = count_params(cfg.arch);
+    EXPECT_LT(rel(static_cast<double>(counted.total() - counted.vision), published), 0.002) << id;
+    EXPECT_EQ(cfg.arch.vision_params, cat.arch.vision_params) << id;
+    if (id == "gemma-4-26b-a4b") {
+      EXPECT_LT(rel(static_cast<double>(counted.total()), 25.8e9), 0.002);
+    }
     for (const Model* m : {&cfg, &gg}) {
       EXPECT_EQ(m->arch.attention.kind, AttentionKind::Sliding) << id;
       EXPECT_EQ(m->arch.attention.sliding_pattern, 6) << id;
@@ -2127,8 +2286,10 @@ TEST(Gemma4, ConfigGgufAndCatalogueAgree) {
           EXPECT_EQ(kv_cache_bytes(m->arch, q), kv_cache_bytes(cat.arch, q)) << id << " " << ctx;
         }
       }
-      EXPECT_LT(rel(static_cast<double>(count_params(m->arch).total()),
-                    static_cast<double>(count_params(cat.arch).total())),
+      const ParamBreakdown mine = count_params(m->arch);
+      const ParamBreakdown theirs = count_params(cat.arch);
+      EXPECT_LT(rel(static_cast<double>(mine.total() - mine.vision),
+                    static_cast<double>(theirs.total() - theirs.vision)),
                 0.001)
           << id;
     }

@@ -44,8 +44,34 @@ TEST(HfConfig, VisionModelWithSlidingWindows) {
   EXPECT_EQ(m.arch.attention.sliding_window, 1024);
   EXPECT_EQ(m.arch.attention.sliding_pattern, 6);
   EXPECT_TRUE(m.arch.tied_embeddings);  // Gemma ties by default
-  expect_near_pct(m.arch.vision_params, 423060336.0, 10);
+  // The SigLIP tower and Gemma 3's projector, tensor by tensor: the
+  // catalogue's 423,060,336 (keras-hub's total less the text model's).
+  EXPECT_EQ(m.arch.vision_params, 423060336);
   expect_near_pct(m.params, 27432062576.0, 3);
+}
+
+// Encoders counted tensor by tensor against published totals:
+// Mistral-Small-3.1-24B's Pixtral tower and projector, 438,958,080
+// (keras-hub's multimodal total less the text model's: data/models.json),
+// from its vision_config (pixtral, 1024 wide, 24 layers, MLP 4096, patch
+// 14) and the 5120-wide text model; Qwen2.5-VL-7B's 676.55 M (the
+// catalogue's, a parameter analysis of the checkpoint) from its
+// vision_config (32 layers of 1280, gated MLP 3420, out 3584).
+TEST(HfConfig, VisionTowersOfKnownLayoutsAreCountedExactly) {
+  const Model mistral = read(R"({"model_type":"mistral3","spatial_merge_size":2,
+    "text_config":{"model_type":"mistral","hidden_size":5120,"intermediate_size":32768,
+      "num_hidden_layers":40,"num_attention_heads":32,"num_key_value_heads":8,"head_dim":128,
+      "vocab_size":131072,"max_position_embeddings":131072},
+    "vision_config":{"model_type":"pixtral","hidden_size":1024,"intermediate_size":4096,
+      "num_hidden_layers":24,"num_attention_heads":16,"patch_size":14,"image_size":1540}})");
+  EXPECT_EQ(mistral.arch.vision_params, 438958080);
+  const Model qwen = read(R"({"model_type":"qwen2_5_vl","hidden_size":3584,
+    "intermediate_size":18944,"num_hidden_layers":28,"num_attention_heads":28,
+    "num_key_value_heads":4,"vocab_size":152064,"max_position_embeddings":128000,
+    "vision_config":{"model_type":"qwen2_5_vl","depth":32,"hidden_size":1280,
+      "intermediate_size":3420,"num_heads":16,"in_chans":3,"out_hidden_size":3584,
+      "patch_size":14,"spatial_merge_size":2,"temporal_patch_size":2,"hidden_act":"silu"}})");
+  expect_near_pct(qwen.arch.vision_params, 676.55e6, 0.01);
 }
 
 // deepseek-ai/DeepSeek-V3 config.json: MLA, 256 routed experts + 1 shared,

@@ -659,9 +659,21 @@ void add_projector(const Inputs& in, Estimate& e) {
                            in.projector / std::max<std::int64_t>(1, in.q.model.arch.vision_params),
                            format_size(in.projector, in.q.units));
       },
-      file ? "the mmproj file's tensor table; compute: tools/mtmd/clip.cpp alloc_compute_meta"
-           : "mmproj files are F16 (convert_hf_to_gguf.py --mmproj); vLLM and transformers keep "
-             "the tower in 16 bits; --text-only leaves it out");
+      [&]() -> std::string {
+        if (file) {
+          return "the mmproj file's tensor table; compute: tools/mtmd/clip.cpp alloc_compute_meta";
+        }
+        if (e.runtime == Runtime::Ollama) {
+          // ollama/ollama server/quantization.go (newType: no v.*, a.*, mm.*
+          // quantisation) and llm/llama_server.go at fb307609 (the blob is
+          // also the --mmproj of its compatClipArches: gemma3, gemma4,
+          // qwen35, qwen35moe, mistral3, llama4, ...).
+          return "Ollama's package holds the encoder in the model blob, unquantised (16 bits), "
+                 "and loads it as the mmproj; --text-only leaves it out";
+        }
+        return "mmproj files are F16 (convert_hf_to_gguf.py --mmproj); vLLM and transformers keep "
+               "the tower in 16 bits; --text-only leaves it out";
+      });
 }
 
 }  // namespace

@@ -10,9 +10,9 @@
 // no layer pattern (Mistral v0.1, Phi-3 4k) unless use_sliding_window is false
 // (Qwen2), Gemma 2 alternating and Gemma 3 one global layer in six
 // (data/README.md). A config has no parameter count, so parameters are
-// counted from the architecture (count_params); a vision tower's size is
-// estimated from vision_config as layers x (4 h^2 + 2 h ffn) (attention and a
-// two-matrix MLP, norms and patch embedding left out).
+// counted from the architecture (count_params); a vision tower's from
+// vision_config, tensor by tensor for the towers whose layout is known
+// (vision_estimate says which) and as layers x (4 h^2 + 2 h ffn) otherwise.
 #include "willfit/models/hf_config.hpp"
 
 #include <algorithm>
@@ -134,13 +134,57 @@ std::string dtype_precision(const std::string& dtype) {
   return "";
 }
 
+// An encoder's parameters from its vision_config or audio_config. The towers
+// whose layout transformers fixes (below) are counted tensor by tensor, as
+// their modeling files build them; any other tower is estimated as
+// layers x (4 h^2 + 2 h ffn) + h x out (attention and a two-matrix MLP, the
+// projection to the text width; norms, biases and patch embedding left out).
+//
+// - Qwen-VL towers (vision_config with spatial_merge_size m; out_hidden_size
+//   the text width): a patch embedding over in_channels x temporal_patch_size
+//   x patch^2 inputs, blocks of a fused qkv (h x 3h) and its projection with
+//   biases and an MLP with biases, then the merger: a norm, (h m^2)^2 and
+//   h m^2 x out with biases. Qwen2-VL (modeling_qwen2_vl.py: embed_dim is the
+//   width, hidden_size the text width, mlp_ratio; LayerNorms, no patch bias),
+//   Qwen2.5-VL (modeling_qwen2_5_vl.py: a gated MLP, RMS norms, no patch
+//   bias), Qwen3-VL and Qwen3.5 (modeling_qwen3_vl.py: LayerNorms, a patch
+//   bias, a learned num_position_embeddings x h table, and one more merger
+//   per deepstack_visual_indexes entry, its norm on h m^2).
+//   Checked: Qwen3.5-2B's and 4B's vision tensors count 331,416,576 and
+//   333,514,240 in their safetensors headers (tests/unit/test_architectures.cpp);
+//   Qwen2.5-VL-7B 676.55 M (data/models.json).
+// - Pixtral (Mistral 3, modeling_pixtral.py and modeling_mistral3.py): a patch
+//   convolution without bias, ln_pre, blocks of four h x h projections and a
+//   gated MLP without biases and two RMS norms; the projector an RMS norm, the
+//   patch merger (h m^2 x h, m = spatial_merge_size, 2) and two linears to
+//   and within the text width (no biases: multimodal_projector_bias false).
+//   Checked: Mistral-Small-3.1's 438,958,080.
+// - Gemma 4 (gemma4_vision, modeling_gemma4.py): a patch projection
+//   (3 p^2 x h), a two-axis position table (2 x position_embedding_size x h),
+//   blocks of q/k/v/o (heads x head_dim wide) and a gated MLP without biases,
+//   four RMS norms and the q and k norms; standardize adds a bias and a scale;
+//   the embedder projects h to the text width.
+// - SigLIP (siglip_vision_model, Gemma 3): a patch convolution with bias, a
+//   (image_size / patch)^2 x h position table, blocks of four projections and
+//   a two-matrix MLP with biases, LayerNorms and a final one; Gemma 3's
+//   projector is an RMS norm and h x text width. Checked: Gemma-3-27B's
+//   423,060,336 (data/models.json).
+//
 // Whisper audio encoders (Qwen2-Audio, Qwen2.5-Omni, Ultravox, Voxtral)
 // spell them d_model, encoder_layers, encoder_ffn_dim
 // (transformers WhisperConfig); Gemma 3n's conformer counts its blocks in
-// conf_num_hidden_layers.
+// conf_num_hidden_layers: both take the estimate.
 std::int64_t vision_estimate(const Json& v, std::int64_t text_hidden) {
+  const std::string type = to_lower(get_string(v, "model_type"));
+  const auto merge = get_int(v, {"spatial_merge_size"}, 64);
+  const bool qwen2 = type == "qwen2_vl" || (merge && v.contains("embed_dim"));
+  const bool qwen25 = type == "qwen2_5_vl";
+  const bool qwen3 = type.rfind("qwen3_vl", 0) == 0 || type.rfind("qwen3_5", 0) == 0 ||
+                     (merge && v.contains("num_position_embeddings"));
+  // Qwen2-VL's hidden_size is the text width; its own is embed_dim.
   const auto h =
-      get_int(v, {"hidden_size", "embed_dim", "width", "vision_width", "d_model"}, 1 << 16);
+      qwen2 ? get_int(v, {"embed_dim"}, 1 << 16)
+            : get_int(v, {"hidden_size", "embed_dim", "width", "vision_width", "d_model"}, 1 << 16);
   const auto layers = get_int(v,
                               {"num_hidden_layers", "depth", "num_layers", "layers",
                                "encoder_layers", "conf_num_hidden_layers"},
@@ -153,9 +197,57 @@ std::int64_t vision_estimate(const Json& v, std::int64_t text_hidden) {
   if (const auto it = v.find("mlp_ratio"); it != v.end() && it->is_number()) {
     ffn = static_cast<std::int64_t>(it->get<double>() * static_cast<double>(*h));
   }
+  const std::int64_t w = *h;
+  const std::int64_t channels =
+      get_int(v, {"in_channels", "in_chans", "num_channels"}, 64).value_or(3);
+  const std::int64_t patch = get_int(v, {"patch_size", "spatial_patch_size"}, 1024).value_or(14);
+  if (qwen2 || qwen25 || qwen3) {
+    const std::int64_t m = merge.value_or(2);
+    const std::int64_t out = qwen2 ? get_int(v, {"hidden_size"}, 1 << 20).value_or(text_hidden)
+                                   : get_int(v, {"out_hidden_size"}, 1 << 20).value_or(text_hidden);
+    const std::int64_t temporal = get_int(v, {"temporal_patch_size"}, 64).value_or(2);
+    const std::int64_t norm = qwen25 ? w : 2 * w;  // RMSNorm: a scale; LayerNorm: and a bias
+    const std::int64_t mlp = qwen25 ? 3 * w * ffn + 2 * ffn + w : 2 * w * ffn + ffn + w;
+    const std::int64_t block = 2 * norm + 3 * w * w + 3 * w + w * w + w + mlp;
+    const std::int64_t merged = w * m * m;
+    const std::int64_t merger = merged * merged + merged + merged * out + out;
+    std::int64_t n =
+        channels * temporal * patch * patch * w + (qwen3 ? w : 0) + *layers * block + norm + merger;
+    if (qwen3) {
+      n += get_int(v, {"num_position_embeddings"}, 1 << 20).value_or(0) * w;
+      if (const auto it = v.find("deepstack_visual_indexes"); it != v.end() && it->is_array()) {
+        n += static_cast<std::int64_t>(it->size()) * (2 * merged + merger);
+      }
+    }
+    return n;
+  }
+  if (type == "pixtral") {
+    const std::int64_t m = merge.value_or(2);
+    const std::int64_t block = 4 * w * w + 3 * w * ffn + 2 * w;
+    return channels * patch * patch * w + w + *layers * block + w + w * m * m * w +
+           w * text_hidden + text_hidden * text_hidden;
+  }
+  if (type == "gemma4_vision") {
+    const std::int64_t heads = get_int(v, {"num_attention_heads"}, 1 << 12).value_or(16);
+    const std::int64_t kv = get_int(v, {"num_key_value_heads"}, 1 << 12).value_or(heads);
+    const std::int64_t head_dim = get_int(v, {"head_dim"}, 1 << 12).value_or(w / heads);
+    const std::int64_t attention = 2 * w * heads * head_dim + 2 * w * kv * head_dim;
+    const std::int64_t block = attention + 3 * w * ffn + 4 * w + 2 * head_dim;
+    const std::int64_t table = get_int(v, {"position_embedding_size"}, 1 << 20).value_or(0);
+    const bool standardize = get_bool(v, "standardize").value_or(false);
+    return channels * patch * patch * w + 2 * table * w + *layers * block +
+           (standardize ? 2 * w : 0) + w * text_hidden;
+  }
+  if (type == "siglip_vision_model") {
+    const std::int64_t image = get_int(v, {"image_size"}, 1 << 16).value_or(0);
+    const std::int64_t side = patch > 0 ? image / patch : 0;
+    const std::int64_t block = 4 * w + 4 * (w * w + w) + 2 * w * ffn + ffn + w;
+    return channels * patch * patch * w + w + side * side * w + *layers * block + 2 * w + w +
+           w * text_hidden;
+  }
   const std::int64_t out =
       get_int(v, {"out_hidden_size", "projection_dim"}, 1 << 20).value_or(text_hidden);
-  return *layers * (4 * *h * *h + 2 * *h * ffn) + *h * out;
+  return *layers * (4 * w * w + 2 * w * ffn) + w * out;
 }
 
 // The fixed state and parameters of one recurrent mixer, from whichever

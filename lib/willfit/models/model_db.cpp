@@ -346,6 +346,13 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       r.fail("'published_precision' needs a 'published_precision_source'");
     }
   }
+  e.ollama_precision = to_lower(r.string("ollama_precision", ""));
+  if (!e.ollama_precision.empty()) {
+    if (auto p = parse_precision(e.ollama_precision); !p || !p->gguf) {
+      r.fail(fmt::format("'ollama_precision': '{}' is not a llama.cpp quantisation",
+                         e.ollama_precision));
+    }
+  }
   if (const Json* at = r.object("attention")) {
     const auto k = at->find("kind");
     const std::string kind =
@@ -695,6 +702,17 @@ Model model_from_match(const CatalogueMatch& match) {
   if (!match.precision_hint.empty()) {
     m.precision_hint = match.precision_hint;
     m.precision_hint_why = "from the model name's tag (give --precision to change it)";
+    return m;
+  }
+  if (match.ollama_tag && !match.entry->ollama_precision.empty()) {
+    // A package the library publishes at another quantisation (the size's
+    // default tag is its q8_0 tag: qwen3.5:0.8b, qwen3.5:2b).
+    m.precision_hint = match.entry->ollama_precision;
+    const auto p = parse_precision(m.precision_hint);
+    m.precision_hint_why = fmt::format(
+        "what 'ollama pull' fetches for this tag: the library's package is {} (its tags page); "
+        "give --precision to change it",
+        p ? p->name : m.precision_hint);
     return m;
   }
   if (match.ollama_tag) {

@@ -26,6 +26,10 @@ struct CatalogueEntry {
   // fp16). Its source: the config.json key or model card it was read from.
   std::string published_precision;
   std::string published_precision_source;
+  // The quantisation of the Ollama library's package that the entry's tag
+  // pulls, when it is not Q4_K_M (qwen3.5:0.8b and :2b are Q8_0); "" when
+  // the entry does not say. Its source: the library's tags page.
+  std::string ollama_precision;
 };
 
 // A lookup result: the entry, and the precision the name implied

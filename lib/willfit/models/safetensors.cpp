@@ -93,6 +93,23 @@ int block_index(std::string_view name) {
   return -1;
 }
 
+}  // namespace
+
+bool is_encoder_tensor(std::string_view name) {
+  if (name.rfind("model.", 0) == 0) {
+    name.remove_prefix(6);
+  }
+  for (const char* prefix : {"visual.", "vision_tower.", "vision_model.", "multi_modal_projector.",
+                             "audio_tower.", "embed_vision.", "embed_audio."}) {
+    if (name.rfind(prefix, 0) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+
 bool is_embedding(std::string_view name) {
   for (const char* n :
        {"model.embed_tokens.weight", "embed_tokens.weight", "transformer.wte.weight", "wte.weight",
@@ -228,6 +245,11 @@ Expected<SafetensorsHeader> read_safetensors(std::string_view header, std::uint6
       h.quantized_packed = true;
     }
     h.params += params;
+    const bool encoder = is_encoder_tensor(name);
+    if (encoder) {
+      h.encoder_params += params;
+      h.encoder_bytes += static_cast<std::int64_t>(bytes);
+    }
     if (name == "lm_head.weight" || ends_with(name, ".lm_head.weight") || name == "output.weight") {
       h.has_lm_head = true;
     }
@@ -236,7 +258,7 @@ Expected<SafetensorsHeader> read_safetensors(std::string_view header, std::uint6
       h.embedding_rows = static_cast<std::int64_t>(shape[0]);
       h.embedding_cols = static_cast<std::int64_t>(shape[1]);
     }
-    if (const int b = block_index(name); b >= 0) {
+    if (const int b = encoder ? -1 : block_index(name); b >= 0) {
       h.layers = std::max(h.layers, b + 1);
     }
   }
@@ -261,6 +283,8 @@ void add_shard(SafetensorsHeader& total, const SafetensorsHeader& s) {
   }
   total.layers = std::max(total.layers, s.layers);
   total.quantized_packed = total.quantized_packed || s.quantized_packed;
+  total.encoder_params += s.encoder_params;
+  total.encoder_bytes += s.encoder_bytes;
 }
 
 Expected<SafetensorsIndex> read_safetensors_index(std::string_view text) {
@@ -295,17 +319,21 @@ Expected<SafetensorsIndex> read_safetensors_index(std::string_view text) {
     }
     shards.insert(name);
     index.tensors += 1;
+    index.encoder_tensors += is_encoder_tensor(tensor) ? 1 : 0;
   }
   index.shards.assign(shards.begin(), shards.end());
   // The sample: the shards of the embedding, of the middle block and of lm_head.
   int last_block = -1;
   for (const auto& [tensor, file] : map->items()) {
-    last_block = std::max(last_block, block_index(tensor));
+    if (!is_encoder_tensor(tensor)) {
+      last_block = std::max(last_block, block_index(tensor));
+    }
   }
   std::set<std::string> sample;
   bool middle_seen = false;
   for (const auto& [tensor, file] : map->items()) {  // sorted by name: first of each class
-    const bool middle = !middle_seen && last_block >= 0 && block_index(tensor) == last_block / 2;
+    const bool middle = !middle_seen && last_block >= 0 && !is_encoder_tensor(tensor) &&
+                        block_index(tensor) == last_block / 2;
     middle_seen = middle_seen || middle;
     if (middle || is_embedding(tensor) || tensor == "lm_head.weight" ||
         ends_with(tensor, ".lm_head.weight")) {
@@ -377,7 +405,8 @@ Model model_from_safetensors(const SafetensorsHeader& h, std::string_view label,
   } else {
     SizeSpec size;
     size.text = std::string(label);
-    size.params = static_cast<double>(std::max<std::int64_t>(h.params, 1'000'000));
+    size.params =
+        static_cast<double>(std::max<std::int64_t>(h.params - h.encoder_params, 1'000'000));
     m = *model_from_size(size);
     Architecture& a = m.arch;
     if (h.has_embedding) {
@@ -403,6 +432,19 @@ Model model_from_safetensors(const SafetensorsHeader& h, std::string_view label,
         a.layers, a.hidden_size, a.vocab_size, a.heads, a.kv_heads, a.head_dim));
   }
   m.file_weight_bytes = h.bytes;
+  // A multimodal checkpoint's encoder is the projector term, with its exact
+  // parameter count (projector_bytes gives them the checkpoint's 16 bits),
+  // and the weights are the rest: the tower is counted once, and --text-only
+  // leaves it out, as loading the language model alone does
+  // (transformers' *ForCausalLM of a multimodal checkpoint).
+  if (h.encoder_params > 0 && h.encoder_bytes < h.bytes) {
+    m.arch.vision_params = h.encoder_params;
+    m.file_weight_bytes = h.bytes - h.encoder_bytes;
+    m.notes.push_back(fmt::format(
+        "vision/audio encoder: {} parameters ({}) in the checkpoint's encoder and projector "
+        "tensors, counted as the projector term, not the weights",
+        h.encoder_params, format_size(h.encoder_bytes, units)));
+  }
   m.weights_source = FactSource::Safetensors;
   m.weight_mix.clear();
   std::string mix;

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "willfit/core/expected.hpp"
-#include "willfit/models/model.hpp"
 #include "willfit/core/units.hpp"
+#include "willfit/models/model.hpp"
 
 namespace willfit {
 
@@ -27,7 +27,18 @@ struct SafetensorsHeader {
   std::int64_t embedding_cols = 0;  // hidden size
   int layers = 0;                   // distinct "layers.N." / "h.N." block indexes
   bool quantized_packed = false;    // GPTQ/AWQ qweight tensors seen
+  // A multimodal checkpoint's vision/audio encoder and projector tensors
+  // (visual.*, vision_tower.*, multi_modal_projector.*, ...: is_encoder_tensor),
+  // part of params and bytes above.
+  std::int64_t encoder_params = 0;
+  std::int64_t encoder_bytes = 0;
 };
+
+// Whether a checkpoint's tensor belongs to a vision or audio encoder or its
+// projector rather than the language model, by the names transformers gives
+// them (an optional "model." first): visual, vision_tower, vision_model,
+// multi_modal_projector, audio_tower, embed_vision, embed_audio.
+bool is_encoder_tensor(std::string_view name);
 
 // How many bytes the header occupies (8 + the JSON length), read from the
 // first 8 bytes; an error when the length is impossible for a file of
@@ -45,9 +56,10 @@ Expected<SafetensorsHeader> read_safetensors(std::string_view header, std::uint6
 void add_shard(SafetensorsHeader& total, const SafetensorsHeader& shard);
 
 struct SafetensorsIndex {
-  std::int64_t total_size = 0;      // metadata.total_size (bytes of tensor data), 0 if absent
-  std::vector<std::string> shards;  // distinct file names, sorted
-  std::int64_t tensors = 0;         // entries in weight_map
+  std::int64_t total_size = 0;       // metadata.total_size (bytes of tensor data), 0 if absent
+  std::vector<std::string> shards;   // distinct file names, sorted
+  std::int64_t tensors = 0;          // entries in weight_map
+  std::int64_t encoder_tensors = 0;  // of which an encoder's (is_encoder_tensor)
   // The few shards that show every class of tensor's dtype: the one holding
   // the embedding, the one holding the middle block's first tensor (the
   // bulk: attention and MLP or experts) and the one holding lm_head.
@@ -68,7 +80,9 @@ namespace willfit {
 
 // The model a checkpoint's tensors describe. With `config` (a Model read from
 // config.json) the architecture is the config's and the tensors give the
-// exact parameter count (unless packed-quantised) and weight bytes; without,
+// exact parameter count (unless packed-quantised) and weight bytes; an
+// encoder's tensors are the projector term (vision_params, exactly), not
+// weights; without,
 // the shape is inferred from the parameter count (marked assumed), corrected
 // by the embedding's shape, the block count and the presence of an lm_head.
 // `units`: how the weights note prints its sizes (--units).

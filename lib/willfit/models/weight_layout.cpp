@@ -290,6 +290,9 @@ struct Recipe {
   int n_expert = 0;
   bool tied = false;
   bool is_70b = false;
+  // Ollama's quantizer on a gated-delta-net hybrid (Qwen3-Next, Qwen3.5) at
+  // Q4_K_M or Q4_K_S: a fixed type per tensor instead of the layer bumps.
+  bool ollama_linear_attention = false;
   int i_attn_v = 0;    // attn_v-like tensors seen so far
   int i_ffn_down = 0;  // ffn_down tensors seen so far
 
@@ -322,6 +325,24 @@ struct Recipe {
         t = T::Q4_K;
       }
       return t;
+    }
+    if (ollama_linear_attention) {
+      // ollama/ollama server/quantization.go (qwen3LinearAttnQuantType, at
+      // da70c322 and 87288ced): for qwen3next, qwen35 and qwen35moe at
+      // Q4_K_M/Q4_K_S, attn_v and every expert and shared-expert ffn_down are
+      // Q6_K, the other attention, delta-net and expert tensors Q4_K; a dense
+      // ffn_down keeps the llama.cpp bump below.
+      if (is_attn_v(cat)) {
+        ++i_attn_v;
+        return T::Q6_K;
+      }
+      if (cat == Cat::FfnDown && n_expert > 0) {
+        ++i_ffn_down;
+        return T::Q6_K;
+      }
+      if (cat != Cat::FfnDown) {
+        return T::Q4_K;
+      }
     }
     const bool iq2s = ft == Ft::IQ2_S || ft == Ft::IQ2_M;
     if (is_low_iq(ft)) {
@@ -554,6 +575,9 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   r.n_expert = a.moe ? a.moe->experts : 0;
   r.tied = a.tied_embeddings;
   r.is_70b = a.layers == 80;
+  r.ollama_linear_attention = quantizer == GgufQuantizer::Ollama &&
+                              a.attention.delta_net_k_heads > 0 &&
+                              (f.ft == Ft::Q4_K_M || f.ft == Ft::Q4_K_S);
   const bool quant = quantised(f.base);
   const std::int64_t e = a.hidden_size;
   const auto weight = [&](Cat cat, std::int64_t ncols, std::int64_t rows, int layer,
