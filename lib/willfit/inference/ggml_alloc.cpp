@@ -353,25 +353,27 @@ class Builder {
  public:
   // A tensor of `values` F32 values computed from `src`; `inplace` lists the
   // sources its op may overwrite.
-  int op(std::int64_t values, std::vector<int> src, std::vector<int> inplace = {}) {
+  int op(std::int64_t values, SourceList src, SourceList inplace = {}) {
     GraphTensor t;
     t.bytes = 4 * values;
-    t.src = std::move(src);
-    t.inplace = std::move(inplace);
+    t.src = src;
+    t.inplace = inplace;
     return push(std::move(t));
   }
   // A tensor of `bytes` bytes (not F32: a copy in the K cache's type).
-  int bytes_op(std::int64_t bytes, std::vector<int> src) {
+  int bytes_op(std::int64_t bytes, SourceList src) {
     GraphTensor t;
     t.bytes = bytes;
-    t.src = std::move(src);
+    t.src = src;
     return push(std::move(t));
   }
   // An op that may run in place on its first source (same layout).
-  int same(int a, std::vector<int> more = {}) {
-    std::vector<int> src{a};
-    src.insert(src.end(), more.begin(), more.end());
-    return op(g_[static_cast<std::size_t>(a)].bytes / 4, std::move(src), {a});
+  int same(int a, SourceList more = {}) {
+    SourceList src{a};
+    for (const int m : more) {
+      src.push_back(m);
+    }
+    return op(g_[static_cast<std::size_t>(a)].bytes / 4, src, {a});
   }
   int view(int of) {
     GraphTensor t;
@@ -387,11 +389,12 @@ class Builder {
     return push(std::move(t));
   }
   // A node that writes into a buffer of its own (rows of the KV cache).
-  int external(std::vector<int> src) {
+  int external(SourceList src) {
     GraphTensor t;
-    t.src = std::move(src);
+    t.src = src;
     return push(std::move(t));
   }
+  void reserve(std::size_t tensors) { g_.reserve(tensors); }
   std::vector<GraphTensor> take() { return std::move(g_); }
   GraphTensor& at(int i) { return g_[static_cast<std::size_t>(i)]; }
 
@@ -407,6 +410,7 @@ class Builder {
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   Builder g;
+  g.reserve(static_cast<std::size_t>(std::max(s.layers, 1)) * 128 + 256);  // no regrowth copies
   const std::int64_t b = std::max<std::int64_t>(1, s.tokens);
   const std::int64_t e = s.hidden;
   const std::int64_t kvw_swa = std::int64_t{s.kv_heads} * s.head_dim;
