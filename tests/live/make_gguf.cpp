@@ -124,6 +124,7 @@ struct Spec {
   int64_t global_head_dim = 0;
   int global_kv_heads = 0;
   bool global_k_eq_v = false;
+  bool double_wide_mlp = false;  // use_double_wide_mlp: 2 x ffn on the kv_shared_layers
   // Kimi Linear (kimi-linear.cpp): 'K' layers are Kimi Delta Attention of
   // `heads` heads of kda_head_dim behind convolutions of kda_conv taps (q, k
   // and v each), the 'A' layers MLA of the kv_lora fields.
@@ -530,19 +531,37 @@ const std::vector<Spec>& specs() {
            "attention_k_eq_v false, sliding_window 512, hidden_size_per_layer_input 256, "
            "num_kv_shared_layers 20, use_double_wide_mlp, intermediate_size 6144, "
            "max_position_embeddings 131072, layer_types four sliding then one full)");
-    v.back().ctx_train = 131072;
-    v.back().sliding_window = 512;
-    v.back().swa_period = 5;
-    v.back().global_k_eq_v = false;
-    v.back().per_layer_width = 256;
-    v.back().kv_shared_layers = 20;
-    // Measured once (docs/live-llamacpp.md, its rows in tests/data); left
-    // out of the matrix until the replay has its per-layer inputs and
-    // double-wide MLP, so that `run.sh full` gates only what willfit models.
-    v.back().skip_types =
-        "f16 q8_0 q4_k_m: its compute buffer replay lacks the per-layer inputs and the "
-        "double-wide MLP (10.0 % and 5.7 % low on two row kinds); the measured rows are in "
-        "tests/data/llamacpp_cpu_compute_gemma4_e2b.csv";
+    // E2B and E4B: 131072 positions, a 512-token window, V of their own,
+    // per-layer embeddings of 256, the last `shared` layers sharing KV.
+    const auto on_device = [&v](int period, int shared) {
+      Spec& g = v.back();
+      g.ctx_train = 131072;
+      g.sliding_window = 512;
+      g.swa_period = period;
+      g.global_k_eq_v = false;
+      g.per_layer_width = 256;
+      g.kv_shared_layers = shared;
+    };
+    on_device(5, 20);
+    v.back().double_wide_mlp = true;
+    // Its F16 file (9.3 GB) is mmapped, page cache only; the Q8_0 and Q4_K_M
+    // files' CPU_REPACK copies are a few GB.
+    v.back().skip_types.clear();
+    // Gemma-4-E4B (text model): 42 layers of 2560, 8 heads, 2 KV heads (the
+    // global layers too: num_global_key_value_heads null), V of its own, a
+    // 512-token window on five layers of six, per-layer embeddings of 256,
+    // the last 18 layers reading earlier layers' KV, no double-wide MLP.
+    // The F16 file (15 GB) is left out: the loads here keep to about 8 GB.
+    gemma4("gemma-4-e4b", 42, 2560, 10240, 8, 2, 2,
+           "google/gemma-4-E4B-it config.json: google/gemma-4-E4B-it-qat-w4a16-ct's as a public "
+           "test transcribes it (search-tool file id 57658815156, E4B_HF_CONFIG: hidden_size 2560, "
+           "intermediate_size 10240, 42 layers, 8 heads, 2 KV heads, head_dim 256, "
+           "global_head_dim 512, num_global_key_value_heads null, num_kv_shared_layers 18, "
+           "hidden_size_per_layer_input 256, use_double_wide_mlp false, sliding_window 512, "
+           "attention_k_eq_v false, layer_types five sliding then one full); "
+           "max_position_embeddings 131072 (search-tool file id 71611886309)");
+    on_device(6, 18);
+    v.back().skip_types = "f16: a 15 GB file, above the 8 GB the live loads here keep to";
     // Qwen3.5-0.8B (qwen35): 24 layers, gated full attention (8 heads, 2 KV
     // heads of 256, partial_rotary_factor 0.25: 64 RoPE dims, mrope sections
     // 11/11/10) every 4th, gated delta nets between (16 key and 16 value
@@ -660,7 +679,7 @@ char layer_kind(const Spec& s, int i) {
 // earlier layers' KV (use_double_wide_mlp; conversion/gemma.py writes the
 // widths per layer).
 int64_t gemma4_ffn(const Spec& s, int i) {
-  return s.kv_shared_layers > 0 && i >= s.layers - s.kv_shared_layers ? 2 * s.ffn : s.ffn;
+  return s.double_wide_mlp && i >= s.layers - s.kv_shared_layers ? 2 * s.ffn : s.ffn;
 }
 
 std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
@@ -1139,7 +1158,7 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // windowed layers' num_key_value_heads, the global layers' own (E2B,
     // without num_global_key_value_heads: one count); the MLP widths per
     // layer with use_double_wide_mlp.
-    if (s.kv_shared_layers > 0) {
+    if (s.double_wide_mlp) {
       std::vector<uint32_t> ffn;
       for (int i = 0; i < s.layers; ++i) {
         ffn.push_back(static_cast<uint32_t>(gemma4_ffn(s, i)));

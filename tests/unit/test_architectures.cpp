@@ -2305,6 +2305,106 @@ TEST(Gemma4, ConfigGgufAndCatalogueAgree) {
   }
 }
 
+// Gemma 4 E2B and E4B (issue 19): per-layer embeddings of 256, the last 20
+// (E2B) or 18 (E4B) layers reading the KV of the last layers that keep
+// one, a 512-token window on four layers of five (E2B) or five of six, one
+// or two KV heads on every layer, V of its own; E2B's KV-sharing layers
+// with an MLP of 2 x 6144 (use_double_wide_mlp). Configs: the text_config
+// values the catalogue entries' sources name (search-tool file ids
+// 64225531835, 57658815156) with the on-device vision tower and the audio
+// tower (transformers' Gemma 4 conversion script, search-tool file id
+// 54499426595); GGUF headers: what conversion/gemma.py writes (the MLP
+// widths per layer for E2B). Text counts against llama-bench's 4.65 B for a
+// gemma4 E2B GGUF (search-tool file id 61964783071) and LM Studio's 7.5 B
+// for E4B (search-tool file id 61925575133).
+Json g4_small_json(const G4Shape& s) {
+  Json layer_types = Json::array();
+  for (int i = 0; i < s.layers; ++i) {
+    layer_types.push_back((i + 1) % s.period == 0 ? "full_attention" : "sliding_attention");
+  }
+  const Json t = {{"model_type", "gemma4_text"},
+                  {"num_hidden_layers", s.layers},
+                  {"hidden_size", s.hidden},
+                  {"intermediate_size", s.ffn},
+                  {"num_attention_heads", s.heads},
+                  {"num_key_value_heads", s.kv_heads},
+                  {"num_global_key_value_heads", nullptr},
+                  {"head_dim", 256},
+                  {"global_head_dim", 512},
+                  {"vocab_size", 262144},
+                  {"vocab_size_per_layer_input", 262144},
+                  {"hidden_size_per_layer_input", s.per_layer},
+                  {"num_kv_shared_layers", s.kv_shared},
+                  {"use_double_wide_mlp", s.double_wide},
+                  {"max_position_embeddings", 131072},
+                  {"sliding_window", s.window},
+                  {"attention_k_eq_v", false},
+                  {"tie_word_embeddings", true},
+                  {"layer_types", layer_types}};
+  const Json vision = {{"model_type", "gemma4_vision"},
+                       {"hidden_size", 768},
+                       {"intermediate_size", 3072},
+                       {"num_hidden_layers", 16},
+                       {"num_attention_heads", 12},
+                       {"num_key_value_heads", 12},
+                       {"head_dim", 64},
+                       {"patch_size", 16},
+                       {"pooling_kernel_size", 3},
+                       {"position_embedding_size", 10240},
+                       {"standardize", false}};
+  const Json audio = {{"model_type", "gemma4_audio"},
+                      {"hidden_size", 1024},
+                      {"num_hidden_layers", 12},
+                      {"num_attention_heads", 8}};
+  return {{"model_type", "gemma4"},
+          {"text_config", t},
+          {"vision_config", vision},
+          {"audio_config", audio}};
+}
+
+TEST(Gemma4, SmallModelsConfigGgufAndCatalogueAgree) {
+  G4Shape e2b{35, 1536, 6144, 8, 1, 1, 0, 0, 0};
+  e2b.period = 5;
+  e2b.double_wide = true;
+  e2b.kv_shared = 20;
+  G4Shape e4b{42, 2560, 10240, 8, 2, 2, 0, 0, 0};
+  e4b.kv_shared = 18;
+  const std::vector<std::tuple<std::string, G4Shape, double, double>> cases = {
+      {"gemma-4-e2b", e2b, 4.65e9, 0.002}, {"gemma-4-e4b", e4b, 7.5e9, 0.005}};
+  for (auto [id, shape, published, within] : cases) {
+    shape.window = 512;
+    shape.per_layer = 256;
+    shape.k_eq_v = false;
+    const Model cat = catalogue_model(id);
+    const Model cfg = from_config(g4_small_json(shape));
+    const Model gg = from_gguf(g4_header(shape));
+    const ParamBreakdown counted = count_params(cfg.arch);
+    EXPECT_LT(rel(static_cast<double>(counted.total() - counted.vision), published), within) << id;
+    EXPECT_EQ(cfg.arch.vision_params, cat.arch.vision_params) << id;
+    EXPECT_LT(rel(static_cast<double>(count_params(cat.arch).total()),
+                  static_cast<double>(counted.total())),
+              0.0001)
+        << id;
+    for (const Model* m : {&cat, &cfg, &gg}) {
+      EXPECT_EQ(m->arch.attention.kind, AttentionKind::Sliding) << id;
+      EXPECT_EQ(m->arch.attention.sliding_pattern, shape.period) << id;
+      EXPECT_EQ(m->arch.attention.global_head_dim, 512) << id;
+      EXPECT_FALSE(m->arch.attention.global_k_eq_v) << id;
+      EXPECT_EQ(m->arch.attention.kv_shared_layers, shape.kv_shared) << id;
+      EXPECT_EQ(m->arch.per_layer_width, 256) << id;
+      EXPECT_EQ(m->arch.intermediate_size, shape.ffn) << id;
+      EXPECT_EQ(m->arch.double_wide_mlp_layers, shape.double_wide ? shape.kv_shared : 0) << id;
+      for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{131072}}) {
+        for (const bool padded : {false, true}) {
+          KvCacheQuery q{ctx, 2, 512, kv_f16(), kv_f16(), 256};
+          q.v_rows_padded = padded;
+          EXPECT_EQ(kv_cache_bytes(m->arch, q), kv_cache_bytes(cat.arch, q)) << id << " " << ctx;
+        }
+      }
+    }
+  }
+}
+
 // Granite 4.0 H and Jamba 1.5 Mini by name, from config.json and from a GGUF
 // header: the same Mamba mixer, layer order, KV cache and state, and the same
 // llama.cpp compute buffer to the byte (the replay of granite-hybrid.cpp's

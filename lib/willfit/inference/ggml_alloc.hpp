@@ -187,6 +187,12 @@ struct LlamaGraphShape {
   int global_kv_heads = 0;
   bool global_k_eq_v = false;
   bool moe_beside_mlp = false;
+  // Gemma 4 E2B/E4B: ple_width > 0 without AltUp builds gemma4.cpp's
+  // per-layer inputs (each layer's output gated to ple_width values, times
+  // its slice of the per-layer inputs, projected back and added); the layers
+  // from kv_layers on read an earlier layer's cache; the last
+  // wide_ffn_layers layers' MLP is 2 x ffn (use_double_wide_mlp).
+  int wide_ffn_layers = 0;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

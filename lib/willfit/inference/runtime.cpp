@@ -500,6 +500,11 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.global_k_eq_v = a.attention.global_k_eq_v;
       s.out_ids_after_norm = true;
       s.moe_beside_mlp = s.experts > 0 && s.shared_ffn > 0;
+      // E2B/E4B: per-layer inputs, the last layers reading the cache of
+      // earlier ones, E2B's double-wide MLP there.
+      s.ple_width = a.per_layer_width;
+      s.kv_layers = a.attention.kv_shared_layers > 0 ? a.layers - a.attention.kv_shared_layers : 0;
+      s.wide_ffn_layers = a.double_wide_mlp_layers;
     }
     if (a.altup_inputs > 1 && a.per_layer_width > 0) {
       // Gemma 3n: AltUp streams, per-layer inputs, LAuReL, the shared-KV

@@ -959,6 +959,18 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       }
       a.attention.global_k_eq_v = has_k && !has_v;
     }
+    // use_double_wide_mlp (E2B): the converter lists feed_forward_length per
+    // layer, twice as wide on the KV-sharing layers; meta_int read the
+    // widest, the others are intermediate_size.
+    const GgufValue* ff = f.find(key("feed_forward_length"));
+    if (ff != nullptr && ff->kind == GgufValue::Kind::Array && !ff->numbers.empty()) {
+      const double narrow = *std::min_element(ff->numbers.begin(), ff->numbers.end());
+      if (narrow > 0) {
+        a.intermediate_size = static_cast<std::int64_t>(narrow);
+        a.double_wide_mlp_layers = static_cast<int>(std::min<std::int64_t>(
+            std::count(ff->numbers.begin(), ff->numbers.end(), 2 * narrow), a.layers));
+      }
+    }
   }
 
   // Vocabulary: the tokenizer's token list, else <arch>.vocab_size, else the

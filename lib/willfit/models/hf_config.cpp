@@ -795,6 +795,12 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   a.laurel_rank = get_int(t, {"laurel_rank"}, 1 << 16).value_or(gemma3n ? 64 : 0);
   a.attention.kv_shared_layers = static_cast<int>(
       std::min<std::int64_t>(get_int(t, {"num_kv_shared_layers"}, 100000).value_or(0), a.layers));
+  // Gemma 4 E2B: the KV-sharing layers' MLP is twice intermediate_size
+  // (Gemma4TextConfig use_double_wide_mlp; llama.cpp conversion/gemma.py
+  // writes the widths per layer).
+  if (get_bool(t, "use_double_wide_mlp").value_or(false)) {
+    a.double_wide_mlp_layers = a.attention.kv_shared_layers;
+  }
 
   // Vision and audio encoders with their projectors (Qwen2.5-Omni nests
   // them in thinker_config).

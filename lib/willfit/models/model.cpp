@@ -412,6 +412,11 @@ std::int64_t altup_laurel_params(const Architecture& a) {
 
 }  // namespace
 
+std::int64_t mlp_width(const Architecture& a, int layer) {
+  return layer >= a.layers - a.double_wide_mlp_layers ? 2 * a.intermediate_size
+                                                      : a.intermediate_size;
+}
+
 ParamBreakdown count_params(const Architecture& a) {
   ParamBreakdown p;
   p.embedding = a.vocab_size * a.hidden_size + a.per_layer_vocab * a.per_layer_width * a.layers;
@@ -451,7 +456,8 @@ ParamBreakdown count_params(const Architecture& a) {
     p.mtp = std::int64_t{a.mtp_layers} *
             (attention + routed * m.experts + shared + router + 2 * a.hidden_size * a.hidden_size);
   } else {
-    p.mlp = dense * mlp_layers;
+    // Gemma 4 E2B's double-wide layers hold a second dense MLP's worth each.
+    p.mlp = dense * (mlp_layers + std::clamp(a.double_wide_mlp_layers, 0, mlp_layers));
     p.mlp_active = p.mlp;
     p.mtp = std::int64_t{a.mtp_layers} * (attention + dense + 2 * a.hidden_size * a.hidden_size);
   }
@@ -520,6 +526,10 @@ std::string describe_shape(const Model& m) {
   }
   if (a.attention.kv_shared_layers > 0) {
     s += fmt::format("; the last {} layers reuse earlier layers' KV", a.attention.kv_shared_layers);
+  }
+  if (a.double_wide_mlp_layers > 0) {
+    s += fmt::format("; the last {} layers' MLP twice as wide ({})", a.double_wide_mlp_layers,
+                     2 * a.intermediate_size);
   }
   if (a.per_layer_width > 0) {
     s += fmt::format("; per-layer embeddings of {} x {} layers x {}", a.per_layer_vocab, a.layers,

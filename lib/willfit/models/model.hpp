@@ -167,7 +167,15 @@ struct Architecture {
   // LAuReL: rank of each layer's low-rank residual (0 = none).
   int altup_inputs = 0;
   std::int64_t laurel_rank = 0;
+  // Gemma 4 E2B (config.json use_double_wide_mlp; a GGUF's per-layer
+  // feed_forward_length): the last double_wide_mlp_layers layers, those
+  // reading earlier layers' KV, have an MLP of 2 x intermediate_size.
+  int double_wide_mlp_layers = 0;
 };
+
+// The dense MLP width of layer `layer` (intermediate_size, doubled on the
+// last double_wide_mlp_layers layers).
+std::int64_t mlp_width(const Architecture& arch, int layer);
 
 // What one layer holds. Dense models: attention and MLP everywhere. Hybrid
 // models spread their kinds of layers evenly over the depth when only counts

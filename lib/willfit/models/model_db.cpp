@@ -331,6 +331,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       r.integer("per_layer_vocab", 0, kMaxVocab, a.per_layer_width > 0 ? a.vocab_size : 0);
   a.altup_inputs = static_cast<int>(r.integer("altup_inputs", 0, 64, 0));
   a.laurel_rank = r.integer("laurel_rank", 0, kMaxWidth, 0);
+  a.double_wide_mlp_layers = static_cast<int>(r.integer("double_wide_mlp_layers", 0, a.layers, 0));
   // Written by the defaults work; read so a wrong type is caught, not used here.
   (void)r.string("published_precision", "");
   (void)r.string("published_precision_source", "");
