@@ -466,8 +466,7 @@ const std::vector<Spec>& specs() {
     // streams, LAuReL rank 64, final soft-cap 30, rope 1e6 global / 1e4 local.
     // The per-layer table has the full vocabulary's rows: the converter pads
     // vocab_size_per_layer_input 262144 to 262400 (conversion/gemma.py
-    // Gemma3NModel.modify_tensors). The F16 file (8.9 GB) is left out: the
-    // loads here keep to about 8 GB.
+    // Gemma3NModel.modify_tensors).
     v.push_back(shape("gemma-3n-e2b", "gemma3n", 30, 2048, 8192, 8, 2, 256, 262400, 32768, 1e6,
                       1e-6,
                       "google/gemma-3n-E2B: google-deepmind/gemma gemma/gm/nn/gemma3n/_gemma3n.py "
@@ -551,7 +550,6 @@ const std::vector<Spec>& specs() {
     // global layers too: num_global_key_value_heads null), V of its own, a
     // 512-token window on five layers of six, per-layer embeddings of 256,
     // the last 18 layers reading earlier layers' KV, no double-wide MLP.
-    // The F16 file (15 GB) is left out: the loads here keep to about 8 GB.
     gemma4("gemma-4-e4b", 42, 2560, 10240, 8, 2, 2,
            "google/gemma-4-E4B-it config.json: google/gemma-4-E4B-it-qat-w4a16-ct's as a public "
            "test transcribes it (search-tool file id 57658815156, E4B_HF_CONFIG: hidden_size 2560, "
@@ -561,7 +559,6 @@ const std::vector<Spec>& specs() {
            "attention_k_eq_v false, layer_types five sliding then one full); "
            "max_position_embeddings 131072 (search-tool file id 71611886309)");
     on_device(6, 18);
-    v.back().skip_types = "f16: a 15 GB file, above the 8 GB the live loads here keep to";
     // Qwen3.5-0.8B (qwen35): 24 layers, gated full attention (8 heads, 2 KV
     // heads of 256, partial_rotary_factor 0.25: 64 RoPE dims, mrope sections
     // 11/11/10) every 4th, gated delta nets between (16 key and 16 value
