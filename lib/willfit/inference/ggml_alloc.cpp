@@ -456,7 +456,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // inp_embd: build_inp_embd builds both the token path and an input of
   // ready embeddings, and ggml_build_forward_select keeps one; the other is
   // still a graph input, allocated and never read, so never freed.
-  g.input(4 * b * s.hidden);
+  // Qwen3-VL's deepstack widens it to (1 + deepstack) hidden widths.
+  const std::int64_t embd_width = s.hidden * (1 + std::max(0, s.deepstack));
+  g.input(4 * b * embd_width);
   const bool altup = s.altup > 1;
   const int ple_tokens = altup ? g.input(4 * b) : -1;  // build_inp_per_layer's token ids
   const int pos = g.input(4 * b);                      // inp_pos
@@ -567,6 +569,14 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     read_conv_state(0);
   }
   int x = g.op(b * e, {tokens});  // token embeddings (get_rows of the embedding table)
+  // Deepstack (llama-graph.cpp build_inp_embd): the rows padded to the input
+  // width (ggml_pad), of which the layers read views: the first hidden
+  // width as their input, the (il + 1)-th added to layer il's output.
+  int deepstack_rows = -1;
+  if (s.deepstack > 0) {
+    deepstack_rows = g.op(b * embd_width, {x});
+    x = g.view(deepstack_rows);
+  }
   if (s.single_block) {
     read_conv_state(0);
   }
@@ -1016,6 +1026,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     cur = mlp(ffn_inp, ffn_norm, il, moe_layer);
     if (!altup) {
       x = residual(ffn_inp, cur);
+      if (il < s.deepstack) {  // qwen3vl.cpp, qwen3vlmoe.cpp: deepstack_out
+        x = g.op(b * e, {x, g.view(deepstack_rows)}, {x});
+      }
       continue;
     }
     // post-FFW norm (in place), plus the attention + LAuReL sum; the streams
