@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_model.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
@@ -353,6 +354,10 @@ TEST(NoKvCache, EncodersAndDiffusionModelsHoldNone) {
   const Model cfg = from_config(llada);
   EXPECT_TRUE(cfg.arch.attention.no_kv_cache);
   EXPECT_EQ(llama_estimate(cfg, 4096).memory.kv_cache, 0);
+  // The catalogue's BERT by name, as its config.json reads.
+  const Model bert = test::catalogue_model("bert-base-uncased");
+  EXPECT_TRUE(bert.arch.attention.no_kv_cache);
+  EXPECT_EQ(llama_estimate(bert, 512).memory.kv_cache, 0);
 }
 
 // Mamba and RWKV are refused by name, from a GGUF and from a config.json.
