@@ -191,6 +191,13 @@ TEST(NewArchitectures, ErnieMoeLeadingDenseLayerAndSharedExperts) {
   EXPECT_EQ(embeddings, std::int64_t{103424} * 2560);
   EXPECT_LT(rel(static_cast<double>(cfg.active_params - embeddings), 3.0e9), 0.05)
       << cfg.active_params;
+  // The catalogue's entry by name gives the same memory as its config.json
+  // (only the published counts differ: the card's rounded 21B).
+  const Model named = test::catalogue_model("ernie-4.5-21b-a3b");
+  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{131072}}) {
+    EXPECT_EQ(llama_estimate(named, ctx).memory.kv_cache, llama_estimate(cfg, ctx).memory.kv_cache);
+    EXPECT_EQ(llama_estimate(named, ctx).memory.compute, llama_estimate(cfg, ctx).memory.compute);
+  }
 }
 
 // ByteDance-Seed/Seed-OSS-36B-Instruct config.json (as quoted in public
