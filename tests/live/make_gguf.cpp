@@ -226,6 +226,16 @@ const std::vector<Spec>& specs() {
         "Qwen/Qwen3-30B-A3B " + prof + ": 128 experts, 8 per token, moe_intermediate_size 768"));
     v.back().qk_norm = true;
     experts(v.back(), 128, 8, 768);
+    // OLMoE: 64 experts of 1024 on every layer, 8 per token; Q and K normed
+    // over the whole width (olmoe.cpp: attn_q_norm and attn_k_norm of n_embd).
+    v.push_back(shape("olmoe-1b-7b", "olmoe", 16, 2048, 1024, 16, 16, 128, 50304, 4096, 1e4, 1e-5,
+                      "allenai/OLMoE-1B-7B-0924 config.json (num_experts 64, "
+                      "num_experts_per_tok 8, intermediate_size 1024, as transcribed in public "
+                      "adapters of it)"));
+    v.back().qk_norm = true;
+    experts(v.back(), 64, 8, 1024);
+    v.back().skip_types =
+        "f16: 13.8 GB, above the 8 GB a live load may take on this shared machine";
 
     // The kinds the catalogue added (data/models.json rows of the same names,
     // each with its config.json source).
@@ -1008,9 +1018,9 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "attn_k.bias", {kv}, i);
         add(b + "attn_v.bias", {kv}, i);
       }
-      if (s.qk_norm) {
-        add(b + "attn_q_norm.weight", {s.head_dim}, i);
-        add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      if (s.qk_norm) {  // per head; OLMoE's over the whole Q and K widths
+        add(b + "attn_q_norm.weight", {s.arch == "olmoe" ? q : s.head_dim}, i);
+        add(b + "attn_k_norm.weight", {s.arch == "olmoe" ? kv : s.head_dim}, i);
       }
       add(b + "attn_output.weight", {q, e}, i);
       if (kind == '*') {  // Nemotron-H attention block: attention only

@@ -22,6 +22,7 @@
 #include "sources/embedded_data.hpp"
 #include "unit/catalogue_model.hpp"
 #include "unit/model_file_writers.hpp"
+#include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
 #include "willfit/devices/device.hpp"
 #include "willfit/inference/estimate.hpp"
@@ -36,24 +37,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-Model from_config(const Json& j) {
-  auto m = model_from_hf_config(j.dump(), "test");
-  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
-  return m.ok() ? *m : Model{};
-}
-
-Model from_gguf(const test::GgufWriter& w) {
-  const std::string bytes = w.file();
-  auto r = read_gguf(bytes, bytes.size());
-  EXPECT_TRUE(r.ok() && r->file.has_value());
-  auto m = model_from_gguf(*r->file, "test.gguf");
-  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
-  return m.ok() ? *m : Model{};
-}
-
-double rel(double a, double b) {
-  return std::abs(a - b) / b;
-}
+using test::from_config;
+using test::from_gguf;
+using test::rel;
 
 // meta-llama/Llama-4-Scout-17B-16E-Instruct config.json, text_config (also
 // in unsloth/Llama-4-Scout-17B-16E): 48 layers, 16 experts + 1 shared, MoE
@@ -1681,9 +1667,9 @@ TEST(VllmHybridAllocator, TheEstimateUsesItAndTransformersKeeps16BitState) {
 // An architecture willfit does not know is still read from the shared keys,
 // but the answer says so instead of passing the shape off as understood:
 // DeepSeek-V4 (llama.cpp's "deepseek4", src/models/deepseek4.cpp at 80fb11ac)
-// and RWKV-7 (transformers' "rwkv7": a recurrent time-mixing block in every
-// layer) have layer kinds the readers do not model. The same header under a known name
-// gives no such warning.
+// and MiniMax-Text-01 (transformers' "minimax": lightning linear attention
+// on seven layers of eight) have layer kinds the readers do not model. The same header under a
+// known name gives no such warning.
 bool warns_unknown(const Model& m) {
   InferenceQuery q;
   q.model = m;
@@ -1728,9 +1714,9 @@ TEST(UnknownArchitecture, AConfigOfAnUnknownModelTypeSaysSo) {
                      {"num_attention_heads", 16}, {"num_key_value_heads", 8},
                      {"intermediate_size", 8192}, {"vocab_size", 32000}};
   Json j = base;
-  j["model_type"] = "rwkv7";
+  j["model_type"] = "minimax";
   const Model unknown = from_config(j);
-  EXPECT_EQ(unknown.unchecked_architecture, "'rwkv7' (config.json model_type)");
+  EXPECT_EQ(unknown.unchecked_architecture, "'minimax' (config.json model_type)");
   EXPECT_TRUE(warns_unknown(unknown));
   // A multimodal wrapper names the model twice; one known name is enough.
   j = base;

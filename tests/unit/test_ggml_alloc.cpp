@@ -392,6 +392,39 @@ TEST(GgmlAlloc, NemotronHMoeConfigJsonMatchesTheLiveLlamaCpp) {
   EXPECT_LE(errors[errors.size() / 2], 0.1);
 }
 
+// OLMoE-1B-7B-0924 (64 experts on every layer, Q and K normed over their
+// whole width) from its config.json (allenai/OLMoE-1B-7B-0924, as public
+// adapters of it transcribe it) and by name from the catalogue, against what
+// a real llama.cpp reserved for its synthetic Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_olmoe.csv, llamacpp_cpu_kv_olmoe.csv).
+TEST(GgmlAlloc, OlmoeMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"olmoe","hidden_size":2048,"intermediate_size":1024,
+      "num_hidden_layers":16,"num_attention_heads":16,"num_key_value_heads":16,
+      "num_experts":64,"num_experts_per_tok":8,"norm_topk_prob":false,"vocab_size":50304,
+      "max_position_embeddings":4096,"tie_word_embeddings":false,"torch_dtype":"float32"})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  std::vector<double> errors;
+  for_each_live_row("llamacpp_cpu_compute_olmoe.csv", [&](const std::vector<std::string>& c) {
+    const double err = compute_error(*m, c);
+    EXPECT_LE(std::abs(err), 0.5);
+    EXPECT_LE(std::abs(compute_error(catalogue_model("olmoe-1b-7b"), c)), 0.5);
+    errors.push_back(std::abs(err));
+  });
+  ASSERT_EQ(errors.size(), 18U);
+  int rows = 0;
+  for_each_live_row("llamacpp_cpu_kv_olmoe.csv", [&](const std::vector<std::string>& c) {
+    const double measured = std::stod(c[6]) * static_cast<double>(kMiB);
+    // within the log's rounding (0.01 MiB)
+    EXPECT_NEAR(static_cast<double>(live_estimate(*m, c).memory.kv_cache), measured,
+                0.01 * static_cast<double>(kMiB));
+    ++rows;
+  });
+  EXPECT_EQ(rows, 18);
+}
+
 // Falcon-H1-0.5B's graph (a Mamba-2 mixer beside the attention of every
 // layer; shapes from its config.json as NVIDIA-NeMo/Megatron-Bridge quotes it,
 // tests/unit_tests/models/falcon_h1/test_falcon_h1_bridge.py at ebd91e97)

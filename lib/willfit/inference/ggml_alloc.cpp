@@ -477,7 +477,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // inp_embd: build_inp_embd builds both the token path and an input of
   // ready embeddings, and ggml_build_forward_select keeps one; the other is
   // still a graph input, allocated and never read, so never freed.
-  g.input(4 * b * s.hidden);
+  // Qwen3-VL's deepstack widens it to (1 + deepstack) hidden widths.
+  const std::int64_t embd_width = s.hidden * (1 + std::max(0, s.deepstack));
+  g.input(4 * b * embd_width);
   // build_inp_per_layer's token ids (Gemma 3n, Gemma 4)
   const int ple_tokens = s.ple_width > 0 ? g.input(4 * b) : -1;
   const int pos = g.input(4 * b);  // inp_pos
@@ -594,6 +596,14 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     read_conv_state(0);
   }
   int x = g.op(b * e, {tokens});  // token embeddings (get_rows of the embedding table)
+  // Deepstack (llama-graph.cpp build_inp_embd): the rows padded to the input
+  // width (ggml_pad), of which the layers read views: the first hidden
+  // width as their input, the (il + 1)-th added to layer il's output.
+  int deepstack_rows = -1;
+  if (s.deepstack > 0) {
+    deepstack_rows = g.op(b * embd_width, {x});
+    x = g.view(deepstack_rows);
+  }
   if (s.single_block) {
     read_conv_state(0);
   }
@@ -1087,6 +1097,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       if (ple_gemma4) {  // gemma4.cpp: the per-layer input added to the layer's output
         const int gated = g.same(g.op(b * s.ple_width, {x}));  // per_layer_inp_gate, GELU
         x = g.op(b * e, {x, per_layer_input(gated)}, {x});
+      }
+      if (il < s.deepstack) {  // qwen3vl.cpp, qwen3vlmoe.cpp: deepstack_out
+        x = g.op(b * e, {x, g.view(deepstack_rows)}, {x});
       }
       continue;
     }

@@ -142,6 +142,10 @@ struct LlamaGraphShape {
   std::int64_t ssm_heads = 0;
   std::int64_t ssm_groups = 0;
   bool rope = true;  // false: no RoPE in the attention layers (Jamba, Granite 4 H)
+  // Qwen3-VL deepstack (qwen3vl.cpp, qwen3vlmoe.cpp): the input embeddings
+  // are (1 + deepstack) hidden widths wide, and the first `deepstack` layers
+  // add a slice of them to their output. 0: none.
+  int deepstack = 0;
   // Routed experts on every moe_step-th layer ((il + 1) % moe_step == 0:
   // Jamba's odd layers), a dense MLP on the others.
   int moe_step = 1;

@@ -432,6 +432,11 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const Architecture& a = in.q.model.arch;
   const std::int64_t tokens =
       std::max<std::int64_t>(1, std::min(in.q.ubatch, in.context * in.batch));
+  // Without a KV cache the attention reads the micro-batch alone
+  // (build_attn_inp_no_cache: a mask of tokens x tokens).
+  if (a.attention.no_kv_cache) {
+    cells = tokens;
+  }
   const double b = f(tokens);
   const double c = f(cells);
   const double e = f(a.hidden_size);
@@ -488,6 +493,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.k_value_bytes = in.k_type.bytes_per_element();
     }
     s.vocab = a.vocab_size;
+    s.deepstack = a.deepstack_layers;
     s.late_out_ids = a.attention.sinks;
     // Gemma 4 (gemma4.cpp), marked here by its global layers' own head width:
     // those layers at global_head_dim and global_kv_heads, K as V; the rows
@@ -725,6 +731,9 @@ namespace {
 std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes) {
   const Architecture& a = in.q.model.arch;
   const std::string seqs = in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "";
+  if (a.attention.no_kv_cache) {
+    return "none: an encoder or diffusion model holds no KV cache (llama.cpp create_memory)";
+  }
   if (uses_mla(a)) {
     return fmt::format(
         "{} layers x {} latent dims x {:g} bytes x {} tokens{}{} = {}", attention_layer_count(a),

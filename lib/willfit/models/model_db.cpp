@@ -308,6 +308,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   m.id = to_lower(r.string("id"));
   m.name = r.string("name", m.id);
   m.family = r.string("family", m.id);
+  // An encoder or diffusion family (BERT) holds no KV cache, as from its
+  // config.json (Attention::no_kv_cache).
+  a.attention.no_kv_cache = is_cache_free_config_model_type(m.family);
   e.aliases = r.strings("aliases");
   m.params = r.integer("params", 1, kMaxParams);
   m.active_params = r.integer("active_params", 1, kMaxParams, m.params);
