@@ -2554,6 +2554,7 @@ test::GgufWriter flash_gguf() {
   w.u32("deepseek4.hash_layer_count", 3);
   w.u32("deepseek4.vocab_size", 129280);
   w.tensor("token_embd.weight", {4096, 256}, test::kQ8_0);
+  w.tensor("output.weight", {4096, 256}, test::kQ8_0);  // not tied
   return w;
 }
 
@@ -2630,10 +2631,10 @@ TEST(DeepSeekV4, KvCacheIsLlamaCppsByLayerKind) {
   EXPECT_EQ(kv_cache_bytes(m.arch, q), 947798016);
   // 32768 more tokens: both pooled caches stay whole multiples of 256 cells.
   const KvCacheQuery longer{131072 + 32768, 1, 512, kv_f16(), kv_f16(), 256};
-  EXPECT_EQ(kv_cache_bytes(m.arch, longer) - kv_cache_bytes(m.arch, q), 32768 * 6880);
+  EXPECT_EQ(kv_cache_bytes(m.arch, longer) - kv_cache_bytes(m.arch, q), std::int64_t{32768} * 6880);
   // One stream per sequence: four sequences hold four of everything.
   const KvCacheQuery four{131072, 4, 512, kv_f16(), kv_f16(), 256};
-  EXPECT_EQ(kv_cache_bytes(m.arch, four), 4 * 947798016);
+  EXPECT_EQ(kv_cache_bytes(m.arch, four), std::int64_t{4} * 947798016);
   // q8_0 K: 34 bytes per 32 values (512 -> 544 B a row, 128 -> 136); the
   // compressor states stay F32.
   const KvType q8_0 = *parse_kv_type("q8_0");
