@@ -2644,6 +2644,25 @@ TEST(DeepSeekV4, KvCacheIsLlamaCppsByLayerKind) {
   EXPECT_EQ(kv_cache_bytes(m.arch, q8), 43 * 768 * 544 + 21 * csa + 20 * hca);
 }
 
+// A real llama.cpp run of DeepSeek-V4-Flash-0731 (ggml-org/llama.cpp issue
+// #27680, the log in its first post: n_ctx_seq 64000, 1 sequence, K in bf16)
+// prints "model params = 284.33 B" and, for the raw keys, "creating SWA KV
+// cache, size = 4352 cells" and "CUDA0 KV buffer size = 182.75 MiB (4352
+// cells, 43 layers, 1/1 seqs)": a 4096-token micro-batch, 128 + 4096 padded
+// to 256. The pooled caches add, by the derivation above, ratio 4:
+// GGML_PAD(16000, 256) = 16128 cells x (512 + 128) x 2 + 81920 on 21 layers,
+// ratio 128: GGML_PAD(500, 256) = 512 cells x 512 x 2 + 524288 on 20.
+TEST(DeepSeekV4, FlashMatchesLlamaCppsLog) {
+  const Model m = from_config(flash_config());
+  EXPECT_NEAR(static_cast<double>(count_params(m.arch).total()) / 1e9, 284.33, 0.005);
+  // the logged 182.75 MiB, which is exactly 43 x 4352 x 512 x 2 bytes
+  const auto raw = static_cast<std::int64_t>(182.75 * 1024 * 1024);
+  const std::int64_t csa = std::int64_t{16128} * 640 * 2 + 81920;
+  const std::int64_t hca = std::int64_t{512} * 512 * 2 + 524288;
+  const KvCacheQuery q{64000, 1, 4096, kv_f16(), kv_f16(), 256};
+  EXPECT_EQ(kv_cache_bytes(m.arch, q), raw + 21 * csa + 20 * hca);
+}
+
 // deepseek-ai/DeepSeek-V4-Flash's model card: 284B total parameters (without
 // the MTP block, which the converter drops).
 TEST(DeepSeekV4, FlashCountsItsPublishedSize) {
