@@ -594,9 +594,17 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     const double attended =
         dsv4 ? std::min(c, f(a.attention.sliding_window) + b + std::ceil(c / 4.0)) : c;
     const double mask = in.flash ? 2.0 * b * attended : 4.0 * b * attended;
-    const double attention = in.flash
-                                 ? 4.0 * b * (1.0 + 2.0 * e + qo + streams) + mask
-                                 : 4.0 * b * (1.0 + 2.0 * e + qo + streams + attended * (h + 1.0));
+    // Its lightning indexer scores every pooled key for every token: the
+    // fused op's F32 score (ggml_lightning_indexer, deepseek4.cpp
+    // build_indexer) beside the top-k mask built from it. Without the fused
+    // op llama.cpp holds index_heads times that score (unsloth#6940 measured
+    // about 65.5 GiB at 1M tokens); not modelled.
+    const double indexer = dsv4 && compressed_layer_count(a, 'C') > 0 && a.attention.index_heads > 0
+                               ? 8.0 * b * std::ceil(c / 4.0)
+                               : 0.0;
+    const double attention =
+        indexer + (in.flash ? 4.0 * b * (1.0 + 2.0 * e + qo + streams) + mask
+                            : 4.0 * b * (1.0 + 2.0 * e + qo + streams + attended * (h + 1.0)));
     const double ffn = 4.0 * b * (4.0 * e + 3.0 * ffn_width(a) + streams) + mask;
     const double output = 4.0 * b * (v + 2.0 * e + streams);
     r.device = round_bytes(std::max({attention, ffn, output}));
