@@ -29,7 +29,11 @@ std::string context(std::int64_t tokens) {
 std::string attention(const Architecture& a) {
   switch (a.attention.kind) {
     case AttentionKind::Sliding:
-      return fmt::format("{} {}", a.attention.chunked ? "chunked" : "sliding",
+      // DeepSeek-V4: a window on every layer, pooled keys beside it.
+      return fmt::format("{} {}",
+                         compressed_attention(a) ? "compressed"
+                         : a.attention.chunked   ? "chunked"
+                                                 : "sliding",
                          context(a.attention.sliding_window));
     case AttentionKind::Mla:
       return "mla";

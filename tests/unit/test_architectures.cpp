@@ -2,14 +2,15 @@
 // attention, hybrid recurrent layers (gated delta net, Mamba-2 serial and
 // parallel, short convolutions), interleaved and shared-expert MoE, MTP
 // blocks, the DeepSeek-V3.2 indexer cache, Gemma 3n per-layer embeddings and
-// shared KV, Kimi Delta Attention beside MLA (Kimi Linear, K3), and the
-// multimodal projector.
+// shared KV, Kimi Delta Attention beside MLA (Kimi Linear, K3), the
+// multimodal projector, and DeepSeek-V4's compressed attention.
 //
 // The configs are the models' published config.json values (each test names
 // the repository); the published totals they are checked against come from
 // the model cards. Expected KV and state sizes are worked out by hand in the
 // test from llama.cpp's layouts (llama-hparams.cpp n_embd_r / n_embd_s,
 // llama-kv-cache-iswa.cpp), not taken from the code under test.
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <tuple>
@@ -1666,10 +1667,10 @@ TEST(VllmHybridAllocator, TheEstimateUsesItAndTransformersKeeps16BitState) {
 
 // An architecture willfit does not know is still read from the shared keys,
 // but the answer says so instead of passing the shape off as understood:
-// DeepSeek-V4 (llama.cpp's "deepseek4", src/models/deepseek4.cpp at 80fb11ac)
+// PLaMo 2 (llama.cpp's "plamo2": Mamba layers between attention layers)
 // and MiniMax-Text-01 (transformers' "minimax": lightning linear attention
-// on seven layers of eight) have layer kinds the readers do not model. The same header under a
-// known name gives no such warning.
+// on seven layers of eight) have layer kinds the readers do not model. The
+// same header under a known name gives no such warning.
 bool warns_unknown(const Model& m) {
   InferenceQuery q;
   q.model = m;
@@ -1697,8 +1698,8 @@ test::GgufWriter plain_header(const std::string& arch) {
 }
 
 TEST(UnknownArchitecture, AGgufOfAnUnknownArchitectureSaysSo) {
-  const Model unknown = from_gguf(plain_header("deepseek4"));
-  EXPECT_EQ(unknown.unchecked_architecture, "'deepseek4' (GGUF general.architecture)");
+  const Model unknown = from_gguf(plain_header("plamo2"));
+  EXPECT_EQ(unknown.unchecked_architecture, "'plamo2' (GGUF general.architecture)");
   EXPECT_TRUE(warns_unknown(unknown));
   EXPECT_NE(unchecked_architecture_warning(unknown).find("the weights are the file's own bytes"),
             std::string::npos);
@@ -2531,6 +2532,297 @@ TEST(Gemma4, WeightLayoutSizesGlobalLayersAtTheirShape) {
   const std::int64_t windowed_attention = (2 * 32 * 256 + 2 * 16 * 256) * h;
   const std::int64_t global_attention = (2 * 32 * 512 + 4 * 512) * h;
   EXPECT_EQ(w.layers[5].bytes - w.layers[4].bytes, 2 * (global_attention - windowed_attention));
+}
+
+}  // namespace
+}  // namespace willfit
+
+// DeepSeek-V4 (issue 18): compressed attention read from config.json and from
+// a GGUF header into the same shape, its KV cache as llama.cpp allocates it,
+// and its weights counted tensor by tensor.
+//
+// The config is deepseek-ai/DeepSeek-V4-Flash's config.json on the Hugging
+// Face hub (quoted verbatim, "The real deepseek-ai/DeepSeek-V4-Flash/
+// config.json", in a public repository's test fixture: search-tool file id
+// 60241045088; the same values are NVIDIA NeMo AutoModel's DeepseekV4Config
+// defaults, docs.nvidia.com .../models/deepseek_v4/config, and the pinned
+// DeepSeek-V4-Flash-0731 record at revision 7872f01b1d1fe23eabc4c98b48bffcef5a386062,
+// search-tool file id 68878548201). The GGUF keys are those llama.cpp's
+// converter writes for it (conversion/deepseek.py DeepseekV4Model at
+// 80fb11ac). Expected KV sizes are worked out by hand below from llama.cpp's
+// source, not taken from the code under test.
+namespace willfit {
+namespace {
+
+// compress_ratios as DeepSeek-V4 publishes them: two leading layers of
+// ratio `first`, then 4 and 128 in turn `pairs` times, one more 4, then the
+// MTP block's 0.
+std::vector<std::uint32_t> v4_ratios(std::uint32_t first, int pairs) {
+  std::vector<std::uint32_t> r = {first, first};
+  for (int i = 0; i < pairs; ++i) {
+    r.push_back(4);
+    r.push_back(128);
+  }
+  r.push_back(4);
+  r.push_back(0);
+  return r;
+}
+
+// Flash: two window-only layers, then 4 and 128 in turn, ending on 4 (43).
+std::vector<std::uint32_t> flash_ratios() {
+  return v4_ratios(0, 20);
+}
+
+Json flash_config() {
+  return {{"architectures", {"DeepseekV4ForCausalLM"}},
+          {"model_type", "deepseek_v4"},
+          {"hidden_size", 4096},
+          {"num_hidden_layers", 43},
+          {"num_attention_heads", 64},
+          {"num_key_value_heads", 1},
+          {"head_dim", 512},
+          {"qk_rope_head_dim", 64},
+          {"q_lora_rank", 1024},
+          {"o_lora_rank", 1024},
+          {"o_groups", 8},
+          {"moe_intermediate_size", 2048},
+          {"n_routed_experts", 256},
+          {"n_shared_experts", 1},
+          {"num_experts_per_tok", 6},
+          {"num_hash_layers", 3},
+          {"num_nextn_predict_layers", 1},
+          {"hc_mult", 4},
+          {"hc_sinkhorn_iters", 20},
+          {"index_head_dim", 128},
+          {"index_n_heads", 64},
+          {"index_topk", 512},
+          {"sliding_window", 128},
+          {"compress_ratios", flash_ratios()},
+          {"compress_rope_theta", 160000},
+          {"max_position_embeddings", 1048576},
+          {"vocab_size", 129280},
+          {"tie_word_embeddings", false},
+          {"torch_dtype", "bfloat16"},
+          {"expert_dtype", "fp4"},
+          {"quantization_config",
+           {{"activation_scheme", "dynamic"},
+            {"fmt", "e4m3"},
+            {"quant_method", "fp8"},
+            {"scale_fmt", "ue8m0"},
+            {"weight_block_size", {128, 128}}}}};
+}
+
+// The same model as llama.cpp's converter writes its GGUF header: the MTP
+// block is not in the model file, so block_count is num_hidden_layers.
+test::GgufWriter flash_gguf() {
+  test::GgufWriter w;
+  w.str("general.architecture", "deepseek4");
+  w.u32("deepseek4.block_count", 43);
+  w.u32("deepseek4.context_length", 1048576);
+  w.u32("deepseek4.embedding_length", 4096);
+  w.u32("deepseek4.attention.head_count", 64);
+  w.u32("deepseek4.attention.head_count_kv", 1);
+  w.u32("deepseek4.attention.key_length", 512);
+  w.u32("deepseek4.attention.value_length", 512);
+  w.u32("deepseek4.rope.dimension_count", 64);
+  w.u32("deepseek4.attention.q_lora_rank", 1024);
+  w.u32("deepseek4.attention.sliding_window", 128);
+  w.u32("deepseek4.expert_count", 256);
+  w.u32("deepseek4.expert_used_count", 6);
+  w.u32("deepseek4.expert_feed_forward_length", 2048);
+  w.u32("deepseek4.expert_shared_count", 1);
+  w.u32("deepseek4.attention.indexer.head_count", 64);
+  w.u32("deepseek4.attention.indexer.key_length", 128);
+  w.u32("deepseek4.attention.indexer.top_k", 512);
+  w.u32("deepseek4.attention.output_group_count", 8);
+  w.u32("deepseek4.attention.output_lora_rank", 1024);
+  w.u32_array("deepseek4.attention.compress_ratios", flash_ratios());
+  w.u32("deepseek4.hyper_connection.count", 4);
+  w.u32("deepseek4.hash_layer_count", 3);
+  w.u32("deepseek4.vocab_size", 129280);
+  w.tensor("token_embd.weight", {4096, 256}, test::kQ8_0);
+  w.tensor("output.weight", {4096, 256}, test::kQ8_0);  // not tied
+  return w;
+}
+
+TEST(DeepSeekV4, KnownToBothReaders) {
+  EXPECT_TRUE(is_known_gguf_architecture("deepseek4"));
+  EXPECT_TRUE(is_known_config_model_type("deepseek_v4"));
+  EXPECT_TRUE(from_config(flash_config()).unchecked_architecture.empty());
+  EXPECT_TRUE(from_gguf(flash_gguf()).unchecked_architecture.empty());
+}
+
+TEST(DeepSeekV4, ConfigAndGgufReadTheSameShape) {
+  const Model c = from_config(flash_config());
+  const Model g = from_gguf(flash_gguf());
+  for (const Model* m : {&c, &g}) {
+    const Architecture& a = m->arch;
+    EXPECT_EQ(a.layers, 43);
+    EXPECT_EQ(a.attention.kind, AttentionKind::Sliding);
+    EXPECT_EQ(a.attention.sliding_window, 128);
+    EXPECT_EQ(a.attention.compress_layers, "SSCHCHCHCHCHCHCHCHCHCHCHCHCHCHCHCHCHCHCHCHC");
+    EXPECT_EQ(compressed_layer_count(a, 'C'), 21);
+    EXPECT_EQ(compressed_layer_count(a, 'H'), 20);
+    EXPECT_EQ(a.kv_heads, 1);
+    EXPECT_EQ(a.head_dim, 512);
+    EXPECT_EQ(a.attention.q_lora_rank, 1024);
+    EXPECT_EQ(a.attention.o_groups, 8);
+    EXPECT_EQ(a.attention.o_lora_rank, 1024);
+    EXPECT_EQ(a.attention.index_head_dim, 128);
+    EXPECT_EQ(a.attention.index_heads, 64);
+    EXPECT_EQ(a.hyper_connections, 4);
+    EXPECT_EQ(a.hash_layers, 3);
+    EXPECT_EQ(a.mtp_layers, 0);  // not in llama.cpp's model file
+    ASSERT_TRUE(a.moe.has_value());
+    EXPECT_EQ(a.moe->experts, 256);
+    EXPECT_EQ(a.moe->shared_experts, 1);
+    EXPECT_EQ(a.moe->first_dense_layers, 0);
+  }
+  EXPECT_EQ(count_params(c.arch).total(), count_params(g.arch).total());
+  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{131072}, std::int64_t{1048576}}) {
+    for (const int seqs : {1, 4}) {
+      const KvCacheQuery q{ctx, seqs, 512, kv_f16(), kv_f16(), 256};
+      EXPECT_EQ(kv_cache_bytes(c.arch, q), kv_cache_bytes(g.arch, q)) << ctx << " x " << seqs;
+    }
+  }
+}
+
+// llama.cpp's DeepSeek-V4 cache at 80fb11ac, by hand (src/models/
+// deepseek4.cpp load_arch_hparams: every layer sliding, n_swa 128;
+// src/llama-kv-cache-dsv4.cpp llama_kv_cache_dsv4: dsv4_make_k_only makes
+// every cache K only, one stream per sequence; head_count_kv 1 x key_length
+// 512 = a 512-wide K row, the indexer's 1 x 128):
+//
+// at n_ctx 131072, 1 sequence, n_ubatch 512, F16 (2 bytes a value):
+//   raw (kv_raw's SWA half, all 43 layers):
+//     GGML_PAD(min(131072, 128 + 512), 256) = 768 cells x 512 x 2 = 786432 B a layer
+//   ratio-4 layer (21):
+//     kv_csa  GGML_PAD(ceil(131072 / 4), 256) = 32768 cells x 512 x 2 = 33554432
+//     kv_lid  32768 cells x 128 x 2                                   =  8388608
+//     csa_state  kv + score, F32: 2 x (2 x 4 rows) x (2 x 512) x 4    =    65536
+//     lid_state  2 x 8 x (2 x 128) x 4                                =    16384
+//                                                                       = 42024960 B a layer
+//   ratio-128 layer (20):
+//     kv_hca  GGML_PAD(ceil(131072 / 128), 256) = 1024 cells x 512 x 2 = 1048576
+//     hca_state  2 x 128 rows x 512 x 4                               =   524288
+//                                                                       = 1572864 B a layer
+//   total = 43 x 786432 + 21 x 42024960 + 20 x 1572864 = 947798016 B.
+//
+// Per token past the window, the pooled keys grow by (512 + 128) x 2 / 4 =
+// 320 B on a ratio-4 layer and 512 x 2 / 128 = 8 B on a ratio-128 layer:
+// 21 x 320 + 20 x 8 = 6880 B a token for the model (a full-attention cache
+// of the same 512-wide K rows would be 43 x 1024 = 44032).
+TEST(DeepSeekV4, KvCacheIsLlamaCppsByLayerKind) {
+  const Model m = from_config(flash_config());
+  const KvCacheQuery q{131072, 1, 512, kv_f16(), kv_f16(), 256};
+  EXPECT_EQ(kv_cache_bytes(m.arch, q), 947798016);
+  // 32768 more tokens: both pooled caches stay whole multiples of 256 cells.
+  const KvCacheQuery longer{131072 + 32768, 1, 512, kv_f16(), kv_f16(), 256};
+  EXPECT_EQ(kv_cache_bytes(m.arch, longer) - kv_cache_bytes(m.arch, q), std::int64_t{32768} * 6880);
+  // One stream per sequence: four sequences hold four of everything.
+  const KvCacheQuery four{131072, 4, 512, kv_f16(), kv_f16(), 256};
+  EXPECT_EQ(kv_cache_bytes(m.arch, four), std::int64_t{4} * 947798016);
+  // q8_0 K: 34 bytes per 32 values (512 -> 544 B a row, 128 -> 136); the
+  // compressor states stay F32.
+  const KvType q8_0 = *parse_kv_type("q8_0");
+  const KvCacheQuery q8{131072, 1, 512, q8_0, q8_0, 256};
+  const std::int64_t csa = 32768 * 544 + 32768 * 136 + 65536 + 16384;
+  const std::int64_t hca = 1024 * 544 + 524288;
+  EXPECT_EQ(kv_cache_bytes(m.arch, q8), 43 * 768 * 544 + 21 * csa + 20 * hca);
+}
+
+// A real llama.cpp run of DeepSeek-V4-Flash-0731 (ggml-org/llama.cpp issue
+// #27680, the log in its first post: n_ctx_seq 64000, 1 sequence, K in bf16)
+// prints "model params = 284.33 B" and, for the raw keys, "creating SWA KV
+// cache, size = 4352 cells" and "CUDA0 KV buffer size = 182.75 MiB (4352
+// cells, 43 layers, 1/1 seqs)": a 4096-token micro-batch, 128 + 4096 padded
+// to 256. The pooled caches add, by the derivation above, ratio 4:
+// GGML_PAD(16000, 256) = 16128 cells x (512 + 128) x 2 + 81920 on 21 layers,
+// ratio 128: GGML_PAD(500, 256) = 512 cells x 512 x 2 + 524288 on 20.
+TEST(DeepSeekV4, FlashMatchesLlamaCppsLog) {
+  const Model m = from_config(flash_config());
+  EXPECT_NEAR(static_cast<double>(count_params(m.arch).total()) / 1e9, 284.33, 0.005);
+  // the logged 182.75 MiB, which is exactly 43 x 4352 x 512 x 2 bytes
+  const auto raw = static_cast<std::int64_t>(182.75 * 1024 * 1024);
+  const std::int64_t csa = std::int64_t{16128} * 640 * 2 + 81920;
+  const std::int64_t hca = std::int64_t{512} * 512 * 2 + 524288;
+  const KvCacheQuery q{64000, 1, 4096, kv_f16(), kv_f16(), 256};
+  EXPECT_EQ(kv_cache_bytes(m.arch, q), raw + 21 * csa + 20 * hca);
+}
+
+// deepseek-ai/DeepSeek-V4-Flash's model card: 284B total parameters (without
+// the MTP block, which the converter drops).
+TEST(DeepSeekV4, FlashCountsItsPublishedSize) {
+  const Model m = from_config(flash_config());
+  const double total = static_cast<double>(count_params(m.arch).total());
+  EXPECT_NEAR(total / 284e9, 1.0, 0.01) << total;
+}
+
+// deepseek-ai/DeepSeek-V4-Pro's config.json, as a public repository's model
+// report prints it from a local copy of the hub snapshot together with the
+// checkpoint's tensor list (search-tool file id 62968290951): layers 0 and 1
+// pool by 128, then 4 and 128 in turn, ending on 4; the MTP block's 0.
+Json pro_config() {
+  Json j = flash_config();
+  j["hidden_size"] = 7168;
+  j["num_hidden_layers"] = 61;
+  j["num_attention_heads"] = 128;
+  j["q_lora_rank"] = 1536;
+  j["o_groups"] = 16;
+  j["moe_intermediate_size"] = 3072;
+  j["n_routed_experts"] = 384;
+  j["index_topk"] = 1024;
+  j["routed_scaling_factor"] = 2.5;
+  j["compress_ratios"] = v4_ratios(128, 29);
+  j.erase("expert_dtype");  // Pro's config.json has none
+  return j;
+}
+
+// The same report's tensor list gives each weight's shape; one layer's
+// attention, compressors and hyper-connection mixers add up to what the
+// counts say (element counts of the listed [rows, columns]).
+TEST(DeepSeekV4, ProLayerWeightsAreItsCheckpointsTensors) {
+  const Model m = from_config(pro_config());
+  const Architecture& a = m.arch;
+  EXPECT_EQ(compressed_layer_count(a, 'C'), 30);
+  EXPECT_EQ(compressed_layer_count(a, 'H'), 31);
+  EXPECT_EQ(compressed_layer_count(a, 'S'), 0);
+  // wq_a [1536, 7168], wq_b [65536, 1536], wkv [512, 7168],
+  // wo_a [16384, 4096], wo_b [7168, 16384]
+  EXPECT_EQ(attention_params_per_layer(a), std::int64_t{1536} * 7168 + 65536 * 1536 + 512 * 7168 +
+                                               16384 * 4096 + std::int64_t{7168} * 16384);
+  // ratio 4: compressor wkv, wgate [1024, 7168], ape [4, 1024]; indexer
+  // weights_proj [64, 7168], wq_b [8192, 1536], its compressor's wkv,
+  // wgate [256, 7168] and ape [4, 256]
+  EXPECT_EQ(compressed_attention_params(a, 'C'),
+            2 * 1024 * 7168 + 4 * 1024 + 64 * 7168 + 8192 * 1536 + 2 * 256 * 7168 + 4 * 256);
+  // ratio 128: wkv, wgate [512, 7168], ape [128, 512]
+  EXPECT_EQ(compressed_attention_params(a, 'H'), 2 * 512 * 7168 + 128 * 512);
+  // hc_attn_fn and hc_ffn_fn [24, 28672]
+  EXPECT_EQ(hyper_connection_params_per_layer(a), 2 * 24 * 28672);
+}
+
+TEST(DeepSeekV4, CatalogueAgreesWithTheConfig) {
+  auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
+  ASSERT_TRUE(db.ok());
+  for (const auto& [id, config] : {std::pair{"deepseek-v4-flash", flash_config()},
+                                   std::pair{"deepseek-v4-pro", pro_config()}}) {
+    auto found = db->find(id);
+    ASSERT_TRUE(found.ok()) << id;
+    const Model& cat = found->entry->model;
+    const Model cfg = from_config(config);
+    EXPECT_EQ(cat.arch.attention.compress_layers, cfg.arch.attention.compress_layers) << id;
+    for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{131072}}) {
+      const KvCacheQuery q{ctx, 1, 512, kv_f16(), kv_f16(), 256};
+      EXPECT_EQ(kv_cache_bytes(cat.arch, q), kv_cache_bytes(cfg.arch, q)) << id << " " << ctx;
+    }
+    EXPECT_EQ(count_params(cat.arch).total(), count_params(cfg.arch).total()) << id;
+    const Precision p = *parse_precision("q4_k_m");
+    EXPECT_NEAR(static_cast<double>(weight_layout(cat, p).total()) /
+                    static_cast<double>(weight_layout(cfg, p).total()),
+                1.0, 0.02)
+        << id;
+  }
 }
 
 }  // namespace

@@ -24,7 +24,9 @@
 //    shape of their own (Gemma 4: 512-wide heads, fewer KV heads, K as V)
 //    cache K and V at that shape, and without flash attention llama.cpp pads
 //    every layer's V to the widest; DeepSeek-V3.2 adds its
-//    indexer's FP8 keys next to the latent. Quantised types
+//    indexer's FP8 keys next to the latent; DeepSeek-V4 keeps a window of
+//    raw keys on every layer and pooled keys, one per 4 or 128 tokens, on
+//    its compressed ones (compressed_kv_bytes). Quantised types
 //    cost their block size (q8_0: 34 bytes per 32 values). Source:
 //    shared/reference/inference-estimators.md section 0.3. Checked against 18
 //    logged KV buffers: exact (tests/data/llamacpp_buffers.csv).
@@ -135,9 +137,49 @@ std::int64_t window_cells(const Architecture& a, const KvCacheQuery& q) {
       pad_context(std::min(q.context * seqs, a.attention.sliding_window * seqs + q.ubatch), q.pad));
 }
 
+namespace {
+// DeepSeek-V4 as llama.cpp allocates it (src/llama-kv-cache-dsv4.cpp at
+// 80fb11ac, llama_kv_cache_dsv4 and llama_dsv4_comp_state; the hparams from
+// src/models/deepseek4.cpp). Every cache keeps one stream per sequence
+// (unified_raw and unified_compressed are false whatever --kv-unified
+// says), and each is K only (dsv4_make_k_only: V is a view of K), one head:
+// - raw keys: deepseek4 marks every layer sliding, so the ISWA cache's SWA
+//   half holds them all, min(cells, window + ubatch) padded to 256, of
+//   head_dim (n_embd_k_gqa = 1 x head_dim); its non-SWA half has no layer;
+// - a ratio-r layer: max(1, ceil(cells / r)) pooled keys, padded to 256, of
+//   head_dim (kv_csa for r = 4, kv_hca for r = 128), and a ratio-4 layer as
+//   many lightning-indexer keys of index_head_dim (kv_lid); all in the K type;
+// - the compressors' running state, F32, kv and score each: a ratio-4 layer
+//   8 rows of 2 head_dim (its windows overlap: state_size 2 x 4, width
+//   2 x head_dim) and its indexer 8 rows of 2 index_head_dim, a ratio-128
+//   layer 128 rows of head_dim (n_rs_seq = 0: one plane a sequence).
+// The 256s are GGML_PAD(..., 256u) in the source; here q.pad, which is 256
+// for llama.cpp and 1 (exact tokens) for PyTorch.
+Bytes compressed_kv_bytes(const Architecture& a, const KvCacheQuery& q) {
+  const std::int64_t cells = pad_context(q.context, q.pad);
+  const std::int64_t seqs = std::max(1, q.sequences);
+  const std::int64_t hd = std::int64_t{std::max(1, a.kv_heads)} * a.head_dim;
+  const std::int64_t ihd = a.attention.index_head_dim;
+  const auto pooled = [&](std::int64_t ratio) {
+    return pad_context(std::max<std::int64_t>(1, (cells + ratio - 1) / ratio), q.pad);
+  };
+  const std::int64_t raw = pad_context(
+      std::min(cells, a.attention.sliding_window + std::max<std::int64_t>(0, q.ubatch)), q.pad);
+  const std::int64_t state = q.state_bytes;
+  const Bytes csa = cost(hd * pooled(4), q.k_type) + cost(ihd * pooled(4), q.k_type) +
+                    2 * 8 * (2 * hd + 2 * ihd) * state;
+  const Bytes hca = cost(hd * pooled(128), q.k_type) + 2 * 128 * hd * state;
+  return seqs * (cost(hd * raw, q.k_type) * a.layers + csa * compressed_layer_count(a, 'C') +
+                 hca * compressed_layer_count(a, 'H'));
+}
+}  // namespace
+
 Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
   if (a.attention.no_kv_cache) {
     return 0;  // encoders and diffusion LMs (Attention::no_kv_cache)
+  }
+  if (compressed_attention(a)) {
+    return compressed_kv_bytes(a, q);
   }
   const std::int64_t full_cells = pad_context(q.context, q.pad) * std::max(1, q.sequences);
   if (uses_mla(a)) {
@@ -198,6 +240,15 @@ VllmRequestKv vllm_request_kv(const Architecture& a, std::int64_t context, const
   //   the state (model_executor/models/config.py,
   //   HybridAttentionMambaModelConfig: mamba_page_size_padded).
   constexpr std::int64_t kAlign = 16;
+  if (compressed_attention(a)) {
+    // DeepSeek-V4: the same caches as llama.cpp's (compressed_kv_bytes) in
+    // 16-token blocks, the compressor state in 16 bits, the window plus one
+    // scheduler step. An approximation: vLLM's own DeepSeek-V4 layout is
+    // not modelled (docs/architectures.md).
+    KvCacheQuery kv{context, 1, batched_tokens, k_type, v_type, kAlign};
+    kv.state_bytes = 2;
+    return {kv_cache_bytes(a, kv), kAlign};
+  }
   const auto cdiv = [](std::int64_t x, std::int64_t y) {
     return (x + y - 1) / std::max<std::int64_t>(1, y);
   };

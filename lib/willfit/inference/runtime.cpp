@@ -449,8 +449,11 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const bool kimi_k3 =
       a.attention.kda && (a.attention.kda_full_rank_gate || a.attention.mla_output_gate ||
                           (a.moe && a.moe->latent_size > 0));
+  // DeepSeek-V4 (deepseek4.cpp) builds a graph of its own (hyper-connection
+  // streams, compressors, indexer, grouped output): the closed form, wider
+  // by its streams (below).
   const bool replay =
-      !kimi_k3 &&
+      !kimi_k3 && !compressed_attention(a) &&
       (a.attention.kind == AttentionKind::Full || a.attention.kind == AttentionKind::Sliding ||
        (a.attention.kind == AttentionKind::Hybrid &&
         (a.attention.short_conv_cache > 0 || a.attention.delta_net_v_heads > 0 ||
@@ -591,11 +594,30 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   } else {
     const double h = f(a.heads);
     const double v = f(a.vocab_size);
-    const double mask = in.flash ? 2.0 * b * c : 4.0 * b * c;
+    // DeepSeek-V4, approximately (docs/architectures.md): its n
+    // hyper-connection streams (n hidden per token) stay live beside every
+    // block and the head, its queries and attention output are heads x
+    // head_dim wide, and a layer attends over its window of raw keys plus at
+    // most one pooled key per 4 tokens, not the whole cache.
+    const bool dsv4 = compressed_attention(a);
+    const double streams = dsv4 ? f(std::max(1, a.hyper_connections)) * e : 0.0;
+    const double qo = dsv4 ? 2.0 * f(a.heads) * f(std::max(1, a.head_dim)) : 2.0 * e;
+    const double attended =
+        dsv4 ? std::min(c, f(a.attention.sliding_window) + b + std::ceil(c / 4.0)) : c;
+    const double mask = in.flash ? 2.0 * b * attended : 4.0 * b * attended;
+    // Its lightning indexer scores every pooled key for every token: the
+    // fused op's F32 score (ggml_lightning_indexer, deepseek4.cpp
+    // build_indexer) beside the top-k mask built from it. Without the fused
+    // op llama.cpp holds index_heads times that score (unsloth#6940 measured
+    // about 65.5 GiB at 1M tokens); not modelled.
+    const double indexer = dsv4 && compressed_layer_count(a, 'C') > 0 && a.attention.index_heads > 0
+                               ? 8.0 * b * std::ceil(c / 4.0)
+                               : 0.0;
     const double attention =
-        in.flash ? 4.0 * b * (1.0 + 4.0 * e) + mask : 4.0 * b * (1.0 + 4.0 * e + c * (h + 1.0));
-    const double ffn = 4.0 * b * (4.0 * e + 3.0 * ffn_width(a)) + mask;
-    const double output = 4.0 * b * (v + 2.0 * e);
+        indexer + (in.flash ? 4.0 * b * (1.0 + 2.0 * e + qo + streams) + mask
+                            : 4.0 * b * (1.0 + 2.0 * e + qo + streams + attended * (h + 1.0)));
+    const double ffn = 4.0 * b * (4.0 * e + 3.0 * ffn_width(a) + streams) + mask;
+    const double output = 4.0 * b * (v + 2.0 * e + streams);
     r.device = round_bytes(std::max({attention, ffn, output}));
     if (in.explain) {
       r.widest = "widest point of the graph: ";

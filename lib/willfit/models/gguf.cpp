@@ -444,6 +444,9 @@ int known_swa_pattern(std::string_view arch) {
   if (arch == "gemma3n") {
     return 5;  // llama.cpp: set_swa_pattern(5), four windowed layers, then a global one
   }
+  if (arch == "deepseek4") {
+    return 0;  // deepseek4.cpp load_arch_hparams: set_swa_pattern(0), every layer windowed
+  }
   return -1;
 }
 
@@ -1205,6 +1208,33 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
           "; the {}-token sliding window is ignored (no layer pattern known for '{}'): every "
           "layer is charged the full context",
           *window, arch);
+    }
+  }
+
+  // DeepSeek-V4 (llama.cpp src/models/deepseek4.cpp load_arch_hparams at
+  // 80fb11ac; conversion/deepseek.py DeepseekV4Model.set_gguf_parameters):
+  // attention.compress_ratios, one per block (0, 4 or 128), on top of the
+  // window every layer keeps; the query latent, the grouped output
+  // projection, the indexer, the hyper-connections and the hash-routed
+  // layers. The converter leaves the MTP block out of the model file.
+  if (arch == "deepseek4" && a.attention.kind == AttentionKind::Sliding) {
+    if (const GgufValue* r = f.find(key("attention.compress_ratios"));
+        r != nullptr && r->kind == GgufValue::Kind::Array && std::ssize(r->numbers) >= a.layers) {
+      Attention& at = a.attention;
+      const auto clamp_key = [&](const char* k, std::int64_t hi) {
+        return static_cast<int>(std::clamp<std::int64_t>(meta_int(f, key(k)).value_or(0), 0, hi));
+      };
+      for (int i = 0; i < a.layers; ++i) {
+        const double ratio = r->numbers[static_cast<std::size_t>(i)];
+        at.compress_layers += ratio == 4 ? 'C' : ratio == 128 ? 'H' : 'S';
+      }
+      at.q_lora_rank = clamp_key("attention.q_lora_rank", 1 << 20);
+      at.o_groups = clamp_key("attention.output_group_count", 1 << 16);
+      at.o_lora_rank = clamp_key("attention.output_lora_rank", 1 << 20);
+      at.index_head_dim = clamp_key("attention.indexer.key_length", 1 << 16);
+      at.index_heads = clamp_key("attention.indexer.head_count", 1 << 16);
+      a.hyper_connections = clamp_key("hyper_connection.count", 64);
+      a.hash_layers = clamp_key("hash_layer_count", a.layers);
     }
   }
 

@@ -817,6 +817,36 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.attention.global_k_eq_v = get_bool(t, "attention_k_eq_v").value_or(false);
   }
 
+  // DeepSeek-V4 (config.json of deepseek-ai/DeepSeek-V4-Flash; llama.cpp
+  // conversion/deepseek.py DeepseekV4Model writes these keys into the GGUF
+  // that gguf.cpp reads): compress_ratios, one per layer and then one per
+  // MTP block, 0, 4 or 128, on top of the sliding window every layer keeps;
+  // the query latent, the grouped output projection (o_groups, o_lora_rank),
+  // the indexer, hc_mult streams and num_hash_layers hash-routed layers.
+  if (const auto it = t.find("compress_ratios");
+      type == "deepseek_v4" && a.attention.kind == AttentionKind::Sliding && it != t.end() &&
+      it->is_array() && std::ssize(*it) >= a.layers) {
+    Attention& at = a.attention;
+    for (int i = 0; i < a.layers; ++i) {
+      const Json& r = (*it)[static_cast<std::size_t>(i)];
+      const std::int64_t ratio = r.is_number_integer() ? r.get<std::int64_t>() : 0;
+      at.compress_layers += ratio == 4 ? 'C' : ratio == 128 ? 'H' : 'S';
+    }
+    at.q_lora_rank = static_cast<int>(get_int(t, {"q_lora_rank"}, 1 << 20).value_or(0));
+    at.o_groups = static_cast<int>(get_int(t, {"o_groups"}, 1 << 16).value_or(0));
+    at.o_lora_rank = static_cast<int>(get_int(t, {"o_lora_rank"}, 1 << 20).value_or(0));
+    at.index_head_dim = static_cast<int>(get_int(t, {"index_head_dim"}, 1 << 16).value_or(0));
+    at.index_heads = static_cast<int>(get_int(t, {"index_n_heads"}, 1 << 16).value_or(0));
+    a.hyper_connections = static_cast<int>(get_int(t, {"hc_mult"}, 64).value_or(0));
+    a.hash_layers = static_cast<int>(
+        std::min<std::int64_t>(get_int(t, {"num_hash_layers"}, 100000).value_or(0), a.layers));
+    // The MTP block ships in the checkpoint, but llama.cpp's converter
+    // leaves it out of the model file (DeepseekV4Model.filter_tensors drops
+    // "mtp." unless asked for a separate MTP file), so the GGUF of the same
+    // model has none: counted as not loaded.
+    a.mtp_layers = 0;
+  }
+
   if (a.mlp_layers < 0) {
     a.mlp_layers = 0;
     a.intermediate_size = 0;
@@ -882,6 +912,15 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   std::string quant_note;
   if (const auto q = doc.find("quantization_config"); q != doc.end() && q->is_object()) {
     m.precision_hint = quantization_precision(*q, quant_note);
+    // DeepSeek-V4 ships FP8 weights (e4m3, a UE8M0 scale per 128 x 128) with
+    // its routed experts in FP4 (expert_dtype "fp4", a UE8M0 scale per 32
+    // values: the MXFP4 layout, which llama.cpp's converter repacks them into
+    // as they are, conversion/deepseek.py _write_mxfp4_expert_tensor): read as
+    // mxfp4, MXFP4 experts and 8-bit weights elsewhere.
+    if (m.precision_hint == "fp8" && to_lower(get_string(doc, "expert_dtype")) == "fp4") {
+      m.precision_hint = "mxfp4";
+      quant_note = "FP8 weights with FP4 experts (expert_dtype fp4): read as mxfp4";
+    }
   }
   std::string dtype = get_string(doc, "torch_dtype");
   if (dtype.empty()) {

@@ -102,12 +102,12 @@ std::string_view to_string(AttentionKind kind) {
 // transformers model's configuration_*.py model_type.
 bool is_known_gguf_architecture(std::string_view arch) {
   static constexpr auto kKnown = std::to_array<std::string_view>(
-      {"bert", "command-r", "cohere2", "deepseek", "deepseek2", "deepseek32", "exaone", "exaone4",
-       "falcon", "falcon-h1", "gemma", "gemma2", "gemma3", "gemma3n", "gemma4", "glm4", "glm4moe",
-       "gpt-oss", "gpt2", "granite", "granitemoe", "granitehybrid", "internlm2", "jamba", "kimi-k3",
-       "kimi-linear", "lfm2", "lfm2moe", "llama", "llama4", "minimax-m2", "mistral3", "mllama",
-       "nemotron_h", "olmo2", "phi2", "phi3", "qwen2", "qwen2moe", "qwen2vl", "qwen3", "qwen35",
-       "qwen35moe", "qwen3moe", "qwen3next", "smollm3", "stablelm", "starcoder2",
+      {"bert", "command-r", "cohere2", "deepseek", "deepseek2", "deepseek32", "deepseek4", "exaone",
+       "exaone4", "falcon", "falcon-h1", "gemma", "gemma2", "gemma3", "gemma3n", "gemma4", "glm4",
+       "glm4moe", "gpt-oss", "gpt2", "granite", "granitemoe", "granitehybrid", "internlm2", "jamba",
+       "kimi-k3", "kimi-linear", "lfm2", "lfm2moe", "llama", "llama4", "minimax-m2", "mistral3",
+       "mllama", "nemotron_h", "olmo2", "phi2", "phi3", "qwen2", "qwen2moe", "qwen2vl", "qwen3",
+       "qwen35", "qwen35moe", "qwen3moe", "qwen3next", "smollm3", "stablelm", "starcoder2",
        // issue 18 (tests/unit/test_new_architectures.cpp)
        "olmoe", "ernie4_5-moe", "seed_oss", "hunyuan-moe", "arcee", "qwen3vl", "qwen3vlmoe",
        "nemotron_h_moe",
@@ -124,6 +124,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "deepseek_v2",
                                                                   "deepseek_v3",
                                                                   "deepseek_v32",
+                                                                  "deepseek_v4",
                                                                   "distilbert",
                                                                   "dream",
                                                                   "ernie4_5_moe",
@@ -354,8 +355,73 @@ bool uses_mla(const Architecture& a) {
          (a.attention.kind == AttentionKind::Mla || a.attention.kind == AttentionKind::Hybrid);
 }
 
+bool compressed_attention(const Architecture& a) {
+  return !a.attention.compress_layers.empty();
+}
+
+int compressed_layer_count(const Architecture& a, char kind) {
+  const std::string& l = a.attention.compress_layers;
+  return static_cast<int>(std::count(l.begin(), l.end(), kind));
+}
+
+// DeepSeek-V4's compressors (llama.cpp src/models/deepseek4.cpp
+// load_arch_tensors at 80fb11ac; DeepSeek-V4 inference/model.py class
+// Compressor): a layer of ratio r pools r tokens into one key by a gated sum,
+// from kv and gate projections of the input (attn_comp_wkv, attn_comp_wgate:
+// hidden x coff head_dim each, coff = 2 for ratio 4, whose windows overlap,
+// 1 for ratio 128) and a learned position table (attn_comp_ape: coff
+// head_dim x r). A ratio-4 layer's lightning indexer has its own compressor
+// at index_head_dim, a query projection from the query latent
+// (indexer_attn_q_b: q_lora x index_heads index_head_dim) and a per-head
+// weight projection (indexer_proj: hidden x index_heads). Norm scales are
+// left out, as everywhere.
+std::int64_t compressed_attention_params(const Architecture& a, char kind) {
+  const std::int64_t h = a.hidden_size;
+  const std::int64_t hd = a.head_dim;
+  if (kind == 'H') {
+    return 2 * h * hd + hd * 128;
+  }
+  if (kind != 'C') {
+    return 0;
+  }
+  const Attention& m = a.attention;
+  const std::int64_t ihd = m.index_head_dim;
+  const std::int64_t compressor = 2 * h * 2 * hd + 2 * hd * 4;
+  const std::int64_t indexer = h * m.index_heads +
+                               std::int64_t{std::max(m.q_lora_rank, 0)} * m.index_heads * ihd +
+                               2 * h * 2 * ihd + 2 * ihd * 4;
+  return compressor + (ihd > 0 ? indexer : 0);
+}
+
+// Hyper-connections (DeepSeek-V4 inference/model.py Block.hc_pre; llama.cpp
+// deepseek4.cpp hc_attn_fn, hc_ffn_fn): before the attention and before the
+// MLP, a projection of the n concatenated streams (n hidden) to the (2 + n) n
+// mixing coefficients; their bases and scales ((2 + n) n + 3 each) are left
+// out with the norms.
+std::int64_t hyper_connection_params_per_layer(const Architecture& a) {
+  const std::int64_t n = a.hyper_connections;
+  return n > 0 ? 2 * n * a.hidden_size * (2 + n) * n : 0;
+}
+
 std::int64_t attention_params_per_layer(const Architecture& a) {
   const std::int64_t h = a.hidden_size;
+  if (compressed_attention(a)) {
+    // DeepSeek-V4 (llama.cpp deepseek4.cpp load_arch_tensors at 80fb11ac):
+    // the query through its latent (wq_a: hidden x q_lora, wq_b: q_lora x
+    // heads head_dim), one key head that is also the value (wkv: hidden x
+    // kv_heads head_dim), and the grouped low-rank output (wo_a: heads
+    // head_dim x o_lora, split over o_groups; wo_b: o_groups o_lora x
+    // hidden). The compressors are counted by layer kind.
+    const Attention& m = a.attention;
+    const std::int64_t hd = a.head_dim;
+    const std::int64_t qd = std::int64_t{a.heads} * hd;
+    const std::int64_t q = m.q_lora_rank > 0 ? h * m.q_lora_rank + m.q_lora_rank * qd : h * qd;
+    const std::int64_t kv = h * std::max(1, a.kv_heads) * hd;
+    const std::int64_t o = m.o_groups > 0 && m.o_lora_rank > 0
+                               ? qd * m.o_lora_rank + std::int64_t{m.o_groups} * m.o_lora_rank * h
+                               : qd * h;
+    return q + kv + o;
+  }
   if (uses_mla(a)) {
     const auto& m = a.attention;
     const std::int64_t qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
@@ -500,6 +566,15 @@ ParamBreakdown count_params(const Architecture& a) {
   p.attention = attention * attention_layer_count(a) + global_extra +
                 recurrent * recurrent_layer_count(a) + per_layer_input_params(a) +
                 altup_laurel_params(a);
+  if (compressed_attention(a)) {
+    // DeepSeek-V4: each layer's compressor by its kind, the hyper-connection
+    // mixers of every layer and the output head's (hc_head_fn: n hidden x n).
+    const std::int64_t n = a.hyper_connections;
+    p.attention += compressed_layer_count(a, 'C') * compressed_attention_params(a, 'C') +
+                   compressed_layer_count(a, 'H') * compressed_attention_params(a, 'H') +
+                   std::int64_t{a.layers} * hyper_connection_params_per_layer(a) +
+                   n * a.hidden_size * n;
+  }
   const std::int64_t matrices = a.mlp_gated ? 3 : 2;
   const std::int64_t dense = matrices * a.hidden_size * a.intermediate_size;
   const int mlp_layers = mlp_layer_count(a);
@@ -514,9 +589,14 @@ ParamBreakdown count_params(const Architecture& a) {
         m.latent_size > 0 ? matrices * m.latent_size * m.expert_intermediate_size : expert;
     const std::int64_t router = a.hidden_size * m.experts + 2 * a.hidden_size * m.latent_size;
     const std::int64_t shared = expert * m.shared_experts;
-    p.mlp = dense_layers * dense + moe_layers * (routed * m.experts + shared + router);
-    p.mlp_active =
-        dense_layers * dense + moe_layers * (routed * m.experts_per_token + shared + router);
+    // DeepSeek-V4's hash-routed layers keep a token -> experts table
+    // (ffn_gate_tid2eid: experts_per_token x vocabulary) beside the router.
+    const std::int64_t hash_tables =
+        std::int64_t{std::clamp(a.hash_layers, 0, moe_layers)} * m.experts_per_token * a.vocab_size;
+    p.mlp =
+        dense_layers * dense + moe_layers * (routed * m.experts + shared + router) + hash_tables;
+    p.mlp_active = dense_layers * dense +
+                   moe_layers * (routed * m.experts_per_token + shared + router) + hash_tables;
     // A multi-token-prediction block is one more MoE block plus eh_proj, the
     // 2h x h projection of [embedding; hidden] (DeepSeek-V3 report, section
     // 2.2); it shares the embeddings and output head.
@@ -538,6 +618,14 @@ std::string describe_shape(const Model& m) {
   std::string s;
   switch (at.kind) {
     case AttentionKind::Sliding: {
+      if (compressed_attention(a)) {
+        s = fmt::format(
+            "compressed attention: a sliding window of {} tokens on every layer, plus one key per "
+            "4 tokens on {} layers (with a {}-wide indexer key) and one per 128 on {}",
+            at.sliding_window, compressed_layer_count(a, 'C'), at.index_head_dim,
+            compressed_layer_count(a, 'H'));
+        break;
+      }
       const int global = at.sliding_pattern > 1 ? a.layers / at.sliding_pattern : 0;
       s = at.chunked ? fmt::format("chunked local attention ({}-token chunks) on {} of {} layers",
                                    at.sliding_window, a.layers - global, a.layers)

@@ -120,6 +120,21 @@ struct Attention {
   // for them (llama-model.cpp create_memory: res = nullptr), and their graph
   // attends over the micro-batch alone (build_attn_inp_no_cache).
   bool no_kv_cache = false;
+  // DeepSeek-V4's compressed attention (config.json compress_ratios; GGUF
+  // deepseek4 attention.compress_ratios; llama.cpp src/models/deepseek4.cpp
+  // and src/llama-kv-cache-dsv4.cpp at 80fb11ac): one letter a layer, 'S'
+  // for a layer that attends over its sliding window of raw keys only, 'C'
+  // (ratio 4, compressed sparse attention) for one that also pools every 4
+  // tokens into one key and picks among them with a lightning indexer
+  // (index_head_dim, index_heads above), 'H' (ratio 128, heavily
+  // compressed) for one that pools every 128 tokens. Keys and values are
+  // one head of head_dim (K only, V is K). Empty for every other model.
+  std::string compress_layers;
+  // DeepSeek-V4's grouped low-rank output projection: o_groups groups of
+  // heads, each projected to o_lora_rank (wo_a), then all back to the
+  // hidden size (wo_b). 0: a plain output projection.
+  int o_groups = 0;
+  int o_lora_rank = 0;
 };
 
 struct Moe {
@@ -181,6 +196,14 @@ struct Architecture {
   // vision_config.deepstack_visual_indexes): the first n layers add a slice
   // of input embeddings n + 1 hidden widths wide; no weights of their own.
   int deepstack_layers = 0;
+  // DeepSeek-V4's manifold-constrained hyper-connections (hc_mult): this
+  // many copies of the residual stream, mixed around every attention and
+  // MLP by (2 + n) n coefficients computed from all of them. 0: one stream.
+  int hyper_connections = 0;
+  // DeepSeek-V4: the first hash_layers MoE layers route each token by a
+  // fixed table (tid2eid: experts_per_token x vocabulary, I32) instead of
+  // by scores (num_hash_layers).
+  int hash_layers = 0;
 };
 
 // The dense MLP width of layer `layer` (intermediate_size, doubled on the
@@ -344,7 +367,7 @@ struct Model {
   std::optional<ParamBreakdown> inferred_groups;
   std::optional<ModelOrigin> origin;  // set by app/ when it resolves MODEL
   // A reader's architecture name that willfit has no test or catalogue
-  // family for (a GGUF general.architecture "deepseek4", a config.json
+  // family for (a GGUF general.architecture "plamo2", a config.json
   // model_type "minimax"): the shape was read from the generic keys
   // only. Empty for known architectures, the catalogue and bare sizes.
   std::string unchecked_architecture;
@@ -379,7 +402,21 @@ std::string refused_config_model_type(std::string_view model_type);
 std::string unchecked_architecture_warning(const Model& model);
 
 // Per-layer attention parameter count (q, k, v, o or the MLA equivalent).
+// For DeepSeek-V4 the part every layer has (attention_params_per_layer
+// adds no compressor); compressed_attention_params adds a layer's
+// compressor and indexer by its letter of compress_layers.
 std::int64_t attention_params_per_layer(const Architecture& arch);
+
+// DeepSeek-V4 (Attention::compress_layers non-empty).
+bool compressed_attention(const Architecture& arch);
+// Layers of one letter of compress_layers ('S', 'C' or 'H').
+int compressed_layer_count(const Architecture& arch, char kind);
+// The compressor (and, for 'C', the lightning indexer) of one layer of
+// that letter; 0 for 'S'.
+std::int64_t compressed_attention_params(const Architecture& arch, char kind);
+// The hyper-connection mixers of one layer (attention and MLP) and of the
+// output head: 0 without hyper-connections.
+std::int64_t hyper_connection_params_per_layer(const Architecture& arch);
 
 // Whether the attention layers are multi-head latent attention: an MLA
 // model's every layer, or a hybrid's attention layers (Kimi Linear).

@@ -181,6 +181,26 @@ constexpr std::int64_t kMaxHeads = 1 << 16;
 constexpr std::int64_t kMaxVocab = 1 << 27;
 constexpr std::int64_t kMaxContext = std::int64_t{1} << 31;
 
+// DeepSeek-V4's compressed attention, as a GGUF's attention.compress_ratios
+// gives it (gguf.cpp): one letter a layer, 'S' the window only, 'C' ratio 4
+// with its indexer, 'H' ratio 128; the query latent, the grouped output
+// projection and the indexer's shape.
+void read_compressed(EntryReader& r, const Json& at, Architecture& a) {
+  Attention& x = a.attention;
+  x.compress_layers = r.string_in(at, "compress_layers", "");
+  if (!x.compress_layers.empty() &&
+      (std::ssize(x.compress_layers) != a.layers ||
+       x.compress_layers.find_first_not_of("SCH") != std::string::npos)) {
+    r.fail(fmt::format("'compress_layers' must be one letter S, C or H for each of the {} layers",
+                       a.layers));
+  }
+  x.q_lora_rank = static_cast<int>(r.integer_in(at, "q_lora_rank", 0, kMaxWidth, 0));
+  x.o_groups = static_cast<int>(r.integer_in(at, "o_groups", 0, kMaxHeads, 0));
+  x.o_lora_rank = static_cast<int>(r.integer_in(at, "o_lora_rank", 0, kMaxWidth, 0));
+  x.index_head_dim = static_cast<int>(r.integer_in(at, "index_head_dim", 0, kMaxWidth, 0));
+  x.index_heads = static_cast<int>(r.integer_in(at, "index_heads", 0, kMaxHeads, 0));
+}
+
 // A hybrid's recurrent mixers, as a GGUF file gives them (gguf.cpp), so
 // that a model named from the catalogue builds the same compute graph as
 // its file: the layer order ('A' a layer with KV heads, 'R' a recurrent
@@ -333,6 +353,8 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.per_layer_vocab =
       r.integer("per_layer_vocab", 0, kMaxVocab, a.per_layer_width > 0 ? a.vocab_size : 0);
   a.altup_inputs = static_cast<int>(r.integer("altup_inputs", 0, 64, 0));
+  a.hyper_connections = static_cast<int>(r.integer("hyper_connections", 0, 64, 0));
+  a.hash_layers = static_cast<int>(r.integer("hash_layers", 0, a.layers, 0));
   a.laurel_rank = r.integer("laurel_rank", 0, kMaxWidth, 0);
   a.double_wide_mlp_layers = static_cast<int>(r.integer("double_wide_mlp_layers", 0, a.layers, 0));
   // Written by the defaults work; read so a wrong type is caught, not used here.
@@ -380,6 +402,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
           r.fail("'global_k_eq_v' must be true or false");
         }
       }
+      read_compressed(r, *at, a);
     } else if (kind == "chunked") {
       // Llama 4's chunked local attention: a window of the chunk's length.
       a.attention.kind = AttentionKind::Sliding;

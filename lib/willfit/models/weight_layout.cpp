@@ -566,6 +566,68 @@ struct TensorSink {
 // The layout under a llama.cpp file type. `share_layers`: size each class of
 // alike layers once (above); false sizes every layer (for the test that
 // checks the two agree, and for `sink`, which records every tensor).
+// DeepSeek-V4's attention block, tensor by tensor (llama.cpp
+// src/models/deepseek4.cpp load_arch_tensors at 80fb11ac; model.cpp counts
+// the same weights). llama-quantize names none of them attn_q, attn_k,
+// attn_v or attn_output (they are attn_q_a/_b, attn_kv, attn_output_a/_b,
+// the compressors, the indexer and hc_*_fn: src/llama-quant.cpp
+// tensor_get_category), so each is an "other" weight at the base type; the
+// norms and sinks stay F32.
+template <typename Weight, typename F32>
+Bytes compressed_attention_bytes(const Architecture& a, int i, Weight& weight, F32& f32) {
+  const Attention& m = a.attention;
+  const std::int64_t e = a.hidden_size;
+  const std::int64_t hd = a.head_dim;
+  const std::int64_t qd = std::int64_t{a.heads} * hd;
+  const std::int64_t q_lora = m.q_lora_rank;
+  Bytes b = f32(a.heads);  // attn_sinks
+  b += q_lora > 0
+           ? weight(Cat::Other, e, q_lora, i) + f32(q_lora) + weight(Cat::Other, q_lora, qd, i)
+           : weight(Cat::AttnQ, e, qd, i);
+  b += weight(Cat::Other, e, std::int64_t{std::max(1, a.kv_heads)} * hd, i) + f32(hd);
+  if (m.o_groups > 0 && m.o_lora_rank > 0) {
+    const std::int64_t o = std::int64_t{m.o_groups} * m.o_lora_rank;
+    b += weight(Cat::Other, qd / m.o_groups, o, i) + weight(Cat::Other, o, e, i);
+  } else {
+    b += weight(Cat::AttnOut, qd, e, i);
+  }
+  const std::int64_t n = a.hyper_connections;
+  if (n > 0) {
+    b += 2 * weight(Cat::Other, n * e, (2 + n) * n, i) + f32(2 * ((2 + n) * n + 3));
+  }
+  const char kind = static_cast<std::size_t>(i) < m.compress_layers.size()
+                        ? m.compress_layers[static_cast<std::size_t>(i)]
+                        : 'S';
+  const auto compressor = [&](std::int64_t width, std::int64_t ratio) {
+    return 2 * weight(Cat::Other, e, width, i) + weight(Cat::Other, width, ratio, i) +
+           f32(width / (ratio == 4 ? 2 : 1));
+  };
+  if (kind == 'C') {
+    const std::int64_t ihd = m.index_head_dim;
+    b += compressor(2 * hd, 4);
+    if (ihd > 0) {
+      b += weight(Cat::Other, e, m.index_heads, i) +
+           weight(Cat::Other, std::max<std::int64_t>(q_lora, 1), std::int64_t{m.index_heads} * ihd,
+                  i) +
+           compressor(2 * ihd, 4);
+    }
+  } else if (kind == 'H') {
+    b += compressor(hd, 128);
+  }
+  return b;
+}
+
+// The part of a layer's class key that tells DeepSeek-V4's layer kinds and
+// its hash-routed layers apart (0 for every other model).
+std::uint64_t compressed_layer_key(const Architecture& a, int i) {
+  const std::string& l = a.attention.compress_layers;
+  const char kind = static_cast<std::size_t>(i) < l.size() ? l[static_cast<std::size_t>(i)] : 'S';
+  return std::uint64_t{kind == 'C'   ? 1U
+                       : kind == 'H' ? 2U
+                                     : 0U} |
+         std::uint64_t{i < a.hash_layers} << 2;
+}
+
 WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer quantizer,
                            bool share_layers = true, TensorSink sink = {}) {
   share_layers = share_layers && sink.mix == nullptr;
@@ -623,6 +685,11 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   if (!a.tied_embeddings) {
     w.output += weight(Cat::Output, e, a.vocab_size, a.layers);
   }
+  if (a.hyper_connections > 0) {
+    // DeepSeek-V4's output_hc_fn: the n streams (n hidden) to n weights.
+    const std::int64_t n = a.hyper_connections;
+    w.output += weight(Cat::Other, n * e, n, a.layers);
+  }
   const int head_dim =
       a.head_dim > 0 ? a.head_dim : (a.heads > 0 ? static_cast<int>(e / a.heads) : 0);
   const std::int64_t q_dim = std::int64_t{a.heads} * head_dim;
@@ -648,6 +715,8 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     // Attention.
     if (!roles.attention && !(roles.recurrent && recurrent_rows == 0)) {
       // a recurrent-only layer: no attention tensors
+    } else if (compressed_attention(a)) {
+      l.bytes += compressed_attention_bytes(a, i, weight, f32);
     } else if (uses_mla(a)) {
       const auto& m = a.attention;
       const std::int64_t qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
@@ -696,6 +765,13 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       const std::int64_t ff = m.expert_intermediate_size;
       const std::int64_t n = m.experts;
       l.bytes += f32(e * n);  // router, kept in F32
+      if (i < a.hash_layers) {
+        // DeepSeek-V4's token -> experts table (ffn_gate_tid2eid), I32,
+        // which llama-quantize leaves as it is.
+        const Bytes table = std::int64_t{m.experts_per_token} * a.vocab_size * 4;
+        sink.add(T::F32, table, Cat::Other, false, false);
+        l.bytes += table;
+      }
       // A latent MoE's experts read and write latent-wide vectors, behind
       // its projections down and back up (Kimi K3: ffn_routed_down/_up).
       const std::int64_t x = m.latent_size > 0 ? m.latent_size : e;
@@ -743,7 +819,8 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     const std::uint64_t kinds =
         std::uint64_t{roles.attention} << 26 | std::uint64_t{roles.recurrent} << 27 |
         std::uint64_t{roles.mlp} << 28 | std::uint64_t{is_global_layer(a, i)} << 29 |
-        std::uint64_t{mlp_width(a, i) != a.intermediate_size} << 30;
+        std::uint64_t{mlp_width(a, i) != a.intermediate_size} << 30 |
+        compressed_layer_key(a, i) << 31;
     const std::uint64_t key =
         (in_step ? counter_class(i) | std::uint64_t{1} << 25 | kinds
                  : counter_class(i) | counter_class(r.i_attn_v) << 6 |
