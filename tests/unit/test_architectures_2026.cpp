@@ -77,6 +77,51 @@ void expect_same_estimate(const Model& a, const Model& b, const std::string& wha
   }
 }
 
+// The GGUF header llama.cpp's converter writes for a config.json of
+// DeepSeek-V2's shape (conversion/deepseek.py DeepseekV2Model at 80fb11ac,
+// which glm.py GlmMoeDsaModel and mistral3.py Mistral4Model build on):
+// block_count counts the MTP blocks, MLA as MQA with one KV head of kv_lora +
+// rope (key_length, value_length), the per-head widths in key_length_mla and
+// value_length_mla, the experts' keys, and DeepSeek's indexer where the
+// config has one. Two tensors stand for the rest.
+test::GgufWriter deepseek2_style_gguf(const std::string& arch, const Json& c) {
+  const auto u = [&c](const char* name) { return c.at(name).get<std::uint32_t>(); };
+  const auto key = [&arch](const char* name) { return arch + "." + name; };
+  const std::uint32_t nextn = c.value("num_nextn_predict_layers", 0U);
+  test::GgufWriter w;
+  w.str("general.architecture", arch);
+  w.u32(key("block_count"), u("num_hidden_layers") + nextn);
+  if (nextn > 0) {
+    w.u32(key("nextn_predict_layers"), nextn);
+  }
+  w.u32(key("context_length"), u("max_position_embeddings"));
+  w.u32(key("embedding_length"), u("hidden_size"));
+  w.u32(key("feed_forward_length"), u("intermediate_size"));
+  w.u32(key("attention.head_count"), u("num_attention_heads"));
+  w.u32(key("attention.head_count_kv"), 1);
+  w.u32(key("attention.key_length"), u("kv_lora_rank") + u("qk_rope_head_dim"));
+  w.u32(key("attention.value_length"), u("kv_lora_rank"));
+  w.u32(key("attention.key_length_mla"), u("qk_nope_head_dim") + u("qk_rope_head_dim"));
+  w.u32(key("attention.value_length_mla"), u("v_head_dim"));
+  w.u32(key("attention.q_lora_rank"), u("q_lora_rank"));
+  w.u32(key("attention.kv_lora_rank"), u("kv_lora_rank"));
+  w.u32(key("rope.dimension_count"), u("qk_rope_head_dim"));
+  w.u32(key("expert_count"), u("n_routed_experts"));
+  w.u32(key("expert_used_count"), u("num_experts_per_tok"));
+  w.u32(key("expert_shared_count"), u("n_shared_experts"));
+  w.u32(key("expert_feed_forward_length"), u("moe_intermediate_size"));
+  w.u32(key("leading_dense_block_count"), u("first_k_dense_replace"));
+  w.u32(key("vocab_size"), u("vocab_size"));
+  if (c.contains("index_head_dim")) {
+    w.u32(key("attention.indexer.head_count"), u("index_n_heads"));
+    w.u32(key("attention.indexer.key_length"), u("index_head_dim"));
+    w.u32(key("attention.indexer.top_k"), u("index_topk"));
+  }
+  w.tensor("token_embd.weight", {u("hidden_size"), 256}, test::kQ8_0);
+  w.tensor("output.weight", {u("hidden_size"), 256}, test::kQ8_0);
+  return w;
+}
+
 // ---- GLM-5 (glm_moe_dsa / glm-dsa) -----------------------------------------
 //
 // zai-org/GLM-5.1 config.json (transformers 5.4.0; GLM-5.1 shares GLM-5's
@@ -114,41 +159,6 @@ Json glm5() {
           {"tie_word_embeddings", false}};
 }
 
-// The same model as llama.cpp's converter writes it (conversion/glm.py
-// GlmMoeDsaModel over deepseek.py DeepseekV2Model): block_count counts the
-// MTP block, MLA as MQA with one KV head of kv_lora + rope, the per-head
-// widths in key_length_mla / value_length_mla, the indexer keys.
-test::GgufWriter glm5_gguf() {
-  test::GgufWriter w;
-  w.str("general.architecture", "glm-dsa");
-  w.u32("glm-dsa.block_count", 79);
-  w.u32("glm-dsa.nextn_predict_layers", 1);
-  w.u32("glm-dsa.context_length", 202752);
-  w.u32("glm-dsa.embedding_length", 6144);
-  w.u32("glm-dsa.feed_forward_length", 12288);
-  w.u32("glm-dsa.attention.head_count", 64);
-  w.u32("glm-dsa.attention.head_count_kv", 1);
-  w.u32("glm-dsa.attention.key_length", 576);
-  w.u32("glm-dsa.attention.value_length", 512);
-  w.u32("glm-dsa.attention.key_length_mla", 256);
-  w.u32("glm-dsa.attention.value_length_mla", 256);
-  w.u32("glm-dsa.attention.q_lora_rank", 2048);
-  w.u32("glm-dsa.attention.kv_lora_rank", 512);
-  w.u32("glm-dsa.rope.dimension_count", 64);
-  w.u32("glm-dsa.attention.indexer.head_count", 32);
-  w.u32("glm-dsa.attention.indexer.key_length", 128);
-  w.u32("glm-dsa.attention.indexer.top_k", 2048);
-  w.u32("glm-dsa.expert_count", 256);
-  w.u32("glm-dsa.expert_used_count", 8);
-  w.u32("glm-dsa.expert_shared_count", 1);
-  w.u32("glm-dsa.expert_feed_forward_length", 2048);
-  w.u32("glm-dsa.leading_dense_block_count", 3);
-  w.u32("glm-dsa.vocab_size", 154880);
-  w.tensor("token_embd.weight", {6144, 256}, test::kQ8_0);
-  w.tensor("output.weight", {6144, 256}, test::kQ8_0);
-  return w;
-}
-
 TEST(Glm5, ConfigIsKnownAndCountsTheCardsTotals) {
   const Model m = read_config(glm5());
   EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
@@ -173,7 +183,7 @@ TEST(Glm5, ConfigIsKnownAndCountsTheCardsTotals) {
 }
 
 TEST(Glm5, GgufHeaderGivesWhatTheConfigGives) {
-  const Model g = read_header(glm5_gguf());
+  const Model g = read_header(deepseek2_style_gguf("glm-dsa", glm5()));
   const Model c = read_config(glm5());
   EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
   EXPECT_EQ(g.arch.layers, 78);
@@ -198,6 +208,77 @@ TEST(Glm5, CatalogueGivesWhatTheConfigGives) {
               0.01)
         << id;
   }
+}
+
+// ---- Mistral 4 (mistral4) ---------------------------------------------------
+//
+// mistralai/Mistral-Small-4-119B-2603 config.json: a mistral3 wrapper whose
+// text_config is mistral4, DeepSeek-V2's MLA and experts (36 layers, hidden
+// 4096, 32 heads, q_lora 1024, kv_lora 256, qk 64 + 64 rope, v 128; 128
+// experts of 2048, 4 per token, 1 shared, no dense layer), untied 131072
+// vocabulary, and a Pixtral vision tower (24 layers of 1024, 16 heads, patch
+// 14), as public surveys of the config tabulate it (the catalogue entry's
+// source names them).
+Json mistral_small_4() {
+  const Json text = {{"model_type", "mistral4"},   {"hidden_size", 4096},
+                     {"intermediate_size", 12288}, {"moe_intermediate_size", 2048},
+                     {"num_hidden_layers", 36},    {"num_attention_heads", 32},
+                     {"num_key_value_heads", 32},  {"head_dim", 128},
+                     {"q_lora_rank", 1024},        {"kv_lora_rank", 256},
+                     {"qk_nope_head_dim", 64},     {"qk_rope_head_dim", 64},
+                     {"v_head_dim", 128},          {"n_routed_experts", 128},
+                     {"n_shared_experts", 1},      {"num_experts_per_tok", 4},
+                     {"first_k_dense_replace", 0}, {"max_position_embeddings", 1048576},
+                     {"vocab_size", 131072},       {"tie_word_embeddings", false}};
+  const Json vision = {{"model_type", "pixtral"},   {"hidden_size", 1024},
+                       {"intermediate_size", 4096}, {"num_hidden_layers", 24},
+                       {"num_attention_heads", 16}, {"patch_size", 14},
+                       {"image_size", 1540},        {"num_channels", 3}};
+  return {{"model_type", "mistral3"}, {"architectures", {"Mistral3ForConditionalGeneration"}},
+          {"text_config", text},      {"vision_config", vision},
+          {"spatial_merge_size", 2},  {"multimodal_projector_bias", false}};
+}
+
+TEST(Mistral4, ConfigIsKnownAndCountsTheCardsTotals) {
+  const Model m = read_config(mistral_small_4());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  ASSERT_EQ(m.arch.attention.kind, AttentionKind::Mla);
+  ASSERT_TRUE(m.arch.moe.has_value());
+  EXPECT_EQ(m.arch.moe->first_dense_layers, 0);
+  const ParamBreakdown p = count_params(m.arch);
+  // The card: 119B total with the vision tower (the hub lists 119.4 B),
+  // 6.5B active; the text model's active count is 6.63 B (Raschka's gallery
+  // gives 6.63B too), the tower (in `vision`) not among them.
+  EXPECT_LT(off(static_cast<double>(p.total()), 119.4e9), 0.01) << p.total();
+  EXPECT_LT(off(static_cast<double>(p.active() - p.vision), 6.5e9), 0.03) << p.active();
+  // llama.cpp caches one latent of 256 + 64 per token and layer (f16): the
+  // 22.5 KiB per token that public tables give.
+  const std::int64_t ctx = 8192;
+  EXPECT_EQ(kv_cache_bytes(m.arch, {ctx, 1, 512, kv_f16(), kv_f16(), 256}),
+            36 * std::int64_t{320 * 2} * ctx);
+  EXPECT_EQ(36 * 320 * 2, 22.5 * 1024);
+}
+
+TEST(Mistral4, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(deepseek2_style_gguf("mistral4", mistral_small_4()["text_config"]));
+  const Model c = read_config(mistral_small_4());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_EQ(attention_params_per_layer(g.arch), attention_params_per_layer(c.arch));
+  // A llama.cpp model GGUF holds no vision tower (that is the mmproj file).
+  const ParamBreakdown from_config = count_params(c.arch);
+  EXPECT_EQ(count_params(g.arch).active(), from_config.active() - from_config.vision);
+  expect_same_estimate(g, c, "mistral4 GGUF vs config");
+}
+
+TEST(Mistral4, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(mistral_small_4());
+  const Model cat = catalogue("mistral-small-4-119b");
+  expect_same_estimate(cat, c, "mistral-small-4-119b");
+  const Precision p = *parse_precision("q4_k_m");
+  EXPECT_LT(off(static_cast<double>(weight_layout(cat, p).total()),
+                static_cast<double>(weight_layout(c, p).total())),
+            0.01);
+  EXPECT_EQ(cat.arch.vision_params, c.arch.vision_params);
 }
 
 }  // namespace

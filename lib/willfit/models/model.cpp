@@ -102,15 +102,15 @@ std::string_view to_string(AttentionKind kind) {
 // transformers model's configuration_*.py model_type.
 bool is_known_gguf_architecture(std::string_view arch) {
   static constexpr auto kKnown = std::to_array<std::string_view>(
-      {"bert",      "command-r",  "cohere2",     "deepseek",   "deepseek2",     "deepseek32",
-       "exaone",    "exaone4",    "falcon",      "falcon-h1",  "gemma",         "gemma2",
-       "gemma3",    "gemma3n",    "gemma4",      "glm-dsa",    "glm4",          "glm4moe",
-       "gpt-oss",   "gpt2",       "granite",     "granitemoe", "granitehybrid", "internlm2",
-       "jamba",     "kimi-k3",    "kimi-linear", "lfm2",       "lfm2moe",       "llama",
-       "llama4",    "minimax-m2", "mistral3",    "mllama",     "nemotron_h",    "olmo2",
-       "phi2",      "phi3",       "qwen2",       "qwen2moe",   "qwen2vl",       "qwen3",
-       "qwen35",    "qwen35moe",  "qwen3moe",    "qwen3next",  "smollm3",       "stablelm",
-       "starcoder2"});
+      {"bert",     "command-r",  "cohere2",     "deepseek",   "deepseek2",     "deepseek32",
+       "exaone",   "exaone4",    "falcon",      "falcon-h1",  "gemma",         "gemma2",
+       "gemma3",   "gemma3n",    "gemma4",      "glm-dsa",    "glm4",          "glm4moe",
+       "gpt-oss",  "gpt2",       "granite",     "granitemoe", "granitehybrid", "internlm2",
+       "jamba",    "kimi-k3",    "kimi-linear", "lfm2",       "lfm2moe",       "llama",
+       "llama4",   "minimax-m2", "mistral3",    "mistral4",   "mllama",        "nemotron_h",
+       "olmo2",    "phi2",       "phi3",        "qwen2",      "qwen2moe",      "qwen2vl",
+       "qwen3",    "qwen35",     "qwen35moe",   "qwen3moe",   "qwen3next",     "smollm3",
+       "stablelm", "starcoder2"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -155,6 +155,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "minimax_m2",
                                                                   "mistral",
                                                                   "mistral3",
+                                                                  "mistral4",
                                                                   "mixtral",
                                                                   "mllama",
                                                                   "nemotron_h",
