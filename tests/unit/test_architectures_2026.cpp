@@ -77,6 +77,28 @@ void expect_same_estimate(const Model& a, const Model& b, const std::string& wha
   }
 }
 
+// A catalogue entry and the config.json it was read from: one estimate, and
+// the weights by llama.cpp's recipe within 1 % (the entry carries the card's
+// count, the config the counted one).
+void expect_catalogue_agrees(const std::string& id, const Model& config) {
+  const Model cat = catalogue(id);
+  expect_same_estimate(cat, config, id);
+  const Precision p = *parse_precision("q4_k_m");
+  EXPECT_LT(off(static_cast<double>(weight_layout(cat, p).total()),
+                static_cast<double>(weight_layout(config, p).total())),
+            0.01)
+      << id;
+}
+
+// A GGUF header and the config.json it was converted from: the same active
+// parameters (a llama.cpp model GGUF holds no vision tower: that is the mmproj
+// file) and one estimate.
+void expect_same_text_model(const Model& gguf, const Model& config, const std::string& what) {
+  const ParamBreakdown from_config = count_params(config.arch);
+  EXPECT_EQ(count_params(gguf.arch).active(), from_config.active() - from_config.vision) << what;
+  expect_same_estimate(gguf, config, what);
+}
+
 // The GGUF header llama.cpp's converter writes for a config.json of
 // DeepSeek-V2's shape (conversion/deepseek.py DeepseekV2Model at 80fb11ac,
 // which glm.py GlmMoeDsaModel and mistral3.py Mistral4Model build on):
@@ -193,21 +215,13 @@ TEST(Glm5, GgufHeaderGivesWhatTheConfigGives) {
   ASSERT_TRUE(g.arch.moe.has_value());
   EXPECT_EQ(g.arch.moe->shared_experts, c.arch.moe->shared_experts);
   EXPECT_EQ(g.arch.moe->first_dense_layers, 3);
-  EXPECT_EQ(count_params(g.arch).active(), count_params(c.arch).active());
-  expect_same_estimate(g, c, "glm-dsa GGUF vs config");
+  expect_same_text_model(g, c, "glm-dsa GGUF vs config");
 }
 
 TEST(Glm5, CatalogueGivesWhatTheConfigGives) {
   const Model c = read_config(glm5());
-  for (const char* id : {"glm-5", "glm-5.1"}) {
-    const Model cat = catalogue(id);
-    expect_same_estimate(cat, c, id);
-    const Precision p = *parse_precision("q4_k_m");
-    EXPECT_LT(off(static_cast<double>(weight_layout(cat, p).total()),
-                  static_cast<double>(weight_layout(c, p).total())),
-              0.01)
-        << id;
-  }
+  expect_catalogue_agrees("glm-5", c);
+  expect_catalogue_agrees("glm-5.1", c);
 }
 
 // ---- Mistral 4 (mistral4) ---------------------------------------------------
@@ -264,21 +278,148 @@ TEST(Mistral4, GgufHeaderGivesWhatTheConfigGives) {
   const Model c = read_config(mistral_small_4());
   EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
   EXPECT_EQ(attention_params_per_layer(g.arch), attention_params_per_layer(c.arch));
-  // A llama.cpp model GGUF holds no vision tower (that is the mmproj file).
-  const ParamBreakdown from_config = count_params(c.arch);
-  EXPECT_EQ(count_params(g.arch).active(), from_config.active() - from_config.vision);
-  expect_same_estimate(g, c, "mistral4 GGUF vs config");
+  expect_same_text_model(g, c, "mistral4 GGUF vs config");
 }
 
 TEST(Mistral4, CatalogueGivesWhatTheConfigGives) {
   const Model c = read_config(mistral_small_4());
-  const Model cat = catalogue("mistral-small-4-119b");
-  expect_same_estimate(cat, c, "mistral-small-4-119b");
-  const Precision p = *parse_precision("q4_k_m");
-  EXPECT_LT(off(static_cast<double>(weight_layout(cat, p).total()),
-                static_cast<double>(weight_layout(c, p).total())),
-            0.01);
-  EXPECT_EQ(cat.arch.vision_params, c.arch.vision_params);
+  expect_catalogue_agrees("mistral-small-4-119b", c);
+  EXPECT_EQ(catalogue("mistral-small-4-119b").arch.vision_params, c.arch.vision_params);
+}
+
+// ---- MiniMax-M3 (minimax_m3_vl / minimax-m3) -------------------------------
+//
+// MiniMaxAI/MiniMax-M3 config.json, text_config (minimax_m3_vl_text; the
+// values public ports copy as "the real text_config", and
+// MiniMaxM3VLTextConfig's defaults): 60 layers of 6144, 64 heads / 4 KV of
+// 128, the first 3 dense (12288), then 128 experts of 3072, 4 per token, 1
+// shared of 3072; MiniMax sparse attention's indexer of 4 heads of 128 on
+// the MoE layers; vocabulary 200064, untied; MTP modules named but not in the
+// released weights.
+Json minimax_m3_text() {
+  Json freq = Json::array();
+  for (int i = 0; i < 60; ++i) {
+    freq.push_back(i < 3 ? 0 : 1);
+  }
+  return {{"model_type", "minimax_m3_vl_text"},
+          {"hidden_size", 6144},
+          {"intermediate_size", 3072},
+          {"dense_intermediate_size", 12288},
+          {"shared_intermediate_size", 3072},
+          {"num_hidden_layers", 60},
+          {"num_attention_heads", 64},
+          {"num_key_value_heads", 4},
+          {"head_dim", 128},
+          {"rotary_dim", 64},
+          {"vocab_size", 200064},
+          {"max_position_embeddings", 1048576},
+          {"tie_word_embeddings", false},
+          {"num_local_experts", 128},
+          {"num_experts_per_tok", 4},
+          {"n_shared_experts", 1},
+          {"num_mtp_modules", 7},
+          {"num_nextn_predict_layers", 1},
+          {"moe_layer_freq", freq},
+          {"sparse_attention_config",
+           {{"use_sparse_attention", true},
+            {"sparse_index_dim", 128},
+            {"sparse_num_index_heads", 4},
+            {"sparse_topk_blocks", 16},
+            {"sparse_block_size", 128},
+            {"sparse_local_block", 1},
+            {"sparse_attention_freq", freq}}}};
+}
+
+Json minimax_m3() {
+  return {{"model_type", "minimax_m3_vl"},
+          {"architectures", {"MiniMaxM3SparseForConditionalGeneration"}},
+          {"text_config", minimax_m3_text()}};
+}
+
+// As conversion/minimax.py (MiniMaxM3Model over MiniMaxM2Model) writes it:
+// feed_forward_length the dense width, expert_feed_forward_length the
+// experts', leading_dense_block_count from moe_layer_freq, the indexer keys.
+test::GgufWriter minimax_m3_gguf() {
+  test::GgufWriter w;
+  w.str("general.architecture", "minimax-m3");
+  w.u32("minimax-m3.block_count", 60);
+  w.u32("minimax-m3.context_length", 1048576);
+  w.u32("minimax-m3.embedding_length", 6144);
+  w.u32("minimax-m3.feed_forward_length", 12288);
+  w.u32("minimax-m3.attention.head_count", 64);
+  w.u32("minimax-m3.attention.head_count_kv", 4);
+  w.u32("minimax-m3.attention.key_length", 128);
+  w.u32("minimax-m3.attention.value_length", 128);
+  w.u32("minimax-m3.rope.dimension_count", 64);
+  w.u32("minimax-m3.expert_count", 128);
+  w.u32("minimax-m3.expert_used_count", 4);
+  w.u32("minimax-m3.expert_shared_count", 1);
+  w.u32("minimax-m3.expert_feed_forward_length", 3072);
+  w.u32("minimax-m3.leading_dense_block_count", 3);
+  w.u32("minimax-m3.attention.indexer.head_count", 4);
+  w.u32("minimax-m3.attention.indexer.key_length", 128);
+  w.u32("minimax-m3.attention.indexer.top_k", 16);
+  w.u32("minimax-m3.attention.indexer.block_size", 128);
+  w.u32("minimax-m3.vocab_size", 200064);
+  w.tensor("token_embd.weight", {6144, 256}, test::kQ8_0);
+  w.tensor("output.weight", {6144, 256}, test::kQ8_0);
+  return w;
+}
+
+TEST(MiniMaxM3, ConfigGivesTheSparseIndexerOnTheMoeLayers) {
+  const Model m = read_config(minimax_m3());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  const Architecture& a = m.arch;
+  ASSERT_EQ(a.attention.kind, AttentionKind::Full);
+  EXPECT_EQ(a.intermediate_size, 12288);
+  ASSERT_TRUE(a.moe.has_value());
+  EXPECT_EQ(a.moe->first_dense_layers, 3);
+  EXPECT_EQ(a.moe->expert_intermediate_size, 3072);
+  EXPECT_EQ(a.moe->shared_experts, 1);
+  EXPECT_EQ(a.mtp_layers, 0);
+  EXPECT_EQ(indexer_layer_count(a), 57);
+  // llama.cpp (llama-kv-cache-msa.cpp): K and V of 4 heads of 128 on all 60
+  // layers, and on the 57 MoE layers an indexer cache of one head: a key of
+  // 128 and, the cache not being MLA, a V row of 128 beside it (f16).
+  const std::int64_t ctx = 8192;
+  EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256, true}),
+            (60 * std::int64_t{2 * 4 * 128} + 57 * std::int64_t{128 + 128}) * 2 * ctx);
+  // Elsewhere the indexer key alone.
+  EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256}),
+            (60 * std::int64_t{2 * 4 * 128} + 57 * std::int64_t{128}) * 2 * ctx);
+  // The indexer's projections: 6144 x (4 x 128) + 6144 x 128 on each MoE layer.
+  EXPECT_EQ(gqa_indexer_params(a), 6144 * (4 * 128 + 128));
+}
+
+TEST(MiniMaxM3, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(minimax_m3_gguf());
+  const Model c = read_config(minimax_m3());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_EQ(indexer_layer_count(g.arch), indexer_layer_count(c.arch));
+  EXPECT_EQ(gqa_indexer_params(g.arch), gqa_indexer_params(c.arch));
+  ASSERT_TRUE(g.arch.moe.has_value());
+  EXPECT_EQ(g.arch.moe->shared_experts, 1);
+  EXPECT_EQ(g.arch.intermediate_size, c.arch.intermediate_size);
+  expect_same_text_model(g, c, "minimax-m3 GGUF vs config");
+}
+
+TEST(MiniMaxM3, CatalogueGivesWhatTheConfigGivesAndTheCheckpointsCount) {
+  const Model c = read_config(minimax_m3());
+  expect_catalogue_agrees("minimax-m3", c);
+  const Model cat = catalogue("minimax-m3");
+  EXPECT_EQ(indexer_layer_count(cat.arch), 57);
+  // The BF16 checkpoint holds 427,040,140,160 values (Megatron-Bridge's
+  // export audit at hub revision 50942730): the text model counted here and
+  // the vision tower the catalogue carries (the rest of the total).
+  const ParamBreakdown text = count_params(c.arch);
+  EXPECT_LT(
+      off(static_cast<double>(text.total() - text.vision + cat.arch.vision_params), 427040140160.0),
+      0.001);
+  // llama.cpp's model type 428B_A23B: 23.5 B active without the embeddings
+  // and the output head.
+  EXPECT_LT(
+      off(static_cast<double>(text.active() - text.vision - text.embedding - text.output), 23e9),
+      0.03);
 }
 
 }  // namespace

@@ -1090,6 +1090,18 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         meta_int(f, key("attention.indexer.head_count")).value_or(0), 0, 1 << 16));
   }
 
+  // MiniMax-M3's sparse attention (minimax-m3.cpp at 80fb11ac): the indexer
+  // keys beside GQA, on the layers after the leading dense ones (llama-model.cpp
+  // create_memory, filter_idx: il >= n_layer_dense_lead).
+  if (arch == "minimax-m3" && !uses_mla(a)) {
+    Attention& at = a.attention;
+    at.index_head_dim = static_cast<int>(std::clamp<std::int64_t>(
+        meta_int(f, key("attention.indexer.key_length")).value_or(0), 0, 1 << 16));
+    at.index_heads = static_cast<int>(std::clamp<std::int64_t>(
+        meta_int(f, key("attention.indexer.head_count")).value_or(0), 0, 1 << 16));
+    at.indexer_layers = a.layers - (a.moe ? a.moe->first_dense_layers : 0);
+  }
+
   // Kimi Linear and Kimi K3 (kimi-linear.cpp, kimi-k3.cpp load_arch_hparams
   // and load_arch_tensors at 80fb11ac): a layer with no KV heads is Kimi
   // Delta Attention of attention.head_count heads of kda.head_dim behind

@@ -102,15 +102,15 @@ std::string_view to_string(AttentionKind kind) {
 // transformers model's configuration_*.py model_type.
 bool is_known_gguf_architecture(std::string_view arch) {
   static constexpr auto kKnown = std::to_array<std::string_view>(
-      {"bert",     "command-r",  "cohere2",     "deepseek",   "deepseek2",     "deepseek32",
-       "exaone",   "exaone4",    "falcon",      "falcon-h1",  "gemma",         "gemma2",
-       "gemma3",   "gemma3n",    "gemma4",      "glm-dsa",    "glm4",          "glm4moe",
-       "gpt-oss",  "gpt2",       "granite",     "granitemoe", "granitehybrid", "internlm2",
-       "jamba",    "kimi-k3",    "kimi-linear", "lfm2",       "lfm2moe",       "llama",
-       "llama4",   "minimax-m2", "mistral3",    "mistral4",   "mllama",        "nemotron_h",
-       "olmo2",    "phi2",       "phi3",        "qwen2",      "qwen2moe",      "qwen2vl",
-       "qwen3",    "qwen35",     "qwen35moe",   "qwen3moe",   "qwen3next",     "smollm3",
-       "stablelm", "starcoder2"});
+      {"bert",       "command-r",  "cohere2",     "deepseek",   "deepseek2",     "deepseek32",
+       "exaone",     "exaone4",    "falcon",      "falcon-h1",  "gemma",         "gemma2",
+       "gemma3",     "gemma3n",    "gemma4",      "glm-dsa",    "glm4",          "glm4moe",
+       "gpt-oss",    "gpt2",       "granite",     "granitemoe", "granitehybrid", "internlm2",
+       "jamba",      "kimi-k3",    "kimi-linear", "lfm2",       "lfm2moe",       "llama",
+       "llama4",     "minimax-m2", "minimax-m3",  "mistral3",   "mistral4",      "mllama",
+       "nemotron_h", "olmo2",      "phi2",        "phi3",       "qwen2",         "qwen2moe",
+       "qwen2vl",    "qwen3",      "qwen35",      "qwen35moe",  "qwen3moe",      "qwen3next",
+       "smollm3",    "stablelm",   "starcoder2"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -153,6 +153,9 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "llama4",
                                                                   "llama4_text",
                                                                   "minimax_m2",
+                                                                  "minimax_m3",
+                                                                  "minimax_m3_vl",
+                                                                  "minimax_m3_vl_text",
                                                                   "mistral",
                                                                   "mistral3",
                                                                   "mistral4",
@@ -288,6 +291,24 @@ int moe_layer_count(const Architecture& a) {
 bool uses_mla(const Architecture& a) {
   return a.attention.kv_lora_rank > 0 &&
          (a.attention.kind == AttentionKind::Mla || a.attention.kind == AttentionKind::Hybrid);
+}
+
+int indexer_layer_count(const Architecture& a) {
+  if (a.attention.index_head_dim <= 0) {
+    return 0;
+  }
+  const int attending = attention_layer_count(a);
+  return uses_mla(a) || a.attention.indexer_layers <= 0
+             ? attending
+             : std::min(a.attention.indexer_layers, attending);
+}
+
+std::int64_t gqa_indexer_params(const Architecture& a) {
+  if (uses_mla(a) || a.attention.index_head_dim <= 0) {
+    return 0;
+  }
+  const std::int64_t d = a.attention.index_head_dim;
+  return a.hidden_size * (std::int64_t{std::max(a.attention.index_heads, 1)} * d + d);
 }
 
 std::int64_t attention_params_per_layer(const Architecture& a) {
@@ -430,7 +451,7 @@ ParamBreakdown count_params(const Architecture& a) {
       std::int64_t{global} * (global_attention_params_per_layer(a) - attention);
   p.attention = attention * attention_layer_count(a) + global_extra +
                 recurrent * recurrent_layer_count(a) + per_layer_input_params(a) +
-                altup_laurel_params(a);
+                altup_laurel_params(a) + gqa_indexer_params(a) * indexer_layer_count(a);
   const std::int64_t matrices = a.mlp_gated ? 3 : 2;
   const std::int64_t dense = matrices * a.hidden_size * a.intermediate_size;
   const int mlp_layers = mlp_layer_count(a);

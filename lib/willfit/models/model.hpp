@@ -49,8 +49,11 @@ struct Attention {
   int kv_shared_layers = 0;
   // DeepSeek-V3.2's sparse-attention indexer: one key of index_head_dim per
   // token and layer is cached next to the MLA latent; index_heads query heads.
+  // Beside GQA (MiniMax-M3's sparse attention, MSA) the indexer sits on the
+  // trailing indexer_layers layers only (its MoE layers; 0 = every layer).
   int index_head_dim = 0;
   int index_heads = 0;
+  int indexer_layers = 0;
   // gpt-oss: one learned attention sink per head (attn_sinks). It costs no
   // memory of its own; llama.cpp's graph for it (openai-moe.cpp) picks the
   // rows to output after the last layer rather than inside it.
@@ -354,6 +357,14 @@ std::int64_t attention_params_per_layer(const Architecture& arch);
 // Whether the attention layers are multi-head latent attention: an MLA
 // model's every layer, or a hybrid's attention layers (Kimi Linear).
 bool uses_mla(const Architecture& arch);
+// Layers with a sparse-attention indexer of their own (weights and cached
+// keys): every attention layer under MLA (DeepSeek-V3.2, GLM-5), the
+// trailing indexer_layers beside GQA (MiniMax-M3); 0 without an indexer.
+int indexer_layer_count(const Architecture& arch);
+// Parameters of one such indexer beside GQA: its query and key projections
+// (MiniMax-M3, llama.cpp minimax-m3.cpp index_q_proj / index_k_proj). The
+// MLA indexer is counted with the MLA layer (attention_params_per_layer).
+std::int64_t gqa_indexer_params(const Architecture& arch);
 
 // Sliding models: layer i is global (full attention) when (i + 1) % pattern
 // == 0, every layer of any other kind of model is (data/README.md).
