@@ -224,6 +224,70 @@ TEST(Glm5, CatalogueGivesWhatTheConfigGives) {
   expect_catalogue_agrees("glm-5.1", c);
 }
 
+// GLM-5.2: GLM-5's shape trained to a million tokens, with an indexer of its
+// own on 21 of the 78 layers ("full": 0, 1, then every fourth from 2) and
+// the others reusing an earlier layer's choice ("shared"), as its config's
+// indexer_types and llama.cpp's GLM_5_2_DEFAULT_INDEXER_TYPES (glm-dsa.cpp,
+// after GLM-5.2's config.json) list them.
+Json glm52() {
+  Json j = glm5();
+  j["max_position_embeddings"] = 1048576;
+  Json types = Json::array();
+  for (int i = 0; i < 78; ++i) {
+    types.push_back(i < 2 || (i - 2) % 4 == 0 ? "full" : "shared");
+  }
+  j["indexer_types"] = types;
+  return j;
+}
+
+TEST(Glm52, SharedIndexersHoldNoKeysOrWeights) {
+  const Model m = read_config(glm52());
+  EXPECT_EQ(indexer_layer_count(m.arch), 21);
+  // llama.cpp: the latent on all 78 layers, indexer keys on the 21 (f16).
+  const std::int64_t ctx = 8192;
+  EXPECT_EQ(kv_cache_bytes(m.arch, {ctx, 1, 512, kv_f16(), kv_f16(), 256, true}),
+            (78 * std::int64_t{576} + 21 * std::int64_t{128}) * 2 * ctx);
+  // The GLM-5.2 checkpoint: 1,506,659,919,872 bytes of BF16 tensors at hub
+  // revision b4734de4 (radixark/miles' pinned layout), 753,329,959,936
+  // values, 534 M fewer than GLM-5.1's 753,864,139,008: the 57 shared
+  // layers' indexers (57 x 9,371,648). The count here, with the MTP block
+  // (whose indexer is its own), is within 0.1 % of it.
+  const ParamBreakdown p = count_params(m.arch);
+  EXPECT_LT(off(static_cast<double>(p.total()), 753329959936.0), 0.001) << p.total();
+  EXPECT_EQ(count_params(read_config(glm5()).arch).total() - p.total(),
+            57 * mla_indexer_params(m.arch));
+  EXPECT_EQ(mla_indexer_params(m.arch), 2048 * 32 * 128 + 6144 * 128 + 6144 * 32);
+}
+
+TEST(Glm52, GgufFlagsOrLlamaCppsPatternGiveTheConfigsIndexers) {
+  const Model c = read_config(glm52());
+  // conversion/glm.py writes indexer_types as attention.indexer.types flags.
+  test::GgufWriter with_flags = deepseek2_style_gguf("glm-dsa", glm52());
+  std::string flags;
+  for (const auto& t : glm52()["indexer_types"]) {
+    flags += static_cast<char>(t == "full" ? 1 : 0);
+  }
+  with_flags.raw("glm-dsa.attention.indexer.types", 9, [&] {
+    std::string v;
+    test::put<std::uint32_t>(v, 7);  // bool elements
+    test::put<std::uint64_t>(v, flags.size());
+    return v + flags;
+  }());
+  // An older file without the flags: llama.cpp's GLM-5.2 default, chosen by
+  // the trained context.
+  const test::GgufWriter without_flags = deepseek2_style_gguf("glm-dsa", glm52());
+  for (const Model& g : {read_header(with_flags), read_header(without_flags)}) {
+    EXPECT_EQ(indexer_layer_count(g.arch), 21);
+    expect_same_text_model(g, c, "glm-dsa GLM-5.2 GGUF vs config");
+  }
+  // GLM-5's own file (trained to 202752 tokens) keeps an indexer on every layer.
+  EXPECT_EQ(indexer_layer_count(read_header(deepseek2_style_gguf("glm-dsa", glm5())).arch), 78);
+}
+
+TEST(Glm52, CatalogueGivesWhatTheConfigGives) {
+  expect_catalogue_agrees("glm-5.2", read_config(glm52()));
+}
+
 // ---- Mistral 4 (mistral4) ---------------------------------------------------
 //
 // mistralai/Mistral-Small-4-119B-2603 config.json: a mistral3 wrapper whose

@@ -141,8 +141,10 @@ Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
     // One latent per token and attention layer; V is a view of K. A
     // hybrid's (Kimi Linear's) other layers keep their recurrent state.
     const std::int64_t width = a.attention.kv_lora_rank + a.attention.qk_rope_head_dim;
-    return (cost(width * full_cells, q.k_type) + indexer_cache_bytes(a, full_cells, q)) *
-               cached_layers(a).full +
+    // Layers sharing an earlier layer's indexer (GLM-5.2) cache no keys of
+    // their own (llama-model.cpp create_memory: filter_lid, is_indexer_full).
+    return cost(width * full_cells, q.k_type) * cached_layers(a).full +
+           indexer_cache_bytes(a, full_cells, q) * indexer_layer_count(a) +
            recurrent_state_bytes(a, q.sequences, q.state_bytes);
   }
   // K and V widths per cell: windowed layers at kv_heads x head_dim; the

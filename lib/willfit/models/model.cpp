@@ -298,9 +298,17 @@ int indexer_layer_count(const Architecture& a) {
     return 0;
   }
   const int attending = attention_layer_count(a);
-  return uses_mla(a) || a.attention.indexer_layers <= 0
-             ? attending
-             : std::min(a.attention.indexer_layers, attending);
+  return a.attention.indexer_layers <= 0 ? attending
+                                         : std::min(a.attention.indexer_layers, attending);
+}
+
+std::int64_t mla_indexer_params(const Architecture& a) {
+  const auto& m = a.attention;
+  if (!uses_mla(a) || m.index_head_dim <= 0) {
+    return 0;
+  }
+  return std::int64_t{std::max(m.q_lora_rank, 0)} * m.index_heads * m.index_head_dim +
+         a.hidden_size * m.index_head_dim + a.hidden_size * m.index_heads;
 }
 
 std::int64_t gqa_indexer_params(const Architecture& a) {
@@ -325,10 +333,7 @@ std::int64_t attention_params_per_layer(const Architecture& a) {
     const std::int64_t o = std::int64_t{a.heads} * v * h;
     // DeepSeek-V3.2's indexer (inference/model.py, class Indexer): wq_b from
     // the query latent, wk and a per-head weight projection from the input.
-    const std::int64_t indexer = m.index_head_dim > 0 ? std::int64_t{std::max(m.q_lora_rank, 0)} *
-                                                                m.index_heads * m.index_head_dim +
-                                                            h * m.index_head_dim + h * m.index_heads
-                                                      : 0;
+    const std::int64_t indexer = mla_indexer_params(a);
     // Kimi K3's output gate (kimi-k3.cpp attn_gate): hidden x heads x v.
     const std::int64_t gate = m.mla_output_gate ? h * a.heads * v : 0;
     return q + kv + o + indexer + gate;
@@ -451,7 +456,8 @@ ParamBreakdown count_params(const Architecture& a) {
       std::int64_t{global} * (global_attention_params_per_layer(a) - attention);
   p.attention = attention * attention_layer_count(a) + global_extra +
                 recurrent * recurrent_layer_count(a) + per_layer_input_params(a) +
-                altup_laurel_params(a) + gqa_indexer_params(a) * indexer_layer_count(a);
+                altup_laurel_params(a) + gqa_indexer_params(a) * indexer_layer_count(a) -
+                mla_indexer_params(a) * (attention_layer_count(a) - indexer_layer_count(a));
   const std::int64_t matrices = a.mlp_gated ? 3 : 2;
   const std::int64_t dense = matrices * a.hidden_size * a.intermediate_size;
   const int mlp_layers = mlp_layer_count(a);

@@ -50,7 +50,9 @@ struct Attention {
   // DeepSeek-V3.2's sparse-attention indexer: one key of index_head_dim per
   // token and layer is cached next to the MLA latent; index_heads query heads.
   // Beside GQA (MiniMax-M3's sparse attention, MSA) the indexer sits on the
-  // trailing indexer_layers layers only (its MoE layers; 0 = every layer).
+  // trailing indexer_layers layers only (its MoE layers); under MLA on
+  // indexer_layers of them, the others reusing an earlier layer's choice
+  // (GLM-5.2's shared indexers). 0 = every layer.
   int index_head_dim = 0;
   int index_heads = 0;
   int indexer_layers = 0;
@@ -358,13 +360,16 @@ std::int64_t attention_params_per_layer(const Architecture& arch);
 // model's every layer, or a hybrid's attention layers (Kimi Linear).
 bool uses_mla(const Architecture& arch);
 // Layers with a sparse-attention indexer of their own (weights and cached
-// keys): every attention layer under MLA (DeepSeek-V3.2, GLM-5), the
-// trailing indexer_layers beside GQA (MiniMax-M3); 0 without an indexer.
+// keys): indexer_layers of them where it is set (MiniMax-M3's trailing MoE
+// layers, GLM-5.2's full indexers), else every attention layer (DeepSeek-V3.2,
+// GLM-5); 0 without an indexer.
 int indexer_layer_count(const Architecture& arch);
 // Parameters of one such indexer beside GQA: its query and key projections
-// (MiniMax-M3, llama.cpp minimax-m3.cpp index_q_proj / index_k_proj). The
-// MLA indexer is counted with the MLA layer (attention_params_per_layer).
+// (MiniMax-M3, llama.cpp minimax-m3.cpp index_q_proj / index_k_proj).
 std::int64_t gqa_indexer_params(const Architecture& arch);
+// Parameters of one MLA layer's indexer (DeepSeek-V3.2-Exp inference/model.py,
+// Indexer: wq_b, wk, weights_proj), counted in attention_params_per_layer.
+std::int64_t mla_indexer_params(const Architecture& arch);
 
 // Sliding models: layer i is global (full attention) when (i + 1) % pattern
 // == 0, every layer of any other kind of model is (data/README.md).
