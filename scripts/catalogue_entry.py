@@ -207,6 +207,9 @@ def entry_from_config(doc, args):
         # Gemma3nTextConfig's defaults when the keys are absent.
         e["altup_inputs"] = t.get("altup_num_inputs", 4)
         e["laurel_rank"] = t.get("laurel_rank", 64)
+    if t.get("use_double_wide_mlp") and t.get("num_kv_shared_layers"):
+        # Gemma 4 E2B: the KV-sharing layers' MLP is twice as wide.
+        e["double_wide_mlp_layers"] = t["num_kv_shared_layers"]
     e["vision_params"] = args.vision_params
     e["modality"] = "vision-language" if args.vision_params else "text"
     e["source"] = args.source

@@ -50,7 +50,7 @@ std::string render_speed_text(const SpeedEstimate& s, UnitSystem units,
   if (!s.estimable) {
     return fmt::format("\nSpeed: not estimated: {}\n", s.reason);
   }
-  std::string out = fmt::format("\nSpeed ({} estimate):\n", s.engine);
+  std::string out = fmt::format("\nSpeed ({}):\n", s.engine);
   out += row(
       "decode", speed_figure(s.decode_tokens_per_s) + " tok/s",
       fmt::format("{}; upper bound {} at full datasheet bandwidth",

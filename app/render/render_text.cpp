@@ -101,9 +101,12 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
     s += row("projector", format_memory(e.memory.projector, r.query.units),
              "vision/audio encoder and projector (mmproj); --text-only leaves it out");
   }
-  s += row("KV cache", format_memory(e.memory.kv_cache, r.query.units),
-           fmt::format("{} tokens{}, {}", e.context,
-                       q.batch > 1 ? fmt::format(" x {} sequences", q.batch) : "", q.kv_type.id));
+  s += row(
+      "KV cache", format_memory(e.memory.kv_cache, r.query.units),
+      q.model.arch.attention.no_kv_cache
+          ? std::string("none: an encoder or diffusion model keeps no cache")
+          : fmt::format("{} tokens{}, {}", e.context,
+                        q.batch > 1 ? fmt::format(" x {} sequences", q.batch) : "", q.kv_type.id));
   s += row("compute buffer", format_memory(e.memory.compute, r.query.units), compute_detail(r));
   s += row("runtime overhead", format_memory(e.memory.overhead, r.query.units), overhead_detail(r));
   s += row("safety margin", format_memory(e.memory.margin, r.query.units), margin_detail(r));

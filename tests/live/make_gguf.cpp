@@ -124,6 +124,7 @@ struct Spec {
   int64_t global_head_dim = 0;
   int global_kv_heads = 0;
   bool global_k_eq_v = false;
+  bool double_wide_mlp = false;  // use_double_wide_mlp: 2 x ffn on the kv_shared_layers
   // Kimi Linear (kimi-linear.cpp): 'K' layers are Kimi Delta Attention of
   // `heads` heads of kda_head_dim behind convolutions of kda_conv taps (q, k
   // and v each), the 'A' layers MLA of the kv_lora fields.
@@ -225,6 +226,16 @@ const std::vector<Spec>& specs() {
         "Qwen/Qwen3-30B-A3B " + prof + ": 128 experts, 8 per token, moe_intermediate_size 768"));
     v.back().qk_norm = true;
     experts(v.back(), 128, 8, 768);
+    // OLMoE: 64 experts of 1024 on every layer, 8 per token; Q and K normed
+    // over the whole width (olmoe.cpp: attn_q_norm and attn_k_norm of n_embd).
+    v.push_back(shape("olmoe-1b-7b", "olmoe", 16, 2048, 1024, 16, 16, 128, 50304, 4096, 1e4, 1e-5,
+                      "allenai/OLMoE-1B-7B-0924 config.json (num_experts 64, "
+                      "num_experts_per_tok 8, intermediate_size 1024, as transcribed in public "
+                      "adapters of it)"));
+    v.back().qk_norm = true;
+    experts(v.back(), 64, 8, 1024);
+    v.back().skip_types =
+        "f16: 13.8 GB, above the 8 GB a live load may take on this shared machine";
 
     // The kinds the catalogue added (data/models.json rows of the same names,
     // each with its config.json source).
@@ -295,8 +306,6 @@ const std::vector<Spec>& specs() {
     v.back().ssm_state = 128;
     v.back().ssm_heads = 64;
     v.back().ssm_groups = 8;
-    v.back().skip_types =
-        "q4_k_m: its CPU_REPACK copy of the Q4_K experts (about 17 GB) does not fit in RAM";
     // DeepSeek-V2-Lite: MLA without query compression (q_lora_rank null),
     // kv_lora_rank 512, rope 64 + nope 128, v 128; 64 routed experts of 1408,
     // 6 per token, 2 shared, layer 0 dense.
@@ -319,7 +328,8 @@ const std::vector<Spec>& specs() {
     experts(v.back(), 16, 1, 8192);
     v.back().shared_experts = 1;
     v.back().skip_types =
-        "q4_k_m: its CPU_REPACK copy of the Q4_K experts (about 60 GB) does not fit in RAM";
+        "q4_k_m: its CPU_REPACK copy (49.8 GB measured) needs swap beyond 24 GB of RAM "
+        "(WILLFIT_LIVE_ALL=1 runs it)";
     // gpt-oss-20b: 32 experts of 2880, 4 per token, sliding window 128 on
     // every other layer, attention sinks, biases on q/k/v/o, router and experts.
     v.push_back(shape("gpt-oss-20b", "gpt-oss", 24, 2880, 2880, 64, 8, 64, 201088, 131072, 150000,
@@ -345,7 +355,8 @@ const std::vector<Spec>& specs() {
     gated_delta_nets(v.back(), 32);
     v.back().shared_ffn = 512;
     v.back().skip_types =
-        "q4_k_m: its CPU_REPACK copy of the Q4_K experts (about 40 GB) does not fit in RAM";
+        "q4_k_m: its CPU_REPACK copy (36.8 GB measured) needs swap beyond 24 GB of RAM "
+        "(WILLFIT_LIVE_ALL=1 runs it)";
     // Kimi-Linear-48B-A3B (kimi-linear): 27 layers, MLA on layers 4, 8, ...,
     // 24 and 27 (full_attn_layers, numbered from 1; 32 heads, kv_lora_rank
     // 512, no q_lora, nope 128 + rope 64, v 128, served as MQA: one KV head),
@@ -366,7 +377,8 @@ const std::vector<Spec>& specs() {
     v.back().kda_conv = 4;
     v.back().expert_weights_scale = 2.446;
     v.back().skip_types =
-        "q4_k_m: its CPU_REPACK copy of the Q4_K experts (about 27 GB) does not fit in RAM";
+        "q4_k_m: its CPU_REPACK copy of the Q4_K experts (about 27 GB) needs swap on a 24 GB "
+        "machine (WILLFIT_LIVE_ALL=1 runs it)";
     // Granite 4.0 H (granitehybrid): 40 layers, attention at 5, 15, 25 and 35
     // (layer_types), Mamba-2 elsewhere (mamba_d_conv 4, mamba_d_state 128,
     // mamba_n_groups 1, mamba_expand 2), NoPE, an MLP or MoE after every
@@ -421,7 +433,6 @@ const std::vector<Spec>& specs() {
             "data/models.json row granite-4.0-h-tiny)");
     experts(v.back(), 64, 6, 0);
     v.back().shared_ffn = 1024;
-    v.back().skip_types = "f16: a 14 GB file, above this machine's 8 GB rule for live loads";
     // Jamba 1.5 Mini (jamba): 32 layers, attention at i % 8 == 4
     // (attn_layer_offset 4, attn_layer_period 8), Mamba-1 elsewhere
     // (mamba_d_state 16, mamba_d_conv 4, mamba_expand 2, mamba_dt_rank 256);
@@ -443,7 +454,8 @@ const std::vector<Spec>& specs() {
     v.back().ssm_state = 16;
     v.back().ssm_dt_rank = 256;
     v.back().skip_types =
-        "q4_k_m: its CPU_REPACK copy of the Q4_K weights (about 29 GB) does not fit in RAM";
+        "q4_k_m: its CPU_REPACK copy (24.2 GB measured) needs swap on a 24 GB machine "
+        "(WILLFIT_LIVE_ALL=1 runs it)";
     // Falcon-H1-0.5B: attention (8 heads of 64, 2 KV heads) and a Mamba-2
     // mixer (24 heads of 64: mamba_d_ssm 1536, state 128, 1 group, conv 4,
     // conv bias, no gated RMS norm: mamba_rms_norm false) side by side in
@@ -464,8 +476,7 @@ const std::vector<Spec>& specs() {
     // streams, LAuReL rank 64, final soft-cap 30, rope 1e6 global / 1e4 local.
     // The per-layer table has the full vocabulary's rows: the converter pads
     // vocab_size_per_layer_input 262144 to 262400 (conversion/gemma.py
-    // Gemma3NModel.modify_tensors). The F16 file (8.9 GB) is left out: the
-    // loads here keep to about 8 GB.
+    // Gemma3NModel.modify_tensors).
     v.push_back(shape("gemma-3n-e2b", "gemma3n", 30, 2048, 8192, 8, 2, 256, 262400, 32768, 1e6,
                       1e-6,
                       "google/gemma-3n-E2B: google-deepmind/gemma gemma/gm/nn/gemma3n/_gemma3n.py "
@@ -481,7 +492,6 @@ const std::vector<Spec>& specs() {
     v.back().laurel_rank = 64;
     v.back().kv_shared_layers = 10;
     v.back().swa_period = 5;
-    v.back().skip_types = "f16: an 8.9 GB file, above the 8 GB the live loads here keep to";
     // Gemma 4 (gemma4): five windowed layers (window 1024, heads of 256)
     // then a global one (heads of 512, their own KV heads, K used as V:
     // attention_k_eq_v), the last layer global; GELU-gated MLP, final
@@ -489,8 +499,9 @@ const std::vector<Spec>& specs() {
     // 26B-A4B's every layer adds 128 routed experts of 704 (8 per token)
     // beside its dense MLP of 2112, the experts' gate and up fused
     // (conversion/gemma.py maps experts.gate_up_proj to ffn_gate_up_exps).
-    // Only the F16 files load here: mmapped, they are page cache; the Q8_0
-    // and Q4_K_M files' CPU_REPACK copies are real RAM above 8 GB.
+    // The Q8_0 and Q4_K_M files' CPU_REPACK copies are real RAM (26B-A4B
+    // Q4_K_M: 9.4 GB, 31B Q4_K_M: 14.2 GB, measured); the F16 files are
+    // page cache only.
     const auto gemma4 = [&v](const std::string& name, int layers, int64_t hidden, int64_t ffn,
                              int heads, int kv_heads, int global_kv, const std::string& source) {
       v.push_back(shape(name, "gemma4", layers, hidden, ffn, heads, kv_heads, 256, 262144, 262144,
@@ -506,9 +517,6 @@ const std::vector<Spec>& specs() {
       g.global_head_dim = 512;
       g.global_kv_heads = global_kv;
       g.global_k_eq_v = true;
-      g.skip_types =
-          "q8_0 q4_k_m: their CPU_REPACK copies (16-33 GB) are above the 8 GB the live loads here "
-          "keep to";
     };
     gemma4("gemma-4-26b-a4b", 30, 2816, 2112, 16, 8, 2,
            "google/gemma-4-26B-A4B-it: THUDM/slime scripts/models/gemma4-26B-A4B.sh @91f85261 and "
@@ -532,19 +540,35 @@ const std::vector<Spec>& specs() {
            "attention_k_eq_v false, sliding_window 512, hidden_size_per_layer_input 256, "
            "num_kv_shared_layers 20, use_double_wide_mlp, intermediate_size 6144, "
            "max_position_embeddings 131072, layer_types four sliding then one full)");
-    v.back().ctx_train = 131072;
-    v.back().sliding_window = 512;
-    v.back().swa_period = 5;
-    v.back().global_k_eq_v = false;
-    v.back().per_layer_width = 256;
-    v.back().kv_shared_layers = 20;
-    // Measured once (docs/live-llamacpp.md, its rows in tests/data); left
-    // out of the matrix until the replay has its per-layer inputs and
-    // double-wide MLP, so that `run.sh full` gates only what willfit models.
-    v.back().skip_types =
-        "f16 q8_0 q4_k_m: its compute buffer replay lacks the per-layer inputs and the "
-        "double-wide MLP (10.0 % and 5.7 % low on two row kinds); the measured rows are in "
-        "tests/data/llamacpp_cpu_compute_gemma4_e2b.csv";
+    // E2B and E4B: 131072 positions, a 512-token window, V of their own,
+    // per-layer embeddings of 256, the last `shared` layers sharing KV.
+    const auto on_device = [&v](int period, int shared) {
+      Spec& g = v.back();
+      g.ctx_train = 131072;
+      g.sliding_window = 512;
+      g.swa_period = period;
+      g.global_k_eq_v = false;
+      g.per_layer_width = 256;
+      g.kv_shared_layers = shared;
+    };
+    on_device(5, 20);
+    v.back().double_wide_mlp = true;
+    // Its F16 file (9.3 GB) is mmapped, page cache only; the Q8_0 and Q4_K_M
+    // files' CPU_REPACK copies are a few GB.
+    v.back().skip_types.clear();
+    // Gemma-4-E4B (text model): 42 layers of 2560, 8 heads, 2 KV heads (the
+    // global layers too: num_global_key_value_heads null), V of its own, a
+    // 512-token window on five layers of six, per-layer embeddings of 256,
+    // the last 18 layers reading earlier layers' KV, no double-wide MLP.
+    gemma4("gemma-4-e4b", 42, 2560, 10240, 8, 2, 2,
+           "google/gemma-4-E4B-it config.json: google/gemma-4-E4B-it-qat-w4a16-ct's as a public "
+           "test transcribes it (search-tool file id 57658815156, E4B_HF_CONFIG: hidden_size 2560, "
+           "intermediate_size 10240, 42 layers, 8 heads, 2 KV heads, head_dim 256, "
+           "global_head_dim 512, num_global_key_value_heads null, num_kv_shared_layers 18, "
+           "hidden_size_per_layer_input 256, use_double_wide_mlp false, sliding_window 512, "
+           "attention_k_eq_v false, layer_types five sliding then one full); "
+           "max_position_embeddings 131072 (search-tool file id 71611886309)");
+    on_device(6, 18);
     // Qwen3.5-0.8B (qwen35): 24 layers, gated full attention (8 heads, 2 KV
     // heads of 256, partial_rotary_factor 0.25: 64 RoPE dims, mrope sections
     // 11/11/10) every 4th, gated delta nets between (16 key and 16 value
@@ -662,7 +686,7 @@ char layer_kind(const Spec& s, int i) {
 // earlier layers' KV (use_double_wide_mlp; conversion/gemma.py writes the
 // widths per layer).
 int64_t gemma4_ffn(const Spec& s, int i) {
-  return s.kv_shared_layers > 0 && i >= s.layers - s.kv_shared_layers ? 2 * s.ffn : s.ffn;
+  return s.double_wide_mlp && i >= s.layers - s.kv_shared_layers ? 2 * s.ffn : s.ffn;
 }
 
 std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
@@ -994,9 +1018,9 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "attn_k.bias", {kv}, i);
         add(b + "attn_v.bias", {kv}, i);
       }
-      if (s.qk_norm) {
-        add(b + "attn_q_norm.weight", {s.head_dim}, i);
-        add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      if (s.qk_norm) {  // per head; OLMoE's over the whole Q and K widths
+        add(b + "attn_q_norm.weight", {s.arch == "olmoe" ? q : s.head_dim}, i);
+        add(b + "attn_k_norm.weight", {s.arch == "olmoe" ? kv : s.head_dim}, i);
       }
       add(b + "attn_output.weight", {q, e}, i);
       if (kind == '*') {  // Nemotron-H attention block: attention only
@@ -1141,7 +1165,7 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // windowed layers' num_key_value_heads, the global layers' own (E2B,
     // without num_global_key_value_heads: one count); the MLP widths per
     // layer with use_double_wide_mlp.
-    if (s.kv_shared_layers > 0) {
+    if (s.double_wide_mlp) {
       std::vector<uint32_t> ffn;
       for (int i = 0; i < s.layers; ++i) {
         ffn.push_back(static_cast<uint32_t>(gemma4_ffn(s, i)));

@@ -75,9 +75,13 @@ function logged(re) {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 const sum = (o) => Object.values(o).reduce((a, b) => a + b, 0);
 // What the kernel says it can still give (free memory and reclaimable cache).
+// MemAvailable plus SwapFree: llama.cpp's repacked weights are anonymous
+// memory, which the kernel may swap out once loaded (WILLFIT_LIVE_ALL runs).
 function memAvailable() {
-  const m = /MemAvailable:\s+(\d+) kB/.exec(fs.readFileSync("/proc/meminfo", "utf8"));
-  return m ? Number(m[1]) * 1024 : null;
+  const info = fs.readFileSync("/proc/meminfo", "utf8");
+  const m = /MemAvailable:\s+(\d+) kB/.exec(info);
+  const swap = /SwapFree:\s+(\d+) kB/.exec(info);
+  return m ? (Number(m[1]) + (swap ? Number(swap[1]) : 0)) * 1024 : null;
 }
 
 for (const f of config.files) {
@@ -131,8 +135,9 @@ for (const f of config.files) {
     }
     // A context that needs more memory than this machine has left is skipped,
     // and says so, rather than letting the kernel kill the process: llama.cpp's
-    // own sizing (the no-allocation figure above) against MemAvailable less
-    // 512 MiB. The mapped file is page cache and counts as available.
+    // own sizing (the no-allocation figure above) against MemAvailable plus
+    // SwapFree, less 512 MiB. The mapped file is page cache and counts as
+    // available.
     const need = row.peer_v2_context?.cpuRam;
     const avail = memAvailable();
     if (need != null && avail != null && need > avail - 512 * MiB) {

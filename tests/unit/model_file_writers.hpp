@@ -277,6 +277,9 @@ struct Gemma4Shape {
   int kv_shared = 0;   // num_kv_shared_layers (E2B, E4B)
   int per_layer = 0;   // hidden_size_per_layer_input (E2B, E4B)
   bool k_eq_v = true;  // attention_k_eq_v
+  // use_double_wide_mlp (E2B): feed_forward_length per layer, 2 x ffn on the
+  // last kv_shared layers.
+  bool double_wide = false;
 };
 
 // A Gemma 4 GGUF header as conversion/gemma.py writes it (llama.cpp 80fb11ac):
@@ -289,7 +292,15 @@ inline GgufWriter gemma4_gguf(const Gemma4Shape& s) {
   w.u32("gemma4.block_count", static_cast<std::uint32_t>(s.layers));
   w.u32("gemma4.context_length", 262144);
   w.u32("gemma4.embedding_length", static_cast<std::uint32_t>(s.hidden));
-  w.u32("gemma4.feed_forward_length", static_cast<std::uint32_t>(s.ffn));
+  if (s.double_wide) {
+    std::vector<std::uint32_t> ffn;
+    for (int i = 0; i < s.layers; ++i) {
+      ffn.push_back(static_cast<std::uint32_t>(i >= s.layers - s.kv_shared ? 2 * s.ffn : s.ffn));
+    }
+    w.u32_array("gemma4.feed_forward_length", ffn);
+  } else {
+    w.u32("gemma4.feed_forward_length", static_cast<std::uint32_t>(s.ffn));
+  }
   w.u32("gemma4.attention.head_count", static_cast<std::uint32_t>(s.heads));
   std::vector<std::uint32_t> kv;
   std::string flags;  // a GGUF bool array: element type 7, count, one byte each

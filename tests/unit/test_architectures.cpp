@@ -22,6 +22,7 @@
 #include "sources/embedded_data.hpp"
 #include "unit/catalogue_model.hpp"
 #include "unit/model_file_writers.hpp"
+#include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
 #include "willfit/devices/device.hpp"
 #include "willfit/inference/estimate.hpp"
@@ -36,24 +37,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-Model from_config(const Json& j) {
-  auto m = model_from_hf_config(j.dump(), "test");
-  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
-  return m.ok() ? *m : Model{};
-}
-
-Model from_gguf(const test::GgufWriter& w) {
-  const std::string bytes = w.file();
-  auto r = read_gguf(bytes, bytes.size());
-  EXPECT_TRUE(r.ok() && r->file.has_value());
-  auto m = model_from_gguf(*r->file, "test.gguf");
-  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
-  return m.ok() ? *m : Model{};
-}
-
-double rel(double a, double b) {
-  return std::abs(a - b) / b;
-}
+using test::from_config;
+using test::from_gguf;
+using test::rel;
 
 // meta-llama/Llama-4-Scout-17B-16E-Instruct config.json, text_config (also
 // in unsloth/Llama-4-Scout-17B-16E): 48 layers, 16 experts + 1 shared, MoE
@@ -1681,9 +1667,9 @@ TEST(VllmHybridAllocator, TheEstimateUsesItAndTransformersKeeps16BitState) {
 // An architecture willfit does not know is still read from the shared keys,
 // but the answer says so instead of passing the shape off as understood:
 // DeepSeek-V4 (llama.cpp's "deepseek4", src/models/deepseek4.cpp at 80fb11ac)
-// and RWKV-7 (transformers' "rwkv7": a recurrent time-mixing block in every
-// layer) have layer kinds the readers do not model. The same header under a known name
-// gives no such warning.
+// and MiniMax-Text-01 (transformers' "minimax": lightning linear attention
+// on seven layers of eight) have layer kinds the readers do not model. The same header under a
+// known name gives no such warning.
 bool warns_unknown(const Model& m) {
   InferenceQuery q;
   q.model = m;
@@ -1728,9 +1714,9 @@ TEST(UnknownArchitecture, AConfigOfAnUnknownModelTypeSaysSo) {
                      {"num_attention_heads", 16}, {"num_key_value_heads", 8},
                      {"intermediate_size", 8192}, {"vocab_size", 32000}};
   Json j = base;
-  j["model_type"] = "rwkv7";
+  j["model_type"] = "minimax";
   const Model unknown = from_config(j);
-  EXPECT_EQ(unknown.unchecked_architecture, "'rwkv7' (config.json model_type)");
+  EXPECT_EQ(unknown.unchecked_architecture, "'minimax' (config.json model_type)");
   EXPECT_TRUE(warns_unknown(unknown));
   // A multimodal wrapper names the model twice; one known name is enough.
   j = base;
@@ -2302,6 +2288,106 @@ TEST(Gemma4, ConfigGgufAndCatalogueAgree) {
                   static_cast<double>(weight_layout(cfg, p).total())),
               0.01)
         << id;
+  }
+}
+
+// Gemma 4 E2B and E4B (issue 19): per-layer embeddings of 256, the last 20
+// (E2B) or 18 (E4B) layers reading the KV of the last layers that keep
+// one, a 512-token window on four layers of five (E2B) or five of six, one
+// or two KV heads on every layer, V of its own; E2B's KV-sharing layers
+// with an MLP of 2 x 6144 (use_double_wide_mlp). Configs: the text_config
+// values the catalogue entries' sources name (search-tool file ids
+// 64225531835, 57658815156) with the on-device vision tower and the audio
+// tower (transformers' Gemma 4 conversion script, search-tool file id
+// 54499426595); GGUF headers: what conversion/gemma.py writes (the MLP
+// widths per layer for E2B). Text counts against llama-bench's 4.65 B for a
+// gemma4 E2B GGUF (search-tool file id 61964783071) and LM Studio's 7.5 B
+// for E4B (search-tool file id 61925575133).
+Json g4_small_json(const G4Shape& s) {
+  Json layer_types = Json::array();
+  for (int i = 0; i < s.layers; ++i) {
+    layer_types.push_back((i + 1) % s.period == 0 ? "full_attention" : "sliding_attention");
+  }
+  const Json t = {{"model_type", "gemma4_text"},
+                  {"num_hidden_layers", s.layers},
+                  {"hidden_size", s.hidden},
+                  {"intermediate_size", s.ffn},
+                  {"num_attention_heads", s.heads},
+                  {"num_key_value_heads", s.kv_heads},
+                  {"num_global_key_value_heads", nullptr},
+                  {"head_dim", 256},
+                  {"global_head_dim", 512},
+                  {"vocab_size", 262144},
+                  {"vocab_size_per_layer_input", 262144},
+                  {"hidden_size_per_layer_input", s.per_layer},
+                  {"num_kv_shared_layers", s.kv_shared},
+                  {"use_double_wide_mlp", s.double_wide},
+                  {"max_position_embeddings", 131072},
+                  {"sliding_window", s.window},
+                  {"attention_k_eq_v", false},
+                  {"tie_word_embeddings", true},
+                  {"layer_types", layer_types}};
+  const Json vision = {{"model_type", "gemma4_vision"},
+                       {"hidden_size", 768},
+                       {"intermediate_size", 3072},
+                       {"num_hidden_layers", 16},
+                       {"num_attention_heads", 12},
+                       {"num_key_value_heads", 12},
+                       {"head_dim", 64},
+                       {"patch_size", 16},
+                       {"pooling_kernel_size", 3},
+                       {"position_embedding_size", 10240},
+                       {"standardize", false}};
+  const Json audio = {{"model_type", "gemma4_audio"},
+                      {"hidden_size", 1024},
+                      {"num_hidden_layers", 12},
+                      {"num_attention_heads", 8}};
+  return {{"model_type", "gemma4"},
+          {"text_config", t},
+          {"vision_config", vision},
+          {"audio_config", audio}};
+}
+
+TEST(Gemma4, SmallModelsConfigGgufAndCatalogueAgree) {
+  G4Shape e2b{35, 1536, 6144, 8, 1, 1, 0, 0, 0};
+  e2b.period = 5;
+  e2b.double_wide = true;
+  e2b.kv_shared = 20;
+  G4Shape e4b{42, 2560, 10240, 8, 2, 2, 0, 0, 0};
+  e4b.kv_shared = 18;
+  const std::vector<std::tuple<std::string, G4Shape, double, double>> cases = {
+      {"gemma-4-e2b", e2b, 4.65e9, 0.002}, {"gemma-4-e4b", e4b, 7.5e9, 0.005}};
+  for (auto [id, shape, published, within] : cases) {
+    shape.window = 512;
+    shape.per_layer = 256;
+    shape.k_eq_v = false;
+    const Model cat = catalogue_model(id);
+    const Model cfg = from_config(g4_small_json(shape));
+    const Model gg = from_gguf(g4_header(shape));
+    const ParamBreakdown counted = count_params(cfg.arch);
+    EXPECT_LT(rel(static_cast<double>(counted.total() - counted.vision), published), within) << id;
+    EXPECT_EQ(cfg.arch.vision_params, cat.arch.vision_params) << id;
+    EXPECT_LT(rel(static_cast<double>(count_params(cat.arch).total()),
+                  static_cast<double>(counted.total())),
+              0.0001)
+        << id;
+    for (const Model* m : {&cat, &cfg, &gg}) {
+      EXPECT_EQ(m->arch.attention.kind, AttentionKind::Sliding) << id;
+      EXPECT_EQ(m->arch.attention.sliding_pattern, shape.period) << id;
+      EXPECT_EQ(m->arch.attention.global_head_dim, 512) << id;
+      EXPECT_FALSE(m->arch.attention.global_k_eq_v) << id;
+      EXPECT_EQ(m->arch.attention.kv_shared_layers, shape.kv_shared) << id;
+      EXPECT_EQ(m->arch.per_layer_width, 256) << id;
+      EXPECT_EQ(m->arch.intermediate_size, shape.ffn) << id;
+      EXPECT_EQ(m->arch.double_wide_mlp_layers, shape.double_wide ? shape.kv_shared : 0) << id;
+      for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{131072}}) {
+        for (const bool padded : {false, true}) {
+          KvCacheQuery q{ctx, 2, 512, kv_f16(), kv_f16(), 256};
+          q.v_rows_padded = padded;
+          EXPECT_EQ(kv_cache_bytes(m->arch, q), kv_cache_bytes(cat.arch, q)) << id << " " << ctx;
+        }
+      }
+    }
   }
 }
 

@@ -37,6 +37,7 @@ const std::map<std::string, std::string>& known_gaps() {
       // params is the card's rounded figure; a maintainer with the
       // safetensors header should replace it with the exact total.
       {"falcon-7b", "the card's rounded 7 B (6.92 B)"},
+      {"ernie-4.5-21b-a3b", "the card's rounded 21 B (the architecture counts 21.8 B)"},
       // BERT's position and token-type embeddings and its biases are not
       // architecture fields of the catalogue (1.0 %).
       {"bert-base-uncased", "position and token-type embeddings, biases"},

@@ -4,6 +4,7 @@
 
 #include "unit/model_file_writers.hpp"
 #include "willfit/core/precision.hpp"
+#include "willfit/inference/estimate.hpp"
 #include "willfit/inference/runtime.hpp"
 #include "willfit/models/gguf.hpp"
 
@@ -672,6 +673,62 @@ TEST(Gguf, TypeNames) {
   EXPECT_EQ(gguf_file_type_name(15), "Q4_K_M");
   EXPECT_EQ(gguf_file_type_name(38), "MXFP4_MOE");
   EXPECT_EQ(gguf_file_type_name(4), "");
+}
+
+}  // namespace
+}  // namespace willfit
+
+namespace willfit {
+namespace {
+
+// Whether the MLP is gated comes from the tensors llama.cpp creates, not the
+// architecture's name: gpt2.cpp, falcon.cpp, starcoder2.cpp and arcee.cpp
+// create ffn_up and ffn_down only; llama.cpp a ffn_gate beside them; phi3.cpp
+// one ffn_up of 2 n_ff (gate and up fused, LLM_FFN_SWIGLU).
+Model mlp_model(const std::string& arch, std::uint64_t up_width, bool gate) {
+  test::GgufWriter w;
+  w.str("general.architecture", arch);
+  w.u32(arch + ".block_count", 2);
+  w.u32(arch + ".embedding_length", 256);
+  w.u32(arch + ".feed_forward_length", 1024);
+  w.u32(arch + ".attention.head_count", 4);
+  w.tensor("token_embd.weight", {256, 256}, test::kQ8_0);
+  w.tensor("blk.0.ffn_up.weight", {256, up_width}, test::kQ8_0);
+  w.tensor("blk.0.ffn_down.weight", {1024, 256}, test::kQ8_0);
+  if (gate) {
+    w.tensor("blk.0.ffn_gate.weight", {256, 1024}, test::kQ8_0);
+  }
+  const std::string bytes = w.file();
+  auto r = read_gguf(bytes, bytes.size());
+  EXPECT_TRUE(r.ok() && r->file.has_value());
+  auto m = model_from_gguf(*r->file, "mlp.gguf");
+  EXPECT_TRUE(m.ok());
+  return m.ok() ? *m : Model{};
+}
+
+TEST(Gguf, GatedMlpIsReadFromTheTensors) {
+  for (const char* arch : {"gpt2", "falcon", "starcoder2", "arcee"}) {
+    EXPECT_FALSE(mlp_model(arch, 1024, false).arch.mlp_gated) << arch;
+  }
+  EXPECT_TRUE(mlp_model("llama", 1024, true).arch.mlp_gated);
+  EXPECT_TRUE(mlp_model("phi3", 2048, false).arch.mlp_gated);  // fused gate and up
+  // The tensors decide, whatever the name says.
+  EXPECT_TRUE(mlp_model("gpt2", 1024, true).arch.mlp_gated);
+  EXPECT_FALSE(mlp_model("llama", 1024, false).arch.mlp_gated);
+}
+
+// An ungated MLP holds fewer activations at its widest point (up and its
+// activation, not gate, up and their product): the compute buffer follows.
+TEST(Gguf, UngatedMlpReplaysAnUngatedGraph) {
+  InferenceQuery q;
+  q.precision = *parse_precision("q8_0");
+  q.runtime = Runtime::LlamaCpp;
+  q.flash_attention = FlashAttention::On;  // the MLP, not the scores, is the widest point
+  q.context = 512;
+  q.model = mlp_model("gpt2", 1024, false);
+  const Bytes ungated = estimate_inference(q).memory.compute;
+  q.model = mlp_model("gpt2", 1024, true);
+  EXPECT_LT(ungated, estimate_inference(q).memory.compute);
 }
 
 }  // namespace

@@ -168,6 +168,8 @@ TEST(NameMatching, LooseSpellingsFindTheSameModel) {
   EXPECT_EQ(model("Qwen/Qwen3.5-2B").id, "qwen3.5-2b");
   EXPECT_EQ(model("gemma4:26b").id, "gemma-4-26b-a4b");
   EXPECT_EQ(model("gemma4:31b").id, "gemma-4-31b");
+  EXPECT_EQ(model("gemma4:e2b").id, "gemma-4-e2b");
+  EXPECT_EQ(model("gemma4:e4b").id, "gemma-4-e4b");
   EXPECT_EQ(model("qwen3.6:35b").id, "qwen3.6-35b-a3b");
   EXPECT_EQ(model("qwen3.8:27b").id, "qwen3.8-27b");
   // Ollama names GLM-4.7-Flash without a size tag; its quantisation tags parse.

@@ -136,6 +136,9 @@ std::int64_t window_cells(const Architecture& a, const KvCacheQuery& q) {
 }
 
 Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
+  if (a.attention.no_kv_cache) {
+    return 0;  // encoders and diffusion LMs (Attention::no_kv_cache)
+  }
   const std::int64_t full_cells = pad_context(q.context, q.pad) * std::max(1, q.sequences);
   if (uses_mla(a)) {
     // One latent per token and attention layer; V is a view of K. A

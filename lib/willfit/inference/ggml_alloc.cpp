@@ -175,7 +175,21 @@
 //     (ffn_gate_up_exps, split by views), the per-expert output scale of
 //     build_lora_mm_id (repeated, rows picked, multiplied), the experts' sum
 //     post-normed and added to the MLP's. Checked against the live rows of
-//     both models (docs/live-llamacpp.md, fifth run).
+//     both models (docs/live-llamacpp.md, fifth run). E2B and E4B (node
+//     order and sizes from a GGML_SCHED_DEBUG=2 dump of Gemma-4-E2B): the
+//     per-layer rows ([ple x layers, tokens]) read right after the token
+//     embeddings and scaled through a reshape (a new tensor); at the end of
+//     each layer its output gated to ple values (GELU in place), times the
+//     layer's slice of the per-layer inputs (projected from the scaled
+//     embeddings, normed through a reshape, added to the rows, scaled, made
+//     contiguous after a permute, all where layer 0 first reads them; they
+//     live to the last layer), projected back, normed and added; V of its
+//     own RMS-normed (a new tensor); the layers from n_layer_kv_from_start
+//     on project Q alone and read an earlier layer's cache; E2B's last 20
+//     layers an MLP twice as wide. The two caches' build_attn expands K
+//     before V, and each cache's rotations (a quantised cache) are inputs
+//     read by every rotation of its layers, so freed after the last: with
+//     them every E2B row is exact.
 #include "willfit/inference/ggml_alloc.hpp"
 
 #include <algorithm>
@@ -353,25 +367,27 @@ class Builder {
  public:
   // A tensor of `values` F32 values computed from `src`; `inplace` lists the
   // sources its op may overwrite.
-  int op(std::int64_t values, std::vector<int> src, std::vector<int> inplace = {}) {
+  int op(std::int64_t values, SourceList src, SourceList inplace = {}) {
     GraphTensor t;
     t.bytes = 4 * values;
-    t.src = std::move(src);
-    t.inplace = std::move(inplace);
+    t.src = src;
+    t.inplace = inplace;
     return push(std::move(t));
   }
   // A tensor of `bytes` bytes (not F32: a copy in the K cache's type).
-  int bytes_op(std::int64_t bytes, std::vector<int> src) {
+  int bytes_op(std::int64_t bytes, SourceList src) {
     GraphTensor t;
     t.bytes = bytes;
-    t.src = std::move(src);
+    t.src = src;
     return push(std::move(t));
   }
   // An op that may run in place on its first source (same layout).
-  int same(int a, std::vector<int> more = {}) {
-    std::vector<int> src{a};
-    src.insert(src.end(), more.begin(), more.end());
-    return op(g_[static_cast<std::size_t>(a)].bytes / 4, std::move(src), {a});
+  int same(int a, SourceList more = {}) {
+    SourceList src{a};
+    for (const int m : more) {
+      src.push_back(m);
+    }
+    return op(g_[static_cast<std::size_t>(a)].bytes / 4, src, {a});
   }
   int view(int of) {
     GraphTensor t;
@@ -387,11 +403,12 @@ class Builder {
     return push(std::move(t));
   }
   // A node that writes into a buffer of its own (rows of the KV cache).
-  int external(std::vector<int> src) {
+  int external(SourceList src) {
     GraphTensor t;
-    t.src = std::move(src);
+    t.src = src;
     return push(std::move(t));
   }
+  void reserve(std::size_t tensors) { g_.reserve(tensors); }
   std::vector<GraphTensor> take() { return std::move(g_); }
   GraphTensor& at(int i) { return g_[static_cast<std::size_t>(i)]; }
 
@@ -407,6 +424,7 @@ class Builder {
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   Builder g;
+  g.reserve(static_cast<std::size_t>(std::max(s.layers, 1)) * 128 + 256);  // no regrowth copies
   const std::int64_t b = std::max<std::int64_t>(1, s.tokens);
   const std::int64_t e = s.hidden;
   const std::int64_t kvw_swa = std::int64_t{s.kv_heads} * s.head_dim;
@@ -444,30 +462,41 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     while (head % (2 * n) == 0) {
       n *= 2;
     }
-    g.input(4 * n * n);
+    return g.input(4 * n * n);
   };
-  if (s.rotate_k) {
+  const bool altup = s.altup > 1;
+  const bool ple_gemma4 = s.ple_width > 0 && !altup;
+  // Two caches: each cache's rotations are read where its first layer
+  // rotates Q (leaf order, below), by every rotation of its layers, and
+  // freed after the last (a GGML_SCHED_DEBUG=2 dump of Gemma-4-E2B); one
+  // cache: placed first and kept, as calibrated on the other models.
+  if (s.rotate_k && !two_caches) {
     k_rotation(global_head);
-    if (two_caches) {
-      k_rotation(s.head_dim);
-    }
   }
   const int tokens = g.input(4 * b);  // inp_tokens (I32)
   // inp_embd: build_inp_embd builds both the token path and an input of
   // ready embeddings, and ggml_build_forward_select keeps one; the other is
   // still a graph input, allocated and never read, so never freed.
-  g.input(4 * b * s.hidden);
-  const bool altup = s.altup > 1;
-  const int ple_tokens = altup ? g.input(4 * b) : -1;  // build_inp_per_layer's token ids
-  const int pos = g.input(4 * b);                      // inp_pos
-  if (s.rotate_v) {
-    for (int i = two_caches ? 2 : 1; i > 0; --i) {
-      g.input(4 * 64 * 64);
-    }
+  // Qwen3-VL's deepstack widens it to (1 + deepstack) hidden widths.
+  const std::int64_t embd_width = s.hidden * (1 + std::max(0, s.deepstack));
+  g.input(4 * b * embd_width);
+  // build_inp_per_layer's token ids (Gemma 3n, Gemma 4)
+  const int ple_tokens = s.ple_width > 0 ? g.input(4 * b) : -1;
+  const int pos = g.input(4 * b);  // inp_pos
+  if (s.rotate_v && !two_caches) {
+    g.input(4 * 64 * 64);
   }
   const std::int64_t mask_bytes = s.flash ? 2 : 4;
   // MLA caches K only (build_attn_inp_k): no V rows to write.
-  const auto cache_inputs = [&](std::int64_t cells, int& k, int& v, int& mask) {
+  int k_rot = -1;
+  int v_rot = -1;
+  int k_rot_swa = -1;
+  int v_rot_swa = -1;
+  const auto cache_inputs = [&](bool swa, std::int64_t cells, int& k, int& v, int& mask) {
+    if (two_caches) {
+      (swa ? k_rot_swa : k_rot) = s.rotate_k ? k_rotation(swa ? s.head_dim : global_head) : -1;
+      (swa ? v_rot_swa : v_rot) = s.rotate_v ? g.input(4 * 64 * 64) : -1;
+    }
     k = g.input(8 * b);
     v = s.mla_kv_lora > 0 ? -1 : g.input(s.flash ? 8 * b : 8 * b * v_rows);
     mask = g.input(mask_bytes * cells * b);
@@ -479,10 +508,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   int v_idxs_swa = -1;
   int mask_swa = -1;
   if (two_caches) {
-    cache_inputs(s.swa_cells, k_idxs_swa, v_idxs_swa, mask_swa);
-    cache_inputs(s.cells, k_idxs, v_idxs, mask_full);
+    cache_inputs(true, s.swa_cells, k_idxs_swa, v_idxs_swa, mask_swa);
+    cache_inputs(false, s.cells, k_idxs, v_idxs, mask_full);
   } else {  // one set of rows to write, the windowed mask after the full one
-    cache_inputs(s.cells, k_idxs, v_idxs, mask_full);
+    cache_inputs(false, s.cells, k_idxs, v_idxs, mask_full);
     k_idxs_swa = k_idxs;
     v_idxs_swa = v_idxs;
     mask_swa = windowed ? g.input(mask_bytes * s.swa_cells * b) : -1;
@@ -567,17 +596,47 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     read_conv_state(0);
   }
   int x = g.op(b * e, {tokens});  // token embeddings (get_rows of the embedding table)
+  // Deepstack (llama-graph.cpp build_inp_embd): the rows padded to the input
+  // width (ggml_pad), of which the layers read views: the first hidden
+  // width as their input, the (il + 1)-th added to layer il's output.
+  int deepstack_rows = -1;
+  if (s.deepstack > 0) {
+    deepstack_rows = g.op(b * embd_width, {x});
+    x = g.view(deepstack_rows);
+  }
   if (s.single_block) {
     read_conv_state(0);
   }
-  // Gemma 3n: the per-layer rows, the AltUp streams stacked.
+  // Per-layer inputs (Gemma 3n, Gemma 4): their rows read from the table
+  // ([ple x layers, tokens], scaled); Gemma 4 expands them right after the
+  // token embeddings and scales a reshape of them: a view, so a new tensor
+  // (ggml-alloc takes over only a parent it placed itself, never a view).
   const std::int64_t n_alt = std::max(1, s.altup);
   const std::int64_t ple_all = s.ple_width * s.layers;
-  int ple_rows = -1;
-  int inp_scaled = -1;
+  const auto per_layer_rows = [&] { return g.same(g.op(b * ple_all, {ple_tokens})); };
+  int ple_rows = ple_gemma4 ? g.op(b * ple_all, {g.view(g.op(b * ple_all, {ple_tokens}))}) : -1;
+  // Gemma 3n: the AltUp streams stacked. Gemma 4 projects the scaled
+  // embeddings (x, the first layer's input) to the per-layer inputs.
+  int inp_scaled = ple_gemma4 ? x : -1;
   int inp_per_layer = -1;
+  // The per-layer input of layer `il` applied to `gated` ([ple, tokens], the
+  // layer's output gated and activated): project_per_layer_inputs built where
+  // first read (the scaled embeddings projected to ple x layers, normed,
+  // added to the rows read, made contiguous after a permute; it lives to the
+  // last layer), this layer's slice multiplied in, projected back and normed.
+  const auto per_layer_input = [&](int gated) {
+    if (inp_per_layer < 0) {
+      int proj = g.same(g.op(b * ple_all, {inp_scaled}));  // per_layer_model_proj, scaled
+      // the norm of the reshape (Gemma 4: a new tensor), weight
+      proj = ple_gemma4 ? g.same(g.op(b * ple_all, {g.view(proj)})) : g.same(g.same(proj));
+      proj = g.same(g.op(b * ple_all, {proj, ple_rows}, {proj, ple_rows}));  // + rows, scaled
+      inp_per_layer = g.op(b * ple_all, {g.view(proj)});  // ggml_cont of the permute
+    }
+    gated = g.op(b * s.ple_width, {gated, g.view(inp_per_layer)}, {gated});
+    return g.same(g.same(g.op(b * e, {gated})));  // per_layer_proj, post norm, weight
+  };
   if (altup) {
-    ple_rows = g.same(g.op(b * ple_all, {ple_tokens}));  // get_rows, scaled
+    ple_rows = per_layer_rows();
     inp_scaled = g.same(x);
     const int rep = g.op(b * e * (n_alt - 1), {inp_scaled});          // ggml_repeat_4d
     const int proj = g.op(b * e * (n_alt - 1), {rep});                // altup_proj
@@ -608,6 +667,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // 3n's, a gated one or a plain one. `ffn_inp` is the un-normed input
   // (Gemma 4's experts and router norm it themselves).
   const auto mlp = [&](int ffn_inp, int ffn_norm, int il, bool moe_layer) {
+    // Gemma 4 E2B's last layers: twice as wide (use_double_wide_mlp)
+    const std::int64_t ffn = il >= s.layers - s.wide_ffn_layers ? 2 * s.ffn : s.ffn;
     if (moe_layer) {
       const std::int64_t k_used = std::max(1, s.experts_used);
       const std::int64_t fe = std::max<std::int64_t>(1, s.expert_ffn);
@@ -708,12 +769,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       return g.op(b * e, {g.op(b * s.ffn, {up, gate}, {up, gate})});
     }
     if (s.gated) {
-      const int gate = g.op(b * s.ffn, {ffn_norm});
-      const int up = g.op(b * s.ffn, {ffn_norm});
-      return g.op(b * e, {g.op(b * s.ffn, {gate, up})});
+      const int gate = g.op(b * ffn, {ffn_norm});
+      const int up = g.op(b * ffn, {ffn_norm});
+      return g.op(b * e, {g.op(b * ffn, {gate, up})});
     }
     // up, then its activation in place (GELU; Nemotron-H's ReLU and its square)
-    return g.op(b * e, {g.same(g.op(b * s.ffn, {ffn_norm}))});
+    return g.op(b * e, {g.same(g.op(b * ffn, {ffn_norm}))});
   };
   for (int il = 0; il < s.layers; ++il) {
     const bool last = il == s.layers - 1;
@@ -750,9 +811,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       }
       return t;
     };
-    const auto rotate = [&](int t, std::int64_t width) {
+    // Two caches: this layer's cache's rotation matrices are read.
+    const int k_rot_l = is_swa(il) ? k_rot_swa : k_rot;
+    const int v_rot_l = is_swa(il) ? v_rot_swa : v_rot;
+    const auto rotate = [&](int t, std::int64_t width, int matrix) {
       const int flat = g.view(t);
-      const int r = g.op(b * width, {flat});
+      const int r = matrix >= 0 ? g.op(b * width, {flat, matrix}) : g.op(b * width, {flat});
       return g.view(r);
     };
     int cur = 0;
@@ -905,28 +969,42 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         q = project(qw, s.rope);
       }
       if (s.rotate_k) {
-        q = rotate(q, qw);
+        q = rotate(q, qw, k_rot_l);
       }
       if (own_kv) {
         // K used as V (Gemma 4's global layers): one projection, read by
         // the K norm and by V's RMS norm (new tensors: K has two readers).
         const int k_raw = k_as_v ? g.op(b * kvw, {attn_norm}) : -1;
-        int v = k_as_v ? g.op(b * kvw, {g.view(k_raw)}) : project(kvw, false);
-        if (s.rotate_v) {
-          v = rotate(v, kvw);
-        }
+        const auto make_v = [&] {
+          // Gemma 4's V of its own is RMS-normed too (a view: a new tensor).
+          int v = k_as_v            ? g.op(b * kvw, {g.view(k_raw)})
+                  : windowed_global ? g.op(b * kvw, {project(kvw, false)})
+                                    : project(kvw, false);
+          return s.rotate_v ? rotate(v, kvw, v_rot_l) : v;
+        };
+        const auto make_k = [&] {
+          int k = 0;
+          if (k_as_v) {
+            k = g.op(b * kvw, {g.view(k_raw)});  // K norm
+            k = g.op(b * kvw, {k, pos}, {k});    // RoPE
+          } else if (s.gated_attention) {
+            const int k_norm = g.op(b * kvw, {g.view(g.op(b * kvw, {attn_norm}))});
+            k = g.op(b * kvw, {k_norm, pos}, {k_norm});  // RoPE
+          } else {
+            k = project(kvw, s.rope);
+          }
+          return s.rotate_k ? rotate(k, kvw, k_rot_l) : k;
+        };
+        // The two caches' build_attn (llm_graph_input_attn_kv_iswa) expands
+        // K before V; the one cache's V before K.
         int k = 0;
-        if (k_as_v) {
-          k = g.op(b * kvw, {g.view(k_raw)});  // K norm
-          k = g.op(b * kvw, {k, pos}, {k});    // RoPE
-        } else if (s.gated_attention) {
-          const int k_norm = g.op(b * kvw, {g.view(g.op(b * kvw, {attn_norm}))});
-          k = g.op(b * kvw, {k_norm, pos}, {k_norm});  // RoPE
+        int v = 0;
+        if (two_caches) {
+          k = make_k();
+          v = make_v();
         } else {
-          k = project(kvw, s.rope);
-        }
-        if (s.rotate_k) {
-          k = rotate(k, kvw);
+          v = make_v();
+          k = make_k();
         }
         g.external({g.view(k), windowed && !global ? k_idxs_swa : k_idxs});
         g.external({g.view(v), windowed && !global ? v_idxs_swa : v_idxs});
@@ -939,7 +1017,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         cur = g.view(g.op(b * qw, {qp, mask}));
         // Falcon-H1 rotates the output back after its mixer's scan.
         if (s.rotate_v && !mamba_beside) {
-          cur = rotate(cur, qw);
+          cur = rotate(cur, qw, v_rot_l);
         }
       } else {
         const int kq = g.same(g.op(b * cells * s.heads, {qp}), {mask});  // scores, softmax
@@ -973,7 +1051,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
                      {m2_x, dt, g.view(xbc), g.view(xbc), s_copy});
       g.external({g.view(m2_scan)});  // the new state written back
       if (s.flash && s.rotate_v) {
-        cur = rotate(cur, qw);
+        cur = rotate(cur, qw, v_rot_l);
       }
     }
     cur = g.op(b * e, {cur});  // output projection
@@ -1016,6 +1094,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     cur = mlp(ffn_inp, ffn_norm, il, moe_layer);
     if (!altup) {
       x = residual(ffn_inp, cur);
+      if (ple_gemma4) {  // gemma4.cpp: the per-layer input added to the layer's output
+        const int gated = g.same(g.op(b * s.ple_width, {x}));  // per_layer_inp_gate, GELU
+        x = g.op(b * e, {x, per_layer_input(gated)}, {x});
+      }
+      if (il < s.deepstack) {  // qwen3vl.cpp, qwen3vlmoe.cpp: deepstack_out
+        x = g.op(b * e, {x, g.view(deepstack_rows)}, {x});
+      }
       continue;
     }
     // post-FFW norm (in place), plus the attention + LAuReL sum; the streams
@@ -1028,16 +1113,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const int coefs = g.op(b * n_alt, {g.view(g.same(g.op(b * n_alt, {modal})))});  // + 1, cont
     int corrected = g.op(b * e * n_alt, {repeated, coefs}, {repeated});
     corrected = g.op(b * e * n_alt, {corrected, predictions}, {corrected, predictions});
-    int first = g.op(b * e, {g.view(corrected)});    // x correct_scale
-    first = g.same(g.op(b * s.ple_width, {first}));  // inp_gate, GELU
-    if (inp_per_layer < 0) {  // project_per_layer_inputs, built where first read
-      int proj = g.same(g.op(b * ple_all, {inp_scaled}));  // per_layer_model_proj, scaled
-      proj = g.same(g.same(proj));                         // norm of the reshape, weight
-      proj = g.same(g.op(b * ple_all, {proj, ple_rows}, {proj, ple_rows}));  // + rows, scaled
-      inp_per_layer = g.op(b * ple_all, {g.view(proj)});  // ggml_cont of the permute
-    }
-    first = g.op(b * s.ple_width, {first, g.view(inp_per_layer)}, {first});
-    first = g.same(g.same(g.op(b * e, {first})));  // proj, post norm
+    int first = g.op(b * e, {g.view(corrected)});                     // x correct_scale
+    first = per_layer_input(g.same(g.op(b * s.ple_width, {first})));  // inp_gate, GELU
     const int rest = g.op(b * e * (n_alt - 1), {g.view(corrected), first});
     x = g.op(b * e * n_alt, {g.view(corrected), rest});  // ggml_concat
   }

@@ -3,23 +3,58 @@
 // size llama.cpp's compute buffer. Pure: no I/O, no printing.
 #pragma once
 
+#include <array>
+#include <cassert>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace willfit {
 
+// The tensors one op reads: at most ggml's GGML_MAX_SRC (10), kept inline so
+// that a graph of a million tensors is not a million small heap blocks (the
+// replay runs once per answer, and `max`, grids and suggestions ask many).
+class SourceList {
+ public:
+  static constexpr std::size_t kCapacity = 10;  // ggml.h GGML_MAX_SRC
+  SourceList() = default;
+  SourceList(std::initializer_list<int> ids) {
+    for (const int i : ids) {
+      push_back(i);
+    }
+  }
+  SourceList(const std::vector<int>& ids) {  // NOLINT(google-explicit-constructor): as a brace list
+    for (const int i : ids) {
+      push_back(i);
+    }
+  }
+  void push_back(int i) {
+    assert(size_ < kCapacity);
+    ids_[size_++] = i;
+  }
+  [[nodiscard]] std::size_t size() const { return size_; }
+  [[nodiscard]] bool empty() const { return size_ == 0; }
+  [[nodiscard]] int operator[](std::size_t i) const { return ids_[i]; }
+  [[nodiscard]] const int* begin() const { return ids_.data(); }
+  [[nodiscard]] const int* end() const { return ids_.data() + size_; }
+
+ private:
+  std::array<int, kCapacity> ids_{};
+  std::size_t size_ = 0;
+};
+
 // One tensor of a graph, in the order the graph computes it. Only tensors the
 // allocator owns appear: weights and the KV cache live in buffers of their own
 // and are left out of `src`.
 struct GraphTensor {
   std::int64_t bytes = 0;  // 0 for a view
-  std::vector<int> src;    // earlier tensors it reads (indices into the graph)
+  SourceList src;          // earlier tensors it reads (indices into the graph)
   int view_of = -1;        // a view (reshape, permute, ...) of that tensor: no memory
   // The sources this op may overwrite in place (ggml_op_can_inplace and
   // ggml_are_same_layout), in source order.
-  std::vector<int> inplace;
+  SourceList inplace;
   bool input = false;   // ggml_set_input: allocated before the first node
   bool output = false;  // ggml_set_output: never freed, never overwritten
 };
@@ -107,6 +142,10 @@ struct LlamaGraphShape {
   std::int64_t ssm_heads = 0;
   std::int64_t ssm_groups = 0;
   bool rope = true;  // false: no RoPE in the attention layers (Jamba, Granite 4 H)
+  // Qwen3-VL deepstack (qwen3vl.cpp, qwen3vlmoe.cpp): the input embeddings
+  // are (1 + deepstack) hidden widths wide, and the first `deepstack` layers
+  // add a slice of them to their output. 0: none.
+  int deepstack = 0;
   // Routed experts on every moe_step-th layer ((il + 1) % moe_step == 0:
   // Jamba's odd layers), a dense MLP on the others.
   int moe_step = 1;
@@ -152,6 +191,12 @@ struct LlamaGraphShape {
   int global_kv_heads = 0;
   bool global_k_eq_v = false;
   bool moe_beside_mlp = false;
+  // Gemma 4 E2B/E4B: ple_width > 0 without AltUp builds gemma4.cpp's
+  // per-layer inputs (each layer's output gated to ple_width values, times
+  // its slice of the per-layer inputs, projected back and added); the layers
+  // from kv_layers on read an earlier layer's cache; the last
+  // wide_ffn_layers layers' MLP is 2 x ffn (use_double_wide_mlp).
+  int wide_ffn_layers = 0;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

@@ -432,6 +432,11 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const Architecture& a = in.q.model.arch;
   const std::int64_t tokens =
       std::max<std::int64_t>(1, std::min(in.q.ubatch, in.context * in.batch));
+  // Without a KV cache the attention reads the micro-batch alone
+  // (build_attn_inp_no_cache: a mask of tokens x tokens).
+  if (a.attention.no_kv_cache) {
+    cells = tokens;
+  }
   const double b = f(tokens);
   const double c = f(cells);
   const double e = f(a.hidden_size);
@@ -488,6 +493,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.k_value_bytes = in.k_type.bytes_per_element();
     }
     s.vocab = a.vocab_size;
+    s.deepstack = a.deepstack_layers;
     s.late_out_ids = a.attention.sinks;
     // Gemma 4 (gemma4.cpp), marked here by its global layers' own head width:
     // those layers at global_head_dim and global_kv_heads, K as V; the rows
@@ -500,6 +506,11 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.global_k_eq_v = a.attention.global_k_eq_v;
       s.out_ids_after_norm = true;
       s.moe_beside_mlp = s.experts > 0 && s.shared_ffn > 0;
+      // E2B/E4B: per-layer inputs, the last layers reading the cache of
+      // earlier ones, E2B's double-wide MLP there.
+      s.ple_width = a.per_layer_width;
+      s.kv_layers = a.attention.kv_shared_layers > 0 ? a.layers - a.attention.kv_shared_layers : 0;
+      s.wide_ffn_layers = a.double_wide_mlp_layers;
     }
     if (a.altup_inputs > 1 && a.per_layer_width > 0) {
       // Gemma 3n: AltUp streams, per-layer inputs, LAuReL, the shared-KV
@@ -720,6 +731,9 @@ namespace {
 std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes) {
   const Architecture& a = in.q.model.arch;
   const std::string seqs = in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "";
+  if (a.attention.no_kv_cache) {
+    return "none: an encoder or diffusion model holds no KV cache (llama.cpp create_memory)";
+  }
   if (uses_mla(a)) {
     return fmt::format(
         "{} layers x {} latent dims x {:g} bytes x {} tokens{}{} = {}", attention_layer_count(a),

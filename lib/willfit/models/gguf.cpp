@@ -670,6 +670,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     return make_error(
         "this GGUF is a vision projector (mmproj), not a language model: give the model's file");
   }
+  if (const std::string refused = refused_gguf_architecture(arch); !refused.empty()) {
+    return make_error(refused);
+  }
   const auto key = [&](const char* k) { return arch + "." + k; };
   const auto require = [&](const char* k) -> Expected<std::int64_t> {
     const auto v = meta_int(f, key(k));
@@ -959,6 +962,18 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       }
       a.attention.global_k_eq_v = has_k && !has_v;
     }
+    // use_double_wide_mlp (E2B): the converter lists feed_forward_length per
+    // layer, twice as wide on the KV-sharing layers; meta_int read the
+    // widest, the others are intermediate_size.
+    const GgufValue* ff = f.find(key("feed_forward_length"));
+    if (ff != nullptr && ff->kind == GgufValue::Kind::Array && !ff->numbers.empty()) {
+      const double narrow = *std::min_element(ff->numbers.begin(), ff->numbers.end());
+      if (narrow > 0) {
+        a.intermediate_size = static_cast<std::int64_t>(narrow);
+        a.double_wide_mlp_layers = static_cast<int>(std::min<std::int64_t>(
+            std::count(ff->numbers.begin(), ff->numbers.end(), 2 * narrow), a.layers));
+      }
+    }
   }
 
   // Vocabulary: the tokenizer's token list, else <arch>.vocab_size, else the
@@ -969,7 +984,27 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   bool shared_expert_tensors = false;
   bool expert_bias = false;        // exp_probs_b: the experts chosen by probs + a bias
   std::vector<int> router_layers;  // blk.N of each ffn_gate_inp.weight: the MoE layers
+  // Whether the MLP is gated, from its tensors rather than the architecture's
+  // name: a gated MLP (SwiGLU, GeGLU) has a gate projection beside up
+  // (blk.N.ffn_gate, ffn_gate_exps, ffn_gate_shexp, ffn_gate_up_exps) or
+  // gate and up fused in one ffn_up twice the MLP's width (phi3, glm4:
+  // build_ffn with LLM_FFN_SWIGLU and no gate tensor); an MLP of up and an
+  // activation alone (gpt2, falcon, starcoder2, arcee's ReLU^2) has neither.
+  bool ffn_up = false;
+  bool ffn_gate = false;
   for (const auto& t : f.tensors) {
+    if (t.name.starts_with("blk.")) {
+      const bool up = t.name.ends_with(".ffn_up.weight") ||
+                      t.name.ends_with(".ffn_up_exps.weight") ||
+                      t.name.ends_with(".ffn_up_shexp.weight");
+      ffn_up = ffn_up || up;
+      ffn_gate = ffn_gate || t.name.ends_with(".ffn_gate.weight") ||
+                 t.name.ends_with(".ffn_gate_exps.weight") ||
+                 t.name.ends_with(".ffn_gate_shexp.weight") ||
+                 t.name.ends_with(".ffn_gate_up_exps.weight") ||
+                 (up && a.intermediate_size > 0 && t.shape.size() >= 2 &&
+                  t.shape[1] == 2 * static_cast<std::uint64_t>(a.intermediate_size));
+    }
     if (t.name.find("_shexp") != std::string::npos) {
       shared_expert_tensors = true;
     }
@@ -1007,6 +1042,12 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.vocab_size = static_cast<std::int64_t>(embedding->shape[1]);
   }
   a.tied_embeddings = !has_output;
+  if (ffn_up && !ffn_gate) {
+    a.mlp_gated = false;
+  }
+  // Qwen3-VL's deepstack layers (qwen3vl.cpp, qwen3vlmoe.cpp: n_deepstack_layers).
+  a.deepstack_layers = static_cast<int>(
+      std::clamp<std::int64_t>(meta_int(f, key("n_deepstack_layers")).value_or(0), 0, 64));
 
   // Mixture of experts.
   const auto experts = meta_int(f, key("expert_count")).value_or(0);
@@ -1264,6 +1305,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     name_precision_from_tensors(m, f.params);
   }
 
+  a.attention.no_kv_cache = is_cache_free_gguf_architecture(arch);
   if (!is_known_gguf_architecture(arch)) {
     m.unchecked_architecture = fmt::format("'{}' (GGUF general.architecture)", arch);
   }

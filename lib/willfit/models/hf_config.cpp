@@ -57,6 +57,23 @@ std::optional<std::int64_t> get_int(const Json& j, std::initializer_list<const c
   return std::nullopt;
 }
 
+// get_int, or the first element of a per-layer list (Hunyuan-A13B's
+// moe_topk, moe_intermediate_size and num_shared_expert, one value a layer;
+// llama.cpp's converter, conversion/hunyuan.py, takes the first).
+std::optional<std::int64_t> get_int_or_first(const Json& j, std::initializer_list<const char*> keys,
+                                             std::int64_t hi = std::int64_t{1} << 40) {
+  for (const char* k : keys) {
+    const auto it = j.find(k);
+    if (it != j.end() && it->is_array() && !it->empty()) {
+      return get_int(Json{{"v", it->front()}}, {"v"}, hi);
+    }
+    if (const auto v = get_int(j, {k}, hi)) {
+      return v;
+    }
+  }
+  return std::nullopt;
+}
+
 std::string get_string(const Json& j, const char* key) {
   const auto it = j.find(key);
   return (it != j.end() && it->is_string()) ? it->get<std::string>() : "";
@@ -406,6 +423,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     }
   }
   const std::string type = to_lower(get_string(t, "model_type"));
+  if (const std::string refused = refused_config_model_type(type); !refused.empty()) {
+    return make_error(refused);
+  }
   Model m;
   Architecture& a = m.arch;
   // gpt-oss's learned attention sinks (modeling_gpt_oss.py self.sinks).
@@ -440,7 +460,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                                     .value_or(std::max<std::int64_t>(1, a.hidden_size / a.heads)));
   const bool two_matrix =
       one_of(type, {"gpt2", "bert", "roberta", "distilbert", "falcon", "gpt_neox", "gptj", "opt",
-                    "bloom", "gpt_bigcode", "phi", "starcoder2", "mpt", "nemotron", "nemotron_h"});
+                    "bloom", "gpt_bigcode", "phi", "starcoder2", "mpt", "nemotron", "nemotron_h",
+                    // AFM-4.5B: up, ReLU squared, down (modeling_arcee.py ArceeMLP;
+                    // llama.cpp arcee.cpp LLM_FFN_RELU_SQR with no gate)
+                    "arcee"});
   a.mlp_gated = !two_matrix;
   a.intermediate_size =
       // block_ff_dim: LFM2's original configs (configuration_lfm2.py reads it
@@ -512,23 +535,30 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // width intermediate_size.
   const auto dense_mlp = get_int(t, {"intermediate_size_mlp"}, 1 << 24);
   // Mixture of experts.
-  if (const auto experts =
-          get_int(t, {"num_local_experts", "num_experts", "n_routed_experts"}, 1 << 16);
+  // ERNIE 4.5 spells its experts moe_num_experts, moe_k and
+  // moe_num_shared_experts; Hunyuan-A13B moe_topk and num_shared_expert,
+  // per layer (configuration_ernie4_5_moe.py, configuration_hunyuan_v1_moe.py).
+  if (const auto experts = get_int_or_first(
+          t, {"num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"}, 1 << 16);
       experts && *experts > 1) {
     Moe moe;
     moe.experts = static_cast<int>(*experts);
-    moe.experts_per_token = static_cast<int>(
-        std::min<std::int64_t>(get_int(t,
-                                       {"num_experts_per_tok", "num_experts_per_token",
-                                        "experts_per_token", "moe_top_k", "top_k_experts"},
-                                       1 << 16)
-                                   .value_or(2),
-                               *experts));
+    moe.experts_per_token = static_cast<int>(std::min<std::int64_t>(
+        get_int_or_first(t,
+                         {"num_experts_per_tok", "num_experts_per_token", "experts_per_token",
+                          "moe_top_k", "top_k_experts", "moe_k", "moe_topk"},
+                         1 << 16)
+            .value_or(2),
+        *experts));
     moe.expert_intermediate_size =
-        get_int(t, {"moe_intermediate_size", "expert_intermediate_size"}, 1 << 24)
+        get_int_or_first(t, {"moe_intermediate_size", "expert_intermediate_size"}, 1 << 24)
             .value_or(config_intermediate);
-    moe.shared_experts = static_cast<int>(
-        get_int(t, {"n_shared_experts", "num_shared_experts"}, 1 << 10).value_or(0));
+    moe.shared_experts =
+        static_cast<int>(get_int_or_first(t,
+                                          {"n_shared_experts", "num_shared_experts",
+                                           "moe_num_shared_experts", "num_shared_expert"},
+                                          1 << 10)
+                             .value_or(0));
     // The shared experts' width counts in routed-expert widths, over a count
     // where both are given (Nemotron-H's MoE: one shared expert of 3712 beside
     // routed ones of 1856, moe_shared_expert_intermediate_size).
@@ -557,7 +587,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
           (config_intermediate + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size));
     }
     moe.first_dense_layers = static_cast<int>(std::min<std::int64_t>(
-        get_int(t, {"first_k_dense_replace", "first_k_dense", "num_dense_layers"}, 100000)
+        // ERNIE 4.5: moe_layer_start_index (llama.cpp leading_dense_block_count).
+        get_int(
+            t,
+            {"first_k_dense_replace", "first_k_dense", "num_dense_layers", "moe_layer_start_index"},
+            100000)
             .value_or(0),
         a.layers));
     // MiniMax-M3 marks each layer 0 (dense) or 1 (MoE) in moe_layer_freq;
@@ -576,12 +610,16 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     // Kimi Linear and K3 choose their experts by a sigmoid plus a
     // per-expert bias (e_score_correction_bias; llama.cpp kimi-linear.cpp
     // and kimi-k3.cpp load ffn_exp_probs_b on every MoE layer).
-    moe.selection_bias = type == "kimi_linear";
-    moe.layer_step = static_cast<int>(std::clamp<std::int64_t>(
-        get_int(t, {"interleave_moe_layer_step", "expert_layer_period", "decoder_sparse_step"},
-                100000)
-            .value_or(1),
-        1, a.layers));
+    // ERNIE 4.5's MoE layers always carry one (Ernie4_5_MoeStatics
+    // e_score_correction_bias, llama.cpp ernie4-5.cpp ffn_exp_probs_b).
+    moe.selection_bias = type == "kimi_linear" || type == "ernie4_5_moe";
+    moe.layer_step = static_cast<int>(
+        std::clamp<std::int64_t>(get_int(t,
+                                         {"interleave_moe_layer_step", "expert_layer_period",
+                                          "decoder_sparse_step", "moe_layer_interval"},
+                                         100000)
+                                     .value_or(1),
+                                 1, a.layers));
     a.moe = moe;
   }
   a.mtp_layers = static_cast<int>(std::min<std::int64_t>(
@@ -836,6 +874,12 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   a.laurel_rank = get_int(t, {"laurel_rank"}, 1 << 16).value_or(gemma3n ? 64 : 0);
   a.attention.kv_shared_layers = static_cast<int>(
       std::min<std::int64_t>(get_int(t, {"num_kv_shared_layers"}, 100000).value_or(0), a.layers));
+  // Gemma 4 E2B: the KV-sharing layers' MLP is twice intermediate_size
+  // (Gemma4TextConfig use_double_wide_mlp; llama.cpp conversion/gemma.py
+  // writes the widths per layer).
+  if (get_bool(t, "use_double_wide_mlp").value_or(false)) {
+    a.double_wide_mlp_layers = a.attention.kv_shared_layers;
+  }
 
   // Vision and audio encoders with their projectors (Qwen2.5-Omni nests
   // them in thinker_config).
@@ -855,6 +899,18 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       }
     }
   }
+
+  // Qwen3-VL's deepstack: the vision tower's features from these layers are
+  // added to the first text layers' outputs, and llama.cpp's input
+  // embeddings carry them (hparams n_embd_inp: n_embd x (1 + n)); the
+  // converter writes n_deepstack_layers from this list (conversion/qwen3vl.py).
+  if (const auto v = doc.find("vision_config"); v != doc.end() && v->is_object()) {
+    if (const auto it = v->find("deepstack_visual_indexes"); it != v->end() && it->is_array()) {
+      a.deepstack_layers = static_cast<int>(std::min<std::size_t>(it->size(), 64));
+    }
+  }
+
+  a.attention.no_kv_cache = is_cache_free_config_model_type(type);
 
   const ParamBreakdown p = count_params(a);
   m.params = p.total();

@@ -102,26 +102,33 @@ std::string_view to_string(AttentionKind kind) {
 // transformers model's configuration_*.py model_type.
 bool is_known_gguf_architecture(std::string_view arch) {
   static constexpr auto kKnown = std::to_array<std::string_view>(
-      {"bert",       "command-r",  "cohere2",     "deepseek",   "deepseek2",     "deepseek32",
-       "exaone",     "exaone4",    "falcon",      "falcon-h1",  "gemma",         "gemma2",
-       "gemma3",     "gemma3n",    "gemma4",      "glm-dsa",    "glm4",          "glm4moe",
-       "gpt-oss",    "gpt2",       "granite",     "granitemoe", "granitehybrid", "internlm2",
-       "jamba",      "kimi-k3",    "kimi-linear", "lfm2",       "lfm2moe",       "llama",
-       "llama4",     "minimax-m2", "minimax-m3",  "mistral3",   "mistral4",      "mllama",
-       "nemotron_h", "olmo2",      "phi2",        "phi3",       "qwen2",         "qwen2moe",
-       "qwen2vl",    "qwen3",      "qwen35",      "qwen35moe",  "qwen3moe",      "qwen3next",
-       "smollm3",    "stablelm",   "starcoder2"});
+      {"bert", "command-r", "cohere2", "deepseek", "deepseek2", "deepseek32", "exaone", "exaone4",
+       "falcon", "falcon-h1", "gemma", "gemma2", "gemma3", "gemma3n", "gemma4", "glm4", "glm4moe",
+       "gpt-oss", "gpt2", "granite", "granitemoe", "granitehybrid", "internlm2", "jamba", "kimi-k3",
+       "kimi-linear", "lfm2", "lfm2moe", "llama", "llama4", "minimax-m2", "mistral3", "mllama",
+       "nemotron_h", "olmo2", "phi2", "phi3", "qwen2", "qwen2moe", "qwen2vl", "qwen3", "qwen35",
+       "qwen35moe", "qwen3moe", "qwen3next", "smollm3", "stablelm", "starcoder2",
+       // issue 18 (tests/unit/test_new_architectures.cpp)
+       "olmoe", "ernie4_5-moe", "seed_oss", "hunyuan-moe", "arcee", "qwen3vl", "qwen3vlmoe",
+       "nemotron_h_moe",
+       // the 2026 architectures of issue 18 (tests/unit/test_architectures_2026.cpp)
+       "glm-dsa", "mistral4", "minimax-m3",
+       // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
+       "llada", "dream"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
 bool is_known_config_model_type(std::string_view model_type) {
-  static constexpr auto kKnown = std::to_array<std::string_view>({"bert",
+  static constexpr auto kKnown = std::to_array<std::string_view>({"arcee",
+                                                                  "bert",
                                                                   "cohere",
                                                                   "cohere2",
                                                                   "deepseek_v2",
                                                                   "deepseek_v3",
                                                                   "deepseek_v32",
                                                                   "distilbert",
+                                                                  "dream",
+                                                                  "ernie4_5_moe",
                                                                   "exaone",
                                                                   "exaone4",
                                                                   "falcon",
@@ -131,9 +138,9 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "gemma3",
                                                                   "gemma3_text",
                                                                   "gemma3n",
+                                                                  "gemma3n_text",
                                                                   "gemma4",
                                                                   "gemma4_text",
-                                                                  "gemma3n_text",
                                                                   "glm4",
                                                                   "glm4_moe",
                                                                   "glm_moe_dsa",
@@ -142,6 +149,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "granite",
                                                                   "granitemoe",
                                                                   "granitemoehybrid",
+                                                                  "hunyuan_v1_moe",
                                                                   "internlm2",
                                                                   "jamba",
                                                                   "kimi_k2",
@@ -149,6 +157,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "kimi_linear",
                                                                   "lfm2",
                                                                   "lfm2_moe",
+                                                                  "llada",
                                                                   "llama",
                                                                   "llama4",
                                                                   "llama4_text",
@@ -163,6 +172,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "mllama",
                                                                   "nemotron_h",
                                                                   "olmo2",
+                                                                  "olmoe",
                                                                   "phi",
                                                                   "phi3",
                                                                   "qwen2",
@@ -171,17 +181,75 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "qwen2_moe",
                                                                   "qwen2_vl",
                                                                   "qwen3",
-                                                                  "qwen3_moe",
-                                                                  "qwen3_next",
                                                                   "qwen3_5",
-                                                                  "qwen3_5_text",
                                                                   "qwen3_5_moe",
                                                                   "qwen3_5_moe_text",
+                                                                  "qwen3_5_text",
+                                                                  "qwen3_moe",
+                                                                  "qwen3_next",
+                                                                  "qwen3_vl",
+                                                                  "qwen3_vl_moe",
+                                                                  "qwen3_vl_moe_text",
+                                                                  "qwen3_vl_text",
                                                                   "roberta",
+                                                                  "seed_oss",
                                                                   "smollm3",
                                                                   "stablelm",
                                                                   "starcoder2"});
   return std::find(kKnown.begin(), kKnown.end(), model_type) != kKnown.end();
+}
+
+// llama.cpp src/llama-model.cpp create_memory at 80fb11ac: these
+// architectures get no memory (res = nullptr). Transformers' names for the
+// same models: the BERT family's model_type values, LLaDA's "llada" and
+// Dream's "dream" (their configuration_*.py, remote code).
+bool is_cache_free_gguf_architecture(std::string_view arch) {
+  static constexpr auto kCacheFree = std::to_array<std::string_view>(
+      {"bert", "jina-bert-v2", "jina-bert-v3", "nomic-bert", "nomic-bert-moe", "neo-bert",
+       "eurobert", "modern-bert", "gemma-embedding", "wavtokenizer-dec", "dream", "llada",
+       "llada-moe", "rnd1"});
+  return std::find(kCacheFree.begin(), kCacheFree.end(), arch) != kCacheFree.end();
+}
+
+bool is_cache_free_config_model_type(std::string_view model_type) {
+  static constexpr auto kCacheFree = std::to_array<std::string_view>(
+      {"bert", "roberta", "distilbert", "xlm-roberta", "modernbert", "nomic_bert", "neobert",
+       "eurobert", "llada", "llada_moe", "dream"});
+  return std::find(kCacheFree.begin(), kCacheFree.end(), model_type) != kCacheFree.end();
+}
+
+namespace {
+
+std::string recurrent_refusal(std::string_view name, std::string_view where,
+                              std::string_view family) {
+  return fmt::format(
+      "'{}' ({}) is a purely recurrent {} model: its memory is a per-sequence state, not a KV "
+      "cache, and willfit cannot size its blocks",
+      name, where, family);
+}
+
+}  // namespace
+
+// llama.cpp LLM_ARCH_NAMES (src/llama-arch.cpp at 80fb11ac) and
+// transformers' model_type values of the same models.
+std::string refused_gguf_architecture(std::string_view arch) {
+  if (arch == "mamba" || arch == "mamba2") {
+    return recurrent_refusal(arch, "GGUF general.architecture", "state-space (Mamba)");
+  }
+  if (arch == "rwkv6" || arch == "rwkv6qwen2" || arch == "rwkv7" || arch == "arwkv7") {
+    return recurrent_refusal(arch, "GGUF general.architecture", "RWKV");
+  }
+  return "";
+}
+
+std::string refused_config_model_type(std::string_view model_type) {
+  if (model_type == "mamba" || model_type == "mamba2") {
+    return recurrent_refusal(model_type, "config.json model_type", "state-space (Mamba)");
+  }
+  if (model_type == "rwkv" || model_type == "rwkv7") {
+    return recurrent_refusal(model_type, "config.json model_type", "RWKV");
+  }
+  return "";
 }
 
 std::string unchecked_architecture_warning(const Model& model) {
@@ -441,6 +509,11 @@ std::int64_t altup_laurel_params(const Architecture& a) {
 
 }  // namespace
 
+std::int64_t mlp_width(const Architecture& a, int layer) {
+  return layer >= a.layers - a.double_wide_mlp_layers ? 2 * a.intermediate_size
+                                                      : a.intermediate_size;
+}
+
 ParamBreakdown count_params(const Architecture& a) {
   ParamBreakdown p;
   p.embedding = a.vocab_size * a.hidden_size + a.per_layer_vocab * a.per_layer_width * a.layers;
@@ -481,7 +554,8 @@ ParamBreakdown count_params(const Architecture& a) {
     p.mtp = std::int64_t{a.mtp_layers} *
             (attention + routed * m.experts + shared + router + 2 * a.hidden_size * a.hidden_size);
   } else {
-    p.mlp = dense * mlp_layers;
+    // Gemma 4 E2B's double-wide layers hold a second dense MLP's worth each.
+    p.mlp = dense * (mlp_layers + std::clamp(a.double_wide_mlp_layers, 0, mlp_layers));
     p.mlp_active = p.mlp;
     p.mtp = std::int64_t{a.mtp_layers} * (attention + dense + 2 * a.hidden_size * a.hidden_size);
   }
@@ -539,6 +613,10 @@ std::string describe_shape(const Model& m) {
       s = "full attention on every layer";
       break;
   }
+  if (at.no_kv_cache) {
+    s += "; no KV cache: an encoder or diffusion model attends over the whole input each step, "
+         "and llama.cpp allocates no cache for it";
+  }
   if (m.is_moe()) {
     s += fmt::format(
         "; {} experts, {} per token{}, all resident in memory", a.moe->experts,
@@ -550,6 +628,10 @@ std::string describe_shape(const Model& m) {
   }
   if (a.attention.kv_shared_layers > 0) {
     s += fmt::format("; the last {} layers reuse earlier layers' KV", a.attention.kv_shared_layers);
+  }
+  if (a.double_wide_mlp_layers > 0) {
+    s += fmt::format("; the last {} layers' MLP twice as wide ({})", a.double_wide_mlp_layers,
+                     2 * a.intermediate_size);
   }
   if (a.per_layer_width > 0) {
     s += fmt::format("; per-layer embeddings of {} x {} layers x {}", a.per_layer_vocab, a.layers,

@@ -119,6 +119,12 @@ struct Attention {
   int global_head_dim = 0;
   int global_kv_heads = 0;
   bool global_k_eq_v = false;
+  // No KV cache at all: encoders (bert and kin, gemma-embedding) attend over
+  // the whole input at once, and diffusion LMs (llada, llada-moe, dream,
+  // rnd1) re-read the whole sequence each step; llama.cpp creates no memory
+  // for them (llama-model.cpp create_memory: res = nullptr), and their graph
+  // attends over the micro-batch alone (build_attn_inp_no_cache).
+  bool no_kv_cache = false;
 };
 
 struct Moe {
@@ -172,7 +178,19 @@ struct Architecture {
   // LAuReL: rank of each layer's low-rank residual (0 = none).
   int altup_inputs = 0;
   std::int64_t laurel_rank = 0;
+  // Gemma 4 E2B (config.json use_double_wide_mlp; a GGUF's per-layer
+  // feed_forward_length): the last double_wide_mlp_layers layers, those
+  // reading earlier layers' KV, have an MLP of 2 x intermediate_size.
+  int double_wide_mlp_layers = 0;
+  // Qwen3-VL deepstack (GGUF n_deepstack_layers, config.json
+  // vision_config.deepstack_visual_indexes): the first n layers add a slice
+  // of input embeddings n + 1 hidden widths wide; no weights of their own.
+  int deepstack_layers = 0;
 };
+
+// The dense MLP width of layer `layer` (intermediate_size, doubled on the
+// last double_wide_mlp_layers layers).
+std::int64_t mlp_width(const Architecture& arch, int layer);
 
 // What one layer holds. Dense models: attention and MLP everywhere. Hybrid
 // models spread their kinds of layers evenly over the depth when only counts
@@ -332,7 +350,7 @@ struct Model {
   std::optional<ModelOrigin> origin;  // set by app/ when it resolves MODEL
   // A reader's architecture name that willfit has no test or catalogue
   // family for (a GGUF general.architecture "deepseek4", a config.json
-  // model_type "rwkv7"): the shape was read from the generic keys
+  // model_type "minimax"): the shape was read from the generic keys
   // only. Empty for known architectures, the catalogue and bare sizes.
   std::string unchecked_architecture;
   [[nodiscard]] bool assumed() const { return source == FactSource::Assumed; }
@@ -349,6 +367,18 @@ ParamBreakdown count_params(const Architecture& arch);
 // own (recurrent or compressed attention, per-layer weights) would be missed.
 bool is_known_gguf_architecture(std::string_view arch);
 bool is_known_config_model_type(std::string_view model_type);
+
+// Architectures that hold no KV cache (Attention::no_kv_cache), by their
+// llama.cpp and transformers names.
+bool is_cache_free_gguf_architecture(std::string_view arch);
+bool is_cache_free_config_model_type(std::string_view model_type);
+
+// Purely recurrent architectures willfit cannot size (Mamba, Mamba-2, the
+// RWKV family): their state, not a KV cache, is the memory that grows with
+// the batch, and their blocks are not built from the shared keys. A reason
+// in words for an error, "" for any other name.
+std::string refused_gguf_architecture(std::string_view arch);
+std::string refused_config_model_type(std::string_view model_type);
 
 // The warning for Model::unchecked_architecture ("" when it is empty).
 std::string unchecked_architecture_warning(const Model& model);

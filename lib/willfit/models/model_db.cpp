@@ -308,6 +308,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   m.id = to_lower(r.string("id"));
   m.name = r.string("name", m.id);
   m.family = r.string("family", m.id);
+  // An encoder or diffusion family (BERT) holds no KV cache, as from its
+  // config.json (Attention::no_kv_cache).
+  a.attention.no_kv_cache = is_cache_free_config_model_type(m.family);
   e.aliases = r.strings("aliases");
   m.params = r.integer("params", 1, kMaxParams);
   m.active_params = r.integer("active_params", 1, kMaxParams, m.params);
@@ -331,6 +334,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       r.integer("per_layer_vocab", 0, kMaxVocab, a.per_layer_width > 0 ? a.vocab_size : 0);
   a.altup_inputs = static_cast<int>(r.integer("altup_inputs", 0, 64, 0));
   a.laurel_rank = r.integer("laurel_rank", 0, kMaxWidth, 0);
+  a.double_wide_mlp_layers = static_cast<int>(r.integer("double_wide_mlp_layers", 0, a.layers, 0));
   // Written by the defaults work; read so a wrong type is caught, not used here.
   (void)r.string("published_precision", "");
   (void)r.string("published_precision_source", "");

@@ -718,11 +718,11 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
                    weight(Cat::FfnDown, s, e, i);
       }
     } else if (a.mlp_gated) {
-      const std::int64_t ff = a.intermediate_size;
+      const std::int64_t ff = mlp_width(a, i);  // Gemma 4 E2B's double-wide layers
       l.bytes += weight(Cat::FfnGate, e, ff, i) + weight(Cat::FfnUp, e, ff, i) +
                  weight(Cat::FfnDown, ff, e, i);
     } else {
-      const std::int64_t ff = a.intermediate_size;
+      const std::int64_t ff = mlp_width(a, i);
       l.bytes += weight(Cat::FfnUp, e, ff, i) + f32(ff) + weight(Cat::FfnDown, ff, e, i) + f32(e);
     }
     return l;
@@ -748,7 +748,8 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     // A global layer of a sliding model can differ in shape (Gemma 4).
     const std::uint64_t kinds =
         std::uint64_t{roles.attention} << 26 | std::uint64_t{roles.recurrent} << 27 |
-        std::uint64_t{roles.mlp} << 28 | std::uint64_t{is_global_layer(a, i)} << 29;
+        std::uint64_t{roles.mlp} << 28 | std::uint64_t{is_global_layer(a, i)} << 29 |
+        std::uint64_t{mlp_width(a, i) != a.intermediate_size} << 30;
     const std::uint64_t key =
         (in_step ? counter_class(i) | std::uint64_t{1} << 25 | kinds
                  : counter_class(i) | counter_class(r.i_attn_v) << 6 |

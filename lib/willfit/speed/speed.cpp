@@ -562,7 +562,8 @@ SpeedEstimate estimate_speed(const SpeedQuery& q) {
   }
   if (prefill_s > 0) {
     prefill_s +=
-        ubatches * all_reduce_s(static_cast<double>(std::min<std::int64_t>(q.context, q.ubatch)), 0) +
+        ubatches *
+            all_reduce_s(static_cast<double>(std::min<std::int64_t>(q.context, q.ubatch)), 0) +
         all_reduce_s(0, 1);  // the prompt's last token's logits, once
     r.prefill_tokens_per_s = n / prefill_s;
     r.time_to_first_token_s = prefill_s;
@@ -770,7 +771,11 @@ SpeedEstimate estimate_speed(const InferenceQuery& q, const Estimate& e,
   SpeedEstimate r = estimate_speed(*s);
   r.batch_requested = std::max(1, q.batch);
   r.tensor_parallel = std::max(1, s->tensor_parallel.devices);
-  r.engine = e.runtime == Runtime::Vllm ? "vLLM" : "llama.cpp-style";
+  r.engine = e.runtime == Runtime::Vllm ? "vLLM estimate"
+             : e.runtime == Runtime::Transformers
+                 ? "transformers, at llama.cpp's measured efficiencies"
+             : e.runtime == Runtime::Mlx ? "MLX, at llama.cpp's measured efficiencies"
+                                         : "llama.cpp-style estimate";
   const RunsAnyway runs = runs_anyway(q, e);
   const auto& devices = q.devices.devices;
   if (runs.ram) {

@@ -148,9 +148,12 @@ struct SpeedEstimate {
   // cache (the engine serves `batch` sequences at once, not `batch_requested`).
   std::optional<Bytes> ram_assumed_bytes;
   int batch_requested = 1;
-  std::string engine = "llama.cpp-style";  // whose efficiencies: "vLLM" or "llama.cpp-style"
-  int tensor_parallel = 1;                 // devices splitting every layer (vLLM, --split tensor)
-  double routing_s = 0;  // MoE: time a token spends on routing's extra graph nodes (all tiers)
+  // Whose efficiencies, as the text header names them: "vLLM estimate",
+  // "llama.cpp-style estimate" (llama.cpp, Ollama), or for transformers,
+  // which has no measured efficiencies of its own here, llama.cpp's.
+  std::string engine = "llama.cpp-style estimate";
+  int tensor_parallel = 1;  // devices splitting every layer (vLLM, --split tensor)
+  double routing_s = 0;     // MoE: time a token spends on routing's extra graph nodes (all tiers)
   std::vector<SpeedTier> tiers;
   std::vector<std::string> notes;  // what was assumed, for the user
 };

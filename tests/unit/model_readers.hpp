@@ -1,0 +1,42 @@
+// Test helpers: a Model read from a config.json written in a test or from a
+// GgufWriter's file, failing the test (not aborting) when the reader refuses.
+// For tests only; no assertions beyond the reader's success.
+#pragma once
+
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "unit/model_file_writers.hpp"
+#include "willfit/models/gguf.hpp"
+#include "willfit/models/hf_config.hpp"
+#include "willfit/models/model.hpp"
+
+namespace willfit::test {
+
+inline Model from_config(const nlohmann::json& j) {
+  auto m = model_from_hf_config(j.dump(), "test");
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
+  return m.ok() ? *m : Model{};
+}
+
+inline Model from_gguf(const GgufWriter& w) {
+  const std::string bytes = w.file();
+  auto r = read_gguf(bytes, bytes.size());
+  EXPECT_TRUE(r.ok() && r->file.has_value());
+  if (!r.ok() || !r->file.has_value()) {
+    return Model{};
+  }
+  auto m = model_from_gguf(*r->file, "test.gguf");
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
+  return m.ok() ? *m : Model{};
+}
+
+// |a - b| / b.
+inline double rel(double a, double b) {
+  return std::abs(a - b) / b;
+}
+
+}  // namespace willfit::test

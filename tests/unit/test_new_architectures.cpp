@@ -1,0 +1,396 @@
+// The architectures of issue 18's second round, each read two ways: from a
+// config.json written here with the model's published values (the test names
+// where they come from) and from a GGUF header with the keys llama.cpp's
+// converter writes for it (conversion/*.py at 80fb11ac). Both must give the
+// same KV cache and the same replayed compute buffer; the counted parameters
+// are checked against the model card's total where the card gives one.
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "unit/catalogue_model.hpp"
+#include "unit/model_file_writers.hpp"
+#include "unit/model_readers.hpp"
+#include "willfit/core/precision.hpp"
+#include "willfit/inference/estimate.hpp"
+#include "willfit/models/gguf.hpp"
+#include "willfit/models/hf_config.hpp"
+#include "willfit/models/model.hpp"
+
+namespace willfit {
+namespace {
+
+using Json = nlohmann::json;
+
+using test::from_config;
+using test::from_gguf;
+using test::rel;
+
+Estimate llama_estimate(const Model& m, std::int64_t ctx) {
+  InferenceQuery q;
+  q.model = m;
+  q.precision = *parse_precision("q4_k_m");
+  q.runtime = Runtime::LlamaCpp;
+  q.context = ctx;
+  return estimate_inference(q);
+}
+
+// The two readings agree on what sizes memory: KV cache and compute buffer
+// at a short and a long context, the MoE layout and whether the MLP is gated.
+void expect_same_estimate(const Model& cfg, const Model& file) {
+  EXPECT_TRUE(cfg.unchecked_architecture.empty()) << cfg.unchecked_architecture;
+  EXPECT_TRUE(file.unchecked_architecture.empty()) << file.unchecked_architecture;
+  EXPECT_EQ(cfg.arch.mlp_gated, file.arch.mlp_gated);
+  EXPECT_EQ(cfg.arch.deepstack_layers, file.arch.deepstack_layers);
+  ASSERT_EQ(cfg.arch.moe.has_value(), file.arch.moe.has_value());
+  if (cfg.arch.moe) {
+    EXPECT_EQ(cfg.arch.moe->experts, file.arch.moe->experts);
+    EXPECT_EQ(cfg.arch.moe->experts_per_token, file.arch.moe->experts_per_token);
+    EXPECT_EQ(cfg.arch.moe->shared_experts, file.arch.moe->shared_experts);
+    EXPECT_EQ(cfg.arch.moe->expert_intermediate_size, file.arch.moe->expert_intermediate_size);
+    EXPECT_EQ(cfg.arch.moe->first_dense_layers, file.arch.moe->first_dense_layers);
+    EXPECT_EQ(cfg.arch.moe->layer_step, file.arch.moe->layer_step);
+    EXPECT_EQ(cfg.arch.moe->selection_bias, file.arch.moe->selection_bias);
+  }
+  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{32768}}) {
+    const Estimate c = llama_estimate(cfg, ctx);
+    const Estimate g = llama_estimate(file, ctx);
+    EXPECT_GT(c.memory.kv_cache, 0) << ctx;
+    EXPECT_EQ(c.memory.kv_cache, g.memory.kv_cache) << ctx;
+    EXPECT_EQ(c.memory.compute, g.memory.compute) << ctx;
+  }
+}
+
+// A GGUF header of the keys every architecture shares, as the converter
+// writes them; the caller adds its architecture's own keys and tensors.
+struct Shape {
+  std::string arch;
+  std::uint32_t layers = 0;
+  std::uint32_t hidden = 0;
+  std::uint32_t ffn = 0;
+  std::uint32_t heads = 0;
+  std::uint32_t kv_heads = 0;
+  std::uint32_t head_dim = 0;
+  std::uint32_t vocab = 0;
+  std::uint32_t context = 0;
+  bool tied = false;
+};
+
+test::GgufWriter gguf(const Shape& s) {
+  test::GgufWriter w;
+  const auto k = [&](const char* key) { return s.arch + "." + key; };
+  w.str("general.architecture", s.arch);
+  w.u32(k("block_count"), s.layers);
+  w.u32(k("embedding_length"), s.hidden);
+  w.u32(k("feed_forward_length"), s.ffn);
+  w.u32(k("attention.head_count"), s.heads);
+  w.u32(k("attention.head_count_kv"), s.kv_heads);
+  w.u32(k("attention.key_length"), s.head_dim);
+  w.u32(k("attention.value_length"), s.head_dim);
+  w.u32(k("context_length"), s.context);
+  w.u32(k("vocab_size"), s.vocab);
+  w.tensor("token_embd.weight", {s.hidden, 256}, test::kQ8_0);
+  if (!s.tied) {
+    w.tensor("output.weight", {s.hidden, 256}, test::kQ8_0);
+  }
+  return w;
+}
+
+// allenai/OLMoE-1B-7B-0924 config.json (as transcribed in public adapters of
+// it): 16 layers of 64 experts, 8 used, each 1024 wide; full multi-head
+// attention with Q and K norms over the whole width (olmoe.cpp).
+Json olmoe_config() {
+  return {{"model_type", "olmoe"},
+          {"hidden_size", 2048},
+          {"intermediate_size", 1024},
+          {"num_hidden_layers", 16},
+          {"num_attention_heads", 16},
+          {"num_key_value_heads", 16},
+          {"num_experts", 64},
+          {"num_experts_per_tok", 8},
+          {"vocab_size", 50304},
+          {"max_position_embeddings", 4096},
+          {"tie_word_embeddings", false},
+          {"norm_topk_prob", false}};
+}
+
+TEST(NewArchitectures, OlmoeConfigAndGgufAgree) {
+  // conversion/olmo.py: expert_count, expert_used_count; feed_forward_length
+  // is the experts' width (olmoe.cpp creates ffn_*_exps of n_ff).
+  test::GgufWriter w = gguf({"olmoe", 16, 2048, 1024, 16, 16, 128, 50304, 4096, false});
+  w.u32("olmoe.expert_count", 64);
+  w.u32("olmoe.expert_used_count", 8);
+  w.tensor("blk.0.ffn_gate_exps.weight", {2048, 1024, 64}, test::kQ8_0);
+  w.tensor("blk.0.ffn_up_exps.weight", {2048, 1024, 64}, test::kQ8_0);
+  w.tensor("blk.0.ffn_gate_inp.weight", {2048, 64}, test::kF32);
+  const Model cfg = from_config(olmoe_config());
+  expect_same_estimate(cfg, from_gguf(w));
+  // The paper and card: 6.9 B total, 1.3 B active (OLMoE: Open
+  // Mixture-of-Experts Language Models, table 1; "1B active, 7B total").
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 6.9e9), 0.01) << cfg.params;
+  EXPECT_LT(rel(static_cast<double>(cfg.active_params), 1.3e9), 0.03) << cfg.active_params;
+}
+
+// baidu/ERNIE-4.5-21B-A3B-PT config.json (as repeated in public test
+// fixtures of it): the first layer dense (moe_layer_start_index 1), then 64
+// experts of 1536, 6 used, and two shared experts on every layer.
+Json ernie_config() {
+  return {{"model_type", "ernie4_5_moe"},
+          {"hidden_size", 2560},
+          {"intermediate_size", 12288},
+          {"moe_intermediate_size", 1536},
+          {"num_hidden_layers", 28},
+          {"num_attention_heads", 20},
+          {"num_key_value_heads", 4},
+          {"head_dim", 128},
+          {"moe_num_experts", 64},
+          {"moe_num_shared_experts", 2},
+          {"moe_k", 6},
+          {"moe_layer_start_index", 1},
+          {"moe_layer_end_index", 27},
+          {"moe_layer_interval", 1},
+          {"vocab_size", 103424},
+          {"max_position_embeddings", 131072},
+          {"tie_word_embeddings", true}};
+}
+
+TEST(NewArchitectures, ErnieMoeLeadingDenseLayerAndSharedExperts) {
+  // conversion/ernie.py Ernie4_5MoeModel: expert_shared_count 2 and the
+  // shared experts' width intermediate_size / num_key_value_heads (3072, two
+  // experts' widths); leading_dense_block_count from moe_layer_start_index,
+  // interleave_moe_layer_step from moe_layer_interval; the expert bias
+  // (moe_statics.e_score_correction_bias) as blk.N.exp_probs_b.
+  test::GgufWriter w = gguf({"ernie4_5-moe", 28, 2560, 12288, 20, 4, 128, 103424, 131072, true});
+  w.u32("ernie4_5-moe.expert_count", 64);
+  w.u32("ernie4_5-moe.expert_used_count", 6);
+  w.u32("ernie4_5-moe.expert_feed_forward_length", 1536);
+  w.u32("ernie4_5-moe.expert_shared_count", 2);
+  w.u32("ernie4_5-moe.expert_shared_feed_forward_length", 3072);
+  w.u32("ernie4_5-moe.leading_dense_block_count", 1);
+  w.u32("ernie4_5-moe.interleave_moe_layer_step", 1);
+  w.tensor("blk.0.ffn_gate.weight", {2560, 12288}, test::kQ8_0);
+  w.tensor("blk.0.ffn_up.weight", {2560, 12288}, test::kQ8_0);
+  w.tensor("blk.1.exp_probs_b.bias", {64}, test::kF32);
+  const Model cfg = from_config(ernie_config());
+  const Model file = from_gguf(w);
+  expect_same_estimate(cfg, file);
+  ASSERT_TRUE(cfg.arch.moe.has_value());
+  EXPECT_EQ(cfg.arch.moe->first_dense_layers, 1);
+  EXPECT_EQ(cfg.arch.moe->shared_experts, 2);
+  EXPECT_TRUE(cfg.arch.moe->selection_bias);
+  EXPECT_EQ(moe_layer_count(cfg.arch), 27);
+  // The card: 21B total, 3B activated per token, rounded; its 3B leaves out
+  // the tied 0.26B of embeddings (103424 x 2560).
+  EXPECT_GT(cfg.params, std::int64_t{21'000'000'000});
+  EXPECT_LT(cfg.params, std::int64_t{22'000'000'000});
+  const std::int64_t embeddings = count_params(cfg.arch).embedding;
+  EXPECT_EQ(embeddings, std::int64_t{103424} * 2560);
+  EXPECT_LT(rel(static_cast<double>(cfg.active_params - embeddings), 3.0e9), 0.05)
+      << cfg.active_params;
+  // The catalogue's entry by name gives the same memory as its config.json
+  // (only the published counts differ: the card's rounded 21B).
+  const Model named = test::catalogue_model("ernie-4.5-21b-a3b");
+  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{131072}}) {
+    EXPECT_EQ(llama_estimate(named, ctx).memory.kv_cache, llama_estimate(cfg, ctx).memory.kv_cache);
+    EXPECT_EQ(llama_estimate(named, ctx).memory.compute, llama_estimate(cfg, ctx).memory.compute);
+  }
+}
+
+// ByteDance-Seed/Seed-OSS-36B-Instruct config.json (as quoted in public
+// ports of it): 64 layers, 80 query heads of 128 (a 10240-wide Q beside a
+// 5120 hidden width), 8 KV heads; biases on Q, K and V (attention_bias),
+// which cost no memory beyond their values.
+Json seed_oss_config() {
+  return {{"model_type", "seed_oss"},
+          {"hidden_size", 5120},
+          {"intermediate_size", 27648},
+          {"num_hidden_layers", 64},
+          {"num_attention_heads", 80},
+          {"num_key_value_heads", 8},
+          {"head_dim", 128},
+          {"vocab_size", 155136},
+          {"attention_bias", true},
+          {"attention_out_bias", false},
+          {"max_position_embeddings", 524288},
+          {"tie_word_embeddings", false}};
+}
+
+TEST(NewArchitectures, SeedOssWideQueriesAndBiases) {
+  test::GgufWriter w = gguf({"seed_oss", 64, 5120, 27648, 80, 8, 128, 155136, 524288, false});
+  w.tensor("blk.0.attn_q.bias", {10240}, test::kF32);
+  w.tensor("blk.0.ffn_gate.weight", {5120, 27648}, test::kQ8_0);
+  w.tensor("blk.0.ffn_up.weight", {5120, 27648}, test::kQ8_0);
+  const Model cfg = from_config(seed_oss_config());
+  expect_same_estimate(cfg, from_gguf(w));
+  // KV: 64 layers x 8 heads x 128 x (K + V) x 2 bytes per token.
+  EXPECT_EQ(llama_estimate(cfg, 4096).memory.kv_cache, std::int64_t{64} * 8 * 128 * 2 * 2 * 4096);
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 36e9), 0.01) << cfg.params;  // the card: 36B
+}
+
+// tencent/Hunyuan-A13B-Instruct config.json (model_type hunyuan_v1_moe in
+// transformers; as quoted in public tests of it): 64 experts of 3072, 8 used,
+// and one shared expert, given per layer.
+Json hunyuan_config() {
+  return {{"model_type", "hunyuan_v1_moe"},
+          {"hidden_size", 4096},
+          {"num_hidden_layers", 32},
+          {"num_attention_heads", 32},
+          {"num_key_value_heads", 8},
+          {"head_dim", 128},
+          {"intermediate_size", 3072},
+          {"vocab_size", 128167},
+          {"num_experts", 64},
+          {"moe_intermediate_size", std::vector<int>(32, 3072)},
+          {"moe_topk", std::vector<int>(32, 8)},
+          {"num_shared_expert", std::vector<int>(32, 1)},
+          {"max_position_embeddings", 32768},
+          {"tie_word_embeddings", true}};
+}
+
+TEST(NewArchitectures, HunyuanMoeSharedExpertFromPerLayerLists) {
+  // conversion/hunyuan.py: expert_shared_feed_forward_length =
+  // intermediate_size, expert_feed_forward_length and expert_used_count from
+  // the lists' first entries, expert_shared_count.
+  test::GgufWriter w = gguf({"hunyuan-moe", 32, 4096, 3072, 32, 8, 128, 128167, 262144, true});
+  w.u32("hunyuan-moe.expert_count", 64);
+  w.u32("hunyuan-moe.expert_used_count", 8);
+  w.u32("hunyuan-moe.expert_feed_forward_length", 3072);
+  w.u32("hunyuan-moe.expert_shared_feed_forward_length", 3072);
+  w.u32("hunyuan-moe.expert_shared_count", 1);
+  w.tensor("blk.0.ffn_gate_exps.weight", {4096, 3072, 64}, test::kQ8_0);
+  w.tensor("blk.0.ffn_up_shexp.weight", {4096, 3072}, test::kQ8_0);
+  const Model cfg = from_config(hunyuan_config());
+  expect_same_estimate(cfg, from_gguf(w));
+  ASSERT_TRUE(cfg.arch.moe.has_value());
+  EXPECT_EQ(cfg.arch.moe->experts_per_token, 8);
+  EXPECT_EQ(cfg.arch.moe->shared_experts, 1);
+  // The card: 80B total, 13B active.
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 80e9), 0.01) << cfg.params;
+  EXPECT_LT(rel(static_cast<double>(cfg.active_params), 13e9), 0.03) << cfg.active_params;
+}
+
+// arcee-ai/AFM-4.5B's shape (config.json of its fine-tune
+// Delta-Vector/Austral-AFM-SFT, model_type arcee): an MLP of up, ReLU^2 and
+// down, no gate (modeling_arcee.py; llama.cpp arcee.cpp LLM_FFN_RELU_SQR).
+Json afm_config() {
+  return {{"model_type", "arcee"},
+          {"hidden_size", 2560},
+          {"intermediate_size", 18432},
+          {"num_hidden_layers", 36},
+          {"num_attention_heads", 20},
+          {"num_key_value_heads", 4},
+          {"head_dim", 128},
+          {"vocab_size", 128005},
+          {"hidden_act", "relu2"},
+          {"max_position_embeddings", 65536},
+          {"tie_word_embeddings", false}};
+}
+
+TEST(NewArchitectures, ArceeUngatedMlpFromConfigAndTensors) {
+  test::GgufWriter w = gguf({"arcee", 36, 2560, 18432, 20, 4, 128, 128005, 65536, false});
+  w.tensor("blk.0.ffn_up.weight", {2560, 18432}, test::kQ8_0);
+  w.tensor("blk.0.ffn_down.weight", {18432, 2560}, test::kQ8_0);
+  const Model cfg = from_config(afm_config());
+  const Model file = from_gguf(w);
+  EXPECT_FALSE(cfg.arch.mlp_gated);
+  EXPECT_FALSE(file.arch.mlp_gated);
+  expect_same_estimate(cfg, file);
+  // Two matrices of 2560 x 18432 a layer: the card's 4.5B.
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 4.5e9), 0.03) << cfg.params;
+}
+
+// Qwen/Qwen3-VL-30B-A3B-Instruct config.json (as transcribed at commit
+// 1fc78ad in a public parser's test): text_config is Qwen3-MoE's, and the
+// vision tower's deepstack_visual_indexes [8, 16, 24] feed three layers.
+Json qwen3vl_moe_config() {
+  Json text = {
+      {"model_type", "qwen3_vl_moe_text"}, {"hidden_size", 2048},      {"intermediate_size", 6144},
+      {"moe_intermediate_size", 768},      {"num_hidden_layers", 48},  {"num_attention_heads", 32},
+      {"num_key_value_heads", 4},          {"head_dim", 128},          {"num_experts", 128},
+      {"num_experts_per_tok", 8},          {"decoder_sparse_step", 1}, {"vocab_size", 151936},
+      {"max_position_embeddings", 262144}};
+  return {{"model_type", "qwen3_vl_moe"},
+          {"tie_word_embeddings", false},
+          {"text_config", text},
+          {"vision_config", {{"deepstack_visual_indexes", {8, 16, 24}}}}};
+}
+
+TEST(NewArchitectures, Qwen3VlMoeIsQwen3MoeWithDeepstack) {
+  // conversion/qwen3vl.py Qwen3VLMoeTextModel: n_deepstack_layers = 3.
+  test::GgufWriter w = gguf({"qwen3vlmoe", 48, 2048, 6144, 32, 4, 128, 151936, 262144, false});
+  w.u32("qwen3vlmoe.expert_count", 128);
+  w.u32("qwen3vlmoe.expert_used_count", 8);
+  w.u32("qwen3vlmoe.expert_feed_forward_length", 768);
+  w.u32("qwen3vlmoe.n_deepstack_layers", 3);
+  w.tensor("blk.0.ffn_gate_exps.weight", {2048, 768, 128}, test::kQ8_0);
+  const Model cfg = from_config(qwen3vl_moe_config());
+  const Model file = from_gguf(w);
+  EXPECT_EQ(file.arch.deepstack_layers, 3);
+  expect_same_estimate(cfg, file);
+  // llama-graph.cpp build_inp_embd: the input embeddings are 1 + 3 hidden
+  // widths wide, an input never freed, so the buffer grows by at least the
+  // three extra widths of a 512-token step (F32).
+  Model plain = cfg;
+  plain.arch.deepstack_layers = 0;
+  const Bytes extra =
+      llama_estimate(cfg, 4096).memory.compute - llama_estimate(plain, 4096).memory.compute;
+  EXPECT_GE(extra, std::int64_t{3} * 2048 * 512 * 4);
+}
+
+// llama.cpp create_memory gives encoders and diffusion LMs no memory: the
+// estimate holds no KV cache for them, however long the context.
+TEST(NoKvCache, EncodersAndDiffusionModelsHoldNone) {
+  for (const char* arch : {"bert", "llada", "dream", "nomic-bert"}) {
+    test::GgufWriter w = gguf({arch, 12, 768, 3072, 12, 12, 64, 30522, 512, true});
+    const Model m = from_gguf(w);
+    EXPECT_TRUE(m.arch.attention.no_kv_cache) << arch;
+    EXPECT_EQ(llama_estimate(m, 4096).memory.kv_cache, 0) << arch;
+  }
+  // The same shape under a causal architecture does cache K and V.
+  const Model llama = from_gguf(gguf({"llama", 12, 768, 3072, 12, 12, 64, 30522, 512, true}));
+  EXPECT_GT(llama_estimate(llama, 4096).memory.kv_cache, 0);
+  // LLaDA-8B's config.json (GSAI-ML/LLaDA-8B-Instruct, model_type llada).
+  const Json llada = {{"model_type", "llada"}, {"d_model", 4096},
+                      {"n_layers", 32},        {"n_heads", 32},
+                      {"n_kv_heads", 32},      {"mlp_hidden_size", 12288},
+                      {"vocab_size", 126464},  {"max_sequence_length", 4096}};
+  const Model cfg = from_config(llada);
+  EXPECT_TRUE(cfg.arch.attention.no_kv_cache);
+  EXPECT_EQ(llama_estimate(cfg, 4096).memory.kv_cache, 0);
+  // The catalogue's BERT by name, as its config.json reads.
+  const Model bert = test::catalogue_model("bert-base-uncased");
+  EXPECT_TRUE(bert.arch.attention.no_kv_cache);
+  EXPECT_EQ(llama_estimate(bert, 512).memory.kv_cache, 0);
+}
+
+// Mamba and RWKV are refused by name, from a GGUF and from a config.json.
+TEST(RefusedArchitectures, PureRecurrentModelsAreErrorsNamingThem) {
+  for (const char* arch : {"mamba", "mamba2", "rwkv6", "rwkv6qwen2", "rwkv7", "arwkv7"}) {
+    test::GgufWriter w = gguf({arch, 24, 768, 0, 1, 1, 64, 50280, 0, true});
+    const std::string bytes = w.file();
+    auto r = read_gguf(bytes, bytes.size());
+    ASSERT_TRUE(r.ok() && r->file.has_value());
+    auto m = model_from_gguf(*r->file, "test.gguf");
+    ASSERT_FALSE(m.ok()) << arch;
+    EXPECT_NE(m.error().message.find(std::string("'") + arch + "'"), std::string::npos)
+        << m.error().message;
+    EXPECT_NE(m.error().message.find("recurrent"), std::string::npos) << m.error().message;
+  }
+  for (const char* type : {"mamba", "mamba2", "rwkv", "rwkv7"}) {
+    const Json j = {{"model_type", type},
+                    {"hidden_size", 768},
+                    {"num_hidden_layers", 24},
+                    {"num_attention_heads", 12},
+                    {"vocab_size", 50280}};
+    auto m = model_from_hf_config(j.dump(), "test");
+    ASSERT_FALSE(m.ok()) << type;
+    EXPECT_NE(m.error().message.find(std::string("'") + type + "'"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace willfit
