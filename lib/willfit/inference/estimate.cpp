@@ -186,8 +186,10 @@ Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
     // One latent per token and attention layer; V is a view of K. A
     // hybrid's (Kimi Linear's) other layers keep their recurrent state.
     const std::int64_t width = a.attention.kv_lora_rank + a.attention.qk_rope_head_dim;
-    return (cost(width * full_cells, q.k_type) + indexer_cache_bytes(a, full_cells, q)) *
-               cached_layers(a).full +
+    // Layers sharing an earlier layer's indexer (GLM-5.2) cache no keys of
+    // their own (llama-model.cpp create_memory: filter_lid, is_indexer_full).
+    return cost(width * full_cells, q.k_type) * cached_layers(a).full +
+           indexer_cache_bytes(a, full_cells, q) * indexer_layer_count(a) +
            recurrent_state_bytes(a, q.sequences, q.state_bytes);
   }
   // K and V widths per cell: windowed layers at kv_heads x head_dim; the
@@ -215,7 +217,18 @@ Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
       cost(global_k * full_cells, q.k_type) + cost(full_v * full_cells, q.v_type);
   const Bytes per_window_layer =
       cost(per_cell_k * swa_cells, q.k_type) + cost(window_v * swa_cells, q.v_type);
+  // A sparse-attention indexer beside GQA (MiniMax-M3's MSA) caches one key
+  // of index_head_dim per token on its layers. llama.cpp keeps it in a second
+  // llama_kv_cache of one KV head (llama-kv-cache-msa.cpp); that cache is not
+  // MLA, so it allocates a V row of the model's head width beside each key.
+  // Elsewhere the key alone, in the K cache type.
+  const std::int64_t index_k = uses_mla(a) ? 0 : a.attention.index_head_dim;
+  const Bytes per_indexer_layer =
+      index_k <= 0 ? 0
+                   : cost(index_k * full_cells, q.k_type) +
+                         (q.indexer_in_k_type ? cost(a.head_dim * full_cells, q.v_type) : 0);
   return per_full_layer * full_layers + per_window_layer * windowed_layers +
+         per_indexer_layer * indexer_layer_count(a) +
          recurrent_state_bytes(a, q.sequences, q.state_bytes);
 }
 

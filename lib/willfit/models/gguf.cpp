@@ -1132,6 +1132,33 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         meta_int(f, key("attention.indexer.key_length")).value_or(0), 0, 1 << 16));
     at.index_heads = static_cast<int>(std::clamp<std::int64_t>(
         meta_int(f, key("attention.indexer.head_count")).value_or(0), 0, 1 << 16));
+    // GLM-5.2's shared indexers (glm-dsa.cpp load_arch_hparams): per-layer
+    // attention.indexer.types flags (true = an indexer of its own); without
+    // them a file trained to a million tokens or more takes llama.cpp's
+    // GLM-5.2 pattern (layers 0 and 1, then one in four from layer 2), an
+    // older one an indexer on every layer.
+    if (const GgufValue* types = f.find(key("attention.indexer.types"));
+        types != nullptr && types->kind == GgufValue::Kind::Array && !types->numbers.empty()) {
+      const auto own = std::count_if(
+          types->numbers.begin(),
+          types->numbers.begin() + std::min<std::ptrdiff_t>(std::ssize(types->numbers), a.layers),
+          [](double x) { return x != 0.0; });
+      at.indexer_layers = static_cast<int>(own);
+    } else if (arch == "glm-dsa" && a.max_context >= (std::int64_t{1} << 20)) {
+      at.indexer_layers = std::min(a.layers, 2) + std::max(0, (a.layers - 2 + 3) / 4);
+    }
+  }
+
+  // MiniMax-M3's sparse attention (minimax-m3.cpp at 80fb11ac): the indexer
+  // keys beside GQA, on the layers after the leading dense ones (llama-model.cpp
+  // create_memory, filter_idx: il >= n_layer_dense_lead).
+  if (arch == "minimax-m3" && !uses_mla(a)) {
+    Attention& at = a.attention;
+    at.index_head_dim = static_cast<int>(std::clamp<std::int64_t>(
+        meta_int(f, key("attention.indexer.key_length")).value_or(0), 0, 1 << 16));
+    at.index_heads = static_cast<int>(std::clamp<std::int64_t>(
+        meta_int(f, key("attention.indexer.head_count")).value_or(0), 0, 1 << 16));
+    at.indexer_layers = a.layers - (a.moe ? a.moe->first_dense_layers : 0);
   }
 
   // Kimi Linear and Kimi K3 (kimi-linear.cpp, kimi-k3.cpp load_arch_hparams

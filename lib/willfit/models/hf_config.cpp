@@ -480,6 +480,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       a.intermediate_size = *shared;
     }
   }
+  // MiniMax-M3 names its leading dense layers' MLP dense_intermediate_size
+  // (intermediate_size is the routed experts' width; MiniMaxM3VLTextConfig).
+  if (const auto dense = get_int(t, {"dense_intermediate_size"}, 1 << 24)) {
+    a.intermediate_size = *dense;
+  }
   // LFM2 states the MLP before SwiGLU's two-thirds rule, which the model
   // applies when block_auto_adjust_ff_dim is set (modeling_lfm2.py,
   // Lfm2MLP): 2/3 of it, times block_ffn_dim_multiplier, rounded up to
@@ -589,6 +594,15 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
             100000)
             .value_or(0),
         a.layers));
+    // MiniMax-M3 marks each layer 0 (dense) or 1 (MoE) in moe_layer_freq;
+    // its dense layers lead (llama.cpp minimax-m3: leading_dense_block_count).
+    if (const auto it = t.find("moe_layer_freq"); it != t.end() && it->is_array()) {
+      int dense = 0;
+      while (dense < std::ssize(*it) && (*it)[static_cast<std::size_t>(dense)] == 0) {
+        ++dense;
+      }
+      moe.first_dense_layers = std::min(dense, a.layers);
+    }
     // Every N-th layer routes (Llama 4 interleave_moe_layer_step; Jamba
     // expert_layer_period with offset period - 1, as its configs have).
     // Kimi K3's latent MoE (routed_expert_hidden_size).
@@ -610,6 +624,12 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   }
   a.mtp_layers = static_cast<int>(std::min<std::int64_t>(
       get_int(t, {"num_nextn_predict_layers", "mtp_num_hidden_layers"}, 64).value_or(0), 64));
+  // MiniMax-M3's config names MTP modules its released weights do not hold
+  // (llama.cpp minimax-m3.cpp: "MTP is not in released model weights";
+  // MiniMaxM3VLTextConfig: num_mtp_modules "ignored at inference").
+  if (type.rfind("minimax_m3", 0) == 0) {
+    a.mtp_layers = 0;
+  }
 
   // Attention layout. Layer kinds come as layer_types / layers_block_type
   // (Qwen3-Next, Granite 4, LFM2, Gemma 3), a pattern string (Nemotron-H:
@@ -723,6 +743,21 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (parallel_hybrid) {
     recurrent = a.layers;
   }
+  // MiniMax-M3's sparse attention (MSA): an indexer of sparse_num_index_heads
+  // heads of sparse_index_dim beside GQA on the layers sparse_attention_freq
+  // marks 1 (its MoE layers).
+  if (const auto it = t.find("sparse_attention_config"); it != t.end() && it->is_object()) {
+    const Json& sparse = *it;
+    a.attention.index_head_dim =
+        static_cast<int>(get_int(sparse, {"sparse_index_dim"}, 1 << 16).value_or(0));
+    a.attention.index_heads =
+        static_cast<int>(get_int(sparse, {"sparse_num_index_heads"}, 1 << 16).value_or(0));
+    if (const auto freq = sparse.find("sparse_attention_freq");
+        freq != sparse.end() && freq->is_array()) {
+      a.attention.indexer_layers = static_cast<int>(
+          std::min<std::int64_t>(std::count(freq->begin(), freq->end(), 1), a.layers));
+    }
+  }
   if (const auto rank = get_int(t, {"kv_lora_rank"}, 1 << 20)) {
     Attention& at = a.attention;
     at.kind = AttentionKind::Mla;
@@ -735,6 +770,12 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     // DeepSeek-V3.2's sparse-attention indexer.
     at.index_head_dim = static_cast<int>(get_int(t, {"index_head_dim"}, 1 << 16).value_or(0));
     at.index_heads = static_cast<int>(get_int(t, {"index_n_heads"}, 1 << 16).value_or(0));
+    // GLM-5.2 lists each layer's indexer as "full" (its own) or "shared"
+    // (reusing an earlier layer's choice: no indexer weights or keys).
+    if (const auto types = t.find("indexer_types"); types != t.end() && types->is_array()) {
+      at.indexer_layers = static_cast<int>(
+          std::count_if(types->begin(), types->end(), [](const Json& x) { return x == "full"; }));
+    }
     // Kimi K3 gates the MLA output (mla_use_output_gate).
     at.mla_output_gate = get_bool(t, "mla_use_output_gate").value_or(false);
     // Kimi Linear and K3: MLA on the full-attention layers, Kimi Delta

@@ -111,6 +111,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18 (tests/unit/test_new_architectures.cpp)
        "olmoe", "ernie4_5-moe", "seed_oss", "hunyuan-moe", "arcee", "qwen3vl", "qwen3vlmoe",
        "nemotron_h_moe",
+       // the 2026 architectures of issue 18 (tests/unit/test_architectures_2026.cpp)
+       "glm-dsa", "mistral4", "minimax-m3",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
@@ -142,6 +144,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "gemma4_text",
                                                                   "glm4",
                                                                   "glm4_moe",
+                                                                  "glm_moe_dsa",
                                                                   "gpt2",
                                                                   "gpt_oss",
                                                                   "granite",
@@ -160,8 +163,12 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "llama4",
                                                                   "llama4_text",
                                                                   "minimax_m2",
+                                                                  "minimax_m3",
+                                                                  "minimax_m3_vl",
+                                                                  "minimax_m3_vl_text",
                                                                   "mistral",
                                                                   "mistral3",
+                                                                  "mistral4",
                                                                   "mixtral",
                                                                   "mllama",
                                                                   "nemotron_h",
@@ -403,6 +410,33 @@ std::int64_t hyper_connection_params_per_layer(const Architecture& a) {
   return n > 0 ? 2 * n * a.hidden_size * (2 + n) * n : 0;
 }
 
+int indexer_layer_count(const Architecture& a) {
+  if (a.attention.index_head_dim <= 0) {
+    return 0;
+  }
+  const int attending = attention_layer_count(a);
+  return a.attention.indexer_layers <= 0 ? attending
+                                         : std::min(a.attention.indexer_layers, attending);
+}
+
+std::int64_t mla_indexer_params(const Architecture& a) {
+  const auto& m = a.attention;
+  if (!uses_mla(a) || m.index_head_dim <= 0) {
+    return 0;
+  }
+  return std::int64_t{std::max(m.q_lora_rank, 0)} * m.index_heads * m.index_head_dim +
+         a.hidden_size * m.index_head_dim + a.hidden_size * m.index_heads;
+}
+
+std::int64_t gqa_indexer_params(const Architecture& a) {
+  // DeepSeek-V4's indexers are counted with its compressors.
+  if (uses_mla(a) || compressed_attention(a) || a.attention.index_head_dim <= 0) {
+    return 0;
+  }
+  const std::int64_t d = a.attention.index_head_dim;
+  return a.hidden_size * (std::int64_t{std::max(a.attention.index_heads, 1)} * d + d);
+}
+
 std::int64_t attention_params_per_layer(const Architecture& a) {
   const std::int64_t h = a.hidden_size;
   if (compressed_attention(a)) {
@@ -434,10 +468,7 @@ std::int64_t attention_params_per_layer(const Architecture& a) {
     const std::int64_t o = std::int64_t{a.heads} * v * h;
     // DeepSeek-V3.2's indexer (inference/model.py, class Indexer): wq_b from
     // the query latent, wk and a per-head weight projection from the input.
-    const std::int64_t indexer = m.index_head_dim > 0 ? std::int64_t{std::max(m.q_lora_rank, 0)} *
-                                                                m.index_heads * m.index_head_dim +
-                                                            h * m.index_head_dim + h * m.index_heads
-                                                      : 0;
+    const std::int64_t indexer = mla_indexer_params(a);
     // Kimi K3's output gate (kimi-k3.cpp attn_gate): hidden x heads x v.
     const std::int64_t gate = m.mla_output_gate ? h * a.heads * v : 0;
     return q + kv + o + indexer + gate;
@@ -565,7 +596,8 @@ ParamBreakdown count_params(const Architecture& a) {
       std::int64_t{global} * (global_attention_params_per_layer(a) - attention);
   p.attention = attention * attention_layer_count(a) + global_extra +
                 recurrent * recurrent_layer_count(a) + per_layer_input_params(a) +
-                altup_laurel_params(a);
+                altup_laurel_params(a) + gqa_indexer_params(a) * indexer_layer_count(a) -
+                mla_indexer_params(a) * (attention_layer_count(a) - indexer_layer_count(a));
   if (compressed_attention(a)) {
     // DeepSeek-V4: each layer's compressor by its kind, the hyper-connection
     // mixers of every layer and the output head's (hc_head_fn: n hidden x n).

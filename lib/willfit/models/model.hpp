@@ -49,8 +49,13 @@ struct Attention {
   int kv_shared_layers = 0;
   // DeepSeek-V3.2's sparse-attention indexer: one key of index_head_dim per
   // token and layer is cached next to the MLA latent; index_heads query heads.
+  // Beside GQA (MiniMax-M3's sparse attention, MSA) the indexer sits on the
+  // trailing indexer_layers layers only (its MoE layers); under MLA on
+  // indexer_layers of them, the others reusing an earlier layer's choice
+  // (GLM-5.2's shared indexers). 0 = every layer.
   int index_head_dim = 0;
   int index_heads = 0;
+  int indexer_layers = 0;
   // gpt-oss: one learned attention sink per head (attn_sinks). It costs no
   // memory of its own; llama.cpp's graph for it (openai-moe.cpp) picks the
   // rows to output after the last layer rather than inside it.
@@ -421,6 +426,17 @@ std::int64_t hyper_connection_params_per_layer(const Architecture& arch);
 // Whether the attention layers are multi-head latent attention: an MLA
 // model's every layer, or a hybrid's attention layers (Kimi Linear).
 bool uses_mla(const Architecture& arch);
+// Layers with a sparse-attention indexer of their own (weights and cached
+// keys): indexer_layers of them where it is set (MiniMax-M3's trailing MoE
+// layers, GLM-5.2's full indexers), else every attention layer (DeepSeek-V3.2,
+// GLM-5); 0 without an indexer.
+int indexer_layer_count(const Architecture& arch);
+// Parameters of one such indexer beside GQA: its query and key projections
+// (MiniMax-M3, llama.cpp minimax-m3.cpp index_q_proj / index_k_proj).
+std::int64_t gqa_indexer_params(const Architecture& arch);
+// Parameters of one MLA layer's indexer (DeepSeek-V3.2-Exp inference/model.py,
+// Indexer: wq_b, wk, weights_proj), counted in attention_params_per_layer.
+std::int64_t mla_indexer_params(const Architecture& arch);
 
 // Sliding models: layer i is global (full attention) when (i + 1) % pattern
 // == 0, every layer of any other kind of model is (data/README.md).

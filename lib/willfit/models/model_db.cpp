@@ -385,6 +385,13 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
         (k == at->end() || k->is_null()) ? "full" : (k->is_string() ? k->get<std::string>() : "?");
     if (kind == "full") {
       a.attention.kind = AttentionKind::Full;
+      // MiniMax-M3's sparse attention: an indexer beside GQA on its last
+      // indexer_layers layers.
+      a.attention.index_head_dim =
+          static_cast<int>(r.integer_in(*at, "index_head_dim", 0, kMaxWidth, 0));
+      a.attention.index_heads = static_cast<int>(r.integer_in(*at, "index_heads", 0, kMaxHeads, 0));
+      a.attention.indexer_layers =
+          static_cast<int>(r.integer_in(*at, "indexer_layers", 0, kMaxLayers, 0));
     } else if (kind == "sliding") {
       a.attention.kind = AttentionKind::Sliding;
       a.attention.sliding_window = r.integer_in(*at, "sliding_window", 1, kMaxContext, {});
@@ -423,6 +430,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.index_head_dim =
           static_cast<int>(r.integer_in(*at, "index_head_dim", 0, kMaxWidth, 0));
       a.attention.index_heads = static_cast<int>(r.integer_in(*at, "index_heads", 0, kMaxHeads, 0));
+      // GLM-5.2: the layers with an indexer of their own (the rest share one).
+      a.attention.indexer_layers =
+          static_cast<int>(r.integer_in(*at, "indexer_layers", 0, kMaxLayers, 0));
     } else if (kind == "hybrid") {
       a.attention.kind = AttentionKind::Hybrid;
       a.attention.attention_layers =

@@ -755,6 +755,12 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       l.bytes += weight(Cat::AttnQ, e, q_rows, i) + weight(Cat::AttnK, e, kv, i) +
                  (global && at.global_k_eq_v ? 0 : weight(Cat::AttnV, e, kv, i)) +
                  weight(Cat::AttnOut, q, e, i);
+      // MiniMax-M3's indexer on its trailing (MoE) layers: index_q_proj and
+      // index_k_proj, e columns each (model.cpp gqa_indexer_params).
+      if (const std::int64_t indexer = gqa_indexer_params(a);
+          indexer > 0 && i >= a.layers - indexer_layer_count(a)) {
+        l.bytes += weight(Cat::Other, e, indexer / e, i);
+      }
     }
     // Feed-forward.
     const bool moe_layer = roles.moe;

@@ -1,0 +1,490 @@
+// The 2026 architectures of issue 18 that llama.cpp 80fb11ac loads and
+// willfit once only warned about: GLM-5 (glm-dsa), Mistral 4 (mistral4).
+// Each family is read from a published config.json and from a GGUF header as
+// llama.cpp's converter writes it (conversion/*.py at 80fb11ac), and both
+// must give one estimate; the expected sizes are worked out by hand in the
+// test from llama.cpp's cache layouts, and the totals come from model cards
+// and safetensors indexes, not from willfit.
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "sources/embedded_data.hpp"
+#include "unit/model_file_writers.hpp"
+#include "willfit/core/precision.hpp"
+#include "willfit/inference/estimate.hpp"
+#include "willfit/models/gguf.hpp"
+#include "willfit/models/hf_config.hpp"
+#include "willfit/models/model_db.hpp"
+#include "willfit/models/weight_layout.hpp"
+
+namespace willfit {
+namespace {
+
+using Json = nlohmann::json;
+
+// The model a config.json (a JSON object) or a GGUF header gives.
+Model read_config(const Json& j) {
+  auto m = model_from_hf_config(j.dump(), "config.json");
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
+  return m.ok() ? *m : Model{};
+}
+
+Model read_header(const test::GgufWriter& w) {
+  const std::string bytes = w.file();
+  auto parsed = read_gguf(bytes, bytes.size());
+  EXPECT_TRUE(parsed.ok() && parsed->file.has_value());
+  if (!parsed.ok() || !parsed->file) {
+    return Model{};
+  }
+  auto m = model_from_gguf(*parsed->file, "model.gguf");
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
+  return m.ok() ? *m : Model{};
+}
+
+Model catalogue(const std::string& id) {
+  auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
+  EXPECT_TRUE(db.ok());
+  auto found = db->find(id);
+  EXPECT_TRUE(found.ok()) << id;
+  return found.ok() ? found->entry->model : Model{};
+}
+
+double off(double value, double reference) {
+  return std::abs(value - reference) / reference;
+}
+
+Estimate llama_estimate(const Model& m, std::int64_t context) {
+  InferenceQuery q;
+  q.model = m;
+  q.precision = *parse_precision("q4_k_m");
+  q.runtime = Runtime::LlamaCpp;
+  q.context = context;
+  return estimate_inference(q);
+}
+
+// Two readings of one model give one estimate: the KV cache and compute
+// buffer exactly, under llama.cpp, at a short and a long context.
+void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
+  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{131072}}) {
+    const Estimate x = llama_estimate(a, ctx);
+    const Estimate y = llama_estimate(b, ctx);
+    EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
+    EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx;
+  }
+}
+
+// A catalogue entry and the config.json it was read from: one estimate, and
+// the weights by llama.cpp's recipe within 1 % (the entry carries the card's
+// count, the config the counted one).
+void expect_catalogue_agrees(const std::string& id, const Model& config) {
+  const Model cat = catalogue(id);
+  expect_same_estimate(cat, config, id);
+  const Precision p = *parse_precision("q4_k_m");
+  EXPECT_LT(off(static_cast<double>(weight_layout(cat, p).total()),
+                static_cast<double>(weight_layout(config, p).total())),
+            0.01)
+      << id;
+}
+
+// A GGUF header and the config.json it was converted from: the same active
+// parameters (a llama.cpp model GGUF holds no vision tower: that is the mmproj
+// file) and one estimate.
+void expect_same_text_model(const Model& gguf, const Model& config, const std::string& what) {
+  const ParamBreakdown from_config = count_params(config.arch);
+  EXPECT_EQ(count_params(gguf.arch).active(), from_config.active() - from_config.vision) << what;
+  expect_same_estimate(gguf, config, what);
+}
+
+// The GGUF header llama.cpp's converter writes for a config.json of
+// DeepSeek-V2's shape (conversion/deepseek.py DeepseekV2Model at 80fb11ac,
+// which glm.py GlmMoeDsaModel and mistral3.py Mistral4Model build on):
+// block_count counts the MTP blocks, MLA as MQA with one KV head of kv_lora +
+// rope (key_length, value_length), the per-head widths in key_length_mla and
+// value_length_mla, the experts' keys, and DeepSeek's indexer where the
+// config has one. Two tensors stand for the rest.
+test::GgufWriter deepseek2_style_gguf(const std::string& arch, const Json& c) {
+  const auto u = [&c](const char* name) { return c.at(name).get<std::uint32_t>(); };
+  const auto key = [&arch](const char* name) { return arch + "." + name; };
+  const std::uint32_t nextn = c.value("num_nextn_predict_layers", 0U);
+  test::GgufWriter w;
+  w.str("general.architecture", arch);
+  w.u32(key("block_count"), u("num_hidden_layers") + nextn);
+  if (nextn > 0) {
+    w.u32(key("nextn_predict_layers"), nextn);
+  }
+  w.u32(key("context_length"), u("max_position_embeddings"));
+  w.u32(key("embedding_length"), u("hidden_size"));
+  w.u32(key("feed_forward_length"), u("intermediate_size"));
+  w.u32(key("attention.head_count"), u("num_attention_heads"));
+  w.u32(key("attention.head_count_kv"), 1);
+  w.u32(key("attention.key_length"), u("kv_lora_rank") + u("qk_rope_head_dim"));
+  w.u32(key("attention.value_length"), u("kv_lora_rank"));
+  w.u32(key("attention.key_length_mla"), u("qk_nope_head_dim") + u("qk_rope_head_dim"));
+  w.u32(key("attention.value_length_mla"), u("v_head_dim"));
+  w.u32(key("attention.q_lora_rank"), u("q_lora_rank"));
+  w.u32(key("attention.kv_lora_rank"), u("kv_lora_rank"));
+  w.u32(key("rope.dimension_count"), u("qk_rope_head_dim"));
+  w.u32(key("expert_count"), u("n_routed_experts"));
+  w.u32(key("expert_used_count"), u("num_experts_per_tok"));
+  w.u32(key("expert_shared_count"), u("n_shared_experts"));
+  w.u32(key("expert_feed_forward_length"), u("moe_intermediate_size"));
+  w.u32(key("leading_dense_block_count"), u("first_k_dense_replace"));
+  w.u32(key("vocab_size"), u("vocab_size"));
+  if (c.contains("index_head_dim")) {
+    w.u32(key("attention.indexer.head_count"), u("index_n_heads"));
+    w.u32(key("attention.indexer.key_length"), u("index_head_dim"));
+    w.u32(key("attention.indexer.top_k"), u("index_topk"));
+  }
+  w.tensor("token_embd.weight", {u("hidden_size"), 256}, test::kQ8_0);
+  w.tensor("output.weight", {u("hidden_size"), 256}, test::kQ8_0);
+  return w;
+}
+
+// ---- GLM-5 (glm_moe_dsa / glm-dsa) -----------------------------------------
+//
+// zai-org/GLM-5.1 config.json (transformers 5.4.0; GLM-5.1 shares GLM-5's
+// glm_moe_dsa shape, NVIDIA NeMo AutoModel's GLM-5 page): 78 layers + 1 MTP,
+// hidden 6144, MLA with q_lora 2048, kv_lora 512, qk 192 + 64 rope, v 256,
+// 64 heads; the DeepSeek sparse-attention indexer of 32 heads of 128; 256
+// experts of 2048, 8 per token, 1 shared; 3 dense layers of 12288.
+Json glm5() {
+  return {{"model_type", "glm_moe_dsa"},
+          {"architectures", {"GlmMoeDsaForCausalLM"}},
+          {"hidden_size", 6144},
+          {"intermediate_size", 12288},
+          {"moe_intermediate_size", 2048},
+          {"num_hidden_layers", 78},
+          {"num_attention_heads", 64},
+          {"num_key_value_heads", 64},
+          {"head_dim", 64},
+          {"q_lora_rank", 2048},
+          {"kv_lora_rank", 512},
+          {"qk_head_dim", 256},
+          {"qk_nope_head_dim", 192},
+          {"qk_rope_head_dim", 64},
+          {"v_head_dim", 256},
+          {"index_head_dim", 128},
+          {"index_n_heads", 32},
+          {"index_topk", 2048},
+          {"n_routed_experts", 256},
+          {"n_shared_experts", 1},
+          {"num_experts_per_tok", 8},
+          {"first_k_dense_replace", 3},
+          {"moe_layer_freq", 1},
+          {"num_nextn_predict_layers", 1},
+          {"max_position_embeddings", 202752},
+          {"vocab_size", 154880},
+          {"tie_word_embeddings", false}};
+}
+
+TEST(Glm5, ConfigIsKnownAndCountsTheCardsTotals) {
+  const Model m = read_config(glm5());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  ASSERT_EQ(m.arch.attention.kind, AttentionKind::Mla);
+  EXPECT_EQ(m.arch.mtp_layers, 1);
+  EXPECT_EQ(m.arch.attention.index_head_dim, 128);
+  const ParamBreakdown p = count_params(m.arch);
+  // The card: 744 B total without the MTP block, 40 B activated (without
+  // the token embeddings and the output head, 2 x 0.95 B, which the active
+  // count here holds: 41.8 B); the GLM-5.1 safetensors hold 753,864,139,008
+  // values with the MTP block (the norms and router biases left out here are
+  // a few million).
+  EXPECT_LT(off(static_cast<double>(p.total() - p.mtp), 744e9), 0.01) << p.total() - p.mtp;
+  EXPECT_LT(off(static_cast<double>(p.total()), 753864139008.0), 0.001) << p.total();
+  EXPECT_LT(off(static_cast<double>(p.active() - p.embedding - p.output), 40e9), 0.01)
+      << p.active();
+  // llama.cpp (llama-kv-cache-dsa.cpp): per token and trunk layer one latent
+  // of 512 + 64 and one indexer key of 128, both in the K cache type (f16).
+  const std::int64_t ctx = 8192;
+  EXPECT_EQ(kv_cache_bytes(m.arch, {ctx, 1, 512, kv_f16(), kv_f16(), 256, true}),
+            78 * std::int64_t{(576 + 128) * 2} * ctx);
+}
+
+TEST(Glm5, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(deepseek2_style_gguf("glm-dsa", glm5()));
+  const Model c = read_config(glm5());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_EQ(g.arch.layers, 78);
+  EXPECT_EQ(g.arch.mtp_layers, 1);
+  EXPECT_EQ(g.arch.attention.index_heads, 32);
+  EXPECT_EQ(attention_params_per_layer(g.arch), attention_params_per_layer(c.arch));
+  ASSERT_TRUE(g.arch.moe.has_value());
+  EXPECT_EQ(g.arch.moe->shared_experts, c.arch.moe->shared_experts);
+  EXPECT_EQ(g.arch.moe->first_dense_layers, 3);
+  expect_same_text_model(g, c, "glm-dsa GGUF vs config");
+}
+
+TEST(Glm5, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(glm5());
+  expect_catalogue_agrees("glm-5", c);
+  expect_catalogue_agrees("glm-5.1", c);
+}
+
+// GLM-5.2: GLM-5's shape trained to a million tokens, with an indexer of its
+// own on 21 of the 78 layers ("full": 0, 1, then every fourth from 2) and
+// the others reusing an earlier layer's choice ("shared"), as its config's
+// indexer_types and llama.cpp's GLM_5_2_DEFAULT_INDEXER_TYPES (glm-dsa.cpp,
+// after GLM-5.2's config.json) list them.
+Json glm52() {
+  Json j = glm5();
+  j["max_position_embeddings"] = 1048576;
+  Json types = Json::array();
+  for (int i = 0; i < 78; ++i) {
+    types.push_back(i < 2 || (i - 2) % 4 == 0 ? "full" : "shared");
+  }
+  j["indexer_types"] = types;
+  return j;
+}
+
+TEST(Glm52, SharedIndexersHoldNoKeysOrWeights) {
+  const Model m = read_config(glm52());
+  EXPECT_EQ(indexer_layer_count(m.arch), 21);
+  // llama.cpp: the latent on all 78 layers, indexer keys on the 21 (f16).
+  const std::int64_t ctx = 8192;
+  EXPECT_EQ(kv_cache_bytes(m.arch, {ctx, 1, 512, kv_f16(), kv_f16(), 256, true}),
+            (78 * std::int64_t{576} + 21 * std::int64_t{128}) * 2 * ctx);
+  // The GLM-5.2 checkpoint: 1,506,659,919,872 bytes of BF16 tensors at hub
+  // revision b4734de4 (radixark/miles' pinned layout), 753,329,959,936
+  // values, 534 M fewer than GLM-5.1's 753,864,139,008: the 57 shared
+  // layers' indexers (57 x 9,371,648). The count here, with the MTP block
+  // (whose indexer is its own), is within 0.1 % of it.
+  const ParamBreakdown p = count_params(m.arch);
+  EXPECT_LT(off(static_cast<double>(p.total()), 753329959936.0), 0.001) << p.total();
+  EXPECT_EQ(count_params(read_config(glm5()).arch).total() - p.total(),
+            57 * mla_indexer_params(m.arch));
+  EXPECT_EQ(mla_indexer_params(m.arch), 2048 * 32 * 128 + 6144 * 128 + 6144 * 32);
+}
+
+TEST(Glm52, GgufFlagsOrLlamaCppsPatternGiveTheConfigsIndexers) {
+  const Model c = read_config(glm52());
+  // conversion/glm.py writes indexer_types as attention.indexer.types flags.
+  test::GgufWriter with_flags = deepseek2_style_gguf("glm-dsa", glm52());
+  std::string flags;
+  for (const auto& t : glm52()["indexer_types"]) {
+    flags += static_cast<char>(t == "full" ? 1 : 0);
+  }
+  with_flags.raw("glm-dsa.attention.indexer.types", 9, [&] {
+    std::string v;
+    test::put<std::uint32_t>(v, 7);  // bool elements
+    test::put<std::uint64_t>(v, flags.size());
+    return v + flags;
+  }());
+  // An older file without the flags: llama.cpp's GLM-5.2 default, chosen by
+  // the trained context.
+  const test::GgufWriter without_flags = deepseek2_style_gguf("glm-dsa", glm52());
+  for (const Model& g : {read_header(with_flags), read_header(without_flags)}) {
+    EXPECT_EQ(indexer_layer_count(g.arch), 21);
+    expect_same_text_model(g, c, "glm-dsa GLM-5.2 GGUF vs config");
+  }
+  // GLM-5's own file (trained to 202752 tokens) keeps an indexer on every layer.
+  EXPECT_EQ(indexer_layer_count(read_header(deepseek2_style_gguf("glm-dsa", glm5())).arch), 78);
+}
+
+TEST(Glm52, CatalogueGivesWhatTheConfigGives) {
+  expect_catalogue_agrees("glm-5.2", read_config(glm52()));
+}
+
+// ---- Mistral 4 (mistral4) ---------------------------------------------------
+//
+// mistralai/Mistral-Small-4-119B-2603 config.json: a mistral3 wrapper whose
+// text_config is mistral4, DeepSeek-V2's MLA and experts (36 layers, hidden
+// 4096, 32 heads, q_lora 1024, kv_lora 256, qk 64 + 64 rope, v 128; 128
+// experts of 2048, 4 per token, 1 shared, no dense layer), untied 131072
+// vocabulary, and a Pixtral vision tower (24 layers of 1024, 16 heads, patch
+// 14), as public surveys of the config tabulate it (the catalogue entry's
+// source names them).
+Json mistral_small_4() {
+  const Json text = {{"model_type", "mistral4"},   {"hidden_size", 4096},
+                     {"intermediate_size", 12288}, {"moe_intermediate_size", 2048},
+                     {"num_hidden_layers", 36},    {"num_attention_heads", 32},
+                     {"num_key_value_heads", 32},  {"head_dim", 128},
+                     {"q_lora_rank", 1024},        {"kv_lora_rank", 256},
+                     {"qk_nope_head_dim", 64},     {"qk_rope_head_dim", 64},
+                     {"v_head_dim", 128},          {"n_routed_experts", 128},
+                     {"n_shared_experts", 1},      {"num_experts_per_tok", 4},
+                     {"first_k_dense_replace", 0}, {"max_position_embeddings", 1048576},
+                     {"vocab_size", 131072},       {"tie_word_embeddings", false}};
+  const Json vision = {{"model_type", "pixtral"},   {"hidden_size", 1024},
+                       {"intermediate_size", 4096}, {"num_hidden_layers", 24},
+                       {"num_attention_heads", 16}, {"patch_size", 14},
+                       {"image_size", 1540},        {"num_channels", 3}};
+  return {{"model_type", "mistral3"}, {"architectures", {"Mistral3ForConditionalGeneration"}},
+          {"text_config", text},      {"vision_config", vision},
+          {"spatial_merge_size", 2},  {"multimodal_projector_bias", false}};
+}
+
+TEST(Mistral4, ConfigIsKnownAndCountsTheCardsTotals) {
+  const Model m = read_config(mistral_small_4());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  ASSERT_EQ(m.arch.attention.kind, AttentionKind::Mla);
+  ASSERT_TRUE(m.arch.moe.has_value());
+  EXPECT_EQ(m.arch.moe->first_dense_layers, 0);
+  const ParamBreakdown p = count_params(m.arch);
+  // The card: 119B total with the vision tower (the hub lists 119.4 B),
+  // 6.5B active; the text model's active count is 6.63 B (Raschka's gallery
+  // gives 6.63B too), the tower (in `vision`) not among them.
+  EXPECT_LT(off(static_cast<double>(p.total()), 119.4e9), 0.01) << p.total();
+  EXPECT_LT(off(static_cast<double>(p.active() - p.vision), 6.5e9), 0.03) << p.active();
+  // llama.cpp caches one latent of 256 + 64 per token and layer (f16): the
+  // 22.5 KiB per token that public tables give.
+  const std::int64_t ctx = 8192;
+  EXPECT_EQ(kv_cache_bytes(m.arch, {ctx, 1, 512, kv_f16(), kv_f16(), 256}),
+            36 * std::int64_t{320 * 2} * ctx);
+  EXPECT_EQ(36 * 320 * 2, 22.5 * 1024);
+}
+
+TEST(Mistral4, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(deepseek2_style_gguf("mistral4", mistral_small_4()["text_config"]));
+  const Model c = read_config(mistral_small_4());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_EQ(attention_params_per_layer(g.arch), attention_params_per_layer(c.arch));
+  expect_same_text_model(g, c, "mistral4 GGUF vs config");
+}
+
+TEST(Mistral4, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(mistral_small_4());
+  expect_catalogue_agrees("mistral-small-4-119b", c);
+  EXPECT_EQ(catalogue("mistral-small-4-119b").arch.vision_params, c.arch.vision_params);
+}
+
+// ---- MiniMax-M3 (minimax_m3_vl / minimax-m3) -------------------------------
+//
+// MiniMaxAI/MiniMax-M3 config.json, text_config (minimax_m3_vl_text; the
+// values public ports copy as "the real text_config", and
+// MiniMaxM3VLTextConfig's defaults): 60 layers of 6144, 64 heads / 4 KV of
+// 128, the first 3 dense (12288), then 128 experts of 3072, 4 per token, 1
+// shared of 3072; MiniMax sparse attention's indexer of 4 heads of 128 on
+// the MoE layers; vocabulary 200064, untied; MTP modules named but not in the
+// released weights.
+Json minimax_m3_text() {
+  Json freq = Json::array();
+  for (int i = 0; i < 60; ++i) {
+    freq.push_back(i < 3 ? 0 : 1);
+  }
+  return {{"model_type", "minimax_m3_vl_text"},
+          {"hidden_size", 6144},
+          {"intermediate_size", 3072},
+          {"dense_intermediate_size", 12288},
+          {"shared_intermediate_size", 3072},
+          {"num_hidden_layers", 60},
+          {"num_attention_heads", 64},
+          {"num_key_value_heads", 4},
+          {"head_dim", 128},
+          {"rotary_dim", 64},
+          {"vocab_size", 200064},
+          {"max_position_embeddings", 1048576},
+          {"tie_word_embeddings", false},
+          {"num_local_experts", 128},
+          {"num_experts_per_tok", 4},
+          {"n_shared_experts", 1},
+          {"num_mtp_modules", 7},
+          {"num_nextn_predict_layers", 1},
+          {"moe_layer_freq", freq},
+          {"sparse_attention_config",
+           {{"use_sparse_attention", true},
+            {"sparse_index_dim", 128},
+            {"sparse_num_index_heads", 4},
+            {"sparse_topk_blocks", 16},
+            {"sparse_block_size", 128},
+            {"sparse_local_block", 1},
+            {"sparse_attention_freq", freq}}}};
+}
+
+Json minimax_m3() {
+  return {{"model_type", "minimax_m3_vl"},
+          {"architectures", {"MiniMaxM3SparseForConditionalGeneration"}},
+          {"text_config", minimax_m3_text()}};
+}
+
+// As conversion/minimax.py (MiniMaxM3Model over MiniMaxM2Model) writes it:
+// feed_forward_length the dense width, expert_feed_forward_length the
+// experts', leading_dense_block_count from moe_layer_freq, the indexer keys.
+test::GgufWriter minimax_m3_gguf() {
+  test::GgufWriter w;
+  w.str("general.architecture", "minimax-m3");
+  w.u32("minimax-m3.block_count", 60);
+  w.u32("minimax-m3.context_length", 1048576);
+  w.u32("minimax-m3.embedding_length", 6144);
+  w.u32("minimax-m3.feed_forward_length", 12288);
+  w.u32("minimax-m3.attention.head_count", 64);
+  w.u32("minimax-m3.attention.head_count_kv", 4);
+  w.u32("minimax-m3.attention.key_length", 128);
+  w.u32("minimax-m3.attention.value_length", 128);
+  w.u32("minimax-m3.rope.dimension_count", 64);
+  w.u32("minimax-m3.expert_count", 128);
+  w.u32("minimax-m3.expert_used_count", 4);
+  w.u32("minimax-m3.expert_shared_count", 1);
+  w.u32("minimax-m3.expert_feed_forward_length", 3072);
+  w.u32("minimax-m3.leading_dense_block_count", 3);
+  w.u32("minimax-m3.attention.indexer.head_count", 4);
+  w.u32("minimax-m3.attention.indexer.key_length", 128);
+  w.u32("minimax-m3.attention.indexer.top_k", 16);
+  w.u32("minimax-m3.attention.indexer.block_size", 128);
+  w.u32("minimax-m3.vocab_size", 200064);
+  w.tensor("token_embd.weight", {6144, 256}, test::kQ8_0);
+  w.tensor("output.weight", {6144, 256}, test::kQ8_0);
+  return w;
+}
+
+TEST(MiniMaxM3, ConfigGivesTheSparseIndexerOnTheMoeLayers) {
+  const Model m = read_config(minimax_m3());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  const Architecture& a = m.arch;
+  ASSERT_EQ(a.attention.kind, AttentionKind::Full);
+  EXPECT_EQ(a.intermediate_size, 12288);
+  ASSERT_TRUE(a.moe.has_value());
+  EXPECT_EQ(a.moe->first_dense_layers, 3);
+  EXPECT_EQ(a.moe->expert_intermediate_size, 3072);
+  EXPECT_EQ(a.moe->shared_experts, 1);
+  EXPECT_EQ(a.mtp_layers, 0);
+  EXPECT_EQ(indexer_layer_count(a), 57);
+  // llama.cpp (llama-kv-cache-msa.cpp): K and V of 4 heads of 128 on all 60
+  // layers, and on the 57 MoE layers an indexer cache of one head: a key of
+  // 128 and, the cache not being MLA, a V row of 128 beside it (f16).
+  const std::int64_t ctx = 8192;
+  EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256, true}),
+            (60 * std::int64_t{2 * 4 * 128} + 57 * std::int64_t{128 + 128}) * 2 * ctx);
+  // Elsewhere the indexer key alone.
+  EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256}),
+            (60 * std::int64_t{2 * 4 * 128} + 57 * std::int64_t{128}) * 2 * ctx);
+  // The indexer's projections: 6144 x (4 x 128) + 6144 x 128 on each MoE layer.
+  EXPECT_EQ(gqa_indexer_params(a), 6144 * (4 * 128 + 128));
+}
+
+TEST(MiniMaxM3, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(minimax_m3_gguf());
+  const Model c = read_config(minimax_m3());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_EQ(indexer_layer_count(g.arch), indexer_layer_count(c.arch));
+  EXPECT_EQ(gqa_indexer_params(g.arch), gqa_indexer_params(c.arch));
+  ASSERT_TRUE(g.arch.moe.has_value());
+  EXPECT_EQ(g.arch.moe->shared_experts, 1);
+  EXPECT_EQ(g.arch.intermediate_size, c.arch.intermediate_size);
+  expect_same_text_model(g, c, "minimax-m3 GGUF vs config");
+}
+
+TEST(MiniMaxM3, CatalogueGivesWhatTheConfigGivesAndTheCheckpointsCount) {
+  const Model c = read_config(minimax_m3());
+  expect_catalogue_agrees("minimax-m3", c);
+  const Model cat = catalogue("minimax-m3");
+  EXPECT_EQ(indexer_layer_count(cat.arch), 57);
+  // The BF16 checkpoint holds 427,040,140,160 values (Megatron-Bridge's
+  // export audit at hub revision 50942730): the text model counted here and
+  // the vision tower the catalogue carries (the rest of the total).
+  const ParamBreakdown text = count_params(c.arch);
+  EXPECT_LT(
+      off(static_cast<double>(text.total() - text.vision + cat.arch.vision_params), 427040140160.0),
+      0.001);
+  // llama.cpp's model type 428B_A23B: 23.5 B active without the embeddings
+  // and the output head.
+  EXPECT_LT(
+      off(static_cast<double>(text.active() - text.vision - text.embedding - text.output), 23e9),
+      0.03);
+}
+
+}  // namespace
+}  // namespace willfit
