@@ -360,6 +360,10 @@ TEST(NoKvCache, EncodersAndDiffusionModelsHoldNone) {
                       {"vocab_size", 126464},  {"max_sequence_length", 4096}};
   const Model cfg = from_config(llada);
   EXPECT_TRUE(cfg.arch.attention.no_kv_cache);
+  // Its MLP is mlp_hidden_size wide: 32 x (4 x 4096^2 + 3 x 4096 x 12288)
+  // + 2 x 126464 x 4096 = 8.02 B, the card's "8B".
+  EXPECT_EQ(cfg.arch.intermediate_size, 12288);
+  EXPECT_NEAR(static_cast<double>(count_params(cfg.arch).total()), 8.02e9, 0.01e9);
   EXPECT_EQ(llama_estimate(cfg, 4096).memory.kv_cache, 0);
   // The catalogue's BERT by name, as its config.json reads.
   const Model bert = test::catalogue_model("bert-base-uncased");

@@ -449,7 +449,8 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   a.hidden_size = *hidden;
   a.heads = static_cast<int>(*heads);
   a.kv_heads = a.heads;
-  if (const auto kv = get_int(t, {"num_key_value_heads", "num_kv_heads", "n_head_kv"}, 1 << 16)) {
+  if (const auto kv =
+          get_int(t, {"num_key_value_heads", "num_kv_heads", "n_head_kv", "n_kv_heads"}, 1 << 16)) {
     a.kv_heads = static_cast<int>(*kv);
   } else if (get_bool(t, "multi_query").value_or(false)) {
     a.kv_heads = 1;  // Falcon-7B
@@ -472,6 +473,14 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
           t, {"intermediate_size", "n_inner", "ffn_dim", "d_ff", "ffn_hidden_size", "block_ff_dim"},
           1 << 24)
           .value_or(two_matrix ? 4 * a.hidden_size : 0);
+  // LLaDA names it mlp_hidden_size (GSAI-ML/LLaDA-8B-Instruct
+  // configuration_llada.py: the width of its SwiGLU's ff and up projections,
+  // which llama.cpp's converter writes as feed_forward_length). Only LLaDA's:
+  // OLMo-1's original configs use the same key for the fused width, twice
+  // the MLP's.
+  if (a.intermediate_size == 0 && type == "llada") {
+    a.intermediate_size = get_int(t, {"mlp_hidden_size"}, 1 << 24).value_or(0);
+  }
   // Granite 4 (granitemoehybrid) names its dense or shared MLP shared_intermediate_size.
   // (its intermediate_size is then the routed experts' width).
   const std::int64_t config_intermediate = a.intermediate_size;
