@@ -264,7 +264,8 @@ TEST(Glm52, GgufFlagsOrLlamaCppsPatternGiveTheConfigsIndexers) {
   // conversion/glm.py writes indexer_types as attention.indexer.types flags.
   test::GgufWriter with_flags = deepseek2_style_gguf("glm-dsa", glm52());
   std::string flags;
-  for (const auto& t : glm52()["indexer_types"]) {
+  const Json config = glm52();  // kept: a range over a temporary's member would dangle
+  for (const auto& t : config["indexer_types"].get<std::vector<std::string>>()) {
     flags += static_cast<char>(t == "full" ? 1 : 0);
   }
   with_flags.raw("glm-dsa.attention.indexer.types", 9, [&] {
