@@ -75,8 +75,8 @@ Expected<Device> one_device(const std::string& name, Lookups& lookups, UnitSyste
     if (ram) {
       // The RAM the user gave is the size of the memory the model runs in.
       d->memory_bytes = *ram;
-      d->memory_marketed = fmt::format("{:g} GB (--ram)",
-                                       static_cast<double>(*ram) / static_cast<double>(kGiB));
+      d->memory_marketed =
+          fmt::format("{:g} GB (--ram)", static_cast<double>(*ram) / static_cast<double>(kGiB));
       return d;
     }
     return make_error(fmt::format(

@@ -37,8 +37,8 @@ TEST(NamedDevices, SystemMemoryTakesItsSizeFromRam) {
   const json j = json::parse(r.out);
   EXPECT_EQ(j["device"]["memory_bytes"], 32LL << 30);
   EXPECT_EQ(j["device"]["ids"], json::array({"ddr4-3200-dual"}));
-  const auto same = json::parse(
-      run_cli({"7b", "-p", "q4", "-d", "ddr4-3200-dual 32gb", "--json"}).out);
+  const auto same =
+      json::parse(run_cli({"7b", "-p", "q4", "-d", "ddr4-3200-dual 32gb", "--json"}).out);
   EXPECT_EQ(j["result"]["required_bytes"], same["result"]["required_bytes"]);
   const auto train = run_cli({"train", "1b", "-d", "cpu", "--ram", "64gb", "--json"});
   ASSERT_EQ(train.code == 0 || train.code == 1, true) << train.err;
