@@ -119,10 +119,10 @@ CachedLayers cached_layers(const Architecture& a) {
   if (a.attention.kind != AttentionKind::Sliding || a.attention.sliding_window <= 0) {
     return {cached, 0};
   }
-  // Pattern N: every N-th layer (index N-1, 2N-1, ...) is global. A chunked
-  // layer (Llama 4) holds the same cells as a window of the chunk's length.
-  const int pattern = a.attention.sliding_pattern;
-  const int global = pattern > 1 ? cached / pattern : 0;
+  // Pattern N: every N-th layer (index N-1, 2N-1, ...; Step-3.5: 0, N, 2N,
+  // ...) is global. A chunked layer (Llama 4) holds the same cells as a
+  // window of the chunk's length.
+  const int global = global_layer_count(a, cached);
   return {global, cached - global};
 }
 }  // namespace

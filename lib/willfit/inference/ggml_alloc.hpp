@@ -197,6 +197,16 @@ struct LlamaGraphShape {
   // from kv_layers on read an earlier layer's cache; the last
   // wide_ffn_layers layers' MLP is 2 x ffn (use_double_wide_mlp).
   int wide_ffn_layers = 0;
+  // Step-3.5 (step35.cpp): the full-attention layers are 0, swa_every,
+  // 2 swa_every, ... (swa_global_first) with global_heads query heads (0:
+  // heads); every layer's attention output is gated per head (head_gate: a
+  // [heads, tokens] projection of the normed input, its sigmoid, multiplied
+  // in); the hidden state before the final rows are picked is an output
+  // (t_h_nextn, for the MTP head: never freed).
+  bool swa_global_first = false;
+  int global_heads = 0;
+  bool head_gate = false;
+  bool hidden_output = false;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

@@ -473,6 +473,16 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.swa_cells =
         window_cells(a, {in.context, in.batch, in.ubatch, in.k_type, in.v_type, in.q.kv_pad, true});
     s.swa_every = a.attention.sliding_pattern;
+    // Step-3.5 (step35.cpp): global layers first in each group of the
+    // pattern, with heads of their own; a head-wise gate; the rows to output
+    // picked after the last layer, whose output (t_h_nextn) is kept.
+    s.swa_global_first = a.attention.global_first;
+    s.global_heads = a.attention.global_heads;
+    s.head_gate = a.attention.head_gate;
+    if (a.attention.global_first || a.attention.head_gate) {
+      s.late_out_ids = true;
+      s.hidden_output = true;
+    }
     s.layers = std::max(1, a.layers);
     s.hidden = a.hidden_size;
     s.heads = a.heads;
@@ -501,7 +511,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     }
     s.vocab = a.vocab_size;
     s.deepstack = a.deepstack_layers;
-    s.late_out_ids = a.attention.sinks;
+    s.late_out_ids = s.late_out_ids || a.attention.sinks;
     // Gemma 4 (gemma4.cpp), marked here by its global layers' own head width:
     // those layers at global_head_dim and global_kv_heads, K as V; the rows
     // to output picked after the final norm (embeddings_nextn_masked is off,
