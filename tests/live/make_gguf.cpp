@@ -138,6 +138,15 @@ struct Spec {
   // gate (attn_gate, hidden x heads) and per-head Q/K norms; the MoE layers a
   // selection bias and one shared expert of shared_ffn.
   int global_heads = 0;
+  // DeepSeek Sparse Attention (deepseek32.cpp, glm-dsa.cpp): MLA with
+  // compressed queries (q_lora) and a lightning indexer of index_heads heads
+  // of index_head_dim that keeps the index_top_k best keys. indexer_types:
+  // one letter a layer, 'F' an indexer of its own, 'S' the previous one's
+  // top-k shared (GLM-5.2, attention.indexer.types); empty: not written.
+  int index_heads = 0;
+  int64_t index_head_dim = 0;
+  int index_top_k = 0;
+  std::string indexer_types;
   std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
@@ -178,6 +187,22 @@ void mla(Spec& s) {
   s.rope_dim = 64;
   s.nope_dim = 128;
   s.v_dim = 128;
+}
+
+// DeepSeek Sparse Attention as DeepSeek-V3.2 and GLM-5 have it, reduced:
+// compressed queries of q_lora, an indexer of index_heads heads of 128
+// keeping the top 2048 keys; 16 routed experts of 2048 (8 a token, as real;
+// 256 in the real models), one shared, weights scaled by 2.5; one leading
+// dense layer (3 in the real models).
+void reduced_sparse_attention(Spec& s, int64_t q_lora, int index_heads) {
+  s.q_lora = q_lora;
+  experts(s, 16, 8, 2048);
+  s.shared_experts = 1;
+  s.dense_lead = 1;
+  s.expert_weights_scale = 2.5;
+  s.index_heads = index_heads;
+  s.index_head_dim = 128;
+  s.index_top_k = 2048;
 }
 
 // Qwen3-Next and Qwen3.5: gated full attention (Q-normed, 64 RoPE dims)
@@ -386,6 +411,56 @@ const std::vector<Spec>& specs() {
     v.back().skip_types =
         "q4_k_m: its CPU_REPACK copy of the Q4_K experts (about 27 GB) needs swap on a 24 GB "
         "machine (WILLFIT_LIVE_ALL=1 runs it)";
+    // DeepSeek Sparse Attention, reduced in depth and experts (a full file
+    // of these 671-744 B models cannot be loaded here; what the live check
+    // proves, the latent and indexer caches and the widest point of the
+    // graph, depends on the per-layer widths, not on the depth). Every
+    // per-layer hyper-parameter is the real model's; the layers keep the
+    // kinds in the real order (dense, then MoE; GLM-5.2: full indexers, then
+    // a shared one), and 16 routed experts of the real width stand for 256
+    // (8 a token, as real). YaRN scaling (DeepSeek) is left out: it changes
+    // RoPE's values, not a buffer.
+    // DeepSeek-V3.2: MLA with compressed queries (q_lora_rank 1536, kv_lora_rank
+    // 512, nope 128 + rope 64, v 128, 128 heads), the lightning indexer (64
+    // heads of 128, top 2048), sigmoid router with a bias, weights normed and
+    // scaled by 2.5, one shared expert, first_k_dense_replace 3.
+    v.push_back(shape("deepseek-v3.2-r3", "deepseek32", 3, 7168, 18432, 128, 128, 192, 129280,
+                      163840, 10000, 1e-6,
+                      "REDUCED: 3 of 61 layers (1 of the 3 dense, 2 of the 58 MoE), 16 of 256 "
+                      "routed experts; every other hyper-parameter from "
+                      "deepseek-ai/DeepSeek-V3.2-Exp config.json @194c67e1 (data/models.json row "
+                      "deepseek-v3.2-exp)"));
+    mla(v.back());
+    reduced_sparse_attention(v.back(), 1536, 64);
+    // GLM-5 (glm-dsa): q_lora_rank 2048, kv_lora_rank 512, nope 192 + rope
+    // 64, v 256, 64 heads; indexer 32 heads of 128, top 2048; 256 experts of
+    // 2048 (8 a token, 1 shared, sigmoid router), first_k_dense_replace 3.
+    const auto glm5 = [&v](const std::string& name, int layers, int64_t ctx,
+                           const std::string& indexers, const std::string& source) {
+      v.push_back(
+          shape(name, "glm-dsa", layers, 6144, 12288, 64, 64, 256, 154880, ctx, 1e6, 1e-5, source));
+      Spec& g = v.back();
+      g.kv_lora = 512;
+      g.q_lora = 2048;
+      g.rope_dim = 64;
+      g.nope_dim = 192;
+      g.v_dim = 256;
+      reduced_sparse_attention(g, 2048, 32);
+      g.indexer_types = indexers;
+    };
+    // (rope_theta and rms_norm_eps are not read from the configs: they move no buffer.)
+    glm5("glm-5-r3", 3, 202752, "",
+         "REDUCED: 3 of 78 layers (1 of the 3 dense, 2 of the 75 MoE), 16 of 256 routed "
+         "experts; every other hyper-parameter from zai-org/GLM-5.1 config.json (GLM-5's shape; "
+         "data/models.json row glm-5)");
+    // GLM-5.2: GLM-5's shape trained to 1M tokens, layers 0-2 with an
+    // indexer of their own, layer 3 sharing layer 2's (indexer_types, the
+    // first four of llama.cpp's GLM_5_2_DEFAULT_INDEXER_TYPES).
+    glm5("glm-5.2-r4", 4, 1048576, "FFFS",
+         "REDUCED: 4 of 78 layers (1 of the 3 dense, 3 of the 75 MoE; indexers full, full, "
+         "full, shared as the real layers 0-3), 16 of 256 routed experts; every other "
+         "hyper-parameter from zai-org/GLM-5.2 config.json (data/models.json row glm-5.2)");
+    v.back().skip_types = "f16: 9.5 GB, above the 8 GB a live load may take on this shared machine";
     // Granite 4.0 H (granitehybrid): 40 layers, attention at 5, 15, 25 and 35
     // (layer_types), Mamba-2 elsewhere (mamba_d_conv 4, mamba_d_state 128,
     // mamba_n_groups 1, mamba_expand 2), NoPE, an MLP or MoE after every
@@ -670,6 +745,9 @@ GgmlType weight_type(const std::string& ftype, const std::string& name, int laye
   if (name.find("ffn_gate_inp") != std::string::npos) {
     return F32;  // llama-quant.cpp never quantises the router
   }
+  if (name.find("indexer.proj") != std::string::npos) {
+    return F32;  // conversion/base.py: "DSA indexer weights should be F32"
+  }
   // llama-quant.cpp tensor_allows_quantization: AltUp, LAuReL and the
   // per-layer model projection stay as converted (F16 here).
   if (name.find("altup") != std::string::npos || name.find("laurel") != std::string::npos ||
@@ -784,6 +862,36 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ssm_d", {1, s.ssm_heads}, i);
     add(b + "ssm_norm.weight", {s.ssm_inner / s.ssm_groups, s.ssm_groups}, i);
     add(b + "ssm_out.weight", {s.ssm_inner, e}, i);
+  };
+  // MLA's latent path and output (deepseek2.cpp and its kin, k_b/v_b split
+  // as converted today): the joint KV projection, k_b, v_b, the output.
+  const auto mla_kv_out = [&](const std::string& b, int i) {
+    add(b + "attn_kv_a_mqa.weight", {e, s.kv_lora + s.rope_dim}, i);
+    add(b + "attn_k_b.weight", {s.nope_dim, s.kv_lora, s.heads}, i);
+    add(b + "attn_v_b.weight", {s.kv_lora, s.v_dim, s.heads}, i);
+    add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
+  };
+  // DeepSeek's MLP (kimi-linear.cpp, deepseek32.cpp, glm-dsa.cpp): a dense
+  // one on the leading layers, else routed experts and a shared expert, the
+  // router's bias last (a file ending in a repacked Q4_K tensor would leave
+  // it out of llama.cpp's mapped range: CPU_Mapped spans the first to the
+  // last tensor it keeps).
+  const auto deepseek_ffn = [&](const std::string& b, int i) {
+    if (i < s.dense_lead) {
+      add(b + "ffn_gate.weight", {e, s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      return;
+    }
+    const int64_t f = s.expert_ffn;
+    add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+    add(b + "ffn_gate_exps.weight", {e, f, s.experts}, i);
+    add(b + "ffn_down_exps.weight", {f, e, s.experts}, i);
+    add(b + "ffn_up_exps.weight", {e, f, s.experts}, i);
+    add(b + "ffn_gate_shexp.weight", {e, f * s.shared_experts}, i);
+    add(b + "ffn_down_shexp.weight", {f * s.shared_experts, e}, i);
+    add(b + "ffn_up_shexp.weight", {e, f * s.shared_experts}, i);
+    add(b + "exp_probs_b.bias", {s.experts}, i);
   };
   if (s.arch == "gemma4" && s.per_layer_width > 0) {  // gemma4.cpp: the per-layer embeddings
     const int64_t ple = s.per_layer_width * s.layers;
@@ -958,30 +1066,37 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "ssm_norm.weight", {d}, i);
         add(b + "attn_output.weight", {inner, e}, i);
       } else {  // MLA without query compression, k_b/v_b split (MLA KV cache)
-        const int64_t k_mla = s.nope_dim + s.rope_dim;
         add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
-        add(b + "attn_q.weight", {e, s.heads * k_mla}, i);
-        add(b + "attn_kv_a_mqa.weight", {e, s.kv_lora + s.rope_dim}, i);
-        add(b + "attn_k_b.weight", {s.nope_dim, s.kv_lora, s.heads}, i);
-        add(b + "attn_v_b.weight", {s.kv_lora, s.v_dim, s.heads}, i);
-        add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
+        add(b + "attn_q.weight", {e, s.heads * (s.nope_dim + s.rope_dim)}, i);
+        mla_kv_out(b, i);
       }
       add(b + "ffn_norm.weight", {e}, i);
-      if (i < s.dense_lead) {
-        add(b + "ffn_gate.weight", {e, s.ffn}, i);
-        add(b + "ffn_down.weight", {s.ffn, e}, i);
-        add(b + "ffn_up.weight", {e, s.ffn}, i);
-        continue;
+      deepseek_ffn(b, i);
+      continue;
+    }
+    if (s.arch == "deepseek32" || s.arch == "glm-dsa") {
+      // deepseek32.cpp / glm-dsa.cpp load_arch_tensors: MLA with compressed
+      // queries (q_a, its norm, q_b), k_b/v_b split; the lightning indexer
+      // (its k norm with a bias, the weights projection, which the converter
+      // keeps F32, k, and q_b from the compressed queries), absent on a
+      // GLM-5.2 layer that shares the previous one's; a dense MLP on the
+      // leading layers, else routed experts with a bias and a shared expert.
+      add(b + "attn_q_a_norm.weight", {s.q_lora}, i);
+      add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
+      add(b + "attn_q_a.weight", {e, s.q_lora}, i);
+      add(b + "attn_q_b.weight", {s.q_lora, s.heads * (s.nope_dim + s.rope_dim)}, i);
+      mla_kv_out(b, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      const bool own_indexer =
+          s.indexer_types.empty() || s.indexer_types[static_cast<size_t>(i)] == 'F';
+      if (own_indexer) {
+        add(b + "indexer.k_norm.weight", {s.index_head_dim}, i);
+        add(b + "indexer.k_norm.bias", {s.index_head_dim}, i);
+        add(b + "indexer.proj.weight", {e, s.index_heads}, i);
+        add(b + "indexer.attn_k.weight", {e, s.index_head_dim}, i);
+        add(b + "indexer.attn_q_b.weight", {s.q_lora, s.index_heads * s.index_head_dim}, i);
       }
-      const int64_t f = s.expert_ffn;
-      add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
-      add(b + "ffn_gate_exps.weight", {e, f, s.experts}, i);
-      add(b + "ffn_down_exps.weight", {f, e, s.experts}, i);
-      add(b + "ffn_up_exps.weight", {e, f, s.experts}, i);
-      add(b + "ffn_gate_shexp.weight", {e, f * s.shared_experts}, i);
-      add(b + "ffn_down_shexp.weight", {f * s.shared_experts, e}, i);
-      add(b + "ffn_up_shexp.weight", {e, f * s.shared_experts}, i);
-      add(b + "exp_probs_b.bias", {s.experts}, i);
+      deepseek_ffn(b, i);
       continue;
     }
     if (s.arch == "granitehybrid" || s.arch == "jamba") {
@@ -1072,13 +1187,9 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "shortconv.in_proj.weight", {e, 3 * e}, i);
       add(b + "shortconv.out_proj.weight", {e, e}, i);
     } else if (s.kv_lora > 0) {  // MLA (deepseek2.cpp), split k_b/v_b as converted today
-      const int64_t k_mla = s.nope_dim + s.rope_dim;
       add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
-      add(b + "attn_q.weight", {e, s.heads * k_mla}, i);
-      add(b + "attn_kv_a_mqa.weight", {e, s.kv_lora + s.rope_dim}, i);
-      add(b + "attn_k_b.weight", {s.nope_dim, s.kv_lora, s.heads}, i);
-      add(b + "attn_v_b.weight", {s.kv_lora, s.v_dim, s.heads}, i);
-      add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
+      add(b + "attn_q.weight", {e, s.heads * (s.nope_dim + s.rope_dim)}, i);
+      mla_kv_out(b, i);
     } else {
       add(b + "attn_q.weight", {e, q}, i);
       add(b + "attn_k.weight", {e, kv}, i);
@@ -1382,6 +1493,29 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
     w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
     w.key_f32(a + ".expert_weights_scale", 1.0);
+  }
+  if (s.index_heads > 0) {
+    // conversion/deepseek.py DeepseekV32Model, conversion/glm.py
+    // GlmMoeDsaModel (over DeepseekV2Model.set_gguf_parameters): the MoE
+    // keys, q_lora_rank, the indexer's; the sigmoid router (base.py
+    // scoring_func), norm_topk_prob; GLM-5.2's indexer_types as flags.
+    w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
+    w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
+    w.key_f32(a + ".expert_weights_scale", s.expert_weights_scale);
+    w.key_bool(a + ".expert_weights_norm", true);
+    w.key_u32(a + ".expert_gating_func", 2);
+    w.key_u32(a + ".vocab_size", static_cast<uint32_t>(s.vocab));
+    w.key_u32(a + ".attention.q_lora_rank", static_cast<uint32_t>(s.q_lora));
+    w.key_u32(a + ".attention.indexer.head_count", static_cast<uint32_t>(s.index_heads));
+    w.key_u32(a + ".attention.indexer.key_length", static_cast<uint32_t>(s.index_head_dim));
+    w.key_u32(a + ".attention.indexer.top_k", static_cast<uint32_t>(s.index_top_k));
+    if (!s.indexer_types.empty()) {
+      std::vector<bool> full;
+      for (const char c : s.indexer_types) {
+        full.push_back(c == 'F');
+      }
+      w.key_arr_bool(a + ".attention.indexer.types", full);
+    }
   }
   if (s.full_attn_interval > 0) {
     w.key_u32(a + ".full_attention_interval", static_cast<uint32_t>(s.full_attn_interval));
