@@ -1260,6 +1260,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       at.o_lora_rank = clamp_key("attention.output_lora_rank", 1 << 20);
       at.index_head_dim = clamp_key("attention.indexer.key_length", 1 << 16);
       at.index_heads = clamp_key("attention.indexer.head_count", 1 << 16);
+      at.index_topk = clamp_key("attention.indexer.top_k", 1 << 20);
       a.hyper_connections = clamp_key("hyper_connection.count", 64);
       a.hash_layers = clamp_key("hash_layer_count", a.layers);
     }
