@@ -429,8 +429,8 @@ TEST(GgmlAlloc, OlmoeMatchesTheLiveLlamaCpp) {
 // 4, 128, 4; the first three hash-routed) and 16 of its 256 routed experts,
 // every other value its config.json's (deepseek-ai/DeepSeek-V4-Flash as a
 // public test fixture quotes it verbatim, search-tool file id 60241045088),
-// against what a real llama.cpp allocated for the synthetic F16 and Q8_0
-// files tests/live/make_gguf writes of it (deepseek-v4-flash-r5;
+// against what a real llama.cpp allocated for the synthetic F16, Q8_0 and
+// Q4_K_M files tests/live/make_gguf writes of it (deepseek-v4-flash-r5;
 // tests/data/llamacpp_cpu_compute_deepseek4.csv, llamacpp_cpu_kv_deepseek4.csv).
 // The KV term is the raw, pooled and indexer caches plus the compressors'
 // F32 state, each within the log's rounding. The compute buffer is the
@@ -466,8 +466,8 @@ TEST(GgmlAlloc, DeepSeekV4ReducedMatchesTheLiveLlamaCpp) {
       plain.push_back(err);
     }
   });
-  EXPECT_EQ(flash.size(), 12U);
-  EXPECT_EQ(plain.size(), 6U);
+  EXPECT_EQ(flash.size(), 18U);
+  EXPECT_EQ(plain.size(), 9U);
   int rows = 0;
   for_each_live_row("llamacpp_cpu_kv_deepseek4.csv", [&](const std::vector<std::string>& c) {
     const double measured = (std::stod(c[6]) + std::stod(c[7])) * static_cast<double>(kMiB);
@@ -477,7 +477,7 @@ TEST(GgmlAlloc, DeepSeekV4ReducedMatchesTheLiveLlamaCpp) {
                 0.04 * static_cast<double>(kMiB));
     ++rows;
   });
-  EXPECT_EQ(rows, 18);
+  EXPECT_EQ(rows, 27);
 }
 
 // Falcon-H1-0.5B's graph (a Mamba-2 mixer beside the attention of every
