@@ -1211,21 +1211,53 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
     return g.input(4 * n * n);
   };
   const int layers = static_cast<int>(s.ratios.size());
+  // The inputs, in the order the graph first reads them (ggml-alloc
+  // places every input before the first node and frees it after its last
+  // reader): the token ids and embeddings, the raw mask, positions and the
+  // raw cache's row indices; a compressor's window rows, positions, written rows and kept
+  // state rows (I32, the written rows I64); the rotations, masks and zero
+  // leaves; the output rows.
+  // build_inp_embd's token ids and, beside the token path, its input of
+  // ready embeddings (ggml_build_forward_select keeps one): that one is read
+  // by nothing, so never freed; both are in the graph before the raw mask.
+  const int tokens = g.input(4 * b);
+  g.input(4 * b * e);
   const int raw_mask = g.input(mask_bytes * s.raw_cells * b);
+  const int pos = g.input(4 * b);
   const int rot_raw = s.rotate_k ? rotation(d) : -1;
-  int rot_csa = -1;
-  int rot_lid = -1;
+  const int k_idxs = g.input(8 * b);
+  struct CompressorInputs {
+    int reads = -1, state_pos = -1, write_pos = -1, rot = -1, writes = -1, kept_src = -1,
+        kept_dst = -1;
+  };
+  // `indexer`: the lightning indexer's cache, rotated whatever its type.
+  const auto compressor_inputs = [&](std::int64_t ratio, bool overlap, std::int64_t head,
+                                     bool indexer) {
+    const std::int64_t blocks = b / ratio + 1;  // dsv4_build_reserve_comp_plan
+    const std::int64_t kept = std::min(b, overlap ? 2 * ratio : ratio);
+    CompressorInputs c;
+    c.reads = g.input(4 * (overlap ? 2 : 1) * ratio * blocks);
+    c.state_pos = g.input(4 * b);
+    c.write_pos = g.input(4 * blocks);
+    c.rot = indexer || s.rotate_k ? rotation(head) : -1;
+    c.writes = g.input(8 * blocks);
+    c.kept_src = g.input(4 * kept);
+    c.kept_dst = g.input(4 * kept);
+    return c;
+  };
+  CompressorInputs csa;
+  CompressorInputs lid;
+  CompressorInputs hca;
   int lid_mask = -1;
   int csa_mask = -1;
-  int rot_hca = -1;
   int hca_mask = -1;
   std::vector<int> zeros(static_cast<std::size_t>(layers), -1);
   for (int il = 0; il < layers; ++il) {
     const char kind = s.ratios[static_cast<std::size_t>(il)];
     if (kind == 'C') {
       if (lid_mask < 0) {
-        rot_csa = s.rotate_k ? rotation(d) : -1;
-        rot_lid = rotation(s.index_dim);
+        csa = compressor_inputs(4, true, d, false);
+        lid = compressor_inputs(4, true, s.index_dim, true);
       }
       zeros[static_cast<std::size_t>(il)] = g.input(mask_bytes * n_top * b);
       if (lid_mask < 0) {
@@ -1233,10 +1265,11 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
         csa_mask = g.input(mask_bytes * s.csa_cells * b);
       }
     } else if (kind == 'H' && hca_mask < 0) {
-      rot_hca = s.rotate_k ? rotation(d) : -1;
+      hca = compressor_inputs(128, false, d, false);
       hca_mask = g.input(mask_bytes * s.hca_cells * b);
     }
   }
+  const int rot_lid = lid.rot;
 
   // The mix of the streams (RMS norm of them flattened, hc_fn) and its
   // gates: a view x scale + base, sigmoid, then + eps or x 2, in place.
@@ -1252,7 +1285,7 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
   // values a pooled key, windows of `ratio` tokens (twice as wide and as
   // long when they overlap), state rows kept between micro-batches.
   const auto compressor = [&](int in, std::int64_t width, std::int64_t ratio, bool overlap,
-                              int rot) {
+                              const CompressorInputs& at) {
     const std::int64_t c = overlap ? 2 * width : width;
     const std::int64_t state = overlap ? 2 * ratio : ratio;
     const std::int64_t blocks = b / ratio + 1;  // dsv4_build_reserve_comp_plan
@@ -1263,7 +1296,7 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
         const int zero = g.op(c, {g.view(joined)});
         joined = g.op(c * (state + b + 1), {joined, zero});
       }
-      const int rows = g.op(c * reads, {joined});  // the windows' rows
+      const int rows = g.op(c * reads, {joined, at.reads});  // the windows' rows
       if (!overlap) {
         return g.op(width * reads, {rows});  // permuted, made contiguous
       }
@@ -1274,21 +1307,22 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
     const int kv = g.op(c * b, {in});
     const int values = windows(kv);
     const int gate = g.op(c * b, {in});
-    const int ape = g.op(c * b, {});
+    const int ape = g.op(c * b, {at.state_pos});
     const int score = g.same(gate, {ape});
     const int weights = g.same(windows(score));  // softmax
     const int pooled = g.op(width * blocks, {g.same(values, {weights})});
-    int comp = g.same(g.same(g.same(g.op(width * blocks, {pooled}))));  // cont, norm, rope
-    if (rot >= 0) {
-      comp = g.op(width * blocks, {comp, rot});
+    const int normed = g.same(g.same(g.op(width * blocks, {pooled})));  // cont, norm
+    int comp = g.same(normed, {at.write_pos});                          // rope
+    if (at.rot >= 0) {
+      comp = g.op(width * blocks, {comp, at.rot});
     }
-    g.external({comp});
+    g.external({comp, at.writes});
     const std::int64_t kept = std::min(b, state);
-    g.external({g.op(c * kept, {kv})});
-    g.external({g.op(c * kept, {score})});
+    g.external({g.op(c * kept, {kv, at.kept_src}), at.kept_dst});
+    g.external({g.op(c * kept, {score, at.kept_src}), at.kept_dst});
   };
 
-  const int embd = g.op(b * e, {});
+  const int embd = g.op(b * e, {tokens});
   int x = g.op(b * hc * e, {embd});  // hc_init: the embeddings repeated
   for (int il = 0; il < layers; ++il) {
     const char kind = s.ratios[static_cast<std::size_t>(il)];
@@ -1296,21 +1330,21 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
     const int pre = gates(mixes);
     const int in = g.same(g.same(g.op(b * e, {x, pre})));  // hc_pre, attn_norm
     if (kind == 'C') {
-      compressor(in, d, 4, true, rot_csa);
-      compressor(in, s.index_dim, 4, true, rot_lid);
+      compressor(in, d, 4, true, csa);
+      compressor(in, s.index_dim, 4, true, lid);
     } else if (kind == 'H') {
-      compressor(in, d, 128, false, rot_hca);
+      compressor(in, d, 128, false, hca);
     }
     const int qr = g.same(g.same(g.op(b * s.q_lora, {in})));
-    int q = g.same(g.same(g.op(b * h * d, {qr})));  // q_b, per-head norm, RoPE
+    int q = g.same(g.same(g.op(b * h * d, {qr})), {pos});  // q_b, per-head norm, RoPE
     if (rot_raw >= 0) {
       q = g.op(b * h * d, {q, rot_raw});
     }
-    int kv = g.same(g.same(g.same(g.op(b * d, {in}))));
+    int kv = g.same(g.same(g.same(g.op(b * d, {in}))), {pos});
     if (rot_raw >= 0) {
       kv = g.op(b * d, {kv, rot_raw});
     }
-    g.external({kv});  // the raw cache's row
+    g.external({kv, k_idxs});  // the raw cache's row
     const std::int64_t cells = s.raw_cells + (kind == 'C'   ? s.csa_cells
                                               : kind == 'H' ? s.hca_cells
                                                             : 0);
@@ -1326,7 +1360,7 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
     int mask = raw_mask;
     if (kind == 'C') {  // the indexer's top-k as a mask over the pooled keys
       const int filled0 = g.same(zeros[static_cast<std::size_t>(il)]);
-      int iq = g.same(g.op(b * s.index_heads * s.index_dim, {qr}));
+      int iq = g.same(g.op(b * s.index_heads * s.index_dim, {qr}), {pos});
       iq = g.op(b * s.index_heads * s.index_dim, {iq, rot_lid});
       const int iw = g.same(g.op(b * s.index_heads, {in}));
       const int score = g.op(s.csa_cells * b, {iq, iw, lid_mask});
@@ -1354,7 +1388,7 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
     if (rot_raw >= 0) {
       out = g.op(b * h * d, {out, rot_raw});
     }
-    out = g.same(out);  // RoPE undone
+    out = g.same(out, {pos});  // RoPE undone
     const int oa = g.op(b * s.o_groups * s.o_lora, {g.op(b * s.o_groups * s.o_lora, {out})});
     const int attn_out = g.op(b * e, {oa});
     const int post = gates(mixes);
@@ -1370,7 +1404,7 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
     const int probs = g.same(g.same(g.op(b * s.experts, {ffn_in})));  // softplus, sqrt
     int chosen = -1;
     if (il < s.hash_layers) {
-      chosen = g.op(b * used, {});  // the token's row of ffn_gate_tid2eid
+      chosen = g.op(b * used, {tokens});  // the token's row of ffn_gate_tid2eid
     } else {
       const int biased = g.op(b * s.experts, {probs});
       chosen = g.view(g.op(b * s.experts, {biased}));  // argsort, top k
@@ -1393,7 +1427,8 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
     const int ffn_out = g.same(moe, {shared});
     x = g.op(b * hc * e, {ffn_out, y, post2, comb2});
   }
-  const int rows = g.op(b * hc * e, {x});  // the output rows
+  const int out_ids = g.input(4 * b);
+  const int rows = g.op(b * hc * e, {x, out_ids});  // the output rows
   const int hmix = g.op(b * hc, {g.op(b * hc * e, {rows})});
   const int hpre = g.same(g.same(g.same(g.same(hmix))));
   int cur = g.op(b * e, {rows, hpre});
