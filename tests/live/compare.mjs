@@ -99,7 +99,7 @@ const skipped = [];
 const err = { kv: [], compute: [], ctx_willfit: [], ctx_peer: [], ctx_ref: [], peer_kv_free: [] };
 const table = [];
 console.log(
-  "| model | type | ctx | fa | kv | llama.cpp KV (+ recurrent state) MiB | willfit KV % | llama.cpp compute + output MiB | willfit compute % | " +
+  "| model | type | ctx | fa | kv | llama.cpp KV (+ recurrent or compressor state) MiB | willfit KV % | llama.cpp compute + output MiB | willfit compute % | " +
     "context total MiB | willfit % | peer % | peer no-alloc (reference) % |",
 );
 console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
@@ -134,7 +134,9 @@ for (const row of rows) {
   // llama.cpp keeps a hybrid model's recurrent state (R and S rows per
   // sequence) in a buffer of its own; willfit's KV term holds both.
   const rs = row.rs_bytes ?? 0;
-  const memory = row.kv_bytes + rs;
+  // DeepSeek-V4's compressor state: buffers of their own beside its KV
+  // buffers; willfit's KV term holds it (compressed_kv_bytes).
+  const memory = row.kv_bytes + rs + (row.dsv4_state_bytes ?? 0);
   if (Math.abs(w.recurrent - rs) > 0.01 * MiB) {
     failures.push(`${name}: willfit recurrent state ${w.recurrent} != llama.cpp RS buffer ${rs}`);
   }

@@ -167,6 +167,12 @@ for (const f of config.files) {
       // Hybrid and recurrent models: llama_memory_recurrent's R and S tensors
       // (one row per sequence in each recurrent layer), a buffer of their own.
       row.rs_bytes = sum(buffers(/llama_memory_recurrent:\s+(\S+) RS buffer size =\s+([\d.]+) MiB/));
+      // DeepSeek-V4 (llama-kv-cache-dsv4.cpp llama_dsv4_comp_state): the
+      // compressors' running state (csa, hca, lid), F32 buffers beside the
+      // KV buffers, logged one line each.
+      row.dsv4_state_bytes = sum(
+        buffers(/llama_dsv4_comp_state:\s+(\S+) DSV4 \S+ state buffer size =\s+([\d.]+) MiB/),
+      );
       row.n_seq_max = Number(logged(/llama_context: n_seq_max\s+=\s+(\d+)/));
       row.compute_bytes = sum(buffers(/sched_reserve:\s+(\S+) compute buffer size =\s+([\d.]+) MiB/));
       row.output_bytes = sum(buffers(/(\S+)\s+output buffer size =\s+([\d.]+) MiB/));

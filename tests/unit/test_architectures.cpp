@@ -2645,6 +2645,21 @@ test::GgufWriter flash_gguf() {
   return w;
 }
 
+// llama.cpp loads attn_output_a, 2-D in the file, as [heads x head_dim /
+// o_groups, o_lora_rank, o_groups] (deepseek4.cpp load_arch_tensors,
+// TENSOR_ALLOW_RESHAPE) and multiplies it per group, a batched product the
+// CPU backend's repack does not take (repack.cpp supports_op: 2-D weights);
+// attn_q_b, a plain product, is repacked. The live reduced file's Q4_K_M
+// CPU_REPACK (1214.16 MiB, docs/live-llamacpp.md, ninth run) left out its
+// five attn_output_a tensors (90 MiB) and kept its attn_q_b ones.
+TEST(DeepSeekV4, GroupedOutputProjectionIsNotRepacked) {
+  test::GgufWriter w = flash_gguf();
+  w.tensor("blk.0.attn_output_a.weight", {4096, 8192}, test::kQ4_K);
+  w.tensor("blk.0.attn_q_b.weight", {1024, 32768}, test::kQ4_K);
+  const Model g = from_gguf(w);
+  EXPECT_EQ(cpu_repack_bytes(g, CpuFeatures::Avx512), 1024 * 32768 / 256 * 144);
+}
+
 TEST(DeepSeekV4, KnownToBothReaders) {
   EXPECT_TRUE(is_known_gguf_architecture("deepseek4"));
   EXPECT_TRUE(is_known_config_model_type("deepseek_v4"));

@@ -467,6 +467,61 @@ TEST(GgmlAlloc, Step35ReducedMatchesTheLiveLlamaCpp) {
   EXPECT_EQ(rows, 18);
 }
 
+// DeepSeek-V4-Flash reduced to 5 of its 43 layers (compress ratios 0, 0,
+// 4, 128, 4; the first three hash-routed) and 16 of its 256 routed experts,
+// every other value its config.json's (deepseek-ai/DeepSeek-V4-Flash as a
+// public test fixture quotes it verbatim, search-tool file id 60241045088),
+// against what a real llama.cpp allocated for the synthetic F16, Q8_0 and
+// Q4_K_M files tests/live/make_gguf writes of it (deepseek-v4-flash-r5;
+// tests/data/llamacpp_cpu_compute_deepseek4.csv, llamacpp_cpu_kv_deepseek4.csv).
+// The KV term is the raw, pooled and indexer caches plus the compressors'
+// F32 state, each within the log's rounding. The compute buffer is the
+// replay of deepseek4.cpp's graph: exact with flash attention; without it
+// 7-21 % low (docs/live-llamacpp.md, eleventh run: llama.cpp's allocator puts
+// the scores higher than the replay does), which this test holds as a known
+// shortfall rather than a pass.
+TEST(GgmlAlloc, DeepSeekV4ReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"architectures":["DeepseekV4ForCausalLM"],"model_type":"deepseek_v4",
+      "hidden_size":4096,"num_hidden_layers":5,"num_attention_heads":64,
+      "num_key_value_heads":1,"head_dim":512,"qk_rope_head_dim":64,"q_lora_rank":1024,
+      "o_lora_rank":1024,"o_groups":8,"moe_intermediate_size":2048,"n_routed_experts":16,
+      "n_shared_experts":1,"num_experts_per_tok":6,"num_hash_layers":3,
+      "num_nextn_predict_layers":1,"hc_mult":4,"hc_sinkhorn_iters":20,"index_head_dim":128,
+      "index_n_heads":64,"index_topk":512,"sliding_window":128,
+      "compress_ratios":[0,0,4,128,4,0],"compress_rope_theta":160000,
+      "max_position_embeddings":1048576,"vocab_size":129280,"tie_word_embeddings":false,
+      "torch_dtype":"bfloat16"})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->arch.attention.compress_layers, "SSCHC");
+  std::vector<double> flash;  // within the gate
+  std::vector<double> plain;  // the known shortfall
+  for_each_live_row("llamacpp_cpu_compute_deepseek4.csv", [&](const std::vector<std::string>& c) {
+    const double err = compute_error(*m, c);
+    if (c[3] == "on") {
+      EXPECT_LE(std::abs(err), 0.1);
+      flash.push_back(std::abs(err));
+    } else {
+      EXPECT_LT(err, 0.0);  // the known shortfall: low, and no worse than measured
+      EXPECT_GT(err, -25.0);
+      plain.push_back(err);
+    }
+  });
+  EXPECT_EQ(flash.size(), 18U);
+  EXPECT_EQ(plain.size(), 9U);
+  int rows = 0;
+  for_each_live_row("llamacpp_cpu_kv_deepseek4.csv", [&](const std::vector<std::string>& c) {
+    const double measured = (std::stod(c[6]) + std::stod(c[7])) * static_cast<double>(kMiB);
+    // seven buffers (raw, csa, hca, lid caches; csa, hca, lid state), each
+    // logged to 0.01 MiB
+    EXPECT_NEAR(static_cast<double>(live_estimate(*m, c).memory.kv_cache), measured,
+                0.04 * static_cast<double>(kMiB));
+    ++rows;
+  });
+  EXPECT_EQ(rows, 27);
+}
+
 // Falcon-H1-0.5B's graph (a Mamba-2 mixer beside the attention of every
 // layer; shapes from its config.json as NVIDIA-NeMo/Megatron-Bridge quotes it,
 // tests/unit_tests/models/falcon_h1/test_falcon_h1_bridge.py at ebd91e97)

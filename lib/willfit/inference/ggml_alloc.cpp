@@ -1292,4 +1292,297 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   return g.take();
 }
 
+// DeepSeek-V4 (src/models/deepseek4.cpp at 80fb11ac), node by node in the
+// order of a GGML_SCHED_DEBUG=2 dump of the reduced live file
+// (docs/live-llamacpp.md, ninth run). The hidden state is `streams`
+// hyper-connection streams [e, streams, tokens]; each block reads them
+// through a mix (RMS norm of the flattened streams, hc_fn, then the pre
+// gates: view x scale + base, sigmoid, + eps, all in place), the fused
+// ggml_dsv4_hc_pre, and writes them back through the fused hc_post with its
+// post gates and Sinkhorn combination (ggml_dsv4_hc_comb), built where the
+// next block first reads them. Attention: q_a, its norm, q_b (heads x
+// head_dim), a per-head norm and RoPE; one key row of head_dim written to
+// the raw (window) cache; a ratio-4 layer first runs its compressor (the
+// projected kv and score joined behind the state rows, a zero row appended,
+// the windows read twice as wide, softmax-pooled, normed, roped, written)
+// and its indexer's (index_dim, rotated), a ratio-128 layer its compressor
+// (no overlap); the keys are the raw cache's joined with the compressed
+// cache's (ggml_concat, in the cache's type); a ratio-4 layer's mask is the
+// raw mask joined with the pooled keys' mask, minus infinity but where the
+// fused lightning indexer's top-k pick (its indexer q_b rotated, a weight
+// per head); then scores and softmax (or flash attention), the output
+// rotated back when the cache is quantised, de-roped in place, the grouped
+// output LoRA (wo_a per group, made contiguous, wo_b). The MLP: router
+// logits, softplus and sqrt in place; the hash layers take their experts
+// from the token's row (ffn_gate_tid2eid), the others from an argsort of
+// the biased probabilities; weights normed and scaled; the experts (clamped
+// SwiGLU, not in place) summed; a shared expert added. The head: the output
+// rows picked from the flattened streams, their mix and pre gates, the
+// streams weighted and summed unfused (four products, three adds), the
+// final norm (an output) and the logits. Inputs: the raw, pooled, indexer
+// and window masks (F16 under flash attention; the indexer's always, its op
+// is fused), the rotation matrices (the indexer's always), and each ratio-4
+// layer's zero leaf [top-k, tokens] for the mask (allocated with the inputs,
+// filled in place). Index tensors of a few KiB are left out.
+std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
+  Builder g;
+  const std::int64_t b = s.tokens;
+  const std::int64_t e = s.hidden;
+  const std::int64_t hc = s.streams;
+  const std::int64_t d = s.head_dim;
+  const std::int64_t h = s.heads;
+  const std::int64_t mix = (2 + hc) * hc;
+  const std::int64_t mask_bytes = s.flash ? 2 : 4;
+  const std::int64_t n_top = std::min(s.csa_cells, s.index_topk);
+  const auto k_bytes = [&](std::int64_t values) {
+    return static_cast<std::int64_t>(static_cast<double>(values) * s.k_value_bytes + 0.5);
+  };
+  // A tensor of `bytes` bytes whatever its type.
+  const auto node = [&](std::int64_t bytes, SourceList src, SourceList inplace = {}) {
+    const int t = g.op(0, src, inplace);
+    g.at(t).bytes = bytes;
+    return t;
+  };
+  // llama_kv_cache::build_input_k_rot: the largest power of two from 64 up
+  // dividing the head, squared, F32.
+  const auto rotation = [&](std::int64_t head) {
+    std::int64_t n = 64;
+    while (head % (2 * n) == 0) {
+      n *= 2;
+    }
+    return g.input(4 * n * n);
+  };
+  const int layers = static_cast<int>(s.ratios.size());
+  // The inputs, in the order the graph first reads them (ggml-alloc
+  // places every input before the first node and frees it after its last
+  // reader): the token ids and embeddings, the raw mask, positions and the
+  // raw cache's row indices; a compressor's window rows, positions, written rows and kept
+  // state rows (I32, the written rows I64); the rotations, masks and zero
+  // leaves; the output rows.
+  // build_inp_embd's token ids and, beside the token path, its input of
+  // ready embeddings (ggml_build_forward_select keeps one): that one is read
+  // by nothing, so never freed; both are in the graph before the raw mask.
+  const int tokens = g.input(4 * b);
+  g.input(4 * b * e);
+  const int raw_mask = g.input(mask_bytes * s.raw_cells * b);
+  const int pos = g.input(4 * b);
+  const int rot_raw = s.rotate_k ? rotation(d) : -1;
+  const int k_idxs = g.input(8 * b);
+  struct CompressorInputs {
+    int reads = -1, state_pos = -1, write_pos = -1, rot = -1, writes = -1, kept_src = -1,
+        kept_dst = -1;
+  };
+  // `indexer`: the lightning indexer's cache, rotated whatever its type.
+  const auto compressor_inputs = [&](std::int64_t ratio, bool overlap, std::int64_t head,
+                                     bool indexer) {
+    const std::int64_t blocks = b / ratio + 1;  // dsv4_build_reserve_comp_plan
+    const std::int64_t kept = std::min(b, overlap ? 2 * ratio : ratio);
+    CompressorInputs c;
+    c.reads = g.input(4 * (overlap ? 2 : 1) * ratio * blocks);
+    c.state_pos = g.input(4 * b);
+    c.write_pos = g.input(4 * blocks);
+    c.rot = indexer || s.rotate_k ? rotation(head) : -1;
+    c.writes = g.input(8 * blocks);
+    c.kept_src = g.input(4 * kept);
+    c.kept_dst = g.input(4 * kept);
+    return c;
+  };
+  CompressorInputs csa;
+  CompressorInputs lid;
+  CompressorInputs hca;
+  int lid_mask = -1;
+  int csa_mask = -1;
+  int hca_mask = -1;
+  std::vector<int> zeros(static_cast<std::size_t>(layers), -1);
+  for (int il = 0; il < layers; ++il) {
+    const char kind = s.ratios[static_cast<std::size_t>(il)];
+    if (kind == 'C') {
+      if (lid_mask < 0) {
+        csa = compressor_inputs(4, true, d, false);
+        lid = compressor_inputs(4, true, s.index_dim, true);
+      }
+      zeros[static_cast<std::size_t>(il)] = g.input(mask_bytes * n_top * b);
+      if (lid_mask < 0) {
+        lid_mask = g.input(2 * s.csa_cells * b);
+        csa_mask = g.input(mask_bytes * s.csa_cells * b);
+      }
+    } else if (kind == 'H' && hca_mask < 0) {
+      hca = compressor_inputs(128, false, d, false);
+      hca_mask = g.input(mask_bytes * s.hca_cells * b);
+    }
+  }
+  const int rot_lid = lid.rot;
+
+  // The mix of the streams (RMS norm of them flattened, hc_fn) and its
+  // gates: a view x scale + base, sigmoid, then + eps or x 2, in place.
+  const auto mixes_of = [&](int streams) {
+    const int normed = g.op(b * hc * e, {streams});
+    return g.op(b * mix, {normed});
+  };
+  const auto gates = [&](int mixes) {
+    const int scaled = g.op(b * hc, {g.view(mixes)});
+    return g.same(g.same(g.same(scaled)));
+  };
+  // A compressor (deepseek4.cpp build_*_compressed_kv_from_state): `width`
+  // values a pooled key, windows of `ratio` tokens (twice as wide and as
+  // long when they overlap), state rows kept between micro-batches.
+  const auto compressor = [&](int in, std::int64_t width, std::int64_t ratio, bool overlap,
+                              const CompressorInputs& at) {
+    const std::int64_t c = overlap ? 2 * width : width;
+    const std::int64_t state = overlap ? 2 * ratio : ratio;
+    const std::int64_t blocks = b / ratio + 1;  // dsv4_build_reserve_comp_plan
+    const std::int64_t reads = (overlap ? 2 : 1) * ratio * blocks;
+    const auto windows = [&](int projected) {
+      int joined = g.op(c * (state + b), {projected});  // behind the state rows
+      if (overlap) {                                    // a zero row appended
+        const int zero = g.op(c, {g.view(joined)});
+        joined = g.op(c * (state + b + 1), {joined, zero});
+      }
+      const int rows = g.op(c * reads, {joined, at.reads});  // the windows' rows
+      if (!overlap) {
+        return g.op(width * reads, {rows});  // permuted, made contiguous
+      }
+      const int prev = g.op(width * ratio * blocks, {g.view(rows)});
+      const int cur = g.op(width * ratio * blocks, {g.view(rows)});
+      return g.op(width * reads, {g.op(width * reads, {prev, cur})});
+    };
+    const int kv = g.op(c * b, {in});
+    const int values = windows(kv);
+    const int gate = g.op(c * b, {in});
+    const int ape = g.op(c * b, {at.state_pos});
+    const int score = g.same(gate, {ape});
+    const int weights = g.same(windows(score));  // softmax
+    const int pooled = g.op(width * blocks, {g.same(values, {weights})});
+    const int normed = g.same(g.same(g.op(width * blocks, {pooled})));  // cont, norm
+    int comp = g.same(normed, {at.write_pos});                          // rope
+    if (at.rot >= 0) {
+      comp = g.op(width * blocks, {comp, at.rot});
+    }
+    g.external({comp, at.writes});
+    const std::int64_t kept = std::min(b, state);
+    g.external({g.op(c * kept, {kv, at.kept_src}), at.kept_dst});
+    g.external({g.op(c * kept, {score, at.kept_src}), at.kept_dst});
+  };
+
+  const int embd = g.op(b * e, {tokens});
+  int x = g.op(b * hc * e, {embd});  // hc_init: the embeddings repeated
+  for (int il = 0; il < layers; ++il) {
+    const char kind = s.ratios[static_cast<std::size_t>(il)];
+    const int mixes = mixes_of(x);
+    const int pre = gates(mixes);
+    const int in = g.same(g.same(g.op(b * e, {x, pre})));  // hc_pre, attn_norm
+    if (kind == 'C') {
+      compressor(in, d, 4, true, csa);
+      compressor(in, s.index_dim, 4, true, lid);
+    } else if (kind == 'H') {
+      compressor(in, d, 128, false, hca);
+    }
+    const int qr = g.same(g.same(g.op(b * s.q_lora, {in})));
+    int q = g.same(g.same(g.op(b * h * d, {qr})), {pos});  // q_b, per-head norm, RoPE
+    if (rot_raw >= 0) {
+      q = g.op(b * h * d, {q, rot_raw});
+    }
+    int kv = g.same(g.same(g.same(g.op(b * d, {in}))), {pos});
+    if (rot_raw >= 0) {
+      kv = g.op(b * d, {kv, rot_raw});
+    }
+    g.external({kv, k_idxs});  // the raw cache's row
+    const std::int64_t cells = s.raw_cells + (kind == 'C'   ? s.csa_cells
+                                              : kind == 'H' ? s.hca_cells
+                                                            : 0);
+    const int keys = kind == 'S' ? -1 : node(k_bytes(d * cells), {});  // raw + compressed keys
+    const SourceList key_src = keys >= 0 ? SourceList{keys} : SourceList{};
+    const int values = s.flash ? -1 : node(k_bytes(d * cells), key_src);  // V made contiguous
+    int kq = -1;
+    if (!s.flash) {
+      SourceList src = key_src;
+      src.push_back(q);
+      kq = g.op(cells * b * h, src);
+    }
+    int mask = raw_mask;
+    if (kind == 'C') {  // the indexer's top-k as a mask over the pooled keys
+      const int filled0 = g.same(zeros[static_cast<std::size_t>(il)]);
+      int iq = g.same(g.op(b * s.index_heads * s.index_dim, {qr}), {pos});
+      iq = g.op(b * s.index_heads * s.index_dim, {iq, rot_lid});
+      const int iw = g.same(g.op(b * s.index_heads, {in}));
+      const int score = g.op(s.csa_cells * b, {iq, iw, lid_mask});
+      const int top = node(4 * n_top * b, {score});
+      const int picked = node(4 * n_top * b, {top});
+      const int all = node(mask_bytes * s.csa_cells * b, {csa_mask});  // -inf
+      const int set = g.external({filled0, picked});
+      const int sparse = node(mask_bytes * s.csa_cells * b, {all, csa_mask, set}, {all});
+      mask = node(mask_bytes * cells * b, {raw_mask, sparse});
+    } else if (kind == 'H') {
+      mask = node(mask_bytes * cells * b, {raw_mask, hca_mask});
+    }
+    int out = -1;
+    if (s.flash) {
+      SourceList src{q};
+      if (keys >= 0) {
+        src.push_back(keys);
+      }
+      src.push_back(mask);
+      out = g.op(b * h * d, src);
+    } else {
+      const int probs = g.same(kq, {mask});
+      out = g.op(b * h * d, {g.op(b * h * d, {values, probs})});  // kqv, made contiguous
+    }
+    if (rot_raw >= 0) {
+      out = g.op(b * h * d, {out, rot_raw});
+    }
+    out = g.same(out, {pos});  // RoPE undone
+    const int oa = g.op(b * s.o_groups * s.o_lora, {g.op(b * s.o_groups * s.o_lora, {out})});
+    const int attn_out = g.op(b * e, {oa});
+    const int post = gates(mixes);
+    const int comb = g.op(b * hc * hc, {mixes});
+    const int y = g.op(b * hc * e, {attn_out, x, post, comb});  // hc_post
+
+    const int mixes2 = mixes_of(y);
+    const int post2 = gates(mixes2);
+    const int comb2 = g.op(b * hc * hc, {mixes2});
+    const int pre2 = gates(mixes2);
+    const int ffn_in = g.same(g.same(g.op(b * e, {y, pre2})));
+    const std::int64_t used = s.experts_used;
+    const int probs = g.same(g.same(g.op(b * s.experts, {ffn_in})));  // softplus, sqrt
+    int chosen = -1;
+    if (il < s.hash_layers) {
+      chosen = g.op(b * used, {tokens});  // the token's row of ffn_gate_tid2eid
+    } else {
+      const int biased = g.op(b * s.experts, {probs});
+      chosen = g.view(g.op(b * s.experts, {biased}));  // argsort, top k
+    }
+    const int w = g.op(b * used, {probs, chosen});
+    const int sum = g.same(g.op(b, {w}));
+    const int weights = g.same(g.op(b * used, {w, sum}));
+    const int gate_e = g.op(b * used * s.expert_ffn, {ffn_in, chosen});
+    const int up_e = g.op(b * used * s.expert_ffn, {ffn_in, chosen});
+    const int act = g.op(b * used * s.expert_ffn, {gate_e, up_e});
+    const int down = g.op(b * used * e, {act, chosen});
+    const int weighted = g.same(down, {weights});
+    int moe = g.op(b * e, {g.view(weighted), g.view(weighted)});
+    for (std::int64_t i = 2; i < used; ++i) {
+      moe = g.same(moe, {g.view(weighted)});
+    }
+    const int sg = g.op(b * s.shared_ffn, {ffn_in});
+    const int su = g.op(b * s.shared_ffn, {ffn_in});
+    const int shared = g.op(b * e, {g.op(b * s.shared_ffn, {sg, su})});
+    const int ffn_out = g.same(moe, {shared});
+    x = g.op(b * hc * e, {ffn_out, y, post2, comb2});
+  }
+  const int out_ids = g.input(4 * b);
+  const int rows = g.op(b * hc * e, {x, out_ids});  // the output rows
+  const int hmix = g.op(b * hc, {g.op(b * hc * e, {rows})});
+  const int hpre = g.same(g.same(g.same(g.same(hmix))));
+  int cur = g.op(b * e, {rows, hpre});
+  for (std::int64_t i = 1; i < hc; ++i) {
+    const int part = g.op(b * e, {rows, hpre});
+    cur = g.same(cur, {part});
+  }
+  const int norm = g.same(g.same(cur));
+  g.at(norm).output = true;  // t_embd
+  const int logits = g.op(b * s.vocab, {norm});
+  g.at(logits).output = true;
+  return g.take();
+}
+
 }  // namespace willfit

@@ -223,4 +223,40 @@ struct LlamaGraphShape {
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);
 
+// The graph src/models/deepseek4.cpp builds for one micro-batch (DeepSeek-V4:
+// hyper-connection streams, a window of raw keys on every layer, compressed
+// keys and their compressors on the ratio-4 and ratio-128 layers, the
+// lightning indexer on the ratio-4 ones), as llama.cpp reserves it
+// (llama-kv-cache-dsv4.cpp dsv4_build_reserve_comp_plan).
+struct Dsv4GraphShape {
+  std::int64_t tokens = 1;     // micro-batch
+  std::int64_t raw_cells = 1;  // the raw (window) cache's cells
+  std::int64_t csa_cells = 0;  // the ratio-4 cache's cells (its indexer's too)
+  std::int64_t hca_cells = 0;  // the ratio-128 cache's cells
+  std::string ratios;          // a letter a layer: 'S' window only, 'C' ratio 4, 'H' ratio 128
+  std::int64_t hidden = 0;
+  int heads = 0;
+  std::int64_t head_dim = 0;
+  std::int64_t q_lora = 0;
+  std::int64_t o_groups = 0;
+  std::int64_t o_lora = 0;
+  std::int64_t index_heads = 0;
+  std::int64_t index_dim = 0;
+  std::int64_t index_topk = 512;
+  std::int64_t streams = 4;  // hc_mult
+  int experts = 0;
+  int experts_used = 0;
+  std::int64_t expert_ffn = 0;
+  std::int64_t shared_ffn = 0;
+  int hash_layers = 0;  // the leading layers routed by token id
+  std::int64_t vocab = 0;
+  bool flash = false;
+  // The K caches' bytes per value (2 for F16, 34/32 for Q8_0) and whether a
+  // quantised cache is rotated (Hadamard) on the way in and out.
+  double k_value_bytes = 2.0;
+  bool rotate_k = false;
+};
+
+std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s);
+
 }  // namespace willfit

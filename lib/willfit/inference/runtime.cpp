@@ -461,8 +461,11 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       a.attention.kda && (a.attention.kda_full_rank_gate || a.attention.mla_output_gate ||
                           (a.moe && a.moe->latent_size > 0));
   // DeepSeek-V4 (deepseek4.cpp) builds a graph of its own (hyper-connection
-  // streams, compressors, indexer, grouped output): the closed form, wider
-  // by its streams (below).
+  // streams, compressors, indexer, grouped output): replayed by a builder of
+  // its own (deepseek4_forward_graph) when its layer kinds are known.
+  const bool dsv4_replay = compressed_attention(a) &&
+                           std::ssize(a.attention.compress_layers) == a.layers && a.moe &&
+                           a.moe->experts > 0 && a.hyper_connections > 0;
   const bool replay =
       !kimi_k3 && !compressed_attention(a) &&
       (a.attention.kind == AttentionKind::Full || a.attention.kind == AttentionKind::Sliding ||
@@ -472,7 +475,53 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
          // MLP in every layer, or Nemotron-H's blocks with their order
          (a.attention.mamba > 0 && (a.mlp_layers <= 0 || single_blocks(a))))) ||
        (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0));
-  if (replay) {
+  const auto explain_replay = [&](std::string_view graph, int layers) {
+    if (in.explain) {
+      r.widest = fmt::format(
+          "high-water mark of llama.cpp's allocator replayed over {} of a {}-token step ({} "
+          "layers and the logits)",
+          graph, tokens, layers);
+    }
+  };
+  if (dsv4_replay) {
+    // The caches as llama.cpp sizes them (compressed_kv_bytes): the window
+    // of raw keys, one pooled key per 4 and per 128 tokens; one sequence's
+    // stream (llama-kv-cache-dsv4.cpp keeps one per sequence).
+    const std::int64_t ctx = std::max<std::int64_t>(1, in.context);
+    const std::int64_t pad = in.q.kv_pad;
+    Dsv4GraphShape s;
+    s.tokens = tokens;
+    s.raw_cells = pad_context(std::min(ctx, std::int64_t{a.attention.sliding_window} +
+                                                std::max<std::int64_t>(0, in.ubatch)),
+                              pad);
+    s.csa_cells = pad_context(std::max<std::int64_t>(1, (ctx + 3) / 4), pad);
+    s.hca_cells = pad_context(std::max<std::int64_t>(1, (ctx + 127) / 128), pad);
+    s.ratios = a.attention.compress_layers;
+    s.hidden = a.hidden_size;
+    s.heads = a.heads;
+    s.head_dim = std::int64_t{std::max(1, a.kv_heads)} * a.head_dim;
+    s.q_lora = a.attention.q_lora_rank;
+    s.o_groups = std::max(1, a.attention.o_groups);
+    s.o_lora = a.attention.o_lora_rank;
+    s.index_heads = a.attention.index_heads;
+    s.index_dim = a.attention.index_head_dim;
+    if (a.attention.index_top_k > 0) {
+      s.index_topk = a.attention.index_top_k;
+    }
+    s.streams = a.hyper_connections;
+    s.experts = a.moe->experts;
+    s.experts_used = a.moe->experts_per_token;
+    s.expert_ffn = a.moe->expert_intermediate_size;
+    s.shared_ffn = std::int64_t{a.moe->shared_experts} * s.expert_ffn;
+    s.hash_layers = a.hash_layers;
+    s.vocab = a.vocab_size;
+    s.flash = in.flash;
+    s.k_value_bytes = in.k_type.bytes_per_element();
+    // llama-kv-cache.cpp attn_rot_k: a quantised cache of heads a multiple of 64
+    s.rotate_k = in.k_type.quantised() && s.head_dim % 64 == 0;
+    r.device = ggml_graph_peak(deepseek4_forward_graph(s));
+    explain_replay("DeepSeek-V4's graph", a.layers);
+  } else if (replay) {
     LlamaGraphShape s;
     s.tokens = tokens;
     s.cells = cells;
@@ -615,12 +664,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.rotate_k = !mla && in.k_type.quantised() && a.head_dim % 64 == 0;
     s.rotate_v = !mla && in.v_type.quantised() && a.head_dim % 64 == 0;
     r.device = ggml_graph_peak(llama_forward_graph(s));
-    if (in.explain) {
-      r.widest = fmt::format(
-          "high-water mark of llama.cpp's allocator replayed over the graph of a {}-token step "
-          "({} layers and the logits)",
-          tokens, s.layers);
-    }
+    explain_replay("the graph", s.layers);
   } else {
     const double h = f(a.heads);
     const double v = f(a.vocab_size);

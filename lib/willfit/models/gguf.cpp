@@ -1293,6 +1293,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       at.o_lora_rank = clamp_key("attention.output_lora_rank", 1 << 20);
       at.index_head_dim = clamp_key("attention.indexer.key_length", 1 << 16);
       at.index_heads = clamp_key("attention.indexer.head_count", 1 << 16);
+      at.index_top_k = clamp_key("attention.indexer.top_k", 1 << 20);
       a.hyper_connections = clamp_key("hyper_connection.count", 64);
       a.hash_layers = clamp_key("hash_layer_count", a.layers);
     }
@@ -1327,9 +1328,16 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   std::map<std::uint32_t, Model::TypeBytes> mix;
   std::map<std::uint32_t, Model::TypeBytes> expert_types;
   std::map<std::uint32_t, Model::TypeBytes> batched_types;
+  // DeepSeek-V4's attn_output_a is 2-D in the file, but the loader reshapes
+  // it to [heads x head_dim / groups, o_lora_rank, groups] for a batched
+  // product per group (deepseek4.cpp load_arch_tensors, TENSOR_ALLOW_RESHAPE),
+  // so it is 3-D where the repack decides: the live Q4_K_M file's CPU_REPACK
+  // left it out.
+  const bool grouped_output = arch == "deepseek4" && m.arch.attention.o_groups > 1;
   for (const auto& t : f.tensors) {
     const bool expert = t.name.find("_exps") != std::string::npos;
-    const bool batched = !expert && t.shape.size() >= 3 && t.shape[2] > 1;
+    const bool batched = !expert && ((t.shape.size() >= 3 && t.shape[2] > 1) ||
+                                     (grouped_output && t.name.ends_with(".attn_output_a.weight")));
     for (auto* table : {&mix, &expert_types, &batched_types}) {
       if ((table == &expert_types && !expert) || (table == &batched_types && !batched)) {
         continue;

@@ -952,6 +952,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     at.o_lora_rank = static_cast<int>(get_int(t, {"o_lora_rank"}, 1 << 20).value_or(0));
     at.index_head_dim = static_cast<int>(get_int(t, {"index_head_dim"}, 1 << 16).value_or(0));
     at.index_heads = static_cast<int>(get_int(t, {"index_n_heads"}, 1 << 16).value_or(0));
+    at.index_top_k = static_cast<int>(get_int(t, {"index_topk"}, 1 << 20).value_or(0));
     a.hyper_connections = static_cast<int>(get_int(t, {"hc_mult"}, 64).value_or(0));
     a.hash_layers = static_cast<int>(
         std::min<std::int64_t>(get_int(t, {"num_hash_layers"}, 100000).value_or(0), a.layers));
