@@ -12,7 +12,7 @@
 //
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
-// falcon-h1,gemma3n,gemma4,kimi-linear}.cpp (load_arch_tensors
+// falcon-h1,gemma3n,gemma4,kimi-linear,minimax-m3}.cpp (load_arch_tensors
 // and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe too) and
 // src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -131,6 +131,15 @@ struct Spec {
   int64_t kda_head_dim = 0;         // linear_attn_config.head_dim
   int64_t kda_conv = 0;             // linear_attn_config.short_conv_kernel_size
   double expert_weights_scale = 0;  // routed_scaling_factor
+  // MiniMax-M3 (minimax-m3.cpp): the sparse-attention indexer on the layers
+  // after dense_lead (sparse_attention_config: sparse_num_index_heads,
+  // sparse_index_dim, sparse_topk_blocks, sparse_block_size,
+  // sparse_local_block). 0: none.
+  int indexer_heads = 0;
+  int64_t indexer_dim = 0;
+  int indexer_top_k = 0;
+  int indexer_block = 0;
+  int indexer_local = 0;
   std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
@@ -581,6 +590,32 @@ const std::vector<Spec>& specs() {
                       "qwen3.5-0.8b)"));
     v.back().tied = true;
     gated_delta_nets(v.back(), 16);
+    // MiniMax-M3, REDUCED to 3 of its 60 layers and 16 of its 128 routed
+    // experts so that a file loads here (tests/live/README.md): layer 0 one
+    // of its 3 leading dense layers (MLP 12288, dense attention), layers 1-2
+    // two of its 57 MoE layers with the sparse-attention indexer (4 heads of
+    // 128, top 16 blocks of 128, 1 local block). Every per-layer width is the
+    // model's: 6144 wide, 64 heads / 4 KV heads of 128, 64 RoPE dims, Q/K
+    // normed per head, 4 experts of 3072 per token and one shared, sigmoid
+    // router with a bias, routed_scaling_factor 2, vocabulary 200064, untied.
+    v.push_back(shape("minimax-m3-r3", "minimax-m3", 3, 6144, 12288, 64, 4, 128, 200064, 1048576,
+                      5e6, 1e-6,
+                      "REDUCED: 3 of 60 layers (1 of 3 leading dense, 2 of 57 MoE + indexer), 16 "
+                      "of 128 routed experts; every other hyper-parameter MiniMaxAI/MiniMax-M3 "
+                      "text_config as a public port copies it (search-tool file id 61022285817; "
+                      "data/models.json row minimax-m3)"));
+    v.back().qk_norm = true;
+    v.back().rope_dim = 64;
+    experts(v.back(), 16, 4, 3072);
+    v.back().shared_experts = 1;
+    v.back().dense_lead = 1;
+    v.back().expert_weights_scale = 2.0;
+    v.back().indexer_heads = 4;
+    v.back().indexer_dim = 128;
+    v.back().indexer_top_k = 16;
+    v.back().indexer_block = 128;
+    v.back().indexer_local = 1;
+    v.back().skip_types = "f16: 9.9 GB, above the 8 GB a live load may take on this shared machine";
     return v;
   }();
   return list;
@@ -700,6 +735,9 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     const bool keep_f32 = t.dims.size() == 1 || t.name.size() < 7 ||
                           t.name.compare(t.name.size() - 7, 7, ".weight") != 0 ||
                           t.name.find("norm") != std::string::npos ||
+                          // conversion/minimax.py and llama-quant.cpp keep
+                          // MiniMax-M3's indexer projections F32
+                          t.name.find(".indexer.") != std::string::npos ||
                           t.name.find("ssm_conv1d") != std::string::npos ||
                           t.name.find("shortconv.conv.weight") != std::string::npos;
     t.type =
@@ -727,6 +765,28 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ssm_d", {1, s.ssm_heads}, i);
     add(b + "ssm_norm.weight", {s.ssm_inner / s.ssm_groups, s.ssm_groups}, i);
     add(b + "ssm_out.weight", {s.ssm_inner, e}, i);
+  };
+  // ffn_norm, then a dense MLP on the leading layers or, after them, routed
+  // experts chosen with a per-expert bias beside shared ones (kimi-linear.cpp,
+  // minimax-m3.cpp); true on an expert layer.
+  const auto lead_dense_or_experts = [&](const std::string& b, int i) {
+    add(b + "ffn_norm.weight", {e}, i);
+    if (i < s.dense_lead) {
+      add(b + "ffn_gate.weight", {e, s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      return false;
+    }
+    const int64_t f = s.expert_ffn;
+    add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+    add(b + "ffn_gate_exps.weight", {e, f, s.experts}, i);
+    add(b + "ffn_down_exps.weight", {f, e, s.experts}, i);
+    add(b + "ffn_up_exps.weight", {e, f, s.experts}, i);
+    add(b + "ffn_gate_shexp.weight", {e, f * s.shared_experts}, i);
+    add(b + "ffn_down_shexp.weight", {f * s.shared_experts, e}, i);
+    add(b + "ffn_up_shexp.weight", {e, f * s.shared_experts}, i);
+    add(b + "exp_probs_b.bias", {s.experts}, i);
+    return true;
   };
   if (s.arch == "gemma4" && s.per_layer_width > 0) {  // gemma4.cpp: the per-layer embeddings
     const int64_t ple = s.per_layer_width * s.layers;
@@ -916,22 +976,23 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "attn_v_b.weight", {s.kv_lora, s.v_dim, s.heads}, i);
         add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
       }
-      add(b + "ffn_norm.weight", {e}, i);
-      if (i < s.dense_lead) {
-        add(b + "ffn_gate.weight", {e, s.ffn}, i);
-        add(b + "ffn_down.weight", {s.ffn, e}, i);
-        add(b + "ffn_up.weight", {e, s.ffn}, i);
+      lead_dense_or_experts(b, i);
+      continue;
+    }
+    if (s.arch == "minimax-m3") {  // minimax-m3.cpp load_arch_tensors
+      add(b + "attn_q.weight", {e, q}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_q_norm.weight", {s.head_dim}, i);
+      add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      if (!lead_dense_or_experts(b, i)) {
         continue;
       }
-      const int64_t f = s.expert_ffn;
-      add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
-      add(b + "ffn_gate_exps.weight", {e, f, s.experts}, i);
-      add(b + "ffn_down_exps.weight", {f, e, s.experts}, i);
-      add(b + "ffn_up_exps.weight", {e, f, s.experts}, i);
-      add(b + "ffn_gate_shexp.weight", {e, f * s.shared_experts}, i);
-      add(b + "ffn_down_shexp.weight", {f * s.shared_experts, e}, i);
-      add(b + "ffn_up_shexp.weight", {e, f * s.shared_experts}, i);
-      add(b + "exp_probs_b.bias", {s.experts}, i);
+      add(b + "indexer.q_proj.weight", {e, s.indexer_heads * s.indexer_dim}, i);
+      add(b + "indexer.k_proj.weight", {e, s.indexer_dim}, i);
+      add(b + "indexer.q_norm.weight", {s.indexer_dim}, i);
+      add(b + "indexer.k_norm.weight", {s.indexer_dim}, i);
       continue;
     }
     if (s.arch == "granitehybrid" || s.arch == "jamba") {
@@ -1302,6 +1363,18 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_bool(a + ".expert_weights_norm", true);  // moe_renormalize
     w.key_u32(a + ".expert_gating_func", 2);       // sigmoid (moe_router_activation_func)
     w.key_u32(a + ".vocab_size", static_cast<uint32_t>(s.vocab));
+  }
+  if (s.arch == "minimax-m3") {  // conversion/minimax.py MiniMaxM3Model.set_gguf_parameters
+    w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
+    w.key_f32(a + ".expert_weights_scale", s.expert_weights_scale);
+    w.key_bool(a + ".expert_weights_norm", true);
+    w.key_u32(a + ".expert_gating_func", 2);  // scoring_func sigmoid
+    w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
+    w.key_u32(a + ".attention.indexer.head_count", static_cast<uint32_t>(s.indexer_heads));
+    w.key_u32(a + ".attention.indexer.key_length", static_cast<uint32_t>(s.indexer_dim));
+    w.key_u32(a + ".attention.indexer.top_k", static_cast<uint32_t>(s.indexer_top_k));
+    w.key_u32(a + ".attention.indexer.block_size", static_cast<uint32_t>(s.indexer_block));
+    w.key_u32(a + ".attention.indexer.local_blocks", static_cast<uint32_t>(s.indexer_local));
   }
   if (s.arch == "qwen35") {
     // qwen35.cpp requires the M-RoPE sections (conversion/qwen.py writes

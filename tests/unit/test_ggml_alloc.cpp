@@ -425,6 +425,49 @@ TEST(GgmlAlloc, OlmoeMatchesTheLiveLlamaCpp) {
   EXPECT_EQ(rows, 18);
 }
 
+// MiniMax-M3 REDUCED to the live file's 3 layers (1 leading dense, 2 MoE
+// with the sparse-attention indexer) and 16 routed experts, every other
+// value its text_config's (MiniMaxAI/MiniMax-M3 as a public port copies it,
+// search-tool file id 61022285817), against what a real llama.cpp reserved
+// for the synthetic minimax-m3-r3 Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_minimax_m3.csv, llamacpp_cpu_kv_minimax_m3.csv).
+// With flash attention the indexer layers widen the chosen blocks to a
+// per-cell mask for each indexer head (minimax-m3.cpp): the GQA + MoE replay
+// without it was 29 % low at 32768 tokens.
+TEST(GgmlAlloc, MiniMaxM3MatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"minimax_m3_vl","text_config":{"model_type":"minimax_m3_vl_text",
+      "hidden_size":6144,"intermediate_size":3072,"dense_intermediate_size":12288,
+      "shared_intermediate_size":3072,"num_hidden_layers":3,"num_attention_heads":64,
+      "num_key_value_heads":4,"head_dim":128,"rotary_dim":64,"vocab_size":200064,
+      "max_position_embeddings":1048576,"tie_word_embeddings":false,"num_local_experts":16,
+      "num_experts_per_tok":4,"n_shared_experts":1,"scoring_func":"sigmoid",
+      "use_routing_bias":true,"routed_scaling_factor":2.0,"moe_layer_freq":[0,1,1],
+      "sparse_attention_config":{"use_sparse_attention":true,"sparse_index_dim":128,
+      "sparse_num_index_heads":4,"sparse_topk_blocks":16,"sparse_block_size":128,
+      "sparse_local_block":1,"sparse_attention_freq":[0,1,1]}}})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(indexer_layer_count(m->arch), 2);
+  std::vector<double> errors;
+  for_each_live_row("llamacpp_cpu_compute_minimax_m3.csv", [&](const std::vector<std::string>& c) {
+    const double err = compute_error(*m, c);
+    EXPECT_LE(std::abs(err), 0.5);
+    errors.push_back(std::abs(err));
+  });
+  ASSERT_EQ(errors.size(), 18U);
+  int rows = 0;
+  for_each_live_row("llamacpp_cpu_kv_minimax_m3.csv", [&](const std::vector<std::string>& c) {
+    const double measured = std::stod(c[6]) * static_cast<double>(kMiB);
+    // both caches (K/V and the indexer's), within the log's rounding (0.01 MiB)
+    EXPECT_NEAR(static_cast<double>(live_estimate(*m, c).memory.kv_cache), measured,
+                0.01 * static_cast<double>(kMiB));
+    ++rows;
+  });
+  EXPECT_EQ(rows, 18);
+}
+
 // Falcon-H1-0.5B's graph (a Mamba-2 mixer beside the attention of every
 // layer; shapes from its config.json as NVIDIA-NeMo/Megatron-Bridge quotes it,
 // tests/unit_tests/models/falcon_h1/test_falcon_h1_bridge.py at ebd91e97)

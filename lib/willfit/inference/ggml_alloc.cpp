@@ -396,6 +396,15 @@ class Builder {
     t.src = {of};
     return push(std::move(t));
   }
+  // An op that writes into `of` itself (ggml_add_inplace, ggml_set_rows):
+  // a view of it that also reads `more`.
+  int view_reading(int of, SourceList more) {
+    const int v = view(of);
+    for (const int m : more) {
+      g_[static_cast<std::size_t>(v)].src.push_back(m);
+    }
+    return v;
+  }
   int input(std::int64_t bytes) {
     GraphTensor t;
     t.bytes = bytes;
@@ -516,6 +525,27 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     v_idxs_swa = v_idxs;
     mask_swa = windowed ? g.input(mask_bytes * s.swa_cells * b) : -1;
   }
+  // MiniMax sparse attention (build_attn_inp_kv_msa, flash attention only):
+  // the indexer cache's rows to write, and the selection's inputs: the
+  // local-block bias [blocks, tokens], the position mask [positions,
+  // tokens], the position -> cell map [positions] and the cell -> block map
+  // [cells] (I32), one stream.
+  const bool msa = s.msa_index_heads > 0 && s.flash;
+  const std::int64_t msa_pos = std::max<std::int64_t>(1, s.msa_positions);
+  const std::int64_t msa_blocks = msa_pos / std::max<std::int64_t>(1, s.msa_block);
+  int msa_idx_rows = -1;
+  int msa_bias = -1;
+  int msa_pos_mask = -1;
+  int msa_pos_slot = -1;
+  int msa_cell_blk = -1;
+  if (msa) {
+    msa_idx_rows = g.input(8 * b);
+    msa_bias = g.input(4 * msa_blocks * b);
+    msa_pos_mask = g.input(4 * msa_pos * b);
+    msa_pos_slot = g.input(4 * msa_pos);
+    msa_cell_blk = g.input(4 * s.cells);
+  }
+  int msa_mask_f32 = -1;  // the KQ mask cast to F32, read by every sparse layer
   const int out_ids = g.input(4 * b);
   const bool mamba_beside = s.mamba_beside && s.ssm_inner > 0;
   const bool recurrent = s.mixers.find('R') != std::string::npos || mamba_beside;
@@ -557,6 +587,69 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const int kqv = g.op(b * h * lora, {v_t, kq});
     const int dec = g.op(b * h * s.mla_v, {kqv});  // v_b
     return g.op(b * h * s.mla_v, {g.view(dec)});   // ggml_cont_2d of the permuted heads
+  };
+
+  // MiniMax sparse attention on a layer (minimax-m3.cpp, batch path; the
+  // node order of a GGML_SCHED_DEBUG=2 dump of a MiniMax-M3 file): the
+  // indexer key projected, normed (of a reshape: a new tensor), roped and
+  // written to its cache; Q, K and V as build_qkv gives them (K before V),
+  // rotated for a quantised cache, written; the cached indexer keys read
+  // through the position map; the indexer queries projected, normed and
+  // roped; the scores [positions, heads, tokens] (+ position mask in place),
+  // max-pooled per block, + local bias, top-k; the chosen blocks set to 0
+  // in a -inf block mask (F16: the bias scaled, cast, repeated; the indices
+  // cast and zeroed), made contiguous twice; its rows gathered per cell
+  // (get_rows of an F16 table gives F32: [tokens x heads, cells]), made
+  // contiguous transposed, the KQ mask (cast to F32 where first read, kept
+  // for every sparse layer) added in place, cast to F16 [cells, tokens,
+  // heads]; one flash attention over all groups, its output made
+  // contiguous.
+  const auto msa_attention = [&](int attn_norm, std::int64_t qw, std::int64_t kvw, int mask,
+                                 const auto& project, const auto& rotate, int k_rot_l,
+                                 int v_rot_l) {
+    const std::int64_t hd = s.msa_index_heads;
+    const std::int64_t di = s.msa_index_dim;
+    const std::int64_t top = std::min<std::int64_t>(std::max(1, s.msa_top_k), msa_blocks);
+    const std::int64_t grid = msa_blocks * hd * b;  // [blocks, heads, tokens]
+    int ik = g.op(b * di, {attn_norm});
+    ik = g.same(g.same(g.op(b * di, {g.view(ik)})));  // norm of the reshape, weight, RoPE
+    g.external({g.view(ik), msa_idx_rows});
+    int q = project(qw, true);
+    int k = project(kvw, true);
+    int v = project(kvw, false);
+    if (s.rotate_k) {
+      q = rotate(q, qw, k_rot_l);
+      k = rotate(k, kvw, k_rot_l);
+    }
+    if (s.rotate_v) {
+      v = rotate(v, kvw, v_rot_l);
+    }
+    g.external({g.view(k), k_idxs});
+    g.external({g.view(v), v_idxs});
+    const int keys = g.op(di * msa_pos, {msa_pos_slot});  // get_rows of the cached keys
+    int iq = g.op(b * hd * di, {attn_norm});
+    iq = g.same(g.same(g.op(b * hd * di, {g.view(iq)})));  // norm of the reshape, weight, RoPE
+    const int scores = g.op(msa_pos * hd * b, {keys, g.view(iq)});
+    const int masked = g.view_reading(g.view(scores), {msa_pos_mask});  // + position mask
+    const int pooled = g.op(grid, {masked});
+    const int biased = g.op(grid, {pooled, msa_bias}, {pooled});
+    const int chosen = g.op(top * hd * b, {biased});        // top-k (I32)
+    const int zero = g.same(g.op(top * hd * b, {chosen}));  // cast to F32, scaled by 0
+    const int ninf = g.bytes_op(2 * msa_blocks * b, {g.op(msa_blocks * b, {msa_bias})});
+    const int repeated = g.bytes_op(2 * grid, {ninf});
+    const int block_mask = g.view_reading(repeated, {zero, chosen});  // set_rows into it
+    const int permuted = g.bytes_op(2 * grid, {g.view(block_mask)});
+    const int table = g.bytes_op(2 * grid, {g.view(permuted)});  // [tokens x heads, blocks]
+    const int per_cell = g.op(b * hd * s.cells, {table, msa_cell_blk});
+    const int cell_mask = g.op(b * hd * s.cells, {g.view(per_cell)});  // cont of the transpose
+    if (msa_mask_f32 < 0) {
+      msa_mask_f32 = g.op(s.cells * b, {mask});
+    }
+    const int summed = g.view_reading(cell_mask, {g.view(msa_mask_f32)});  // + KQ mask
+    const int mask16 = g.bytes_op(2 * b * hd * s.cells, {summed});
+    const int out = g.op(b * qw, {g.view(q), mask16});
+    const int cur = g.op(b * qw, {g.view(out)});  // ggml_cont of the permuted groups
+    return s.rotate_v ? rotate(cur, qw, v_rot_l) : cur;
   };
 
   // A Mamba layer's convolution state (build_rs: get_rows of its row) is
@@ -955,6 +1048,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       cur = g.op(b * e, {g.view(bcx), conv}, {conv});
     } else if (s.mla_kv_lora > 0) {
       cur = mla_attention(attn_norm, cells, mask);
+    } else if (msa && il >= s.msa_from) {
+      cur = msa_attention(attn_norm, qw, kvw, mask, project, rotate, k_rot_l, v_rot_l);
     } else {
       // Qwen3-Next: Q and its gate in one projection; the normed Q (and K)
       // are new tensors, since the norm reads a view.

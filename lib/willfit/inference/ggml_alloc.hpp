@@ -197,6 +197,19 @@ struct LlamaGraphShape {
   // from kv_layers on read an earlier layer's cache; the last
   // wide_ffn_layers layers' MLP is 2 x ffn (use_double_wide_mlp).
   int wide_ffn_layers = 0;
+  // MiniMax sparse attention (minimax-m3.cpp, with flash attention): the
+  // layers from msa_from on run the indexer of msa_index_heads heads of
+  // msa_index_dim (its keys in a second cache) and the block selection over
+  // msa_positions positions (llama_kv_cache_msa_context::get_n_pos: 256 in
+  // an empty cache, as at reserve) in blocks of msa_block, the top
+  // msa_top_k kept; the selected blocks widened to a per-cell mask for each
+  // indexer head. 0 heads: none.
+  int msa_index_heads = 0;
+  std::int64_t msa_index_dim = 0;
+  int msa_from = 0;
+  std::int64_t msa_positions = 256;
+  std::int64_t msa_block = 128;
+  int msa_top_k = 16;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

@@ -495,6 +495,16 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.mla_v = a.attention.v_head_dim;
       s.k_value_bytes = in.k_type.bytes_per_element();
     }
+    // MiniMax-M3's sparse attention (minimax-m3.cpp): with flash attention
+    // its indexer layers (the trailing ones) select blocks of the cache per
+    // indexer head; at reserve the cache is empty, so the position axis is
+    // llama_kv_cache_msa_context::get_n_pos's 256, in MiniMax-M3's blocks of
+    // 128 (sparse_block_size), its top 16 (sparse_topk_blocks) kept.
+    if (!uses_mla(a) && a.attention.index_head_dim > 0 && a.attention.index_heads > 0) {
+      s.msa_index_heads = a.attention.index_heads;
+      s.msa_index_dim = a.attention.index_head_dim;
+      s.msa_from = a.layers - indexer_layer_count(a);
+    }
     s.vocab = a.vocab_size;
     s.deepstack = a.deepstack_layers;
     s.late_out_ids = a.attention.sinks;
