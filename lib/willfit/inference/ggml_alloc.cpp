@@ -190,6 +190,11 @@
 //     before V, and each cache's rotations (a quantised cache) are inputs
 //     read by every rotation of its layers, so freed after the last: with
 //     them every E2B row is exact.
+//   - MiniMax-M3 (minimax-m3.cpp) with flash attention: on its indexer
+//     layers the block selection (msa_attention below), whose per-cell mask
+//     for each indexer head is the widest point at long contexts; checked
+//     against a GGML_SCHED_DEBUG=2 dump and the live rows of a reduced file
+//     (docs/live-llamacpp.md, ninth run).
 #include "willfit/inference/ggml_alloc.hpp"
 
 #include <algorithm>
