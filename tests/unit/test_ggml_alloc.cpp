@@ -165,6 +165,29 @@ double compute_error(const Model& model, const std::vector<std::string>& c) {
   return err;
 }
 
+// `model` against a live run's two tables (tests/data/llamacpp_cpu_compute_
+// NAME.csv and llamacpp_cpu_kv_NAME.csv, `rows` rows each): every compute +
+// output row within `gate` per cent, every KV row within the log's rounding
+// (0.01 MiB).
+void expect_live_tables(const Model& model, const std::string& name, std::size_t rows,
+                        double gate) {
+  std::size_t compute_rows = 0;
+  for_each_live_row("llamacpp_cpu_compute_" + name + ".csv",
+                    [&](const std::vector<std::string>& c) {
+                      EXPECT_LE(std::abs(compute_error(model, c)), gate);
+                      ++compute_rows;
+                    });
+  EXPECT_EQ(compute_rows, rows);
+  std::size_t kv_rows = 0;
+  for_each_live_row("llamacpp_cpu_kv_" + name + ".csv", [&](const std::vector<std::string>& c) {
+    const double measured = std::stod(c[6]) * static_cast<double>(kMiB);
+    EXPECT_NEAR(static_cast<double>(live_estimate(model, c).memory.kv_cache), measured,
+                0.01 * static_cast<double>(kMiB));
+    ++kv_rows;
+  });
+  EXPECT_EQ(kv_rows, rows);
+}
+
 // The catalogue's models against what llama.cpp logged for a file of that
 // architecture, every row within the live gate.
 TEST(GgmlAlloc, ComputeBufferMatchesTheLiveLlamaCpp) {
@@ -450,22 +473,8 @@ TEST(GgmlAlloc, MiniMaxM3MatchesTheLiveLlamaCpp) {
   ASSERT_TRUE(m.ok()) << m.error().message;
   EXPECT_TRUE(m->unchecked_architecture.empty());
   EXPECT_EQ(indexer_layer_count(m->arch), 2);
-  std::vector<double> errors;
-  for_each_live_row("llamacpp_cpu_compute_minimax_m3.csv", [&](const std::vector<std::string>& c) {
-    const double err = compute_error(*m, c);
-    EXPECT_LE(std::abs(err), 0.5);
-    errors.push_back(std::abs(err));
-  });
-  ASSERT_EQ(errors.size(), 18U);
-  int rows = 0;
-  for_each_live_row("llamacpp_cpu_kv_minimax_m3.csv", [&](const std::vector<std::string>& c) {
-    const double measured = std::stod(c[6]) * static_cast<double>(kMiB);
-    // both caches (K/V and the indexer's), within the log's rounding (0.01 MiB)
-    EXPECT_NEAR(static_cast<double>(live_estimate(*m, c).memory.kv_cache), measured,
-                0.01 * static_cast<double>(kMiB));
-    ++rows;
-  });
-  EXPECT_EQ(rows, 18);
+  // both caches (K/V and the indexer's) in the KV rows
+  expect_live_tables(*m, "minimax_m3", 18, 0.5);
 }
 
 // Falcon-H1-0.5B's graph (a Mamba-2 mixer beside the attention of every
