@@ -12,7 +12,7 @@
 //
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
-// falcon-h1,gemma3n,gemma4,kimi-linear,minimax-m3}.cpp (load_arch_tensors
+// falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3}.cpp (load_arch_tensors
 // and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe too) and
 // src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -131,6 +131,15 @@ struct Spec {
   int64_t kda_head_dim = 0;         // linear_attn_config.head_dim
   int64_t kda_conv = 0;             // linear_attn_config.short_conv_kernel_size
   double expert_weights_scale = 0;  // routed_scaling_factor
+  // Kimi K3 (kimi-k3.cpp) beyond Kimi Linear: routed experts in a latent of
+  // expert_latent behind two projections, a checkpoint of the residual
+  // stream every res_block layers (attn_res_block_size), the situ
+  // activation's betas and the KDA decay gate's lower bound.
+  int64_t expert_latent = 0;
+  int res_block = 0;
+  double situ_beta = 0;
+  double situ_linear_beta = 0;
+  double kda_lower_bound = 0;
   // MiniMax-M3 (minimax-m3.cpp): the sparse-attention indexer on the layers
   // after dense_lead (sparse_attention_config: sparse_num_index_heads,
   // sparse_index_dim, sparse_topk_blocks, sparse_block_size,
@@ -590,6 +599,58 @@ const std::vector<Spec>& specs() {
                       "qwen3.5-0.8b)"));
     v.back().tied = true;
     gated_delta_nets(v.back(), 16);
+    // Kimi K3, REDUCED to 4 of its 93 layers and 16 of its 896 routed
+    // experts so that a file loads here (tests/live/README.md): its first
+    // four layers as they are, KDA on layers 0-2 (layer 0 with the dense MLP
+    // of 33792), MLA on layer 3 (full_attn_layers 4, numbered from 1), the
+    // one residual checkpoint of layer 0 (attn_res_block_size 12). Every
+    // per-layer width the model's: 7168 wide, 96 heads; KDA heads of 128
+    // behind 4-tap convolutions with the full-rank gate; MLA with q_lora
+    // 1536, kv_lora 512, nope 128 + rope 64, v 128, the output gate; 16
+    // experts of 3072 per token in a 3584 latent, 2 shared; vocabulary
+    // 163840, untied. routed_scaling_factor is not in the sources read: 2.5
+    // is written (any value but 1 adds the same [16, tokens] scale node).
+    v.push_back(shape("kimi-k3-r4", "kimi-k3", 4, 7168, 33792, 96, 1, 192, 163840, 1048576, 10000,
+                      1e-5,
+                      "REDUCED: 4 of 93 layers (KDA + dense MLP, 2 KDA + MoE, MLA + MoE), 16 of "
+                      "896 routed experts; every other hyper-parameter moonshotai/Kimi-K3 "
+                      "config.json at f831ab66 (data/models.json row kimi-k3; situ betas 4.0 and "
+                      "25.0 as search-tool file id 68436429544 quotes it, the KDA gate's lower "
+                      "bound -5.0 as kimi-k3.cpp names K3's)"));
+    v.back().layer_kinds = "KKKA";
+    mla(v.back());
+    v.back().q_lora = 1536;
+    experts(v.back(), 16, 16, 3072);
+    v.back().shared_experts = 2;
+    v.back().dense_lead = 1;
+    v.back().kda_head_dim = 128;
+    v.back().kda_conv = 4;
+    v.back().expert_weights_scale = 2.5;
+    v.back().expert_latent = 3584;
+    v.back().res_block = 12;
+    v.back().situ_beta = 4.0;
+    v.back().situ_linear_beta = 25.0;
+    v.back().kda_lower_bound = -5.0;
+    v.back().skip_types =
+        "f16: 13.6 GB, above the 8 GB a live load may take on this shared machine";
+    // Mistral Small 4 (mistral4: deepseek2.cpp's graph under its own name),
+    // REDUCED to 4 of its 36 layers (all alike: MLA and routed experts) and
+    // 16 of its 128 routed experts; every per-layer width the model's: 4096
+    // wide, 32 heads, MLA with q_lora 1024, kv_lora 256, nope 64 + rope 64,
+    // v 128; 4 experts of 2048 per token and one shared; vocabulary 131072,
+    // untied.
+    v.push_back(shape("mistral-small-4-r4", "mistral4", 4, 4096, 12288, 32, 32, 128, 131072,
+                      1048576, 10000, 1e-5,
+                      "REDUCED: 4 of 36 layers, 16 of 128 routed experts; every other "
+                      "hyper-parameter mistralai/Mistral-Small-4-119B-2603 config.json text_config "
+                      "as data/models.json row mistral-small-4-119b cites it"));
+    v.back().kv_lora = 256;
+    v.back().q_lora = 1024;
+    v.back().rope_dim = 64;
+    v.back().nope_dim = 64;
+    v.back().v_dim = 128;
+    experts(v.back(), 16, 4, 2048);
+    v.back().shared_experts = 1;
     // MiniMax-M3, REDUCED to 3 of its 60 layers and 16 of its 128 routed
     // experts so that a file loads here (tests/live/README.md): layer 0 one
     // of its 3 leading dense layers (MLP 12288, dense attention), layers 1-2
@@ -766,6 +827,59 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ssm_norm.weight", {s.ssm_inner / s.ssm_groups, s.ssm_groups}, i);
     add(b + "ssm_out.weight", {s.ssm_inner, e}, i);
   };
+  // Kimi Delta Attention as conversion/kimi_linear.py and kimi_k3.py write
+  // it: the convolutions [d_conv, 1, d_inner] (3-D: quantisation drops the
+  // trailing 1), q, k, v, the decay gate's f_a/f_b, beta, A (-exp(A_log);
+  // [1, heads] in Kimi Linear, [heads] in K3), dt bias, the output gate (Kimi
+  // Linear's g_a/g_b, K3's full-rank ssm_g), its norm, o.
+  const auto kda_tensors = [&](const std::string& b, int i) {
+    const int64_t d = s.kda_head_dim;
+    const int64_t inner = d * s.heads;
+    const bool k3 = s.arch == "kimi-k3";
+    for (const char* c : {"q", "k", "v"}) {
+      add(b + "ssm_conv1d_" + c + ".weight", {s.kda_conv, 1, inner}, i);
+    }
+    add(b + "attn_q.weight", {e, inner}, i);
+    add(b + "attn_k.weight", {e, inner}, i);
+    add(b + "attn_v.weight", {e, inner}, i);
+    add(b + "ssm_f_a.weight", {e, d}, i);
+    add(b + "ssm_f_b.weight", {d, inner}, i);
+    add(b + "ssm_beta.weight", {e, s.heads}, i);
+    add(b + "ssm_a", k3 ? std::vector<int64_t>{s.heads} : std::vector<int64_t>{1, s.heads}, i);
+    add(b + "ssm_dt.bias", {inner}, i);
+    if (k3) {
+      add(b + "ssm_g.weight", {e, inner}, i);
+    } else {
+      add(b + "ssm_g_a.weight", {e, d}, i);
+      add(b + "ssm_g_b.weight", {d, inner}, i);
+    }
+    add(b + "ssm_norm.weight", {d}, i);
+    add(b + "attn_output.weight", {inner, e}, i);
+  };
+  // MLA as converted today (deepseek2.cpp, kimi-linear.cpp, kimi-k3.cpp):
+  // the latent's norm, Q (through q_lora with its norm when the row has
+  // one), the latent + rope projection, k_b/v_b split, Kimi K3's sigmoid
+  // output gate, the output projection.
+  const auto mla_tensors = [&](const std::string& b, int i) {
+    const int64_t k_mla = s.nope_dim + s.rope_dim;
+    if (s.q_lora > 0) {
+      add(b + "attn_q_a_norm.weight", {s.q_lora}, i);
+    }
+    add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
+    if (s.q_lora > 0) {
+      add(b + "attn_q_a.weight", {e, s.q_lora}, i);
+      add(b + "attn_q_b.weight", {s.q_lora, s.heads * k_mla}, i);
+    } else {
+      add(b + "attn_q.weight", {e, s.heads * k_mla}, i);
+    }
+    add(b + "attn_kv_a_mqa.weight", {e, s.kv_lora + s.rope_dim}, i);
+    add(b + "attn_k_b.weight", {s.nope_dim, s.kv_lora, s.heads}, i);
+    add(b + "attn_v_b.weight", {s.kv_lora, s.v_dim, s.heads}, i);
+    if (s.arch == "kimi-k3") {
+      add(b + "attn_gate.weight", {e, s.heads * s.v_dim}, i);
+    }
+    add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
+  };
   // ffn_norm, then a dense MLP on the leading layers or, after them, routed
   // experts chosen with a per-expert bias beside shared ones (kimi-linear.cpp,
   // minimax-m3.cpp); true on an expert layer.
@@ -788,6 +902,9 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "exp_probs_b.bias", {s.experts}, i);
     return true;
   };
+  if (s.res_block > 0) {  // kimi-k3.cpp: the final mix of the residual checkpoints
+    add("output_res_score.weight", {e}, -1);
+  }
   if (s.arch == "gemma4" && s.per_layer_width > 0) {  // gemma4.cpp: the per-layer embeddings
     const int64_t ple = s.per_layer_width * s.layers;
     add("per_layer_token_embd.weight", {ple, s.vocab}, -1);
@@ -946,35 +1063,9 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     }
     if (s.arch == "kimi-linear") {  // kimi-linear.cpp load_arch_tensors
       if (kind == 'K') {
-        // Kimi Delta Attention as conversion/kimi_linear.py writes it: the
-        // convolutions [d_conv, 1, d_inner] (3-D: quantisation drops the
-        // trailing 1), q, k, v, the decay gate's f_a/f_b, beta, A (-exp(A_log),
-        // [1, heads]), dt bias, the output gate's g_a/g_b, its norm, o.
-        const int64_t d = s.kda_head_dim;
-        const int64_t inner = d * s.heads;
-        for (const char* c : {"q", "k", "v"}) {
-          add(b + "ssm_conv1d_" + c + ".weight", {s.kda_conv, 1, inner}, i);
-        }
-        add(b + "attn_q.weight", {e, inner}, i);
-        add(b + "attn_k.weight", {e, inner}, i);
-        add(b + "attn_v.weight", {e, inner}, i);
-        add(b + "ssm_f_a.weight", {e, d}, i);
-        add(b + "ssm_f_b.weight", {d, inner}, i);
-        add(b + "ssm_beta.weight", {e, s.heads}, i);
-        add(b + "ssm_a", {1, s.heads}, i);
-        add(b + "ssm_dt.bias", {inner}, i);
-        add(b + "ssm_g_a.weight", {e, d}, i);
-        add(b + "ssm_g_b.weight", {d, inner}, i);
-        add(b + "ssm_norm.weight", {d}, i);
-        add(b + "attn_output.weight", {inner, e}, i);
+        kda_tensors(b, i);
       } else {  // MLA without query compression, k_b/v_b split (MLA KV cache)
-        const int64_t k_mla = s.nope_dim + s.rope_dim;
-        add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
-        add(b + "attn_q.weight", {e, s.heads * k_mla}, i);
-        add(b + "attn_kv_a_mqa.weight", {e, s.kv_lora + s.rope_dim}, i);
-        add(b + "attn_k_b.weight", {s.nope_dim, s.kv_lora, s.heads}, i);
-        add(b + "attn_v_b.weight", {s.kv_lora, s.v_dim, s.heads}, i);
-        add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
+        mla_tensors(b, i);
       }
       lead_dense_or_experts(b, i);
       continue;
@@ -993,6 +1084,37 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "indexer.k_proj.weight", {e, s.indexer_dim}, i);
       add(b + "indexer.q_norm.weight", {s.indexer_dim}, i);
       add(b + "indexer.k_norm.weight", {s.indexer_dim}, i);
+      continue;
+    }
+    if (s.arch == "kimi-k3") {  // kimi-k3.cpp load_arch_tensors
+      add(b + "attn_res_score.weight", {e}, i);
+      add(b + "ffn_res_score.weight", {e}, i);
+      if (kind == 'K') {
+        kda_tensors(b, i);
+      } else {  // MLA with compressed queries and a sigmoid output gate
+        mla_tensors(b, i);
+      }
+      add(b + "ffn_norm.weight", {e}, i);
+      if (i < s.dense_lead) {
+        add(b + "ffn_gate.weight", {e, s.ffn}, i);
+        add(b + "ffn_down.weight", {s.ffn, e}, i);
+        add(b + "ffn_up.weight", {e, s.ffn}, i);
+        continue;
+      }
+      // routed experts in the latent, the shared ones at the full width
+      const int64_t f = s.expert_ffn;
+      const int64_t l = s.expert_latent;
+      add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+      add(b + "exp_probs_b.bias", {s.experts}, i);
+      add(b + "ffn_gate_exps.weight", {l, f, s.experts}, i);
+      add(b + "ffn_down_exps.weight", {f, l, s.experts}, i);
+      add(b + "ffn_up_exps.weight", {l, f, s.experts}, i);
+      add(b + "ffn_routed_down.weight", {e, l}, i);
+      add(b + "ffn_routed_up.weight", {l, e}, i);
+      add(b + "ffn_routed_norm.weight", {l}, i);
+      add(b + "ffn_gate_shexp.weight", {e, f * s.shared_experts}, i);
+      add(b + "ffn_down_shexp.weight", {f * s.shared_experts, e}, i);
+      add(b + "ffn_up_shexp.weight", {e, f * s.shared_experts}, i);
       continue;
     }
     if (s.arch == "granitehybrid" || s.arch == "jamba") {
@@ -1063,13 +1185,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "shortconv.in_proj.weight", {e, 3 * e}, i);
       add(b + "shortconv.out_proj.weight", {e, e}, i);
     } else if (s.kv_lora > 0) {  // MLA (deepseek2.cpp), split k_b/v_b as converted today
-      const int64_t k_mla = s.nope_dim + s.rope_dim;
-      add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
-      add(b + "attn_q.weight", {e, s.heads * k_mla}, i);
-      add(b + "attn_kv_a_mqa.weight", {e, s.kv_lora + s.rope_dim}, i);
-      add(b + "attn_k_b.weight", {s.nope_dim, s.kv_lora, s.heads}, i);
-      add(b + "attn_v_b.weight", {s.kv_lora, s.v_dim, s.heads}, i);
-      add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
+      mla_tensors(b, i);
     } else {
       add(b + "attn_q.weight", {e, q}, i);
       add(b + "attn_k.weight", {e, kv}, i);
@@ -1346,7 +1462,10 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_f32(a + ".expert_weights_scale", s.expert_scale);
     w.key_u32(a + ".expert_group_count", 1);
   }
-  if (s.arch == "deepseek2") {
+  if (s.q_lora > 0) {  // MLA's query compression (deepseek2.cpp, kimi-k3.cpp)
+    w.key_u32(a + ".attention.q_lora_rank", static_cast<uint32_t>(s.q_lora));
+  }
+  if (s.arch == "deepseek2" || s.arch == "mistral4") {
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
     w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
     w.key_f32(a + ".expert_weights_scale", 1.0);
@@ -1354,7 +1473,14 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   if (s.full_attn_interval > 0) {
     w.key_u32(a + ".full_attention_interval", static_cast<uint32_t>(s.full_attn_interval));
   }
-  if (s.arch == "kimi-linear") {  // conversion/kimi_linear.py set_gguf_parameters
+  if (s.arch == "kimi-k3") {  // conversion/kimi_k3.py set_gguf_parameters, beyond kimi-linear's
+    w.key_f32(a + ".kda.gate_lower_bound", s.kda_lower_bound);
+    w.key_u32(a + ".expert_latent_length", static_cast<uint32_t>(s.expert_latent));
+    w.key_f32(a + ".activation.situ_beta", s.situ_beta);
+    w.key_f32(a + ".activation.situ_linear_beta", s.situ_linear_beta);
+    w.key_u32(a + ".attn_res.block_size", static_cast<uint32_t>(s.res_block));
+  }
+  if (s.arch == "kimi-linear" || s.arch == "kimi-k3") {  // conversion/kimi_linear.py
     w.key_u32(a + ".ssm.conv_kernel", static_cast<uint32_t>(s.kda_conv));
     w.key_u32(a + ".kda.head_dim", static_cast<uint32_t>(s.kda_head_dim));
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));

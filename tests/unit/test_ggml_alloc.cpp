@@ -165,6 +165,43 @@ double compute_error(const Model& model, const std::vector<std::string>& c) {
   return err;
 }
 
+// Kimi K3 at the shape of the live file kimi-k3-r4 (tests/live/make_gguf):
+// moonshotai/Kimi-K3's config.json at f831ab66 with 4 layers (MLA on the
+// fourth: full_attn_layers 4) and 16 routed experts.
+Model kimi_k3_r4() {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"kimi_k3","text_config":{"model_type":"kimi_linear",
+      "attn_res_block_size":12,"first_k_dense_replace":1,"hidden_act":"situ",
+      "hidden_size":7168,"intermediate_size":33792,"kv_lora_rank":512,
+      "linear_attn_config":{"full_attn_layers":[4],"head_dim":128,"num_heads":96,
+      "short_conv_kernel_size":4,"use_full_rank_gate":true},"max_position_embeddings":1048576,
+      "mla_use_nope":true,"mla_use_output_gate":true,"moe_intermediate_size":3072,
+      "num_attention_heads":96,"num_experts":16,"num_experts_per_token":16,"num_hidden_layers":4,
+      "num_key_value_heads":96,"num_shared_experts":2,"q_lora_rank":1536,"qk_nope_head_dim":128,
+      "qk_rope_head_dim":64,"routed_expert_hidden_size":3584,"tie_word_embeddings":false,
+      "v_head_dim":128,"vocab_size":163840}})",
+      "config.json");
+  EXPECT_TRUE(m.ok()) << m.error().message;
+  return m.ok() ? *m : Model{};
+}
+
+// `model` against a live run's KV table (tests/data/llamacpp_cpu_kv_NAME.csv,
+// `rows` rows): the KV buffers and a hybrid's recurrent state (willfit's
+// kv_cache holds both) each within the log's rounding (0.01 MiB).
+void expect_live_kv(const Model& model, const std::string& name, std::size_t rows) {
+  std::size_t kv_rows = 0;
+  const double rounding = 0.01 * static_cast<double>(kMiB);
+  for_each_live_row("llamacpp_cpu_kv_" + name + ".csv", [&](const std::vector<std::string>& c) {
+    const Estimate e = live_estimate(model, c);
+    const auto state = static_cast<double>(e.recurrent_state);
+    EXPECT_NEAR(state, std::stod(c[7]) * static_cast<double>(kMiB), rounding);
+    EXPECT_NEAR(static_cast<double>(e.memory.kv_cache) - state,
+                std::stod(c[6]) * static_cast<double>(kMiB), rounding);
+    ++kv_rows;
+  });
+  EXPECT_EQ(kv_rows, rows);
+}
+
 // `model` against a live run's two tables (tests/data/llamacpp_cpu_compute_
 // NAME.csv and llamacpp_cpu_kv_NAME.csv, `rows` rows each): every compute +
 // output row within `gate` per cent, every KV row within the log's rounding
@@ -178,14 +215,7 @@ void expect_live_tables(const Model& model, const std::string& name, std::size_t
                       ++compute_rows;
                     });
   EXPECT_EQ(compute_rows, rows);
-  std::size_t kv_rows = 0;
-  for_each_live_row("llamacpp_cpu_kv_" + name + ".csv", [&](const std::vector<std::string>& c) {
-    const double measured = std::stod(c[6]) * static_cast<double>(kMiB);
-    EXPECT_NEAR(static_cast<double>(live_estimate(model, c).memory.kv_cache), measured,
-                0.01 * static_cast<double>(kMiB));
-    ++kv_rows;
-  });
-  EXPECT_EQ(kv_rows, rows);
+  expect_live_kv(model, name, rows);
 }
 
 // The catalogue's models against what llama.cpp logged for a file of that
@@ -475,6 +505,37 @@ TEST(GgmlAlloc, MiniMaxM3MatchesTheLiveLlamaCpp) {
   EXPECT_EQ(indexer_layer_count(m->arch), 2);
   // both caches (K/V and the indexer's) in the KV rows
   expect_live_tables(*m, "minimax_m3", 18, 0.5);
+}
+
+// Mistral Small 4 (mistral4: DeepSeek-V2's MLA and experts under its own
+// name) REDUCED to the live file's 4 layers and 16 routed experts, every
+// other value its config.json text_config's (the catalogue entry's source),
+// against what a real llama.cpp reserved for the synthetic
+// mistral-small-4-r4 F16 and Q8_0 files: the MLA replay, compressed queries
+// left out (docs/live-llamacpp.md, ninth run).
+TEST(GgmlAlloc, Mistral4MatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"mistral3","text_config":{"model_type":"mistral4","hidden_size":4096,
+      "intermediate_size":12288,"moe_intermediate_size":2048,"num_hidden_layers":4,
+      "num_attention_heads":32,"num_key_value_heads":32,"head_dim":128,"q_lora_rank":1024,
+      "kv_lora_rank":256,"qk_nope_head_dim":64,"qk_rope_head_dim":64,"v_head_dim":128,
+      "n_routed_experts":16,"n_shared_experts":1,"num_experts_per_tok":4,
+      "first_k_dense_replace":0,"max_position_embeddings":1048576,"vocab_size":131072,
+      "tie_word_embeddings":false}})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "mistral4", 18, 0.5);
+}
+
+// Kimi K3 REDUCED to the live file's 4 layers (KDA with the dense MLP, two
+// KDA with experts, MLA with experts) and 16 routed experts, every other
+// value its config.json's (moonshotai/Kimi-K3 at f831ab66, the catalogue
+// entry's source), against what a real llama.cpp allocated for the synthetic
+// kimi-k3-r4 Q8_0 file: the MLA latent on the one attention layer and the
+// KDA state of the three others.
+TEST(GgmlAlloc, KimiK3KvAndStateMatchTheLiveLlamaCpp) {
+  expect_live_kv(kimi_k3_r4(), "kimi_k3", 9);
 }
 
 // Falcon-H1-0.5B's graph (a Mamba-2 mixer beside the attention of every
