@@ -534,8 +534,13 @@ TEST(GgmlAlloc, Mistral4MatchesTheLiveLlamaCpp) {
 // entry's source), against what a real llama.cpp allocated for the synthetic
 // kimi-k3-r4 Q8_0 file: the MLA latent on the one attention layer and the
 // KDA state of the three others.
-TEST(GgmlAlloc, KimiK3KvAndStateMatchTheLiveLlamaCpp) {
-  expect_live_kv(kimi_k3_r4(), "kimi_k3", 9);
+// Its compute buffer replays kimi-k3.cpp's graph (the checkpoint stack
+// scored before every block, the bounded decay gate and full-rank output
+// gate of KDA, MLA's compressed queries and output gate, situ, the latent
+// experts); the closed form it replaced was 23 % low at 4096 tokens without
+// flash attention.
+TEST(GgmlAlloc, KimiK3MatchesTheLiveLlamaCpp) {
+  expect_live_tables(kimi_k3_r4(), "kimi_k3", 9, 0.5);
 }
 
 // Falcon-H1-0.5B's graph (a Mamba-2 mixer beside the attention of every

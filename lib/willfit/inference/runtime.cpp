@@ -442,10 +442,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const double e = f(a.hidden_size);
   LlamaCompute r;
   // Attention and MLP blocks: replay ggml-alloc over llama.cpp's graph
-  // (ggml_alloc.cpp), MLA included. Recurrent mixers build other graphs: for
-  // them the closed form below (the widest of scores, MLP and logits) stays.
-  // So does Kimi K3 (kimi-k3.cpp: its cross-layer residual stack, latent
-  // experts and output gates are not replayed); Kimi Linear is.
+  // (ggml_alloc.cpp), MLA included, Kimi Linear's and Kimi K3's KDA too
+  // (K3's cross-layer residual stack, latent experts and output gates as a
+  // graph of its own). Other recurrent mixers build other graphs: for them
+  // the closed form below (the widest of scores, MLP and logits) stays.
   const bool kimi_k3 =
       a.attention.kda && (a.attention.kda_full_rank_gate || a.attention.mla_output_gate ||
                           (a.moe && a.moe->latent_size > 0));
@@ -453,7 +453,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   // streams, compressors, indexer, grouped output): the closed form, wider
   // by its streams (below).
   const bool replay =
-      !kimi_k3 && !compressed_attention(a) &&
+      !compressed_attention(a) &&
       (a.attention.kind == AttentionKind::Full || a.attention.kind == AttentionKind::Sliding ||
        (a.attention.kind == AttentionKind::Hybrid &&
         (a.attention.short_conv_cache > 0 || a.attention.delta_net_v_heads > 0 ||
@@ -585,6 +585,15 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
           s.mixers += (i + 1) * attention / s.layers > i * attention / s.layers ? 'A' : 'R';
         }
       }
+    }
+    // Kimi K3: compressed MLA queries, routed experts in their latent, and
+    // a checkpoint of the residual stream every 12 layers (K3's
+    // attn_res_block_size, config.json at f831ab66; no reader carries it).
+    if (kimi_k3) {
+      s.kimi_k3 = true;
+      s.mla_q_lora = a.attention.q_lora_rank;
+      s.expert_latent = a.moe ? a.moe->latent_size : 0;
+      s.res_block = 12;
     }
     s.flash = in.flash;
     // llama-kv-cache.cpp attn_rot_k / attn_rot_v: a quantised cache of heads
