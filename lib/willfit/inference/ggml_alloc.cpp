@@ -195,6 +195,10 @@
 //     for each indexer head is the widest point at long contexts; checked
 //     against a GGML_SCHED_DEBUG=2 dump and the live rows of a reduced file
 //     (docs/live-llamacpp.md, ninth run).
+//   - Kimi K3 (kimi-k3.cpp), a graph of its own (kimi_k3_graph below): the
+//     residual stream mixed with a stack of checkpoints before every block,
+//     KDA and MLA with their gates, situ, latent experts; checked against a
+//     dump and the live rows of a reduced file (same run).
 #include "willfit/inference/ggml_alloc.hpp"
 
 #include <algorithm>
