@@ -1105,7 +1105,6 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       const int64_t f = s.expert_ffn;
       const int64_t l = s.expert_latent;
       add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
-      add(b + "exp_probs_b.bias", {s.experts}, i);
       add(b + "ffn_gate_exps.weight", {l, f, s.experts}, i);
       add(b + "ffn_down_exps.weight", {f, l, s.experts}, i);
       add(b + "ffn_up_exps.weight", {l, f, s.experts}, i);
@@ -1115,6 +1114,10 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_gate_shexp.weight", {e, f * s.shared_experts}, i);
       add(b + "ffn_down_shexp.weight", {f * s.shared_experts, e}, i);
       add(b + "ffn_up_shexp.weight", {e, f * s.shared_experts}, i);
+      // last, as in the other expert layers: llama.cpp's CPU_Mapped buffer
+      // spans the file from its first to its last mapped tensor, so a
+      // repacked Q4_K tensor at the very end would drop out of the logged size
+      add(b + "exp_probs_b.bias", {s.experts}, i);
       continue;
     }
     if (s.arch == "granitehybrid" || s.arch == "jamba") {
