@@ -497,7 +497,7 @@ std::vector<GraphTensor> kimi_k3_graph(const LlamaGraphShape& s) {
   for (int il = 0; il < s.layers; ++il) {
     const bool last = il == s.layers - 1;
     const bool kda = il < std::ssize(s.mixers) && s.mixers[static_cast<std::size_t>(il)] == 'R';
-    const bool banked = s.res_block > 0 && il % s.res_block == 0;
+    const bool banked = il % std::max(1, s.res_block) == 0;  // layer 0 always: a stack to mix
     const bool moe = s.experts > 0 && il >= s.dense_layers;
     if (banked) {  // res_push: the raw layer input joins the stack
       stack = stack < 0 ? g.view(x) : g.op(b * e * (checkpoints + 1), {stack, g.view(x)});
