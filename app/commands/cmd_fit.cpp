@@ -126,7 +126,20 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   if (!models) {
     return fail(ctx, models.error().message);
   }
-  auto columns = fit_columns(o, ctx.env, devices_file, *units);
+  std::optional<Bytes> ram;
+  if (!ram_text.empty()) {
+    if (o.device.empty()) {
+      return fail(ctx,
+                  "--ram is system memory for layers offloaded from a GPU: add --device, e.g. "
+                  "--device 8gb --ram 32gb");
+    }
+    auto parsed = parse_capacity(ram_text);
+    if (!parsed) {
+      return fail(ctx, "--ram: " + parsed.error().message);
+    }
+    ram = *parsed;
+  }
+  auto columns = fit_columns(o, ctx.env, devices_file, *units, ram);
   if (!columns) {
     return fail(ctx, columns.error().message);
   }
@@ -140,16 +153,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   if (auto applied = apply_query_options(scalars, base); !applied) {
     return fail(ctx, applied.error().message);
   }
-  if (!ram_text.empty()) {
-    if (o.device.empty()) {
-      return fail(ctx,
-                  "--ram is system memory for layers offloaded from a GPU: add --device, e.g. "
-                  "--device 8gb --ram 32gb");
-    }
-    auto ram = parse_capacity(ram_text);
-    if (!ram) {
-      return fail(ctx, "--ram: " + ram.error().message);
-    }
+  if (ram) {
     base.ram = *ram;
   }
   if (!gpu_limit_text.empty()) {

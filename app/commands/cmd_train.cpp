@@ -178,8 +178,15 @@ Expected<TrainingQuery> build_query(const Texts& t, const Flags& f, const Enviro
     return targets.error();
   }
   q.lora_targets = std::move(*targets);
+  if (!t.ram.empty()) {
+    auto ram = parse_capacity(t.ram);
+    if (!ram) {
+      return make_error("--ram: " + ram.error().message);
+    }
+    q.ram = *ram;
+  }
   if (!t.device.empty()) {
-    auto devices = resolve_devices(t.device, env, "", q.units);
+    auto devices = resolve_devices(t.device, env, "", q.units, q.ram);
     if (!devices) {
       return devices.error();
     }
@@ -197,13 +204,6 @@ Expected<TrainingQuery> build_query(const Texts& t, const Flags& f, const Enviro
                                     listed, *gpus));
     }
     q.gpus = static_cast<int>(*gpus);
-  }
-  if (!t.ram.empty()) {
-    auto ram = parse_capacity(t.ram);
-    if (!ram) {
-      return make_error("--ram: " + ram.error().message);
-    }
-    q.ram = *ram;
   }
   if (!t.gpu_limit.empty()) {
     auto limit = parse_capacity(t.gpu_limit);

@@ -88,7 +88,8 @@ Expected<std::vector<std::vector<ModelChoice>>> fit_models(const QueryOptionText
 }
 
 Expected<std::vector<DeviceColumn>> fit_columns(const QueryOptionText& o, const Environment& env,
-                                                const std::string& devices_file, UnitSystem units) {
+                                                const std::string& devices_file, UnitSystem units,
+                                                std::optional<Bytes> ram) {
   std::vector<DeviceColumn> out;
   if (o.device.empty()) {
     out.emplace_back();
@@ -99,7 +100,7 @@ Expected<std::vector<DeviceColumn>> fit_columns(const QueryOptionText& o, const 
     return list.error();
   }
   for (const auto& text : *list) {
-    auto devices = resolve_devices(text, env, devices_file, units);
+    auto devices = resolve_devices(text, env, devices_file, units, ram);
     if (!devices) {
       return devices.error();
     }

@@ -61,9 +61,11 @@ Expected<std::vector<std::vector<ModelChoice>>> fit_models(const QueryOptionText
                                                            UnitSystem units);
 
 // --device as columns: one per comma-separated device set; one empty column
-// without --device.
+// without --device. `ram` (--ram) sizes a system-memory device named without
+// a size.
 Expected<std::vector<DeviceColumn>> fit_columns(const QueryOptionText& o, const Environment& env,
-                                                const std::string& devices_file, UnitSystem units);
+                                                const std::string& devices_file, UnitSystem units,
+                                                std::optional<Bytes> ram = std::nullopt);
 
 // --context as a list; "max" only alone.
 Expected<std::vector<ContextChoice>> fit_contexts(const QueryOptionText& o);

@@ -160,6 +160,7 @@ Expected<bool> apply_runtime_options(const RuntimeOptions& o, InferenceQuery& q)
     }
     q.runtime = *r;
   }
+  q.ubatch_is_default = o.ubatch.empty();
   if (!o.ubatch.empty()) {
     auto n = parse_count("--ubatch", o.ubatch, 1, 65536);
     if (!n) {

@@ -59,7 +59,7 @@ std::string compute_detail(const FitReport& r) {
       break;
   }
   return fmt::format("graph of one {}-token step",
-                     std::min(e.context * std::max(1, r.query.batch), r.query.ubatch));
+                     std::min(e.context * std::max(1, r.query.batch), e.ubatch));
 }
 
 std::string weights_detail(const FitReport& r) {
@@ -101,8 +101,6 @@ std::string overhead_detail(const FitReport& r) {
 
 std::string margin_detail(const FitReport& r) {
   switch (r.estimate.runtime) {
-    case Runtime::Ollama:
-      return "Ollama's one-layer reserve per GPU";
     case Runtime::Vllm:
       return "none: the share vLLM leaves unused";
     default:
@@ -180,6 +178,7 @@ void add_runtime_json(Json& j, const FitReport& r) {
   j["query"]["runtime"] = std::string(to_string(e.runtime));
   j["query"]["context_resolved_tokens"] = e.context;
   j["query"]["ubatch"] = r.query.ubatch;
+  j["query"]["ubatch_resolved"] = e.ubatch;  // Ollama picks its own without --ubatch
   j["memory"]["error_band_pct"] = e.error_band_pct;
   j["memory"]["host_bytes"] = e.host;
   Json terms = Json::array();

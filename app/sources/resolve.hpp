@@ -3,6 +3,7 @@
 // named devices come with the device database). Errors are values.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "sources/environment.hpp"
@@ -22,9 +23,11 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
                               const std::string& models_file, UnitSystem units = UnitSystem::Mixed,
                               bool read_projector = true);
 // `units`: how names of bare capacities ("8.00 GiB GPU") and notes print
-// memory (--units).
+// memory (--units). `ram` (--ram): the size of a system-memory device named
+// without one ("cpu", "ddr5-5600-dual"); without it such a name is an error.
 Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& env,
                                     const std::string& devices_file = "",
-                                    UnitSystem units = UnitSystem::Mixed);
+                                    UnitSystem units = UnitSystem::Mixed,
+                                    std::optional<Bytes> ram = std::nullopt);
 
 }  // namespace willfit::app

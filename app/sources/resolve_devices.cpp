@@ -62,7 +62,8 @@ class Lookups {
   std::vector<std::pair<std::string, Expected<Device>>> done_;
 };
 
-Expected<Device> one_device(const std::string& name, Lookups& lookups, UnitSystem units) {
+Expected<Device> one_device(const std::string& name, Lookups& lookups, UnitSystem units,
+                            std::optional<Bytes> ram) {
   if (is_capacity_text(name)) {
     return raw_device(name, units);
   }
@@ -71,9 +72,16 @@ Expected<Device> one_device(const std::string& name, Lookups& lookups, UnitSyste
     return d.error();
   }
   if (d->memory_bytes <= 0) {
+    if (ram) {
+      // The RAM the user gave is the size of the memory the model runs in.
+      d->memory_bytes = *ram;
+      d->memory_marketed =
+          fmt::format("{:g} GB (--ram)", static_cast<double>(*ram) / static_cast<double>(kGiB));
+      return d;
+    }
     return make_error(fmt::format(
-        "'{}' is system memory ({}) without a fixed size: add it, e.g. --device \"{} 64gb\", "
-        "or give --device auto to read this machine's",
+        "'{}' is system memory ({}) without a fixed size: add it, e.g. --device \"{} 64gb\" "
+        "or --ram 64gb, or give --device auto to read this machine's",
         trim(name), d->name, d->id));
   }
   return d;
@@ -82,7 +90,8 @@ Expected<Device> one_device(const std::string& name, Lookups& lookups, UnitSyste
 }  // namespace
 
 Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& env,
-                                    const std::string& devices_file, UnitSystem units) {
+                                    const std::string& devices_file, UnitSystem units,
+                                    std::optional<Bytes> ram) {
   DeviceSource source(env, devices_file);
   if (to_lower(trim(text)) == "auto") {
     auto det = detect_devices(env, source, units);
@@ -100,7 +109,7 @@ Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& 
   DeviceSet set;
   set.text = to_lower(trim(text));
   for (const auto& part : *parts) {
-    auto d = one_device(part.name, lookups, units);
+    auto d = one_device(part.name, lookups, units, ram);
     if (!d) {
       // Name the whole --device text when the failing part is only a piece of it.
       if (parts->size() > 1 || part.count > 1) {

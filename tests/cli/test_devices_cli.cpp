@@ -28,6 +28,26 @@ TEST(NamedDevices, AGpuByName) {
   EXPECT_EQ(j["device"]["ids"], json::array({"rtx-4090"}));
 }
 
+// "cpu" names system memory without a size: --ram gives it (the question a
+// CPU-only user asks: `willfit 7b -d cpu --ram 32gb`), and without it the
+// error says both ways to give one.
+TEST(NamedDevices, SystemMemoryTakesItsSizeFromRam) {
+  const auto r = run_cli({"7b", "-p", "q4", "-d", "cpu", "--ram", "32gb", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["device"]["memory_bytes"], 32LL << 30);
+  EXPECT_EQ(j["device"]["ids"], json::array({"ddr4-3200-dual"}));
+  const auto same =
+      json::parse(run_cli({"7b", "-p", "q4", "-d", "ddr4-3200-dual 32gb", "--json"}).out);
+  EXPECT_EQ(j["result"]["required_bytes"], same["result"]["required_bytes"]);
+  const auto train = run_cli({"train", "1b", "-d", "cpu", "--ram", "64gb", "--json"});
+  ASSERT_EQ(train.code == 0 || train.code == 1, true) << train.err;
+  const auto none = run_cli({"7b", "-p", "q4", "-d", "cpu"});
+  EXPECT_EQ(none.code, 2);
+  EXPECT_TRUE(none.out.empty());
+  EXPECT_TRUE(has(none.err, "or --ram 64gb")) << none.err;
+}
+
 TEST(NamedDevices, CapacitiesOfSeveralDevicesAddUp) {
   const auto two = json::parse(run_cli({"70b", "-p", "q4", "-d", "2x rtx 3090", "--json"}).out);
   EXPECT_EQ(two["device"]["count"], 2);

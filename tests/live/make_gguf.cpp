@@ -12,7 +12,7 @@
 //
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
-// falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3}.cpp (load_arch_tensors
+// falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35}.cpp (load_arch_tensors
 // and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe too) and
 // src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -149,6 +149,13 @@ struct Spec {
   int indexer_top_k = 0;
   int indexer_block = 0;
   int indexer_local = 0;
+  // Step-3.5 (step35.cpp): the global layers are 0, swa_period, 2 swa_period,
+  // ... (layer_types "full_attention" where i % 4 == 0) with global_heads
+  // query heads (num_attention_heads) beside the windowed layers' `heads`
+  // (attention_other_setting.num_attention_heads); every layer a head-wise
+  // gate (attn_gate, hidden x heads) and per-head Q/K norms; the MoE layers a
+  // selection bias and one shared expert of shared_ffn.
+  int global_heads = 0;
   std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
@@ -677,6 +684,38 @@ const std::vector<Spec>& specs() {
     v.back().indexer_block = 128;
     v.back().indexer_local = 1;
     v.back().skip_types = "f16: 9.9 GB, above the 8 GB a live load may take on this shared machine";
+    // Step-3.5-Flash REDUCED (common: the live check proves the layout, which
+    // depends on the per-layer widths, not on the depth): 6 of its 45 layers,
+    // every kind in the real order (0 global + dense, 1-2 windowed + dense,
+    // 3 windowed + MoE, 4 global + MoE, 5 windowed + MoE), 16 of its 288
+    // routed experts (8 per token, as the model). Every other
+    // hyper-parameter is the model's: hidden 4096, dense MLP 11264, windowed
+    // layers 96 query heads and global ones 64, 8 KV heads of 128 on both,
+    // window 512, expert and shared-expert MLP 1280, vocabulary 128896,
+    // 262144 positions, rope 5e6 global / 1e4 windowed, router scale 3.0.
+    // The 3 MTP blocks are left out (convert_hf_to_gguf.py --no-mtp):
+    // llama.cpp skips part of them when it loads without MTP, so the
+    // mapped weights would not equal the file's tensors.
+    v.push_back(shape(
+        "step-3.5-flash-r6", "step35", 6, 4096, 11264, 96, 8, 128, 128896, 262144, 5e6, 1e-5,
+        "stepfun-ai/Step-3.5-Flash REDUCED to 6 of 45 layers (kinds: global+dense, "
+        "windowed+dense, windowed+MoE, global+MoE, in the real order) and 16 of 288 routed "
+        "experts; every other hyper-parameter from its config.json: "
+        "weavers.neocities.org/architecture-encyclopedia/stepfun_ai_Step_3.5_Flash_architecture "
+        "(hidden 4096, FFN 11264, vocab 128896, head_dim 128, window 512, expert FFN 1280, "
+        "262144 positions), search-tool file ids 57398570390 (text_config: moe_layers_enum "
+        "3..44, 288 experts, top 8, share_expert_dim 1280, layer_types full at i % 4 == 0, "
+        "router scale 3.0, head-wise gate) and 56711705269 (attention_other_setting: 96 heads, "
+        "8 groups, head_dim 128; 64 heads, 8 groups on full layers)"));
+    v.back().global_heads = 64;
+    v.back().swa_period = 4;
+    v.back().sliding_window = 512;
+    v.back().swa_rope_base = 10000;
+    v.back().dense_lead = 3;
+    v.back().shared_ffn = 1280;
+    v.back().expert_weights_scale = 3.0;
+    experts(v.back(), 16, 8, 1280);
+    v.back().skip_types = "f16: 5.7 GB, q8_0 (3.0 GB) shows the same layout";
     return v;
   }();
   return list;
@@ -808,6 +847,24 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
   const int64_t e = s.hidden;
   const int64_t q = s.head_dim * s.heads;
   const int64_t kv = s.head_dim * s.kv_heads;
+  // A gated dense MLP of s.ffn; the router and the routed experts' gate, up
+  // and down of s.expert_ffn; a shared expert of s.shared_ffn.
+  const auto dense_mlp = [&](const std::string& b, int i) {
+    add(b + "ffn_gate.weight", {e, s.ffn}, i);
+    add(b + "ffn_up.weight", {e, s.ffn}, i);
+    add(b + "ffn_down.weight", {s.ffn, e}, i);
+  };
+  const auto routed_experts = [&](const std::string& b, int i) {
+    add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+    add(b + "ffn_gate_exps.weight", {e, s.expert_ffn, s.experts}, i);
+    add(b + "ffn_up_exps.weight", {e, s.expert_ffn, s.experts}, i);
+    add(b + "ffn_down_exps.weight", {s.expert_ffn, e, s.experts}, i);
+  };
+  const auto shared_expert = [&](const std::string& b, int i) {
+    add(b + "ffn_gate_shexp.weight", {e, s.shared_ffn}, i);
+    add(b + "ffn_up_shexp.weight", {e, s.shared_ffn}, i);
+    add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
+  };
   add("token_embd.weight", {e, s.vocab}, -1);
   // LFM2 names its final norm token_embd_norm (llama-arch.cpp LLM_TENSOR_OUTPUT_NORM_LFM2).
   add(s.arch == "lfm2" ? "token_embd_norm.weight" : "output_norm.weight", {e}, -1);
@@ -1046,19 +1103,12 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "attn_k_norm.weight", {s.head_dim}, i);
       }
       if (s.arch == "qwen35") {  // a dense MLP
-        add(b + "ffn_gate.weight", {e, s.ffn}, i);
-        add(b + "ffn_up.weight", {e, s.ffn}, i);
-        add(b + "ffn_down.weight", {s.ffn, e}, i);
+        dense_mlp(b, i);
         continue;
       }
-      add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
-      add(b + "ffn_gate_exps.weight", {e, s.expert_ffn, s.experts}, i);
-      add(b + "ffn_up_exps.weight", {e, s.expert_ffn, s.experts}, i);
-      add(b + "ffn_down_exps.weight", {s.expert_ffn, e, s.experts}, i);
+      routed_experts(b, i);
       add(b + "ffn_gate_inp_shexp.weight", {e}, i);  // the shared expert's sigmoid gate
-      add(b + "ffn_gate_shexp.weight", {e, s.shared_ffn}, i);
-      add(b + "ffn_up_shexp.weight", {e, s.shared_ffn}, i);
-      add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
+      shared_expert(b, i);
       continue;
     }
     if (s.arch == "kimi-linear") {  // kimi-linear.cpp load_arch_tensors
@@ -1172,6 +1222,26 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     if (kind == '-') {  // Nemotron-H MLP block: up and down (squared ReLU)
       add(b + "ffn_up.weight", {e, s.ffn}, i);
       add(b + "ffn_down.weight", {s.ffn, e}, i);
+      continue;
+    }
+    if (s.arch == "step35") {  // step35.cpp load_arch_tensors (the trunk's blocks)
+      const bool global = i % s.swa_period == 0;
+      const int64_t ql = s.head_dim * (global ? s.global_heads : s.heads);
+      add(b + "attn_q.weight", {e, ql}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      add(b + "attn_q_norm.weight", {s.head_dim}, i);
+      add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      add(b + "attn_output.weight", {ql, e}, i);
+      add(b + "attn_gate.weight", {e, ql / s.head_dim}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      if (i < s.dense_lead) {
+        dense_mlp(b, i);
+        continue;
+      }
+      routed_experts(b, i);
+      add(b + "exp_probs_b.bias", {s.experts}, i);
+      shared_expert(b, i);
       continue;
     }
     if (kind == 'E') {  // Nemotron-H MoE block: router and its bias, ungated experts, shared one
@@ -1364,6 +1434,27 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     } else {
       w.key_u32(a + ".attention.head_count_kv", static_cast<uint32_t>(s.kv_heads));
     }
+  } else if (s.arch == "step35") {
+    // conversion/step3.py Step35Model.set_gguf_parameters: query and KV heads
+    // per layer by layer_types, the windowed layers' flags, MoE keys.
+    std::vector<uint32_t> heads;
+    std::vector<uint32_t> kv;
+    std::vector<bool> swa;
+    for (int i = 0; i < s.layers; ++i) {
+      const bool global = i % s.swa_period == 0;
+      heads.push_back(static_cast<uint32_t>(global ? s.global_heads : s.heads));
+      kv.push_back(static_cast<uint32_t>(s.kv_heads));
+      swa.push_back(!global);
+    }
+    w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
+    w.key_arr_u32(a + ".attention.head_count", heads);
+    w.key_arr_u32(a + ".attention.head_count_kv", kv);
+    w.key_arr_bool(a + ".attention.sliding_window_pattern", swa);
+    w.key_u32(a + ".expert_shared_feed_forward_length", static_cast<uint32_t>(s.shared_ffn));
+    w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
+    w.key_u32(a + ".moe_every_n_layers", 1);
+    w.key_f32(a + ".expert_weights_scale", s.expert_weights_scale);
+    w.key_bool(a + ".expert_weights_norm", true);
   } else if (s.layer_kinds.empty()) {
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
     w.key_u32(a + ".attention.head_count_kv",
@@ -1384,7 +1475,9 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_arr_u32(a + ".feed_forward_length", ffn);
     w.key_arr_u32(a + ".attention.head_count_kv", kv);
   }
-  w.key_u32(a + ".attention.head_count", static_cast<uint32_t>(s.heads));
+  if (s.arch != "step35") {
+    w.key_u32(a + ".attention.head_count", static_cast<uint32_t>(s.heads));
+  }
   if (s.kv_lora > 0) {
     // MLA as convert_hf_to_gguf.py writes it today: the cache holds the
     // latent and the rope part (key_length = kv_lora_rank + rope dims, value
@@ -1510,7 +1603,7 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // rope_parameters.mrope_section padded to four).
     w.key_arr_u32(a + ".rope.dimension_sections", {11, 11, 10, 0});
   }
-  if (s.shared_ffn > 0) {
+  if (s.shared_ffn > 0 && s.arch != "step35") {
     w.key_u32(a + ".expert_shared_feed_forward_length", static_cast<uint32_t>(s.shared_ffn));
   }
   if (s.arch == "llama4") {

@@ -45,6 +45,11 @@ const llama = await getLlama({
   logLevel: LlamaLogLevel.debug,
   logger: (_level, message) => {
     lines.push(message);
+    // WILLFIT_LIVE_LOG=FILE keeps every log line (a GGML_SCHED_DEBUG=2 dump of
+    // the graph's nodes goes through this logger too).
+    if (process.env.WILLFIT_LIVE_LOG) {
+      fs.appendFileSync(process.env.WILLFIT_LIVE_LOG, message);
+    }
   },
 });
 

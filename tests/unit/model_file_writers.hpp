@@ -70,6 +70,15 @@ class GgufWriter {
     }
     raw(key, 9, s);
   }
+  void bool_array(const std::string& key, const std::vector<bool>& v) {
+    std::string s;
+    put<std::uint32_t>(s, 7);
+    put<std::uint64_t>(s, v.size());
+    for (const bool x : v) {
+      put<std::uint8_t>(s, x ? 1 : 0);
+    }
+    raw(key, 9, s);
+  }
   void str_array(const std::string& key, const std::vector<std::string>& v) {
     std::string s;
     put<std::uint32_t>(s, 8);

@@ -1,5 +1,6 @@
 // The 2026 architectures of issue 18 that llama.cpp 80fb11ac loads and
-// willfit once only warned about: GLM-5 (glm-dsa), Mistral 4 (mistral4).
+// willfit once only warned about: GLM-5 (glm-dsa), Mistral 4 (mistral4),
+// MiniMax-M3 (minimax-m3), Step-3.5 (step35).
 // Each family is read from a published config.json and from a GGUF header as
 // llama.cpp's converter writes it (conversion/*.py at 80fb11ac), and both
 // must give one estimate; the expected sizes are worked out by hand in the
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -485,6 +487,161 @@ TEST(MiniMaxM3, CatalogueGivesWhatTheConfigGivesAndTheCheckpointsCount) {
   EXPECT_LT(
       off(static_cast<double>(text.active() - text.vision - text.embedding - text.output), 23e9),
       0.03);
+}
+
+// ---- Step-3.5-Flash (step3p5 / step35) --------------------------------------
+//
+// stepfun-ai/Step-3.5-Flash config.json (data/models.json row step-3.5-flash
+// cites where each value was read): 45 layers of 4096, full attention on
+// layer 0 and every 4th (64 heads), a 512-token window on the others (96
+// heads, attention_other_setting), 8 KV heads of 128 on both; the first 3
+// layers a dense MLP of 11264, then 288 experts of 1280 (8 per token), one
+// shared of 1280, a router bias; a sigmoid gate per head; 3 MTP blocks whose
+// layer_types follow the trunk's; vocabulary 128896, untied.
+Json step35_config() {
+  Json types = Json::array();
+  for (int i = 0; i < 48; ++i) {
+    types.push_back(i < 45 && i % 4 == 0 ? "full_attention" : "sliding_attention");
+  }
+  std::string moe_layers;
+  for (int i = 3; i < 45; ++i) {
+    moe_layers += (moe_layers.empty() ? "" : ",") + std::to_string(i);
+  }
+  return {{"model_type", "step3p5"},
+          {"architectures", {"Step3p5ForCausalLM"}},
+          {"hidden_size", 4096},
+          {"intermediate_size", 11264},
+          {"num_attention_heads", 64},
+          {"num_attention_groups", 8},
+          {"head_dim", 128},
+          {"num_hidden_layers", 45},
+          {"max_position_embeddings", 262144},
+          {"vocab_size", 128896},
+          {"rms_norm_eps", 1e-5},
+          {"moe_num_experts", 288},
+          {"moe_top_k", 8},
+          {"moe_intermediate_size", 1280},
+          {"share_expert_dim", 1280},
+          {"moe_layers_enum", moe_layers},
+          {"moe_router_scaling_factor", 3.0},
+          {"use_moe_router_bias", true},
+          {"norm_expert_weight", true},
+          {"num_nextn_predict_layers", 3},
+          {"sliding_window", 512},
+          {"layer_types", types},
+          {"attention_other_setting",
+           {{"attention_type", "sliding_attention"},
+            {"num_attention_heads", 96},
+            {"num_attention_groups", 8},
+            {"head_dim", 128}}},
+          {"use_head_wise_attn_gate", true},
+          {"use_qk_norm", true},
+          {"tie_word_embeddings", false}};
+}
+
+// As conversion/step3.py (Step35Model.set_gguf_parameters at 80fb11ac) writes
+// it: block_count with the 3 MTP blocks, per-layer head counts and window
+// flags over all 48, the experts' keys, leading_dense_block_count from
+// moe_layers_enum; a layer's gate and a router bias stand for the tensors.
+test::GgufWriter step35_gguf() {
+  std::vector<std::uint32_t> heads;
+  std::vector<std::uint32_t> kv;
+  std::vector<bool> swa;
+  for (int i = 0; i < 48; ++i) {
+    const bool full = i < 45 && i % 4 == 0;
+    heads.push_back(full ? 64 : 96);
+    kv.push_back(8);
+    swa.push_back(!full);
+  }
+  test::GgufWriter w;
+  w.str("general.architecture", "step35");
+  w.u32("step35.block_count", 48);
+  w.u32("step35.nextn_predict_layers", 3);
+  w.u32("step35.context_length", 262144);
+  w.u32("step35.embedding_length", 4096);
+  w.u32("step35.feed_forward_length", 11264);
+  w.u32_array("step35.attention.head_count", heads);
+  w.u32_array("step35.attention.head_count_kv", kv);
+  w.u32("step35.attention.key_length", 128);
+  w.u32("step35.attention.value_length", 128);
+  w.u32("step35.attention.sliding_window", 512);
+  w.bool_array("step35.attention.sliding_window_pattern", swa);
+  w.u32("step35.expert_count", 288);
+  w.u32("step35.expert_used_count", 8);
+  w.u32("step35.expert_feed_forward_length", 1280);
+  w.u32("step35.expert_shared_feed_forward_length", 1280);
+  w.u32("step35.leading_dense_block_count", 3);
+  w.f32("step35.expert_weights_scale", 3.0F);
+  w.boolean("step35.expert_weights_norm", true);
+  w.tensor("token_embd.weight", {4096, 128896}, test::kQ8_0);
+  w.tensor("output.weight", {4096, 128896}, test::kQ8_0);
+  w.tensor("blk.0.attn_gate.weight", {4096, 64}, test::kF16);
+  w.tensor("blk.3.exp_probs_b.bias", {288}, test::kF32);
+  return w;
+}
+
+TEST(Step35, ConfigGivesBothLayerKindsTheGateAndTheExperts) {
+  const Model m = read_config(step35_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  const Architecture& a = m.arch;
+  ASSERT_EQ(a.attention.kind, AttentionKind::Sliding);
+  EXPECT_EQ(a.heads, 96);
+  EXPECT_EQ(a.attention.global_heads, 64);
+  EXPECT_EQ(a.kv_heads, 8);
+  EXPECT_TRUE(a.attention.head_gate);
+  EXPECT_EQ(a.mtp_layers, 3);
+  ASSERT_TRUE(a.moe.has_value());
+  EXPECT_EQ(a.moe->first_dense_layers, 3);
+  EXPECT_EQ(a.moe->shared_experts, 1);
+  EXPECT_TRUE(a.moe->selection_bias);
+  // layer_types: full attention on 0, 4, ..., 44: 12 of the 45.
+  EXPECT_TRUE(is_global_layer(a, 0));
+  EXPECT_FALSE(is_global_layer(a, 3));
+  EXPECT_TRUE(is_global_layer(a, 44));
+  EXPECT_EQ(global_layer_count(a, a.layers), 12);
+  // llama.cpp's ISWA cache (llama-kv-cache-iswa.cpp; step35.cpp's filter
+  // leaves the MTP blocks out of the main context): 12 layers of the whole
+  // context, 33 of window + micro-batch (512 + 512) cells, K and V of 8 x 128.
+  const std::int64_t ctx = 8192;
+  EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256}),
+            (12 * ctx + 33 * std::int64_t{1024}) * 2 * 8 * 128 * 2);
+  // Parameters by hand: attention q, k, v, o and the gate (windowed 96
+  // heads, global 64), the dense and MoE MLPs, embeddings and head.
+  const std::int64_t windowed = 4096LL * 96 * 128 * 2 + 2 * 4096LL * 8 * 128 + 4096LL * 96;
+  const std::int64_t global = 4096LL * 64 * 128 * 2 + 2 * 4096LL * 8 * 128 + 4096LL * 64;
+  const std::int64_t expert = 3 * 4096LL * 1280;
+  const std::int64_t trunk = 33 * windowed + 12 * global + 3 * (3 * 4096LL * 11264) +
+                             42 * (288 * expert + expert + 4096LL * 288) + 2 * 128896LL * 4096;
+  const ParamBreakdown p = count_params(a);
+  EXPECT_EQ(p.total() - p.mtp, trunk);
+  // The cards' 196.81 B (NVIDIA's NIM card; the model card's "196B").
+  EXPECT_LT(off(static_cast<double>(trunk), 196.81e9), 0.001);
+  // Each MTP block: a windowed layer, a dense MLP, eh_proj and its own head.
+  EXPECT_EQ(p.mtp, 3 * (windowed + 3 * 4096LL * 11264 + 2 * 4096LL * 4096 + 128896LL * 4096));
+}
+
+TEST(Step35, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(step35_gguf());
+  const Model c = read_config(step35_config());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_EQ(g.arch.layers, 45);
+  EXPECT_EQ(g.arch.heads, 96);
+  EXPECT_EQ(g.arch.attention.global_heads, 64);
+  EXPECT_TRUE(g.arch.attention.global_first);
+  EXPECT_EQ(g.arch.attention.sliding_pattern, c.arch.attention.sliding_pattern);
+  EXPECT_TRUE(g.arch.attention.head_gate);
+  EXPECT_TRUE(g.arch.mtp_dense);
+  ASSERT_TRUE(g.arch.moe.has_value());
+  EXPECT_EQ(g.arch.moe->shared_experts, 1);
+  EXPECT_TRUE(g.arch.moe->selection_bias);
+  expect_same_text_model(g, c, "step35 GGUF vs config");
+  EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
+}
+
+TEST(Step35, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(step35_config());
+  expect_catalogue_agrees("step-3.5-flash", c);
+  EXPECT_EQ(count_params(catalogue("step-3.5-flash").arch).total(), count_params(c.arch).total());
 }
 
 }  // namespace

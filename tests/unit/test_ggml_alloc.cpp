@@ -543,6 +543,48 @@ TEST(GgmlAlloc, KimiK3MatchesTheLiveLlamaCpp) {
   expect_live_tables(kimi_k3_r4(), "kimi_k3", 18, 0.5);
 }
 
+// Step-3.5-Flash REDUCED (make_gguf row step-3.5-flash-r6: 6 of its 45
+// layers, one of each kind in the real order, and 16 of its 288 routed
+// experts; every per-layer width the model's: data/models.json row
+// step-3.5-flash) read from the config.json of that reduced shape, against
+// what a real llama.cpp reserved for the synthetic file
+// (tests/data/llamacpp_cpu_compute_step35.csv, llamacpp_cpu_kv_step35.csv):
+// global layers 0 and 4 of 64 heads, windowed ones of 96, a head-wise gate,
+// Q and K normed per head, a shared expert and a router bias.
+TEST(GgmlAlloc, Step35ReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"step3p5","hidden_size":4096,"intermediate_size":11264,
+      "num_attention_heads":64,"num_attention_groups":8,"head_dim":128,"num_hidden_layers":6,
+      "max_position_embeddings":262144,"vocab_size":128896,"moe_num_experts":16,"moe_top_k":8,
+      "moe_intermediate_size":1280,"share_expert_dim":1280,"moe_layers_enum":"3,4,5",
+      "use_moe_router_bias":true,"sliding_window":512,
+      "layer_types":["full_attention","sliding_attention","sliding_attention",
+                     "sliding_attention","full_attention","sliding_attention"],
+      "attention_other_setting":{"num_attention_heads":96,"num_attention_groups":8,"head_dim":128},
+      "use_head_wise_attn_gate":true,"use_qk_norm":true,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  std::vector<double> errors;
+  for_each_live_row("llamacpp_cpu_compute_step35.csv", [&](const std::vector<std::string>& c) {
+    const double err = compute_error(*m, c);
+    EXPECT_LE(std::abs(err), 5.0);  // the live gate
+    errors.push_back(std::abs(err));
+  });
+  ASSERT_EQ(errors.size(), 18U);
+  std::sort(errors.begin(), errors.end());
+  EXPECT_LE(errors[errors.size() / 2], 0.1);
+  int rows = 0;
+  for_each_live_row("llamacpp_cpu_kv_step35.csv", [&](const std::vector<std::string>& c) {
+    const double measured = std::stod(c[6]) * static_cast<double>(kMiB);
+    // within the log's rounding (0.01 MiB) and a Q8_0 row's block padding
+    EXPECT_NEAR(static_cast<double>(live_estimate(*m, c).memory.kv_cache), measured,
+                0.001 * measured + 0.01 * static_cast<double>(kMiB));
+    ++rows;
+  });
+  EXPECT_EQ(rows, 18);
+}
+
 // Falcon-H1-0.5B's graph (a Mamba-2 mixer beside the attention of every
 // layer; shapes from its config.json as NVIDIA-NeMo/Megatron-Bridge quotes it,
 // tests/unit_tests/models/falcon_h1/test_falcon_h1_bridge.py at ebd91e97)

@@ -202,12 +202,93 @@ TEST(Ollama, TheDefaultContextSaysWhy) {
   EXPECT_FALSE(says(make_fit_report(q, SpeedSettings{}, {}, {})));
 }
 
-TEST(Ollama, ReservesOneLayerPerGpu) {
+// Since v0.30.0 Ollama runs llama-server and leaves the layers to its --fit:
+// the margin is llama.cpp's, no longer a reserve of one layer per GPU.
+TEST(Ollama, TheMarginIsLlamaCpps) {
   InferenceQuery q = query("8b", "q4", "24gb");
   q.runtime = Runtime::Ollama;
-  const Estimate e = estimate_inference(q);
-  const WeightLayout w = weight_layout(q.model, q.precision);
-  EXPECT_EQ(e.memory.margin, w.layers.front().bytes + e.memory.kv_cache / q.model.arch.layers);
+  const Estimate ollama = estimate_inference(q);
+  q.runtime = Runtime::LlamaCpp;
+  EXPECT_EQ(ollama.memory.margin, estimate_inference(q).memory.margin);
+  EXPECT_EQ(ollama.memory.total(), estimate_inference(q).memory.total());
+}
+
+Device named(DeviceKind kind, const char* vendor, double gib) {
+  Device d;
+  d.kind = kind;
+  d.vendor = vendor;
+  d.memory_bytes = static_cast<Bytes>(gib * static_cast<double>(kGiB));
+  return d;
+}
+
+// ollama/ollama server/routes.go sums the memory of the GPUs it discovered:
+// a CPU counts nothing, a Mac's Metal GPU its recommended working set (2/3 of
+// 32 GB), so neither reaches the 23 GiB step however much RAM they have.
+TEST(Ollama, TheDefaultContextCountsGpuMemoryOnly) {
+  InferenceQuery q = query("8b", "q4", nullptr);
+  q.runtime = Runtime::Ollama;
+  q.context_is_default = true;
+  q.devices.devices = {named(DeviceKind::Cpu, "generic", 64)};
+  EXPECT_EQ(estimate_inference(q).context, 4096);
+  EXPECT_NE(ollama_default_context(q).note.find("without a GPU"), std::string::npos);
+  q.devices.devices = {named(DeviceKind::Unified, "apple", 32)};
+  EXPECT_EQ(estimate_inference(q).context, 4096);
+  q.devices.devices = {named(DeviceKind::Unified, "apple", 36)};  // 3/4 of 36: 27 GiB
+  EXPECT_EQ(estimate_inference(q).context, 32768);
+  q.devices.devices = {named(DeviceKind::DiscreteGpu, "nvidia", 24)};
+  EXPECT_EQ(estimate_inference(q).context, 32768);
+}
+
+// ollama/ollama server/sched.go automaticGenerationBatch: the batch (and
+// micro-batch) by context, stepped down by its own prediction of the model
+// against the GPUs' memory; 512 or 256 with flash attention off on CUDA; a
+// --ubatch given is kept.
+TEST(Ollama, TheBatchFollowsTheContextAndTheRoomLeft) {
+  InferenceQuery q = query("8b", "q4", nullptr);
+  q.runtime = Runtime::Ollama;
+  q.ubatch_is_default = true;
+  q.devices.devices = {named(DeviceKind::DiscreteGpu, "nvidia", 24)};
+  const auto ubatch = [&](std::int64_t ctx) {
+    q.context = ctx;
+    return estimate_inference(q).ubatch;
+  };
+  EXPECT_EQ(ubatch(4096), 512);
+  EXPECT_EQ(ubatch(4097), 1024);
+  EXPECT_EQ(ubatch(32768), 1024);
+  EXPECT_EQ(ubatch(65536), 2048);
+  // A larger micro-batch, a larger compute buffer.
+  q.context = 32768;
+  const Bytes at_1024 = estimate_inference(q).memory.compute;
+  q.ubatch_is_default = false;
+  q.ubatch = 512;
+  EXPECT_EQ(estimate_inference(q).ubatch, 512);
+  EXPECT_LT(estimate_inference(q).memory.compute, at_1024);
+  q.ubatch_is_default = true;
+  // 70B at Q4_K_M (about 42 GB) and its rough 32k KV (10.7 GB) take over 80 %
+  // of two 24 GB GPUs: no room for a larger batch.
+  InferenceQuery big = query("70b", "q4", nullptr);
+  big.runtime = Runtime::Ollama;
+  big.ubatch_is_default = true;
+  big.context = 32768;
+  big.devices.devices = {named(DeviceKind::DiscreteGpu, "nvidia", 24),
+                         named(DeviceKind::DiscreteGpu, "nvidia", 24)};
+  EXPECT_EQ(estimate_inference(big).ubatch, 512);
+  big.devices.devices = {named(DeviceKind::DiscreteGpu, "nvidia", 80),
+                         named(DeviceKind::DiscreteGpu, "nvidia", 80)};
+  EXPECT_EQ(estimate_inference(big).ubatch, 1024);
+  // Flash attention off on CUDA: 512, and 256 past 4096 tokens on 8 GiB.
+  q.flash_attention = FlashAttention::Off;
+  EXPECT_EQ(ubatch(32768), 512);
+  q.devices.devices = {named(DeviceKind::DiscreteGpu, "nvidia", 8)};
+  EXPECT_EQ(ubatch(8192), 256);
+  EXPECT_EQ(ubatch(4096), 512);
+  // Without a GPU nothing steps it down.
+  q.flash_attention = FlashAttention::Auto;
+  q.devices.devices = {named(DeviceKind::Cpu, "generic", 16)};
+  EXPECT_EQ(ubatch(65536), 2048);
+  // llama.cpp itself keeps its 512.
+  q.runtime = Runtime::LlamaCpp;
+  EXPECT_EQ(ubatch(65536), 512);
 }
 
 TEST(Vllm, BudgetIsAShareOfTotalMemoryAndTheRestIsKv) {

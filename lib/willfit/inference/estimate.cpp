@@ -119,10 +119,10 @@ CachedLayers cached_layers(const Architecture& a) {
   if (a.attention.kind != AttentionKind::Sliding || a.attention.sliding_window <= 0) {
     return {cached, 0};
   }
-  // Pattern N: every N-th layer (index N-1, 2N-1, ...) is global. A chunked
-  // layer (Llama 4) holds the same cells as a window of the chunk's length.
-  const int pattern = a.attention.sliding_pattern;
-  const int global = pattern > 1 ? cached / pattern : 0;
+  // Pattern N: every N-th layer (index N-1, 2N-1, ...; Step-3.5: 0, N, 2N,
+  // ...) is global. A chunked layer (Llama 4) holds the same cells as a
+  // window of the chunk's length.
+  const int global = global_layer_count(a, cached);
   return {global, cached - global};
 }
 }  // namespace
@@ -312,24 +312,121 @@ Bytes indexer_cache_bytes(const Architecture& a, std::int64_t cells, const KvCac
   return indexer_cache_bytes(a, cells);
 }
 
-// Ollama's default context when none is given: by total VRAM, >= 47 GiB
-// 262144, >= 23 GiB 32768, else 4096 (inference-estimators.md section 3a),
-// capped at the model's trained context.
+// The GPU memory Ollama counts for its defaults: since v0.30.0 (2026-05-29,
+// "runner: Remove CGO engines, use llama-server exclusively for GGML
+// models") it sums, over the GPUs it discovered, their total memory less
+// OLLAMA_GPU_OVERHEAD (0 by default) (ollama/ollama server/routes.go,
+// "vram-based default context", at fb307609). A CPU is not a GPU: a
+// CPU-only machine counts 0. On a Mac the Metal device's total is
+// recommendedMaxWorkingSetSize (discover), the usable memory here.
+Bytes ollama_gpu_memory(const InferenceQuery& q) {
+  Bytes vram = 0;
+  for (const Device& d : q.devices.devices) {
+    if (d.kind == DeviceKind::Cpu) {
+      continue;
+    }
+    vram += d.vendor == "apple" ? usable_bytes(d, q.usable) : d.memory_bytes;
+  }
+  return vram;
+}
+
+// Ollama's default context when none is given: by that GPU memory, >= 47 GiB
+// 262144, >= 23 GiB 32768, else 4096 (server/routes.go; inference-estimators.md
+// section 3a), capped at the model's trained context (server/sched.go
+// effectiveModelContext).
 DefaultContext ollama_default_context(const InferenceQuery& q) {
-  const Bytes vram = q.devices.capacity();
+  const Bytes vram = ollama_gpu_memory(q);
   DefaultContext d;
   constexpr Bytes kMid = 23 * kGiB;
   constexpr Bytes kLarge = 47 * kGiB;
   d.tokens = vram >= kLarge ? 262144 : vram >= kMid ? 32768 : 4096;
-  d.note = fmt::format(
-      "context {{}} tokens: Ollama's default for {} of GPU memory (4096 under {}, 32768 "
-      "under {}, else 262144)",
-      format_memory(vram, q.units), format_memory(kMid, q.units), format_memory(kLarge, q.units));
+  d.note = vram > 0 ? fmt::format(
+                          "context {{}} tokens: Ollama's default for {} of GPU memory (4096 under "
+                          "{}, 32768 under {}, else 262144)",
+                          format_memory(vram, q.units), format_memory(kMid, q.units),
+                          format_memory(kLarge, q.units))
+                    : std::string(
+                          "context {} tokens: Ollama's default without a GPU (it picks 32768 or "
+                          "262144 only by GPU memory)");
   if (q.model.arch.max_context > 0 && q.model.arch.max_context < d.tokens) {
     d.tokens = q.model.arch.max_context;
     d.note += fmt::format(", capped at the model's trained {}", q.model.arch.max_context);
   }
   d.note = fmt::format(fmt::runtime(d.note), d.tokens) + "; give --context to change it";
+  return d;
+}
+
+// Ollama's automatic batch (ollama/ollama server/sched.go at fb307609,
+// automaticGenerationBatch; passed to llama-server as -b N -ub N, so it is
+// the micro-batch too). With flash attention off on a CUDA GPU it stays at
+// 512 (256 past a 4096-token context when a CUDA GPU has 8 GiB or less).
+// Otherwise 512 up to a 4096-token context, 1024 up to 32768, 2048 above,
+// stepped down (2048 -> 1024 -> 512) while Ollama's own prediction P (the
+// file's bytes + 2 x layers x the fewest KV heads of a layer x hidden / heads
+// x context x 2 bytes: PredictServerVRAM) of the GPUs' free memory A is over
+// 60 % (2048) or 75 % (1024), or P plus a surcharge (2 GiB for 2048, 768 MiB
+// for 1024) is over 80 % of A (generationBatchFits). Without a GPU (A = 0)
+// nothing steps it down.
+DefaultContext ollama_default_batch(const InferenceQuery& q, std::int64_t context, bool flash) {
+  DefaultContext d;
+  if (!q.ubatch_is_default) {
+    return d;
+  }
+  const auto cuda = [](const Device& dev) {
+    return dev.vendor == "nvidia" && dev.kind != DeviceKind::Cpu;
+  };
+  const auto& devs = q.devices.devices;
+  const std::int64_t ctx = context * std::max(1, q.batch);
+  if (!flash && std::any_of(devs.begin(), devs.end(), cuda)) {
+    const bool small = std::any_of(devs.begin(), devs.end(), [&](const Device& dev) {
+      return cuda(dev) && dev.memory_bytes > 0 && dev.memory_bytes <= 8 * kGiB;
+    });
+    d.tokens = ctx > 4096 && small ? 256 : 512;
+    d.note = fmt::format(
+        "micro-batch {} tokens: Ollama's batch with flash attention off on a CUDA GPU (256 past "
+        "a 4096-token context on 8 GiB or less); give --ubatch to change it",
+        d.tokens);
+    return d;
+  }
+  const Architecture& a = q.model.arch;
+  const std::int64_t layers = a.layers;
+  // The fewest KV heads of a layer (a recurrent layer's 0 counts as 1).
+  std::int64_t kv_heads = a.kv_heads;
+  if (a.attention.global_kv_heads > 0) {
+    kv_heads = std::min<std::int64_t>(kv_heads, a.attention.global_kv_heads);
+  }
+  if (recurrent_layer_count(a) > 0) {
+    kv_heads = 1;
+  }
+  kv_heads = std::max<std::int64_t>(kv_heads, 1);
+  const std::int64_t head = a.heads > 0 ? a.hidden_size / a.heads : 0;
+  const Bytes predicted =
+      weight_bytes(q.model, q.precision) + 2 * layers * kv_heads * head * ctx * 2;
+  Bytes available = 0;
+  for (const Device& dev : devs) {
+    if (dev.kind != DeviceKind::Cpu) {
+      available += usable_bytes(dev, q.usable);
+    }
+  }
+  const auto fits = [&](std::int64_t batch) {
+    if (available == 0) {
+      return true;
+    }
+    const Bytes threshold = available * 80 / 100;
+    const Bytes surcharge = batch >= 2048 ? 2 * kGiB : batch >= 1024 ? 768 * kMiB : 0;
+    const Bytes headroom = batch >= 2048 ? available * 60 / 100 : available * 75 / 100;
+    return predicted <= threshold && predicted <= headroom && surcharge <= threshold - predicted;
+  };
+  std::int64_t batch = ctx > 32768 ? 2048 : ctx > 4096 ? 1024 : 512;
+  while (batch > 512 && !fits(batch)) {
+    batch = batch > 1024 ? 1024 : 512;
+  }
+  d.tokens = batch;
+  d.note = fmt::format(
+      "micro-batch {} tokens: Ollama's automatic batch for a {}-token context (512 up to 4096, "
+      "1024 up to 32768, else 2048; less when its own prediction of the model, {}, takes over "
+      "60 %/75 % of the GPU memory); give --ubatch to change it",
+      batch, ctx, format_memory(predicted, q.units));
   return d;
 }
 
@@ -362,6 +459,11 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
                     q.kv_type,
                     e.kv_type_v,
                     detail == Detail::Explained};
+  e.ubatch = q.ubatch;
+  if (e.runtime == Runtime::Ollama && q.ubatch_is_default) {
+    e.ubatch = ollama_default_batch(q, e.context, e.flash_attention).tokens;
+  }
+  in.ubatch = e.ubatch;
   // Ollama's engine runs some multimodal architectures as text only (Gemma
   // 3n: ollama/ollama model/models/gemma3n/model.go registers a text model
   // and nothing else), so there is no encoder to load under it.

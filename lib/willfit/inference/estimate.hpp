@@ -53,7 +53,9 @@ struct InferenceQuery {
   KvType kv_type = kv_f16();
   FlashAttention flash_attention = FlashAttention::Auto;
   std::int64_t ubatch = 512;  // tokens processed per step during prompt processing
-  std::optional<Bytes> ram;   // system memory available for offload, if known
+  // true: the user gave no --ubatch (Ollama then picks its own, ollama_default_batch)
+  bool ubatch_is_default = false;
+  std::optional<Bytes> ram;  // system memory available for offload, if known
   UsableOptions usable;
   // Added for the runtime profiles (issue 5); every field has a default that
   // keeps older callers' answers meaningful.
@@ -186,6 +188,7 @@ struct Estimate {
   // Added for the runtime profiles (issue 5).
   Runtime runtime = Runtime::LlamaCpp;
   std::int64_t context = 0;   // tokens per sequence, as resolved (Ollama's default)
+  std::int64_t ubatch = 512;  // micro-batch, as resolved (Ollama's automatic batch)
   double error_band_pct = 0;  // +/- on the total, from the measured errors per term
   Bytes host = 0;             // system RAM held besides (token embeddings, logits, host buffers)
   // CPU-only, mapped file: the file's bytes of the tensors copied into the
@@ -231,6 +234,10 @@ struct DefaultContext {
   std::string note;
 };
 DefaultContext ollama_default_context(const InferenceQuery& query);
+// The micro-batch Ollama passes to llama-server (-b N -ub N) when none is
+// given, for `context` tokens per sequence and flash attention on or off
+// (runtime.cpp says how it is chosen); `tokens` 0 when the query gives one.
+DefaultContext ollama_default_batch(const InferenceQuery& query, std::int64_t context, bool flash);
 
 Estimate estimate_inference(const InferenceQuery& query, Detail detail = Detail::Numbers);
 

@@ -627,7 +627,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   const std::int64_t kvw_swa = std::int64_t{s.kv_heads} * s.head_dim;
   const bool windowed = s.swa_cells > 0;
   const auto is_swa = [&](int il) {
-    return windowed && (s.swa_every <= 1 || (il + 1) % s.swa_every != 0);
+    return windowed && (s.swa_every <= 1 ||
+                        (s.swa_global_first ? il % s.swa_every != 0 : (il + 1) % s.swa_every != 0));
   };
 
   // Inputs, in the order the graph first reads them (leaf order): the
@@ -652,7 +653,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // gpt-oss's 4096- and 32768-token rows without flash attention exact but
   // take gpt-oss's 512-token row from -4.4 % to -6.6 %, an error of that
   // graph's that they expose rather than cause (docs/live-llamacpp.md).
-  const bool two_caches = windowed_global;
+  const bool two_caches = windowed_global || (windowed && s.swa_global_first);
   const std::int64_t v_rows = std::max(kvw_swa, std::int64_t{global_kv} * global_head);
   const auto k_rotation = [&](int head) {
     std::int64_t n = 64;
@@ -704,7 +705,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   int k_idxs_swa = -1;
   int v_idxs_swa = -1;
   int mask_swa = -1;
-  if (two_caches) {
+  if (two_caches && s.swa_global_first) {  // Step-3.5: layer 0 reads the full cache's first
+    cache_inputs(false, s.cells, k_idxs, v_idxs, mask_full);
+    cache_inputs(true, s.swa_cells, k_idxs_swa, v_idxs_swa, mask_swa);
+  } else if (two_caches) {
     cache_inputs(true, s.swa_cells, k_idxs_swa, v_idxs_swa, mask_swa);
     cache_inputs(false, s.cells, k_idxs, v_idxs, mask_full);
   } else {  // one set of rows to write, the windowed mask after the full one
@@ -1061,7 +1065,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const bool last = il == s.layers - 1;
     // Gemma 4's global layers: heads of their own width, their own KV heads.
     const bool global = windowed && !is_swa(il);
-    const std::int64_t qw = std::int64_t{s.heads} * (global ? global_head : s.head_dim);
+    // Step-3.5's global layers: query heads of their own.
+    const std::int64_t heads_l = global && s.global_heads > 0 ? s.global_heads : s.heads;
+    const std::int64_t qw = heads_l * (global ? global_head : s.head_dim);
     const std::int64_t kvw = global ? std::int64_t{global_kv} * global_head : kvw_swa;
     const bool k_as_v = global && s.global_k_eq_v;
     const std::int64_t cells = is_swa(il) ? s.swa_cells : s.cells;
@@ -1091,6 +1097,14 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         t = g.op(b * width, {t, pos}, {t});
       }
       return t;
+    };
+    // Step-3.5's Q and K (step35.cpp): the projection's per-head RMS norm
+    // takes over its block through the reshape (ggml-alloc reuses the source
+    // of a view that is its only reader), the weight and RoPE follow in place.
+    const auto project_normed = [&](std::int64_t width) {
+      const int proj = g.op(b * width, {attn_norm});
+      const int normed = g.same(g.same(proj));  // RMS norm, weight
+      return g.same(normed, {pos});             // RoPE
     };
     // Two caches: this layer's cache's rotation matrices are read.
     const int k_rot_l = is_swa(il) ? k_rot_swa : k_rot;
@@ -1248,6 +1262,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         q_gate = g.view(q_full);
         const int q_norm = g.op(b * qw, {g.view(q_full)});
         q = g.op(b * qw, {q_norm, pos}, {q_norm});  // RoPE
+      } else if (s.head_gate) {
+        q = project_normed(qw);
       } else {
         q = project(qw, s.rope);
       }
@@ -1274,7 +1290,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
             const int k_norm = g.op(b * kvw, {g.view(g.op(b * kvw, {attn_norm}))});
             k = g.op(b * kvw, {k_norm, pos}, {k_norm});  // RoPE
           } else {
-            k = project(kvw, s.rope);
+            k = s.head_gate ? project_normed(kvw) : project(kvw, s.rope);
           }
           return s.rotate_k ? rotate(k, kvw, k_rot_l) : k;
         };
@@ -1296,16 +1312,29 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         read_conv_state(il + 1);
       }
       const int qp = g.view(q);
+      // Step-3.5's head-wise gate (step35.cpp): sigmoid(attn_gate x norm),
+      // [heads, tokens], multiplied into the attention output through
+      // reshapes: in place on the output's block (ggml-alloc reuses the
+      // source of a view that is its only reader), so `out` is that source.
+      const auto gated = [&](int out) {
+        const int gate = g.same(g.op(b * heads_l, {attn_norm}));  // attn_gate, sigmoid
+        return g.view(g.op(b * qw, {out, g.view(gate)}, {out}));
+      };
       if (s.flash) {
-        cur = g.view(g.op(b * qw, {qp, mask}));
+        int out = g.op(b * qw, {qp, mask});
         // Falcon-H1 rotates the output back after its mixer's scan.
         if (s.rotate_v && !mamba_beside) {
-          cur = rotate(cur, qw, v_rot_l);
+          const int flat = g.view(out);
+          out = v_rot_l >= 0 ? g.op(b * qw, {flat, v_rot_l}) : g.op(b * qw, {flat});
         }
+        cur = s.head_gate ? gated(out) : g.view(out);
       } else {
-        const int kq = g.same(g.op(b * cells * s.heads, {qp}), {mask});  // scores, softmax
+        const int kq = g.same(g.op(b * cells * heads_l, {qp}), {mask});  // scores, softmax
         const int kqv = g.op(b * qw, {kq});
         cur = g.op(b * qw, {g.view(kqv)});  // ggml_cont of the permuted heads
+        if (s.head_gate) {
+          cur = gated(cur);
+        }
       }
       if (q_gate >= 0) {  // cont_2d of the gate, sigmoid, times the attention output
         const int gate = g.same(g.op(b * qw, {q_gate}));
@@ -1417,6 +1446,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     return g.take();
   }
   if (s.late_out_ids) {
+    if (s.hidden_output) {  // t_h_nextn (step35.cpp): an output, never freed
+      g.at(x).output = true;
+    }
     x = g.op(b * e, {x, out_ids});
   }
   int norm = g.same(g.same(x));

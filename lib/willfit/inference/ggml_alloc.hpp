@@ -220,6 +220,16 @@ struct LlamaGraphShape {
   std::int64_t msa_positions = 256;
   std::int64_t msa_block = 128;
   int msa_top_k = 16;
+  // Step-3.5 (step35.cpp): the full-attention layers are 0, swa_every,
+  // 2 swa_every, ... (swa_global_first) with global_heads query heads (0:
+  // heads); every layer's attention output is gated per head (head_gate: a
+  // [heads, tokens] projection of the normed input, its sigmoid, multiplied
+  // in); the hidden state before the final rows are picked is an output
+  // (t_h_nextn, for the MTP head: never freed).
+  bool swa_global_first = false;
+  int global_heads = 0;
+  bool head_gate = false;
+  bool hidden_output = false;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

@@ -58,10 +58,15 @@
 //     (Ollama's per-GPU minimum, section 0.4).
 //   - margin: 5 % of usable memory within [256 MiB, 1 GiB] (llama.cpp --fit
 //     keeps 1 GiB per device).
-//   - Ollama adds, per GPU, a reserve of one layer (block 0 and its KV) instead
-//     of that margin, and picks the context by total VRAM when none is given:
-//     >= 47 GiB 262144, >= 23 GiB 32768, else 4096 tokens (section 3a; the
-//     model's trained context caps it).
+//   - Ollama: since v0.30.0 (2026-05-29, ollama/ollama#16031) it runs
+//     llama.cpp's llama-server for every GGUF model and leaves the layers to
+//     its --fit, so the terms and the margin are llama.cpp's (its older
+//     engines reserved one layer per GPU instead, section 3b). What Ollama
+//     still chooses: the context by the GPUs' memory when none is given
+//     (>= 47 GiB 262144, >= 23 GiB 32768, else 4096 tokens; none on a CPU;
+//     the model's trained context caps it) and the batch, which is the
+//     micro-batch too (estimate.cpp ollama_default_context and
+//     ollama_default_batch, from server/routes.go and server/sched.go).
 //   - Offload and several GPUs: llama.cpp numbers the blocks 0..n-1 and the
 //     output layer n; -ngl N puts layers n+1-N..n on the GPUs (so the output
 //     layer goes first), split over the GPUs in proportion to their memory or
@@ -430,8 +435,7 @@ bool single_blocks(const Architecture& a) {
 
 LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const Architecture& a = in.q.model.arch;
-  const std::int64_t tokens =
-      std::max<std::int64_t>(1, std::min(in.q.ubatch, in.context * in.batch));
+  const std::int64_t tokens = std::max<std::int64_t>(1, std::min(in.ubatch, in.context * in.batch));
   // Without a KV cache the attention reads the micro-batch alone
   // (build_attn_inp_no_cache: a mask of tokens x tokens).
   if (a.attention.no_kv_cache) {
@@ -466,9 +470,19 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     LlamaGraphShape s;
     s.tokens = tokens;
     s.cells = cells;
-    s.swa_cells = window_cells(
-        a, {in.context, in.batch, in.q.ubatch, in.k_type, in.v_type, in.q.kv_pad, true});
+    s.swa_cells =
+        window_cells(a, {in.context, in.batch, in.ubatch, in.k_type, in.v_type, in.q.kv_pad, true});
     s.swa_every = a.attention.sliding_pattern;
+    // Step-3.5 (step35.cpp): global layers first in each group of the
+    // pattern, with heads of their own; a head-wise gate; the rows to output
+    // picked after the last layer, whose output (t_h_nextn) is kept.
+    s.swa_global_first = a.attention.global_first;
+    s.global_heads = a.attention.global_heads;
+    s.head_gate = a.attention.head_gate;
+    if (a.attention.global_first || a.attention.head_gate) {
+      s.late_out_ids = true;
+      s.hidden_output = true;
+    }
     s.layers = std::max(1, a.layers);
     s.hidden = a.hidden_size;
     s.heads = a.heads;
@@ -507,7 +521,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     }
     s.vocab = a.vocab_size;
     s.deepstack = a.deepstack_layers;
-    s.late_out_ids = a.attention.sinks;
+    s.late_out_ids = s.late_out_ids || a.attention.sinks;
     // Gemma 4 (gemma4.cpp), marked here by its global layers' own head width:
     // those layers at global_head_dim and global_kv_heads, K as V; the rows
     // to output picked after the final norm (embeddings_nextn_masked is off,
@@ -957,7 +971,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   // KV cache.
   const std::int64_t cells = pad_context(in.context, q.kv_pad);
   e.kv_cells = cells;
-  KvCacheQuery kv_query{in.context, in.batch, q.ubatch, in.k_type, in.v_type, q.kv_pad, true};
+  KvCacheQuery kv_query{in.context, in.batch, in.ubatch, in.k_type, in.v_type, q.kv_pad, true};
   kv_query.v_rows_padded = !in.flash;  // V transposed, rows of the widest layer
   e.memory.kv_cache = kv_cache_bytes(a, kv_query);
   e.recurrent_state = recurrent_state_bytes(a, in.batch);
@@ -1041,15 +1055,14 @@ void llama_family(const Inputs& in, Estimate& e) {
   }
   const int n = a.layers;
   const Bytes kv_per_block = n > 0 ? e.memory.kv_cache / n : 0;
-  Bytes reserve = 0;  // Ollama: one layer per GPU
-  if (ollama && !w.layers.empty()) {
-    reserve = w.layers.front().bytes + kv_per_block;
-  }
+  // Ollama runs llama-server since v0.30.0 and leaves the layer placement to
+  // its --fit: the same margin as llama.cpp's (its older engines reserved one
+  // layer per GPU instead).
   const auto fixed_for = [&](std::size_t i) {
     const Bytes ctx = cpu_only          ? (i == 0 ? kCpuProcess : 0)
                       : i < devs.size() ? context_overhead(devs[i])
                                         : kCudaContext;
-    const Bytes margin = ollama ? reserve : margin_for(i < devs.size() ? s.devices[i].usable : 0);
+    const Bytes margin = margin_for(i < devs.size() ? s.devices[i].usable : 0);
     return std::pair{ctx, margin};
   };
   for (std::size_t i = 0; i < nd; ++i) {
@@ -1057,7 +1070,7 @@ void llama_family(const Inputs& in, Estimate& e) {
     e.memory.overhead += ctx;
     e.memory.margin += margin;
   }
-  if (!e.device_known && !ollama) {
+  if (!e.device_known) {
     e.memory.margin = margin_for(e.memory.weights + e.memory.kv_cache + e.memory.compute +
                                  e.memory.overhead + e.memory.projector);
   }
@@ -1083,18 +1096,16 @@ void llama_family(const Inputs& in, Estimate& e) {
   add_term(
       in, e, "margin", e.memory.margin, Placement::Device,
       [&] {
-        return ollama ? fmt::format("Ollama reserves one layer (block 0 and its KV) per GPU = {}",
-                                    format_memory(e.memory.margin, in.q.units))
-                      : fmt::format("5% of {}, between {} and {} = {}",
-                                    e.device_known ? "usable memory" : "the need",
-                                    format_memory(kMarginMin, in.q.units),
-                                    format_memory(kMarginMax, in.q.units),
-                                    format_memory(e.memory.margin, in.q.units));
+        return fmt::format(
+            "5% of {}, between {} and {} = {}", e.device_known ? "usable memory" : "the need",
+            format_memory(kMarginMin, in.q.units), format_memory(kMarginMax, in.q.units),
+            format_memory(e.memory.margin, in.q.units));
       },
       [&] {
-        return ollama ? std::string("Ollama classic estimator (inference-estimators.md section 3b)")
-                      : fmt::format("llama.cpp --fit keeps {} free per device",
-                                    format_memory(kMarginMax, in.q.units));
+        return fmt::format(
+            "{}llama.cpp --fit keeps {} free per device",
+            ollama ? "Ollama runs llama-server (ollama/ollama#16031, v0.30.0); " : "",
+            format_memory(kMarginMax, in.q.units));
       });
 
   // Host side.

@@ -21,6 +21,7 @@ struct Inputs {
   bool explain = false;  // Detail::Explained: put each term's arithmetic into words
   Bytes projector = 0;   // the multimodal encoder and projector loaded (0: text-only or none)
   Bytes projector_compute = 0;  // of `projector`: clip.cpp's compute buffers (--mmproj)
+  std::int64_t ubatch = 512;    // micro-batch as resolved (Estimate::ubatch)
 };
 
 // The compute buffers llama.cpp's clip.cpp reserves for a projector file's

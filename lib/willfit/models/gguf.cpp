@@ -1218,12 +1218,19 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       if (p->kind == GgufValue::Kind::Integer) {
         pattern = static_cast<int>(std::clamp<std::int64_t>(p->integer, 0, a.layers));
       } else if (p->kind == GgufValue::Kind::Array && !p->numbers.empty()) {
-        // Per-layer flags (true = windowed): the global layers' spacing.
-        const auto global = std::count(p->numbers.begin(), p->numbers.end(), 0.0);
-        pattern = global == 0
-                      ? 0
-                      : static_cast<int>(std::lround(static_cast<double>(p->numbers.size()) /
-                                                     static_cast<double>(global)));
+        // Per-layer flags (true = windowed): the global layers' spacing over
+        // the trunk's layers (Step-3.5 lists its MTP blocks' flags after them).
+        const auto trunk = p->numbers.begin() +
+                           std::min<std::ptrdiff_t>(std::ssize(p->numbers), std::max(1, a.layers));
+        const auto global = std::count(p->numbers.begin(), trunk, 0.0);
+        pattern =
+            global == 0
+                ? 0
+                : static_cast<int>(std::lround(static_cast<double>(trunk - p->numbers.begin()) /
+                                               static_cast<double>(global)));
+        // Step-3.5's first layer is global (conversion/step3.py: layer_types
+        // full_attention where i % 4 == 0): 12 of 45, not 11.
+        a.attention.global_first = arch == "step35" && p->numbers.front() == 0.0;
       }
     }
     if (pattern >= 0 && (a.max_context == 0 || *window < a.max_context)) {
@@ -1236,6 +1243,30 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
           "layer is charged the full context",
           *window, arch);
     }
+  }
+
+  // Step-3.5 (llama.cpp src/models/step35.cpp at 80fb11ac;
+  // conversion/step3.py Step35Model.set_gguf_parameters): attention.head_count
+  // per layer, the windowed layers' heads (96 in Step-3.5-Flash, read above
+  // as the widest) beside the global layers' (64); a sigmoid gate per head
+  // on every layer (blk.N.attn_gate, n_embd x n_head); the MTP blocks
+  // (nextn_predict_layers) windowed with a dense MLP and an output head each
+  // (nextn.shared_head_head).
+  if (arch == "step35") {
+    const GgufValue* head_counts = f.find(key("attention.head_count"));
+    if (head_counts != nullptr && head_counts->kind == GgufValue::Kind::Array &&
+        a.attention.kind == AttentionKind::Sliding) {
+      for (int i = 0; i < a.layers && i < std::ssize(head_counts->numbers); ++i) {
+        const auto n = static_cast<int>(head_counts->numbers[static_cast<std::size_t>(i)]);
+        if (is_global_layer(a, i) && n > 0 && n != a.heads) {
+          a.attention.global_heads = n;
+        }
+      }
+    }
+    a.attention.head_gate = std::any_of(f.tensors.begin(), f.tensors.end(), [](const auto& t) {
+      return t.name.starts_with("blk.") && t.name.ends_with(".attn_gate.weight");
+    });
+    a.mtp_dense = a.mtp_layers > 0;
   }
 
   // DeepSeek-V4 (llama.cpp src/models/deepseek4.cpp load_arch_hparams at

@@ -867,6 +867,70 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.attention.global_k_eq_v = get_bool(t, "attention_k_eq_v").value_or(false);
   }
 
+  // Step-3.5 (model_type step3p5; llama.cpp conversion/step3.py
+  // Step35Model.set_gguf_parameters reads the same keys): num_attention_heads
+  // and num_attention_groups are the full-attention layers', the windowed
+  // layers' are attention_other_setting's; layer_types lists the MTP blocks
+  // after the trunk (45 + 3), full attention where i % 4 == 0; the MoE layers
+  // are moe_layers_enum ("3,4,...,44": the first is the dense lead), each
+  // with one shared expert of share_expert_dim and a router bias
+  // (use_moe_router_bias); use_head_wise_attn_gate gates each head.
+  if (type == "step3p5") {
+    const auto groups = get_int(t, {"num_attention_groups"}, 1 << 16);
+    a.kv_heads =
+        static_cast<int>(std::clamp<std::int64_t>(groups.value_or(a.kv_heads), 1, a.heads));
+    if (const auto it = t.find("attention_other_setting"); it != t.end() && it->is_object()) {
+      const auto other_heads = get_int(*it, {"num_attention_heads"}, 1 << 16);
+      const auto other_groups = get_int(*it, {"num_attention_groups"}, 1 << 16);
+      if (other_heads && *other_heads != a.heads) {
+        a.attention.global_heads = a.heads;
+        a.heads = static_cast<int>(*other_heads);
+      }
+      if (other_groups && *other_groups != a.kv_heads) {
+        a.attention.global_kv_heads = a.kv_heads;
+        a.kv_heads = static_cast<int>(*other_groups);
+      }
+    }
+    if (const auto it = t.find("layer_types"); it != t.end() && it->is_array() &&
+                                               std::ssize(*it) >= a.layers &&
+                                               a.attention.sliding_window > 0) {
+      int global = 0;
+      for (int i = 0; i < a.layers; ++i) {
+        const auto& l = (*it)[static_cast<std::size_t>(i)];
+        global += l.is_string() && l.get<std::string>() == "full_attention" ? 1 : 0;
+      }
+      const auto& first = (*it)[0];
+      a.attention.kind = AttentionKind::Sliding;
+      a.attention.global_first = first.is_string() && first.get<std::string>() == "full_attention";
+      a.attention.sliding_pattern =
+          global > 0 ? static_cast<int>(std::lround(static_cast<double>(a.layers) / global)) : 0;
+    }
+    a.attention.head_gate = get_bool(t, "use_head_wise_attn_gate").value_or(false);
+    if (a.moe) {
+      if (const auto it = t.find("moe_layers_enum"); it != t.end() && it->is_string()) {
+        // the smallest layer number in the list
+        int first = a.layers;
+        int n = -1;
+        for (const char c : it->get<std::string>() + ",") {
+          if (c >= '0' && c <= '9') {
+            n = std::min(100000, std::max(0, n) * 10 + (c - '0'));
+          } else {
+            first = n >= 0 ? std::min(first, n) : first;
+            n = -1;
+          }
+        }
+        a.moe->first_dense_layers = std::min(first, a.layers);
+      }
+      if (const auto shared = get_int(t, {"share_expert_dim"}, 1 << 24);
+          shared && *shared > 0 && a.moe->expert_intermediate_size > 0) {
+        a.moe->shared_experts = static_cast<int>(std::max<std::int64_t>(
+            1, (*shared + a.moe->expert_intermediate_size / 2) / a.moe->expert_intermediate_size));
+      }
+      a.moe->selection_bias = get_bool(t, "use_moe_router_bias").value_or(false);
+    }
+    a.mtp_dense = a.mtp_layers > 0;
+  }
+
   // DeepSeek-V4 (config.json of deepseek-ai/DeepSeek-V4-Flash; llama.cpp
   // conversion/deepseek.py DeepseekV4Model writes these keys into the GGUF
   // that gguf.cpp reads): compress_ratios, one per layer and then one per

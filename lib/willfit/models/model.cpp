@@ -112,7 +112,7 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "olmoe", "ernie4_5-moe", "seed_oss", "hunyuan-moe", "arcee", "qwen3vl", "qwen3vlmoe",
        "nemotron_h_moe",
        // the 2026 architectures of issue 18 (tests/unit/test_architectures_2026.cpp)
-       "glm-dsa", "mistral4", "minimax-m3",
+       "glm-dsa", "mistral4", "minimax-m3", "step35",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
@@ -196,7 +196,8 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "seed_oss",
                                                                   "smollm3",
                                                                   "stablelm",
-                                                                  "starcoder2"});
+                                                                  "starcoder2",
+                                                                  "step3p5"});
   return std::find(kKnown.begin(), kKnown.end(), model_type) != kKnown.end();
 }
 
@@ -479,7 +480,9 @@ std::int64_t attention_params_per_layer(const Architecture& a) {
   const std::int64_t q = h * a.heads * a.head_dim * (a.attention.gated_attention ? 2 : 1);
   const std::int64_t kv = 2 * h * a.kv_heads * a.head_dim;
   const std::int64_t o = std::int64_t{a.heads} * a.head_dim * h;
-  return q + kv + o;
+  // Step-3.5's head-wise gate (step35.cpp attn_gate: hidden x heads).
+  const std::int64_t gate = a.attention.head_gate ? h * a.heads : 0;
+  return q + kv + o + gate;
 }
 
 bool is_global_layer(const Architecture& a, int layer) {
@@ -487,7 +490,18 @@ bool is_global_layer(const Architecture& a, int layer) {
     return true;
   }
   const int p = a.attention.sliding_pattern;
+  if (a.attention.global_first) {
+    return p > 1 && layer % p == 0;
+  }
   return p > 1 && (layer + 1) % p == 0;
+}
+
+int global_layer_count(const Architecture& a, int layers) {
+  const int p = a.attention.sliding_pattern;
+  if (a.attention.kind != AttentionKind::Sliding || p <= 1 || layers <= 0) {
+    return 0;
+  }
+  return a.attention.global_first ? (layers + p - 1) / p : layers / p;
 }
 
 // Gemma 4's global layers (llama.cpp src/models/gemma4.cpp load_arch_tensors
@@ -496,15 +510,19 @@ bool is_global_layer(const Architecture& a, int layer) {
 // drops it, wo back to n_embd.
 std::int64_t global_attention_params_per_layer(const Architecture& a) {
   const Attention& at = a.attention;
-  if (at.global_head_dim <= 0 && at.global_kv_heads <= 0 && !at.global_k_eq_v) {
+  if (at.global_head_dim <= 0 && at.global_kv_heads <= 0 && !at.global_k_eq_v &&
+      at.global_heads <= 0) {
     return attention_params_per_layer(a);
   }
   const std::int64_t h = a.hidden_size;
   const std::int64_t d = at.global_head_dim > 0 ? at.global_head_dim : a.head_dim;
   const std::int64_t kv = at.global_kv_heads > 0 ? at.global_kv_heads : a.kv_heads;
-  const std::int64_t q = h * a.heads * d * (at.gated_attention ? 2 : 1);
+  // Step-3.5's global layers: their own query heads (step35.cpp n_head(il)).
+  const std::int64_t heads = at.global_heads > 0 ? at.global_heads : a.heads;
+  const std::int64_t q = h * heads * d * (at.gated_attention ? 2 : 1);
   const std::int64_t k_and_v = (at.global_k_eq_v ? 1 : 2) * h * kv * d;
-  return q + k_and_v + std::int64_t{a.heads} * d * h;
+  const std::int64_t gate = at.head_gate ? h * heads : 0;
+  return q + k_and_v + heads * d * h + gate;
 }
 
 // A gated delta net (transformers modeling_qwen3_next.py
@@ -589,9 +607,7 @@ ParamBreakdown count_params(const Architecture& a) {
   const std::int64_t recurrent =
       a.attention.recurrent_params > 0 ? a.attention.recurrent_params : attention;
   // A sliding model's global layers may have their own shape (Gemma 4).
-  const int global = a.attention.kind == AttentionKind::Sliding && a.attention.sliding_pattern > 1
-                         ? a.layers / a.attention.sliding_pattern
-                         : 0;
+  const int global = global_layer_count(a, a.layers);
   const std::int64_t global_extra =
       std::int64_t{global} * (global_attention_params_per_layer(a) - attention);
   p.attention = attention * attention_layer_count(a) + global_extra +
@@ -634,6 +650,11 @@ ParamBreakdown count_params(const Architecture& a) {
     // 2.2); it shares the embeddings and output head.
     p.mtp = std::int64_t{a.mtp_layers} *
             (attention + routed * m.experts + shared + router + 2 * a.hidden_size * a.hidden_size);
+    // Step-3.5's: a windowed layer with a dense MLP and an output head of its own.
+    if (a.mtp_dense) {
+      p.mtp = std::int64_t{a.mtp_layers} * (attention + dense + 2 * a.hidden_size * a.hidden_size +
+                                            a.vocab_size * a.hidden_size);
+    }
   } else {
     // Gemma 4 E2B's double-wide layers hold a second dense MLP's worth each.
     p.mlp = dense * (mlp_layers + std::clamp(a.double_wide_mlp_layers, 0, mlp_layers));
@@ -658,7 +679,7 @@ std::string describe_shape(const Model& m) {
             compressed_layer_count(a, 'H'));
         break;
       }
-      const int global = at.sliding_pattern > 1 ? a.layers / at.sliding_pattern : 0;
+      const int global = global_layer_count(a, a.layers);
       s = at.chunked ? fmt::format("chunked local attention ({}-token chunks) on {} of {} layers",
                                    at.sliding_window, a.layers - global, a.layers)
                      : fmt::format("sliding window of {} tokens on {} of {} layers",

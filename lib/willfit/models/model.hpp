@@ -119,6 +119,16 @@ struct Attention {
   int global_head_dim = 0;
   int global_kv_heads = 0;
   bool global_k_eq_v = false;
+  // Step-3.5 (llama.cpp step35.cpp; config.json layer_types, full attention
+  // where i % 4 == 0): the global layers are layer 0 and every
+  // sliding_pattern-th after it (12 of 45), not the last of each group. Its
+  // global layers have query heads of their own (global_heads: 64 beside
+  // the windowed layers' 96 in `heads`; 0 = heads), and every layer gates
+  // its attention output by a sigmoid per head (head_gate: config
+  // use_head_wise_attn_gate, llama.cpp attn_gate, hidden x heads a layer).
+  bool global_first = false;
+  int global_heads = 0;
+  bool head_gate = false;
   // No KV cache at all: encoders (bert and kin, gemma-embedding) attend over
   // the whole input at once, and diffusion LMs (llada, llada-moe, dream,
   // rnd1) re-read the whole sequence each step; llama.cpp creates no memory
@@ -185,6 +195,10 @@ struct Architecture {
   // Multi-token-prediction blocks (num_nextn_predict_layers): in the file and
   // in memory when loaded, not on the path of an ordinary decoding step.
   int mtp_layers = 0;
+  // Step-3.5's MTP blocks are windowed layers with a dense MLP (not the
+  // experts) and an output head each (shared_head.output, hidden x vocab;
+  // conversion/step3.py maps it to nextn.shared_head_head).
+  bool mtp_dense = false;
   // Gemma 3n per-layer embeddings: a second embedding table of
   // per_layer_vocab x layers x per_layer_width, read like the token embeddings.
   std::int64_t per_layer_width = 0;
@@ -441,6 +455,10 @@ std::int64_t mla_indexer_params(const Architecture& arch);
 // Sliding models: layer i is global (full attention) when (i + 1) % pattern
 // == 0, every layer of any other kind of model is (data/README.md).
 bool is_global_layer(const Architecture& arch, int layer);
+// How many of the first `layers` layers of a sliding model are global (0
+// for any other kind): layers / pattern, or with global_first (Step-3.5)
+// ceil(layers / pattern).
+int global_layer_count(const Architecture& arch, int layers);
 // The global layers of a sliding model with a shape of their own (Gemma 4):
 // q, k, v, o at global_head_dim and global_kv_heads, no v with global_k_eq_v.
 // attention_params_per_layer otherwise.

@@ -349,6 +349,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   m.ollama_text_only = r.boolean("ollama_text_only", false);
   a.mlp_layers = static_cast<int>(r.integer("mlp_layers", 0, a.layers, 0));
   a.mtp_layers = static_cast<int>(r.integer("mtp_layers", 0, kMaxLayers, 0));
+  a.mtp_dense = r.boolean("mtp_dense", false);  // Step-3.5's MTP blocks
   a.per_layer_width = r.integer("per_layer_width", 0, kMaxWidth, 0);
   a.per_layer_vocab =
       r.integer("per_layer_vocab", 0, kMaxVocab, a.per_layer_width > 0 ? a.vocab_size : 0);
@@ -409,6 +410,12 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
           r.fail("'global_k_eq_v' must be true or false");
         }
       }
+      // Step-3.5: global layers first in each group, with heads of their
+      // own; a sigmoid gate per head.
+      a.attention.global_first = r.boolean_in(*at, "global_first", false);
+      a.attention.global_heads =
+          static_cast<int>(r.integer_in(*at, "global_heads", 0, kMaxHeads, 0));
+      a.attention.head_gate = r.boolean_in(*at, "head_gate", false);
       read_compressed(r, *at, a);
     } else if (kind == "chunked") {
       // Llama 4's chunked local attention: a window of the chunk's length.

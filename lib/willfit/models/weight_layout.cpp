@@ -744,17 +744,22 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       // layer of Gemma 4 has its own head width and KV heads, and no wv
       // when its keys are its values (model.cpp,
       // global_attention_params_per_layer).
+      // Step-3.5's global layers have query heads of their own and every
+      // layer a head-wise gate (attn_gate, e x heads).
       const Attention& at = a.attention;
-      const bool global = (at.global_head_dim > 0 || at.global_kv_heads > 0 || at.global_k_eq_v) &&
+      const bool global = (at.global_head_dim > 0 || at.global_kv_heads > 0 || at.global_k_eq_v ||
+                           at.global_heads > 0) &&
                           a.attention.kind == AttentionKind::Sliding && is_global_layer(a, i);
       const std::int64_t d = global && at.global_head_dim > 0 ? at.global_head_dim : head_dim;
-      const std::int64_t q = std::int64_t{a.heads} * d;
+      const std::int64_t heads = global && at.global_heads > 0 ? at.global_heads : a.heads;
+      const std::int64_t q = heads * d;
       const std::int64_t kv =
           (global && at.global_kv_heads > 0 ? at.global_kv_heads : a.kv_heads) * d;
       const std::int64_t q_rows = q * (at.gated_attention ? 2 : 1);
       l.bytes += weight(Cat::AttnQ, e, q_rows, i) + weight(Cat::AttnK, e, kv, i) +
                  (global && at.global_k_eq_v ? 0 : weight(Cat::AttnV, e, kv, i)) +
-                 weight(Cat::AttnOut, q, e, i);
+                 weight(Cat::AttnOut, q, e, i) +
+                 (at.head_gate ? weight(Cat::Other, e, heads, i) : 0);
       // MiniMax-M3's indexer on its trailing (MoE) layers: index_q_proj and
       // index_k_proj, e columns each (model.cpp gqa_indexer_params).
       if (const std::int64_t indexer = gqa_indexer_params(a);
@@ -847,8 +852,18 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   }
   if (a.mtp_layers > 0) {
     // Multi-token-prediction blocks: the layer's tensors again, plus eh_proj.
-    const LayerWeights mtp = size_layer(std::max(0, n - 1));
-    w.other = a.mtp_layers * (mtp.bytes + weight(Cat::Other, 2 * e, e, n - 1));
+    // Step-3.5's (mtp_dense): a windowed layer with a dense MLP, sized as the
+    // first such layer of the trunk, plus its own output head.
+    int like = std::max(0, n - 1);
+    for (int i = 0; a.mtp_dense && i < n; ++i) {
+      if (!is_global_layer(a, i) && !layer_roles(a, i).moe) {
+        like = i;
+        break;
+      }
+    }
+    const LayerWeights mtp = size_layer(like);
+    w.other = a.mtp_layers * (mtp.bytes + weight(Cat::Other, 2 * e, e, n - 1) +
+                              (a.mtp_dense ? weight(Cat::Other, e, a.vocab_size, n - 1) : 0));
   }
   return w;
 }

@@ -97,6 +97,11 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   if (r.estimate.runtime == Runtime::Ollama && query.context_is_default) {
     r.assumptions.push_back(ollama_default_context(query).note);
   }
+  if (r.estimate.runtime == Runtime::Ollama && query.ubatch_is_default &&
+      r.estimate.ubatch != query.ubatch) {
+    r.assumptions.push_back(
+        ollama_default_batch(query, r.estimate.context, r.estimate.flash_attention).note);
+  }
   if (offload_ram_is_unified(query)) {
     r.assumptions.push_back(unified_pool(query.devices.devices.front(), query.units).reason);
   } else if (!query.ram && !on_cpu) {

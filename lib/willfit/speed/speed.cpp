@@ -698,7 +698,7 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
   s.attention_flops_per_position = costs.attention_flops_per_position;
   s.context = q.context;
   s.batch = runs.sequences > 0 ? runs.sequences : q.batch;
-  s.ubatch = q.ubatch;
+  s.ubatch = e.ubatch;  // as resolved: Ollama picks its own
 
   // The split the memory estimate used: vLLM is tensor parallel over its
   // --tensor-parallel-size GPUs (every device by default), --split tensor
