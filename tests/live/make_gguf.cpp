@@ -131,6 +131,22 @@ struct Spec {
   int64_t kda_head_dim = 0;         // linear_attn_config.head_dim
   int64_t kda_conv = 0;             // linear_attn_config.short_conv_kernel_size
   double expert_weights_scale = 0;  // routed_scaling_factor
+  // Step-3.5 (step35.cpp): the global layers are 0, swa_period, 2 swa_period,
+  // ... (layer_types "full_attention" where i % 4 == 0) with global_heads
+  // query heads (num_attention_heads) beside the windowed layers' `heads`
+  // (attention_other_setting.num_attention_heads); every layer a head-wise
+  // gate (attn_gate, hidden x heads) and per-head Q/K norms; the MoE layers a
+  // selection bias and one shared expert of shared_ffn.
+  int global_heads = 0;
+  // DeepSeek Sparse Attention (deepseek32.cpp, glm-dsa.cpp): MLA with
+  // compressed queries (q_lora) and a lightning indexer of index_heads heads
+  // of index_head_dim that keeps the index_top_k best keys. indexer_types:
+  // one letter a layer, 'F' an indexer of its own, 'S' the previous one's
+  // top-k shared (GLM-5.2, attention.indexer.types); empty: not written.
+  int index_heads = 0;
+  int64_t index_head_dim = 0;
+  int index_top_k = 0;
+  std::string indexer_types;
   // Kimi K3 (kimi-k3.cpp) beyond Kimi Linear: routed experts in a latent of
   // expert_latent behind two projections, a checkpoint of the residual
   // stream every res_block layers (attn_res_block_size), the situ
@@ -149,13 +165,6 @@ struct Spec {
   int indexer_top_k = 0;
   int indexer_block = 0;
   int indexer_local = 0;
-  // Step-3.5 (step35.cpp): the global layers are 0, swa_period, 2 swa_period,
-  // ... (layer_types "full_attention" where i % 4 == 0) with global_heads
-  // query heads (num_attention_heads) beside the windowed layers' `heads`
-  // (attention_other_setting.num_attention_heads); every layer a head-wise
-  // gate (attn_gate, hidden x heads) and per-head Q/K norms; the MoE layers a
-  // selection bias and one shared expert of shared_ffn.
-  int global_heads = 0;
   std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
@@ -196,6 +205,22 @@ void mla(Spec& s) {
   s.rope_dim = 64;
   s.nope_dim = 128;
   s.v_dim = 128;
+}
+
+// DeepSeek Sparse Attention as DeepSeek-V3.2 and GLM-5 have it, reduced:
+// compressed queries of q_lora, an indexer of index_heads heads of 128
+// keeping the top 2048 keys; 16 routed experts of 2048 (8 a token, as real;
+// 256 in the real models), one shared, weights scaled by 2.5; one leading
+// dense layer (3 in the real models).
+void reduced_sparse_attention(Spec& s, int64_t q_lora, int index_heads) {
+  s.q_lora = q_lora;
+  experts(s, 16, 8, 2048);
+  s.shared_experts = 1;
+  s.dense_lead = 1;
+  s.expert_weights_scale = 2.5;
+  s.index_heads = index_heads;
+  s.index_head_dim = 128;
+  s.index_top_k = 2048;
 }
 
 // Qwen3-Next and Qwen3.5: gated full attention (Q-normed, 64 RoPE dims)
@@ -404,6 +429,56 @@ const std::vector<Spec>& specs() {
     v.back().skip_types =
         "q4_k_m: its CPU_REPACK copy of the Q4_K experts (about 27 GB) needs swap on a 24 GB "
         "machine (WILLFIT_LIVE_ALL=1 runs it)";
+    // DeepSeek Sparse Attention, reduced in depth and experts (a full file
+    // of these 671-744 B models cannot be loaded here; what the live check
+    // proves, the latent and indexer caches and the widest point of the
+    // graph, depends on the per-layer widths, not on the depth). Every
+    // per-layer hyper-parameter is the real model's; the layers keep the
+    // kinds in the real order (dense, then MoE; GLM-5.2: full indexers, then
+    // a shared one), and 16 routed experts of the real width stand for 256
+    // (8 a token, as real). YaRN scaling (DeepSeek) is left out: it changes
+    // RoPE's values, not a buffer.
+    // DeepSeek-V3.2: MLA with compressed queries (q_lora_rank 1536, kv_lora_rank
+    // 512, nope 128 + rope 64, v 128, 128 heads), the lightning indexer (64
+    // heads of 128, top 2048), sigmoid router with a bias, weights normed and
+    // scaled by 2.5, one shared expert, first_k_dense_replace 3.
+    v.push_back(shape("deepseek-v3.2-r3", "deepseek32", 3, 7168, 18432, 128, 128, 192, 129280,
+                      163840, 10000, 1e-6,
+                      "REDUCED: 3 of 61 layers (1 of the 3 dense, 2 of the 58 MoE), 16 of 256 "
+                      "routed experts; every other hyper-parameter from "
+                      "deepseek-ai/DeepSeek-V3.2-Exp config.json @194c67e1 (data/models.json row "
+                      "deepseek-v3.2-exp)"));
+    mla(v.back());
+    reduced_sparse_attention(v.back(), 1536, 64);
+    // GLM-5 (glm-dsa): q_lora_rank 2048, kv_lora_rank 512, nope 192 + rope
+    // 64, v 256, 64 heads; indexer 32 heads of 128, top 2048; 256 experts of
+    // 2048 (8 a token, 1 shared, sigmoid router), first_k_dense_replace 3.
+    const auto glm5 = [&v](const std::string& name, int layers, int64_t ctx,
+                           const std::string& indexers, const std::string& source) {
+      v.push_back(
+          shape(name, "glm-dsa", layers, 6144, 12288, 64, 64, 256, 154880, ctx, 1e6, 1e-5, source));
+      Spec& g = v.back();
+      g.kv_lora = 512;
+      g.q_lora = 2048;
+      g.rope_dim = 64;
+      g.nope_dim = 192;
+      g.v_dim = 256;
+      reduced_sparse_attention(g, 2048, 32);
+      g.indexer_types = indexers;
+    };
+    // (rope_theta and rms_norm_eps are not read from the configs: they move no buffer.)
+    glm5("glm-5-r3", 3, 202752, "",
+         "REDUCED: 3 of 78 layers (1 of the 3 dense, 2 of the 75 MoE), 16 of 256 routed "
+         "experts; every other hyper-parameter from zai-org/GLM-5.1 config.json (GLM-5's shape; "
+         "data/models.json row glm-5)");
+    // GLM-5.2: GLM-5's shape trained to 1M tokens, layers 0-2 with an
+    // indexer of their own, layer 3 sharing layer 2's (indexer_types, the
+    // first four of llama.cpp's GLM_5_2_DEFAULT_INDEXER_TYPES).
+    glm5("glm-5.2-r4", 4, 1048576, "FFFS",
+         "REDUCED: 4 of 78 layers (1 of the 3 dense, 3 of the 75 MoE; indexers full, full, "
+         "full, shared as the real layers 0-3), 16 of 256 routed experts; every other "
+         "hyper-parameter from zai-org/GLM-5.2 config.json (data/models.json row glm-5.2)");
+    v.back().skip_types = "f16: 9.5 GB, above the 8 GB a live load may take on this shared machine";
     // Granite 4.0 H (granitehybrid): 40 layers, attention at 5, 15, 25 and 35
     // (layer_types), Mamba-2 elsewhere (mamba_d_conv 4, mamba_d_state 128,
     // mamba_n_groups 1, mamba_expand 2), NoPE, an MLP or MoE after every
@@ -606,6 +681,38 @@ const std::vector<Spec>& specs() {
                       "qwen3.5-0.8b)"));
     v.back().tied = true;
     gated_delta_nets(v.back(), 16);
+    // Step-3.5-Flash REDUCED (common: the live check proves the layout, which
+    // depends on the per-layer widths, not on the depth): 6 of its 45 layers,
+    // every kind in the real order (0 global + dense, 1-2 windowed + dense,
+    // 3 windowed + MoE, 4 global + MoE, 5 windowed + MoE), 16 of its 288
+    // routed experts (8 per token, as the model). Every other
+    // hyper-parameter is the model's: hidden 4096, dense MLP 11264, windowed
+    // layers 96 query heads and global ones 64, 8 KV heads of 128 on both,
+    // window 512, expert and shared-expert MLP 1280, vocabulary 128896,
+    // 262144 positions, rope 5e6 global / 1e4 windowed, router scale 3.0.
+    // The 3 MTP blocks are left out (convert_hf_to_gguf.py --no-mtp):
+    // llama.cpp skips part of them when it loads without MTP, so the
+    // mapped weights would not equal the file's tensors.
+    v.push_back(shape(
+        "step-3.5-flash-r6", "step35", 6, 4096, 11264, 96, 8, 128, 128896, 262144, 5e6, 1e-5,
+        "stepfun-ai/Step-3.5-Flash REDUCED to 6 of 45 layers (kinds: global+dense, "
+        "windowed+dense, windowed+MoE, global+MoE, in the real order) and 16 of 288 routed "
+        "experts; every other hyper-parameter from its config.json: "
+        "weavers.neocities.org/architecture-encyclopedia/stepfun_ai_Step_3.5_Flash_architecture "
+        "(hidden 4096, FFN 11264, vocab 128896, head_dim 128, window 512, expert FFN 1280, "
+        "262144 positions), search-tool file ids 57398570390 (text_config: moe_layers_enum "
+        "3..44, 288 experts, top 8, share_expert_dim 1280, layer_types full at i % 4 == 0, "
+        "router scale 3.0, head-wise gate) and 56711705269 (attention_other_setting: 96 heads, "
+        "8 groups, head_dim 128; 64 heads, 8 groups on full layers)"));
+    v.back().global_heads = 64;
+    v.back().swa_period = 4;
+    v.back().sliding_window = 512;
+    v.back().swa_rope_base = 10000;
+    v.back().dense_lead = 3;
+    v.back().shared_ffn = 1280;
+    v.back().expert_weights_scale = 3.0;
+    experts(v.back(), 16, 8, 1280);
+    v.back().skip_types = "f16: 5.7 GB, q8_0 (3.0 GB) shows the same layout";
     // Kimi K3, REDUCED to 4 of its 93 layers and 16 of its 896 routed
     // experts so that a file loads here (tests/live/README.md): its first
     // four layers as they are, KDA on layers 0-2 (layer 0 with the dense MLP
@@ -684,38 +791,6 @@ const std::vector<Spec>& specs() {
     v.back().indexer_block = 128;
     v.back().indexer_local = 1;
     v.back().skip_types = "f16: 9.9 GB, above the 8 GB a live load may take on this shared machine";
-    // Step-3.5-Flash REDUCED (common: the live check proves the layout, which
-    // depends on the per-layer widths, not on the depth): 6 of its 45 layers,
-    // every kind in the real order (0 global + dense, 1-2 windowed + dense,
-    // 3 windowed + MoE, 4 global + MoE, 5 windowed + MoE), 16 of its 288
-    // routed experts (8 per token, as the model). Every other
-    // hyper-parameter is the model's: hidden 4096, dense MLP 11264, windowed
-    // layers 96 query heads and global ones 64, 8 KV heads of 128 on both,
-    // window 512, expert and shared-expert MLP 1280, vocabulary 128896,
-    // 262144 positions, rope 5e6 global / 1e4 windowed, router scale 3.0.
-    // The 3 MTP blocks are left out (convert_hf_to_gguf.py --no-mtp):
-    // llama.cpp skips part of them when it loads without MTP, so the
-    // mapped weights would not equal the file's tensors.
-    v.push_back(shape(
-        "step-3.5-flash-r6", "step35", 6, 4096, 11264, 96, 8, 128, 128896, 262144, 5e6, 1e-5,
-        "stepfun-ai/Step-3.5-Flash REDUCED to 6 of 45 layers (kinds: global+dense, "
-        "windowed+dense, windowed+MoE, global+MoE, in the real order) and 16 of 288 routed "
-        "experts; every other hyper-parameter from its config.json: "
-        "weavers.neocities.org/architecture-encyclopedia/stepfun_ai_Step_3.5_Flash_architecture "
-        "(hidden 4096, FFN 11264, vocab 128896, head_dim 128, window 512, expert FFN 1280, "
-        "262144 positions), search-tool file ids 57398570390 (text_config: moe_layers_enum "
-        "3..44, 288 experts, top 8, share_expert_dim 1280, layer_types full at i % 4 == 0, "
-        "router scale 3.0, head-wise gate) and 56711705269 (attention_other_setting: 96 heads, "
-        "8 groups, head_dim 128; 64 heads, 8 groups on full layers)"));
-    v.back().global_heads = 64;
-    v.back().swa_period = 4;
-    v.back().sliding_window = 512;
-    v.back().swa_rope_base = 10000;
-    v.back().dense_lead = 3;
-    v.back().shared_ffn = 1280;
-    v.back().expert_weights_scale = 3.0;
-    experts(v.back(), 16, 8, 1280);
-    v.back().skip_types = "f16: 5.7 GB, q8_0 (3.0 GB) shows the same layout";
     return v;
   }();
   return list;
@@ -765,6 +840,9 @@ GgmlType weight_type(const std::string& ftype, const std::string& name, int laye
   };
   if (name.find("ffn_gate_inp") != std::string::npos) {
     return F32;  // llama-quant.cpp never quantises the router
+  }
+  if (name.find("indexer.proj") != std::string::npos) {
+    return F32;  // conversion/base.py: "DSA indexer weights should be F32"
   }
   // llama-quant.cpp tensor_allows_quantization: AltUp, LAuReL and the
   // per-layer model projection stay as converted (F16 here).
@@ -835,11 +913,12 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     const bool keep_f32 = t.dims.size() == 1 || t.name.size() < 7 ||
                           t.name.compare(t.name.size() - 7, 7, ".weight") != 0 ||
                           t.name.find("norm") != std::string::npos ||
+                          t.name.find("ssm_conv1d") != std::string::npos ||
+                          t.name.find("shortconv.conv.weight") != std::string::npos ||
                           // conversion/minimax.py and llama-quant.cpp keep
                           // MiniMax-M3's indexer projections F32
-                          t.name.find(".indexer.") != std::string::npos ||
-                          t.name.find("ssm_conv1d") != std::string::npos ||
-                          t.name.find("shortconv.conv.weight") != std::string::npos;
+                          t.name.find("indexer.k_proj") != std::string::npos ||
+                          t.name.find("indexer.q_proj") != std::string::npos;
     t.type =
         keep_f32 ? F32 : weight_type(ftype, t.name, layer, s.layers, t.dims[0], s.tied, s.experts);
     out.push_back(std::move(t));
@@ -884,6 +963,36 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ssm_norm.weight", {s.ssm_inner / s.ssm_groups, s.ssm_groups}, i);
     add(b + "ssm_out.weight", {s.ssm_inner, e}, i);
   };
+  // MLA's latent path and output (deepseek2.cpp and its kin, k_b/v_b split
+  // as converted today): the joint KV projection, k_b, v_b, the output.
+  const auto mla_kv_out = [&](const std::string& b, int i) {
+    add(b + "attn_kv_a_mqa.weight", {e, s.kv_lora + s.rope_dim}, i);
+    add(b + "attn_k_b.weight", {s.nope_dim, s.kv_lora, s.heads}, i);
+    add(b + "attn_v_b.weight", {s.kv_lora, s.v_dim, s.heads}, i);
+    add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
+  };
+  // DeepSeek's MLP (kimi-linear.cpp, deepseek32.cpp, glm-dsa.cpp): a dense
+  // one on the leading layers, else routed experts and a shared expert, the
+  // router's bias last (a file ending in a repacked Q4_K tensor would leave
+  // it out of llama.cpp's mapped range: CPU_Mapped spans the first to the
+  // last tensor it keeps).
+  const auto deepseek_ffn = [&](const std::string& b, int i) {
+    if (i < s.dense_lead) {
+      add(b + "ffn_gate.weight", {e, s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      return;
+    }
+    const int64_t f = s.expert_ffn;
+    add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+    add(b + "ffn_gate_exps.weight", {e, f, s.experts}, i);
+    add(b + "ffn_down_exps.weight", {f, e, s.experts}, i);
+    add(b + "ffn_up_exps.weight", {e, f, s.experts}, i);
+    add(b + "ffn_gate_shexp.weight", {e, f * s.shared_experts}, i);
+    add(b + "ffn_down_shexp.weight", {f * s.shared_experts, e}, i);
+    add(b + "ffn_up_shexp.weight", {e, f * s.shared_experts}, i);
+    add(b + "exp_probs_b.bias", {s.experts}, i);
+  };
   // Kimi Delta Attention as conversion/kimi_linear.py and kimi_k3.py write
   // it: the convolutions [d_conv, 1, d_inner] (3-D: quantisation drops the
   // trailing 1), q, k, v, the decay gate's f_a/f_b, beta, A (-exp(A_log);
@@ -912,52 +1021,6 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     }
     add(b + "ssm_norm.weight", {d}, i);
     add(b + "attn_output.weight", {inner, e}, i);
-  };
-  // MLA as converted today (deepseek2.cpp, kimi-linear.cpp, kimi-k3.cpp):
-  // the latent's norm, Q (through q_lora with its norm when the row has
-  // one), the latent + rope projection, k_b/v_b split, Kimi K3's sigmoid
-  // output gate, the output projection.
-  const auto mla_tensors = [&](const std::string& b, int i) {
-    const int64_t k_mla = s.nope_dim + s.rope_dim;
-    if (s.q_lora > 0) {
-      add(b + "attn_q_a_norm.weight", {s.q_lora}, i);
-    }
-    add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
-    if (s.q_lora > 0) {
-      add(b + "attn_q_a.weight", {e, s.q_lora}, i);
-      add(b + "attn_q_b.weight", {s.q_lora, s.heads * k_mla}, i);
-    } else {
-      add(b + "attn_q.weight", {e, s.heads * k_mla}, i);
-    }
-    add(b + "attn_kv_a_mqa.weight", {e, s.kv_lora + s.rope_dim}, i);
-    add(b + "attn_k_b.weight", {s.nope_dim, s.kv_lora, s.heads}, i);
-    add(b + "attn_v_b.weight", {s.kv_lora, s.v_dim, s.heads}, i);
-    if (s.arch == "kimi-k3") {
-      add(b + "attn_gate.weight", {e, s.heads * s.v_dim}, i);
-    }
-    add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
-  };
-  // ffn_norm, then a dense MLP on the leading layers or, after them, routed
-  // experts chosen with a per-expert bias beside shared ones (kimi-linear.cpp,
-  // minimax-m3.cpp); true on an expert layer.
-  const auto lead_dense_or_experts = [&](const std::string& b, int i) {
-    add(b + "ffn_norm.weight", {e}, i);
-    if (i < s.dense_lead) {
-      add(b + "ffn_gate.weight", {e, s.ffn}, i);
-      add(b + "ffn_down.weight", {s.ffn, e}, i);
-      add(b + "ffn_up.weight", {e, s.ffn}, i);
-      return false;
-    }
-    const int64_t f = s.expert_ffn;
-    add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
-    add(b + "ffn_gate_exps.weight", {e, f, s.experts}, i);
-    add(b + "ffn_down_exps.weight", {f, e, s.experts}, i);
-    add(b + "ffn_up_exps.weight", {e, f, s.experts}, i);
-    add(b + "ffn_gate_shexp.weight", {e, f * s.shared_experts}, i);
-    add(b + "ffn_down_shexp.weight", {f * s.shared_experts, e}, i);
-    add(b + "ffn_up_shexp.weight", {e, f * s.shared_experts}, i);
-    add(b + "exp_probs_b.bias", {s.experts}, i);
-    return true;
   };
   if (s.res_block > 0) {  // kimi-k3.cpp: the final mix of the residual checkpoints
     add("output_res_score.weight", {e}, -1);
@@ -1115,25 +1178,12 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       if (kind == 'K') {
         kda_tensors(b, i);
       } else {  // MLA without query compression, k_b/v_b split (MLA KV cache)
-        mla_tensors(b, i);
+        add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
+        add(b + "attn_q.weight", {e, s.heads * (s.nope_dim + s.rope_dim)}, i);
+        mla_kv_out(b, i);
       }
-      lead_dense_or_experts(b, i);
-      continue;
-    }
-    if (s.arch == "minimax-m3") {  // minimax-m3.cpp load_arch_tensors
-      add(b + "attn_q.weight", {e, q}, i);
-      add(b + "attn_k.weight", {e, kv}, i);
-      add(b + "attn_v.weight", {e, kv}, i);
-      add(b + "attn_output.weight", {q, e}, i);
-      add(b + "attn_q_norm.weight", {s.head_dim}, i);
-      add(b + "attn_k_norm.weight", {s.head_dim}, i);
-      if (!lead_dense_or_experts(b, i)) {
-        continue;
-      }
-      add(b + "indexer.q_proj.weight", {e, s.indexer_heads * s.indexer_dim}, i);
-      add(b + "indexer.k_proj.weight", {e, s.indexer_dim}, i);
-      add(b + "indexer.q_norm.weight", {s.indexer_dim}, i);
-      add(b + "indexer.k_norm.weight", {s.indexer_dim}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      deepseek_ffn(b, i);
       continue;
     }
     if (s.arch == "kimi-k3") {  // kimi-k3.cpp load_arch_tensors
@@ -1142,7 +1192,12 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       if (kind == 'K') {
         kda_tensors(b, i);
       } else {  // MLA with compressed queries and a sigmoid output gate
-        mla_tensors(b, i);
+        add(b + "attn_q_a_norm.weight", {s.q_lora}, i);
+        add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
+        add(b + "attn_q_a.weight", {e, s.q_lora}, i);
+        add(b + "attn_q_b.weight", {s.q_lora, s.heads * (s.nope_dim + s.rope_dim)}, i);
+        add(b + "attn_gate.weight", {e, s.heads * s.v_dim}, i);
+        mla_kv_out(b, i);
       }
       add(b + "ffn_norm.weight", {e}, i);
       if (i < s.dense_lead) {
@@ -1168,6 +1223,48 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       // spans the file from its first to its last mapped tensor, so a
       // repacked Q4_K tensor at the very end would drop out of the logged size
       add(b + "exp_probs_b.bias", {s.experts}, i);
+      continue;
+    }
+    if (s.arch == "minimax-m3") {  // minimax-m3.cpp load_arch_tensors
+      add(b + "attn_q.weight", {e, q}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_q_norm.weight", {s.head_dim}, i);
+      add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      deepseek_ffn(b, i);
+      if (i >= s.dense_lead) {  // the indexer on the MoE layers
+        add(b + "indexer.q_proj.weight", {e, s.indexer_heads * s.indexer_dim}, i);
+        add(b + "indexer.k_proj.weight", {e, s.indexer_dim}, i);
+        add(b + "indexer.q_norm.weight", {s.indexer_dim}, i);
+        add(b + "indexer.k_norm.weight", {s.indexer_dim}, i);
+      }
+      continue;
+    }
+    if (s.arch == "deepseek32" || s.arch == "glm-dsa") {
+      // deepseek32.cpp / glm-dsa.cpp load_arch_tensors: MLA with compressed
+      // queries (q_a, its norm, q_b), k_b/v_b split; the lightning indexer
+      // (its k norm with a bias, the weights projection, which the converter
+      // keeps F32, k, and q_b from the compressed queries), absent on a
+      // GLM-5.2 layer that shares the previous one's; a dense MLP on the
+      // leading layers, else routed experts with a bias and a shared expert.
+      add(b + "attn_q_a_norm.weight", {s.q_lora}, i);
+      add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
+      add(b + "attn_q_a.weight", {e, s.q_lora}, i);
+      add(b + "attn_q_b.weight", {s.q_lora, s.heads * (s.nope_dim + s.rope_dim)}, i);
+      mla_kv_out(b, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      const bool own_indexer =
+          s.indexer_types.empty() || s.indexer_types[static_cast<size_t>(i)] == 'F';
+      if (own_indexer) {
+        add(b + "indexer.k_norm.weight", {s.index_head_dim}, i);
+        add(b + "indexer.k_norm.bias", {s.index_head_dim}, i);
+        add(b + "indexer.proj.weight", {e, s.index_heads}, i);
+        add(b + "indexer.attn_k.weight", {e, s.index_head_dim}, i);
+        add(b + "indexer.attn_q_b.weight", {s.q_lora, s.index_heads * s.index_head_dim}, i);
+      }
+      deepseek_ffn(b, i);
       continue;
     }
     if (s.arch == "granitehybrid" || s.arch == "jamba") {
@@ -1258,7 +1355,16 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "shortconv.in_proj.weight", {e, 3 * e}, i);
       add(b + "shortconv.out_proj.weight", {e, e}, i);
     } else if (s.kv_lora > 0) {  // MLA (deepseek2.cpp), split k_b/v_b as converted today
-      mla_tensors(b, i);
+      if (s.q_lora > 0) {        // compressed queries (Mistral 4): q_a, its norm, q_b
+        add(b + "attn_q_a_norm.weight", {s.q_lora}, i);
+        add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
+        add(b + "attn_q_a.weight", {e, s.q_lora}, i);
+        add(b + "attn_q_b.weight", {s.q_lora, s.heads * (s.nope_dim + s.rope_dim)}, i);
+      } else {
+        add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
+        add(b + "attn_q.weight", {e, s.heads * (s.nope_dim + s.rope_dim)}, i);
+      }
+      mla_kv_out(b, i);
     } else {
       add(b + "attn_q.weight", {e, q}, i);
       add(b + "attn_k.weight", {e, kv}, i);
@@ -1558,19 +1664,43 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_f32(a + ".expert_weights_scale", s.expert_scale);
     w.key_u32(a + ".expert_group_count", 1);
   }
-  if (s.q_lora > 0) {  // MLA's query compression (deepseek2.cpp, kimi-k3.cpp)
-    w.key_u32(a + ".attention.q_lora_rank", static_cast<uint32_t>(s.q_lora));
-  }
   if (s.arch == "deepseek2" || s.arch == "mistral4") {
+    if (s.q_lora > 0) {
+      w.key_u32(a + ".attention.q_lora_rank", static_cast<uint32_t>(s.q_lora));
+    }
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
     w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
     w.key_f32(a + ".expert_weights_scale", 1.0);
+  }
+  if (s.index_heads > 0) {
+    // conversion/deepseek.py DeepseekV32Model, conversion/glm.py
+    // GlmMoeDsaModel (over DeepseekV2Model.set_gguf_parameters): the MoE
+    // keys, q_lora_rank, the indexer's; the sigmoid router (base.py
+    // scoring_func), norm_topk_prob; GLM-5.2's indexer_types as flags.
+    w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
+    w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
+    w.key_f32(a + ".expert_weights_scale", s.expert_weights_scale);
+    w.key_bool(a + ".expert_weights_norm", true);
+    w.key_u32(a + ".expert_gating_func", 2);
+    w.key_u32(a + ".vocab_size", static_cast<uint32_t>(s.vocab));
+    w.key_u32(a + ".attention.q_lora_rank", static_cast<uint32_t>(s.q_lora));
+    w.key_u32(a + ".attention.indexer.head_count", static_cast<uint32_t>(s.index_heads));
+    w.key_u32(a + ".attention.indexer.key_length", static_cast<uint32_t>(s.index_head_dim));
+    w.key_u32(a + ".attention.indexer.top_k", static_cast<uint32_t>(s.index_top_k));
+    if (!s.indexer_types.empty()) {
+      std::vector<bool> full;
+      for (const char c : s.indexer_types) {
+        full.push_back(c == 'F');
+      }
+      w.key_arr_bool(a + ".attention.indexer.types", full);
+    }
   }
   if (s.full_attn_interval > 0) {
     w.key_u32(a + ".full_attention_interval", static_cast<uint32_t>(s.full_attn_interval));
   }
   if (s.arch == "kimi-k3") {  // conversion/kimi_k3.py set_gguf_parameters, beyond kimi-linear's
     w.key_f32(a + ".kda.gate_lower_bound", s.kda_lower_bound);
+    w.key_u32(a + ".attention.q_lora_rank", static_cast<uint32_t>(s.q_lora));
     w.key_u32(a + ".expert_latent_length", static_cast<uint32_t>(s.expert_latent));
     w.key_f32(a + ".activation.situ_beta", s.situ_beta);
     w.key_f32(a + ".activation.situ_linear_beta", s.situ_linear_beta);

@@ -44,9 +44,12 @@ case $mode in
     # Granite 4.0 H-Micro, the smallest Mamba hybrid (Mamba-2 beside
     # attention without RoPE; 1.9 GB): about 25 s. Falcon-H1's Mamba-2 mixer
     # beside every layer's attention (KV and state on every layer; a 300 MB
-    # file, about 10 s).
+    # file, about 10 s). DeepSeek Sparse Attention: GLM-5.2 reduced to 4
+    # layers (glm-dsa: MLA, the lightning indexer, a shared indexer layer,
+    # routed experts repacked; a 2.9 GB file, about 20 s).
     files=("llama-3.2-1b q8_0" "mistral-7b-v0.3 q4_k_m" "gemma-2-2b f16" "qwen3-30b-a3b q4_k_m"
-           "gemma-3-1b q8_0" "lfm2-350m q4_k_m" "granite-4.0-h-micro q4_k_m" "falcon-h1-0.5b q4_k_m")
+           "gemma-3-1b q8_0" "lfm2-350m q4_k_m" "granite-4.0-h-micro q4_k_m" "falcon-h1-0.5b q4_k_m"
+           "glm-5.2-r4 q4_k_m")
     runs='{"context":512,"flash":false,"kv":"f16"},{"context":4096,"flash":true,"kv":"q8_0"},{"context":32768,"flash":true,"kv":"f16"}'
     ;;
   full)

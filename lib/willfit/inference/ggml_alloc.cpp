@@ -39,7 +39,7 @@
 // Quantised K/V caches add the
 // Hadamard rotations of build_attn (llama_mul_mat_hadamard: Q and K rotated
 // when the K cache is quantised, V and the attention output when V is).
-// Three more graphs, read from the same sources and checked against
+// More graphs, read from the same sources and checked against
 // GGML_SCHED_DEBUG=2 dumps and the live rows (docs/live-llamacpp.md):
 //   - MLA (deepseek2.cpp with the absorbed k_b/v_b): Q [heads x (nope +
 //     rope)], its nope part multiplied into the latent and joined with the
@@ -51,6 +51,20 @@
 //     DeepSeek-V3's compressed queries (q_a, q_lora wide, and its norm
 //     before q_b) are left out: [q_lora, tokens] is a few MiB beside the
 //     heads-wide tensors around it.
+//   - DeepSeek Sparse Attention (deepseek32.cpp, glm-dsa.cpp; llama-graph.cpp
+//     build_attn with a top_k): MLA as above with its queries compressed
+//     (q_a, its RMS norm, q_b; the compressed queries live until the
+//     indexer reads them), the lightning indexer's key projected, normed,
+//     roped, Hadamard-rotated and written to its own cache first in each
+//     layer, and before the attention a mask of the indexer's top-k keys: a
+//     zero source per layer (a leaf, placed with the inputs), the indexer's
+//     queries and weights, the fused ggml_lightning_indexer's F32 score
+//     [cells, tokens], its top-k indices, a -inf copy of the mask with the
+//     chosen cells zeroed and the mask added. GLM-5.2's shared layers
+//     reuse the previous layer's top-k. Node order from GGML_SCHED_DEBUG=2
+//     dumps of DeepSeek-V3.2 and GLM-5 files reduced in depth; checked
+//     against the live rows of those files (docs/live-llamacpp.md, ninth
+//     run).
 //   - Llama 4's routing (build_moe_ffn, LLM_ARCH_LLAMA4): experts chosen by
 //     the router's raw logits, and the input repeated per expert and
 //     weighted before the experts rather than after.
@@ -194,7 +208,7 @@
 //     layers the block selection (msa_attention below), whose per-cell mask
 //     for each indexer head is the widest point at long contexts; checked
 //     against a GGML_SCHED_DEBUG=2 dump and the live rows of a reduced file
-//     (docs/live-llamacpp.md, ninth run).
+//     (docs/live-llamacpp.md, eleventh run).
 //   - Kimi K3 (kimi-k3.cpp), a graph of its own (kimi_k3_graph below): the
 //     residual stream mixed with a stack of checkpoints before every block,
 //     KDA and MLA with their gates, situ, latent experts; checked against a
@@ -398,21 +412,18 @@ class Builder {
     }
     return op(g_[static_cast<std::size_t>(a)].bytes / 4, src, {a});
   }
-  int view(int of) {
+  int view(int of) { return view_reading(of, {}); }
+  // A view that an op writes through, reading `more` besides (ggml_set_rows
+  // returns a view of its destination).
+  int view_reading(int of, SourceList more) {
     GraphTensor t;
     const int root = g_[static_cast<std::size_t>(of)].view_of;
     t.view_of = root >= 0 ? root : of;
-    t.src = {of};
-    return push(std::move(t));
-  }
-  // An op that writes into `of` itself (ggml_add_inplace, ggml_set_rows):
-  // a view of it that also reads `more`.
-  int view_reading(int of, SourceList more) {
-    const int v = view(of);
     for (const int m : more) {
-      g_[static_cast<std::size_t>(v)].src.push_back(m);
+      t.src.push_back(m);
     }
-    return v;
+    t.src.push_back(of);
+    return push(std::move(t));
   }
   int input(std::int64_t bytes) {
     GraphTensor t;
@@ -443,7 +454,7 @@ class Builder {
 namespace {
 
 // Kimi K3's graph (kimi-k3.cpp), in the node order of a GGML_SCHED_DEBUG=2
-// dump of a reduced K3 file (docs/live-llamacpp.md, ninth run). ggml visits
+// dump of a reduced K3 file (docs/live-llamacpp.md, eleventh run). ggml visits
 // sources depth first, so a mix's scores of the checkpoint stack (which
 // depend on nothing this layer computes) come right after the last node
 // the graph expanded explicitly: the KDA state written back, build_attn's
@@ -690,6 +701,20 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   int v_rot = -1;
   int k_rot_swa = -1;
   int v_rot_swa = -1;
+  // DeepSeek Sparse Attention (build_attn_inp_k_dsa): the indexer's cache
+  // has inputs of its own, in the order its layers first read them: the
+  // Hadamard rotation of its keys (always built for it, llama-kv-cache.cpp
+  // attn_rot_k), its rows to write, then (below) its mask beside the MLA's.
+  const bool dsa = s.mla_kv_lora > 0 && s.index_heads > 0;
+  const std::int64_t idx_d = s.index_head_dim;
+  int lid_rot = -1;
+  int lid_idxs = -1;
+  int lid_mask = -1;
+  std::vector<int> zeros;
+  if (dsa) {
+    lid_rot = k_rotation(static_cast<int>(idx_d));
+    lid_idxs = g.input(8 * b);
+  }
   const auto cache_inputs = [&](bool swa, std::int64_t cells, int& k, int& v, int& mask) {
     if (two_caches) {
       (swa ? k_rot_swa : k_rot) = s.rotate_k ? k_rotation(swa ? s.head_dim : global_head) : -1;
@@ -697,6 +722,21 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     }
     k = g.input(8 * b);
     v = s.mla_kv_lora > 0 ? -1 : g.input(s.flash ? 8 * b : 8 * b * v_rows);
+    if (dsa) {
+      // The top-k mask's zero source of each layer ([top_k, tokens] F32): a
+      // leaf of the graph, not an input, but ggml_gallocr allocates every
+      // leaf before the first node, in visit order (layer 0's before the
+      // indexer's mask, F16 for the fused lightning indexer, the others
+      // after the MLA's mask).
+      const std::int64_t top = std::min(cells, std::max<std::int64_t>(1, s.index_top_k));
+      zeros.push_back(g.input(4 * top * b));
+      lid_mask = g.input(2 * cells * b);
+      mask = g.input(mask_bytes * cells * b);
+      while (std::ssize(zeros) < s.layers) {
+        zeros.push_back(g.input(4 * top * b));
+      }
+      return;
+    }
     mask = g.input(mask_bytes * cells * b);
   };
   int k_idxs = -1;
@@ -749,12 +789,66 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // rope values per token (the cache holds only K, V is a view of it); the
   // attention output per head decompressed by v_b. Node order follows
   // build_attn's expansion: Q, then V (the normed latent), then K.
-  const auto mla_attention = [&](int attn_norm, std::int64_t cells, int mask) {
+  //
+  // DeepSeek Sparse Attention adds, in the node order of a GGML_SCHED_DEBUG=2
+  // dump of DeepSeek-V3.2 (deepseek32.cpp; glm-dsa.cpp the same): the
+  // indexer's key (projected, layer-normed with a bias, roped, rotated,
+  // written to its cache) before anything else of the layer; the compressed
+  // queries qr, read by q_b and later by the indexer's queries; then after
+  // K (and, without flash attention, V copied and the scores) the top-k
+  // mask: a zero source [top_k, tokens] (a leaf placed with the inputs,
+  // filled in place),
+  // the indexer's queries (q_b of qr, roped, rotated), its per-head weights
+  // (scaled) and the fused ggml_lightning_indexer's score [cells, tokens]
+  // (the CPU backend runs it), its top-k indices made contiguous, the mask
+  // copied filled with -inf, the top-k cells set to zero in it (a view of
+  // the copy) and the original mask added. The layer's input norm lives
+  // until the indexer's weights read it. A layer sharing the previous
+  // indexer (GLM-5.2) reads that layer's top-k, which lives until then.
+  int prev_top_k = -1;
+  // glm-dsa.cpp GLM_5_2_DEFAULT_INDEXER_TYPES: layers 0, 1, then one in four.
+  const auto own_indexer = [&](int il) {
+    return !s.shared_indexers || il < 2 || (il - 2) % 4 == 0;
+  };
+  const auto top_k_mask = [&](int qr, int attn_norm, std::int64_t cells, int mask, int il) {
+    const std::int64_t top = std::min(cells, std::max<std::int64_t>(1, s.index_top_k));
+    const int zero = g.same(zeros[static_cast<std::size_t>(il)]);  // ggml_fill in place
+    if (own_indexer(il) || prev_top_k < 0) {
+      const std::int64_t hd = s.index_heads * idx_d;
+      // RoPE of a reshape and the scale of a view: new tensors (a view is
+      // never the allocator's own, so no op runs in place over one)
+      int iq = g.op(b * hd, {qr});            // indexer attn_q_b
+      iq = g.op(b * hd, {g.view(iq), pos});   // RoPE
+      iq = g.op(b * hd, {iq, lid_rot});       // Hadamard
+      const int iw = g.op(b * s.index_heads,  // indexer proj, a view of it scaled
+                          {g.view(g.op(b * s.index_heads, {attn_norm}))});
+      const int score = g.op(cells * b, {g.view(iq), iw, lid_mask});
+      prev_top_k = g.op(top * b, {g.op(top * b, {score})});  // top-k (I32), cont
+    }
+    const std::int64_t mb = mask_bytes * cells * b;
+    const int filled = g.bytes_op(mb, {mask});  // ggml_fill of a copy: the mask has other readers
+    // ggml_set_rows writes through a view of the copy; the add reads a view
+    // of that (a view is never the allocator's own: no add in place).
+    const int set = g.view_reading(g.view(filled), {zero, g.view(prev_top_k)});
+    return g.bytes_op(mb, {g.view(set), mask});
+  };
+  const auto mla_attention = [&](int attn_norm, std::int64_t cells, int mask, int il) {
     const std::int64_t h = s.heads;
     const std::int64_t lora = s.mla_kv_lora;
     const std::int64_t rope = s.mla_rope;
     const std::int64_t kw = lora + rope;
-    const int q = g.op(b * h * (s.mla_nope + rope), {attn_norm});
+    int qr = -1;
+    if (dsa) {
+      if (own_indexer(il)) {
+        int ik = g.op(b * idx_d, {attn_norm});       // indexer attn_k
+        ik = g.same(g.same(g.op(b * idx_d, {ik})));  // layer norm, weight, bias
+        ik = g.op(b * idx_d, {g.view(ik), pos});     // RoPE of a reshape
+        ik = g.op(b * idx_d, {ik, lid_rot});         // Hadamard
+        g.external({g.view(ik), lid_idxs});          // into the indexer's cache
+      }
+      qr = g.same(g.same(g.op(b * s.q_lora, {attn_norm})));  // q_a, RMS norm, weight
+    }
+    const int q = g.op(b * h * (s.mla_nope + rope), {qr >= 0 ? qr : attn_norm});
     const int q_abs = g.view(g.op(b * h * lora, {g.view(g.view(q))}));  // wk_b x q_nope
     // RoPE of a view; Kimi Linear's MLA has none (the view is read as is)
     const int q_pe = s.rope ? g.op(b * h * rope, {g.view(q), pos}) : g.view(q);
@@ -767,15 +861,22 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     g.external({k_cur, k_idxs});
     const int qp = g.view(q_cur);
     if (s.flash) {
-      const int out = g.op(b * h * lora, {qp, mask});
+      const int attn_mask = dsa ? top_k_mask(qr, attn_norm, cells, mask, il) : mask;
+      const int out = g.op(b * h * lora, {qp, attn_mask});
       const int dec = g.op(b * h * s.mla_v, {g.view(out)});  // v_b
       return g.view(g.op(b * h * s.mla_v, {g.view(dec)}));   // ggml_cont, reshaped
     }
-    const int kq = g.same(g.op(b * cells * h, {qp}), {mask});
     // V is the cache's K rows, not transposed: ggml_cont(ggml_transpose(v))
-    // copies them, in the cache's type.
-    const int v_t = g.bytes_op(
-        static_cast<std::int64_t>(static_cast<double>(cells * lora) * s.k_value_bytes), {});
+    // copies them, in the cache's type (for DeepSeek Sparse Attention
+    // visited before the scores, as build_attn_mha's kqv reads it first).
+    const auto v_copy = [&] {
+      return g.bytes_op(
+          static_cast<std::int64_t>(static_cast<double>(cells * lora) * s.k_value_bytes), {});
+    };
+    const int v_first = dsa ? v_copy() : -1;
+    int kq = g.op(b * cells * h, {qp});
+    kq = g.same(kq, {dsa ? top_k_mask(qr, attn_norm, cells, mask, il) : mask});  // softmax
+    const int v_t = dsa ? v_first : v_copy();
     const int kqv = g.op(b * h * lora, {v_t, kq});
     const int dec = g.op(b * h * s.mla_v, {kqv});  // v_b
     return g.op(b * h * s.mla_v, {g.view(dec)});   // ggml_cont_2d of the permuted heads
@@ -1249,7 +1350,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       const int conv = g.op(b * e, {joined});  // ssm_conv
       cur = g.op(b * e, {g.view(bcx), conv}, {conv});
     } else if (s.mla_kv_lora > 0) {
-      cur = mla_attention(attn_norm, cells, mask);
+      cur = mla_attention(attn_norm, cells, mask, il);
     } else if (msa && il >= s.msa_from) {
       cur = msa_attention(attn_norm, qw, kvw, mask, project, rotate, k_rot_l, v_rot_l);
     } else {

@@ -111,6 +111,18 @@ struct LlamaGraphShape {
   int mla_nope = 0;
   int mla_v = 0;
   double k_value_bytes = 2.0;  // bytes per value of the K cache (V is a view of it under MLA)
+  // DeepSeek Sparse Attention (deepseek32.cpp, glm-dsa.cpp), on the MLA
+  // above: queries compressed to q_lora values (q_a, its RMS norm, then
+  // q_b; 0: one Q projection), and a lightning indexer of index_heads heads
+  // of index_head_dim whose index_top_k best keys per token unmask the
+  // attention (llama-graph.cpp build_attn with top_k). shared_indexers: the
+  // layers whose indexer is the previous one's (GLM-5.2's pattern: all but
+  // layers 0, 1 and every fourth from 2); false: every layer has its own.
+  std::int64_t q_lora = 0;
+  int index_heads = 0;
+  int index_head_dim = 0;
+  std::int64_t index_top_k = 0;
+  bool shared_indexers = false;
   // Qwen3-Next (qwen3next.cpp): its 'R' layers are gated delta nets of
   // dn_k_heads key and dn_v_heads value heads of dn_head values behind a
   // convolution of dn_conv taps (0: LFM2's short convolution); its attention

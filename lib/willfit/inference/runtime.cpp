@@ -433,6 +433,13 @@ bool single_blocks(const Architecture& a) {
          a.attention.layer_mixers.find('F') != std::string::npos;
 }
 
+// The keys DeepSeek Sparse Attention's indexer keeps per token: the file's or
+// config's, else 2048, the index_topk of every such model in the catalogue
+// (deepseek-ai/DeepSeek-V3.2-Exp and zai-org/GLM-5.1 config.json).
+std::int64_t index_top_k(const Architecture& a) {
+  return a.attention.index_top_k > 0 ? a.attention.index_top_k : 2048;
+}
+
 LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const Architecture& a = in.q.model.arch;
   const std::int64_t tokens = std::max<std::int64_t>(1, std::min(in.ubatch, in.context * in.batch));
@@ -464,8 +471,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
          // Mamba blocks laid out as the replay builds them: a mixer and an
          // MLP in every layer, or Nemotron-H's blocks with their order
          (a.attention.mamba > 0 && (a.mlp_layers <= 0 || single_blocks(a))))) ||
-       (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0 &&
-        a.attention.index_head_dim == 0));
+       (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0));
   if (replay) {
     LlamaGraphShape s;
     s.tokens = tokens;
@@ -508,6 +514,16 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.mla_nope = a.attention.qk_nope_head_dim;
       s.mla_v = a.attention.v_head_dim;
       s.k_value_bytes = in.k_type.bytes_per_element();
+      // DeepSeek Sparse Attention (deepseek32.cpp, glm-dsa.cpp): compressed
+      // queries and the lightning indexer; GLM-5.2's shared indexers where
+      // fewer layers than all have their own.
+      if (a.attention.index_head_dim > 0 && a.attention.index_heads > 0) {
+        s.q_lora = a.attention.q_lora_rank;
+        s.index_heads = a.attention.index_heads;
+        s.index_head_dim = a.attention.index_head_dim;
+        s.index_top_k = index_top_k(a);
+        s.shared_indexers = a.attention.indexer_layers > 0 && a.attention.indexer_layers < a.layers;
+      }
     }
     // MiniMax-M3's sparse attention (minimax-m3.cpp): with flash attention
     // its indexer layers (the trailing ones) select blocks of the cache per

@@ -1127,11 +1127,13 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.head_dim = at.qk_nope_head_dim + at.qk_rope_head_dim;
     // DeepSeek Sparse Attention's lightning indexer (deepseek32, glm-dsa):
     // gguf-py Keys.Attention.Indexer, {arch}.attention.indexer.key_length /
-    // head_count / top_k (top_k chooses keys, it sizes no memory).
+    // head_count / top_k (top_k sizes only the graph's top-k tensors).
     at.index_head_dim = static_cast<int>(std::clamp<std::int64_t>(
         meta_int(f, key("attention.indexer.key_length")).value_or(0), 0, 1 << 16));
     at.index_heads = static_cast<int>(std::clamp<std::int64_t>(
         meta_int(f, key("attention.indexer.head_count")).value_or(0), 0, 1 << 16));
+    at.index_top_k = static_cast<int>(std::clamp<std::int64_t>(
+        meta_int(f, key("attention.indexer.top_k")).value_or(0), 0, 1 << 24));
     // GLM-5.2's shared indexers (glm-dsa.cpp load_arch_hparams): per-layer
     // attention.indexer.types flags (true = an indexer of its own); without
     // them a file trained to a million tokens or more takes llama.cpp's

@@ -779,6 +779,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     // DeepSeek-V3.2's sparse-attention indexer.
     at.index_head_dim = static_cast<int>(get_int(t, {"index_head_dim"}, 1 << 16).value_or(0));
     at.index_heads = static_cast<int>(get_int(t, {"index_n_heads"}, 1 << 16).value_or(0));
+    at.index_top_k = static_cast<int>(get_int(t, {"index_topk"}, 1 << 24).value_or(0));
     // GLM-5.2 lists each layer's indexer as "full" (its own) or "shared"
     // (reusing an earlier layer's choice: no indexer weights or keys).
     if (const auto types = t.find("indexer_types"); types != t.end() && types->is_array()) {

@@ -56,6 +56,9 @@ struct Attention {
   int index_head_dim = 0;
   int index_heads = 0;
   int indexer_layers = 0;
+  // The keys the indexer keeps per token (index_topk; 0: not given). It
+  // sizes only llama.cpp's top-k tensors of the compute graph.
+  int index_top_k = 0;
   // gpt-oss: one learned attention sink per head (attn_sinks). It costs no
   // memory of its own; llama.cpp's graph for it (openai-moe.cpp) picks the
   // rows to output after the last layer rather than inside it.
