@@ -12,7 +12,7 @@
 //
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
-// falcon-h1,gemma3n,gemma4,kimi-linear,step35,deepseek4}.cpp (load_arch_tensors
+// falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4}.cpp (load_arch_tensors
 // and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe too) and
 // src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -157,6 +157,24 @@ struct Spec {
   int64_t o_lora = 0;
   int hc_mult = 0;
   int hash_layers = 0;
+  // Kimi K3 (kimi-k3.cpp) beyond Kimi Linear: routed experts in a latent of
+  // expert_latent behind two projections, a checkpoint of the residual
+  // stream every res_block layers (attn_res_block_size), the situ
+  // activation's betas and the KDA decay gate's lower bound.
+  int64_t expert_latent = 0;
+  int res_block = 0;
+  double situ_beta = 0;
+  double situ_linear_beta = 0;
+  double kda_lower_bound = 0;
+  // MiniMax-M3 (minimax-m3.cpp): the sparse-attention indexer on the layers
+  // after dense_lead (sparse_attention_config: sparse_num_index_heads,
+  // sparse_index_dim, sparse_topk_blocks, sparse_block_size,
+  // sparse_local_block). 0: none.
+  int indexer_heads = 0;
+  int64_t indexer_dim = 0;
+  int indexer_top_k = 0;
+  int indexer_block = 0;
+  int indexer_local = 0;
   std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
@@ -739,6 +757,84 @@ const std::vector<Spec>& specs() {
     v.back().hc_mult = 4;
     v.back().hash_layers = 3;
     v.back().sliding_window = 128;
+    // Kimi K3, REDUCED to 4 of its 93 layers and 16 of its 896 routed
+    // experts so that a file loads here (tests/live/README.md): its first
+    // four layers as they are, KDA on layers 0-2 (layer 0 with the dense MLP
+    // of 33792), MLA on layer 3 (full_attn_layers 4, numbered from 1), the
+    // one residual checkpoint of layer 0 (attn_res_block_size 12). Every
+    // per-layer width the model's: 7168 wide, 96 heads; KDA heads of 128
+    // behind 4-tap convolutions with the full-rank gate; MLA with q_lora
+    // 1536, kv_lora 512, nope 128 + rope 64, v 128, the output gate; 16
+    // experts of 3072 per token in a 3584 latent, 2 shared; vocabulary
+    // 163840, untied. routed_scaling_factor is not in the sources read: 2.5
+    // is written (any value but 1 adds the same [16, tokens] scale node).
+    v.push_back(shape("kimi-k3-r4", "kimi-k3", 4, 7168, 33792, 96, 1, 192, 163840, 1048576, 10000,
+                      1e-5,
+                      "REDUCED: 4 of 93 layers (KDA + dense MLP, 2 KDA + MoE, MLA + MoE), 16 of "
+                      "896 routed experts; every other hyper-parameter moonshotai/Kimi-K3 "
+                      "config.json at f831ab66 (data/models.json row kimi-k3; situ betas 4.0 and "
+                      "25.0 as search-tool file id 68436429544 quotes it, the KDA gate's lower "
+                      "bound -5.0 as kimi-k3.cpp names K3's)"));
+    v.back().layer_kinds = "KKKA";
+    mla(v.back());
+    v.back().q_lora = 1536;
+    experts(v.back(), 16, 16, 3072);
+    v.back().shared_experts = 2;
+    v.back().dense_lead = 1;
+    v.back().kda_head_dim = 128;
+    v.back().kda_conv = 4;
+    v.back().expert_weights_scale = 2.5;
+    v.back().expert_latent = 3584;
+    v.back().res_block = 12;
+    v.back().situ_beta = 4.0;
+    v.back().situ_linear_beta = 25.0;
+    v.back().kda_lower_bound = -5.0;
+    v.back().skip_types =
+        "f16: 13.6 GB, above the 8 GB a live load may take on this shared machine";
+    // Mistral Small 4 (mistral4: deepseek2.cpp's graph under its own name),
+    // REDUCED to 4 of its 36 layers (all alike: MLA and routed experts) and
+    // 16 of its 128 routed experts; every per-layer width the model's: 4096
+    // wide, 32 heads, MLA with q_lora 1024, kv_lora 256, nope 64 + rope 64,
+    // v 128; 4 experts of 2048 per token and one shared; vocabulary 131072,
+    // untied.
+    v.push_back(shape("mistral-small-4-r4", "mistral4", 4, 4096, 12288, 32, 32, 128, 131072,
+                      1048576, 10000, 1e-5,
+                      "REDUCED: 4 of 36 layers, 16 of 128 routed experts; every other "
+                      "hyper-parameter mistralai/Mistral-Small-4-119B-2603 config.json text_config "
+                      "as data/models.json row mistral-small-4-119b cites it"));
+    v.back().kv_lora = 256;
+    v.back().q_lora = 1024;
+    v.back().rope_dim = 64;
+    v.back().nope_dim = 64;
+    v.back().v_dim = 128;
+    experts(v.back(), 16, 4, 2048);
+    v.back().shared_experts = 1;
+    // MiniMax-M3, REDUCED to 3 of its 60 layers and 16 of its 128 routed
+    // experts so that a file loads here (tests/live/README.md): layer 0 one
+    // of its 3 leading dense layers (MLP 12288, dense attention), layers 1-2
+    // two of its 57 MoE layers with the sparse-attention indexer (4 heads of
+    // 128, top 16 blocks of 128, 1 local block). Every per-layer width is the
+    // model's: 6144 wide, 64 heads / 4 KV heads of 128, 64 RoPE dims, Q/K
+    // normed per head, 4 experts of 3072 per token and one shared, sigmoid
+    // router with a bias, routed_scaling_factor 2, vocabulary 200064, untied.
+    v.push_back(shape("minimax-m3-r3", "minimax-m3", 3, 6144, 12288, 64, 4, 128, 200064, 1048576,
+                      5e6, 1e-6,
+                      "REDUCED: 3 of 60 layers (1 of 3 leading dense, 2 of 57 MoE + indexer), 16 "
+                      "of 128 routed experts; every other hyper-parameter MiniMaxAI/MiniMax-M3 "
+                      "text_config as a public port copies it (search-tool file id 61022285817; "
+                      "data/models.json row minimax-m3)"));
+    v.back().qk_norm = true;
+    v.back().rope_dim = 64;
+    experts(v.back(), 16, 4, 3072);
+    v.back().shared_experts = 1;
+    v.back().dense_lead = 1;
+    v.back().expert_weights_scale = 2.0;
+    v.back().indexer_heads = 4;
+    v.back().indexer_dim = 128;
+    v.back().indexer_top_k = 16;
+    v.back().indexer_block = 128;
+    v.back().indexer_local = 1;
+    v.back().skip_types = "f16: 9.9 GB, above the 8 GB a live load may take on this shared machine";
     return v;
   }();
   return list;
@@ -868,7 +964,11 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
                           t.name.find("ssm_conv1d") != std::string::npos ||
                           t.name.find("shortconv.conv.weight") != std::string::npos ||
                           t.name.find("hc_") != std::string::npos ||
-                          t.name.find("_ape.") != std::string::npos;
+                          t.name.find("_ape.") != std::string::npos ||
+                          // conversion/minimax.py and llama-quant.cpp keep
+                          // MiniMax-M3's indexer projections F32
+                          t.name.find("indexer.k_proj") != std::string::npos ||
+                          t.name.find("indexer.q_proj") != std::string::npos;
     t.type = t.name.find("tid2eid") != std::string::npos ? I32T
              : keep_f32                                  ? F32
                         : weight_type(ftype, t.name, layer, s.layers, t.dims[0], s.tied, s.experts);
@@ -949,6 +1049,38 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ffn_up_shexp.weight", {e, f * s.shared_experts}, i);
     add(b + "exp_probs_b.bias", {s.experts}, i);
   };
+  // Kimi Delta Attention as conversion/kimi_linear.py and kimi_k3.py write
+  // it: the convolutions [d_conv, 1, d_inner] (3-D: quantisation drops the
+  // trailing 1), q, k, v, the decay gate's f_a/f_b, beta, A (-exp(A_log);
+  // [1, heads] in Kimi Linear, [heads] in K3), dt bias, the output gate (Kimi
+  // Linear's g_a/g_b, K3's full-rank ssm_g), its norm, o.
+  const auto kda_tensors = [&](const std::string& b, int i) {
+    const int64_t d = s.kda_head_dim;
+    const int64_t inner = d * s.heads;
+    const bool k3 = s.arch == "kimi-k3";
+    for (const char* c : {"q", "k", "v"}) {
+      add(b + "ssm_conv1d_" + c + ".weight", {s.kda_conv, 1, inner}, i);
+    }
+    add(b + "attn_q.weight", {e, inner}, i);
+    add(b + "attn_k.weight", {e, inner}, i);
+    add(b + "attn_v.weight", {e, inner}, i);
+    add(b + "ssm_f_a.weight", {e, d}, i);
+    add(b + "ssm_f_b.weight", {d, inner}, i);
+    add(b + "ssm_beta.weight", {e, s.heads}, i);
+    add(b + "ssm_a", k3 ? std::vector<int64_t>{s.heads} : std::vector<int64_t>{1, s.heads}, i);
+    add(b + "ssm_dt.bias", {inner}, i);
+    if (k3) {
+      add(b + "ssm_g.weight", {e, inner}, i);
+    } else {
+      add(b + "ssm_g_a.weight", {e, d}, i);
+      add(b + "ssm_g_b.weight", {d, inner}, i);
+    }
+    add(b + "ssm_norm.weight", {d}, i);
+    add(b + "attn_output.weight", {inner, e}, i);
+  };
+  if (s.res_block > 0) {  // kimi-k3.cpp: the final mix of the residual checkpoints
+    add("output_res_score.weight", {e}, -1);
+  }
   if (s.arch == "gemma4" && s.per_layer_width > 0) {  // gemma4.cpp: the per-layer embeddings
     const int64_t ple = s.per_layer_width * s.layers;
     add("per_layer_token_embd.weight", {ple, s.vocab}, -1);
@@ -1154,27 +1286,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     }
     if (s.arch == "kimi-linear") {  // kimi-linear.cpp load_arch_tensors
       if (kind == 'K') {
-        // Kimi Delta Attention as conversion/kimi_linear.py writes it: the
-        // convolutions [d_conv, 1, d_inner] (3-D: quantisation drops the
-        // trailing 1), q, k, v, the decay gate's f_a/f_b, beta, A (-exp(A_log),
-        // [1, heads]), dt bias, the output gate's g_a/g_b, its norm, o.
-        const int64_t d = s.kda_head_dim;
-        const int64_t inner = d * s.heads;
-        for (const char* c : {"q", "k", "v"}) {
-          add(b + "ssm_conv1d_" + c + ".weight", {s.kda_conv, 1, inner}, i);
-        }
-        add(b + "attn_q.weight", {e, inner}, i);
-        add(b + "attn_k.weight", {e, inner}, i);
-        add(b + "attn_v.weight", {e, inner}, i);
-        add(b + "ssm_f_a.weight", {e, d}, i);
-        add(b + "ssm_f_b.weight", {d, inner}, i);
-        add(b + "ssm_beta.weight", {e, s.heads}, i);
-        add(b + "ssm_a", {1, s.heads}, i);
-        add(b + "ssm_dt.bias", {inner}, i);
-        add(b + "ssm_g_a.weight", {e, d}, i);
-        add(b + "ssm_g_b.weight", {d, inner}, i);
-        add(b + "ssm_norm.weight", {d}, i);
-        add(b + "attn_output.weight", {inner, e}, i);
+        kda_tensors(b, i);
       } else {  // MLA without query compression, k_b/v_b split (MLA KV cache)
         add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
         add(b + "attn_q.weight", {e, s.heads * (s.nope_dim + s.rope_dim)}, i);
@@ -1182,6 +1294,62 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       }
       add(b + "ffn_norm.weight", {e}, i);
       deepseek_ffn(b, i);
+      continue;
+    }
+    if (s.arch == "kimi-k3") {  // kimi-k3.cpp load_arch_tensors
+      add(b + "attn_res_score.weight", {e}, i);
+      add(b + "ffn_res_score.weight", {e}, i);
+      if (kind == 'K') {
+        kda_tensors(b, i);
+      } else {  // MLA with compressed queries and a sigmoid output gate
+        add(b + "attn_q_a_norm.weight", {s.q_lora}, i);
+        add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
+        add(b + "attn_q_a.weight", {e, s.q_lora}, i);
+        add(b + "attn_q_b.weight", {s.q_lora, s.heads * (s.nope_dim + s.rope_dim)}, i);
+        add(b + "attn_gate.weight", {e, s.heads * s.v_dim}, i);
+        mla_kv_out(b, i);
+      }
+      add(b + "ffn_norm.weight", {e}, i);
+      if (i < s.dense_lead) {
+        add(b + "ffn_gate.weight", {e, s.ffn}, i);
+        add(b + "ffn_down.weight", {s.ffn, e}, i);
+        add(b + "ffn_up.weight", {e, s.ffn}, i);
+        continue;
+      }
+      // routed experts in the latent, the shared ones at the full width
+      const int64_t f = s.expert_ffn;
+      const int64_t l = s.expert_latent;
+      add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+      add(b + "ffn_gate_exps.weight", {l, f, s.experts}, i);
+      add(b + "ffn_down_exps.weight", {f, l, s.experts}, i);
+      add(b + "ffn_up_exps.weight", {l, f, s.experts}, i);
+      add(b + "ffn_routed_down.weight", {e, l}, i);
+      add(b + "ffn_routed_up.weight", {l, e}, i);
+      add(b + "ffn_routed_norm.weight", {l}, i);
+      add(b + "ffn_gate_shexp.weight", {e, f * s.shared_experts}, i);
+      add(b + "ffn_down_shexp.weight", {f * s.shared_experts, e}, i);
+      add(b + "ffn_up_shexp.weight", {e, f * s.shared_experts}, i);
+      // last, as in the other expert layers: llama.cpp's CPU_Mapped buffer
+      // spans the file from its first to its last mapped tensor, so a
+      // repacked Q4_K tensor at the very end would drop out of the logged size
+      add(b + "exp_probs_b.bias", {s.experts}, i);
+      continue;
+    }
+    if (s.arch == "minimax-m3") {  // minimax-m3.cpp load_arch_tensors
+      add(b + "attn_q.weight", {e, q}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_q_norm.weight", {s.head_dim}, i);
+      add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      deepseek_ffn(b, i);
+      if (i >= s.dense_lead) {  // the indexer on the MoE layers
+        add(b + "indexer.q_proj.weight", {e, s.indexer_heads * s.indexer_dim}, i);
+        add(b + "indexer.k_proj.weight", {e, s.indexer_dim}, i);
+        add(b + "indexer.q_norm.weight", {s.indexer_dim}, i);
+        add(b + "indexer.k_norm.weight", {s.indexer_dim}, i);
+      }
       continue;
     }
     if (s.arch == "deepseek32" || s.arch == "glm-dsa") {
@@ -1297,8 +1465,15 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "shortconv.in_proj.weight", {e, 3 * e}, i);
       add(b + "shortconv.out_proj.weight", {e, e}, i);
     } else if (s.kv_lora > 0) {  // MLA (deepseek2.cpp), split k_b/v_b as converted today
-      add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
-      add(b + "attn_q.weight", {e, s.heads * (s.nope_dim + s.rope_dim)}, i);
+      if (s.q_lora > 0) {        // compressed queries (Mistral 4): q_a, its norm, q_b
+        add(b + "attn_q_a_norm.weight", {s.q_lora}, i);
+        add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
+        add(b + "attn_q_a.weight", {e, s.q_lora}, i);
+        add(b + "attn_q_b.weight", {s.q_lora, s.heads * (s.nope_dim + s.rope_dim)}, i);
+      } else {
+        add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
+        add(b + "attn_q.weight", {e, s.heads * (s.nope_dim + s.rope_dim)}, i);
+      }
       mla_kv_out(b, i);
     } else {
       add(b + "attn_q.weight", {e, q}, i);
@@ -1599,7 +1774,10 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_f32(a + ".expert_weights_scale", s.expert_scale);
     w.key_u32(a + ".expert_group_count", 1);
   }
-  if (s.arch == "deepseek2") {
+  if (s.arch == "deepseek2" || s.arch == "mistral4") {
+    if (s.q_lora > 0) {
+      w.key_u32(a + ".attention.q_lora_rank", static_cast<uint32_t>(s.q_lora));
+    }
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
     w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
     w.key_f32(a + ".expert_weights_scale", 1.0);
@@ -1630,7 +1808,15 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   if (s.full_attn_interval > 0) {
     w.key_u32(a + ".full_attention_interval", static_cast<uint32_t>(s.full_attn_interval));
   }
-  if (s.arch == "kimi-linear") {  // conversion/kimi_linear.py set_gguf_parameters
+  if (s.arch == "kimi-k3") {  // conversion/kimi_k3.py set_gguf_parameters, beyond kimi-linear's
+    w.key_f32(a + ".kda.gate_lower_bound", s.kda_lower_bound);
+    w.key_u32(a + ".attention.q_lora_rank", static_cast<uint32_t>(s.q_lora));
+    w.key_u32(a + ".expert_latent_length", static_cast<uint32_t>(s.expert_latent));
+    w.key_f32(a + ".activation.situ_beta", s.situ_beta);
+    w.key_f32(a + ".activation.situ_linear_beta", s.situ_linear_beta);
+    w.key_u32(a + ".attn_res.block_size", static_cast<uint32_t>(s.res_block));
+  }
+  if (s.arch == "kimi-linear" || s.arch == "kimi-k3") {  // conversion/kimi_linear.py
     w.key_u32(a + ".ssm.conv_kernel", static_cast<uint32_t>(s.kda_conv));
     w.key_u32(a + ".kda.head_dim", static_cast<uint32_t>(s.kda_head_dim));
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
@@ -1670,6 +1856,18 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_str(a + ".rope.scaling.type", "yarn");  // rope_scaling: factor 16 over 65536
     w.key_f32(a + ".rope.scaling.factor", 16.0);
     w.key_u32(a + ".rope.scaling.original_context_length", 65536);
+  }
+  if (s.arch == "minimax-m3") {  // conversion/minimax.py MiniMaxM3Model.set_gguf_parameters
+    w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
+    w.key_f32(a + ".expert_weights_scale", s.expert_weights_scale);
+    w.key_bool(a + ".expert_weights_norm", true);
+    w.key_u32(a + ".expert_gating_func", 2);  // scoring_func sigmoid
+    w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
+    w.key_u32(a + ".attention.indexer.head_count", static_cast<uint32_t>(s.indexer_heads));
+    w.key_u32(a + ".attention.indexer.key_length", static_cast<uint32_t>(s.indexer_dim));
+    w.key_u32(a + ".attention.indexer.top_k", static_cast<uint32_t>(s.indexer_top_k));
+    w.key_u32(a + ".attention.indexer.block_size", static_cast<uint32_t>(s.indexer_block));
+    w.key_u32(a + ".attention.indexer.local_blocks", static_cast<uint32_t>(s.indexer_local));
   }
   if (s.arch == "qwen35") {
     // qwen35.cpp requires the M-RoPE sections (conversion/qwen.py writes

@@ -204,6 +204,15 @@
 //     before V, and each cache's rotations (a quantised cache) are inputs
 //     read by every rotation of its layers, so freed after the last: with
 //     them every E2B row is exact.
+//   - MiniMax-M3 (minimax-m3.cpp) with flash attention: on its indexer
+//     layers the block selection (msa_attention below), whose per-cell mask
+//     for each indexer head is the widest point at long contexts; checked
+//     against a GGML_SCHED_DEBUG=2 dump and the live rows of a reduced file
+//     (docs/live-llamacpp.md, eleventh run).
+//   - Kimi K3 (kimi-k3.cpp), a graph of its own (kimi_k3_graph below): the
+//     residual stream mixed with a stack of checkpoints before every block,
+//     KDA and MLA with their gates, situ, latent experts; checked against a
+//     dump and the live rows of a reduced file (same run).
 #include "willfit/inference/ggml_alloc.hpp"
 
 #include <algorithm>
@@ -442,7 +451,186 @@ class Builder {
 
 }  // namespace
 
+namespace {
+
+// Kimi K3's graph (kimi-k3.cpp), in the node order of a GGML_SCHED_DEBUG=2
+// dump of a reduced K3 file (docs/live-llamacpp.md, eleventh run). ggml visits
+// sources depth first, so a mix's scores of the checkpoint stack (which
+// depend on nothing this layer computes) come right after the last node
+// the graph expanded explicitly: the KDA state written back, build_attn's
+// output, build_moe_ffn's sum.
+std::vector<GraphTensor> kimi_k3_graph(const LlamaGraphShape& s) {
+  Builder g;
+  g.reserve(static_cast<std::size_t>(std::max(s.layers, 1)) * 160 + 64);
+  const std::int64_t b = std::max<std::int64_t>(1, s.tokens);
+  const std::int64_t e = s.hidden;
+  const std::int64_t h = s.heads;
+  const std::int64_t lora = s.mla_kv_lora;
+  const std::int64_t kw = lora + s.mla_rope;
+  const int tokens = g.input(4 * b);
+  g.input(4 * b * e);  // inp_embd's unused input of ready embeddings
+  const int k_idxs = g.input(8 * b);
+  const int mask = g.input((s.flash ? 2 : 4) * s.cells * b);
+  const int out_ids = g.input(4 * b);
+  const int s_copy = g.input(4);
+  // The checkpoint stack [e, n, tokens]: the raw layer input of every
+  // res_block-th layer; the first is a view of the token embeddings.
+  int stack = -1;
+  std::int64_t checkpoints = 0;
+  // A checkpoint mix's scores of the stack: RMS norm (a new tensor: the
+  // stack has other readers), the score weight in place, sum_rows.
+  const auto stack_scores = [&] {
+    return g.op(b * checkpoints, {g.same(g.op(b * e * checkpoints, {g.view(stack)}))});
+  };
+  // The rest of the mix: the current stream scored, the softmax over n + 1,
+  // the stack's share (dsv4_hc_pre) plus the stream's.
+  const auto mix = [&](int scores, int stream) {
+    const int cur = g.op(b, {g.same(g.op(b * e, {stream}))});
+    const int probs = g.same(g.op(b * (checkpoints + 1), {scores, cur}));  // concat, softmax
+    const int p_src = g.op(b * checkpoints, {g.view(probs)});
+    const int pre = g.op(b * e, {g.view(stack), p_src});
+    const int p_cur = g.op(b, {g.view(probs)});
+    return g.op(b * e, {pre, g.op(b * e, {stream, p_cur})}, {pre});
+  };
+  const auto normed = [&](int t) { return g.same(g.same(t)); };  // RMS norm, weight
+  // situ(gate, up) of two projections of `in` of `width` (kimi_k3_situ):
+  // scale, tanh, scale and the sigmoid of the gate, their product, times
+  // scale, tanh, scale of up.
+  const auto situ = [&](std::int64_t width, int gate, SourceList up_src) {
+    const int t = g.same(g.same(g.op(width, {gate}, {gate})));
+    const int act = g.op(width, {t, g.op(width, {gate}, {gate})}, {t});
+    const int up = g.same(g.same(g.same(g.op(width, up_src))));
+    return g.op(width, {act, up}, {act, up});
+  };
+  int x = g.op(b * e, {tokens});
+  int attn_norm = g.same(g.op(b * e, {x}));
+  int scores_next = -1;
+  for (int il = 0; il < s.layers; ++il) {
+    const bool last = il == s.layers - 1;
+    const bool kda = il < std::ssize(s.mixers) && s.mixers[static_cast<std::size_t>(il)] == 'R';
+    const bool banked = il % std::max(1, s.res_block) == 0;  // layer 0 always: a stack to mix
+    const bool moe = s.experts > 0 && il >= s.dense_layers;
+    if (banked) {  // res_push: the raw layer input joins the stack
+      stack = stack < 0 ? g.view(x) : g.op(b * e * (checkpoints + 1), {stack, g.view(x)});
+      ++checkpoints;
+    }
+    int attn = 0;
+    int kda_out = -1;
+    if (kda) {
+      // the three convolution states in one row, then q, k and v each
+      // projected and joined behind their kept inputs (the last written back)
+      const std::int64_t d = s.dn_head;
+      const std::int64_t heads = s.dn_v_heads;
+      const std::int64_t inner = heads * d;
+      const std::int64_t kept = s.dn_conv - 1;
+      const int states = g.op(3 * kept * inner, {s_copy});
+      int joined[3];
+      for (int& j : joined) {
+        j = g.op((kept + b) * inner, {g.view(states), g.view(g.op(b * inner, {attn_norm}))});
+        g.external({g.view(j)});
+      }
+      const int state = g.view(g.op(heads * d * d, {s_copy}));
+      // convolution, SiLU of its reshape (a new tensor), L2 norm likewise
+      const auto convolved = [&](int in) {
+        return g.op(b * inner, {g.view(g.op(b * inner, {in}))});
+      };
+      const int q = g.op(b * inner, {g.view(convolved(joined[0]))});
+      const int k = g.op(b * inner, {g.view(convolved(joined[1]))});
+      const int v = convolved(joined[2]);
+      // the bounded decay gate: f_b(f_a(x)) + dt bias, x A of a reshape (a
+      // new tensor), scaled, sigmoid, scaled by the lower bound
+      const int f = g.same(g.op(b * inner, {g.op(b * d, {attn_norm})}));
+      const int decay = g.same(g.same(g.same(g.op(b * inner, {g.view(f)}))));
+      const int beta = g.op(b * heads, {g.view(g.op(b * heads, {attn_norm}))});
+      kda_out = g.op(b * inner + heads * d * d,
+                     {g.view(q), g.view(k), g.view(v), g.view(decay), beta, state});
+      g.external({g.view(kda_out)});
+    } else {
+      // MLA: compressed queries (q_a, its norm, q_b), the nope part
+      // absorbed and joined with the rope part; the latent normed and
+      // joined with its rope part, written; attention; v_b; cont.
+      const int q_a = g.same(g.same(g.op(b * s.mla_q_lora, {attn_norm})));
+      const int q = g.op(b * h * (s.mla_nope + s.mla_rope), {q_a});
+      const int q_abs = g.op(b * h * lora, {g.view(g.view(q))});
+      const int q_cur = g.op(b * h * kw, {g.view(q_abs), g.view(q)});
+      const int kv_pe = g.op(b * kw, {attn_norm});
+      const int latent = g.same(g.op(b * lora, {g.view(kv_pe)}));
+      g.external({g.view(g.op(b * kw, {g.view(latent), g.view(kv_pe)})), k_idxs});
+      int out = 0;
+      if (s.flash) {
+        out = g.op(b * h * lora, {g.view(q_cur), mask});
+      } else {
+        const int v_t = g.bytes_op(
+            static_cast<std::int64_t>(static_cast<double>(s.cells * lora) * s.k_value_bytes), {});
+        const int kq = g.same(g.op(b * s.cells * h, {g.view(q_cur)}), {mask});
+        out = g.op(b * h * lora, {v_t, kq});
+      }
+      attn = g.op(b * h * s.mla_v, {g.view(g.op(b * h * s.mla_v, {out}))});  // v_b, cont
+    }
+    // the first scores the graph reaches next: a dense MLP expands nothing,
+    // so the next layer's attention mix comes first
+    const int scores_ffn_first = moe ? stack_scores() : -1;
+    if (!moe) {
+      scores_next = last ? -1 : stack_scores();
+    }
+    if (kda) {
+      // the output made contiguous and RMS-normed (a reshape: a new
+      // tensor), times the sigmoid of the full-rank gate (of a reshape),
+      // made contiguous for the output projection
+      const std::int64_t inner = std::int64_t{s.dn_v_heads} * s.dn_head;
+      const int o = g.same(g.op(b * inner, {g.view(g.op(b * inner, {g.view(kda_out)}))}));
+      const int gate = g.op(b * inner, {g.view(g.op(b * inner, {g.view(attn_norm)}))});
+      attn = g.op(b * inner, {g.op(b * inner, {o, gate}, {o, gate})});
+      attn = g.op(b * e, {attn});
+    } else {
+      const int gate = g.same(g.op(b * h * s.mla_v, {attn_norm}));  // sigmoid
+      attn = g.op(b * e, {g.op(b * h * s.mla_v, {attn, gate}, {attn, gate})});
+    }
+    const int prefix = banked ? attn : g.op(b * e, {x, attn}, {x, attn});
+    const int ffn_norm = normed(mix(moe ? scores_ffn_first : stack_scores(), prefix));
+    int ffn_out = 0;
+    if (!moe) {
+      const int gate = g.op(b * s.ffn, {ffn_norm});
+      ffn_out = g.op(b * e, {situ(b * s.ffn, gate, {ffn_norm})});
+    } else {
+      const std::int64_t k_used = std::max(1, s.experts_used);
+      const std::int64_t lat = s.expert_latent > 0 ? s.expert_latent : e;
+      const int probs = g.same(g.op(b * s.experts, {ffn_norm}));  // logits, sigmoid
+      const int selected = g.view(g.op(b * s.experts, {g.op(b * s.experts, {probs})}));
+      const int flat = g.view(g.op(b * k_used, {g.view(probs), selected}));
+      const int weights = g.same(g.op(b * k_used, {flat, g.same(g.op(b, {flat}))}, {flat}));
+      const int in = g.op(b * lat, {ffn_norm});  // routed_down
+      const int gate = g.op(b * k_used * s.expert_ffn, {g.view(in), selected});
+      const int act = situ(b * k_used * s.expert_ffn, gate, {g.view(in), selected});
+      const int experts = g.same(g.op(b * k_used * lat, {act, selected}), {weights});
+      int sum = g.op(b * lat, {g.view(experts), g.view(experts)});
+      for (std::int64_t i = 2; i < k_used; ++i) {
+        sum = g.same(sum, {g.view(experts)});
+      }
+      scores_next = stack_scores();                           // build_moe_ffn expanded the sum
+      const int routed = g.op(b * e, {g.same(g.same(sum))});  // norm, weight, routed_up
+      const int gate_s = g.op(b * s.shared_ffn, {ffn_norm});
+      const int shared = g.op(b * e, {situ(b * s.shared_ffn, gate_s, {ffn_norm})});
+      ffn_out = g.op(b * e, {routed, shared}, {routed, shared});
+    }
+    x = g.op(b * e, {prefix, ffn_out}, {prefix, ffn_out});  // l_out
+    if (!last) {
+      attn_norm = normed(mix(scores_next, x));
+    }
+  }
+  // the final mix (its own scores), the rows to output, norm, logits
+  const int mixed = mix(scores_next >= 0 ? scores_next : stack_scores(), x);
+  const int logits = g.op(b * s.vocab, {normed(g.op(b * e, {mixed, out_ids}))});
+  g.at(logits).output = true;
+  return g.take();
+}
+
+}  // namespace
+
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
+  if (s.kimi_k3) {
+    return kimi_k3_graph(s);
+  }
   Builder g;
   g.reserve(static_cast<std::size_t>(std::max(s.layers, 1)) * 128 + 256);  // no regrowth copies
   const std::int64_t b = std::max<std::int64_t>(1, s.tokens);
@@ -569,6 +757,27 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     v_idxs_swa = v_idxs;
     mask_swa = windowed ? g.input(mask_bytes * s.swa_cells * b) : -1;
   }
+  // MiniMax sparse attention (build_attn_inp_kv_msa, flash attention only):
+  // the indexer cache's rows to write, and the selection's inputs: the
+  // local-block bias [blocks, tokens], the position mask [positions,
+  // tokens], the position -> cell map [positions] and the cell -> block map
+  // [cells] (I32), one stream.
+  const bool msa = s.msa_index_heads > 0 && s.flash;
+  const std::int64_t msa_pos = std::max<std::int64_t>(1, s.msa_positions);
+  const std::int64_t msa_blocks = msa_pos / std::max<std::int64_t>(1, s.msa_block);
+  int msa_idx_rows = -1;
+  int msa_bias = -1;
+  int msa_pos_mask = -1;
+  int msa_pos_slot = -1;
+  int msa_cell_blk = -1;
+  if (msa) {
+    msa_idx_rows = g.input(8 * b);
+    msa_bias = g.input(4 * msa_blocks * b);
+    msa_pos_mask = g.input(4 * msa_pos * b);
+    msa_pos_slot = g.input(4 * msa_pos);
+    msa_cell_blk = g.input(4 * s.cells);
+  }
+  int msa_mask_f32 = -1;  // the KQ mask cast to F32, read by every sparse layer
   const int out_ids = g.input(4 * b);
   const bool mamba_beside = s.mamba_beside && s.ssm_inner > 0;
   const bool recurrent = s.mixers.find('R') != std::string::npos || mamba_beside;
@@ -671,6 +880,69 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const int kqv = g.op(b * h * lora, {v_t, kq});
     const int dec = g.op(b * h * s.mla_v, {kqv});  // v_b
     return g.op(b * h * s.mla_v, {g.view(dec)});   // ggml_cont_2d of the permuted heads
+  };
+
+  // MiniMax sparse attention on a layer (minimax-m3.cpp, batch path; the
+  // node order of a GGML_SCHED_DEBUG=2 dump of a MiniMax-M3 file): the
+  // indexer key projected, normed (of a reshape: a new tensor), roped and
+  // written to its cache; Q, K and V as build_qkv gives them (K before V),
+  // rotated for a quantised cache, written; the cached indexer keys read
+  // through the position map; the indexer queries projected, normed and
+  // roped; the scores [positions, heads, tokens] (+ position mask in place),
+  // max-pooled per block, + local bias, top-k; the chosen blocks set to 0
+  // in a -inf block mask (F16: the bias scaled, cast, repeated; the indices
+  // cast and zeroed), made contiguous twice; its rows gathered per cell
+  // (get_rows of an F16 table gives F32: [tokens x heads, cells]), made
+  // contiguous transposed, the KQ mask (cast to F32 where first read, kept
+  // for every sparse layer) added in place, cast to F16 [cells, tokens,
+  // heads]; one flash attention over all groups, its output made
+  // contiguous.
+  const auto msa_attention = [&](int attn_norm, std::int64_t qw, std::int64_t kvw, int mask,
+                                 const auto& project, const auto& rotate, int k_rot_l,
+                                 int v_rot_l) {
+    const std::int64_t hd = s.msa_index_heads;
+    const std::int64_t di = s.msa_index_dim;
+    const std::int64_t top = std::min<std::int64_t>(std::max(1, s.msa_top_k), msa_blocks);
+    const std::int64_t grid = msa_blocks * hd * b;  // [blocks, heads, tokens]
+    int ik = g.op(b * di, {attn_norm});
+    ik = g.same(g.same(g.op(b * di, {g.view(ik)})));  // norm of the reshape, weight, RoPE
+    g.external({g.view(ik), msa_idx_rows});
+    int q = project(qw, true);
+    int k = project(kvw, true);
+    int v = project(kvw, false);
+    if (s.rotate_k) {
+      q = rotate(q, qw, k_rot_l);
+      k = rotate(k, kvw, k_rot_l);
+    }
+    if (s.rotate_v) {
+      v = rotate(v, kvw, v_rot_l);
+    }
+    g.external({g.view(k), k_idxs});
+    g.external({g.view(v), v_idxs});
+    const int keys = g.op(di * msa_pos, {msa_pos_slot});  // get_rows of the cached keys
+    int iq = g.op(b * hd * di, {attn_norm});
+    iq = g.same(g.same(g.op(b * hd * di, {g.view(iq)})));  // norm of the reshape, weight, RoPE
+    const int scores = g.op(msa_pos * hd * b, {keys, g.view(iq)});
+    const int masked = g.view_reading(g.view(scores), {msa_pos_mask});  // + position mask
+    const int pooled = g.op(grid, {masked});
+    const int biased = g.op(grid, {pooled, msa_bias}, {pooled});
+    const int chosen = g.op(top * hd * b, {biased});        // top-k (I32)
+    const int zero = g.same(g.op(top * hd * b, {chosen}));  // cast to F32, scaled by 0
+    const int ninf = g.bytes_op(2 * msa_blocks * b, {g.op(msa_blocks * b, {msa_bias})});
+    const int repeated = g.bytes_op(2 * grid, {ninf});
+    const int block_mask = g.view_reading(repeated, {zero, chosen});  // set_rows into it
+    const int permuted = g.bytes_op(2 * grid, {g.view(block_mask)});
+    const int table = g.bytes_op(2 * grid, {g.view(permuted)});  // [tokens x heads, blocks]
+    const int per_cell = g.op(b * hd * s.cells, {table, msa_cell_blk});
+    const int cell_mask = g.op(b * hd * s.cells, {g.view(per_cell)});  // cont of the transpose
+    if (msa_mask_f32 < 0) {
+      msa_mask_f32 = g.op(s.cells * b, {mask});
+    }
+    const int summed = g.view_reading(cell_mask, {g.view(msa_mask_f32)});  // + KQ mask
+    const int mask16 = g.bytes_op(2 * b * hd * s.cells, {summed});
+    const int out = g.op(b * qw, {g.view(q), mask16});
+    const int cur = g.op(b * qw, {g.view(out)});  // ggml_cont of the permuted groups
+    return s.rotate_v ? rotate(cur, qw, v_rot_l) : cur;
   };
 
   // A Mamba layer's convolution state (build_rs: get_rows of its row) is
@@ -1079,6 +1351,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       cur = g.op(b * e, {g.view(bcx), conv}, {conv});
     } else if (s.mla_kv_lora > 0) {
       cur = mla_attention(attn_norm, cells, mask, il);
+    } else if (msa && il >= s.msa_from) {
+      cur = msa_attention(attn_norm, qw, kvw, mask, project, rotate, k_rot_l, v_rot_l);
     } else {
       // Qwen3-Next: Q and its gate in one projection; the normed Q (and K)
       // are new tensors, since the norm reads a view.

@@ -209,6 +209,29 @@ struct LlamaGraphShape {
   // from kv_layers on read an earlier layer's cache; the last
   // wide_ffn_layers layers' MLP is 2 x ffn (use_double_wide_mlp).
   int wide_ffn_layers = 0;
+  // Kimi K3 (kimi-k3.cpp), a graph of its own: KDA on the 'R' layers (the
+  // dn_* sizes) with a full-rank output gate and a bounded decay gate, MLA
+  // (mla_*) with compressed queries of mla_q_lora and a sigmoid output
+  // gate, the situ activation in every MLP, routed experts in a latent of
+  // expert_latent, and the residual stream scored against a stack of
+  // checkpoints (one every res_block layers) before every attention and MLP.
+  bool kimi_k3 = false;
+  int mla_q_lora = 0;
+  std::int64_t expert_latent = 0;
+  int res_block = 0;
+  // MiniMax sparse attention (minimax-m3.cpp, with flash attention): the
+  // layers from msa_from on run the indexer of msa_index_heads heads of
+  // msa_index_dim (its keys in a second cache) and the block selection over
+  // msa_positions positions (llama_kv_cache_msa_context::get_n_pos: 256 in
+  // an empty cache, as at reserve) in blocks of msa_block, the top
+  // msa_top_k kept; the selected blocks widened to a per-cell mask for each
+  // indexer head. 0 heads: none.
+  int msa_index_heads = 0;
+  std::int64_t msa_index_dim = 0;
+  int msa_from = 0;
+  std::int64_t msa_positions = 256;
+  std::int64_t msa_block = 128;
+  int msa_top_k = 16;
   // Step-3.5 (step35.cpp): the full-attention layers are 0, swa_every,
   // 2 swa_every, ... (swa_global_first) with global_heads query heads (0:
   // heads); every layer's attention output is gated per head (head_gate: a

@@ -453,10 +453,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const double e = f(a.hidden_size);
   LlamaCompute r;
   // Attention and MLP blocks: replay ggml-alloc over llama.cpp's graph
-  // (ggml_alloc.cpp), MLA included. Recurrent mixers build other graphs: for
-  // them the closed form below (the widest of scores, MLP and logits) stays.
-  // So does Kimi K3 (kimi-k3.cpp: its cross-layer residual stack, latent
-  // experts and output gates are not replayed); Kimi Linear is.
+  // (ggml_alloc.cpp), MLA included, Kimi Linear's and Kimi K3's KDA too
+  // (K3's cross-layer residual stack, latent experts and output gates as a
+  // graph of its own). Other recurrent mixers build other graphs: for them
+  // the closed form below (the widest of scores, MLP and logits) stays.
   const bool kimi_k3 =
       a.attention.kda && (a.attention.kda_full_rank_gate || a.attention.mla_output_gate ||
                           (a.moe && a.moe->latent_size > 0));
@@ -467,7 +467,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
                            std::ssize(a.attention.compress_layers) == a.layers && a.moe &&
                            a.moe->experts > 0 && a.hyper_connections > 0;
   const bool replay =
-      !kimi_k3 && !compressed_attention(a) &&
+      !compressed_attention(a) &&
       (a.attention.kind == AttentionKind::Full || a.attention.kind == AttentionKind::Sliding ||
        (a.attention.kind == AttentionKind::Hybrid &&
         (a.attention.short_conv_cache > 0 || a.attention.delta_net_v_heads > 0 ||
@@ -574,6 +574,16 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
         s.shared_indexers = a.attention.indexer_layers > 0 && a.attention.indexer_layers < a.layers;
       }
     }
+    // MiniMax-M3's sparse attention (minimax-m3.cpp): with flash attention
+    // its indexer layers (the trailing ones) select blocks of the cache per
+    // indexer head; at reserve the cache is empty, so the position axis is
+    // llama_kv_cache_msa_context::get_n_pos's 256, in MiniMax-M3's blocks of
+    // 128 (sparse_block_size), its top 16 (sparse_topk_blocks) kept.
+    if (!uses_mla(a) && a.attention.index_head_dim > 0 && a.attention.index_heads > 0) {
+      s.msa_index_heads = a.attention.index_heads;
+      s.msa_index_dim = a.attention.index_head_dim;
+      s.msa_from = a.layers - indexer_layer_count(a);
+    }
     s.vocab = a.vocab_size;
     s.deepstack = a.deepstack_layers;
     s.late_out_ids = s.late_out_ids || a.attention.sinks;
@@ -654,6 +664,15 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
           s.mixers += (i + 1) * attention / s.layers > i * attention / s.layers ? 'A' : 'R';
         }
       }
+    }
+    // Kimi K3: compressed MLA queries, routed experts in their latent, and
+    // a checkpoint of the residual stream every 12 layers (K3's
+    // attn_res_block_size, config.json at f831ab66; no reader carries it).
+    if (kimi_k3) {
+      s.kimi_k3 = true;
+      s.mla_q_lora = a.attention.q_lora_rank;
+      s.expert_latent = a.moe ? a.moe->latent_size : 0;
+      s.res_block = 12;
     }
     s.flash = in.flash;
     // llama-kv-cache.cpp attn_rot_k / attn_rot_v: a quantised cache of heads
