@@ -22,10 +22,13 @@
 //     allocator's own, not an output, and read by nobody else: then it takes
 //     that source's memory. A tensor is freed when its last reader has run
 //     (views count as readers of the tensor they view); outputs never are.
-//     Views own no memory and are not taken over here; ggml does take over
-//     a view at offset 0 whose source has no other reader left, and the one
-//     graph below where that happens (Mamba's y + x D) reads the source
-//     directly instead.
+//     Views own no memory and an op never runs in place on one: ggml has a
+//     branch for taking over a view's source, but it sits behind
+//     ggml_gallocr_is_own, which is false for a view (allocate_node never
+//     marks one allocated). So an op that reads its source through a reshape
+//     (DeepSeek-V4's per-head norm of q_b, its RoPE undone) is a new tensor;
+//     a trace of every node's address in a real llama.cpp's compute buffer
+//     (docs/live-llamacpp.md, twelfth run) shows it.
 // The graph is the one src/models/llama.cpp (and its kin: qwen2, qwen3moe,
 // gemma2) builds through llama-graph.cpp, tensor by tensor in node order, as
 // GGML_SCHED_DEBUG=2 prints it for Llama-3.2-3B: the token embeddings, every
@@ -1575,20 +1578,18 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
 // ggml_dsv4_hc_pre, and writes them back through the fused hc_post with its
 // post gates and Sinkhorn combination (ggml_dsv4_hc_comb), built where the
 // next block first reads them. Attention: q_a, its norm, q_b (heads x
-// head_dim), a per-head norm and RoPE; one key row of head_dim written to
-// the raw (window) cache; a ratio-4 layer first runs its compressor (the
-// projected kv and score joined behind the state rows, a zero row appended,
-// the windows read twice as wide, softmax-pooled, normed, roped, written)
-// and its indexer's (index_dim, rotated), a ratio-128 layer its compressor
-// (no overlap); the keys are the raw cache's joined with the compressed
-// cache's (ggml_concat, in the cache's type); a ratio-4 layer's mask is the
-// raw mask joined with the pooled keys' mask, minus infinity but where the
-// fused lightning indexer's top-k pick (its indexer q_b rotated, a weight
-// per head); then scores and softmax (or flash attention), the output
-// rotated back when the cache is quantised, de-roped in place, the grouped
-// output LoRA (wo_a per group, made contiguous, wo_b). The MLP: router
-// logits, softplus and sqrt in place; the hash layers take their experts
-// from the token's row (ffn_gate_tid2eid), the others from an argsort of
+// head_dim), a per-head norm (a new tensor: it reads q_b through a
+// reshape, and ggml-alloc runs nothing in place on a view) and RoPE; one key row of head_dim
+// written to the raw (window) cache; a ratio-4 layer first runs its compressor (the projected kv
+// and score joined behind the state rows, a zero row appended, the windows read twice as wide,
+// softmax-pooled, normed, roped, written) and its indexer's (index_dim, rotated), a ratio-128 layer
+// its compressor (no overlap); the keys are the raw cache's joined with the compressed cache's
+// (ggml_concat, in the cache's type); a ratio-4 layer's mask is the raw mask joined with the pooled
+// keys' mask, minus infinity but where the fused lightning indexer's top-k pick (its indexer q_b
+// rotated, a weight per head); then scores and softmax (or flash attention), the output rotated
+// back when the cache is quantised, de-roped (through a reshape), the grouped output LoRA (wo_a per
+// group, made contiguous, wo_b). The MLP: router logits, softplus and sqrt in place; the hash
+// layers take their experts from the token's row (ffn_gate_tid2eid), the others from an argsort of
 // the biased probabilities; weights normed and scaled; the experts (clamped
 // SwiGLU, not in place) summed; a shared expert added. The head: the output
 // rows picked from the flattened streams, their mix and pre gates, the
@@ -1752,11 +1753,13 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
       compressor(in, d, 128, false, hca);
     }
     const int qr = g.same(g.same(g.op(b * s.q_lora, {in})));
-    int q = g.same(g.same(g.op(b * h * d, {qr})), {pos});  // q_b, per-head norm, RoPE
+    // q_b; its per-head norm reads it through a reshape (not in place); RoPE
+    int q = g.same(g.op(b * h * d, {g.op(b * h * d, {qr})}), {pos});
     if (rot_raw >= 0) {
       q = g.op(b * h * d, {q, rot_raw});
     }
-    int kv = g.same(g.same(g.same(g.op(b * d, {in}))), {pos});
+    // kv, its norm and weight in place; RoPE through a reshape, not in place
+    int kv = g.op(b * d, {g.same(g.same(g.op(b * d, {in}))), pos});
     if (rot_raw >= 0) {
       kv = g.op(b * d, {kv, rot_raw});
     }
@@ -1776,7 +1779,9 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
     int mask = raw_mask;
     if (kind == 'C') {  // the indexer's top-k as a mask over the pooled keys
       const int filled0 = g.same(zeros[static_cast<std::size_t>(il)]);
-      int iq = g.same(g.op(b * s.index_heads * s.index_dim, {qr}), {pos});
+      // RoPE reads the indexer's queries through a reshape: not in place
+      int iq =
+          g.op(b * s.index_heads * s.index_dim, {g.op(b * s.index_heads * s.index_dim, {qr}), pos});
       iq = g.op(b * s.index_heads * s.index_dim, {iq, rot_lid});
       const int iw = g.same(g.op(b * s.index_heads, {in}));
       const int score = g.op(s.csa_cells * b, {iq, iw, lid_mask});
@@ -1784,7 +1789,8 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
       const int picked = node(4 * n_top * b, {top});
       const int all = node(mask_bytes * s.csa_cells * b, {csa_mask});  // -inf
       const int set = g.external({filled0, picked});
-      const int sparse = node(mask_bytes * s.csa_cells * b, {all, csa_mask, set}, {all});
+      // the add reads the filled mask through set_rows' view: not in place
+      const int sparse = node(mask_bytes * s.csa_cells * b, {all, csa_mask, set});
       mask = node(mask_bytes * cells * b, {raw_mask, sparse});
     } else if (kind == 'H') {
       mask = node(mask_bytes * cells * b, {raw_mask, hca_mask});
@@ -1804,7 +1810,7 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
     if (rot_raw >= 0) {
       out = g.op(b * h * d, {out, rot_raw});
     }
-    out = g.same(out, {pos});  // RoPE undone
+    out = g.op(b * h * d, {out, pos});  // RoPE undone, through a reshape: not in place
     const int oa = g.op(b * s.o_groups * s.o_lora, {g.op(b * s.o_groups * s.o_lora, {out})});
     const int attn_out = g.op(b * e, {oa});
     const int post = gates(mixes);
@@ -1827,7 +1833,7 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
     }
     const int w = g.op(b * used, {probs, chosen});
     const int sum = g.same(g.op(b, {w}));
-    const int weights = g.same(g.op(b * used, {w, sum}));
+    const int weights = g.op(b * used, {g.op(b * used, {w, sum})});  // normed, scaled via views
     const int gate_e = g.op(b * used * s.expert_ffn, {ffn_in, chosen});
     const int up_e = g.op(b * used * s.expert_ffn, {ffn_in, chosen});
     const int act = g.op(b * used * s.expert_ffn, {gate_e, up_e});
