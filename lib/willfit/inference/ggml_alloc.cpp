@@ -1203,12 +1203,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       return t;
     };
     // Step-3.5's Q and K (step35.cpp): the projection's per-head RMS norm
-    // takes over its block through the reshape (ggml-alloc reuses the source
-    // of a view that is its only reader), the weight and RoPE follow in place.
+    // reads it through the reshape, so it is a new tensor (ggml-alloc never
+    // runs an op in place on a view: a view is never its own allocation);
+    // the weight and RoPE follow in place.
     const auto project_normed = [&](std::int64_t width) {
       const int proj = g.op(b * width, {attn_norm});
-      const int normed = g.same(g.same(proj));  // RMS norm, weight
-      return g.same(normed, {pos});             // RoPE
+      const int normed = g.same(g.op(b * width, {proj}));  // RMS norm, weight
+      return g.same(normed, {pos});                        // RoPE
     };
     // Two caches: this layer's cache's rotation matrices are read.
     const int k_rot_l = is_swa(il) ? k_rot_swa : k_rot;
@@ -1418,11 +1419,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       const int qp = g.view(q);
       // Step-3.5's head-wise gate (step35.cpp): sigmoid(attn_gate x norm),
       // [heads, tokens], multiplied into the attention output through
-      // reshapes: in place on the output's block (ggml-alloc reuses the
-      // source of a view that is its only reader), so `out` is that source.
+      // reshapes: a new tensor, as ggml-alloc never runs an op in place on
+      // a view of its source.
       const auto gated = [&](int out) {
         const int gate = g.same(g.op(b * heads_l, {attn_norm}));  // attn_gate, sigmoid
-        return g.view(g.op(b * qw, {out, g.view(gate)}, {out}));
+        return g.view(g.op(b * qw, {out, g.view(gate)}));
       };
       if (s.flash) {
         int out = g.op(b * qw, {qp, mask});
