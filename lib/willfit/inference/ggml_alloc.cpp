@@ -833,7 +833,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     // ggml_set_rows writes through a view of the copy; the add reads a view
     // of that (a view is never the allocator's own: no add in place).
     const int set = g.view_reading(g.view(filled), {zero, g.view(prev_top_k)});
-    return g.bytes_op(mb, {g.view(set), mask});
+    // It may run in place on the mask itself, an input like any tensor to
+    // ggml-alloc: where this add is the mask's last reader (the last layer),
+    // it takes the mask's block.
+    const int added = g.bytes_op(mb, {g.view(set), mask});
+    g.at(added).inplace = {mask};
+    return added;
   };
   const auto mla_attention = [&](int attn_norm, std::int64_t cells, int mask, int il) {
     const std::int64_t h = s.heads;
@@ -1790,8 +1795,10 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
       const int picked = node(4 * n_top * b, {top});
       const int all = node(mask_bytes * s.csa_cells * b, {csa_mask});  // -inf
       const int set = g.external({filled0, picked});
-      // the add reads the filled mask through set_rows' view: not in place
-      const int sparse = node(mask_bytes * s.csa_cells * b, {all, csa_mask, set});
+      // the add reads the filled mask through set_rows' view, so not in
+      // place on it; on the pooled keys' mask, an input, it is where it
+      // reads it last (the last ratio-4 layer)
+      const int sparse = node(mask_bytes * s.csa_cells * b, {all, csa_mask, set}, {csa_mask});
       mask = node(mask_bytes * cells * b, {raw_mask, sparse});
     } else if (kind == 'H') {
       mask = node(mask_bytes * cells * b, {raw_mask, hca_mask});
