@@ -1782,7 +1782,7 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
     w.key_f32(a + ".expert_weights_scale", 1.0);
   }
-  if (s.index_heads > 0) {
+  if (s.index_heads > 0 && s.arch != "deepseek4") {  // deepseek4 writes its own below
     // conversion/deepseek.py DeepseekV32Model, conversion/glm.py
     // GlmMoeDsaModel (over DeepseekV2Model.set_gguf_parameters): the MoE
     // keys, q_lora_rank, the indexer's; the sigmoid router (base.py

@@ -22,10 +22,13 @@
 //     allocator's own, not an output, and read by nobody else: then it takes
 //     that source's memory. A tensor is freed when its last reader has run
 //     (views count as readers of the tensor they view); outputs never are.
-//     Views own no memory and are not taken over here; ggml does take over
-//     a view at offset 0 whose source has no other reader left, and the one
-//     graph below where that happens (Mamba's y + x D) reads the source
-//     directly instead.
+//     Views own no memory and an op never runs in place on one: ggml has a
+//     branch for taking over a view's source, but it sits behind
+//     ggml_gallocr_is_own, which is false for a view (allocate_node never
+//     marks one allocated). So an op that reads its source through a reshape
+//     (DeepSeek-V4's per-head norm of q_b, its RoPE undone) is a new tensor;
+//     a trace of every node's address in a real llama.cpp's compute buffer
+//     (docs/live-llamacpp.md, twelfth run) shows it.
 // The graph is the one src/models/llama.cpp (and its kin: qwen2, qwen3moe,
 // gemma2) builds through llama-graph.cpp, tensor by tensor in node order, as
 // GGML_SCHED_DEBUG=2 prints it for Llama-3.2-3B: the token embeddings, every
@@ -830,7 +833,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     // ggml_set_rows writes through a view of the copy; the add reads a view
     // of that (a view is never the allocator's own: no add in place).
     const int set = g.view_reading(g.view(filled), {zero, g.view(prev_top_k)});
-    return g.bytes_op(mb, {g.view(set), mask});
+    // It may run in place on the mask itself, an input like any tensor to
+    // ggml-alloc: where this add is the mask's last reader (the last layer),
+    // it takes the mask's block.
+    const int added = g.bytes_op(mb, {g.view(set), mask});
+    g.at(added).inplace = {mask};
+    return added;
   };
   const auto mla_attention = [&](int attn_norm, std::int64_t cells, int mask, int il) {
     const std::int64_t h = s.heads;
@@ -1200,12 +1208,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       return t;
     };
     // Step-3.5's Q and K (step35.cpp): the projection's per-head RMS norm
-    // takes over its block through the reshape (ggml-alloc reuses the source
-    // of a view that is its only reader), the weight and RoPE follow in place.
+    // reads it through the reshape, so it is a new tensor (ggml-alloc never
+    // runs an op in place on a view: a view is never its own allocation);
+    // the weight and RoPE follow in place.
     const auto project_normed = [&](std::int64_t width) {
       const int proj = g.op(b * width, {attn_norm});
-      const int normed = g.same(g.same(proj));  // RMS norm, weight
-      return g.same(normed, {pos});             // RoPE
+      const int normed = g.same(g.op(b * width, {proj}));  // RMS norm, weight
+      return g.same(normed, {pos});                        // RoPE
     };
     // Two caches: this layer's cache's rotation matrices are read.
     const int k_rot_l = is_swa(il) ? k_rot_swa : k_rot;
@@ -1415,11 +1424,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       const int qp = g.view(q);
       // Step-3.5's head-wise gate (step35.cpp): sigmoid(attn_gate x norm),
       // [heads, tokens], multiplied into the attention output through
-      // reshapes: in place on the output's block (ggml-alloc reuses the
-      // source of a view that is its only reader), so `out` is that source.
+      // reshapes: a new tensor, as ggml-alloc never runs an op in place on
+      // a view of its source.
       const auto gated = [&](int out) {
         const int gate = g.same(g.op(b * heads_l, {attn_norm}));  // attn_gate, sigmoid
-        return g.view(g.op(b * qw, {out, g.view(gate)}, {out}));
+        return g.view(g.op(b * qw, {out, g.view(gate)}));
       };
       if (s.flash) {
         int out = g.op(b * qw, {qp, mask});
@@ -1575,20 +1584,18 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
 // ggml_dsv4_hc_pre, and writes them back through the fused hc_post with its
 // post gates and Sinkhorn combination (ggml_dsv4_hc_comb), built where the
 // next block first reads them. Attention: q_a, its norm, q_b (heads x
-// head_dim), a per-head norm and RoPE; one key row of head_dim written to
-// the raw (window) cache; a ratio-4 layer first runs its compressor (the
-// projected kv and score joined behind the state rows, a zero row appended,
-// the windows read twice as wide, softmax-pooled, normed, roped, written)
-// and its indexer's (index_dim, rotated), a ratio-128 layer its compressor
-// (no overlap); the keys are the raw cache's joined with the compressed
-// cache's (ggml_concat, in the cache's type); a ratio-4 layer's mask is the
-// raw mask joined with the pooled keys' mask, minus infinity but where the
-// fused lightning indexer's top-k pick (its indexer q_b rotated, a weight
-// per head); then scores and softmax (or flash attention), the output
-// rotated back when the cache is quantised, de-roped in place, the grouped
-// output LoRA (wo_a per group, made contiguous, wo_b). The MLP: router
-// logits, softplus and sqrt in place; the hash layers take their experts
-// from the token's row (ffn_gate_tid2eid), the others from an argsort of
+// head_dim), a per-head norm (a new tensor: it reads q_b through a
+// reshape, and ggml-alloc runs nothing in place on a view) and RoPE; one key row of head_dim
+// written to the raw (window) cache; a ratio-4 layer first runs its compressor (the projected kv
+// and score joined behind the state rows, a zero row appended, the windows read twice as wide,
+// softmax-pooled, normed, roped, written) and its indexer's (index_dim, rotated), a ratio-128 layer
+// its compressor (no overlap); the keys are the raw cache's joined with the compressed cache's
+// (ggml_concat, in the cache's type); a ratio-4 layer's mask is the raw mask joined with the pooled
+// keys' mask, minus infinity but where the fused lightning indexer's top-k pick (its indexer q_b
+// rotated, a weight per head); then scores and softmax (or flash attention), the output rotated
+// back when the cache is quantised, de-roped (through a reshape), the grouped output LoRA (wo_a per
+// group, made contiguous, wo_b). The MLP: router logits, softplus and sqrt in place; the hash
+// layers take their experts from the token's row (ffn_gate_tid2eid), the others from an argsort of
 // the biased probabilities; weights normed and scaled; the experts (clamped
 // SwiGLU, not in place) summed; a shared expert added. The head: the output
 // rows picked from the flattened streams, their mix and pre gates, the
@@ -1752,11 +1759,13 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
       compressor(in, d, 128, false, hca);
     }
     const int qr = g.same(g.same(g.op(b * s.q_lora, {in})));
-    int q = g.same(g.same(g.op(b * h * d, {qr})), {pos});  // q_b, per-head norm, RoPE
+    // q_b; its per-head norm reads it through a reshape (not in place); RoPE
+    int q = g.same(g.op(b * h * d, {g.op(b * h * d, {qr})}), {pos});
     if (rot_raw >= 0) {
       q = g.op(b * h * d, {q, rot_raw});
     }
-    int kv = g.same(g.same(g.same(g.op(b * d, {in}))), {pos});
+    // kv, its norm and weight in place; RoPE through a reshape, not in place
+    int kv = g.op(b * d, {g.same(g.same(g.op(b * d, {in}))), pos});
     if (rot_raw >= 0) {
       kv = g.op(b * d, {kv, rot_raw});
     }
@@ -1776,7 +1785,9 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
     int mask = raw_mask;
     if (kind == 'C') {  // the indexer's top-k as a mask over the pooled keys
       const int filled0 = g.same(zeros[static_cast<std::size_t>(il)]);
-      int iq = g.same(g.op(b * s.index_heads * s.index_dim, {qr}), {pos});
+      // RoPE reads the indexer's queries through a reshape: not in place
+      int iq =
+          g.op(b * s.index_heads * s.index_dim, {g.op(b * s.index_heads * s.index_dim, {qr}), pos});
       iq = g.op(b * s.index_heads * s.index_dim, {iq, rot_lid});
       const int iw = g.same(g.op(b * s.index_heads, {in}));
       const int score = g.op(s.csa_cells * b, {iq, iw, lid_mask});
@@ -1784,7 +1795,10 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
       const int picked = node(4 * n_top * b, {top});
       const int all = node(mask_bytes * s.csa_cells * b, {csa_mask});  // -inf
       const int set = g.external({filled0, picked});
-      const int sparse = node(mask_bytes * s.csa_cells * b, {all, csa_mask, set}, {all});
+      // the add reads the filled mask through set_rows' view, so not in
+      // place on it; on the pooled keys' mask, an input, it is where it
+      // reads it last (the last ratio-4 layer)
+      const int sparse = node(mask_bytes * s.csa_cells * b, {all, csa_mask, set}, {csa_mask});
       mask = node(mask_bytes * cells * b, {raw_mask, sparse});
     } else if (kind == 'H') {
       mask = node(mask_bytes * cells * b, {raw_mask, hca_mask});
@@ -1804,7 +1818,7 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
     if (rot_raw >= 0) {
       out = g.op(b * h * d, {out, rot_raw});
     }
-    out = g.same(out, {pos});  // RoPE undone
+    out = g.op(b * h * d, {out, pos});  // RoPE undone, through a reshape: not in place
     const int oa = g.op(b * s.o_groups * s.o_lora, {g.op(b * s.o_groups * s.o_lora, {out})});
     const int attn_out = g.op(b * e, {oa});
     const int post = gates(mixes);
@@ -1827,7 +1841,7 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
     }
     const int w = g.op(b * used, {probs, chosen});
     const int sum = g.same(g.op(b, {w}));
-    const int weights = g.same(g.op(b * used, {w, sum}));
+    const int weights = g.op(b * used, {g.op(b * used, {w, sum})});  // normed, scaled via views
     const int gate_e = g.op(b * used * s.expert_ffn, {ffn_in, chosen});
     const int up_e = g.op(b * used * s.expert_ffn, {ffn_in, chosen});
     const int act = g.op(b * used * s.expert_ffn, {gate_e, up_e});

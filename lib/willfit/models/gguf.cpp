@@ -1231,8 +1231,16 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
                 : static_cast<int>(std::lround(static_cast<double>(trunk - p->numbers.begin()) /
                                                static_cast<double>(global)));
         // Step-3.5's first layer is global (conversion/step3.py: layer_types
-        // full_attention where i % 4 == 0): 12 of 45, not 11.
+        // full_attention where i % 4 == 0): 12 of 45, not 11; the spacing is
+        // the second global layer's index (a reduced file's 6 layers have
+        // globals 0 and 4: a count would say every third).
         a.attention.global_first = arch == "step35" && p->numbers.front() == 0.0;
+        if (a.attention.global_first) {
+          const auto second = std::find(p->numbers.begin() + 1, trunk, 0.0);
+          if (second != trunk) {
+            pattern = static_cast<int>(second - p->numbers.begin());
+          }
+        }
       }
     }
     if (pattern >= 0 && (a.max_context == 0 || *window < a.max_context)) {

@@ -896,15 +896,25 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                                                std::ssize(*it) >= a.layers &&
                                                a.attention.sliding_window > 0) {
       int global = 0;
+      int second = 0;  // the second global layer's index (0: none)
       for (int i = 0; i < a.layers; ++i) {
         const auto& l = (*it)[static_cast<std::size_t>(i)];
-        global += l.is_string() && l.get<std::string>() == "full_attention" ? 1 : 0;
+        const bool full = l.is_string() && l.get<std::string>() == "full_attention";
+        global += full ? 1 : 0;
+        second = full && global == 2 ? i : second;
       }
       const auto& first = (*it)[0];
       a.attention.kind = AttentionKind::Sliding;
       a.attention.global_first = first.is_string() && first.get<std::string>() == "full_attention";
       a.attention.sliding_pattern =
           global > 0 ? static_cast<int>(std::lround(static_cast<double>(a.layers) / global)) : 0;
+      // Global layers from the first one on (Step-3.5: i % 4 == 0, config
+      // layer_types): their spacing is the second one's index, which a
+      // count does not give when the layers are not a whole number of
+      // periods (a reduced 6-layer Step-3.5 has globals 0 and 4, not 0 and 3).
+      if (a.attention.global_first && second > 0) {
+        a.attention.sliding_pattern = second;
+      }
     }
     a.attention.head_gate = get_bool(t, "use_head_wise_attn_gate").value_or(false);
     if (a.moe) {
