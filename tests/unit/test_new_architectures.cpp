@@ -341,6 +341,82 @@ TEST(NewArchitectures, Qwen3VlMoeIsQwen3MoeWithDeepstack) {
   EXPECT_GE(extra, std::int64_t{3} * 2048 * 512 * 4);
 }
 
+// LGAI-EXAONE/K-EXAONE-236B-A23B's config.json, as transcribed with its
+// real widths in TensorRT-LLM's EXAONE-MoE test (EXAONE_MOE_CONFIG, there cut
+// to 4 layers) and llama.cpp's 48-layer 235B_A22B type (exaone-moe.cpp):
+// 128 experts of 2048, 8 used, one shared; the first layer dense
+// (first_last_k_dense_replace); three windowed layers of 128 tokens to a
+// global one (layer_types, "LLLG"); one MTP block.
+Json k_exaone_config() {
+  std::vector<std::string> kinds;
+  for (int i = 0; i < 48; ++i) {
+    kinds.emplace_back((i + 1) % 4 == 0 ? "full_attention" : "sliding_attention");
+  }
+  return {{"model_type", "exaone_moe"},
+          {"hidden_size", 6144},
+          {"intermediate_size", 18432},
+          {"moe_intermediate_size", 2048},
+          {"num_hidden_layers", 48},
+          {"num_attention_heads", 64},
+          {"num_key_value_heads", 8},
+          {"head_dim", 128},
+          {"num_experts", 128},
+          {"num_experts_per_tok", 8},
+          {"num_shared_experts", 1},
+          {"first_last_k_dense_replace", 1},
+          {"num_nextn_predict_layers", 1},
+          {"sliding_window", 128},
+          {"sliding_window_pattern", "LLLG"},
+          {"layer_types", kinds},
+          {"topk_method", "noaux_tc"},
+          {"vocab_size", 153600},
+          {"max_position_embeddings", 262144},
+          {"tie_word_embeddings", false}};
+}
+
+TEST(NewArchitectures, ExaoneMoeWindowsDenseLeadAndSharedExpert) {
+  // conversion/exaone.py ExaoneMoEModel: block_count counts the MTP block,
+  // nextn_predict_layers; sliding_window_pattern as one flag per layer;
+  // expert_shared_feed_forward_length = moe_intermediate_size x shared;
+  // leading_dense_block_count; the router bias as blk.N.exp_probs_b.
+  test::GgufWriter w = gguf({"exaone-moe", 49, 6144, 18432, 64, 8, 128, 153600, 262144, false});
+  w.u32("exaone-moe.expert_count", 128);
+  w.u32("exaone-moe.expert_used_count", 8);
+  w.u32("exaone-moe.expert_feed_forward_length", 2048);
+  w.u32("exaone-moe.expert_shared_count", 1);
+  w.u32("exaone-moe.expert_shared_feed_forward_length", 2048);
+  w.u32("exaone-moe.leading_dense_block_count", 1);
+  w.u32("exaone-moe.nextn_predict_layers", 1);
+  w.u32("exaone-moe.attention.sliding_window", 128);
+  std::vector<bool> windowed;
+  for (int i = 0; i < 48; ++i) {
+    windowed.push_back((i + 1) % 4 != 0);
+  }
+  w.bool_array("exaone-moe.attention.sliding_window_pattern", windowed);
+  w.tensor("blk.0.ffn_gate.weight", {6144, 18432}, test::kQ8_0);
+  w.tensor("blk.1.ffn_gate_exps.weight", {6144, 2048, 128}, test::kQ8_0);
+  w.tensor("blk.1.ffn_up_shexp.weight", {6144, 2048}, test::kQ8_0);
+  w.tensor("blk.1.exp_probs_b.bias", {128}, test::kF32);
+  const Model cfg = from_config(k_exaone_config());
+  const Model file = from_gguf(w);
+  expect_same_estimate(cfg, file);
+  EXPECT_EQ(file.arch.attention.kind, AttentionKind::Sliding);
+  EXPECT_EQ(file.arch.attention.sliding_window, 128);
+  EXPECT_EQ(file.arch.attention.sliding_pattern, 4);
+  ASSERT_TRUE(cfg.arch.moe.has_value());
+  EXPECT_EQ(cfg.arch.moe->first_dense_layers, 1);
+  EXPECT_TRUE(cfg.arch.moe->selection_bias);
+  // KV at 32768 tokens: 12 global layers of the whole context, 36 windowed
+  // of 128 + 512 cells padded to 256 (llama-kv-cache-iswa.cpp: 768), 8 heads
+  // of 128, K and V, F16.
+  const std::int64_t row = std::int64_t{8} * 128 * 2 * 2;
+  EXPECT_EQ(llama_estimate(file, 32768).memory.kv_cache,
+            row * (12 * 32768 + 36 * std::int64_t{768}));
+  // The card: 236B total, 23B active.
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 236e9), 0.01) << cfg.params;
+  EXPECT_LT(rel(static_cast<double>(cfg.active_params), 23e9), 0.05) << cfg.active_params;
+}
+
 // llama.cpp create_memory gives encoders and diffusion LMs no memory: the
 // estimate holds no KV cache for them, however long the context.
 TEST(NoKvCache, EncodersAndDiffusionModelsHoldNone) {

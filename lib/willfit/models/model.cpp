@@ -110,7 +110,7 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "qwen35", "qwen35moe", "qwen3moe", "qwen3next", "smollm3", "stablelm", "starcoder2",
        // issue 18 (tests/unit/test_new_architectures.cpp)
        "olmoe", "ernie4_5-moe", "seed_oss", "hunyuan-moe", "arcee", "qwen3vl", "qwen3vlmoe",
-       "nemotron_h_moe",
+       "nemotron_h_moe", "exaone-moe",
        // the 2026 architectures of issue 18 (tests/unit/test_architectures_2026.cpp)
        "glm-dsa", "mistral4", "minimax-m3", "step35",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
@@ -132,6 +132,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "ernie4_5_moe",
                                                                   "exaone",
                                                                   "exaone4",
+                                                                  "exaone_moe",
                                                                   "falcon",
                                                                   "falcon_h1",
                                                                   "gemma",
@@ -653,7 +654,7 @@ ParamBreakdown count_params(const Architecture& a) {
     // Step-3.5's: a windowed layer with a dense MLP and an output head of its own.
     if (a.mtp_dense) {
       p.mtp = std::int64_t{a.mtp_layers} * (attention + dense + 2 * a.hidden_size * a.hidden_size +
-                                            a.vocab_size * a.hidden_size);
+                                            (a.mtp_shares_head ? 0 : a.vocab_size * a.hidden_size));
     }
   } else {
     // Gemma 4 E2B's double-wide layers hold a second dense MLP's worth each.
