@@ -417,6 +417,49 @@ TEST(NewArchitectures, ExaoneMoeWindowsDenseLeadAndSharedExpert) {
   EXPECT_LT(rel(static_cast<double>(cfg.active_params), 23e9), 0.05) << cfg.active_params;
 }
 
+// rednote-hilab/dots.llm1.inst's config.json (as quoted in a public MLX
+// port's test of its dots.llm1.inst-mixed-4-6bit checkpoint): 62 layers, the
+// first dense (first_k_dense_replace), 128 experts of 1408, 6 used, two
+// shared; 32 heads and 32 KV heads; a sigmoid router with a bias.
+Json dots1_config() {
+  return {{"model_type", "dots1"},       {"hidden_size", 4096},
+          {"intermediate_size", 10944},  {"moe_intermediate_size", 1408},
+          {"num_hidden_layers", 62},     {"num_attention_heads", 32},
+          {"num_key_value_heads", 32},   {"n_routed_experts", 128},
+          {"n_shared_experts", 2},       {"num_experts_per_tok", 6},
+          {"first_k_dense_replace", 1},  {"scoring_func", "sigmoid"},
+          {"vocab_size", 152064},        {"max_position_embeddings", 32768},
+          {"tie_word_embeddings", false}};
+}
+
+TEST(NewArchitectures, Dots1DenseLeadTwoSharedExpertsAndBias) {
+  // conversion: leading_dense_block_count, expert_shared_count 2,
+  // expert_feed_forward_length; dots1.cpp sizes the shared experts
+  // n_ff_exp x n_expert_shared and loads blk.N.exp_probs_b.
+  test::GgufWriter w = gguf({"dots1", 62, 4096, 10944, 32, 32, 128, 152064, 32768, false});
+  w.u32("dots1.expert_count", 128);
+  w.u32("dots1.expert_used_count", 6);
+  w.u32("dots1.expert_feed_forward_length", 1408);
+  w.u32("dots1.expert_shared_count", 2);
+  w.u32("dots1.leading_dense_block_count", 1);
+  w.tensor("blk.0.ffn_gate.weight", {4096, 10944}, test::kQ8_0);
+  w.tensor("blk.1.ffn_gate_exps.weight", {4096, 1408, 128}, test::kQ8_0);
+  w.tensor("blk.1.ffn_up_shexp.weight", {4096, 2816}, test::kQ8_0);
+  w.tensor("blk.1.exp_probs_b.bias", {128}, test::kF32);
+  const Model cfg = from_config(dots1_config());
+  const Model file = from_gguf(w);
+  expect_same_estimate(cfg, file);
+  ASSERT_TRUE(file.arch.moe.has_value());
+  EXPECT_EQ(file.arch.moe->shared_experts, 2);
+  EXPECT_EQ(file.arch.moe->first_dense_layers, 1);
+  EXPECT_TRUE(cfg.arch.moe->selection_bias);
+  // KV: 62 layers x 32 heads x 128 x (K + V) x 2 bytes per token.
+  EXPECT_EQ(llama_estimate(cfg, 4096).memory.kv_cache, std::int64_t{62} * 32 * 128 * 2 * 2 * 4096);
+  // The card: 142B total, 14B activated.
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 142e9), 0.01) << cfg.params;
+  EXPECT_LT(rel(static_cast<double>(cfg.active_params), 14e9), 0.05) << cfg.active_params;
+}
+
 // llama.cpp create_memory gives encoders and diffusion LMs no memory: the
 // estimate holds no KV cache for them, however long the context.
 TEST(NoKvCache, EncodersAndDiffusionModelsHoldNone) {

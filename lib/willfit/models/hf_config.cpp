@@ -623,8 +623,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     // and kimi-k3.cpp load ffn_exp_probs_b on every MoE layer).
     // ERNIE 4.5's MoE layers always carry one (Ernie4_5_MoeStatics
     // e_score_correction_bias, llama.cpp ernie4-5.cpp ffn_exp_probs_b).
-    // K-EXAONE too (topk_method noaux_tc; exaone-moe.cpp ffn_exp_probs_b).
-    moe.selection_bias = type == "kimi_linear" || type == "ernie4_5_moe" || type == "exaone_moe";
+    // K-EXAONE and dots.llm1 too (a sigmoid router with
+    // e_score_correction_bias; exaone-moe.cpp and dots1.cpp ffn_exp_probs_b).
+    moe.selection_bias =
+        type == "kimi_linear" || type == "ernie4_5_moe" || type == "exaone_moe" || type == "dots1";
     // K-EXAONE's MTP block has a dense MLP and no output head of its own
     // (llama.cpp exaone-moe.cpp load_arch_tensors: i >= n_layer is dense).
     if (type == "exaone_moe") {
