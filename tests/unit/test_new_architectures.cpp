@@ -460,6 +460,62 @@ TEST(NewArchitectures, Dots1DenseLeadTwoSharedExpertsAndBias) {
   EXPECT_LT(rel(static_cast<double>(cfg.active_params), 14e9), 0.05) << cfg.active_params;
 }
 
+// inclusionAI/Ling-mini-2.0's config.json (as kept in a public port's
+// fixture of it, BailingMoeV2ForCausalLM): 20 layers, the first dense of
+// 5120, 256 experts of 512, 8 used, one shared of 512; 16 heads of 128 and
+// 4 KV heads; a sigmoid router with an expert bias.
+Json ling_mini_config() {
+  return {{"model_type", "bailing_moe_v2"},
+          {"hidden_size", 2048},
+          {"intermediate_size", 5120},
+          {"moe_intermediate_size", 512},
+          {"moe_shared_expert_intermediate_size", 512},
+          {"num_hidden_layers", 20},
+          {"num_attention_heads", 16},
+          {"num_key_value_heads", 4},
+          {"head_dim", 128},
+          {"num_experts", 256},
+          {"num_shared_experts", 1},
+          {"num_experts_per_tok", 8},
+          {"first_k_dense_replace", 1},
+          {"moe_router_enable_expert_bias", true},
+          {"partial_rotary_factor", 0.5},
+          {"vocab_size", 157184},
+          {"max_position_embeddings", 32768},
+          {"tie_word_embeddings", false}};
+}
+
+TEST(NewArchitectures, BailingMoe2FusedQkvDenseLeadSharedExpertAndBias) {
+  // conversion/bailingmoe.py BailingMoeV2Model: leading_dense_block_count,
+  // expert_feed_forward_length, expert_shared_feed_forward_length,
+  // expert_shared_count; bailingmoe2.cpp: one attn_qkv of n_embd + 2 n_embd_gqa.
+  test::GgufWriter w = gguf({"bailingmoe2", 20, 2048, 5120, 16, 4, 128, 157184, 32768, false});
+  w.u32("bailingmoe2.expert_count", 256);
+  w.u32("bailingmoe2.expert_used_count", 8);
+  w.u32("bailingmoe2.expert_feed_forward_length", 512);
+  w.u32("bailingmoe2.expert_shared_feed_forward_length", 512);
+  w.u32("bailingmoe2.expert_shared_count", 1);
+  w.u32("bailingmoe2.leading_dense_block_count", 1);
+  w.u32("bailingmoe2.rope.dimension_count", 64);
+  w.tensor("blk.0.attn_qkv.weight", {2048, 3072}, test::kQ8_0);
+  w.tensor("blk.0.ffn_gate.weight", {2048, 5120}, test::kQ8_0);
+  w.tensor("blk.1.ffn_gate_exps.weight", {2048, 512, 256}, test::kQ8_0);
+  w.tensor("blk.1.ffn_up_shexp.weight", {2048, 512}, test::kQ8_0);
+  w.tensor("blk.1.exp_probs_b.bias", {256}, test::kF32);
+  const Model cfg = from_config(ling_mini_config());
+  const Model file = from_gguf(w);
+  expect_same_estimate(cfg, file);
+  ASSERT_TRUE(file.arch.moe.has_value());
+  EXPECT_EQ(file.arch.moe->shared_experts, 1);
+  EXPECT_EQ(file.arch.moe->first_dense_layers, 1);
+  EXPECT_TRUE(file.arch.moe->selection_bias);
+  // KV: 20 layers x 4 heads x 128 x (K + V) x 2 bytes per token.
+  EXPECT_EQ(llama_estimate(cfg, 4096).memory.kv_cache, std::int64_t{20} * 4 * 128 * 2 * 2 * 4096);
+  // The card: 16.26B total, 1.43B activated.
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 16.26e9), 0.01) << cfg.params;
+  EXPECT_LT(rel(static_cast<double>(cfg.active_params), 1.43e9), 0.03) << cfg.active_params;
+}
+
 // llama.cpp create_memory gives encoders and diffusion LMs no memory: the
 // estimate holds no KV cache for them, however long the context.
 TEST(NoKvCache, EncodersAndDiffusionModelsHoldNone) {

@@ -625,8 +625,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     // e_score_correction_bias, llama.cpp ernie4-5.cpp ffn_exp_probs_b).
     // K-EXAONE and dots.llm1 too (a sigmoid router with
     // e_score_correction_bias; exaone-moe.cpp and dots1.cpp ffn_exp_probs_b).
-    moe.selection_bias =
-        type == "kimi_linear" || type == "ernie4_5_moe" || type == "exaone_moe" || type == "dots1";
+    // Ling 2.0 (bailing_moe_v2) says so: moe_router_enable_expert_bias
+    // (conversion/bailingmoe.py maps expert_bias to exp_probs_b).
+    moe.selection_bias = type == "kimi_linear" || type == "ernie4_5_moe" || type == "exaone_moe" ||
+                         type == "dots1" ||
+                         get_bool(t, "moe_router_enable_expert_bias").value_or(false);
     // K-EXAONE's MTP block has a dense MLP and no output head of its own
     // (llama.cpp exaone-moe.cpp load_arch_tensors: i >= n_layer is dense).
     if (type == "exaone_moe") {
