@@ -516,6 +516,39 @@ TEST(NewArchitectures, BailingMoe2FusedQkvDenseLeadSharedExpertAndBias) {
   EXPECT_LT(rel(static_cast<double>(cfg.active_params), 1.43e9), 0.03) << cfg.active_params;
 }
 
+// swiss-ai/Apertus-8B-2509's shape: 4096 wide, 32 layers, 32 heads, an MLP
+// of 21504 (the defaults of a public MLX Swift port's ApertusConfiguration),
+// vocabulary 131072 and 65536 positions (transformers' ApertusConfig
+// defaults), 8 KV heads; up, xIELU, down with no gate (apertus.cpp).
+Json apertus_config() {
+  return {{"model_type", "apertus"},
+          {"hidden_size", 4096},
+          {"intermediate_size", 21504},
+          {"num_hidden_layers", 32},
+          {"num_attention_heads", 32},
+          {"num_key_value_heads", 8},
+          {"hidden_act", "xielu"},
+          {"vocab_size", 131072},
+          {"max_position_embeddings", 65536},
+          {"tie_word_embeddings", false}};
+}
+
+TEST(NewArchitectures, ApertusUngatedXieluMlp) {
+  test::GgufWriter w = gguf({"apertus", 32, 4096, 21504, 32, 8, 128, 131072, 65536, false});
+  w.tensor("blk.0.ffn_up.weight", {4096, 21504}, test::kQ8_0);
+  w.tensor("blk.0.ffn_down.weight", {21504, 4096}, test::kQ8_0);
+  w.tensor("blk.0.attn_q_norm.weight", {128}, test::kF32);
+  const Model cfg = from_config(apertus_config());
+  const Model file = from_gguf(w);
+  EXPECT_FALSE(cfg.arch.mlp_gated);
+  EXPECT_FALSE(file.arch.mlp_gated);
+  expect_same_estimate(cfg, file);
+  // KV: 32 layers x 8 heads x 128 x (K + V) x 2 bytes per token.
+  EXPECT_EQ(llama_estimate(cfg, 4096).memory.kv_cache, std::int64_t{32} * 8 * 128 * 2 * 2 * 4096);
+  // The card: 8B (two 4096 x 21504 matrices a layer; a gated MLP would be 10.9B).
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 8e9), 0.01) << cfg.params;
+}
+
 // llama.cpp create_memory gives encoders and diffusion LMs no memory: the
 // estimate holds no KV cache for them, however long the context.
 TEST(NoKvCache, EncodersAndDiffusionModelsHoldNone) {

@@ -464,7 +464,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                     "bloom", "gpt_bigcode", "phi", "starcoder2", "mpt", "nemotron", "nemotron_h",
                     // AFM-4.5B: up, ReLU squared, down (modeling_arcee.py ArceeMLP;
                     // llama.cpp arcee.cpp LLM_FFN_RELU_SQR with no gate)
-                    "arcee"});
+                    "arcee",
+                    // Apertus: up, xIELU, down (llama.cpp apertus.cpp creates
+                    // ffn_up and ffn_down only)
+                    "apertus"});
   a.mlp_gated = !two_matrix;
   a.intermediate_size =
       // block_ff_dim: LFM2's original configs (configuration_lfm2.py reads it

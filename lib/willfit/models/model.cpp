@@ -110,7 +110,7 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "qwen35", "qwen35moe", "qwen3moe", "qwen3next", "smollm3", "stablelm", "starcoder2",
        // issue 18 (tests/unit/test_new_architectures.cpp)
        "olmoe", "ernie4_5-moe", "seed_oss", "hunyuan-moe", "arcee", "qwen3vl", "qwen3vlmoe",
-       "nemotron_h_moe", "exaone-moe", "dots1", "bailingmoe2",
+       "nemotron_h_moe", "exaone-moe", "dots1", "bailingmoe2", "apertus",
        // the 2026 architectures of issue 18 (tests/unit/test_architectures_2026.cpp)
        "glm-dsa", "mistral4", "minimax-m3", "step35",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
@@ -119,7 +119,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
 }
 
 bool is_known_config_model_type(std::string_view model_type) {
-  static constexpr auto kKnown = std::to_array<std::string_view>({"arcee",
+  static constexpr auto kKnown = std::to_array<std::string_view>({"apertus",
+                                                                  "arcee",
                                                                   "bailing_moe_v2",
                                                                   "bert",
                                                                   "cohere",
