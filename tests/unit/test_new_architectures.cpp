@@ -549,6 +549,65 @@ TEST(NewArchitectures, ApertusUngatedXieluMlp) {
   EXPECT_LT(rel(static_cast<double>(cfg.params), 8e9), 0.01) << cfg.params;
 }
 
+// tencent/Hunyuan-7B-Instruct's shape (as quoted in a public port's
+// HUNYUAN_7B_HF test config): 32 layers of 4096, 32 heads and 8 KV heads of
+// 128, an MLP of 14336, vocabulary 128167, tied; its config names
+// num_experts 1, which the converter writes as expert_count.
+Json hunyuan_dense_config() {
+  return {
+      {"model_type", "hunyuan_v1_dense"}, {"hidden_size", 4096},        {"num_hidden_layers", 32},
+      {"num_attention_heads", 32},        {"num_key_value_heads", 8},   {"head_dim", 128},
+      {"intermediate_size", 14336},       {"num_experts", 1},           {"vocab_size", 128167},
+      {"max_position_embeddings", 32768}, {"tie_word_embeddings", true}};
+}
+
+TEST(NewArchitectures, HunyuanDenseOneExpertIsNoMoe) {
+  test::GgufWriter w = gguf({"hunyuan-dense", 32, 4096, 14336, 32, 8, 128, 128167, 32768, true});
+  w.u32("hunyuan-dense.expert_count", 1);
+  w.u32("hunyuan-dense.expert_used_count", 1);
+  w.tensor("blk.0.ffn_gate.weight", {4096, 14336}, test::kQ8_0);
+  w.tensor("blk.0.attn_q_norm.weight", {128}, test::kF32);
+  const Model cfg = from_config(hunyuan_dense_config());
+  const Model file = from_gguf(w);
+  EXPECT_FALSE(file.arch.moe.has_value());
+  expect_same_estimate(cfg, file);
+  // KV: 32 layers x 8 heads x 128 x (K + V) x 2 bytes per token.
+  EXPECT_EQ(llama_estimate(file, 4096).memory.kv_cache, std::int64_t{32} * 8 * 128 * 2 * 2 * 4096);
+  // 32 x (2 x 4096^2 + 2 x 4096 x 1024 + 3 x 4096 x 14336) + 128167 x 4096:
+  // 7.50B (the card names it 7B; the count is not checked against it).
+  EXPECT_NEAR(static_cast<double>(cfg.params), 7.505e9, 0.01e9);
+}
+
+// baidu/ERNIE-4.5-0.3B-PT's config.json (as copied whole into a public
+// repository): 18 layers of 1024, 16 heads of 128 (Q twice the hidden
+// width), 2 KV heads, an MLP of 3072, vocabulary 103424, tied.
+Json ernie_dense_config() {
+  return {{"model_type", "ernie4_5"},
+          {"hidden_size", 1024},
+          {"intermediate_size", 3072},
+          {"num_hidden_layers", 18},
+          {"num_attention_heads", 16},
+          {"num_key_value_heads", 2},
+          {"head_dim", 128},
+          {"vocab_size", 103424},
+          {"max_position_embeddings", 131072},
+          {"tie_word_embeddings", true}};
+}
+
+TEST(NewArchitectures, ErnieDenseWideQueries) {
+  test::GgufWriter w = gguf({"ernie4_5", 18, 1024, 3072, 16, 2, 128, 103424, 131072, true});
+  w.tensor("blk.0.attn_q.weight", {1024, 2048}, test::kQ8_0);
+  w.tensor("blk.0.ffn_gate.weight", {1024, 3072}, test::kQ8_0);
+  const Model cfg = from_config(ernie_dense_config());
+  const Model file = from_gguf(w);
+  EXPECT_FALSE(file.arch.moe.has_value());
+  expect_same_estimate(cfg, file);
+  // KV: 18 layers x 2 heads x 128 x (K + V) x 2 bytes per token.
+  EXPECT_EQ(llama_estimate(file, 4096).memory.kv_cache, std::int64_t{18} * 2 * 128 * 2 * 2 * 4096);
+  // The card: 0.36B.
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 0.36e9), 0.01) << cfg.params;
+}
+
 // llama.cpp create_memory gives encoders and diffusion LMs no memory: the
 // estimate holds no KV cache for them, however long the context.
 TEST(NoKvCache, EncodersAndDiffusionModelsHoldNone) {

@@ -1055,7 +1055,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
 
   // Mixture of experts.
   const auto experts = meta_int(f, key("expert_count")).value_or(0);
-  if (experts > 0 && experts <= (1 << 16)) {
+  // Hunyuan's dense models write expert_count 1, which llama.cpp reads as
+  // none (llama-model.cpp load_hparams, LLM_ARCH_HUNYUAN_DENSE / _VL).
+  const bool one_expert_is_dense =
+      (arch == "hunyuan-dense" || arch == "hunyuan-vl") && experts <= 1;
+  if (experts > 0 && experts <= (1 << 16) && !one_expert_is_dense) {
     Moe moe;
     moe.experts = static_cast<int>(experts);
     moe.experts_per_token = static_cast<int>(

@@ -110,7 +110,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "qwen35", "qwen35moe", "qwen3moe", "qwen3next", "smollm3", "stablelm", "starcoder2",
        // issue 18 (tests/unit/test_new_architectures.cpp)
        "olmoe", "ernie4_5-moe", "seed_oss", "hunyuan-moe", "arcee", "qwen3vl", "qwen3vlmoe",
-       "nemotron_h_moe", "exaone-moe", "dots1", "bailingmoe2", "apertus",
+       "nemotron_h_moe", "exaone-moe", "dots1", "bailingmoe2", "apertus", "hunyuan-dense",
+       "ernie4_5",
        // the 2026 architectures of issue 18 (tests/unit/test_architectures_2026.cpp)
        "glm-dsa", "mistral4", "minimax-m3", "step35",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
@@ -132,6 +133,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "distilbert",
                                                                   "dots1",
                                                                   "dream",
+                                                                  "ernie4_5",
                                                                   "ernie4_5_moe",
                                                                   "exaone",
                                                                   "exaone4",
@@ -154,6 +156,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "granite",
                                                                   "granitemoe",
                                                                   "granitemoehybrid",
+                                                                  "hunyuan_v1_dense",
                                                                   "hunyuan_v1_moe",
                                                                   "internlm2",
                                                                   "jamba",
