@@ -519,7 +519,9 @@ TEST(NewArchitectures, BailingMoe2FusedQkvDenseLeadSharedExpertAndBias) {
 // swiss-ai/Apertus-8B-2509's shape: 4096 wide, 32 layers, 32 heads, an MLP
 // of 21504 (the defaults of a public MLX Swift port's ApertusConfiguration),
 // vocabulary 131072 and 65536 positions (transformers' ApertusConfig
-// defaults), 8 KV heads; up, xIELU, down with no gate (apertus.cpp).
+// defaults); up, xIELU, down with no gate (apertus.cpp). The 8 KV heads
+// were not read from a published config.json here: they are the count that
+// makes the card's 8 B (all 32 heads would add 32 x 2 x 4096 x 3072 = 0.8 B).
 Json apertus_config() {
   return {{"model_type", "apertus"},
           {"hidden_size", 4096},
