@@ -341,6 +341,275 @@ TEST(NewArchitectures, Qwen3VlMoeIsQwen3MoeWithDeepstack) {
   EXPECT_GE(extra, std::int64_t{3} * 2048 * 512 * 4);
 }
 
+// LGAI-EXAONE/K-EXAONE-236B-A23B's config.json, as transcribed with its
+// real widths in TensorRT-LLM's EXAONE-MoE test (EXAONE_MOE_CONFIG, there cut
+// to 4 layers) and llama.cpp's 48-layer 235B_A22B type (exaone-moe.cpp):
+// 128 experts of 2048, 8 used, one shared; the first layer dense
+// (first_last_k_dense_replace); three windowed layers of 128 tokens to a
+// global one (layer_types, "LLLG"); one MTP block.
+Json k_exaone_config() {
+  std::vector<std::string> kinds;
+  for (int i = 0; i < 48; ++i) {
+    kinds.emplace_back((i + 1) % 4 == 0 ? "full_attention" : "sliding_attention");
+  }
+  return {{"model_type", "exaone_moe"},
+          {"hidden_size", 6144},
+          {"intermediate_size", 18432},
+          {"moe_intermediate_size", 2048},
+          {"num_hidden_layers", 48},
+          {"num_attention_heads", 64},
+          {"num_key_value_heads", 8},
+          {"head_dim", 128},
+          {"num_experts", 128},
+          {"num_experts_per_tok", 8},
+          {"num_shared_experts", 1},
+          {"first_last_k_dense_replace", 1},
+          {"num_nextn_predict_layers", 1},
+          {"sliding_window", 128},
+          {"sliding_window_pattern", "LLLG"},
+          {"layer_types", kinds},
+          {"topk_method", "noaux_tc"},
+          {"vocab_size", 153600},
+          {"max_position_embeddings", 262144},
+          {"tie_word_embeddings", false}};
+}
+
+TEST(NewArchitectures, ExaoneMoeWindowsDenseLeadAndSharedExpert) {
+  // conversion/exaone.py ExaoneMoEModel: block_count counts the MTP block,
+  // nextn_predict_layers; sliding_window_pattern as one flag per layer;
+  // expert_shared_feed_forward_length = moe_intermediate_size x shared;
+  // leading_dense_block_count; the router bias as blk.N.exp_probs_b.
+  test::GgufWriter w = gguf({"exaone-moe", 49, 6144, 18432, 64, 8, 128, 153600, 262144, false});
+  w.u32("exaone-moe.expert_count", 128);
+  w.u32("exaone-moe.expert_used_count", 8);
+  w.u32("exaone-moe.expert_feed_forward_length", 2048);
+  w.u32("exaone-moe.expert_shared_count", 1);
+  w.u32("exaone-moe.expert_shared_feed_forward_length", 2048);
+  w.u32("exaone-moe.leading_dense_block_count", 1);
+  w.u32("exaone-moe.nextn_predict_layers", 1);
+  w.u32("exaone-moe.attention.sliding_window", 128);
+  std::vector<bool> windowed;
+  for (int i = 0; i < 48; ++i) {
+    windowed.push_back((i + 1) % 4 != 0);
+  }
+  w.bool_array("exaone-moe.attention.sliding_window_pattern", windowed);
+  w.tensor("blk.0.ffn_gate.weight", {6144, 18432}, test::kQ8_0);
+  w.tensor("blk.1.ffn_gate_exps.weight", {6144, 2048, 128}, test::kQ8_0);
+  w.tensor("blk.1.ffn_up_shexp.weight", {6144, 2048}, test::kQ8_0);
+  w.tensor("blk.1.exp_probs_b.bias", {128}, test::kF32);
+  const Model cfg = from_config(k_exaone_config());
+  const Model file = from_gguf(w);
+  expect_same_estimate(cfg, file);
+  EXPECT_EQ(file.arch.attention.kind, AttentionKind::Sliding);
+  EXPECT_EQ(file.arch.attention.sliding_window, 128);
+  EXPECT_EQ(file.arch.attention.sliding_pattern, 4);
+  ASSERT_TRUE(cfg.arch.moe.has_value());
+  EXPECT_EQ(cfg.arch.moe->first_dense_layers, 1);
+  EXPECT_TRUE(cfg.arch.moe->selection_bias);
+  // KV at 32768 tokens: 12 global layers of the whole context, 36 windowed
+  // of 128 + 512 cells padded to 256 (llama-kv-cache-iswa.cpp: 768), 8 heads
+  // of 128, K and V, F16.
+  const std::int64_t row = std::int64_t{8} * 128 * 2 * 2;
+  EXPECT_EQ(llama_estimate(file, 32768).memory.kv_cache,
+            row * (12 * 32768 + 36 * std::int64_t{768}));
+  // The card: 236B total, 23B active.
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 236e9), 0.01) << cfg.params;
+  EXPECT_LT(rel(static_cast<double>(cfg.active_params), 23e9), 0.05) << cfg.active_params;
+}
+
+// rednote-hilab/dots.llm1.inst's config.json (as quoted in a public MLX
+// port's test of its dots.llm1.inst-mixed-4-6bit checkpoint): 62 layers, the
+// first dense (first_k_dense_replace), 128 experts of 1408, 6 used, two
+// shared; 32 heads and 32 KV heads; a sigmoid router with a bias.
+Json dots1_config() {
+  return {{"model_type", "dots1"},       {"hidden_size", 4096},
+          {"intermediate_size", 10944},  {"moe_intermediate_size", 1408},
+          {"num_hidden_layers", 62},     {"num_attention_heads", 32},
+          {"num_key_value_heads", 32},   {"n_routed_experts", 128},
+          {"n_shared_experts", 2},       {"num_experts_per_tok", 6},
+          {"first_k_dense_replace", 1},  {"scoring_func", "sigmoid"},
+          {"vocab_size", 152064},        {"max_position_embeddings", 32768},
+          {"tie_word_embeddings", false}};
+}
+
+TEST(NewArchitectures, Dots1DenseLeadTwoSharedExpertsAndBias) {
+  // conversion: leading_dense_block_count, expert_shared_count 2,
+  // expert_feed_forward_length; dots1.cpp sizes the shared experts
+  // n_ff_exp x n_expert_shared and loads blk.N.exp_probs_b.
+  test::GgufWriter w = gguf({"dots1", 62, 4096, 10944, 32, 32, 128, 152064, 32768, false});
+  w.u32("dots1.expert_count", 128);
+  w.u32("dots1.expert_used_count", 6);
+  w.u32("dots1.expert_feed_forward_length", 1408);
+  w.u32("dots1.expert_shared_count", 2);
+  w.u32("dots1.leading_dense_block_count", 1);
+  w.tensor("blk.0.ffn_gate.weight", {4096, 10944}, test::kQ8_0);
+  w.tensor("blk.1.ffn_gate_exps.weight", {4096, 1408, 128}, test::kQ8_0);
+  w.tensor("blk.1.ffn_up_shexp.weight", {4096, 2816}, test::kQ8_0);
+  w.tensor("blk.1.exp_probs_b.bias", {128}, test::kF32);
+  const Model cfg = from_config(dots1_config());
+  const Model file = from_gguf(w);
+  expect_same_estimate(cfg, file);
+  ASSERT_TRUE(file.arch.moe.has_value());
+  EXPECT_EQ(file.arch.moe->shared_experts, 2);
+  EXPECT_EQ(file.arch.moe->first_dense_layers, 1);
+  EXPECT_TRUE(cfg.arch.moe->selection_bias);
+  // KV: 62 layers x 32 heads x 128 x (K + V) x 2 bytes per token.
+  EXPECT_EQ(llama_estimate(cfg, 4096).memory.kv_cache, std::int64_t{62} * 32 * 128 * 2 * 2 * 4096);
+  // The card: 142B total, 14B activated.
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 142e9), 0.01) << cfg.params;
+  EXPECT_LT(rel(static_cast<double>(cfg.active_params), 14e9), 0.05) << cfg.active_params;
+}
+
+// inclusionAI/Ling-mini-2.0's config.json (as kept in a public port's
+// fixture of it, BailingMoeV2ForCausalLM): 20 layers, the first dense of
+// 5120, 256 experts of 512, 8 used, one shared of 512; 16 heads of 128 and
+// 4 KV heads; a sigmoid router with an expert bias.
+Json ling_mini_config() {
+  return {{"model_type", "bailing_moe_v2"},
+          {"hidden_size", 2048},
+          {"intermediate_size", 5120},
+          {"moe_intermediate_size", 512},
+          {"moe_shared_expert_intermediate_size", 512},
+          {"num_hidden_layers", 20},
+          {"num_attention_heads", 16},
+          {"num_key_value_heads", 4},
+          {"head_dim", 128},
+          {"num_experts", 256},
+          {"num_shared_experts", 1},
+          {"num_experts_per_tok", 8},
+          {"first_k_dense_replace", 1},
+          {"moe_router_enable_expert_bias", true},
+          {"partial_rotary_factor", 0.5},
+          {"vocab_size", 157184},
+          {"max_position_embeddings", 32768},
+          {"tie_word_embeddings", false}};
+}
+
+TEST(NewArchitectures, BailingMoe2FusedQkvDenseLeadSharedExpertAndBias) {
+  // conversion/bailingmoe.py BailingMoeV2Model: leading_dense_block_count,
+  // expert_feed_forward_length, expert_shared_feed_forward_length,
+  // expert_shared_count; bailingmoe2.cpp: one attn_qkv of n_embd + 2 n_embd_gqa.
+  test::GgufWriter w = gguf({"bailingmoe2", 20, 2048, 5120, 16, 4, 128, 157184, 32768, false});
+  w.u32("bailingmoe2.expert_count", 256);
+  w.u32("bailingmoe2.expert_used_count", 8);
+  w.u32("bailingmoe2.expert_feed_forward_length", 512);
+  w.u32("bailingmoe2.expert_shared_feed_forward_length", 512);
+  w.u32("bailingmoe2.expert_shared_count", 1);
+  w.u32("bailingmoe2.leading_dense_block_count", 1);
+  w.u32("bailingmoe2.rope.dimension_count", 64);
+  w.tensor("blk.0.attn_qkv.weight", {2048, 3072}, test::kQ8_0);
+  w.tensor("blk.0.ffn_gate.weight", {2048, 5120}, test::kQ8_0);
+  w.tensor("blk.1.ffn_gate_exps.weight", {2048, 512, 256}, test::kQ8_0);
+  w.tensor("blk.1.ffn_up_shexp.weight", {2048, 512}, test::kQ8_0);
+  w.tensor("blk.1.exp_probs_b.bias", {256}, test::kF32);
+  const Model cfg = from_config(ling_mini_config());
+  const Model file = from_gguf(w);
+  expect_same_estimate(cfg, file);
+  ASSERT_TRUE(file.arch.moe.has_value());
+  EXPECT_EQ(file.arch.moe->shared_experts, 1);
+  EXPECT_EQ(file.arch.moe->first_dense_layers, 1);
+  EXPECT_TRUE(file.arch.moe->selection_bias);
+  // KV: 20 layers x 4 heads x 128 x (K + V) x 2 bytes per token.
+  EXPECT_EQ(llama_estimate(cfg, 4096).memory.kv_cache, std::int64_t{20} * 4 * 128 * 2 * 2 * 4096);
+  // The card: 16.26B total, 1.43B activated.
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 16.26e9), 0.01) << cfg.params;
+  EXPECT_LT(rel(static_cast<double>(cfg.active_params), 1.43e9), 0.03) << cfg.active_params;
+}
+
+// swiss-ai/Apertus-8B-2509's shape: 4096 wide, 32 layers, 32 heads, an MLP
+// of 21504 (the defaults of a public MLX Swift port's ApertusConfiguration),
+// vocabulary 131072 and 65536 positions (transformers' ApertusConfig
+// defaults); up, xIELU, down with no gate (apertus.cpp). The 8 KV heads
+// were not read from a published config.json here: they are the count that
+// makes the card's 8 B (all 32 heads would add 32 x 2 x 4096 x 3072 = 0.8 B).
+Json apertus_config() {
+  return {{"model_type", "apertus"},
+          {"hidden_size", 4096},
+          {"intermediate_size", 21504},
+          {"num_hidden_layers", 32},
+          {"num_attention_heads", 32},
+          {"num_key_value_heads", 8},
+          {"hidden_act", "xielu"},
+          {"vocab_size", 131072},
+          {"max_position_embeddings", 65536},
+          {"tie_word_embeddings", false}};
+}
+
+TEST(NewArchitectures, ApertusUngatedXieluMlp) {
+  test::GgufWriter w = gguf({"apertus", 32, 4096, 21504, 32, 8, 128, 131072, 65536, false});
+  w.tensor("blk.0.ffn_up.weight", {4096, 21504}, test::kQ8_0);
+  w.tensor("blk.0.ffn_down.weight", {21504, 4096}, test::kQ8_0);
+  w.tensor("blk.0.attn_q_norm.weight", {128}, test::kF32);
+  const Model cfg = from_config(apertus_config());
+  const Model file = from_gguf(w);
+  EXPECT_FALSE(cfg.arch.mlp_gated);
+  EXPECT_FALSE(file.arch.mlp_gated);
+  expect_same_estimate(cfg, file);
+  // KV: 32 layers x 8 heads x 128 x (K + V) x 2 bytes per token.
+  EXPECT_EQ(llama_estimate(cfg, 4096).memory.kv_cache, std::int64_t{32} * 8 * 128 * 2 * 2 * 4096);
+  // The card: 8B (two 4096 x 21504 matrices a layer; a gated MLP would be 10.9B).
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 8e9), 0.01) << cfg.params;
+}
+
+// tencent/Hunyuan-7B-Instruct's shape (as quoted in a public port's
+// HUNYUAN_7B_HF test config): 32 layers of 4096, 32 heads and 8 KV heads of
+// 128, an MLP of 14336, vocabulary 128167, tied; its config names
+// num_experts 1, which the converter writes as expert_count.
+Json hunyuan_dense_config() {
+  return {
+      {"model_type", "hunyuan_v1_dense"}, {"hidden_size", 4096},        {"num_hidden_layers", 32},
+      {"num_attention_heads", 32},        {"num_key_value_heads", 8},   {"head_dim", 128},
+      {"intermediate_size", 14336},       {"num_experts", 1},           {"vocab_size", 128167},
+      {"max_position_embeddings", 32768}, {"tie_word_embeddings", true}};
+}
+
+TEST(NewArchitectures, HunyuanDenseOneExpertIsNoMoe) {
+  test::GgufWriter w = gguf({"hunyuan-dense", 32, 4096, 14336, 32, 8, 128, 128167, 32768, true});
+  w.u32("hunyuan-dense.expert_count", 1);
+  w.u32("hunyuan-dense.expert_used_count", 1);
+  w.tensor("blk.0.ffn_gate.weight", {4096, 14336}, test::kQ8_0);
+  w.tensor("blk.0.attn_q_norm.weight", {128}, test::kF32);
+  const Model cfg = from_config(hunyuan_dense_config());
+  const Model file = from_gguf(w);
+  EXPECT_FALSE(file.arch.moe.has_value());
+  expect_same_estimate(cfg, file);
+  // KV: 32 layers x 8 heads x 128 x (K + V) x 2 bytes per token.
+  EXPECT_EQ(llama_estimate(file, 4096).memory.kv_cache, std::int64_t{32} * 8 * 128 * 2 * 2 * 4096);
+  // 32 x (2 x 4096^2 + 2 x 4096 x 1024 + 3 x 4096 x 14336) + 128167 x 4096:
+  // 7.50B (the card names it 7B; the count is not checked against it).
+  EXPECT_NEAR(static_cast<double>(cfg.params), 7.505e9, 0.01e9);
+}
+
+// baidu/ERNIE-4.5-0.3B-PT's config.json (as copied whole into a public
+// repository): 18 layers of 1024, 16 heads of 128 (Q twice the hidden
+// width), 2 KV heads, an MLP of 3072, vocabulary 103424, tied.
+Json ernie_dense_config() {
+  return {{"model_type", "ernie4_5"},
+          {"hidden_size", 1024},
+          {"intermediate_size", 3072},
+          {"num_hidden_layers", 18},
+          {"num_attention_heads", 16},
+          {"num_key_value_heads", 2},
+          {"head_dim", 128},
+          {"vocab_size", 103424},
+          {"max_position_embeddings", 131072},
+          {"tie_word_embeddings", true}};
+}
+
+TEST(NewArchitectures, ErnieDenseWideQueries) {
+  test::GgufWriter w = gguf({"ernie4_5", 18, 1024, 3072, 16, 2, 128, 103424, 131072, true});
+  w.tensor("blk.0.attn_q.weight", {1024, 2048}, test::kQ8_0);
+  w.tensor("blk.0.ffn_gate.weight", {1024, 3072}, test::kQ8_0);
+  const Model cfg = from_config(ernie_dense_config());
+  const Model file = from_gguf(w);
+  EXPECT_FALSE(file.arch.moe.has_value());
+  expect_same_estimate(cfg, file);
+  // KV: 18 layers x 2 heads x 128 x (K + V) x 2 bytes per token.
+  EXPECT_EQ(llama_estimate(file, 4096).memory.kv_cache, std::int64_t{18} * 2 * 128 * 2 * 2 * 4096);
+  // The card: 0.36B.
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 0.36e9), 0.01) << cfg.params;
+}
+
 // llama.cpp create_memory gives encoders and diffusion LMs no memory: the
 // estimate holds no KV cache for them, however long the context.
 TEST(NoKvCache, EncodersAndDiffusionModelsHoldNone) {

@@ -429,7 +429,8 @@ std::optional<std::int64_t> meta_int(const GgufFile& f, const std::string& key) 
 
 // Sliding-window layer patterns llama.cpp hard-codes per architecture (the
 // files carry only the window): layer i is global when (i + 1) % N == 0.
-// gemma2, gpt-oss: alternating; gemma3: 5 local, 1 global; cohere2: 3 and 1
+// gemma2, gpt-oss: alternating; gemma3: 5 local, 1 global; cohere2 and
+// exaone-moe: 3 and 1
 // (llama.cpp src/llama-model.cpp, set_swa_pattern; data/README.md).
 int known_swa_pattern(std::string_view arch) {
   if (arch == "gemma2" || arch == "gpt-oss" || arch == "gpt_oss") {
@@ -438,8 +439,8 @@ int known_swa_pattern(std::string_view arch) {
   if (arch == "gemma3") {
     return 6;
   }
-  if (arch == "cohere2") {
-    return 4;
+  if (arch == "cohere2" || arch == "exaone-moe") {
+    return 4;  // exaone-moe.cpp load_arch_hparams: swa_period 4 unless the file lists the layers
   }
   if (arch == "gemma3n") {
     return 5;  // llama.cpp: set_swa_pattern(5), four windowed layers, then a global one
@@ -1054,7 +1055,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
 
   // Mixture of experts.
   const auto experts = meta_int(f, key("expert_count")).value_or(0);
-  if (experts > 0 && experts <= (1 << 16)) {
+  // Hunyuan's dense models write expert_count 1, which llama.cpp reads as
+  // none (llama-model.cpp load_hparams, LLM_ARCH_HUNYUAN_DENSE / _VL).
+  const bool one_expert_is_dense =
+      (arch == "hunyuan-dense" || arch == "hunyuan-vl") && experts <= 1;
+  if (experts > 0 && experts <= (1 << 16) && !one_expert_is_dense) {
     Moe moe;
     moe.experts = static_cast<int>(experts);
     moe.experts_per_token = static_cast<int>(
@@ -1262,6 +1267,12 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // on every layer (blk.N.attn_gate, n_embd x n_head); the MTP blocks
   // (nextn_predict_layers) windowed with a dense MLP and an output head each
   // (nextn.shared_head_head).
+  // K-EXAONE (exaone-moe.cpp load_arch_tensors): the MTP block past n_layer
+  // has the dense MLP of feed_forward_length and the trunk's output head.
+  if (arch == "exaone-moe" && a.mtp_layers > 0) {
+    a.mtp_dense = true;
+    a.mtp_shares_head = true;
+  }
   if (arch == "step35") {
     const GgufValue* head_counts = f.find(key("attention.head_count"));
     if (head_counts != nullptr && head_counts->kind == GgufValue::Kind::Array &&

@@ -464,7 +464,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                     "bloom", "gpt_bigcode", "phi", "starcoder2", "mpt", "nemotron", "nemotron_h",
                     // AFM-4.5B: up, ReLU squared, down (modeling_arcee.py ArceeMLP;
                     // llama.cpp arcee.cpp LLM_FFN_RELU_SQR with no gate)
-                    "arcee"});
+                    "arcee",
+                    // Apertus: up, xIELU, down (llama.cpp apertus.cpp creates
+                    // ffn_up and ffn_down only)
+                    "apertus"});
   a.mlp_gated = !two_matrix;
   a.intermediate_size =
       // block_ff_dim: LFM2's original configs (configuration_lfm2.py reads it
@@ -596,11 +599,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
           (config_intermediate + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size));
     }
     moe.first_dense_layers = static_cast<int>(std::min<std::int64_t>(
-        // ERNIE 4.5: moe_layer_start_index (llama.cpp leading_dense_block_count).
-        get_int(
-            t,
-            {"first_k_dense_replace", "first_k_dense", "num_dense_layers", "moe_layer_start_index"},
-            100000)
+        // ERNIE 4.5: moe_layer_start_index (llama.cpp leading_dense_block_count);
+        // K-EXAONE: first_last_k_dense_replace (conversion/exaone.py reads it
+        // as leading_dense_block_count).
+        get_int(t,
+                {"first_k_dense_replace", "first_k_dense", "num_dense_layers",
+                 "moe_layer_start_index", "first_last_k_dense_replace"},
+                100000)
             .value_or(0),
         a.layers));
     // MiniMax-M3 marks each layer 0 (dense) or 1 (MoE) in moe_layer_freq;
@@ -621,7 +626,19 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     // and kimi-k3.cpp load ffn_exp_probs_b on every MoE layer).
     // ERNIE 4.5's MoE layers always carry one (Ernie4_5_MoeStatics
     // e_score_correction_bias, llama.cpp ernie4-5.cpp ffn_exp_probs_b).
-    moe.selection_bias = type == "kimi_linear" || type == "ernie4_5_moe";
+    // K-EXAONE and dots.llm1 too (a sigmoid router with
+    // e_score_correction_bias; exaone-moe.cpp and dots1.cpp ffn_exp_probs_b).
+    // Ling 2.0 (bailing_moe_v2) says so: moe_router_enable_expert_bias
+    // (conversion/bailingmoe.py maps expert_bias to exp_probs_b).
+    moe.selection_bias = type == "kimi_linear" || type == "ernie4_5_moe" || type == "exaone_moe" ||
+                         type == "dots1" ||
+                         get_bool(t, "moe_router_enable_expert_bias").value_or(false);
+    // K-EXAONE's MTP block has a dense MLP and no output head of its own
+    // (llama.cpp exaone-moe.cpp load_arch_tensors: i >= n_layer is dense).
+    if (type == "exaone_moe") {
+      a.mtp_dense = true;
+      a.mtp_shares_head = true;
+    }
     moe.layer_step = static_cast<int>(
         std::clamp<std::int64_t>(get_int(t,
                                          {"interleave_moe_layer_step", "expert_layer_period",

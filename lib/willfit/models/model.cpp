@@ -110,7 +110,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "qwen35", "qwen35moe", "qwen3moe", "qwen3next", "smollm3", "stablelm", "starcoder2",
        // issue 18 (tests/unit/test_new_architectures.cpp)
        "olmoe", "ernie4_5-moe", "seed_oss", "hunyuan-moe", "arcee", "qwen3vl", "qwen3vlmoe",
-       "nemotron_h_moe",
+       "nemotron_h_moe", "exaone-moe", "dots1", "bailingmoe2", "apertus", "hunyuan-dense",
+       "ernie4_5",
        // the 2026 architectures of issue 18 (tests/unit/test_architectures_2026.cpp)
        "glm-dsa", "mistral4", "minimax-m3", "step35",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
@@ -119,7 +120,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
 }
 
 bool is_known_config_model_type(std::string_view model_type) {
-  static constexpr auto kKnown = std::to_array<std::string_view>({"arcee",
+  static constexpr auto kKnown = std::to_array<std::string_view>({"apertus",
+                                                                  "arcee",
+                                                                  "bailing_moe_v2",
                                                                   "bert",
                                                                   "cohere",
                                                                   "cohere2",
@@ -128,10 +131,13 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "deepseek_v32",
                                                                   "deepseek_v4",
                                                                   "distilbert",
+                                                                  "dots1",
                                                                   "dream",
+                                                                  "ernie4_5",
                                                                   "ernie4_5_moe",
                                                                   "exaone",
                                                                   "exaone4",
+                                                                  "exaone_moe",
                                                                   "falcon",
                                                                   "falcon_h1",
                                                                   "gemma",
@@ -150,6 +156,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "granite",
                                                                   "granitemoe",
                                                                   "granitemoehybrid",
+                                                                  "hunyuan_v1_dense",
                                                                   "hunyuan_v1_moe",
                                                                   "internlm2",
                                                                   "jamba",
@@ -653,7 +660,7 @@ ParamBreakdown count_params(const Architecture& a) {
     // Step-3.5's: a windowed layer with a dense MLP and an output head of its own.
     if (a.mtp_dense) {
       p.mtp = std::int64_t{a.mtp_layers} * (attention + dense + 2 * a.hidden_size * a.hidden_size +
-                                            a.vocab_size * a.hidden_size);
+                                            (a.mtp_shares_head ? 0 : a.vocab_size * a.hidden_size));
     }
   } else {
     // Gemma 4 E2B's double-wide layers hold a second dense MLP's worth each.

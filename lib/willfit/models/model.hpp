@@ -203,6 +203,10 @@ struct Architecture {
   // experts) and an output head each (shared_head.output, hidden x vocab;
   // conversion/step3.py maps it to nextn.shared_head_head).
   bool mtp_dense = false;
+  // K-EXAONE's MTP block (exaone-moe): dense too, but it reads the trunk's
+  // output head (exaone-moe.cpp creates nextn.shared_head_head
+  // TENSOR_NOT_REQUIRED and conversion/exaone.py writes none).
+  bool mtp_shares_head = false;
   // Gemma 3n per-layer embeddings: a second embedding table of
   // per_layer_vocab x layers x per_layer_width, read like the token embeddings.
   std::int64_t per_layer_width = 0;

@@ -862,8 +862,10 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       }
     }
     const LayerWeights mtp = size_layer(like);
-    w.other = a.mtp_layers * (mtp.bytes + weight(Cat::Other, 2 * e, e, n - 1) +
-                              (a.mtp_dense ? weight(Cat::Other, e, a.vocab_size, n - 1) : 0));
+    w.other =
+        a.mtp_layers *
+        (mtp.bytes + weight(Cat::Other, 2 * e, e, n - 1) +
+         (a.mtp_dense && !a.mtp_shares_head ? weight(Cat::Other, e, a.vocab_size, n - 1) : 0));
   }
   return w;
 }
