@@ -367,7 +367,8 @@ DefaultContext ollama_default_context(const InferenceQuery& q) {
 // 60 % (2048) or 75 % (1024), or P plus a surcharge (2 GiB for 2048, 768 MiB
 // for 1024) is over 80 % of A (generationBatchFits). Without a GPU (A = 0)
 // nothing steps it down.
-DefaultContext ollama_default_batch(const InferenceQuery& q, std::int64_t context, bool flash) {
+DefaultContext ollama_default_batch(const InferenceQuery& q, std::int64_t context, bool flash,
+                                    Bytes file_bytes) {
   DefaultContext d;
   if (!q.ubatch_is_default) {
     return d;
@@ -400,8 +401,7 @@ DefaultContext ollama_default_batch(const InferenceQuery& q, std::int64_t contex
   }
   kv_heads = std::max<std::int64_t>(kv_heads, 1);
   const std::int64_t head = a.heads > 0 ? a.hidden_size / a.heads : 0;
-  const Bytes predicted =
-      weight_bytes(q.model, q.precision) + 2 * layers * kv_heads * head * ctx * 2;
+  const Bytes predicted = file_bytes + 2 * layers * kv_heads * head * ctx * 2;
   Bytes available = 0;
   for (const Device& dev : devs) {
     if (dev.kind != DeviceKind::Cpu) {
@@ -459,9 +459,10 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
                     q.kv_type,
                     e.kv_type_v,
                     detail == Detail::Explained};
+  e.model_weight_bytes = in.layout.total();
   e.ubatch = q.ubatch;
   if (e.runtime == Runtime::Ollama && q.ubatch_is_default) {
-    e.ubatch = ollama_default_batch(q, e.context, e.flash_attention).tokens;
+    e.ubatch = ollama_default_batch(q, e.context, e.flash_attention, e.model_weight_bytes).tokens;
   }
   in.ubatch = e.ubatch;
   // Ollama's engine runs some multimodal architectures as text only (Gemma
@@ -475,7 +476,6 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
     in.projector_compute = detail::clip_compute_bytes(*q.model.mmproj, e.flash_attention);
     in.projector += in.projector_compute;
   }
-  e.model_weight_bytes = in.layout.total();
   switch (e.runtime) {
     case Runtime::LlamaCpp:
     case Runtime::Ollama:

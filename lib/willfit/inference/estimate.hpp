@@ -235,9 +235,11 @@ struct DefaultContext {
 };
 DefaultContext ollama_default_context(const InferenceQuery& query);
 // The micro-batch Ollama passes to llama-server (-b N -ub N) when none is
-// given, for `context` tokens per sequence and flash attention on or off
-// (runtime.cpp says how it is chosen); `tokens` 0 when the query gives one.
-DefaultContext ollama_default_batch(const InferenceQuery& query, std::int64_t context, bool flash);
+// given, for `context` tokens per sequence, flash attention on or off and
+// the model file's `weight_bytes` (Estimate::model_weight_bytes: Ollama
+// predicts from the file's size); `tokens` 0 when the query gives one.
+DefaultContext ollama_default_batch(const InferenceQuery& query, std::int64_t context, bool flash,
+                                    Bytes weight_bytes);
 
 Estimate estimate_inference(const InferenceQuery& query, Detail detail = Detail::Numbers);
 

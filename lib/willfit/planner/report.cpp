@@ -99,8 +99,10 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   }
   if (r.estimate.runtime == Runtime::Ollama && query.ubatch_is_default &&
       r.estimate.ubatch != query.ubatch) {
-    r.assumptions.push_back(
-        ollama_default_batch(query, r.estimate.context, r.estimate.flash_attention).note);
+    r.assumptions.push_back(ollama_default_batch(query, r.estimate.context,
+                                                 r.estimate.flash_attention,
+                                                 r.estimate.model_weight_bytes)
+                                .note);
   }
   if (offload_ram_is_unified(query)) {
     r.assumptions.push_back(unified_pool(query.devices.devices.front(), query.units).reason);
