@@ -74,10 +74,9 @@ Expected<Device> one_device(const std::string& name, Lookups& lookups, UnitSyste
   if (d->memory_bytes <= 0) {
     if (ram) {
       // The RAM the user gave is the size of the memory the model runs in.
-      d->memory_bytes = *ram;
-      d->memory_marketed =
-          fmt::format("{:g} GB (--ram)", static_cast<double>(*ram) / static_cast<double>(kGiB));
-      return d;
+      Device sized = sized_system_memory(*d, static_cast<double>(*ram) / static_cast<double>(kGiB));
+      sized.memory_marketed += " (--ram)";
+      return sized;
     }
     return make_error(fmt::format(
         "'{}' is system memory ({}) without a fixed size: add it, e.g. --device \"{} 64gb\" "

@@ -95,6 +95,12 @@ std::string DeviceSet::display_name() const {
   return out;
 }
 
+Device sized_system_memory(Device device, double gib) {
+  device.memory_bytes = static_cast<Bytes>(gib * static_cast<double>(kGiB));
+  device.memory_marketed = fmt::format("{:g} GB", gib);
+  return device;
+}
+
 Expected<Device> raw_device(std::string_view capacity_text, UnitSystem units) {
   auto bytes = parse_capacity(capacity_text);
   if (!bytes) {

@@ -86,6 +86,9 @@ struct DeviceSet {
 // A device made from a bare capacity ("8gb"): a GPU with that much memory,
 // named with the capacity in `units` ("8.00 GiB GPU").
 Expected<Device> raw_device(std::string_view capacity_text, UnitSystem units = UnitSystem::Mixed);
+// System memory named without a size ("cpu", "ddr5-5600-dual") given `gib`
+// GiB ("ddr5-5600-dual 64gb", or --ram): the size in bytes and as sold.
+Device sized_system_memory(Device device, double gib);
 
 struct UsableOptions {
   // macOS `iogpu.wired_limit_mb` or any explicit figure: replaces the rule.

@@ -488,10 +488,7 @@ DeviceDb::Located DeviceDb::locate(std::string_view name) const {
         return out;
       }
       if (d.kind == DeviceKind::Cpu && d.memory_bytes == 0) {
-        Device sized = d;
-        sized.memory_bytes = static_cast<Bytes>(size->gib * static_cast<double>(kGiB));
-        sized.memory_marketed = fmt::format("{:g} GB", size->gib);
-        out.sized = std::move(sized);
+        out.sized = sized_system_memory(d, size->gib);
         return out;
       }
     }
