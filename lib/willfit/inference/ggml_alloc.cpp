@@ -456,6 +456,17 @@ class Builder {
 
 namespace {
 
+// The Hadamard rotation a quantised K cache is read and written through
+// (llama_kv_cache::build_input_k_rot): F32, n x n for the largest power of
+// two from 64 up that divides the head.
+std::int64_t k_rotation_bytes(std::int64_t head) {
+  std::int64_t n = 64;
+  while (head % (2 * n) == 0) {
+    n *= 2;
+  }
+  return 4 * n * n;
+}
+
 // Kimi K3's graph (kimi-k3.cpp), in the node order of a GGML_SCHED_DEBUG=2
 // dump of a reduced K3 file (docs/live-llamacpp.md, eleventh run). ggml visits
 // sources depth first, so a mix's scores of the checkpoint stack (which
@@ -669,13 +680,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // graph's that they expose rather than cause (docs/live-llamacpp.md).
   const bool two_caches = windowed_global || (windowed && s.swa_global_first);
   const std::int64_t v_rows = std::max(kvw_swa, std::int64_t{global_kv} * global_head);
-  const auto k_rotation = [&](int head) {
-    std::int64_t n = 64;
-    while (head % (2 * n) == 0) {
-      n *= 2;
-    }
-    return g.input(4 * n * n);
-  };
+  const auto k_rotation = [&](int head) { return g.input(k_rotation_bytes(head)); };
   const bool altup = s.altup > 1;
   const bool ple_gemma4 = s.ple_width > 0 && !altup;
   // Two caches: each cache's rotations are read where its first layer
@@ -1624,15 +1629,7 @@ std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s) {
     g.at(t).bytes = bytes;
     return t;
   };
-  // llama_kv_cache::build_input_k_rot: the largest power of two from 64 up
-  // dividing the head, squared, F32.
-  const auto rotation = [&](std::int64_t head) {
-    std::int64_t n = 64;
-    while (head % (2 * n) == 0) {
-      n *= 2;
-    }
-    return g.input(4 * n * n);
-  };
+  const auto rotation = [&](std::int64_t head) { return g.input(k_rotation_bytes(head)); };
   const int layers = static_cast<int>(s.ratios.size());
   // The inputs, in the order the graph first reads them (ggml-alloc
   // places every input before the first node and frees it after its last
