@@ -39,6 +39,16 @@ TEST(CliSpeed, WithoutBandwidthSpeedIsNullWithAReason) {
   EXPECT_NE(s["reason"].get<std::string>().find("--bandwidth"), std::string::npos);
 }
 
+// The speed is for the context the memory was sized at: Ollama's default on
+// a 24 GiB GPU is 32768 tokens (server/routes.go at fb307609), not 4096.
+TEST(CliSpeed, SpeedUsesTheContextTheMemoryWasSizedAt) {
+  const auto r = run_cli({"qwen3:8b", "-d", "rtx 4090", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["query"]["context_resolved_tokens"], 32768);
+  EXPECT_EQ(j["speed"]["context_tokens"], 32768);
+}
+
 TEST(CliSpeed, RamBandwidthTakesANumberOrAMemoryType) {
   const std::vector<std::string> base{"13b",   "-p",   "q4",          "-d",  "8gb",
                                       "--ram", "32gb", "--bandwidth", "448", "--json"};

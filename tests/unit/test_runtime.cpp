@@ -291,6 +291,27 @@ TEST(Ollama, TheBatchFollowsTheContextAndTheRoomLeft) {
   EXPECT_EQ(ubatch(65536), 512);
 }
 
+// Without --context, a model trained for less than the default 4096 tokens
+// is answered at its own length (BERT-base: max_position_embeddings 512),
+// not at a context it cannot take; a --context given stays, with a warning.
+TEST(DefaultContext, IsCappedAtTheTrainedLength) {
+  InferenceQuery q = query("0.1b", "f16", nullptr);
+  q.model.arch.max_context = 512;
+  q.context = 4096;
+  q.context_is_default = true;
+  Estimate e = estimate_inference(q);
+  EXPECT_EQ(e.context, 512);
+  EXPECT_TRUE(std::none_of(e.warnings.begin(), e.warnings.end(), [](const std::string& w) {
+    return w.find("longer than the model was trained") != std::string::npos;
+  }));
+  q.context_is_default = false;
+  e = estimate_inference(q);
+  EXPECT_EQ(e.context, 4096);
+  EXPECT_TRUE(std::any_of(e.warnings.begin(), e.warnings.end(), [](const std::string& w) {
+    return w.find("longer than the model was trained") != std::string::npos;
+  }));
+}
+
 TEST(Vllm, BudgetIsAShareOfTotalMemoryAndTheRestIsKv) {
   InferenceQuery q = query("7b", "fp16", "24gb");
   q.runtime = Runtime::Vllm;

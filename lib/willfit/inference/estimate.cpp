@@ -437,6 +437,11 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
   e.context = q.context;
   if (e.runtime == Runtime::Ollama && q.context_is_default) {
     e.context = ollama_default_context(q).tokens;
+  } else if (q.context_is_default && q.model.arch.max_context > 0 &&
+             q.model.arch.max_context < e.context) {
+    // No --context: not past what the model was trained for (BERT's 512,
+    // nomic-embed-text's 2048); llama.cpp's own default is that length.
+    e.context = q.model.arch.max_context;
   }
   const Architecture& a = q.model.arch;
 

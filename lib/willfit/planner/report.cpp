@@ -96,6 +96,11 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   }
   if (r.estimate.runtime == Runtime::Ollama && query.context_is_default) {
     r.assumptions.push_back(ollama_default_context(query).note);
+  } else if (query.context_is_default && r.estimate.context < query.context) {
+    r.assumptions.push_back(fmt::format(
+        "context {} tokens: the longest the model was trained for (shorter than the default "
+        "{}); give --context to change it",
+        r.estimate.context, query.context));
   }
   if (r.estimate.runtime == Runtime::Ollama && query.ubatch_is_default &&
       r.estimate.ubatch != query.ubatch) {

@@ -687,7 +687,7 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
   }
   const Model& m = q.model;
   const TokenCosts costs = token_costs(m, q.precision, e.model_weight_bytes,
-                                       kv_read_bytes(m.arch, q.context, q.kv_type, e.kv_type_v));
+                                       kv_read_bytes(m.arch, e.context, q.kv_type, e.kv_type_v));
   const OffloadSplit split = offload_split(e);
   const Bytes split_total = split.device_weights + split.host_weights;
   const double on_device =
@@ -696,7 +696,7 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
   SpeedQuery s;
   s.flops_per_weight_byte = costs.flops_per_weight_byte;
   s.attention_flops_per_position = costs.attention_flops_per_position;
-  s.context = q.context;
+  s.context = e.context;  // as resolved: Ollama's default, or the model's trained length
   s.batch = runs.sequences > 0 ? runs.sequences : q.batch;
   s.ubatch = e.ubatch;  // as resolved: Ollama picks its own
 
@@ -765,7 +765,7 @@ SpeedEstimate estimate_speed(const InferenceQuery& q, const Estimate& e,
     r.reason = s.error().message;
     r.batch = std::max(1, q.batch);
     r.batch_requested = r.batch;
-    r.context = q.context;
+    r.context = e.context;
     return r;
   }
   SpeedEstimate r = estimate_speed(*s);
@@ -793,7 +793,7 @@ SpeedEstimate estimate_speed(const InferenceQuery& q, const Estimate& e,
     r.notes.push_back(fmt::format(
         "vLLM's KV cache holds {} sequences of {} tokens at once, not {}: the rest wait in the "
         "queue, and the batch figure is for {}",
-        runs.sequences, q.context, q.batch, runs.sequences));
+        runs.sequences, e.context, q.batch, runs.sequences));
   }
   if (!devices.empty() && devices.front().kind == DeviceKind::Raw) {
     r.notes.push_back(
