@@ -51,37 +51,52 @@ std::string render_speed_text(const SpeedEstimate& s, UnitSystem units,
     return fmt::format("\nSpeed: not estimated: {}\n", s.reason);
   }
   std::string out = fmt::format("\nSpeed ({}):\n", s.engine);
-  out += row(
-      "decode", speed_figure(s.decode_tokens_per_s) + " tok/s",
-      fmt::format("{}; upper bound {} at full datasheet bandwidth",
-                  range(s.decode_tokens_per_s, s.error_band_pct, s.decode_upper_bound_tokens_per_s),
-                  speed_figure(s.decode_upper_bound_tokens_per_s)));
-  out += row("", speed_figure(s.decode_tokens_per_s_at_context) + " tok/s",
-             fmt::format("with {} tokens already in the cache", s.context));
-  if (s.prefill_tokens_per_s && s.time_to_first_token_s) {
-    out += row("prefill", speed_figure(*s.prefill_tokens_per_s) + " tok/s",
-               fmt::format("{}; a {}-token prompt",
-                           range(*s.prefill_tokens_per_s, s.error_band_pct, 1e300), s.context));
-    out +=
-        row("first token", speed_figure(*s.time_to_first_token_s) + " s",
-            fmt::format("to read that prompt (range {}-{} s)",
-                        speed_figure(*s.time_to_first_token_s / (1 + s.error_band_pct / 100.0)),
-                        speed_figure(*s.time_to_first_token_s / (1 - s.error_band_pct / 100.0))));
+  if (!s.generates) {
+    // An embedding model reads its input once and generates nothing.
+    if (s.prefill_tokens_per_s && s.time_to_first_token_s) {
+      out += row("reads input", speed_figure(*s.prefill_tokens_per_s) + " tok/s",
+                 fmt::format("{}; an embedding model generates no tokens, so there is no decode",
+                             range(*s.prefill_tokens_per_s, s.error_band_pct, 1e300)));
+      out +=
+          row("one input", speed_figure(*s.time_to_first_token_s) + " s",
+              fmt::format("to embed {} tokens (range {}-{} s)", s.context,
+                          speed_figure(*s.time_to_first_token_s / (1 + s.error_band_pct / 100.0)),
+                          speed_figure(*s.time_to_first_token_s / (1 - s.error_band_pct / 100.0))));
+    }
+  } else {
+    out += row("decode", speed_figure(s.decode_tokens_per_s) + " tok/s",
+               fmt::format("{}; upper bound {} at full datasheet bandwidth",
+                           range(s.decode_tokens_per_s, s.error_band_pct,
+                                 s.decode_upper_bound_tokens_per_s),
+                           speed_figure(s.decode_upper_bound_tokens_per_s)));
+    out += row("", speed_figure(s.decode_tokens_per_s_at_context) + " tok/s",
+               fmt::format("with {} tokens already in the cache", s.context));
+    if (s.prefill_tokens_per_s && s.time_to_first_token_s) {
+      out += row("prefill", speed_figure(*s.prefill_tokens_per_s) + " tok/s",
+                 fmt::format("{}; a {}-token prompt",
+                             range(*s.prefill_tokens_per_s, s.error_band_pct, 1e300), s.context));
+      out +=
+          row("first token", speed_figure(*s.time_to_first_token_s) + " s",
+              fmt::format("to read that prompt (range {}-{} s)",
+                          speed_figure(*s.time_to_first_token_s / (1 + s.error_band_pct / 100.0)),
+                          speed_figure(*s.time_to_first_token_s / (1 - s.error_band_pct / 100.0))));
+    }
   }
-  if (s.batch > 1) {
+  if (s.batch > 1 && s.generates) {
     out += row(fmt::format("batch of {}", s.batch), speed_figure(s.batch_tokens_per_s) + " tok/s",
                fmt::format("all sequences together ({} each, caches half full)",
                            speed_figure(s.batch_tokens_per_s / s.batch)));
   }
-  if (s.bound == SpeedBound::Bandwidth) {
+  // The bound and the bytes read per token are a decode step's.
+  if (s.generates && s.bound == SpeedBound::Bandwidth) {
     out += fmt::format("  limited by memory bandwidth: the {} waits on memory, not on arithmetic\n",
                        processor);
-  } else {
+  } else if (s.generates) {
     out +=
         "  limited by compute: the batch is large enough that arithmetic, not memory, sets the "
         "pace\n";
   }
-  for (const auto& tier : s.tiers) {
+  for (const auto& tier : s.generates ? s.tiers : std::vector<SpeedTier>{}) {
     const std::string label = s.tensor_parallel > 1 && tier.label != "system RAM"
                                   ? fmt::format("{} (each of {})", tier.label, s.tensor_parallel)
                                   : tier.label;
@@ -101,15 +116,17 @@ nlohmann::ordered_json speed_json(const SpeedEstimate& s) {
     return (s.estimable && v) ? Json(rounded(*v)) : Json(nullptr);
   };
   Json j;
-  j["decode_tokens_per_s"] = number(s.decode_tokens_per_s);
+  // An embedding model decodes nothing: its decode figures are null.
+  const auto decode = [&](double v) { return s.generates ? number(v) : Json(nullptr); };
+  j["decode_tokens_per_s"] = decode(s.decode_tokens_per_s);
   j["prefill_tokens_per_s"] = number(s.prefill_tokens_per_s);
   j["time_to_first_token_s"] = number(s.time_to_first_token_s);
   j["bound"] = s.estimable ? Json(std::string(to_string(s.bound))) : Json(nullptr);
   j["error_band_pct"] = s.estimable ? Json(s.error_band_pct) : Json(nullptr);
-  j["decode_tokens_per_s_at_context"] = number(s.decode_tokens_per_s_at_context);
-  j["decode_upper_bound_tokens_per_s"] = number(s.decode_upper_bound_tokens_per_s);
+  j["decode_tokens_per_s_at_context"] = decode(s.decode_tokens_per_s_at_context);
+  j["decode_upper_bound_tokens_per_s"] = decode(s.decode_upper_bound_tokens_per_s);
   j["batch"] = s.batch;
-  j["batch_tokens_per_s"] = number(s.batch_tokens_per_s);
+  j["batch_tokens_per_s"] = decode(s.batch_tokens_per_s);
   j["context_tokens"] = s.context;
   j["reason"] = s.estimable ? Json(nullptr) : Json(s.reason);
   j["batch_requested"] = s.batch_requested;
@@ -121,6 +138,7 @@ nlohmann::ordered_json speed_json(const SpeedEstimate& s) {
     notes.push_back(n);
   }
   j["notes"] = notes;
+  j["generates"] = s.generates;
   return j;
 }
 

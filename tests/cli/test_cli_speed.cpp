@@ -39,6 +39,26 @@ TEST(CliSpeed, WithoutBandwidthSpeedIsNullWithAReason) {
   EXPECT_NE(s["reason"].get<std::string>().find("--bandwidth"), std::string::npos);
 }
 
+// An embedding model generates nothing: no decode row, no decode figures,
+// and its speed is the rate it reads input.
+TEST(CliSpeed, AnEmbeddingModelHasNoDecode) {
+  const auto text = run_cli({"qwen3-embedding-0.6b", "-d", "rtx 4090"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_EQ(text.out.find("\n  decode "), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("first token"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("reads input"), std::string::npos) << text.out;
+  const auto r = run_cli({"qwen3-embedding-0.6b", "-d", "rtx 4090", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json s = json::parse(r.out)["speed"];
+  EXPECT_FALSE(s["generates"].get<bool>());
+  EXPECT_TRUE(s["decode_tokens_per_s"].is_null());
+  EXPECT_TRUE(s["batch_tokens_per_s"].is_null());
+  EXPECT_GT(s["prefill_tokens_per_s"].get<double>(), 0);
+  const json chat = json::parse(run_cli({"qwen3-0.6b", "-d", "rtx 4090", "--json"}).out)["speed"];
+  EXPECT_TRUE(chat["generates"].get<bool>());
+  EXPECT_GT(chat["decode_tokens_per_s"].get<double>(), 0);
+}
+
 // The speed is for the context the memory was sized at: Ollama's default on
 // a 24 GiB GPU is 32768 tokens (server/routes.go at fb307609), not 4096.
 TEST(CliSpeed, SpeedUsesTheContextTheMemoryWasSizedAt) {

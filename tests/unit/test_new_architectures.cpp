@@ -640,6 +640,33 @@ TEST(NoKvCache, EncodersAndDiffusionModelsHoldNone) {
   EXPECT_EQ(llama_estimate(bert, 512).memory.kv_cache, 0);
 }
 
+// llama.cpp's converter writes pooling_type for an embedding model (BERT and
+// kin, Qwen3-Embedding's qwen3 GGUFs); Ollama runs a file with that key as
+// an embedding model (llm/llama_server.go at fb307609). A file without it
+// generates; a config.json of an encoder embeds, of a diffusion LM does not.
+TEST(EmbeddingModels, PoolingTypeMarksThemInAGgufFile) {
+  test::GgufWriter bert = gguf({"bert", 12, 768, 3072, 12, 12, 64, 30522, 512, true});
+  bert.u32("bert.pooling_type", 1);  // mean
+  EXPECT_TRUE(from_gguf(bert).embedding);
+  test::GgufWriter qwen = gguf({"qwen3", 28, 1024, 3072, 16, 8, 128, 151669, 32768, true});
+  EXPECT_FALSE(from_gguf(qwen).embedding);
+  qwen.u32("qwen3.pooling_type", 3);  // last token, as Qwen3-Embedding's files
+  EXPECT_TRUE(from_gguf(qwen).embedding);
+  EXPECT_TRUE(test::catalogue_model("bert-base-uncased").embedding);
+  EXPECT_TRUE(test::catalogue_model("qwen3-embedding-0.6b").embedding);
+  EXPECT_FALSE(test::catalogue_model("qwen3-0.6b").embedding);
+  const Json bert_config = {{"model_type", "bert"},          {"hidden_size", 768},
+                            {"num_hidden_layers", 12},       {"num_attention_heads", 12},
+                            {"intermediate_size", 3072},     {"vocab_size", 30522},
+                            {"max_position_embeddings", 512}};
+  EXPECT_TRUE(from_config(bert_config).embedding);
+  const Json llada = {{"model_type", "llada"}, {"d_model", 4096},
+                      {"n_layers", 32},        {"n_heads", 32},
+                      {"n_kv_heads", 32},      {"mlp_hidden_size", 12288},
+                      {"vocab_size", 126464},  {"max_sequence_length", 4096}};
+  EXPECT_FALSE(from_config(llada).embedding);
+}
+
 // Mamba and RWKV are refused by name, from a GGUF and from a config.json.
 TEST(RefusedArchitectures, PureRecurrentModelsAreErrorsNamingThem) {
   for (const char* arch : {"mamba", "mamba2", "rwkv6", "rwkv6qwen2", "rwkv7", "arwkv7"}) {

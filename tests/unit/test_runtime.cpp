@@ -291,6 +291,39 @@ TEST(Ollama, TheBatchFollowsTheContextAndTheRoomLeft) {
   EXPECT_EQ(ubatch(65536), 512);
 }
 
+// ollama/ollama at fb307609: an embedding model (a GGUF with pooling_type)
+// runs with -b N -ub N, N = 2048 (DefaultEmbeddingNumBatch) at most the
+// context times the parallel sequences (embeddingBatchSize), whatever flash
+// attention or the GPU's size would make of a generation batch.
+TEST(Ollama, AnEmbeddingModelTakesTheEmbeddingBatch) {
+  InferenceQuery q = query("0.6b", "f16", nullptr);
+  q.runtime = Runtime::Ollama;
+  q.ubatch_is_default = true;
+  q.model.embedding = true;
+  q.devices.devices = {named(DeviceKind::DiscreteGpu, "nvidia", 8)};
+  const auto ubatch = [&](std::int64_t ctx) {
+    q.context = ctx;
+    return estimate_inference(q).ubatch;
+  };
+  EXPECT_EQ(ubatch(8192), 2048);
+  EXPECT_EQ(ubatch(2048), 2048);
+  EXPECT_EQ(ubatch(512), 512);
+  q.batch = 4;  // four parallel sequences of 512
+  EXPECT_EQ(ubatch(512), 2048);
+  q.batch = 1;
+  q.flash_attention = FlashAttention::Off;
+  EXPECT_EQ(ubatch(8192), 2048);
+  // A larger micro-batch, a larger compute buffer; llama.cpp keeps its 512.
+  const Bytes at_2048 = estimate_inference(q).memory.compute;
+  q.runtime = Runtime::LlamaCpp;
+  EXPECT_EQ(ubatch(8192), 512);
+  EXPECT_LT(estimate_inference(q).memory.compute, at_2048);
+  // A model that generates gets the generation batch.
+  q.runtime = Runtime::Ollama;
+  q.model.embedding = false;
+  EXPECT_EQ(ubatch(8192), 256);
+}
+
 // Without --context, a model trained for less than the default 4096 tokens
 // is answered at its own length (BERT-base: max_position_embeddings 512),
 // not at a context it cannot take; a --context given stays, with a warning.

@@ -366,7 +366,11 @@ DefaultContext ollama_default_context(const InferenceQuery& q) {
 // x context x 2 bytes: PredictServerVRAM) of the GPUs' free memory A is over
 // 60 % (2048) or 75 % (1024), or P plus a surcharge (2 GiB for 2048, 768 MiB
 // for 1024) is over 80 % of A (generationBatchFits). Without a GPU (A = 0)
-// nothing steps it down.
+// nothing steps it down. An embedding model (Model::embedding) gets none of
+// this: Ollama passes it -b N -ub N with N = 2048, at most the context times
+// the parallel sequences (llm/llama_server.go: DefaultEmbeddingNumBatch,
+// embeddingBatchSize, appendBatchArgs; server/routes.go
+// shouldApplyEmbeddingBatchDefault).
 DefaultContext ollama_default_batch(const InferenceQuery& q, std::int64_t context, bool flash,
                                     Bytes file_bytes) {
   DefaultContext d;
@@ -378,6 +382,15 @@ DefaultContext ollama_default_batch(const InferenceQuery& q, std::int64_t contex
   };
   const auto& devs = q.devices.devices;
   const std::int64_t ctx = context * std::max(1, q.batch);
+  if (q.model.embedding) {
+    constexpr std::int64_t kEmbeddingBatch = 2048;
+    d.tokens = std::min(kEmbeddingBatch, ctx);
+    d.note = fmt::format(
+        "micro-batch {} tokens: Ollama's batch for an embedding model (2048, at most the "
+        "context); give --ubatch to change it",
+        d.tokens);
+    return d;
+  }
   if (!flash && std::any_of(devs.begin(), devs.end(), cuda)) {
     const bool small = std::any_of(devs.begin(), devs.end(), [&](const Device& dev) {
       return cuda(dev) && dev.memory_bytes > 0 && dev.memory_bytes <= 8 * kGiB;

@@ -1396,6 +1396,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   }
 
   a.attention.no_kv_cache = is_cache_free_gguf_architecture(arch);
+  // llama.cpp's converter writes pooling_type for embedding models (BERT and
+  // kin, Qwen3-Embedding, EmbeddingGemma), and Ollama takes that key to mean
+  // one (llm/llama_server.go at fb307609: isEmbedding).
+  m.embedding = f.find(arch + ".pooling_type") != nullptr;
   if (!is_known_gguf_architecture(arch)) {
     m.unchecked_architecture = fmt::format("'{}' (GGUF general.architecture)", arch);
   }

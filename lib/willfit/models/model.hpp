@@ -364,6 +364,13 @@ struct Model {
   // model package holds no encoder), so under Ollama there is no projector
   // whatever vision_params says (catalogue `ollama_text_only`).
   bool ollama_text_only = false;
+  // The model's output is an embedding of its input (an embedding model,
+  // or an encoder), not generated tokens: a GGUF with {arch}.pooling_type
+  // (llama.cpp's converter writes it for embedding models; Ollama runs a
+  // model with it as an embedding model, llm/llama_server.go at fb307609),
+  // a catalogue entry's `embedding` or `modality` "encoder", a config.json
+  // of an encoder. Its speed is the rate it reads input, not decode.
+  bool embedding = false;
   // Where file_weight_bytes came from (gguf or safetensors) when it is set.
   std::optional<FactSource> weights_source;
   // The file's weight bytes per tensor type ("Q4_K", "F32"), largest first.

@@ -769,6 +769,7 @@ SpeedEstimate estimate_speed(const InferenceQuery& q, const Estimate& e,
     return r;
   }
   SpeedEstimate r = estimate_speed(*s);
+  r.generates = !q.model.embedding;
   r.batch_requested = std::max(1, q.batch);
   r.tensor_parallel = std::max(1, s->tensor_parallel.devices);
   r.engine = e.runtime == Runtime::Vllm ? "vLLM estimate"

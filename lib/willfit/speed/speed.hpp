@@ -156,6 +156,10 @@ struct SpeedEstimate {
   double routing_s = 0;     // MoE: time a token spends on routing's extra graph nodes (all tiers)
   std::vector<SpeedTier> tiers;
   std::vector<std::string> notes;  // what was assumed, for the user
+  // false for an embedding model or an encoder (Model::embedding): it reads
+  // its input once and generates nothing, so only the prefill figures mean
+  // anything; the decode figures are still computed (rankings use them).
+  bool generates = true;
 };
 
 // The arithmetic (speed.cpp): per-tier times, summed.
