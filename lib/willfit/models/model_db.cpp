@@ -362,6 +362,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   (void)r.string("published_precision", "");
   (void)r.string("published_precision_source", "");
   e.modality = r.string("modality", "text");
+  // An entry marked as an encoder (the embedding models) holds no KV cache
+  // whatever its family is called, as llama.cpp gives its archs no memory.
+  a.attention.no_kv_cache = a.attention.no_kv_cache || e.modality == "encoder";
   e.source = r.string("source", "");
   e.origin = std::string(origin);
   e.published_precision = to_lower(r.string("published_precision", ""));
