@@ -472,6 +472,7 @@ TEST(PublishedPrecision, OllamaEmbeddingTagsFindTheirEntries) {
       {"snowflake-arctic-embed:137m", "snowflake-arctic-embed-m-long"},
       {"bge-m3", "bge-m3"},
       {"embeddinggemma", "embeddinggemma-300m"},
+      {"granite-embedding:278m", "granite-embedding-278m"},
   };
   for (const auto& [tag, id] : tags) {
     auto m = catalogue().find(tag);
