@@ -1,5 +1,6 @@
 #include <map>
 #include <set>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -457,6 +458,32 @@ TEST(PublishedPrecision, OllamaTagsAreWhatOllamaPullFetches) {
   EXPECT_TRUE(resolved("qwen2.5:7b-instruct-q8_0").ollama_tag);
   EXPECT_EQ(resolved("gpt-oss:20b").precision_hint, "mxfp4");  // Ollama ships it in MXFP4
   EXPECT_EQ(resolved("deepseek-r1:671b").precision_hint, "q4_k_m");
+}
+
+// The embedding models of Ollama's library, by the names `ollama pull` takes:
+// each finds its entry, an encoder with no KV cache, at the precision of the
+// package the tag pulls (16 bits).
+TEST(PublishedPrecision, OllamaEmbeddingTagsFindTheirEntries) {
+  const std::pair<const char*, const char*> tags[] = {
+      {"nomic-embed-text", "nomic-embed-text-v1.5"},
+      {"mxbai-embed-large:335m", "mxbai-embed-large-v1"},
+      {"all-minilm:22m", "all-minilm-l6-v2"},
+      {"all-minilm:33m", "all-minilm-l12-v2"},
+      {"snowflake-arctic-embed:137m", "snowflake-arctic-embed-m-long"},
+      {"bge-m3", "bge-m3"},
+      {"embeddinggemma", "embeddinggemma-300m"},
+      {"granite-embedding:278m", "granite-embedding-278m"},
+  };
+  for (const auto& [tag, id] : tags) {
+    auto m = catalogue().find(tag);
+    ASSERT_TRUE(m.ok()) << tag;
+    EXPECT_EQ(m->entry->model.id, id) << tag;
+    EXPECT_EQ(m->entry->modality, "encoder") << tag;
+    EXPECT_TRUE(m->entry->model.arch.attention.no_kv_cache) << tag;
+  }
+  EXPECT_EQ(resolved("mxbai-embed-large:335m").precision_hint, "f16");
+  EXPECT_EQ(resolved("all-minilm:22m").precision_hint, "f16");
+  EXPECT_EQ(resolved("embeddinggemma:300m").precision_hint, "f16");  // its BF16 package
 }
 
 TEST(PublishedPrecision, AUserEntryWithABadPrecisionIsOneError) {

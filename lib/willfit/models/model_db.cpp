@@ -365,6 +365,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   // An embedding model (nomic-embed-text, Qwen3-Embedding) or an encoder:
   // speed is the rate it reads input, and Ollama gives it its embedding batch.
   m.embedding = r.boolean("embedding", e.modality == "encoder");
+  // An entry marked as an encoder (the embedding models) holds no KV cache
+  // whatever its family is called, as llama.cpp gives its archs no memory.
+  a.attention.no_kv_cache = a.attention.no_kv_cache || e.modality == "encoder";
   e.source = r.string("source", "");
   e.origin = std::string(origin);
   e.published_precision = to_lower(r.string("published_precision", ""));
