@@ -486,6 +486,39 @@ TEST(PublishedPrecision, OllamaEmbeddingTagsFindTheirEntries) {
   EXPECT_EQ(resolved("embeddinggemma:300m").precision_hint, "f16");  // its BF16 package
 }
 
+// Ollama reads a name without a tag as name:latest ("ollama pull llama3.1"),
+// and the library's latest tag is one size of the family (public `ollama
+// list` transcripts: llama3.1:latest has llama3.1:8b's ID 46e0c10c039e,
+// qwen3:latest qwen3:8b's 500a1f067a9f): a bare name is that tag, run by
+// Ollama at what its package holds; the catalogue's own ids stay as they are.
+TEST(PublishedPrecision, ABareOllamaNameIsItsLatestTag) {
+  const std::pair<const char*, const char*> names[] = {
+      {"llama3.1", "llama-3.1-8b"},
+      {"llama3.2", "llama-3.2-3b"},
+      {"qwen3", "qwen3-8b"},
+      {"gpt-oss", "gpt-oss-20b"},
+      {"nomic-embed-text", "nomic-embed-text-v1.5"},
+      {"LLAMA3.1:latest", "llama-3.1-8b"},
+  };
+  for (const auto& [name, id] : names) {
+    auto m = catalogue().find(name);
+    ASSERT_TRUE(m.ok()) << name;
+    EXPECT_EQ(m->entry->model.id, id) << name;
+    EXPECT_TRUE(m->ollama_tag) << name;
+  }
+  EXPECT_EQ(resolved("llama3.1").precision_hint, "q4_k_m");
+  EXPECT_EQ(resolved("gpt-oss").precision_hint, "mxfp4");
+  EXPECT_EQ(resolved("nomic-embed-text").precision_hint, "f16");
+  // A catalogue id or a Hugging Face name is not an Ollama tag.
+  for (const char* name : {"llama-3.1-8b", "meta-llama/Llama-3.1-8B-Instruct"}) {
+    auto m = catalogue().find(name);
+    ASSERT_TRUE(m.ok()) << name;
+    EXPECT_FALSE(m->ollama_tag) << name;
+  }
+  // A family without a known latest tag is still unknown, with suggestions.
+  EXPECT_FALSE(catalogue().find("qwen3.5").ok());
+}
+
 TEST(PublishedPrecision, AUserEntryWithABadPrecisionIsOneError) {
   auto bad = ModelDb::parse(
       R"({"models": [{"id": "x", "params": 1000, "layers": 1, "hidden_size": 8, "heads": 1,

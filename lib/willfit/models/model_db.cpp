@@ -710,6 +710,13 @@ Expected<CatalogueMatch> ModelDb::find(std::string_view name) const {
   // An Ollama tag is "name:tag" with no organisation ("llama3.1:8b",
   // "qwen2.5:7b-instruct-q4_K_M"); a Hugging Face id has a '/'.
   const bool ollama = lower.find(':') != std::string::npos && lower.find('/') == std::string::npos;
+  // A bare name Ollama's library knows ("llama3.1", "nomic-embed-text") is
+  // what `ollama pull` reads it as: name:latest, the family's default size.
+  if (lower.find(':') == std::string::npos && lower.find('/') == std::string::npos) {
+    if (const auto it = exact_.find(lower + ":latest"); it != exact_.end()) {
+      return CatalogueMatch{&entries_[it->second], "", true};
+    }
+  }
   if (const auto* e = lookup(lower)) {
     return CatalogueMatch{e, "", ollama};
   }
