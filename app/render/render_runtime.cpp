@@ -179,6 +179,8 @@ void add_runtime_json(Json& j, const FitReport& r) {
   j["query"]["context_resolved_tokens"] = e.context;
   j["query"]["ubatch"] = r.query.ubatch;
   j["query"]["ubatch_resolved"] = e.ubatch;  // Ollama picks its own without --ubatch
+  // Ollama's single-GPU placement: the index of the one device it loads on.
+  j["query"]["placed_device_index"] = e.placed_device >= 0 ? Json(e.placed_device) : Json(nullptr);
   j["memory"]["error_band_pct"] = e.error_band_pct;
   j["memory"]["host_bytes"] = e.host;
   Json terms = Json::array();

@@ -115,8 +115,8 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
            fmt::format("+/- {:g}% (measured error of these terms)", e.error_band_pct));
   if (e.device_known) {
     s += row("usable memory", format_memory(e.usable, r.query.units),
-             fmt::format("of {} on {}", format_memory(e.capacity, r.query.units),
-                         q.devices.display_name()));
+             fmt::format("of {} on {}{}", format_memory(e.capacity, r.query.units),
+                         e.placed_device >= 0 ? "one GPU of " : "", q.devices.display_name()));
     s += row("headroom", format_memory_signed(e.headroom, r.query.units),
              e.headroom < 0 ? "short" : "free");
   }

@@ -324,6 +324,49 @@ TEST(Ollama, AnEmbeddingModelTakesTheEmbeddingBatch) {
   EXPECT_EQ(ubatch(8192), 256);
 }
 
+// ollama/ollama server/sched.go at fb307609 (bestSingleGPUFit): on several
+// GPUs Ollama loads a model on one when its prediction (file + 2 x layers x
+// KV heads x head dim x context x 2 bytes) fits 80 % of that GPU's free
+// memory; llama-server then sees that GPU alone.
+TEST(Ollama, ASmallModelGoesOnOneGpuOfSeveral) {
+  InferenceQuery q = query("8b", "q4", nullptr);
+  q.runtime = Runtime::Ollama;
+  q.ubatch_is_default = true;
+  q.context = 8192;
+  q.devices.devices = {named(DeviceKind::DiscreteGpu, "nvidia", 24),
+                       named(DeviceKind::DiscreteGpu, "nvidia", 24)};
+  const Estimate split_off = [&] {
+    InferenceQuery one = q;
+    one.devices.devices.resize(1);
+    return estimate_inference(one);
+  }();
+  const Estimate e = estimate_inference(q);
+  EXPECT_EQ(e.placed_device, 0);
+  // The figures are one GPU's: one driver context, one GPU's memory.
+  EXPECT_EQ(e.usable, split_off.usable);
+  EXPECT_EQ(e.memory.overhead, split_off.memory.overhead);
+  EXPECT_EQ(e.required, split_off.required);
+  EXPECT_EQ(as_placed(q, e).devices.devices.size(), 1U);
+  // The larger GPU is the one it picks.
+  q.devices.devices = {named(DeviceKind::DiscreteGpu, "nvidia", 16),
+                       named(DeviceKind::DiscreteGpu, "nvidia", 24)};
+  EXPECT_EQ(estimate_inference(q).placed_device, 1);
+  // A model whose prediction is over 80 % of either GPU is split over both:
+  // 70B at Q4_K_M is about 42 GB.
+  InferenceQuery big = query("70b", "q4", nullptr);
+  big.runtime = Runtime::Ollama;
+  big.context = 8192;
+  big.devices.devices = {named(DeviceKind::DiscreteGpu, "nvidia", 48),
+                         named(DeviceKind::DiscreteGpu, "nvidia", 48)};
+  EXPECT_EQ(estimate_inference(big).placed_device, -1);
+  // llama.cpp itself splits over every GPU, and -ngl 0 places nothing.
+  q.runtime = Runtime::LlamaCpp;
+  EXPECT_EQ(estimate_inference(q).placed_device, -1);
+  q.runtime = Runtime::Ollama;
+  q.gpu_layers = 0;
+  EXPECT_EQ(estimate_inference(q).placed_device, -1);
+}
+
 // Without --context, a model trained for less than the default 4096 tokens
 // is answered at its own length (BERT-base: max_position_embeddings 512),
 // not at a context it cannot take; a --context given stays, with a warning.

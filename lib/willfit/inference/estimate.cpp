@@ -366,11 +366,64 @@ DefaultContext ollama_default_context(const InferenceQuery& q) {
 // x context x 2 bytes: PredictServerVRAM) of the GPUs' free memory A is over
 // 60 % (2048) or 75 % (1024), or P plus a surcharge (2 GiB for 2048, 768 MiB
 // for 1024) is over 80 % of A (generationBatchFits). Without a GPU (A = 0)
-// nothing steps it down. An embedding model (Model::embedding) gets none of
+// nothing steps it down (Ollama counts the GPUs it placed the model on:
+// one, when ollama_single_gpu picks one). An embedding model (Model::embedding) gets none of
 // this: Ollama passes it -b N -ub N with N = 2048, at most the context times
 // the parallel sequences (llm/llama_server.go: DefaultEmbeddingNumBatch,
 // embeddingBatchSize, appendBatchArgs; server/routes.go
 // shouldApplyEmbeddingBatchDefault).
+Bytes ollama_predicted_vram(const InferenceQuery& q, std::int64_t tokens, Bytes weight_bytes) {
+  const Architecture& a = q.model.arch;
+  // The fewest KV heads of a layer (a recurrent layer's 0 counts as 1).
+  std::int64_t kv_heads = a.kv_heads;
+  if (a.attention.global_kv_heads > 0) {
+    kv_heads = std::min<std::int64_t>(kv_heads, a.attention.global_kv_heads);
+  }
+  if (recurrent_layer_count(a) > 0) {
+    kv_heads = 1;
+  }
+  kv_heads = std::max<std::int64_t>(kv_heads, 1);
+  const std::int64_t head = a.heads > 0 ? a.hidden_size / a.heads : 0;
+  return weight_bytes + 2 * std::int64_t{a.layers} * kv_heads * head * tokens * 2;
+}
+
+std::optional<std::size_t> ollama_single_gpu(const InferenceQuery& q, std::int64_t context,
+                                             Bytes weight_bytes) {
+  const auto& devs = q.devices.devices;
+  if (devs.size() < 2 || (q.gpu_layers && *q.gpu_layers == 0) ||
+      std::any_of(devs.begin(), devs.end(),
+                  [](const Device& d) { return d.kind == DeviceKind::Cpu; })) {
+    return std::nullopt;
+  }
+  const Bytes predicted = ollama_predicted_vram(q, context * std::max(1, q.batch), weight_bytes);
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < devs.size(); ++i) {
+    const Bytes available = usable_bytes(devs[i], q.usable);
+    if (predicted > available * 80 / 100) {
+      continue;
+    }
+    const bool integrated = devs[i].kind == DeviceKind::Unified;
+    const bool best_integrated = best && devs[*best].kind == DeviceKind::Unified;
+    if (!best ||
+        (integrated != best_integrated ? !integrated
+                                       : available > usable_bytes(devs[*best], q.usable))) {
+      best = i;
+    }
+  }
+  return best;
+}
+
+InferenceQuery as_placed(const InferenceQuery& q, const Estimate& e) {
+  if (e.placed_device < 0 ||
+      static_cast<std::size_t>(e.placed_device) >= q.devices.devices.size()) {
+    return q;
+  }
+  InferenceQuery one = q;
+  one.devices.devices = {q.devices.devices[static_cast<std::size_t>(e.placed_device)]};
+  one.tensor_split.clear();
+  return one;
+}
+
 DefaultContext ollama_default_batch(const InferenceQuery& q, std::int64_t context, bool flash,
                                     Bytes file_bytes) {
   DefaultContext d;
@@ -402,19 +455,7 @@ DefaultContext ollama_default_batch(const InferenceQuery& q, std::int64_t contex
         d.tokens);
     return d;
   }
-  const Architecture& a = q.model.arch;
-  const std::int64_t layers = a.layers;
-  // The fewest KV heads of a layer (a recurrent layer's 0 counts as 1).
-  std::int64_t kv_heads = a.kv_heads;
-  if (a.attention.global_kv_heads > 0) {
-    kv_heads = std::min<std::int64_t>(kv_heads, a.attention.global_kv_heads);
-  }
-  if (recurrent_layer_count(a) > 0) {
-    kv_heads = 1;
-  }
-  kv_heads = std::max<std::int64_t>(kv_heads, 1);
-  const std::int64_t head = a.heads > 0 ? a.hidden_size / a.heads : 0;
-  const Bytes predicted = file_bytes + 2 * layers * kv_heads * head * ctx * 2;
+  const Bytes predicted = ollama_predicted_vram(q, ctx, file_bytes);
   Bytes available = 0;
   for (const Device& dev : devs) {
     if (dev.kind != DeviceKind::Cpu) {
@@ -478,6 +519,20 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
                     e.kv_type_v,
                     detail == Detail::Explained};
   e.model_weight_bytes = in.layout.total();
+  if (e.runtime == Runtime::Ollama) {
+    if (const auto one = ollama_single_gpu(q, e.context, e.model_weight_bytes)) {
+      // The estimate of that one GPU, at the context Ollama picked from all.
+      InferenceQuery placed = q;
+      placed.runtime = Runtime::Ollama;
+      placed.devices.devices = {q.devices.devices[*one]};
+      placed.tensor_split.clear();
+      placed.context = e.context;
+      placed.context_is_default = false;
+      Estimate r = estimate_inference(placed, detail);
+      r.placed_device = static_cast<int>(*one);
+      return r;
+    }
+  }
   e.ubatch = q.ubatch;
   if (e.runtime == Runtime::Ollama && q.ubatch_is_default) {
     e.ubatch = ollama_default_batch(q, e.context, e.flash_attention, e.model_weight_bytes).tokens;

@@ -189,6 +189,11 @@ struct Estimate {
   Runtime runtime = Runtime::LlamaCpp;
   std::int64_t context = 0;   // tokens per sequence, as resolved (Ollama's default)
   std::int64_t ubatch = 512;  // micro-batch, as resolved (Ollama's automatic batch)
+  // Ollama on several GPUs loads a model on ONE when its own prediction fits
+  // 80 % of that GPU (ollama_single_gpu): the index of that device in the
+  // query's devices, whose figures the whole estimate then is; -1 when the
+  // model is split over every device given.
+  int placed_device = -1;
   double error_band_pct = 0;  // +/- on the total, from the measured errors per term
   Bytes host = 0;             // system RAM held besides (token embeddings, logits, host buffers)
   // CPU-only, mapped file: the file's bytes of the tensors copied into the
@@ -240,6 +245,25 @@ DefaultContext ollama_default_context(const InferenceQuery& query);
 // predicts from the file's size); `tokens` 0 when the query gives one.
 DefaultContext ollama_default_batch(const InferenceQuery& query, std::int64_t context, bool flash,
                                     Bytes weight_bytes);
+
+// Ollama's own prediction of a model's GPU memory (PredictServerVRAM): the
+// file's bytes plus 2 x layers x the fewest KV heads of a layer x hidden /
+// heads x `tokens` x 2 bytes. It steps its batch down (ollama_default_batch)
+// and places the model (ollama_single_gpu) by it.
+Bytes ollama_predicted_vram(const InferenceQuery& query, std::int64_t tokens, Bytes weight_bytes);
+
+// Ollama on several GPUs (ollama/ollama server/sched.go at fb307609,
+// selectLlamaServerPlacement / bestSingleGPUFit): when its prediction for
+// `context` tokens fits 80 % of one GPU's free memory, llama-server gets
+// that GPU alone (discrete before integrated, then the most memory); the
+// others stay free. The device's index, or nullopt (one device, a CPU among
+// them, -ngl 0, or no single GPU holds it).
+std::optional<std::size_t> ollama_single_gpu(const InferenceQuery& query, std::int64_t context,
+                                             Bytes weight_bytes);
+
+// The query as the estimate ran it: with only the device Ollama placed the
+// model on when it placed it on one (Estimate::placed_device), else `query`.
+InferenceQuery as_placed(const InferenceQuery& query, const Estimate& estimate);
 
 Estimate estimate_inference(const InferenceQuery& query, Detail detail = Detail::Numbers);
 

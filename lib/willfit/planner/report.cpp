@@ -102,9 +102,19 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
         "{}); give --context to change it",
         r.estimate.context, query.context));
   }
+  if (r.estimate.placed_device >= 0) {
+    const auto& devs = query.devices.devices;
+    r.assumptions.push_back(fmt::format(
+        "one GPU of {}: Ollama loads a model on a single GPU when its own prediction ({}) fits "
+        "80 % of one, and leaves the others free (OLLAMA_SCHED_SPREAD=1 spreads it over all)",
+        devs.size(),
+        format_memory(ollama_predicted_vram(query, r.estimate.context * std::max(1, query.batch),
+                                            r.estimate.model_weight_bytes),
+                      query.units)));
+  }
   if (r.estimate.runtime == Runtime::Ollama && query.ubatch_is_default &&
       r.estimate.ubatch != query.ubatch) {
-    r.assumptions.push_back(ollama_default_batch(query, r.estimate.context,
+    r.assumptions.push_back(ollama_default_batch(as_placed(query, r.estimate), r.estimate.context,
                                                  r.estimate.flash_attention,
                                                  r.estimate.model_weight_bytes)
                                 .note);

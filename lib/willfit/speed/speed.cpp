@@ -757,8 +757,9 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
   return s;
 }
 
-SpeedEstimate estimate_speed(const InferenceQuery& q, const Estimate& e,
+SpeedEstimate estimate_speed(const InferenceQuery& query, const Estimate& e,
                              const SpeedSettings& settings) {
+  const InferenceQuery q = as_placed(query, e);  // Ollama's one GPU of several
   auto s = speed_query_for(q, e, settings);
   if (!s) {
     SpeedEstimate r;
