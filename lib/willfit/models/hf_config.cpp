@@ -396,6 +396,74 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
   }
 }
 
+// The MLP width of a Nemotron NAS block from its ffn_mult: two thirds of
+// ffn_mult x hidden, truncated, rounded up to a multiple of 256
+// (_ffn_mult_to_intermediate_size in llama.cpp conversion/deci.py at
+// 80fb11ac and in vLLM vllm/model_executor/models/nemotron_nas.py; the same
+// order of floating-point operations as their int(2 * ffn_mult * n_embd / 3)).
+std::int64_t deci_ffn_width(double ffn_mult, std::int64_t hidden) {
+  const auto width = static_cast<std::int64_t>(2 * ffn_mult * static_cast<double>(hidden) / 3);
+  return width % 256 == 0 ? width : width + 256 - width % 256;
+}
+
+// Nemotron NAS (model_type nemotron-nas, DeciLMForCausalLM): block_configs
+// gives each layer's attention (no_op: none; replace_with_linear: one
+// hidden x hidden map; else num_attention_heads query heads sharing KV heads
+// in groups of n_heads_in_group) and MLP (no_op, or an ffn_mult of null:
+// none; else deci_ffn_width), read as llama.cpp's converter reads them
+// (conversion/deci.py DeciModel.__init__). DeciLM-7B lists
+// num_key_value_heads_per_layer instead, every layer otherwise alike.
+void read_block_configs(const Json& t, Architecture& a) {
+  std::vector<LayerWidths> shapes;
+  if (const auto bc = t.find("block_configs");
+      bc != t.end() && bc->is_array() && std::ssize(*bc) == a.layers) {
+    for (const auto& block : *bc) {
+      LayerWidths l;
+      const auto att = block.find("attention");
+      const auto ffn = block.find("ffn");
+      if (!block.is_object() || att == block.end() || !att->is_object() || ffn == block.end() ||
+          !ffn->is_object()) {
+        return;
+      }
+      const auto group = att->find("n_heads_in_group");
+      if (group != att->end() && group->is_number_integer() && group->get<std::int64_t>() > 0 &&
+          !get_bool(*att, "no_op").value_or(false)) {
+        l.heads = a.heads;
+        l.kv_heads = static_cast<int>(a.heads / group->get<std::int64_t>());
+      } else if (get_bool(*att, "replace_with_linear").value_or(false)) {
+        l.heads = a.heads;
+      }
+      const auto mult = ffn->find("ffn_mult");
+      if (mult != ffn->end() && mult->is_number() && !get_bool(*ffn, "no_op").value_or(false)) {
+        const double m = mult->get<double>();
+        if (m > 0 && m < 1e4) {
+          l.ffn = deci_ffn_width(m, a.hidden_size);
+        }
+      }
+      shapes.push_back(l);
+    }
+  } else if (const auto kv = t.find("num_key_value_heads_per_layer");
+             kv != t.end() && kv->is_array() && std::ssize(*kv) == a.layers) {
+    for (const auto& n : *kv) {
+      if (!n.is_number_integer() || n.get<std::int64_t>() < 1 || n.get<std::int64_t>() > a.heads) {
+        return;
+      }
+      shapes.push_back({a.heads, static_cast<int>(n.get<std::int64_t>()), a.intermediate_size});
+    }
+  }
+  if (shapes.empty()) {
+    return;
+  }
+  a.layer_widths = std::move(shapes);
+  // heads, kv_heads and intermediate_size: the widest layer's.
+  a.kv_heads = 1;
+  a.intermediate_size = 0;
+  for (const LayerWidths& l : a.layer_widths) {
+    a.kv_heads = std::max(a.kv_heads, l.kv_heads);
+    a.intermediate_size = std::max(a.intermediate_size, l.ffn);
+  }
+}
+
 }  // namespace
 
 Expected<Model> model_from_hf_config(std::string_view text, std::string_view label) {
@@ -1041,6 +1109,8 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       a.deepstack_layers = static_cast<int>(std::min<std::size_t>(it->size(), 64));
     }
   }
+
+  read_block_configs(t, a);
 
   a.attention.no_kv_cache = is_cache_free_config_model_type(type);
 
