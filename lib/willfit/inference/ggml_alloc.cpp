@@ -1066,8 +1066,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // 3n's, a gated one or a plain one. `ffn_inp` is the un-normed input
   // (Gemma 4's experts and router norm it themselves).
   const auto mlp = [&](int ffn_inp, int ffn_norm, int il, bool moe_layer) {
-    // Gemma 4 E2B's last layers: twice as wide (use_double_wide_mlp)
-    const std::int64_t ffn = il >= s.layers - s.wide_ffn_layers ? 2 * s.ffn : s.ffn;
+    // Gemma 4 E2B's last layers: twice as wide (use_double_wide_mlp);
+    // Nemotron NAS: each layer its own.
+    const std::int64_t ffn = il < std::ssize(s.per_layer)
+                                 ? s.per_layer[static_cast<std::size_t>(il)].ffn
+                             : il >= s.layers - s.wide_ffn_layers ? 2 * s.ffn
+                                                                  : s.ffn;
     if (moe_layer) {
       const std::int64_t k_used = std::max(1, s.experts_used);
       const std::int64_t fe = std::max<std::int64_t>(1, s.expert_ffn);
@@ -1177,12 +1181,30 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   };
   for (int il = 0; il < s.layers; ++il) {
     const bool last = il == s.layers - 1;
+    // Nemotron NAS: this layer's own shape.
+    const LlamaGraphShape::Layer* shaped =
+        il < std::ssize(s.per_layer) ? &s.per_layer[static_cast<std::size_t>(il)] : nullptr;
+    if (shaped != nullptr && shaped->heads <= 0) {
+      // deci.cpp: no attention, no norm; the MLP (if any) reads the stream,
+      // its rows picked on the last layer, and its output is added to it.
+      if (shaped->ffn <= 0) {
+        continue;
+      }
+      const int ffn_inp = last ? g.op(b * e, {x, out_ids}) : x;
+      const int ffn_norm = g.same(g.same(ffn_inp));
+      x = residual(ffn_inp, mlp(ffn_inp, ffn_norm, il, false));
+      continue;
+    }
     // Gemma 4's global layers: heads of their own width, their own KV heads.
     const bool global = windowed && !is_swa(il);
     // Step-3.5's global layers: query heads of their own.
-    const std::int64_t heads_l = global && s.global_heads > 0 ? s.global_heads : s.heads;
+    const std::int64_t heads_l = shaped != nullptr              ? shaped->heads
+                                 : global && s.global_heads > 0 ? s.global_heads
+                                                                : s.heads;
     const std::int64_t qw = heads_l * (global ? global_head : s.head_dim);
-    const std::int64_t kvw = global ? std::int64_t{global_kv} * global_head : kvw_swa;
+    const std::int64_t kvw = shaped != nullptr ? std::int64_t{shaped->kv_heads} * s.head_dim
+                             : global          ? std::int64_t{global_kv} * global_head
+                                               : kvw_swa;
     const bool k_as_v = global && s.global_k_eq_v;
     const std::int64_t cells = is_swa(il) ? s.swa_cells : s.cells;
     const int mask = is_swa(il) ? mask_swa : mask_full;
@@ -1363,6 +1385,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       g.external({g.view(joined)});
       const int conv = g.op(b * e, {joined});  // ssm_conv
       cur = g.op(b * e, {g.view(bcx), conv}, {conv});
+    } else if (shaped != nullptr && shaped->kv_heads <= 0) {
+      cur = attn_norm;  // deci.cpp's linear replacement: wo alone, below
     } else if (s.mla_kv_lora > 0) {
       cur = mla_attention(attn_norm, cells, mask, il);
     } else if (msa && il >= s.msa_from) {
@@ -1480,6 +1504,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       if (s.flash && s.rotate_v) {
         cur = rotate(cur, qw, v_rot_l);
       }
+    }
+    if (shaped != nullptr && shaped->ffn <= 0) {
+      continue;  // deci.cpp: a layer without an MLP leaves the stream as it was
     }
     cur = g.op(b * e, {cur});  // output projection
     if (s.single_block) {      // Nemotron-H: the block's output plus its input
