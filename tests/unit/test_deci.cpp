@@ -28,6 +28,7 @@
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
 #include "willfit/models/model.hpp"
+#include "willfit/training/training.hpp"
 
 namespace willfit {
 namespace {
@@ -293,6 +294,20 @@ TEST(Deci, KvCacheIsSummedPerLayer) {
   const Model ultra = from_config(nas_config(kUltra));
   EXPECT_EQ(kv(ultra, false), 262144 * cells);
   EXPECT_EQ(kv(ultra, true), (64 + 162) * 8 * 128 * 2 * cells);
+}
+
+// LoRA's linear modules follow each block's own shape: together they hold
+// exactly the blocks' linear weights (no module of a block without
+// attention, each MLP at its width).
+TEST(Deci, LinearModulesAreTheBlocksOwn) {
+  for (const Nas* n : {&kSuper, &kUltra}) {
+    const Model m = from_config(nas_config(*n));
+    std::int64_t sum = 0;
+    for (const LinearModule& x : linear_modules(m.arch)) {
+      sum += x.in * x.out * x.count;
+    }
+    EXPECT_EQ(sum, count_params(m.arch).linear()) << m.arch.layers;
+  }
 }
 
 // DeciLM-7B's form (conversion/deci.py, the branch without block_configs):
