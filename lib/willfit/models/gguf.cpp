@@ -793,7 +793,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // standing for every layer. head_count 0: no attention; head_count_kv 0
   // under query heads: a linear map (deci.cpp load_arch_tensors);
   // feed_forward_length 0: no MLP.
-  if (arch == "deci") {
+  // OpenELM (openelm.cpp, conversion/openelm.py) writes the same three
+  // per-layer arrays for its layer-wise scaling: every layer attends.
+  a.attention.fused_qkv_norm = arch == "openelm";
+  if (arch == "deci" || arch == "openelm") {
     const auto per_layer = [&](const char* k, std::vector<std::int64_t> fallback) {
       const GgufValue* v = f.find(key(k));
       if (v != nullptr && v->kind == GgufValue::Kind::Array && std::ssize(v->numbers) >= a.layers) {

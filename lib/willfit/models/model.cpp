@@ -114,8 +114,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "ernie4_5",
        // the 2026 architectures of issue 18 (tests/unit/test_architectures_2026.cpp)
        "glm-dsa", "mistral4", "minimax-m3", "step35",
-       // Nemotron NAS, layers of their own shapes (tests/unit/test_deci.cpp)
-       "deci",
+       // layers of their own shapes: Nemotron NAS, OpenELM (tests/unit/test_deci.cpp)
+       "deci", "openelm",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
@@ -185,6 +185,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "nemotron_h",
                                                                   "olmo2",
                                                                   "olmoe",
+                                                                  "openelm",
                                                                   "phi",
                                                                   "phi3",
                                                                   "qwen2",

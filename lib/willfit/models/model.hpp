@@ -154,6 +154,10 @@ struct Attention {
   // hidden size (wo_b). 0: a plain output projection.
   int o_groups = 0;
   int o_lora_rank = 0;
+  // OpenELM (llama.cpp openelm.cpp): Q, K and V come from one fused
+  // projection (attn_qkv), Q and K each RMS-normed per head; weights as the
+  // three projections, the compute graph as openelm.cpp builds it.
+  bool fused_qkv_norm = false;
 };
 
 struct Moe {
