@@ -1387,6 +1387,55 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       cur = g.op(b * e, {g.view(bcx), conv}, {conv});
     } else if (shaped != nullptr && shaped->kv_heads <= 0) {
       cur = attn_norm;  // deci.cpp's linear replacement: wo alone, below
+    } else if (s.fused_qkv_norm) {
+      // openelm.cpp: wqkv; Q and K normed (RMS norm of a view: a new
+      // tensor; x weight in place), then each roped in place; V a view.
+      const int qkv = g.op(b * (qw + 2 * kvw), {attn_norm});
+      // build_attn expands Q's nodes, then V's, then K's.
+      const auto normed_roped = [&](std::int64_t width) {
+        const int n = g.same(g.op(b * width, {g.view(qkv)}));
+        return g.op(b * width, {n, pos}, {n});
+      };
+      // A quantised cache rotates Q and K (and V), as build_attn does for
+      // every model (the generic path below).
+      int q = normed_roped(qw);
+      if (s.rotate_k) {
+        q = rotate(q, qw, k_rot_l);
+      }
+      int v = g.view(qkv);
+      if (s.rotate_v) {
+        v = rotate(v, kvw, v_rot_l);
+      }
+      int k = normed_roped(kvw);
+      if (s.rotate_k) {
+        k = rotate(k, kvw, k_rot_l);
+      }
+      g.external({g.view(k), k_idxs});
+      // Without flash attention V is stored transposed (llama-kv-cache.cpp
+      // cpy_v): this strided view of the projection is made contiguous, and
+      // a layer narrower than the widest padded to its rows
+      // (TAG_V_CACHE_VARIABLE: ggml_pad).
+      int v_rows_l = v;
+      if (!s.flash) {
+        v_rows_l = g.op(b * kvw, {v});
+        if (kvw < v_rows) {
+          v_rows_l = g.op(b * v_rows, {v_rows_l});
+        }
+      }
+      g.external({g.view(v_rows_l), v_idxs});
+      const int qp = g.view(q);
+      if (s.flash) {
+        int out = g.op(b * qw, {qp, mask});
+        if (s.rotate_v) {
+          const int flat = g.view(out);
+          out = v_rot_l >= 0 ? g.op(b * qw, {flat, v_rot_l}) : g.op(b * qw, {flat});
+        }
+        cur = g.view(out);
+      } else {
+        const int kq = g.same(g.op(b * cells * heads_l, {qp}), {mask});  // scores, softmax
+        const int kqv = g.op(b * qw, {kq});
+        cur = g.op(b * qw, {g.view(kqv)});  // ggml_cont of the permuted heads
+      }
     } else if (s.mla_kv_lora > 0) {
       cur = mla_attention(attn_norm, cells, mask, il);
     } else if (msa && il >= s.msa_from) {
@@ -1508,8 +1557,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     if (shaped != nullptr && shaped->ffn <= 0) {
       continue;  // deci.cpp: a layer without an MLP leaves the stream as it was
     }
-    cur = g.op(b * e, {cur});  // output projection
-    if (s.single_block) {      // Nemotron-H: the block's output plus its input
+    // openelm.cpp's last layer: the residual's rows are picked before the
+    // output projection runs (add(residual, attention) visits them first).
+    const bool late_wo = s.fused_qkv_norm && last && !s.late_out_ids;
+    if (!late_wo) {
+      cur = g.op(b * e, {cur});  // output projection
+    }
+    if (s.single_block) {  // Nemotron-H: the block's output plus its input
       x = residual(x, cur);
       continue;
     }
@@ -1535,11 +1589,18 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     int res = x;
     // build_inp_out_ids: the rows of the tokens to output
     if (!altup && last && !s.late_out_ids && !s.out_ids_after_norm && !mamba_beside) {
-      cur = g.op(b * e, {cur, out_ids});
-      res = g.op(b * e, {x, out_ids});
+      if (late_wo) {  // openelm.cpp picks the residual's rows first
+        res = g.op(b * e, {x, out_ids});
+        cur = g.op(b * e, {g.op(b * e, {cur}), out_ids});
+      } else {
+        cur = g.op(b * e, {cur, out_ids});
+        res = g.op(b * e, {x, out_ids});
+      }
     }
     if (!altup) {
-      ffn_inp = residual(res, cur);
+      // openelm.cpp adds the attention output to the stream, not the
+      // stream to it.
+      ffn_inp = s.fused_qkv_norm ? g.op(b * e, {res, cur}, {res, cur}) : residual(res, cur);
     }
     if (last && mamba_beside) {  // falcon-h1.cpp picks them from the sum
       ffn_inp = g.op(b * e, {ffn_inp, out_ids});

@@ -254,6 +254,11 @@ struct LlamaGraphShape {
     std::int64_t ffn = 0;
   };
   std::vector<Layer> per_layer;
+  // OpenELM (openelm.cpp): one fused QKV projection; Q and K RMS-normed
+  // through views of it (new tensors), times their weights and roped in
+  // place; V a view; the attention output added to the residual stream
+  // as add(residual, attention), the stream first, its rows picked first.
+  bool fused_qkv_norm = false;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);
