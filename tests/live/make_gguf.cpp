@@ -750,6 +750,27 @@ const std::vector<Spec>& specs() {
         "(hidden 8192, 64 heads, n_heads_in_group 8, vocab 128256, 131072 positions, rope 5e5)"));
     v.back().deci = {{64, 8, 14336}, {64, 8, 28672}, {0, 0, 14336}, {0, 0, 17920}, {64, 8, 28672}};
     v.back().skip_types = "f16: 10 GB, above the 8 GB a live load may take on this machine";
+    // OpenELM-270M (openelm): layer-wise scaling, every layer its own query
+    // heads, KV heads and MLP width (the per-layer arrays conversion/openelm.py
+    // writes), fused QKV with Q and K norms, tied embeddings. The whole model.
+    v.push_back(
+        shape("openelm-270m", "openelm", 16, 1280, 5120, 20, 5, 64, 32000, 2048, 1e4, 1e-6,
+              "apple/OpenELM-270M config.json: model_dim 1280, head_dim 64, 16 layers, "
+              "vocab 32000, max_context_length 2048; per-layer heads, KV heads and MLP "
+              "widths as transcribed in public ports of it (search-tool file id "
+              "2554374837: num_query_heads 12x5, 16x7, 20x4; num_kv_heads 3x5, 4x7, "
+              "5x4; ffn 768 ... 5120), the MLP widths equal to make_divisible(ffn_multiplier "
+              "x 1280, 256) of ffn_multipliers linspace(0.5, 4.0, 16)"));
+    v.back().tied = true;
+    v.back().qk_norm = true;
+    {
+      const int q[16] = {12, 12, 12, 12, 12, 16, 16, 16, 16, 16, 16, 16, 20, 20, 20, 20};
+      const int64_t f[16] = {768,  1024, 1280, 1536, 1792, 2048, 2560, 2816,
+                             3072, 3328, 3584, 3840, 4352, 4608, 4864, 5120};
+      for (int i = 0; i < 16; ++i) {
+        v.back().deci.push_back({q[i], q[i] / 4, f[i]});
+      }
+    }
     // Llama-3.1-Nemotron-Ultra-253B-v1 (deci), reduced: 4 of its 162 blocks
     // in the real order, each a kind Super-49B lacks or a width of its own:
     // block 0 (attention of 128 heads over 8 KV heads, MLP 5376), block 9
@@ -1139,13 +1160,26 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add("per_layer_model_proj.weight", {e, ple}, -1);
     add("per_layer_proj_norm.weight", {s.per_layer_width}, -1);
   }
-  if (!s.deci.empty()) {
+  if (!s.deci.empty() && s.arch == "deci") {
     // conversion/deci.py generate_extra_tensors: the llama3 RoPE factors
     add("rope_freqs.weight", {s.head_dim / 2}, -1);
   }
   for (int i = 0; i < s.layers; ++i) {
     const std::string b = "blk." + std::to_string(i) + ".";
     const char kind = layer_kind(s, i);
+    if (!s.deci.empty() && s.arch == "openelm") {  // openelm.cpp load_arch_tensors
+      const Spec::DeciLayer& l = s.deci[static_cast<size_t>(i)];
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_qkv.weight", {e, s.head_dim * (l.heads + 2 * l.kv_heads)}, i);
+      add(b + "attn_q_norm.weight", {s.head_dim}, i);
+      add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      add(b + "attn_output.weight", {s.head_dim * l.heads, e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_gate.weight", {e, l.ffn}, i);
+      add(b + "ffn_up.weight", {e, l.ffn}, i);
+      add(b + "ffn_down.weight", {l.ffn, e}, i);
+      continue;
+    }
     if (!s.deci.empty()) {  // deci.cpp load_arch_tensors
       const Spec::DeciLayer& l = s.deci[static_cast<size_t>(i)];
       if (l.heads > 0) {

@@ -310,6 +310,64 @@ TEST(Deci, LinearModulesAreTheBlocksOwn) {
   }
 }
 
+// apple/OpenELM-270M (llama.cpp openelm): layer-wise scaling, each layer its
+// own query heads, KV heads and MLP width, every layer attending. Its
+// config.json keys (configuration_openelm.py): model_dim 1280, head_dim 64,
+// 16 layers, num_query_heads 12 x 5, 16 x 7, 20 x 4 and num_kv_heads 3 x 5,
+// 4 x 7, 5 x 4 (as public ports transcribe them, search-tool file id
+// 2554374837), ffn_multipliers from corenet's recipe, linspace(0.5, 4.0, 16),
+// ffn_dim_divisor 256, vocab 32000, max_context_length 2048, shared input
+// and output layers. The GGUF: conversion/openelm.py's per-layer arrays.
+TEST(Deci, OpenElmConfigAndGgufAgree) {
+  const std::vector<int> q = {12, 12, 12, 12, 12, 16, 16, 16, 16, 16, 16, 16, 20, 20, 20, 20};
+  std::vector<int> kv;
+  std::vector<double> mult;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    kv.push_back(q[i] / 4);
+    mult.push_back(0.5 + static_cast<double>(i) * 3.5 / 15.0);
+  }
+  const Json cfg = {{"model_type", "openelm"},
+                    {"architectures", {"OpenELMForCausalLM"}},
+                    {"model_dim", 1280},
+                    {"head_dim", 64},
+                    {"num_transformer_layers", 16},
+                    {"num_query_heads", q},
+                    {"num_kv_heads", kv},
+                    {"ffn_multipliers", mult},
+                    {"ffn_dim_divisor", 256},
+                    {"vocab_size", 32000},
+                    {"max_context_length", 2048},
+                    {"share_input_output_layers", true},
+                    {"torch_dtype", "float32"}};
+  // The MLP widths the same port transcribes (not computed by willfit).
+  const std::vector<std::uint32_t> ffn = {768,  1024, 1280, 1536, 1792, 2048, 2560, 2816,
+                                          3072, 3328, 3584, 3840, 4352, 4608, 4864, 5120};
+  test::GgufWriter w;
+  w.str("general.architecture", "openelm");
+  w.u32("openelm.block_count", 16);
+  w.u32("openelm.context_length", 2048);
+  w.u32("openelm.embedding_length", 1280);
+  w.u32_array("openelm.feed_forward_length", ffn);
+  w.u32_array("openelm.attention.head_count", std::vector<std::uint32_t>(q.begin(), q.end()));
+  w.u32_array("openelm.attention.head_count_kv", std::vector<std::uint32_t>(kv.begin(), kv.end()));
+  w.u32("openelm.rope.dimension_count", 64);
+  w.u32("openelm.attention.key_length", 64);
+  w.u32("openelm.attention.value_length", 64);
+  w.tensor("token_embd.weight", {1280, 32000}, test::kQ8_0);  // the vocabulary: no vocab_size key
+  const Model c = from_config(cfg);
+  expect_same_estimate(c, from_gguf(w));
+  ASSERT_EQ(c.arch.layer_widths.size(), 16U);
+  for (std::size_t i = 0; i < ffn.size(); ++i) {
+    EXPECT_EQ(c.arch.layer_widths[i].ffn, ffn[i]) << i;
+  }
+  EXPECT_TRUE(c.arch.tied_embeddings);
+  // The card: 270 M parameters (apple/OpenELM-270M).
+  EXPECT_LT(rel(static_cast<double>(c.params), 270e6), 0.01) << c.params;
+  // Per token, F16: (5 x 3 + 7 x 4 + 4 x 5) KV heads of 64, K and V.
+  EXPECT_EQ(kv_cache_bytes(c.arch, {256, 1, 512, kv_f16(), kv_f16(), 256}),
+            std::int64_t{5 * 3 + 7 * 4 + 4 * 5} * 64 * 2 * 2 * 256);
+}
+
 // DeciLM-7B's form (conversion/deci.py, the branch without block_configs):
 // one head count and MLP width, KV heads per layer (config.json
 // num_key_value_heads_per_layer). Its layers all attend: the per-layer KV

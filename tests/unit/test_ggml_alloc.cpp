@@ -658,6 +658,35 @@ TEST(GgmlAlloc, DeciReducedMatchesTheLiveLlamaCpp) {
   EXPECT_EQ(rows, 27U);
 }
 
+// apple/OpenELM-270M (openelm), the whole model, read from its config.json
+// (layer-wise scaling: the per-layer heads, KV heads and ffn_multipliers of
+// tests/unit/test_deci.cpp), against what a real llama.cpp allocated for the
+// synthetic F16, Q8_0 and Q4_K_M files make_gguf writes of it
+// (tests/data/llamacpp_cpu_compute_openelm.csv, llamacpp_cpu_kv_openelm.csv):
+// KV summed layer by layer; the replay of openelm.cpp's fused QKV (Q and K
+// normed as new tensors: they read the projection through views).
+TEST(GgmlAlloc, OpenElmMatchesTheLiveLlamaCpp) {
+  std::string q;
+  std::string kv;
+  std::string mult;
+  const int heads[16] = {12, 12, 12, 12, 12, 16, 16, 16, 16, 16, 16, 16, 20, 20, 20, 20};
+  for (int i = 0; i < 16; ++i) {
+    const std::string sep = i == 0 ? "" : ",";
+    q += sep + std::to_string(heads[i]);
+    kv += sep + std::to_string(heads[i] / 4);
+    mult += sep + std::to_string(0.5 + i * 3.5 / 15.0);
+  }
+  const auto m = model_from_hf_config(
+      R"({"model_type":"openelm","model_dim":1280,"head_dim":64,"num_transformer_layers":16,
+      "vocab_size":32000,"max_context_length":2048,"share_input_output_layers":true,
+      "ffn_dim_divisor":256,"num_query_heads":[)" +
+          q + R"(],"num_kv_heads":[)" + kv + R"(],"ffn_multipliers":[)" + mult + "]}",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "openelm", 27, 5.0);
+}
+
 // DeepSeek-V4-Flash reduced to 5 of its 43 layers (compress ratios 0, 0,
 // 4, 128, 4; the first three hash-routed) and 16 of its 256 routed experts,
 // every other value its config.json's (deepseek-ai/DeepSeek-V4-Flash as a
