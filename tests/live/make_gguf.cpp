@@ -12,9 +12,9 @@
 //
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
-// falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4}.cpp (load_arch_tensors
-// and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe too) and
-// src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
+// falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci}.cpp
+// (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
+// too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
 // every 2-D weight (norms, biases and the MoE router stay F32, as llama-quant.cpp keeps them);
 // Q4_K_M follows llama-quant.cpp's recipe for it: Q6_K for the output (a tied token_embd included),
@@ -175,6 +175,16 @@ struct Spec {
   int indexer_top_k = 0;
   int indexer_block = 0;
   int indexer_local = 0;
+  // Nemotron NAS (deci.cpp): each layer's query heads, KV heads and MLP
+  // width as conversion/deci.py writes them from block_configs (0 query
+  // heads: no attention; 0 KV heads under query heads: a linear map, wo
+  // alone; 0 width: no MLP). Empty for every other row.
+  struct DeciLayer {
+    int64_t heads = 0;
+    int64_t kv_heads = 0;
+    int64_t ffn = 0;
+  };
+  std::vector<DeciLayer> deci;
   std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
@@ -723,6 +733,61 @@ const std::vector<Spec>& specs() {
     v.back().expert_weights_scale = 3.0;
     experts(v.back(), 16, 8, 1280);
     v.back().skip_types = "f16: 5.7 GB, q8_0 (3.0 GB) shows the same layout";
+    // Llama-3.3-Nemotron-Super-49B-v1 (deci), reduced: 5 of its 80 layers,
+    // each kind it has in the real order: layer 0 (attention, 8 KV heads,
+    // MLP 14336), layer 1 (attention, MLP 28672), layers 6 and 11 (no
+    // attention, MLP 14336 and 17920) and layer 79 (attention, MLP 28672:
+    // the last layer attends). Every width is the model's, each MLP width
+    // from its ffn_mult as conversion/deci.py computes it (2.625 -> 14336,
+    // 5.25 -> 28672, 3.28125 -> 17920). The model has no linear-replacement
+    // attention and no layer without an MLP (Ultra-253B's dummy layers).
+    v.push_back(shape(
+        "nemotron-super-49b-r5", "deci", 5, 8192, 28672, 64, 8, 128, 128256, 131072, 5e5, 1e-5,
+        "nvidia/Llama-3_3-Nemotron-Super-49B-v1 REDUCED to 5 of 80 layers (its layers 0, 1, 6, "
+        "11, 79: attention + MLP 14336, attention + MLP 28672, no attention + MLP 14336, no "
+        "attention + MLP 17920, attention + MLP 28672); config.json as NVIDIA/NeMo "
+        "nemo/collections/llm/gpt/model/llama_nemotron_config.py @8cfedd72 copies it "
+        "(hidden 8192, 64 heads, n_heads_in_group 8, vocab 128256, 131072 positions, rope 5e5)"));
+    v.back().deci = {{64, 8, 14336}, {64, 8, 28672}, {0, 0, 14336}, {0, 0, 17920}, {64, 8, 28672}};
+    v.back().skip_types = "f16: 10 GB, above the 8 GB a live load may take on this machine";
+    // OpenELM-270M (openelm): layer-wise scaling, every layer its own query
+    // heads, KV heads and MLP width (the per-layer arrays conversion/openelm.py
+    // writes), fused QKV with Q and K norms, tied embeddings. The whole model.
+    v.push_back(
+        shape("openelm-270m", "openelm", 16, 1280, 5120, 20, 5, 64, 32000, 2048, 1e4, 1e-6,
+              "apple/OpenELM-270M config.json: model_dim 1280, head_dim 64, 16 layers, "
+              "vocab 32000, max_context_length 2048; per-layer heads, KV heads and MLP "
+              "widths as transcribed in public ports of it (search-tool file id "
+              "2554374837: num_query_heads 12x5, 16x7, 20x4; num_kv_heads 3x5, 4x7, "
+              "5x4; ffn 768 ... 5120), the MLP widths equal to make_divisible(ffn_multiplier "
+              "x 1280, 256) of ffn_multipliers linspace(0.5, 4.0, 16)"));
+    v.back().tied = true;
+    v.back().qk_norm = true;
+    {
+      const int q[16] = {12, 12, 12, 12, 12, 16, 16, 16, 16, 16, 16, 16, 20, 20, 20, 20};
+      const int64_t f[16] = {768,  1024, 1280, 1536, 1792, 2048, 2560, 2816,
+                             3072, 3328, 3584, 3840, 4352, 4608, 4864, 5120};
+      for (int i = 0; i < 16; ++i) {
+        v.back().deci.push_back({q[i], q[i] / 4, f[i]});
+      }
+    }
+    // Llama-3.1-Nemotron-Ultra-253B-v1 (deci), reduced: 4 of its 162 blocks
+    // in the real order, each a kind Super-49B lacks or a width of its own:
+    // block 0 (attention of 128 heads over 8 KV heads, MLP 5376), block 9
+    // (a dummy block: neither attention nor MLP, ffn_mult null), block 42
+    // (no attention, MLP 21504) and block 161 (attention, MLP 26624: the
+    // last block attends). Its widest MLPs (up to 425984) are left out:
+    // one such block is 21 B parameters.
+    v.push_back(shape(
+        "nemotron-ultra-253b-r4", "deci", 4, 16384, 26624, 128, 8, 128, 128256, 131072, 5e5, 1e-5,
+        "nvidia/Llama-3_1-Nemotron-Ultra-253B-v1 REDUCED to 4 of 162 blocks (its blocks 0, 9, 42, "
+        "161: attention + MLP 5376, neither, no attention + MLP 21504, attention + MLP 26624); "
+        "config.json as NVIDIA/NeMo nemo/collections/llm/gpt/model/llama_nemotron_config.py "
+        "@8cfedd72 copies it (hidden 16384, 128 heads, n_heads_in_group 16, vocab 128256, 131072 "
+        "positions, rope 5e5)"));
+    v.back().deci = {{128, 8, 5376}, {0, 0, 0}, {0, 0, 21504}, {128, 8, 26624}};
+    v.back().skip_types =
+        "f16 q8_0: 16 and 8.5 GB, above the 8 GB a live load may take on this machine";
     // DeepSeek-V4-Flash (deepseek4), reduced: 5 of its 43 layers, the first
     // five in the real order (compress_ratios 0, 0, 4, 128, 4: two window-only
     // layers, a ratio-4 layer with the lightning indexer, a ratio-128 layer,
@@ -1095,9 +1160,47 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add("per_layer_model_proj.weight", {e, ple}, -1);
     add("per_layer_proj_norm.weight", {s.per_layer_width}, -1);
   }
+  if (!s.deci.empty() && s.arch == "deci") {
+    // conversion/deci.py generate_extra_tensors: the llama3 RoPE factors
+    add("rope_freqs.weight", {s.head_dim / 2}, -1);
+  }
   for (int i = 0; i < s.layers; ++i) {
     const std::string b = "blk." + std::to_string(i) + ".";
     const char kind = layer_kind(s, i);
+    if (!s.deci.empty() && s.arch == "openelm") {  // openelm.cpp load_arch_tensors
+      const Spec::DeciLayer& l = s.deci[static_cast<size_t>(i)];
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_qkv.weight", {e, s.head_dim * (l.heads + 2 * l.kv_heads)}, i);
+      add(b + "attn_q_norm.weight", {s.head_dim}, i);
+      add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      add(b + "attn_output.weight", {s.head_dim * l.heads, e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_gate.weight", {e, l.ffn}, i);
+      add(b + "ffn_up.weight", {e, l.ffn}, i);
+      add(b + "ffn_down.weight", {l.ffn, e}, i);
+      continue;
+    }
+    if (!s.deci.empty()) {  // deci.cpp load_arch_tensors
+      const Spec::DeciLayer& l = s.deci[static_cast<size_t>(i)];
+      if (l.heads > 0) {
+        add(b + "attn_norm.weight", {e}, i);
+      }
+      if (l.heads > 0 && l.kv_heads == 0) {
+        add(b + "attn_output.weight", {e, e}, i);
+      } else if (l.heads > 0) {
+        add(b + "attn_q.weight", {e, s.head_dim * l.heads}, i);
+        add(b + "attn_k.weight", {e, s.head_dim * l.kv_heads}, i);
+        add(b + "attn_v.weight", {e, s.head_dim * l.kv_heads}, i);
+        add(b + "attn_output.weight", {s.head_dim * l.heads, e}, i);
+      }
+      if (l.ffn > 0) {
+        add(b + "ffn_norm.weight", {e}, i);
+        add(b + "ffn_gate.weight", {e, l.ffn}, i);
+        add(b + "ffn_up.weight", {e, l.ffn}, i);
+        add(b + "ffn_down.weight", {l.ffn, e}, i);
+      }
+      continue;
+    }
     add(b + "attn_norm.weight", {e}, i);
     if (s.arch == "falcon-h1") {  // falcon-h1.cpp: attention and Mamba-2 in every layer
       const int64_t conv_dim = s.ssm_inner + 2 * s.ssm_groups * s.ssm_state;
@@ -1671,6 +1774,20 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".moe_every_n_layers", 1);
     w.key_f32(a + ".expert_weights_scale", s.expert_weights_scale);
     w.key_bool(a + ".expert_weights_norm", true);
+  } else if (!s.deci.empty()) {
+    // conversion/deci.py set_gguf_parameters: head_count_kv, head_count and
+    // feed_forward_length per layer.
+    std::vector<uint32_t> heads;
+    std::vector<uint32_t> kv;
+    std::vector<uint32_t> ffn;
+    for (const Spec::DeciLayer& l : s.deci) {
+      heads.push_back(static_cast<uint32_t>(l.heads));
+      kv.push_back(static_cast<uint32_t>(l.kv_heads));
+      ffn.push_back(static_cast<uint32_t>(l.ffn));
+    }
+    w.key_arr_u32(a + ".attention.head_count_kv", kv);
+    w.key_arr_u32(a + ".attention.head_count", heads);
+    w.key_arr_u32(a + ".feed_forward_length", ffn);
   } else if (s.layer_kinds.empty()) {
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
     w.key_u32(a + ".attention.head_count_kv",
@@ -1691,7 +1808,7 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_arr_u32(a + ".feed_forward_length", ffn);
     w.key_arr_u32(a + ".attention.head_count_kv", kv);
   }
-  if (s.arch != "step35") {
+  if (s.arch != "step35" && s.deci.empty()) {
     w.key_u32(a + ".attention.head_count", static_cast<uint32_t>(s.heads));
   }
   if (s.kv_lora > 0) {

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catalogue_model.hpp"
@@ -585,6 +586,105 @@ TEST(GgmlAlloc, Step35ReducedMatchesTheLiveLlamaCpp) {
     ++rows;
   });
   EXPECT_EQ(rows, 18);
+}
+
+// Nemotron NAS (deci) at the shape of a REDUCED live file, from the
+// config.json of that shape: `blocks` the published block_configs entries
+// of the blocks the file keeps ({n_heads_in_group, 0 for no_op} and
+// {ffn_mult, 0 for null}).
+Model nas_reduced(int hidden, int heads, const std::vector<std::pair<int, double>>& blocks) {
+  std::string list;
+  for (const auto& [group, mult] : blocks) {
+    list += std::string(list.empty() ? "" : ",") + R"({"attention":{"n_heads_in_group":)" +
+            (group > 0 ? std::to_string(group) : "null") + R"(,"no_op":)" +
+            (group > 0 ? "false" : "true") + R"(,"replace_with_linear":false},"ffn":{"ffn_mult":)" +
+            (mult > 0 ? std::to_string(mult) : "null") + R"(,"no_op":)" +
+            (mult > 0 ? "false" : "true") + R"(,"replace_with_linear":false}})";
+  }
+  const auto m = model_from_hf_config(
+      R"({"architectures":["DeciLMForCausalLM"],"model_type":"nemotron-nas","hidden_size":)" +
+          std::to_string(hidden) + R"(,"num_attention_heads":)" + std::to_string(heads) +
+          R"(,"num_key_value_heads":null,"intermediate_size":null,"num_hidden_layers":)" +
+          std::to_string(blocks.size()) +
+          R"(,"vocab_size":128256,"max_position_embeddings":131072,"tie_word_embeddings":false,
+          "block_configs":[)" +
+          list + "]}",
+      "config.json");
+  EXPECT_TRUE(m.ok()) << m.error().message;
+  return m.ok() ? *m : Model{};
+}
+
+// Nemotron NAS REDUCED to live files of the real widths, against what a real
+// llama.cpp allocated for them (tests/data/llamacpp_cpu_compute_deci.csv,
+// llamacpp_cpu_kv_deci.csv, docs/live-llamacpp.md, the deci run), each read
+// from the config.json of its reduced shape:
+// - nemotron-super-49b-r5, Llama-3.3-Nemotron-Super-49B-v1's blocks 0, 1, 6,
+//   11 and 79 (data/models.json row llama-3.3-nemotron-super-49b-v1);
+// - nemotron-ultra-253b-r4, Llama-3.1-Nemotron-Ultra-253B-v1's blocks 0, 9
+//   (a dummy block: no attention, no MLP), 42 and 161.
+// KV on the attending blocks only, with their own 8 KV heads, and without
+// flash attention V rows on every block (the third of the cache a count of
+// attending layers missed); the compute buffer replays deci.cpp block by
+// block (no attention on the no_op blocks, each block's own MLP width).
+TEST(GgmlAlloc, DeciReducedMatchesTheLiveLlamaCpp) {
+  const Model super =
+      nas_reduced(8192, 64, {{8, 2.625}, {8, 5.25}, {0, 2.625}, {0, 3.28125}, {8, 5.25}});
+  const Model ultra = nas_reduced(16384, 128, {{16, 0.4875}, {0, 0}, {0, 1.95}, {16, 2.4375}});
+  EXPECT_TRUE(super.unchecked_architecture.empty());
+  ASSERT_EQ(super.arch.layer_widths.size(), 5U);
+  EXPECT_EQ(super.arch.layer_widths[3].ffn, 17920);
+  ASSERT_EQ(ultra.arch.layer_widths.size(), 4U);
+  EXPECT_EQ(ultra.arch.layer_widths[1].ffn, 0);
+  const auto model_of = [&](const std::string& name) -> const Model& {
+    return name.rfind("nemotron-ultra", 0) == 0 ? ultra : super;
+  };
+  std::size_t rows = 0;
+  for_each_live_row("llamacpp_cpu_compute_deci.csv", [&](const std::vector<std::string>& c) {
+    // every row within the log's rounding and the rotation's few KiB
+    EXPECT_LE(std::abs(compute_error(model_of(c[0]), c)), 0.1) << c[0];
+    ++rows;
+  });
+  EXPECT_EQ(rows, 27U);
+  rows = 0;
+  const double rounding = 0.01 * static_cast<double>(kMiB);
+  for_each_live_row("llamacpp_cpu_kv_deci.csv", [&](const std::vector<std::string>& c) {
+    const Estimate e = live_estimate(model_of(c[0]), c);
+    EXPECT_EQ(e.recurrent_state, 0) << c[0];
+    EXPECT_NEAR(static_cast<double>(e.memory.kv_cache), std::stod(c[6]) * static_cast<double>(kMiB),
+                rounding)
+        << c[0] << ' ' << c[2] << ' ' << c[3] << ' ' << c[4];
+    ++rows;
+  });
+  EXPECT_EQ(rows, 27U);
+}
+
+// apple/OpenELM-270M (openelm), the whole model, read from its config.json
+// (layer-wise scaling: the per-layer heads, KV heads and ffn_multipliers of
+// tests/unit/test_deci.cpp), against what a real llama.cpp allocated for the
+// synthetic F16, Q8_0 and Q4_K_M files make_gguf writes of it
+// (tests/data/llamacpp_cpu_compute_openelm.csv, llamacpp_cpu_kv_openelm.csv):
+// KV summed layer by layer; the replay of openelm.cpp's fused QKV (Q and K
+// normed as new tensors: they read the projection through views).
+TEST(GgmlAlloc, OpenElmMatchesTheLiveLlamaCpp) {
+  std::string q;
+  std::string kv;
+  std::string mult;
+  const int heads[16] = {12, 12, 12, 12, 12, 16, 16, 16, 16, 16, 16, 16, 20, 20, 20, 20};
+  for (int i = 0; i < 16; ++i) {
+    const std::string sep = i == 0 ? "" : ",";
+    q += sep + std::to_string(heads[i]);
+    kv += sep + std::to_string(heads[i] / 4);
+    mult += sep + std::to_string(0.5 + i * 3.5 / 15.0);
+  }
+  const auto m = model_from_hf_config(
+      R"({"model_type":"openelm","model_dim":1280,"head_dim":64,"num_transformer_layers":16,
+      "vocab_size":32000,"max_context_length":2048,"share_input_output_layers":true,
+      "ffn_dim_divisor":256,"num_query_heads":[)" +
+          q + R"(],"num_kv_heads":[)" + kv + R"(],"ffn_multipliers":[)" + mult + "]}",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "openelm", 27, 5.0);
 }
 
 // DeepSeek-V4-Flash reduced to 5 of its 43 layers (compress ratios 0, 0,

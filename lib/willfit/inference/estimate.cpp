@@ -182,6 +182,25 @@ Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
     return compressed_kv_bytes(a, q);
   }
   const std::int64_t full_cells = pad_context(q.context, q.pad) * std::max(1, q.sequences);
+  if (!a.layer_widths.empty()) {
+    // Nemotron NAS (deci), summed layer by layer: llama-kv-cache.cpp (at
+    // 80fb11ac) gives every layer K rows of its own n_head_kv(il) x head_dim
+    // (none for a layer without KV heads) and V rows of the same width, or,
+    // without flash attention (v_trans), of the widest layer's for every
+    // layer, those without attention included (TAG_V_CACHE_VARIABLE:
+    // n_embd_v_gqa_max). No layer holds a recurrent state.
+    std::int64_t widest = 0;
+    for (const LayerWidths& l : a.layer_widths) {
+      widest = std::max<std::int64_t>(widest, std::int64_t{l.kv_heads} * a.head_dim);
+    }
+    Bytes b = 0;
+    for (const LayerWidths& l : a.layer_widths) {
+      const std::int64_t k = std::int64_t{l.kv_heads} * a.head_dim;
+      b += cost(k * full_cells, q.k_type) +
+           cost((q.v_rows_padded ? widest : k) * full_cells, q.v_type);
+    }
+    return b;
+  }
   if (uses_mla(a)) {
     // One latent per token and attention layer; V is a view of K. A
     // hybrid's (Kimi Linear's) other layers keep their recurrent state.

@@ -1066,8 +1066,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // 3n's, a gated one or a plain one. `ffn_inp` is the un-normed input
   // (Gemma 4's experts and router norm it themselves).
   const auto mlp = [&](int ffn_inp, int ffn_norm, int il, bool moe_layer) {
-    // Gemma 4 E2B's last layers: twice as wide (use_double_wide_mlp)
-    const std::int64_t ffn = il >= s.layers - s.wide_ffn_layers ? 2 * s.ffn : s.ffn;
+    // Gemma 4 E2B's last layers: twice as wide (use_double_wide_mlp);
+    // Nemotron NAS: each layer its own.
+    const std::int64_t ffn = il < std::ssize(s.per_layer)
+                                 ? s.per_layer[static_cast<std::size_t>(il)].ffn
+                             : il >= s.layers - s.wide_ffn_layers ? 2 * s.ffn
+                                                                  : s.ffn;
     if (moe_layer) {
       const std::int64_t k_used = std::max(1, s.experts_used);
       const std::int64_t fe = std::max<std::int64_t>(1, s.expert_ffn);
@@ -1177,12 +1181,30 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   };
   for (int il = 0; il < s.layers; ++il) {
     const bool last = il == s.layers - 1;
+    // Nemotron NAS: this layer's own shape.
+    const LlamaGraphShape::Layer* shaped =
+        il < std::ssize(s.per_layer) ? &s.per_layer[static_cast<std::size_t>(il)] : nullptr;
+    if (shaped != nullptr && shaped->heads <= 0) {
+      // deci.cpp: no attention, no norm; the MLP (if any) reads the stream,
+      // its rows picked on the last layer, and its output is added to it.
+      if (shaped->ffn <= 0) {
+        continue;
+      }
+      const int ffn_inp = last ? g.op(b * e, {x, out_ids}) : x;
+      const int ffn_norm = g.same(g.same(ffn_inp));
+      x = residual(ffn_inp, mlp(ffn_inp, ffn_norm, il, false));
+      continue;
+    }
     // Gemma 4's global layers: heads of their own width, their own KV heads.
     const bool global = windowed && !is_swa(il);
     // Step-3.5's global layers: query heads of their own.
-    const std::int64_t heads_l = global && s.global_heads > 0 ? s.global_heads : s.heads;
+    const std::int64_t heads_l = shaped != nullptr              ? shaped->heads
+                                 : global && s.global_heads > 0 ? s.global_heads
+                                                                : s.heads;
     const std::int64_t qw = heads_l * (global ? global_head : s.head_dim);
-    const std::int64_t kvw = global ? std::int64_t{global_kv} * global_head : kvw_swa;
+    const std::int64_t kvw = shaped != nullptr ? std::int64_t{shaped->kv_heads} * s.head_dim
+                             : global          ? std::int64_t{global_kv} * global_head
+                                               : kvw_swa;
     const bool k_as_v = global && s.global_k_eq_v;
     const std::int64_t cells = is_swa(il) ? s.swa_cells : s.cells;
     const int mask = is_swa(il) ? mask_swa : mask_full;
@@ -1363,6 +1385,57 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       g.external({g.view(joined)});
       const int conv = g.op(b * e, {joined});  // ssm_conv
       cur = g.op(b * e, {g.view(bcx), conv}, {conv});
+    } else if (shaped != nullptr && shaped->kv_heads <= 0) {
+      cur = attn_norm;  // deci.cpp's linear replacement: wo alone, below
+    } else if (s.fused_qkv_norm) {
+      // openelm.cpp: wqkv; Q and K normed (RMS norm of a view: a new
+      // tensor; x weight in place), then each roped in place; V a view.
+      const int qkv = g.op(b * (qw + 2 * kvw), {attn_norm});
+      // build_attn expands Q's nodes, then V's, then K's.
+      const auto normed_roped = [&](std::int64_t width) {
+        const int n = g.same(g.op(b * width, {g.view(qkv)}));
+        return g.op(b * width, {n, pos}, {n});
+      };
+      // A quantised cache rotates Q and K (and V), as build_attn does for
+      // every model (the generic path below).
+      int q = normed_roped(qw);
+      if (s.rotate_k) {
+        q = rotate(q, qw, k_rot_l);
+      }
+      int v = g.view(qkv);
+      if (s.rotate_v) {
+        v = rotate(v, kvw, v_rot_l);
+      }
+      int k = normed_roped(kvw);
+      if (s.rotate_k) {
+        k = rotate(k, kvw, k_rot_l);
+      }
+      g.external({g.view(k), k_idxs});
+      // Without flash attention V is stored transposed (llama-kv-cache.cpp
+      // cpy_v): this strided view of the projection is made contiguous, and
+      // a layer narrower than the widest padded to its rows
+      // (TAG_V_CACHE_VARIABLE: ggml_pad).
+      int v_rows_l = v;
+      if (!s.flash) {
+        v_rows_l = g.op(b * kvw, {v});
+        if (kvw < v_rows) {
+          v_rows_l = g.op(b * v_rows, {v_rows_l});
+        }
+      }
+      g.external({g.view(v_rows_l), v_idxs});
+      const int qp = g.view(q);
+      if (s.flash) {
+        int out = g.op(b * qw, {qp, mask});
+        if (s.rotate_v) {
+          const int flat = g.view(out);
+          out = v_rot_l >= 0 ? g.op(b * qw, {flat, v_rot_l}) : g.op(b * qw, {flat});
+        }
+        cur = g.view(out);
+      } else {
+        const int kq = g.same(g.op(b * cells * heads_l, {qp}), {mask});  // scores, softmax
+        const int kqv = g.op(b * qw, {kq});
+        cur = g.op(b * qw, {g.view(kqv)});  // ggml_cont of the permuted heads
+      }
     } else if (s.mla_kv_lora > 0) {
       cur = mla_attention(attn_norm, cells, mask, il);
     } else if (msa && il >= s.msa_from) {
@@ -1481,8 +1554,16 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         cur = rotate(cur, qw, v_rot_l);
       }
     }
-    cur = g.op(b * e, {cur});  // output projection
-    if (s.single_block) {      // Nemotron-H: the block's output plus its input
+    if (shaped != nullptr && shaped->ffn <= 0) {
+      continue;  // deci.cpp: a layer without an MLP leaves the stream as it was
+    }
+    // openelm.cpp's last layer: the residual's rows are picked before the
+    // output projection runs (add(residual, attention) visits them first).
+    const bool late_wo = s.fused_qkv_norm && last && !s.late_out_ids;
+    if (!late_wo) {
+      cur = g.op(b * e, {cur});  // output projection
+    }
+    if (s.single_block) {  // Nemotron-H: the block's output plus its input
       x = residual(x, cur);
       continue;
     }
@@ -1508,11 +1589,18 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     int res = x;
     // build_inp_out_ids: the rows of the tokens to output
     if (!altup && last && !s.late_out_ids && !s.out_ids_after_norm && !mamba_beside) {
-      cur = g.op(b * e, {cur, out_ids});
-      res = g.op(b * e, {x, out_ids});
+      if (late_wo) {  // openelm.cpp picks the residual's rows first
+        res = g.op(b * e, {x, out_ids});
+        cur = g.op(b * e, {g.op(b * e, {cur}), out_ids});
+      } else {
+        cur = g.op(b * e, {cur, out_ids});
+        res = g.op(b * e, {x, out_ids});
+      }
     }
     if (!altup) {
-      ffn_inp = residual(res, cur);
+      // openelm.cpp adds the attention output to the stream, not the
+      // stream to it.
+      ffn_inp = s.fused_qkv_norm ? g.op(b * e, {res, cur}, {res, cur}) : residual(res, cur);
     }
     if (last && mamba_beside) {  // falcon-h1.cpp picks them from the sum
       ffn_inp = g.op(b * e, {ffn_inp, out_ids});

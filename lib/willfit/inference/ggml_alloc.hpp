@@ -242,6 +242,23 @@ struct LlamaGraphShape {
   int global_heads = 0;
   bool head_gate = false;
   bool hidden_output = false;
+  // Nemotron NAS (deci.cpp at 80fb11ac): each layer's own query heads, KV
+  // heads and MLP width (empty: heads, kv_heads and ffn everywhere). A layer
+  // without query heads has no attention and no attention norm: its MLP
+  // reads the stream itself, no residual add before it; one with query
+  // heads but no KV heads applies wo to its normed input; one without an
+  // MLP leaves the stream as it was (deci.cpp `continue`).
+  struct Layer {
+    int heads = 0;
+    int kv_heads = 0;
+    std::int64_t ffn = 0;
+  };
+  std::vector<Layer> per_layer;
+  // OpenELM (openelm.cpp): one fused QKV projection; Q and K RMS-normed
+  // through views of it (new tensors), times their weights and roped in
+  // place; V a view; the attention output added to the residual stream
+  // as add(residual, attention), the stream first, its rows picked first.
+  bool fused_qkv_norm = false;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

@@ -545,6 +545,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.head_dim = a.head_dim;
     s.ffn = a.intermediate_size;
     s.gated = a.mlp_gated;
+    s.fused_qkv_norm = a.attention.fused_qkv_norm;  // OpenELM (openelm.cpp)
+    for (const LayerWidths& l : a.layer_widths) {   // Nemotron NAS (deci.cpp), OpenELM
+      s.per_layer.push_back({l.heads, l.kv_heads, l.ffn});
+    }
     if (a.moe && a.moe->experts > 0) {
       s.experts = a.moe->experts;
       s.experts_used = a.moe->experts_per_token;

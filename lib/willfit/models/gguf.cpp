@@ -723,7 +723,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       const auto counted = std::min<std::int64_t>(
           attention_layers, static_cast<std::int64_t>(std::min<std::size_t>(
                                 kv->numbers.size(), static_cast<std::size_t>(a.layers))));
-      if (counted > 0 && counted < a.layers) {
+      // Nemotron NAS (deci): a layer without KV heads has no attention, or
+      // a linear map for it, and holds no state (read below), unlike a
+      // hybrid's recurrent layer.
+      if (counted > 0 && counted < a.layers && arch != "deci") {
         a.attention.kind = AttentionKind::Hybrid;
         a.attention.attention_layers = static_cast<int>(counted);
         for (std::size_t i = 0; i < kv->numbers.size() && i < static_cast<std::size_t>(a.layers);
@@ -781,6 +784,47 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.attention.recurrent_layers = mixers;
     if (mlps > 0) {
       a.mlp_layers = mlps;
+    }
+  }
+  // Nemotron NAS (llama.cpp deci; conversion/deci.py DeciModel at 80fb11ac
+  // writes head_count, head_count_kv and feed_forward_length as per-layer
+  // arrays from config.json's block_configs; DeciLM-7B a per-layer
+  // head_count_kv beside scalar others): each layer's own shape, a scalar
+  // standing for every layer. head_count 0: no attention; head_count_kv 0
+  // under query heads: a linear map (deci.cpp load_arch_tensors);
+  // feed_forward_length 0: no MLP.
+  // OpenELM (openelm.cpp, conversion/openelm.py) writes the same three
+  // per-layer arrays for its layer-wise scaling: every layer attends.
+  a.attention.fused_qkv_norm = arch == "openelm";
+  if (arch == "deci" || arch == "openelm") {
+    const auto per_layer = [&](const char* k, std::vector<std::int64_t> fallback) {
+      const GgufValue* v = f.find(key(k));
+      if (v != nullptr && v->kind == GgufValue::Kind::Array && std::ssize(v->numbers) >= a.layers) {
+        std::vector<std::int64_t> out;
+        for (int i = 0; i < a.layers; ++i) {
+          out.push_back(std::clamp<std::int64_t>(
+              static_cast<std::int64_t>(v->numbers[static_cast<std::size_t>(i)]), 0, 1 << 24));
+        }
+        return out;
+      }
+      if (const auto n = meta_int(f, key(k)); n && v != nullptr) {
+        return std::vector<std::int64_t>(static_cast<std::size_t>(a.layers),
+                                         std::clamp<std::int64_t>(*n, 0, 1 << 24));
+      }
+      return fallback;
+    };
+    const auto heads_l = per_layer("attention.head_count", {});
+    const auto kv_l = per_layer("attention.head_count_kv", heads_l);
+    const auto ffn_l = per_layer(
+        "feed_forward_length",
+        std::vector<std::int64_t>(static_cast<std::size_t>(a.layers), a.intermediate_size));
+    if (std::ssize(heads_l) == a.layers && std::ssize(kv_l) == a.layers &&
+        std::ssize(ffn_l) == a.layers) {
+      for (int i = 0; i < a.layers; ++i) {
+        const auto u = static_cast<std::size_t>(i);
+        a.layer_widths.push_back({static_cast<int>(heads_l[u]),
+                                  heads_l[u] > 0 ? static_cast<int>(kv_l[u]) : 0, ffn_l[u]});
+      }
     }
   }
   // Falcon-H1 runs attention and a Mamba-2 mixer side by side in every layer,

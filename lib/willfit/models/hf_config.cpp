@@ -396,6 +396,142 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
   }
 }
 
+// The MLP width of a Nemotron NAS block from its ffn_mult: two thirds of
+// ffn_mult x hidden, truncated, rounded up to a multiple of 256
+// (_ffn_mult_to_intermediate_size in llama.cpp conversion/deci.py at
+// 80fb11ac and in vLLM vllm/model_executor/models/nemotron_nas.py; the same
+// order of floating-point operations as their int(2 * ffn_mult * n_embd / 3)).
+std::int64_t deci_ffn_width(double ffn_mult, std::int64_t hidden) {
+  const auto width = static_cast<std::int64_t>(2 * ffn_mult * static_cast<double>(hidden) / 3);
+  return width % 256 == 0 ? width : width + 256 - width % 256;
+}
+
+// OpenELM (apple/OpenELM-*, configuration_openelm.py) names its shape in
+// keys of its own: num_transformer_layers, model_dim, per-layer
+// num_query_heads and num_kv_heads, max_context_length,
+// share_input_output_layers. They are given the common names (the widest
+// layer's heads); read_block_configs reads the per-layer lists.
+void openelm_keys(Json& t) {
+  const auto widest = [&](const char* key) -> Json {
+    const auto it = t.find(key);
+    if (it == t.end() || !it->is_array() || it->empty()) {
+      return nullptr;
+    }
+    std::int64_t w = 0;
+    for (const auto& x : *it) {
+      w = x.is_number_integer() ? std::max(w, x.get<std::int64_t>()) : w;
+    }
+    return w;
+  };
+  const std::pair<const char*, Json> names[] = {
+      {"num_hidden_layers", t.value("num_transformer_layers", Json(nullptr))},
+      {"hidden_size", t.value("model_dim", Json(nullptr))},
+      {"num_attention_heads", widest("num_query_heads")},
+      {"num_key_value_heads", widest("num_kv_heads")},
+      {"max_position_embeddings", t.value("max_context_length", Json(nullptr))},
+      {"tie_word_embeddings", t.value("share_input_output_layers", Json(true))}};
+  for (const auto& [key, value] : names) {
+    if (!t.contains(key) && !value.is_null()) {
+      t[key] = value;
+    }
+  }
+}
+
+// OpenELM's MLP width of a layer from its ffn_multiplier: multiplier x
+// model_dim rounded to the nearest multiple of ffn_dim_divisor (at least
+// one), one more if that lost over 10 % (make_divisible in
+// configuration_openelm.py, as llama.cpp's conversion/openelm.py copies it
+// at 80fb11ac).
+std::int64_t openelm_ffn_width(double multiplier, std::int64_t hidden, std::int64_t divisor) {
+  const double v = multiplier * static_cast<double>(hidden);
+  const auto d = static_cast<double>(divisor);
+  std::int64_t w = std::max(divisor, static_cast<std::int64_t>(v + d / 2) / divisor * divisor);
+  if (static_cast<double>(w) < 0.9 * v) {
+    w += divisor;
+  }
+  return w;
+}
+
+// Nemotron NAS (model_type nemotron-nas, DeciLMForCausalLM): block_configs
+// gives each layer's attention (no_op: none; replace_with_linear: one
+// hidden x hidden map; else num_attention_heads query heads sharing KV heads
+// in groups of n_heads_in_group) and MLP (no_op, or an ffn_mult of null:
+// none; else deci_ffn_width), read as llama.cpp's converter reads them
+// (conversion/deci.py DeciModel.__init__). DeciLM-7B lists
+// num_key_value_heads_per_layer instead, every layer otherwise alike.
+void read_block_configs(const Json& t, Architecture& a) {
+  std::vector<LayerWidths> shapes;
+  if (const auto bc = t.find("block_configs");
+      bc != t.end() && bc->is_array() && std::ssize(*bc) == a.layers) {
+    for (const auto& block : *bc) {
+      LayerWidths l;
+      const auto att = block.find("attention");
+      const auto ffn = block.find("ffn");
+      if (!block.is_object() || att == block.end() || !att->is_object() || ffn == block.end() ||
+          !ffn->is_object()) {
+        return;
+      }
+      const auto group = att->find("n_heads_in_group");
+      if (group != att->end() && group->is_number_integer() && group->get<std::int64_t>() > 0 &&
+          !get_bool(*att, "no_op").value_or(false)) {
+        l.heads = a.heads;
+        l.kv_heads = static_cast<int>(a.heads / group->get<std::int64_t>());
+      } else if (get_bool(*att, "replace_with_linear").value_or(false)) {
+        l.heads = a.heads;
+      }
+      const auto mult = ffn->find("ffn_mult");
+      if (mult != ffn->end() && mult->is_number() && !get_bool(*ffn, "no_op").value_or(false)) {
+        const double m = mult->get<double>();
+        if (m > 0 && m < 1e4) {
+          l.ffn = deci_ffn_width(m, a.hidden_size);
+        }
+      }
+      shapes.push_back(l);
+    }
+  } else if (const auto qs = t.find("num_query_heads"), kvs = t.find("num_kv_heads"),
+             mults = t.find("ffn_multipliers");
+             qs != t.end() && kvs != t.end() && mults != t.end() && qs->is_array() &&
+             kvs->is_array() && mults->is_array() && std::ssize(*qs) == a.layers &&
+             std::ssize(*kvs) == a.layers && std::ssize(*mults) == a.layers) {
+    // OpenELM's layer-wise scaling: every layer attends, with its own heads,
+    // KV heads and MLP width.
+    const std::int64_t divisor = get_int(t, {"ffn_dim_divisor"}, 1 << 16).value_or(256);
+    for (std::size_t i = 0; i < qs->size(); ++i) {
+      const Json& nq = (*qs)[i];
+      const Json& nkv = (*kvs)[i];
+      const Json& m = (*mults)[i];
+      if (!nq.is_number_integer() || !nkv.is_number_integer() || !m.is_number() ||
+          nq.get<std::int64_t>() < 1 || nq.get<std::int64_t>() > a.heads ||
+          nkv.get<std::int64_t>() < 1 || nkv.get<std::int64_t>() > nq.get<std::int64_t>() ||
+          m.get<double>() <= 0 || m.get<double>() > 1e4) {
+        return;
+      }
+      shapes.push_back(
+          {static_cast<int>(nq.get<std::int64_t>()), static_cast<int>(nkv.get<std::int64_t>()),
+           openelm_ffn_width(m.get<double>(), a.hidden_size, std::max<std::int64_t>(1, divisor))});
+    }
+  } else if (const auto kv = t.find("num_key_value_heads_per_layer");
+             kv != t.end() && kv->is_array() && std::ssize(*kv) == a.layers) {
+    for (const auto& n : *kv) {
+      if (!n.is_number_integer() || n.get<std::int64_t>() < 1 || n.get<std::int64_t>() > a.heads) {
+        return;
+      }
+      shapes.push_back({a.heads, static_cast<int>(n.get<std::int64_t>()), a.intermediate_size});
+    }
+  }
+  if (shapes.empty()) {
+    return;
+  }
+  a.layer_widths = std::move(shapes);
+  // heads, kv_heads and intermediate_size: the widest layer's.
+  a.kv_heads = 1;
+  a.intermediate_size = 0;
+  for (const LayerWidths& l : a.layer_widths) {
+    a.kv_heads = std::max(a.kv_heads, l.kv_heads);
+    a.intermediate_size = std::max(a.intermediate_size, l.ffn);
+  }
+}
+
 }  // namespace
 
 Expected<Model> model_from_hf_config(std::string_view text, std::string_view label) {
@@ -425,6 +561,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   const std::string type = to_lower(get_string(t, "model_type"));
   if (const std::string refused = refused_config_model_type(type); !refused.empty()) {
     return make_error(refused);
+  }
+  if (type == "openelm") {
+    openelm_keys(t);
   }
   Model m;
   Architecture& a = m.arch;
@@ -1041,6 +1180,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       a.deepstack_layers = static_cast<int>(std::min<std::size_t>(it->size(), 64));
     }
   }
+
+  read_block_configs(t, a);
+  a.attention.fused_qkv_norm = type == "openelm";
 
   a.attention.no_kv_cache = is_cache_free_config_model_type(type);
   // The cache-free types other than the diffusion LMs are encoders: they

@@ -114,6 +114,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "ernie4_5",
        // the 2026 architectures of issue 18 (tests/unit/test_architectures_2026.cpp)
        "glm-dsa", "mistral4", "minimax-m3", "step35",
+       // layers of their own shapes: Nemotron NAS, OpenELM (tests/unit/test_deci.cpp)
+       "deci", "openelm",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
@@ -126,6 +128,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "bert",
                                                                   "cohere",
                                                                   "cohere2",
+                                                                  "deci",
                                                                   "deepseek_v2",
                                                                   "deepseek_v3",
                                                                   "deepseek_v32",
@@ -178,9 +181,11 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "mistral4",
                                                                   "mixtral",
                                                                   "mllama",
+                                                                  "nemotron-nas",
                                                                   "nemotron_h",
                                                                   "olmo2",
                                                                   "olmoe",
+                                                                  "openelm",
                                                                   "phi",
                                                                   "phi3",
                                                                   "qwen2",
@@ -292,6 +297,10 @@ bool spread(int layer, int count, int layers) {
 }  // namespace
 
 int attention_layer_count(const Architecture& a) {
+  if (!a.layer_widths.empty()) {
+    return static_cast<int>(std::count_if(a.layer_widths.begin(), a.layer_widths.end(),
+                                          [](const LayerWidths& l) { return l.kv_heads > 0; }));
+  }
   if (a.attention.kind == AttentionKind::Hybrid && a.attention.attention_layers > 0) {
     return std::min(a.layers, a.attention.attention_layers);
   }
@@ -309,11 +318,22 @@ int recurrent_layer_count(const Architecture& a) {
 }
 
 int mlp_layer_count(const Architecture& a) {
+  if (!a.layer_widths.empty()) {
+    return static_cast<int>(std::count_if(a.layer_widths.begin(), a.layer_widths.end(),
+                                          [](const LayerWidths& l) { return l.ffn > 0; }));
+  }
   return a.mlp_layers > 0 ? std::min(a.layers, a.mlp_layers) : a.layers;
 }
 
 LayerRoles layer_roles(const Architecture& a, int i) {
   LayerRoles r;
+  // Nemotron NAS (deci): what the layer's own shape has; never a state.
+  if (static_cast<std::size_t>(i) < a.layer_widths.size()) {
+    const LayerWidths& l = a.layer_widths[static_cast<std::size_t>(i)];
+    r.attention = l.kv_heads > 0;
+    r.mlp = l.ffn > 0;
+    return r;
+  }
   // The common case (every layer attends and has an MLP) without the
   // spreading arithmetic: layouts ask once per layer in every estimate.
   if (a.attention.kind != AttentionKind::Hybrid && a.mlp_layers <= 0 &&
@@ -602,14 +622,53 @@ std::int64_t altup_laurel_params(const Architecture& a) {
 }  // namespace
 
 std::int64_t mlp_width(const Architecture& a, int layer) {
+  if (static_cast<std::size_t>(layer) < a.layer_widths.size()) {
+    return a.layer_widths[static_cast<std::size_t>(layer)].ffn;
+  }
   return layer >= a.layers - a.double_wide_mlp_layers ? 2 * a.intermediate_size
                                                       : a.intermediate_size;
 }
+
+LayerWidths widths_of_layer(const Architecture& a, int layer) {
+  if (static_cast<std::size_t>(layer) < a.layer_widths.size()) {
+    return a.layer_widths[static_cast<std::size_t>(layer)];
+  }
+  return {a.heads, a.kv_heads, mlp_width(a, layer)};
+}
+
+namespace {
+
+// A Nemotron NAS layer (llama.cpp deci.cpp load_arch_tensors at 80fb11ac):
+// attention wq (hidden x heads head_dim), wk and wv (hidden x kv_heads
+// head_dim each) and wo; a linear replacement only wo, hidden x hidden;
+// a gated MLP of its own width.
+std::int64_t shaped_attention_params(const Architecture& a, const LayerWidths& l) {
+  const std::int64_t h = a.hidden_size;
+  if (l.heads <= 0) {
+    return 0;
+  }
+  if (l.kv_heads <= 0) {
+    return h * h;
+  }
+  return 2 * h * l.heads * a.head_dim + 2 * h * std::int64_t{l.kv_heads} * a.head_dim;
+}
+
+}  // namespace
 
 ParamBreakdown count_params(const Architecture& a) {
   ParamBreakdown p;
   p.embedding = a.vocab_size * a.hidden_size + a.per_layer_vocab * a.per_layer_width * a.layers;
   p.output = a.tied_embeddings ? 0 : a.vocab_size * a.hidden_size;
+  if (!a.layer_widths.empty() && !a.moe) {
+    const std::int64_t matrices = a.mlp_gated ? 3 : 2;
+    for (const LayerWidths& l : a.layer_widths) {
+      p.attention += shaped_attention_params(a, l);
+      p.mlp += matrices * a.hidden_size * l.ffn;
+    }
+    p.mlp_active = p.mlp;
+    p.vision = a.vision_params;
+    return p;
+  }
   const std::int64_t attention = attention_params_per_layer(a);
   const std::int64_t recurrent =
       a.attention.recurrent_params > 0 ? a.attention.recurrent_params : attention;
@@ -728,6 +787,21 @@ std::string describe_shape(const Model& m) {
     }
     case AttentionKind::Full:
       s = "full attention on every layer";
+      if (!a.layer_widths.empty()) {
+        const auto linear =
+            std::count_if(a.layer_widths.begin(), a.layer_widths.end(),
+                          [](const LayerWidths& l) { return l.heads > 0 && l.kv_heads <= 0; });
+        std::int64_t widest = 0;
+        std::int64_t narrowest = 0;
+        for (const LayerWidths& l : a.layer_widths) {
+          widest = std::max(widest, l.ffn);
+          narrowest = l.ffn > 0 && (narrowest == 0 || l.ffn < narrowest) ? l.ffn : narrowest;
+        }
+        s = fmt::format(
+            "layers of their own shapes (Nemotron NAS): {} of {} layers attend and keep a KV "
+            "cache, {} replace attention by a linear map, {} have an MLP ({} to {} wide)",
+            attention_layer_count(a), a.layers, linear, mlp_layer_count(a), narrowest, widest);
+      }
       break;
   }
   if (at.no_kv_cache) {

@@ -154,6 +154,10 @@ struct Attention {
   // hidden size (wo_b). 0: a plain output projection.
   int o_groups = 0;
   int o_lora_rank = 0;
+  // OpenELM (llama.cpp openelm.cpp): Q, K and V come from one fused
+  // projection (attn_qkv), Q and K each RMS-normed per head; weights as the
+  // three projections, the compute graph as openelm.cpp builds it.
+  bool fused_qkv_norm = false;
 };
 
 struct Moe {
@@ -177,6 +181,13 @@ struct Moe {
   // (ffn_routed_down, ffn_routed_up); shared experts stay at the hidden
   // width. 0: the experts work at the hidden width.
   std::int64_t latent_size = 0;
+};
+
+// One layer's own widths, where a model's layers differ (layer_widths).
+struct LayerWidths {
+  int heads = 0;         // query heads; 0: no attention at all
+  int kv_heads = 0;      // 0 with heads > 0: one hidden x hidden linear map instead
+  std::int64_t ffn = 0;  // MLP width; 0: no MLP
 };
 
 struct Architecture {
@@ -231,11 +242,24 @@ struct Architecture {
   // fixed table (tid2eid: experts_per_token x vocabulary, I32) instead of
   // by scores (num_hash_layers).
   int hash_layers = 0;
+  // NVIDIA's Nemotron NAS models (llama.cpp `deci`, src/models/deci.cpp at
+  // 80fb11ac; config.json block_configs, transformers-style DeciLM code):
+  // every layer has its own query heads, KV heads and MLP width, one entry
+  // a layer (empty: every layer is heads, kv_heads, intermediate_size). A
+  // layer with KV heads attends and caches K and V of its own width; one
+  // with query heads but no KV heads replaces attention by one hidden x
+  // hidden matrix (replace_with_linear); one with neither skips attention
+  // (no_op). None of them holds a recurrent state. heads, kv_heads and
+  // intermediate_size then hold the widest layer's.
+  std::vector<LayerWidths> layer_widths;
 };
 
 // The dense MLP width of layer `layer` (intermediate_size, doubled on the
-// last double_wide_mlp_layers layers).
+// last double_wide_mlp_layers layers; a layer's own with layer_widths).
 std::int64_t mlp_width(const Architecture& arch, int layer);
+// Layer `layer`'s shape: its entry of layer_widths, else heads, kv_heads
+// and mlp_width.
+LayerWidths widths_of_layer(const Architecture& arch, int layer);
 
 // What one layer holds. Dense models: attention and MLP everywhere. Hybrid
 // models spread their kinds of layers evenly over the depth when only counts

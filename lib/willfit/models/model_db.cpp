@@ -358,6 +358,32 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.hash_layers = static_cast<int>(r.integer("hash_layers", 0, a.layers, 0));
   a.laurel_rank = r.integer("laurel_rank", 0, kMaxWidth, 0);
   a.double_wide_mlp_layers = static_cast<int>(r.integer("double_wide_mlp_layers", 0, a.layers, 0));
+  // Nemotron NAS (deci): one [query heads, KV heads, MLP width] a layer
+  // (Architecture::layer_widths); heads, kv_heads and intermediate_size
+  // are then the widest layer's.
+  if (const auto lw = j.find("layer_widths"); lw != j.end() && !lw->is_null()) {
+    bool ok = lw->is_array() && std::ssize(*lw) == a.layers;
+    for (std::size_t i = 0; ok && i < lw->size(); ++i) {
+      const Json& l = (*lw)[i];
+      ok = l.is_array() && l.size() == 3 && l[0].is_number_integer() && l[1].is_number_integer() &&
+           l[2].is_number_integer() && l[0].get<std::int64_t>() >= 0 &&
+           l[0].get<std::int64_t>() <= a.heads && l[1].get<std::int64_t>() >= 0 &&
+           l[1].get<std::int64_t>() <= a.kv_heads && l[2].get<std::int64_t>() >= 0 &&
+           l[2].get<std::int64_t>() <= a.intermediate_size;
+      if (ok) {
+        a.layer_widths.push_back({static_cast<int>(l[0].get<std::int64_t>()),
+                                  static_cast<int>(l[1].get<std::int64_t>()),
+                                  l[2].get<std::int64_t>()});
+      }
+    }
+    if (!ok) {
+      r.fail(
+          fmt::format("'layer_widths' must be one [heads, kv_heads, ffn] for each of the {} "
+                      "layers, none above heads, kv_heads and intermediate_size",
+                      a.layers));
+      a.layer_widths.clear();
+    }
+  }
   // Written by the defaults work; read so a wrong type is caught, not used here.
   (void)r.string("published_precision", "");
   (void)r.string("published_precision_source", "");

@@ -286,6 +286,9 @@ struct Recipe {
   Ft ft;
   T base;
   int n_layer = 0;
+  // attn_v tensors in the file (llama-quant.cpp n_attention_wv, which
+  // use_more_bits reads): n_layer but where layers lack attention (deci).
+  int n_attn_v = 0;
   int n_gqa = 1;
   int n_expert = 0;
   bool tied = false;
@@ -369,7 +372,7 @@ struct Recipe {
     }
     if (is_attn_v(cat)) {
       const int i = i_attn_v;
-      const int n = n_layer;
+      const int n = n_attn_v;
       if (ft == Ft::Q2_K) {
         t = n_gqa >= 4 ? T::Q4_K : T::Q3_K;
       } else if (ft == Ft::Q2_K_S && n_gqa >= 4) {
@@ -633,6 +636,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   share_layers = share_layers && sink.mix == nullptr;
   Recipe r{f.ft, f.base};
   r.n_layer = a.layers;
+  r.n_attn_v = a.layer_widths.empty() ? a.layers : attention_layer_count(a);
   r.n_gqa = a.kv_heads > 0 ? std::max(1, a.heads / a.kv_heads) : 1;
   r.n_expert = a.moe ? a.moe->experts : 0;
   r.tied = a.tied_embeddings;
@@ -713,7 +717,10 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       l.bytes += weight(Cat::Other, e, per_layer_rows, i);
     }
     // Attention.
-    if (!roles.attention && !(roles.recurrent && recurrent_rows == 0)) {
+    const LayerWidths shape = widths_of_layer(a, i);
+    if (!a.layer_widths.empty() && shape.heads > 0 && shape.kv_heads <= 0) {
+      l.bytes += weight(Cat::AttnOut, e, e, i);  // deci's linear replacement: wo alone
+    } else if (!roles.attention && !(roles.recurrent && recurrent_rows == 0)) {
       // a recurrent-only layer: no attention tensors
     } else if (compressed_attention(a)) {
       l.bytes += compressed_attention_bytes(a, i, weight, f32);
@@ -751,10 +758,11 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
                            at.global_heads > 0) &&
                           a.attention.kind == AttentionKind::Sliding && is_global_layer(a, i);
       const std::int64_t d = global && at.global_head_dim > 0 ? at.global_head_dim : head_dim;
-      const std::int64_t heads = global && at.global_heads > 0 ? at.global_heads : a.heads;
+      // Nemotron NAS: the layer's own query and KV heads.
+      const std::int64_t heads = global && at.global_heads > 0 ? at.global_heads : shape.heads;
       const std::int64_t q = heads * d;
       const std::int64_t kv =
-          (global && at.global_kv_heads > 0 ? at.global_kv_heads : a.kv_heads) * d;
+          (global && at.global_kv_heads > 0 ? at.global_kv_heads : shape.kv_heads) * d;
       const std::int64_t q_rows = q * (at.gated_attention ? 2 : 1);
       l.bytes += weight(Cat::AttnQ, e, q_rows, i) + weight(Cat::AttnK, e, kv, i) +
                  (global && at.global_k_eq_v ? 0 : weight(Cat::AttnV, e, kv, i)) +
@@ -819,22 +827,44 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   };
   std::array<Class, 64> classes{};
   const int n = a.layers;
+  // Nemotron NAS: layers of different shapes are different classes (each
+  // distinct shape numbered in order of first appearance).
+  std::vector<std::uint64_t> shape_ids;
+  if (!a.layer_widths.empty()) {
+    std::vector<LayerWidths> seen;
+    for (const LayerWidths& l : a.layer_widths) {
+      const auto it = std::find_if(seen.begin(), seen.end(), [&](const LayerWidths& x) {
+        return x.heads == l.heads && x.kv_heads == l.kv_heads && x.ffn == l.ffn;
+      });
+      shape_ids.push_back(static_cast<std::uint64_t>(it - seen.begin()));
+      if (it == seen.end()) {
+        seen.push_back(l);
+      }
+    }
+  }
   const CounterClass counter_class(n);
+  // attn_v's bumps count against the attn_v tensors (n_attn_v: fewer than
+  // the layers where some lack attention, deci).
+  const CounterClass attn_v_class(r.n_attn_v);
   for (int i = 0; i < n; ++i) {
     const LayerRoles roles = layer_roles(a, i);
     const bool moe_layer = roles.moe;
     // A dense block reads the index and its two counters once each; when all
     // three are equal (as in every dense model) one class of them is the key.
-    const bool in_step = !moe_layer && r.i_attn_v == i && r.i_ffn_down == i;
+    const bool in_step =
+        !moe_layer && r.i_attn_v == i && r.i_ffn_down == i && r.n_attn_v == r.n_layer;
     // A global layer of a sliding model can differ in shape (Gemma 4).
     const std::uint64_t kinds =
         std::uint64_t{roles.attention} << 26 | std::uint64_t{roles.recurrent} << 27 |
         std::uint64_t{roles.mlp} << 28 | std::uint64_t{is_global_layer(a, i)} << 29 |
         std::uint64_t{mlp_width(a, i) != a.intermediate_size} << 30 |
-        compressed_layer_key(a, i) << 31;
+        compressed_layer_key(a, i) << 31 |
+        (static_cast<std::size_t>(i) < shape_ids.size()
+             ? shape_ids[static_cast<std::size_t>(i)] << 34
+             : 0);
     const std::uint64_t key =
         (in_step ? counter_class(i) | std::uint64_t{1} << 25 | kinds
-                 : counter_class(i) | counter_class(r.i_attn_v) << 6 |
+                 : counter_class(i) | attn_v_class(r.i_attn_v) << 6 |
                        counter_class(r.i_ffn_down) << 12 | counter_class(r.i_ffn_down + 1) << 18 |
                        std::uint64_t{moe_layer} << 24 | kinds) +
         1;

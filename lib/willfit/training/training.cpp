@@ -376,6 +376,40 @@ std::vector<LinearModule> linear_modules(const Architecture& a) {
   std::vector<LinearModule> m;
   const std::int64_t h = a.hidden_size;
   const std::int64_t layers = a.layers;
+  if (!a.layer_widths.empty() && !a.moe) {
+    // Nemotron NAS (DeciLM's modeling code: a block's attention, a
+    // replacing linear_attn, or nothing; its MLP at its own width): one
+    // module entry per layer, merged where the shapes repeat.
+    const auto add = [&](const char* name, std::int64_t in, std::int64_t out) {
+      for (LinearModule& x : m) {
+        if (x.name == name && x.in == in && x.out == out) {
+          ++x.count;
+          return;
+        }
+      }
+      m.push_back({name, in, out, 1});
+    };
+    for (const LayerWidths& l : a.layer_widths) {
+      const std::int64_t q = std::int64_t{l.heads} * a.head_dim;
+      const std::int64_t kv = std::int64_t{l.kv_heads} * a.head_dim;
+      if (l.heads > 0 && l.kv_heads > 0) {
+        add("q_proj", h, q);
+        add("k_proj", h, kv);
+        add("v_proj", h, kv);
+        add("o_proj", q, h);
+      } else if (l.heads > 0) {
+        add("o_proj", h, h);
+      }
+      if (l.ffn > 0) {
+        if (a.mlp_gated) {
+          add("gate_proj", h, l.ffn);
+        }
+        add("up_proj", h, l.ffn);
+        add("down_proj", l.ffn, h);
+      }
+    }
+    return m;
+  }
   if (uses_mla(a)) {
     // DeepSeek's module names (modeling_deepseek.py).
     const auto& x = a.attention;
