@@ -1,6 +1,6 @@
 // The 2026 architectures of issue 18 that llama.cpp 80fb11ac loads and
 // willfit once only warned about: GLM-5 (glm-dsa), Mistral 4 (mistral4),
-// MiniMax-M3 (minimax-m3), Step-3.5 (step35).
+// MiniMax-M3 (minimax-m3), Step-3.5 (step35), HunYuan V3 (hy_v3).
 // Each family is read from a published config.json and from a GGUF header as
 // llama.cpp's converter writes it (conversion/*.py at 80fb11ac), and both
 // must give one estimate; the expected sizes are worked out by hand in the
@@ -642,6 +642,155 @@ TEST(Step35, CatalogueGivesWhatTheConfigGives) {
   const Model c = read_config(step35_config());
   expect_catalogue_agrees("step-3.5-flash", c);
   EXPECT_EQ(count_params(catalogue("step-3.5-flash").arch).total(), count_params(c.arch).total());
+}
+
+// ---- Hy3 (hy_v3, HYV3ForCausalLM) -------------------------------------------
+//
+// tencent/Hy3's config.json (https://huggingface.co/tencent/Hy3/raw/main/
+// config.json), as two public test files quote it verbatim (search-tool file
+// ids 71008660077, a port's test against transformers' hy_v3, and
+// 55693511453, a Rust port's deserialisation test; they agree on every value
+// below): 80 layers of 4096, 64 heads and 8 KV heads of 128 with Q/K norms,
+// the first layer a dense MLP of 13312, then 192 experts of 1536 (8 a token)
+// and one shared of 1536, a sigmoid router with an expert bias
+// (moe_router_enable_expert_bias), one MTP block, vocabulary 120832, untied.
+Json hy3_config() {
+  return {{"architectures", {"HYV3ForCausalLM"}},
+          {"model_type", "hy_v3"},
+          {"hidden_size", 4096},
+          {"intermediate_size", 13312},
+          {"num_hidden_layers", 80},
+          {"num_attention_heads", 64},
+          {"num_key_value_heads", 8},
+          {"head_dim", 128},
+          {"qk_norm", true},
+          {"max_position_embeddings", 262144},
+          {"rms_norm_eps", 1e-5},
+          {"rope_parameters", {{"rope_theta", 11158840.0}, {"rope_type", "default"}}},
+          {"num_experts", 192},
+          {"num_experts_per_tok", 8},
+          {"num_shared_experts", 1},
+          {"moe_intermediate_size", 1536},
+          {"expert_hidden_dim", 1536},
+          {"first_k_dense_replace", 1},
+          {"moe_router_use_sigmoid", true},
+          {"moe_router_enable_expert_bias", true},
+          {"route_norm", true},
+          {"router_scaling_factor", 2.826},
+          {"num_nextn_predict_layers", 1},
+          {"vocab_size", 120832},
+          {"tie_word_embeddings", false},
+          {"dtype", "bfloat16"}};
+}
+
+// As conversion/hunyuan.py HYV3Model (at 80fb11ac) writes it: base.py's
+// keys (block_count with the MTP block, head_dim as key/value_length,
+// num_experts and num_experts_per_tok), the experts' width, the shared
+// expert's width (moe_intermediate_size x num_shared_experts), the router's
+// norm, scale and sigmoid, nextn_predict_layers; no dense-lead key: the
+// dense layer is the one without a router (hy-v3.cpp load_block).
+test::GgufWriter hy3_gguf() {
+  test::GgufWriter w;
+  w.str("general.architecture", "hy_v3");
+  w.u32("hy_v3.block_count", 81);
+  w.u32("hy_v3.context_length", 262144);
+  w.u32("hy_v3.embedding_length", 4096);
+  w.u32("hy_v3.feed_forward_length", 13312);
+  w.u32("hy_v3.attention.head_count", 64);
+  w.u32("hy_v3.attention.head_count_kv", 8);
+  w.f32("hy_v3.rope.freq_base", 11158840.0F);
+  w.f32("hy_v3.attention.layer_norm_rms_epsilon", 1e-5F);
+  w.u32("hy_v3.expert_count", 192);
+  w.u32("hy_v3.expert_used_count", 8);
+  w.u32("hy_v3.attention.key_length", 128);
+  w.u32("hy_v3.attention.value_length", 128);
+  w.u32("hy_v3.expert_feed_forward_length", 1536);
+  w.u32("hy_v3.expert_shared_feed_forward_length", 1536);
+  w.boolean("hy_v3.expert_weights_norm", true);
+  w.f32("hy_v3.expert_weights_scale", 2.826F);
+  w.u32("hy_v3.expert_gating_func", 2);
+  w.u32("hy_v3.nextn_predict_layers", 1);
+  w.tensor("token_embd.weight", {4096, 120832}, test::kQ8_0);
+  w.tensor("output.weight", {4096, 120832}, test::kQ8_0);
+  w.tensor("blk.0.ffn_gate.weight", {4096, 13312}, test::kQ8_0);
+  for (int i = 1; i <= 80; ++i) {  // the MTP block (80) routes too
+    w.tensor("blk." + std::to_string(i) + ".ffn_gate_inp.weight", {4096, 192}, test::kF32);
+  }
+  // hy-v3.cpp loads the selection bias as blk.N.exp_probs_b, no ".bias"
+  w.tensor("blk.1.exp_probs_b", {192}, test::kF32);
+  w.tensor("blk.1.ffn_gate_shexp.weight", {4096, 1536}, test::kQ8_0);
+  return w;
+}
+
+TEST(HyV3, ConfigGivesTheDenseLeadSharedExpertAndBias) {
+  const Model m = read_config(hy3_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  const Architecture& a = m.arch;
+  EXPECT_EQ(a.layers, 80);
+  EXPECT_EQ(a.mtp_layers, 1);
+  EXPECT_FALSE(a.mtp_dense);  // hy-v3.cpp: the MTP block is a full MoE block
+  ASSERT_TRUE(a.moe.has_value());
+  EXPECT_EQ(a.moe->first_dense_layers, 1);
+  EXPECT_EQ(a.moe->shared_experts, 1);
+  EXPECT_TRUE(a.moe->selection_bias);
+  // One full-attention cache over the trunk's 80 layers (llama-model.cpp
+  // create_memory filters hy_v3's MTP block out): K and V of 8 x 128, f16.
+  EXPECT_EQ(llama_estimate(m, 4096).memory.kv_cache, std::int64_t{80} * 8 * 128 * 2 * 2 * 4096);
+  // Parameters by hand: q, k, v, o; the dense MLP; 79 MoE layers of 192
+  // experts, the shared one and the router; embeddings and head.
+  const std::int64_t attention = 2 * 4096LL * 64 * 128 + 2 * 4096LL * 8 * 128;
+  const std::int64_t expert = 3 * 4096LL * 1536;
+  const std::int64_t moe = 193 * expert + 4096LL * 192;
+  const std::int64_t trunk = 80 * attention + 3 * 4096LL * 13312 + 79 * moe + 2 * 120832LL * 4096;
+  const ParamBreakdown p = count_params(a);
+  EXPECT_EQ(p.total() - p.mtp, trunk);
+  // The card (tencent/Hy3-preview's model card as mirrored at
+  // cnb.cool/ai-models/tencent/Hy3-preview): 295B total, 21B activated,
+  // 3.8B in the MTP layer.
+  EXPECT_LT(off(static_cast<double>(trunk), 295e9), 0.01) << trunk;
+  EXPECT_LT(off(static_cast<double>(p.active()), 21e9), 0.05) << p.active();
+  EXPECT_EQ(p.mtp, attention + moe + 2 * 4096LL * 4096);
+  EXPECT_LT(off(static_cast<double>(p.mtp), 3.8e9), 0.02) << p.mtp;
+}
+
+TEST(HyV3, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(hy3_gguf());
+  const Model c = read_config(hy3_config());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_EQ(g.arch.layers, 80);
+  EXPECT_EQ(g.arch.mtp_layers, 1);
+  ASSERT_TRUE(g.arch.moe.has_value());
+  // no leading_dense_block_count: the layer without a router
+  EXPECT_EQ(g.arch.moe->first_dense_layers, 1);
+  EXPECT_EQ(g.arch.moe->shared_experts, 1);
+  EXPECT_TRUE(g.arch.moe->selection_bias);
+  expect_same_text_model(g, c, "hy_v3 GGUF vs config");
+  EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
+}
+
+TEST(HyV3, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(hy3_config());
+  expect_catalogue_agrees("hy3", c);
+  EXPECT_EQ(count_params(catalogue("hy3").arch).total(), count_params(c.arch).total());
+}
+
+// A GGUF whose routers skip a layer in the middle keeps no dense lead: only
+// a run of routers to the trunk's last layer says where the dense ones end.
+TEST(HyV3, RoutersNotATailGiveNoDenseLead) {
+  test::GgufWriter gap;
+  gap.str("general.architecture", "hy_v3");
+  gap.u32("hy_v3.block_count", 4);
+  gap.u32("hy_v3.context_length", 4096);
+  gap.u32("hy_v3.embedding_length", 256);
+  gap.u32("hy_v3.feed_forward_length", 512);
+  gap.u32("hy_v3.attention.head_count", 4);
+  gap.u32("hy_v3.expert_count", 4);
+  gap.u32("hy_v3.expert_used_count", 2);
+  gap.tensor("blk.1.ffn_gate_inp.weight", {256, 4}, test::kF32);
+  gap.tensor("blk.3.ffn_gate_inp.weight", {256, 4}, test::kF32);
+  const Model m = read_header(gap);
+  ASSERT_TRUE(m.arch.moe.has_value());
+  EXPECT_EQ(m.arch.moe->first_dense_layers, 0);
 }
 
 }  // namespace

@@ -33,6 +33,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 
 #include <fmt/format.h>
@@ -1012,7 +1013,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     if (t.name.find("_shexp") != std::string::npos) {
       shared_expert_tensors = true;
     }
-    expert_bias = expert_bias || t.name.ends_with(".exp_probs_b.bias");
+    // hy-v3.cpp names it without the suffix (tn(LLM_TENSOR_FFN_EXP_PROBS_B, i)),
+    // as conversion/hunyuan.py maps Hy3's mlp.expert_bias.
+    expert_bias = expert_bias || t.name.ends_with(".exp_probs_b.bias") ||
+                  (t.name.starts_with("blk.") && t.name.ends_with(".exp_probs_b"));
     if (t.name.starts_with("blk.") && t.name.ends_with(".ffn_gate_inp.weight") &&
         router_layers.size() < 1 << 16) {
       int layer = -1;
@@ -1095,6 +1099,24 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         meta_int(f, key("leading_dense_block_count")).value_or(0), 0, a.layers));
     moe.layer_step = static_cast<int>(std::clamp<std::int64_t>(
         meta_int(f, key("interleave_moe_layer_step")).value_or(1), 1, a.layers));
+    // HunYuan V3 names no dense lead (conversion/hunyuan.py HYV3Model writes
+    // no leading_dense_block_count): hy-v3.cpp gives a layer routed experts
+    // where the file has its router (ffn_gate_inp), a dense MLP elsewhere.
+    // Where the trunk's routers are exactly its last layers, the ones before
+    // are the dense lead (the MTP blocks past the trunk do not count).
+    if (!f.find(key("leading_dense_block_count")) && moe.layer_step == 1) {
+      std::vector<int> trunk;
+      std::ranges::copy_if(router_layers, std::back_inserter(trunk),
+                           [&a](int i) { return i >= 0 && i < a.layers; });
+      std::ranges::sort(trunk);
+      const auto n = std::ssize(trunk);
+      const auto first = static_cast<int>(a.layers - n);
+      if (n > 0 && n < a.layers && trunk.front() == first && trunk.back() == a.layers - 1 &&
+          std::ranges::adjacent_find(trunk, [](int x, int y) { return y != x + 1; }) ==
+              trunk.end()) {
+        moe.first_dense_layers = first;
+      }
+    }
     // Jamba names no step: its routers sit on every second layer
     // (conversion/jamba.py: expert_layer_offset 1, period 2), and so do the
     // file's ffn_gate_inp tensors. A layout of every step-th layer is read

@@ -617,6 +617,16 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       }
       moe.first_dense_layers = std::min(dense, a.layers);
     }
+    // HunYuan V3 (HYV3Config) may list each layer's MLP as "dense" or
+    // "sparse" (mlp_layer_types), the dense ones leading as
+    // first_k_dense_replace says.
+    if (const auto it = t.find("mlp_layer_types"); it != t.end() && it->is_array()) {
+      int dense = 0;
+      while (dense < std::ssize(*it) && (*it)[static_cast<std::size_t>(dense)] == "dense") {
+        ++dense;
+      }
+      moe.first_dense_layers = std::min(dense, a.layers);
+    }
     // Every N-th layer routes (Llama 4 interleave_moe_layer_step; Jamba
     // expert_layer_period with offset period - 1, as its configs have).
     // Kimi K3's latent MoE (routed_expert_hidden_size).

@@ -113,7 +113,7 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "nemotron_h_moe", "exaone-moe", "dots1", "bailingmoe2", "apertus", "hunyuan-dense",
        "ernie4_5",
        // the 2026 architectures of issue 18 (tests/unit/test_architectures_2026.cpp)
-       "glm-dsa", "mistral4", "minimax-m3", "step35",
+       "glm-dsa", "mistral4", "minimax-m3", "step35", "hy_v3",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
@@ -158,6 +158,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "granitemoehybrid",
                                                                   "hunyuan_v1_dense",
                                                                   "hunyuan_v1_moe",
+                                                                  "hy_v3",
                                                                   "internlm2",
                                                                   "jamba",
                                                                   "kimi_k2",
