@@ -12,9 +12,9 @@
 //
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
-// falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4}.cpp (load_arch_tensors
-// and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe too) and
-// src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
+// falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,hy-v3}.cpp
+// (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
+// too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
 // every 2-D weight (norms, biases and the MoE router stay F32, as llama-quant.cpp keeps them);
 // Q4_K_M follows llama-quant.cpp's recipe for it: Q6_K for the output (a tied token_embd included),
@@ -723,6 +723,26 @@ const std::vector<Spec>& specs() {
     v.back().expert_weights_scale = 3.0;
     experts(v.back(), 16, 8, 1280);
     v.back().skip_types = "f16: 5.7 GB, q8_0 (3.0 GB) shows the same layout";
+    // Hy3 (hy_v3) REDUCED: 4 of its 80 layers in the real order (0 with the
+    // dense MLP, 1-3 with experts), 16 of its 192 routed experts (8 per
+    // token, as the model). Every other hyper-parameter is the model's:
+    // hidden 4096, dense MLP 13312, 64 heads and 8 KV heads of 128 with Q/K
+    // norms, experts and one shared expert of 1536, a sigmoid router with a
+    // selection bias scaled by 2.826, vocabulary 120832, 262144 positions,
+    // rope 11158840. The MTP block is left out (--no-mtp), as for Step-3.5.
+    v.push_back(shape("hy3-r4", "hy_v3", 4, 4096, 13312, 64, 8, 128, 120832, 262144, 11158840.0,
+                      1e-5,
+                      "tencent/Hy3 REDUCED to 4 of 80 layers (dense, then MoE, in the real "
+                      "order) and 16 of 192 routed experts; every other hyper-parameter from its "
+                      "config.json as public tests quote it (search-tool file ids 71008660077 "
+                      "and 55693511453; data/models.json row hy3)"));
+    v.back().qk_norm = true;
+    v.back().dense_lead = 1;
+    v.back().shared_experts = 1;
+    v.back().shared_ffn = 1536;
+    v.back().expert_weights_scale = 2.826;
+    experts(v.back(), 16, 8, 1536);
+    v.back().skip_types = "f16: 4.8 GB, q8_0 (2.6 GB) shows the same layout";
     // DeepSeek-V4-Flash (deepseek4), reduced: 5 of its 43 layers, the first
     // five in the real order (compress_ratios 0, 0, 4, 128, 4: two window-only
     // layers, a ratio-4 layer with the lightning indexer, a ratio-128 layer,
@@ -1509,6 +1529,9 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_gate_exps.weight", {e, f, s.experts}, i);
       add(b + "ffn_up_exps.weight", {e, f, s.experts}, i);
       add(b + "ffn_down_exps.weight", {f, e, s.experts}, i);
+      if (s.arch == "hy_v3") {  // hy-v3.cpp: the selection bias, named without ".bias"
+        add(b + "exp_probs_b", {s.experts}, i);
+      }
       if (s.attn_sinks) {
         add(b + "ffn_gate_inp.bias", {s.experts}, i);
         add(b + "ffn_gate_exps.bias", {f, s.experts}, i);
@@ -1868,6 +1891,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".attention.indexer.top_k", static_cast<uint32_t>(s.indexer_top_k));
     w.key_u32(a + ".attention.indexer.block_size", static_cast<uint32_t>(s.indexer_block));
     w.key_u32(a + ".attention.indexer.local_blocks", static_cast<uint32_t>(s.indexer_local));
+  }
+  if (s.arch == "hy_v3") {  // conversion/hunyuan.py HYV3Model.set_gguf_parameters
+    w.key_bool(a + ".expert_weights_norm", true);  // route_norm
+    w.key_f32(a + ".expert_weights_scale", s.expert_weights_scale);
+    w.key_u32(a + ".expert_gating_func", 2);  // sigmoid
   }
   if (s.arch == "qwen35") {
     // qwen35.cpp requires the M-RoPE sections (conversion/qwen.py writes
