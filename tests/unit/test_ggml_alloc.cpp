@@ -587,6 +587,28 @@ TEST(GgmlAlloc, Step35ReducedMatchesTheLiveLlamaCpp) {
   EXPECT_EQ(rows, 18);
 }
 
+// Hy3 REDUCED (make_gguf row hy3-r4: 4 of its 80 layers, the dense first
+// one and three with experts, and 16 of its 192 routed experts; every
+// per-layer width the model's: data/models.json row hy3) read from the
+// config.json of that reduced shape, against what a real llama.cpp reserved
+// for the synthetic Q8_0 and Q4_K_M files (tests/data/llamacpp_cpu_compute_
+// hy_v3.csv, llamacpp_cpu_kv_hy_v3.csv): GQA with Q/K norms, a shared expert
+// and a selection bias on the generic replay, every row within 0.03 %.
+TEST(GgmlAlloc, HyV3ReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"architectures":["HYV3ForCausalLM"],"model_type":"hy_v3","hidden_size":4096,
+      "intermediate_size":13312,"num_hidden_layers":4,"num_attention_heads":64,
+      "num_key_value_heads":8,"head_dim":128,"qk_norm":true,"max_position_embeddings":262144,
+      "num_experts":16,"num_experts_per_tok":8,"num_shared_experts":1,
+      "moe_intermediate_size":1536,"first_k_dense_replace":1,"moe_router_use_sigmoid":true,
+      "moe_router_enable_expert_bias":true,"route_norm":true,"router_scaling_factor":2.826,
+      "vocab_size":120832,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "hy_v3", 18, 0.1);
+}
+
 // DeepSeek-V4-Flash reduced to 5 of its 43 layers (compress ratios 0, 0,
 // 4, 128, 4; the first three hash-routed) and 16 of its 256 routed experts,
 // every other value its config.json's (deepseek-ai/DeepSeek-V4-Flash as a
