@@ -298,6 +298,28 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
     }
     return;
   }
+  // Ling 3 (bailing_hybrid): Kimi Delta Attention of num_attention_heads
+  // heads of head_dim behind short_conv_kernel_size taps, both gates one
+  // hidden x heads x head matrix (no_kda_lora: bailingmoe3.cpp ssm_f_a and
+  // ssm_g_a, no ssm_f_b or ssm_g_b); the same state as Kimi's.
+  if (type == "bailing_hybrid") {
+    const auto heads = get_int(t, {"num_attention_heads"}, 1 << 16);
+    const auto d = get_int(t, {"head_dim"}, 1 << 16);
+    const auto kernel = get_int(t, {"short_conv_kernel_size"}, 64);
+    if (heads && d && kernel && *heads > 0 && *d > 0 && *kernel > 1) {
+      const std::int64_t inner = *heads * *d;
+      at.recurrent_state_floats = 3 * (*kernel - 1) * inner + *heads * *d * *d;
+      at.recurrent_params = kimi_delta_attention_params(h, *heads, *d, *kernel, true, true);
+      at.kda = true;
+      at.kda_full_rank_gate = true;
+      at.kda_full_rank_decay = true;
+      at.delta_net_k_heads = static_cast<int>(*heads);
+      at.delta_net_v_heads = static_cast<int>(*heads);
+      at.delta_net_head_dim = static_cast<int>(*d);
+      at.delta_net_conv = static_cast<int>(*kernel);
+    }
+    return;
+  }
   // Qwen3-Next and Qwen3.5 gated delta net (gated_delta_net_params in
   // model.cpp has the layout).
   const auto conv = get_int(t, {"linear_conv_kernel_dim"}, 64);
@@ -640,8 +662,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     // e_score_correction_bias; exaone-moe.cpp and dots1.cpp ffn_exp_probs_b).
     // Ling 2.0 (bailing_moe_v2) says so: moe_router_enable_expert_bias
     // (conversion/bailingmoe.py maps expert_bias to exp_probs_b).
+    // Ling 3's MoE layers always carry one (bailingmoe3.cpp loads
+    // exp_probs_b as required).
     moe.selection_bias = type == "kimi_linear" || type == "ernie4_5_moe" || type == "exaone_moe" ||
-                         type == "dots1" ||
+                         type == "dots1" || type == "bailing_hybrid" ||
                          get_bool(t, "moe_router_enable_expert_bias").value_or(false);
     // K-EXAONE's MTP block has a dense MLP and no output head of its own
     // (llama.cpp exaone-moe.cpp load_arch_tensors: i >= n_layer is dense).
@@ -735,6 +759,22 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       mixers += x ? 'A' : 'R';
     }
   }
+  // Ling 3 (bailing_hybrid, BailingMoeV3ForCausalLM): MLA on the last layer
+  // of each layer_group_size group and on the layers past the last whole
+  // group, Kimi Delta Attention on the others (conversion/bailingmoe3.py
+  // is_full_attention, which writes them as head_count_kv 1 and 0).
+  if (const auto group = get_int(t, {"layer_group_size"}, 1 << 16);
+      windowed < 0 && group && *group > 0 && type == "bailing_hybrid") {
+    windowed = 0;
+    recurrent = 0;
+    mixers.clear();
+    const std::int64_t whole = a.layers / *group * *group;
+    for (std::int64_t i = 0; i < a.layers; ++i) {
+      const bool attends = (i + 1) % *group == 0 || i >= whole;
+      recurrent += attends ? 0 : 1;
+      mixers += attends ? 'A' : 'R';
+    }
+  }
   // LFM2's original configs list the attention layers instead
   // (full_attn_idxs; every other layer is a short convolution, Lfm2Config).
   if (const auto it = t.find("full_attn_idxs");
@@ -813,8 +853,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       at.indexer_layers = static_cast<int>(
           std::count_if(types->begin(), types->end(), [](const Json& x) { return x == "full"; }));
     }
-    // Kimi K3 gates the MLA output (mla_use_output_gate).
+    // Kimi K3 gates the MLA output (mla_use_output_gate); Ling 3 per head
+    // (gated_attention_proj_granularity_type head_wise, the only kind
+    // conversion/bailingmoe3.py converts).
     at.mla_output_gate = get_bool(t, "mla_use_output_gate").value_or(false);
+    at.mla_head_gate = get_string(t, "gated_attention_proj_granularity_type") == "head_wise";
     // Kimi Linear and K3: MLA on the full-attention layers, Kimi Delta
     // Attention on the others.
     if (recurrent > 0 && recurrent < a.layers) {
