@@ -617,9 +617,10 @@ TEST(GgmlAlloc, HyV3ReducedMatchesTheLiveLlamaCpp) {
 // reserved for the synthetic F16, Q8_0 and Q4_K_M files (tests/data/
 // llamacpp_cpu_compute_bailingmoe3.csv, llamacpp_cpu_kv_bailingmoe3.csv):
 // Kimi Linear's replay with bailingmoe3.cpp's full-rank gates, reshapes and
-// MLA (RoPE, compressed queries, a head-wise gate). Exact on 24 rows; at
-// 32768 tokens without flash attention 2.7 % low (32 MiB of 1172.6), a
-// placement not yet traced (docs/live-llamacpp.md, fourteenth run).
+// MLA (RoPE, compressed queries, a head-wise gate). Every row exact since
+// the V copy is visited before the scores (at 32768 tokens without flash
+// attention it was 2.7 % low with the copy after them: it fitted a hole the
+// real one does not; docs/live-llamacpp.md, fourteenth run).
 TEST(GgmlAlloc, Ling3ReducedMatchesTheLiveLlamaCpp) {
   const auto m = model_from_hf_config(
       R"({"architectures":["BailingMoeV3ForCausalLM"],"model_type":"bailing_hybrid",
@@ -637,18 +638,7 @@ TEST(GgmlAlloc, Ling3ReducedMatchesTheLiveLlamaCpp) {
   ASSERT_TRUE(m.ok()) << m.error().message;
   EXPECT_TRUE(m->unchecked_architecture.empty());
   EXPECT_EQ(m->arch.attention.layer_mixers, "RRRA");
-  std::size_t exact = 0;
-  std::size_t rows = 0;
-  for_each_live_row("llamacpp_cpu_compute_bailingmoe3.csv", [&](const std::vector<std::string>& c) {
-    const double err = compute_error(*m, c);
-    const bool open = c[2] == "32768" && c[3] == "off";
-    EXPECT_LE(std::abs(err), open ? 3.0 : 0.1) << c[1] << ' ' << c[2] << ' ' << c[3] << ' ' << c[4];
-    exact += open ? 0 : 1;
-    ++rows;
-  });
-  EXPECT_EQ(rows, 27U);
-  EXPECT_EQ(exact, 24U);
-  expect_live_kv(*m, "bailingmoe3", 27);
+  expect_live_tables(*m, "bailingmoe3", 27, 0.1);
 }
 
 // DeepSeek-V4-Flash reduced to 5 of its 43 layers (compress ratios 0, 0,

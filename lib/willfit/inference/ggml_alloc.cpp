@@ -882,16 +882,15 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       return g.view(g.op(b * h * s.mla_v, {g.view(dec)}));   // ggml_cont, reshaped
     }
     // V is the cache's K rows, not transposed: ggml_cont(ggml_transpose(v))
-    // copies them, in the cache's type (for DeepSeek Sparse Attention
-    // visited before the scores, as build_attn_mha's kqv reads it first).
-    const auto v_copy = [&] {
-      return g.bytes_op(
-          static_cast<std::int64_t>(static_cast<double>(cells * lora) * s.k_value_bytes), {});
-    };
-    const int v_first = dsa ? v_copy() : -1;
+    // copies them, in the cache's type, visited before the scores: kqv =
+    // ggml_mul_mat(v, kq) reads it as src0, and ggml_visit_parents_graph
+    // goes left to right (ggml.c). Where the copy took a hole the scores
+    // had left, the replay was one copy short (Ling-3.0-tiny at 32768
+    // tokens, docs/live-llamacpp.md, fourteenth run).
+    const int v_t = g.bytes_op(
+        static_cast<std::int64_t>(static_cast<double>(cells * lora) * s.k_value_bytes), {});
     int kq = g.op(b * cells * h, {qp});
     kq = g.same(kq, {dsa ? top_k_mask(qr, attn_norm, cells, mask, il) : mask});  // softmax
-    const int v_t = dsa ? v_first : v_copy();
     const int kqv = g.op(b * h * lora, {v_t, kq});
     const int dec = g.op(b * h * s.mla_v, {kqv});  // v_b
     return g.op(b * h * s.mla_v, {g.view(dec)});   // ggml_cont_2d of the permuted heads
