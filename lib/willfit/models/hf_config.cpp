@@ -275,49 +275,44 @@ std::int64_t vision_estimate(const Json& v, std::int64_t text_hidden) {
 void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a) {
   Attention& at = a.attention;
   const std::int64_t h = a.hidden_size;
-  // Kimi Delta Attention (Kimi Linear, K3): linear_attn_config num_heads
-  // heads of head_dim, short_conv_kernel_size taps; K3's full-rank output
-  // gate (use_full_rank_gate). llama.cpp's state (llama-hparams.cpp n_embd_r,
-  // n_embd_s for n_embd_head_kda): the last kernel - 1 inputs of q, k and v,
-  // and one head_dim x head_dim matrix per head.
-  if (const auto it = t.find("linear_attn_config"); it != t.end() && it->is_object()) {
-    const auto heads = get_int(*it, {"num_heads"}, 1 << 16);
-    const auto d = get_int(*it, {"head_dim"}, 1 << 16);
-    const auto kernel = get_int(*it, {"short_conv_kernel_size"}, 64);
-    if (heads && d && kernel && *heads > 0 && *d > 0 && *kernel > 1) {
-      const bool full_rank = get_bool(*it, "use_full_rank_gate").value_or(false);
-      const std::int64_t inner = *heads * *d;
-      at.recurrent_state_floats = 3 * (*kernel - 1) * inner + *heads * *d * *d;
-      at.recurrent_params = kimi_delta_attention_params(h, *heads, *d, *kernel, full_rank);
-      at.kda = true;
-      at.kda_full_rank_gate = full_rank;
-      at.delta_net_k_heads = static_cast<int>(*heads);
-      at.delta_net_v_heads = static_cast<int>(*heads);
-      at.delta_net_head_dim = static_cast<int>(*d);
-      at.delta_net_conv = static_cast<int>(*kernel);
+  // Kimi Delta Attention of `heads` heads of `d` behind `kernel` taps.
+  // llama.cpp's state (llama-hparams.cpp n_embd_r, n_embd_s for
+  // n_embd_head_kda): the last kernel - 1 inputs of q, k and v, and one
+  // head_dim x head_dim matrix per head.
+  const auto set_kda = [&](std::optional<std::int64_t> heads, std::optional<std::int64_t> d,
+                           std::optional<std::int64_t> kernel, bool full_rank_gate,
+                           bool full_rank_decay) {
+    if (!heads || !d || !kernel || *heads <= 0 || *d <= 0 || *kernel <= 1) {
+      return;
     }
+    const std::int64_t inner = *heads * *d;
+    at.recurrent_state_floats = 3 * (*kernel - 1) * inner + *heads * *d * *d;
+    at.recurrent_params =
+        kimi_delta_attention_params(h, *heads, *d, *kernel, full_rank_gate, full_rank_decay);
+    at.kda = true;
+    at.kda_full_rank_gate = full_rank_gate;
+    at.kda_full_rank_decay = full_rank_decay;
+    at.delta_net_k_heads = static_cast<int>(*heads);
+    at.delta_net_v_heads = static_cast<int>(*heads);
+    at.delta_net_head_dim = static_cast<int>(*d);
+    at.delta_net_conv = static_cast<int>(*kernel);
+  };
+  // Kimi Linear and K3: linear_attn_config num_heads heads of head_dim,
+  // short_conv_kernel_size taps; K3's full-rank output gate
+  // (use_full_rank_gate).
+  if (const auto it = t.find("linear_attn_config"); it != t.end() && it->is_object()) {
+    set_kda(get_int(*it, {"num_heads"}, 1 << 16), get_int(*it, {"head_dim"}, 1 << 16),
+            get_int(*it, {"short_conv_kernel_size"}, 64),
+            get_bool(*it, "use_full_rank_gate").value_or(false), false);
     return;
   }
-  // Ling 3 (bailing_hybrid): Kimi Delta Attention of num_attention_heads
-  // heads of head_dim behind short_conv_kernel_size taps, both gates one
-  // hidden x heads x head matrix (no_kda_lora: bailingmoe3.cpp ssm_f_a and
-  // ssm_g_a, no ssm_f_b or ssm_g_b); the same state as Kimi's.
+  // Ling 3 (bailing_hybrid): num_attention_heads heads of head_dim behind
+  // short_conv_kernel_size taps, both gates one hidden x heads x head matrix
+  // (no_kda_lora: bailingmoe3.cpp ssm_f_a and ssm_g_a, no ssm_f_b or
+  // ssm_g_b).
   if (type == "bailing_hybrid") {
-    const auto heads = get_int(t, {"num_attention_heads"}, 1 << 16);
-    const auto d = get_int(t, {"head_dim"}, 1 << 16);
-    const auto kernel = get_int(t, {"short_conv_kernel_size"}, 64);
-    if (heads && d && kernel && *heads > 0 && *d > 0 && *kernel > 1) {
-      const std::int64_t inner = *heads * *d;
-      at.recurrent_state_floats = 3 * (*kernel - 1) * inner + *heads * *d * *d;
-      at.recurrent_params = kimi_delta_attention_params(h, *heads, *d, *kernel, true, true);
-      at.kda = true;
-      at.kda_full_rank_gate = true;
-      at.kda_full_rank_decay = true;
-      at.delta_net_k_heads = static_cast<int>(*heads);
-      at.delta_net_v_heads = static_cast<int>(*heads);
-      at.delta_net_head_dim = static_cast<int>(*d);
-      at.delta_net_conv = static_cast<int>(*kernel);
-    }
+    set_kda(get_int(t, {"num_attention_heads"}, 1 << 16), get_int(t, {"head_dim"}, 1 << 16),
+            get_int(t, {"short_conv_kernel_size"}, 64), true, true);
     return;
   }
   // Qwen3-Next and Qwen3.5 gated delta net (gated_delta_net_params in
