@@ -12,7 +12,8 @@
 //
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
-// falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci}.cpp
+// falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
+// bailingmoe3}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -788,6 +789,52 @@ const std::vector<Spec>& specs() {
     v.back().deci = {{128, 8, 5376}, {0, 0, 0}, {0, 0, 21504}, {128, 8, 26624}};
     v.back().skip_types =
         "f16 q8_0: 16 and 8.5 GB, above the 8 GB a live load may take on this machine";
+    // Hy3 (hy_v3) REDUCED: 4 of its 80 layers in the real order (0 with the
+    // dense MLP, 1-3 with experts), 16 of its 192 routed experts (8 per
+    // token, as the model). Every other hyper-parameter is the model's:
+    // hidden 4096, dense MLP 13312, 64 heads and 8 KV heads of 128 with Q/K
+    // norms, experts and one shared expert of 1536, a sigmoid router with a
+    // selection bias scaled by 2.826, vocabulary 120832, 262144 positions,
+    // rope 11158840. The MTP block is left out (--no-mtp), as for Step-3.5.
+    v.push_back(shape("hy3-r4", "hy_v3", 4, 4096, 13312, 64, 8, 128, 120832, 262144, 11158840.0,
+                      1e-5,
+                      "tencent/Hy3 REDUCED to 4 of 80 layers (dense, then MoE, in the real "
+                      "order) and 16 of 192 routed experts; every other hyper-parameter from its "
+                      "config.json as public tests quote it (search-tool file ids 71008660077 "
+                      "and 55693511453; data/models.json row hy3)"));
+    v.back().qk_norm = true;
+    v.back().dense_lead = 1;
+    v.back().shared_experts = 1;
+    v.back().shared_ffn = 1536;
+    v.back().expert_weights_scale = 2.826;
+    experts(v.back(), 16, 8, 1536);
+    v.back().skip_types = "f16: 4.8 GB, q8_0 (2.6 GB) shows the same layout";
+    // Ling-3.0-tiny (bailingmoe3) REDUCED: 4 of its 24 layers, one group of
+    // layer_group_size 4 in the real order (0 Kimi Delta Attention with the
+    // dense MLP, 1-2 KDA with experts, 3 MLA with experts), 16 of its 128
+    // routed experts (8 per token, as the model). Every other
+    // hyper-parameter is the model's: hidden 1536, dense MLP 4608, 16 heads;
+    // KDA heads of 128 behind 4-tap convolutions, both gates full rank
+    // (no_kda_lora), lower bound -5; MLA q_lora 256, kv_lora 512, nope 128 +
+    // rope 64, v 128, a head-wise output gate; experts and one shared of 512,
+    // a sigmoid router with a bias scaled by 2.5; vocabulary 157184, 131072
+    // positions, rope 6e6.
+    v.push_back(shape("ling-3.0-tiny-r4", "bailingmoe3", 4, 1536, 4608, 16, 1, 192, 157184, 131072,
+                      6e6, 1e-6,
+                      "inclusionAI/Ling-3.0-tiny REDUCED to 4 of 24 layers (KDA + dense, KDA + "
+                      "MoE, MLA + MoE, in the real order) and 16 of 128 routed experts; every "
+                      "other hyper-parameter from its config.json as a public test quotes it "
+                      "(search-tool file id 65882770861; data/models.json row ling-3.0-tiny)"));
+    v.back().layer_kinds = "KKKA";
+    mla(v.back());
+    v.back().q_lora = 256;
+    experts(v.back(), 16, 8, 512);
+    v.back().shared_experts = 1;
+    v.back().dense_lead = 1;
+    v.back().kda_head_dim = 128;
+    v.back().kda_conv = 4;
+    v.back().kda_lower_bound = -5.0;
+    v.back().expert_weights_scale = 2.5;
     // DeepSeek-V4-Flash (deepseek4), reduced: 5 of its 43 layers, the first
     // five in the real order (compress_ratios 0, 0, 4, 128, 4: two window-only
     // layers, a ratio-4 layer with the lightning indexer, a ratio-128 layer,
@@ -1399,6 +1446,34 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       deepseek_ffn(b, i);
       continue;
     }
+    if (s.arch == "bailingmoe3") {  // bailingmoe3.cpp load_arch_tensors (the trunk)
+      const int64_t inner = s.kda_head_dim * s.heads;
+      if (kind == 'K') {  // KDA, both gates full rank: f_a and g_a hidden x inner
+        for (const char* c : {"q", "k", "v"}) {
+          add(b + "ssm_conv1d_" + c + ".weight", {s.kda_conv, 1, inner}, i);
+        }
+        add(b + "attn_q.weight", {e, inner}, i);
+        add(b + "attn_k.weight", {e, inner}, i);
+        add(b + "attn_v.weight", {e, inner}, i);
+        add(b + "ssm_f_a.weight", {e, inner}, i);
+        add(b + "ssm_beta.weight", {e, s.heads}, i);
+        add(b + "ssm_a", {1, s.heads}, i);
+        add(b + "ssm_dt.bias", {inner}, i);
+        add(b + "ssm_g_a.weight", {e, inner}, i);
+        add(b + "ssm_norm.weight", {s.kda_head_dim}, i);
+        add(b + "attn_output.weight", {inner, e}, i);
+      } else {  // MLA with compressed queries and a head-wise gate
+        add(b + "attn_q_a.weight", {e, s.q_lora}, i);
+        add(b + "attn_q_a_norm.weight", {s.q_lora}, i);
+        add(b + "attn_q_b.weight", {s.q_lora, s.heads * (s.nope_dim + s.rope_dim)}, i);
+        add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
+        add(b + "attn_gate.weight", {e, s.heads}, i);
+        mla_kv_out(b, i);
+      }
+      add(b + "ffn_norm.weight", {e}, i);
+      deepseek_ffn(b, i);
+      continue;
+    }
     if (s.arch == "kimi-k3") {  // kimi-k3.cpp load_arch_tensors
       add(b + "attn_res_score.weight", {e}, i);
       add(b + "ffn_res_score.weight", {e}, i);
@@ -1612,6 +1687,9 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_gate_exps.weight", {e, f, s.experts}, i);
       add(b + "ffn_up_exps.weight", {e, f, s.experts}, i);
       add(b + "ffn_down_exps.weight", {f, e, s.experts}, i);
+      if (s.arch == "hy_v3") {  // hy-v3.cpp: the selection bias, named without ".bias"
+        add(b + "exp_probs_b", {s.experts}, i);
+      }
       if (s.attn_sinks) {
         add(b + "ffn_gate_inp.bias", {s.experts}, i);
         add(b + "ffn_gate_exps.bias", {f, s.experts}, i);
@@ -1816,7 +1894,9 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // latent and the rope part (key_length = kv_lora_rank + rope dims, value
     // = kv_lora_rank); the per-head sizes go to the *_mla keys.
     w.key_u32(a + ".attention.key_length", static_cast<uint32_t>(s.kv_lora + s.rope_dim));
-    w.key_u32(a + ".attention.value_length", static_cast<uint32_t>(s.kv_lora));
+    // conversion/bailingmoe3.py leaves base.py's value_length (head_dim) as it is
+    w.key_u32(a + ".attention.value_length",
+              static_cast<uint32_t>(s.arch == "bailingmoe3" ? s.kda_head_dim : s.kv_lora));
     w.key_u32(a + ".attention.key_length_mla", static_cast<uint32_t>(s.nope_dim + s.rope_dim));
     w.key_u32(a + ".attention.value_length_mla", static_cast<uint32_t>(s.v_dim));
     w.key_u32(a + ".attention.kv_lora_rank", static_cast<uint32_t>(s.kv_lora));
@@ -1933,7 +2013,15 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_f32(a + ".activation.situ_linear_beta", s.situ_linear_beta);
     w.key_u32(a + ".attn_res.block_size", static_cast<uint32_t>(s.res_block));
   }
-  if (s.arch == "kimi-linear" || s.arch == "kimi-k3") {  // conversion/kimi_linear.py
+  if (s.arch == "bailingmoe3") {  // conversion/bailingmoe3.py, beyond the keys it shares
+    w.key_f32(a + ".kda.gate_lower_bound", s.kda_lower_bound);
+    w.key_bool(a + ".kda.safe_gate", true);
+    w.key_u32(a + ".attention.q_lora_rank", static_cast<uint32_t>(s.q_lora));
+    w.key_u32(a + ".expert_shared_feed_forward_length",
+              static_cast<uint32_t>(s.expert_ffn * s.shared_experts));
+  }
+  // conversion/kimi_linear.py (bailingmoe3.py writes the same)
+  if (s.arch == "kimi-linear" || s.arch == "kimi-k3" || s.arch == "bailingmoe3") {
     w.key_u32(a + ".ssm.conv_kernel", static_cast<uint32_t>(s.kda_conv));
     w.key_u32(a + ".kda.head_dim", static_cast<uint32_t>(s.kda_head_dim));
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
@@ -1985,6 +2073,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".attention.indexer.top_k", static_cast<uint32_t>(s.indexer_top_k));
     w.key_u32(a + ".attention.indexer.block_size", static_cast<uint32_t>(s.indexer_block));
     w.key_u32(a + ".attention.indexer.local_blocks", static_cast<uint32_t>(s.indexer_local));
+  }
+  if (s.arch == "hy_v3") {  // conversion/hunyuan.py HYV3Model.set_gguf_parameters
+    w.key_bool(a + ".expert_weights_norm", true);  // route_norm
+    w.key_f32(a + ".expert_weights_scale", s.expert_weights_scale);
+    w.key_u32(a + ".expert_gating_func", 2);  // sigmoid
   }
   if (s.arch == "qwen35") {
     // qwen35.cpp requires the M-RoPE sections (conversion/qwen.py writes

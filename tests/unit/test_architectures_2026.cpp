@@ -1,6 +1,7 @@
 // The 2026 architectures of issue 18 that llama.cpp 80fb11ac loads and
 // willfit once only warned about: GLM-5 (glm-dsa), Mistral 4 (mistral4),
-// MiniMax-M3 (minimax-m3), Step-3.5 (step35).
+// MiniMax-M3 (minimax-m3), Step-3.5 (step35), HunYuan V3 (hy_v3), Ling 3
+// (bailingmoe3).
 // Each family is read from a published config.json and from a GGUF header as
 // llama.cpp's converter writes it (conversion/*.py at 80fb11ac), and both
 // must give one estimate; the expected sizes are worked out by hand in the
@@ -642,6 +643,322 @@ TEST(Step35, CatalogueGivesWhatTheConfigGives) {
   const Model c = read_config(step35_config());
   expect_catalogue_agrees("step-3.5-flash", c);
   EXPECT_EQ(count_params(catalogue("step-3.5-flash").arch).total(), count_params(c.arch).total());
+}
+
+// ---- Hy3 (hy_v3, HYV3ForCausalLM) -------------------------------------------
+//
+// tencent/Hy3's config.json (https://huggingface.co/tencent/Hy3/raw/main/
+// config.json), as two public test files quote it verbatim (search-tool file
+// ids 71008660077, a port's test against transformers' hy_v3, and
+// 55693511453, a Rust port's deserialisation test; they agree on every value
+// below): 80 layers of 4096, 64 heads and 8 KV heads of 128 with Q/K norms,
+// the first layer a dense MLP of 13312, then 192 experts of 1536 (8 a token)
+// and one shared of 1536, a sigmoid router with an expert bias
+// (moe_router_enable_expert_bias), one MTP block, vocabulary 120832, untied.
+Json hy3_config() {
+  return {{"architectures", {"HYV3ForCausalLM"}},
+          {"model_type", "hy_v3"},
+          {"hidden_size", 4096},
+          {"intermediate_size", 13312},
+          {"num_hidden_layers", 80},
+          {"num_attention_heads", 64},
+          {"num_key_value_heads", 8},
+          {"head_dim", 128},
+          {"qk_norm", true},
+          {"max_position_embeddings", 262144},
+          {"rms_norm_eps", 1e-5},
+          {"rope_parameters", {{"rope_theta", 11158840.0}, {"rope_type", "default"}}},
+          {"num_experts", 192},
+          {"num_experts_per_tok", 8},
+          {"num_shared_experts", 1},
+          {"moe_intermediate_size", 1536},
+          {"expert_hidden_dim", 1536},
+          {"first_k_dense_replace", 1},
+          {"moe_router_use_sigmoid", true},
+          {"moe_router_enable_expert_bias", true},
+          {"route_norm", true},
+          {"router_scaling_factor", 2.826},
+          {"num_nextn_predict_layers", 1},
+          {"vocab_size", 120832},
+          {"tie_word_embeddings", false},
+          {"dtype", "bfloat16"}};
+}
+
+// As conversion/hunyuan.py HYV3Model (at 80fb11ac) writes it: base.py's
+// keys (block_count with the MTP block, head_dim as key/value_length,
+// num_experts and num_experts_per_tok), the experts' width, the shared
+// expert's width (moe_intermediate_size x num_shared_experts), the router's
+// norm, scale and sigmoid, nextn_predict_layers; no dense-lead key: the
+// dense layer is the one without a router (hy-v3.cpp load_block).
+test::GgufWriter hy3_gguf() {
+  test::GgufWriter w;
+  w.str("general.architecture", "hy_v3");
+  w.u32("hy_v3.block_count", 81);
+  w.u32("hy_v3.context_length", 262144);
+  w.u32("hy_v3.embedding_length", 4096);
+  w.u32("hy_v3.feed_forward_length", 13312);
+  w.u32("hy_v3.attention.head_count", 64);
+  w.u32("hy_v3.attention.head_count_kv", 8);
+  w.f32("hy_v3.rope.freq_base", 11158840.0F);
+  w.f32("hy_v3.attention.layer_norm_rms_epsilon", 1e-5F);
+  w.u32("hy_v3.expert_count", 192);
+  w.u32("hy_v3.expert_used_count", 8);
+  w.u32("hy_v3.attention.key_length", 128);
+  w.u32("hy_v3.attention.value_length", 128);
+  w.u32("hy_v3.expert_feed_forward_length", 1536);
+  w.u32("hy_v3.expert_shared_feed_forward_length", 1536);
+  w.boolean("hy_v3.expert_weights_norm", true);
+  w.f32("hy_v3.expert_weights_scale", 2.826F);
+  w.u32("hy_v3.expert_gating_func", 2);
+  w.u32("hy_v3.nextn_predict_layers", 1);
+  w.tensor("token_embd.weight", {4096, 120832}, test::kQ8_0);
+  w.tensor("output.weight", {4096, 120832}, test::kQ8_0);
+  w.tensor("blk.0.ffn_gate.weight", {4096, 13312}, test::kQ8_0);
+  for (int i = 1; i <= 80; ++i) {  // the MTP block (80) routes too
+    w.tensor("blk." + std::to_string(i) + ".ffn_gate_inp.weight", {4096, 192}, test::kF32);
+  }
+  // hy-v3.cpp loads the selection bias as blk.N.exp_probs_b, no ".bias"
+  w.tensor("blk.1.exp_probs_b", {192}, test::kF32);
+  w.tensor("blk.1.ffn_gate_shexp.weight", {4096, 1536}, test::kQ8_0);
+  return w;
+}
+
+TEST(HyV3, ConfigGivesTheDenseLeadSharedExpertAndBias) {
+  const Model m = read_config(hy3_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  const Architecture& a = m.arch;
+  EXPECT_EQ(a.layers, 80);
+  EXPECT_EQ(a.mtp_layers, 1);
+  EXPECT_FALSE(a.mtp_dense);  // hy-v3.cpp: the MTP block is a full MoE block
+  ASSERT_TRUE(a.moe.has_value());
+  EXPECT_EQ(a.moe->first_dense_layers, 1);
+  EXPECT_EQ(a.moe->shared_experts, 1);
+  EXPECT_TRUE(a.moe->selection_bias);
+  // One full-attention cache over the trunk's 80 layers (llama-model.cpp
+  // create_memory filters hy_v3's MTP block out): K and V of 8 x 128, f16.
+  EXPECT_EQ(llama_estimate(m, 4096).memory.kv_cache, std::int64_t{80} * 8 * 128 * 2 * 2 * 4096);
+  // Parameters by hand: q, k, v, o; the dense MLP; 79 MoE layers of 192
+  // experts, the shared one and the router; embeddings and head.
+  const std::int64_t attention = 2 * 4096LL * 64 * 128 + 2 * 4096LL * 8 * 128;
+  const std::int64_t expert = 3 * 4096LL * 1536;
+  const std::int64_t moe = 193 * expert + 4096LL * 192;
+  const std::int64_t trunk = 80 * attention + 3 * 4096LL * 13312 + 79 * moe + 2 * 120832LL * 4096;
+  const ParamBreakdown p = count_params(a);
+  EXPECT_EQ(p.total() - p.mtp, trunk);
+  // The card (tencent/Hy3-preview's model card as mirrored at
+  // cnb.cool/ai-models/tencent/Hy3-preview): 295B total, 21B activated,
+  // 3.8B in the MTP layer.
+  EXPECT_LT(off(static_cast<double>(trunk), 295e9), 0.01) << trunk;
+  EXPECT_LT(off(static_cast<double>(p.active()), 21e9), 0.05) << p.active();
+  EXPECT_EQ(p.mtp, attention + moe + 2 * 4096LL * 4096);
+  EXPECT_LT(off(static_cast<double>(p.mtp), 3.8e9), 0.02) << p.mtp;
+}
+
+TEST(HyV3, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(hy3_gguf());
+  const Model c = read_config(hy3_config());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_EQ(g.arch.layers, 80);
+  EXPECT_EQ(g.arch.mtp_layers, 1);
+  ASSERT_TRUE(g.arch.moe.has_value());
+  // no leading_dense_block_count: the layer without a router
+  EXPECT_EQ(g.arch.moe->first_dense_layers, 1);
+  EXPECT_EQ(g.arch.moe->shared_experts, 1);
+  EXPECT_TRUE(g.arch.moe->selection_bias);
+  expect_same_text_model(g, c, "hy_v3 GGUF vs config");
+  EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
+}
+
+TEST(HyV3, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(hy3_config());
+  expect_catalogue_agrees("hy3", c);
+  EXPECT_EQ(count_params(catalogue("hy3").arch).total(), count_params(c.arch).total());
+}
+
+// A GGUF whose routers skip a layer in the middle keeps no dense lead: only
+// a run of routers to the trunk's last layer says where the dense ones end.
+TEST(HyV3, RoutersNotATailGiveNoDenseLead) {
+  test::GgufWriter gap;
+  gap.str("general.architecture", "hy_v3");
+  gap.u32("hy_v3.block_count", 4);
+  gap.u32("hy_v3.context_length", 4096);
+  gap.u32("hy_v3.embedding_length", 256);
+  gap.u32("hy_v3.feed_forward_length", 512);
+  gap.u32("hy_v3.attention.head_count", 4);
+  gap.u32("hy_v3.expert_count", 4);
+  gap.u32("hy_v3.expert_used_count", 2);
+  gap.tensor("blk.1.ffn_gate_inp.weight", {256, 4}, test::kF32);
+  gap.tensor("blk.3.ffn_gate_inp.weight", {256, 4}, test::kF32);
+  const Model m = read_header(gap);
+  ASSERT_TRUE(m.arch.moe.has_value());
+  EXPECT_EQ(m.arch.moe->first_dense_layers, 0);
+}
+
+// ---- Ling 3 (bailing_hybrid / bailingmoe3, BailingMoeV3ForCausalLM) ---------
+//
+// inclusionAI/Ling-3.0-tiny's config.json as a public port's test quotes it
+// (search-tool file id 65882770861, "decodes the Ling-3.0-tiny
+// configuration"): 24 layers of 1536 in groups of 4 (layer_group_size),
+// Kimi Delta Attention on the first three of each group (16 heads of 128,
+// 4-tap convolutions, no_kda_lora, lower bound -5) and MLA on the fourth
+// (q_lora 256, kv_lora 512, nope 128 + rope 64, v 128, a head-wise gate);
+// the first layer a dense MLP of 4608, then 128 experts of 512, 8 a token,
+// one shared of 512, a router bias; vocabulary 157184, untied.
+Json ling3_config() {
+  return {{"architectures", {"BailingMoeV3ForCausalLM"}},
+          {"model_type", "bailing_hybrid"},
+          {"hidden_size", 1536},
+          {"intermediate_size", 4608},
+          {"num_hidden_layers", 24},
+          {"num_attention_heads", 16},
+          {"num_key_value_heads", 16},
+          {"head_dim", 128},
+          {"vocab_size", 157184},
+          {"max_position_embeddings", 131072},
+          {"rms_norm_eps", 1e-6},
+          {"rope_theta", 6000000},
+          {"tie_word_embeddings", false},
+          {"layer_group_size", 4},
+          {"short_conv_kernel_size", 4},
+          {"no_kda_lora", true},
+          {"kda_safe_gate", true},
+          {"kda_lower_bound", -5},
+          {"gated_attention_proj_granularity_type", "head_wise"},
+          {"qk_head_dim", 192},
+          {"qk_nope_head_dim", 128},
+          {"qk_rope_head_dim", 64},
+          {"v_head_dim", 128},
+          {"q_lora_rank", 256},
+          {"kv_lora_rank", 512},
+          {"rope_interleave", true},
+          {"use_qk_norm", true},
+          {"first_k_dense_replace", 1},
+          {"num_experts", 128},
+          {"num_experts_per_tok", 8},
+          {"num_shared_experts", 1},
+          {"moe_intermediate_size", 512},
+          {"moe_shared_expert_intermediate_size", 512},
+          {"n_group", 8},
+          {"topk_group", 4},
+          {"norm_topk_prob", true},
+          {"routed_scaling_factor", 2.5},
+          {"moe_router_enable_expert_bias", true}};
+}
+
+// As conversion/bailingmoe3.py (at 80fb11ac) writes it: head_count_kv 1 on
+// the MLA layers and 0 on the KDA ones, the KDA keys, MLA as one KV head of
+// kv_lora + rope (key_length) with the per-head widths in *_mla, the experts'
+// keys; base.py's value_length (head_dim) left as it is. A few tensors stand
+// for the rest.
+test::GgufWriter ling3_gguf() {
+  std::vector<std::uint32_t> kv;
+  for (int i = 0; i < 24; ++i) {
+    kv.push_back((i + 1) % 4 == 0 ? 1 : 0);
+  }
+  test::GgufWriter w;
+  w.str("general.architecture", "bailingmoe3");
+  w.u32("bailingmoe3.block_count", 24);
+  w.u32("bailingmoe3.context_length", 131072);
+  w.u32("bailingmoe3.embedding_length", 1536);
+  w.u32("bailingmoe3.feed_forward_length", 4608);
+  w.u32("bailingmoe3.attention.head_count", 16);
+  w.u32_array("bailingmoe3.attention.head_count_kv", kv);
+  w.f32("bailingmoe3.rope.freq_base", 6e6F);
+  w.f32("bailingmoe3.attention.layer_norm_rms_epsilon", 1e-6F);
+  w.u32("bailingmoe3.expert_count", 128);
+  w.u32("bailingmoe3.expert_used_count", 8);
+  w.u32("bailingmoe3.expert_group_count", 8);
+  w.u32("bailingmoe3.expert_group_used_count", 4);
+  w.u32("bailingmoe3.vocab_size", 157184);
+  w.u32("bailingmoe3.ssm.conv_kernel", 4);
+  w.u32("bailingmoe3.kda.head_dim", 128);
+  w.boolean("bailingmoe3.kda.safe_gate", true);
+  w.f32("bailingmoe3.kda.gate_lower_bound", -5.0F);
+  w.u32("bailingmoe3.attention.q_lora_rank", 256);
+  w.u32("bailingmoe3.attention.kv_lora_rank", 512);
+  w.u32("bailingmoe3.rope.dimension_count", 64);
+  w.u32("bailingmoe3.attention.key_length", 576);
+  w.u32("bailingmoe3.attention.value_length", 128);
+  w.u32("bailingmoe3.attention.key_length_mla", 192);
+  w.u32("bailingmoe3.attention.value_length_mla", 128);
+  w.u32("bailingmoe3.expert_feed_forward_length", 512);
+  w.u32("bailingmoe3.expert_shared_feed_forward_length", 512);
+  w.u32("bailingmoe3.expert_shared_count", 1);
+  w.u32("bailingmoe3.leading_dense_block_count", 1);
+  w.f32("bailingmoe3.expert_weights_scale", 2.5F);
+  w.boolean("bailingmoe3.expert_weights_norm", true);
+  w.u32("bailingmoe3.expert_gating_func", 2);
+  w.tensor("token_embd.weight", {1536, 157184}, test::kQ8_0);
+  w.tensor("output.weight", {1536, 157184}, test::kQ8_0);
+  w.tensor("blk.0.ssm_f_a.weight", {1536, 2048}, test::kQ8_0);
+  w.tensor("blk.0.ssm_g_a.weight", {1536, 2048}, test::kQ8_0);
+  w.tensor("blk.3.attn_gate.weight", {1536, 16}, test::kF32);
+  w.tensor("blk.1.exp_probs_b.bias", {128}, test::kF32);
+  return w;
+}
+
+TEST(Ling3, ConfigGivesKdaMlaLayersGatesAndExperts) {
+  const Model m = read_config(ling3_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  const Architecture& a = m.arch;
+  ASSERT_EQ(a.attention.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(a.attention.layer_mixers, "RRRARRRARRRARRRARRRARRRA");
+  EXPECT_TRUE(a.attention.kda);
+  EXPECT_TRUE(a.attention.kda_full_rank_gate);
+  EXPECT_TRUE(a.attention.kda_full_rank_decay);
+  EXPECT_TRUE(a.attention.mla_head_gate);
+  EXPECT_FALSE(a.attention.mla_output_gate);
+  ASSERT_TRUE(a.moe.has_value());
+  EXPECT_EQ(a.moe->first_dense_layers, 1);
+  EXPECT_EQ(a.moe->shared_experts, 1);
+  EXPECT_TRUE(a.moe->selection_bias);
+  // llama.cpp's hybrid memory (bailingmoe3.cpp build_inp_mem_hybrid_k): the
+  // 6 MLA layers cache one K row of kv_lora + rope (576) values per token,
+  // no V; the 18 KDA layers keep n_embd_r + n_embd_s F32 values
+  // (llama-hparams.cpp: 3 x 3 x 16 x 128 of convolution inputs and 16
+  // heads of 128 x 128).
+  const std::int64_t ctx = 4096;
+  const Estimate e = llama_estimate(m, ctx);
+  const std::int64_t state = 18 * (3 * 3 * 2048 + 16 * 128 * 128) * 4;
+  EXPECT_EQ(e.recurrent_state, state);
+  EXPECT_EQ(e.memory.kv_cache - state, std::int64_t{6} * 576 * 2 * ctx);
+  // Parameters by hand (bailingmoe3.cpp load_arch_tensors): a KDA layer's
+  // q, k, v, three convolutions, f_a, beta, g_a and o; an MLA layer's q_a,
+  // q_b, kv_a_mqa, k_b, v_b, the gate and o; the dense MLP, 23 MoE layers.
+  const std::int64_t inner = 16 * 128;
+  const std::int64_t kda = 3 * 1536LL * inner + 3 * inner * 4 + 1536LL * inner + 1536LL * 16 +
+                           1536LL * inner + inner * 1536LL;
+  const std::int64_t mla = 1536LL * 256 + 256LL * 16 * 192 + 1536LL * 576 +
+                           512LL * 16 * (128 + 128) + 1536LL * 16 + 16LL * 128 * 1536;
+  const std::int64_t expert = 3 * 1536LL * 512;
+  const std::int64_t total = 18 * kda + 6 * mla + 3 * 1536LL * 4608 +
+                             23 * (129 * expert + 1536LL * 128) + 2 * 157184LL * 1536;
+  EXPECT_EQ(count_params(a).total(), total);
+  // The card (Ling-3.0-tiny; llama.cpp bailingmoe3.cpp names it 7.9B-A1.3B):
+  // 7.9B total, 1.3B activated.
+  EXPECT_LT(off(static_cast<double>(total), 7.9e9), 0.01) << total;
+  EXPECT_LT(off(static_cast<double>(count_params(a).active()), 1.3e9), 0.1)
+      << count_params(a).active();
+}
+
+TEST(Ling3, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(ling3_gguf());
+  const Model c = read_config(ling3_config());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_EQ(g.arch.attention.layer_mixers, c.arch.attention.layer_mixers);
+  EXPECT_TRUE(g.arch.attention.kda_full_rank_decay);
+  EXPECT_TRUE(g.arch.attention.mla_head_gate);
+  EXPECT_FALSE(g.arch.attention.mla_output_gate);
+  EXPECT_EQ(g.arch.attention.q_lora_rank, 256);
+  EXPECT_EQ(g.arch.attention.recurrent_params, c.arch.attention.recurrent_params);
+  expect_same_text_model(g, c, "bailingmoe3 GGUF vs config");
+  EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
+}
+
+TEST(Ling3, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(ling3_config());
+  expect_catalogue_agrees("ling-3.0-tiny", c);
+  EXPECT_EQ(count_params(catalogue("ling-3.0-tiny").arch).total(), count_params(c.arch).total());
 }
 
 }  // namespace

@@ -685,6 +685,58 @@ TEST(GgmlAlloc, OpenElmMatchesTheLiveLlamaCpp) {
   ASSERT_TRUE(m.ok()) << m.error().message;
   EXPECT_TRUE(m->unchecked_architecture.empty());
   expect_live_tables(*m, "openelm", 27, 5.0);
+// Hy3 REDUCED (make_gguf row hy3-r4: 4 of its 80 layers, the dense first
+// one and three with experts, and 16 of its 192 routed experts; every
+// per-layer width the model's: data/models.json row hy3) read from the
+// config.json of that reduced shape, against what a real llama.cpp reserved
+// for the synthetic Q8_0 and Q4_K_M files (tests/data/llamacpp_cpu_compute_
+// hy_v3.csv, llamacpp_cpu_kv_hy_v3.csv): GQA with Q/K norms, a shared expert
+// and a selection bias on the generic replay, every row within 0.03 %.
+TEST(GgmlAlloc, HyV3ReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"architectures":["HYV3ForCausalLM"],"model_type":"hy_v3","hidden_size":4096,
+      "intermediate_size":13312,"num_hidden_layers":4,"num_attention_heads":64,
+      "num_key_value_heads":8,"head_dim":128,"qk_norm":true,"max_position_embeddings":262144,
+      "num_experts":16,"num_experts_per_tok":8,"num_shared_experts":1,
+      "moe_intermediate_size":1536,"first_k_dense_replace":1,"moe_router_use_sigmoid":true,
+      "moe_router_enable_expert_bias":true,"route_norm":true,"router_scaling_factor":2.826,
+      "vocab_size":120832,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "hy_v3", 18, 0.1);
+}
+
+// Ling-3.0-tiny REDUCED (make_gguf row ling-3.0-tiny-r4: 4 of its 24
+// layers, one group of 4 in the real order: KDA with the dense MLP, two KDA
+// with experts, MLA with experts; 16 of its 128 routed experts; every
+// per-layer width the model's: data/models.json row ling-3.0-tiny) read from
+// the config.json of that reduced shape, against what a real llama.cpp
+// reserved for the synthetic F16, Q8_0 and Q4_K_M files (tests/data/
+// llamacpp_cpu_compute_bailingmoe3.csv, llamacpp_cpu_kv_bailingmoe3.csv):
+// Kimi Linear's replay with bailingmoe3.cpp's full-rank gates, reshapes and
+// MLA (RoPE, compressed queries, a head-wise gate). Every row exact since
+// the V copy is visited before the scores (at 32768 tokens without flash
+// attention it was 2.7 % low with the copy after them: it fitted a hole the
+// real one does not; docs/live-llamacpp.md, fourteenth run).
+TEST(GgmlAlloc, Ling3ReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"architectures":["BailingMoeV3ForCausalLM"],"model_type":"bailing_hybrid",
+      "hidden_size":1536,"intermediate_size":4608,"num_hidden_layers":4,
+      "num_attention_heads":16,"num_key_value_heads":16,"head_dim":128,"vocab_size":157184,
+      "max_position_embeddings":131072,"tie_word_embeddings":false,"layer_group_size":4,
+      "short_conv_kernel_size":4,"no_kda_lora":true,"kda_lower_bound":-5,
+      "gated_attention_proj_granularity_type":"head_wise","qk_nope_head_dim":128,
+      "qk_rope_head_dim":64,"v_head_dim":128,"q_lora_rank":256,"kv_lora_rank":512,
+      "first_k_dense_replace":1,"num_experts":16,"num_experts_per_tok":8,
+      "num_shared_experts":1,"moe_intermediate_size":512,
+      "moe_shared_expert_intermediate_size":512,"norm_topk_prob":true,
+      "routed_scaling_factor":2.5,"moe_router_enable_expert_bias":true})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(m->arch.attention.layer_mixers, "RRRA");
+  expect_live_tables(*m, "bailingmoe3", 27, 0.1);
 }
 
 // DeepSeek-V4-Flash reduced to 5 of its 43 layers (compress ratios 0, 0,

@@ -851,14 +851,16 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const std::int64_t rope = s.mla_rope;
     const std::int64_t kw = lora + rope;
     int qr = -1;
-    if (dsa) {
-      if (own_indexer(il)) {
-        int ik = g.op(b * idx_d, {attn_norm});       // indexer attn_k
-        ik = g.same(g.same(g.op(b * idx_d, {ik})));  // layer norm, weight, bias
-        ik = g.op(b * idx_d, {g.view(ik), pos});     // RoPE of a reshape
-        ik = g.op(b * idx_d, {ik, lid_rot});         // Hadamard
-        g.external({g.view(ik), lid_idxs});          // into the indexer's cache
-      }
+    if (dsa && own_indexer(il)) {
+      int ik = g.op(b * idx_d, {attn_norm});       // indexer attn_k
+      ik = g.same(g.same(g.op(b * idx_d, {ik})));  // layer norm, weight, bias
+      ik = g.op(b * idx_d, {g.view(ik), pos});     // RoPE of a reshape
+      ik = g.op(b * idx_d, {ik, lid_rot});         // Hadamard
+      g.external({g.view(ik), lid_idxs});          // into the indexer's cache
+    }
+    // Compressed queries: DeepSeek Sparse Attention's, and Ling 3's
+    // (bailingmoe3.cpp wq_a, its norm, wq_b); others' are left out (above).
+    if (dsa || (s.ling3 && s.q_lora > 0)) {
       qr = g.same(g.same(g.op(b * s.q_lora, {attn_norm})));  // q_a, RMS norm, weight
     }
     const int q = g.op(b * h * (s.mla_nope + rope), {qr >= 0 ? qr : attn_norm});
@@ -880,16 +882,15 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       return g.view(g.op(b * h * s.mla_v, {g.view(dec)}));   // ggml_cont, reshaped
     }
     // V is the cache's K rows, not transposed: ggml_cont(ggml_transpose(v))
-    // copies them, in the cache's type (for DeepSeek Sparse Attention
-    // visited before the scores, as build_attn_mha's kqv reads it first).
-    const auto v_copy = [&] {
-      return g.bytes_op(
-          static_cast<std::int64_t>(static_cast<double>(cells * lora) * s.k_value_bytes), {});
-    };
-    const int v_first = dsa ? v_copy() : -1;
+    // copies them, in the cache's type, visited before the scores: kqv =
+    // ggml_mul_mat(v, kq) reads it as src0, and ggml_visit_parents_graph
+    // goes left to right (ggml.c). Where the copy took a hole the scores
+    // had left, the replay was one copy short (Ling-3.0-tiny at 32768
+    // tokens, docs/live-llamacpp.md, fourteenth run).
+    const int v_t = g.bytes_op(
+        static_cast<std::int64_t>(static_cast<double>(cells * lora) * s.k_value_bytes), {});
     int kq = g.op(b * cells * h, {qp});
     kq = g.same(kq, {dsa ? top_k_mask(qr, attn_norm, cells, mask, il) : mask});  // softmax
-    const int v_t = dsa ? v_first : v_copy();
     const int kqv = g.op(b * h * lora, {v_t, kq});
     const int dec = g.op(b * h * s.mla_v, {kqv});  // v_b
     return g.op(b * h * s.mla_v, {g.view(dec)});   // ggml_cont_2d of the permuted heads
@@ -1280,18 +1281,40 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         g.external({g.view(joined.back())});
       }
       const int state = g.view(g.op(heads * d * d, {s_copy}));
-      const auto convolved = [&](int in) { return g.same(g.op(b * inner, {in})); };
+      // Ling 3 (bailingmoe3.cpp) takes the SiLU of a reshape: a new tensor.
+      const auto convolved = [&](int in) {
+        const int conv = g.op(b * inner, {in});
+        return s.ling3 ? g.op(b * inner, {g.view(conv)}) : g.same(conv);
+      };
       const int q = g.op(b * inner, {g.view(convolved(joined[0]))});  // L2 norm
       const int k = g.op(b * inner, {g.view(convolved(joined[1]))});
       const int v = convolved(joined[2]);
-      const int decay = g.same(g.same(g.same(g.op(b * inner, {g.op(b * d, {attn_norm})}))));
-      const int beta = g.same(g.op(b * heads, {attn_norm}));
+      // Ling 3: f_a x + dt bias (in place), x A of a reshape (a new tensor),
+      // sigmoid and the lower bound's scale in place; beta the sigmoid of a
+      // reshape. Kimi: f_b(f_a(x)) + dt bias, softplus, x A, all in place.
+      const int decay =
+          s.ling3 ? g.same(g.same(g.op(b * inner, {g.view(g.same(g.op(b * inner, {attn_norm})))})))
+                  : g.same(g.same(g.same(g.op(b * inner, {g.op(b * d, {attn_norm})}))));
+      const int beta = s.ling3 ? g.op(b * heads, {g.view(g.op(b * heads, {attn_norm}))})
+                               : g.same(g.op(b * heads, {attn_norm}));
       const int kda = g.op(b * inner + heads * d * d,
                            {g.view(q), g.view(k), g.view(v), g.view(decay), g.view(beta), state});
       g.external({g.view(kda)});  // the new state written back
-      const int normed = g.same(g.same(g.op(b * inner, {g.view(kda)})));  // cont, RMS norm, weight
-      const int gate = g.same(g.op(b * inner, {g.op(b * d, {attn_norm})}));  // g_b(g_a(x)), sigmoid
-      cur = g.op(b * inner, {g.op(b * inner, {normed, gate}, {normed, gate})});  // x gate, cont_2d
+      if (s.ling3) {
+        // the output made contiguous; its RMS norm of a reshape (new), the
+        // weight in place; g_a(x) and the sigmoid of its reshape (new); the
+        // product in place, made contiguous for the output projection
+        const int out = g.op(b * inner, {g.view(kda)});
+        const int normed = g.same(g.op(b * inner, {g.view(out)}));
+        const int gate = g.op(b * inner, {g.view(g.op(b * inner, {attn_norm}))});
+        cur = g.op(b * inner, {g.op(b * inner, {normed, gate}, {normed, gate})});
+      } else {
+        const int normed = g.same(g.same(g.op(b * inner, {g.view(kda)})));  // cont, norm, weight
+        const int gate =
+            g.same(g.op(b * inner, {g.op(b * d, {attn_norm})}));  // g_b(g_a(x)), sigmoid
+        cur =
+            g.op(b * inner, {g.op(b * inner, {normed, gate}, {normed, gate})});  // x gate, cont_2d
+      }
     } else if (mixer && s.dn_v_heads > 0) {
       const std::int64_t kh = s.dn_k_heads;
       const std::int64_t vh = s.dn_v_heads;
@@ -1438,6 +1461,14 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       }
     } else if (s.mla_kv_lora > 0) {
       cur = mla_attention(attn_norm, cells, mask, il);
+      if (s.ling3) {
+        // bailingmoe3.cpp's head-wise gate: the sigmoid of a reshape of
+        // attn_gate(x) [heads, tokens], times the output read through a
+        // reshape (new tensors both), made contiguous (cont_2d)
+        const std::int64_t hv = std::int64_t{s.heads} * s.mla_v;
+        const int gate = g.op(b * s.heads, {g.view(g.op(b * s.heads, {attn_norm}))});
+        cur = g.op(b * hv, {g.op(b * hv, {g.view(cur), g.view(gate)})});
+      }
     } else if (msa && il >= s.msa_from) {
       cur = msa_attention(attn_norm, qw, kvw, mask, project, rotate, k_rot_l, v_rot_l);
     } else {

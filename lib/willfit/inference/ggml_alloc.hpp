@@ -140,6 +140,12 @@ struct LlamaGraphShape {
   // gate and an output gate through head-wide bottlenecks; its attention
   // layers are MLA (mla_*) without RoPE (rope false).
   bool kda = false;
+  // Ling 3 (bailingmoe3.cpp) on Kimi Linear's layout: both KDA gates one
+  // hidden x inner projection (no bottleneck), the convolutions' SiLU, the
+  // decay gate's x A, beta's sigmoid and the output's norm each read a
+  // reshape (new tensors); MLA with RoPE, queries compressed to q_lora
+  // (q_a, its norm, q_b) and a head-wise sigmoid gate on its output.
+  bool ling3 = false;
   bool out_ids_after_norm = false;
   // Mamba mixers on the 'R' layers (mamba-base.cpp): 2, Mamba-2 (Granite 4
   // H: in_proj to z, x, B, C and dt in one tensor; the scan in ssm_heads

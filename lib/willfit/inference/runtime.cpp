@@ -457,9 +457,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   // (K3's cross-layer residual stack, latent experts and output gates as a
   // graph of its own). Other recurrent mixers build other graphs: for them
   // the closed form below (the widest of scores, MLP and logits) stays.
-  const bool kimi_k3 =
-      a.attention.kda && (a.attention.kda_full_rank_gate || a.attention.mla_output_gate ||
-                          (a.moe && a.moe->latent_size > 0));
+  // Ling 3 (bailingmoe3.cpp: both gates full rank) is Kimi Linear's layout.
+  const bool kimi_k3 = a.attention.kda && !a.attention.kda_full_rank_decay &&
+                       (a.attention.kda_full_rank_gate || a.attention.mla_output_gate ||
+                        (a.moe && a.moe->latent_size > 0));
   // DeepSeek-V4 (deepseek4.cpp) builds a graph of its own (hyper-connection
   // streams, compressors, indexer, grouped output): replayed by a builder of
   // its own (deepseek4_forward_graph) when its layer kinds are known.
@@ -653,14 +654,21 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       // Kimi Linear (kimi-linear.cpp): Kimi Delta Attention on the 'R'
       // layers, MLA without RoPE on the others (mla_use_nope).
       s.kda = a.attention.kda;
-      s.rope = s.rope && !s.kda;
+      // Ling 3 (bailingmoe3.cpp): its MLA has RoPE and compressed queries,
+      // a head-wise output gate, and the rows to output are picked after
+      // the final norm (t_h_nextn kept for the MTP head).
+      s.ling3 = s.kda && a.attention.kda_full_rank_decay;
+      s.rope = s.rope && (!s.kda || s.ling3);
+      if (s.ling3) {
+        s.q_lora = a.attention.q_lora_rank;
+      }
       const bool qwen3next = s.dn_v_heads > 0 && !s.kda;  // Qwen3-Next or Qwen3.5
       s.gated_attention = qwen3next;
       s.shared_gate = qwen3next && s.shared_ffn > 0;  // Qwen3.5 dense: no shared expert
       // Nemotron-H: one block a layer, the output rows picked after the
       // final norm (nemotron-h.cpp).
       s.single_block = single_blocks(a);
-      s.out_ids_after_norm = qwen3next || s.single_block;
+      s.out_ids_after_norm = qwen3next || s.single_block || s.ling3;
       if (std::ssize(s.mixers) != s.layers) {
         const int attention = attention_layer_count(a);
         s.mixers.clear();

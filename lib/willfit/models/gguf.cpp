@@ -33,6 +33,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 
 #include <fmt/format.h>
@@ -1056,7 +1057,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     if (t.name.find("_shexp") != std::string::npos) {
       shared_expert_tensors = true;
     }
-    expert_bias = expert_bias || t.name.ends_with(".exp_probs_b.bias");
+    // hy-v3.cpp names it without the suffix (tn(LLM_TENSOR_FFN_EXP_PROBS_B, i)),
+    // as conversion/hunyuan.py maps Hy3's mlp.expert_bias.
+    expert_bias = expert_bias || t.name.ends_with(".exp_probs_b.bias") ||
+                  (t.name.starts_with("blk.") && t.name.ends_with(".exp_probs_b"));
     if (t.name.starts_with("blk.") && t.name.ends_with(".ffn_gate_inp.weight") &&
         router_layers.size() < 1 << 16) {
       int layer = -1;
@@ -1139,6 +1143,24 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         meta_int(f, key("leading_dense_block_count")).value_or(0), 0, a.layers));
     moe.layer_step = static_cast<int>(std::clamp<std::int64_t>(
         meta_int(f, key("interleave_moe_layer_step")).value_or(1), 1, a.layers));
+    // HunYuan V3 names no dense lead (conversion/hunyuan.py HYV3Model writes
+    // no leading_dense_block_count): hy-v3.cpp gives a layer routed experts
+    // where the file has its router (ffn_gate_inp), a dense MLP elsewhere.
+    // Where the trunk's routers are exactly its last layers, the ones before
+    // are the dense lead (the MTP blocks past the trunk do not count).
+    if (!f.find(key("leading_dense_block_count")) && moe.layer_step == 1) {
+      std::vector<int> trunk;
+      std::ranges::copy_if(router_layers, std::back_inserter(trunk),
+                           [&a](int i) { return i >= 0 && i < a.layers; });
+      std::ranges::sort(trunk);
+      const auto n = std::ssize(trunk);
+      const auto first = static_cast<int>(a.layers - n);
+      if (n > 0 && n < a.layers && trunk.front() == first && trunk.back() == a.layers - 1 &&
+          std::ranges::adjacent_find(trunk, [](int x, int y) { return y != x + 1; }) ==
+              trunk.end()) {
+        moe.first_dense_layers = first;
+      }
+    }
     // Jamba names no step: its routers sit on every second layer
     // (conversion/jamba.py: expert_layer_offset 1, period 2), and so do the
     // file's ffn_gate_inp tensors. A layout of every step-th layer is read
@@ -1219,27 +1241,37 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // n_embd_r (3 (kernel - 1) heads head_dim) and n_embd_s (heads head_dim^2).
   // K3 adds a full-rank output gate (blk.N.ssm_g), a gate on the MLA output
   // (blk.N.attn_gate) and a latent MoE (expert_latent_length).
-  if ((arch == "kimi-linear" || arch == "kimi-k3") && a.attention.kind == AttentionKind::Hybrid) {
+  // Ling 3 (bailingmoe3.cpp, the same keys): both KDA gates one hidden x
+  // inner matrix (ssm_f_a, ssm_g_a; the converter takes only no_kda_lora
+  // checkpoints) and a head-wise gate on the MLA output (attn_gate, hidden x
+  // heads) where K3's is hidden x heads x v_head_dim.
+  const bool ling3 = arch == "bailingmoe3";
+  if ((arch == "kimi-linear" || arch == "kimi-k3" || ling3) &&
+      a.attention.kind == AttentionKind::Hybrid) {
     const auto d = meta_int(f, key("kda.head_dim"));
     const auto conv = meta_int(f, key("ssm.conv_kernel"));
     Attention& at = a.attention;
     if (d && conv && *d > 0 && *d < (1 << 16) && *conv > 1 && *conv < 64) {
-      bool full_rank = false;
+      bool full_rank = ling3;
+      bool attn_gate = false;
       for (const auto& t : f.tensors) {
         full_rank = full_rank || (t.name.starts_with("blk.") && t.name.ends_with(".ssm_g.weight"));
-        at.mla_output_gate = at.mla_output_gate ||
-                             (t.name.starts_with("blk.") && t.name.ends_with(".attn_gate.weight"));
+        attn_gate =
+            attn_gate || (t.name.starts_with("blk.") && t.name.ends_with(".attn_gate.weight"));
       }
+      at.mla_output_gate = at.mla_output_gate || (attn_gate && !ling3);
+      at.mla_head_gate = attn_gate && ling3;
       const std::int64_t inner = std::int64_t{a.heads} * *d;
       at.kda = true;
       at.kda_full_rank_gate = full_rank;
+      at.kda_full_rank_decay = ling3;
       at.delta_net_k_heads = a.heads;
       at.delta_net_v_heads = a.heads;
       at.delta_net_head_dim = static_cast<int>(*d);
       at.delta_net_conv = static_cast<int>(*conv);
       at.recurrent_state_floats = 3 * (*conv - 1) * inner + inner * *d;
       at.recurrent_params =
-          kimi_delta_attention_params(a.hidden_size, a.heads, *d, *conv, full_rank);
+          kimi_delta_attention_params(a.hidden_size, a.heads, *d, *conv, full_rank, ling3);
     }
     if (a.moe) {
       a.moe->latent_size = std::clamp<std::int64_t>(

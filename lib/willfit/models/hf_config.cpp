@@ -275,27 +275,44 @@ std::int64_t vision_estimate(const Json& v, std::int64_t text_hidden) {
 void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a) {
   Attention& at = a.attention;
   const std::int64_t h = a.hidden_size;
-  // Kimi Delta Attention (Kimi Linear, K3): linear_attn_config num_heads
-  // heads of head_dim, short_conv_kernel_size taps; K3's full-rank output
-  // gate (use_full_rank_gate). llama.cpp's state (llama-hparams.cpp n_embd_r,
-  // n_embd_s for n_embd_head_kda): the last kernel - 1 inputs of q, k and v,
-  // and one head_dim x head_dim matrix per head.
-  if (const auto it = t.find("linear_attn_config"); it != t.end() && it->is_object()) {
-    const auto heads = get_int(*it, {"num_heads"}, 1 << 16);
-    const auto d = get_int(*it, {"head_dim"}, 1 << 16);
-    const auto kernel = get_int(*it, {"short_conv_kernel_size"}, 64);
-    if (heads && d && kernel && *heads > 0 && *d > 0 && *kernel > 1) {
-      const bool full_rank = get_bool(*it, "use_full_rank_gate").value_or(false);
-      const std::int64_t inner = *heads * *d;
-      at.recurrent_state_floats = 3 * (*kernel - 1) * inner + *heads * *d * *d;
-      at.recurrent_params = kimi_delta_attention_params(h, *heads, *d, *kernel, full_rank);
-      at.kda = true;
-      at.kda_full_rank_gate = full_rank;
-      at.delta_net_k_heads = static_cast<int>(*heads);
-      at.delta_net_v_heads = static_cast<int>(*heads);
-      at.delta_net_head_dim = static_cast<int>(*d);
-      at.delta_net_conv = static_cast<int>(*kernel);
+  // Kimi Delta Attention of `heads` heads of `d` behind `kernel` taps.
+  // llama.cpp's state (llama-hparams.cpp n_embd_r, n_embd_s for
+  // n_embd_head_kda): the last kernel - 1 inputs of q, k and v, and one
+  // head_dim x head_dim matrix per head.
+  const auto set_kda = [&](std::optional<std::int64_t> heads, std::optional<std::int64_t> d,
+                           std::optional<std::int64_t> kernel, bool full_rank_gate,
+                           bool full_rank_decay) {
+    if (!heads || !d || !kernel || *heads <= 0 || *d <= 0 || *kernel <= 1) {
+      return;
     }
+    const std::int64_t inner = *heads * *d;
+    at.recurrent_state_floats = 3 * (*kernel - 1) * inner + *heads * *d * *d;
+    at.recurrent_params =
+        kimi_delta_attention_params(h, *heads, *d, *kernel, full_rank_gate, full_rank_decay);
+    at.kda = true;
+    at.kda_full_rank_gate = full_rank_gate;
+    at.kda_full_rank_decay = full_rank_decay;
+    at.delta_net_k_heads = static_cast<int>(*heads);
+    at.delta_net_v_heads = static_cast<int>(*heads);
+    at.delta_net_head_dim = static_cast<int>(*d);
+    at.delta_net_conv = static_cast<int>(*kernel);
+  };
+  // Kimi Linear and K3: linear_attn_config num_heads heads of head_dim,
+  // short_conv_kernel_size taps; K3's full-rank output gate
+  // (use_full_rank_gate).
+  if (const auto it = t.find("linear_attn_config"); it != t.end() && it->is_object()) {
+    set_kda(get_int(*it, {"num_heads"}, 1 << 16), get_int(*it, {"head_dim"}, 1 << 16),
+            get_int(*it, {"short_conv_kernel_size"}, 64),
+            get_bool(*it, "use_full_rank_gate").value_or(false), false);
+    return;
+  }
+  // Ling 3 (bailing_hybrid): num_attention_heads heads of head_dim behind
+  // short_conv_kernel_size taps, both gates one hidden x heads x head matrix
+  // (no_kda_lora: bailingmoe3.cpp ssm_f_a and ssm_g_a, no ssm_f_b or
+  // ssm_g_b).
+  if (type == "bailing_hybrid") {
+    set_kda(get_int(t, {"num_attention_heads"}, 1 << 16), get_int(t, {"head_dim"}, 1 << 16),
+            get_int(t, {"short_conv_kernel_size"}, 64), true, true);
     return;
   }
   // Qwen3-Next and Qwen3.5 gated delta net (gated_delta_net_params in
@@ -756,6 +773,16 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       }
       moe.first_dense_layers = std::min(dense, a.layers);
     }
+    // HunYuan V3 (HYV3Config) may list each layer's MLP as "dense" or
+    // "sparse" (mlp_layer_types), the dense ones leading as
+    // first_k_dense_replace says.
+    if (const auto it = t.find("mlp_layer_types"); it != t.end() && it->is_array()) {
+      int dense = 0;
+      while (dense < std::ssize(*it) && (*it)[static_cast<std::size_t>(dense)] == "dense") {
+        ++dense;
+      }
+      moe.first_dense_layers = std::min(dense, a.layers);
+    }
     // Every N-th layer routes (Llama 4 interleave_moe_layer_step; Jamba
     // expert_layer_period with offset period - 1, as its configs have).
     // Kimi K3's latent MoE (routed_expert_hidden_size).
@@ -769,8 +796,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     // e_score_correction_bias; exaone-moe.cpp and dots1.cpp ffn_exp_probs_b).
     // Ling 2.0 (bailing_moe_v2) says so: moe_router_enable_expert_bias
     // (conversion/bailingmoe.py maps expert_bias to exp_probs_b).
+    // Ling 3's MoE layers always carry one (bailingmoe3.cpp loads
+    // exp_probs_b as required).
     moe.selection_bias = type == "kimi_linear" || type == "ernie4_5_moe" || type == "exaone_moe" ||
-                         type == "dots1" ||
+                         type == "dots1" || type == "bailing_hybrid" ||
                          get_bool(t, "moe_router_enable_expert_bias").value_or(false);
     // K-EXAONE's MTP block has a dense MLP and no output head of its own
     // (llama.cpp exaone-moe.cpp load_arch_tensors: i >= n_layer is dense).
@@ -864,6 +893,22 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       mixers += x ? 'A' : 'R';
     }
   }
+  // Ling 3 (bailing_hybrid, BailingMoeV3ForCausalLM): MLA on the last layer
+  // of each layer_group_size group and on the layers past the last whole
+  // group, Kimi Delta Attention on the others (conversion/bailingmoe3.py
+  // is_full_attention, which writes them as head_count_kv 1 and 0).
+  if (const auto group = get_int(t, {"layer_group_size"}, 1 << 16);
+      windowed < 0 && group && *group > 0 && type == "bailing_hybrid") {
+    windowed = 0;
+    recurrent = 0;
+    mixers.clear();
+    const std::int64_t whole = a.layers / *group * *group;
+    for (std::int64_t i = 0; i < a.layers; ++i) {
+      const bool attends = (i + 1) % *group == 0 || i >= whole;
+      recurrent += attends ? 0 : 1;
+      mixers += attends ? 'A' : 'R';
+    }
+  }
   // LFM2's original configs list the attention layers instead
   // (full_attn_idxs; every other layer is a short convolution, Lfm2Config).
   if (const auto it = t.find("full_attn_idxs");
@@ -942,8 +987,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       at.indexer_layers = static_cast<int>(
           std::count_if(types->begin(), types->end(), [](const Json& x) { return x == "full"; }));
     }
-    // Kimi K3 gates the MLA output (mla_use_output_gate).
+    // Kimi K3 gates the MLA output (mla_use_output_gate); Ling 3 per head
+    // (gated_attention_proj_granularity_type head_wise, the only kind
+    // conversion/bailingmoe3.py converts).
     at.mla_output_gate = get_bool(t, "mla_use_output_gate").value_or(false);
+    at.mla_head_gate = get_string(t, "gated_attention_proj_granularity_type") == "head_wise";
     // Kimi Linear and K3: MLA on the full-attention layers, Kimi Delta
     // Attention on the others.
     if (recurrent > 0 && recurrent < a.layers) {

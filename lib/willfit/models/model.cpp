@@ -113,7 +113,7 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "nemotron_h_moe", "exaone-moe", "dots1", "bailingmoe2", "apertus", "hunyuan-dense",
        "ernie4_5",
        // the 2026 architectures of issue 18 (tests/unit/test_architectures_2026.cpp)
-       "glm-dsa", "mistral4", "minimax-m3", "step35",
+       "glm-dsa", "mistral4", "minimax-m3", "step35", "hy_v3", "bailingmoe3",
        // layers of their own shapes: Nemotron NAS, OpenELM (tests/unit/test_deci.cpp)
        "deci", "openelm",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
@@ -124,6 +124,7 @@ bool is_known_gguf_architecture(std::string_view arch) {
 bool is_known_config_model_type(std::string_view model_type) {
   static constexpr auto kKnown = std::to_array<std::string_view>({"apertus",
                                                                   "arcee",
+                                                                  "bailing_hybrid",
                                                                   "bailing_moe_v2",
                                                                   "bert",
                                                                   "cohere",
@@ -161,6 +162,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "granitemoehybrid",
                                                                   "hunyuan_v1_dense",
                                                                   "hunyuan_v1_moe",
+                                                                  "hy_v3",
                                                                   "internlm2",
                                                                   "jamba",
                                                                   "kimi_k2",
@@ -497,8 +499,10 @@ std::int64_t attention_params_per_layer(const Architecture& a) {
     // DeepSeek-V3.2's indexer (inference/model.py, class Indexer): wq_b from
     // the query latent, wk and a per-head weight projection from the input.
     const std::int64_t indexer = mla_indexer_params(a);
-    // Kimi K3's output gate (kimi-k3.cpp attn_gate): hidden x heads x v.
-    const std::int64_t gate = m.mla_output_gate ? h * a.heads * v : 0;
+    // Kimi K3's output gate (kimi-k3.cpp attn_gate): hidden x heads x v;
+    // Ling 3's head-wise one (bailingmoe3.cpp attn_gate): hidden x heads.
+    const std::int64_t gate =
+        (m.mla_output_gate ? h * a.heads * v : 0) + (m.mla_head_gate ? h * a.heads : 0);
     return q + kv + o + indexer + gate;
   }
   // A gated attention layer's Q projection is twice as wide: the second
@@ -578,11 +582,14 @@ std::int64_t gated_delta_net_params(std::int64_t h, std::int64_t nk, std::int64_
 // output projection D x hidden. A_log (heads), dt_bias (D) and the output
 // norm (head_dim) are left out, as norms are everywhere.
 std::int64_t kimi_delta_attention_params(std::int64_t h, std::int64_t heads, std::int64_t d,
-                                         std::int64_t conv, bool full_rank_gate) {
+                                         std::int64_t conv, bool full_rank_gate,
+                                         bool full_rank_decay) {
   const std::int64_t inner = heads * d;
   const std::int64_t bottleneck = h * d + d * inner;
   const std::int64_t gate = full_rank_gate ? h * inner : bottleneck;
-  return 3 * h * inner + 3 * inner * conv + bottleneck + h * heads + gate + inner * h;
+  // Ling 3 (bailingmoe3.cpp): ssm_f_a is hidden x inner, no ssm_f_b.
+  const std::int64_t decay = full_rank_decay ? h * inner : bottleneck;
+  return 3 * h * inner + 3 * inner * conv + decay + h * heads + gate + inner * h;
 }
 
 namespace {

@@ -91,9 +91,16 @@ struct Attention {
   // The attention layers of such a hybrid are MLA (kv_lora_rank above).
   bool kda = false;
   bool kda_full_rank_gate = false;
+  // Ling 3 (llama.cpp bailingmoe3.cpp, config no_kda_lora): the decay gate is
+  // one hidden x heads x head matrix too (ssm_f_a, no ssm_f_b), as is the
+  // output gate (ssm_g_a, with kda_full_rank_gate).
+  bool kda_full_rank_decay = false;
   // MLA with a sigmoid output gate (Kimi K3 mla_use_output_gate; llama.cpp
   // kimi-k3.cpp attn_gate, hidden x heads x v_head_dim): weights only.
   bool mla_output_gate = false;
+  // MLA with a head-wise sigmoid gate (Ling 3 gated_attention_proj_
+  // granularity_type head_wise; bailingmoe3.cpp attn_gate, hidden x heads).
+  bool mla_head_gate = false;
   // Hybrid, Granite 4 H (granite-hybrid.cpp, mamba = 2) and Jamba (jamba.cpp,
   // mamba = 1): each recurrent layer is a Mamba mixer of ssm_inner channels
   // and ssm_state state values behind a convolution of ssm_conv taps; Mamba-2
@@ -509,11 +516,11 @@ std::int64_t gated_delta_net_params(std::int64_t hidden, std::int64_t key_heads,
                                     std::int64_t value_heads, std::int64_t key_dim,
                                     std::int64_t value_dim, std::int64_t conv_kernel);
 
-// Weights of one Kimi Delta Attention layer (Kimi Linear, Kimi K3) of
-// `heads` heads of `head_dim`; model.cpp gives the layout it counts.
+// Weights of one Kimi Delta Attention layer (Kimi Linear, Kimi K3, Ling 3)
+// of `heads` heads of `head_dim`; model.cpp gives the layout it counts.
 std::int64_t kimi_delta_attention_params(std::int64_t hidden, std::int64_t heads,
                                          std::int64_t head_dim, std::int64_t conv_kernel,
-                                         bool full_rank_gate);
+                                         bool full_rank_gate, bool full_rank_decay = false);
 
 // One line on the attention layout, experts and vision tower ("sliding
 // window of 1024 tokens on 52 of 62 layers; ..."), for notes and listings.

@@ -240,14 +240,17 @@ void read_mixers(EntryReader& r, const Json& at, Architecture& a) {
   }
 }
 
-// Kimi Linear and Kimi K3 (model.hpp Attention::kda): Kimi Delta Attention
-// on the recurrent layers (kda, with the delta_net_* sizes, key heads equal
-// to value heads; kda_full_rank_gate for K3), MLA on the attention layers
-// (the kind "mla" fields; mla_output_gate for K3).
+// Kimi Linear, Kimi K3 and Ling 3 (model.hpp Attention::kda): Kimi Delta
+// Attention on the recurrent layers (kda, with the delta_net_* sizes, key
+// heads equal to value heads; kda_full_rank_gate for K3 and Ling 3,
+// kda_full_rank_decay for Ling 3), MLA on the attention layers (the kind
+// "mla" fields; mla_output_gate for K3, mla_head_gate for Ling 3).
 void read_kimi(EntryReader& r, const Json& at, Architecture& a) {
   Attention& x = a.attention;
   x.kda = r.boolean_in(at, "kda", false);
   x.kda_full_rank_gate = r.boolean_in(at, "kda_full_rank_gate", false);
+  x.kda_full_rank_decay = r.boolean_in(at, "kda_full_rank_decay", false);
+  x.mla_head_gate = r.boolean_in(at, "mla_head_gate", false);
   x.kv_lora_rank = static_cast<int>(r.integer_in(at, "kv_lora_rank", 0, kMaxWidth, 0));
   x.qk_rope_head_dim = static_cast<int>(r.integer_in(at, "qk_rope_head_dim", 0, kMaxWidth, 0));
   x.q_lora_rank = static_cast<int>(r.integer_in(at, "q_lora_rank", 0, kMaxWidth, 0));
@@ -258,8 +261,11 @@ void read_kimi(EntryReader& r, const Json& at, Architecture& a) {
     r.fail(
         "'kda' needs delta_net_k_heads equal to delta_net_v_heads (one key head per value head)");
   }
-  if ((x.kda_full_rank_gate && !x.kda) || (x.mla_output_gate && x.kv_lora_rank <= 0)) {
-    r.fail("'kda_full_rank_gate' needs 'kda', 'mla_output_gate' a 'kv_lora_rank'");
+  if ((x.kda_full_rank_gate && !x.kda) || (x.kda_full_rank_decay && !x.kda) ||
+      ((x.mla_output_gate || x.mla_head_gate) && x.kv_lora_rank <= 0)) {
+    r.fail(
+        "'kda_full_rank_gate' and 'kda_full_rank_decay' need 'kda', 'mla_output_gate' and "
+        "'mla_head_gate' a 'kv_lora_rank'");
   }
 }
 

@@ -742,6 +742,9 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       if (m.mla_output_gate) {  // Kimi K3's attn_gate
         l.bytes += weight(Cat::Other, e, std::int64_t{a.heads} * v, i);
       }
+      if (m.mla_head_gate) {  // Ling 3's attn_gate, one value a head
+        l.bytes += weight(Cat::Other, e, a.heads, i);
+      }
     } else if (layer_norm) {
       l.bytes += weight(Cat::AttnV, e, q_dim + 2 * kv_dim, i) + f32(q_dim + 2 * kv_dim) +
                  weight(Cat::AttnOut, q_dim, e, i) + f32(e);
