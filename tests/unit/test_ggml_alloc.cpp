@@ -685,6 +685,8 @@ TEST(GgmlAlloc, OpenElmMatchesTheLiveLlamaCpp) {
   ASSERT_TRUE(m.ok()) << m.error().message;
   EXPECT_TRUE(m->unchecked_architecture.empty());
   expect_live_tables(*m, "openelm", 27, 5.0);
+}
+
 // Hy3 REDUCED (make_gguf row hy3-r4: 4 of its 80 layers, the dense first
 // one and three with experts, and 16 of its 192 routed experts; every
 // per-layer width the model's: data/models.json row hy3) read from the
