@@ -889,5 +889,12 @@ TEST(Qwen4Exp, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total() - c.arch.vision_params);
 }
 
+TEST(Qwen4Exp, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(qwen38());
+  expect_catalogue_agrees("qwen3.8-flash-next", c);
+  const Model cat = catalogue("qwen3.8-flash-next");
+  EXPECT_EQ(count_params(cat.arch).total(), count_params(c.arch).total());
+}
+
 }  // namespace
 }  // namespace willfit

@@ -356,6 +356,14 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.altup_inputs = static_cast<int>(r.integer("altup_inputs", 0, 64, 0));
   a.hyper_connections = static_cast<int>(r.integer("hyper_connections", 0, 64, 0));
   a.hash_layers = static_cast<int>(r.integer("hash_layers", 0, a.layers, 0));
+  // Qwen4Exp: the hyper-connection gate's rank and the n-gram table (model.hpp).
+  a.hc_low_rank = static_cast<int>(r.integer("hc_low_rank", 0, kMaxWidth, 0));
+  a.ngram_rows = r.integer("ngram_rows", 0, kMaxParams, 0);
+  a.ngram_width = r.integer("ngram_width", 0, kMaxWidth, 0);
+  a.ngram_heads = static_cast<int>(r.integer("ngram_heads", 0, kMaxHeads, 0));
+  a.ngram_size = static_cast<int>(r.integer("ngram_size", 0, 64, 0));
+  a.ngram_conv = static_cast<int>(r.integer("ngram_conv", 0, 64, 0));
+  a.ngram_layer = static_cast<int>(r.integer("ngram_layer", -1, a.layers - 1, -1));
   a.laurel_rank = r.integer("laurel_rank", 0, kMaxWidth, 0);
   a.double_wide_mlp_layers = static_cast<int>(r.integer("double_wide_mlp_layers", 0, a.layers, 0));
   // Written by the defaults work; read so a wrong type is caught, not used here.
@@ -452,6 +460,14 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       read_mixers(r, *at, a);
       read_mamba(r, *at, a);
       read_kimi(r, *at, a);
+      // Qwen4Exp's QSA indexer on the attention layers: its heads, key
+      // width, budget and the block its keys are pooled over.
+      a.attention.index_head_dim =
+          static_cast<int>(r.integer_in(*at, "index_head_dim", 0, kMaxWidth, 0));
+      a.attention.index_heads = static_cast<int>(r.integer_in(*at, "index_heads", 0, kMaxHeads, 0));
+      a.attention.index_top_k =
+          static_cast<int>(r.integer_in(*at, "index_top_k", 0, kMaxContext, 0));
+      a.attention.index_block = static_cast<int>(r.integer_in(*at, "index_block", 0, kMaxWidth, 0));
     } else {
       r.fail(fmt::format("attention 'kind' must be full, sliding, chunked, mla or hybrid, not '{}'",
                          kind));
