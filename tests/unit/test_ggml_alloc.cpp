@@ -519,8 +519,9 @@ TEST(GgmlAlloc, MiniMaxM3MatchesTheLiveLlamaCpp) {
 // delta nets' and the n-gram history's) within the log's rounding; the
 // compute buffer replays qwen4exp.cpp's graph (hyper-connection mixes, QSA's
 // block pooling and top-k mask, the n-gram layer's convolution), within
-// 0.1 % on every row: a trace of where the real llama.cpp put each node
-// (tests/live/trace_alloc.c) agrees with the replay's placement node for node.
+// 0.1 % on every row (exact to 0.01 MiB): a trace of where the real llama.cpp
+// put each node (tests/live/trace_alloc.c) agrees with the replay's placement
+// node for node.
 TEST(GgmlAlloc, Qwen4ExpReducedMatchesTheLiveLlamaCpp) {
   const auto m = model_from_hf_config(
       R"({"model_type":"qwen4_exp","text_config":{"model_type":"qwen4_exp_text",

@@ -705,15 +705,17 @@ std::vector<GraphTensor> qwen4exp_graph(const LlamaGraphShape& s) {
                                                           : 'A';
   };
 
-  // Inputs, in the order the graph first reads them.
-  const int k_rot = s.rotate_k ? g.input(k_rotation_bytes(s.head_dim)) : -1;
+  // Inputs, in the order the graph first reads them (a trace of the real
+  // allocator's offsets with a Q8_0 cache: the rotations where Q and V
+  // first meet them).
   const int tokens = g.input(4 * b);
   g.input(4 * b * e);  // inp_embd: built, never read
   const int ngram_rows = ngram ? g.input(4 * s.ngram_heads * b) : -1;
-  const int pos = g.input(16 * b);  // M-RoPE: four positions a token
-  const int v_rot = s.rotate_v ? g.input(4 * 64 * 64) : -1;
   const int s_copy = g.input(4);
   const int idx_rows = qsa ? g.input(8 * b) : -1;
+  const int k_rot = s.rotate_k ? g.input(k_rotation_bytes(s.head_dim)) : -1;
+  const int pos = g.input(16 * b);  // M-RoPE: four positions a token
+  const int v_rot = s.rotate_v ? g.input(4 * 64 * 64) : -1;
   const int k_idxs = g.input(8 * b);
   const int v_idxs = g.input(s.flash ? 8 * b : 8 * b * kvw);
   const int zeros = qsa ? g.input(4 * top * b) : -1;
