@@ -748,7 +748,7 @@ std::vector<std::uint64_t> qwen38_ngram_sizes() {
 // head ranges as u64) and the table's row width; no MTP block. The n-gram
 // table is padded to 128 rows (320,001,536: the published row count, file
 // id 70422484834). A few tensors stand for the rest.
-test::GgufWriter qwen38_gguf() {
+test::GgufWriter qwen38_gguf(const std::vector<std::uint32_t>& expert_widths = {}) {
   const std::string a = "qwen4exp.";
   test::GgufWriter w;
   w.str("general.architecture", "qwen4exp");
@@ -763,7 +763,11 @@ test::GgufWriter qwen38_gguf() {
   w.u32_array(a + "rope.dimension_sections", {11, 11, 10, 0});
   w.u32(a + "expert_count", 512);
   w.u32(a + "expert_used_count", 10);
-  w.u32(a + "expert_feed_forward_length", 640);
+  if (expert_widths.empty()) {
+    w.u32(a + "expert_feed_forward_length", 640);
+  } else {  // load_arch_hparams reads it per layer too (get_key_or_arr)
+    w.u32_array(a + "expert_feed_forward_length", expert_widths);
+  }
   w.u32(a + "expert_shared_feed_forward_length", 640);
   w.u32(a + "ssm.conv_kernel", 4);
   w.u32(a + "ssm.state_size", 128);
@@ -894,6 +898,17 @@ TEST(Qwen4Exp, CatalogueGivesWhatTheConfigGives) {
   expect_catalogue_agrees("qwen3.8-flash-next", c);
   const Model cat = catalogue("qwen3.8-flash-next");
   EXPECT_EQ(count_params(cat.arch).total(), count_params(c.arch).total());
+}
+
+// Experts of a width per layer (qwen4exp.cpp: get_key_or_arr of
+// expert_feed_forward_length): sized at the widest, which can only overstate.
+TEST(Qwen4Exp, PerLayerExpertWidthsAreReadAtTheWidest) {
+  std::vector<std::uint32_t> widths(48, 640);
+  widths[10] = 768;
+  const Model g = read_header_only(qwen38_gguf(widths));
+  ASSERT_TRUE(g.arch.moe.has_value());
+  EXPECT_EQ(g.arch.moe->expert_intermediate_size, 768);
+  EXPECT_EQ(g.arch.moe->shared_experts, 1);  // 640 in routed widths of 768
 }
 
 }  // namespace

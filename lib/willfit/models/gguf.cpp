@@ -1358,6 +1358,13 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         a.moe && ff != nullptr && ff->kind == GgufValue::Kind::Array && !ff->numbers.empty()) {
       a.moe->expert_intermediate_size = static_cast<std::int64_t>(
           std::clamp(*std::max_element(ff->numbers.begin(), ff->numbers.end()), 0.0, 1e9));
+      // The shared expert's width in routed widths, now that they are known.
+      if (const auto shared = meta_int(f, key("expert_shared_feed_forward_length"));
+          shared && *shared > 0 && a.moe->expert_intermediate_size > 0) {
+        a.moe->shared_experts = static_cast<int>(std::clamp<std::int64_t>(
+            (*shared + a.moe->expert_intermediate_size / 2) / a.moe->expert_intermediate_size, 1,
+            1 << 16));
+      }
     }
     const GgufValue* ple = f.find(key("ple.layers"));
     const GgufValue* offsets = f.find(key("ple.head_offsets"));
