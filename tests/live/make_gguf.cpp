@@ -13,7 +13,7 @@
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
-// bailingmoe3}.cpp
+// bailingmoe3,qwen4exp}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -186,9 +186,43 @@ struct Spec {
     int64_t ffn = 0;
   };
   std::vector<DeciLayer> deci;
+  // Qwen4Exp (qwen4exp.cpp): hyper-connections of hc_mult streams through a
+  // gate of rank hc_low_rank in place of every norm; QSA's indexer
+  // (indexer_heads, indexer_dim, indexer_top_k; keys pooled in blocks of
+  // qsa_ratio) on the full-attention layers; the n-gram hash table read on
+  // layer ple_layer: (ple_ngram - 1) x ple_per_ngram heads, each of
+  // ple_width values and as many rows as the k-th prime from ple_base
+  // (conversion/qwen4exp.py writes the head ranges), behind a convolution of
+  // ple_conv taps. ple_layer -1: none.
+  int64_t hc_low_rank = 0;
+  int qsa_ratio = 0;
+  int ple_layer = -1;
+  int ple_ngram = 0;
+  int ple_per_ngram = 0;
+  int64_t ple_width = 0;
+  int ple_conv = 0;
+  int64_t ple_base = 0;
+  int64_t ple_eos = 0;
   std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
+
+// Qwen4Exp's n-gram head ranges (vLLM models/qwen4_exp Qwen4ExpPLEEmbedding,
+// as public ports transcribe it): head k has as many rows as the k-th prime
+// from `base`, the heads' rows one after another; the table is padded to 128.
+std::vector<uint64_t> ple_head_sizes(int64_t base, int heads) {
+  std::vector<uint64_t> sizes;
+  for (int64_t n = base; static_cast<int>(sizes.size()) < heads; ++n) {
+    bool prime = n > 1;
+    for (int64_t d = 2; prime && d * d <= n; ++d) {
+      prime = n % d != 0;
+    }
+    if (prime) {
+      sizes.push_back(static_cast<uint64_t>(n));
+    }
+  }
+  return sizes;
+}
 
 // The shape every row gives: name, arch, layers, hidden, ffn, heads, KV heads,
 // head dim, vocabulary, trained context, RoPE base, RMS epsilon, source.
@@ -921,6 +955,40 @@ const std::vector<Spec>& specs() {
     v.back().v_dim = 128;
     experts(v.back(), 16, 4, 2048);
     v.back().shared_experts = 1;
+    // Qwen3.8-Flash-Next (qwen4exp), REDUCED to 4 of its 48 layers (the
+    // real order of its first group: three gated delta nets, layer 1 also
+    // the n-gram layer, then full attention with QSA), 16 of its 512 routed
+    // experts (10 per token, as the model) and an n-gram table of 16 heads
+    // of 100003.. rows (ngram_vocab_size_base 100000 for the real
+    // 20000000: its rows are weights only, read 16 per token). Every
+    // per-layer width is the model's: hidden 2560, 24 heads / 2 KV heads of
+    // 256, 64 RoPE dims, delta nets of 16 key and 48 value heads of 128
+    // behind 4 taps, experts and the shared expert of 640, 4 streams through
+    // a gate of rank 320, an indexer of 4 heads of 128 pooled over blocks of
+    // 4 with a budget of 2048, n-gram rows of 160 (ple_embed_dim 2560 over
+    // 16 heads), convolution 4 taps, vocabulary 248320, untied.
+    v.push_back(shape("qwen3.8-flash-next-r4", "qwen4exp", 4, 2560, 640, 24, 2, 256, 248320, 262144,
+                      1e7, 1e-6,
+                      "REDUCED: 4 of 48 layers, 16 of 512 routed experts, n-gram table of "
+                      "ngram_vocab_size_base 100000; every other hyper-parameter "
+                      "Qwen/Qwen3.8-Flash-Next text_config as public ports pin it (search-tool "
+                      "file ids 59144512655, 59143440552)"));
+    gated_delta_nets(v.back(), 48);
+    experts(v.back(), 16, 10, 640);
+    v.back().shared_ffn = 640;
+    v.back().hc_mult = 4;
+    v.back().hc_low_rank = 320;
+    v.back().indexer_heads = 4;
+    v.back().indexer_dim = 128;
+    v.back().indexer_top_k = 2048;
+    v.back().qsa_ratio = 4;
+    v.back().ple_layer = 1;
+    v.back().ple_ngram = 3;
+    v.back().ple_per_ngram = 8;
+    v.back().ple_width = 160;
+    v.back().ple_conv = 4;
+    v.back().ple_base = 100000;
+    v.back().ple_eos = 248044;
     // MiniMax-M3, REDUCED to 3 of its 60 layers and 16 of its 128 routed
     // experts so that a file loads here (tests/live/README.md): layer 0 one
     // of its 3 leading dense layers (MLP 12288, dense attention), layers 1-2
@@ -1108,12 +1176,28 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
   };
   add("token_embd.weight", {e, s.vocab}, -1);
-  // LFM2 names its final norm token_embd_norm (llama-arch.cpp LLM_TENSOR_OUTPUT_NORM_LFM2).
-  add(s.arch == "lfm2" ? "token_embd_norm.weight" : "output_norm.weight", {e}, -1);
+  if (s.arch == "qwen4exp") {
+    // qwen4exp.cpp: no output_norm, the final mixer stands for it; the
+    // n-gram table, padded to 128 rows (vLLM Qwen4ExpPLEEmbedding)
+    const int64_t wide = s.hc_mult * e;
+    add("output_hc_norm.weight", {wide}, -1);
+    add("output_hc_down.weight", {wide, s.hc_low_rank}, -1);
+    add("output_hc_up.weight", {s.hc_low_rank, wide}, -1);
+    uint64_t rows = 0;
+    for (const uint64_t n : ple_head_sizes(s.ple_base, (s.ple_ngram - 1) * s.ple_per_ngram)) {
+      rows += n;
+    }
+    add("per_layer_token_embd.weight",
+        {s.ple_width, static_cast<int64_t>((rows + 127) / 128 * 128)}, -1);
+  } else {
+    // LFM2 names its final norm token_embd_norm (llama-arch.cpp LLM_TENSOR_OUTPUT_NORM_LFM2).
+    add(s.arch == "lfm2" ? "token_embd_norm.weight" : "output_norm.weight", {e}, -1);
+  }
   if (!s.tied) {
     add("output.weight", {e, s.vocab}, -1);
   }
-  if (s.hc_mult > 0) {  // deepseek4.cpp: the output's hyper-connection head
+  if (s.hc_mult > 0 &&
+      s.arch == "deepseek4") {  // deepseek4.cpp: the output's hyper-connection head
     add("output_hc_fn.weight", {s.hc_mult * e, s.hc_mult}, -1);
     add("output_hc_base.weight", {s.hc_mult}, -1);
     add("output_hc_scale.weight", {1}, -1);
@@ -1246,6 +1330,53 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "ffn_up.weight", {e, l.ffn}, i);
         add(b + "ffn_down.weight", {l.ffn, e}, i);
       }
+      continue;
+    }
+    if (s.arch == "qwen4exp") {  // qwen4exp.cpp load_arch_tensors: no norms but the mixers'
+      const int64_t hc = s.hc_mult;
+      const int64_t wide = hc * e;
+      for (const char* m : {"attn", "ffn"}) {
+        const std::string h = b + "hc_" + m;
+        add(h + "_norm.weight", {wide}, i);
+        add(h + "_down.weight", {wide, s.hc_low_rank}, i);
+        add(h + "_up.weight", {s.hc_low_rank, wide}, i);
+        add(h + "_inject.weight", {wide, hc}, i);
+      }
+      if (kind == 'D') {
+        const int64_t key_dim = s.ssm_groups * s.ssm_state;
+        const int64_t conv_dim = 2 * key_dim + s.ssm_inner;
+        add(b + "attn_qkv.weight", {e, conv_dim}, i);
+        add(b + "attn_gate.weight", {e, s.ssm_inner}, i);
+        add(b + "ssm_conv1d.weight", {s.ssm_conv, conv_dim}, i);
+        add(b + "ssm_dt.bias", {s.ssm_heads}, i);
+        add(b + "ssm_a", {s.ssm_heads}, i);
+        add(b + "ssm_beta.weight", {e, s.ssm_heads}, i);
+        add(b + "ssm_alpha.weight", {e, s.ssm_heads}, i);
+        add(b + "ssm_norm.weight", {s.ssm_state}, i);
+        add(b + "ssm_out.weight", {s.ssm_inner, e}, i);
+      } else {
+        add(b + "attn_q.weight", {e, 2 * q}, i);
+        add(b + "attn_k.weight", {e, kv}, i);
+        add(b + "attn_v.weight", {e, kv}, i);
+        add(b + "attn_output.weight", {q, e}, i);
+        add(b + "attn_q_norm.weight", {s.head_dim}, i);
+        add(b + "attn_k_norm.weight", {s.head_dim}, i);
+        add(b + "indexer.q_proj.weight", {e, s.indexer_heads * s.indexer_dim}, i);
+        add(b + "indexer.k_proj.weight", {e, s.indexer_dim}, i);
+        add(b + "indexer.q_norm.weight", {s.indexer_dim}, i);
+        add(b + "indexer.k_norm.weight", {s.indexer_dim}, i);
+      }
+      if (i == s.ple_layer) {
+        add(b + "ple_key.weight", {e, wide}, i);
+        add(b + "ple_value.weight", {e, e}, i);
+        add(b + "ple_norm_key.weight", {wide}, i);
+        add(b + "ple_norm_query.weight", {wide}, i);
+        add(b + "ple_norm_conv.weight", {wide}, i);
+        add(b + "ple_conv1d.weight", {s.ple_conv, wide}, i);
+      }
+      routed_experts(b, i);
+      add(b + "ffn_gate_inp_shexp.weight", {e}, i);
+      shared_expert(b, i);
       continue;
     }
     add(b + "attn_norm.weight", {e}, i);
@@ -1719,7 +1850,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
 // --- GGUF writing (gguf.md in ggml-org/ggml: little-endian, strings are a
 // u64 length and bytes, metadata values are tagged) --------------------------
 
-enum ValueType : uint32_t { U32 = 4, I32 = 5, F32V = 6, BOOL = 7, STR = 8, ARR = 9 };
+enum ValueType : uint32_t { U32 = 4, I32 = 5, F32V = 6, BOOL = 7, STR = 8, ARR = 9, U64V = 10 };
 
 class Writer {
  public:
@@ -1757,6 +1888,16 @@ class Writer {
     u64(v.size());
     for (uint32_t x : v) {
       u32(x);
+    }
+    ++kv_count;
+  }
+  void key_arr_u64(std::string_view k, const std::vector<uint64_t>& v) {
+    str(k);
+    u32(ARR);
+    u32(U64V);
+    u64(v.size());
+    for (uint64_t x : v) {
+      u64(x);
     }
     ++kv_count;
   }
@@ -2061,6 +2202,37 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_str(a + ".rope.scaling.type", "yarn");  // rope_scaling: factor 16 over 65536
     w.key_f32(a + ".rope.scaling.factor", 16.0);
     w.key_u32(a + ".rope.scaling.original_context_length", 65536);
+  }
+  if (s.arch == "qwen4exp") {  // conversion/qwen4exp.py Qwen4ExpTextModel.set_gguf_parameters
+    w.key_arr_u32(a + ".rope.dimension_sections", {11, 11, 10, 0});
+    w.key_u32(a + ".hyper_connection.count", static_cast<uint32_t>(s.hc_mult));
+    w.key_u32(a + ".hyper_connection.low_rank", static_cast<uint32_t>(s.hc_low_rank));
+    w.key_u32(a + ".attention.indexer.head_count", static_cast<uint32_t>(s.indexer_heads));
+    w.key_u32(a + ".attention.indexer.key_length", static_cast<uint32_t>(s.indexer_dim));
+    w.key_u32(a + ".attention.indexer.top_k", static_cast<uint32_t>(s.indexer_top_k));
+    std::vector<uint32_t> ratios;
+    for (int i = 0; i < s.layers; ++i) {
+      ratios.push_back(layer_kind(s, i) == 'A' ? static_cast<uint32_t>(s.qsa_ratio) : 0);
+    }
+    w.key_arr_u32(a + ".attention.compress_ratios", ratios);
+    const int heads = (s.ple_ngram - 1) * s.ple_per_ngram;
+    const std::vector<uint64_t> sizes = ple_head_sizes(s.ple_base, heads);
+    std::vector<uint64_t> offsets;
+    uint64_t offset = 0;
+    for (const uint64_t n : sizes) {
+      offsets.push_back(offset);
+      offset += n;
+    }
+    w.key_arr_u32(a + ".ple.layers", {static_cast<uint32_t>(s.ple_layer)});
+    w.key_u32(a + ".ple.ngram_size", static_cast<uint32_t>(s.ple_ngram));
+    w.key_u32(a + ".ple.heads_per_ngram", static_cast<uint32_t>(s.ple_per_ngram));
+    w.key_u32(a + ".ple.conv_kernel", static_cast<uint32_t>(s.ple_conv));
+    w.key_u32(a + ".ple.eos_token_id", static_cast<uint32_t>(s.ple_eos));
+    w.key_u32(a + ".embedding_length_per_layer_input", static_cast<uint32_t>(s.ple_width));
+    // odd multipliers (the values move no buffer: the hash runs on the host)
+    w.key_arr_u64(a + ".ple.layer_multipliers", {1000003, 2000003, 3000017});
+    w.key_arr_u64(a + ".ple.head_offsets", offsets);
+    w.key_arr_u64(a + ".ple.head_vocab_sizes", sizes);
   }
   if (s.arch == "minimax-m3") {  // conversion/minimax.py MiniMaxM3Model.set_gguf_parameters
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));

@@ -70,6 +70,15 @@ class GgufWriter {
     }
     raw(key, 9, s);
   }
+  void u64_array(const std::string& key, const std::vector<std::uint64_t>& v) {
+    std::string s;
+    put<std::uint32_t>(s, 10);
+    put<std::uint64_t>(s, v.size());
+    for (auto x : v) {
+      put(s, x);
+    }
+    raw(key, 9, s);
+  }
   void bool_array(const std::string& key, const std::vector<bool>& v) {
     std::string s;
     put<std::uint32_t>(s, 7);

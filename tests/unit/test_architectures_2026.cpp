@@ -961,5 +961,272 @@ TEST(Ling3, CatalogueGivesWhatTheConfigGives) {
   EXPECT_EQ(count_params(catalogue("ling-3.0-tiny").arch).total(), count_params(c.arch).total());
 }
 
+// ---- Qwen3.8-Flash-Next (qwen4_exp / qwen4exp) ------------------------------
+//
+// The text_config of Qwen/Qwen3.8-Flash-Next (the Hugging Face hub is not
+// reachable here; public ports pin it value by value: the MTPLX test
+// fixture of config.json at hub revision f5d08274, search-tool file id
+// 59144512655, and a pinned-scalar table giving ple_embed_dim 2560 and
+// ple_conv_kernel_size 4, file id 59143440552; tie_word_embeddings false
+// and the vision tower's depth 27, width 1152, MLP 4304 from a checkpoint
+// check, file id 70422484834): 48 layers of 2560, gated delta nets (16 key
+// and 48 value heads of 128, 4 taps) on three layers of four, full attention
+// with QSA (24 heads, 2 KV heads of 256; an indexer of 4 heads of 128 pooled
+// over blocks of 4, budget 2048) on every fourth; 4 hyper-connection
+// streams through a gate of rank 320; 512 experts of 640 (10 a token) and
+// a shared one of 640 on every layer; the n-gram table (3-grams, 8 heads a
+// gram, ngram_vocab_size_base 20000000 rounded to 128) read on layer 2
+// (1-based); one MTP layer; vocabulary 248320.
+Json qwen38_text() {
+  Json types = Json::array();
+  for (int i = 0; i < 48; ++i) {
+    types.push_back(i % 4 == 3 ? "full_attention" : "linear_attention");
+  }
+  return {{"model_type", "qwen4_exp_text"},
+          {"hidden_size", 2560},
+          {"num_hidden_layers", 48},
+          {"layer_types", types},
+          {"full_attention_interval", 4},
+          {"ple_layer_ids", {2}},
+          {"num_experts", 512},
+          {"num_experts_per_tok", 10},
+          {"moe_intermediate_size", 640},
+          {"shared_expert_intermediate_size", 640},
+          {"hc_count", 4},
+          {"hc_lowrank", 320},
+          {"linear_num_key_heads", 16},
+          {"linear_num_value_heads", 48},
+          {"linear_key_head_dim", 128},
+          {"linear_value_head_dim", 128},
+          {"linear_conv_kernel_dim", 4},
+          {"num_attention_heads", 24},
+          {"num_key_value_heads", 2},
+          {"head_dim", 256},
+          {"indexer_n_heads", 4},
+          {"indexer_kv_heads", 1},
+          {"indexer_head_dim", 128},
+          {"indexer_budget", 2048},
+          {"indexer_compress_ratio", 4},
+          {"ple_embed_dim", 2560},
+          {"ple_conv_kernel_size", 4},
+          {"ngram_size", 3},
+          {"heads_per_ngram", 8},
+          {"ngram_vocab_size_base", 20000000},
+          {"make_ngram_vocab_size_divisible_by", 128},
+          {"split_ngram_parts", 128},
+          {"mtp_num_hidden_layers", 1},
+          {"vocab_size", 248320},
+          {"eos_token_id", 248044},
+          {"max_position_embeddings", 262144},
+          {"tie_word_embeddings", false},
+          {"rope_parameters",
+           {{"mrope_interleaved", true},
+            {"mrope_section", {11, 11, 10}},
+            {"partial_rotary_factor", 0.25},
+            {"rope_theta", 10000000},
+            {"rope_type", "default"}}}};
+}
+
+Json qwen38() {
+  return {{"model_type", "qwen4_exp"},
+          {"architectures", {"Qwen4ExpForConditionalGeneration"}},
+          {"tie_word_embeddings", false},
+          {"text_config", qwen38_text()},
+          {"vision_config",
+           {{"depth", 27},
+            {"hidden_size", 1152},
+            {"intermediate_size", 4304},
+            {"num_heads", 16},
+            {"out_hidden_size", 2560}}}};
+}
+
+// The n-gram heads' rows as conversion/qwen4exp.py copies them from the
+// checkpoint (ngram_heads_vocab_sizes): head k has as many as the k-th prime
+// from ngram_vocab_size_base, the heads one after another.
+std::vector<std::uint64_t> qwen38_ngram_sizes() {
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t v = 20000000; sizes.size() < 16; ++v) {
+    bool prime = true;
+    for (std::uint64_t d = 2; prime && d * d <= v; ++d) {
+      prime = v % d != 0;
+    }
+    if (prime) {
+      sizes.push_back(v);
+    }
+  }
+  return sizes;
+}
+
+// As conversion/qwen4exp.py (over the Qwen3.5 MoE writer) writes it: the
+// Qwen3.5 keys (the delta net in ssm.*, full_attention_interval, M-RoPE
+// sections, experts and the shared expert's width), the hyper-connection
+// count and rank, the indexer's keys, compress_ratios (the ratio on the
+// full-attention layers, 0 elsewhere), the ple.* keys (layers 0-based, the
+// head ranges as u64) and the table's row width; no MTP block. The n-gram
+// table is padded to 128 rows (320,001,536: the published row count, file
+// id 70422484834). A few tensors stand for the rest.
+test::GgufWriter qwen38_gguf(const std::vector<std::uint32_t>& expert_widths = {}) {
+  const std::string a = "qwen4exp.";
+  test::GgufWriter w;
+  w.str("general.architecture", "qwen4exp");
+  w.u32(a + "block_count", 48);
+  w.u32(a + "context_length", 262144);
+  w.u32(a + "embedding_length", 2560);
+  w.u32(a + "attention.head_count", 24);
+  w.u32(a + "attention.head_count_kv", 2);
+  w.u32(a + "attention.key_length", 256);
+  w.u32(a + "attention.value_length", 256);
+  w.u32(a + "rope.dimension_count", 64);
+  w.u32_array(a + "rope.dimension_sections", {11, 11, 10, 0});
+  w.u32(a + "expert_count", 512);
+  w.u32(a + "expert_used_count", 10);
+  if (expert_widths.empty()) {
+    w.u32(a + "expert_feed_forward_length", 640);
+  } else {  // load_arch_hparams reads it per layer too (get_key_or_arr)
+    w.u32_array(a + "expert_feed_forward_length", expert_widths);
+  }
+  w.u32(a + "expert_shared_feed_forward_length", 640);
+  w.u32(a + "ssm.conv_kernel", 4);
+  w.u32(a + "ssm.state_size", 128);
+  w.u32(a + "ssm.group_count", 16);
+  w.u32(a + "ssm.time_step_rank", 48);
+  w.u32(a + "ssm.inner_size", 6144);
+  w.u32(a + "full_attention_interval", 4);
+  w.u32(a + "hyper_connection.count", 4);
+  w.u32(a + "hyper_connection.low_rank", 320);
+  w.u32(a + "attention.indexer.head_count", 4);
+  w.u32(a + "attention.indexer.key_length", 128);
+  w.u32(a + "attention.indexer.top_k", 2048);
+  std::vector<std::uint32_t> ratios;
+  for (int i = 0; i < 48; ++i) {
+    ratios.push_back(i % 4 == 3 ? 4 : 0);
+  }
+  w.u32_array(a + "attention.compress_ratios", ratios);
+  const std::vector<std::uint64_t> sizes = qwen38_ngram_sizes();
+  std::vector<std::uint64_t> offsets;
+  std::uint64_t offset = 0;
+  for (const std::uint64_t n : sizes) {
+    offsets.push_back(offset);
+    offset += n;
+  }
+  w.u32_array(a + "ple.layers", {1});
+  w.u32(a + "ple.ngram_size", 3);
+  w.u32(a + "ple.heads_per_ngram", 8);
+  w.u32(a + "ple.conv_kernel", 4);
+  w.u32(a + "ple.eos_token_id", 248044);
+  w.u32(a + "embedding_length_per_layer_input", 160);
+  w.u64_array(a + "ple.layer_multipliers", {3, 5, 7});
+  w.u64_array(a + "ple.head_offsets", offsets);
+  w.u64_array(a + "ple.head_vocab_sizes", sizes);
+  w.u32(a + "vocab_size", 248320);
+  w.tensor("token_embd.weight", {2560, 256}, test::kQ8_0);
+  w.tensor("output.weight", {2560, 256}, test::kQ8_0);
+  w.tensor("per_layer_token_embd.weight", {160, 320001536}, test::kQ8_0);
+  return w;
+}
+
+TEST(Qwen4Exp, ConfigGivesEveryLayerKindAndTheCardsTotal) {
+  const Model m = read_config(qwen38());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  const Architecture& a = m.arch;
+  ASSERT_EQ(a.attention.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(attention_layer_count(a), 12);
+  EXPECT_EQ(recurrent_layer_count(a), 36);
+  EXPECT_EQ(indexer_layer_count(a), 12);
+  EXPECT_TRUE(a.attention.gated_attention);
+  EXPECT_EQ(a.attention.delta_net_v_heads, 48);
+  EXPECT_EQ(a.hyper_connections, 4);
+  EXPECT_EQ(a.hc_low_rank, 320);
+  EXPECT_EQ(a.attention.index_block, 4);
+  EXPECT_EQ(a.ngram_layer, 1);
+  EXPECT_EQ(a.ngram_heads, 16);
+  EXPECT_EQ(a.ngram_width, 160);
+  EXPECT_EQ(a.ngram_rows, 320001536);  // the published table (file id 70422484834)
+  EXPECT_EQ(a.mtp_layers, 0);          // the converter drops it
+  ASSERT_TRUE(a.moe.has_value());
+  EXPECT_EQ(a.moe->shared_experts, 1);
+  // Per term, from qwen4exp.cpp load_arch_tensors: the gated residual twice
+  // a layer (down and up of 4 x 2560 by 320, inject 4 x 2560 by 4), and the
+  // n-gram layer's key, value and taps.
+  EXPECT_EQ(hyper_connection_params_per_layer(a), 2 * (2 * 10240LL * 320 + 10240LL * 4));
+  EXPECT_EQ(ngram_layer_params(a), 2560LL * 10240 + 2560LL * 2560 + 10240LL * 4);
+  EXPECT_EQ(gqa_indexer_params(a), 2560LL * (4 * 128 + 128));
+  // The BF16 checkpoint holds 359,999,963,128 bytes (its safetensors index,
+  // as a public port's source register quotes it, file id 61647748746):
+  // 179,999,981,564 values, with the vision tower and the MTP block the
+  // converter leaves out. The count here, the tower and that block within 1 %.
+  Architecture with_mtp = a;
+  with_mtp.mtp_layers = 1;
+  EXPECT_LT(off(static_cast<double>(count_params(with_mtp).total()), 179999981564.0), 0.01);
+  // "125B main model plus 51B PLE table" (the hub's metadata, same source).
+  const ParamBreakdown p = count_params(a);
+  const double table = 320001536.0 * 160.0;
+  EXPECT_LT(off(static_cast<double>(p.total() - p.vision) - table, 125e9), 0.01);
+  EXPECT_LT(off(table, 51e9), 0.01);
+}
+
+TEST(Qwen4Exp, CachesAsLlamaCppAllocatesThem) {
+  const Model m = read_config(qwen38());
+  const Architecture& a = m.arch;
+  const std::int64_t ctx = 8192;
+  // llama-memory-hybrid-idx.h: K and V of 2 heads of 256 on the 12
+  // attention layers; the indexer cache on the same layers, one head: a key
+  // of 128 and, not being MLA, a V row of the head width (256) beside it;
+  // the recurrent rows (F32, per sequence): each delta net's convolution
+  // (3 x (2 x 16 x 128 + 48 x 128)) and state (48 x 128 x 128), and the
+  // n-gram layer's convolution history ((4 - 1) x 3 x 4 x 2560,
+  // llama-hparams.cpp ple_conv_state) in a row of its own.
+  const std::int64_t state = 36 * (3LL * 10240 + 48LL * 128 * 128) + 3LL * 3 * 10240;
+  EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256, true}),
+            (12 * 2LL * 2 * 256 + 12 * (128LL + 256)) * 2 * ctx + 4 * state);
+  EXPECT_EQ(recurrent_state_bytes(a, 2), 2 * 4 * state);
+}
+
+// The header alone, the file's size claimed: the n-gram table's 54 GB are
+// never read.
+Model read_header_only(const test::GgufWriter& w) {
+  const std::string header = w.header();
+  const std::uint64_t size = (header.size() + 31) / 32 * 32 + w.data_size();
+  auto parsed = read_gguf(header, size);
+  EXPECT_TRUE(parsed.ok() && parsed->file.has_value());
+  if (!parsed.ok() || !parsed->file) {
+    return Model{};
+  }
+  auto m = model_from_gguf(*parsed->file, "model.gguf");
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
+  return m.ok() ? *m : Model{};
+}
+
+TEST(Qwen4Exp, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header_only(qwen38_gguf());
+  const Model c = read_config(qwen38());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_EQ(g.arch.ngram_rows, 320001536);
+  EXPECT_EQ(g.arch.ngram_layer, 1);
+  EXPECT_EQ(g.arch.per_layer_width, 0);  // not Gemma 3n's per-layer inputs
+  EXPECT_EQ(g.arch.attention.index_block, 4);
+  EXPECT_EQ(g.arch.attention.layer_mixers, c.arch.attention.layer_mixers);
+  expect_same_text_model(g, c, "qwen4exp GGUF vs config");
+  EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total() - c.arch.vision_params);
+}
+
+TEST(Qwen4Exp, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(qwen38());
+  expect_catalogue_agrees("qwen3.8-flash-next", c);
+  const Model cat = catalogue("qwen3.8-flash-next");
+  EXPECT_EQ(count_params(cat.arch).total(), count_params(c.arch).total());
+}
+
+// Experts of a width per layer (qwen4exp.cpp: get_key_or_arr of
+// expert_feed_forward_length): sized at the widest, which can only overstate.
+TEST(Qwen4Exp, PerLayerExpertWidthsAreReadAtTheWidest) {
+  std::vector<std::uint32_t> widths(48, 640);
+  widths[10] = 768;
+  const Model g = read_header_only(qwen38_gguf(widths));
+  ASSERT_TRUE(g.arch.moe.has_value());
+  EXPECT_EQ(g.arch.moe->expert_intermediate_size, 768);
+  EXPECT_EQ(g.arch.moe->shared_experts, 1);  // 640 in routed widths of 768
+}
+
 }  // namespace
 }  // namespace willfit

@@ -508,6 +508,44 @@ TEST(GgmlAlloc, MiniMaxM3MatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "minimax_m3", 18, 0.5);
 }
 
+// Qwen3.8-Flash-Next (qwen4exp) REDUCED to the live file's 4 layers (three
+// gated delta nets, the second also the n-gram layer, then full attention
+// with QSA: the real order of its first group), 16 of its 512 routed experts
+// and an n-gram table of ngram_vocab_size_base 100000, every other value its
+// text_config's (the config the 2026 architecture test reads, search-tool
+// file ids 59144512655 and 59143440552), against what a real llama.cpp
+// reserved for the synthetic qwen3.8-flash-next-r4 F16, Q8_0 and Q4_K_M
+// files (tests/data/llamacpp_cpu_compute_qwen4exp.csv, llamacpp_cpu_kv_qwen4exp.csv):
+// the KV of the attention and indexer caches and the recurrent rows (the
+// delta nets' and the n-gram history's) within the log's rounding; the
+// compute buffer replays qwen4exp.cpp's graph (hyper-connection mixes, QSA's
+// block pooling and top-k mask, the n-gram layer's convolution), within
+// 0.1 % on every row (exact to 0.01 MiB): a trace of where the real llama.cpp
+// put each node (tests/live/trace_alloc.c) agrees with the replay's placement
+// node for node.
+TEST(GgmlAlloc, Qwen4ExpReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"qwen4_exp","text_config":{"model_type":"qwen4_exp_text",
+      "hidden_size":2560,"num_hidden_layers":4,"layer_types":["linear_attention",
+      "linear_attention","linear_attention","full_attention"],"ple_layer_ids":[2],
+      "num_experts":16,"num_experts_per_tok":10,"moe_intermediate_size":640,
+      "shared_expert_intermediate_size":640,"hc_count":4,"hc_lowrank":320,
+      "linear_num_key_heads":16,"linear_num_value_heads":48,"linear_key_head_dim":128,
+      "linear_value_head_dim":128,"linear_conv_kernel_dim":4,"num_attention_heads":24,
+      "num_key_value_heads":2,"head_dim":256,"indexer_n_heads":4,"indexer_kv_heads":1,
+      "indexer_head_dim":128,"indexer_budget":2048,"indexer_compress_ratio":4,
+      "ple_embed_dim":2560,"ple_conv_kernel_size":4,"ngram_size":3,"heads_per_ngram":8,
+      "ngram_vocab_size_base":100000,"make_ngram_vocab_size_divisible_by":128,
+      "vocab_size":248320,"eos_token_id":248044,"max_position_embeddings":262144,
+      "tie_word_embeddings":false}})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(m->arch.attention.layer_mixers, "RRRA");
+  EXPECT_EQ(m->arch.ngram_layer, 1);
+  expect_live_tables(*m, "qwen4exp", 27, 0.1);
+}
+
 // Mistral Small 4 (mistral4: DeepSeek-V2's MLA and experts under its own
 // name) REDUCED to the live file's 4 layers and 16 routed experts, every
 // other value its config.json text_config's (the catalogue entry's source),

@@ -256,7 +256,10 @@ Bytes recurrent_state_bytes(const Architecture& a, int sequences, int bytes_per_
   // does not grow with the context (section 0.3; llama-hparams.cpp n_embd_r
   // and n_embd_s, F32 in llama.cpp; the model's dtype in vLLM and
   // transformers).
-  return std::int64_t{recurrent_layer_count(a)} * a.attention.recurrent_state_floats *
+  // Qwen4Exp's n-gram layer keeps its convolution history in a row of its
+  // own beside its delta net's (llama-memory-recurrent.cpp cache_ple_r_l).
+  return (std::int64_t{recurrent_layer_count(a)} * a.attention.recurrent_state_floats +
+          ngram_state_floats(a)) *
          bytes_per_value * std::max(1, sequences);
 }
 

@@ -639,11 +639,337 @@ std::vector<GraphTensor> kimi_k3_graph(const LlamaGraphShape& s) {
   return g.take();
 }
 
+// Qwen4Exp's graph (qwen4exp.cpp at 80fb11ac), in the node order of a
+// GGML_SCHED_DEBUG=2 dump of the reduced live file (docs/live-llamacpp.md,
+// Qwen3.8-Flash-Next). The hidden state is `n` streams [e, n, tokens]. A mix
+// (build_hc_mix): an RMS norm of the streams (its own tensor: the streams
+// are read again by the combine), the gamma through a reshape (a new
+// tensor), the gate down (rank), scaled and SiLU'd in place, up and its
+// sigmoid, the normed streams times the gate, then one stream made
+// contiguous and the others added to it in place, scaled. A combine
+// (build_hc_combine): the block output repeated to the streams, the inject
+// weights (projected from the mix's normed streams; scale, sigmoid, scale in
+// place) multiplied in, added to the streams. The delta net reads its
+// convolution rows (build_rs), joins them before the transposed qkv and
+// writes the last ones back (made contiguous first, build_conv_state_at),
+// reads its state, convolves and SiLUs, L2-norms q and k (views in: new
+// tensors; the fused delta net needs no repeat), builds its decay gate
+// (alpha read through a reshape: a new tensor, then softplus and x A in
+// place) and beta's sigmoid (of a reshape), runs the fused delta net and
+// writes the state back; the output's RMS norm (of a view) and weight, z
+// projected and its sigmoid (of a reshape), their product, ssm_out. QSA
+// (build_qsa_top_k, build_attn_qsa): the raw indexer key written to its
+// cache first; Q (with its gate) normed and roped, V, K normed and roped,
+// both written; then the zero source filled, the cached keys of each block
+// gathered, the block members made contiguous and summed, scaled, normed and
+// roped (reshapes: new tensors), the indexer's queries, the scores of every
+// head (ReLU of a reshape) summed over heads, the per-block bias added, the
+// scores widened to cells (contiguous permutes around a get_rows), the mask
+// added (cast to F32 under flash attention), the top-k and its copy, the
+// mask filled (a copy), the chosen cells set to zero and the mask added (in
+// place on the mask where this is its last reader); attention; in the last
+// layer the streams' rows to output picked; the gate's sigmoid times the
+// output, the output projection. The experts as build_moe_ffn builds them
+// (softmax router, normalised weights); the shared expert after them, gated
+// by a sigmoid. The n-gram layer's inputs are gathered after the token
+// embeddings; its convolution rows, value, value repeated, key and key norm
+// are visited right after the previous layer's routed experts (its build
+// expands the conv history write, which reaches them before that layer's
+// output); then the query norm, the per-stream dot product and its signed
+// square root and sigmoid, the gated value normed, the history joined in
+// front and written back, one contiguous shifted copy per tap times its
+// weight (a cast of a contiguous slice of the taps), summed, SiLU, made
+// contiguous, added to the gated value and to the streams. The final mix
+// is the output norm (an output) before the logits.
+std::vector<GraphTensor> qwen4exp_graph(const LlamaGraphShape& s) {
+  Builder g;
+  g.reserve(static_cast<std::size_t>(std::max(s.layers, 1)) * 160 + 256);
+  const std::int64_t b = std::max<std::int64_t>(1, s.tokens);
+  const std::int64_t e = s.hidden;
+  const std::int64_t n = std::max(1, s.hc_streams);
+  const std::int64_t w = n * e;
+  const std::int64_t cells = std::max<std::int64_t>(1, s.cells);
+  const std::int64_t qw = std::int64_t{s.heads} * s.head_dim;
+  const std::int64_t kvw = std::int64_t{s.kv_heads} * s.head_dim;
+  const std::int64_t idx_d = s.index_head_dim;
+  const std::int64_t ih = std::max(1, s.index_heads);
+  const std::int64_t r = std::max<std::int64_t>(1, s.qsa_block);
+  const std::int64_t blocks = (cells + r - 1) / r;
+  const std::int64_t top = std::min(cells, std::max<std::int64_t>(1, s.index_top_k) + r - 1);
+  const bool qsa = idx_d > 0 && s.index_heads > 0;
+  const bool ngram = s.ngram_layer >= 0 && s.ngram_heads > 0 && s.ngram_width > 0;
+  const std::int64_t ngram_hist = std::int64_t{std::max(0, s.ngram_conv - 1)} * s.ngram_size;
+  const std::int64_t mask_bytes = s.flash ? 2 : 4;
+  const auto kind_at = [&](int il) {
+    return static_cast<std::size_t>(il) < s.mixers.size() ? s.mixers[static_cast<std::size_t>(il)]
+                                                          : 'A';
+  };
+
+  // Inputs, in the order the graph first reads them (a trace of the real
+  // allocator's offsets with a Q8_0 cache: the rotations where Q and V
+  // first meet them).
+  const int tokens = g.input(4 * b);
+  g.input(4 * b * e);  // inp_embd: built, never read
+  const int ngram_rows = ngram ? g.input(4 * s.ngram_heads * b) : -1;
+  const int s_copy = g.input(4);
+  const int idx_rows = qsa ? g.input(8 * b) : -1;
+  const int k_rot = s.rotate_k ? g.input(k_rotation_bytes(s.head_dim)) : -1;
+  const int pos = g.input(16 * b);  // M-RoPE: four positions a token
+  const int v_rot = s.rotate_v ? g.input(4 * 64 * 64) : -1;
+  const int k_idxs = g.input(8 * b);
+  const int v_idxs = g.input(s.flash ? 8 * b : 8 * b * kvw);
+  const int zeros = qsa ? g.input(4 * top * b) : -1;
+  const int blk_cells = qsa ? g.input(4 * r * blocks) : -1;
+  const int blk_pos = qsa ? g.input(16 * blocks) : -1;
+  const int blk_bias = qsa ? g.input(4 * blocks * b) : -1;
+  const int cell_blk = qsa ? g.input(4 * cells) : -1;
+  const int mask = g.input(mask_bytes * cells * b);
+  const int out_ids = g.input(4 * b);
+
+  // build_hc_mix: the mixed stream, and the normed streams the inject reads.
+  struct Mix {
+    int mixed;
+    int normed;
+  };
+  const auto mix = [&](int x) {
+    const int rms = g.op(w * b, {x}, {x});
+    const int normed = g.op(w * b, {g.view(rms)});  // x gamma, of a reshape
+    const int low = g.same(g.same(g.op(b * s.hc_rank, {normed})));
+    const int gate = g.same(g.op(w * b, {low}));
+    const int gated = g.op(w * b, {normed, gate}, {normed, gate});
+    int mixed = g.op(b * e, {g.view(gated)});
+    for (std::int64_t c = 1; c < n; ++c) {
+      mixed = g.op(b * e, {mixed, g.view(gated)}, {mixed});
+    }
+    return Mix{g.same(mixed), normed};
+  };
+  // build_hc_combine; `rows`: the last layer's rows to output, picked from
+  // the inject weights.
+  const auto combine = [&](int res, int out, int normed, bool rows) {
+    const int rep = g.op(w * b, {g.view(out)});
+    int inj = g.op(n * b, {normed});
+    if (rows) {
+      inj = g.op(n * b, {inj, out_ids});
+    }
+    inj = g.same(g.same(g.same(inj)));
+    const int weighted = g.op(w * b, {rep, g.view(inj)}, {rep});
+    return g.op(w * b, {res, weighted}, {res, weighted});
+  };
+
+  int x = g.op(b * e, {tokens});
+  const int ngram_embd =
+      ngram ? g.op(b * s.ngram_heads * s.ngram_width, {ngram_rows}) : -1;  // ple_embd
+  x = g.op(w * b, {g.view(x)});  // hc_init: the embeddings repeated to the streams
+
+  // The n-gram layer's first part (see above), and the rest over `hidden`.
+  struct NgramPre {
+    int conv_rows = -1;
+    int value_rep = -1;
+    int key = -1;
+  };
+  const auto ngram_pre = [&] {
+    NgramPre p;
+    p.conv_rows = g.op(ngram_hist * w, {s_copy});
+    const int value = g.op(b * e, {ngram_embd});
+    p.value_rep = g.op(w * b, {g.view(value)});
+    const int key = g.op(w * b, {ngram_embd});
+    p.key = g.op(w * b, {g.view(g.op(w * b, {g.view(key)}))});  // RMS norm, gamma (reshapes)
+    return p;
+  };
+  const auto ngram_post = [&](const NgramPre& p, int hidden) {
+    const int query = g.op(w * b, {g.view(g.op(w * b, {g.view(hidden)}))});
+    int score = g.same(g.op(n * b, {g.op(w * b, {g.view(p.key), g.view(query)})}));
+    const int sign = g.op(n * b, {score});
+    const int mag = g.same(g.same(g.op(n * b, {score}, {score})));  // abs, clamp, sqrt
+    const int gate = g.same(g.op(n * b, {sign, mag}, {sign, mag}));
+    const int gated = g.op(w * b, {p.value_rep, g.view(gate)}, {p.value_rep});
+    const int normed = g.op(w * b, {g.view(g.op(w * b, {g.view(gated)}))});
+    const int joined = g.op((ngram_hist + b) * w, {g.view(p.conv_rows), g.view(g.view(normed))});
+    g.external({g.op(ngram_hist * w, {g.view(joined)})});  // the history written back
+    int conv = -1;
+    for (int k = 0; k < s.ngram_conv; ++k) {
+      const int shifted = g.op(b * w, {g.view(joined)});
+      const int tap = g.op(w, {g.bytes_op(2 * w, {})});  // a tap's slice, cast to F32
+      const int term = g.op(b * w, {shifted, tap}, {shifted});
+      conv = conv < 0 ? term : g.op(b * w, {conv, term}, {conv, term});
+    }
+    const int out = g.op(b * w, {g.same(conv)});  // SiLU, made contiguous
+    const int sum = g.op(w * b, {gated, g.view(out)}, {gated});
+    return g.op(w * b, {hidden, sum}, {hidden, sum});
+  };
+  NgramPre pending;
+  if (ngram && s.ngram_layer == 0) {
+    pending = ngram_pre();
+  }
+
+  for (int il = 0; il < s.layers; ++il) {
+    const bool last = il == s.layers - 1;
+    if (ngram && il == s.ngram_layer) {
+      x = ngram_post(pending, x);
+    }
+    const Mix m = mix(x);
+    int cur = 0;
+    int res = x;
+    if (kind_at(il) == 'R') {
+      const std::int64_t kh = s.dn_k_heads;
+      const std::int64_t vh = s.dn_v_heads;
+      const std::int64_t d = s.dn_head;
+      const std::int64_t conv_dim = (2 * kh + vh) * d;
+      const std::int64_t kept = std::max(0, s.dn_conv - 1);
+      const int conv_rows = g.op(kept * conv_dim, {s_copy});
+      const int qkv = g.op(b * conv_dim, {m.mixed});
+      const int joined = g.op((kept + b) * conv_dim, {g.view(conv_rows), g.view(g.view(qkv))});
+      g.external({g.op(kept * conv_dim, {g.view(joined)})});  // the last inputs written back
+      const int state = g.op(vh * d * d, {s_copy});
+      const int conv = g.same(g.op(b * conv_dim, {joined}));  // ssm_conv, SiLU
+      const int q = g.op(b * kh * d, {g.view(conv)});         // L2 norms
+      const int k = g.op(b * kh * d, {g.view(conv)});
+      const int decay = g.same(g.same(g.op(b * vh, {g.view(g.op(b * vh, {m.mixed}))})));
+      const int beta = g.op(b * vh, {g.view(g.op(b * vh, {m.mixed}))});  // sigmoid of a reshape
+      const int gdn =
+          g.op(b * vh * d + vh * d * d, {q, k, g.view(conv), g.view(decay), g.view(beta), state});
+      g.external({g.view(gdn)});  // the new state written back
+      const int normed = g.same(g.op(b * vh * d, {g.view(gdn)}));
+      const int z = g.op(b * vh * d, {g.view(g.op(b * vh * d, {m.mixed}))});  // z, sigmoid
+      cur = g.op(b * e, {g.view(g.op(b * vh * d, {normed, z}, {normed, z}))});
+    } else {
+      if (qsa) {  // the raw indexer key, written to its cache
+        g.external({g.view(g.op(b * idx_d, {m.mixed})), idx_rows});
+      }
+      const auto rotate = [&](int t, std::int64_t width, int matrix) {
+        return g.view(g.op(b * width, {g.view(t), matrix}));
+      };
+      // Q, V, K (build_attn_qsa expands them in that order), each rotated
+      // where the cache is quantised.
+      const int q_full = g.op(b * 2 * qw, {m.mixed});
+      int q = g.same(g.op(b * qw, {g.view(q_full)}));  // RMS norm of a view, weight
+      q = g.same(q, {pos});                            // RoPE
+      if (s.rotate_k) {
+        q = rotate(q, qw, k_rot);
+      }
+      int v = g.op(b * kvw, {m.mixed});
+      if (s.rotate_v) {
+        v = rotate(v, kvw, v_rot);
+      }
+      int k = g.same(g.op(b * kvw, {g.view(g.op(b * kvw, {m.mixed}))}));  // K norm, weight
+      k = g.same(k, {pos});
+      if (s.rotate_k) {
+        k = rotate(k, kvw, k_rot);
+      }
+      g.external({g.view(k), k_idxs});
+      g.external({g.view(v), v_idxs});
+      // Without flash attention the scores are visited first (the softmax
+      // reads them before the mask), so they sit below the selection's
+      // tensors.
+      const int kq = s.flash ? -1 : g.op(b * cells * s.heads, {g.view(q)});
+      int attn_mask = mask;
+      if (qsa) {
+        const int zero = g.same(zeros);  // ggml_fill in place
+        const int members = g.op(idx_d * r * blocks, {blk_cells});
+        int pooled = g.op(idx_d * blocks, {g.view(members)});
+        for (std::int64_t i = 1; i < r; ++i) {
+          pooled =
+              g.op(idx_d * blocks, {pooled, g.op(idx_d * blocks, {g.view(members)})}, {pooled});
+        }
+        pooled = g.same(pooled);                                   // / r
+        pooled = g.same(g.op(idx_d * blocks, {g.view(pooled)}));   // RMS norm, weight
+        pooled = g.op(idx_d * blocks, {g.view(pooled), blk_pos});  // RoPE of a reshape
+        int iq = g.same(g.op(b * ih * idx_d, {g.view(g.op(b * ih * idx_d, {m.mixed}))}));
+        iq = g.same(iq, {pos});
+        const int scores =
+            g.op(blocks * ih * b, {g.view(g.op(blocks * ih * b, {pooled, g.view(iq)}))});
+        int score = g.op(blocks * b, {g.view(scores)});
+        for (std::int64_t h = 1; h < ih; ++h) {
+          score = g.op(blocks * b, {score, g.view(scores)}, {score});
+        }
+        score = g.same(score, {blk_bias});
+        const int widened =
+            g.op(cells * b, {g.op(cells * b, {g.op(blocks * b, {g.view(score)}), cell_blk})});
+        const int mask_f32 = s.flash ? g.op(cells * b, {mask}) : mask;
+        const int tokens_score = g.op(cells * b, {widened, g.view(mask_f32)}, {widened});
+        const int top_k = g.op(top * b, {g.op(top * b, {tokens_score})});  // top-k, cont
+        const std::int64_t mb = mask_bytes * cells * b;
+        const int filled = g.bytes_op(mb, {mask});
+        const int set = g.view_reading(g.view(filled), {zero, g.view(top_k)});
+        attn_mask = g.bytes_op(mb, {g.view(set), mask});
+        g.at(attn_mask).inplace = {mask};
+      }
+      int out = 0;
+      if (s.flash) {
+        out = g.view(g.op(b * qw, {g.view(q), attn_mask}));
+      } else {
+        const int probs = g.same(kq, {attn_mask});  // softmax
+        out = g.op(b * qw, {g.view(g.op(b * qw, {probs}))});
+      }
+      if (last) {  // the streams' rows to output, reshaped back to streams
+        res = g.view(g.op(w * b, {g.view(x), out_ids}));
+      }
+      if (s.flash && s.rotate_v) {  // the output rotated back
+        out = g.view(g.op(b * qw, {g.view(out), v_rot}));
+      }
+      const int gate = g.same(g.op(b * qw, {g.view(q_full)}));  // cont, sigmoid
+      cur = g.op(b * e, {g.op(b * qw, {out, gate}, {out, gate})});
+    }
+    if (last) {
+      cur = g.op(b * e, {cur, out_ids});
+      if (kind_at(il) == 'R') {
+        res = g.view(g.op(w * b, {g.view(x), out_ids}));
+      }
+    }
+    x = combine(res, cur, m.normed, last);
+    // The MLP.
+    const Mix f = mix(x);
+    const std::int64_t k_used = std::max(1, s.experts_used);
+    const std::int64_t fe = std::max<std::int64_t>(1, s.expert_ffn);
+    const int probs = g.same(g.op(b * s.experts, {f.mixed}));  // router, softmax
+    const int sorted = g.op(b * s.experts, {probs});           // argsort
+    const int weights_raw = g.op(b * k_used, {g.view(probs), g.view(sorted)});
+    const int sum = g.same(g.op(b, {g.view(weights_raw)}));  // sum_rows, clamp
+    const int weights = g.op(b * k_used, {g.view(weights_raw), sum});
+    const int up_in = g.view(f.mixed);
+    const int act = g.op(b * k_used * fe, {g.op(b * k_used * fe, {up_in, g.view(sorted)}),
+                                           g.op(b * k_used * fe, {up_in, g.view(sorted)})});
+    const int experts = g.same(g.op(b * k_used * e, {act, g.view(sorted)}), {g.view(weights)});
+    int moe = g.op(b * e, {g.view(experts), g.view(experts)});
+    for (std::int64_t i = 2; i < k_used; ++i) {
+      moe = g.same(moe, {g.view(experts)});
+    }
+    if (ngram && il + 1 == s.ngram_layer) {
+      pending = ngram_pre();
+    }
+    if (s.shared_ffn > 0) {
+      const int gate_s = g.op(b * s.shared_ffn, {f.mixed});
+      const int up_s = g.op(b * s.shared_ffn, {f.mixed});
+      int down_s = g.op(b * e, {g.op(b * s.shared_ffn, {gate_s, up_s})});
+      down_s = g.same(down_s, {g.same(g.op(b, {f.mixed}))});
+      moe = g.op(b * e, {moe, down_s}, {moe, down_s});
+    }
+    x = combine(x, moe, f.normed, false);
+  }
+  // The final mix is the output norm (t_embd, an output), then the logits.
+  const int rms = g.op(w * b, {x}, {x});
+  const int normed = g.op(w * b, {g.view(rms)});
+  const int gate = g.same(g.op(w * b, {g.same(g.same(g.op(b * s.hc_rank, {normed})))}));
+  const int gated = g.op(w * b, {normed, gate}, {normed, gate});
+  int mixed = g.op(b * e, {g.view(gated)});
+  for (std::int64_t c = 1; c < n; ++c) {
+    mixed = g.op(b * e, {mixed, g.view(gated)}, {mixed});
+  }
+  mixed = g.same(mixed);
+  g.at(mixed).output = true;
+  const int logits = g.op(b * s.vocab, {mixed});
+  g.at(logits).output = true;
+  return g.take();
+}
+
 }  // namespace
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   if (s.kimi_k3) {
     return kimi_k3_graph(s);
+  }
+  if (s.qwen4exp) {
+    return qwen4exp_graph(s);
   }
   Builder g;
   g.reserve(static_cast<std::size_t>(std::max(s.layers, 1)) * 128 + 256);  // no regrowth copies

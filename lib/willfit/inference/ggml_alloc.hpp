@@ -265,6 +265,26 @@ struct LlamaGraphShape {
   // place; V a view; the attention output added to the residual stream
   // as add(residual, attention), the stream first, its rows picked first.
   bool fused_qkv_norm = false;
+  // Qwen4Exp (qwen4exp.cpp), a graph of its own: the hidden state is
+  // hc_streams copies [hidden, streams, tokens], read through a gated mix
+  // (grouped RMS norm, a gate of rank hc_rank, the streams averaged) before
+  // each mixer and MLP and written back through per-stream weights; the 'R'
+  // layers are gated delta nets (the dn_* sizes) with a sigmoid output gate,
+  // the 'A' layers gated attention with QSA (the index_* sizes; keys pooled
+  // over blocks of qsa_block, the budget index_top_k whole blocks plus the
+  // tail); routed experts and a sigmoid-gated shared expert on every layer;
+  // the n-gram embedding of ngram_heads rows of ngram_width read on layer
+  // ngram_layer (-1: none) through a key, a value and a causal convolution
+  // of ngram_conv taps dilated by ngram_size.
+  bool qwen4exp = false;
+  int hc_streams = 0;
+  std::int64_t hc_rank = 0;
+  std::int64_t qsa_block = 4;
+  int ngram_layer = -1;
+  int ngram_heads = 0;
+  std::int64_t ngram_width = 0;
+  int ngram_size = 0;
+  int ngram_conv = 0;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

@@ -686,6 +686,22 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.expert_latent = a.moe ? a.moe->latent_size : 0;
       s.res_block = 12;
     }
+    // Qwen4Exp (qwen4exp.cpp): a graph of its own (ggml_alloc.cpp).
+    if (a.hyper_connections > 0 && a.hc_low_rank > 0) {
+      s.qwen4exp = true;
+      s.hc_streams = a.hyper_connections;
+      s.hc_rank = a.hc_low_rank;
+      s.qsa_block = std::max(1, a.attention.index_block);
+      s.index_heads = a.attention.index_heads;
+      s.index_head_dim = a.attention.index_head_dim;
+      s.index_top_k = a.attention.index_top_k;
+      s.msa_index_heads = 0;
+      s.ngram_layer = a.ngram_rows > 0 ? a.ngram_layer : -1;
+      s.ngram_heads = a.ngram_heads;
+      s.ngram_width = a.ngram_width;
+      s.ngram_size = a.ngram_size;
+      s.ngram_conv = a.ngram_conv;
+    }
     s.flash = in.flash;
     // llama-kv-cache.cpp attn_rot_k / attn_rot_v: a quantised cache of heads
     // whose size is a multiple of 64 is written and read through a Hadamard

@@ -845,7 +845,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // else from full_attention_interval, which llama.cpp takes as 4 when the
   // key is absent: is_recr[i] = (i + 1) % interval != 0. The multi-token-
   // prediction blocks after n_layer are attention blocks and hold no state.
-  const bool qwen35 = arch == "qwen35" || arch == "qwen35moe";
+  // Qwen4Exp (qwen4exp.cpp load_arch_hparams) reads its layer kinds and its
+  // gated delta nets the same way.
+  const bool qwen35 = arch == "qwen35" || arch == "qwen35moe" || arch == "qwen4exp";
   if (const GgufValue* flags = f.find(key("attention.recurrent_layers"));
       qwen35 && flags != nullptr && flags->kind == GgufValue::Kind::Array &&
       flags->numbers.size() >= static_cast<std::size_t>(a.layers)) {
@@ -1391,6 +1393,84 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       at.index_top_k = clamp_key("attention.indexer.top_k", 1 << 20);
       a.hyper_connections = clamp_key("hyper_connection.count", 64);
       a.hash_layers = clamp_key("hash_layer_count", a.layers);
+    }
+  }
+
+  // Qwen4Exp (llama.cpp src/models/qwen4exp.cpp load_arch_hparams and
+  // load_arch_tensors at 80fb11ac; conversion/qwen4exp.py): hyper_connection.
+  // count streams mixed through a gate of rank hyper_connection.low_rank; QSA's
+  // indexer (attention.indexer.*, one key head) on the full-attention layers,
+  // its keys pooled in blocks of attention.compress_ratios (that layer's
+  // entry); the n-gram table per_layer_token_embd of
+  // embedding_length_per_layer_input values a row, read on the one layer
+  // ple.layers names. Its rows are the tensor's (the converter pads the
+  // table) or, without a tensor table, the head ranges'
+  // (max(ple.head_offsets + ple.head_vocab_sizes), as load_arch_tensors).
+  // An expert_feed_forward_length given per layer is read at its widest.
+  if (arch == "qwen4exp" && a.attention.kind == AttentionKind::Hybrid) {
+    const auto clamp_key = [&](const char* k, std::int64_t hi) {
+      return static_cast<int>(std::clamp<std::int64_t>(meta_int(f, key(k)).value_or(0), 0, hi));
+    };
+    Attention& at = a.attention;
+    // The key Gemma 3n names its per-layer inputs by is the n-gram table's
+    // row width here: there are no per-layer inputs.
+    a.per_layer_width = 0;
+    a.per_layer_vocab = 0;
+    a.hyper_connections = clamp_key("hyper_connection.count", 64);
+    a.hc_low_rank = clamp_key("hyper_connection.low_rank", 1 << 16);
+    at.index_head_dim = clamp_key("attention.indexer.key_length", 1 << 16);
+    at.index_heads = clamp_key("attention.indexer.head_count", 1 << 10);
+    at.index_top_k = clamp_key("attention.indexer.top_k", 1 << 24);
+    if (const GgufValue* r = f.find(key("attention.compress_ratios"));
+        r != nullptr && r->kind == GgufValue::Kind::Array) {
+      for (const double ratio : r->numbers) {
+        at.index_block =
+            std::max(at.index_block, static_cast<int>(std::clamp(ratio, 0.0, 65536.0)));
+      }
+    } else {
+      at.index_block = clamp_key("attention.compress_ratios", 1 << 16);
+    }
+    if (const GgufValue* ff = f.find(key("expert_feed_forward_length"));
+        a.moe && ff != nullptr && ff->kind == GgufValue::Kind::Array && !ff->numbers.empty()) {
+      a.moe->expert_intermediate_size = static_cast<std::int64_t>(
+          std::clamp(*std::max_element(ff->numbers.begin(), ff->numbers.end()), 0.0, 1e9));
+      // The shared expert's width in routed widths, now that they are known.
+      if (const auto shared = meta_int(f, key("expert_shared_feed_forward_length"));
+          shared && *shared > 0 && a.moe->expert_intermediate_size > 0) {
+        a.moe->shared_experts = static_cast<int>(std::clamp<std::int64_t>(
+            (*shared + a.moe->expert_intermediate_size / 2) / a.moe->expert_intermediate_size, 1,
+            1 << 16));
+      }
+    }
+    const GgufValue* ple = f.find(key("ple.layers"));
+    const GgufValue* offsets = f.find(key("ple.head_offsets"));
+    const GgufValue* sizes = f.find(key("ple.head_vocab_sizes"));
+    const auto ngram = meta_int(f, key("ple.ngram_size"));
+    const auto per_ngram = meta_int(f, key("ple.heads_per_ngram"));
+    const auto width = meta_int(f, key("embedding_length_per_layer_input"));
+    if (ple != nullptr && ple->kind == GgufValue::Kind::Array && ple->numbers.size() == 1 &&
+        ple->numbers[0] >= 0 && ple->numbers[0] < a.layers && ngram && *ngram >= 2 &&
+        *ngram <= 64 && per_ngram && *per_ngram > 0 && *per_ngram <= 1024 && width && *width > 0 &&
+        *width < (1 << 20)) {
+      a.ngram_layer = static_cast<int>(ple->numbers[0]);
+      a.ngram_size = static_cast<int>(*ngram);
+      a.ngram_heads = static_cast<int>((*ngram - 1) * *per_ngram);
+      a.ngram_width = *width;
+      a.ngram_conv = clamp_key("ple.conv_kernel", 64);
+      if (offsets != nullptr && sizes != nullptr && offsets->kind == GgufValue::Kind::Array &&
+          sizes->kind == GgufValue::Kind::Array) {
+        for (std::size_t h = 0; h < offsets->numbers.size() && h < sizes->numbers.size(); ++h) {
+          a.ngram_rows =
+              std::max(a.ngram_rows, static_cast<std::int64_t>(std::clamp(
+                                         offsets->numbers[h] + sizes->numbers[h], 0.0, 9e15)));
+        }
+      }
+      for (const GgufTensor& t : f.tensors) {
+        if (t.name == "per_layer_token_embd.weight" && t.shape.size() >= 2) {
+          a.ngram_rows = static_cast<std::int64_t>(
+              std::min<std::uint64_t>(t.shape[1], std::uint64_t{1} << 50));
+        }
+      }
     }
   }
 

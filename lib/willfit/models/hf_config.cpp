@@ -196,7 +196,8 @@ std::int64_t vision_estimate(const Json& v, std::int64_t text_hidden) {
   const auto merge = get_int(v, {"spatial_merge_size"}, 64);
   const bool qwen2 = type == "qwen2_vl" || (merge && v.contains("embed_dim"));
   const bool qwen25 = type == "qwen2_5_vl";
-  const bool qwen3 = type.rfind("qwen3_vl", 0) == 0 || type.rfind("qwen3_5", 0) == 0 ||
+  const bool qwen3 = type.rfind("qwen3_vl", 0) == 0 ||
+                     (type.rfind("qwen3_5", 0) == 0 || type.rfind("qwen4_exp", 0) == 0) ||
                      (merge && v.contains("num_position_embeddings"));
   // Qwen2-VL's hidden_size is the text width; its own is embed_dim.
   const auto h =
@@ -329,8 +330,9 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
     // The delta net as llama.cpp's qwen3next and qwen35 graphs take it
     // (gguf.cpp reads the same four from ssm.*): one head size for keys and
     // values.
-    if ((type == "qwen3_next" || type.rfind("qwen3_5", 0) == 0) && *dk == *dv && *nk > 0 &&
-        *nv % *nk == 0 && *conv > 1) {
+    if ((type == "qwen3_next" ||
+         (type.rfind("qwen3_5", 0) == 0 || type.rfind("qwen4_exp", 0) == 0)) &&
+        *dk == *dv && *nk > 0 && *nv % *nk == 0 && *conv > 1) {
       at.delta_net_k_heads = static_cast<int>(*nk);
       at.delta_net_v_heads = static_cast<int>(*nv);
       at.delta_net_head_dim = static_cast<int>(*dk);
@@ -549,6 +551,36 @@ void read_block_configs(const Json& t, Architecture& a) {
   }
 }
 
+// Qwen4Exp's n-gram table (vLLM models/qwen4_exp Qwen4ExpPLEEmbedding, as a
+// public fork transcribes it; the same rule gives the 320,001,536 rows
+// published for Qwen3.8-Flash-Next): head k of ngram_heads has as many rows
+// as the k-th prime above ngram_vocab_size_base - 1, the heads' rows follow
+// one another, and the table is padded to a multiple of
+// make_ngram_vocab_size_divisible_by.
+std::int64_t ngram_table_rows(std::int64_t base, int heads, std::int64_t divisor) {
+  const auto prime = [](std::int64_t n) {
+    if (n < 2) {
+      return false;
+    }
+    for (std::int64_t d = 2; d * d <= n; ++d) {
+      if (n % d == 0) {
+        return false;
+      }
+    }
+    return true;
+  };
+  std::int64_t rows = 0;
+  std::int64_t n = base;
+  for (int found = 0; found < heads; ++n) {
+    if (prime(n)) {
+      rows += n;
+      ++found;
+    }
+  }
+  const std::int64_t d = std::max<std::int64_t>(1, divisor);
+  return (rows + d - 1) / d * d;
+}
+
 }  // namespace
 
 Expected<Model> model_from_hf_config(std::string_view text, std::string_view label) {
@@ -591,7 +623,8 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // (zucchini-nlp/transformers src/transformers/models/qwen3_5/
   // configuration_qwen3_5.py at commit 4c88d54f and modeling_qwen3_5.py).
   a.attention.gated_attention =
-      get_bool(t, "attn_output_gate").value_or(type.rfind("qwen3_5", 0) == 0);
+      get_bool(t, "attn_output_gate")
+          .value_or((type.rfind("qwen3_5", 0) == 0 || type.rfind("qwen4_exp", 0) == 0));
   const auto layers =
       get_int(t, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 100000);
   const auto hidden = get_int(t, {"hidden_size", "n_embd", "d_model", "dim"}, 1 << 20);
@@ -861,7 +894,8 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // Qwen3_5TextConfig.__post_init__ does the same (configuration_qwen3_5.py
   // at commit 4c88d54f).
   if (const auto interval = get_int(t, {"full_attention_interval"}, 1 << 16);
-      windowed < 0 && (interval || type == "qwen3_next" || type.rfind("qwen3_5", 0) == 0)) {
+      windowed < 0 && (interval || type == "qwen3_next" ||
+                       (type.rfind("qwen3_5", 0) == 0 || type.rfind("qwen4_exp", 0) == 0))) {
     const std::int64_t every = std::max<std::int64_t>(1, interval.value_or(4));
     windowed = 0;
     for (std::int64_t i = 0; i < a.layers; ++i) {
@@ -1180,6 +1214,47 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (a.mlp_layers < 0) {
     a.mlp_layers = 0;
     a.intermediate_size = 0;
+  }
+  // Qwen4Exp (Qwen3.8-Flash-Next; llama.cpp conversion/qwen4exp.py at
+  // 80fb11ac writes these keys into the GGUF that gguf.cpp reads): hc_count
+  // streams mixed through a gate of rank hc_lowrank, QSA's indexer
+  // (indexer_n_heads query heads and one key of indexer_head_dim, pooled in
+  // blocks of indexer_compress_ratio, indexer_budget kept) on every
+  // full-attention layer, and the n-gram table read on the one layer
+  // ple_layer_ids names (1-based). The MTP block ships in the checkpoint, but
+  // the converter drops it (supports_mtp_export = False, "vLLM drops it
+  // too"), so the GGUF of the same model has none: counted as not loaded.
+  if (type.rfind("qwen4_exp", 0) == 0) {
+    a.mtp_layers = 0;
+    a.hyper_connections = static_cast<int>(get_int(t, {"hc_count"}, 64).value_or(0));
+    a.hc_low_rank = static_cast<int>(get_int(t, {"hc_lowrank"}, 1 << 16).value_or(0));
+    Attention& at = a.attention;
+    at.index_heads = static_cast<int>(get_int(t, {"indexer_n_heads"}, 1 << 10).value_or(0));
+    at.index_head_dim = static_cast<int>(get_int(t, {"indexer_head_dim"}, 1 << 16).value_or(0));
+    at.index_top_k = static_cast<int>(get_int(t, {"indexer_budget"}, 1 << 24).value_or(0));
+    at.index_block = static_cast<int>(get_int(t, {"indexer_compress_ratio"}, 1 << 16).value_or(0));
+    const auto ple = t.find("ple_layer_ids");
+    const auto ngram = get_int(t, {"ngram_size"}, 64);
+    const auto per_ngram = get_int(t, {"heads_per_ngram"}, 1024);
+    const auto base = get_int(t, {"ngram_vocab_size_base"}, std::int64_t{1} << 40);
+    if (ple != t.end() && ple->is_array() && ple->size() == 1 && (*ple)[0].is_number_integer() &&
+        ngram && *ngram >= 2 && per_ngram && *per_ngram > 0 && base && *base > 0) {
+      const std::int64_t layer = (*ple)[0].get<std::int64_t>() - 1;
+      const int ngram_heads = static_cast<int>((*ngram - 1) * *per_ngram);
+      // ple_embed_dim defaults to hidden_size (configuration_qwen4_exp.py, as
+      // the transcriptions quote it); each head's rows are a slice of it.
+      const std::int64_t width = get_int(t, {"ple_embed_dim"}, 1 << 20).value_or(a.hidden_size);
+      if (layer >= 0 && layer < a.layers && width % ngram_heads == 0) {
+        a.ngram_layer = static_cast<int>(layer);
+        a.ngram_size = static_cast<int>(*ngram);
+        a.ngram_heads = ngram_heads;
+        a.ngram_width = width / ngram_heads;
+        a.ngram_conv = static_cast<int>(get_int(t, {"ple_conv_kernel_size"}, 64).value_or(4));
+        a.ngram_rows = ngram_table_rows(
+            *base, ngram_heads,
+            get_int(t, {"make_ngram_vocab_size_divisible_by"}, 1 << 20).value_or(1));
+      }
+    }
   }
   // Gemma 3n: per-layer embeddings and layers sharing their KV.
   a.per_layer_width = get_int(t, {"hidden_size_per_layer_input"}, 1 << 16).value_or(0);

@@ -113,7 +113,7 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "nemotron_h_moe", "exaone-moe", "dots1", "bailingmoe2", "apertus", "hunyuan-dense",
        "ernie4_5",
        // the 2026 architectures of issue 18 (tests/unit/test_architectures_2026.cpp)
-       "glm-dsa", "mistral4", "minimax-m3", "step35", "hy_v3", "bailingmoe3",
+       "glm-dsa", "mistral4", "minimax-m3", "step35", "hy_v3", "bailingmoe3", "qwen4exp",
        // layers of their own shapes: Nemotron NAS, OpenELM (tests/unit/test_deci.cpp)
        "deci", "openelm",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
@@ -206,6 +206,8 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "qwen3_vl_moe",
                                                                   "qwen3_vl_moe_text",
                                                                   "qwen3_vl_text",
+                                                                  "qwen4_exp",
+                                                                  "qwen4_exp_text",
                                                                   "roberta",
                                                                   "seed_oss",
                                                                   "smollm3",
@@ -435,9 +437,37 @@ std::int64_t compressed_attention_params(const Architecture& a, char kind) {
 // MLP, a projection of the n concatenated streams (n hidden) to the (2 + n) n
 // mixing coefficients; their bases and scales ((2 + n) n + 3 each) are left
 // out with the norms.
+//
+// Qwen4Exp's gated residual (llama.cpp src/models/qwen4exp.cpp
+// load_arch_tensors at 80fb11ac): before the token mixer and before the MoE,
+// hc_*_down (n hidden x rank), hc_*_up (rank x n hidden) and hc_*_inject
+// (n hidden x n); the n hidden gammas are norms, left out.
 std::int64_t hyper_connection_params_per_layer(const Architecture& a) {
   const std::int64_t n = a.hyper_connections;
+  if (n > 0 && a.hc_low_rank > 0) {
+    const std::int64_t wide = n * a.hidden_size;
+    return 2 * (2 * wide * a.hc_low_rank + wide * n);
+  }
   return n > 0 ? 2 * n * a.hidden_size * (2 + n) * n : 0;
+}
+
+// Qwen4Exp's n-gram layer (qwen4exp.cpp load_arch_tensors: ple_key hidden x
+// n hidden, ple_value hidden x hidden, ple_conv1d taps x n hidden; the three
+// n hidden norms left out) and its convolution history
+// (llama-hparams.cpp ple_conv_state: (taps - 1) x ngram_size x n hidden).
+std::int64_t ngram_layer_params(const Architecture& a) {
+  if (a.ngram_rows <= 0 || a.ngram_layer < 0 || a.hyper_connections <= 0) {
+    return 0;
+  }
+  const std::int64_t wide = std::int64_t{a.hyper_connections} * a.hidden_size;
+  return a.hidden_size * wide + a.hidden_size * a.hidden_size + wide * a.ngram_conv;
+}
+
+std::int64_t ngram_state_floats(const Architecture& a) {
+  if (a.ngram_rows <= 0 || a.ngram_layer < 0 || a.ngram_conv <= 0) {
+    return 0;
+  }
+  return std::int64_t{a.ngram_conv - 1} * a.ngram_size * a.hyper_connections * a.hidden_size;
 }
 
 int indexer_layer_count(const Architecture& a) {
@@ -664,7 +694,8 @@ std::int64_t shaped_attention_params(const Architecture& a, const LayerWidths& l
 
 ParamBreakdown count_params(const Architecture& a) {
   ParamBreakdown p;
-  p.embedding = a.vocab_size * a.hidden_size + a.per_layer_vocab * a.per_layer_width * a.layers;
+  p.embedding = a.vocab_size * a.hidden_size + a.per_layer_vocab * a.per_layer_width * a.layers +
+                a.ngram_rows * a.ngram_width;
   p.output = a.tied_embeddings ? 0 : a.vocab_size * a.hidden_size;
   if (!a.layer_widths.empty() && !a.moe) {
     const std::int64_t matrices = a.mlp_gated ? 3 : 2;
@@ -687,6 +718,13 @@ ParamBreakdown count_params(const Architecture& a) {
                 recurrent * recurrent_layer_count(a) + per_layer_input_params(a) +
                 altup_laurel_params(a) + gqa_indexer_params(a) * indexer_layer_count(a) -
                 mla_indexer_params(a) * (attention_layer_count(a) - indexer_layer_count(a));
+  if (a.hc_low_rank > 0 && a.hyper_connections > 0) {
+    // Qwen4Exp: the gated residual of every layer, the final one that stands
+    // for the output norm (hc_head_down, hc_head_up) and the n-gram layer.
+    const std::int64_t wide = std::int64_t{a.hyper_connections} * a.hidden_size;
+    p.attention += std::int64_t{a.layers} * hyper_connection_params_per_layer(a) +
+                   2 * wide * a.hc_low_rank + ngram_layer_params(a);
+  }
   if (compressed_attention(a)) {
     // DeepSeek-V4: each layer's compressor by its kind, the hyper-connection
     // mixers of every layer and the output head's (hc_head_fn: n hidden x n).

@@ -165,6 +165,13 @@ struct Attention {
   // projection (attn_qkv), Q and K each RMS-normed per head; weights as the
   // three projections, the compute graph as openelm.cpp builds it.
   bool fused_qkv_norm = false;
+  // Qwen4Exp's QSA (llama.cpp src/models/qwen4exp.cpp build_qsa_top_k at
+  // 80fb11ac; GGUF attention.compress_ratios, config.json
+  // indexer_compress_ratio): the indexer's cached keys are mean-pooled over
+  // blocks of this many tokens before they are scored; the budget
+  // (index_top_k) is whole blocks plus the tail. 0: no pooling (every other
+  // model).
+  int index_block = 0;
 };
 
 struct Moe {
@@ -259,6 +266,28 @@ struct Architecture {
   // (no_op). None of them holds a recurrent state. heads, kv_heads and
   // intermediate_size then hold the widest layer's.
   std::vector<LayerWidths> layer_widths;
+  // Qwen4Exp's gated-residual hyper-connections (llama.cpp
+  // src/models/qwen4exp.cpp build_hc_mix at 80fb11ac; config.json hc_lowrank,
+  // GGUF hyper_connection.low_rank): the hyper_connections streams are mixed
+  // through a low-rank gate (hc_*_down: n hidden x rank, hc_*_up: rank x n
+  // hidden) and written back by n weights per token (hc_*_inject), twice a
+  // layer, and once more (without the inject) as the output norm. 0: none, or
+  // DeepSeek-V4's (2 + n) n mixers.
+  int hc_low_rank = 0;
+  // Qwen4Exp's n-gram hash embedding (PLE; qwen4exp.cpp build_inp_ple and
+  // build_ple): one table of ngram_rows rows of ngram_width values
+  // (per_layer_token_embd), from which each token gathers ngram_heads rows
+  // ((ngram_size - 1) x heads_per_ngram), read on one layer (ngram_layer,
+  // 0-based; -1: none) by a key (hidden x n hidden), a value (hidden x
+  // hidden) and a causal depthwise convolution of ngram_conv taps dilated by
+  // ngram_size over the n hidden streams, whose history is a per-sequence
+  // state. 0 rows: none.
+  std::int64_t ngram_rows = 0;
+  std::int64_t ngram_width = 0;
+  int ngram_heads = 0;
+  int ngram_size = 0;
+  int ngram_conv = 0;
+  int ngram_layer = -1;
 };
 
 // The dense MLP width of layer `layer` (intermediate_size, doubled on the
@@ -482,6 +511,11 @@ std::int64_t compressed_attention_params(const Architecture& arch, char kind);
 // The hyper-connection mixers of one layer (attention and MLP) and of the
 // output head: 0 without hyper-connections.
 std::int64_t hyper_connection_params_per_layer(const Architecture& arch);
+// Qwen4Exp's n-gram embedding layer: its key, value and convolution weights
+// (the table itself is an embedding), and the F32 values of its convolution
+// history per sequence (llama-hparams.cpp ple_conv_state). 0 without one.
+std::int64_t ngram_layer_params(const Architecture& arch);
+std::int64_t ngram_state_floats(const Architecture& arch);
 
 // Whether the attention layers are multi-head latent attention: an MLA
 // model's every layer, or a hybrid's attention layers (Kimi Linear).

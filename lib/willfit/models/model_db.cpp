@@ -185,6 +185,13 @@ constexpr std::int64_t kMaxContext = std::int64_t{1} << 31;
 // gives it (gguf.cpp): one letter a layer, 'S' the window only, 'C' ratio 4
 // with its indexer, 'H' ratio 128; the query latent, the grouped output
 // projection and the indexer's shape.
+// A sparse-attention indexer's key width and query heads (DeepSeek-V3.2 and
+// GLM-5 under MLA, MiniMax-M3 beside GQA, DeepSeek-V4, Qwen4Exp's QSA).
+void read_indexer(EntryReader& r, const Json& at, Attention& x) {
+  x.index_head_dim = static_cast<int>(r.integer_in(at, "index_head_dim", 0, kMaxWidth, 0));
+  x.index_heads = static_cast<int>(r.integer_in(at, "index_heads", 0, kMaxHeads, 0));
+}
+
 void read_compressed(EntryReader& r, const Json& at, Architecture& a) {
   Attention& x = a.attention;
   x.compress_layers = r.string_in(at, "compress_layers", "");
@@ -197,8 +204,7 @@ void read_compressed(EntryReader& r, const Json& at, Architecture& a) {
   x.q_lora_rank = static_cast<int>(r.integer_in(at, "q_lora_rank", 0, kMaxWidth, 0));
   x.o_groups = static_cast<int>(r.integer_in(at, "o_groups", 0, kMaxHeads, 0));
   x.o_lora_rank = static_cast<int>(r.integer_in(at, "o_lora_rank", 0, kMaxWidth, 0));
-  x.index_head_dim = static_cast<int>(r.integer_in(at, "index_head_dim", 0, kMaxWidth, 0));
-  x.index_heads = static_cast<int>(r.integer_in(at, "index_heads", 0, kMaxHeads, 0));
+  read_indexer(r, at, x);
 }
 
 // A hybrid's recurrent mixers, as a GGUF file gives them (gguf.cpp), so
@@ -362,6 +368,14 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.altup_inputs = static_cast<int>(r.integer("altup_inputs", 0, 64, 0));
   a.hyper_connections = static_cast<int>(r.integer("hyper_connections", 0, 64, 0));
   a.hash_layers = static_cast<int>(r.integer("hash_layers", 0, a.layers, 0));
+  // Qwen4Exp: the hyper-connection gate's rank and the n-gram table (model.hpp).
+  a.hc_low_rank = static_cast<int>(r.integer("hc_low_rank", 0, kMaxWidth, 0));
+  a.ngram_rows = r.integer("ngram_rows", 0, kMaxParams, 0);
+  a.ngram_width = r.integer("ngram_width", 0, kMaxWidth, 0);
+  a.ngram_heads = static_cast<int>(r.integer("ngram_heads", 0, kMaxHeads, 0));
+  a.ngram_size = static_cast<int>(r.integer("ngram_size", 0, 64, 0));
+  a.ngram_conv = static_cast<int>(r.integer("ngram_conv", 0, 64, 0));
+  a.ngram_layer = static_cast<int>(r.integer("ngram_layer", -1, a.layers - 1, -1));
   a.laurel_rank = r.integer("laurel_rank", 0, kMaxWidth, 0);
   a.double_wide_mlp_layers = static_cast<int>(r.integer("double_wide_mlp_layers", 0, a.layers, 0));
   // Nemotron NAS (deci): one [query heads, KV heads, MLP width] a layer
@@ -426,9 +440,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.kind = AttentionKind::Full;
       // MiniMax-M3's sparse attention: an indexer beside GQA on its last
       // indexer_layers layers.
-      a.attention.index_head_dim =
-          static_cast<int>(r.integer_in(*at, "index_head_dim", 0, kMaxWidth, 0));
-      a.attention.index_heads = static_cast<int>(r.integer_in(*at, "index_heads", 0, kMaxHeads, 0));
+      read_indexer(r, *at, a.attention);
       a.attention.indexer_layers =
           static_cast<int>(r.integer_in(*at, "indexer_layers", 0, kMaxLayers, 0));
     } else if (kind == "sliding") {
@@ -472,9 +484,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.qk_nope_head_dim =
           static_cast<int>(r.integer_in(*at, "qk_nope_head_dim", 0, kMaxWidth, 0));
       a.attention.v_head_dim = static_cast<int>(r.integer_in(*at, "v_head_dim", 0, kMaxWidth, 0));
-      a.attention.index_head_dim =
-          static_cast<int>(r.integer_in(*at, "index_head_dim", 0, kMaxWidth, 0));
-      a.attention.index_heads = static_cast<int>(r.integer_in(*at, "index_heads", 0, kMaxHeads, 0));
+      read_indexer(r, *at, a.attention);
       // GLM-5.2: the layers with an indexer of their own (the rest share one).
       a.attention.indexer_layers =
           static_cast<int>(r.integer_in(*at, "indexer_layers", 0, kMaxLayers, 0));
@@ -490,6 +500,12 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       read_mixers(r, *at, a);
       read_mamba(r, *at, a);
       read_kimi(r, *at, a);
+      // Qwen4Exp's QSA indexer on the attention layers: its heads, key
+      // width, budget and the block its keys are pooled over.
+      read_indexer(r, *at, a.attention);
+      a.attention.index_top_k =
+          static_cast<int>(r.integer_in(*at, "index_top_k", 0, kMaxContext, 0));
+      a.attention.index_block = static_cast<int>(r.integer_in(*at, "index_block", 0, kMaxWidth, 0));
     } else {
       r.fail(fmt::format("attention 'kind' must be full, sliding, chunked, mla or hybrid, not '{}'",
                          kind));

@@ -684,12 +684,23 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       w.token_embd += weight(Cat::TokenEmbd, cols, a.per_layer_vocab, 0);
     }
   }
+  if (a.ngram_rows > 0) {
+    // Qwen4Exp's n-gram table (per_layer_token_embd, ngram_width x rows),
+    // an input table read by get_rows like Gemma 3n's.
+    w.token_embd += weight(Cat::TokenEmbd, a.ngram_width, a.ngram_rows, 0);
+  }
   const bool layer_norm = !a.mlp_gated;  // GPT-2/NeoX style: LayerNorm with bias, biases
   w.output = f32(e * (layer_norm ? 2 : 1));
   if (!a.tied_embeddings) {
     w.output += weight(Cat::Output, e, a.vocab_size, a.layers);
   }
-  if (a.hyper_connections > 0) {
+  if (a.hyper_connections > 0 && a.hc_low_rank > 0) {
+    // Qwen4Exp's final mixer, which is its output norm (qwen4exp.cpp:
+    // output_hc_norm, output_hc_down, output_hc_up).
+    const std::int64_t wide = std::int64_t{a.hyper_connections} * e;
+    w.output += f32(wide) + weight(Cat::Other, wide, a.hc_low_rank, a.layers) +
+                weight(Cat::Other, a.hc_low_rank, wide, a.layers);
+  } else if (a.hyper_connections > 0) {
     // DeepSeek-V4's output_hc_fn: the n streams (n hidden) to n weights.
     const std::int64_t n = a.hyper_connections;
     w.output += weight(Cat::Other, n * e, n, a.layers);
@@ -715,6 +726,19 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     }
     if (per_layer_rows > 0) {
       l.bytes += weight(Cat::Other, e, per_layer_rows, i);
+    }
+    if (a.hyper_connections > 0 && a.hc_low_rank > 0) {
+      // Qwen4Exp's two gated residuals a layer (hc_{attn,ffn}_{norm,down,up,
+      // inject}) and, on its n-gram layer, ple_key, ple_value, three norms and
+      // the convolution taps (qwen4exp.cpp load_arch_tensors).
+      const std::int64_t wide = std::int64_t{a.hyper_connections} * e;
+      l.bytes += 2 * (f32(wide) + weight(Cat::Other, wide, a.hc_low_rank, i) +
+                      weight(Cat::Other, a.hc_low_rank, wide, i) +
+                      weight(Cat::Other, wide, a.hyper_connections, i));
+      if (i == a.ngram_layer && a.ngram_rows > 0) {
+        l.bytes += weight(Cat::Other, e, wide, i) + weight(Cat::Other, e, e, i) + f32(3 * wide) +
+                   weight(Cat::Other, a.ngram_conv, wide, i);
+      }
     }
     // Attention.
     const LayerWidths shape = widths_of_layer(a, i);
@@ -773,8 +797,10 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
                  (at.head_gate ? weight(Cat::Other, e, heads, i) : 0);
       // MiniMax-M3's indexer on its trailing (MoE) layers: index_q_proj and
       // index_k_proj, e columns each (model.cpp gqa_indexer_params).
+      // Qwen4Exp's QSA indexer is on every attention layer (indexer_layers 0).
       if (const std::int64_t indexer = gqa_indexer_params(a);
-          indexer > 0 && i >= a.layers - indexer_layer_count(a)) {
+          indexer > 0 &&
+          (a.attention.indexer_layers <= 0 || i >= a.layers - indexer_layer_count(a))) {
         l.bytes += weight(Cat::Other, e, indexer / e, i);
       }
     }
@@ -861,9 +887,9 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
         std::uint64_t{roles.attention} << 26 | std::uint64_t{roles.recurrent} << 27 |
         std::uint64_t{roles.mlp} << 28 | std::uint64_t{is_global_layer(a, i)} << 29 |
         std::uint64_t{mlp_width(a, i) != a.intermediate_size} << 30 |
-        compressed_layer_key(a, i) << 31 |
+        compressed_layer_key(a, i) << 31 | std::uint64_t{i == a.ngram_layer} << 34 |
         (static_cast<std::size_t>(i) < shape_ids.size()
-             ? shape_ids[static_cast<std::size_t>(i)] << 34
+             ? shape_ids[static_cast<std::size_t>(i)] << 35
              : 0);
     const std::uint64_t key =
         (in_step ? counter_class(i) | std::uint64_t{1} << 25 | kinds
