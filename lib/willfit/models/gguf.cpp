@@ -1260,6 +1260,53 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     }
   }
 
+  // MiMo-V2-Flash (llama.cpp src/models/mimo2.cpp at 80fb11ac;
+  // conversion/mimo.py MimoV2Model.set_gguf_parameters): the per-layer
+  // sliding_window_pattern flags are hybrid_layer_pattern's (1 = windowed),
+  // the MTP blocks' after the trunk's; head_count_kv lists each layer's KV
+  // heads (8 windowed, 4 global, read above as the widest); key_length is
+  // Q's and K's head width (192), value_length V's (128); the attention
+  // output is scaled (attention.value_scale, 0.707); the MoE layers are
+  // those with a router (blk.N.ffn_gate_inp: layer 0 is dense, no key says
+  // so); the 3 MTP blocks are windowed with a dense MLP and read the
+  // trunk's output head (the converter writes no nextn.shared_head_head).
+  if (arch == "mimo2" && a.attention.kind == AttentionKind::Sliding) {
+    const GgufValue* p = f.find(key("attention.sliding_window_pattern"));
+    const GgufValue* kv = f.find(key("attention.head_count_kv"));
+    if (p != nullptr && p->kind == GgufValue::Kind::Array && std::ssize(p->numbers) >= a.layers) {
+      std::string listed;
+      for (int i = 0; i < a.layers; ++i) {
+        const bool windowed = p->numbers[static_cast<std::size_t>(i)] != 0;
+        listed += windowed ? 'S' : 'G';
+        if (!windowed && kv != nullptr && kv->kind == GgufValue::Kind::Array &&
+            i < std::ssize(kv->numbers)) {
+          const auto n = static_cast<int>(kv->numbers[static_cast<std::size_t>(i)]);
+          if (n > 0 && n < a.kv_heads) {
+            a.attention.global_kv_heads = n;
+          }
+        }
+      }
+      a.attention.window_layers = listed;
+    }
+    if (const auto v_len = meta_int(f, key("attention.value_length"));
+        v_len && *v_len > 0 && *v_len < (1 << 16) && *v_len != a.head_dim) {
+      a.attention.value_head_dim = static_cast<int>(*v_len);
+    }
+    if (const GgufValue* vs = f.find(key("attention.value_scale"));
+        vs != nullptr && vs->kind == GgufValue::Kind::Float && vs->real != 0.0 && vs->real != 1.0) {
+      a.attention.value_scale = true;
+    }
+    if (a.moe && !router_layers.empty()) {
+      a.moe->first_dense_layers = std::clamp(*std::ranges::min_element(router_layers), 0, a.layers);
+    }
+    a.mtp_dense = a.mtp_layers > 0;
+    a.mtp_shares_head = a.mtp_layers > 0;
+    // Its windowed layers' attention sinks (attn_sinks) cost no memory, and
+    // mimo2.cpp picks the rows to output inside the last layer, as llama.cpp's
+    // plain graph does, not after it as gpt-oss's (Attention::sinks).
+    a.attention.sinks = false;
+  }
+
   // Step-3.5 (llama.cpp src/models/step35.cpp at 80fb11ac;
   // conversion/step3.py Step35Model.set_gguf_parameters): attention.head_count
   // per layer, the windowed layers' heads (96 in Step-3.5-Flash, read above

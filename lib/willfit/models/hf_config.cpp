@@ -959,6 +959,56 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.mtp_dense = a.mtp_layers > 0;
   }
 
+  // MiMo-V2-Flash (model_type mimo_v2_flash; MiMo-V2.5's mimo_v2; llama.cpp
+  // conversion/mimo.py MimoV2Model.set_gguf_parameters reads the same keys):
+  // hybrid_layer_pattern marks each layer 1 (windowed) or 0 (global);
+  // num_key_value_heads are the global layers', swa_num_key_value_heads the
+  // windowed ones' (the converter asserts the other swa_* widths equal the
+  // global ones); v_head_dim is V's head width beside head_dim's Q and K;
+  // attention_value_scale scales the attention output; moe_layer_freq's
+  // leading 0s are the dense layers (read above); the router adds
+  // e_score_correction_bias (topk_method noaux_tc, asserted by the
+  // converter); and the 3 MTP blocks, which the config does not count
+  // (mimo.py _n_nextn = 3), are windowed with a dense MLP and the trunk's
+  // output head.
+  if (type == "mimo_v2_flash" || type == "mimo_v2") {
+    const auto swa_kv = get_int(t, {"swa_num_key_value_heads"}, 1 << 16);
+    if (swa_kv && *swa_kv > 0 && *swa_kv != a.kv_heads) {
+      a.attention.global_kv_heads = a.kv_heads;
+      a.kv_heads = static_cast<int>(*swa_kv);
+    }
+    if (const auto v = get_int(t, {"v_head_dim"}, 1 << 16); v && *v > 0 && *v != a.head_dim) {
+      a.attention.value_head_dim = static_cast<int>(*v);
+    }
+    if (const auto it = t.find("hybrid_layer_pattern");
+        it != t.end() && it->is_array() && std::ssize(*it) >= a.layers &&
+        a.attention.kind == AttentionKind::Sliding) {
+      std::string listed;
+      for (int i = 0; i < a.layers; ++i) {
+        const auto& l = (*it)[static_cast<std::size_t>(i)];
+        listed += l.is_number_integer() && l.get<std::int64_t>() == 0 ? 'G' : 'S';
+      }
+      const auto global = std::count(listed.begin(), listed.end(), 'G');
+      a.attention.window_layers = listed;
+      a.attention.sliding_pattern =
+          global > 0 ? static_cast<int>(
+                           std::lround(static_cast<double>(a.layers) / static_cast<double>(global)))
+                     : 0;
+    }
+    if (const auto it = t.find("attention_value_scale"); it != t.end() && it->is_number()) {
+      const double scale = it->get<double>();
+      a.attention.value_scale = scale != 0.0 && scale != 1.0;
+    }
+    if (a.moe) {
+      a.moe->selection_bias = true;
+    }
+    if (!t.contains("num_nextn_predict_layers")) {
+      a.mtp_layers = 3;
+    }
+    a.mtp_dense = true;
+    a.mtp_shares_head = true;
+  }
+
   // DeepSeek-V4 (config.json of deepseek-ai/DeepSeek-V4-Flash; llama.cpp
   // conversion/deepseek.py DeepseekV4Model writes these keys into the GGUF
   // that gguf.cpp reads): compress_ratios, one per layer and then one per
