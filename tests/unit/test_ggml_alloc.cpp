@@ -587,6 +587,33 @@ TEST(GgmlAlloc, Step35ReducedMatchesTheLiveLlamaCpp) {
   EXPECT_EQ(rows, 18);
 }
 
+// MiMo-V2-Flash REDUCED (make_gguf row mimo-v2-flash-r7: 7 of its 48
+// layers, every kind in the real order, 16 of its 256 routed experts; every
+// per-layer width the model's, as tests/unit/test_new_architectures.cpp
+// transcribes its config.json), read from the config.json of that reduced
+// shape, against what a real llama.cpp reserved for the synthetic file
+// (tests/data/llamacpp_cpu_compute_mimo2.csv, llamacpp_cpu_kv_mimo2.csv):
+// global layers 0 and 5 of 4 KV heads, windowed ones of 8, K heads of 192
+// and V heads of 128 (the V cache and the attention output at 128), the
+// output scaled. Every row within 0.05 %.
+TEST(GgmlAlloc, MimoV2FlashReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"mimo_v2_flash","vocab_size":152576,"hidden_size":4096,
+      "num_hidden_layers":7,"num_attention_heads":64,"num_key_value_heads":4,"head_dim":192,
+      "v_head_dim":128,"swa_num_attention_heads":64,"swa_num_key_value_heads":8,
+      "swa_head_dim":192,"swa_v_head_dim":128,"sliding_window":128,
+      "hybrid_layer_pattern":[0,1,1,1,1,0,1],"moe_layer_freq":[0,1,1,1,1,1,1],
+      "intermediate_size":16384,"n_routed_experts":16,"num_experts_per_tok":8,
+      "moe_intermediate_size":2048,"topk_method":"noaux_tc","attention_value_scale":0.707,
+      "max_position_embeddings":262144,"num_nextn_predict_layers":0,
+      "tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(m->arch.attention.window_layers, "GSSSSGS");
+  expect_live_tables(*m, "mimo2", 18, 0.05);
+}
+
 // DeepSeek-V4-Flash reduced to 5 of its 43 layers (compress ratios 0, 0,
 // 4, 128, 4; the first three hash-routed) and 16 of its 256 routed experts,
 // every other value its config.json's (deepseek-ai/DeepSeek-V4-Flash as a

@@ -652,6 +652,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   const std::int64_t kvw_swa = std::int64_t{s.kv_heads} * s.head_dim;
   const bool windowed = s.swa_cells > 0;
   const auto is_swa = [&](int il) {
+    if (windowed && !s.window_layers.empty()) {
+      return il < std::ssize(s.window_layers) &&
+             s.window_layers[static_cast<std::size_t>(il)] == 'S';
+    }
     return windowed && (s.swa_every <= 1 ||
                         (s.swa_global_first ? il % s.swa_every != 0 : (il + 1) % s.swa_every != 0));
   };
@@ -679,7 +683,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // take gpt-oss's 512-token row from -4.4 % to -6.6 %, an error of that
   // graph's that they expose rather than cause (docs/live-llamacpp.md).
   const bool two_caches = windowed_global || (windowed && s.swa_global_first);
-  const std::int64_t v_rows = std::max(kvw_swa, std::int64_t{global_kv} * global_head);
+  // V heads of their own width (MiMo-V2-Flash), else the layer's K width.
+  const std::int64_t v_head_swa = s.value_head_dim > 0 ? s.value_head_dim : s.head_dim;
+  const std::int64_t v_head_global = s.value_head_dim > 0 ? s.value_head_dim : global_head;
+  const std::int64_t v_rows =
+      std::max(std::int64_t{s.kv_heads} * v_head_swa, std::int64_t{global_kv} * v_head_global);
   const auto k_rotation = [&](int head) { return g.input(k_rotation_bytes(head)); };
   const bool altup = s.altup > 1;
   const bool ple_gemma4 = s.ple_width > 0 && !altup;
@@ -1183,6 +1191,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const std::int64_t heads_l = global && s.global_heads > 0 ? s.global_heads : s.heads;
     const std::int64_t qw = heads_l * (global ? global_head : s.head_dim);
     const std::int64_t kvw = global ? std::int64_t{global_kv} * global_head : kvw_swa;
+    // V and the attention output at the V head width (MiMo-V2-Flash).
+    const std::int64_t vw =
+        global ? std::int64_t{global_kv} * v_head_global : std::int64_t{s.kv_heads} * v_head_swa;
+    const std::int64_t ow = heads_l * (global ? v_head_global : v_head_swa);
     const bool k_as_v = global && s.global_k_eq_v;
     const std::int64_t cells = is_swa(il) ? s.swa_cells : s.cells;
     const int mask = is_swa(il) ? mask_swa : mask_full;
@@ -1391,10 +1403,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         const int k_raw = k_as_v ? g.op(b * kvw, {attn_norm}) : -1;
         const auto make_v = [&] {
           // Gemma 4's V of its own is RMS-normed too (a view: a new tensor).
-          int v = k_as_v            ? g.op(b * kvw, {g.view(k_raw)})
-                  : windowed_global ? g.op(b * kvw, {project(kvw, false)})
-                                    : project(kvw, false);
-          return s.rotate_v ? rotate(v, kvw, v_rot_l) : v;
+          int v = k_as_v                  ? g.op(b * kvw, {g.view(k_raw)})
+                  : s.global_head_dim > 0 ? g.op(b * kvw, {project(kvw, false)})
+                                          : project(vw, false);
+          return s.rotate_v ? rotate(v, vw, v_rot_l) : v;
         };
         const auto make_k = [&] {
           int k = 0;
@@ -1436,17 +1448,17 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         return g.view(g.op(b * qw, {out, g.view(gate)}));
       };
       if (s.flash) {
-        int out = g.op(b * qw, {qp, mask});
+        int out = g.op(b * ow, {qp, mask});
         // Falcon-H1 rotates the output back after its mixer's scan.
         if (s.rotate_v && !mamba_beside) {
           const int flat = g.view(out);
-          out = v_rot_l >= 0 ? g.op(b * qw, {flat, v_rot_l}) : g.op(b * qw, {flat});
+          out = v_rot_l >= 0 ? g.op(b * ow, {flat, v_rot_l}) : g.op(b * ow, {flat});
         }
         cur = s.head_gate ? gated(out) : g.view(out);
       } else {
         const int kq = g.same(g.op(b * cells * heads_l, {qp}), {mask});  // scores, softmax
-        const int kqv = g.op(b * qw, {kq});
-        cur = g.op(b * qw, {g.view(kqv)});  // ggml_cont of the permuted heads
+        const int kqv = g.op(b * ow, {kq});
+        cur = g.op(b * ow, {g.view(kqv)});  // ggml_cont of the permuted heads
         if (s.head_gate) {
           cur = gated(cur);
         }
@@ -1482,7 +1494,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       }
     }
     cur = g.op(b * e, {cur});  // output projection
-    if (s.single_block) {      // Nemotron-H: the block's output plus its input
+    if (s.value_scale) {
+      cur = g.same(cur);  // MiMo-V2-Flash's ggml_scale of the output
+    }
+    if (s.single_block) {  // Nemotron-H: the block's output plus its input
       x = residual(x, cur);
       continue;
     }

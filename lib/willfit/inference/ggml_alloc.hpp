@@ -242,6 +242,14 @@ struct LlamaGraphShape {
   int global_heads = 0;
   bool head_gate = false;
   bool hidden_output = false;
+  // MiMo-V2-Flash (mimo2.cpp): the windowed layers as listed, one letter a
+  // layer ('S' windowed, 'G' global; empty: swa_every decides); V heads of
+  // value_head_dim (0: the layer's K head width), so V, its cache rows and
+  // the attention output are that wide; the attention output scaled after
+  // its projection (value_scale: ggml_scale, in place on the projection).
+  std::string window_layers;
+  int value_head_dim = 0;
+  bool value_scale = false;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);
