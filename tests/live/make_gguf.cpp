@@ -12,7 +12,7 @@
 //
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
-// falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,mimo2}.cpp
+// falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,mimo2,afmoe}.cpp
 // (load_arch_tensors
 // and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe too) and
 // src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
@@ -730,6 +730,30 @@ const std::vector<Spec>& specs() {
     v.back().expert_weights_scale = 3.0;
     experts(v.back(), 16, 8, 1280);
     v.back().skip_types = "f16: 5.7 GB, q8_0 (3.0 GB) shows the same layout";
+    // Trinity Mini REDUCED to 8 of its 32 layers, every kind in the real
+    // order (0-1 windowed + dense, 2 windowed + MoE, 3 global + MoE, 4-6
+    // windowed + MoE, 7 global + MoE: global_attn_every_n_layers 4, 2 dense
+    // layers) and 16 of its 128 routed experts (8 per token, as the model).
+    // Every other hyper-parameter is the model's: hidden 2048, dense MLP
+    // 6144, 32 query heads and 4 KV heads of 128, window 2048, experts and
+    // the shared one of 1024, vocabulary 200192, 131072 positions, route
+    // scale 2.826; Q/K norms, the output gate and the post norms of
+    // afmoe.cpp.
+    v.push_back(shape(
+        "trinity-mini-r8", "afmoe", 8, 2048, 6144, 32, 4, 128, 200192, 131072, 10000, 1e-5,
+        "arcee-ai/Trinity-Mini REDUCED to 8 of 32 layers (kinds: windowed+dense, "
+        "windowed+MoE, global+MoE, in the real order) and 16 of 128 routed experts; every "
+        "other hyper-parameter from its config.json as public ports' tests transcribe it "
+        "(search-tool file ids 65787082872 and 52090868887: hidden 2048, FFN 6144, 32 heads, 4 "
+        "KV heads, head_dim 128, 32 layers of layer_types sliding x3 + full, window 2048, "
+        "experts 128 x 1024 top 8, 1 shared, 2 dense layers, route_scale 2.826, vocab 200192, "
+        "131072 positions)"));
+    v.back().sliding_window = 2048;
+    v.back().dense_lead = 2;
+    v.back().shared_experts = 1;
+    v.back().shared_ffn = 1024;
+    v.back().expert_weights_scale = 2.826;
+    experts(v.back(), 16, 8, 1024);
     // MiMo-V2-Flash REDUCED to 7 of its 48 layers, every kind in the real
     // order (0 global + dense, 1-4 windowed + MoE, 5 global + MoE, 6
     // windowed + MoE: hybrid_layer_pattern 0 on layer 0 and every sixth from
@@ -1468,6 +1492,26 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_down.weight", {s.ffn, e}, i);
       continue;
     }
+    if (s.arch == "afmoe") {  // afmoe.cpp load_arch_tensors
+      add(b + "post_attention_norm.weight", {e}, i);
+      add(b + "attn_q.weight", {e, q}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_q_norm.weight", {s.head_dim}, i);
+      add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      add(b + "attn_gate.weight", {e, q}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "post_ffw_norm.weight", {e}, i);
+      if (i < s.dense_lead) {
+        dense_mlp(b, i);
+        continue;
+      }
+      routed_experts(b, i);
+      shared_expert(b, i);
+      add(b + "exp_probs_b.bias", {s.experts}, i);
+      continue;
+    }
     if (s.arch == "mimo2") {  // mimo2.cpp load_arch_tensors (the trunk's blocks)
       const bool global = s.swa_layers[static_cast<size_t>(i)] == 'G';
       const int64_t kvh = global ? s.global_kv_heads : s.kv_heads;
@@ -1947,12 +1991,19 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".attention.indexer.block_size", static_cast<uint32_t>(s.indexer_block));
     w.key_u32(a + ".attention.indexer.local_blocks", static_cast<uint32_t>(s.indexer_local));
   }
+  if (s.arch == "afmoe") {  // conversion/afmoe.py AfmoeModel.set_gguf_parameters
+    w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
+    w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
+    w.key_bool(a + ".expert_weights_norm", true);  // route_norm
+    w.key_f32(a + ".expert_weights_scale", s.expert_weights_scale);
+    w.key_u32(a + ".expert_gating_func", 2);  // score_func sigmoid (base.py)
+  }
   if (s.arch == "qwen35") {
     // qwen35.cpp requires the M-RoPE sections (conversion/qwen.py writes
     // rope_parameters.mrope_section padded to four).
     w.key_arr_u32(a + ".rope.dimension_sections", {11, 11, 10, 0});
   }
-  if (s.shared_ffn > 0 && s.arch != "step35") {
+  if (s.shared_ffn > 0 && s.arch != "step35" && s.arch != "afmoe") {
     w.key_u32(a + ".expert_shared_feed_forward_length", static_cast<uint32_t>(s.shared_ffn));
   }
   if (s.arch == "llama4") {

@@ -755,6 +755,106 @@ TEST(WindowedMoe, MimoV2FlashKvByLayerKind) {
   EXPECT_EQ(llama_estimate(m, ctx).memory.kv_cache, full + window);
 }
 
+// arcee-ai/Trinity-Mini's config.json, as public ports' tests transcribe
+// it (an MLX port's test of the Trinity Mini shape, search-tool file id
+// 65787082872; the same values in a Neuron port's test, 52090868887): 32
+// layers, three windowed of 2048 tokens to a global one (layer_types,
+// global_attn_every_n_layers 4), 32 query heads and 4 KV heads of 128; two
+// dense layers of 6144, then 128 experts of 1024, 8 used, one shared, a
+// sigmoid router with a bias (route_scale 2.826); vocabulary 200192.
+Json trinity_mini_config() {
+  std::vector<std::string> kinds;
+  for (int i = 0; i < 32; ++i) {
+    kinds.emplace_back((i + 1) % 4 == 0 ? "full_attention" : "sliding_attention");
+  }
+  return {{"architectures", {"AfmoeForCausalLM"}},
+          {"model_type", "afmoe"},
+          {"global_attn_every_n_layers", 4},
+          {"head_dim", 128},
+          {"hidden_act", "silu"},
+          {"hidden_size", 2048},
+          {"intermediate_size", 6144},
+          {"layer_types", kinds},
+          {"max_position_embeddings", 131072},
+          {"moe_intermediate_size", 1024},
+          {"mup_enabled", true},
+          {"num_attention_heads", 32},
+          {"num_dense_layers", 2},
+          {"num_experts", 128},
+          {"num_experts_per_tok", 8},
+          {"num_hidden_layers", 32},
+          {"num_key_value_heads", 4},
+          {"num_shared_experts", 1},
+          {"rms_norm_eps", 1e-5},
+          {"rope_theta", 10000},
+          {"route_norm", true},
+          {"route_scale", 2.826},
+          {"score_func", "sigmoid"},
+          {"sliding_window", 2048},
+          {"tie_word_embeddings", false},
+          {"vocab_size", 200192}};
+}
+
+// The GGUF header conversion/afmoe.py AfmoeModel writes from that config
+// (LlamaModel's keys, then the shared-expert count, the experts' width, the
+// dense lead, route_norm and route_scale, the window; no window pattern:
+// afmoe.cpp's period is 4) and the tensors afmoe.cpp requires.
+test::GgufWriter trinity_mini_gguf() {
+  test::GgufWriter w = gguf({"afmoe", 32, 2048, 6144, 32, 4, 128, 200192, 131072, false});
+  w.u32("afmoe.expert_count", 128);
+  w.u32("afmoe.expert_used_count", 8);
+  w.u32("afmoe.expert_gating_func", 2);
+  w.u32("afmoe.expert_shared_count", 1);
+  w.u32("afmoe.expert_feed_forward_length", 1024);
+  w.u32("afmoe.leading_dense_block_count", 2);
+  w.boolean("afmoe.expert_weights_norm", true);
+  w.f32("afmoe.expert_weights_scale", 2.826F);
+  w.u32("afmoe.attention.sliding_window", 2048);
+  w.tensor("blk.0.attn_gate.weight", {2048, 4096}, test::kQ8_0);
+  w.tensor("blk.0.ffn_gate.weight", {2048, 6144}, test::kQ8_0);
+  w.tensor("blk.2.ffn_gate_inp.weight", {2048, 128}, test::kF32);
+  w.tensor("blk.2.exp_probs_b.bias", {128}, test::kF32);
+  w.tensor("blk.2.ffn_gate_exps.weight", {2048, 1024, 128}, test::kQ8_0);
+  w.tensor("blk.2.ffn_up_shexp.weight", {2048, 1024}, test::kQ8_0);
+  return w;
+}
+
+TEST(WindowedMoe, TrinityMiniConfigAndGgufAgree) {
+  const Model cfg = from_config(trinity_mini_config());
+  const Model file = from_gguf(trinity_mini_gguf());
+  expect_same_estimate(cfg, file);
+  for (const Model* m : {&cfg, &file}) {
+    const Architecture& a = m->arch;
+    EXPECT_EQ(a.attention.kind, AttentionKind::Sliding);
+    EXPECT_EQ(a.attention.sliding_window, 2048);
+    EXPECT_EQ(a.attention.sliding_pattern, 4);
+    EXPECT_EQ(global_layer_count(a, a.layers), 8);
+    EXPECT_TRUE(a.attention.output_gate);
+    ASSERT_TRUE(a.moe.has_value());
+    EXPECT_EQ(a.moe->first_dense_layers, 2);
+    EXPECT_EQ(a.moe->shared_experts, 1);
+    EXPECT_TRUE(a.moe->selection_bias);
+  }
+  // The card (arcee-ai/Trinity-Mini, as OpenRouter's listing quotes it): "a
+  // 26B-parameter (3B active) sparse mixture-of-experts language model".
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 26e9), 0.01) << cfg.params;
+  // The output gate holds heads x head_dim x hidden a layer (afmoe.cpp attn_gate).
+  Architecture no_gate = cfg.arch;
+  no_gate.attention.output_gate = false;
+  EXPECT_EQ(count_params(cfg.arch).attention - count_params(no_gate).attention,
+            std::int64_t{32} * 2048 * 32 * 128);
+}
+
+TEST(WindowedMoe, TrinityMiniKvByLayerKind) {
+  // llama-kv-cache-iswa.cpp: the 8 global layers hold the whole context, the
+  // 24 windowed ones min(context, 2048 + a micro-batch of 512) cells padded
+  // to 256 (2560); 4 KV heads of 128, K and V, F16.
+  const Model m = from_gguf(trinity_mini_gguf());
+  const std::int64_t row = std::int64_t{4} * 128 * 2 * 2;
+  EXPECT_EQ(llama_estimate(m, 32768).memory.kv_cache,
+            row * (8 * std::int64_t{32768} + 24 * std::int64_t{2560}));
+}
+
 TEST(NoKvCache, EncodersAndDiffusionModelsHoldNone) {
   for (const char* arch : {"bert", "llada", "dream", "nomic-bert"}) {
     test::GgufWriter w = gguf({arch, 12, 768, 3072, 12, 12, 64, 30522, 512, true});

@@ -682,7 +682,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // gpt-oss's 4096- and 32768-token rows without flash attention exact but
   // take gpt-oss's 512-token row from -4.4 % to -6.6 %, an error of that
   // graph's that they expose rather than cause (docs/live-llamacpp.md).
-  const bool two_caches = windowed_global || (windowed && s.swa_global_first);
+  // AFMoE's too: they take its rows without flash attention at 512 tokens
+  // from -0.43 % to exact (docs/live-llamacpp.md, Trinity Mini run).
+  const bool two_caches = windowed_global || (windowed && (s.swa_global_first || s.output_gate));
   // V heads of their own width (MiMo-V2-Flash), else the layer's K width.
   const std::int64_t v_head_swa = s.value_head_dim > 0 ? s.value_head_dim : s.head_dim;
   const std::int64_t v_head_global = s.value_head_dim > 0 ? s.value_head_dim : global_head;
@@ -1389,7 +1391,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         q_gate = g.view(q_full);
         const int q_norm = g.op(b * qw, {g.view(q_full)});
         q = g.op(b * qw, {q_norm, pos}, {q_norm});  // RoPE
-      } else if (s.head_gate) {
+      } else if (s.head_gate || s.qk_norm) {
         q = project_normed(qw);
       } else {
         q = project(qw, s.rope);
@@ -1417,7 +1419,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
             const int k_norm = g.op(b * kvw, {g.view(g.op(b * kvw, {attn_norm}))});
             k = g.op(b * kvw, {k_norm, pos}, {k_norm});  // RoPE
           } else {
-            k = s.head_gate ? project_normed(kvw) : project(kvw, s.rope);
+            k = s.head_gate || s.qk_norm ? project_normed(kvw) : project(kvw, s.rope);
           }
           return s.rotate_k ? rotate(k, kvw, k_rot_l) : k;
         };
@@ -1462,6 +1464,14 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         if (s.head_gate) {
           cur = gated(cur);
         }
+      }
+      if (s.output_gate) {
+        // AFMoE: the gate projection of the normed input and its sigmoid,
+        // made when the product reads them (after the attention); the product
+        // runs in place on the attention output unless that is a view (the
+        // flash-attention output, reshaped).
+        const int gate = g.same(g.op(b * ow, {attn_norm}));
+        cur = s.flash ? g.op(b * ow, {cur, gate}) : g.op(b * ow, {cur, gate}, {cur});
       }
       if (q_gate >= 0) {  // cont_2d of the gate, sigmoid, times the attention output
         const int gate = g.same(g.op(b * qw, {q_gate}));

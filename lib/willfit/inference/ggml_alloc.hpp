@@ -250,6 +250,11 @@ struct LlamaGraphShape {
   std::string window_layers;
   int value_head_dim = 0;
   bool value_scale = false;
+  // AFMoE (afmoe.cpp): Q and K RMS-normed per head (through the reshape: new
+  // tensors), and the attention output, before wo, times the sigmoid of a
+  // projection of the layer's normed input (attn_gate), element by element.
+  bool qk_norm = false;
+  bool output_gate = false;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

@@ -544,6 +544,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     }
     s.value_head_dim = a.attention.value_head_dim;
     s.value_scale = a.attention.value_scale;
+    // AFMoE (afmoe.cpp), marked by its output gate: Q and K normed per head too.
+    s.output_gate = a.attention.output_gate;
+    s.qk_norm = a.attention.output_gate;
     if (a.attention.global_first || a.attention.head_gate) {
       s.late_out_ids = true;
       s.hidden_output = true;

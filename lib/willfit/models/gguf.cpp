@@ -439,8 +439,10 @@ int known_swa_pattern(std::string_view arch) {
   if (arch == "gemma3") {
     return 6;
   }
-  if (arch == "cohere2" || arch == "exaone-moe") {
-    return 4;  // exaone-moe.cpp load_arch_hparams: swa_period 4 unless the file lists the layers
+  if (arch == "cohere2" || arch == "exaone-moe" || arch == "afmoe") {
+    // exaone-moe.cpp and afmoe.cpp load_arch_hparams: swa_period 4 unless
+    // the file lists the layers (conversion/afmoe.py writes no pattern)
+    return 4;
   }
   if (arch == "gemma3n") {
     return 5;  // llama.cpp: set_swa_pattern(5), four windowed layers, then a global one
@@ -1305,6 +1307,15 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     // mimo2.cpp picks the rows to output inside the last layer, as llama.cpp's
     // plain graph does, not after it as gpt-oss's (Attention::sinks).
     a.attention.sinks = false;
+  }
+
+  // AFMoE (Arcee Trinity; llama.cpp src/models/afmoe.cpp at 80fb11ac): every
+  // layer gates its attention output by a projection of its own
+  // (blk.N.attn_gate, n_embd x n_head head_dim; required by the loader).
+  if (arch == "afmoe") {
+    a.attention.output_gate = std::any_of(f.tensors.begin(), f.tensors.end(), [](const auto& t) {
+      return t.name.starts_with("blk.") && t.name.ends_with(".attn_gate.weight");
+    });
   }
 
   // Step-3.5 (llama.cpp src/models/step35.cpp at 80fb11ac;

@@ -959,6 +959,26 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.mtp_dense = a.mtp_layers > 0;
   }
 
+  // AFMoE (Arcee Trinity Nano, Mini, Large; model_type afmoe; llama.cpp
+  // conversion/afmoe.py and afmoe.cpp): a global layer every
+  // global_attn_every_n_layers (4; layer_types, where given, says the same
+  // and was read above; llama.cpp's period is 4 whatever the file); every
+  // layer gates its attention output (attn_gate); the leading dense layers
+  // are num_dense_layers (read above), the MoE layers carry a router bias
+  // (expert_bias, which the converter maps to exp_probs_b, required by
+  // afmoe.cpp) beside num_shared_experts shared experts.
+  if (type == "afmoe") {
+    if (a.attention.kind == AttentionKind::Sliding && a.attention.sliding_pattern == 0 &&
+        a.attention.window_layers.empty()) {
+      a.attention.sliding_pattern =
+          static_cast<int>(get_int(t, {"global_attn_every_n_layers"}, 1 << 16).value_or(4));
+    }
+    a.attention.output_gate = true;
+    if (a.moe) {
+      a.moe->selection_bias = true;
+    }
+  }
+
   // MiMo-V2-Flash (model_type mimo_v2_flash; MiMo-V2.5's mimo_v2; llama.cpp
   // conversion/mimo.py MimoV2Model.set_gguf_parameters reads the same keys):
   // hybrid_layer_pattern marks each layer 1 (windowed) or 0 (global);

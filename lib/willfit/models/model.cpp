@@ -115,14 +115,15 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // the 2026 architectures of issue 18 (tests/unit/test_architectures_2026.cpp)
        "glm-dsa", "mistral4", "minimax-m3", "step35",
        // issue 18: windowed MoE models (tests/unit/test_new_architectures.cpp, WindowedMoe)
-       "mimo2",
+       "mimo2", "afmoe",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
 bool is_known_config_model_type(std::string_view model_type) {
-  static constexpr auto kKnown = std::to_array<std::string_view>({"apertus",
+  static constexpr auto kKnown = std::to_array<std::string_view>({"afmoe",
+                                                                  "apertus",
                                                                   "arcee",
                                                                   "bailing_moe_v2",
                                                                   "bert",
@@ -491,7 +492,9 @@ std::int64_t attention_params_per_layer(const Architecture& a) {
   // V heads of their own width (MiMo-V2-Flash's 128 beside K's 192: wv and
   // wo at value_head_dim, mimo2.cpp load_arch_tensors n_embd_v_gqa).
   const std::int64_t vd = value_head_dim(a);
-  const std::int64_t q = h * a.heads * a.head_dim * (a.attention.gated_attention ? 2 : 1);
+  // AFMoE's separate output gate (afmoe.cpp attn_gate) holds as many.
+  const bool q_gated = a.attention.gated_attention || a.attention.output_gate;
+  const std::int64_t q = h * a.heads * a.head_dim * (q_gated ? 2 : 1);
   const std::int64_t kv = h * a.kv_heads * (a.head_dim + vd);
   const std::int64_t o = std::int64_t{a.heads} * vd * h;
   // Step-3.5's head-wise gate (step35.cpp attn_gate: hidden x heads).
@@ -549,7 +552,7 @@ std::int64_t global_attention_params_per_layer(const Architecture& a) {
   const std::int64_t kv = at.global_kv_heads > 0 ? at.global_kv_heads : a.kv_heads;
   // Step-3.5's global layers: their own query heads (step35.cpp n_head(il)).
   const std::int64_t heads = at.global_heads > 0 ? at.global_heads : a.heads;
-  const std::int64_t q = h * heads * d * (at.gated_attention ? 2 : 1);
+  const std::int64_t q = h * heads * d * (at.gated_attention || at.output_gate ? 2 : 1);
   // MiMo-V2-Flash: V (and the output projection's input) at value_head_dim.
   const std::int64_t vd = at.value_head_dim > 0 ? at.value_head_dim : d;
   const std::int64_t k_and_v = h * kv * d + (at.global_k_eq_v ? 0 : h * kv * vd);

@@ -148,6 +148,11 @@ struct Attention {
   // config.json attention_value_scale, GGUF attention.value_scale; mimo2.cpp
   // ggml_scale, a tensor of its own in the graph). No weights.
   bool value_scale = false;
+  // Arcee's AFMoE (Trinity; llama.cpp afmoe.cpp): a gate projection of its
+  // own (attn_gate, hidden x heads x head_dim) whose sigmoid multiplies the
+  // attention output before wo, element by element. As many weights as
+  // gated_attention's second half of wq, in a tensor of its own.
+  bool output_gate = false;
   // No KV cache at all: encoders (bert and kin, gemma-embedding) attend over
   // the whole input at once, and diffusion LMs (llada, llada-moe, dream,
   // rnd1) re-read the whole sequence each step; llama.cpp creates no memory

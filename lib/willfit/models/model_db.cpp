@@ -430,6 +430,8 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.value_head_dim =
           static_cast<int>(r.integer_in(*at, "value_head_dim", 0, kMaxWidth, 0));
       a.attention.value_scale = r.boolean_in(*at, "value_scale", false);
+      // AFMoE (Trinity): a gate projection on the attention output.
+      a.attention.output_gate = r.boolean_in(*at, "output_gate", false);
       read_compressed(r, *at, a);
     } else if (kind == "chunked") {
       // Llama 4's chunked local attention: a window of the chunk's length.

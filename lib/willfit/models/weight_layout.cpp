@@ -767,6 +767,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       l.bytes += weight(Cat::AttnQ, e, q_rows, i) + weight(Cat::AttnK, e, kv, i) +
                  (global && at.global_k_eq_v ? 0 : weight(Cat::AttnV, e, kv_heads * vd, i)) +
                  weight(Cat::AttnOut, heads * vd, e, i) +
+                 (at.output_gate ? weight(Cat::Other, e, q, i) : 0) +  // AFMoE's attn_gate
                  (at.head_gate ? weight(Cat::Other, e, heads, i) : 0);
       // MiniMax-M3's indexer on its trailing (MoE) layers: index_q_proj and
       // index_k_proj, e columns each (model.cpp gqa_indexer_params).
