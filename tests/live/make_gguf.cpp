@@ -12,7 +12,7 @@
 //
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
-// falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,mimo2,afmoe}.cpp
+// falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,mimo2,afmoe,smallthinker}.cpp
 // (load_arch_tensors
 // and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe too) and
 // src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
@@ -730,6 +730,19 @@ const std::vector<Spec>& specs() {
     v.back().expert_weights_scale = 3.0;
     experts(v.back(), 16, 8, 1280);
     v.back().skip_types = "f16: 5.7 GB, q8_0 (3.0 GB) shows the same layout";
+    // SmallThinker-4BA0.6B, whole: 32 layers of GQA (12 heads, 2 KV heads of
+    // 128) and 32 routed experts of 768 (4 per token) on every layer, no
+    // window (sliding_window_layout all 0), tied embeddings.
+    v.push_back(shape(
+        "smallthinker-4b-a0.6b", "smallthinker", 32, 1536, 768, 12, 2, 128, 151936, 32768, 1.5e6,
+        1e-6,
+        "PowerInfer/SmallThinker-4BA0.6B-Instruct config.json, as a public port transcribes it "
+        "whole (search-tool file id 62271246047: hidden 1536, 32 layers, 12 heads, 2 KV heads, "
+        "head_dim 128, moe_ffn_hidden_size 768, 32 experts, 4 active, sigmoid router, "
+        "sliding_window_layout all 0, rope_theta 1.5e6, vocab 151936, 32768 positions, tied)"));
+    v.back().tied = true;
+    experts(v.back(), 32, 4, 768);
+    v.back().skip_types = "f16: 8.1 GB, above the 8 GB a live load may take on this shared machine";
     // Trinity Mini REDUCED to 8 of its 32 layers, every kind in the real
     // order (0-1 windowed + dense, 2 windowed + MoE, 3 global + MoE, 4-6
     // windowed + MoE, 7 global + MoE: global_attn_every_n_layers 4, 2 dense
@@ -1990,6 +2003,9 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".attention.indexer.top_k", static_cast<uint32_t>(s.indexer_top_k));
     w.key_u32(a + ".attention.indexer.block_size", static_cast<uint32_t>(s.indexer_block));
     w.key_u32(a + ".attention.indexer.local_blocks", static_cast<uint32_t>(s.indexer_local));
+  }
+  if (s.arch == "smallthinker") {  // conversion/smallthinker.py: sigmoid router
+    w.key_u32(a + ".expert_gating_func", 2);
   }
   if (s.arch == "afmoe") {  // conversion/afmoe.py AfmoeModel.set_gguf_parameters
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));

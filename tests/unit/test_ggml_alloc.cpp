@@ -651,6 +651,30 @@ TEST(GgmlAlloc, TrinityMiniReducedMatchesTheLiveLlamaCpp) {
   expect_live_kv(*m, "afmoe", 27);
 }
 
+// SmallThinker-4BA0.6B whole (make_gguf row smallthinker-4b-a0.6b: its 32
+// layers and 32 experts of 768, 4 used, tied embeddings, no window) from its
+// config.json (PowerInfer/SmallThinker-4BA0.6B-Instruct as a public port
+// transcribes it, search-tool file id 62271246047), against what a real
+// llama.cpp reserved for the Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_smallthinker.csv,
+// llamacpp_cpu_kv_smallthinker.csv): KV exact, compute within 3.8 % (the
+// rows at 4096 tokens without flash attention and those with a Q8_0 cache
+// are low by 15 MiB; smallthinker.cpp's router reads the layer's input
+// before its norm, which the replay does not build).
+TEST(GgmlAlloc, SmallThinkerMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"smallthinker","head_dim":128,"hidden_size":1536,
+      "max_position_embeddings":32768,"moe_ffn_hidden_size":768,
+      "moe_num_active_primary_experts":4,"moe_num_primary_experts":32,"num_attention_heads":12,
+      "num_hidden_layers":32,"num_key_value_heads":2,"sliding_window_size":4096,
+      "sliding_window_layout":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],
+      "tie_word_embeddings":true,"vocab_size":151936})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "smallthinker", 18, 4.0);
+}
+
 // DeepSeek-V4-Flash reduced to 5 of its 43 layers (compress ratios 0, 0,
 // 4, 128, 4; the first three hash-routed) and 16 of its 256 routed experts,
 // every other value its config.json's (deepseek-ai/DeepSeek-V4-Flash as a

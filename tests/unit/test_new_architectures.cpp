@@ -855,6 +855,82 @@ TEST(WindowedMoe, TrinityMiniKvByLayerKind) {
             row * (8 * std::int64_t{32768} + 24 * std::int64_t{2560}));
 }
 
+// PowerInfer/SmallThinker-4BA0.6B-Instruct's config.json, as a public port
+// transcribes it whole (search-tool file id 62271246047, with the model's
+// configuration_smallthinker.py): 32 layers, 12 query heads and 2 KV heads
+// of 128, 32 experts of 768 on every layer, 4 used, a sigmoid router, no
+// window (sliding_window_layout all 0), tied embeddings.
+Json smallthinker_4b_config(bool windowed = false) {
+  std::vector<int> layout;
+  for (int i = 0; i < 32; ++i) {
+    layout.push_back(windowed && i % 4 != 0 ? 1 : 0);
+  }
+  return {{"architectures", {"SmallThinkerForCausalLM"}},
+          {"model_type", "smallthinker"},
+          {"head_dim", 128},
+          {"hidden_size", 1536},
+          {"max_position_embeddings", 32768},
+          {"moe_ffn_hidden_size", 768},
+          {"moe_num_active_primary_experts", 4},
+          {"moe_num_primary_experts", 32},
+          {"moe_primary_router_apply_softmax", false},
+          {"num_attention_heads", 12},
+          {"num_hidden_layers", 32},
+          {"num_key_value_heads", 2},
+          {"rope_theta", 1.5e6},
+          {"sliding_window_size", 4096},
+          {"sliding_window_layout", layout},
+          {"tie_word_embeddings", true},
+          {"vocab_size", 151936}};
+}
+
+// conversion/smallthinker.py: expert count, used count and width (also as
+// feed_forward_length), the gating function, and a window only when the
+// layout marks a layer.
+test::GgufWriter smallthinker_4b_gguf(bool windowed = false) {
+  test::GgufWriter w = gguf({"smallthinker", 32, 1536, 768, 12, 2, 128, 151936, 32768, true});
+  w.u32("smallthinker.expert_count", 32);
+  w.u32("smallthinker.expert_used_count", 4);
+  w.u32("smallthinker.expert_feed_forward_length", 768);
+  w.u32("smallthinker.expert_gating_func", 2);
+  if (windowed) {
+    w.u32("smallthinker.attention.sliding_window", 4096);
+  }
+  w.tensor("blk.0.ffn_gate_inp.weight", {1536, 32}, test::kF32);
+  w.tensor("blk.0.ffn_gate_exps.weight", {1536, 768, 32}, test::kQ8_0);
+  return w;
+}
+
+TEST(WindowedMoe, SmallThinkerConfigAndGgufAgree) {
+  const Model cfg = from_config(smallthinker_4b_config());
+  const Model file = from_gguf(smallthinker_4b_gguf());
+  expect_same_estimate(cfg, file);
+  EXPECT_EQ(cfg.arch.attention.kind, AttentionKind::Full);
+  EXPECT_EQ(file.arch.attention.kind, AttentionKind::Full);
+  EXPECT_TRUE(cfg.arch.tied_embeddings && file.arch.tied_embeddings);
+  ASSERT_TRUE(cfg.arch.moe.has_value());
+  EXPECT_EQ(cfg.arch.moe->first_dense_layers, 0);
+  // The name: 4B total, 0.6B active (SmallThinker-4BA0.6B).
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 4e9), 0.01) << cfg.params;
+}
+
+TEST(WindowedMoe, SmallThinkerWindowIsLlamaCppsOwn) {
+  // A layout that marks layers windowed (as SmallThinker-21BA3B's does: 13
+  // of its 52 layers global) gives llama.cpp's window, not the config's:
+  // smallthinker.cpp sets n_swa = 4096 and layer 0 and every 4th after it
+  // global. At 32768 tokens: 8 global layers of the whole context, 24
+  // windowed of 4096 + 512 cells (4608, a multiple of 256); 2 KV heads of
+  // 128, K and V, F16.
+  const Model cfg = from_config(smallthinker_4b_config(true));
+  const Model file = from_gguf(smallthinker_4b_gguf(true));
+  expect_same_estimate(cfg, file);
+  EXPECT_TRUE(is_global_layer(file.arch, 0) && is_global_layer(file.arch, 4));
+  EXPECT_FALSE(is_global_layer(file.arch, 3));
+  const std::int64_t row = std::int64_t{2} * 128 * 2 * 2;
+  EXPECT_EQ(llama_estimate(file, 32768).memory.kv_cache,
+            row * (8 * std::int64_t{32768} + 24 * std::int64_t{4608}));
+}
+
 TEST(NoKvCache, EncodersAndDiffusionModelsHoldNone) {
   for (const char* arch : {"bert", "llada", "dream", "nomic-bert"}) {
     test::GgufWriter w = gguf({arch, 12, 768, 3072, 12, 12, 64, 30522, 512, true});

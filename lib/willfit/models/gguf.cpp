@@ -444,6 +444,9 @@ int known_swa_pattern(std::string_view arch) {
     // the file lists the layers (conversion/afmoe.py writes no pattern)
     return 4;
   }
+  if (arch == "smallthinker") {
+    return 4;  // smallthinker.cpp load_arch_hparams: set_swa_pattern(4, dense_first)
+  }
   if (arch == "gemma3n") {
     return 5;  // llama.cpp: set_swa_pattern(5), four windowed layers, then a global one
   }
@@ -1307,6 +1310,16 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     // mimo2.cpp picks the rows to output inside the last layer, as llama.cpp's
     // plain graph does, not after it as gpt-oss's (Attention::sinks).
     a.attention.sinks = false;
+  }
+
+  // SmallThinker (llama.cpp src/models/smallthinker.cpp at 80fb11ac): a file
+  // with a window (conversion/smallthinker.py writes one only when
+  // sliding_window_layout marks a layer) gets llama.cpp's own: 4096 tokens,
+  // layer 0 and every 4th after it global (set_swa_pattern(4, true)).
+  if (arch == "smallthinker" && a.attention.kind == AttentionKind::Sliding) {
+    a.attention.sliding_window = 4096;
+    a.attention.sliding_pattern = 4;
+    a.attention.global_first = true;
   }
 
   // AFMoE (Arcee Trinity; llama.cpp src/models/afmoe.cpp at 80fb11ac): every

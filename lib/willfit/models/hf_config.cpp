@@ -550,20 +550,27 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // ERNIE 4.5 spells its experts moe_num_experts, moe_k and
   // moe_num_shared_experts; Hunyuan-A13B moe_topk and num_shared_expert,
   // per layer (configuration_ernie4_5_moe.py, configuration_hunyuan_v1_moe.py).
-  if (const auto experts = get_int_or_first(
-          t, {"num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"}, 1 << 16);
+  // SmallThinker moe_num_primary_experts, moe_num_active_primary_experts and
+  // moe_ffn_hidden_size (its configuration_smallthinker.py).
+  if (const auto experts = get_int_or_first(t,
+                                            {"num_local_experts", "num_experts", "n_routed_experts",
+                                             "moe_num_experts", "moe_num_primary_experts"},
+                                            1 << 16);
       experts && *experts > 1) {
     Moe moe;
     moe.experts = static_cast<int>(*experts);
     moe.experts_per_token = static_cast<int>(std::min<std::int64_t>(
-        get_int_or_first(t,
-                         {"num_experts_per_tok", "num_experts_per_token", "experts_per_token",
-                          "moe_top_k", "top_k_experts", "moe_k", "moe_topk"},
-                         1 << 16)
+        get_int_or_first(
+            t,
+            {"num_experts_per_tok", "num_experts_per_token", "experts_per_token", "moe_top_k",
+             "top_k_experts", "moe_k", "moe_topk", "moe_num_active_primary_experts"},
+            1 << 16)
             .value_or(2),
         *experts));
     moe.expert_intermediate_size =
-        get_int_or_first(t, {"moe_intermediate_size", "expert_intermediate_size"}, 1 << 24)
+        get_int_or_first(
+            t, {"moe_intermediate_size", "expert_intermediate_size", "moe_ffn_hidden_size"},
+            1 << 24)
             .value_or(config_intermediate);
     moe.shared_experts =
         static_cast<int>(get_int_or_first(t,
@@ -957,6 +964,27 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       a.moe->selection_bias = get_bool(t, "use_moe_router_bias").value_or(false);
     }
     a.mtp_dense = a.mtp_layers > 0;
+  }
+
+  // SmallThinker (model_type smallthinker; llama.cpp conversion/smallthinker.py
+  // and src/models/smallthinker.cpp at 80fb11ac): routed experts on every
+  // layer, no dense MLP (the converter writes moe_ffn_hidden_size as both
+  // widths); a window only when sliding_window_layout marks a layer 1 (the
+  // 4B-A0.6B marks none), and then llama.cpp's, whatever the config says:
+  // 4096 tokens on all but layer 0 and every 4th after it
+  // (load_arch_hparams: n_swa = 4096, set_swa_pattern(4, dense_first)).
+  if (type == "smallthinker") {
+    if (a.moe && a.intermediate_size == 0) {
+      a.intermediate_size = a.moe->expert_intermediate_size;
+    }
+    if (const auto it = t.find("sliding_window_layout");
+        it != t.end() && it->is_array() &&
+        std::any_of(it->begin(), it->end(), [](const Json& x) { return x == 1; })) {
+      a.attention.kind = AttentionKind::Sliding;
+      a.attention.sliding_window = 4096;
+      a.attention.sliding_pattern = 4;
+      a.attention.global_first = true;
+    }
   }
 
   // AFMoE (Arcee Trinity Nano, Mini, Large; model_type afmoe; llama.cpp

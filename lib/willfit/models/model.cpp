@@ -115,7 +115,7 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // the 2026 architectures of issue 18 (tests/unit/test_architectures_2026.cpp)
        "glm-dsa", "mistral4", "minimax-m3", "step35",
        // issue 18: windowed MoE models (tests/unit/test_new_architectures.cpp, WindowedMoe)
-       "mimo2", "afmoe",
+       "mimo2", "afmoe", "smallthinker",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
@@ -206,6 +206,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "qwen3_vl_text",
                                                                   "roberta",
                                                                   "seed_oss",
+                                                                  "smallthinker",
                                                                   "smollm3",
                                                                   "stablelm",
                                                                   "starcoder2",
