@@ -1468,10 +1468,14 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       if (s.output_gate) {
         // AFMoE: the gate projection of the normed input and its sigmoid,
         // made when the product reads them (after the attention); the product
-        // runs in place on the attention output unless that is a view (the
-        // flash-attention output, reshaped).
+        // runs in place on its first own source: the attention output, or,
+        // when that is a view (the flash-attention output, reshaped), the
+        // sigmoid (ggml-alloc.c ggml_gallocr_allocate_node skips a parent it
+        // did not allocate, and a view is never allocated; a trace_alloc
+        // trace of the reduced Trinity Mini puts attn_gated at
+        // attn_gate_sig's offset).
         const int gate = g.same(g.op(b * ow, {attn_norm}));
-        cur = s.flash ? g.op(b * ow, {cur, gate}) : g.op(b * ow, {cur, gate}, {cur});
+        cur = g.op(b * ow, {cur, gate}, {cur, gate});
       }
       if (q_gate >= 0) {  // cont_2d of the gate, sigmoid, times the attention output
         const int gate = g.same(g.op(b * qw, {q_gate}));
