@@ -13,7 +13,7 @@
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
-// bailingmoe3,qwen4exp}.cpp
+// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -203,6 +203,12 @@ struct Spec {
   int ple_conv = 0;
   int64_t ple_base = 0;
   int64_t ple_eos = 0;
+  // MiMo-V2-Flash (mimo2.cpp): one letter a layer, 'G' global (full
+  // attention, global_kv_heads KV heads) or 'S' windowed (kv_heads, sinks);
+  // V heads of v_dim (the MLA field); the attention output scaled by
+  // value_scale (attention_value_scale).
+  std::string swa_layers;
+  double value_scale = 0;
   std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
@@ -869,6 +875,73 @@ const std::vector<Spec>& specs() {
     v.back().kda_conv = 4;
     v.back().kda_lower_bound = -5.0;
     v.back().expert_weights_scale = 2.5;
+    // SmallThinker-4BA0.6B, whole: 32 layers of GQA (12 heads, 2 KV heads of
+    // 128) and 32 routed experts of 768 (4 per token) on every layer, no
+    // window (sliding_window_layout all 0), tied embeddings.
+    v.push_back(shape(
+        "smallthinker-4b-a0.6b", "smallthinker", 32, 1536, 768, 12, 2, 128, 151936, 32768, 1.5e6,
+        1e-6,
+        "PowerInfer/SmallThinker-4BA0.6B-Instruct config.json, as a public port transcribes it "
+        "whole (search-tool file id 62271246047: hidden 1536, 32 layers, 12 heads, 2 KV heads, "
+        "head_dim 128, moe_ffn_hidden_size 768, 32 experts, 4 active, sigmoid router, "
+        "sliding_window_layout all 0, rope_theta 1.5e6, vocab 151936, 32768 positions, tied)"));
+    v.back().tied = true;
+    experts(v.back(), 32, 4, 768);
+    v.back().skip_types = "f16: 8.1 GB, above the 8 GB a live load may take on this shared machine";
+    // Trinity Mini REDUCED to 8 of its 32 layers, every kind in the real
+    // order (0-1 windowed + dense, 2 windowed + MoE, 3 global + MoE, 4-6
+    // windowed + MoE, 7 global + MoE: global_attn_every_n_layers 4, 2 dense
+    // layers) and 16 of its 128 routed experts (8 per token, as the model).
+    // Every other hyper-parameter is the model's: hidden 2048, dense MLP
+    // 6144, 32 query heads and 4 KV heads of 128, window 2048, experts and
+    // the shared one of 1024, vocabulary 200192, 131072 positions, route
+    // scale 2.826; Q/K norms, the output gate and the post norms of
+    // afmoe.cpp.
+    v.push_back(shape(
+        "trinity-mini-r8", "afmoe", 8, 2048, 6144, 32, 4, 128, 200192, 131072, 10000, 1e-5,
+        "arcee-ai/Trinity-Mini REDUCED to 8 of 32 layers (kinds: windowed+dense, "
+        "windowed+MoE, global+MoE, in the real order) and 16 of 128 routed experts; every "
+        "other hyper-parameter from its config.json as public ports' tests transcribe it "
+        "(search-tool file ids 65787082872 and 52090868887: hidden 2048, FFN 6144, 32 heads, 4 "
+        "KV heads, head_dim 128, 32 layers of layer_types sliding x3 + full, window 2048, "
+        "experts 128 x 1024 top 8, 1 shared, 2 dense layers, route_scale 2.826, vocab 200192, "
+        "131072 positions)"));
+    v.back().sliding_window = 2048;
+    v.back().dense_lead = 2;
+    v.back().shared_experts = 1;
+    v.back().shared_ffn = 1024;
+    v.back().expert_weights_scale = 2.826;
+    experts(v.back(), 16, 8, 1024);
+    // MiMo-V2-Flash REDUCED to 7 of its 48 layers, every kind in the real
+    // order (0 global + dense, 1-4 windowed + MoE, 5 global + MoE, 6
+    // windowed + MoE: hybrid_layer_pattern 0 on layer 0 and every sixth from
+    // 5, moe_layer_freq 0 on layer 0 only) and 16 of its 256 routed experts
+    // (8 per token, as the model). Every other hyper-parameter is the
+    // model's: hidden 4096, dense MLP 16384, 64 query heads of 192 on both
+    // kinds, 4 KV heads on the global layers and 8 on the windowed ones, V
+    // heads of 128, window 128, experts of 2048, vocabulary 152576, 262144
+    // positions, rope 5e6 global / 1e4 windowed over 64 of 192 dims, value
+    // scale 0.707, sinks on the windowed layers. The 3 MTP blocks are left
+    // out, as for Step-3.5.
+    v.push_back(
+        shape("mimo-v2-flash-r7", "mimo2", 7, 4096, 16384, 64, 8, 192, 152576, 262144, 5e6, 1e-5,
+              "XiaomiMiMo/MiMo-V2-Flash REDUCED to 7 of 48 layers (kinds: global+dense, "
+              "windowed+MoE, global+MoE, in the real order) and 16 of 256 routed experts; every "
+              "other hyper-parameter from its config.json as transcribed in public ports' tests "
+              "(search-tool file id 70979721649, mimo_v2_flash_hub_config: hidden 4096, 64 heads, "
+              "KV 4 global / 8 windowed, head_dim 192, v_head_dim 128, window 128, FFN 16384, "
+              "experts 256 x 2048 top 8, rope 5e6 / 1e4, partial rotary 0.334, value scale 0.707, "
+              "vocab 152576)"));
+    v.back().swa_layers = "GSSSSGS";
+    v.back().global_kv_heads = 4;
+    v.back().v_dim = 128;
+    v.back().rope_dim = 64;
+    v.back().sliding_window = 128;
+    v.back().swa_rope_base = 10000;
+    v.back().dense_lead = 1;
+    v.back().value_scale = 0.707;
+    experts(v.back(), 16, 8, 2048);
+    v.back().skip_types = "f16: 9.1 GB, above the 8 GB a live load may take on this shared machine";
     // DeepSeek-V4-Flash (deepseek4), reduced: 5 of its 43 layers, the first
     // five in the real order (compress_ratios 0, 0, 4, 128, 4: two window-only
     // layers, a ratio-4 layer with the lightning indexer, a ratio-128 layer,
@@ -1740,6 +1813,45 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_down.weight", {s.ffn, e}, i);
       continue;
     }
+    if (s.arch == "afmoe") {  // afmoe.cpp load_arch_tensors
+      add(b + "post_attention_norm.weight", {e}, i);
+      add(b + "attn_q.weight", {e, q}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_q_norm.weight", {s.head_dim}, i);
+      add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      add(b + "attn_gate.weight", {e, q}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "post_ffw_norm.weight", {e}, i);
+      if (i < s.dense_lead) {
+        dense_mlp(b, i);
+        continue;
+      }
+      routed_experts(b, i);
+      shared_expert(b, i);
+      add(b + "exp_probs_b.bias", {s.experts}, i);
+      continue;
+    }
+    if (s.arch == "mimo2") {  // mimo2.cpp load_arch_tensors (the trunk's blocks)
+      const bool global = s.swa_layers[static_cast<size_t>(i)] == 'G';
+      const int64_t kvh = global ? s.global_kv_heads : s.kv_heads;
+      add(b + "attn_q.weight", {e, q}, i);
+      add(b + "attn_k.weight", {e, s.head_dim * kvh}, i);
+      add(b + "attn_v.weight", {e, s.v_dim * kvh}, i);
+      add(b + "attn_output.weight", {s.v_dim * s.heads, e}, i);
+      if (!global) {  // add_swa_attention_sink_bias (not add_full_attention_sink_bias)
+        add(b + "attn_sinks.weight", {s.heads}, i);
+      }
+      add(b + "ffn_norm.weight", {e}, i);
+      if (i < s.dense_lead) {
+        dense_mlp(b, i);
+        continue;
+      }
+      routed_experts(b, i);
+      add(b + "exp_probs_b.bias", {s.experts}, i);
+      continue;
+    }
     if (s.arch == "step35") {  // step35.cpp load_arch_tensors (the trunk's blocks)
       const bool global = i % s.swa_period == 0;
       const int64_t ql = s.head_dim * (global ? s.global_heads : s.heads);
@@ -2007,6 +2119,22 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_arr_u32(a + ".attention.head_count_kv", kv);
     w.key_arr_u32(a + ".attention.head_count", heads);
     w.key_arr_u32(a + ".feed_forward_length", ffn);
+  } else if (s.arch == "mimo2") {
+    // conversion/mimo.py MimoV2Model.set_gguf_parameters: KV heads and the
+    // windowed flags per layer (hybrid_layer_pattern), the V head width,
+    // the value scale; base.py the sigmoid router (scoring_func).
+    std::vector<uint32_t> kv;
+    std::vector<bool> swa;
+    for (int i = 0; i < s.layers; ++i) {
+      const bool global = s.swa_layers[static_cast<size_t>(i)] == 'G';
+      kv.push_back(static_cast<uint32_t>(global ? s.global_kv_heads : s.kv_heads));
+      swa.push_back(!global);
+    }
+    w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
+    w.key_arr_u32(a + ".attention.head_count_kv", kv);
+    w.key_arr_bool(a + ".attention.sliding_window_pattern", swa);
+    w.key_f32(a + ".attention.value_scale", s.value_scale);
+    w.key_u32(a + ".expert_gating_func", 2);
   } else if (s.layer_kinds.empty()) {
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
     w.key_u32(a + ".attention.head_count_kv",
@@ -2041,6 +2169,12 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".attention.key_length_mla", static_cast<uint32_t>(s.nope_dim + s.rope_dim));
     w.key_u32(a + ".attention.value_length_mla", static_cast<uint32_t>(s.v_dim));
     w.key_u32(a + ".attention.kv_lora_rank", static_cast<uint32_t>(s.kv_lora));
+    w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.rope_dim));
+  } else if (s.arch == "mimo2") {
+    // key_length from head_dim (base.py), value_length from v_head_dim, rope
+    // over head_dim x partial_rotary_factor (0.334: 64 of 192)
+    w.key_u32(a + ".attention.key_length", static_cast<uint32_t>(s.head_dim));
+    w.key_u32(a + ".attention.value_length", static_cast<uint32_t>(s.v_dim));
     w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.rope_dim));
   } else if (s.global_head_dim > 0) {
     // Gemma 4 (conversion/gemma.py Gemma4Model.set_gguf_parameters): the
@@ -2251,12 +2385,22 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_f32(a + ".expert_weights_scale", s.expert_weights_scale);
     w.key_u32(a + ".expert_gating_func", 2);  // sigmoid
   }
+  if (s.arch == "smallthinker") {  // conversion/smallthinker.py: sigmoid router
+    w.key_u32(a + ".expert_gating_func", 2);
+  }
+  if (s.arch == "afmoe") {  // conversion/afmoe.py AfmoeModel.set_gguf_parameters
+    w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
+    w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
+    w.key_bool(a + ".expert_weights_norm", true);  // route_norm
+    w.key_f32(a + ".expert_weights_scale", s.expert_weights_scale);
+    w.key_u32(a + ".expert_gating_func", 2);  // score_func sigmoid (base.py)
+  }
   if (s.arch == "qwen35") {
     // qwen35.cpp requires the M-RoPE sections (conversion/qwen.py writes
     // rope_parameters.mrope_section padded to four).
     w.key_arr_u32(a + ".rope.dimension_sections", {11, 11, 10, 0});
   }
-  if (s.shared_ffn > 0 && s.arch != "step35") {
+  if (s.shared_ffn > 0 && s.arch != "step35" && s.arch != "afmoe") {
     w.key_u32(a + ".expert_shared_feed_forward_length", static_cast<uint32_t>(s.shared_ffn));
   }
   if (s.arch == "llama4") {

@@ -779,6 +779,84 @@ TEST(GgmlAlloc, Ling3ReducedMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "bailingmoe3", 27, 0.1);
 }
 
+// MiMo-V2-Flash REDUCED (make_gguf row mimo-v2-flash-r7: 7 of its 48
+// layers, every kind in the real order, 16 of its 256 routed experts; every
+// per-layer width the model's, as tests/unit/test_new_architectures.cpp
+// transcribes its config.json), read from the config.json of that reduced
+// shape, against what a real llama.cpp reserved for the synthetic file
+// (tests/data/llamacpp_cpu_compute_mimo2.csv, llamacpp_cpu_kv_mimo2.csv):
+// global layers 0 and 5 of 4 KV heads, windowed ones of 8, K heads of 192
+// and V heads of 128 (the V cache and the attention output at 128), the
+// output scaled. Every row within 0.05 %.
+TEST(GgmlAlloc, MimoV2FlashReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"mimo_v2_flash","vocab_size":152576,"hidden_size":4096,
+      "num_hidden_layers":7,"num_attention_heads":64,"num_key_value_heads":4,"head_dim":192,
+      "v_head_dim":128,"swa_num_attention_heads":64,"swa_num_key_value_heads":8,
+      "swa_head_dim":192,"swa_v_head_dim":128,"sliding_window":128,
+      "hybrid_layer_pattern":[0,1,1,1,1,0,1],"moe_layer_freq":[0,1,1,1,1,1,1],
+      "intermediate_size":16384,"n_routed_experts":16,"num_experts_per_tok":8,
+      "moe_intermediate_size":2048,"topk_method":"noaux_tc","attention_value_scale":0.707,
+      "max_position_embeddings":262144,"num_nextn_predict_layers":0,
+      "tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(m->arch.attention.window_layers, "GSSSSGS");
+  expect_live_tables(*m, "mimo2", 18, 0.05);
+}
+
+// Trinity Mini REDUCED (make_gguf row trinity-mini-r8: 8 of its 32 layers,
+// every kind in the real order, 16 of its 128 routed experts; every
+// per-layer width the model's, as tests/unit/test_new_architectures.cpp
+// transcribes its config.json), read from the config.json of that reduced
+// shape, against what a real llama.cpp reserved for the synthetic F16, Q8_0
+// and Q4_K_M files (tests/data/llamacpp_cpu_compute_afmoe.csv,
+// llamacpp_cpu_kv_afmoe.csv): global layers 3 and 7, windowed ones of 2048
+// tokens, Q and K normed per head, the gated attention output, a shared
+// expert and a router bias. KV exact; compute exact on all 27 rows (within
+// the log's rounding, 0.002 %), the 6 at 512 tokens with flash attention
+// included since the gate's product runs in place on the sigmoid when the
+// attention output is a view (docs/live-llamacpp.md, Trinity Mini run).
+TEST(GgmlAlloc, TrinityMiniReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"afmoe","hidden_size":2048,"intermediate_size":6144,
+      "moe_intermediate_size":1024,"num_hidden_layers":8,"num_attention_heads":32,
+      "num_key_value_heads":4,"head_dim":128,"num_experts":16,"num_experts_per_tok":8,
+      "num_shared_experts":1,"num_dense_layers":2,"global_attn_every_n_layers":4,
+      "sliding_window":2048,"score_func":"sigmoid","route_norm":true,"route_scale":2.826,
+      "vocab_size":200192,"max_position_embeddings":131072,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(global_layer_count(m->arch, 8), 2);
+  expect_live_tables(*m, "afmoe", 27, 0.01);
+}
+
+// SmallThinker-4BA0.6B whole (make_gguf row smallthinker-4b-a0.6b: its 32
+// layers and 32 experts of 768, 4 used, tied embeddings, no window) from its
+// config.json (PowerInfer/SmallThinker-4BA0.6B-Instruct as a public port
+// transcribes it, search-tool file id 62271246047), against what a real
+// llama.cpp reserved for the Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_smallthinker.csv,
+// llamacpp_cpu_kv_smallthinker.csv): KV exact, compute within 3.8 % (the
+// rows at 4096 tokens without flash attention and those with a Q8_0 cache
+// are low by 15 MiB; smallthinker.cpp's router reads the layer's input
+// before its norm, which the replay does not build).
+TEST(GgmlAlloc, SmallThinkerMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"smallthinker","head_dim":128,"hidden_size":1536,
+      "max_position_embeddings":32768,"moe_ffn_hidden_size":768,
+      "moe_num_active_primary_experts":4,"moe_num_primary_experts":32,"num_attention_heads":12,
+      "num_hidden_layers":32,"num_key_value_heads":2,"sliding_window_size":4096,
+      "sliding_window_layout":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],
+      "tie_word_embeddings":true,"vocab_size":151936})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "smallthinker", 18, 4.0);
+}
+
 // DeepSeek-V4-Flash reduced to 5 of its 43 layers (compress ratios 0, 0,
 // 4, 128, 4; the first three hash-routed) and 16 of its 256 routed experts,
 // every other value its config.json's (deepseek-ai/DeepSeek-V4-Flash as a

@@ -612,6 +612,325 @@ TEST(NewArchitectures, ErnieDenseWideQueries) {
 
 // llama.cpp create_memory gives encoders and diffusion LMs no memory: the
 // estimate holds no KV cache for them, however long the context.
+// XiaomiMiMo/MiMo-V2-Flash's config.json, as transcribed whole in public
+// ports' tests of its hub config (a Rust MiMo-V2 loader's
+// mimo_v2_flash_hub_config; the same widths in an MLX port's
+// MiMoV2FlashCacheTopologyTests and the SGLang blog of 2025-12-15,
+// lm-sys/lm-sys.github.io blog/2025-12-15-mimo-v2-flash.md): 48 layers,
+// global on 0 and every sixth from 5 (hybrid_layer_pattern 0), windowed of
+// 128 tokens elsewhere; 64 query heads of 192 on both kinds, 4 KV heads on
+// the global layers and 8 on the windowed ones, V heads of 128; layer 0
+// dense (moe_layer_freq), 256 experts of 2048, 8 used, a sigmoid router
+// with a bias (noaux_tc); attention sinks on the windowed layers only; the
+// output scaled by 0.707. max_position_embeddings and vocab_size from the
+// same transcriptions (262144, 152576).
+Json mimo_v2_flash_config() {
+  std::vector<int> pattern;
+  std::vector<int> freq;
+  for (int l = 0; l < 48; ++l) {
+    pattern.push_back(l == 0 || (l + 1) % 6 == 0 ? 0 : 1);
+    freq.push_back(l == 0 ? 0 : 1);
+  }
+  return {{"architectures", {"MiMoV2FlashForCausalLM"}},
+          {"model_type", "mimo_v2_flash"},
+          {"vocab_size", 152576},
+          {"hidden_size", 4096},
+          {"num_hidden_layers", 48},
+          {"num_attention_heads", 64},
+          {"num_key_value_heads", 4},
+          {"head_dim", 192},
+          {"v_head_dim", 128},
+          {"swa_num_attention_heads", 64},
+          {"swa_num_key_value_heads", 8},
+          {"swa_head_dim", 192},
+          {"swa_v_head_dim", 128},
+          {"partial_rotary_factor", 0.334},
+          {"rope_theta", 5000000},
+          {"swa_rope_theta", 10000},
+          {"sliding_window", 128},
+          {"sliding_window_size", 128},
+          {"hybrid_layer_pattern", pattern},
+          {"moe_layer_freq", freq},
+          {"add_swa_attention_sink_bias", true},
+          {"add_full_attention_sink_bias", false},
+          {"intermediate_size", 16384},
+          {"n_routed_experts", 256},
+          {"num_experts_per_tok", 8},
+          {"moe_intermediate_size", 2048},
+          {"scoring_func", "sigmoid"},
+          {"topk_method", "noaux_tc"},
+          {"n_group", 1},
+          {"norm_topk_prob", true},
+          {"layernorm_epsilon", 1e-5},
+          {"attention_value_scale", 0.707},
+          {"max_position_embeddings", 262144},
+          {"tie_word_embeddings", false}};
+}
+
+// The GGUF header conversion/mimo.py MimoV2Model writes from that config:
+// block_count counts the 3 MTP blocks (_n_nextn), head_count_kv and
+// sliding_window_pattern list all 51 blocks (the MTP ones windowed),
+// key_length from head_dim, value_length from v_head_dim, the experts' width
+// and count, the value scale; no key names the dense layer, only its
+// tensors (ffn_gate, no ffn_gate_inp).
+test::GgufWriter mimo2_gguf() {
+  test::GgufWriter w;
+  w.str("general.architecture", "mimo2");
+  w.u32("mimo2.block_count", 51);
+  w.u32("mimo2.context_length", 262144);
+  w.u32("mimo2.embedding_length", 4096);
+  w.u32("mimo2.feed_forward_length", 16384);
+  w.u32("mimo2.attention.head_count", 64);
+  std::vector<std::uint32_t> kv;
+  std::vector<bool> windowed;
+  for (int l = 0; l < 51; ++l) {
+    const bool swa = l >= 48 || !(l == 0 || (l + 1) % 6 == 0);
+    windowed.push_back(swa);
+    kv.push_back(swa ? 8 : 4);
+  }
+  w.u32_array("mimo2.attention.head_count_kv", kv);
+  w.bool_array("mimo2.attention.sliding_window_pattern", windowed);
+  w.u32("mimo2.attention.sliding_window", 128);
+  w.u32("mimo2.attention.key_length", 192);
+  w.u32("mimo2.attention.value_length", 128);
+  w.f32("mimo2.attention.value_scale", 0.707F);
+  w.u32("mimo2.expert_count", 256);
+  w.u32("mimo2.expert_used_count", 8);
+  w.u32("mimo2.expert_feed_forward_length", 2048);
+  w.u32("mimo2.nextn_predict_layers", 3);
+  w.u32("mimo2.rope.dimension_count", 64);
+  w.u32("mimo2.vocab_size", 152576);
+  w.tensor("token_embd.weight", {4096, 256}, test::kQ8_0);
+  w.tensor("output.weight", {4096, 256}, test::kQ8_0);
+  w.tensor("blk.0.ffn_gate.weight", {4096, 16384}, test::kQ8_0);
+  for (int l = 1; l < 48; ++l) {
+    const std::string b = "blk." + std::to_string(l);
+    w.tensor(b + ".ffn_gate_inp.weight", {4096, 256}, test::kF32);
+    w.tensor(b + ".exp_probs_b.bias", {256}, test::kF32);
+  }
+  w.tensor("blk.1.ffn_gate_exps.weight", {4096, 2048, 256}, test::kQ8_0);
+  w.tensor("blk.1.attn_sinks.weight", {64}, test::kF32);
+  return w;
+}
+
+TEST(WindowedMoe, MimoV2FlashConfigAndGgufAgree) {
+  const Model cfg = from_config(mimo_v2_flash_config());
+  const Model file = from_gguf(mimo2_gguf());
+  expect_same_estimate(cfg, file);
+  for (const Model* m : {&cfg, &file}) {
+    const Architecture& a = m->arch;
+    EXPECT_EQ(a.layers, 48);
+    EXPECT_EQ(a.mtp_layers, 3);
+    EXPECT_TRUE(a.mtp_dense && a.mtp_shares_head);
+    EXPECT_EQ(a.attention.kind, AttentionKind::Sliding);
+    EXPECT_EQ(a.attention.sliding_window, 128);
+    EXPECT_EQ(global_layer_count(a, a.layers), 9);
+    EXPECT_TRUE(is_global_layer(a, 0) && is_global_layer(a, 5) && is_global_layer(a, 47));
+    EXPECT_FALSE(is_global_layer(a, 6));
+    EXPECT_EQ(a.kv_heads, 8);
+    EXPECT_EQ(a.attention.global_kv_heads, 4);
+    EXPECT_EQ(a.head_dim, 192);
+    EXPECT_EQ(value_head_dim(a), 128);
+    EXPECT_TRUE(a.attention.value_scale);
+    ASSERT_TRUE(a.moe.has_value());
+    EXPECT_EQ(a.moe->first_dense_layers, 1);
+    EXPECT_TRUE(a.moe->selection_bias);
+  }
+  // The card (XiaomiMiMo/MiMo-V2-Flash, quoted in the SGLang blog above and
+  // LlamaFactory PR #9637): 309B total, 15B active; an MTP block 0.33B.
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 309e9), 0.01) << cfg.params;
+  EXPECT_LT(rel(static_cast<double>(cfg.active_params), 15e9), 0.05) << cfg.active_params;
+  EXPECT_LT(rel(static_cast<double>(count_params(cfg.arch).mtp) / 3, 0.33e9), 0.01);
+}
+
+TEST(WindowedMoe, MimoV2FlashKvByLayerKind) {
+  // llama-kv-cache-iswa.cpp: the 9 global layers hold the whole context, 4
+  // KV heads of K 192 and V 128 wide; the 39 windowed layers min(context,
+  // 128 + a micro-batch of 512) cells padded to 256 (768), 8 KV heads. F16,
+  // flash attention (no V padding to the widest layer).
+  const Model m = from_gguf(mimo2_gguf());
+  const std::int64_t ctx = 32768;
+  const std::int64_t full = std::int64_t{9} * 4 * (192 + 128) * 2 * ctx;
+  const std::int64_t window = std::int64_t{39} * 8 * (192 + 128) * 2 * 768;
+  EXPECT_EQ(llama_estimate(m, ctx).memory.kv_cache, full + window);
+}
+
+// arcee-ai/Trinity-Mini's config.json, as public ports' tests transcribe
+// it (an MLX port's test of the Trinity Mini shape, search-tool file id
+// 65787082872; the same values in a Neuron port's test, 52090868887): 32
+// layers, three windowed of 2048 tokens to a global one (layer_types,
+// global_attn_every_n_layers 4), 32 query heads and 4 KV heads of 128; two
+// dense layers of 6144, then 128 experts of 1024, 8 used, one shared, a
+// sigmoid router with a bias (route_scale 2.826); vocabulary 200192.
+Json trinity_mini_config() {
+  std::vector<std::string> kinds;
+  for (int i = 0; i < 32; ++i) {
+    kinds.emplace_back((i + 1) % 4 == 0 ? "full_attention" : "sliding_attention");
+  }
+  return {{"architectures", {"AfmoeForCausalLM"}},
+          {"model_type", "afmoe"},
+          {"global_attn_every_n_layers", 4},
+          {"head_dim", 128},
+          {"hidden_act", "silu"},
+          {"hidden_size", 2048},
+          {"intermediate_size", 6144},
+          {"layer_types", kinds},
+          {"max_position_embeddings", 131072},
+          {"moe_intermediate_size", 1024},
+          {"mup_enabled", true},
+          {"num_attention_heads", 32},
+          {"num_dense_layers", 2},
+          {"num_experts", 128},
+          {"num_experts_per_tok", 8},
+          {"num_hidden_layers", 32},
+          {"num_key_value_heads", 4},
+          {"num_shared_experts", 1},
+          {"rms_norm_eps", 1e-5},
+          {"rope_theta", 10000},
+          {"route_norm", true},
+          {"route_scale", 2.826},
+          {"score_func", "sigmoid"},
+          {"sliding_window", 2048},
+          {"tie_word_embeddings", false},
+          {"vocab_size", 200192}};
+}
+
+// The GGUF header conversion/afmoe.py AfmoeModel writes from that config
+// (LlamaModel's keys, then the shared-expert count, the experts' width, the
+// dense lead, route_norm and route_scale, the window; no window pattern:
+// afmoe.cpp's period is 4) and the tensors afmoe.cpp requires.
+test::GgufWriter trinity_mini_gguf() {
+  test::GgufWriter w = gguf({"afmoe", 32, 2048, 6144, 32, 4, 128, 200192, 131072, false});
+  w.u32("afmoe.expert_count", 128);
+  w.u32("afmoe.expert_used_count", 8);
+  w.u32("afmoe.expert_gating_func", 2);
+  w.u32("afmoe.expert_shared_count", 1);
+  w.u32("afmoe.expert_feed_forward_length", 1024);
+  w.u32("afmoe.leading_dense_block_count", 2);
+  w.boolean("afmoe.expert_weights_norm", true);
+  w.f32("afmoe.expert_weights_scale", 2.826F);
+  w.u32("afmoe.attention.sliding_window", 2048);
+  w.tensor("blk.0.attn_gate.weight", {2048, 4096}, test::kQ8_0);
+  w.tensor("blk.0.ffn_gate.weight", {2048, 6144}, test::kQ8_0);
+  w.tensor("blk.2.ffn_gate_inp.weight", {2048, 128}, test::kF32);
+  w.tensor("blk.2.exp_probs_b.bias", {128}, test::kF32);
+  w.tensor("blk.2.ffn_gate_exps.weight", {2048, 1024, 128}, test::kQ8_0);
+  w.tensor("blk.2.ffn_up_shexp.weight", {2048, 1024}, test::kQ8_0);
+  return w;
+}
+
+TEST(WindowedMoe, TrinityMiniConfigAndGgufAgree) {
+  const Model cfg = from_config(trinity_mini_config());
+  const Model file = from_gguf(trinity_mini_gguf());
+  expect_same_estimate(cfg, file);
+  for (const Model* m : {&cfg, &file}) {
+    const Architecture& a = m->arch;
+    EXPECT_EQ(a.attention.kind, AttentionKind::Sliding);
+    EXPECT_EQ(a.attention.sliding_window, 2048);
+    EXPECT_EQ(a.attention.sliding_pattern, 4);
+    EXPECT_EQ(global_layer_count(a, a.layers), 8);
+    EXPECT_TRUE(a.attention.output_gate);
+    ASSERT_TRUE(a.moe.has_value());
+    EXPECT_EQ(a.moe->first_dense_layers, 2);
+    EXPECT_EQ(a.moe->shared_experts, 1);
+    EXPECT_TRUE(a.moe->selection_bias);
+  }
+  // The card (arcee-ai/Trinity-Mini, as OpenRouter's listing quotes it): "a
+  // 26B-parameter (3B active) sparse mixture-of-experts language model".
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 26e9), 0.01) << cfg.params;
+  // The output gate holds heads x head_dim x hidden a layer (afmoe.cpp attn_gate).
+  Architecture no_gate = cfg.arch;
+  no_gate.attention.output_gate = false;
+  EXPECT_EQ(count_params(cfg.arch).attention - count_params(no_gate).attention,
+            std::int64_t{32} * 2048 * 32 * 128);
+}
+
+TEST(WindowedMoe, TrinityMiniKvByLayerKind) {
+  // llama-kv-cache-iswa.cpp: the 8 global layers hold the whole context, the
+  // 24 windowed ones min(context, 2048 + a micro-batch of 512) cells padded
+  // to 256 (2560); 4 KV heads of 128, K and V, F16.
+  const Model m = from_gguf(trinity_mini_gguf());
+  const std::int64_t row = std::int64_t{4} * 128 * 2 * 2;
+  EXPECT_EQ(llama_estimate(m, 32768).memory.kv_cache,
+            row * (8 * std::int64_t{32768} + 24 * std::int64_t{2560}));
+}
+
+// PowerInfer/SmallThinker-4BA0.6B-Instruct's config.json, as a public port
+// transcribes it whole (search-tool file id 62271246047, with the model's
+// configuration_smallthinker.py): 32 layers, 12 query heads and 2 KV heads
+// of 128, 32 experts of 768 on every layer, 4 used, a sigmoid router, no
+// window (sliding_window_layout all 0), tied embeddings.
+Json smallthinker_4b_config(bool windowed = false) {
+  std::vector<int> layout;
+  for (int i = 0; i < 32; ++i) {
+    layout.push_back(windowed && i % 4 != 0 ? 1 : 0);
+  }
+  return {{"architectures", {"SmallThinkerForCausalLM"}},
+          {"model_type", "smallthinker"},
+          {"head_dim", 128},
+          {"hidden_size", 1536},
+          {"max_position_embeddings", 32768},
+          {"moe_ffn_hidden_size", 768},
+          {"moe_num_active_primary_experts", 4},
+          {"moe_num_primary_experts", 32},
+          {"moe_primary_router_apply_softmax", false},
+          {"num_attention_heads", 12},
+          {"num_hidden_layers", 32},
+          {"num_key_value_heads", 2},
+          {"rope_theta", 1.5e6},
+          {"sliding_window_size", 4096},
+          {"sliding_window_layout", layout},
+          {"tie_word_embeddings", true},
+          {"vocab_size", 151936}};
+}
+
+// conversion/smallthinker.py: expert count, used count and width (also as
+// feed_forward_length), the gating function, and a window only when the
+// layout marks a layer.
+test::GgufWriter smallthinker_4b_gguf(bool windowed = false) {
+  test::GgufWriter w = gguf({"smallthinker", 32, 1536, 768, 12, 2, 128, 151936, 32768, true});
+  w.u32("smallthinker.expert_count", 32);
+  w.u32("smallthinker.expert_used_count", 4);
+  w.u32("smallthinker.expert_feed_forward_length", 768);
+  w.u32("smallthinker.expert_gating_func", 2);
+  if (windowed) {
+    w.u32("smallthinker.attention.sliding_window", 4096);
+  }
+  w.tensor("blk.0.ffn_gate_inp.weight", {1536, 32}, test::kF32);
+  w.tensor("blk.0.ffn_gate_exps.weight", {1536, 768, 32}, test::kQ8_0);
+  return w;
+}
+
+TEST(WindowedMoe, SmallThinkerConfigAndGgufAgree) {
+  const Model cfg = from_config(smallthinker_4b_config());
+  const Model file = from_gguf(smallthinker_4b_gguf());
+  expect_same_estimate(cfg, file);
+  EXPECT_EQ(cfg.arch.attention.kind, AttentionKind::Full);
+  EXPECT_EQ(file.arch.attention.kind, AttentionKind::Full);
+  EXPECT_TRUE(cfg.arch.tied_embeddings && file.arch.tied_embeddings);
+  ASSERT_TRUE(cfg.arch.moe.has_value());
+  EXPECT_EQ(cfg.arch.moe->first_dense_layers, 0);
+  // The name: 4B total, 0.6B active (SmallThinker-4BA0.6B).
+  EXPECT_LT(rel(static_cast<double>(cfg.params), 4e9), 0.01) << cfg.params;
+}
+
+TEST(WindowedMoe, SmallThinkerWindowIsLlamaCppsOwn) {
+  // A layout that marks layers windowed (as SmallThinker-21BA3B's does: 13
+  // of its 52 layers global) gives llama.cpp's window, not the config's:
+  // smallthinker.cpp sets n_swa = 4096 and layer 0 and every 4th after it
+  // global. At 32768 tokens: 8 global layers of the whole context, 24
+  // windowed of 4096 + 512 cells (4608, a multiple of 256); 2 KV heads of
+  // 128, K and V, F16.
+  const Model cfg = from_config(smallthinker_4b_config(true));
+  const Model file = from_gguf(smallthinker_4b_gguf(true));
+  expect_same_estimate(cfg, file);
+  EXPECT_TRUE(is_global_layer(file.arch, 0) && is_global_layer(file.arch, 4));
+  EXPECT_FALSE(is_global_layer(file.arch, 3));
+  const std::int64_t row = std::int64_t{2} * 128 * 2 * 2;
+  EXPECT_EQ(llama_estimate(file, 32768).memory.kv_cache,
+            row * (8 * std::int64_t{32768} + 24 * std::int64_t{4608}));
+}
+
 TEST(NoKvCache, EncodersAndDiffusionModelsHoldNone) {
   for (const char* arch : {"bert", "llada", "dream", "nomic-bert"}) {
     test::GgufWriter w = gguf({arch, 12, 768, 3072, 12, 12, 64, 30522, 512, true});

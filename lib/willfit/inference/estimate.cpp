@@ -217,21 +217,28 @@ Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
   // n_embd_head_k(il), the head width key_length or key_length_swa by
   // layer kind). K = V layers (attention_k_eq_v) still cache V. Without
   // flash attention llama.cpp pads V to the widest layer (v_rows_padded).
+  // V rows are value_head_dim wide where V heads differ from K heads
+  // (MiMo-V2-Flash: n_embd_v_gqa(il) = n_head_kv(il) x n_embd_head_v).
   const std::int64_t per_cell_k = std::int64_t{a.kv_heads} * a.head_dim;
+  const std::int64_t per_cell_v = std::int64_t{a.kv_heads} * value_head_dim(a);
   const bool own_global = a.attention.kind == AttentionKind::Sliding &&
                           (a.attention.global_head_dim > 0 || a.attention.global_kv_heads > 0);
+  const std::int64_t global_kv =
+      a.attention.global_kv_heads > 0 ? a.attention.global_kv_heads : a.kv_heads;
   const std::int64_t global_k =
-      own_global ? std::int64_t{a.attention.global_kv_heads > 0 ? a.attention.global_kv_heads
-                                                                : a.kv_heads} *
-                       (a.attention.global_head_dim > 0 ? a.attention.global_head_dim : a.head_dim)
-                 : per_cell_k;
+      own_global
+          ? global_kv * (a.attention.global_head_dim > 0 ? a.attention.global_head_dim : a.head_dim)
+          : per_cell_k;
+  const std::int64_t global_v = !own_global                       ? per_cell_v
+                                : a.attention.global_head_dim > 0 ? global_k
+                                                                  : global_kv * value_head_dim(a);
   const CachedLayers layers = cached_layers(a);
   const int windowed_layers = layers.windowed;
   const std::int64_t swa_cells = windowed_layers > 0 ? window_cells(a, q) : full_cells;
   const int full_layers = layers.full;
-  const std::int64_t widest_v = windowed_layers > 0 ? std::max(per_cell_k, global_k) : global_k;
-  const std::int64_t full_v = q.v_rows_padded ? widest_v : global_k;
-  const std::int64_t window_v = q.v_rows_padded ? widest_v : per_cell_k;
+  const std::int64_t widest_v = windowed_layers > 0 ? std::max(per_cell_v, global_v) : global_v;
+  const std::int64_t full_v = q.v_rows_padded ? widest_v : global_v;
+  const std::int64_t window_v = q.v_rows_padded ? widest_v : per_cell_v;
   const Bytes per_full_layer =
       cost(global_k * full_cells, q.k_type) + cost(full_v * full_cells, q.v_type);
   const Bytes per_window_layer =

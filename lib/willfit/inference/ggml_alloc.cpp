@@ -978,6 +978,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   const std::int64_t kvw_swa = std::int64_t{s.kv_heads} * s.head_dim;
   const bool windowed = s.swa_cells > 0;
   const auto is_swa = [&](int il) {
+    if (windowed && !s.window_layers.empty()) {
+      return il < std::ssize(s.window_layers) &&
+             s.window_layers[static_cast<std::size_t>(il)] == 'S';
+    }
     return windowed && (s.swa_every <= 1 ||
                         (s.swa_global_first ? il % s.swa_every != 0 : (il + 1) % s.swa_every != 0));
   };
@@ -1004,8 +1008,14 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // gpt-oss's 4096- and 32768-token rows without flash attention exact but
   // take gpt-oss's 512-token row from -4.4 % to -6.6 %, an error of that
   // graph's that they expose rather than cause (docs/live-llamacpp.md).
-  const bool two_caches = windowed_global || (windowed && s.swa_global_first);
-  const std::int64_t v_rows = std::max(kvw_swa, std::int64_t{global_kv} * global_head);
+  // AFMoE's too: they take its rows without flash attention at 512 tokens
+  // from -0.43 % to exact (docs/live-llamacpp.md, Trinity Mini run).
+  const bool two_caches = windowed_global || (windowed && (s.swa_global_first || s.output_gate));
+  // V heads of their own width (MiMo-V2-Flash), else the layer's K width.
+  const std::int64_t v_head_swa = s.value_head_dim > 0 ? s.value_head_dim : s.head_dim;
+  const std::int64_t v_head_global = s.value_head_dim > 0 ? s.value_head_dim : global_head;
+  const std::int64_t v_rows =
+      std::max(std::int64_t{s.kv_heads} * v_head_swa, std::int64_t{global_kv} * v_head_global);
   const auto k_rotation = [&](int head) { return g.input(k_rotation_bytes(head)); };
   const bool altup = s.altup > 1;
   const bool ple_gemma4 = s.ple_width > 0 && !altup;
@@ -1532,6 +1542,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const std::int64_t kvw = shaped != nullptr ? std::int64_t{shaped->kv_heads} * s.head_dim
                              : global          ? std::int64_t{global_kv} * global_head
                                                : kvw_swa;
+    // V and the attention output at the V head width (MiMo-V2-Flash).
+    const std::int64_t vw = shaped != nullptr ? kvw
+                            : global ? std::int64_t{global_kv} * v_head_global
+                                     : std::int64_t{s.kv_heads} * v_head_swa;
+    const std::int64_t ow = heads_l * (global ? v_head_global : v_head_swa);
     const bool k_as_v = global && s.global_k_eq_v;
     const std::int64_t cells = is_swa(il) ? s.swa_cells : s.cells;
     const int mask = is_swa(il) ? mask_swa : mask_full;
@@ -1807,7 +1822,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         q_gate = g.view(q_full);
         const int q_norm = g.op(b * qw, {g.view(q_full)});
         q = g.op(b * qw, {q_norm, pos}, {q_norm});  // RoPE
-      } else if (s.head_gate) {
+      } else if (s.head_gate || s.qk_norm) {
         q = project_normed(qw);
       } else {
         q = project(qw, s.rope);
@@ -1821,10 +1836,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         const int k_raw = k_as_v ? g.op(b * kvw, {attn_norm}) : -1;
         const auto make_v = [&] {
           // Gemma 4's V of its own is RMS-normed too (a view: a new tensor).
-          int v = k_as_v            ? g.op(b * kvw, {g.view(k_raw)})
-                  : windowed_global ? g.op(b * kvw, {project(kvw, false)})
-                                    : project(kvw, false);
-          return s.rotate_v ? rotate(v, kvw, v_rot_l) : v;
+          int v = k_as_v                  ? g.op(b * kvw, {g.view(k_raw)})
+                  : s.global_head_dim > 0 ? g.op(b * kvw, {project(kvw, false)})
+                                          : project(vw, false);
+          return s.rotate_v ? rotate(v, vw, v_rot_l) : v;
         };
         const auto make_k = [&] {
           int k = 0;
@@ -1835,7 +1850,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
             const int k_norm = g.op(b * kvw, {g.view(g.op(b * kvw, {attn_norm}))});
             k = g.op(b * kvw, {k_norm, pos}, {k_norm});  // RoPE
           } else {
-            k = s.head_gate ? project_normed(kvw) : project(kvw, s.rope);
+            k = s.head_gate || s.qk_norm ? project_normed(kvw) : project(kvw, s.rope);
           }
           return s.rotate_k ? rotate(k, kvw, k_rot_l) : k;
         };
@@ -1866,20 +1881,32 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         return g.view(g.op(b * qw, {out, g.view(gate)}));
       };
       if (s.flash) {
-        int out = g.op(b * qw, {qp, mask});
+        int out = g.op(b * ow, {qp, mask});
         // Falcon-H1 rotates the output back after its mixer's scan.
         if (s.rotate_v && !mamba_beside) {
           const int flat = g.view(out);
-          out = v_rot_l >= 0 ? g.op(b * qw, {flat, v_rot_l}) : g.op(b * qw, {flat});
+          out = v_rot_l >= 0 ? g.op(b * ow, {flat, v_rot_l}) : g.op(b * ow, {flat});
         }
         cur = s.head_gate ? gated(out) : g.view(out);
       } else {
         const int kq = g.same(g.op(b * cells * heads_l, {qp}), {mask});  // scores, softmax
-        const int kqv = g.op(b * qw, {kq});
-        cur = g.op(b * qw, {g.view(kqv)});  // ggml_cont of the permuted heads
+        const int kqv = g.op(b * ow, {kq});
+        cur = g.op(b * ow, {g.view(kqv)});  // ggml_cont of the permuted heads
         if (s.head_gate) {
           cur = gated(cur);
         }
+      }
+      if (s.output_gate) {
+        // AFMoE: the gate projection of the normed input and its sigmoid,
+        // made when the product reads them (after the attention); the product
+        // runs in place on its first own source: the attention output, or,
+        // when that is a view (the flash-attention output, reshaped), the
+        // sigmoid (ggml-alloc.c ggml_gallocr_allocate_node skips a parent it
+        // did not allocate, and a view is never allocated; a trace_alloc
+        // trace of the reduced Trinity Mini puts attn_gated at
+        // attn_gate_sig's offset).
+        const int gate = g.same(g.op(b * ow, {attn_norm}));
+        cur = g.op(b * ow, {cur, gate}, {cur, gate});
       }
       if (q_gate >= 0) {  // cont_2d of the gate, sigmoid, times the attention output
         const int gate = g.same(g.op(b * qw, {q_gate}));
@@ -1919,6 +1946,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const bool late_wo = s.fused_qkv_norm && last && !s.late_out_ids;
     if (!late_wo) {
       cur = g.op(b * e, {cur});  // output projection
+      if (s.value_scale) {
+        cur = g.same(cur);  // MiMo-V2-Flash's ggml_scale of the output
+      }
     }
     if (s.single_block) {  // Nemotron-H: the block's output plus its input
       x = residual(x, cur);

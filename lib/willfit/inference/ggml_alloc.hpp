@@ -285,6 +285,19 @@ struct LlamaGraphShape {
   std::int64_t ngram_width = 0;
   int ngram_size = 0;
   int ngram_conv = 0;
+  // MiMo-V2-Flash (mimo2.cpp): the windowed layers as listed, one letter a
+  // layer ('S' windowed, 'G' global; empty: swa_every decides); V heads of
+  // value_head_dim (0: the layer's K head width), so V, its cache rows and
+  // the attention output are that wide; the attention output scaled after
+  // its projection (value_scale: ggml_scale, in place on the projection).
+  std::string window_layers;
+  int value_head_dim = 0;
+  bool value_scale = false;
+  // AFMoE (afmoe.cpp): Q and K RMS-normed per head (through the reshape: new
+  // tensors), and the attention output, before wo, times the sigmoid of a
+  // projection of the layer's normed input (attn_gate), element by element.
+  bool qk_norm = false;
+  bool output_gate = false;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

@@ -535,6 +535,19 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.swa_global_first = a.attention.global_first;
     s.global_heads = a.attention.global_heads;
     s.head_gate = a.attention.head_gate;
+    // MiMo-V2-Flash (mimo2.cpp): the global layers as listed, with KV heads
+    // of their own (two caches); V heads narrower than K's; the output scaled.
+    if (a.attention.kind == AttentionKind::Sliding) {
+      s.window_layers = a.attention.window_layers;
+      if (a.attention.global_head_dim <= 0) {
+        s.global_kv_heads = a.attention.global_kv_heads;
+      }
+    }
+    s.value_head_dim = a.attention.value_head_dim;
+    s.value_scale = a.attention.value_scale;
+    // AFMoE (afmoe.cpp), marked by its output gate: Q and K normed per head too.
+    s.output_gate = a.attention.output_gate;
+    s.qk_norm = a.attention.output_gate;
     if (a.attention.global_first || a.attention.head_gate) {
       s.late_out_ids = true;
       s.hidden_output = true;

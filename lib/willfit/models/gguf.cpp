@@ -440,8 +440,13 @@ int known_swa_pattern(std::string_view arch) {
   if (arch == "gemma3") {
     return 6;
   }
-  if (arch == "cohere2" || arch == "exaone-moe") {
-    return 4;  // exaone-moe.cpp load_arch_hparams: swa_period 4 unless the file lists the layers
+  if (arch == "cohere2" || arch == "exaone-moe" || arch == "afmoe") {
+    // exaone-moe.cpp and afmoe.cpp load_arch_hparams: swa_period 4 unless
+    // the file lists the layers (conversion/afmoe.py writes no pattern)
+    return 4;
+  }
+  if (arch == "smallthinker") {
+    return 4;  // smallthinker.cpp load_arch_hparams: set_swa_pattern(4, dense_first)
   }
   if (arch == "gemma3n") {
     return 5;  // llama.cpp: set_swa_pattern(5), four windowed layers, then a global one
@@ -1336,6 +1341,72 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
           "layer is charged the full context",
           *window, arch);
     }
+  }
+
+  // MiMo-V2-Flash (llama.cpp src/models/mimo2.cpp at 80fb11ac;
+  // conversion/mimo.py MimoV2Model.set_gguf_parameters): the per-layer
+  // sliding_window_pattern flags are hybrid_layer_pattern's (1 = windowed),
+  // the MTP blocks' after the trunk's; head_count_kv lists each layer's KV
+  // heads (8 windowed, 4 global, read above as the widest); key_length is
+  // Q's and K's head width (192), value_length V's (128); the attention
+  // output is scaled (attention.value_scale, 0.707); the MoE layers are
+  // those with a router (blk.N.ffn_gate_inp: layer 0 is dense, no key says
+  // so); the 3 MTP blocks are windowed with a dense MLP and read the
+  // trunk's output head (the converter writes no nextn.shared_head_head).
+  if (arch == "mimo2" && a.attention.kind == AttentionKind::Sliding) {
+    const GgufValue* p = f.find(key("attention.sliding_window_pattern"));
+    const GgufValue* kv = f.find(key("attention.head_count_kv"));
+    if (p != nullptr && p->kind == GgufValue::Kind::Array && std::ssize(p->numbers) >= a.layers) {
+      std::string listed;
+      for (int i = 0; i < a.layers; ++i) {
+        const bool windowed = p->numbers[static_cast<std::size_t>(i)] != 0;
+        listed += windowed ? 'S' : 'G';
+        if (!windowed && kv != nullptr && kv->kind == GgufValue::Kind::Array &&
+            i < std::ssize(kv->numbers)) {
+          const auto n = static_cast<int>(kv->numbers[static_cast<std::size_t>(i)]);
+          if (n > 0 && n < a.kv_heads) {
+            a.attention.global_kv_heads = n;
+          }
+        }
+      }
+      a.attention.window_layers = listed;
+    }
+    if (const auto v_len = meta_int(f, key("attention.value_length"));
+        v_len && *v_len > 0 && *v_len < (1 << 16) && *v_len != a.head_dim) {
+      a.attention.value_head_dim = static_cast<int>(*v_len);
+    }
+    if (const GgufValue* vs = f.find(key("attention.value_scale"));
+        vs != nullptr && vs->kind == GgufValue::Kind::Float && vs->real != 0.0 && vs->real != 1.0) {
+      a.attention.value_scale = true;
+    }
+    if (a.moe && !router_layers.empty()) {
+      a.moe->first_dense_layers = std::clamp(*std::ranges::min_element(router_layers), 0, a.layers);
+    }
+    a.mtp_dense = a.mtp_layers > 0;
+    a.mtp_shares_head = a.mtp_layers > 0;
+    // Its windowed layers' attention sinks (attn_sinks) cost no memory, and
+    // mimo2.cpp picks the rows to output inside the last layer, as llama.cpp's
+    // plain graph does, not after it as gpt-oss's (Attention::sinks).
+    a.attention.sinks = false;
+  }
+
+  // SmallThinker (llama.cpp src/models/smallthinker.cpp at 80fb11ac): a file
+  // with a window (conversion/smallthinker.py writes one only when
+  // sliding_window_layout marks a layer) gets llama.cpp's own: 4096 tokens,
+  // layer 0 and every 4th after it global (set_swa_pattern(4, true)).
+  if (arch == "smallthinker" && a.attention.kind == AttentionKind::Sliding) {
+    a.attention.sliding_window = 4096;
+    a.attention.sliding_pattern = 4;
+    a.attention.global_first = true;
+  }
+
+  // AFMoE (Arcee Trinity; llama.cpp src/models/afmoe.cpp at 80fb11ac): every
+  // layer gates its attention output by a projection of its own
+  // (blk.N.attn_gate, n_embd x n_head head_dim; required by the loader).
+  if (arch == "afmoe") {
+    a.attention.output_gate = std::any_of(f.tensors.begin(), f.tensors.end(), [](const auto& t) {
+      return t.name.starts_with("blk.") && t.name.ends_with(".attn_gate.weight");
+    });
   }
 
   // Step-3.5 (llama.cpp src/models/step35.cpp at 80fb11ac;

@@ -739,20 +739,27 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // ERNIE 4.5 spells its experts moe_num_experts, moe_k and
   // moe_num_shared_experts; Hunyuan-A13B moe_topk and num_shared_expert,
   // per layer (configuration_ernie4_5_moe.py, configuration_hunyuan_v1_moe.py).
-  if (const auto experts = get_int_or_first(
-          t, {"num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"}, 1 << 16);
+  // SmallThinker moe_num_primary_experts, moe_num_active_primary_experts and
+  // moe_ffn_hidden_size (its configuration_smallthinker.py).
+  if (const auto experts = get_int_or_first(t,
+                                            {"num_local_experts", "num_experts", "n_routed_experts",
+                                             "moe_num_experts", "moe_num_primary_experts"},
+                                            1 << 16);
       experts && *experts > 1) {
     Moe moe;
     moe.experts = static_cast<int>(*experts);
     moe.experts_per_token = static_cast<int>(std::min<std::int64_t>(
-        get_int_or_first(t,
-                         {"num_experts_per_tok", "num_experts_per_token", "experts_per_token",
-                          "moe_top_k", "top_k_experts", "moe_k", "moe_topk"},
-                         1 << 16)
+        get_int_or_first(
+            t,
+            {"num_experts_per_tok", "num_experts_per_token", "experts_per_token", "moe_top_k",
+             "top_k_experts", "moe_k", "moe_topk", "moe_num_active_primary_experts"},
+            1 << 16)
             .value_or(2),
         *experts));
     moe.expert_intermediate_size =
-        get_int_or_first(t, {"moe_intermediate_size", "expert_intermediate_size"}, 1 << 24)
+        get_int_or_first(
+            t, {"moe_intermediate_size", "expert_intermediate_size", "moe_ffn_hidden_size"},
+            1 << 24)
             .value_or(config_intermediate);
     moe.shared_experts =
         static_cast<int>(get_int_or_first(t,
@@ -1178,6 +1185,97 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       a.moe->selection_bias = get_bool(t, "use_moe_router_bias").value_or(false);
     }
     a.mtp_dense = a.mtp_layers > 0;
+  }
+
+  // SmallThinker (model_type smallthinker; llama.cpp conversion/smallthinker.py
+  // and src/models/smallthinker.cpp at 80fb11ac): routed experts on every
+  // layer, no dense MLP (the converter writes moe_ffn_hidden_size as both
+  // widths); a window only when sliding_window_layout marks a layer 1 (the
+  // 4B-A0.6B marks none), and then llama.cpp's, whatever the config says:
+  // 4096 tokens on all but layer 0 and every 4th after it
+  // (load_arch_hparams: n_swa = 4096, set_swa_pattern(4, dense_first)).
+  if (type == "smallthinker") {
+    if (a.moe && a.intermediate_size == 0) {
+      a.intermediate_size = a.moe->expert_intermediate_size;
+    }
+    if (const auto it = t.find("sliding_window_layout");
+        it != t.end() && it->is_array() &&
+        std::any_of(it->begin(), it->end(), [](const Json& x) { return x == 1; })) {
+      a.attention.kind = AttentionKind::Sliding;
+      a.attention.sliding_window = 4096;
+      a.attention.sliding_pattern = 4;
+      a.attention.global_first = true;
+    }
+  }
+
+  // AFMoE (Arcee Trinity Nano, Mini, Large; model_type afmoe; llama.cpp
+  // conversion/afmoe.py and afmoe.cpp): a global layer every
+  // global_attn_every_n_layers (4; layer_types, where given, says the same
+  // and was read above; llama.cpp's period is 4 whatever the file); every
+  // layer gates its attention output (attn_gate); the leading dense layers
+  // are num_dense_layers (read above), the MoE layers carry a router bias
+  // (expert_bias, which the converter maps to exp_probs_b, required by
+  // afmoe.cpp) beside num_shared_experts shared experts.
+  if (type == "afmoe") {
+    if (a.attention.kind == AttentionKind::Sliding && a.attention.sliding_pattern == 0 &&
+        a.attention.window_layers.empty()) {
+      a.attention.sliding_pattern =
+          static_cast<int>(get_int(t, {"global_attn_every_n_layers"}, 1 << 16).value_or(4));
+    }
+    a.attention.output_gate = true;
+    if (a.moe) {
+      a.moe->selection_bias = true;
+    }
+  }
+
+  // MiMo-V2-Flash (model_type mimo_v2_flash; MiMo-V2.5's mimo_v2; llama.cpp
+  // conversion/mimo.py MimoV2Model.set_gguf_parameters reads the same keys):
+  // hybrid_layer_pattern marks each layer 1 (windowed) or 0 (global);
+  // num_key_value_heads are the global layers', swa_num_key_value_heads the
+  // windowed ones' (the converter asserts the other swa_* widths equal the
+  // global ones); v_head_dim is V's head width beside head_dim's Q and K;
+  // attention_value_scale scales the attention output; moe_layer_freq's
+  // leading 0s are the dense layers (read above); the router adds
+  // e_score_correction_bias (topk_method noaux_tc, asserted by the
+  // converter); and the 3 MTP blocks, which the config does not count
+  // (mimo.py _n_nextn = 3), are windowed with a dense MLP and the trunk's
+  // output head.
+  if (type == "mimo_v2_flash" || type == "mimo_v2") {
+    const auto swa_kv = get_int(t, {"swa_num_key_value_heads"}, 1 << 16);
+    if (swa_kv && *swa_kv > 0 && *swa_kv != a.kv_heads) {
+      a.attention.global_kv_heads = a.kv_heads;
+      a.kv_heads = static_cast<int>(*swa_kv);
+    }
+    if (const auto v = get_int(t, {"v_head_dim"}, 1 << 16); v && *v > 0 && *v != a.head_dim) {
+      a.attention.value_head_dim = static_cast<int>(*v);
+    }
+    if (const auto it = t.find("hybrid_layer_pattern");
+        it != t.end() && it->is_array() && std::ssize(*it) >= a.layers &&
+        a.attention.kind == AttentionKind::Sliding) {
+      std::string listed;
+      for (int i = 0; i < a.layers; ++i) {
+        const auto& l = (*it)[static_cast<std::size_t>(i)];
+        listed += l.is_number_integer() && l.get<std::int64_t>() == 0 ? 'G' : 'S';
+      }
+      const auto global = std::count(listed.begin(), listed.end(), 'G');
+      a.attention.window_layers = listed;
+      a.attention.sliding_pattern =
+          global > 0 ? static_cast<int>(
+                           std::lround(static_cast<double>(a.layers) / static_cast<double>(global)))
+                     : 0;
+    }
+    if (const auto it = t.find("attention_value_scale"); it != t.end() && it->is_number()) {
+      const double scale = it->get<double>();
+      a.attention.value_scale = scale != 0.0 && scale != 1.0;
+    }
+    if (a.moe) {
+      a.moe->selection_bias = true;
+    }
+    if (!t.contains("num_nextn_predict_layers")) {
+      a.mtp_layers = 3;
+    }
+    a.mtp_dense = true;
+    a.mtp_shares_head = true;
   }
 
   // DeepSeek-V4 (config.json of deepseek-ai/DeepSeek-V4-Flash; llama.cpp

@@ -116,13 +116,16 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "glm-dsa", "mistral4", "minimax-m3", "step35", "hy_v3", "bailingmoe3", "qwen4exp",
        // layers of their own shapes: Nemotron NAS, OpenELM (tests/unit/test_deci.cpp)
        "deci", "openelm",
+       // issue 18: windowed MoE models (tests/unit/test_new_architectures.cpp, WindowedMoe)
+       "mimo2", "afmoe", "smallthinker",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
 bool is_known_config_model_type(std::string_view model_type) {
-  static constexpr auto kKnown = std::to_array<std::string_view>({"apertus",
+  static constexpr auto kKnown = std::to_array<std::string_view>({"afmoe",
+                                                                  "apertus",
                                                                   "arcee",
                                                                   "bailing_hybrid",
                                                                   "bailing_moe_v2",
@@ -174,6 +177,8 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "llama",
                                                                   "llama4",
                                                                   "llama4_text",
+                                                                  "mimo_v2",
+                                                                  "mimo_v2_flash",
                                                                   "minimax_m2",
                                                                   "minimax_m3",
                                                                   "minimax_m3_vl",
@@ -210,6 +215,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "qwen4_exp_text",
                                                                   "roberta",
                                                                   "seed_oss",
+                                                                  "smallthinker",
                                                                   "smollm3",
                                                                   "stablelm",
                                                                   "starcoder2",
@@ -538,17 +544,31 @@ std::int64_t attention_params_per_layer(const Architecture& a) {
   // A gated attention layer's Q projection is twice as wide: the second
   // half is the output gate (Qwen3.5; llama.cpp create_tensor_qkv with
   // n_embd_head_k * n_head * 2 rows in qwen35.cpp / qwen35moe.cpp).
-  const std::int64_t q = h * a.heads * a.head_dim * (a.attention.gated_attention ? 2 : 1);
-  const std::int64_t kv = 2 * h * a.kv_heads * a.head_dim;
-  const std::int64_t o = std::int64_t{a.heads} * a.head_dim * h;
+  // V heads of their own width (MiMo-V2-Flash's 128 beside K's 192: wv and
+  // wo at value_head_dim, mimo2.cpp load_arch_tensors n_embd_v_gqa).
+  const std::int64_t vd = value_head_dim(a);
+  // AFMoE's separate output gate (afmoe.cpp attn_gate) holds as many.
+  const bool q_gated = a.attention.gated_attention || a.attention.output_gate;
+  const std::int64_t q = h * a.heads * a.head_dim * (q_gated ? 2 : 1);
+  const std::int64_t kv = h * a.kv_heads * (a.head_dim + vd);
+  const std::int64_t o = std::int64_t{a.heads} * vd * h;
   // Step-3.5's head-wise gate (step35.cpp attn_gate: hidden x heads).
   const std::int64_t gate = a.attention.head_gate ? h * a.heads : 0;
   return q + kv + o + gate;
 }
 
+int value_head_dim(const Architecture& a) {
+  return a.attention.value_head_dim > 0 ? a.attention.value_head_dim : a.head_dim;
+}
+
 bool is_global_layer(const Architecture& a, int layer) {
   if (a.attention.kind != AttentionKind::Sliding) {
     return true;
+  }
+  const std::string& listed = a.attention.window_layers;
+  if (!listed.empty()) {  // MiMo-V2-Flash: the layers as listed
+    return layer >= 0 && layer < std::ssize(listed) &&
+           listed[static_cast<std::size_t>(layer)] == 'G';
   }
   const int p = a.attention.sliding_pattern;
   if (a.attention.global_first) {
@@ -559,7 +579,14 @@ bool is_global_layer(const Architecture& a, int layer) {
 
 int global_layer_count(const Architecture& a, int layers) {
   const int p = a.attention.sliding_pattern;
-  if (a.attention.kind != AttentionKind::Sliding || p <= 1 || layers <= 0) {
+  if (a.attention.kind != AttentionKind::Sliding || layers <= 0) {
+    return 0;
+  }
+  if (const std::string& listed = a.attention.window_layers; !listed.empty()) {
+    const auto end = listed.begin() + std::min<std::ptrdiff_t>(layers, std::ssize(listed));
+    return static_cast<int>(std::count(listed.begin(), end, 'G'));
+  }
+  if (p <= 1) {
     return 0;
   }
   return a.attention.global_first ? (layers + p - 1) / p : layers / p;
@@ -580,10 +607,12 @@ std::int64_t global_attention_params_per_layer(const Architecture& a) {
   const std::int64_t kv = at.global_kv_heads > 0 ? at.global_kv_heads : a.kv_heads;
   // Step-3.5's global layers: their own query heads (step35.cpp n_head(il)).
   const std::int64_t heads = at.global_heads > 0 ? at.global_heads : a.heads;
-  const std::int64_t q = h * heads * d * (at.gated_attention ? 2 : 1);
-  const std::int64_t k_and_v = (at.global_k_eq_v ? 1 : 2) * h * kv * d;
+  const std::int64_t q = h * heads * d * (at.gated_attention || at.output_gate ? 2 : 1);
+  // MiMo-V2-Flash: V (and the output projection's input) at value_head_dim.
+  const std::int64_t vd = at.value_head_dim > 0 ? at.value_head_dim : d;
+  const std::int64_t k_and_v = h * kv * d + (at.global_k_eq_v ? 0 : h * kv * vd);
   const std::int64_t gate = at.head_gate ? h * heads : 0;
-  return q + k_and_v + heads * d * h + gate;
+  return q + k_and_v + heads * vd * h + gate;
 }
 
 // A gated delta net (transformers modeling_qwen3_next.py

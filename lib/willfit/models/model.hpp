@@ -140,6 +140,26 @@ struct Attention {
   bool global_first = false;
   int global_heads = 0;
   bool head_gate = false;
+  // Sliding models whose global layers follow no period (MiMo-V2-Flash:
+  // config.json hybrid_layer_pattern, global layers 0, 5, 11, ..., 47; a
+  // GGUF's per-layer sliding_window_pattern): one letter a layer, 'S'
+  // windowed, 'G' global. When set it decides is_global_layer and
+  // global_layer_count over sliding_pattern. Empty for every other model.
+  std::string window_layers;
+  // The V head width where it differs from the K head width outside MLA
+  // (MiMo-V2-Flash: K 192, V 128; config.json v_head_dim, GGUF
+  // attention.value_length): V projections, V cache rows and the output
+  // projection's input are value_head_dim wide. 0 = head_dim.
+  int value_head_dim = 0;
+  // The attention output is scaled after its projection (MiMo-V2-Flash:
+  // config.json attention_value_scale, GGUF attention.value_scale; mimo2.cpp
+  // ggml_scale, a tensor of its own in the graph). No weights.
+  bool value_scale = false;
+  // Arcee's AFMoE (Trinity; llama.cpp afmoe.cpp): a gate projection of its
+  // own (attn_gate, hidden x heads x head_dim) whose sigmoid multiplies the
+  // attention output before wo, element by element. As many weights as
+  // gated_attention's second half of wq, in a tensor of its own.
+  bool output_gate = false;
   // No KV cache at all: encoders (bert and kin, gemma-embedding) attend over
   // the whole input at once, and diffusion LMs (llada, llada-moe, dream,
   // rnd1) re-read the whole sequence each step; llama.cpp creates no memory
@@ -535,6 +555,8 @@ std::int64_t mla_indexer_params(const Architecture& arch);
 // Sliding models: layer i is global (full attention) when (i + 1) % pattern
 // == 0, every layer of any other kind of model is (data/README.md).
 bool is_global_layer(const Architecture& arch, int layer);
+// The V head width outside MLA: value_head_dim, or head_dim when not set.
+int value_head_dim(const Architecture& arch);
 // How many of the first `layers` layers of a sliding model are global (0
 // for any other kind): layers / pattern, or with global_first (Step-3.5)
 // ceil(layers / pattern).

@@ -362,6 +362,8 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.mlp_layers = static_cast<int>(r.integer("mlp_layers", 0, a.layers, 0));
   a.mtp_layers = static_cast<int>(r.integer("mtp_layers", 0, kMaxLayers, 0));
   a.mtp_dense = r.boolean("mtp_dense", false);  // Step-3.5's MTP blocks
+  // K-EXAONE's and MiMo-V2-Flash's: no output head of their own
+  a.mtp_shares_head = r.boolean("mtp_shares_head", false);
   a.per_layer_width = r.integer("per_layer_width", 0, kMaxWidth, 0);
   a.per_layer_vocab =
       r.integer("per_layer_vocab", 0, kMaxVocab, a.per_layer_width > 0 ? a.vocab_size : 0);
@@ -466,6 +468,20 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.global_heads =
           static_cast<int>(r.integer_in(*at, "global_heads", 0, kMaxHeads, 0));
       a.attention.head_gate = r.boolean_in(*at, "head_gate", false);
+      // MiMo-V2-Flash: the global layers as listed (one letter a layer, S
+      // windowed, G global), V heads of their own width, a scaled output.
+      a.attention.window_layers = r.string_in(*at, "window_layers", "");
+      if (!a.attention.window_layers.empty() &&
+          (std::ssize(a.attention.window_layers) != a.layers ||
+           a.attention.window_layers.find_first_not_of("SG") != std::string::npos)) {
+        r.fail(fmt::format("'window_layers' must be one letter S or G for each of the {} layers",
+                           a.layers));
+      }
+      a.attention.value_head_dim =
+          static_cast<int>(r.integer_in(*at, "value_head_dim", 0, kMaxWidth, 0));
+      a.attention.value_scale = r.boolean_in(*at, "value_scale", false);
+      // AFMoE (Trinity): a gate projection on the attention output.
+      a.attention.output_gate = r.boolean_in(*at, "output_gate", false);
       read_compressed(r, *at, a);
     } else if (kind == "chunked") {
       // Llama 4's chunked local attention: a window of the chunk's length.

@@ -717,9 +717,13 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   const std::int64_t recurrent_rows =
       a.attention.recurrent_params > 0 ? (a.attention.recurrent_params + e - 1) / e : 0;
   const std::int64_t per_layer_rows = a.per_layer_width * (2 + 1);
-  const auto size_layer = [&](int i) {
+  // mtp_block: a dense MTP block of a windowed model (Step-3.5, K-EXAONE,
+  // MiMo-V2-Flash), a windowed layer with a dense MLP, shaped like layer i
+  // otherwise.
+  const auto size_layer = [&](int i, bool mtp_block = false) {
     LayerWeights l;
-    const LayerRoles roles = layer_roles(a, i);
+    LayerRoles roles = layer_roles(a, i);
+    roles.moe = roles.moe && !mtp_block;
     l.bytes += f32(e * 2 * (layer_norm ? 2 : 1));
     if (roles.recurrent) {
       l.bytes += recurrent_rows > 0 ? weight(Cat::Other, e, recurrent_rows, i) : 0;
@@ -783,17 +787,22 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       const Attention& at = a.attention;
       const bool global = (at.global_head_dim > 0 || at.global_kv_heads > 0 || at.global_k_eq_v ||
                            at.global_heads > 0) &&
-                          a.attention.kind == AttentionKind::Sliding && is_global_layer(a, i);
+                          a.attention.kind == AttentionKind::Sliding && is_global_layer(a, i) &&
+                          !mtp_block;
       const std::int64_t d = global && at.global_head_dim > 0 ? at.global_head_dim : head_dim;
       // Nemotron NAS: the layer's own query and KV heads.
       const std::int64_t heads = global && at.global_heads > 0 ? at.global_heads : shape.heads;
       const std::int64_t q = heads * d;
-      const std::int64_t kv =
-          (global && at.global_kv_heads > 0 ? at.global_kv_heads : shape.kv_heads) * d;
+      const std::int64_t kv_heads =
+          global && at.global_kv_heads > 0 ? at.global_kv_heads : shape.kv_heads;
+      const std::int64_t kv = kv_heads * d;
+      // MiMo-V2-Flash: V heads (and wo's input) at value_head_dim.
+      const std::int64_t vd = at.value_head_dim > 0 ? at.value_head_dim : d;
       const std::int64_t q_rows = q * (at.gated_attention ? 2 : 1);
       l.bytes += weight(Cat::AttnQ, e, q_rows, i) + weight(Cat::AttnK, e, kv, i) +
-                 (global && at.global_k_eq_v ? 0 : weight(Cat::AttnV, e, kv, i)) +
-                 weight(Cat::AttnOut, q, e, i) +
+                 (global && at.global_k_eq_v ? 0 : weight(Cat::AttnV, e, kv_heads * vd, i)) +
+                 weight(Cat::AttnOut, heads * vd, e, i) +
+                 (at.output_gate ? weight(Cat::Other, e, q, i) : 0) +  // AFMoE's attn_gate
                  (at.head_gate ? weight(Cat::Other, e, heads, i) : 0);
       // MiniMax-M3's indexer on its trailing (MoE) layers: index_q_proj and
       // index_k_proj, e columns each (model.cpp gqa_indexer_params).
@@ -911,8 +920,10 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   }
   if (a.mtp_layers > 0) {
     // Multi-token-prediction blocks: the layer's tensors again, plus eh_proj.
-    // Step-3.5's (mtp_dense): a windowed layer with a dense MLP, sized as the
-    // first such layer of the trunk, plus its own output head.
+    // Step-3.5's (mtp_dense): a windowed layer with a dense MLP, plus its
+    // own output head (K-EXAONE and MiMo-V2-Flash read the trunk's), sized
+    // as the first such layer of the trunk, or as the last layer made one
+    // (MiMo-V2-Flash's one dense layer is global).
     int like = std::max(0, n - 1);
     for (int i = 0; a.mtp_dense && i < n; ++i) {
       if (!is_global_layer(a, i) && !layer_roles(a, i).moe) {
@@ -920,7 +931,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
         break;
       }
     }
-    const LayerWeights mtp = size_layer(like);
+    const LayerWeights mtp = size_layer(like, a.mtp_dense);
     w.other =
         a.mtp_layers *
         (mtp.bytes + weight(Cat::Other, 2 * e, e, n - 1) +
