@@ -1544,8 +1544,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
                                                : kvw_swa;
     // V and the attention output at the V head width (MiMo-V2-Flash).
     const std::int64_t vw = shaped != nullptr ? kvw
-                            : global ? std::int64_t{global_kv} * v_head_global
-                                     : std::int64_t{s.kv_heads} * v_head_swa;
+                            : global          ? std::int64_t{global_kv} * v_head_global
+                                              : std::int64_t{s.kv_heads} * v_head_swa;
     const std::int64_t ow = heads_l * (global ? v_head_global : v_head_swa);
     const bool k_as_v = global && s.global_k_eq_v;
     const std::int64_t cells = is_swa(il) ? s.swa_cells : s.cells;
