@@ -442,15 +442,24 @@ std::optional<std::size_t> ollama_single_gpu(const InferenceQuery& q, std::int64
   return best;
 }
 
+namespace {
+
+// The query on its device `i` alone (Ollama's single-GPU placement).
+InferenceQuery on_one_device(const InferenceQuery& q, std::size_t i) {
+  InferenceQuery one = q;
+  one.devices.devices = {q.devices.devices[i]};
+  one.tensor_split.clear();
+  return one;
+}
+
+}  // namespace
+
 InferenceQuery as_placed(const InferenceQuery& q, const Estimate& e) {
   if (e.placed_device < 0 ||
       static_cast<std::size_t>(e.placed_device) >= q.devices.devices.size()) {
     return q;
   }
-  InferenceQuery one = q;
-  one.devices.devices = {q.devices.devices[static_cast<std::size_t>(e.placed_device)]};
-  one.tensor_split.clear();
-  return one;
+  return on_one_device(q, static_cast<std::size_t>(e.placed_device));
 }
 
 DefaultContext ollama_default_batch(const InferenceQuery& q, std::int64_t context, bool flash,
@@ -513,7 +522,11 @@ DefaultContext ollama_default_batch(const InferenceQuery& q, std::int64_t contex
   return d;
 }
 
-Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
+namespace {
+
+// The estimate of `q` with its weight layout already built (weight_layout of
+// the query's model and precision).
+Estimate estimate_laid_out(const InferenceQuery& q, WeightLayout layout, Detail detail) {
   Estimate e;
   e.terms.reserve(8);  // the most any runtime adds: one allocation
   e.runtime = q.runtime.value_or(default_runtime(q.model, q.precision, q.devices));
@@ -540,7 +553,7 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
   }
 
   detail::Inputs in{q,
-                    weight_layout(q.model, q.precision),
+                    std::move(layout),
                     e.context,
                     std::max(1, q.batch),
                     e.flash_attention,
@@ -548,20 +561,6 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
                     e.kv_type_v,
                     detail == Detail::Explained};
   e.model_weight_bytes = in.layout.total();
-  if (e.runtime == Runtime::Ollama) {
-    if (const auto one = ollama_single_gpu(q, e.context, e.model_weight_bytes)) {
-      // The estimate of that one GPU, at the context Ollama picked from all.
-      InferenceQuery placed = q;
-      placed.runtime = Runtime::Ollama;
-      placed.devices.devices = {q.devices.devices[*one]};
-      placed.tensor_split.clear();
-      placed.context = e.context;
-      placed.context_is_default = false;
-      Estimate r = estimate_inference(placed, detail);
-      r.placed_device = static_cast<int>(*one);
-      return r;
-    }
-  }
   e.ubatch = q.ubatch;
   if (e.runtime == Runtime::Ollama && q.ubatch_is_default) {
     e.ubatch = ollama_default_batch(q, e.context, e.flash_attention, e.model_weight_bytes).tokens;
@@ -622,6 +621,28 @@ Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
     e.warnings.push_back(std::move(unknown));
   }
   return e;
+}
+
+}  // namespace
+
+Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
+  WeightLayout layout = weight_layout(q.model, q.precision);
+  if (q.runtime.value_or(default_runtime(q.model, q.precision, q.devices)) == Runtime::Ollama) {
+    // Ollama on several GPUs: the estimate of the one it places the model on,
+    // at the context it picked from all of them.
+    const std::int64_t context =
+        q.context_is_default ? ollama_default_context(q).tokens : q.context;
+    if (const auto one = ollama_single_gpu(q, context, layout.total())) {
+      InferenceQuery placed = on_one_device(q, *one);
+      placed.runtime = Runtime::Ollama;
+      placed.context = context;
+      placed.context_is_default = false;
+      Estimate e = estimate_laid_out(placed, std::move(layout), detail);
+      e.placed_device = static_cast<int>(*one);
+      return e;
+    }
+  }
+  return estimate_laid_out(q, std::move(layout), detail);
 }
 
 bool offload_ram_is_unified(const InferenceQuery& q) {
