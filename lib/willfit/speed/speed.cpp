@@ -759,7 +759,10 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
 
 SpeedEstimate estimate_speed(const InferenceQuery& query, const Estimate& e,
                              const SpeedSettings& settings) {
-  const InferenceQuery q = as_placed(query, e);  // Ollama's one GPU of several
+  // Ollama's one GPU of several; the query itself otherwise (no copy).
+  const std::optional<InferenceQuery> placed =
+      e.placed_device >= 0 ? std::optional(as_placed(query, e)) : std::nullopt;
+  const InferenceQuery& q = placed ? *placed : query;
   auto s = speed_query_for(q, e, settings);
   if (!s) {
     SpeedEstimate r;
