@@ -1406,10 +1406,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   a.attention.fused_qkv_norm = type == "openelm";
 
   a.attention.no_kv_cache = is_cache_free_config_model_type(type);
-  // The cache-free types other than the diffusion LMs are encoders: they
-  // embed their input and generate nothing.
-  m.embedding =
-      a.attention.no_kv_cache && type != "llada" && type != "llada_moe" && type != "dream";
+  m.embedding = is_encoder_config_model_type(type);  // they embed, generate nothing
 
   const ParamBreakdown p = count_params(a);
   m.params = p.total();

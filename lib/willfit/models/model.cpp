@@ -235,11 +235,18 @@ bool is_cache_free_gguf_architecture(std::string_view arch) {
   return std::find(kCacheFree.begin(), kCacheFree.end(), arch) != kCacheFree.end();
 }
 
+bool is_encoder_config_model_type(std::string_view model_type) {
+  static constexpr auto kEncoders =
+      std::to_array<std::string_view>({"bert", "roberta", "distilbert", "xlm-roberta", "modernbert",
+                                       "nomic_bert", "neobert", "eurobert"});
+  return std::find(kEncoders.begin(), kEncoders.end(), model_type) != kEncoders.end();
+}
+
 bool is_cache_free_config_model_type(std::string_view model_type) {
-  static constexpr auto kCacheFree = std::to_array<std::string_view>(
-      {"bert", "roberta", "distilbert", "xlm-roberta", "modernbert", "nomic_bert", "neobert",
-       "eurobert", "llada", "llada_moe", "dream"});
-  return std::find(kCacheFree.begin(), kCacheFree.end(), model_type) != kCacheFree.end();
+  static constexpr auto kDiffusion =
+      std::to_array<std::string_view>({"llada", "llada_moe", "dream"});
+  return is_encoder_config_model_type(model_type) ||
+         std::find(kDiffusion.begin(), kDiffusion.end(), model_type) != kDiffusion.end();
 }
 
 namespace {

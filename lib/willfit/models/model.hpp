@@ -504,6 +504,9 @@ bool is_known_config_model_type(std::string_view model_type);
 // llama.cpp and transformers names.
 bool is_cache_free_gguf_architecture(std::string_view arch);
 bool is_cache_free_config_model_type(std::string_view model_type);
+// Of those, the encoders (the BERT family): they embed their input and
+// generate nothing (Model::embedding); the rest are diffusion LMs.
+bool is_encoder_config_model_type(std::string_view model_type);
 
 // Purely recurrent architectures willfit cannot size (Mamba, Mamba-2, the
 // RWKV family): their state, not a KV cache, is the memory that grows with
