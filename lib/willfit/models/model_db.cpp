@@ -181,10 +181,6 @@ constexpr std::int64_t kMaxHeads = 1 << 16;
 constexpr std::int64_t kMaxVocab = 1 << 27;
 constexpr std::int64_t kMaxContext = std::int64_t{1} << 31;
 
-// DeepSeek-V4's compressed attention, as a GGUF's attention.compress_ratios
-// gives it (gguf.cpp): one letter a layer, 'S' the window only, 'C' ratio 4
-// with its indexer, 'H' ratio 128; the query latent, the grouped output
-// projection and the indexer's shape.
 // A sparse-attention indexer's key width and query heads (DeepSeek-V3.2 and
 // GLM-5 under MLA, MiniMax-M3 beside GQA, DeepSeek-V4, Qwen4Exp's QSA).
 void read_indexer(EntryReader& r, const Json& at, Attention& x) {
@@ -192,6 +188,10 @@ void read_indexer(EntryReader& r, const Json& at, Attention& x) {
   x.index_heads = static_cast<int>(r.integer_in(at, "index_heads", 0, kMaxHeads, 0));
 }
 
+// DeepSeek-V4's compressed attention, as a GGUF's attention.compress_ratios
+// gives it (gguf.cpp): one letter a layer, 'S' the window only, 'C' ratio 4
+// with its indexer, 'H' ratio 128; the query latent, the grouped output
+// projection and the indexer's shape.
 void read_compressed(EntryReader& r, const Json& at, Architecture& a) {
   Attention& x = a.attention;
   x.compress_layers = r.string_in(at, "compress_layers", "");
