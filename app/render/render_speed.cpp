@@ -30,6 +30,12 @@ std::string range(double value, int band_pct, double cap) {
                      speed_figure(std::min(cap, value * (1 + f))));
 }
 
+// "(range a-b s)": a time within the estimate's band.
+std::string time_range(const SpeedEstimate& s, double seconds) {
+  return fmt::format("(range {}-{} s)", speed_figure(seconds / (1 + s.error_band_pct / 100.0)),
+                     speed_figure(seconds / (1 - s.error_band_pct / 100.0)));
+}
+
 }  // namespace
 
 std::string speed_figure(double x) {
@@ -57,11 +63,9 @@ std::string render_speed_text(const SpeedEstimate& s, UnitSystem units,
       out += row("reads input", speed_figure(*s.prefill_tokens_per_s) + " tok/s",
                  fmt::format("{}; an embedding model generates no tokens, so there is no decode",
                              range(*s.prefill_tokens_per_s, s.error_band_pct, 1e300)));
-      out +=
-          row("one input", speed_figure(*s.time_to_first_token_s) + " s",
-              fmt::format("to embed {} tokens (range {}-{} s)", s.context,
-                          speed_figure(*s.time_to_first_token_s / (1 + s.error_band_pct / 100.0)),
-                          speed_figure(*s.time_to_first_token_s / (1 - s.error_band_pct / 100.0))));
+      out += row(
+          "one input", speed_figure(*s.time_to_first_token_s) + " s",
+          fmt::format("to embed {} tokens {}", s.context, time_range(s, *s.time_to_first_token_s)));
     }
   } else {
     out += row("decode", speed_figure(s.decode_tokens_per_s) + " tok/s",
@@ -75,11 +79,8 @@ std::string render_speed_text(const SpeedEstimate& s, UnitSystem units,
       out += row("prefill", speed_figure(*s.prefill_tokens_per_s) + " tok/s",
                  fmt::format("{}; a {}-token prompt",
                              range(*s.prefill_tokens_per_s, s.error_band_pct, 1e300), s.context));
-      out +=
-          row("first token", speed_figure(*s.time_to_first_token_s) + " s",
-              fmt::format("to read that prompt (range {}-{} s)",
-                          speed_figure(*s.time_to_first_token_s / (1 + s.error_band_pct / 100.0)),
-                          speed_figure(*s.time_to_first_token_s / (1 - s.error_band_pct / 100.0))));
+      out += row("first token", speed_figure(*s.time_to_first_token_s) + " s",
+                 "to read that prompt " + time_range(s, *s.time_to_first_token_s));
     }
   }
   if (s.batch > 1 && s.generates) {
@@ -96,7 +97,10 @@ std::string render_speed_text(const SpeedEstimate& s, UnitSystem units,
         "  limited by compute: the batch is large enough that arithmetic, not memory, sets the "
         "pace\n";
   }
-  for (const auto& tier : s.generates ? s.tiers : std::vector<SpeedTier>{}) {
+  for (const auto& tier : s.tiers) {
+    if (!s.generates) {
+      break;  // bytes read per decoded token: none for an embedding model
+    }
     const std::string label = s.tensor_parallel > 1 && tier.label != "system RAM"
                                   ? fmt::format("{} (each of {})", tier.label, s.tensor_parallel)
                                   : tier.label;
