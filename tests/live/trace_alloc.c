@@ -21,9 +21,10 @@
 //   gcc -O1 -o trace_alloc tests/live/trace_alloc.c -I$LLAMA/include
 //       -I$LLAMA/ggml/include $B/libllama.v0.4.0.so $B/libggml-base.so
 //       $B/libggml.v0.4.0.so -Wl,-rpath,$B
-//   NLC_BINS=$B flock /tmp/willfit-live.lock ./trace_alloc FILE CTX FLASH TOKENS OUT
+//   NLC_BINS=$B flock /tmp/willfit-live.lock ./trace_alloc FILE CTX FLASH TOKENS OUT [KV]
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ggml-backend.h"
 #include "ggml.h"
@@ -72,15 +73,19 @@ static bool on_abort(void* user) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 6) {
-    fprintf(stderr, "usage: trace_alloc FILE CTX FLASH(0|1) TOKENS OUT\n");
+  if (argc != 6 && argc != 7) {
+    fprintf(stderr, "usage: trace_alloc FILE CTX FLASH(0|1) TOKENS OUT [KV_TYPE: f16|q8_0]\n");
     return 2;
   }
   const int n_ctx = atoi(argv[2]);
   const int flash = atoi(argv[3]);
   const int n_tokens = atoi(argv[4]);
+  // the K and V cache type (run_llama.mjs's kv column): q8_0 writes and reads
+  // the cache through a Hadamard rotation where the heads allow it
+  const char* kv = argc == 7 ? argv[6] : "f16";
+  const int q8 = strcmp(kv, "q8_0") == 0;
   out = fopen(argv[5], "w");
-  if (out == NULL || n_ctx <= 0 || n_tokens <= 0) {
+  if (out == NULL || n_ctx <= 0 || n_tokens <= 0 || (!q8 && strcmp(kv, "f16") != 0)) {
     fprintf(stderr, "trace_alloc: bad arguments\n");
     return 2;
   }
@@ -100,6 +105,8 @@ int main(int argc, char** argv) {
   cp.n_ubatch = (uint32_t)n_tokens;
   cp.n_seq_max = 1;
   cp.swa_full = false;
+  cp.type_k = q8 ? GGML_TYPE_Q8_0 : GGML_TYPE_F16;
+  cp.type_v = q8 ? GGML_TYPE_Q8_0 : GGML_TYPE_F16;
   cp.flash_attn_type = flash ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED;
   cp.cb_eval = on_eval;
   cp.abort_callback = on_abort;

@@ -702,7 +702,11 @@ TEST(GgmlAlloc, DeciReducedMatchesTheLiveLlamaCpp) {
 // synthetic F16, Q8_0 and Q4_K_M files make_gguf writes of it
 // (tests/data/llamacpp_cpu_compute_openelm.csv, llamacpp_cpu_kv_openelm.csv):
 // KV summed layer by layer; the replay of openelm.cpp's fused QKV (Q and K
-// normed as new tensors: they read the projection through views).
+// normed as new tensors: they read the projection through views). With a
+// Q8_0 cache, V (a strided view) is made contiguous before its Hadamard
+// rotation, and on the last layer the output is rotated back after the
+// residual's rows are picked: without those two the Q8_0 rows were 4.5 %
+// high at 512 tokens and 3.6 % low at 4096 (docs/live-llamacpp.md).
 TEST(GgmlAlloc, OpenElmMatchesTheLiveLlamaCpp) {
   std::string q;
   std::string kv;
@@ -722,7 +726,7 @@ TEST(GgmlAlloc, OpenElmMatchesTheLiveLlamaCpp) {
       "config.json");
   ASSERT_TRUE(m.ok()) << m.error().message;
   EXPECT_TRUE(m->unchecked_architecture.empty());
-  expect_live_tables(*m, "openelm", 27, 5.0);
+  expect_live_tables(*m, "openelm", 27, 0.1);
 }
 
 // Hy3 REDUCED (make_gguf row hy3-r4: 4 of its 80 layers, the dense first

@@ -1518,6 +1518,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   };
   for (int il = 0; il < s.layers; ++il) {
     const bool last = il == s.layers - 1;
+    // openelm.cpp's last layer: the residual's rows are picked before the
+    // output projection runs (add(residual, attention) visits them first).
+    const bool late_wo = s.fused_qkv_norm && last && !s.late_out_ids;
     // Nemotron NAS: this layer's own shape.
     const LlamaGraphShape::Layer* shaped =
         il < std::ssize(s.per_layer) ? &s.per_layer[static_cast<std::size_t>(il)] : nullptr;
@@ -1766,9 +1769,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       if (s.rotate_k) {
         q = rotate(q, qw, k_rot_l);
       }
+      // V is a strided view of the projection: llama_mul_mat_hadamard
+      // (llama-impl.h) makes a view that is not contiguous a new tensor
+      // (ggml_cont_2d) before it multiplies.
       int v = g.view(qkv);
       if (s.rotate_v) {
-        v = rotate(v, kvw, v_rot_l);
+        v = rotate(g.op(b * kvw, {v}), kvw, v_rot_l);
       }
       int k = normed_roped(kvw);
       if (s.rotate_k) {
@@ -1776,12 +1782,15 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       }
       g.external({g.view(k), k_idxs});
       // Without flash attention V is stored transposed (llama-kv-cache.cpp
-      // cpy_v): this strided view of the projection is made contiguous, and
+      // cpy_v): this strided view of the projection is made contiguous (the
+      // rotation above has made it so already), and
       // a layer narrower than the widest padded to its rows
       // (TAG_V_CACHE_VARIABLE: ggml_pad).
       int v_rows_l = v;
       if (!s.flash) {
-        v_rows_l = g.op(b * kvw, {v});
+        if (!s.rotate_v) {
+          v_rows_l = g.op(b * kvw, {v});
+        }
         if (kvw < v_rows) {
           v_rows_l = g.op(b * v_rows, {v_rows_l});
         }
@@ -1789,12 +1798,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       g.external({g.view(v_rows_l), v_idxs});
       const int qp = g.view(q);
       if (s.flash) {
-        int out = g.op(b * qw, {qp, mask});
-        if (s.rotate_v) {
-          const int flat = g.view(out);
-          out = v_rot_l >= 0 ? g.op(b * qw, {flat, v_rot_l}) : g.op(b * qw, {flat});
+        cur = g.view(g.op(b * qw, {qp, mask}));
+        // The output rotated back is build_attn's, visited with the output
+        // projection: on the last layer after the residual's rows (below).
+        if (s.rotate_v && !late_wo) {
+          cur = rotate(cur, qw, v_rot_l);
         }
-        cur = g.view(out);
       } else {
         const int kq = g.same(g.op(b * cells * heads_l, {qp}), {mask});  // scores, softmax
         const int kqv = g.op(b * qw, {kq});
@@ -1941,9 +1950,6 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     if (shaped != nullptr && shaped->ffn <= 0) {
       continue;  // deci.cpp: a layer without an MLP leaves the stream as it was
     }
-    // openelm.cpp's last layer: the residual's rows are picked before the
-    // output projection runs (add(residual, attention) visits them first).
-    const bool late_wo = s.fused_qkv_norm && last && !s.late_out_ids;
     if (!late_wo) {
       cur = g.op(b * e, {cur});  // output projection
       if (s.value_scale) {
@@ -1978,6 +1984,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     if (!altup && last && !s.late_out_ids && !s.out_ids_after_norm && !mamba_beside) {
       if (late_wo) {  // openelm.cpp picks the residual's rows first
         res = g.op(b * e, {x, out_ids});
+        if (s.flash && s.rotate_v) {
+          cur = rotate(cur, qw, v_rot_l);
+        }
         cur = g.op(b * e, {g.op(b * e, {cur}), out_ids});
       } else {
         cur = g.op(b * e, {cur, out_ids});
