@@ -843,10 +843,10 @@ TEST(GgmlAlloc, TrinityMiniReducedMatchesTheLiveLlamaCpp) {
 // transcribes it, search-tool file id 62271246047), against what a real
 // llama.cpp reserved for the Q8_0 and Q4_K_M files
 // (tests/data/llamacpp_cpu_compute_smallthinker.csv,
-// llamacpp_cpu_kv_smallthinker.csv): KV exact, compute within 3.8 % (the
-// rows at 4096 tokens without flash attention and those with a Q8_0 cache
-// are low by 15 MiB; smallthinker.cpp's router reads the layer's input
-// before its norm, which the replay does not build).
+// llamacpp_cpu_kv_smallthinker.csv): KV exact, compute within 0.03 %.
+// smallthinker.cpp's router reads the layer's input before its norm, and
+// build_moe_ffn expands the routing before the output projection: replayed
+// after wo, as for other models, 6 rows were 3.8 % low (15 MiB).
 TEST(GgmlAlloc, SmallThinkerMatchesTheLiveLlamaCpp) {
   const auto m = model_from_hf_config(
       R"({"model_type":"smallthinker","head_dim":128,"hidden_size":1536,
@@ -858,7 +858,7 @@ TEST(GgmlAlloc, SmallThinkerMatchesTheLiveLlamaCpp) {
       "config.json");
   ASSERT_TRUE(m.ok()) << m.error().message;
   EXPECT_TRUE(m->unchecked_architecture.empty());
-  expect_live_tables(*m, "smallthinker", 18, 4.0);
+  expect_live_tables(*m, "smallthinker", 18, 0.1);
 }
 
 // DeepSeek-V4-Flash reduced to 5 of its 43 layers (compress ratios 0, 0,

@@ -221,6 +221,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <limits>
+#include <utility>
 
 namespace willfit {
 namespace {
@@ -1398,6 +1399,38 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     return s.residual_first ? g.op(b * e, {stream, out}, {stream, out})
                             : g.op(b * e, {out, stream}, {out, stream});
   };
+  // build_moe_ffn's routing, which it expands before the experts
+  // (ggml_build_forward_expand(gf, weights)): the router's logits of
+  // `router_in` (their rows to output picked first where `rows_picked`:
+  // smallthinker.cpp's last layer), the probabilities in place, the experts
+  // chosen (argsort) and their weights picked, normalised where the model
+  // does.
+  struct Routing {
+    int selected = -1;
+    int weights = -1;
+  };
+  const auto route = [&](int router_in, bool rows_picked) {
+    const std::int64_t k_used = std::max(1, s.experts_used);
+    int logits = g.op(b * s.experts, {router_in});
+    if (rows_picked) {
+      logits = g.op(b * s.experts, {logits, out_ids});
+    }
+    const int probs = g.same(logits);
+    // probs + exp_probs_b, a new tensor: probs are read again for the weights
+    const int biased = s.expert_bias ? g.op(b * s.experts, {probs}) : probs;
+    // Llama 4 selects by the raw logits (build_moe_ffn: selection_probs = logits)
+    const int sorted = g.op(b * s.experts, {s.weights_before_ffn ? logits : biased});  // argsort
+    const int selected = g.view(sorted);
+    int weights = g.op(b * k_used, {g.view(probs), selected});
+    if (s.moe_norm_weights) {  // the chosen weights normalised to sum 1
+      const int flat = g.view(weights);
+      const int sum = g.same(g.op(b, {flat}));  // sum_rows, clamp
+      weights = g.view(g.op(b * k_used, {flat, sum}, {flat}));
+    }
+    return Routing{selected, weights};
+  };
+  // The routing of a layer whose router reads the layer's input (below).
+  Routing routed_early;
   // A layer's MLP over its normed input (build_ffn, build_moe_ffn): routed
   // experts (and a shared one, or Gemma 4's dense MLP beside them), Gemma
   // 3n's, a gated one or a plain one. `ffn_inp` is the un-normed input
@@ -1425,19 +1458,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         moe_in = g.same(g.op(b * e, {ffn_inp}));
         router_in = g.same(g.same(g.op(b * e, {ffn_inp})));
       }
-      const int logits = g.op(b * s.experts, {router_in});
-      const int probs = g.same(logits);
-      // probs + exp_probs_b, a new tensor: probs are read again for the weights
-      const int biased = s.expert_bias ? g.op(b * s.experts, {probs}) : probs;
-      // Llama 4 selects by the raw logits (build_moe_ffn: selection_probs = logits)
-      const int sorted = g.op(b * s.experts, {s.weights_before_ffn ? logits : biased});  // argsort
-      const int selected = g.view(sorted);
-      int weights = g.op(b * k_used, {g.view(probs), selected});
-      if (s.moe_norm_weights) {  // the chosen weights normalised to sum 1
-        const int flat = g.view(weights);
-        const int sum = g.same(g.op(b, {flat}));  // sum_rows, clamp
-        weights = g.view(g.op(b * k_used, {flat, sum}, {flat}));
-      }
+      const Routing routing = routed_early.selected >= 0 ? std::exchange(routed_early, Routing{})
+                                                         : route(router_in, false);
+      const int selected = routing.selected;
+      const int weights = routing.weights;
       int in3 = g.view(moe_in);
       if (s.weights_before_ffn) {
         // Llama 4 weighs the input, repeated per expert, before the experts
@@ -1949,6 +1973,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     }
     if (shaped != nullptr && shaped->ffn <= 0) {
       continue;  // deci.cpp: a layer without an MLP leaves the stream as it was
+    }
+    if (s.router_reads_layer_input && moe_layer) {
+      // smallthinker.cpp: the router reads the layer's input before its
+      // norm. build_moe_ffn expands the routing before anything has expanded
+      // the output projection, so it runs between the attention (which
+      // build_attn_mha expands) and wo, the input kept alive through it.
+      routed_early = route(x, last);
     }
     if (!late_wo) {
       cur = g.op(b * e, {cur});  // output projection

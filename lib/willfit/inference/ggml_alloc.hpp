@@ -92,6 +92,10 @@ struct LlamaGraphShape {
   // Shared experts next to the routed ones (Llama 4, DeepSeek, Qwen MoE): a
   // gated MLP of this width over the same input, added to the experts' sum.
   std::int64_t shared_ffn = 0;
+  // SmallThinker (smallthinker.cpp): the router reads the layer's input, not
+  // the normed input of the MLP, and its routing runs before the output
+  // projection.
+  bool router_reads_layer_input = false;
   // Llama 4's routing (build_moe_ffn for LLM_ARCH_LLAMA4): experts chosen by
   // the raw router logits, and the input weighted per expert before them.
   bool weights_before_ffn = false;

@@ -574,6 +574,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       // Llama 4 (chunked attention is its mark here) routes its own way.
       s.weights_before_ffn = a.attention.chunked;
       s.expert_bias = a.moe->selection_bias;
+      s.router_reads_layer_input = a.moe->router_reads_layer_input;
     }
     if (uses_mla(a)) {
       s.mla_kv_lora = a.attention.kv_lora_rank;

@@ -1394,6 +1394,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // with a window (conversion/smallthinker.py writes one only when
   // sliding_window_layout marks a layer) gets llama.cpp's own: 4096 tokens,
   // layer 0 and every 4th after it global (set_swa_pattern(4, true)).
+  // Its router reads the layer's input before the attention norm.
+  if (arch == "smallthinker" && a.moe) {
+    a.moe->router_reads_layer_input = true;
+  }
   if (arch == "smallthinker" && a.attention.kind == AttentionKind::Sliding) {
     a.attention.sliding_window = 4096;
     a.attention.sliding_pattern = 4;

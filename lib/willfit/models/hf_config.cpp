@@ -1198,6 +1198,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     if (a.moe && a.intermediate_size == 0) {
       a.intermediate_size = a.moe->expert_intermediate_size;
     }
+    if (a.moe) {  // its router reads the layer's input (smallthinker.cpp: ffn_gate_inp x inpL)
+      a.moe->router_reads_layer_input = true;
+    }
     if (const auto it = t.find("sliding_window_layout");
         it != t.end() && it->is_array() &&
         std::any_of(it->begin(), it->end(), [](const Json& x) { return x == 1; })) {

@@ -215,6 +215,10 @@ struct Moe {
   // (ffn_routed_down, ffn_routed_up); shared experts stay at the hidden
   // width. 0: the experts work at the hidden width.
   std::int64_t latent_size = 0;
+  // The router reads the layer's input before its norm, not the MLP's normed
+  // input (SmallThinker: smallthinker.cpp ffn_gate_inp x inpL); only the
+  // compute-buffer replay reads it.
+  bool router_reads_layer_input = false;
 };
 
 // One layer's own widths, where a model's layers differ (layer_widths).

@@ -554,6 +554,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
     // Kimi K3's latent experts, and a router choosing by probs + a bias.
     x.latent_size = r.integer_in(*moe, "latent_size", 0, kMaxWidth, 0);
     x.selection_bias = r.boolean_in(*moe, "selection_bias", false);
+    x.router_reads_layer_input = r.boolean_in(*moe, "router_reads_layer_input", false);
     a.moe = x;
   }
   if (!r.error().empty()) {
