@@ -482,6 +482,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.value_scale = r.boolean_in(*at, "value_scale", false);
       // AFMoE (Trinity): a gate projection on the attention output.
       a.attention.output_gate = r.boolean_in(*at, "output_gate", false);
+      // Laguna: that gate (or head_gate's) a softplus, the output rows picked
+      // inside the last layer (laguna.cpp).
+      a.attention.softplus_gate = r.boolean_in(*at, "softplus_gate", false);
       read_compressed(r, *at, a);
     } else if (kind == "chunked") {
       // Llama 4's chunked local attention: a window of the chunk's length.
