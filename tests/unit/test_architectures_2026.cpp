@@ -1388,6 +1388,12 @@ TEST(Laguna, XsGgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(count_params(g.arch).total(), count_params(m.arch).total());
 }
 
+TEST(Laguna, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(laguna_xs2_config());
+  expect_catalogue_agrees("laguna-xs.2", c);
+  EXPECT_EQ(count_params(catalogue("laguna-xs.2").arch).total(), count_params(c.arch).total());
+}
+
 // Laguna's graph differs from Step-3.5's, whose layer kinds and head-wise
 // gate it shares, in where the output rows are picked: inside the last layer
 // (laguna.cpp, as afmoe.cpp) rather than after it (step35.cpp). The same
@@ -1396,8 +1402,7 @@ TEST(Laguna, PicksTheOutputRowsInsideTheLastLayer) {
   const Model m = read_config(laguna_xs2_config());
   Model as_step35 = m;
   as_step35.arch.attention.softplus_gate = false;
-  EXPECT_NE(llama_estimate(m, 4096).memory.compute,
-            llama_estimate(as_step35, 4096).memory.compute);
+  EXPECT_NE(llama_estimate(m, 4096).memory.compute, llama_estimate(as_step35, 4096).memory.compute);
 }
 
 // A Laguna without a window and with a gate per element, as llama.cpp's
@@ -1426,8 +1431,7 @@ TEST(Laguna, WithoutAWindowOneCacheAndAGatePerElement) {
   EXPECT_FALSE(a.attention.head_gate);
   // llama.cpp's plain cache (build_attn_inp_kv): 40 layers of the context.
   const std::int64_t ctx = 8192;
-  EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256}),
-            40 * ctx * 2 * 8 * 128 * 2);
+  EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256}), 40 * ctx * 2 * 8 * 128 * 2);
   // The gate per element: hidden x heads x head_dim a layer, as Q.
   const std::int64_t attention = 2048LL * 48 * 128 * 3 + 2 * 2048LL * 8 * 128;
   const std::int64_t expert = 3 * 2048LL * 512;
