@@ -932,8 +932,8 @@ const std::vector<Spec>& specs() {
         "shared 512, vocab 100352, 131072 positions); 48/64 heads per layer and the per-head "
         "softplus gate: SGLang PR #24204 and llama.cpp src/models/laguna.cpp; route scale 2.5: "
         "llama.cpp PR #25595";
-    v.push_back(shape("laguna-xs.2-r6", "laguna", 6, 2048, 8192, 64, 8, 128, 100352, 131072,
-                      5e5, 1e-6,
+    v.push_back(shape("laguna-xs.2-r6", "laguna", 6, 2048, 8192, 64, 8, 128, 100352, 131072, 5e5,
+                      1e-6,
                       "poolside/Laguna-XS.2 REDUCED to 6 of 40 layers (kinds: full+dense, "
                       "windowed+MoE, full+MoE, in the real order) and 16 of 256 routed "
                       "experts; every other hyper-parameter from its " +
@@ -2164,7 +2164,8 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     std::vector<uint32_t> heads;
     for (int i = 0; i < s.layers; ++i) {
       const bool global = s.sliding_window == 0 || i % s.swa_period == 0;
-      heads.push_back(static_cast<uint32_t>(global && s.global_heads > 0 ? s.global_heads : s.heads));
+      heads.push_back(
+          static_cast<uint32_t>(global && s.global_heads > 0 ? s.global_heads : s.heads));
     }
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
     w.key_arr_u32(a + ".attention.head_count", heads);
@@ -2485,7 +2486,7 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_bool(a + ".expert_weights_norm", true);
     w.key_f32(a + ".expert_weights_scale", s.expert_weights_scale);
     w.key_u32(a + ".expert_gating_func", 2);  // sigmoid
-    if (s.sliding_window > 0) {  // the windowed layers' rope over the whole head
+    if (s.sliding_window > 0) {               // the windowed layers' rope over the whole head
       w.key_u32(a + ".rope.dimension_count_swa", static_cast<uint32_t>(s.head_dim));
     }
   }

@@ -1254,10 +1254,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       int global_heads = 0;
       for (int i = 0; i < a.layers; ++i) {
         const auto& n = (*it)[static_cast<std::size_t>(i)];
-        const int h = n.is_number_integer()
-                          ? static_cast<int>(std::clamp<std::int64_t>(n.get<std::int64_t>(), 0,
-                                                                      1 << 16))
-                          : 0;
+        const int h =
+            n.is_number_integer()
+                ? static_cast<int>(std::clamp<std::int64_t>(n.get<std::int64_t>(), 0, 1 << 16))
+                : 0;
         int& widest = is_global_layer(a, i) ? global_heads : windowed_heads;
         widest = std::max(widest, h);
       }
@@ -1275,11 +1275,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     const bool per_element = gating != t.end() && gating->is_string() &&
                              (gating->get<std::string>() == "per-element" ||
                               gating->get<std::string>() == "per_element");
-    const bool per_head =
-        !per_element && gating != t.end() &&
-        ((gating->is_boolean() && gating->get<bool>()) ||
-         (gating->is_string() && (gating->get<std::string>() == "per-head" ||
-                                  gating->get<std::string>() == "per_head")));
+    const bool per_head = !per_element && gating != t.end() &&
+                          ((gating->is_boolean() && gating->get<bool>()) ||
+                           (gating->is_string() && (gating->get<std::string>() == "per-head" ||
+                                                    gating->get<std::string>() == "per_head")));
     at.output_gate = per_element;
     at.head_gate = per_head;
     at.softplus_gate = per_element || per_head;
