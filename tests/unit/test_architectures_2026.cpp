@@ -1283,11 +1283,20 @@ Json laguna_xs2_config() {
 // leading_dense_block_count from mlp_layer_types. The first two layers'
 // gates (g_proj: heads wide per head, heads x head_dim per element) and a
 // router bias stand for the tensors.
-test::GgufWriter laguna_gguf(const Json& c, bool windowed) {
+test::GgufWriter laguna_gguf(const Json& c) {
   const auto u = [&c](const char* name) { return c.at(name).get<std::uint32_t>(); };
-  std::vector<std::uint32_t> heads;
-  for (const auto& h : c.at("num_attention_heads_per_layer")) {
-    heads.push_back(h.get<std::uint32_t>());
+  // num_attention_heads on every layer where the config lists none (M.1)
+  std::vector<std::uint32_t> heads(u("num_hidden_layers"), u("num_attention_heads"));
+  if (c.contains("num_attention_heads_per_layer")) {
+    heads.clear();
+    for (const auto& h : c.at("num_attention_heads_per_layer")) {
+      heads.push_back(h.get<std::uint32_t>());
+    }
+  }
+  const bool windowed = c.value("sliding_window", 0) > 0;
+  std::uint32_t dense = 0;
+  while (c.at("mlp_layer_types").at(dense) == "dense") {
+    ++dense;
   }
   test::GgufWriter w;
   w.str("general.architecture", "laguna");
@@ -1310,7 +1319,7 @@ test::GgufWriter laguna_gguf(const Json& c, bool windowed) {
   w.boolean("laguna.expert_weights_norm", true);
   w.f32("laguna.expert_weights_scale", 2.5F);
   w.u32("laguna.expert_gating_func", 2);  // sigmoid
-  w.u32("laguna.leading_dense_block_count", 1);
+  w.u32("laguna.leading_dense_block_count", dense);
   w.u32("laguna.rope.dimension_count", u("head_dim") / 2);
   if (windowed) {
     w.u32("laguna.rope.dimension_count_swa", u("head_dim"));
@@ -1322,7 +1331,7 @@ test::GgufWriter laguna_gguf(const Json& c, bool windowed) {
     w.tensor("blk." + std::to_string(i) + ".attn_gate.weight",
              {u("hidden_size"), heads[i] * (per_element ? u("head_dim") : 1)}, test::kF16);
   }
-  w.tensor("blk.1.exp_probs_b.bias", {u("num_experts")}, test::kF32);
+  w.tensor("blk." + std::to_string(dense) + ".exp_probs_b.bias", {u("num_experts")}, test::kF32);
   return w;
 }
 
@@ -1369,7 +1378,7 @@ TEST(Laguna, XsConfigGivesPerLayerHeadsTheGateAndTheExperts) {
 
 TEST(Laguna, XsGgufHeaderGivesWhatTheConfigGives) {
   const Json c = laguna_xs2_config();
-  const Model g = read_header(laguna_gguf(c, true));
+  const Model g = read_header(laguna_gguf(c));
   const Model m = read_config(c);
   EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
   EXPECT_EQ(g.arch.layers, 40);
@@ -1405,44 +1414,131 @@ TEST(Laguna, PicksTheOutputRowsInsideTheLastLayer) {
   EXPECT_NE(llama_estimate(m, 4096).memory.compute, llama_estimate(as_step35, 4096).memory.compute);
 }
 
-// A Laguna without a window and with a gate per element, as llama.cpp's
-// loader takes M.1 (laguna.cpp: "M.1 has no sliding window (all layers
-// full attention)", "M.1 is per-element (g_proj -> n_head*head_dim)"; its
-// converter takes an absent num_attention_heads_per_layer as uniform heads).
-// M.1's own widths were not found in a public transcription: this is XS.2's
-// widths under M.1's layout, to check the terms, not a published model.
-Json laguna_no_window_config() {
-  Json c = laguna_xs2_config();
-  c.erase("sliding_window");
-  c.erase("layer_types");
-  c["num_attention_heads_per_layer"] = Json(std::vector<int>(40, 48));
-  c["gating"] = "per-element";
-  return c;
+// poolside/Laguna-M.1 and Laguna-S-2.1 as a public engine's tests quote
+// their config.json ("Subset of the real `ox-ox/Laguna-M.1-MLX-Q3`
+// config.json", an MLX conversion of poolside's; "Subset of the real
+// `poolside/Laguna-S-2.1` config.json"; search-tool file id 59075075825).
+// M.1: 70 layers of 4096, no window, 64 heads and 8 KV heads of 128 on every
+// layer, the gate per element, the first 3 layers a dense MLP of 16384, then
+// 256 experts of 1024 (16 a token) and one shared of 1024, vocabulary
+// 100352, untied; the transcription leaves max_position_embeddings out:
+// 131072 is its YaRN factor 32 x original 4096 and OpenRouter's listed
+// context for poolside/laguna-m.1 (search-tool file id 58507009333). The
+// card's totals: 225 B, 23 B active (ml-explore/mlx-lm PR #1415).
+Json laguna_m1_config() {
+  Json mlp = Json::array();
+  for (int i = 0; i < 70; ++i) {
+    mlp.push_back(i < 3 ? "dense" : "sparse");
+  }
+  return {{"model_type", "laguna"},
+          {"hidden_size", 4096},
+          {"intermediate_size", 16384},
+          {"num_hidden_layers", 70},
+          {"num_attention_heads", 64},
+          {"num_key_value_heads", 8},
+          {"head_dim", 128},
+          {"vocab_size", 100352},
+          {"rms_norm_eps", 1e-6},
+          {"tie_word_embeddings", false},
+          {"gating", "per-element"},
+          {"num_experts", 256},
+          {"num_experts_per_tok", 16},
+          {"moe_intermediate_size", 1024},
+          {"shared_expert_intermediate_size", 1024},
+          {"moe_routed_scaling_factor", 1.0},
+          {"mlp_layer_types", mlp},
+          {"max_position_embeddings", 131072}};
 }
 
-TEST(Laguna, WithoutAWindowOneCacheAndAGatePerElement) {
-  const Json c = laguna_no_window_config();
-  const Model m = read_config(c);
+// S-2.1: 48 layers of 3072, 12 full-attention layers (layer 0 and every 4th)
+// of 48 heads and 36 windowed ones (512 tokens) of 72, 8 KV heads of 128, the
+// gate per head, one dense layer of 12288, then 256 experts of 1024 (10 a
+// token) and one shared of 1024, vocabulary 100352, untied; 1,048,576
+// positions: the card's "native 1M-token context window" (search-tool file
+// id 54526238601 quotes it), its YaRN factor 128 x original 8192. The card's
+// totals: 118 B, about 8 B active (the same page; mlx-lm PR #1602).
+Json laguna_s21_config() {
+  Json types = Json::array();
+  Json heads = Json::array();
+  Json mlp = Json::array();
+  for (int i = 0; i < 48; ++i) {
+    types.push_back(i % 4 == 0 ? "full_attention" : "sliding_attention");
+    heads.push_back(i % 4 == 0 ? 48 : 72);
+    mlp.push_back(i == 0 ? "dense" : "sparse");
+  }
+  return {{"model_type", "laguna"},
+          {"hidden_size", 3072},
+          {"intermediate_size", 12288},
+          {"num_hidden_layers", 48},
+          {"num_attention_heads", 48},
+          {"num_key_value_heads", 8},
+          {"head_dim", 128},
+          {"vocab_size", 100352},
+          {"tie_word_embeddings", false},
+          {"gating", "per-head"},
+          {"gating_types", std::vector<std::string>(48, "per_head")},
+          {"sliding_window", 512},
+          {"layer_types", types},
+          {"num_attention_heads_per_layer", heads},
+          {"num_experts", 256},
+          {"num_experts_per_tok", 10},
+          {"moe_intermediate_size", 1024},
+          {"shared_expert_intermediate_size", 1024},
+          {"moe_routed_scaling_factor", 2.5},
+          {"mlp_layer_types", mlp},
+          {"max_position_embeddings", 1048576}};
+}
+
+TEST(Laguna, M1ConfigHasNoWindowAGatePerElementAndTheCardsTotal) {
+  const Model m = read_config(laguna_m1_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
   const Architecture& a = m.arch;
   EXPECT_EQ(a.attention.kind, AttentionKind::Full);
-  EXPECT_EQ(a.heads, 48);
-  EXPECT_EQ(a.attention.global_heads, 0);
+  EXPECT_EQ(a.heads, 64);
   EXPECT_TRUE(a.attention.output_gate);
-  EXPECT_FALSE(a.attention.head_gate);
-  // llama.cpp's plain cache (build_attn_inp_kv): 40 layers of the context.
+  EXPECT_TRUE(a.attention.softplus_gate);
+  ASSERT_TRUE(a.moe.has_value());
+  EXPECT_EQ(a.moe->first_dense_layers, 3);
+  EXPECT_EQ(a.moe->experts_per_token, 16);
+  // One plain cache (laguna.cpp build_attn_inp_kv): 70 layers of the context.
   const std::int64_t ctx = 8192;
-  EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256}), 40 * ctx * 2 * 8 * 128 * 2);
-  // The gate per element: hidden x heads x head_dim a layer, as Q.
-  const std::int64_t attention = 2048LL * 48 * 128 * 3 + 2 * 2048LL * 8 * 128;
-  const std::int64_t expert = 3 * 2048LL * 512;
-  EXPECT_EQ(count_params(a).total(), 40 * attention + 3 * 2048LL * 8192 +
-                                         39 * (256 * expert + expert + 2048LL * 256) +
-                                         2 * 100352LL * 2048);
-  const Model g = read_header(laguna_gguf(c, false));
+  EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256}), 70 * ctx * 2 * 8 * 128 * 2);
+  // q, the gate and o of 64 x 128, k and v of 8 x 128, on 70 layers.
+  const std::int64_t attention = 4096LL * 64 * 128 * 3 + 2 * 4096LL * 8 * 128;
+  const std::int64_t expert = 3 * 4096LL * 1024;
+  const std::int64_t total = 70 * attention + 3 * (3 * 4096LL * 16384) +
+                             67 * (256 * expert + expert + 4096LL * 256) + 2 * 100352LL * 4096;
+  EXPECT_EQ(count_params(a).total(), total);
+  EXPECT_LT(off(static_cast<double>(total), 225e9), 0.01);  // the card's 225 B
+  const Model g = read_header(laguna_gguf(laguna_m1_config()));
   EXPECT_EQ(g.arch.attention.kind, AttentionKind::Full);
   EXPECT_TRUE(g.arch.attention.output_gate);
-  EXPECT_FALSE(g.arch.attention.head_gate);
-  expect_same_text_model(g, m, "laguna without a window, GGUF vs config");
+  expect_same_text_model(g, m, "laguna M.1 GGUF vs config");
+  expect_catalogue_agrees("laguna-m.1", m);
+}
+
+TEST(Laguna, S21ConfigGivesItsOwnHeadsAndTheCardsTotal) {
+  const Model m = read_config(laguna_s21_config());
+  const Architecture& a = m.arch;
+  ASSERT_EQ(a.attention.kind, AttentionKind::Sliding);
+  EXPECT_EQ(a.heads, 72);
+  EXPECT_EQ(a.attention.global_heads, 48);
+  EXPECT_TRUE(a.attention.head_gate);
+  EXPECT_EQ(global_layer_count(a, a.layers), 12);
+  const std::int64_t ctx = 8192;
+  EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256}),
+            (12 * ctx + 36 * std::int64_t{1024}) * 2 * 8 * 128 * 2);
+  const std::int64_t windowed = 3072LL * 72 * 128 * 2 + 2 * 3072LL * 8 * 128 + 3072LL * 72;
+  const std::int64_t global = 3072LL * 48 * 128 * 2 + 2 * 3072LL * 8 * 128 + 3072LL * 48;
+  const std::int64_t expert = 3 * 3072LL * 1024;
+  const std::int64_t total = 36 * windowed + 12 * global + 3 * 3072LL * 12288 +
+                             47 * (256 * expert + expert + 3072LL * 256) + 2 * 100352LL * 3072;
+  EXPECT_EQ(count_params(a).total(), total);
+  EXPECT_LT(off(static_cast<double>(total), 118e9), 0.01);  // the card's 118 B
+  const Model g = read_header(laguna_gguf(laguna_s21_config()));
+  EXPECT_EQ(g.arch.attention.global_heads, 48);
+  expect_same_text_model(g, m, "laguna S-2.1 GGUF vs config");
+  expect_catalogue_agrees("laguna-s-2.1", m);
 }
 
 }  // namespace
