@@ -947,24 +947,27 @@ const std::vector<Spec>& specs() {
     v.back().shared_ffn = 512;
     v.back().expert_weights_scale = 2.5;
     experts(v.back(), 16, 8, 512);
-    // Laguna in M.1's layout (laguna.cpp: no window, one plain cache; the
-    // gate per element, g_proj of heads x head_dim) at XS.2's widths, 4
-    // layers (0 dense, 1-3 MoE), 48 heads on every layer: M.1's own widths
-    // were not found in a public transcription, so this row checks the
-    // layout's terms, not a published model.
-    v.push_back(shape("laguna-nowindow-r4", "laguna", 4, 2048, 8192, 48, 8, 128, 100352, 131072,
-                      5e5, 1e-6,
-                      "LAYOUT VARIANT, not a published model: Laguna-M.1's layout (no sliding "
-                      "window, softplus gate per element: llama.cpp src/models/laguna.cpp) at "
-                      "poolside/Laguna-XS.2's widths, REDUCED to 4 layers (dense, then MoE) "
-                      "and 16 routed experts, 48 heads on every layer; XS.2's widths from its " +
-                          laguna_source));
+    // Laguna M.1 REDUCED to 5 of its 70 layers, every kind in the real order
+    // (0-2 dense, 3-4 MoE: mlp_layer_types 3 dense, then sparse) and 16 of its
+    // 256 routed experts (16 per token, as the model). Every other
+    // hyper-parameter is the model's: no window, hidden 4096, dense MLP
+    // 16384, 64 query heads and 8 KV heads of 128 on every layer, experts and
+    // the shared one of 1024, vocabulary 100352, 131072 positions, rope 5e5;
+    // Q/K norms and the softplus gate per element (g_proj of heads x head_dim).
+    v.push_back(shape("laguna-m.1-r5", "laguna", 5, 4096, 16384, 64, 8, 128, 100352, 131072, 5e5,
+                      1e-6,
+                      "poolside/Laguna-M.1 REDUCED to 5 of 70 layers (kinds: dense, MoE, in the "
+                      "real order) and 16 of 256 routed experts; every other hyper-parameter "
+                      "from its config.json as a public engine's test quotes it (search-tool "
+                      "file id 59075075825, 'Subset of the real ox-ox/Laguna-M.1-MLX-Q3 "
+                      "config.json': hidden 4096, FFN 16384, 70 layers, 64 heads, 8 KV heads, "
+                      "head_dim 128, gating per-element, 3 dense layers, 256 experts x 1024 top "
+                      "16, shared 1024, vocab 100352, no sliding window)"));
     v.back().gate_per_element = true;
-    v.back().rope_dim = 64;
-    v.back().dense_lead = 1;
-    v.back().shared_ffn = 512;
-    v.back().expert_weights_scale = 2.5;
-    experts(v.back(), 16, 8, 512);
+    v.back().dense_lead = 3;
+    v.back().shared_ffn = 1024;
+    v.back().expert_weights_scale = 1.0;
+    experts(v.back(), 16, 16, 1024);
     // MiMo-V2-Flash REDUCED to 7 of its 48 layers, every kind in the real
     // order (0 global + dense, 1-4 windowed + MoE, 5 global + MoE, 6
     // windowed + MoE: hybrid_layer_pattern 0 on layer 0 and every sixth from
