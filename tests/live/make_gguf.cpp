@@ -922,17 +922,18 @@ const std::vector<Spec>& specs() {
     // hyper-parameter is the model's: hidden 2048, dense MLP 8192, 48 query
     // heads on the full layers and 64 on the windowed ones, 8 KV heads of
     // 128, window 512, experts and the shared one of 512, vocabulary 100352,
-    // 131072 positions, rope 5e5 full (over 64 dims) and 1e4 windowed (over
+    // 262144 positions, rope 5e5 full (over 64 dims) and 1e4 windowed (over
     // 128), route scale 2.5; Q/K norms and the softplus gate per head.
     const std::string laguna_source =
         "config.json as SGLang transcribes it (sgl-project/sglang "
         "python/sglang/srt/configs/laguna.py @229891f5, 'Laguna (poolside/Laguna-XS.2) model "
         "configuration': hidden 2048, FFN 8192, 40 layers, 8 KV heads, head_dim 128, window "
         "512, layer_types full at i % 4 == 0, one dense layer, 256 experts x 512 top 8, "
-        "shared 512, vocab 100352, 131072 positions); 48/64 heads per layer and the per-head "
+        "shared 512, vocab 100352); 262144 positions: YaRN factor 64 over 4096 (lablup/mlxcel "
+        "issue #1347) and llmrun.dev's page of the model; 48/64 heads per layer and the per-head "
         "softplus gate: SGLang PR #24204 and llama.cpp src/models/laguna.cpp; route scale 2.5: "
         "llama.cpp PR #25595";
-    v.push_back(shape("laguna-xs.2-r6", "laguna", 6, 2048, 8192, 64, 8, 128, 100352, 131072, 5e5,
+    v.push_back(shape("laguna-xs.2-r6", "laguna", 6, 2048, 8192, 64, 8, 128, 100352, 262144, 5e5,
                       1e-6,
                       "poolside/Laguna-XS.2 REDUCED to 6 of 40 layers (kinds: full+dense, "
                       "windowed+MoE, full+MoE, in the real order) and 16 of 256 routed "

@@ -1236,13 +1236,15 @@ TEST(Qwen4Exp, PerLayerExpertWidthsAreReadAtTheWidest) {
 // layers of 2048, a dense MLP of 8192, 8 KV heads of 128, a 512-token window,
 // layer_types full attention where i % 4 == 0, mlp_layer_types one "dense"
 // then "sparse", 256 experts of 512 (8 a token) and one shared of 512,
-// vocabulary 100352, untied, max_position_embeddings 131072. The per-layer
+// vocabulary 100352, untied. The per-layer
 // query heads, 48 on the full layers and 64 on the windowed ones, and the
 // per-head softplus gate: SGLang's PR #24204 and llama.cpp's laguna.cpp
 // ("48 vs 64 in XS.2"); gating the legacy boolean true (llama.cpp
 // conversion/laguna.py: "the legacy boolean True == per-head, as in
-// Laguna-XS.2"); moe_routed_scaling_factor 2.5 (llama.cpp PR #25595). The
-// card's totals: 33.4 B, 3.0 B active (SGLang PR #24204's table).
+// Laguna-XS.2"); moe_routed_scaling_factor 2.5 (llama.cpp PR #25595);
+// max_position_embeddings 262144, the full layers' YaRN factor 64 over 4096
+// (lablup/mlxcel issue #1347; SGLang's class default is 131072). The card's
+// totals: 33.4 B, 3.0 B active (SGLang PR #24204's table).
 Json laguna_xs2_config() {
   Json types = Json::array();
   Json mlp = Json::array();
@@ -1262,7 +1264,7 @@ Json laguna_xs2_config() {
           {"num_attention_heads_per_layer", heads},
           {"num_key_value_heads", 8},
           {"head_dim", 128},
-          {"max_position_embeddings", 131072},
+          {"max_position_embeddings", 262144},
           {"rms_norm_eps", 1e-6},
           {"tie_word_embeddings", false},
           {"sliding_window", 512},

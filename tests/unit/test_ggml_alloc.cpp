@@ -640,7 +640,7 @@ TEST(GgmlAlloc, LagunaReducedMatchesTheLiveLlamaCpp) {
       R"({"model_type":"laguna","vocab_size":100352,"hidden_size":2048,
       "intermediate_size":8192,"num_hidden_layers":6,"num_attention_heads":48,
       "num_attention_heads_per_layer":[48,64,64,64,48,64],"num_key_value_heads":8,
-      "head_dim":128,"max_position_embeddings":131072,"tie_word_embeddings":false,
+      "head_dim":128,"max_position_embeddings":262144,"tie_word_embeddings":false,
       "sliding_window":512,"layer_types":["full_attention","sliding_attention",
       "sliding_attention","sliding_attention","full_attention","sliding_attention"],
       "mlp_layer_types":["dense","sparse","sparse","sparse","sparse","sparse"],
