@@ -1228,7 +1228,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     }
   }
 
-  // Laguna (poolside Laguna XS.2, S.2, M.1; model_type laguna; llama.cpp
+  // Laguna (poolside Laguna XS.2, S-2.1, M.1; model_type laguna; llama.cpp
   // conversion/laguna.py and src/models/laguna.cpp at 80fb11ac). A window
   // (sliding_window > 0; M.1 has none and is one plain cache) puts layer 0
   // and every 4th after it at full attention, whatever layer_types says
