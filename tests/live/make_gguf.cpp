@@ -13,7 +13,7 @@
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
-// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker}.cpp
+// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -139,6 +139,9 @@ struct Spec {
   // gate (attn_gate, hidden x heads) and per-head Q/K norms; the MoE layers a
   // selection bias and one shared expert of shared_ffn.
   int global_heads = 0;
+  // Laguna (laguna.cpp): the softplus output gate per element (g_proj of
+  // heads x head_dim, M.1's layout) instead of per head (XS.2's).
+  bool gate_per_element = false;
   // DeepSeek Sparse Attention (deepseek32.cpp, glm-dsa.cpp): MLA with
   // compressed queries (q_lora) and a lightning indexer of index_heads heads
   // of index_head_dim that keeps the index_top_k best keys. indexer_types:
@@ -912,6 +915,60 @@ const std::vector<Spec>& specs() {
     v.back().shared_ffn = 1024;
     v.back().expert_weights_scale = 2.826;
     experts(v.back(), 16, 8, 1024);
+    // Laguna XS.2 REDUCED to 6 of its 40 layers, every kind in the real order
+    // (0 full + dense, 1-3 windowed + MoE, 4 full + MoE, 5 windowed + MoE:
+    // laguna.cpp's period 4 dense first, mlp_layer_types one dense layer) and
+    // 16 of its 256 routed experts (8 per token, as the model). Every other
+    // hyper-parameter is the model's: hidden 2048, dense MLP 8192, 48 query
+    // heads on the full layers and 64 on the windowed ones, 8 KV heads of
+    // 128, window 512, experts and the shared one of 512, vocabulary 100352,
+    // 262144 positions, rope 5e5 full (over 64 dims) and 1e4 windowed (over
+    // 128), route scale 2.5; Q/K norms and the softplus gate per head.
+    const std::string laguna_source =
+        "config.json as SGLang transcribes it (sgl-project/sglang "
+        "python/sglang/srt/configs/laguna.py @229891f5, 'Laguna (poolside/Laguna-XS.2) model "
+        "configuration': hidden 2048, FFN 8192, 40 layers, 8 KV heads, head_dim 128, window "
+        "512, layer_types full at i % 4 == 0, one dense layer, 256 experts x 512 top 8, "
+        "shared 512, vocab 100352); 262144 positions: YaRN factor 64 over 4096 (lablup/mlxcel "
+        "issue #1347) and llmrun.dev's page of the model; 48/64 heads per layer and the per-head "
+        "softplus gate: SGLang PR #24204 and llama.cpp src/models/laguna.cpp; route scale 2.5: "
+        "llama.cpp PR #25595";
+    v.push_back(shape("laguna-xs.2-r6", "laguna", 6, 2048, 8192, 64, 8, 128, 100352, 262144, 5e5,
+                      1e-6,
+                      "poolside/Laguna-XS.2 REDUCED to 6 of 40 layers (kinds: full+dense, "
+                      "windowed+MoE, full+MoE, in the real order) and 16 of 256 routed "
+                      "experts; every other hyper-parameter from its " +
+                          laguna_source));
+    v.back().global_heads = 48;
+    v.back().swa_period = 4;
+    v.back().sliding_window = 512;
+    v.back().swa_rope_base = 10000;
+    v.back().rope_dim = 64;
+    v.back().dense_lead = 1;
+    v.back().shared_ffn = 512;
+    v.back().expert_weights_scale = 2.5;
+    experts(v.back(), 16, 8, 512);
+    // Laguna M.1 REDUCED to 5 of its 70 layers, every kind in the real order
+    // (0-2 dense, 3-4 MoE: mlp_layer_types 3 dense, then sparse) and 16 of its
+    // 256 routed experts (16 per token, as the model). Every other
+    // hyper-parameter is the model's: no window, hidden 4096, dense MLP
+    // 16384, 64 query heads and 8 KV heads of 128 on every layer, experts and
+    // the shared one of 1024, vocabulary 100352, 131072 positions, rope 5e5;
+    // Q/K norms and the softplus gate per element (g_proj of heads x head_dim).
+    v.push_back(shape("laguna-m.1-r5", "laguna", 5, 4096, 16384, 64, 8, 128, 100352, 131072, 5e5,
+                      1e-6,
+                      "poolside/Laguna-M.1 REDUCED to 5 of 70 layers (kinds: dense, MoE, in the "
+                      "real order) and 16 of 256 routed experts; every other hyper-parameter "
+                      "from its config.json as a public engine's test quotes it (search-tool "
+                      "file id 59075075825, 'Subset of the real ox-ox/Laguna-M.1-MLX-Q3 "
+                      "config.json': hidden 4096, FFN 16384, 70 layers, 64 heads, 8 KV heads, "
+                      "head_dim 128, gating per-element, 3 dense layers, 256 experts x 1024 top "
+                      "16, shared 1024, vocab 100352, no sliding window)"));
+    v.back().gate_per_element = true;
+    v.back().dense_lead = 3;
+    v.back().shared_ffn = 1024;
+    v.back().expert_weights_scale = 1.0;
+    experts(v.back(), 16, 16, 1024);
     // MiMo-V2-Flash REDUCED to 7 of its 48 layers, every kind in the real
     // order (0 global + dense, 1-4 windowed + MoE, 5 global + MoE, 6
     // windowed + MoE: hybrid_layer_pattern 0 on layer 0 and every sixth from
@@ -1872,6 +1929,27 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       shared_expert(b, i);
       continue;
     }
+    if (s.arch == "laguna") {  // laguna.cpp load_arch_tensors
+      const bool global = s.sliding_window == 0 || i % s.swa_period == 0;
+      const int64_t heads = global && s.global_heads > 0 ? s.global_heads : s.heads;
+      const int64_t ql = s.head_dim * heads;
+      add(b + "attn_q.weight", {e, ql}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      add(b + "attn_output.weight", {ql, e}, i);
+      add(b + "attn_q_norm.weight", {s.head_dim}, i);
+      add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      add(b + "attn_gate.weight", {e, s.gate_per_element ? ql : heads}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      if (i < s.dense_lead) {
+        dense_mlp(b, i);
+        continue;
+      }
+      routed_experts(b, i);
+      add(b + "exp_probs_b.bias", {s.experts}, i);
+      shared_expert(b, i);
+      continue;
+    }
     if (kind == 'E') {  // Nemotron-H MoE block: router and its bias, ungated experts, shared one
       add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
       add(b + "exp_probs_b.bias", {s.experts}, i);
@@ -2084,6 +2162,18 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     } else {
       w.key_u32(a + ".attention.head_count_kv", static_cast<uint32_t>(s.kv_heads));
     }
+  } else if (s.arch == "laguna") {
+    // conversion/laguna.py LagunaModel.set_gguf_parameters: query heads per
+    // layer (num_attention_heads_per_layer), one KV head count (base.py).
+    std::vector<uint32_t> heads;
+    for (int i = 0; i < s.layers; ++i) {
+      const bool global = s.sliding_window == 0 || i % s.swa_period == 0;
+      heads.push_back(
+          static_cast<uint32_t>(global && s.global_heads > 0 ? s.global_heads : s.heads));
+    }
+    w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
+    w.key_arr_u32(a + ".attention.head_count", heads);
+    w.key_u32(a + ".attention.head_count_kv", static_cast<uint32_t>(s.kv_heads));
   } else if (s.arch == "step35") {
     // conversion/step3.py Step35Model.set_gguf_parameters: query and KV heads
     // per layer by layer_types, the windowed layers' flags, MoE keys.
@@ -2155,7 +2245,7 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_arr_u32(a + ".feed_forward_length", ffn);
     w.key_arr_u32(a + ".attention.head_count_kv", kv);
   }
-  if (s.arch != "step35" && s.deci.empty()) {
+  if (s.arch != "step35" && s.arch != "laguna" && s.deci.empty()) {
     w.key_u32(a + ".attention.head_count", static_cast<uint32_t>(s.heads));
   }
   if (s.kv_lora > 0) {
@@ -2394,6 +2484,15 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_bool(a + ".expert_weights_norm", true);  // route_norm
     w.key_f32(a + ".expert_weights_scale", s.expert_weights_scale);
     w.key_u32(a + ".expert_gating_func", 2);  // score_func sigmoid (base.py)
+  }
+  if (s.arch == "laguna") {  // conversion/laguna.py LagunaModel.set_gguf_parameters
+    w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
+    w.key_bool(a + ".expert_weights_norm", true);
+    w.key_f32(a + ".expert_weights_scale", s.expert_weights_scale);
+    w.key_u32(a + ".expert_gating_func", 2);  // sigmoid
+    if (s.sliding_window > 0) {               // the windowed layers' rope over the whole head
+      w.key_u32(a + ".rope.dimension_count_swa", static_cast<uint32_t>(s.head_dim));
+    }
   }
   if (s.arch == "qwen35") {
     // qwen35.cpp requires the M-RoPE sections (conversion/qwen.py writes

@@ -1,7 +1,7 @@
 // The 2026 architectures of issue 18 that llama.cpp 80fb11ac loads and
 // willfit once only warned about: GLM-5 (glm-dsa), Mistral 4 (mistral4),
 // MiniMax-M3 (minimax-m3), Step-3.5 (step35), HunYuan V3 (hy_v3), Ling 3
-// (bailingmoe3).
+// (bailingmoe3), Laguna (laguna).
 // Each family is read from a published config.json and from a GGUF header as
 // llama.cpp's converter writes it (conversion/*.py at 80fb11ac), and both
 // must give one estimate; the expected sizes are worked out by hand in the
@@ -1226,6 +1226,321 @@ TEST(Qwen4Exp, PerLayerExpertWidthsAreReadAtTheWidest) {
   ASSERT_TRUE(g.arch.moe.has_value());
   EXPECT_EQ(g.arch.moe->expert_intermediate_size, 768);
   EXPECT_EQ(g.arch.moe->shared_experts, 1);  // 640 in routed widths of 768
+}
+
+// ---- Laguna (poolside; laguna) ----------------------------------------------
+//
+// poolside/Laguna-XS.2's config.json as SGLang transcribes it: the defaults of
+// its LagunaConfig, "Laguna (poolside/Laguna-XS.2) model configuration"
+// (sgl-project/sglang python/sglang/srt/configs/laguna.py at 229891f5): 40
+// layers of 2048, a dense MLP of 8192, 8 KV heads of 128, a 512-token window,
+// layer_types full attention where i % 4 == 0, mlp_layer_types one "dense"
+// then "sparse", 256 experts of 512 (8 a token) and one shared of 512,
+// vocabulary 100352, untied. The per-layer
+// query heads, 48 on the full layers and 64 on the windowed ones, and the
+// per-head softplus gate: SGLang's PR #24204 and llama.cpp's laguna.cpp
+// ("48 vs 64 in XS.2"); gating the legacy boolean true (llama.cpp
+// conversion/laguna.py: "the legacy boolean True == per-head, as in
+// Laguna-XS.2"); moe_routed_scaling_factor 2.5 (llama.cpp PR #25595);
+// max_position_embeddings 262144, the full layers' YaRN factor 64 over 4096
+// (lablup/mlxcel issue #1347; SGLang's class default is 131072). The card's
+// totals: 33.4 B, 3.0 B active (SGLang PR #24204's table).
+Json laguna_xs2_config() {
+  Json types = Json::array();
+  Json mlp = Json::array();
+  Json heads = Json::array();
+  for (int i = 0; i < 40; ++i) {
+    types.push_back(i % 4 == 0 ? "full_attention" : "sliding_attention");
+    mlp.push_back(i == 0 ? "dense" : "sparse");
+    heads.push_back(i % 4 == 0 ? 48 : 64);
+  }
+  return {{"model_type", "laguna"},
+          {"architectures", {"LagunaForCausalLM"}},
+          {"vocab_size", 100352},
+          {"hidden_size", 2048},
+          {"intermediate_size", 8192},
+          {"num_hidden_layers", 40},
+          {"num_attention_heads", 48},
+          {"num_attention_heads_per_layer", heads},
+          {"num_key_value_heads", 8},
+          {"head_dim", 128},
+          {"max_position_embeddings", 262144},
+          {"rms_norm_eps", 1e-6},
+          {"tie_word_embeddings", false},
+          {"sliding_window", 512},
+          {"layer_types", types},
+          {"mlp_layer_types", mlp},
+          {"num_experts", 256},
+          {"num_experts_per_tok", 8},
+          {"moe_intermediate_size", 512},
+          {"shared_expert_intermediate_size", 512},
+          {"moe_routed_scaling_factor", 2.5},
+          {"gating", true}};
+}
+
+// As conversion/laguna.py (LagunaModel.set_gguf_parameters at 80fb11ac)
+// writes it for a config of laguna_xs2_config's shape: head_count one per
+// layer, head_count_kv and key/value lengths from the base converter, the
+// window when sliding_window > 0 (no pattern), the experts' keys,
+// leading_dense_block_count from mlp_layer_types. The first two layers'
+// gates (g_proj: heads wide per head, heads x head_dim per element) and a
+// router bias stand for the tensors.
+test::GgufWriter laguna_gguf(const Json& c) {
+  const auto u = [&c](const char* name) { return c.at(name).get<std::uint32_t>(); };
+  // num_attention_heads on every layer where the config lists none (M.1)
+  std::vector<std::uint32_t> heads(u("num_hidden_layers"), u("num_attention_heads"));
+  if (c.contains("num_attention_heads_per_layer")) {
+    heads.clear();
+    for (const auto& h : c.at("num_attention_heads_per_layer")) {
+      heads.push_back(h.get<std::uint32_t>());
+    }
+  }
+  const bool windowed = c.value("sliding_window", 0) > 0;
+  std::uint32_t dense = 0;
+  while (c.at("mlp_layer_types").at(dense) == "dense") {
+    ++dense;
+  }
+  test::GgufWriter w;
+  w.str("general.architecture", "laguna");
+  w.u32("laguna.block_count", u("num_hidden_layers"));
+  w.u32("laguna.context_length", u("max_position_embeddings"));
+  w.u32("laguna.embedding_length", u("hidden_size"));
+  w.u32("laguna.feed_forward_length", u("intermediate_size"));
+  w.u32_array("laguna.attention.head_count", heads);
+  w.u32("laguna.attention.head_count_kv", u("num_key_value_heads"));
+  w.u32("laguna.attention.key_length", u("head_dim"));
+  w.u32("laguna.attention.value_length", u("head_dim"));
+  w.u32("laguna.vocab_size", u("vocab_size"));
+  if (windowed) {
+    w.u32("laguna.attention.sliding_window", u("sliding_window"));
+  }
+  w.u32("laguna.expert_count", u("num_experts"));
+  w.u32("laguna.expert_used_count", u("num_experts_per_tok"));
+  w.u32("laguna.expert_feed_forward_length", u("moe_intermediate_size"));
+  w.u32("laguna.expert_shared_feed_forward_length", u("shared_expert_intermediate_size"));
+  w.boolean("laguna.expert_weights_norm", true);
+  w.f32("laguna.expert_weights_scale", 2.5F);
+  w.u32("laguna.expert_gating_func", 2);  // sigmoid
+  w.u32("laguna.leading_dense_block_count", dense);
+  w.u32("laguna.rope.dimension_count", u("head_dim") / 2);
+  if (windowed) {
+    w.u32("laguna.rope.dimension_count_swa", u("head_dim"));
+  }
+  const bool per_element = c.at("gating").is_string() && c.at("gating") == "per-element";
+  w.tensor("token_embd.weight", {u("hidden_size"), u("vocab_size")}, test::kQ8_0);
+  w.tensor("output.weight", {u("hidden_size"), u("vocab_size")}, test::kQ8_0);
+  for (std::uint32_t i = 0; i < 2; ++i) {
+    w.tensor("blk." + std::to_string(i) + ".attn_gate.weight",
+             {u("hidden_size"), heads[i] * (per_element ? u("head_dim") : 1)}, test::kF16);
+  }
+  w.tensor("blk." + std::to_string(dense) + ".exp_probs_b.bias", {u("num_experts")}, test::kF32);
+  return w;
+}
+
+TEST(Laguna, XsConfigGivesPerLayerHeadsTheGateAndTheExperts) {
+  const Model m = read_config(laguna_xs2_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  const Architecture& a = m.arch;
+  ASSERT_EQ(a.attention.kind, AttentionKind::Sliding);
+  EXPECT_EQ(a.attention.sliding_window, 512);
+  EXPECT_EQ(a.heads, 64);
+  EXPECT_EQ(a.attention.global_heads, 48);
+  EXPECT_EQ(a.kv_heads, 8);
+  EXPECT_TRUE(a.attention.head_gate);
+  EXPECT_FALSE(a.attention.output_gate);
+  EXPECT_TRUE(a.attention.softplus_gate);
+  ASSERT_TRUE(a.moe.has_value());
+  EXPECT_EQ(a.moe->first_dense_layers, 1);
+  EXPECT_EQ(a.moe->shared_experts, 1);
+  EXPECT_TRUE(a.moe->selection_bias);
+  // laguna.cpp set_swa_pattern(4, dense_first): full on 0, 4, ..., 36.
+  EXPECT_TRUE(is_global_layer(a, 0));
+  EXPECT_FALSE(is_global_layer(a, 1));
+  EXPECT_FALSE(is_global_layer(a, 3));
+  EXPECT_TRUE(is_global_layer(a, 36));
+  EXPECT_FALSE(is_global_layer(a, 39));
+  EXPECT_EQ(global_layer_count(a, a.layers), 10);
+  // llama.cpp's ISWA cache: 10 layers of the whole context, 30 of window +
+  // micro-batch (512 + 512) cells, K and V of 8 x 128 in every layer.
+  const std::int64_t ctx = 8192;
+  EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256}),
+            (10 * ctx + 30 * std::int64_t{1024}) * 2 * 8 * 128 * 2);
+  // Parameters by hand (laguna.cpp load_arch_tensors): q, k, v, o and the
+  // per-head gate at each layer's heads, the dense MLP of layer 0, 39 MoE
+  // layers of 256 experts, the shared one and the router, embeddings and
+  // the untied head.
+  const std::int64_t windowed = 2048LL * 64 * 128 * 2 + 2 * 2048LL * 8 * 128 + 2048LL * 64;
+  const std::int64_t global = 2048LL * 48 * 128 * 2 + 2 * 2048LL * 8 * 128 + 2048LL * 48;
+  const std::int64_t expert = 3 * 2048LL * 512;
+  const std::int64_t total = 30 * windowed + 10 * global + 3 * 2048LL * 8192 +
+                             39 * (256 * expert + expert + 2048LL * 256) + 2 * 100352LL * 2048;
+  EXPECT_EQ(count_params(a).total(), total);
+  EXPECT_LT(off(static_cast<double>(total), 33.4e9), 0.01);  // the card's 33.4 B
+}
+
+TEST(Laguna, XsGgufHeaderGivesWhatTheConfigGives) {
+  const Json c = laguna_xs2_config();
+  const Model g = read_header(laguna_gguf(c));
+  const Model m = read_config(c);
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_EQ(g.arch.layers, 40);
+  EXPECT_EQ(g.arch.heads, 64);
+  EXPECT_EQ(g.arch.attention.global_heads, 48);
+  EXPECT_TRUE(g.arch.attention.global_first);
+  EXPECT_EQ(g.arch.attention.sliding_pattern, 4);
+  EXPECT_TRUE(g.arch.attention.head_gate);
+  EXPECT_FALSE(g.arch.attention.output_gate);
+  EXPECT_TRUE(g.arch.attention.softplus_gate);
+  ASSERT_TRUE(g.arch.moe.has_value());
+  EXPECT_EQ(g.arch.moe->shared_experts, 1);
+  EXPECT_EQ(g.arch.moe->first_dense_layers, 1);
+  EXPECT_TRUE(g.arch.moe->selection_bias);
+  expect_same_text_model(g, m, "laguna GGUF vs config");
+  EXPECT_EQ(count_params(g.arch).total(), count_params(m.arch).total());
+}
+
+TEST(Laguna, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(laguna_xs2_config());
+  expect_catalogue_agrees("laguna-xs.2", c);
+  EXPECT_EQ(count_params(catalogue("laguna-xs.2").arch).total(), count_params(c.arch).total());
+}
+
+// Laguna's graph differs from Step-3.5's, whose layer kinds and head-wise
+// gate it shares, in where the output rows are picked: inside the last layer
+// (laguna.cpp, as afmoe.cpp) rather than after it (step35.cpp). The same
+// shape read as Step-3.5's gives another compute buffer.
+TEST(Laguna, PicksTheOutputRowsInsideTheLastLayer) {
+  const Model m = read_config(laguna_xs2_config());
+  Model as_step35 = m;
+  as_step35.arch.attention.softplus_gate = false;
+  EXPECT_NE(llama_estimate(m, 4096).memory.compute, llama_estimate(as_step35, 4096).memory.compute);
+}
+
+// poolside/Laguna-M.1 and Laguna-S-2.1 as a public engine's tests quote
+// their config.json ("Subset of the real `ox-ox/Laguna-M.1-MLX-Q3`
+// config.json", an MLX conversion of poolside's; "Subset of the real
+// `poolside/Laguna-S-2.1` config.json"; search-tool file id 59075075825).
+// M.1: 70 layers of 4096, no window, 64 heads and 8 KV heads of 128 on every
+// layer, the gate per element, the first 3 layers a dense MLP of 16384, then
+// 256 experts of 1024 (16 a token) and one shared of 1024, vocabulary
+// 100352, untied; the transcription leaves max_position_embeddings out:
+// 131072 is its YaRN factor 32 x original 4096 and OpenRouter's listed
+// context for poolside/laguna-m.1 (search-tool file id 58507009333). The
+// card's totals: 225 B, 23 B active (ml-explore/mlx-lm PR #1415).
+Json laguna_m1_config() {
+  Json mlp = Json::array();
+  for (int i = 0; i < 70; ++i) {
+    mlp.push_back(i < 3 ? "dense" : "sparse");
+  }
+  return {{"model_type", "laguna"},
+          {"hidden_size", 4096},
+          {"intermediate_size", 16384},
+          {"num_hidden_layers", 70},
+          {"num_attention_heads", 64},
+          {"num_key_value_heads", 8},
+          {"head_dim", 128},
+          {"vocab_size", 100352},
+          {"rms_norm_eps", 1e-6},
+          {"tie_word_embeddings", false},
+          {"gating", "per-element"},
+          {"num_experts", 256},
+          {"num_experts_per_tok", 16},
+          {"moe_intermediate_size", 1024},
+          {"shared_expert_intermediate_size", 1024},
+          {"moe_routed_scaling_factor", 1.0},
+          {"mlp_layer_types", mlp},
+          {"max_position_embeddings", 131072}};
+}
+
+// S-2.1: 48 layers of 3072, 12 full-attention layers (layer 0 and every 4th)
+// of 48 heads and 36 windowed ones (512 tokens) of 72, 8 KV heads of 128, the
+// gate per head, one dense layer of 12288, then 256 experts of 1024 (10 a
+// token) and one shared of 1024, vocabulary 100352, untied; 1,048,576
+// positions: the card's "native 1M-token context window" (search-tool file
+// id 54526238601 quotes it), its YaRN factor 128 x original 8192. The card's
+// totals: 118 B, about 8 B active (the same page; mlx-lm PR #1602).
+Json laguna_s21_config() {
+  Json types = Json::array();
+  Json heads = Json::array();
+  Json mlp = Json::array();
+  for (int i = 0; i < 48; ++i) {
+    types.push_back(i % 4 == 0 ? "full_attention" : "sliding_attention");
+    heads.push_back(i % 4 == 0 ? 48 : 72);
+    mlp.push_back(i == 0 ? "dense" : "sparse");
+  }
+  return {{"model_type", "laguna"},
+          {"hidden_size", 3072},
+          {"intermediate_size", 12288},
+          {"num_hidden_layers", 48},
+          {"num_attention_heads", 48},
+          {"num_key_value_heads", 8},
+          {"head_dim", 128},
+          {"vocab_size", 100352},
+          {"tie_word_embeddings", false},
+          {"gating", "per-head"},
+          {"gating_types", std::vector<std::string>(48, "per_head")},
+          {"sliding_window", 512},
+          {"layer_types", types},
+          {"num_attention_heads_per_layer", heads},
+          {"num_experts", 256},
+          {"num_experts_per_tok", 10},
+          {"moe_intermediate_size", 1024},
+          {"shared_expert_intermediate_size", 1024},
+          {"moe_routed_scaling_factor", 2.5},
+          {"mlp_layer_types", mlp},
+          {"max_position_embeddings", 1048576}};
+}
+
+TEST(Laguna, M1ConfigHasNoWindowAGatePerElementAndTheCardsTotal) {
+  const Model m = read_config(laguna_m1_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  const Architecture& a = m.arch;
+  EXPECT_EQ(a.attention.kind, AttentionKind::Full);
+  EXPECT_EQ(a.heads, 64);
+  EXPECT_TRUE(a.attention.output_gate);
+  EXPECT_TRUE(a.attention.softplus_gate);
+  ASSERT_TRUE(a.moe.has_value());
+  EXPECT_EQ(a.moe->first_dense_layers, 3);
+  EXPECT_EQ(a.moe->experts_per_token, 16);
+  // One plain cache (laguna.cpp build_attn_inp_kv): 70 layers of the context.
+  const std::int64_t ctx = 8192;
+  EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256}), 70 * ctx * 2 * 8 * 128 * 2);
+  // q, the gate and o of 64 x 128, k and v of 8 x 128, on 70 layers.
+  const std::int64_t attention = 4096LL * 64 * 128 * 3 + 2 * 4096LL * 8 * 128;
+  const std::int64_t expert = 3 * 4096LL * 1024;
+  const std::int64_t total = 70 * attention + 3 * (3 * 4096LL * 16384) +
+                             67 * (256 * expert + expert + 4096LL * 256) + 2 * 100352LL * 4096;
+  EXPECT_EQ(count_params(a).total(), total);
+  EXPECT_LT(off(static_cast<double>(total), 225e9), 0.01);  // the card's 225 B
+  const Model g = read_header(laguna_gguf(laguna_m1_config()));
+  EXPECT_EQ(g.arch.attention.kind, AttentionKind::Full);
+  EXPECT_TRUE(g.arch.attention.output_gate);
+  expect_same_text_model(g, m, "laguna M.1 GGUF vs config");
+  expect_catalogue_agrees("laguna-m.1", m);
+}
+
+TEST(Laguna, S21ConfigGivesItsOwnHeadsAndTheCardsTotal) {
+  const Model m = read_config(laguna_s21_config());
+  const Architecture& a = m.arch;
+  ASSERT_EQ(a.attention.kind, AttentionKind::Sliding);
+  EXPECT_EQ(a.heads, 72);
+  EXPECT_EQ(a.attention.global_heads, 48);
+  EXPECT_TRUE(a.attention.head_gate);
+  EXPECT_EQ(global_layer_count(a, a.layers), 12);
+  const std::int64_t ctx = 8192;
+  EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256}),
+            (12 * ctx + 36 * std::int64_t{1024}) * 2 * 8 * 128 * 2);
+  const std::int64_t windowed = 3072LL * 72 * 128 * 2 + 2 * 3072LL * 8 * 128 + 3072LL * 72;
+  const std::int64_t global = 3072LL * 48 * 128 * 2 + 2 * 3072LL * 8 * 128 + 3072LL * 48;
+  const std::int64_t expert = 3 * 3072LL * 1024;
+  const std::int64_t total = 36 * windowed + 12 * global + 3 * 3072LL * 12288 +
+                             47 * (256 * expert + expert + 3072LL * 256) + 2 * 100352LL * 3072;
+  EXPECT_EQ(count_params(a).total(), total);
+  EXPECT_LT(off(static_cast<double>(total), 118e9), 0.01);  // the card's 118 B
+  const Model g = read_header(laguna_gguf(laguna_s21_config()));
+  EXPECT_EQ(g.arch.attention.global_heads, 48);
+  expect_same_text_model(g, m, "laguna S-2.1 GGUF vs config");
+  expect_catalogue_agrees("laguna-s-2.1", m);
 }
 
 }  // namespace

@@ -626,6 +626,58 @@ TEST(GgmlAlloc, Step35ReducedMatchesTheLiveLlamaCpp) {
   EXPECT_EQ(rows, 18);
 }
 
+// poolside Laguna XS.2 REDUCED (make_gguf row laguna-xs.2-r6: 6 of its 40
+// layers, every kind in the real order, and 16 of its 256 routed experts;
+// every per-layer width the model's: data/models.json row laguna-xs.2) read
+// from the config.json of that reduced shape, against what a real llama.cpp
+// reserved for the synthetic file (tests/data/llamacpp_cpu_compute_laguna.csv,
+// llamacpp_cpu_kv_laguna.csv): full layers 0 and 4 of 48 heads, windowed ones
+// of 64, the softplus gate per head, Q and K normed per head, one dense layer,
+// a shared expert and a router bias; the output rows picked inside the last
+// layer (laguna.cpp), not after it as step35.cpp does.
+TEST(GgmlAlloc, LagunaReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"laguna","vocab_size":100352,"hidden_size":2048,
+      "intermediate_size":8192,"num_hidden_layers":6,"num_attention_heads":48,
+      "num_attention_heads_per_layer":[48,64,64,64,48,64],"num_key_value_heads":8,
+      "head_dim":128,"max_position_embeddings":262144,"tie_word_embeddings":false,
+      "sliding_window":512,"layer_types":["full_attention","sliding_attention",
+      "sliding_attention","sliding_attention","full_attention","sliding_attention"],
+      "mlp_layer_types":["dense","sparse","sparse","sparse","sparse","sparse"],
+      "num_experts":16,"num_experts_per_tok":8,"moe_intermediate_size":512,
+      "shared_expert_intermediate_size":512,"moe_routed_scaling_factor":2.5,"gating":true})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(m->arch.attention.global_heads, 48);
+  EXPECT_TRUE(m->arch.attention.head_gate);
+  expect_live_tables(*m, "laguna", 27, 0.1);
+}
+
+// poolside Laguna M.1 REDUCED (make_gguf row laguna-m.1-r5: 5 of its 70
+// layers, the dense and the MoE kinds in the real order, and 16 of its 256
+// routed experts; every width the model's: data/models.json row laguna-m.1)
+// read from the config.json of that reduced shape, against what a real
+// llama.cpp reserved for the synthetic file
+// (tests/data/llamacpp_cpu_compute_laguna_m1.csv, llamacpp_cpu_kv_laguna_m1.csv):
+// no window, so one plain cache; the softplus gate per element.
+TEST(GgmlAlloc, LagunaM1ReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"laguna","hidden_size":4096,"intermediate_size":16384,
+      "num_hidden_layers":5,"num_attention_heads":64,"num_key_value_heads":8,"head_dim":128,
+      "vocab_size":100352,"tie_word_embeddings":false,"gating":"per-element",
+      "num_experts":16,"num_experts_per_tok":16,"moe_intermediate_size":1024,
+      "shared_expert_intermediate_size":1024,"moe_routed_scaling_factor":1.0,
+      "mlp_layer_types":["dense","dense","dense","sparse","sparse"],
+      "max_position_embeddings":131072})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(m->arch.attention.kind, AttentionKind::Full);
+  EXPECT_TRUE(m->arch.attention.output_gate);
+  expect_live_tables(*m, "laguna_m1", 27, 0.1);
+}
+
 // Nemotron NAS (deci) at the shape of a REDUCED live file, from the
 // config.json of that shape: `blocks` the published block_configs entries
 // of the blocks the file keeps ({n_heads_in_group, 0 for no_op} and

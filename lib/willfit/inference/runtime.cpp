@@ -548,7 +548,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // AFMoE (afmoe.cpp), marked by its output gate: Q and K normed per head too.
     s.output_gate = a.attention.output_gate;
     s.qk_norm = a.attention.output_gate;
-    if (a.attention.global_first || a.attention.head_gate) {
+    // Laguna (laguna.cpp) shares Step-3.5's layer kinds and head-wise gate
+    // but picks the rows inside its last layer, as afmoe.cpp does.
+    if ((a.attention.global_first || a.attention.head_gate) && !a.attention.softplus_gate) {
       s.late_out_ids = true;
       s.hidden_output = true;
     }

@@ -448,6 +448,9 @@ int known_swa_pattern(std::string_view arch) {
   if (arch == "smallthinker") {
     return 4;  // smallthinker.cpp load_arch_hparams: set_swa_pattern(4, dense_first)
   }
+  if (arch == "laguna") {
+    return 4;  // laguna.cpp load_arch_hparams: swa_period 4 (dense first) unless the file gives one
+  }
   if (arch == "gemma3n") {
     return 5;  // llama.cpp: set_swa_pattern(5), four windowed layers, then a global one
   }
@@ -1411,6 +1414,47 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.attention.output_gate = std::any_of(f.tensors.begin(), f.tensors.end(), [](const auto& t) {
       return t.name.starts_with("blk.") && t.name.ends_with(".attn_gate.weight");
     });
+  }
+
+  // Laguna (llama.cpp src/models/laguna.cpp at 80fb11ac; conversion/laguna.py):
+  // a window makes layer 0 and every swa_period-th after it full attention
+  // (set_swa_pattern(swa_period, dense_first)); attention.head_count lists
+  // each layer's query heads (XS.2: 48 full, 64 windowed, read above as the
+  // widest); the output gate's width (blk.N.attn_gate, n_embd x width, a
+  // softplus) is the layer's heads (per head) or heads x head_dim (per
+  // element); the loader requires the router bias (exp_probs_b, read with
+  // the experts).
+  if (arch == "laguna") {
+    Attention& at = a.attention;
+    at.global_first = at.kind == AttentionKind::Sliding;
+    const GgufValue* head_counts = f.find(key("attention.head_count"));
+    const auto heads_of = [&](int layer) {
+      if (head_counts != nullptr && head_counts->kind == GgufValue::Kind::Array &&
+          layer < std::ssize(head_counts->numbers)) {
+        return static_cast<std::int64_t>(head_counts->numbers[static_cast<std::size_t>(layer)]);
+      }
+      return std::int64_t{a.heads};
+    };
+    if (at.kind == AttentionKind::Sliding) {
+      for (int i = 0; i < a.layers; ++i) {
+        const auto n = static_cast<int>(heads_of(i));
+        if (is_global_layer(a, i) && n > 0 && n != a.heads) {
+          at.global_heads = n;
+        }
+      }
+    }
+    for (const GgufTensor& t : f.tensors) {
+      if (!t.name.starts_with("blk.") || !t.name.ends_with(".attn_gate.weight") ||
+          t.shape.size() < 2) {
+        continue;
+      }
+      int layer = 0;
+      std::from_chars(t.name.data() + 4, t.name.data() + t.name.size(), layer);
+      const auto width = static_cast<std::int64_t>(t.shape[1]);
+      at.head_gate = at.head_gate || width == heads_of(layer);
+      at.output_gate = at.output_gate || width == heads_of(layer) * a.head_dim;
+    }
+    at.softplus_gate = at.head_gate || at.output_gate;
   }
 
   // Step-3.5 (llama.cpp src/models/step35.cpp at 80fb11ac;

@@ -1231,6 +1231,65 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     }
   }
 
+  // Laguna (poolside Laguna XS.2, S-2.1, M.1; model_type laguna; llama.cpp
+  // conversion/laguna.py and src/models/laguna.cpp at 80fb11ac). A window
+  // (sliding_window > 0; M.1 has none and is one plain cache) puts layer 0
+  // and every 4th after it at full attention, whatever layer_types says
+  // (the converter writes no pattern; load_arch_hparams: swa_period 4,
+  // set_swa_pattern dense first). num_attention_heads_per_layer gives each
+  // layer's query heads (XS.2: 48 full, 64 windowed; KV heads uniform); the
+  // output gate is a softplus per head (gating true or "per-head": g_proj
+  // hidden x heads) or per element ("per-element": hidden x heads x
+  // head_dim); the MoE layers carry a router bias (e_score_correction_bias,
+  // exp_probs_b, required by the loader) and one shared expert of
+  // shared_expert_intermediate_size (read above); mlp_layer_types' leading
+  // "dense" layers have the dense MLP (read above).
+  if (type == "laguna") {
+    Attention& at = a.attention;
+    if (at.kind == AttentionKind::Sliding) {
+      at.sliding_pattern = 4;
+      at.global_first = true;
+      at.window_layers.clear();
+    }
+    if (const auto it = t.find("num_attention_heads_per_layer");
+        it != t.end() && it->is_array() && std::ssize(*it) >= a.layers) {
+      int windowed_heads = 0;
+      int global_heads = 0;
+      for (int i = 0; i < a.layers; ++i) {
+        const auto& n = (*it)[static_cast<std::size_t>(i)];
+        const int h =
+            n.is_number_integer()
+                ? static_cast<int>(std::clamp<std::int64_t>(n.get<std::int64_t>(), 0, 1 << 16))
+                : 0;
+        int& widest = is_global_layer(a, i) ? global_heads : windowed_heads;
+        widest = std::max(widest, h);
+      }
+      if (at.kind != AttentionKind::Sliding) {
+        windowed_heads = global_heads;
+      }
+      if (windowed_heads > 0) {
+        a.heads = windowed_heads;
+      }
+      if (global_heads > 0 && global_heads != a.heads) {
+        at.global_heads = global_heads;
+      }
+    }
+    const auto gating = t.find("gating");
+    const bool per_element = gating != t.end() && gating->is_string() &&
+                             (gating->get<std::string>() == "per-element" ||
+                              gating->get<std::string>() == "per_element");
+    const bool per_head = !per_element && gating != t.end() &&
+                          ((gating->is_boolean() && gating->get<bool>()) ||
+                           (gating->is_string() && (gating->get<std::string>() == "per-head" ||
+                                                    gating->get<std::string>() == "per_head")));
+    at.output_gate = per_element;
+    at.head_gate = per_head;
+    at.softplus_gate = per_element || per_head;
+    if (a.moe) {
+      a.moe->selection_bias = true;
+    }
+  }
+
   // MiMo-V2-Flash (model_type mimo_v2_flash; MiMo-V2.5's mimo_v2; llama.cpp
   // conversion/mimo.py MimoV2Model.set_gguf_parameters reads the same keys):
   // hybrid_layer_pattern marks each layer 1 (windowed) or 0 (global);

@@ -118,6 +118,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "deci", "openelm",
        // issue 18: windowed MoE models (tests/unit/test_new_architectures.cpp, WindowedMoe)
        "mimo2", "afmoe", "smallthinker",
+       // poolside Laguna (tests/unit/test_architectures_2026.cpp, Laguna)
+       "laguna",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
@@ -171,6 +173,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "kimi_k2",
                                                                   "kimi_k3",
                                                                   "kimi_linear",
+                                                                  "laguna",
                                                                   "lfm2",
                                                                   "lfm2_moe",
                                                                   "llada",

@@ -160,6 +160,14 @@ struct Attention {
   // attention output before wo, element by element. As many weights as
   // gated_attention's second half of wq, in a tensor of its own.
   bool output_gate = false;
+  // Laguna (poolside; llama.cpp src/models/laguna.cpp at 80fb11ac): the
+  // attention output gate, per head (head_gate, g_proj hidden x heads: XS.2)
+  // or per element (output_gate, hidden x heads x head_dim: M.1), is a
+  // softplus, computed from the attention's normed input like Step-3.5's and
+  // AFMoE's gates. The sizes are theirs; what differs from Step-3.5's graph
+  // is that laguna.cpp picks the output rows inside the last layer (as
+  // afmoe.cpp does), not after it, and keeps no hidden-state output.
+  bool softplus_gate = false;
   // No KV cache at all: encoders (bert and kin, gemma-embedding) attend over
   // the whole input at once, and diffusion LMs (llada, llada-moe, dream,
   // rnd1) re-read the whole sequence each step; llama.cpp creates no memory

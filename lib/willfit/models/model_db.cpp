@@ -445,6 +445,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       read_indexer(r, *at, a.attention);
       a.attention.indexer_layers =
           static_cast<int>(r.integer_in(*at, "indexer_layers", 0, kMaxLayers, 0));
+      // Laguna M.1: no window, a softplus gate per element (laguna.cpp).
+      a.attention.output_gate = r.boolean_in(*at, "output_gate", false);
+      a.attention.softplus_gate = r.boolean_in(*at, "softplus_gate", false);
     } else if (kind == "sliding") {
       a.attention.kind = AttentionKind::Sliding;
       a.attention.sliding_window = r.integer_in(*at, "sliding_window", 1, kMaxContext, {});
@@ -482,6 +485,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.value_scale = r.boolean_in(*at, "value_scale", false);
       // AFMoE (Trinity): a gate projection on the attention output.
       a.attention.output_gate = r.boolean_in(*at, "output_gate", false);
+      // Laguna: that gate (or head_gate's) a softplus, the output rows picked
+      // inside the last layer (laguna.cpp).
+      a.attention.softplus_gate = r.boolean_in(*at, "softplus_gate", false);
       read_compressed(r, *at, a);
     } else if (kind == "chunked") {
       // Llama 4's chunked local attention: a window of the chunk's length.
