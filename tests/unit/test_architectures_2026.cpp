@@ -1425,6 +1425,12 @@ TEST(Dots3Note, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
 }
 
+TEST(Dots3Note, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(dots3_note());
+  expect_catalogue_agrees("dots3-note-prev", c);
+  EXPECT_EQ(count_params(catalogue("dots3-note-prev").arch).total(), count_params(c.arch).total());
+}
+
 // The windowed layers' own shape in the weights: each one's tensors as
 // dots3note.cpp creates them, the MTP block's those of a windowed layer.
 TEST(Dots3Note, WeightsSizeEachLayerKindAtItsOwnShape) {
