@@ -1342,6 +1342,17 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "attn_v_b.weight", {s.kv_lora, s.v_dim, s.heads}, i);
     add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
   };
+  // DeepSeek Sparse Attention's lightning indexer (deepseek32.cpp,
+  // glm-dsa.cpp, dots3note.cpp): its k norm with a bias, the weights
+  // projection (kept F32 by the converter), k, and q_b from the compressed
+  // queries.
+  const auto dsa_indexer = [&](const std::string& b, int i) {
+    add(b + "indexer.k_norm.weight", {s.index_head_dim}, i);
+    add(b + "indexer.k_norm.bias", {s.index_head_dim}, i);
+    add(b + "indexer.proj.weight", {e, s.index_heads}, i);
+    add(b + "indexer.attn_k.weight", {e, s.index_head_dim}, i);
+    add(b + "indexer.attn_q_b.weight", {s.q_lora, s.index_heads * s.index_head_dim}, i);
+  };
   // DeepSeek's MLP (kimi-linear.cpp, deepseek32.cpp, glm-dsa.cpp): a dense
   // one on the leading layers, else routed experts and a shared expert, the
   // router's bias last (a file ending in a repacked Q4_K tensor would leave
@@ -1802,11 +1813,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "attn_gate.weight", {e, h}, i);
       add(b + "ffn_norm.weight", {e}, i);
       if (!swa) {
-        add(b + "indexer.k_norm.weight", {s.index_head_dim}, i);
-        add(b + "indexer.k_norm.bias", {s.index_head_dim}, i);
-        add(b + "indexer.proj.weight", {e, s.index_heads}, i);
-        add(b + "indexer.attn_k.weight", {e, s.index_head_dim}, i);
-        add(b + "indexer.attn_q_b.weight", {s.q_lora, s.index_heads * s.index_head_dim}, i);
+        dsa_indexer(b, i);
       }
       deepseek_ffn(b, i);
       continue;
@@ -1827,11 +1834,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       const bool own_indexer =
           s.indexer_types.empty() || s.indexer_types[static_cast<size_t>(i)] == 'F';
       if (own_indexer) {
-        add(b + "indexer.k_norm.weight", {s.index_head_dim}, i);
-        add(b + "indexer.k_norm.bias", {s.index_head_dim}, i);
-        add(b + "indexer.proj.weight", {e, s.index_heads}, i);
-        add(b + "indexer.attn_k.weight", {e, s.index_head_dim}, i);
-        add(b + "indexer.attn_q_b.weight", {s.q_lora, s.index_heads * s.index_head_dim}, i);
+        dsa_indexer(b, i);
       }
       deepseek_ffn(b, i);
       continue;
