@@ -1425,6 +1425,21 @@ TEST(Dots3Note, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
 }
 
+// A config without the swa_* keys (transformers re-saves the windowed shape
+// in per_layer_config, not read) is not taken as known: its windowed layers
+// would have the full layers' shape.
+TEST(Dots3Note, WithoutTheWindowedShapeItWarns) {
+  Json c = dots3_note();
+  for (const char* k :
+       {"swa_num_attention_heads", "swa_num_key_value_heads", "swa_q_lora_rank", "swa_kv_lora_rank",
+        "swa_qk_nope_head_dim", "swa_qk_rope_head_dim", "swa_v_head_dim"}) {
+    c.erase(k);
+  }
+  const Model m = read_config(c);
+  EXPECT_FALSE(m.unchecked_architecture.empty());
+  EXPECT_TRUE(read_config(dots3_note()).unchecked_architecture.empty());
+}
+
 TEST(Dots3Note, CatalogueGivesWhatTheConfigGives) {
   const Model c = read_config(dots3_note());
   expect_catalogue_agrees("dots3-note-prev", c);

@@ -1484,6 +1484,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       !type.empty() && !is_known_config_model_type(type) && !is_known_config_model_type(outer)) {
     m.unchecked_architecture = fmt::format("'{}' (config.json model_type)", type);
   }
+  // dots.llm3 whose windowed layers' shape is not in the swa_* keys (a
+  // config re-saved by transformers keeps it in per_layer_config, which is
+  // not read): those layers were given the full layers' shape.
+  if ((type == "dots3_note" || type == "dots3_note_text") && !t.contains("swa_kv_lora_rank")) {
+    m.unchecked_architecture =
+        fmt::format("'{}' without swa_kv_lora_rank (config.json model_type)", type);
+  }
   m.notes.push_back(fmt::format(
       "architecture from config.json (model_type {}): {} layers, hidden {}, {} heads, {} KV "
       "heads, head dim {}, vocabulary {}{}",
