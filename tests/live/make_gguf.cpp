@@ -13,7 +13,7 @@
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
-// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna}.cpp
+// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -212,6 +212,14 @@ struct Spec {
   // value_scale (attention_value_scale).
   std::string swa_layers;
   double value_scale = 0;
+  // dots.llm3 (dots3note.cpp): the 'S' layers of swa_layers are MLA of
+  // their own shape (swa_num_attention_heads, swa_kv_lora_rank,
+  // swa_qk_nope_head_dim, swa_v_head_dim), the 'G' ones the MLA fields'
+  // with the indexer; the rope key normed, a head-wise gate everywhere.
+  int swa_heads = 0;
+  int64_t swa_kv_lora = 0;
+  int64_t swa_nope = 0;
+  int64_t swa_v = 0;
   std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
@@ -543,6 +551,44 @@ const std::vector<Spec>& specs() {
          "full, shared as the real layers 0-3), 16 of 256 routed experts; every other "
          "hyper-parameter from zai-org/GLM-5.2 config.json (data/models.json row glm-5.2)");
     v.back().skip_types = "f16: 9.5 GB, above the 8 GB a live load may take on this shared machine";
+    // dots.llm3 (dots3note; dots-studio/dots3-note-prev): MLA with compressed
+    // queries (q_lora_rank 1024) on every layer; the full layers (layer_types:
+    // 0, 1, then i % 4 == 1) 128 heads, kv_lora_rank 512, nope 128 + rope 64,
+    // v 128 and the lightning indexer (64 heads of 128, top 2048); the
+    // windowed ones (sliding_window_size 513) 64 heads, kv_lora_rank 1024,
+    // nope 192 + rope 64, v 128; a head-wise gate on every layer; 256 experts
+    // of 1536 (8 a token, one shared, a sigmoid router with a bias, weights
+    // normed, scale 1.0) after one dense layer of 13824; vocabulary 152064,
+    // untied; rope_theta 8e7, swa_rope_theta 5e4. The MTP block is left out
+    // (llama.cpp skips its tensors).
+    v.push_back(shape("dots3-note-r6", "dots3note", 6, 5120, 13824, 128, 128, 192, 152064, 524288,
+                      8e7, 1e-5,
+                      "REDUCED: 6 of 46 layers (layers 0-5 in the real order: full, full, three "
+                      "windowed, full; 1 dense, 5 MoE), 16 of 256 routed experts; every other "
+                      "hyper-parameter from transformers Dots3NoteTextConfig @37fce15b "
+                      "(dots-studio/dots3-note-prev) and the released config.json's "
+                      "sliding_window_size 513"));
+    {
+      Spec& d = v.back();
+      mla(d);
+      d.q_lora = 1024;
+      experts(d, 16, 8, 1536);
+      d.shared_experts = 1;
+      d.dense_lead = 1;
+      d.expert_weights_scale = 1.0;
+      d.index_heads = 64;
+      d.index_head_dim = 128;
+      d.index_top_k = 2048;
+      d.indexer_types = "FFSSSF";
+      d.swa_layers = "GGSSSG";
+      d.sliding_window = 513;
+      d.swa_rope_base = 50000;
+      d.swa_heads = 64;
+      d.swa_kv_lora = 1024;
+      d.swa_nope = 192;
+      d.swa_v = 128;
+      d.skip_types = "f16: 9.0 GB, above the 8 GB a live load may take on this shared machine";
+    }
     // Granite 4.0 H (granitehybrid): 40 layers, attention at 5, 15, 25 and 35
     // (layer_types), Mamba-2 elsewhere (mamba_d_conv 4, mamba_d_state 128,
     // mamba_n_groups 1, mamba_expand 2), NoPE, an MLP or MoE after every
@@ -1353,6 +1399,17 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "attn_v_b.weight", {s.kv_lora, s.v_dim, s.heads}, i);
     add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
   };
+  // DeepSeek Sparse Attention's lightning indexer (deepseek32.cpp,
+  // glm-dsa.cpp, dots3note.cpp): its k norm with a bias, the weights
+  // projection (kept F32 by the converter), k, and q_b from the compressed
+  // queries.
+  const auto dsa_indexer = [&](const std::string& b, int i) {
+    add(b + "indexer.k_norm.weight", {s.index_head_dim}, i);
+    add(b + "indexer.k_norm.bias", {s.index_head_dim}, i);
+    add(b + "indexer.proj.weight", {e, s.index_heads}, i);
+    add(b + "indexer.attn_k.weight", {e, s.index_head_dim}, i);
+    add(b + "indexer.attn_q_b.weight", {s.q_lora, s.index_heads * s.index_head_dim}, i);
+  };
   // DeepSeek's MLP (kimi-linear.cpp, deepseek32.cpp, glm-dsa.cpp): a dense
   // one on the leading layers, else routed experts and a shared expert, the
   // router's bias last (a file ending in a repacked Q4_K tensor would leave
@@ -1791,6 +1848,33 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       }
       continue;
     }
+    if (s.arch == "dots3note") {
+      // dots3note.cpp load_arch_tensors: MLA with compressed queries of the
+      // layer's kind (a windowed layer's own heads, latent and head widths),
+      // the rope key's norm, k_b/v_b split, the head-wise gate; the
+      // lightning indexer on the full layers; DeepSeek's MLP.
+      const bool swa = s.swa_layers[static_cast<size_t>(i)] == 'S';
+      const int64_t h = swa ? s.swa_heads : s.heads;
+      const int64_t lora = swa ? s.swa_kv_lora : s.kv_lora;
+      const int64_t nope = swa ? s.swa_nope : s.nope_dim;
+      const int64_t vd = swa ? s.swa_v : s.v_dim;
+      add(b + "attn_q_a_norm.weight", {s.q_lora}, i);
+      add(b + "attn_kv_a_norm.weight", {lora}, i);
+      add(b + "attn_k_norm.weight", {s.rope_dim}, i);
+      add(b + "attn_q_a.weight", {e, s.q_lora}, i);
+      add(b + "attn_q_b.weight", {s.q_lora, h * (nope + s.rope_dim)}, i);
+      add(b + "attn_kv_a_mqa.weight", {e, lora + s.rope_dim}, i);
+      add(b + "attn_k_b.weight", {nope, lora, h}, i);
+      add(b + "attn_v_b.weight", {lora, vd, h}, i);
+      add(b + "attn_output.weight", {h * vd, e}, i);
+      add(b + "attn_gate.weight", {e, h}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      if (!swa) {
+        dsa_indexer(b, i);
+      }
+      deepseek_ffn(b, i);
+      continue;
+    }
     if (s.arch == "deepseek32" || s.arch == "glm-dsa") {
       // deepseek32.cpp / glm-dsa.cpp load_arch_tensors: MLA with compressed
       // queries (q_a, its norm, q_b), k_b/v_b split; the lightning indexer
@@ -1807,11 +1891,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       const bool own_indexer =
           s.indexer_types.empty() || s.indexer_types[static_cast<size_t>(i)] == 'F';
       if (own_indexer) {
-        add(b + "indexer.k_norm.weight", {s.index_head_dim}, i);
-        add(b + "indexer.k_norm.bias", {s.index_head_dim}, i);
-        add(b + "indexer.proj.weight", {e, s.index_heads}, i);
-        add(b + "indexer.attn_k.weight", {e, s.index_head_dim}, i);
-        add(b + "indexer.attn_q_b.weight", {s.q_lora, s.index_heads * s.index_head_dim}, i);
+        dsa_indexer(b, i);
       }
       deepseek_ffn(b, i);
       continue;
@@ -2245,7 +2325,24 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_arr_u32(a + ".feed_forward_length", ffn);
     w.key_arr_u32(a + ".attention.head_count_kv", kv);
   }
-  if (s.arch != "step35" && s.arch != "laguna" && s.deci.empty()) {
+  if (s.arch == "dots3note") {
+    // conversion/dots3.py Dots3NoteModel.set_gguf_parameters: query heads
+    // per layer by kind, the windowed layers' flags and MLA widths (the
+    // cache's key_length_swa / value_length_swa and the per-head *_mla_swa).
+    std::vector<uint32_t> heads;
+    std::vector<bool> swa;
+    for (const char c : s.swa_layers) {
+      heads.push_back(static_cast<uint32_t>(c == 'S' ? s.swa_heads : s.heads));
+      swa.push_back(c == 'S');
+    }
+    w.key_arr_u32(a + ".attention.head_count", heads);
+    w.key_arr_bool(a + ".attention.sliding_window_pattern", swa);
+    w.key_u32(a + ".attention.kv_lora_rank_swa", static_cast<uint32_t>(s.swa_kv_lora));
+    w.key_u32(a + ".attention.key_length_swa", static_cast<uint32_t>(s.swa_kv_lora + s.rope_dim));
+    w.key_u32(a + ".attention.value_length_swa", static_cast<uint32_t>(s.swa_kv_lora));
+    w.key_u32(a + ".attention.key_length_mla_swa", static_cast<uint32_t>(s.swa_nope + s.rope_dim));
+    w.key_u32(a + ".attention.value_length_mla_swa", static_cast<uint32_t>(s.swa_v));
+  } else if (s.arch != "step35" && s.arch != "laguna" && s.deci.empty()) {
     w.key_u32(a + ".attention.head_count", static_cast<uint32_t>(s.heads));
   }
   if (s.kv_lora > 0) {

@@ -1543,5 +1543,254 @@ TEST(Laguna, S21ConfigGivesItsOwnHeadsAndTheCardsTotal) {
   expect_catalogue_agrees("laguna-s-2.1", m);
 }
 
+// ---- dots.llm3 (dots3_note / dots3note) -------------------------------------
+//
+// dots-studio/dots3-note-prev's config.json as transformers'
+// Dots3NoteTextConfig holds it (huggingface/transformers
+// src/transformers/models/dots3_note/configuration_dots3_note.py @37fce15b,
+// whose docstrings name that checkpoint): 46 layers of 5120; MLA with
+// q_lora 1024 everywhere; full layers (layer_types: 0, 1, then i % 4 == 1,
+// 13 of them) of 128 heads, kv_lora 512, nope 128 + rope 64, v 128, with
+// DeepSeek's indexer (64 heads of 128, top 2048); windowed layers (swa_*
+// keys, 33) of 64 heads, kv_lora 1024, nope 192 + rope 64, v 128; 256
+// experts of 1536 (8 a token, one shared) after one dense layer of 13824;
+// vocabulary 152064, untied. The window: sliding_window_size 513, the
+// released config.json's (two serving ports check it against the real
+// bundle: lightseekorg/tokenspeed's dots3_note attention tests and a public
+// MLX port's config, search-tool file ids 71270911600 and 58205168262); one
+// MTP block (conversion/dots3.py finds model.mtp.* in the weights; the MLX
+// port reads it as layer 46).
+Json dots3_note() {
+  Json types = Json::array();
+  for (int i = 0; i < 46; ++i) {
+    types.push_back(i < 2 || i % 4 == 1 ? "full_attention" : "sliding_attention");
+  }
+  return {{"model_type", "dots3_note"},
+          {"architectures", {"Dots3NoteForConditionalGeneration"}},
+          {"hidden_size", 5120},
+          {"intermediate_size", 13824},
+          {"moe_intermediate_size", 1536},
+          {"num_hidden_layers", 46},
+          {"num_attention_heads", 128},
+          {"num_key_value_heads", 128},
+          {"head_dim", 256},
+          {"q_lora_rank", 1024},
+          {"kv_lora_rank", 512},
+          {"qk_nope_head_dim", 128},
+          {"qk_rope_head_dim", 64},
+          {"v_head_dim", 128},
+          {"swa_num_attention_heads", 64},
+          {"swa_num_key_value_heads", 64},
+          {"swa_q_lora_rank", 1024},
+          {"swa_kv_lora_rank", 1024},
+          {"swa_qk_nope_head_dim", 192},
+          {"swa_qk_rope_head_dim", 64},
+          {"swa_v_head_dim", 128},
+          {"sliding_window_size", 513},
+          {"layer_types", types},
+          {"index_n_heads", 64},
+          {"index_head_dim", 128},
+          {"index_topk", 2048},
+          {"n_routed_experts", 256},
+          {"n_shared_experts", 1},
+          {"num_experts_per_tok", 8},
+          {"first_k_dense_replace", 1},
+          {"norm_topk_prob", true},
+          {"routed_scaling_factor", 1.0},
+          {"scoring_func", "sigmoid"},
+          {"topk_method", "noaux_tc"},
+          {"attention_gate_type", "headwise"},
+          {"num_nextn_predict_layers", 1},
+          {"rms_norm_eps", 1e-5},
+          {"max_position_embeddings", 524288},
+          {"vocab_size", 152064},
+          {"tie_word_embeddings", false}};
+}
+
+// As conversion/dots3.py (Dots3NoteModel.set_gguf_parameters over
+// DeepseekV2Model's at 80fb11ac) writes it: block_count with the MTP
+// block, head_count per layer (the MTP block windowed), MLA as one KV head
+// of the full layers' latent, the windowed layers' widths in the *_swa
+// keys, the window and its per-layer flags, the indexer with its
+// per-layer flags; the embeddings, a gate and a router bias stand for the
+// tensors.
+test::GgufWriter dots3_gguf() {
+  const Json c = dots3_note();
+  std::vector<std::uint32_t> heads;
+  std::vector<bool> swa;
+  std::vector<bool> indexers;
+  for (int i = 0; i < 47; ++i) {
+    const bool windowed =
+        i >= 46 || c["layer_types"][static_cast<std::size_t>(i)] != "full_attention";
+    heads.push_back(windowed ? 64 : 128);
+    if (i < 46) {
+      swa.push_back(windowed);
+      indexers.push_back(!windowed);
+    }
+  }
+  test::GgufWriter w;
+  w.str("general.architecture", "dots3note");
+  w.u32("dots3note.block_count", 47);
+  w.u32("dots3note.nextn_predict_layers", 1);
+  w.u32("dots3note.context_length", 524288);
+  w.u32("dots3note.embedding_length", 5120);
+  w.u32("dots3note.feed_forward_length", 13824);
+  w.u32_array("dots3note.attention.head_count", heads);
+  w.u32("dots3note.attention.head_count_kv", 1);
+  w.u32("dots3note.attention.key_length", 512 + 64);
+  w.u32("dots3note.attention.value_length", 512);
+  w.u32("dots3note.attention.key_length_mla", 128 + 64);
+  w.u32("dots3note.attention.value_length_mla", 128);
+  w.u32("dots3note.attention.q_lora_rank", 1024);
+  w.u32("dots3note.attention.kv_lora_rank", 512);
+  w.u32("dots3note.rope.dimension_count", 64);
+  w.u32("dots3note.expert_count", 256);
+  w.u32("dots3note.expert_used_count", 8);
+  w.u32("dots3note.expert_shared_count", 1);
+  w.u32("dots3note.expert_feed_forward_length", 1536);
+  w.u32("dots3note.leading_dense_block_count", 1);
+  w.u32("dots3note.vocab_size", 152064);
+  w.u32("dots3note.attention.indexer.head_count", 64);
+  w.u32("dots3note.attention.indexer.key_length", 128);
+  w.u32("dots3note.attention.indexer.top_k", 2048);
+  w.u32("dots3note.attention.sliding_window", 513);
+  w.bool_array("dots3note.attention.sliding_window_pattern", swa);
+  w.u32("dots3note.attention.kv_lora_rank_swa", 1024);
+  w.u32("dots3note.attention.key_length_swa", 1024 + 64);
+  w.u32("dots3note.attention.value_length_swa", 1024);
+  w.u32("dots3note.attention.key_length_mla_swa", 192 + 64);
+  w.u32("dots3note.attention.value_length_mla_swa", 128);
+  w.bool_array("dots3note.attention.indexer.types", indexers);
+  w.tensor("token_embd.weight", {5120, 152064}, test::kQ8_0);
+  w.tensor("output.weight", {5120, 152064}, test::kQ8_0);
+  w.tensor("blk.0.attn_gate.weight", {5120, 128}, test::kF16);
+  w.tensor("blk.1.exp_probs_b.bias", {256}, test::kF32);
+  return w;
+}
+
+TEST(Dots3Note, ConfigGivesBothMlaShapesTheIndexerAndTheExperts) {
+  const Model m = read_config(dots3_note());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  const Architecture& a = m.arch;
+  ASSERT_EQ(a.attention.kind, AttentionKind::Mla);
+  EXPECT_EQ(a.attention.sliding_window, 513);
+  EXPECT_EQ(windowed_mla_layer_count(a), 33);
+  EXPECT_FALSE(windowed_mla_layer(a, 0));
+  EXPECT_FALSE(windowed_mla_layer(a, 1));
+  EXPECT_TRUE(windowed_mla_layer(a, 2));
+  EXPECT_FALSE(windowed_mla_layer(a, 45));
+  EXPECT_EQ(indexer_layer_count(a), 13);
+  EXPECT_TRUE(a.attention.mla_head_gate);
+  EXPECT_EQ(a.mtp_layers, 1);
+  ASSERT_TRUE(a.moe.has_value());
+  EXPECT_EQ(a.moe->first_dense_layers, 1);
+  EXPECT_TRUE(a.moe->selection_bias);
+  // Parameters by hand (dots3note.cpp load_arch_tensors; norms left out):
+  // q_a, q_b, kv_a_mqa, k_b, v_b, wo and the gate (hidden x heads) of each
+  // kind, the indexer's attn_q_b, attn_k and proj on the full layers.
+  const std::int64_t e = 5120;
+  const std::int64_t full = e * 1024 + 1024LL * 128 * 192 + e * 576 + 512LL * 128 * (128 + 128) +
+                            128LL * 128 * e + e * 128 + (1024LL * 64 * 128 + e * 128 + e * 64);
+  const std::int64_t windowed =
+      e * 1024 + 1024LL * 64 * 256 + e * 1088 + 1024LL * 64 * (192 + 128) + 64LL * 128 * e + e * 64;
+  const std::int64_t expert = 3 * e * 1536;
+  const std::int64_t dense = 3 * e * 13824;
+  const std::int64_t trunk =
+      13 * full + 33 * windowed + dense + 45 * (256 * expert + expert + e * 256) + 2 * 152064LL * e;
+  const ParamBreakdown p = count_params(a);
+  EXPECT_EQ(p.total() - p.mtp, trunk);
+  EXPECT_EQ(attention_params_per_layer(windowed_mla_shape(a)), windowed);
+  // The MTP block: a windowed layer, a dense MLP, eh_proj and its own token
+  // embedding (nextn.embed_tokens).
+  EXPECT_EQ(p.mtp, windowed + dense + 2 * e * e + 152064LL * e);
+  // The language model's "280B total / 16B active" (256 routed + 1 shared,
+  // top 8, 45 MoE layers: JustVugg/colibri issue 1004, 2026-08-15); llama.cpp
+  // names the whole checkpoint, towers included, 288B-A19B (llama-model.h
+  // LLM_TYPE_288B_A19B). 16B is a rounded figure: the active count with the
+  // embeddings rounds to it.
+  EXPECT_LT(off(static_cast<double>(trunk), 280e9), 0.01) << trunk;
+  EXPECT_NEAR(static_cast<double>(p.active()) / 1e9, 16.0, 0.5) << p.active();
+  // llama.cpp (llama-kv-cache-dsa-iswa.cpp): the 13 full layers' latents
+  // (512 + 64) and indexer keys (128) over the context, the 33 windowed
+  // layers' latents (1024 + 64) over window + micro-batch cells padded to
+  // 256 (513 + 512 -> 1280); all in the K type, f16.
+  const std::int64_t ctx = 8192;
+  EXPECT_EQ(kv_cache_bytes(a, {ctx, 1, 512, kv_f16(), kv_f16(), 256, true}),
+            13 * std::int64_t{(576 + 128) * 2} * ctx + 33 * std::int64_t{1088 * 2} * 1280);
+}
+
+TEST(Dots3Note, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(dots3_gguf());
+  const Model c = read_config(dots3_note());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_EQ(g.arch.layers, 46);
+  EXPECT_EQ(g.arch.mtp_layers, 1);
+  EXPECT_EQ(g.arch.heads, 128);
+  EXPECT_EQ(g.arch.attention.swa_heads, 64);
+  EXPECT_EQ(g.arch.attention.swa_kv_lora_rank, 1024);
+  EXPECT_EQ(g.arch.attention.swa_qk_nope_head_dim, 192);
+  EXPECT_EQ(g.arch.attention.swa_v_head_dim, 128);
+  EXPECT_EQ(g.arch.attention.window_layers, c.arch.attention.window_layers);
+  EXPECT_EQ(indexer_layer_count(g.arch), 13);
+  EXPECT_TRUE(g.arch.attention.mla_head_gate);
+  ASSERT_TRUE(g.arch.moe.has_value());
+  EXPECT_TRUE(g.arch.moe->selection_bias);
+  EXPECT_EQ(g.arch.moe->first_dense_layers, 1);
+  expect_same_text_model(g, c, "dots3note GGUF vs config");
+  EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
+}
+
+// A config without the swa_* keys (transformers re-saves the windowed shape
+// in per_layer_config, not read) is not taken as known: its windowed layers
+// would have the full layers' shape.
+TEST(Dots3Note, WithoutTheWindowedShapeItWarns) {
+  Json c = dots3_note();
+  for (const char* k :
+       {"swa_num_attention_heads", "swa_num_key_value_heads", "swa_q_lora_rank", "swa_kv_lora_rank",
+        "swa_qk_nope_head_dim", "swa_qk_rope_head_dim", "swa_v_head_dim"}) {
+    c.erase(k);
+  }
+  const Model m = read_config(c);
+  EXPECT_FALSE(m.unchecked_architecture.empty());
+  EXPECT_TRUE(read_config(dots3_note()).unchecked_architecture.empty());
+}
+
+TEST(Dots3Note, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(dots3_note());
+  expect_catalogue_agrees("dots3-note-prev", c);
+  EXPECT_EQ(count_params(catalogue("dots3-note-prev").arch).total(), count_params(c.arch).total());
+}
+
+// The windowed layers' own shape in the weights: each one's tensors as
+// dots3note.cpp creates them, the MTP block's those of a windowed layer.
+TEST(Dots3Note, WeightsSizeEachLayerKindAtItsOwnShape) {
+  const Model c = read_config(dots3_note());
+  const Precision f16 = *parse_precision("f16");
+  const WeightLayout w = weight_layout(c, f16);
+  ASSERT_EQ(std::ssize(w.layers), 46);
+  const std::int64_t e = 5120;
+  // layer 2 (windowed, MoE) less layer 5 (full, MoE): the attention alone,
+  // and the full layer's indexer, which the layout leaves out as it does
+  // DeepSeek-V3.2's (docs/architectures.md).
+  const std::int64_t full_attention =
+      e * 1024 + 1024LL * 128 * 192 + e * 576 + 512LL * 128 * 256 + 128LL * 128 * e + e * 128;
+  const std::int64_t windowed_attention =
+      e * 1024 + 1024LL * 64 * 256 + e * 1088 + 1024LL * 64 * 320 + 64LL * 128 * e + e * 64;
+  EXPECT_EQ(w.layers[5].bytes - w.layers[2].bytes,
+            2 * (full_attention - windowed_attention) + 4 * (512 - 1024));
+}
+
+// The windowed cache follows llama.cpp's window + micro-batch cells, so a
+// longer context grows only the full layers' latents and the indexer keys.
+TEST(Dots3Note, OnlyTheFullLayersGrowWithTheContext) {
+  const Model c = read_config(dots3_note());
+  const auto kv = [&](std::int64_t ctx) {
+    return kv_cache_bytes(c.arch, {ctx, 1, 512, kv_f16(), kv_f16(), 256, true});
+  };
+  EXPECT_EQ(kv(131072) - kv(65536), 13 * std::int64_t{(576 + 128) * 2} * 65536);
+  // Below the window, every layer holds the context (min(cells, window)).
+  EXPECT_EQ(kv(512), 13 * std::int64_t{(576 + 128) * 2} * 512 + 33 * std::int64_t{1088 * 2} * 512);
+}
+
 }  // namespace
 }  // namespace willfit

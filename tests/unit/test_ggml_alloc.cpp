@@ -678,6 +678,40 @@ TEST(GgmlAlloc, LagunaM1ReducedMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "laguna_m1", 27, 0.1);
 }
 
+// dots.llm3 REDUCED (make_gguf row dots3-note-r6: its layers 0-5 in the
+// real order, full, full, three windowed, full; the first dense, the others
+// 16 of its 256 routed experts; every per-layer width the model's, from
+// transformers' Dots3NoteTextConfig @37fce15b and the released
+// sliding_window_size 513) read from the config.json of that reduced shape,
+// against what a real llama.cpp reserved for the synthetic Q8_0 and Q4_K_M
+// files (tests/data/llamacpp_cpu_compute_dots3note.csv,
+// llamacpp_cpu_kv_dots3note.csv): the windowed layers' own MLA over their
+// own cache of window + micro-batch cells, the indexer on the full layers
+// only, the rope key's norm and the head-wise gate before wo. Every compute
+// row exact; the KV rows within the log's rounding of its three caches.
+TEST(GgmlAlloc, Dots3NoteReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"dots3_note","hidden_size":5120,"intermediate_size":13824,
+      "moe_intermediate_size":1536,"num_hidden_layers":6,"num_attention_heads":128,
+      "num_key_value_heads":128,"head_dim":256,"q_lora_rank":1024,"kv_lora_rank":512,
+      "qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128,
+      "swa_num_attention_heads":64,"swa_num_key_value_heads":64,"swa_q_lora_rank":1024,
+      "swa_kv_lora_rank":1024,"swa_qk_nope_head_dim":192,"swa_qk_rope_head_dim":64,
+      "swa_v_head_dim":128,"sliding_window_size":513,
+      "layer_types":["full_attention","full_attention","sliding_attention","sliding_attention",
+                     "sliding_attention","full_attention"],
+      "index_n_heads":64,"index_head_dim":128,"index_topk":2048,"n_routed_experts":16,
+      "n_shared_experts":1,"num_experts_per_tok":8,"first_k_dense_replace":1,
+      "norm_topk_prob":true,"routed_scaling_factor":1.0,"scoring_func":"sigmoid",
+      "topk_method":"noaux_tc","max_position_embeddings":524288,"vocab_size":152064,
+      "tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(m->arch.attention.window_layers, "GGSSSG");
+  expect_live_tables(*m, "dots3note", 18, 0.05);
+}
+
 // Nemotron NAS (deci) at the shape of a REDUCED live file, from the
 // config.json of that shape: `blocks` the published block_configs entries
 // of the blocks the file keeps ({n_heads_in_group, 0 for no_op} and

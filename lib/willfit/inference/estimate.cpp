@@ -111,7 +111,9 @@ struct CachedLayers {
 };
 CachedLayers cached_layers(const Architecture& a) {
   if (uses_mla(a)) {
-    return {attention_layer_count(a), 0};
+    // dots.llm3's windowed MLA layers hold a window's cells.
+    const int windowed = windowed_mla_layer_count(a);
+    return {attention_layer_count(a) - windowed, windowed};
   }
   // Layers that reuse an earlier layer's cache (Gemma 3n) allocate none.
   const int cached =
@@ -205,9 +207,20 @@ Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
     // One latent per token and attention layer; V is a view of K. A
     // hybrid's (Kimi Linear's) other layers keep their recurrent state.
     const std::int64_t width = a.attention.kv_lora_rank + a.attention.qk_rope_head_dim;
+    // dots.llm3 (llama-kv-cache-dsa-iswa.cpp at 80fb11ac): the windowed
+    // layers' latents, swa_kv_lora_rank + rope wide (key_length_swa), in a
+    // second cache of window + micro-batch cells padded to 256.
+    const CachedLayers layers = cached_layers(a);
+    const Bytes windowed =
+        layers.windowed > 0 ? cost((a.attention.swa_kv_lora_rank + a.attention.qk_rope_head_dim) *
+                                       window_cells(a, q),
+                                   q.k_type) *
+                                  layers.windowed
+                            : 0;
     // Layers sharing an earlier layer's indexer (GLM-5.2) cache no keys of
-    // their own (llama-model.cpp create_memory: filter_lid, is_indexer_full).
-    return cost(width * full_cells, q.k_type) * cached_layers(a).full +
+    // their own (llama-model.cpp create_memory: filter_lid, is_indexer_full),
+    // nor do dots.llm3's windowed ones.
+    return cost(width * full_cells, q.k_type) * layers.full + windowed +
            indexer_cache_bytes(a, full_cells, q) * indexer_layer_count(a) +
            recurrent_state_bytes(a, q.sequences, q.state_bytes);
   }

@@ -1073,12 +1073,23 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       // leaf before the first node, in visit order (layer 0's before the
       // indexer's mask, F16 for the fused lightning indexer, the others
       // after the MLA's mask).
+      // dots.llm3: only its full layers (the indexer's) have one.
       const std::int64_t top = std::min(cells, std::max<std::int64_t>(1, s.index_top_k));
-      zeros.push_back(g.input(4 * top * b));
+      zeros.assign(static_cast<std::size_t>(std::max(s.layers, 1)), -1);
+      const auto indexed = [&](int il) { return !s.dots3 || !is_swa(il); };
+      int il = 0;
+      while (il < s.layers && !indexed(il)) {
+        ++il;
+      }
+      if (il < s.layers) {
+        zeros[static_cast<std::size_t>(il)] = g.input(4 * top * b);
+      }
       lid_mask = g.input(2 * cells * b);
       mask = g.input(mask_bytes * cells * b);
-      while (std::ssize(zeros) < s.layers) {
-        zeros.push_back(g.input(4 * top * b));
+      for (++il; il < s.layers; ++il) {
+        if (indexed(il)) {
+          zeros[static_cast<std::size_t>(il)] = g.input(4 * top * b);
+        }
       }
       return;
     }
@@ -1100,6 +1111,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     cache_inputs(false, s.cells, k_idxs, v_idxs, mask_full);
     k_idxs_swa = k_idxs;
     v_idxs_swa = v_idxs;
+    // dots.llm3's windowed cache (build_attn_inp_k_dsa_iswa): rows of its own to write.
+    if (s.dots3 && windowed) {
+      k_idxs_swa = g.input(8 * b);
+    }
     mask_swa = windowed ? g.input(mask_bytes * s.swa_cells * b) : -1;
   }
   // MiniMax sparse attention (build_attn_inp_kv_msa, flash attention only):
@@ -1182,13 +1197,24 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     g.at(added).inplace = {mask};
     return added;
   };
+  // dots.llm3 (dots3note.cpp): a windowed layer's own MLA shape, no
+  // indexer; the full layers as DeepSeek-V3.2's.
+  const auto mla_swa = [&](int il) { return s.dots3 && is_swa(il); };
+  const auto mla_heads = [&](int il) -> std::int64_t {
+    return mla_swa(il) ? s.mla_swa_heads : s.heads;
+  };
+  const auto mla_v = [&](int il) -> std::int64_t { return mla_swa(il) ? s.mla_swa_v : s.mla_v; };
   const auto mla_attention = [&](int attn_norm, std::int64_t cells, int mask, int il) {
-    const std::int64_t h = s.heads;
-    const std::int64_t lora = s.mla_kv_lora;
+    const bool swa = mla_swa(il);
+    const bool indexed = dsa && !swa;
+    const std::int64_t h = mla_heads(il);
+    const std::int64_t lora = swa ? s.mla_swa_kv_lora : s.mla_kv_lora;
+    const std::int64_t nope = swa ? s.mla_swa_nope : s.mla_nope;
+    const std::int64_t v_head = mla_v(il);
     const std::int64_t rope = s.mla_rope;
     const std::int64_t kw = lora + rope;
     int qr = -1;
-    if (dsa && own_indexer(il)) {
+    if (indexed && own_indexer(il)) {
       int ik = g.op(b * idx_d, {attn_norm});       // indexer attn_k
       ik = g.same(g.same(g.op(b * idx_d, {ik})));  // layer norm, weight, bias
       ik = g.op(b * idx_d, {g.view(ik), pos});     // RoPE of a reshape
@@ -1200,7 +1226,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     if (dsa || (s.ling3 && s.q_lora > 0)) {
       qr = g.same(g.same(g.op(b * s.q_lora, {attn_norm})));  // q_a, RMS norm, weight
     }
-    const int q = g.op(b * h * (s.mla_nope + rope), {qr >= 0 ? qr : attn_norm});
+    const int q = g.op(b * h * (nope + rope), {qr >= 0 ? qr : attn_norm});
     const int q_abs = g.view(g.op(b * h * lora, {g.view(g.view(q))}));  // wk_b x q_nope
     // RoPE of a view; Kimi Linear's MLA has none (the view is read as is)
     const int q_pe = s.rope ? g.op(b * h * rope, {g.view(q), pos}) : g.view(q);
@@ -1208,15 +1234,23 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const int kv_pe = g.op(b * kw, {attn_norm});                 // wkv_a_mqa
     const int latent = g.same(g.op(b * lora, {g.view(kv_pe)}));  // RMS norm, weight
     const int v_cur = g.view(latent);
-    const int k_pe = s.rope ? g.op(b * rope, {g.view(kv_pe), pos}) : g.view(kv_pe);
+    int k_pe = -1;
+    if (s.dots3) {
+      // attn_k_norm: the RMS norm of a view (a new tensor), its weight and
+      // RoPE in place
+      const int normed = g.same(g.op(b * rope, {g.view(kv_pe)}));
+      k_pe = g.same(normed, {pos});
+    } else {
+      k_pe = s.rope ? g.op(b * rope, {g.view(kv_pe), pos}) : g.view(kv_pe);
+    }
     const int k_cur = g.op(b * kw, {v_cur, k_pe});  // concat
-    g.external({k_cur, k_idxs});
+    g.external({k_cur, swa ? k_idxs_swa : k_idxs});
     const int qp = g.view(q_cur);
     if (s.flash) {
-      const int attn_mask = dsa ? top_k_mask(qr, attn_norm, cells, mask, il) : mask;
+      const int attn_mask = indexed ? top_k_mask(qr, attn_norm, cells, mask, il) : mask;
       const int out = g.op(b * h * lora, {qp, attn_mask});
-      const int dec = g.op(b * h * s.mla_v, {g.view(out)});  // v_b
-      return g.view(g.op(b * h * s.mla_v, {g.view(dec)}));   // ggml_cont, reshaped
+      const int dec = g.op(b * h * v_head, {g.view(out)});  // v_b
+      return g.view(g.op(b * h * v_head, {g.view(dec)}));   // ggml_cont, reshaped
     }
     // V is the cache's K rows, not transposed: ggml_cont(ggml_transpose(v))
     // copies them, in the cache's type, visited before the scores: kqv =
@@ -1227,10 +1261,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const int v_t = g.bytes_op(
         static_cast<std::int64_t>(static_cast<double>(cells * lora) * s.k_value_bytes), {});
     int kq = g.op(b * cells * h, {qp});
-    kq = g.same(kq, {dsa ? top_k_mask(qr, attn_norm, cells, mask, il) : mask});  // softmax
+    kq = g.same(kq, {indexed ? top_k_mask(qr, attn_norm, cells, mask, il) : mask});  // softmax
     const int kqv = g.op(b * h * lora, {v_t, kq});
-    const int dec = g.op(b * h * s.mla_v, {kqv});  // v_b
-    return g.op(b * h * s.mla_v, {g.view(dec)});   // ggml_cont_2d of the permuted heads
+    const int dec = g.op(b * h * v_head, {kqv});  // v_b
+    return g.op(b * h * v_head, {g.view(dec)});   // ggml_cont_2d of the permuted heads
   };
 
   // MiniMax sparse attention on a layer (minimax-m3.cpp, batch path; the
@@ -1835,6 +1869,14 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       }
     } else if (s.mla_kv_lora > 0) {
       cur = mla_attention(attn_norm, cells, mask, il);
+      if (s.dots3) {
+        // dots3note.cpp's head-wise gate before wo: attn_gate of the layer's
+        // normed input and its sigmoid (in place), multiplied into the
+        // output through reshapes (a new tensor), read by wo through one.
+        const std::int64_t hv = mla_heads(il) * mla_v(il);
+        const int gate = g.same(g.op(b * mla_heads(il), {attn_norm}));
+        cur = g.view(g.op(b * hv, {g.view(cur), g.view(gate)}));
+      }
       if (s.ling3) {
         // bailingmoe3.cpp's head-wise gate: the sigmoid of a reshape of
         // attn_gate(x) [heads, tokens], times the output read through a

@@ -127,6 +127,17 @@ struct LlamaGraphShape {
   int index_head_dim = 0;
   std::int64_t index_top_k = 0;
   bool shared_indexers = false;
+  // dots.llm3 (dots3note.cpp): the window_layers marked 'S' are MLA of
+  // their own shape (mla_swa_heads heads, a latent of mla_swa_kv_lora,
+  // mla_swa_nope + mla_rope per Q head, mla_swa_v per V head) over the
+  // windowed cache (its own rows to write and mask, no indexer); the rope
+  // key is RMS-normed before RoPE on every layer; each head's output is
+  // gated by a sigmoid before wo.
+  bool dots3 = false;
+  int mla_swa_heads = 0;
+  int mla_swa_kv_lora = 0;
+  int mla_swa_nope = 0;
+  int mla_swa_v = 0;
   // Qwen3-Next (qwen3next.cpp): its 'R' layers are gated delta nets of
   // dn_k_heads key and dn_v_heads value heads of dn_head values behind a
   // convolution of dn_conv taps (0: LFM2's short convolution); its attention

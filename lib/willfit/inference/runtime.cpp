@@ -592,7 +592,20 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
         s.index_heads = a.attention.index_heads;
         s.index_head_dim = a.attention.index_head_dim;
         s.index_top_k = index_top_k(a);
-        s.shared_indexers = a.attention.indexer_layers > 0 && a.attention.indexer_layers < a.layers;
+        s.shared_indexers = a.attention.indexer_layers > 0 &&
+                            a.attention.indexer_layers < a.layers &&
+                            windowed_mla_layer_count(a) == 0;
+      }
+      // dots.llm3: windowed MLA layers of their own shape (dots3note.cpp).
+      if (windowed_mla_layer_count(a) > 0) {
+        const Architecture w = windowed_mla_shape(a);
+        s.dots3 = true;
+        s.window_layers = a.attention.window_layers;
+        s.q_lora = a.attention.q_lora_rank;
+        s.mla_swa_heads = w.heads;
+        s.mla_swa_kv_lora = w.attention.kv_lora_rank;
+        s.mla_swa_nope = w.attention.qk_nope_head_dim;
+        s.mla_swa_v = w.attention.v_head_dim;
       }
     }
     // MiniMax-M3's sparse attention (minimax-m3.cpp): with flash attention

@@ -1232,6 +1232,55 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     }
   }
 
+  // dots.llm3 (llama.cpp src/models/dots3note.cpp load_arch_hparams at
+  // 80fb11ac; conversion/dots3.py Dots3NoteModel.set_gguf_parameters): the
+  // per-layer sliding_window_pattern flags (true = windowed) over the trunk;
+  // attention.sliding_window; the windowed layers' MLA in
+  // attention.kv_lora_rank_swa, key_length_mla_swa (nope + rope) and
+  // value_length_mla_swa, their query heads in the per-layer head_count
+  // (read above as the widest, the full layers'); the indexer on the layers
+  // attention.indexer.types flags (read above); a head-wise gate on every
+  // layer and a router bias (attn_gate and exp_probs_b, both required by
+  // load_arch_tensors); the MTP block windowed with a dense MLP and a token
+  // embedding of its own (nextn.embed_tokens).
+  if (arch == "dots3note" && uses_mla(a)) {
+    Attention& at = a.attention;
+    const GgufValue* p = f.find(key("attention.sliding_window_pattern"));
+    if (p != nullptr && p->kind == GgufValue::Kind::Array && std::ssize(p->numbers) >= a.layers) {
+      std::string listed;
+      for (int i = 0; i < a.layers; ++i) {
+        listed += p->numbers[static_cast<std::size_t>(i)] != 0 ? 'S' : 'G';
+      }
+      at.window_layers = listed;
+    }
+    const auto clamp_key = [&](const char* k, std::int64_t fallback) {
+      return static_cast<int>(
+          std::clamp<std::int64_t>(meta_int(f, key(k)).value_or(fallback), 0, 1 << 20));
+    };
+    at.sliding_window = clamp_key("attention.sliding_window", 0);
+    at.swa_kv_lora_rank = clamp_key("attention.kv_lora_rank_swa", 0);
+    at.swa_qk_nope_head_dim =
+        std::max(0, clamp_key("attention.key_length_mla_swa", a.head_dim) - at.qk_rope_head_dim);
+    at.swa_v_head_dim = clamp_key("attention.value_length_mla_swa", at.v_head_dim);
+    at.swa_heads = a.heads;
+    if (const GgufValue* heads_l = f.find(key("attention.head_count"));
+        heads_l != nullptr && heads_l->kind == GgufValue::Kind::Array) {
+      for (int i = 0; i < a.layers && i < std::ssize(heads_l->numbers); ++i) {
+        if (i < std::ssize(at.window_layers) &&
+            at.window_layers[static_cast<std::size_t>(i)] == 'S') {
+          at.swa_heads = static_cast<int>(
+              std::clamp<double>(heads_l->numbers[static_cast<std::size_t>(i)], 1, 1 << 16));
+          break;
+        }
+      }
+    }
+    at.mla_head_gate = true;
+    if (a.moe) {
+      a.moe->selection_bias = true;
+    }
+    a.mtp_dense = a.mtp_layers > 0;
+  }
+
   // MiniMax-M3's sparse attention (minimax-m3.cpp at 80fb11ac): the indexer
   // keys beside GQA, on the layers after the leading dense ones (llama-model.cpp
   // create_memory, filter_idx: il >= n_layer_dense_lead).

@@ -1033,6 +1033,49 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     // conversion/bailingmoe3.py converts).
     at.mla_output_gate = get_bool(t, "mla_use_output_gate").value_or(false);
     at.mla_head_gate = get_string(t, "gated_attention_proj_granularity_type") == "head_wise";
+    // dots.llm3 (model_type dots3_note; llama.cpp conversion/dots3.py at
+    // 80fb11ac reads the same keys): layer_types marks each layer
+    // "sliding_attention" or full ("full_attention", which transformers'
+    // Dots3NoteTextConfig renames "deepseek_sparse_attention"); without
+    // it, that config's default: full on layers 0, 1 and every i % 4 == 1.
+    // The windowed layers' MLA is the swa_* keys' (the query latent is
+    // shared: the converter refuses another swa_q_lora_rank), their window
+    // sliding_window_size (the converter's key; 513 tokens, self
+    // included); the indexer is on the full layers only; every layer gates
+    // its heads (attention_gate_type headwise, the only kind converted);
+    // the router adds a bias (noaux_tc, ffn_exp_probs_b); the MTP block is
+    // a windowed layer with a dense MLP and a token embedding of its own.
+    if (type == "dots3_note" || type == "dots3_note_text") {
+      std::string listed;
+      if (const auto it = t.find("layer_types"); it != t.end() && it->is_array()) {
+        for (int i = 0; i < a.layers && i < std::ssize(*it); ++i) {
+          listed += (*it)[static_cast<std::size_t>(i)] == "sliding_attention" ? 'S' : 'G';
+        }
+      }
+      if (std::ssize(listed) != a.layers) {
+        listed.clear();
+        for (int i = 0; i < a.layers; ++i) {
+          listed += i < 2 || i % 4 == 1 ? 'G' : 'S';
+        }
+      }
+      at.window_layers = listed;
+      at.sliding_window =
+          get_int(t, {"sliding_window_size", "sliding_window"}, 1 << 24).value_or(512);
+      at.swa_heads =
+          static_cast<int>(get_int(t, {"swa_num_attention_heads"}, 1 << 16).value_or(a.heads));
+      at.swa_kv_lora_rank =
+          static_cast<int>(get_int(t, {"swa_kv_lora_rank"}, 1 << 20).value_or(at.kv_lora_rank));
+      at.swa_qk_nope_head_dim = static_cast<int>(
+          get_int(t, {"swa_qk_nope_head_dim"}, 1 << 20).value_or(at.qk_nope_head_dim));
+      at.swa_v_head_dim =
+          static_cast<int>(get_int(t, {"swa_v_head_dim"}, 1 << 20).value_or(at.v_head_dim));
+      at.indexer_layers = static_cast<int>(std::count(listed.begin(), listed.end(), 'G'));
+      at.mla_head_gate = true;
+      if (a.moe) {
+        a.moe->selection_bias = true;
+      }
+      a.mtp_dense = a.mtp_layers > 0;
+    }
     // Kimi Linear and K3: MLA on the full-attention layers, Kimi Delta
     // Attention on the others.
     if (recurrent > 0 && recurrent < a.layers) {
@@ -1502,6 +1545,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (const std::string outer = to_lower(get_string(doc, "model_type"));
       !type.empty() && !is_known_config_model_type(type) && !is_known_config_model_type(outer)) {
     m.unchecked_architecture = fmt::format("'{}' (config.json model_type)", type);
+  }
+  // dots.llm3 whose windowed layers' shape is not in the swa_* keys (a
+  // config re-saved by transformers keeps it in per_layer_config, which is
+  // not read): those layers were given the full layers' shape.
+  if ((type == "dots3_note" || type == "dots3_note_text") && !t.contains("swa_kv_lora_rank")) {
+    m.unchecked_architecture =
+        fmt::format("'{}' without swa_kv_lora_rank (config.json model_type)", type);
   }
   m.notes.push_back(fmt::format(
       "architecture from config.json (model_type {}): {} layers, hidden {}, {} heads, {} KV "

@@ -114,6 +114,7 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "ernie4_5",
        // the 2026 architectures of issue 18 (tests/unit/test_architectures_2026.cpp)
        "glm-dsa", "mistral4", "minimax-m3", "step35", "hy_v3", "bailingmoe3", "qwen4exp",
+       "dots3note",
        // layers of their own shapes: Nemotron NAS, OpenELM (tests/unit/test_deci.cpp)
        "deci", "openelm",
        // issue 18: windowed MoE models (tests/unit/test_new_architectures.cpp, WindowedMoe)
@@ -141,6 +142,8 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "deepseek_v4",
                                                                   "distilbert",
                                                                   "dots1",
+                                                                  "dots3_note",
+                                                                  "dots3_note_text",
                                                                   "dream",
                                                                   "ernie4_5",
                                                                   "ernie4_5_moe",
@@ -408,6 +411,36 @@ int moe_layer_count(const Architecture& a) {
 bool uses_mla(const Architecture& a) {
   return a.attention.kv_lora_rank > 0 &&
          (a.attention.kind == AttentionKind::Mla || a.attention.kind == AttentionKind::Hybrid);
+}
+
+bool windowed_mla_layer(const Architecture& a, int layer) {
+  const std::string& listed = a.attention.window_layers;
+  return uses_mla(a) && a.attention.swa_kv_lora_rank > 0 && layer >= 0 &&
+         layer < std::ssize(listed) && listed[static_cast<std::size_t>(layer)] == 'S';
+}
+
+int windowed_mla_layer_count(const Architecture& a) {
+  int n = 0;
+  for (int i = 0; i < a.layers; ++i) {
+    n += windowed_mla_layer(a, i) ? 1 : 0;
+  }
+  return n;
+}
+
+Architecture windowed_mla_shape(const Architecture& a) {
+  Architecture w = a;
+  Attention& at = w.attention;
+  w.heads = at.swa_heads > 0 ? at.swa_heads : a.heads;
+  w.kv_heads = std::min(w.kv_heads, w.heads);
+  at.kv_lora_rank = at.swa_kv_lora_rank;
+  at.qk_nope_head_dim = at.swa_qk_nope_head_dim;
+  at.v_head_dim = at.swa_v_head_dim;
+  at.index_head_dim = 0;  // dots3note.cpp: the indexer is on the full layers only
+  at.index_heads = 0;
+  at.swa_kv_lora_rank = 0;
+  at.window_layers.clear();
+  w.head_dim = at.qk_nope_head_dim + at.qk_rope_head_dim;
+  return w;
 }
 
 bool compressed_attention(const Architecture& a) {
@@ -757,6 +790,13 @@ ParamBreakdown count_params(const Architecture& a) {
                 recurrent * recurrent_layer_count(a) + per_layer_input_params(a) +
                 altup_laurel_params(a) + gqa_indexer_params(a) * indexer_layer_count(a) -
                 mla_indexer_params(a) * (attention_layer_count(a) - indexer_layer_count(a));
+  // dots.llm3's windowed MLA layers: their own shape in place of the full
+  // one (whose indexer is already left out of them above).
+  const int windowed_mla = windowed_mla_layer_count(a);
+  const std::int64_t windowed_attention =
+      windowed_mla > 0 ? attention_params_per_layer(windowed_mla_shape(a)) : attention;
+  p.attention +=
+      std::int64_t{windowed_mla} * (windowed_attention - attention + mla_indexer_params(a));
   if (a.hc_low_rank > 0 && a.hyper_connections > 0) {
     // Qwen4Exp: the gated residual of every layer, the final one that stands
     // for the output norm (hc_head_down, hc_head_up) and the n-gram layer.
@@ -800,10 +840,15 @@ ParamBreakdown count_params(const Architecture& a) {
     // 2.2); it shares the embeddings and output head.
     p.mtp = std::int64_t{a.mtp_layers} *
             (attention + routed * m.experts + shared + router + 2 * a.hidden_size * a.hidden_size);
-    // Step-3.5's: a windowed layer with a dense MLP and an output head of its own.
+    // Step-3.5's: a windowed layer with a dense MLP and an output head of its
+    // own. dots.llm3's: a windowed MLA layer (dots3note.cpp load_arch_tensors:
+    // "the NextN/MTP block uses the sliding-attention geometry") with a dense
+    // MLP and a token embedding of its own (nextn.embed_tokens, as many
+    // values as a head).
     if (a.mtp_dense) {
-      p.mtp = std::int64_t{a.mtp_layers} * (attention + dense + 2 * a.hidden_size * a.hidden_size +
-                                            (a.mtp_shares_head ? 0 : a.vocab_size * a.hidden_size));
+      p.mtp = std::int64_t{a.mtp_layers} *
+              (windowed_attention + dense + 2 * a.hidden_size * a.hidden_size +
+               (a.mtp_shares_head ? 0 : a.vocab_size * a.hidden_size));
     }
   } else {
     // Gemma 4 E2B's double-wide layers hold a second dense MLP's worth each.
@@ -837,6 +882,15 @@ std::string describe_shape(const Model& m) {
       break;
     }
     case AttentionKind::Mla:
+      if (const int windowed = windowed_mla_layer_count(a); windowed > 0) {  // dots.llm3
+        s = fmt::format(
+            "multi-head latent attention: one {}-wide latent cached per token on {} of {} layers "
+            "(with a {}-wide sparse-attention indexer key), one {}-wide latent within a sliding "
+            "window of {} tokens on the other {}",
+            at.kv_lora_rank + at.qk_rope_head_dim, a.layers - windowed, a.layers, at.index_head_dim,
+            at.swa_kv_lora_rank + at.qk_rope_head_dim, at.sliding_window, windowed);
+        break;
+      }
       s = fmt::format("multi-head latent attention: one {}-wide latent cached per token and layer",
                       at.kv_lora_rank + at.qk_rope_head_dim);
       if (at.index_head_dim > 0) {

@@ -101,6 +101,18 @@ struct Attention {
   // MLA with a head-wise sigmoid gate (Ling 3 gated_attention_proj_
   // granularity_type head_wise; bailingmoe3.cpp attn_gate, hidden x heads).
   bool mla_head_gate = false;
+  // dots.llm3 (llama.cpp dots3note.cpp at 80fb11ac; config.json swa_* keys;
+  // GGUF attention.kv_lora_rank_swa, key_length_mla_swa, value_length_mla_swa
+  // and a per-layer head_count): MLA on every layer, the windowed ones
+  // ('S' in window_layers, sliding_window tokens) with an MLA of their own
+  // shape: swa_heads query heads, a latent of swa_kv_lora_rank, Q and K
+  // heads of swa_qk_nope_head_dim + qk_rope_head_dim, V heads of
+  // swa_v_head_dim (the query latent is shared). The others ('G') have the
+  // shape above and the indexer (indexer_layers of them). 0: no such layers.
+  int swa_heads = 0;
+  int swa_kv_lora_rank = 0;
+  int swa_qk_nope_head_dim = 0;
+  int swa_v_head_dim = 0;
   // Hybrid, Granite 4 H (granite-hybrid.cpp, mamba = 2) and Jamba (jamba.cpp,
   // mamba = 1): each recurrent layer is a Mamba mixer of ssm_inner channels
   // and ssm_state state values behind a convolution of ssm_conv taps; Mamba-2
@@ -552,6 +564,15 @@ std::int64_t hyper_connection_params_per_layer(const Architecture& arch);
 std::int64_t ngram_layer_params(const Architecture& arch);
 std::int64_t ngram_state_floats(const Architecture& arch);
 
+// dots.llm3's windowed MLA layers (Attention::swa_kv_lora_rank): whether
+// layer `layer` is one, and how many of the layers are.
+bool windowed_mla_layer(const Architecture& arch, int layer);
+int windowed_mla_layer_count(const Architecture& arch);
+// Those layers' shape as an architecture of their own (their heads, latent
+// and head widths in the MLA fields, no indexer), for the formulas that
+// size one MLA layer (attention_params_per_layer, the weight layout, the
+// compute graph).
+Architecture windowed_mla_shape(const Architecture& arch);
 // Whether the attention layers are multi-head latent attention: an MLA
 // model's every layer, or a hybrid's attention layers (Kimi Linear).
 bool uses_mla(const Architecture& arch);

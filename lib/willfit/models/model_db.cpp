@@ -510,6 +510,27 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       // GLM-5.2: the layers with an indexer of their own (the rest share one).
       a.attention.indexer_layers =
           static_cast<int>(r.integer_in(*at, "indexer_layers", 0, kMaxLayers, 0));
+      // dots.llm3: the windowed layers as listed (S windowed, G full), their
+      // window and their own MLA shape; a gate of one value a head.
+      Attention& x = a.attention;
+      x.mla_head_gate = r.boolean_in(*at, "mla_head_gate", false);
+      x.window_layers = r.string_in(*at, "window_layers", "");
+      x.sliding_window = r.integer_in(*at, "sliding_window", 0, kMaxContext, 0);
+      x.swa_heads = static_cast<int>(r.integer_in(*at, "swa_heads", 0, kMaxHeads, 0));
+      x.swa_kv_lora_rank = static_cast<int>(r.integer_in(*at, "swa_kv_lora_rank", 0, kMaxWidth, 0));
+      x.swa_qk_nope_head_dim =
+          static_cast<int>(r.integer_in(*at, "swa_qk_nope_head_dim", 0, kMaxWidth, 0));
+      x.swa_v_head_dim = static_cast<int>(r.integer_in(*at, "swa_v_head_dim", 0, kMaxWidth, 0));
+      if ((x.swa_kv_lora_rank > 0) != !x.window_layers.empty() ||
+          (x.swa_kv_lora_rank > 0 &&
+           (std::ssize(x.window_layers) != a.layers ||
+            x.window_layers.find_first_not_of("SG") != std::string::npos || x.sliding_window <= 0 ||
+            x.swa_heads <= 0))) {
+        r.fail(fmt::format(
+            "'swa_kv_lora_rank' needs 'window_layers' (one letter S or G for each of the {} "
+            "layers), 'sliding_window' and 'swa_heads', and 'window_layers' a 'swa_kv_lora_rank'",
+            a.layers));
+      }
     } else if (kind == "hybrid") {
       a.attention.kind = AttentionKind::Hybrid;
       a.attention.attention_layers =

@@ -720,6 +720,8 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   // mtp_block: a dense MTP block of a windowed model (Step-3.5, K-EXAONE,
   // MiMo-V2-Flash), a windowed layer with a dense MLP, shaped like layer i
   // otherwise.
+  const Architecture windowed_mla =
+      windowed_mla_layer_count(a) > 0 ? windowed_mla_shape(a) : Architecture{};
   const auto size_layer = [&](int i, bool mtp_block = false) {
     LayerWeights l;
     LayerRoles roles = layer_roles(a, i);
@@ -753,25 +755,29 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     } else if (compressed_attention(a)) {
       l.bytes += compressed_attention_bytes(a, i, weight, f32);
     } else if (uses_mla(a)) {
-      const auto& m = a.attention;
+      // dots.llm3's windowed layers and its MTP block: their own MLA shape.
+      const bool windowed =
+          windowed_mla_layer_count(a) > 0 && (mtp_block || windowed_mla_layer(a, i));
+      const Architecture& shaped = windowed ? windowed_mla : a;
+      const auto& m = shaped.attention;
+      const std::int64_t heads = shaped.heads;
       const std::int64_t qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
       const std::int64_t v = m.v_head_dim > 0 ? m.v_head_dim : head_dim;
       if (m.q_lora_rank > 0) {
         l.bytes += weight(Cat::Other, e, m.q_lora_rank, i) +
-                   weight(Cat::Other, m.q_lora_rank, std::int64_t{a.heads} * qk, i) +
-                   f32(m.q_lora_rank);
+                   weight(Cat::Other, m.q_lora_rank, heads * qk, i) + f32(m.q_lora_rank);
       } else {
-        l.bytes += weight(Cat::AttnQ, e, std::int64_t{a.heads} * qk, i);
+        l.bytes += weight(Cat::AttnQ, e, heads * qk, i);
       }
-      l.bytes +=
-          weight(Cat::Other, e, m.kv_lora_rank + m.qk_rope_head_dim, i) + f32(m.kv_lora_rank) +
-          weight(Cat::AttnV, m.kv_lora_rank, std::int64_t{a.heads} * (m.qk_nope_head_dim + v), i) +
-          weight(Cat::AttnOut, std::int64_t{a.heads} * v, e, i);
+      l.bytes += weight(Cat::Other, e, m.kv_lora_rank + m.qk_rope_head_dim, i) +
+                 f32(m.kv_lora_rank) +
+                 weight(Cat::AttnV, m.kv_lora_rank, heads * (m.qk_nope_head_dim + v), i) +
+                 weight(Cat::AttnOut, heads * v, e, i);
       if (m.mla_output_gate) {  // Kimi K3's attn_gate
-        l.bytes += weight(Cat::Other, e, std::int64_t{a.heads} * v, i);
+        l.bytes += weight(Cat::Other, e, heads * v, i);
       }
-      if (m.mla_head_gate) {  // Ling 3's attn_gate, one value a head
-        l.bytes += weight(Cat::Other, e, a.heads, i);
+      if (m.mla_head_gate) {  // Ling 3's and dots.llm3's attn_gate, one value a head
+        l.bytes += weight(Cat::Other, e, heads, i);
       }
     } else if (layer_norm) {
       l.bytes += weight(Cat::AttnV, e, q_dim + 2 * kv_dim, i) + f32(q_dim + 2 * kv_dim) +
@@ -894,7 +900,8 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     // A global layer of a sliding model can differ in shape (Gemma 4).
     const std::uint64_t kinds =
         std::uint64_t{roles.attention} << 26 | std::uint64_t{roles.recurrent} << 27 |
-        std::uint64_t{roles.mlp} << 28 | std::uint64_t{is_global_layer(a, i)} << 29 |
+        std::uint64_t{roles.mlp} << 28 |
+        std::uint64_t{is_global_layer(a, i) && !windowed_mla_layer(a, i)} << 29 |
         std::uint64_t{mlp_width(a, i) != a.intermediate_size} << 30 |
         compressed_layer_key(a, i) << 31 | std::uint64_t{i == a.ngram_layer} << 34 |
         (static_cast<std::size_t>(i) < shape_ids.size()
