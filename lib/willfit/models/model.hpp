@@ -160,6 +160,14 @@ struct Attention {
   // attention output before wo, element by element. As many weights as
   // gated_attention's second half of wq, in a tensor of its own.
   bool output_gate = false;
+  // Cohere's parallel block (llama.cpp cohere2moe.cpp at 80fb11ac): one norm
+  // of the layer input feeds both the attention and the MLP, and the layer
+  // adds both outputs to its input (MLP + input, then + attention). Its
+  // global layers after the dense lead use no RoPE (cohere2moe.cpp ropes a
+  // layer only when it is windowed or il < n_layer_dense_lead): nope_global.
+  // Compute graph only; no weights of their own.
+  bool parallel_block = false;
+  bool nope_global = false;
   // No KV cache at all: encoders (bert and kin, gemma-embedding) attend over
   // the whole input at once, and diffusion LMs (llada, llada-moe, dream,
   // rnd1) re-read the whole sequence each step; llama.cpp creates no memory
@@ -215,6 +223,10 @@ struct Moe {
   // (ffn_routed_down, ffn_routed_up); shared experts stay at the hidden
   // width. 0: the experts work at the hidden width.
   std::int64_t latent_size = 0;
+  // build_moe_ffn's norm_w: the chosen experts' weights divided by their
+  // sum. False where the file says so and the graph is known to follow it
+  // (cohere2moe: expert_weights_norm, from config.json norm_topk_prob).
+  bool weights_normalized = true;
 };
 
 // One layer's own widths, where a model's layers differ (layer_widths).
