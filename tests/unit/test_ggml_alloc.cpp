@@ -833,6 +833,35 @@ TEST(GgmlAlloc, TrinityMiniReducedMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "afmoe", 27, 0.01);
 }
 
+// North Mini Code REDUCED (make_gguf row north-mini-code-r6: 6 of its 49
+// layers, every kind in the real order, 16 of its 128 routed experts; every
+// per-layer width the model's, as tests/unit/test_architectures_2026.cpp
+// transcribes its config.json), read from the config.json of that reduced
+// shape, against what a real llama.cpp reserved for the synthetic F16, Q8_0
+// and Q4_K_M files (tests/data/llamacpp_cpu_compute_cohere2moe.csv,
+// llamacpp_cpu_kv_cohere2moe.csv): layer 0 global with a dense MLP of 3072
+// and RoPE, layer 4 global without RoPE, windowed layers of 4096 tokens; the
+// parallel block (one norm for the attention and the MLP, both outputs added
+// to the input), tied embeddings. KV and compute exact on all 27 rows (within
+// the log's rounding, 0.001 %), in the node order of a GGML_SCHED_DEBUG=2
+// dump (docs/live-llamacpp.md, North Mini Code run).
+TEST(GgmlAlloc, NorthMiniCodeReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"cohere2_moe","hidden_size":2048,"head_dim":128,"num_hidden_layers":6,
+      "intermediate_size":768,"prefix_dense_intermediate_size":3072,"num_attention_heads":32,
+      "num_key_value_heads":4,"vocab_size":262144,"num_experts":16,"num_experts_per_tok":8,
+      "num_shared_experts":0,"first_k_dense_replace":1,"expert_selection_fn":"sigmoid",
+      "sliding_window":4096,"rope_theta":50000,"max_position_embeddings":500000,
+      "use_parallel_block":true,"norm_topk_prob":false,"rms_norm_eps":1e-6,"logit_scale":1.0,
+      "layer_types":["full_attention","sliding_attention","sliding_attention",
+      "sliding_attention","full_attention","sliding_attention"]})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(m->arch.attention.window_layers, "GSSSGS");
+  expect_live_tables(*m, "cohere2moe", 27, 0.01);
+}
+
 // SmallThinker-4BA0.6B whole (make_gguf row smallthinker-4b-a0.6b: its 32
 // layers and 32 experts of 768, 4 used, tied embeddings, no window) from its
 // config.json (PowerInfer/SmallThinker-4BA0.6B-Instruct as a public port
