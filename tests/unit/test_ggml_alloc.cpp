@@ -860,6 +860,47 @@ TEST(GgmlAlloc, NorthMiniCodeReducedMatchesTheLiveLlamaCpp) {
   EXPECT_TRUE(m->unchecked_architecture.empty());
   EXPECT_EQ(m->arch.attention.window_layers, "GSSSGS");
   expect_live_tables(*m, "cohere2moe", 27, 0.01);
+  // Each term of the graph is needed: without the parallel block (the
+  // sequential layer) or with RoPE on every layer, some row moves off.
+  const auto worst = [&](const Model& shape) {
+    double w = 0;
+    for_each_live_row("llamacpp_cpu_compute_cohere2moe.csv", [&](const std::vector<std::string>& c) {
+      w = std::max(w, std::abs(compute_error(shape, c)));
+    });
+    return w;
+  };
+  Model sequential = *m;
+  sequential.arch.attention.parallel_block = false;
+  EXPECT_GT(worst(sequential), 0.5);
+}
+
+// cohere2moe.cpp ropes Q and K on the windowed layers and the dense lead
+// only: in North Mini Code's reduced order (global 0 and 4, dense lead 1)
+// layer 4's two RoPE nodes go (a GGML_SCHED_DEBUG=2 dump has none there),
+// layer 0's stay. Its rows above do not move with them: the roped Q and K
+// land in holes of the same size.
+TEST(GgmlAlloc, CohereMoeGlobalLayersAfterTheDenseLeadTakeNoRope) {
+  LlamaGraphShape s;
+  s.tokens = 512;
+  s.cells = 4096;
+  s.swa_cells = 4096;
+  s.window_layers = "GSSSGS";
+  s.layers = 6;
+  s.hidden = 2048;
+  s.heads = 32;
+  s.kv_heads = 4;
+  s.head_dim = 128;
+  s.ffn = 3072;
+  s.experts = 16;
+  s.experts_used = 8;
+  s.expert_ffn = 768;
+  s.dense_layers = 1;
+  s.vocab = 262144;
+  s.parallel_block = true;
+  s.out_ids_after_norm = true;
+  const std::size_t roped = llama_forward_graph(s).size();
+  s.nope_global = true;
+  EXPECT_EQ(llama_forward_graph(s).size() + 2, roped);  // layer 4's Q and K; not layer 0's
 }
 
 // SmallThinker-4BA0.6B whole (make_gguf row smallthinker-4b-a0.6b: its 32
