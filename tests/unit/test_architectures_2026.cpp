@@ -1369,6 +1369,16 @@ TEST(Cohere2Moe, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
 }
 
+TEST(Cohere2Moe, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(north_mini_code_config());
+  expect_catalogue_agrees("north-mini-code-1.0", c);
+  const Model cat = catalogue("north-mini-code-1.0");
+  EXPECT_EQ(count_params(cat.arch).total(), count_params(c.arch).total());
+  EXPECT_TRUE(cat.arch.attention.parallel_block && cat.arch.attention.nope_global);
+  ASSERT_TRUE(cat.arch.moe.has_value());
+  EXPECT_FALSE(cat.arch.moe->weights_normalized);
+}
+
 // cohere2moe.cpp load_arch_hparams: a pattern given as one number is a
 // period whose first layer is global (set_swa_pattern(period, true)), not
 // the last of each group; expert_weights_norm is read where written.

@@ -482,6 +482,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       a.attention.value_scale = r.boolean_in(*at, "value_scale", false);
       // AFMoE (Trinity): a gate projection on the attention output.
       a.attention.output_gate = r.boolean_in(*at, "output_gate", false);
+      // Cohere2 MoE: the parallel block; no RoPE on global layers after the dense lead.
+      a.attention.parallel_block = r.boolean_in(*at, "parallel_block", false);
+      a.attention.nope_global = r.boolean_in(*at, "nope_global", false);
       read_compressed(r, *at, a);
     } else if (kind == "chunked") {
       // Llama 4's chunked local attention: a window of the chunk's length.
@@ -554,6 +557,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
     // Kimi K3's latent experts, and a router choosing by probs + a bias.
     x.latent_size = r.integer_in(*moe, "latent_size", 0, kMaxWidth, 0);
     x.selection_bias = r.boolean_in(*moe, "selection_bias", false);
+    x.weights_normalized = r.boolean_in(*moe, "weights_normalized", true);
     a.moe = x;
   }
   if (!r.error().empty()) {
