@@ -922,8 +922,7 @@ const std::vector<Spec>& specs() {
     // vocabulary 262144, 500000 positions, rope 50000, RMS eps 1e-6, tied
     // embeddings, no shared expert, norm_topk_prob false.
     v.push_back(shape(
-        "north-mini-code-r6", "cohere2moe", 6, 2048, 3072, 32, 4, 128, 262144, 500000, 50000,
-        1e-6,
+        "north-mini-code-r6", "cohere2moe", 6, 2048, 3072, 32, 4, 128, 262144, 500000, 50000, 1e-6,
         "CohereLabs/North-Mini-Code-1.0 REDUCED to 6 of 49 layers (kinds: global+dense, "
         "windowed+MoE, global+MoE, in the real order) and 16 of 128 routed experts; every other "
         "hyper-parameter from its config.json as a public port's check transcribes it "

@@ -1410,8 +1410,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   if (arch == "cohere2moe") {
     if (a.attention.kind == AttentionKind::Sliding) {
       const GgufValue* p = f.find(key("attention.sliding_window_pattern"));
-      if (p != nullptr && p->kind == GgufValue::Kind::Array &&
-          std::ssize(p->numbers) >= a.layers) {
+      if (p != nullptr && p->kind == GgufValue::Kind::Array && std::ssize(p->numbers) >= a.layers) {
         std::string listed;
         for (int i = 0; i < a.layers; ++i) {
           listed += p->numbers[static_cast<std::size_t>(i)] != 0 ? 'S' : 'G';
