@@ -23,6 +23,7 @@
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
 #include "willfit/models/model_db.hpp"
+#include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
 namespace {
@@ -860,6 +861,13 @@ TEST(GgmlAlloc, NorthMiniCodeReducedMatchesTheLiveLlamaCpp) {
   EXPECT_TRUE(m->unchecked_architecture.empty());
   EXPECT_EQ(m->arch.attention.window_layers, "GSSSGS");
   expect_live_tables(*m, "cohere2moe", 27, 0.01);
+  // The weights by llama.cpp's recipe against the tensor bytes the live run's
+  // loads reported for the three synthetic files (measured-full.jsonl
+  // tensor_bytes; docs/live-llamacpp.md, North Mini Code run): exact, one
+  // norm a layer.
+  EXPECT_EQ(weight_layout(*m, *parse_precision("f16")).total(), 2093670400);
+  EXPECT_EQ(weight_layout(*m, *parse_precision("q8_0")).total(), 1112596480);
+  EXPECT_EQ(weight_layout(*m, *parse_precision("q4_k_m")).total(), 741285888);
   // The parallel block is needed: the sequential layer moves rows off.
   const auto worst = [&](const Model& shape) {
     double w = 0;
