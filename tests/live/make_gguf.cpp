@@ -13,7 +13,7 @@
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
-// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note}.cpp
+// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1015,6 +1015,30 @@ const std::vector<Spec>& specs() {
     v.back().shared_ffn = 1024;
     v.back().expert_weights_scale = 1.0;
     experts(v.back(), 16, 16, 1024);
+    // North Mini Code (cohere2moe) REDUCED to 6 of its 49 layers, every kind
+    // in the real order (0 global + dense with RoPE, 1-3 windowed + MoE, 4
+    // global + MoE without RoPE, 5 windowed + MoE: layer_types global where
+    // i % 4 == 0, first_k_dense_replace 1) and 16 of its 128 routed experts
+    // (8 per token, as the model). Every other hyper-parameter is the
+    // model's: hidden 2048, dense MLP 3072 (prefix_dense_intermediate_size),
+    // experts of 768, 32 query heads and 4 KV heads of 128, window 4096,
+    // vocabulary 262144, 500000 positions, rope 50000, RMS eps 1e-6, tied
+    // embeddings, no shared expert, norm_topk_prob false.
+    v.push_back(shape(
+        "north-mini-code-r6", "cohere2moe", 6, 2048, 3072, 32, 4, 128, 262144, 500000, 50000, 1e-6,
+        "CohereLabs/North-Mini-Code-1.0 REDUCED to 6 of 49 layers (kinds: global+dense, "
+        "windowed+MoE, global+MoE, in the real order) and 16 of 128 routed experts; every other "
+        "hyper-parameter from its config.json as a public port's check transcribes it "
+        "(search-tool file id 68996695038: hidden 2048, head_dim 128, 32 heads, 4 KV heads, "
+        "intermediate_size 768, prefix_dense_intermediate_size 3072, 128 experts top 8, no "
+        "shared expert, first_k_dense_replace 1, window 4096, layer_types full where i % 4 == "
+        "0, rope_theta 50000, rms_norm_eps 1e-6, vocab 262144, 500000 positions, tied)"));
+    v.back().tied = true;
+    v.back().sliding_window = 4096;
+    v.back().dense_lead = 1;
+    v.back().swa_layers = "GSSSGS";
+    v.back().logit_scale = 1.0;
+    experts(v.back(), 16, 8, 768);
     // MiMo-V2-Flash REDUCED to 7 of its 48 layers, every kind in the real
     // order (0 global + dense, 1-4 windowed + MoE, 5 global + MoE, 6
     // windowed + MoE: hybrid_layer_pattern 0 on layer 0 and every sixth from
@@ -1950,6 +1974,18 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_down.weight", {s.ffn, e}, i);
       continue;
     }
+    if (s.arch == "cohere2moe") {  // cohere2moe.cpp load_arch_tensors (the trunk's blocks)
+      add(b + "attn_q.weight", {e, q}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      if (i < s.dense_lead) {
+        dense_mlp(b, i);
+      } else {
+        routed_experts(b, i);
+      }
+      continue;
+    }
     if (s.arch == "afmoe") {  // afmoe.cpp load_arch_tensors
       add(b + "post_attention_norm.weight", {e}, i);
       add(b + "attn_q.weight", {e, q}, i);
@@ -2574,6 +2610,16 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   }
   if (s.arch == "smallthinker") {  // conversion/smallthinker.py: sigmoid router
     w.key_u32(a + ".expert_gating_func", 2);
+  }
+  if (s.arch == "cohere2moe") {  // conversion/command_r.py Cohere2MoeModel.set_gguf_parameters
+    w.key_f32(a + ".logit_scale", s.logit_scale);
+    std::vector<bool> swa;
+    for (int i = 0; i < s.layers; ++i) {
+      swa.push_back(s.swa_layers[static_cast<size_t>(i)] == 'S');
+    }
+    w.key_arr_bool(a + ".attention.sliding_window_pattern", swa);
+    w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
+    w.key_bool(a + ".expert_weights_norm", false);  // norm_topk_prob
   }
   if (s.arch == "afmoe") {  // conversion/afmoe.py AfmoeModel.set_gguf_parameters
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));

@@ -1,7 +1,7 @@
 // The 2026 architectures of issue 18 that llama.cpp 80fb11ac loads and
 // willfit once only warned about: GLM-5 (glm-dsa), Mistral 4 (mistral4),
 // MiniMax-M3 (minimax-m3), Step-3.5 (step35), HunYuan V3 (hy_v3), Ling 3
-// (bailingmoe3), Laguna (laguna).
+// (bailingmoe3), Laguna (laguna), Cohere2 MoE (cohere2moe).
 // Each family is read from a published config.json and from a GGUF header as
 // llama.cpp's converter writes it (conversion/*.py at 80fb11ac), and both
 // must give one estimate; the expected sizes are worked out by hand in the
@@ -1790,6 +1790,193 @@ TEST(Dots3Note, OnlyTheFullLayersGrowWithTheContext) {
   EXPECT_EQ(kv(131072) - kv(65536), 13 * std::int64_t{(576 + 128) * 2} * 65536);
   // Below the window, every layer holds the context (min(cells, window)).
   EXPECT_EQ(kv(512), 13 * std::int64_t{(576 + 128) * 2} * 512 + 33 * std::int64_t{1088 * 2} * 512);
+}
+
+// ---- Cohere2 MoE (cohere2_moe / cohere2moe, Cohere2MoeForCausalLM) ---------
+//
+// CohereLabs/North-Mini-Code-1.0's config.json as a public port transcribes
+// it to check a download against (search-tool file id 68996695038, an MLX
+// port's inspect_artifact; the same shape in a C++ port's config test,
+// 71024905976, and in mlx-lm PR #1487's description: 128 experts, top 8,
+// sigmoid router, no shared expert, first layer dense, tied embeddings):
+// hidden 2048, 49 layers, 32 query heads and 4 KV heads of 128, experts of
+// 768 (intermediate_size) and a dense layer of 3072
+// (prefix_dense_intermediate_size), window 4096 on every layer but 0, 4, 8,
+// ..., 48 (layer_types), vocabulary 262144, 500000 positions, RMS norm.
+// No lm_head in its weights (tie_word_embeddings unset: Cohere2MoeConfig's
+// True) and no MTP tensors (the port refuses an artifact with them).
+Json north_mini_code_config() {
+  std::vector<std::string> kinds;
+  for (int i = 0; i < 49; ++i) {
+    kinds.emplace_back(i % 4 == 0 ? "full_attention" : "sliding_attention");
+  }
+  return {{"architectures", {"Cohere2MoeForCausalLM"}},
+          {"model_type", "cohere2_moe"},
+          {"hidden_size", 2048},
+          {"head_dim", 128},
+          {"num_hidden_layers", 49},
+          {"intermediate_size", 768},
+          {"prefix_dense_intermediate_size", 3072},
+          {"num_attention_heads", 32},
+          {"num_key_value_heads", 4},
+          {"vocab_size", 262144},
+          {"num_experts", 128},
+          {"num_experts_per_tok", 8},
+          {"num_shared_experts", 0},
+          {"first_k_dense_replace", 1},
+          {"expert_selection_fn", "sigmoid"},
+          {"sliding_window", 4096},
+          {"rope_theta", 50000},
+          {"max_position_embeddings", 500000},
+          {"use_parallel_block", true},
+          {"use_qk_norm", false},
+          {"norm_topk_prob", false},
+          {"rms_norm_eps", 1e-6},
+          {"layer_norm_eps", 1e-5},
+          {"layer_types", kinds}};
+}
+
+// As conversion/command_r.py Cohere2MoeModel (at 80fb11ac) writes it:
+// base.py's keys (feed_forward_length from prefix_dense_intermediate_size),
+// logit_scale, the window and one sliding flag per layer from layer_types,
+// the experts' width, the dense lead, expert_weights_norm from
+// norm_topk_prob; no output.weight (tied).
+test::GgufWriter north_mini_code_gguf() {
+  test::GgufWriter w;
+  w.str("general.architecture", "cohere2moe");
+  w.u32("cohere2moe.block_count", 49);
+  w.u32("cohere2moe.context_length", 500000);
+  w.u32("cohere2moe.embedding_length", 2048);
+  w.u32("cohere2moe.feed_forward_length", 3072);
+  w.u32("cohere2moe.attention.head_count", 32);
+  w.u32("cohere2moe.attention.head_count_kv", 4);
+  w.u32("cohere2moe.attention.key_length", 128);
+  w.u32("cohere2moe.attention.value_length", 128);
+  w.f32("cohere2moe.rope.freq_base", 50000.0F);
+  w.f32("cohere2moe.attention.layer_norm_rms_epsilon", 1e-6F);
+  w.f32("cohere2moe.attention.layer_norm_epsilon", 1e-5F);
+  w.u32("cohere2moe.expert_count", 128);
+  w.u32("cohere2moe.expert_used_count", 8);
+  w.f32("cohere2moe.logit_scale", 1.0F);
+  w.u32("cohere2moe.attention.sliding_window", 4096);
+  std::vector<bool> windowed;
+  for (int i = 0; i < 49; ++i) {
+    windowed.push_back(i % 4 != 0);
+  }
+  w.bool_array("cohere2moe.attention.sliding_window_pattern", windowed);
+  w.u32("cohere2moe.vocab_size", 262144);
+  w.u32("cohere2moe.expert_feed_forward_length", 768);
+  w.u32("cohere2moe.leading_dense_block_count", 1);
+  w.boolean("cohere2moe.expert_weights_norm", false);
+  w.u32("cohere2moe.rope.dimension_count", 128);
+  w.tensor("token_embd.weight", {2048, 262144}, test::kQ8_0);
+  w.tensor("blk.0.ffn_gate.weight", {2048, 3072}, test::kQ8_0);
+  w.tensor("blk.1.ffn_gate_inp.weight", {2048, 128}, test::kF32);
+  w.tensor("blk.1.ffn_gate_exps.weight", {2048, 768, 128}, test::kQ8_0);
+  return w;
+}
+
+TEST(Cohere2Moe, ConfigGivesTheDenseLeadLayerKindsAndParallelBlock) {
+  const Model m = read_config(north_mini_code_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  const Architecture& a = m.arch;
+  EXPECT_EQ(a.layers, 49);
+  EXPECT_EQ(a.intermediate_size, 3072);
+  EXPECT_TRUE(a.tied_embeddings);
+  ASSERT_TRUE(a.moe.has_value());
+  EXPECT_EQ(a.moe->expert_intermediate_size, 768);
+  EXPECT_EQ(a.moe->experts, 128);
+  EXPECT_EQ(a.moe->experts_per_token, 8);
+  EXPECT_EQ(a.moe->shared_experts, 0);
+  EXPECT_EQ(a.moe->first_dense_layers, 1);
+  EXPECT_FALSE(a.moe->weights_normalized);  // norm_topk_prob false
+  EXPECT_EQ(a.attention.kind, AttentionKind::Sliding);
+  EXPECT_EQ(a.attention.sliding_window, 4096);
+  EXPECT_EQ(global_layer_count(a, a.layers), 13);
+  EXPECT_TRUE(is_global_layer(a, 0) && is_global_layer(a, 4) && is_global_layer(a, 48));
+  EXPECT_FALSE(is_global_layer(a, 3) || is_global_layer(a, 47));
+  EXPECT_TRUE(a.attention.parallel_block);
+  EXPECT_TRUE(a.attention.nope_global);
+  // llama-kv-cache-iswa.cpp: the 13 global layers hold the whole context,
+  // the 36 windowed ones min(context, 4096 + a micro-batch of 512) cells
+  // padded to 256 (4608); 4 KV heads of 128, K and V, F16.
+  const std::int64_t row = std::int64_t{4} * 128 * 2 * 2;
+  EXPECT_EQ(llama_estimate(m, 4096).memory.kv_cache, row * 49 * 4096);
+  EXPECT_EQ(llama_estimate(m, 131072).memory.kv_cache,
+            row * (13 * std::int64_t{131072} + 36 * std::int64_t{4608}));
+  // Parameters by hand: q, k, v, o; layer 0's MLP; 48 layers of 128 experts
+  // and the router; the tied embeddings once.
+  const std::int64_t attention = 2 * 2048LL * 4096 + 2 * 2048LL * 512;
+  const std::int64_t expert = 3 * 2048LL * 768;
+  const std::int64_t router = 2048LL * 128;
+  const std::int64_t embd = 262144LL * 2048;
+  const ParamBreakdown p = count_params(a);
+  EXPECT_EQ(p.total(), 49 * attention + 3 * 2048LL * 3072 + 48 * (128 * expert + router) + embd);
+  EXPECT_EQ(p.active(), 49 * attention + 3 * 2048LL * 3072 + 48 * (8 * expert + router) + embd);
+  // The card (the Hub's listing as a public page quotes it, search-tool
+  // file id 58554566073: "30.5B"; vLLM recipes PR #748 and llama.cpp PR
+  // #24260: 30B total, 3B activated).
+  EXPECT_LT(off(static_cast<double>(p.total()), 30.5e9), 0.01) << p.total();
+}
+
+TEST(Cohere2Moe, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(north_mini_code_gguf());
+  const Model c = read_config(north_mini_code_config());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_EQ(g.arch.attention.window_layers, c.arch.attention.window_layers);
+  EXPECT_TRUE(g.arch.attention.parallel_block && g.arch.attention.nope_global);
+  ASSERT_TRUE(g.arch.moe.has_value());
+  EXPECT_FALSE(g.arch.moe->weights_normalized);
+  EXPECT_EQ(g.arch.moe->first_dense_layers, 1);
+  EXPECT_TRUE(g.arch.tied_embeddings);
+  expect_same_text_model(g, c, "cohere2moe GGUF vs config");
+  EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
+}
+
+TEST(Cohere2Moe, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(north_mini_code_config());
+  expect_catalogue_agrees("north-mini-code-1.0", c);
+  const Model cat = catalogue("north-mini-code-1.0");
+  EXPECT_EQ(count_params(cat.arch).total(), count_params(c.arch).total());
+  EXPECT_TRUE(cat.arch.attention.parallel_block && cat.arch.attention.nope_global);
+  ASSERT_TRUE(cat.arch.moe.has_value());
+  EXPECT_FALSE(cat.arch.moe->weights_normalized);
+}
+
+// cohere2moe.cpp load_arch_hparams: a pattern given as one number is a
+// period whose first layer is global (set_swa_pattern(period, true)), not
+// the last of each group; expert_weights_norm is read where written.
+TEST(Cohere2Moe, GgufPeriodIsGlobalFirstAndTheRouterNormIsRead) {
+  test::GgufWriter w = north_mini_code_gguf();
+  test::GgufWriter p;
+  p.str("general.architecture", "cohere2moe");
+  p.u32("cohere2moe.block_count", 49);
+  p.u32("cohere2moe.context_length", 500000);
+  p.u32("cohere2moe.embedding_length", 2048);
+  p.u32("cohere2moe.feed_forward_length", 3072);
+  p.u32("cohere2moe.attention.head_count", 32);
+  p.u32("cohere2moe.attention.head_count_kv", 4);
+  p.u32("cohere2moe.attention.key_length", 128);
+  p.u32("cohere2moe.attention.value_length", 128);
+  p.u32("cohere2moe.expert_count", 128);
+  p.u32("cohere2moe.expert_used_count", 8);
+  p.u32("cohere2moe.attention.sliding_window", 4096);
+  p.u32("cohere2moe.attention.sliding_window_pattern", 4);
+  p.u32("cohere2moe.expert_feed_forward_length", 768);
+  p.u32("cohere2moe.leading_dense_block_count", 1);
+  p.boolean("cohere2moe.expert_weights_norm", true);
+  p.tensor("token_embd.weight", {2048, 262144}, test::kQ8_0);
+  const Model g = read_header(p);
+  const Model listed = read_header(w);
+  EXPECT_TRUE(g.arch.attention.global_first);
+  EXPECT_EQ(global_layer_count(g.arch, g.arch.layers), 13);
+  for (int i = 0; i < 49; ++i) {
+    EXPECT_EQ(is_global_layer(g.arch, i), is_global_layer(listed.arch, i)) << i;
+  }
+  EXPECT_EQ(llama_estimate(g, 131072).memory.kv_cache,
+            llama_estimate(listed, 131072).memory.kv_cache);
+  ASSERT_TRUE(g.arch.moe.has_value());
+  EXPECT_TRUE(g.arch.moe->weights_normalized);
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
 #include "willfit/models/model_db.hpp"
+#include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
 namespace {
@@ -921,6 +922,83 @@ TEST(GgmlAlloc, TrinityMiniReducedMatchesTheLiveLlamaCpp) {
   EXPECT_TRUE(m->unchecked_architecture.empty());
   EXPECT_EQ(global_layer_count(m->arch, 8), 2);
   expect_live_tables(*m, "afmoe", 27, 0.01);
+}
+
+// North Mini Code REDUCED (make_gguf row north-mini-code-r6: 6 of its 49
+// layers, every kind in the real order, 16 of its 128 routed experts; every
+// per-layer width the model's, as tests/unit/test_architectures_2026.cpp
+// transcribes its config.json), read from the config.json of that reduced
+// shape, against what a real llama.cpp reserved for the synthetic F16, Q8_0
+// and Q4_K_M files (tests/data/llamacpp_cpu_compute_cohere2moe.csv,
+// llamacpp_cpu_kv_cohere2moe.csv): layer 0 global with a dense MLP of 3072
+// and RoPE, layer 4 global without RoPE, windowed layers of 4096 tokens; the
+// parallel block (one norm for the attention and the MLP, both outputs added
+// to the input), tied embeddings. KV and compute exact on all 27 rows (within
+// the log's rounding, 0.001 %), in the node order of a GGML_SCHED_DEBUG=2
+// dump (docs/live-llamacpp.md, North Mini Code run).
+TEST(GgmlAlloc, NorthMiniCodeReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"cohere2_moe","hidden_size":2048,"head_dim":128,"num_hidden_layers":6,
+      "intermediate_size":768,"prefix_dense_intermediate_size":3072,"num_attention_heads":32,
+      "num_key_value_heads":4,"vocab_size":262144,"num_experts":16,"num_experts_per_tok":8,
+      "num_shared_experts":0,"first_k_dense_replace":1,"expert_selection_fn":"sigmoid",
+      "sliding_window":4096,"rope_theta":50000,"max_position_embeddings":500000,
+      "use_parallel_block":true,"norm_topk_prob":false,"rms_norm_eps":1e-6,"logit_scale":1.0,
+      "layer_types":["full_attention","sliding_attention","sliding_attention",
+      "sliding_attention","full_attention","sliding_attention"]})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(m->arch.attention.window_layers, "GSSSGS");
+  expect_live_tables(*m, "cohere2moe", 27, 0.01);
+  // The weights by llama.cpp's recipe against the tensor bytes the live run's
+  // loads reported for the three synthetic files (measured-full.jsonl
+  // tensor_bytes; docs/live-llamacpp.md, North Mini Code run): exact, one
+  // norm a layer.
+  EXPECT_EQ(weight_layout(*m, *parse_precision("f16")).total(), 2093670400);
+  EXPECT_EQ(weight_layout(*m, *parse_precision("q8_0")).total(), 1112596480);
+  EXPECT_EQ(weight_layout(*m, *parse_precision("q4_k_m")).total(), 741285888);
+  // The parallel block is needed: the sequential layer moves rows off.
+  const auto worst = [&](const Model& shape) {
+    double w = 0;
+    for_each_live_row("llamacpp_cpu_compute_cohere2moe.csv",
+                      [&](const std::vector<std::string>& c) {
+                        w = std::max(w, std::abs(compute_error(shape, c)));
+                      });
+    return w;
+  };
+  Model sequential = *m;
+  sequential.arch.attention.parallel_block = false;
+  EXPECT_GT(worst(sequential), 0.5);
+}
+
+// cohere2moe.cpp ropes Q and K on the windowed layers and the dense lead
+// only: in North Mini Code's reduced order (global 0 and 4, dense lead 1)
+// layer 4's two RoPE nodes go (a GGML_SCHED_DEBUG=2 dump has none there),
+// layer 0's stay. Its rows above do not move with them: the roped Q and K
+// land in holes of the same size.
+TEST(GgmlAlloc, CohereMoeGlobalLayersAfterTheDenseLeadTakeNoRope) {
+  LlamaGraphShape s;
+  s.tokens = 512;
+  s.cells = 4096;
+  s.swa_cells = 4096;
+  s.window_layers = "GSSSGS";
+  s.layers = 6;
+  s.hidden = 2048;
+  s.heads = 32;
+  s.kv_heads = 4;
+  s.head_dim = 128;
+  s.ffn = 3072;
+  s.experts = 16;
+  s.experts_used = 8;
+  s.expert_ffn = 768;
+  s.dense_layers = 1;
+  s.vocab = 262144;
+  s.parallel_block = true;
+  s.out_ids_after_norm = true;
+  const std::size_t roped = llama_forward_graph(s).size();
+  s.nope_global = true;
+  EXPECT_EQ(llama_forward_graph(s).size() + 2, roped);  // layer 4's Q and K; not layer 0's
 }
 
 // SmallThinker-4BA0.6B whole (make_gguf row smallthinker-4b-a0.6b: its 32

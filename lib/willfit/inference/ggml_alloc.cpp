@@ -1011,7 +1011,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // graph's that they expose rather than cause (docs/live-llamacpp.md).
   // AFMoE's too: they take its rows without flash attention at 512 tokens
   // from -0.43 % to exact (docs/live-llamacpp.md, Trinity Mini run).
-  const bool two_caches = windowed_global || (windowed && (s.swa_global_first || s.output_gate));
+  const bool two_caches =
+      windowed_global || (windowed && (s.swa_global_first || s.output_gate || s.parallel_block));
   // V heads of their own width (MiMo-V2-Flash), else the layer's K width.
   const std::int64_t v_head_swa = s.value_head_dim > 0 ? s.value_head_dim : s.head_dim;
   const std::int64_t v_head_global = s.value_head_dim > 0 ? s.value_head_dim : global_head;
@@ -1101,7 +1102,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   int k_idxs_swa = -1;
   int v_idxs_swa = -1;
   int mask_swa = -1;
-  if (two_caches && s.swa_global_first) {  // Step-3.5: layer 0 reads the full cache's first
+  // Step-3.5 and Cohere2 MoE: layer 0 is global and reads the full cache's
+  // inputs first (a GGML_SCHED_DEBUG=2 dump of the reduced North Mini Code:
+  // leaf_10/leaf_12 in layers 0 and 4, leaf_25/leaf_27 in the others).
+  if (two_caches && (s.swa_global_first || (s.parallel_block && !is_swa(0)))) {
     cache_inputs(false, s.cells, k_idxs, v_idxs, mask_full);
     cache_inputs(true, s.swa_cells, k_idxs_swa, v_idxs_swa, mask_swa);
   } else if (two_caches) {
@@ -1612,6 +1616,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const std::int64_t cells = is_swa(il) ? s.swa_cells : s.cells;
     const int mask = is_swa(il) ? mask_swa : mask_full;
     const bool moe_layer = moe_at(il);
+    // cohere2moe.cpp ropes a layer when it is windowed or in the dense lead.
+    const bool rope_l = s.rope && !(s.nope_global && global && il >= s.dense_layers);
     int predictions = -1;
     int active = -1;
     int norm = 0;
@@ -1655,6 +1661,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       return g.view(r);
     };
     int cur = 0;
+    int parallel_sum = -1;  // Cohere2 MoE: the MLP's output plus the layer input
     const bool mixer = recurrent && kind_at(il) == 'R';
     if (mixer && s.kda) {
       // Kimi Delta Attention (kimi-linear.cpp; the node order of a
@@ -1900,7 +1907,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       } else if (s.head_gate || s.qk_norm) {
         q = project_normed(qw);
       } else {
-        q = project(qw, s.rope);
+        q = project(qw, rope_l);
       }
       if (s.rotate_k) {
         q = rotate(q, qw, k_rot_l);
@@ -1925,7 +1932,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
             const int k_norm = g.op(b * kvw, {g.view(g.op(b * kvw, {attn_norm}))});
             k = g.op(b * kvw, {k_norm, pos}, {k_norm});  // RoPE
           } else {
-            k = s.head_gate || s.qk_norm ? project_normed(kvw) : project(kvw, s.rope);
+            k = s.head_gate || s.qk_norm ? project_normed(kvw) : project(kvw, rope_l);
           }
           return s.rotate_k ? rotate(k, kvw, k_rot_l) : k;
         };
@@ -1957,8 +1964,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       };
       if (s.flash) {
         int out = g.op(b * ow, {qp, mask});
-        // Falcon-H1 rotates the output back after its mixer's scan.
-        if (s.rotate_v && !mamba_beside) {
+        // Falcon-H1 rotates the output back after its mixer's scan, Cohere2
+        // MoE after its MLP.
+        if (s.rotate_v && !mamba_beside && !s.parallel_block) {
           const int flat = g.view(out);
           out = v_rot_l >= 0 ? g.op(b * ow, {flat, v_rot_l}) : g.op(b * ow, {flat});
         }
@@ -2023,6 +2031,20 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       // build_attn_mha expands) and wo, the input kept alive through it.
       routed_early = route(x, last);
     }
+    if (s.parallel_block) {
+      // cohere2moe.cpp: build_attn_mha expands the heads' output, not wo;
+      // build_moe_ffn expands the router's weights, the experts and their
+      // sum as it builds them, and the next layer's expand reaches
+      // add(add(mlp, input), wo(attention)) through its first source: the
+      // MLP and its add to the input run here, before the output
+      // projection (the node order of a GGML_SCHED_DEBUG=2 dump of the
+      // reduced North Mini Code; a dense MLP likewise).
+      const int out = mlp(attn_norm, attn_norm, il, moe_layer);
+      parallel_sum = g.op(b * e, {out, x}, {out, x});
+      if (s.flash && s.rotate_v) {  // the rotation back is build_attn's, not expanded either
+        cur = rotate(cur, ow, v_rot_l);
+      }
+    }
     if (!late_wo) {
       cur = g.op(b * e, {cur});  // output projection
       if (s.value_scale) {
@@ -2031,6 +2053,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     }
     if (s.single_block) {  // Nemotron-H: the block's output plus its input
       x = residual(x, cur);
+      continue;
+    }
+    if (s.parallel_block) {
+      // cohere2moe.cpp: ggml_add(ggml_add(mlp, input), attention output),
+      // in place on the MLP's output (built above); the rows to output are
+      // picked after the final norm (embeddings_nextn_masked is off).
+      x = g.op(b * e, {parallel_sum, cur}, {parallel_sum, cur});
       continue;
     }
     if (mamba_beside) {

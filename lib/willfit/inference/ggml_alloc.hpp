@@ -313,6 +313,14 @@ struct LlamaGraphShape {
   // projection of the layer's normed input (attn_gate), element by element.
   bool qk_norm = false;
   bool output_gate = false;
+  // Cohere2 MoE (cohere2moe.cpp): the attention and the MLP both read the
+  // layer's one norm (which lives until the MLP has read it); the layer's
+  // output is (MLP + input) + attention output, both adds in place on the
+  // MLP's output; two caches' inputs (build_attn_inp_kv_iswa). nope_global:
+  // the global layers from dense_layers on take no RoPE (Q and K stay views
+  // of their projections).
+  bool parallel_block = false;
+  bool nope_global = false;
 };
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s);

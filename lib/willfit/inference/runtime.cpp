@@ -548,6 +548,12 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // AFMoE (afmoe.cpp), marked by its output gate: Q and K normed per head too.
     s.output_gate = a.attention.output_gate;
     s.qk_norm = a.attention.output_gate;
+    // Cohere2 MoE (cohere2moe.cpp): the parallel block, NoPE on the global
+    // layers after the dense lead, the rows to output picked after the final
+    // norm (its t_h_nextn an output), the router's weights as the file says.
+    s.parallel_block = a.attention.parallel_block;
+    s.nope_global = a.attention.nope_global;
+    s.out_ids_after_norm = a.attention.parallel_block;
     // Laguna (laguna.cpp) shares Step-3.5's layer kinds and head-wise gate
     // but picks the rows inside its last layer, as afmoe.cpp does.
     if ((a.attention.global_first || a.attention.head_gate) && !a.attention.softplus_gate) {
@@ -577,6 +583,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.weights_before_ffn = a.attention.chunked;
       s.expert_bias = a.moe->selection_bias;
       s.router_reads_layer_input = a.moe->router_reads_layer_input;
+      s.moe_norm_weights = a.moe->weights_normalized;
     }
     if (uses_mla(a)) {
       s.mla_kv_lora = a.attention.kv_lora_rank;

@@ -1456,6 +1456,35 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.attention.global_first = true;
   }
 
+  // Cohere2 MoE (llama.cpp src/models/cohere2moe.cpp load_arch_hparams at
+  // 80fb11ac): attention.sliding_window_pattern is either per-layer flags
+  // (what conversion/command_r.py writes from layer_types: North Mini Code's
+  // layer 0 and every 4th after it global) or a period whose first layer is
+  // global (set_swa_pattern(period, true)); expert_weights_norm defaults
+  // false. A parallel block, its global layers after the dense lead without
+  // RoPE (the graph; no weights of their own).
+  if (arch == "cohere2moe") {
+    if (a.attention.kind == AttentionKind::Sliding) {
+      const GgufValue* p = f.find(key("attention.sliding_window_pattern"));
+      if (p != nullptr && p->kind == GgufValue::Kind::Array && std::ssize(p->numbers) >= a.layers) {
+        std::string listed;
+        for (int i = 0; i < a.layers; ++i) {
+          listed += p->numbers[static_cast<std::size_t>(i)] != 0 ? 'S' : 'G';
+        }
+        a.attention.window_layers = listed;
+      } else if (p != nullptr && p->kind == GgufValue::Kind::Integer) {
+        a.attention.global_first = true;
+      }
+    }
+    if (a.moe) {
+      const GgufValue* norm = f.find(key("expert_weights_norm"));
+      a.moe->weights_normalized =
+          norm != nullptr && norm->kind == GgufValue::Kind::Bool && norm->integer != 0;
+    }
+    a.attention.parallel_block = true;
+    a.attention.nope_global = true;
+  }
+
   // AFMoE (Arcee Trinity; llama.cpp src/models/afmoe.cpp at 80fb11ac): every
   // layer gates its attention output by a projection of its own
   // (blk.N.attn_gate, n_embd x n_head head_dim; required by the loader).

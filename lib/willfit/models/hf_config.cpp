@@ -718,9 +718,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // tie_embedding (Lfm2Config / Lfm2MoeConfig: tie_word_embeddings = True,
   // kwargs.get("tie_embedding", ...); transformers 4f7e1d46). Gemma3nTextConfig
   // sets none, so PretrainedConfig's True applies (transformers c5d9fba1).
+  // Cohere2MoeConfig: tie_word_embeddings = True (North Mini Code's config
+  // sets none and its weights have no lm_head).
   const bool ties_by_default =
       one_of(type, {"gpt2", "bert", "roberta", "falcon", "gemma", "gemma2", "gemma3", "gemma3_text",
-                    "gemma3n", "gemma3n_text", "lfm2", "lfm2_moe"});
+                    "gemma3n", "gemma3n_text", "lfm2", "lfm2_moe", "cohere2_moe"});
   a.tied_embeddings =
       get_bool(t, "tie_word_embeddings")
           .value_or(get_bool(doc, "tie_word_embeddings")
@@ -1331,6 +1333,36 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     if (a.moe) {
       a.moe->selection_bias = true;
     }
+  }
+
+  // Cohere2 MoE (North Mini Code; model_type cohere2_moe; llama.cpp
+  // conversion/command_r.py Cohere2MoeModel and src/models/cohere2moe.cpp at
+  // 80fb11ac): intermediate_size is the experts' width, and the dense lead's
+  // MLP is prefix_dense_intermediate_size (the converter's
+  // feed_forward_length; intermediate_size without it); norm_topk_prob
+  // becomes expert_weights_norm (the converter's default False); layer_types
+  // lists each layer (North: global where i % 4 == 0, 13 of 49), which the
+  // converter writes as per-layer sliding_window_pattern flags. A parallel
+  // block: one norm feeds the attention and the MLP; the global layers after
+  // the dense lead use no RoPE.
+  if (type == "cohere2_moe") {
+    if (a.moe) {
+      a.moe->expert_intermediate_size = config_intermediate;
+      a.intermediate_size =
+          get_int(t, {"prefix_dense_intermediate_size"}, 1 << 24).value_or(config_intermediate);
+      a.moe->weights_normalized = get_bool(t, "norm_topk_prob").value_or(false);
+    }
+    if (const auto it = t.find("layer_types"); it != t.end() && it->is_array() &&
+                                               std::ssize(*it) >= a.layers &&
+                                               a.attention.kind == AttentionKind::Sliding) {
+      std::string listed;
+      for (int i = 0; i < a.layers; ++i) {
+        listed += (*it)[static_cast<std::size_t>(i)] == "sliding_attention" ? 'S' : 'G';
+      }
+      a.attention.window_layers = listed;
+    }
+    a.attention.parallel_block = true;
+    a.attention.nope_global = true;
   }
 
   // MiMo-V2-Flash (model_type mimo_v2_flash; MiMo-V2.5's mimo_v2; llama.cpp

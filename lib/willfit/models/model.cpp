@@ -121,6 +121,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "mimo2", "afmoe", "smallthinker",
        // poolside Laguna (tests/unit/test_architectures_2026.cpp, Laguna)
        "laguna",
+       // issue 18: Cohere's MoE (tests/unit/test_architectures_2026.cpp, Cohere2Moe)
+       "cohere2moe",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
@@ -135,6 +137,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "bert",
                                                                   "cohere",
                                                                   "cohere2",
+                                                                  "cohere2_moe",
                                                                   "deci",
                                                                   "deepseek_v2",
                                                                   "deepseek_v3",

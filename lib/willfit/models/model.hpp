@@ -180,6 +180,14 @@ struct Attention {
   // is that laguna.cpp picks the output rows inside the last layer (as
   // afmoe.cpp does), not after it, and keeps no hidden-state output.
   bool softplus_gate = false;
+  // Cohere's parallel block (llama.cpp cohere2moe.cpp at 80fb11ac): one norm
+  // of the layer input feeds both the attention and the MLP, and the layer
+  // adds both outputs to its input (MLP + input, then + attention). Its
+  // global layers after the dense lead use no RoPE (cohere2moe.cpp ropes a
+  // layer only when it is windowed or il < n_layer_dense_lead): nope_global.
+  // Compute graph only; no weights of their own.
+  bool parallel_block = false;
+  bool nope_global = false;
   // No KV cache at all: encoders (bert and kin, gemma-embedding) attend over
   // the whole input at once, and diffusion LMs (llada, llada-moe, dream,
   // rnd1) re-read the whole sequence each step; llama.cpp creates no memory
@@ -239,6 +247,10 @@ struct Moe {
   // input (SmallThinker: smallthinker.cpp ffn_gate_inp x inpL); only the
   // compute-buffer replay reads it.
   bool router_reads_layer_input = false;
+  // build_moe_ffn's norm_w: the chosen experts' weights divided by their
+  // sum. False where the file says so and the graph is known to follow it
+  // (cohere2moe: expert_weights_norm, from config.json norm_topk_prob).
+  bool weights_normalized = true;
 };
 
 // One layer's own widths, where a model's layers differ (layer_widths).

@@ -488,6 +488,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       // Laguna: that gate (or head_gate's) a softplus, the output rows picked
       // inside the last layer (laguna.cpp).
       a.attention.softplus_gate = r.boolean_in(*at, "softplus_gate", false);
+      // Cohere2 MoE: the parallel block; no RoPE on global layers after the dense lead.
+      a.attention.parallel_block = r.boolean_in(*at, "parallel_block", false);
+      a.attention.nope_global = r.boolean_in(*at, "nope_global", false);
       read_compressed(r, *at, a);
     } else if (kind == "chunked") {
       // Llama 4's chunked local attention: a window of the chunk's length.
@@ -582,6 +585,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
     x.latent_size = r.integer_in(*moe, "latent_size", 0, kMaxWidth, 0);
     x.selection_bias = r.boolean_in(*moe, "selection_bias", false);
     x.router_reads_layer_input = r.boolean_in(*moe, "router_reads_layer_input", false);
+    x.weights_normalized = r.boolean_in(*moe, "weights_normalized", true);
     a.moe = x;
   }
   if (!r.error().empty()) {

@@ -726,7 +726,8 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     LayerWeights l;
     LayerRoles roles = layer_roles(a, i);
     roles.moe = roles.moe && !mtp_block;
-    l.bytes += f32(e * 2 * (layer_norm ? 2 : 1));
+    // Cohere2 MoE's parallel block has one norm a layer (cohere2moe.cpp: attn_norm only).
+    l.bytes += f32(e * (a.attention.parallel_block ? 1 : 2) * (layer_norm ? 2 : 1));
     if (roles.recurrent) {
       l.bytes += recurrent_rows > 0 ? weight(Cat::Other, e, recurrent_rows, i) : 0;
     }
