@@ -1979,5 +1979,147 @@ TEST(Cohere2Moe, GgufPeriodIsGlobalFirstAndTheRouterNormIsRead) {
   EXPECT_TRUE(g.arch.moe->weights_normalized);
 }
 
+
+// ---- EmbeddingGemma (gemma3_text + use_bidirectional_attention; gemma-embedding) ----
+//
+// google/embeddinggemma-300m's config.json as public tests inline it (search
+// tool: invergent-ai/surogate's Gemma 3 test, EMBEDDINGGEMMA_CONFIG, "The
+// published config for google/embeddinggemma-300m", checked there against the
+// snapshot 57c266a7; a Swift port's HFConfigDecoder test, file id
+// 53627756426, adds tie_word_embeddings true and layer_types): Gemma3TextModel,
+// hidden 768, 24 layers, 3 query heads and 1 KV head of 256, intermediate 1152
+// (gelu_pytorch_tanh, gated), vocabulary 262144, 2048 positions, window 512
+// with _sliding_window_pattern 6 (layers 5, 11, 17, 23 global),
+// use_bidirectional_attention true, query_pre_attn_scalar 256.
+Json embeddinggemma_config() {
+  std::vector<std::string> kinds;
+  for (int i = 0; i < 24; ++i) {
+    kinds.emplace_back((i + 1) % 6 == 0 ? "full_attention" : "sliding_attention");
+  }
+  return {{"architectures", {"Gemma3TextModel"}},
+          {"model_type", "gemma3_text"},
+          {"_sliding_window_pattern", 6},
+          {"head_dim", 256},
+          {"hidden_activation", "gelu_pytorch_tanh"},
+          {"hidden_size", 768},
+          {"intermediate_size", 1152},
+          {"max_position_embeddings", 2048},
+          {"num_attention_heads", 3},
+          {"num_hidden_layers", 24},
+          {"num_key_value_heads", 1},
+          {"query_pre_attn_scalar", 256},
+          {"rms_norm_eps", 1e-6},
+          {"rope_local_base_freq", 10000.0},
+          {"rope_theta", 1000000.0},
+          {"sliding_window", 512},
+          {"tie_word_embeddings", true},
+          {"use_bidirectional_attention", true},
+          {"vocab_size", 262144},
+          {"layer_types", kinds}};
+}
+
+// As conversion/gemma.py EmbeddingGemma (on Gemma3Model, at 80fb11ac) writes
+// it: the base keys, context 2048, key/value length 256, the window from the
+// original config.json, pooling_type (mean, from 1_Pooling), no pattern key
+// (gemma-embedding.cpp defaults to 6), no output.weight (tied). With
+// --sentence-transformers-dense-modules it adds dense_2/dense_3 feature sizes
+// (2_Dense 768 -> 3072, 3_Dense 3072 -> 768, the sentence-transformers modules
+// the surogate test above describes as 768->3072->768) and their tensors.
+test::GgufWriter embeddinggemma_gguf(bool dense) {
+  test::GgufWriter w;
+  w.str("general.architecture", "gemma-embedding");
+  w.u32("gemma-embedding.block_count", 24);
+  w.u32("gemma-embedding.context_length", 2048);
+  w.u32("gemma-embedding.embedding_length", 768);
+  w.u32("gemma-embedding.feed_forward_length", 1152);
+  w.u32("gemma-embedding.attention.head_count", 3);
+  w.u32("gemma-embedding.attention.head_count_kv", 1);
+  w.u32("gemma-embedding.attention.key_length", 256);
+  w.u32("gemma-embedding.attention.value_length", 256);
+  w.f32("gemma-embedding.rope.freq_base", 1000000.0F);
+  w.f32("gemma-embedding.attention.layer_norm_rms_epsilon", 1e-6F);
+  w.u32("gemma-embedding.attention.sliding_window", 512);
+  w.u32("gemma-embedding.pooling_type", 1);
+  w.tensor("token_embd.weight", {768, 262144}, test::kF16);
+  if (dense) {
+    w.u32("gemma-embedding.dense_2_feat_in", 768);
+    w.u32("gemma-embedding.dense_2_feat_out", 3072);
+    w.u32("gemma-embedding.dense_3_feat_in", 3072);
+    w.u32("gemma-embedding.dense_3_feat_out", 768);
+    w.tensor("dense_2.weight", {768, 3072}, test::kF16);
+    w.tensor("dense_3.weight", {3072, 768}, test::kF16);
+  }
+  return w;
+}
+
+TEST(EmbeddingGemma, ConfigIsABidirectionalEmbeddingModelWithNoKvCache) {
+  const Model m = read_config(embeddinggemma_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  EXPECT_TRUE(m.embedding);
+  const Architecture& a = m.arch;
+  EXPECT_TRUE(a.attention.no_kv_cache);
+  EXPECT_EQ(a.attention.kind, AttentionKind::Sliding);
+  EXPECT_EQ(a.attention.sliding_window, 512);
+  EXPECT_EQ(global_layer_count(a, a.layers), 4);
+  EXPECT_TRUE(is_global_layer(a, 5) && is_global_layer(a, 23));
+  EXPECT_FALSE(is_global_layer(a, 0) || is_global_layer(a, 22));
+  EXPECT_TRUE(a.tied_embeddings);
+  EXPECT_EQ(llama_estimate(m, 2048).memory.kv_cache, 0);
+  // The backbone alone (config.json holds no Dense modules): q, o 768 x 768,
+  // k, v 768 x 256, the gated MLP, the embeddings once. mteb's ModelMeta
+  // puts the backbone at 302.9 M (memory_usage_mb 1155 for it at 4 bytes,
+  // embeddings-benchmark/mteb google_embeddinggemma.py at a905523d); the
+  // RMSNorms willfit does not count are 86 k of it.
+  const std::int64_t layer = 2 * 768LL * 768 + 2 * 768LL * 256 + 3 * 768LL * 1152;
+  EXPECT_EQ(count_params(a).total(), 24 * layer + 262144LL * 768);
+  EXPECT_LT(off(static_cast<double>(count_params(a).total()), 302.9e6), 0.01);
+}
+
+// The same model_type without use_bidirectional_attention stays a causal
+// Gemma 3 text model with its windowed KV cache.
+TEST(EmbeddingGemma, ACausalGemma3TextConfigKeepsItsKvCache) {
+  Json j = embeddinggemma_config();
+  j["architectures"] = {"Gemma3ForCausalLM"};
+  j.erase("use_bidirectional_attention");
+  const Model m = read_config(j);
+  EXPECT_FALSE(m.embedding);
+  EXPECT_FALSE(m.arch.attention.no_kv_cache);
+  EXPECT_GT(llama_estimate(m, 2048).memory.kv_cache, 0);
+}
+
+TEST(EmbeddingGemma, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(embeddinggemma_gguf(false));
+  const Model c = read_config(embeddinggemma_config());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_TRUE(g.embedding);
+  EXPECT_TRUE(g.arch.attention.no_kv_cache);
+  EXPECT_EQ(g.arch.attention.window_layers, c.arch.attention.window_layers);
+  EXPECT_EQ(global_layer_count(g.arch, g.arch.layers), 4);
+  expect_same_text_model(g, c, "gemma-embedding GGUF vs config");
+  EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
+}
+
+// A GGUF carrying sentence-transformers' Dense projections counts them: the
+// published 307,581,696 (mteb google_embeddinggemma.py at a905523d, n_parameters;
+// `ollama list`: 308 M) is the backbone, its norms and the two projections.
+TEST(EmbeddingGemma, GgufWithTheDenseModulesMatchesTheCard) {
+  const Model g = read_header(embeddinggemma_gguf(true));
+  const Model plain = read_header(embeddinggemma_gguf(false));
+  EXPECT_EQ(g.arch.dense_out, 3072);
+  EXPECT_EQ(g.arch.dense_in, 3072);
+  EXPECT_EQ(count_params(g.arch).total() - count_params(plain.arch).total(), 2 * 768LL * 3072);
+  EXPECT_LT(off(static_cast<double>(count_params(g.arch).total()), 307581696.0), 0.01);
+  // They act on the pooled vectors alone: neither cache nor buffer changes.
+  expect_same_estimate(g, plain, "gemma-embedding with and without Dense");
+}
+
+TEST(EmbeddingGemma, CatalogueGivesWhatTheConfigGives) {
+  const Model c = read_config(embeddinggemma_config());
+  expect_catalogue_agrees("embeddinggemma-300m", c);
+  const Model cat = catalogue("embeddinggemma-300m");
+  EXPECT_TRUE(cat.embedding);
+  EXPECT_TRUE(cat.arch.attention.no_kv_cache);
+}
+
 }  // namespace
 }  // namespace willfit

@@ -437,8 +437,8 @@ int known_swa_pattern(std::string_view arch) {
   if (arch == "gemma2" || arch == "gpt-oss" || arch == "gpt_oss") {
     return 2;
   }
-  if (arch == "gemma3") {
-    return 6;
+  if (arch == "gemma3" || arch == "gemma-embedding") {
+    return 6;  // gemma-embedding.cpp load_arch_hparams: swa_period 6 unless the file gives one
   }
   if (arch == "cohere2" || arch == "exaone-moe" || arch == "afmoe") {
     // exaone-moe.cpp and afmoe.cpp load_arch_hparams: swa_period 4 unless
@@ -1749,6 +1749,13 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   }
 
   a.attention.no_kv_cache = is_cache_free_gguf_architecture(arch);
+  // EmbeddingGemma's Dense projections, when the converter wrote them
+  // (gemma-embedding.cpp reads these keys, each optional).
+  a.dense_out = meta_int(f, arch + ".dense_2_feat_out").value_or(0);
+  a.dense_in = meta_int(f, arch + ".dense_3_feat_in").value_or(0);
+  if (a.dense_out < 0 || a.dense_out > (1 << 24) || a.dense_in < 0 || a.dense_in > (1 << 24)) {
+    return make_error("malformed GGUF: implausible dense_2_feat_out or dense_3_feat_in");
+  }
   // llama.cpp's converter writes pooling_type for embedding models (BERT and
   // kin, Qwen3-Embedding, EmbeddingGemma), and Ollama takes that key to mean
   // one (llm/llama_server.go at fb307609: isEmbedding).

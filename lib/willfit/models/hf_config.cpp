@@ -1542,8 +1542,17 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   read_block_configs(t, a);
   a.attention.fused_qkv_norm = type == "openelm";
 
-  a.attention.no_kv_cache = is_cache_free_config_model_type(type);
-  m.embedding = is_encoder_config_model_type(type);  // they embed, generate nothing
+  // EmbeddingGemma is a gemma3_text config (Gemma3TextModel) with
+  // use_bidirectional_attention true; llama.cpp's converter registers
+  // Gemma3TextModel as gemma-embedding (conversion/gemma.py at 80fb11ac),
+  // which attends both ways over the micro-batch with no KV cache
+  // (gemma-embedding.cpp: causal_attn = false, build_attn_inp_no_cache)
+  // and returns the embedding of its input.
+  const bool embedding_gemma =
+      type == "gemma3_text" && get_bool(t, "use_bidirectional_attention").value_or(false);
+  a.attention.no_kv_cache = is_cache_free_config_model_type(type) || embedding_gemma;
+  // they embed, generate nothing
+  m.embedding = is_encoder_config_model_type(type) || embedding_gemma;
 
   const ParamBreakdown p = count_params(a);
   m.params = p.total();

@@ -123,6 +123,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "laguna",
        // issue 18: Cohere's MoE (tests/unit/test_architectures_2026.cpp, Cohere2Moe)
        "cohere2moe",
+       // EmbeddingGemma: gemma3's layers, bidirectional, no KV cache
+       // (tests/unit/test_architectures_2026.cpp, EmbeddingGemma)
+       "gemma-embedding",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
@@ -772,6 +775,7 @@ ParamBreakdown count_params(const Architecture& a) {
   p.embedding = a.vocab_size * a.hidden_size + a.per_layer_vocab * a.per_layer_width * a.layers +
                 a.ngram_rows * a.ngram_width;
   p.output = a.tied_embeddings ? 0 : a.vocab_size * a.hidden_size;
+  p.output += a.hidden_size * a.dense_out + a.dense_in * a.hidden_size;  // EmbeddingGemma's Dense
   if (!a.layer_widths.empty() && !a.moe) {
     const std::int64_t matrices = a.mlp_gated ? 3 : 2;
     for (const LayerWidths& l : a.layer_widths) {

@@ -292,6 +292,15 @@ struct Architecture {
   // per_layer_vocab x layers x per_layer_width, read like the token embeddings.
   std::int64_t per_layer_width = 0;
   std::int64_t per_layer_vocab = 0;
+  // EmbeddingGemma's sentence-transformers projections after the pooling
+  // (2_Dense hidden -> dense_out, 3_Dense dense_in -> hidden, no bias): in a
+  // GGUF converted with --sentence-transformers-dense-modules, as
+  // {arch}.dense_2_feat_out / dense_3_feat_in and tensors dense_2.weight,
+  // dense_3.weight (llama.cpp src/models/gemma-embedding.cpp at 80fb11ac;
+  // conversion/gemma.py EmbeddingGemma). config.json does not carry them
+  // (they sit in the repository's 2_Dense/ and 3_Dense/ folders): 0 there.
+  std::int64_t dense_out = 0;
+  std::int64_t dense_in = 0;
   // Gemma 3n AltUp: residual streams kept beside the active one (0 = none);
   // LAuReL: rank of each layer's low-rank residual (0 = none).
   int altup_inputs = 0;
