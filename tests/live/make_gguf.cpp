@@ -370,6 +370,19 @@ const std::vector<Spec>& specs() {
     v.back().qk_norm = true;
     v.back().sliding_window = 512;
     v.back().swa_rope_base = 10000;
+    // EmbeddingGemma (llama.cpp gemma-embedding.cpp): gemma-3-1b's layer
+    // tensors, bidirectional, no KV cache; the whole model (24 layers).
+    v.push_back(shape("embeddinggemma-300m", "gemma-embedding", 24, 768, 1152, 3, 1, 256, 262144,
+                      2048, 1e6, 1e-6,
+                      "google/embeddinggemma-300m config.json as public tests inline it "
+                      "(invergent-ai/surogate EMBEDDINGGEMMA_CONFIG; data/models.json row "
+                      "embeddinggemma-300m): sliding window 512, every 6th layer global, "
+                      "use_bidirectional_attention true, tied embeddings"));
+    v.back().tied = true;
+    v.back().post_norms = true;
+    v.back().qk_norm = true;
+    v.back().sliding_window = 512;
+    v.back().swa_rope_base = 10000;
     // LFM2: 16 layers, attention at 2, 5, 8, 10, 12, 14 (layer_types), gated
     // short convolutions of conv_L_cache 3 elsewhere; block_ff_dim 6656 with
     // block_auto_adjust_ff_dim builds 4608 (int(2 x 6656 / 3) rounded to 256).
@@ -2431,6 +2444,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   if (s.attn_softcap > 0) {
     w.key_f32(a + ".attn_logit_softcapping", s.attn_softcap);
     w.key_f32(a + ".final_logit_softcapping", s.final_softcap);
+  }
+  if (s.arch == "gemma-embedding") {
+    // conversion/gemma.py EmbeddingGemma: _try_set_pooling_type from the
+    // sentence-transformers 1_Pooling module (mean: LLAMA_POOLING_TYPE_MEAN 1)
+    w.key_u32(a + ".pooling_type", 1);
   }
   if (s.arch == "gemma3n") {  // conversion/gemma.py Gemma3NModel.set_gguf_parameters
     w.key_f32(a + ".final_logit_softcapping", s.final_softcap);

@@ -1979,7 +1979,6 @@ TEST(Cohere2Moe, GgufPeriodIsGlobalFirstAndTheRouterNormIsRead) {
   EXPECT_TRUE(g.arch.moe->weights_normalized);
 }
 
-
 // ---- EmbeddingGemma (gemma3_text + use_bidirectional_attention; gemma-embedding) ----
 //
 // google/embeddinggemma-300m's config.json as public tests inline it (search

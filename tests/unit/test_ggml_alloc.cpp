@@ -627,6 +627,51 @@ TEST(GgmlAlloc, Step35ReducedMatchesTheLiveLlamaCpp) {
   EXPECT_EQ(rows, 18);
 }
 
+// EmbeddingGemma whole (make_gguf row embeddinggemma-300m: all 24 layers),
+// read from google/embeddinggemma-300m's config.json (the values
+// test_architectures_2026.cpp's EmbeddingGemma tests cite), against what a
+// real llama.cpp reserved for the synthetic file
+// (tests/data/llamacpp_cpu_compute_embeddinggemma.csv,
+// llamacpp_cpu_kv_embeddinggemma.csv): no KV cache at any context, and a
+// compute buffer with no logits (gemma-embedding.cpp ends at the final norm)
+// whose attention spans the micro-batch on windowed and global layers alike.
+// With flash attention every row is within 0.1 %; without it willfit is
+// 7 % (one micro-batch mask's 1 MiB) high: an open gap, bounded here.
+TEST(GgmlAlloc, EmbeddingGemmaMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"architectures":["Gemma3TextModel"],"model_type":"gemma3_text",
+      "_sliding_window_pattern":6,"head_dim":256,"hidden_activation":"gelu_pytorch_tanh",
+      "hidden_size":768,"intermediate_size":1152,"max_position_embeddings":2048,
+      "num_attention_heads":3,"num_hidden_layers":24,"num_key_value_heads":1,
+      "query_pre_attn_scalar":256,"rms_norm_eps":1e-06,"rope_local_base_freq":10000.0,
+      "rope_theta":1000000.0,"sliding_window":512,"tie_word_embeddings":true,
+      "use_bidirectional_attention":true,"vocab_size":262144})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->embedding);
+  int rows = 0;
+  for_each_live_row("llamacpp_cpu_compute_embeddinggemma.csv",
+                    [&](const std::vector<std::string>& c) {
+                      const double err = compute_error(*m, c);
+                      if (c[3] == "on") {
+                        EXPECT_LE(std::abs(err), 0.1) << c[1] << ' ' << c[2] << ' ' << c[4];
+                      } else {
+                        EXPECT_GE(err, 0.0) << c[1] << ' ' << c[2];
+                        EXPECT_LE(err, 7.5) << c[1] << ' ' << c[2];
+                      }
+                      ++rows;
+                    });
+  EXPECT_EQ(rows, 27);
+  rows = 0;
+  for_each_live_row("llamacpp_cpu_kv_embeddinggemma.csv", [&](const std::vector<std::string>& c) {
+    EXPECT_EQ(std::stod(c[6]), 0.0);
+    EXPECT_EQ(live_estimate(*m, c).memory.kv_cache, 0);
+    ++rows;
+  });
+  EXPECT_EQ(rows, 27);
+}
+
 // poolside Laguna XS.2 REDUCED (make_gguf row laguna-xs.2-r6: 6 of its 40
 // layers, every kind in the real order, and 16 of its 256 routed experts;
 // every per-layer width the model's: data/models.json row laguna-xs.2) read

@@ -526,8 +526,12 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     LlamaGraphShape s;
     s.tokens = tokens;
     s.cells = cells;
-    s.swa_cells =
-        window_cells(a, {in.context, in.batch, in.ubatch, in.k_type, in.v_type, in.q.kv_pad, true});
+    // No cache: windowed layers too attend over the micro-batch alone
+    // (build_attn_inp_no_cache: both masks tokens x tokens).
+    s.swa_cells = a.attention.no_kv_cache
+                      ? cells
+                      : window_cells(a, {in.context, in.batch, in.ubatch, in.k_type, in.v_type,
+                                         in.q.kv_pad, true});
     s.swa_every = a.attention.sliding_pattern;
     // Step-3.5 (step35.cpp): global layers first in each group of the
     // pattern, with heads of their own; a head-wise gate; the rows to output
@@ -625,7 +629,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.msa_index_dim = a.attention.index_head_dim;
       s.msa_from = a.layers - indexer_layer_count(a);
     }
-    s.vocab = a.vocab_size;
+    // An encoder's graph ends at the final norm (res->t_embd): bert.cpp,
+    // modern-bert.cpp and gemma-embedding.cpp build no output head, so no
+    // logits; the diffusion LMs (llada.cpp, dream.cpp) do build them.
+    s.vocab = a.attention.no_kv_cache && in.q.model.embedding ? 0 : a.vocab_size;
     s.deepstack = a.deepstack_layers;
     s.late_out_ids = s.late_out_ids || a.attention.sinks;
     // Gemma 4 (gemma4.cpp), marked here by its global layers' own head width:
@@ -744,8 +751,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // rotation.
     // MLA's K-only cache (build_attn with llm_graph_input_attn_k) is not rotated.
     const bool mla = s.mla_kv_lora > 0;
-    s.rotate_k = !mla && in.k_type.quantised() && a.head_dim % 64 == 0;
-    s.rotate_v = !mla && in.v_type.quantised() && a.head_dim % 64 == 0;
+    // (no cache, no cache type: nothing to rotate)
+    const bool cached = !a.attention.no_kv_cache;
+    s.rotate_k = cached && !mla && in.k_type.quantised() && a.head_dim % 64 == 0;
+    s.rotate_v = cached && !mla && in.v_type.quantised() && a.head_dim % 64 == 0;
     r.device = ggml_graph_peak(llama_forward_graph(s));
     explain_replay("the graph", s.layers);
   } else {
