@@ -840,6 +840,15 @@ const std::vector<Spec>& specs() {
         "(hidden 8192, 64 heads, n_heads_in_group 8, vocab 128256, 131072 positions, rope 5e5)"));
     v.back().deci = {{64, 8, 14336}, {64, 8, 28672}, {0, 0, 14336}, {0, 0, 17920}, {64, 8, 28672}};
     v.back().skip_types = "f16: 10 GB, above the 8 GB a live load may take on this machine";
+    // nomic-embed-text v1.5 (nomic-bert, Ollama's nomic-embed-text): an
+    // encoder, no KV cache. The whole model.
+    v.push_back(shape("nomic-embed-text-v1.5", "nomic-bert", 12, 768, 3072, 12, 12, 64, 30528, 2048,
+                      1000, 1e-12,
+                      "nomic-ai/nomic-embed-text-v1.5 config.json (model_type nomic_bert): n_embd "
+                      "768, n_layer 12, n_head 12, n_inner 3072 (SwiGLU), vocab_size 30528, "
+                      "max_position_embeddings 2048, rotary_emb_base 1000, as public "
+                      "transcriptions of it give them (code index); layer_norm_epsilon 1e-12"));
+    v.back().tied = true;
     // OpenELM-270M (openelm): layer-wise scaling, every layer its own query
     // heads, KV heads and MLP width (the per-layer arrays conversion/openelm.py
     // writes), fused QKV with Q and K norms, tied embeddings. The whole model.
@@ -1376,6 +1385,26 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
   };
   add("token_embd.weight", {e, s.vocab}, -1);
+  if (s.arch == "nomic-bert") {
+    // nomic-bert.cpp load_arch_tensors: token types and the embeddings'
+    // LayerNorm; per layer a fused QKV and the output projection without
+    // biases, a LayerNorm after attention, SwiGLU, a LayerNorm after the MLP;
+    // no position table (RoPE), no final norm, no output head.
+    add("token_types.weight", {e, 2}, -1);
+    add("token_embd_norm.weight", {e}, -1);
+    add("token_embd_norm.bias", {e}, -1);
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_output_norm.weight", {e}, i);
+      add(b + "attn_output_norm.bias", {e}, i);
+      dense_mlp(b, i);
+      add(b + "layer_output_norm.weight", {e}, i);
+      add(b + "layer_output_norm.bias", {e}, i);
+    }
+    return out;
+  }
   if (s.arch == "qwen4exp") {
     // qwen4exp.cpp: no output_norm, the final mixer stands for it; the
     // n-gram table, padded to 128 rows (vLLM Qwen4ExpPLEEmbedding)
@@ -2421,6 +2450,15 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_f32(a + ".rope.freq_base_swa", static_cast<double>(s.swa_rope_base));
   }
   w.key_f32(a + ".attention.layer_norm_rms_epsilon", s.rms_eps);
+  if (s.arch == "nomic-bert") {
+    // conversion/bert.py BertModel: LayerNorm epsilon, not causal, mean
+    // pooling, two token types (nomic-bert.cpp requires the epsilon and the
+    // token types)
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+    w.key_bool(a + ".attention.causal", false);
+    w.key_u32(a + ".pooling_type", 1);
+    w.key_u32("tokenizer.ggml.token_type_count", 2);
+  }
   if (s.arch.rfind("nemotron_h", 0) == 0) {
     // nemotron-h.cpp reads the plain layer-norm epsilon too (its MTP head's final norm)
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);

@@ -1979,5 +1979,132 @@ TEST(Cohere2Moe, GgufPeriodIsGlobalFirstAndTheRouterNormIsRead) {
   EXPECT_TRUE(g.arch.moe->weights_normalized);
 }
 
+// nomic-ai/nomic-embed-text-v1.5's config.json (model_type nomic_bert, GPT-2
+// style keys), Ollama's nomic-embed-text. Values as public transcriptions of
+// it give them (code index): n_embd 768, n_layer 12, n_head 12, n_inner 3072,
+// vocab_size 30528, type_vocab_size 2, rotary_emb_base 1000,
+// rotary_emb_fraction 1.0, max_position_embeddings 2048, n_positions 8192
+// (a Swift port's test of its config decoding); max_trained_positions 2048
+// (a vLLM feature request quoting the file); activation_function swiglu, no
+// QKV or MLP biases, prenorm false (what llama.cpp's converter asserts for it,
+// conversion/bert.py NomicBertModel at 80fb11ac).
+Json nomic_embed_text_config() {
+  return {{"model_type", "nomic_bert"},
+          {"architectures", {"NomicBertModel"}},
+          {"n_embd", 768},
+          {"n_layer", 12},
+          {"n_head", 12},
+          {"n_inner", 3072},
+          {"vocab_size", 30528},
+          {"type_vocab_size", 2},
+          {"rotary_emb_base", 1000},
+          {"rotary_emb_fraction", 1.0},
+          {"rotary_emb_interleaved", false},
+          {"max_position_embeddings", 2048},
+          {"n_positions", 8192},
+          {"max_trained_positions", 2048},
+          {"activation_function", "swiglu"},
+          {"qkv_proj_bias", false},
+          {"mlp_fc1_bias", false},
+          {"mlp_fc2_bias", false},
+          {"prenorm", false},
+          {"causal", false},
+          {"layer_norm_epsilon", 1e-12}};
+}
+
+// The GGUF llama.cpp's converter writes for it (conversion/base.py
+// set_gguf_parameters, conversion/bert.py BertModel and NomicBertModel at
+// 80fb11ac): context_length from max_position_embeddings, feed_forward_length
+// from n_inner, no head_count_kv (the config names none), causal false,
+// mean pooling, rope base 1000, two token types; the tensors nomic-bert.cpp
+// creates: token and token-type embeddings with their norm, per layer a
+// fused bias-free QKV, the output projection, a LayerNorm after attention,
+// SwiGLU's gate, up and down, a LayerNorm after the MLP; no position table
+// (RoPE) and no output head (the graph ends at the embeddings).
+test::GgufWriter nomic_embed_text_gguf() {
+  const std::string a = "nomic-bert";
+  test::GgufWriter w;
+  w.str("general.architecture", a);
+  w.u32(a + ".block_count", 12);
+  w.u32(a + ".context_length", 2048);
+  w.u32(a + ".embedding_length", 768);
+  w.u32(a + ".feed_forward_length", 3072);
+  w.u32(a + ".attention.head_count", 12);
+  w.f32(a + ".attention.layer_norm_epsilon", 1e-12F);
+  w.boolean(a + ".attention.causal", false);
+  w.u32(a + ".pooling_type", 1);
+  w.f32(a + ".rope.freq_base", 1000.0F);
+  w.u32("tokenizer.ggml.token_type_count", 2);
+  w.tensor("token_embd.weight", {768, 30528}, test::kF16);
+  w.tensor("token_types.weight", {768, 2}, test::kF32);
+  w.tensor("token_embd_norm.weight", {768}, test::kF32);
+  w.tensor("token_embd_norm.bias", {768}, test::kF32);
+  for (int i = 0; i < 12; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.tensor(b + "attn_qkv.weight", {768, 3 * 768}, test::kF16);
+    w.tensor(b + "attn_output.weight", {768, 768}, test::kF16);
+    w.tensor(b + "attn_output_norm.weight", {768}, test::kF32);
+    w.tensor(b + "attn_output_norm.bias", {768}, test::kF32);
+    w.tensor(b + "ffn_gate.weight", {768, 3072}, test::kF16);
+    w.tensor(b + "ffn_up.weight", {768, 3072}, test::kF16);
+    w.tensor(b + "ffn_down.weight", {3072, 768}, test::kF16);
+    w.tensor(b + "layer_output_norm.weight", {768}, test::kF32);
+    w.tensor(b + "layer_output_norm.bias", {768}, test::kF32);
+  }
+  return w;
+}
+
+TEST(NomicBert, ConfigReadsTheEncoderItIs) {
+  const Model c = read_config(nomic_embed_text_config());
+  EXPECT_TRUE(c.unchecked_architecture.empty()) << c.unchecked_architecture;
+  EXPECT_EQ(c.arch.layers, 12);
+  EXPECT_EQ(c.arch.hidden_size, 768);
+  EXPECT_EQ(c.arch.heads, 12);
+  EXPECT_EQ(c.arch.kv_heads, 12);
+  EXPECT_EQ(c.arch.head_dim, 64);
+  EXPECT_EQ(c.arch.intermediate_size, 3072);
+  EXPECT_TRUE(c.arch.mlp_gated);  // SwiGLU: gate, up, down
+  EXPECT_EQ(c.arch.vocab_size, 30528);
+  EXPECT_TRUE(c.arch.tied_embeddings);  // no output head
+  EXPECT_EQ(c.arch.max_context, 2048);  // trained positions, as the converter writes
+  EXPECT_TRUE(c.arch.attention.no_kv_cache);
+  EXPECT_TRUE(c.embedding);
+  EXPECT_EQ(llama_estimate(c, 2048).memory.kv_cache, 0);
+  // The card's 137 M (mteb's ModelMeta: 136,731,648 exactly,
+  // embeddings-benchmark/mteb nomic_models.py at a905523d) within 1 %.
+  EXPECT_LT(off(static_cast<double>(count_params(c.arch).total()), 136731648.0), 0.01);
+}
+
+TEST(NomicBert, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(nomic_embed_text_gguf());
+  const Model c = read_config(nomic_embed_text_config());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_TRUE(g.embedding);
+  EXPECT_TRUE(g.arch.attention.no_kv_cache);
+  EXPECT_TRUE(g.arch.mlp_gated);
+  EXPECT_TRUE(g.arch.tied_embeddings);
+  EXPECT_EQ(g.arch.kv_heads, 12);
+  EXPECT_EQ(g.arch.head_dim, 64);
+  // The file's tensors hold the checkpoint's count exactly (token types and
+  // LayerNorms included): 136,731,648.
+  EXPECT_EQ(g.params, 136731648);
+  expect_same_text_model(g, c, "nomic-embed-text-v1.5");
+}
+
+TEST(NomicBert, CatalogueGivesWhatTheConfigGives) {
+  expect_catalogue_agrees("nomic-embed-text-v1.5", read_config(nomic_embed_text_config()));
+  EXPECT_TRUE(catalogue("nomic-embed-text-v1.5").embedding);
+}
+
+// nomic-embed-text-v2-moe shares model_type nomic_bert; its experts
+// (moe_every_n_layers) are not modelled, and the estimate says so.
+TEST(NomicBert, TheMoeVariantStillWarns) {
+  Json j = nomic_embed_text_config();
+  j["moe_every_n_layers"] = 2;
+  j["num_experts"] = 8;
+  j["moe_top_k"] = 2;
+  EXPECT_FALSE(read_config(j).unchecked_architecture.empty());
+}
+
 }  // namespace
 }  // namespace willfit

@@ -816,6 +816,27 @@ TEST(GgmlAlloc, OpenElmMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "openelm", 27, 0.1);
 }
 
+// nomic-embed-text v1.5 (nomic-bert, the whole model: make_gguf row
+// nomic-embed-text-v1.5) read from its published config.json, against what a
+// real llama.cpp reserved for the synthetic files (tests/data/llamacpp_cpu_
+// compute_nomic_bert.csv, llamacpp_cpu_kv_nomic_bert.csv): no KV cache at any
+// context, and a compute buffer of the micro-batch alone without logits (the
+// encoder's graph ends at its embeddings, bert.cpp res->t_embd). The layers
+// are the generic replay, not bert.cpp's post-norm graph: every row 1.4 MiB
+// (about one hidden state of the micro-batch) above, +5.6 % to +6.7 %.
+TEST(GgmlAlloc, NomicBertMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"nomic_bert","n_embd":768,"n_layer":12,"n_head":12,"n_inner":3072,
+      "vocab_size":30528,"type_vocab_size":2,"max_position_embeddings":2048,"n_positions":8192,
+      "rotary_emb_base":1000,"rotary_emb_fraction":1.0,"activation_function":"swiglu",
+      "qkv_proj_bias":false,"mlp_fc1_bias":false,"mlp_fc2_bias":false,"prenorm":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->embedding);
+  expect_live_tables(*m, "nomic_bert", 27, 7.0);
+}
+
 // Hy3 REDUCED (make_gguf row hy3-r4: 4 of its 80 layers, the dense first
 // one and three with experts, and 16 of its 192 routed experts; every
 // per-layer width the model's: data/models.json row hy3) read from the

@@ -476,12 +476,15 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
          // MLP in every layer, or Nemotron-H's blocks with their order
          (a.attention.mamba > 0 && (a.mlp_layers <= 0 || single_blocks(a))))) ||
        (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0));
+  // An embedding model without a KV cache: an encoder (bert and kin).
+  const bool encoder = in.q.model.embedding && a.attention.no_kv_cache;
   const auto explain_replay = [&](std::string_view graph, int layers) {
     if (in.explain) {
       r.widest = fmt::format(
           "high-water mark of llama.cpp's allocator replayed over {} of a {}-token step ({} "
-          "layers and the logits)",
-          graph, tokens, layers);
+          "layers{})",
+          graph, tokens, layers,
+          encoder ? ", no logits: an encoder ends at its embeddings" : " and the logits");
     }
   };
   if (dsv4_replay) {
@@ -625,7 +628,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.msa_index_dim = a.attention.index_head_dim;
       s.msa_from = a.layers - indexer_layer_count(a);
     }
-    s.vocab = a.vocab_size;
+    // An encoder's graph ends at its embeddings (bert.cpp res->t_embd, no
+    // output head): no logits. Checked live on nomic-bert (docs/live-llamacpp.md,
+    // nomic-embed-text run). Diffusion LMs, cache-free too, do produce logits.
+    s.vocab = encoder ? 0 : a.vocab_size;
     s.deepstack = a.deepstack_layers;
     s.late_out_ids = s.late_out_ids || a.attention.sinks;
     // Gemma 4 (gemma4.cpp), marked here by its global layers' own head width:

@@ -722,7 +722,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // sets none and its weights have no lm_head).
   const bool ties_by_default =
       one_of(type, {"gpt2", "bert", "roberta", "falcon", "gemma", "gemma2", "gemma3", "gemma3_text",
-                    "gemma3n", "gemma3n_text", "lfm2", "lfm2_moe", "cohere2_moe"});
+                    "gemma3n", "gemma3n_text", "lfm2", "lfm2_moe", "cohere2_moe",
+                    // nomic-embed-text: an encoder with no output head
+                    // (llama.cpp nomic-bert.cpp creates none)
+                    "nomic_bert"});
   a.tied_embeddings =
       get_bool(t, "tie_word_embeddings")
           .value_or(get_bool(doc, "tie_word_embeddings")
@@ -1577,6 +1580,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (const std::string outer = to_lower(get_string(doc, "model_type"));
       !type.empty() && !is_known_config_model_type(type) && !is_known_config_model_type(outer)) {
     m.unchecked_architecture = fmt::format("'{}' (config.json model_type)", type);
+  }
+  // nomic-embed-text-v2-moe shares model_type nomic_bert (its experts on
+  // every moe_every_n_layers-th layer, llama.cpp's nomic-bert-moe), which is
+  // not modelled: only the dense nomic-bert is.
+  if (type == "nomic_bert" && get_int(t, {"moe_every_n_layers"}, 1 << 16).value_or(0) > 0) {
+    m.unchecked_architecture =
+        fmt::format("'{}' with moe_every_n_layers (config.json model_type)", type);
   }
   // dots.llm3 whose windowed layers' shape is not in the swa_* keys (a
   // config re-saved by transformers keeps it in per_layer_config, which is

@@ -124,7 +124,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: Cohere's MoE (tests/unit/test_architectures_2026.cpp, Cohere2Moe)
        "cohere2moe",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
-       "llada", "dream"});
+       "llada", "dream",
+       // issue 18: nomic-embed-text (tests/unit/test_architectures_2026.cpp, NomicBert)
+       "nomic-bert"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -199,6 +201,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "mllama",
                                                                   "nemotron-nas",
                                                                   "nemotron_h",
+                                                                  "nomic_bert",
                                                                   "olmo2",
                                                                   "olmoe",
                                                                   "openelm",
