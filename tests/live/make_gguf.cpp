@@ -332,6 +332,22 @@ const std::vector<Spec>& specs() {
                           "Mixtral-8x7B-v0.1 @79d603f0): 8 local experts, 2 per token"));
     v.back().experts = 8;
     v.back().experts_used = 2;
+    // Phi-3.5-MoE (phimoe) REDUCED to 4 of its 32 layers, every width real:
+    // 16 experts of 6400 (all of them), 2 a token; LayerNorm weights and
+    // biases, q/k/v/o biases, an untied output with a bias (phimoe.cpp
+    // load_arch_tensors); the converter's sliding window (131072), which
+    // llama.cpp does not read for phimoe.
+    v.push_back(shape("phi-3.5-moe-r4", "phimoe", 4, 4096, 6400, 32, 8, 128, 32064, 131072, 1e4,
+                      1e-5,
+                      "microsoft/Phi-3.5-MoE-instruct config.json as public transcriptions quote "
+                      "it (tests/unit/test_architectures_2026.cpp, PhiMoe), REDUCED to 4 of 32 "
+                      "layers: 16 local experts of 6400, 2 per token"));
+    v.back().experts = 16;
+    v.back().experts_used = 2;
+    v.back().qkv_bias = true;
+    v.back().sliding_window = 131072;
+    v.back().skip_types =
+        "f16: 10.3 GB, above the 8 GB a live load may take on this shared machine";
     v.push_back(shape("qwen2.5-7b", "qwen2", 28, 3584, 18944, 28, 4, 128, 152064, 131072, 1e6, 1e-6,
                       "Qwen/Qwen2.5-7B " + prof));
     v.back().qkv_bias = true;
@@ -1425,6 +1441,10 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
   if (!s.tied) {
     add("output.weight", {e, s.vocab}, -1);
   }
+  if (s.arch == "phimoe") {  // phimoe.cpp: the final norm's and the output's biases
+    add("output_norm.bias", {e}, -1);
+    add("output.bias", {s.vocab}, -1);
+  }
   if (s.hc_mult > 0 &&
       s.arch == "deepseek4") {  // deepseek4.cpp: the output's hyper-connection head
     add("output_hc_fn.weight", {s.hc_mult * e, s.hc_mult}, -1);
@@ -2140,6 +2160,11 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "attn_output.bias", {e}, i);
         add(b + "attn_sinks.weight", {s.heads}, i);
       }
+      if (s.arch == "phimoe") {  // phimoe.cpp: wo_b and both LayerNorms' biases
+        add(b + "attn_output.bias", {e}, i);
+        add(b + "attn_norm.bias", {e}, i);
+        add(b + "ffn_norm.bias", {e}, i);
+      }
     }
     if (s.post_norms || s.attn_sinks) {
       add(b + "post_attention_norm.weight", {e}, i);
@@ -2728,6 +2753,10 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     } else if (i < 3 + 256) {
       std::snprintf(buf, sizeof buf, "<0x%02X>", static_cast<unsigned>(i - 3));
       w.str(buf);
+    } else if (i == 32000 && s.arch == "phimoe") {
+      // llama-vocab.cpp sets attributes on <|endoftext|> for a model named
+      // "phi-3..." and fails without it (Phi-3's vocabulary has it at 32000)
+      w.str("<|endoftext|>");
     } else {
       std::snprintf(buf, sizeof buf, "t%llu", static_cast<unsigned long long>(i));
       w.str(buf);

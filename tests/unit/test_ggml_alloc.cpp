@@ -993,6 +993,36 @@ TEST(GgmlAlloc, NorthMiniCodeReducedMatchesTheLiveLlamaCpp) {
   EXPECT_GT(worst(sequential), 0.5);
 }
 
+// Phi-3.5-MoE REDUCED (make_gguf row phi-3.5-moe-r4: 4 of its 32 layers,
+// all 16 experts of 6400, 2 a token; every width the model's, as
+// tests/unit/test_architectures_2026.cpp transcribes its config.json), read
+// from the config.json of that reduced shape, against what a real llama.cpp
+// reserved for the synthetic Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_phimoe.csv, llamacpp_cpu_kv_phimoe.csv):
+// phi3.cpp's graph (LayerNorm as RMS norm + weight + bias, q/k/v/o biases,
+// Q scaled before the attention, the MLP's residual add with the stream
+// first), every layer over the whole context although the file carries a
+// 131072-token window. KV and compute exact on all 18 rows (within the log's
+// rounding, 0.01 %; docs/live-llamacpp.md, Phi-3.5-MoE run).
+TEST(GgmlAlloc, PhiMoeReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"phimoe","hidden_size":4096,"intermediate_size":6400,
+      "num_hidden_layers":4,"num_attention_heads":32,"num_key_value_heads":8,
+      "num_local_experts":16,"num_experts_per_tok":2,"max_position_embeddings":131072,
+      "original_max_position_embeddings":4096,"sliding_window":131072,"rope_theta":10000.0,
+      "vocab_size":32064,"attention_bias":true,"lm_head_bias":true,
+      "tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(m->arch.attention.kind, AttentionKind::Full);
+  expect_live_tables(*m, "phimoe", 18, 0.05);
+  // The weights by llama.cpp's recipe against the tensor bytes the live
+  // run's loads reported (measured-full.jsonl tensor_bytes).
+  EXPECT_EQ(weight_layout(*m, *parse_precision("q8_0")).total(), 5806716160);
+  EXPECT_EQ(weight_layout(*m, *parse_precision("q4_k_m")).total(), 3327204608);
+}
+
 // cohere2moe.cpp ropes Q and K on the windowed layers and the dense lead
 // only: in North Mini Code's reduced order (global 0 and 4, dense lead 1)
 // layer 4's two RoPE nodes go (a GGML_SCHED_DEBUG=2 dump has none there),

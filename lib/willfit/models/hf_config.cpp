@@ -730,6 +730,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       get_bool(t, "tie_word_embeddings")
           .value_or(get_bool(doc, "tie_word_embeddings")
                         .value_or(get_bool(t, "tie_embedding").value_or(ties_by_default)));
+  // Phi-3.5-MoE (PhimoeConfig): LayerNorm with biases everywhere, q/k/v/o
+  // biases when attention_bias, a bias on the logits when lm_head_bias.
+  if (type == "phimoe") {
+    a.norm_bias = true;
+    a.attention_bias = get_bool(t, "attention_bias").value_or(false);
+    a.output_bias = get_bool(t, "lm_head_bias").value_or(false);
+  }
   // model_max_length: Kimi Linear's config names its context so.
   a.max_context = get_int(t,
                           {"max_position_embeddings", "n_positions", "max_sequence_length",
@@ -1133,7 +1140,8 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.attention.sliding_pattern = pattern;
   } else if (const auto window = get_int(t, {"sliding_window"}, std::int64_t{1} << 31);
              window && get_bool(t, "use_sliding_window").value_or(true) &&
-             (a.max_context == 0 || *window < a.max_context) && windowed != 0) {
+             // phimoe: llama.cpp ignores the window (phimoe.cpp reads none)
+             type != "phimoe" && (a.max_context == 0 || *window < a.max_context) && windowed != 0) {
     int pattern = 0;
     if (windowed > 0 && windowed < a.layers) {
       pattern = static_cast<int>(

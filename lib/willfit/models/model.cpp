@@ -123,6 +123,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "laguna",
        // issue 18: Cohere's MoE (tests/unit/test_architectures_2026.cpp, Cohere2Moe)
        "cohere2moe",
+       // issue 18: Phi-3.5-MoE (tests/unit/test_architectures_2026.cpp, PhiMoe)
+       "phimoe",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream",
        // issue 18: nomic-embed-text (tests/unit/test_architectures_2026.cpp, NomicBert)
@@ -207,6 +209,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "openelm",
                                                                   "phi",
                                                                   "phi3",
+                                                                  "phimoe",
                                                                   "qwen2",
                                                                   "qwen2_5_vl",
                                                                   "qwen2_5_vl_text",
