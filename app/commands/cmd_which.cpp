@@ -61,6 +61,9 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
       "Weight precision (default: how the model is published, an Ollama tag's Q4_K_M, the file's "
       "type; fp16 for a size)";
   help.runtime = "Runtime: llama.cpp, ollama, vllm, transformers, mlx, generic";
+  help.context =
+      "Context length in tokens (default 4096, at most the model's trained length; Ollama: by each "
+      "device's VRAM)";
   add_query_options(app, o, help);
   app.add_option("--max-price", max_price_text,
                  "Highest total price in USD, e.g. 2000 (USD per hour with --rent)");
@@ -96,6 +99,9 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
   if (auto applied = apply_query_options(o, query); !applied) {
     return fail(ctx, applied.error().message);
   }
+  // No --context: each device is sized at the context the plain answer would
+  // take for it (Ollama's default for its memory, at most the trained length).
+  query.context_is_default = !o.context_given();
   WhichOptions options;
   options.vendor = vendor;
   auto sort = parse_which_sort(sort_text);

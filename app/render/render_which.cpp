@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "render/render_rent.hpp"
@@ -11,8 +15,18 @@ namespace willfit::app {
 
 std::string render_which_text(const WhichView& v) {
   const InferenceQuery& q = v.query;
+  // Each row is sized at its own resolved context (Ollama's default depends
+  // on the GPU memory when no --context is given): one figure in the title
+  // when they agree, a CONTEXT column when they differ.
+  const bool varied = std::any_of(v.rows.begin(), v.rows.end(), [&](const WhichRow& r) {
+    return r.context != v.rows.front().context;
+  });
+  const std::string context =
+      v.rows.empty() ? std::to_string(q.context)
+      : varied       ? std::string("by device (Ollama's default for its memory: CONTEXT)")
+                     : std::to_string(v.rows.front().context);
   std::string s = fmt::format("Devices that fit {} at {}, context {}, batch {}: {} found",
-                              q.model.name, q.precision.name, q.context, q.batch, v.found);
+                              q.model.name, q.precision.name, context, q.batch, v.found);
   if (v.rows.size() < v.found) {
     s += fmt::format(" (first {} shown; --limit 0 for all)", v.rows.size());
   }
@@ -44,53 +58,73 @@ std::string render_which_text(const WhichView& v) {
                                         ->error_band_pct) +
                 "% at most); it may go\n   either way; rows without a '*' have room for it.\n"
           : "";
+  // An embedding model generates nothing: its speed is the tokens it reads.
+  const bool generates = v.rows.front().generates;
+  const std::string speed_head = generates ? "DECODE" : "READS";
   const auto decode = [](const WhichRow& r) {
-    return r.decode_tokens_per_s ? fmt::format("{:.1f} t/s", *r.decode_tokens_per_s)
-                                 : std::string("-");
+    const std::optional<double>& t = r.generates ? r.decode_tokens_per_s : r.read_tokens_per_s;
+    if (!t) {
+      return std::string("-");
+    }
+    return *t >= 10000 ? fmt::format("{:.0f} t/s", *t) : fmt::format("{:.1f} t/s", *t);
   };
+  const auto context_cell = [&](const WhichRow& r) {
+    return varied ? fmt::format("  {:>7}", r.context) : std::string();
+  };
+  const std::string context_head = varied ? fmt::format("  {:>7}", "CONTEXT") : std::string();
+  const std::string speed_note =
+      generates
+          ? "Decode: one sequence, tokens per second, estimated (see 'willfit MODEL -d DEVICE').\n"
+          : "Reads: tokens per second an embedding model reads, one input of the context at a\n"
+            "  time; it generates none (see 'willfit MODEL -d DEVICE').\n";
+  const std::string context_note =
+      varied ? "Context: the tokens each row is sized at: with no --context, Ollama's default for\n"
+               "  that GPU memory, at most the model's trained length; give --context to fix it.\n"
+             : "";
   if (v.options.rent != nullptr) {
     std::size_t runtime_width = 7;
     for (const auto& r : v.rows) {
       runtime_width = std::max(runtime_width, runtime_label(r.runtime).size());
     }
-    s += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>9}  {:>9}  {:>10}  {:<{}}  {}\n", "DEVICE",
-                     width, "MEMORY", "NEEDS", "RENT/H", "$/M TOK", "DECODE", "RUNTIME",
-                     runtime_width, "OFFER");
+    s += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>9}  {:>9}  {:>10}{}  {:<{}}  {}\n", "DEVICE",
+                     width, "MEMORY", "NEEDS", "RENT/H", "$/M TOK", speed_head, context_head,
+                     "RUNTIME", runtime_width, "OFFER");
     for (const auto& r : v.rows) {
       const RentQuote& quote = *r.rent;
       std::string offer = quote.offer.provider;
       offer += rent_instances(quote);
-      s += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>9}  {:>9}  {:>10}  {:<{}}  {} ({})\n",
+      s += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>9}  {:>9}  {:>10}{}  {:<{}}  {} ({})\n",
                        r.devices.text, width, format_memory(r.devices.capacity(), v.query.units),
                        needs(r), fmt::format("${:.2f}", quote.usd_per_hour),
                        r.rent_usd_per_million_tokens
                            ? fmt::format("${:.2f}", *r.rent_usd_per_million_tokens)
                            : "-",
-                       decode(r), runtime_label(r.runtime), runtime_width, offer, quote.offer.date);
+                       decode(r), context_cell(r), runtime_label(r.runtime), runtime_width, offer,
+                       quote.offer.date);
     }
     s += "\n" + tight_note;
     s += fmt::format(
         "Rent: on-demand USD per hour for the whole set, the cheapest offer in the rent table\n"
         "  ({}); each offer is dated and goes stale.\n"
-        "$/M TOK: USD per million generated tokens, rent / (decode x 3600) x 1e6, one sequence\n"
-        "  at a time; serving several at once costs less per token.\n"
-        "Decode: one sequence, tokens per second, estimated (see 'willfit MODEL -d DEVICE').\n",
-        v.rent_origin);
+        "$/M TOK: USD per million {} tokens, rent / ({} x 3600) x 1e6, one sequence\n"
+        "  at a time; serving several at once costs less per token.\n",
+        v.rent_origin, generates ? "generated" : "read", generates ? "decode" : "reads");
+    s += speed_note + context_note;
     return s;
   }
-  s += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>8}  {:>10}  {}\n", "DEVICE", width, "MEMORY",
-                   "NEEDS", "PRICE", "DECODE", "RUNTIME");
+  s += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>8}  {:>10}{}  {}\n", "DEVICE", width, "MEMORY",
+                   "NEEDS", "PRICE", speed_head, context_head, "RUNTIME");
   for (const auto& r : v.rows) {
-    s += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>8}  {:>10}  {}\n", r.devices.text, width,
+    s += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>8}  {:>10}{}  {}\n", r.devices.text, width,
                      format_memory(r.devices.capacity(), v.query.units), needs(r),
                      r.price_usd ? fmt::format("${:.0f}", *r.price_usd) : "-", decode(r),
-                     runtime_label(r.runtime));
+                     context_cell(r), runtime_label(r.runtime));
   }
   s += "\n" + tight_note;
   s += fmt::format(
-      "Prices: list or launch prices in USD from the device data of {}; they go stale.\n"
-      "Decode: one sequence, tokens per second, estimated (see 'willfit MODEL -d DEVICE').\n",
+      "Prices: list or launch prices in USD from the device data of {}; they go stale.\n",
       v.data_version.empty() ? "unknown date" : v.data_version);
+  s += speed_note + context_note;
   return s;
 }
 
@@ -127,6 +161,10 @@ std::string render_which_json(const WhichView& v) {
     row["price_usd"] = r.price_usd ? Json(*r.price_usd) : Json(nullptr);
     row["decode_tokens_per_s"] =
         r.decode_tokens_per_s ? Json(*r.decode_tokens_per_s) : Json(nullptr);
+    // an embedding model: no decode, the tokens it reads a second instead
+    row["generates"] = r.generates;
+    row["read_tokens_per_s"] = r.read_tokens_per_s ? Json(*r.read_tokens_per_s) : Json(nullptr);
+    row["context_tokens"] = r.context;
     row["runtime"] = std::string(to_string(r.runtime));
     if (r.rent) {
       Json rent;

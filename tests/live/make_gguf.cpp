@@ -332,6 +332,22 @@ const std::vector<Spec>& specs() {
                           "Mixtral-8x7B-v0.1 @79d603f0): 8 local experts, 2 per token"));
     v.back().experts = 8;
     v.back().experts_used = 2;
+    // Phi-3.5-MoE (phimoe) REDUCED to 4 of its 32 layers, every width real:
+    // 16 experts of 6400 (all of them), 2 a token; LayerNorm weights and
+    // biases, q/k/v/o biases, an untied output with a bias (phimoe.cpp
+    // load_arch_tensors); the converter's sliding window (131072), which
+    // llama.cpp does not read for phimoe.
+    v.push_back(shape("phi-3.5-moe-r4", "phimoe", 4, 4096, 6400, 32, 8, 128, 32064, 131072, 1e4,
+                      1e-5,
+                      "microsoft/Phi-3.5-MoE-instruct config.json as public transcriptions quote "
+                      "it (tests/unit/test_architectures_2026.cpp, PhiMoe), REDUCED to 4 of 32 "
+                      "layers: 16 local experts of 6400, 2 per token"));
+    v.back().experts = 16;
+    v.back().experts_used = 2;
+    v.back().qkv_bias = true;
+    v.back().sliding_window = 131072;
+    v.back().skip_types =
+        "f16: 10.3 GB, above the 8 GB a live load may take on this shared machine";
     v.push_back(shape("qwen2.5-7b", "qwen2", 28, 3584, 18944, 28, 4, 128, 152064, 131072, 1e6, 1e-6,
                       "Qwen/Qwen2.5-7B " + prof));
     v.back().qkv_bias = true;
@@ -853,6 +869,15 @@ const std::vector<Spec>& specs() {
         "(hidden 8192, 64 heads, n_heads_in_group 8, vocab 128256, 131072 positions, rope 5e5)"));
     v.back().deci = {{64, 8, 14336}, {64, 8, 28672}, {0, 0, 14336}, {0, 0, 17920}, {64, 8, 28672}};
     v.back().skip_types = "f16: 10 GB, above the 8 GB a live load may take on this machine";
+    // nomic-embed-text v1.5 (nomic-bert, Ollama's nomic-embed-text): an
+    // encoder, no KV cache. The whole model.
+    v.push_back(shape("nomic-embed-text-v1.5", "nomic-bert", 12, 768, 3072, 12, 12, 64, 30528, 2048,
+                      1000, 1e-12,
+                      "nomic-ai/nomic-embed-text-v1.5 config.json (model_type nomic_bert): n_embd "
+                      "768, n_layer 12, n_head 12, n_inner 3072 (SwiGLU), vocab_size 30528, "
+                      "max_position_embeddings 2048, rotary_emb_base 1000, as public "
+                      "transcriptions of it give them (code index); layer_norm_epsilon 1e-12"));
+    v.back().tied = true;
     // OpenELM-270M (openelm): layer-wise scaling, every layer its own query
     // heads, KV heads and MLP width (the per-layer arrays conversion/openelm.py
     // writes), fused QKV with Q and K norms, tied embeddings. The whole model.
@@ -1389,6 +1414,26 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
   };
   add("token_embd.weight", {e, s.vocab}, -1);
+  if (s.arch == "nomic-bert") {
+    // nomic-bert.cpp load_arch_tensors: token types and the embeddings'
+    // LayerNorm; per layer a fused QKV and the output projection without
+    // biases, a LayerNorm after attention, SwiGLU, a LayerNorm after the MLP;
+    // no position table (RoPE), no final norm, no output head.
+    add("token_types.weight", {e, 2}, -1);
+    add("token_embd_norm.weight", {e}, -1);
+    add("token_embd_norm.bias", {e}, -1);
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_output_norm.weight", {e}, i);
+      add(b + "attn_output_norm.bias", {e}, i);
+      dense_mlp(b, i);
+      add(b + "layer_output_norm.weight", {e}, i);
+      add(b + "layer_output_norm.bias", {e}, i);
+    }
+    return out;
+  }
   if (s.arch == "qwen4exp") {
     // qwen4exp.cpp: no output_norm, the final mixer stands for it; the
     // n-gram table, padded to 128 rows (vLLM Qwen4ExpPLEEmbedding)
@@ -1408,6 +1453,10 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
   }
   if (!s.tied) {
     add("output.weight", {e, s.vocab}, -1);
+  }
+  if (s.arch == "phimoe") {  // phimoe.cpp: the final norm's and the output's biases
+    add("output_norm.bias", {e}, -1);
+    add("output.bias", {s.vocab}, -1);
   }
   if (s.hc_mult > 0 &&
       s.arch == "deepseek4") {  // deepseek4.cpp: the output's hyper-connection head
@@ -2124,6 +2173,11 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "attn_output.bias", {e}, i);
         add(b + "attn_sinks.weight", {s.heads}, i);
       }
+      if (s.arch == "phimoe") {  // phimoe.cpp: wo_b and both LayerNorms' biases
+        add(b + "attn_output.bias", {e}, i);
+        add(b + "attn_norm.bias", {e}, i);
+        add(b + "ffn_norm.bias", {e}, i);
+      }
     }
     if (s.post_norms || s.attn_sinks) {
       add(b + "post_attention_norm.weight", {e}, i);
@@ -2434,6 +2488,15 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_f32(a + ".rope.freq_base_swa", static_cast<double>(s.swa_rope_base));
   }
   w.key_f32(a + ".attention.layer_norm_rms_epsilon", s.rms_eps);
+  if (s.arch == "nomic-bert") {
+    // conversion/bert.py BertModel: LayerNorm epsilon, not causal, mean
+    // pooling, two token types (nomic-bert.cpp requires the epsilon and the
+    // token types)
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+    w.key_bool(a + ".attention.causal", false);
+    w.key_u32(a + ".pooling_type", 1);
+    w.key_u32("tokenizer.ggml.token_type_count", 2);
+  }
   if (s.arch.rfind("nemotron_h", 0) == 0) {
     // nemotron-h.cpp reads the plain layer-norm epsilon too (its MTP head's final norm)
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
@@ -2708,6 +2771,10 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     } else if (i < 3 + 256) {
       std::snprintf(buf, sizeof buf, "<0x%02X>", static_cast<unsigned>(i - 3));
       w.str(buf);
+    } else if (i == 32000 && s.arch == "phimoe") {
+      // llama-vocab.cpp sets attributes on <|endoftext|> for a model named
+      // "phi-3..." and fails without it (Phi-3's vocabulary has it at 32000)
+      w.str("<|endoftext|>");
     } else {
       std::snprintf(buf, sizeof buf, "t%llu", static_cast<unsigned long long>(i));
       w.str(buf);

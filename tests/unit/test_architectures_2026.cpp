@@ -1,7 +1,8 @@
 // The 2026 architectures of issue 18 that llama.cpp 80fb11ac loads and
 // willfit once only warned about: GLM-5 (glm-dsa), Mistral 4 (mistral4),
 // MiniMax-M3 (minimax-m3), Step-3.5 (step35), HunYuan V3 (hy_v3), Ling 3
-// (bailingmoe3), Laguna (laguna), Cohere2 MoE (cohere2moe).
+// (bailingmoe3), Laguna (laguna), Cohere2 MoE (cohere2moe), and Phi-3.5-MoE
+// (phimoe).
 // Each family is read from a published config.json and from a GGUF header as
 // llama.cpp's converter writes it (conversion/*.py at 80fb11ac), and both
 // must give one estimate; the expected sizes are worked out by hand in the
@@ -1977,6 +1978,264 @@ TEST(Cohere2Moe, GgufPeriodIsGlobalFirstAndTheRouterNormIsRead) {
             llama_estimate(listed, 131072).memory.kv_cache);
   ASSERT_TRUE(g.arch.moe.has_value());
   EXPECT_TRUE(g.arch.moe->weights_normalized);
+}
+
+// nomic-ai/nomic-embed-text-v1.5's config.json (model_type nomic_bert, GPT-2
+// style keys), Ollama's nomic-embed-text. Values as public transcriptions of
+// it give them (code index): n_embd 768, n_layer 12, n_head 12, n_inner 3072,
+// vocab_size 30528, type_vocab_size 2, rotary_emb_base 1000,
+// rotary_emb_fraction 1.0, max_position_embeddings 2048, n_positions 8192
+// (a Swift port's test of its config decoding); max_trained_positions 2048
+// (a vLLM feature request quoting the file); activation_function swiglu, no
+// QKV or MLP biases, prenorm false (what llama.cpp's converter asserts for it,
+// conversion/bert.py NomicBertModel at 80fb11ac).
+Json nomic_embed_text_config() {
+  return {{"model_type", "nomic_bert"},
+          {"architectures", {"NomicBertModel"}},
+          {"n_embd", 768},
+          {"n_layer", 12},
+          {"n_head", 12},
+          {"n_inner", 3072},
+          {"vocab_size", 30528},
+          {"type_vocab_size", 2},
+          {"rotary_emb_base", 1000},
+          {"rotary_emb_fraction", 1.0},
+          {"rotary_emb_interleaved", false},
+          {"max_position_embeddings", 2048},
+          {"n_positions", 8192},
+          {"max_trained_positions", 2048},
+          {"activation_function", "swiglu"},
+          {"qkv_proj_bias", false},
+          {"mlp_fc1_bias", false},
+          {"mlp_fc2_bias", false},
+          {"prenorm", false},
+          {"causal", false},
+          {"layer_norm_epsilon", 1e-12}};
+}
+
+// The GGUF llama.cpp's converter writes for it (conversion/base.py
+// set_gguf_parameters, conversion/bert.py BertModel and NomicBertModel at
+// 80fb11ac): context_length from max_position_embeddings, feed_forward_length
+// from n_inner, no head_count_kv (the config names none), causal false,
+// mean pooling, rope base 1000, two token types; the tensors nomic-bert.cpp
+// creates: token and token-type embeddings with their norm, per layer a
+// fused bias-free QKV, the output projection, a LayerNorm after attention,
+// SwiGLU's gate, up and down, a LayerNorm after the MLP; no position table
+// (RoPE) and no output head (the graph ends at the embeddings).
+test::GgufWriter nomic_embed_text_gguf() {
+  const std::string a = "nomic-bert";
+  test::GgufWriter w;
+  w.str("general.architecture", a);
+  w.u32(a + ".block_count", 12);
+  w.u32(a + ".context_length", 2048);
+  w.u32(a + ".embedding_length", 768);
+  w.u32(a + ".feed_forward_length", 3072);
+  w.u32(a + ".attention.head_count", 12);
+  w.f32(a + ".attention.layer_norm_epsilon", 1e-12F);
+  w.boolean(a + ".attention.causal", false);
+  w.u32(a + ".pooling_type", 1);
+  w.f32(a + ".rope.freq_base", 1000.0F);
+  w.u32("tokenizer.ggml.token_type_count", 2);
+  w.tensor("token_embd.weight", {768, 30528}, test::kF16);
+  w.tensor("token_types.weight", {768, 2}, test::kF32);
+  w.tensor("token_embd_norm.weight", {768}, test::kF32);
+  w.tensor("token_embd_norm.bias", {768}, test::kF32);
+  for (int i = 0; i < 12; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.tensor(b + "attn_qkv.weight", {768, 3 * 768}, test::kF16);
+    w.tensor(b + "attn_output.weight", {768, 768}, test::kF16);
+    w.tensor(b + "attn_output_norm.weight", {768}, test::kF32);
+    w.tensor(b + "attn_output_norm.bias", {768}, test::kF32);
+    w.tensor(b + "ffn_gate.weight", {768, 3072}, test::kF16);
+    w.tensor(b + "ffn_up.weight", {768, 3072}, test::kF16);
+    w.tensor(b + "ffn_down.weight", {3072, 768}, test::kF16);
+    w.tensor(b + "layer_output_norm.weight", {768}, test::kF32);
+    w.tensor(b + "layer_output_norm.bias", {768}, test::kF32);
+  }
+  return w;
+}
+
+TEST(NomicBert, ConfigReadsTheEncoderItIs) {
+  const Model c = read_config(nomic_embed_text_config());
+  EXPECT_TRUE(c.unchecked_architecture.empty()) << c.unchecked_architecture;
+  EXPECT_EQ(c.arch.layers, 12);
+  EXPECT_EQ(c.arch.hidden_size, 768);
+  EXPECT_EQ(c.arch.heads, 12);
+  EXPECT_EQ(c.arch.kv_heads, 12);
+  EXPECT_EQ(c.arch.head_dim, 64);
+  EXPECT_EQ(c.arch.intermediate_size, 3072);
+  EXPECT_TRUE(c.arch.mlp_gated);  // SwiGLU: gate, up, down
+  EXPECT_EQ(c.arch.vocab_size, 30528);
+  EXPECT_TRUE(c.arch.tied_embeddings);  // no output head
+  EXPECT_EQ(c.arch.max_context, 2048);  // trained positions, as the converter writes
+  EXPECT_TRUE(c.arch.attention.no_kv_cache);
+  EXPECT_TRUE(c.embedding);
+  EXPECT_EQ(llama_estimate(c, 2048).memory.kv_cache, 0);
+  // The card's 137 M (mteb's ModelMeta: 136,731,648 exactly,
+  // embeddings-benchmark/mteb nomic_models.py at a905523d) within 1 %.
+  EXPECT_LT(off(static_cast<double>(count_params(c.arch).total()), 136731648.0), 0.01);
+}
+
+TEST(NomicBert, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(nomic_embed_text_gguf());
+  const Model c = read_config(nomic_embed_text_config());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_TRUE(g.embedding);
+  EXPECT_TRUE(g.arch.attention.no_kv_cache);
+  EXPECT_TRUE(g.arch.mlp_gated);
+  EXPECT_TRUE(g.arch.tied_embeddings);
+  EXPECT_EQ(g.arch.kv_heads, 12);
+  EXPECT_EQ(g.arch.head_dim, 64);
+  // The file's tensors hold the checkpoint's count exactly (token types and
+  // LayerNorms included): 136,731,648.
+  EXPECT_EQ(g.params, 136731648);
+  expect_same_text_model(g, c, "nomic-embed-text-v1.5");
+}
+
+TEST(NomicBert, CatalogueGivesWhatTheConfigGives) {
+  expect_catalogue_agrees("nomic-embed-text-v1.5", read_config(nomic_embed_text_config()));
+  EXPECT_TRUE(catalogue("nomic-embed-text-v1.5").embedding);
+}
+
+// nomic-embed-text-v2-moe shares model_type nomic_bert; its experts
+// (moe_every_n_layers) are not modelled, and the estimate says so.
+TEST(NomicBert, TheMoeVariantStillWarns) {
+  Json j = nomic_embed_text_config();
+  j["moe_every_n_layers"] = 2;
+  j["num_experts"] = 8;
+  j["moe_top_k"] = 2;
+  EXPECT_FALSE(read_config(j).unchecked_architecture.empty());
+}
+
+// ---- Phi-3.5-MoE (phimoe) ---------------------------------------------------
+//
+// microsoft/Phi-3.5-MoE-instruct config.json, as public transcriptions quote
+// it (the hub is not reachable): hidden 4096, intermediate 6400, 32 layers,
+// 32 heads, 8 KV heads, 16 local experts, 2 per token, max_position_embeddings
+// 131072, original_max_position_embeddings 4096 (a PhiMoEConfig built from the
+// published values in a public training script, find_string id 7043489506);
+// vocab 32064, rope_theta 10000 (a Rust port's test config "matching the
+// phi-3.5-moe-instruct HuggingFace checkpoint", id 54525692000; the card:
+// "vocabulary size of 32,064"); sliding_window 131072, untied embeddings,
+// attention and lm_head biases (issue 18; the converter's tensor list, below).
+Json phi35_moe() {
+  return {{"model_type", "phimoe"},
+          {"architectures", {"PhiMoEForCausalLM"}},
+          {"hidden_size", 4096},
+          {"intermediate_size", 6400},
+          {"num_hidden_layers", 32},
+          {"num_attention_heads", 32},
+          {"num_key_value_heads", 8},
+          {"num_local_experts", 16},
+          {"num_experts_per_tok", 2},
+          {"max_position_embeddings", 131072},
+          {"original_max_position_embeddings", 4096},
+          {"sliding_window", 131072},
+          {"rope_theta", 10000.0},
+          {"vocab_size", 32064},
+          {"attention_bias", true},
+          {"lm_head_bias", true},
+          {"tie_word_embeddings", false}};
+}
+
+// As conversion/phi.py writes it at 80fb11ac (PhiMoeModel over
+// Phi3MiniModel.set_gguf_parameters): context_length, the rope's original
+// context, embedding and feed_forward_length (the experts' width: there is no
+// expert_feed_forward_length), heads, rope dimensions, the sliding window
+// (config.json's, or 0), expert_count and expert_used_count; the vocabulary
+// from the token embeddings and the untied output with its bias.
+test::GgufWriter phi35_moe_gguf(std::uint32_t window = 131072) {
+  const std::string a = "phimoe.";
+  test::GgufWriter w;
+  w.str("general.architecture", "phimoe");
+  w.u32(a + "context_length", 131072);
+  w.u32(a + "rope.scaling.original_context_length", 4096);
+  w.u32(a + "embedding_length", 4096);
+  w.u32(a + "feed_forward_length", 6400);
+  w.u32(a + "block_count", 32);
+  w.u32(a + "attention.head_count", 32);
+  w.u32(a + "attention.head_count_kv", 8);
+  w.f32(a + "attention.layer_norm_rms_epsilon", 1e-5F);
+  w.u32(a + "rope.dimension_count", 128);
+  w.f32(a + "rope.freq_base", 10000.0F);
+  w.u32(a + "attention.sliding_window", window);
+  w.u32(a + "expert_used_count", 2);
+  w.u32(a + "expert_count", 16);
+  w.tensor("token_embd.weight", {4096, 32064}, test::kQ8_0);
+  w.tensor("output.weight", {4096, 32064}, test::kQ8_0);
+  w.tensor("output.bias", {32064}, test::kF32);
+  return w;
+}
+
+TEST(PhiMoe, ConfigIsKnownAndCountsTheCardsTotals) {
+  const Model m = read_config(phi35_moe());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  ASSERT_TRUE(m.arch.moe.has_value());
+  EXPECT_EQ(m.arch.moe->experts, 16);
+  EXPECT_EQ(m.arch.moe->experts_per_token, 2);
+  EXPECT_EQ(m.arch.moe->expert_intermediate_size, 6400);
+  EXPECT_FALSE(m.arch.tied_embeddings);
+  const ParamBreakdown p = count_params(m.arch);
+  // The card: 41.9 B parameters, 6.6 B active with 2 experts (huggingface.co/
+  // microsoft/Phi-3.5-MoE-instruct; Azure/azureml-assets
+  // assets/models/system/phi-3.5-moe-128k-instruct/description.md).
+  EXPECT_LT(off(static_cast<double>(p.total()), 41.9e9), 0.01) << p.total();
+  EXPECT_LT(off(static_cast<double>(p.active()), 6.6e9), 0.01) << p.active();
+}
+
+// llama.cpp caches every layer over the whole context: phimoe.cpp
+// load_arch_hparams reads no sliding window (phi3.cpp reads one and then
+// turns it off), so the graph is built without iSWA and the 131072-token
+// window (or any smaller one a file carries) changes nothing.
+TEST(PhiMoe, KvCacheIsFullOnEveryLayerWhateverTheWindow) {
+  const Model c = read_config(phi35_moe());
+  EXPECT_EQ(c.arch.attention.kind, AttentionKind::Full);
+  const std::int64_t ctx = 32768;
+  // 32 layers x (K + V) x 8 heads x 128 x 2 bytes (F16) per token.
+  EXPECT_EQ(kv_cache_bytes(c.arch, {ctx, 1, 512, kv_f16(), kv_f16(), 256}),
+            std::int64_t{32} * 2 * 8 * 128 * 2 * ctx);
+  Json small = phi35_moe();
+  small["sliding_window"] = 2048;
+  const Model cw = read_config(small);
+  EXPECT_EQ(cw.arch.attention.kind, AttentionKind::Full);
+  const Model gw = read_header(phi35_moe_gguf(2048));
+  EXPECT_EQ(gw.arch.attention.kind, AttentionKind::Full);
+  EXPECT_EQ(llama_estimate(gw, ctx).memory.kv_cache, llama_estimate(c, ctx).memory.kv_cache);
+  EXPECT_EQ(llama_estimate(cw, ctx).memory.kv_cache, llama_estimate(c, ctx).memory.kv_cache);
+}
+
+TEST(PhiMoe, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(phi35_moe_gguf());
+  const Model c = read_config(phi35_moe());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  ASSERT_TRUE(g.arch.moe.has_value());
+  EXPECT_EQ(g.arch.moe->expert_intermediate_size, 6400);
+  EXPECT_EQ(g.arch.vocab_size, 32064);
+  EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
+  expect_same_text_model(g, c, "phimoe GGUF vs config");
+  // phimoe.cpp requires every bias, as the config's attention_bias and
+  // lm_head_bias say it has them.
+  EXPECT_TRUE(g.arch.norm_bias && g.arch.attention_bias && g.arch.output_bias);
+  EXPECT_TRUE(c.arch.norm_bias && c.arch.attention_bias && c.arch.output_bias);
+}
+
+// phimoe.cpp load_arch_tensors: each bias an F32 vector of its tensor's
+// output width. q/k/v/o (attention_bias): 4096 + 1024 + 1024 + 4096 a layer;
+// the logits' (lm_head_bias): 32064; the LayerNorms' (attn_norm_b,
+// ffn_norm_b a layer, output_norm_b): 4096 each.
+TEST(PhiMoe, BiasesAreF32VectorsOfTheirOutputWidths) {
+  const Precision p = *parse_precision("q4_k_m");
+  const Model c = read_config(phi35_moe());
+  const auto bytes = [&](const Model& m) { return weight_layout(m, p).total(); };
+  Json no_attention = phi35_moe();
+  no_attention["attention_bias"] = false;
+  EXPECT_EQ(bytes(c) - bytes(read_config(no_attention)), std::int64_t{32} * 10240 * 4);
+  Json no_head = phi35_moe();
+  no_head["lm_head_bias"] = false;
+  EXPECT_EQ(bytes(c) - bytes(read_config(no_head)), std::int64_t{32064} * 4);
+  Model no_norm = c;
+  no_norm.arch.norm_bias = false;
+  EXPECT_EQ(bytes(c) - bytes(no_norm), std::int64_t{2 * 32 + 1} * 4096 * 4);
 }
 
 // ---- EmbeddingGemma (gemma3_text + use_bidirectional_attention; gemma-embedding) ----

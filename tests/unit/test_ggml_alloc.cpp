@@ -861,6 +861,27 @@ TEST(GgmlAlloc, OpenElmMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "openelm", 27, 0.1);
 }
 
+// nomic-embed-text v1.5 (nomic-bert, the whole model: make_gguf row
+// nomic-embed-text-v1.5) read from its published config.json, against what a
+// real llama.cpp reserved for the synthetic files (tests/data/llamacpp_cpu_
+// compute_nomic_bert.csv, llamacpp_cpu_kv_nomic_bert.csv): no KV cache at any
+// context, and a compute buffer of the micro-batch alone without logits (the
+// encoder's graph ends at its embeddings, bert.cpp res->t_embd). The layers
+// are the generic replay, not bert.cpp's post-norm graph: every row 1.4 MiB
+// (about one hidden state of the micro-batch) above, +5.6 % to +6.7 %.
+TEST(GgmlAlloc, NomicBertMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"nomic_bert","n_embd":768,"n_layer":12,"n_head":12,"n_inner":3072,
+      "vocab_size":30528,"type_vocab_size":2,"max_position_embeddings":2048,"n_positions":8192,
+      "rotary_emb_base":1000,"rotary_emb_fraction":1.0,"activation_function":"swiglu",
+      "qkv_proj_bias":false,"mlp_fc1_bias":false,"mlp_fc2_bias":false,"prenorm":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->embedding);
+  expect_live_tables(*m, "nomic_bert", 27, 7.0);
+}
+
 // Hy3 REDUCED (make_gguf row hy3-r4: 4 of its 80 layers, the dense first
 // one and three with experts, and 16 of its 192 routed experts; every
 // per-layer width the model's: data/models.json row hy3) read from the
@@ -1015,6 +1036,36 @@ TEST(GgmlAlloc, NorthMiniCodeReducedMatchesTheLiveLlamaCpp) {
   Model sequential = *m;
   sequential.arch.attention.parallel_block = false;
   EXPECT_GT(worst(sequential), 0.5);
+}
+
+// Phi-3.5-MoE REDUCED (make_gguf row phi-3.5-moe-r4: 4 of its 32 layers,
+// all 16 experts of 6400, 2 a token; every width the model's, as
+// tests/unit/test_architectures_2026.cpp transcribes its config.json), read
+// from the config.json of that reduced shape, against what a real llama.cpp
+// reserved for the synthetic Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_phimoe.csv, llamacpp_cpu_kv_phimoe.csv):
+// phi3.cpp's graph (LayerNorm as RMS norm + weight + bias, q/k/v/o biases,
+// Q scaled before the attention, the MLP's residual add with the stream
+// first), every layer over the whole context although the file carries a
+// 131072-token window. KV and compute exact on all 18 rows (within the log's
+// rounding, 0.01 %; docs/live-llamacpp.md, Phi-3.5-MoE run).
+TEST(GgmlAlloc, PhiMoeReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"phimoe","hidden_size":4096,"intermediate_size":6400,
+      "num_hidden_layers":4,"num_attention_heads":32,"num_key_value_heads":8,
+      "num_local_experts":16,"num_experts_per_tok":2,"max_position_embeddings":131072,
+      "original_max_position_embeddings":4096,"sliding_window":131072,"rope_theta":10000.0,
+      "vocab_size":32064,"attention_bias":true,"lm_head_bias":true,
+      "tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(m->arch.attention.kind, AttentionKind::Full);
+  expect_live_tables(*m, "phimoe", 18, 0.05);
+  // The weights by llama.cpp's recipe against the tensor bytes the live
+  // run's loads reported (measured-full.jsonl tensor_bytes).
+  EXPECT_EQ(weight_layout(*m, *parse_precision("q8_0")).total(), 5806716160);
+  EXPECT_EQ(weight_layout(*m, *parse_precision("q4_k_m")).total(), 3327204608);
 }
 
 // cohere2moe.cpp ropes Q and K on the windowed layers and the dense lead

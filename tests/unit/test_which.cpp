@@ -109,5 +109,53 @@ TEST(Which, RentRanksByHourlyRentOfTheSetThatFits) {
   EXPECT_EQ(cheap[0].devices.text, "big");
 }
 
+// An embedding model generates nothing (speed.generates false): a row has
+// no decode, the tokens it reads a second instead, and --sort speed ranks
+// by those.
+TEST(Which, AnEmbeddingModelIsRankedByTheTokensItReads) {
+  InferenceQuery q = model("1b", "f16");
+  q.model.embedding = true;
+  WhichOptions o;
+  o.sort = WhichSort::Speed;
+  const auto rows = which_devices(q, kDevices, o);
+  ASSERT_EQ(rows.size(), 3U);
+  for (const auto& r : rows) {
+    EXPECT_FALSE(r.generates);
+    EXPECT_FALSE(r.decode_tokens_per_s.has_value());
+    ASSERT_TRUE(r.read_tokens_per_s.has_value());
+    EXPECT_GT(*r.read_tokens_per_s, 0);
+  }
+  EXPECT_GE(*rows[0].read_tokens_per_s, *rows[1].read_tokens_per_s);
+  EXPECT_GE(*rows[1].read_tokens_per_s, *rows[2].read_tokens_per_s);
+  // The same model as one that generates: decode figures, no reads.
+  q.model.embedding = false;
+  for (const auto& r : which_devices(q, kDevices, o)) {
+    EXPECT_TRUE(r.generates);
+    EXPECT_TRUE(r.decode_tokens_per_s.has_value());
+    EXPECT_FALSE(r.read_tokens_per_s.has_value());
+  }
+}
+
+// Under Ollama with no --context, each device is sized at Ollama's default
+// for its memory (server/routes.go: 4096 under 23 GiB, 32768 under 47 GiB,
+// else 262144), at most the model's trained length, and the row says which.
+TEST(Which, EachRowCarriesTheContextItWasSizedAt) {
+  InferenceQuery q = model("8b", "q4_k_m");
+  q.model.arch.max_context = 131072;
+  q.runtime = Runtime::Ollama;
+  q.context_is_default = true;
+  const auto rows = which_devices(q, kDevices, {});
+  ASSERT_EQ(rows.size(), 3U);
+  for (const auto& r : rows) {
+    const std::string& id = r.devices.devices.front().id;
+    EXPECT_EQ(r.context, id == "small" ? 4096 : id == "big" ? 32768 : 131072) << id;
+  }
+  q.context_is_default = false;
+  q.context = 8192;
+  for (const auto& r : which_devices(q, kDevices, {})) {
+    EXPECT_EQ(r.context, 8192);
+  }
+}
+
 }  // namespace
 }  // namespace willfit

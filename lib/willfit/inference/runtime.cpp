@@ -476,12 +476,15 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
          // MLP in every layer, or Nemotron-H's blocks with their order
          (a.attention.mamba > 0 && (a.mlp_layers <= 0 || single_blocks(a))))) ||
        (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0));
+  // An embedding model without a KV cache: an encoder (bert and kin).
+  const bool encoder = in.q.model.embedding && a.attention.no_kv_cache;
   const auto explain_replay = [&](std::string_view graph, int layers) {
     if (in.explain) {
       r.widest = fmt::format(
           "high-water mark of llama.cpp's allocator replayed over {} of a {}-token step ({} "
-          "layers and the logits)",
-          graph, tokens, layers);
+          "layers{})",
+          graph, tokens, layers,
+          encoder ? ", no logits: an encoder ends at its embeddings" : " and the logits");
     }
   };
   if (dsv4_replay) {
@@ -526,12 +529,13 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     LlamaGraphShape s;
     s.tokens = tokens;
     s.cells = cells;
-    // No cache: windowed layers too attend over the micro-batch alone
-    // (build_attn_inp_no_cache: both masks tokens x tokens).
-    s.swa_cells = a.attention.no_kv_cache
-                      ? cells
-                      : window_cells(a, {in.context, in.batch, in.ubatch, in.k_type, in.v_type,
-                                         in.q.kv_pad, true});
+    s.swa_cells =
+        window_cells(a, {in.context, in.batch, in.ubatch, in.k_type, in.v_type, in.q.kv_pad, true});
+    // No cache: a windowed model's windowed layers too attend over the
+    // micro-batch alone (build_attn_inp_no_cache: both masks tokens x tokens).
+    if (a.attention.no_kv_cache && s.swa_cells > 0) {
+      s.swa_cells = cells;
+    }
     s.swa_every = a.attention.sliding_pattern;
     // Step-3.5 (step35.cpp): global layers first in each group of the
     // pattern, with heads of their own; a head-wise gate; the rows to output
@@ -629,10 +633,12 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.msa_index_dim = a.attention.index_head_dim;
       s.msa_from = a.layers - indexer_layer_count(a);
     }
-    // An encoder's graph ends at the final norm (res->t_embd): bert.cpp,
-    // modern-bert.cpp and gemma-embedding.cpp build no output head, so no
-    // logits; the diffusion LMs (llada.cpp, dream.cpp) do build them.
-    s.vocab = a.attention.no_kv_cache && in.q.model.embedding ? 0 : a.vocab_size;
+    // An encoder's graph ends at its embeddings (bert.cpp, modern-bert.cpp,
+    // gemma-embedding.cpp: res->t_embd, no output head): no logits. Checked
+    // live on nomic-bert and gemma-embedding (docs/live-llamacpp.md,
+    // nomic-embed-text and EmbeddingGemma runs). Diffusion LMs, cache-free
+    // too, do produce logits.
+    s.vocab = encoder ? 0 : a.vocab_size;
     s.deepstack = a.deepstack_layers;
     s.late_out_ids = s.late_out_ids || a.attention.sinks;
     // Gemma 4 (gemma4.cpp), marked here by its global layers' own head width:

@@ -1351,10 +1351,22 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     }
   }
 
-  // Sliding windows.
+  // Phi-3.5-MoE: LayerNorm and projection biases, all required by
+  // phimoe.cpp load_arch_tensors (attn_norm_b, ffn_norm_b, output_norm_b,
+  // wq_b/wk_b/wv_b through create_tensor_qkv, wo_b, output_b).
+  if (arch == "phimoe") {
+    a.norm_bias = true;
+    a.attention_bias = true;
+    a.output_bias = true;
+  }
+
+  // Sliding windows. phimoe: llama.cpp never reads the window its converter
+  // writes (phimoe.cpp load_arch_hparams at 80fb11ac reads no
+  // attention.sliding_window; conversion/phi.py Phi3MiniModel writes
+  // config.json's, 131072 for Phi-3.5-MoE), so every layer caches the context.
   std::string window_note;
   if (const auto window = meta_int(f, key("attention.sliding_window"));
-      window && *window > 0 && a.attention.kind == AttentionKind::Full) {
+      window && *window > 0 && a.attention.kind == AttentionKind::Full && arch != "phimoe") {
     int pattern = known_swa_pattern(arch);
     if (const GgufValue* p = f.find(key("attention.sliding_window_pattern"))) {
       if (p->kind == GgufValue::Kind::Integer) {

@@ -722,11 +722,21 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // sets none and its weights have no lm_head).
   const bool ties_by_default =
       one_of(type, {"gpt2", "bert", "roberta", "falcon", "gemma", "gemma2", "gemma3", "gemma3_text",
-                    "gemma3n", "gemma3n_text", "lfm2", "lfm2_moe", "cohere2_moe"});
+                    "gemma3n", "gemma3n_text", "lfm2", "lfm2_moe", "cohere2_moe",
+                    // nomic-embed-text: an encoder with no output head
+                    // (llama.cpp nomic-bert.cpp creates none)
+                    "nomic_bert"});
   a.tied_embeddings =
       get_bool(t, "tie_word_embeddings")
           .value_or(get_bool(doc, "tie_word_embeddings")
                         .value_or(get_bool(t, "tie_embedding").value_or(ties_by_default)));
+  // Phi-3.5-MoE (PhimoeConfig): LayerNorm with biases everywhere, q/k/v/o
+  // biases when attention_bias, a bias on the logits when lm_head_bias.
+  if (type == "phimoe") {
+    a.norm_bias = true;
+    a.attention_bias = get_bool(t, "attention_bias").value_or(false);
+    a.output_bias = get_bool(t, "lm_head_bias").value_or(false);
+  }
   // model_max_length: Kimi Linear's config names its context so.
   a.max_context = get_int(t,
                           {"max_position_embeddings", "n_positions", "max_sequence_length",
@@ -1130,7 +1140,8 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.attention.sliding_pattern = pattern;
   } else if (const auto window = get_int(t, {"sliding_window"}, std::int64_t{1} << 31);
              window && get_bool(t, "use_sliding_window").value_or(true) &&
-             (a.max_context == 0 || *window < a.max_context) && windowed != 0) {
+             // phimoe: llama.cpp ignores the window (phimoe.cpp reads none)
+             type != "phimoe" && (a.max_context == 0 || *window < a.max_context) && windowed != 0) {
     int pattern = 0;
     if (windowed > 0 && windowed < a.layers) {
       pattern = static_cast<int>(
@@ -1586,6 +1597,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (const std::string outer = to_lower(get_string(doc, "model_type"));
       !type.empty() && !is_known_config_model_type(type) && !is_known_config_model_type(outer)) {
     m.unchecked_architecture = fmt::format("'{}' (config.json model_type)", type);
+  }
+  // nomic-embed-text-v2-moe shares model_type nomic_bert (its experts on
+  // every moe_every_n_layers-th layer, llama.cpp's nomic-bert-moe), which is
+  // not modelled: only the dense nomic-bert is.
+  if (type == "nomic_bert" && get_int(t, {"moe_every_n_layers"}, 1 << 16).value_or(0) > 0) {
+    m.unchecked_architecture =
+        fmt::format("'{}' with moe_every_n_layers (config.json model_type)", type);
   }
   // dots.llm3 whose windowed layers' shape is not in the swa_* keys (a
   // config re-saved by transformers keeps it in per_layer_config, which is

@@ -126,8 +126,12 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // EmbeddingGemma: gemma3's layers, bidirectional, no KV cache
        // (tests/unit/test_architectures_2026.cpp, EmbeddingGemma)
        "gemma-embedding",
+       // issue 18: Phi-3.5-MoE (tests/unit/test_architectures_2026.cpp, PhiMoe)
+       "phimoe",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
-       "llada", "dream"});
+       "llada", "dream",
+       // issue 18: nomic-embed-text (tests/unit/test_architectures_2026.cpp, NomicBert)
+       "nomic-bert"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -202,11 +206,13 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "mllama",
                                                                   "nemotron-nas",
                                                                   "nemotron_h",
+                                                                  "nomic_bert",
                                                                   "olmo2",
                                                                   "olmoe",
                                                                   "openelm",
                                                                   "phi",
                                                                   "phi3",
+                                                                  "phimoe",
                                                                   "qwen2",
                                                                   "qwen2_5_vl",
                                                                   "qwen2_5_vl_text",

@@ -353,6 +353,17 @@ struct Architecture {
   int ngram_size = 0;
   int ngram_conv = 0;
   int ngram_layer = -1;
+  // Biases beside a gated MLP (Phi-3.5-MoE; llama.cpp phimoe.cpp
+  // load_arch_tensors at 80fb11ac creates them all as required): norm_bias,
+  // a bias on every norm (attn_norm_b, ffn_norm_b, output_norm_b: its
+  // LayerNorm, which the graph runs as an RMS norm plus the bias);
+  // attention_bias, q, k, v and o biases (wq_b, wk_b, wv_b, wo_b);
+  // output_bias, one on the logits (output_b, vocab wide). F32 vectors in the
+  // weights only: the graph adds each in place. (The GPT-2 style, mlp_gated
+  // false, has its LayerNorm biases and fused QKV bias without them.)
+  bool norm_bias = false;
+  bool attention_bias = false;
+  bool output_bias = false;
 };
 
 // The dense MLP width of layer `layer` (intermediate_size, doubled on the

@@ -690,9 +690,13 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     w.token_embd += weight(Cat::TokenEmbd, a.ngram_width, a.ngram_rows, 0);
   }
   const bool layer_norm = !a.mlp_gated;  // GPT-2/NeoX style: LayerNorm with bias, biases
-  w.output = f32(e * (layer_norm ? 2 : 1));
+  const int norm_vectors = layer_norm || a.norm_bias ? 2 : 1;  // weight, and bias
+  w.output = f32(e * norm_vectors);
   if (!a.tied_embeddings) {
     w.output += weight(Cat::Output, e, a.vocab_size, a.layers);
+  }
+  if (a.output_bias) {  // Phi-3.5-MoE's output_b
+    w.output += f32(a.vocab_size);
   }
   if (a.hyper_connections > 0 && a.hc_low_rank > 0) {
     // Qwen4Exp's final mixer, which is its output norm (qwen4exp.cpp:
@@ -727,7 +731,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     LayerRoles roles = layer_roles(a, i);
     roles.moe = roles.moe && !mtp_block;
     // Cohere2 MoE's parallel block has one norm a layer (cohere2moe.cpp: attn_norm only).
-    l.bytes += f32(e * (a.attention.parallel_block ? 1 : 2) * (layer_norm ? 2 : 1));
+    l.bytes += f32(e * (a.attention.parallel_block ? 1 : 2) * norm_vectors);
     if (roles.recurrent) {
       l.bytes += recurrent_rows > 0 ? weight(Cat::Other, e, recurrent_rows, i) : 0;
     }
@@ -811,6 +815,9 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
                  weight(Cat::AttnOut, heads * vd, e, i) +
                  (at.output_gate ? weight(Cat::Other, e, q, i) : 0) +  // AFMoE's attn_gate
                  (at.head_gate ? weight(Cat::Other, e, heads, i) : 0);
+      if (a.attention_bias) {  // Phi-3.5-MoE's wq_b, wk_b, wv_b, wo_b
+        l.bytes += f32(q + kv + kv_heads * vd + e);
+      }
       // MiniMax-M3's indexer on its trailing (MoE) layers: index_q_proj and
       // index_k_proj, e columns each (model.cpp gqa_indexer_params).
       // Qwen4Exp's QSA indexer is on every attention layer (indexer_layers 0).

@@ -47,8 +47,11 @@ std::tuple<bool, double> rank_key(const WhichRow& r, WhichSort sort) {
       return {!r.price_usd.has_value(), r.price_usd.value_or(0)};
     case WhichSort::Memory:
       return {false, static_cast<double>(r.devices.capacity())};
-    case WhichSort::Speed:
-      return {!r.decode_tokens_per_s.has_value(), -r.decode_tokens_per_s.value_or(0)};
+    case WhichSort::Speed: {
+      const std::optional<double>& speed =
+          r.generates ? r.decode_tokens_per_s : r.read_tokens_per_s;
+      return {!speed.has_value(), -speed.value_or(0)};
+    }
   }
   return {false, 0};
 }
@@ -98,14 +101,21 @@ std::vector<WhichRow> which_devices(const InferenceQuery& query, std::span<const
       row.error_band_pct = e.error_band_pct;
       row.price_usd = price;
       row.runtime = e.runtime;
+      row.context = e.context;
       const SpeedEstimate speed = estimate_speed(q, e, {});
+      row.generates = speed.generates;
       if (speed.estimable) {
-        row.decode_tokens_per_s = speed.decode_tokens_per_s;
+        if (speed.generates) {
+          row.decode_tokens_per_s = speed.decode_tokens_per_s;
+        } else {
+          row.read_tokens_per_s = speed.prefill_tokens_per_s;
+        }
       }
       row.rent = rent;
-      if (rent && row.decode_tokens_per_s) {
-        row.rent_usd_per_million_tokens =
-            usd_per_million_tokens(rent->usd_per_hour, *row.decode_tokens_per_s);
+      const std::optional<double>& per_s =
+          row.generates ? row.decode_tokens_per_s : row.read_tokens_per_s;
+      if (rent && per_s) {
+        row.rent_usd_per_million_tokens = usd_per_million_tokens(rent->usd_per_hour, *per_s);
       }
       rows.push_back(std::move(row));
       break;  // the smallest count that fits

@@ -38,11 +38,19 @@ struct WhichRow {
   bool tight = false;
   Bytes band = 0;
   double error_band_pct = 0;
-  std::optional<double> price_usd;  // count x the device's price, when known
-  std::optional<double> decode_tokens_per_s;
+  std::optional<double> price_usd;            // count x the device's price, when known
+  std::optional<double> decode_tokens_per_s;  // none for a model that generates nothing
+  // An embedding model reads its input and generates nothing: its speed is
+  // the tokens it reads a second (the prefill of one input of `context`).
+  bool generates = true;
+  std::optional<double> read_tokens_per_s;
+  // The context the row was sized at, as resolved: Ollama's default differs
+  // by GPU memory when none is given.
+  std::int64_t context = 0;
   Runtime runtime = Runtime::LlamaCpp;
   std::optional<RentQuote> rent;  // with WhichOptions::rent: the cheapest offer for `count`
-  // rent / (decode tokens/s x 3600) x 1e6, when both are known
+  // rent / (tokens/s x 3600) x 1e6, when both are known: generated tokens,
+  // or an embedding model's tokens read
   std::optional<double> rent_usd_per_million_tokens;
 };
 
