@@ -2097,6 +2097,22 @@ TEST(NomicBert, CatalogueGivesWhatTheConfigGives) {
   EXPECT_TRUE(catalogue("nomic-embed-text-v1.5").embedding);
 }
 
+// bert.cpp's block is post-norm (LayerNorms after the residual sums:
+// attn_out_norm, layer_out_norm), which the compute replay of an encoder
+// follows: the config, the GGUF and the catalogue say so for the BERT
+// family, and not for EmbeddingGemma (gemma-embedding.cpp: pre-norm) or a
+// decoder.
+TEST(NomicBert, TheBertFamilyIsPostNorm) {
+  EXPECT_TRUE(read_config(nomic_embed_text_config()).arch.attention.post_norm);
+  EXPECT_TRUE(read_header(nomic_embed_text_gguf()).arch.attention.post_norm);
+  for (const char* id : {"nomic-embed-text-v1.5", "bert-base-uncased", "mxbai-embed-large-v1",
+                         "all-minilm-l6-v2", "bge-m3", "granite-embedding-278m"}) {
+    EXPECT_TRUE(catalogue(id).arch.attention.post_norm) << id;
+  }
+  EXPECT_FALSE(catalogue("embeddinggemma-300m").arch.attention.post_norm);
+  EXPECT_FALSE(catalogue("llama-3.1-8b").arch.attention.post_norm);
+}
+
 // nomic-embed-text-v2-moe shares model_type nomic_bert; its experts
 // (moe_every_n_layers) are not modelled, and the estimate says so.
 TEST(NomicBert, TheMoeVariantStillWarns) {

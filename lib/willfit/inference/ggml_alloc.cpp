@@ -1066,8 +1066,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       (swa ? k_rot_swa : k_rot) = s.rotate_k ? k_rotation(swa ? s.head_dim : global_head) : -1;
       (swa ? v_rot_swa : v_rot) = s.rotate_v ? g.input(4 * 64 * 64) : -1;
     }
-    k = g.input(8 * b);
-    v = s.mla_kv_lora > 0 ? -1 : g.input(s.flash ? 8 * b : 8 * b * v_rows);
+    // (bert.cpp's encoder keeps no cache: no rows to write, the mask alone)
+    k = s.post_norm ? -1 : g.input(8 * b);
+    v = s.mla_kv_lora > 0 || s.post_norm ? -1 : g.input(s.flash ? 8 * b : 8 * b * v_rows);
     if (dsa) {
       // The top-k mask's zero source of each layer ([top_k, tokens] F32): a
       // leaf of the graph, not an input, but ggml_gallocr allocates every
@@ -1371,6 +1372,18 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     read_conv_state(0);
   }
   int x = g.op(b * e, {tokens});  // token embeddings (get_rows of the embedding table)
+  // LayerNorm (ggml_norm: a new tensor; its weight and bias in place).
+  const auto layer_norm = [&](int t) { return g.same(g.same(g.op(b * e, {t}))); };
+  if (s.post_norm) {
+    // bert.cpp: + the type row (in place); BERT's absolute positions
+    // (get_rows of pos_embd, the sum in place on them); then the LayerNorm.
+    x = g.same(x);
+    if (!s.rope) {
+      const int rows = g.op(b * e, {pos});
+      x = g.op(b * e, {rows, x}, {rows, x});
+    }
+    x = layer_norm(x);
+  }
   // Deepstack (llama-graph.cpp build_inp_embd): the rows padded to the input
   // width (ggml_pad), of which the layers read views: the first hidden
   // width as their input, the (il + 1)-th added to layer il's output.
@@ -1625,10 +1638,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       predictions = altup_predict(x);
       active = g.view(predictions);
       norm = g.op(b * e, {active});  // RMS norm of the active stream (a view)
-    } else {
+    } else if (!s.post_norm) {
       norm = g.same(x);
     }
-    const int attn_norm = g.same(norm);
+    const int attn_norm = s.post_norm ? x : g.same(norm);
     if (s.single_block && kind_at(il) == 'F') {  // Nemotron-H's MLP block, then its residual
       x = residual(x, mlp(x, attn_norm, il, moe_layer));
       continue;
@@ -1819,6 +1832,38 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       cur = g.op(b * e, {g.view(bcx), conv}, {conv});
     } else if (shaped != nullptr && shaped->kv_heads <= 0) {
       cur = attn_norm;  // deci.cpp's linear replacement: wo alone, below
+    } else if (s.post_norm) {
+      // bert.cpp's attention, without a cache (build_attn with
+      // llm_graph_input_attn_no_cache): Q, K and V expanded in that order,
+      // then attended over the micro-batch itself. nomic-bert (the BERT block
+      // with RoPE) projects them together (attn_qkv): Q and K roped from
+      // views of it (new tensors), V a view; BERT projects each on its own.
+      int q = 0;
+      int k = 0;
+      int v = 0;
+      if (s.rope) {
+        const int qkv = g.op(b * (qw + 2 * kvw), {attn_norm});
+        q = g.op(b * qw, {g.view(qkv), pos});
+        k = g.op(b * kvw, {g.view(qkv), pos});
+        v = g.view(qkv);
+      } else {
+        q = project(qw, false);
+        k = project(kvw, false);
+        v = project(kvw, false);
+      }
+      if (s.flash) {
+        // build_attn_mha: K and V, F32 here, cast to F16 for the kernel
+        const int k16 = g.bytes_op(2 * b * kvw, {k});
+        const int v16 = g.bytes_op(2 * b * kvw, {v});
+        cur = g.view(g.op(b * qw, {g.view(q), k16, v16, mask}));
+      } else {
+        // kqv = V^T (ggml_cont of the transpose, visited first) x the
+        // softmaxed scores of K x Q, its heads made contiguous
+        const int vt = g.op(b * kvw, {v});
+        const int kq = g.same(g.op(b * cells * heads_l, {g.view(q), g.view(k)}), {mask});
+        const int kqv = g.op(b * qw, {vt, kq});
+        cur = g.op(b * qw, {g.view(kqv)});
+      }
     } else if (s.fused_qkv_norm) {
       // openelm.cpp: wqkv; Q and K normed (RMS norm of a view: a new
       // tensor; x weight in place), then each roped in place; V a view.
@@ -2103,10 +2148,16 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     if (last && mamba_beside) {  // falcon-h1.cpp picks them from the sum
       ffn_inp = g.op(b * e, {ffn_inp, out_ids});
     }
-    const int ffn_norm = g.same(g.same(ffn_inp));
+    if (s.post_norm) {
+      ffn_inp = layer_norm(ffn_inp);  // attn_out_norm: the MLP's input and residual
+    }
+    const int ffn_norm = s.post_norm ? ffn_inp : g.same(g.same(ffn_inp));
     cur = mlp(ffn_inp, ffn_norm, il, moe_layer);
     if (!altup) {
       x = residual(ffn_inp, cur);
+      if (s.post_norm) {
+        x = layer_norm(x);  // layer_out_norm
+      }
       if (ple_gemma4) {  // gemma4.cpp: the per-layer input added to the layer's output
         const int gated = g.same(g.op(b * s.ple_width, {x}));  // per_layer_inp_gate, GELU
         x = g.op(b * e, {x, per_layer_input(gated)}, {x});

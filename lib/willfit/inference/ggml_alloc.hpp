@@ -192,6 +192,11 @@ struct LlamaGraphShape {
   // (Jamba), not the layer's output: the in-place add then reuses the
   // stream's block.
   bool residual_first = false;
+  // The BERT block (bert.cpp: bert, nomic-bert): the embeddings are
+  // LayerNormed before the first layer, the attention reads the layer input
+  // itself, and each residual sum is LayerNormed after it (attn_out_norm,
+  // layer_out_norm): the normed sum is both the MLP's input and its residual.
+  bool post_norm = false;
   // Falcon-H1 (falcon-h1.cpp, mamba-base.cpp build_mamba2_layer): the
   // Mamba-2 mixer of the ssm_* sizes beside the attention of every layer (its
   // output added to the attention's), not on 'R' layers; mamba stays 0.

@@ -575,8 +575,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.head_dim = a.head_dim;
     s.ffn = a.intermediate_size;
     s.gated = a.mlp_gated;
-    s.fused_qkv_norm = a.attention.fused_qkv_norm;  // OpenELM (openelm.cpp)
-    for (const LayerWidths& l : a.layer_widths) {   // Nemotron NAS (deci.cpp), OpenELM
+    s.fused_qkv_norm = a.attention.fused_qkv_norm;                   // OpenELM (openelm.cpp)
+    s.post_norm = a.attention.post_norm && a.attention.no_kv_cache;  // bert.cpp's encoder block
+    for (const LayerWidths& l : a.layer_widths) {  // Nemotron NAS (deci.cpp), OpenELM
       s.per_layer.push_back({l.heads, l.kv_heads, l.ffn});
     }
     if (a.moe && a.moe->experts > 0) {

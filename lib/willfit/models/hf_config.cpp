@@ -1562,6 +1562,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   const bool embedding_gemma =
       type == "gemma3_text" && get_bool(t, "use_bidirectional_attention").value_or(false);
   a.attention.no_kv_cache = is_cache_free_config_model_type(type) || embedding_gemma;
+  // BERT's block: the LayerNorms after the residual sums (llama.cpp runs all
+  // of these with bert.cpp's graph).
+  a.attention.post_norm =
+      one_of(type, {"bert", "roberta", "distilbert", "xlm-roberta", "nomic_bert"});
   // they embed, generate nothing
   m.embedding = is_encoder_config_model_type(type) || embedding_gemma;
 

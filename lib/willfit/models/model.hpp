@@ -194,6 +194,12 @@ struct Attention {
   // for them (llama-model.cpp create_memory: res = nullptr), and their graph
   // attends over the micro-batch alone (build_attn_inp_no_cache).
   bool no_kv_cache = false;
+  // The BERT block (llama.cpp bert.cpp for bert and nomic-bert; BERT, RoBERTa,
+  // DistilBERT, XLM-R and nomic_bert in transformers): LayerNorms after the
+  // residual sums (attn_out_norm, layer_out_norm) and on the embeddings, not
+  // before each block. Weights as any; the compute-buffer replay of an
+  // encoder reads it.
+  bool post_norm = false;
   // DeepSeek-V4's compressed attention (config.json compress_ratios; GGUF
   // deepseek4 attention.compress_ratios; llama.cpp src/models/deepseek4.cpp
   // and src/llama-kv-cache-dsv4.cpp at 80fb11ac): one letter a layer, 'S'

@@ -416,6 +416,8 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   // An entry marked as an encoder (the embedding models) holds no KV cache
   // whatever its family is called, as llama.cpp gives its archs no memory.
   a.attention.no_kv_cache = a.attention.no_kv_cache || e.modality == "encoder";
+  // The BERT family's block: LayerNorms after the residual sums.
+  a.attention.post_norm = r.boolean("post_norm", false);
   e.source = r.string("source", "");
   e.origin = std::string(origin);
   e.published_precision = to_lower(r.string("published_precision", ""));
