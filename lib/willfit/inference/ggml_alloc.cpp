@@ -1066,9 +1066,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       (swa ? k_rot_swa : k_rot) = s.rotate_k ? k_rotation(swa ? s.head_dim : global_head) : -1;
       (swa ? v_rot_swa : v_rot) = s.rotate_v ? g.input(4 * 64 * 64) : -1;
     }
-    // (bert.cpp's encoder keeps no cache: no rows to write, the mask alone)
-    k = s.post_norm ? -1 : g.input(8 * b);
-    v = s.mla_kv_lora > 0 || s.post_norm ? -1 : g.input(s.flash ? 8 * b : 8 * b * v_rows);
+    // (no cache: no rows to write, the mask alone)
+    k = s.no_cache ? -1 : g.input(8 * b);
+    v = s.mla_kv_lora > 0 || s.no_cache ? -1 : g.input(s.flash ? 8 * b : 8 * b * v_rows);
     if (dsa) {
       // The top-k mask's zero source of each layer ([top_k, tokens] F32): a
       // leaf of the graph, not an input, but ggml_gallocr allocates every
@@ -1957,6 +1957,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       if (s.rotate_k) {
         q = rotate(q, qw, k_rot_l);
       }
+      int k_own = -1;  // without a cache: the layer's K and V, read by the attention
+      int v_own = -1;
       if (own_kv) {
         // K used as V (Gemma 4's global layers): one projection, read by
         // the K norm and by V's RMS norm (new tensors: K has two readers).
@@ -1983,17 +1985,25 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         };
         // The two caches' build_attn (llm_graph_input_attn_kv_iswa) expands
         // K before V; the one cache's V before K.
+        // Without a cache (build_attn with llm_graph_input_attn_no_cache):
+        // Q, K, V in that order, nothing written, K and V read by the
+        // attention itself (below).
         int k = 0;
         int v = 0;
-        if (two_caches) {
+        if (two_caches || s.no_cache) {
           k = make_k();
           v = make_v();
         } else {
           v = make_v();
           k = make_k();
         }
-        g.external({g.view(k), windowed && !global ? k_idxs_swa : k_idxs});
-        g.external({g.view(v), windowed && !global ? v_idxs_swa : v_idxs});
+        if (s.no_cache) {
+          k_own = k;
+          v_own = v;
+        } else {
+          g.external({g.view(k), windowed && !global ? k_idxs_swa : k_idxs});
+          g.external({g.view(v), windowed && !global ? v_idxs_swa : v_idxs});
+        }
       }
       if (!moe_layer) {
         read_conv_state(il + 1);
@@ -2007,7 +2017,17 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         const int gate = g.same(g.op(b * heads_l, {attn_norm}));  // attn_gate, sigmoid
         return g.view(g.op(b * qw, {out, g.view(gate)}));
       };
-      if (s.flash) {
+      if (s.flash && k_own >= 0) {
+        // build_attn_mha: K and V, F32 without a cache, cast to F16 for the kernel
+        const int k16 = g.bytes_op(2 * b * kvw, {k_own});
+        const int v16 = g.bytes_op(2 * b * vw, {v_own});
+        cur = g.view(g.op(b * ow, {qp, k16, v16, mask}));
+      } else if (k_own >= 0) {
+        // V^T made contiguous (visited first), the scores of K x Q softmaxed
+        const int vt = g.op(b * vw, {v_own});
+        const int kq = g.same(g.op(b * cells * heads_l, {qp, g.view(k_own)}), {mask});
+        cur = g.op(b * ow, {g.view(g.op(b * ow, {vt, kq}))});
+      } else if (s.flash) {
         int out = g.op(b * ow, {qp, mask});
         // Falcon-H1 rotates the output back after its mixer's scan, Cohere2
         // MoE after its MLP.

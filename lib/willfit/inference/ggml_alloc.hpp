@@ -197,6 +197,9 @@ struct LlamaGraphShape {
   // itself, and each residual sum is LayerNormed after it (attn_out_norm,
   // layer_out_norm): the normed sum is both the MLP's input and its residual.
   bool post_norm = false;
+  // No KV cache (llama.cpp creates no memory: encoders, diffusion LMs): the
+  // attention reads the layer's K and V; no rows to write.
+  bool no_cache = false;
   // Falcon-H1 (falcon-h1.cpp, mamba-base.cpp build_mamba2_layer): the
   // Mamba-2 mixer of the ssm_* sizes beside the attention of every layer (its
   // output added to the attention's), not on 'R' layers; mamba stays 0.

@@ -577,6 +577,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.gated = a.mlp_gated;
     s.fused_qkv_norm = a.attention.fused_qkv_norm;                   // OpenELM (openelm.cpp)
     s.post_norm = a.attention.post_norm && a.attention.no_kv_cache;  // bert.cpp's encoder block
+    s.no_cache = a.attention.no_kv_cache;
     for (const LayerWidths& l : a.layer_widths) {  // Nemotron NAS (deci.cpp), OpenELM
       s.per_layer.push_back({l.heads, l.kv_heads, l.ffn});
     }
