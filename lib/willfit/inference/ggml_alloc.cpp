@@ -1673,6 +1673,21 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       const int r = matrix >= 0 ? g.op(b * width, {flat, matrix}) : g.op(b * width, {flat});
       return g.view(r);
     };
+    // Attention without a cache (build_attn with llm_graph_input_attn_no_cache,
+    // build_attn_mha): over the micro-batch, reading the layer's own K and V,
+    // nothing written; under flash attention K and V (F32) cast to F16 for
+    // the kernel, else V^T made contiguous (visited first), the scores of
+    // K x Q softmaxed, and the heads of their product made contiguous.
+    const auto attend_uncached = [&](int qp, int k, int v, int mask_l) {
+      if (s.flash) {
+        const int k16 = g.bytes_op(2 * b * kvw, {k});
+        const int v16 = g.bytes_op(2 * b * vw, {v});
+        return g.view(g.op(b * ow, {qp, k16, v16, mask_l}));
+      }
+      const int vt = g.op(b * vw, {v});
+      const int kq = g.same(g.op(b * cells * heads_l, {qp, g.view(k)}), {mask_l});
+      return g.op(b * ow, {g.view(g.op(b * ow, {vt, kq}))});
+    };
     int cur = 0;
     int parallel_sum = -1;  // Cohere2 MoE: the MLP's output plus the layer input
     const bool mixer = recurrent && kind_at(il) == 'R';
@@ -1833,11 +1848,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     } else if (shaped != nullptr && shaped->kv_heads <= 0) {
       cur = attn_norm;  // deci.cpp's linear replacement: wo alone, below
     } else if (s.post_norm) {
-      // bert.cpp's attention, without a cache (build_attn with
-      // llm_graph_input_attn_no_cache): Q, K and V expanded in that order,
-      // then attended over the micro-batch itself. nomic-bert (the BERT block
-      // with RoPE) projects them together (attn_qkv): Q and K roped from
-      // views of it (new tensors), V a view; BERT projects each on its own.
+      // bert.cpp's attention, without a cache: Q, K and V expanded in that
+      // order. nomic-bert (the BERT block with RoPE) projects them together
+      // (attn_qkv): Q and K roped from views of it (new tensors), V a view;
+      // BERT projects each on its own.
       int q = 0;
       int k = 0;
       int v = 0;
@@ -1849,21 +1863,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       } else {
         q = project(qw, false);
         k = project(kvw, false);
-        v = project(kvw, false);
+        v = project(vw, false);
       }
-      if (s.flash) {
-        // build_attn_mha: K and V, F32 here, cast to F16 for the kernel
-        const int k16 = g.bytes_op(2 * b * kvw, {k});
-        const int v16 = g.bytes_op(2 * b * kvw, {v});
-        cur = g.view(g.op(b * qw, {g.view(q), k16, v16, mask}));
-      } else {
-        // kqv = V^T (ggml_cont of the transpose, visited first) x the
-        // softmaxed scores of K x Q, its heads made contiguous
-        const int vt = g.op(b * kvw, {v});
-        const int kq = g.same(g.op(b * cells * heads_l, {g.view(q), g.view(k)}), {mask});
-        const int kqv = g.op(b * qw, {vt, kq});
-        cur = g.op(b * qw, {g.view(kqv)});
-      }
+      cur = attend_uncached(g.view(q), k, v, mask);
     } else if (s.fused_qkv_norm) {
       // openelm.cpp: wqkv; Q and K normed (RMS norm of a view: a new
       // tensor; x weight in place), then each roped in place; V a view.
@@ -2017,16 +2019,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         const int gate = g.same(g.op(b * heads_l, {attn_norm}));  // attn_gate, sigmoid
         return g.view(g.op(b * qw, {out, g.view(gate)}));
       };
-      if (s.flash && k_own >= 0) {
-        // build_attn_mha: K and V, F32 without a cache, cast to F16 for the kernel
-        const int k16 = g.bytes_op(2 * b * kvw, {k_own});
-        const int v16 = g.bytes_op(2 * b * vw, {v_own});
-        cur = g.view(g.op(b * ow, {qp, k16, v16, mask}));
-      } else if (k_own >= 0) {
-        // V^T made contiguous (visited first), the scores of K x Q softmaxed
-        const int vt = g.op(b * vw, {v_own});
-        const int kq = g.same(g.op(b * cells * heads_l, {qp, g.view(k_own)}), {mask});
-        cur = g.op(b * ow, {g.view(g.op(b * ow, {vt, kq}))});
+      if (k_own >= 0) {
+        cur = attend_uncached(qp, k_own, v_own, mask);
       } else if (s.flash) {
         int out = g.op(b * ow, {qp, mask});
         // Falcon-H1 rotates the output back after its mixer's scan, Cohere2
