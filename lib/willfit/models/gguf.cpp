@@ -35,6 +35,7 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -403,6 +404,21 @@ GgufFile parse(std::string_view bytes, std::uint64_t file_size) {
     f.params += t.elements;
   }
   return f;
+}
+
+// Per-layer sliding_window_pattern flags (true = windowed) as
+// Attention::window_layers: 'S' windowed, 'G' global, one a layer of the
+// trunk; "" when the key is not such an array of at least `layers` flags.
+std::string listed_window_layers(const GgufFile& f, const std::string& key, int layers) {
+  const GgufValue* p = f.find(key);
+  if (p == nullptr || p->kind != GgufValue::Kind::Array || std::ssize(p->numbers) < layers) {
+    return {};
+  }
+  std::string listed;
+  for (int i = 0; i < layers; ++i) {
+    listed += p->numbers[static_cast<std::size_t>(i)] != 0 ? 'S' : 'G';
+  }
+  return listed;
 }
 
 // A metadata number as an integer (scalar), or the largest of an array.
@@ -1245,13 +1261,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // embedding of its own (nextn.embed_tokens).
   if (arch == "dots3note" && uses_mla(a)) {
     Attention& at = a.attention;
-    const GgufValue* p = f.find(key("attention.sliding_window_pattern"));
-    if (p != nullptr && p->kind == GgufValue::Kind::Array && std::ssize(p->numbers) >= a.layers) {
-      std::string listed;
-      for (int i = 0; i < a.layers; ++i) {
-        listed += p->numbers[static_cast<std::size_t>(i)] != 0 ? 'S' : 'G';
-      }
-      at.window_layers = listed;
+    if (std::string listed =
+            listed_window_layers(f, key("attention.sliding_window_pattern"), a.layers);
+        !listed.empty()) {
+      at.window_layers = std::move(listed);
     }
     const auto clamp_key = [&](const char* k, std::int64_t fallback) {
       return static_cast<int>(
@@ -1418,13 +1431,12 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // so); the 3 MTP blocks are windowed with a dense MLP and read the
   // trunk's output head (the converter writes no nextn.shared_head_head).
   if (arch == "mimo2" && a.attention.kind == AttentionKind::Sliding) {
-    const GgufValue* p = f.find(key("attention.sliding_window_pattern"));
     const GgufValue* kv = f.find(key("attention.head_count_kv"));
-    if (p != nullptr && p->kind == GgufValue::Kind::Array && std::ssize(p->numbers) >= a.layers) {
-      std::string listed;
+    if (std::string listed =
+            listed_window_layers(f, key("attention.sliding_window_pattern"), a.layers);
+        !listed.empty()) {
       for (int i = 0; i < a.layers; ++i) {
-        const bool windowed = p->numbers[static_cast<std::size_t>(i)] != 0;
-        listed += windowed ? 'S' : 'G';
+        const bool windowed = listed[static_cast<std::size_t>(i)] == 'S';
         if (!windowed && kv != nullptr && kv->kind == GgufValue::Kind::Array &&
             i < std::ssize(kv->numbers)) {
           const auto n = static_cast<int>(kv->numbers[static_cast<std::size_t>(i)]);
@@ -1433,7 +1445,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
           }
         }
       }
-      a.attention.window_layers = listed;
+      a.attention.window_layers = std::move(listed);
     }
     if (const auto v_len = meta_int(f, key("attention.value_length"));
         v_len && *v_len > 0 && *v_len < (1 << 16) && *v_len != a.head_dim) {
@@ -1477,13 +1489,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // RoPE (the graph; no weights of their own).
   if (arch == "cohere2moe") {
     if (a.attention.kind == AttentionKind::Sliding) {
-      const GgufValue* p = f.find(key("attention.sliding_window_pattern"));
-      if (p != nullptr && p->kind == GgufValue::Kind::Array && std::ssize(p->numbers) >= a.layers) {
-        std::string listed;
-        for (int i = 0; i < a.layers; ++i) {
-          listed += p->numbers[static_cast<std::size_t>(i)] != 0 ? 'S' : 'G';
-        }
-        a.attention.window_layers = listed;
+      const std::string pattern = key("attention.sliding_window_pattern");
+      const GgufValue* p = f.find(pattern);
+      if (std::string listed = listed_window_layers(f, pattern, a.layers); !listed.empty()) {
+        a.attention.window_layers = std::move(listed);
       } else if (p != nullptr && p->kind == GgufValue::Kind::Integer) {
         a.attention.global_first = true;
       }
