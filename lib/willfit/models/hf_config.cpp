@@ -20,6 +20,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -85,6 +86,21 @@ std::optional<bool> get_bool(const Json& j, const char* key) {
     return it->get<bool>();
   }
   return std::nullopt;
+}
+
+// layer_types as Attention::window_layers: 'S' for "sliding_attention",
+// 'G' for any other kind, one a layer; "" when the key is not a list of at
+// least `layers` entries.
+std::string listed_window_layers(const Json& t, int layers) {
+  const auto it = t.find("layer_types");
+  if (it == t.end() || !it->is_array() || std::ssize(*it) < layers) {
+    return {};
+  }
+  std::string listed;
+  for (int i = 0; i < layers; ++i) {
+    listed += (*it)[static_cast<std::size_t>(i)] == "sliding_attention" ? 'S' : 'G';
+  }
+  return listed;
 }
 
 bool one_of(const std::string& s, std::initializer_list<const char*> names) {
@@ -1058,14 +1074,8 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     // the router adds a bias (noaux_tc, ffn_exp_probs_b); the MTP block is
     // a windowed layer with a dense MLP and a token embedding of its own.
     if (type == "dots3_note" || type == "dots3_note_text") {
-      std::string listed;
-      if (const auto it = t.find("layer_types"); it != t.end() && it->is_array()) {
-        for (int i = 0; i < a.layers && i < std::ssize(*it); ++i) {
-          listed += (*it)[static_cast<std::size_t>(i)] == "sliding_attention" ? 'S' : 'G';
-        }
-      }
-      if (std::ssize(listed) != a.layers) {
-        listed.clear();
+      std::string listed = listed_window_layers(t, a.layers);
+      if (listed.empty()) {
         for (int i = 0; i < a.layers; ++i) {
           listed += i < 2 || i % 4 == 1 ? 'G' : 'S';
         }
@@ -1363,14 +1373,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
           get_int(t, {"prefix_dense_intermediate_size"}, 1 << 24).value_or(config_intermediate);
       a.moe->weights_normalized = get_bool(t, "norm_topk_prob").value_or(false);
     }
-    if (const auto it = t.find("layer_types"); it != t.end() && it->is_array() &&
-                                               std::ssize(*it) >= a.layers &&
-                                               a.attention.kind == AttentionKind::Sliding) {
-      std::string listed;
-      for (int i = 0; i < a.layers; ++i) {
-        listed += (*it)[static_cast<std::size_t>(i)] == "sliding_attention" ? 'S' : 'G';
-      }
-      a.attention.window_layers = listed;
+    if (std::string listed = listed_window_layers(t, a.layers);
+        !listed.empty() && a.attention.kind == AttentionKind::Sliding) {
+      a.attention.window_layers = std::move(listed);
     }
     a.attention.parallel_block = true;
     a.attention.nope_global = true;
