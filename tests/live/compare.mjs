@@ -38,9 +38,9 @@ const median = (xs) => {
 const fmt = (x) => (Number.isFinite(x) ? (x >= 0 ? "+" : "") + x.toFixed(2) : String(x));
 const mib = (b) => (b / MiB).toFixed(1);
 
-// The CPU kind, as llama.cpp's CPU backend picks its repack layouts. With AMX
-// the 2-D weights go to an AMX buffer instead, which willfit does not model:
-// the repack check is left out there (and says so).
+// The CPU kind, as llama.cpp's CPU backend picks its repack layouts and, on
+// a CPU with AMX-INT8 and AVX-512 VNNI (its AMX build), its AMX buffer
+// (willfit --cpu-features amx; detect_parse.cpp reads the same flags).
 const cpuFlags = (() => {
   try {
     const m = /^flags\s*:(.*)$/m.exec(fs.readFileSync("/proc/cpuinfo", "utf8"));
@@ -49,11 +49,16 @@ const cpuFlags = (() => {
     return new Set();
   }
 })();
-const amx = cpuFlags.has("amx_tile");
-const cpuFeatures = cpuFlags.has("avx512f") ? "avx512" : cpuFlags.has("avx2") ? "avx2" : process.arch === "arm64" ? "neon" : "none";
-if (amx) {
-  console.log("note: this CPU has AMX; the CPU_REPACK check is left out (AMX buffers are not modelled)");
-}
+const amx = cpuFlags.has("amx_int8") && cpuFlags.has("avx512_vnni");
+const cpuFeatures = amx
+  ? "amx"
+  : cpuFlags.has("avx512f")
+    ? "avx512"
+    : cpuFlags.has("avx2")
+      ? "avx2"
+      : process.arch === "arm64"
+        ? "neon"
+        : "none";
 
 function willfit(row) {
   const args = [
@@ -92,6 +97,7 @@ function willfit(row) {
     compute: term("compute") + term("output_buffer"),
     host: j.memory.host_bytes,
     repack: term("cpu_repack"),
+    amx: term("cpu_amx"),
   };
 }
 
@@ -125,12 +131,18 @@ for (const row of rows) {
   if (w.weights !== row.tensor_bytes) {
     failures.push(`${name}: willfit weights ${w.weights} != file tensor bytes ${row.tensor_bytes}`);
   }
-  if (Math.abs((row.model_buffers.CPU_Mapped ?? mapped) - row.tensor_bytes) > 0.01 * MiB * nbuf) {
+  // With AMX the mapping spans the file only up to the last tensor left in
+  // it, so it is shorter than the file's tensors.
+  if (!amx && Math.abs((row.model_buffers.CPU_Mapped ?? mapped) - row.tensor_bytes) > 0.01 * MiB * nbuf) {
     failures.push(`${name}: llama.cpp mapped ${row.model_buffers.CPU_Mapped} != tensor bytes ${row.tensor_bytes}`);
   }
   const repack = row.model_buffers.CPU_REPACK ?? 0;
-  if (!amx && Math.abs(w.repack - repack) > 0.01 * MiB) {
+  if (Math.abs(w.repack - repack) > 0.01 * MiB) {
     failures.push(`${name}: willfit CPU repack ${w.repack} != llama.cpp CPU_REPACK ${repack} (${cpuFeatures})`);
+  }
+  const amxBuffer = row.model_buffers.AMX ?? 0;
+  if (Math.abs(w.amx - amxBuffer) > 0.01 * MiB) {
+    failures.push(`${name}: willfit AMX ${w.amx} != llama.cpp AMX ${amxBuffer}`);
   }
   // llama.cpp keeps a hybrid model's recurrent state (R and S rows per
   // sequence) in a buffer of its own; willfit's KV term holds both.

@@ -6,6 +6,7 @@
 
 #include "catalogue_model.hpp"
 #include "csv.hpp"
+#include "unit/model_readers.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -68,6 +69,64 @@ TEST(CpuBuffers, AmxTakesPlainMatrixProductsAndRepackTheRest) {
   EXPECT_EQ(cpu_extra_buffers(tied, CpuFeatures::Avx2).moved, 1440);
 }
 
+// A file's tensors go to the AMX buffer by what reads them and how many
+// output rows they have, as llama.cpp's loader asks each buffer type
+// (llama-model.cpp select_weight_buft with the tensor's op from
+// llama-arch.cpp LLM_TENSOR_INFOS; ggml-cpu amx.cpp supports_op and mmq.cpp
+// ggml_backend_amx_get_alloc_size; repack.cpp). tiny_llama is 2 blocks of
+// width 256 with tied Q4_K embeddings.
+TEST(CpuBuffers, AmxTakesTheFilesProductsByTheirRows) {
+  test::GgufWriter w = test::tiny_llama(3, nullptr, nullptr, true);
+  // A 16-row product (Qwen3.5's ssm_alpha): AMX wants rows in 32s, CPU_REPACK
+  // takes it (8s).
+  const std::uint64_t narrow = w.tensor("blk.0.ssm_alpha.weight", {256, 16}, test::kQ4_K);
+  // MLA's per-head k_b, 3-D, read by a batched product: AMX sizes one head.
+  const std::uint64_t batched = w.tensor("blk.0.attn_k_b.weight", {64, 128, 4}, test::kQ8_0);
+  // Gemma 3n's per-layer table, read by get_rows: no copy at all.
+  w.tensor("per_layer_token_embd.weight", {512, 1000}, test::kQ8_0);
+  const Model m = test::from_gguf(w);
+  const CpuExtraBuffers b = cpu_extra_buffers(typed_weights(m, Precision{}), CpuFeatures::Amx);
+  // Products of the blocks: q, k, o, gate, up at Q4_K (148 bytes a block of
+  // 144), v and down at Q6_K (unchanged). The tied output (Q4_K, 256 x 1000)
+  // has 1000 rows, not a multiple of 32: CPU_REPACK takes it, at its size.
+  const Bytes q4k = 2 * (256 * 256 + 256 * 128 + 256 * 256 + 2 * 256 * 512) / 256 * 148;
+  const Bytes q6k = 2 * (256 * 128 + 512 * 256) / 256 * 210;
+  const Bytes output = 256 * 1000 / 256 * 144;
+  EXPECT_EQ(b.amx, q4k + q6k + 128 * (64 / 32) * 38);        // one head of k_b: 38 per 34
+  EXPECT_EQ(b.repack, output + static_cast<Bytes>(narrow));  // Q4_K, refused by AMX
+  EXPECT_EQ(b.moved, q4k / 148 * 144 + q6k + static_cast<Bytes>(batched + narrow));
+  // On AVX-512 the narrow product and the Q4_K ones are repacked at their
+  // size, with the output's copy; k_b (3-D) is not.
+  const CpuExtraBuffers avx = cpu_extra_buffers(typed_weights(m, Precision{}), CpuFeatures::Avx512);
+  EXPECT_EQ(avx.amx, 0);
+  EXPECT_EQ(avx.repack, q4k / 148 * 144 + output + static_cast<Bytes>(narrow));
+}
+
+// An encoder of the BERT family has no output head (bert.cpp): its tied
+// embeddings are never loaded twice, so nothing of them is copied.
+TEST(CpuBuffers, AnEncoderCopiesNoOutputHead) {
+  test::GgufWriter w;
+  w.str("general.architecture", "bert");
+  w.u32("bert.block_count", 1);
+  w.u32("bert.context_length", 512);
+  w.u32("bert.embedding_length", 256);
+  w.u32("bert.feed_forward_length", 512);
+  w.u32("bert.attention.head_count", 4);
+  w.str_array("tokenizer.ggml.tokens", std::vector<std::string>(1000, "t"));
+  w.tensor("token_embd.weight", {256, 1000}, test::kQ8_0);
+  w.tensor("token_types.weight", {256, 2}, test::kF32);
+  w.tensor("position_embd.weight", {256, 512}, test::kQ8_0);
+  w.tensor("blk.0.attn_qkv.weight", {256, 768}, test::kQ8_0);
+  w.tensor("blk.0.attn_output.weight", {256, 256}, test::kQ8_0);
+  w.tensor("blk.0.ffn_up.weight", {256, 512}, test::kQ8_0);
+  w.tensor("blk.0.ffn_down.weight", {512, 256}, test::kQ8_0);
+  const Model m = test::from_gguf(w);
+  EXPECT_TRUE(m.arch.no_output_head);
+  const CpuExtraBuffers b = cpu_extra_buffers(typed_weights(m, Precision{}), CpuFeatures::Amx);
+  // The four products only (not the token, type or position tables).
+  EXPECT_EQ(b.amx, (256 * 768 + 256 * 256 + 2 * 256 * 512) / 32 * 38);
+}
+
 // A model named without a file gets the CPU_REPACK copy of llama.cpp's
 // Q4_K_M recipe, checked against what a real llama.cpp allocated for the
 // same architecture as a file (tests/data/llamacpp_cpu_repack.csv; the log
@@ -93,7 +152,9 @@ TEST(CpuBuffers, RepackOfANamedModelMatchesTheLiveFile) {
     const Estimate e = estimate_inference(q);
     // CPU_REPACK is the copy; with --no-mmap the plain CPU buffer is what
     // the weights term keeps of the file.
-    const Bytes ours = term(e, cells[4] == "CPU_REPACK" ? "cpu_repack" : "weights");
+    const Bytes ours = term(e, cells[4] == "CPU_REPACK" ? "cpu_repack"
+                               : cells[4] == "AMX"      ? "cpu_amx"
+                                                        : "weights");
     const double measured = std::stod(cells[5]) * static_cast<double>(kMiB);
     const double err = (static_cast<double>(ours) - measured) / measured * 100.0;
     std::printf("| %s %s %s mmap=%s %s | %.2f MiB measured | %+.3f %% |%s\n", cells[0].c_str(),
@@ -114,7 +175,7 @@ TEST(CpuBuffers, NamedAndBareModelsCarryTheRecipeTypes) {
   const Precision p = *parse_precision("q4_k_m");
   Bytes sum = 0;
   for (const auto& w : typed_weights(m, p)) {
-    sum += w.matmul + w.experts + w.embeddings;
+    sum += w.total();
   }
   EXPECT_EQ(sum, weight_layout(m, p).total());
   InferenceQuery bare =

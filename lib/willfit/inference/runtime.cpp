@@ -251,9 +251,11 @@ Expected<CpuFeatures> parse_cpu_features(std::string_view text) {
 // each weight the first of those buffer types whose supports_op accepts the
 // operation that reads it (llama-model.cpp, select_weight_buft), AMX first:
 //   AMX (ggml-cpu/amx/amx.cpp, on CPUs with AMX-INT8; --cpu-features amx):
-//     plain matrix products only (GGML_OP_MUL_MAT, so 2-D weights, never the
-//     routed experts' mul_mat_id) of F16, Q4_0, Q4_1, Q8_0, Q4_K, Q5_K, Q6_K
-//     and IQ4_XS. The copy is packed for the tile unit (amx/mmq.cpp,
+//     plain matrix products only (GGML_OP_MUL_MAT: 2-D weights and MLA's 3-D
+//     k_b/v_b, never the routed experts' mul_mat_id) whose output rows are a
+//     multiple of 32 (supports_op: op->ne[0] % (TILE_N * 2)), of F16, Q4_0,
+//     Q4_1, Q8_0, Q4_K, Q5_K, Q6_K and IQ4_XS. The copy is packed for the
+//     tile unit (amx/mmq.cpp,
 //     ggml_backend_amx_get_alloc_size and get_row_size): per block, Q8_0 adds
 //     an int32 compensation (38 bytes for 34), Q4_K and Q5_K 4 bytes of
 //     unpacked scales (148 for 144, 180 for 176), IQ4_XS 2 (138 for 136); F16,
@@ -263,8 +265,9 @@ Expected<CpuFeatures> parse_cpu_features(std::string_view text) {
 //       AVX2:    Q4_0, Q4_K, IQ4_NL, MXFP4;  AVX-512 (and AMX CPUs): also Q2_K
 //       Arm dot product / i8mm: Q4_0, Q4_K, Q5_K, Q6_K, IQ4_NL, MXFP4, Q8_0
 //     at the tensor's own size.
-// Every weight whose rows come in groups of 8 (all real models); not the
-// token embeddings, which get_rows reads, unless they are tied: then the
+// Every 2-D weight whose rows come in groups of 8 (all real models); not the
+// tables get_rows reads (token and per-layer embeddings, learned
+// positions), though tied token embeddings are: then the
 // output layer is the same tensor loaded again for a matrix product
 // (TENSOR_DUPLICATED), and that copy goes to the extra buffer. With the file
 // mapped (the default) the copies are anonymous memory next to the mapping,
@@ -272,7 +275,9 @@ Expected<CpuFeatures> parse_cpu_features(std::string_view text) {
 // loader reads those tensors straight into the extra buffer instead of a
 // plain one, so the copy replaces them (llama-model-loader.cpp, load_all_data).
 // The live harness checks CPU_REPACK byte for byte (tests/live: Mistral-7B,
-// Qwen3-30B-A3B and Mixtral-8x7B Q4_K_M on AVX-512).
+// Qwen3-30B-A3B and Mixtral-8x7B Q4_K_M on AVX-512); tests/live/amx_load.c
+// loads files with llama.cpp's AMX build and checks the AMX buffer
+// (tests/data/llamacpp_cpu_amx.csv).
 CpuExtraBuffers cpu_extra_buffers(std::span<const TypedWeights> mix, CpuFeatures features) {
   const auto repacked = [features](std::string_view type) {
     switch (features) {
@@ -313,16 +318,30 @@ CpuExtraBuffers cpu_extra_buffers(std::span<const TypedWeights> mix, CpuFeatures
     // A tied output layer is copied too, but is no tensor of the file's own:
     // the embeddings stay where they are for get_rows (not `moved`).
     const double amx = features == CpuFeatures::Amx ? amx_ratio(w.type) : 0.0;
+    const bool repack = repacked(w.type);
     if (amx > 0.0) {
-      b.amx += round_bytes(static_cast<double>(w.matmul + w.tied_output) * amx);
-      b.moved += w.matmul;
-    } else if (repacked(w.type)) {
+      // AMX takes batched products too (its supports_op asks for MUL_MAT
+      // and output rows in multiples of 32, not for a 2-D weight), but
+      // sizes a packed type by ne[0] and ne[1] alone
+      // (ggml_backend_amx_get_alloc_size): one slice of a 3-D weight. The
+      // graph's batched product then has no backend that can run it (its
+      // activations are not contiguous; AMX's supports_op says no), and
+      // llama.cpp aborts at context creation (ggml-backend.cpp,
+      // GGML_ASSERT(*cur_backend_id != -1)): measured with amx_load.c on
+      // DeepSeek-V2-Lite Q4_K_M.
+      const Bytes batched = w.type == "F16" ? w.batched : w.batched_slice;
+      const Bytes output = w.tied_output_narrow ? 0 : w.tied_output;
+      b.amx += round_bytes(static_cast<double>(w.matmul + output) * amx) +
+               round_bytes(static_cast<double>(batched) * amx);
+      b.moved += w.matmul + w.batched;
+    } else if (repack) {
       b.repack += w.matmul + w.tied_output;
       b.moved += w.matmul;
     }
-    if (repacked(w.type)) {
-      b.repack += w.experts;
-      b.moved += w.experts;
+    if (repack) {
+      // Narrow rows AMX refused, whose rows still come in eights.
+      b.repack += w.experts + w.narrow + (amx > 0.0 && w.tied_output_narrow ? w.tied_output : 0);
+      b.moved += w.experts + w.narrow;
     }
   }
   return b;

@@ -1727,18 +1727,40 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // so it is 3-D where the repack decides: the live Q4_K_M file's CPU_REPACK
   // left it out.
   const bool grouped_output = arch == "deepseek4" && m.arch.attention.o_groups > 1;
+  std::map<std::uint32_t, Model::TypeBytes> narrow_types;
+  std::map<std::uint32_t, Model::TypeBytes> plain_types;
+  const auto lookup_table = [](std::string_view n) {  // read by get_rows (LLM_TENSOR_INFOS)
+    return n == "position_embd.weight" || n == "token_types.weight" ||
+           n == "per_layer_token_embd.weight" || n.ends_with(".nextn.embed_tokens.weight") ||
+           n.ends_with("_compressor_ape.weight") || n.ends_with(".ffn_gate_tid2eid.weight") ||
+           n.ends_with(".attn_rel_b.weight");
+  };
   for (const auto& t : f.tensors) {
     const bool expert = t.name.find("_exps") != std::string::npos;
     const bool batched = !expert && ((t.shape.size() >= 3 && t.shape[2] > 1) ||
                                      (grouped_output && t.name.ends_with(".attn_output_a.weight")));
-    for (auto* table : {&mix, &expert_types, &batched_types}) {
-      if ((table == &expert_types && !expert) || (table == &batched_types && !batched)) {
+    // The output rows of the product that reads it (ne[1]; 1 for a vector).
+    const std::uint64_t rows = t.shape.size() >= 2 ? t.shape[1] : 1;
+    const bool lookup = &t != embedding && lookup_table(t.name);
+    const bool narrow = !expert && !lookup && &t != embedding && rows % 32 != 0;
+    const bool plain = lookup || (batched && narrow);
+    for (auto* table : {&mix, &expert_types, &batched_types, &narrow_types, &plain_types}) {
+      if ((table == &expert_types && !expert) ||
+          (table == &batched_types && !(batched && !plain)) ||
+          (table == &narrow_types && !(narrow && !plain)) || (table == &plain_types && !plain)) {
         continue;
       }
       auto& row = (*table)[t.type];
       row.type = std::string(ggml_type_name(t.type));
       row.bytes += t.bytes;
       row.tensors += 1;
+      if (table == &batched_types) {
+        const std::int64_t slices =
+            t.shape.size() >= 3
+                ? static_cast<std::int64_t>(std::min<std::uint64_t>(t.shape[2], 1U << 30))
+                : m.arch.attention.o_groups;
+        row.slice_bytes += t.bytes / std::max<std::int64_t>(1, slices);
+      }
     }
   }
   for (auto& [id, row] : mix) {
@@ -1749,6 +1771,12 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   }
   for (auto& [id, row] : batched_types) {
     m.batched_mix.push_back(row);
+  }
+  for (auto& [id, row] : narrow_types) {
+    m.narrow_mix.push_back(row);
+  }
+  for (auto& [id, row] : plain_types) {
+    m.plain_mix.push_back(row);
   }
   std::stable_sort(m.weight_mix.begin(), m.weight_mix.end(),
                    [](const auto& x, const auto& y) { return x.bytes > y.bytes; });
@@ -1770,6 +1798,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   }
 
   a.attention.no_kv_cache = is_cache_free_gguf_architecture(arch);
+  a.no_output_head = is_encoder_gguf_architecture(arch);
   a.attention.post_norm = arch == "bert" || arch == "nomic-bert";  // bert.cpp's block
   // EmbeddingGemma's Dense projections, when the converter wrote them
   // (gemma-embedding.cpp reads these keys, each optional).

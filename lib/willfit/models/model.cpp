@@ -245,12 +245,18 @@ bool is_known_config_model_type(std::string_view model_type) {
 // architectures get no memory (res = nullptr). Transformers' names for the
 // same models: the BERT family's model_type values, LLaDA's "llada" and
 // Dream's "dream" (their configuration_*.py, remote code).
+bool is_encoder_gguf_architecture(std::string_view arch) {
+  static constexpr auto kBertFamily =
+      std::to_array<std::string_view>({"bert", "jina-bert-v2", "jina-bert-v3", "nomic-bert",
+                                       "nomic-bert-moe", "neo-bert", "eurobert", "modern-bert"});
+  return std::find(kBertFamily.begin(), kBertFamily.end(), arch) != kBertFamily.end();
+}
+
 bool is_cache_free_gguf_architecture(std::string_view arch) {
   static constexpr auto kCacheFree = std::to_array<std::string_view>(
-      {"bert", "jina-bert-v2", "jina-bert-v3", "nomic-bert", "nomic-bert-moe", "neo-bert",
-       "eurobert", "modern-bert", "gemma-embedding", "wavtokenizer-dec", "dream", "llada",
-       "llada-moe", "rnd1"});
-  return std::find(kCacheFree.begin(), kCacheFree.end(), arch) != kCacheFree.end();
+      {"gemma-embedding", "wavtokenizer-dec", "dream", "llada", "llada-moe", "rnd1"});
+  return is_encoder_gguf_architecture(arch) ||
+         std::find(kCacheFree.begin(), kCacheFree.end(), arch) != kCacheFree.end();
 }
 
 bool is_encoder_config_model_type(std::string_view model_type) {

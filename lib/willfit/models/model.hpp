@@ -276,6 +276,11 @@ struct Architecture {
   int head_dim = 0;
   std::int64_t vocab_size = 0;
   bool tied_embeddings = false;
+  // The graph ends at the embeddings of its input and llama.cpp creates no
+  // output tensor at all (the BERT family: bert.cpp, nomic-bert.cpp,
+  // jina-bert-*.cpp, modern-bert.cpp, neo-bert.cpp, eurobert.cpp), so tied
+  // embeddings are never loaded a second time as an output head.
+  bool no_output_head = false;
   std::int64_t max_context = 0;
   Attention attention;
   std::optional<Moe> moe;
@@ -520,6 +525,8 @@ struct Model {
     std::string type;
     std::int64_t bytes = 0;
     std::int64_t tensors = 0;
+    // batched_mix: the bytes of one 2-D slice of each 3-D weight.
+    std::int64_t slice_bytes = 0;
   };
   std::vector<TypeBytes> weight_mix;
   // The routed-expert tensors' share of weight_mix (names "*_exps*"), which
@@ -530,6 +537,18 @@ struct Model {
   // which the CPU backend's repack does not take (repack.cpp supports_op:
   // MUL_MAT of a 2-D weight only).
   std::vector<TypeBytes> batched_mix;
+  // The part of weight_mix in matrix-product weights other than the experts
+  // whose output rows are not a multiple of 32 (Qwen3.5's 16-row ssm_alpha
+  // and ssm_beta), and the 1-D vectors: the AMX buffer refuses them (amx.cpp
+  // supports_op: op->ne[0] % (TILE_N * 2)); CPU_REPACK takes the 2-D ones
+  // whose rows come in eights.
+  std::vector<TypeBytes> narrow_mix;
+  // The part of weight_mix that no CPU extra buffer takes, besides the token
+  // embeddings: the other tables get_rows reads (llama-arch.cpp
+  // LLM_TENSOR_INFOS with GGML_OP_GET_ROWS: Gemma 3n's per_layer_token_embd,
+  // learned position_embd, BERT's token_types, an MTP layer's
+  // nextn.embed_tokens) and the batched products too narrow for AMX.
+  std::vector<TypeBytes> plain_mix;
   // The input embedding tensor's ggml type and bytes, from a file (empty
   // without one): llama.cpp reads it with get_rows, so it is never repacked.
   std::string token_embd_type;
@@ -569,6 +588,7 @@ bool is_cache_free_config_model_type(std::string_view model_type);
 // Of those, the encoders (the BERT family): they embed their input and
 // generate nothing (Model::embedding); the rest are diffusion LMs.
 bool is_encoder_config_model_type(std::string_view model_type);
+bool is_encoder_gguf_architecture(std::string_view arch);
 
 // Purely recurrent architectures willfit cannot size (Mamba, Mamba-2, the
 // RWKV family): their state, not a KV cache, is the memory that grows with

@@ -418,6 +418,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.attention.no_kv_cache = a.attention.no_kv_cache || e.modality == "encoder";
   // The BERT family's block: LayerNorms after the residual sums.
   a.attention.post_norm = r.boolean("post_norm", false);
+  // The catalogue's BERT-family encoders (the post_norm entries) end at the
+  // embeddings: no output head (Architecture::no_output_head).
+  a.no_output_head = a.attention.post_norm;
   e.source = r.string("source", "");
   e.origin = std::string(origin);
   e.published_precision = to_lower(r.string("published_precision", ""));

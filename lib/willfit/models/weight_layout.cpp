@@ -547,9 +547,15 @@ struct CounterClass {
 };
 
 // What a tensor the recipe sized was: its type, bytes and how llama.cpp reads it.
+// How llama.cpp reads a tensor the recipe sized (TypedWeights' classes).
+enum class Read { Product, Expert, TokenTable, OtherTable };
+
 struct TensorSink {
   std::vector<TypedWeights>* mix = nullptr;
-  void add(T t, Bytes bytes, Cat cat, bool expert, bool tied) const {
+  bool output_copy = false;  // loads_output_from_embeddings
+  // `rows`: the output rows of the product that reads it (1 for a vector; 0
+  // for several weights sized as one, whose rows are not known one by one).
+  void add(T t, Bytes bytes, Read read, std::int64_t rows) const {
     if (mix == nullptr) {
       return;
     }
@@ -557,11 +563,23 @@ struct TensorSink {
     auto it = std::find_if(mix->begin(), mix->end(),
                            [&](const TypedWeights& w) { return w.type == name; });
     if (it == mix->end()) {
-      it = mix->insert(mix->end(), TypedWeights{std::string(name), 0, 0, 0, 0});
+      it = mix->insert(mix->end(), TypedWeights{.type = std::string(name)});
     }
-    (expert ? it->experts : cat == Cat::TokenEmbd ? it->embeddings : it->matmul) += bytes;
-    if (cat == Cat::TokenEmbd && tied) {
-      it->tied_output += bytes;
+    switch (read) {
+      case Read::Expert:
+        it->experts += bytes;
+        break;
+      case Read::TokenTable:
+        it->embeddings += bytes;
+        it->tied_output += output_copy ? bytes : 0;
+        it->tied_output_narrow = it->tied_output_narrow || (output_copy && rows % 32 != 0);
+        break;
+      case Read::OtherTable:
+        it->plain += bytes;
+        break;
+      case Read::Product:
+        (rows % 32 != 0 ? it->narrow : it->matmul) += bytes;  // rows 0: several, not known
+        break;
     }
   }
 };
@@ -646,8 +664,11 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
                               (f.ft == Ft::Q4_K_M || f.ft == Ft::Q4_K_S);
   const bool quant = quantised(f.base);
   const std::int64_t e = a.hidden_size;
-  const auto weight = [&](Cat cat, std::int64_t ncols, std::int64_t rows, int layer,
-                          bool expert = false) -> Bytes {
+  // One weight (or, with `tensor_rows` 0, several sized together) of
+  // `ncols` x `rows` at the type the recipe gives `cat`, and how llama.cpp
+  // reads it (TensorSink).
+  const auto sized = [&](Cat cat, std::int64_t ncols, std::int64_t rows, int layer, bool expert,
+                         Read read, std::int64_t tensor_rows) -> Bytes {
     T t = f.base;
     if (quant) {
       t = r.pick(cat, layer, expert);
@@ -657,11 +678,27 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       t = fallback(t, ncols);
     }
     const Bytes bytes = tensor_bytes(t, ncols, rows);
-    sink.add(t, bytes, cat, expert, r.tied);
+    sink.add(t, bytes, read, tensor_rows);
     return bytes;
   };
+  const auto weight = [&](Cat cat, std::int64_t ncols, std::int64_t rows, int layer,
+                          bool expert = false) {
+    return sized(cat, ncols, rows, layer, expert,
+                 expert                  ? Read::Expert
+                 : cat == Cat::TokenEmbd ? Read::TokenTable
+                                         : Read::Product,
+                 rows);
+  };
+  // An input table get_rows reads besides the token embeddings, typed as they are.
+  const auto input_table = [&](std::int64_t ncols, std::int64_t rows) {
+    return sized(Cat::TokenEmbd, ncols, rows, 0, false, Read::OtherTable, rows);
+  };
+  // Several matrix-product weights sized as one (a recurrent mixer's).
+  const auto several = [&](Cat cat, std::int64_t ncols, std::int64_t rows, int layer) {
+    return sized(cat, ncols, rows, layer, false, Read::Product, 0);
+  };
   const auto f32 = [&sink](std::int64_t n) {
-    sink.add(T::F32, n * 4, Cat::Other, false, false);
+    sink.add(T::F32, n * 4, Read::Product, 1);
     return n * 4;
   };
 
@@ -678,16 +715,16 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     const std::int64_t cols = a.per_layer_width * a.layers;
     if (quantizer == GgufQuantizer::Ollama) {
       const Bytes bytes = tensor_bytes(T::F16, cols, a.per_layer_vocab);
-      sink.add(T::F16, bytes, Cat::TokenEmbd, false, false);
+      sink.add(T::F16, bytes, Read::OtherTable, a.per_layer_vocab);
       w.token_embd += bytes;
     } else {
-      w.token_embd += weight(Cat::TokenEmbd, cols, a.per_layer_vocab, 0);
+      w.token_embd += input_table(cols, a.per_layer_vocab);
     }
   }
   if (a.ngram_rows > 0) {
     // Qwen4Exp's n-gram table (per_layer_token_embd, ngram_width x rows),
     // an input table read by get_rows like Gemma 3n's.
-    w.token_embd += weight(Cat::TokenEmbd, a.ngram_width, a.ngram_rows, 0);
+    w.token_embd += input_table(a.ngram_width, a.ngram_rows);
   }
   const bool layer_norm = !a.mlp_gated;  // GPT-2/NeoX style: LayerNorm with bias, biases
   const int norm_vectors = layer_norm || a.norm_bias ? 2 : 1;  // weight, and bias
@@ -733,10 +770,10 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     // Cohere2 MoE's parallel block has one norm a layer (cohere2moe.cpp: attn_norm only).
     l.bytes += f32(e * (a.attention.parallel_block ? 1 : 2) * norm_vectors);
     if (roles.recurrent) {
-      l.bytes += recurrent_rows > 0 ? weight(Cat::Other, e, recurrent_rows, i) : 0;
+      l.bytes += recurrent_rows > 0 ? several(Cat::Other, e, recurrent_rows, i) : 0;
     }
     if (per_layer_rows > 0) {
-      l.bytes += weight(Cat::Other, e, per_layer_rows, i);
+      l.bytes += several(Cat::Other, e, per_layer_rows, i);
     }
     if (a.hyper_connections > 0 && a.hc_low_rank > 0) {
       // Qwen4Exp's two gated residuals a layer (hc_{attn,ffn}_{norm,down,up,
@@ -824,7 +861,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       if (const std::int64_t indexer = gqa_indexer_params(a);
           indexer > 0 &&
           (a.attention.indexer_layers <= 0 || i >= a.layers - indexer_layer_count(a))) {
-        l.bytes += weight(Cat::Other, e, indexer / e, i);
+        l.bytes += several(Cat::Other, e, indexer / e, i);
       }
     }
     // Feed-forward.
@@ -840,7 +877,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
         // DeepSeek-V4's token -> experts table (ffn_gate_tid2eid), I32,
         // which llama-quantize leaves as it is.
         const Bytes table = std::int64_t{m.experts_per_token} * a.vocab_size * 4;
-        sink.add(T::F32, table, Cat::Other, false, false);
+        sink.add(T::F32, table, Read::OtherTable, a.vocab_size);
         l.bytes += table;
       }
       // A latent MoE's experts read and write latent-wide vectors, behind
@@ -1145,6 +1182,10 @@ Bytes projector_bytes(const Model& model, const Precision& precision) {
                      bytes_per);
 }
 
+bool loads_output_from_embeddings(const Architecture& a) {
+  return a.tied_embeddings && !a.no_output_head;
+}
+
 bool has_gguf_recipe(const Precision& precision) {
   return find_file_type(precision) != nullptr;
 }
@@ -1185,24 +1226,27 @@ std::vector<TypedWeights> typed_weights(const Model& model, const Precision& pre
     // From the file: every tensor by type; the experts and the token
     // embeddings by name (gguf.cpp).
     for (const auto& row : model.weight_mix) {
-      TypedWeights& w = mix.emplace_back(TypedWeights{row.type, row.bytes, 0, 0, 0});
-      for (const auto& ex : model.expert_mix) {
-        if (ex.type == row.type) {
-          w.experts += ex.bytes;
-          w.matmul -= ex.bytes;
+      TypedWeights& w = mix.emplace_back(TypedWeights{.type = row.type, .matmul = row.bytes});
+      const auto take = [&](const std::vector<Model::TypeBytes>& part, Bytes& into) {
+        for (const auto& p : part) {
+          if (p.type == row.type) {
+            into += p.bytes;
+            w.matmul -= p.bytes;
+          }
         }
+      };
+      take(model.expert_mix, w.experts);
+      take(model.batched_mix, w.batched);
+      for (const auto& p : model.batched_mix) {
+        w.batched_slice += p.type == row.type ? p.slice_bytes : 0;
       }
-      // 3-D weights of a batched product (MLA's k_b/v_b) are in no bucket
-      // the CPU backend copies.
-      for (const auto& bt : model.batched_mix) {
-        if (bt.type == row.type) {
-          w.matmul -= bt.bytes;
-        }
-      }
+      take(model.narrow_mix, w.narrow);
+      take(model.plain_mix, w.plain);
       if (row.type == model.token_embd_type) {
         w.embeddings += model.token_embd_bytes;
         w.matmul -= model.token_embd_bytes;
-        w.tied_output = model.arch.tied_embeddings ? model.token_embd_bytes : 0;
+        w.tied_output = loads_output_from_embeddings(model.arch) ? model.token_embd_bytes : 0;
+        w.tied_output_narrow = model.arch.vocab_size % 32 != 0;
       }
     }
     return mix;
@@ -1212,7 +1256,8 @@ std::vector<TypedWeights> typed_weights(const Model& model, const Precision& pre
   if (f == nullptr || a.layers <= 0 || a.hidden_size <= 0 || a.vocab_size <= 0 || a.heads <= 0) {
     return mix;
   }
-  const WeightLayout recipe = recipe_layout(a, *f, model.quantizer, false, TensorSink{&mix});
+  const WeightLayout recipe = recipe_layout(a, *f, model.quantizer, false,
+                                            TensorSink{&mix, loads_output_from_embeddings(a)});
   const Bytes want = weight_layout(model, precision).total();
   const Bytes have = recipe.total();
   if (have > 0 && want != have) {
@@ -1222,6 +1267,9 @@ std::vector<TypedWeights> typed_weights(const Model& model, const Precision& pre
       w.experts = round_bytes(static_cast<double>(w.experts) * s);
       w.embeddings = round_bytes(static_cast<double>(w.embeddings) * s);
       w.tied_output = round_bytes(static_cast<double>(w.tied_output) * s);
+      w.narrow = round_bytes(static_cast<double>(w.narrow) * s);
+      w.batched = round_bytes(static_cast<double>(w.batched) * s);
+      w.plain = round_bytes(static_cast<double>(w.plain) * s);
     }
   }
   return mix;
@@ -1247,6 +1295,8 @@ std::string gguf_file_type_from_mix(const Model& model) {
   shape.weight_mix.clear();
   shape.expert_mix.clear();
   shape.batched_mix.clear();
+  shape.narrow_mix.clear();
+  shape.plain_mix.clear();
   shape.file_weight_bytes.reset();
   std::string best;
   double best_moved = 0.02;
@@ -1257,7 +1307,7 @@ std::string gguf_file_type_from_mix(const Model& model) {
     std::map<std::string, Bytes> diff;
     Bytes recipe_total = 0;
     for (const TypedWeights& w : typed_weights(shape, p)) {
-      const Bytes b = w.matmul + w.experts + w.embeddings;
+      const Bytes b = w.total();
       diff[w.type] -= b;
       recipe_total += b;
     }

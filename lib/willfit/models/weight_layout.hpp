@@ -49,14 +49,36 @@ WeightLayout weight_layout_each_layer(const Model& model, const Precision& preci
 // cpu_extra_buffers).
 struct TypedWeights {
   std::string type;  // ggml type name: "Q4_K", "F32"
-  Bytes matmul = 0;  // read by a matrix product of a 2-D weight: attention, MLP, output head, norms
+  // Read by a matrix product of a 2-D weight whose output rows are a multiple
+  // of 32: attention, MLP, output head.
+  Bytes matmul = 0;
   Bytes experts = 0;     // routed-expert tensors (3-D, read by mul_mat_id)
   Bytes embeddings = 0;  // token embeddings (read by get_rows)
   // Tied embeddings: the output layer is the embedding tensor loaded a second
   // time for a matrix product (llama.cpp TENSOR_DUPLICATED), no bytes of the
   // file's own; its size when that is so, else 0.
   Bytes tied_output = 0;
+  // That output head has a vocabulary that is not a multiple of 32 rows
+  // (GPT-2's 50257): AMX refuses it as it does `narrow`.
+  bool tied_output_narrow = false;
+  // 2-D matrix-product weights whose output rows are not a multiple of 32
+  // (Qwen3.5's 16-row ssm_alpha and ssm_beta), and the norms and biases
+  // (vectors: one row).
+  Bytes narrow = 0;
+  // 3-D weights of a batched matrix product (MLA's per-head attn_k_b, attn_v_b),
+  // and the bytes of one 2-D slice of each.
+  Bytes batched = 0;
+  Bytes batched_slice = 0;
+  // Read by nothing a CPU extra buffer takes: the other tables get_rows reads
+  // (Gemma 3n's per-layer embeddings, learned positions) and batched
+  // products of narrow rows.
+  Bytes plain = 0;
+  Bytes total() const { return matmul + experts + embeddings + narrow + batched + plain; }
 };
+
+// Whether llama.cpp loads the token embeddings a second time as the output
+// head (tied embeddings, TENSOR_DUPLICATED): not for a model without a head.
+bool loads_output_from_embeddings(const Architecture& a);
 
 // The type mix of `model` at `precision`: the file's tensors when it has
 // them (Model::weight_mix), else llama.cpp's recipe tensor by tensor (the
