@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_model.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
@@ -158,6 +159,21 @@ TEST(Dbrx, FusedQkvIsTypedAsAttnV) {
   const std::int64_t rows = 6144 + 1024;
   EXPECT_EQ(weight_layout(c, q4).total() - weight_layout(split, q4).total(),
             std::int64_t{20} * rows * (6144 / 256) * (210 - 144));
+}
+
+// The catalogue entry carries the config's shape (and the fused, clamped
+// QKV), so a name gives the estimate the config.json does; its counts are
+// the card's.
+TEST(Dbrx, CatalogueGivesWhatTheConfigGives) {
+  const Model& cat = test::catalogue_model("dbrx:132b");
+  const Model c = test::from_config(dbrx_instruct());
+  EXPECT_TRUE(cat.arch.attention.fused_qkv_clamp);
+  expect_one_estimate(cat, c, "dbrx catalogue vs config");
+  const Precision q4 = *parse_precision("q4_k_m");
+  EXPECT_LT(test::rel(static_cast<double>(weight_layout(cat, q4).total()),
+                      static_cast<double>(weight_layout(c, q4).total())),
+            0.01);
+  EXPECT_EQ(cat.params, 132000000000);
 }
 
 }  // namespace
