@@ -348,6 +348,19 @@ const std::vector<Spec>& specs() {
     v.back().sliding_window = 131072;
     v.back().skip_types =
         "f16: 10.3 GB, above the 8 GB a live load may take on this shared machine";
+    // DBRX (dbrx) REDUCED to 2 of its 40 layers (all alike), every width
+    // real: hidden 6144, 48 query and 8 KV heads of 128 in one clamped
+    // attn_qkv, 16 experts of 10752 (all of them), 4 a token, vocabulary
+    // 100352, untied output; LayerNorms without bias (dbrx.cpp
+    // load_arch_tensors).
+    v.push_back(shape("dbrx-r2", "dbrx", 2, 6144, 10752, 48, 8, 128, 100352, 32768, 5e5, 1e-5,
+                      "databricks/dbrx-instruct config.json as public transcriptions quote it "
+                      "(tests/unit/test_arch_dbrx.cpp), REDUCED to 2 of 40 layers: 16 experts "
+                      "of 10752, 4 per token"));
+    v.back().experts = 16;
+    v.back().experts_used = 4;
+    v.back().skip_types =
+        "f16 q8_0: 15.5 and 8.2 GB, above the 8 GB a live load may take on this shared machine";
     v.push_back(shape("qwen2.5-7b", "qwen2", 28, 3584, 18944, 28, 4, 128, 152064, 131072, 1e6, 1e-6,
                       "Qwen/Qwen2.5-7B " + prof));
     v.back().qkv_bias = true;
@@ -1414,6 +1427,25 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
   };
   add("token_embd.weight", {e, s.vocab}, -1);
+  if (s.arch == "dbrx") {
+    // dbrx.cpp load_arch_tensors: LayerNorm weights without bias (attn_norm,
+    // attn_output_norm before the experts, output_norm), one attn_qkv
+    // without bias, wo, the router and the experts, an untied output.
+    add("output_norm.weight", {e}, -1);
+    add("output.weight", {e, s.vocab}, -1);
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_output_norm.weight", {e}, i);
+      add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+      add(b + "ffn_gate_exps.weight", {e, s.ffn, s.experts}, i);
+      add(b + "ffn_up_exps.weight", {e, s.ffn, s.experts}, i);
+      add(b + "ffn_down_exps.weight", {s.ffn, e, s.experts}, i);
+    }
+    return out;
+  }
   if (s.arch == "nomic-bert") {
     // nomic-bert.cpp load_arch_tensors: token types and the embeddings'
     // LayerNorm; per layer a fused QKV and the output projection without
@@ -2496,6 +2528,12 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_bool(a + ".attention.causal", false);
     w.key_u32(a + ".pooling_type", 1);
     w.key_u32("tokenizer.ggml.token_type_count", 2);
+  }
+  if (s.arch == "dbrx") {
+    // conversion/dbrx.py: add_layer_norm_eps(1e-5) and add_clamp_kqv of
+    // attn_config.clip_qkv (8 in DBRX's config); dbrx.cpp requires both.
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+    w.key_f32(a + ".attention.clamp_kqv", 8.0);
   }
   if (s.arch.rfind("nemotron_h", 0) == 0) {
     // nemotron-h.cpp reads the plain layer-norm epsilon too (its MTP head's final norm)

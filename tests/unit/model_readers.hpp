@@ -1,15 +1,19 @@
 // Test helpers: a Model read from a config.json written in a test or from a
-// GgufWriter's file, failing the test (not aborting) when the reader refuses.
-// For tests only; no assertions beyond the reader's success.
+// GgufWriter's file, failing the test (not aborting) when the reader refuses,
+// and its estimate under llama.cpp. For tests only; no assertions beyond the
+// reader's success.
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "unit/model_file_writers.hpp"
+#include "willfit/core/precision.hpp"
+#include "willfit/inference/estimate.hpp"
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
 #include "willfit/models/model.hpp"
@@ -32,6 +36,18 @@ inline Model from_gguf(const GgufWriter& w) {
   auto m = model_from_gguf(*r->file, "test.gguf");
   EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
   return m.ok() ? *m : Model{};
+}
+
+// willfit's estimate of `m` under llama.cpp at Q4_K_M, `context` tokens,
+// flash attention on or off.
+inline Estimate llama_cpp_q4_estimate(const Model& m, std::int64_t context, bool flash) {
+  InferenceQuery q;
+  q.model = m;
+  q.precision = *parse_precision("q4_k_m");
+  q.runtime = Runtime::LlamaCpp;
+  q.context = context;
+  q.flash_attention = flash ? FlashAttention::On : FlashAttention::Off;
+  return estimate_inference(q);
 }
 
 // |a - b| / b.

@@ -182,16 +182,6 @@ test::GgufWriter nas_gguf(const Nas& n) {
   return w;
 }
 
-Estimate llama_estimate(const Model& m, std::int64_t ctx, bool flash) {
-  InferenceQuery q;
-  q.model = m;
-  q.precision = *parse_precision("q4_k_m");
-  q.runtime = Runtime::LlamaCpp;
-  q.context = ctx;
-  q.flash_attention = flash ? FlashAttention::On : FlashAttention::Off;
-  return estimate_inference(q);
-}
-
 void expect_same_estimate(const Model& cfg, const Model& file) {
   EXPECT_TRUE(cfg.unchecked_architecture.empty()) << cfg.unchecked_architecture;
   EXPECT_TRUE(file.unchecked_architecture.empty()) << file.unchecked_architecture;
@@ -203,8 +193,8 @@ void expect_same_estimate(const Model& cfg, const Model& file) {
   }
   for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{32768}}) {
     for (const bool flash : {false, true}) {
-      const Estimate c = llama_estimate(cfg, ctx, flash);
-      const Estimate g = llama_estimate(file, ctx, flash);
+      const Estimate c = test::llama_cpp_q4_estimate(cfg, ctx, flash);
+      const Estimate g = test::llama_cpp_q4_estimate(file, ctx, flash);
       EXPECT_GT(c.memory.kv_cache, 0) << ctx;
       EXPECT_EQ(c.memory.kv_cache, g.memory.kv_cache) << ctx << ' ' << flash;
       EXPECT_EQ(c.memory.compute, g.memory.compute) << ctx << ' ' << flash;

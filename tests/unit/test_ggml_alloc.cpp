@@ -1071,6 +1071,34 @@ TEST(GgmlAlloc, PhiMoeReducedMatchesTheLiveLlamaCpp) {
   EXPECT_EQ(weight_layout(*m, *parse_precision("q4_k_m")).total(), 3327204608);
 }
 
+// DBRX REDUCED to 2 of its 40 layers, every width real (tests/live/
+// make_gguf.cpp, dbrx-r2; tests/unit/test_arch_dbrx.cpp says where each
+// value was read), read from the reduced shape's nested config.json, against
+// what a real llama.cpp reserved for its Q4_K_M file (F16 and Q8_0, 15.5 and
+// 8.2 GB, were left out as too large for this machine): dbrx.cpp's graph,
+// one fused attn_qkv clamped in place, Q and K roped from views of it, V a
+// view, 16 experts of 10752, 4 a token (docs/live-llamacpp.md, DBRX run).
+TEST(GgmlAlloc, DbrxReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"dbrx","d_model":6144,"n_heads":48,"n_layers":2,"max_seq_len":32768,
+      "vocab_size":100352,"tie_word_embeddings":false,
+      "attn_config":{"clip_qkv":8,"kv_n_heads":8,"rope_theta":500000},
+      "ffn_config":{"ffn_hidden_size":10752,"moe_num_experts":16,"moe_top_k":4}})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->arch.attention.fused_qkv_clamp);
+  expect_live_tables(*m, "dbrx", 9, 0.05);
+  // The weights by llama.cpp's recipe against the file's tensor bytes
+  // (measured-full.jsonl tensor_bytes): make_gguf types the fused attn_qkv
+  // Q5_K on both layers, an older llama-quantize rule; at 80fb11ac it is
+  // typed as attn_v (llama-quant.cpp category_is_attn_v: Q4_K on layer 0,
+  // Q6_K on layer 1, a use_more_bits layer of 2), 2 bytes a 256-block more
+  // over its 8192 rows of 24 blocks.
+  EXPECT_EQ(weight_layout(*m, *parse_precision("q4_k_m")).total(),
+            std::int64_t{4804927488} + std::int64_t{8192} * 24 * (144 + 210 - 2 * 176));
+}
+
 // cohere2moe.cpp ropes Q and K on the windowed layers and the dense lead
 // only: in North Mini Code's reduced order (global 0 and 4, dense lead 1)
 // layer 4's two RoPE nodes go (a GGML_SCHED_DEBUG=2 dump has none there),

@@ -1866,12 +1866,21 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         v = project(vw, false);
       }
       cur = attend_uncached(g.view(q), k, v, mask);
-    } else if (s.fused_qkv_norm) {
+    } else if (s.fused_qkv_norm || s.fused_qkv_clamp) {
       // openelm.cpp: wqkv; Q and K normed (RMS norm of a view: a new
       // tensor; x weight in place), then each roped in place; V a view.
-      const int qkv = g.op(b * (qw + 2 * kvw), {attn_norm});
+      // dbrx.cpp (build_qkv): wqkv clamped in place (GGML_OP_CLAMP is one
+      // ggml-alloc runs in place), Q and K roped from views of it (a new
+      // tensor each), V a view.
+      int qkv = g.op(b * (qw + 2 * kvw), {attn_norm});
+      if (s.fused_qkv_clamp) {
+        qkv = g.same(qkv);
+      }
       // build_attn expands Q's nodes, then V's, then K's.
       const auto normed_roped = [&](std::int64_t width) {
+        if (s.fused_qkv_clamp) {
+          return g.op(b * width, {g.view(qkv), pos});
+        }
         const int n = g.same(g.op(b * width, {g.view(qkv)}));
         return g.op(b * width, {n, pos}, {n});
       };

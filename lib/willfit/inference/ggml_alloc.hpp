@@ -288,6 +288,10 @@ struct LlamaGraphShape {
   // place; V a view; the attention output added to the residual stream
   // as add(residual, attention), the stream first, its rows picked first.
   bool fused_qkv_norm = false;
+  // DBRX (dbrx.cpp, build_qkv): the fused projection clamped (ggml_clamp,
+  // which ggml-alloc runs in place), Q and K roped from views of it (new
+  // tensors), V a view; the residual adds as llama.cpp's.
+  bool fused_qkv_clamp = false;
   // Qwen4Exp (qwen4exp.cpp), a graph of its own: the hidden state is
   // hc_streams copies [hidden, streams, tokens], read through a gated mix
   // (grouped RMS norm, a gate of rank hc_rank, the streams averaged) before

@@ -595,6 +595,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.ffn = a.intermediate_size;
     s.gated = a.mlp_gated;
     s.fused_qkv_norm = a.attention.fused_qkv_norm;                   // OpenELM (openelm.cpp)
+    s.fused_qkv_clamp = a.attention.fused_qkv_clamp;                 // DBRX (dbrx.cpp)
     s.post_norm = a.attention.post_norm && a.attention.no_kv_cache;  // bert.cpp's encoder block
     s.no_cache = a.attention.no_kv_cache;
     for (const LayerWidths& l : a.layer_widths) {  // Nemotron NAS (deci.cpp), OpenELM

@@ -821,6 +821,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // OpenELM (openelm.cpp, conversion/openelm.py) writes the same three
   // per-layer arrays for its layer-wise scaling: every layer attends.
   a.attention.fused_qkv_norm = arch == "openelm";
+  // DBRX (dbrx.cpp, conversion/dbrx.py): one attn_qkv, clamped by
+  // attention.clamp_kqv (build_qkv).
+  a.attention.fused_qkv_clamp = arch == "dbrx";
   if (arch == "deci" || arch == "openelm") {
     const auto per_layer = [&](const char* k, std::vector<std::int64_t> fallback) {
       const GgufValue* v = f.find(key(k));

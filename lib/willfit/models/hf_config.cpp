@@ -472,6 +472,34 @@ void openelm_keys(Json& t) {
   }
 }
 
+// DBRX (databricks/dbrx-*, transformers configuration_dbrx.py) nests its
+// attention and MLP keys: attn_config {kv_n_heads, clip_qkv, rope_theta} and
+// ffn_config {ffn_hidden_size, moe_num_experts, moe_top_k}, beside d_model,
+// n_heads, n_layers and max_seq_len at the top. The ones that size it are
+// given the common names, as llama.cpp's conversion/dbrx.py reads them at 80fb11ac
+// (head_count_kv, feed_forward_length, expert_count, expert_used_count,
+// context_length).
+void dbrx_keys(Json& t) {
+  const auto nested = [&](const char* block, const char* key) -> Json {
+    const auto it = t.find(block);
+    if (it == t.end() || !it->is_object()) {
+      return nullptr;
+    }
+    return it->value(key, Json(nullptr));
+  };
+  const std::pair<const char*, Json> names[] = {
+      {"num_key_value_heads", nested("attn_config", "kv_n_heads")},
+      {"intermediate_size", nested("ffn_config", "ffn_hidden_size")},
+      {"num_local_experts", nested("ffn_config", "moe_num_experts")},
+      {"num_experts_per_tok", nested("ffn_config", "moe_top_k")},
+      {"max_position_embeddings", t.value("max_seq_len", Json(nullptr))}};
+  for (const auto& [key, value] : names) {
+    if (!t.contains(key) && !value.is_null()) {
+      t[key] = value;
+    }
+  }
+}
+
 // OpenELM's MLP width of a layer from its ffn_multiplier: multiplier x
 // model_dim rounded to the nearest multiple of ffn_dim_divisor (at least
 // one), one more if that lost over 10 % (make_divisible in
@@ -629,6 +657,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   }
   if (type == "openelm") {
     openelm_keys(t);
+  }
+  if (type == "dbrx") {
+    dbrx_keys(t);
   }
   Model m;
   Architecture& a = m.arch;
@@ -1557,6 +1588,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
 
   read_block_configs(t, a);
   a.attention.fused_qkv_norm = type == "openelm";
+  a.attention.fused_qkv_clamp = type == "dbrx";  // dbrx.cpp: attn_qkv, clamped by clip_qkv
 
   // EmbeddingGemma is a gemma3_text config (Gemma3TextModel) with
   // use_bidirectional_attention true; llama.cpp's converter registers

@@ -128,6 +128,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "gemma-embedding",
        // issue 18: Phi-3.5-MoE (tests/unit/test_architectures_2026.cpp, PhiMoe)
        "phimoe",
+       // issue 18: DBRX (tests/unit/test_arch_dbrx.cpp)
+       "dbrx",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream",
        // issue 18: nomic-embed-text (tests/unit/test_architectures_2026.cpp, NomicBert)
@@ -157,6 +159,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "dream",
                                                                   "ernie4_5",
                                                                   "ernie4_5_moe",
+                                                                  "dbrx",
                                                                   "exaone",
                                                                   "exaone4",
                                                                   "exaone_moe",

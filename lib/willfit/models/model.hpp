@@ -219,6 +219,12 @@ struct Attention {
   // projection (attn_qkv), Q and K each RMS-normed per head; weights as the
   // three projections, the compute graph as openelm.cpp builds it.
   bool fused_qkv_norm = false;
+  // DBRX (llama.cpp dbrx.cpp, build_qkv at 80fb11ac): Q, K and V come from
+  // one fused projection (attn_qkv, no bias), clamped to +-clip_qkv
+  // (ggml_clamp) before Q and K are roped from views of it. The fused
+  // tensor is one weight, which llama-quantize types as it types attn_v
+  // (llama-quant.cpp tensor_get_category: ATTENTION_QKV).
+  bool fused_qkv_clamp = false;
   // Qwen4Exp's QSA (llama.cpp src/models/qwen4exp.cpp build_qsa_top_k at
   // 80fb11ac; GGUF attention.compress_ratios, config.json
   // indexer_compress_ratio): the indexer's cached keys are mean-pooled over

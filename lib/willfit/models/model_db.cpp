@@ -566,6 +566,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
     // gpt-oss's learned attention sinks, as a GGUF's attn_sinks tensors say:
     // its graph picks the rows to output after the last layer.
     a.attention.sinks = r.boolean_in(*at, "sinks", false);
+    // DBRX's one clamped attn_qkv (dbrx.cpp): typed as attn_v by
+    // llama-quantize, and its own nodes in the compute graph.
+    a.attention.fused_qkv_clamp = r.boolean_in(*at, "fused_qkv_clamp", false);
     // Qwen3.5's gated attention: a Q projection of twice the width.
     if (const auto g = at->find("gated_attention"); g != at->end() && !g->is_null()) {
       if (g->is_boolean()) {

@@ -824,6 +824,10 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     } else if (layer_norm) {
       l.bytes += weight(Cat::AttnV, e, q_dim + 2 * kv_dim, i) + f32(q_dim + 2 * kv_dim) +
                  weight(Cat::AttnOut, q_dim, e, i) + f32(e);
+    } else if (a.attention.fused_qkv_clamp) {
+      // DBRX (dbrx.cpp): one attn_qkv without bias, typed as attn_v is
+      // (llama-quant.cpp ATTENTION_QKV), and wo.
+      l.bytes += weight(Cat::AttnV, e, q_dim + 2 * kv_dim, i) + weight(Cat::AttnOut, q_dim, e, i);
     } else {
       // Gated attention (Qwen3.5): wq holds the output gate as a second
       // half of its rows (qwen35.cpp: n_embd x 2 n_head head_dim). A global
