@@ -1951,6 +1951,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         q_gate = g.view(q_full);
         const int q_norm = g.op(b * qw, {g.view(q_full)});
         q = g.op(b * qw, {q_norm, pos}, {q_norm});  // RoPE
+      } else if (s.mla_per_head_lora > 0) {
+        // MiniCPM3 (minicpm3.cpp): q_a, its RMS norm and weight (in place),
+        // q_b, and RoPE of its reshape (a new tensor).
+        const int q_a = g.same(g.same(g.op(b * s.mla_q_lora, {attn_norm})));
+        q = g.op(b * qw, {g.view(g.op(b * qw, {q_a})), pos});
       } else if (s.head_gate || s.qk_norm) {
         q = project_normed(qw);
       } else {
@@ -1965,7 +1970,29 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         // K used as V (Gemma 4's global layers): one projection, read by
         // the K norm and by V's RMS norm (new tensors: K has two readers).
         const int k_raw = k_as_v ? g.op(b * kvw, {attn_norm}) : -1;
+        // MiniCPM3: V made first (build_attn expands V before K), from the
+        // latent and its rope part (kv_a_mqa) and kv_b's heads x (nope + v).
+        int kv_pe = -1;
+        int kv = -1;
+        const auto make_v_per_head = [&] {
+          const std::int64_t lora = s.mla_per_head_lora;
+          kv_pe = g.op(b * (lora + s.mla_rope), {attn_norm});
+          const int latent = g.same(g.op(b * lora, {g.view(kv_pe)}));  // RMS norm of a view, weight
+          kv = g.op(b * s.heads * (s.mla_nope + s.mla_v), {latent});   // kv_b
+          return g.op(b * vw, {g.view(kv)});                           // ggml_cont of V's view
+        };
+        // K: the rope part roped (of a view: a new tensor), repeated to every
+        // head and joined behind K's nope part (ggml_concat).
+        const auto make_k_per_head = [&] {
+          const int k_pe = g.op(b * s.mla_rope, {g.view(kv_pe), pos});
+          const int repeated = g.op(b * s.heads * s.mla_rope, {k_pe});
+          return g.op(b * kvw, {g.view(kv), repeated});
+        };
         const auto make_v = [&] {
+          if (s.mla_per_head_lora > 0) {
+            const int v = make_v_per_head();
+            return s.rotate_v ? rotate(v, vw, v_rot_l) : v;
+          }
           // Gemma 4's V of its own is RMS-normed too (a view: a new tensor).
           int v = k_as_v                  ? g.op(b * kvw, {g.view(k_raw)})
                   : s.global_head_dim > 0 ? g.op(b * kvw, {project(kvw, false)})
@@ -1974,7 +2001,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         };
         const auto make_k = [&] {
           int k = 0;
-          if (k_as_v) {
+          if (s.mla_per_head_lora > 0) {
+            k = make_k_per_head();
+          } else if (k_as_v) {
             k = g.op(b * kvw, {g.view(k_raw)});  // K norm
             k = g.op(b * kvw, {k, pos}, {k});    // RoPE
           } else if (s.gated_attention) {
