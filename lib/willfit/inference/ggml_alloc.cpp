@@ -2247,6 +2247,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     x = g.op(b * e, {x, out_ids});
   }
   int norm = g.same(g.same(x));
+  if (s.mla_per_head_lora > 0) {
+    // minicpm3.cpp scales the normed state before the head (lmhead_scaling):
+    // the norm is t_embd, an output (llm_graph_result::set_outputs), so the
+    // scale cannot take its memory and is a tensor of its own.
+    g.at(norm).output = true;
+    norm = g.op(b * e, {norm});
+  }
   if (s.out_ids_after_norm) {
     // The normed hidden state feeds the multi-token-prediction head too
     // (t_h_nextn), and llm_graph_result::set_outputs marks it an output, as
