@@ -14,49 +14,20 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "sources/embedded_data.hpp"
+#include "unit/catalogue_model.hpp"
 #include "unit/model_file_writers.hpp"
+#include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
 #include "willfit/inference/estimate.hpp"
-#include "willfit/models/gguf.hpp"
-#include "willfit/models/hf_config.hpp"
-#include "willfit/models/model_db.hpp"
-#include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
 namespace {
 
 using Json = nlohmann::json;
-
-Model read_config(const Json& j) {
-  auto m = model_from_hf_config(j.dump(), "config.json");
-  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
-  return m.ok() ? *m : Model{};
-}
-
-Model read_header(const test::GgufWriter& w) {
-  const std::string bytes = w.file();
-  auto parsed = read_gguf(bytes, bytes.size());
-  EXPECT_TRUE(parsed.ok() && parsed->file.has_value());
-  if (!parsed.ok() || !parsed->file) {
-    return Model{};
-  }
-  auto m = model_from_gguf(*parsed->file, "model.gguf");
-  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
-  return m.ok() ? *m : Model{};
-}
-
-Model catalogue(const std::string& id) {
-  auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
-  EXPECT_TRUE(db.ok());
-  auto found = db->find(id);
-  EXPECT_TRUE(found.ok()) << id;
-  return found.ok() ? found->entry->model : Model{};
-}
-
-double off(double value, double reference) {
-  return std::abs(value - reference) / reference;
-}
+using test::catalogue_model;
+using test::from_config;
+using test::from_gguf;
+using test::rel;
 
 Estimate llama_estimate(const Model& m, std::int64_t context, bool flash) {
   InferenceQuery q;
@@ -146,14 +117,14 @@ test::GgufWriter minicpm3_gguf(const Json& c) {
 }
 
 TEST(MiniCpm3, ConfigGivesMlaWeightsAndThePerHeadCacheLlamaCppKeeps) {
-  const Model m = read_config(minicpm3_4b());
+  const Model m = from_config(minicpm3_4b());
   EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
   ASSERT_EQ(m.arch.attention.kind, AttentionKind::Mla);
   EXPECT_TRUE(m.arch.attention.mla_cached_per_head);
   EXPECT_TRUE(m.arch.tied_embeddings);
   EXPECT_EQ(m.arch.attention.v_head_dim, 64);
   // The card (openbmb/MiniCPM3-4B; the hub's count): 4.07 B parameters.
-  EXPECT_LT(off(static_cast<double>(count_params(m.arch).total()), 4.07e9), 0.01)
+  EXPECT_LT(rel(static_cast<double>(count_params(m.arch).total()), 4.07e9), 0.01)
       << count_params(m.arch).total();
   // minicpm3.cpp decompresses K (k_nope from kv_b joined with the roped,
   // repeated k_pe: 40 heads x 96) and V (40 heads x 64) and hands them to
@@ -166,8 +137,8 @@ TEST(MiniCpm3, ConfigGivesMlaWeightsAndThePerHeadCacheLlamaCppKeeps) {
 }
 
 TEST(MiniCpm3, GgufHeaderGivesWhatTheConfigGives) {
-  const Model c = read_config(minicpm3_4b());
-  const Model g = read_header(minicpm3_gguf(minicpm3_4b()));
+  const Model c = from_config(minicpm3_4b());
+  const Model g = from_gguf(minicpm3_gguf(minicpm3_4b()));
   EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
   ASSERT_EQ(g.arch.attention.kind, AttentionKind::Mla);
   EXPECT_TRUE(g.arch.attention.mla_cached_per_head);
@@ -178,12 +149,11 @@ TEST(MiniCpm3, GgufHeaderGivesWhatTheConfigGives) {
   expect_same_estimate(g, c, "minicpm3 GGUF vs config");
 }
 
-// The catalogue entry (family minicpm3) and the config: one estimate, and
-// the weights by llama.cpp's recipe within 1 % (the entry carries the card's
-// count).
+// The catalogue entry (family minicpm3: the per-head cache) and the config
+// give one estimate and one parameter count.
 TEST(MiniCpm3, CatalogueGivesWhatTheConfigGives) {
-  const Model cat = catalogue("minicpm3-4b");
-  const Model c = read_config(minicpm3_4b());
+  const Model& cat = catalogue_model("minicpm3-4b");
+  const Model c = from_config(minicpm3_4b());
   EXPECT_TRUE(cat.arch.attention.mla_cached_per_head);
   expect_same_estimate(cat, c, "minicpm3-4b catalogue vs config");
 }
@@ -251,12 +221,12 @@ test::GgufWriter minicpm_gguf(const Json& c) {
 }
 
 TEST(MiniCpm, ConfigIsKnownAndCountsTheCardsTotal) {
-  const Model m = read_config(minicpm41_8b());
+  const Model m = from_config(minicpm41_8b());
   EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
   EXPECT_EQ(m.arch.attention.kind, AttentionKind::Full);
   EXPECT_FALSE(m.arch.tied_embeddings);
   // The card (openbmb/MiniCPM4.1-8B, MiniCPM4-8B; the hub's count): 8.19 B.
-  EXPECT_LT(off(static_cast<double>(count_params(m.arch).total()), 8.19e9), 0.01)
+  EXPECT_LT(rel(static_cast<double>(count_params(m.arch).total()), 8.19e9), 0.01)
       << count_params(m.arch).total();
   // granite.cpp's build_attn with build_attn_inp_kv: K and V of 2 KV heads
   // x 128 per cell and layer, F16.
@@ -266,8 +236,8 @@ TEST(MiniCpm, ConfigIsKnownAndCountsTheCardsTotal) {
 }
 
 TEST(MiniCpm, GgufHeaderGivesWhatTheConfigGives) {
-  const Model c = read_config(minicpm41_8b());
-  const Model g = read_header(minicpm_gguf(minicpm41_8b()));
+  const Model c = from_config(minicpm41_8b());
+  const Model g = from_gguf(minicpm_gguf(minicpm41_8b()));
   EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
   EXPECT_FALSE(g.arch.tied_embeddings);
   expect_same_estimate(g, c, "minicpm GGUF vs config");
@@ -277,7 +247,8 @@ TEST(MiniCpm, GgufHeaderGivesWhatTheConfigGives) {
 TEST(MiniCpm, CatalogueGivesWhatTheConfigGives) {
   Json c = minicpm41_8b();
   c["max_position_embeddings"] = 32768;
-  expect_same_estimate(catalogue("minicpm4-8b"), read_config(c), "minicpm4-8b catalogue vs config");
+  expect_same_estimate(catalogue_model("minicpm4-8b"), from_config(c),
+                       "minicpm4-8b catalogue vs config");
 }
 
 // MiniCPMConfig (openbmb's configuration_minicpm.py) ties by default, as
@@ -285,7 +256,7 @@ TEST(MiniCpm, CatalogueGivesWhatTheConfigGives) {
 TEST(MiniCpm, TiesUnlessTheConfigSaysOtherwise) {
   Json c = minicpm41_8b();
   c.erase("tie_word_embeddings");
-  EXPECT_TRUE(read_config(c).arch.tied_embeddings);
+  EXPECT_TRUE(from_config(c).arch.tied_embeddings);
 }
 
 }  // namespace
