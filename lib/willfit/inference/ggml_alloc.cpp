@@ -54,6 +54,11 @@
 //     DeepSeek-V3's compressed queries (q_a, q_lora wide, and its norm
 //     before q_b) are left out: [q_lora, tokens] is a few MiB beside the
 //     heads-wide tensors around it.
+//   - MiniCPM3 (minicpm3.cpp): MLA's projections without the absorption
+//     (q_a, its norm, q_b; kv_a_mqa, the latent's norm, kv_b), K and V
+//     decompressed per head and attended as ordinary attention over a
+//     per-head cache; the final norm (t_embd, an output) scaled into a
+//     tensor of its own before the head (docs/live-llamacpp.md, MiniCPM3 run).
 //   - DeepSeek Sparse Attention (deepseek32.cpp, glm-dsa.cpp; llama-graph.cpp
 //     build_attn with a top_k): MLA as above with its queries compressed
 //     (q_a, its RMS norm, q_b; the compressed queries live until the
