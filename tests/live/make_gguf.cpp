@@ -26,6 +26,7 @@
 // Usage: make_gguf --list
 //        make_gguf MODEL TYPE OUT.gguf [--no-file-type]    (TYPE: f16, q8_0, q4_k_m)
 // prints one JSON line: {"model":..,"type":..,"file":..,"tensor_bytes":N,"file_bytes":N}
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -1210,6 +1211,15 @@ const std::vector<Spec>& specs() {
     v.back().rope_dim = 32;
     v.back().nope_dim = 64;
     v.back().v_dim = 64;
+    // MiniCPM4-8B (minicpm: granite.cpp's graph), REDUCED to 4 of its 32
+    // layers (all alike); every width the model's: 4096 wide, 32 heads and 2
+    // KV heads of 128, MLP 16384, vocabulary 73448, untied; the muP scales
+    // as conversion/minicpm.py writes them for the real model (scale_emb
+    // 12, scale_depth 1.4 / sqrt(32), hidden / dim_model_base 256 = 16).
+    v.push_back(shape("minicpm4-8b-r4", "minicpm", 4, 4096, 16384, 32, 2, 128, 73448, 32768, 10000,
+                      1e-6,
+                      "REDUCED: 4 of 32 layers; every other hyper-parameter openbmb/MiniCPM4-8B "
+                      "as data/models.json row minicpm4-8b cites it"));
     // Qwen3.8-Flash-Next (qwen4exp), REDUCED to 4 of its 48 layers (the
     // real order of its first group: three gated delta nets, layer 1 also
     // the n-gram layer, then full attention with QSA), 16 of its 512 routed
@@ -2777,6 +2787,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     if (s.ssm_dt_rank == 0) {
       w.key_u32(a + ".ssm.group_count", static_cast<uint32_t>(s.ssm_groups));
     }
+  }
+  if (s.arch == "minicpm") {  // conversion/minicpm.py MiniCPMModel.set_gguf_parameters
+    w.key_f32(a + ".embedding_scale", 12.0);
+    w.key_f32(a + ".residual_scale", 1.4 / std::sqrt(32.0));
+    w.key_f32(a + ".logit_scale", 4096.0 / 256.0);
   }
   if (s.attn_scale > 0) {  // conversion/granite.py GraniteModel.set_gguf_parameters
     w.key_f32(a + ".attention.scale", s.attn_scale);

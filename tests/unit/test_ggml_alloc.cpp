@@ -668,6 +668,37 @@ TEST(GgmlAlloc, MiniCpm3ReducedMatchesTheLiveLlamaCpp) {
   EXPECT_EQ(rows, 27);
 }
 
+// MiniCPM4-8B REDUCED (make_gguf row minicpm4-8b-r4: 4 of its 32 layers;
+// every width the model's: data/models.json row minicpm4-8b) read from the
+// config.json of that reduced shape, against a real llama.cpp
+// (tests/data/llamacpp_cpu_compute_minicpm.csv, llamacpp_cpu_kv_minicpm.csv):
+// granite.cpp's graph, the llama one with its muP scales in place.
+TEST(GgmlAlloc, MiniCpm4ReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"minicpm","hidden_size":4096,"num_hidden_layers":4,
+      "num_attention_heads":32,"num_key_value_heads":2,"intermediate_size":16384,
+      "vocab_size":73448,"tie_word_embeddings":false,"scale_emb":12,"scale_depth":1.4,
+      "dim_model_base":256,"max_position_embeddings":32768})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  int rows = 0;
+  for_each_live_row("llamacpp_cpu_compute_minicpm.csv", [&](const std::vector<std::string>& c) {
+    EXPECT_LE(std::abs(compute_error(*m, c)), 0.1)
+        << c[1] << ' ' << c[2] << ' ' << c[3] << ' ' << c[4];
+    ++rows;
+  });
+  EXPECT_EQ(rows, 27);
+  rows = 0;
+  for_each_live_row("llamacpp_cpu_kv_minicpm.csv", [&](const std::vector<std::string>& c) {
+    const double measured = std::stod(c[6]) * static_cast<double>(kMiB);
+    EXPECT_NEAR(static_cast<double>(live_estimate(*m, c).memory.kv_cache), measured,
+                0.001 * measured + 0.01 * static_cast<double>(kMiB));
+    ++rows;
+  });
+  EXPECT_EQ(rows, 27);
+}
+
 // EmbeddingGemma whole (make_gguf row embeddinggemma-300m: all 24 layers),
 // read from google/embeddinggemma-300m's config.json (the values
 // test_architectures_2026.cpp's EmbeddingGemma tests cite), against what a
