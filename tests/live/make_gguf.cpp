@@ -13,7 +13,7 @@
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
-// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe}.cpp
+// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -26,6 +26,7 @@
 // Usage: make_gguf --list
 //        make_gguf MODEL TYPE OUT.gguf [--no-file-type]    (TYPE: f16, q8_0, q4_k_m)
 // prints one JSON line: {"model":..,"type":..,"file":..,"tensor_bytes":N,"file_bytes":N}
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -1206,6 +1207,32 @@ const std::vector<Spec>& specs() {
     v.back().v_dim = 128;
     experts(v.back(), 16, 4, 2048);
     v.back().shared_experts = 1;
+    // MiniCPM3-4B (minicpm3), REDUCED to 8 of its 62 layers (all alike):
+    // its per-head cache at 32768 tokens is 24 GiB whole. Every width the
+    // model's: 2560 wide, 40 heads and 40 KV heads, MLP 6400, vocabulary
+    // 73448, tied; MLA with q_lora 768, kv_lora 256, nope 64 + rope 32, v 64
+    // (hidden / heads: the config has no v_head_dim). minicpm3.cpp
+    // decompresses K and V and caches them per head.
+    v.push_back(shape("minicpm3-4b-r8", "minicpm3", 8, 2560, 6400, 40, 40, 96, 73448, 32768, 10000,
+                      1e-5,
+                      "REDUCED: 8 of 62 layers; every other hyper-parameter openbmb/MiniCPM3-4B "
+                      "config.json as transformers' MiniCPM3Config defaults and data/models.json "
+                      "row minicpm3-4b cite it"));
+    v.back().tied = true;
+    v.back().kv_lora = 256;
+    v.back().q_lora = 768;
+    v.back().rope_dim = 32;
+    v.back().nope_dim = 64;
+    v.back().v_dim = 64;
+    // MiniCPM4-8B (minicpm: granite.cpp's graph), REDUCED to 4 of its 32
+    // layers (all alike); every width the model's: 4096 wide, 32 heads and 2
+    // KV heads of 128, MLP 16384, vocabulary 73448, untied; the muP scales
+    // as conversion/minicpm.py writes them for the real model (scale_emb
+    // 12, scale_depth 1.4 / sqrt(32), hidden / dim_model_base 256 = 16).
+    v.push_back(shape("minicpm4-8b-r4", "minicpm", 4, 4096, 16384, 32, 2, 128, 73448, 32768, 10000,
+                      1e-6,
+                      "REDUCED: 4 of 32 layers; every other hyper-parameter openbmb/MiniCPM4-8B "
+                      "as data/models.json row minicpm4-8b cites it"));
     // Qwen3.8-Flash-Next (qwen4exp), REDUCED to 4 of its 48 layers (the
     // real order of its first group: three gated delta nets, layer 1 also
     // the n-gram layer, then full attention with QSA), 16 of its 512 routed
@@ -2173,6 +2200,16 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "shortconv.conv.weight", {s.shortconv_l_cache, e}, i);
       add(b + "shortconv.in_proj.weight", {e, 3 * e}, i);
       add(b + "shortconv.out_proj.weight", {e, e}, i);
+    } else if (s.arch == "minicpm3") {
+      // minicpm3.cpp load_arch_tensors: q_a, its norm, q_b; kv_a_mqa, its
+      // norm and kv_b whole (not split into k_b/v_b); the output.
+      add(b + "attn_q_a_norm.weight", {s.q_lora}, i);
+      add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
+      add(b + "attn_q_a.weight", {e, s.q_lora}, i);
+      add(b + "attn_q_b.weight", {s.q_lora, s.heads * (s.nope_dim + s.rope_dim)}, i);
+      add(b + "attn_kv_a_mqa.weight", {e, s.kv_lora + s.rope_dim}, i);
+      add(b + "attn_kv_b.weight", {s.kv_lora, s.heads * (s.nope_dim + s.v_dim)}, i);
+      add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
     } else if (s.kv_lora > 0) {  // MLA (deepseek2.cpp), split k_b/v_b as converted today
       if (s.q_lora > 0) {        // compressed queries (Mistral 4): q_a, its norm, q_b
         add(b + "attn_q_a_norm.weight", {s.q_lora}, i);
@@ -2443,7 +2480,7 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   } else if (s.layer_kinds.empty()) {
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
     w.key_u32(a + ".attention.head_count_kv",
-              static_cast<uint32_t>(s.kv_lora > 0 ? 1 : s.kv_heads));
+              static_cast<uint32_t>(s.kv_lora > 0 && s.arch != "minicpm3" ? 1 : s.kv_heads));
   } else {
     std::vector<uint32_t> ffn;
     std::vector<uint32_t> kv;
@@ -2480,7 +2517,15 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   } else if (s.arch != "step35" && s.arch != "laguna" && s.deci.empty()) {
     w.key_u32(a + ".attention.head_count", static_cast<uint32_t>(s.heads));
   }
-  if (s.kv_lora > 0) {
+  if (s.arch == "minicpm3") {
+    // conversion/minicpm.py MiniCPM3Model.set_gguf_parameters: the ranks,
+    // key_length = nope + rope, rope over the rope dims, no value_length
+    // (llama.cpp takes n_embd / n_head).
+    w.key_u32(a + ".attention.q_lora_rank", static_cast<uint32_t>(s.q_lora));
+    w.key_u32(a + ".attention.kv_lora_rank", static_cast<uint32_t>(s.kv_lora));
+    w.key_u32(a + ".attention.key_length", static_cast<uint32_t>(s.nope_dim + s.rope_dim));
+    w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.rope_dim));
+  } else if (s.kv_lora > 0) {
     // MLA as convert_hf_to_gguf.py writes it today: the cache holds the
     // latent and the rope part (key_length = kv_lora_rank + rope dims, value
     // = kv_lora_rank); the per-head sizes go to the *_mla keys.
@@ -2780,6 +2825,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     if (s.ssm_dt_rank == 0) {
       w.key_u32(a + ".ssm.group_count", static_cast<uint32_t>(s.ssm_groups));
     }
+  }
+  if (s.arch == "minicpm") {  // conversion/minicpm.py MiniCPMModel.set_gguf_parameters
+    w.key_f32(a + ".embedding_scale", 12.0);
+    w.key_f32(a + ".residual_scale", 1.4 / std::sqrt(32.0));
+    w.key_f32(a + ".logit_scale", 4096.0 / 256.0);
   }
   if (s.attn_scale > 0) {  // conversion/granite.py GraniteModel.set_gguf_parameters
     w.key_f32(a + ".attention.scale", s.attn_scale);

@@ -15,7 +15,8 @@
 //    without flash attention before it; PyTorch: exact tokens) times the
 //    concurrent sequences. Grouped-query attention enters through kv_heads;
 //    sliding-window layers hold only window + ubatch cells; MLA (DeepSeek)
-//    caches one latent of kv_lora_rank + rope dims per token and layer, K only;
+//    caches one latent of kv_lora_rank + rope dims per token and layer, K only
+//    (MiniCPM3's MLA decompresses K and V first and caches them per head);
 //    hybrid models have a cache only on their attention layers (Kimi
 //    Linear's are MLA: one latent each), and a fixed F32 recurrent state per
 //    sequence on their recurrent ones; chunked local
@@ -203,7 +204,9 @@ Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
     }
     return b;
   }
-  if (uses_mla(a)) {
+  // MiniCPM3 caches K and V per head (Attention::mla_cached_per_head): the
+  // ordinary layout below, V at v_head_dim (value_head_dim).
+  if (uses_mla(a) && !a.attention.mla_cached_per_head) {
     // One latent per token and attention layer; V is a view of K. A
     // hybrid's (Kimi Linear's) other layers keep their recurrent state.
     const std::int64_t width = a.attention.kv_lora_rank + a.attention.qk_rope_head_dim;

@@ -54,6 +54,11 @@
 //     DeepSeek-V3's compressed queries (q_a, q_lora wide, and its norm
 //     before q_b) are left out: [q_lora, tokens] is a few MiB beside the
 //     heads-wide tensors around it.
+//   - MiniCPM3 (minicpm3.cpp): MLA's projections without the absorption
+//     (q_a, its norm, q_b; kv_a_mqa, the latent's norm, kv_b), K and V
+//     decompressed per head and attended as ordinary attention over a
+//     per-head cache; the final norm (t_embd, an output) scaled into a
+//     tensor of its own before the head (docs/live-llamacpp.md, MiniCPM3 run).
 //   - DeepSeek Sparse Attention (deepseek32.cpp, glm-dsa.cpp; llama-graph.cpp
 //     build_attn with a top_k): MLA as above with its queries compressed
 //     (q_a, its RMS norm, q_b; the compressed queries live until the
@@ -1960,6 +1965,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         q_gate = g.view(q_full);
         const int q_norm = g.op(b * qw, {g.view(q_full)});
         q = g.op(b * qw, {q_norm, pos}, {q_norm});  // RoPE
+      } else if (s.mla_per_head_lora > 0) {
+        // MiniCPM3 (minicpm3.cpp): q_a, its RMS norm and weight (in place),
+        // q_b, and RoPE of its reshape (a new tensor).
+        const int q_a = g.same(g.same(g.op(b * s.mla_q_lora, {attn_norm})));
+        q = g.op(b * qw, {g.view(g.op(b * qw, {q_a})), pos});
       } else if (s.head_gate || s.qk_norm) {
         q = project_normed(qw);
       } else {
@@ -1974,7 +1984,29 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         // K used as V (Gemma 4's global layers): one projection, read by
         // the K norm and by V's RMS norm (new tensors: K has two readers).
         const int k_raw = k_as_v ? g.op(b * kvw, {attn_norm}) : -1;
+        // MiniCPM3: V made first (build_attn expands V before K), from the
+        // latent and its rope part (kv_a_mqa) and kv_b's heads x (nope + v).
+        int kv_pe = -1;
+        int kv = -1;
+        const auto make_v_per_head = [&] {
+          const std::int64_t lora = s.mla_per_head_lora;
+          kv_pe = g.op(b * (lora + s.mla_rope), {attn_norm});
+          const int latent = g.same(g.op(b * lora, {g.view(kv_pe)}));  // RMS norm of a view, weight
+          kv = g.op(b * s.heads * (s.mla_nope + s.mla_v), {latent});   // kv_b
+          return g.op(b * vw, {g.view(kv)});                           // ggml_cont of V's view
+        };
+        // K: the rope part roped (of a view: a new tensor), repeated to every
+        // head and joined behind K's nope part (ggml_concat).
+        const auto make_k_per_head = [&] {
+          const int k_pe = g.op(b * s.mla_rope, {g.view(kv_pe), pos});
+          const int repeated = g.op(b * s.heads * s.mla_rope, {k_pe});
+          return g.op(b * kvw, {g.view(kv), repeated});
+        };
         const auto make_v = [&] {
+          if (s.mla_per_head_lora > 0) {
+            const int v = make_v_per_head();
+            return s.rotate_v ? rotate(v, vw, v_rot_l) : v;
+          }
           // Gemma 4's V of its own is RMS-normed too (a view: a new tensor).
           int v = k_as_v                  ? g.op(b * kvw, {g.view(k_raw)})
                   : s.global_head_dim > 0 ? g.op(b * kvw, {project(kvw, false)})
@@ -1983,7 +2015,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         };
         const auto make_k = [&] {
           int k = 0;
-          if (k_as_v) {
+          if (s.mla_per_head_lora > 0) {
+            k = make_k_per_head();
+          } else if (k_as_v) {
             k = g.op(b * kvw, {g.view(k_raw)});  // K norm
             k = g.op(b * kvw, {k, pos}, {k});    // RoPE
           } else if (s.gated_attention) {
@@ -2227,6 +2261,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     x = g.op(b * e, {x, out_ids});
   }
   int norm = g.same(g.same(x));
+  if (s.mla_per_head_lora > 0) {
+    // minicpm3.cpp scales the normed state before the head (lmhead_scaling):
+    // the norm is t_embd, an output (llm_graph_result::set_outputs), so the
+    // scale cannot take its memory and is a tensor of its own.
+    g.at(norm).output = true;
+    norm = g.op(b * e, {norm});
+  }
   if (s.out_ids_after_norm) {
     // The normed hidden state feeds the multi-token-prediction head too
     // (t_h_nextn), and llm_graph_result::set_outputs marks it an output, as

@@ -115,6 +115,11 @@ struct LlamaGraphShape {
   int mla_nope = 0;
   int mla_v = 0;
   double k_value_bytes = 2.0;  // bytes per value of the K cache (V is a view of it under MLA)
+  // MiniCPM3 (minicpm3.cpp): MLA's projections (q_a of mla_q_lora, its norm,
+  // q_b; kv_a_mqa of this latent + mla_rope, its norm, kv_b to heads x
+  // (mla_nope + mla_v)), then ordinary attention over K and V cached per
+  // head (head_dim and value_head_dim wide). 0: not MiniCPM3.
+  int mla_per_head_lora = 0;
   // DeepSeek Sparse Attention (deepseek32.cpp, glm-dsa.cpp), on the MLA
   // above: queries compressed to q_lora values (q_a, its RMS norm, then
   // q_b; 0: one Q projection), and a lightning indexer of index_heads heads

@@ -615,7 +615,16 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.router_reads_layer_input = a.moe->router_reads_layer_input;
       s.moe_norm_weights = a.moe->weights_normalized;
     }
-    if (uses_mla(a)) {
+    if (uses_mla(a) && a.attention.mla_cached_per_head) {
+      // MiniCPM3 (minicpm3.cpp): MLA's projections, then ordinary attention
+      // over a per-head cache (K heads x head_dim, V heads x v_head_dim).
+      s.mla_q_lora = a.attention.q_lora_rank;
+      s.mla_rope = a.attention.qk_rope_head_dim;
+      s.mla_nope = a.attention.qk_nope_head_dim;
+      s.mla_v = a.attention.v_head_dim;
+      s.value_head_dim = a.attention.v_head_dim;
+      s.mla_per_head_lora = a.attention.kv_lora_rank;
+    } else if (uses_mla(a)) {
       s.mla_kv_lora = a.attention.kv_lora_rank;
       s.mla_rope = a.attention.qk_rope_head_dim;
       s.mla_nope = a.attention.qk_nope_head_dim;
@@ -949,6 +958,12 @@ std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes) {
   const std::string seqs = in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "";
   if (a.attention.no_kv_cache) {
     return "none: an encoder or diffusion model holds no KV cache (llama.cpp create_memory)";
+  }
+  if (uses_mla(a) && a.attention.mla_cached_per_head) {  // MiniCPM3
+    return fmt::format(
+        "{} layers x {} KV heads x ({} K + {} V dims) x {:g} bytes x {} tokens{} = {}", a.layers,
+        a.kv_heads, a.head_dim, a.attention.v_head_dim, in.k_type.bytes_per_element(), cells, seqs,
+        format_memory(bytes, in.q.units));
   }
   if (uses_mla(a)) {
     return fmt::format(

@@ -1219,8 +1219,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         meta_int(f, key("rope.dimension_count")).value_or(64), 0, 1 << 20));
     const auto k_len = meta_int(f, key("attention.key_length_mla"))
                            .value_or(meta_int(f, key("attention.key_length")).value_or(192));
+    // Without value_length llama.cpp takes n_embd / n_head (llama-model.cpp
+    // load_hparams): conversion/minicpm.py MiniCPM3Model writes none.
     const auto v_len = meta_int(f, key("attention.value_length_mla"))
-                           .value_or(meta_int(f, key("attention.value_length")).value_or(128));
+                           .value_or(meta_int(f, key("attention.value_length"))
+                                         .value_or(a.heads > 0 ? a.hidden_size / a.heads : 128));
     at.qk_nope_head_dim =
         static_cast<int>(std::clamp<std::int64_t>(k_len - at.qk_rope_head_dim, 0, 1 << 20));
     at.v_head_dim = static_cast<int>(std::clamp<std::int64_t>(v_len, 0, 1 << 20));
@@ -1802,7 +1805,8 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
 
   a.attention.no_kv_cache = is_cache_free_gguf_architecture(arch);
   a.no_output_head = is_encoder_gguf_architecture(arch);
-  a.attention.post_norm = arch == "bert" || arch == "nomic-bert";  // bert.cpp's block
+  a.attention.mla_cached_per_head = uses_mla(a) && caches_mla_per_head(arch);  // MiniCPM3
+  a.attention.post_norm = arch == "bert" || arch == "nomic-bert";              // bert.cpp's block
   // EmbeddingGemma's Dense projections, when the converter wrote them
   // (gemma-embedding.cpp reads these keys, each optional).
   a.dense_out = meta_int(f, arch + ".dense_2_feat_out").value_or(0);

@@ -772,7 +772,12 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                     "gemma3n", "gemma3n_text", "lfm2", "lfm2_moe", "cohere2_moe",
                     // nomic-embed-text: an encoder with no output head
                     // (llama.cpp nomic-bert.cpp creates none)
-                    "nomic_bert"});
+                    "nomic_bert",
+                    // MiniCPM3Config: tie_word_embeddings = True (transformers
+                    // models/minicpm3/configuration_minicpm3.py; MiniCPM3-4B's
+                    // config.json sets none); MiniCPMConfig likewise (openbmb's
+                    // configuration_minicpm.py)
+                    "minicpm3", "minicpm"});
   a.tied_embeddings =
       get_bool(t, "tie_word_embeddings")
           .value_or(get_bool(doc, "tie_word_embeddings")
@@ -1599,6 +1604,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   const bool embedding_gemma =
       type == "gemma3_text" && get_bool(t, "use_bidirectional_attention").value_or(false);
   a.attention.no_kv_cache = is_cache_free_config_model_type(type) || embedding_gemma;
+  a.attention.mla_cached_per_head = uses_mla(a) && caches_mla_per_head(type);  // MiniCPM3
   // BERT's block: the LayerNorms after the residual sums (llama.cpp runs all
   // of these with bert.cpp's graph).
   a.attention.post_norm =

@@ -133,7 +133,10 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream",
        // issue 18: nomic-embed-text (tests/unit/test_architectures_2026.cpp, NomicBert)
-       "nomic-bert"});
+       "nomic-bert",
+       // issue 18: MiniCPM3, MLA cached per head, and MiniCPM, granite.cpp's
+       // graph (tests/unit/test_arch_minicpm.cpp)
+       "minicpm3", "minicpm"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -202,6 +205,8 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "minimax_m3",
                                                                   "minimax_m3_vl",
                                                                   "minimax_m3_vl_text",
+                                                                  "minicpm",
+                                                                  "minicpm3",
                                                                   "mistral",
                                                                   "mistral3",
                                                                   "mistral4",
@@ -267,6 +272,10 @@ bool is_encoder_config_model_type(std::string_view model_type) {
       std::to_array<std::string_view>({"bert", "roberta", "distilbert", "xlm-roberta", "modernbert",
                                        "nomic_bert", "neobert", "eurobert"});
   return std::find(kEncoders.begin(), kEncoders.end(), model_type) != kEncoders.end();
+}
+
+bool caches_mla_per_head(std::string_view name) {
+  return name == "minicpm3";
 }
 
 bool is_cache_free_config_model_type(std::string_view model_type) {
@@ -622,6 +631,10 @@ std::int64_t attention_params_per_layer(const Architecture& a) {
 }
 
 int value_head_dim(const Architecture& a) {
+  // MiniCPM3 caches V per head at MLA's v_head_dim.
+  if (uses_mla(a) && a.attention.mla_cached_per_head) {
+    return a.attention.v_head_dim;
+  }
   return a.attention.value_head_dim > 0 ? a.attention.value_head_dim : a.head_dim;
 }
 
@@ -904,6 +917,13 @@ std::string describe_shape(const Model& m) {
       break;
     }
     case AttentionKind::Mla:
+      if (at.mla_cached_per_head) {  // MiniCPM3
+        s = fmt::format(
+            "multi-head latent attention, its K and V decompressed and cached per head ({} KV "
+            "heads of {} K and {} V dims per token and layer)",
+            a.kv_heads, at.qk_nope_head_dim + at.qk_rope_head_dim, at.v_head_dim);
+        break;
+      }
       if (const int windowed = windowed_mla_layer_count(a); windowed > 0) {  // dots.llm3
         s = fmt::format(
             "multi-head latent attention: one {}-wide latent cached per token on {} of {} layers "

@@ -101,6 +101,12 @@ struct Attention {
   // MLA with a head-wise sigmoid gate (Ling 3 gated_attention_proj_
   // granularity_type head_wise; bailingmoe3.cpp attn_gate, hidden x heads).
   bool mla_head_gate = false;
+  // MiniCPM3 (llama.cpp src/models/minicpm3.cpp at 80fb11ac): MLA's weights
+  // (q_a, q_b, kv_a_mqa, kv_b and their norms), but K and V decompressed by
+  // kv_b before build_attn and cached per head as ordinary attention caches
+  // them (build_attn_inp_kv): K rows of heads x (qk_nope + qk_rope), V rows of
+  // heads x v_head_dim, per token and layer; no latent is kept.
+  bool mla_cached_per_head = false;
   // dots.llm3 (llama.cpp dots3note.cpp at 80fb11ac; config.json swa_* keys;
   // GGUF attention.kv_lora_rank_swa, key_length_mla_swa, value_length_mla_swa
   // and a per-layer head_count): MLA on every layer, the windowed ones
@@ -591,6 +597,10 @@ bool is_known_config_model_type(std::string_view model_type);
 // llama.cpp and transformers names.
 bool is_cache_free_gguf_architecture(std::string_view arch);
 bool is_cache_free_config_model_type(std::string_view model_type);
+// The architectures (one name as GGUF architecture and config.json
+// model_type) whose MLA caches decompressed K and V per head rather than
+// the latent (Attention::mla_cached_per_head): MiniCPM3.
+bool caches_mla_per_head(std::string_view name);
 // Of those, the encoders (the BERT family): they embed their input and
 // generate nothing (Model::embedding); the rest are diffusion LMs.
 bool is_encoder_config_model_type(std::string_view model_type);
