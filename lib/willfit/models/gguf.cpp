@@ -1770,7 +1770,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   }
 
   a.attention.no_kv_cache = is_cache_free_gguf_architecture(arch);
-  a.attention.post_norm = arch == "bert" || arch == "nomic-bert";  // bert.cpp's block
+  // bert.cpp's block (jina-bert-v2 runs it too, with ALiBi: no positions)
+  a.attention.post_norm = arch == "bert" || arch == "nomic-bert" || arch == "jina-bert-v2";
+  a.attention.alibi = arch == "jina-bert-v2";
   // EmbeddingGemma's Dense projections, when the converter wrote them
   // (gemma-embedding.cpp reads these keys, each optional).
   a.dense_out = meta_int(f, arch + ".dense_2_feat_out").value_or(0);

@@ -673,7 +673,16 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                     // Apertus: up, xIELU, down (llama.cpp apertus.cpp creates
                     // ffn_up and ffn_down only)
                     "apertus"});
-  a.mlp_gated = !two_matrix;
+  // jina-embeddings-v2 (JinaBertModel, model_type bert): ALiBi positions
+  // (position_embedding_type "alibi") and a GEGLU MLP (feed_forward_type
+  // "geglu"), which llama.cpp loads as jina-bert-v2 (conversion/bert.py
+  // JinaBertV2Model at 80fb11ac): gate and up one ffn_up of twice the width.
+  const std::string feed_forward = to_lower(get_string(t, "feed_forward_type"));
+  const bool jina_bert_v2 =
+      type == "bert" && (to_lower(get_string(t, "position_embedding_type")) == "alibi" ||
+                         feed_forward.ends_with("glu"));
+  a.mlp_gated = !two_matrix || jina_bert_v2;
+  a.attention.alibi = jina_bert_v2;
   a.intermediate_size =
       // block_ff_dim: LFM2's original configs (configuration_lfm2.py reads it
       // as intermediate_size, transformers 4f7e1d46).

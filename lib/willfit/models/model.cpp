@@ -131,7 +131,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream",
        // issue 18: nomic-embed-text (tests/unit/test_architectures_2026.cpp, NomicBert)
-       "nomic-bert"});
+       "nomic-bert",
+       // issue 18: jina-embeddings-v2 (tests/unit/test_arch_bert2.cpp, JinaBertV2)
+       "jina-bert-v2"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 

@@ -418,6 +418,8 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.attention.no_kv_cache = a.attention.no_kv_cache || e.modality == "encoder";
   // The BERT family's block: LayerNorms after the residual sums.
   a.attention.post_norm = r.boolean("post_norm", false);
+  // jina-bert-v2: ALiBi positions and a fused GEGLU (model.hpp Attention::alibi).
+  a.attention.alibi = r.boolean("alibi", false);
   e.source = r.string("source", "");
   e.origin = std::string(origin);
   e.published_precision = to_lower(r.string("published_precision", ""));
