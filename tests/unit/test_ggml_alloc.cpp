@@ -885,6 +885,30 @@ TEST(GgmlAlloc, NomicBertMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "nomic_bert", 27, 0.1);
 }
 
+// jina-embeddings-v2-base-en (jina-bert-v2, the whole model: make_gguf row
+// jina-embeddings-v2-base-en) read from its published config.json (model_type
+// bert with ALiBi and a GEGLU MLP; tests/unit/test_arch_bert2.cpp says where
+// each value was read), against what a real llama.cpp reserved for the
+// synthetic files (tests/data/llamacpp_cpu_compute_jina_bert_v2.csv,
+// llamacpp_cpu_kv_jina_bert_v2.csv): no KV cache at any context, and
+// bert.cpp's block with no position input (ALiBi: no inp_pos), separate Q,
+// K and V, and the GEGLU of one fused ffn_up. Read as a plain BERT (the
+// generic two-matrix MLP, a position input) every row was 1.5 MiB, +6.4 %,
+// above.
+TEST(GgmlAlloc, JinaBertV2MatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"bert","architectures":["JinaBertForMaskedLM"],"hidden_size":768,
+      "num_hidden_layers":12,"num_attention_heads":12,"intermediate_size":3072,
+      "vocab_size":30528,"type_vocab_size":2,"max_position_embeddings":8192,
+      "position_embedding_type":"alibi","feed_forward_type":"geglu","hidden_act":"gelu",
+      "layer_norm_eps":1e-12})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->embedding);
+  expect_live_tables(*m, "jina_bert_v2", 27, 0.1);
+}
+
 // Hy3 REDUCED (make_gguf row hy3-r4: 4 of its 80 layers, the dense first
 // one and three with experts, and 16 of its 192 routed experts; every
 // per-layer width the model's: data/models.json row hy3) read from the
