@@ -581,6 +581,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // jina-bert-v2: ALiBi (no positions, no RoPE) and a fused GEGLU
     s.alibi = s.post_norm && a.attention.alibi;
     s.rope = s.rope && !s.alibi;
+    // nomic-bert-moe: experts on every second layer (nomic-bert-moe.cpp)
+    if (s.post_norm && a.moe) {
+      s.moe_step = a.moe->layer_step;
+    }
     for (const LayerWidths& l : a.layer_widths) {  // Nemotron NAS (deci.cpp), OpenELM
       s.per_layer.push_back({l.heads, l.kv_heads, l.ffn});
     }

@@ -1771,7 +1771,12 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
 
   a.attention.no_kv_cache = is_cache_free_gguf_architecture(arch);
   // bert.cpp's block (jina-bert-v2 runs it too, with ALiBi: no positions)
-  a.attention.post_norm = arch == "bert" || arch == "nomic-bert" || arch == "jina-bert-v2";
+  a.attention.post_norm =
+      arch == "bert" || arch == "nomic-bert" || arch == "nomic-bert-moe" || arch == "jina-bert-v2";
+  // nomic-bert-moe.cpp: the chosen experts' weights as they are (norm_w false)
+  if (arch == "nomic-bert-moe" && a.moe) {
+    a.moe->weights_normalized = false;
+  }
   a.attention.alibi = arch == "jina-bert-v2";
   // EmbeddingGemma's Dense projections, when the converter wrote them
   // (gemma-embedding.cpp reads these keys, each optional).

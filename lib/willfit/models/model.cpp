@@ -133,7 +133,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: nomic-embed-text (tests/unit/test_architectures_2026.cpp, NomicBert)
        "nomic-bert",
        // issue 18: jina-embeddings-v2 (tests/unit/test_arch_bert2.cpp, JinaBertV2)
-       "jina-bert-v2"});
+       "jina-bert-v2",
+       // issue 18: nomic-embed-text-v2-moe (tests/unit/test_arch_bert2.cpp, NomicBertMoe)
+       "nomic-bert-moe"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
