@@ -890,6 +890,18 @@ const std::vector<Spec>& specs() {
                       "position_embedding_type alibi, layer_norm_eps 1e-12, as a public "
                       "transcription of it gives them (code index)"));
     v.back().tied = true;
+    // nomic-embed-text-v2-moe (nomic-bert-moe, Ollama's
+    // nomic-embed-text-v2-moe): an encoder with 8 GELU experts (2 per token)
+    // on every second layer, no KV cache. The whole model.
+    v.push_back(shape("nomic-embed-text-v2-moe", "nomic-bert-moe", 12, 768, 3072, 12, 12, 64,
+                      250048, 512, 10000, 1e-5,
+                      "nomic-ai/nomic-embed-text-v2-moe config.json (model_type nomic_bert): "
+                      "n_embd 768, n_layer 12, n_head 12, n_inner 3072, vocab_size 250048, "
+                      "num_experts 8, moe_top_k 2, moe_every_n_layers 2, activation gelu, "
+                      "rotary_emb_base 10000, layer_norm_epsilon 1e-5, as public transcriptions "
+                      "of it give them (code index); context 512 as the converter writes it"));
+    v.back().tied = true;
+    experts(v.back(), 8, 2, 0);
     // OpenELM-270M (openelm): layer-wise scaling, every layer its own query
     // heads, KV heads and MLP width (the per-layer arrays conversion/openelm.py
     // writes), fused QKV with Q and K norms, tied embeddings. The whole model.
@@ -1426,7 +1438,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
   };
   add("token_embd.weight", {e, s.vocab}, -1);
-  if (s.arch == "nomic-bert" || s.arch == "jina-bert-v2") {
+  if (s.arch == "nomic-bert" || s.arch == "nomic-bert-moe" || s.arch == "jina-bert-v2") {
     // bert.cpp's encoders (load_arch_tensors of nomic-bert.cpp and
     // jina-bert-v2.cpp): token types and the embeddings' LayerNorm, no
     // position table (RoPE; ALiBi), no final norm, no output head; per layer
@@ -1436,8 +1448,14 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     // maps JinaBertModel's weights): Q, K, V and the output projection with
     // biases; mlp.gated_layers as one ffn_up of twice the MLP's width (no
     // bias), mlp.wo as ffn_down with its bias.
+    // nomic-bert-moe (nomic-bert-moe.cpp, as conversion/bert.py maps
+    // NomicBertModel's MoE weights): a fused QKV and the output projection
+    // with biases; on layers il % 2 == 1 the router and the experts' up and
+    // down (GELU, no gate; the experts' bias dropped), elsewhere up and down
+    // with biases; one token type.
     const bool jina = s.arch == "jina-bert-v2";
-    add("token_types.weight", {e, 2}, -1);
+    const bool moe = s.arch == "nomic-bert-moe";
+    add("token_types.weight", {e, moe ? 1 : 2}, -1);
     add("token_embd_norm.weight", {e}, -1);
     add("token_embd_norm.bias", {e}, -1);
     for (int i = 0; i < s.layers; ++i) {
@@ -1449,15 +1467,27 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         }
       } else {
         add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+        if (moe) {
+          add(b + "attn_qkv.bias", {q + 2 * kv}, i);
+        }
       }
       add(b + "attn_output.weight", {q, e}, i);
-      if (jina) {
+      if (jina || moe) {
         add(b + "attn_output.bias", {e}, i);
       }
       add(b + "attn_output_norm.weight", {e}, i);
       add(b + "attn_output_norm.bias", {e}, i);
       if (jina) {
         add(b + "ffn_up.weight", {e, 2 * s.ffn}, i);
+        add(b + "ffn_down.weight", {s.ffn, e}, i);
+        add(b + "ffn_down.bias", {e}, i);
+      } else if (moe && i % 2 == 1) {
+        add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+        add(b + "ffn_up_exps.weight", {e, s.ffn, s.experts}, i);
+        add(b + "ffn_down_exps.weight", {s.ffn, e, s.experts}, i);
+      } else if (moe) {
+        add(b + "ffn_up.weight", {e, s.ffn}, i);
+        add(b + "ffn_up.bias", {s.ffn}, i);
         add(b + "ffn_down.weight", {s.ffn, e}, i);
         add(b + "ffn_down.bias", {e}, i);
       } else {
@@ -2522,14 +2552,17 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_f32(a + ".rope.freq_base_swa", static_cast<double>(s.swa_rope_base));
   }
   w.key_f32(a + ".attention.layer_norm_rms_epsilon", s.rms_eps);
-  if (s.arch == "nomic-bert" || s.arch == "jina-bert-v2") {
+  if (s.arch == "nomic-bert" || s.arch == "nomic-bert-moe" || s.arch == "jina-bert-v2") {
     // conversion/bert.py BertModel: LayerNorm epsilon, not causal, mean
-    // pooling, two token types (nomic-bert.cpp requires the epsilon and the
-    // token types)
+    // pooling, the token types (nomic-bert.cpp requires the epsilon and the
+    // token types); NomicBertModel for the MoE model: moe_every_n_layers
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
     w.key_bool(a + ".attention.causal", false);
     w.key_u32(a + ".pooling_type", 1);
-    w.key_u32("tokenizer.ggml.token_type_count", 2);
+    w.key_u32("tokenizer.ggml.token_type_count", s.arch == "nomic-bert-moe" ? 1 : 2);
+    if (s.arch == "nomic-bert-moe") {
+      w.key_u32(a + ".moe_every_n_layers", 2);
+    }
   }
   if (s.arch.rfind("nemotron_h", 0) == 0) {
     // nemotron-h.cpp reads the plain layer-norm epsilon too (its MTP head's final norm)
