@@ -35,6 +35,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <sys/types.h>
@@ -892,6 +893,29 @@ const std::vector<Spec>& specs() {
                       "max_position_embeddings 2048, rotary_emb_base 1000, as public "
                       "transcriptions of it give them (code index); layer_norm_epsilon 1e-12"));
     v.back().tied = true;
+    // jina-embeddings-v2-base-en (jina-bert-v2): an encoder with ALiBi, no
+    // KV cache. The whole model.
+    v.push_back(shape("jina-embeddings-v2-base-en", "jina-bert-v2", 12, 768, 3072, 12, 12, 64,
+                      30528, 8192, 1e4, 1e-12,
+                      "jinaai/jina-embeddings-v2-base-en config.json (JinaBertForMaskedLM, "
+                      "model_type bert): hidden_size 768, num_hidden_layers 12, "
+                      "num_attention_heads 12, intermediate_size 3072 (feed_forward_type "
+                      "geglu), vocab_size 30528, max_position_embeddings 8192, "
+                      "position_embedding_type alibi, layer_norm_eps 1e-12, as a public "
+                      "transcription of it gives them (code index)"));
+    v.back().tied = true;
+    // nomic-embed-text-v2-moe (nomic-bert-moe, Ollama's
+    // nomic-embed-text-v2-moe): an encoder with 8 GELU experts (2 per token)
+    // on every second layer, no KV cache. The whole model.
+    v.push_back(shape("nomic-embed-text-v2-moe", "nomic-bert-moe", 12, 768, 3072, 12, 12, 64,
+                      250048, 512, 10000, 1e-5,
+                      "nomic-ai/nomic-embed-text-v2-moe config.json (model_type nomic_bert): "
+                      "n_embd 768, n_layer 12, n_head 12, n_inner 3072, vocab_size 250048, "
+                      "num_experts 8, moe_top_k 2, moe_every_n_layers 2, activation gelu, "
+                      "rotary_emb_base 10000, layer_norm_epsilon 1e-5, as public transcriptions "
+                      "of it give them (code index); context 512 as the converter writes it"));
+    v.back().tied = true;
+    experts(v.back(), 8, 2, 0);
     // OpenELM-270M (openelm): layer-wise scaling, every layer its own query
     // heads, KV heads and MLP width (the per-layer arrays conversion/openelm.py
     // writes), fused QKV with Q and K norms, tied embeddings. The whole model.
@@ -1473,21 +1497,61 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     }
     return out;
   }
-  if (s.arch == "nomic-bert") {
-    // nomic-bert.cpp load_arch_tensors: token types and the embeddings'
-    // LayerNorm; per layer a fused QKV and the output projection without
-    // biases, a LayerNorm after attention, SwiGLU, a LayerNorm after the MLP;
-    // no position table (RoPE), no final norm, no output head.
-    add("token_types.weight", {e, 2}, -1);
+  if (s.arch == "nomic-bert" || s.arch == "nomic-bert-moe" || s.arch == "jina-bert-v2") {
+    // bert.cpp's encoders (load_arch_tensors of nomic-bert.cpp and
+    // jina-bert-v2.cpp): token types and the embeddings' LayerNorm, no
+    // position table (RoPE; ALiBi), no final norm, no output head; per layer
+    // the attention, its output projection, a LayerNorm after attention, the
+    // MLP, a LayerNorm after the MLP. nomic-bert: a fused QKV and the output
+    // projection without biases, SwiGLU. jina-bert-v2 (as conversion/bert.py
+    // maps JinaBertModel's weights): Q, K, V and the output projection with
+    // biases; mlp.gated_layers as one ffn_up of twice the MLP's width (no
+    // bias), mlp.wo as ffn_down with its bias.
+    // nomic-bert-moe (nomic-bert-moe.cpp, as conversion/bert.py maps
+    // NomicBertModel's MoE weights): a fused QKV and the output projection
+    // with biases; on layers il % 2 == 1 the router and the experts' up and
+    // down (GELU, no gate; the experts' bias dropped), elsewhere up and down
+    // with biases; one token type.
+    const bool jina = s.arch == "jina-bert-v2";
+    const bool moe = s.arch == "nomic-bert-moe";
+    add("token_types.weight", {e, moe ? 1 : 2}, -1);
     add("token_embd_norm.weight", {e}, -1);
     add("token_embd_norm.bias", {e}, -1);
     for (int i = 0; i < s.layers; ++i) {
       const std::string b = "blk." + std::to_string(i) + ".";
-      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      if (jina) {
+        for (const auto& [name, rows] : {std::pair{"attn_q", q}, {"attn_k", kv}, {"attn_v", kv}}) {
+          add(b + name + ".weight", {e, rows}, i);
+          add(b + name + ".bias", {rows}, i);
+        }
+      } else {
+        add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+        if (moe) {
+          add(b + "attn_qkv.bias", {q + 2 * kv}, i);
+        }
+      }
       add(b + "attn_output.weight", {q, e}, i);
+      if (jina || moe) {
+        add(b + "attn_output.bias", {e}, i);
+      }
       add(b + "attn_output_norm.weight", {e}, i);
       add(b + "attn_output_norm.bias", {e}, i);
-      dense_mlp(b, i);
+      if (jina) {
+        add(b + "ffn_up.weight", {e, 2 * s.ffn}, i);
+        add(b + "ffn_down.weight", {s.ffn, e}, i);
+        add(b + "ffn_down.bias", {e}, i);
+      } else if (moe && i % 2 == 1) {
+        add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+        add(b + "ffn_up_exps.weight", {e, s.ffn, s.experts}, i);
+        add(b + "ffn_down_exps.weight", {s.ffn, e, s.experts}, i);
+      } else if (moe) {
+        add(b + "ffn_up.weight", {e, s.ffn}, i);
+        add(b + "ffn_up.bias", {s.ffn}, i);
+        add(b + "ffn_down.weight", {s.ffn, e}, i);
+        add(b + "ffn_down.bias", {e}, i);
+      } else {
+        dense_mlp(b, i);
+      }
       add(b + "layer_output_norm.weight", {e}, i);
       add(b + "layer_output_norm.bias", {e}, i);
     }
@@ -2565,14 +2629,17 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_f32(a + ".rope.freq_base_swa", static_cast<double>(s.swa_rope_base));
   }
   w.key_f32(a + ".attention.layer_norm_rms_epsilon", s.rms_eps);
-  if (s.arch == "nomic-bert") {
+  if (s.arch == "nomic-bert" || s.arch == "nomic-bert-moe" || s.arch == "jina-bert-v2") {
     // conversion/bert.py BertModel: LayerNorm epsilon, not causal, mean
-    // pooling, two token types (nomic-bert.cpp requires the epsilon and the
-    // token types)
+    // pooling, the token types (nomic-bert.cpp requires the epsilon and the
+    // token types); NomicBertModel for the MoE model: moe_every_n_layers
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
     w.key_bool(a + ".attention.causal", false);
     w.key_u32(a + ".pooling_type", 1);
-    w.key_u32("tokenizer.ggml.token_type_count", 2);
+    w.key_u32("tokenizer.ggml.token_type_count", s.arch == "nomic-bert-moe" ? 1 : 2);
+    if (s.arch == "nomic-bert-moe") {
+      w.key_u32(a + ".moe_every_n_layers", 2);
+    }
   }
   if (s.arch == "dbrx") {
     // conversion/dbrx.py: add_layer_norm_eps(1e-5) and add_clamp_kqv of

@@ -2113,16 +2113,6 @@ TEST(NomicBert, TheBertFamilyIsPostNorm) {
   EXPECT_FALSE(catalogue("llama-3.1-8b").arch.attention.post_norm);
 }
 
-// nomic-embed-text-v2-moe shares model_type nomic_bert; its experts
-// (moe_every_n_layers) are not modelled, and the estimate says so.
-TEST(NomicBert, TheMoeVariantStillWarns) {
-  Json j = nomic_embed_text_config();
-  j["moe_every_n_layers"] = 2;
-  j["num_experts"] = 8;
-  j["moe_top_k"] = 2;
-  EXPECT_FALSE(read_config(j).unchecked_architecture.empty());
-}
-
 // ---- Phi-3.5-MoE (phimoe) ---------------------------------------------------
 //
 // microsoft/Phi-3.5-MoE-instruct config.json, as public transcriptions quote

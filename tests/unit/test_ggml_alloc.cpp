@@ -957,6 +957,53 @@ TEST(GgmlAlloc, NomicBertMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "nomic_bert", 27, 0.1);
 }
 
+// jina-embeddings-v2-base-en (jina-bert-v2, the whole model: make_gguf row
+// jina-embeddings-v2-base-en) read from its published config.json (model_type
+// bert with ALiBi and a GEGLU MLP; tests/unit/test_arch_bert2.cpp says where
+// each value was read), against what a real llama.cpp reserved for the
+// synthetic files (tests/data/llamacpp_cpu_compute_jina_bert_v2.csv,
+// llamacpp_cpu_kv_jina_bert_v2.csv): no KV cache at any context, and
+// bert.cpp's block with no position input (ALiBi: no inp_pos), separate Q,
+// K and V, and the GEGLU of one fused ffn_up. Read as a plain BERT (the
+// generic two-matrix MLP, a position input) every row was 1.5 MiB, +6.4 %,
+// above.
+TEST(GgmlAlloc, JinaBertV2MatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"bert","architectures":["JinaBertForMaskedLM"],"hidden_size":768,
+      "num_hidden_layers":12,"num_attention_heads":12,"intermediate_size":3072,
+      "vocab_size":30528,"type_vocab_size":2,"max_position_embeddings":8192,
+      "position_embedding_type":"alibi","feed_forward_type":"geglu","hidden_act":"gelu",
+      "layer_norm_eps":1e-12})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->embedding);
+  expect_live_tables(*m, "jina_bert_v2", 27, 0.1);
+}
+
+// nomic-embed-text-v2-moe (nomic-bert-moe, the whole model: make_gguf row
+// nomic-embed-text-v2-moe) read from its published config.json
+// (tests/unit/test_arch_bert2.cpp says where each value was read), against
+// what a real llama.cpp reserved for the synthetic files
+// (tests/data/llamacpp_cpu_compute_nomic_bert_moe.csv,
+// llamacpp_cpu_kv_nomic_bert_moe.csv): no KV cache, bert.cpp's block with
+// the fused QKV and RoPE, and on every second layer build_moe_ffn's routing
+// (softmax, top 2, weights as they are) and GELU experts without a gate.
+TEST(GgmlAlloc, NomicBertMoeMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"nomic_bert","n_embd":768,"n_layer":12,"n_head":12,"n_inner":3072,
+      "vocab_size":250048,"type_vocab_size":1,"n_positions":2048,"max_trained_positions":2048,
+      "rotary_emb_base":10000,"rotary_emb_fraction":1.0,"activation_function":"gelu",
+      "num_experts":8,"moe_top_k":2,"moe_every_n_layers":2,
+      "moe_normalize_expert_weights":false,"qkv_proj_bias":true,"mlp_fc1_bias":true,
+      "mlp_fc2_bias":true,"prenorm":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->embedding);
+  expect_live_tables(*m, "nomic_bert_moe", 27, 0.1);
+}
+
 // Hy3 REDUCED (make_gguf row hy3-r4: 4 of its 80 layers, the dense first
 // one and three with experts, and 16 of its 192 routed experts; every
 // per-layer width the model's: data/models.json row hy3) read from the

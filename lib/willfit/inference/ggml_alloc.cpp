@@ -1042,7 +1042,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   g.input(4 * b * embd_width);
   // build_inp_per_layer's token ids (Gemma 3n, Gemma 4)
   const int ple_tokens = s.ple_width > 0 ? g.input(4 * b) : -1;
-  const int pos = g.input(4 * b);  // inp_pos
+  // inp_pos (jina-bert-v2 builds none: ALiBi)
+  const int pos = s.alibi ? -1 : g.input(4 * b);
   if (s.rotate_v && !two_caches) {
     g.input(4 * 64 * 64);
   }
@@ -1383,7 +1384,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     // bert.cpp: + the type row (in place); BERT's absolute positions
     // (get_rows of pos_embd, the sum in place on them); then the LayerNorm.
     x = g.same(x);
-    if (!s.rope) {
+    if (!s.rope && !s.alibi) {
       const int rows = g.op(b * e, {pos});
       x = g.op(b * e, {rows, x}, {rows, x});
     }
@@ -1587,6 +1588,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       }
       gate = g.same(gate);  // GELU
       return g.op(b * e, {g.op(b * s.ffn, {up, gate}, {up, gate})});
+    }
+    if (s.alibi) {  // jina-bert-v2: ffn_up of gate and up together, GEGLU of its halves, down
+      return g.op(b * e, {g.op(b * ffn, {g.op(b * 2 * ffn, {ffn_norm})})});
     }
     if (s.gated) {
       const int gate = g.op(b * ffn, {ffn_norm});

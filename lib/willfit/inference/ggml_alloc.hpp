@@ -202,6 +202,11 @@ struct LlamaGraphShape {
   // itself, and each residual sum is LayerNormed after it (attn_out_norm,
   // layer_out_norm): the normed sum is both the MLP's input and its residual.
   bool post_norm = false;
+  // jina-bert-v2 (bert.cpp with LLM_ARCH_JINA_BERT_V2): ALiBi, so no
+  // position input (no inp_pos), no position rows and no RoPE; its MLP
+  // projects gate and up in one ffn_up twice the MLP's width and gates the
+  // halves (LLM_FFN_GEGLU: one new tensor of the MLP's width).
+  bool alibi = false;
   // No KV cache (llama.cpp creates no memory: encoders, diffusion LMs): the
   // attention reads the layer's K and V; no rows to write.
   bool no_cache = false;

@@ -598,6 +598,13 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.fused_qkv_clamp = a.attention.fused_qkv_clamp;                 // DBRX (dbrx.cpp)
     s.post_norm = a.attention.post_norm && a.attention.no_kv_cache;  // bert.cpp's encoder block
     s.no_cache = a.attention.no_kv_cache;
+    // jina-bert-v2: ALiBi (no positions, no RoPE) and a fused GEGLU
+    s.alibi = s.post_norm && a.attention.alibi;
+    s.rope = s.rope && !s.alibi;
+    // nomic-bert-moe: experts on every second layer (nomic-bert-moe.cpp)
+    if (s.post_norm && a.moe) {
+      s.moe_step = a.moe->layer_step;
+    }
     for (const LayerWidths& l : a.layer_widths) {  // Nemotron NAS (deci.cpp), OpenELM
       s.per_layer.push_back({l.heads, l.kv_heads, l.ffn});
     }

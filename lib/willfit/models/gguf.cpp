@@ -1806,7 +1806,14 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   a.attention.no_kv_cache = is_cache_free_gguf_architecture(arch);
   a.no_output_head = is_encoder_gguf_architecture(arch);
   a.attention.mla_cached_per_head = uses_mla(a) && caches_mla_per_head(arch);  // MiniCPM3
-  a.attention.post_norm = arch == "bert" || arch == "nomic-bert";              // bert.cpp's block
+  // bert.cpp's block (jina-bert-v2 runs it too, with ALiBi: no positions)
+  a.attention.post_norm =
+      arch == "bert" || arch == "nomic-bert" || arch == "nomic-bert-moe" || arch == "jina-bert-v2";
+  // nomic-bert-moe.cpp: the chosen experts' weights as they are (norm_w false)
+  if (arch == "nomic-bert-moe" && a.moe) {
+    a.moe->weights_normalized = false;
+  }
+  a.attention.alibi = arch == "jina-bert-v2";
   // EmbeddingGemma's Dense projections, when the converter wrote them
   // (gemma-embedding.cpp reads these keys, each optional).
   a.dense_out = meta_int(f, arch + ".dense_2_feat_out").value_or(0);

@@ -704,7 +704,21 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                     // Apertus: up, xIELU, down (llama.cpp apertus.cpp creates
                     // ffn_up and ffn_down only)
                     "apertus"});
-  a.mlp_gated = !two_matrix;
+  // jina-embeddings-v2 (JinaBertModel, model_type bert): ALiBi positions
+  // (position_embedding_type "alibi") and a GEGLU MLP (feed_forward_type
+  // "geglu"), which llama.cpp loads as jina-bert-v2 (conversion/bert.py
+  // JinaBertV2Model at 80fb11ac): gate and up one ffn_up of twice the width.
+  const std::string feed_forward = to_lower(get_string(t, "feed_forward_type"));
+  const bool jina_bert_v2 =
+      type == "bert" && (to_lower(get_string(t, "position_embedding_type")) == "alibi" ||
+                         feed_forward.ends_with("glu"));
+  // nomic-embed-text-v2-moe (nomic_bert with activation_function gelu):
+  // an MLP of up and GELU, as its experts (conversion/bert.py
+  // NomicBertModel asserts gelu for the MoE model, swiglu otherwise).
+  const bool nomic_gelu =
+      type == "nomic_bert" && to_lower(get_string(t, "activation_function")) == "gelu";
+  a.mlp_gated = (!two_matrix || jina_bert_v2) && !nomic_gelu;
+  a.attention.alibi = jina_bert_v2;
   a.intermediate_size =
       // block_ff_dim: LFM2's original configs (configuration_lfm2.py reads it
       // as intermediate_size, transformers 4f7e1d46).
@@ -796,6 +810,14 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                           std::int64_t{1} << 31)
                       .value_or(0);
 
+  // nomic_bert: llama.cpp's converter writes the context each checkpoint was
+  // trained at (conversion/bert.py NomicBertModel at 80fb11ac): 512 for
+  // n_positions 2048 with max_trained_positions 2048 (v2-moe).
+  if (type == "nomic_bert" && get_int(t, {"n_positions"}, 1 << 20).value_or(0) == 2048 &&
+      get_int(t, {"max_trained_positions"}, 1 << 20).value_or(2048) == 2048 &&
+      !t.contains("max_position_embeddings")) {
+    a.max_context = 512;
+  }
   // Llama 4 names the dense MLP intermediate_size_mlp and the experts'
   // width intermediate_size.
   const auto dense_mlp = get_int(t, {"intermediate_size_mlp"}, 1 << 24);
@@ -914,10 +936,19 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     moe.layer_step = static_cast<int>(
         std::clamp<std::int64_t>(get_int(t,
                                          {"interleave_moe_layer_step", "expert_layer_period",
-                                          "decoder_sparse_step", "moe_layer_interval"},
+                                          "decoder_sparse_step", "moe_layer_interval",
+                                          // nomic_bert (v2-moe): llama.cpp routes layers
+                                          // il % n == 1, which for its n = 2 are these
+                                          "moe_every_n_layers"},
                                          100000)
                                      .value_or(1),
                                  1, a.layers));
+    // nomic-embed-text-v2-moe uses the chosen experts' weights as they are
+    // (moe_normalize_expert_weights false; nomic-bert-moe.cpp build_moe_ffn
+    // with norm_w false).
+    if (type == "nomic_bert") {
+      moe.weights_normalized = get_bool(t, "moe_normalize_expert_weights").value_or(false);
+    }
     a.moe = moe;
   }
   a.mtp_layers = static_cast<int>(std::min<std::int64_t>(
@@ -1645,13 +1676,6 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (const std::string outer = to_lower(get_string(doc, "model_type"));
       !type.empty() && !is_known_config_model_type(type) && !is_known_config_model_type(outer)) {
     m.unchecked_architecture = fmt::format("'{}' (config.json model_type)", type);
-  }
-  // nomic-embed-text-v2-moe shares model_type nomic_bert (its experts on
-  // every moe_every_n_layers-th layer, llama.cpp's nomic-bert-moe), which is
-  // not modelled: only the dense nomic-bert is.
-  if (type == "nomic_bert" && get_int(t, {"moe_every_n_layers"}, 1 << 16).value_or(0) > 0) {
-    m.unchecked_architecture =
-        fmt::format("'{}' with moe_every_n_layers (config.json model_type)", type);
   }
   // dots.llm3 whose windowed layers' shape is not in the swa_* keys (a
   // config re-saved by transformers keeps it in per_layer_config, which is

@@ -136,7 +136,11 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "nomic-bert",
        // issue 18: MiniCPM3, MLA cached per head, and MiniCPM, granite.cpp's
        // graph (tests/unit/test_arch_minicpm.cpp)
-       "minicpm3", "minicpm"});
+       "minicpm3", "minicpm",
+       // issue 18: jina-embeddings-v2 (tests/unit/test_arch_bert2.cpp, JinaBertV2)
+       "jina-bert-v2",
+       // issue 18: nomic-embed-text-v2-moe (tests/unit/test_arch_bert2.cpp, NomicBertMoe)
+       "nomic-bert-moe"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 

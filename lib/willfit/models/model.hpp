@@ -206,6 +206,14 @@ struct Attention {
   // before each block. Weights as any; the compute-buffer replay of an
   // encoder reads it.
   bool post_norm = false;
+  // Positions by ALiBi (jina-bert-v2; config.json position_embedding_type
+  // "alibi"): no position table, no RoPE and no position input at all
+  // (llama.cpp bert.cpp builds no inp_pos for LLM_ARCH_JINA_BERT_V2; the
+  // slopes are applied inside the softmax or flash-attention kernel,
+  // f_max_alibi_bias 8). Its GEGLU MLP keeps gate and up in one ffn_up twice
+  // the MLP's width (the converter maps mlp.gated_layers to ffn_up), which
+  // bert.cpp runs as LLM_FFN_GEGLU: one projection, then the halves gated.
+  bool alibi = false;
   // DeepSeek-V4's compressed attention (config.json compress_ratios; GGUF
   // deepseek4 attention.compress_ratios; llama.cpp src/models/deepseek4.cpp
   // and src/llama-kv-cache-dsv4.cpp at 80fb11ac): one letter a layer, 'S'

@@ -421,6 +421,8 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   // The catalogue's BERT-family encoders (the post_norm entries) end at the
   // embeddings: no output head (Architecture::no_output_head).
   a.no_output_head = a.attention.post_norm;
+  // jina-bert-v2: ALiBi positions and a fused GEGLU (model.hpp Attention::alibi).
+  a.attention.alibi = r.boolean("alibi", false);
   e.source = r.string("source", "");
   e.origin = std::string(origin);
   e.published_precision = to_lower(r.string("published_precision", ""));
