@@ -131,7 +131,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream",
        // issue 18: nomic-embed-text (tests/unit/test_architectures_2026.cpp, NomicBert)
-       "nomic-bert"});
+       "nomic-bert",
+       // issue 18: ChatGLM2/3, GLM-4-9B (2024), CodeGeeX4 (tests/unit/test_arch_chatglm.cpp)
+       "chatglm"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -142,6 +144,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "bailing_hybrid",
                                                                   "bailing_moe_v2",
                                                                   "bert",
+                                                                  "chatglm",
                                                                   "cohere",
                                                                   "cohere2",
                                                                   "cohere2_moe",
