@@ -1583,6 +1583,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       gate = g.same(gate);  // GELU
       return g.op(b * e, {g.op(b * s.ffn, {up, gate}, {up, gate})});
     }
+    if (s.gated && s.fused_gate_up) {  // ChatGLM: ffn_up of 2 x ffn, then ggml_swiglu
+      return g.op(b * e, {g.op(b * ffn, {g.op(b * 2 * ffn, {ffn_norm})})});
+    }
     if (s.gated) {
       const int gate = g.op(b * ffn, {ffn_norm});
       const int up = g.op(b * ffn, {ffn_norm});
@@ -1866,12 +1869,20 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         v = project(vw, false);
       }
       cur = attend_uncached(g.view(q), k, v, mask);
-    } else if (s.fused_qkv_norm) {
+    } else if (s.fused_qkv_norm || s.fused_qkv) {
       // openelm.cpp: wqkv; Q and K normed (RMS norm of a view: a new
       // tensor; x weight in place), then each roped in place; V a view.
-      const int qkv = g.op(b * (qw + 2 * kvw), {attn_norm});
+      // chatglm.cpp (build_qkv's fused path): wqkv, its bias added in place,
+      // Q and K roped from views (new tensors), V a view.
+      int qkv = g.op(b * (qw + 2 * kvw), {attn_norm});
+      if (s.qkv_bias) {
+        qkv = g.same(qkv);
+      }
       // build_attn expands Q's nodes, then V's, then K's.
       const auto normed_roped = [&](std::int64_t width) {
+        if (!s.fused_qkv_norm) {
+          return g.op(b * width, {g.view(qkv), pos});
+        }
         const int n = g.same(g.op(b * width, {g.view(qkv)}));
         return g.op(b * width, {n, pos}, {n});
       };
