@@ -286,6 +286,30 @@ TEST(ChatGlm, SeparateProjectionsAreReadAsSuch) {
   EXPECT_EQ(llama_estimate(g, 4096).memory.kv_cache, llama_estimate(c, 4096).memory.kv_cache);
 }
 
+// GLM-4-9B-Chat as transformers (>= 4.46) saves it, model_type glm
+// (GlmForCausalLM, THUDM/glm-4-9b-chat-hf), as a public engine's config
+// loader test writes it out (search-tool file id 70487556887, kGlm4HfConfig):
+// the standard key names, attention_bias for q, k and v, gate_up_proj one
+// projection. conversion/chatglm.py registers GlmForCausalLM and writes it as
+// chatglm with attn_q, attn_k and attn_v: the header above with separate
+// projections, and one estimate from both.
+TEST(ChatGlm, TransformersGlmLayoutIsTheSameModel) {
+  const Json hf = {{"model_type", "glm"},          {"architectures", {"GlmForCausalLM"}},
+                   {"hidden_size", 4096},          {"intermediate_size", 13696},
+                   {"num_hidden_layers", 40},      {"num_attention_heads", 32},
+                   {"num_key_value_heads", 2},     {"head_dim", 128},
+                   {"vocab_size", 151552},         {"rms_norm_eps", 1.5625e-07},
+                   {"partial_rotary_factor", 0.5}, {"attention_bias", true},
+                   {"tie_word_embeddings", false}, {"max_position_embeddings", 131072}};
+  const Model c = from_config(hf);
+  EXPECT_TRUE(c.unchecked_architecture.empty()) << c.unchecked_architecture;
+  EXPECT_FALSE(c.arch.attention.fused_qkv);
+  EXPECT_TRUE(c.arch.qkv_bias && c.arch.fused_gate_up);
+  expect_same_estimate(from_header(chatglm_gguf(kGlm4_9b, false)), c, "glm-4-9b-chat-hf");
+  const Precision f16 = *parse_precision("f16");
+  EXPECT_EQ(weight_layout(c, f16).total(), weight_layout(from_config(glm4_9b_chat()), f16).total());
+}
+
 // The weights of an F16 conversion, counted by hand from the tensors
 // chatglm.cpp loads: the matrices at 2 bytes, the norms and the QKV bias
 // (4608 a layer) at 4. The recipe's total is the file's, to the byte.

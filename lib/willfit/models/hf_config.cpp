@@ -774,6 +774,14 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.qkv_bias = get_bool(t, "add_qkv_bias").value_or(false);
     a.fused_gate_up = true;
   }
+  // The same network in transformers' layout (GlmConfig, model_type glm:
+  // glm-4-9b-chat-hf): q, k and v apart, with biases when attention_bias
+  // (True by default), and gate_up_proj one projection; conversion/chatglm.py
+  // converts it to llama.cpp's chatglm too.
+  if (type == "glm") {
+    a.qkv_bias = get_bool(t, "attention_bias").value_or(true);
+    a.fused_gate_up = true;
+  }
   // model_max_length: Kimi Linear's config names its context so.
   a.max_context = get_int(t,
                           {"max_position_embeddings", "n_positions", "max_sequence_length",

@@ -173,6 +173,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "gemma3n_text",
                                                                   "gemma4",
                                                                   "gemma4_text",
+                                                                  "glm",
                                                                   "glm4",
                                                                   "glm4_moe",
                                                                   "glm_moe_dsa",
