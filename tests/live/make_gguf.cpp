@@ -13,7 +13,7 @@
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
-// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3}.cpp
+// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1317,6 +1317,20 @@ const std::vector<Spec>& specs() {
     v.back().indexer_block = 128;
     v.back().indexer_local = 1;
     v.back().skip_types = "f16: 9.9 GB, above the 8 GB a live load may take on this shared machine";
+    // GLM-4-9B-Chat (chatglm, the 2024 release; Ollama's glm4:9b), REDUCED
+    // to 4 of its 40 layers, all alike: every width the model's (hidden
+    // 4096, 32 heads and 2 KV heads of 128, RoPE over 64 of them, one fused
+    // QKV with its bias, gate and up in one ffn_up of 2 x 13696, vocabulary
+    // 151552 untied, 131072 positions, rope 10000 x rope_ratio 500).
+    v.push_back(shape(
+        "glm-4-9b-chat-r4", "chatglm", 4, 4096, 13696, 32, 2, 128, 151552, 131072, 5e6, 1.5625e-7,
+        "THUDM/glm-4-9b-chat REDUCED to 4 of 40 layers; config.json as a public transformers "
+        "log prints it (search-tool file id 8873357857, snapshot f6e0743b: hidden_size 4096, "
+        "num_layers 40, num_attention_heads 32, multi_query_group_num 2, kv_channels 128, "
+        "ffn_hidden_size 13696, padded_vocab_size 151552, seq_length 131072, rope_ratio 500, "
+        "layernorm_epsilon 1.5625e-07, add_qkv_bias true, tie_word_embeddings false)"));
+    v.back().rope_dim = 64;  // conversion/chatglm.py: head_dim x partial_rotary_factor 0.5
+    v.back().qkv_bias = true;
     return v;
   }();
   return list;
@@ -1694,6 +1708,16 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
   for (int i = 0; i < s.layers; ++i) {
     const std::string b = "blk." + std::to_string(i) + ".";
     const char kind = layer_kind(s, i);
+    if (s.arch == "chatglm") {  // chatglm.cpp load_arch_tensors (conversion/chatglm.py names)
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      add(b + "attn_qkv.bias", {q + 2 * kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_up.weight", {e, 2 * s.ffn}, i);  // dense_h_to_4h: gate and up
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      continue;
+    }
     if (!s.deci.empty() && s.arch == "openelm") {  // openelm.cpp load_arch_tensors
       const Spec::DeciLayer& l = s.deci[static_cast<size_t>(i)];
       add(b + "attn_norm.weight", {e}, i);
@@ -2606,6 +2630,10 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // over head_dim x partial_rotary_factor (0.334: 64 of 192)
     w.key_u32(a + ".attention.key_length", static_cast<uint32_t>(s.head_dim));
     w.key_u32(a + ".attention.value_length", static_cast<uint32_t>(s.v_dim));
+    w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.rope_dim));
+  } else if (s.arch == "chatglm") {
+    // conversion/chatglm.py set_gguf_parameters: no key_length or
+    // value_length (n_embd / n_head), RoPE over half the head
     w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.rope_dim));
   } else if (s.global_head_dim > 0) {
     // Gemma 4 (conversion/gemma.py Gemma4Model.set_gguf_parameters): the

@@ -1589,7 +1589,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       gate = g.same(gate);  // GELU
       return g.op(b * e, {g.op(b * s.ffn, {up, gate}, {up, gate})});
     }
-    if (s.alibi) {  // jina-bert-v2: ffn_up of gate and up together, GEGLU of its halves, down
+    // one ffn_up of gate and up together (2 x ffn), then the gated
+    // activation of its halves, a new tensor: jina-bert-v2's GEGLU, ChatGLM's
+    // ggml_swiglu
+    if (s.alibi || (s.gated && s.fused_gate_up)) {
       return g.op(b * e, {g.op(b * ffn, {g.op(b * 2 * ffn, {ffn_norm})})});
     }
     if (s.gated) {
@@ -1875,19 +1878,23 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         v = project(vw, false);
       }
       cur = attend_uncached(g.view(q), k, v, mask);
-    } else if (s.fused_qkv_norm || s.fused_qkv_clamp) {
+    } else if (s.fused_qkv_norm || s.fused_qkv || s.fused_qkv_clamp) {
       // openelm.cpp: wqkv; Q and K normed (RMS norm of a view: a new
       // tensor; x weight in place), then each roped in place; V a view.
+      // chatglm.cpp (build_qkv's fused path): wqkv, its bias added in place,
+      // Q and K roped from views (new tensors), V a view.
       // dbrx.cpp (build_qkv): wqkv clamped in place (GGML_OP_CLAMP is one
-      // ggml-alloc runs in place), Q and K roped from views of it (a new
-      // tensor each), V a view.
+      // ggml-alloc runs in place), then as chatglm's.
       int qkv = g.op(b * (qw + 2 * kvw), {attn_norm});
+      if (s.qkv_bias) {
+        qkv = g.same(qkv);
+      }
       if (s.fused_qkv_clamp) {
         qkv = g.same(qkv);
       }
       // build_attn expands Q's nodes, then V's, then K's.
       const auto normed_roped = [&](std::int64_t width) {
-        if (s.fused_qkv_clamp) {
+        if (!s.fused_qkv_norm) {
           return g.op(b * width, {g.view(qkv), pos});
         }
         const int n = g.same(g.op(b * width, {g.view(qkv)}));

@@ -302,6 +302,15 @@ struct LlamaGraphShape {
   // which ggml-alloc runs in place), Q and K roped from views of it (new
   // tensors), V a view; the residual adds as llama.cpp's.
   bool fused_qkv_clamp = false;
+  // ChatGLM (chatglm.cpp): one fused QKV projection (its bias added in place
+  // where qkv_bias), Q and K roped from views of it (new tensors: a view is
+  // never taken over in place), V a view; then as openelm.cpp's without the
+  // norms, the residual added as llama.cpp's. fused_gate_up: the dense MLP's
+  // gate and up one tensor of 2 x ffn (build_ffn with no gate tensor), and
+  // SwiGLU of it a new tensor of ffn (ggml_swiglu, not in place).
+  bool fused_qkv = false;
+  bool qkv_bias = false;
+  bool fused_gate_up = false;
   // Qwen4Exp (qwen4exp.cpp), a graph of its own: the hidden state is
   // hc_streams copies [hidden, streams, tokens], read through a gated mix
   // (grouped RMS norm, a gate of rank hc_rank, the streams averaged) before

@@ -594,8 +594,11 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.head_dim = a.head_dim;
     s.ffn = a.intermediate_size;
     s.gated = a.mlp_gated;
-    s.fused_qkv_norm = a.attention.fused_qkv_norm;                   // OpenELM (openelm.cpp)
-    s.fused_qkv_clamp = a.attention.fused_qkv_clamp;                 // DBRX (dbrx.cpp)
+    s.fused_qkv_norm = a.attention.fused_qkv_norm;    // OpenELM (openelm.cpp)
+    s.fused_qkv = a.attention.fused_qkv;              // ChatGLM (chatglm.cpp)
+    s.fused_qkv_clamp = a.attention.fused_qkv_clamp;  // DBRX (dbrx.cpp)
+    s.qkv_bias = a.qkv_bias;
+    s.fused_gate_up = a.fused_gate_up;
     s.post_norm = a.attention.post_norm && a.attention.no_kv_cache;  // bert.cpp's encoder block
     s.no_cache = a.attention.no_kv_cache;
     // jina-bert-v2: ALiBi (no positions, no RoPE) and a fused GEGLU

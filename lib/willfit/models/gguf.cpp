@@ -1379,6 +1379,21 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.output_bias = true;
   }
 
+  // ChatGLM (chatglm.cpp load_arch_tensors at 80fb11ac): Q, K and V in one
+  // attn_qkv with its bias (conversion/chatglm.py maps query_key_value), or,
+  // converted from transformers' Glm layout (GlmForCausalLM), attn_q, attn_k
+  // and attn_v with theirs (create_tensor_qkv takes either); gate and up in
+  // one ffn_up of 2 x feed_forward_length either way.
+  if (arch == "chatglm") {
+    const auto has = [&](std::string_view name) {
+      return std::any_of(f.tensors.begin(), f.tensors.end(),
+                         [&](const GgufTensor& t) { return t.name == name; });
+    };
+    a.attention.fused_qkv = has("blk.0.attn_qkv.weight");
+    a.qkv_bias = has("blk.0.attn_qkv.bias") || has("blk.0.attn_q.bias");
+    a.fused_gate_up = !has("blk.0.ffn_gate.weight");
+  }
+
   // Sliding windows. phimoe: llama.cpp never reads the window its converter
   // writes (phimoe.cpp load_arch_hparams at 80fb11ac reads no
   // attention.sliding_window; conversion/phi.py Phi3MiniModel writes

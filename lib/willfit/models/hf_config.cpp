@@ -691,10 +691,20 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   } else if (get_bool(t, "multi_query").value_or(false)) {
     a.kv_heads = 1;  // Falcon-7B
   }
+  // ChatGLM (THUDM's configuration_chatglm.py, model_type chatglm): grouped
+  // KV heads are multi_query_group_num when multi_query_attention is set
+  // (conversion/chatglm.py writes it as head_count_kv), each head
+  // kv_channels wide.
+  const bool chatglm = type == "chatglm";
+  if (chatglm && get_bool(t, "multi_query_attention").value_or(false)) {
+    a.kv_heads = static_cast<int>(
+        get_int(t, {"multi_query_group_num"}, 1 << 16).value_or(std::int64_t{a.kv_heads}));
+  }
   a.kv_heads = std::clamp(a.kv_heads, 1, a.heads);
-  // attention_head_dim: Nemotron-H (configuration_nemotron_h.py).
-  a.head_dim = static_cast<int>(get_int(t, {"head_dim", "attention_head_dim"}, 1 << 16)
-                                    .value_or(std::max<std::int64_t>(1, a.hidden_size / a.heads)));
+  // attention_head_dim: Nemotron-H (configuration_nemotron_h.py); kv_channels: ChatGLM.
+  a.head_dim = static_cast<int>(
+      get_int(t, {"head_dim", "attention_head_dim", chatglm ? "kv_channels" : "head_dim"}, 1 << 16)
+          .value_or(std::max<std::int64_t>(1, a.hidden_size / a.heads)));
   const bool two_matrix =
       one_of(type, {"gpt2", "bert", "roberta", "distilbert", "falcon", "gpt_neox", "gptj", "opt",
                     "bloom", "gpt_bigcode", "phi", "starcoder2", "mpt", "nemotron", "nemotron_h",
@@ -771,7 +781,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     }
     a.intermediate_size = n > 0 ? sum / n : 0;
   }
-  a.vocab_size = get_int(t, {"vocab_size", "padded_vocab_size"}, 1 << 27).value_or(0);
+  // ChatGLM's embedding and output have padded_vocab_size rows
+  // (modeling_chatglm.py; conversion/chatglm.py reads it as the vocabulary).
+  a.vocab_size = chatglm ? get_int(t, {"padded_vocab_size", "vocab_size"}, 1 << 27).value_or(0)
+                         : get_int(t, {"vocab_size", "padded_vocab_size"}, 1 << 27).value_or(0);
   if (a.vocab_size == 0) {
     return make_error("config.json has no vocab_size");
   }
@@ -802,6 +815,22 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.norm_bias = true;
     a.attention_bias = get_bool(t, "attention_bias").value_or(false);
     a.output_bias = get_bool(t, "lm_head_bias").value_or(false);
+  }
+  // ChatGLM: one query_key_value projection with a bias when add_qkv_bias
+  // (and none on the others: add_bias_linear), and dense_h_to_4h holding
+  // the SwiGLU's gate and up (modeling_chatglm.py MLP: 2 x ffn_hidden_size).
+  if (chatglm) {
+    a.attention.fused_qkv = true;
+    a.qkv_bias = get_bool(t, "add_qkv_bias").value_or(false);
+    a.fused_gate_up = true;
+  }
+  // The same network in transformers' layout (GlmConfig, model_type glm:
+  // glm-4-9b-chat-hf): q, k and v apart, with biases when attention_bias
+  // (True by default), and gate_up_proj one projection; conversion/chatglm.py
+  // converts it to llama.cpp's chatglm too.
+  if (type == "glm") {
+    a.qkv_bias = get_bool(t, "attention_bias").value_or(true);
+    a.fused_gate_up = true;
   }
   // model_max_length: Kimi Linear's config names its context so.
   a.max_context = get_int(t,
@@ -1676,6 +1705,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (const std::string outer = to_lower(get_string(doc, "model_type"));
       !type.empty() && !is_known_config_model_type(type) && !is_known_config_model_type(outer)) {
     m.unchecked_architecture = fmt::format("'{}' (config.json model_type)", type);
+  }
+  // ChatGLM-6B's first version shares model_type chatglm but not its
+  // layout (inner_hidden_size, a GELU MLP, 2D positions); llama.cpp's
+  // converter reads only ffn_hidden_size's generation (ChatGLM2 onwards).
+  if (type == "chatglm" && !t.contains("ffn_hidden_size")) {
+    m.unchecked_architecture =
+        fmt::format("'{}' without ffn_hidden_size (config.json model_type)", type);
   }
   // dots.llm3 whose windowed layers' shape is not in the swa_* keys (a
   // config re-saved by transformers keeps it in per_layer_config, which is

@@ -140,7 +140,10 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: jina-embeddings-v2 (tests/unit/test_arch_bert2.cpp, JinaBertV2)
        "jina-bert-v2",
        // issue 18: nomic-embed-text-v2-moe (tests/unit/test_arch_bert2.cpp, NomicBertMoe)
-       "nomic-bert-moe"});
+       "nomic-bert-moe",
+
+       // issue 18: ChatGLM2/3, GLM-4-9B (2024), CodeGeeX4 (tests/unit/test_arch_chatglm.cpp)
+       "chatglm"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -151,6 +154,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "bailing_hybrid",
                                                                   "bailing_moe_v2",
                                                                   "bert",
+                                                                  "chatglm",
                                                                   "cohere",
                                                                   "cohere2",
                                                                   "cohere2_moe",
@@ -180,6 +184,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "gemma3n_text",
                                                                   "gemma4",
                                                                   "gemma4_text",
+                                                                  "glm",
                                                                   "glm4",
                                                                   "glm4_moe",
                                                                   "glm_moe_dsa",

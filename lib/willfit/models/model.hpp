@@ -233,8 +233,15 @@ struct Attention {
   // projection (attn_qkv), Q and K each RMS-normed per head; weights as the
   // three projections, the compute graph as openelm.cpp builds it.
   bool fused_qkv_norm = false;
+  // ChatGLM (llama.cpp chatglm.cpp at 80fb11ac; THUDM's ChatGLM2/3 and the
+  // 2024 GLM-4-9B, config.json model_type chatglm): Q, K and V come from one
+  // fused projection (attn_qkv, query_key_value), Q and K roped from views
+  // of it (new tensors), V a view. The weights are one tensor, which
+  // llama.cpp's quantisation recipe treats as it treats attn_v
+  // (llama-quant.cpp category_is_attn_v); the compute graph reads it so.
+  bool fused_qkv = false;
   // DBRX (llama.cpp dbrx.cpp, build_qkv at 80fb11ac): Q, K and V come from
-  // one fused projection (attn_qkv, no bias), clamped to +-clip_qkv
+  // one fused projection (attn_qkv, no bias; fused_qkv is implied), clamped to +-clip_qkv
   // (ggml_clamp) before Q and K are roped from views of it. The fused
   // tensor is one weight, which llama-quantize types as it types attn_v
   // (llama-quant.cpp tensor_get_category: ATTENTION_QKV).
@@ -395,6 +402,16 @@ struct Architecture {
   bool norm_bias = false;
   bool attention_bias = false;
   bool output_bias = false;
+  // q, k and v biases without an output bias (ChatGLM: config.json
+  // add_qkv_bias with add_bias_linear false; llama.cpp attn_qkv.bias, or
+  // attn_q/k/v.bias in a file converted from the transformers layout):
+  // F32 vectors in the weights, added in place in the graph.
+  bool qkv_bias = false;
+  // The gated MLP's gate and up in one projection twice its width, split by
+  // SwiGLU (ChatGLM's dense_h_to_4h; llama.cpp build_ffn with an ffn_up of
+  // 2 x n_ff and no gate): the same weights as gate and up, one tensor of
+  // 2 x intermediate_size in the compute graph.
+  bool fused_gate_up = false;
 };
 
 // The dense MLP width of layer `layer` (intermediate_size, doubled on the

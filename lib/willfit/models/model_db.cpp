@@ -423,6 +423,11 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.no_output_head = a.attention.post_norm;
   // jina-bert-v2: ALiBi positions and a fused GEGLU (model.hpp Attention::alibi).
   a.attention.alibi = r.boolean("alibi", false);
+  // ChatGLM's block (chatglm.cpp): one fused QKV projection with q, k and v
+  // biases, and gate and up in one projection (data/README.md).
+  a.attention.fused_qkv = r.boolean("fused_qkv", false);
+  a.qkv_bias = r.boolean("qkv_bias", false);
+  a.fused_gate_up = r.boolean("fused_gate_up", false);
   e.source = r.string("source", "");
   e.origin = std::string(origin);
   e.published_precision = to_lower(r.string("published_precision", ""));

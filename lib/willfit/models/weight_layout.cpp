@@ -824,10 +824,13 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     } else if (layer_norm) {
       l.bytes += weight(Cat::AttnV, e, q_dim + 2 * kv_dim, i) + f32(q_dim + 2 * kv_dim) +
                  weight(Cat::AttnOut, q_dim, e, i) + f32(e);
-    } else if (a.attention.fused_qkv_clamp) {
-      // DBRX (dbrx.cpp): one attn_qkv without bias, typed as attn_v is
-      // (llama-quant.cpp ATTENTION_QKV), and wo.
-      l.bytes += weight(Cat::AttnV, e, q_dim + 2 * kv_dim, i) + weight(Cat::AttnOut, q_dim, e, i);
+    } else if (a.attention.fused_qkv || a.attention.fused_qkv_clamp) {
+      // ChatGLM (chatglm.cpp) and DBRX (dbrx.cpp): one attn_qkv, quantised as
+      // attn_v is (llama-quant.cpp category_is_attn_v takes ATTENTION_QKV),
+      // its bias (attn_qkv.bias) where the model has q, k and v biases
+      // (ChatGLM; DBRX has none), and wo without one.
+      l.bytes += weight(Cat::AttnV, e, q_dim + 2 * kv_dim, i) +
+                 (a.qkv_bias ? f32(q_dim + 2 * kv_dim) : 0) + weight(Cat::AttnOut, q_dim, e, i);
     } else {
       // Gated attention (Qwen3.5): wq holds the output gate as a second
       // half of its rows (qwen35.cpp: n_embd x 2 n_head head_dim). A global
@@ -858,6 +861,8 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
                  (at.head_gate ? weight(Cat::Other, e, heads, i) : 0);
       if (a.attention_bias) {  // Phi-3.5-MoE's wq_b, wk_b, wv_b, wo_b
         l.bytes += f32(q + kv + kv_heads * vd + e);
+      } else if (a.qkv_bias) {  // ChatGLM converted from transformers' Glm: wq_b, wk_b, wv_b
+        l.bytes += f32(q + kv + kv_heads * vd);
       }
       // MiniMax-M3's indexer on its trailing (MoE) layers: index_q_proj and
       // index_k_proj, e columns each (model.cpp gqa_indexer_params).
