@@ -1373,6 +1373,15 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.output_bias = true;
   }
 
+  // Nemotron-4 / Minitron (nemotron.cpp load_arch_tensors): LayerNorms with
+  // a required bias (attn_norm_b, ffn_norm_b, output_norm_b) beside q, k, v
+  // and an ungated MLP (its ffn_up without ffn_gate, above) whose optional
+  // biases conversion/nemotron.py writes only for a checkpoint that has
+  // them; Nemotron's have none (NemotronConfig attention_bias, mlp_bias).
+  if (arch == "nemotron") {
+    a.norm_bias = true;
+  }
+
   // Sliding windows. phimoe: llama.cpp never reads the window its converter
   // writes (phimoe.cpp load_arch_hparams at 80fb11ac reads no
   // attention.sliding_window; conversion/phi.py Phi3MiniModel writes

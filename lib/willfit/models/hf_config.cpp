@@ -753,6 +753,12 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.attention_bias = get_bool(t, "attention_bias").value_or(false);
     a.output_bias = get_bool(t, "lm_head_bias").value_or(false);
   }
+  // Nemotron-4 / Minitron (NemotronConfig, llama.cpp nemotron.cpp):
+  // LayerNorm1p with a bias, q, k, v and an ungated squared-ReLU MLP
+  // (two_matrix above) without biases (attention_bias, mlp_bias false).
+  if (type == "nemotron") {
+    a.norm_bias = true;
+  }
   // model_max_length: Kimi Linear's config names its context so.
   a.max_context = get_int(t,
                           {"max_position_embeddings", "n_positions", "max_sequence_length",

@@ -128,6 +128,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "gemma-embedding",
        // issue 18: Phi-3.5-MoE (tests/unit/test_architectures_2026.cpp, PhiMoe)
        "phimoe",
+       // issue 18: Nemotron-4 / Minitron (tests/unit/test_arch_nemotron.cpp)
+       "nemotron",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream",
        // issue 18: nomic-embed-text (tests/unit/test_architectures_2026.cpp, NomicBert)
@@ -204,6 +206,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "mistral4",
                                                                   "mixtral",
                                                                   "mllama",
+                                                                  "nemotron",
                                                                   "nemotron-nas",
                                                                   "nemotron_h",
                                                                   "nomic_bert",
