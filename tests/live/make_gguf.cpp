@@ -13,7 +13,7 @@
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
-// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe}.cpp
+// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,nemotron}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -975,6 +975,21 @@ const std::vector<Spec>& specs() {
     v.back().tied = true;
     experts(v.back(), 32, 4, 768);
     v.back().skip_types = "f16: 8.1 GB, above the 8 GB a live load may take on this shared machine";
+    // Nemotron-Mini-4B-Instruct, whole (nemotron.cpp): 32 layers of GQA (24
+    // heads, 8 KV heads of 128), LayerNorms with biases, an ungated MLP of
+    // 9216 (up, squared ReLU, down), RoPE over half of each head
+    // (partial_rotary_factor 0.5: 64 dims), an untied output, vocabulary
+    // 256000, 4096 positions.
+    v.push_back(shape(
+        "nemotron-mini-4b", "nemotron", 32, 3072, 9216, 24, 8, 128, 256000, 4096, 10000, 1e-5,
+        "nvidia/Nemotron-Mini-4B-Instruct config.json as NVIDIA/TensorRT-LLM "
+        "tests/unittest/_torch/modeling/test_modeling_nemotron.py (8cb8331d) transcribes it "
+        "(Nemotron_4_4B_CONFIG: hidden 3072, intermediate 9216, 32 layers, 24 heads, 8 KV heads, "
+        "kv_channels 128, vocab 256000, 4096 positions, partial_rotary_factor 0.5, relu2, "
+        "untied)"));
+    v.back().mlp_gated = false;
+    v.back().rope_dim = 64;
+    v.back().skip_types = "f16: 8.4 GB, above the 8 GB a live load may take on this shared machine";
     // Trinity Mini REDUCED to 8 of its 32 layers, every kind in the real
     // order (0-1 windowed + dense, 2 windowed + MoE, 3 global + MoE, 4-6
     // windowed + MoE, 7 global + MoE: global_attn_every_n_layers 4, 2 dense
@@ -1457,6 +1472,9 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
   if (s.arch == "phimoe") {  // phimoe.cpp: the final norm's and the output's biases
     add("output_norm.bias", {e}, -1);
     add("output.bias", {s.vocab}, -1);
+  }
+  if (s.arch == "nemotron") {  // nemotron.cpp: the final LayerNorm's bias
+    add("output_norm.bias", {e}, -1);
   }
   if (s.hc_mult > 0 &&
       s.arch == "deepseek4") {  // deepseek4.cpp: the output's hyper-connection head
@@ -2178,6 +2196,10 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "attn_norm.bias", {e}, i);
         add(b + "ffn_norm.bias", {e}, i);
       }
+      if (s.arch == "nemotron") {  // nemotron.cpp: both LayerNorms' biases (no others)
+        add(b + "attn_norm.bias", {e}, i);
+        add(b + "ffn_norm.bias", {e}, i);
+      }
     }
     if (s.post_norms || s.attn_sinks) {
       add(b + "post_attention_norm.weight", {e}, i);
@@ -2496,6 +2518,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_bool(a + ".attention.causal", false);
     w.key_u32(a + ".pooling_type", 1);
     w.key_u32("tokenizer.ggml.token_type_count", 2);
+  }
+  if (s.arch == "nemotron") {
+    // nemotron.cpp load_arch_hparams requires the LayerNorm epsilon
+    // (conversion/nemotron.py writes it beside base.py's RMS one)
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
   }
   if (s.arch.rfind("nemotron_h", 0) == 0) {
     // nemotron-h.cpp reads the plain layer-norm epsilon too (its MTP head's final norm)

@@ -2217,7 +2217,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     }
     x = g.op(b * e, {x, out_ids});
   }
-  int norm = g.same(g.same(x));
+  // the final norm: RMS norm and weight in place; LayerNorm a new tensor,
+  // weight and bias in place
+  int norm = s.layer_norm ? g.same(g.same(g.op(b * e, {x}))) : g.same(g.same(x));
   if (s.out_ids_after_norm) {
     // The normed hidden state feeds the multi-token-prediction head too
     // (t_h_nextn), and llm_graph_result::set_outputs marks it an output, as
