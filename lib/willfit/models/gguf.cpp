@@ -1381,6 +1381,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   if (arch == "nemotron") {
     a.norm_bias = true;
   }
+  // BitNet b1.58 (bitnet.cpp load_arch_tensors): attn_sub_norm and
+  // ffn_sub_norm, both required.
+  a.sub_norms = arch == "bitnet";
 
   // Sliding windows. phimoe: llama.cpp never reads the window its converter
   // writes (phimoe.cpp load_arch_hparams at 80fb11ac reads no

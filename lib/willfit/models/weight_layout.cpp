@@ -866,6 +866,9 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       const std::int64_t ff = mlp_width(a, i);  // Gemma 4 E2B's double-wide layers
       l.bytes += weight(Cat::FfnGate, e, ff, i) + weight(Cat::FfnUp, e, ff, i) +
                  weight(Cat::FfnDown, ff, e, i);
+      if (a.sub_norms) {  // BitNet's attn_sub_norm and ffn_sub_norm
+        l.bytes += f32(e + ff);
+      }
     } else {
       const std::int64_t ff = mlp_width(a, i);
       l.bytes += weight(Cat::FfnUp, e, ff, i) + weight(Cat::FfnDown, ff, e, i) +
