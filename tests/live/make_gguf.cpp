@@ -13,7 +13,7 @@
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
-// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,nemotron}.cpp
+// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,nemotron,bitnet}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -990,6 +990,19 @@ const std::vector<Spec>& specs() {
     v.back().mlp_gated = false;
     v.back().rope_dim = 64;
     v.back().skip_types = "f16: 8.4 GB, above the 8 GB a live load may take on this shared machine";
+    // BitNet b1.58 2B4T, whole (bitnet.cpp): 30 layers of GQA (20 heads, 5
+    // KV heads of 128), a gated MLP of 6912, the sub-norms before wo
+    // (attn_sub_norm, hidden wide) and before ffn_down (ffn_sub_norm, MLP
+    // wide), tied embeddings, vocabulary 128256, 4096 positions. The weights
+    // are ternary in the checkpoint but stored here as the file types the
+    // harness writes.
+    v.push_back(shape(
+        "bitnet-b1.58-2b-4t", "bitnet", 30, 2560, 6912, 20, 5, 128, 128256, 4096, 500000, 1e-5,
+        "microsoft/bitnet-b1.58-2B-4T config.json as a public TypeScript port transcribes it "
+        "(search-tool file id 14149994129, BITNET_2B_4T_CONFIG: hidden 2560, intermediate 6912, "
+        "30 layers, 20 heads, 5 KV heads, vocab 128256, 4096 positions, rms eps 1e-5, rope "
+        "500000, tied, relu2)"));
+    v.back().tied = true;
     // Trinity Mini REDUCED to 8 of its 32 layers, every kind in the real
     // order (0-1 windowed + dense, 2 windowed + MoE, 3 global + MoE, 4-6
     // windowed + MoE, 7 global + MoE: global_attn_every_n_layers 4, 2 dense
@@ -2196,6 +2209,9 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "attn_norm.bias", {e}, i);
         add(b + "ffn_norm.bias", {e}, i);
       }
+      if (s.arch == "bitnet") {  // bitnet.cpp: the norm of the attention output before wo
+        add(b + "attn_sub_norm.weight", {e}, i);
+      }
       if (s.arch == "nemotron") {  // nemotron.cpp: both LayerNorms' biases (no others)
         add(b + "attn_norm.bias", {e}, i);
         add(b + "ffn_norm.bias", {e}, i);
@@ -2234,6 +2250,9 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       }
       add(b + "ffn_up.weight", {e, s.ffn}, i);
       add(b + "ffn_down.weight", {s.ffn, e}, i);
+      if (s.arch == "bitnet") {  // bitnet.cpp: the norm of the MLP's product before ffn_down
+        add(b + "ffn_sub_norm.weight", {s.ffn}, i);
+      }
     }
     if (s.post_norms) {
       add(b + "post_ffw_norm.weight", {e}, i);

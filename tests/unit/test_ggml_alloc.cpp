@@ -1147,6 +1147,25 @@ TEST(GgmlAlloc, NemotronMiniMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "nemotron", 18, 0.1);
 }
 
+// BitNet b1.58 2B4T whole (make_gguf row bitnet-b1.58-2b-4t: 30 layers of
+// 20 heads and 5 KV heads of 128, a gated MLP of 6912, the attention and MLP
+// sub-norms, tied embeddings, vocabulary 128256) from its config.json (a
+// public port's transcription, tests/unit/test_arch_bitnet.cpp), against
+// what a real llama.cpp reserved for the F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_bitnet.csv, llamacpp_cpu_kv_bitnet.csv).
+TEST(GgmlAlloc, BitNetMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"architectures":["BitNetForCausalLM"],"model_type":"bitnet","hidden_act":"relu2",
+      "hidden_size":2560,"intermediate_size":6912,"num_hidden_layers":30,
+      "num_attention_heads":20,"num_key_value_heads":5,"max_position_embeddings":4096,
+      "rms_norm_eps":1e-05,"rope_theta":500000.0,"tie_word_embeddings":true,
+      "vocab_size":128256})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "bitnet", 27, 0.1);
+}
+
 // DeepSeek-V4-Flash reduced to 5 of its 43 layers (compress ratios 0, 0,
 // 4, 128, 4; the first three hash-routed) and 16 of its 256 routed experts,
 // every other value its config.json's (deepseek-ai/DeepSeek-V4-Flash as a

@@ -1586,7 +1586,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     if (s.gated) {
       const int gate = g.op(b * ffn, {ffn_norm});
       const int up = g.op(b * ffn, {ffn_norm});
-      return g.op(b * e, {g.op(b * ffn, {gate, up})});
+      int act = g.op(b * ffn, {gate, up});
+      if (s.sub_norms) {  // bitnet.cpp's ffn_sub_norm: RMS norm, weight
+        act = g.same(g.same(act));
+      }
+      return g.op(b * e, {act});
     }
     // up, then its activation in place (GELU; Nemotron-H's ReLU and its square)
     return g.op(b * e, {g.same(g.op(b * ffn, {ffn_norm}))});
@@ -2103,6 +2107,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       if (s.flash && s.rotate_v) {  // the rotation back is build_attn's, not expanded either
         cur = rotate(cur, ow, v_rot_l);
       }
+    }
+    if (s.sub_norms) {
+      // bitnet.cpp's attn_sub_norm on the attention output (a view of the
+      // flash-attention output: ggml-alloc runs nothing in place on it),
+      // then its weight
+      cur = g.same(g.op(b * ow, {cur}, {cur}));
     }
     if (!late_wo) {
       cur = g.op(b * e, {cur});  // output projection

@@ -335,6 +335,10 @@ struct LlamaGraphShape {
   // layers' own norms read a tensor the residual reads too, so they are new
   // tensors either way.
   bool layer_norm = false;
+  // BitNet b1.58 (bitnet.cpp): an RMS norm and its weight on the attention
+  // output before wo (attn_sub_norm) and on the MLP's product before
+  // ffn_down (ffn_sub_norm), each in place where ggml-alloc allows it.
+  bool sub_norms = false;
   bool nope_global = false;
 };
 
