@@ -13,7 +13,8 @@
 // Tensor names and shapes: llama.cpp src/models/{llama,qwen2,gemma2,qwen3moe,
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
-// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm}.cpp
+// bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
+// nemotron,bitnet}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1013,6 +1014,34 @@ const std::vector<Spec>& specs() {
     v.back().tied = true;
     experts(v.back(), 32, 4, 768);
     v.back().skip_types = "f16: 8.1 GB, above the 8 GB a live load may take on this shared machine";
+    // Nemotron-Mini-4B-Instruct, whole (nemotron.cpp): 32 layers of GQA (24
+    // heads, 8 KV heads of 128), LayerNorms with biases, an ungated MLP of
+    // 9216 (up, squared ReLU, down), RoPE over half of each head
+    // (partial_rotary_factor 0.5: 64 dims), an untied output, vocabulary
+    // 256000, 4096 positions.
+    v.push_back(shape(
+        "nemotron-mini-4b", "nemotron", 32, 3072, 9216, 24, 8, 128, 256000, 4096, 10000, 1e-5,
+        "nvidia/Nemotron-Mini-4B-Instruct config.json as NVIDIA/TensorRT-LLM "
+        "tests/unittest/_torch/modeling/test_modeling_nemotron.py (8cb8331d) transcribes it "
+        "(Nemotron_4_4B_CONFIG: hidden 3072, intermediate 9216, 32 layers, 24 heads, 8 KV heads, "
+        "kv_channels 128, vocab 256000, 4096 positions, partial_rotary_factor 0.5, relu2, "
+        "untied)"));
+    v.back().mlp_gated = false;
+    v.back().rope_dim = 64;
+    v.back().skip_types = "f16: 8.4 GB, above the 8 GB a live load may take on this shared machine";
+    // BitNet b1.58 2B4T, whole (bitnet.cpp): 30 layers of GQA (20 heads, 5
+    // KV heads of 128), a gated MLP of 6912, the sub-norms before wo
+    // (attn_sub_norm, hidden wide) and before ffn_down (ffn_sub_norm, MLP
+    // wide), tied embeddings, vocabulary 128256, 4096 positions. The weights
+    // are ternary in the checkpoint but stored here as the file types the
+    // harness writes.
+    v.push_back(shape(
+        "bitnet-b1.58-2b-4t", "bitnet", 30, 2560, 6912, 20, 5, 128, 128256, 4096, 500000, 1e-5,
+        "microsoft/bitnet-b1.58-2B-4T config.json as a public TypeScript port transcribes it "
+        "(search-tool file id 14149994129, BITNET_2B_4T_CONFIG: hidden 2560, intermediate 6912, "
+        "30 layers, 20 heads, 5 KV heads, vocab 128256, 4096 positions, rms eps 1e-5, rope "
+        "500000, tied, relu2)"));
+    v.back().tied = true;
     // Trinity Mini REDUCED to 8 of its 32 layers, every kind in the real
     // order (0-1 windowed + dense, 2 windowed + MoE, 3 global + MoE, 4-6
     // windowed + MoE, 7 global + MoE: global_attn_every_n_layers 4, 2 dense
@@ -1594,6 +1623,9 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
   if (s.arch == "phimoe") {  // phimoe.cpp: the final norm's and the output's biases
     add("output_norm.bias", {e}, -1);
     add("output.bias", {s.vocab}, -1);
+  }
+  if (s.arch == "nemotron") {  // nemotron.cpp: the final LayerNorm's bias
+    add("output_norm.bias", {e}, -1);
   }
   if (s.hc_mult > 0 &&
       s.arch == "deepseek4") {  // deepseek4.cpp: the output's hyper-connection head
@@ -2335,6 +2367,13 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "attn_norm.bias", {e}, i);
         add(b + "ffn_norm.bias", {e}, i);
       }
+      if (s.arch == "bitnet") {  // bitnet.cpp: the norm of the attention output before wo
+        add(b + "attn_sub_norm.weight", {e}, i);
+      }
+      if (s.arch == "nemotron") {  // nemotron.cpp: both LayerNorms' biases (no others)
+        add(b + "attn_norm.bias", {e}, i);
+        add(b + "ffn_norm.bias", {e}, i);
+      }
     }
     if (s.post_norms || s.attn_sinks) {
       add(b + "post_attention_norm.weight", {e}, i);
@@ -2369,6 +2408,9 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       }
       add(b + "ffn_up.weight", {e, s.ffn}, i);
       add(b + "ffn_down.weight", {s.ffn, e}, i);
+      if (s.arch == "bitnet") {  // bitnet.cpp: the norm of the MLP's product before ffn_down
+        add(b + "ffn_sub_norm.weight", {s.ffn}, i);
+      }
     }
     if (s.post_norms) {
       add(b + "post_ffw_norm.weight", {e}, i);
@@ -2674,6 +2716,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // attn_config.clip_qkv (8 in DBRX's config); dbrx.cpp requires both.
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
     w.key_f32(a + ".attention.clamp_kqv", 8.0);
+  }
+  if (s.arch == "nemotron") {
+    // nemotron.cpp load_arch_hparams requires the LayerNorm epsilon
+    // (conversion/nemotron.py writes it beside base.py's RMS one)
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
   }
   if (s.arch.rfind("nemotron_h", 0) == 0) {
     // nemotron-h.cpp reads the plain layer-norm epsilon too (its MTP head's final norm)

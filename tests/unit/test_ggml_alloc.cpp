@@ -1271,6 +1271,48 @@ TEST(GgmlAlloc, SmallThinkerMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "smallthinker", 18, 0.1);
 }
 
+// Nemotron-Mini-4B-Instruct whole (make_gguf row nemotron-mini-4b: 32
+// layers of 24 heads and 8 KV heads of 128, an ungated MLP of 9216,
+// LayerNorms with biases, untied output, vocabulary 256000) from its
+// config.json (NVIDIA/TensorRT-LLM's transcription, tests/unit/
+// test_arch_nemotron.cpp), against what a real llama.cpp reserved for the
+// Q8_0 and Q4_K_M files (tests/data/llamacpp_cpu_compute_nemotron.csv,
+// llamacpp_cpu_kv_nemotron.csv). nemotron.cpp's final LayerNorm (ggml_norm)
+// is not run in place, so a third hidden-width tensor sits beside the
+// logits: replayed as an RMS norm in place, 16 of 18 rows were 6 MiB (1.2 %)
+// low.
+TEST(GgmlAlloc, NemotronMiniMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"architectures":["NemotronForCausalLM"],"model_type":"nemotron","hidden_act":"relu2",
+      "hidden_size":3072,"intermediate_size":9216,"max_position_embeddings":4096,
+      "num_attention_heads":24,"num_hidden_layers":32,"num_key_value_heads":8,"norm_eps":1e-05,
+      "rope_theta":10000,"partial_rotary_factor":0.5,"tie_word_embeddings":false,
+      "vocab_size":256000,"kv_channels":128})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "nemotron", 18, 0.1);
+}
+
+// BitNet b1.58 2B4T whole (make_gguf row bitnet-b1.58-2b-4t: 30 layers of
+// 20 heads and 5 KV heads of 128, a gated MLP of 6912, the attention and MLP
+// sub-norms, tied embeddings, vocabulary 128256) from its config.json (a
+// public port's transcription, tests/unit/test_arch_bitnet.cpp), against
+// what a real llama.cpp reserved for the F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_bitnet.csv, llamacpp_cpu_kv_bitnet.csv).
+TEST(GgmlAlloc, BitNetMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"architectures":["BitNetForCausalLM"],"model_type":"bitnet","hidden_act":"relu2",
+      "hidden_size":2560,"intermediate_size":6912,"num_hidden_layers":30,
+      "num_attention_heads":20,"num_key_value_heads":5,"max_position_embeddings":4096,
+      "rms_norm_eps":1e-05,"rope_theta":500000.0,"tie_word_embeddings":true,
+      "vocab_size":128256})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "bitnet", 27, 0.1);
+}
+
 // DeepSeek-V4-Flash reduced to 5 of its 43 layers (compress ratios 0, 0,
 // 4, 128, 4; the first three hash-routed) and 16 of its 256 routed experts,
 // every other value its config.json's (deepseek-ai/DeepSeek-V4-Flash as a

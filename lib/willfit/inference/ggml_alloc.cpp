@@ -1598,7 +1598,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     if (s.gated) {
       const int gate = g.op(b * ffn, {ffn_norm});
       const int up = g.op(b * ffn, {ffn_norm});
-      return g.op(b * e, {g.op(b * ffn, {gate, up})});
+      int act = g.op(b * ffn, {gate, up});
+      if (s.sub_norms) {  // bitnet.cpp's ffn_sub_norm: RMS norm, weight
+        act = g.same(g.same(act));
+      }
+      return g.op(b * e, {act});
     }
     // up, then its activation in place (GELU; Nemotron-H's ReLU and its square)
     return g.op(b * e, {g.same(g.op(b * ffn, {ffn_norm}))});
@@ -2158,6 +2162,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         cur = rotate(cur, ow, v_rot_l);
       }
     }
+    if (s.sub_norms) {
+      // bitnet.cpp's attn_sub_norm on the attention output (a view of the
+      // flash-attention output: ggml-alloc runs nothing in place on it),
+      // then its weight
+      cur = g.same(g.op(b * ow, {cur}, {cur}));
+    }
     if (!late_wo) {
       cur = g.op(b * e, {cur});  // output projection
       if (s.value_scale) {
@@ -2271,7 +2281,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     }
     x = g.op(b * e, {x, out_ids});
   }
-  int norm = g.same(g.same(x));
+  // the final norm: RMS norm and weight in place; LayerNorm a new tensor,
+  // weight and bias in place
+  int norm = s.layer_norm ? g.same(g.same(g.op(b * e, {x}))) : g.same(g.same(x));
   if (s.mla_per_head_lora > 0) {
     // minicpm3.cpp scales the normed state before the head (lmhead_scaling):
     // the norm is t_embd, an output (llm_graph_result::set_outputs), so the

@@ -351,6 +351,17 @@ struct LlamaGraphShape {
   // the global layers from dense_layers on take no RoPE (Q and K stay views
   // of their projections).
   bool parallel_block = false;
+  // LayerNorm (build_norm LLM_NORM: ggml_norm, then weight and bias in
+  // place), which ggml-alloc never runs in place (ggml-alloc.c
+  // ggml_op_can_inplace lists GGML_OP_RMS_NORM, not GGML_OP_NORM): the final
+  // norm is a new tensor beside the last layer's output (nemotron.cpp). The
+  // layers' own norms read a tensor the residual reads too, so they are new
+  // tensors either way.
+  bool layer_norm = false;
+  // BitNet b1.58 (bitnet.cpp): an RMS norm and its weight on the attention
+  // output before wo (attn_sub_norm) and on the MLP's product before
+  // ffn_down (ffn_sub_norm), each in place where ggml-alloc allows it.
+  bool sub_norms = false;
   bool nope_global = false;
 };
 

@@ -579,6 +579,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // layers after the dense lead, the rows to output picked after the final
     // norm (its t_h_nextn an output), the router's weights as the file says.
     s.parallel_block = a.attention.parallel_block;
+    // Nemotron's LayerNorm with its bias (norm_bias beside an ungated MLP;
+    // phimoe's biased norm is llama.cpp's RMS norm plus the bias).
+    s.layer_norm = a.norm_bias && !a.mlp_gated;
+    s.sub_norms = a.sub_norms;  // BitNet (bitnet.cpp)
     s.nope_global = a.attention.nope_global;
     s.out_ids_after_norm = a.attention.parallel_block;
     // Laguna (laguna.cpp) shares Step-3.5's layer kinds and head-wise gate

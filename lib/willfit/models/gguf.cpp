@@ -1393,6 +1393,17 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.qkv_bias = has("blk.0.attn_qkv.bias") || has("blk.0.attn_q.bias");
     a.fused_gate_up = !has("blk.0.ffn_gate.weight");
   }
+  // Nemotron-4 / Minitron (nemotron.cpp load_arch_tensors): LayerNorms with
+  // a required bias (attn_norm_b, ffn_norm_b, output_norm_b) beside q, k, v
+  // and an ungated MLP (its ffn_up without ffn_gate, above) whose optional
+  // biases conversion/nemotron.py writes only for a checkpoint that has
+  // them; Nemotron's have none (NemotronConfig attention_bias, mlp_bias).
+  if (arch == "nemotron") {
+    a.norm_bias = true;
+  }
+  // BitNet b1.58 (bitnet.cpp load_arch_tensors): attn_sub_norm and
+  // ffn_sub_norm, both required.
+  a.sub_norms = arch == "bitnet";
 
   // Sliding windows. phimoe: llama.cpp never reads the window its converter
   // writes (phimoe.cpp load_arch_hparams at 80fb11ac reads no

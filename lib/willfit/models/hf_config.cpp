@@ -832,6 +832,15 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.qkv_bias = get_bool(t, "attention_bias").value_or(true);
     a.fused_gate_up = true;
   }
+  // Nemotron-4 / Minitron (NemotronConfig, llama.cpp nemotron.cpp):
+  // LayerNorm1p with a bias, q, k, v and an ungated squared-ReLU MLP
+  // (two_matrix above) without biases (attention_bias, mlp_bias false).
+  if (type == "nemotron") {
+    a.norm_bias = true;
+  }
+  // BitNet b1.58 (modeling_bitnet.py: BitNetAttention.attn_sub_norm,
+  // BitNetMLP.ffn_sub_norm; llama.cpp bitnet.cpp).
+  a.sub_norms = type == "bitnet";
   // model_max_length: Kimi Linear's config names its context so.
   a.max_context = get_int(t,
                           {"max_position_embeddings", "n_positions", "max_sequence_length",

@@ -130,6 +130,10 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "phimoe",
        // issue 18: DBRX (tests/unit/test_arch_dbrx.cpp)
        "dbrx",
+       // issue 18: Nemotron-4 / Minitron (tests/unit/test_arch_nemotron.cpp)
+       "nemotron",
+       // issue 18: BitNet b1.58 (tests/unit/test_arch_bitnet.cpp)
+       "bitnet",
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream",
        // issue 18: nomic-embed-text (tests/unit/test_architectures_2026.cpp, NomicBert)
@@ -154,6 +158,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "bailing_hybrid",
                                                                   "bailing_moe_v2",
                                                                   "bert",
+                                                                  "bitnet",
                                                                   "chatglm",
                                                                   "cohere",
                                                                   "cohere2",
@@ -221,6 +226,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "mistral4",
                                                                   "mixtral",
                                                                   "mllama",
+                                                                  "nemotron",
                                                                   "nemotron-nas",
                                                                   "nemotron_h",
                                                                   "nomic_bert",

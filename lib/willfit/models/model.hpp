@@ -412,6 +412,12 @@ struct Architecture {
   // 2 x n_ff and no gate): the same weights as gate and up, one tensor of
   // 2 x intermediate_size in the compute graph.
   bool fused_gate_up = false;
+  // BitNet b1.58's sub-norms (llama.cpp bitnet.cpp load_arch_tensors at
+  // 80fb11ac): an RMS norm of the attention output before wo
+  // (attn_sub_norm, hidden wide) and one of the MLP's product before
+  // ffn_down (ffn_sub_norm, MLP wide), F32 weights; the graph runs both in
+  // place.
+  bool sub_norms = false;
 };
 
 // The dense MLP width of layer `layer` (intermediate_size, doubled on the

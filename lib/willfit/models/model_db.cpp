@@ -350,6 +350,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.hidden_size = r.integer("hidden_size", 1, kMaxWidth);
   a.intermediate_size = r.integer("intermediate_size", 0, kMaxFfn, 0);
   a.mlp_gated = r.boolean("mlp_gated", true);
+  // Nemotron-4's LayerNorm biases beside plain projections (as its GGUF and
+  // config.json are read: nemotron.cpp load_arch_tensors).
+  a.norm_bias = m.family == "nemotron";
   a.heads = static_cast<int>(r.integer("heads", 1, kMaxHeads));
   a.kv_heads = static_cast<int>(r.integer("kv_heads", 1, a.heads, a.heads));
   a.head_dim = static_cast<int>(

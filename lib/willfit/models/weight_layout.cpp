@@ -726,7 +726,11 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     // an input table read by get_rows like Gemma 3n's.
     w.token_embd += input_table(a.ngram_width, a.ngram_rows);
   }
-  const bool layer_norm = !a.mlp_gated;  // GPT-2/NeoX style: LayerNorm with bias, biases
+  // GPT-2/NeoX style: LayerNorm with bias, fused QKV, biases. A model whose
+  // norm biases are marked on their own (norm_bias) has llama's projections
+  // beside them: Nemotron's ungated MLP has no fused QKV and no biases
+  // (nemotron.cpp load_arch_tensors at 80fb11ac).
+  const bool layer_norm = !a.mlp_gated && !a.norm_bias;
   const int norm_vectors = layer_norm || a.norm_bias ? 2 : 1;  // weight, and bias
   w.output = f32(e * norm_vectors);
   if (!a.tied_embeddings) {
@@ -908,9 +912,13 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       const std::int64_t ff = mlp_width(a, i);  // Gemma 4 E2B's double-wide layers
       l.bytes += weight(Cat::FfnGate, e, ff, i) + weight(Cat::FfnUp, e, ff, i) +
                  weight(Cat::FfnDown, ff, e, i);
+      if (a.sub_norms) {  // BitNet's attn_sub_norm and ffn_sub_norm
+        l.bytes += f32(e + ff);
+      }
     } else {
       const std::int64_t ff = mlp_width(a, i);
-      l.bytes += weight(Cat::FfnUp, e, ff, i) + f32(ff) + weight(Cat::FfnDown, ff, e, i) + f32(e);
+      l.bytes += weight(Cat::FfnUp, e, ff, i) + weight(Cat::FfnDown, ff, e, i) +
+                 (layer_norm ? f32(ff) + f32(e) : 0);  // GPT-2's MLP biases; none in Nemotron's
     }
     return l;
   };
