@@ -131,7 +131,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // no KV cache (is_cache_free_gguf_architecture); shaped as llama and qwen2
        "llada", "dream",
        // issue 18: nomic-embed-text (tests/unit/test_architectures_2026.cpp, NomicBert)
-       "nomic-bert"});
+       "nomic-bert",
+       // issue 18: GPT-BigCode, StarCoder 1 (tests/unit/test_arch_bigcode.cpp)
+       "starcoder"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -174,6 +176,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "glm4_moe",
                                                                   "glm_moe_dsa",
                                                                   "gpt2",
+                                                                  "gpt_bigcode",
                                                                   "gpt_oss",
                                                                   "granite",
                                                                   "granitemoe",
@@ -779,7 +782,7 @@ std::int64_t shaped_attention_params(const Architecture& a, const LayerWidths& l
 ParamBreakdown count_params(const Architecture& a) {
   ParamBreakdown p;
   p.embedding = a.vocab_size * a.hidden_size + a.per_layer_vocab * a.per_layer_width * a.layers +
-                a.ngram_rows * a.ngram_width;
+                a.ngram_rows * a.ngram_width + a.learned_positions * a.hidden_size;
   p.output = a.tied_embeddings ? 0 : a.vocab_size * a.hidden_size;
   p.output += a.hidden_size * a.dense_out + a.dense_in * a.hidden_size;  // EmbeddingGemma's Dense
   if (!a.layer_widths.empty() && !a.moe) {

@@ -689,6 +689,18 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     // an input table read by get_rows like Gemma 3n's.
     w.token_embd += weight(Cat::TokenEmbd, a.ngram_width, a.ngram_rows, 0);
   }
+  if (a.learned_positions > 0) {
+    // GPT-2's and StarCoder's position table (position_embd, hidden x
+    // n_ctx_train): an input table like the token embeddings, which
+    // llama-quantize quantises as any other 2-D weight (llama-quant.cpp
+    // skips only the multimodal ".position_embd").
+    // get_rows reads it, so the CPU backend never repacks it: recorded
+    // with the embeddings, at an "other" weight's type.
+    const T t = quant ? fallback(r.pick(Cat::Other, 0, false), e) : f.base;
+    const Bytes bytes = tensor_bytes(t, e, a.learned_positions);
+    sink.add(t, bytes, Cat::TokenEmbd, false, false);
+    w.token_embd += bytes;
+  }
   const bool layer_norm = !a.mlp_gated;  // GPT-2/NeoX style: LayerNorm with bias, biases
   const int norm_vectors = layer_norm || a.norm_bias ? 2 : 1;  // weight, and bias
   w.output = f32(e * norm_vectors);
