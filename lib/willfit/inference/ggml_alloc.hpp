@@ -197,6 +197,13 @@ struct LlamaGraphShape {
   // itself, and each residual sum is LayerNormed after it (attn_out_norm,
   // layer_out_norm): the normed sum is both the MLP's input and its residual.
   bool post_norm = false;
+  // The GPT-2 block (llama.cpp gpt2.cpp and starcoder.cpp at 80fb11ac, one
+  // graph): the rows of a learned position table added to the token
+  // embeddings; a LayerNorm with bias (a new tensor, then weight and bias in
+  // place) before the attention, the MLP and the logits; one fused QKV
+  // projection plus its bias, Q, K and V views of it (no RoPE); biases after
+  // wo, up and down (in place); GELU.
+  bool gpt2_block = false;
   // No KV cache (llama.cpp creates no memory: encoders, diffusion LMs): the
   // attention reads the layer's K and V; no rows to write.
   bool no_cache = false;
