@@ -1253,6 +1253,18 @@ const std::vector<Spec>& specs() {
     v.back().indexer_block = 128;
     v.back().indexer_local = 1;
     v.back().skip_types = "f16: 9.9 GB, above the 8 GB a live load may take on this shared machine";
+    // StarCoderBase-1B (starcoder, GPT-BigCode): learned positions,
+    // LayerNorm with biases, fused QKV with bias, multi-query attention (one
+    // KV head), a GELU MLP with biases, tied output. The whole model.
+    v.push_back(shape("starcoderbase-1b", "starcoder", 24, 2048, 8192, 16, 1, 128, 49152, 8192,
+                      10000, 1e-5,
+                      "bigcode/starcoderbase-1b: 24 layers, hidden 2048, 16 heads, multi-query, "
+                      "8192 learned positions (the model card and the 1B ablation cards of "
+                      "RaymondLi/sc2-1b-data-ablation), vocabulary 49152 (StarCoder's tokenizer: "
+                      "Cerebras/modelzoo checkpoint_converters/starcoder.py @244523ac), MLP "
+                      "4 x 2048 (conversion/starcoder.py writes 4 n_embd), tied (GPTBigCode "
+                      "has no lm_head of its own); tests/unit/test_arch_bigcode.cpp"));
+    v.back().tied = true;
     return v;
   }();
   return list;
@@ -1431,6 +1443,35 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       dense_mlp(b, i);
       add(b + "layer_output_norm.weight", {e}, i);
       add(b + "layer_output_norm.bias", {e}, i);
+    }
+    return out;
+  }
+  if (s.arch == "starcoder") {
+    // starcoder.cpp load_arch_tensors (gpt2.cpp's too): the position table
+    // (hidden x n_ctx_train), the final LayerNorm with bias, no output head
+    // when tied; per layer LayerNorms with biases, the fused QKV (hidden +
+    // 2 KV widths) and the output projection with biases, up and down with
+    // biases (no gate).
+    add("position_embd.weight", {e, s.ctx_train}, -1);
+    add("output_norm.weight", {e}, -1);
+    add("output_norm.bias", {e}, -1);
+    if (!s.tied) {
+      add("output.weight", {e, s.vocab}, -1);
+    }
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_norm.bias", {e}, i);
+      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      add(b + "attn_qkv.bias", {q + 2 * kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_output.bias", {e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_norm.bias", {e}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      add(b + "ffn_up.bias", {s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      add(b + "ffn_down.bias", {e}, i);
     }
     return out;
   }
@@ -2496,6 +2537,10 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_bool(a + ".attention.causal", false);
     w.key_u32(a + ".pooling_type", 1);
     w.key_u32("tokenizer.ggml.token_type_count", 2);
+  }
+  if (s.arch == "starcoder") {
+    // conversion/starcoder.py: the LayerNorm epsilon starcoder.cpp requires
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
   }
   if (s.arch.rfind("nemotron_h", 0) == 0) {
     // nemotron-h.cpp reads the plain layer-norm epsilon too (its MTP head's final norm)
