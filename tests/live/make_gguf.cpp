@@ -1360,6 +1360,18 @@ const std::vector<Spec>& specs() {
         "layernorm_epsilon 1.5625e-07, add_qkv_bias true, tie_word_embeddings false)"));
     v.back().rope_dim = 64;  // conversion/chatglm.py: head_dim x partial_rotary_factor 0.5
     v.back().qkv_bias = true;
+    // StarCoderBase-1B (starcoder, GPT-BigCode): learned positions,
+    // LayerNorm with biases, fused QKV with bias, multi-query attention (one
+    // KV head), a GELU MLP with biases, tied output. The whole model.
+    v.push_back(shape("starcoderbase-1b", "starcoder", 24, 2048, 8192, 16, 1, 128, 49152, 8192,
+                      10000, 1e-5,
+                      "bigcode/starcoderbase-1b: 24 layers, hidden 2048, 16 heads, multi-query, "
+                      "8192 learned positions (the model card and the 1B ablation cards of "
+                      "RaymondLi/sc2-1b-data-ablation), vocabulary 49152 (StarCoder's tokenizer: "
+                      "Cerebras/modelzoo checkpoint_converters/starcoder.py @244523ac), MLP "
+                      "4 x 2048 (conversion/starcoder.py writes 4 n_embd), tied (GPTBigCode "
+                      "has no lm_head of its own); tests/unit/test_arch_bigcode.cpp"));
+    v.back().tied = true;
     return v;
   }();
   return list;
@@ -1597,6 +1609,35 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       }
       add(b + "layer_output_norm.weight", {e}, i);
       add(b + "layer_output_norm.bias", {e}, i);
+    }
+    return out;
+  }
+  if (s.arch == "starcoder") {
+    // starcoder.cpp load_arch_tensors (gpt2.cpp's too): the position table
+    // (hidden x n_ctx_train), the final LayerNorm with bias, no output head
+    // when tied; per layer LayerNorms with biases, the fused QKV (hidden +
+    // 2 KV widths) and the output projection with biases, up and down with
+    // biases (no gate).
+    add("position_embd.weight", {e, s.ctx_train}, -1);
+    add("output_norm.weight", {e}, -1);
+    add("output_norm.bias", {e}, -1);
+    if (!s.tied) {
+      add("output.weight", {e, s.vocab}, -1);
+    }
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_norm.bias", {e}, i);
+      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      add(b + "attn_qkv.bias", {q + 2 * kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_output.bias", {e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_norm.bias", {e}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      add(b + "ffn_up.bias", {s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      add(b + "ffn_down.bias", {e}, i);
     }
     return out;
   }
@@ -2720,6 +2761,10 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   if (s.arch == "nemotron") {
     // nemotron.cpp load_arch_hparams requires the LayerNorm epsilon
     // (conversion/nemotron.py writes it beside base.py's RMS one)
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+  }
+  if (s.arch == "starcoder") {
+    // conversion/starcoder.py: the LayerNorm epsilon starcoder.cpp requires
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
   }
   if (s.arch.rfind("nemotron_h", 0) == 0) {

@@ -1623,5 +1623,24 @@ TEST(GgmlAlloc, DeepSeekSparseAttentionMatchesTheLiveLlamaCpp) {
   EXPECT_EQ(kv_rows, static_cast<int>(errors.size()));
 }
 
+// bigcode/starcoderbase-1b (starcoder, the whole model: make_gguf row
+// starcoderbase-1b) read from its published config.json (the values and
+// their sources: tests/unit/test_arch_bigcode.cpp), against what a real
+// llama.cpp allocated for the synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_starcoder.csv, llamacpp_cpu_kv_starcoder.csv;
+// docs/live-llamacpp.md, StarCoder run): the replay of starcoder.cpp's graph
+// (the position rows added in place, LayerNorms as new tensors, the fused
+// QKV's strided views, V made contiguous for the transposed cache, the
+// biases in place) exact with an F16 cache, 0.08 % high with a Q8_0 one.
+TEST(GgmlAlloc, StarcoderbaseMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"gpt_bigcode","n_embd":2048,"n_layer":24,"n_head":16,"n_inner":8192,
+      "n_positions":8192,"vocab_size":49152,"multi_query":true,"layer_norm_epsilon":1e-5})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "starcoder", 27, 0.1);
+}
+
 }  // namespace
 }  // namespace willfit

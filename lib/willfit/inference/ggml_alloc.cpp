@@ -1380,6 +1380,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   int x = g.op(b * e, {tokens});  // token embeddings (get_rows of the embedding table)
   // LayerNorm (ggml_norm: a new tensor; its weight and bias in place).
   const auto layer_norm = [&](int t) { return g.same(g.same(g.op(b * e, {t}))); };
+  if (s.gpt2_block) {
+    // gpt2.cpp, starcoder.cpp: + the position rows (get_rows of pos_embd),
+    // in place on the token embeddings (ggml_add(inpL, pos)).
+    const int rows = g.op(b * e, {pos});
+    x = g.op(b * e, {x, rows}, {x, rows});
+  }
   if (s.post_norm) {
     // bert.cpp: + the type row (in place); BERT's absolute positions
     // (get_rows of pos_embd, the sum in place on them); then the LayerNorm.
@@ -1604,6 +1610,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       }
       return g.op(b * e, {act});
     }
+    if (s.gpt2_block) {  // up + bias, GELU, down + bias, each after the first in place
+      return g.same(g.op(b * e, {g.same(g.same(g.op(b * ffn, {ffn_norm})))}));
+    }
     // up, then its activation in place (GELU; Nemotron-H's ReLU and its square)
     return g.op(b * e, {g.same(g.op(b * ffn, {ffn_norm}))});
   };
@@ -1654,10 +1663,15 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       predictions = altup_predict(x);
       active = g.view(predictions);
       norm = g.op(b * e, {active});  // RMS norm of the active stream (a view)
+    } else if (s.gpt2_block) {
+      norm = g.op(b * e, {x});  // LayerNorm: ggml_norm is never in place; then x weight
     } else if (!s.post_norm) {
       norm = g.same(x);
     }
-    const int attn_norm = s.post_norm ? x : g.same(norm);
+    int attn_norm = s.post_norm ? x : g.same(norm);
+    if (s.gpt2_block) {
+      attn_norm = g.same(attn_norm);  // + bias
+    }
     if (s.single_block && kind_at(il) == 'F') {  // Nemotron-H's MLP block, then its residual
       x = residual(x, mlp(x, attn_norm, il, moe_layer));
       continue;
@@ -1882,6 +1896,34 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         v = project(vw, false);
       }
       cur = attend_uncached(g.view(q), k, v, mask);
+    } else if (s.gpt2_block) {
+      // gpt2.cpp, starcoder.cpp: wqkv, + its bias in place; Q, K and V
+      // strided views of it (build_qkv), no RoPE. A quantised cache rotates
+      // each: llama_mul_mat_hadamard makes the strided view contiguous
+      // (ggml_cont_2d) before the product. build_attn expands Q, V, K.
+      const int qkv = g.same(g.op(b * (qw + 2 * kvw), {attn_norm}));
+      const auto rotated = [&](std::int64_t width, int matrix) {
+        const int flat = g.op(b * width, {g.view(qkv)});
+        return g.view(matrix >= 0 ? g.op(b * width, {flat, matrix}) : g.op(b * width, {flat}));
+      };
+      const int q = s.rotate_k ? rotated(qw, k_rot_l) : g.view(qkv);
+      const int v = s.rotate_v ? rotated(kvw, v_rot_l) : g.view(qkv);
+      const int k = s.rotate_k ? rotated(kvw, k_rot_l) : g.view(qkv);
+      g.external({g.view(k), k_idxs});
+      // Without flash attention V is stored transposed (llama-kv-cache.cpp
+      // cpy_v): the strided view is made contiguous first (ggml_cont_2d);
+      // a rotated V is contiguous already.
+      const int v_rows_l = !s.flash && !s.rotate_v ? g.op(b * kvw, {v}) : v;
+      g.external({g.view(v_rows_l), v_idxs});
+      const int qp = g.view(q);
+      if (s.flash) {
+        cur = g.op(b * ow, {qp, mask});
+        cur = s.rotate_v ? rotate(cur, ow, v_rot_l) : g.view(cur);
+      } else {
+        const int kq = g.same(g.op(b * cells * heads_l, {qp}), {mask});  // scores, softmax
+        const int kqv = g.op(b * ow, {kq});
+        cur = g.op(b * ow, {g.view(kqv)});  // ggml_cont of the permuted heads
+      }
     } else if (s.fused_qkv_norm || s.fused_qkv || s.fused_qkv_clamp) {
       // openelm.cpp: wqkv; Q and K normed (RMS norm of a view: a new
       // tensor; x weight in place), then each roped in place; V a view.
@@ -2170,6 +2212,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     }
     if (!late_wo) {
       cur = g.op(b * e, {cur});  // output projection
+      if (s.gpt2_block) {
+        cur = g.same(cur);  // + its bias
+      }
       if (s.value_scale) {
         cur = g.same(cur);  // MiMo-V2-Flash's ggml_scale of the output
       }
@@ -2229,7 +2274,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     if (s.post_norm) {
       ffn_inp = layer_norm(ffn_inp);  // attn_out_norm: the MLP's input and residual
     }
-    const int ffn_norm = s.post_norm ? ffn_inp : g.same(g.same(ffn_inp));
+    const int ffn_norm = s.post_norm    ? ffn_inp
+                         : s.gpt2_block ? layer_norm(ffn_inp)
+                                        : g.same(g.same(ffn_inp));
     cur = mlp(ffn_inp, ffn_norm, il, moe_layer);
     if (!altup) {
       x = residual(ffn_inp, cur);
@@ -2283,7 +2330,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   }
   // the final norm: RMS norm and weight in place; LayerNorm a new tensor,
   // weight and bias in place
-  int norm = s.layer_norm ? g.same(g.same(g.op(b * e, {x}))) : g.same(g.same(x));
+  int norm = s.layer_norm || s.gpt2_block ? layer_norm(x) : g.same(g.same(x));
   if (s.mla_per_head_lora > 0) {
     // minicpm3.cpp scales the normed state before the head (lmhead_scaling):
     // the norm is t_embd, an output (llm_graph_result::set_outputs), so the

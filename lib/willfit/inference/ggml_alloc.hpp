@@ -207,6 +207,13 @@ struct LlamaGraphShape {
   // projects gate and up in one ffn_up twice the MLP's width and gates the
   // halves (LLM_FFN_GEGLU: one new tensor of the MLP's width).
   bool alibi = false;
+  // The GPT-2 block (llama.cpp gpt2.cpp and starcoder.cpp at 80fb11ac, one
+  // graph): the rows of a learned position table added to the token
+  // embeddings; a LayerNorm with bias (a new tensor, then weight and bias in
+  // place) before the attention, the MLP and the logits; one fused QKV
+  // projection plus its bias, Q, K and V views of it (no RoPE); biases after
+  // wo, up and down (in place); GELU.
+  bool gpt2_block = false;
   // No KV cache (llama.cpp creates no memory: encoders, diffusion LMs): the
   // attention reads the layer's K and V; no rows to write.
   bool no_cache = false;

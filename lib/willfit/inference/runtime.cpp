@@ -612,6 +612,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     if (s.post_norm && a.moe) {
       s.moe_step = a.moe->layer_step;
     }
+    // GPT-2 and StarCoder (gpt2.cpp, starcoder.cpp): learned positions
+    // beside an ungated MLP mark their block.
+    s.gpt2_block = a.learned_positions > 0 && !a.mlp_gated && !a.attention.no_kv_cache && !a.moe &&
+                   a.attention.kind == AttentionKind::Full;
     for (const LayerWidths& l : a.layer_widths) {  // Nemotron NAS (deci.cpp), OpenELM
       s.per_layer.push_back({l.heads, l.kv_heads, l.ffn});
     }

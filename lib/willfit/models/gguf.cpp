@@ -1123,8 +1123,16 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.vocab_size = static_cast<std::int64_t>(embedding->shape[1]);
   }
   a.tied_embeddings = !has_output;
-  if (ffn_up && !ffn_gate) {
+  // gpt2.cpp and starcoder.cpp (llama.cpp at 80fb11ac) create no gate, a
+  // position table pos_embd of hidden x n_ctx_train (context_length), and
+  // biases beside every LayerNorm and projection.
+  const bool gpt2_block = arch == "gpt2" || arch == "starcoder";
+  if ((ffn_up || gpt2_block) && !ffn_gate) {
     a.mlp_gated = false;
+  }
+  if (gpt2_block) {
+    a.learned_positions = std::clamp<std::int64_t>(meta_int(f, key("context_length")).value_or(0),
+                                                   0, std::int64_t{1} << 31);
   }
   // Qwen3-VL's deepstack layers (qwen3vl.cpp, qwen3vlmoe.cpp: n_deepstack_layers).
   a.deepstack_layers = static_cast<int>(

@@ -797,6 +797,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   const bool ties_by_default =
       one_of(type, {"gpt2", "bert", "roberta", "falcon", "gemma", "gemma2", "gemma3", "gemma3_text",
                     "gemma3n", "gemma3n_text", "lfm2", "lfm2_moe", "cohere2_moe",
+                    // GPTBigCodeConfig sets none: PretrainedConfig's True
+                    // (StarCoder's checkpoint has no lm_head of its own)
+                    "gpt_bigcode",
                     // nomic-embed-text: an encoder with no output head
                     // (llama.cpp nomic-bert.cpp creates none)
                     "nomic_bert",
@@ -847,6 +850,12 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                            "seq_length", "n_ctx", "model_max_length"},
                           std::int64_t{1} << 31)
                       .value_or(0);
+  // GPT-2 and GPT-BigCode learn a position table of n_positions rows
+  // (modeling_gpt2.py, modeling_gpt_bigcode.py: wpe), which llama.cpp loads
+  // as pos_embd of n_ctx_train rows (gpt2.cpp, starcoder.cpp).
+  if (one_of(type, {"gpt2", "gpt_bigcode"})) {
+    a.learned_positions = a.max_context;
+  }
 
   // nomic_bert: llama.cpp's converter writes the context each checkpoint was
   // trained at (conversion/bert.py NomicBertModel at 80fb11ac): 512 for

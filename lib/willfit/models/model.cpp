@@ -147,7 +147,10 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "nomic-bert-moe",
 
        // issue 18: ChatGLM2/3, GLM-4-9B (2024), CodeGeeX4 (tests/unit/test_arch_chatglm.cpp)
-       "chatglm"});
+       "chatglm",
+
+       // issue 18: GPT-BigCode, StarCoder 1 (tests/unit/test_arch_bigcode.cpp)
+       "starcoder"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -194,6 +197,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "glm4_moe",
                                                                   "glm_moe_dsa",
                                                                   "gpt2",
+                                                                  "gpt_bigcode",
                                                                   "gpt_oss",
                                                                   "granite",
                                                                   "granitemoe",
@@ -816,7 +820,7 @@ std::int64_t shaped_attention_params(const Architecture& a, const LayerWidths& l
 ParamBreakdown count_params(const Architecture& a) {
   ParamBreakdown p;
   p.embedding = a.vocab_size * a.hidden_size + a.per_layer_vocab * a.per_layer_width * a.layers +
-                a.ngram_rows * a.ngram_width;
+                a.ngram_rows * a.ngram_width + a.learned_positions * a.hidden_size;
   p.output = a.tied_embeddings ? 0 : a.vocab_size * a.hidden_size;
   p.output += a.hidden_size * a.dense_out + a.dense_in * a.hidden_size;  // EmbeddingGemma's Dense
   if (!a.layer_widths.empty() && !a.moe) {

@@ -309,6 +309,14 @@ struct Architecture {
   // embeddings are never loaded a second time as an output head.
   bool no_output_head = false;
   std::int64_t max_context = 0;
+  // Learned absolute positions (GPT-2, GPT-BigCode/StarCoder: llama.cpp
+  // gpt2.cpp and starcoder.cpp create pos_embd, hidden x n_ctx_train, and add
+  // its rows to the token embeddings): the table's rows (config.json
+  // n_positions, GGUF context_length). 0: none (RoPE or no positions). With
+  // an ungated MLP it also marks those files' block for the compute replay:
+  // LayerNorm with bias, one fused QKV projection with bias, biases on the
+  // output projection and the MLP.
+  std::int64_t learned_positions = 0;
   Attention attention;
   std::optional<Moe> moe;
   std::int64_t vision_params = 0;  // vision/audio encoder and projector (mmproj)
@@ -578,7 +586,8 @@ struct Model {
   // The part of weight_mix in 3-D weights other than the experts (MLA's
   // per-head attn_k_b and attn_v_b): a batched matrix product reads them,
   // which the CPU backend's repack does not take (repack.cpp supports_op:
-  // MUL_MAT of a 2-D weight only).
+  // MUL_MAT of a 2-D weight only). A learned position table (position_embd:
+  // GPT-2, StarCoder) is counted here too: get_rows reads it, no product.
   std::vector<TypeBytes> batched_mix;
   // The part of weight_mix in matrix-product weights other than the experts
   // whose output rows are not a multiple of 32 (Qwen3.5's 16-row ssm_alpha

@@ -360,6 +360,8 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.vocab_size = r.integer("vocab_size", 1, kMaxVocab);
   a.tied_embeddings = r.boolean("tied_embeddings", false);
   a.max_context = r.integer("max_context", 1, kMaxContext, 0);
+  // GPT-2's and StarCoder's learned position table (rows; model.hpp).
+  a.learned_positions = r.integer("learned_positions", 0, kMaxContext, 0);
   a.vision_params = r.integer("vision_params", 0, kMaxParams, 0);
   m.ollama_text_only = r.boolean("ollama_text_only", false);
   a.mlp_layers = static_cast<int>(r.integer("mlp_layers", 0, a.layers, 0));

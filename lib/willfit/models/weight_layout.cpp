@@ -726,6 +726,18 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     // an input table read by get_rows like Gemma 3n's.
     w.token_embd += input_table(a.ngram_width, a.ngram_rows);
   }
+  if (a.learned_positions > 0) {
+    // GPT-2's and StarCoder's position table (position_embd, hidden x
+    // n_ctx_train): an input table like the token embeddings, which
+    // llama-quantize quantises as any other 2-D weight (llama-quant.cpp
+    // skips only the multimodal ".position_embd").
+    // get_rows reads it, so no CPU extra buffer takes it: an input table,
+    // at an "other" weight's type.
+    const T t = quant ? fallback(r.pick(Cat::Other, 0, false), e) : f.base;
+    const Bytes bytes = tensor_bytes(t, e, a.learned_positions);
+    sink.add(t, bytes, Read::OtherTable, a.learned_positions);
+    w.token_embd += bytes;
+  }
   // GPT-2/NeoX style: LayerNorm with bias, fused QKV, biases. A model whose
   // norm biases are marked on their own (norm_bias) has llama's projections
   // beside them: Nemotron's ungated MLP has no fused QKV and no biases
