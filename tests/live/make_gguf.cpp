@@ -20,8 +20,8 @@
 // Quantisation mixes: F16 and Q8_0 quantise
 // every 2-D weight (norms, biases and the MoE router stay F32, as llama-quant.cpp keeps them);
 // Q4_K_M follows llama-quant.cpp's recipe for it: Q6_K for the output (a tied token_embd included),
-// for attn_v and ffn_down in the layers use_more_bits() picks, a fused attn_qkv Q5_K
-// (llama-quant.cpp ATTENTION_QKV), Q4_K elsewhere (a row not divisible by 256 falls back to Q8_0);
+// for attn_v (a fused attn_qkv too: llama-quant.cpp category_is_attn_v) and ffn_down in the
+// layers use_more_bits() picks, Q4_K elsewhere (a row not divisible by 256 falls back to Q8_0);
 // with exactly 8 experts (Mixtral) attn_k/attn_v Q8_0 and attn_output Q5_K.
 //
 // Usage: make_gguf --list
@@ -1442,16 +1442,20 @@ GgmlType weight_type(const std::string& ftype, const std::string& name, int laye
   const auto more_bits = [layers](int i) {
     return i < layers / 8 || i >= 7 * layers / 8 || (i - layers / 8) % 3 == 2;
   };
-  GgmlType t = name.find("attn_qkv.weight") != std::string::npos ? Q5_K : Q4_K;
+  // A fused attn_qkv is typed as attn_v is: llama-quant.cpp's
+  // category_is_attn_v takes ATTENTION_QKV before its own Q5_K rule, which
+  // is never reached at 80fb11ac.
+  const bool attn_v = name.find("attn_v.weight") != std::string::npos ||
+                      name.find("attn_qkv.weight") != std::string::npos;
+  GgmlType t = Q4_K;
   // A tied token_embd is the output too: llama-quant.cpp gives it the
   // output's type (`!qs.has_output && name == token_embd`).
   // per_layer_token_embd is a token-embedding table too (tensor_name_match_token_embd).
   if (name == "output.weight" ||
       (tied && (name == "token_embd.weight" || name == "per_layer_token_embd.weight"))) {
     t = Q6_K;
-  } else if ((name.find("attn_v.weight") != std::string::npos ||
-              name.find("ffn_down") != std::string::npos) &&
-             layer >= 0 && more_bits(layer)) {
+  } else if ((attn_v || name.find("ffn_down") != std::string::npos) && layer >= 0 &&
+             more_bits(layer)) {
     t = Q6_K;
   }
   // The 8-expert rule (llama-quant.cpp llama_tensor_get_type_impl, `n_expert
@@ -1459,8 +1463,7 @@ GgmlType weight_type(const std::string& ftype, const std::string& name, int laye
   // attn_output to Q5_K for Q4_K_M. Exactly 8: Qwen3's 128 experts keep the
   // plain recipe.
   if (experts == 8) {
-    if (name.find("attn_v.weight") != std::string::npos ||
-        name.find("attn_k.weight") != std::string::npos) {
+    if (attn_v || name.find("attn_k.weight") != std::string::npos) {
       t = Q8_0;
     } else if (name.find("attn_output.weight") != std::string::npos) {
       t = Q5_K;

@@ -1208,12 +1208,13 @@ TEST(GgmlAlloc, DbrxReducedMatchesTheLiveLlamaCpp) {
   EXPECT_TRUE(m->unchecked_architecture.empty());
   EXPECT_TRUE(m->arch.attention.fused_qkv_clamp);
   expect_live_tables(*m, "dbrx", 9, 0.05);
-  // The weights by llama.cpp's recipe against the file's tensor bytes
-  // (measured-full.jsonl tensor_bytes): make_gguf types the fused attn_qkv
-  // Q5_K on both layers, an older llama-quantize rule; at 80fb11ac it is
-  // typed as attn_v (llama-quant.cpp category_is_attn_v: Q4_K on layer 0,
-  // Q6_K on layer 1, a use_more_bits layer of 2), 2 bytes a 256-block more
-  // over its 8192 rows of 24 blocks.
+  // The weights by llama.cpp's recipe against the file's tensor bytes. The
+  // live run's file (measured-full.jsonl tensor_bytes 4804927488) had the
+  // fused attn_qkv at Q5_K on both layers, a llama-quant.cpp rule that
+  // 80fb11ac never reaches: it types it as attn_v (category_is_attn_v: Q4_K
+  // on layer 0, Q6_K on layer 1, a use_more_bits layer of 2), 2 bytes a
+  // 256-block more over its 8192 rows of 24 blocks; make_gguf does so since,
+  // and writes 4805320704.
   EXPECT_EQ(weight_layout(*m, *parse_precision("q4_k_m")).total(),
             std::int64_t{4804927488} + std::int64_t{8192} * 24 * (144 + 210 - 2 * 176));
 }
