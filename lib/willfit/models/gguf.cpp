@@ -1838,7 +1838,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   }
 
   a.attention.no_kv_cache = is_cache_free_gguf_architecture(arch);
-  a.no_output_head = is_encoder_gguf_architecture(arch);
+  // BitNet's logits read tok_embd where it lies (bitnet.cpp: no output
+  // tensor, "do not use model.tok_embd directly"): no copy either.
+  a.no_output_head = is_encoder_gguf_architecture(arch) || arch == "bitnet";
   a.attention.mla_cached_per_head = uses_mla(a) && caches_mla_per_head(arch);  // MiniCPM3
   // bert.cpp's block (jina-bert-v2 runs it too, with ALiBi: no positions)
   a.attention.post_norm =

@@ -1689,7 +1689,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       one_of(type, {"bert", "roberta", "distilbert", "xlm-roberta", "nomic_bert"});
   // they embed, generate nothing
   m.embedding = is_encoder_config_model_type(type) || embedding_gemma;
-  a.no_output_head = is_encoder_config_model_type(type);
+  a.no_output_head = is_encoder_config_model_type(type) || type == "bitnet";  // (gguf.cpp)
 
   const ParamBreakdown p = count_params(a);
   m.params = p.total();

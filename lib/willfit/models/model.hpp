@@ -303,10 +303,11 @@ struct Architecture {
   int head_dim = 0;
   std::int64_t vocab_size = 0;
   bool tied_embeddings = false;
-  // The graph ends at the embeddings of its input and llama.cpp creates no
-  // output tensor at all (the BERT family: bert.cpp, nomic-bert.cpp,
-  // jina-bert-*.cpp, modern-bert.cpp, neo-bert.cpp, eurobert.cpp), so tied
-  // embeddings are never loaded a second time as an output head.
+  // llama.cpp creates no output tensor at all, so tied embeddings are never
+  // loaded a second time as an output head: the BERT family's graph ends at
+  // the embeddings of its input (bert.cpp, nomic-bert.cpp, jina-bert-*.cpp,
+  // modern-bert.cpp, neo-bert.cpp, eurobert.cpp), and BitNet's logits read
+  // tok_embd where it lies (bitnet.cpp).
   bool no_output_head = false;
   std::int64_t max_context = 0;
   // Learned absolute positions (GPT-2, GPT-BigCode/StarCoder: llama.cpp
