@@ -23,6 +23,9 @@ std::string context(std::int64_t tokens) {
   if (tokens % 1024 == 0) {
     return fmt::format("{}k", tokens / 1024);
   }
+  if (tokens % 1000 == 0) {  // a decimal window (North Mini Code's 500000): "500k"
+    return fmt::format("{}k", tokens / 1000);
+  }
   return fmt::format("{}", tokens);
 }
 

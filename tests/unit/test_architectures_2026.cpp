@@ -2225,6 +2225,14 @@ TEST(PhiMoe, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_TRUE(c.arch.norm_bias && c.arch.attention_bias && c.arch.output_bias);
 }
 
+// The catalogue's phi-3.5-moe (family phimoe: the biases) is the config's
+// model, and answers by name with its published BF16.
+TEST(PhiMoe, CatalogueEntryIsTheConfigsModel) {
+  const Model cat = catalogue("phi-3.5-moe");
+  EXPECT_TRUE(cat.arch.norm_bias && cat.arch.attention_bias && cat.arch.output_bias);
+  expect_catalogue_agrees("phi-3.5-moe", read_config(phi35_moe()));
+}
+
 // phimoe.cpp load_arch_tensors: each bias an F32 vector of its tensor's
 // output width. q/k/v/o (attention_bias): 4096 + 1024 + 1024 + 4096 a layer;
 // the logits' (lm_head_bias): 32064; the LayerNorms' (attn_norm_b,

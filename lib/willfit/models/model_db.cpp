@@ -351,8 +351,12 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.intermediate_size = r.integer("intermediate_size", 0, kMaxFfn, 0);
   a.mlp_gated = r.boolean("mlp_gated", true);
   // Nemotron-4's LayerNorm biases beside plain projections (as its GGUF and
-  // config.json are read: nemotron.cpp load_arch_tensors).
-  a.norm_bias = m.family == "nemotron";
+  // config.json are read: nemotron.cpp load_arch_tensors); Phi-3.5-MoE's
+  // LayerNorm, q/k/v/o and output biases (phimoe.cpp load_arch_tensors).
+  const bool phimoe = m.family == "phimoe";
+  a.norm_bias = m.family == "nemotron" || phimoe;
+  a.attention_bias = phimoe;
+  a.output_bias = phimoe;
   a.heads = static_cast<int>(r.integer("heads", 1, kMaxHeads));
   a.kv_heads = static_cast<int>(r.integer("kv_heads", 1, a.heads, a.heads));
   a.head_dim = static_cast<int>(
