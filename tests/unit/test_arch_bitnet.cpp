@@ -176,5 +176,20 @@ TEST(BitNet, WeightsAreTheTensorsOfLoadArchTensors) {
             std::int64_t{30} * (2560 + 6912) * 4);
 }
 
+// bitnet.cpp creates no output tensor: the logits multiply model.tok_embd
+// where the loader put it (get_rows decides: a plain CPU buffer), so with
+// tied embeddings no second copy goes to AMX or CPU_REPACK, as a llama file
+// with the same tensors would send it (llama.cpp TENSOR_DUPLICATED).
+TEST(BitNet, TiedEmbeddingsAreNotCopiedAsAnOutputHead) {
+  const Model g = test::from_gguf(bitnet_2b_4t_gguf());
+  EXPECT_TRUE(g.arch.tied_embeddings);
+  const std::int64_t mlp = std::int64_t{3} * 2560 * 6912 * 2;  // the three F16 MLP weights
+  EXPECT_EQ(cpu_extra_buffers(typed_weights(g, Precision{}), CpuFeatures::Amx).amx, mlp);
+  Model llama = g;
+  llama.arch.no_output_head = false;
+  EXPECT_EQ(cpu_extra_buffers(typed_weights(llama, Precision{}), CpuFeatures::Amx).amx,
+            mlp + std::int64_t{2560} * 128256 * 2);
+}
+
 }  // namespace
 }  // namespace willfit
