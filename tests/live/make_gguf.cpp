@@ -905,6 +905,22 @@ const std::vector<Spec>& specs() {
                       "position_embedding_type alibi, layer_norm_eps 1e-12, as a public "
                       "transcription of it gives them (code index)"));
     v.back().tied = true;
+    // ModernBERT-base (modern-bert): a pre-norm encoder, every third layer
+    // global (layer 0 first), the others within 128 tokens, no KV cache. The
+    // whole model.
+    v.push_back(shape("modernbert-base", "modern-bert", 22, 768, 1152, 12, 12, 64, 50368, 8192,
+                      160000, 1e-5,
+                      "answerdotai/ModernBERT-base config.json (model_type modernbert): "
+                      "hidden_size 768, num_hidden_layers 22, num_attention_heads 12, "
+                      "intermediate_size 1152 (Wi 2 x 1152, GEGLU), vocab_size 50368, "
+                      "max_position_embeddings 8192, local_attention 128, "
+                      "global_attn_every_n_layers 3, global_rope_theta 160000, local_rope_theta "
+                      "10000, norm_eps 1e-5, as public transcriptions of it give them (code "
+                      "index)"));
+    v.back().tied = true;
+    v.back().sliding_window = 128;
+    v.back().swa_period = 3;
+    v.back().swa_rope_base = 10000;
     // nomic-embed-text-v2-moe (nomic-bert-moe, Ollama's
     // nomic-embed-text-v2-moe): an encoder with 8 GELU experts (2 per token)
     // on every second layer, no KV cache. The whole model.
@@ -1552,6 +1568,27 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_gate_exps.weight", {e, s.ffn, s.experts}, i);
       add(b + "ffn_up_exps.weight", {e, s.ffn, s.experts}, i);
       add(b + "ffn_down_exps.weight", {s.ffn, e, s.experts}, i);
+    }
+    return out;
+  }
+  if (s.arch == "modern-bert") {
+    // modern-bert.cpp load_arch_tensors (as conversion/bert.py maps
+    // ModernBertModel's weights): the embeddings' norm, the final norm, no
+    // biases, no output head; per layer attn_norm (none in layer 0: the
+    // identity), the fused QKV (Wqkv), the output projection, ffn_norm, Wi
+    // as one ffn_up of twice the MLP's width, ffn_down.
+    add("token_embd_norm.weight", {e}, -1);
+    add("output_norm.weight", {e}, -1);
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      if (i != 0) {
+        add(b + "attn_norm.weight", {e}, i);
+      }
+      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_up.weight", {e, 2 * s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
     }
     return out;
   }
@@ -2754,6 +2791,16 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     if (s.arch == "nomic-bert-moe") {
       w.key_u32(a + ".moe_every_n_layers", 2);
     }
+  }
+  if (s.arch == "modern-bert") {
+    // conversion/bert.py ModernBertModel on BertModel: LayerNorm epsilon, not
+    // causal, mean pooling, the window's period (global_attn_every_n_layers),
+    // hidden_act (the window itself below)
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+    w.key_bool(a + ".attention.causal", false);
+    w.key_u32(a + ".pooling_type", 1);
+    w.key_u32(a + ".attention.sliding_window_pattern", static_cast<uint32_t>(s.swa_period));
+    w.key_str(a + ".hidden_act", "gelu");
   }
   if (s.arch == "dbrx") {
     // conversion/dbrx.py: add_layer_norm_eps(1e-5) and add_clamp_kqv of

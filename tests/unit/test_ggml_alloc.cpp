@@ -1004,6 +1004,30 @@ TEST(GgmlAlloc, NomicBertMoeMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "nomic_bert_moe", 27, 0.1);
 }
 
+// ModernBERT-base (modern-bert, the whole model: make_gguf row
+// modernbert-base) read from its published config.json (model_type
+// modernbert; tests/unit/test_arch_modernbert.cpp says where each value was
+// read), against what a real llama.cpp reserved for the synthetic files
+// (tests/data/llamacpp_cpu_compute_modern_bert.csv,
+// llamacpp_cpu_kv_modern_bert.csv): no KV cache at any context, and
+// modern-bert.cpp's pre-norm block: LayerNorms as new tensors, layer 0
+// without one, the fused QKV roped from views, both masks (global and
+// windowed, each tokens x tokens), the GEGLU of one fused ffn_up, a final
+// LayerNorm.
+TEST(GgmlAlloc, ModernBertMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"modernbert","architectures":["ModernBertForMaskedLM"],
+      "vocab_size":50368,"hidden_size":768,"intermediate_size":1152,"num_hidden_layers":22,
+      "num_attention_heads":12,"norm_eps":1e-5,"hidden_activation":"gelu",
+      "local_attention":128,"global_attn_every_n_layers":3,"global_rope_theta":160000.0,
+      "local_rope_theta":10000.0,"max_position_embeddings":8192})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->embedding);
+  expect_live_tables(*m, "modern_bert", 27, 0.1);
+}
+
 // Hy3 REDUCED (make_gguf row hy3-r4: 4 of its 80 layers, the dense first
 // one and three with experts, and 16 of its 192 routed experts; every
 // per-layer width the model's: data/models.json row hy3) read from the

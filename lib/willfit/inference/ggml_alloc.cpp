@@ -1396,6 +1396,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     }
     x = layer_norm(x);
   }
+  if (s.modern_bert) {
+    x = layer_norm(x);  // modern-bert.cpp: the embeddings' LayerNorm (tok_norm)
+  }
   // Deepstack (llama-graph.cpp build_inp_embd): the rows padded to the input
   // width (ggml_pad), of which the layers read views: the first hidden
   // width as their input, the (il + 1)-th added to layer il's output.
@@ -1665,10 +1668,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       norm = g.op(b * e, {active});  // RMS norm of the active stream (a view)
     } else if (s.gpt2_block) {
       norm = g.op(b * e, {x});  // LayerNorm: ggml_norm is never in place; then x weight
+    } else if (s.modern_bert) {
+      norm = il == 0 ? x : layer_norm(x);  // layer 0: no attn_norm
     } else if (!s.post_norm) {
       norm = g.same(x);
     }
-    int attn_norm = s.post_norm ? x : g.same(norm);
+    // (modern-bert: the LayerNorm's weight already applied, in place)
+    int attn_norm = s.modern_bert ? norm : s.post_norm ? x : g.same(norm);
     if (s.gpt2_block) {
       attn_norm = g.same(attn_norm);  // + bias
     }
@@ -1877,8 +1883,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       cur = g.op(b * e, {g.view(bcx), conv}, {conv});
     } else if (shaped != nullptr && shaped->kv_heads <= 0) {
       cur = attn_norm;  // deci.cpp's linear replacement: wo alone, below
-    } else if (s.post_norm) {
-      // bert.cpp's attention, without a cache: Q, K and V expanded in that
+    } else if (s.post_norm || s.modern_bert) {
+      // bert.cpp's attention, without a cache (modern-bert.cpp's likewise,
+      // Q, K and V from its fused attn_qkv): Q, K and V expanded in that
       // order. nomic-bert (the BERT block with RoPE) projects them together
       // (attn_qkv): Q and K roped from views of it (new tensors), V a view;
       // BERT projects each on its own.
@@ -2274,9 +2281,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     if (s.post_norm) {
       ffn_inp = layer_norm(ffn_inp);  // attn_out_norm: the MLP's input and residual
     }
-    const int ffn_norm = s.post_norm    ? ffn_inp
-                         : s.gpt2_block ? layer_norm(ffn_inp)
-                                        : g.same(g.same(ffn_inp));
+    const int ffn_norm = s.post_norm                     ? ffn_inp
+                         : s.gpt2_block || s.modern_bert ? layer_norm(ffn_inp)
+                                                         : g.same(g.same(ffn_inp));
     cur = mlp(ffn_inp, ffn_norm, il, moe_layer);
     if (!altup) {
       x = residual(ffn_inp, cur);
@@ -2330,7 +2337,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   }
   // the final norm: RMS norm and weight in place; LayerNorm a new tensor,
   // weight and bias in place
-  int norm = s.layer_norm || s.gpt2_block ? layer_norm(x) : g.same(g.same(x));
+  int norm = s.layer_norm || s.gpt2_block || s.modern_bert ? layer_norm(x) : g.same(g.same(x));
   if (s.mla_per_head_lora > 0) {
     // minicpm3.cpp scales the normed state before the head (lmhead_scaling):
     // the norm is t_embd, an output (llm_graph_result::set_outputs), so the

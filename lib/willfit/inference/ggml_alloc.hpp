@@ -207,6 +207,15 @@ struct LlamaGraphShape {
   // projects gate and up in one ffn_up twice the MLP's width and gates the
   // halves (LLM_FFN_GEGLU: one new tensor of the MLP's width).
   bool alibi = false;
+  // ModernBERT (modern-bert.cpp at 80fb11ac): an encoder of pre-norm
+  // blocks. The embeddings LayerNormed; each layer but the first LayerNorms
+  // its input (layer 0's attn_norm is the identity), projects Q, K and V in
+  // one attn_qkv and ropes Q and K from views of it, attends without a
+  // cache (its windowed layers through the windowed mask), adds the input
+  // back, LayerNorms that sum for the MLP (one ffn_up of 2 x ffn, the gated
+  // halves, down) and adds the sum back; a final LayerNorm. LayerNorm
+  // (ggml_norm) is a new tensor, its weight in place.
+  bool modern_bert = false;
   // The GPT-2 block (llama.cpp gpt2.cpp and starcoder.cpp at 80fb11ac, one
   // graph): the rows of a learned position table added to the token
   // embeddings; a LayerNorm with bias (a new tensor, then weight and bias in

@@ -608,6 +608,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // jina-bert-v2: ALiBi (no positions, no RoPE) and a fused GEGLU
     s.alibi = s.post_norm && a.attention.alibi;
     s.rope = s.rope && !s.alibi;
+    // ModernBERT (modern-bert.cpp): the cache-free block that is pre-norm,
+    // with Q, K and V fused and gate and up fused (read so from its
+    // config.json and its GGUF alike).
+    s.modern_bert = s.no_cache && !s.post_norm && a.attention.fused_qkv && a.fused_gate_up;
     // nomic-bert-moe: experts on every second layer (nomic-bert-moe.cpp)
     if (s.post_norm && a.moe) {
       s.moe_step = a.moe->layer_step;

@@ -473,6 +473,10 @@ int known_swa_pattern(std::string_view arch) {
   if (arch == "deepseek4") {
     return 0;  // deepseek4.cpp load_arch_hparams: set_swa_pattern(0), every layer windowed
   }
+  if (arch == "modern-bert") {
+    return 3;  // modern-bert.cpp load_arch_hparams: swa_period 3 (dense first) unless the file
+               // gives one
+  }
   return -1;
 }
 
@@ -1513,6 +1517,20 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // Its router reads the layer's input before the attention norm.
   if (arch == "smallthinker" && a.moe) {
     a.moe->router_reads_layer_input = true;
+  }
+  // ModernBERT (modern-bert.cpp load_arch_tensors and load_arch_hparams at
+  // 80fb11ac): Q, K and V in one attn_qkv, gate and up in one ffn_up of
+  // 2 x feed_forward_length (GEGLU, or SwiGLU when the file's hidden_act
+  // says silu: the same shapes), no biases anywhere; the window's layers
+  // follow set_swa_pattern(period, true): layer 0 and every period-th after
+  // it global.
+  if (arch == "modern-bert") {
+    a.attention.fused_qkv = true;
+    a.mlp_gated = true;
+    a.fused_gate_up = true;
+    if (a.attention.kind == AttentionKind::Sliding) {
+      a.attention.global_first = true;
+    }
   }
   if (arch == "smallthinker" && a.attention.kind == AttentionKind::Sliding) {
     a.attention.sliding_window = 4096;

@@ -807,7 +807,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                     // models/minicpm3/configuration_minicpm3.py; MiniCPM3-4B's
                     // config.json sets none); MiniCPMConfig likewise (openbmb's
                     // configuration_minicpm.py)
-                    "minicpm3", "minicpm"});
+                    "minicpm3", "minicpm",
+                    // ModernBertConfig sets none: PretrainedConfig's True
+                    // (the masked-LM decoder is the embeddings; llama.cpp
+                    // modern-bert.cpp creates no output head)
+                    "modernbert"});
   a.tied_embeddings =
       get_bool(t, "tie_word_embeddings")
           .value_or(get_bool(doc, "tie_word_embeddings")
@@ -1408,6 +1412,30 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.attention.output_gate = true;
     if (a.moe) {
       a.moe->selection_bias = true;
+    }
+  }
+
+  // ModernBERT (ModernBertConfig, model_type modernbert: answerdotai's
+  // ModernBERT, IBM's granite-embedding-*-r2; llama.cpp conversion/bert.py
+  // ModernBertModel and modern-bert.cpp at 80fb11ac). Wqkv one projection,
+  // Wi gate and up together (2 x intermediate_size, GEGLU; SwiGLU when
+  // hidden_activation is silu: the same shapes), LayerNorms without bias
+  // (norm_bias False by default), no other biases. Every layer attends
+  // within local_attention tokens but layer 0 and every
+  // global_attn_every_n_layers-th after it (the converter writes both as
+  // sliding_window and sliding_window_pattern; llama.cpp's set_swa_pattern
+  // (period, dense first), period 3 unless given).
+  if (type == "modernbert") {
+    a.attention.fused_qkv = true;
+    a.fused_gate_up = true;
+    a.norm_bias = get_bool(t, "norm_bias").value_or(false);
+    if (const auto w = get_int(t, {"local_attention"}, 1 << 24); w && *w > 0) {
+      a.attention.kind = AttentionKind::Sliding;
+      a.attention.sliding_window = *w;
+      a.attention.sliding_pattern =
+          static_cast<int>(get_int(t, {"global_attn_every_n_layers"}, 1 << 16).value_or(3));
+      a.attention.global_first = true;
+      a.attention.window_layers.clear();
     }
   }
 

@@ -145,6 +145,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "jina-bert-v2",
        // issue 18: nomic-embed-text-v2-moe (tests/unit/test_arch_bert2.cpp, NomicBertMoe)
        "nomic-bert-moe",
+       // issue 18: ModernBERT (tests/unit/test_arch_modernbert.cpp)
+       "modern-bert",
 
        // issue 18: ChatGLM2/3, GLM-4-9B (2024), CodeGeeX4 (tests/unit/test_arch_chatglm.cpp)
        "chatglm",
@@ -225,6 +227,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "minimax_m3_vl_text",
                                                                   "minicpm",
                                                                   "minicpm3",
+                                                                  "modernbert",
                                                                   "mistral",
                                                                   "mistral3",
                                                                   "mistral4",
