@@ -390,6 +390,22 @@ const std::vector<Spec>& specs() {
     experts(v.back(), 64, 8, 1024);
     v.back().skip_types =
         "f16: 13.8 GB, above the 8 GB a live load may take on this shared machine";
+    // Hunyuan-A13B (hunyuan-moe) REDUCED to 4 of its 32 layers (all alike)
+    // and 16 of its 64 routed experts (8 a token, as the model): Q and K
+    // RMS-normed per head, one ungated-in-the-router shared expert of 3072
+    // beside the routed ones (hunyuan-moe.cpp), tied embeddings.
+    v.push_back(shape("hunyuan-a13b-r4", "hunyuan-moe", 4, 4096, 3072, 32, 8, 128, 128167, 32768,
+                      1e4, 1e-5,
+                      "tencent/Hunyuan-A13B-Instruct REDUCED to 4 of 32 layers and 16 of 64 "
+                      "experts; config.json as public tests quote it "
+                      "(tests/unit/test_new_architectures.cpp hunyuan_config: hidden 4096, 32 "
+                      "heads, 8 KV heads of 128, moe_intermediate_size 3072, moe_topk 8, "
+                      "num_shared_expert 1, vocab 128167, tied)"));
+    v.back().qk_norm = true;
+    v.back().tied = true;
+    experts(v.back(), 16, 8, 3072);
+    v.back().shared_experts = 1;
+    v.back().shared_ffn = 3072;
 
     // The kinds the catalogue added (data/models.json rows of the same names,
     // each with its config.json source).

@@ -1243,6 +1243,25 @@ TEST(GgmlAlloc, DbrxReducedMatchesTheLiveLlamaCpp) {
             std::int64_t{4804927488} + std::int64_t{8192} * 24 * (144 + 210 - 2 * 176));
 }
 
+// Hunyuan-A13B (hunyuan-moe.cpp) REDUCED to 4 of its 32 layers and 16 of its
+// 64 experts (8 a token), read from the reduced shape's config.json, against
+// what a real llama.cpp reserved for its F16, Q8_0 and Q4_K_M files: Q and K
+// RMS-normed per head, the routed experts and one shared expert of 3072 (its
+// output added to theirs, no gate), tied embeddings (docs/live-llamacpp.md,
+// Hunyuan-A13B run).
+TEST(GgmlAlloc, HunyuanMoeReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"hunyuan_v1_moe","hidden_size":4096,"num_hidden_layers":4,
+      "num_attention_heads":32,"num_key_value_heads":8,"head_dim":128,"intermediate_size":3072,
+      "vocab_size":128167,"num_experts":16,"moe_intermediate_size":[3072,3072,3072,3072],
+      "moe_topk":[8,8,8,8],"num_shared_expert":[1,1,1,1],"max_position_embeddings":32768,
+      "tie_word_embeddings":true})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "hunyuan", 27, 0.1);
+}
+
 // cohere2moe.cpp ropes Q and K on the windowed layers and the dense lead
 // only: in North Mini Code's reduced order (global 0 and 4, dense lead 1)
 // layer 4's two RoPE nodes go (a GGML_SCHED_DEBUG=2 dump has none there),
