@@ -111,6 +111,21 @@ TEST(Olmo, ParameterCountMatchesThePublishedOne) {
       0.01);
 }
 
+// The weights from the config against the tensor bytes of the olmo-1b files
+// a real llama.cpp loaded (docs/live-llamacpp.md, OLMo-1B run: F16
+// 2,353,528,832, Q8_0 1,250,312,192, Q4_K_M 731,744,256): no norm vector
+// anywhere, so F16 is exact.
+TEST(Olmo, WeightsMatchTheLiveFiles) {
+  const Model m = from_config(olmo_1b());
+  EXPECT_EQ(weight_layout(m, *parse_precision("f16")).total(), std::int64_t{2353528832});
+  EXPECT_LT(
+      rel(static_cast<double>(weight_layout(m, *parse_precision("q8_0")).total()), 1250312192.0),
+      0.001);
+  EXPECT_LT(
+      rel(static_cast<double>(weight_layout(m, *parse_precision("q4_k_m")).total()), 731744256.0),
+      0.01);
+}
+
 // OLMo's first configs (allenai/OLMo-7B before the -hf conversion: d_model,
 // n_layers, mlp_ratio; search-tool file id 55608441559) share model_type olmo
 // but not the key names; they keep the unknown-architecture warning.
