@@ -1074,6 +1074,15 @@ const std::vector<Spec>& specs() {
         "30 layers, 20 heads, 5 KV heads, vocab 128256, 4096 positions, rms eps 1e-5, rope "
         "500000, tied, relu2)"));
     v.back().tied = true;
+    // OLMo-1B, whole (olmo.cpp): 16 layers of 16 heads of 128 (no GQA), a
+    // SwiGLU MLP of 8192, LayerNorms without weights (no norm tensor at
+    // all), no clip_qkv, tied embeddings, vocabulary 50304, 2048 positions.
+    v.push_back(shape("olmo-1b", "olmo", 16, 2048, 8192, 16, 16, 128, 50304, 2048, 10000, 1e-5,
+                      "allenai/OLMo-1B-hf config.json as public ports embed it (search-tool file "
+                      "ids 60615877156 and 59189188305: hidden 2048, intermediate 8192, 16 "
+                      "layers, 16 heads, 16 KV heads, vocab 50304, 2048 positions, rope 10000, "
+                      "clip_qkv null, tied)"));
+    v.back().tied = true;
     // Trinity Mini REDUCED to 8 of its 32 layers, every kind in the real
     // order (0-1 windowed + dense, 2 windowed + MoE, 3 global + MoE, 4-6
     // windowed + MoE, 7 global + MoE: global_attn_every_n_layers 4, 2 dense
@@ -1522,6 +1531,10 @@ int64_t gemma4_ffn(const Spec& s, int i) {
 std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
   std::vector<Tensor> out;
   const auto add = [&](std::string name, std::vector<int64_t> dims, int layer) {
+    // olmo.cpp load_arch_tensors loads no norm: its LayerNorms have no weights.
+    if (s.arch == "olmo" && name.find("norm") != std::string::npos) {
+      return;
+    }
     Tensor t;
     t.name = std::move(name);
     t.dims = std::move(dims);
@@ -2827,6 +2840,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   if (s.arch == "nemotron") {
     // nemotron.cpp load_arch_hparams requires the LayerNorm epsilon
     // (conversion/nemotron.py writes it beside base.py's RMS one)
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+  }
+  if (s.arch == "olmo") {
+    // conversion/olmo.py: the LayerNorm epsilon olmo.cpp requires (1e-5);
+    // no clamp_kqv, OLMo-1B's clip_qkv being null
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
   }
   if (s.arch == "starcoder") {

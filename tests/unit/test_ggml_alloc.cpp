@@ -1357,6 +1357,27 @@ TEST(GgmlAlloc, BitNetMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "bitnet", 27, 0.1);
 }
 
+// OLMo-1B whole (make_gguf row olmo-1b: 16 layers of 16 heads of 128, a
+// SwiGLU MLP of 8192, LayerNorms without weights, tied embeddings,
+// vocabulary 50304) from its config.json (allenai/OLMo-1B-hf as public ports
+// embed it, tests/unit/test_arch_olmo.cpp), against what a real llama.cpp
+// reserved for the F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_olmo.csv, llamacpp_cpu_kv_olmo.csv).
+// With the final norm replayed as an in-place RMS norm and weight, the
+// flash-attention rows were 3.6 % low and 3.8 % high.
+TEST(GgmlAlloc, Olmo1bMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"architectures":["OlmoForCausalLM"],"model_type":"olmo","attention_bias":false,
+      "clip_qkv":null,"hidden_act":"silu","hidden_size":2048,"intermediate_size":8192,
+      "max_position_embeddings":2048,"num_attention_heads":16,"num_hidden_layers":16,
+      "num_key_value_heads":16,"rope_theta":10000.0,"tie_word_embeddings":true,
+      "vocab_size":50304})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "olmo", 27, 0.1);
+}
+
 // DeepSeek-V4-Flash reduced to 5 of its 43 layers (compress ratios 0, 0,
 // 4, 128, 4; the first three hash-routed) and 16 of its 256 routed experts,
 // every other value its config.json's (deepseek-ai/DeepSeek-V4-Flash as a

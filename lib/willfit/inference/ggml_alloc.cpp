@@ -1379,7 +1379,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   }
   int x = g.op(b * e, {tokens});  // token embeddings (get_rows of the embedding table)
   // LayerNorm (ggml_norm: a new tensor; its weight and bias in place).
-  const auto layer_norm = [&](int t) { return g.same(g.same(g.op(b * e, {t}))); };
+  // OLMo-1's has neither: the ggml_norm alone.
+  const auto layer_norm = [&](int t) {
+    const int n = g.op(b * e, {t});
+    return s.weightless_norms ? n : g.same(g.same(n));
+  };
   if (s.gpt2_block) {
     // gpt2.cpp, starcoder.cpp: + the position rows (get_rows of pos_embd),
     // in place on the token embeddings (ggml_add(inpL, pos)).

@@ -378,6 +378,10 @@ struct LlamaGraphShape {
   // output before wo (attn_sub_norm) and on the MLP's product before
   // ffn_down (ffn_sub_norm), each in place where ggml-alloc allows it.
   bool sub_norms = false;
+  // OLMo-1's LayerNorms without weights (olmo.cpp: build_norm(LLM_NORM)
+  // with no weight or bias): each norm the ggml_norm alone, with layer_norm
+  // a new tensor, the final one too.
+  bool weightless_norms = false;
   bool nope_global = false;
 };
 

@@ -581,8 +581,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.parallel_block = a.attention.parallel_block;
     // Nemotron's LayerNorm with its bias (norm_bias beside an ungated MLP;
     // phimoe's biased norm is llama.cpp's RMS norm plus the bias).
-    s.layer_norm = a.norm_bias && !a.mlp_gated;
-    s.sub_norms = a.sub_norms;  // BitNet (bitnet.cpp)
+    s.layer_norm = (a.norm_bias && !a.mlp_gated) || a.weightless_norms;
+    s.weightless_norms = a.weightless_norms;  // OLMo-1 (olmo.cpp)
+    s.sub_norms = a.sub_norms;                // BitNet (bitnet.cpp)
     s.nope_global = a.attention.nope_global;
     s.out_ids_after_norm = a.attention.parallel_block;
     // Laguna (laguna.cpp) shares Step-3.5's layer kinds and head-wise gate

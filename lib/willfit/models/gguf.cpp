@@ -1416,6 +1416,8 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // BitNet b1.58 (bitnet.cpp load_arch_tensors): attn_sub_norm and
   // ffn_sub_norm, both required.
   a.sub_norms = arch == "bitnet";
+  // OLMo-1 (olmo.cpp load_arch_tensors at 80fb11ac): no norm tensors at all.
+  a.weightless_norms = arch == "olmo";
 
   // Sliding windows. phimoe: llama.cpp never reads the window its converter
   // writes (phimoe.cpp load_arch_hparams at 80fb11ac reads no

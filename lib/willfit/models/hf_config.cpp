@@ -848,6 +848,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // BitNet b1.58 (modeling_bitnet.py: BitNetAttention.attn_sub_norm,
   // BitNetMLP.ffn_sub_norm; llama.cpp bitnet.cpp).
   a.sub_norms = type == "bitnet";
+  // OLMo-1 (transformers' OlmoLayerNorm: F.layer_norm with no weight or
+  // bias; llama.cpp olmo.cpp).
+  a.weightless_norms = type == "olmo";
   // model_max_length: Kimi Linear's config names its context so.
   a.max_context = get_int(t,
                           {"max_position_embeddings", "n_positions", "max_sequence_length",
@@ -1765,6 +1768,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if ((type == "dots3_note" || type == "dots3_note_text") && !t.contains("swa_kv_lora_rank")) {
     m.unchecked_architecture =
         fmt::format("'{}' without swa_kv_lora_rank (config.json model_type)", type);
+  }
+  // OLMo-1's original configs (allenai/OLMo-1B, OLMo-7B before the -hf
+  // conversion: d_model, n_layers, mlp_ratio) share model_type olmo but not
+  // the transformers keys, which llama.cpp's converter reads.
+  if (type == "olmo" && !t.contains("hidden_size")) {
+    m.unchecked_architecture =
+        fmt::format("'{}' without hidden_size (config.json model_type)", type);
   }
   m.notes.push_back(fmt::format(
       "architecture from config.json (model_type {}): {} layers, hidden {}, {} heads, {} KV "

@@ -152,7 +152,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "chatglm",
 
        // issue 18: GPT-BigCode, StarCoder 1 (tests/unit/test_arch_bigcode.cpp)
-       "starcoder"});
+       "starcoder",
+       // issue 18: OLMo-1, LayerNorms without weights (tests/unit/test_arch_olmo.cpp)
+       "olmo"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -237,6 +239,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "nemotron-nas",
                                                                   "nemotron_h",
                                                                   "nomic_bert",
+                                                                  "olmo",
                                                                   "olmo2",
                                                                   "olmoe",
                                                                   "openelm",

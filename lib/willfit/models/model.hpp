@@ -427,6 +427,13 @@ struct Architecture {
   // ffn_down (ffn_sub_norm, MLP wide), F32 weights; the graph runs both in
   // place.
   bool sub_norms = false;
+  // LayerNorms without weights or biases (OLMo-1: config.json model_type
+  // olmo, transformers' OlmoLayerNorm has no parameters; llama.cpp olmo.cpp
+  // at 80fb11ac calls build_norm(LLM_NORM) with no weight and loads no
+  // attn_norm, ffn_norm or output_norm): no norm vectors in the weights, and
+  // each norm a ggml_norm alone, a new tensor (ggml-alloc never runs
+  // GGML_OP_NORM in place), the final one included.
+  bool weightless_norms = false;
 };
 
 // The dense MLP width of layer `layer` (intermediate_size, doubled on the

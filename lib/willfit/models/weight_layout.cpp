@@ -743,7 +743,10 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   // beside them: Nemotron's ungated MLP has no fused QKV and no biases
   // (nemotron.cpp load_arch_tensors at 80fb11ac).
   const bool layer_norm = !a.mlp_gated && !a.norm_bias;
-  const int norm_vectors = layer_norm || a.norm_bias ? 2 : 1;  // weight, and bias
+  // OLMo-1's LayerNorms have neither (olmo.cpp loads no norm tensor).
+  const int norm_vectors = a.weightless_norms          ? 0
+                           : layer_norm || a.norm_bias ? 2
+                                                       : 1;  // weight, and bias
   w.output = f32(e * norm_vectors);
   if (!a.tied_embeddings) {
     w.output += weight(Cat::Output, e, a.vocab_size, a.layers);
