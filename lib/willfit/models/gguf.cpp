@@ -1176,6 +1176,17 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
           (a.intermediate_size + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size,
           1, 1 << 16));
     }
+    // Grok-2 (conversion/grok.py at 80fb11ac writes expert_feed_forward_length
+    // only from moe_intermediate_size, which Grok-1's config lacks): its dense
+    // MLP of feed_forward_length (ffn_up/gate/down) runs beside the experts
+    // (grok.cpp: build_ffn when the layer has ffn_up, added to the experts'
+    // output), in expert widths as the config path counts residual_moe.
+    if (arch == "grok" && moe.shared_experts == 0 && f.find(key("expert_feed_forward_length")) &&
+        a.intermediate_size > 0 && moe.expert_intermediate_size > 0) {
+      moe.shared_experts = static_cast<int>(std::clamp<std::int64_t>(
+          (a.intermediate_size + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size,
+          1, 1 << 16));
+    }
     moe.first_dense_layers = static_cast<int>(std::clamp<std::int64_t>(
         meta_int(f, key("leading_dense_block_count")).value_or(0), 0, a.layers));
     moe.layer_step = static_cast<int>(std::clamp<std::int64_t>(

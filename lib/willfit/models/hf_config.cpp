@@ -927,6 +927,18 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
           1,
           (config_intermediate + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size));
     }
+    // Grok-2 (config residual_moe, sglang/vLLM grok.py Grok1DecoderLayer):
+    // a dense MLP of intermediate_size beside the experts of
+    // moe_intermediate_size (llama.cpp grok.cpp: ffn_up/gate/down next to
+    // the *_exps), counted in expert widths as the GGUF path counts it.
+    const auto residual_moe = t.find("residual_moe");
+    if (moe.shared_experts == 0 && residual_moe != t.end() && residual_moe->is_boolean() &&
+        residual_moe->get<bool>() && config_intermediate > 0 && moe.expert_intermediate_size > 0 &&
+        moe.expert_intermediate_size != config_intermediate) {
+      moe.shared_experts = static_cast<int>(std::max<std::int64_t>(
+          1,
+          (config_intermediate + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size));
+    }
     moe.first_dense_layers = static_cast<int>(std::min<std::int64_t>(
         // ERNIE 4.5: moe_layer_start_index (llama.cpp leading_dense_block_count);
         // K-EXAONE: first_last_k_dense_replace (conversion/exaone.py reads it
