@@ -11,6 +11,7 @@
 
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
+#include "willfit/core/precision.hpp"
 #include "willfit/inference/estimate.hpp"
 #include "willfit/models/weight_layout.hpp"
 
@@ -160,6 +161,39 @@ TEST(Grok, KvCacheIsEveryLayersEightHeads) {
   const std::int64_t ctx = 8192;
   EXPECT_EQ(kv_cache_bytes(c.arch, {ctx, 1, 512, kv_f16(), kv_f16(), 256}),
             std::int64_t{64} * 2 * 8 * 128 * 2 * ctx);
+}
+
+// llama.cpp forces flash attention off for Grok (llama-context.cpp
+// llama_init_from_model at 80fb11ac: "flash_attn is not compatible with Grok
+// - forcing off"), as the live grok-1-r2 rows show (docs/live-llamacpp.md,
+// Grok-1 run): asked for it, the estimate is the one without it, and a
+// quantised V cache, which llama.cpp then refuses, is estimated at f16 with
+// a warning. A dense llama of the same shape keeps flash attention.
+TEST(Grok, FlashAttentionIsForcedOffUnderLlamaCpp) {
+  const Model c = test::from_config(grok1());
+  EXPECT_TRUE(c.arch.attention.flash_forced_off);
+  EXPECT_TRUE(test::from_gguf(grok1_gguf()).arch.attention.flash_forced_off);
+  const Estimate on = test::llama_cpp_q4_estimate(c, 8192, true);
+  const Estimate off = test::llama_cpp_q4_estimate(c, 8192, false);
+  EXPECT_FALSE(on.flash_attention);
+  EXPECT_EQ(on.memory.compute, off.memory.compute);
+  EXPECT_FALSE(on.warnings.empty());
+
+  InferenceQuery q;
+  q.model = c;
+  q.precision = *parse_precision("q4_k_m");
+  q.runtime = Runtime::LlamaCpp;
+  q.context = 8192;
+  q.flash_attention = FlashAttention::Auto;
+  q.kv_type = *parse_kv_type("q8_0");
+  const Estimate e = estimate_inference(q);
+  EXPECT_FALSE(e.flash_attention);
+  EXPECT_EQ(e.kv_type_v.id, kv_f16().id);
+  EXPECT_FALSE(e.warnings.empty());
+
+  Model plain = c;
+  plain.arch.attention.flash_forced_off = false;
+  EXPECT_TRUE(test::llama_cpp_q4_estimate(plain, 8192, true).flash_attention);
 }
 
 // Grok-2's layout as the sglang test configs quote it (find_string

@@ -824,6 +824,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // DBRX (dbrx.cpp, conversion/dbrx.py): one attn_qkv, clamped by
   // attention.clamp_kqv (build_qkv).
   a.attention.fused_qkv_clamp = arch == "dbrx";
+  a.attention.flash_forced_off = arch == "grok";  // llama-context.cpp: forced off for Grok
   if (arch == "deci" || arch == "openelm") {
     const auto per_layer = [&](const char* k, std::vector<std::int64_t> fallback) {
       const GgufValue* v = f.find(key(k));

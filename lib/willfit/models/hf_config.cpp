@@ -1684,6 +1684,19 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   read_block_configs(t, a);
   a.attention.fused_qkv_norm = type == "openelm";
   a.attention.fused_qkv_clamp = type == "dbrx";  // dbrx.cpp: attn_qkv, clamped by clip_qkv
+  // Grok-1 (model_type grok-1) and Grok-2 (model_type git, which is also
+  // Microsoft's GIT: told apart by the class the converter registers,
+  // conversion/grok.py GrokForCausalLM and Grok1ForCausalLM): llama.cpp
+  // forces flash attention off for them (llama-context.cpp at 80fb11ac).
+  {
+    bool grok = type == "grok-1";
+    if (const auto it = doc.find("architectures"); it != doc.end() && it->is_array()) {
+      for (const Json& name : *it) {
+        grok = grok || (name.is_string() && name.get<std::string>().rfind("Grok", 0) == 0);
+      }
+    }
+    a.attention.flash_forced_off = grok;
+  }
 
   // EmbeddingGemma is a gemma3_text config (Gemma3TextModel) with
   // use_bidirectional_attention true; llama.cpp's converter registers
