@@ -364,6 +364,21 @@ const std::vector<Spec>& specs() {
     v.back().experts_used = 4;
     v.back().skip_types =
         "f16 q8_0: 15.5 and 8.2 GB, above the 8 GB a live load may take on this shared machine";
+    // Grok-1 (grok) REDUCED to 2 of its 64 layers (all alike), every width
+    // real: hidden 6144, 48 query and 8 KV heads of 128, 8 experts of 32768
+    // (all of them), 2 a token, vocabulary 131072, the output tied to the
+    // token embeddings (xai-org/grok-1's in_out_embed); grok.cpp's RMS norms
+    // after the attention (attn_output_norm) and after the experts
+    // (layer_output_norm).
+    v.push_back(shape("grok-1-r2", "grok", 2, 6144, 32768, 48, 8, 128, 131072, 8192, 1e4, 1e-5,
+                      "xai-org/grok-1 run.py as public transcriptions quote it "
+                      "(tests/unit/test_arch_grok.cpp), REDUCED to 2 of 64 layers: 8 experts "
+                      "of 32768, 2 per token"));
+    v.back().experts = 8;
+    v.back().experts_used = 2;
+    v.back().tied = true;
+    v.back().skip_types =
+        "f16 q8_0: 21.3 and 11.3 GB, above the 8 GB a live load may take on this shared machine";
     v.push_back(shape("qwen2.5-7b", "qwen2", 28, 3584, 18944, 28, 4, 128, 152064, 131072, 1e6, 1e-6,
                       "Qwen/Qwen2.5-7B " + prof));
     v.back().qkv_bias = true;
@@ -1581,6 +1596,30 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
   };
   add("token_embd.weight", {e, s.vocab}, -1);
+  if (s.arch == "grok") {
+    // grok.cpp load_arch_tensors: q, k, v and wo without biases; RMS norms
+    // before and after the attention (attn_norm, attn_output_norm) and
+    // before and after the experts (ffn_norm, layer_output_norm); the
+    // router and 8 GeGLU experts; Grok-1 has no dense ffn_up/gate/down and
+    // no output.weight (tied: token_embd read twice).
+    add("output_norm.weight", {e}, -1);
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_q.weight", {e, q}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_output_norm.weight", {e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+      add(b + "ffn_gate_exps.weight", {e, s.ffn, s.experts}, i);
+      add(b + "ffn_up_exps.weight", {e, s.ffn, s.experts}, i);
+      add(b + "ffn_down_exps.weight", {s.ffn, e, s.experts}, i);
+      add(b + "layer_output_norm.weight", {e}, i);
+    }
+    return out;
+  }
   if (s.arch == "dbrx") {
     // dbrx.cpp load_arch_tensors: LayerNorm weights without bias (attn_norm,
     // attn_output_norm before the experts, output_norm), one attn_qkv
@@ -2830,6 +2869,16 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".pooling_type", 1);
     w.key_u32(a + ".attention.sliding_window_pattern", static_cast<uint32_t>(s.swa_period));
     w.key_str(a + ".hidden_act", "gelu");
+  }
+  if (s.arch == "grok") {
+    // conversion/grok.py GrokModel.set_gguf_parameters: the soft-caps (30),
+    // the attention output multiplier, the embedding and output multipliers
+    // of xai-org/grok-1 run.py.
+    w.key_f32(a + ".attn_logit_softcapping", 30.0);
+    w.key_f32(a + ".router_logit_softcapping", 30.0);
+    w.key_f32(a + ".attention.output_scale", 0.08838834764831845);
+    w.key_f32(a + ".embedding_scale", 78.38367176906169);
+    w.key_f32(a + ".logit_scale", 0.5773502691896257);
   }
   if (s.arch == "dbrx") {
     // conversion/dbrx.py: add_layer_norm_eps(1e-5) and add_clamp_kqv of

@@ -1262,6 +1262,37 @@ TEST(GgmlAlloc, HunyuanMoeReducedMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "hunyuan", 27, 0.1);
 }
 
+// Grok-1 REDUCED to 2 of its 64 layers, every width real (tests/live/
+// make_gguf.cpp, grok-1-r2; tests/unit/test_arch_grok.cpp says where each
+// value was read), read from the reduced shape's config.json, against what a
+// real llama.cpp reserved for its Q4_K_M file (F16 and Q8_0, 21.3 and
+// 11.3 GB, left out as too large for this machine): grok.cpp's graph, whose
+// post-attention and post-expert norms, soft-capped scores and scalings run
+// in place, so the llama MoE replay (8 GeGLU experts of 32768, 2 a token).
+// llama.cpp forces flash attention off for grok (llama-context.cpp), so the
+// fa=on rows equal the fa=off ones and the Q8_0-cache rows failed to create
+// a context (docs/live-llamacpp.md, Grok-1 run); the estimate turns flash
+// attention off for it too.
+TEST(GgmlAlloc, GrokReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"grok-1","architectures":["Grok1ModelForCausalLM"],"vocab_size":131072,
+      "hidden_size":6144,"intermediate_size":32768,"num_hidden_layers":2,
+      "num_attention_heads":48,"num_key_value_heads":8,"max_position_embeddings":8192,
+      "rms_norm_eps":1e-5,"tie_word_embeddings":true,"num_experts_per_tok":2,
+      "num_experts":8})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->arch.attention.flash_forced_off);
+  expect_live_tables(*m, "grok", 6, 0.1);
+  // The weights by llama.cpp's recipe against the file's tensor bytes
+  // (measured-full.jsonl tensor_bytes 6633381888): short by the two extra
+  // RMS norm vectors a layer (attn_output_norm, layer_output_norm: 6144 F32
+  // each), which the layout leaves out.
+  EXPECT_EQ(weight_layout(*m, *parse_precision("q4_k_m")).total() + std::int64_t{2} * 2 * 6144 * 4,
+            std::int64_t{6633381888});
+}
+
 // cohere2moe.cpp ropes Q and K on the windowed layers and the dense lead
 // only: in North Mini Code's reduced order (global 0 and 4, dense lead 1)
 // layer 4's two RoPE nodes go (a GGML_SCHED_DEBUG=2 dump has none there),

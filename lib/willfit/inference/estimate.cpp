@@ -562,7 +562,26 @@ Estimate estimate_laid_out(const InferenceQuery& q, WeightLayout layout, Detail 
   // falls back to f16 for V.
   e.flash_attention = q.flash_attention != FlashAttention::Off;
   e.kv_type_v = q.kv_type;
-  if (!e.flash_attention && q.kv_type.quantised()) {
+  // llama.cpp turns it off for Grok whatever was asked (llama-context.cpp
+  // llama_init_from_model at 80fb11ac), before it checks a quantised V
+  // cache, which then fails to create the context.
+  const bool llama_engine = e.runtime == Runtime::LlamaCpp || e.runtime == Runtime::Ollama ||
+                            e.runtime == Runtime::Generic;
+  if (llama_engine && a.attention.flash_forced_off && e.flash_attention) {
+    e.flash_attention = false;
+    if (q.kv_type.quantised()) {
+      e.kv_type_v = kv_f16();
+      e.warnings.push_back(fmt::format(
+          "llama.cpp forces flash attention off for this architecture (grok) and then refuses a "
+          "quantised V cache (\"quantized V cache requires flash_attn\"): estimated with V at "
+          "f16 (K uses {})",
+          q.kv_type.id));
+    } else if (q.flash_attention == FlashAttention::On) {
+      e.warnings.push_back(
+          "llama.cpp forces flash attention off for this architecture (grok): estimated without "
+          "it");
+    }
+  } else if (!e.flash_attention && q.kv_type.quantised()) {
     e.kv_type_v = kv_f16();
     e.warnings.push_back(fmt::format(
         "a quantised V cache needs flash attention: V stays f16 (K uses {})", q.kv_type.id));

@@ -828,6 +828,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // DBRX (dbrx.cpp, conversion/dbrx.py): one attn_qkv, clamped by
   // attention.clamp_kqv (build_qkv).
   a.attention.fused_qkv_clamp = arch == "dbrx";
+  a.attention.flash_forced_off = arch == "grok";  // llama-context.cpp: forced off for Grok
   if (arch == "deci" || arch == "openelm") {
     const auto per_layer = [&](const char* k, std::vector<std::int64_t> fallback) {
       const GgufValue* v = f.find(key(k));
@@ -1176,6 +1177,17 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     // expert widths as the config path counts it.
     if (arch == "gemma4" && moe.shared_experts == 0 && a.intermediate_size > 0 &&
         moe.expert_intermediate_size > 0) {
+      moe.shared_experts = static_cast<int>(std::clamp<std::int64_t>(
+          (a.intermediate_size + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size,
+          1, 1 << 16));
+    }
+    // Grok-2 (conversion/grok.py at 80fb11ac writes expert_feed_forward_length
+    // only from moe_intermediate_size, which Grok-1's config lacks): its dense
+    // MLP of feed_forward_length (ffn_up/gate/down) runs beside the experts
+    // (grok.cpp: build_ffn when the layer has ffn_up, added to the experts'
+    // output), in expert widths as the config path counts residual_moe.
+    if (arch == "grok" && moe.shared_experts == 0 && f.find(key("expert_feed_forward_length")) &&
+        a.intermediate_size > 0 && moe.expert_intermediate_size > 0) {
       moe.shared_experts = static_cast<int>(std::clamp<std::int64_t>(
           (a.intermediate_size + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size,
           1, 1 << 16));

@@ -934,6 +934,18 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
           1,
           (config_intermediate + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size));
     }
+    // Grok-2 (config residual_moe, sglang/vLLM grok.py Grok1DecoderLayer):
+    // a dense MLP of intermediate_size beside the experts of
+    // moe_intermediate_size (llama.cpp grok.cpp: ffn_up/gate/down next to
+    // the *_exps), counted in expert widths as the GGUF path counts it.
+    const auto residual_moe = t.find("residual_moe");
+    if (moe.shared_experts == 0 && residual_moe != t.end() && residual_moe->is_boolean() &&
+        residual_moe->get<bool>() && config_intermediate > 0 && moe.expert_intermediate_size > 0 &&
+        moe.expert_intermediate_size != config_intermediate) {
+      moe.shared_experts = static_cast<int>(std::max<std::int64_t>(
+          1,
+          (config_intermediate + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size));
+    }
     moe.first_dense_layers = static_cast<int>(std::min<std::int64_t>(
         // ERNIE 4.5: moe_layer_start_index (llama.cpp leading_dense_block_count);
         // K-EXAONE: first_last_k_dense_replace (conversion/exaone.py reads it
@@ -1703,6 +1715,19 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   read_block_configs(t, a);
   a.attention.fused_qkv_norm = type == "openelm";
   a.attention.fused_qkv_clamp = type == "dbrx";  // dbrx.cpp: attn_qkv, clamped by clip_qkv
+  // Grok-1 (model_type grok-1) and Grok-2 (model_type git, which is also
+  // Microsoft's GIT: told apart by the class the converter registers,
+  // conversion/grok.py GrokForCausalLM and Grok1ForCausalLM): llama.cpp
+  // forces flash attention off for them (llama-context.cpp at 80fb11ac).
+  {
+    bool grok = type == "grok-1";
+    if (const auto it = doc.find("architectures"); it != doc.end() && it->is_array()) {
+      for (const Json& name : *it) {
+        grok = grok || (name.is_string() && name.get<std::string>().rfind("Grok", 0) == 0);
+      }
+    }
+    a.attention.flash_forced_off = grok;
+  }
 
   // EmbeddingGemma is a gemma3_text config (Gemma3TextModel) with
   // use_bidirectional_attention true; llama.cpp's converter registers

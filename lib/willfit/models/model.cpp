@@ -130,6 +130,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "phimoe",
        // issue 18: DBRX (tests/unit/test_arch_dbrx.cpp)
        "dbrx",
+       // issue 18: Grok-1 and Grok-2 (tests/unit/test_arch_grok.cpp)
+       "grok",
        // issue 18: Nemotron-4 / Minitron (tests/unit/test_arch_nemotron.cpp)
        "nemotron",
        // issue 18: BitNet b1.58 (tests/unit/test_arch_bitnet.cpp)
@@ -183,6 +185,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "ernie4_5",
                                                                   "ernie4_5_moe",
                                                                   "dbrx",
+                                                                  "grok-1",
                                                                   "exaone",
                                                                   "exaone4",
                                                                   "exaone_moe",

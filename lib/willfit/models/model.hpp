@@ -246,6 +246,12 @@ struct Attention {
   // tensor is one weight, which llama-quantize types as it types attn_v
   // (llama-quant.cpp tensor_get_category: ATTENTION_QKV).
   bool fused_qkv_clamp = false;
+  // Grok (llama.cpp grok): llama_init_from_model forces flash attention off
+  // for it ("flash_attn is not compatible with Grok - forcing off",
+  // llama-context.cpp at 80fb11ac), so llama.cpp's scores are the f32 KQ
+  // path's whatever was asked, and a quantised V cache, which needs flash
+  // attention, fails to create the context.
+  bool flash_forced_off = false;
   // Qwen4Exp's QSA (llama.cpp src/models/qwen4exp.cpp build_qsa_top_k at
   // 80fb11ac; GGUF attention.compress_ratios, config.json
   // indexer_compress_ratio): the indexer's cached keys are mean-pooled over
