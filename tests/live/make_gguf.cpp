@@ -1428,6 +1428,18 @@ const std::vector<Spec>& specs() {
                       "4 x 2048 (conversion/starcoder.py writes 4 n_embd), tied (GPTBigCode "
                       "has no lm_head of its own); tests/unit/test_arch_bigcode.cpp"));
     v.back().tied = true;
+    // Pythia-1.4B (gptneox, GPT-NeoX): LayerNorms with biases, fused QKV
+    // with bias roped on a quarter of each head, biases on wo, up and down,
+    // a GELU MLP, parallel residual, untied output. The whole model.
+    v.push_back(shape("pythia-1.4b", "gptneox", 24, 2048, 8192, 16, 16, 128, 50304, 2048, 10000,
+                      1e-5,
+                      "EleutherAI/pythia-1.4b: 24 layers, hidden 2048, 16 heads, 2048 positions, "
+                      "vocabulary 50304 (the Pythia card's table and a project's notes on its "
+                      "config, search-tool file ids 68284732094 and 63126590071), MLP 8192 "
+                      "(llama.cpp gptneox.cpp: 24 layers with n_ff 8192 is its 1.4B), rotary_pct "
+                      "0.25, use_parallel_residual true, untied (every Pythia config); "
+                      "tests/unit/test_arch_gptneox.cpp"));
+    v.back().rope_dim = 32;  // conversion/gptneox.py: rotary_pct 0.25 x head width 128
     return v;
   }();
   return list;
@@ -1720,13 +1732,16 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     }
     return out;
   }
-  if (s.arch == "starcoder") {
+  if (s.arch == "starcoder" || s.arch == "gptneox") {
     // starcoder.cpp load_arch_tensors (gpt2.cpp's too): the position table
     // (hidden x n_ctx_train), the final LayerNorm with bias, no output head
     // when tied; per layer LayerNorms with biases, the fused QKV (hidden +
     // 2 KV widths) and the output projection with biases, up and down with
-    // biases (no gate).
-    add("position_embd.weight", {e, s.ctx_train}, -1);
+    // biases (no gate). gptneox.cpp loads the same without the position
+    // table (RoPE), its output head (embed_out) always.
+    if (s.arch == "starcoder") {
+      add("position_embd.weight", {e, s.ctx_train}, -1);
+    }
     add("output_norm.weight", {e}, -1);
     add("output_norm.bias", {e}, -1);
     if (!s.tied) {
@@ -2822,9 +2837,10 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".attention.key_length", static_cast<uint32_t>(s.head_dim));
     w.key_u32(a + ".attention.value_length", static_cast<uint32_t>(s.v_dim));
     w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.rope_dim));
-  } else if (s.arch == "chatglm") {
+  } else if (s.arch == "chatglm" || s.arch == "gptneox") {
     // conversion/chatglm.py set_gguf_parameters: no key_length or
-    // value_length (n_embd / n_head), RoPE over half the head
+    // value_length (n_embd / n_head), RoPE over half the head;
+    // conversion/gptneox.py likewise, RoPE over rotary_pct of it
     w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.rope_dim));
   } else if (s.global_head_dim > 0) {
     // Gemma 4 (conversion/gemma.py Gemma4Model.set_gguf_parameters): the
@@ -2899,6 +2915,12 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   if (s.arch == "starcoder") {
     // conversion/starcoder.py: the LayerNorm epsilon starcoder.cpp requires
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+  }
+  if (s.arch == "gptneox") {
+    // conversion/gptneox.py: the LayerNorm epsilon and use_parallel_residual,
+    // both of which gptneox.cpp load_arch_hparams requires
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+    w.key_bool(a + ".use_parallel_residual", true);
   }
   if (s.arch.rfind("nemotron_h", 0) == 0) {
     // nemotron-h.cpp reads the plain layer-norm epsilon too (its MTP head's final norm)

@@ -1738,5 +1738,26 @@ TEST(GgmlAlloc, StarcoderbaseMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "starcoder", 27, 0.1);
 }
 
+// EleutherAI/pythia-1.4b (gptneox, the whole model: make_gguf row
+// pythia-1.4b) read from its published config.json (the values and their
+// sources: tests/unit/test_arch_gptneox.cpp), against what a real llama.cpp
+// allocated for the synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_gptneox.csv, llamacpp_cpu_kv_gptneox.csv;
+// docs/live-llamacpp.md, GPT-NeoX run): the replay of gptneox.cpp's graph
+// (LayerNorms as new tensors, Q and K roped from views of the fused QKV, the
+// parallel residual's MLP before wo, the last layer's rows picked on both
+// sides) exact with an F16 cache, under 0.1 % high with a Q8_0 one.
+TEST(GgmlAlloc, PythiaMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"gpt_neox","hidden_size":2048,"num_hidden_layers":24,
+      "num_attention_heads":16,"intermediate_size":8192,"max_position_embeddings":2048,
+      "vocab_size":50304,"rotary_pct":0.25,"use_parallel_residual":true,
+      "tie_word_embeddings":false,"layer_norm_eps":1e-5})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "gptneox", 27, 0.1);
+}
+
 }  // namespace
 }  // namespace willfit

@@ -1384,7 +1384,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const int n = g.op(b * e, {t});
     return s.weightless_norms ? n : g.same(g.same(n));
   };
-  if (s.gpt2_block) {
+  if (s.position_rows) {
     // gpt2.cpp, starcoder.cpp: + the position rows (get_rows of pos_embd),
     // in place on the token embeddings (ggml_add(inpL, pos)).
     const int rows = g.op(b * e, {pos});
@@ -1907,7 +1907,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         v = project(vw, false);
       }
       cur = attend_uncached(g.view(q), k, v, mask);
-    } else if (s.gpt2_block) {
+    } else if (s.gpt2_block && !s.fused_qkv) {
       // gpt2.cpp, starcoder.cpp: wqkv, + its bias in place; Q, K and V
       // strided views of it (build_qkv), no RoPE. A quantised cache rotates
       // each: llama_mul_mat_hadamard makes the strided view contiguous
@@ -1995,7 +1995,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         cur = g.view(g.op(b * qw, {qp, mask}));
         // The output rotated back is build_attn's, visited with the output
         // projection: on the last layer after the residual's rows (below).
-        if (s.rotate_v && !late_wo) {
+        if (s.rotate_v && !late_wo && !s.parallel_block) {  // GPT-NeoX's: after its MLP (below)
           cur = rotate(cur, qw, v_rot_l);
         }
       } else {
@@ -2209,8 +2209,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       // MLP and its add to the input run here, before the output
       // projection (the node order of a GGML_SCHED_DEBUG=2 dump of the
       // reduced North Mini Code; a dense MLP likewise).
-      const int out = mlp(attn_norm, attn_norm, il, moe_layer);
-      parallel_sum = g.op(b * e, {out, x}, {out, x});
+      // gptneox.cpp: its own LayerNorm of the input (of its rows to output
+      // on the last layer, picked first), then the MLP and the same adds.
+      const int input = s.gpt2_block && last ? g.op(b * e, {x, out_ids}) : x;
+      const int out = s.gpt2_block ? mlp(input, layer_norm(input), il, moe_layer)
+                                   : mlp(attn_norm, attn_norm, il, moe_layer);
+      parallel_sum = g.op(b * e, {out, input}, {out, input});
       if (s.flash && s.rotate_v) {  // the rotation back is build_attn's, not expanded either
         cur = rotate(cur, ow, v_rot_l);
       }
@@ -2238,6 +2242,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       // cohere2moe.cpp: ggml_add(ggml_add(mlp, input), attention output),
       // in place on the MLP's output (built above); the rows to output are
       // picked after the final norm (embeddings_nextn_masked is off).
+      // gptneox.cpp picks the attention's rows after wo and its bias.
+      if (s.gpt2_block && last) {
+        cur = g.op(b * e, {cur, out_ids});
+      }
       x = g.op(b * e, {parallel_sum, cur}, {parallel_sum, cur});
       continue;
     }

@@ -223,6 +223,11 @@ struct LlamaGraphShape {
   // projection plus its bias, Q, K and V views of it (no RoPE); biases after
   // wo, up and down (in place); GELU.
   bool gpt2_block = false;
+  // The position table's rows (gpt2.cpp, starcoder.cpp). GPT-NeoX
+  // (gptneox.cpp) builds the GPT-2 block without them: RoPE on Q and K,
+  // which are views of the fused QKV projection as chatglm.cpp's are
+  // (fused_qkv, qkv_bias).
+  bool position_rows = false;
   // No KV cache (llama.cpp creates no memory: encoders, diffusion LMs): the
   // attention reads the layer's K and V; no rows to write.
   bool no_cache = false;
@@ -363,9 +368,12 @@ struct LlamaGraphShape {
   // Cohere2 MoE (cohere2moe.cpp): the attention and the MLP both read the
   // layer's one norm (which lives until the MLP has read it); the layer's
   // output is (MLP + input) + attention output, both adds in place on the
-  // MLP's output; two caches' inputs (build_attn_inp_kv_iswa). nope_global:
-  // the global layers from dense_layers on take no RoPE (Q and K stay views
-  // of their projections).
+  // MLP's output. GPT-NeoX's parallel residual (gptneox.cpp, with the GPT-2
+  // block) is the same sum, its MLP reading a LayerNorm of its own of the
+  // layer input, and its last layer picks the rows to output before the
+  // MLP (the input's) and after wo (the attention's); two caches' inputs (build_attn_inp_kv_iswa).
+  // nope_global: the global layers from dense_layers on take no RoPE (Q and K stay views of their
+  // projections).
   bool parallel_block = false;
   // LayerNorm (build_norm LLM_NORM: ggml_norm, then weight and bias in
   // place), which ggml-alloc never runs in place (ggml-alloc.c

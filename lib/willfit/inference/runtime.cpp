@@ -585,7 +585,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.weightless_norms = a.weightless_norms;  // OLMo-1 (olmo.cpp)
     s.sub_norms = a.sub_norms;                // BitNet (bitnet.cpp)
     s.nope_global = a.attention.nope_global;
-    s.out_ids_after_norm = a.attention.parallel_block;
+    s.out_ids_after_norm = a.attention.parallel_block && a.mlp_gated;  // not GPT-NeoX's (below)
     // Laguna (laguna.cpp) shares Step-3.5's layer kinds and head-wise gate
     // but picks the rows inside its last layer, as afmoe.cpp does.
     if ((a.attention.global_first || a.attention.head_gate) && !a.attention.softplus_gate) {
@@ -619,8 +619,13 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     }
     // GPT-2 and StarCoder (gpt2.cpp, starcoder.cpp): learned positions
     // beside an ungated MLP mark their block.
-    s.gpt2_block = a.learned_positions > 0 && !a.mlp_gated && !a.attention.no_kv_cache && !a.moe &&
-                   a.attention.kind == AttentionKind::Full;
+    // GPT-NeoX (gptneox.cpp) builds the same layer with RoPE in place of the
+    // table: its mark is ChatGLM's fused QKV with bias beside the ungated
+    // MLP, and its attention is chatglm.cpp's (Q and K roped from views).
+    const bool neox_block = a.attention.fused_qkv && a.qkv_bias && a.learned_positions == 0;
+    s.gpt2_block = (a.learned_positions > 0 || neox_block) && !a.mlp_gated &&
+                   !a.attention.no_kv_cache && !a.moe && a.attention.kind == AttentionKind::Full;
+    s.position_rows = s.gpt2_block && a.learned_positions > 0;
     for (const LayerWidths& l : a.layer_widths) {  // Nemotron NAS (deci.cpp), OpenELM
       s.per_layer.push_back({l.heads, l.kv_heads, l.ffn});
     }

@@ -1132,7 +1132,20 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // position table pos_embd of hidden x n_ctx_train (context_length), and
   // biases beside every LayerNorm and projection.
   const bool gpt2_block = arch == "gpt2" || arch == "starcoder";
-  if ((ffn_up || gpt2_block) && !ffn_gate) {
+  // gptneox.cpp (80fb11ac) creates the same layer without the position
+  // table: no gate, LayerNorms with bias, one attn_qkv with its bias (Q and K
+  // roped from views of it, as chatglm.cpp does), biases on wo, up and down;
+  // {arch}.use_parallel_residual (a key llama.cpp requires; the converter
+  // writes use_parallel_residual, default true) makes it a parallel block.
+  const bool neox_block = arch == "gptneox";
+  if (neox_block) {
+    a.attention.fused_qkv = true;
+    a.qkv_bias = true;
+    const GgufValue* parallel = f.find(key("use_parallel_residual"));
+    a.attention.parallel_block =
+        parallel == nullptr || parallel->kind != GgufValue::Kind::Bool || parallel->integer != 0;
+  }
+  if ((ffn_up || gpt2_block || neox_block) && !ffn_gate) {
     a.mlp_gated = false;
   }
   if (gpt2_block) {

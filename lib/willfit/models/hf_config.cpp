@@ -831,6 +831,20 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.qkv_bias = get_bool(t, "add_qkv_bias").value_or(false);
     a.fused_gate_up = true;
   }
+  // GPT-NeoX (GPTNeoXConfig, model_type gpt_neox: Pythia, GPT-NeoX-20B;
+  // llama.cpp gptneox.cpp at 80fb11ac): GPT-2's layer (LayerNorms with bias,
+  // biases on wo, up and down: the ungated layout) with one fused
+  // query_key_value projection and its bias, Q and K roped from views of it
+  // as chatglm.cpp's are (ChatGLM's fused_qkv and qkv_bias), and, when
+  // use_parallel_residual (GPTNeoXConfig's default True, which
+  // conversion/gptneox.py writes the same way), the attention and the MLP
+  // each norm the layer input and the layer adds both to it: the parallel
+  // block. rotary_pct ropes part of each head, which changes no tensor's size.
+  if (type == "gpt_neox") {
+    a.attention.fused_qkv = true;
+    a.qkv_bias = true;
+    a.attention.parallel_block = get_bool(t, "use_parallel_residual").value_or(true);
+  }
   // The same network in transformers' layout (GlmConfig, model_type glm:
   // glm-4-9b-chat-hf): q, k and v apart, with biases when attention_bias
   // (True by default), and gate_up_proj one projection; conversion/chatglm.py

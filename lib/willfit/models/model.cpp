@@ -128,6 +128,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "gemma-embedding",
        // issue 18: Phi-3.5-MoE (tests/unit/test_architectures_2026.cpp, PhiMoe)
        "phimoe",
+       // issue 18: GPT-NeoX / Pythia (tests/unit/test_arch_gptneox.cpp)
+       "gptneox",
        // issue 18: DBRX (tests/unit/test_arch_dbrx.cpp)
        "dbrx",
        // issue 18: Grok-1 and Grok-2 (tests/unit/test_arch_grok.cpp)
@@ -205,6 +207,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "glm_moe_dsa",
                                                                   "gpt2",
                                                                   "gpt_bigcode",
+                                                                  "gpt_neox",
                                                                   "gpt_oss",
                                                                   "granite",
                                                                   "granitemoe",

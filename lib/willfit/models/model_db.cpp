@@ -469,6 +469,8 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       // Laguna M.1: no window, a softplus gate per element (laguna.cpp).
       a.attention.output_gate = r.boolean_in(*at, "output_gate", false);
       a.attention.softplus_gate = r.boolean_in(*at, "softplus_gate", false);
+      // GPT-NeoX's parallel residual (gptneox.cpp use_par_res).
+      a.attention.parallel_block = r.boolean_in(*at, "parallel_block", false);
     } else if (kind == "sliding") {
       a.attention.kind = AttentionKind::Sliding;
       a.attention.sliding_window = r.integer_in(*at, "sliding_window", 1, kMaxContext, {});

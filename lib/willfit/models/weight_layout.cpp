@@ -786,8 +786,10 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     LayerWeights l;
     LayerRoles roles = layer_roles(a, i);
     roles.moe = roles.moe && !mtp_block;
-    // Cohere2 MoE's parallel block has one norm a layer (cohere2moe.cpp: attn_norm only).
-    l.bytes += f32(e * (a.attention.parallel_block ? 1 : 2) * norm_vectors);
+    // Cohere2 MoE's parallel block has one norm a layer (cohere2moe.cpp:
+    // attn_norm only); GPT-NeoX's (LayerNorms) two, attn_norm and ffn_norm
+    // both of the layer input (gptneox.cpp).
+    l.bytes += f32(e * (a.attention.parallel_block && !layer_norm ? 1 : 2) * norm_vectors);
     if (roles.recurrent) {
       l.bytes += recurrent_rows > 0 ? several(Cat::Other, e, recurrent_rows, i) : 0;
     }
