@@ -1185,22 +1185,16 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     if (moe.shared_experts == 0 && shared_expert_tensors) {
       moe.shared_experts = 1;  // Llama 4 and Qwen MoE name no count but carry ffn_*_shexp
     }
-    // Gemma 4's MoE layers run their dense MLP of feed_forward_length beside
-    // the experts (gemma4.cpp: "we use normal FFN as shared expert"), in
-    // expert widths as the config path counts it.
-    if (arch == "gemma4" && moe.shared_experts == 0 && a.intermediate_size > 0 &&
-        moe.expert_intermediate_size > 0) {
-      moe.shared_experts = static_cast<int>(std::clamp<std::int64_t>(
-          (a.intermediate_size + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size,
-          1, 1 << 16));
-    }
-    // Grok-2 (conversion/grok.py at 80fb11ac writes expert_feed_forward_length
-    // only from moe_intermediate_size, which Grok-1's config lacks): its dense
-    // MLP of feed_forward_length (ffn_up/gate/down) runs beside the experts
+    // A dense MLP of feed_forward_length beside the experts, counted in
+    // expert widths as the config path counts it: Gemma 4's MoE layers
+    // (gemma4.cpp: "we use normal FFN as shared expert"), and Grok-2's
     // (grok.cpp: build_ffn when the layer has ffn_up, added to the experts'
-    // output), in expert widths as the config path counts residual_moe.
-    if (arch == "grok" && moe.shared_experts == 0 && f.find(key("expert_feed_forward_length")) &&
-        a.intermediate_size > 0 && moe.expert_intermediate_size > 0) {
+    // output; conversion/grok.py at 80fb11ac writes expert_feed_forward_length
+    // only from moe_intermediate_size, which Grok-1's config lacks).
+    const bool dense_beside_experts =
+        arch == "gemma4" || (arch == "grok" && f.find(key("expert_feed_forward_length")));
+    if (dense_beside_experts && moe.shared_experts == 0 && a.intermediate_size > 0 &&
+        moe.expert_intermediate_size > 0) {
       moe.shared_experts = static_cast<int>(std::clamp<std::int64_t>(
           (a.intermediate_size + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size,
           1, 1 << 16));
@@ -1828,11 +1822,14 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     const std::uint64_t rows = t.shape.size() >= 2 ? t.shape[1] : 1;
     const bool lookup = &t != embedding && lookup_table(t.name);
     const bool narrow = !expert && !lookup && &t != embedding && rows % 32 != 0;
-    const bool plain = lookup || (batched && narrow);
-    for (auto* table : {&mix, &expert_types, &batched_types, &narrow_types, &plain_types}) {
-      if ((table == &expert_types && !expert) ||
-          (table == &batched_types && !(batched && !plain)) ||
-          (table == &narrow_types && !(narrow && !plain)) || (table == &plain_types && !plain)) {
+    // Every tensor is in mix; at most one of the parts says how it is read.
+    std::map<std::uint32_t, Model::TypeBytes>* part = expert ? &expert_types
+                                                      : lookup || (batched && narrow) ? &plain_types
+                                                      : batched ? &batched_types
+                                                      : narrow  ? &narrow_types
+                                                                : nullptr;
+    for (auto* table : {&mix, part}) {
+      if (table == nullptr) {
         continue;
       }
       auto& row = (*table)[t.type];
