@@ -38,6 +38,21 @@ inline Model from_gguf(const GgufWriter& w) {
   return m.ok() ? *m : Model{};
 }
 
+// A Model read from `w`'s header alone, the file's size claimed: a large
+// model's tensor data is never written.
+inline Model from_gguf_header(const GgufWriter& w) {
+  const std::string header = w.header();
+  const std::uint64_t size = (header.size() + 31) / 32 * 32 + w.data_size();
+  auto r = read_gguf(header, size);
+  EXPECT_TRUE(r.ok() && r->file.has_value());
+  if (!r.ok() || !r->file.has_value()) {
+    return Model{};
+  }
+  auto m = model_from_gguf(*r->file, "model.gguf");
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
+  return m.ok() ? *m : Model{};
+}
+
 // willfit's estimate of `m` under llama.cpp at Q4_K_M, `context` tokens,
 // flash attention on or off.
 inline Estimate llama_cpp_q4_estimate(const Model& m, std::int64_t context, bool flash) {

@@ -1388,6 +1388,39 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     }
   }
 
+  // MiniMax-01 (minimax-01.cpp load_arch_hparams at 80fb11ac): the lightning
+  // layers are those attention.recurrent_layers flags, or, without it, all
+  // but every full_attention_interval-th (8 when the file has none, as
+  // conversion/minimax.py writes it); each keeps llama-hparams.cpp's n_embd_s
+  // for n_embd_head_la (head_dim = key_length): heads x head_dim^2 values, no
+  // convolution (n_embd_r 0).
+  if (arch == "minimax-01" && a.attention.kind == AttentionKind::Full) {
+    std::string mixers;
+    if (const GgufValue* r = f.find(key("attention.recurrent_layers"));
+        r != nullptr && r->kind == GgufValue::Kind::Array && std::ssize(r->numbers) >= a.layers) {
+      for (int i = 0; i < a.layers; ++i) {
+        mixers += r->numbers[static_cast<std::size_t>(i)] != 0 ? 'R' : 'A';
+      }
+    } else {
+      const std::int64_t every = std::clamp<std::int64_t>(
+          meta_int(f, key("full_attention_interval")).value_or(8), 1, 1 << 20);
+      for (int i = 0; i < a.layers; ++i) {
+        mixers += (i + 1) % every == 0 ? 'A' : 'R';
+      }
+    }
+    const auto recurrent = std::count(mixers.begin(), mixers.end(), 'R');
+    if (recurrent > 0 && recurrent < a.layers) {
+      Attention& at = a.attention;
+      at.kind = AttentionKind::Hybrid;
+      at.attention_layers = static_cast<int>(a.layers - recurrent);
+      at.recurrent_layers = static_cast<int>(recurrent);
+      at.layer_mixers = std::move(mixers);
+      at.lightning = true;
+      at.recurrent_state_floats = std::int64_t{a.heads} * a.head_dim * a.head_dim;
+      at.recurrent_params = lightning_attention_params(a.hidden_size, a.heads, a.head_dim);
+    }
+  }
+
   // Llama 4: chunked local attention, 8192-token chunks on three layers of
   // four (llama-model.cpp, LLM_ARCH_LLAMA4: LLAMA_SWA_TYPE_CHUNKED, n_swa
   // 8192, set_swa_pattern(4)), unless the file sets sliding_window to 0.

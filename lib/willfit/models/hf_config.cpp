@@ -284,6 +284,14 @@ std::int64_t vision_estimate(const Json& v, std::int64_t text_hidden) {
   return *layers * (4 * w * w + 2 * w * ffn) + w * out;
 }
 
+// MiniMax-Text-01 and MiniMax-M1 as released (configuration_minimax_text_01.py
+// and configuration_minimax_m1.py in the models' repositories). transformers'
+// own port (model_type minimax, layer_types and other keys) is not read as
+// such yet.
+bool is_minimax01(const std::string& type) {
+  return type == "minimax_text_01" || type == "minimax_m1";
+}
+
 // The fixed state and parameters of one recurrent mixer, from whichever
 // family's keys the config has. States are llama.cpp's (llama-hparams.cpp:
 // n_embd_r, the convolution's last d_conv - 1 inputs, and n_embd_s, the SSM
@@ -314,6 +322,16 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
     at.delta_net_head_dim = static_cast<int>(*d);
     at.delta_net_conv = static_cast<int>(*kernel);
   };
+  // MiniMax-01's lightning attention (minimax-01.cpp; model.hpp
+  // Attention::lightning): one head_dim x head_dim state per head
+  // (llama-hparams.cpp n_embd_s for n_embd_head_la), no convolution.
+  if (is_minimax01(type) && a.heads > 0 && a.head_dim > 0) {
+    const std::int64_t d = a.head_dim;
+    at.lightning = true;
+    at.recurrent_state_floats = std::int64_t{a.heads} * d * d;
+    at.recurrent_params = lightning_attention_params(h, a.heads, d);
+    return;
+  }
   // Kimi Linear and K3: linear_attn_config num_heads heads of head_dim,
   // short_conv_kernel_size taps; K3's full-rank output gate
   // (use_full_rank_gate).
@@ -1067,6 +1085,20 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       } else {
         mixers += 'A';
       }
+    }
+  }
+  // MiniMax-Text-01 and MiniMax-M1 mark each layer in attn_type_list: 0
+  // lightning attention, 1 softmax attention (MiniMaxAI/MiniMax-M1-40k
+  // config.json: 1 on every 8th layer, as llama.cpp's minimax-01.cpp assumes
+  // when the GGUF lists none).
+  if (const auto it = t.find("attn_type_list"); windowed < 0 && is_minimax01(type) &&
+                                                it != t.end() && it->is_array() &&
+                                                std::ssize(*it) == a.layers) {
+    windowed = 0;
+    for (const auto& x : *it) {
+      const bool attends = x.is_number_integer() && x.get<std::int64_t>() == 1;
+      recurrent += attends ? 0 : 1;
+      mixers += attends ? 'A' : 'R';
     }
   }
   // Qwen3-Next's released config.json leaves layer_types out (Qwen/Qwen3-Next-

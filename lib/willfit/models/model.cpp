@@ -123,6 +123,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "laguna",
        // issue 18: Cohere's MoE (tests/unit/test_architectures_2026.cpp, Cohere2Moe)
        "cohere2moe",
+       // issue 18: MiniMax-01's lightning attention (tests/unit/test_arch_hybrid2.cpp)
+       "minimax-01",
        // EmbeddingGemma: gemma3's layers, bidirectional, no KV cache
        // (tests/unit/test_architectures_2026.cpp, EmbeddingGemma)
        "gemma-embedding",
@@ -229,12 +231,14 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "llama4_text",
                                                                   "mimo_v2",
                                                                   "mimo_v2_flash",
+                                                                  "minimax_m1",
                                                                   "minimax_m2",
                                                                   "minimax_m3",
                                                                   "minimax_m3_vl",
                                                                   "minimax_m3_vl_text",
                                                                   "minicpm",
                                                                   "minicpm3",
+                                                                  "minimax_text_01",
                                                                   "modernbert",
                                                                   "mistral",
                                                                   "mistral3",
@@ -759,6 +763,14 @@ std::int64_t kimi_delta_attention_params(std::int64_t h, std::int64_t heads, std
   return 3 * h * inner + 3 * inner * conv + decay + h * heads + gate + inner * h;
 }
 
+// MiniMax-01's lightning attention (llama.cpp minimax-01.cpp
+// load_arch_tensors at 80fb11ac): attn_qkv hidden x 3 D, attn_gate hidden x
+// D and attn_output D x hidden, D = heads x head_dim; the output norm
+// (attn_norm_2, D) is left out, as norms are everywhere.
+std::int64_t lightning_attention_params(std::int64_t h, std::int64_t heads, std::int64_t d) {
+  return 5 * h * heads * d;
+}
+
 namespace {
 
 // Gemma 3n: each layer gates and projects its per-layer input
@@ -987,6 +999,10 @@ std::string describe_shape(const Model& m) {
       if (at.kda) {
         s += fmt::format("; the recurrent layers are Kimi Delta Attention ({} heads of {})",
                          at.delta_net_v_heads, at.delta_net_head_dim);
+      }
+      if (at.lightning) {
+        s += fmt::format("; the recurrent layers are lightning attention ({} heads of {})", a.heads,
+                         a.head_dim);
       }
       if (uses_mla(a)) {
         s += fmt::format(

@@ -95,6 +95,16 @@ struct Attention {
   // one hidden x heads x head matrix too (ssm_f_a, no ssm_f_b), as is the
   // output gate (ssm_g_a, with kda_full_rank_gate).
   bool kda_full_rank_decay = false;
+  // Hybrid, MiniMax-01 (llama.cpp minimax-01.cpp at 80fb11ac; MiniMax-Text-01,
+  // MiniMax-M1): the recurrent layers are lightning attention, a linear
+  // attention of `heads` heads of head_dim from one fused QKV projection
+  // (SiLU), decayed per head by a fixed slope, whose state is one head_dim x
+  // head_dim matrix per head (llama-hparams.cpp n_embd_s for n_embd_head_la;
+  // no convolution: n_embd_r is 0); its output RMS-normed and gated by a
+  // sigmoid of a second projection (attn_gate) before wo. Every layer adds
+  // its normed input, scaled, as the residual (residual_scale), not its
+  // input.
+  bool lightning = false;
   // MLA with a sigmoid output gate (Kimi K3 mla_use_output_gate; llama.cpp
   // kimi-k3.cpp attn_gate, hidden x heads x v_head_dim): weights only.
   bool mla_output_gate = false;
@@ -741,6 +751,11 @@ std::int64_t gated_delta_net_params(std::int64_t hidden, std::int64_t key_heads,
 std::int64_t kimi_delta_attention_params(std::int64_t hidden, std::int64_t heads,
                                          std::int64_t head_dim, std::int64_t conv_kernel,
                                          bool full_rank_gate, bool full_rank_decay = false);
+
+// Weights of one MiniMax-01 lightning-attention layer of `heads` heads of
+// `head_dim`; model.cpp gives the layout it counts.
+std::int64_t lightning_attention_params(std::int64_t hidden, std::int64_t heads,
+                                        std::int64_t head_dim);
 
 // One line on the attention layout, experts and vision tower ("sliding
 // window of 1024 tokens on 52 of 62 layers; ..."), for notes and listings.

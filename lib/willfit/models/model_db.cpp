@@ -571,6 +571,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       read_mixers(r, *at, a);
       read_mamba(r, *at, a);
       read_kimi(r, *at, a);
+      // MiniMax-01: lightning attention on the recurrent layers (model.hpp
+      // Attention::lightning; heads and head_dim size it).
+      a.attention.lightning = r.boolean_in(*at, "lightning", false);
       // Qwen4Exp's QSA indexer on the attention layers: its heads, key
       // width, budget and the block its keys are pooled over.
       read_indexer(r, *at, a.attention);
