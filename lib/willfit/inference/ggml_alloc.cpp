@@ -1030,7 +1030,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // rotates Q (leaf order, below), by every rotation of its layers, and
   // freed after the last (a GGML_SCHED_DEBUG=2 dump of Gemma-4-E2B); one
   // cache: placed first and kept, as calibrated on the other models.
-  if (s.rotate_k && !two_caches) {
+  // (MiniMax-01's first attention layer comes after lightning layers: its
+  // rotations follow the lightning inputs, below.)
+  const bool la_first = s.minimax01 && !s.mixers.empty() && s.mixers[0] == 'R';
+  if (s.rotate_k && !two_caches && !la_first) {
     k_rotation(global_head);
   }
   const int tokens = g.input(4 * b);  // inp_tokens (I32)
@@ -1040,11 +1043,35 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // Qwen3-VL's deepstack widens it to (1 + deepstack) hidden widths.
   const std::int64_t embd_width = s.hidden * (1 + std::max(0, s.deepstack));
   g.input(4 * b * embd_width);
+  // MiniMax-01 (minimax-01.cpp): the state row to read (s_copy) and the
+  // lightning-attention inputs (llm_graph_input_la) come next, in the order
+  // its first lightning layer reads them: q_decay [heads, tokens],
+  // diag_decay [tokens, tokens, heads], the slopes [heads], k_decay; then
+  // the attention's (a trace of the real allocator's offsets:
+  // docs/live-llamacpp.md, MiniMax-M1 run).
+  int la_s_copy = -1;
+  int la_q = -1;
+  int la_diag = -1;
+  int la_slopes = -1;
+  int la_k = -1;
+  if (s.minimax01 && s.mixers.find('R') != std::string::npos) {
+    la_s_copy = g.input(4);
+    la_q = g.input(4 * s.heads * b);
+    la_diag = g.input(4 * s.heads * b * b);
+    la_slopes = g.input(4 * s.heads);
+    la_k = g.input(4 * s.heads * b);
+  }
+  if (la_first && s.rotate_k && !two_caches) {
+    k_rotation(global_head);
+  }
+  if (la_first && s.rotate_v && !two_caches) {
+    g.input(4 * 64 * 64);
+  }
   // build_inp_per_layer's token ids (Gemma 3n, Gemma 4)
   const int ple_tokens = s.ple_width > 0 ? g.input(4 * b) : -1;
   // inp_pos (jina-bert-v2 builds none: ALiBi)
   const int pos = s.alibi ? -1 : g.input(4 * b);
-  if (s.rotate_v && !two_caches) {
+  if (s.rotate_v && !two_caches && !la_first) {
     g.input(4 * 64 * 64);
   }
   const std::int64_t mask_bytes = s.flash ? 2 : 4;
@@ -1152,7 +1179,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   const int out_ids = g.input(4 * b);
   const bool mamba_beside = s.mamba_beside && s.ssm_inner > 0;
   const bool recurrent = s.mixers.find('R') != std::string::npos || mamba_beside;
-  const int s_copy = recurrent ? g.input(4) : -1;  // the state row of the one sequence
+  // the state row of the one sequence (MiniMax-01's placed above)
+  const int s_copy = recurrent ? (la_s_copy >= 0 ? la_s_copy : g.input(4)) : -1;
 
   // Multi-head latent attention, absorbed (deepseek2.cpp, is_mla): Q of
   // heads x (nope + rope) values, its nope part multiplied into the latent
@@ -1377,6 +1405,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   if (!s.single_block) {
     read_conv_state(0);
   }
+  // minimax-01.cpp expands each lightning layer's state rows (build_rs)
+  // when it builds them: layer 0's before anything reads the embeddings,
+  // a later layer's before the previous layer's last add (below).
+  const std::int64_t la_state = std::int64_t{s.heads} * s.head_dim * s.head_dim;
+  int next_la_state = s.minimax01 && kind_at(0) == 'R' ? g.op(la_state, {s_copy}) : -1;
   int x = g.op(b * e, {tokens});  // token embeddings (get_rows of the embedding table)
   // LayerNorm (ggml_norm: a new tensor; its weight and bias in place).
   // OLMo-1's has neither: the ggml_norm alone.
@@ -1731,7 +1764,45 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     int cur = 0;
     int parallel_sum = -1;  // Cohere2 MoE: the MLP's output plus the layer input
     const bool mixer = recurrent && kind_at(il) == 'R';
-    if (mixer && s.kda) {
+    if (mixer && s.minimax01) {
+      // MiniMax-01's lightning attention (minimax-01.cpp), in the order of
+      // its expansions: the state rows (expanded earlier); then the new
+      // output qkv: attn_qkv and its SiLU in place; Q x q_decay (exp of the
+      // scaled input, in place; a new tensor, Q being a strided view);
+      // kv_old (the state's reshape) x that; V^T made contiguous; K^T Q
+      // [tokens, tokens, heads] x diag_decay (exp of the scaled input) in
+      // place; V^T x that; the two added in place. Then the new state: the
+      // slopes scaled twice and exp'd, kv_old x them (a new tensor: a trace
+      // of the real allocator shows nothing taken over through a reshape
+      // here); K x k_decay made contiguous, times V^T; added in place and
+      // written back. Then the output: attn_gate and its sigmoid, qkv made
+      // contiguous and RMS-normed through a reshape (a new tensor), the
+      // weight, gate x norm in place.
+      // The scales of the inputs run in place on them at their last reader.
+      const std::int64_t inner = std::int64_t{s.heads} * s.head_dim;
+      const std::int64_t h = s.heads;
+      const int state =
+          next_la_state >= 0 ? std::exchange(next_la_state, -1) : g.op(la_state, {s_copy});
+      const int qkv_p = g.same(g.op(b * 3 * inner, {attn_norm}));
+      const int q_decay = g.same(g.op(h * b, {la_q}, {la_q}));
+      const int q_s = g.op(b * inner, {qkv_p, q_decay});
+      const int none_diag = g.op(b * inner, {state, q_s});
+      const int v_t = g.op(b * inner, {qkv_p});
+      const int qk = g.op(b * b * h, {qkv_p, qkv_p});
+      const int diag = g.same(g.op(b * b * h, {la_diag}, {la_diag}));
+      const int qk_s = g.op(b * b * h, {qk, diag}, {qk, diag});
+      const int diag_out = g.op(b * inner, {v_t, qk_s});
+      const int qkv = g.op(b * inner, {none_diag, diag_out}, {none_diag, diag_out});
+      const int block_decay = g.same(g.same(g.op(h, {la_slopes}, {la_slopes})));
+      const int kv_old_s = g.op(la_state, {state, block_decay});
+      const int k_decay = g.same(g.op(h * b, {la_k}, {la_k}));
+      const int k_t = g.op(b * inner, {g.op(b * inner, {qkv_p, k_decay})});
+      const int kv_cur = g.op(la_state, {k_t, v_t});
+      g.external({g.op(la_state, {kv_old_s, kv_cur}, {kv_old_s, kv_cur})});
+      const int gate = g.same(g.op(b * inner, {attn_norm}));
+      const int normed = g.same(g.op(b * inner, {g.op(b * inner, {qkv})}));
+      cur = g.op(b * inner, {gate, normed}, {gate, normed});
+    } else if (mixer && s.kda) {
       // Kimi Delta Attention (kimi-linear.cpp; the node order of a
       // GGML_SCHED_DEBUG=2 dump of Kimi-Linear-48B-A3B): the three
       // convolution states read in one row (build_rs of n_embd_r); q, k and
@@ -2233,6 +2304,33 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       if (s.value_scale) {
         cur = g.same(cur);  // MiMo-V2-Flash's ggml_scale of the output
       }
+    }
+    if (s.minimax01) {
+      // minimax-01.cpp: the residual is the layer's normed input (its rows
+      // picked on the last layer, after the output's), scaled in place; the
+      // sum in place on the output; its RMS norm in place (its only
+      // reader), the weight; the MLP; the normed input scaled in place
+      // after the MLP (its last reader) and added. The next lightning
+      // layer's state rows are expanded before that add.
+      int res = attn_norm;
+      if (last) {
+        cur = g.op(b * e, {cur, out_ids});
+        res = g.op(b * e, {attn_norm, out_ids});
+      }
+      const int scaled_in = g.same(res);
+      // a lightning layer's output is a reshape of wo's, which the sum does
+      // not take over: it takes the scaled residual's memory
+      const bool reshaped = mixer && !last;
+      const int ffn_inp = reshaped ? g.op(b * e, {cur, scaled_in}, {scaled_in})
+                                   : g.op(b * e, {cur, scaled_in}, {cur, scaled_in});
+      const int ffn_norm = g.same(g.same(ffn_inp));
+      cur = mlp(ffn_inp, ffn_norm, il, moe_layer);
+      if (!last && kind_at(il + 1) == 'R') {
+        next_la_state = g.op(la_state, {s_copy});
+      }
+      const int scaled = g.same(ffn_norm);
+      x = g.op(b * e, {cur, scaled}, {cur, scaled});
+      continue;
     }
     if (s.single_block) {  // Nemotron-H: the block's output plus its input
       x = residual(x, cur);

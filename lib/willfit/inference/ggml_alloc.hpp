@@ -269,6 +269,16 @@ struct LlamaGraphShape {
   // from kv_layers on read an earlier layer's cache; the last
   // wide_ffn_layers layers' MLP is 2 x ffn (use_double_wide_mlp).
   int wide_ffn_layers = 0;
+  // MiniMax-01 (minimax-01.cpp at 80fb11ac): its 'R' layers are lightning
+  // attention of `heads` heads of head_dim (one fused QKV projection and
+  // its SiLU; the intra-block scores [tokens, tokens] per head decayed by
+  // the diag_decay input; the state read, decayed and updated; the output
+  // RMS-normed and gated by a sigmoid projection), its 'A' layers ordinary
+  // attention; every layer's residual is its normed input, scaled (not the
+  // input), both after the mixer and after the MLP. Inputs: the slopes
+  // [heads], q_decay and k_decay [heads, tokens], diag_decay [tokens,
+  // tokens, heads].
+  bool minimax01 = false;
   // Kimi K3 (kimi-k3.cpp), a graph of its own: KDA on the 'R' layers (the
   // dn_* sizes) with a full-rank output gate and a bounded decay gate, MLA
   // (mla_*) with compressed queries of mla_q_lora and a sigmoid output

@@ -491,6 +491,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       (a.attention.kind == AttentionKind::Full || a.attention.kind == AttentionKind::Sliding ||
        (a.attention.kind == AttentionKind::Hybrid &&
         (a.attention.short_conv_cache > 0 || a.attention.delta_net_v_heads > 0 ||
+         a.attention.lightning ||
          // Mamba blocks laid out as the replay builds them: a mixer and an
          // MLP in every layer, or Nemotron-H's blocks with their order
          (a.attention.mamba > 0 && (a.mlp_layers <= 0 || single_blocks(a))))) ||
@@ -762,6 +763,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       // Kimi Linear (kimi-linear.cpp): Kimi Delta Attention on the 'R'
       // layers, MLA without RoPE on the others (mla_use_nope).
       s.kda = a.attention.kda;
+      // MiniMax-01 (minimax-01.cpp): lightning attention on the 'R' layers,
+      // the normed input as every residual.
+      s.minimax01 = a.attention.lightning;
       // Ling 3 (bailingmoe3.cpp): its MLA has RoPE and compressed queries,
       // a head-wise output gate, and the rows to output are picked after
       // the final norm (t_h_nextn kept for the MTP head).
