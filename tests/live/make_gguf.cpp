@@ -14,7 +14,7 @@
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
 // bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
-// nemotron,bitnet}.cpp
+// nemotron,bitnet,minimax-01}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -421,6 +421,28 @@ const std::vector<Spec>& specs() {
     experts(v.back(), 16, 8, 3072);
     v.back().shared_experts = 1;
     v.back().shared_ffn = 3072;
+
+    // MiniMax-M1 / MiniMax-Text-01 (minimax-01) REDUCED to 3 of its 80
+    // layers and 16 of its 32 experts (2 a token, as the model): two
+    // lightning-attention layers, then a softmax-attention layer, the last
+    // of its group as in the model (full_attention_interval 3, a key
+    // minimax-01.cpp load_arch_hparams reads, standing for the model's 8:
+    // seven lightning layers, then one softmax layer). Lightning layers: a
+    // fused QKV of 3 x 64 x 128, a sigmoid output gate, an RMS norm of the
+    // output (minimax-01.cpp load_arch_tensors); softmax layers GQA with 8
+    // KV heads, RoPE over 64 of the 128 dims.
+    v.push_back(shape("minimax-m1-r3", "minimax-01", 3, 6144, 9216, 64, 8, 128, 200064, 10240000,
+                      1e7, 1e-5,
+                      "MiniMaxAI/MiniMax-M1-40k REDUCED to 3 of 80 layers (2 lightning, 1 "
+                      "softmax) and 16 of 32 experts; config.json as public tests quote it "
+                      "(tests/unit/test_arch_hybrid2.cpp minimax_m1_config: hidden 6144, 64 "
+                      "heads of 128, 8 KV heads, intermediate_size 9216, 32 experts, 2 a "
+                      "token, rotary_dim 64, vocab 200064, untied)"));
+    experts(v.back(), 16, 2, 0);
+    v.back().full_attn_interval = 3;
+    v.back().rope_dim = 64;
+    v.back().skip_types =
+        "f16 q8_0: 23 GB and 12 GB, above the 8 GB a live load may take on this shared machine";
 
     // The kinds the catalogue added (data/models.json rows of the same names,
     // each with its config.json source).
@@ -2260,6 +2282,24 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "exp_probs_b.bias", {s.experts}, i);
       continue;
     }
+    if (s.arch == "minimax-01") {  // minimax-01.cpp load_arch_tensors (attn_norm above)
+      if (kind == 'D') {           // lightning attention
+        add(b + "attn_norm_2.weight", {q}, i);
+        add(b + "attn_qkv.weight", {e, 3 * q}, i);
+        add(b + "attn_gate.weight", {e, q}, i);
+      } else {
+        add(b + "attn_q.weight", {e, q}, i);
+        add(b + "attn_k.weight", {e, kv}, i);
+        add(b + "attn_v.weight", {e, kv}, i);
+      }
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+      add(b + "ffn_gate_exps.weight", {e, s.ffn, s.experts}, i);
+      add(b + "ffn_up_exps.weight", {e, s.ffn, s.experts}, i);
+      add(b + "ffn_down_exps.weight", {s.ffn, e, s.experts}, i);
+      continue;
+    }
     if (s.arch == "minimax-m3") {  // minimax-m3.cpp load_arch_tensors
       add(b + "attn_q.weight", {e, q}, i);
       add(b + "attn_k.weight", {e, kv}, i);
@@ -3096,6 +3136,9 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_arr_u64(a + ".ple.layer_multipliers", {1000003, 2000003, 3000017});
     w.key_arr_u64(a + ".ple.head_offsets", offsets);
     w.key_arr_u64(a + ".ple.head_vocab_sizes", sizes);
+  }
+  if (s.arch == "minimax-01") {  // conversion/minimax.py MiniMaxText01Model.set_gguf_parameters
+    w.key_f32(a + ".residual_scale", 3.5565588200778455);  // layernorm_*_alpha
   }
   if (s.arch == "minimax-m3") {  // conversion/minimax.py MiniMaxM3Model.set_gguf_parameters
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
