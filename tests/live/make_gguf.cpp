@@ -986,6 +986,40 @@ const std::vector<Spec>& specs() {
                       "of it give them (code index); context 512 as the converter writes it"));
     v.back().tied = true;
     experts(v.back(), 8, 2, 0);
+    // llama-embed-nemotron-8b (llama-embed), reduced: 2 of its 32 layers
+    // (every layer is the same), every width the model's; llama's graph
+    // without a cache read and without logits, no output head (the
+    // checkpoint has none).
+    v.push_back(shape("llama-embed-nemotron-8b-r2", "llama-embed", 2, 4096, 14336, 32, 8, 128,
+                      128256, 131072, 5e5, 1e-5,
+                      "nvidia/llama-embed-nemotron-8b REDUCED to 2 of 32 layers; model_type "
+                      "llama_bidirec, the Llama-3.1-8B backbone (hidden_size 4096, 32 layers, "
+                      "32/8 heads of 128, intermediate_size 14336, vocab 128256) as a public "
+                      "port's README transcribes it (code index); context and RoPE as "
+                      "meta-llama/Llama-3.1-8B " +
+                          mlc + "llama3_1_8b @79d603f0)"));
+    v.back().tied = true;
+    // EuroBERT-210m (eurobert): llama's pre-norm block without a cache and
+    // bidirectional, no output head (the masked-LM head is not converted).
+    // The whole model.
+    v.push_back(shape("eurobert-210m", "eurobert", 12, 768, 3072, 12, 12, 64, 128256, 8192, 250000,
+                      1e-5,
+                      "EuroBERT/EuroBERT-210m config.json (model_type eurobert): hidden_size "
+                      "768, num_hidden_layers 12, num_attention_heads 12, num_key_value_heads "
+                      "12, intermediate_size 3072 (SwiGLU), vocab_size 128256, "
+                      "max_position_embeddings 8192, rope_theta 250000, rms_norm_eps 1e-5, as a "
+                      "public transcription of it gives them (code index)"));
+    v.back().tied = true;
+    // NeoBERT (neo-bert): a pre-norm RMSNorm encoder, Q, K and V in one
+    // projection, SwiGLU's two input halves in one (w12), no output head.
+    // The whole model.
+    v.push_back(shape("neobert", "neo-bert", 28, 768, 2048, 12, 12, 64, 30522, 4096, 10000, 1e-5,
+                      "chandar-lab/NeoBERT config.json (model_type neobert): hidden_size 768, "
+                      "num_hidden_layers 28, num_attention_heads 12, intermediate_size 3072 "
+                      "(the converter writes 2/3 of it, 2048: w12 4096 x 768, w3 768 x 2048 in "
+                      "the checkpoint), vocab_size 30522, max_length 4096, norm_eps 1e-5, as a "
+                      "public transcription of it and its tensors gives them (code index)"));
+    v.back().tied = true;
     // OpenELM-270M (openelm): layer-wise scaling, every layer its own query
     // heads, KV heads and MLP width (the per-layer arrays conversion/openelm.py
     // writes), fused QKV with Q and K norms, tied embeddings. The whole model.
@@ -1686,6 +1720,24 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       if (i != 0) {
         add(b + "attn_norm.weight", {e}, i);
       }
+      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_up.weight", {e, 2 * s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+    }
+    return out;
+  }
+  if (s.arch == "neo-bert") {
+    // neo-bert.cpp load_arch_tensors (as conversion/bert.py NeoBert maps
+    // NeoBERT's weights): no embeddings' norm, the final norm as
+    // enc.output_norm, no output head; per layer attn_norm, the fused QKV
+    // (qkv), the output projection (wo), ffn_norm, w12 as one ffn_up of
+    // twice the MLP's width, w3 as ffn_down; no biases.
+    add("enc.output_norm.weight", {e}, -1);
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_norm.weight", {e}, i);
       add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
       add(b + "attn_output.weight", {q, e}, i);
       add(b + "ffn_norm.weight", {e}, i);
@@ -2915,6 +2967,20 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     if (s.arch == "nomic-bert-moe") {
       w.key_u32(a + ".moe_every_n_layers", 2);
     }
+  }
+  if (s.arch == "eurobert") {
+    // conversion/bert.py EuroBertModel: not causal (no pooling type for the
+    // base model: _try_set_pooling_type finds no sentence-transformers
+    // modules.json)
+    w.key_bool(a + ".attention.causal", false);
+  }
+  if (s.arch == "neo-bert") {
+    // conversion/bert.py NeoBert on BertModel: not causal, one token type,
+    // CLS pooling (2); feed_forward_length is 2/3 of intermediate_size (the
+    // row's ffn)
+    w.key_bool(a + ".attention.causal", false);
+    w.key_u32(a + ".pooling_type", 2);
+    w.key_u32("tokenizer.ggml.token_type_count", 1);
   }
   if (s.arch == "modern-bert") {
     // conversion/bert.py ModernBertModel on BertModel: LayerNorm epsilon, not

@@ -1028,6 +1028,64 @@ TEST(GgmlAlloc, ModernBertMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "modern_bert", 27, 0.1);
 }
 
+// EuroBERT-210m (eurobert, the whole model: make_gguf row eurobert-210m)
+// read from its published config.json (tests/unit/test_arch_enc.cpp says
+// where each value was read), against what a real llama.cpp reserved for the
+// synthetic files (tests/data/llamacpp_cpu_compute_eurobert.csv,
+// llamacpp_cpu_kv_eurobert.csv): no KV cache at any context, llama's
+// pre-norm block attending over the micro-batch, no logits.
+TEST(GgmlAlloc, EuroBertMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"eurobert","architectures":["EuroBertForMaskedLM"],"hidden_size":768,
+      "num_hidden_layers":12,"num_attention_heads":12,"num_key_value_heads":12,
+      "intermediate_size":3072,"vocab_size":128256,"max_position_embeddings":8192,
+      "hidden_act":"silu","rms_norm_eps":1e-5,"rope_theta":250000.0,
+      "tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->embedding);
+  expect_live_tables(*m, "eurobert", 27, 0.1);
+}
+
+// NeoBERT (neo-bert, the whole model: make_gguf row neobert) read from its
+// published config.json (tests/unit/test_arch_enc.cpp), against what a real
+// llama.cpp reserved for the synthetic files (tests/data/llamacpp_cpu_
+// compute_neo_bert.csv, llamacpp_cpu_kv_neo_bert.csv): no KV cache, and
+// neo-bert.cpp's block: ModernBERT's fused QKV and fused gate and up with
+// RMS norms in every layer and no norm on the embeddings.
+TEST(GgmlAlloc, NeoBertMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"neobert","architectures":["NeoBERTLMHead"],"hidden_size":768,
+      "num_hidden_layers":28,"num_attention_heads":12,"intermediate_size":3072,
+      "vocab_size":30522,"max_length":4096,"norm_eps":1e-5})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "neo_bert", 27, 0.1);
+}
+
+// llama-embed-nemotron-8b REDUCED (make_gguf row llama-embed-nemotron-8b-r2:
+// 2 of its 32 identical layers, every width the model's) read from the
+// config.json of that shape (tests/unit/test_arch_enc.cpp), against what a
+// real llama.cpp reserved for the synthetic files (tests/data/llamacpp_cpu_
+// compute_llama_embed.csv, llamacpp_cpu_kv_llama_embed.csv): the KV cache
+// llama.cpp still makes, at every context, beside a graph that attends over
+// the micro-batch alone and ends without logits (one compute buffer whatever
+// the context).
+TEST(GgmlAlloc, LlamaEmbedReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"llama_bidirec","architectures":["LlamaBidirectionalModel"],
+      "hidden_size":4096,"intermediate_size":14336,"num_hidden_layers":2,
+      "num_attention_heads":32,"num_key_value_heads":8,"head_dim":128,"vocab_size":128256,
+      "max_position_embeddings":131072,"rope_theta":500000.0,"rms_norm_eps":1e-5})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->embedding);
+  expect_live_tables(*m, "llama_embed", 27, 0.1);
+}
+
 // Hy3 REDUCED (make_gguf row hy3-r4: 4 of its 80 layers, the dense first
 // one and three with experts, and 16 of its 192 routed experts; every
 // per-layer width the model's: data/models.json row hy3) read from the

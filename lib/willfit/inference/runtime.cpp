@@ -463,8 +463,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const Architecture& a = in.q.model.arch;
   const std::int64_t tokens = std::max<std::int64_t>(1, std::min(in.ubatch, in.context * in.batch));
   // Without a KV cache the attention reads the micro-batch alone
-  // (build_attn_inp_no_cache: a mask of tokens x tokens).
-  if (a.attention.no_kv_cache) {
+  // (build_attn_inp_no_cache: a mask of tokens x tokens), as llama-embed's
+  // graph does beside its unused cache.
+  if (a.attention.no_kv_cache || a.attention.uncached_graph) {
     cells = tokens;
   }
   const double b = f(tokens);
@@ -497,7 +498,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
          (a.attention.mamba > 0 && (a.mlp_layers <= 0 || single_blocks(a))))) ||
        (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0));
   // An embedding model without a KV cache: an encoder (bert and kin).
-  const bool encoder = in.q.model.embedding && a.attention.no_kv_cache;
+  // llama-embed's graph ends at its embeddings too, beside its unused cache.
+  const bool encoder =
+      in.q.model.embedding && (a.attention.no_kv_cache || a.attention.uncached_graph);
   const auto explain_replay = [&](std::string_view graph, int layers) {
     if (in.explain) {
       r.widest = fmt::format(
@@ -605,8 +608,8 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.fused_qkv_clamp = a.attention.fused_qkv_clamp;  // DBRX (dbrx.cpp)
     s.qkv_bias = a.qkv_bias;
     s.fused_gate_up = a.fused_gate_up;
-    s.post_norm = a.attention.post_norm && a.attention.no_kv_cache;  // bert.cpp's encoder block
-    s.no_cache = a.attention.no_kv_cache;
+    s.post_norm = a.attention.post_norm && a.attention.no_kv_cache;      // bert.cpp's encoder block
+    s.no_cache = a.attention.no_kv_cache || a.attention.uncached_graph;  // llama-embed
     // jina-bert-v2: ALiBi (no positions, no RoPE) and a fused GEGLU
     s.alibi = s.post_norm && a.attention.alibi;
     s.rope = s.rope && !s.alibi;
@@ -821,7 +824,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // MLA's K-only cache (build_attn with llm_graph_input_attn_k) is not rotated.
     const bool mla = s.mla_kv_lora > 0;
     // (no cache, no cache type: nothing to rotate)
-    const bool cached = !a.attention.no_kv_cache;
+    const bool cached = !a.attention.no_kv_cache && !a.attention.uncached_graph;
     s.rotate_k = cached && !mla && in.k_type.quantised() && a.head_dim % 64 == 0;
     s.rotate_v = cached && !mla && in.v_type.quantised() && a.head_dim % 64 == 0;
     r.device = ggml_graph_peak(llama_forward_graph(s));

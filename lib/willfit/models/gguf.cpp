@@ -1586,6 +1586,16 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       a.attention.global_first = true;
     }
   }
+  // NeoBERT (neo-bert.cpp load_arch_tensors at 80fb11ac): Q, K and V in
+  // one attn_qkv, gate and up in one ffn_up of 2 x feed_forward_length
+  // (SwiGLU), no biases. Its RMS norms (one in layer 0 too, none on the
+  // embeddings) in place of ModernBERT's LayerNorms move no buffer: the
+  // replay is modern-bert.cpp's (checked live, docs/live-llamacpp.md).
+  if (arch == "neo-bert") {
+    a.attention.fused_qkv = true;
+    a.mlp_gated = true;
+    a.fused_gate_up = true;
+  }
   if (arch == "smallthinker" && a.attention.kind == AttentionKind::Sliding) {
     a.attention.sliding_window = 4096;
     a.attention.sliding_pattern = 4;
@@ -1925,6 +1935,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.moe->weights_normalized = false;
   }
   a.attention.alibi = arch == "jina-bert-v2";
+  // llama-embed.cpp: llama's graph without a cache read or logits, beside
+  // the KV cache create_memory still makes for it
+  a.attention.uncached_graph = arch == "llama-embed";
   // EmbeddingGemma's Dense projections, when the converter wrote them
   // (gemma-embedding.cpp reads these keys, each optional).
   a.dense_out = meta_int(f, arch + ".dense_2_feat_out").value_or(0);
@@ -1935,7 +1948,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // llama.cpp's converter writes pooling_type for embedding models (BERT and
   // kin, Qwen3-Embedding, EmbeddingGemma), and Ollama takes that key to mean
   // one (llm/llama_server.go at fb307609: isEmbedding).
-  m.embedding = f.find(arch + ".pooling_type") != nullptr;
+  // The converter writes none for EuroBERT (no sentence-transformers
+  // pooling module) nor for llama-embed-nemotron (conversion/llama.py
+  // LlamaEmbedNemotronModel): those embed by their graph alone.
+  m.embedding = f.find(arch + ".pooling_type") != nullptr || is_encoder_gguf_architecture(arch) ||
+                arch == "llama-embed";
   if (!is_known_gguf_architecture(arch)) {
     m.unchecked_architecture = fmt::format("'{}' (GGUF general.architecture)", arch);
   }

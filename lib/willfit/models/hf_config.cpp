@@ -1500,6 +1500,23 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     }
   }
 
+  // NeoBERT (chandar-lab/NeoBERT, model_type neobert, remote code; llama.cpp
+  // conversion/bert.py NeoBert and neo-bert.cpp at 80fb11ac): one qkv
+  // projection, SwiGLU's gate and up in one w12, RMS norms (the replay is
+  // ModernBERT's: the norms' kind moves no buffer), no biases. Its
+  // MLP is 2/3 of intermediate_size wide (the checkpoint's w12 is 4096 x 768
+  // and w3 768 x 2048 for intermediate_size 3072; the converter writes
+  // int(2 x intermediate_size / 3) as feed_forward_length), its context
+  // max_length.
+  if (type == "neobert") {
+    a.attention.fused_qkv = true;
+    a.fused_gate_up = true;
+    a.intermediate_size = 2 * a.intermediate_size / 3;
+    if (const auto n = get_int(t, {"max_length"}, std::int64_t{1} << 31); n && *n > 0) {
+      a.max_context = *n;
+    }
+  }
+
   // Laguna (poolside Laguna XS.2, S-2.1, M.1; model_type laguna; llama.cpp
   // conversion/laguna.py and src/models/laguna.cpp at 80fb11ac). A window
   // (sliding_window > 0; M.1 has none and is one plain cache) puts layer 0
@@ -1784,14 +1801,32 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   const bool embedding_gemma =
       type == "gemma3_text" && get_bool(t, "use_bidirectional_attention").value_or(false);
   a.attention.no_kv_cache = is_cache_free_config_model_type(type) || embedding_gemma;
+  // llama-embed-nemotron (model_type llama_bidirec, LlamaBidirectionalModel:
+  // a LlamaConfig, the Llama-3.1-8B backbone attending both ways, no
+  // lm_head), which llama.cpp's converter writes as llama-embed
+  // (conversion/llama.py LlamaEmbedNemotronModel at 80fb11ac): llama's graph
+  // without a cache read or logits, its KV cache still made
+  // (Attention::uncached_graph); the token table stands in for the head
+  // llama.cpp loads (llama.cpp load_arch_tensors: tok_embd duplicated).
+  const bool llama_embed = type == "llama_bidirec";
+  a.attention.uncached_graph = llama_embed;
+  if (llama_embed) {
+    a.tied_embeddings = true;
+  }
   a.attention.mla_cached_per_head = uses_mla(a) && caches_mla_per_head(type);  // MiniCPM3
   // BERT's block: the LayerNorms after the residual sums (llama.cpp runs all
   // of these with bert.cpp's graph).
   a.attention.post_norm =
       one_of(type, {"bert", "roberta", "distilbert", "xlm-roberta", "nomic_bert"});
   // they embed, generate nothing
-  m.embedding = is_encoder_config_model_type(type) || embedding_gemma;
+  m.embedding = is_encoder_config_model_type(type) || embedding_gemma || llama_embed;
   a.no_output_head = is_encoder_config_model_type(type) || type == "bitnet";  // (gguf.cpp)
+  // An encoder's masked-LM head is not converted (llama.cpp creates no output
+  // tensor for them), whatever tie_word_embeddings says of it (EuroBERT's
+  // false): the token table is all there is, as in its GGUF.
+  if (is_encoder_config_model_type(type)) {
+    a.tied_embeddings = true;
+  }
 
   const ParamBreakdown p = count_params(a);
   m.params = p.total();

@@ -160,7 +160,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: GPT-BigCode, StarCoder 1 (tests/unit/test_arch_bigcode.cpp)
        "starcoder",
        // issue 18: OLMo-1, LayerNorms without weights (tests/unit/test_arch_olmo.cpp)
-       "olmo"});
+       "olmo",
+       // issue 18: llama-embed-nemotron, EuroBERT, NeoBERT (tests/unit/test_arch_enc.cpp)
+       "llama-embed", "eurobert", "neo-bert"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -177,6 +179,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "cohere2",
                                                                   "cohere2_moe",
                                                                   "deci",
+                                                                  "eurobert",
                                                                   "deepseek_v2",
                                                                   "deepseek_v3",
                                                                   "deepseek_v32",
@@ -229,6 +232,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "llama",
                                                                   "llama4",
                                                                   "llama4_text",
+                                                                  "llama_bidirec",
                                                                   "mimo_v2",
                                                                   "mimo_v2_flash",
                                                                   "minimax_m1",
@@ -245,6 +249,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "mistral4",
                                                                   "mixtral",
                                                                   "mllama",
+                                                                  "neobert",
                                                                   "nemotron",
                                                                   "nemotron-nas",
                                                                   "nemotron_h",

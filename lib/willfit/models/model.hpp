@@ -224,6 +224,13 @@ struct Attention {
   // the MLP's width (the converter maps mlp.gated_layers to ffn_up), which
   // bert.cpp runs as LLM_FFN_GEGLU: one projection, then the halves gated.
   bool alibi = false;
+  // llama-embed (llama.cpp llama-embed.cpp at 80fb11ac: llama.cpp's llama
+  // graph built with embed = true): every layer attends over the micro-batch
+  // without reading a cache (build_attn_inp_no_cache) and the graph ends at
+  // the final norm (t_embd, no logits), yet create_memory still makes the
+  // ordinary KV cache for it (llama-embed is not among the architectures it
+  // gives none), allocated and never written. Compute graph only.
+  bool uncached_graph = false;
   // DeepSeek-V4's compressed attention (config.json compress_ratios; GGUF
   // deepseek4 attention.compress_ratios; llama.cpp src/models/deepseek4.cpp
   // and src/llama-kv-cache-dsv4.cpp at 80fb11ac): one letter a layer, 'S'
