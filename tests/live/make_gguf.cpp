@@ -14,6 +14,7 @@
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
 // bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
+// qwen,
 // nemotron,bitnet}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
@@ -1098,6 +1099,18 @@ const std::vector<Spec>& specs() {
                       "layers, 16 heads, 16 KV heads, vocab 50304, 2048 positions, rope 10000, "
                       "clip_qkv null, tied)"));
     v.back().tied = true;
+    // Qwen-1.8B (qwen, Qwen-1), whole: 24 layers of 16 heads of 128 (no
+    // GQA), one fused c_attn with its bias, a SwiGLU of 5504 (the config's
+    // intermediate_size 11008 is twice it, which the converter writes as
+    // feed_forward_length), vocabulary 151936 untied, 8192 positions.
+    v.push_back(shape("qwen-1_8b", "qwen", 24, 2048, 5504, 16, 16, 128, 151936, 8192, 10000, 1e-6,
+                      "Qwen/Qwen-1_8B: 24 layers, 16 heads, d_model 2048, 8192 positions (its "
+                      "model card's table, search-tool file id 47271752419); intermediate_size "
+                      "11008, vocab_size 151936 (a config transcription citing "
+                      "huggingface.co/Qwen/Qwen-1_8B/blob/main/config.json, file id 228514887); "
+                      "rotary_emb_base 10000, layer_norm_epsilon 1e-6, no tie (Qwen-7B's config "
+                      "of the same code, file id 910551238)"));
+    v.back().qkv_bias = true;
     // Trinity Mini REDUCED to 8 of its 32 layers, every kind in the real
     // order (0-1 windowed + dense, 2 windowed + MoE, 3 global + MoE, 4-6
     // windowed + MoE, 7 global + MoE: global_attn_every_n_layers 4, 2 dense
@@ -1912,6 +1925,17 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_norm.weight", {e}, i);
       add(b + "ffn_up.weight", {e, 2 * s.ffn}, i);  // dense_h_to_4h: gate and up
       add(b + "ffn_down.weight", {s.ffn, e}, i);
+      continue;
+    }
+    if (s.arch == "qwen") {  // qwen.cpp load_arch_tensors (c_attn: attn_qkv and its bias)
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_qkv.weight", {e, 3 * e}, i);
+      add(b + "attn_qkv.bias", {3 * e}, i);
+      add(b + "attn_output.weight", {e, e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_gate.weight", {e, s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
       continue;
     }
     if (!s.deci.empty() && s.arch == "openelm") {  // openelm.cpp load_arch_tensors
@@ -2771,6 +2795,10 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_arr_bool(a + ".attention.sliding_window_pattern", swa);
     w.key_f32(a + ".attention.value_scale", s.value_scale);
     w.key_u32(a + ".expert_gating_func", 2);
+  } else if (s.arch == "qwen") {
+    // the converter writes QWenConfig's intermediate_size, twice the MLP
+    // (qwen.cpp halves it); no head_count_kv (base.py finds no key for it)
+    w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(2 * s.ffn));
   } else if (s.layer_kinds.empty()) {
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
     w.key_u32(a + ".attention.head_count_kv",

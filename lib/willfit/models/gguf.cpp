@@ -1424,6 +1424,14 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.qkv_bias = has("blk.0.attn_qkv.bias") || has("blk.0.attn_q.bias");
     a.fused_gate_up = !has("blk.0.ffn_gate.weight");
   }
+  // Qwen-1 (qwen.cpp load_arch_tensors at 80fb11ac): attn_qkv and its bias,
+  // both required; ffn_gate, ffn_up and ffn_down of feed_forward_length / 2
+  // (the converter writes QWenConfig's intermediate_size, twice the MLP).
+  if (arch == "qwen") {
+    a.attention.fused_qkv = true;
+    a.qkv_bias = true;
+    a.intermediate_size /= 2;
+  }
   // Nemotron-4 / Minitron (nemotron.cpp load_arch_tensors): LayerNorms with
   // a required bias (attn_norm_b, ffn_norm_b, output_norm_b) beside q, k, v
   // and an ungated MLP (its ffn_up without ffn_gate, above) whose optional

@@ -831,6 +831,17 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.qkv_bias = get_bool(t, "add_qkv_bias").value_or(false);
     a.fused_gate_up = true;
   }
+  // Qwen-1 (QWenConfig, model_type qwen; llama.cpp qwen.cpp at 80fb11ac):
+  // one c_attn projection of Q, K and V with its bias (modeling_qwen.py
+  // builds it with nn.Linear's default bias; no_bias drops the others), and
+  // a SwiGLU of w1 and w2 each intermediate_size / 2 wide (QWenMLP;
+  // qwen.cpp creates ffn_gate and ffn_up of n_ff / 2 from the converter's
+  // feed_forward_length, the config's value).
+  if (type == "qwen") {
+    a.attention.fused_qkv = true;
+    a.qkv_bias = true;
+    a.intermediate_size /= 2;
+  }
   // GPT-NeoX (GPTNeoXConfig, model_type gpt_neox: Pythia, GPT-NeoX-20B;
   // llama.cpp gptneox.cpp at 80fb11ac): GPT-2's layer (LayerNorms with bias,
   // biases on wo, up and down: the ungated layout) with one fused

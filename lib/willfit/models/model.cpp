@@ -158,7 +158,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: GPT-BigCode, StarCoder 1 (tests/unit/test_arch_bigcode.cpp)
        "starcoder",
        // issue 18: OLMo-1, LayerNorms without weights (tests/unit/test_arch_olmo.cpp)
-       "olmo"});
+       "olmo",
+       // issue 18: Qwen-1 (tests/unit/test_arch_llama23.cpp, Qwen1)
+       "qwen"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -252,6 +254,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "phi",
                                                                   "phi3",
                                                                   "phimoe",
+                                                                  "qwen",
                                                                   "qwen2",
                                                                   "qwen2_5_vl",
                                                                   "qwen2_5_vl_text",
