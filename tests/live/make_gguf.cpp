@@ -1933,9 +1933,12 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "attn_qkv.bias", {3 * e}, i);
       add(b + "attn_output.weight", {e, e}, i);
       add(b + "ffn_norm.weight", {e}, i);
+      // in the checkpoint's order (mlp.w1, w2, c_proj: gguf-py's tensor_mapping
+      // maps them to ffn_up, ffn_gate, ffn_down), so ffn_down ends the file as in
+      // the other rows: a repacked Q4_K ffn_up last would shorten the mapping
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
       add(b + "ffn_gate.weight", {e, s.ffn}, i);
       add(b + "ffn_down.weight", {s.ffn, e}, i);
-      add(b + "ffn_up.weight", {e, s.ffn}, i);
       continue;
     }
     if (!s.deci.empty() && s.arch == "openelm") {  // openelm.cpp load_arch_tensors
