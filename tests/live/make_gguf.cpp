@@ -14,7 +14,7 @@
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
 // bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
-// qwen,
+// qwen,baichuan,
 // nemotron,bitnet}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
@@ -1111,6 +1111,20 @@ const std::vector<Spec>& specs() {
                       "rotary_emb_base 10000, layer_norm_epsilon 1e-6, no tie (Qwen-7B's config "
                       "of the same code, file id 910551238)"));
     v.back().qkv_bias = true;
+    // Baichuan2-13B-Chat (baichuan, ALiBi), REDUCED to 4 of its 40 layers:
+    // every width the model's (hidden 5120, 40 heads of 128, MLP 13696,
+    // vocabulary 125696 untied, 4096 positions). W_pack is split into
+    // attn_q, attn_k and attn_v by conversion/baichuan.py. Reduced, the file
+    // is neither llama.cpp's 7B (32 layers: RoPE) nor its 13B (40 layers:
+    // ALiBi): baichuan.cpp then builds no positions and no RoPE, which is
+    // the 13B's graph without its ALiBi slopes (a softmax argument).
+    v.push_back(shape("baichuan2-13b-chat-r4", "baichuan", 4, 5120, 13696, 40, 40, 128, 125696,
+                      4096, 10000, 1e-6,
+                      "baichuan-inc/Baichuan2-13B-Chat REDUCED to 4 of 40 layers; config.json "
+                      "as public transcriptions give it (see tests/unit/test_arch_llama23.cpp: "
+                      "hidden_size 5120, intermediate_size 13696, num_attention_heads 40, "
+                      "num_hidden_layers 40, vocab_size 125696, model_max_length 4096, "
+                      "rms_norm_eps 1e-6, tie_word_embeddings false)"));
     // Trinity Mini REDUCED to 8 of its 32 layers, every kind in the real
     // order (0-1 windowed + dense, 2 windowed + MoE, 3 global + MoE, 4-6
     // windowed + MoE, 7 global + MoE: global_attn_every_n_layers 4, 2 dense

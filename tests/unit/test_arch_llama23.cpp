@@ -300,5 +300,175 @@ TEST(Qwen1, Qwen1_8bMatchesTheLiveLlamaCpp) {
   expect_live_rows(from_config(qwen_1_8b()), "qwen", 27, 0.1);
 }
 
+// ---- Baichuan (baichuan) ----------------------------------------------------
+
+// baichuan-inc/Baichuan2-7B-Chat config.json as transformers printed it
+// ("Model config BaichuanConfig") in a public fine-tuning log (search-tool
+// file id 3881833864).
+Json baichuan2_7b() {
+  return {{"architectures", {"BaichuanForCausalLM"}},
+          {"model_type", "baichuan"},
+          {"hidden_act", "silu"},
+          {"hidden_size", 4096},
+          {"intermediate_size", 11008},
+          {"max_position_embeddings", 4096},
+          {"model_max_length", 4096},
+          {"num_attention_heads", 32},
+          {"num_hidden_layers", 32},
+          {"rms_norm_eps", 1e-06},
+          {"tie_word_embeddings", false},
+          {"vocab_size", 125696}};
+}
+
+// baichuan-inc/Baichuan2-13B: hidden_size 5120, 40 layers, 40 heads,
+// intermediate_size 13696, vocab_size 125696 (a public table of hub
+// configs, search-tool file id 56144638994); the 13B's key names, with
+// model_max_length 4096 and no max_position_embeddings (the ALiBi model
+// has no position table), rms_norm_eps 1e-06 and tie_word_embeddings false,
+// as a public copy of a Baichuan2-13B-Chat config.json gives them (file id
+// 45597557903).
+Json baichuan2_13b() {
+  return {{"architectures", {"BaichuanForCausalLM"}},
+          {"model_type", "baichuan"},
+          {"hidden_act", "silu"},
+          {"hidden_size", 5120},
+          {"intermediate_size", 13696},
+          {"model_max_length", 4096},
+          {"num_attention_heads", 40},
+          {"num_hidden_layers", 40},
+          {"rms_norm_eps", 1e-06},
+          {"tie_word_embeddings", false},
+          {"vocab_size", 125696}};
+}
+
+// The GGUF header conversion/baichuan.py writes (BaichuanModel at 80fb11ac):
+// base.py's keys (block_count, context_length from model_max_length when
+// there is no max_position_embeddings, embedding_length,
+// feed_forward_length, head_count, the RMS epsilon; no head_count_kv) and
+// rope.dimension_count hidden / heads; W_pack unpacked into attn_q, attn_k
+// and attn_v. Tensors as baichuan.cpp loads them, F16 with F32 norms.
+test::GgufWriter baichuan_gguf(const Json& j) {
+  const std::string a = "baichuan.";
+  const auto e = j["hidden_size"].get<std::uint64_t>();
+  const auto ff = j["intermediate_size"].get<std::uint64_t>();
+  const auto v = j["vocab_size"].get<std::uint64_t>();
+  const auto heads = j["num_attention_heads"].get<std::uint32_t>();
+  const int layers = j["num_hidden_layers"].get<int>();
+  test::GgufWriter w;
+  w.str("general.architecture", "baichuan");
+  w.u32("general.file_type", 1);
+  w.u32(a + "block_count", static_cast<std::uint32_t>(layers));
+  w.u32(a + "context_length", 4096);
+  w.u32(a + "embedding_length", static_cast<std::uint32_t>(e));
+  w.u32(a + "feed_forward_length", static_cast<std::uint32_t>(ff));
+  w.u32(a + "attention.head_count", heads);
+  w.f32(a + "attention.layer_norm_rms_epsilon", 1e-6F);
+  w.str(a + "tensor_data_layout", "Meta AI original pth");
+  w.u32(a + "rope.dimension_count", static_cast<std::uint32_t>(e / heads));
+  w.tensor("token_embd.weight", {e, v}, test::kF16);
+  w.tensor("output_norm.weight", {e}, test::kF32);
+  w.tensor("output.weight", {e, v}, test::kF16);
+  for (int i = 0; i < layers; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.tensor(b + "attn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "attn_q.weight", {e, e}, test::kF16);
+    w.tensor(b + "attn_k.weight", {e, e}, test::kF16);
+    w.tensor(b + "attn_v.weight", {e, e}, test::kF16);
+    w.tensor(b + "attn_output.weight", {e, e}, test::kF16);
+    w.tensor(b + "ffn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "ffn_gate.weight", {e, ff}, test::kF16);
+    w.tensor(b + "ffn_down.weight", {ff, e}, test::kF16);
+    w.tensor(b + "ffn_up.weight", {e, ff}, test::kF16);
+  }
+  return w;
+}
+
+// baichuan.cpp (80fb11ac) picks the positions by depth: 32 layers are its
+// 7B (RoPE), 40 its 13B (ALiBi, f_max_alibi_bias 8), and any other depth
+// builds neither, which for the buffers is the ALiBi graph (no inp_pos, no
+// RoPE). Baichuan2-7B's modeling_baichuan.py ropes, the 13B's uses ALiBi.
+TEST(Baichuan, ConfigIsKnownAndPositionsFollowTheDepth) {
+  const Model b7 = from_config(baichuan2_7b());
+  const Model b13 = from_config(baichuan2_13b());
+  for (const Model* m : {&b7, &b13}) {
+    EXPECT_TRUE(m->unchecked_architecture.empty()) << m->unchecked_architecture;
+    EXPECT_EQ(m->arch.kv_heads, m->arch.heads);
+    EXPECT_EQ(m->arch.head_dim, 128);
+    EXPECT_EQ(m->arch.max_context, 4096);
+    EXPECT_FALSE(m->arch.attention.fused_qkv);  // the converter splits W_pack
+    EXPECT_FALSE(m->arch.qkv_bias);
+    EXPECT_FALSE(m->arch.tied_embeddings);
+  }
+  EXPECT_FALSE(b7.arch.attention.alibi);
+  EXPECT_TRUE(b13.arch.attention.alibi);
+  Json reduced = baichuan2_7b();
+  reduced["num_hidden_layers"] = 4;
+  EXPECT_TRUE(from_config(reduced).arch.attention.alibi);
+}
+
+// ALiBi builds no position input and no RoPE, and the live rows show it:
+// read with RoPE (a 32-layer Baichuan's graph), the same reduced file's
+// buffer is 10 MiB off on every row without flash attention (low at 512
+// tokens, high at 4096 and 32768: the roped Q and K move the placement of
+// the scores), where the ALiBi reading is exact (the live test below).
+TEST(Baichuan, AlibiBuildsNoPositions) {
+  Json j = baichuan2_13b();
+  j["num_hidden_layers"] = 4;
+  Model roped = from_config(j);
+  ASSERT_TRUE(roped.arch.attention.alibi);
+  roped.arch.attention.alibi = false;
+  const auto mib = static_cast<double>(kMiB);
+  std::size_t off_rows = 0;
+  for_each_row("llamacpp_cpu_compute_baichuan.csv", [&](const std::vector<std::string>& c) {
+    if (c[3] == "on") {
+      return;
+    }
+    const double measured = (std::stod(c[6]) + std::stod(c[7])) * mib;
+    EXPECT_GT(std::abs(static_cast<double>(live_estimate(roped, c).memory.compute) - measured),
+              5.0 * mib);
+    ++off_rows;
+  });
+  EXPECT_EQ(off_rows, 9U);
+}
+
+// The parameter counts: Baichuan 2's report names "7 billion and 13
+// billion parameters" (arXiv 2309.10305); the shapes above give 7.506 B
+// and 13.897 B. The count from the tensors the converter writes is what
+// the file holds: checked here against the module shapes transformers
+// prints for Baichuan2 (W_pack hidden x 3 hidden, o_proj, gate/up/down of
+// intermediate_size, embed_tokens and lm_head of vocab x hidden), by hand.
+TEST(Baichuan, ParameterCountsAreTheModulesShapes) {
+  const auto count = [](std::int64_t e, std::int64_t f, std::int64_t v, std::int64_t l) {
+    return 2 * v * e + l * (4 * e * e + 3 * e * f);
+  };
+  EXPECT_EQ(params(baichuan2_7b()), count(4096, 11008, 125696, 32));
+  EXPECT_EQ(params(baichuan2_13b()), count(5120, 13696, 125696, 40));
+  EXPECT_LT(rel(static_cast<double>(params(baichuan2_7b())), 7.0e9), 0.08);
+  EXPECT_LT(rel(static_cast<double>(params(baichuan2_13b())), 13.0e9), 0.08);
+}
+
+TEST(Baichuan, GgufHeaderGivesWhatTheConfigGives) {
+  for (const Json& j : {baichuan2_7b(), baichuan2_13b()}) {
+    const Model g = from_header(baichuan_gguf(j));
+    const Model c = from_config(j);
+    EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+    EXPECT_EQ(g.arch.attention.alibi, c.arch.attention.alibi);
+    EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
+    expect_same_estimate(g, c, "baichuan GGUF vs config, " + j["hidden_size"].dump());
+  }
+}
+
+// Baichuan2-13B-Chat reduced to 4 of its 40 layers (make_gguf row
+// baichuan2-13b-chat-r4, every width the model's), read from its
+// config.json with num_hidden_layers 4, against what a real llama.cpp
+// reserved (tests/data/llamacpp_cpu_compute_baichuan.csv,
+// llamacpp_cpu_kv_baichuan.csv). At 4 layers baichuan.cpp builds no
+// positions at all, the 13B's graph.
+TEST(Baichuan, ReducedBaichuan2_13bMatchesTheLiveLlamaCpp) {
+  Json j = baichuan2_13b();
+  j["num_hidden_layers"] = 4;
+  expect_live_rows(from_config(j), "baichuan", 27, 0.1);
+}
+
 }  // namespace
 }  // namespace willfit

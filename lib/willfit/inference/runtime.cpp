@@ -606,8 +606,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.fused_gate_up = a.fused_gate_up;
     s.post_norm = a.attention.post_norm && a.attention.no_kv_cache;  // bert.cpp's encoder block
     s.no_cache = a.attention.no_kv_cache;
-    // jina-bert-v2: ALiBi (no positions, no RoPE) and a fused GEGLU
-    s.alibi = s.post_norm && a.attention.alibi;
+    // ALiBi (no positions, no RoPE): jina-bert-v2, with a fused GEGLU;
+    // Baichuan's 13B (baichuan.cpp), a llama layer otherwise
+    s.alibi = a.attention.alibi;
     s.rope = s.rope && !s.alibi;
     // ModernBERT (modern-bert.cpp): the cache-free block that is pre-norm,
     // with Q, K and V fused and gate and up fused (read so from its

@@ -1899,7 +1899,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   if (arch == "nomic-bert-moe" && a.moe) {
     a.moe->weights_normalized = false;
   }
-  a.attention.alibi = arch == "jina-bert-v2";
+  // Baichuan (baichuan.cpp load_arch_hparams at 80fb11ac): positions by
+  // depth, RoPE for the 7B's 32 layers only; the 13B's 40 take ALiBi and
+  // any other depth builds no positions at all, the same graph.
+  a.attention.alibi = arch == "jina-bert-v2" || (arch == "baichuan" && a.layers != 32);
   // EmbeddingGemma's Dense projections, when the converter wrote them
   // (gemma-embedding.cpp reads these keys, each optional).
   a.dense_out = meta_int(f, arch + ".dense_2_feat_out").value_or(0);

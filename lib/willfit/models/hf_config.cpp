@@ -842,6 +842,15 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.qkv_bias = true;
     a.intermediate_size /= 2;
   }
+  // Baichuan (BaichuanConfig, model_type baichuan: Baichuan-7B/13B and
+  // Baichuan2-7B/13B; llama.cpp baichuan.cpp at 80fb11ac): llama's layer,
+  // W_pack split into q, k and v by conversion/baichuan.py. Its positions
+  // follow the depth, as baichuan.cpp decides them: RoPE for 32 layers (the
+  // 7B's modeling_baichuan.py), ALiBi for 40 (the 13B's), none for any
+  // other depth, whose graph is the ALiBi one (no inp_pos, no RoPE).
+  if (type == "baichuan") {
+    a.attention.alibi = a.layers != 32;
+  }
   // GPT-NeoX (GPTNeoXConfig, model_type gpt_neox: Pythia, GPT-NeoX-20B;
   // llama.cpp gptneox.cpp at 80fb11ac): GPT-2's layer (LayerNorms with bias,
   // biases on wo, up and down: the ungated layout) with one fused

@@ -160,7 +160,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: OLMo-1, LayerNorms without weights (tests/unit/test_arch_olmo.cpp)
        "olmo",
        // issue 18: Qwen-1 (tests/unit/test_arch_llama23.cpp, Qwen1)
-       "qwen"});
+       "qwen",
+       // issue 18: Baichuan, RoPE or ALiBi by depth (tests/unit/test_arch_llama23.cpp, Baichuan)
+       "baichuan"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -168,6 +170,7 @@ bool is_known_config_model_type(std::string_view model_type) {
   static constexpr auto kKnown = std::to_array<std::string_view>({"afmoe",
                                                                   "apertus",
                                                                   "arcee",
+                                                                  "baichuan",
                                                                   "bailing_hybrid",
                                                                   "bailing_moe_v2",
                                                                   "bert",
