@@ -14,7 +14,7 @@
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
 // bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
-// qwen,baichuan,
+// qwen,baichuan,orion,
 // nemotron,bitnet}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
@@ -1125,6 +1125,17 @@ const std::vector<Spec>& specs() {
                       "hidden_size 5120, intermediate_size 13696, num_attention_heads 40, "
                       "num_hidden_layers 40, vocab_size 125696, model_max_length 4096, "
                       "rms_norm_eps 1e-6, tie_word_embeddings false)"));
+    // Orion-14B-Chat (orion), REDUCED to 4 of its 40 layers: every width the
+    // model's (hidden 5120, 40 heads of 128, MLP 15360, vocabulary 84608
+    // untied, 4096 positions); llama's layer with LayerNorms that carry a
+    // bias (attn_norm, ffn_norm, output_norm), RoPE NeoX.
+    v.push_back(shape("orion-14b-chat-r4", "orion", 4, 5120, 15360, 40, 40, 128, 84608, 4096, 10000,
+                      1e-5,
+                      "OrionStarAI/Orion-14B-Chat REDUCED to 4 of 40 layers; config.json as a "
+                      "public NeuronX port falls back to it (search-tool file id 53277422041: "
+                      "hidden_size 5120, 40 layers, 40 heads, 40 KV heads, vocab_size 84608, "
+                      "max_position_embeddings 4096, rope_theta 10000, rms_norm_eps 1e-5, "
+                      "intermediate_size 15360, untied)"));
     // Trinity Mini REDUCED to 8 of its 32 layers, every kind in the real
     // order (0-1 windowed + dense, 2 windowed + MoE, 3 global + MoE, 4-6
     // windowed + MoE, 7 global + MoE: global_attn_every_n_layers 4, 2 dense
@@ -1815,8 +1826,8 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add("output_norm.bias", {e}, -1);
     add("output.bias", {s.vocab}, -1);
   }
-  if (s.arch == "nemotron") {  // nemotron.cpp: the final LayerNorm's bias
-    add("output_norm.bias", {e}, -1);
+  if (s.arch == "nemotron" || s.arch == "orion") {  // nemotron.cpp, orion.cpp: the final
+    add("output_norm.bias", {e}, -1);               // LayerNorm's bias
   }
   if (s.hc_mult > 0 &&
       s.arch == "deepseek4") {  // deepseek4.cpp: the output's hyper-connection head
@@ -2575,7 +2586,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       if (s.arch == "bitnet") {  // bitnet.cpp: the norm of the attention output before wo
         add(b + "attn_sub_norm.weight", {e}, i);
       }
-      if (s.arch == "nemotron") {  // nemotron.cpp: both LayerNorms' biases (no others)
+      if (s.arch == "nemotron" || s.arch == "orion") {  // both LayerNorms' biases (no others)
         add(b + "attn_norm.bias", {e}, i);
         add(b + "ffn_norm.bias", {e}, i);
       }
@@ -2946,6 +2957,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // attn_config.clip_qkv (8 in DBRX's config); dbrx.cpp requires both.
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
     w.key_f32(a + ".attention.clamp_kqv", 8.0);
+  }
+  if (s.arch == "orion") {
+    // conversion/orion.py: the LayerNorm epsilon (rms_norm_eps, which Orion
+    // runs as a LayerNorm's) orion.cpp requires
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
   }
   if (s.arch == "nemotron") {
     // nemotron.cpp load_arch_hparams requires the LayerNorm epsilon

@@ -470,5 +470,135 @@ TEST(Baichuan, ReducedBaichuan2_13bMatchesTheLiveLlamaCpp) {
   expect_live_rows(from_config(j), "baichuan", 27, 0.1);
 }
 
+// ---- Orion (orion) -----------------------------------------------------------
+
+// OrionStarAI/Orion-14B config.json values as a public NeuronX port of
+// modeling_orion.py falls back to them when a key is missing (search-tool
+// file id 53277422041, OrionInferenceConfig.from_pretrained): hidden_size
+// 5120, 40 heads and 40 KV heads, 40 layers, vocab_size 84608,
+// max_position_embeddings 4096, rope_theta 10000, rms_norm_eps 1e-05 (read
+// as the LayerNorms' epsilon), intermediate_size 15360, untied.
+Json orion_14b() {
+  return {{"architectures", {"OrionForCausalLM"}},
+          {"model_type", "orion"},
+          {"hidden_act", "silu"},
+          {"hidden_size", 5120},
+          {"intermediate_size", 15360},
+          {"max_position_embeddings", 4096},
+          {"num_attention_heads", 40},
+          {"num_hidden_layers", 40},
+          {"num_key_value_heads", 40},
+          {"rms_norm_eps", 1e-05},
+          {"rope_theta", 10000.0},
+          {"tie_word_embeddings", false},
+          {"vocab_size", 84608}};
+}
+
+// The GGUF header conversion/orion.py writes (OrionModel at 80fb11ac):
+// file_type, tensor_data_layout, context_length, embedding_length,
+// block_count, feed_forward_length, head_count, head_count_kv and the
+// LayerNorm epsilon (attention.layer_norm_epsilon, from rms_norm_eps).
+// Tensors as orion.cpp loads them: llama's, plus the bias of every norm.
+test::GgufWriter orion_gguf(int layers) {
+  const std::string a = "orion.";
+  const std::uint64_t e = 5120;
+  const std::uint64_t ff = 15360;
+  const std::uint64_t v = 84608;
+  test::GgufWriter w;
+  w.str("general.architecture", "orion");
+  w.u32("general.file_type", 1);
+  w.str(a + "tensor_data_layout", "Meta AI original pth");
+  w.u32(a + "context_length", 4096);
+  w.u32(a + "embedding_length", 5120);
+  w.u32(a + "block_count", static_cast<std::uint32_t>(layers));
+  w.u32(a + "feed_forward_length", 15360);
+  w.u32(a + "attention.head_count", 40);
+  w.u32(a + "attention.head_count_kv", 40);
+  w.f32(a + "attention.layer_norm_epsilon", 1e-5F);
+  w.tensor("token_embd.weight", {e, v}, test::kF16);
+  w.tensor("output_norm.weight", {e}, test::kF32);
+  w.tensor("output_norm.bias", {e}, test::kF32);
+  w.tensor("output.weight", {e, v}, test::kF16);
+  for (int i = 0; i < layers; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.tensor(b + "attn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "attn_norm.bias", {e}, test::kF32);
+    w.tensor(b + "attn_q.weight", {e, e}, test::kF16);
+    w.tensor(b + "attn_k.weight", {e, e}, test::kF16);
+    w.tensor(b + "attn_v.weight", {e, e}, test::kF16);
+    w.tensor(b + "attn_output.weight", {e, e}, test::kF16);
+    w.tensor(b + "ffn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "ffn_norm.bias", {e}, test::kF32);
+    w.tensor(b + "ffn_gate.weight", {e, ff}, test::kF16);
+    w.tensor(b + "ffn_down.weight", {ff, e}, test::kF16);
+    w.tensor(b + "ffn_up.weight", {e, ff}, test::kF16);
+  }
+  return w;
+}
+
+TEST(Orion, ConfigIsKnownWithBiasedNorms) {
+  const Model m = from_config(orion_14b());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  EXPECT_TRUE(m.arch.norm_bias);
+  EXPECT_FALSE(m.arch.attention_bias || m.arch.qkv_bias || m.arch.output_bias);
+  EXPECT_TRUE(m.arch.mlp_gated);
+  EXPECT_EQ(m.arch.kv_heads, 40);
+  EXPECT_EQ(m.arch.max_context, 4096);
+  const Model g = from_header(orion_gguf(40));
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_TRUE(g.arch.norm_bias);
+  EXPECT_EQ(count_params(g.arch).total(), count_params(m.arch).total());
+  expect_same_estimate(g, m, "orion GGUF vs config");
+}
+
+// The weights of an F16 conversion, counted by hand from the tensors
+// orion.cpp loads: the matrices at 2 bytes, the norms' weights and biases
+// (two vectors each, 2 a layer and the final one) at 4.
+TEST(Orion, F16WeightsCountTheNormBiases) {
+  const std::int64_t e = 5120;
+  const std::int64_t matrices = 2 * e * 84608 + 40 * (4 * e * e + 3 * e * 15360);
+  const std::int64_t vectors = 2 * e + 40 * 4 * e;
+  EXPECT_EQ(weight_layout(from_config(orion_14b()), *parse_precision("f16")).total(),
+            2 * matrices + 4 * vectors);
+}
+
+// Orion's cards say 14B (the model overview of OrionStarAI/Orion, search-
+// tool file id 53849209783: "14B parameters"); the tensors hold 14.50 B, the
+// token embedding and output of its 84608-row vocabulary included.
+TEST(Orion, ParameterCountNearTheCards) {
+  EXPECT_LT(rel(static_cast<double>(params(orion_14b())), 14.0e9), 0.04);
+}
+
+// Read as llama's RMS norms (which ggml-alloc runs in place), the final
+// norm would reuse the last layer's output; orion.cpp's LayerNorm is a new
+// tensor beside it. On the live rows the RMS reading misses by one hidden x
+// micro-batch F32 tensor (10 MiB) on 20 of 26 (all but the rows without
+// flash attention at 4096 and 32768 tokens, where the scores are the peak).
+TEST(Orion, LayerNormsAreNewTensors) {
+  Json j = orion_14b();
+  j["num_hidden_layers"] = 4;
+  Model rms = from_config(j);
+  rms.arch.norm_bias = false;
+  const auto mib = static_cast<double>(kMiB);
+  std::size_t missed = 0;
+  for_each_row("llamacpp_cpu_compute_orion.csv", [&](const std::vector<std::string>& c) {
+    const double measured = (std::stod(c[6]) + std::stod(c[7])) * mib;
+    const double off =
+        std::abs(static_cast<double>(live_estimate(rms, c).memory.compute) - measured);
+    missed += off > 9.0 * mib ? 1 : 0;
+  });
+  EXPECT_EQ(missed, 20U);
+}
+
+// Orion-14B-Chat reduced to 4 of its 40 layers (make_gguf row
+// orion-14b-chat-r4, every width the model's), read from its config.json
+// with num_hidden_layers 4, against what a real llama.cpp reserved
+// (tests/data/llamacpp_cpu_compute_orion.csv, llamacpp_cpu_kv_orion.csv).
+TEST(Orion, ReducedOrion14bMatchesTheLiveLlamaCpp) {
+  Json j = orion_14b();
+  j["num_hidden_layers"] = 4;
+  expect_live_rows(from_config(j), "orion", 26, 0.1);
+}
+
 }  // namespace
 }  // namespace willfit

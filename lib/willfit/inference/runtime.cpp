@@ -580,8 +580,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // norm (its t_h_nextn an output), the router's weights as the file says.
     s.parallel_block = a.attention.parallel_block;
     // Nemotron's LayerNorm with its bias (norm_bias beside an ungated MLP;
-    // phimoe's biased norm is llama.cpp's RMS norm plus the bias).
-    s.layer_norm = (a.norm_bias && !a.mlp_gated) || a.weightless_norms;
+    // phimoe's biased norm is llama.cpp's RMS norm plus the bias). Orion's
+    // (orion.cpp LLM_NORM) beside a gated dense MLP: phimoe has experts.
+    s.layer_norm = (a.norm_bias && (!a.mlp_gated || !a.moe)) || a.weightless_norms;
     s.weightless_norms = a.weightless_norms;  // OLMo-1 (olmo.cpp)
     s.sub_norms = a.sub_norms;                // BitNet (bitnet.cpp)
     s.nope_global = a.attention.nope_global;

@@ -1424,6 +1424,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.qkv_bias = has("blk.0.attn_qkv.bias") || has("blk.0.attn_q.bias");
     a.fused_gate_up = !has("blk.0.ffn_gate.weight");
   }
+  // Orion (orion.cpp load_arch_tensors at 80fb11ac): attn_norm, ffn_norm and
+  // output_norm each with a required bias (LayerNorms, LLM_NORM).
+  if (arch == "orion") {
+    a.norm_bias = true;
+  }
   // Qwen-1 (qwen.cpp load_arch_tensors at 80fb11ac): attn_qkv and its bias,
   // both required; ffn_gate, ffn_up and ffn_down of feed_forward_length / 2
   // (the converter writes QWenConfig's intermediate_size, twice the MLP).

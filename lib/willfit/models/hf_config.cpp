@@ -842,6 +842,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.qkv_bias = true;
     a.intermediate_size /= 2;
   }
+  // Orion-14B (OrionConfig, model_type orion; llama.cpp orion.cpp at
+  // 80fb11ac): llama's layer with LayerNorms (nn.LayerNorm, weight and bias,
+  // though the key is rms_norm_eps: modeling_orion.py) before the attention,
+  // before the MLP and at the end.
+  if (type == "orion") {
+    a.norm_bias = true;
+  }
   // Baichuan (BaichuanConfig, model_type baichuan: Baichuan-7B/13B and
   // Baichuan2-7B/13B; llama.cpp baichuan.cpp at 80fb11ac): llama's layer,
   // W_pack split into q, k and v by conversion/baichuan.py. Its positions

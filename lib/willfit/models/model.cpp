@@ -162,7 +162,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: Qwen-1 (tests/unit/test_arch_llama23.cpp, Qwen1)
        "qwen",
        // issue 18: Baichuan, RoPE or ALiBi by depth (tests/unit/test_arch_llama23.cpp, Baichuan)
-       "baichuan"});
+       "baichuan",
+       // issue 18: Orion-14B, LayerNorms in llama's layer (tests/unit/test_arch_llama23.cpp, Orion)
+       "orion"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -254,6 +256,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "olmo2",
                                                                   "olmoe",
                                                                   "openelm",
+                                                                  "orion",
                                                                   "phi",
                                                                   "phi3",
                                                                   "phimoe",
