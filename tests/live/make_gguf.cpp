@@ -14,7 +14,7 @@
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
 // bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
-// qwen,baichuan,orion,
+// qwen,baichuan,orion,codeshell,
 // nemotron,bitnet}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
@@ -1478,6 +1478,17 @@ const std::vector<Spec>& specs() {
                       "0.25, use_parallel_residual true, untied (every Pythia config); "
                       "tests/unit/test_arch_gptneox.cpp"));
     v.back().rope_dim = 32;  // conversion/gptneox.py: rotary_pct 0.25 x head width 128
+    // CodeShell-7B (codeshell), REDUCED to 4 of its 42 layers: every width
+    // the model's (hidden 4096, 32 query heads and 8 KV heads of 128, a GELU
+    // MLP of 16384, vocabulary 70144, 8192 positions); GPT-NeoX's sequential
+    // layer (LayerNorms with biases, fused QKV with its bias, biases on wo,
+    // up and down) with RoPE over the whole head; its output head.
+    v.push_back(shape("codeshell-7b-r4", "codeshell", 4, 4096, 16384, 32, 8, 128, 70144, 8192,
+                      10000, 1e-5,
+                      "WisdomShell/CodeShell-7B REDUCED to 4 of 42 layers; config.json as "
+                      "WisdomShell/codeshell model/config.json (e7f6c9f5) gives it: n_embd 4096, "
+                      "n_layer 42, n_head 32, num_query_groups 8, n_inner 16384, vocab_size 70144, "
+                      "n_positions 8192, position_embedding_type rope, layer_norm_epsilon 1e-5"));
     return v;
   }();
   return list;
@@ -1770,7 +1781,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     }
     return out;
   }
-  if (s.arch == "starcoder" || s.arch == "gptneox") {
+  if (s.arch == "starcoder" || s.arch == "gptneox" || s.arch == "codeshell") {
     // starcoder.cpp load_arch_tensors (gpt2.cpp's too): the position table
     // (hidden x n_ctx_train), the final LayerNorm with bias, no output head
     // when tied; per layer LayerNorms with biases, the fused QKV (hidden +
@@ -2976,6 +2987,13 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   if (s.arch == "starcoder") {
     // conversion/starcoder.py: the LayerNorm epsilon starcoder.cpp requires
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+  }
+  if (s.arch == "codeshell") {
+    // conversion/codeshell.py: the LayerNorm epsilon codeshell.cpp requires,
+    // and a linear RoPE scaling of factor 1
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+    w.key_str(a + ".rope.scaling.type", "linear");
+    w.key_f32(a + ".rope.scaling.factor", 1.0);
   }
   if (s.arch == "gptneox") {
     // conversion/gptneox.py: the LayerNorm epsilon and use_parallel_residual,

@@ -600,5 +600,141 @@ TEST(Orion, ReducedOrion14bMatchesTheLiveLlamaCpp) {
   expect_live_rows(from_config(j), "orion", 26, 0.1);
 }
 
+// ---- CodeShell (codeshell) -----------------------------------------------------
+
+// WisdomShell/CodeShell-7B config.json as the model's own repository
+// carries it (WisdomShell/codeshell model/config.json at e7f6c9f5;
+// model_type kclgpt there, codeshell in the hub's CodeShellConfig,
+// huggingface/transformers fork src/transformers/models/codeshell/
+// configuration_codeshell.py at 29a7759b).
+Json codeshell_7b(const char* model_type = "kclgpt") {
+  return {{"architectures", {"CodeShellForCausalLM"}},
+          {"model_type", model_type},
+          {"activation_function", "gelu_pytorch_tanh"},
+          {"group_query_attention", true},
+          {"num_query_groups", 8},
+          {"position_embedding_type", "rope"},
+          {"vocab_size", 70144},
+          {"layer_norm_epsilon", 1e-05},
+          {"n_layer", 42},
+          {"n_embd", 4096},
+          {"n_inner", 16384},
+          {"n_head", 32},
+          {"n_positions", 8192},
+          {"rope_scaling", nullptr}};
+}
+
+// The GGUF header conversion/codeshell.py writes (CodeShellModel at
+// 80fb11ac): context_length (n_positions), embedding_length,
+// feed_forward_length (4 n_embd), block_count, head_count, head_count_kv
+// (num_query_groups), the LayerNorm epsilon, file_type, rope.freq_base and
+// a linear rope scaling of factor 1. Tensors as codeshell.cpp loads them:
+// token_embd, output_norm with its bias, output; per layer LayerNorms with
+// biases, attn_qkv (c_attn) and attn_output with biases, ffn_up and
+// ffn_down with biases.
+test::GgufWriter codeshell_gguf(int layers) {
+  const std::string a = "codeshell.";
+  const std::uint64_t e = 4096;
+  const std::uint64_t qkv = 4096 + 2 * 1024;
+  const std::uint64_t ff = 16384;
+  const std::uint64_t v = 70144;
+  test::GgufWriter w;
+  w.str("general.architecture", "codeshell");
+  w.u32(a + "context_length", 8192);
+  w.u32(a + "embedding_length", 4096);
+  w.u32(a + "feed_forward_length", 16384);
+  w.u32(a + "block_count", static_cast<std::uint32_t>(layers));
+  w.u32(a + "attention.head_count", 32);
+  w.u32(a + "attention.head_count_kv", 8);
+  w.f32(a + "attention.layer_norm_epsilon", 1e-5F);
+  w.u32("general.file_type", 1);
+  w.f32(a + "rope.freq_base", 10000.0F);
+  w.str(a + "rope.scaling.type", "linear");
+  w.f32(a + "rope.scaling.factor", 1.0F);
+  w.tensor("token_embd.weight", {e, v}, test::kF16);
+  w.tensor("output_norm.weight", {e}, test::kF32);
+  w.tensor("output_norm.bias", {e}, test::kF32);
+  w.tensor("output.weight", {e, v}, test::kF16);
+  for (int i = 0; i < layers; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.tensor(b + "attn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "attn_norm.bias", {e}, test::kF32);
+    w.tensor(b + "attn_qkv.weight", {e, qkv}, test::kF16);
+    w.tensor(b + "attn_qkv.bias", {qkv}, test::kF32);
+    w.tensor(b + "attn_output.weight", {e, e}, test::kF16);
+    w.tensor(b + "attn_output.bias", {e}, test::kF32);
+    w.tensor(b + "ffn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "ffn_norm.bias", {e}, test::kF32);
+    w.tensor(b + "ffn_up.weight", {e, ff}, test::kF16);
+    w.tensor(b + "ffn_up.bias", {ff}, test::kF32);
+    w.tensor(b + "ffn_down.weight", {ff, e}, test::kF16);
+    w.tensor(b + "ffn_down.bias", {e}, test::kF32);
+  }
+  return w;
+}
+
+TEST(CodeShell, ConfigIsKnownWithGroupedHeads) {
+  for (const char* type : {"kclgpt", "codeshell"}) {
+    const Model m = from_config(codeshell_7b(type));
+    EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+    EXPECT_EQ(m.arch.kv_heads, 8) << type;
+    EXPECT_EQ(m.arch.head_dim, 128);
+    EXPECT_EQ(m.arch.intermediate_size, 16384);
+    EXPECT_FALSE(m.arch.mlp_gated);
+    EXPECT_TRUE(m.arch.attention.fused_qkv && m.arch.qkv_bias);
+    EXPECT_EQ(m.arch.learned_positions, 0);  // RoPE, not GPT-2's table
+    EXPECT_FALSE(m.arch.attention.parallel_block);
+    EXPECT_FALSE(m.arch.tied_embeddings);  // codeshell.cpp loads output always
+    EXPECT_EQ(m.arch.max_context, 8192);
+  }
+  const Model g = from_header(codeshell_gguf(42));
+  const Model c = from_config(codeshell_7b());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_EQ(g.arch.kv_heads, 8);
+  EXPECT_TRUE(g.arch.attention.fused_qkv && g.arch.qkv_bias && !g.arch.mlp_gated);
+  EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
+  expect_same_estimate(g, c, "codeshell GGUF vs config");
+}
+
+// K and V of the 8 query groups, not of the 32 heads: 42 x 2 x 8 x 128 x 2
+// bytes a token at F16 (168 KiB; read as every head, 4 x as much).
+TEST(CodeShell, KvCacheHoldsTheQueryGroups) {
+  const std::int64_t ctx = 8192;
+  EXPECT_EQ(llama_estimate(from_config(codeshell_7b()), ctx).memory.kv_cache,
+            std::int64_t{42} * 2 * 8 * 128 * 2 * ctx);
+}
+
+// The weights of an F16 conversion, counted by hand from the tensors
+// codeshell.cpp loads: the matrices at 2 bytes; the LayerNorms' weights and
+// biases and the QKV, wo, up and down biases at 4.
+TEST(CodeShell, F16WeightsAreTheConvertersTensors) {
+  const std::int64_t e = 4096;
+  const std::int64_t qkv = 6144;
+  const std::int64_t f = 16384;
+  const std::int64_t matrices = 2 * e * 70144 + 42 * (e * qkv + e * e + 2 * e * f);
+  const std::int64_t vectors = 2 * e + 42 * (4 * e + qkv + e + f + e);
+  EXPECT_EQ(weight_layout(from_config(codeshell_7b()), *parse_precision("f16")).total(),
+            2 * matrices + 4 * vectors);
+}
+
+// CodeShell's card: 7 billion parameters (70亿; WisdomShell/codeshell
+// README.md, and transformers' code_shell.md: "CodeShell has 7 billion
+// parameters"). The file's tensors hold 7.98 B: 7.69 B in the layers and
+// the embedding, and 0.29 B more in the output head the converter writes.
+TEST(CodeShell, ParameterCountNearTheCard) {
+  const ParamBreakdown p = count_params(from_config(codeshell_7b()).arch);
+  EXPECT_LT(rel(static_cast<double>(p.total() - p.output), 7.0e9), 0.1);
+}
+
+// CodeShell-7B reduced to 4 of its 42 layers (make_gguf row
+// codeshell-7b-r4, every width the model's), read from its config.json with
+// n_layer 4, against what a real llama.cpp reserved
+// (tests/data/llamacpp_cpu_compute_codeshell.csv, llamacpp_cpu_kv_codeshell.csv).
+TEST(CodeShell, ReducedCodeShell7bMatchesTheLiveLlamaCpp) {
+  Json j = codeshell_7b();
+  j["n_layer"] = 4;
+  expect_live_rows(from_config(j), "codeshell", 27, 0.1);
+}
+
 }  // namespace
 }  // namespace willfit

@@ -1424,6 +1424,15 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.qkv_bias = has("blk.0.attn_qkv.bias") || has("blk.0.attn_q.bias");
     a.fused_gate_up = !has("blk.0.ffn_gate.weight");
   }
+  // CodeShell (codeshell.cpp load_arch_tensors at 80fb11ac): GPT-NeoX's
+  // layer, sequential: LayerNorms with biases, one attn_qkv with its bias
+  // (create_tensor_qkv; the converter maps c_attn to it), biases on wo, up
+  // and down, no gate.
+  if (arch == "codeshell") {
+    a.attention.fused_qkv = true;
+    a.qkv_bias = true;
+    a.mlp_gated = false;
+  }
   // Orion (orion.cpp load_arch_tensors at 80fb11ac): attn_norm, ffn_norm and
   // output_norm each with a required bias (LayerNorms, LLM_NORM).
   if (arch == "orion") {

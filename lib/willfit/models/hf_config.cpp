@@ -842,6 +842,24 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.qkv_bias = true;
     a.intermediate_size /= 2;
   }
+  // CodeShell-7B (CodeShellConfig, model_type codeshell, or kclgpt in the
+  // model's own repository; llama.cpp codeshell.cpp at 80fb11ac): GPT-NeoX's
+  // sequential layer (LayerNorms with biases, one c_attn of Q, K and V with
+  // its bias, biases on c_proj, up and down, a GELU MLP of n_inner, else 4
+  // n_embd) with RoPE, and num_query_groups KV heads when
+  // group_query_attention. llama.cpp loads an output head always.
+  if (type == "codeshell" || type == "kclgpt") {
+    a.mlp_gated = false;
+    if (a.intermediate_size <= 0) {
+      a.intermediate_size = 4 * a.hidden_size;
+    }
+    a.attention.fused_qkv = true;
+    a.qkv_bias = true;
+    if (get_bool(t, "group_query_attention").value_or(false)) {
+      a.kv_heads = std::clamp(
+          static_cast<int>(get_int(t, {"num_query_groups"}, 1 << 16).value_or(1)), 1, a.heads);
+    }
+  }
   // Orion-14B (OrionConfig, model_type orion; llama.cpp orion.cpp at
   // 80fb11ac): llama's layer with LayerNorms (nn.LayerNorm, weight and bias,
   // though the key is rms_norm_eps: modeling_orion.py) before the attention,

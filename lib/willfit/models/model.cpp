@@ -164,7 +164,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: Baichuan, RoPE or ALiBi by depth (tests/unit/test_arch_llama23.cpp, Baichuan)
        "baichuan",
        // issue 18: Orion-14B, LayerNorms in llama's layer (tests/unit/test_arch_llama23.cpp, Orion)
-       "orion"});
+       "orion",
+       // issue 18: CodeShell-7B, GPT-NeoX's layer with GQA (tests/unit/test_arch_llama23.cpp)
+       "codeshell"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -178,6 +180,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "bert",
                                                                   "bitnet",
                                                                   "chatglm",
+                                                                  "codeshell",
                                                                   "cohere",
                                                                   "cohere2",
                                                                   "cohere2_moe",
@@ -224,6 +227,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "hy_v3",
                                                                   "internlm2",
                                                                   "jamba",
+                                                                  "kclgpt",
                                                                   "kimi_k2",
                                                                   "kimi_k3",
                                                                   "kimi_linear",
