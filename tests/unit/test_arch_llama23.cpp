@@ -736,5 +736,99 @@ TEST(CodeShell, ReducedCodeShell7bMatchesTheLiveLlamaCpp) {
   expect_live_rows(from_config(j), "codeshell", 27, 0.1);
 }
 
+// ---- XVERSE (xverse) -------------------------------------------------------------
+
+// xverse/XVERSE-13B as XverseConfig's defaults describe it ("a similar
+// configuration to that of the XVERSE-13B"; configuration_xverse.py as
+// ssbuild/deep_training carries it, e286f54e): vocab_size 100278 (the
+// model's README: "a vocabulary size of 100,278", xverse-ai/XVERSE-13B
+// README_EN.md), hidden_size 5120, intermediate_size 13824, 40 layers, 40
+// heads, 8192 positions, rms_norm_eps 1e-6, untied.
+Json xverse_13b() {
+  return {{"architectures", {"XverseForCausalLM"}},
+          {"model_type", "xverse"},
+          {"hidden_act", "silu"},
+          {"hidden_size", 5120},
+          {"intermediate_size", 13824},
+          {"max_position_embeddings", 8192},
+          {"num_attention_heads", 40},
+          {"num_hidden_layers", 40},
+          {"rms_norm_eps", 1e-06},
+          {"tie_word_embeddings", false},
+          {"vocab_size", 100278}};
+}
+
+// The GGUF header conversion/xverse.py writes (XverseModel at 80fb11ac):
+// base.py's keys (no head_count_kv: the config has none), the tensor data
+// layout and rope.dimension_count hidden / heads. Tensors as xverse.cpp
+// loads them: llama's, attn_q, attn_k and attn_v apart.
+test::GgufWriter xverse_gguf(const Json& j) {
+  const std::string a = "xverse.";
+  const auto e = j["hidden_size"].get<std::uint64_t>();
+  const auto ff = j["intermediate_size"].get<std::uint64_t>();
+  const auto v = j["vocab_size"].get<std::uint64_t>();
+  const auto heads = j["num_attention_heads"].get<std::uint32_t>();
+  const int layers = j["num_hidden_layers"].get<int>();
+  test::GgufWriter w;
+  w.str("general.architecture", "xverse");
+  w.u32("general.file_type", 1);
+  w.u32(a + "block_count", static_cast<std::uint32_t>(layers));
+  w.u32(a + "context_length", j["max_position_embeddings"].get<std::uint32_t>());
+  w.u32(a + "embedding_length", static_cast<std::uint32_t>(e));
+  w.u32(a + "feed_forward_length", static_cast<std::uint32_t>(ff));
+  w.u32(a + "attention.head_count", heads);
+  w.f32(a + "attention.layer_norm_rms_epsilon", 1e-6F);
+  w.str(a + "tensor_data_layout", "Meta AI original pth");
+  w.u32(a + "rope.dimension_count", static_cast<std::uint32_t>(e / heads));
+  w.tensor("token_embd.weight", {e, v}, test::kF16);
+  w.tensor("output_norm.weight", {e}, test::kF32);
+  w.tensor("output.weight", {e, v}, test::kF16);
+  for (int i = 0; i < layers; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.tensor(b + "attn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "attn_q.weight", {e, e}, test::kF16);
+    w.tensor(b + "attn_k.weight", {e, e}, test::kF16);
+    w.tensor(b + "attn_v.weight", {e, e}, test::kF16);
+    w.tensor(b + "attn_output.weight", {e, e}, test::kF16);
+    w.tensor(b + "ffn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "ffn_gate.weight", {e, ff}, test::kF16);
+    w.tensor(b + "ffn_down.weight", {ff, e}, test::kF16);
+    w.tensor(b + "ffn_up.weight", {e, ff}, test::kF16);
+  }
+  return w;
+}
+
+// xverse.cpp's graph is llama's (RMS norms, RoPE on Q and K, SwiGLU), so
+// the shared keys were right; the name is now known, and both readings give
+// one estimate. Not run live: the replay is the llama graph checked on
+// every llama row of docs/live-llamacpp.md.
+TEST(Xverse, ConfigAndGgufAreKnownAndAgree) {
+  const Model c = from_config(xverse_13b());
+  const Model g = from_header(xverse_gguf(xverse_13b()));
+  for (const Model* m : {&c, &g}) {
+    EXPECT_TRUE(m->unchecked_architecture.empty()) << m->unchecked_architecture;
+    EXPECT_EQ(m->arch.kv_heads, 40);
+    EXPECT_EQ(m->arch.head_dim, 128);
+    EXPECT_TRUE(m->arch.mlp_gated);
+    EXPECT_FALSE(m->arch.attention.fused_qkv || m->arch.qkv_bias || m->arch.norm_bias);
+    EXPECT_FALSE(m->arch.tied_embeddings);
+  }
+  EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
+  expect_same_estimate(g, c, "xverse GGUF vs config");
+  // K and V of every head: 40 x 2 x 5120 x 2 bytes a token at F16.
+  EXPECT_EQ(llama_estimate(c, 8192).memory.kv_cache, std::int64_t{40} * 2 * 5120 * 2 * 8192);
+}
+
+// XVERSE-13B's card says 13B; its tensors hold 13.71 B (the 100278-row
+// embedding and output included). The F16 file, counted by hand.
+TEST(Xverse, WeightsAreLlamasTensors) {
+  EXPECT_LT(rel(static_cast<double>(params(xverse_13b())), 13.0e9), 0.06);
+  const std::int64_t e = 5120;
+  const std::int64_t matrices = 2 * e * 100278 + 40 * (4 * e * e + 3 * e * 13824);
+  const std::int64_t vectors = e + 40 * 2 * e;
+  EXPECT_EQ(weight_layout(from_config(xverse_13b()), *parse_precision("f16")).total(),
+            2 * matrices + 4 * vectors);
+}
+
 }  // namespace
 }  // namespace willfit

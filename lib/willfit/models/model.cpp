@@ -166,7 +166,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: Orion-14B, LayerNorms in llama's layer (tests/unit/test_arch_llama23.cpp, Orion)
        "orion",
        // issue 18: CodeShell-7B, GPT-NeoX's layer with GQA (tests/unit/test_arch_llama23.cpp)
-       "codeshell"});
+       "codeshell",
+       // issue 18: XVERSE, llama's graph (tests/unit/test_arch_llama23.cpp, Xverse)
+       "xverse"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -289,7 +291,8 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "smollm3",
                                                                   "stablelm",
                                                                   "starcoder2",
-                                                                  "step3p5"});
+                                                                  "step3p5",
+                                                                  "xverse"});
   return std::find(kKnown.begin(), kKnown.end(), model_type) != kKnown.end();
 }
 
