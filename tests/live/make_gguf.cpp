@@ -14,6 +14,7 @@
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
 // bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
+// qwen,baichuan,orion,codeshell,
 // nemotron,bitnet,minimax-01}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
@@ -1154,6 +1155,43 @@ const std::vector<Spec>& specs() {
                       "layers, 16 heads, 16 KV heads, vocab 50304, 2048 positions, rope 10000, "
                       "clip_qkv null, tied)"));
     v.back().tied = true;
+    // Qwen-1.8B (qwen, Qwen-1), whole: 24 layers of 16 heads of 128 (no
+    // GQA), one fused c_attn with its bias, a SwiGLU of 5504 (the config's
+    // intermediate_size 11008 is twice it, which the converter writes as
+    // feed_forward_length), vocabulary 151936 untied, 8192 positions.
+    v.push_back(shape("qwen-1_8b", "qwen", 24, 2048, 5504, 16, 16, 128, 151936, 8192, 10000, 1e-6,
+                      "Qwen/Qwen-1_8B: 24 layers, 16 heads, d_model 2048, 8192 positions (its "
+                      "model card's table, search-tool file id 47271752419); intermediate_size "
+                      "11008, vocab_size 151936 (a config transcription citing "
+                      "huggingface.co/Qwen/Qwen-1_8B/blob/main/config.json, file id 228514887); "
+                      "rotary_emb_base 10000, layer_norm_epsilon 1e-6, no tie (Qwen-7B's config "
+                      "of the same code, file id 910551238)"));
+    v.back().qkv_bias = true;
+    // Baichuan2-13B-Chat (baichuan, ALiBi), REDUCED to 4 of its 40 layers:
+    // every width the model's (hidden 5120, 40 heads of 128, MLP 13696,
+    // vocabulary 125696 untied, 4096 positions). W_pack is split into
+    // attn_q, attn_k and attn_v by conversion/baichuan.py. Reduced, the file
+    // is neither llama.cpp's 7B (32 layers: RoPE) nor its 13B (40 layers:
+    // ALiBi): baichuan.cpp then builds no positions and no RoPE, which is
+    // the 13B's graph without its ALiBi slopes (a softmax argument).
+    v.push_back(shape("baichuan2-13b-chat-r4", "baichuan", 4, 5120, 13696, 40, 40, 128, 125696,
+                      4096, 10000, 1e-6,
+                      "baichuan-inc/Baichuan2-13B-Chat REDUCED to 4 of 40 layers; config.json "
+                      "as public transcriptions give it (see tests/unit/test_arch_llama23.cpp: "
+                      "hidden_size 5120, intermediate_size 13696, num_attention_heads 40, "
+                      "num_hidden_layers 40, vocab_size 125696, model_max_length 4096, "
+                      "rms_norm_eps 1e-6, tie_word_embeddings false)"));
+    // Orion-14B-Chat (orion), REDUCED to 4 of its 40 layers: every width the
+    // model's (hidden 5120, 40 heads of 128, MLP 15360, vocabulary 84608
+    // untied, 4096 positions); llama's layer with LayerNorms that carry a
+    // bias (attn_norm, ffn_norm, output_norm), RoPE NeoX.
+    v.push_back(shape("orion-14b-chat-r4", "orion", 4, 5120, 15360, 40, 40, 128, 84608, 4096, 10000,
+                      1e-5,
+                      "OrionStarAI/Orion-14B-Chat REDUCED to 4 of 40 layers; config.json as a "
+                      "public NeuronX port falls back to it (search-tool file id 53277422041: "
+                      "hidden_size 5120, 40 layers, 40 heads, 40 KV heads, vocab_size 84608, "
+                      "max_position_embeddings 4096, rope_theta 10000, rms_norm_eps 1e-5, "
+                      "intermediate_size 15360, untied)"));
     // Trinity Mini REDUCED to 8 of its 32 layers, every kind in the real
     // order (0-1 windowed + dense, 2 windowed + MoE, 3 global + MoE, 4-6
     // windowed + MoE, 7 global + MoE: global_attn_every_n_layers 4, 2 dense
@@ -1496,6 +1534,17 @@ const std::vector<Spec>& specs() {
                       "0.25, use_parallel_residual true, untied (every Pythia config); "
                       "tests/unit/test_arch_gptneox.cpp"));
     v.back().rope_dim = 32;  // conversion/gptneox.py: rotary_pct 0.25 x head width 128
+    // CodeShell-7B (codeshell), REDUCED to 4 of its 42 layers: every width
+    // the model's (hidden 4096, 32 query heads and 8 KV heads of 128, a GELU
+    // MLP of 16384, vocabulary 70144, 8192 positions); GPT-NeoX's sequential
+    // layer (LayerNorms with biases, fused QKV with its bias, biases on wo,
+    // up and down) with RoPE over the whole head; its output head.
+    v.push_back(shape("codeshell-7b-r4", "codeshell", 4, 4096, 16384, 32, 8, 128, 70144, 8192,
+                      10000, 1e-5,
+                      "WisdomShell/CodeShell-7B REDUCED to 4 of 42 layers; config.json as "
+                      "WisdomShell/codeshell model/config.json (e7f6c9f5) gives it: n_embd 4096, "
+                      "n_layer 42, n_head 32, num_query_groups 8, n_inner 16384, vocab_size 70144, "
+                      "n_positions 8192, position_embedding_type rope, layer_norm_epsilon 1e-5"));
     return v;
   }();
   return list;
@@ -1806,7 +1855,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     }
     return out;
   }
-  if (s.arch == "starcoder" || s.arch == "gptneox") {
+  if (s.arch == "starcoder" || s.arch == "gptneox" || s.arch == "codeshell") {
     // starcoder.cpp load_arch_tensors (gpt2.cpp's too): the position table
     // (hidden x n_ctx_train), the final LayerNorm with bias, no output head
     // when tied; per layer LayerNorms with biases, the fused QKV (hidden +
@@ -1862,8 +1911,8 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add("output_norm.bias", {e}, -1);
     add("output.bias", {s.vocab}, -1);
   }
-  if (s.arch == "nemotron") {  // nemotron.cpp: the final LayerNorm's bias
-    add("output_norm.bias", {e}, -1);
+  if (s.arch == "nemotron" || s.arch == "orion") {  // nemotron.cpp, orion.cpp: the final
+    add("output_norm.bias", {e}, -1);               // LayerNorm's bias
   }
   if (s.hc_mult > 0 &&
       s.arch == "deepseek4") {  // deepseek4.cpp: the output's hyper-connection head
@@ -1985,6 +2034,20 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "attn_output.weight", {q, e}, i);
       add(b + "ffn_norm.weight", {e}, i);
       add(b + "ffn_up.weight", {e, 2 * s.ffn}, i);  // dense_h_to_4h: gate and up
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      continue;
+    }
+    if (s.arch == "qwen") {  // qwen.cpp load_arch_tensors (c_attn: attn_qkv and its bias)
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_qkv.weight", {e, 3 * e}, i);
+      add(b + "attn_qkv.bias", {3 * e}, i);
+      add(b + "attn_output.weight", {e, e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      // in the checkpoint's order (mlp.w1, w2, c_proj: gguf-py's tensor_mapping
+      // maps them to ffn_up, ffn_gate, ffn_down), so ffn_down ends the file as in
+      // the other rows: a repacked Q4_K ffn_up last would shorten the mapping
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      add(b + "ffn_gate.weight", {e, s.ffn}, i);
       add(b + "ffn_down.weight", {s.ffn, e}, i);
       continue;
     }
@@ -2626,7 +2689,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       if (s.arch == "bitnet") {  // bitnet.cpp: the norm of the attention output before wo
         add(b + "attn_sub_norm.weight", {e}, i);
       }
-      if (s.arch == "nemotron") {  // nemotron.cpp: both LayerNorms' biases (no others)
+      if (s.arch == "nemotron" || s.arch == "orion") {  // both LayerNorms' biases (no others)
         add(b + "attn_norm.bias", {e}, i);
         add(b + "ffn_norm.bias", {e}, i);
       }
@@ -2863,6 +2926,10 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_arr_bool(a + ".attention.sliding_window_pattern", swa);
     w.key_f32(a + ".attention.value_scale", s.value_scale);
     w.key_u32(a + ".expert_gating_func", 2);
+  } else if (s.arch == "qwen") {
+    // the converter writes QWenConfig's intermediate_size, twice the MLP
+    // (qwen.cpp halves it); no head_count_kv (base.py finds no key for it)
+    w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(2 * s.ffn));
   } else if (s.layer_kinds.empty()) {
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
     w.key_u32(a + ".attention.head_count_kv",
@@ -3008,6 +3075,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
     w.key_f32(a + ".attention.clamp_kqv", 8.0);
   }
+  if (s.arch == "orion") {
+    // conversion/orion.py: the LayerNorm epsilon (rms_norm_eps, which Orion
+    // runs as a LayerNorm's) orion.cpp requires
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+  }
   if (s.arch == "nemotron") {
     // nemotron.cpp load_arch_hparams requires the LayerNorm epsilon
     // (conversion/nemotron.py writes it beside base.py's RMS one)
@@ -3021,6 +3093,13 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   if (s.arch == "starcoder") {
     // conversion/starcoder.py: the LayerNorm epsilon starcoder.cpp requires
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+  }
+  if (s.arch == "codeshell") {
+    // conversion/codeshell.py: the LayerNorm epsilon codeshell.cpp requires,
+    // and a linear RoPE scaling of factor 1
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+    w.key_str(a + ".rope.scaling.type", "linear");
+    w.key_f32(a + ".rope.scaling.factor", 1.0);
   }
   if (s.arch == "gptneox") {
     // conversion/gptneox.py: the LayerNorm epsilon and use_parallel_residual,

@@ -1069,7 +1069,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   }
   // build_inp_per_layer's token ids (Gemma 3n, Gemma 4)
   const int ple_tokens = s.ple_width > 0 ? g.input(4 * b) : -1;
-  // inp_pos (jina-bert-v2 builds none: ALiBi)
+  // inp_pos (jina-bert-v2 and Baichuan's 13B build none: ALiBi)
   const int pos = s.alibi ? -1 : g.input(4 * b);
   if (s.rotate_v && !two_caches && !la_first) {
     g.input(4 * 64 * 64);
@@ -1638,7 +1638,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     // one ffn_up of gate and up together (2 x ffn), then the gated
     // activation of its halves, a new tensor: jina-bert-v2's GEGLU, ChatGLM's
     // ggml_swiglu
-    if (s.alibi || (s.gated && s.fused_gate_up)) {
+    if ((s.alibi && s.post_norm) || (s.gated && s.fused_gate_up)) {
       return g.op(b * e, {g.op(b * ffn, {g.op(b * 2 * ffn, {ffn_norm})})});
     }
     if (s.gated) {

@@ -202,10 +202,12 @@ struct LlamaGraphShape {
   // itself, and each residual sum is LayerNormed after it (attn_out_norm,
   // layer_out_norm): the normed sum is both the MLP's input and its residual.
   bool post_norm = false;
-  // jina-bert-v2 (bert.cpp with LLM_ARCH_JINA_BERT_V2): ALiBi, so no
-  // position input (no inp_pos), no position rows and no RoPE; its MLP
+  // ALiBi: no position input (no inp_pos), no position rows and no RoPE;
+  // the slopes are a softmax (or flash attention) argument, no tensor.
+  // jina-bert-v2 (bert.cpp with LLM_ARCH_JINA_BERT_V2, post_norm): its MLP
   // projects gate and up in one ffn_up twice the MLP's width and gates the
-  // halves (LLM_FFN_GEGLU: one new tensor of the MLP's width).
+  // halves (LLM_FFN_GEGLU: one new tensor of the MLP's width). Baichuan's
+  // 13B (baichuan.cpp): llama's layer otherwise.
   bool alibi = false;
   // ModernBERT (modern-bert.cpp at 80fb11ac): an encoder of pre-norm
   // blocks. The embeddings LayerNormed; each layer but the first LayerNorms

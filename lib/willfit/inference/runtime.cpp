@@ -584,8 +584,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // norm (its t_h_nextn an output), the router's weights as the file says.
     s.parallel_block = a.attention.parallel_block;
     // Nemotron's LayerNorm with its bias (norm_bias beside an ungated MLP;
-    // phimoe's biased norm is llama.cpp's RMS norm plus the bias).
-    s.layer_norm = (a.norm_bias && !a.mlp_gated) || a.weightless_norms;
+    // phimoe's biased norm is llama.cpp's RMS norm plus the bias). Orion's
+    // (orion.cpp LLM_NORM) beside a gated dense MLP: phimoe has experts.
+    s.layer_norm = (a.norm_bias && (!a.mlp_gated || !a.moe)) || a.weightless_norms;
     s.weightless_norms = a.weightless_norms;  // OLMo-1 (olmo.cpp)
     s.sub_norms = a.sub_norms;                // BitNet (bitnet.cpp)
     s.nope_global = a.attention.nope_global;
@@ -610,8 +611,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.fused_gate_up = a.fused_gate_up;
     s.post_norm = a.attention.post_norm && a.attention.no_kv_cache;      // bert.cpp's encoder block
     s.no_cache = a.attention.no_kv_cache || a.attention.uncached_graph;  // llama-embed
-    // jina-bert-v2: ALiBi (no positions, no RoPE) and a fused GEGLU
-    s.alibi = s.post_norm && a.attention.alibi;
+    // ALiBi (no positions, no RoPE): jina-bert-v2, with a fused GEGLU;
+    // Baichuan's 13B (baichuan.cpp), a llama layer otherwise
+    s.alibi = a.attention.alibi;
     s.rope = s.rope && !s.alibi;
     // ModernBERT (modern-bert.cpp): the cache-free block that is pre-norm,
     // with Q, K and V fused and gate and up fused (read so from its

@@ -1457,6 +1457,28 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.qkv_bias = has("blk.0.attn_qkv.bias") || has("blk.0.attn_q.bias");
     a.fused_gate_up = !has("blk.0.ffn_gate.weight");
   }
+  // CodeShell (codeshell.cpp load_arch_tensors at 80fb11ac): GPT-NeoX's
+  // layer, sequential: LayerNorms with biases, one attn_qkv with its bias
+  // (create_tensor_qkv; the converter maps c_attn to it), biases on wo, up
+  // and down, no gate.
+  if (arch == "codeshell") {
+    a.attention.fused_qkv = true;
+    a.qkv_bias = true;
+    a.mlp_gated = false;
+  }
+  // Orion (orion.cpp load_arch_tensors at 80fb11ac): attn_norm, ffn_norm and
+  // output_norm each with a required bias (LayerNorms, LLM_NORM).
+  if (arch == "orion") {
+    a.norm_bias = true;
+  }
+  // Qwen-1 (qwen.cpp load_arch_tensors at 80fb11ac): attn_qkv and its bias,
+  // both required; ffn_gate, ffn_up and ffn_down of feed_forward_length / 2
+  // (the converter writes QWenConfig's intermediate_size, twice the MLP).
+  if (arch == "qwen") {
+    a.attention.fused_qkv = true;
+    a.qkv_bias = true;
+    a.intermediate_size /= 2;
+  }
   // Nemotron-4 / Minitron (nemotron.cpp load_arch_tensors): LayerNorms with
   // a required bias (attn_norm_b, ffn_norm_b, output_norm_b) beside q, k, v
   // and an ungated MLP (its ffn_up without ffn_gate, above) whose optional
@@ -1934,7 +1956,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   if (arch == "nomic-bert-moe" && a.moe) {
     a.moe->weights_normalized = false;
   }
-  a.attention.alibi = arch == "jina-bert-v2";
+  // Baichuan (baichuan.cpp load_arch_hparams at 80fb11ac): positions by
+  // depth, RoPE for the 7B's 32 layers only; the 13B's 40 take ALiBi and
+  // any other depth builds no positions at all, the same graph.
+  a.attention.alibi = arch == "jina-bert-v2" || (arch == "baichuan" && a.layers != 32);
   // llama-embed.cpp: llama's graph without a cache read or logits, beside
   // the KV cache create_memory still makes for it
   a.attention.uncached_graph = arch == "llama-embed";

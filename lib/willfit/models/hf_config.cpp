@@ -849,6 +849,51 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.qkv_bias = get_bool(t, "add_qkv_bias").value_or(false);
     a.fused_gate_up = true;
   }
+  // Qwen-1 (QWenConfig, model_type qwen; llama.cpp qwen.cpp at 80fb11ac):
+  // one c_attn projection of Q, K and V with its bias (modeling_qwen.py
+  // builds it with nn.Linear's default bias; no_bias drops the others), and
+  // a SwiGLU of w1 and w2 each intermediate_size / 2 wide (QWenMLP;
+  // qwen.cpp creates ffn_gate and ffn_up of n_ff / 2 from the converter's
+  // feed_forward_length, the config's value).
+  if (type == "qwen") {
+    a.attention.fused_qkv = true;
+    a.qkv_bias = true;
+    a.intermediate_size /= 2;
+  }
+  // CodeShell-7B (CodeShellConfig, model_type codeshell, or kclgpt in the
+  // model's own repository; llama.cpp codeshell.cpp at 80fb11ac): GPT-NeoX's
+  // sequential layer (LayerNorms with biases, one c_attn of Q, K and V with
+  // its bias, biases on c_proj, up and down, a GELU MLP of n_inner, else 4
+  // n_embd) with RoPE, and num_query_groups KV heads when
+  // group_query_attention. llama.cpp loads an output head always.
+  if (type == "codeshell" || type == "kclgpt") {
+    a.mlp_gated = false;
+    if (a.intermediate_size <= 0) {
+      a.intermediate_size = 4 * a.hidden_size;
+    }
+    a.attention.fused_qkv = true;
+    a.qkv_bias = true;
+    if (get_bool(t, "group_query_attention").value_or(false)) {
+      a.kv_heads = std::clamp(
+          static_cast<int>(get_int(t, {"num_query_groups"}, 1 << 16).value_or(1)), 1, a.heads);
+    }
+  }
+  // Orion-14B (OrionConfig, model_type orion; llama.cpp orion.cpp at
+  // 80fb11ac): llama's layer with LayerNorms (nn.LayerNorm, weight and bias,
+  // though the key is rms_norm_eps: modeling_orion.py) before the attention,
+  // before the MLP and at the end.
+  if (type == "orion") {
+    a.norm_bias = true;
+  }
+  // Baichuan (BaichuanConfig, model_type baichuan: Baichuan-7B/13B and
+  // Baichuan2-7B/13B; llama.cpp baichuan.cpp at 80fb11ac): llama's layer,
+  // W_pack split into q, k and v by conversion/baichuan.py. Its positions
+  // follow the depth, as baichuan.cpp decides them: RoPE for 32 layers (the
+  // 7B's modeling_baichuan.py), ALiBi for 40 (the 13B's), none for any
+  // other depth, whose graph is the ALiBi one (no inp_pos, no RoPE).
+  if (type == "baichuan") {
+    a.attention.alibi = a.layers != 32;
+  }
   // GPT-NeoX (GPTNeoXConfig, model_type gpt_neox: Pythia, GPT-NeoX-20B;
   // llama.cpp gptneox.cpp at 80fb11ac): GPT-2's layer (LayerNorms with bias,
   // biases on wo, up and down: the ungated layout) with one fused

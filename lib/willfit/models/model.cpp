@@ -162,7 +162,17 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: OLMo-1, LayerNorms without weights (tests/unit/test_arch_olmo.cpp)
        "olmo",
        // issue 18: llama-embed-nemotron, EuroBERT, NeoBERT (tests/unit/test_arch_enc.cpp)
-       "llama-embed", "eurobert", "neo-bert"});
+       "llama-embed", "eurobert", "neo-bert",
+       // issue 18: Qwen-1 (tests/unit/test_arch_llama23.cpp, Qwen1)
+       "qwen",
+       // issue 18: Baichuan, RoPE or ALiBi by depth (tests/unit/test_arch_llama23.cpp, Baichuan)
+       "baichuan",
+       // issue 18: Orion-14B, LayerNorms in llama's layer (tests/unit/test_arch_llama23.cpp, Orion)
+       "orion",
+       // issue 18: CodeShell-7B, GPT-NeoX's layer with GQA (tests/unit/test_arch_llama23.cpp)
+       "codeshell",
+       // issue 18: XVERSE, llama's graph (tests/unit/test_arch_llama23.cpp, Xverse)
+       "xverse"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -170,11 +180,13 @@ bool is_known_config_model_type(std::string_view model_type) {
   static constexpr auto kKnown = std::to_array<std::string_view>({"afmoe",
                                                                   "apertus",
                                                                   "arcee",
+                                                                  "baichuan",
                                                                   "bailing_hybrid",
                                                                   "bailing_moe_v2",
                                                                   "bert",
                                                                   "bitnet",
                                                                   "chatglm",
+                                                                  "codeshell",
                                                                   "cohere",
                                                                   "cohere2",
                                                                   "cohere2_moe",
@@ -222,6 +234,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "hy_v3",
                                                                   "internlm2",
                                                                   "jamba",
+                                                                  "kclgpt",
                                                                   "kimi_k2",
                                                                   "kimi_k3",
                                                                   "kimi_linear",
@@ -258,9 +271,11 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "olmo2",
                                                                   "olmoe",
                                                                   "openelm",
+                                                                  "orion",
                                                                   "phi",
                                                                   "phi3",
                                                                   "phimoe",
+                                                                  "qwen",
                                                                   "qwen2",
                                                                   "qwen2_5_vl",
                                                                   "qwen2_5_vl_text",
@@ -285,7 +300,8 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "smollm3",
                                                                   "stablelm",
                                                                   "starcoder2",
-                                                                  "step3p5"});
+                                                                  "step3p5",
+                                                                  "xverse"});
   return std::find(kKnown.begin(), kKnown.end(), model_type) != kKnown.end();
 }
 
