@@ -14,7 +14,7 @@
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
 // bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
-// nemotron,bitnet}.cpp
+// nemotron,bitnet,bloom}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1440,6 +1440,17 @@ const std::vector<Spec>& specs() {
                       "0.25, use_parallel_residual true, untied (every Pythia config); "
                       "tests/unit/test_arch_gptneox.cpp"));
     v.back().rope_dim = 32;  // conversion/gptneox.py: rotary_pct 0.25 x head width 128
+    // BLOOM-560M (bloom): ALiBi (no positions), the token embeddings
+    // LayerNormed, LayerNorms with biases, fused QKV with bias, a GELU MLP
+    // with biases, tied output. The whole model.
+    v.push_back(shape("bloom-560m", "bloom", 24, 1024, 4096, 16, 16, 64, 250880, 2048, 10000, 1e-5,
+                      "bigscience/bloom-560m: 24 layers, n_embed 1024, 16 heads, vocabulary "
+                      "250880, seq_length 2048 (a public test fixture transcribing its "
+                      "config.json, search-tool file id 62079138592; the BLOOM paper's table, "
+                      "file id 8551790336), layer_norm_epsilon 1e-5, MLP 4 x 1024 "
+                      "(conversion/bloom.py writes 4 n_embed), tied (no lm_head); "
+                      "tests/unit/test_arch_alibi.cpp"));
+    v.back().tied = true;
     return v;
   }();
   return list;
@@ -1732,7 +1743,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     }
     return out;
   }
-  if (s.arch == "starcoder" || s.arch == "gptneox") {
+  if (s.arch == "starcoder" || s.arch == "gptneox" || s.arch == "bloom") {
     // starcoder.cpp load_arch_tensors (gpt2.cpp's too): the position table
     // (hidden x n_ctx_train), the final LayerNorm with bias, no output head
     // when tied; per layer LayerNorms with biases, the fused QKV (hidden +
@@ -1741,6 +1752,11 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     // table (RoPE), its output head (embed_out) always.
     if (s.arch == "starcoder") {
       add("position_embd.weight", {e, s.ctx_train}, -1);
+    }
+    if (s.arch == "bloom") {
+      // bloom.cpp: ALiBi, no position table; the token embeddings' LayerNorm
+      add("token_embd_norm.weight", {e}, -1);
+      add("token_embd_norm.bias", {e}, -1);
     }
     add("output_norm.weight", {e}, -1);
     add("output_norm.bias", {e}, -1);
@@ -2912,8 +2928,9 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // no clamp_kqv, OLMo-1B's clip_qkv being null
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
   }
-  if (s.arch == "starcoder") {
-    // conversion/starcoder.py: the LayerNorm epsilon starcoder.cpp requires
+  if (s.arch == "starcoder" || s.arch == "bloom") {
+    // conversion/starcoder.py, conversion/bloom.py: the LayerNorm epsilon
+    // starcoder.cpp and bloom.cpp require
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
   }
   if (s.arch == "gptneox") {

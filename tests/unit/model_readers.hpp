@@ -38,6 +38,21 @@ inline Model from_gguf(const GgufWriter& w) {
   return m.ok() ? *m : Model{};
 }
 
+// A GgufWriter's header alone, read as the start of a file of its full size
+// (the tensor data of a large model would be gigabytes of zeros).
+inline Model from_gguf_header(const GgufWriter& w) {
+  std::string bytes = w.header();
+  bytes.resize((bytes.size() + 31) / 32 * 32, '\0');
+  auto r = read_gguf(bytes, bytes.size() + w.data_size());
+  EXPECT_TRUE(r.ok() && r->file.has_value());
+  if (!r.ok() || !r->file.has_value()) {
+    return Model{};
+  }
+  auto m = model_from_gguf(*r->file, "model.gguf");
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
+  return m.ok() ? *m : Model{};
+}
+
 // willfit's estimate of `m` under llama.cpp at Q4_K_M, `context` tokens,
 // flash attention on or off.
 inline Estimate llama_cpp_q4_estimate(const Model& m, std::int64_t context, bool flash) {

@@ -1738,6 +1738,25 @@ TEST(GgmlAlloc, StarcoderbaseMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "starcoder", 27, 0.1);
 }
 
+// bigscience/bloom-560m (bloom, the whole model: make_gguf row bloom-560m)
+// read from its published config.json (the values and their sources:
+// tests/unit/test_arch_alibi.cpp), against what a real llama.cpp allocated
+// for the synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_bloom.csv, llamacpp_cpu_kv_bloom.csv;
+// docs/live-llamacpp.md, BLOOM run): the replay of bloom.cpp's graph
+// (gpt2.cpp's layer with ALiBi: no position rows, no inp_pos; the token
+// embeddings LayerNormed first) within 0.01 % on every row.
+TEST(GgmlAlloc, BloomMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"bloom","n_embed":1024,"n_layer":24,"num_attention_heads":16,
+      "seq_length":2048,"vocab_size":250880,"layer_norm_epsilon":1e-5})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->arch.attention.alibi);
+  expect_live_tables(*m, "bloom", 27, 0.1);
+}
+
 // EleutherAI/pythia-1.4b (gptneox, the whole model: make_gguf row
 // pythia-1.4b) read from its published config.json (the values and their
 // sources: tests/unit/test_arch_gptneox.cpp), against what a real llama.cpp

@@ -1042,7 +1042,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   g.input(4 * b * embd_width);
   // build_inp_per_layer's token ids (Gemma 3n, Gemma 4)
   const int ple_tokens = s.ple_width > 0 ? g.input(4 * b) : -1;
-  // inp_pos (jina-bert-v2 builds none: ALiBi)
+  // inp_pos (jina-bert-v2 and the ALiBi decoders build none)
   const int pos = s.alibi ? -1 : g.input(4 * b);
   if (s.rotate_v && !two_caches) {
     g.input(4 * 64 * 64);
@@ -1400,8 +1400,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     }
     x = layer_norm(x);
   }
-  if (s.modern_bert) {
-    x = layer_norm(x);  // modern-bert.cpp: the embeddings' LayerNorm (tok_norm)
+  if (s.modern_bert || s.embedding_norm) {
+    x = layer_norm(x);  // modern-bert.cpp, bloom.cpp: the embeddings' LayerNorm (tok_norm)
   }
   // Deepstack (llama-graph.cpp build_inp_embd): the rows padded to the input
   // width (ggml_pad), of which the layers read views: the first hidden
@@ -1605,7 +1605,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     // one ffn_up of gate and up together (2 x ffn), then the gated
     // activation of its halves, a new tensor: jina-bert-v2's GEGLU, ChatGLM's
     // ggml_swiglu
-    if (s.alibi || (s.gated && s.fused_gate_up)) {
+    if ((s.alibi && s.post_norm) || (s.gated && s.fused_gate_up)) {
       return g.op(b * e, {g.op(b * ffn, {g.op(b * 2 * ffn, {ffn_norm})})});
     }
     if (s.gated) {

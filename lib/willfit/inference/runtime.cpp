@@ -606,9 +606,12 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.fused_gate_up = a.fused_gate_up;
     s.post_norm = a.attention.post_norm && a.attention.no_kv_cache;  // bert.cpp's encoder block
     s.no_cache = a.attention.no_kv_cache;
-    // jina-bert-v2: ALiBi (no positions, no RoPE) and a fused GEGLU
-    s.alibi = s.post_norm && a.attention.alibi;
+    // jina-bert-v2: ALiBi (no positions, no RoPE) and a fused GEGLU; the
+    // ALiBi decoders (bloom.cpp, mpt.cpp, jais.cpp, refact.cpp): no inp_pos,
+    // no RoPE, the MLP as mlp_gated says.
+    s.alibi = a.attention.alibi;
     s.rope = s.rope && !s.alibi;
+    s.embedding_norm = a.embedding_norm;  // bloom.cpp's tok_norm
     // ModernBERT (modern-bert.cpp): the cache-free block that is pre-norm,
     // with Q, K and V fused and gate and up fused (read so from its
     // config.json and its GGUF alike).
@@ -625,6 +628,15 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     const bool neox_block = a.attention.fused_qkv && a.qkv_bias && a.learned_positions == 0;
     s.gpt2_block = (a.learned_positions > 0 || neox_block) && !a.mlp_gated &&
                    !a.attention.no_kv_cache && !a.moe && a.attention.kind == AttentionKind::Full;
+    // bloom.cpp, mpt.cpp and jais.cpp build GPT-2's layer with ALiBi and no
+    // position table (jais.cpp with a SwiGLU MLP, which the gated MLP
+    // replays): Q, K and V stay views of the fused projection, unroped.
+    // refact.cpp's is llama's layer without RoPE.
+    if (a.attention.alibi && !a.attention.no_kv_cache && (!a.mlp_gated || a.attention.fused_qkv) &&
+        !a.moe) {
+      s.gpt2_block = true;
+      s.fused_qkv = false;
+    }
     s.position_rows = s.gpt2_block && a.learned_positions > 0;
     for (const LayerWidths& l : a.layer_widths) {  // Nemotron NAS (deci.cpp), OpenELM
       s.per_layer.push_back({l.heads, l.kv_heads, l.ffn});

@@ -1145,7 +1145,19 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.attention.parallel_block =
         parallel == nullptr || parallel->kind != GgufValue::Kind::Bool || parallel->integer != 0;
   }
-  if ((ffn_up || gpt2_block || neox_block) && !ffn_gate) {
+  // The ALiBi decoders (tests/unit/test_arch_alibi.cpp): bloom.cpp and
+  // mpt.cpp create GPT-2's layer without a position table (no gate; mpt's
+  // biases optional), bloom.cpp with a LayerNorm of the token embeddings
+  // (token_embd_norm); jais.cpp the same with a SwiGLU MLP (gate, up and
+  // down with biases; attn_qkv with its bias).
+  const bool alibi_block = arch == "bloom" || arch == "mpt";
+  a.embedding_norm = arch == "bloom";
+  if (arch == "jais") {
+    a.attention.fused_qkv = true;
+    a.qkv_bias = true;
+    a.norm_bias = true;
+  }
+  if ((ffn_up || gpt2_block || neox_block || alibi_block) && !ffn_gate) {
     a.mlp_gated = false;
   }
   if (gpt2_block) {
@@ -1891,7 +1903,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   if (arch == "nomic-bert-moe" && a.moe) {
     a.moe->weights_normalized = false;
   }
-  a.attention.alibi = arch == "jina-bert-v2";
+  // ALiBi: no positions, no RoPE (jina-bert-v2; the decoders bloom, mpt,
+  // jais and refact, whose loaders set or read f_max_alibi_bias)
+  a.attention.alibi = arch == "jina-bert-v2" || arch == "bloom" || arch == "mpt" ||
+                      arch == "jais" || arch == "refact";
   // EmbeddingGemma's Dense projections, when the converter wrote them
   // (gemma-embedding.cpp reads these keys, each optional).
   a.dense_out = meta_int(f, arch + ".dense_2_feat_out").value_or(0);

@@ -158,7 +158,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: GPT-BigCode, StarCoder 1 (tests/unit/test_arch_bigcode.cpp)
        "starcoder",
        // issue 18: OLMo-1, LayerNorms without weights (tests/unit/test_arch_olmo.cpp)
-       "olmo"});
+       "olmo",
+       // issue 18: the ALiBi decoders (tests/unit/test_arch_alibi.cpp)
+       "bloom"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -168,6 +170,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "arcee",
                                                                   "bailing_hybrid",
                                                                   "bailing_moe_v2",
+                                                                  "bloom",
                                                                   "bert",
                                                                   "bitnet",
                                                                   "chatglm",

@@ -431,7 +431,10 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   // embeddings: no output head (Architecture::no_output_head).
   a.no_output_head = a.attention.post_norm;
   // jina-bert-v2: ALiBi positions and a fused GEGLU (model.hpp Attention::alibi).
+  // The ALiBi decoders too (BLOOM, MPT, Jais); BLOOM's LayerNorm of the
+  // token embeddings (model.hpp Architecture::embedding_norm).
   a.attention.alibi = r.boolean("alibi", false);
+  a.embedding_norm = r.boolean("embedding_norm", false);
   // ChatGLM's block (chatglm.cpp): one fused QKV projection with q, k and v
   // biases, and gate and up in one projection (data/README.md).
   a.attention.fused_qkv = r.boolean("fused_qkv", false);
