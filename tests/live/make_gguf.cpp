@@ -14,7 +14,7 @@
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
 // bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
-// nemotron,bitnet,bloom}.cpp
+// nemotron,bitnet,bloom,mpt}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1451,6 +1451,17 @@ const std::vector<Spec>& specs() {
                       "(conversion/bloom.py writes 4 n_embed), tied (no lm_head); "
                       "tests/unit/test_arch_alibi.cpp"));
     v.back().tied = true;
+    // MPT-7B (mpt), REDUCED to 4 of its 32 layers, all alike: every width
+    // the model's (d_model 4096, 32 heads of 128, MLP 4 x 4096, vocabulary
+    // 50432, 2048 positions), ALiBi, LayerNorms without biases and no bias
+    // anywhere (no_bias), a GELU MLP, tied output.
+    v.push_back(shape("mpt-7b-r4", "mpt", 4, 4096, 16384, 32, 32, 128, 50432, 2048, 10000, 1e-5,
+                      "mosaicml/mpt-7b REDUCED to 4 of 32 layers; config.json as a public port "
+                      "prints it (search-tool file id 40807555979: d_model 4096, n_heads 32, "
+                      "n_layers 32, expansion_ratio 4, max_seq_len 2048, vocab_size 50432, "
+                      "no_bias true, attn_config alibi true, alibi_bias_max 8, clip_qkv null), "
+                      "tied (no lm_head); tests/unit/test_arch_alibi.cpp"));
+    v.back().tied = true;
     return v;
   }();
   return list;
@@ -1777,6 +1788,25 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_up.bias", {s.ffn}, i);
       add(b + "ffn_down.weight", {s.ffn, e}, i);
       add(b + "ffn_down.bias", {e}, i);
+    }
+    return out;
+  }
+  if (s.arch == "mpt") {
+    // mpt.cpp load_arch_tensors: every bias optional, and MPT-7B has none
+    // (no_bias): the final LayerNorm's weight, no output head when tied; per
+    // layer two LayerNorm weights, the fused QKV, wo, up and down.
+    add("output_norm.weight", {e}, -1);
+    if (!s.tied) {
+      add("output.weight", {e, s.vocab}, -1);
+    }
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
     }
     return out;
   }
@@ -2932,6 +2962,13 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // conversion/starcoder.py, conversion/bloom.py: the LayerNorm epsilon
     // starcoder.cpp and bloom.cpp require
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+  }
+  if (s.arch == "mpt") {
+    // conversion/mpt.py: the LayerNorm epsilon mpt.cpp requires (1e-5) and
+    // max_alibi_bias (attn_config.alibi_bias_max 8); no clamp_kqv, MPT-7B's
+    // clip_qkv being null
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+    w.key_f32(a + ".attention.max_alibi_bias", 8.0);
   }
   if (s.arch == "gptneox") {
     // conversion/gptneox.py: the LayerNorm epsilon and use_parallel_residual,

@@ -1,4 +1,5 @@
-// The ALiBi decoders llama.cpp runs (issue 18): BLOOM / BLOOMZ (`bloom`).
+// The ALiBi decoders llama.cpp runs (issue 18): BLOOM / BLOOMZ (`bloom`) and
+// MPT (`mpt`).
 // Their positions are ALiBi slopes applied inside the softmax or the flash
 // attention kernel (llama-graph.cpp build_attn_mha passes
 // hparams.f_max_alibi_bias to ggml_soft_max_ext and ggml_flash_attn_ext at
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include <gtest/gtest.h>
@@ -248,6 +250,132 @@ TEST(Alibi, BloomCatalogueAgreesWithTheConfigs) {
       const Precision p = *parse_precision("q4_k_m");
       EXPECT_EQ(weight_layout(cat, p).total(), weight_layout(c, p).total()) << id;
     }
+  }
+}
+
+// ---- MPT ---------------------------------------------------------------------
+//
+// mosaicml/mpt-7b's config.json as a public port prints it (find_string file
+// id 40807555979): d_model 4096, n_heads 32, n_layers 32, expansion_ratio 4,
+// max_seq_len 2048, vocab_size 50432, no_bias true, attn_config {alibi true,
+// alibi_bias_max 8, clip_qkv null}, model_type mpt; no tie_word_embeddings
+// key (MPT's logits read wte: its checkpoint has no lm_head, as a conversion
+// log of it lists, file id 7942266499: wte, then each block's norm_1
+// weight, Wqkv, out_proj, norm_2, up_proj, down_proj, no bias anywhere).
+// The card's table: 6.7B parameters (file id 29476700796). MPT-30B's card
+// (file id 15479683791): 29.95B parameters, 48 layers, 64 heads, d_model
+// 7168, vocabulary 50432, sequence length 8192; its config as MPT-7B's with
+// those values.
+Json mpt_config(int layers, std::int64_t d_model, int heads, std::int64_t seq) {
+  return {{"model_type", "mpt"},
+          {"architectures", {"MPTForCausalLM"}},
+          {"d_model", d_model},
+          {"n_heads", heads},
+          {"n_layers", layers},
+          {"expansion_ratio", 4},
+          {"max_seq_len", seq},
+          {"vocab_size", 50432},
+          {"no_bias", true},
+          {"learned_pos_emb", true},
+          {"attn_config",
+           {{"alibi", true}, {"alibi_bias_max", 8}, {"clip_qkv", nullptr}, {"qk_ln", false}}}};
+}
+
+// The GGUF llama.cpp's converter writes (conversion/mpt.py
+// MPTModel.set_gguf_parameters at 80fb11ac): context_length from
+// max_seq_len, embedding_length, block_count, feed_forward_length 4
+// d_model, head_count, no head_count_kv (no kv_n_heads), layer_norm_epsilon
+// 1e-5, max_alibi_bias 8; the tensors mpt.cpp loads, MPT-7B's being
+// token_embd, output_norm, and per layer attn_norm, attn_qkv, attn_output,
+// ffn_norm, ffn_up, ffn_down, weights only (no_bias).
+test::GgufWriter mpt_gguf(std::uint32_t layers, std::uint64_t e, std::uint32_t heads,
+                          std::uint32_t ctx) {
+  const std::string a = "mpt";
+  test::GgufWriter w;
+  w.str("general.architecture", a);
+  w.u32(a + ".context_length", ctx);
+  w.u32(a + ".embedding_length", static_cast<std::uint32_t>(e));
+  w.u32(a + ".block_count", layers);
+  w.u32(a + ".feed_forward_length", static_cast<std::uint32_t>(4 * e));
+  w.u32(a + ".attention.head_count", heads);
+  w.f32(a + ".attention.layer_norm_epsilon", 1e-5F);
+  w.f32(a + ".attention.max_alibi_bias", 8.0F);
+  w.u32("general.file_type", 1);
+  w.tensor("token_embd.weight", {e, 50432}, test::kF16);
+  w.tensor("output_norm.weight", {e}, test::kF32);
+  for (std::uint32_t i = 0; i < layers; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.tensor(b + "attn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "attn_qkv.weight", {e, 3 * e}, test::kF16);
+    w.tensor(b + "attn_output.weight", {e, e}, test::kF16);
+    w.tensor(b + "ffn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "ffn_up.weight", {e, 4 * e}, test::kF16);
+    w.tensor(b + "ffn_down.weight", {4 * e, e}, test::kF16);
+  }
+  return w;
+}
+
+TEST(Alibi, MptConfigsAreKnownAndCountTheCards) {
+  for (const auto& [id, config, params] :
+       {std::tuple{"mpt-7b", mpt_config(32, 4096, 32, 2048), 6.7e9},
+        std::tuple{"mpt-30b", mpt_config(48, 7168, 64, 8192), 29.95e9}}) {
+    const Model m = read_config(config);
+    EXPECT_TRUE(m.unchecked_architecture.empty()) << id;
+    EXPECT_EQ(m.arch.kv_heads, m.arch.heads) << id;
+    EXPECT_EQ(m.arch.intermediate_size, 4 * m.arch.hidden_size) << id;
+    EXPECT_FALSE(m.arch.mlp_gated) << id;
+    EXPECT_TRUE(m.arch.tied_embeddings) << id;
+    EXPECT_TRUE(m.arch.attention.alibi) << id;
+    EXPECT_FALSE(m.arch.embedding_norm) << id;
+    // learned_pos_emb is set, but ALiBi models build no table (MPT's card:
+    // "does not use positional embeddings"; mpt.cpp: pos_embd optional).
+    EXPECT_EQ(m.arch.learned_positions, 0) << id;
+    EXPECT_LT(rel(static_cast<double>(count_params(m.arch).total()), params), 0.01)
+        << id << ": " << count_params(m.arch).total();
+  }
+  EXPECT_EQ(read_config(mpt_config(32, 4096, 32, 2048)).arch.max_context, 2048);
+}
+
+// MPT-7B caches K and V of every head: at 2048 tokens in F16, 32 x 2 x 4096
+// x 2 bytes x 2048 = 1 GiB.
+TEST(Alibi, MptKvCacheIsEveryHead) {
+  const Model m = read_config(mpt_config(32, 4096, 32, 2048));
+  EXPECT_EQ(kv_cache_bytes(m.arch, {2048, 1, 512, kv_f16(), kv_f16(), 256}), std::int64_t{1} << 30);
+}
+
+TEST(Alibi, MptGgufHeadersGiveWhatTheConfigsGive) {
+  for (const auto& [layers, e, heads, ctx] : {std::tuple{32U, std::uint64_t{4096}, 32U, 2048U},
+                                              std::tuple{48U, std::uint64_t{7168}, 64U, 8192U}}) {
+    const Model g = read_header(mpt_gguf(layers, e, heads, ctx));
+    const Model c = read_config(mpt_config(static_cast<int>(layers), static_cast<std::int64_t>(e),
+                                           static_cast<int>(heads), ctx));
+    EXPECT_TRUE(g.unchecked_architecture.empty()) << layers;
+    EXPECT_FALSE(g.arch.mlp_gated) << layers;
+    EXPECT_TRUE(g.arch.tied_embeddings) << layers;
+    EXPECT_TRUE(g.arch.attention.alibi) << layers;
+    EXPECT_EQ(g.arch.kv_heads, g.arch.heads) << layers;
+    EXPECT_EQ(g.arch.max_context, c.arch.max_context) << layers;
+    EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total()) << layers;
+    expect_same_estimate(g, c, "mpt GGUF vs config");
+    // The file holds no biases, which the GPT-2 layout willfit sizes
+    // carries: its F16 weights are within 0.05 % above the file's.
+    const double laid = static_cast<double>(weight_layout(c, *parse_precision("f16")).total());
+    const auto file = static_cast<double>(mpt_gguf(layers, e, heads, ctx).data_size());
+    EXPECT_GE(laid, file);
+    EXPECT_LT(rel(laid, file), 0.0005) << layers;
+  }
+}
+
+TEST(Alibi, MptCatalogueAgreesWithTheConfigs) {
+  for (const auto& [id, config] :
+       {std::pair{std::string("mpt-7b"), mpt_config(32, 4096, 32, 2048)},
+        std::pair{std::string("mpt-30b"), mpt_config(48, 7168, 64, 8192)}}) {
+    const Model cat = catalogue_model(id);
+    const Model c = read_config(config);
+    EXPECT_TRUE(cat.arch.attention.alibi) << id;
+    expect_same_estimate(cat, c, id);
+    const Precision p = *parse_precision("q4_k_m");
+    EXPECT_EQ(weight_layout(cat, p).total(), weight_layout(c, p).total()) << id;
   }
 }
 
