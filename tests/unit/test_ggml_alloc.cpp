@@ -1757,6 +1757,27 @@ TEST(GgmlAlloc, BloomMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "bloom", 27, 0.1);
 }
 
+// mosaicml/mpt-7b REDUCED to 4 of its 32 layers (mpt: make_gguf row
+// mpt-7b-r4, every width the model's) read from its published config.json
+// with n_layers 4 (the values and their sources:
+// tests/unit/test_arch_alibi.cpp), against what a real llama.cpp allocated
+// for the synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_mpt.csv, llamacpp_cpu_kv_mpt.csv;
+// docs/live-llamacpp.md, MPT run): the replay of mpt.cpp's graph (bloom.cpp's
+// without the embeddings' LayerNorm) exact with an F16 cache, under 0.1 %
+// high with a Q8_0 one.
+TEST(GgmlAlloc, MptMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"mpt","d_model":4096,"n_heads":32,"n_layers":4,"expansion_ratio":4,
+      "max_seq_len":2048,"vocab_size":50432,"no_bias":true,
+      "attn_config":{"alibi":true,"alibi_bias_max":8,"clip_qkv":null}})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->arch.attention.alibi);
+  expect_live_tables(*m, "mpt", 27, 0.1);
+}
+
 // EleutherAI/pythia-1.4b (gptneox, the whole model: make_gguf row
 // pythia-1.4b) read from its published config.json (the values and their
 // sources: tests/unit/test_arch_gptneox.cpp), against what a real llama.cpp
