@@ -14,7 +14,7 @@
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
 // bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
-// nemotron,bitnet,bloom,mpt}.cpp
+// nemotron,bitnet,bloom,mpt,jais}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1462,6 +1462,18 @@ const std::vector<Spec>& specs() {
                       "no_bias true, attn_config alibi true, alibi_bias_max 8, clip_qkv null), "
                       "tied (no lm_head); tests/unit/test_arch_alibi.cpp"));
     v.back().tied = true;
+    // Jais-13b (jais), REDUCED to 4 of its 40 layers, all alike: every width
+    // the model's (hidden 5120, 40 heads of 128, SwiGLU MLP 13653, vocabulary
+    // 84992, 2048 positions), ALiBi, LayerNorms and every projection with
+    // biases, its own output head.
+    v.push_back(
+        shape("jais-13b-r4", "jais", 4, 5120, 13653, 40, 40, 128, 84992, 2048, 10000, 1e-5,
+              "inceptionai/jais-13b REDUCED to 4 of 40 layers; shape from Cerebras/modelzoo "
+              "src/cerebras/modelzoo/models/nlp/jais/configs/params_jais_13b.yaml @244523ac "
+              "(hidden_size 5120, num_hidden_layers 40, num_heads 40, filter_size 13653, "
+              "max_position_embeddings 2048, vocab_size 84992, swiglu, alibi, layernorm "
+              "1e-5, biases); output.weight apart (jais.cpp requires it); "
+              "tests/unit/test_arch_alibi.cpp"));
     return v;
   }();
   return list;
@@ -1786,6 +1798,32 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_norm.bias", {e}, i);
       add(b + "ffn_up.weight", {e, s.ffn}, i);
       add(b + "ffn_up.bias", {s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      add(b + "ffn_down.bias", {e}, i);
+    }
+    return out;
+  }
+  if (s.arch == "jais") {
+    // jais.cpp load_arch_tensors: the final LayerNorm with bias and the
+    // output head (both required); per layer LayerNorms with biases, the
+    // fused QKV and wo with biases, up, gate and down with biases.
+    add("output_norm.weight", {e}, -1);
+    add("output_norm.bias", {e}, -1);
+    add("output.weight", {e, s.vocab}, -1);
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_norm.bias", {e}, i);
+      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      add(b + "attn_qkv.bias", {q + 2 * kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_output.bias", {e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_norm.bias", {e}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      add(b + "ffn_up.bias", {s.ffn}, i);
+      add(b + "ffn_gate.weight", {e, s.ffn}, i);
+      add(b + "ffn_gate.bias", {s.ffn}, i);
       add(b + "ffn_down.weight", {s.ffn, e}, i);
       add(b + "ffn_down.bias", {e}, i);
     }
@@ -2962,6 +3000,12 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // conversion/starcoder.py, conversion/bloom.py: the LayerNorm epsilon
     // starcoder.cpp and bloom.cpp require
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+  }
+  if (s.arch == "jais") {
+    // conversion/jais.py: the LayerNorm epsilon jais.cpp requires and the
+    // max_alibi_bias it derives from the checkpoint's slopes (8)
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+    w.key_f32(a + ".attention.max_alibi_bias", 8.0);
   }
   if (s.arch == "mpt") {
     // conversion/mpt.py: the LayerNorm epsilon mpt.cpp requires (1e-5) and

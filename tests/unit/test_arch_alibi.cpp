@@ -1,5 +1,5 @@
 // The ALiBi decoders llama.cpp runs (issue 18): BLOOM / BLOOMZ (`bloom`) and
-// MPT (`mpt`).
+// MPT (`mpt`) and Jais (`jais`).
 // Their positions are ALiBi slopes applied inside the softmax or the flash
 // attention kernel (llama-graph.cpp build_attn_mha passes
 // hparams.f_max_alibi_bias to ggml_soft_max_ext and ggml_flash_attn_ext at
@@ -377,6 +377,122 @@ TEST(Alibi, MptCatalogueAgreesWithTheConfigs) {
     const Precision p = *parse_precision("q4_k_m");
     EXPECT_EQ(weight_layout(cat, p).total(), weight_layout(c, p).total()) << id;
   }
+}
+
+// ---- Jais ----------------------------------------------------------------------
+//
+// Jais-13b's shape as Cerebras/modelzoo's training config states it
+// (src/cerebras/modelzoo/models/nlp/jais/configs/params_jais_13b.yaml at
+// 244523ac): hidden_size 5120, num_hidden_layers 40, num_heads 40,
+// filter_size 13653, max_position_embeddings 2048, vocab_size 84992,
+// nonlinearity swiglu, position_embedding_type alibi, norm_type layernorm,
+// layer_norm_epsilon 1e-5, biases on the projections and the MLP,
+// share_embedding_weights true; written here with the keys of the
+// checkpoints' config.json (JAISConfig, model_type jais: n_embd, n_layer,
+// n_head, n_inner, n_positions, activation_function, position_embedding_type,
+// the keys conversion/jais.py reads at 80fb11ac). jais.cpp at 80fb11ac
+// requires output.weight: the converter writes the head scaled by the muP
+// width scale, a tensor of its own in the file.
+Json jais_13b_config() {
+  return {{"model_type", "jais"},
+          {"architectures", {"JAISLMHeadModel"}},
+          {"n_embd", 5120},
+          {"n_layer", 40},
+          {"n_head", 40},
+          {"n_inner", 13653},
+          {"n_positions", 2048},
+          {"vocab_size", 84992},
+          {"activation_function", "swiglu"},
+          {"position_embedding_type", "alibi"},
+          {"layer_norm_epsilon", 1e-5}};
+}
+
+// The GGUF conversion/jais.py writes: block_count, context_length
+// (n_positions), embedding_length, feed_forward_length (n_inner),
+// head_count (no head_count_kv: every head), layer_norm_epsilon, file_type,
+// max_alibi_bias; the tensors jais.cpp loads: token_embd, output_norm with
+// bias, output, per layer LayerNorms with biases, attn_qkv and attn_output
+// with biases, ffn_up, ffn_gate and ffn_down with biases.
+test::GgufWriter jais_gguf(std::uint32_t layers) {
+  const std::string a = "jais";
+  const std::uint64_t e = 5120;
+  const std::uint64_t f = 13653;
+  test::GgufWriter w;
+  w.str("general.architecture", a);
+  w.u32(a + ".block_count", layers);
+  w.u32(a + ".context_length", 2048);
+  w.u32(a + ".embedding_length", static_cast<std::uint32_t>(e));
+  w.u32(a + ".feed_forward_length", static_cast<std::uint32_t>(f));
+  w.u32(a + ".attention.head_count", 40);
+  w.f32(a + ".attention.layer_norm_epsilon", 1e-5F);
+  w.u32("general.file_type", 1);
+  w.f32(a + ".attention.max_alibi_bias", 8.0F);
+  w.tensor("token_embd.weight", {e, 84992}, test::kF16);
+  w.tensor("output_norm.weight", {e}, test::kF32);
+  w.tensor("output_norm.bias", {e}, test::kF32);
+  w.tensor("output.weight", {e, 84992}, test::kF16);
+  for (std::uint32_t i = 0; i < layers; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.tensor(b + "attn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "attn_norm.bias", {e}, test::kF32);
+    w.tensor(b + "attn_qkv.weight", {e, 3 * e}, test::kF16);
+    w.tensor(b + "attn_qkv.bias", {3 * e}, test::kF32);
+    w.tensor(b + "attn_output.weight", {e, e}, test::kF16);
+    w.tensor(b + "attn_output.bias", {e}, test::kF32);
+    w.tensor(b + "ffn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "ffn_norm.bias", {e}, test::kF32);
+    w.tensor(b + "ffn_up.weight", {e, f}, test::kF16);
+    w.tensor(b + "ffn_up.bias", {f}, test::kF32);
+    w.tensor(b + "ffn_gate.weight", {e, f}, test::kF16);
+    w.tensor(b + "ffn_gate.bias", {f}, test::kF32);
+    w.tensor(b + "ffn_down.weight", {f, e}, test::kF16);
+    w.tensor(b + "ffn_down.bias", {e}, test::kF32);
+  }
+  return w;
+}
+
+TEST(Alibi, JaisConfigIsKnownAndCountsThePaper) {
+  const Model m = read_config(jais_13b_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  EXPECT_EQ(m.arch.kv_heads, 40);
+  EXPECT_EQ(m.arch.head_dim, 128);
+  EXPECT_EQ(m.arch.intermediate_size, 13653);
+  EXPECT_TRUE(m.arch.mlp_gated);  // SwiGLU: c_fc, c_fc2, c_proj
+  EXPECT_FALSE(m.arch.tied_embeddings);
+  EXPECT_TRUE(m.arch.attention.alibi);
+  EXPECT_TRUE(m.arch.attention.fused_qkv);
+  EXPECT_EQ(m.arch.max_context, 2048);
+  // "Jais-13b" (arXiv 2308.16149): trained with one embedding table for the
+  // input and the output, which the file holds twice; the model without
+  // its copied head is the paper's 13 B within 0.2 %.
+  const auto p = count_params(m.arch);
+  EXPECT_LT(rel(static_cast<double>(p.total() - p.output), 13e9), 0.01) << p.total();
+  EXPECT_EQ(p.output, std::int64_t{5120} * 84992);
+}
+
+TEST(Alibi, JaisGgufHeaderGivesWhatTheConfigGives) {
+  const Model g = read_header(jais_gguf(40));
+  const Model c = read_config(jais_13b_config());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_TRUE(g.arch.mlp_gated);
+  EXPECT_FALSE(g.arch.tied_embeddings);
+  EXPECT_TRUE(g.arch.attention.alibi);
+  EXPECT_EQ(g.arch.kv_heads, 40);
+  EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
+  expect_same_estimate(g, c, "jais-13b GGUF vs config");
+  // The file's biases beyond the layout's (wo's and the MLP's): under 0.05 %.
+  const auto laid = static_cast<double>(weight_layout(c, *parse_precision("f16")).total());
+  EXPECT_LT(rel(laid, static_cast<double>(jais_gguf(40).data_size())), 0.0005);
+}
+
+TEST(Alibi, JaisCatalogueAgreesWithTheConfig) {
+  const Model cat = catalogue_model("jais-13b");
+  const Model c = read_config(jais_13b_config());
+  EXPECT_TRUE(cat.arch.attention.alibi);
+  EXPECT_TRUE(cat.arch.attention.fused_qkv);
+  expect_same_estimate(cat, c, "jais-13b");
+  const Precision p = *parse_precision("q4_k_m");
+  EXPECT_EQ(weight_layout(cat, p).total(), weight_layout(c, p).total());
 }
 
 }  // namespace

@@ -160,7 +160,7 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: OLMo-1, LayerNorms without weights (tests/unit/test_arch_olmo.cpp)
        "olmo",
        // issue 18: the ALiBi decoders (tests/unit/test_arch_alibi.cpp)
-       "bloom", "mpt"});
+       "bloom", "mpt", "jais"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -219,6 +219,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "hunyuan_v1_moe",
                                                                   "hy_v3",
                                                                   "internlm2",
+                                                                  "jais",
                                                                   "jamba",
                                                                   "kimi_k2",
                                                                   "kimi_k3",

@@ -354,7 +354,8 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   // config.json are read: nemotron.cpp load_arch_tensors); Phi-3.5-MoE's
   // LayerNorm, q/k/v/o and output biases (phimoe.cpp load_arch_tensors).
   const bool phimoe = m.family == "phimoe";
-  a.norm_bias = m.family == "nemotron" || phimoe;
+  // Jais's LayerNorms carry biases too (jais.cpp load_arch_tensors).
+  a.norm_bias = m.family == "nemotron" || phimoe || m.family == "jais";
   a.attention_bias = phimoe;
   a.output_bias = phimoe;
   a.heads = static_cast<int>(r.integer("heads", 1, kMaxHeads));
