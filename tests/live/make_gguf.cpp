@@ -15,7 +15,7 @@
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
 // bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
 // qwen,baichuan,orion,codeshell,
-// nemotron,bitnet,minimax-01}.cpp
+// nemotron,bitnet,minimax-01,bloom,mpt,jais}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1545,6 +1545,40 @@ const std::vector<Spec>& specs() {
                       "WisdomShell/codeshell model/config.json (e7f6c9f5) gives it: n_embd 4096, "
                       "n_layer 42, n_head 32, num_query_groups 8, n_inner 16384, vocab_size 70144, "
                       "n_positions 8192, position_embedding_type rope, layer_norm_epsilon 1e-5"));
+    // BLOOM-560M (bloom): ALiBi (no positions), the token embeddings
+    // LayerNormed, LayerNorms with biases, fused QKV with bias, a GELU MLP
+    // with biases, tied output. The whole model.
+    v.push_back(shape("bloom-560m", "bloom", 24, 1024, 4096, 16, 16, 64, 250880, 2048, 10000, 1e-5,
+                      "bigscience/bloom-560m: 24 layers, n_embed 1024, 16 heads, vocabulary "
+                      "250880, seq_length 2048 (a public test fixture transcribing its "
+                      "config.json, search-tool file id 62079138592; the BLOOM paper's table, "
+                      "file id 8551790336), layer_norm_epsilon 1e-5, MLP 4 x 1024 "
+                      "(conversion/bloom.py writes 4 n_embed), tied (no lm_head); "
+                      "tests/unit/test_arch_alibi.cpp"));
+    v.back().tied = true;
+    // MPT-7B (mpt), REDUCED to 4 of its 32 layers, all alike: every width
+    // the model's (d_model 4096, 32 heads of 128, MLP 4 x 4096, vocabulary
+    // 50432, 2048 positions), ALiBi, LayerNorms without biases and no bias
+    // anywhere (no_bias), a GELU MLP, tied output.
+    v.push_back(shape("mpt-7b-r4", "mpt", 4, 4096, 16384, 32, 32, 128, 50432, 2048, 10000, 1e-5,
+                      "mosaicml/mpt-7b REDUCED to 4 of 32 layers; config.json as a public port "
+                      "prints it (search-tool file id 40807555979: d_model 4096, n_heads 32, "
+                      "n_layers 32, expansion_ratio 4, max_seq_len 2048, vocab_size 50432, "
+                      "no_bias true, attn_config alibi true, alibi_bias_max 8, clip_qkv null), "
+                      "tied (no lm_head); tests/unit/test_arch_alibi.cpp"));
+    v.back().tied = true;
+    // Jais-13b (jais), REDUCED to 4 of its 40 layers, all alike: every width
+    // the model's (hidden 5120, 40 heads of 128, SwiGLU MLP 13653, vocabulary
+    // 84992, 2048 positions), ALiBi, LayerNorms and every projection with
+    // biases, its own output head.
+    v.push_back(
+        shape("jais-13b-r4", "jais", 4, 5120, 13653, 40, 40, 128, 84992, 2048, 10000, 1e-5,
+              "inceptionai/jais-13b REDUCED to 4 of 40 layers; shape from Cerebras/modelzoo "
+              "src/cerebras/modelzoo/models/nlp/jais/configs/params_jais_13b.yaml @244523ac "
+              "(hidden_size 5120, num_hidden_layers 40, num_heads 40, filter_size 13653, "
+              "max_position_embeddings 2048, vocab_size 84992, swiglu, alibi, layernorm "
+              "1e-5, biases); output.weight apart (jais.cpp requires it); "
+              "tests/unit/test_arch_alibi.cpp"));
     return v;
   }();
   return list;
@@ -1855,7 +1889,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     }
     return out;
   }
-  if (s.arch == "starcoder" || s.arch == "gptneox" || s.arch == "codeshell") {
+  if (s.arch == "starcoder" || s.arch == "gptneox" || s.arch == "codeshell" || s.arch == "bloom") {
     // starcoder.cpp load_arch_tensors (gpt2.cpp's too): the position table
     // (hidden x n_ctx_train), the final LayerNorm with bias, no output head
     // when tied; per layer LayerNorms with biases, the fused QKV (hidden +
@@ -1864,6 +1898,11 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     // table (RoPE), its output head (embed_out) always.
     if (s.arch == "starcoder") {
       add("position_embd.weight", {e, s.ctx_train}, -1);
+    }
+    if (s.arch == "bloom") {
+      // bloom.cpp: ALiBi, no position table; the token embeddings' LayerNorm
+      add("token_embd_norm.weight", {e}, -1);
+      add("token_embd_norm.bias", {e}, -1);
     }
     add("output_norm.weight", {e}, -1);
     add("output_norm.bias", {e}, -1);
@@ -1884,6 +1923,51 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_up.bias", {s.ffn}, i);
       add(b + "ffn_down.weight", {s.ffn, e}, i);
       add(b + "ffn_down.bias", {e}, i);
+    }
+    return out;
+  }
+  if (s.arch == "jais") {
+    // jais.cpp load_arch_tensors: the final LayerNorm with bias and the
+    // output head (both required); per layer LayerNorms with biases, the
+    // fused QKV and wo with biases, up, gate and down with biases.
+    add("output_norm.weight", {e}, -1);
+    add("output_norm.bias", {e}, -1);
+    add("output.weight", {e, s.vocab}, -1);
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_norm.bias", {e}, i);
+      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      add(b + "attn_qkv.bias", {q + 2 * kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_output.bias", {e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_norm.bias", {e}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      add(b + "ffn_up.bias", {s.ffn}, i);
+      add(b + "ffn_gate.weight", {e, s.ffn}, i);
+      add(b + "ffn_gate.bias", {s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      add(b + "ffn_down.bias", {e}, i);
+    }
+    return out;
+  }
+  if (s.arch == "mpt") {
+    // mpt.cpp load_arch_tensors: every bias optional, and MPT-7B has none
+    // (no_bias): the final LayerNorm's weight, no output head when tied; per
+    // layer two LayerNorm weights, the fused QKV, wo, up and down.
+    add("output_norm.weight", {e}, -1);
+    if (!s.tied) {
+      add("output.weight", {e, s.vocab}, -1);
+    }
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
     }
     return out;
   }
@@ -3090,8 +3174,9 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // no clamp_kqv, OLMo-1B's clip_qkv being null
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
   }
-  if (s.arch == "starcoder") {
-    // conversion/starcoder.py: the LayerNorm epsilon starcoder.cpp requires
+  if (s.arch == "starcoder" || s.arch == "bloom") {
+    // conversion/starcoder.py, conversion/bloom.py: the LayerNorm epsilon
+    // starcoder.cpp and bloom.cpp require
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
   }
   if (s.arch == "codeshell") {
@@ -3100,6 +3185,19 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
     w.key_str(a + ".rope.scaling.type", "linear");
     w.key_f32(a + ".rope.scaling.factor", 1.0);
+  }
+  if (s.arch == "jais") {
+    // conversion/jais.py: the LayerNorm epsilon jais.cpp requires and the
+    // max_alibi_bias it derives from the checkpoint's slopes (8)
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+    w.key_f32(a + ".attention.max_alibi_bias", 8.0);
+  }
+  if (s.arch == "mpt") {
+    // conversion/mpt.py: the LayerNorm epsilon mpt.cpp requires (1e-5) and
+    // max_alibi_bias (attn_config.alibi_bias_max 8); no clamp_kqv, MPT-7B's
+    // clip_qkv being null
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+    w.key_f32(a + ".attention.max_alibi_bias", 8.0);
   }
   if (s.arch == "gptneox") {
     // conversion/gptneox.py: the LayerNorm epsilon and use_parallel_residual,

@@ -1828,6 +1828,66 @@ TEST(GgmlAlloc, StarcoderbaseMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "starcoder", 27, 0.1);
 }
 
+// bigscience/bloom-560m (bloom, the whole model: make_gguf row bloom-560m)
+// read from its published config.json (the values and their sources:
+// tests/unit/test_arch_alibi.cpp), against what a real llama.cpp allocated
+// for the synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_bloom.csv, llamacpp_cpu_kv_bloom.csv;
+// docs/live-llamacpp.md, BLOOM run): the replay of bloom.cpp's graph
+// (gpt2.cpp's layer with ALiBi: no position rows, no inp_pos; the token
+// embeddings LayerNormed first) within 0.01 % on every row.
+TEST(GgmlAlloc, BloomMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"bloom","n_embed":1024,"n_layer":24,"num_attention_heads":16,
+      "seq_length":2048,"vocab_size":250880,"layer_norm_epsilon":1e-5})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->arch.attention.alibi);
+  expect_live_tables(*m, "bloom", 27, 0.1);
+}
+
+// mosaicml/mpt-7b REDUCED to 4 of its 32 layers (mpt: make_gguf row
+// mpt-7b-r4, every width the model's) read from its published config.json
+// with n_layers 4 (the values and their sources:
+// tests/unit/test_arch_alibi.cpp), against what a real llama.cpp allocated
+// for the synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_mpt.csv, llamacpp_cpu_kv_mpt.csv;
+// docs/live-llamacpp.md, MPT run): the replay of mpt.cpp's graph (bloom.cpp's
+// without the embeddings' LayerNorm) exact with an F16 cache, under 0.1 %
+// high with a Q8_0 one.
+TEST(GgmlAlloc, MptMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"mpt","d_model":4096,"n_heads":32,"n_layers":4,"expansion_ratio":4,
+      "max_seq_len":2048,"vocab_size":50432,"no_bias":true,
+      "attn_config":{"alibi":true,"alibi_bias_max":8,"clip_qkv":null}})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->arch.attention.alibi);
+  expect_live_tables(*m, "mpt", 27, 0.1);
+}
+
+// Jais-13b REDUCED to 4 of its 40 layers (jais: make_gguf row jais-13b-r4,
+// every width the model's) read from its published shape with n_layer 4
+// (the values and their sources: tests/unit/test_arch_alibi.cpp), against
+// what a real llama.cpp allocated for the synthetic F16, Q8_0 and Q4_K_M
+// files (tests/data/llamacpp_cpu_compute_jais.csv, llamacpp_cpu_kv_jais.csv;
+// docs/live-llamacpp.md, Jais run): the replay of jais.cpp's graph (GPT-2's
+// attention with ALiBi, a SwiGLU MLP) exact with an F16 cache, under 0.1 %
+// high with a Q8_0 one.
+TEST(GgmlAlloc, JaisMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"jais","n_embd":5120,"n_layer":4,"n_head":40,"n_inner":13653,
+      "n_positions":2048,"vocab_size":84992,"activation_function":"swiglu",
+      "position_embedding_type":"alibi","layer_norm_epsilon":1e-5})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->arch.mlp_gated);
+  expect_live_tables(*m, "jais", 27, 0.1);
+}
+
 // EleutherAI/pythia-1.4b (gptneox, the whole model: make_gguf row
 // pythia-1.4b) read from its published config.json (the values and their
 // sources: tests/unit/test_arch_gptneox.cpp), against what a real llama.cpp

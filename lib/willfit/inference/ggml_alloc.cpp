@@ -1069,7 +1069,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   }
   // build_inp_per_layer's token ids (Gemma 3n, Gemma 4)
   const int ple_tokens = s.ple_width > 0 ? g.input(4 * b) : -1;
-  // inp_pos (jina-bert-v2 and Baichuan's 13B build none: ALiBi)
+  // inp_pos (jina-bert-v2, Baichuan's 13B and the ALiBi decoders build none)
   const int pos = s.alibi ? -1 : g.input(4 * b);
   if (s.rotate_v && !two_caches && !la_first) {
     g.input(4 * 64 * 64);
@@ -1433,8 +1433,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     }
     x = layer_norm(x);
   }
-  if (s.modern_bert) {
-    x = layer_norm(x);  // modern-bert.cpp: the embeddings' LayerNorm (tok_norm)
+  if (s.modern_bert || s.embedding_norm) {
+    x = layer_norm(x);  // modern-bert.cpp, bloom.cpp: the embeddings' LayerNorm (tok_norm)
   }
   // Deepstack (llama-graph.cpp build_inp_embd): the rows padded to the input
   // width (ggml_pad), of which the layers read views: the first hidden

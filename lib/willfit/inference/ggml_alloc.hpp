@@ -208,7 +208,13 @@ struct LlamaGraphShape {
   // projects gate and up in one ffn_up twice the MLP's width and gates the
   // halves (LLM_FFN_GEGLU: one new tensor of the MLP's width). Baichuan's
   // 13B (baichuan.cpp): llama's layer otherwise.
+  // The ALiBi decoders (bloom.cpp, mpt.cpp, jais.cpp: the GPT-2 block
+  // without position rows; refact.cpp: llama's without RoPE) set it too,
+  // without post_norm: no inp_pos, their MLPs as `gated` says.
   bool alibi = false;
+  // BLOOM (bloom.cpp): the token embeddings LayerNormed (tok_norm) before
+  // the first layer.
+  bool embedding_norm = false;
   // ModernBERT (modern-bert.cpp at 80fb11ac): an encoder of pre-norm
   // blocks. The embeddings LayerNormed; each layer but the first LayerNorms
   // its input (layer 0's attn_norm is the identity), projects Q, K and V in

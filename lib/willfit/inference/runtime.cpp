@@ -612,9 +612,12 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.post_norm = a.attention.post_norm && a.attention.no_kv_cache;      // bert.cpp's encoder block
     s.no_cache = a.attention.no_kv_cache || a.attention.uncached_graph;  // llama-embed
     // ALiBi (no positions, no RoPE): jina-bert-v2, with a fused GEGLU;
-    // Baichuan's 13B (baichuan.cpp), a llama layer otherwise
+    // Baichuan's 13B (baichuan.cpp), a llama layer otherwise; the ALiBi
+    // decoders (bloom.cpp, mpt.cpp, jais.cpp, refact.cpp): no inp_pos, no
+    // RoPE, the MLP as mlp_gated says.
     s.alibi = a.attention.alibi;
     s.rope = s.rope && !s.alibi;
+    s.embedding_norm = a.embedding_norm;  // bloom.cpp's tok_norm
     // ModernBERT (modern-bert.cpp): the cache-free block that is pre-norm,
     // with Q, K and V fused and gate and up fused (read so from its
     // config.json and its GGUF alike).
@@ -631,6 +634,15 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     const bool neox_block = a.attention.fused_qkv && a.qkv_bias && a.learned_positions == 0;
     s.gpt2_block = (a.learned_positions > 0 || neox_block) && !a.mlp_gated &&
                    !a.attention.no_kv_cache && !a.moe && a.attention.kind == AttentionKind::Full;
+    // bloom.cpp, mpt.cpp and jais.cpp build GPT-2's layer with ALiBi and no
+    // position table (jais.cpp with a SwiGLU MLP, which the gated MLP
+    // replays): Q, K and V stay views of the fused projection, unroped.
+    // refact.cpp's is llama's layer without RoPE.
+    if (a.attention.alibi && !a.attention.no_kv_cache && (!a.mlp_gated || a.attention.fused_qkv) &&
+        !a.moe) {
+      s.gpt2_block = true;
+      s.fused_qkv = false;
+    }
     s.position_rows = s.gpt2_block && a.learned_positions > 0;
     for (const LayerWidths& l : a.layer_widths) {  // Nemotron NAS (deci.cpp), OpenELM
       s.per_layer.push_back({l.heads, l.kv_heads, l.ffn});

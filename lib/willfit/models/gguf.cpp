@@ -1145,7 +1145,19 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.attention.parallel_block =
         parallel == nullptr || parallel->kind != GgufValue::Kind::Bool || parallel->integer != 0;
   }
-  if ((ffn_up || gpt2_block || neox_block) && !ffn_gate) {
+  // The ALiBi decoders (tests/unit/test_arch_alibi.cpp): bloom.cpp and
+  // mpt.cpp create GPT-2's layer without a position table (no gate; mpt's
+  // biases optional), bloom.cpp with a LayerNorm of the token embeddings
+  // (token_embd_norm); jais.cpp the same with a SwiGLU MLP (gate, up and
+  // down with biases; attn_qkv with its bias).
+  const bool alibi_block = arch == "bloom" || arch == "mpt";
+  a.embedding_norm = arch == "bloom";
+  if (arch == "jais") {
+    a.attention.fused_qkv = true;
+    a.qkv_bias = true;
+    a.norm_bias = true;
+  }
+  if ((ffn_up || gpt2_block || neox_block || alibi_block) && !ffn_gate) {
     a.mlp_gated = false;
   }
   if (gpt2_block) {
@@ -1956,10 +1968,13 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   if (arch == "nomic-bert-moe" && a.moe) {
     a.moe->weights_normalized = false;
   }
-  // Baichuan (baichuan.cpp load_arch_hparams at 80fb11ac): positions by
-  // depth, RoPE for the 7B's 32 layers only; the 13B's 40 take ALiBi and
-  // any other depth builds no positions at all, the same graph.
-  a.attention.alibi = arch == "jina-bert-v2" || (arch == "baichuan" && a.layers != 32);
+  // ALiBi: no positions, no RoPE (jina-bert-v2; the decoders bloom, mpt,
+  // jais and refact, whose loaders set or read f_max_alibi_bias). Baichuan
+  // (baichuan.cpp load_arch_hparams at 80fb11ac): positions by depth, RoPE
+  // for the 7B's 32 layers only; the 13B's 40 take ALiBi and any other
+  // depth builds no positions at all, the same graph.
+  a.attention.alibi = arch == "jina-bert-v2" || arch == "bloom" || arch == "mpt" ||
+                      arch == "jais" || arch == "refact" || (arch == "baichuan" && a.layers != 32);
   // llama-embed.cpp: llama's graph without a cache read or logits, beside
   // the KV cache create_memory still makes for it
   a.attention.uncached_graph = arch == "llama-embed";

@@ -676,7 +676,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (type == "openelm") {
     openelm_keys(t);
   }
-  if (type == "dbrx") {
+  // MPT (mosaicml/mpt-*, configuration_mpt.py) names its shape as DBRX
+  // does: d_model, n_heads, n_layers, max_seq_len, attn_config.kv_n_heads.
+  if (type == "dbrx" || type == "mpt") {
     dbrx_keys(t);
   }
   Model m;
@@ -692,7 +694,8 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
           .value_or((type.rfind("qwen3_5", 0) == 0 || type.rfind("qwen4_exp", 0) == 0));
   const auto layers =
       get_int(t, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 100000);
-  const auto hidden = get_int(t, {"hidden_size", "n_embd", "d_model", "dim"}, 1 << 20);
+  // n_embed: BLOOM's configs (BloomConfig reads it as hidden_size)
+  const auto hidden = get_int(t, {"hidden_size", "n_embd", "d_model", "dim", "n_embed"}, 1 << 20);
   const auto heads = get_int(t, {"num_attention_heads", "n_head", "n_heads", "num_heads"}, 1 << 16);
   if (!layers || !hidden || !heads) {
     return make_error(
@@ -746,7 +749,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   const bool nomic_gelu =
       type == "nomic_bert" && to_lower(get_string(t, "activation_function")) == "gelu";
   a.mlp_gated = (!two_matrix || jina_bert_v2) && !nomic_gelu;
-  a.attention.alibi = jina_bert_v2;
+  // The ALiBi decoders (tests/unit/test_arch_alibi.cpp): BLOOM and MPT
+  // (llama.cpp bloom.cpp, mpt.cpp: GPT-2's layer, no position table), Jais
+  // (jais.cpp: that layer with a SwiGLU MLP, conversion/jais.py asserting
+  // position_embedding_type alibi).
+  const bool alibi_decoder = one_of(type, {"bloom", "mpt", "jais"});
+  a.attention.alibi = jina_bert_v2 || alibi_decoder;
+  a.embedding_norm = type == "bloom";  // word_embeddings_layernorm
   a.intermediate_size =
       // block_ff_dim: LFM2's original configs (configuration_lfm2.py reads it
       // as intermediate_size, transformers 4f7e1d46).
@@ -829,7 +838,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                     // ModernBertConfig sets none: PretrainedConfig's True
                     // (the masked-LM decoder is the embeddings; llama.cpp
                     // modern-bert.cpp creates no output head)
-                    "modernbert"});
+                    "modernbert",
+                    // BloomConfig and MPTConfig set none (their checkpoints
+                    // have no lm_head; llama.cpp bloom.cpp and mpt.cpp read
+                    // tok_embd as the output when the file has none)
+                    "bloom", "mpt"});
   a.tied_embeddings =
       get_bool(t, "tie_word_embeddings")
           .value_or(get_bool(doc, "tie_word_embeddings")
@@ -916,6 +929,16 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.qkv_bias = get_bool(t, "attention_bias").value_or(true);
     a.fused_gate_up = true;
   }
+  // Jais (model_type jais, JAISLMHeadModel): one c_attn projection with its
+  // bias, LayerNorms with biases, a SwiGLU MLP (c_fc, c_fc2, c_proj); its
+  // output head is a tensor of its own, which llama.cpp's jais.cpp requires
+  // (conversion/jais.py scales it by the muP width scale).
+  if (type == "jais") {
+    a.attention.fused_qkv = true;
+    a.qkv_bias = true;
+    a.norm_bias = true;
+    a.tied_embeddings = false;
+  }
   // Nemotron-4 / Minitron (NemotronConfig, llama.cpp nemotron.cpp):
   // LayerNorm1p with a bias, q, k, v and an ungated squared-ReLU MLP
   // (two_matrix above) without biases (attention_bias, mlp_bias false).
@@ -934,6 +957,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                            "seq_length", "n_ctx", "model_max_length"},
                           std::int64_t{1} << 31)
                       .value_or(0);
+  // BLOOM's configs state no context: llama.cpp's converter writes
+  // seq_length, else the hidden size (conversion/bloom.py at 80fb11ac).
+  if (type == "bloom" && a.max_context == 0) {
+    a.max_context = a.hidden_size;
+  }
   // GPT-2 and GPT-BigCode learn a position table of n_positions rows
   // (modeling_gpt2.py, modeling_gpt_bigcode.py: wpe), which llama.cpp loads
   // as pos_embd of n_ctx_train rows (gpt2.cpp, starcoder.cpp).

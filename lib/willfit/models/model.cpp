@@ -172,7 +172,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: CodeShell-7B, GPT-NeoX's layer with GQA (tests/unit/test_arch_llama23.cpp)
        "codeshell",
        // issue 18: XVERSE, llama's graph (tests/unit/test_arch_llama23.cpp, Xverse)
-       "xverse"});
+       "xverse",
+       // issue 18: the ALiBi decoders (tests/unit/test_arch_alibi.cpp)
+       "bloom", "mpt", "jais"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -183,6 +185,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "baichuan",
                                                                   "bailing_hybrid",
                                                                   "bailing_moe_v2",
+                                                                  "bloom",
                                                                   "bert",
                                                                   "bitnet",
                                                                   "chatglm",
@@ -233,6 +236,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "hunyuan_v1_moe",
                                                                   "hy_v3",
                                                                   "internlm2",
+                                                                  "jais",
                                                                   "jamba",
                                                                   "kclgpt",
                                                                   "kimi_k2",
@@ -257,6 +261,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "minicpm3",
                                                                   "minimax_text_01",
                                                                   "modernbert",
+                                                                  "mpt",
                                                                   "mistral",
                                                                   "mistral3",
                                                                   "mistral4",

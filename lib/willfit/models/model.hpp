@@ -223,6 +223,9 @@ struct Attention {
   // f_max_alibi_bias 8). Its GEGLU MLP keeps gate and up in one ffn_up twice
   // the MLP's width (the converter maps mlp.gated_layers to ffn_up), which
   // bert.cpp runs as LLM_FFN_GEGLU: one projection, then the halves gated.
+  // The ALiBi decoders (llama.cpp bloom.cpp, mpt.cpp, jais.cpp, refact.cpp
+  // at 80fb11ac) build no inp_pos and no RoPE either; their MLPs are as
+  // mlp_gated says (tests/unit/test_arch_alibi.cpp).
   bool alibi = false;
   // llama-embed (llama.cpp llama-embed.cpp at 80fb11ac: llama.cpp's llama
   // graph built with embed = true): every layer attends over the micro-batch
@@ -341,6 +344,11 @@ struct Architecture {
   // LayerNorm with bias, one fused QKV projection with bias, biases on the
   // output projection and the MLP.
   std::int64_t learned_positions = 0;
+  // BLOOM's LayerNorm of the token embeddings before the first layer
+  // (llama.cpp bloom.cpp: tok_norm and tok_norm_b, token_embd_norm in the
+  // file; transformers' word_embeddings_layernorm): two hidden-wide F32
+  // vectors, and one more hidden x tokens tensor in the compute graph.
+  bool embedding_norm = false;
   Attention attention;
   std::optional<Moe> moe;
   std::int64_t vision_params = 0;  // vision/audio encoder and projector (mmproj)

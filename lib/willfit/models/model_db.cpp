@@ -354,7 +354,8 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   // config.json are read: nemotron.cpp load_arch_tensors); Phi-3.5-MoE's
   // LayerNorm, q/k/v/o and output biases (phimoe.cpp load_arch_tensors).
   const bool phimoe = m.family == "phimoe";
-  a.norm_bias = m.family == "nemotron" || phimoe;
+  // Jais's LayerNorms carry biases too (jais.cpp load_arch_tensors).
+  a.norm_bias = m.family == "nemotron" || phimoe || m.family == "jais";
   a.attention_bias = phimoe;
   a.output_bias = phimoe;
   a.heads = static_cast<int>(r.integer("heads", 1, kMaxHeads));
@@ -431,7 +432,10 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   // embeddings: no output head (Architecture::no_output_head).
   a.no_output_head = a.attention.post_norm;
   // jina-bert-v2: ALiBi positions and a fused GEGLU (model.hpp Attention::alibi).
+  // The ALiBi decoders too (BLOOM, MPT, Jais); BLOOM's LayerNorm of the
+  // token embeddings (model.hpp Architecture::embedding_norm).
   a.attention.alibi = r.boolean("alibi", false);
+  a.embedding_norm = r.boolean("embedding_norm", false);
   // ChatGLM's block (chatglm.cpp): one fused QKV projection with q, k and v
   // biases, and gate and up in one projection (data/README.md).
   a.attention.fused_qkv = r.boolean("fused_qkv", false);

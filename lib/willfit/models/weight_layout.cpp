@@ -748,6 +748,9 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
                            : layer_norm || a.norm_bias ? 2
                                                        : 1;  // weight, and bias
   w.output = f32(e * norm_vectors);
+  if (a.embedding_norm) {  // BLOOM's token_embd_norm, weight and bias
+    w.token_embd += f32(2 * e);
+  }
   if (!a.tied_embeddings) {
     w.output += weight(Cat::Output, e, a.vocab_size, a.layers);
   }
