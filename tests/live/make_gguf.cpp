@@ -379,6 +379,17 @@ const std::vector<Spec>& specs() {
     v.back().tied = true;
     v.back().skip_types =
         "f16 q8_0: 21.3 and 11.3 GB, above the 8 GB a live load may take on this shared machine";
+    // Ling-lite (bailingmoe) REDUCED to 4 of its 28 layers (all alike) and
+    // 16 of its 64 routed experts of 1408 (6 a token, as the model), two
+    // shared experts as one MLP of 2816 (bailingmoe.cpp ffn_*_shexp), 16
+    // query and 4 KV heads of 128, vocabulary 126464, untied.
+    v.push_back(shape("ling-lite-r4", "bailingmoe", 4, 2048, 1408, 16, 4, 128, 126464, 32768, 6e5,
+                      1e-6,
+                      "inclusionAI/Ling-lite-1.5 config.json as a public test inlines it "
+                      "(tests/unit/test_arch_moe2.cpp ling_lite), REDUCED to 4 of 28 layers and "
+                      "16 of 64 experts of 1408, 6 per token, 2 shared"));
+    experts(v.back(), 16, 6, 1408);
+    v.back().shared_experts = 2;
     v.push_back(shape("qwen2.5-7b", "qwen2", 28, 3584, 18944, 28, 4, 128, 152064, 131072, 1e6, 1e-6,
                       "Qwen/Qwen2.5-7B " + prof));
     v.back().qkv_bias = true;
@@ -3016,6 +3027,13 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_f32(a + ".activation.situ_beta", s.situ_beta);
     w.key_f32(a + ".activation.situ_linear_beta", s.situ_linear_beta);
     w.key_u32(a + ".attn_res.block_size", static_cast<uint32_t>(s.res_block));
+  }
+  if (s.arch == "bailingmoe") {  // conversion/bailingmoe.py BailingMoeModel.set_gguf_parameters
+    w.key_u32(a + ".leading_dense_block_count", 0);  // first_k_dense_replace
+    w.key_u32(a + ".vocab_size", static_cast<uint32_t>(s.vocab));
+    w.key_f32(a + ".expert_weights_scale", 1.0);
+    w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
+    w.key_bool(a + ".expert_weights_norm", true);  // norm_topk_prob
   }
   if (s.arch == "bailingmoe3") {  // conversion/bailingmoe3.py, beyond the keys it shares
     w.key_f32(a + ".kda.gate_lower_bound", s.kda_lower_bound);

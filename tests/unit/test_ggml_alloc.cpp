@@ -1293,6 +1293,24 @@ TEST(GgmlAlloc, GrokReducedMatchesTheLiveLlamaCpp) {
             std::int64_t{6633381888});
 }
 
+// Ling-lite (bailingmoe.cpp) REDUCED to 4 of its 28 layers and 16 of its 64
+// experts (6 a token), read from the reduced shape's config.json, against
+// what a real llama.cpp reserved for its F16, Q8_0 and Q4_K_M files: the
+// routed experts and two shared experts as one MLP of 2 x 1408, added to
+// theirs without a gate (docs/live-llamacpp.md, Ling-lite run).
+TEST(GgmlAlloc, LingLiteReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"bailing_moe","hidden_size":2048,"num_hidden_layers":4,
+      "num_attention_heads":16,"num_key_value_heads":4,"intermediate_size":1408,
+      "moe_intermediate_size":1408,"num_experts":16,"num_experts_per_tok":6,
+      "num_shared_experts":2,"norm_topk_prob":true,"first_k_dense_replace":0,
+      "vocab_size":126464,"max_position_embeddings":32768,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "ling", 27, 0.1);
+}
+
 // cohere2moe.cpp ropes Q and K on the windowed layers and the dense lead
 // only: in North Mini Code's reduced order (global 0 and 4, dense lead 1)
 // layer 4's two RoPE nodes go (a GGML_SCHED_DEBUG=2 dump has none there),

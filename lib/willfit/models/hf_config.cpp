@@ -1029,6 +1029,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     if (type == "nomic_bert") {
       moe.weights_normalized = get_bool(t, "moe_normalize_expert_weights").value_or(false);
     }
+    // Ling (bailing_moe): conversion/bailingmoe.py writes norm_topk_prob as
+    // expert_weights_norm, which bailingmoe.cpp's build_moe_ffn follows;
+    // bailingmoe.cpp gives every layer experts, first_k_dense_replace aside.
+    if (type == "bailing_moe") {
+      moe.weights_normalized = get_bool(t, "norm_topk_prob").value_or(false);
+      moe.first_dense_layers = 0;
+    }
     a.moe = moe;
   }
   a.mtp_layers = static_cast<int>(std::min<std::int64_t>(

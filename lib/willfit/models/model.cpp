@@ -158,7 +158,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: GPT-BigCode, StarCoder 1 (tests/unit/test_arch_bigcode.cpp)
        "starcoder",
        // issue 18: OLMo-1, LayerNorms without weights (tests/unit/test_arch_olmo.cpp)
-       "olmo"});
+       "olmo",
+       // issue 18: Ling-lite / Ling-plus, shared experts (tests/unit/test_arch_moe2.cpp)
+       "bailingmoe"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -167,6 +169,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "apertus",
                                                                   "arcee",
                                                                   "bailing_hybrid",
+                                                                  "bailing_moe",
                                                                   "bailing_moe_v2",
                                                                   "bert",
                                                                   "bitnet",
