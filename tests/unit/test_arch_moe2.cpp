@@ -1,5 +1,6 @@
 // More of llama.cpp's MoE architectures (issue 18): Ling 1.x (llama.cpp
-// `bailingmoe`, config.json model_type `bailing_moe`). For each: a config.json
+// `bailingmoe`, config.json model_type `bailing_moe`) and Snowflake Arctic
+// (`arctic`). For each: a config.json
 // with the published values, the GGUF header llama.cpp's converter writes,
 // one architecture and one estimate from both, and the parameter counts of
 // the model card.
@@ -173,6 +174,145 @@ TEST(LingMoe, CatalogueGivesWhatTheConfigGives) {
     expect_same_estimate(cat, c, name);
     EXPECT_EQ(cat.params, 16800000000) << name;
   }
+}
+
+// ---- Snowflake Arctic (arctic) ----------------------------------------------
+
+// Snowflake/snowflake-arctic-instruct's config.json, as public transcriptions
+// give it (the hub is not reachable):
+// - llama.cpp issue 6877 ("Add support to ArcticForCausalLM"), a convert
+//   log quoted on 2024-05-05: n_vocab 32000, n_embd 7168, n_layer 35, n_ctx
+//   4096, n_ff 4864, n_head 56, n_experts 128, n_experts_used 2, f_norm_eps
+//   1e-05, f_rope_freq_base 10000;
+// - llama.cpp pull request 7020 (2024-05-23): "num_key_value_heads in
+//   config.json changed value from 56 to 8" (Snowflake's GQA fix);
+// - transformers-remote-code configuration_arctic.py (as vLLM copies it):
+//   model_type arctic, tie_word_embeddings default false, the residual MLP
+//   (use_residual, parallel_attn_mlp_res);
+// - the model card (mirrored in YinanWusoymilk/hf-readme,
+//   readme_files/Snowflake_snowflake-arctic-instruct.md): "a 10B dense
+//   transformer model with a residual 128x3.66B MoE MLP resulting in 480B
+//   total and 17B active parameters chosen using a top-2 gating".
+Json arctic_instruct() {
+  return {{"architectures", {"ArcticForCausalLM"}},
+          {"model_type", "arctic"},
+          {"hidden_size", 7168},
+          {"intermediate_size", 4864},
+          {"num_hidden_layers", 35},
+          {"num_attention_heads", 56},
+          {"num_key_value_heads", 8},
+          {"num_local_experts", 128},
+          {"num_experts_per_tok", 2},
+          {"moe_layer_frequency", 1},
+          {"use_residual", true},
+          {"parallel_attn_mlp_res", true},
+          {"max_position_embeddings", 4096},
+          {"vocab_size", 32000},
+          {"rope_theta", 10000},
+          {"rms_norm_eps", 1e-5},
+          {"tie_word_embeddings", false}};
+}
+
+// The header conversion/arctic.py (ArcticModel.set_gguf_parameters at
+// 80fb11ac) writes: base.py's keys (feed_forward_length the config's
+// intermediate_size, the experts' width; expert_count, expert_used_count),
+// then vocab_size and rope.dimension_count (hidden / heads). No expert
+// width of its own: arctic.cpp sizes the experts by n_ff and the residual
+// MLP n_embd x n_embd. Three tensors stand for the rest.
+test::GgufWriter arctic_gguf() {
+  const std::string a = "arctic.";
+  test::GgufWriter w;
+  w.str("general.architecture", "arctic");
+  w.u32(a + "block_count", 35);
+  w.u32(a + "context_length", 4096);
+  w.u32(a + "embedding_length", 7168);
+  w.u32(a + "feed_forward_length", 4864);
+  w.u32(a + "attention.head_count", 56);
+  w.u32(a + "attention.head_count_kv", 8);
+  w.f32(a + "rope.freq_base", 10000.0F);
+  w.f32(a + "attention.layer_norm_rms_epsilon", 1e-5F);
+  w.u32(a + "expert_count", 128);
+  w.u32(a + "expert_used_count", 2);
+  w.u32(a + "vocab_size", 32000);
+  w.u32(a + "rope.dimension_count", 128);
+  w.tensor("token_embd.weight", {7168, 32000}, test::kQ8_0);
+  w.tensor("output.weight", {7168, 32000}, test::kQ8_0);
+  w.tensor("blk.0.ffn_gate.weight", {7168, 7168}, test::kQ8_0);
+  return w;
+}
+
+TEST(Arctic, ConfigIsKnownAndCountsTheCardsTotals) {
+  const Model m = test::from_config(arctic_instruct());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  EXPECT_EQ(m.arch.layers, 35);
+  EXPECT_EQ(m.arch.head_dim, 128);
+  EXPECT_EQ(m.arch.kv_heads, 8);
+  EXPECT_EQ(m.arch.intermediate_size, 7168);  // the residual MLP, hidden x hidden
+  ASSERT_TRUE(m.arch.moe.has_value());
+  EXPECT_TRUE(m.arch.moe->residual_mlp);
+  EXPECT_EQ(m.arch.moe->experts, 128);
+  EXPECT_EQ(m.arch.moe->experts_per_token, 2);
+  EXPECT_EQ(m.arch.moe->expert_intermediate_size, 4864);
+  EXPECT_EQ(m.arch.moe->shared_experts, 0);
+  EXPECT_EQ(m.arch.moe->first_dense_layers, 0);
+  const ParamBreakdown p = count_params(m.arch);
+  // The card's 480B total: counted 478.6 B.
+  EXPECT_LT(test::rel(static_cast<double>(p.total()), 480e9), 0.01) << p.total();
+  // Its "10B dense transformer": the embeddings, head, attention and
+  // residual MLPs, 9.96 B; its "128x3.66B" experts: one expert over the 35
+  // layers is 3 x 7168 x 4864 x 35 = 3.661 B.
+  const std::int64_t experts = std::int64_t{35} * 128 * 3 * 7168 * 4864;
+  const std::int64_t router = std::int64_t{35} * 7168 * 128;
+  EXPECT_LT(test::rel(static_cast<double>(p.total() - experts - router), 10e9), 0.01);
+  EXPECT_LT(test::rel(static_cast<double>(experts / 128), 3.66e9), 0.001);
+  // 17B active: counted 17.32 B, 1.9 % above the card's two figures, which
+  // it rounds to: held to that rounding (16.5-17.5 B) rather than to 1 %.
+  EXPECT_GE(p.active(), std::int64_t{16'500'000'000}) << p.active();
+  EXPECT_LT(p.active(), std::int64_t{17'500'000'000}) << p.active();
+}
+
+TEST(Arctic, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = test::from_gguf(arctic_gguf());
+  const Model c = test::from_config(arctic_instruct());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  ASSERT_TRUE(g.arch.moe.has_value());
+  EXPECT_TRUE(g.arch.moe->residual_mlp);
+  EXPECT_EQ(g.arch.moe->expert_intermediate_size, 4864);
+  EXPECT_EQ(g.arch.intermediate_size, 7168);
+  EXPECT_EQ(g.arch.vocab_size, 32000);
+  expect_same_estimate(g, c, "Arctic GGUF vs config");
+}
+
+// Every layer caches K and V of its 8 heads of 128 over the whole context
+// (arctic.cpp build_attn_inp_kv: no window): 35 x 2 x 8 x 128 x 2 bytes a
+// token in F16.
+TEST(Arctic, KvCacheIsEveryLayersEightHeads) {
+  const Model c = test::from_config(arctic_instruct());
+  EXPECT_EQ(test::llama_cpp_q4_estimate(c, 4096, true).memory.kv_cache,
+            std::int64_t{35} * 2 * 8 * 128 * 2 * 4096);
+}
+
+// The residual MLP is weights beside the experts on every layer: at Q8_0
+// (34 bytes a block of 32 values), 35 x 3 x 7168 x 7168 values more than
+// the same model without it, plus the experts' own norm (7168 F32 a layer).
+TEST(Arctic, ResidualMlpIsInTheWeights) {
+  const Precision q8 = *parse_precision("q8_0");
+  const Model c = test::from_config(arctic_instruct());
+  Model without = c;
+  without.arch.moe->residual_mlp = false;
+  EXPECT_EQ(weight_layout(c, q8).total() - weight_layout(without, q8).total(),
+            std::int64_t{35} * 3 * 7168 * 7168 / 32 * 34 + std::int64_t{35} * 7168 * 4);
+}
+
+// The catalogue entry carries the config's shape, so its name gives the
+// estimate the config.json does.
+TEST(Arctic, CatalogueGivesWhatTheConfigGives) {
+  const Model& cat = test::catalogue_model("Snowflake/snowflake-arctic-instruct");
+  const Model c = test::from_config(arctic_instruct());
+  ASSERT_TRUE(cat.arch.moe.has_value());
+  EXPECT_TRUE(cat.arch.moe->residual_mlp);
+  expect_same_estimate(cat, c, "Arctic catalogue vs config");
+  EXPECT_EQ(cat.params, 480000000000);
 }
 
 }  // namespace

@@ -1596,6 +1596,15 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.moe->first_dense_layers = 0;
   }
 
+  // Snowflake Arctic (arctic.cpp load_arch_tensors at 80fb11ac): the experts
+  // take feed_forward_length (conversion/arctic.py writes no expert width);
+  // every layer's dense residual MLP is n_embd x n_embd beside them.
+  if (arch == "arctic" && a.moe) {
+    a.moe->expert_intermediate_size = a.intermediate_size;
+    a.moe->residual_mlp = true;
+    a.intermediate_size = a.hidden_size;
+  }
+
   // AFMoE (Arcee Trinity; llama.cpp src/models/afmoe.cpp at 80fb11ac): every
   // layer gates its attention output by a projection of its own
   // (blk.N.attn_gate, n_embd x n_head head_dim; required by the loader).
