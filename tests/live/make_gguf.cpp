@@ -380,6 +380,29 @@ const std::vector<Spec>& specs() {
     v.back().tied = true;
     v.back().skip_types =
         "f16 q8_0: 21.3 and 11.3 GB, above the 8 GB a live load may take on this shared machine";
+    // Ling-lite (bailingmoe) REDUCED to 4 of its 28 layers (all alike) and
+    // 16 of its 64 routed experts of 1408 (6 a token, as the model), two
+    // shared experts as one MLP of 2816 (bailingmoe.cpp ffn_*_shexp), 16
+    // query and 4 KV heads of 128, vocabulary 126464, untied.
+    v.push_back(shape("ling-lite-r4", "bailingmoe", 4, 2048, 1408, 16, 4, 128, 126464, 32768, 6e5,
+                      1e-6,
+                      "inclusionAI/Ling-lite-1.5 config.json as a public test inlines it "
+                      "(tests/unit/test_arch_moe2.cpp ling_lite), REDUCED to 4 of 28 layers and "
+                      "16 of 64 experts of 1408, 6 per token, 2 shared"));
+    experts(v.back(), 16, 6, 1408);
+    v.back().shared_experts = 2;
+    // Snowflake Arctic (arctic) REDUCED to 2 of its 35 layers (all alike)
+    // and 16 of its 128 experts of 4864 (2 a token, as the model), every
+    // width real: hidden 7168, 56 query and 8 KV heads of 128, the residual
+    // MLP 7168 x 7168 beside the experts, vocabulary 32000, untied.
+    v.push_back(shape("snowflake-arctic-r2", "arctic", 2, 7168, 4864, 56, 8, 128, 32000, 4096, 1e4,
+                      1e-5,
+                      "Snowflake/snowflake-arctic-instruct config.json as public transcriptions "
+                      "quote it (tests/unit/test_arch_moe2.cpp arctic_instruct), REDUCED to 2 of "
+                      "35 layers and 16 of 128 experts of 4864, 2 per token"));
+    v.back().experts = 16;
+    v.back().experts_used = 2;
+    v.back().skip_types = "f16: 8.5 GB, above the 8 GB a live load may take on this shared machine";
     v.push_back(shape("qwen2.5-7b", "qwen2", 28, 3584, 18944, 28, 4, 128, 152064, 131072, 1e6, 1e-6,
                       "Qwen/Qwen2.5-7B " + prof));
     v.back().qkv_bias = true;
@@ -1787,6 +1810,34 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_gate_exps.weight", {e, s.ffn, s.experts}, i);
       add(b + "ffn_up_exps.weight", {e, s.ffn, s.experts}, i);
       add(b + "ffn_down_exps.weight", {s.ffn, e, s.experts}, i);
+    }
+    return out;
+  }
+  if (s.arch == "arctic") {
+    // arctic.cpp load_arch_tensors: q, k, v and wo without biases; ffn_norm
+    // and the residual MLP, n_embd x n_embd; the router, the experts' own
+    // norm (ffn_norm_exps) and the experts of n_ff; an untied output.
+    add("output_norm.weight", {e}, -1);
+    add("output.weight", {e, s.vocab}, -1);
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_q.weight", {e, q}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_gate.weight", {e, e}, i);
+      add(b + "ffn_down.weight", {e, e}, i);
+      add(b + "ffn_up.weight", {e, e}, i);
+      add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+      add(b + "ffn_gate_exps.weight", {e, s.ffn, s.experts}, i);
+      add(b + "ffn_down_exps.weight", {s.ffn, e, s.experts}, i);
+      add(b + "ffn_up_exps.weight", {e, s.ffn, s.experts}, i);
+      // last, as in the other expert layers: llama.cpp's CPU_Mapped buffer
+      // spans the file from its first to its last mapped tensor, so a
+      // repacked Q4_K tensor at the very end would drop out of the logged size
+      add(b + "ffn_norm_exps.weight", {e}, i);
     }
     return out;
   }
@@ -3299,6 +3350,16 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_f32(a + ".activation.situ_beta", s.situ_beta);
     w.key_f32(a + ".activation.situ_linear_beta", s.situ_linear_beta);
     w.key_u32(a + ".attn_res.block_size", static_cast<uint32_t>(s.res_block));
+  }
+  if (s.arch == "arctic") {  // conversion/arctic.py ArcticModel.set_gguf_parameters
+    w.key_u32(a + ".vocab_size", static_cast<uint32_t>(s.vocab));
+  }
+  if (s.arch == "bailingmoe") {  // conversion/bailingmoe.py BailingMoeModel.set_gguf_parameters
+    w.key_u32(a + ".leading_dense_block_count", 0);  // first_k_dense_replace
+    w.key_u32(a + ".vocab_size", static_cast<uint32_t>(s.vocab));
+    w.key_f32(a + ".expert_weights_scale", 1.0);
+    w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
+    w.key_bool(a + ".expert_weights_norm", true);  // norm_topk_prob
   }
   if (s.arch == "bailingmoe3") {  // conversion/bailingmoe3.py, beyond the keys it shares
     w.key_f32(a + ".kda.gate_lower_bound", s.kda_lower_bound);

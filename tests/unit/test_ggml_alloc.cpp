@@ -1383,6 +1383,58 @@ TEST(GgmlAlloc, GrokReducedMatchesTheLiveLlamaCpp) {
             std::int64_t{6633381888});
 }
 
+// Ling-lite (bailingmoe.cpp) REDUCED to 4 of its 28 layers and 16 of its 64
+// experts (6 a token), read from the reduced shape's config.json, against
+// what a real llama.cpp reserved for its F16, Q8_0 and Q4_K_M files: the
+// routed experts and two shared experts as one MLP of 2 x 1408, added to
+// theirs without a gate (docs/live-llamacpp.md, Ling-lite run).
+TEST(GgmlAlloc, LingLiteReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"bailing_moe","hidden_size":2048,"num_hidden_layers":4,
+      "num_attention_heads":16,"num_key_value_heads":4,"intermediate_size":1408,
+      "moe_intermediate_size":1408,"num_experts":16,"num_experts_per_tok":6,
+      "num_shared_experts":2,"norm_topk_prob":true,"first_k_dense_replace":0,
+      "vocab_size":126464,"max_position_embeddings":32768,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "ling", 27, 0.1);
+}
+
+// Snowflake Arctic (arctic.cpp) REDUCED to 2 of its 35 layers and 16 of its
+// 128 experts (2 a token), read from the reduced shape's config.json, against
+// what a real llama.cpp reserved for its Q8_0 and Q4_K_M files: the experts
+// of a norm of the layer's input run before the output projection (the
+// input kept alive through them, the attention output's rotation back with
+// wo under a quantised V cache), then the residual MLP of 7168 x 7168 and
+// the adds (docs/live-llamacpp.md, Snowflake Arctic run). Known gap: with
+// flash attention and a q8_0 cache at 512 and 4096 tokens the replay puts
+// the logits in a hole the real buffer does not have, 22.2-22.7 % low; held
+// there so that a change to it is seen.
+TEST(GgmlAlloc, ArcticReducedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"arctic","hidden_size":7168,"num_hidden_layers":2,
+      "num_attention_heads":56,"num_key_value_heads":8,"intermediate_size":4864,
+      "num_local_experts":16,"num_experts_per_tok":2,"vocab_size":32000,
+      "max_position_embeddings":4096,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  std::size_t rows = 0;
+  for_each_live_row("llamacpp_cpu_compute_arctic.csv", [&](const std::vector<std::string>& c) {
+    const double err = compute_error(*m, c);
+    if (c[3] == "on" && c[4] == "q8_0" && c[2] != "32768") {
+      EXPECT_GT(err, -23.0) << c[1] << " " << c[2];
+      EXPECT_LT(err, -22.0) << c[1] << " " << c[2];
+    } else {
+      EXPECT_LE(std::abs(err), 0.1) << c[1] << " " << c[2] << " " << c[3] << " " << c[4];
+    }
+    ++rows;
+  });
+  EXPECT_EQ(rows, 18U);
+  expect_live_kv(*m, "arctic", 18);
+}
+
 // cohere2moe.cpp ropes Q and K on the windowed layers and the dense lead
 // only: in North Mini Code's reduced order (global 0 and 4, dense lead 1)
 // layer 4's two RoPE nodes go (a GGML_SCHED_DEBUG=2 dump has none there),

@@ -2066,7 +2066,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         cur = g.view(g.op(b * qw, {qp, mask}));
         // The output rotated back is build_attn's, visited with the output
         // projection: on the last layer after the residual's rows (below).
-        if (s.rotate_v && !late_wo && !s.parallel_block) {  // GPT-NeoX's: after its MLP (below)
+        // GPT-NeoX's after its MLP, Arctic's after its experts (below)
+        if (s.rotate_v && !late_wo && !s.parallel_block && !(s.arctic && moe_layer)) {
           cur = rotate(cur, qw, v_rot_l);
         }
       } else {
@@ -2272,6 +2273,19 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       // build_attn_mha expands) and wo, the input kept alive through it.
       routed_early = route(x, last);
     }
+    // arctic.cpp: the layer input's rows to output (the last layer), a norm
+    // of them (not in place: the attention's residual add reads them
+    // later), the routing and the experts, all expanded by build_moe_ffn
+    // before anything has expanded the output projection or the dense MLP.
+    int arctic_rows = -1;
+    int arctic_experts = -1;
+    if (s.arctic && moe_layer) {
+      arctic_rows = last ? g.op(b * e, {x, out_ids}) : x;
+      arctic_experts = mlp(arctic_rows, g.same(g.same(arctic_rows)), il, true);
+      if (s.flash && s.rotate_v) {  // build_attn's rotation back, visited with wo
+        cur = rotate(cur, qw, v_rot_l);
+      }
+    }
     if (s.parallel_block) {
       // cohere2moe.cpp: build_attn_mha expands the heads' output, not wo;
       // build_moe_ffn expands the router's weights, the experts and their
@@ -2377,7 +2391,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         cur = g.op(b * e, {g.op(b * e, {cur}), out_ids});
       } else {
         cur = g.op(b * e, {cur, out_ids});
-        res = g.op(b * e, {x, out_ids});
+        res = arctic_rows >= 0 ? arctic_rows : g.op(b * e, {x, out_ids});
       }
     }
     if (!altup) {
@@ -2394,6 +2408,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const int ffn_norm = s.post_norm                     ? ffn_inp
                          : s.gpt2_block || s.modern_bert ? layer_norm(ffn_inp)
                                                          : g.same(g.same(ffn_inp));
+    if (arctic_experts >= 0) {
+      // the dense MLP, its add to the attention's sum, then the experts' sum
+      // added in place to the experts' output (ggml_add(moe, ffn_out))
+      const int ffn_out = residual(ffn_inp, mlp(ffn_inp, ffn_norm, il, false));
+      x = g.op(b * e, {arctic_experts, ffn_out}, {arctic_experts, ffn_out});
+      continue;
+    }
     cur = mlp(ffn_inp, ffn_norm, il, moe_layer);
     if (!altup) {
       x = residual(ffn_inp, cur);

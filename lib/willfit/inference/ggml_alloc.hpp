@@ -96,6 +96,11 @@ struct LlamaGraphShape {
   // the normed input of the MLP, and its routing runs before the output
   // projection.
   bool router_reads_layer_input = false;
+  // Snowflake Arctic (arctic.cpp): the experts read a norm of their own of
+  // the layer's input (ffn_norm_exps) and run before the output projection;
+  // the dense MLP of `ffn` over the attention's sum follows, and the experts'
+  // sum is added to its output. shared_ffn stays 0.
+  bool arctic = false;
   // Llama 4's routing (build_moe_ffn for LLM_ARCH_LLAMA4): experts chosen by
   // the raw router logits, and the input weighted per expert before them.
   bool weights_before_ffn = false;

@@ -440,7 +440,9 @@ double ffn_width(const Architecture& a) {
     const double k = f(std::max(1, a.moe->experts_per_token));
     const double fe = f(std::max<std::int64_t>(a.moe->expert_intermediate_size, 1));
     const double routed = std::max(k * fe, (k * fe + k * f(a.hidden_size)) / 3.0);
-    return a.moe->first_dense_layers > 0 ? std::max(routed, f(a.intermediate_size)) : routed;
+    return a.moe->first_dense_layers > 0 || a.moe->residual_mlp
+               ? std::max(routed, f(a.intermediate_size))
+               : routed;
   }
   return f(a.intermediate_size);
 }
@@ -660,6 +662,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.expert_bias = a.moe->selection_bias;
       s.router_reads_layer_input = a.moe->router_reads_layer_input;
       s.moe_norm_weights = a.moe->weights_normalized;
+      s.arctic = a.moe->residual_mlp;
     }
     if (uses_mla(a) && a.attention.mla_cached_per_head) {
       // MiniCPM3 (minicpm3.cpp): MLA's projections, then ordinary attention

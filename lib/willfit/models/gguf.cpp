@@ -1662,6 +1662,26 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.attention.nope_global = true;
   }
 
+  // Ling (bailingmoe.cpp load_arch_hparams at 80fb11ac): the experts'
+  // weights are normalised only where the file says so (expert_weights_norm,
+  // optional, default false). Its tensors give every layer experts whatever
+  // leading_dense_block_count says (Ling-lite's is 0).
+  if (arch == "bailingmoe" && a.moe) {
+    const GgufValue* norm = f.find(key("expert_weights_norm"));
+    a.moe->weights_normalized =
+        norm != nullptr && norm->kind == GgufValue::Kind::Bool && norm->integer != 0;
+    a.moe->first_dense_layers = 0;
+  }
+
+  // Snowflake Arctic (arctic.cpp load_arch_tensors at 80fb11ac): the experts
+  // take feed_forward_length (conversion/arctic.py writes no expert width);
+  // every layer's dense residual MLP is n_embd x n_embd beside them.
+  if (arch == "arctic" && a.moe) {
+    a.moe->expert_intermediate_size = a.intermediate_size;
+    a.moe->residual_mlp = true;
+    a.intermediate_size = a.hidden_size;
+  }
+
   // AFMoE (Arcee Trinity; llama.cpp src/models/afmoe.cpp at 80fb11ac): every
   // layer gates its attention output by a projection of its own
   // (blk.N.attn_gate, n_embd x n_head head_dim; required by the loader).

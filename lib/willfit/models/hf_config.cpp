@@ -1120,6 +1120,22 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     if (type == "nomic_bert") {
       moe.weights_normalized = get_bool(t, "moe_normalize_expert_weights").value_or(false);
     }
+    // Ling (bailing_moe): conversion/bailingmoe.py writes norm_topk_prob as
+    // expert_weights_norm, which bailingmoe.cpp's build_moe_ffn follows;
+    // bailingmoe.cpp gives every layer experts, first_k_dense_replace aside.
+    if (type == "bailing_moe") {
+      moe.weights_normalized = get_bool(t, "norm_topk_prob").value_or(false);
+      moe.first_dense_layers = 0;
+    }
+    // Snowflake Arctic (arctic): intermediate_size is the experts' width;
+    // the residual MLP beside them is hidden x hidden on every layer
+    // (transformers-remote-code ArcticMLP is_residual_mlp: ffn_dim =
+    // hidden_size; llama.cpp arctic.cpp ffn_up/gate/down n_embd x n_embd).
+    if (type == "arctic") {
+      moe.expert_intermediate_size = config_intermediate;
+      moe.residual_mlp = true;
+      a.intermediate_size = a.hidden_size;
+    }
     a.moe = moe;
   }
   a.mtp_layers = static_cast<int>(std::min<std::int64_t>(

@@ -174,7 +174,11 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: XVERSE, llama's graph (tests/unit/test_arch_llama23.cpp, Xverse)
        "xverse",
        // issue 18: the ALiBi decoders (tests/unit/test_arch_alibi.cpp)
-       "bloom", "mpt", "jais"});
+       "bloom", "mpt", "jais",
+       // issue 18: Ling-lite / Ling-plus, shared experts (tests/unit/test_arch_moe2.cpp)
+       "bailingmoe",
+       // issue 18: Snowflake Arctic, a dense MLP beside 128 experts (test_arch_moe2.cpp)
+       "arctic"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -182,8 +186,10 @@ bool is_known_config_model_type(std::string_view model_type) {
   static constexpr auto kKnown = std::to_array<std::string_view>({"afmoe",
                                                                   "apertus",
                                                                   "arcee",
+                                                                  "arctic",
                                                                   "baichuan",
                                                                   "bailing_hybrid",
+                                                                  "bailing_moe",
                                                                   "bailing_moe_v2",
                                                                   "bloom",
                                                                   "bert",
@@ -935,10 +941,13 @@ ParamBreakdown count_params(const Architecture& a) {
     // (ffn_gate_tid2eid: experts_per_token x vocabulary) beside the router.
     const std::int64_t hash_tables =
         std::int64_t{std::clamp(a.hash_layers, 0, moe_layers)} * m.experts_per_token * a.vocab_size;
-    p.mlp =
-        dense_layers * dense + moe_layers * (routed * m.experts + shared + router) + hash_tables;
+    // Arctic's residual MLP beside the experts (Moe::residual_mlp).
+    const std::int64_t beside = m.residual_mlp ? dense : 0;
+    p.mlp = dense_layers * dense + moe_layers * (routed * m.experts + shared + router + beside) +
+            hash_tables;
     p.mlp_active = dense_layers * dense +
-                   moe_layers * (routed * m.experts_per_token + shared + router) + hash_tables;
+                   moe_layers * (routed * m.experts_per_token + shared + router + beside) +
+                   hash_tables;
     // A multi-token-prediction block is one more MoE block plus eh_proj, the
     // 2h x h projection of [embedding; hidden] (DeepSeek-V3 report, section
     // 2.2); it shares the embeddings and output head.

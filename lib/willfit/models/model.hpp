@@ -310,6 +310,12 @@ struct Moe {
   // sum. False where the file says so and the graph is known to follow it
   // (cohere2moe: expert_weights_norm, from config.json norm_topk_prob).
   bool weights_normalized = true;
+  // Snowflake Arctic's dense-MoE hybrid (llama.cpp arctic.cpp at 80fb11ac):
+  // every MoE layer also holds the dense MLP of intermediate_size (the
+  // "residual MLP", hidden x hidden in Arctic), its output added to the
+  // experts'; the experts read the layer's input through a norm of their
+  // own (ffn_norm_exps), in parallel with the attention and that MLP.
+  bool residual_mlp = false;
 };
 
 // One layer's own widths, where a model's layers differ (layer_widths).

@@ -621,6 +621,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
     x.selection_bias = r.boolean_in(*moe, "selection_bias", false);
     x.router_reads_layer_input = r.boolean_in(*moe, "router_reads_layer_input", false);
     x.weights_normalized = r.boolean_in(*moe, "weights_normalized", true);
+    x.residual_mlp = r.boolean_in(*moe, "residual_mlp", false);
     a.moe = x;
   }
   if (!r.error().empty()) {

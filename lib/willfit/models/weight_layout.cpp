@@ -928,6 +928,11 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
         l.bytes += weight(Cat::FfnGate, e, s, i) + weight(Cat::FfnUp, e, s, i) +
                    weight(Cat::FfnDown, s, e, i);
       }
+      if (m.residual_mlp) {  // Arctic's dense MLP beside the experts, and their own norm
+        const std::int64_t d = mlp_width(a, i);
+        l.bytes += weight(Cat::FfnGate, e, d, i) + weight(Cat::FfnUp, e, d, i) +
+                   weight(Cat::FfnDown, d, e, i) + f32(e);
+      }
     } else if (a.mlp_gated) {
       const std::int64_t ff = mlp_width(a, i);  // Gemma 4 E2B's double-wide layers
       l.bytes += weight(Cat::FfnGate, e, ff, i) + weight(Cat::FfnUp, e, ff, i) +
@@ -1076,8 +1081,12 @@ WeightLayout flat_layout(const Model& m, const Precision& p) {
               ? static_cast<double>(matrices * mo.latent_size * mo.expert_intermediate_size)
               : expert;
       b.experts = bytes(routed * mo.experts, bits);
+      // Arctic's residual MLP beside the experts (Moe::residual_mlp)
+      const double beside =
+          mo.residual_mlp ? static_cast<double>(matrices * a.hidden_size * a.intermediate_size)
+                          : 0.0;
       mlp = b.experts +
-            bytes(expert * mo.shared_experts +
+            bytes(expert * mo.shared_experts + beside +
                       static_cast<double>(a.hidden_size * (mo.experts + 2 * mo.latent_size)),
                   bits);
     } else if (!a.moe) {
