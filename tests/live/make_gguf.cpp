@@ -15,7 +15,7 @@
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
 // bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
 // qwen,baichuan,orion,codeshell,
-// nemotron,bitnet,minimax-01,bloom,mpt,jais}.cpp
+// nemotron,bitnet,minimax-01,bloom,mpt,jais,t5}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1602,6 +1602,28 @@ const std::vector<Spec>& specs() {
               "max_position_embeddings 2048, vocab_size 84992, swiglu, alibi, layernorm "
               "1e-5, biases); output.weight apart (jais.cpp requires it); "
               "tests/unit/test_arch_alibi.cpp"));
+    // Flan-T5-Small (t5): an encoder-decoder, 8 encoder and 8 decoder
+    // blocks, relative-position buckets, a gated-GELU MLP, an untied head.
+    // The whole model.
+    v.push_back(shape("flan-t5-small", "t5", 8, 512, 1024, 6, 6, 64, 32128, 512, 10000, 1e-6,
+                      "google/flan-t5-small (T5ForConditionalGeneration): d_model 512, d_kv 64, "
+                      "num_heads 6 (q: 512 -> 384), d_ff 1024 gated (wi_0, wi_1), 8 + 8 blocks, "
+                      "vocab 32128, relative_attention_bias Embedding(32, 6), as "
+                      "tenstorrent/tt-metal tests/python_api_testing/models/t5/FLAN_T5.md "
+                      "prints the transformers module (d6e54019); n_positions 512 "
+                      "(conversion/t5.py's default), layer_norm_epsilon 1e-6; "
+                      "tests/unit/test_arch_t5.cpp"));
+    // The T5-v1.1-XXL encoder alone (t5encoder: T5EncoderModel, the text
+    // encoder of SD3 and Flux), REDUCED to 4 of its 24 blocks; every width
+    // the model's. No head in the weights (llama.cpp loads token_embd again).
+    v.push_back(shape("t5-v1_1-xxl-encoder-r4", "t5encoder", 4, 4096, 10240, 64, 64, 64, 32128, 512,
+                      10000, 1e-6,
+                      "REDUCED (4 of 24 encoder blocks) google/t5-v1_1-xxl encoder: emb_dim 4096, "
+                      "num_heads 64, head_dim 64, mlp_dim 10240 (gelu, linear), vocab 32128, as "
+                      "google-research/t5x t5x/examples/t5/t5_1_1/xxl.gin and base.gin give them "
+                      "(2c294339, 247e27ef); relative_attention_num_buckets 32, n_positions 512; "
+                      "tests/unit/test_arch_t5.cpp"));
+    v.back().tied = true;
     return v;
   }();
   return list;
@@ -1770,6 +1792,49 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
   };
   add("token_embd.weight", {e, s.vocab}, -1);
+  if (s.arch == "t5" || s.arch == "t5encoder") {
+    // t5.cpp load_arch_tensors (as conversion/t5.py maps T5's weights):
+    // the encoder's and the decoder's output norms, an untied head; per
+    // encoder block attn_norm, q, k, v, o, ffn_norm, gate, up, down; per
+    // decoder block the same plus the cross-attention's norm, q, k, v, o;
+    // the relative-position bias (heads x 32 buckets) on block 0 of each
+    // stack only (the other blocks read block 0's). t5encoder.cpp: the
+    // encoder's alone, no head in the weights (T5EncoderModel has none).
+    const bool encoder_only = s.arch == "t5encoder";
+    add("enc.output_norm.weight", {e}, -1);
+    if (!encoder_only) {
+      add("dec.output_norm.weight", {e}, -1);
+      add("output.weight", {e, s.vocab}, -1);
+    }
+    for (const std::string stack : {"enc", "dec"}) {
+      if (encoder_only && stack == "dec") {
+        break;
+      }
+      for (int i = 0; i < s.layers; ++i) {
+        const std::string b = stack + ".blk." + std::to_string(i) + ".";
+        add(b + "attn_norm.weight", {e}, i);
+        if (i == 0) {
+          add(b + "attn_rel_b.weight", {s.heads, 32}, i);
+        }
+        add(b + "attn_q.weight", {e, q}, i);
+        add(b + "attn_k.weight", {e, kv}, i);
+        add(b + "attn_v.weight", {e, kv}, i);
+        add(b + "attn_o.weight", {q, e}, i);
+        if (stack == "dec") {
+          add(b + "cross_attn_norm.weight", {e}, i);
+          add(b + "cross_attn_q.weight", {e, q}, i);
+          add(b + "cross_attn_k.weight", {e, kv}, i);
+          add(b + "cross_attn_v.weight", {e, kv}, i);
+          add(b + "cross_attn_o.weight", {q, e}, i);
+        }
+        add(b + "ffn_norm.weight", {e}, i);
+        add(b + "ffn_gate.weight", {e, s.ffn}, i);
+        add(b + "ffn_up.weight", {e, s.ffn}, i);
+        add(b + "ffn_down.weight", {s.ffn, e}, i);
+      }
+    }
+    return out;
+  }
   if (s.arch == "grok") {
     // grok.cpp load_arch_tensors: q, k, v and wo without biases; RMS norms
     // before and after the attention (attn_norm, attn_output_norm) and
@@ -3193,6 +3258,18 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".pooling_type", 1);
     w.key_u32(a + ".attention.sliding_window_pattern", static_cast<uint32_t>(s.swa_period));
     w.key_str(a + ".hidden_act", "gelu");
+  }
+  if (s.arch == "t5" || s.arch == "t5encoder") {
+    // conversion/t5.py T5Model.set_gguf_parameters: the decoder's blocks, the
+    // LayerNorm epsilon beside the RMS one, the buckets, the decoder's start
+    // token (t5.cpp requires the RMS epsilon and the buckets);
+    // T5EncoderModel's: the same without the decoder's keys.
+    if (s.arch == "t5") {
+      w.key_u32(a + ".decoder_block_count", static_cast<uint32_t>(s.layers));
+      w.key_u32(a + ".decoder_start_token_id", 0);
+    }
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+    w.key_u32(a + ".attention.relative_buckets_count", 32);
   }
   if (s.arch == "grok") {
     // conversion/grok.py GrokModel.set_gguf_parameters: the soft-caps (30),

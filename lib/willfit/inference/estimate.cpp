@@ -111,6 +111,12 @@ struct CachedLayers {
   int windowed = 0;
 };
 CachedLayers cached_layers(const Architecture& a) {
+  // T5 (t5.cpp): only the decoder's self-attention is cached; llama.cpp's
+  // cache has a layer for each of block_count (llama-kv-cache.cpp n_layer_all),
+  // the encoder's count, which is the decoder's in every published T5.
+  if (a.decoder_layers > 0) {
+    return {std::max(0, a.layers - a.decoder_layers), 0};
+  }
   if (uses_mla(a)) {
     // dots.llm3's windowed MLA layers hold a window's cells.
     const int windowed = windowed_mla_layer_count(a);

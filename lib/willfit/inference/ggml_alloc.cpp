@@ -2489,6 +2489,152 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   return g.take();
 }
 
+// T5 (src/models/t5.cpp at 80fb11ac, graph<false> and graph<true>; the
+// encoder's is t5encoder.cpp's too), in ggml's visit order. Each block:
+// RMS norm and its weight (in place where the input has no other reader),
+// Q, K and V projections (reshapes are views); the decoder writes K and V
+// to its cache (build_attn expands Q, V, K, then the rows written). The
+// scores K x Q (f32), then the relative-position bias (build_pos_bias: the
+// bucket input read through a reshape, get_rows of the bias table, F32
+// heads x cells x tokens, made contiguous after a permute) added to them,
+// the softmax with the mask, both in place. V is made contiguous
+// transposed first wherever it is not stored so (the encoder's own V, the
+// decoder's cache under flash attention: visited before the scores), the
+// product, its heads made contiguous, wo, the residual. The decoder then
+// runs the cross-attention: its own norm, Q of the micro-batch, K and V of
+// the encoder's output (an input of hidden x encoder_rows F32), and, with
+// flash attention, K and V cast to F16 for the kernel, else the scores,
+// softmax and product as above without a bias. In the last block the rows
+// to output are picked from the attention output and its residual before
+// the MLP (up and gate, GEGLU of the two, a new tensor, down; or up, ReLU in
+// place, down), whose output is added back. The final norm (t_embd, an
+// output) and, in the decoder, the logits.
+std::vector<GraphTensor> t5_graph(const T5GraphShape& s) {
+  Builder g;
+  g.reserve(static_cast<std::size_t>(std::max(s.layers, 1)) * 64 + 64);
+  const std::int64_t b = std::max<std::int64_t>(1, s.tokens);
+  const std::int64_t e = s.hidden;
+  const std::int64_t heads = s.heads;
+  const std::int64_t qw = heads * s.head_dim;
+  const std::int64_t kvw = std::int64_t{s.kv_heads} * s.head_dim;
+  const std::int64_t mask_bytes = s.flash ? 2 : 4;
+  const bool cached = s.decoder;
+  const std::int64_t cells = cached ? std::max<std::int64_t>(1, s.cells) : b;
+  const std::int64_t enc = std::max<std::int64_t>(1, s.encoder_rows);
+  // Inputs in the order the nodes first read them: the token ids (and the
+  // unread input of ready embeddings, as in llama_forward_graph), the
+  // rotations, the cache rows to write (V: one per value when V is stored
+  // transposed, without flash attention), the buckets, the mask, the
+  // encoder's output and its mask, the rows to output.
+  const int tokens = g.input(4 * b);
+  g.input(4 * b * e);
+  const int k_rot = cached && s.rotate_k ? g.input(k_rotation_bytes(s.head_dim)) : -1;
+  const int v_rot = cached && s.rotate_v ? g.input(4 * 64 * 64) : -1;
+  const int k_idxs = cached ? g.input(8 * b) : -1;
+  const int v_idxs = cached ? g.input(s.flash ? 8 * b : 8 * b * kvw) : -1;
+  const int buckets = g.input(4 * cells * b);
+  const int mask = g.input(mask_bytes * cells * b);
+  const int enc_out = cached ? g.input(4 * enc * e) : -1;
+  const int cross_mask = cached ? g.input(mask_bytes * enc * b) : -1;
+  const int out_ids = g.input(4 * b);
+  const auto rotate = [&](int t, std::int64_t width, int matrix) {
+    return g.view(g.op(b * width, {g.view(t), matrix}));
+  };
+  const auto mlp = [&](int in) {
+    if (s.gated) {
+      const int gate = g.op(b * s.ffn, {in});
+      const int up = g.op(b * s.ffn, {in});
+      return g.op(b * e, {g.op(b * s.ffn, {gate, up})});  // GEGLU (split), down
+    }
+    return g.op(b * e, {g.same(g.op(b * s.ffn, {in}))});  // up, ReLU, down
+  };
+  int x = g.op(b * e, {tokens});  // get_rows of the token embeddings
+  for (int il = 0; il < s.layers; ++il) {
+    const bool last = il == s.layers - 1;
+    const int norm = g.same(g.same(x));  // RMS norm, weight
+    // Q, K, V without a cache (build_attn expands them so); Q, V, K with one.
+    int q = g.view(g.op(b * qw, {norm}));
+    if (cached && k_rot >= 0) {
+      q = rotate(q, qw, k_rot);
+    }
+    int k = -1;
+    int v = -1;
+    if (!cached) {
+      k = g.view(g.op(b * kvw, {norm}));
+    }
+    v = g.view(g.op(b * kvw, {norm}));
+    int vt = -1;
+    if (cached) {
+      if (v_rot >= 0) {
+        v = rotate(v, kvw, v_rot);
+      }
+      k = g.view(g.op(b * kvw, {norm}));
+      if (k_rot >= 0) {
+        k = rotate(k, kvw, k_rot);
+      }
+      g.external({g.view(k), k_idxs});
+      g.external({g.view(v), v_idxs});
+      // Under flash attention the cache keeps V untransposed: made so here.
+      if (s.flash) {
+        vt = g.bytes_op(
+            static_cast<std::int64_t>(s.v_value_bytes * static_cast<double>(cells * kvw)), {});
+      }
+    } else {
+      vt = g.op(b * kvw, {v});  // V^T made contiguous
+    }
+    const int kq = cached ? g.op(b * cells * heads, {g.view(q)})
+                          : g.op(b * cells * heads, {g.view(k), g.view(q)});
+    const int bias_rows = g.op(b * cells * heads, {g.view(buckets)});  // get_rows of attn_rel_b
+    const int bias = g.op(b * cells * heads, {g.view(g.view(bias_rows))});  // cont
+    const int probs = g.same(g.op(b * cells * heads, {kq, bias}, {kq, bias}), {mask});
+    const int kqv = vt >= 0 ? g.op(b * qw, {vt, probs}) : g.op(b * qw, {probs});
+    int att = g.op(b * qw, {g.view(kqv)});  // heads made contiguous
+    if (v_rot >= 0) {
+      att = rotate(att, qw, v_rot);
+    }
+    int cur = g.op(b * e, {att});  // wo
+    if (!cached && last) {
+      cur = g.op(b * e, {cur, out_ids});
+      x = g.op(b * e, {x, out_ids});
+    }
+    cur = g.op(b * e, {cur, x}, {cur, x});  // + the layer input
+    if (cached) {
+      const int cross_in = cur;
+      const int cnorm = g.same(g.same(cross_in));
+      const int cq = g.view(g.op(b * qw, {cnorm}));
+      const int ck = g.view(g.op(enc * kvw, {enc_out}));
+      const int cv = g.view(g.op(enc * kvw, {enc_out}));
+      int catt = 0;
+      if (s.flash) {
+        const int k16 = g.bytes_op(2 * enc * kvw, {g.view(ck)});
+        const int v16 = g.bytes_op(2 * enc * kvw, {g.view(cv)});
+        catt = g.view(g.op(b * qw, {g.view(cq), k16, v16, cross_mask}));
+      } else {
+        const int cvt = g.op(enc * kvw, {g.view(cv)});
+        const int ckq = g.same(g.op(b * enc * heads, {g.view(ck), g.view(cq)}), {cross_mask});
+        catt = g.op(b * qw, {g.view(g.op(b * qw, {cvt, ckq}))});
+      }
+      int c = g.op(b * e, {catt});  // wo_cross
+      int resid = cross_in;
+      if (last) {
+        c = g.op(b * e, {c, out_ids});
+        resid = g.op(b * e, {resid, out_ids});
+      }
+      cur = g.op(b * e, {c, resid}, {c, resid});
+    }
+    const int ffn_norm = g.same(g.same(cur));
+    const int down = mlp(ffn_norm);
+    x = g.op(b * e, {down, cur}, {down, cur});
+  }
+  const int out = g.same(g.same(x));  // output_norm(_enc), weight: t_embd
+  g.at(out).output = true;
+  if (cached && s.vocab > 0) {
+    const int logits = g.op(b * s.vocab, {out});
+    g.at(logits).output = true;
+  }
+  return g.take();
+}
+
 // DeepSeek-V4 (src/models/deepseek4.cpp at 80fb11ac), node by node in the
 // order of a GGML_SCHED_DEBUG=2 dump of the reduced live file
 // (docs/live-llamacpp.md, ninth run). The hidden state is `streams`

@@ -454,4 +454,34 @@ struct Dsv4GraphShape {
 
 std::vector<GraphTensor> deepseek4_forward_graph(const Dsv4GraphShape& s);
 
+// The graphs src/models/t5.cpp builds for one micro-batch (t5encoder.cpp
+// runs the encoder's): the encoder (no cache; the scores plus the relative-
+// position bias over the micro-batch) or the decoder (self-attention over
+// the cache, the scores plus the bias, then cross-attention over the
+// encoder's output of encoder_rows rows, the logits). The bias makes
+// build_attn_mha take the path without flash attention for the
+// self-attention whatever was asked (kq_b); `flash` is the context's
+// setting, which still decides the masks' type, the cache's V layout and the
+// cross-attention's path.
+struct T5GraphShape {
+  bool decoder = true;
+  std::int64_t tokens = 1;        // micro-batch
+  std::int64_t cells = 1;         // decoder: KV cells (n_kv)
+  std::int64_t encoder_rows = 1;  // decoder: rows of the encoder's output
+  int layers = 1;                 // of this stack
+  std::int64_t hidden = 0;
+  int heads = 0;
+  int kv_heads = 0;
+  int head_dim = 0;
+  std::int64_t ffn = 0;
+  bool gated = true;  // gated GELU (v1.1, Flan-T5); else ReLU
+  std::int64_t vocab = 0;
+  bool flash = false;
+  double v_value_bytes = 2.0;  // the V cache's bytes per value (F16: 2)
+  bool rotate_k = false;       // a quantised cache: Q and K rotated (Hadamard)
+  bool rotate_v = false;
+};
+
+std::vector<GraphTensor> t5_graph(const T5GraphShape& s);
+
 }  // namespace willfit

@@ -500,9 +500,11 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
          (a.attention.mamba > 0 && (a.mlp_layers <= 0 || single_blocks(a))))) ||
        (a.attention.kind == AttentionKind::Mla && a.attention.kv_lora_rank > 0));
   // An embedding model without a KV cache: an encoder (bert and kin).
-  // llama-embed's graph ends at its embeddings too, beside its unused cache.
-  const bool encoder =
-      in.q.model.embedding && (a.attention.no_kv_cache || a.attention.uncached_graph);
+  // llama-embed's graph ends at its embeddings too, beside its unused cache
+  // (t5encoder's encoder too, though llama.cpp gives it an unused cache).
+  const bool encoder = in.q.model.embedding &&
+                       (a.attention.no_kv_cache || a.attention.uncached_graph ||
+                        (a.relative_buckets > 0 && a.decoder_layers == 0));
   const auto explain_replay = [&](std::string_view graph, int layers) {
     if (in.explain) {
       r.widest = fmt::format(
@@ -512,7 +514,36 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
           encoder ? ", no logits: an encoder ends at its embeddings" : " and the logits");
     }
   };
-  if (dsv4_replay) {
+  if (a.relative_buckets > 0) {
+    // T5 (t5.cpp; ggml_alloc.cpp t5_graph): llama.cpp reserves the graph of
+    // its context's default type, the decoder's for t5 (its cross-attention
+    // over n_ctx_train encoder rows, build_inp_cross_embd, as no encoder
+    // output exists yet), the encoder's for t5encoder (attending over the
+    // micro-batch alone, not over the cache llama.cpp gives it). The
+    // encoder's graph of an encoder-decoder is not reserved: at llama_encode
+    // ggml-alloc grows the buffer if it needs more, which it does not, as
+    // its scores are tokens x tokens against the decoder's cells x tokens
+    // and it has no logits.
+    T5GraphShape s;
+    s.decoder = a.decoder_layers > 0;
+    s.tokens = tokens;
+    s.cells = cells;
+    s.encoder_rows = a.max_context > 0 ? a.max_context : 512;
+    s.layers = std::max(1, s.decoder ? a.decoder_layers : a.layers);
+    s.hidden = a.hidden_size;
+    s.heads = a.heads;
+    s.kv_heads = a.kv_heads;
+    s.head_dim = a.head_dim;
+    s.ffn = a.intermediate_size;
+    s.gated = a.mlp_gated;
+    s.vocab = a.vocab_size;
+    s.flash = in.flash;
+    s.v_value_bytes = in.v_type.bytes_per_element();
+    s.rotate_k = s.decoder && in.k_type.quantised() && a.head_dim % 64 == 0;
+    s.rotate_v = s.decoder && in.v_type.quantised() && a.head_dim % 64 == 0;
+    r.device = ggml_graph_peak(t5_graph(s));
+    explain_replay(s.decoder ? "T5's decoder graph" : "T5's encoder graph", s.layers);
+  } else if (dsv4_replay) {
     // The caches as llama.cpp sizes them (compressed_kv_bytes): the window
     // of raw keys, one pooled key per 4 and per 128 tokens; one sequence's
     // stream (llama-kv-cache-dsv4.cpp keeps one per sequence).

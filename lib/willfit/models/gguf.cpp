@@ -2013,6 +2013,26 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // LlamaEmbedNemotronModel): those embed by their graph alone.
   m.embedding = f.find(arch + ".pooling_type") != nullptr || is_encoder_gguf_architecture(arch) ||
                 arch == "llama-embed";
+  // T5 (t5.cpp load_arch_hparams / load_arch_tensors at 80fb11ac;
+  // conversion/t5.py): block_count is the encoder's, decoder_block_count the
+  // decoder's (block_count when absent); the relative-position buckets mark
+  // it. Its blocks are enc.blk.N and dec.blk.N, so the MLP's gate is looked
+  // for there (the original T5's ReLU MLP has none). t5encoder is the
+  // encoder alone, whose output is an embedding of its input (llama.cpp
+  // gives it a KV cache all the same, which its graph never reads).
+  if (arch == "t5" || arch == "t5encoder") {
+    a.relative_buckets = static_cast<int>(std::clamp<std::int64_t>(
+        meta_int(f, key("attention.relative_buckets_count")).value_or(32), 1, 1 << 16));
+    if (arch == "t5") {
+      a.decoder_layers = static_cast<int>(std::clamp<std::int64_t>(
+          meta_int(f, key("decoder_block_count")).value_or(a.layers), 0, 100000));
+      a.layers += a.decoder_layers;
+    }
+    a.mlp_gated = std::any_of(f.tensors.begin(), f.tensors.end(), [](const GgufTensor& t) {
+      return t.name.ends_with(".ffn_gate.weight");
+    });
+    m.embedding = arch == "t5encoder";
+  }
   if (!is_known_gguf_architecture(arch)) {
     m.unchecked_architecture = fmt::format("'{}' (GGUF general.architecture)", arch);
   }

@@ -1917,6 +1917,42 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.tied_embeddings = true;
   }
 
+  // T5 and mT5 (T5Config, MT5Config): num_layers encoder blocks and
+  // num_decoder_layers decoder blocks (num_layers when absent), heads of
+  // d_kv, an MLP of d_ff gated where feed_forward_proj is "gated-gelu" (v1.1,
+  // Flan-T5, mT5; "relu": the original T5), relative_attention_num_buckets.
+  // T5Config ties its embeddings unless told (tie_word_embeddings=True),
+  // MT5Config does not. llama.cpp's converter (conversion/t5.py at 80fb11ac)
+  // takes T5ForConditionalGeneration and MT5ForConditionalGeneration as t5,
+  // T5EncoderModel as t5encoder: the encoder alone, whose weights have no
+  // head, so llama.cpp loads the embeddings again as one (t5encoder.cpp),
+  // and which, unlike the BERT family, is given a KV cache its graph never
+  // reads (llama-model.cpp create_memory does not list it); n_positions, 512
+  // when absent, is the context it writes.
+  if (type == "t5" || type == "mt5") {
+    bool encoder_only = false;
+    if (const auto it = doc.find("architectures"); it != doc.end() && it->is_array()) {
+      for (const Json& name : *it) {
+        encoder_only =
+            encoder_only || (name.is_string() && name.get<std::string>() == "T5EncoderModel");
+      }
+    }
+    a.relative_buckets =
+        static_cast<int>(get_int(t, {"relative_attention_num_buckets"}, 1 << 16).value_or(32));
+    a.head_dim = static_cast<int>(get_int(t, {"d_kv"}, 1 << 16).value_or(a.head_dim));
+    a.mlp_gated = to_lower(get_string(t, "feed_forward_proj")).starts_with("gated");
+    a.tied_embeddings = encoder_only || get_bool(t, "tie_word_embeddings").value_or(type == "t5");
+    a.decoder_layers =
+        encoder_only
+            ? 0
+            : static_cast<int>(get_int(t, {"num_decoder_layers"}, 100000).value_or(a.layers));
+    a.layers += a.decoder_layers;
+    m.embedding = encoder_only;
+    if (a.max_context == 0) {
+      a.max_context = 512;
+    }
+  }
+
   const ParamBreakdown p = count_params(a);
   m.params = p.total();
   m.active_params = p.active();

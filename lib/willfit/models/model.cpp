@@ -178,7 +178,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: Ling-lite / Ling-plus, shared experts (tests/unit/test_arch_moe2.cpp)
        "bailingmoe",
        // issue 18: Snowflake Arctic, a dense MLP beside 128 experts (test_arch_moe2.cpp)
-       "arctic"});
+       "arctic",
+       // issue 18: T5 and its encoder alone (tests/unit/test_arch_t5.cpp)
+       "t5", "t5encoder"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -312,7 +314,9 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "stablelm",
                                                                   "starcoder2",
                                                                   "step3p5",
-                                                                  "xverse"});
+                                                                  "xverse",
+                                                                  "t5",
+                                                                  "mt5"});
   return std::find(kKnown.begin(), kKnown.end(), model_type) != kKnown.end();
 }
 
@@ -907,6 +911,9 @@ ParamBreakdown count_params(const Architecture& a) {
       windowed_mla > 0 ? attention_params_per_layer(windowed_mla_shape(a)) : attention;
   p.attention +=
       std::int64_t{windowed_mla} * (windowed_attention - attention + mla_indexer_params(a));
+  // T5's decoder blocks (t5.cpp): a cross-attention of the same q, k, v, o
+  // beside the self-attention counted above.
+  p.attention += std::int64_t{std::clamp(a.decoder_layers, 0, a.layers)} * attention;
   if (a.hc_low_rank > 0 && a.hyper_connections > 0) {
     // Qwen4Exp: the gated residual of every layer, the final one that stands
     // for the output norm (hc_head_down, hc_head_up) and the n-gram layer.

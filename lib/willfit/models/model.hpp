@@ -471,6 +471,24 @@ struct Architecture {
   // each norm a ggml_norm alone, a new tensor (ggml-alloc never runs
   // GGML_OP_NORM in place), the final one included.
   bool weightless_norms = false;
+  // T5 (llama.cpp src/models/t5.cpp and t5encoder.cpp at 80fb11ac; GGUF t5
+  // and t5encoder, config.json model_type t5 and mt5): relative_buckets > 0
+  // marks it. `layers` counts every block, the encoder's first, then, in an
+  // encoder-decoder, decoder_layers decoder blocks (GGUF
+  // decoder_block_count, else block_count; config.json num_decoder_layers).
+  // Every block: RMS norm, self-attention without RoPE whose scores add a
+  // learned bias per relative-position bucket (attn_rel_b, heads x
+  // relative_buckets F32 values, on each stack's first block only), RMS
+  // norm, MLP (gated GELU in v1.1 and Flan-T5, ReLU in the original T5). A
+  // decoder block adds a cross-attention between the two (its own norm and
+  // q, k, v, o) over the encoder's output, which llama.cpp keeps on the host
+  // (llama_cross) and projects again at every micro-batch: only the
+  // decoder's self-attention is cached. t5encoder (the encoder alone: T5-XXL
+  // as Flux's and SD3's text encoder) has decoder_layers 0; llama.cpp gives
+  // it a KV cache on every block all the same (create_memory does not list
+  // it among the archs without memory), which its graph never reads.
+  int decoder_layers = 0;
+  int relative_buckets = 0;
 };
 
 // The dense MLP width of layer `layer` (intermediate_size, doubled on the

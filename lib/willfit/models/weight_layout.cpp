@@ -655,6 +655,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   Recipe r{f.ft, f.base};
   r.n_layer = a.layers;
   r.n_attn_v = a.layer_widths.empty() ? a.layers : attention_layer_count(a);
+  r.n_attn_v += std::max(0, a.decoder_layers);  // T5's cross-attention V (cross_attn_v)
   r.n_gqa = a.kv_heads > 0 ? std::max(1, a.heads / a.kv_heads) : 1;
   r.n_expert = a.moe ? a.moe->experts : 0;
   r.tied = a.tied_embeddings;
@@ -750,6 +751,9 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   w.output = f32(e * norm_vectors);
   if (a.embedding_norm) {  // BLOOM's token_embd_norm, weight and bias
     w.token_embd += f32(2 * e);
+  }
+  if (a.decoder_layers > 0) {  // T5: the encoder's output norm beside the decoder's
+    w.output += f32(e);
   }
   if (!a.tied_embeddings) {
     w.output += weight(Cat::Output, e, a.vocab_size, a.layers);
@@ -897,6 +901,22 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
         l.bytes += several(Cat::Other, e, indexer / e, i);
       }
     }
+    // T5 (t5.cpp load_arch_tensors): a decoder block's cross-attention, its
+    // norm and q, k, v, o as the self-attention's; the relative-position
+    // bias table (heads x buckets) on each stack's first block, which
+    // llama-quantize leaves unquantised (llama-quant.cpp: attn_rel_b).
+    const int encoder_layers = a.layers - std::max(0, a.decoder_layers);
+    if (a.decoder_layers > 0 && i >= encoder_layers && !mtp_block) {
+      l.bytes += f32(e) + weight(Cat::AttnQ, e, q_dim, i) + weight(Cat::AttnK, e, kv_dim, i) +
+                 weight(Cat::AttnV, e, kv_dim, i) + weight(Cat::AttnOut, q_dim, e, i);
+    }
+    if (a.relative_buckets > 0 && (i == 0 || i == encoder_layers)) {
+      // get_rows reads it; kept as converted (F16 beside a quantised base)
+      const T t = quant ? T::F16 : f.base;
+      const Bytes table = tensor_bytes(t, a.heads, a.relative_buckets);
+      sink.add(t, table, Read::OtherTable, a.relative_buckets);
+      l.bytes += table;
+    }
     // Feed-forward.
     const bool moe_layer = roles.moe;
     if (!roles.mlp) {
@@ -991,6 +1011,10 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
         std::uint64_t{is_global_layer(a, i) && !windowed_mla_layer(a, i)} << 29 |
         std::uint64_t{mlp_width(a, i) != a.intermediate_size} << 30 |
         compressed_layer_key(a, i) << 31 | std::uint64_t{i == a.ngram_layer} << 34 |
+        // T5: decoder blocks (a cross-attention) and each stack's first (the bias table)
+        std::uint64_t{a.decoder_layers > 0 && i >= a.layers - a.decoder_layers} << 62 |
+        std::uint64_t{a.relative_buckets > 0 && (i == 0 || i == a.layers - a.decoder_layers)}
+            << 63 |
         (static_cast<std::size_t>(i) < shape_ids.size()
              ? shape_ids[static_cast<std::size_t>(i)] << 35
              : 0);
