@@ -107,6 +107,9 @@ struct Spec {
   // expert_layer_period 2), a plain MLP elsewhere; 0: every layer the same.
   int64_t ssm_dt_rank = 0;
   int moe_period = 0;
+  // Falcon Mamba (mamba.cpp): ssm.dt_b_c_rms true, RMS norms without
+  // weights on dt, B and C (conversion/mamba.py: use_mambapy configs).
+  bool ssm_dt_b_c_rms = false;
   // Granite's muP multipliers (attention_multiplier, embedding_multiplier,
   // residual_multiplier, logits_scaling); 0: not written. Their values move
   // no buffer: they only add scale nodes to the graph.
@@ -788,6 +791,49 @@ const std::vector<Spec>& specs() {
     v.back().skip_types =
         "q4_k_m: its CPU_REPACK copy (24.2 GB measured) needs swap on a 24 GB machine "
         "(WILLFIT_LIVE_ALL=1 runs it)";
+    // Mamba and Mamba-2 alone (mamba.cpp, mamba2.cpp): every block the
+    // mixer behind its RMS norm, no attention, no MLP; conversion/mamba.py
+    // writes head_count and feed_forward_length 0 and context 2^20.
+    // state-spaces/mamba-130m-hf: hidden 768, 24 layers, intermediate 1536
+    // (expand 2), state 16, conv 4, time_step_rank 48 (ceil(768 / 16)),
+    // vocabulary 50280 (50277 padded to 8), tied; no norms on dt, B, C.
+    v.push_back(shape("mamba-130m", "mamba", 24, 768, 0, 0, 0, 0, 50280, 1 << 20, 10000, 1e-5,
+                      "state-spaces/mamba-130m-hf config.json (hidden_size 768, "
+                      "num_hidden_layers 24, intermediate_size 1536, state_size 16, "
+                      "conv_kernel 4, time_step_rank auto = 48, vocab_size 50280, tied) as "
+                      "public code quotes it (LaurentMazare/mamba.rs src/constants.rs)"));
+    v.back().tied = true;
+    v.back().ssm_conv = 4;
+    v.back().ssm_inner = 1536;
+    v.back().ssm_state = 16;
+    v.back().ssm_dt_rank = 48;
+    // Falcon Mamba 7B REDUCED to 4 of 64 layers: hidden 4096, intermediate
+    // 8192, state 16, conv 4, time_step_rank 256, vocabulary 65024, untied;
+    // dt, B and C RMS-normed (use_mambapy: ssm.dt_b_c_rms true).
+    v.push_back(shape("falcon-mamba-7b-r4", "mamba", 4, 4096, 0, 0, 0, 0, 65024, 1 << 20, 10000,
+                      1e-5,
+                      "tiiuae/falcon-mamba-7b REDUCED to 4 of 64 layers; config.json as public "
+                      "code quotes it (hidden_size 4096, intermediate_size 8192, state_size 16, "
+                      "conv_kernel 4, time_step_rank 256, vocab_size 65024, untied)"));
+    v.back().ssm_conv = 4;
+    v.back().ssm_inner = 8192;
+    v.back().ssm_state = 16;
+    v.back().ssm_dt_rank = 256;
+    v.back().ssm_dt_b_c_rms = true;
+    // Mamba-Codestral-7B REDUCED to 4 of 64 layers: hidden 4096, 128 heads
+    // of 64 (d_inner 8192), 8 groups, state 128, conv 4, vocabulary 32768,
+    // untied (in_proj 18560 x 4096 = 2 x 8192 + 2 x 8 x 128 + 128).
+    v.push_back(shape("mamba-codestral-7b-r4", "mamba2", 4, 4096, 0, 0, 0, 0, 32768, 1 << 20, 10000,
+                      1e-5,
+                      "mistralai/Mamba-Codestral-7B-v0.1 REDUCED to 4 of 64 layers: hidden 4096, "
+                      "64 layers, 8 groups (llama.cpp issue 8519), in_proj 18560 x 4096 "
+                      "(ml-explore/mlx-examples PR 1009): 128 heads of 64, state 128; vocab "
+                      "32768, untied"));
+    v.back().ssm_conv = 4;
+    v.back().ssm_inner = 8192;
+    v.back().ssm_state = 128;
+    v.back().ssm_heads = 128;
+    v.back().ssm_groups = 8;
     // Falcon-H1-0.5B: attention (8 heads of 64, 2 KV heads) and a Mamba-2
     // mixer (24 heads of 64: mamba_d_ssm 1536, state 128, 1 group, conv 4,
     // conv bias, no gated RMS norm: mamba_rms_norm false) side by side in
@@ -2332,7 +2378,28 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       shared_expert(b, i);
       continue;
     }
+    if (s.arch == "mamba2") {  // mamba2.cpp: the mixer alone
+      mamba2(b, i);
+      // the norm last: llama.cpp's CPU_Mapped buffer spans the file from its
+      // first to its last mapped tensor, so a repacked Q4_K ssm_out at the
+      // very end would drop out of the logged size
+      add(b + "attn_norm.weight", {e}, i);
+      continue;
+    }
     add(b + "attn_norm.weight", {e}, i);
+    if (s.arch == "mamba") {  // mamba.cpp: the Mamba-1 mixer alone, no dt/B/C norm weights
+      const int64_t d = s.ssm_inner;
+      add(b + "ssm_in.weight", {e, 2 * d}, i);
+      add(b + "ssm_conv1d.weight", {s.ssm_conv, d}, i);
+      add(b + "ssm_conv1d.bias", {d}, i);
+      add(b + "ssm_x.weight", {d, s.ssm_dt_rank + 2 * s.ssm_state}, i);
+      add(b + "ssm_dt.weight", {s.ssm_dt_rank, d}, i);
+      add(b + "ssm_dt.bias", {d}, i);
+      add(b + "ssm_a", {s.ssm_state, d}, i);
+      add(b + "ssm_out.weight", {d, e}, i);
+      add(b + "ssm_d", {d}, i);  // last, for the mapped span (above)
+      continue;
+    }
     if (s.arch == "falcon-h1") {  // falcon-h1.cpp: attention and Mamba-2 in every layer
       const int64_t conv_dim = s.ssm_inner + 2 * s.ssm_groups * s.ssm_state;
       add(b + "ssm_in.weight", {e, s.ssm_inner + conv_dim + s.ssm_heads}, i);
@@ -3130,6 +3197,9 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // the converter writes QWenConfig's intermediate_size, twice the MLP
     // (qwen.cpp halves it); no head_count_kv (base.py finds no key for it)
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(2 * s.ffn));
+  } else if (s.arch == "mamba" || s.arch == "mamba2") {
+    // conversion/mamba.py: "unused, but seemingly required when loading"
+    w.key_u32(a + ".feed_forward_length", 0);
   } else if (s.layer_kinds.empty()) {
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
     w.key_u32(a + ".attention.head_count_kv",
@@ -3590,6 +3660,9 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
               static_cast<uint32_t>(s.ssm_dt_rank > 0 ? s.ssm_dt_rank : s.ssm_heads));
     if (s.ssm_dt_rank == 0) {
       w.key_u32(a + ".ssm.group_count", static_cast<uint32_t>(s.ssm_groups));
+    }
+    if (s.arch == "mamba") {  // conversion/mamba.py add_ssm_dt_b_c_rms
+      w.key_bool(a + ".ssm.dt_b_c_rms", s.ssm_dt_b_c_rms);
     }
   }
   if (s.arch == "minicpm") {  // conversion/minicpm.py MiniCPMModel.set_gguf_parameters

@@ -1352,6 +1352,42 @@ TEST(GgmlAlloc, MiniMax01ReducedMatchesTheLiveLlamaCpp) {
   expect_live_kv(*m, "minimax01", 9);
 }
 
+// Mamba and Mamba-2 alone (mamba.cpp: every block the mixer behind its norm,
+// no attention, no MLP, no KV cache) against what a real llama.cpp reserved
+// for the synthetic files of tests/live/make_gguf (docs/live-llamacpp.md,
+// Mamba run): the whole state-spaces mamba-130m, a REDUCED Falcon Mamba 7B
+// (4 of 64 layers, dt, B and C RMS-normed) and a REDUCED Mamba-Codestral-7B
+// (4 of 64 layers), read from the shapes' config.json values (tests/unit/
+// test_arch_mamba.cpp says where each was read). The recurrent state equals
+// llama.cpp's RS buffer on every row; the compute buffer, replayed in the
+// node order of a GGML_SCHED_DEBUG=2 dump of mamba-130m and with the
+// placements a trace of the real allocator showed on Falcon Mamba (y + x D
+// in place on x D, the residual sum on the stream), is exact on all 81.
+TEST(GgmlAlloc, MambaMatchesTheLiveLlamaCpp) {
+  const auto mamba = model_from_hf_config(
+      R"({"model_type":"mamba","hidden_size":768,"num_hidden_layers":24,
+      "intermediate_size":1536,"state_size":16,"conv_kernel":4,"time_step_rank":"auto",
+      "vocab_size":50280,"tie_word_embeddings":true})",
+      "config.json");
+  ASSERT_TRUE(mamba.ok()) << mamba.error().message;
+  EXPECT_TRUE(mamba->unchecked_architecture.empty());
+  expect_live_tables(*mamba, "mamba", 27, 0.1);
+  const auto falcon = model_from_hf_config(
+      R"({"model_type":"falcon_mamba","hidden_size":4096,"num_hidden_layers":4,
+      "intermediate_size":8192,"expand":16,"state_size":16,"conv_kernel":4,
+      "time_step_rank":256,"vocab_size":65024,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(falcon.ok()) << falcon.error().message;
+  expect_live_tables(*falcon, "falcon_mamba", 27, 0.1);
+  const auto codestral = model_from_hf_config(
+      R"({"model_type":"mamba2","hidden_size":4096,"num_hidden_layers":4,"num_heads":128,
+      "head_dim":64,"n_groups":8,"state_size":128,"expand":2,"conv_kernel":4,
+      "vocab_size":32768,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(codestral.ok()) << codestral.error().message;
+  expect_live_tables(*codestral, "mamba_codestral", 27, 0.1);
+}
+
 // Grok-1 REDUCED to 2 of its 64 layers, every width real (tests/live/
 // make_gguf.cpp, grok-1-r2; tests/unit/test_arch_grok.cpp says where each
 // value was read), read from the reduced shape's config.json, against what a

@@ -986,9 +986,10 @@ TEST(EmbeddingModels, PoolingTypeMarksThemInAGgufFile) {
   EXPECT_FALSE(from_config(llada).embedding);
 }
 
-// Mamba and RWKV are refused by name, from a GGUF and from a config.json.
+// RWKV is refused by name, from a GGUF and from a config.json (Mamba and
+// Mamba-2 are modelled: tests/unit/test_arch_mamba.cpp).
 TEST(RefusedArchitectures, PureRecurrentModelsAreErrorsNamingThem) {
-  for (const char* arch : {"mamba", "mamba2", "rwkv6", "rwkv6qwen2", "rwkv7", "arwkv7"}) {
+  for (const char* arch : {"rwkv6", "rwkv6qwen2", "rwkv7", "arwkv7"}) {
     test::GgufWriter w = gguf({arch, 24, 768, 0, 1, 1, 64, 50280, 0, true});
     const std::string bytes = w.file();
     auto r = read_gguf(bytes, bytes.size());
@@ -999,7 +1000,7 @@ TEST(RefusedArchitectures, PureRecurrentModelsAreErrorsNamingThem) {
         << m.error().message;
     EXPECT_NE(m.error().message.find("recurrent"), std::string::npos) << m.error().message;
   }
-  for (const char* type : {"mamba", "mamba2", "rwkv", "rwkv7"}) {
+  for (const char* type : {"rwkv", "rwkv7"}) {
     const Json j = {{"model_type", type},
                     {"hidden_size", 768},
                     {"num_hidden_layers", 24},

@@ -1069,8 +1069,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   }
   // build_inp_per_layer's token ids (Gemma 3n, Gemma 4)
   const int ple_tokens = s.ple_width > 0 ? g.input(4 * b) : -1;
-  // inp_pos (jina-bert-v2, Baichuan's 13B and the ALiBi decoders build none)
-  const int pos = s.alibi ? -1 : g.input(4 * b);
+  // inp_pos (jina-bert-v2, Baichuan's 13B and the ALiBi decoders build
+  // none; mamba.cpp none: no attention)
+  const int pos = s.alibi || s.mixer_blocks ? -1 : g.input(4 * b);
   if (s.rotate_v && !two_caches && !la_first) {
     g.input(4 * 64 * 64);
   }
@@ -1095,6 +1096,10 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     lid_idxs = g.input(8 * b);
   }
   const auto cache_inputs = [&](bool swa, std::int64_t cells, int& k, int& v, int& mask) {
+    if (s.mixer_blocks) {  // mamba.cpp: no attention input at all
+      k = v = mask = -1;
+      return;
+    }
     if (two_caches) {
       (swa ? k_rot_swa : k_rot) = s.rotate_k ? k_rotation(swa ? s.head_dim : global_head) : -1;
       (swa ? v_rot_swa : v_rot) = s.rotate_v ? g.input(4 * 64 * 64) : -1;
@@ -1176,11 +1181,16 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     msa_cell_blk = g.input(4 * s.cells);
   }
   int msa_mask_f32 = -1;  // the KQ mask cast to F32, read by every sparse layer
+  // mamba.cpp builds the state's input (build_rs_inp) before the rows to
+  // output; the others after.
+  const int early_s_copy = s.mixer_blocks ? g.input(4) : -1;
   const int out_ids = g.input(4 * b);
   const bool mamba_beside = s.mamba_beside && s.ssm_inner > 0;
   const bool recurrent = s.mixers.find('R') != std::string::npos || mamba_beside;
   // the state row of the one sequence (MiniMax-01's placed above)
-  const int s_copy = recurrent ? (la_s_copy >= 0 ? la_s_copy : g.input(4)) : -1;
+  const int s_copy = s.mixer_blocks ? early_s_copy
+                     : recurrent    ? (la_s_copy >= 0 ? la_s_copy : g.input(4))
+                                    : -1;
 
   // Multi-head latent attention, absorbed (deepseek2.cpp, is_mla): Q of
   // heads x (nope + rope) values, its nope part multiplied into the latent
@@ -1918,6 +1928,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         bc_b = g.view(conv);
         bc_c = g.view(conv);
         xs = g.view(conv);
+      } else if (s.ssm_plain_dt) {
+        // dt projected from its view (ssm_dt, + bias in place); B and C
+        // views the scan reads
+        const int x_db = g.op(b * (s.ssm_heads + 2 * n), {conv});  // ssm_x
+        dt = g.same(g.op(b * d, {g.view(x_db)}));
+        bc_b = g.view(x_db);
+        bc_c = g.view(x_db);
       } else {
         const int x_db = g.op(b * (s.ssm_heads + 2 * n), {conv});  // ssm_x
         // dt, B and C RMS-normed (views in, new tensors out), times weights;
@@ -1936,11 +1953,17 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       // x D runs in place on Mamba-1's x (Mamba-2's x is a strided view of
       // x, B and C: a new tensor). y is a view at offset 0 of the scan's
       // tensor, whose only other reader (the state written back) has run,
-      // so the add takes the scan's block (ggml_gallocr_allocate_node reuses
-      // such a view's source), and frees its state tail.
+      // so in Jamba's and Granite's graphs the add takes the scan's block
+      // (ggml_gallocr_allocate_node reuses such a view's source), and frees
+      // its state tail: their live rows are exact so. In mamba.cpp's graph
+      // the add runs in place on x D instead (tests/live/trace_alloc.c on
+      // the live Falcon Mamba file: the sum at x D's offset), which makes
+      // mamba-130m, Falcon Mamba and Mamba-Codestral exact; why the same
+      // build_mamba_layer places it differently there is not known.
       const int z = g.op(b * d, {g.view(proj)});
       const int xd = g.op(b * d, {xs}, {xs});
-      const int y = g.op(b * d, {y_ssm, xd}, {y_ssm, xd});
+      const int y =
+          s.mixer_blocks ? g.op(b * d, {y_ssm, xd}, {xd}) : g.op(b * d, {y_ssm, xd}, {y_ssm, xd});
       cur = g.op(b * d, {z, y});
       if (v2) {
         cur = g.same(g.op(b * d, {g.view(cur)}));  // grouped RMS norm (of a reshape), weight
@@ -2347,6 +2370,14 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       continue;
     }
     if (s.single_block) {  // Nemotron-H: the block's output plus its input
+      if (s.mixer_blocks && last) {
+        // mamba.cpp: the rows to output picked from both before the sum,
+        // which runs in place on the first (no reshape between)
+        cur = g.op(b * e, {cur, out_ids});
+        x = g.op(b * e, {x, out_ids});
+        x = g.op(b * e, {cur, x}, {cur, x});
+        continue;
+      }
       x = residual(x, cur);
       continue;
     }

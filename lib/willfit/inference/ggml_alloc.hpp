@@ -184,6 +184,11 @@ struct LlamaGraphShape {
   std::int64_t ssm_state = 0;
   std::int64_t ssm_heads = 0;
   std::int64_t ssm_groups = 0;
+  // Mamba-1 without RMS norms on dt, B and C (mamba-base.cpp
+  // build_mamba_layer: hparams.ssm_dt_b_c_rms false and no ssm_dt_norm
+  // tensors; state-spaces' Mamba): dt projected from its view, B and C the
+  // scan reads as views. Jamba and Falcon Mamba norm them.
+  bool ssm_plain_dt = false;
   bool rope = true;  // false: no RoPE in the attention layers (Jamba, Granite 4 H)
   // Qwen3-VL deepstack (qwen3vl.cpp, qwen3vlmoe.cpp): the input embeddings
   // are (1 + deepstack) hidden widths wide, and the first `deepstack` layers
@@ -254,6 +259,13 @@ struct LlamaGraphShape {
   // the experts say so); the token embeddings are expanded before the first
   // layer.
   bool single_block = false;
+  // Mamba and Mamba-2 alone (mamba.cpp): single blocks, every one a mixer
+  // ('R'), no attention inputs (no positions, rows or mask), the state's
+  // input before the rows to output, and the last block picking the rows to
+  // output from the mixer's output and from its input before their sum (a
+  // GGML_SCHED_DEBUG=2 dump of mamba-130m: the token embeddings, then layer
+  // 0's convolution state).
+  bool mixer_blocks = false;
   // Gemma 3n (gemma3n.cpp): the hidden state carried as `altup` AltUp
   // streams, per-layer inputs of ple_width values per layer, a LAuReL
   // branch of laurel_rank, the layers from kv_layers on reading an earlier

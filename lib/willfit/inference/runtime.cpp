@@ -450,8 +450,9 @@ double ffn_width(const Architecture& a) {
 // Nemotron-H's layers, one block each (nemotron-h.cpp): the layer order
 // marks its MLP-only blocks 'F'.
 bool single_blocks(const Architecture& a) {
-  return std::ssize(a.attention.layer_mixers) == a.layers &&
-         a.attention.layer_mixers.find('F') != std::string::npos;
+  return (std::ssize(a.attention.layer_mixers) == a.layers &&
+          a.attention.layer_mixers.find('F') != std::string::npos) ||
+         purely_recurrent(a);
 }
 
 // The keys DeepSeek Sparse Attention's indexer keeps per token: the file's or
@@ -831,7 +832,13 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       // Nemotron-H: one block a layer, the output rows picked after the
       // final norm (nemotron-h.cpp).
       s.single_block = single_blocks(a);
-      s.out_ids_after_norm = qwen3next || s.single_block || s.ling3;
+      s.mixer_blocks = purely_recurrent(a);  // mamba.cpp
+      // mamba.cpp adds ggml_add(cur, inpL) with cur a reshape of ssm_out's
+      // output: ggml-alloc reuses no parent through a reshape, so the sum
+      // takes the residual stream's memory, as Jamba's does.
+      s.residual_first = s.residual_first || s.mixer_blocks;
+      s.ssm_plain_dt = a.attention.ssm_plain_dt;
+      s.out_ids_after_norm = qwen3next || (s.single_block && !s.mixer_blocks) || s.ling3;
       if (std::ssize(s.mixers) != s.layers) {
         const int attention = attention_layer_count(a);
         s.mixers.clear();
@@ -871,8 +878,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // rotation.
     // MLA's K-only cache (build_attn with llm_graph_input_attn_k) is not rotated.
     const bool mla = s.mla_kv_lora > 0;
-    // (no cache, no cache type: nothing to rotate)
-    const bool cached = !a.attention.no_kv_cache && !a.attention.uncached_graph;
+    // (no cache, no cache type: nothing to rotate; Mamba alone has no KV
+    // cache, only its recurrent state)
+    const bool cached =
+        !a.attention.no_kv_cache && !a.attention.uncached_graph && !purely_recurrent(a);
     s.rotate_k = cached && !mla && in.k_type.quantised() && a.head_dim % 64 == 0;
     s.rotate_v = cached && !mla && in.v_type.quantised() && a.head_dim % 64 == 0;
     r.device = ggml_graph_peak(llama_forward_graph(s));

@@ -718,7 +718,13 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   Architecture& a = m.arch;
   auto layers = require("block_count");
   auto hidden = require("embedding_length");
-  auto heads = require("attention.head_count");
+  // Mamba and Mamba-2 (mamba.cpp, mamba2.cpp) attend nowhere: their
+  // converter writes head_count 0 ("unused", conversion/mamba.py). One head
+  // stands in for it; no layer attends (purely_recurrent).
+  const bool mixers_only = arch == "mamba" || arch == "mamba2";
+  auto heads = mixers_only ? Expected<std::int64_t>(std::max<std::int64_t>(
+                                 1, meta_int(f, key("attention.head_count")).value_or(1)))
+                           : require("attention.head_count");
   for (const auto* e : {&layers, &hidden, &heads}) {
     if (!*e) {
       return e->error();
@@ -860,6 +866,23 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       }
     }
   }
+  // Mamba and Mamba-2: every block the mixer alone behind its RMS norm (no
+  // attention, no MLP: feed_forward_length 0), each keeping its state
+  // (llama-model.cpp create_memory: a recurrent memory for every layer).
+  if (mixers_only) {
+    a.attention.kind = AttentionKind::Hybrid;
+    a.attention.layer_mixers.assign(static_cast<std::size_t>(a.layers), 'R');
+    a.attention.attention_layers = 0;
+    a.attention.recurrent_layers = a.layers;
+    a.intermediate_size = 0;
+    a.kv_heads = 1;
+    // state-spaces' Mamba: no norms on dt, B and C unless the file says so
+    // (Falcon Mamba's ssm.dt_b_c_rms, conversion/mamba.py).
+    const GgufValue* rms = f.find(key("ssm.dt_b_c_rms"));
+    a.attention.ssm_plain_dt =
+        arch == "mamba" &&
+        (rms == nullptr || rms->kind != GgufValue::Kind::Bool || rms->integer == 0);
+  }
   // Falcon-H1 runs attention and a Mamba-2 mixer side by side in every layer,
   // and llama.cpp keeps both a KV cache and a recurrent state for each
   // (llama-model.cpp create_memory: both layer filters true for
@@ -967,19 +990,30 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     const GgufValue* rope_on = f.find(key("rope.scaling.finetuned"));
     const bool nope =
         rope_on != nullptr && rope_on->kind == GgufValue::Kind::Bool && rope_on->integer == 0;
+    const bool mamba1 = arch == "jamba" || arch == "mamba";
     const bool replayed =
-        arch == "jamba" || arch == "falcon-h1" || (arch == "granitehybrid" && nope) ||
+        mamba1 || mixers_only || arch == "falcon-h1" || (arch == "granitehybrid" && nope) ||
         (arch.starts_with("nemotron_h") && a.attention.layer_mixers.find('F') != std::string::npos);
     if (replayed && conv && inner && state && dt_rank && *conv > 1 && *conv < 64 && *inner > 0 &&
         *inner<kLimit&& * state> 0 && *state < 4096 && *dt_rank > 0 && *dt_rank <= *inner &&
-        (arch == "jamba" ? groups == 0 : groups > 0 && *inner % groups == 0) && groups < 4096 &&
+        (mamba1 ? groups == 0 : groups > 0 && *inner % groups == 0) && groups < 4096 &&
         *inner % *dt_rank == 0) {
-      a.attention.mamba = arch == "jamba" ? 1 : 2;
+      a.attention.mamba = mamba1 ? 1 : 2;
       a.attention.ssm_conv = static_cast<int>(*conv);
       a.attention.ssm_inner = *inner;
       a.attention.ssm_state = static_cast<int>(*state);
       a.attention.ssm_heads = static_cast<int>(*dt_rank);
       a.attention.ssm_groups = static_cast<int>(groups);
+      if (mixers_only) {
+        a.attention.recurrent_params =
+            mamba_mixer_params(a.hidden_size, *inner, *state, *conv, *dt_rank, groups);
+      }
+    }
+    if (mixers_only && a.attention.mamba == 0) {
+      return make_error(fmt::format(
+          "malformed GGUF: {} needs valid {}.ssm.conv_kernel, ssm.inner_size, ssm.state_size and "
+          "ssm.time_step_rank{}",
+          arch, arch, arch == "mamba2" ? " and ssm.group_count" : ""));
     }
     // LFM2's short convolutions keep the last l_cache - 1 inputs of the
     // hidden width (llama-hparams.cpp n_embd_r; no SSM state).
@@ -2037,9 +2071,8 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     m.unchecked_architecture = fmt::format("'{}' (GGUF general.architecture)", arch);
   }
   m.notes.push_back(fmt::format(
-      "architecture from the GGUF metadata ({}): {} layers, hidden {}, {} heads, {} KV heads, "
-      "head dim {}, vocabulary {}{}",
-      arch, a.layers, a.hidden_size, a.heads, a.kv_heads, a.head_dim, a.vocab_size,
+      "architecture from the GGUF metadata ({}): {} layers, hidden {}, {}, vocabulary {}{}", arch,
+      a.layers, a.hidden_size, attention_heads_text(a), a.vocab_size,
       a.tied_embeddings ? ", tied embeddings" : ""));
   m.notes.push_back(describe_shape(m) + window_note);
   std::string mix_text;

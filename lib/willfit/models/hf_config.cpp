@@ -409,15 +409,15 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
         get_int(t, {"mamba_n_groups", "n_groups", "mamba_num_groups"}, 1 << 16).value_or(1);
     const std::int64_t conv_dim = d_inner + 2 * groups * *d_state;
     at.recurrent_state_floats = (*d_conv - 1) * conv_dim + *d_state * d_inner;
-    at.recurrent_params =
-        h * (2 * d_inner + 2 * groups * *d_state + *n_heads) + conv_dim * *d_conv + d_inner * h;
+    at.recurrent_params = mamba_mixer_params(h, d_inner, *d_state, *d_conv, *n_heads, groups);
     // The graphs the allocator replay builds (ggml_alloc.cpp) from these
     // sizes (gguf.cpp reads the same from ssm.*): Falcon-H1's mixer beside
     // the attention of every layer, Granite 4 H's on the recurrent layers,
     // its attention without RoPE (the converter, conversion/granite.py,
     // turns RoPE off for granitemoehybrid with Mamba layers; Bamba keeps it,
     // and the closed form), and Nemotron-H's block of its own.
-    if ((type == "falcon_h1" || type == "granitemoehybrid" || type == "nemotron_h") &&
+    if ((type == "falcon_h1" || type == "granitemoehybrid" || type == "nemotron_h" ||
+         type == "mamba2") &&
         *n_heads > 0 && d_inner % *n_heads == 0 && groups > 0 && d_inner % groups == 0) {
       at.mamba = 2;
       at.ssm_inner = d_inner;
@@ -433,13 +433,12 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
   // d_inner, A d_inner x d_state, out_proj d_inner x h.
   const std::int64_t dt_rank = get_int(t, {"mamba_dt_rank"}, 1 << 16).value_or((h + 15) / 16);
   at.recurrent_state_floats = (*d_conv - 1) * d_inner + *d_state * d_inner;
-  at.recurrent_params = h * 2 * d_inner + d_inner * *d_conv + d_inner * (dt_rank + 2 * *d_state) +
-                        dt_rank * d_inner + d_inner * *d_state + d_inner * h;
+  at.recurrent_params = mamba_mixer_params(h, d_inner, *d_state, *d_conv, dt_rank, 0);
   // Jamba's Mamba-1 graph (jamba.cpp, mamba-base.cpp build_mamba_layer),
   // which the allocator replay builds: the time-step rank as the GGUF's
   // ssm.time_step_rank (conversion/jamba.py), no groups.
-  if (type == "jamba" && *d_conv > 1 && dt_rank > 0 && dt_rank <= d_inner &&
-      d_inner % dt_rank == 0) {
+  if ((type == "jamba" || type == "mamba" || type == "falcon_mamba") && *d_conv > 1 &&
+      dt_rank > 0 && dt_rank <= d_inner && d_inner % dt_rank == 0) {
     at.mamba = 1;
     at.ssm_inner = d_inner;
     at.ssm_heads = static_cast<int>(dt_rank);
@@ -488,6 +487,67 @@ void openelm_keys(Json& t) {
       t[key] = value;
     }
   }
+}
+
+// Mamba (state-spaces/mamba-*-hf, tiiuae/falcon-mamba-7b: configuration_
+// mamba.py, configuration_falcon_mamba.py) and Mamba-2 (mistralai/Mamba-
+// Codestral-7B-v0.1: configuration_mamba2.py) attend nowhere and name the
+// mixer with keys of their own: state_size, conv_kernel, expand,
+// time_step_rank ("auto": ceil(hidden / 16)), Mamba-2's num_heads, head_dim
+// and n_groups; intermediate_size is the mixer's d_inner, not an MLP. They
+// are given the names set_recurrent_shape reads (as llama.cpp's
+// conversion/mamba.py reads them at 80fb11ac), and one attention head
+// stands in for the none they have.
+bool mamba_model_type(const std::string& type) {
+  return type == "mamba" || type == "falcon_mamba" || type == "mamba2";
+}
+
+void mamba_keys(Json& t, const std::string& type) {
+  // transformers' defaults for the keys a config leaves out
+  // (configuration_mamba.py MambaConfig: state_size 16, expand 2,
+  // conv_kernel 4; configuration_mamba2.py Mamba2Config: num_heads 128,
+  // head_dim 64, state_size 128, n_groups 8, expand 2, conv_kernel 4).
+  const bool v2 = type == "mamba2";
+  const std::pair<const char*, int> defaults[] = {{"state_size", v2 ? 128 : 16},
+                                                  {"expand", 2},
+                                                  {"conv_kernel", 4},
+                                                  {"num_heads", v2 ? 128 : 0},
+                                                  {"head_dim", v2 ? 64 : 0},
+                                                  {"n_groups", v2 ? 8 : 0}};
+  for (const auto& [key, value] : defaults) {
+    if (value > 0 && !t.contains(key)) {
+      t[key] = value;
+    }
+  }
+  const auto hidden = t.value("hidden_size", Json(nullptr));
+  Json dt_rank = t.value("time_step_rank", Json(nullptr));
+  if (dt_rank.is_string() && dt_rank.get<std::string>() == "auto" && hidden.is_number_integer()) {
+    dt_rank = (hidden.get<std::int64_t>() + 15) / 16;
+  }
+  std::vector<std::pair<const char*, Json>> names = {
+      {"mamba_d_state", t.value("state_size", Json(nullptr))},
+      {"mamba_d_conv", t.value("conv_kernel", Json(nullptr))},
+      {"mamba_expand", t.value("expand", Json(nullptr))}};
+  if (type == "mamba2") {
+    names.emplace_back("mamba_n_heads", t.value("num_heads", Json(nullptr)));
+    names.emplace_back("mamba_d_head", t.value("head_dim", Json(nullptr)));
+    names.emplace_back("mamba_n_groups", t.value("n_groups", Json(nullptr)));
+  } else {
+    names.emplace_back("mamba_dt_rank", dt_rank);
+    if (const auto d = t.find("intermediate_size"); d != t.end() && d->is_number_integer()) {
+      names.emplace_back("mamba_d_ssm", *d);
+    }
+  }
+  for (const auto& [key, value] : names) {
+    if (!t.contains(key) && !value.is_null()) {
+      t[key] = value;
+    }
+  }
+  for (const char* k : {"num_heads", "head_dim", "intermediate_size", "num_attention_heads",
+                        "num_key_value_heads"}) {
+    t.erase(k);
+  }
+  t["num_attention_heads"] = 1;
 }
 
 // DBRX (databricks/dbrx-*, transformers configuration_dbrx.py) nests its
@@ -680,6 +740,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // does: d_model, n_heads, n_layers, max_seq_len, attn_config.kv_n_heads.
   if (type == "dbrx" || type == "mpt") {
     dbrx_keys(t);
+  }
+  if (mamba_model_type(type)) {
+    mamba_keys(t, type);
   }
   Model m;
   Architecture& a = m.arch;
@@ -1953,6 +2016,28 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     }
   }
 
+  // Mamba and Mamba-2: every block the mixer alone (mamba.cpp), a state in
+  // each, no attention and no MLP.
+  if (mamba_model_type(type)) {
+    Attention& at = a.attention;
+    at = Attention{};
+    at.kind = AttentionKind::Hybrid;
+    at.layer_mixers.assign(static_cast<std::size_t>(a.layers), 'R');
+    at.recurrent_layers = a.layers;
+    a.intermediate_size = 0;
+    a.kv_heads = 1;
+    set_recurrent_shape(t, type, a);
+    // state-spaces' Mamba runs dt, B and C unnormed; Falcon Mamba norms
+    // them (conversion/mamba.py: ssm.dt_b_c_rms true for falcon_mamba).
+    at.ssm_plain_dt = type == "mamba";
+    if (at.mamba == 0 || at.ssm_state <= 0 || at.ssm_inner <= 0 || at.recurrent_state_floats <= 0) {
+      return make_error(fmt::format(
+          "config.json model_type '{}': the Mamba mixer's sizes (state_size, conv_kernel, "
+          "intermediate_size or expand{}) are invalid",
+          type, type == "mamba2" ? ", num_heads, head_dim, n_groups" : ", time_step_rank"));
+    }
+  }
+
   const ParamBreakdown p = count_params(a);
   m.params = p.total();
   m.active_params = p.active();
@@ -2008,9 +2093,8 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
         fmt::format("'{}' without hidden_size (config.json model_type)", type);
   }
   m.notes.push_back(fmt::format(
-      "architecture from config.json (model_type {}): {} layers, hidden {}, {} heads, {} KV "
-      "heads, head dim {}, vocabulary {}{}",
-      type.empty() ? "unknown" : type, a.layers, a.hidden_size, a.heads, a.kv_heads, a.head_dim,
+      "architecture from config.json (model_type {}): {} layers, hidden {}, {}, vocabulary {}{}",
+      type.empty() ? "unknown" : type, a.layers, a.hidden_size, attention_heads_text(a),
       a.vocab_size, a.tied_embeddings ? ", tied embeddings" : ""));
   m.notes.push_back(describe_shape(m));
   m.notes.push_back(fmt::format(

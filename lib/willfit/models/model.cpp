@@ -180,7 +180,10 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: Snowflake Arctic, a dense MLP beside 128 experts (test_arch_moe2.cpp)
        "arctic",
        // issue 18: T5 and its encoder alone (tests/unit/test_arch_t5.cpp)
-       "t5", "t5encoder"});
+       "t5", "t5encoder",
+       // issue 18: Mamba, Falcon Mamba, Mamba-2 (Codestral Mamba): recurrent
+       // blocks alone (tests/unit/test_arch_mamba.cpp)
+       "mamba", "mamba2"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -221,6 +224,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "exaone_moe",
                                                                   "falcon",
                                                                   "falcon_h1",
+                                                                  "falcon_mamba",
                                                                   "gemma",
                                                                   "gemma2",
                                                                   "gemma3",
@@ -258,6 +262,8 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "llama4",
                                                                   "llama4_text",
                                                                   "llama_bidirec",
+                                                                  "mamba",
+                                                                  "mamba2",
                                                                   "mimo_v2",
                                                                   "mimo_v2_flash",
                                                                   "minimax_m1",
@@ -371,9 +377,6 @@ std::string recurrent_refusal(std::string_view name, std::string_view where,
 // llama.cpp LLM_ARCH_NAMES (src/llama-arch.cpp at 80fb11ac) and
 // transformers' model_type values of the same models.
 std::string refused_gguf_architecture(std::string_view arch) {
-  if (arch == "mamba" || arch == "mamba2") {
-    return recurrent_refusal(arch, "GGUF general.architecture", "state-space (Mamba)");
-  }
   if (arch == "rwkv6" || arch == "rwkv6qwen2" || arch == "rwkv7" || arch == "arwkv7") {
     return recurrent_refusal(arch, "GGUF general.architecture", "RWKV");
   }
@@ -381,9 +384,6 @@ std::string refused_gguf_architecture(std::string_view arch) {
 }
 
 std::string refused_config_model_type(std::string_view model_type) {
-  if (model_type == "mamba" || model_type == "mamba2") {
-    return recurrent_refusal(model_type, "config.json model_type", "state-space (Mamba)");
-  }
   if (model_type == "rwkv" || model_type == "rwkv7") {
     return recurrent_refusal(model_type, "config.json model_type", "RWKV");
   }
@@ -425,10 +425,26 @@ int attention_layer_count(const Architecture& a) {
     return static_cast<int>(std::count_if(a.layer_widths.begin(), a.layer_widths.end(),
                                           [](const LayerWidths& l) { return l.kv_heads > 0; }));
   }
+  if (purely_recurrent(a)) {
+    return 0;
+  }
   if (a.attention.kind == AttentionKind::Hybrid && a.attention.attention_layers > 0) {
     return std::min(a.layers, a.attention.attention_layers);
   }
   return a.layers;
+}
+
+std::string attention_heads_text(const Architecture& a) {
+  if (purely_recurrent(a)) {
+    return "no attention (a Mamba mixer in every layer)";
+  }
+  return fmt::format("{} heads, {} KV heads, head dim {}", a.heads, a.kv_heads, a.head_dim);
+}
+
+bool purely_recurrent(const Architecture& a) {
+  const std::string& m = a.attention.layer_mixers;
+  return a.attention.kind == AttentionKind::Hybrid && a.layers > 0 && std::ssize(m) == a.layers &&
+         m.find_first_not_of('R') == std::string::npos;
 }
 
 int recurrent_layer_count(const Architecture& a) {
@@ -445,6 +461,9 @@ int mlp_layer_count(const Architecture& a) {
   if (!a.layer_widths.empty()) {
     return static_cast<int>(std::count_if(a.layer_widths.begin(), a.layer_widths.end(),
                                           [](const LayerWidths& l) { return l.ffn > 0; }));
+  }
+  if (purely_recurrent(a)) {
+    return 0;  // mamba.cpp: the norm, the mixer, the residual; no MLP
   }
   return a.mlp_layers > 0 ? std::min(a.layers, a.mlp_layers) : a.layers;
 }
@@ -473,7 +492,8 @@ LayerRoles layer_roles(const Architecture& a, int i) {
                        attention + recurrent <= a.layers;
   // Nemotron-H's blocks have one role each: a mixer, attention, or an MLP
   // alone ('F'), so its 'A' and 'R' blocks have no MLP.
-  const bool one_role = ordered && mixers.find('F') != std::string::npos;
+  // A purely recurrent model's (Mamba's) blocks are the mixer alone too.
+  const bool one_role = ordered && (mixers.find('F') != std::string::npos || purely_recurrent(a));
   if (ordered) {
     // The layer order the source names (a GGUF's per-layer KV heads,
     // layer_types, hybrid_override_pattern, the catalogue's layer_mixers).
@@ -777,6 +797,26 @@ std::int64_t gated_delta_net_params(std::int64_t h, std::int64_t nk, std::int64_
                                     std::int64_t dk, std::int64_t dv, std::int64_t conv) {
   const std::int64_t conv_dim = 2 * nk * dk + nv * dv;
   return h * (2 * nk * dk + 2 * nv * dv) + h * 2 * nv + conv_dim * conv + nv * dv * h;
+}
+
+// Mamba-2 (transformers modeling_mamba2.py, modeling_granitemoehybrid.py,
+// modeling_nemotron_h.py: Mamba2Mixer; llama.cpp mamba2.cpp and
+// granite-hybrid.cpp load_arch_tensors at 80fb11ac): in_proj h x (2 d_inner
+// + 2 groups d_state + heads) for z, x, B, C and dt, a depthwise
+// convolution of conv_kernel taps over the d_inner + 2 groups d_state x, B
+// and C channels, out_proj d_inner x h. Mamba-1 (modeling_mamba.py
+// MambaMixer, modeling_jamba.py JambaMambaMixer; llama.cpp mamba.cpp):
+// in_proj h x 2 d_inner for x and z, the convolution over d_inner, x_proj
+// d_inner x (dt_rank + 2 d_state), dt_proj dt_rank x d_inner, A d_inner x
+// d_state, out_proj d_inner x h. Biases, D, Mamba-2's A and dt bias (one a
+// head) and the norms are left out, as norms are everywhere.
+std::int64_t mamba_mixer_params(std::int64_t h, std::int64_t d, std::int64_t n, std::int64_t conv,
+                                std::int64_t heads, std::int64_t groups) {
+  if (groups > 0) {
+    const std::int64_t conv_dim = d + 2 * groups * n;
+    return h * (2 * d + 2 * groups * n + heads) + conv_dim * conv + d * h;
+  }
+  return h * 2 * d + d * conv + d * (heads + 2 * n) + heads * d + d * n + d * h;
 }
 
 // Kimi Delta Attention (llama.cpp kimi-linear.cpp and kimi-k3.cpp

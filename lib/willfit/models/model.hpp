@@ -143,6 +143,11 @@ struct Attention {
   int ssm_state = 0;
   int ssm_heads = 0;
   int ssm_groups = 0;
+  // Mamba-1 whose dt, B and C are not RMS-normed before the scan (llama.cpp
+  // mamba.cpp: ssm.dt_b_c_rms false, which conversion/mamba.py writes for
+  // state-spaces' Mamba; Falcon Mamba's use_mambapy config writes true and
+  // Jamba's file has the norms' tensors).
+  bool ssm_plain_dt = false;
   // Gated attention (Qwen3.5: config attn_output_gate; llama.cpp qwen35.cpp
   // and qwen35moe.cpp create the Q projection n_embd x 2 n_head head_dim):
   // the query projection carries a second half, a per-channel sigmoid gate
@@ -512,6 +517,14 @@ int attention_layer_count(const Architecture& arch);
 int recurrent_layer_count(const Architecture& arch);
 int mlp_layer_count(const Architecture& arch);
 int moe_layer_count(const Architecture& arch);
+// A model of recurrent blocks alone (Mamba, Mamba-2: llama.cpp mamba.cpp):
+// a hybrid whose layer order names every layer 'R' and no attention. Each
+// block is the mixer alone behind its norm, no MLP; there is no KV cache,
+// only the per-sequence state.
+bool purely_recurrent(const Architecture& arch);
+// "32 heads, 8 KV heads, head dim 128" for the notes; "no attention (a
+// Mamba mixer in every layer)" for a purely recurrent model.
+std::string attention_heads_text(const Architecture& arch);
 
 // Parameter counts recomputed from an architecture. Attention: q, k, v and o
 // projections (MLA: the latent projections; hybrid models: the recurrent
@@ -709,10 +722,10 @@ bool caches_mla_per_head(std::string_view name);
 bool is_encoder_config_model_type(std::string_view model_type);
 bool is_encoder_gguf_architecture(std::string_view arch);
 
-// Purely recurrent architectures willfit cannot size (Mamba, Mamba-2, the
-// RWKV family): their state, not a KV cache, is the memory that grows with
-// the batch, and their blocks are not built from the shared keys. A reason
-// in words for an error, "" for any other name.
+// Purely recurrent architectures willfit cannot size (the RWKV family):
+// their state, not a KV cache, is the memory that grows with the batch, and
+// their blocks are not built from the shared keys. A reason in words for an
+// error, "" for any other name. (Mamba and Mamba-2 are sized: purely_recurrent.)
 std::string refused_gguf_architecture(std::string_view arch);
 std::string refused_config_model_type(std::string_view model_type);
 
@@ -784,6 +797,13 @@ std::int64_t global_attention_params_per_layer(const Architecture& arch);
 std::int64_t gated_delta_net_params(std::int64_t hidden, std::int64_t key_heads,
                                     std::int64_t value_heads, std::int64_t key_dim,
                                     std::int64_t value_dim, std::int64_t conv_kernel);
+
+// Weights of one Mamba mixer of d_inner channels and d_state state values
+// behind a convolution of conv_kernel taps: Mamba-2 (groups > 0) with
+// `heads` heads and `groups` groups of B and C, Mamba-1 (groups 0) with a
+// time-step rank of `heads`; model.cpp gives the layout it counts.
+std::int64_t mamba_mixer_params(std::int64_t hidden, std::int64_t d_inner, std::int64_t d_state,
+                                std::int64_t conv_kernel, std::int64_t heads, std::int64_t groups);
 
 // Weights of one Kimi Delta Attention layer (Kimi Linear, Kimi K3, Ling 3)
 // of `heads` heads of `head_dim`; model.cpp gives the layout it counts.
