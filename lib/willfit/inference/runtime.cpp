@@ -503,9 +503,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   // An embedding model without a KV cache: an encoder (bert and kin).
   // llama-embed's graph ends at its embeddings too, beside its unused cache
   // (t5encoder's encoder too, though llama.cpp gives it an unused cache).
-  const bool encoder = in.q.model.embedding &&
-                       (a.attention.no_kv_cache || a.attention.uncached_graph ||
-                        (a.relative_buckets > 0 && a.decoder_layers == 0));
+  const bool encoder =
+      in.q.model.embedding && (a.attention.no_kv_cache || a.attention.uncached_graph ||
+                               (a.relative_buckets > 0 && a.decoder_layers == 0));
   const auto explain_replay = [&](std::string_view graph, int layers) {
     if (in.explain) {
       r.widest = fmt::format(
