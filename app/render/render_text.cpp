@@ -106,7 +106,7 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
       q.model.arch.attention.no_kv_cache
           ? std::string("none: an encoder or diffusion model keeps no cache")
       : purely_recurrent(q.model.arch)
-          ? fmt::format("a fixed recurrent state (F32){}, the same at any context; no KV cache",
+          ? fmt::format("a fixed recurrent state{}, the same at any context; no KV cache",
                         q.batch > 1 ? fmt::format(" x {} sequences", q.batch) : "")
           : fmt::format("{} tokens{}, {}", e.context,
                         q.batch > 1 ? fmt::format(" x {} sequences", q.batch) : "", q.kv_type.id));

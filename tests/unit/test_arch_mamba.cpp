@@ -15,12 +15,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "sources/embedded_data.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/inference/estimate.hpp"
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
 #include "willfit/models/model.hpp"
+#include "willfit/models/model_db.hpp"
 
 namespace willfit {
 namespace {
@@ -221,6 +223,32 @@ TEST(Mamba, Mamba2MixerHasThePublishedInProjection) {
             std::int64_t{18560} * 4096 + conv_dim * 4 + std::int64_t{8192} * 4096);
   EXPECT_EQ(m.arch.attention.ssm_heads, 128);
   EXPECT_EQ(m.arch.attention.ssm_groups, 8);
+}
+
+// The catalogue's Falcon Mamba 7B (data/models.json falcon-mamba-7b) is the
+// same model as its config.json and its GGUF header: the mixer, the state,
+// the weights and the compute buffer.
+TEST(Mamba, CatalogueEntryAgreesWithConfigAndGguf) {
+  auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
+  ASSERT_TRUE(db.ok());
+  auto found = db->find("falcon-mamba-7b");
+  ASSERT_TRUE(found.ok());
+  const Model& cat = found->entry->model;
+  const Model cfg = from_config(falcon_mamba_7b());
+  EXPECT_TRUE(purely_recurrent(cat.arch));
+  EXPECT_FALSE(cat.arch.attention.ssm_plain_dt);
+  EXPECT_EQ(count_params(cat.arch).total(), count_params(cfg.arch).total());
+  EXPECT_EQ(cat.arch.attention.recurrent_params, cfg.arch.attention.recurrent_params);
+  EXPECT_EQ(cat.arch.attention.recurrent_state_floats, cfg.arch.attention.recurrent_state_floats);
+  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{65536}}) {
+    const Estimate ec = test::llama_cpp_q4_estimate(cat, ctx, false);
+    const Estimate ef = test::llama_cpp_q4_estimate(cfg, ctx, false);
+    EXPECT_EQ(ec.memory.kv_cache, ef.memory.kv_cache);
+    EXPECT_EQ(ec.memory.compute, ef.memory.compute);
+    EXPECT_EQ(ec.memory.weights, ef.memory.weights);
+  }
+  // against the card's 7.27 B (promptlayer.com/models/falcon-mamba-7b)
+  EXPECT_LT(rel(static_cast<double>(count_params(cfg.arch).total()), 7.27e9), 0.01);
 }
 
 // A Mamba file or config without the mixer's sizes is an error naming them,

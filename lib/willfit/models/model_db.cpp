@@ -297,6 +297,9 @@ void read_mamba(EntryReader& r, const Json& at, Architecture& a) {
     // Mamba-1's time-step rank rides in ssm_heads, as ssm.time_step_rank.
     x.ssm_heads = static_cast<int>(r.integer_in(at, "mamba1_dt_rank", 0, kMaxHeads, 0));
     x.ssm_groups = 0;
+    // Jamba's and Falcon Mamba's dt, B and C are RMS-normed; state-spaces'
+    // Mamba runs them plain (mamba1_dt_b_c_rms false).
+    x.ssm_plain_dt = !r.boolean_in(at, "mamba1_dt_b_c_rms", true);
   } else {
     x.ssm_heads = static_cast<int>(r.integer_in(at, "mamba2_heads", 0, kMaxHeads, 0));
     x.ssm_groups = static_cast<int>(r.integer_in(at, "mamba2_groups", 0, kMaxHeads, 0));
