@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -22,6 +23,7 @@
 
 #include "csv.hpp"
 #include "sources/embedded_data.hpp"
+#include "unit/catalogue_model.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
@@ -72,6 +74,17 @@ void expect_same_estimate(const Model& a, const Model& b, const std::string& wha
     EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
     EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx;
   }
+}
+
+// A catalogue entry is the model its config.json gives: the parameters, the
+// weights, the KV cache and the compute buffer under llama.cpp.
+void expect_catalogue_is_config(const std::string& id, const Json& config) {
+  SCOPED_TRACE(id);
+  const Model& cat = test::catalogue_model(id);
+  const Model cfg = from_config(config);
+  EXPECT_EQ(count_params(cat.arch).total(), count_params(cfg.arch).total());
+  EXPECT_EQ(llama_estimate(cat, 4096).memory.weights, llama_estimate(cfg, 4096).memory.weights);
+  expect_same_estimate(cat, cfg, id);
 }
 
 std::int64_t params(const Json& j) {
@@ -298,6 +311,23 @@ TEST(Qwen1, F16WeightsAreTheConvertersTensors) {
 // here the peak is the 151936-wide logits, after llama.cpp has freed them.
 TEST(Qwen1, Qwen1_8bMatchesTheLiveLlamaCpp) {
   expect_live_rows(from_config(qwen_1_8b()), "qwen", 27, 0.1);
+}
+
+// The catalogue's Qwen-1 entries (data/models.json qwen1-1.8b to qwen1-72b)
+// are their configs: the fused QKV with its bias, the halved MLP; each
+// within 1 % of the count its source gives.
+TEST(Qwen1, CatalogueEntriesAreTheirConfigs) {
+  const std::pair<std::string, Json> entries[] = {{"qwen1-1.8b", qwen_1_8b()},
+                                                  {"qwen1-7b", qwen_7b()},
+                                                  {"qwen1-14b", qwen_14b()},
+                                                  {"qwen1-72b", qwen_72b()}};
+  for (const auto& [id, config] : entries) {
+    expect_catalogue_is_config(id, config);
+    const Model& cat = test::catalogue_model(id);
+    EXPECT_TRUE(cat.arch.attention.fused_qkv && cat.arch.qkv_bias) << id;
+    EXPECT_LT(rel(static_cast<double>(params(config)), static_cast<double>(cat.params)), 0.01)
+        << id;
+  }
 }
 
 // ---- Baichuan (baichuan) ----------------------------------------------------

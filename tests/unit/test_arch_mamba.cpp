@@ -11,11 +11,13 @@
 // tests/unit/test_ggml_alloc.cpp, GgmlAlloc.Mamba*MatchesTheLiveLlamaCpp.)
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "sources/embedded_data.hpp"
+#include "unit/catalogue_model.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/inference/estimate.hpp"
@@ -225,18 +227,19 @@ TEST(Mamba, Mamba2MixerHasThePublishedInProjection) {
   EXPECT_EQ(m.arch.attention.ssm_groups, 8);
 }
 
-// The catalogue's Falcon Mamba 7B (data/models.json falcon-mamba-7b) is the
-// same model as its config.json and its GGUF header: the mixer, the state,
-// the weights and the compute buffer.
-TEST(Mamba, CatalogueEntryAgreesWithConfigAndGguf) {
+// A catalogue entry is the same model as the config.json it was written
+// from: the mixer, the state, the weights and the compute buffer.
+void expect_catalogue_is_config(const std::string& id, const Json& config) {
+  SCOPED_TRACE(id);
   auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
   ASSERT_TRUE(db.ok());
-  auto found = db->find("falcon-mamba-7b");
+  auto found = db->find(id);
   ASSERT_TRUE(found.ok());
   const Model& cat = found->entry->model;
-  const Model cfg = from_config(falcon_mamba_7b());
+  const Model cfg = from_config(config);
   EXPECT_TRUE(purely_recurrent(cat.arch));
-  EXPECT_FALSE(cat.arch.attention.ssm_plain_dt);
+  EXPECT_EQ(cat.arch.attention.ssm_plain_dt, cfg.arch.attention.ssm_plain_dt);
+  EXPECT_EQ(cat.arch.attention.mamba, cfg.arch.attention.mamba);
   EXPECT_EQ(count_params(cat.arch).total(), count_params(cfg.arch).total());
   EXPECT_EQ(cat.arch.attention.recurrent_params, cfg.arch.attention.recurrent_params);
   EXPECT_EQ(cat.arch.attention.recurrent_state_floats, cfg.arch.attention.recurrent_state_floats);
@@ -247,8 +250,50 @@ TEST(Mamba, CatalogueEntryAgreesWithConfigAndGguf) {
     EXPECT_EQ(ec.memory.compute, ef.memory.compute);
     EXPECT_EQ(ec.memory.weights, ef.memory.weights);
   }
+}
+
+// The catalogue's Falcon Mamba 7B (data/models.json falcon-mamba-7b) is the
+// same model as its config.json and its GGUF header.
+TEST(Mamba, CatalogueEntryAgreesWithConfigAndGguf) {
+  expect_catalogue_is_config("falcon-mamba-7b", falcon_mamba_7b());
+  EXPECT_FALSE(test::catalogue_model("falcon-mamba-7b").arch.attention.ssm_plain_dt);
   // against the card's 7.27 B (promptlayer.com/models/falcon-mamba-7b)
-  EXPECT_LT(rel(static_cast<double>(count_params(cfg.arch).total()), 7.27e9), 0.01);
+  EXPECT_LT(
+      rel(static_cast<double>(count_params(from_config(falcon_mamba_7b()).arch).total()), 7.27e9),
+      0.01);
+}
+
+// state-spaces' Mamba 370M, 790M and 1.4B: mamba-130m's keys with d_model
+// 1024, 1536, 2048 and 48 layers (LaurentMazare/mamba.rs src/constants.rs,
+// from each repository's config.json), d_inner 2 x d_model, time_step_rank
+// ceil(d_model / 16).
+Json mamba_sized(int hidden, int layers) {
+  Json j = mamba_130m();
+  j["hidden_size"] = hidden;
+  j["num_hidden_layers"] = layers;
+  j["intermediate_size"] = 2 * hidden;
+  j["time_step_rank"] = (hidden + 15) / 16;
+  return j;
+}
+
+// The catalogue's state-spaces Mamba sizes and Mamba-Codestral are their
+// configs, unnormed dt, B and C for the first, Mamba-2's mixer for the
+// second; each within 0.2 % of its published count (the exact totals
+// above, Mistral's 7,285,403,648).
+TEST(Mamba, CatalogueFamilyAgreesWithConfigs) {
+  const std::pair<std::string, Json> entries[] = {
+      {"mamba-130m", mamba_130m()},          {"mamba-370m", mamba_sized(1024, 48)},
+      {"mamba-790m", mamba_sized(1536, 48)}, {"mamba-1.4b", mamba_sized(2048, 48)},
+      {"mamba-2.8b", mamba_2_8b()},          {"mamba-codestral-7b", mamba_codestral()}};
+  for (const auto& [id, config] : entries) {
+    expect_catalogue_is_config(id, config);
+    const Model& cat = test::catalogue_model(id);
+    EXPECT_EQ(cat.arch.attention.ssm_plain_dt, id != "mamba-codestral-7b") << id;
+    EXPECT_LT(
+        rel(static_cast<double>(count_params(cat.arch).total()), static_cast<double>(cat.params)),
+        0.002)
+        << id;
+  }
 }
 
 // A Mamba file or config without the mixer's sizes is an error naming them,

@@ -195,6 +195,20 @@ TEST(NameMatching, OllamaTagsWithAQuantisationSetThePrecision) {
   EXPECT_EQ(catalogue().find("llama3.1:8b")->precision_hint, "");
 }
 
+// An Ollama tag names a package of Ollama's library: it does not loosely
+// match an entry whose aliases name none. Ollama's qwen:7b is Qwen1.5-7B,
+// not the Qwen-1 checkpoint (qwen1-7b) whose hub id Qwen/Qwen-7B spells the
+// same once normalised; MPT has no package at all. The hub ids still match.
+TEST(NameMatching, OllamaTagsMatchOnlyEntriesOllamaServes) {
+  EXPECT_FALSE(catalogue().find("qwen:7b").ok());
+  EXPECT_FALSE(catalogue().find("qwen:14b").ok());
+  EXPECT_FALSE(catalogue().find("mpt:7b").ok());
+  EXPECT_EQ(model("Qwen/Qwen-7B-Chat").id, "qwen1-7b");
+  EXPECT_EQ(model("Qwen-7B").id, "qwen1-7b");
+  EXPECT_EQ(model("mpt-7b").id, "mpt-7b");
+  EXPECT_EQ(model("qwen2.5:7b-instruct").id, "qwen2.5-7b");
+}
+
 TEST(NameMatching, UnknownNamesGetSuggestions) {
   auto m = catalogue().find("llama3.9:8b");
   ASSERT_FALSE(m.ok());

@@ -833,18 +833,29 @@ void ModelDb::reindex() {
 
 Expected<CatalogueMatch> ModelDb::find(std::string_view name) const {
   const std::string lower = to_lower(trim(name));
+  // An Ollama tag is "name:tag" with no organisation ("llama3.1:8b",
+  // "qwen2.5:7b-instruct-q4_K_M"); a Hugging Face id has a '/'.
+  const bool ollama = lower.find(':') != std::string::npos && lower.find('/') == std::string::npos;
+  // A tag names a package of Ollama's library, so it does not loosely match
+  // an entry whose aliases name none (hub ids, no ':' among them): Ollama's
+  // qwen:7b is Qwen1.5, not the Qwen-1 checkpoint whose hub id qwen/qwen-7b
+  // spells the same once normalised. An entry without aliases (a user's)
+  // is taken at its word.
+  const auto in_ollama = [](const CatalogueEntry& e) {
+    return e.aliases.empty() ||
+           std::any_of(e.aliases.begin(), e.aliases.end(),
+                       [](const std::string& a) { return a.find(':') != std::string::npos; });
+  };
   auto lookup = [&](const std::string& text) -> const CatalogueEntry* {
     if (const auto it = exact_.find(text); it != exact_.end()) {
       return &entries_[it->second];
     }
-    if (const auto it = loose_.find(model_name_key(text)); it != loose_.end()) {
+    if (const auto it = loose_.find(model_name_key(text));
+        it != loose_.end() && (!ollama || in_ollama(entries_[it->second]))) {
       return &entries_[it->second];
     }
     return nullptr;
   };
-  // An Ollama tag is "name:tag" with no organisation ("llama3.1:8b",
-  // "qwen2.5:7b-instruct-q4_K_M"); a Hugging Face id has a '/'.
-  const bool ollama = lower.find(':') != std::string::npos && lower.find('/') == std::string::npos;
   // A bare name Ollama's library knows ("llama3.1", "nomic-embed-text") is
   // what `ollama pull` reads it as: name:latest, the family's default size.
   if (lower.find(':') == std::string::npos && lower.find('/') == std::string::npos) {
