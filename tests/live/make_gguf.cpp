@@ -14,6 +14,7 @@
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
 // bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
+// llada-moe,rnd1,
 // qwen,baichuan,orion,codeshell,
 // nemotron,bitnet,minimax-01,bloom,mpt,jais,t5}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
@@ -1080,6 +1081,28 @@ const std::vector<Spec>& specs() {
                       "max_position_embeddings 8192, rope_theta 250000, rms_norm_eps 1e-5, as a "
                       "public transcription of it gives them (code index)"));
     v.back().tied = true;
+    // LLaDA-MoE (llada-moe) REDUCED to 4 of its 16 layers (all alike) and 16
+    // of its 64 experts (8 a token, as the model): OLMoE's layer with Q and
+    // K normed per head (llada-moe.cpp: attn_q_norm, attn_k_norm of
+    // n_embd_head_k), softmax routing without renormalisation, no KV cache
+    // (a diffusion LM), logits over the whole micro-batch, an untied head.
+    v.push_back(shape("llada-moe-7b-a1b-r4", "llada-moe", 4, 2048, 8192, 16, 16, 128, 157184, 8192,
+                      50000, 1e-5,
+                      "inclusionAI/LLaDA-MoE-7B-A1B-Base REDUCED to 4 of 16 layers and 16 of 64 "
+                      "experts of 1024, 8 per token; config.json as public transcriptions give "
+                      "it (tests/unit/test_arch_llada_moe.cpp): hidden_size 2048, 16/16 heads of "
+                      "128, dense_intermediate_size 8192 (unused), vocab 157184, "
+                      "max_position_embeddings 8192, rope_theta 50000, untied"));
+    v.back().qk_norm = true;
+    experts(v.back(), 16, 8, 1024);
+    // RND1-Base-0910 (rnd1) REDUCED to 4 of its 48 layers and 16 of its 128
+    // experts (8 a token): qwen3moe's layer without a KV cache (rnd1.cpp).
+    v.push_back(shape("rnd1-base-r4", "rnd1", 4, 2048, 6144, 32, 4, 128, 151936, 40960, 1e6, 1e-6,
+                      "radicalnumerics/RND1-Base-0910 REDUCED to 4 of 48 layers and 16 of 128 "
+                      "experts of 768, 8 per token; configuration_rnd.py's Qwen3-30B-A3B "
+                      "checkpoint defaults (tests/unit/test_arch_rnd1.cpp)"));
+    v.back().qk_norm = true;
+    experts(v.back(), 16, 8, 768);
     // NeoBERT (neo-bert): a pre-norm RMSNorm encoder, Q, K and V in one
     // projection, SwiGLU's two input halves in one (w12), no output head.
     // The whole model.
@@ -3309,6 +3332,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // conversion/bert.py EuroBertModel: not causal (no pooling type for the
     // base model: _try_set_pooling_type finds no sentence-transformers
     // modules.json)
+    w.key_bool(a + ".attention.causal", false);
+  }
+  if (s.arch == "llada-moe" || s.arch == "rnd1") {
+    // conversion/llada.py LLaDAMoEModel, conversion/qwen.py RND1Model: not
+    // causal (both loaders set causal_attn false whatever the file says)
     w.key_bool(a + ".attention.causal", false);
   }
   if (s.arch == "neo-bert") {

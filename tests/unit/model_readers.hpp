@@ -1,11 +1,12 @@
 // Test helpers: a Model read from a config.json written in a test or from a
 // GgufWriter's file, failing the test (not aborting) when the reader refuses,
 // and its estimate under llama.cpp. For tests only; no assertions beyond the
-// reader's success.
+// reader's success, except expect_same_estimate, which compares two readings.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
 #include "willfit/models/model.hpp"
+#include "willfit/models/weight_layout.hpp"
 
 namespace willfit::test {
 
@@ -68,6 +70,23 @@ inline Estimate llama_cpp_q4_estimate(const Model& m, std::int64_t context, bool
 // |a - b| / b.
 inline double rel(double a, double b) {
   return std::abs(a - b) / b;
+}
+
+// Two readings of one model (a config.json and a GGUF header, say) give the
+// same parameter counts, and the same KV cache and compute buffer under
+// llama.cpp at Q4_K_M, with and without flash attention, at each context.
+inline void expect_same_estimate(const Model& x, const Model& y, const std::string& what,
+                                 std::initializer_list<std::int64_t> contexts) {
+  EXPECT_EQ(count_params(x.arch).total(), count_params(y.arch).total()) << what;
+  EXPECT_EQ(count_params(x.arch).active(), count_params(y.arch).active()) << what;
+  for (const bool flash : {false, true}) {
+    for (const std::int64_t ctx : contexts) {
+      const Estimate ex = llama_cpp_q4_estimate(x, ctx, flash);
+      const Estimate ey = llama_cpp_q4_estimate(y, ctx, flash);
+      EXPECT_EQ(ex.memory.kv_cache, ey.memory.kv_cache) << what << " " << ctx << " " << flash;
+      EXPECT_EQ(ex.memory.compute, ey.memory.compute) << what << " " << ctx << " " << flash;
+    }
+  }
 }
 
 }  // namespace willfit::test

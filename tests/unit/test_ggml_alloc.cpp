@@ -1065,6 +1065,39 @@ TEST(GgmlAlloc, NeoBertMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "neo_bert", 27, 0.1);
 }
 
+// LLaDA-MoE-7B-A1B (llada-moe) and RND1-Base-0910 (rnd1), each REDUCED to 4
+// layers and 16 experts (make_gguf rows llada-moe-7b-a1b-r4 and rnd1-base-r4),
+// read from their published config.json reduced the same way
+// (tests/unit/test_arch_llada_moe.cpp and test_arch_rnd1.cpp say where each
+// value was read), against what a real llama.cpp reserved for the synthetic
+// files (tests/data/llamacpp_cpu_compute_llada_moe.csv, _rnd1.csv and their
+// kv tables): no KV cache at any context; OLMoE's and Qwen3-MoE's layers
+// attending over the micro-batch alone, with logits.
+TEST(GgmlAlloc, DiffusionMoeMatchesTheLiveLlamaCpp) {
+  const auto llada = model_from_hf_config(
+      R"({"architectures":["LLaDAMoEModelLM"],"model_type":"llada","hidden_size":2048,
+      "dense_intermediate_size":8192,"expert_intermediate_size":1024,"num_hidden_layers":4,
+      "num_attention_heads":16,"num_key_value_heads":16,"num_experts":16,
+      "num_experts_per_tok":8,"max_position_embeddings":8192,"vocab_size":157184,
+      "rms_norm_eps":1e-5,"rope_theta":50000,"qk_layernorm":true,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(llada.ok()) << llada.error().message;
+  EXPECT_TRUE(llada->unchecked_architecture.empty());
+  EXPECT_FALSE(llada->embedding);
+  expect_live_tables(*llada, "llada_moe", 27, 0.1);
+  const auto rnd1 = model_from_hf_config(
+      R"({"architectures":["RND1LM"],"model_type":"rnd1","hidden_size":2048,
+      "intermediate_size":6144,"moe_intermediate_size":768,"num_hidden_layers":4,
+      "num_attention_heads":32,"num_key_value_heads":4,"head_dim":128,"num_experts":16,
+      "num_experts_per_tok":8,"norm_topk_prob":true,"max_position_embeddings":40960,
+      "vocab_size":151936,"rope_theta":1000000.0,"rms_norm_eps":1e-6,
+      "tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(rnd1.ok()) << rnd1.error().message;
+  EXPECT_TRUE(rnd1->unchecked_architecture.empty());
+  expect_live_tables(*rnd1, "rnd1", 27, 0.1);
+}
+
 // llama-embed-nemotron-8b REDUCED (make_gguf row llama-embed-nemotron-8b-r2:
 // 2 of its 32 identical layers, every width the model's) read from the
 // config.json of that shape (tests/unit/test_arch_enc.cpp), against what a

@@ -2019,7 +2019,8 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   a.attention.post_norm =
       arch == "bert" || arch == "nomic-bert" || arch == "nomic-bert-moe" || arch == "jina-bert-v2";
   // nomic-bert-moe.cpp: the chosen experts' weights as they are (norm_w false)
-  if (arch == "nomic-bert-moe" && a.moe) {
+  // llada-moe.cpp: the same (build_moe_ffn with norm_w false, softmax gating)
+  if ((arch == "nomic-bert-moe" || arch == "llada-moe") && a.moe) {
     a.moe->weights_normalized = false;
   }
   // ALiBi: no positions, no RoPE (jina-bert-v2; the decoders bloom, mpt,

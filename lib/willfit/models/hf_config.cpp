@@ -1082,7 +1082,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                                     {"shared_expert_intermediate_size", "shared_intermediate_size",
                                      "moe_shared_expert_intermediate_size"},
                                     1 << 24);
-        shared && moe.expert_intermediate_size > 0) {
+        shared && *shared > 0 && moe.expert_intermediate_size > 0) {
       moe.shared_experts = static_cast<int>(std::max<std::int64_t>(
           1, (*shared + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size));
     }
@@ -1186,6 +1186,12 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     // Ling (bailing_moe): conversion/bailingmoe.py writes norm_topk_prob as
     // expert_weights_norm, which bailingmoe.cpp's build_moe_ffn follows;
     // bailingmoe.cpp gives every layer experts, first_k_dense_replace aside.
+    // LLaDA-MoE (model_type llada with experts, or dllm's lladamoe; llama.cpp
+    // llada-moe.cpp): OLMoE's routing, the chosen weights as they are
+    // (build_moe_ffn norm_w false).
+    if (type == "llada" || type == "lladamoe" || type == "llada_moe") {
+      moe.weights_normalized = false;
+    }
     if (type == "bailing_moe") {
       moe.weights_normalized = get_bool(t, "norm_topk_prob").value_or(false);
       moe.first_dense_layers = 0;

@@ -183,7 +183,11 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "t5", "t5encoder",
        // issue 18: Mamba, Falcon Mamba, Mamba-2 (Codestral Mamba): recurrent
        // blocks alone (tests/unit/test_arch_mamba.cpp)
-       "mamba", "mamba2"});
+       "mamba", "mamba2",
+       // issue 18: LLaDA-MoE, a diffusion LM with OLMoE's layers, and RND1,
+       // Qwen3-30B-A3B's as one; no KV cache (tests/unit/test_arch_llada_moe.cpp,
+       // test_arch_rnd1.cpp)
+       "llada-moe", "rnd1"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -258,6 +262,8 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "lfm2",
                                                                   "lfm2_moe",
                                                                   "llada",
+                                                                  "lladamoe",
+                                                                  "llada_moe",
                                                                   "llama",
                                                                   "llama4",
                                                                   "llama4_text",
@@ -313,6 +319,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "qwen3_vl_text",
                                                                   "qwen4_exp",
                                                                   "qwen4_exp_text",
+                                                                  "rnd1",
                                                                   "roberta",
                                                                   "seed_oss",
                                                                   "smallthinker",
@@ -328,8 +335,9 @@ bool is_known_config_model_type(std::string_view model_type) {
 
 // llama.cpp src/llama-model.cpp create_memory at 80fb11ac: these
 // architectures get no memory (res = nullptr). Transformers' names for the
-// same models: the BERT family's model_type values, LLaDA's "llada" and
-// Dream's "dream" (their configuration_*.py, remote code).
+// same models: the BERT family's model_type values, LLaDA's "llada" (LLaDA-MoE's
+// checkpoint too; "lladamoe" as dllm rewrites it) and Dream's "dream" (their
+// configuration_*.py, remote code), RND1's "rnd1" (configuration_rnd.py).
 bool is_encoder_gguf_architecture(std::string_view arch) {
   static constexpr auto kBertFamily =
       std::to_array<std::string_view>({"bert", "jina-bert-v2", "jina-bert-v3", "nomic-bert",
@@ -357,7 +365,7 @@ bool caches_mla_per_head(std::string_view name) {
 
 bool is_cache_free_config_model_type(std::string_view model_type) {
   static constexpr auto kDiffusion =
-      std::to_array<std::string_view>({"llada", "llada_moe", "dream"});
+      std::to_array<std::string_view>({"llada", "llada_moe", "lladamoe", "dream", "rnd1"});
   return is_encoder_config_model_type(model_type) ||
          std::find(kDiffusion.begin(), kDiffusion.end(), model_type) != kDiffusion.end();
 }
