@@ -269,6 +269,23 @@ TEST(ModelFiles, BadFilesAreOneLineErrors) {
             std::string::npos);
 }
 
+// A GGUF naming gptj: llama.cpp (80fb11ac) builds no graph for it, so the
+// answer is a refusal in one line, nothing on stdout (tests/unit/test_arch_gptj.cpp).
+TEST(ModelFiles, GptjGgufIsRefusedInOneLine) {
+  app::FakeEnvironment env;
+  GgufWriter w;
+  w.str("general.architecture", "gptj");
+  w.u32("gptj.context_length", 2048);
+  w.u32("gptj.embedding_length", 256);
+  w.u32("gptj.block_count", 1);
+  w.u32("gptj.attention.head_count", 4);
+  w.tensor("token_embd.weight", {256, 512}, kF16);
+  env.files["gpt-j.gguf"] = w.file();
+  const CliResult r = run_cli({"gpt-j.gguf", "-d", "24gb"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("builds no graph"), std::string::npos) << r.err;
+}
+
 TEST(Catalogue, ModelsFlagAndVariableReplaceTheBundledCatalogue) {
   app::FakeEnvironment env;
   env.files["cat.json"] = kUserModel;

@@ -658,6 +658,9 @@ Estimate estimate_laid_out(const InferenceQuery& q, WeightLayout layout, Detail 
     e.warnings.push_back(fmt::format("context {} is longer than the model was trained for ({})",
                                      e.context, a.max_context));
   }
+  if (llama_engine && !q.model.llama_cpp_cannot_run.empty()) {
+    e.warnings.push_back(q.model.llama_cpp_cannot_run);
+  }
   if (auto unknown = unchecked_architecture_warning(q.model); !unknown.empty()) {
     e.warnings.push_back(std::move(unknown));
   }

@@ -984,6 +984,21 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.qkv_bias = true;
     a.attention.parallel_block = get_bool(t, "use_parallel_residual").value_or(true);
   }
+  // GPT-J (GPTJConfig, model_type gptj: EleutherAI/gpt-j-6b, GPT-JT,
+  // GPT4All-J; transformers modeling_gptj.py): one LayerNorm with bias a
+  // layer (ln_1) feeding the attention and the MLP, whose outputs are both
+  // added to the layer input (GPTJBlock: the parallel block with one norm),
+  // q, k, v and out_proj without biases, an ungated GELU MLP of n_inner
+  // (else 4 n_embd: two_matrix above) whose fc_in and fc_out have biases,
+  // and an lm_head with a bias (nn.Linear's default). rotary_dim ropes
+  // part of each head, which sizes no tensor. llama.cpp has no graph for it
+  // (refused_gguf_architecture says why); transformers and vLLM run it.
+  if (type == "gptj") {
+    a.attention.parallel_block = true;
+    a.norm_bias = true;
+    a.mlp_bias = true;
+    a.output_bias = true;
+  }
   // The same network in transformers' layout (GlmConfig, model_type glm:
   // glm-4-9b-chat-hf): q, k and v apart, with biases when attention_bias
   // (True by default), and gate_up_proj one projection; conversion/chatglm.py
@@ -2076,6 +2091,12 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (const std::string outer = to_lower(get_string(doc, "model_type"));
       !type.empty() && !is_known_config_model_type(type) && !is_known_config_model_type(outer)) {
     m.unchecked_architecture = fmt::format("'{}' (config.json model_type)", type);
+  }
+  if (type == "gptj") {
+    m.llama_cpp_cannot_run =
+        "llama.cpp lists GPT-J's name (gptj) but builds no graph for it (llama-model.cpp: "
+        "\"unsupported model architecture\") and cannot load it: the llama.cpp figures are "
+        "what its graph would hold for this shape, not a run";
   }
   // ChatGLM-6B's first version shares model_type chatglm but not its
   // layout (inner_hidden_size, a GELU MLP, 2D positions); llama.cpp's

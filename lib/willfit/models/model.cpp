@@ -244,6 +244,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "gpt2",
                                                                   "gpt_bigcode",
                                                                   "gpt_neox",
+                                                                  "gptj",
                                                                   "gpt_oss",
                                                                   "granite",
                                                                   "granitemoe",
@@ -372,6 +373,13 @@ bool is_cache_free_config_model_type(std::string_view model_type) {
 
 namespace {
 
+// llama.cpp (src/llama-arch.cpp at 80fb11ac) names LLM_ARCH_GPTJ, but
+// llama_model_create (src/llama-model.cpp) has no case for it and throws
+// "unsupported model architecture", and no converter in conversion/ writes it.
+constexpr std::string_view kGptjWithoutGraph =
+    "'gptj' (GGUF general.architecture): llama.cpp lists GPT-J's name but builds no graph for "
+    "it (\"unsupported model architecture\")";
+
 std::string recurrent_refusal(std::string_view name, std::string_view where,
                               std::string_view family) {
   return fmt::format(
@@ -387,6 +395,11 @@ std::string recurrent_refusal(std::string_view name, std::string_view where,
 std::string refused_gguf_architecture(std::string_view arch) {
   if (arch == "rwkv6" || arch == "rwkv6qwen2" || arch == "rwkv7" || arch == "arwkv7") {
     return recurrent_refusal(arch, "GGUF general.architecture", "RWKV");
+  }
+  if (arch == "gptj") {
+    return std::string(kGptjWithoutGraph) +
+           ": no runtime willfit sizes loads this GGUF; give the checkpoint's config.json (GPT-J "
+           "runs under transformers and vLLM)";
   }
   return "";
 }

@@ -458,6 +458,12 @@ struct Architecture {
   // attn_q/k/v.bias in a file converted from the transformers layout):
   // F32 vectors in the weights, added in place in the graph.
   bool qkv_bias = false;
+  // Biases on an ungated MLP's up and down beside llama's projections
+  // (GPT-J: transformers modeling_gptj.py GPTJMLP, fc_in and fc_out with
+  // nn.Linear's default bias, while q, k, v and out_proj have none): F32
+  // vectors in the weights only. (The GPT-2 style, mlp_gated false without
+  // norm_bias, has them already.)
+  bool mlp_bias = false;
   // The gated MLP's gate and up in one projection twice its width, split by
   // SwiGLU (ChatGLM's dense_h_to_4h; llama.cpp build_ffn with an ffn_up of
   // 2 x n_ff and no gate): the same weights as gate and up, one tensor of
@@ -694,6 +700,11 @@ struct Model {
   // model_type "minimax"): the shape was read from the generic keys
   // only. Empty for known architectures, the catalogue and bare sizes.
   std::string unchecked_architecture;
+  // Why llama.cpp cannot run this model, for a config.json of an
+  // architecture it builds no graph for (model_type gptj: llama.cpp lists
+  // the name at 80fb11ac but llama_model_create has no case for it): a
+  // warning under a llama.cpp-family runtime. Empty for every other model.
+  std::string llama_cpp_cannot_run;
   [[nodiscard]] bool assumed() const { return source == FactSource::Assumed; }
   [[nodiscard]] bool is_moe() const { return arch.moe.has_value() && arch.moe->experts > 0; }
 };
