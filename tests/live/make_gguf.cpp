@@ -16,7 +16,7 @@
 // bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
 // llada-moe,rnd1,
 // qwen,baichuan,orion,codeshell,
-// nemotron,bitnet,minimax-01,bloom,mpt,jais,t5}.cpp
+// nemotron,bitnet,minimax-01,bloom,mpt,jais,refact,t5}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1671,6 +1671,15 @@ const std::vector<Spec>& specs() {
               "max_position_embeddings 2048, vocab_size 84992, swiglu, alibi, layernorm "
               "1e-5, biases); output.weight apart (jais.cpp requires it); "
               "tests/unit/test_arch_alibi.cpp"));
+    // Refact-1.6B (refact): the whole model. llama's layer (RMS norms, q,
+    // k, v apart, SwiGLU) with ALiBi in place of RoPE, one KV head, its own
+    // output head.
+    v.push_back(shape("refact-1.6b", "refact", 32, 2048, 5632, 32, 1, 64, 49216, 4096, 10000, 1e-5,
+                      "smallcloudai/Refact-1_6B-fim: n_embd 2048, n_layer 32, n_head 32, "
+                      "multi_query (conversion/refact.py writes head_count_kv 1), n_positions "
+                      "4096, vocab_size 49216, n_inner None (MLP 5632: conversion/refact.py's "
+                      "rule), as an MLX port transcribes its config.json (search-tool file id "
+                      "17449145765); untied (its lm_head); tests/unit/test_arch_refact.cpp"));
     // Flan-T5-Small (t5): an encoder-decoder, 8 encoder and 8 decoder
     // blocks, relative-position buckets, a gated-GELU MLP, an untied head.
     // The whole model.

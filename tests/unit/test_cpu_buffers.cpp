@@ -6,6 +6,7 @@
 
 #include "catalogue_model.hpp"
 #include "csv.hpp"
+#include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 
 #include <cmath>
@@ -17,6 +18,7 @@
 #include "sources/embedded_data.hpp"
 #include "willfit/devices/detect_parse.hpp"
 #include "willfit/inference/estimate.hpp"
+#include "willfit/models/hf_config.hpp"
 #include "willfit/models/model_db.hpp"
 #include "willfit/models/weight_layout.hpp"
 
@@ -142,6 +144,9 @@ TEST(CpuBuffers, RepackOfANamedModelMatchesTheLiveFile) {
     }
     const auto cells = test::split_csv_line(line);
     ASSERT_GE(cells.size(), 8U);
+    if (cells[0].ends_with("-r4")) {
+      continue;  // a reduced file, no catalogue entry: its own test below
+    }
     SCOPED_TRACE(cells[0] + " " + cells[4]);
     const bool excluded = cells.size() > 8 && !cells[8].empty();
     const Model& m = catalogue_model(cells[0]);
@@ -166,6 +171,58 @@ TEST(CpuBuffers, RepackOfANamedModelMatchesTheLiveFile) {
     }
   }
   EXPECT_GE(rows, 5);
+}
+
+// CPU_REPACK interleaves rows in groups of 8 (x86; Arm's K-quants) or 4
+// (Arm's Q4_0, IQ4_NL, MXFP4, Q8_0) and takes no weight whose rows do not
+// fill them (ggml-cpu/repack.cpp ggml_repack_get_optimal_repack_type at
+// 80fb11ac: cur->ne[1] % 8, % 4).
+TEST(CpuBuffers, RepackLeavesRowsThatFillNoInterleave) {
+  test::GgufWriter w;
+  w.str("general.architecture", "llama");
+  w.u32("llama.block_count", 1);
+  w.u32("llama.embedding_length", 512);
+  w.u32("llama.feed_forward_length", 1365);
+  w.u32("llama.attention.head_count", 4);
+  w.tensor("token_embd.weight", {512, 1024}, test::kQ8_0);
+  w.tensor("output.weight", {512, 1024}, test::kQ8_0);
+  w.tensor("blk.0.attn_q.weight", {512, 512}, test::kQ4_K);
+  w.tensor("blk.0.ffn_up.weight", {512, 1365}, test::kQ4_K);    // rows in no group
+  w.tensor("blk.0.ffn_gate.weight", {512, 1364}, test::kQ8_0);  // rows in fours
+  const Model m = test::from_gguf(w);
+  const auto q4k = [](std::int64_t rows) { return rows * 512 / 256 * 144; };
+  const auto q8 = [](std::int64_t rows) { return rows * 512 / 32 * 34; };
+  const CpuExtraBuffers avx = cpu_extra_buffers(typed_weights(m, Precision{}), CpuFeatures::Avx2);
+  EXPECT_EQ(avx.repack, q4k(512));
+  const CpuExtraBuffers arm = cpu_extra_buffers(typed_weights(m, Precision{}), CpuFeatures::Neon);
+  EXPECT_EQ(arm.repack, q4k(512) + q8(1024) + q8(1364));
+}
+
+// Jais-13b REDUCED to 4 of its 40 layers, Q4_K_M, against what a real
+// llama.cpp put in CPU_REPACK for the synthetic file (the jais-13b-r4 row of
+// tests/data/llamacpp_cpu_repack.csv; docs/live-llamacpp.md, Jais run): its
+// 13653-row Q4_K ffn_up and ffn_gate stay out, attn_output and the Q4_K
+// attn_qkv go in. The shape as tests/unit/test_ggml_alloc.cpp reads it.
+TEST(CpuBuffers, JaisRepackMatchesTheLiveFile) {
+  std::ifstream in(std::string(WILLFIT_TEST_DATA_DIR) + "/llamacpp_cpu_repack.csv");
+  std::string line;
+  double measured = 0.0;
+  while (std::getline(in, line)) {
+    const auto cells = test::split_csv_line(line);
+    if (cells.size() >= 8 && cells[0] == "jais-13b-r4") {
+      measured = std::stod(cells[5]) * static_cast<double>(kMiB);
+    }
+  }
+  ASSERT_GT(measured, 0.0);
+  const auto m = model_from_hf_config(
+      R"({"model_type":"jais","n_embd":5120,"n_layer":4,"n_head":40,"n_inner":13653,
+      "n_positions":2048,"vocab_size":84992,"activation_function":"swiglu",
+      "position_embedding_type":"alibi","layer_norm_epsilon":1e-5})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const Estimate e = estimate_inference(cpu_query(*m, "q4_k_m", CpuFeatures::Avx512));
+  const auto ours = static_cast<double>(term(e, "cpu_repack"));
+  EXPECT_LT(std::abs(ours - measured) / measured, 0.001) << ours << " vs " << measured;
 }
 
 // The same named model: the recipe's bytes by type add up to its weights,

@@ -2009,6 +2009,24 @@ TEST(GgmlAlloc, JaisMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "jais", 27, 0.1);
 }
 
+// Refact-1.6B, the whole model (refact: make_gguf row refact-1.6b), read
+// from its published config.json (the values and their sources:
+// tests/unit/test_arch_refact.cpp), against what a real llama.cpp allocated
+// for the synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_refact.csv, llamacpp_cpu_kv_refact.csv;
+// docs/live-llamacpp.md, Refact run): refact.cpp's graph is llama's layer
+// without RoPE or inp_pos, one KV head.
+TEST(GgmlAlloc, RefactMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"gpt_refact","n_embd":2048,"n_layer":32,"n_head":32,"n_positions":4096,
+      "vocab_size":49216,"multi_query":true,"n_inner":null,"layer_norm_epsilon":1e-5})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->arch.attention.alibi);
+  expect_live_tables(*m, "refact", 27, 0.1);
+}
+
 // EleutherAI/pythia-1.4b (gptneox, the whole model: make_gguf row
 // pythia-1.4b) read from its published config.json (the values and their
 // sources: tests/unit/test_arch_gptneox.cpp), against what a real llama.cpp

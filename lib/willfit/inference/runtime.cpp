@@ -264,8 +264,12 @@ Expected<CpuFeatures> parse_cpu_features(std::string_view text) {
 //     matrix products and mul_mat_id (experts too) of
 //       AVX2:    Q4_0, Q4_K, IQ4_NL, MXFP4;  AVX-512 (and AMX CPUs): also Q2_K
 //       Arm dot product / i8mm: Q4_0, Q4_K, Q5_K, Q6_K, IQ4_NL, MXFP4, Q8_0
-//     at the tensor's own size.
-// Every 2-D weight whose rows come in groups of 8 (all real models); not the
+//     at the tensor's own size, each interleaving rows in groups of 8
+//     (x86; Arm's Q4_K, Q5_K, Q6_K) or 4 (Arm's Q4_0, IQ4_NL, MXFP4, Q8_0):
+//     a weight whose rows (ne[1]) do not fill the groups is not taken
+//     (ggml_repack_get_optimal_repack_type: cur->ne[1] % 8, % 4; Jais-13b's
+//     13653-row ffn_up and ffn_gate, tests/unit/test_cpu_buffers.cpp).
+// Every 2-D weight whose rows come in groups of 8 (most models); not the
 // tables get_rows reads (token and per-layer embeddings, learned
 // positions), though tied token embeddings are: then the
 // output layer is the same tensor loaded again for a matrix product
@@ -313,12 +317,23 @@ CpuExtraBuffers cpu_extra_buffers(std::span<const TypedWeights> mix, CpuFeatures
     }
     return 0.0;
   };
+  // The rows CPU_REPACK interleaves per type (the repack instance
+  // ggml_repack_get_optimal_repack_type picks).
+  const auto groups_of_four = [features](std::string_view type) {
+    return features == CpuFeatures::Neon &&
+           (type == "Q4_0" || type == "IQ4_NL" || type == "MXFP4" || type == "Q8_0");
+  };
   CpuExtraBuffers b;
   for (const auto& w : mix) {
     // A tied output layer is copied too, but is no tensor of the file's own:
     // the embeddings stay where they are for get_rows (not `moved`).
     const double amx = features == CpuFeatures::Amx ? amx_ratio(w.type) : 0.0;
     const bool repack = repacked(w.type);
+    const bool four = groups_of_four(w.type);
+    // The bytes of narrow and experts, and the tied head, that fill no group.
+    const Bytes unfilled = four ? w.rows_off4 : w.rows_off8;
+    const Bytes tied_output =
+        (four ? w.tied_output_off4 : w.tied_output_off8) ? Bytes{0} : w.tied_output;
     if (amx > 0.0) {
       // AMX takes batched products too (its supports_op asks for MUL_MAT
       // and output rows in multiples of 32, not for a 2-D weight), but
@@ -335,13 +350,14 @@ CpuExtraBuffers cpu_extra_buffers(std::span<const TypedWeights> mix, CpuFeatures
                round_bytes(static_cast<double>(batched) * amx);
       b.moved += w.matmul + w.batched;
     } else if (repack) {
-      b.repack += w.matmul + w.tied_output;
+      b.repack += w.matmul + tied_output;
       b.moved += w.matmul;
     }
     if (repack) {
-      // Narrow rows AMX refused, whose rows still come in eights.
-      b.repack += w.experts + w.narrow + (amx > 0.0 && w.tied_output_narrow ? w.tied_output : 0);
-      b.moved += w.experts + w.narrow;
+      // Narrow rows AMX refused, those whose rows fill the interleave.
+      b.repack +=
+          w.experts + w.narrow - unfilled + (amx > 0.0 && w.tied_output_narrow ? tied_output : 0);
+      b.moved += w.experts + w.narrow - unfilled;
     }
   }
   return b;

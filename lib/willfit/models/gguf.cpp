@@ -1939,6 +1939,8 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   const bool grouped_output = arch == "deepseek4" && m.arch.attention.o_groups > 1;
   std::map<std::uint32_t, Model::TypeBytes> narrow_types;
   std::map<std::uint32_t, Model::TypeBytes> plain_types;
+  std::map<std::uint32_t, Model::TypeBytes> off8_types;
+  std::map<std::uint32_t, Model::TypeBytes> off4_types;
   const auto lookup_table = [](std::string_view n) {  // read by get_rows (LLM_TENSOR_INFOS)
     return n == "position_embd.weight" || n == "token_types.weight" ||
            n == "per_layer_token_embd.weight" || n.ends_with(".nextn.embed_tokens.weight") ||
@@ -1959,7 +1961,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
                                                       : batched ? &batched_types
                                                       : narrow  ? &narrow_types
                                                                 : nullptr;
-    for (auto* table : {&mix, part}) {
+    // Of the narrow and expert parts: rows CPU_REPACK's interleave does not fill.
+    const bool repackable_part = part == &narrow_types || part == &expert_types;
+    for (auto* table : {&mix, part, repackable_part && rows % 8 != 0 ? &off8_types : nullptr,
+                        repackable_part && rows % 4 != 0 ? &off4_types : nullptr}) {
       if (table == nullptr) {
         continue;
       }
@@ -1990,6 +1995,12 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   }
   for (auto& [id, row] : plain_types) {
     m.plain_mix.push_back(row);
+  }
+  for (auto& [id, row] : off8_types) {
+    m.rows_off8_mix.push_back(row);
+  }
+  for (auto& [id, row] : off4_types) {
+    m.rows_off4_mix.push_back(row);
   }
   std::stable_sort(m.weight_mix.begin(), m.weight_mix.end(),
                    [](const auto& x, const auto& y) { return x.bytes > y.bytes; });

@@ -1017,6 +1017,21 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.norm_bias = true;
     a.tied_embeddings = false;
   }
+  // Refact-1.6B (model_type gpt_refact, GPTRefactForCausalLM): llama's
+  // layer with ALiBi and one KV head (multi_query; conversion/refact.py
+  // writes head_count_kv 1 whatever the config says), its SwiGLU of
+  // n_inner (else 4 n_embd) taken to two thirds and rounded up to a
+  // multiple of 256 (conversion/refact.py set_gguf_parameters at 80fb11ac,
+  // the width gate_up_proj splits at), and an lm_head of its own (the
+  // Q8_0 file holds output.weight: tests/unit/test_arch_refact.cpp).
+  if (type == "gpt_refact") {
+    a.attention.alibi = true;
+    a.kv_heads = 1;
+    const std::int64_t inner = a.intermediate_size > 0 ? a.intermediate_size : 4 * a.hidden_size;
+    const std::int64_t ff = 2 * inner / 3;
+    a.intermediate_size = 256 * ((ff + 255) / 256);
+    a.tied_embeddings = get_bool(t, "tie_word_embeddings").value_or(false);
+  }
   // Nemotron-4 / Minitron (NemotronConfig, llama.cpp nemotron.cpp):
   // LayerNorm1p with a bias, q, k, v and an ungated squared-ReLU MLP
   // (two_matrix above) without biases (attention_bias, mlp_bias false).

@@ -174,7 +174,7 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: XVERSE, llama's graph (tests/unit/test_arch_llama23.cpp, Xverse)
        "xverse",
        // issue 18: the ALiBi decoders (tests/unit/test_arch_alibi.cpp)
-       "bloom", "mpt", "jais",
+       "bloom", "mpt", "jais", "refact",
        // issue 18: Ling-lite / Ling-plus, shared experts (tests/unit/test_arch_moe2.cpp)
        "bailingmoe",
        // issue 18: Snowflake Arctic, a dense MLP beside 128 experts (test_arch_moe2.cpp)
@@ -246,6 +246,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "gpt_neox",
                                                                   "gptj",
                                                                   "gpt_oss",
+                                                                  "gpt_refact",
                                                                   "granite",
                                                                   "granitemoe",
                                                                   "granitemoehybrid",

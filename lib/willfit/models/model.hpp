@@ -683,6 +683,13 @@ struct Model {
   // learned position_embd, BERT's token_types, an MTP layer's
   // nextn.embed_tokens) and the batched products too narrow for AMX.
   std::vector<TypeBytes> plain_mix;
+  // The part of narrow_mix and expert_mix whose output rows (ne[1]) are not
+  // a multiple of 8, and of 4: CPU_REPACK interleaves rows in groups of 8
+  // (4 for some types on Arm) and takes no weight whose rows do not fill
+  // them (ggml-cpu/repack.cpp ggml_repack_get_optimal_repack_type: cur->ne[1]
+  // % 8, or % 4, at 80fb11ac). Jais-13b's 13653-row ffn_up and ffn_gate.
+  std::vector<TypeBytes> rows_off8_mix;
+  std::vector<TypeBytes> rows_off4_mix;
   // The input embedding tensor's ggml type and bytes, from a file (empty
   // without one): llama.cpp reads it with get_rows, so it is never repacked.
   std::string token_embd_type;

@@ -568,17 +568,23 @@ struct TensorSink {
     switch (read) {
       case Read::Expert:
         it->experts += bytes;
+        it->rows_off8 += rows % 8 != 0 ? bytes : 0;
+        it->rows_off4 += rows % 4 != 0 ? bytes : 0;
         break;
       case Read::TokenTable:
         it->embeddings += bytes;
         it->tied_output += output_copy ? bytes : 0;
         it->tied_output_narrow = it->tied_output_narrow || (output_copy && rows % 32 != 0);
+        it->tied_output_off8 = it->tied_output_off8 || (output_copy && rows % 8 != 0);
+        it->tied_output_off4 = it->tied_output_off4 || (output_copy && rows % 4 != 0);
         break;
       case Read::OtherTable:
         it->plain += bytes;
         break;
       case Read::Product:
         (rows % 32 != 0 ? it->narrow : it->matmul) += bytes;  // rows 0: several, not known
+        it->rows_off8 += rows % 8 != 0 ? bytes : 0;
+        it->rows_off4 += rows % 4 != 0 ? bytes : 0;
         break;
     }
   }
@@ -1313,11 +1319,19 @@ std::vector<TypedWeights> typed_weights(const Model& model, const Precision& pre
       }
       take(model.narrow_mix, w.narrow);
       take(model.plain_mix, w.plain);
+      for (const auto& p : model.rows_off8_mix) {  // parts of narrow and experts
+        w.rows_off8 += p.type == row.type ? p.bytes : 0;
+      }
+      for (const auto& p : model.rows_off4_mix) {
+        w.rows_off4 += p.type == row.type ? p.bytes : 0;
+      }
       if (row.type == model.token_embd_type) {
         w.embeddings += model.token_embd_bytes;
         w.matmul -= model.token_embd_bytes;
         w.tied_output = loads_output_from_embeddings(model.arch) ? model.token_embd_bytes : 0;
         w.tied_output_narrow = model.arch.vocab_size % 32 != 0;
+        w.tied_output_off8 = model.arch.vocab_size % 8 != 0;
+        w.tied_output_off4 = model.arch.vocab_size % 4 != 0;
       }
     }
     return mix;
@@ -1341,6 +1355,8 @@ std::vector<TypedWeights> typed_weights(const Model& model, const Precision& pre
       w.narrow = round_bytes(static_cast<double>(w.narrow) * s);
       w.batched = round_bytes(static_cast<double>(w.batched) * s);
       w.plain = round_bytes(static_cast<double>(w.plain) * s);
+      w.rows_off8 = round_bytes(static_cast<double>(w.rows_off8) * s);
+      w.rows_off4 = round_bytes(static_cast<double>(w.rows_off4) * s);
     }
   }
   return mix;
@@ -1368,6 +1384,8 @@ std::string gguf_file_type_from_mix(const Model& model) {
   shape.batched_mix.clear();
   shape.narrow_mix.clear();
   shape.plain_mix.clear();
+  shape.rows_off8_mix.clear();
+  shape.rows_off4_mix.clear();
   shape.file_weight_bytes.reset();
   std::string best;
   double best_moved = 0.02;

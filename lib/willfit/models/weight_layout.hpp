@@ -73,6 +73,13 @@ struct TypedWeights {
   // (Gemma 3n's per-layer embeddings, learned positions) and batched
   // products of narrow rows.
   Bytes plain = 0;
+  // Of narrow and experts: the bytes whose output rows are not a multiple
+  // of 8, and of 4, which CPU_REPACK does not take (its row interleave;
+  // Model::rows_off8_mix). A tied output head's vocabulary likewise.
+  Bytes rows_off8 = 0;
+  Bytes rows_off4 = 0;
+  bool tied_output_off8 = false;
+  bool tied_output_off4 = false;
   Bytes total() const { return matmul + experts + embeddings + narrow + batched + plain; }
 };
 
