@@ -15,6 +15,7 @@
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
 // bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
 // llada-moe,rnd1,
+// granite-swa,
 // qwen,baichuan,orion,codeshell,
 // nemotron,bitnet,minimax-01,bloom,mpt,jais,refact,t5}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
@@ -1386,6 +1387,52 @@ const std::vector<Spec>& specs() {
     v.back().swa_layers = "GSSSGS";
     v.back().logit_scale = 1.0;
     experts(v.back(), 16, 8, 768);
+    // Granite SWASH (granite_swa: granite-swa.cpp), whole. The 2B, dense:
+    // hidden 2560, MLP 8192, 24 layers, 20 heads and 4 KV heads of 128,
+    // vocabulary 100352, 8192 positions, tied, window 128 (GraniteSWAConfig's
+    // defaults, the checkpoint's shape per a public synthesis table: 2.144B,
+    // 24 x 2560, 7 full + 17 SWA-128, 4 KV x 128, sinks); the full layers
+    // 0, 4, ..., 20 and the last (the table's 7; layer_types itself is not
+    // transcribed). The 3B-A600M, MoE: hidden 1280, 28 layers, 20 heads and
+    // 4 KV heads of 64, 48 experts of 512 (top 4: the width that gives the
+    // published 3.02B and 0.598B) beside a shared expert of 1280, full
+    // layers 0, 4, ..., 24 and 27 (the table's 8 of 28). The multipliers are
+    // foundation-model-stack PR #529's; they move no buffer.
+    const auto swash_layers = [](int layers) {
+      std::string kinds;
+      for (int i = 0; i < layers; ++i) {
+        kinds += i % 4 == 0 || i == layers - 1 ? 'G' : 'S';
+      }
+      return kinds;
+    };
+    v.push_back(shape("granite-swash-2b", "granite_swa", 24, 2560, 8192, 20, 4, 128, 100352, 8192,
+                      10000, 1e-5,
+                      "ibm-granite/granite-swash-2b: transformers GraniteSWAConfig defaults "
+                      "(search-tool file id 54664161399) and a public synthesis table (file id "
+                      "68687398430: 2.144B, 24 x 2560, 7 full + 17 SWA-128, 4 KV x 128, sinks)"));
+    v.back().tied = true;
+    v.back().sliding_window = 128;
+    v.back().swa_layers = swash_layers(24);
+    v.back().attn_scale = 0.0078125;
+    v.back().embd_scale = 12.0;
+    v.back().resid_scale = 0.28;
+    v.back().logit_scale = 10.0;
+    v.push_back(shape("granite-swash-3b-a600m", "granite_swa", 28, 1280, 512, 20, 4, 64, 100352,
+                      8192, 10000, 1e-5,
+                      "ibm-granite/granite-swash-3b-a600m: a public synthesis table (file id "
+                      "68687398430: 3.02B / A0.598B, 28 x 1280, 8 full + 20 SWA-128, 4 KV x 64), "
+                      "48 experts top 4 (file id 70697610982), shared_intermediate_size 1280 "
+                      "(file id 71584201893); experts of 512, the width both counts give"));
+    v.back().tied = true;
+    v.back().sliding_window = 128;
+    v.back().swa_layers = swash_layers(28);
+    v.back().attn_scale = 0.015625;
+    v.back().embd_scale = 12.0;
+    v.back().resid_scale = 0.22;
+    v.back().logit_scale = 6.0;
+    v.back().experts = 48;
+    v.back().experts_used = 4;
+    v.back().shared_ffn = 1280;
     // MiMo-V2-Flash REDUCED to 7 of its 48 layers, every kind in the real
     // order (0 global + dense, 1-4 windowed + MoE, 5 global + MoE, 6
     // windowed + MoE: hybrid_layer_pattern 0 on layer 0 and every sixth from
@@ -2865,6 +2912,31 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "exp_probs_b.bias", {s.experts}, i);
       continue;
     }
+    if (s.arch == "granite_swa") {
+      // granite-swa.cpp load_arch_tensors: q, k, v, o, a sink per head, then
+      // a dense SwiGLU, or routed experts with gate and up in one
+      // ffn_gate_up_exps (create_tensor_gate_up_exps, as conversion/granite.py
+      // keeps them) of n_ff (feed_forward_length) and a shared expert with
+      // gate and up in one ffn_up_shexp of 2 n_ff_shexp.
+      add(b + "attn_q.weight", {e, q}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_sinks.weight", {s.heads}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      if (s.experts == 0) {
+        dense_mlp(b, i);
+        continue;
+      }
+      add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
+      add(b + "ffn_gate_up_exps.weight", {e, 2 * s.ffn, s.experts}, i);
+      add(b + "ffn_down_exps.weight", {s.ffn, e, s.experts}, i);
+      if (s.shared_ffn > 0) {
+        add(b + "ffn_up_shexp.weight", {e, 2 * s.shared_ffn}, i);
+        add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
+      }
+      continue;
+    }
     if (s.arch == "mimo2") {  // mimo2.cpp load_arch_tensors (the trunk's blocks)
       const bool global = s.swa_layers[static_cast<size_t>(i)] == 'G';
       const int64_t kvh = global ? s.global_kv_heads : s.kv_heads;
@@ -3657,6 +3729,13 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_arr_bool(a + ".attention.sliding_window_pattern", swa);
     w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
     w.key_bool(a + ".expert_weights_norm", false);  // norm_topk_prob
+  }
+  if (s.arch == "granite_swa") {  // conversion/granite.py GraniteSWAModel.set_gguf_parameters
+    std::vector<bool> swa;
+    for (int i = 0; i < s.layers; ++i) {
+      swa.push_back(s.swa_layers[static_cast<size_t>(i)] == 'S');
+    }
+    w.key_arr_bool(a + ".attention.sliding_window_pattern", swa);
   }
   if (s.arch == "afmoe") {  // conversion/afmoe.py AfmoeModel.set_gguf_parameters
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));

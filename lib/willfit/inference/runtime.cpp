@@ -589,7 +589,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.experts = a.moe->experts;
     s.experts_used = a.moe->experts_per_token;
     s.expert_ffn = a.moe->expert_intermediate_size;
-    s.shared_ffn = std::int64_t{a.moe->shared_experts} * s.expert_ffn;
+    s.shared_ffn = shared_expert_width(*a.moe);
     s.hash_layers = a.hash_layers;
     s.vocab = a.vocab_size;
     s.flash = in.flash;
@@ -704,7 +704,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.dense_layers = a.moe->first_dense_layers;
       // llama.cpp sizes every shared expert as one MLP of n x f_exp
       // (deepseek2.cpp ffn_*_shexp; llama4.cpp n_ff_shexp = n_ff_exp).
-      s.shared_ffn = std::int64_t{a.moe->shared_experts} * s.expert_ffn;
+      s.shared_ffn = shared_expert_width(*a.moe);
       // Llama 4 (chunked attention is its mark here) routes its own way.
       s.weights_before_ffn = a.attention.chunked;
       s.expert_bias = a.moe->selection_bias;

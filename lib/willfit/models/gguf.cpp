@@ -1227,6 +1227,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         width && *width > 0 && moe.expert_intermediate_size > 0) {
       moe.shared_experts = static_cast<int>(std::clamp<std::int64_t>(
           (*width + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size, 1, 1 << 16));
+      // A width of no whole number of experts is kept as it is (Granite MoE
+      // SWA's 1280 beside experts of 512).
+      if (*width % moe.expert_intermediate_size != 0 && *width < (1 << 24)) {
+        moe.shared_width = *width;
+      }
     }
     if (moe.shared_experts == 0 && shared_expert_tensors) {
       moe.shared_experts = 1;  // Llama 4 and Qwen MoE name no count but carry ffn_*_shexp
@@ -1694,6 +1699,26 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     }
     a.attention.parallel_block = true;
     a.attention.nope_global = true;
+  }
+
+  // Granite SWASH (llama.cpp src/models/granite-swa.cpp at 80fb11ac;
+  // conversion/granite.py GraniteSWAModel, GraniteMoeSWAModel): the
+  // per-layer sliding_window_pattern flags (from layer_types) name the
+  // windowed layers; every layer has attention sinks, but the rows to output
+  // are picked inside the last layer, as llama.cpp's plain graph does, not
+  // after it as gpt-oss's (Attention::sinks). The MoE files' experts are
+  // feed_forward_length wide (gate and up fused in ffn_gate_up_exps), the
+  // shared expert expert_shared_feed_forward_length (gate and up fused in
+  // ffn_up_shexp): the same weights as apart.
+  if (arch == "granite_swa") {
+    if (a.attention.kind == AttentionKind::Sliding) {
+      if (std::string listed =
+              listed_window_layers(f, key("attention.sliding_window_pattern"), a.layers);
+          !listed.empty()) {
+        a.attention.window_layers = std::move(listed);
+      }
+    }
+    a.attention.sinks = false;
   }
 
   // Ling (bailingmoe.cpp load_arch_hparams at 80fb11ac): the experts'

@@ -1115,6 +1115,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
         shared && *shared > 0 && moe.expert_intermediate_size > 0) {
       moe.shared_experts = static_cast<int>(std::max<std::int64_t>(
           1, (*shared + moe.expert_intermediate_size / 2) / moe.expert_intermediate_size));
+      // A width of no whole number of experts is kept as it is (Granite MoE
+      // SWA: shared_intermediate_size 1280 beside experts of 512).
+      if (*shared % moe.expert_intermediate_size != 0) {
+        moe.shared_width = *shared;
+      }
     }
     if (dense_mlp) {
       moe.expert_intermediate_size = a.intermediate_size;
@@ -1787,6 +1792,32 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     }
     a.attention.parallel_block = true;
     a.attention.nope_global = true;
+  }
+
+  // Granite SWASH (model_type granite_swa, GraniteSWAConfig; granitemoe_swa,
+  // GraniteMoeSWAConfig; llama.cpp conversion/granite.py GraniteSWAModel):
+  // layer_types marks each layer, and without it the configs' own default
+  // holds (full attention where i % 4 == 0, the rest windowed), which the
+  // converter writes as per-layer sliding_window_pattern flags; the window is
+  // sliding_window, 128 when absent (both configs' default, and the
+  // converter's).
+  if (type == "granite_swa" || type == "granitemoe_swa") {
+    std::string listed = listed_window_layers(t, a.layers);
+    if (listed.empty()) {
+      for (int i = 0; i < a.layers; ++i) {
+        listed += i % 4 == 0 ? 'G' : 'S';
+      }
+    }
+    if (listed.find('S') != std::string::npos) {
+      a.attention.kind = AttentionKind::Sliding;
+      a.attention.sliding_window = get_int(t, {"sliding_window"}, 1 << 24).value_or(128);
+      const auto global = std::count(listed.begin(), listed.end(), 'G');
+      a.attention.sliding_pattern =
+          global > 0 ? static_cast<int>(
+                           std::lround(static_cast<double>(a.layers) / static_cast<double>(global)))
+                     : 0;
+      a.attention.window_layers = std::move(listed);
+    }
   }
 
   // MiMo-V2-Flash (model_type mimo_v2_flash; MiMo-V2.5's mimo_v2; llama.cpp

@@ -123,6 +123,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "laguna",
        // issue 18: Cohere's MoE (tests/unit/test_architectures_2026.cpp, Cohere2Moe)
        "cohere2moe",
+       // issue 18: Granite SWASH, dense and MoE (tests/unit/test_arch_granite_swa.cpp)
+       "granite_swa",
        // issue 18: MiniMax-01's lightning attention (tests/unit/test_arch_hybrid2.cpp)
        "minimax-01",
        // EmbeddingGemma: gemma3's layers, bidirectional, no KV cache
@@ -250,6 +252,8 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "granite",
                                                                   "granitemoe",
                                                                   "granitemoehybrid",
+                                                                  "granite_swa",
+                                                                  "granitemoe_swa",
                                                                   "hunyuan_v1_dense",
                                                                   "hunyuan_v1_moe",
                                                                   "hy_v3",
@@ -905,6 +909,11 @@ std::int64_t altup_laurel_params(const Architecture& a) {
 
 }  // namespace
 
+std::int64_t shared_expert_width(const Moe& moe) {
+  return moe.shared_width > 0 ? moe.shared_width
+                              : std::int64_t{moe.shared_experts} * moe.expert_intermediate_size;
+}
+
 std::int64_t mlp_width(const Architecture& a, int layer) {
   if (static_cast<std::size_t>(layer) < a.layer_widths.size()) {
     return a.layer_widths[static_cast<std::size_t>(layer)].ffn;
@@ -1005,7 +1014,7 @@ ParamBreakdown count_params(const Architecture& a) {
     const std::int64_t routed =
         m.latent_size > 0 ? matrices * m.latent_size * m.expert_intermediate_size : expert;
     const std::int64_t router = a.hidden_size * m.experts + 2 * a.hidden_size * m.latent_size;
-    const std::int64_t shared = expert * m.shared_experts;
+    const std::int64_t shared = matrices * a.hidden_size * shared_expert_width(m);
     // DeepSeek-V4's hash-routed layers keep a token -> experts table
     // (ffn_gate_tid2eid: experts_per_token x vocabulary) beside the router.
     const std::int64_t hash_tables =

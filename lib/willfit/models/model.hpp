@@ -321,7 +321,16 @@ struct Moe {
   // experts'; the experts read the layer's input through a norm of their
   // own (ffn_norm_exps), in parallel with the attention and that MLP.
   bool residual_mlp = false;
+  // The shared experts' total MLP width where it is no whole number of
+  // routed experts' (Granite MoE SWA: shared_intermediate_size 1280 beside
+  // experts of 512; llama.cpp granite-swa.cpp n_ff_shexp). 0: shared_experts
+  // x expert_intermediate_size.
+  std::int64_t shared_width = 0;
 };
+
+// The MLP width of a MoE layer's shared experts together: shared_width, else
+// shared_experts x expert_intermediate_size.
+std::int64_t shared_expert_width(const Moe& moe);
 
 // One layer's own widths, where a model's layers differ (layer_widths).
 struct LayerWidths {

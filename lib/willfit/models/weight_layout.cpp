@@ -950,7 +950,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
         l.bytes += weight(Cat::Other, e, x, i) + weight(Cat::Other, x, e, i);
       }
       if (m.shared_experts > 0) {
-        const std::int64_t s = ff * m.shared_experts;
+        const std::int64_t s = shared_expert_width(m);
         l.bytes += weight(Cat::FfnGate, e, s, i) + weight(Cat::FfnUp, e, s, i) +
                    weight(Cat::FfnDown, s, e, i);
       }
@@ -1117,7 +1117,7 @@ WeightLayout flat_layout(const Model& m, const Precision& p) {
           mo.residual_mlp ? static_cast<double>(matrices * a.hidden_size * a.intermediate_size)
                           : 0.0;
       mlp = b.experts +
-            bytes(expert * mo.shared_experts + beside +
+            bytes(static_cast<double>(matrices * a.hidden_size * shared_expert_width(mo)) + beside +
                       static_cast<double>(a.hidden_size * (mo.experts + 2 * mo.latent_size)),
                   bits);
     } else if (!a.moe) {

@@ -447,7 +447,10 @@ std::vector<LinearModule> linear_modules(const Architecture& a) {
     const std::int64_t dense = std::clamp(e.first_dense_layers, 0, a.layers);
     const std::int64_t moe_layers = layers - dense;
     mlp(a.intermediate_size, dense);
-    mlp(e.expert_intermediate_size, moe_layers * (e.experts + e.shared_experts));
+    mlp(e.expert_intermediate_size, moe_layers * e.experts);
+    if (const std::int64_t shared = shared_expert_width(e); shared > 0) {
+      mlp(shared, moe_layers);
+    }
     m.push_back({"router", h, e.experts, moe_layers});
   } else {
     mlp(a.intermediate_size, layers);
@@ -613,7 +616,8 @@ LayerShape layer_shape(const Architecture& a, double bytes_per_value) {
   }
   if (a.moe && a.moe->experts > 0) {
     // Every token passes through its routed experts and the shared ones.
-    s.ffn = a.moe->expert_intermediate_size * (a.moe->experts_per_token + a.moe->shared_experts);
+    s.ffn =
+        a.moe->expert_intermediate_size * a.moe->experts_per_token + shared_expert_width(*a.moe);
   } else {
     s.ffn = a.intermediate_size;
   }
