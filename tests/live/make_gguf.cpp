@@ -198,6 +198,14 @@ struct Spec {
     int64_t ffn = 0;
   };
   std::vector<DeciLayer> deci;
+  // RWKV-6 (rwkv6.cpp, rwkv6-base.cpp): the head size of the wkv state
+  // (wkv.head_size), the ranks of the token-shift and decay LoRAs
+  // (time_mix_extra_dim, time_decay_extra_dim: conversion/rwkv.py, 32 and 64,
+  // or 64 and 128 at hidden 4096) and rescale_every (layers between halvings).
+  int64_t wkv_head = 0;
+  int64_t time_mix_extra = 0;
+  int64_t time_decay_extra = 0;
+  int rescale_every = 0;
   // Qwen4Exp (qwen4exp.cpp): hyper-connections of hc_mult streams through a
   // gate of rank hc_low_rank in place of every norm; QSA's indexer
   // (indexer_heads, indexer_dim, indexer_top_k; keys pooled in blocks of
@@ -270,6 +278,14 @@ Spec shape(std::string name, std::string arch, int layers, int64_t hidden, int64
   s.rms_eps = eps;
   s.source = std::move(source);
   return s;
+}
+
+// RWKV-6's time mix: heads of 64, the LoRA ranks, a halving every 6 layers.
+void rwkv6_mix(Spec& s, int64_t time_mix_extra, int64_t time_decay_extra) {
+  s.wkv_head = 64;
+  s.time_mix_extra = time_mix_extra;
+  s.time_decay_extra = time_decay_extra;
+  s.rescale_every = 6;
 }
 
 // Routed experts: count, per token, and each one's MLP width.
@@ -836,6 +852,28 @@ const std::vector<Spec>& specs() {
     v.back().ssm_state = 128;
     v.back().ssm_heads = 128;
     v.back().ssm_groups = 8;
+    // RWKV-6 "Finch" World 1.6B (rwkv6.cpp): every block the time mix
+    // (the wkv6 recurrence, 32 heads of 64) and the channel mix (key 2048 x
+    // 7168, value, receptance 2048 x 2048) behind LayerNorms with biases;
+    // conversion/rwkv.py writes head_count 0, context 2^20,
+    // feed_forward_length int(3.5 hidden // 32 x 32) = 7168 (the config's
+    // intermediate_size is null), time_mix_extra_dim 32, time_decay_extra_dim
+    // 64, rescale_every_n_layers 6; vocabulary 65536 (the World tokenizer), untied.
+    v.push_back(shape("rwkv6-1.6b", "rwkv6", 24, 2048, 7168, 0, 0, 0, 65536, 1 << 20, 10000, 1e-5,
+                      "RWKV/rwkv-6-world-1b6 config.json (model_type rwkv6, hidden_size 2048, "
+                      "num_hidden_layers 24, head_size 64) as public tests quote it "
+                      "(find_string: \"RWKV/rwkv-6-world-1b6\"); vocab_size 65536, rescale_every 6 "
+                      "and tie_word_embeddings false from transformers' Rwkv6Config defaults "
+                      "(src/transformers/models/rwkv6/configuration_rwkv6.py @4b0238f4)"));
+    rwkv6_mix(v.back(), 32, 64);
+    // RWKV-6 World 7B REDUCED to 4 of 32 layers: hidden 4096, channel mix
+    // 14336 (3.5 x 4096), the converter's wider LoRAs at hidden 4096 (64, 128).
+    v.push_back(shape("rwkv6-7b-r4", "rwkv6", 4, 4096, 14336, 0, 0, 0, 65536, 1 << 20, 10000, 1e-5,
+                      "RWKV-6 World 7B REDUCED to 4 of 32 layers: hidden 4096, 32 layers "
+                      "(llama.cpp llama_model_rwkv6::load_arch_hparams: 32 layers at 4096 is "
+                      "LLM_TYPE_7B), head_size 64, feed_forward_length 14336 and LoRA ranks 64/128 "
+                      "as conversion/rwkv.py derives them; vocab 65536, untied"));
+    rwkv6_mix(v.back(), 64, 128);
     // Falcon-H1-0.5B: attention (8 heads of 64, 2 KV heads) and a Mamba-2
     // mixer (24 heads of 64: mamba_d_ssm 1536, state 128, 1 group, conv 4,
     // conv bias, no gated RMS norm: mamba_rms_norm false) side by side in
@@ -1883,6 +1921,14 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
                           t.name.compare(t.name.size() - 7, 7, ".weight") != 0 ||
                           t.name.find("norm") != std::string::npos ||
                           t.name.find("ssm_conv1d") != std::string::npos ||
+                          // conversion/base.py keeps RWKV's lerps, bonus,
+                          // LoRAs and decay LoRAs F32, and llama-quant.cpp
+                          // leaves them so
+                          t.name.find("_lerp_") != std::string::npos ||
+                          t.name.find("time_mix_first") != std::string::npos ||
+                          t.name.find("time_mix_w1") != std::string::npos ||
+                          t.name.find("time_mix_w2") != std::string::npos ||
+                          t.name.find("time_mix_decay_w") != std::string::npos ||
                           t.name.find("shortconv.conv.weight") != std::string::npos ||
                           t.name.find("hc_") != std::string::npos ||
                           t.name.find("_ape.") != std::string::npos ||
@@ -2000,6 +2046,50 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_gate_exps.weight", {e, s.ffn, s.experts}, i);
       add(b + "ffn_up_exps.weight", {e, s.ffn, s.experts}, i);
       add(b + "ffn_down_exps.weight", {s.ffn, e, s.experts}, i);
+    }
+    return out;
+  }
+  if (s.arch == "rwkv6") {
+    // rwkv6.cpp load_arch_tensors (conversion/rwkv.py: the five lerps fused
+    // into time_mix_lerp_fused): LayerNorms with biases on the embeddings,
+    // before the time mix (attn_norm), before the channel mix (attn_norm_2)
+    // and at the end; the untied head.
+    const int64_t tm = s.time_mix_extra;
+    const int64_t td = s.time_decay_extra;
+    add("token_embd_norm.weight", {e}, -1);
+    add("token_embd_norm.bias", {e}, -1);
+    add("output_norm.weight", {e}, -1);
+    add("output_norm.bias", {e}, -1);
+    add("output.weight", {e, s.vocab}, -1);
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_norm.bias", {e}, i);
+      add(b + "attn_norm_2.weight", {e}, i);
+      add(b + "attn_norm_2.bias", {e}, i);
+      add(b + "time_mix_w1.weight", {e, tm * 5}, i);
+      add(b + "time_mix_w2.weight", {tm, e, 5}, i);
+      add(b + "time_mix_lerp_x.weight", {e, 1, 1}, i);
+      add(b + "time_mix_lerp_fused.weight", {e, 1, 1, 5}, i);
+      add(b + "time_mix_first.weight", {s.wkv_head, e / s.wkv_head}, i);
+      add(b + "time_mix_decay.weight", {e}, i);
+      add(b + "time_mix_decay_w1.weight", {e, td}, i);
+      add(b + "time_mix_decay_w2.weight", {td, e}, i);
+      add(b + "time_mix_key.weight", {e, e}, i);
+      add(b + "time_mix_value.weight", {e, e}, i);
+      add(b + "time_mix_receptance.weight", {e, e}, i);
+      add(b + "time_mix_gate.weight", {e, e}, i);
+      add(b + "time_mix_ln.weight", {e}, i);
+      add(b + "time_mix_ln.bias", {e}, i);
+      add(b + "time_mix_output.weight", {e, e}, i);
+      add(b + "channel_mix_key.weight", {e, s.ffn}, i);
+      add(b + "channel_mix_value.weight", {s.ffn, e}, i);
+      add(b + "channel_mix_receptance.weight", {e, e}, i);
+      // the F32 lerps last: llama.cpp's CPU_Mapped buffer spans the file from
+      // its first to its last mapped tensor (a repacked weight at the very
+      // end would drop out of the logged size)
+      add(b + "channel_mix_lerp_k.weight", {e, 1, 1}, i);
+      add(b + "channel_mix_lerp_r.weight", {e, 1, 1}, i);
     }
     return out;
   }
@@ -3301,6 +3391,14 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // the converter writes QWenConfig's intermediate_size, twice the MLP
     // (qwen.cpp halves it); no head_count_kv (base.py finds no key for it)
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(2 * s.ffn));
+  } else if (s.arch == "rwkv6") {
+    // conversion/rwkv.py Rwkv6Model.set_gguf_parameters
+    w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+    w.key_u32(a + ".rescale_every_n_layers", static_cast<uint32_t>(s.rescale_every));
+    w.key_u32(a + ".wkv.head_size", static_cast<uint32_t>(s.wkv_head));
+    w.key_u32(a + ".time_mix_extra_dim", static_cast<uint32_t>(s.time_mix_extra));
+    w.key_u32(a + ".time_decay_extra_dim", static_cast<uint32_t>(s.time_decay_extra));
   } else if (s.arch == "mamba" || s.arch == "mamba2") {
     // conversion/mamba.py: "unused, but seemingly required when loading"
     w.key_u32(a + ".feed_forward_length", 0);

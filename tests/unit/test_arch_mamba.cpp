@@ -323,7 +323,8 @@ TEST(Mamba, MissingMixerSizesAreErrors) {
   EXPECT_EQ(from_config(sparse).arch.attention.recurrent_state_floats, state_floats(1536, 16, 0));
 }
 
-// The RWKV family stays refused: one line naming it, from either source.
+// RWKV-7 stays refused: one line naming it, from either source (RWKV-6 is
+// modelled: tests/unit/test_arch_rwkv.cpp).
 TEST(Mamba, RwkvIsStillRefused) {
   const Json rwkv = {{"model_type", "rwkv7"}, {"hidden_size", 2048}, {"num_hidden_layers", 24}};
   const auto c = model_from_hf_config(rwkv.dump(), "config.json");

@@ -1421,6 +1421,33 @@ TEST(GgmlAlloc, MambaMatchesTheLiveLlamaCpp) {
   expect_live_tables(*codestral, "mamba_codestral", 27, 0.1);
 }
 
+// RWKV-6 (rwkv6.cpp, rwkv6-base.cpp: every block a time mix and a channel
+// mix, no attention, no KV cache) against what a real llama.cpp reserved for
+// the synthetic files of tests/live/make_gguf (docs/live-llamacpp.md, RWKV-6
+// run): the whole RWKV-6 World 1.6B and a REDUCED RWKV-6 World 7B (4 of 32
+// layers, every width real), read from the shapes' config.json values
+// (tests/unit/test_arch_rwkv.cpp says where each was read). The recurrent
+// state equals llama.cpp's RS buffer on every row; the compute buffer is
+// replayed in the node order and placement tests/live/trace_alloc.c printed
+// for the 1.6B file.
+TEST(GgmlAlloc, Rwkv6MatchesTheLiveLlamaCpp) {
+  const auto small = model_from_hf_config(
+      R"({"model_type":"rwkv6","hidden_size":2048,"num_hidden_layers":24,"head_size":64,
+      "attention_hidden_size":2048,"intermediate_size":null,"rescale_every":6,
+      "vocab_size":65536,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(small.ok()) << small.error().message;
+  EXPECT_TRUE(small->unchecked_architecture.empty());
+  expect_live_tables(*small, "rwkv6", 27, 0.1);
+  const auto seven = model_from_hf_config(
+      R"({"model_type":"rwkv6","hidden_size":4096,"num_hidden_layers":4,"head_size":64,
+      "attention_hidden_size":4096,"intermediate_size":null,"rescale_every":6,
+      "vocab_size":65536,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(seven.ok()) << seven.error().message;
+  expect_live_tables(*seven, "rwkv6_7b", 27, 0.1);
+}
+
 // Grok-1 REDUCED to 2 of its 64 layers, every width real (tests/live/
 // make_gguf.cpp, grok-1-r2; tests/unit/test_arch_grok.cpp says where each
 // value was read), read from the reduced shape's config.json, against what a

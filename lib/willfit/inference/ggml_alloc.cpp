@@ -968,9 +968,112 @@ std::vector<GraphTensor> qwen4exp_graph(const LlamaGraphShape& s) {
   return g.take();
 }
 
+// RWKV-6's graph (rwkv6.cpp, rwkv6-base.cpp at 80fb11ac), in the node order
+// and placement tests/live/trace_alloc.c printed for the live RWKV-6 1.6B
+// file (docs/live-llamacpp.md, RWKV-6 run). The inputs: the tokens, the
+// unused ready embeddings, the state row, the rows to output (freed after
+// their last reader: the final norm lands where the state row was). Each layer
+// reads its token-shift rows (two hidden-wide: one for each mix) and its wkv
+// state (build_rs: get_rows) first; then the previous layer's channel mix
+// is built (the state written back is the first expand that reaches it).
+// The time mix: LayerNorm (norm, weight, bias), x_prev = the shift row
+// joined before the normed rows (ggml_concat), sx = x_prev - x in place, the
+// token-shift LoRA (sx lerp_x + x of a reshape: a new tensor; w1 and tanh;
+// its permute made contiguous; w2 into five hidden-wide mixes [e, 5 tokens],
+// + lerp_fused, x sx, + x in place), the key, value and receptance products
+// of views of it, the decay LoRA (w1, tanh, w2, + decay, exp(-exp) in
+// place), the fused ggml_rwkv_wkv6 (one tensor of the output and the new
+// state, which is copied back), the group norm of a view (new), its weight
+// (of a reshape: new) and bias, times SiLU(gate), the output projection, and
+// the residual sum of two reshapes (new). Then the channel-mix LayerNorm
+// and the token-shift rows to store (the last rows of both norms, joined).
+// The channel mix: x_prev joined likewise, sx = x_prev - x of reshapes
+// (new), read twice (receptance's lerp first: a new tensor, the key's in
+// place), sigmoid(receptance), relu(key)^2, value, their product, + the
+// residual in place. The last layer picks the rows to output from x_prev and
+// the normed input before the channel mix and from the residual before its
+// sum. The rescale every n layers (a ggml_scale) runs in place.
+std::vector<GraphTensor> rwkv6_graph(const LlamaGraphShape& s) {
+  Builder g;
+  g.reserve(static_cast<std::size_t>(std::max(s.layers, 1)) * 80 + 32);
+  const std::int64_t b = std::max<std::int64_t>(1, s.tokens);
+  const std::int64_t e = s.hidden;
+  const std::int64_t head = std::max<std::int64_t>(1, s.head_dim);
+  const std::int64_t tm = s.rwkv_time_mix_extra;
+  const std::int64_t td = s.rwkv_time_decay_extra;
+  const int tokens = g.input(4 * b);
+  g.input(4 * b * e);  // inp_embd's unused input of ready embeddings
+  const int s_copy = g.input(4);
+  const int out_ids = g.input(4 * b);
+  const int embd = g.op(b * e, {tokens});
+  const auto layer_norm = [&](int of) { return g.same(g.same(g.op(b * e, {of}))); };
+  // the previous layer's pieces its channel mix reads
+  int shift = -1;
+  int ffn_inp = -1;
+  int ffn_norm = -1;
+  const auto channel_mix = [&](bool last) {
+    const int x_prev = g.op(b * e, {g.view(shift), g.view(ffn_norm)});
+    int sx = 0;
+    int x = 0;
+    if (last) {
+      const int prev_rows = g.op(b * e, {g.view(x_prev), out_ids});
+      x = g.op(b * e, {g.view(ffn_norm), out_ids});
+      sx = g.op(b * e, {prev_rows, x}, {prev_rows});
+    } else {
+      x = g.view(ffn_norm);
+      sx = g.op(b * e, {g.view(x_prev), x});
+    }
+    // sx x lerp_r (a new tensor while sx has two readers), + x in place
+    const int xr = g.same(g.op(b * e, {sx}, {sx}), {x});
+    const int r = g.same(g.op(b * e, {xr}));  // receptance, sigmoid
+    const int xk = g.same(g.op(b * e, {sx}, {sx}), {x});
+    const int k = g.same(g.same(g.op(b * s.ffn, {xk})));  // key, relu, sqr
+    const int out = g.same(r, {g.op(b * e, {k})});        // value, r x value
+    const int residual = last ? g.op(b * e, {g.view(ffn_inp), out_ids}) : g.view(ffn_inp);
+    return g.op(b * e, {out, residual}, {out, residual});  // l_out (+ scale in place)
+  };
+  int x = -1;
+  for (int il = 0; il < s.layers; ++il) {
+    const int shift_rows = g.op(2 * e, {s_copy});  // build_rs: token shift
+    const int state = g.op(e * head, {s_copy});    // build_rs: wkv state
+    x = il == 0 ? layer_norm(embd) : channel_mix(false);
+    shift = shift_rows;
+    // time mix
+    const int att_norm = layer_norm(g.view(x));
+    const int sx = g.same(g.op(b * e, {g.view(shift), g.view(att_norm)}), {att_norm});
+    const int lerp_x = g.same(g.op(b * e, {g.view(sx)}), {g.view(att_norm)});
+    const int lora = g.same(g.op(b * 5 * tm, {lerp_x}));              // w1, tanh
+    int mixes = g.op(5 * b * e, {g.op(b * 5 * tm, {g.view(lora)})});  // cont, w2
+    mixes = g.same(g.same(g.same(mixes), {g.view(sx)}), {g.view(att_norm)});
+    const int k = g.op(b * e, {g.view(mixes)});
+    const int v = g.op(b * e, {g.view(mixes)});
+    const int r = g.op(b * e, {g.view(mixes)});
+    const int decay_lora = g.same(g.op(b * td, {g.view(mixes)}));  // decay_w1, tanh
+    const int w = g.same(g.same(g.same(g.same(g.op(b * e, {decay_lora})))));
+    const int wkv = g.op(b * e + e * head, {g.view(k), g.view(v), g.view(r), g.view(w), state});
+    g.external({g.view(wkv)});                              // the new state copied back
+    const int normed = g.op(b * e, {g.view(g.view(wkv))});  // group norm
+    const int y = g.same(g.op(b * e, {g.view(normed)}));    // ln weight, bias
+    const int gate = g.same(g.op(b * e, {g.view(mixes)}));  // gate, SiLU
+    const int out = g.op(b * e, {g.same(y, {gate})});       // x gate, output
+    ffn_inp = g.op(b * e, {g.view(out), g.view(x)});
+    ffn_norm = layer_norm(ffn_inp);
+    g.external({g.view(g.op(2 * e, {g.view(att_norm), g.view(ffn_norm)}))});
+  }
+  x = channel_mix(true);
+  const int result = layer_norm(x);
+  g.at(result).output = true;
+  const int logits = g.op(b * s.vocab, {result});
+  g.at(logits).output = true;
+  return g.take();
+}
+
 }  // namespace
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
+  if (s.rwkv == 6) {
+    return rwkv6_graph(s);
+  }
   if (s.kimi_k3) {
     return kimi_k3_graph(s);
   }

@@ -266,6 +266,13 @@ struct LlamaGraphShape {
   // GGML_SCHED_DEBUG=2 dump of mamba-130m: the token embeddings, then layer
   // 0's convolution state).
   bool mixer_blocks = false;
+  // RWKV-6 (rwkv6.cpp, rwkv6-base.cpp): a graph of its own (rwkv6_graph in
+  // ggml_alloc.cpp), heads of head_dim (wkv.head_size), the channel mix of
+  // ffn, the token-shift and decay LoRAs of rwkv_time_mix_extra and
+  // rwkv_time_decay_extra. 0: not RWKV.
+  int rwkv = 0;
+  std::int64_t rwkv_time_mix_extra = 0;
+  std::int64_t rwkv_time_decay_extra = 0;
   // Gemma 3n (gemma3n.cpp): the hidden state carried as `altup` AltUp
   // streams, per-layer inputs of ple_width values per layer, a LAuReL
   // branch of laurel_rank, the layers from kv_layers on reading an earlier

@@ -722,9 +722,12 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // converter writes head_count 0 ("unused", conversion/mamba.py). One head
   // stands in for it; no layer attends (purely_recurrent).
   const bool mixers_only = arch == "mamba" || arch == "mamba2";
-  auto heads = mixers_only ? Expected<std::int64_t>(std::max<std::int64_t>(
-                                 1, meta_int(f, key("attention.head_count")).value_or(1)))
-                           : require("attention.head_count");
+  // RWKV-6 (rwkv6.cpp) likewise: head_count 0 ("required by llama.cpp,
+  // unused", conversion/rwkv.py); its heads are hidden / wkv.head_size.
+  const bool rwkv = arch == "rwkv6";
+  auto heads = mixers_only || rwkv ? Expected<std::int64_t>(std::max<std::int64_t>(
+                                         1, meta_int(f, key("attention.head_count")).value_or(1)))
+                                   : require("attention.head_count");
   for (const auto* e : {&layers, &hidden, &heads}) {
     if (!*e) {
       return e->error();
@@ -882,6 +885,41 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.attention.ssm_plain_dt =
         arch == "mamba" &&
         (rms == nullptr || rms->kind != GgufValue::Kind::Bool || rms->integer == 0);
+  }
+  // RWKV-6 (llama.cpp rwkv6.cpp load_arch_hparams at 80fb11ac; the keys
+  // conversion/rwkv.py writes): every block a time mix and a channel mix,
+  // each layer keeping token_shift_count (default 2) token-shift rows and
+  // the wkv state (llama-hparams.cpp n_embd_r, n_embd_s); the channel mix's
+  // width is feed_forward_length. No attention, no KV cache.
+  if (rwkv) {
+    const auto head = meta_int(f, key("wkv.head_size"));
+    const auto tm = meta_int(f, key("time_mix_extra_dim"));
+    const auto td = meta_int(f, key("time_decay_extra_dim"));
+    const std::int64_t shifts = meta_int(f, key("token_shift_count")).value_or(2);
+    constexpr std::int64_t kMax = 1 << 16;
+    if (!head || !tm || !td || *head <= 0 || *head > kMax || a.hidden_size % *head != 0 ||
+        *tm <= 0 || *tm > kMax || *td <= 0 || *td > kMax || shifts != 2 ||
+        a.intermediate_size <= 0) {
+      return make_error(fmt::format(
+          "malformed GGUF: {} needs valid {}.wkv.head_size (dividing embedding_length), "
+          "time_mix_extra_dim, time_decay_extra_dim and feed_forward_length (token_shift_count "
+          "2: rwkv6.cpp asserts it)",
+          arch, arch));
+    }
+    Attention& at = a.attention;
+    at.kind = AttentionKind::Hybrid;
+    at.layer_mixers.assign(static_cast<std::size_t>(a.layers), 'R');
+    at.attention_layers = 0;
+    at.recurrent_layers = a.layers;
+    at.rwkv = 6;
+    at.rwkv_token_shift_count = static_cast<int>(shifts);
+    at.rwkv_time_mix_extra = static_cast<int>(*tm);
+    at.rwkv_time_decay_extra = static_cast<int>(*td);
+    a.head_dim = static_cast<int>(*head);
+    a.heads = static_cast<int>(a.hidden_size / *head);
+    a.kv_heads = a.heads;
+    at.recurrent_state_floats = rwkv_state_floats(a.hidden_size, *head, shifts);
+    at.recurrent_params = rwkv6_block_params(a.hidden_size, a.intermediate_size, *head, *tm, *td);
   }
   // Falcon-H1 runs attention and a Mamba-2 mixer side by side in every layer,
   // and llama.cpp keeps both a KV cache and a recurrent state for each

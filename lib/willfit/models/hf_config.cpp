@@ -550,6 +550,34 @@ void mamba_keys(Json& t, const std::string& type) {
   t["num_attention_heads"] = 1;
 }
 
+// RWKV-6 (RWKV/v6-Finch-*-HF, RWKV/rwkv-6-world-*: model_type rwkv6,
+// transformers' Rwkv6Config in configuration_rwkv6.py, trust_remote_code)
+// names no attention heads: head_size (default 64) splits hidden_size into
+// heads; intermediate_size is null in those configs, and conversion/rwkv.py
+// (at 80fb11ac) then writes int(hidden x 3.5 // 32 x 32); vocab_size
+// defaults to 65536 (the World tokenizer).
+void rwkv6_keys(Json& t) {
+  if (!t.contains("head_size") || !t["head_size"].is_number_integer()) {
+    t["head_size"] = 64;
+  }
+  if (!t.contains("vocab_size")) {
+    t["vocab_size"] = 65536;
+  }
+  const auto hidden = get_int(t, {"hidden_size"}, 1 << 24);
+  const auto head = get_int(t, {"head_size"}, 1 << 16);
+  if (hidden && (!t.contains("intermediate_size") || t["intermediate_size"].is_null())) {
+    t["intermediate_size"] =
+        static_cast<std::int64_t>(static_cast<double>(*hidden) * 3.5) / 32 * 32;
+  }
+  for (const char* k : {"num_attention_heads", "num_key_value_heads", "head_dim"}) {
+    t.erase(k);
+  }
+  // (a head_size that does not divide hidden_size is refused after the
+  // shared keys are read: one head stands in for them meanwhile)
+  t["num_attention_heads"] =
+      hidden && head && *head > 0 && *hidden % *head == 0 ? *hidden / *head : 1;
+}
+
 // DBRX (databricks/dbrx-*, transformers configuration_dbrx.py) nests its
 // attention and MLP keys: attn_config {kv_n_heads, clip_qkv, rope_theta} and
 // ffn_config {ffn_hidden_size, moe_num_experts, moe_top_k}, beside d_model,
@@ -743,6 +771,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   }
   if (mamba_model_type(type)) {
     mamba_keys(t, type);
+  }
+  if (type == "rwkv6") {
+    rwkv6_keys(t);
   }
   Model m;
   Architecture& a = m.arch;
@@ -2081,6 +2112,38 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     if (a.max_context == 0) {
       a.max_context = 512;
     }
+  }
+
+  // RWKV-6 (rwkv6.cpp): every block a time mix and a channel mix, purely
+  // recurrent; the LoRA ranks conversion/rwkv.py writes (64 and 128 at
+  // hidden 4096, else 32 and 64: the config names neither).
+  if (type == "rwkv6") {
+    Attention& at = a.attention;
+    at = Attention{};
+    const std::int64_t h = a.hidden_size;
+    const std::int64_t head = get_int(t, {"head_size"}, 1 << 16).value_or(0);
+    const auto attention_hidden = get_int(t, {"attention_hidden_size"}, 1 << 24);
+    if (head <= 0 || h <= 0 || h % head != 0 || a.intermediate_size <= 0 ||
+        (attention_hidden && *attention_hidden != h)) {
+      return make_error(fmt::format(
+          "config.json model_type 'rwkv6': head_size must divide hidden_size (and "
+          "attention_hidden_size, when given, equal it: llama.cpp's rwkv6.cpp sizes the time mix "
+          "by hidden_size)"));
+    }
+    at.kind = AttentionKind::Hybrid;
+    at.layer_mixers.assign(static_cast<std::size_t>(a.layers), 'R');
+    at.recurrent_layers = a.layers;
+    at.rwkv = 6;
+    at.rwkv_token_shift_count = 2;
+    at.rwkv_time_mix_extra = h == 4096 ? 64 : 32;
+    at.rwkv_time_decay_extra = h == 4096 ? 128 : 64;
+    a.head_dim = static_cast<int>(head);
+    a.heads = static_cast<int>(h / head);
+    a.kv_heads = a.heads;
+    at.recurrent_state_floats = rwkv_state_floats(h, head, 2);
+    at.recurrent_params = rwkv6_block_params(h, a.intermediate_size, head, at.rwkv_time_mix_extra,
+                                             at.rwkv_time_decay_extra);
+    a.max_context = 1 << 20;  // conversion/rwkv.py: "RWKV isn't context limited"
   }
 
   // Mamba and Mamba-2: every block the mixer alone (mamba.cpp), a state in

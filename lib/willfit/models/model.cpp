@@ -189,7 +189,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: LLaDA-MoE, a diffusion LM with OLMoE's layers, and RND1,
        // Qwen3-30B-A3B's as one; no KV cache (tests/unit/test_arch_llada_moe.cpp,
        // test_arch_rnd1.cpp)
-       "llada-moe", "rnd1"});
+       "llada-moe", "rnd1",
+       // issue 18: RWKV-6 Finch (tests/unit/test_arch_rwkv.cpp)
+       "rwkv6"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -327,6 +329,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "qwen4_exp_text",
                                                                   "rnd1",
                                                                   "roberta",
+                                                                  "rwkv6",
                                                                   "seed_oss",
                                                                   "smallthinker",
                                                                   "smollm3",
@@ -398,7 +401,7 @@ std::string recurrent_refusal(std::string_view name, std::string_view where,
 // llama.cpp LLM_ARCH_NAMES (src/llama-arch.cpp at 80fb11ac) and
 // transformers' model_type values of the same models.
 std::string refused_gguf_architecture(std::string_view arch) {
-  if (arch == "rwkv6" || arch == "rwkv6qwen2" || arch == "rwkv7" || arch == "arwkv7") {
+  if (arch == "rwkv6qwen2" || arch == "rwkv7" || arch == "arwkv7") {
     return recurrent_refusal(arch, "GGUF general.architecture", "RWKV");
   }
   if (arch == "gptj") {
@@ -410,7 +413,15 @@ std::string refused_gguf_architecture(std::string_view arch) {
 }
 
 std::string refused_config_model_type(std::string_view model_type) {
-  if (model_type == "rwkv" || model_type == "rwkv7") {
+  // RWKV-4 (transformers' RwkvConfig, model_type rwkv: RWKV/rwkv-4-*,
+  // rwkv-raven-*): llama.cpp has no graph for it (llama-arch.cpp at 80fb11ac
+  // names rwkv6, rwkv6qwen2, rwkv7 and arwkv7 only; conversion/rwkv.py
+  // converts no RwkvForCausalLM), so there is nothing to size it against.
+  if (model_type == "rwkv") {
+    return "'rwkv' (config.json model_type) is RWKV-4, a purely recurrent model llama.cpp has no "
+           "graph for (it runs RWKV-6 and RWKV-7 only), so willfit cannot size it";
+  }
+  if (model_type == "rwkv7") {
     return recurrent_refusal(model_type, "config.json model_type", "RWKV");
   }
   return "";
@@ -462,7 +473,10 @@ int attention_layer_count(const Architecture& a) {
 
 std::string attention_heads_text(const Architecture& a) {
   if (purely_recurrent(a)) {
-    return "no attention (a Mamba mixer in every layer)";
+    return a.attention.rwkv > 0
+               ? fmt::format("no attention (an RWKV-{} time mix of {} heads of {} in every layer)",
+                             a.attention.rwkv, a.heads, a.head_dim)
+               : "no attention (a Mamba mixer in every layer)";
   }
   return fmt::format("{} heads, {} KV heads, head dim {}", a.heads, a.kv_heads, a.head_dim);
 }
@@ -843,6 +857,27 @@ std::int64_t mamba_mixer_params(std::int64_t h, std::int64_t d, std::int64_t n, 
     return h * (2 * d + 2 * groups * n + heads) + conv_dim * conv + d * h;
   }
   return h * 2 * d + d * conv + d * (heads + 2 * n) + heads * d + d * n + d * h;
+}
+
+// RWKV-6 (llama.cpp rwkv6.cpp load_arch_tensors at 80fb11ac; transformers
+// modeling_rwkv6.py Rwkv6SelfAttention and Rwkv6FeedForward): the time mix's
+// key, value, receptance, gate and output, hidden x hidden each; the
+// token-shift LoRA time_mix_w1 (hidden x 5 rank) and time_mix_w2 (rank x
+// hidden x 5); the decay LoRA (hidden x rank, rank x hidden); per channel the
+// decay, the bonus (time_mix_first, hidden values), lerp_x and the five
+// fused lerps; the channel mix's key (hidden x ffn), value (ffn x hidden),
+// receptance (hidden x hidden) and its two lerps. The LayerNorms (the
+// blocks', the wkv output's group norm) are left out, as norms are
+// everywhere.
+std::int64_t rwkv6_block_params(std::int64_t h, std::int64_t ffn, std::int64_t /*head_size*/,
+                                std::int64_t tm, std::int64_t td) {
+  const std::int64_t time_mix = 5 * h * h + 2 * 5 * tm * h + 2 * td * h + (2 + 1 + 5) * h;
+  const std::int64_t channel_mix = 2 * h * ffn + h * h + 2 * h;
+  return time_mix + channel_mix;
+}
+
+std::int64_t rwkv_state_floats(std::int64_t h, std::int64_t head_size, std::int64_t shifts) {
+  return shifts * h + h * head_size;
 }
 
 // Kimi Delta Attention (llama.cpp kimi-linear.cpp and kimi-k3.cpp

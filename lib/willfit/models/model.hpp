@@ -148,6 +148,20 @@ struct Attention {
   // state-spaces' Mamba; Falcon Mamba's use_mambapy config writes true and
   // Jamba's file has the norms' tensors).
   bool ssm_plain_dt = false;
+  // RWKV (llama.cpp rwkv6.cpp and rwkv6-base.cpp at 80fb11ac; GGUF rwkv6,
+  // config.json model_type rwkv6): the version (6; 0: not RWKV). Every layer
+  // is a time mix and a channel mix, purely recurrent (layer_mixers all
+  // 'R'): the wkv recurrence over hidden / head_dim heads of head_dim
+  // (wkv.head_size), whose state is head_dim x head_dim a head, beside
+  // rwkv_token_shift_count hidden-wide token-shift rows (token_shift_count,
+  // 2: one for each mix); the token-shift LoRA of rank rwkv_time_mix_extra
+  // (time_mix_extra_dim) for five mixes, the decay LoRA of rank
+  // rwkv_time_decay_extra (time_decay_extra_dim); the channel mix's key of
+  // intermediate_size (feed_forward_length).
+  int rwkv = 0;
+  int rwkv_token_shift_count = 0;
+  int rwkv_time_mix_extra = 0;
+  int rwkv_time_decay_extra = 0;
   // Gated attention (Qwen3.5: config attn_output_gate; llama.cpp qwen35.cpp
   // and qwen35moe.cpp create the Q projection n_embd x 2 n_head head_dim):
   // the query projection carries a second half, a per-channel sigmoid gate
@@ -749,10 +763,12 @@ bool caches_mla_per_head(std::string_view name);
 bool is_encoder_config_model_type(std::string_view model_type);
 bool is_encoder_gguf_architecture(std::string_view arch);
 
-// Purely recurrent architectures willfit cannot size (the RWKV family):
+// Purely recurrent architectures willfit cannot size (RWKV-6Qwen2, RWKV-7,
+// ARWKV-7, and RWKV-4's config.json, which llama.cpp has no graph for):
 // their state, not a KV cache, is the memory that grows with the batch, and
 // their blocks are not built from the shared keys. A reason in words for an
-// error, "" for any other name. (Mamba and Mamba-2 are sized: purely_recurrent.)
+// error, "" for any other name. (Mamba, Mamba-2 and RWKV-6 are sized:
+// purely_recurrent.)
 std::string refused_gguf_architecture(std::string_view arch);
 std::string refused_config_model_type(std::string_view model_type);
 
@@ -831,6 +847,19 @@ std::int64_t gated_delta_net_params(std::int64_t hidden, std::int64_t key_heads,
 // time-step rank of `heads`; model.cpp gives the layout it counts.
 std::int64_t mamba_mixer_params(std::int64_t hidden, std::int64_t d_inner, std::int64_t d_state,
                                 std::int64_t conv_kernel, std::int64_t heads, std::int64_t groups);
+
+// Weights of one RWKV-6 block (llama.cpp rwkv6.cpp load_arch_tensors): the
+// time mix of `hidden` channels in heads of head_size, with LoRAs of rank
+// time_mix_extra (five token-shift mixes) and time_decay_extra (the decay),
+// and the channel mix of ffn; model.cpp gives the layout it counts.
+std::int64_t rwkv6_block_params(std::int64_t hidden, std::int64_t ffn, std::int64_t head_size,
+                                std::int64_t time_mix_extra, std::int64_t time_decay_extra);
+// F32 values of one RWKV layer's recurrent state per sequence (llama.cpp
+// llama-hparams.cpp n_embd_r + n_embd_s for wkv_head_size != 0): the
+// token-shift rows, token_shift_count x hidden, and the wkv state, hidden x
+// head_size.
+std::int64_t rwkv_state_floats(std::int64_t hidden, std::int64_t head_size,
+                               std::int64_t token_shift_count);
 
 // Weights of one Kimi Delta Attention layer (Kimi Linear, Kimi K3, Ling 3)
 // of `heads` heads of `head_dim`; model.cpp gives the layout it counts.
