@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_model.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/inference/estimate.hpp"
@@ -179,6 +180,27 @@ TEST(DeepseekOcr, GgufHeaderGivesWhatTheConfigGives) {
   // build_attn over the ordinary cache), F16.
   EXPECT_EQ(test::llama_cpp_q4_estimate(g, 8192, true).memory.kv_cache,
             std::int64_t{12} * 2 * 10 * 128 * 2 * 8192);
+}
+
+// The catalogue's entry carries the config's decoder and the checkpoint's
+// counts: the name gives the config's KV cache and compute buffer, and its
+// tower is the checkpoint's 401,372,160 (the config's generic estimate of
+// it is 3 % lower).
+TEST(DeepseekOcr, CatalogueGivesWhatTheConfigGives) {
+  const Model& cat = test::catalogue_model("deepseek-ai/DeepSeek-OCR");
+  const Model c = test::from_config(deepseek_ocr_config());
+  EXPECT_EQ(cat.params, 3336106240);
+  EXPECT_EQ(cat.arch.vision_params, 401372160);
+  ASSERT_TRUE(cat.arch.moe.has_value());
+  EXPECT_FALSE(cat.arch.moe->weights_normalized);
+  EXPECT_EQ(count_params(cat.arch).total() - cat.arch.vision_params,
+            count_params(c.arch).total() - c.arch.vision_params);
+  for (const bool flash : {false, true}) {
+    const Estimate ex = test::llama_cpp_q4_estimate(cat, 8192, flash);
+    const Estimate ey = test::llama_cpp_q4_estimate(c, 8192, flash);
+    EXPECT_EQ(ex.memory.kv_cache, ey.memory.kv_cache) << flash;
+    EXPECT_EQ(ex.memory.compute, ey.memory.compute) << flash;
+  }
 }
 
 }  // namespace
