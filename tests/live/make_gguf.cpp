@@ -14,7 +14,7 @@
 // gemma3,lfm2,nemotron-h,deepseek2,llama4,openai-moe,qwen3next,granite-hybrid,jamba,
 // falcon-h1,gemma3n,gemma4,kimi-linear,kimi-k3,minimax-m3,step35,deepseek4,deci,hy-v3,
 // bailingmoe3,qwen4exp,mimo2,afmoe,smallthinker,laguna,dots3note,cohere2moe,minicpm3,chatglm,
-// llada-moe,rnd1,
+// llada-moe,rnd1,paddleocr (ernie4-5.cpp's tensors),deepseek2ocr,hunyuan-vl,
 // granite-swa,
 // qwen,baichuan,orion,codeshell,
 // nemotron,bitnet,minimax-01,bloom,mpt,jais,refact,t5}.cpp
@@ -1142,6 +1142,45 @@ const std::vector<Spec>& specs() {
                       "checkpoint defaults (tests/unit/test_arch_rnd1.cpp)"));
     v.back().qk_norm = true;
     experts(v.back(), 16, 8, 768);
+    // PaddleOCR-VL's text model (paddleocr): ERNIE-4.5-0.3B's tensors (Q
+    // 2048 wide over a hidden width of 1024, 2 KV heads) with an untied head,
+    // run as qwen2vl's graph (M-RoPE: four positions a token). The whole
+    // text model; its vision tower is the mmproj, not written here.
+    v.push_back(shape("paddleocr-vl-0.9b", "paddleocr", 18, 1024, 3072, 16, 2, 128, 103424, 131072,
+                      500000, 1e-5,
+                      "PaddlePaddle/PaddleOCR-VL text model (model_type paddleocr_vl): "
+                      "hidden_size 1024, 18 layers, 16/2 heads of 128, intermediate_size 3072, "
+                      "vocab 103424, max_position_embeddings 131072, rope_theta 500000, "
+                      "mrope_section [16, 24, 24], untied, as public ports' tests transcribe it "
+                      "(tests/unit/test_arch_paddleocr.cpp)"));
+    // DeepSeek-OCR's decoder (deepseek2-ocr) REDUCED to 4 of its 12 layers
+    // (the dense first one and 3 MoE layers) and 16 of its 64 experts of
+    // 896 (6 a token, as the model), 2 shared experts: deepseek2.cpp's is_ocr
+    // path, plain multi-head attention (q, k, v and o of 1280 x 1280, 10
+    // heads of 128) beside DeepSeek-V2's MoE; untied head (lm_head true).
+    v.push_back(shape("deepseek-ocr-r4", "deepseek2-ocr", 4, 1280, 6848, 10, 10, 128, 129280, 8192,
+                      10000, 1e-6,
+                      "deepseek-ai/DeepSeek-OCR decoder REDUCED to 4 of 12 layers (1 dense, 3 "
+                      "MoE) and 16 of 64 experts of 896, 6 per token, 2 shared; config.json as a "
+                      "public report quotes it whole (tests/unit/test_arch_deepseek_ocr.cpp): "
+                      "hidden_size 1280, intermediate_size 6848, 10/10 heads, vocab 129280, "
+                      "max_position_embeddings 8192, use_mla false"));
+    experts(v.back(), 16, 6, 896);
+    v.back().shared_experts = 2;
+    v.back().dense_lead = 1;
+    // HunyuanOCR's text model (hunyuan_vl): hunyuan-dense's layer (Q and K
+    // RMS-normed per head after RoPE) with XD-RoPE's four position sections,
+    // Q twice the hidden width, 8 KV heads, tied embeddings. The whole text
+    // model; its vision tower is the mmproj, not written here.
+    v.push_back(shape("hunyuan-ocr", "hunyuan_vl", 24, 1024, 3584, 16, 8, 128, 120818, 131072,
+                      10000, 1e-5,
+                      "tencent/HunyuanOCR text_config (model_type hunyuan_vl_text): hidden_size "
+                      "1024, 24 layers, 16/8 heads of 128, intermediate_size 3584, vocab 120818, "
+                      "max_position_embeddings 131072, rope_theta 10000 (xdrope, alpha 1000, "
+                      "sections [16, 16, 16, 16]), tied, as public ports' tests transcribe it "
+                      "(tests/unit/test_arch_hunyuan_vl.cpp)"));
+    v.back().tied = true;
+    v.back().qk_norm = true;
     // NeoBERT (neo-bert): a pre-norm RMSNorm encoder, Q, K and V in one
     // projection, SwiGLU's two input halves in one (w12), no output head.
     // The whole model.
@@ -3512,6 +3551,24 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // base model: _try_set_pooling_type finds no sentence-transformers
     // modules.json)
     w.key_bool(a + ".attention.causal", false);
+  }
+  if (s.arch == "deepseek2-ocr") {
+    // conversion/deepseek.py DeepseekV2Model for DeepseekOCRForCausalLM: no
+    // MLA keys; the MoE ones (no routed_scaling_factor or norm_topk_prob in
+    // its config, so neither is written)
+    w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
+    w.key_u32(a + ".vocab_size", static_cast<uint32_t>(s.vocab));
+    w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));
+  }
+  if (s.arch == "hunyuan_vl") {
+    // conversion/hunyuan.py HunyuanVLTextModel: XD-RoPE's alpha and sections
+    w.key_f32(a + ".rope.scaling.alpha", 1000.0);
+    w.key_arr_u32(a + ".rope.dimension_sections", {16, 16, 16, 16});
+  }
+  if (s.arch == "paddleocr") {
+    // conversion/ernie.py PaddleOCRModel (base.py): the M-RoPE sections
+    // (rope_scaling.mrope_section, padded to four)
+    w.key_arr_u32(a + ".rope.dimension_sections", {16, 24, 24, 0});
   }
   if (s.arch == "llada-moe" || s.arch == "rnd1") {
     // conversion/llada.py LLaDAMoEModel, conversion/qwen.py RND1Model: not

@@ -1065,6 +1065,76 @@ TEST(GgmlAlloc, NeoBertMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "neo_bert", 27, 0.1);
 }
 
+// PaddleOCR-VL's text model (paddleocr, the whole of it: make_gguf row
+// paddleocr-vl-0.9b) read from its published config.json
+// (tests/unit/test_arch_paddleocr.cpp says where each value was read), the
+// vision tower left out (it is the mmproj), against what a real llama.cpp
+// reserved for the synthetic files (tests/data/llamacpp_cpu_compute_
+// paddleocr.csv, llamacpp_cpu_kv_paddleocr.csv): ernie4_5's tensors (Q twice
+// the hidden width, 2 KV heads) under qwen2vl's graph, whose M-RoPE reads
+// four positions a token (12 bytes a token more than the replay's one, not
+// counted).
+TEST(GgmlAlloc, PaddleOcrMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"architectures":["PaddleOCRVLForConditionalGeneration"],"model_type":"paddleocr_vl",
+      "hidden_size":1024,"num_hidden_layers":18,"num_attention_heads":16,
+      "num_key_value_heads":2,"head_dim":128,"intermediate_size":3072,"vocab_size":103424,
+      "max_position_embeddings":131072,"rope_theta":500000,
+      "rope_scaling":{"mrope_section":[16,24,24],"rope_type":"default"},"rms_norm_eps":1e-5,
+      "tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "paddleocr", 27, 0.1);
+}
+
+// DeepSeek-OCR's decoder (deepseek2-ocr) REDUCED to 4 of its 12 layers and
+// 16 of its 64 experts (make_gguf row deepseek-ocr-r4) read from its
+// published config.json reduced the same way (tests/unit/
+// test_arch_deepseek_ocr.cpp says where each value was read), against what
+// a real llama.cpp reserved for the synthetic files (tests/data/
+// llamacpp_cpu_compute_deepseek_ocr.csv, llamacpp_cpu_kv_deepseek_ocr.csv):
+// deepseek2.cpp's OCR path, plain multi-head attention over the ordinary
+// cache, a dense first layer, routed and shared experts.
+TEST(GgmlAlloc, DeepseekOcrMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"architectures":["DeepseekOCRForCausalLM"],"model_type":"deepseek_vl_v2",
+      "language_config":{"architectures":["DeepseekV2ForCausalLM"],"first_k_dense_replace":1,
+      "hidden_size":1280,"intermediate_size":6848,"kv_lora_rank":null,"lm_head":true,
+      "max_position_embeddings":8192,"moe_intermediate_size":896,"n_group":1,
+      "n_routed_experts":16,"n_shared_experts":2,"num_attention_heads":10,
+      "num_experts_per_tok":6,"num_hidden_layers":4,"num_key_value_heads":10,
+      "q_lora_rank":null,"qk_nope_head_dim":0,"qk_rope_head_dim":0,"topk_group":1,
+      "topk_method":"greedy","use_mla":false,"v_head_dim":0,"vocab_size":129280}})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "deepseek_ocr", 27, 0.1);
+}
+
+// HunyuanOCR's text model (hunyuan_vl, the whole of it: make_gguf row
+// hunyuan-ocr) read from its published config.json (tests/unit/
+// test_arch_hunyuan_vl.cpp says where each value was read), the vision tower
+// left out (it is the mmproj), against what a real llama.cpp reserved for
+// the synthetic files (tests/data/llamacpp_cpu_compute_hunyuan_vl.csv,
+// llamacpp_cpu_kv_hunyuan_vl.csv): hunyuan-dense's layer (Q and K normed per
+// head after RoPE) with XD-RoPE, whose four positions a token the replay does
+// not count.
+TEST(GgmlAlloc, HunyuanOcrMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"architectures":["HunYuanVLForConditionalGeneration"],"model_type":"hunyuan_vl",
+      "tie_word_embeddings":true,"text_config":{"model_type":"hunyuan_vl_text",
+      "head_dim":128,"hidden_size":1024,"intermediate_size":3584,
+      "max_position_embeddings":131072,"num_attention_heads":16,"num_hidden_layers":24,
+      "num_key_value_heads":8,"rms_norm_eps":1e-5,"tie_word_embeddings":true,
+      "vocab_size":120818,"rope_parameters":{"alpha":1000.0,"rope_theta":10000.0,
+      "rope_type":"xdrope","xdrope_section":[16,16,16,16]}}})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "hunyuan_vl", 27, 0.1);
+}
+
 // LLaDA-MoE-7B-A1B (llada-moe) and RND1-Base-0910 (rnd1), each REDUCED to 4
 // layers and 16 experts (make_gguf rows llada-moe-7b-a1b-r4 and rnd1-base-r4),
 // read from their published config.json reduced the same way

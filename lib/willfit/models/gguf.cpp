@@ -1245,7 +1245,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // Hunyuan's dense models write expert_count 1, which llama.cpp reads as
   // none (llama-model.cpp load_hparams, LLM_ARCH_HUNYUAN_DENSE / _VL).
   const bool one_expert_is_dense =
-      (arch == "hunyuan-dense" || arch == "hunyuan-vl") && experts <= 1;
+      (arch == "hunyuan-dense" || arch == "hunyuan_vl") && experts <= 1;
   if (experts > 0 && experts <= (1 << 16) && !one_expert_is_dense) {
     Moe moe;
     moe.experts = static_cast<int>(experts);
@@ -1763,11 +1763,16 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // weights are normalised only where the file says so (expert_weights_norm,
   // optional, default false). Its tensors give every layer experts whatever
   // leading_dense_block_count says (Ling-lite's is 0).
-  if (arch == "bailingmoe" && a.moe) {
+  // DeepSeek-OCR's decoder (deepseek2ocr.cpp load_arch_hparams at 80fb11ac)
+  // likewise: expert_weights_norm optional, default false (its converter
+  // writes it only where norm_topk_prob is true; DeepSeek-OCR's config has none).
+  if ((arch == "bailingmoe" || arch == "deepseek2-ocr") && a.moe) {
     const GgufValue* norm = f.find(key("expert_weights_norm"));
     a.moe->weights_normalized =
         norm != nullptr && norm->kind == GgufValue::Kind::Bool && norm->integer != 0;
-    a.moe->first_dense_layers = 0;
+    if (arch == "bailingmoe") {
+      a.moe->first_dense_layers = 0;
+    }
   }
 
   // Snowflake Arctic (arctic.cpp load_arch_tensors at 80fb11ac): the experts

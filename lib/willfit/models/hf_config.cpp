@@ -208,6 +208,27 @@ std::string dtype_precision(const std::string& dtype) {
 // (transformers WhisperConfig); Gemma 3n's conformer counts its blocks in
 // conf_num_hidden_layers: both take the estimate.
 std::int64_t vision_estimate(const Json& v, std::int64_t text_hidden) {
+  // DeepSeek-OCR's DeepEncoder (DeepseekOCRForCausalLM, deepseek_vl_v2):
+  // vision_config.width names towers in series (sam_vit_b, clip-l-14-224),
+  // each of its own layers and width, MLPs of 4 x width (SAM's lin1, CLIP's
+  // fc1 in the checkpoint); each takes the estimate below, and their widths
+  // side by side the projection to the text width.
+  if (const auto w = v.find("width"); w != v.end() && w->is_object()) {
+    std::int64_t n = 0;
+    std::int64_t widths = 0;
+    for (const auto& [name, tower] : w->items()) {
+      if (!tower.is_object()) {
+        continue;
+      }
+      const auto h = get_int(tower, {"width", "hidden_size"}, 1 << 16);
+      const auto layers = get_int(tower, {"layers", "num_hidden_layers"}, 1000);
+      if (h && layers) {
+        n += *layers * (4 * *h * *h + 2 * *h * 4 * *h);
+        widths += *h;
+      }
+    }
+    return n > 0 ? n + widths * text_hidden : 0;
+  }
   const std::string type = to_lower(get_string(v, "model_type"));
   const auto merge = get_int(v, {"spatial_merge_size"}, 64);
   const bool qwen2 = type == "qwen2_vl" || (merge && v.contains("embed_dim"));
@@ -1257,6 +1278,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     // (build_moe_ffn norm_w false).
     if (type == "llada" || type == "lladamoe" || type == "llada_moe") {
       moe.weights_normalized = false;
+    }
+    // DeepSeek-OCR (deepseek_vl_v2): norm_topk_prob, absent in its config,
+    // is what llama.cpp's expert_weights_norm becomes (default false).
+    if (type == "deepseek_vl_v2") {
+      moe.weights_normalized = get_bool(t, "norm_topk_prob").value_or(false);
     }
     if (type == "bailing_moe") {
       moe.weights_normalized = get_bool(t, "norm_topk_prob").value_or(false);

@@ -191,7 +191,16 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // test_arch_rnd1.cpp)
        "llada-moe", "rnd1",
        // issue 18: RWKV-6 Finch (tests/unit/test_arch_rwkv.cpp)
-       "rwkv6"});
+       "rwkv6",
+       // issue 18: PaddleOCR-VL's text model, ernie4_5's tensors under
+       // qwen2vl's graph (tests/unit/test_arch_paddleocr.cpp)
+       "paddleocr",
+       // issue 18: DeepSeek-OCR's decoder, DeepSeek-V2's MoE without MLA
+       // (tests/unit/test_arch_deepseek_ocr.cpp)
+       "deepseek2-ocr",
+       // issue 18: HunyuanOCR's text model, hunyuan-dense's layer with XD-RoPE
+       // (tests/unit/test_arch_hunyuan_vl.cpp)
+       "hunyuan_vl"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -218,6 +227,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "deepseek_v3",
                                                                   "deepseek_v32",
                                                                   "deepseek_v4",
+                                                                  "deepseek_vl_v2",
                                                                   "distilbert",
                                                                   "dots1",
                                                                   "dots3_note",
@@ -258,6 +268,8 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "granitemoe_swa",
                                                                   "hunyuan_v1_dense",
                                                                   "hunyuan_v1_moe",
+                                                                  "hunyuan_vl",
+                                                                  "hunyuan_vl_text",
                                                                   "hy_v3",
                                                                   "internlm2",
                                                                   "jais",
@@ -305,6 +317,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "olmoe",
                                                                   "openelm",
                                                                   "orion",
+                                                                  "paddleocr_vl",
                                                                   "phi",
                                                                   "phi3",
                                                                   "phimoe",
