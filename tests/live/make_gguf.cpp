@@ -1096,6 +1096,18 @@ const std::vector<Spec>& specs() {
                       "of it give them (code index); context 512 as the converter writes it"));
     v.back().tied = true;
     experts(v.back(), 8, 2, 0);
+    // jina-embeddings-v3 (jina-bert-v3): XLM-RoBERTa's post-norm encoder
+    // with RoPE, no KV cache. The whole model (its task adapters are files
+    // of their own, not loaded here).
+    v.push_back(shape("jina-embeddings-v3", "jina-bert-v3", 24, 1024, 4096, 16, 16, 64, 250002,
+                      8192, 20000, 1e-5,
+                      "jinaai/jina-embeddings-v3 config.json (model_type xlm-roberta with "
+                      "lora_adaptations): hidden_size 1024, num_hidden_layers 24, "
+                      "num_attention_heads 16, intermediate_size 4096 (GELU), vocab_size 250002, "
+                      "max_position_embeddings 8194 (8192 as the converter writes it), rotary "
+                      "base 20000, layer_norm_eps 1e-5, as transformers' JinaEmbeddingsV3Config "
+                      "and public transcriptions give them (code index)"));
+    v.back().tied = true;
     // llama-embed-nemotron-8b (llama-embed), reduced: 2 of its 32 layers
     // (every layer is the same), every width the model's; llama's graph
     // without a cache read and without logits, no output head (the
@@ -2199,7 +2211,8 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     }
     return out;
   }
-  if (s.arch == "nomic-bert" || s.arch == "nomic-bert-moe" || s.arch == "jina-bert-v2") {
+  if (s.arch == "nomic-bert" || s.arch == "nomic-bert-moe" || s.arch == "jina-bert-v2" ||
+      s.arch == "jina-bert-v3") {
     // bert.cpp's encoders (load_arch_tensors of nomic-bert.cpp and
     // jina-bert-v2.cpp): token types and the embeddings' LayerNorm, no
     // position table (RoPE; ALiBi), no final norm, no output head; per layer
@@ -2213,10 +2226,13 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     // NomicBertModel's MoE weights): a fused QKV and the output projection
     // with biases; on layers il % 2 == 1 the router and the experts' up and
     // down (GELU, no gate; the experts' bias dropped), elsewhere up and down
-    // with biases; one token type.
+    // with biases; one token type. jina-bert-v3 (jina-bert-v3.cpp, as
+    // conversion/bert.py XLMRobertaModel maps mixer.Wqkv, out_proj, fc1 and
+    // fc2): the MoE model's dense layer on every layer, one token type.
     const bool jina = s.arch == "jina-bert-v2";
+    const bool v3 = s.arch == "jina-bert-v3";
     const bool moe = s.arch == "nomic-bert-moe";
-    add("token_types.weight", {e, moe ? 1 : 2}, -1);
+    add("token_types.weight", {e, moe || v3 ? 1 : 2}, -1);
     add("token_embd_norm.weight", {e}, -1);
     add("token_embd_norm.bias", {e}, -1);
     for (int i = 0; i < s.layers; ++i) {
@@ -2228,12 +2244,12 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         }
       } else {
         add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
-        if (moe) {
+        if (moe || v3) {
           add(b + "attn_qkv.bias", {q + 2 * kv}, i);
         }
       }
       add(b + "attn_output.weight", {q, e}, i);
-      if (jina || moe) {
+      if (jina || moe || v3) {
         add(b + "attn_output.bias", {e}, i);
       }
       add(b + "attn_output_norm.weight", {e}, i);
@@ -2246,7 +2262,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
         add(b + "ffn_up_exps.weight", {e, s.ffn, s.experts}, i);
         add(b + "ffn_down_exps.weight", {s.ffn, e, s.experts}, i);
-      } else if (moe) {
+      } else if (moe || v3) {
         add(b + "ffn_up.weight", {e, s.ffn}, i);
         add(b + "ffn_up.bias", {s.ffn}, i);
         add(b + "ffn_down.weight", {s.ffn, e}, i);
@@ -3534,14 +3550,16 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_f32(a + ".rope.freq_base_swa", static_cast<double>(s.swa_rope_base));
   }
   w.key_f32(a + ".attention.layer_norm_rms_epsilon", s.rms_eps);
-  if (s.arch == "nomic-bert" || s.arch == "nomic-bert-moe" || s.arch == "jina-bert-v2") {
+  if (s.arch == "nomic-bert" || s.arch == "nomic-bert-moe" || s.arch == "jina-bert-v2" ||
+      s.arch == "jina-bert-v3") {
     // conversion/bert.py BertModel: LayerNorm epsilon, not causal, mean
     // pooling, the token types (nomic-bert.cpp requires the epsilon and the
     // token types); NomicBertModel for the MoE model: moe_every_n_layers
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
     w.key_bool(a + ".attention.causal", false);
     w.key_u32(a + ".pooling_type", 1);
-    w.key_u32("tokenizer.ggml.token_type_count", s.arch == "nomic-bert-moe" ? 1 : 2);
+    w.key_u32("tokenizer.ggml.token_type_count",
+              s.arch == "nomic-bert-moe" || s.arch == "jina-bert-v3" ? 1 : 2);
     if (s.arch == "nomic-bert-moe") {
       w.key_u32(a + ".moe_every_n_layers", 2);
     }

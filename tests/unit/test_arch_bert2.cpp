@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "unit/catalogue_model.hpp"
+#include "unit/encoder_checks.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
@@ -23,36 +24,10 @@ namespace {
 
 using Json = nlohmann::json;
 using test::catalogue_model;
+using test::expect_same_encoder_estimate;
 using test::from_config;
 using test::from_gguf;
 using test::rel;
-
-Estimate llama_estimate(const Model& m, std::int64_t context, bool flash = false) {
-  InferenceQuery q;
-  q.model = m;
-  q.precision = *parse_precision("f16");
-  q.runtime = Runtime::LlamaCpp;
-  q.context = context;
-  q.flash_attention = flash ? FlashAttention::On : FlashAttention::Off;
-  return estimate_inference(q);
-}
-
-// Two readings of one model: no KV cache in either, one compute buffer,
-// with and without flash attention, at a short and the full context.
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
-  EXPECT_EQ(a.arch.mlp_gated, b.arch.mlp_gated) << what;
-  EXPECT_EQ(a.arch.attention.alibi, b.arch.attention.alibi) << what;
-  EXPECT_EQ(a.arch.attention.post_norm, b.arch.attention.post_norm) << what;
-  for (const std::int64_t ctx : {std::int64_t{512}, std::int64_t{8192}}) {
-    for (const bool flash : {false, true}) {
-      const Estimate x = llama_estimate(a, ctx, flash);
-      const Estimate y = llama_estimate(b, ctx, flash);
-      EXPECT_EQ(x.memory.kv_cache, 0) << what << " at " << ctx;
-      EXPECT_EQ(y.memory.kv_cache, 0) << what << " at " << ctx;
-      EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx << ' ' << flash;
-    }
-  }
-}
 
 // ---------------------------------------------------------------------------
 // jina-bert-v2: jinaai/jina-embeddings-v2-base-en.
@@ -186,14 +161,14 @@ TEST(JinaBertV2, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(g.params, 136777728);
   EXPECT_LT(rel(static_cast<double>(g.params), 137e6), 0.01);
   EXPECT_EQ(count_params(g.arch).active(), count_params(c.arch).active());
-  expect_same_estimate(g, c, "jina-embeddings-v2-base-en");
+  expect_same_encoder_estimate(g, c, "jina-embeddings-v2-base-en");
 }
 
 TEST(JinaBertV2, CatalogueGivesWhatTheConfigGives) {
   const Model& cat = catalogue_model("jina-embeddings-v2-base-en");
   const Model c = from_config(jina_v2_base_config());
   EXPECT_TRUE(cat.embedding);
-  expect_same_estimate(cat, c, "jina-embeddings-v2-base-en");
+  expect_same_encoder_estimate(cat, c, "jina-embeddings-v2-base-en");
   const Precision p = *parse_precision("f16");
   EXPECT_LT(rel(static_cast<double>(weight_layout(cat, p).total()),
                 static_cast<double>(weight_layout(c, p).total())),
@@ -339,7 +314,7 @@ TEST(NomicBertMoe, GgufHeaderGivesWhatTheConfigGives) {
   // the converter drops (6 layers x 768): 475,288,320.
   EXPECT_EQ(g.params, 475292928 - 6 * 768);
   EXPECT_EQ(count_params(g.arch).active(), count_params(c.arch).active());
-  expect_same_estimate(g, c, "nomic-embed-text-v2-moe");
+  expect_same_encoder_estimate(g, c, "nomic-embed-text-v2-moe");
 }
 
 TEST(NomicBertMoe, TheDenseNomicBertStaysGated) {
@@ -360,7 +335,7 @@ TEST(NomicBertMoe, CatalogueGivesWhatTheConfigGives) {
   const Model& cat = catalogue_model("nomic-embed-text-v2-moe");
   const Model c = from_config(nomic_v2_moe_config());
   EXPECT_TRUE(cat.embedding);
-  expect_same_estimate(cat, c, "nomic-embed-text-v2-moe");
+  expect_same_encoder_estimate(cat, c, "nomic-embed-text-v2-moe");
   const Precision p = *parse_precision("f16");
   EXPECT_LT(rel(static_cast<double>(weight_layout(cat, p).total()),
                 static_cast<double>(weight_layout(c, p).total())),

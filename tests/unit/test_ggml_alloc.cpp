@@ -1004,6 +1004,29 @@ TEST(GgmlAlloc, NomicBertMoeMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "nomic_bert_moe", 27, 0.1);
 }
 
+// jina-embeddings-v3 (jina-bert-v3, the whole model: make_gguf row
+// jina-embeddings-v3) read from its published config.json (model_type
+// xlm-roberta with lora_adaptations; tests/unit/test_arch_jina_bert_v3.cpp
+// says where each value was read), against what a real llama.cpp reserved
+// for the synthetic files (tests/data/llamacpp_cpu_compute_jina_bert_v3.csv,
+// llamacpp_cpu_kv_jina_bert_v3.csv): no KV cache, bert.cpp's block with the
+// fused QKV (its bias in place) and RoPE, a GELU MLP of up and down.
+TEST(GgmlAlloc, JinaBertV3MatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"xlm-roberta","architectures":["XLMRobertaModel"],"vocab_size":250002,
+      "hidden_size":1024,"num_hidden_layers":24,"num_attention_heads":16,
+      "intermediate_size":4096,"hidden_act":"gelu","max_position_embeddings":8194,
+      "type_vocab_size":1,"layer_norm_eps":1e-5,"pad_token_id":1,
+      "position_embedding_type":"rotary","rotary_emb_base":20000.0,"lora_rank":4,
+      "lora_adaptations":["retrieval.query","retrieval.passage","separation","classification",
+      "text-matching"]})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->embedding);
+  expect_live_tables(*m, "jina_bert_v3", 27, 0.1);
+}
+
 // ModernBERT-base (modern-bert, the whole model: make_gguf row
 // modernbert-base) read from its published config.json (model_type
 // modernbert; tests/unit/test_arch_modernbert.cpp says where each value was

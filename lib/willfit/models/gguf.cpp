@@ -2094,9 +2094,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // tensor, "do not use model.tok_embd directly"): no copy either.
   a.no_output_head = is_encoder_gguf_architecture(arch) || arch == "bitnet";
   a.attention.mla_cached_per_head = uses_mla(a) && caches_mla_per_head(arch);  // MiniCPM3
-  // bert.cpp's block (jina-bert-v2 runs it too, with ALiBi: no positions)
-  a.attention.post_norm =
-      arch == "bert" || arch == "nomic-bert" || arch == "nomic-bert-moe" || arch == "jina-bert-v2";
+  // bert.cpp's block (jina-bert-v2 runs it too, with ALiBi: no positions;
+  // jina-bert-v3 with RoPE from its fused attn_qkv, jina-bert-v3.cpp at
+  // 80fb11ac using llama_model_bert::graph)
+  a.attention.post_norm = arch == "bert" || arch == "nomic-bert" || arch == "nomic-bert-moe" ||
+                          arch == "jina-bert-v2" || arch == "jina-bert-v3";
   // nomic-bert-moe.cpp: the chosen experts' weights as they are (norm_w false)
   // llada-moe.cpp: the same (build_moe_ffn with norm_w false, softmax gating)
   if ((arch == "nomic-bert-moe" || arch == "llada-moe") && a.moe) {

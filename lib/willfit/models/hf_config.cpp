@@ -844,6 +844,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   const bool two_matrix =
       one_of(type, {"gpt2", "bert", "roberta", "distilbert", "falcon", "gpt_neox", "gptj", "opt",
                     "bloom", "gpt_bigcode", "phi", "starcoder2", "mpt", "nemotron", "nemotron_h",
+                    // XLM-RoBERTa's intermediate dense and output dense with
+                    // GELU (jina-embeddings-v3: mlp.fc1, mlp.fc2; llama.cpp
+                    // bert.cpp runs jina-bert-v3's as LLM_FFN_GELU, no gate)
+                    "xlm-roberta", "jina_embeddings_v3",
                     // AFM-4.5B: up, ReLU squared, down (modeling_arcee.py ArceeMLP;
                     // llama.cpp arcee.cpp LLM_FFN_RELU_SQR with no gate)
                     "arcee",
@@ -1102,6 +1106,16 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                            "seq_length", "n_ctx", "model_max_length"},
                           std::int64_t{1} << 31)
                       .value_or(0);
+  // RoBERTa's and XLM-RoBERTa's positions start at pad_token_id + 1
+  // (create_position_ids_from_input_ids), so llama.cpp's converter writes
+  // max_position_embeddings - (pad_token_id + 1) as the context and drops
+  // those rows (conversion/bert.py _xlmroberta_tokenizer_init at 80fb11ac):
+  // jina-embeddings-v3's 8194 is 8192 tokens.
+  if (one_of(type, {"roberta", "xlm-roberta", "jina_embeddings_v3"}) && a.max_context > 0) {
+    if (const auto pad = get_int(t, {"pad_token_id"}, 1 << 20); pad && *pad >= 0) {
+      a.max_context = std::max<std::int64_t>(1, a.max_context - (*pad + 1));
+    }
+  }
   // BLOOM's configs state no context: llama.cpp's converter writes
   // seq_length, else the hidden size (conversion/bloom.py at 80fb11ac).
   if (type == "bloom" && a.max_context == 0) {
@@ -2092,8 +2106,8 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   a.attention.mla_cached_per_head = uses_mla(a) && caches_mla_per_head(type);  // MiniCPM3
   // BERT's block: the LayerNorms after the residual sums (llama.cpp runs all
   // of these with bert.cpp's graph).
-  a.attention.post_norm =
-      one_of(type, {"bert", "roberta", "distilbert", "xlm-roberta", "nomic_bert"});
+  a.attention.post_norm = one_of(
+      type, {"bert", "roberta", "distilbert", "xlm-roberta", "nomic_bert", "jina_embeddings_v3"});
   // they embed, generate nothing
   m.embedding = is_encoder_config_model_type(type) || embedding_gemma || llama_embed;
   a.no_output_head = is_encoder_config_model_type(type) || type == "bitnet";  // (gguf.cpp)
@@ -2232,6 +2246,17 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
         "llama.cpp lists GPT-J's name (gptj) but builds no graph for it (llama-model.cpp: "
         "\"unsupported model architecture\") and cannot load it: the llama.cpp figures are "
         "what its graph would hold for this shape, not a run";
+  }
+  // jina-embeddings-v3 (jinaai's XLMRobertaFlashConfig: model_type
+  // xlm-roberta with lora_adaptations, which llama.cpp's converter writes as
+  // jina-bert-v3, conversion/bert.py XLMRobertaModel at 80fb11ac; or
+  // transformers' own port, model_type jina_embeddings_v3): XLM-RoBERTa's
+  // post-norm block with RoPE in place of the position table (bert.cpp for
+  // jina-bert-v3: no pos_embd, Q and K roped from the fused Wqkv), biases on
+  // every projection and LayerNorm, a GELU MLP; no KV cache, no output head.
+  // The task LoRA adapters beside it are not counted (docs/architectures.md).
+  if (type == "xlm-roberta" && t.contains("lora_adaptations")) {
+    m.unchecked_architecture.clear();
   }
   // ChatGLM-6B's first version shares model_type chatglm but not its
   // layout (inner_hidden_size, a GELU MLP, 2D positions); llama.cpp's

@@ -151,6 +151,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "minicpm3", "minicpm",
        // issue 18: jina-embeddings-v2 (tests/unit/test_arch_bert2.cpp, JinaBertV2)
        "jina-bert-v2",
+       // jina-embeddings-v3 (tests/unit/test_arch_jina_bert_v3.cpp)
+       "jina-bert-v3",
        // issue 18: nomic-embed-text-v2-moe (tests/unit/test_arch_bert2.cpp, NomicBertMoe)
        "nomic-bert-moe",
        // issue 18: ModernBERT (tests/unit/test_arch_modernbert.cpp)
@@ -259,6 +261,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "gpt_bigcode",
                                                                   "gpt_neox",
                                                                   "gptj",
+                                                                  "jina_embeddings_v3",
                                                                   "gpt_oss",
                                                                   "gpt_refact",
                                                                   "granite",
@@ -377,7 +380,7 @@ bool is_cache_free_gguf_architecture(std::string_view arch) {
 bool is_encoder_config_model_type(std::string_view model_type) {
   static constexpr auto kEncoders =
       std::to_array<std::string_view>({"bert", "roberta", "distilbert", "xlm-roberta", "modernbert",
-                                       "nomic_bert", "neobert", "eurobert"});
+                                       "nomic_bert", "neobert", "eurobert", "jina_embeddings_v3"});
   return std::find(kEncoders.begin(), kEncoders.end(), model_type) != kEncoders.end();
 }
 
