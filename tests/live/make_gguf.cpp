@@ -1506,6 +1506,12 @@ const std::vector<Spec>& specs() {
     v.back().embd_scale = 12.0;
     v.back().resid_scale = 0.28;
     v.back().logit_scale = 10.0;
+    // The same 2B with the configs' default layer kinds (no layer_types:
+    // full where i % 4 == 0, 6 of 24; the last layer windowed).
+    v.push_back(v.back());
+    v.back().name = "granite-swash-2b-every4";
+    v.back().source += "; layer_types left out (GraniteSWAConfig's default: full where i % 4 == 0)";
+    v.back().swa_layers.back() = 'S';
     v.push_back(shape("granite-swash-3b-a600m", "granite_swa", 28, 1280, 512, 20, 4, 64, 100352,
                       8192, 10000, 1e-5,
                       "ibm-granite/granite-swash-3b-a600m: a public synthesis table (file id "
