@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_model.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/inference/estimate.hpp"
@@ -212,6 +213,20 @@ TEST(MiniMax01, ConfigAndGgufGiveOneEstimate) {
   // The converter's tensors, counted from the file, against the card.
   const ParamBreakdown p = count_params(g.arch);
   EXPECT_LT(rel(static_cast<double>(p.total()), 456e9), 0.01) << p.total();
+}
+
+// The catalogue's MiniMax-M1 and MiniMax-Text-01 (the text model M1
+// continues: its card's shape and counts) are the M1 config.json: the
+// lightning layers, the softmax layers' cache, the compute buffer.
+TEST(MiniMax01, CatalogueEntriesAreTheConfig) {
+  const Model c = from_config(minimax_m1_config());
+  for (const char* id : {"minimax-m1", "minimax-text-01"}) {
+    const Model& cat = test::catalogue_model(id);
+    EXPECT_EQ(cat.arch.attention.layer_mixers, c.arch.attention.layer_mixers) << id;
+    expect_same_estimate(cat, c, id);
+    EXPECT_EQ(cat.params, 456000000000) << id;
+    EXPECT_EQ(cat.active_params, 45900000000) << id;
+  }
 }
 
 // A file that says full_attention_interval (minimax-01.cpp reads it) puts

@@ -12,12 +12,14 @@
 #include <cstdint>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "csv.hpp"
+#include "unit/catalogue_model.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
@@ -209,6 +211,32 @@ TEST(T5, ParameterCountsMatchThePublishedOnes) {
     EXPECT_LT(rel(counted, s.published), 0.01) << s.published;
     // norms and the two bias tables are all that is left out
     EXPECT_LT(counted, s.published);
+  }
+}
+
+// The catalogue's Flan-T5 / T5 v1.1 entries (data/models.json flan-t5-small
+// to flan-t5-xxl) are their configs: both stacks, the decoder's blocks and
+// the bias tables (decoder_layers, relative_buckets), the same weights,
+// cache and compute buffer, each within 1 % of its published count.
+TEST(T5, CatalogueEntriesAreTheirConfigs) {
+  const std::pair<std::string, Json> entries[] = {{"flan-t5-small", t5_config(8, 512, 1024, 6)},
+                                                  {"flan-t5-base", t5_config(12, 768, 2048, 12)},
+                                                  {"flan-t5-large", flan_t5_large()},
+                                                  {"flan-t5-xl", t5_config(24, 2048, 5120, 32)},
+                                                  {"flan-t5-xxl", t5_config(24, 4096, 10240, 64)}};
+  for (const auto& [id, config] : entries) {
+    SCOPED_TRACE(id);
+    const Model& cat = test::catalogue_model(id);
+    const Model cfg = from_config(config);
+    EXPECT_EQ(cat.arch.decoder_layers, cfg.arch.decoder_layers);
+    EXPECT_EQ(cat.arch.relative_buckets, 32);
+    EXPECT_FALSE(cat.embedding);
+    expect_same_estimate(cat, cfg, id);
+    EXPECT_EQ(llama_estimate(cat, 512, false).memory.weights,
+              llama_estimate(cfg, 512, false).memory.weights);
+    EXPECT_LT(
+        rel(static_cast<double>(count_params(cat.arch).total()), static_cast<double>(cat.params)),
+        0.01);
   }
 }
 

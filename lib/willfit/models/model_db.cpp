@@ -444,6 +444,11 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.attention.fused_qkv = r.boolean("fused_qkv", false);
   a.qkv_bias = r.boolean("qkv_bias", false);
   a.fused_gate_up = r.boolean("fused_gate_up", false);
+  // T5 (model.hpp Architecture::decoder_layers): `layers` counts both
+  // stacks, the last decoder_layers the decoder's; relative_buckets, the
+  // learned position-bias table, marks it.
+  a.decoder_layers = static_cast<int>(r.integer("decoder_layers", 0, a.layers - 1, 0));
+  a.relative_buckets = static_cast<int>(r.integer("relative_buckets", 0, kMaxHeads, 0));
   e.source = r.string("source", "");
   e.origin = std::string(origin);
   e.published_precision = to_lower(r.string("published_precision", ""));
