@@ -458,6 +458,11 @@ struct Architecture {
   // attn_q/k/v.bias in a file converted from the transformers layout):
   // F32 vectors in the weights, added in place in the graph.
   bool qkv_bias = false;
+  // Biases on an ungated MLP beside llama's projections (Jais 2: config.json
+  // mlp_bias, true by default; llama.cpp jais2.cpp ffn_up_b and ffn_down_b,
+  // required): F32 vectors in the weights, added in place in the graph. (The
+  // GPT-2 style has them without it.)
+  bool mlp_bias = false;
   // The gated MLP's gate and up in one projection twice its width, split by
   // SwiGLU (ChatGLM's dense_h_to_4h; llama.cpp build_ffn with an ffn_up of
   // 2 x n_ff and no gate): the same weights as gate and up, one tensor of

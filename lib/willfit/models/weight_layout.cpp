@@ -969,7 +969,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     } else {
       const std::int64_t ff = mlp_width(a, i);
       l.bytes += weight(Cat::FfnUp, e, ff, i) + weight(Cat::FfnDown, ff, e, i) +
-                 (layer_norm ? f32(ff) + f32(e) : 0);  // GPT-2's MLP biases; none in Nemotron's
+                 (layer_norm || a.mlp_bias ? f32(ff) + f32(e) : 0);  // GPT-2's, Jais 2's biases
     }
     return l;
   };
