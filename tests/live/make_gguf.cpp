@@ -17,7 +17,7 @@
 // llada-moe,rnd1,paddleocr (ernie4-5.cpp's tensors),deepseek2ocr,hunyuan-vl,
 // granite-swa,
 // qwen,baichuan,orion,codeshell,
-// nemotron,bitnet,minimax-01,bloom,mpt,jais,refact,t5}.cpp
+// nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1822,6 +1822,19 @@ const std::vector<Spec>& specs() {
                       "4096, vocab_size 49216, n_inner None (MLP 5632: conversion/refact.py's "
                       "rule), as an MLX port transcribes its config.json (search-tool file id "
                       "17449145765); untied (its lm_head); tests/unit/test_arch_refact.cpp"));
+    // Jais-2-8B (jais2), REDUCED to 4 of its 32 layers, all alike: every
+    // width the model's (hidden 3328, 26 heads of 128, every head cached, an
+    // ungated squared-ReLU MLP of 26624, vocabulary 150272, 8192 positions),
+    // LayerNorms and every projection with biases, RoPE, its own head.
+    v.push_back(shape("jais-2-8b-r4", "jais2", 4, 3328, 26624, 26, 26, 128, 150272, 8192, 10000,
+                      1e-5,
+                      "inceptionai/Jais-2-8B-Chat REDUCED to 4 of 32 layers; Jais2Config and card "
+                      "as a public research note transcribes them (search-tool file id "
+                      "59455528078: hidden 3328, 32 layers, 26 heads, vocabulary 150272, 8192 "
+                      "positions, relu2, LayerNorm, 8:1 MLP, 8.09B); biases everywhere "
+                      "(attention_bias, mlp_bias default true); tests/unit/test_arch_jais2.cpp"));
+    v.back().qkv_bias = true;
+    v.back().mlp_gated = false;
     // Flan-T5-Small (t5): an encoder-decoder, 8 encoder and 8 decoder
     // blocks, relative-position buckets, a gated-GELU MLP, an untied head.
     // The whole model.
@@ -2387,8 +2400,8 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add("output_norm.bias", {e}, -1);
     add("output.bias", {s.vocab}, -1);
   }
-  if (s.arch == "nemotron" || s.arch == "orion") {  // nemotron.cpp, orion.cpp: the final
-    add("output_norm.bias", {e}, -1);               // LayerNorm's bias
+  if (s.arch == "nemotron" || s.arch == "orion" || s.arch == "jais2") {  // the final
+    add("output_norm.bias", {e}, -1);                                    // LayerNorm's bias
   }
   if (s.hc_mult > 0 &&
       s.arch == "deepseek4") {  // deepseek4.cpp: the output's hyper-connection head
@@ -3211,7 +3224,10 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       if (s.arch == "bitnet") {  // bitnet.cpp: the norm of the attention output before wo
         add(b + "attn_sub_norm.weight", {e}, i);
       }
-      if (s.arch == "nemotron" || s.arch == "orion") {  // both LayerNorms' biases (no others)
+      if (s.arch == "jais2") {  // jais2.cpp: wo_b (q, k, v biases above: qkv_bias)
+        add(b + "attn_output.bias", {e}, i);
+      }
+      if (s.arch == "nemotron" || s.arch == "orion" || s.arch == "jais2") {  // LayerNorm biases
         add(b + "attn_norm.bias", {e}, i);
         add(b + "ffn_norm.bias", {e}, i);
       }
@@ -3249,6 +3265,10 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       }
       add(b + "ffn_up.weight", {e, s.ffn}, i);
       add(b + "ffn_down.weight", {s.ffn, e}, i);
+      if (s.arch == "jais2") {  // jais2.cpp: the MLP's biases
+        add(b + "ffn_up.bias", {s.ffn}, i);
+        add(b + "ffn_down.bias", {e}, i);
+      }
       if (s.arch == "bitnet") {  // bitnet.cpp: the norm of the MLP's product before ffn_down
         add(b + "ffn_sub_norm.weight", {s.ffn}, i);
       }
@@ -3648,6 +3668,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   if (s.arch == "orion") {
     // conversion/orion.py: the LayerNorm epsilon (rms_norm_eps, which Orion
     // runs as a LayerNorm's) orion.cpp requires
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+  }
+  if (s.arch == "jais2") {
+    // jais2.cpp load_arch_hparams requires the LayerNorm epsilon (base.py
+    // writes layer_norm_eps as it)
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
   }
   if (s.arch == "nemotron") {

@@ -2147,6 +2147,27 @@ TEST(GgmlAlloc, RefactMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "refact", 27, 0.1);
 }
 
+// Jais-2-8B REDUCED to 4 of its 32 layers (jais2: make_gguf row
+// jais-2-8b-r4, every width the model's) read from its published shape with
+// num_hidden_layers 4 (the values and their sources:
+// tests/unit/test_arch_jais2.cpp), against what a real llama.cpp allocated
+// for the synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_jais2.csv, llamacpp_cpu_kv_jais2.csv;
+// docs/live-llamacpp.md, Jais 2 run): jais2.cpp's graph, LayerNorms and
+// biases beside RoPE and an ungated squared-ReLU MLP.
+TEST(GgmlAlloc, Jais2MatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"jais2","hidden_size":3328,"num_hidden_layers":4,
+      "num_attention_heads":26,"num_key_value_heads":26,"intermediate_size":26624,
+      "vocab_size":150272,"max_position_embeddings":8192,"hidden_act":"relu2",
+      "layer_norm_eps":1e-5,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_FALSE(m->arch.mlp_gated);
+  expect_live_tables(*m, "jais2", 27, 0.1);
+}
+
 // EleutherAI/pythia-1.4b (gptneox, the whole model: make_gguf row
 // pythia-1.4b) read from its published config.json (the values and their
 // sources: tests/unit/test_arch_gptneox.cpp), against what a real llama.cpp

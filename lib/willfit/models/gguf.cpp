@@ -1576,6 +1576,14 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   if (arch == "nemotron") {
     a.norm_bias = true;
   }
+  // Jais 2 (jais2.cpp load_arch_tensors at 80fb11ac): LayerNorm biases, q,
+  // k, v and o biases and the ungated MLP's biases, all required; no gate.
+  if (arch == "jais2") {
+    a.norm_bias = true;
+    a.attention_bias = true;
+    a.mlp_bias = true;
+    a.mlp_gated = false;
+  }
   // BitNet b1.58 (bitnet.cpp load_arch_tensors): attn_sub_norm and
   // ffn_sub_norm, both required.
   a.sub_norms = arch == "bitnet";

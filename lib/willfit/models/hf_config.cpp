@@ -853,7 +853,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                     "arcee",
                     // Apertus: up, xIELU, down (llama.cpp apertus.cpp creates
                     // ffn_up and ffn_down only)
-                    "apertus"});
+                    "apertus",
+                    // Jais 2: up, squared ReLU, down (llama.cpp jais2.cpp
+                    // creates ffn_up and ffn_down only)
+                    "jais2"});
   // jina-embeddings-v2 (JinaBertModel, model_type bert): ALiBi positions
   // (position_embedding_type "alibi") and a GEGLU MLP (feed_forward_type
   // "geglu"), which llama.cpp loads as jina-bert-v2 (conversion/bert.py
@@ -1087,6 +1090,15 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     const std::int64_t ff = 2 * inner / 3;
     a.intermediate_size = 256 * ((ff + 255) / 256);
     a.tied_embeddings = get_bool(t, "tie_word_embeddings").value_or(false);
+  }
+  // Jais 2 (Jais2Config, model_type jais2; llama.cpp jais2.cpp at 80fb11ac):
+  // LayerNorms with biases, q, k, v and o with biases when attention_bias,
+  // the ungated MLP's up and down with biases when mlp_bias (both true by
+  // default), RoPE.
+  if (type == "jais2") {
+    a.norm_bias = true;
+    a.attention_bias = get_bool(t, "attention_bias").value_or(true);
+    a.mlp_bias = get_bool(t, "mlp_bias").value_or(true);
   }
   // Nemotron-4 / Minitron (NemotronConfig, llama.cpp nemotron.cpp):
   // LayerNorm1p with a bias, q, k, v and an ungated squared-ReLU MLP

@@ -179,6 +179,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "xverse",
        // issue 18: the ALiBi decoders (tests/unit/test_arch_alibi.cpp)
        "bloom", "mpt", "jais", "refact",
+       // issue 18: Jais 2, LayerNorms and biases beside RoPE (tests/unit/test_arch_jais2.cpp)
+       "jais2",
        // issue 18: Ling-lite / Ling-plus, shared experts (tests/unit/test_arch_moe2.cpp)
        "bailingmoe",
        // issue 18: Snowflake Arctic, a dense MLP beside 128 experts (test_arch_moe2.cpp)
@@ -276,6 +278,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "hy_v3",
                                                                   "internlm2",
                                                                   "jais",
+                                                                  "jais2",
                                                                   "jamba",
                                                                   "kclgpt",
                                                                   "kimi_k2",

@@ -483,9 +483,11 @@ struct Architecture {
   bool qkv_bias = false;
   // Biases on an ungated MLP's up and down beside llama's projections
   // (GPT-J: transformers modeling_gptj.py GPTJMLP, fc_in and fc_out with
-  // nn.Linear's default bias, while q, k, v and out_proj have none): F32
-  // vectors in the weights only. (The GPT-2 style, mlp_gated false without
-  // norm_bias, has them already.)
+  // nn.Linear's default bias, while q, k, v and out_proj have none; Jais 2:
+  // config.json mlp_bias, true by default, llama.cpp jais2.cpp ffn_up_b and
+  // ffn_down_b, required): F32 vectors in the weights, added in place in the
+  // graph. (The GPT-2 style, mlp_gated false without norm_bias, has them
+  // already.)
   bool mlp_bias = false;
   // The gated MLP's gate and up in one projection twice its width, split by
   // SwiGLU (ChatGLM's dense_h_to_4h; llama.cpp build_ffn with an ffn_up of

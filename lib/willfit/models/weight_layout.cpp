@@ -968,7 +968,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       }
     } else {
       const std::int64_t ff = mlp_width(a, i);
-      // GPT-2's and GPT-J's MLP biases; none in Nemotron's
+      // GPT-2's, GPT-J's and Jais 2's MLP biases; none in Nemotron's
       l.bytes += weight(Cat::FfnUp, e, ff, i) + weight(Cat::FfnDown, ff, e, i) +
                  (layer_norm || a.mlp_bias ? f32(ff) + f32(e) : 0);
     }
