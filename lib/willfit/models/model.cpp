@@ -1155,13 +1155,16 @@ std::string describe_shape(const Model& m) {
       s = attention + recurrent > a.layers
               ? fmt::format("attention and a recurrent mixer side by side in {} of {} layers",
                             std::min(attention, recurrent), a.layers)
+          : attention == 0
+              ? fmt::format("no KV cache: all {} layers keep a fixed recurrent state", a.layers)
               : fmt::format("{} of {} layers keep a KV cache, {} a fixed recurrent state",
                             attention, a.layers, recurrent);
       if (at.recurrent_state_floats > 0) {
-        s += fmt::format(" (recurrent_state_floats {} per layer and sequence",
+        s += fmt::format(" ({} F32 values of state per layer and sequence",
                          at.recurrent_state_floats);
-        s += at.recurrent_params > 0 ? fmt::format(", recurrent_params {})", at.recurrent_params)
-                                     : std::string(")");
+        s += at.recurrent_params > 0
+                 ? fmt::format(", {} weights in each recurrent mixer)", at.recurrent_params)
+                 : std::string(")");
       }
       if (at.kda) {
         s += fmt::format("; the recurrent layers are Kimi Delta Attention ({} heads of {})",

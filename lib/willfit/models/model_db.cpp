@@ -637,10 +637,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   }
   m.source = FactSource::Catalogue;
   m.notes.push_back(fmt::format(
-      "architecture from the catalogue ({}): {} layers, hidden {}, {} heads, {} KV heads, head "
-      "dim {}, vocabulary {}{}",
-      e.origin == "embedded" ? m.id : m.id + " in " + e.origin, a.layers, a.hidden_size, a.heads,
-      a.kv_heads, a.head_dim, a.vocab_size, a.tied_embeddings ? ", tied embeddings" : ""));
+      "architecture from the catalogue ({}): {} layers, hidden {}, {}, vocabulary {}{}",
+      e.origin == "embedded" ? m.id : m.id + " in " + e.origin, a.layers, a.hidden_size,
+      attention_heads_text(a), a.vocab_size, a.tied_embeddings ? ", tied embeddings" : ""));
   m.notes.push_back(describe_shape(m));
   return e;
 }
