@@ -24,6 +24,7 @@
 
 #include "csv.hpp"
 #include "sources/embedded_data.hpp"
+#include "unit/live_rows.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
@@ -365,39 +366,6 @@ TEST(ChatGlm, CatalogueAgreesWithTheConfig) {
 // llamacpp_cpu_kv_chatglm.csv): the compute and output buffers and the KV
 // cache.
 
-// Calls `row` with the cells of every row of a live table in tests/data.
-template <typename Row>
-void for_each_row(const std::string& name, const Row& row) {
-  std::ifstream in(std::string(WILLFIT_TEST_DATA_DIR) + "/" + name);
-  ASSERT_TRUE(in) << name;
-  std::string line;
-  std::getline(in, line);
-  while (std::getline(in, line)) {
-    if (line.empty()) {
-      continue;
-    }
-    const auto c = test::split_csv_line(line);
-    ASSERT_GE(c.size(), 10U);
-    SCOPED_TRACE(line.substr(0, 60));
-    row(c);
-  }
-}
-
-Estimate live_estimate(const Model& model, const std::vector<std::string>& c) {
-  InferenceQuery q;
-  q.model = model;
-  q.precision = *parse_precision(c[1]);
-  Device ram = *raw_device("1024gb");
-  ram.kind = DeviceKind::Cpu;
-  q.devices.devices.push_back(ram);
-  q.runtime = Runtime::LlamaCpp;
-  q.context = std::stoll(c[2]);
-  q.flash_attention = c[3] == "on" ? FlashAttention::On : FlashAttention::Off;
-  q.kv_type = *parse_kv_type(c[4]);
-  q.ubatch = std::stoll(c[5]);
-  return estimate_inference(q);
-}
-
 TEST(ChatGlm, ReducedGlm4MatchesTheLiveLlamaCpp) {
   Json j = glm4_9b_chat();
   j["num_layers"] = 4;
@@ -405,26 +373,27 @@ TEST(ChatGlm, ReducedGlm4MatchesTheLiveLlamaCpp) {
   const Model m = from_config(j);
   const auto mib = static_cast<double>(kMiB);
   std::size_t rows = 0;
-  for_each_row("llamacpp_cpu_compute_chatglm.csv", [&](const std::vector<std::string>& c) {
-    const double measured = (std::stod(c[6]) + std::stod(c[7])) * mib;
-    const auto willfit = static_cast<double>(live_estimate(m, c).memory.compute);
-    std::printf(
-        "  %-6s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.3f %%\n",
-        c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(), measured / mib, willfit / mib,
-        (willfit - measured) / measured * 100.0);
-    // Exact on the F16-cache rows (the output buffer's log rounding aside);
-    // 0.03 % (82 KiB) over on the Q8_0-cache rows: the replay keeps a single
-    // cache's Hadamard rotation matrices (128 x 128 and 64 x 64 F32) to the
-    // end, as calibrated on models whose peak is inside a layer, and here
-    // the peak is the 151552-wide logits, after llama.cpp has freed them.
-    EXPECT_NEAR(willfit, measured, c[4] == "q8_0" ? 0.1 * mib : 0.01 * mib);
-    ++rows;
-  });
+  test::for_each_live_row(
+      "llamacpp_cpu_compute_chatglm.csv", [&](const std::vector<std::string>& c) {
+        const double measured = (std::stod(c[6]) + std::stod(c[7])) * mib;
+        const auto willfit = static_cast<double>(test::live_row_estimate(m, c).memory.compute);
+        std::printf(
+            "  %-6s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.3f %%\n",
+            c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(), measured / mib, willfit / mib,
+            (willfit - measured) / measured * 100.0);
+        // Exact on the F16-cache rows (the output buffer's log rounding aside);
+        // 0.03 % (82 KiB) over on the Q8_0-cache rows: the replay keeps a single
+        // cache's Hadamard rotation matrices (128 x 128 and 64 x 64 F32) to the
+        // end, as calibrated on models whose peak is inside a layer, and here
+        // the peak is the 151552-wide logits, after llama.cpp has freed them.
+        EXPECT_NEAR(willfit, measured, c[4] == "q8_0" ? 0.1 * mib : 0.01 * mib);
+        ++rows;
+      });
   EXPECT_EQ(rows, 27U);
   rows = 0;
-  for_each_row("llamacpp_cpu_kv_chatglm.csv", [&](const std::vector<std::string>& c) {
-    EXPECT_NEAR(static_cast<double>(live_estimate(m, c).memory.kv_cache), std::stod(c[6]) * mib,
-                0.01 * mib);
+  test::for_each_live_row("llamacpp_cpu_kv_chatglm.csv", [&](const std::vector<std::string>& c) {
+    EXPECT_NEAR(static_cast<double>(test::live_row_estimate(m, c).memory.kv_cache),
+                std::stod(c[6]) * mib, 0.01 * mib);
     ++rows;
   });
   EXPECT_EQ(rows, 27U);

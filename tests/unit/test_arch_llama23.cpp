@@ -24,6 +24,7 @@
 #include "csv.hpp"
 #include "sources/embedded_data.hpp"
 #include "unit/catalogue_model.hpp"
+#include "unit/live_rows.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
@@ -91,39 +92,6 @@ std::int64_t params(const Json& j) {
   return count_params(from_config(j).arch).total();
 }
 
-// Calls `row` with the cells of every row of a live table in tests/data.
-template <typename Row>
-void for_each_row(const std::string& name, const Row& row) {
-  std::ifstream in(std::string(WILLFIT_TEST_DATA_DIR) + "/" + name);
-  ASSERT_TRUE(in) << name;
-  std::string line;
-  std::getline(in, line);
-  while (std::getline(in, line)) {
-    if (line.empty()) {
-      continue;
-    }
-    const auto c = test::split_csv_line(line);
-    ASSERT_GE(c.size(), 10U);
-    SCOPED_TRACE(line.substr(0, 60));
-    row(c);
-  }
-}
-
-Estimate live_estimate(const Model& model, const std::vector<std::string>& c) {
-  InferenceQuery q;
-  q.model = model;
-  q.precision = *parse_precision(c[1]);
-  Device ram = *raw_device("1024gb");
-  ram.kind = DeviceKind::Cpu;
-  q.devices.devices.push_back(ram);
-  q.runtime = Runtime::LlamaCpp;
-  q.context = std::stoll(c[2]);
-  q.flash_attention = c[3] == "on" ? FlashAttention::On : FlashAttention::Off;
-  q.kv_type = *parse_kv_type(c[4]);
-  q.ubatch = std::stoll(c[5]);
-  return estimate_inference(q);
-}
-
 // The compute (+ output) buffers and the KV cache of a live table, against
 // willfit's estimate for `m`: compute to 0.01 MiB on the F16-cache rows (the
 // output buffer's log rounding) and to `q8_tolerance_mib` on the Q8_0-cache
@@ -132,23 +100,25 @@ void expect_live_rows(const Model& m, const std::string& arch, std::size_t expec
                       double q8_tolerance_mib) {
   const auto mib = static_cast<double>(kMiB);
   std::size_t rows = 0;
-  for_each_row("llamacpp_cpu_compute_" + arch + ".csv", [&](const std::vector<std::string>& c) {
-    const double measured = (std::stod(c[6]) + std::stod(c[7])) * mib;
-    const auto willfit = static_cast<double>(live_estimate(m, c).memory.compute);
-    std::printf(
-        "  %-6s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.3f %%\n",
-        c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(), measured / mib, willfit / mib,
-        (willfit - measured) / measured * 100.0);
-    EXPECT_NEAR(willfit, measured, (c[4] == "q8_0" ? q8_tolerance_mib : 0.01) * mib);
-    ++rows;
-  });
+  test::for_each_live_row(
+      "llamacpp_cpu_compute_" + arch + ".csv", [&](const std::vector<std::string>& c) {
+        const double measured = (std::stod(c[6]) + std::stod(c[7])) * mib;
+        const auto willfit = static_cast<double>(test::live_row_estimate(m, c).memory.compute);
+        std::printf(
+            "  %-6s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.3f %%\n",
+            c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(), measured / mib, willfit / mib,
+            (willfit - measured) / measured * 100.0);
+        EXPECT_NEAR(willfit, measured, (c[4] == "q8_0" ? q8_tolerance_mib : 0.01) * mib);
+        ++rows;
+      });
   EXPECT_EQ(rows, expected);
   rows = 0;
-  for_each_row("llamacpp_cpu_kv_" + arch + ".csv", [&](const std::vector<std::string>& c) {
-    EXPECT_NEAR(static_cast<double>(live_estimate(m, c).memory.kv_cache), std::stod(c[6]) * mib,
-                0.01 * mib);
-    ++rows;
-  });
+  test::for_each_live_row(
+      "llamacpp_cpu_kv_" + arch + ".csv", [&](const std::vector<std::string>& c) {
+        EXPECT_NEAR(static_cast<double>(test::live_row_estimate(m, c).memory.kv_cache),
+                    std::stod(c[6]) * mib, 0.01 * mib);
+        ++rows;
+      });
   EXPECT_EQ(rows, expected);
 }
 
@@ -449,15 +419,17 @@ TEST(Baichuan, AlibiBuildsNoPositions) {
   roped.arch.attention.alibi = false;
   const auto mib = static_cast<double>(kMiB);
   std::size_t off_rows = 0;
-  for_each_row("llamacpp_cpu_compute_baichuan.csv", [&](const std::vector<std::string>& c) {
-    if (c[3] == "on") {
-      return;
-    }
-    const double measured = (std::stod(c[6]) + std::stod(c[7])) * mib;
-    EXPECT_GT(std::abs(static_cast<double>(live_estimate(roped, c).memory.compute) - measured),
-              5.0 * mib);
-    ++off_rows;
-  });
+  test::for_each_live_row(
+      "llamacpp_cpu_compute_baichuan.csv", [&](const std::vector<std::string>& c) {
+        if (c[3] == "on") {
+          return;
+        }
+        const double measured = (std::stod(c[6]) + std::stod(c[7])) * mib;
+        EXPECT_GT(std::abs(static_cast<double>(test::live_row_estimate(roped, c).memory.compute) -
+                           measured),
+                  5.0 * mib);
+        ++off_rows;
+      });
   EXPECT_EQ(off_rows, 9U);
 }
 
@@ -611,10 +583,10 @@ TEST(Orion, LayerNormsAreNewTensors) {
   rms.arch.norm_bias = false;
   const auto mib = static_cast<double>(kMiB);
   std::size_t missed = 0;
-  for_each_row("llamacpp_cpu_compute_orion.csv", [&](const std::vector<std::string>& c) {
+  test::for_each_live_row("llamacpp_cpu_compute_orion.csv", [&](const std::vector<std::string>& c) {
     const double measured = (std::stod(c[6]) + std::stod(c[7])) * mib;
     const double off =
-        std::abs(static_cast<double>(live_estimate(rms, c).memory.compute) - measured);
+        std::abs(static_cast<double>(test::live_row_estimate(rms, c).memory.compute) - measured);
     missed += off > 9.0 * mib ? 1 : 0;
   });
   EXPECT_EQ(missed, 20U);

@@ -20,6 +20,7 @@
 
 #include "csv.hpp"
 #include "unit/catalogue_model.hpp"
+#include "unit/live_rows.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
@@ -330,34 +331,6 @@ TEST(T5, TheOriginalT5HasAReluMlpAndTiesItsEmbeddings) {
 // as no encoder output exists at reserve), the scores plus the relative
 // bias on the path without flash attention whatever was asked, the logits.
 
-template <typename Row>
-void for_each_row(const std::string& name, const Row& row) {
-  std::ifstream in(std::string(WILLFIT_TEST_DATA_DIR) + "/" + name);
-  ASSERT_TRUE(in) << name;
-  std::string line;
-  std::getline(in, line);
-  while (std::getline(in, line)) {
-    if (!line.empty()) {
-      row(test::split_csv_line(line));
-    }
-  }
-}
-
-Estimate live_estimate(const Model& model, const std::vector<std::string>& c) {
-  InferenceQuery q;
-  q.model = model;
-  q.precision = *parse_precision(c[1]);
-  Device ram = *raw_device("1024gb");
-  ram.kind = DeviceKind::Cpu;
-  q.devices.devices.push_back(ram);
-  q.runtime = Runtime::LlamaCpp;
-  q.context = std::stoll(c[2]);
-  q.flash_attention = c[3] == "on" ? FlashAttention::On : FlashAttention::Off;
-  q.kv_type = *parse_kv_type(c[4]);
-  q.ubatch = std::stoll(c[5]);
-  return estimate_inference(q);
-}
-
 // And the T5-v1.1-XXL encoder REDUCED to 4 of its 24 blocks (make_gguf row
 // t5-v1_1-xxl-encoder-r4, every width the model's), read from the config.json
 // of that reduced shape: the encoder's graph over the micro-batch, no logits;
@@ -374,10 +347,10 @@ TEST(T5, FlanT5SmallAndTheXxlEncoderMatchTheLiveLlamaCpp) {
   const Model encoder = t5_xxl_encoder_r4();
   const double mib = static_cast<double>(kMiB);
   int rows = 0;
-  for_each_row("llamacpp_cpu_compute_t5.csv", [&](const std::vector<std::string>& c) {
+  test::for_each_live_row("llamacpp_cpu_compute_t5.csv", [&](const std::vector<std::string>& c) {
     const double measured = (std::stod(c[6]) + std::stod(c[7])) * mib;
     const Model& m = c[0] == "flan-t5-small" ? small : encoder;
-    const double willfit = static_cast<double>(live_estimate(m, c).memory.compute);
+    const double willfit = static_cast<double>(test::live_row_estimate(m, c).memory.compute);
     // within the log's rounding (two 0.005 MiB) and 0.1 %
     EXPECT_NEAR(willfit, measured, 0.001 * measured + 0.01 * mib)
         << c[1] << ' ' << c[2] << ' ' << c[3] << ' ' << c[4];
@@ -385,10 +358,10 @@ TEST(T5, FlanT5SmallAndTheXxlEncoderMatchTheLiveLlamaCpp) {
   });
   EXPECT_EQ(rows, 54);
   rows = 0;
-  for_each_row("llamacpp_cpu_kv_t5.csv", [&](const std::vector<std::string>& c) {
+  test::for_each_live_row("llamacpp_cpu_kv_t5.csv", [&](const std::vector<std::string>& c) {
     const Model& m = c[0] == "flan-t5-small" ? small : encoder;
     const double measured = std::stod(c[6]) * mib;
-    EXPECT_NEAR(static_cast<double>(live_estimate(m, c).memory.kv_cache), measured,
+    EXPECT_NEAR(static_cast<double>(test::live_row_estimate(m, c).memory.kv_cache), measured,
                 0.001 * measured + 0.01 * mib)
         << c[1] << ' ' << c[2] << ' ' << c[3] << ' ' << c[4];
     ++rows;
