@@ -341,6 +341,32 @@ Json baichuan2_13b() {
           {"vocab_size", 125696}};
 }
 
+// baichuan-inc/Baichuan-7B: the card's hyperparameter table (n_parameters
+// 7000559616, n_layers 32, n_heads 32, d_model 4096, vocab size 64000,
+// sequence length 4096) and its "SwiGLU ... 11008" (the card as mirrored
+// in public repositories, search-tool file ids 10919183458 and 37859796804);
+// the key names and the RMS epsilon as the Baichuan config classes have
+// them (Baichuan2-7B's above).
+Json baichuan_7b() {
+  Json j = baichuan2_7b();
+  j["architectures"] = {"BaiChuanForCausalLM"};
+  j["vocab_size"] = 64000;
+  return j;
+}
+
+// baichuan-inc/Baichuan-13B-Base and -Chat: vLLM's copy of their
+// configuration class (vllm/transformers_utils/configs/baichuan_13b.py:
+// vocab_size 64000, hidden_size 5120, intermediate_size 13696, 40 layers,
+// 40 heads, model_max_length 4096, rms_norm_eps 1e-6, untied), the same
+// widths as the Baichuan-13B card's table (hidden 5,120, 40 layers, 40
+// heads, vocabulary 64,000, ALiBi, 4,096 tokens; AlibabaPAI/FlashModels
+// hf_models/config/baichuan-13b-base/README.md at 1c176f39).
+Json baichuan_13b() {
+  Json j = baichuan2_13b();
+  j["vocab_size"] = 64000;
+  return j;
+}
+
 // The GGUF header conversion/baichuan.py writes (BaichuanModel at 80fb11ac):
 // base.py's keys (block_count, context_length from model_max_length when
 // there is no max_position_embeddings, embedding_length,
@@ -450,7 +476,7 @@ TEST(Baichuan, ParameterCountsAreTheModulesShapes) {
 }
 
 TEST(Baichuan, GgufHeaderGivesWhatTheConfigGives) {
-  for (const Json& j : {baichuan2_7b(), baichuan2_13b()}) {
+  for (const Json& j : {baichuan2_7b(), baichuan2_13b(), baichuan_7b(), baichuan_13b()}) {
     const Model g = from_header(baichuan_gguf(j));
     const Model c = from_config(j);
     EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
@@ -470,6 +496,38 @@ TEST(Baichuan, ReducedBaichuan2_13bMatchesTheLiveLlamaCpp) {
   Json j = baichuan2_13b();
   j["num_hidden_layers"] = 4;
   expect_live_rows(from_config(j), "baichuan", 27, 0.1);
+}
+
+// The first generation's cards print exact totals: "7,000,559,616" and
+// "13,264,901,120" (the Baichuan-13B card's table, FlashModels README.md
+// above; the 7B's own card gives the same 7000559616). The 13B's checkpoint
+// index agrees: total_size 26,529,802,240 bytes, 2 bytes a parameter
+// (FlashModels hf_models/config/baichuan-13b-base/pytorch_model.bin.index.json).
+// willfit's count leaves out the RMSNorm weights (two a layer and the final
+// one, hidden_size each); with them it is the card's to the parameter.
+TEST(Baichuan, FirstGenerationCountsAreTheCards) {
+  const auto norms = [](std::int64_t layers, std::int64_t hidden) {
+    return (2 * layers + 1) * hidden;
+  };
+  EXPECT_EQ(params(baichuan_7b()) + norms(32, 4096), 7000559616);
+  EXPECT_EQ(params(baichuan_13b()) + norms(40, 5120), 13264901120);
+  EXPECT_EQ(2 * (params(baichuan_13b()) + norms(40, 5120)), 26529802240);
+  EXPECT_FALSE(from_config(baichuan_7b()).arch.attention.alibi);  // 32 layers: RoPE
+  EXPECT_TRUE(from_config(baichuan_13b()).arch.attention.alibi);  // 40 layers: ALiBi
+}
+
+// The catalogue's entries (data/models.json baichuan-7b, baichuan-13b) are
+// their configs, the 13B with ALiBi positions, and hold the cards' counts.
+TEST(Baichuan, CatalogueEntriesAreTheirConfigs) {
+  const std::pair<std::string, Json> entries[] = {{"baichuan-7b", baichuan_7b()},
+                                                  {"baichuan-13b", baichuan_13b()}};
+  for (const auto& [id, config] : entries) {
+    expect_catalogue_is_config(id, config);
+    const Model& cat = test::catalogue_model(id);
+    EXPECT_EQ(cat.arch.attention.alibi, from_config(config).arch.attention.alibi) << id;
+    EXPECT_LT(rel(static_cast<double>(params(config)), static_cast<double>(cat.params)), 0.001)
+        << id;
+  }
 }
 
 // ---- Orion (orion) -----------------------------------------------------------
