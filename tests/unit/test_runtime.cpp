@@ -97,6 +97,35 @@ TEST(Runtime, OnAMacAFloatModelDefaultsToLlamaCpp) {
   }));
 }
 
+// On a machine without a GPU a float model runs under llama.cpp as well (a
+// BF16/F16/F32 GGUF, what Ollama and LM Studio run on a CPU); FP8 and GPTQ,
+// which llama.cpp cannot load, keep transformers; a GPU beside the CPU keeps
+// the rule of the GPU; --runtime keeps its word; the answer says which.
+TEST(Runtime, OnACpuAFloatModelDefaultsToLlamaCpp) {
+  InferenceQuery cpu = query("8b", "bf16", "36gb");
+  cpu.devices.devices.front().kind = DeviceKind::Cpu;
+  for (const char* p : {"bf16", "fp16", "fp32"}) {
+    EXPECT_EQ(default_runtime(*parse_precision(p), cpu.devices), Runtime::LlamaCpp) << p;
+    EXPECT_TRUE(cpu_float_on_llama_cpp(*parse_precision(p), cpu.devices)) << p;
+    EXPECT_FALSE(apple_float_on_llama_cpp(*parse_precision(p), cpu.devices)) << p;
+  }
+  for (const char* p : {"fp8", "gptq"}) {
+    EXPECT_EQ(default_runtime(*parse_precision(p), cpu.devices), Runtime::Transformers) << p;
+  }
+  EXPECT_FALSE(cpu_float_on_llama_cpp(*parse_precision("q4_k_m"), cpu.devices));
+  EXPECT_EQ(estimate_inference(cpu).runtime, Runtime::LlamaCpp);
+  InferenceQuery mixed = cpu;
+  mixed.devices.devices.push_back(query("8b", "bf16", "24gb").devices.devices.front());
+  EXPECT_EQ(estimate_inference(mixed).runtime, Runtime::Transformers);
+  cpu.runtime = Runtime::Transformers;
+  EXPECT_EQ(estimate_inference(cpu).runtime, Runtime::Transformers);
+  cpu.runtime.reset();
+  const FitReport r = make_fit_report(cpu);
+  EXPECT_TRUE(std::any_of(r.assumptions.begin(), r.assumptions.end(), [](const std::string& a) {
+    return a.starts_with("runtime llama.cpp: on a CPU");
+  }));
+}
+
 // Recipe: token_embd Q4_K and output Q6_K for Q4_K_M, as the logged CPU buffer
 // (70.31 MiB) and the file size say.
 TEST(WeightLayout, RecipeBumpsOutputAndKeepsEmbeddingsAtTheBaseType) {

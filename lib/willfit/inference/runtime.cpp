@@ -377,21 +377,34 @@ std::string_view overhead_words(Runtime runtime, const DeviceSet& devices) {
                                      : context_words(devices);
 }
 
+namespace {
+
+// llama.cpp converts and runs F32, F16 and BF16 (convert_hf_to_gguf.py
+// --outtype f32/f16/bf16; ggml-metal and ggml-cpu have BF16 kernels); other
+// formats (FP8, bitsandbytes, GPTQ, AWQ) are not GGUF types.
+bool float_gguf(const Precision& precision) {
+  return !precision.gguf &&
+         (precision.id == "fp16" || precision.id == "bf16" || precision.id == "fp32");
+}
+
+}  // namespace
+
 bool apple_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices) {
-  // llama.cpp converts and runs F32, F16 and BF16 (convert_hf_to_gguf.py
-  // --outtype f32/f16/bf16; ggml-metal has BF16 kernels); other formats
-  // (FP8, bitsandbytes, GPTQ, AWQ) are not GGUF types.
-  const bool float_gguf =
-      precision.id == "fp16" || precision.id == "bf16" || precision.id == "fp32";
-  return !precision.gguf && float_gguf && !devices.devices.empty() &&
+  return float_gguf(precision) && !devices.devices.empty() &&
          std::all_of(devices.devices.begin(), devices.devices.end(), [](const Device& d) {
            return d.vendor == "apple" && d.kind == DeviceKind::Unified;
          });
 }
 
+bool cpu_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices) {
+  return float_gguf(precision) && devices.cpu_only();
+}
+
 Runtime default_runtime(const Precision& precision, const DeviceSet& devices) {
-  return precision.gguf || apple_float_on_llama_cpp(precision, devices) ? Runtime::LlamaCpp
-                                                                        : Runtime::Transformers;
+  return precision.gguf || apple_float_on_llama_cpp(precision, devices) ||
+                 cpu_float_on_llama_cpp(precision, devices)
+             ? Runtime::LlamaCpp
+             : Runtime::Transformers;
 }
 
 Runtime default_runtime(const Model& model, const Precision& precision, const DeviceSet& devices) {

@@ -27,7 +27,8 @@ Expected<Runtime> parse_runtime(std::string_view text);
 // silicon (every device of `devices` a Mac) a 16- or 32-bit float model runs
 // under llama.cpp too, as an F16/BF16/F32 GGUF: that is what Mac users run
 // (Ollama and LM Studio build on llama.cpp; PyTorch's MPS backend is the
-// exception), see apple_float_on_llama_cpp.
+// exception), see apple_float_on_llama_cpp; and so on a CPU-only machine
+// (cpu_float_on_llama_cpp).
 Runtime default_runtime(const Precision& precision, const DeviceSet& devices = {});
 // The same for a question about `model`: a model read from a GGUF file runs
 // under llama.cpp whatever its precision reads as (a BF16 GGUF, a file that
@@ -36,5 +37,10 @@ Runtime default_runtime(const Model& model, const Precision& precision, const De
 // True when default_runtime chose llama.cpp only because the devices are
 // Apple silicon (a float model that elsewhere defaults to transformers).
 bool apple_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices);
+// The same on a machine without a GPU (every device a CPU platform): a 16- or
+// 32-bit float model runs there as an F16/BF16/F32 GGUF under llama.cpp, as
+// Ollama, LM Studio and llama.cpp's own tools run it; PyTorch on a CPU is the
+// exception (and willfit's CPU figures are llama.cpp's, checked live).
+bool cpu_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices);
 
 }  // namespace willfit

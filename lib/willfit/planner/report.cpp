@@ -69,6 +69,12 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
         "and LM Studio run it); give --runtime mlx or --runtime transformers to choose",
         query.precision.name, query.precision.name));
   }
+  if (!query.runtime && cpu_float_on_llama_cpp(query.precision, query.devices)) {
+    r.assumptions.push_back(fmt::format(
+        "runtime llama.cpp: on a CPU a {} model runs as a {} GGUF under llama.cpp (as Ollama "
+        "and LM Studio run it); give --runtime transformers to choose",
+        query.precision.name, query.precision.name));
+  }
   for (const auto& d : query.devices.devices) {
     if (d.kind == DeviceKind::Raw) {
       r.assumptions.push_back(
