@@ -17,7 +17,7 @@
 // llada-moe,rnd1,paddleocr (ernie4-5.cpp's tensors),deepseek2ocr,hunyuan-vl,
 // granite-swa,
 // qwen,baichuan,orion,codeshell,
-// nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5}.cpp
+// nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo2}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1835,6 +1835,26 @@ const std::vector<Spec>& specs() {
                       "(attention_bias, mlp_bias default true); tests/unit/test_arch_jais2.cpp"));
     v.back().qkv_bias = true;
     v.back().mlp_gated = false;
+    // PLaMo 2 1B (plamo2), whole: 16 layers, a Mamba mixer on the even
+    // ones and attention on the odd ones (mamba_step 2), hidden 2048, 16
+    // heads of 128 and one KV head, an MLP of 8192 on every layer (gate and
+    // up in one ffn_up), the mixer 32 heads of 128 (d_inner 4096), state
+    // 64, 4 taps; vocabulary 100000, tied.
+    v.push_back(
+        shape("plamo-2-1b", "plamo2", 16, 2048, 8192, 16, 1, 128, 100000, 10485760, 10000, 1e-6,
+              "pfnet/plamo-2-1b config.json as two public ports transcribe it "
+              "(search-tool file ids 55418778831 and 54691864279: hidden_size 2048, 16 "
+              "layers, 16 heads, 1 KV head, hidden_size_per_head 128, mamba_num_heads 32, "
+              "mamba_d_state 64, mamba_d_conv 4, mamba_step 2, intermediate_size 8192, "
+              "vocab_size 100000, tie_word_embeddings true); tests/unit/test_arch_plamo.cpp"));
+    for (int i = 0; i < 16; ++i) {
+      v.back().layer_kinds += i % 2 == 1 ? 'A' : 'P';
+    }
+    v.back().tied = true;
+    v.back().ssm_conv = 4;
+    v.back().ssm_inner = 32 * 128;
+    v.back().ssm_state = 64;
+    v.back().ssm_heads = 32;
     // Flan-T5-Small (t5): an encoder-decoder, 8 encoder and 8 decoder
     // blocks, relative-position buckets, a gated-GELU MLP, an untied head.
     // The whole model.
@@ -2516,6 +2536,38 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
   for (int i = 0; i < s.layers; ++i) {
     const std::string b = "blk." + std::to_string(i) + ".";
     const char kind = layer_kind(s, i);
+    if (s.arch == "plamo2") {
+      // plamo2.cpp load_arch_tensors at 80fb11ac: the mixer ('P') or
+      // attention, then the post-norms and the MLP on every layer; the
+      // post-norms and the mixer's norms are named without ".weight".
+      add(b + "attn_norm.weight", {e}, i);
+      if (kind == 'P') {
+        const int64_t d = s.ssm_inner;
+        const int64_t dt_dim = std::max<int64_t>(64, e / 16);
+        add(b + "ssm_in.weight", {e, 2 * d}, i);
+        add(b + "ssm_conv1d.weight", {s.ssm_conv, d}, i);
+        add(b + "ssm_x.weight", {d, dt_dim + 2 * s.ssm_state}, i);
+        add(b + "ssm_dt.weight", {dt_dim, s.ssm_heads}, i);
+        add(b + "ssm_dt.bias", {s.ssm_heads}, i);
+        add(b + "ssm_a", {s.ssm_heads}, i);
+        add(b + "ssm_d", {s.ssm_heads}, i);
+        add(b + "ssm_out.weight", {d, e}, i);
+        add(b + "ssm_dt_norm", {dt_dim}, i);
+        add(b + "ssm_b_norm", {s.ssm_state}, i);
+        add(b + "ssm_c_norm", {s.ssm_state}, i);
+      } else {
+        add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+        add(b + "attn_q_norm.weight", {s.head_dim, s.heads}, i);
+        add(b + "attn_k_norm.weight", {s.head_dim, s.kv_heads}, i);
+        add(b + "attn_output.weight", {q, e}, i);
+      }
+      add(b + "post_attention_norm", {e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      add(b + "ffn_up.weight", {e, 2 * s.ffn}, i);
+      add(b + "post_ffw_norm", {e}, i);
+      continue;
+    }
     if (s.arch == "chatglm") {  // chatglm.cpp load_arch_tensors (conversion/chatglm.py names)
       add(b + "attn_norm.weight", {e}, i);
       add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
@@ -3373,7 +3425,9 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   // Nemotron-H, 0 MLP width on a mixer layer), as convert_hf_to_gguf.py writes them.
   // Granite 4 H and Jamba give one MLP width (conversion/granite.py,
   // conversion/jamba.py) and per-layer KV heads.
-  const bool one_ffn = s.arch == "granitehybrid" || s.arch == "jamba";
+  // PLaMo 2 likewise (conversion/plamo.py Plamo2Model), with query heads
+  // per layer too (0 on a Mamba layer).
+  const bool one_ffn = s.arch == "granitehybrid" || s.arch == "jamba" || s.arch == "plamo2";
   if (one_ffn) {
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
     std::vector<uint32_t> kv;
@@ -3520,6 +3574,12 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".attention.value_length_swa", static_cast<uint32_t>(s.swa_kv_lora));
     w.key_u32(a + ".attention.key_length_mla_swa", static_cast<uint32_t>(s.swa_nope + s.rope_dim));
     w.key_u32(a + ".attention.value_length_mla_swa", static_cast<uint32_t>(s.swa_v));
+  } else if (s.arch == "plamo2") {
+    std::vector<uint32_t> heads;
+    for (int i = 0; i < s.layers; ++i) {
+      heads.push_back(layer_kind(s, i) == 'A' ? static_cast<uint32_t>(s.heads) : 0);
+    }
+    w.key_arr_u32(a + ".attention.head_count", heads);
   } else if (s.arch != "step35" && s.arch != "laguna" && s.deci.empty()) {
     w.key_u32(a + ".attention.head_count", static_cast<uint32_t>(s.heads));
   }

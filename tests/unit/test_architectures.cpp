@@ -1667,7 +1667,7 @@ TEST(VllmHybridAllocator, TheEstimateUsesItAndTransformersKeeps16BitState) {
 
 // An architecture willfit does not know is still read from the shared keys,
 // but the answer says so instead of passing the shape off as understood:
-// PLaMo 2 (llama.cpp's "plamo2": Mamba layers between attention layers)
+// GroveMoE (llama.cpp's "grovemoe": two MoE passes sharing one router)
 // and MiniMax-Text-01 (transformers' "minimax": lightning linear attention
 // on seven layers of eight) have layer kinds the readers do not model. The
 // same header under a known name gives no such warning.
@@ -1698,12 +1698,12 @@ test::GgufWriter plain_header(const std::string& arch) {
 }
 
 TEST(UnknownArchitecture, AGgufOfAnUnknownArchitectureSaysSo) {
-  const Model unknown = from_gguf(plain_header("plamo2"));
-  EXPECT_EQ(unknown.unchecked_architecture, "'plamo2' (GGUF general.architecture)");
+  const Model unknown = from_gguf(plain_header("grovemoe"));
+  EXPECT_EQ(unknown.unchecked_architecture, "'grovemoe' (GGUF general.architecture)");
   EXPECT_TRUE(warns_unknown(unknown));
   EXPECT_NE(unchecked_architecture_warning(unknown).find("the weights are the file's own bytes"),
             std::string::npos);
-  for (const char* known : {"llama", "qwen3moe", "gemma3", "nemotron_h", "falcon-h1"}) {
+  for (const char* known : {"llama", "qwen3moe", "gemma3", "nemotron_h", "falcon-h1", "plamo2"}) {
     const Model m = from_gguf(plain_header(known));
     EXPECT_TRUE(m.unchecked_architecture.empty()) << known;
     EXPECT_FALSE(warns_unknown(m)) << known;

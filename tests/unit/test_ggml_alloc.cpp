@@ -2168,6 +2168,31 @@ TEST(GgmlAlloc, Jais2MatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "jais2", 27, 0.1);
 }
 
+// pfnet/plamo-2-1b (plamo2, the whole model: make_gguf row plamo-2-1b) read
+// from its published config.json (the values and their sources:
+// tests/unit/test_arch_plamo.cpp), against what a real llama.cpp allocated
+// for the synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_plamo2.csv, llamacpp_cpu_kv_plamo2.csv;
+// docs/live-llamacpp.md, PLaMo 2 run): the replay of plamo2.cpp's graph (its
+// own Mamba mixer on the even layers, OpenELM's fused QKV with per-head
+// norms on the odd ones, post-norms, the rows to output picked after the
+// last MLP), and the cache: K and V of the 8 attention layers beside the 8
+// mixers' F32 state.
+TEST(GgmlAlloc, Plamo2MatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"plamo2","hidden_size":2048,"num_hidden_layers":16,
+      "rms_norm_eps":1e-06,"tie_word_embeddings":true,"num_attention_heads":16,
+      "num_key_value_heads":1,"hidden_size_per_head":128,"max_position_embeddings":10485760,
+      "attention_window_size":2048,"mamba_d_state":64,"mamba_d_conv":4,"mamba_num_heads":32,
+      "mamba_step":2,"mamba_chunk_size":256,"mamba_enabled":true,"intermediate_size":8192,
+      "vocab_size":100000})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(m->arch.attention.mamba, 3);
+  expect_live_tables(*m, "plamo2", 27, 0.1);
+}
+
 // EleutherAI/pythia-1.4b (gptneox, the whole model: make_gguf row
 // pythia-1.4b) read from its published config.json (the values and their
 // sources: tests/unit/test_arch_gptneox.cpp), against what a real llama.cpp

@@ -1504,6 +1504,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   const auto mamba_at = [&](int il) {
     return s.mamba > 0 && recurrent && il < s.layers && kind_at(il) == 'R';
   };
+  // PLaMo 2 (plamo2.cpp): its own mixer (below), post-norms, the rows to
+  // output picked after the last MLP.
+  const bool plamo2 = s.mamba == 3;
   const std::int64_t mamba_conv_dim =
       s.mamba == 2 ? s.ssm_inner + 2 * s.ssm_groups * s.ssm_state : s.ssm_inner;
   int conv_state_next = -1;
@@ -1773,7 +1776,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const bool last = il == s.layers - 1;
     // openelm.cpp's last layer: the residual's rows are picked before the
     // output projection runs (add(residual, attention) visits them first).
-    const bool late_wo = s.fused_qkv_norm && last && !s.late_out_ids;
+    const bool late_wo = s.fused_qkv_norm && last && !s.late_out_ids && !plamo2;
     // Nemotron NAS: this layer's own shape.
     const LlamaGraphShape::Layer* shaped =
         il < std::ssize(s.per_layer) ? &s.per_layer[static_cast<std::size_t>(il)] : nullptr;
@@ -2003,6 +2006,40 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       const int normed = g.same(g.op(b * vh * d, {g.view(gdn)}));  // RMS norm, weight
       const int silu = g.op(b * vh * d, {g.view(z)});
       cur = g.view(g.op(b * vh * d, {normed, silu}, {normed}));
+    } else if (mixer && plamo2) {
+      // PLaMo 2's mixer (plamo2.cpp build_plamo2_mamba_layer), in ggml's
+      // visit order: the convolution state read when the layer is built
+      // (read_conv_state); ssm_in [2 d, tokens], permuted and made
+      // contiguous (z and x interleaved per head), x made contiguous, joined
+      // behind the kept inputs (ggml_concat) and the last ones written back.
+      // Then, as the scan visits its sources: the convolution (no bias) and
+      // SiLU; ssm_x [dt_dim + 2 state]; dt, B and C each RMS-normed from a
+      // view of it (new tensors), times their weights; dt projected to one
+      // step a head (+ bias); the scan (one tensor of the output and the new
+      // state, written back). Then SwiGLU(cont(z), y + x D), x D of a view of
+      // the convolution's output (a new tensor), and ssm_out below.
+      const std::int64_t d = s.ssm_inner;
+      const std::int64_t n = s.ssm_state;
+      const std::int64_t dt_dim = std::max<std::int64_t>(64, e / 16);
+      const int conv_state = conv_state_next;
+      const int proj = g.op(b * 2 * d, {attn_norm});   // ssm_in
+      const int zx = g.op(b * 2 * d, {g.view(proj)});  // ggml_cont_4d of the permute
+      const int xc = g.op(b * d, {g.view(zx)});        // ggml_cont_3d of x
+      const int conv_in = g.op((s.ssm_conv - 1 + b) * d, {g.view(conv_state), g.view(xc)});
+      g.external({g.view(conv_in)});
+      const int conv = g.same(g.op(b * d, {conv_in}));      // ssm_conv, SiLU
+      const int bcdt = g.op(b * (dt_dim + 2 * n), {conv});  // ssm_x
+      const int dt_n = g.same(g.op(b * dt_dim, {g.view(bcdt)}));
+      const int dt = g.same(g.op(b * s.ssm_heads, {dt_n}));  // ssm_dt, + bias
+      const int bc_b = g.same(g.op(b * n, {g.view(bcdt)}));
+      const int bc_c = g.same(g.op(b * n, {g.view(bcdt)}));
+      const int y_ssm = g.op(b * d + n * d, {g.view(conv), dt, bc_b, bc_c, s_copy});
+      g.external({g.view(y_ssm)});  // the new state written back
+      read_conv_state(il + 1);
+      const int z = g.op(b * d, {g.view(zx)});
+      const int xd = g.op(b * d, {g.view(conv)});
+      const int y = g.op(b * d, {y_ssm, xd}, {y_ssm, xd});
+      cur = g.op(b * d, {z, y});
     } else if (mixer && s.mamba > 0) {
       // Mamba (mamba-base.cpp build_mamba_layer, build_mamba2_layer): the
       // convolution state read (build_rs: get_rows) and joined in front of
@@ -2187,6 +2224,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         }
       }
       g.external({g.view(v_rows_l), v_idxs});
+      if (plamo2) {  // the next layer's convolution state, as the generic path reads it
+        read_conv_state(il + 1);
+      }
       const int qp = g.view(q);
       if (s.flash) {
         cur = g.view(g.op(b * qw, {qp, mask}));
@@ -2444,6 +2484,26 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       if (s.value_scale) {
         cur = g.same(cur);  // MiMo-V2-Flash's ggml_scale of the output
       }
+    }
+    if (plamo2) {
+      // plamo2.cpp: post_mixer_norm (of the mixer's output, a reshape of
+      // ssm_out's: a new tensor; of wo's in place), weight; + the layer
+      // input (in place on it); the pre-MLP norm (a new tensor: the sum is
+      // the next residual), the MLP (gate and up in one ffn_up, SwiGLU a new
+      // tensor), post_mlp_norm in place; on the last layer the rows to
+      // output picked from the MLP's output, then from the residual; the
+      // sum in place on the first.
+      cur = mixer ? g.same(g.op(b * e, {g.view(cur)})) : g.same(g.same(cur));
+      const int attn_res = g.op(b * e, {cur, x}, {cur, x});
+      const int ffn_norm = g.same(g.same(attn_res));
+      cur = g.same(g.same(mlp(attn_res, ffn_norm, il, moe_layer)));
+      int res = attn_res;
+      if (last) {
+        cur = g.op(b * e, {cur, out_ids});
+        res = g.op(b * e, {attn_res, out_ids});
+      }
+      x = g.op(b * e, {cur, res}, {cur, res});
+      continue;
     }
     if (s.minimax01) {
       // minimax-01.cpp: the residual is the layer's normed input (its rows

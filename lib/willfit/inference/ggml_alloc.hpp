@@ -177,7 +177,10 @@ struct LlamaGraphShape {
   // heads and ssm_groups groups; a grouped RMS norm); 1, Mamba-1 (Jamba:
   // in_proj to x and z, x_proj to dt of rank ssm_heads, B and C, each
   // RMS-normed, dt_proj). Both keep ssm_conv - 1 inputs joined in front and
-  // gate by SiLU(z). 0: none.
+  // gate by SiLU(z). 3: PLaMo 2's (plamo2.cpp: Mamba-1's in_proj and
+  // x_proj, dt of max(64, hidden / 16) normed and projected to ssm_heads
+  // steps, the scan per head; RoPE on its attention, post-norms, the rows to
+  // output picked after the last MLP). 0: none.
   int mamba = 0;
   int ssm_conv = 0;
   std::int64_t ssm_inner = 0;

@@ -833,7 +833,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.ssm_state = a.attention.ssm_state;
       s.ssm_heads = a.attention.ssm_heads;
       s.ssm_groups = a.attention.ssm_groups;
-      s.rope = s.mamba == 0;
+      s.rope = s.mamba == 0 || s.mamba == 3;  // PLaMo 2's attention keeps RoPE
       // jamba.cpp: router weights used as they are (norm_w false), the
       // residual stream first in both residual adds.
       s.moe_norm_weights = s.mamba != 1;

@@ -42,6 +42,7 @@
 #include "willfit/core/precision.hpp"
 #include "willfit/core/text.hpp"
 #include "willfit/core/units.hpp"
+#include "willfit/models/plamo2.hpp"
 #include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
@@ -834,6 +835,13 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // OpenELM (openelm.cpp, conversion/openelm.py) writes the same three
   // per-layer arrays for its layer-wise scaling: every layer attends.
   a.attention.fused_qkv_norm = arch == "openelm";
+  // PLaMo 2 (plamo2.cpp): one attn_qkv, Q and K RMS-normed per head as
+  // OpenELM's; gate and up in one ffn_up of 2 x feed_forward_length.
+  if (arch == "plamo2") {
+    a.attention.fused_qkv_norm = true;
+    a.attention.fused_qkv = true;
+    a.fused_gate_up = true;
+  }
   // DBRX (dbrx.cpp, conversion/dbrx.py): one attn_qkv, clamped by
   // attention.clamp_kqv (build_qkv).
   a.attention.fused_qkv_clamp = arch == "dbrx";
@@ -1046,6 +1054,22 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         a.attention.recurrent_params =
             mamba_mixer_params(a.hidden_size, *inner, *state, *conv, *dt_rank, groups);
       }
+    }
+    // PLaMo 2 (plamo2.cpp load_arch_hparams/load_arch_tensors at 80fb11ac;
+    // conversion/plamo.py Plamo2Model): ssm.time_step_rank holds the
+    // mixer's heads (mamba_num_heads), ssm.inner_size heads x
+    // hidden_size_per_head, ssm.group_count 0; its own mixer (mamba 3).
+    if (arch == "plamo2" && conv && inner && state && dt_rank && *conv > 1 && *conv < 64 &&
+        *inner > 0 && kLimit > *inner && *state > 0 && *state < 4096 && *dt_rank > 0 &&
+        *dt_rank <= *inner && *inner % *dt_rank == 0 && groups == 0) {
+      a.attention.mamba = 3;
+      a.attention.ssm_conv = static_cast<int>(*conv);
+      a.attention.ssm_inner = *inner;
+      a.attention.ssm_state = static_cast<int>(*state);
+      a.attention.ssm_heads = static_cast<int>(*dt_rank);
+      a.attention.ssm_groups = 0;
+      a.attention.recurrent_params =
+          plamo2_mixer_params(a.hidden_size, *inner, *state, *conv, *dt_rank);
     }
     if (mixers_only && a.attention.mamba == 0) {
       return make_error(fmt::format(

@@ -29,6 +29,7 @@
 #include "willfit/core/json_limits.hpp"
 #include "willfit/core/precision.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/models/plamo2.hpp"
 
 namespace willfit {
 namespace {
@@ -405,6 +406,28 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
     at.short_conv_cache = static_cast<int>(*l_cache - 1);
     return;
   }
+  // PLaMo 2's mixer (conversion/plamo.py: mamba_d_state 64, mamba_d_conv 4,
+  // mamba_num_heads 64 where left out; d_inner = mamba_num_heads x
+  // hidden_size_per_head, no groups). llama.cpp's state (llama-hparams.cpp
+  // n_embd_r, n_embd_s with ssm_n_group 0): the last d_conv - 1 inputs of
+  // d_inner, and d_state x d_inner.
+  if (type == "plamo2") {
+    const std::int64_t n = get_int(t, {"mamba_d_state"}, 1 << 16).value_or(64);
+    const std::int64_t taps = get_int(t, {"mamba_d_conv"}, 64).value_or(4);
+    const std::int64_t heads = get_int(t, {"mamba_num_heads"}, 1 << 16).value_or(64);
+    const std::int64_t d = heads * std::max(1, a.head_dim);
+    if (n > 0 && taps > 1 && heads > 0) {
+      at.recurrent_state_floats = (taps - 1) * d + n * d;
+      at.recurrent_params = plamo2_mixer_params(h, d, n, taps, heads);
+      at.mamba = 3;
+      at.ssm_inner = d;
+      at.ssm_heads = static_cast<int>(heads);
+      at.ssm_groups = 0;
+      at.ssm_state = static_cast<int>(n);
+      at.ssm_conv = static_cast<int>(taps);
+    }
+    return;
+  }
   // Mamba-2 (Granite 4, Nemotron-H, Falcon-H1) and Mamba (Jamba): d_inner
   // channels in n_heads heads, n_groups groups of B and C of d_state each.
   const auto d_state =
@@ -503,6 +526,23 @@ void openelm_keys(Json& t) {
       {"num_key_value_heads", widest("num_kv_heads")},
       {"max_position_embeddings", t.value("max_context_length", Json(nullptr))},
       {"tie_word_embeddings", t.value("share_input_output_layers", Json(true))}};
+  for (const auto& [key, value] : names) {
+    if (!t.contains(key) && !value.is_null()) {
+      t[key] = value;
+    }
+  }
+}
+
+// PLaMo 2 (pfnet/plamo-2-*: modeling_plamo.py's Plamo2Config, as llama.cpp's
+// conversion/plamo.py Plamo2Model reads it at 80fb11ac): the head width is
+// hidden_size_per_head, for attention and for the mixer's heads alike; the
+// converter's defaults stand for keys a config leaves out (32 query heads,
+// 4 KV heads, head width 128).
+void plamo2_keys(Json& t) {
+  const std::pair<const char*, Json> names[] = {
+      {"head_dim", t.value("hidden_size_per_head", Json(128))},
+      {"num_attention_heads", Json(32)},
+      {"num_key_value_heads", Json(4)}};
   for (const auto& [key, value] : names) {
     if (!t.contains(key) && !value.is_null()) {
       t[key] = value;
@@ -795,6 +835,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   }
   if (type == "rwkv6") {
     rwkv6_keys(t);
+  }
+  if (type == "plamo2") {
+    plamo2_keys(t);
   }
   Model m;
   Architecture& a = m.arch;
@@ -1431,6 +1474,23 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       const bool attends = (i + 1) % *group == 0 || i >= whole;
       recurrent += attends ? 0 : 1;
       mixers += attends ? 'A' : 'R';
+    }
+  }
+  // PLaMo 2 (modeling_plamo.py is_mamba, as conversion/plamo.py writes the
+  // per-layer head counts): with mamba_enabled (default true), layer i is a
+  // Mamba mixer unless i % mamba_step == mamba_step / 2 (mamba_step default
+  // 2: the odd layers attend); a model of no more than mamba_step / 2
+  // layers attends on its last layer only.
+  if (windowed < 0 && type == "plamo2" && get_bool(t, "mamba_enabled").value_or(true)) {
+    const std::int64_t step =
+        std::max<std::int64_t>(1, get_int(t, {"mamba_step"}, 1 << 16).value_or(2));
+    windowed = 0;
+    recurrent = 0;
+    mixers.clear();
+    for (std::int64_t i = 0; i < a.layers; ++i) {
+      const bool mamba = a.layers <= step / 2 ? i != a.layers - 1 : i % step != step / 2;
+      recurrent += mamba ? 1 : 0;
+      mixers += mamba ? 'R' : 'A';
     }
   }
   // LFM2's original configs list the attention layers instead
@@ -2079,6 +2139,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
 
   read_block_configs(t, a);
   a.attention.fused_qkv_norm = type == "openelm";
+  // PLaMo 2 (plamo2.cpp): one attn_qkv, Q and K normed per head, gate and
+  // up in one ffn_up (modeling_plamo.py qkv_proj, gate_up_proj).
+  if (type == "plamo2") {
+    a.attention.fused_qkv_norm = true;
+    a.attention.fused_qkv = true;
+    a.fused_gate_up = true;
+  }
   a.attention.fused_qkv_clamp = type == "dbrx";  // dbrx.cpp: attn_qkv, clamped by clip_qkv
   // Grok-1 (model_type grok-1) and Grok-2 (model_type git, which is also
   // Microsoft's GIT: told apart by the class the converter registers,

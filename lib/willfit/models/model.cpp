@@ -53,6 +53,8 @@
 
 #include <fmt/format.h>
 
+#include "willfit/models/plamo2.hpp"
+
 namespace willfit {
 
 std::string_view to_string(FactSource source) {
@@ -204,7 +206,10 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "deepseek2-ocr",
        // issue 18: HunyuanOCR's text model, hunyuan-dense's layer with XD-RoPE
        // (tests/unit/test_arch_hunyuan_vl.cpp)
-       "hunyuan_vl"});
+       "hunyuan_vl",
+       // issue 18: PLaMo 2, its own Mamba mixer between attention layers
+       // (tests/unit/test_arch_plamo.cpp)
+       "plamo2"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -327,6 +332,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "phi",
                                                                   "phi3",
                                                                   "phimoe",
+                                                                  "plamo2",
                                                                   "qwen",
                                                                   "qwen2",
                                                                   "qwen2_5_vl",
@@ -876,6 +882,23 @@ std::int64_t mamba_mixer_params(std::int64_t h, std::int64_t d, std::int64_t n, 
     return h * (2 * d + 2 * groups * n + heads) + conv_dim * conv + d * h;
   }
   return h * 2 * d + d * conv + d * (heads + 2 * n) + heads * d + d * n + d * h;
+}
+
+// PLaMo 2 (llama.cpp plamo2.cpp load_arch_tensors at 80fb11ac; pfnet's
+// modeling_plamo.py Mamba, as vLLM's plamo2.py loads it): ssm_in h x
+// 2 d_inner (z and x), a depthwise convolution of conv_kernel taps over
+// d_inner without a bias, ssm_x d_inner x (dt_dim + 2 d_state) for dt, B and
+// C, ssm_dt dt_dim x heads with a bias of heads, A and D one value a head,
+// ssm_out d_inner x h. The dt, B and C norms are left out, as norms are
+// everywhere.
+std::int64_t plamo2_dt_dim(std::int64_t h) {
+  return std::max<std::int64_t>(64, h / 16);
+}
+
+std::int64_t plamo2_mixer_params(std::int64_t h, std::int64_t d, std::int64_t n, std::int64_t conv,
+                                 std::int64_t heads) {
+  const std::int64_t dt = plamo2_dt_dim(h);
+  return h * 2 * d + d * conv + d * (dt + 2 * n) + dt * heads + 3 * heads + d * h;
 }
 
 // RWKV-6 (llama.cpp rwkv6.cpp load_arch_tensors at 80fb11ac; transformers

@@ -52,6 +52,8 @@
 #include <map>
 #include <string_view>
 
+#include "willfit/models/plamo2.hpp"
+
 namespace willfit {
 namespace {
 
@@ -805,6 +807,14 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     l.bytes += f32(e * (a.attention.parallel_block && !layer_norm ? 1 : 2) * norm_vectors);
     if (roles.recurrent) {
       l.bytes += recurrent_rows > 0 ? several(Cat::Other, e, recurrent_rows, i) : 0;
+    }
+    if (a.attention.mamba == 3) {
+      // PLaMo 2 (plamo2.cpp load_arch_tensors): attn_post_norm and
+      // ffn_post_norm on every layer; the mixer's dt, B and C norms, or the
+      // attention's Q and K norms, one weight row a head ({head_dim, heads}).
+      l.bytes += f32(2 * e);
+      l.bytes += roles.recurrent ? f32(plamo2_dt_dim(e) + 2 * a.attention.ssm_state)
+                                 : f32(std::int64_t{a.heads + a.kv_heads} * head_dim);
     }
     if (per_layer_rows > 0) {
       l.bytes += several(Cat::Other, e, per_layer_rows, i);

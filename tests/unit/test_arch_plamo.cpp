@@ -1,0 +1,216 @@
+// PLaMo 2 (llama.cpp `plamo2`, config.json model_type `plamo2`; issue 18).
+// plamo2.cpp at 80fb11ac: a Mamba mixer of its own on the layers without KV
+// heads (ssm_in to z and x, a convolution without a bias, ssm_x to dt, B and
+// C, each RMS-normed, dt projected to one step a head, the scan per head),
+// attention with one fused QKV projection and per-head Q and K norms (RoPE)
+// on the others, an MLP on every layer with gate and up in one ffn_up, and
+// each mixer's and MLP's output RMS-normed again before its residual add.
+// Read from its published shape and from the GGUF header llama.cpp's
+// converter writes; both must give one estimate.
+#include <cstdint>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "unit/model_file_writers.hpp"
+#include "unit/model_readers.hpp"
+#include "willfit/core/precision.hpp"
+#include "willfit/inference/estimate.hpp"
+#include "willfit/models/gguf.hpp"
+#include "willfit/models/hf_config.hpp"
+#include "willfit/models/plamo2.hpp"
+#include "willfit/models/weight_layout.hpp"
+
+namespace willfit {
+namespace {
+
+using Json = nlohmann::json;
+using test::rel;
+
+// pfnet/plamo-2-1b config.json (the hub is not reachable here), as two
+// public ports transcribe it alike: a Swift MLX port's test (find_string
+// file id 55418778831, "decodes Plamo2 1B configuration") and a Rust port's
+// (file id 54691864279, "values mirror the real checkpoint").
+Json plamo2_1b_config() {
+  return {{"model_type", "plamo2"},
+          {"architectures", {"Plamo2ForCausalLM"}},
+          {"hidden_size", 2048},
+          {"num_hidden_layers", 16},
+          {"rms_norm_eps", 1e-6},
+          {"tie_word_embeddings", true},
+          {"num_attention_heads", 16},
+          {"num_key_value_heads", 1},
+          {"hidden_size_per_head", 128},
+          {"max_position_embeddings", 10485760},
+          {"attention_window_size", 2048},
+          {"mamba_d_state", 64},
+          {"mamba_d_conv", 4},
+          {"mamba_num_heads", 32},
+          {"mamba_step", 2},
+          {"mamba_chunk_size", 256},
+          {"mamba_enabled", true},
+          {"intermediate_size", 8192},
+          {"vocab_size", 100000}};
+}
+
+// The GGUF conversion/plamo.py Plamo2Model writes for it (head_count and
+// head_count_kv per layer, 0 on the Mamba layers; key_length and
+// value_length hidden_size_per_head; ssm.time_step_rank the mixer's heads,
+// ssm.inner_size heads x 128, ssm.group_count 0), and the tensors
+// plamo2.cpp load_arch_tensors creates, F16 matrices and F32 vectors (the
+// convolution F32, as llama-quant.cpp keeps it).
+test::GgufWriter plamo2_1b_gguf(bool with_layers = true) {
+  const std::string a = "plamo2";
+  constexpr std::uint64_t e = 2048;
+  constexpr std::uint64_t ff = 8192;
+  constexpr std::uint64_t vocab = 100000;
+  constexpr std::uint64_t d = 4096;
+  constexpr std::uint64_t dt = 128;  // max(64, 2048 / 16)
+  constexpr std::uint64_t n = 64;
+  test::GgufWriter w;
+  w.str("general.architecture", a);
+  w.u32(a + ".vocab_size", vocab);
+  std::vector<std::uint32_t> heads;
+  std::vector<std::uint32_t> kv;
+  for (int i = 0; i < 16; ++i) {
+    heads.push_back(i % 2 == 1 ? 16 : 0);
+    kv.push_back(i % 2 == 1 ? 1 : 0);
+  }
+  w.u32_array(a + ".attention.head_count_kv", kv);
+  w.u32_array(a + ".attention.head_count", heads);
+  w.u32(a + ".context_length", 10485760);
+  w.u32(a + ".embedding_length", e);
+  w.u32(a + ".attention.key_length", 128);
+  w.u32(a + ".attention.value_length", 128);
+  w.u32(a + ".block_count", 16);
+  w.f32(a + ".attention.layer_norm_rms_epsilon", 1e-6F);
+  w.f32(a + ".rope.freq_base", 10000.0F);
+  w.u32(a + ".ssm.state_size", n);
+  w.u32(a + ".ssm.conv_kernel", 4);
+  w.u32(a + ".ssm.time_step_rank", 32);
+  w.u32(a + ".ssm.inner_size", d);
+  w.u32(a + ".ssm.group_count", 0);
+  w.u32(a + ".feed_forward_length", ff);
+  w.u32("general.file_type", 1);
+  w.tensor("token_embd.weight", {e, vocab}, test::kF16);
+  w.tensor("output_norm.weight", {e}, test::kF32);
+  for (int i = 0; with_layers && i < 16; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.tensor(b + "attn_norm.weight", {e}, test::kF32);
+    if (i % 2 == 0) {
+      w.tensor(b + "ssm_in.weight", {e, 2 * d}, test::kF16);
+      w.tensor(b + "ssm_conv1d.weight", {4, d}, test::kF32);
+      w.tensor(b + "ssm_x.weight", {d, dt + 2 * n}, test::kF16);
+      w.tensor(b + "ssm_dt.weight", {dt, 32}, test::kF16);
+      w.tensor(b + "ssm_dt.bias", {32}, test::kF32);
+      w.tensor(b + "ssm_a", {32}, test::kF32);
+      w.tensor(b + "ssm_d", {32}, test::kF32);
+      w.tensor(b + "ssm_out.weight", {d, e}, test::kF16);
+      w.tensor(b + "ssm_dt_norm", {dt}, test::kF32);
+      w.tensor(b + "ssm_b_norm", {n}, test::kF32);
+      w.tensor(b + "ssm_c_norm", {n}, test::kF32);
+    } else {
+      w.tensor(b + "attn_qkv.weight", {e, 2048 + 2 * 128}, test::kF16);
+      w.tensor(b + "attn_q_norm.weight", {128, 16}, test::kF32);
+      w.tensor(b + "attn_k_norm.weight", {128, 1}, test::kF32);
+      w.tensor(b + "attn_output.weight", {2048, e}, test::kF16);
+    }
+    w.tensor(b + "post_attention_norm", {e}, test::kF32);
+    w.tensor(b + "ffn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "ffn_down.weight", {ff, e}, test::kF16);
+    w.tensor(b + "ffn_up.weight", {e, 2 * ff}, test::kF16);
+    w.tensor(b + "post_ffw_norm", {e}, test::kF32);
+  }
+  return w;
+}
+
+TEST(Plamo2, ConfigIsKnownAndLaysOutItsLayers) {
+  const Model m = test::from_config(plamo2_1b_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty());
+  const Attention& at = m.arch.attention;
+  EXPECT_EQ(at.kind, AttentionKind::Hybrid);
+  // mamba_step 2: layer i is a Mamba mixer unless i % 2 == 1.
+  EXPECT_EQ(at.layer_mixers, "RARARARARARARARA");
+  EXPECT_EQ(at.attention_layers, 8);
+  EXPECT_EQ(at.mamba, 3);
+  EXPECT_EQ(at.ssm_inner, 32 * 128);
+  EXPECT_EQ(at.ssm_heads, 32);
+  EXPECT_EQ(at.ssm_state, 64);
+  EXPECT_EQ(at.ssm_conv, 4);
+  EXPECT_EQ(at.ssm_groups, 0);
+  EXPECT_EQ(m.arch.head_dim, 128);
+  EXPECT_EQ(m.arch.kv_heads, 1);
+  EXPECT_TRUE(m.arch.tied_embeddings);
+  EXPECT_TRUE(at.fused_qkv_norm);
+  EXPECT_TRUE(m.arch.fused_gate_up);
+  EXPECT_EQ(mlp_layer_count(m.arch), 16);  // an MLP on every layer
+}
+
+// The mixer's weights, tensor by tensor as plamo2.cpp creates them for the
+// 1B: ssm_in 2048 x 8192, ssm_conv1d 4 x 4096, ssm_x 4096 x (128 + 128),
+// ssm_dt 128 x 32 and its bias, A and D (32 each), ssm_out 4096 x 2048.
+TEST(Plamo2, MixerWeightsAreTheLoadersTensors) {
+  EXPECT_EQ(plamo2_dt_dim(2048), 128);
+  EXPECT_EQ(plamo2_dt_dim(512), 64);  // max(64, n_embd / 16)
+  EXPECT_EQ(plamo2_mixer_params(2048, 4096, 64, 4, 32),
+            std::int64_t{2048} * 8192 + 4 * 4096 + 4096 * 256 + 128 * 32 + 3 * 32 + 4096 * 2048);
+}
+
+// PLaMo 2 8B, converted to an all-F32 GGUF in llama.cpp PR #14560 (the
+// loader's log in its description: embedding_length-sized type "8B",
+// feed_forward_length 16384, 100032 tokens, "file size = 35.50 GiB (32.00
+// BPW)"): 35.50 GiB / 4 bytes = 9.53 B weights. llama.cpp names a 32-layer
+// PLaMo 2 of n_embd 4096 "8B" (plamo2.cpp load_arch_hparams); the keys the
+// log leaves out are conversion/plamo.py's defaults (32 heads, 4 KV heads,
+// hidden_size_per_head 128, mamba_num_heads 64, mamba_d_state 64,
+// mamba_d_conv 4, mamba_step 2), which PR #14892 aligned with
+// modeling_plamo.py's; untied (a tied head would leave 9.12 B).
+TEST(Plamo2, CountsThePublishedEightBillionFile) {
+  const Model m = test::from_config({{"model_type", "plamo2"},
+                                     {"hidden_size", 4096},
+                                     {"num_hidden_layers", 32},
+                                     {"intermediate_size", 16384},
+                                     {"vocab_size", 100032},
+                                     {"tie_word_embeddings", false}});
+  EXPECT_EQ(m.arch.heads, 32);
+  EXPECT_EQ(m.arch.kv_heads, 4);
+  EXPECT_EQ(m.arch.attention.ssm_inner, 64 * 128);
+  const double file_weights = 35.50 * 1024 * 1024 * 1024 / 4;
+  EXPECT_LT(rel(static_cast<double>(count_params(m.arch).total()), file_weights), 0.01)
+      << count_params(m.arch).total();
+}
+
+// The cache: K and V on the 8 attention layers (one KV head of 128), and per
+// sequence on each of the 8 Mamba layers llama.cpp's F32 state
+// (llama-hparams.cpp n_embd_r + n_embd_s with ssm_n_group 0): the last 3
+// inputs of 4096 channels and 64 x 4096 state values.
+TEST(Plamo2, CacheIsAttentionLayersAndMixerState) {
+  const Model m = test::from_config(plamo2_1b_config());
+  EXPECT_EQ(m.arch.attention.recurrent_state_floats, 3 * 4096 + 64 * 4096);
+  EXPECT_EQ(recurrent_state_bytes(m.arch, 1), std::int64_t{8} * (3 * 4096 + 64 * 4096) * 4);
+  EXPECT_EQ(kv_cache_bytes(m.arch, {8192, 1, 512, kv_f16(), kv_f16(), 256}),
+            std::int64_t{8} * 2 * 128 * 2 * 8192 + recurrent_state_bytes(m.arch, 1));
+}
+
+TEST(Plamo2, GgufHeaderGivesWhatTheConfigGives) {
+  const Model c = test::from_config(plamo2_1b_config());
+  for (const bool layers : {true, false}) {
+    const Model g = test::from_gguf_header(plamo2_1b_gguf(layers));
+    EXPECT_TRUE(g.unchecked_architecture.empty());
+    EXPECT_EQ(g.arch.attention.layer_mixers, c.arch.attention.layer_mixers);
+    EXPECT_EQ(g.arch.attention.mamba, 3);
+    EXPECT_EQ(g.arch.attention.recurrent_state_floats, c.arch.attention.recurrent_state_floats);
+    EXPECT_TRUE(g.arch.tied_embeddings);
+    test::expect_same_estimate(g, c, "plamo2 GGUF vs config", {2048, 8192});
+  }
+  // The weights willfit lays out in F16 against the file's tensors: the
+  // mixer's are sized as one weight at the base type (its F32 convolution,
+  // A, D and bias at 16 bits), a few kilobytes a layer short.
+  EXPECT_LT(rel(static_cast<double>(weight_layout(c, *parse_precision("f16")).total()),
+                static_cast<double>(plamo2_1b_gguf().data_size())),
+            0.001);
+}
+
+}  // namespace
+}  // namespace willfit
