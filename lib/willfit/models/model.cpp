@@ -204,7 +204,10 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "deepseek2-ocr",
        // issue 18: HunyuanOCR's text model, hunyuan-dense's layer with XD-RoPE
        // (tests/unit/test_arch_hunyuan_vl.cpp)
-       "hunyuan_vl"});
+       "hunyuan_vl",
+       // issue 18: JetBrains Mellum2, qwen3moe's layer with listed windows
+       // (tests/unit/test_arch_variants.cpp, Mellum)
+       "mellum"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -296,6 +299,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "llama_bidirec",
                                                                   "mamba",
                                                                   "mamba2",
+                                                                  "mellum",
                                                                   "mimo_v2",
                                                                   "mimo_v2_flash",
                                                                   "minimax_m1",
