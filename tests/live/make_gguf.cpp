@@ -17,7 +17,7 @@
 // llada-moe,rnd1,paddleocr (ernie4-5.cpp's tensors),deepseek2ocr,hunyuan-vl,
 // granite-swa,
 // qwen,baichuan,orion,codeshell,
-// nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo2}.cpp
+// nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo2,mellum}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1855,6 +1855,23 @@ const std::vector<Spec>& specs() {
     v.back().ssm_inner = 32 * 128;
     v.back().ssm_state = 64;
     v.back().ssm_heads = 32;
+    // JetBrains Mellum2-12B-A2.5B (mellum), REDUCED to 4 of its 28 layers
+    // (three windowed, then a global one: the config's own group of four)
+    // and 16 of its 64 experts (8 a token, as the model): every width the
+    // model's (hidden 2304, 32 heads and 4 KV heads of 128, Q and K normed
+    // per head, experts of 896, vocabulary 98304, 131072 positions, a window
+    // of 1024), its own head.
+    v.push_back(shape("mellum2-12b-a2.5b-r4", "mellum", 4, 2304, 7168, 32, 4, 128, 98304, 131072,
+                      500000, 1e-6,
+                      "JetBrains/Mellum2-12B-A2.5B REDUCED to 4 of 28 layers and 16 of 64 "
+                      "experts; config.json as public ports transcribe it (search-tool file ids "
+                      "70114785462, 63122993845: hidden 2304, 32/4 heads of 128, 64 experts of "
+                      "896, 8 a token, window 1024 on layer_types' sliding layers, three of "
+                      "every four); tests/unit/test_arch_variants.cpp"));
+    v.back().qk_norm = true;
+    experts(v.back(), 16, 8, 896);
+    v.back().sliding_window = 1024;
+    v.back().swa_layers = "SSSG";
     // Flan-T5-Small (t5): an encoder-decoder, 8 encoder and 8 decoder
     // blocks, relative-position buckets, a gated-GELU MLP, an untied head.
     // The whole model.
@@ -3994,7 +4011,9 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
     w.key_bool(a + ".expert_weights_norm", false);  // norm_topk_prob
   }
-  if (s.arch == "granite_swa") {  // conversion/granite.py GraniteSWAModel.set_gguf_parameters
+  // conversion/granite.py GraniteSWAModel.set_gguf_parameters and
+  // conversion/mellum.py MellumModel.set_gguf_parameters: one flag a layer
+  if (s.arch == "granite_swa" || s.arch == "mellum") {
     std::vector<bool> swa;
     for (int i = 0; i < s.layers; ++i) {
       swa.push_back(s.swa_layers[static_cast<size_t>(i)] == 'S');

@@ -2193,6 +2193,32 @@ TEST(GgmlAlloc, Plamo2MatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "plamo2", 27, 0.1);
 }
 
+// JetBrains Mellum2-12B-A2.5B REDUCED to 4 of its 28 layers and 16 of its
+// 64 experts (mellum: make_gguf row mellum2-12b-a2.5b-r4, every width the
+// model's) read from its published config with num_hidden_layers 4 and
+// num_experts 16 (the values and their sources:
+// tests/unit/test_arch_variants.cpp), against what a real llama.cpp
+// allocated for the synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_mellum.csv, llamacpp_cpu_kv_mellum.csv;
+// docs/live-llamacpp.md, Mellum2 run): qwen3moe's layer under two caches,
+// three windowed layers and a global one. Without flash attention the
+// replay is up to 0.84 % high (2.5 MiB at 4096 tokens).
+TEST(GgmlAlloc, MellumMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"mellum","hidden_size":2304,"num_hidden_layers":4,"head_dim":128,
+      "num_attention_heads":32,"num_key_value_heads":4,"intermediate_size":7168,
+      "moe_intermediate_size":896,"num_experts":16,"num_experts_per_tok":8,
+      "norm_topk_prob":true,"vocab_size":98304,"max_position_embeddings":131072,
+      "rms_norm_eps":1e-6,"tie_word_embeddings":false,"sliding_window":1024,
+      "use_sliding_window":true,"layer_types":["sliding_attention","sliding_attention",
+      "sliding_attention","full_attention"]})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(m->arch.attention.window_layers, "SSSG");
+  expect_live_tables(*m, "mellum", 27, 1.0);
+}
+
 // EleutherAI/pythia-1.4b (gptneox, the whole model: make_gguf row
 // pythia-1.4b) read from its published config.json (the values and their
 // sources: tests/unit/test_arch_gptneox.cpp), against what a real llama.cpp

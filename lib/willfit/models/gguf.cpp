@@ -1780,7 +1780,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // feed_forward_length wide (gate and up fused in ffn_gate_up_exps), the
   // shared expert expert_shared_feed_forward_length (gate and up fused in
   // ffn_up_shexp): the same weights as apart.
-  if (arch == "granite_swa") {
+  // Mellum2 (mellum.cpp load_arch_hparams at 80fb11ac; conversion/mellum.py
+  // MellumModel.set_gguf_parameters): the flags from layer_types name the
+  // windowed layers one by one (a period is set_swa_pattern(period): every
+  // period-th layer global, last in its group, as the generic reading has it).
+  if (arch == "granite_swa" || arch == "mellum") {
     if (a.attention.kind == AttentionKind::Sliding) {
       if (std::string listed =
               listed_window_layers(f, key("attention.sliding_window_pattern"), a.layers);
@@ -1788,7 +1792,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         a.attention.window_layers = std::move(listed);
       }
     }
-    a.attention.sinks = false;
+    if (arch == "granite_swa") {
+      a.attention.sinks = false;
+    }
   }
 
   // Ling (bailingmoe.cpp load_arch_hparams at 80fb11ac): the experts'

@@ -104,6 +104,20 @@ std::string listed_window_layers(const Json& t, int layers) {
   return listed;
 }
 
+// A `window`-token sliding window on the layers `listed` marks 'S' (as
+// listed_window_layers gives them); the pattern is the global layers'
+// spacing, for the readers that take a period.
+void window_listed_layers(Architecture& a, std::string listed, std::int64_t window) {
+  a.attention.kind = AttentionKind::Sliding;
+  a.attention.sliding_window = window;
+  const auto global = std::count(listed.begin(), listed.end(), 'G');
+  a.attention.sliding_pattern =
+      global > 0 ? static_cast<int>(
+                       std::lround(static_cast<double>(a.layers) / static_cast<double>(global)))
+                 : 0;
+  a.attention.window_layers = std::move(listed);
+}
+
 bool one_of(const std::string& s, std::initializer_list<const char*> names) {
   return std::any_of(names.begin(), names.end(), [&](const char* n) { return s == n; });
 }
@@ -1937,6 +1951,24 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.attention.nope_global = true;
   }
 
+  // Mellum2 (model_type mellum; llama.cpp conversion/mellum.py at 80fb11ac):
+  // the converter writes the window only where use_sliding_window is true or
+  // absent, and then layer_types as one flag a layer (mellum.cpp reads them
+  // as the windowed layers); without a window every layer caches the context.
+  if (type == "mellum") {
+    const auto window = get_int(t, {"sliding_window"}, 1 << 24);
+    std::string listed = listed_window_layers(t, a.layers);
+    if (get_bool(t, "use_sliding_window").value_or(true) && window && *window > 0 &&
+        listed.find('S') != std::string::npos) {
+      window_listed_layers(a, std::move(listed), *window);
+    } else {
+      a.attention.kind = AttentionKind::Full;
+      a.attention.sliding_window = 0;
+      a.attention.sliding_pattern = 0;
+      a.attention.window_layers.clear();
+    }
+  }
+
   // Granite SWASH (model_type granite_swa, GraniteSWAConfig; granitemoe_swa,
   // GraniteMoeSWAConfig; llama.cpp conversion/granite.py GraniteSWAModel):
   // layer_types marks each layer, and without it the configs' own default
@@ -1952,14 +1984,8 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       }
     }
     if (listed.find('S') != std::string::npos) {
-      a.attention.kind = AttentionKind::Sliding;
-      a.attention.sliding_window = get_int(t, {"sliding_window"}, 1 << 24).value_or(128);
-      const auto global = std::count(listed.begin(), listed.end(), 'G');
-      a.attention.sliding_pattern =
-          global > 0 ? static_cast<int>(
-                           std::lround(static_cast<double>(a.layers) / static_cast<double>(global)))
-                     : 0;
-      a.attention.window_layers = std::move(listed);
+      window_listed_layers(a, std::move(listed),
+                           get_int(t, {"sliding_window"}, 1 << 24).value_or(128));
     }
   }
 

@@ -209,7 +209,10 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "hunyuan_vl",
        // issue 18: PLaMo 2, its own Mamba mixer between attention layers
        // (tests/unit/test_arch_plamo.cpp)
-       "plamo2"});
+       "plamo2",
+       // issue 18: JetBrains Mellum2, qwen3moe's layer with listed windows
+       // (tests/unit/test_arch_variants.cpp, Mellum)
+       "mellum"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -301,6 +304,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "llama_bidirec",
                                                                   "mamba",
                                                                   "mamba2",
+                                                                  "mellum",
                                                                   "mimo_v2",
                                                                   "mimo_v2_flash",
                                                                   "minimax_m1",
