@@ -17,7 +17,7 @@
 // llada-moe,rnd1,paddleocr (ernie4-5.cpp's tensors),deepseek2ocr,hunyuan-vl,
 // granite-swa,
 // qwen,baichuan,orion,codeshell,
-// nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo2,mellum}.cpp
+// nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo,plamo2,mellum}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1835,6 +1835,18 @@ const std::vector<Spec>& specs() {
                       "(attention_bias, mlp_bias default true); tests/unit/test_arch_jais2.cpp"));
     v.back().qkv_bias = true;
     v.back().mlp_gated = false;
+    // PLaMo-13B (plamo), REDUCED to 4 of its 40 layers, all alike: every
+    // width the model's (hidden 5120, 40 query heads of 128 sharing K and V
+    // in groups of 8: 5 KV heads, a SwiGLU MLP of 16640, vocabulary 50432,
+    // 4096 positions), one norm a layer feeding the attention and the MLP in
+    // parallel, its own output head.
+    v.push_back(shape("plamo-13b-r4", "plamo", 4, 5120, 16640, 40, 5, 128, 50432, 4096, 10000, 1e-6,
+                      "pfnet/plamo-13b REDUCED to 4 of 40 layers; config.json as a public port "
+                      "transcribes it (search-tool file id 55534359264: hidden_size 5120, "
+                      "intermediate_size 16640, 40 heads, 40 layers, n_shared_head 8, vocab_size "
+                      "50432, max_position_embeddings 4096, tie_word_embeddings false); "
+                      "conversion/plamo.py writes head_count_kv 5 and context_length 4096; "
+                      "tests/unit/test_arch_plamo.cpp"));
     // PLaMo 2 1B (plamo2), whole: 16 layers, a Mamba mixer on the even
     // ones and attention on the odd ones (mamba_step 2), hidden 2048, 16
     // heads of 128 and one KV head, an MLP of 8192 on every layer (gate and
@@ -2553,6 +2565,17 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
   for (int i = 0; i < s.layers; ++i) {
     const std::string b = "blk." + std::to_string(i) + ".";
     const char kind = layer_kind(s, i);
+    if (s.arch == "plamo") {
+      // plamo.cpp load_arch_tensors at 80fb11ac: one norm, q, k, v, o, and
+      // the MLP's gate, down and up
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_q.weight", {e, q}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      dense_mlp(b, i);
+      continue;
+    }
     if (s.arch == "plamo2") {
       // plamo2.cpp load_arch_tensors at 80fb11ac: the mixer ('P') or
       // attention, then the post-norms and the MLP on every layer; the

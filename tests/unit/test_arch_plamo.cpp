@@ -1,4 +1,8 @@
-// PLaMo 2 (llama.cpp `plamo2`, config.json model_type `plamo2`; issue 18).
+// PLaMo-13B (llama.cpp `plamo`, config.json model_type `plamo`) and PLaMo 2
+// (llama.cpp `plamo2`, config.json model_type `plamo2`); issue 18.
+// plamo.cpp at 80fb11ac: llama's projections and SwiGLU MLP, but one RMS
+// norm a layer feeding the attention and the MLP in parallel, the layer's
+// output MLP + attention + input; K and V shared by groups of 8 heads.
 // plamo2.cpp at 80fb11ac: a Mamba mixer of its own on the layers without KV
 // heads (ssm_in to z and x, a convolution without a bias, ssm_x to dt, B and
 // C, each RMS-normed, dt projected to one step a head, the scan per head),
@@ -210,6 +214,100 @@ TEST(Plamo2, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_LT(rel(static_cast<double>(weight_layout(c, *parse_precision("f16")).total()),
                 static_cast<double>(plamo2_1b_gguf().data_size())),
             0.001);
+}
+
+// pfnet/plamo-13b config.json (the hub is not reachable here), as a public
+// Swift port's test transcribes it ("legacyConfigJSON", find_string file id
+// 55534359264): hidden 5120, intermediate 16640, 40 heads, 40 layers,
+// n_shared_head 8, vocabulary 50432, 4096 positions, untied. Its
+// num_key_value_heads 40 is not what the model does: modeling_plamo.py
+// shares K and V across n_shared_head heads (ceil(40 / 8) = 5), and
+// conversion/plamo.py writes head_count_kv 5 ("num_key_value_heads is
+// wrong").
+Json plamo_13b_config() {
+  return {{"architectures", {"PlamoForCausalLM"}},
+          {"hidden_size", 5120},
+          {"intermediate_size", 16640},
+          {"max_position_embeddings", 4096},
+          {"model_type", "plamo"},
+          {"n_shared_head", 8},
+          {"num_attention_heads", 40},
+          {"num_hidden_layers", 40},
+          {"num_key_value_heads", 40},
+          {"rms_norm_eps", 0.000001},
+          {"tie_word_embeddings", false},
+          {"vocab_size", 50432}};
+}
+
+// The GGUF conversion/plamo.py PlamoModel writes (context_length 4096,
+// head_count_kv 5, no key_length) with the tensors plamo.cpp creates, F16
+// matrices and F32 norms; `layers` of them (the live row has 4).
+test::GgufWriter plamo_13b_gguf(int layers) {
+  const std::string a = "plamo";
+  constexpr std::uint64_t e = 5120;
+  constexpr std::uint64_t ff = 16640;
+  constexpr std::uint64_t vocab = 50432;
+  constexpr std::uint64_t kv = 5 * 128;
+  test::GgufWriter w;
+  w.str("general.architecture", a);
+  w.u32(a + ".context_length", 4096);
+  w.u32(a + ".embedding_length", e);
+  w.u32(a + ".feed_forward_length", ff);
+  w.u32(a + ".block_count", static_cast<std::uint32_t>(layers));
+  w.u32(a + ".attention.head_count", 40);
+  w.u32(a + ".attention.head_count_kv", 5);
+  w.f32(a + ".attention.layer_norm_rms_epsilon", 1e-6F);
+  w.u32("general.file_type", 1);
+  w.tensor("token_embd.weight", {e, vocab}, test::kF16);
+  w.tensor("output_norm.weight", {e}, test::kF32);
+  w.tensor("output.weight", {e, vocab}, test::kF16);
+  for (int i = 0; i < layers; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.tensor(b + "attn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "attn_q.weight", {e, e}, test::kF16);
+    w.tensor(b + "attn_k.weight", {e, kv}, test::kF16);
+    w.tensor(b + "attn_v.weight", {e, kv}, test::kF16);
+    w.tensor(b + "attn_output.weight", {e, e}, test::kF16);
+    w.tensor(b + "ffn_gate.weight", {e, ff}, test::kF16);
+    w.tensor(b + "ffn_down.weight", {ff, e}, test::kF16);
+    w.tensor(b + "ffn_up.weight", {e, ff}, test::kF16);
+  }
+  return w;
+}
+
+// PFN's announcement gives PLaMo-13B about 13 billion parameters ("約130億",
+// tech.preferred.jp/ja/blog/llm-plamo/, linked from mitmul/mlx-plamo's
+// README); the shape counts 13.10 B with the untied head.
+TEST(Plamo, ConfigIsKnownAndCountsTheCard) {
+  const Model m = test::from_config(plamo_13b_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty());
+  EXPECT_EQ(m.arch.kv_heads, 5);
+  EXPECT_EQ(m.arch.head_dim, 128);
+  EXPECT_TRUE(m.arch.attention.parallel_block);
+  EXPECT_TRUE(m.arch.mlp_gated);
+  EXPECT_FALSE(m.arch.tied_embeddings);
+  EXPECT_LT(rel(static_cast<double>(count_params(m.arch).total()), 13e9), 0.01)
+      << count_params(m.arch).total();
+}
+
+// K and V of the 5 shared heads on every layer: at 4096 tokens in F16,
+// 40 x 2 x 640 x 2 bytes x 4096 = 800 MiB (the 40 heads of the config's
+// num_key_value_heads would be eight times that).
+TEST(Plamo, KvCacheIsTheSharedHeads) {
+  const Model m = test::from_config(plamo_13b_config());
+  EXPECT_EQ(kv_cache_bytes(m.arch, {4096, 1, 512, kv_f16(), kv_f16(), 256}),
+            std::int64_t{40} * 2 * 640 * 2 * 4096);
+}
+
+TEST(Plamo, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = test::from_gguf_header(plamo_13b_gguf(40));
+  const Model c = test::from_config(plamo_13b_config());
+  EXPECT_TRUE(g.unchecked_architecture.empty());
+  EXPECT_TRUE(g.arch.attention.parallel_block);
+  test::expect_same_estimate(g, c, "plamo GGUF vs config", {2048, 4096});
+  // One norm a layer in the weights (attn_norm): the F16 layout is the
+  // converter's tensors byte for byte.
+  EXPECT_EQ(weight_layout(c, *parse_precision("f16")).total(), plamo_13b_gguf(40).data_size());
 }
 
 }  // namespace

@@ -2168,6 +2168,27 @@ TEST(GgmlAlloc, Jais2MatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "jais2", 27, 0.1);
 }
 
+// PLaMo-13B REDUCED to 4 of its 40 layers (plamo: make_gguf row
+// plamo-13b-r4) read from its published config.json with 4 layers (the
+// values and their sources: tests/unit/test_arch_plamo.cpp), against what a
+// real llama.cpp allocated for the synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_plamo.csv, llamacpp_cpu_kv_plamo.csv;
+// docs/live-llamacpp.md, PLaMo-13B run): plamo.cpp's parallel block (the
+// MLP of the shared norm before wo, MLP + attention, then + input; the rows
+// picked inside the last layer) and the 5 shared KV heads.
+TEST(GgmlAlloc, PlamoMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"architectures":["PlamoForCausalLM"],"hidden_size":5120,"intermediate_size":16640,
+      "max_position_embeddings":4096,"model_type":"plamo","n_shared_head":8,
+      "num_attention_heads":40,"num_hidden_layers":4,"num_key_value_heads":40,
+      "rms_norm_eps":0.000001,"tie_word_embeddings":false,"vocab_size":50432})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(m->arch.kv_heads, 5);
+  expect_live_tables(*m, "plamo", 27, 0.1);
+}
+
 // pfnet/plamo-2-1b (plamo2, the whole model: make_gguf row plamo-2-1b) read
 // from its published config.json (the values and their sources:
 // tests/unit/test_arch_plamo.cpp), against what a real llama.cpp allocated

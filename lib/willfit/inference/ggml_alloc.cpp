@@ -2452,7 +2452,19 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         cur = rotate(cur, qw, v_rot_l);
       }
     }
-    if (s.parallel_block) {
+    int plamo_mlp = -1;  // PLaMo's parallel block: the MLP's output
+    if (s.parallel_block && s.plamo_parallel) {
+      // plamo.cpp: the heads' output expanded by build_attn_mha; the next
+      // layer's expand reaches add(add(mlp, wo(attention)), input) through
+      // its first source, so the MLP of the shared norm (gate, up, SwiGLU,
+      // down) runs before wo; on the last layer from the norm's rows to
+      // output, picked first.
+      const int input = last ? g.op(b * e, {attn_norm, out_ids}) : attn_norm;
+      plamo_mlp = mlp(input, input, il, moe_layer);
+      if (s.flash && s.rotate_v) {  // the rotation back is build_attn's, visited with wo
+        cur = rotate(cur, ow, v_rot_l);
+      }
+    } else if (s.parallel_block) {
       // cohere2moe.cpp: build_attn_mha expands the heads' output, not wo;
       // build_moe_ffn expands the router's weights, the experts and their
       // sum as it builds them, and the next layer's expand reaches
@@ -2542,6 +2554,18 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         continue;
       }
       x = residual(x, cur);
+      continue;
+    }
+    if (plamo_mlp >= 0) {
+      // plamo.cpp: the MLP plus the attention output (its rows picked on
+      // the last layer), in place on the MLP's; then plus the layer input
+      // (its rows picked last), in place on the sum.
+      if (last) {
+        cur = g.op(b * e, {cur, out_ids});
+      }
+      const int sum = g.op(b * e, {plamo_mlp, cur}, {plamo_mlp, cur});
+      const int input = last ? g.op(b * e, {x, out_ids}) : x;
+      x = g.op(b * e, {sum, input}, {sum, input});
       continue;
     }
     if (s.parallel_block) {

@@ -420,6 +420,11 @@ struct LlamaGraphShape {
   // nope_global: the global layers from dense_layers on take no RoPE (Q and K stay views of their
   // projections).
   bool parallel_block = false;
+  // PLaMo's parallel block (plamo.cpp): the shared norm feeds attention and
+  // MLP, the layer adds MLP + attention, then the input; the rows to output
+  // picked inside the last layer (the norm's first, then the attention's,
+  // then the input's).
+  bool plamo_parallel = false;
   // LayerNorm (build_norm LLM_NORM: ggml_norm, then weight and bias in
   // place), which ggml-alloc never runs in place (ggml-alloc.c
   // ggml_op_can_inplace lists GGML_OP_RMS_NORM, not GGML_OP_NORM): the final

@@ -835,6 +835,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // OpenELM (openelm.cpp, conversion/openelm.py) writes the same three
   // per-layer arrays for its layer-wise scaling: every layer attends.
   a.attention.fused_qkv_norm = arch == "openelm";
+  // PLaMo-13B (plamo.cpp): one norm feeds the attention and the MLP, both
+  // added to the layer input.
+  if (arch == "plamo") {
+    a.attention.parallel_block = true;
+  }
   // PLaMo 2 (plamo2.cpp): one attn_qkv, Q and K RMS-normed per head as
   // OpenELM's; gate and up in one ffn_up of 2 x feed_forward_length.
   if (arch == "plamo2") {

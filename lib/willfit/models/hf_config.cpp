@@ -547,6 +547,20 @@ void openelm_keys(Json& t) {
   }
 }
 
+// PLaMo-13B (pfnet/plamo-13b: modeling_plamo.py's PlamoConfig): the keys and
+// values are shared by groups of n_shared_head query heads (default 8), so
+// ceil(heads / n_shared_head) KV heads whatever num_key_value_heads says
+// (conversion/plamo.py PlamoModel writes head_count_kv 5 for the 40 heads:
+// "num_key_value_heads is wrong").
+void plamo_keys(Json& t) {
+  const auto heads = get_int(t, {"num_attention_heads"}, 1 << 16);
+  const std::int64_t shared =
+      std::max<std::int64_t>(1, get_int(t, {"n_shared_head"}, 1 << 16).value_or(8));
+  if (heads && *heads > 0) {
+    t["num_key_value_heads"] = (*heads + shared - 1) / shared;
+  }
+}
+
 // PLaMo 2 (pfnet/plamo-2-*: modeling_plamo.py's Plamo2Config, as llama.cpp's
 // conversion/plamo.py Plamo2Model reads it at 80fb11ac): the head width is
 // hidden_size_per_head, for attention and for the mixer's heads alike; the
@@ -852,6 +866,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   }
   if (type == "plamo2") {
     plamo2_keys(t);
+  }
+  if (type == "plamo") {
+    plamo_keys(t);
   }
   Model m;
   Architecture& a = m.arch;
@@ -2167,6 +2184,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   a.attention.fused_qkv_norm = type == "openelm";
   // PLaMo 2 (plamo2.cpp): one attn_qkv, Q and K normed per head, gate and
   // up in one ffn_up (modeling_plamo.py qkv_proj, gate_up_proj).
+  // PLaMo-13B (plamo.cpp): one norm feeds the attention and the MLP, both
+  // added to the layer input (PlamoDecoderLayer's "Parallel Layers").
+  if (type == "plamo") {
+    a.attention.parallel_block = true;
+  }
   if (type == "plamo2") {
     a.attention.fused_qkv_norm = true;
     a.attention.fused_qkv = true;

@@ -207,9 +207,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: HunyuanOCR's text model, hunyuan-dense's layer with XD-RoPE
        // (tests/unit/test_arch_hunyuan_vl.cpp)
        "hunyuan_vl",
-       // issue 18: PLaMo 2, its own Mamba mixer between attention layers
-       // (tests/unit/test_arch_plamo.cpp)
-       "plamo2",
+       // issue 18: PLaMo 2, its own Mamba mixer between attention layers,
+       // and PLaMo-13B's parallel block (tests/unit/test_arch_plamo.cpp)
+       "plamo", "plamo2",
        // issue 18: JetBrains Mellum2, qwen3moe's layer with listed windows
        // (tests/unit/test_arch_variants.cpp, Mellum)
        "mellum"});
@@ -336,6 +336,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "phi",
                                                                   "phi3",
                                                                   "phimoe",
+                                                                  "plamo",
                                                                   "plamo2",
                                                                   "qwen",
                                                                   "qwen2",
