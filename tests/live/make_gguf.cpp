@@ -206,6 +206,14 @@ struct Spec {
   int64_t time_mix_extra = 0;
   int64_t time_decay_extra = 0;
   int rescale_every = 0;
+  // RWKV-7 (rwkv7.cpp, rwkv7-base.cpp): the LoRA ranks of the decay (w),
+  // the in-context learning rate (a), the value residual mix (v) and the
+  // output gate (g): attention.decay_lora_rank, iclr_lora_rank,
+  // value_residual_mix_lora_rank, gate_lora_rank.
+  int64_t lora_decay = 0;
+  int64_t lora_iclr = 0;
+  int64_t lora_value = 0;
+  int64_t lora_gate = 0;
   // Qwen4Exp (qwen4exp.cpp): hyper-connections of hc_mult streams through a
   // gate of rank hc_low_rank in place of every norm; QSA's indexer
   // (indexer_heads, indexer_dim, indexer_top_k; keys pooled in blocks of
@@ -286,6 +294,15 @@ void rwkv6_mix(Spec& s, int64_t time_mix_extra, int64_t time_decay_extra) {
   s.time_mix_extra = time_mix_extra;
   s.time_decay_extra = time_decay_extra;
   s.rescale_every = 6;
+}
+
+// RWKV-7's time mix: heads of 64, the ranks of its four LoRAs.
+void rwkv7_mix(Spec& s, int64_t decay, int64_t iclr, int64_t value, int64_t gate) {
+  s.wkv_head = 64;
+  s.lora_decay = decay;
+  s.lora_iclr = iclr;
+  s.lora_value = value;
+  s.lora_gate = gate;
 }
 
 // Routed experts: count, per token, and each one's MLP width.
@@ -874,6 +891,27 @@ const std::vector<Spec>& specs() {
                       "LLM_TYPE_7B), head_size 64, feed_forward_length 14336 and LoRA ranks 64/128 "
                       "as conversion/rwkv.py derives them; vocab 65536, untied"));
     rwkv6_mix(v.back(), 64, 128);
+    // RWKV-7 "Goose" World3 1.5B (rwkv7.cpp): every block the time mix (the
+    // wkv7 recurrence, 32 heads of 64, LoRAs of the decay 96, the in-context
+    // learning rate 96, the value residual 64 and the gate 256) and the
+    // channel mix (key 2048 x 8192, value) behind LayerNorms with biases;
+    // vocabulary 65536, untied.
+    v.push_back(
+        shape("rwkv7-1.5b", "rwkv7", 24, 2048, 8192, 0, 0, 0, 65536, 1 << 20, 10000, 1e-5,
+              "RWKV/RWKV7-Goose-World3-1.5B-HF (fla-hub/rwkv7-1.5B-world) config.json as "
+              "public tests quote it (find_string: \"decay_low_rank_dim\": 96): "
+              "hidden_size 2048, num_hidden_layers 24, head_dim 64, intermediate_size 8192, "
+              "vocab_size 65536, untied, LoRA ranks decay 96, a 96, v 64, gate 256"));
+    rwkv7_mix(v.back(), 96, 96, 64, 256);
+    // RWKV-7 World3 2.9B REDUCED to 4 of 32 layers, every width real: hidden
+    // 2560, channel mix 10240, LoRA ranks 96, 96, 64, 320.
+    v.push_back(shape("rwkv7-2.9b-r4", "rwkv7", 4, 2560, 10240, 0, 0, 0, 65536, 1 << 20, 10000,
+                      1e-5,
+                      "RWKV-7 World3 2.9B REDUCED to 4 of 32 layers: its config.json as public "
+                      "code quotes it (find_string: \"decay_low_rank_dim\": 96): hidden_size 2560, "
+                      "head_size 64, intermediate_size 10240, vocab_size 65536, untied, LoRA ranks "
+                      "decay 96, a 96, v 64, gate 320"));
+    rwkv7_mix(v.back(), 96, 96, 64, 320);
     // Falcon-H1-0.5B: attention (8 heads of 64, 2 KV heads) and a Mamba-2
     // mixer (24 heads of 64: mamba_d_ssm 1536, state 128, 1 group, conv 4,
     // conv bias, no gated RMS norm: mamba_rms_norm false) side by side in
@@ -1966,6 +2004,16 @@ GgmlType weight_type(const std::string& ftype, const std::string& name, int laye
       name.find("per_layer_model_proj") != std::string::npos) {
     return F16;
   }
+  // llama-quant.cpp leaves RWKV-7's LoRAs as converted (conversion/base.py:
+  // F16; its w1 and w2 are F32, tensors_for)
+  if (name.find("time_mix_a1") != std::string::npos ||
+      name.find("time_mix_a2") != std::string::npos ||
+      name.find("time_mix_v1") != std::string::npos ||
+      name.find("time_mix_v2") != std::string::npos ||
+      name.find("time_mix_g1") != std::string::npos ||
+      name.find("time_mix_g2") != std::string::npos) {
+    return F16;
+  }
   if (ftype == "f16") {
     return F16;
   }
@@ -2209,6 +2257,48 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       // end would drop out of the logged size)
       add(b + "channel_mix_lerp_k.weight", {e, 1, 1}, i);
       add(b + "channel_mix_lerp_r.weight", {e, 1, 1}, i);
+    }
+    return out;
+  }
+  if (s.arch == "rwkv7") {
+    // rwkv7.cpp load_arch_tensors (conversion/rwkv.py: the six lerps fused;
+    // layer 0's value-residual LoRA at the iclr rank, unused)
+    add("token_embd_norm.weight", {e}, -1);
+    add("token_embd_norm.bias", {e}, -1);
+    add("output_norm.weight", {e}, -1);
+    add("output_norm.bias", {e}, -1);
+    add("output.weight", {e, s.vocab}, -1);
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      const int64_t vl = i == 0 ? s.lora_iclr : s.lora_value;
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_norm.bias", {e}, i);
+      add(b + "attn_norm_2.weight", {e}, i);
+      add(b + "attn_norm_2.bias", {e}, i);
+      add(b + "time_mix_w0.weight", {e}, i);
+      add(b + "time_mix_w1.weight", {e, s.lora_decay}, i);
+      add(b + "time_mix_w2.weight", {s.lora_decay, e}, i);
+      add(b + "time_mix_a0.weight", {e}, i);
+      add(b + "time_mix_a1.weight", {e, s.lora_iclr}, i);
+      add(b + "time_mix_a2.weight", {s.lora_iclr, e}, i);
+      add(b + "time_mix_v0.weight", {e}, i);
+      add(b + "time_mix_v1.weight", {e, vl}, i);
+      add(b + "time_mix_v2.weight", {vl, e}, i);
+      add(b + "time_mix_g1.weight", {e, s.lora_gate}, i);
+      add(b + "time_mix_g2.weight", {s.lora_gate, e}, i);
+      add(b + "time_mix_lerp_fused.weight", {e, 1, 1, 6}, i);
+      add(b + "time_mix_k_k.weight", {e}, i);
+      add(b + "time_mix_k_a.weight", {e}, i);
+      add(b + "time_mix_r_k.weight", {e}, i);
+      add(b + "time_mix_key.weight", {e, e}, i);
+      add(b + "time_mix_value.weight", {e, e}, i);
+      add(b + "time_mix_receptance.weight", {e, e}, i);
+      add(b + "time_mix_ln.weight", {e}, i);
+      add(b + "time_mix_ln.bias", {e}, i);
+      add(b + "time_mix_output.weight", {e, e}, i);
+      add(b + "channel_mix_key.weight", {e, s.ffn}, i);
+      add(b + "channel_mix_value.weight", {s.ffn, e}, i);
+      add(b + "channel_mix_lerp_k.weight", {e, 1, 1}, i);  // F32 last (the mapped span)
     }
     return out;
   }
@@ -3574,6 +3664,15 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".wkv.head_size", static_cast<uint32_t>(s.wkv_head));
     w.key_u32(a + ".time_mix_extra_dim", static_cast<uint32_t>(s.time_mix_extra));
     w.key_u32(a + ".time_decay_extra_dim", static_cast<uint32_t>(s.time_decay_extra));
+  } else if (s.arch == "rwkv7") {
+    // conversion/rwkv.py Rwkv7Model.set_gguf_parameters
+    w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+    w.key_u32(a + ".wkv.head_size", static_cast<uint32_t>(s.wkv_head));
+    w.key_u32(a + ".attention.decay_lora_rank", static_cast<uint32_t>(s.lora_decay));
+    w.key_u32(a + ".attention.iclr_lora_rank", static_cast<uint32_t>(s.lora_iclr));
+    w.key_u32(a + ".attention.value_residual_mix_lora_rank", static_cast<uint32_t>(s.lora_value));
+    w.key_u32(a + ".attention.gate_lora_rank", static_cast<uint32_t>(s.lora_gate));
   } else if (s.arch == "mamba" || s.arch == "mamba2") {
     // conversion/mamba.py: "unused, but seemingly required when loading"
     w.key_u32(a + ".feed_forward_length", 0);

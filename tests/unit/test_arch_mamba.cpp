@@ -323,16 +323,18 @@ TEST(Mamba, MissingMixerSizesAreErrors) {
   EXPECT_EQ(from_config(sparse).arch.attention.recurrent_state_floats, state_floats(1536, 16, 0));
 }
 
-// RWKV-7 stays refused: one line naming it, from either source (RWKV-6 is
-// modelled: tests/unit/test_arch_rwkv.cpp).
+// RWKV-4's config.json and RWKV-6Qwen2 / ARWKV-7 files stay refused: one
+// line naming them (RWKV-6 and RWKV-7 are modelled:
+// tests/unit/test_arch_rwkv.cpp).
 TEST(Mamba, RwkvIsStillRefused) {
-  const Json rwkv = {{"model_type", "rwkv7"}, {"hidden_size", 2048}, {"num_hidden_layers", 24}};
+  const Json rwkv = {{"model_type", "rwkv"}, {"hidden_size", 2048}, {"num_hidden_layers", 24}};
   const auto c = model_from_hf_config(rwkv.dump(), "config.json");
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.error().message.find("purely recurrent"), std::string::npos);
   EXPECT_TRUE(refused_gguf_architecture("mamba").empty());
   EXPECT_TRUE(refused_gguf_architecture("mamba2").empty());
-  EXPECT_FALSE(refused_gguf_architecture("rwkv7").empty());
+  EXPECT_TRUE(refused_gguf_architecture("rwkv7").empty());
+  EXPECT_FALSE(refused_gguf_architecture("arwkv7").empty());
 }
 
 }  // namespace

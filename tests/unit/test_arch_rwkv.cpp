@@ -1,4 +1,5 @@
-// RWKV (llama.cpp `rwkv6`; config.json model_type `rwkv6`): RWKV-6 "Finch".
+// RWKV (llama.cpp `rwkv6`, `rwkv7`; config.json model_type `rwkv6`,
+// `rwkv7`): RWKV-6 "Finch" and RWKV-7 "Goose" (below).
 // Every block is a time mix (the wkv recurrence) and a channel mix behind
 // LayerNorms, with no attention and no KV cache (llama.cpp src/models/rwkv6.cpp
 // and rwkv6-base.cpp at 80fb11ac); llama.cpp gives every layer a recurrent
@@ -180,6 +181,196 @@ TEST(Rwkv, MissingTimeMixSizesAreErrors) {
   auto c = model_from_hf_config(cfg.dump(), "config.json");
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.error().message.find("head_size"), std::string::npos) << c.error().message;
+}
+
+// RWKV-7 "Goose" (llama.cpp `rwkv7`; config.json model_type `rwkv7`,
+// flash-linear-attention's RWKV7Config): RWKV-6's blocks with a time mix of
+// four LoRAs (decay, in-context learning rate, value residual mix, gate) and
+// a channel mix of key and value alone (llama.cpp src/models/rwkv7.cpp and
+// rwkv7-base.cpp at 80fb11ac); the same state, two token-shift rows and the
+// wkv state a layer.
+
+// fla-hub/rwkv7-191M-world: 12 layers of 768 (llama.cpp
+// llama_model_rwkv7::load_arch_hparams: 12 layers at 768 is LLM_TYPE_190M);
+// its config.json as public code copies it (search-tool file id 21753794943,
+// an fla RWKV7Config of model_type rwkv7: hidden_size 768,
+// num_hidden_layers 12, head_dim 64, intermediate_size 3072,
+// decay_low_rank_dim 64, a_low_rank_dim 64, v_low_rank_dim 32,
+// gate_low_rank_dim 128, norm_eps 1e-5, tie_word_embeddings false); the
+// vocabulary, 65,536, from the model card (search-tool file id 4980947239,
+// "Vocabulary size: 65,536").
+Json rwkv7_191m() {
+  return {{"architectures", {"RWKV7ForCausalLM"}},
+          {"model_type", "rwkv7"},
+          {"hidden_size", 768},
+          {"num_hidden_layers", 12},
+          {"head_dim", 64},
+          {"num_heads", 12},
+          {"hidden_ratio", 4.0},
+          {"intermediate_size", 3072},
+          {"decay_low_rank_dim", 64},
+          {"a_low_rank_dim", 64},
+          {"v_low_rank_dim", 32},
+          {"gate_low_rank_dim", 128},
+          {"norm_eps", 1e-5},
+          {"norm_bias", true},
+          {"vocab_size", 65536},
+          {"tie_word_embeddings", false}};
+}
+
+// RWKV/RWKV7-Goose-World3-1.5B-HF (fla-hub/rwkv7-1.5B-world) as public tests
+// quote it (search-tool file id 69873728526, "Sample RWKV-7 config matching
+// RWKV/RWKV7-Goose-World3-1.5B-HF").
+Json rwkv7_1b5() {
+  Json j = rwkv7_191m();
+  j["hidden_size"] = 2048;
+  j["num_hidden_layers"] = 24;
+  j.erase("num_heads");
+  j["intermediate_size"] = 8192;
+  j["decay_low_rank_dim"] = 96;
+  j["a_low_rank_dim"] = 96;
+  j["v_low_rank_dim"] = 64;
+  j["gate_low_rank_dim"] = 256;
+  return j;
+}
+
+// RWKV-7 World3 2.9B with the native checkpoint's key names (head_size,
+// num_attention_heads) as a public conversion script expects them
+// (search-tool file id 57443277732: hidden_size 2560, num_hidden_layers 32,
+// head_size 64, num_attention_heads 40, intermediate_size 10240, the ranks
+// 96, 96, 64 and 320, vocab_size 65536, untied).
+Json rwkv7_2b9() {
+  return {{"architectures", {"Rwkv7ForCausalLM"}},
+          {"model_type", "rwkv7"},
+          {"hidden_size", 2560},
+          {"num_hidden_layers", 32},
+          {"head_size", 64},
+          {"num_attention_heads", 40},
+          {"intermediate_size", 10240},
+          {"decay_low_rank_dim", 96},
+          {"a_low_rank_dim", 96},
+          {"v_low_rank_dim", 64},
+          {"gate_low_rank_dim", 320},
+          {"vocab_size", 65536},
+          {"tie_word_embeddings", false}};
+}
+
+// The header conversion/rwkv.py writes (Rwkv7Model.set_gguf_parameters at
+// 80fb11ac): context 2^20, embedding, block count, LayerNorm epsilon,
+// wkv.head_size, the four LoRA ranks (attention.decay_lora_rank,
+// iclr_lora_rank, value_residual_mix_lora_rank, gate_lora_rank),
+// feed_forward_length, head_count 0; the token embeddings and the output.
+test::GgufWriter rwkv7_gguf(const Json& cfg) {
+  const auto n = [&](const char* k) { return cfg[k].get<std::uint32_t>(); };
+  const std::uint32_t hidden = n("hidden_size");
+  test::GgufWriter w;
+  w.str("general.architecture", "rwkv7");
+  w.u32("rwkv7.context_length", 1U << 20);
+  w.u32("rwkv7.embedding_length", hidden);
+  w.u32("rwkv7.block_count", n("num_hidden_layers"));
+  w.f32("rwkv7.attention.layer_norm_epsilon", 1e-5F);
+  w.u32("rwkv7.wkv.head_size", 64);
+  w.u32("rwkv7.attention.decay_lora_rank", n("decay_low_rank_dim"));
+  w.u32("rwkv7.attention.iclr_lora_rank", n("a_low_rank_dim"));
+  w.u32("rwkv7.attention.value_residual_mix_lora_rank", n("v_low_rank_dim"));
+  w.u32("rwkv7.attention.gate_lora_rank", n("gate_low_rank_dim"));
+  w.u32("rwkv7.feed_forward_length", n("intermediate_size"));
+  w.u32("rwkv7.attention.head_count", 0);
+  w.tensor("token_embd.weight", {hidden, n("vocab_size")}, test::kQ8_0);
+  w.tensor("output.weight", {hidden, n("vocab_size")}, test::kQ8_0);
+  return w;
+}
+
+TEST(Rwkv, Rwkv7ConfigAndGgufAreKnownAndAgree) {
+  for (const Json& cfg : {rwkv7_191m(), rwkv7_1b5(), rwkv7_2b9()}) {
+    const std::int64_t h = cfg["hidden_size"];
+    const Model c = from_config(cfg);
+    const Model g = from_gguf(rwkv7_gguf(cfg));
+    for (const Model* m : {&c, &g}) {
+      EXPECT_TRUE(m->unchecked_architecture.empty()) << h << m->unchecked_architecture;
+      EXPECT_TRUE(purely_recurrent(m->arch)) << h;
+      EXPECT_EQ(m->arch.attention.rwkv, 7) << h;
+      EXPECT_EQ(attention_layer_count(m->arch), 0) << h;
+      EXPECT_EQ(recurrent_layer_count(m->arch), m->arch.layers) << h;
+      EXPECT_EQ(m->arch.heads, h / 64) << h;
+      EXPECT_EQ(m->arch.head_dim, 64) << h;
+      EXPECT_EQ(m->arch.intermediate_size, cfg["intermediate_size"].get<std::int64_t>()) << h;
+      EXPECT_EQ(m->arch.attention.rwkv_lora_decay, cfg["decay_low_rank_dim"].get<int>()) << h;
+      EXPECT_EQ(m->arch.attention.rwkv_lora_iclr, cfg["a_low_rank_dim"].get<int>()) << h;
+      EXPECT_EQ(m->arch.attention.rwkv_lora_value, cfg["v_low_rank_dim"].get<int>()) << h;
+      EXPECT_EQ(m->arch.attention.rwkv_lora_gate, cfg["gate_low_rank_dim"].get<int>()) << h;
+      // llama-hparams.cpp: n_embd_r = 2 hidden (token_shift_count 2), n_embd_s = hidden x 64
+      EXPECT_EQ(m->arch.attention.recurrent_state_floats, 2 * h + h * 64) << h;
+      EXPECT_FALSE(m->arch.tied_embeddings) << h;
+      EXPECT_EQ(m->active_params, m->params) << h;
+    }
+    test::expect_same_estimate(c, g, "rwkv7 " + std::to_string(h), {4096, 65536});
+    const Estimate small = test::llama_cpp_q4_estimate(c, 4096, false);
+    const Estimate large = test::llama_cpp_q4_estimate(c, 65536, true);
+    // No KV cache at any context: the state is all, F32 per layer.
+    EXPECT_EQ(small.memory.kv_cache, std::int64_t{c.arch.layers} * (2 * h + h * 64) * 4) << h;
+    EXPECT_EQ(small.recurrent_state, small.memory.kv_cache) << h;
+    EXPECT_EQ(large.memory.kv_cache, small.memory.kv_cache) << h;
+    EXPECT_EQ(large.memory.compute, small.memory.compute) << h;
+    EXPECT_GT(small.memory.compute, 0) << h;
+  }
+}
+
+// A config whose ranks are null, or missing, takes the ranks
+// conversion/rwkv.py computes (calc_lora_rank: max(1, round(hidden^e x m /
+// 32)) x 32); the published configs above name them, and the computed ones
+// agree with them at 768, 2048 and 2560. intermediate_size null: 4 x hidden
+// (conversion/rwkv.py).
+TEST(Rwkv, Rwkv7NullRanksAreTheConvertersOnes) {
+  for (const Json& published : {rwkv7_191m(), rwkv7_1b5(), rwkv7_2b9()}) {
+    Json cfg = published;
+    cfg["decay_low_rank_dim"] = nullptr;
+    cfg.erase("a_low_rank_dim");
+    cfg["v_low_rank_dim"] = nullptr;
+    cfg.erase("gate_low_rank_dim");
+    cfg["intermediate_size"] = nullptr;
+    const Model m = from_config(cfg);
+    const Attention& at = m.arch.attention;
+    EXPECT_EQ(at.rwkv_lora_decay, published["decay_low_rank_dim"].get<int>());
+    EXPECT_EQ(at.rwkv_lora_iclr, published["a_low_rank_dim"].get<int>());
+    EXPECT_EQ(at.rwkv_lora_value, published["v_low_rank_dim"].get<int>());
+    EXPECT_EQ(at.rwkv_lora_gate, published["gate_low_rank_dim"].get<int>());
+    EXPECT_EQ(m.arch.intermediate_size, 4 * published["hidden_size"].get<std::int64_t>());
+  }
+}
+
+// Published size: "Parameter count: 191M" (fla-hub/rwkv7-191M-world's model
+// card, search-tool file id 4980947239; "0.19 billion" in Peng et al.,
+// RWKV-7 "Goose", arXiv 2503.14456, abstract). willfit leaves out the
+// LayerNorms and counts layer 0's unused value LoRA at the value rank.
+TEST(Rwkv, Rwkv7ParameterCountMatchesThePublishedOne) {
+  const auto total = static_cast<double>(count_params(from_config(rwkv7_191m()).arch).total());
+  EXPECT_LT(rel(total, 191e6), 0.01);
+}
+
+// A file without the LoRA ranks, or a config whose heads do not divide the
+// hidden size, is an error naming them, not an answer.
+TEST(Rwkv, Rwkv7MissingTimeMixSizesAreErrors) {
+  test::GgufWriter w;
+  w.str("general.architecture", "rwkv7");
+  w.u32("rwkv7.block_count", 12);
+  w.u32("rwkv7.embedding_length", 768);
+  w.u32("rwkv7.feed_forward_length", 3072);
+  w.u32("rwkv7.wkv.head_size", 64);
+  w.u32("rwkv7.attention.head_count", 0);
+  const std::string bytes = w.file();
+  auto r = read_gguf(bytes, bytes.size());
+  ASSERT_TRUE(r.ok() && r->file.has_value());
+  auto m = model_from_gguf(*r->file, "test.gguf");
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().message.find("decay_lora_rank"), std::string::npos) << m.error().message;
+
+  Json cfg = rwkv7_191m();
+  cfg["head_dim"] = 48;  // 768 is a multiple of 48, but head_size below is not
+  cfg["head_size"] = 100;
+  auto c = model_from_hf_config(cfg.dump(), "config.json");
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("head_dim"), std::string::npos) << c.error().message;
 }
 
 }  // namespace

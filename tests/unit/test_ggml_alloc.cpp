@@ -1541,6 +1541,33 @@ TEST(GgmlAlloc, Rwkv6MatchesTheLiveLlamaCpp) {
   expect_live_tables(*seven, "rwkv6_7b", 27, 0.1);
 }
 
+// RWKV-7 (rwkv7.cpp, rwkv7-base.cpp: RWKV-6's blocks with a time mix of
+// four LoRAs, no attention, no KV cache) against what a real llama.cpp
+// reserved for the synthetic files of tests/live/make_gguf
+// (docs/live-llamacpp.md, RWKV-7 run): the whole RWKV-7 World3 1.5B and a
+// REDUCED World3 2.9B (4 of 32 layers, every width real), read from the
+// shapes' config.json values (tests/unit/test_arch_rwkv.cpp says where each
+// was read). The recurrent state equals llama.cpp's RS buffer on every row;
+// the compute buffer is replayed in the node order and placement
+// tests/live/trace_alloc.c printed for the 1.5B file.
+TEST(GgmlAlloc, Rwkv7MatchesTheLiveLlamaCpp) {
+  const auto small = model_from_hf_config(
+      R"({"model_type":"rwkv7","hidden_size":2048,"num_hidden_layers":24,"head_dim":64,
+      "intermediate_size":8192,"decay_low_rank_dim":96,"a_low_rank_dim":96,"v_low_rank_dim":64,
+      "gate_low_rank_dim":256,"vocab_size":65536,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(small.ok()) << small.error().message;
+  EXPECT_TRUE(small->unchecked_architecture.empty());
+  expect_live_tables(*small, "rwkv7", 27, 0.1);
+  const auto reduced = model_from_hf_config(
+      R"({"model_type":"rwkv7","hidden_size":2560,"num_hidden_layers":4,"head_size":64,
+      "intermediate_size":10240,"decay_low_rank_dim":96,"a_low_rank_dim":96,"v_low_rank_dim":64,
+      "gate_low_rank_dim":320,"vocab_size":65536,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(reduced.ok()) << reduced.error().message;
+  expect_live_tables(*reduced, "rwkv7_2b9", 27, 0.1);
+}
+
 // Grok-1 REDUCED to 2 of its 64 layers, every width real (tests/live/
 // make_gguf.cpp, grok-1-r2; tests/unit/test_arch_grok.cpp says where each
 // value was read), read from the reduced shape's config.json, against what a

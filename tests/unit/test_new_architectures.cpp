@@ -986,12 +986,11 @@ TEST(EmbeddingModels, PoolingTypeMarksThemInAGgufFile) {
   EXPECT_FALSE(from_config(llada).embedding);
 }
 
-// RWKV-6Qwen2, RWKV-7 and ARWKV-7 are refused by name, from a GGUF and from a
-// config.json, and RWKV-4 (no llama.cpp graph) from a config.json (Mamba,
-// Mamba-2 and RWKV-6 are modelled: tests/unit/test_arch_mamba.cpp,
-// test_arch_rwkv.cpp).
+// RWKV-6Qwen2 and ARWKV-7 are refused by name from a GGUF, and RWKV-4 (no
+// llama.cpp graph) from a config.json (Mamba, Mamba-2, RWKV-6 and RWKV-7
+// are modelled: tests/unit/test_arch_mamba.cpp, test_arch_rwkv.cpp).
 TEST(RefusedArchitectures, PureRecurrentModelsAreErrorsNamingThem) {
-  for (const char* arch : {"rwkv6qwen2", "rwkv7", "arwkv7"}) {
+  for (const char* arch : {"rwkv6qwen2", "arwkv7"}) {
     test::GgufWriter w = gguf({arch, 24, 768, 0, 1, 1, 64, 50280, 0, true});
     const std::string bytes = w.file();
     auto r = read_gguf(bytes, bytes.size());
@@ -1002,7 +1001,7 @@ TEST(RefusedArchitectures, PureRecurrentModelsAreErrorsNamingThem) {
         << m.error().message;
     EXPECT_NE(m.error().message.find("recurrent"), std::string::npos) << m.error().message;
   }
-  for (const char* type : {"rwkv", "rwkv7"}) {
+  for (const char* type : {"rwkv"}) {
     const Json j = {{"model_type", type},
                     {"hidden_size", 768},
                     {"num_hidden_layers", 24},

@@ -968,6 +968,42 @@ std::vector<GraphTensor> qwen4exp_graph(const LlamaGraphShape& s) {
   return g.take();
 }
 
+// The inputs of RWKV's graphs (rwkv6.cpp, rwkv7.cpp), in the order
+// tests/live/trace_alloc.c printed them: the tokens (at offset 0), the
+// unused ready embeddings, the state row and the rows to output; then the
+// token embeddings.
+struct RwkvInputs {
+  int s_copy = -1;
+  int out_ids = -1;
+  int embd = -1;
+};
+
+RwkvInputs rwkv_inputs(Builder& g, std::int64_t b, std::int64_t e) {
+  RwkvInputs in;
+  const int tokens = g.input(4 * b);
+  g.input(4 * b * e);  // inp_embd's unused input of ready embeddings
+  in.s_copy = g.input(4);
+  in.out_ids = g.input(4 * b);
+  in.embd = g.op(b * e, {tokens});
+  return in;
+}
+
+// An RWKV channel mix's token shift (rwkv6.cpp, rwkv7.cpp): x_prev = the
+// shift row joined before the normed rows, and sx = x_prev - x; the last
+// layer picks the rows to output from both first. Returns {sx, x}; `be`
+// values each.
+std::pair<int, int> rwkv_channel_shift(Builder& g, std::int64_t be, int shift, int ffn_norm,
+                                       int out_ids, bool last) {
+  const int x_prev = g.op(be, {g.view(shift), g.view(ffn_norm)});
+  if (last) {
+    const int prev_rows = g.op(be, {g.view(x_prev), out_ids});
+    const int x = g.op(be, {g.view(ffn_norm), out_ids});
+    return {g.op(be, {prev_rows, x}, {prev_rows}), x};
+  }
+  const int x = g.view(ffn_norm);
+  return {g.op(be, {g.view(x_prev), x}), x};
+}
+
 // RWKV-6's graph (rwkv6.cpp, rwkv6-base.cpp at 80fb11ac), in the node order
 // and placement tests/live/trace_alloc.c printed for the live RWKV-6 1.6B
 // file (docs/live-llamacpp.md, RWKV-6 run). The inputs: the tokens, the
@@ -1001,28 +1037,17 @@ std::vector<GraphTensor> rwkv6_graph(const LlamaGraphShape& s) {
   const std::int64_t head = std::max<std::int64_t>(1, s.head_dim);
   const std::int64_t tm = s.rwkv_time_mix_extra;
   const std::int64_t td = s.rwkv_time_decay_extra;
-  const int tokens = g.input(4 * b);
-  g.input(4 * b * e);  // inp_embd's unused input of ready embeddings
-  const int s_copy = g.input(4);
-  const int out_ids = g.input(4 * b);
-  const int embd = g.op(b * e, {tokens});
+  const RwkvInputs in = rwkv_inputs(g, b, e);
+  const int s_copy = in.s_copy;
+  const int out_ids = in.out_ids;
+  const int embd = in.embd;
   const auto layer_norm = [&](int of) { return g.same(g.same(g.op(b * e, {of}))); };
   // the previous layer's pieces its channel mix reads
   int shift = -1;
   int ffn_inp = -1;
   int ffn_norm = -1;
   const auto channel_mix = [&](bool last) {
-    const int x_prev = g.op(b * e, {g.view(shift), g.view(ffn_norm)});
-    int sx = 0;
-    int x = 0;
-    if (last) {
-      const int prev_rows = g.op(b * e, {g.view(x_prev), out_ids});
-      x = g.op(b * e, {g.view(ffn_norm), out_ids});
-      sx = g.op(b * e, {prev_rows, x}, {prev_rows});
-    } else {
-      x = g.view(ffn_norm);
-      sx = g.op(b * e, {g.view(x_prev), x});
-    }
+    const auto [sx, x] = rwkv_channel_shift(g, b * e, shift, ffn_norm, out_ids, last);
     // sx x lerp_r (a new tensor while sx has two readers), + x in place
     const int xr = g.same(g.op(b * e, {sx}, {sx}), {x});
     const int r = g.same(g.op(b * e, {xr}));  // receptance, sigmoid
@@ -1032,11 +1057,10 @@ std::vector<GraphTensor> rwkv6_graph(const LlamaGraphShape& s) {
     const int residual = last ? g.op(b * e, {g.view(ffn_inp), out_ids}) : g.view(ffn_inp);
     return g.op(b * e, {out, residual}, {out, residual});  // l_out (+ scale in place)
   };
-  int x = -1;
   for (int il = 0; il < s.layers; ++il) {
     const int shift_rows = g.op(2 * e, {s_copy});  // build_rs: token shift
     const int state = g.op(e * head, {s_copy});    // build_rs: wkv state
-    x = il == 0 ? layer_norm(embd) : channel_mix(false);
+    const int x = il == 0 ? layer_norm(embd) : channel_mix(false);
     shift = shift_rows;
     // time mix
     const int att_norm = layer_norm(g.view(x));
@@ -1060,8 +1084,98 @@ std::vector<GraphTensor> rwkv6_graph(const LlamaGraphShape& s) {
     ffn_norm = layer_norm(ffn_inp);
     g.external({g.view(g.op(2 * e, {g.view(att_norm), g.view(ffn_norm)}))});
   }
-  x = channel_mix(true);
-  const int result = layer_norm(x);
+  const int result = layer_norm(channel_mix(true));
+  g.at(result).output = true;
+  const int logits = g.op(b * s.vocab, {result});
+  g.at(logits).output = true;
+  return g.take();
+}
+
+// RWKV-7's graph (rwkv7.cpp, rwkv7-base.cpp at 80fb11ac), in the node order
+// and placement tests/live/trace_alloc.c printed for the live RWKV-7 1.5B
+// file (docs/live-llamacpp.md, RWKV-7 run). The layers as RWKV-6's (the
+// token-shift rows and wkv state read first, the previous layer's channel
+// mix after them, the inputs likewise); the time mix: sx repeated to the
+// six mixes (five without the gate) and lerped in place, the receptance, the
+// decay LoRA (w1, tanh, w2, + w0, sigmoid, scale, exp in place), the key,
+// the in-context learning rate a (a1, a2, + a0, sigmoid), k + a (k k_a) -
+// k k_a (new tensors while their sources have other readers), the value
+// (from layer 1 on mixed with layer 0's value, which lives to the last
+// layer, through the v1/v2 LoRA and a sigmoid), k k_k L2-normed (of a
+// reshape: new) and its negation, times a in place, the fused
+// ggml_rwkv_wkv7 (output and new state in one tensor), the group norm, the
+// bonus (k r r_k summed per head, times v) added in place, the gate LoRA
+// (g1, sigmoid, g2), the output projection. The channel mix: sx lerped in
+// place (read once), relu(key)^2, value, + the residual in place.
+std::vector<GraphTensor> rwkv7_graph(const LlamaGraphShape& s) {
+  Builder g;
+  g.reserve(static_cast<std::size_t>(std::max(s.layers, 1)) * 96 + 32);
+  const std::int64_t b = std::max<std::int64_t>(1, s.tokens);
+  const std::int64_t e = s.hidden;
+  const std::int64_t head = std::max<std::int64_t>(1, s.head_dim);
+  const bool gated = s.rwkv_lora_gate > 0;
+  const RwkvInputs in = rwkv_inputs(g, b, e);
+  const int s_copy = in.s_copy;
+  const int out_ids = in.out_ids;
+  const int embd = in.embd;
+  const auto layer_norm = [&](int of) { return g.same(g.same(g.op(b * e, {of}))); };
+  int shift = -1;
+  int ffn_inp = -1;
+  int ffn_norm = -1;
+  int v_first = -1;
+  const auto channel_mix = [&](bool last) {
+    const auto [sx, x] = rwkv_channel_shift(g, b * e, shift, ffn_norm, out_ids, last);
+    const int xk = g.same(g.same(sx), {x});               // x lerp_k, + x
+    const int k = g.same(g.same(g.op(b * s.ffn, {xk})));  // key, relu, sqr
+    const int v = g.op(b * e, {k});
+    const int residual = last ? g.op(b * e, {g.view(ffn_inp), out_ids}) : g.view(ffn_inp);
+    return g.op(b * e, {v, residual}, {v, residual});
+  };
+  for (int il = 0; il < s.layers; ++il) {
+    const int shift_rows = g.op(2 * e, {s_copy});
+    const int state = g.op(e * head, {s_copy});
+    const int x = il == 0 ? layer_norm(embd) : channel_mix(false);
+    shift = shift_rows;
+    const int att_norm = layer_norm(g.view(x));
+    const int sx = g.same(g.op(b * e, {g.view(shift), g.view(att_norm)}), {att_norm});
+    const int mixes =
+        g.same(g.same(g.op((gated ? 6 : 5) * b * e, {sx})), {att_norm});  // repeat, lerp, + x
+    const int r = g.op(b * e, {g.view(mixes)});
+    const int w = g.same(g.same(
+        g.same(g.same(g.op(b * e, {g.same(g.op(b * s.rwkv_lora_decay, {g.view(mixes)}))})))));
+    const int k = g.op(b * e, {g.view(mixes)});
+    const int a = g.same(g.same(g.op(b * e, {g.op(b * s.rwkv_lora_iclr, {g.view(mixes)})})));
+    const int ka = g.op(b * e, {k}, {k});
+    const int a_ka = g.same(g.op(b * e, {a, ka}, {a, ka}), {ka});
+    const int k_new = g.op(b * e, {k, a_ka}, {k, a_ka});
+    int v = g.op(b * e, {g.view(mixes)});
+    if (v_first < 0) {
+      v_first = v;
+    } else {
+      const int diff = g.op(b * e, {v_first, v});
+      const int mix = g.same(g.same(g.op(b * e, {g.op(b * s.rwkv_lora_value, {g.view(mixes)})})));
+      v = g.op(b * e, {v, g.same(diff, {mix})}, {v});
+    }
+    const int kk = g.op(b * e, {g.view(g.op(b * e, {k}, {k}))});  // k k_k, L2 norm
+    const int neg = g.op(b * e, {kk}, {kk});
+    const int kk_a = g.op(b * e, {kk, g.view(a)}, {kk});
+    const int wkv =
+        g.op(b * e + e * head, {g.view(r), g.view(w), g.view(k_new), g.view(v), neg, kk_a, state});
+    g.external({g.view(wkv)});
+    const int normed = g.op(b * e, {g.view(g.view(wkv))});
+    int y = g.same(g.op(b * e, {g.view(normed)}));
+    const int kr = g.same(g.op(b * e, {g.view(k_new), g.view(r)}));  // k r, x r_k
+    const int rk = g.op(b * (e / head), {kr});                       // per head
+    y = g.same(y, {g.view(g.op(b * e, {g.view(v), rk}))});
+    if (gated) {
+      y = g.same(y, {g.op(b * e, {g.same(g.op(b * s.rwkv_lora_gate, {g.view(mixes)}))})});
+    }
+    const int out = g.op(b * e, {y});
+    ffn_inp = g.op(b * e, {g.view(out), g.view(x)});
+    ffn_norm = layer_norm(ffn_inp);
+    g.external({g.view(g.op(2 * e, {g.view(att_norm), g.view(ffn_norm)}))});
+  }
+  const int result = layer_norm(channel_mix(true));
   g.at(result).output = true;
   const int logits = g.op(b * s.vocab, {result});
   g.at(logits).output = true;
@@ -1073,6 +1187,9 @@ std::vector<GraphTensor> rwkv6_graph(const LlamaGraphShape& s) {
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   if (s.rwkv == 6) {
     return rwkv6_graph(s);
+  }
+  if (s.rwkv == 7) {
+    return rwkv7_graph(s);
   }
   if (s.kimi_k3) {
     return kimi_k3_graph(s);

@@ -276,6 +276,14 @@ struct LlamaGraphShape {
   int rwkv = 0;
   std::int64_t rwkv_time_mix_extra = 0;
   std::int64_t rwkv_time_decay_extra = 0;
+  // RWKV-7 (rwkv7.cpp, rwkv7-base.cpp; rwkv = 7): rwkv7_graph in
+  // ggml_alloc.cpp, the LoRA ranks of the decay, the in-context learning
+  // rate, the value residual mix and the output gate (0: no gate, five
+  // mixes instead of six).
+  std::int64_t rwkv_lora_decay = 0;
+  std::int64_t rwkv_lora_iclr = 0;
+  std::int64_t rwkv_lora_value = 0;
+  std::int64_t rwkv_lora_gate = 0;
   // Gemma 3n (gemma3n.cpp): the hidden state carried as `altup` AltUp
   // streams, per-layer inputs of ple_width values per layer, a LAuReL
   // branch of laurel_rank, the layers from kv_layers on reading an earlier

@@ -524,7 +524,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       (a.attention.kind == AttentionKind::Full || a.attention.kind == AttentionKind::Sliding ||
        (a.attention.kind == AttentionKind::Hybrid &&
         (a.attention.short_conv_cache > 0 || a.attention.delta_net_v_heads > 0 ||
-         a.attention.lightning || a.attention.rwkv == 6 ||
+         a.attention.lightning || a.attention.rwkv == 6 || a.attention.rwkv == 7 ||
          // Mamba blocks laid out as the replay builds them: a mixer and an
          // MLP in every layer, or Nemotron-H's blocks with their order
          (a.attention.mamba > 0 && (a.mlp_layers <= 0 || single_blocks(a))))) ||
@@ -872,10 +872,14 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       // takes the residual stream's memory, as Jamba's does.
       s.residual_first = s.residual_first || s.mixer_blocks;
       s.ssm_plain_dt = a.attention.ssm_plain_dt;
-      // RWKV-6 (rwkv6.cpp): a graph of its own
+      // RWKV-6 and RWKV-7 (rwkv6.cpp, rwkv7.cpp): graphs of their own
       s.rwkv = a.attention.rwkv;
       s.rwkv_time_mix_extra = a.attention.rwkv_time_mix_extra;
       s.rwkv_time_decay_extra = a.attention.rwkv_time_decay_extra;
+      s.rwkv_lora_decay = a.attention.rwkv_lora_decay;
+      s.rwkv_lora_iclr = a.attention.rwkv_lora_iclr;
+      s.rwkv_lora_value = a.attention.rwkv_lora_value;
+      s.rwkv_lora_gate = a.attention.rwkv_lora_gate;
       s.out_ids_after_norm = qwen3next || (s.single_block && !s.mixer_blocks) || s.ling3;
       if (std::ssize(s.mixers) != s.layers) {
         const int attention = attention_layer_count(a);

@@ -43,6 +43,7 @@
 #include "willfit/core/text.hpp"
 #include "willfit/core/units.hpp"
 #include "willfit/models/plamo2.hpp"
+#include "willfit/models/rwkv.hpp"
 #include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
@@ -726,9 +727,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // RWKV-6 (rwkv6.cpp) likewise: head_count 0 ("required by llama.cpp,
   // unused", conversion/rwkv.py); its heads are hidden / wkv.head_size.
   const bool rwkv = arch == "rwkv6";
-  auto heads = mixers_only || rwkv ? Expected<std::int64_t>(std::max<std::int64_t>(
-                                         1, meta_int(f, key("attention.head_count")).value_or(1)))
-                                   : require("attention.head_count");
+  const bool rwkv7 = arch == "rwkv7";
+  auto heads = mixers_only || rwkv || rwkv7
+                   ? Expected<std::int64_t>(std::max<std::int64_t>(
+                         1, meta_int(f, key("attention.head_count")).value_or(1)))
+                   : require("attention.head_count");
   for (const auto* e : {&layers, &hidden, &heads}) {
     if (!*e) {
       return e->error();
@@ -919,20 +922,44 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
           "2: rwkv6.cpp asserts it)",
           arch, arch));
     }
+    set_rwkv_layers(a, 6, *head, shifts);
     Attention& at = a.attention;
-    at.kind = AttentionKind::Hybrid;
-    at.layer_mixers.assign(static_cast<std::size_t>(a.layers), 'R');
-    at.attention_layers = 0;
-    at.recurrent_layers = a.layers;
-    at.rwkv = 6;
-    at.rwkv_token_shift_count = static_cast<int>(shifts);
     at.rwkv_time_mix_extra = static_cast<int>(*tm);
     at.rwkv_time_decay_extra = static_cast<int>(*td);
-    a.head_dim = static_cast<int>(*head);
-    a.heads = static_cast<int>(a.hidden_size / *head);
-    a.kv_heads = a.heads;
-    at.recurrent_state_floats = rwkv_state_floats(a.hidden_size, *head, shifts);
     at.recurrent_params = rwkv6_block_params(a.hidden_size, a.intermediate_size, *head, *tm, *td);
+  }
+  // RWKV-7 (llama.cpp rwkv7.cpp load_arch_hparams at 80fb11ac; the keys
+  // conversion/rwkv.py Rwkv7Model writes): every block a time mix and a
+  // channel mix as RWKV-6's, the time mix with four LoRAs (decay, in-context
+  // learning rate, value residual mix, gate: attention.*_lora_rank); the
+  // state as RWKV-6's (token_shift_count 2: rwkv7.cpp asserts it).
+  if (rwkv7) {
+    const auto head = meta_int(f, key("wkv.head_size"));
+    const auto decay = meta_int(f, key("attention.decay_lora_rank"));
+    const auto iclr = meta_int(f, key("attention.iclr_lora_rank"));
+    const auto value = meta_int(f, key("attention.value_residual_mix_lora_rank"));
+    const auto gate = meta_int(f, key("attention.gate_lora_rank"));
+    const std::int64_t shifts = meta_int(f, key("token_shift_count")).value_or(2);
+    constexpr std::int64_t kMax = 1 << 16;
+    const auto rank = [&](const std::optional<std::int64_t>& r) {
+      return r && *r > 0 && *r <= kMax;
+    };
+    if (!head || *head <= 0 || *head > kMax || a.hidden_size % *head != 0 || !rank(decay) ||
+        !rank(iclr) || !rank(value) || !rank(gate) || shifts != 2 || a.intermediate_size <= 0) {
+      return make_error(fmt::format(
+          "malformed GGUF: {} needs valid {}.wkv.head_size (dividing embedding_length), "
+          "attention.decay_lora_rank, iclr_lora_rank, value_residual_mix_lora_rank, "
+          "gate_lora_rank and feed_forward_length (token_shift_count 2: rwkv7.cpp asserts it)",
+          arch, arch));
+    }
+    set_rwkv_layers(a, 7, *head, shifts);
+    Attention& at = a.attention;
+    at.rwkv_lora_decay = static_cast<int>(*decay);
+    at.rwkv_lora_iclr = static_cast<int>(*iclr);
+    at.rwkv_lora_value = static_cast<int>(*value);
+    at.rwkv_lora_gate = static_cast<int>(*gate);
+    at.recurrent_params =
+        rwkv7_block_params(a.hidden_size, a.intermediate_size, *decay, *iclr, *value, *gate);
   }
   // Falcon-H1 runs attention and a Mamba-2 mixer side by side in every layer,
   // and llama.cpp keeps both a KV cache and a recurrent state for each

@@ -30,6 +30,7 @@
 #include "willfit/core/precision.hpp"
 #include "willfit/core/text.hpp"
 #include "willfit/models/plamo2.hpp"
+#include "willfit/models/rwkv.hpp"
 
 namespace willfit {
 namespace {
@@ -667,6 +668,58 @@ void rwkv6_keys(Json& t) {
       hidden && head && *head > 0 && *hidden % *head == 0 ? *hidden / *head : 1;
 }
 
+// RWKV-7 (fla-hub/rwkv7-*: model_type rwkv7, flash-linear-attention's
+// RWKV7Config in fla/models/rwkv7/configuration_rwkv7.py; RWKV/RWKV7-Goose-*
+// -HF with head_size) names no attention heads: head_dim, or head_size,
+// (default 64) splits hidden_size into heads. conversion/rwkv.py (at
+// 80fb11ac) writes 4 x hidden when intermediate_size is null, reads the
+// LoRA ranks as lora_rank_* or *_low_rank_dim, and when one is null
+// computes it (calc_lora_rank, rwkv7_lora_rank here). RWKV7Config ties no
+// embeddings.
+std::int64_t rwkv7_lora_rank(std::int64_t hidden, double exponent, double multiplier) {
+  // Python's round(): halves to even, as nearbyint in the default mode
+  const auto r = static_cast<std::int64_t>(
+      std::nearbyint(std::pow(static_cast<double>(hidden), exponent) * multiplier / 32.0));
+  return std::max<std::int64_t>(1, r) * 32;
+}
+
+void rwkv7_keys(Json& t) {
+  const auto hidden = get_int(t, {"hidden_size"}, 1 << 24);
+  auto head = get_int(t, {"head_size", "head_dim"}, 1 << 16);
+  if (!head) {
+    head = 64;
+  }
+  if (hidden && (!t.contains("intermediate_size") || t["intermediate_size"].is_null())) {
+    t["intermediate_size"] = 4 * *hidden;
+  }
+  // the ranks under the names rwkv7_lora_rank keeps (rwkv7_lora_*)
+  struct Rank {
+    const char* name;
+    const char* rwkv_key;
+    const char* fla_key;
+    double exponent;
+    double multiplier;
+  };
+  for (const Rank& r :
+       {Rank{"rwkv7_lora_decay", "lora_rank_decay", "decay_low_rank_dim", 0.5, 1.8},
+        Rank{"rwkv7_lora_iclr", "lora_rank_iclr", "a_low_rank_dim", 0.5, 1.8},
+        Rank{"rwkv7_lora_value", "lora_rank_value_residual_mix", "v_low_rank_dim", 0.5, 1.3},
+        Rank{"rwkv7_lora_gate", "lora_rank_gate", "gate_low_rank_dim", 0.8, 0.6}}) {
+    const auto given = get_int(t, {r.rwkv_key, r.fla_key}, 1 << 16);
+    t[r.name] = given ? *given : (hidden ? rwkv7_lora_rank(*hidden, r.exponent, r.multiplier) : 0);
+  }
+  if (!t.contains("tie_word_embeddings")) {
+    t["tie_word_embeddings"] = false;
+  }
+  for (const char* k : {"num_attention_heads", "num_key_value_heads", "head_dim", "num_heads"}) {
+    t.erase(k);
+  }
+  t["head_size"] = *head;
+  // (a head size that does not divide hidden_size is refused after the
+  // shared keys are read: one head stands in for them meanwhile)
+  t["num_attention_heads"] = hidden && *head > 0 && *hidden % *head == 0 ? *hidden / *head : 1;
+}
+
 // DBRX (databricks/dbrx-*, transformers configuration_dbrx.py) nests its
 // attention and MLP keys: attn_config {kv_n_heads, clip_qkv, rope_theta} and
 // ffn_config {ffn_hidden_size, moe_num_experts, moe_top_k}, beside d_model,
@@ -869,6 +922,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   }
   if (type == "plamo") {
     plamo_keys(t);
+  }
+  if (type == "rwkv7") {
+    rwkv7_keys(t);
   }
   Model m;
   Architecture& a = m.arch;
@@ -2297,19 +2353,42 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
           "attention_hidden_size, when given, equal it: llama.cpp's rwkv6.cpp sizes the time mix "
           "by hidden_size)"));
     }
-    at.kind = AttentionKind::Hybrid;
-    at.layer_mixers.assign(static_cast<std::size_t>(a.layers), 'R');
-    at.recurrent_layers = a.layers;
-    at.rwkv = 6;
-    at.rwkv_token_shift_count = 2;
+    set_rwkv_layers(a, 6, head, 2);
     at.rwkv_time_mix_extra = h == 4096 ? 64 : 32;
     at.rwkv_time_decay_extra = h == 4096 ? 128 : 64;
-    a.head_dim = static_cast<int>(head);
-    a.heads = static_cast<int>(h / head);
-    a.kv_heads = a.heads;
-    at.recurrent_state_floats = rwkv_state_floats(h, head, 2);
     at.recurrent_params = rwkv6_block_params(h, a.intermediate_size, head, at.rwkv_time_mix_extra,
                                              at.rwkv_time_decay_extra);
+    a.max_context = 1 << 20;  // conversion/rwkv.py: "RWKV isn't context limited"
+  }
+
+  // RWKV-7 (rwkv7.cpp): RWKV-6's blocks with a time mix of four LoRAs
+  // (rwkv7_keys read their ranks), purely recurrent, the same state.
+  if (type == "rwkv7") {
+    Attention& at = a.attention;
+    at = Attention{};
+    const std::int64_t h = a.hidden_size;
+    const std::int64_t head = get_int(t, {"head_size"}, 1 << 16).value_or(0);
+    const auto attention_hidden = get_int(t, {"attention_hidden_size"}, 1 << 24);
+    const auto rank = [&](const char* k) { return get_int(t, {k}, 1 << 16).value_or(0); };
+    const std::int64_t decay = rank("rwkv7_lora_decay");
+    const std::int64_t iclr = rank("rwkv7_lora_iclr");
+    const std::int64_t value = rank("rwkv7_lora_value");
+    const std::int64_t gate = rank("rwkv7_lora_gate");
+    if (head <= 0 || h <= 0 || h % head != 0 || a.intermediate_size <= 0 ||
+        (attention_hidden && *attention_hidden != h) || decay <= 0 || iclr <= 0 || value <= 0 ||
+        gate <= 0) {
+      return make_error(fmt::format(
+          "config.json model_type 'rwkv7': head_dim (or head_size) must divide hidden_size (and "
+          "attention_hidden_size, when given, equal it: llama.cpp's rwkv7.cpp sizes the time mix "
+          "by hidden_size), and the LoRA ranks (decay_low_rank_dim, a_low_rank_dim, "
+          "v_low_rank_dim, gate_low_rank_dim) be positive"));
+    }
+    set_rwkv_layers(a, 7, head, 2);
+    at.rwkv_lora_decay = static_cast<int>(decay);
+    at.rwkv_lora_iclr = static_cast<int>(iclr);
+    at.rwkv_lora_value = static_cast<int>(value);
+    at.rwkv_lora_gate = static_cast<int>(gate);
+    at.recurrent_params = rwkv7_block_params(h, a.intermediate_size, decay, iclr, value, gate);
     a.max_context = 1 << 20;  // conversion/rwkv.py: "RWKV isn't context limited"
   }
 

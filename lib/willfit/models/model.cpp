@@ -54,6 +54,7 @@
 #include <fmt/format.h>
 
 #include "willfit/models/plamo2.hpp"
+#include "willfit/models/rwkv.hpp"
 
 namespace willfit {
 
@@ -196,8 +197,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // Qwen3-30B-A3B's as one; no KV cache (tests/unit/test_arch_llada_moe.cpp,
        // test_arch_rnd1.cpp)
        "llada-moe", "rnd1",
-       // issue 18: RWKV-6 Finch (tests/unit/test_arch_rwkv.cpp)
-       "rwkv6",
+       // issue 18: RWKV-6 Finch and RWKV-7 Goose (tests/unit/test_arch_rwkv.cpp)
+       "rwkv6", "rwkv7",
        // issue 18: PaddleOCR-VL's text model, ernie4_5's tensors under
        // qwen2vl's graph (tests/unit/test_arch_paddleocr.cpp)
        "paddleocr",
@@ -360,6 +361,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "rnd1",
                                                                   "roberta",
                                                                   "rwkv6",
+                                                                  "rwkv7",
                                                                   "seed_oss",
                                                                   "smallthinker",
                                                                   "smollm3",
@@ -431,7 +433,7 @@ std::string recurrent_refusal(std::string_view name, std::string_view where,
 // llama.cpp LLM_ARCH_NAMES (src/llama-arch.cpp at 80fb11ac) and
 // transformers' model_type values of the same models.
 std::string refused_gguf_architecture(std::string_view arch) {
-  if (arch == "rwkv6qwen2" || arch == "rwkv7" || arch == "arwkv7") {
+  if (arch == "rwkv6qwen2" || arch == "arwkv7") {
     return recurrent_refusal(arch, "GGUF general.architecture", "RWKV");
   }
   if (arch == "gptj") {
@@ -450,9 +452,6 @@ std::string refused_config_model_type(std::string_view model_type) {
   if (model_type == "rwkv") {
     return "'rwkv' (config.json model_type) is RWKV-4, a purely recurrent model llama.cpp has no "
            "graph for (it runs RWKV-6 and RWKV-7 only), so willfit cannot size it";
-  }
-  if (model_type == "rwkv7") {
-    return recurrent_refusal(model_type, "config.json model_type", "RWKV");
   }
   return "";
 }
@@ -923,8 +922,42 @@ std::int64_t rwkv6_block_params(std::int64_t h, std::int64_t ffn, std::int64_t /
   return time_mix + channel_mix;
 }
 
+// RWKV-7 (llama.cpp rwkv7.cpp load_arch_tensors at 80fb11ac): the time
+// mix's key, value, receptance and output, hidden x hidden each; the decay,
+// in-context learning rate, value residual and gate LoRAs (hidden x rank and
+// rank x hidden each; the first three with a hidden-wide bias w0, a0, v0);
+// per channel the six fused lerps (five without the gate), k_k, k_a and the
+// bonus r_k; the channel mix's key (hidden x ffn), value (ffn x hidden) and
+// its lerp. Layer 0's value LoRA, unused, is written at the iclr rank
+// (conversion/rwkv.py copies a1/a2 there); it is counted at the value rank
+// as the other layers' (2 x hidden x (iclr - value) values apart, 0.03 % of
+// the 191M). The LayerNorms (the blocks', the embeddings', the wkv output's
+// group norm) are left out, as norms are everywhere.
+std::int64_t rwkv7_block_params(std::int64_t h, std::int64_t ffn, std::int64_t decay,
+                                std::int64_t iclr, std::int64_t value, std::int64_t gate) {
+  const std::int64_t lerps = gate > 0 ? 6 : 5;
+  const std::int64_t time_mix =
+      4 * h * h + 2 * h * (decay + iclr + value + gate) + 3 * h + lerps * h + 3 * h;
+  const std::int64_t channel_mix = 2 * h * ffn + h;
+  return time_mix + channel_mix;
+}
+
 std::int64_t rwkv_state_floats(std::int64_t h, std::int64_t head_size, std::int64_t shifts) {
   return shifts * h + h * head_size;
+}
+
+void set_rwkv_layers(Architecture& a, int version, std::int64_t head, std::int64_t shifts) {
+  Attention& at = a.attention;
+  at.kind = AttentionKind::Hybrid;
+  at.layer_mixers.assign(static_cast<std::size_t>(a.layers), 'R');
+  at.attention_layers = 0;
+  at.recurrent_layers = a.layers;
+  at.rwkv = version;
+  at.rwkv_token_shift_count = static_cast<int>(shifts);
+  a.head_dim = static_cast<int>(head);
+  a.heads = static_cast<int>(a.hidden_size / head);
+  a.kv_heads = a.heads;
+  at.recurrent_state_floats = rwkv_state_floats(a.hidden_size, head, shifts);
 }
 
 // Kimi Delta Attention (llama.cpp kimi-linear.cpp and kimi-k3.cpp

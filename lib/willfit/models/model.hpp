@@ -162,6 +162,18 @@ struct Attention {
   int rwkv_token_shift_count = 0;
   int rwkv_time_mix_extra = 0;
   int rwkv_time_decay_extra = 0;
+  // RWKV-7 "Goose" (llama.cpp rwkv7.cpp and rwkv7-base.cpp at 80fb11ac;
+  // GGUF rwkv7, config.json model_type rwkv7; rwkv = 7): the time mix's four
+  // LoRAs, their ranks read from attention.decay_lora_rank,
+  // iclr_lora_rank, value_residual_mix_lora_rank and gate_lora_rank
+  // (fla-hub's decay_low_rank_dim, a_low_rank_dim, v_low_rank_dim,
+  // gate_low_rank_dim): the decay w, the in-context learning rate a, the
+  // value residual mix v (layers 1 on mix their value with layer 0's), the
+  // output gate g (0: no gate, five token-shift mixes instead of six).
+  int rwkv_lora_decay = 0;
+  int rwkv_lora_iclr = 0;
+  int rwkv_lora_value = 0;
+  int rwkv_lora_gate = 0;
   // Gated attention (Qwen3.5: config attn_output_gate; llama.cpp qwen35.cpp
   // and qwen35moe.cpp create the Q projection n_embd x 2 n_head head_dim):
   // the query projection carries a second half, a per-channel sigmoid gate
@@ -765,11 +777,11 @@ bool caches_mla_per_head(std::string_view name);
 bool is_encoder_config_model_type(std::string_view model_type);
 bool is_encoder_gguf_architecture(std::string_view arch);
 
-// Purely recurrent architectures willfit cannot size (RWKV-6Qwen2, RWKV-7,
-// ARWKV-7, and RWKV-4's config.json, which llama.cpp has no graph for):
-// their state, not a KV cache, is the memory that grows with the batch, and
-// their blocks are not built from the shared keys. A reason in words for an
-// error, "" for any other name. (Mamba, Mamba-2 and RWKV-6 are sized:
+// Purely recurrent architectures willfit cannot size (RWKV-6Qwen2, ARWKV-7,
+// and RWKV-4's config.json, which llama.cpp has no graph for): their state,
+// not a KV cache, is the memory that grows with the batch, and their blocks
+// are not built from the shared keys. A reason in words for an error, "" for
+// any other name. (Mamba, Mamba-2, RWKV-6 and RWKV-7 are sized:
 // purely_recurrent.)
 std::string refused_gguf_architecture(std::string_view arch);
 std::string refused_config_model_type(std::string_view model_type);
@@ -856,6 +868,13 @@ std::int64_t mamba_mixer_params(std::int64_t hidden, std::int64_t d_inner, std::
 // and the channel mix of ffn; model.cpp gives the layout it counts.
 std::int64_t rwkv6_block_params(std::int64_t hidden, std::int64_t ffn, std::int64_t head_size,
                                 std::int64_t time_mix_extra, std::int64_t time_decay_extra);
+// Weights of one RWKV-7 block (llama.cpp rwkv7.cpp load_arch_tensors): the
+// time mix of `hidden` channels with LoRAs of rank lora_decay, lora_iclr,
+// lora_value and lora_gate (0: no gate), and the channel mix of ffn;
+// model.cpp gives the layout it counts.
+std::int64_t rwkv7_block_params(std::int64_t hidden, std::int64_t ffn, std::int64_t lora_decay,
+                                std::int64_t lora_iclr, std::int64_t lora_value,
+                                std::int64_t lora_gate);
 // F32 values of one RWKV layer's recurrent state per sequence (llama.cpp
 // llama-hparams.cpp n_embd_r + n_embd_s for wkv_head_size != 0): the
 // token-shift rows, token_shift_count x hidden, and the wkv state, hidden x
