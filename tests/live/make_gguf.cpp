@@ -912,6 +912,18 @@ const std::vector<Spec>& specs() {
                       "head_size 64, intermediate_size 10240, vocab_size 65536, untied, LoRA ranks "
                       "decay 96, a 96, v 64, gate 320"));
     rwkv7_mix(v.back(), 96, 96, 64, 320);
+    // ARWKV-7 (arwkv7.cpp): RWKV-7's time mix in Qwen2.5-7B's shape beside
+    // its MLP (hidden 3584, 28 layers, SwiGLU of 18944, vocabulary 152064),
+    // the LoRA ranks conversion/rwkv.py's ARwkv7Model fixes (64, 64, 32 and
+    // the gate 128 with wkv_has_gate), token_shift_count 1; REDUCED to 4 of
+    // 28 layers.
+    v.push_back(shape("arwkv7-7b-r4", "arwkv7", 4, 3584, 18944, 0, 0, 0, 152064, 1 << 20, 10000,
+                      1e-6,
+                      "RWKV-Red-Team/ARWKV-7B-Preview-0.1 (llama.cpp's example for "
+                      "conversion/rwkv.py ARwkv7Model) REDUCED to 4 of 28 layers: Qwen2.5-7B's "
+                      "hidden 3584, intermediate 18944, vocab 152064, head_size 64; LoRA ranks 64, "
+                      "64, 32 and gate 128 (wkv_has_gate) as the converter fixes them"));
+    rwkv7_mix(v.back(), 64, 64, 32, 128);
     // Falcon-H1-0.5B: attention (8 heads of 64, 2 KV heads) and a Mamba-2
     // mixer (24 heads of 64: mamba_d_ssm 1536, state 128, 1 group, conv 4,
     // conv bias, no gated RMS norm: mamba_rms_norm false) side by side in
@@ -2260,6 +2272,52 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     }
     return out;
   }
+  // RWKV-7's time mix of layer i (rwkv7.cpp, arwkv7.cpp load_arch_tensors:
+  // the gate LoRA and its lerp only with a gate rank; layer 0's value LoRA at
+  // the iclr rank, conversion/rwkv.py's copy)
+  const auto rwkv7_time_mix = [&](const std::string& b, int i) {
+    const int64_t vl = i == 0 ? s.lora_iclr : s.lora_value;
+    add(b + "time_mix_w0.weight", {e}, i);
+    add(b + "time_mix_w1.weight", {e, s.lora_decay}, i);
+    add(b + "time_mix_w2.weight", {s.lora_decay, e}, i);
+    add(b + "time_mix_a0.weight", {e}, i);
+    add(b + "time_mix_a1.weight", {e, s.lora_iclr}, i);
+    add(b + "time_mix_a2.weight", {s.lora_iclr, e}, i);
+    add(b + "time_mix_v0.weight", {e}, i);
+    add(b + "time_mix_v1.weight", {e, vl}, i);
+    add(b + "time_mix_v2.weight", {vl, e}, i);
+    if (s.lora_gate > 0) {
+      add(b + "time_mix_g1.weight", {e, s.lora_gate}, i);
+      add(b + "time_mix_g2.weight", {s.lora_gate, e}, i);
+    }
+    add(b + "time_mix_lerp_fused.weight", {e, 1, 1, s.lora_gate > 0 ? 6 : 5}, i);
+    add(b + "time_mix_k_k.weight", {e}, i);
+    add(b + "time_mix_k_a.weight", {e}, i);
+    add(b + "time_mix_r_k.weight", {e}, i);
+    add(b + "time_mix_key.weight", {e, e}, i);
+    add(b + "time_mix_value.weight", {e, e}, i);
+    add(b + "time_mix_receptance.weight", {e, e}, i);
+    add(b + "time_mix_ln.weight", {e}, i);
+    add(b + "time_mix_ln.bias", {e}, i);
+    add(b + "time_mix_output.weight", {e, e}, i);
+  };
+  if (s.arch == "arwkv7") {
+    // arwkv7.cpp load_arch_tensors: RWKV-7's time mix (no token norm, RMS
+    // norms without biases, the gate and its lerp only with a gate rank) and
+    // Qwen2's MLP; layer 0's value LoRA at the iclr rank (conversion/rwkv.py)
+    add("output_norm.weight", {e}, -1);
+    add("output.weight", {e, s.vocab}, -1);
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_norm.weight", {e}, i);
+      rwkv7_time_mix(b, i);
+      add(b + "ffn_gate.weight", {e, s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      add(b + "ffn_norm.weight", {e}, i);  // F32 last (the mapped span)
+    }
+    return out;
+  }
   if (s.arch == "rwkv7") {
     // rwkv7.cpp load_arch_tensors (conversion/rwkv.py: the six lerps fused;
     // layer 0's value-residual LoRA at the iclr rank, unused)
@@ -2270,32 +2328,11 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add("output.weight", {e, s.vocab}, -1);
     for (int i = 0; i < s.layers; ++i) {
       const std::string b = "blk." + std::to_string(i) + ".";
-      const int64_t vl = i == 0 ? s.lora_iclr : s.lora_value;
       add(b + "attn_norm.weight", {e}, i);
       add(b + "attn_norm.bias", {e}, i);
       add(b + "attn_norm_2.weight", {e}, i);
       add(b + "attn_norm_2.bias", {e}, i);
-      add(b + "time_mix_w0.weight", {e}, i);
-      add(b + "time_mix_w1.weight", {e, s.lora_decay}, i);
-      add(b + "time_mix_w2.weight", {s.lora_decay, e}, i);
-      add(b + "time_mix_a0.weight", {e}, i);
-      add(b + "time_mix_a1.weight", {e, s.lora_iclr}, i);
-      add(b + "time_mix_a2.weight", {s.lora_iclr, e}, i);
-      add(b + "time_mix_v0.weight", {e}, i);
-      add(b + "time_mix_v1.weight", {e, vl}, i);
-      add(b + "time_mix_v2.weight", {vl, e}, i);
-      add(b + "time_mix_g1.weight", {e, s.lora_gate}, i);
-      add(b + "time_mix_g2.weight", {s.lora_gate, e}, i);
-      add(b + "time_mix_lerp_fused.weight", {e, 1, 1, 6}, i);
-      add(b + "time_mix_k_k.weight", {e}, i);
-      add(b + "time_mix_k_a.weight", {e}, i);
-      add(b + "time_mix_r_k.weight", {e}, i);
-      add(b + "time_mix_key.weight", {e, e}, i);
-      add(b + "time_mix_value.weight", {e, e}, i);
-      add(b + "time_mix_receptance.weight", {e, e}, i);
-      add(b + "time_mix_ln.weight", {e}, i);
-      add(b + "time_mix_ln.bias", {e}, i);
-      add(b + "time_mix_output.weight", {e, e}, i);
+      rwkv7_time_mix(b, i);
       add(b + "channel_mix_key.weight", {e, s.ffn}, i);
       add(b + "channel_mix_value.weight", {s.ffn, e}, i);
       add(b + "channel_mix_lerp_k.weight", {e, 1, 1}, i);  // F32 last (the mapped span)
@@ -3664,6 +3701,16 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".wkv.head_size", static_cast<uint32_t>(s.wkv_head));
     w.key_u32(a + ".time_mix_extra_dim", static_cast<uint32_t>(s.time_mix_extra));
     w.key_u32(a + ".time_decay_extra_dim", static_cast<uint32_t>(s.time_decay_extra));
+  } else if (s.arch == "arwkv7") {
+    // conversion/rwkv.py ARwkv7Model.set_gguf_parameters (the RMS epsilon is
+    // written with the shared keys)
+    w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
+    w.key_u32(a + ".wkv.head_size", static_cast<uint32_t>(s.wkv_head));
+    w.key_u32(a + ".attention.decay_lora_rank", static_cast<uint32_t>(s.lora_decay));
+    w.key_u32(a + ".attention.iclr_lora_rank", static_cast<uint32_t>(s.lora_iclr));
+    w.key_u32(a + ".attention.value_residual_mix_lora_rank", static_cast<uint32_t>(s.lora_value));
+    w.key_u32(a + ".attention.gate_lora_rank", static_cast<uint32_t>(s.lora_gate));
+    w.key_u32(a + ".token_shift_count", 1);
   } else if (s.arch == "rwkv7") {
     // conversion/rwkv.py Rwkv7Model.set_gguf_parameters
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));

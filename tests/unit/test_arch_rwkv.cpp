@@ -373,5 +373,72 @@ TEST(Rwkv, Rwkv7MissingTimeMixSizesAreErrors) {
   EXPECT_NE(c.error().message.find("head_dim"), std::string::npos) << c.error().message;
 }
 
+// ARWKV-7 (llama.cpp `arwkv7`, src/models/arwkv7.cpp at 80fb11ac): RWKV-7's
+// time mix behind RMS norms and, in place of the channel mix, Qwen2's
+// SwiGLU MLP; one token-shift row a layer (conversion/rwkv.py ARwkv7Model
+// writes token_shift_count 1, arwkv7.cpp asserts n_embd_r = n_embd). The
+// header that converter writes for RWKV-Red-Team/ARWKV-7B-Preview-0.1
+// (its example): Qwen2.5-7B's hidden 3584, 28 layers, intermediate 18944,
+// vocabulary 152064; head_size 64, the ranks it fixes (decay 64, iclr 64,
+// value 32, gate 128 or 0 without wkv_has_gate). No config.json is read:
+// no transcription of the checkpoint's was found.
+test::GgufWriter arwkv7_gguf(std::uint32_t gate, std::uint32_t shifts = 1) {
+  test::GgufWriter w;
+  w.str("general.architecture", "arwkv7");
+  w.u32("arwkv7.context_length", 1U << 20);
+  w.u32("arwkv7.embedding_length", 3584);
+  w.u32("arwkv7.block_count", 28);
+  w.f32("arwkv7.attention.layer_norm_rms_epsilon", 1e-6F);
+  w.u32("arwkv7.wkv.head_size", 64);
+  w.u32("arwkv7.attention.decay_lora_rank", 64);
+  w.u32("arwkv7.attention.iclr_lora_rank", 64);
+  w.u32("arwkv7.attention.value_residual_mix_lora_rank", 32);
+  w.u32("arwkv7.attention.gate_lora_rank", gate);
+  w.u32("arwkv7.feed_forward_length", 18944);
+  w.u32("arwkv7.token_shift_count", shifts);
+  w.u32("arwkv7.attention.head_count", 0);
+  w.tensor("token_embd.weight", {3584, 152064}, test::kQ8_0);
+  w.tensor("output.weight", {3584, 152064}, test::kQ8_0);
+  return w;
+}
+
+TEST(Rwkv, Arwkv7GgufIsKnownAndSized) {
+  for (const std::uint32_t gate : {0U, 128U}) {
+    const Model m = from_gguf(arwkv7_gguf(gate));
+    EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+    EXPECT_TRUE(purely_recurrent(m.arch));
+    EXPECT_EQ(m.arch.attention.rwkv, 7);
+    EXPECT_EQ(m.arch.attention.rwkv_token_shift_count, 1);
+    EXPECT_EQ(m.arch.attention.rwkv_lora_gate, static_cast<int>(gate));
+    EXPECT_EQ(m.arch.heads, 3584 / 64);
+    // llama-hparams.cpp: n_embd_r = 1 x hidden, n_embd_s = hidden x 64
+    EXPECT_EQ(m.arch.attention.recurrent_state_floats, 3584 + 3584 * 64);
+    const Estimate small = test::llama_cpp_q4_estimate(m, 4096, false);
+    const Estimate large = test::llama_cpp_q4_estimate(m, 65536, true);
+    EXPECT_EQ(small.memory.kv_cache, std::int64_t{28} * (3584 + 3584 * 64) * 4);
+    EXPECT_EQ(large.memory.kv_cache, small.memory.kv_cache);
+    EXPECT_EQ(large.memory.compute, small.memory.compute);
+    EXPECT_GT(small.memory.compute, 0);
+  }
+  // The gate LoRA and its sixth lerp: 2 x 3584 x 128 + 3584 weights a layer.
+  EXPECT_EQ(count_params(from_gguf(arwkv7_gguf(128)).arch).total() -
+                count_params(from_gguf(arwkv7_gguf(0)).arch).total(),
+            std::int64_t{28} * (2 * 3584 * 128 + 3584));
+}
+
+// RWKV-6Qwen2 stays refused; an ARWKV-7 file with RWKV-7's two token-shift
+// rows (which arwkv7.cpp's assertion rejects) is an error naming the key.
+TEST(Rwkv, Arwkv7NeedsOneTokenShiftRow) {
+  EXPECT_FALSE(refused_gguf_architecture("rwkv6qwen2").empty());
+  EXPECT_TRUE(refused_gguf_architecture("arwkv7").empty());
+  test::GgufWriter w = arwkv7_gguf(0, 2);
+  const std::string bytes = w.file();
+  auto r = read_gguf(bytes, bytes.size());
+  ASSERT_TRUE(r.ok() && r->file.has_value());
+  auto m = model_from_gguf(*r->file, "test.gguf");
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().message.find("token_shift_count 1"), std::string::npos) << m.error().message;
+}
+
 }  // namespace
 }  // namespace willfit

@@ -1568,6 +1568,38 @@ TEST(GgmlAlloc, Rwkv7MatchesTheLiveLlamaCpp) {
   expect_live_tables(*reduced, "rwkv7_2b9", 27, 0.1);
 }
 
+// ARWKV-7 (arwkv7.cpp: RWKV-7's time mix behind RMS norms, Qwen2's SwiGLU
+// MLP in place of the channel mix, one token-shift row) against what a real
+// llama.cpp reserved for the synthetic arwkv7-7b-r4 of tests/live/make_gguf
+// (docs/live-llamacpp.md, ARWKV-7 run): ARWKV-7B-Preview-0.1's shape
+// REDUCED to 4 of 28 layers, read from the header conversion/rwkv.py's
+// ARwkv7Model writes (tests/unit/test_arch_rwkv.cpp says where each value
+// was read; no config.json is read for it).
+TEST(GgmlAlloc, Arwkv7MatchesTheLiveLlamaCpp) {
+  test::GgufWriter w;
+  w.str("general.architecture", "arwkv7");
+  w.u32("arwkv7.context_length", 1U << 20);
+  w.u32("arwkv7.embedding_length", 3584);
+  w.u32("arwkv7.block_count", 4);
+  w.u32("arwkv7.wkv.head_size", 64);
+  w.u32("arwkv7.attention.decay_lora_rank", 64);
+  w.u32("arwkv7.attention.iclr_lora_rank", 64);
+  w.u32("arwkv7.attention.value_residual_mix_lora_rank", 32);
+  w.u32("arwkv7.attention.gate_lora_rank", 0);
+  w.u32("arwkv7.feed_forward_length", 18944);
+  w.u32("arwkv7.token_shift_count", 1);
+  w.u32("arwkv7.attention.head_count", 0);
+  w.tensor("token_embd.weight", {3584, 152064}, test::kQ8_0);
+  w.tensor("output.weight", {3584, 152064}, test::kQ8_0);
+  const std::string bytes = w.file();
+  const auto r = read_gguf(bytes, bytes.size());
+  ASSERT_TRUE(r.ok() && r->file.has_value());
+  const auto m = model_from_gguf(*r->file, "arwkv7-7b-r4.gguf");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "arwkv7", 27, 0.1);
+}
+
 // Grok-1 REDUCED to 2 of its 64 layers, every width real (tests/live/
 // make_gguf.cpp, grok-1-r2; tests/unit/test_arch_grok.cpp says where each
 // value was read), read from the reduced shape's config.json, against what a

@@ -1114,11 +1114,14 @@ std::vector<GraphTensor> rwkv7_graph(const LlamaGraphShape& s) {
   const std::int64_t e = s.hidden;
   const std::int64_t head = std::max<std::int64_t>(1, s.head_dim);
   const bool gated = s.rwkv_lora_gate > 0;
+  // ARWKV-7 (arwkv7.cpp): one token-shift row, RMS norms, Qwen2's MLP
+  const bool arwkv = s.rwkv_token_shifts == 1;
   const RwkvInputs in = rwkv_inputs(g, b, e);
   const int s_copy = in.s_copy;
   const int out_ids = in.out_ids;
   const int embd = in.embd;
   const auto layer_norm = [&](int of) { return g.same(g.same(g.op(b * e, {of}))); };
+  const auto rms_norm = [&](int of) { return g.same(g.op(b * e, {of})); };
   int shift = -1;
   int ffn_inp = -1;
   int ffn_norm = -1;
@@ -1131,12 +1134,50 @@ std::vector<GraphTensor> rwkv7_graph(const LlamaGraphShape& s) {
     const int residual = last ? g.op(b * e, {g.view(ffn_inp), out_ids}) : g.view(ffn_inp);
     return g.op(b * e, {v, residual}, {v, residual});
   };
+  // The time mix after the wkv: the group norm, the bonus, the gate, the
+  // output projection.
+  struct TimeMix {
+    int wkv = -1;
+    int r = -1;
+    int k = -1;
+    int v = -1;
+    int mixes = -1;
+    int x = -1;  // the layer's input
+  };
+  const auto time_mix_out = [&](const TimeMix& t) {
+    const int normed = g.op(b * e, {g.view(g.view(t.wkv))});
+    int y = g.same(g.op(b * e, {g.view(normed)}));
+    const int kr = g.same(g.op(b * e, {g.view(t.k), g.view(t.r)}));  // k r, x r_k
+    const int rk = g.op(b * (e / head), {kr});                       // per head
+    y = g.same(y, {g.view(g.op(b * e, {g.view(t.v), rk}))});
+    if (gated) {
+      y = g.same(y, {g.op(b * e, {g.same(g.op(b * s.rwkv_lora_gate, {g.view(t.mixes)}))})});
+    }
+    return g.op(b * e, {y});
+  };
+  // ARWKV-7: nothing but the token-shift row reads the time mix's output
+  // before the next layer does, so the graph visits the rest of a layer
+  // (its time mix's output, the residual, the RMS norm, gate and up, their
+  // SwiGLU, down, the residual in place) from the next layer's normed input.
+  TimeMix pending;
+  const auto mlp_block = [&](bool last) {
+    int inp = g.op(b * e, {g.view(time_mix_out(pending)), g.view(pending.x)});
+    if (last) {
+      inp = g.op(b * e, {g.view(inp), out_ids});
+    }
+    const int normed = rms_norm(g.view(inp));
+    const int gate = g.op(b * s.ffn, {normed});
+    const int up = g.op(b * s.ffn, {normed});
+    const int down = g.op(b * e, {g.op(b * s.ffn, {gate, up})});
+    return g.op(b * e, {down, inp}, {down, inp});
+  };
   for (int il = 0; il < s.layers; ++il) {
-    const int shift_rows = g.op(2 * e, {s_copy});
+    const int shift_rows = g.op((arwkv ? 1 : 2) * e, {s_copy});
     const int state = g.op(e * head, {s_copy});
-    const int x = il == 0 ? layer_norm(embd) : channel_mix(false);
+    const int x = arwkv ? (il == 0 ? embd : mlp_block(false))
+                        : (il == 0 ? layer_norm(embd) : channel_mix(false));
     shift = shift_rows;
-    const int att_norm = layer_norm(g.view(x));
+    const int att_norm = arwkv ? rms_norm(g.view(x)) : layer_norm(g.view(x));
     const int sx = g.same(g.op(b * e, {g.view(shift), g.view(att_norm)}), {att_norm});
     const int mixes =
         g.same(g.same(g.op((gated ? 6 : 5) * b * e, {sx})), {att_norm});  // repeat, lerp, + x
@@ -1162,20 +1203,19 @@ std::vector<GraphTensor> rwkv7_graph(const LlamaGraphShape& s) {
     const int wkv =
         g.op(b * e + e * head, {g.view(r), g.view(w), g.view(k_new), g.view(v), neg, kk_a, state});
     g.external({g.view(wkv)});
-    const int normed = g.op(b * e, {g.view(g.view(wkv))});
-    int y = g.same(g.op(b * e, {g.view(normed)}));
-    const int kr = g.same(g.op(b * e, {g.view(k_new), g.view(r)}));  // k r, x r_k
-    const int rk = g.op(b * (e / head), {kr});                       // per head
-    y = g.same(y, {g.view(g.op(b * e, {g.view(v), rk}))});
-    if (gated) {
-      y = g.same(y, {g.op(b * e, {g.same(g.op(b * s.rwkv_lora_gate, {g.view(mixes)}))})});
+    pending = TimeMix{wkv, r, k_new, v, mixes, x};
+    if (arwkv) {
+      g.external({g.view(att_norm)});  // the token-shift row written back
+      continue;
     }
-    const int out = g.op(b * e, {y});
-    ffn_inp = g.op(b * e, {g.view(out), g.view(x)});
+    ffn_inp = g.op(b * e, {g.view(time_mix_out(pending)), g.view(x)});
     ffn_norm = layer_norm(ffn_inp);
     g.external({g.view(g.op(2 * e, {g.view(att_norm), g.view(ffn_norm)}))});
   }
-  const int result = layer_norm(channel_mix(true));
+  // ARWKV-7's output norm: an RMS norm in place on the last layer's output,
+  // its one reader (ggml-alloc reuses a lone parent for RMS_NORM, never for
+  // a LayerNorm's NORM)
+  const int result = arwkv ? g.same(g.same(mlp_block(true))) : layer_norm(channel_mix(true));
   g.at(result).output = true;
   const int logits = g.op(b * s.vocab, {result});
   g.at(logits).output = true;

@@ -284,6 +284,9 @@ struct LlamaGraphShape {
   std::int64_t rwkv_lora_iclr = 0;
   std::int64_t rwkv_lora_value = 0;
   std::int64_t rwkv_lora_gate = 0;
+  // RWKV's token-shift rows a layer: 1 for ARWKV-7 (arwkv7.cpp: RMS norms,
+  // no token norm, Qwen2's SwiGLU MLP in place of the channel mix).
+  int rwkv_token_shifts = 2;
   // Gemma 3n (gemma3n.cpp): the hidden state carried as `altup` AltUp
   // streams, per-layer inputs of ple_width values per layer, a LAuReL
   // branch of laurel_rank, the layers from kv_layers on reading an earlier

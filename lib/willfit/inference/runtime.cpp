@@ -880,6 +880,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.rwkv_lora_iclr = a.attention.rwkv_lora_iclr;
       s.rwkv_lora_value = a.attention.rwkv_lora_value;
       s.rwkv_lora_gate = a.attention.rwkv_lora_gate;
+      s.rwkv_token_shifts = a.attention.rwkv_token_shift_count;
       s.out_ids_after_norm = qwen3next || (s.single_block && !s.mixer_blocks) || s.ling3;
       if (std::ssize(s.mixers) != s.layers) {
         const int attention = attention_layer_count(a);

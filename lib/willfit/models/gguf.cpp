@@ -727,7 +727,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // RWKV-6 (rwkv6.cpp) likewise: head_count 0 ("required by llama.cpp,
   // unused", conversion/rwkv.py); its heads are hidden / wkv.head_size.
   const bool rwkv = arch == "rwkv6";
-  const bool rwkv7 = arch == "rwkv7";
+  // ARWKV-7 (arwkv7.cpp): RWKV-7's time mix beside Qwen2's MLP.
+  const bool arwkv7 = arch == "arwkv7";
+  const bool rwkv7 = arch == "rwkv7" || arwkv7;
   auto heads = mixers_only || rwkv || rwkv7
                    ? Expected<std::int64_t>(std::max<std::int64_t>(
                          1, meta_int(f, key("attention.head_count")).value_or(1)))
@@ -933,6 +935,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // channel mix as RWKV-6's, the time mix with four LoRAs (decay, in-context
   // learning rate, value residual mix, gate: attention.*_lora_rank); the
   // state as RWKV-6's (token_shift_count 2: rwkv7.cpp asserts it).
+  // ARWKV-7 (arwkv7.cpp load_arch_hparams, conversion/rwkv.py ARwkv7Model):
+  // the same keys, token_shift_count 1 (arwkv7.cpp asserts n_embd_r =
+  // n_embd), the gate optional (rank 0 or absent: five lerps, no gate), the
+  // MLP of feed_forward_length in place of the channel mix.
   if (rwkv7) {
     const auto head = meta_int(f, key("wkv.head_size"));
     const auto decay = meta_int(f, key("attention.decay_lora_rank"));
@@ -944,22 +950,26 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     const auto rank = [&](const std::optional<std::int64_t>& r) {
       return r && *r > 0 && *r <= kMax;
     };
+    const bool gate_ok = rank(gate) || (arwkv7 && (!gate || *gate == 0));
     if (!head || *head <= 0 || *head > kMax || a.hidden_size % *head != 0 || !rank(decay) ||
-        !rank(iclr) || !rank(value) || !rank(gate) || shifts != 2 || a.intermediate_size <= 0) {
+        !rank(iclr) || !rank(value) || !gate_ok || shifts != (arwkv7 ? 1 : 2) ||
+        a.intermediate_size <= 0) {
       return make_error(fmt::format(
           "malformed GGUF: {} needs valid {}.wkv.head_size (dividing embedding_length), "
           "attention.decay_lora_rank, iclr_lora_rank, value_residual_mix_lora_rank, "
-          "gate_lora_rank and feed_forward_length (token_shift_count 2: rwkv7.cpp asserts it)",
-          arch, arch));
+          "gate_lora_rank and feed_forward_length (token_shift_count {}: {}.cpp asserts it)",
+          arch, arch, arwkv7 ? 1 : 2, arch));
     }
+    const std::int64_t g = gate.value_or(0);
     set_rwkv_layers(a, 7, *head, shifts);
     Attention& at = a.attention;
     at.rwkv_lora_decay = static_cast<int>(*decay);
     at.rwkv_lora_iclr = static_cast<int>(*iclr);
     at.rwkv_lora_value = static_cast<int>(*value);
-    at.rwkv_lora_gate = static_cast<int>(*gate);
+    at.rwkv_lora_gate = static_cast<int>(g);
     at.recurrent_params =
-        rwkv7_block_params(a.hidden_size, a.intermediate_size, *decay, *iclr, *value, *gate);
+        arwkv7 ? arwkv7_block_params(a.hidden_size, a.intermediate_size, *decay, *iclr, *value, g)
+               : rwkv7_block_params(a.hidden_size, a.intermediate_size, *decay, *iclr, *value, g);
   }
   // Falcon-H1 runs attention and a Mamba-2 mixer side by side in every layer,
   // and llama.cpp keeps both a KV cache and a recurrent state for each

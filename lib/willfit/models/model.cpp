@@ -199,6 +199,8 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "llada-moe", "rnd1",
        // issue 18: RWKV-6 Finch and RWKV-7 Goose (tests/unit/test_arch_rwkv.cpp)
        "rwkv6", "rwkv7",
+       // issue 18: ARWKV-7, RWKV-7's time mix beside Qwen2's MLP (test_arch_rwkv.cpp)
+       "arwkv7",
        // issue 18: PaddleOCR-VL's text model, ernie4_5's tensors under
        // qwen2vl's graph (tests/unit/test_arch_paddleocr.cpp)
        "paddleocr",
@@ -433,7 +435,7 @@ std::string recurrent_refusal(std::string_view name, std::string_view where,
 // llama.cpp LLM_ARCH_NAMES (src/llama-arch.cpp at 80fb11ac) and
 // transformers' model_type values of the same models.
 std::string refused_gguf_architecture(std::string_view arch) {
-  if (arch == "rwkv6qwen2" || arch == "arwkv7") {
+  if (arch == "rwkv6qwen2") {
     return recurrent_refusal(arch, "GGUF general.architecture", "RWKV");
   }
   if (arch == "gptj") {
@@ -933,13 +935,29 @@ std::int64_t rwkv6_block_params(std::int64_t h, std::int64_t ffn, std::int64_t /
 // as the other layers' (2 x hidden x (iclr - value) values apart, 0.03 % of
 // the 191M). The LayerNorms (the blocks', the embeddings', the wkv output's
 // group norm) are left out, as norms are everywhere.
+namespace {
+
+std::int64_t rwkv7_time_mix_params(std::int64_t h, std::int64_t decay, std::int64_t iclr,
+                                   std::int64_t value, std::int64_t gate) {
+  const std::int64_t lerps = gate > 0 ? 6 : 5;
+  return 4 * h * h + 2 * h * (decay + iclr + value + gate) + 3 * h + lerps * h + 3 * h;
+}
+
+}  // namespace
+
 std::int64_t rwkv7_block_params(std::int64_t h, std::int64_t ffn, std::int64_t decay,
                                 std::int64_t iclr, std::int64_t value, std::int64_t gate) {
-  const std::int64_t lerps = gate > 0 ? 6 : 5;
-  const std::int64_t time_mix =
-      4 * h * h + 2 * h * (decay + iclr + value + gate) + 3 * h + lerps * h + 3 * h;
   const std::int64_t channel_mix = 2 * h * ffn + h;
-  return time_mix + channel_mix;
+  return rwkv7_time_mix_params(h, decay, iclr, value, gate) + channel_mix;
+}
+
+// ARWKV-7 (llama.cpp arwkv7.cpp load_arch_tensors at 80fb11ac): RWKV-7's
+// time mix (the gate LoRA optional: gate 0 and five lerps without it) and,
+// in place of the channel mix, a SiLU-gated MLP of gate, up and down (3 x
+// hidden x ffn) behind an RMS norm; the norms are left out.
+std::int64_t arwkv7_block_params(std::int64_t h, std::int64_t ffn, std::int64_t decay,
+                                 std::int64_t iclr, std::int64_t value, std::int64_t gate) {
+  return rwkv7_time_mix_params(h, decay, iclr, value, gate) + 3 * h * ffn;
 }
 
 std::int64_t rwkv_state_floats(std::int64_t h, std::int64_t head_size, std::int64_t shifts) {

@@ -16,4 +16,18 @@ namespace willfit {
 // recurrent_params.
 void set_rwkv_layers(Architecture& a, int version, std::int64_t head, std::int64_t shifts);
 
+// ARWKV-7 (llama.cpp arwkv7.cpp at 80fb11ac; GGUF arwkv7): RWKV-7's time mix
+// with RMS norms and, in place of the channel mix, a SiLU-gated MLP of ffn
+// (Qwen2's), so one token-shift row a layer (token_shift_count 1:
+// arwkv7.cpp asserts n_embd_r = n_embd). willfit keeps it as rwkv 7 with
+// rwkv_token_shift_count 1, which no RWKV-7 has (rwkv7.cpp asserts 2).
+// The weights of one block (the gate LoRA optional: rank 0 without it).
+std::int64_t arwkv7_block_params(std::int64_t hidden, std::int64_t ffn, std::int64_t lora_decay,
+                                 std::int64_t lora_iclr, std::int64_t lora_value,
+                                 std::int64_t lora_gate);
+// Whether `a` is ARWKV-7's (above).
+inline bool arwkv7_layers(const Architecture& a) {
+  return a.attention.rwkv == 7 && a.attention.rwkv_token_shift_count == 1;
+}
+
 }  // namespace willfit
