@@ -17,7 +17,8 @@
 // llada-moe,rnd1,paddleocr (ernie4-5.cpp's tensors),deepseek2ocr,hunyuan-vl,
 // granite-swa,
 // qwen,baichuan,orion,codeshell,
-// nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo,plamo2,mellum}.cpp
+// nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo,plamo2,mellum,
+// pangu-embed,nanbeige}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -245,6 +246,9 @@ struct Spec {
   int64_t swa_kv_lora = 0;
   int64_t swa_nope = 0;
   int64_t swa_v = 0;
+  // Nanbeige (nanbeige.cpp): the layers run num_loops times, each pass
+  // caching K and V of its own; 0: not written.
+  int loops = 0;
   std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
@@ -1934,6 +1938,30 @@ const std::vector<Spec>& specs() {
     experts(v.back(), 16, 8, 896);
     v.back().sliding_window = 1024;
     v.back().swa_layers = "SSSG";
+    // openPangu-Embedded-7B-V1.1 (pangu-embedded), REDUCED to 4 of its 34
+    // layers, all alike: every width the model's (hidden 4096, 32 heads and
+    // 8 KV heads of 128, MLP 12800, vocabulary 153376, 32768 positions),
+    // llama's layer with q, k, v and o biases, its own head.
+    v.push_back(shape("openpangu-embedded-7b-r4", "pangu-embedded", 4, 4096, 12800, 32, 8, 128,
+                      153376, 32768, 16000000, 1e-5,
+                      "FreedomIntelligence/openPangu-Embedded-7B-V1.1 REDUCED to 4 of 34 layers; "
+                      "config.json and module tree as a public note prints them (search-tool "
+                      "file id 67129447041: hidden 4096, 32/8 heads, MLP 12800, vocabulary "
+                      "153376, bias true: q, k, v and o with biases); "
+                      "tests/unit/test_arch_variants.cpp"));
+    v.back().qkv_bias = true;
+    // Nanbeige4.2-3B (nanbeige), REDUCED to 4 of its 22 layers, run twice
+    // as the model's are (num_loops 2: eight KV slots): every width the
+    // model's (hidden 3072, 48 heads and 8 KV heads of 128, MLP 10752,
+    // vocabulary 166144, 262144 positions), its own head.
+    v.push_back(shape("nanbeige4.2-3b-r4", "nanbeige", 4, 3072, 10752, 48, 8, 128, 166144, 262144,
+                      70000000, 1e-5,
+                      "Nanbeige/Nanbeige4.2-3B REDUCED to 4 of 22 layers, each run twice "
+                      "(num_loops 2); config.json as a public architecture note transcribes it "
+                      "(search-tool file id 68721572124: hidden 3072, 22 layers, 48/8 heads of "
+                      "128, MLP 10752, vocabulary 166144, num_loops 2, skip_loop_final_norm "
+                      "false); tests/unit/test_arch_variants.cpp"));
+    v.back().loops = 2;
     // Flan-T5-Small (t5): an encoder-decoder, 8 encoder and 8 decoder
     // blocks, relative-position buckets, a gated-GELU MLP, an untied head.
     // The whole model.
@@ -3443,7 +3471,8 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       if (s.arch == "bitnet") {  // bitnet.cpp: the norm of the attention output before wo
         add(b + "attn_sub_norm.weight", {e}, i);
       }
-      if (s.arch == "jais2") {  // jais2.cpp: wo_b (q, k, v biases above: qkv_bias)
+      // jais2.cpp, pangu-embed.cpp: wo_b (q, k, v biases above: qkv_bias)
+      if (s.arch == "jais2" || s.arch == "pangu-embedded") {
         add(b + "attn_output.bias", {e}, i);
       }
       if (s.arch == "nemotron" || s.arch == "orion" || s.arch == "jais2") {  // LayerNorm biases
@@ -3915,6 +3944,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // conversion/orion.py: the LayerNorm epsilon (rms_norm_eps, which Orion
     // runs as a LayerNorm's) orion.cpp requires
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+  }
+  if (s.loops > 0) {
+    // conversion/nanbeige.py NanbeigeModel.set_gguf_parameters
+    w.key_u32(a + ".num_loops", static_cast<uint32_t>(s.loops));
+    w.key_bool(a + ".skip_loop_final_norm", false);
   }
   if (s.arch == "jais2") {
     // jais2.cpp load_arch_hparams requires the LayerNorm epsilon (base.py

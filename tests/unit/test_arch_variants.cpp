@@ -10,6 +10,13 @@
 //   sliding window on the layers conversion/mellum.py lists as per-layer
 //   sliding_window_pattern flags (from layer_types), or every layer but each
 //   4th with a period.
+// - `pangu-embedded` (openPangu-Embedded; model_type PanguEmbedded):
+//   pangu-embed.cpp is llama's layer with biases on q, k and v (optional)
+//   and on o (required), RoPE over the whole head, its own output head.
+// - `nanbeige` (Nanbeige4.2; model_type nanbeige): nanbeige.cpp is llama's
+//   layer, its block_count layers run num_loops times a token (the output
+//   norm between passes), each pass with a KV cache slot of its own
+//   (n_layer_all = layers x loops) and the same weights.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -194,6 +201,220 @@ TEST(Mellum, GgufHeaderGivesWhatTheConfigGives) {
   // too): 28 KiB of 24 GB.
   EXPECT_EQ(weight_layout(c, *parse_precision("f16")).total() + 28 * 2 * 128 * 4,
             mellum_gguf().data_size());
+}
+
+// ---- pangu-embedded -----------------------------------------------------------
+//
+// FreedomIntelligence/openPangu-Embedded-7B-V1.1 (the hub is not reachable
+// here): its config.json as a public note prints it (search-tool file id
+// 67129447041, model.config under transformers 4.53.2; file id 62448714441,
+// a test quoting "the real openPangu-Embedded-7B config.json", agrees):
+// hidden 4096, 34 layers, 32 heads, 8 KV heads, intermediate 12800,
+// vocabulary 153376, 32768 positions, bias true, untied. The same note
+// prints the module tree: q_proj 4096->4096, k_proj and v_proj 4096->1024,
+// o_proj 4096->4096, all with biases; gate, up and down without; lm_head
+// 4096->153376. Its parameter count is that tree's sum.
+Json pangu_config(int layers = 34) {
+  return {{"architectures", {"PanguEmbeddedForCausalLM"}},
+          {"model_type", "PanguEmbedded"},
+          {"bias", true},
+          {"hidden_act", "silu"},
+          {"hidden_size", 4096},
+          {"intermediate_size", 12800},
+          {"max_position_embeddings", 32768},
+          {"num_attention_heads", 32},
+          {"num_hidden_layers", layers},
+          {"num_key_value_heads", 8},
+          {"rms_norm_eps", 1e-5},
+          {"rope_theta", 16000000.0},
+          {"tie_word_embeddings", false},
+          {"vocab_size", 153376}};
+}
+
+// As conversion/pangu.py (PanguEmbeddedModel.set_gguf_parameters) writes
+// it: base.py's keys, vocab_size, rope.dimension_count and, the config
+// having no head_dim, key_length and value_length of hidden / heads; the
+// tensors pangu-embed.cpp loads.
+test::GgufWriter pangu_gguf() {
+  const std::string a = "pangu-embedded.";
+  constexpr std::uint64_t e = 4096;
+  constexpr std::uint64_t kv = 1024;
+  constexpr std::uint64_t ff = 12800;
+  test::GgufWriter w;
+  w.str("general.architecture", "pangu-embedded");
+  w.u32(a + "block_count", 34);
+  w.u32(a + "context_length", 32768);
+  w.u32(a + "embedding_length", e);
+  w.u32(a + "feed_forward_length", ff);
+  w.u32(a + "attention.head_count", 32);
+  w.u32(a + "attention.head_count_kv", 8);
+  w.f32(a + "rope.freq_base", 16000000.0F);
+  w.f32(a + "attention.layer_norm_rms_epsilon", 1e-5F);
+  w.u32("general.file_type", 1);
+  w.u32(a + "vocab_size", 153376);
+  w.u32(a + "rope.dimension_count", 128);
+  w.u32(a + "attention.key_length", 128);
+  w.u32(a + "attention.value_length", 128);
+  w.tensor("token_embd.weight", {e, 153376}, test::kF16);
+  w.tensor("output_norm.weight", {e}, test::kF32);
+  w.tensor("output.weight", {e, 153376}, test::kF16);
+  for (int i = 0; i < 34; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.tensor(b + "attn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "attn_q.weight", {e, e}, test::kF16);
+    w.tensor(b + "attn_q.bias", {e}, test::kF32);
+    w.tensor(b + "attn_k.weight", {e, kv}, test::kF16);
+    w.tensor(b + "attn_k.bias", {kv}, test::kF32);
+    w.tensor(b + "attn_v.weight", {e, kv}, test::kF16);
+    w.tensor(b + "attn_v.bias", {kv}, test::kF32);
+    w.tensor(b + "attn_output.weight", {e, e}, test::kF16);
+    w.tensor(b + "attn_output.bias", {e}, test::kF32);
+    w.tensor(b + "ffn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "ffn_gate.weight", {e, ff}, test::kF16);
+    w.tensor(b + "ffn_up.weight", {e, ff}, test::kF16);
+    w.tensor(b + "ffn_down.weight", {ff, e}, test::kF16);
+  }
+  return w;
+}
+
+TEST(PanguEmbedded, ConfigIsKnownAndCountsTheModuleTree) {
+  const Model m = test::from_config(pangu_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  EXPECT_TRUE(m.arch.attention_bias);
+  EXPECT_FALSE(m.arch.tied_embeddings);
+  EXPECT_EQ(m.arch.head_dim, 128);
+  // The printed tree, layer by layer: q and o 4096 x 4096 with biases, k
+  // and v 4096 x 1024 with biases, three 4096 x 12800 MLP matrices, two
+  // RMS norms; the embedding, the final norm and lm_head.
+  const std::int64_t layer =
+      2 * (4096LL * 4096 + 4096) + 2 * (4096LL * 1024 + 1024) + 3 * 4096LL * 12800 + 2 * 4096;
+  const std::int64_t tree = 34 * layer + 2 * 153376LL * 4096 + 4096;
+  const ParamBreakdown p = count_params(m.arch);
+  EXPECT_LT(rel(static_cast<double>(p.total()), static_cast<double>(tree)), 0.01) << p.total();
+}
+
+// Every layer caches the context: 34 layers x 8 KV heads of 128, K and V.
+TEST(PanguEmbedded, KvCacheIsEveryLayer) {
+  const Model m = test::from_config(pangu_config());
+  EXPECT_EQ(test::llama_cpp_q4_estimate(m, 8192, true).memory.kv_cache,
+            std::int64_t{34} * 2 * 1024 * 2 * 8192);
+}
+
+TEST(PanguEmbedded, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = test::from_gguf_header(pangu_gguf());
+  const Model c = test::from_config(pangu_config());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_TRUE(g.arch.attention_bias);
+  test::expect_same_estimate(g, c, "pangu-embedded GGUF vs config", {2048, 32768});
+  // The weights willfit lays out in F16 are the converter's file byte for byte.
+  EXPECT_EQ(weight_layout(c, *parse_precision("f16")).total(), pangu_gguf().data_size());
+}
+
+// ---- nanbeige -----------------------------------------------------------------
+//
+// Nanbeige/Nanbeige4.2-3B (the hub is not reachable here): its config.json
+// as a public architecture note transcribes it (search-tool file id
+// 68721572124; a Rust port's test, file id 58260975981, quotes the same):
+// hidden 3072, 22 layers, 48 heads, 8 KV heads of 128, intermediate 10752,
+// vocabulary 166144, 262144 positions, num_loops 2, skip_loop_final_norm
+// false, untied. The hub lists it at 4.2B parameters (file id 58839026876),
+// the note at "~3B non-embedding".
+Json nanbeige_config(int layers = 22) {
+  return {{"architectures", {"NanbeigeForCausalLM"}},
+          {"model_type", "nanbeige"},
+          {"vocab_size", 166144},
+          {"hidden_size", 3072},
+          {"intermediate_size", 10752},
+          {"num_hidden_layers", layers},
+          {"num_attention_heads", 48},
+          {"num_key_value_heads", 8},
+          {"head_dim", 128},
+          {"kv_channels", 128},
+          {"hidden_act", "silu"},
+          {"max_position_embeddings", 262144},
+          {"rope_theta", 70000000},
+          {"attention_bias", false},
+          {"rms_norm_eps", 1e-5},
+          {"num_loops", 2},
+          {"skip_loop_final_norm", false},
+          {"tie_word_embeddings", false}};
+}
+
+// As conversion/nanbeige.py (NanbeigeModel, LlamaModel's keys) writes it:
+// block_count the physical layers, num_loops and skip_loop_final_norm;
+// the tensors nanbeige.cpp loads for the physical layers only.
+test::GgufWriter nanbeige_gguf() {
+  const std::string a = "nanbeige.";
+  constexpr std::uint64_t e = 3072;
+  constexpr std::uint64_t q = 6144;
+  constexpr std::uint64_t kv = 1024;
+  constexpr std::uint64_t ff = 10752;
+  test::GgufWriter w;
+  w.str("general.architecture", "nanbeige");
+  w.u32(a + "block_count", 22);
+  w.u32(a + "context_length", 262144);
+  w.u32(a + "embedding_length", e);
+  w.u32(a + "feed_forward_length", ff);
+  w.u32(a + "attention.head_count", 48);
+  w.u32(a + "attention.head_count_kv", 8);
+  w.f32(a + "rope.freq_base", 70000000.0F);
+  w.f32(a + "attention.layer_norm_rms_epsilon", 1e-5F);
+  w.u32(a + "attention.key_length", 128);
+  w.u32(a + "attention.value_length", 128);
+  w.u32("general.file_type", 1);
+  w.u32(a + "vocab_size", 166144);
+  w.u32(a + "rope.dimension_count", 128);
+  w.u32(a + "num_loops", 2);
+  w.boolean(a + "skip_loop_final_norm", false);
+  w.tensor("token_embd.weight", {e, 166144}, test::kF16);
+  w.tensor("output_norm.weight", {e}, test::kF32);
+  w.tensor("output.weight", {e, 166144}, test::kF16);
+  for (int i = 0; i < 22; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.tensor(b + "attn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "attn_q.weight", {e, q}, test::kF16);
+    w.tensor(b + "attn_k.weight", {e, kv}, test::kF16);
+    w.tensor(b + "attn_v.weight", {e, kv}, test::kF16);
+    w.tensor(b + "attn_output.weight", {q, e}, test::kF16);
+    w.tensor(b + "ffn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "ffn_gate.weight", {e, ff}, test::kF16);
+    w.tensor(b + "ffn_up.weight", {e, ff}, test::kF16);
+    w.tensor(b + "ffn_down.weight", {ff, e}, test::kF16);
+  }
+  return w;
+}
+
+TEST(Nanbeige, ConfigIsKnownAndCountsTheCard) {
+  const Model m = test::from_config(nanbeige_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  EXPECT_EQ(m.arch.layers, 22);
+  EXPECT_EQ(m.arch.loops, 2);
+  // The weights are the 22 layers' once: 4.2B as the hub lists it, 3.15B
+  // of them in the layers ("~3B non-embedding").
+  const ParamBreakdown p = count_params(m.arch);
+  EXPECT_LT(rel(static_cast<double>(p.total()), 4.2e9), 0.01) << p.total();
+  EXPECT_LT(rel(static_cast<double>(p.total() - 2 * 166144LL * 3072), 3.15e9), 0.01);
+}
+
+// 44 KV slots (22 layers x 2 passes), 8 KV heads of 128, K and V in F16.
+TEST(Nanbeige, KvCacheHoldsEveryPass) {
+  const Model m = test::from_config(nanbeige_config());
+  EXPECT_EQ(test::llama_cpp_q4_estimate(m, 8192, true).memory.kv_cache,
+            std::int64_t{44} * 2 * 1024 * 2 * 8192);
+  Json once = nanbeige_config();
+  once["num_loops"] = 1;
+  EXPECT_EQ(test::llama_cpp_q4_estimate(test::from_config(once), 8192, true).memory.kv_cache,
+            std::int64_t{22} * 2 * 1024 * 2 * 8192);
+}
+
+TEST(Nanbeige, GgufHeaderGivesWhatTheConfigGives) {
+  const Model g = test::from_gguf_header(nanbeige_gguf());
+  const Model c = test::from_config(nanbeige_config());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  EXPECT_EQ(g.arch.loops, 2);
+  test::expect_same_estimate(g, c, "nanbeige GGUF vs config", {2048, 32768});
+  // The weights willfit lays out in F16 are the converter's file byte for byte.
+  EXPECT_EQ(weight_layout(c, *parse_precision("f16")).total(), nanbeige_gguf().data_size());
 }
 
 }  // namespace

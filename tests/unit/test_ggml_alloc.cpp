@@ -2299,6 +2299,49 @@ TEST(GgmlAlloc, MellumMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "mellum", 27, 1.0);
 }
 
+// openPangu-Embedded-7B REDUCED to 4 of its 34 layers (pangu-embedded:
+// make_gguf row openpangu-embedded-7b-r4, every width the model's) read
+// from its published config with num_hidden_layers 4 (the values and their
+// sources: tests/unit/test_arch_variants.cpp), against what a real
+// llama.cpp allocated for the synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_pangu_embedded.csv,
+// llamacpp_cpu_kv_pangu_embedded.csv; docs/live-llamacpp.md, openPangu-
+// Embedded and Nanbeige run): llama's graph, the biases added in place.
+TEST(GgmlAlloc, PanguEmbeddedMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"PanguEmbedded","bias":true,"hidden_size":4096,"num_hidden_layers":4,
+      "num_attention_heads":32,"num_key_value_heads":8,"intermediate_size":12800,
+      "vocab_size":153376,"max_position_embeddings":32768,"rms_norm_eps":1e-5,
+      "rope_theta":16000000.0,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->arch.attention_bias);
+  expect_live_tables(*m, "pangu_embedded", 27, 0.1);
+}
+
+// Nanbeige4.2-3B REDUCED to 4 of its 22 layers, each run twice (nanbeige:
+// make_gguf row nanbeige4.2-3b-r4, every width the model's) read from its
+// published config with num_hidden_layers 4 (the values and their sources:
+// tests/unit/test_arch_variants.cpp), against what a real llama.cpp
+// allocated for the synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_nanbeige.csv, llamacpp_cpu_kv_nanbeige.csv;
+// docs/live-llamacpp.md, openPangu-Embedded and Nanbeige run): eight KV
+// slots, llama's graph run over them.
+TEST(GgmlAlloc, NanbeigeMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"nanbeige","hidden_size":3072,"num_hidden_layers":4,"head_dim":128,
+      "num_attention_heads":48,"num_key_value_heads":8,"intermediate_size":10752,
+      "vocab_size":166144,"max_position_embeddings":262144,"rms_norm_eps":1e-5,
+      "rope_theta":70000000,"num_loops":2,"skip_loop_final_norm":false,
+      "tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_EQ(m->arch.loops, 2);
+  expect_live_tables(*m, "nanbeige", 27, 0.1);
+}
+
 // EleutherAI/pythia-1.4b (gptneox, the whole model: make_gguf row
 // pythia-1.4b) read from its published config.json (the values and their
 // sources: tests/unit/test_arch_gptneox.cpp), against what a real llama.cpp

@@ -110,7 +110,15 @@ struct CachedLayers {
   int full = 0;
   int windowed = 0;
 };
+CachedLayers cached_layers_once(const Architecture& a);
+// Looped layers (Nanbeige, nanbeige.cpp) cache every pass apart: the one
+// pass's layers, times the passes.
 CachedLayers cached_layers(const Architecture& a) {
+  const CachedLayers once = cached_layers_once(a);
+  const int loops = std::max(1, a.loops);
+  return {once.full * loops, once.windowed * loops};
+}
+CachedLayers cached_layers_once(const Architecture& a) {
   // T5 (t5.cpp): only the decoder's self-attention is cached; llama.cpp's
   // cache has a layer for each of block_count (llama-kv-cache.cpp n_layer_all),
   // the encoder's count, which is the decoder's in every published T5.

@@ -665,7 +665,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.late_out_ids = true;
       s.hidden_output = true;
     }
-    s.layers = std::max(1, a.layers);
+    s.layers = std::max(1, a.layers * std::max(1, a.loops));  // Nanbeige: every pass
     s.hidden = a.hidden_size;
     s.heads = a.heads;
     s.kv_heads = a.kv_heads;

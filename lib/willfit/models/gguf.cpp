@@ -1598,6 +1598,21 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.output_bias = true;
   }
 
+  // Nanbeige4.2 (nanbeige.cpp load_arch_hparams at 80fb11ac): block_count
+  // layers run num_loops times (optional, default 1), each pass with KV of
+  // its own.
+  if (arch == "nanbeige") {
+    a.loops = static_cast<int>(
+        std::clamp<std::int64_t>(meta_int(f, key("num_loops")).value_or(1), 1, 64));
+  }
+
+  // openPangu-Embedded (pangu-embed.cpp load_arch_tensors at 80fb11ac):
+  // wo_b required, wq_b, wk_b and wv_b through create_tensor_qkv (the
+  // converter's files carry them: PanguEmbeddedConfig bias true).
+  if (arch == "pangu-embedded") {
+    a.attention_bias = true;
+  }
+
   // ChatGLM (chatglm.cpp load_arch_tensors at 80fb11ac): Q, K and V in one
   // attn_qkv with its bias (conversion/chatglm.py maps query_key_value), or,
   // converted from transformers' Glm layout (GlmForCausalLM), attn_q, attn_k

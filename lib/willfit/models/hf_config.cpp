@@ -1106,6 +1106,19 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.attention_bias = get_bool(t, "attention_bias").value_or(false);
     a.output_bias = get_bool(t, "lm_head_bias").value_or(false);
   }
+  // Nanbeige4.2 (NanbeigeConfig, model_type nanbeige; llama.cpp
+  // conversion/nanbeige.py writes num_loops, 1 when absent or below 1):
+  // llama's layers, run num_loops times, each pass cached apart.
+  if (type == "nanbeige") {
+    a.loops = static_cast<int>(
+        std::clamp<std::int64_t>(get_int(t, {"num_loops"}, 64).value_or(1), 1, 64));
+  }
+  // openPangu-Embedded (PanguEmbeddedConfig, model_type PanguEmbedded;
+  // llama.cpp conversion/pangu.py, pangu-embed.cpp): llama's layer with
+  // biases on q, k, v and o when `bias` (true in the released configs).
+  if (type == "panguembedded") {
+    a.attention_bias = get_bool(t, "bias").value_or(true);
+  }
   // ChatGLM: one query_key_value projection with a bias when add_qkv_bias
   // (and none on the others: add_bias_linear), and dense_h_to_4h holding
   // the SwiGLU's gate and up (modeling_chatglm.py MLP: 2 x ffn_hidden_size).

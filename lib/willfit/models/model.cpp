@@ -215,7 +215,13 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "plamo", "plamo2",
        // issue 18: JetBrains Mellum2, qwen3moe's layer with listed windows
        // (tests/unit/test_arch_variants.cpp, Mellum)
-       "mellum"});
+       "mellum",
+       // issue 18: openPangu-Embedded, llama's layer with q, k, v and o
+       // biases (tests/unit/test_arch_variants.cpp, PanguEmbedded)
+       "pangu-embedded",
+       // issue 18: Nanbeige4.2, looped layers each pass cached apart
+       // (tests/unit/test_arch_variants.cpp, Nanbeige)
+       "nanbeige"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -308,6 +314,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "mamba",
                                                                   "mamba2",
                                                                   "mellum",
+                                                                  "nanbeige",
                                                                   "mimo_v2",
                                                                   "mimo_v2_flash",
                                                                   "minimax_m1",
@@ -320,6 +327,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "minimax_text_01",
                                                                   "modernbert",
                                                                   "mpt",
+                                                                  "panguembedded",
                                                                   "mistral",
                                                                   "mistral3",
                                                                   "mistral4",

@@ -401,6 +401,11 @@ struct Architecture {
   // Layers with an MLP (0 = every layer). Nemotron-H interleaves layers that
   // are only a Mamba mixer, only attention or only an MLP.
   int mlp_layers = 0;
+  // Looped layers (Nanbeige4.2: config.json num_loops; llama.cpp
+  // nanbeige.cpp, GGUF num_loops): the `layers` weight-tied layers run this
+  // many times a token, each pass with a KV cache slot of its own
+  // (n_layer_all = layers x loops); the weights are the layers' once.
+  int loops = 1;
   // Multi-token-prediction blocks (num_nextn_predict_layers): in the file and
   // in memory when loaded, not on the path of an ordinary decoding step.
   int mtp_layers = 0;
