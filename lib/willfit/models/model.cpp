@@ -204,7 +204,10 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "deepseek2-ocr",
        // issue 18: HunyuanOCR's text model, hunyuan-dense's layer with XD-RoPE
        // (tests/unit/test_arch_hunyuan_vl.cpp)
-       "hunyuan_vl"});
+       "hunyuan_vl",
+       // issue 18: Chameleon, llama's layer with per-head Q/K LayerNorms
+       // (tests/unit/test_arch_chameleon.cpp)
+       "chameleon"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -220,6 +223,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "bloom",
                                                                   "bert",
                                                                   "bitnet",
+                                                                  "chameleon",
                                                                   "chatglm",
                                                                   "codeshell",
                                                                   "cohere",
