@@ -18,7 +18,7 @@
 // granite-swa,
 // qwen,baichuan,orion,codeshell,
 // nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo,plamo2,mellum,
-// pangu-embed,nanbeige}.cpp
+// pangu-embed,nanbeige,chameleon}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -66,6 +66,7 @@ struct Spec {
   bool tied = false;        // tie_word_embeddings: no output.weight
   bool qkv_bias = false;    // Qwen2: q/k/v projections carry biases
   bool qk_norm = false;     // Qwen3: RMS norm on Q and K per head
+  bool swin_norm = false;   // Chameleon: {arch}.swin_norm (norms after attention and MLP)
   bool post_norms = false;  // Gemma-2: norms after attention and after the MLP
   int64_t sliding_window = 0;
   int experts = 0;
@@ -1962,6 +1963,27 @@ const std::vector<Spec>& specs() {
                       "128, MLP 10752, vocabulary 166144, num_loops 2, skip_loop_final_norm "
                       "false); tests/unit/test_arch_variants.cpp"));
     v.back().loops = 2;
+    // Chameleon-7B (chameleon), REDUCED to 4 of its 32 layers, all alike:
+    // every width the model's (hidden 4096, 32 heads of 128, every head
+    // cached, SwiGLU of 11008, vocabulary 65536 with its image tokens,
+    // 4096 positions), Q and K LayerNormed per head with weights and biases,
+    // its own head. The second row sets swin_norm (Chameleon-34B's norm
+    // placement) on the same shape: llama.cpp's Swin-style graph, whose
+    // only difference is where the norms run.
+    for (const bool swin : {false, true}) {
+      v.push_back(
+          shape(swin ? "chameleon-7b-swin-r4" : "chameleon-7b-r4", "chameleon", 4, 4096, 11008, 32,
+                32, 128, 65536, 4096, 10000, 1e-5,
+                std::string("facebook/chameleon-7b REDUCED to 4 of 32 layers") +
+                    (swin ? ", swin_norm set (Chameleon-34B's placement) on its shape" : "") +
+                    "; transformers' ChameleonConfig defaults, which are chameleon-7b's "
+                    "(search-tool file id 66320352302: vocab 65536, hidden 4096, "
+                    "intermediate 11008, 32 layers, 32 heads and KV heads, 4096 "
+                    "positions, rms_norm_eps 1e-5, untied); "
+                    "tests/unit/test_arch_chameleon.cpp"));
+      v.back().qk_norm = true;
+      v.back().swin_norm = swin;
+    }
     // Flan-T5-Small (t5): an encoder-decoder, 8 encoder and 8 decoder
     // blocks, relative-position buckets, a gated-GELU MLP, an untied head.
     // The whole model.
@@ -3451,7 +3473,13 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "attn_k.bias", {kv}, i);
         add(b + "attn_v.bias", {kv}, i);
       }
-      if (s.qk_norm) {  // per head; OLMoE's over the whole Q and K widths
+      if (s.qk_norm && s.arch == "chameleon") {
+        // chameleon.cpp: a LayerNorm per head, weight and bias {head_dim, heads}
+        add(b + "attn_q_norm.weight", {s.head_dim, static_cast<int64_t>(s.heads)}, i);
+        add(b + "attn_q_norm.bias", {s.head_dim, static_cast<int64_t>(s.heads)}, i);
+        add(b + "attn_k_norm.weight", {s.head_dim, static_cast<int64_t>(s.kv_heads)}, i);
+        add(b + "attn_k_norm.bias", {s.head_dim, static_cast<int64_t>(s.kv_heads)}, i);
+      } else if (s.qk_norm) {  // per head; OLMoE's over the whole Q and K widths
         add(b + "attn_q_norm.weight", {s.arch == "olmoe" ? q : s.head_dim}, i);
         add(b + "attn_k_norm.weight", {s.arch == "olmoe" ? kv : s.head_dim}, i);
       }
@@ -3949,6 +3977,10 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // conversion/nanbeige.py NanbeigeModel.set_gguf_parameters
     w.key_u32(a + ".num_loops", static_cast<uint32_t>(s.loops));
     w.key_bool(a + ".skip_loop_final_norm", false);
+  }
+  if (s.arch == "chameleon") {
+    // conversion/chameleon.py: add_swin_norm(config swin_norm, default false)
+    w.key_bool(a + ".swin_norm", s.swin_norm);
   }
   if (s.arch == "jais2") {
     // jais2.cpp load_arch_hparams requires the LayerNorm epsilon (base.py

@@ -231,6 +231,10 @@
 namespace willfit {
 namespace {
 
+// The image tokens whose logits chameleon.cpp masks (img_token_end_idx 8196
+// - img_token_start_idx 4, at 80fb11ac).
+constexpr std::int64_t kChameleonImageTokens = 8196 - 4;
+
 // ggml_dyn_tallocr with one chunk (a CPU or GPU buffer type without a
 // maximum size never opens a second one).
 class DynAllocator {
@@ -1451,6 +1455,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   const int s_copy = s.mixer_blocks ? early_s_copy
                      : recurrent    ? (la_s_copy >= 0 ? la_s_copy : g.input(4))
                                     : -1;
+  // chameleon.cpp's row for the image tokens' logits: a leaf, and
+  // ggml_gallocr_alloc_graph_impl places every leaf before the first node,
+  // in leaf order, so it sits after the inputs and lives until the clamp
+  // at the end reads it: the KQ mask's block below it cannot join the free
+  // space above once the mask is freed (the live flash-attention rows grow
+  // by the mask's size with the context).
+  const int image_row = s.masked_image_logits ? g.input(4 * kChameleonImageTokens) : -1;
 
   // Multi-head latent attention, absorbed (deepseek2.cpp, is_mla): Q of
   // heads x (nope + rope) values, its nope part multiplied into the latent
@@ -1980,11 +1991,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       norm = g.op(b * e, {x});  // LayerNorm: ggml_norm is never in place; then x weight
     } else if (s.modern_bert) {
       norm = il == 0 ? x : layer_norm(x);  // layer 0: no attn_norm
-    } else if (!s.post_norm) {
+    } else if (!s.post_norm && !s.swin_norm) {
       norm = g.same(x);
     }
-    // (modern-bert: the LayerNorm's weight already applied, in place)
-    int attn_norm = s.modern_bert ? norm : s.post_norm ? x : g.same(norm);
+    // (modern-bert: the LayerNorm's weight already applied, in place;
+    // chameleon.cpp's Swin-style layer reads the stream itself)
+    int attn_norm = s.modern_bert ? norm : s.post_norm || s.swin_norm ? x : g.same(norm);
     if (s.gpt2_block) {
       attn_norm = g.same(attn_norm);  // + bias
     }
@@ -2769,6 +2781,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         res = arctic_rows >= 0 ? arctic_rows : g.op(b * e, {x, out_ids});
       }
     }
+    if (s.swin_norm) {
+      // chameleon.cpp's Swin-style norm of the attention output (of its
+      // rows, on the last layer), RMS norm and weight in place
+      cur = g.same(g.same(cur));
+    }
     if (!altup) {
       // openelm.cpp adds the attention output to the stream, not the
       // stream to it.
@@ -2780,7 +2797,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     if (s.post_norm) {
       ffn_inp = layer_norm(ffn_inp);  // attn_out_norm: the MLP's input and residual
     }
-    const int ffn_norm = s.post_norm                     ? ffn_inp
+    // chameleon.cpp's Swin-style layer hands build_ffn `cur`, the normed
+    // attention output the sum read, not the sum: that output lives until
+    // the MLP has read it, and the sum takes the stream's memory.
+    const int ffn_norm = s.swin_norm                     ? cur
+                         : s.post_norm                   ? ffn_inp
                          : s.gpt2_block || s.modern_bert ? layer_norm(ffn_inp)
                                                          : g.same(g.same(ffn_inp));
     if (arctic_experts >= 0) {
@@ -2791,6 +2812,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       continue;
     }
     cur = mlp(ffn_inp, ffn_norm, il, moe_layer);
+    if (s.swin_norm) {
+      cur = g.same(g.same(cur));  // chameleon.cpp's Swin-style norm of the MLP output
+    }
     if (!altup) {
       x = residual(ffn_inp, cur);
       if (s.post_norm) {
@@ -2859,7 +2883,15 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     norm = g.op(b * e, {norm, out_ids});
     g.at(norm).output = true;
   }
-  const int logits = g.op(b * s.vocab, {norm});
+  int logits = g.op(b * s.vocab, {norm});
+  if (image_row >= 0) {
+    // chameleon.cpp: the final norm is t_embd (an output); the image row
+    // (placed with the inputs) filled with -FLT_MAX by a clamp in place and
+    // written over the logits by ggml_set_1d, which is not in place: the
+    // masked logits are a tensor of their own, the logits freed after it.
+    g.at(norm).output = true;
+    logits = g.op(b * s.vocab, {logits, g.same(image_row)});
+  }
   g.at(logits).output = true;
   return g.take();
 }

@@ -420,6 +420,14 @@ struct LlamaGraphShape {
   // tensors), and the attention output, before wo, times the sigmoid of a
   // projection of the layer's normed input (attn_gate), element by element.
   bool qk_norm = false;
+  // Chameleon (chameleon.cpp): swin_norm, no norm before the attention or
+  // the MLP (both read the stream) and an RMS norm of each output, in
+  // place, before its residual add; masked_image_logits, the final norm an
+  // output and the logits copied with the image tokens' row set (ggml_set_1d:
+  // a second logits-sized tensor, after a leaf row of 8192 values clamped in
+  // place).
+  bool swin_norm = false;
+  bool masked_image_logits = false;
   bool output_gate = false;
   // Cohere2 MoE (cohere2moe.cpp): the attention and the MLP both read the
   // layer's one norm (which lives until the MLP has read it); the layer's

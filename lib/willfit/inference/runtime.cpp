@@ -642,6 +642,11 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // AFMoE (afmoe.cpp), marked by its output gate: Q and K normed per head too.
     s.output_gate = a.attention.output_gate;
     s.qk_norm = a.attention.output_gate;
+    // Chameleon (chameleon.cpp): Q and K LayerNormed per head (new tensors,
+    // weight and bias in place), Swin-style norms, the image logits masked.
+    s.qk_norm = s.qk_norm || a.attention.qk_layer_norm;
+    s.swin_norm = a.swin_norm;
+    s.masked_image_logits = a.masked_image_logits;
     // Cohere2 MoE (cohere2moe.cpp): the parallel block, NoPE on the global
     // layers after the dense lead, the rows to output picked after the final
     // norm (its t_h_nextn an output), the router's weights as the file says.

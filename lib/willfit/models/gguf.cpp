@@ -1665,6 +1665,18 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.mlp_bias = true;
     a.mlp_gated = false;
   }
+  // Chameleon (chameleon.cpp at 80fb11ac): llama's layer with Q and K
+  // LayerNormed per head (attn_q_norm {head_dim, heads}, attn_k_norm
+  // {head_dim, kv_heads}, and their biases, which conversion/chameleon.py
+  // writes from the checkpoint's LayerNorms), the image tokens' logits
+  // masked, and the Swin-style norms where {arch}.swin_norm is true (read
+  // with a default of false).
+  if (arch == "chameleon") {
+    a.attention.qk_layer_norm = true;
+    a.masked_image_logits = true;
+    const GgufValue* swin = f.find(key("swin_norm"));
+    a.swin_norm = swin != nullptr && swin->kind == GgufValue::Kind::Bool && swin->integer != 0;
+  }
   // BitNet b1.58 (bitnet.cpp load_arch_tensors): attn_sub_norm and
   // ffn_sub_norm, both required.
   a.sub_norms = arch == "bitnet";

@@ -1249,6 +1249,18 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (type == "nemotron") {
     a.norm_bias = true;
   }
+  // Chameleon (ChameleonConfig, model_type chameleon; llama.cpp
+  // chameleon.cpp at 80fb11ac): llama's layer with per-head Q and K
+  // LayerNorms (modeling_chameleon.py q_norm, k_norm: always there), the
+  // Swin-style norm placement when swin_norm (default false), the image
+  // tokens' logits masked in llama.cpp's graph. The VQ-GAN image tokenizer
+  // (vq_config) is not in llama.cpp's file (conversion/chameleon.py drops
+  // model.vqmodel) and is not counted.
+  if (type == "chameleon") {
+    a.attention.qk_layer_norm = true;
+    a.masked_image_logits = true;
+    a.swin_norm = get_bool(t, "swin_norm").value_or(false);
+  }
   // BitNet b1.58 (modeling_bitnet.py: BitNetAttention.attn_sub_norm,
   // BitNetMLP.ffn_sub_norm; llama.cpp bitnet.cpp).
   a.sub_norms = type == "bitnet";

@@ -221,7 +221,10 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "pangu-embedded",
        // issue 18: Nanbeige4.2, looped layers each pass cached apart
        // (tests/unit/test_arch_variants.cpp, Nanbeige)
-       "nanbeige"});
+       "nanbeige",
+       // issue 18: Chameleon, llama's layer with per-head Q/K LayerNorms
+       // (tests/unit/test_arch_chameleon.cpp)
+       "chameleon"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -237,6 +240,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "bloom",
                                                                   "bert",
                                                                   "bitnet",
+                                                                  "chameleon",
                                                                   "chatglm",
                                                                   "codeshell",
                                                                   "cohere",

@@ -310,6 +310,13 @@ struct Attention {
   // (index_top_k) is whole blocks plus the tail. 0: no pooling (every other
   // model).
   int index_block = 0;
+  // Chameleon (llama.cpp chameleon.cpp at 80fb11ac; config.json model_type
+  // chameleon): Q and K LayerNormed per head before RoPE, with a weight and
+  // a bias for every head and channel (attn_q_norm {head_dim, heads},
+  // attn_k_norm {head_dim, kv_heads}, each with its bias: the converter
+  // repeats the checkpoint's per-shard norms to every head). The norm reads
+  // the projection through its reshape, so it is a new tensor in the graph.
+  bool qk_layer_norm = false;
 };
 
 struct Moe {
@@ -542,6 +549,17 @@ struct Architecture {
   // it among the archs without memory), which its graph never reads.
   int decoder_layers = 0;
   int relative_buckets = 0;
+  // Chameleon's Swin-style norm placement (config.json and GGUF swin_norm:
+  // Chameleon-34B's; chameleon.cpp at 80fb11ac): no norm before the
+  // attention or the MLP, which read the residual stream itself; each
+  // one's output RMS-normed (attn_norm, ffn_norm) before its residual add.
+  // The same weights; the compute graph only.
+  bool swin_norm = false;
+  // Chameleon's logits with its image tokens masked (chameleon.cpp: a row
+  // of -FLT_MAX over tokens 4..8195, written with ggml_set_1d, which is not
+  // in place: the masked logits are a second tensor of the logits' size
+  // beside them). The compute graph only.
+  bool masked_image_logits = false;
 };
 
 // The dense MLP width of layer `layer` (intermediate_size, doubled on the

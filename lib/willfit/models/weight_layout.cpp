@@ -903,6 +903,9 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
                  weight(Cat::AttnOut, heads * vd, e, i) +
                  (at.output_gate ? weight(Cat::Other, e, q, i) : 0) +  // AFMoE's attn_gate
                  (at.head_gate ? weight(Cat::Other, e, heads, i) : 0);
+      if (at.qk_layer_norm) {  // Chameleon's per-head Q and K LayerNorms, weight and bias
+        l.bytes += f32(2 * (q + kv));
+      }
       if (a.attention_bias) {  // Phi-3.5-MoE's wq_b, wk_b, wv_b, wo_b
         l.bytes += f32(q + kv + kv_heads * vd + e);
       } else if (a.qkv_bias) {  // ChatGLM converted from transformers' Glm: wq_b, wk_b, wv_b
