@@ -18,7 +18,7 @@
 // granite-swa,
 // qwen,baichuan,orion,codeshell,
 // nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo,plamo2,mellum,
-// pangu-embed,nanbeige,chameleon}.cpp
+// pangu-embed,nanbeige,chameleon,cogvlm}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1984,6 +1984,18 @@ const std::vector<Spec>& specs() {
       v.back().qk_norm = true;
       v.back().swin_norm = swin;
     }
+    // CogVLM-17B's language model (cogvlm), REDUCED to 4 of its 32 layers,
+    // all alike: every width the model's (hidden 4096, 32 heads of 128,
+    // every head cached, SwiGLU of 11008, vocabulary 32000, 2048 positions),
+    // one fused attn_qkv, and the visual expert's vis_attn_qkv,
+    // vis_attn_output, vis_gate, vis_up and vis_down on every layer.
+    v.push_back(shape("cogvlm-chat-r4", "cogvlm", 4, 4096, 11008, 32, 32, 128, 32000, 2048, 10000,
+                      1e-5,
+                      "THUDM/cogvlm-chat-hf REDUCED to 4 of 32 layers; its CogVLMConfig "
+                      "defaults as mindspore-lab/mindnlp transcribes them "
+                      "(mindnlp/transformers/models/cogvlm/configuration_cogvlm.py: vocab 32000, "
+                      "hidden 4096, intermediate 11008, 32 layers, 32 heads, 2048 positions, "
+                      "untied); tests/unit/test_arch_cogvlm.cpp"));
     // Flan-T5-Small (t5): an encoder-decoder, 8 encoder and 8 decoder
     // blocks, relative-position buckets, a gated-GELU MLP, an untied head.
     // The whole model.
@@ -2165,9 +2177,18 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
                           // MiniMax-M3's indexer projections F32
                           t.name.find("indexer.k_proj") != std::string::npos ||
                           t.name.find("indexer.q_proj") != std::string::npos;
+    // CogVLM's vis_attn_qkv is an attn_v-like tensor too (llama-quant.cpp
+    // matches "attn_qkv.weight" in its name): two a layer, counted in file
+    // order (attn_qkv first), so Q4_K_M's bumps run over 2 x layers of them.
+    int index = layer;
+    int count = s.layers;
+    if (s.arch == "cogvlm" && layer >= 0 && t.name.find("attn_qkv.weight") != std::string::npos) {
+      index = 2 * layer + (t.name.find("vis_") != std::string::npos ? 1 : 0);
+      count = 2 * s.layers;
+    }
     t.type = t.name.find("tid2eid") != std::string::npos ? I32T
              : keep_f32                                  ? F32
-                        : weight_type(ftype, t.name, layer, s.layers, t.dims[0], s.tied, s.experts);
+                        : weight_type(ftype, t.name, index, count, t.dims[0], s.tied, s.experts);
     out.push_back(std::move(t));
   };
   const int64_t e = s.hidden;
@@ -3464,6 +3485,13 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "attn_q.weight", {e, s.heads * (s.nope_dim + s.rope_dim)}, i);
       }
       mla_kv_out(b, i);
+    } else if (s.arch == "cogvlm") {
+      // cogvlm.cpp: one fused attn_qkv without a bias and attn_output, and
+      // the visual expert's copies of both
+      for (const std::string p : {"", "vis_"}) {
+        add(b + p + "attn_qkv.weight", {e, q + 2 * kv}, i);
+        add(b + p + "attn_output.weight", {q, e}, i);
+      }
     } else {
       add(b + "attn_q.weight", {e, q}, i);
       add(b + "attn_k.weight", {e, kv}, i);
@@ -3544,6 +3572,11 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       if (s.arch == "jais2") {  // jais2.cpp: the MLP's biases
         add(b + "ffn_up.bias", {s.ffn}, i);
         add(b + "ffn_down.bias", {e}, i);
+      }
+      if (s.arch == "cogvlm") {  // cogvlm.cpp: the visual expert's gated MLP
+        add(b + "vis_gate.weight", {e, s.ffn}, i);
+        add(b + "vis_up.weight", {e, s.ffn}, i);
+        add(b + "vis_down.weight", {s.ffn, e}, i);
       }
       if (s.arch == "bitnet") {  // bitnet.cpp: the norm of the MLP's product before ffn_down
         add(b + "ffn_sub_norm.weight", {s.ffn}, i);

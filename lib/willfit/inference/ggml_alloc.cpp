@@ -1448,7 +1448,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // mamba.cpp builds the state's input (build_rs_inp) before the rows to
   // output; the others after.
   const int early_s_copy = s.mixer_blocks ? g.input(4) : -1;
-  const int out_ids = g.input(4 * b);
+  // cogvlm.cpp builds no inp_out_ids: no rows to output are picked.
+  const int out_ids = s.no_out_ids ? -1 : g.input(4 * b);
   const bool mamba_beside = s.mamba_beside && s.ssm_inner > 0;
   const bool recurrent = s.mixers.find('R') != std::string::npos || mamba_beside;
   // the state row of the one sequence (MiniMax-01's placed above)
@@ -2769,7 +2770,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     }
     int res = x;
     // build_inp_out_ids: the rows of the tokens to output
-    if (!altup && last && !s.late_out_ids && !s.out_ids_after_norm && !mamba_beside) {
+    if (!altup && last && !s.late_out_ids && !s.out_ids_after_norm && !mamba_beside &&
+        !s.no_out_ids) {
       if (late_wo) {  // openelm.cpp picks the residual's rows first
         res = g.op(b * e, {x, out_ids});
         if (s.flash && s.rotate_v) {

@@ -428,6 +428,9 @@ struct LlamaGraphShape {
   // place).
   bool swin_norm = false;
   bool masked_image_logits = false;
+  // CogVLM (cogvlm.cpp): no rows to output are picked (the graph builds no
+  // inp_out_ids), so the last layer keeps every token's rows.
+  bool no_out_ids = false;
   bool output_gate = false;
   // Cohere2 MoE (cohere2moe.cpp): the attention and the MLP both read the
   // layer's one norm (which lives until the MLP has read it); the layer's

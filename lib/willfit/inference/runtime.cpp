@@ -647,6 +647,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.qk_norm = s.qk_norm || a.attention.qk_layer_norm;
     s.swin_norm = a.swin_norm;
     s.masked_image_logits = a.masked_image_logits;
+    // CogVLM (cogvlm.cpp): chatglm.cpp's fused QKV path (fused_qkv) with a
+    // gated MLP, and no rows to output picked; its visual expert's weights
+    // are not in a text micro-batch's graph.
+    s.no_out_ids = a.visual_expert;
     // Cohere2 MoE (cohere2moe.cpp): the parallel block, NoPE on the global
     // layers after the dense lead, the rows to output picked after the final
     // norm (its t_h_nextn an output), the router's weights as the file says.

@@ -1677,6 +1677,14 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     const GgufValue* swin = f.find(key("swin_norm"));
     a.swin_norm = swin != nullptr && swin->kind == GgufValue::Kind::Bool && swin->integer != 0;
   }
+  // CogVLM (cogvlm.cpp load_arch_tensors at 80fb11ac): one fused attn_qkv
+  // without a bias, and beside every layer's language weights the visual
+  // expert's vis_attn_qkv, vis_attn_output, vis_gate, vis_up and vis_down
+  // of the same shapes, all required.
+  if (arch == "cogvlm") {
+    a.attention.fused_qkv = true;
+    a.visual_expert = true;
+  }
   // BitNet b1.58 (bitnet.cpp load_arch_tensors): attn_sub_norm and
   // ffn_sub_norm, both required.
   a.sub_norms = arch == "bitnet";

@@ -1261,6 +1261,15 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.masked_image_logits = true;
     a.swin_norm = get_bool(t, "swin_norm").value_or(false);
   }
+  // CogVLM (THUDM's CogVLMConfig, model_type cogvlm; llama.cpp cogvlm.cpp at
+  // 80fb11ac): each layer's language_expert_query_key_value (one fused
+  // projection without a bias, which the converter keeps fused as attn_qkv)
+  // and language_expert_dense, and its vision_expert_query_key_value,
+  // vision_expert_dense and vision MLP beside them (the visual expert).
+  if (type == "cogvlm") {
+    a.attention.fused_qkv = true;
+    a.visual_expert = true;
+  }
   // BitNet b1.58 (modeling_bitnet.py: BitNetAttention.attn_sub_norm,
   // BitNetMLP.ffn_sub_norm; llama.cpp bitnet.cpp).
   a.sub_norms = type == "bitnet";

@@ -224,7 +224,10 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "nanbeige",
        // issue 18: Chameleon, llama's layer with per-head Q/K LayerNorms
        // (tests/unit/test_arch_chameleon.cpp)
-       "chameleon"});
+       "chameleon",
+       // issue 18: CogVLM's language model with its visual expert
+       // (tests/unit/test_arch_cogvlm.cpp)
+       "cogvlm"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -243,6 +246,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "chameleon",
                                                                   "chatglm",
                                                                   "codeshell",
+                                                                  "cogvlm",
                                                                   "cohere",
                                                                   "cohere2",
                                                                   "cohere2_moe",
@@ -1191,6 +1195,15 @@ ParamBreakdown count_params(const Architecture& a) {
     p.mlp = dense * (mlp_layers + std::clamp(a.double_wide_mlp_layers, 0, mlp_layers));
     p.mlp_active = p.mlp;
     p.mtp = std::int64_t{a.mtp_layers} * (attention + dense + 2 * a.hidden_size * a.hidden_size);
+  }
+  // CogVLM's visual expert (Architecture::visual_expert): a second fused
+  // QKV, output projection and gated MLP on every layer. A text token reads
+  // the language weights alone (cogvlm.cpp picks one set per micro-batch),
+  // so the visual MLP is not in mlp_active; the visual attention is counted
+  // in `attention`, which active() reads whole.
+  if (a.visual_expert) {
+    p.attention += std::int64_t{a.layers} * attention;
+    p.mlp += std::int64_t{mlp_layers} * dense;
   }
   p.vision = a.vision_params;
   return p;

@@ -560,6 +560,13 @@ struct Architecture {
   // in place: the masked logits are a second tensor of the logits' size
   // beside them). The compute graph only.
   bool masked_image_logits = false;
+  // CogVLM (llama.cpp cogvlm.cpp at 80fb11ac; config.json model_type
+  // cogvlm): every layer holds a visual expert beside its language weights,
+  // a second fused QKV, output projection and gated MLP of the same shapes
+  // (visexp_attn_wqkv, visexp_attn_wo, visexp_ffn_gate/up/down), which the
+  // graph uses instead of the language ones for a micro-batch of image
+  // embeddings. Twice the layers' weights; one graph's worth of compute.
+  bool visual_expert = false;
 };
 
 // The dense MLP width of layer `layer` (intermediate_size, doubled on the

@@ -664,6 +664,10 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   r.n_layer = a.layers;
   r.n_attn_v = a.layer_widths.empty() ? a.layers : attention_layer_count(a);
   r.n_attn_v += std::max(0, a.decoder_layers);  // T5's cross-attention V (cross_attn_v)
+  // CogVLM's vis_attn_qkv counts as an attn_v too (llama-quant.cpp category_is_attn_v).
+  if (a.visual_expert) {
+    r.n_attn_v += a.layers;
+  }
   r.n_gqa = a.kv_heads > 0 ? std::max(1, a.heads / a.kv_heads) : 1;
   r.n_expert = a.moe ? a.moe->experts : 0;
   r.tied = a.tied_embeddings;
@@ -875,6 +879,13 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       // (ChatGLM; DBRX has none), and wo without one.
       l.bytes += weight(Cat::AttnV, e, q_dim + 2 * kv_dim, i) +
                  (a.qkv_bias ? f32(q_dim + 2 * kv_dim) : 0) + weight(Cat::AttnOut, q_dim, e, i);
+      if (a.visual_expert) {
+        // CogVLM's vis_attn_qkv and vis_attn_output: llama-quant.cpp's
+        // tensor_get_category matches "attn_qkv.weight" and
+        // "attn_output.weight" inside their names, so they are typed as
+        // attn_qkv (attn_v's rule, its counter too) and attn_output are.
+        l.bytes += weight(Cat::AttnV, e, q_dim + 2 * kv_dim, i) + weight(Cat::AttnOut, q_dim, e, i);
+      }
     } else {
       // Gated attention (Qwen3.5): wq holds the output gate as a second
       // half of its rows (qwen35.cpp: n_embd x 2 n_head head_dim). A global
@@ -978,6 +989,12 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
                  weight(Cat::FfnDown, ff, e, i);
       if (a.sub_norms) {  // BitNet's attn_sub_norm and ffn_sub_norm
         l.bytes += f32(e + ff);
+      }
+      if (a.visual_expert) {
+        // CogVLM's vis_gate, vis_up and vis_down: names llama-quant.cpp
+        // does not match to ffn_*, so "other" weights at the base type.
+        l.bytes += weight(Cat::Other, e, ff, i) + weight(Cat::Other, e, ff, i) +
+                   weight(Cat::Other, ff, e, i);
       }
     } else {
       const std::int64_t ff = mlp_width(a, i);
