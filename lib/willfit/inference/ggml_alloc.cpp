@@ -2687,6 +2687,24 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       x = g.op(b * e, {cur, res}, {cur, res});
       continue;
     }
+    if (s.swin_norm) {
+      // chameleon.cpp's Swin-style layer, in the node order of a
+      // trace_alloc trace of the reduced file (docs/live-llamacpp.md,
+      // Chameleon run): the attention output (its rows, on the last layer)
+      // RMS-normed in place; build_ffn reads that, not the sum, so the MLP
+      // and its own norm run first; then the residual's rows, the sum
+      // ffn_inp (in place on the normed output, whose other readers have
+      // run) and the layer's output (in place on the MLP's).
+      if (last) {
+        cur = g.op(b * e, {cur, out_ids});
+      }
+      cur = g.same(g.same(cur));
+      const int ffn_out = g.same(g.same(mlp(cur, cur, il, moe_layer)));
+      const int res = last ? g.op(b * e, {x, out_ids}) : x;
+      const int ffn_inp = g.op(b * e, {cur, res}, {cur, res});
+      x = g.op(b * e, {ffn_out, ffn_inp}, {ffn_out, ffn_inp});
+      continue;
+    }
     if (s.minimax01) {
       // minimax-01.cpp: the residual is the layer's normed input (its rows
       // picked on the last layer, after the output's), scaled in place; the
@@ -2783,11 +2801,6 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         res = arctic_rows >= 0 ? arctic_rows : g.op(b * e, {x, out_ids});
       }
     }
-    if (s.swin_norm) {
-      // chameleon.cpp's Swin-style norm of the attention output (of its
-      // rows, on the last layer), RMS norm and weight in place
-      cur = g.same(g.same(cur));
-    }
     if (!altup) {
       // openelm.cpp adds the attention output to the stream, not the
       // stream to it.
@@ -2799,11 +2812,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     if (s.post_norm) {
       ffn_inp = layer_norm(ffn_inp);  // attn_out_norm: the MLP's input and residual
     }
-    // chameleon.cpp's Swin-style layer hands build_ffn `cur`, the normed
-    // attention output the sum read, not the sum: that output lives until
-    // the MLP has read it, and the sum takes the stream's memory.
-    const int ffn_norm = s.swin_norm                     ? cur
-                         : s.post_norm                   ? ffn_inp
+    const int ffn_norm = s.post_norm                     ? ffn_inp
                          : s.gpt2_block || s.modern_bert ? layer_norm(ffn_inp)
                                                          : g.same(g.same(ffn_inp));
     if (arctic_experts >= 0) {
@@ -2814,9 +2823,6 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       continue;
     }
     cur = mlp(ffn_inp, ffn_norm, il, moe_layer);
-    if (s.swin_norm) {
-      cur = g.same(g.same(cur));  // chameleon.cpp's Swin-style norm of the MLP output
-    }
     if (!altup) {
       x = residual(ffn_inp, cur);
       if (s.post_norm) {

@@ -420,12 +420,13 @@ struct LlamaGraphShape {
   // tensors), and the attention output, before wo, times the sigmoid of a
   // projection of the layer's normed input (attn_gate), element by element.
   bool qk_norm = false;
-  // Chameleon (chameleon.cpp): swin_norm, no norm before the attention or
-  // the MLP (both read the stream) and an RMS norm of each output, in
-  // place, before its residual add; masked_image_logits, the final norm an
-  // output and the logits copied with the image tokens' row set (ggml_set_1d:
-  // a second logits-sized tensor, after a leaf row of 8192 values clamped in
-  // place).
+  // Chameleon (chameleon.cpp): swin_norm, no norm before the attention
+  // (which reads the stream), an RMS norm of each output in place, the MLP
+  // reading the normed attention output and running before the residual
+  // sum; masked_image_logits, the final norm an output and the logits
+  // copied with the image tokens' row set (ggml_set_1d: a second
+  // logits-sized tensor; the row, a leaf of 8192 values, placed with the
+  // inputs and clamped in place at the end).
   bool swin_norm = false;
   bool masked_image_logits = false;
   // CogVLM (cogvlm.cpp): no rows to output are picked (the graph builds no

@@ -551,9 +551,10 @@ struct Architecture {
   int relative_buckets = 0;
   // Chameleon's Swin-style norm placement (config.json and GGUF swin_norm:
   // Chameleon-34B's; chameleon.cpp at 80fb11ac): no norm before the
-  // attention or the MLP, which read the residual stream itself; each
-  // one's output RMS-normed (attn_norm, ffn_norm) before its residual add.
-  // The same weights; the compute graph only.
+  // attention (which reads the residual stream itself) or the MLP (which
+  // reads the normed attention output); each one's output RMS-normed
+  // (attn_norm, ffn_norm) before its residual add. The same weights; the
+  // compute graph only.
   bool swin_norm = false;
   // Chameleon's logits with its image tokens masked (chameleon.cpp: a row
   // of -FLT_MAX over tokens 4..8195, written with ggml_set_1d, which is not
