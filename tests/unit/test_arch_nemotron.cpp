@@ -198,7 +198,8 @@ TEST(Nemotron, WeightsMatchThePublishedFiles) {
 TEST(Nemotron, NoProjectionOrMlpBiases) {
   const Model c = from_config(nemotron_mini_4b());
   Model gpt2_style = c;
-  gpt2_style.arch.norm_bias = false;  // an ungated MLP alone reads as GPT-2's block
+  gpt2_style.arch.norm_bias = false;  // GPT-2's block on the same shape
+  gpt2_style.arch.gpt2_layer = true;
   const Precision p = *parse_precision("f16");
   // q, k, v biases (3072 + 1024 + 1024), o's (3072), up's (9216), down's
   // (3072): F32, 32 layers.

@@ -6,6 +6,7 @@
 // are checked against the model card's total where the card gives one.
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
 #include "willfit/models/model.hpp"
+#include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
 namespace {
@@ -301,6 +303,84 @@ TEST(NewArchitectures, ArceeUngatedMlpFromConfigAndTensors) {
   expect_same_estimate(cfg, file);
   // Two matrices of 2560 x 18432 a layer: the card's 4.5B.
   EXPECT_LT(rel(static_cast<double>(cfg.params), 4.5e9), 0.03) << cfg.params;
+}
+
+// AFM-4.5B's file at Q4_K_M, tensor by tensor. conversion/llama.py
+// ArceeModel (LlamaModel's tensor map, at 80fb11ac) writes token_embd,
+// output_norm, output and, per block, attn_norm, attn_q, attn_k, attn_v,
+// attn_output, ffn_norm, ffn_up and ffn_down: what arcee.cpp
+// load_arch_tensors creates (create_tensor_qkv with no attn_qkv in the file:
+// q, k and v apart, their biases optional and absent; no gate). llama-quant.cpp
+// llama_tensor_get_type_impl gives the Q4_K_M file Q4_K throughout but the
+// output (Q6_K), attn_v and ffn_down (Q6_K on the layers use_more_bits picks:
+// i < n/8, i >= 7n/8, (i - n/8) % 3 == 2) and the norms (F32, 1-D).
+TEST(NewArchitectures, ArceeBlocksAreTheFilesTensors) {
+  constexpr std::uint32_t e = 2560;
+  constexpr std::uint32_t q = 20 * 128;
+  constexpr std::uint32_t kv = 4 * 128;
+  constexpr std::uint32_t ff = 18432;
+  constexpr std::uint32_t vocab = 128005;
+  constexpr std::uint32_t n = 36;
+  test::GgufWriter w;
+  w.str("general.architecture", "arcee");
+  w.u32("general.file_type", 15);  // Q4_K_M
+  for (const auto& [key, value] : {std::pair<const char*, std::uint32_t>{"block_count", n},
+                                   {"embedding_length", e},
+                                   {"feed_forward_length", ff},
+                                   {"attention.head_count", 20},
+                                   {"attention.head_count_kv", 4},
+                                   {"attention.key_length", 128},
+                                   {"attention.value_length", 128},
+                                   {"context_length", 65536},
+                                   {"vocab_size", vocab}}) {
+    w.u32(std::string("arcee.") + key, value);
+  }
+  std::map<std::uint32_t, std::uint64_t> by_type;  // ggml type id -> bytes
+  const auto add = [&](const std::string& name, std::vector<std::uint64_t> shape,
+                       test::TestType t) {
+    const std::uint64_t bytes = w.tensor(name, std::move(shape), t);
+    by_type[t.id] += bytes;
+    return bytes;
+  };
+  const std::uint64_t token_embd = add("token_embd.weight", {e, vocab}, test::kQ4_K);
+  const std::uint64_t output =
+      add("output_norm.weight", {e}, test::kF32) + add("output.weight", {e, vocab}, test::kQ6_K);
+  std::vector<std::uint64_t> blocks;
+  constexpr int layers = static_cast<int>(n);
+  for (int i = 0; i < layers; ++i) {
+    const bool more_bits = i < layers / 8 || i >= 7 * layers / 8 || (i - layers / 8) % 3 == 2;
+    const test::TestType wide = more_bits ? test::kQ6_K : test::kQ4_K;
+    const std::string b = "blk." + std::to_string(i) + ".";
+    blocks.push_back(
+        add(b + "attn_norm.weight", {e}, test::kF32) +
+        add(b + "attn_q.weight", {e, q}, test::kQ4_K) +
+        add(b + "attn_k.weight", {e, kv}, test::kQ4_K) + add(b + "attn_v.weight", {e, kv}, wide) +
+        add(b + "attn_output.weight", {q, e}, test::kQ4_K) +
+        add(b + "ffn_norm.weight", {e}, test::kF32) +
+        add(b + "ffn_up.weight", {e, ff}, test::kQ4_K) + add(b + "ffn_down.weight", {ff, e}, wide));
+  }
+  // The config.json's reading: each block, the embeddings and the head as
+  // the file holds them.
+  const Model cfg = from_config(afm_config());
+  EXPECT_FALSE(cfg.arch.gpt2_layer);
+  const WeightLayout l = weight_layout(cfg, *parse_precision("q4_k_m"));
+  EXPECT_EQ(l.token_embd, static_cast<Bytes>(token_embd));
+  EXPECT_EQ(l.output, static_cast<Bytes>(output));
+  ASSERT_EQ(l.layers.size(), blocks.size());
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    EXPECT_EQ(l.layers[i].bytes, static_cast<Bytes>(blocks[i])) << "blk." << i;
+  }
+  // The file's reading: its type mix is the Q4_K_M recipe's over its shape.
+  const Model file = test::from_gguf_header(w);
+  EXPECT_FALSE(file.arch.gpt2_layer);
+  EXPECT_EQ(gguf_file_type_from_mix(file), "q4_k_m");
+  for (const TypedWeights& t : typed_weights(cfg, *parse_precision("q4_k_m"))) {
+    const std::uint32_t id = t.type == "Q4_K"   ? test::kQ4_K.id
+                             : t.type == "Q6_K" ? test::kQ6_K.id
+                             : t.type == "F32"  ? test::kF32.id
+                                                : 999;
+    EXPECT_EQ(t.total(), static_cast<Bytes>(by_type[id])) << t.type;
+  }
 }
 
 // Qwen/Qwen3-VL-30B-A3B-Instruct config.json (as transcribed at commit

@@ -2194,6 +2194,17 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       file_type = std::string(gguf_file_type_name(static_cast<std::uint32_t>(*ft)));
     }
   }
+  // GPT-2's layer (Architecture::gpt2_layer) by the architecture's name:
+  // gpt2.cpp, starcoder.cpp, gptneox.cpp, bloom.cpp, mpt.cpp, codeshell.cpp,
+  // and Falcon, Phi-2, StarCoder2 and the BERT encoders sized as it, each
+  // with its ungated MLP. Not arcee, apertus, nemotron_h or t5's ReLU MLP,
+  // whose q, k and v are llama's (create_tensor_qkv with no fused tensor in
+  // the file, no biases).
+  constexpr auto gpt2_layers = std::to_array<std::string_view>(
+      {"gpt2", "starcoder", "gptneox", "bloom", "mpt", "codeshell", "falcon", "phi2", "starcoder2",
+       "bert", "jina-bert-v3", "nomic-bert", "nomic-bert-moe"});
+  a.gpt2_layer =
+      !a.mlp_gated && std::find(gpt2_layers.begin(), gpt2_layers.end(), arch) != gpt2_layers.end();
   if (!file_type.empty()) {
     const std::string id = to_lower(file_type == "MXFP4_MOE" ? "mxfp4" : file_type);
     if (parse_precision(id)) {

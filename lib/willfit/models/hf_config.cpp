@@ -1001,6 +1001,14 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   const bool nomic_gelu =
       type == "nomic_bert" && to_lower(get_string(t, "activation_function")) == "gelu";
   a.mlp_gated = (!two_matrix || jina_bert_v2) && !nomic_gelu;
+  // GPT-2's layer (Architecture::gpt2_layer): the GPT-2, GPT-NeoX, BLOOM,
+  // MPT, Falcon, Phi-2, StarCoder and BERT families with their ungated MLP;
+  // not Arcee's, Apertus's, Nemotron's or Jais 2's, which keep llama's
+  // projections beside theirs.
+  a.gpt2_layer =
+      !a.mlp_gated && one_of(type, {"gpt2", "bert", "roberta", "distilbert", "falcon", "gpt_neox",
+                                    "opt", "bloom", "gpt_bigcode", "phi", "starcoder2", "mpt",
+                                    "xlm-roberta", "jina_embeddings_v3", "nomic_bert"});
   // The ALiBi decoders (tests/unit/test_arch_alibi.cpp): BLOOM and MPT
   // (llama.cpp bloom.cpp, mpt.cpp: GPT-2's layer, no position table), Jais
   // (jais.cpp: that layer with a SwiGLU MLP, conversion/jais.py asserting
@@ -1146,6 +1154,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // group_query_attention. llama.cpp loads an output head always.
   if (type == "codeshell" || type == "kclgpt") {
     a.mlp_gated = false;
+    a.gpt2_layer = true;
     if (a.intermediate_size <= 0) {
       a.intermediate_size = 4 * a.hidden_size;
     }

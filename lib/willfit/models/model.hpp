@@ -495,8 +495,8 @@ struct Architecture {
   // LayerNorm, which the graph runs as an RMS norm plus the bias);
   // attention_bias, q, k, v and o biases (wq_b, wk_b, wv_b, wo_b);
   // output_bias, one on the logits (output_b, vocab wide). F32 vectors in the
-  // weights only: the graph adds each in place. (The GPT-2 style, mlp_gated
-  // false, has its LayerNorm biases and fused QKV bias without them.)
+  // weights only: the graph adds each in place. (GPT-2's layer, gpt2_layer
+  // below, has its LayerNorm biases and fused QKV bias without them.)
   bool norm_bias = false;
   bool attention_bias = false;
   bool output_bias = false;
@@ -510,9 +510,17 @@ struct Architecture {
   // nn.Linear's default bias, while q, k, v and out_proj have none; Jais 2:
   // config.json mlp_bias, true by default, llama.cpp jais2.cpp ffn_up_b and
   // ffn_down_b, required): F32 vectors in the weights, added in place in the
-  // graph. (The GPT-2 style, mlp_gated false without norm_bias, has them
-  // already.)
+  // graph. (GPT-2's layer, gpt2_layer below, has them already.)
   bool mlp_bias = false;
+  // GPT-2's layer, as the readers know it from the architecture's name (not
+  // from its MLP): LayerNorms with a bias, Q, K and V as one projection with
+  // its bias, biases on the output projection, up and down, an ungated MLP
+  // (llama.cpp gpt2.cpp, starcoder.cpp, gptneox.cpp, bloom.cpp, mpt.cpp,
+  // codeshell.cpp at 80fb11ac; BERT's encoders, Falcon, Phi-2 and StarCoder2
+  // are sized as it too). An ungated MLP alone does not make one: Arcee
+  // (arcee.cpp), Apertus (apertus.cpp), Nemotron-H (nemotron-h.cpp) and T5's
+  // ReLU MLP (t5.cpp) have llama's separate q, k and v without biases.
+  bool gpt2_layer = false;
   // The gated MLP's gate and up in one projection twice its width, split by
   // SwiGLU (ChatGLM's dense_h_to_4h; llama.cpp build_ffn with an ffn_up of
   // 2 x n_ff and no gate): the same weights as gate and up, one tensor of

@@ -359,6 +359,16 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   const bool phimoe = m.family == "phimoe";
   // Jais's LayerNorms carry biases too (jais.cpp load_arch_tensors).
   a.norm_bias = m.family == "nemotron" || phimoe || m.family == "jais";
+  // GPT-2's layer (Architecture::gpt2_layer), by the family: the GPT-2,
+  // StarCoder, Pythia (GPT-NeoX), BLOOM, MPT, Falcon and Phi-2 decoders and
+  // the BERT encoders, with their ungated MLP (Nemotron-H's is llama's).
+  a.gpt2_layer = !a.mlp_gated && [&m] {
+    static constexpr auto families = std::to_array<std::string_view>(
+        {"gpt-2", "starcoder", "pythia", "bloom", "mpt", "falcon", "phi-2", "bert", "all-minilm",
+         "bge-m3", "granite-embedding", "mxbai-embed-large", "nomic-embed-text",
+         "snowflake-arctic-embed"});
+    return std::find(families.begin(), families.end(), m.family) != families.end();
+  }();
   a.attention_bias = phimoe;
   a.output_bias = phimoe;
   a.heads = static_cast<int>(r.integer("heads", 1, kMaxHeads));

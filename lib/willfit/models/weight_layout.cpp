@@ -751,11 +751,12 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     sink.add(t, bytes, Read::OtherTable, a.learned_positions);
     w.token_embd += bytes;
   }
-  // GPT-2/NeoX style: LayerNorm with bias, fused QKV, biases. A model whose
-  // norm biases are marked on their own (norm_bias) has llama's projections
-  // beside them: Nemotron's ungated MLP has no fused QKV and no biases
-  // (nemotron.cpp load_arch_tensors at 80fb11ac).
-  const bool layer_norm = !a.mlp_gated && !a.norm_bias;
+  // GPT-2/NeoX style: LayerNorm with bias, fused QKV, biases, as the reader
+  // that knows the architecture says (Architecture::gpt2_layer). A model
+  // whose norm biases are marked on their own (norm_bias) has llama's
+  // projections beside them: Nemotron's ungated MLP has no fused QKV and no
+  // biases (nemotron.cpp load_arch_tensors at 80fb11ac).
+  const bool layer_norm = a.gpt2_layer;
   // OLMo-1's LayerNorms have neither (olmo.cpp loads no norm tensor).
   const int norm_vectors = a.weightless_norms          ? 0
                            : layer_norm || a.norm_bias ? 2
