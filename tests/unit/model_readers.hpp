@@ -89,4 +89,25 @@ inline void expect_same_estimate(const Model& x, const Model& y, const std::stri
   }
 }
 
+// Two readings of one purely recurrent model (a config.json and a GGUF,
+// say): the same parameter count and, under llama.cpp at Q4_K_M with and
+// without flash attention at 4 Ki and 64 Ki tokens, no KV cache but the
+// recurrent state, `state_bytes` whatever the context, and the same compute
+// buffer, never empty.
+inline void expect_same_recurrent_estimate(const Model& c, const Model& g, std::int64_t state_bytes,
+                                           const std::string& what) {
+  EXPECT_EQ(count_params(c.arch).total(), count_params(g.arch).total()) << what;
+  for (const bool flash : {false, true}) {
+    for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{65536}}) {
+      const Estimate ec = llama_cpp_q4_estimate(c, ctx, flash);
+      const Estimate eg = llama_cpp_q4_estimate(g, ctx, flash);
+      EXPECT_EQ(ec.memory.kv_cache, state_bytes) << what;
+      EXPECT_EQ(ec.recurrent_state, ec.memory.kv_cache) << what;
+      EXPECT_EQ(eg.memory.kv_cache, ec.memory.kv_cache) << what;
+      EXPECT_EQ(eg.memory.compute, ec.memory.compute) << what;
+      EXPECT_GT(ec.memory.compute, 0) << what;
+    }
+  }
+}
+
 }  // namespace willfit::test

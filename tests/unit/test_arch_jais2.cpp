@@ -25,17 +25,6 @@ namespace {
 using Json = nlohmann::json;
 using test::rel;
 
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
-  for (const std::int64_t ctx : {std::int64_t{2048}, std::int64_t{8192}}) {
-    for (const bool flash : {false, true}) {
-      const Estimate x = test::llama_cpp_q4_estimate(a, ctx, flash);
-      const Estimate y = test::llama_cpp_q4_estimate(b, ctx, flash);
-      EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
-      EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx;
-    }
-  }
-}
-
 // inceptionai/Jais-2-8B-Chat (the hub is not reachable here), as a public
 // research note transcribes its Jais2Config and card (find_string file id
 // 59455528078): hidden 3328, 32 layers, 26 heads, vocabulary 150272, 8192
@@ -135,7 +124,7 @@ TEST(Jais2, GgufHeaderGivesWhatTheConfigGives) {
     EXPECT_TRUE(g.arch.attention_bias);
     EXPECT_TRUE(g.arch.mlp_bias);
     EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
-    expect_same_estimate(g, c, "jais2 GGUF vs config");
+    test::expect_same_estimate(g, c, "jais2 GGUF vs config", {2048, 8192});
   }
   // The weights willfit lays out in F16 are the file's tensors byte for byte.
   const Model c = test::from_config(jais2_config());

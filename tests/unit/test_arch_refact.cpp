@@ -27,17 +27,6 @@ namespace {
 using Json = nlohmann::json;
 using test::rel;
 
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
-  for (const std::int64_t ctx : {std::int64_t{2048}, std::int64_t{8192}}) {
-    for (const bool flash : {false, true}) {
-      const Estimate x = test::llama_cpp_q4_estimate(a, ctx, flash);
-      const Estimate y = test::llama_cpp_q4_estimate(b, ctx, flash);
-      EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
-      EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx;
-    }
-  }
-}
-
 // smallcloudai/Refact-1_6B-fim's config.json (the hub is not reachable
 // here): an MLX port of the model transcribes it in its ModelArgs and reads
 // the same keys from config.json (find_string file id 17449145765:
@@ -134,7 +123,7 @@ TEST(Refact, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(g.arch.kv_heads, 1);
   EXPECT_EQ(g.arch.intermediate_size, 5632);
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
-  expect_same_estimate(g, c, "refact GGUF vs config");
+  test::expect_same_estimate(g, c, "refact GGUF vs config", {2048, 8192});
   // The weights willfit lays out at Q8_0 are the file's tensors byte for
   // byte.
   EXPECT_EQ(weight_layout(c, *parse_precision("q8_0")).total(),

@@ -8,15 +8,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "catalogue_model.hpp"
-#include "csv.hpp"
 #include "sources/embedded_data.hpp"
+#include "unit/live_rows.hpp"
 #include "unit/model_file_writers.hpp"
 #include "willfit/core/precision.hpp"
 #include "willfit/inference/estimate.hpp"
@@ -94,25 +93,8 @@ TEST(GgmlAlloc, InputsComeFirstAndSizesAreAligned) {
 }
 
 using test::catalogue_model;
-
-// Calls `row` with the cells of every row of a live compute-buffer table in
-// tests/data (model, type, context, flash, kv, n_ubatch, compute, output, ...).
-template <typename Row>
-void for_each_live_row(const std::string& name, const Row& row) {
-  std::ifstream in(std::string(WILLFIT_TEST_DATA_DIR) + "/" + name);
-  ASSERT_TRUE(in) << name;
-  std::string line;
-  std::getline(in, line);
-  while (std::getline(in, line)) {
-    if (line.empty()) {
-      continue;
-    }
-    const auto c = test::split_csv_line(line);
-    ASSERT_GE(c.size(), 10U);
-    SCOPED_TRACE(line.substr(0, 60));
-    row(c);
-  }
-}
+using test::for_each_live_row;
+using test::live_row_estimate;
 
 // llama.cpp's logged compute and output buffers of a row, in bytes.
 double measured_bytes(const std::vector<std::string>& c) {
@@ -136,27 +118,11 @@ double replayed_error(LlamaGraphShape s, const std::vector<std::string>& c,
   return err;
 }
 
-// willfit's CPU-only llama.cpp estimate for `model` at a live row's settings.
-Estimate live_estimate(const Model& model, const std::vector<std::string>& c) {
-  InferenceQuery q;
-  q.model = model;
-  q.precision = *parse_precision(c[1]);
-  Device ram = *raw_device("1024gb");
-  ram.kind = DeviceKind::Cpu;
-  q.devices.devices.push_back(ram);
-  q.runtime = Runtime::LlamaCpp;
-  q.context = std::stoll(c[2]);
-  q.flash_attention = c[3] == "on" ? FlashAttention::On : FlashAttention::Off;
-  q.kv_type = *parse_kv_type(c[4]);
-  q.ubatch = std::stoll(c[5]);
-  return estimate_inference(q);
-}
-
 // willfit's CPU-only llama.cpp compute term (the graph's buffer and the
 // logits output buffer) for `model` at a row's settings, and its error
 // against what llama.cpp logged, in per cent.
 double compute_error(const Model& model, const std::vector<std::string>& c) {
-  const Estimate e = live_estimate(model, c);
+  const Estimate e = live_row_estimate(model, c);
   const double measured = measured_bytes(c);
   const double err = (static_cast<double>(e.memory.compute) - measured) / measured * 100.0;
   std::printf(
@@ -194,7 +160,7 @@ void expect_live_kv(const Model& model, const std::string& name, std::size_t row
   std::size_t kv_rows = 0;
   const double rounding = 0.01 * static_cast<double>(kMiB);
   for_each_live_row("llamacpp_cpu_kv_" + name + ".csv", [&](const std::vector<std::string>& c) {
-    const Estimate e = live_estimate(model, c);
+    const Estimate e = live_row_estimate(model, c);
     const auto state = static_cast<double>(e.recurrent_state);
     EXPECT_NEAR(state, std::stod(c[7]) * static_cast<double>(kMiB), rounding);
     EXPECT_NEAR(static_cast<double>(e.memory.kv_cache) - state,
@@ -473,7 +439,7 @@ TEST(GgmlAlloc, OlmoeMatchesTheLiveLlamaCpp) {
   for_each_live_row("llamacpp_cpu_kv_olmoe.csv", [&](const std::vector<std::string>& c) {
     const double measured = std::stod(c[6]) * static_cast<double>(kMiB);
     // within the log's rounding (0.01 MiB)
-    EXPECT_NEAR(static_cast<double>(live_estimate(*m, c).memory.kv_cache), measured,
+    EXPECT_NEAR(static_cast<double>(live_row_estimate(*m, c).memory.kv_cache), measured,
                 0.01 * static_cast<double>(kMiB));
     ++rows;
   });
@@ -620,7 +586,7 @@ TEST(GgmlAlloc, Step35ReducedMatchesTheLiveLlamaCpp) {
   for_each_live_row("llamacpp_cpu_kv_step35.csv", [&](const std::vector<std::string>& c) {
     const double measured = std::stod(c[6]) * static_cast<double>(kMiB);
     // within the log's rounding (0.01 MiB) and a Q8_0 row's block padding
-    EXPECT_NEAR(static_cast<double>(live_estimate(*m, c).memory.kv_cache), measured,
+    EXPECT_NEAR(static_cast<double>(live_row_estimate(*m, c).memory.kv_cache), measured,
                 0.001 * measured + 0.01 * static_cast<double>(kMiB));
     ++rows;
   });
@@ -661,7 +627,7 @@ TEST(GgmlAlloc, MiniCpm3ReducedMatchesTheLiveLlamaCpp) {
   rows = 0;
   for_each_live_row("llamacpp_cpu_kv_minicpm3.csv", [&](const std::vector<std::string>& c) {
     const double measured = std::stod(c[6]) * static_cast<double>(kMiB);
-    EXPECT_NEAR(static_cast<double>(live_estimate(*m, c).memory.kv_cache), measured,
+    EXPECT_NEAR(static_cast<double>(live_row_estimate(*m, c).memory.kv_cache), measured,
                 0.001 * measured + 0.01 * static_cast<double>(kMiB));
     ++rows;
   });
@@ -692,7 +658,7 @@ TEST(GgmlAlloc, MiniCpm4ReducedMatchesTheLiveLlamaCpp) {
   rows = 0;
   for_each_live_row("llamacpp_cpu_kv_minicpm.csv", [&](const std::vector<std::string>& c) {
     const double measured = std::stod(c[6]) * static_cast<double>(kMiB);
-    EXPECT_NEAR(static_cast<double>(live_estimate(*m, c).memory.kv_cache), measured,
+    EXPECT_NEAR(static_cast<double>(live_row_estimate(*m, c).memory.kv_cache), measured,
                 0.001 * measured + 0.01 * static_cast<double>(kMiB));
     ++rows;
   });
@@ -736,7 +702,7 @@ TEST(GgmlAlloc, EmbeddingGemmaMatchesTheLiveLlamaCpp) {
   rows = 0;
   for_each_live_row("llamacpp_cpu_kv_embeddinggemma.csv", [&](const std::vector<std::string>& c) {
     EXPECT_EQ(std::stod(c[6]), 0.0);
-    EXPECT_EQ(live_estimate(*m, c).memory.kv_cache, 0);
+    EXPECT_EQ(live_row_estimate(*m, c).memory.kv_cache, 0);
     ++rows;
   });
   EXPECT_EQ(rows, 27);
@@ -888,7 +854,7 @@ TEST(GgmlAlloc, DeciReducedMatchesTheLiveLlamaCpp) {
   rows = 0;
   const double rounding = 0.01 * static_cast<double>(kMiB);
   for_each_live_row("llamacpp_cpu_kv_deci.csv", [&](const std::vector<std::string>& c) {
-    const Estimate e = live_estimate(model_of(c[0]), c);
+    const Estimate e = live_row_estimate(model_of(c[0]), c);
     EXPECT_EQ(e.recurrent_state, 0) << c[0];
     EXPECT_NEAR(static_cast<double>(e.memory.kv_cache), std::stod(c[6]) * static_cast<double>(kMiB),
                 rounding)
@@ -1841,7 +1807,7 @@ TEST(GgmlAlloc, DeepSeekV4ReducedMatchesTheLiveLlamaCpp) {
     const double measured = (std::stod(c[6]) + std::stod(c[7])) * static_cast<double>(kMiB);
     // seven buffers (raw, csa, hca, lid caches; csa, hca, lid state), each
     // logged to 0.01 MiB
-    EXPECT_NEAR(static_cast<double>(live_estimate(*m, c).memory.kv_cache), measured,
+    EXPECT_NEAR(static_cast<double>(live_row_estimate(*m, c).memory.kv_cache), measured,
                 0.04 * static_cast<double>(kMiB));
     ++rows;
   });
@@ -1970,7 +1936,7 @@ TEST(GgmlAlloc, Gemma4KvCacheMatchesTheLiveLlamaCpp) {
   for_each_live_row("llamacpp_cpu_kv_gemma4.csv", [&](const std::vector<std::string>& c) {
     const Model m = c[0] == "gemma-4-e2b" ? e2b : catalogue_model(c[0]);
     const double measured = std::stod(c[6]) * static_cast<double>(kMiB);
-    const double willfit = static_cast<double>(live_estimate(m, c).memory.kv_cache);
+    const double willfit = static_cast<double>(live_row_estimate(m, c).memory.kv_cache);
     EXPECT_LE(std::abs(willfit - measured) / measured * 100.0, 0.5);
     ++rows;
   });
@@ -2037,7 +2003,7 @@ TEST(GgmlAlloc, KimiLinearByNameMatchesTheLiveLlamaCpp) {
 TEST(GgmlAlloc, KimiLinearKvAndStateMatchTheLiveLlamaCpp) {
   int rows = 0;
   for_each_live_row("llamacpp_cpu_kv_kimi_linear.csv", [&](const std::vector<std::string>& c) {
-    const Estimate e = live_estimate(catalogue_model(c[0]), c);
+    const Estimate e = live_row_estimate(catalogue_model(c[0]), c);
     const double kv = std::stod(c[6]) * static_cast<double>(kMiB);
     const double rs = std::stod(c[7]) * static_cast<double>(kMiB);
     const double state = static_cast<double>(e.recurrent_state);
@@ -2102,8 +2068,8 @@ TEST(GgmlAlloc, DeepSeekSparseAttentionMatchesTheLiveLlamaCpp) {
   for_each_live_row("llamacpp_cpu_kv_dsa.csv", [&](const std::vector<std::string>& c) {
     const double measured = std::stod(c[6]) * static_cast<double>(kMiB);
     // within the log's rounding (0.01 MiB per cache: the latent's and the indexer's)
-    EXPECT_NEAR(static_cast<double>(live_estimate(reduced_dsa(c[0]), c).memory.kv_cache), measured,
-                0.02 * static_cast<double>(kMiB));
+    EXPECT_NEAR(static_cast<double>(live_row_estimate(reduced_dsa(c[0]), c).memory.kv_cache),
+                measured, 0.02 * static_cast<double>(kMiB));
     ++kv_rows;
   });
   EXPECT_EQ(kv_rows, static_cast<int>(errors.size()));
