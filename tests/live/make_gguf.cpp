@@ -2541,6 +2541,29 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     }
     return out;
   }
+  // GPT-2's block (gpt2.cpp, starcoder.cpp, gptneox.cpp, codeshell.cpp and
+  // bloom.cpp load_arch_tensors; jais.cpp's with a gate): LayerNorms with
+  // biases, the fused QKV (hidden + 2 KV widths) and wo with biases, then
+  // up, the gate when `gated`, and down, each with its bias.
+  const auto gpt2_block = [&](int i, bool gated) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    add(b + "attn_norm.weight", {e}, i);
+    add(b + "attn_norm.bias", {e}, i);
+    add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+    add(b + "attn_qkv.bias", {q + 2 * kv}, i);
+    add(b + "attn_output.weight", {q, e}, i);
+    add(b + "attn_output.bias", {e}, i);
+    add(b + "ffn_norm.weight", {e}, i);
+    add(b + "ffn_norm.bias", {e}, i);
+    add(b + "ffn_up.weight", {e, s.ffn}, i);
+    add(b + "ffn_up.bias", {s.ffn}, i);
+    if (gated) {
+      add(b + "ffn_gate.weight", {e, s.ffn}, i);
+      add(b + "ffn_gate.bias", {s.ffn}, i);
+    }
+    add(b + "ffn_down.weight", {s.ffn, e}, i);
+    add(b + "ffn_down.bias", {e}, i);
+  };
   if (s.arch == "starcoder" || s.arch == "gptneox" || s.arch == "codeshell" || s.arch == "bloom") {
     // starcoder.cpp load_arch_tensors (gpt2.cpp's too): the position table
     // (hidden x n_ctx_train), the final LayerNorm with bias, no output head
@@ -2562,19 +2585,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add("output.weight", {e, s.vocab}, -1);
     }
     for (int i = 0; i < s.layers; ++i) {
-      const std::string b = "blk." + std::to_string(i) + ".";
-      add(b + "attn_norm.weight", {e}, i);
-      add(b + "attn_norm.bias", {e}, i);
-      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
-      add(b + "attn_qkv.bias", {q + 2 * kv}, i);
-      add(b + "attn_output.weight", {q, e}, i);
-      add(b + "attn_output.bias", {e}, i);
-      add(b + "ffn_norm.weight", {e}, i);
-      add(b + "ffn_norm.bias", {e}, i);
-      add(b + "ffn_up.weight", {e, s.ffn}, i);
-      add(b + "ffn_up.bias", {s.ffn}, i);
-      add(b + "ffn_down.weight", {s.ffn, e}, i);
-      add(b + "ffn_down.bias", {e}, i);
+      gpt2_block(i, false);
     }
     return out;
   }
@@ -2586,21 +2597,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add("output_norm.bias", {e}, -1);
     add("output.weight", {e, s.vocab}, -1);
     for (int i = 0; i < s.layers; ++i) {
-      const std::string b = "blk." + std::to_string(i) + ".";
-      add(b + "attn_norm.weight", {e}, i);
-      add(b + "attn_norm.bias", {e}, i);
-      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
-      add(b + "attn_qkv.bias", {q + 2 * kv}, i);
-      add(b + "attn_output.weight", {q, e}, i);
-      add(b + "attn_output.bias", {e}, i);
-      add(b + "ffn_norm.weight", {e}, i);
-      add(b + "ffn_norm.bias", {e}, i);
-      add(b + "ffn_up.weight", {e, s.ffn}, i);
-      add(b + "ffn_up.bias", {s.ffn}, i);
-      add(b + "ffn_gate.weight", {e, s.ffn}, i);
-      add(b + "ffn_gate.bias", {s.ffn}, i);
-      add(b + "ffn_down.weight", {s.ffn, e}, i);
-      add(b + "ffn_down.bias", {e}, i);
+      gpt2_block(i, true);
     }
     return out;
   }
