@@ -135,8 +135,10 @@ struct Attention {
   // in ssm_heads heads and ssm_groups groups of B and C, Mamba-1 with a
   // time-step rank of ssm_heads (ssm.time_step_rank names both). Attention
   // there has no RoPE. Falcon-H1 (falcon-h1.cpp) has a Mamba-2 mixer (mamba =
-  // 2) beside the attention of every layer, which keeps RoPE. 0: other mixers
-  // (Nemotron-H builds other blocks and keeps the closed form).
+  // 2) beside the attention of every layer, which keeps RoPE. PLaMo 2
+  // (plamo2.cpp, mamba = 3) has a mixer of its own between its attention
+  // layers (models/plamo2.hpp). 0: other mixers (Nemotron-H builds other
+  // blocks and keeps the closed form).
   int mamba = 0;
   int ssm_conv = 0;
   std::int64_t ssm_inner = 0;
@@ -779,7 +781,7 @@ struct Model {
   std::optional<ParamBreakdown> inferred_groups;
   std::optional<ModelOrigin> origin;  // set by app/ when it resolves MODEL
   // A reader's architecture name that willfit has no test or catalogue
-  // family for (a GGUF general.architecture "plamo2", a config.json
+  // family for (a GGUF general.architecture "grovemoe", a config.json
   // model_type "minimax"): the shape was read from the generic keys
   // only. Empty for known architectures, the catalogue and bare sizes.
   std::string unchecked_architecture;
