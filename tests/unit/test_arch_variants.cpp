@@ -31,6 +31,7 @@
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
 #include "willfit/models/weight_layout.hpp"
+#include "willfit/speed/speed.hpp"
 
 namespace willfit {
 namespace {
@@ -394,6 +395,25 @@ TEST(Nanbeige, ConfigIsKnownAndCountsTheCard) {
   const ParamBreakdown p = count_params(m.arch);
   EXPECT_LT(rel(static_cast<double>(p.total()), 4.2e9), 0.01) << p.total();
   EXPECT_LT(rel(static_cast<double>(p.total() - 2 * 166144LL * 3072), 3.15e9), 0.01);
+}
+
+// nanbeige.cpp runs the 22 weight-tied layers twice a token, so decoding
+// reads their weights twice (the embeddings and the head once), and each pass
+// does its own attention and graph nodes: a token costs the first pass's
+// reads plus one more read of every layer. Weights of one byte a parameter
+// make the bytes the parameters read.
+TEST(Nanbeige, EachPassReadsTheLayersAgain) {
+  const Model m = test::from_config(nanbeige_config());
+  Model once = m;
+  once.arch.loops = 1;
+  const ParamBreakdown p = count_params(m.arch);
+  const std::int64_t layers = p.attention + p.mlp_active;
+  EXPECT_EQ(decode_weight_bytes(m, m.params) - decode_weight_bytes(once, m.params), layers);
+  const TokenCosts two = token_costs(m, m.params, 0);
+  const TokenCosts one = token_costs(once, m.params, 0);
+  EXPECT_DOUBLE_EQ(two.attention_flops_per_position, 2.0 * one.attention_flops_per_position);
+  EXPECT_GT(two.graph_nodes, 1.9 * one.graph_nodes);
+  EXPECT_NEAR(two.flops_per_weight_byte, one.flops_per_weight_byte, 1e-6);
 }
 
 // 44 KV slots (22 layers x 2 passes), 8 KV heads of 128, K and V in F16.

@@ -377,6 +377,17 @@ std::optional<double> peak_tflops(const Device& d) {
   return d.fp32_tflops;
 }
 
+namespace {
+
+// Looped layers (Nanbeige4.2, Architecture::loops): nanbeige.cpp runs the
+// weight-tied layers `loops` times a token, so each pass reads their weights
+// again; the embeddings and the output head are read once.
+std::int64_t repeated_layer_params(const Architecture& a, const ParamBreakdown& p) {
+  return static_cast<std::int64_t>(std::max(1, a.loops) - 1) * (p.attention + p.mlp_active);
+}
+
+}  // namespace
+
 Bytes decode_weight_bytes(const Model& model, Bytes weights) {
   if (model.params <= 0) {
     return weights;
@@ -384,7 +395,8 @@ Bytes decode_weight_bytes(const Model& model, Bytes weights) {
   const ParamBreakdown p = count_params(model.arch);
   const std::int64_t skip = model.arch.tied_embeddings ? 0 : p.embedding;
   const std::int64_t active = model.active_params > 0 ? model.active_params : model.params;
-  const std::int64_t read = std::clamp<std::int64_t>(active - skip, 1, model.params);
+  const std::int64_t read = std::clamp<std::int64_t>(active - skip, 1, model.params) +
+                            repeated_layer_params(model.arch, p);
   return round_bytes(static_cast<double>(weights) * static_cast<double>(read) /
                      static_cast<double>(model.params));
 }
@@ -580,17 +592,19 @@ TokenCosts token_costs(const Model& m, Bytes weights, Bytes kv_bytes) {
   const ParamBreakdown p = count_params(m.arch);
   const std::int64_t active = m.active_params > 0 ? m.active_params : m.params;
   const std::int64_t read_params =
-      std::max<std::int64_t>(1, active - (m.arch.tied_embeddings ? 0 : p.embedding));
+      std::max<std::int64_t>(1, active - (m.arch.tied_embeddings ? 0 : p.embedding)) +
+      repeated_layer_params(m.arch, p);
   c.flops_per_weight_byte = c.weight_bytes > 0 ? 2.0 * static_cast<double>(read_params) /
                                                      static_cast<double>(c.weight_bytes)
                                                : 0;
   // Only layers with attention read the cache (hybrid models: layer_roles).
-  const int attention_layers = attention_layer_count(m.arch);
+  const int loops = std::max(1, m.arch.loops);
+  const int attention_layers = attention_layer_count(m.arch) * loops;
   c.attention_flops_per_position =
       4.0 * attention_layers * static_cast<double>(m.arch.heads) * m.arch.head_dim;
   c.extra_nodes = static_cast<double>(moe_layer_count(m.arch)) * moe_extra_nodes_per_layer(m.arch);
   c.graph_nodes =
-      static_cast<double>(m.arch.layers) * kDenseLayerNodes + kTokenNodes + c.extra_nodes;
+      static_cast<double>(m.arch.layers) * loops * kDenseLayerNodes + kTokenNodes + c.extra_nodes;
   return c;
 }
 
