@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -49,6 +50,28 @@ inline Estimate live_row_estimate(const Model& model, const std::vector<std::str
   q.kv_type = *parse_kv_type(c[4]);
   q.ubatch = std::stoll(c[5]);
   return estimate_inference(q);
+}
+
+// The compute and output buffers llama.cpp logged for a live row, in bytes.
+inline double live_row_measured(const std::vector<std::string>& c) {
+  return (std::stod(c[6]) + std::stod(c[7])) * static_cast<double>(kMiB);
+}
+
+// What a live row measured and willfit's compute term for `model` under the
+// row's settings, in bytes; printed as one line of the test's output.
+struct LiveCompute {
+  double measured = 0;
+  double willfit = 0;
+};
+inline LiveCompute live_row_compute(const Model& model, const std::vector<std::string>& c) {
+  const auto mib = static_cast<double>(kMiB);
+  const LiveCompute r{live_row_measured(c),
+                      static_cast<double>(live_row_estimate(model, c).memory.compute)};
+  std::printf(
+      "  %-21s %-6s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.3f %%\n",
+      c[0].c_str(), c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(), r.measured / mib,
+      r.willfit / mib, (r.willfit - r.measured) / r.measured * 100.0);
+  return r;
 }
 
 }  // namespace willfit::test

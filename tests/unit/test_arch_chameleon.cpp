@@ -185,13 +185,7 @@ TEST(Chameleon, MatchesTheLiveLlamaCpp) {
   test::for_each_live_row(
       "llamacpp_cpu_compute_chameleon.csv", [&](const std::vector<std::string>& c) {
         const Model m = test::from_config(chameleon_config(4, c[0] == "chameleon-7b-swin-r4"));
-        const double measured = (std::stod(c[6]) + std::stod(c[7])) * mib;
-        const auto willfit = static_cast<double>(test::live_row_estimate(m, c).memory.compute);
-        std::printf(
-            "  %-21s %-6s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  "
-            "%+6.3f %%\n",
-            c[0].c_str(), c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(), measured / mib,
-            willfit / mib, (willfit - measured) / measured * 100.0);
+        const auto [measured, willfit] = test::live_row_compute(m, c);
         EXPECT_LE(std::abs(willfit - measured) / measured, 0.001);
         ++rows;
       });

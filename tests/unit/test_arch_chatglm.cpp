@@ -373,22 +373,18 @@ TEST(ChatGlm, ReducedGlm4MatchesTheLiveLlamaCpp) {
   const Model m = from_config(j);
   const auto mib = static_cast<double>(kMiB);
   std::size_t rows = 0;
-  test::for_each_live_row(
-      "llamacpp_cpu_compute_chatglm.csv", [&](const std::vector<std::string>& c) {
-        const double measured = (std::stod(c[6]) + std::stod(c[7])) * mib;
-        const auto willfit = static_cast<double>(test::live_row_estimate(m, c).memory.compute);
-        std::printf(
-            "  %-6s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.3f %%\n",
-            c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(), measured / mib, willfit / mib,
-            (willfit - measured) / measured * 100.0);
-        // Exact on the F16-cache rows (the output buffer's log rounding aside);
-        // 0.03 % (82 KiB) over on the Q8_0-cache rows: the replay keeps a single
-        // cache's Hadamard rotation matrices (128 x 128 and 64 x 64 F32) to the
-        // end, as calibrated on models whose peak is inside a layer, and here
-        // the peak is the 151552-wide logits, after llama.cpp has freed them.
-        EXPECT_NEAR(willfit, measured, c[4] == "q8_0" ? 0.1 * mib : 0.01 * mib);
-        ++rows;
-      });
+  test::for_each_live_row("llamacpp_cpu_compute_chatglm.csv",
+                          [&](const std::vector<std::string>& c) {
+                            const auto [measured, willfit] = test::live_row_compute(m, c);
+                            // Exact on the F16-cache rows (the output buffer's log rounding aside);
+                            // 0.03 % (82 KiB) over on the Q8_0-cache rows: the replay keeps a
+                            // single cache's Hadamard rotation matrices (128 x 128 and 64 x 64 F32)
+                            // to the end, as calibrated on models whose peak is inside a layer, and
+                            // here the peak is the 151552-wide logits, after llama.cpp has freed
+                            // them.
+                            EXPECT_NEAR(willfit, measured, c[4] == "q8_0" ? 0.1 * mib : 0.01 * mib);
+                            ++rows;
+                          });
   EXPECT_EQ(rows, 27U);
   rows = 0;
   test::for_each_live_row("llamacpp_cpu_kv_chatglm.csv", [&](const std::vector<std::string>& c) {

@@ -177,17 +177,12 @@ TEST(CogVlm, MatchesTheLiveLlamaCpp) {
   const Model m = test::from_config(cogvlm_config(false, 4));
   const double mib = static_cast<double>(kMiB);
   std::size_t rows = 0;
-  test::for_each_live_row(
-      "llamacpp_cpu_compute_cogvlm.csv", [&](const std::vector<std::string>& c) {
-        const double measured = (std::stod(c[6]) + std::stod(c[7])) * mib;
-        const auto willfit = static_cast<double>(test::live_row_estimate(m, c).memory.compute);
-        std::printf(
-            "  %-6s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.3f %%\n",
-            c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(), measured / mib, willfit / mib,
-            (willfit - measured) / measured * 100.0);
-        EXPECT_LE(std::abs(willfit - measured) / measured, 0.001);
-        ++rows;
-      });
+  test::for_each_live_row("llamacpp_cpu_compute_cogvlm.csv",
+                          [&](const std::vector<std::string>& c) {
+                            const auto [measured, willfit] = test::live_row_compute(m, c);
+                            EXPECT_LE(std::abs(willfit - measured) / measured, 0.001);
+                            ++rows;
+                          });
   EXPECT_EQ(rows, 27U);
   std::size_t kv_rows = 0;
   test::for_each_live_row("llamacpp_cpu_kv_cogvlm.csv", [&](const std::vector<std::string>& c) {

@@ -338,12 +338,7 @@ void expect_live_rows(const Model& m, const std::string& model, std::size_t expe
         if (c[0] != model) {
           return;
         }
-        const double measured = (std::stod(c[6]) + std::stod(c[7])) * mib;
-        const auto willfit = static_cast<double>(test::live_row_estimate(m, c).memory.compute);
-        std::printf(
-            "  %-6s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.3f %%\n",
-            c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(), measured / mib, willfit / mib,
-            (willfit - measured) / measured * 100.0);
+        const auto [measured, willfit] = test::live_row_compute(m, c);
         const double tolerance = c[3] == "off" ? no_flash_mib : c[4] == "q8_0" ? 0.1 : 0.01;
         EXPECT_NEAR(willfit, measured, tolerance * mib);
         ++rows;

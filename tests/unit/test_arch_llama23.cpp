@@ -102,12 +102,7 @@ void expect_live_rows(const Model& m, const std::string& arch, std::size_t expec
   std::size_t rows = 0;
   test::for_each_live_row(
       "llamacpp_cpu_compute_" + arch + ".csv", [&](const std::vector<std::string>& c) {
-        const double measured = (std::stod(c[6]) + std::stod(c[7])) * mib;
-        const auto willfit = static_cast<double>(test::live_row_estimate(m, c).memory.compute);
-        std::printf(
-            "  %-6s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.3f %%\n",
-            c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(), measured / mib, willfit / mib,
-            (willfit - measured) / measured * 100.0);
+        const auto [measured, willfit] = test::live_row_compute(m, c);
         EXPECT_NEAR(willfit, measured, (c[4] == "q8_0" ? q8_tolerance_mib : 0.01) * mib);
         ++rows;
       });

@@ -95,11 +95,7 @@ TEST(GgmlAlloc, InputsComeFirstAndSizesAreAligned) {
 using test::catalogue_model;
 using test::for_each_live_row;
 using test::live_row_estimate;
-
-// llama.cpp's logged compute and output buffers of a row, in bytes.
-double measured_bytes(const std::vector<std::string>& c) {
-  return (std::stod(c[6]) + std::stod(c[7])) * static_cast<double>(kMiB);
-}
+using test::live_row_measured;
 
 // The replayed graph of `s` for a live row's flash attention and KV type,
 // plus one sequence's logits (the output buffer), against what llama.cpp
@@ -110,7 +106,7 @@ double replayed_error(LlamaGraphShape s, const std::vector<std::string>& c,
   s.rotate_k = s.rotate_v = c[4] == "q8_0";
   const double output = 4.0 * static_cast<double>(s.vocab);
   const double willfit = static_cast<double>(ggml_graph_peak(llama_forward_graph(s))) + output;
-  const double measured = measured_bytes(c);
+  const double measured = live_row_measured(c);
   const double err = (willfit - measured) / measured * 100.0;
   std::printf("  %-20s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.2f %%\n",
               label.c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(),
@@ -122,15 +118,8 @@ double replayed_error(LlamaGraphShape s, const std::vector<std::string>& c,
 // logits output buffer) for `model` at a row's settings, and its error
 // against what llama.cpp logged, in per cent.
 double compute_error(const Model& model, const std::vector<std::string>& c) {
-  const Estimate e = live_row_estimate(model, c);
-  const double measured = measured_bytes(c);
-  const double err = (static_cast<double>(e.memory.compute) - measured) / measured * 100.0;
-  std::printf(
-      "  %-19s %-6s ctx %6s fa %-3s kv %-4s  measured %9.2f MiB  willfit %9.2f MiB  %+6.2f %%\n",
-      c[0].c_str(), c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(),
-      measured / static_cast<double>(kMiB),
-      static_cast<double>(e.memory.compute) / static_cast<double>(kMiB), err);
-  return err;
+  const auto [measured, willfit] = test::live_row_compute(model, c);
+  return (willfit - measured) / measured * 100.0;
 }
 
 // Kimi K3 at the shape of the live file kimi-k3-r4 (tests/live/make_gguf):
