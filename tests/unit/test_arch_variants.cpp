@@ -395,6 +395,10 @@ TEST(Nanbeige, ConfigIsKnownAndCountsTheCard) {
   const ParamBreakdown p = count_params(m.arch);
   EXPECT_LT(rel(static_cast<double>(p.total()), 4.2e9), 0.01) << p.total();
   EXPECT_LT(rel(static_cast<double>(p.total() - 2 * 166144LL * 3072), 3.15e9), 0.01);
+  // The user is told the layers run twice (the KV cache and the speed hold
+  // both passes), not left to wonder why the cache is twice a 22-layer one.
+  EXPECT_NE(describe_shape(m).find("the 22 layers run 2 times a token (looped)"), std::string::npos)
+      << describe_shape(m);
 }
 
 // nanbeige.cpp runs the 22 weight-tied layers twice a token, so decoding

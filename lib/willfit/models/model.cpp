@@ -1321,6 +1321,12 @@ std::string describe_shape(const Model& m) {
   if (a.attention.kv_shared_layers > 0) {
     s += fmt::format("; the last {} layers reuse earlier layers' KV", a.attention.kv_shared_layers);
   }
+  if (a.loops > 1) {  // Nanbeige (nanbeige.cpp): every pass its own KV cache
+    s += fmt::format(
+        "; the {} layers run {} times a token (looped), each pass with its own KV cache and its "
+        "own read of the weights",
+        a.layers, a.loops);
+  }
   if (a.double_wide_mlp_layers > 0) {
     s += fmt::format("; the last {} layers' MLP twice as wide ({})", a.double_wide_mlp_layers,
                      2 * a.intermediate_size);
