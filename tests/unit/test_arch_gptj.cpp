@@ -85,7 +85,7 @@ TEST(Gptj, ConfigIsKnownAndCountsTheCardsTotal) {
   EXPECT_EQ(m.arch.max_context, 2048);
   EXPECT_FALSE(m.arch.mlp_gated);
   EXPECT_FALSE(m.arch.tied_embeddings);
-  EXPECT_TRUE(m.arch.attention.parallel_block);
+  EXPECT_EQ(m.arch.attention.parallel_block, ParallelBlock::GptJ);
   EXPECT_FALSE(m.arch.attention.fused_qkv);
   EXPECT_FALSE(m.arch.qkv_bias);
   EXPECT_EQ(m.arch.learned_positions, 0);  // RoPE, no position table

@@ -185,7 +185,7 @@ TEST(GptNeox, Pythia14bConfigIsKnownAndCountsTheCardsTotal) {
   EXPECT_EQ(m.arch.learned_positions, 0);  // RoPE
   EXPECT_TRUE(m.arch.attention.fused_qkv);
   EXPECT_TRUE(m.arch.qkv_bias);
-  EXPECT_TRUE(m.arch.attention.parallel_block);
+  EXPECT_EQ(m.arch.attention.parallel_block, ParallelBlock::NeoX);
   // The Pythia card: 1,414,647,808 total parameters (EleutherAI/pythia-1.4b
   // README's table, find_string file id 11932470304; mirrored in
   // shimo-lab/modelmap 1000models/.../model_cards/EleutherAI_pythia-12b.md).
@@ -209,7 +209,7 @@ TEST(GptNeox, Pythia14bGgufHeaderGivesWhatTheConfigGives) {
   EXPECT_FALSE(g.arch.mlp_gated);
   EXPECT_FALSE(g.arch.tied_embeddings);
   EXPECT_EQ(g.arch.head_dim, 128);  // not rope.dimension_count (32)
-  EXPECT_TRUE(g.arch.attention.parallel_block);
+  EXPECT_EQ(g.arch.attention.parallel_block, ParallelBlock::NeoX);
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
   expect_same_estimate(g, c, "pythia-1.4b GGUF vs config");
   // The tensors hold the card's total exactly: weights, biases, LayerNorms.
@@ -249,8 +249,8 @@ TEST(GptNeox, SequentialResidualReadsTheSameFromBothFiles) {
   j["use_parallel_residual"] = false;
   const Model c = read_config(j);
   const Model g = read_header(neox_gguf(24, 2048, 16, 8192, 50304, false));
-  EXPECT_FALSE(c.arch.attention.parallel_block);
-  EXPECT_FALSE(g.arch.attention.parallel_block);
+  EXPECT_EQ(c.arch.attention.parallel_block, ParallelBlock::None);
+  EXPECT_EQ(g.arch.attention.parallel_block, ParallelBlock::None);
   expect_same_estimate(g, c, "sequential gptneox");
   EXPECT_EQ(count_params(c.arch).total(),
             count_params(read_config(pythia_1_4b_config()).arch).total());
@@ -296,7 +296,7 @@ TEST(GptNeox, CatalogueAgreesWithTheConfigs) {
         std::pair{std::string("pythia-12b"), pythia_config(5120, 20480, 40, 36, 50688)}}) {
     const Model cat = catalogue_model(id);
     const Model c = read_config(config);
-    EXPECT_TRUE(cat.arch.attention.parallel_block) << id;
+    EXPECT_EQ(cat.arch.attention.parallel_block, ParallelBlock::NeoX) << id;
     expect_same_estimate(cat, c, id);
     const Precision p = *parse_precision("q4_k_m");
     EXPECT_LT(rel(static_cast<double>(weight_layout(cat, p).total()),

@@ -738,7 +738,7 @@ TEST(CodeShell, ConfigIsKnownWithGroupedHeads) {
     EXPECT_FALSE(m.arch.mlp_gated);
     EXPECT_TRUE(m.arch.attention.fused_qkv && m.arch.qkv_bias);
     EXPECT_EQ(m.arch.learned_positions, 0);  // RoPE, not GPT-2's table
-    EXPECT_FALSE(m.arch.attention.parallel_block);
+    EXPECT_EQ(m.arch.attention.parallel_block, ParallelBlock::None);
     EXPECT_FALSE(m.arch.tied_embeddings);  // codeshell.cpp loads output always
     EXPECT_EQ(m.arch.max_context, 8192);
   }

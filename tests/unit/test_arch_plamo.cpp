@@ -283,7 +283,7 @@ TEST(Plamo, ConfigIsKnownAndCountsTheCard) {
   EXPECT_TRUE(m.unchecked_architecture.empty());
   EXPECT_EQ(m.arch.kv_heads, 5);
   EXPECT_EQ(m.arch.head_dim, 128);
-  EXPECT_TRUE(m.arch.attention.parallel_block);
+  EXPECT_EQ(m.arch.attention.parallel_block, ParallelBlock::Plamo);
   EXPECT_TRUE(m.arch.mlp_gated);
   EXPECT_FALSE(m.arch.tied_embeddings);
   EXPECT_LT(rel(static_cast<double>(count_params(m.arch).total()), 13e9), 0.01)
@@ -303,7 +303,7 @@ TEST(Plamo, GgufHeaderGivesWhatTheConfigGives) {
   const Model g = test::from_gguf_header(plamo_13b_gguf(40));
   const Model c = test::from_config(plamo_13b_config());
   EXPECT_TRUE(g.unchecked_architecture.empty());
-  EXPECT_TRUE(g.arch.attention.parallel_block);
+  EXPECT_EQ(g.arch.attention.parallel_block, ParallelBlock::Plamo);
   test::expect_same_estimate(g, c, "plamo GGUF vs config", {2048, 4096});
   // One norm a layer in the weights (attn_norm): the F16 layout is the
   // converter's tensors byte for byte.

@@ -1896,7 +1896,7 @@ TEST(Cohere2Moe, ConfigGivesTheDenseLeadLayerKindsAndParallelBlock) {
   EXPECT_EQ(global_layer_count(a, a.layers), 13);
   EXPECT_TRUE(is_global_layer(a, 0) && is_global_layer(a, 4) && is_global_layer(a, 48));
   EXPECT_FALSE(is_global_layer(a, 3) || is_global_layer(a, 47));
-  EXPECT_TRUE(a.attention.parallel_block);
+  EXPECT_EQ(a.attention.parallel_block, ParallelBlock::Cohere);
   EXPECT_TRUE(a.attention.nope_global);
   // llama-kv-cache-iswa.cpp: the 13 global layers hold the whole context,
   // the 36 windowed ones min(context, 4096 + a micro-batch of 512) cells
@@ -1925,7 +1925,8 @@ TEST(Cohere2Moe, GgufHeaderGivesWhatTheConfigGives) {
   const Model c = read_config(north_mini_code_config());
   EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
   EXPECT_EQ(g.arch.attention.window_layers, c.arch.attention.window_layers);
-  EXPECT_TRUE(g.arch.attention.parallel_block && g.arch.attention.nope_global);
+  EXPECT_EQ(g.arch.attention.parallel_block, ParallelBlock::Cohere);
+  EXPECT_TRUE(g.arch.attention.nope_global);
   ASSERT_TRUE(g.arch.moe.has_value());
   EXPECT_FALSE(g.arch.moe->weights_normalized);
   EXPECT_EQ(g.arch.moe->first_dense_layers, 1);
@@ -1939,7 +1940,8 @@ TEST(Cohere2Moe, CatalogueGivesWhatTheConfigGives) {
   expect_catalogue_agrees("north-mini-code-1.0", c);
   const Model cat = catalogue("north-mini-code-1.0");
   EXPECT_EQ(count_params(cat.arch).total(), count_params(c.arch).total());
-  EXPECT_TRUE(cat.arch.attention.parallel_block && cat.arch.attention.nope_global);
+  EXPECT_EQ(cat.arch.attention.parallel_block, ParallelBlock::Cohere);
+  EXPECT_TRUE(cat.arch.attention.nope_global);
   ASSERT_TRUE(cat.arch.moe.has_value());
   EXPECT_FALSE(cat.arch.moe->weights_normalized);
 }

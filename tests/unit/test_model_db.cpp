@@ -2,6 +2,7 @@
 #include <set>
 #include <utility>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "sources/embedded_data.hpp"
@@ -299,6 +300,11 @@ TEST(UserEntries, MistakesAreNamedInOneLine) {
            "value heads a multiple of the key heads"},
           {R"([{"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"sliding","sliding_window":8,"sinks":1}}])",
            "'sinks' must be true or false"},
+          {R"([{"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"full","parallel_block":true}}])",
+           "'parallel_block' names the block (gpt-neox, gpt-j, cohere or plamo), not true or "
+           "false"},
+          {R"([{"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"full","parallel_block":"neox"}}])",
+           "'parallel_block' must be gpt-neox, gpt-j, cohere or plamo, not 'neox'"},
           {R"([{"id":"x","params":1000000,"layers":4,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"hybrid","attention_layers":1,"mamba1_inner":128,"mamba1_state":16,"mamba1_conv":4,"mamba1_dt_rank":48}}])",
            "'mamba1_inner' needs a mamba1_dt_rank that divides it"},
           {R"([{"id":"x","params":1000000,"layers":4,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"hybrid","attention_layers":1,"mamba1_inner":128,"mamba2_inner":128}}])",
@@ -314,6 +320,24 @@ TEST(UserEntries, MistakesAreNamedInOneLine) {
   }
   const std::string deep = std::string(5000, '[') + std::string(5000, ']');
   EXPECT_NE(ModelDb::parse(deep, "user.json").error().message.find("nested"), std::string::npos);
+}
+
+// A parallel block is named by its family (they differ in norms and in the
+// order of the adds): each name reaches the model.
+TEST(UserEntries, ParallelBlockIsNamed) {
+  const std::pair<const char*, ParallelBlock> kinds[] = {{"gpt-neox", ParallelBlock::NeoX},
+                                                         {"gpt-j", ParallelBlock::GptJ},
+                                                         {"cohere", ParallelBlock::Cohere},
+                                                         {"plamo", ParallelBlock::Plamo}};
+  for (const auto& [name, kind] : kinds) {
+    auto db = ModelDb::parse(
+        fmt::format(R"([{{"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,
+        "vocab_size":10,"attention":{{"kind":"full","parallel_block":"{}"}}}}])",
+                    name),
+        "user.json");
+    ASSERT_TRUE(db.ok()) << db.error().message;
+    EXPECT_EQ(db->find("x")->entry->model.arch.attention.parallel_block, kind) << name;
+  }
 }
 
 // A hybrid's mixers as a GGUF file gives them (gguf.cpp): the layer order,

@@ -654,11 +654,11 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // Cohere2 MoE (cohere2moe.cpp): the parallel block, NoPE on the global
     // layers after the dense lead, the rows to output picked after the final
     // norm (its t_h_nextn an output), the router's weights as the file says.
-    s.parallel_block = a.attention.parallel_block;
-    // A dense gated parallel block is PLaMo's (plamo.cpp): Cohere's is MoE
-    // (cohere2moe.cpp), GPT-NeoX's ungated (gptneox.cpp).
-    s.plamo_parallel = a.attention.parallel_block && a.mlp_gated && !a.moe &&
-                       a.attention.kind == AttentionKind::Full;
+    // GPT-J's (no llama.cpp graph) is not among them.
+    const ParallelBlock block = a.attention.parallel_block;
+    s.parallel_block = block == ParallelBlock::NeoX || block == ParallelBlock::Cohere ||
+                       block == ParallelBlock::Plamo;
+    s.plamo_parallel = block == ParallelBlock::Plamo;  // plamo.cpp
     // Nemotron's LayerNorm with its bias (norm_bias beside an ungated MLP;
     // phimoe's biased norm is llama.cpp's RMS norm plus the bias). Orion's
     // (orion.cpp LLM_NORM) beside a gated dense MLP: phimoe has experts.
@@ -666,8 +666,8 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.weightless_norms = a.weightless_norms;  // OLMo-1 (olmo.cpp)
     s.sub_norms = a.sub_norms;                // BitNet (bitnet.cpp)
     s.nope_global = a.attention.nope_global;
-    // not GPT-NeoX's (below), not PLaMo's
-    s.out_ids_after_norm = a.attention.parallel_block && a.mlp_gated && !s.plamo_parallel;
+    // Cohere's (cohere2moe.cpp), not GPT-NeoX's or PLaMo's
+    s.out_ids_after_norm = block == ParallelBlock::Cohere;
     // Laguna (laguna.cpp) shares Step-3.5's layer kinds and head-wise gate
     // but picks the rows inside its last layer, as afmoe.cpp does.
     if ((a.attention.global_first || a.attention.head_gate) && !a.attention.softplus_gate) {

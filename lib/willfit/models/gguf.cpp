@@ -843,7 +843,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // PLaMo-13B (plamo.cpp): one norm feeds the attention and the MLP, both
   // added to the layer input.
   if (arch == "plamo") {
-    a.attention.parallel_block = true;
+    a.attention.parallel_block = ParallelBlock::Plamo;
   }
   // PLaMo 2 (plamo2.cpp): one attn_qkv, Q and K RMS-normed per head as
   // OpenELM's; gate and up in one ffn_up of 2 x feed_forward_length.
@@ -1280,8 +1280,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.attention.fused_qkv = true;
     a.qkv_bias = true;
     const GgufValue* parallel = f.find(key("use_parallel_residual"));
-    a.attention.parallel_block =
-        parallel == nullptr || parallel->kind != GgufValue::Kind::Bool || parallel->integer != 0;
+    if (parallel == nullptr || parallel->kind != GgufValue::Kind::Bool || parallel->integer != 0) {
+      a.attention.parallel_block = ParallelBlock::NeoX;
+    }
   }
   // The ALiBi decoders (tests/unit/test_arch_alibi.cpp): bloom.cpp and
   // mpt.cpp create GPT-2's layer without a position table (no gate; mpt's
@@ -1844,7 +1845,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       a.moe->weights_normalized =
           norm != nullptr && norm->kind == GgufValue::Kind::Bool && norm->integer != 0;
     }
-    a.attention.parallel_block = true;
+    a.attention.parallel_block = ParallelBlock::Cohere;
     a.attention.nope_global = true;
   }
 

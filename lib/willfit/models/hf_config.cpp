@@ -1193,7 +1193,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (type == "gpt_neox") {
     a.attention.fused_qkv = true;
     a.qkv_bias = true;
-    a.attention.parallel_block = get_bool(t, "use_parallel_residual").value_or(true);
+    if (get_bool(t, "use_parallel_residual").value_or(true)) {
+      a.attention.parallel_block = ParallelBlock::NeoX;
+    }
   }
   // GPT-J (GPTJConfig, model_type gptj: EleutherAI/gpt-j-6b, GPT-JT,
   // GPT4All-J; transformers modeling_gptj.py): one LayerNorm with bias a
@@ -1205,7 +1207,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // part of each head, which sizes no tensor. llama.cpp has no graph for it
   // (refused_gguf_architecture says why); transformers and vLLM run it.
   if (type == "gptj") {
-    a.attention.parallel_block = true;
+    a.attention.parallel_block = ParallelBlock::GptJ;
     a.norm_bias = true;
     a.mlp_bias = true;
     a.output_bias = true;
@@ -2063,7 +2065,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
         !listed.empty() && a.attention.kind == AttentionKind::Sliding) {
       a.attention.window_layers = std::move(listed);
     }
-    a.attention.parallel_block = true;
+    a.attention.parallel_block = ParallelBlock::Cohere;
     a.attention.nope_global = true;
   }
 
@@ -2286,7 +2288,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // PLaMo-13B (plamo.cpp): one norm feeds the attention and the MLP, both
   // added to the layer input (PlamoDecoderLayer's "Parallel Layers").
   if (type == "plamo") {
-    a.attention.parallel_block = true;
+    a.attention.parallel_block = ParallelBlock::Plamo;
   }
   if (type == "plamo2") {
     a.attention.fused_qkv_norm = true;

@@ -15,6 +15,19 @@
 namespace willfit {
 
 enum class AttentionKind { Full, Sliding, Mla, Hybrid };
+
+// The parallel blocks (Attention::parallel_block), each from its runtime's
+// source (llama.cpp at 80fb11ac, transformers):
+// - NeoX: gptneox.cpp use_parallel_residual: the attention and the MLP each
+//   LayerNorm the layer input (two norms with biases); input + MLP, then
+//   + attention.
+// - GptJ: transformers' GPTJBlock: one LayerNorm (ln_1) feeds both; llama.cpp
+//   builds no graph for it.
+// - Cohere: cohere2moe.cpp: one norm feeds both; (MLP + input) + attention,
+//   the rows to output picked after the final norm.
+// - Plamo: plamo.cpp (PLaMo-13B): one RMS norm feeds both; (MLP + attention)
+//   + input.
+enum class ParallelBlock : std::uint8_t { None, NeoX, GptJ, Cohere, Plamo };
 std::string_view to_string(AttentionKind kind);  // "full", "sliding", "mla", "hybrid"
 
 struct Attention {
@@ -229,13 +242,14 @@ struct Attention {
   // is that laguna.cpp picks the output rows inside the last layer (as
   // afmoe.cpp does), not after it, and keeps no hidden-state output.
   bool softplus_gate = false;
-  // Cohere's parallel block (llama.cpp cohere2moe.cpp at 80fb11ac): one norm
-  // of the layer input feeds both the attention and the MLP, and the layer
-  // adds both outputs to its input (MLP + input, then + attention). Its
-  // global layers after the dense lead use no RoPE (cohere2moe.cpp ropes a
-  // layer only when it is windowed or il < n_layer_dense_lead): nope_global.
-  // Compute graph only; no weights of their own.
-  bool parallel_block = false;
+  // A parallel block: the attention and the MLP both read the layer input
+  // and the layer adds both outputs to it. Which block it is, as the reader
+  // found it (the model's type or architecture name), since the families
+  // differ in norms and in the order of the adds, which moves the compute
+  // buffer (ParallelBlock above). Cohere2 MoE's global layers after the
+  // dense lead also use no RoPE (cohere2moe.cpp ropes a layer only when it
+  // is windowed or il < n_layer_dense_lead): nope_global.
+  ParallelBlock parallel_block = ParallelBlock::None;
   bool nope_global = false;
   // No KV cache at all: encoders (bert and kin, gemma-embedding) attend over
   // the whole input at once, and diffusion LMs (llada, llada-moe, dream,

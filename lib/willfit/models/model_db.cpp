@@ -188,6 +188,31 @@ void read_indexer(EntryReader& r, const Json& at, Attention& x) {
   x.index_heads = static_cast<int>(r.integer_in(at, "index_heads", 0, kMaxHeads, 0));
 }
 
+// A parallel block (Attention::parallel_block), named by its family since
+// they differ in norms and in the order of the adds: "gpt-neox", "gpt-j",
+// "cohere" or "plamo".
+void read_parallel_block(EntryReader& r, const Json& at, Attention& x) {
+  constexpr const char* kKinds = "gpt-neox, gpt-j, cohere or plamo";
+  if (const auto v = at.find("parallel_block"); v != at.end() && v->is_boolean()) {
+    r.fail(fmt::format("'parallel_block' names the block ({}), not true or false", kKinds));
+    return;
+  }
+  const std::string name = r.string_in(at, "parallel_block", "none");
+  if (name == "none") {
+    x.parallel_block = ParallelBlock::None;
+  } else if (name == "gpt-neox") {
+    x.parallel_block = ParallelBlock::NeoX;
+  } else if (name == "gpt-j") {
+    x.parallel_block = ParallelBlock::GptJ;
+  } else if (name == "cohere") {
+    x.parallel_block = ParallelBlock::Cohere;
+  } else if (name == "plamo") {
+    x.parallel_block = ParallelBlock::Plamo;
+  } else {
+    r.fail(fmt::format("'parallel_block' must be {}, not '{}'", kKinds, name));
+  }
+}
+
 // DeepSeek-V4's compressed attention, as a GGUF's attention.compress_ratios
 // gives it (gguf.cpp): one letter a layer, 'S' the window only, 'C' ratio 4
 // with its indexer, 'H' ratio 128; the query latent, the grouped output
@@ -491,8 +516,8 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       // Laguna M.1: no window, a softplus gate per element (laguna.cpp).
       a.attention.output_gate = r.boolean_in(*at, "output_gate", false);
       a.attention.softplus_gate = r.boolean_in(*at, "softplus_gate", false);
-      // GPT-NeoX's parallel residual (gptneox.cpp use_par_res).
-      a.attention.parallel_block = r.boolean_in(*at, "parallel_block", false);
+      // GPT-NeoX's parallel residual (gptneox.cpp use_par_res), PLaMo-13B's.
+      read_parallel_block(r, *at, a.attention);
     } else if (kind == "sliding") {
       a.attention.kind = AttentionKind::Sliding;
       a.attention.sliding_window = r.integer_in(*at, "sliding_window", 1, kMaxContext, {});
@@ -534,7 +559,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       // inside the last layer (laguna.cpp).
       a.attention.softplus_gate = r.boolean_in(*at, "softplus_gate", false);
       // Cohere2 MoE: the parallel block; no RoPE on global layers after the dense lead.
-      a.attention.parallel_block = r.boolean_in(*at, "parallel_block", false);
+      read_parallel_block(r, *at, a.attention);
       a.attention.nope_global = r.boolean_in(*at, "nope_global", false);
       read_compressed(r, *at, a);
     } else if (kind == "chunked") {

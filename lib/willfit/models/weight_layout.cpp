@@ -806,10 +806,12 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     LayerWeights l;
     LayerRoles roles = layer_roles(a, i);
     roles.moe = roles.moe && !mtp_block;
-    // Cohere2 MoE's parallel block has one norm a layer (cohere2moe.cpp:
-    // attn_norm only); GPT-NeoX's (LayerNorms) two, attn_norm and ffn_norm
-    // both of the layer input (gptneox.cpp).
-    l.bytes += f32(e * (a.attention.parallel_block && !layer_norm ? 1 : 2) * norm_vectors);
+    // A parallel block has one norm a layer (cohere2moe.cpp and plamo.cpp:
+    // attn_norm only; GPTJBlock: ln_1), but GPT-NeoX's two, attn_norm and
+    // ffn_norm both of the layer input (gptneox.cpp).
+    const ParallelBlock block = a.attention.parallel_block;
+    const int layer_norms = block == ParallelBlock::None || block == ParallelBlock::NeoX ? 2 : 1;
+    l.bytes += f32(e * layer_norms * norm_vectors);
     if (roles.recurrent) {
       l.bytes += recurrent_rows > 0 ? several(Cat::Other, e, recurrent_rows, i) : 0;
     }
