@@ -651,6 +651,8 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // gated MLP, and no rows to output picked; its visual expert's weights
     // are not in a text micro-batch's graph.
     s.no_out_ids = a.visual_expert;
+    // Granite Switch (granite-switch.cpp): its own graph (ggml_alloc.cpp).
+    s.adapter_rank = a.adapters > 0 ? a.adapter_rank : 0;
     // Cohere2 MoE (cohere2moe.cpp): the parallel block, NoPE on the global
     // layers after the dense lead, the rows to output picked after the final
     // norm (its t_h_nextn an output), the router's weights as the file says.

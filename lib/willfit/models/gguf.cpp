@@ -1685,6 +1685,18 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.attention.fused_qkv = true;
     a.visual_expert = true;
   }
+  // Granite Switch (granite-switch.cpp at 80fb11ac): one fused attn_qkv,
+  // and adapters.count LoRA adapters of adapters.lora_rank on every layer
+  // (load_arch_hparams requires both keys); the GGUF's block_count is the
+  // decoder's layers (conversion/granite.py writes num_hidden_layers - 1,
+  // the router's slot left out).
+  if (arch == "graniteswitch") {
+    a.attention.fused_qkv = true;
+    a.adapters = static_cast<int>(
+        std::clamp<std::int64_t>(meta_int(f, key("adapters.count")).value_or(0), 0, 4096));
+    a.adapter_rank = static_cast<int>(
+        std::clamp<std::int64_t>(meta_int(f, key("adapters.lora_rank")).value_or(0), 0, 4096));
+  }
   // BitNet b1.58 (bitnet.cpp load_arch_tensors): attn_sub_norm and
   // ffn_sub_norm, both required.
   a.sub_norms = arch == "bitnet";
