@@ -18,7 +18,7 @@
 // granite-swa,
 // qwen,baichuan,orion,codeshell,
 // nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo,plamo2,mellum,
-// pangu-embed,nanbeige,chameleon,cogvlm,granite-switch}.cpp
+// pangu-embed,nanbeige,chameleon,cogvlm,granite-switch,talkie}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -2000,6 +2000,19 @@ const std::vector<Spec>& specs() {
                       "(mindnlp/transformers/models/cogvlm/configuration_cogvlm.py: vocab 32000, "
                       "hidden 4096, intermediate 11008, 32 layers, 32 heads, 2048 positions, "
                       "untied); tests/unit/test_arch_cogvlm.cpp"));
+    // Talkie 1930 13B IT (talkie), REDUCED to 4 of its 40 layers, all
+    // alike: every width the model's (hidden 5120, 40 heads of 128, every
+    // head cached, SwiGLU of 13696, vocabulary 65540, 2048 positions, RoPE
+    // base 1e6), untied, weightless RMS norms (F.rms_norm without an eps:
+    // conversion/talkie.py writes float32's), the per-head Q gain, the
+    // embedding skip's scale and the wo / ffn_down gains.
+    v.push_back(shape("talkie-1930-13b-r4", "talkie", 4, 5120, 13696, 40, 40, 128, 65540, 2048,
+                      1000000, 1.1920928955078125e-07,
+                      "talkie-lm/talkie-1930-13b-it REDUCED to 4 of 40 layers: a public "
+                      "architecture note (search-tool file id 52810077136: 40 layers, 5120, 40 "
+                      "heads of 128, vocab 65540, 2048 positions, RoPE 1e6) and TalkieConfig "
+                      "(file ids 70927141027 and 61108419233: intermediate 13696, untied); "
+                      "tests/unit/test_arch_talkie.cpp"));
     // Granite Switch 4.1 8B Preview (graniteswitch), REDUCED to 4 of its 40
     // layers, all alike: every width the model's (hidden 4096, 32 heads and 8
     // KV heads of 128, SwiGLU of 12800), the vocabulary the base's 100352
@@ -2172,6 +2185,11 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
   const auto add = [&](std::string name, std::vector<int64_t> dims, int layer) {
     // olmo.cpp load_arch_tensors loads no norm: its LayerNorms have no weights.
     if (s.arch == "olmo" && name.find("norm") != std::string::npos) {
+      return;
+    }
+    // talkie.cpp loads no norm either but the per-head Q gain (attn_q_norm).
+    if (s.arch == "talkie" && name.find("norm") != std::string::npos &&
+        name.find("attn_q_norm") == std::string::npos) {
       return;
     }
     Tensor t;
@@ -3610,6 +3628,16 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "ffn_up.bias", {s.ffn}, i);
         add(b + "ffn_down.bias", {e}, i);
       }
+      if (s.arch == "talkie") {
+        // talkie.cpp load_arch_tensors: the per-head Q gain {1, heads} (as
+        // attn_q_norm), the embedding skip's scale; conversion/talkie.py
+        // also writes attn_gain and mlp_gain as attn_output.scale and
+        // ffn_down.scale, which llama-model.cpp loads where present. All F32.
+        add(b + "attn_q_norm.weight", {1, static_cast<int64_t>(s.heads)}, i);
+        add(b + "layer_output_scale.weight", {1}, i);
+        add(b + "attn_output.scale", {1}, i);
+        add(b + "ffn_down.scale", {1}, i);
+      }
       if (s.arch == "graniteswitch") {
         // granite-switch.cpp load_arch_tensors: each projection's LoRA pair
         // stacked over the slots (adapters + 1, slot 0 the zero delta). Last
@@ -4077,6 +4105,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // nemotron.cpp load_arch_hparams requires the LayerNorm epsilon
     // (conversion/nemotron.py writes it beside base.py's RMS one)
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+  }
+  if (s.arch == "talkie") {
+    // conversion/talkie.py: lm_head_gain.w_g as logit_scale (talkie.cpp
+    // requires it); its value moves no buffer
+    w.key_f32(a + ".logit_scale", 1.0);
   }
   if (s.arch == "olmo") {
     // conversion/olmo.py: the LayerNorm epsilon olmo.cpp requires (1e-5);

@@ -1865,6 +1865,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   const std::int64_t la_state = std::int64_t{s.heads} * s.head_dim * s.head_dim;
   int next_la_state = s.minimax01 && kind_at(0) == 'R' ? g.op(la_state, {s_copy}) : -1;
   int x = g.op(b * e, {tokens});  // token embeddings (get_rows of the embedding table)
+  // talkie.cpp: the embeddings RMS-normed (in place), then kept as the skip
+  // every layer reads, so alive to the last layer.
+  if (s.embedding_skip) {
+    x = g.same(x);
+  }
+  const int embd_skip = s.embedding_skip ? x : -1;
   // LayerNorm (ggml_norm: a new tensor; its weight and bias in place).
   // OLMo-1's has neither: the ggml_norm alone.
   const auto layer_norm = [&](int t) {
@@ -3003,6 +3009,14 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       }
       if (il < s.deepstack) {  // qwen3vl.cpp, qwen3vlmoe.cpp: deepstack_out
         x = g.op(b * e, {x, g.view(deepstack_rows)}, {x});
+      }
+      if (s.embedding_skip) {
+        // talkie.cpp: the normed embeddings times the layer's out_scale (a
+        // new tensor while later layers read them; the last layer's rows
+        // picked first, then scaled in place), added in place.
+        const int src = last ? g.op(b * e, {embd_skip, out_ids}) : embd_skip;
+        const int skip = g.same(src);
+        x = g.op(b * e, {x, skip}, {x, skip});
       }
       continue;
     }

@@ -437,6 +437,10 @@ struct LlamaGraphShape {
   // the adapter picked by a one-head router attention cached as a layer of
   // its own. 0: none.
   int adapter_rank = 0;
+  // Talkie (talkie.cpp): the normed embeddings stay alive to the last layer,
+  // each layer adding them times its out_scale (a new tensor) to its output;
+  // the last layer reads their rows to output.
+  bool embedding_skip = false;
   bool output_gate = false;
   // Cohere2 MoE (cohere2moe.cpp): the attention and the MLP both read the
   // layer's one norm (which lives until the MLP has read it); the layer's

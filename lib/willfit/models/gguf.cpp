@@ -1700,8 +1700,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // BitNet b1.58 (bitnet.cpp load_arch_tensors): attn_sub_norm and
   // ffn_sub_norm, both required.
   a.sub_norms = arch == "bitnet";
-  // OLMo-1 (olmo.cpp load_arch_tensors at 80fb11ac): no norm tensors at all.
-  a.weightless_norms = arch == "olmo";
+  // OLMo-1 (olmo.cpp load_arch_tensors at 80fb11ac): no norm tensors at all;
+  // nor Talkie (talkie.cpp: F.rms_norm without weights), whose normed
+  // embeddings reach every layer's output (Architecture::embedding_skip).
+  a.weightless_norms = arch == "olmo" || arch == "talkie";
+  a.embedding_skip = arch == "talkie";
 
   // Sliding windows. phimoe: llama.cpp never reads the window its converter
   // writes (phimoe.cpp load_arch_hparams at 80fb11ac reads no

@@ -1299,7 +1299,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   a.sub_norms = type == "bitnet";
   // OLMo-1 (transformers' OlmoLayerNorm: F.layer_norm with no weight or
   // bias; llama.cpp olmo.cpp).
-  a.weightless_norms = type == "olmo";
+  a.weightless_norms = type == "olmo" || type == "talkie";
+  // Talkie (TalkieConfig, model_type talkie; llama.cpp talkie.cpp): the
+  // normed embeddings added to every layer's output (embed_skip), weightless
+  // RMS norms (F.rms_norm).
+  a.embedding_skip = type == "talkie";
   // model_max_length: Kimi Linear's config names its context so.
   a.max_context = get_int(t,
                           {"max_position_embeddings", "n_positions", "max_sequence_length",

@@ -230,7 +230,10 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "cogvlm",
        // issue 18: Granite Switch, Granite's layer with embedded LoRA
        // adapters and a router (tests/unit/test_arch_graniteswitch.cpp)
-       "graniteswitch"});
+       "graniteswitch",
+       // issue 18: Talkie, weightless norms and the normed embeddings added
+       // to every layer (tests/unit/test_arch_talkie.cpp)
+       "talkie"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -389,6 +392,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "smollm3",
                                                                   "stablelm",
                                                                   "starcoder2",
+                                                                  "talkie",
                                                                   "step3p5",
                                                                   "xverse",
                                                                   "t5",

@@ -587,6 +587,13 @@ struct Architecture {
   // checkpoint holds `adapters`. 0: none.
   int adapters = 0;
   int adapter_rank = 0;
+  // Talkie (llama.cpp talkie.cpp at 80fb11ac; config.json model_type
+  // talkie): the RMS-normed token embeddings are added, scaled per layer
+  // (blk.N.out_scale), to every layer's output, so they live across the
+  // whole graph; weightless norms, a per-head gain on Q (attn_q_norm, one
+  // value a head), scalar gains on wo and ffn_down (attn_output.scale,
+  // ffn_down.scale) and on the head (logit_scale).
+  bool embedding_skip = false;
 };
 
 // The dense MLP width of layer `layer` (intermediate_size, doubled on the

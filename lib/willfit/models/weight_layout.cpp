@@ -1008,6 +1008,13 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       l.bytes += weight(Cat::FfnUp, e, ff, i) + weight(Cat::FfnDown, ff, e, i) +
                  (layer_norm || a.mlp_bias ? f32(ff) + f32(e) : 0);
     }
+    if (a.embedding_skip) {
+      // Talkie (talkie.cpp load_arch_tensors): the per-head Q gain
+      // (attn_q_norm {1, heads}), the skip's layer_output_scale and the wo
+      // and ffn_down gains (attn_output.scale, ffn_down.scale, which
+      // conversion/talkie.py writes), F32.
+      l.bytes += f32(a.heads) + f32(1) + f32(1) + f32(1);
+    }
     if (a.adapters > 0 && a.adapter_rank > 0) {
       // Granite Switch's stacked LoRAs (granite-switch.cpp load_arch_tensors):
       // {in, rank, slots} and {rank, out, slots} for Q, K, V, the output
