@@ -18,7 +18,7 @@
 // granite-swa,
 // qwen,baichuan,orion,codeshell,
 // nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo,plamo2,mellum,
-// pangu-embed,nanbeige,chameleon,cogvlm}.cpp
+// pangu-embed,nanbeige,chameleon,cogvlm,granite-switch,talkie}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -121,6 +121,10 @@ struct Spec {
   double embd_scale = 0;
   double resid_scale = 0;
   double logit_scale = 0;
+  // Granite Switch (graniteswitch): the embedded LoRA adapters and their
+  // stacked rank (adapters.count, adapters.lora_rank); 0: none.
+  int adapters = 0;
+  int64_t adapter_rank = 0;
   bool nope = false;  // no RoPE: rope.scaling.finetuned false (Granite 4 H)
   // Gemma 3n (gemma3n.cpp): per-layer embeddings of per_layer_width for each
   // layer, AltUp streams, the LAuReL rank, the last kv_shared_layers layers
@@ -1996,6 +2000,39 @@ const std::vector<Spec>& specs() {
                       "(mindnlp/transformers/models/cogvlm/configuration_cogvlm.py: vocab 32000, "
                       "hidden 4096, intermediate 11008, 32 layers, 32 heads, 2048 positions, "
                       "untied); tests/unit/test_arch_cogvlm.cpp"));
+    // Talkie 1930 13B IT (talkie), REDUCED to 4 of its 40 layers, all
+    // alike: every width the model's (hidden 5120, 40 heads of 128, every
+    // head cached, SwiGLU of 13696, vocabulary 65540, 2048 positions, RoPE
+    // base 1e6), untied, weightless RMS norms (F.rms_norm without an eps:
+    // conversion/talkie.py writes float32's), the per-head Q gain, the
+    // embedding skip's scale and the wo / ffn_down gains.
+    v.push_back(shape("talkie-1930-13b-r4", "talkie", 4, 5120, 13696, 40, 40, 128, 65540, 2048,
+                      1000000, 1.1920928955078125e-07,
+                      "talkie-lm/talkie-1930-13b-it REDUCED to 4 of 40 layers: a public "
+                      "architecture note (search-tool file id 52810077136: 40 layers, 5120, 40 "
+                      "heads of 128, vocab 65540, 2048 positions, RoPE 1e6) and TalkieConfig "
+                      "(file ids 70927141027 and 61108419233: intermediate 13696, untied); "
+                      "tests/unit/test_arch_talkie.cpp"));
+    // Granite Switch 4.1 8B Preview (graniteswitch), REDUCED to 4 of its 40
+    // layers, all alike: every width the model's (hidden 4096, 32 heads and 8
+    // KV heads of 128, SwiGLU of 12800), the vocabulary the base's 100352
+    // plus the 12 control tokens (ids 100352..100363), one fused attn_qkv,
+    // and on every layer the 12 adapters' LoRAs stacked at rank 32 (the
+    // largest of their 16 and 32) with the zero slot: 13 slots.
+    v.push_back(
+        shape("granite-switch-8b-r4", "graniteswitch", 4, 4096, 12800, 32, 8, 128, 100364, 131072,
+              10000000, 1e-5,
+              "ibm-granite/granite-switch-4.1-8b-preview REDUCED to 4 of 40 layers; its "
+              "BUILD.md (a hub mirror: 4096 x 40, 32 heads, vocab 100352, 12 adapters at "
+              "ranks 16/32, control tokens 100352..100363) and the Granite 4.1 report's "
+              "table (8 KV heads of 128, MLP 12800); tests/unit/test_arch_graniteswitch.cpp"));
+    v.back().tied = true;
+    v.back().adapters = 12;
+    v.back().adapter_rank = 32;
+    v.back().attn_scale = 0.0078125;
+    v.back().embd_scale = 12.0;
+    v.back().resid_scale = 0.22;
+    v.back().logit_scale = 16.0;
     // Flan-T5-Small (t5): an encoder-decoder, 8 encoder and 8 decoder
     // blocks, relative-position buckets, a gated-GELU MLP, an untied head.
     // The whole model.
@@ -2150,6 +2187,11 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     if (s.arch == "olmo" && name.find("norm") != std::string::npos) {
       return;
     }
+    // talkie.cpp loads no norm either but the per-head Q gain (attn_q_norm).
+    if (s.arch == "talkie" && name.find("norm") != std::string::npos &&
+        name.find("attn_q_norm") == std::string::npos) {
+      return;
+    }
     Tensor t;
     t.name = std::move(name);
     t.dims = std::move(dims);
@@ -2158,8 +2200,13 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     // DeepSeek-V4's hyper-connection and compressor position tensors are F32
     // in the checkpoint and stay F32 (conversion/deepseek.py
     // tensor_force_quant); its hash-routing table is I32 (_write_hash_routing_tensors).
+    // conversion/base.py writes ".lora_a"/".lora_b" (Granite Switch's stacked
+    // LoRAs) at the outtype, and llama-quant.cpp quantises only names ending
+    // in "weight": F16 in every file here.
+    const bool lora = t.name.size() > 7 && (t.name.compare(t.name.size() - 7, 7, ".lora_a") == 0 ||
+                                            t.name.compare(t.name.size() - 7, 7, ".lora_b") == 0);
     const bool keep_f32 = t.dims.size() == 1 || t.name.size() < 7 ||
-                          t.name.compare(t.name.size() - 7, 7, ".weight") != 0 ||
+                          (t.name.compare(t.name.size() - 7, 7, ".weight") != 0 && !lora) ||
                           t.name.find("norm") != std::string::npos ||
                           t.name.find("ssm_conv1d") != std::string::npos ||
                           // conversion/base.py keeps RWKV's lerps, bonus,
@@ -2186,7 +2233,13 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       index = 2 * layer + (t.name.find("vis_") != std::string::npos ? 1 : 0);
       count = 2 * s.layers;
     }
+    // llama-quant.cpp counts ffn_down over n_layer_all, which Granite
+    // Switch's router slot makes one more than its layers.
+    if (s.arch == "graniteswitch" && t.name.find("ffn_down.weight") != std::string::npos) {
+      count = s.layers + 1;
+    }
     t.type = t.name.find("tid2eid") != std::string::npos ? I32T
+             : lora                                      ? F16
              : keep_f32                                  ? F32
                         : weight_type(ftype, t.name, index, count, t.dims[0], s.tied, s.experts);
     out.push_back(std::move(t));
@@ -3482,6 +3535,11 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "attn_q.weight", {e, s.heads * (s.nope_dim + s.rope_dim)}, i);
       }
       mla_kv_out(b, i);
+    } else if (s.arch == "graniteswitch") {
+      // granite-switch.cpp load_arch_tensors: one fused attn_qkv and
+      // attn_output (the LoRAs follow the MLP, below)
+      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
     } else if (s.arch == "cogvlm") {
       // cogvlm.cpp: one fused attn_qkv without a bias and attn_output, and
       // the visual expert's copies of both
@@ -3569,6 +3627,32 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       if (s.arch == "jais2") {  // jais2.cpp: the MLP's biases
         add(b + "ffn_up.bias", {s.ffn}, i);
         add(b + "ffn_down.bias", {e}, i);
+      }
+      if (s.arch == "talkie") {
+        // talkie.cpp load_arch_tensors: the per-head Q gain {1, heads} (as
+        // attn_q_norm), the embedding skip's scale; conversion/talkie.py
+        // also writes attn_gain and mlp_gain as attn_output.scale and
+        // ffn_down.scale, which llama-model.cpp loads where present. All F32.
+        add(b + "attn_q_norm.weight", {1, static_cast<int64_t>(s.heads)}, i);
+        add(b + "layer_output_scale.weight", {1}, i);
+        add(b + "attn_output.scale", {1}, i);
+        add(b + "ffn_down.scale", {1}, i);
+      }
+      if (s.arch == "graniteswitch") {
+        // granite-switch.cpp load_arch_tensors: each projection's LoRA pair
+        // stacked over the slots (adapters + 1, slot 0 the zero delta). Last
+        // in the layer, so the file ends with an F16 tensor llama.cpp maps
+        // (a repacked last tensor would shorten the mapping).
+        const int64_t slots = s.adapters + 1;
+        const int64_t r = s.adapter_rank;
+        const std::vector<std::pair<std::string, std::pair<int64_t, int64_t>>> loras = {
+            {"attn_q", {e, q}},      {"attn_k", {e, kv}},      {"attn_v", {e, kv}},
+            {"attn_output", {q, e}}, {"ffn_gate", {e, s.ffn}}, {"ffn_up", {e, s.ffn}},
+            {"ffn_down", {s.ffn, e}}};
+        for (const auto& [name, io] : loras) {
+          add(b + name + ".lora_a", {io.first, r, slots}, i);
+          add(b + name + ".lora_b", {r, io.second, slots}, i);
+        }
       }
       if (s.arch == "cogvlm") {  // cogvlm.cpp: the visual expert's gated MLP
         add(b + "vis_gate.weight", {e, s.ffn}, i);
@@ -4022,6 +4106,11 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // (conversion/nemotron.py writes it beside base.py's RMS one)
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
   }
+  if (s.arch == "talkie") {
+    // conversion/talkie.py: lm_head_gain.w_g as logit_scale (talkie.cpp
+    // requires it); its value moves no buffer
+    w.key_f32(a + ".logit_scale", 1.0);
+  }
   if (s.arch == "olmo") {
     // conversion/olmo.py: the LayerNorm epsilon olmo.cpp requires (1e-5);
     // no clamp_kqv, OLMo-1B's clip_qkv being null
@@ -4278,6 +4367,23 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   }
   // conversion/granite.py GraniteSWAModel.set_gguf_parameters and
   // conversion/mellum.py MellumModel.set_gguf_parameters: one flag a layer
+  // conversion/granite.py GraniteSwitchModel.set_gguf_parameters: the
+  // adapters, their control tokens (each substituted by a base token) and
+  // the router's gain; expert_used_count pinned to 0 (dense).
+  if (s.arch == "graniteswitch") {
+    w.key_u32(a + ".expert_used_count", 0);
+    w.key_u32(a + ".adapters.count", static_cast<uint32_t>(s.adapters));
+    w.key_u32(a + ".adapters.lora_rank", static_cast<uint32_t>(s.adapter_rank));
+    std::vector<uint32_t> activate;
+    std::vector<uint32_t> substitute;
+    for (int k = 0; k < s.adapters; ++k) {
+      activate.push_back(static_cast<uint32_t>(s.vocab - s.adapters + k));
+      substitute.push_back(3);
+    }
+    w.key_arr_u32(a + ".adapters.token_ids_activate", activate);
+    w.key_arr_u32(a + ".adapters.token_ids_substitute", substitute);
+    w.key_f32(a + ".adapters.router_gain", 15.0);  // control_token_gain's default
+  }
   if (s.arch == "granite_swa" || s.arch == "mellum") {
     std::vector<bool> swa;
     for (int i = 0; i < s.layers; ++i) {

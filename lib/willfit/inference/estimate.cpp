@@ -283,8 +283,19 @@ Bytes kv_cache_bytes(const Architecture& a, const KvCacheQuery& q) {
       index_k <= 0 ? 0
                    : cost(index_k * full_cells, q.k_type) +
                          (q.indexer_in_k_type ? cost(a.head_dim * full_cells, q.v_type) : 0);
+  // Granite Switch's router (granite-switch.cpp load_arch_hparams: one more
+  // layer, n_layer_all = layers + 1, of one head, K and V at the head
+  // width; llama-kv-cache.cpp caches every layer to n_layer_all), V padded
+  // to the widest layer's rows without flash attention as any other.
+  const Bytes router = a.adapters > 0
+                           ? cost(std::int64_t{a.head_dim} * full_cells, q.k_type) +
+                                 cost((q.v_rows_padded ? std::max<std::int64_t>(full_v, a.head_dim)
+                                                       : std::int64_t{a.head_dim}) *
+                                          full_cells,
+                                      q.v_type)
+                           : 0;
   return per_full_layer * full_layers + per_window_layer * windowed_layers +
-         per_indexer_layer * indexer_layer_count(a) +
+         per_indexer_layer * indexer_layer_count(a) + router +
          recurrent_state_bytes(a, q.sequences, q.state_bytes);
 }
 

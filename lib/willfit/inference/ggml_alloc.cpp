@@ -972,6 +972,172 @@ std::vector<GraphTensor> qwen4exp_graph(const LlamaGraphShape& s) {
   return g.take();
 }
 
+// Granite Switch's graph (granite-switch.cpp at 80fb11ac), in ggml's visit
+// order. The router comes first: its Q, K and V are the inputs padded to a
+// head ([head, 1, tokens], ggml_pad), and build_attn expands Q, V, K and
+// writes K and V to the router's cache layer (V padded to the widest
+// layer's rows when it is stored transposed), then its attention runs (a
+// trace of the real allocator's offsets, tests/live/trace_alloc.c, shows it
+// there, before the token rows). Layer 0's first LoRA delta makes the
+// adapter ids of it: the output's first row made contiguous, clamped (of a
+// reshape: a new tensor), rounded (in place) and cast to I32. Each layer: the
+// token rows (get_rows of the substituted ids, scaled), the norm, the fused
+// QKV; Q, V, K each a contiguous copy of its slice plus its LoRA delta (A
+// then B, ggml_mul_mat_id over the slots: [rank, 1, tokens] and [out, 1,
+// tokens]) added in place, Q and K roped from reshapes (new tensors). The
+// output projection, gate, up and down each the base product plus its
+// delta, in place. The last layer picks the rows to output of the
+// attention output, of the residual and of the adapter ids.
+std::vector<GraphTensor> granite_switch_graph(const LlamaGraphShape& s) {
+  Builder g;
+  g.reserve(static_cast<std::size_t>(std::max(s.layers, 1)) * 96 + 256);
+  const std::int64_t b = std::max<std::int64_t>(1, s.tokens);
+  const std::int64_t e = s.hidden;
+  const std::int64_t hd = s.head_dim;
+  const std::int64_t qw = std::int64_t{s.heads} * hd;
+  const std::int64_t kvw = std::int64_t{s.kv_heads} * hd;
+  const std::int64_t ff = s.ffn;
+  const std::int64_t r = std::max(1, s.adapter_rank);
+  const std::int64_t v_rows = std::max(kvw, hd);
+  const std::int64_t mask_bytes = s.flash ? 2 : 4;
+  const auto rotate = [&](int t, std::int64_t width, int matrix) {
+    return g.view(g.op(b * width, {g.view(t), matrix}));
+  };
+
+  // Inputs, in the order the graph first reads them (the trace's leaf
+  // offsets): the router's Q, V and K signals (with the rotations a
+  // quantised cache reads), the cache rows to write, the KQ mask (the
+  // router's attention), the substituted token ids, the positions, the rows
+  // to output.
+  const int router_q = g.input(4 * b);
+  const int k_rot = s.rotate_k ? g.input(k_rotation_bytes(hd)) : -1;
+  const int router_v = g.input(4 * b);
+  const int v_rot = s.rotate_v ? g.input(4 * 64 * 64) : -1;
+  const int router_k = g.input(4 * b);
+  const int k_idxs = g.input(8 * b);
+  const int v_idxs = g.input(s.flash ? 8 * b : 8 * b * v_rows);
+
+  // The router's Q, V and K written to its cache layer.
+  int qr = g.op(b * hd, {g.view(router_q)});
+  if (s.rotate_k) {
+    qr = rotate(qr, hd, k_rot);
+  }
+  int vr = g.op(b * hd, {g.view(router_v)});
+  if (s.rotate_v) {
+    vr = rotate(vr, hd, v_rot);
+  }
+  int kr = g.op(b * hd, {g.view(router_k)});
+  if (s.rotate_k) {
+    kr = rotate(kr, hd, k_rot);
+  }
+  g.external({g.view(kr), k_idxs});
+  const int vr_rows = !s.flash && hd < v_rows ? g.op(b * v_rows, {vr}) : vr;
+  g.external({g.view(vr_rows), v_idxs});
+
+  const int mask = g.input(mask_bytes * s.cells * b);
+  int pos = -1;
+  int out_ids = -1;
+  // build_attn_mha over the cache: flash attention (the output rotated back
+  // where V is quantised), or the scores softmaxed and the heads' product
+  // made contiguous.
+  const auto attend = [&](int q, std::int64_t heads, std::int64_t width) {
+    const int qp = g.view(q);
+    if (s.flash) {
+      int out = g.op(b * width, {qp, mask});
+      if (s.rotate_v) {
+        out = g.op(b * width, {g.view(out), v_rot});
+      }
+      return g.view(out);
+    }
+    const int kq = g.same(g.op(b * s.cells * heads, {qp}), {mask});
+    const int kqv = g.op(b * width, {kq});
+    return g.op(b * width, {g.view(kqv)});
+  };
+  // The router's attention, visited right after its cache rows are written
+  // (a trace of the real allocator's offsets: docs/live-llamacpp.md); the
+  // adapter ids made from it at the first delta.
+  const int routed = attend(qr, 1, hd);
+  const int tokens = g.input(4 * b);
+  int ids = -1;
+  const auto adapter_ids = [&] {
+    if (ids < 0) {
+      const int slot = g.op(b, {g.view(routed)});        // cont of its first row
+      ids = g.op(b, {g.same(g.op(b, {g.view(slot)}))});  // clamp, round, cast
+    }
+    return ids;
+  };
+  // B (A x) over the token's slot: [out, 1, tokens], read through a reshape.
+  const auto delta = [&](int in, std::int64_t out, int slots) {
+    const int a = g.op(b * r, {g.view(in), g.view(slots)});
+    return g.view(g.op(b * out, {a, g.view(slots)}));
+  };
+
+  int x = g.same(g.op(b * e, {tokens}));  // get_rows of the substituted ids, scaled
+  for (int il = 0; il < s.layers; ++il) {
+    const bool last = il == s.layers - 1;
+    const int an = g.same(g.op(b * e, {x}));  // RMS norm, weight
+    const int qkv = g.op(b * (qw + 2 * kvw), {an});
+    int q = g.op(b * qw, {g.view(qkv)});
+    q = g.same(q, {delta(an, qw, adapter_ids())});
+    if (pos < 0) {
+      pos = g.input(4 * b);
+    }
+    q = g.op(b * qw, {g.view(q), pos});  // RoPE of a reshape
+    if (s.rotate_k) {
+      q = rotate(q, qw, k_rot);
+    }
+    int v = g.op(b * kvw, {g.view(qkv)});
+    v = g.same(v, {delta(an, kvw, ids)});
+    if (s.rotate_v) {
+      v = rotate(v, kvw, v_rot);
+    }
+    int k = g.op(b * kvw, {g.view(qkv)});
+    k = g.same(k, {delta(an, kvw, ids)});
+    k = g.op(b * kvw, {g.view(k), pos});
+    if (s.rotate_k) {
+      k = rotate(k, kvw, k_rot);
+    }
+    g.external({g.view(k), k_idxs});
+    g.external({g.view(v), v_idxs});
+    const int attn = attend(q, s.heads, qw);
+    int cur = g.op(b * e, {attn});
+    cur = g.same(cur, {delta(attn, e, ids)});
+    int res = x;
+    int ids_l = ids;
+    if (last) {
+      if (out_ids < 0) {
+        out_ids = g.input(4 * b);
+      }
+      cur = g.op(b * e, {cur, out_ids});
+    }
+    cur = g.same(cur);  // residual scale
+    if (last) {
+      res = g.op(b * e, {x, out_ids});
+    }
+    const int ffn_inp = g.op(b * e, {cur, res}, {cur, res});
+    const int fn = g.same(g.op(b * e, {ffn_inp}));  // RMS norm, weight
+    if (last) {
+      ids_l = -2;  // the adapter ids' rows, read by the first MLP delta
+    }
+    int gate = g.op(b * ff, {fn});
+    if (ids_l == -2) {
+      ids_l = g.op(b, {g.view(ids), out_ids});
+    }
+    gate = g.same(g.same(gate, {delta(fn, ff, ids_l)}));  // + delta, SiLU
+    int up = g.op(b * ff, {fn});
+    up = g.same(up, {delta(fn, ff, ids_l)});
+    const int gu = g.op(b * ff, {gate, up}, {gate, up});
+    int down = g.op(b * e, {gu});
+    down = g.same(g.same(down, {delta(gu, e, ids_l)}));  // + delta, residual scale
+    x = g.op(b * e, {down, ffn_inp}, {down, ffn_inp});
+  }
+  const int normed = g.same(g.same(x));  // RMS norm, weight (t_embd)
+  g.at(normed).output = true;
+  const int logits = g.same(g.op(b * s.vocab, {normed}));  // / logit scale
+  g.at(logits).output = true;
+  return g.take();
+}
+
 // The inputs of RWKV's graphs (rwkv6.cpp, rwkv7.cpp), in the order
 // tests/live/trace_alloc.c printed them: the tokens (at offset 0), the
 // unused ready embeddings, the state row and the rows to output; then the
@@ -1240,6 +1406,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   }
   if (s.qwen4exp) {
     return qwen4exp_graph(s);
+  }
+  if (s.adapter_rank > 0) {
+    return granite_switch_graph(s);
   }
   Builder g;
   g.reserve(static_cast<std::size_t>(std::max(s.layers, 1)) * 128 + 256);  // no regrowth copies
@@ -1696,6 +1865,12 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   const std::int64_t la_state = std::int64_t{s.heads} * s.head_dim * s.head_dim;
   int next_la_state = s.minimax01 && kind_at(0) == 'R' ? g.op(la_state, {s_copy}) : -1;
   int x = g.op(b * e, {tokens});  // token embeddings (get_rows of the embedding table)
+  // talkie.cpp: the embeddings RMS-normed (in place), then kept as the skip
+  // every layer reads, so alive to the last layer.
+  if (s.embedding_skip) {
+    x = g.same(x);
+  }
+  const int embd_skip = s.embedding_skip ? x : -1;
   // LayerNorm (ggml_norm: a new tensor; its weight and bias in place).
   // OLMo-1's has neither: the ggml_norm alone.
   const auto layer_norm = [&](int t) {
@@ -2834,6 +3009,14 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       }
       if (il < s.deepstack) {  // qwen3vl.cpp, qwen3vlmoe.cpp: deepstack_out
         x = g.op(b * e, {x, g.view(deepstack_rows)}, {x});
+      }
+      if (s.embedding_skip) {
+        // talkie.cpp: the normed embeddings times the layer's out_scale (a
+        // new tensor while later layers read them; the last layer's rows
+        // picked first, then scaled in place), added in place.
+        const int src = last ? g.op(b * e, {embd_skip, out_ids}) : embd_skip;
+        const int skip = g.same(src);
+        x = g.op(b * e, {x, skip}, {x, skip});
       }
       continue;
     }

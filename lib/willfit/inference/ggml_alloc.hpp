@@ -432,6 +432,15 @@ struct LlamaGraphShape {
   // CogVLM (cogvlm.cpp): no rows to output are picked (the graph builds no
   // inp_out_ids), so the last layer keeps every token's rows.
   bool no_out_ids = false;
+  // Granite Switch (granite-switch.cpp): every projection plus a per-token
+  // LoRA delta of this rank (two ggml_mul_mat_id over the stacked slots),
+  // the adapter picked by a one-head router attention cached as a layer of
+  // its own. 0: none.
+  int adapter_rank = 0;
+  // Talkie (talkie.cpp): the normed embeddings stay alive to the last layer,
+  // each layer adding them times its out_scale (a new tensor) to its output;
+  // the last layer reads their rows to output.
+  bool embedding_skip = false;
   bool output_gate = false;
   // Cohere2 MoE (cohere2moe.cpp): the attention and the MLP both read the
   // layer's one norm (which lives until the MLP has read it); the layer's

@@ -651,6 +651,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // gated MLP, and no rows to output picked; its visual expert's weights
     // are not in a text micro-batch's graph.
     s.no_out_ids = a.visual_expert;
+    // Granite Switch (granite-switch.cpp): its own graph (ggml_alloc.cpp).
+    s.adapter_rank = a.adapters > 0 ? a.adapter_rank : 0;
+    s.embedding_skip = a.embedding_skip;  // Talkie (talkie.cpp)
     // Cohere2 MoE (cohere2moe.cpp): the parallel block, NoPE on the global
     // layers after the dense lead, the rows to output picked after the final
     // norm (its t_h_nextn an output), the router's weights as the file says.
@@ -662,7 +665,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // Nemotron's LayerNorm with its bias (norm_bias beside an ungated MLP;
     // phimoe's biased norm is llama.cpp's RMS norm plus the bias). Orion's
     // (orion.cpp LLM_NORM) beside a gated dense MLP: phimoe has experts.
-    s.layer_norm = (a.norm_bias && (!a.mlp_gated || !a.moe)) || a.weightless_norms;
+    // (Talkie's weightless norms are RMS norms, not OLMo-1's LayerNorms.)
+    s.layer_norm =
+        (a.norm_bias && (!a.mlp_gated || !a.moe)) || (a.weightless_norms && !a.embedding_skip);
     s.weightless_norms = a.weightless_norms;  // OLMo-1 (olmo.cpp)
     s.sub_norms = a.sub_norms;                // BitNet (bitnet.cpp)
     s.nope_global = a.attention.nope_global;

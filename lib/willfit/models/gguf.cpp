@@ -1686,11 +1686,26 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.attention.fused_qkv = true;
     a.visual_expert = true;
   }
+  // Granite Switch (granite-switch.cpp at 80fb11ac): one fused attn_qkv,
+  // and adapters.count LoRA adapters of adapters.lora_rank on every layer
+  // (load_arch_hparams requires both keys); the GGUF's block_count is the
+  // decoder's layers (conversion/granite.py writes num_hidden_layers - 1,
+  // the router's slot left out).
+  if (arch == "graniteswitch") {
+    a.attention.fused_qkv = true;
+    a.adapters = static_cast<int>(
+        std::clamp<std::int64_t>(meta_int(f, key("adapters.count")).value_or(0), 0, 4096));
+    a.adapter_rank = static_cast<int>(
+        std::clamp<std::int64_t>(meta_int(f, key("adapters.lora_rank")).value_or(0), 0, 4096));
+  }
   // BitNet b1.58 (bitnet.cpp load_arch_tensors): attn_sub_norm and
   // ffn_sub_norm, both required.
   a.sub_norms = arch == "bitnet";
-  // OLMo-1 (olmo.cpp load_arch_tensors at 80fb11ac): no norm tensors at all.
-  a.weightless_norms = arch == "olmo";
+  // OLMo-1 (olmo.cpp load_arch_tensors at 80fb11ac): no norm tensors at all;
+  // nor Talkie (talkie.cpp: F.rms_norm without weights), whose normed
+  // embeddings reach every layer's output (Architecture::embedding_skip).
+  a.weightless_norms = arch == "olmo" || arch == "talkie";
+  a.embedding_skip = arch == "talkie";
 
   // Sliding windows. phimoe: llama.cpp never reads the window its converter
   // writes (phimoe.cpp load_arch_hparams at 80fb11ac reads no

@@ -1034,7 +1034,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // Granite 4 (granitemoehybrid) names its dense or shared MLP shared_intermediate_size.
   // (its intermediate_size is then the routed experts' width).
   const std::int64_t config_intermediate = a.intermediate_size;
-  if (type == "granitemoehybrid") {
+  if (type == "granitemoehybrid" || type == "granite_switch") {
     if (const auto shared = get_int(t, {"shared_intermediate_size"}, 1 << 24)) {
       a.intermediate_size = *shared;
     }
@@ -1281,12 +1281,31 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.attention.fused_qkv = true;
     a.visual_expert = true;
   }
+  // Granite Switch (generative-computing/granite-switch GraniteSwitchConfig,
+  // model_type granite_switch, a GraniteMoeHybridConfig with adapters):
+  // num_adapters LoRA adapters stacked at max_lora_rank on the fused QKV
+  // (qkv_proj), o_proj and the shared MLP; num_hidden_layers counts the
+  // switch's slot with the decoder layers when there are adapters (its
+  // docs/configuration: layer_types "includes the switch's index-0 slot"),
+  // which the converter drops (conversion/granite.py: block_count - 1).
+  if (type == "granite_switch") {
+    a.attention.fused_qkv = true;
+    a.adapters = static_cast<int>(get_int(t, {"num_adapters"}, 4096).value_or(0));
+    a.adapter_rank = static_cast<int>(get_int(t, {"max_lora_rank"}, 4096).value_or(0));
+    if (a.adapters > 0 && a.layers > 1) {
+      a.layers -= 1;
+    }
+  }
   // BitNet b1.58 (modeling_bitnet.py: BitNetAttention.attn_sub_norm,
   // BitNetMLP.ffn_sub_norm; llama.cpp bitnet.cpp).
   a.sub_norms = type == "bitnet";
   // OLMo-1 (transformers' OlmoLayerNorm: F.layer_norm with no weight or
   // bias; llama.cpp olmo.cpp).
-  a.weightless_norms = type == "olmo";
+  a.weightless_norms = type == "olmo" || type == "talkie";
+  // Talkie (TalkieConfig, model_type talkie; llama.cpp talkie.cpp): the
+  // normed embeddings added to every layer's output (embed_skip), weightless
+  // RMS norms (F.rms_norm).
+  a.embedding_skip = type == "talkie";
   // model_max_length: Kimi Linear's config names its context so.
   a.max_context = get_int(t,
                           {"max_position_embeddings", "n_positions", "max_sequence_length",

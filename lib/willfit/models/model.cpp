@@ -227,7 +227,13 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "chameleon",
        // issue 18: CogVLM's language model with its visual expert
        // (tests/unit/test_arch_cogvlm.cpp)
-       "cogvlm"});
+       "cogvlm",
+       // issue 18: Granite Switch, Granite's layer with embedded LoRA
+       // adapters and a router (tests/unit/test_arch_graniteswitch.cpp)
+       "graniteswitch",
+       // issue 18: Talkie, weightless norms and the normed embeddings added
+       // to every layer (tests/unit/test_arch_talkie.cpp)
+       "talkie"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -295,6 +301,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "granitemoe",
                                                                   "granitemoehybrid",
                                                                   "granite_swa",
+                                                                  "granite_switch",
                                                                   "granitemoe_swa",
                                                                   "hunyuan_v1_dense",
                                                                   "hunyuan_v1_moe",
@@ -385,6 +392,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "smollm3",
                                                                   "stablelm",
                                                                   "starcoder2",
+                                                                  "talkie",
                                                                   "step3p5",
                                                                   "xverse",
                                                                   "t5",
@@ -1097,6 +1105,22 @@ std::int64_t shaped_attention_params(const Architecture& a, const LayerWidths& l
 
 }  // namespace
 
+std::int64_t adapter_params_per_layer(const Architecture& a) {
+  if (a.adapters <= 0 || a.adapter_rank <= 0) {
+    return 0;
+  }
+  // granite-switch.cpp load_arch_tensors: a pair A {in, rank}, B {rank, out}
+  // on each of Q, K, V (in: hidden), the output projection (in: the heads),
+  // gate and up (in: hidden) and down (in: the MLP).
+  const std::int64_t e = a.hidden_size;
+  const std::int64_t q = std::int64_t{a.heads} * a.head_dim;
+  const std::int64_t kv = std::int64_t{a.kv_heads} * a.head_dim;
+  const std::int64_t ff = a.intermediate_size;
+  const std::int64_t ins = e + e + e + q + e + e + ff;
+  const std::int64_t outs = q + kv + kv + e + ff + ff + e;
+  return std::int64_t{a.adapter_rank} * (ins + outs);
+}
+
 ParamBreakdown count_params(const Architecture& a) {
   ParamBreakdown p;
   p.embedding = a.vocab_size * a.hidden_size + a.per_layer_vocab * a.per_layer_width * a.layers +
@@ -1205,6 +1229,12 @@ ParamBreakdown count_params(const Architecture& a) {
     p.attention += std::int64_t{a.layers} * attention;
     p.mlp += std::int64_t{mlp_layers} * dense;
   }
+  // Granite Switch's adapters (Architecture::adapters): every layer holds
+  // each adapter's LoRA pairs. A token reads one adapter's (the router's
+  // slot), so one adapter's worth is in mlp_active.
+  const std::int64_t lora = std::int64_t{a.layers} * adapter_params_per_layer(a);
+  p.mlp += std::int64_t{std::max(0, a.adapters)} * lora;
+  p.mlp_active += a.adapters > 0 ? lora : 0;
   p.vision = a.vision_params;
   return p;
 }

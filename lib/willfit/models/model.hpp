@@ -592,6 +592,22 @@ struct Architecture {
   // graph uses instead of the language ones for a micro-batch of image
   // embeddings. Twice the layers' weights; one graph's worth of compute.
   bool visual_expert = false;
+  // Granite Switch (llama.cpp granite-switch.cpp at 80fb11ac; config.json
+  // model_type granite_switch): `adapters` LoRA adapters embedded in every
+  // layer, each a low-rank pair of `adapter_rank` on Q, K, V, the output
+  // projection, gate, up and down, picked per token by an in-graph router
+  // (one single-head attention layer of its own, cached beside the others).
+  // The GGUF stacks adapters + 1 slots (slot 0 the zero delta); the
+  // checkpoint holds `adapters`. 0: none.
+  int adapters = 0;
+  int adapter_rank = 0;
+  // Talkie (llama.cpp talkie.cpp at 80fb11ac; config.json model_type
+  // talkie): the RMS-normed token embeddings are added, scaled per layer
+  // (blk.N.out_scale), to every layer's output, so they live across the
+  // whole graph; weightless norms, a per-head gain on Q (attn_q_norm, one
+  // value a head), scalar gains on wo and ffn_down (attn_output.scale,
+  // ffn_down.scale) and on the head (logit_scale).
+  bool embedding_skip = false;
 };
 
 // The dense MLP width of layer `layer` (intermediate_size, doubled on the
@@ -809,6 +825,9 @@ struct Model {
 };
 
 ParamBreakdown count_params(const Architecture& arch);
+// One layer's embedded-adapter LoRA values for one adapter (Granite Switch,
+// Architecture::adapters); 0 without adapters.
+std::int64_t adapter_params_per_layer(const Architecture& arch);
 
 // Whether willfit knows an architecture a file names: the GGUF
 // general.architecture values (llama.cpp's names) and the config.json

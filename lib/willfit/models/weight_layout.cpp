@@ -662,6 +662,11 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   share_layers = share_layers && sink.mix == nullptr;
   Recipe r{f.ft, f.base};
   r.n_layer = a.layers;
+  // llama-quant.cpp counts ffn_down over n_layer_all, which Granite Switch's
+  // router slot makes one more than its layers (granite-switch.cpp).
+  if (a.adapters > 0) {
+    r.n_layer += 1;
+  }
   r.n_attn_v = a.layer_widths.empty() ? a.layers : attention_layer_count(a);
   r.n_attn_v += std::max(0, a.decoder_layers);  // T5's cross-attention V (cross_attn_v)
   // CogVLM's vis_attn_qkv counts as an attn_v too (llama-quant.cpp category_is_attn_v).
@@ -1004,6 +1009,27 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       // GPT-2's, GPT-J's and Jais 2's MLP biases; none in Nemotron's
       l.bytes += weight(Cat::FfnUp, e, ff, i) + weight(Cat::FfnDown, ff, e, i) +
                  (layer_norm || a.mlp_bias ? f32(ff) + f32(e) : 0);
+    }
+    if (a.embedding_skip) {
+      // Talkie (talkie.cpp load_arch_tensors): the per-head Q gain
+      // (attn_q_norm {1, heads}), the skip's layer_output_scale and the wo
+      // and ffn_down gains (attn_output.scale, ffn_down.scale, which
+      // conversion/talkie.py writes), F32.
+      l.bytes += f32(a.heads) + f32(1) + f32(1) + f32(1);
+    }
+    if (a.adapters > 0 && a.adapter_rank > 0) {
+      // Granite Switch's stacked LoRAs (granite-switch.cpp load_arch_tensors):
+      // {in, rank, slots} and {rank, out, slots} for Q, K, V, the output
+      // projection, gate, up and down, slots = adapters + 1 (the zero
+      // slot). Named ".lora_a"/".lora_b", which llama-quant.cpp does not
+      // quantise (only names ending in "weight"): as converted, F16 from
+      // conversion/base.py; read by ggml_mul_mat_id.
+      const T t = quant ? T::F16 : f.base;
+      const std::int64_t slots = std::int64_t{a.adapters} + 1;
+      const std::int64_t values = slots * adapter_params_per_layer(a);
+      const Bytes bytes = tensor_bytes(t, values, 1);
+      sink.add(t, bytes, Read::Product, 0);
+      l.bytes += bytes;
     }
     return l;
   };
