@@ -1147,7 +1147,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // head_count_kv lists each layer's KV heads (windowed, global) beside the
   // per-layer sliding_window_pattern flags; a global layer without
   // blk.N.attn_v uses its keys as values (attention_k_eq_v).
-  if (arch == "gemma4") {
+  // A Gemma 4 assistant (gemma4-assistant.cpp load_arch_hparams) reads the
+  // same keys; embedding_length_out is its target's width (required to
+  // differ from its own).
+  if (arch == "gemma4" || arch == "gemma4-assistant") {
     const auto swa_len = meta_int(f, key("attention.key_length_swa"));
     const auto full_len = meta_int(f, key("attention.key_length"));
     if (swa_len && full_len && *swa_len > 0 && *swa_len < (1 << 16) && *full_len < (1 << 16) &&
@@ -1697,6 +1700,49 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         std::clamp<std::int64_t>(meta_int(f, key("adapters.count")).value_or(0), 0, 4096));
     a.adapter_rank = static_cast<int>(
         std::clamp<std::int64_t>(meta_int(f, key("adapters.lora_rank")).value_or(0), 0, 4096));
+  }
+  if (arch == "gemma4-assistant") {
+    const auto backbone = meta_int(f, key("embedding_length_out"));
+    if (!backbone || *backbone <= 0 || *backbone > (1 << 20) || *backbone == a.hidden_size) {
+      return make_error(
+          "malformed GGUF: a gemma4-assistant needs gemma4-assistant.embedding_length_out, its "
+          "target's width, other than its own (llama.cpp refuses it otherwise)");
+    }
+    a.assistant_backbone_hidden = *backbone;
+    a.attention.kv_shared_layers = a.layers;  // create_memory shares every layer
+    a.double_wide_mlp_layers = 0;
+  }
+  // EAGLE-3 drafts (eagle3.cpp load_arch_hparams and load_arch_tensors at
+  // 80fb11ac): target_layers (required, three entries), target_hidden_size
+  // (required), norm_before_fc (optional); the draft vocabulary is d2t's
+  // length when the file has d2t, token embeddings only when it has tok_embd.
+  if (arch == "eagle3") {
+    const GgufValue* target_layers = f.find(key("target_layers"));
+    if (target_layers == nullptr || target_layers->kind != GgufValue::Kind::Array ||
+        target_layers->count != 3) {
+      return make_error(
+          "malformed GGUF: an eagle3 draft needs eagle3.target_layers with three entries "
+          "(llama.cpp refuses it otherwise)");
+    }
+    const auto target_hidden = meta_int(f, key("target_hidden_size"));
+    if (!target_hidden || *target_hidden <= 0 || *target_hidden > (1 << 20)) {
+      return make_error(
+          "malformed GGUF: an eagle3 draft needs a positive eagle3.target_hidden_size");
+    }
+    a.eagle3_target_layers = 3;
+    a.eagle3_target_hidden = *target_hidden;
+    const GgufValue* before_fc = f.find(key("norm_before_fc"));
+    a.eagle3_norm_before_fc =
+        before_fc != nullptr && before_fc->kind == GgufValue::Kind::Bool && before_fc->integer != 0;
+    for (const auto& t : f.tensors) {
+      if (t.name == "d2t" && !t.shape.empty()) {
+        a.draft_vocab = static_cast<std::int64_t>(std::min<std::uint64_t>(t.shape[0], 1U << 30));
+      }
+      if (t.name == "token_embd.weight") {
+        a.draft_own_embeddings = true;
+      }
+    }
+    a.tied_embeddings = false;
   }
   // BitNet b1.58 (bitnet.cpp load_arch_tensors): attn_sub_norm and
   // ffn_sub_norm, both required.
@@ -2299,6 +2345,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       a.layers, a.hidden_size, attention_heads_text(a), a.vocab_size,
       a.tied_embeddings ? ", tied embeddings" : ""));
   m.notes.push_back(describe_shape(m) + window_note);
+  if (const std::string draft = draft_note(a); !draft.empty()) {
+    m.notes.push_back(draft);
+  }
   std::string mix_text;
   for (const auto& row : m.weight_mix) {
     mix_text += fmt::format("{}{} {} ({} tensors)", mix_text.empty() ? "" : ", ", row.type,

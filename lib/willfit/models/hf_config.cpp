@@ -892,7 +892,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     return make_error("malformed config.json: not a JSON object");
   }
   Json t = doc;  // the language model's keys
-  for (const char* nested : {"text_config", "llm_config", "language_config"}) {
+  // speculators' Eagle3Speculator keeps its layer's shape in
+  // transformer_layer_config (merged as conversion/llama.py merges it).
+  for (const char* nested :
+       {"text_config", "llm_config", "language_config", "transformer_layer_config"}) {
     if (const auto it = doc.find(nested); it != doc.end() && it->is_object()) {
       for (const auto& [k, v] : it->items()) {
         t[k] = v;
@@ -2478,6 +2481,40 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     }
   }
 
+  // EAGLE-3 drafts (Architecture::eagle3_target_layers): llama.cpp's
+  // converter takes a config with draft_vocab_size and one layer for one
+  // (conversion/llama.py LlamaModel at 80fb11ac), the target layers from
+  // eagle_aux_hidden_state_layer_ids (else three: 2, n/2, n-3), the target's
+  // width from target_hidden_size (else the target's config, which is not
+  // here: the draft's own width, as every published head has it).
+  const auto draft_vocab = get_int(t, {"draft_vocab_size"}, 1 << 30);
+  const bool eagle3 = draft_vocab && *draft_vocab > 0 && a.layers == 1;
+  if (eagle3) {
+    const auto ids = t.find("eagle_aux_hidden_state_layer_ids");
+    a.eagle3_target_layers = ids != t.end() && ids->is_array() && !ids->empty() && ids->size() <= 64
+                                 ? static_cast<int>(ids->size())
+                                 : 3;
+    a.eagle3_target_hidden = get_int(t, {"target_hidden_size"}, 1 << 20).value_or(a.hidden_size);
+    a.draft_vocab = *draft_vocab;
+    a.eagle3_norm_before_fc = get_bool(t, "norm_before_fc").value_or(false);
+  }
+  // Gemma 4 assistants (Gemma4AssistantConfig: model_type gemma4_assistant
+  // around a gemma4_text text_config; conversion/gemma.py
+  // Gemma4AssistantModel at 80fb11ac): backbone_hidden_size is the target's
+  // width; every layer reads the target's cache (num_kv_shared_layers is
+  // the layer count in the published configs, and llama.cpp shares every
+  // layer whatever it says); the tied embeddings are the head.
+  if (to_lower(get_string(doc, "model_type")) == "gemma4_assistant") {
+    a.assistant_backbone_hidden = get_int(t, {"backbone_hidden_size"}, 1 << 20).value_or(0);
+    if (a.assistant_backbone_hidden <= 0) {
+      return make_error(
+          "config.json model_type 'gemma4_assistant' without a positive backbone_hidden_size (the "
+          "target's width, which sizes its projections)");
+    }
+    a.attention.kv_shared_layers = a.layers;
+    a.double_wide_mlp_layers = 0;
+    a.tied_embeddings = true;
+  }
   const ParamBreakdown p = count_params(a);
   m.params = p.total();
   m.active_params = p.active();
@@ -2554,6 +2591,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       type.empty() ? "unknown" : type, a.layers, a.hidden_size, attention_heads_text(a),
       a.vocab_size, a.tied_embeddings ? ", tied embeddings" : ""));
   m.notes.push_back(describe_shape(m));
+  if (const std::string draft = draft_note(a); !draft.empty()) {
+    m.notes.push_back(draft);
+  }
   m.notes.push_back(fmt::format(
       "parameters counted from the architecture: {:.2f} B{} (config.json holds no exact count)",
       static_cast<double>(m.params) / 1e9,

@@ -233,7 +233,13 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "graniteswitch",
        // issue 18: Talkie, weightless norms and the normed embeddings added
        // to every layer (tests/unit/test_arch_talkie.cpp)
-       "talkie"});
+       "talkie",
+       // issue 18: EAGLE-3 speculative-decoding drafts, sized as the draft
+       // that runs beside its target (tests/unit/test_arch_drafts.cpp)
+       "eagle3",
+       // issue 18: Gemma 4's multi-token-prediction assistants, sized as the
+       // draft that runs beside its target (tests/unit/test_arch_drafts.cpp)
+       "gemma4-assistant"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -285,6 +291,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "gemma3n",
                                                                   "gemma3n_text",
                                                                   "gemma4",
+                                                                  "gemma4_assistant",
                                                                   "gemma4_text",
                                                                   "glm",
                                                                   "glm4",
@@ -1235,8 +1242,64 @@ ParamBreakdown count_params(const Architecture& a) {
   const std::int64_t lora = std::int64_t{a.layers} * adapter_params_per_layer(a);
   p.mlp += std::int64_t{std::max(0, a.adapters)} * lora;
   p.mlp_active += a.adapters > 0 ? lora : 0;
+  // An EAGLE-3 draft (Architecture::eagle3_target_layers; eagle3.cpp
+  // load_arch_tensors at 80fb11ac): q, k and v read 2 x hidden columns (one
+  // more hidden's worth each), fc projects the target layers' concatenated
+  // states to the hidden width; the head has draft_vocab rows; the token
+  // embeddings are the target's unless the file has its own.
+  if (a.eagle3_target_layers > 0) {
+    const std::int64_t h = a.hidden_size;
+    const std::int64_t hd = a.head_dim > 0 ? a.head_dim : (a.heads > 0 ? h / a.heads : 0);
+    p.attention += std::int64_t{a.layers} * h * (std::int64_t{a.heads} + 2 * a.kv_heads) * hd +
+                   std::int64_t{a.eagle3_target_layers} * a.eagle3_target_hidden * h;
+    p.embedding = a.draft_own_embeddings ? a.vocab_size * h : 0;
+    p.output = (a.draft_vocab > 0 ? a.draft_vocab : a.vocab_size) * h;
+  }
+  // A Gemma 4 assistant (Architecture::assistant_backbone_hidden;
+  // gemma4-assistant.cpp load_arch_tensors at 80fb11ac): each layer a query
+  // and wo at its own head width (windowed or global), no K or V; the
+  // pre-projection (2 x backbone x hidden) and post-projection (hidden x
+  // backbone); its tied embeddings are its head.
+  if (a.assistant_backbone_hidden > 0) {
+    const std::int64_t h = a.hidden_size;
+    const std::int64_t hd = a.head_dim > 0 ? a.head_dim : (a.heads > 0 ? h / a.heads : 0);
+    const int globals =
+        a.attention.kind == AttentionKind::Sliding ? global_layer_count(a, a.layers) : a.layers;
+    const std::int64_t gd = a.attention.global_head_dim > 0 ? a.attention.global_head_dim : hd;
+    p.attention = 2 * h * a.heads * (hd * (a.layers - globals) + gd * globals) +
+                  3 * a.assistant_backbone_hidden * h;
+  }
   p.vision = a.vision_params;
   return p;
+}
+
+std::string draft_note(const Architecture& a) {
+  if (a.eagle3_target_layers > 0) {
+    // common/speculative.cpp at 80fb11ac (common_speculative_impl_draft_eagle3)
+    // runs it through its own context beside the target's; llama-context.cpp
+    // refuses a context for one without tok_embd or output unless given the
+    // target's (ctx_other).
+    return fmt::format(
+        "an EAGLE-3 draft model: it runs beside its target model (llama-server --model-draft "
+        "with --spec-type draft-eagle3), never alone, reading {} of the target's layers' hidden "
+        "states ({} wide each){}; these figures are the draft's own (its weights, its {}-layer "
+        "KV cache, its compute buffer), to add to the target's",
+        a.eagle3_target_layers, a.eagle3_target_hidden,
+        a.draft_own_embeddings ? "" : " and the target's token embeddings (not counted here)",
+        a.layers);
+  }
+  if (a.assistant_backbone_hidden > 0) {
+    // llama-context.cpp at 80fb11ac refuses it a context without the
+    // target's (ctx_other); create_memory shares the target's last windowed
+    // and global layers' K and V with every one of its layers.
+    return fmt::format(
+        "a Gemma 4 assistant (a multi-token-prediction draft model): it runs beside its Gemma 4 "
+        "target, never alone, reading the target's token embeddings and last hidden state ({} "
+        "wide) and attending over the target's KV cache, so it caches nothing of its own; these "
+        "figures are the draft's own (its weights, its compute buffer), to add to the target's",
+        a.assistant_backbone_hidden);
+  }
+  return "";
 }
 
 std::string describe_shape(const Model& m) {

@@ -608,6 +608,41 @@ struct Architecture {
   // value a head), scalar gains on wo and ffn_down (attn_output.scale,
   // ffn_down.scale) and on the head (logit_scale).
   bool embedding_skip = false;
+  // An EAGLE-3 draft (llama.cpp src/models/eagle3.cpp at 80fb11ac; GGUF
+  // eagle3, config.json draft_vocab_size with one layer, as
+  // conversion/llama.py detects it): a speculative-decoding head that runs
+  // beside its target model, never alone. eagle3_target_layers (GGUF
+  // target_layers: 3) of the target's hidden states, each
+  // eagle3_target_hidden wide (GGUF target_hidden_size), are concatenated and
+  // projected to the draft's width by fc ({layers x target hidden, hidden});
+  // its one layer's q, k and v read the normed token embedding and the normed
+  // projection side by side (2 x hidden columns), with a second input norm
+  // (attn_norm_2, hidden_norm). Its head has draft_vocab rows (the d2t map's
+  // length, an I64 vector; 0: vocab_size), scattered into the target's
+  // vocab_size logits. Without token embeddings of its own
+  // (draft_own_embeddings false: yuhuili's Llama-3.1-8B head) it reads the
+  // target's; the Llama 3.3 70B head has its own. eagle3_norm_before_fc
+  // (GGUF norm_before_fc) adds an RMS norm of the concatenated features
+  // (enc.output_norm, layers x target hidden wide).
+  int eagle3_target_layers = 0;
+  std::int64_t eagle3_target_hidden = 0;
+  std::int64_t draft_vocab = 0;
+  bool draft_own_embeddings = false;
+  bool eagle3_norm_before_fc = false;
+  // A Gemma 4 assistant (llama.cpp src/models/gemma4-assistant.cpp at
+  // 80fb11ac; GGUF gemma4-assistant, config.json model_type
+  // gemma4_assistant): the multi-token-prediction drafter of a Gemma 4
+  // target, run beside it, never alone. Its input is the target's scaled
+  // token embedding beside the target's last hidden state (backbone_hidden
+  // wide each, GGUF embedding_length_out, config backbone_hidden_size),
+  // projected to its width (nextn.pre_projection, 2 x backbone x hidden);
+  // its layers (Gemma 4's windowed and global shapes) have a query, its
+  // norm and wo but no K or V: they attend over the target's cache (every
+  // layer shares the target's last windowed or global layer's K and V,
+  // llama-model.cpp create_memory), so it caches nothing of its own. Its
+  // tied embeddings serve as its head only; nextn.post_projection
+  // (hidden x backbone) maps its output back to the target's width.
+  std::int64_t assistant_backbone_hidden = 0;
 };
 
 // The dense MLP width of layer `layer` (intermediate_size, doubled on the
@@ -970,6 +1005,11 @@ std::int64_t lightning_attention_params(std::int64_t hidden, std::int64_t heads,
 // One line on the attention layout, experts and vision tower ("sliding
 // window of 1024 tokens on 52 of 62 layers; ..."), for notes and listings.
 std::string describe_shape(const Model& model);
+// For the Assumptions of a speculative-decoding draft (an EAGLE-3 draft,
+// Architecture::eagle3_target_layers; a Gemma 4 assistant,
+// assistant_backbone_hidden): that it runs beside its target, what it reads
+// from it, and that the figures are the draft's own. "" for any other model.
+std::string draft_note(const Architecture& arch);
 
 // Infers a plausible architecture for a bare size, fitted to real families
 // (see model.cpp for the anchors and their sources). The result's params equal

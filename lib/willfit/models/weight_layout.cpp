@@ -722,7 +722,11 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
 
   WeightLayout w;
   w.recipe = true;
-  w.token_embd = weight(Cat::TokenEmbd, e, a.vocab_size, 0);
+  // An EAGLE-3 draft without token embeddings of its own reads its target's
+  // (eagle3.cpp: tok_embd optional, model_other->tok_embd otherwise).
+  const bool eagle3 = a.eagle3_target_layers > 0;
+  const bool assistant = a.assistant_backbone_hidden > 0;  // a Gemma 4 assistant
+  w.token_embd = eagle3 && !a.draft_own_embeddings ? 0 : weight(Cat::TokenEmbd, e, a.vocab_size, 0);
   if (a.per_layer_width > 0) {
     // Gemma 3n's per-layer embeddings are an input table like the token
     // embeddings (per_layer_token_embd): llama-quantize quantises it as one.
@@ -773,7 +777,26 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   if (a.decoder_layers > 0) {  // T5: the encoder's output norm beside the decoder's
     w.output += f32(e);
   }
-  if (!a.tied_embeddings) {
+  if (assistant) {
+    // A Gemma 4 assistant's post-projection back to the target's width
+    // (nextn.post_projection, hidden x backbone) and the global layers' one
+    // rope_freqs (global head width / 2, F32; the converter's
+    // generate_extra_tensors).
+    const std::int64_t gd = a.attention.global_head_dim > 0 ? a.attention.global_head_dim
+                            : a.head_dim > 0                ? a.head_dim
+                                                            : e / std::max(1, a.heads);
+    w.output += weight(Cat::Other, e, a.assistant_backbone_hidden, a.layers) + f32(gd / 2);
+  }
+  if (eagle3) {
+    // EAGLE-3's head over its draft vocabulary, and d2t, the draft-to-target
+    // token map (I64, one a draft token: 8 bytes, written as two F32s' worth),
+    // which the converter writes when the vocabularies differ.
+    const std::int64_t rows = a.draft_vocab > 0 ? a.draft_vocab : a.vocab_size;
+    w.output += weight(Cat::Output, e, rows, a.layers);
+    if (a.draft_vocab > 0 && a.draft_vocab != a.vocab_size) {
+      w.output += f32(2 * a.draft_vocab);
+    }
+  } else if (!a.tied_embeddings) {
     w.output += weight(Cat::Output, e, a.vocab_size, a.layers);
   }
   if (a.output_bias) {  // Phi-3.5-MoE's output_b
@@ -817,6 +840,20 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     const ParallelBlock block = a.attention.parallel_block;
     const int layer_norms = block == ParallelBlock::None || block == ParallelBlock::NeoX ? 2 : 1;
     l.bytes += f32(e * layer_norms * norm_vectors);
+    if (assistant && i == 0) {
+      // A Gemma 4 assistant's pre-projection of the target's embedding and
+      // hidden state (nextn.pre_projection, 2 x backbone x hidden).
+      l.bytes += weight(Cat::Other, 2 * a.assistant_backbone_hidden, e, i);
+    }
+    if (eagle3 && i == 0) {
+      // EAGLE-3 (eagle3.cpp load_arch_tensors): hidden_norm (attn_norm_2),
+      // fc over the target layers' concatenated states, which
+      // llama-quantize types as any other 2-D weight (no rule names it), and
+      // with norm_before_fc the features' norm (enc.output_norm).
+      const std::int64_t features = std::int64_t{a.eagle3_target_layers} * a.eagle3_target_hidden;
+      l.bytes += f32(e) + weight(Cat::Other, features, e, i) +
+                 (a.eagle3_norm_before_fc ? f32(features) : 0);
+    }
     if (roles.recurrent) {
       l.bytes += recurrent_rows > 0 ? several(Cat::Other, e, recurrent_rows, i) : 0;
     }
@@ -877,6 +914,17 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       if (m.mla_head_gate) {  // Ling 3's and dots.llm3's attn_gate, one value a head
         l.bytes += weight(Cat::Other, e, heads, i);
       }
+    } else if (assistant) {
+      // A Gemma 4 assistant's layer (gemma4-assistant.cpp load_arch_tensors):
+      // wq and wo at the layer's head width, the query's norm (one head
+      // wide), attn_post_norm, ffn_post_norm and layer_output_scale; no K or
+      // V (it reads the target's cache).
+      const bool global = a.attention.kind != AttentionKind::Sliding || is_global_layer(a, i);
+      const std::int64_t d =
+          global && a.attention.global_head_dim > 0 ? a.attention.global_head_dim : head_dim;
+      l.bytes += weight(Cat::AttnQ, e, std::int64_t{a.heads} * d, i) +
+                 weight(Cat::AttnOut, std::int64_t{a.heads} * d, e, i) + f32(d) + f32(2 * e) +
+                 f32(1);
     } else if (layer_norm) {
       l.bytes += weight(Cat::AttnV, e, q_dim + 2 * kv_dim, i) + f32(q_dim + 2 * kv_dim) +
                  weight(Cat::AttnOut, q_dim, e, i) + f32(e);
@@ -917,8 +965,10 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       // MiMo-V2-Flash: V heads (and wo's input) at value_head_dim.
       const std::int64_t vd = at.value_head_dim > 0 ? at.value_head_dim : d;
       const std::int64_t q_rows = q * (at.gated_attention ? 2 : 1);
-      l.bytes += weight(Cat::AttnQ, e, q_rows, i) + weight(Cat::AttnK, e, kv, i) +
-                 (global && at.global_k_eq_v ? 0 : weight(Cat::AttnV, e, kv_heads * vd, i)) +
+      // EAGLE-3's q, k and v read the normed embedding and features side by side.
+      const std::int64_t in = eagle3 ? 2 * e : e;
+      l.bytes += weight(Cat::AttnQ, in, q_rows, i) + weight(Cat::AttnK, in, kv, i) +
+                 (global && at.global_k_eq_v ? 0 : weight(Cat::AttnV, in, kv_heads * vd, i)) +
                  weight(Cat::AttnOut, heads * vd, e, i) +
                  (at.output_gate ? weight(Cat::Other, e, q, i) : 0) +  // AFMoE's attn_gate
                  (at.head_gate ? weight(Cat::Other, e, heads, i) : 0);
@@ -1077,6 +1127,9 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
         std::uint64_t{is_global_layer(a, i) && !windowed_mla_layer(a, i)} << 29 |
         std::uint64_t{mlp_width(a, i) != a.intermediate_size} << 30 |
         compressed_layer_key(a, i) << 31 | std::uint64_t{i == a.ngram_layer} << 34 |
+        // a draft's first layer holds its input projection (EAGLE-3's fc, a
+        // Gemma 4 assistant's pre-projection)
+        std::uint64_t{(eagle3 || assistant) && i == 0} << 61 |
         // T5: decoder blocks (a cross-attention) and each stack's first (the bias table)
         std::uint64_t{a.decoder_layers > 0 && i >= a.layers - a.decoder_layers} << 62 |
         std::uint64_t{a.relative_buckets > 0 && (i == 0 || i == a.layers - a.decoder_layers)}
