@@ -227,7 +227,10 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "chameleon",
        // issue 18: CogVLM's language model with its visual expert
        // (tests/unit/test_arch_cogvlm.cpp)
-       "cogvlm"});
+       "cogvlm",
+       // issue 18: PLM-1.8B, MiniCPM3's per-head MLA with one Q projection
+       // and a squared-ReLU MLP (tests/unit/test_arch_plm.cpp)
+       "plm"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -356,6 +359,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "phi3",
                                                                   "phimoe",
                                                                   "plamo",
+                                                                  "plm",
                                                                   "plamo2",
                                                                   "qwen",
                                                                   "qwen2",
@@ -419,7 +423,9 @@ bool is_encoder_config_model_type(std::string_view model_type) {
 }
 
 bool caches_mla_per_head(std::string_view name) {
-  return name == "minicpm3";
+  // PLM (llama.cpp plm.cpp at 80fb11ac): minicpm3.cpp's attention with one
+  // Q projection, K and V decompressed and cached per head the same way.
+  return name == "minicpm3" || name == "plm";
 }
 
 bool is_cache_free_config_model_type(std::string_view model_type) {
