@@ -18,7 +18,7 @@
 // granite-swa,
 // qwen,baichuan,orion,codeshell,
 // nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo,plamo2,mellum,
-// pangu-embed,nanbeige,chameleon,cogvlm,plm}.cpp
+// pangu-embed,nanbeige,chameleon,cogvlm,plm,maincoder}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1730,6 +1730,16 @@ const std::vector<Spec>& specs() {
     v.back().tied = true;
     v.back().mlp_gated = false;
     mla(v.back());
+    // Maincoder (maincoder): no published config was found, so this row is
+    // an ILLUSTRATIVE shape, not Maincoder-1B's: 4 layers of 2048, 16 heads
+    // and 4 KV heads of 128, SwiGLU of 8192, Qwen's vocabulary of 151936,
+    // 2048 positions, rope base 1e6, its own head; Q and K RMS-normed per
+    // head after RoPE (maincoder.cpp).
+    v.push_back(shape("maincoder-illustrative", "maincoder", 4, 2048, 8192, 16, 4, 128, 151936,
+                      2048, 1e6, 1e-6,
+                      "ILLUSTRATIVE values (no published Maincoder-1B config found): a 1B-class "
+                      "shape with 4 layers; tests/unit/test_arch_maincoder.cpp"));
+    v.back().qk_norm = true;
     // MiniCPM4-8B (minicpm: granite.cpp's graph), REDUCED to 4 of its 32
     // layers (all alike); every width the model's: 4096 wide, 32 heads and 2
     // KV heads of 128, MLP 16384, vocabulary 73448, untied; the muP scales

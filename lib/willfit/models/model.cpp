@@ -230,7 +230,10 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "cogvlm",
        // issue 18: PLM-1.8B, MiniCPM3's per-head MLA with one Q projection
        // and a squared-ReLU MLP (tests/unit/test_arch_plm.cpp)
-       "plm"});
+       "plm",
+       // issue 18: Maincoder, qwen3's dense layer with Q and K normed after
+       // RoPE (tests/unit/test_arch_maincoder.cpp; illustrative values)
+       "maincoder"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -322,6 +325,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "llama4",
                                                                   "llama4_text",
                                                                   "llama_bidirec",
+                                                                  "maincoder",
                                                                   "mamba",
                                                                   "mamba2",
                                                                   "mellum",
