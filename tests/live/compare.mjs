@@ -188,7 +188,7 @@ console.log(`| compute + output buffers | ${mm(err.compute)} | - | - |`);
 console.log(`| context total (KV + compute + output) | ${mm(err.ctx_willfit)} | ${mm(err.ctx_peer)} | ${mm(err.ctx_ref)} |`);
 if (skipped.length) {
   console.log("");
-  console.log(`skipped: ${skipped.length} row(s) that need more memory than this machine has`);
+  console.log(`skipped: ${skipped.length} row(s) not run (the reason after each)`);
   for (const s of skipped) console.log(`  ${s}`);
 }
 if (failures.length) {

@@ -18,7 +18,7 @@
 // granite-swa,
 // qwen,baichuan,orion,codeshell,
 // nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo,plamo2,mellum,
-// pangu-embed,nanbeige,chameleon,cogvlm,granite-switch,talkie}.cpp
+// pangu-embed,nanbeige,chameleon,cogvlm,granite-switch,talkie,plm,maincoder}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1720,6 +1720,30 @@ const std::vector<Spec>& specs() {
     v.back().rope_dim = 32;
     v.back().nope_dim = 64;
     v.back().v_dim = 64;
+    // PLM-1.8B (plm), REDUCED to 4 of its 32 layers (all alike): its
+    // per-head cache at 32768 tokens is 10 GiB whole. Every width the
+    // model's: 2048 wide, 16 heads and 16 KV heads, an ungated squared-ReLU
+    // MLP of 8192, vocabulary 151936, tied (plm.cpp duplicates tok_embd),
+    // 4096 positions, rope base 100000; MLA without query compression:
+    // kv_lora 512, nope 128 + rope 64, v 128. plm.cpp decompresses K and V
+    // and caches them per head, as minicpm3.cpp does.
+    v.push_back(shape("plm-1.8b-r4", "plm", 4, 2048, 8192, 16, 16, 192, 151936, 4096, 100000, 1e-6,
+                      "REDUCED: 4 of 32 layers; every other hyper-parameter PLM-Team/PLM-1.8B's "
+                      "as transformers' PLMConfig defaults (configuration_plm.py at 949dcd70) "
+                      "give them; tests/unit/test_arch_plm.cpp"));
+    v.back().tied = true;
+    v.back().mlp_gated = false;
+    mla(v.back());
+    // Maincoder (maincoder): no published config was found, so this row is
+    // an ILLUSTRATIVE shape, not Maincoder-1B's: 4 layers of 2048, 16 heads
+    // and 4 KV heads of 128, SwiGLU of 8192, Qwen's vocabulary of 151936,
+    // 2048 positions, rope base 1e6, its own head; Q and K RMS-normed per
+    // head after RoPE (maincoder.cpp).
+    v.push_back(shape("maincoder-illustrative", "maincoder", 4, 2048, 8192, 16, 4, 128, 151936,
+                      2048, 1e6, 1e-6,
+                      "ILLUSTRATIVE values (no published Maincoder-1B config found): a 1B-class "
+                      "shape with 4 layers; tests/unit/test_arch_maincoder.cpp"));
+    v.back().qk_norm = true;
     // MiniCPM4-8B (minicpm: granite.cpp's graph), REDUCED to 4 of its 32
     // layers (all alike); every width the model's: 4096 wide, 32 heads and 2
     // KV heads of 128, MLP 16384, vocabulary 73448, untied; the muP scales
@@ -3524,6 +3548,14 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "attn_kv_a_mqa.weight", {e, s.kv_lora + s.rope_dim}, i);
       add(b + "attn_kv_b.weight", {s.kv_lora, s.heads * (s.nope_dim + s.v_dim)}, i);
       add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
+    } else if (s.arch == "plm") {
+      // plm.cpp load_arch_tensors: one wq; kv_a_mqa, its norm and kv_b
+      // whole; the output.
+      add(b + "attn_q.weight", {e, s.heads * (s.nope_dim + s.rope_dim)}, i);
+      add(b + "attn_kv_a_mqa.weight", {e, s.kv_lora + s.rope_dim}, i);
+      add(b + "attn_kv_a_norm.weight", {s.kv_lora}, i);
+      add(b + "attn_kv_b.weight", {s.kv_lora, s.heads * (s.nope_dim + s.v_dim)}, i);
+      add(b + "attn_output.weight", {s.heads * s.v_dim, e}, i);
     } else if (s.kv_lora > 0) {  // MLA (deepseek2.cpp), split k_b/v_b as converted today
       if (s.q_lora > 0) {        // compressed queries (Mistral 4): q_a, its norm, q_b
         add(b + "attn_q_a_norm.weight", {s.q_lora}, i);
@@ -3897,7 +3929,8 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   } else if (s.layer_kinds.empty()) {
     w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
     w.key_u32(a + ".attention.head_count_kv",
-              static_cast<uint32_t>(s.kv_lora > 0 && s.arch != "minicpm3" ? 1 : s.kv_heads));
+              static_cast<uint32_t>(
+                  s.kv_lora > 0 && s.arch != "minicpm3" && s.arch != "plm" ? 1 : s.kv_heads));
   } else {
     std::vector<uint32_t> ffn;
     std::vector<uint32_t> kv;
@@ -3947,6 +3980,15 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".attention.q_lora_rank", static_cast<uint32_t>(s.q_lora));
     w.key_u32(a + ".attention.kv_lora_rank", static_cast<uint32_t>(s.kv_lora));
     w.key_u32(a + ".attention.key_length", static_cast<uint32_t>(s.nope_dim + s.rope_dim));
+    w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.rope_dim));
+  } else if (s.arch == "plm") {
+    // conversion/plm.py PLMModel.set_gguf_parameters: vocab_size, the
+    // latent's rank, key_length = nope + rope, value_length = v, rope over
+    // the rope dims.
+    w.key_u32(a + ".vocab_size", static_cast<uint32_t>(s.vocab));
+    w.key_u32(a + ".attention.kv_lora_rank", static_cast<uint32_t>(s.kv_lora));
+    w.key_u32(a + ".attention.key_length", static_cast<uint32_t>(s.nope_dim + s.rope_dim));
+    w.key_u32(a + ".attention.value_length", static_cast<uint32_t>(s.v_dim));
     w.key_u32(a + ".rope.dimension_count", static_cast<uint32_t>(s.rope_dim));
   } else if (s.kv_lora > 0) {
     // MLA as convert_hf_to_gguf.py writes it today: the cache holds the
@@ -4552,7 +4594,11 @@ int write_file(const Spec& s, const std::string& ftype, const std::string& path,
   }
   std::cout << "{\"model\":\"" << s.name << "\",\"type\":\"" << ftype << "\",\"file\":\"" << path
             << "\",\"tensor_bytes\":" << tensor_bytes << ",\"file_bytes\":" << file_bytes
-            << ",\"layers\":" << s.layers << ",\"sliding_window\":" << s.sliding_window << "}\n";
+            << ",\"layers\":" << s.layers << ",\"sliding_window\":"
+            << s.sliding_window
+            // plm.cpp at 80fb11ac: flash attention aborts llama.cpp (run_llama.mjs
+            // leaves those runs out)
+            << (s.arch == "plm" ? ",\"flash_aborts\":true" : "") << "}\n";
   return 0;
 }
 

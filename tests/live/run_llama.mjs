@@ -122,6 +122,16 @@ for (const f of config.files) {
       // llama.cpp's own libraries and CPU backend, before any model
       process_rss_llama_bytes: rssLlama - rssBefore,
     };
+    // A file whose architecture llama.cpp aborts on with flash attention
+    // (make_gguf's flash_aborts: plm.cpp's 2-D V fails an assertion in
+    // ggml_set_rows and takes the process down) is not run with it, nor
+    // sized by the peer's no-allocation mode (llama.cpp building that graph).
+    if (f.flash_aborts && run.flash) {
+      row.skipped = "llama.cpp 80fb11ac aborts on this architecture with flash attention";
+      console.error(`run_llama: skipped ${f.model} ${f.type} ctx=${run.context} fa=on: ${row.skipped}`);
+      process.stdout.write(JSON.stringify(row) + "\n");
+      continue;
+    }
     // The peer, in the same run: its closed-form estimate and its no-allocation
     // mode (llama.cpp sizing its own buffers: a reference, not an estimator).
     const peerOpts = {

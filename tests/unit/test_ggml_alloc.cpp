@@ -2306,6 +2306,49 @@ TEST(GgmlAlloc, NanbeigeMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "nanbeige", 27, 0.1);
 }
 
+// PLM-1.8B REDUCED to 4 of its 32 layers (plm: make_gguf row plm-1.8b-r4,
+// every width the model's) read from its published config with
+// num_hidden_layers 4 (the values and their sources:
+// tests/unit/test_arch_plm.cpp), against what a real llama.cpp allocated
+// for the synthetic F16, Q8_0 and Q4_K_M files without flash attention
+// (tests/data/llamacpp_cpu_compute_plm.csv, llamacpp_cpu_kv_plm.csv;
+// docs/live-llamacpp.md, PLM run): K and V decompressed and cached per head,
+// one Q projection, the squared-ReLU MLP. With flash attention llama.cpp
+// 80fb11ac aborts on this graph, so there are no such rows.
+TEST(GgmlAlloc, PlmMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"plm","hidden_size":2048,"num_hidden_layers":4,
+      "num_attention_heads":16,"num_key_value_heads":16,"intermediate_size":8192,
+      "vocab_size":151936,"kv_lora_rank":512,"q_lora_rank":null,"qk_rope_head_dim":64,
+      "qk_nope_head_dim":128,"v_head_dim":128,"hidden_act":"relu2",
+      "max_position_embeddings":4096,"rms_norm_eps":1e-6,"rope_theta":100000.0,
+      "tie_word_embeddings":true})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->arch.attention.mla_cached_per_head);
+  expect_live_tables(*m, "plm", 9, 0.1);
+}
+
+// An ILLUSTRATIVE Maincoder shape (maincoder: make_gguf row
+// maincoder-illustrative; no published Maincoder-1B config was found, see
+// tests/unit/test_arch_maincoder.cpp) with 4 layers, against what a real
+// llama.cpp allocated for its synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_maincoder.csv, llamacpp_cpu_kv_maincoder.csv;
+// docs/live-llamacpp.md, Maincoder run): Q and K normed after RoPE, in
+// place, so llama's graph. A check of the mechanism, not of Maincoder-1B.
+TEST(GgmlAlloc, MaincoderMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"maincoder","hidden_size":2048,"num_hidden_layers":4,"head_dim":128,
+      "num_attention_heads":16,"num_key_value_heads":4,"intermediate_size":8192,
+      "vocab_size":151936,"max_position_embeddings":2048,"rms_norm_eps":1e-6,
+      "rope_theta":1000000.0,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "maincoder", 27, 0.1);
+}
+
 // EleutherAI/pythia-1.4b (gptneox, the whole model: make_gguf row
 // pythia-1.4b) read from its published config.json (the values and their
 // sources: tests/unit/test_arch_gptneox.cpp), against what a real llama.cpp

@@ -59,6 +59,8 @@
 //     decompressed per head and attended as ordinary attention over a
 //     per-head cache; the final norm (t_embd, an output) scaled into a
 //     tensor of its own before the head (docs/live-llamacpp.md, MiniCPM3 run).
+//     PLM (plm.cpp) the same with one Q projection, no scales, and an
+//     ungated squared-ReLU MLP (up, ReLU and its square in place, down).
 //   - DeepSeek Sparse Attention (deepseek32.cpp, glm-dsa.cpp; llama-graph.cpp
 //     build_attn with a top_k): MLA as above with its queries compressed
 //     (q_a, its RMS norm, q_b; the compressed queries live until the
@@ -2618,9 +2620,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         q = g.op(b * qw, {q_norm, pos}, {q_norm});  // RoPE
       } else if (s.mla_per_head_lora > 0) {
         // MiniCPM3 (minicpm3.cpp): q_a, its RMS norm and weight (in place),
-        // q_b, and RoPE of its reshape (a new tensor).
-        const int q_a = g.same(g.same(g.op(b * s.mla_q_lora, {attn_norm})));
-        q = g.op(b * qw, {g.view(g.op(b * qw, {q_a})), pos});
+        // q_b, and RoPE of its reshape (a new tensor). PLM (plm.cpp): one
+        // wq from the normed input instead of the three.
+        const int q_in =
+            s.mla_q_lora > 0 ? g.same(g.same(g.op(b * s.mla_q_lora, {attn_norm}))) : attn_norm;
+        q = g.op(b * qw, {g.view(g.op(b * qw, {q_in})), pos});
       } else if (s.head_gate || s.qk_norm) {
         q = project_normed(qw);
       } else {
@@ -3059,10 +3063,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   // the final norm: RMS norm and weight in place; LayerNorm a new tensor,
   // weight and bias in place
   int norm = s.layer_norm || s.gpt2_block || s.modern_bert ? layer_norm(x) : g.same(g.same(x));
-  if (s.mla_per_head_lora > 0) {
-    // minicpm3.cpp scales the normed state before the head (lmhead_scaling):
-    // the norm is t_embd, an output (llm_graph_result::set_outputs), so the
-    // scale cannot take its memory and is a tensor of its own.
+  if (s.mla_per_head_lora > 0 && s.mla_q_lora > 0) {
+    // minicpm3.cpp scales the normed state before the head (lmhead_scaling;
+    // plm.cpp, the other per-head MLA graph, its queries uncompressed, does
+    // not): the norm is t_embd, an output (llm_graph_result::set_outputs),
+    // so the scale cannot take its memory and is a tensor of its own.
     g.at(norm).output = true;
     norm = g.op(b * e, {norm});
   }

@@ -123,7 +123,8 @@ struct LlamaGraphShape {
   // MiniCPM3 (minicpm3.cpp): MLA's projections (q_a of mla_q_lora, its norm,
   // q_b; kv_a_mqa of this latent + mla_rope, its norm, kv_b to heads x
   // (mla_nope + mla_v)), then ordinary attention over K and V cached per
-  // head (head_dim and value_head_dim wide). 0: not MiniCPM3.
+  // head (head_dim and value_head_dim wide); PLM (plm.cpp) the same with
+  // one Q projection (mla_q_lora 0) and no scale before the head. 0: neither.
   int mla_per_head_lora = 0;
   // DeepSeek Sparse Attention (deepseek32.cpp, glm-dsa.cpp), on the MLA
   // above: queries compressed to q_lora values (q_a, its RMS norm, then

@@ -1669,6 +1669,12 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.mlp_bias = true;
     a.mlp_gated = false;
   }
+  // PLM (plm.cpp load_arch_tensors at 80fb11ac): ffn_up and ffn_down, no
+  // gate (build_ffn with LLM_FFN_RELU_SQR, LLM_FFN_SEQ).
+  if (arch == "plm") {
+    a.mlp_gated = false;
+    a.attention.flash_aborts = true;  // plm.cpp's 2-D V (Attention::flash_aborts)
+  }
   // Chameleon (chameleon.cpp at 80fb11ac): llama's layer with Q and K
   // LayerNormed per head (attn_q_norm {head_dim, heads}, attn_k_norm
   // {head_dim, kv_heads}, and their biases, which conversion/chameleon.py
@@ -2281,7 +2287,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // BitNet's logits read tok_embd where it lies (bitnet.cpp: no output
   // tensor, "do not use model.tok_embd directly"): no copy either.
   a.no_output_head = is_encoder_gguf_architecture(arch) || arch == "bitnet";
-  a.attention.mla_cached_per_head = uses_mla(a) && caches_mla_per_head(arch);  // MiniCPM3
+  a.attention.mla_cached_per_head = uses_mla(a) && caches_mla_per_head(arch);  // MiniCPM3, PLM
   // bert.cpp's block (jina-bert-v2 runs it too, with ALiBi: no positions;
   // jina-bert-v3 with RoPE from its fused attn_qkv, jina-bert-v3.cpp at
   // 80fb11ac using llama_model_bert::graph)

@@ -989,7 +989,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                     "apertus",
                     // Jais 2: up, squared ReLU, down (llama.cpp jais2.cpp
                     // creates ffn_up and ffn_down only)
-                    "jais2"});
+                    "jais2",
+                    // PLM: up, squared ReLU (hidden_act relu2), down (llama.cpp
+                    // plm.cpp creates ffn_up and ffn_down only)
+                    "plm"});
   // jina-embeddings-v2 (JinaBertModel, model_type bert): ALiBi positions
   // (position_embedding_type "alibi") and a GEGLU MLP (feed_forward_type
   // "geglu"), which llama.cpp loads as jina-bert-v2 (conversion/bert.py
@@ -2353,7 +2356,14 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (llama_embed) {
     a.tied_embeddings = true;
   }
-  a.attention.mla_cached_per_head = uses_mla(a) && caches_mla_per_head(type);  // MiniCPM3
+  // PLM (llama.cpp plm.cpp load_arch_tensors at 80fb11ac): the head is
+  // token_embd duplicated, whatever the config says; a file with an
+  // output.weight of its own is refused (one tensor too many).
+  if (type == "plm") {
+    a.tied_embeddings = true;
+    a.attention.flash_aborts = true;  // plm.cpp's 2-D V (Attention::flash_aborts)
+  }
+  a.attention.mla_cached_per_head = uses_mla(a) && caches_mla_per_head(type);  // MiniCPM3, PLM
   // BERT's block: the LayerNorms after the residual sums (llama.cpp runs all
   // of these with bert.cpp's graph).
   a.attention.post_norm = one_of(

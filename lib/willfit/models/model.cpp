@@ -239,7 +239,13 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "eagle3",
        // issue 18: Gemma 4's multi-token-prediction assistants, sized as the
        // draft that runs beside its target (tests/unit/test_arch_drafts.cpp)
-       "gemma4-assistant"});
+       "gemma4-assistant",
+       // issue 18: PLM-1.8B, MiniCPM3's per-head MLA with one Q projection
+       // and a squared-ReLU MLP (tests/unit/test_arch_plm.cpp)
+       "plm",
+       // issue 18: Maincoder, qwen3's dense layer with Q and K normed after
+       // RoPE (tests/unit/test_arch_maincoder.cpp; illustrative values)
+       "maincoder"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -333,6 +339,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "llama4",
                                                                   "llama4_text",
                                                                   "llama_bidirec",
+                                                                  "maincoder",
                                                                   "mamba",
                                                                   "mamba2",
                                                                   "mellum",
@@ -370,6 +377,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "phi3",
                                                                   "phimoe",
                                                                   "plamo",
+                                                                  "plm",
                                                                   "plamo2",
                                                                   "qwen",
                                                                   "qwen2",
@@ -434,7 +442,9 @@ bool is_encoder_config_model_type(std::string_view model_type) {
 }
 
 bool caches_mla_per_head(std::string_view name) {
-  return name == "minicpm3";
+  // PLM (llama.cpp plm.cpp at 80fb11ac): minicpm3.cpp's attention with one
+  // Q projection, K and V decompressed and cached per head the same way.
+  return name == "minicpm3" || name == "plm";
 }
 
 bool is_cache_free_config_model_type(std::string_view model_type) {

@@ -319,6 +319,14 @@ struct Attention {
   // path's whatever was asked, and a quantised V cache, which needs flash
   // attention, fails to create the context.
   bool flash_forced_off = false;
+  // PLM (llama.cpp plm.cpp at 80fb11ac): the graph hands build_attn a 2-D
+  // V (heads x v_head_dim per token), which llama-kv-cache.cpp cpy_v takes
+  // as one head of that width per token; with flash attention (V cached
+  // untransposed) ggml_set_rows then asserts (a->ne[0] == b->ne[0]) and
+  // llama.cpp aborts when it creates the context (measured here, any
+  // micro-batch of more than one token). Without flash attention V is
+  // copied element by element and runs.
+  bool flash_aborts = false;
   // Qwen4Exp's QSA (llama.cpp src/models/qwen4exp.cpp build_qsa_top_k at
   // 80fb11ac; GGUF attention.compress_ratios, config.json
   // indexer_compress_ratio): the indexer's cached keys are mean-pooled over
@@ -879,7 +887,7 @@ bool is_cache_free_gguf_architecture(std::string_view arch);
 bool is_cache_free_config_model_type(std::string_view model_type);
 // The architectures (one name as GGUF architecture and config.json
 // model_type) whose MLA caches decompressed K and V per head rather than
-// the latent (Attention::mla_cached_per_head): MiniCPM3.
+// the latent (Attention::mla_cached_per_head): MiniCPM3 and PLM.
 bool caches_mla_per_head(std::string_view name);
 // Of those, the encoders (the BERT family): they embed their input and
 // generate nothing (Model::embedding); the rest are diffusion LMs.
