@@ -1945,7 +1945,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const bool last = il == s.layers - 1;
     // openelm.cpp's last layer: the residual's rows are picked before the
     // output projection runs (add(residual, attention) visits them first).
-    const bool late_wo = s.fused_qkv_norm && last && !s.late_out_ids && !plamo2;
+    const bool late_wo =
+        s.fused_qkv_norm && last && !s.late_out_ids && !plamo2 && !s.sandwich_norms;
     // Nemotron NAS: this layer's own shape.
     const LlamaGraphShape::Layer* shaped =
         il < std::ssize(s.per_layer) ? &s.per_layer[static_cast<std::size_t>(il)] : nullptr;
@@ -2685,6 +2686,23 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         res = g.op(b * e, {attn_res, out_ids});
       }
       x = g.op(b * e, {cur, res}, {cur, res});
+      continue;
+    }
+    if (s.sandwich_norms) {
+      // plamo3.cpp: on the last layer the attention output's rows, then the
+      // input's; attn_post_norm and its weight (in place); + the input (in
+      // place on the first); the pre-MLP norm (a new tensor: the sum is the
+      // MLP's residual), the MLP, ffn_post_norm in place, the sum in place.
+      int res = x;
+      if (last) {
+        cur = g.op(b * e, {cur, out_ids});
+        res = g.op(b * e, {x, out_ids});
+      }
+      cur = g.same(g.same(cur));
+      const int attn_res = g.op(b * e, {cur, res}, {cur, res});
+      const int ffn_norm = g.same(g.same(attn_res));
+      cur = g.same(g.same(mlp(attn_res, ffn_norm, il, moe_layer)));
+      x = g.op(b * e, {cur, attn_res}, {cur, attn_res});
       continue;
     }
     if (s.swin_norm) {

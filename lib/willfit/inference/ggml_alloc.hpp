@@ -375,6 +375,12 @@ struct LlamaGraphShape {
   // place; V a view; the attention output added to the residual stream
   // as add(residual, attention), the stream first, its rows picked first.
   bool fused_qkv_norm = false;
+  // PLaMo 3 (plamo3.cpp), with fused_qkv_norm: on the last layer the rows to
+  // output picked from the attention's output, then from the layer input;
+  // the output RMS-normed (post-norm) and added to the input; the MLP of its
+  // norm, RMS-normed again and added to that sum (PLaMo 2's adds, read from
+  // mamba = 3, pick the rows after the MLP).
+  bool sandwich_norms = false;
   // DBRX (dbrx.cpp, build_qkv): the fused projection clamped (ggml_clamp,
   // which ggml-alloc runs in place), Q and K roped from views of it (new
   // tensors), V a view; the residual adds as llama.cpp's.

@@ -682,6 +682,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.ffn = a.intermediate_size;
     s.gated = a.mlp_gated;
     s.fused_qkv_norm = a.attention.fused_qkv_norm;    // OpenELM (openelm.cpp)
+    s.sandwich_norms = a.attention.sandwich_norms;    // PLaMo 3 (plamo3.cpp)
     s.fused_qkv = a.attention.fused_qkv;              // ChatGLM (chatglm.cpp)
     s.fused_qkv_clamp = a.attention.fused_qkv_clamp;  // DBRX (dbrx.cpp)
     s.qkv_bias = a.qkv_bias;

@@ -475,6 +475,9 @@ int known_swa_pattern(std::string_view arch) {
   if (arch == "deepseek4") {
     return 0;  // deepseek4.cpp load_arch_hparams: set_swa_pattern(0), every layer windowed
   }
+  if (arch == "plamo3") {
+    return 8;  // plamo3.cpp load_arch_hparams: swa_period 8 unless the file gives one
+  }
   if (arch == "modern-bert") {
     return 3;  // modern-bert.cpp load_arch_hparams: swa_period 3 (dense first) unless the file
                // gives one
@@ -850,6 +853,15 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   if (arch == "plamo2") {
     a.attention.fused_qkv_norm = true;
     a.attention.fused_qkv = true;
+    a.fused_gate_up = true;
+  }
+  // PLaMo 3 (plamo3.cpp load_arch_tensors at 80fb11ac): the same attn_qkv,
+  // one attn_q_norm and attn_k_norm of head_dim each, ffn_up of 2 x
+  // feed_forward_length, attn_post_norm and ffn_post_norm on every layer.
+  if (arch == "plamo3") {
+    a.attention.fused_qkv_norm = true;
+    a.attention.fused_qkv = true;
+    a.attention.sandwich_norms = true;
     a.fused_gate_up = true;
   }
   // DBRX (dbrx.cpp, conversion/dbrx.py): one attn_qkv, clamped by

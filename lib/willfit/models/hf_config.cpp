@@ -548,6 +548,25 @@ void openelm_keys(Json& t) {
   }
 }
 
+// PLaMo 3 (pfnet/plamo-3-nict-*: Plamo3Config, as sgl-project/sglang
+// python/sglang/srt/configs/plamo3.py at 33918d47 transcribes it; llama.cpp
+// conversion/plamo.py Plamo3Model at 80fb11ac): the window is window_size
+// (the converter reads window_size or sliding_window), every
+// sliding_window_pattern-th layer (default 8) attends in full, the
+// embeddings are tied unless said otherwise (tie_word_embeddings = True).
+void plamo3_keys(Json& t) {
+  if (!t.contains("sliding_window") && t.contains("window_size")) {
+    t["sliding_window"] = t["window_size"];
+  }
+  const std::pair<const char*, Json> names[] = {{"sliding_window_pattern", Json(8)},
+                                                {"tie_word_embeddings", Json(true)}};
+  for (const auto& [key, value] : names) {
+    if (!t.contains(key)) {
+      t[key] = value;
+    }
+  }
+}
+
 // PLaMo-13B (pfnet/plamo-13b: modeling_plamo.py's PlamoConfig): the keys and
 // values are shared by groups of n_shared_head query heads (default 8), so
 // ceil(heads / n_shared_head) KV heads whatever num_key_value_heads says
@@ -922,6 +941,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   }
   if (type == "plamo") {
     plamo_keys(t);
+  }
+  if (type == "plamo3") {
+    plamo3_keys(t);
   }
   if (type == "rwkv7") {
     rwkv7_keys(t);
@@ -2291,6 +2313,14 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (type == "plamo2") {
     a.attention.fused_qkv_norm = true;
     a.attention.fused_qkv = true;
+    a.fused_gate_up = true;
+  }
+  // PLaMo 3 (plamo3.cpp; modeling_plamo.py's qkv_proj, gate_up_proj,
+  // post_mixer_norm, post_mlp_norm): as PLaMo 2's attention layers.
+  if (type == "plamo3") {
+    a.attention.fused_qkv_norm = true;
+    a.attention.fused_qkv = true;
+    a.attention.sandwich_norms = true;
     a.fused_gate_up = true;
   }
   a.attention.fused_qkv_clamp = type == "dbrx";  // dbrx.cpp: attn_qkv, clamped by clip_qkv

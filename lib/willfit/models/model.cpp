@@ -213,6 +213,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: PLaMo 2, its own Mamba mixer between attention layers,
        // and PLaMo-13B's parallel block (tests/unit/test_arch_plamo.cpp)
        "plamo", "plamo2",
+       // issue 18: PLaMo 3, fused QKV and gate+up, post-norms, a window on
+       // seven layers of eight (tests/unit/test_arch_plamo.cpp)
+       "plamo3",
        // issue 18: JetBrains Mellum2, qwen3moe's layer with listed windows
        // (tests/unit/test_arch_variants.cpp, Mellum)
        "mellum",
@@ -357,6 +360,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "phimoe",
                                                                   "plamo",
                                                                   "plamo2",
+                                                                  "plamo3",
                                                                   "qwen",
                                                                   "qwen2",
                                                                   "qwen2_5_vl",

@@ -286,6 +286,13 @@ struct Attention {
   // projection (attn_qkv), Q and K each RMS-normed per head; weights as the
   // three projections, the compute graph as openelm.cpp builds it.
   bool fused_qkv_norm = false;
+  // PLaMo 3 (llama.cpp plamo3.cpp at 80fb11ac): each attention's and each
+  // MLP's output RMS-normed again (attn_post_norm, ffn_post_norm) before its
+  // residual add, the rows to output picked from the attention's output and
+  // its residual before that norm; with OpenELM's fused QKV, but one Q and
+  // one K norm weight of head_dim shared by all heads, and gate and up in
+  // one ffn_up. PLaMo 2 (mamba = 3) has the same norms, read from `mamba`.
+  bool sandwich_norms = false;
   // ChatGLM (llama.cpp chatglm.cpp at 80fb11ac; THUDM's ChatGLM2/3 and the
   // 2024 GLM-4-9B, config.json model_type chatglm): Q, K and V come from one
   // fused projection (attn_qkv, query_key_value), Q and K roped from views

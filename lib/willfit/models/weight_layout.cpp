@@ -821,6 +821,11 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       l.bytes += roles.recurrent ? f32(plamo2_dt_dim(e) + 2 * a.attention.ssm_state)
                                  : f32(std::int64_t{a.heads + a.kv_heads} * head_dim);
     }
+    if (a.attention.sandwich_norms) {
+      // PLaMo 3 (plamo3.cpp load_arch_tensors): attn_post_norm and
+      // ffn_post_norm, and one attn_q_norm and attn_k_norm of head_dim each.
+      l.bytes += f32(2 * e + 2 * std::int64_t{head_dim});
+    }
     if (per_layer_rows > 0) {
       l.bytes += several(Cat::Other, e, per_layer_rows, i);
     }
