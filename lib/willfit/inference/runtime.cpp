@@ -739,6 +739,8 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.router_reads_layer_input = a.moe->router_reads_layer_input;
       s.moe_norm_weights = a.moe->weights_normalized;
       s.arctic = a.moe->residual_mlp;
+      s.group_experts = a.moe->experts_per_group;  // GroveMoE (grovemoe.cpp)
+      s.group_expert_ffn = a.moe->group_expert_width;
     }
     if (uses_mla(a) && a.attention.mla_cached_per_head) {
       // MiniCPM3 (minicpm3.cpp): MLA's projections, then ordinary attention

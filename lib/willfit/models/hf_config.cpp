@@ -2337,6 +2337,21 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     }
     a.attention.flash_forced_off = grok;
   }
+  // GroveMoE (inclusionAI/GroveMoE-Inst: a Qwen3-MoE config whose
+  // architectures name GroveMoeForCausalLM, the class llama.cpp's
+  // conversion/grovemoe.py registers): the adjugate experts are not in the
+  // config; the converter writes what modeling_grove_moe.py hardcodes, 2
+  // experts a group and adjugate experts of head_dim (or 128) wide (their
+  // output scaled by 0.05).
+  if (const auto it = doc.find("architectures"); a.moe && it != doc.end() && it->is_array()) {
+    for (const Json& name : *it) {
+      if (name.is_string() && name.get<std::string>() == "GroveMoeForCausalLM" &&
+          a.moe->experts % 2 == 0) {
+        a.moe->experts_per_group = 2;
+        a.moe->group_expert_width = get_int(t, {"head_dim"}, 1 << 16).value_or(128);
+      }
+    }
+  }
 
   // EmbeddingGemma is a gemma3_text config (Gemma3TextModel) with
   // use_bidirectional_attention true; llama.cpp's converter registers

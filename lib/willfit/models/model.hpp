@@ -368,6 +368,15 @@ struct Moe {
   // experts of 512; llama.cpp granite-swa.cpp n_ff_shexp). 0: shared_experts
   // x expert_intermediate_size.
   std::int64_t shared_width = 0;
+  // GroveMoE's adjugate experts (llama.cpp grovemoe.cpp at 80fb11ac;
+  // inclusionAI/GroveMoE): beside the routed experts, experts /
+  // experts_per_group small experts of group_expert_width (ffn_*_chexps),
+  // one to each group of experts_per_group routed ones. A second MoE pass
+  // reads the routed experts' output with the same router logits, each
+  // chosen expert's index divided by the group size; its output scaled
+  // (expert_group_scale) and added. 0: none.
+  int experts_per_group = 0;
+  std::int64_t group_expert_width = 0;
 };
 
 // The MLP width of a MoE layer's shared experts together: shared_width, else
@@ -788,7 +797,7 @@ struct Model {
   std::optional<ParamBreakdown> inferred_groups;
   std::optional<ModelOrigin> origin;  // set by app/ when it resolves MODEL
   // A reader's architecture name that willfit has no test or catalogue
-  // family for (a GGUF general.architecture "grovemoe", a config.json
+  // family for (a GGUF general.architecture "talkie", a config.json
   // model_type "minimax"): the shape was read from the generic keys
   // only. Empty for known architectures, the catalogue and bare sizes.
   std::string unchecked_architecture;

@@ -975,6 +975,16 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       l.expert_bytes = weight(Cat::FfnGate, x, ff * n, i, true) +
                        weight(Cat::FfnUp, x, ff * n, i, true) +
                        weight(Cat::FfnDown, ff, x * n, i, true);
+      if (m.experts_per_group > 0) {
+        // GroveMoE's adjugate experts (ffn_{gate,up,down}_chexps: expert
+        // tensors llama-quant.cpp types as ffn_gate, ffn_up and ffn_down of
+        // this layer, and --cpu-moe's pattern moves with the others)
+        const std::int64_t g = m.experts / m.experts_per_group;
+        const std::int64_t c = m.group_expert_width;
+        l.expert_bytes += weight(Cat::FfnGate, e, c * g, i, true) +
+                          weight(Cat::FfnUp, e, c * g, i, true) +
+                          weight(Cat::FfnDown, c, e * g, i, true);
+      }
       l.bytes += l.expert_bytes;
       if (m.latent_size > 0) {
         l.bytes += weight(Cat::Other, e, x, i) + weight(Cat::Other, x, e, i);
@@ -1147,7 +1157,13 @@ WeightLayout flat_layout(const Model& m, const Precision& p) {
           mo.latent_size > 0
               ? static_cast<double>(matrices * mo.latent_size * mo.expert_intermediate_size)
               : expert;
-      b.experts = bytes(routed * mo.experts, bits);
+      // GroveMoE's adjugate experts beside the routed ones (Moe::experts_per_group)
+      const double adjugate =
+          mo.experts_per_group > 0
+              ? static_cast<double>(matrices * a.hidden_size * mo.group_expert_width *
+                                    (mo.experts / mo.experts_per_group))
+              : 0.0;
+      b.experts = bytes(routed * mo.experts + adjugate, bits);
       // Arctic's residual MLP beside the experts (Moe::residual_mlp)
       const double beside =
           mo.residual_mlp ? static_cast<double>(matrices * a.hidden_size * a.intermediate_size)
