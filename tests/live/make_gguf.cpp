@@ -17,7 +17,7 @@
 // llada-moe,rnd1,paddleocr (ernie4-5.cpp's tensors),deepseek2ocr,hunyuan-vl,
 // granite-swa,
 // qwen,baichuan,orion,codeshell,
-// nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo,plamo2,mellum,
+// nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo,plamo2,plamo3,grovemoe,mellum,
 // pangu-embed,nanbeige,chameleon,cogvlm,granite-switch,talkie,plm,maincoder}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
@@ -72,6 +72,10 @@ struct Spec {
   int experts = 0;
   int experts_used = 0;
   int64_t expert_ffn = 0;  // moe_intermediate_size, where the arch has its own key
+  // GroveMoE: one adjugate expert of chunk_ffn to each group of
+  // experts_per_group routed ones (ffn_*_chexps)
+  int experts_per_group = 0;
+  int64_t chunk_ffn = 0;
   double attn_softcap = 0;
   double final_softcap = 0;
   // Kinds beyond the llama layout (llama.cpp src/models/<arch>.cpp load_arch_tensors):
@@ -1950,6 +1954,39 @@ const std::vector<Spec>& specs() {
     v.back().ssm_inner = 32 * 128;
     v.back().ssm_state = 64;
     v.back().ssm_heads = 32;
+    // GroveMoE-Inst (grovemoe), REDUCED to 4 of its 48 layers and 16 of its
+    // 128 routed experts (8 a token, as the model), with one adjugate
+    // expert of 128 to each pair of them (8; 64 in the model): every width
+    // the model's, Qwen3-30B-A3B's from which it is up-cycled (hidden
+    // 2048, 32 heads and 4 KV heads of 128, Q and K normed per head,
+    // experts of 768, vocabulary 151936, 40960 positions, its own head).
+    v.push_back(shape("grovemoe-inst-r4", "grovemoe", 4, 2048, 6144, 32, 4, 128, 151936, 40960, 1e6,
+                      1e-6,
+                      "inclusionAI/GroveMoE-Inst REDUCED to 4 of 48 layers and 16 of 128 "
+                      "experts; Qwen3-30B-A3B's shape (its README: up-cycled from "
+                      "Qwen3-30B-A3B-Base), adjugate experts as conversion/grovemoe.py writes "
+                      "them (2 experts a group, 128 wide, scale 0.05); "
+                      "tests/unit/test_arch_variants.cpp"));
+    v.back().qk_norm = true;
+    experts(v.back(), 16, 8, 768);
+    v.back().experts_per_group = 2;
+    v.back().chunk_ffn = 128;
+    // PLaMo 3 NICT 8B (plamo3), REDUCED to 8 of its 32 layers: one period
+    // of its window pattern (seven windowed layers, then a global one),
+    // every width the model's (hidden 4096, 32 heads and 4 KV heads of 128,
+    // a SwiGLU MLP of 16384 with gate and up in one ffn_up, vocabulary
+    // 107520 tied, 4096 positions, a window of 2048).
+    v.push_back(shape("plamo-3-nict-8b-r8", "plamo3", 8, 4096, 16384, 32, 4, 128, 107520, 4096,
+                      1000000, 1e-6,
+                      "pfnet/plamo-3-nict-8b-base REDUCED to 8 of 32 layers; config.json as "
+                      "public notes transcribe it (search-tool file ids 55712828147: hidden "
+                      "4096, MLP 16384, 32/4 heads, vocabulary 107520, 4096 positions; "
+                      "55984358686: 32 layers), Plamo3Config's defaults for the rest (head_dim "
+                      "128, window_size 2048, sliding_window_pattern 8, tied); "
+                      "tests/unit/test_arch_plamo.cpp"));
+    v.back().tied = true;
+    v.back().sliding_window = 2048;
+    v.back().swa_period = 8;
     // JetBrains Mellum2-12B-A2.5B (mellum), REDUCED to 4 of its 28 layers
     // (three windowed, then a global one: the config's own group of four)
     // and 16 of its 64 experts (8 a token, as the model): every width the
@@ -2878,6 +2915,41 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "ffn_down.weight", {s.ffn, e}, i);
       add(b + "ffn_up.weight", {e, 2 * s.ffn}, i);
       add(b + "post_ffw_norm", {e}, i);
+      continue;
+    }
+    if (s.arch == "grovemoe") {
+      // grovemoe.cpp load_arch_tensors at 80fb11ac: qwen3moe's layer and the
+      // adjugate experts (ffn_*_chexps), written before the routed ones so
+      // the file ends on ffn_down_exps as qwen3moe's rows do
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_q.weight", {e, q}, i);
+      add(b + "attn_k.weight", {e, kv}, i);
+      add(b + "attn_v.weight", {e, kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      add(b + "attn_q_norm.weight", {s.head_dim}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      const int64_t groups = s.experts / s.experts_per_group;
+      add(b + "ffn_gate_chexps.weight", {e, s.chunk_ffn, groups}, i);
+      add(b + "ffn_up_chexps.weight", {e, s.chunk_ffn, groups}, i);
+      add(b + "ffn_down_chexps.weight", {s.chunk_ffn, e, groups}, i);
+      routed_experts(b, i);
+      continue;
+    }
+    if (s.arch == "plamo3") {
+      // plamo3.cpp load_arch_tensors at 80fb11ac: one attn_qkv, one Q and
+      // one K norm of head_dim, the post-norms named without ".weight",
+      // gate and up in one ffn_up
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      add(b + "attn_q_norm.weight", {s.head_dim}, i);
+      add(b + "attn_k_norm.weight", {s.head_dim}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "post_attention_norm", {e}, i);
+      add(b + "ffn_norm.weight", {e}, i);
+      add(b + "post_ffw_norm", {e}, i);
+      add(b + "ffn_up.weight", {e, 2 * s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
       continue;
     }
     if (s.arch == "chatglm") {  // chatglm.cpp load_arch_tensors (conversion/chatglm.py names)
@@ -4085,6 +4157,19 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_bool(a + ".attention.causal", false);
     w.key_u32(a + ".pooling_type", 2);
     w.key_u32("tokenizer.ggml.token_type_count", 1);
+  }
+  if (s.experts_per_group > 0) {
+    // conversion/grovemoe.py GroveMoeModel.set_gguf_parameters: the chunk
+    // width (head_dim or 128), 2 experts a group, the group scale 0.05
+    w.key_u32(a + ".expert_chunk_feed_forward_length", static_cast<uint32_t>(s.chunk_ffn));
+    w.key_u32(a + ".experts_per_group", static_cast<uint32_t>(s.experts_per_group));
+    w.key_f32(a + ".expert_group_scale", 0.05);
+  }
+  if (s.arch == "plamo3") {
+    // conversion/plamo.py Plamo3Model.set_gguf_parameters: the vocabulary
+    // size, and sliding_window_pattern beside the window (written below)
+    w.key_u32(a + ".vocab_size", static_cast<uint32_t>(s.vocab));
+    w.key_u32(a + ".attention.sliding_window_pattern", static_cast<uint32_t>(s.swa_period));
   }
   if (s.arch == "modern-bert") {
     // conversion/bert.py ModernBertModel on BertModel: LayerNorm epsilon, not

@@ -1,5 +1,6 @@
-// PLaMo-13B (llama.cpp `plamo`, config.json model_type `plamo`) and PLaMo 2
-// (llama.cpp `plamo2`, config.json model_type `plamo2`); issue 18.
+// PLaMo-13B (llama.cpp `plamo`, config.json model_type `plamo`), PLaMo 2
+// (llama.cpp `plamo2`, config.json model_type `plamo2`) and PLaMo 3
+// (llama.cpp `plamo3`, config.json model_type `plamo3`); issue 18.
 // plamo.cpp at 80fb11ac: llama's projections and SwiGLU MLP, but one RMS
 // norm a layer feeding the attention and the MLP in parallel, the layer's
 // output MLP + attention + input; K and V shared by groups of 8 heads.
@@ -9,6 +10,11 @@
 // attention with one fused QKV projection and per-head Q and K norms (RoPE)
 // on the others, an MLP on every layer with gate and up in one ffn_up, and
 // each mixer's and MLP's output RMS-normed again before its residual add.
+// plamo3.cpp at 80fb11ac: PLaMo 2's attention layer on every layer (one
+// fused QKV projection, Q and K RMS-normed, but by one weight of head_dim
+// each; gate and up in one ffn_up; each attention's and MLP's output
+// RMS-normed again before its residual add, the rows to output picked
+// before the attention's), a window on seven layers of every eight.
 // Read from its published shape and from the GGUF header llama.cpp's
 // converter writes; both must give one estimate.
 #include <cstdint>
@@ -308,6 +314,147 @@ TEST(Plamo, GgufHeaderGivesWhatTheConfigGives) {
   // One norm a layer in the weights (attn_norm): the F16 layout is the
   // converter's tensors byte for byte.
   EXPECT_EQ(weight_layout(c, *parse_precision("f16")).total(), plamo_13b_gguf(40).data_size());
+}
+
+// ---- plamo3 ------------------------------------------------------------------
+//
+// pfnet/plamo-3-nict-8b-base config.json (the hub is not reachable and no
+// transcription of the whole file was found): hidden 4096, MLP 16384, 32
+// heads, 4 KV heads, vocabulary 107520, 4096 positions and rms_norm_eps 1e-6
+// as a public architecture note lists them for Plamo3ForCausalLM
+// (search-tool file id 55712828147); 32 decoder layers as a public lens
+// project on this model states (file id 55984358686: "32層"; file id
+// 55636430247: "the model's 32 decoder layers"); the rest Plamo3Config's
+// defaults (sgl-project/sglang python/sglang/srt/configs/plamo3.py at
+// 33918d47: head_dim 128, window_size 2048, sliding_window_pattern 8,
+// rope_theta 1e6, rope_local_theta 1e4, tie_word_embeddings true). A
+// fine-tune of it publishes its count (file id 71558827219: 8,091,348,992
+// parameters), which this shape matches to the parameter.
+Json plamo3_8b_config() {
+  return {{"model_type", "plamo3"},
+          {"architectures", {"Plamo3ForCausalLM"}},
+          {"hidden_size", 4096},
+          {"intermediate_size", 16384},
+          {"num_hidden_layers", 32},
+          {"num_attention_heads", 32},
+          {"num_key_value_heads", 4},
+          {"head_dim", 128},
+          {"max_position_embeddings", 4096},
+          {"window_size", 2048},
+          {"sliding_window_pattern", 8},
+          {"rope_theta", 1000000},
+          {"rope_local_theta", 10000},
+          {"rms_norm_eps", 1e-6},
+          {"tie_word_embeddings", true},
+          {"vocab_size", 107520}};
+}
+
+// The GGUF conversion/plamo.py Plamo3Model writes for it (TextModel's keys
+// with key_length and value_length from head_dim, vocab_size, the window
+// and sliding_window_pattern) and the tensors plamo3.cpp load_arch_tensors
+// creates, F16 matrices and F32 vectors, `layers` of them; no output.weight
+// (tied).
+test::GgufWriter plamo3_8b_gguf(int layers = 32, bool pattern = true) {
+  const std::string a = "plamo3";
+  constexpr std::uint64_t e = 4096;
+  constexpr std::uint64_t ff = 16384;
+  constexpr std::uint64_t vocab = 107520;
+  constexpr std::uint64_t hd = 128;
+  test::GgufWriter w;
+  w.str("general.architecture", a);
+  w.u32(a + ".block_count", static_cast<std::uint32_t>(layers));
+  w.u32(a + ".context_length", 4096);
+  w.u32(a + ".embedding_length", e);
+  w.u32(a + ".feed_forward_length", ff);
+  w.u32(a + ".attention.head_count", 32);
+  w.u32(a + ".attention.head_count_kv", 4);
+  w.u32(a + ".attention.key_length", hd);
+  w.u32(a + ".attention.value_length", hd);
+  w.f32(a + ".rope.freq_base", 1000000.0F);
+  w.f32(a + ".attention.layer_norm_rms_epsilon", 1e-6F);
+  w.u32(a + ".vocab_size", vocab);
+  w.u32(a + ".attention.sliding_window", 2048);
+  if (pattern) {
+    w.u32(a + ".attention.sliding_window_pattern", 8);
+  }
+  w.u32("general.file_type", 1);
+  w.tensor("token_embd.weight", {e, vocab}, test::kF16);
+  w.tensor("output_norm.weight", {e}, test::kF32);
+  for (int i = 0; i < layers; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.tensor(b + "attn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "attn_qkv.weight", {e, 32 * hd + 2 * 4 * hd}, test::kF16);
+    w.tensor(b + "attn_q_norm.weight", {hd}, test::kF32);
+    w.tensor(b + "attn_k_norm.weight", {hd}, test::kF32);
+    w.tensor(b + "attn_output.weight", {32 * hd, e}, test::kF16);
+    w.tensor(b + "post_attention_norm", {e}, test::kF32);
+    w.tensor(b + "ffn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "post_ffw_norm", {e}, test::kF32);
+    w.tensor(b + "ffn_up.weight", {e, 2 * ff}, test::kF16);
+    w.tensor(b + "ffn_down.weight", {ff, e}, test::kF16);
+  }
+  return w;
+}
+
+TEST(Plamo3, ConfigIsKnownAndCountsThePublishedModel) {
+  const Model m = test::from_config(plamo3_8b_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  const Architecture& a = m.arch;
+  EXPECT_TRUE(a.attention.fused_qkv_norm);
+  EXPECT_TRUE(a.attention.sandwich_norms);
+  EXPECT_TRUE(a.fused_gate_up);
+  EXPECT_TRUE(a.tied_embeddings);
+  EXPECT_EQ(a.attention.kind, AttentionKind::Sliding);
+  EXPECT_EQ(a.attention.sliding_window, 2048);
+  // Plamo3Config is_full_attn: (i + 1) % 8 == 0 attends in full, as
+  // llama.cpp's set_swa_pattern(8) has it.
+  EXPECT_EQ(global_layer_count(a, a.layers), 4);
+  EXPECT_TRUE(is_global_layer(a, 7) && is_global_layer(a, 31));
+  EXPECT_FALSE(is_global_layer(a, 0) || is_global_layer(a, 8) || is_global_layer(a, 30));
+  // willfit's count leaves out the RMS norms: per layer attn_norm,
+  // post_attention_norm, ffn_norm and post_ffw_norm of 4096 and the Q and K
+  // norms of 128, and the final norm (536,576 in all).
+  const ParamBreakdown p = count_params(a);
+  EXPECT_EQ(p.total() + 32 * (4 * 4096 + 2 * 128) + 4096, 8'091'348'992);
+  EXPECT_LT(rel(static_cast<double>(p.total()), 8'091'348'992.0), 0.01) << p.total();
+}
+
+// Without window_size (nor sliding_window) conversion/plamo.py writes no
+// window and plamo3.cpp builds no windowed cache: every layer holds the
+// context.
+TEST(Plamo3, NoWindowWithoutWindowSize) {
+  Json j = plamo3_8b_config();
+  j.erase("window_size");
+  const Model m = test::from_config(j);
+  EXPECT_EQ(m.arch.attention.kind, AttentionKind::Full);
+}
+
+// llama-kv-cache-iswa.cpp: the 4 global layers hold the context, the 28
+// windowed ones min(context, 2048 + a micro-batch of 512) cells padded to
+// 256 (2560); 4 KV heads of 128, K and V, F16. At 4096 tokens (the model's
+// context) the window saves 28 x 1536 of 32 x 4096 cells.
+TEST(Plamo3, KvCacheIsFourGlobalLayersAndTwentyEightWindows) {
+  const Model m = test::from_config(plamo3_8b_config());
+  const std::int64_t row = std::int64_t{4} * 128 * 2 * 2;
+  EXPECT_EQ(test::llama_cpp_q4_estimate(m, 4096, true).memory.kv_cache,
+            row * (4 * std::int64_t{4096} + 28 * std::int64_t{2560}));
+}
+
+TEST(Plamo3, GgufHeaderGivesWhatTheConfigGives) {
+  const Model c = test::from_config(plamo3_8b_config());
+  // with the converter's sliding_window_pattern, and without it
+  // (plamo3.cpp's period 8 then)
+  for (const bool pattern : {true, false}) {
+    const Model g = test::from_gguf_header(plamo3_8b_gguf(32, pattern));
+    EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+    EXPECT_TRUE(g.arch.attention.sandwich_norms);
+    EXPECT_EQ(global_layer_count(g.arch, g.arch.layers), 4) << pattern;
+    EXPECT_TRUE(is_global_layer(g.arch, 7) && !is_global_layer(g.arch, 8)) << pattern;
+    test::expect_same_estimate(g, c, "plamo3 GGUF vs config", {2048, 4096});
+  }
+  // The F16 layout is the converter's tensors byte for byte (the post-norms
+  // and the two head_dim norms included).
+  EXPECT_EQ(weight_layout(c, *parse_precision("f16")).total(), plamo3_8b_gguf().data_size());
 }
 
 }  // namespace

@@ -17,6 +17,12 @@
 //   layer, its block_count layers run num_loops times a token (the output
 //   norm between passes), each pass with a KV cache slot of its own
 //   (n_layer_all = layers x loops) and the same weights.
+// - `grovemoe` (inclusionAI GroveMoE; a Qwen3-MoE config whose
+//   architectures name GroveMoeForCausalLM): grovemoe.cpp is qwen3moe's
+//   layer whose routed experts (chosen by the sigmoid of the router's
+//   logits, weighted by their softmax) are followed by a second MoE pass of
+//   adjugate experts, one to each pair of routed ones, over the first's
+//   output with the same logits; that output scaled by 0.05 and added.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -439,6 +445,137 @@ TEST(Nanbeige, GgufHeaderGivesWhatTheConfigGives) {
   test::expect_same_estimate(g, c, "nanbeige GGUF vs config", {2048, 32768});
   // The weights willfit lays out in F16 are the converter's file byte for byte.
   EXPECT_EQ(weight_layout(c, *parse_precision("f16")).total(), nanbeige_gguf().data_size());
+}
+
+// ---- grovemoe ----------------------------------------------------------------
+//
+// inclusionAI/GroveMoE-Inst (the hub is not reachable here and no
+// transcription of its config.json was found): its README
+// (inclusionAI/GroveMoE README.md at 0b37d949) says it is up-cycled from
+// Qwen3-30B-A3B-Base, and the repository ships transformers 4.51.3's
+// qwen3_moe modeling file patched for it (src/transformers-4.51.3/.../
+// qwen3_moe/modeling_qwen3_moe.py): a Qwen3-MoE config. Its shape is
+// Qwen3-30B-A3B's as the RND1 test gives it (tests/unit/test_arch_rnd1.cpp:
+// hidden 2048, 48 layers, 32 heads, 4 KV heads of 128, 128 experts of 768,
+// 8 a token, vocabulary 151936, 40960 positions, untied); the class
+// GroveMoeForCausalLM is the one llama.cpp's conversion/grovemoe.py
+// registers. The adjugate experts are not in the config: the converter
+// writes what modeling_grove_moe.py hardcodes (2 experts a group, 128 wide,
+// scale 0.05), as the repository's sglang model does (grovemoe.py at
+// 33bc6673: 64 chunk_experts of intermediate_size 128, selected_experts //
+// 2, 0.05 x the small experts' sum).
+Json grovemoe_config() {
+  return {{"architectures", {"GroveMoeForCausalLM"}},
+          {"model_type", "qwen3_moe"},
+          {"hidden_size", 2048},
+          {"intermediate_size", 6144},
+          {"moe_intermediate_size", 768},
+          {"num_hidden_layers", 48},
+          {"num_attention_heads", 32},
+          {"num_key_value_heads", 4},
+          {"head_dim", 128},
+          {"num_experts", 128},
+          {"num_experts_per_tok", 8},
+          {"norm_topk_prob", true},
+          {"decoder_sparse_step", 1},
+          {"mlp_only_layers", Json::array()},
+          {"max_position_embeddings", 40960},
+          {"vocab_size", 151936},
+          {"rope_theta", 1000000.0},
+          {"rms_norm_eps", 1e-6},
+          {"tie_word_embeddings", false}};
+}
+
+// As conversion/grovemoe.py (GroveMoeModel.set_gguf_parameters at
+// 80fb11ac) writes it: base.py's keys, expert_feed_forward_length,
+// expert_chunk_feed_forward_length (head_dim), experts_per_group 2,
+// expert_group_scale 0.05; the tensors grovemoe.cpp loads: qwen3moe's and
+// ffn_{gate,up,down}_chexps of 64 experts of 128.
+test::GgufWriter grovemoe_gguf(int layers = 48) {
+  const std::string a = "grovemoe.";
+  constexpr std::uint64_t e = 2048;
+  constexpr std::uint64_t f = 768;
+  constexpr std::uint64_t x = 128;
+  constexpr std::uint64_t c = 128;
+  test::GgufWriter w;
+  w.str("general.architecture", "grovemoe");
+  w.u32(a + "block_count", static_cast<std::uint32_t>(layers));
+  w.u32(a + "context_length", 40960);
+  w.u32(a + "embedding_length", e);
+  w.u32(a + "feed_forward_length", 6144);
+  w.u32(a + "attention.head_count", 32);
+  w.u32(a + "attention.head_count_kv", 4);
+  w.f32(a + "rope.freq_base", 1000000.0F);
+  w.f32(a + "attention.layer_norm_rms_epsilon", 1e-6F);
+  w.u32(a + "expert_count", x);
+  w.u32(a + "expert_used_count", 8);
+  w.u32(a + "attention.key_length", 128);
+  w.u32(a + "attention.value_length", 128);
+  w.u32(a + "expert_feed_forward_length", f);
+  w.u32(a + "expert_chunk_feed_forward_length", c);
+  w.u32(a + "experts_per_group", 2);
+  w.f32(a + "expert_group_scale", 0.05F);
+  w.u32("general.file_type", 1);
+  w.tensor("token_embd.weight", {e, 151936}, test::kF16);
+  w.tensor("output_norm.weight", {e}, test::kF32);
+  w.tensor("output.weight", {e, 151936}, test::kF16);
+  for (int i = 0; i < layers; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.tensor(b + "attn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "attn_q.weight", {e, 4096}, test::kF16);
+    w.tensor(b + "attn_k.weight", {e, 512}, test::kF16);
+    w.tensor(b + "attn_v.weight", {e, 512}, test::kF16);
+    w.tensor(b + "attn_output.weight", {4096, e}, test::kF16);
+    w.tensor(b + "attn_k_norm.weight", {128}, test::kF32);
+    w.tensor(b + "attn_q_norm.weight", {128}, test::kF32);
+    w.tensor(b + "ffn_norm.weight", {e}, test::kF32);
+    w.tensor(b + "ffn_gate_inp.weight", {e, x}, test::kF32);
+    w.tensor(b + "ffn_gate_exps.weight", {e, f, x}, test::kF16);
+    w.tensor(b + "ffn_down_exps.weight", {f, e, x}, test::kF16);
+    w.tensor(b + "ffn_up_exps.weight", {e, f, x}, test::kF16);
+    w.tensor(b + "ffn_gate_chexps.weight", {e, c, x / 2}, test::kF16);
+    w.tensor(b + "ffn_down_chexps.weight", {c, e, x / 2}, test::kF16);
+    w.tensor(b + "ffn_up_chexps.weight", {e, c, x / 2}, test::kF16);
+  }
+  return w;
+}
+
+// The README: "33 B total parameters and 3.14–3.28 B active parameters per
+// token". Qwen3-30B-A3B's 30,532,122,624 (tests/unit/test_arch_rnd1.cpp's
+// source) plus 48 layers of 64 adjugate experts of 3 x 2048 x 128:
+// 32.95 B. Active: a token's 8 routed experts fall in 4 to 8 groups, so 4
+// to 8 adjugate experts a layer (151 M to 302 M over 48 layers: the
+// README's 0.14 B spread); willfit counts the most, 8.
+TEST(GroveMoe, ConfigCountsTheReadme) {
+  const Model m = test::from_config(grovemoe_config());
+  EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
+  ASSERT_TRUE(m.arch.moe.has_value());
+  EXPECT_EQ(m.arch.moe->experts_per_group, 2);
+  EXPECT_EQ(m.arch.moe->group_expert_width, 128);
+  // The same config naming Qwen3-MoE's class: Qwen3-30B-A3B without them.
+  Json qwen = grovemoe_config();
+  qwen["architectures"] = {"Qwen3MoeForCausalLM"};
+  const ParamBreakdown base = count_params(test::from_config(qwen).arch);
+  EXPECT_LT(rel(static_cast<double>(base.total()), 30532122624.0), 0.01) << base.total();
+  const ParamBreakdown p = count_params(m.arch);
+  EXPECT_EQ(p.total() - base.total(), std::int64_t{48} * 64 * 3 * 2048 * 128);
+  EXPECT_LT(rel(static_cast<double>(p.total()), 33e9), 0.01) << p.total();
+  EXPECT_EQ(p.active() - base.active(), std::int64_t{48} * 8 * 3 * 2048 * 128);
+}
+
+TEST(GroveMoe, GgufHeaderGivesWhatTheConfigGives) {
+  const Model c = test::from_config(grovemoe_config());
+  const Model g = test::from_gguf_header(grovemoe_gguf());
+  EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
+  ASSERT_TRUE(g.arch.moe.has_value());
+  EXPECT_EQ(g.arch.moe->experts_per_group, 2);
+  EXPECT_EQ(g.arch.moe->group_expert_width, 128);
+  test::expect_same_estimate(g, c, "grovemoe GGUF vs config", {2048, 32768});
+  // The F16 layout is the converter's tensors but for the per-head Q and K
+  // norms (two F32 vectors of 128 a layer), which willfit leaves out for
+  // every qk-normed model.
+  EXPECT_EQ(weight_layout(c, *parse_precision("f16")).total() + 48 * 2 * 128 * 4,
+            grovemoe_gguf().data_size());
 }
 
 }  // namespace

@@ -2263,6 +2263,56 @@ TEST(GgmlAlloc, MellumMatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "mellum", 27, 1.0);
 }
 
+// PLaMo 3 NICT 8B REDUCED to 8 of its 32 layers (plamo3: make_gguf row
+// plamo-3-nict-8b-r8, one period of its window pattern, every width the
+// model's) read from its config with num_hidden_layers 8 (the values and
+// their sources: tests/unit/test_arch_plamo.cpp), against what a real
+// llama.cpp allocated for the synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_plamo3.csv, llamacpp_cpu_kv_plamo3.csv;
+// docs/live-llamacpp.md, PLaMo 3 run): plamo3.cpp's fused QKV with Q and K
+// norms, post-norms with the rows picked after the attention, seven
+// windowed layers and a global one under two caches. Without flash
+// attention the replay is up to 0.67 % low (2 MiB at 4096 tokens).
+TEST(GgmlAlloc, Plamo3MatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"plamo3","architectures":["Plamo3ForCausalLM"],"hidden_size":4096,
+      "intermediate_size":16384,"num_hidden_layers":8,"num_attention_heads":32,
+      "num_key_value_heads":4,"head_dim":128,"max_position_embeddings":4096,
+      "window_size":2048,"sliding_window_pattern":8,"rope_theta":1000000,
+      "rope_local_theta":10000,"rms_norm_eps":1e-6,"tie_word_embeddings":true,
+      "vocab_size":107520})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  EXPECT_TRUE(m->arch.attention.sandwich_norms);
+  expect_live_tables(*m, "plamo3", 27, 0.7);
+}
+
+// GroveMoE-Inst REDUCED to 4 of its 48 layers and 16 of its 128 experts
+// (grovemoe: make_gguf row grovemoe-inst-r4, 8 adjugate experts of 128,
+// every width the model's) read from its config with num_hidden_layers 4
+// and num_experts 16 (the values and their sources:
+// tests/unit/test_arch_variants.cpp), against what a real llama.cpp
+// allocated for the synthetic F16, Q8_0 and Q4_K_M files
+// (tests/data/llamacpp_cpu_compute_grovemoe.csv,
+// llamacpp_cpu_kv_grovemoe.csv; docs/live-llamacpp.md, GroveMoE run):
+// grovemoe.cpp's two MoE passes sharing the router's logits.
+TEST(GgmlAlloc, GroveMoeMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"architectures":["GroveMoeForCausalLM"],"model_type":"qwen3_moe",
+      "hidden_size":2048,"intermediate_size":6144,"moe_intermediate_size":768,
+      "num_hidden_layers":4,"num_attention_heads":32,"num_key_value_heads":4,"head_dim":128,
+      "num_experts":16,"num_experts_per_tok":8,"norm_topk_prob":true,
+      "max_position_embeddings":40960,"vocab_size":151936,"rope_theta":1000000.0,
+      "rms_norm_eps":1e-6,"tie_word_embeddings":false})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  ASSERT_TRUE(m->arch.moe.has_value());
+  EXPECT_EQ(m->arch.moe->experts_per_group, 2);
+  expect_live_tables(*m, "grovemoe", 27, 0.1);
+}
+
 // openPangu-Embedded-7B REDUCED to 4 of its 34 layers (pangu-embedded:
 // make_gguf row openpangu-embedded-7b-r4, every width the model's) read
 // from its published config with num_hidden_layers 4 (the values and their

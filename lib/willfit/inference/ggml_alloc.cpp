@@ -1973,6 +1973,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   struct Routing {
     int selected = -1;
     int weights = -1;
+    int logits = -1;
   };
   const auto route = [&](int router_in, bool rows_picked) {
     const std::int64_t k_used = std::max(1, s.experts_used);
@@ -1983,8 +1984,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const int probs = g.same(logits);
     // probs + exp_probs_b, a new tensor: probs are read again for the weights
     const int biased = s.expert_bias ? g.op(b * s.experts, {probs}) : probs;
-    // Llama 4 selects by the raw logits (build_moe_ffn: selection_probs = logits)
-    const int sorted = g.op(b * s.experts, {s.weights_before_ffn ? logits : biased});  // argsort
+    // Llama 4 selects by the raw logits (build_moe_ffn: selection_probs =
+    // logits), GroveMoE by their sigmoid (ggml_sigmoid, in place where
+    // nothing reads the logits after it)
+    const int chooser = s.group_experts > 0    ? g.same(logits)
+                        : s.weights_before_ffn ? logits
+                                               : biased;
+    const int sorted = g.op(b * s.experts, {chooser});  // argsort
     const int selected = g.view(sorted);
     int weights = g.op(b * k_used, {g.view(probs), selected});
     if (s.moe_norm_weights) {  // the chosen weights normalised to sum 1
@@ -1992,7 +1998,22 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       const int sum = g.same(g.op(b, {flat}));  // sum_rows, clamp
       weights = g.view(g.op(b * k_used, {flat, sum}, {flat}));
     }
-    return Routing{selected, weights};
+    return Routing{selected, weights, logits};
+  };
+  // GroveMoE's second routing (grovemoe.cpp: build_moe_ffn with the first
+  // pass's logits as probs_in, expanded right after the first's): softmax
+  // and sigmoid of the logits again, the top `k` of all the experts, their
+  // index cast to F32, divided by the group size (in place) and cast back;
+  // the weights picked from the new softmax by it and normalised.
+  const auto route_groups = [&](int logits, std::int64_t k) {
+    const int probs = g.same(logits);
+    const int sorted = g.op(b * s.experts, {g.same(logits)});
+    const int as_f32 = g.op(b * k, {g.view(sorted)});
+    const int selected = g.op(b * k, {g.same(as_f32)});  // cast back to I32
+    const int flat = g.view(g.op(b * k, {g.view(probs), selected}));
+    const int sum = g.same(g.op(b, {flat}));
+    const int weights = g.view(g.op(b * k, {flat, sum}, {flat}));
+    return Routing{selected, weights, logits};
   };
   // The routing of a layer whose router reads the layer's input (below).
   Routing routed_early;
@@ -2027,6 +2048,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
                                                          : route(router_in, false);
       const int selected = routing.selected;
       const int weights = routing.weights;
+      const std::int64_t grove_k =
+          s.group_experts > 0 ? std::min<std::int64_t>(k_used, s.experts / s.group_experts) : 0;
+      const Routing grove = grove_k > 0 ? route_groups(routing.logits, grove_k) : Routing{};
       int in3 = g.view(moe_in);
       if (s.weights_before_ffn) {
         // Llama 4 weighs the input, repeated per expert, before the experts
@@ -2064,6 +2088,28 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         out = g.op(b * e, {out});  // one expert: ggml_cont of its view
       }
       read_conv_state(il + 1);
+      if (grove_k > 0) {
+        // GroveMoE's adjugate experts over the routed experts' output
+        // (reshaped: a view), as the first pass builds its experts; their
+        // sum scaled in place (expert_group_scale) and added to the first's.
+        const std::int64_t fc = std::max<std::int64_t>(1, s.group_expert_ffn);
+        const int in2 = g.view(out);
+        const int up2 = g.op(b * grove_k * fc, {in2, grove.selected});
+        const int act2 =
+            g.op(b * grove_k * fc, {g.op(b * grove_k * fc, {in2, grove.selected}), up2});
+        const int down2 = g.same(g.op(b * grove_k * e, {act2, grove.selected}), {grove.weights});
+        int out2 = g.view(down2);
+        if (grove_k > 1) {
+          out2 = g.op(b * e, {out2, g.view(down2)}, {out2});
+          for (std::int64_t i = 2; i < grove_k; ++i) {
+            out2 = g.same(out2, {g.view(down2)});
+          }
+        } else {
+          out2 = g.op(b * e, {out2});
+        }
+        out2 = g.same(out2);
+        out = g.op(b * e, {out, out2}, {out, out2});
+      }
       if (s.moe_beside_mlp) {  // post-norm of the experts' sum, plus the dense MLP
         out = g.same(out);
         out = g.op(b * e, {dense, out}, {dense, out});
@@ -2122,7 +2168,8 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     const bool last = il == s.layers - 1;
     // openelm.cpp's last layer: the residual's rows are picked before the
     // output projection runs (add(residual, attention) visits them first).
-    const bool late_wo = s.fused_qkv_norm && last && !s.late_out_ids && !plamo2;
+    const bool late_wo =
+        s.fused_qkv_norm && last && !s.late_out_ids && !plamo2 && !s.sandwich_norms;
     // Nemotron NAS: this layer's own shape.
     const LlamaGraphShape::Layer* shaped =
         il < std::ssize(s.per_layer) ? &s.per_layer[static_cast<std::size_t>(il)] : nullptr;
@@ -2864,6 +2911,23 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         res = g.op(b * e, {attn_res, out_ids});
       }
       x = g.op(b * e, {cur, res}, {cur, res});
+      continue;
+    }
+    if (s.sandwich_norms) {
+      // plamo3.cpp: on the last layer the attention output's rows, then the
+      // input's; attn_post_norm and its weight (in place); + the input (in
+      // place on the first); the pre-MLP norm (a new tensor: the sum is the
+      // MLP's residual), the MLP, ffn_post_norm in place, the sum in place.
+      int res = x;
+      if (last) {
+        cur = g.op(b * e, {cur, out_ids});
+        res = g.op(b * e, {x, out_ids});
+      }
+      cur = g.same(g.same(cur));
+      const int attn_res = g.op(b * e, {cur, res}, {cur, res});
+      const int ffn_norm = g.same(g.same(attn_res));
+      cur = g.same(g.same(mlp(attn_res, ffn_norm, il, moe_layer)));
+      x = g.op(b * e, {cur, attn_res}, {cur, attn_res});
       continue;
     }
     if (s.swin_norm) {

@@ -376,6 +376,20 @@ struct LlamaGraphShape {
   // place; V a view; the attention output added to the residual stream
   // as add(residual, attention), the stream first, its rows picked first.
   bool fused_qkv_norm = false;
+  // PLaMo 3 (plamo3.cpp), with fused_qkv_norm: on the last layer the rows to
+  // output picked from the attention's output, then from the layer input;
+  // the output RMS-normed (post-norm) and added to the input; the MLP of its
+  // norm, RMS-normed again and added to that sum (PLaMo 2's adds, read from
+  // mamba = 3, pick the rows after the MLP).
+  bool sandwich_norms = false;
+  // GroveMoE (grovemoe.cpp): a second build_moe_ffn after the routed
+  // experts, over their output, taking the router's logits as its probs_in
+  // (softmax and sigmoid of them again, top experts_used of all `experts`,
+  // their index cast, divided by the group size and cast back), of
+  // experts / group_experts experts of group_expert_ffn; its output scaled
+  // and added to the first's. The routing selects by the logits' sigmoid.
+  int group_experts = 0;
+  std::int64_t group_expert_ffn = 0;
   // DBRX (dbrx.cpp, build_qkv): the fused projection clamped (ggml_clamp,
   // which ggml-alloc runs in place), Q and K roped from views of it (new
   // tensors), V a view; the residual adds as llama.cpp's.

@@ -687,6 +687,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.ffn = a.intermediate_size;
     s.gated = a.mlp_gated;
     s.fused_qkv_norm = a.attention.fused_qkv_norm;    // OpenELM (openelm.cpp)
+    s.sandwich_norms = a.attention.sandwich_norms;    // PLaMo 3 (plamo3.cpp)
     s.fused_qkv = a.attention.fused_qkv;              // ChatGLM (chatglm.cpp)
     s.fused_qkv_clamp = a.attention.fused_qkv_clamp;  // DBRX (dbrx.cpp)
     s.qkv_bias = a.qkv_bias;
@@ -743,6 +744,8 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.router_reads_layer_input = a.moe->router_reads_layer_input;
       s.moe_norm_weights = a.moe->weights_normalized;
       s.arctic = a.moe->residual_mlp;
+      s.group_experts = a.moe->experts_per_group;  // GroveMoE (grovemoe.cpp)
+      s.group_expert_ffn = a.moe->group_expert_width;
     }
     if (uses_mla(a) && a.attention.mla_cached_per_head) {
       // MiniCPM3 (minicpm3.cpp): MLA's projections, then ordinary attention

@@ -475,6 +475,9 @@ int known_swa_pattern(std::string_view arch) {
   if (arch == "deepseek4") {
     return 0;  // deepseek4.cpp load_arch_hparams: set_swa_pattern(0), every layer windowed
   }
+  if (arch == "plamo3") {
+    return 8;  // plamo3.cpp load_arch_hparams: swa_period 8 unless the file gives one
+  }
   if (arch == "modern-bert") {
     return 3;  // modern-bert.cpp load_arch_hparams: swa_period 3 (dense first) unless the file
                // gives one
@@ -852,6 +855,15 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.attention.fused_qkv = true;
     a.fused_gate_up = true;
   }
+  // PLaMo 3 (plamo3.cpp load_arch_tensors at 80fb11ac): the same attn_qkv,
+  // one attn_q_norm and attn_k_norm of head_dim each, ffn_up of 2 x
+  // feed_forward_length, attn_post_norm and ffn_post_norm on every layer.
+  if (arch == "plamo3") {
+    a.attention.fused_qkv_norm = true;
+    a.attention.fused_qkv = true;
+    a.attention.sandwich_norms = true;
+    a.fused_gate_up = true;
+  }
   // DBRX (dbrx.cpp, conversion/dbrx.py): one attn_qkv, clamped by
   // attention.clamp_kqv (build_qkv).
   a.attention.fused_qkv_clamp = arch == "dbrx";
@@ -1205,6 +1217,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   const GgufTensor* embedding = nullptr;
   bool has_output = false;
   std::int64_t expert_elements = 0;
+  std::int64_t adjugate_elements = 0;  // GroveMoE's ffn_*_chexps
   bool shared_expert_tensors = false;
   bool expert_bias = false;        // exp_probs_b: the experts chosen by probs + a bias
   std::vector<int> router_layers;  // blk.N of each ffn_gate_inp.weight: the MoE layers
@@ -1255,6 +1268,8 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     }
     if (t.name.find("_exps") != std::string::npos) {
       expert_elements += t.elements;
+    } else if (t.name.find("_chexps") != std::string::npos) {
+      adjugate_elements += t.elements;
     }
     if (t.name.find("attn_sinks") != std::string::npos) {
       a.attention.sinks = true;
@@ -1326,6 +1341,19 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     moe.expert_intermediate_size =
         meta_int(f, key("expert_feed_forward_length")).value_or(a.intermediate_size);
     moe.selection_bias = expert_bias;
+    // GroveMoE (grovemoe.cpp load_arch_hparams/load_arch_tensors at
+    // 80fb11ac; conversion/grovemoe.py writes experts_per_group 2 and
+    // expert_chunk_feed_forward_length head_dim or 128): experts /
+    // experts_per_group adjugate experts of the chunk width (head_dim where
+    // the file gives none), required.
+    if (arch == "grovemoe") {
+      const auto group = meta_int(f, key("experts_per_group")).value_or(0);
+      const auto width = meta_int(f, key("expert_chunk_feed_forward_length")).value_or(a.head_dim);
+      if (group > 0 && group <= experts && experts % group == 0 && width > 0 && width < (1 << 24)) {
+        moe.experts_per_group = static_cast<int>(group);
+        moe.group_expert_width = width;
+      }
+    }
     // Qwen2/3 MoE and Qwen3-Next give the shared expert's width instead of a
     // count (expert_shared_feed_forward_length): in routed-expert widths, as
     // the config path counts shared_expert_intermediate_size. Nemotron-H's
@@ -2170,6 +2198,14 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     const double unused = 1.0 - static_cast<double>(a.moe->experts_per_token) / a.moe->experts;
     m.active_params =
         f.params - static_cast<std::int64_t>(static_cast<double>(expert_elements) * unused);
+    // GroveMoE: a token reads at most experts_per_token of the groups'
+    // adjugate experts (count_params's rule)
+    if (const int per = a.moe->experts_per_group; per > 0 && adjugate_elements > 0) {
+      const double groups = static_cast<double>(a.moe->experts / per);
+      const double read = std::min(static_cast<double>(a.moe->experts_per_token), groups) / groups;
+      m.active_params -=
+          static_cast<std::int64_t>(static_cast<double>(adjugate_elements) * (1.0 - read));
+    }
   }
   m.file_weight_bytes = f.weight_bytes;
   m.weights_source = FactSource::Gguf;
@@ -2199,7 +2235,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
            n.ends_with(".attn_rel_b.weight");
   };
   for (const auto& t : f.tensors) {
-    const bool expert = t.name.find("_exps") != std::string::npos;
+    // GroveMoE's adjugate experts (ffn_*_chexps) are expert tensors too,
+    // read by mul_mat_id and repacked as the routed ones (the live Q4_K_M
+    // file's CPU_REPACK held them)
+    const bool expert =
+        t.name.find("_exps") != std::string::npos || t.name.find("_chexps") != std::string::npos;
     const bool batched = !expert && ((t.shape.size() >= 3 && t.shape[2] > 1) ||
                                      (grouped_output && t.name.ends_with(".attn_output_a.weight")));
     // The output rows of the product that reads it (ne[1]; 1 for a vector).

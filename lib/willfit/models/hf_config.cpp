@@ -548,6 +548,25 @@ void openelm_keys(Json& t) {
   }
 }
 
+// PLaMo 3 (pfnet/plamo-3-nict-*: Plamo3Config, as sgl-project/sglang
+// python/sglang/srt/configs/plamo3.py at 33918d47 transcribes it; llama.cpp
+// conversion/plamo.py Plamo3Model at 80fb11ac): the window is window_size
+// (the converter reads window_size or sliding_window), every
+// sliding_window_pattern-th layer (default 8) attends in full, the
+// embeddings are tied unless said otherwise (tie_word_embeddings = True).
+void plamo3_keys(Json& t) {
+  if (!t.contains("sliding_window") && t.contains("window_size")) {
+    t["sliding_window"] = t["window_size"];
+  }
+  const std::pair<const char*, Json> names[] = {{"sliding_window_pattern", Json(8)},
+                                                {"tie_word_embeddings", Json(true)}};
+  for (const auto& [key, value] : names) {
+    if (!t.contains(key)) {
+      t[key] = value;
+    }
+  }
+}
+
 // PLaMo-13B (pfnet/plamo-13b: modeling_plamo.py's PlamoConfig): the keys and
 // values are shared by groups of n_shared_head query heads (default 8), so
 // ceil(heads / n_shared_head) KV heads whatever num_key_value_heads says
@@ -925,6 +944,9 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   }
   if (type == "plamo") {
     plamo_keys(t);
+  }
+  if (type == "plamo3") {
+    plamo3_keys(t);
   }
   if (type == "rwkv7") {
     rwkv7_keys(t);
@@ -2320,6 +2342,14 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.attention.fused_qkv = true;
     a.fused_gate_up = true;
   }
+  // PLaMo 3 (plamo3.cpp; modeling_plamo.py's qkv_proj, gate_up_proj,
+  // post_mixer_norm, post_mlp_norm): as PLaMo 2's attention layers.
+  if (type == "plamo3") {
+    a.attention.fused_qkv_norm = true;
+    a.attention.fused_qkv = true;
+    a.attention.sandwich_norms = true;
+    a.fused_gate_up = true;
+  }
   a.attention.fused_qkv_clamp = type == "dbrx";  // dbrx.cpp: attn_qkv, clamped by clip_qkv
   // Grok-1 (model_type grok-1) and Grok-2 (model_type git, which is also
   // Microsoft's GIT: told apart by the class the converter registers,
@@ -2333,6 +2363,21 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       }
     }
     a.attention.flash_forced_off = grok;
+  }
+  // GroveMoE (inclusionAI/GroveMoE-Inst: a Qwen3-MoE config whose
+  // architectures name GroveMoeForCausalLM, the class llama.cpp's
+  // conversion/grovemoe.py registers): the adjugate experts are not in the
+  // config; the converter writes what modeling_grove_moe.py hardcodes, 2
+  // experts a group and adjugate experts of head_dim (or 128) wide (their
+  // output scaled by 0.05).
+  if (const auto it = doc.find("architectures"); a.moe && it != doc.end() && it->is_array()) {
+    for (const Json& name : *it) {
+      if (name.is_string() && name.get<std::string>() == "GroveMoeForCausalLM" &&
+          a.moe->experts % 2 == 0) {
+        a.moe->experts_per_group = 2;
+        a.moe->group_expert_width = get_int(t, {"head_dim"}, 1 << 16).value_or(128);
+      }
+    }
   }
 
   // EmbeddingGemma is a gemma3_text config (Gemma3TextModel) with

@@ -213,6 +213,12 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: PLaMo 2, its own Mamba mixer between attention layers,
        // and PLaMo-13B's parallel block (tests/unit/test_arch_plamo.cpp)
        "plamo", "plamo2",
+       // issue 18: PLaMo 3, fused QKV and gate+up, post-norms, a window on
+       // seven layers of eight (tests/unit/test_arch_plamo.cpp)
+       "plamo3",
+       // issue 18: GroveMoE, qwen3moe's layer with adjugate experts in a
+       // second MoE pass (tests/unit/test_arch_variants.cpp, GroveMoe)
+       "grovemoe",
        // issue 18: JetBrains Mellum2, qwen3moe's layer with listed windows
        // (tests/unit/test_arch_variants.cpp, Mellum)
        "mellum",
@@ -379,6 +385,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "plamo",
                                                                   "plm",
                                                                   "plamo2",
+                                                                  "plamo3",
                                                                   "qwen",
                                                                   "qwen2",
                                                                   "qwen2_5_vl",
@@ -1211,10 +1218,18 @@ ParamBreakdown count_params(const Architecture& a) {
         std::int64_t{std::clamp(a.hash_layers, 0, moe_layers)} * m.experts_per_token * a.vocab_size;
     // Arctic's residual MLP beside the experts (Moe::residual_mlp).
     const std::int64_t beside = m.residual_mlp ? dense : 0;
-    p.mlp = dense_layers * dense + moe_layers * (routed * m.experts + shared + router + beside) +
+    // GroveMoE's adjugate experts (Moe::experts_per_group): one small expert
+    // a group of routed ones; a token reads those of its chosen experts'
+    // groups, experts_per_token of them at most (grovemoe.cpp n_expert_used
+    // of the second pass).
+    const std::int64_t groups = m.experts_per_group > 0 ? m.experts / m.experts_per_group : 0;
+    const std::int64_t adjugate = matrices * a.hidden_size * m.group_expert_width;
+    p.mlp = dense_layers * dense +
+            moe_layers * (routed * m.experts + shared + router + beside + groups * adjugate) +
             hash_tables;
     p.mlp_active = dense_layers * dense +
-                   moe_layers * (routed * m.experts_per_token + shared + router + beside) +
+                   moe_layers * (routed * m.experts_per_token + shared + router + beside +
+                                 std::min<std::int64_t>(m.experts_per_token, groups) * adjugate) +
                    hash_tables;
     // A multi-token-prediction block is one more MoE block plus eh_proj, the
     // 2h x h projection of [embedding; hidden] (DeepSeek-V3 report, section

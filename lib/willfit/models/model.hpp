@@ -300,6 +300,13 @@ struct Attention {
   // projection (attn_qkv), Q and K each RMS-normed per head; weights as the
   // three projections, the compute graph as openelm.cpp builds it.
   bool fused_qkv_norm = false;
+  // PLaMo 3 (llama.cpp plamo3.cpp at 80fb11ac): each attention's and each
+  // MLP's output RMS-normed again (attn_post_norm, ffn_post_norm) before its
+  // residual add, the rows to output picked from the attention's output and
+  // its residual before that norm; with OpenELM's fused QKV, but one Q and
+  // one K norm weight of head_dim shared by all heads, and gate and up in
+  // one ffn_up. PLaMo 2 (mamba = 3) has the same norms, read from `mamba`.
+  bool sandwich_norms = false;
   // ChatGLM (llama.cpp chatglm.cpp at 80fb11ac; THUDM's ChatGLM2/3 and the
   // 2024 GLM-4-9B, config.json model_type chatglm): Q, K and V come from one
   // fused projection (attn_qkv, query_key_value), Q and K roped from views
@@ -383,6 +390,15 @@ struct Moe {
   // experts of 512; llama.cpp granite-swa.cpp n_ff_shexp). 0: shared_experts
   // x expert_intermediate_size.
   std::int64_t shared_width = 0;
+  // GroveMoE's adjugate experts (llama.cpp grovemoe.cpp at 80fb11ac;
+  // inclusionAI/GroveMoE): beside the routed experts, experts /
+  // experts_per_group small experts of group_expert_width (ffn_*_chexps),
+  // one to each group of experts_per_group routed ones. A second MoE pass
+  // reads the routed experts' output with the same router logits, each
+  // chosen expert's index divided by the group size; its output scaled
+  // (expert_group_scale) and added. 0: none.
+  int experts_per_group = 0;
+  std::int64_t group_expert_width = 0;
 };
 
 // The MLP width of a MoE layer's shared experts together: shared_width, else
@@ -854,7 +870,7 @@ struct Model {
   std::optional<ParamBreakdown> inferred_groups;
   std::optional<ModelOrigin> origin;  // set by app/ when it resolves MODEL
   // A reader's architecture name that willfit has no test or catalogue
-  // family for (a GGUF general.architecture "grovemoe", a config.json
+  // family for (a GGUF general.architecture "talkie", a config.json
   // model_type "minimax"): the shape was read from the generic keys
   // only. Empty for known architectures, the catalogue and bare sizes.
   std::string unchecked_architecture;

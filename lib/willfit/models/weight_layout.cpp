@@ -865,6 +865,11 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       l.bytes += roles.recurrent ? f32(plamo2_dt_dim(e) + 2 * a.attention.ssm_state)
                                  : f32(std::int64_t{a.heads + a.kv_heads} * head_dim);
     }
+    if (a.attention.sandwich_norms) {
+      // PLaMo 3 (plamo3.cpp load_arch_tensors): attn_post_norm and
+      // ffn_post_norm, and one attn_q_norm and attn_k_norm of head_dim each.
+      l.bytes += f32(2 * e + 2 * std::int64_t{head_dim});
+    }
     if (per_layer_rows > 0) {
       l.bytes += several(Cat::Other, e, per_layer_rows, i);
     }
@@ -1027,6 +1032,16 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       l.expert_bytes = weight(Cat::FfnGate, x, ff * n, i, true) +
                        weight(Cat::FfnUp, x, ff * n, i, true) +
                        weight(Cat::FfnDown, ff, x * n, i, true);
+      if (m.experts_per_group > 0) {
+        // GroveMoE's adjugate experts (ffn_{gate,up,down}_chexps: expert
+        // tensors llama-quant.cpp types as ffn_gate, ffn_up and ffn_down of
+        // this layer, and --cpu-moe's pattern moves with the others)
+        const std::int64_t g = m.experts / m.experts_per_group;
+        const std::int64_t c = m.group_expert_width;
+        l.expert_bytes += weight(Cat::FfnGate, e, c * g, i, true) +
+                          weight(Cat::FfnUp, e, c * g, i, true) +
+                          weight(Cat::FfnDown, c, e * g, i, true);
+      }
       l.bytes += l.expert_bytes;
       if (m.latent_size > 0) {
         l.bytes += weight(Cat::Other, e, x, i) + weight(Cat::Other, x, e, i);
@@ -1223,7 +1238,13 @@ WeightLayout flat_layout(const Model& m, const Precision& p) {
           mo.latent_size > 0
               ? static_cast<double>(matrices * mo.latent_size * mo.expert_intermediate_size)
               : expert;
-      b.experts = bytes(routed * mo.experts, bits);
+      // GroveMoE's adjugate experts beside the routed ones (Moe::experts_per_group)
+      const double adjugate =
+          mo.experts_per_group > 0
+              ? static_cast<double>(matrices * a.hidden_size * mo.group_expert_width *
+                                    (mo.experts / mo.experts_per_group))
+              : 0.0;
+      b.experts = bytes(routed * mo.experts + adjugate, bits);
       // Arctic's residual MLP beside the experts (Moe::residual_mlp)
       const double beside =
           mo.residual_mlp ? static_cast<double>(matrices * a.hidden_size * a.intermediate_size)
