@@ -2404,6 +2404,42 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.max_context = 1 << 20;  // conversion/rwkv.py: "RWKV isn't context limited"
   }
 
+  // RWKV6Qwen2 (recursal/QRWKV6-*: model_type rwkv6qwen2, RWKV6Qwen2Config
+  // of SmerkyG/hfattnconv rwkv6qwen2/configuration_rwkv6qwen2.py, Qwen2's
+  // keys; rwkv6qwen2.cpp): Qwen2.5 with RWKV-6's time mix in place of its
+  // attention, purely recurrent, one token-shift row a layer. As
+  // conversion/rwkv.py RWKV6Qwen2Model writes it: the head size hidden /
+  // num_attention_heads, the key and value of num_key_value_heads heads,
+  // the LoRA ranks lora_rank_tokenshift and lora_rank_decay or, absent or
+  // null, 64 and 128 from hidden 4096 up, else 32 and 64; the q, k and v
+  // biases with attention_bias (RWKV6Qwen2Config's default true).
+  if (type == "rwkv6qwen2") {
+    Attention& at = a.attention;
+    at = Attention{};
+    const std::int64_t h = a.hidden_size;
+    const std::int64_t query_heads = a.heads;
+    const std::int64_t kv = a.kv_heads;
+    if (h <= 0 || query_heads <= 0 || h % query_heads != 0 || kv <= 0 || query_heads % kv != 0 ||
+        a.intermediate_size <= 0) {
+      return make_error(fmt::format(
+          "config.json model_type 'rwkv6qwen2': num_attention_heads must divide hidden_size and "
+          "num_key_value_heads divide num_attention_heads (rwkv6-base.cpp repeats the key and "
+          "value heads), and intermediate_size be positive"));
+    }
+    const std::int64_t head = h / query_heads;
+    set_rwkv_layers(a, 6, head, 1);
+    a.kv_heads = static_cast<int>(kv);
+    const auto rank = [&](const char* k, std::int64_t fallback) {
+      return get_int(t, {k}, 1 << 16).value_or(fallback);
+    };
+    at.rwkv_time_mix_extra = static_cast<int>(rank("lora_rank_tokenshift", h >= 4096 ? 64 : 32));
+    at.rwkv_time_decay_extra = static_cast<int>(rank("lora_rank_decay", h >= 4096 ? 128 : 64));
+    at.recurrent_params = rwkv6qwen2_block_params(h, kv * head, a.intermediate_size,
+                                                  at.rwkv_time_mix_extra, at.rwkv_time_decay_extra,
+                                                  get_bool(t, "attention_bias").value_or(true));
+    a.max_context = 1 << 20;  // conversion/rwkv.py: "RWKV isn't context limited"
+  }
+
   // RWKV-7 (rwkv7.cpp): RWKV-6's blocks with a time mix of four LoRAs
   // (rwkv7_keys read their ranks), purely recurrent, the same state.
   if (type == "rwkv7") {
