@@ -1473,6 +1473,23 @@ const std::vector<Spec>& specs() {
     v.back().shared_ffn = 1024;
     v.back().expert_weights_scale = 2.826;
     experts(v.back(), 16, 8, 1024);
+    // Muse Glimmer 30B REDUCED to 4 of its 52 layers, the real order of each
+    // group of four (three windowed of 2048 tokens, then a global one
+    // without RoPE); every width the model's: hidden 6656, MLP 19968, 32
+    // heads of 128 and 2 KV heads, vocabulary 202048, 131072 positions,
+    // RoPE base 500000; the output gate, Q/K norms and post norms of
+    // muse-glimmer.cpp, the logit scale and softcap.
+    v.push_back(shape(
+        "muse-glimmer-30b-r4", "muse-glimmer", 4, 6656, 19968, 32, 2, 128, 202048, 131072, 500000,
+        1e-5,
+        "meta-models/Muse-Glimmer-30B REDUCED to 4 of 52 layers (sliding x3 + full, the real "
+        "order): transformers' MuseGlimmerTextConfig (src/transformers/models/muse_glimmer/"
+        "configuration_muse_glimmer.py: hidden 6656, intermediate 19968, 32 heads, 2 KV heads, "
+        "head_dim 128, vocab 202048, window 2048, softcap 20, output_multiplier 0.196)"));
+    v.back().sliding_window = 2048;
+    v.back().swa_layers = "SSSG";
+    v.back().logit_scale = 0.19611613513818404;
+    v.back().final_softcap = 20.0;
     // Laguna XS.2 REDUCED to 6 of its 40 layers, every kind in the real order
     // (0 full + dense, 1-3 windowed + MoE, 4 full + MoE, 5 windowed + MoE:
     // laguna.cpp's period 4 dense first, mlp_layer_types one dense layer) and
@@ -3398,7 +3415,8 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       }
       continue;
     }
-    if (s.arch == "afmoe") {  // afmoe.cpp load_arch_tensors
+    // afmoe.cpp and muse-glimmer.cpp load_arch_tensors (Muse Glimmer's MLP dense)
+    if (s.arch == "afmoe" || s.arch == "muse-glimmer") {
       add(b + "post_attention_norm.weight", {e}, i);
       add(b + "attn_q.weight", {e, q}, i);
       add(b + "attn_k.weight", {e, kv}, i);
@@ -3409,7 +3427,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "attn_gate.weight", {e, q}, i);
       add(b + "ffn_norm.weight", {e}, i);
       add(b + "post_ffw_norm.weight", {e}, i);
-      if (i < s.dense_lead) {
+      if (s.arch == "muse-glimmer" || i < s.dense_lead) {
         dense_mlp(b, i);
         continue;
       }
@@ -4343,12 +4361,18 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   }
   // conversion/granite.py GraniteSWAModel.set_gguf_parameters and
   // conversion/mellum.py MellumModel.set_gguf_parameters: one flag a layer
-  if (s.arch == "granite_swa" || s.arch == "mellum") {
+  if (s.arch == "granite_swa" || s.arch == "mellum" || s.arch == "muse-glimmer") {
     std::vector<bool> swa;
     for (int i = 0; i < s.layers; ++i) {
       swa.push_back(s.swa_layers[static_cast<size_t>(i)] == 'S');
     }
     w.key_arr_bool(a + ".attention.sliding_window_pattern", swa);
+  }
+  if (s.arch == "muse-glimmer") {
+    // conversion/muse_glimmer.py MuseGlimmerModel.set_gguf_parameters: the
+    // softcap and output_multiplier (logit_scale, which the loader requires)
+    w.key_f32(a + ".final_logit_softcapping", s.final_softcap);
+    w.key_f32(a + ".logit_scale", s.logit_scale);
   }
   if (s.arch == "afmoe") {  // conversion/afmoe.py AfmoeModel.set_gguf_parameters
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));

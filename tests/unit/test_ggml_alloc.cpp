@@ -1575,6 +1575,30 @@ TEST(GgmlAlloc, Rwkv6Qwen2MatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "rwkv6qwen2", 27, 0.1);
 }
 
+// Muse Glimmer 30B (muse-glimmer.cpp: AFMoE's gated attention output and
+// per-head Q/K norms in a dense trunk, post norms, three windowed layers
+// then a global one without RoPE, a weightless embedding norm, the logit
+// scale and softcap) against what a real llama.cpp reserved for the
+// synthetic muse-glimmer-30b-r4 of tests/live/make_gguf (docs/live-llamacpp.md,
+// Muse Glimmer run): its text model REDUCED to 4 of 52 layers in the real
+// order, read from the reduced shape's config.json (MuseGlimmerTextConfig's
+// values; tests/unit/test_architectures_2026.cpp says where each was read).
+TEST(GgmlAlloc, MuseGlimmerMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"muse_glimmer","text_config":{"model_type":"muse_glimmer_text",
+      "hidden_size":6656,"intermediate_size":19968,"num_hidden_layers":4,
+      "num_attention_heads":32,"num_key_value_heads":2,"head_dim":128,"vocab_size":202048,
+      "max_position_embeddings":131072,"rms_norm_eps":1e-5,"sliding_window":2048,
+      "layer_types":["sliding_attention","sliding_attention","sliding_attention",
+      "full_attention"],"final_logit_softcapping":20.0,
+      "rope_parameters":{"rope_theta":500000.0,"rope_type":"default"},
+      "tie_word_embeddings":false}})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "muse_glimmer", 27, 0.1);
+}
+
 // Grok-1 REDUCED to 2 of its 64 layers, every width real (tests/live/
 // make_gguf.cpp, grok-1-r2; tests/unit/test_arch_grok.cpp says where each
 // value was read), read from the reduced shape's config.json, against what a

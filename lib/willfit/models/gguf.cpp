@@ -1931,6 +1931,26 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     });
   }
 
+  // Muse Glimmer (meta-models/Muse-Glimmer-30B; llama.cpp
+  // src/models/muse-glimmer.cpp at 80fb11ac, conversion/muse_glimmer.py): a
+  // dense trunk whose every layer gates its attention output by a projection
+  // of its own (blk.N.attn_gate, n_embd x n_head head_dim, a sigmoid before
+  // wo: afmoe's output gate, "same as afmoe" in its source), normalizes Q
+  // and K per head, and windows the layers its sliding_window_pattern flags
+  // list (the converter writes them from layer_types; without them
+  // load_arch_hparams' swa_period 4), RoPE on the windowed layers only.
+  if (arch == "muse-glimmer") {
+    a.attention.output_gate = true;
+    a.attention.nope_global = true;
+    if (a.attention.kind == AttentionKind::Sliding) {
+      if (std::string listed =
+              listed_window_layers(f, key("attention.sliding_window_pattern"), a.layers);
+          !listed.empty()) {
+        a.attention.window_layers = std::move(listed);
+      }
+    }
+  }
+
   // Laguna (llama.cpp src/models/laguna.cpp at 80fb11ac; conversion/laguna.py):
   // a window makes layer 0 and every swa_period-th after it full attention
   // (set_swa_pattern(swa_period, dense_first)); attention.head_count lists

@@ -1942,6 +1942,26 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     }
   }
 
+  // Muse Glimmer (meta-models/Muse-Glimmer-30B: model_type muse_glimmer, its
+  // text_config muse_glimmer_text; transformers' MuseGlimmerTextConfig,
+  // src/transformers/models/muse_glimmer/configuration_muse_glimmer.py;
+  // llama.cpp muse-glimmer.cpp): every layer gates its attention output
+  // (self_attn.gate_proj, hidden x heads head_dim, a sigmoid: afmoe's output
+  // gate) and normalizes Q and K per head; layer_types (read above) window
+  // three layers of four, the global ones (every 4th counted back from the
+  // last, MuseGlimmerTextConfig's default when the config lists none) without
+  // RoPE.
+  if (type == "muse_glimmer" || type == "muse_glimmer_text") {
+    Attention& at = a.attention;
+    at.output_gate = true;
+    at.nope_global = true;
+    if (at.kind == AttentionKind::Sliding && at.window_layers.empty() && at.sliding_pattern == 0) {
+      for (int i = 0; i < a.layers; ++i) {
+        at.window_layers += (a.layers - 1 - i) % 4 == 0 ? 'G' : 'S';
+      }
+    }
+  }
+
   // ModernBERT (ModernBertConfig, model_type modernbert: answerdotai's
   // ModernBERT, IBM's granite-embedding-*-r2; llama.cpp conversion/bert.py
   // ModernBertModel and modern-bert.cpp at 80fb11ac). Wqkv one projection,

@@ -122,6 +122,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "deci", "openelm",
        // issue 18: windowed MoE models (tests/unit/test_new_architectures.cpp, WindowedMoe)
        "mimo2", "afmoe", "smallthinker",
+       // issue 18: Muse Glimmer, afmoe's gated attention in a dense windowed trunk
+       // (test_architectures_2026.cpp)
+       "muse-glimmer",
        // poolside Laguna (tests/unit/test_architectures_2026.cpp, Laguna)
        "laguna",
        // issue 18: Cohere's MoE (tests/unit/test_architectures_2026.cpp, Cohere2Moe)
@@ -336,6 +339,8 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "minimax_text_01",
                                                                   "modernbert",
                                                                   "mpt",
+                                                                  "muse_glimmer",
+                                                                  "muse_glimmer_text",
                                                                   "panguembedded",
                                                                   "mistral",
                                                                   "mistral3",
