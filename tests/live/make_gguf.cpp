@@ -937,6 +937,26 @@ const std::vector<Spec>& specs() {
                       "hidden 3584, intermediate 18944, vocab 152064, head_size 64; LoRA ranks 64, "
                       "64, 32 and gate 128 (wkv_has_gate) as the converter fixes them"));
     rwkv7_mix(v.back(), 64, 64, 32, 128);
+    // RWKV6Qwen2 (rwkv6qwen2.cpp): recursal's QRWKV6-32B-Instruct-Preview,
+    // Qwen2.5-32B-Instruct with RWKV-6's time mix in place of its attention
+    // (SmerkyG/hfattnconv rwkv6qwen2/configuration_rwkv6qwen2.py and
+    // configs/Qwen2.5-32B-Instruct.yaml): hidden 5120, 64 layers, 40 heads
+    // of 128 with 8 KV heads (the key and value 1024 wide, with Qwen2's
+    // biases), SwiGLU of 27648, vocabulary 152064, untied, RMS epsilon 1e-6;
+    // conversion/rwkv.py RWKV6Qwen2Model's LoRA ranks at hidden >= 4096 (64,
+    // 128), head_count 0, head_count_kv 8, token_shift_count 1; REDUCED to
+    // 4 of 64 layers.
+    v.push_back(shape("rwkv6qwen2-32b-r4", "rwkv6qwen2", 4, 5120, 27648, 0, 8, 0, 152064, 1 << 20,
+                      10000, 1e-6,
+                      "recursal/QRWKV6-32B-Instruct-Preview-v0.1 (llama.cpp's example for "
+                      "conversion/rwkv.py RWKV6Qwen2Model) REDUCED to 4 of 64 layers: "
+                      "Qwen2.5-32B-Instruct's hidden 5120, intermediate 27648, 40 heads of 128 "
+                      "and 8 KV heads, vocab 152064 (SmerkyG/hfattnconv "
+                      "configs/Qwen2.5-32B-Instruct.yaml, rwkv6qwen2/configuration_rwkv6qwen2.py); "
+                      "LoRA ranks 64/128 as the converter derives them"));
+    v.back().wkv_head = 128;
+    v.back().time_mix_extra = 64;
+    v.back().time_decay_extra = 128;
     // Falcon-H1-0.5B: attention (8 heads of 64, 2 KV heads) and a Mamba-2
     // mixer (24 heads of 64: mamba_d_ssm 1536, state 128, 1 group, conv 4,
     // conv bias, no gated RMS norm: mamba_rms_norm false) side by side in
@@ -1461,6 +1481,23 @@ const std::vector<Spec>& specs() {
     v.back().shared_ffn = 1024;
     v.back().expert_weights_scale = 2.826;
     experts(v.back(), 16, 8, 1024);
+    // Muse Glimmer 30B REDUCED to 4 of its 52 layers, the real order of each
+    // group of four (three windowed of 2048 tokens, then a global one
+    // without RoPE); every width the model's: hidden 6656, MLP 19968, 32
+    // heads of 128 and 2 KV heads, vocabulary 202048, 131072 positions,
+    // RoPE base 500000; the output gate, Q/K norms and post norms of
+    // muse-glimmer.cpp, the logit scale and softcap.
+    v.push_back(shape(
+        "muse-glimmer-30b-r4", "muse-glimmer", 4, 6656, 19968, 32, 2, 128, 202048, 131072, 500000,
+        1e-5,
+        "meta-models/Muse-Glimmer-30B REDUCED to 4 of 52 layers (sliding x3 + full, the real "
+        "order): transformers' MuseGlimmerTextConfig (src/transformers/models/muse_glimmer/"
+        "configuration_muse_glimmer.py: hidden 6656, intermediate 19968, 32 heads, 2 KV heads, "
+        "head_dim 128, vocab 202048, window 2048, softcap 20, output_multiplier 0.196)"));
+    v.back().sliding_window = 2048;
+    v.back().swa_layers = "SSSG";
+    v.back().logit_scale = 0.19611613513818404;
+    v.back().final_softcap = 20.0;
     // Laguna XS.2 REDUCED to 6 of its 40 layers, every kind in the real order
     // (0 full + dense, 1-3 windowed + MoE, 4 full + MoE, 5 windowed + MoE:
     // laguna.cpp's period 4 dense first, mlp_layer_types one dense layer) and
@@ -2503,6 +2540,41 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     }
     return out;
   }
+  if (s.arch == "rwkv6qwen2") {
+    // rwkv6qwen2.cpp load_arch_tensors: RWKV-6's time mix without the bonus
+    // (time_mix_first) and group norm, its key and value KV heads x head
+    // wide, Qwen2's q, k and v biases on the receptance, key and value (the
+    // converter maps q/k/v_proj there), RMS norms without biases, Qwen2's MLP
+    const int64_t tm = s.time_mix_extra;
+    const int64_t td = s.time_decay_extra;
+    const int64_t kv_width = s.kv_heads * s.wkv_head;
+    add("output_norm.weight", {e}, -1);
+    add("output.weight", {e, s.vocab}, -1);
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "time_mix_w1.weight", {e, tm * 5}, i);
+      add(b + "time_mix_w2.weight", {tm, e, 5}, i);
+      add(b + "time_mix_lerp_x.weight", {e, 1, 1}, i);
+      add(b + "time_mix_lerp_fused.weight", {e, 1, 1, 5}, i);
+      add(b + "time_mix_decay.weight", {e}, i);
+      add(b + "time_mix_decay_w1.weight", {e, td}, i);
+      add(b + "time_mix_decay_w2.weight", {td, e}, i);
+      add(b + "time_mix_key.weight", {e, kv_width}, i);
+      add(b + "time_mix_key.bias", {kv_width}, i);
+      add(b + "time_mix_value.weight", {e, kv_width}, i);
+      add(b + "time_mix_value.bias", {kv_width}, i);
+      add(b + "time_mix_receptance.weight", {e, e}, i);
+      add(b + "time_mix_receptance.bias", {e}, i);
+      add(b + "time_mix_gate.weight", {e, e}, i);
+      add(b + "time_mix_output.weight", {e, e}, i);
+      add(b + "ffn_gate.weight", {e, s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      add(b + "ffn_norm.weight", {e}, i);  // F32 last (the mapped span)
+    }
+    return out;
+  }
   if (s.arch == "rwkv7") {
     // rwkv7.cpp load_arch_tensors (conversion/rwkv.py: the six lerps fused;
     // layer 0's value-residual LoRA at the iclr rank, unused)
@@ -3492,7 +3564,8 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       }
       continue;
     }
-    if (s.arch == "afmoe") {  // afmoe.cpp load_arch_tensors
+    // afmoe.cpp and muse-glimmer.cpp load_arch_tensors (Muse Glimmer's MLP dense)
+    if (s.arch == "afmoe" || s.arch == "muse-glimmer") {
       add(b + "post_attention_norm.weight", {e}, i);
       add(b + "attn_q.weight", {e, q}, i);
       add(b + "attn_k.weight", {e, kv}, i);
@@ -3503,7 +3576,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       add(b + "attn_gate.weight", {e, q}, i);
       add(b + "ffn_norm.weight", {e}, i);
       add(b + "post_ffw_norm.weight", {e}, i);
-      if (i < s.dense_lead) {
+      if (s.arch == "muse-glimmer" || i < s.dense_lead) {
         dense_mlp(b, i);
         continue;
       }
@@ -3976,6 +4049,16 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".wkv.head_size", static_cast<uint32_t>(s.wkv_head));
     w.key_u32(a + ".time_mix_extra_dim", static_cast<uint32_t>(s.time_mix_extra));
     w.key_u32(a + ".time_decay_extra_dim", static_cast<uint32_t>(s.time_decay_extra));
+  } else if (s.arch == "rwkv6qwen2") {
+    // conversion/rwkv.py RWKV6Qwen2Model.set_gguf_parameters (the RMS
+    // epsilon is written with the shared keys): the key and value's heads
+    // as head_count_kv, one token-shift row
+    w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
+    w.key_u32(a + ".wkv.head_size", static_cast<uint32_t>(s.wkv_head));
+    w.key_u32(a + ".time_mix_extra_dim", static_cast<uint32_t>(s.time_mix_extra));
+    w.key_u32(a + ".time_decay_extra_dim", static_cast<uint32_t>(s.time_decay_extra));
+    w.key_u32(a + ".token_shift_count", 1);
+    w.key_u32(a + ".attention.head_count_kv", static_cast<uint32_t>(s.kv_heads));
   } else if (s.arch == "arwkv7") {
     // conversion/rwkv.py ARwkv7Model.set_gguf_parameters (the RMS epsilon is
     // written with the shared keys)
@@ -4492,8 +4575,6 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_u32(a + ".leading_dense_block_count", static_cast<uint32_t>(s.dense_lead));
     w.key_bool(a + ".expert_weights_norm", false);  // norm_topk_prob
   }
-  // conversion/granite.py GraniteSWAModel.set_gguf_parameters and
-  // conversion/mellum.py MellumModel.set_gguf_parameters: one flag a layer
   // conversion/granite.py GraniteSwitchModel.set_gguf_parameters: the
   // adapters, their control tokens (each substituted by a base token) and
   // the router's gain; expert_used_count pinned to 0 (dense).
@@ -4511,12 +4592,20 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     w.key_arr_u32(a + ".adapters.token_ids_substitute", substitute);
     w.key_f32(a + ".adapters.router_gain", 15.0);  // control_token_gain's default
   }
-  if (s.arch == "granite_swa" || s.arch == "mellum") {
+  // conversion/granite.py GraniteSWAModel.set_gguf_parameters and
+  // conversion/mellum.py MellumModel.set_gguf_parameters: one flag a layer
+  if (s.arch == "granite_swa" || s.arch == "mellum" || s.arch == "muse-glimmer") {
     std::vector<bool> swa;
     for (int i = 0; i < s.layers; ++i) {
       swa.push_back(s.swa_layers[static_cast<size_t>(i)] == 'S');
     }
     w.key_arr_bool(a + ".attention.sliding_window_pattern", swa);
+  }
+  if (s.arch == "muse-glimmer") {
+    // conversion/muse_glimmer.py MuseGlimmerModel.set_gguf_parameters: the
+    // softcap and output_multiplier (logit_scale, which the loader requires)
+    w.key_f32(a + ".final_logit_softcapping", s.final_softcap);
+    w.key_f32(a + ".logit_scale", s.logit_scale);
   }
   if (s.arch == "afmoe") {  // conversion/afmoe.py AfmoeModel.set_gguf_parameters
     w.key_u32(a + ".expert_shared_count", static_cast<uint32_t>(s.shared_experts));

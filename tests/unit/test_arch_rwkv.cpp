@@ -416,10 +416,9 @@ TEST(Rwkv, Arwkv7GgufIsKnownAndSized) {
             std::int64_t{28} * (2 * 3584 * 128 + 3584));
 }
 
-// RWKV-6Qwen2 stays refused; an ARWKV-7 file with RWKV-7's two token-shift
-// rows (which arwkv7.cpp's assertion rejects) is an error naming the key.
+// An ARWKV-7 file with RWKV-7's two token-shift rows (which arwkv7.cpp's
+// assertion rejects) is an error naming the key.
 TEST(Rwkv, Arwkv7NeedsOneTokenShiftRow) {
-  EXPECT_FALSE(refused_gguf_architecture("rwkv6qwen2").empty());
   EXPECT_TRUE(refused_gguf_architecture("arwkv7").empty());
   test::GgufWriter w = arwkv7_gguf(0, 2);
   const std::string bytes = w.file();
@@ -428,6 +427,157 @@ TEST(Rwkv, Arwkv7NeedsOneTokenShiftRow) {
   auto m = model_from_gguf(*r->file, "test.gguf");
   ASSERT_FALSE(m.ok());
   EXPECT_NE(m.error().message.find("token_shift_count 1"), std::string::npos) << m.error().message;
+}
+
+// RWKV6Qwen2 (llama.cpp `rwkv6qwen2`, src/models/rwkv6qwen2.cpp at
+// 80fb11ac; config.json model_type rwkv6qwen2): recursal's QRWKV6, Qwen2.5
+// with RWKV-6's time mix in place of its attention (rwkv6-base.cpp's QRWKV
+// path: no bonus, no group norm, gated linear attention), the key and value
+// of the KV heads (GQA), Qwen2's SwiGLU MLP, RMS norms, one token-shift row
+// a layer. QRWKV6-32B-Instruct-Preview-v0.1 (llama.cpp's example for
+// conversion/rwkv.py RWKV6Qwen2Model) converts Qwen2.5-32B-Instruct: its
+// config is RWKV6Qwen2Config (SmerkyG/hfattnconv
+// rwkv6qwen2/configuration_rwkv6qwen2.py: model_type rwkv6qwen2, Qwen2's
+// keys, attention_bias true, attention_output_bias false) over the teacher's
+// values (SmerkyG/hfattnconv configs/Qwen2.5-32B-Instruct.yaml names
+// Qwen/Qwen2.5-32B-Instruct; its config as litgpt transcribes it for the
+// same shape, data/models.json QwQ-32B and Qwen2.5-32B: 64 layers, hidden
+// 5120, 40 heads, 8 KV heads, intermediate 27648, vocabulary 152064,
+// untied, RMS epsilon 1e-6). No lora_rank_* keys: the modelling file fixes
+// the ranks at 64 and 128 from hidden 4096 up (D_MIX_LORA, D_DECAY_LORA),
+// as the converter's defaults.
+Json qrwkv6_32b() {
+  return {{"architectures", {"RWKV6Qwen2ForCausalLM"}},
+          {"model_type", "rwkv6qwen2"},
+          {"hidden_size", 5120},
+          {"intermediate_size", 27648},
+          {"num_hidden_layers", 64},
+          {"num_attention_heads", 40},
+          {"num_key_value_heads", 8},
+          {"hidden_act", "silu"},
+          {"max_position_embeddings", 32768},
+          {"rms_norm_eps", 1e-6},
+          {"rope_theta", 1000000.0},
+          {"tie_word_embeddings", false},
+          {"use_sliding_window", false},
+          {"attention_bias", true},
+          {"attention_output_bias", false},
+          {"vocab_size", 152064}};
+}
+
+// The header conversion/rwkv.py RWKV6Qwen2Model.set_gguf_parameters writes
+// for that config: context 2^20, wkv.head_size hidden / heads, the LoRA
+// ranks, feed_forward_length, the RMS epsilon, token_shift_count 1,
+// head_count_kv the KV heads, head_count 0; the tensors whose presence the
+// reader asks about (the key's bias) beside the embeddings and output.
+test::GgufWriter qrwkv6_gguf(const Json& cfg, std::uint32_t shifts = 1) {
+  const auto n = [&](const char* k) { return cfg[k].get<std::uint32_t>(); };
+  const std::uint32_t hidden = n("hidden_size");
+  const std::uint32_t head = hidden / n("num_attention_heads");
+  test::GgufWriter w;
+  w.str("general.architecture", "rwkv6qwen2");
+  w.u32("rwkv6qwen2.context_length", 1U << 20);
+  w.u32("rwkv6qwen2.embedding_length", hidden);
+  w.u32("rwkv6qwen2.block_count", n("num_hidden_layers"));
+  w.u32("rwkv6qwen2.wkv.head_size", head);
+  w.u32("rwkv6qwen2.time_mix_extra_dim", hidden >= 4096 ? 64 : 32);
+  w.u32("rwkv6qwen2.time_decay_extra_dim", hidden >= 4096 ? 128 : 64);
+  w.u32("rwkv6qwen2.feed_forward_length", n("intermediate_size"));
+  w.f32("rwkv6qwen2.attention.layer_norm_rms_epsilon", 1e-6F);
+  w.u32("rwkv6qwen2.token_shift_count", shifts);
+  w.u32("rwkv6qwen2.attention.head_count_kv", n("num_key_value_heads"));
+  w.u32("rwkv6qwen2.attention.head_count", 0);
+  w.tensor("token_embd.weight", {hidden, n("vocab_size")}, test::kQ8_0);
+  w.tensor("output.weight", {hidden, n("vocab_size")}, test::kQ8_0);
+  w.tensor("blk.0.time_mix_key.bias", {n("num_key_value_heads") * head}, test::kF32);
+  return w;
+}
+
+TEST(Rwkv, Rwkv6Qwen2ConfigAndGgufAreKnownAndAgree) {
+  EXPECT_TRUE(refused_gguf_architecture("rwkv6qwen2").empty());
+  EXPECT_TRUE(is_known_gguf_architecture("rwkv6qwen2"));
+  EXPECT_TRUE(is_known_config_model_type("rwkv6qwen2"));
+  const Model c = from_config(qrwkv6_32b());
+  const Model g = from_gguf(qrwkv6_gguf(qrwkv6_32b()));
+  for (const Model* m : {&c, &g}) {
+    EXPECT_TRUE(m->unchecked_architecture.empty()) << m->unchecked_architecture;
+    EXPECT_TRUE(purely_recurrent(m->arch));
+    EXPECT_EQ(m->arch.attention.rwkv, 6);
+    EXPECT_EQ(m->arch.attention.rwkv_token_shift_count, 1);
+    EXPECT_EQ(attention_layer_count(m->arch), 0);
+    EXPECT_EQ(m->arch.heads, 40);
+    EXPECT_EQ(m->arch.kv_heads, 8);
+    EXPECT_EQ(m->arch.head_dim, 128);
+    EXPECT_EQ(m->arch.intermediate_size, 27648);
+    EXPECT_EQ(m->arch.attention.rwkv_time_mix_extra, 64);
+    EXPECT_EQ(m->arch.attention.rwkv_time_decay_extra, 128);
+    // llama-hparams.cpp: n_embd_r = 1 x hidden (token_shift_count 1),
+    // n_embd_s = hidden x 128
+    EXPECT_EQ(m->arch.attention.recurrent_state_floats, 5120 + 5120 * 128);
+    EXPECT_FALSE(m->arch.tied_embeddings);
+  }
+  test::expect_same_estimate(c, g, "qrwkv6-32b", {4096, 65536});
+  // No KV cache at any context: the state is all, F32 per layer.
+  const Estimate small = test::llama_cpp_q4_estimate(c, 4096, false);
+  const Estimate large = test::llama_cpp_q4_estimate(c, 65536, true);
+  EXPECT_EQ(small.memory.kv_cache, std::int64_t{64} * (5120 + 5120 * 128) * 4);
+  EXPECT_EQ(large.memory.kv_cache, small.memory.kv_cache);
+  EXPECT_EQ(large.memory.compute, small.memory.compute);
+}
+
+// The count: Qwen2.5-32B-Instruct's published 32,763,876,352 (keras-hub
+// keras_hub/src/models/qwen/qwen_presets.py, qwen2.5_instruct_32b_en, as
+// data/models.json cites it: embeddings, q/k/v/o with the q/k/v biases,
+// MLP, norms) with what QRWKV6 adds to each of its 64 layers
+// (modeling_rwkv6qwen2.py RWKV6Attention, llama.cpp rwkv6qwen2.cpp
+// load_arch_tensors): the gate (hidden x hidden), the token-shift LoRA
+// (time_maa_w1 5120 x 5 x 64, time_maa_w2 5 x 64 x 5120), the decay LoRA
+// (5120 x 128 and back), six lerps and the decay. No card of the converted
+// checkpoint was reachable; its layers are the teacher's with these.
+TEST(Rwkv, Rwkv6Qwen2ParameterCountMatchesThePublishedOne) {
+  const std::int64_t h = 5120;
+  const std::int64_t added = h * h + 2 * 5 * 64 * h + 2 * 128 * h + 7 * h;
+  const double published = 32763876352.0 + 64.0 * static_cast<double>(added);
+  const Model m = from_config(qrwkv6_32b());
+  EXPECT_LT(rel(static_cast<double>(count_params(m.arch).total()), published), 0.01)
+      << count_params(m.arch).total();
+  EXPECT_EQ(m.active_params, m.params);
+  // Without Qwen2's q/k/v biases (attention_bias false) the count drops by
+  // them: 64 x (5120 + 2 x 1024).
+  Json plain = qrwkv6_32b();
+  plain["attention_bias"] = false;
+  EXPECT_EQ(count_params(m.arch).total() - count_params(from_config(plain).arch).total(),
+            std::int64_t{64} * (5120 + 2 * 1024));
+}
+
+// RWKV-6's two token-shift rows in an rwkv6qwen2 file (rwkv6qwen2.cpp
+// asserts one), KV heads that do not divide the heads (rwkv6-base.cpp
+// asserts they do) and a config whose heads do not divide the hidden size
+// are errors naming what is wrong.
+TEST(Rwkv, Rwkv6Qwen2MalformedShapesAreErrors) {
+  const auto gguf_error = [](const test::GgufWriter& w) {
+    const std::string bytes = w.file();
+    auto r = read_gguf(bytes, bytes.size());
+    EXPECT_TRUE(r.ok() && r->file.has_value());
+    auto m = model_from_gguf(*r->file, "test.gguf");
+    EXPECT_FALSE(m.ok());
+    return m.ok() ? std::string() : m.error().message;
+  };
+  EXPECT_NE(gguf_error(qrwkv6_gguf(qrwkv6_32b(), 2)).find("token_shift_count 1"),
+            std::string::npos);
+  Json odd = qrwkv6_32b();
+  odd["num_key_value_heads"] = 7;
+  EXPECT_NE(gguf_error(qrwkv6_gguf(odd)).find("head_count_kv"), std::string::npos);
+  const auto c = model_from_hf_config(odd.dump(), "config.json");
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("num_key_value_heads"), std::string::npos);
+  // a null rank is the converter's default, as an absent one
+  Json nulls = qrwkv6_32b();
+  nulls["lora_rank_tokenshift"] = nullptr;
+  nulls["lora_rank_decay"] = 96;
+  const Model n = from_config(nulls);
+  EXPECT_EQ(n.arch.attention.rwkv_time_mix_extra, 64);
+  EXPECT_EQ(n.arch.attention.rwkv_time_decay_extra, 96);
 }
 
 }  // namespace

@@ -2395,5 +2395,120 @@ TEST(EmbeddingGemma, CatalogueGivesWhatTheConfigGives) {
   EXPECT_TRUE(cat.arch.attention.no_kv_cache);
 }
 
+// Muse Glimmer (meta-models/Muse-Glimmer-30B; llama.cpp `muse-glimmer`,
+// src/models/muse-glimmer.cpp at 80fb11ac): a dense trunk of 52 layers,
+// each gating its attention output by a projection of its own (sigmoid
+// before wo, as afmoe), Q and K RMS-normed per head, post-attention and
+// post-MLP norms, three windowed layers (2048 tokens, RoPE) then a global
+// one without RoPE. Its text_config as transformers publishes it
+// (MuseGlimmerTextConfig in src/transformers/models/muse_glimmer/
+// configuration_muse_glimmer.py, huggingface/transformers, whose defaults
+// document the released checkpoint: "Equal to 1/sqrt(hidden_size / 256)
+// for the released checkpoint"), the same values public tests of the
+// checkpoint quote (search-tool file ids 68709821401, 57363321875): hidden
+// 6656, MLP 19968, 52 layers, 32 heads of 128, 2 KV heads, vocabulary
+// 202048, window 2048, layer_types [sliding x 3, full] x 13, untied.
+Json muse_glimmer_30b() {
+  Json types = Json::array();
+  for (int i = 0; i < 52; ++i) {
+    types.push_back((51 - i) % 4 == 0 ? "full_attention" : "sliding_attention");
+  }
+  return {{"architectures", {"MuseGlimmerForConditionalGeneration"}},
+          {"model_type", "muse_glimmer"},
+          {"text_config",
+           {{"model_type", "muse_glimmer_text"},
+            {"hidden_size", 6656},
+            {"intermediate_size", 19968},
+            {"num_hidden_layers", 52},
+            {"num_attention_heads", 32},
+            {"num_key_value_heads", 2},
+            {"head_dim", 128},
+            {"vocab_size", 202048},
+            {"max_position_embeddings", 131072},
+            {"hidden_activation", "silu"},
+            {"rms_norm_eps", 1e-5},
+            {"sliding_window", 2048},
+            {"layer_types", types},
+            {"final_logit_softcapping", 20.0},
+            {"rope_parameters", {{"rope_theta", 500000.0}, {"rope_type", "default"}}},
+            {"tie_word_embeddings", false},
+            {"attention_bias", false}}}};
+}
+
+// The header conversion/muse_glimmer.py MuseGlimmerModel writes for it (the
+// shared keys, the softcap, output_multiplier as logit_scale, the window and
+// one sliding_window_pattern flag a layer from layer_types) and the
+// embeddings, output and a layer's attention gate.
+test::GgufWriter muse_glimmer_gguf() {
+  test::GgufWriter w;
+  w.str("general.architecture", "muse-glimmer");
+  w.u32("muse-glimmer.context_length", 131072);
+  w.u32("muse-glimmer.embedding_length", 6656);
+  w.u32("muse-glimmer.feed_forward_length", 19968);
+  w.u32("muse-glimmer.block_count", 52);
+  w.u32("muse-glimmer.attention.head_count", 32);
+  w.u32("muse-glimmer.attention.head_count_kv", 2);
+  w.u32("muse-glimmer.attention.key_length", 128);
+  w.u32("muse-glimmer.attention.value_length", 128);
+  w.f32("muse-glimmer.rope.freq_base", 500000.0F);
+  w.f32("muse-glimmer.attention.layer_norm_rms_epsilon", 1e-5F);
+  w.f32("muse-glimmer.final_logit_softcapping", 20.0F);
+  w.f32("muse-glimmer.logit_scale", 0.19611613F);
+  w.u32("muse-glimmer.attention.sliding_window", 2048);
+  std::vector<bool> swa;
+  for (int i = 0; i < 52; ++i) {
+    swa.push_back((51 - i) % 4 != 0);
+  }
+  w.bool_array("muse-glimmer.attention.sliding_window_pattern", swa);
+  w.tensor("token_embd.weight", {6656, 202048}, test::kQ8_0);
+  w.tensor("output.weight", {6656, 202048}, test::kQ8_0);
+  w.tensor("blk.0.attn_gate.weight", {6656, 4096}, test::kQ8_0);
+  return w;
+}
+
+TEST(MuseGlimmer, ConfigAndGgufAreKnownAndAgree) {
+  EXPECT_TRUE(is_known_gguf_architecture("muse-glimmer"));
+  EXPECT_TRUE(is_known_config_model_type("muse_glimmer"));
+  const Model config = read_config(muse_glimmer_30b());
+  const Model gguf = read_header(muse_glimmer_gguf());
+  for (const Model* m : {&config, &gguf}) {
+    EXPECT_TRUE(m->unchecked_architecture.empty()) << m->unchecked_architecture;
+    EXPECT_TRUE(m->arch.attention.output_gate);
+    EXPECT_TRUE(m->arch.attention.nope_global);
+    EXPECT_EQ(m->arch.attention.kind, AttentionKind::Sliding);
+    EXPECT_EQ(m->arch.attention.sliding_window, 2048);
+    EXPECT_FALSE(is_global_layer(m->arch, 0));
+    EXPECT_TRUE(is_global_layer(m->arch, 3));
+    EXPECT_TRUE(is_global_layer(m->arch, 51));
+    EXPECT_FALSE(is_global_layer(m->arch, 50));
+  }
+  expect_same_text_model(gguf, config, "muse-glimmer");
+  // 13 global layers of the whole context, 39 windowed of 2048 + the
+  // micro-batch's 512 cells; 2 KV heads of 128, K and V, F16.
+  const std::int64_t row = std::int64_t{2} * 128 * 2 * 2;
+  EXPECT_EQ(llama_estimate(config, 131072).memory.kv_cache,
+            row * (13 * std::int64_t{131072} + 39 * std::int64_t{2560}));
+}
+
+// The checkpoint's count, 29,776,626,688 parameters with its vision tower
+// (Fireworks' model catalogue, search-tool file id 66729435508, id
+// muse-glimmer-30b, paramCount), less that tower's 50 layers as
+// MuseGlimmerVisionConfig sizes them (hidden 1536: q, k, v and out
+// projections, MLP of 8960; the patch embedding, norms and the projector,
+// about 0.3 % of the total, left in): the text model within 1 %, the
+// attention gate (52 x 6656 x 4096) in it.
+TEST(MuseGlimmer, TextParametersMatchThePublishedCount) {
+  const double vision = 50.0 * (4.0 * 1536 * 1536 + 2.0 * 1536 * 8960);
+  const Model config = read_config(muse_glimmer_30b());
+  const ParamBreakdown p = count_params(config.arch);
+  EXPECT_LT(off(static_cast<double>(p.total() - p.vision), 29776626688.0 - vision), 0.01)
+      << p.total();
+  Json ungated = muse_glimmer_30b();
+  ungated["model_type"] = "llama";
+  ungated["text_config"]["model_type"] = "llama";
+  EXPECT_EQ(p.total() - count_params(read_config(ungated).arch).total(),
+            std::int64_t{52} * 6656 * 4096);
+}
+
 }  // namespace
 }  // namespace willfit

@@ -1555,6 +1555,50 @@ TEST(GgmlAlloc, Arwkv7MatchesTheLiveLlamaCpp) {
   expect_live_tables(*m, "arwkv7", 27, 0.1);
 }
 
+// RWKV6Qwen2 (rwkv6qwen2.cpp: RWKV-6's time mix on its QRWKV path, the key
+// and value of 8 KV heads repeated to 40, Qwen2's SwiGLU MLP, one
+// token-shift row) against what a real llama.cpp reserved for the
+// synthetic rwkv6qwen2-32b-r4 of tests/live/make_gguf (docs/live-llamacpp.md,
+// RWKV6Qwen2 run): QRWKV6-32B-Instruct-Preview's shape REDUCED to 4 of 64
+// layers, read from the reduced shape's config.json (RWKV6Qwen2Config over
+// Qwen2.5-32B-Instruct's values; tests/unit/test_arch_rwkv.cpp says where
+// each value was read).
+TEST(GgmlAlloc, Rwkv6Qwen2MatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"rwkv6qwen2","hidden_size":5120,"intermediate_size":27648,
+      "num_hidden_layers":4,"num_attention_heads":40,"num_key_value_heads":8,
+      "rms_norm_eps":1e-6,"attention_bias":true,"tie_word_embeddings":false,
+      "vocab_size":152064})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "rwkv6qwen2", 27, 0.1);
+}
+
+// Muse Glimmer 30B (muse-glimmer.cpp: AFMoE's gated attention output and
+// per-head Q/K norms in a dense trunk, post norms, three windowed layers
+// then a global one without RoPE, a weightless embedding norm, the logit
+// scale and softcap) against what a real llama.cpp reserved for the
+// synthetic muse-glimmer-30b-r4 of tests/live/make_gguf (docs/live-llamacpp.md,
+// Muse Glimmer run): its text model REDUCED to 4 of 52 layers in the real
+// order, read from the reduced shape's config.json (MuseGlimmerTextConfig's
+// values; tests/unit/test_architectures_2026.cpp says where each was read).
+TEST(GgmlAlloc, MuseGlimmerMatchesTheLiveLlamaCpp) {
+  const auto m = model_from_hf_config(
+      R"({"model_type":"muse_glimmer","text_config":{"model_type":"muse_glimmer_text",
+      "hidden_size":6656,"intermediate_size":19968,"num_hidden_layers":4,
+      "num_attention_heads":32,"num_key_value_heads":2,"head_dim":128,"vocab_size":202048,
+      "max_position_embeddings":131072,"rms_norm_eps":1e-5,"sliding_window":2048,
+      "layer_types":["sliding_attention","sliding_attention","sliding_attention",
+      "full_attention"],"final_logit_softcapping":20.0,
+      "rope_parameters":{"rope_theta":500000.0,"rope_type":"default"},
+      "tie_word_embeddings":false}})",
+      "config.json");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->unchecked_architecture.empty());
+  expect_live_tables(*m, "muse_glimmer", 27, 0.1);
+}
+
 // Grok-1 REDUCED to 2 of its 64 layers, every width real (tests/live/
 // make_gguf.cpp, grok-1-r2; tests/unit/test_arch_grok.cpp says where each
 // value was read), read from the reduced shape's config.json, against what a

@@ -1176,6 +1176,20 @@ std::pair<int, int> rwkv_channel_shift(Builder& g, std::int64_t be, int shift, i
   return {g.op(be, {g.view(x_prev), x}), x};
 }
 
+// RWKV-6's token shift up to its five mixes (rwkv6-base.cpp
+// build_rwkv6_time_mix, rwkv6_graph below says the order): sx = x_prev - x
+// (x_prev the shift row joined before the normed rows), the lerp_x mix (of
+// a reshape: new), w1 and tanh, the permute made contiguous, w2 into five
+// hidden-wide mixes, + lerp_fused, x sx, + x in place. Returns the mixes.
+int rwkv6_mixes(Builder& g, std::int64_t b, std::int64_t e, std::int64_t tm, int shift,
+                int att_norm) {
+  const int sx = g.same(g.op(b * e, {g.view(shift), g.view(att_norm)}), {att_norm});
+  const int lerp_x = g.same(g.op(b * e, {g.view(sx)}), {g.view(att_norm)});
+  const int lora = g.same(g.op(b * 5 * tm, {lerp_x}));                    // w1, tanh
+  const int mixes = g.op(5 * b * e, {g.op(b * 5 * tm, {g.view(lora)})});  // cont, w2
+  return g.same(g.same(g.same(mixes), {g.view(sx)}), {g.view(att_norm)});
+}
+
 // RWKV-6's graph (rwkv6.cpp, rwkv6-base.cpp at 80fb11ac), in the node order
 // and placement tests/live/trace_alloc.c printed for the live RWKV-6 1.6B
 // file (docs/live-llamacpp.md, RWKV-6 run). The inputs: the tokens, the
@@ -1236,11 +1250,7 @@ std::vector<GraphTensor> rwkv6_graph(const LlamaGraphShape& s) {
     shift = shift_rows;
     // time mix
     const int att_norm = layer_norm(g.view(x));
-    const int sx = g.same(g.op(b * e, {g.view(shift), g.view(att_norm)}), {att_norm});
-    const int lerp_x = g.same(g.op(b * e, {g.view(sx)}), {g.view(att_norm)});
-    const int lora = g.same(g.op(b * 5 * tm, {lerp_x}));              // w1, tanh
-    int mixes = g.op(5 * b * e, {g.op(b * 5 * tm, {g.view(lora)})});  // cont, w2
-    mixes = g.same(g.same(g.same(mixes), {g.view(sx)}), {g.view(att_norm)});
+    const int mixes = rwkv6_mixes(g, b, e, tm, shift, att_norm);
     const int k = g.op(b * e, {g.view(mixes)});
     const int v = g.op(b * e, {g.view(mixes)});
     const int r = g.op(b * e, {g.view(mixes)});
@@ -1257,6 +1267,94 @@ std::vector<GraphTensor> rwkv6_graph(const LlamaGraphShape& s) {
     g.external({g.view(g.op(2 * e, {g.view(att_norm), g.view(ffn_norm)}))});
   }
   const int result = layer_norm(channel_mix(true));
+  g.at(result).output = true;
+  const int logits = g.op(b * s.vocab, {result});
+  g.at(logits).output = true;
+  return g.take();
+}
+
+// The rest of an ARWKV-7 or RWKV6Qwen2 layer (arwkv7.cpp, rwkv6qwen2.cpp):
+// nothing but the token-shift row reads the time mix's output before the
+// next layer does, so the graph visits it from the next layer's normed
+// input: the residual sum of the time mix's output `tm_out` and the layer's
+// input `x` (of two reshapes: new), on the last layer the rows to output,
+// the RMS norm, gate and up, their SwiGLU, down, the residual in place.
+int rwkv_qwen2_mlp(Builder& g, std::int64_t b, std::int64_t e, std::int64_t ffn, int tm_out, int x,
+                   int out_ids, bool last) {
+  int inp = g.op(b * e, {g.view(tm_out), g.view(x)});
+  if (last) {
+    inp = g.op(b * e, {g.view(inp), out_ids});
+  }
+  const int normed = g.same(g.op(b * e, {g.view(inp)}));
+  const int gate = g.op(b * ffn, {normed});
+  const int up = g.op(b * ffn, {normed});
+  const int down = g.op(b * e, {g.op(b * ffn, {gate, up})});
+  return g.op(b * e, {down, inp}, {down, inp});
+}
+
+// RWKV6Qwen2's graph (rwkv6qwen2.cpp; rwkv6-base.cpp's time mix on its
+// QRWKV path, at 80fb11ac): ARWKV-7's layer (one token-shift row and the
+// wkv state read first, the previous layer's time-mix output and MLP after
+// them: rwkv_qwen2_mlp; RMS norms, the output norm in place) around
+// RWKV-6's time mix as rwkv6_graph replays it up to the five mixes, then in
+// the order ggml_gated_linear_attn's sources are visited: the key (+ its
+// bias in place), repeated from its KV heads up to the heads (of a reshape:
+// a new tensor) when they are fewer, the decay LoRA (w1, tanh, w2, + decay,
+// exp(-exp) in place), k x w of two reshapes (new) and k - k w in place on
+// it, the value (+ bias, repeated likewise), the receptance (+ bias), the
+// recurrence (output and new state in one tensor, the state copied back);
+// the token-shift row written back. After it: sigmoid(gate) and the output
+// times it in place on the gate, the output projection.
+std::vector<GraphTensor> rwkv6qwen2_graph(const LlamaGraphShape& s) {
+  Builder g;
+  g.reserve(static_cast<std::size_t>(std::max(s.layers, 1)) * 80 + 32);
+  const std::int64_t b = std::max<std::int64_t>(1, s.tokens);
+  const std::int64_t e = s.hidden;
+  const std::int64_t head = std::max<std::int64_t>(1, s.head_dim);
+  const std::int64_t heads = e / head;
+  const std::int64_t kv_heads = s.kv_heads > 0 ? s.kv_heads : heads;
+  const bool repeated = kv_heads != heads;
+  const std::int64_t tm = s.rwkv_time_mix_extra;
+  const std::int64_t td = s.rwkv_time_decay_extra;
+  const RwkvInputs in = rwkv_inputs(g, b, e);
+  const auto rms_norm = [&](int of) { return g.same(g.op(b * e, {of})); };
+  // a key or value: the product (+ bias in place), repeated up to the heads
+  const auto key_value = [&](int mixes) {
+    const int kv = g.same(g.op(b * kv_heads * head, {g.view(mixes)}));
+    return repeated ? g.op(b * e, {g.view(kv)}) : kv;
+  };
+  int pending_wkv = -1;
+  int pending_mixes = -1;
+  int pending_x = -1;
+  const auto time_mix_out = [&] {
+    const int cur = g.view(g.view(pending_wkv));
+    const int gate = g.same(g.op(b * e, {g.view(pending_mixes)}));  // gate, sigmoid
+    return g.op(b * e, {g.op(b * e, {cur, gate}, {gate})});         // x gate, output
+  };
+  const auto mlp = [&](bool last) {
+    return rwkv_qwen2_mlp(g, b, e, s.ffn, time_mix_out(), pending_x, in.out_ids, last);
+  };
+  for (int il = 0; il < s.layers; ++il) {
+    const int shift = g.op(e, {in.s_copy});         // build_rs: the token-shift row
+    const int state = g.op(e * head, {in.s_copy});  // build_rs: wkv state
+    const int x = il == 0 ? in.embd : mlp(false);
+    const int att_norm = rms_norm(g.view(x));
+    const int mixes = rwkv6_mixes(g, b, e, tm, shift, att_norm);
+    const int k = g.view(key_value(mixes));
+    const int decay_lora = g.same(g.op(b * td, {g.view(mixes)}));  // decay_w1, tanh
+    const int w = g.view(g.same(g.same(g.same(g.same(g.op(b * e, {decay_lora}))))));
+    const int kw = g.op(b * e, {k, w});
+    const int k_new = g.op(b * e, {k, kw}, {kw});
+    const int v = key_value(mixes);
+    const int r = g.same(g.op(b * e, {g.view(mixes)}));
+    const int wkv = g.op(b * e + e * head, {k_new, g.view(v), g.view(r), w, state});
+    g.external({g.view(wkv)});       // the new state copied back
+    g.external({g.view(att_norm)});  // the token-shift row written back
+    pending_wkv = wkv;
+    pending_mixes = mixes;
+    pending_x = x;
+  }
+  const int result = g.same(g.same(mlp(true)));
   g.at(result).output = true;
   const int logits = g.op(b * s.vocab, {result});
   g.at(logits).output = true;
@@ -1327,21 +1425,10 @@ std::vector<GraphTensor> rwkv7_graph(const LlamaGraphShape& s) {
     }
     return g.op(b * e, {y});
   };
-  // ARWKV-7: nothing but the token-shift row reads the time mix's output
-  // before the next layer does, so the graph visits the rest of a layer
-  // (its time mix's output, the residual, the RMS norm, gate and up, their
-  // SwiGLU, down, the residual in place) from the next layer's normed input.
+  // ARWKV-7: the rest of a layer reached from the next (rwkv_qwen2_mlp).
   TimeMix pending;
   const auto mlp_block = [&](bool last) {
-    int inp = g.op(b * e, {g.view(time_mix_out(pending)), g.view(pending.x)});
-    if (last) {
-      inp = g.op(b * e, {g.view(inp), out_ids});
-    }
-    const int normed = rms_norm(g.view(inp));
-    const int gate = g.op(b * s.ffn, {normed});
-    const int up = g.op(b * s.ffn, {normed});
-    const int down = g.op(b * e, {g.op(b * s.ffn, {gate, up})});
-    return g.op(b * e, {down, inp}, {down, inp});
+    return rwkv_qwen2_mlp(g, b, e, s.ffn, time_mix_out(pending), pending.x, out_ids, last);
   };
   for (int il = 0; il < s.layers; ++il) {
     const int shift_rows = g.op((arwkv ? 1 : 2) * e, {s_copy});
@@ -1398,7 +1485,7 @@ std::vector<GraphTensor> rwkv7_graph(const LlamaGraphShape& s) {
 
 std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   if (s.rwkv == 6) {
-    return rwkv6_graph(s);
+    return s.rwkv_token_shifts == 1 ? rwkv6qwen2_graph(s) : rwkv6_graph(s);
   }
   if (s.rwkv == 7) {
     return rwkv7_graph(s);

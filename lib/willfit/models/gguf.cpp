@@ -729,7 +729,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   const bool mixers_only = arch == "mamba" || arch == "mamba2";
   // RWKV-6 (rwkv6.cpp) likewise: head_count 0 ("required by llama.cpp,
   // unused", conversion/rwkv.py); its heads are hidden / wkv.head_size.
-  const bool rwkv = arch == "rwkv6";
+  // RWKV6Qwen2 (rwkv6qwen2.cpp): RWKV-6's time mix beside Qwen2's MLP.
+  const bool rwkv6qwen2 = arch == "rwkv6qwen2";
+  const bool rwkv = arch == "rwkv6" || rwkv6qwen2;
   // ARWKV-7 (arwkv7.cpp): RWKV-7's time mix beside Qwen2's MLP.
   const bool arwkv7 = arch == "arwkv7";
   const bool rwkv7 = arch == "rwkv7" || arwkv7;
@@ -921,26 +923,47 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // each layer keeping token_shift_count (default 2) token-shift rows and
   // the wkv state (llama-hparams.cpp n_embd_r, n_embd_s); the channel mix's
   // width is feed_forward_length. No attention, no KV cache.
+  // RWKV6Qwen2 (rwkv6qwen2.cpp load_arch_hparams and load_arch_tensors;
+  // conversion/rwkv.py RWKV6Qwen2Model): the same keys, token_shift_count 1
+  // (rwkv6qwen2.cpp asserts n_embd_r = n_embd), head_count_kv the key and
+  // value's heads (0 or the heads: hidden wide; else they divide the heads,
+  // rwkv6-base.cpp asserts it), the receptance, key and value biases when
+  // the file has them; the MLP of feed_forward_length.
   if (rwkv) {
     const auto head = meta_int(f, key("wkv.head_size"));
     const auto tm = meta_int(f, key("time_mix_extra_dim"));
     const auto td = meta_int(f, key("time_decay_extra_dim"));
-    const std::int64_t shifts = meta_int(f, key("token_shift_count")).value_or(2);
+    const std::int64_t shifts = meta_int(f, key("token_shift_count")).value_or(rwkv6qwen2 ? 1 : 2);
     constexpr std::int64_t kMax = 1 << 16;
-    if (!head || !tm || !td || *head <= 0 || *head > kMax || a.hidden_size % *head != 0 ||
-        *tm <= 0 || *tm > kMax || *td <= 0 || *td > kMax || shifts != 2 ||
-        a.intermediate_size <= 0) {
+    const std::int64_t head_count =
+        head && *head > 0 && a.hidden_size % *head == 0 ? a.hidden_size / *head : 0;
+    const std::int64_t kv =
+        rwkv6qwen2 ? meta_int(f, key("attention.head_count_kv")).value_or(0) : head_count;
+    const std::int64_t kv_heads = kv == 0 ? head_count : kv;
+    if (!head || !tm || !td || *head <= 0 || *head > kMax || head_count == 0 || *tm <= 0 ||
+        *tm > kMax || *td <= 0 || *td > kMax || shifts != (rwkv6qwen2 ? 1 : 2) ||
+        a.intermediate_size <= 0 || kv_heads <= 0 || head_count % kv_heads != 0) {
       return make_error(fmt::format(
           "malformed GGUF: {} needs valid {}.wkv.head_size (dividing embedding_length), "
-          "time_mix_extra_dim, time_decay_extra_dim and feed_forward_length (token_shift_count "
-          "2: rwkv6.cpp asserts it)",
-          arch, arch));
+          "time_mix_extra_dim, time_decay_extra_dim and feed_forward_length{} "
+          "(token_shift_count {}: {}.cpp asserts it)",
+          arch, arch, rwkv6qwen2 ? ", attention.head_count_kv dividing the heads" : "",
+          rwkv6qwen2 ? 1 : 2, arch));
     }
     set_rwkv_layers(a, 6, *head, shifts);
     Attention& at = a.attention;
     at.rwkv_time_mix_extra = static_cast<int>(*tm);
     at.rwkv_time_decay_extra = static_cast<int>(*td);
-    at.recurrent_params = rwkv6_block_params(a.hidden_size, a.intermediate_size, *head, *tm, *td);
+    if (rwkv6qwen2) {
+      a.kv_heads = static_cast<int>(kv_heads);
+      const bool biases = std::any_of(f.tensors.begin(), f.tensors.end(), [](const GgufTensor& t) {
+        return t.name == "blk.0.time_mix_key.bias";
+      });
+      at.recurrent_params = rwkv6qwen2_block_params(a.hidden_size, kv_heads * *head,
+                                                    a.intermediate_size, *tm, *td, biases);
+    } else {
+      at.recurrent_params = rwkv6_block_params(a.hidden_size, a.intermediate_size, *head, *tm, *td);
+    }
   }
   // RWKV-7 (llama.cpp rwkv7.cpp load_arch_hparams at 80fb11ac; the keys
   // conversion/rwkv.py Rwkv7Model writes): every block a time mix and a
@@ -2002,6 +2025,26 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.attention.output_gate = std::any_of(f.tensors.begin(), f.tensors.end(), [](const auto& t) {
       return t.name.starts_with("blk.") && t.name.ends_with(".attn_gate.weight");
     });
+  }
+
+  // Muse Glimmer (meta-models/Muse-Glimmer-30B; llama.cpp
+  // src/models/muse-glimmer.cpp at 80fb11ac, conversion/muse_glimmer.py): a
+  // dense trunk whose every layer gates its attention output by a projection
+  // of its own (blk.N.attn_gate, n_embd x n_head head_dim, a sigmoid before
+  // wo: afmoe's output gate, "same as afmoe" in its source), normalizes Q
+  // and K per head, and windows the layers its sliding_window_pattern flags
+  // list (the converter writes them from layer_types; without them
+  // load_arch_hparams' swa_period 4), RoPE on the windowed layers only.
+  if (arch == "muse-glimmer") {
+    a.attention.output_gate = true;
+    a.attention.nope_global = true;
+    if (a.attention.kind == AttentionKind::Sliding) {
+      if (std::string listed =
+              listed_window_layers(f, key("attention.sliding_window_pattern"), a.layers);
+          !listed.empty()) {
+        a.attention.window_layers = std::move(listed);
+      }
+    }
   }
 
   // Laguna (llama.cpp src/models/laguna.cpp at 80fb11ac; conversion/laguna.py):

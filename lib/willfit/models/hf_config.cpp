@@ -1991,6 +1991,26 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     }
   }
 
+  // Muse Glimmer (meta-models/Muse-Glimmer-30B: model_type muse_glimmer, its
+  // text_config muse_glimmer_text; transformers' MuseGlimmerTextConfig,
+  // src/transformers/models/muse_glimmer/configuration_muse_glimmer.py;
+  // llama.cpp muse-glimmer.cpp): every layer gates its attention output
+  // (self_attn.gate_proj, hidden x heads head_dim, a sigmoid: afmoe's output
+  // gate) and normalizes Q and K per head; layer_types (read above) window
+  // three layers of four, the global ones (every 4th counted back from the
+  // last, MuseGlimmerTextConfig's default when the config lists none) without
+  // RoPE.
+  if (type == "muse_glimmer" || type == "muse_glimmer_text") {
+    Attention& at = a.attention;
+    at.output_gate = true;
+    at.nope_global = true;
+    if (at.kind == AttentionKind::Sliding && at.window_layers.empty() && at.sliding_pattern == 0) {
+      for (int i = 0; i < a.layers; ++i) {
+        at.window_layers += (a.layers - 1 - i) % 4 == 0 ? 'G' : 'S';
+      }
+    }
+  }
+
   // ModernBERT (ModernBertConfig, model_type modernbert: answerdotai's
   // ModernBERT, IBM's granite-embedding-*-r2; llama.cpp conversion/bert.py
   // ModernBertModel and modern-bert.cpp at 80fb11ac). Wqkv one projection,
@@ -2480,6 +2500,42 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     at.rwkv_time_decay_extra = h == 4096 ? 128 : 64;
     at.recurrent_params = rwkv6_block_params(h, a.intermediate_size, head, at.rwkv_time_mix_extra,
                                              at.rwkv_time_decay_extra);
+    a.max_context = 1 << 20;  // conversion/rwkv.py: "RWKV isn't context limited"
+  }
+
+  // RWKV6Qwen2 (recursal/QRWKV6-*: model_type rwkv6qwen2, RWKV6Qwen2Config
+  // of SmerkyG/hfattnconv rwkv6qwen2/configuration_rwkv6qwen2.py, Qwen2's
+  // keys; rwkv6qwen2.cpp): Qwen2.5 with RWKV-6's time mix in place of its
+  // attention, purely recurrent, one token-shift row a layer. As
+  // conversion/rwkv.py RWKV6Qwen2Model writes it: the head size hidden /
+  // num_attention_heads, the key and value of num_key_value_heads heads,
+  // the LoRA ranks lora_rank_tokenshift and lora_rank_decay or, absent or
+  // null, 64 and 128 from hidden 4096 up, else 32 and 64; the q, k and v
+  // biases with attention_bias (RWKV6Qwen2Config's default true).
+  if (type == "rwkv6qwen2") {
+    Attention& at = a.attention;
+    at = Attention{};
+    const std::int64_t h = a.hidden_size;
+    const std::int64_t query_heads = a.heads;
+    const std::int64_t kv = a.kv_heads;
+    if (h <= 0 || query_heads <= 0 || h % query_heads != 0 || kv <= 0 || query_heads % kv != 0 ||
+        a.intermediate_size <= 0) {
+      return make_error(fmt::format(
+          "config.json model_type 'rwkv6qwen2': num_attention_heads must divide hidden_size and "
+          "num_key_value_heads divide num_attention_heads (rwkv6-base.cpp repeats the key and "
+          "value heads), and intermediate_size be positive"));
+    }
+    const std::int64_t head = h / query_heads;
+    set_rwkv_layers(a, 6, head, 1);
+    a.kv_heads = static_cast<int>(kv);
+    const auto rank = [&](const char* k, std::int64_t fallback) {
+      return get_int(t, {k}, 1 << 16).value_or(fallback);
+    };
+    at.rwkv_time_mix_extra = static_cast<int>(rank("lora_rank_tokenshift", h >= 4096 ? 64 : 32));
+    at.rwkv_time_decay_extra = static_cast<int>(rank("lora_rank_decay", h >= 4096 ? 128 : 64));
+    at.recurrent_params = rwkv6qwen2_block_params(h, kv * head, a.intermediate_size,
+                                                  at.rwkv_time_mix_extra, at.rwkv_time_decay_extra,
+                                                  get_bool(t, "attention_bias").value_or(true));
     a.max_context = 1 << 20;  // conversion/rwkv.py: "RWKV isn't context limited"
   }
 

@@ -122,6 +122,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "deci", "openelm",
        // issue 18: windowed MoE models (tests/unit/test_new_architectures.cpp, WindowedMoe)
        "mimo2", "afmoe", "smallthinker",
+       // issue 18: Muse Glimmer, afmoe's gated attention in a dense windowed trunk
+       // (test_architectures_2026.cpp)
+       "muse-glimmer",
        // poolside Laguna (tests/unit/test_architectures_2026.cpp, Laguna)
        "laguna",
        // issue 18: Cohere's MoE (tests/unit/test_architectures_2026.cpp, Cohere2Moe)
@@ -199,8 +202,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "llada-moe", "rnd1",
        // issue 18: RWKV-6 Finch and RWKV-7 Goose (tests/unit/test_arch_rwkv.cpp)
        "rwkv6", "rwkv7",
-       // issue 18: ARWKV-7, RWKV-7's time mix beside Qwen2's MLP (test_arch_rwkv.cpp)
-       "arwkv7",
+       // issue 18: ARWKV-7, RWKV-7's time mix beside Qwen2's MLP, and
+       // RWKV6Qwen2, RWKV-6's beside it (test_arch_rwkv.cpp)
+       "arwkv7", "rwkv6qwen2",
        // issue 18: PaddleOCR-VL's text model, ernie4_5's tensors under
        // qwen2vl's graph (tests/unit/test_arch_paddleocr.cpp)
        "paddleocr",
@@ -362,6 +366,8 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "minimax_text_01",
                                                                   "modernbert",
                                                                   "mpt",
+                                                                  "muse_glimmer",
+                                                                  "muse_glimmer_text",
                                                                   "panguembedded",
                                                                   "mistral",
                                                                   "mistral3",
@@ -408,6 +414,7 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "rnd1",
                                                                   "roberta",
                                                                   "rwkv6",
+                                                                  "rwkv6qwen2",
                                                                   "rwkv7",
                                                                   "seed_oss",
                                                                   "smallthinker",
@@ -470,22 +477,11 @@ constexpr std::string_view kGptjWithoutGraph =
     "'gptj' (GGUF general.architecture): llama.cpp lists GPT-J's name but builds no graph for "
     "it (\"unsupported model architecture\")";
 
-std::string recurrent_refusal(std::string_view name, std::string_view where,
-                              std::string_view family) {
-  return fmt::format(
-      "'{}' ({}) is a purely recurrent {} model: its memory is a per-sequence state, not a KV "
-      "cache, and willfit cannot size its blocks",
-      name, where, family);
-}
-
 }  // namespace
 
 // llama.cpp LLM_ARCH_NAMES (src/llama-arch.cpp at 80fb11ac) and
 // transformers' model_type values of the same models.
 std::string refused_gguf_architecture(std::string_view arch) {
-  if (arch == "rwkv6qwen2") {
-    return recurrent_refusal(arch, "GGUF general.architecture", "RWKV");
-  }
   if (arch == "gptj") {
     return std::string(kGptjWithoutGraph) +
            ": no runtime willfit sizes loads this GGUF; give the checkpoint's config.json (GPT-J "
@@ -1006,6 +1002,22 @@ std::int64_t rwkv7_block_params(std::int64_t h, std::int64_t ffn, std::int64_t d
 std::int64_t arwkv7_block_params(std::int64_t h, std::int64_t ffn, std::int64_t decay,
                                  std::int64_t iclr, std::int64_t value, std::int64_t gate) {
   return rwkv7_time_mix_params(h, decay, iclr, value, gate) + 3 * h * ffn;
+}
+
+// RWKV6Qwen2 (llama.cpp rwkv6qwen2.cpp load_arch_tensors at 80fb11ac; the
+// checkpoint's RWKV6Attention, SmerkyG/hfattnconv
+// rwkv6qwen2/modeling_rwkv6qwen2.py): the receptance (Qwen2's q_proj), gate
+// and output, hidden x hidden each, the key and value hidden x kv_width;
+// the token-shift LoRA (w1 hidden x 5 tm, w2 tm x hidden x 5) and the decay
+// LoRA (hidden x td, td x hidden); per channel lerp_x, the five fused lerps
+// and the decay; no bonus nor group norm (the QRWKV path); the receptance,
+// key and value biases when present; Qwen2's MLP of gate, up and down (3 x
+// hidden x ffn). The RMS norms are left out, as norms are everywhere.
+std::int64_t rwkv6qwen2_block_params(std::int64_t h, std::int64_t kv, std::int64_t ffn,
+                                     std::int64_t tm, std::int64_t td, bool biases) {
+  const std::int64_t time_mix =
+      3 * h * h + 2 * h * kv + 2 * 5 * tm * h + 2 * td * h + (1 + 5 + 1) * h;
+  return time_mix + (biases ? h + 2 * kv : 0) + 3 * h * ffn;
 }
 
 std::int64_t rwkv_state_floats(std::int64_t h, std::int64_t head_size, std::int64_t shifts) {

@@ -172,7 +172,9 @@ struct Attention {
   // 2: one for each mix); the token-shift LoRA of rank rwkv_time_mix_extra
   // (time_mix_extra_dim) for five mixes, the decay LoRA of rank
   // rwkv_time_decay_extra (time_decay_extra_dim); the channel mix's key of
-  // intermediate_size (feed_forward_length).
+  // intermediate_size (feed_forward_length). RWKV6Qwen2 (rwkv6qwen2.cpp) is
+  // rwkv 6 with one token-shift row, kv_heads KV heads and Qwen2's MLP
+  // (models/rwkv.hpp says so).
   int rwkv = 0;
   int rwkv_token_shift_count = 0;
   int rwkv_time_mix_extra = 0;
@@ -910,12 +912,11 @@ bool caches_mla_per_head(std::string_view name);
 bool is_encoder_config_model_type(std::string_view model_type);
 bool is_encoder_gguf_architecture(std::string_view arch);
 
-// Purely recurrent architectures willfit cannot size (RWKV-6Qwen2, ARWKV-7,
-// and RWKV-4's config.json, which llama.cpp has no graph for): their state,
-// not a KV cache, is the memory that grows with the batch, and their blocks
-// are not built from the shared keys. A reason in words for an error, "" for
-// any other name. (Mamba, Mamba-2, RWKV-6 and RWKV-7 are sized:
-// purely_recurrent.)
+// Architectures willfit refuses: RWKV-4's config.json, a purely recurrent
+// model llama.cpp has no graph for, and a gptj GGUF (a name llama.cpp lists
+// but builds no graph for). A reason in words for an error, "" for any
+// other name. (Mamba, Mamba-2, RWKV-6, RWKV-7, ARWKV-7 and RWKV6Qwen2 are
+// sized: purely_recurrent.)
 std::string refused_gguf_architecture(std::string_view arch);
 std::string refused_config_model_type(std::string_view model_type);
 

@@ -30,4 +30,24 @@ inline bool arwkv7_layers(const Architecture& a) {
   return a.attention.rwkv == 7 && a.attention.rwkv_token_shift_count == 1;
 }
 
+// RWKV6Qwen2 (llama.cpp rwkv6qwen2.cpp at 80fb11ac; GGUF rwkv6qwen2,
+// config.json model_type rwkv6qwen2: recursal's QRWKV6, Qwen2.5 with its
+// softmax attention replaced): RWKV-6's time mix as rwkv6-base.cpp runs it
+// without the bonus (time_mix_first) and group norm (its is_qrwkv path:
+// gated linear attention, k x (1 - w), a sigmoid gate), the key and value
+// of kv_width = KV heads x head (GQA, repeated up to the heads before the
+// recurrence), Qwen2's SwiGLU MLP of ffn in place of the channel mix, RMS
+// norms; one token-shift row a layer (rwkv6qwen2.cpp asserts n_embd_r =
+// n_embd). willfit keeps it as rwkv 6 with rwkv_token_shift_count 1, which
+// no RWKV-6 has (rwkv6.cpp asserts 2), and kv_heads its KV heads. The
+// weights of one block; `biases`: the receptance, key and value biases
+// (Qwen2's q, k and v biases; the config's attention_bias).
+std::int64_t rwkv6qwen2_block_params(std::int64_t hidden, std::int64_t kv_width, std::int64_t ffn,
+                                     std::int64_t time_mix_extra, std::int64_t time_decay_extra,
+                                     bool biases);
+// Whether `a` is RWKV6Qwen2's (above).
+inline bool rwkv6qwen2_layers(const Architecture& a) {
+  return a.attention.rwkv == 6 && a.attention.rwkv_token_shift_count == 1;
+}
+
 }  // namespace willfit
