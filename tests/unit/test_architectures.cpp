@@ -1667,8 +1667,8 @@ TEST(VllmHybridAllocator, TheEstimateUsesItAndTransformersKeeps16BitState) {
 
 // An architecture willfit does not know is still read from the shared keys,
 // but the answer says so instead of passing the shape off as understood:
-// Talkie (llama.cpp's "talkie": a skip tensor per layer and the normed
-// embedding kept through the graph) and MiniMax-Text-01 (transformers' "minimax": lightning linear
+// DFlash (llama.cpp's "dflash": a block-diffusion draft with convolutions
+// and a vocabulary selector in its layers) and MiniMax-Text-01 (transformers' "minimax": lightning linear
 // attention on seven layers of eight) have layer kinds the readers do not model. The same header
 // under a known name gives no such warning.
 bool warns_unknown(const Model& m) {
@@ -1698,8 +1698,8 @@ test::GgufWriter plain_header(const std::string& arch) {
 }
 
 TEST(UnknownArchitecture, AGgufOfAnUnknownArchitectureSaysSo) {
-  const Model unknown = from_gguf(plain_header("talkie"));
-  EXPECT_EQ(unknown.unchecked_architecture, "'talkie' (GGUF general.architecture)");
+  const Model unknown = from_gguf(plain_header("dflash"));
+  EXPECT_EQ(unknown.unchecked_architecture, "'dflash' (GGUF general.architecture)");
   EXPECT_TRUE(warns_unknown(unknown));
   EXPECT_NE(unchecked_architecture_warning(unknown).find("the weights are the file's own bytes"),
             std::string::npos);

@@ -872,7 +872,7 @@ struct Model {
   std::optional<ParamBreakdown> inferred_groups;
   std::optional<ModelOrigin> origin;  // set by app/ when it resolves MODEL
   // A reader's architecture name that willfit has no test or catalogue
-  // family for (a GGUF general.architecture "talkie", a config.json
+  // family for (a GGUF general.architecture "dflash", a config.json
   // model_type "minimax"): the shape was read from the generic keys
   // only. Empty for known architectures, the catalogue and bare sizes.
   std::string unchecked_architecture;
