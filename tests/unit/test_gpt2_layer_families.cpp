@@ -82,6 +82,34 @@ std::string blk(int i) {
   return "blk." + std::to_string(i) + ".";
 }
 
+// A LayerNorm's weight and bias, F32.
+std::uint64_t layer_norm(test::GgufWriter& w, const std::string& name, std::uint64_t e) {
+  return w.tensor(name + ".weight", {e}, test::kF32) + w.tensor(name + ".bias", {e}, test::kF32);
+}
+
+// attn_q, attn_k, attn_v and attn_output with their F32 biases, as a Q4_K_M
+// file types them: Q4_K, attn_v `v_type` (Q6_K on the use_more_bits layers).
+std::uint64_t separate_attention(test::GgufWriter& w, const std::string& b, std::uint64_t e,
+                                 std::uint64_t kv, test::TestType v_type) {
+  return w.tensor(b + "attn_q.weight", {e, e}, test::kQ4_K) +
+         w.tensor(b + "attn_q.bias", {e}, test::kF32) +
+         w.tensor(b + "attn_k.weight", {e, kv}, test::kQ4_K) +
+         w.tensor(b + "attn_k.bias", {kv}, test::kF32) +
+         w.tensor(b + "attn_v.weight", {e, kv}, v_type) +
+         w.tensor(b + "attn_v.bias", {kv}, test::kF32) +
+         w.tensor(b + "attn_output.weight", {e, e}, test::kQ4_K) +
+         w.tensor(b + "attn_output.bias", {e}, test::kF32);
+}
+
+// ffn_up and ffn_down with their F32 biases at Q4_K_M: ffn_down `down_type`.
+std::uint64_t biased_mlp(test::GgufWriter& w, const std::string& b, std::uint64_t e,
+                         std::uint64_t ff, test::TestType down_type) {
+  return w.tensor(b + "ffn_up.weight", {e, ff}, test::kQ4_K) +
+         w.tensor(b + "ffn_up.bias", {ff}, test::kF32) +
+         w.tensor(b + "ffn_down.weight", {ff, e}, down_type) +
+         w.tensor(b + "ffn_down.bias", {e}, test::kF32);
+}
+
 // ---- StarCoder2-15B ----------------------------------------------------------
 // bigcode/starcoder2-15b's config as a public port transcribes it (search
 // tool, a Starcoder2Config dataclass with the 15B's values): hidden_size
@@ -116,32 +144,18 @@ TEST(Gpt2LayerFamilies, StarCoder2BlocksAreTheFilesTensors) {
   constexpr std::uint64_t kv = 4 * 128;
   constexpr std::uint64_t ff = 24576;
   constexpr int n = 40;
-  const FileBlocks f = write_file("starcoder2",
-                                  {{"feed_forward_length", ff},
-                                   {"attention.head_count", 48},
-                                   {"attention.head_count_kv", 4},
-                                   {"context_length", 16384}},
-                                  e, 49152, 15, n, [&](test::GgufWriter& w, int i) {
-                                    const test::TestType wide =
-                                        more_bits(i, n) ? test::kQ6_K : test::kQ4_K;
-                                    const std::string b = blk(i);
-                                    return w.tensor(b + "attn_norm.weight", {e}, test::kF32) +
-                                           w.tensor(b + "attn_norm.bias", {e}, test::kF32) +
-                                           w.tensor(b + "attn_q.weight", {e, e}, test::kQ4_K) +
-                                           w.tensor(b + "attn_q.bias", {e}, test::kF32) +
-                                           w.tensor(b + "attn_k.weight", {e, kv}, test::kQ4_K) +
-                                           w.tensor(b + "attn_k.bias", {kv}, test::kF32) +
-                                           w.tensor(b + "attn_v.weight", {e, kv}, wide) +
-                                           w.tensor(b + "attn_v.bias", {kv}, test::kF32) +
-                                           w.tensor(b + "attn_output.weight", {e, e}, test::kQ4_K) +
-                                           w.tensor(b + "attn_output.bias", {e}, test::kF32) +
-                                           w.tensor(b + "ffn_norm.weight", {e}, test::kF32) +
-                                           w.tensor(b + "ffn_norm.bias", {e}, test::kF32) +
-                                           w.tensor(b + "ffn_up.weight", {e, ff}, test::kQ4_K) +
-                                           w.tensor(b + "ffn_up.bias", {ff}, test::kF32) +
-                                           w.tensor(b + "ffn_down.weight", {ff, e}, wide) +
-                                           w.tensor(b + "ffn_down.bias", {e}, test::kF32);
-                                  });
+  const FileBlocks f = write_file(
+      "starcoder2",
+      {{"feed_forward_length", ff},
+       {"attention.head_count", 48},
+       {"attention.head_count_kv", 4},
+       {"context_length", 16384}},
+      e, 49152, 15, n, [&](test::GgufWriter& w, int i) {
+        const test::TestType wide = more_bits(i, n) ? test::kQ6_K : test::kQ4_K;
+        const std::string b = blk(i);
+        return layer_norm(w, b + "attn_norm", e) + separate_attention(w, b, e, kv, wide) +
+               layer_norm(w, b + "ffn_norm", e) + biased_mlp(w, b, e, ff, wide);
+      });
   const Model c = test::from_config(starcoder2_15b());
   EXPECT_TRUE(c.arch.gpt2_separate_qkv);
   expect_blocks(c, f, "q4_k_m", "config");
@@ -183,20 +197,8 @@ TEST(Gpt2LayerFamilies, Phi2BlocksAreTheFilesTensors) {
       e, 51200, 15, n, [&](test::GgufWriter& w, int i) {
         const test::TestType wide = more_bits(i, n) ? test::kQ6_K : test::kQ4_K;
         const std::string b = blk(i);
-        return w.tensor(b + "attn_norm.weight", {e}, test::kF32) +
-               w.tensor(b + "attn_norm.bias", {e}, test::kF32) +
-               w.tensor(b + "attn_q.weight", {e, e}, test::kQ4_K) +
-               w.tensor(b + "attn_q.bias", {e}, test::kF32) +
-               w.tensor(b + "attn_k.weight", {e, e}, test::kQ4_K) +
-               w.tensor(b + "attn_k.bias", {e}, test::kF32) +
-               w.tensor(b + "attn_v.weight", {e, e}, wide) +
-               w.tensor(b + "attn_v.bias", {e}, test::kF32) +
-               w.tensor(b + "attn_output.weight", {e, e}, test::kQ4_K) +
-               w.tensor(b + "attn_output.bias", {e}, test::kF32) +
-               w.tensor(b + "ffn_up.weight", {e, ff}, test::kQ4_K) +
-               w.tensor(b + "ffn_up.bias", {ff}, test::kF32) +
-               w.tensor(b + "ffn_down.weight", {ff, e}, wide) +
-               w.tensor(b + "ffn_down.bias", {e}, test::kF32);
+        return layer_norm(w, b + "attn_norm", e) + separate_attention(w, b, e, e, wide) +
+               biased_mlp(w, b, e, ff, wide);
       });
   const Model c = test::from_config(phi2());
   EXPECT_TRUE(c.arch.output_bias);
@@ -229,22 +231,8 @@ TEST(Gpt2LayerFamilies, BertBlocksAreTheFilesTensors) {
       e, 30522, 15, n, [&](test::GgufWriter& w, int i) {
         const test::TestType wide = more_bits(i, n) ? test::kQ6_K : test::kQ4_K;
         const std::string b = blk(i);
-        return w.tensor(b + "attn_q.weight", {e, e}, test::kQ4_K) +
-               w.tensor(b + "attn_q.bias", {e}, test::kF32) +
-               w.tensor(b + "attn_k.weight", {e, e}, test::kQ4_K) +
-               w.tensor(b + "attn_k.bias", {e}, test::kF32) +
-               w.tensor(b + "attn_v.weight", {e, e}, wide) +
-               w.tensor(b + "attn_v.bias", {e}, test::kF32) +
-               w.tensor(b + "attn_output.weight", {e, e}, test::kQ4_K) +
-               w.tensor(b + "attn_output.bias", {e}, test::kF32) +
-               w.tensor(b + "attn_output_norm.weight", {e}, test::kF32) +
-               w.tensor(b + "attn_output_norm.bias", {e}, test::kF32) +
-               w.tensor(b + "ffn_up.weight", {e, ff}, test::kQ4_K) +
-               w.tensor(b + "ffn_up.bias", {ff}, test::kF32) +
-               w.tensor(b + "ffn_down.weight", {ff, e}, wide) +
-               w.tensor(b + "ffn_down.bias", {e}, test::kF32) +
-               w.tensor(b + "layer_output_norm.weight", {e}, test::kF32) +
-               w.tensor(b + "layer_output_norm.bias", {e}, test::kF32);
+        return separate_attention(w, b, e, e, wide) + layer_norm(w, b + "attn_output_norm", e) +
+               biased_mlp(w, b, e, ff, wide) + layer_norm(w, b + "layer_output_norm", e);
       });
   const Model c = test::from_config(bert_base());
   EXPECT_TRUE(c.arch.gpt2_separate_qkv);
@@ -296,11 +284,9 @@ TEST(Gpt2LayerFamilies, FalconBlocksAreTheFilesTensors) {
                     {"context_length", 2048}},
                    e, 65024, 1, layers, [&](test::GgufWriter& w, int i) {
                      const std::string b = blk(i);
-                     std::uint64_t bytes = w.tensor(b + "attn_norm.weight", {e}, test::kF32) +
-                                           w.tensor(b + "attn_norm.bias", {e}, test::kF32);
+                     std::uint64_t bytes = layer_norm(w, b + "attn_norm", e);
                      if (new_arch) {
-                       bytes += w.tensor(b + "attn_norm_2.weight", {e}, test::kF32) +
-                                w.tensor(b + "attn_norm_2.bias", {e}, test::kF32);
+                       bytes += layer_norm(w, b + "attn_norm_2", e);
                      }
                      return bytes + w.tensor(b + "attn_qkv.weight", {e, qkv}, test::kF16) +
                             w.tensor(b + "attn_output.weight", {e, e}, test::kF16) +
