@@ -2356,6 +2356,35 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
        "bert", "jina-bert-v3", "nomic-bert", "nomic-bert-moe"});
   a.gpt2_layer =
       !a.mlp_gated && std::find(gpt2_layers.begin(), gpt2_layers.end(), arch) != gpt2_layers.end();
+  // Where the family builds it otherwise (Architecture::gpt2_separate_qkv and
+  // what follows it), by the architecture and the tensors the file holds:
+  // starcoder2.cpp, bert.cpp and phi2.cpp take attn_q, attn_k and attn_v
+  // when the file has no attn_qkv (conversion/phi.py writes them apart; an
+  // older Phi-2 file has attn_qkv); falcon.cpp creates no projection bias
+  // and, without attn_norm_2 (Falcon-7B), one LayerNorm a layer; mpt.cpp's
+  // biases are optional: MPT-7B's files have none.
+  if (a.gpt2_layer) {
+    const auto holds = [&f](std::string_view tensor) {
+      return std::any_of(f.tensors.begin(), f.tensors.end(),
+                         [tensor](const GgufTensor& t) { return t.name == tensor; });
+    };
+    a.gpt2_separate_qkv = (arch == "starcoder2" || arch == "bert" || arch == "phi2") &&
+                          !holds("blk.0.attn_qkv.weight");
+    // phi2.cpp: attn_norm, no ffn_norm; output_b on the logits, required
+    a.gpt2_one_norm = arch == "phi2";
+    a.output_bias = a.output_bias || arch == "phi2";
+    if (arch == "falcon") {
+      a.gpt2_no_linear_bias = true;
+      a.gpt2_one_norm = !f.tensors.empty() && !holds("blk.0.attn_norm_2.weight");
+    }
+    if (arch == "starcoder2") {
+      a.gpt2_no_linear_bias = !f.tensors.empty() && !holds("blk.0.attn_output.bias");
+    }
+    if (arch == "mpt") {
+      a.gpt2_no_linear_bias = !holds("blk.0.attn_qkv.bias");
+      a.gpt2_no_norm_bias = !holds("blk.0.attn_norm.bias");
+    }
+  }
   if (!file_type.empty()) {
     const std::string id = to_lower(file_type == "MXFP4_MOE" ? "mxfp4" : file_type);
     if (parse_precision(id)) {

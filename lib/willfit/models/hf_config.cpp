@@ -1037,6 +1037,37 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       !a.mlp_gated && one_of(type, {"gpt2", "bert", "roberta", "distilbert", "falcon", "gpt_neox",
                                     "opt", "bloom", "gpt_bigcode", "phi", "starcoder2", "mpt",
                                     "xlm-roberta", "jina_embeddings_v3", "nomic_bert"});
+  // Where the family's layer differs from GPT-2's (Architecture::gpt2_layer
+  // and what follows it, llama.cpp at 80fb11ac): StarCoder2's, BERT's
+  // (RoBERTa's, DistilBERT's, XLM-RoBERTa's) and Phi-2's q, k and v are
+  // three projections with biases (starcoder2.cpp, bert.cpp, phi2.cpp:
+  // create_tensor_qkv; the converter maps q_proj/query, k_proj/key,
+  // v_proj/value apart). Falcon's projections have no biases (falcon.cpp;
+  // FalconConfig bias false), and Falcon-7B (parallel_attn without
+  // new_decoder_architecture) one LayerNorm a layer, as Falcon-11B's
+  // num_ln_in_parallel_attn 1, and Phi-2 (PhiDecoderLayer); MPT with no_bias (MPT-7B, MPT-30B) no
+  // bias at all, its LayerNorms' neither (modeling_mpt.py drops every bias).
+  if (a.gpt2_layer) {
+    a.gpt2_separate_qkv =
+        one_of(type, {"starcoder2", "bert", "roberta", "distilbert", "xlm-roberta", "phi"});
+    // PhiDecoderLayer's input_layernorm alone (phi2.cpp: attn_norm, no ffn_norm)
+    a.gpt2_one_norm = type == "phi";
+    a.output_bias = a.output_bias || type == "phi";  // phi2.cpp output_b, required
+    if (type == "starcoder2") {
+      a.gpt2_no_linear_bias = !get_bool(t, "use_bias").value_or(true);
+    }
+    if (type == "falcon") {
+      a.gpt2_no_linear_bias = true;
+      const bool new_arch = get_bool(t, "new_decoder_architecture").value_or(false);
+      a.gpt2_one_norm = new_arch ? get_int(t, {"num_ln_in_parallel_attn"}, 2).value_or(2) == 1
+                                 : get_bool(t, "parallel_attn").value_or(true);
+    }
+    if (type == "mpt") {
+      const bool no_bias = get_bool(t, "no_bias").value_or(true);
+      a.gpt2_no_linear_bias = no_bias;
+      a.gpt2_no_norm_bias = no_bias;
+    }
+  }
   // The ALiBi decoders (tests/unit/test_arch_alibi.cpp): BLOOM and MPT
   // (llama.cpp bloom.cpp, mpt.cpp: GPT-2's layer, no position table), Jais
   // (jais.cpp: that layer with a SwiGLU MLP, conversion/jais.py asserting

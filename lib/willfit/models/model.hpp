@@ -563,6 +563,24 @@ struct Architecture {
   // (arcee.cpp), Apertus (apertus.cpp), Nemotron-H (nemotron-h.cpp) and T5's
   // ReLU MLP (t5.cpp) have llama's separate q, k and v without biases.
   bool gpt2_layer = false;
+  // Where a family's loader builds GPT-2's layer otherwise, as the reader
+  // that knows the family says (llama.cpp at 80fb11ac):
+  // gpt2_separate_qkv: q, k and v as three projections, attn_q, attn_k and
+  // attn_v, each with its bias (create_tensor_qkv with no attn_qkv in the
+  // file: starcoder2.cpp, bert.cpp, phi2.cpp as conversion/phi.py writes the
+  // transformers layout), of which llama-quant.cpp types only attn_v as
+  // attn_v, where one fused attn_qkv is typed as attn_v whole.
+  bool gpt2_separate_qkv = false;
+  // gpt2_no_linear_bias: no bias on q, k, v, wo, up or down (falcon.cpp
+  // creates none; mpt.cpp's are optional, absent when MPT's no_bias).
+  bool gpt2_no_linear_bias = false;
+  // gpt2_no_norm_bias: LayerNorms of weight alone, the output norm's too
+  // (MPT with no_bias: its modeling_mpt.py drops every bias parameter).
+  bool gpt2_no_norm_bias = false;
+  // gpt2_one_norm: one LayerNorm a layer, its output feeding attention and
+  // MLP (Falcon-7B: falcon.cpp's attn_norm without the optional attn_norm_2
+  // that Falcon-40B and -180B have).
+  bool gpt2_one_norm = false;
   // The gated MLP's gate and up in one projection twice its width, split by
   // SwiGLU (ChatGLM's dense_h_to_4h; llama.cpp build_ffn with an ffn_up of
   // 2 x n_ff and no gate): the same weights as gate and up, one tensor of

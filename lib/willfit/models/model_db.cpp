@@ -394,8 +394,24 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
          "snowflake-arctic-embed"});
     return std::find(families.begin(), families.end(), m.family) != families.end();
   }();
+  // Where the family builds it otherwise (Architecture::gpt2_separate_qkv
+  // and what follows it; llama.cpp at 80fb11ac): BERT's encoders (BERT,
+  // RoBERTa, XLM-RoBERTa: bert.cpp) and Phi-2 (phi2.cpp) with q, k and v
+  // apart; Falcon without projection biases (falcon.cpp); MPT-7B and MPT-30B
+  // (no_bias true in both configs) with no bias at all.
+  if (a.gpt2_layer) {
+    static constexpr auto apart = std::to_array<std::string_view>(
+        {"phi-2", "bert", "all-minilm", "bge-m3", "granite-embedding", "mxbai-embed-large",
+         "snowflake-arctic-embed"});
+    a.gpt2_separate_qkv = std::find(apart.begin(), apart.end(), m.family) != apart.end();
+    a.gpt2_no_linear_bias = m.family == "falcon" || m.family == "mpt";
+    a.gpt2_no_norm_bias = m.family == "mpt";
+  }
+  // Falcon-7B's one LayerNorm a layer (data/README.md one_norm).
+  // Phi-2's (phi2.cpp: attn_norm, no ffn_norm) by its family.
+  a.gpt2_one_norm = (r.boolean("one_norm", false) || m.family == "phi-2") && a.gpt2_layer;
   a.attention_bias = phimoe;
-  a.output_bias = phimoe;
+  a.output_bias = phimoe || (m.family == "phi-2" && a.gpt2_layer);  // phi2.cpp output_b
   a.heads = static_cast<int>(r.integer("heads", 1, kMaxHeads));
   a.kv_heads = static_cast<int>(r.integer("kv_heads", 1, a.heads, a.heads));
   a.head_dim = static_cast<int>(

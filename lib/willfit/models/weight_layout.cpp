@@ -766,10 +766,15 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   // projections beside them: Nemotron's ungated MLP has no fused QKV and no
   // biases (nemotron.cpp load_arch_tensors at 80fb11ac).
   const bool layer_norm = a.gpt2_layer;
-  // OLMo-1's LayerNorms have neither (olmo.cpp loads no norm tensor).
-  const int norm_vectors = a.weightless_norms          ? 0
-                           : layer_norm || a.norm_bias ? 2
-                                                       : 1;  // weight, and bias
+  // Biases on GPT-2's layer's projections, unless its family has none
+  // (Falcon, MPT's no_bias: Architecture::gpt2_no_linear_bias).
+  const bool linear_bias = layer_norm && !a.gpt2_no_linear_bias;
+  // OLMo-1's LayerNorms have neither (olmo.cpp loads no norm tensor); MPT's
+  // without its biases the weight alone.
+  const int norm_vectors = a.weightless_norms ? 0
+                           : (layer_norm && !a.gpt2_no_norm_bias) || a.norm_bias
+                               ? 2
+                               : 1;  // weight, and bias
   w.output = f32(e * norm_vectors);
   if (a.embedding_norm) {  // BLOOM's token_embd_norm, weight and bias
     w.token_embd += f32(2 * e);
@@ -838,7 +843,9 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     // attn_norm only; GPTJBlock: ln_1), but GPT-NeoX's two, attn_norm and
     // ffn_norm both of the layer input (gptneox.cpp).
     const ParallelBlock block = a.attention.parallel_block;
-    const int layer_norms = block == ParallelBlock::None || block == ParallelBlock::NeoX ? 2 : 1;
+    // Falcon-7B's one attn_norm (gpt2_one_norm).
+    const int layer_norms =
+        (block == ParallelBlock::None || block == ParallelBlock::NeoX) && !a.gpt2_one_norm ? 2 : 1;
     l.bytes += f32(e * layer_norms * norm_vectors);
     if (assistant && i == 0) {
       // A Gemma 4 assistant's pre-projection of the target's embedding and
@@ -931,8 +938,16 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
                  weight(Cat::AttnOut, std::int64_t{a.heads} * d, e, i) + f32(d) + f32(2 * e) +
                  f32(1);
     } else if (layer_norm) {
-      l.bytes += weight(Cat::AttnV, e, q_dim + 2 * kv_dim, i) + f32(q_dim + 2 * kv_dim) +
-                 weight(Cat::AttnOut, q_dim, e, i) + f32(e);
+      // GPT-2's one attn_qkv, quantised as attn_v (llama-quant.cpp
+      // category_is_attn_v takes ATTENTION_QKV), or StarCoder2's, BERT's and
+      // Phi-2's attn_q, attn_k and attn_v (gpt2_separate_qkv), only the last
+      // typed as attn_v; their biases and wo's unless the family has none.
+      l.bytes += (a.gpt2_separate_qkv
+                      ? weight(Cat::AttnQ, e, q_dim, i) + weight(Cat::AttnK, e, kv_dim, i) +
+                            weight(Cat::AttnV, e, kv_dim, i)
+                      : weight(Cat::AttnV, e, q_dim + 2 * kv_dim, i)) +
+                 weight(Cat::AttnOut, q_dim, e, i) +
+                 (linear_bias ? f32(q_dim + 2 * kv_dim) + f32(e) : 0);
     } else if (a.attention.fused_qkv || a.attention.fused_qkv_clamp) {
       // ChatGLM (chatglm.cpp) and DBRX (dbrx.cpp): one attn_qkv, quantised as
       // attn_v is (llama-quant.cpp category_is_attn_v takes ATTENTION_QKV),
@@ -1073,7 +1088,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       const std::int64_t ff = mlp_width(a, i);
       // GPT-2's, GPT-J's and Jais 2's MLP biases; none in Nemotron's
       l.bytes += weight(Cat::FfnUp, e, ff, i) + weight(Cat::FfnDown, ff, e, i) +
-                 (layer_norm || a.mlp_bias ? f32(ff) + f32(e) : 0);
+                 (linear_bias || a.mlp_bias ? f32(ff) + f32(e) : 0);
     }
     if (a.embedding_skip) {
       // Talkie (talkie.cpp load_arch_tensors): the per-head Q gain
