@@ -1668,9 +1668,9 @@ TEST(VllmHybridAllocator, TheEstimateUsesItAndTransformersKeeps16BitState) {
 // An architecture willfit does not know is still read from the shared keys,
 // but the answer says so instead of passing the shape off as understood:
 // DFlash (llama.cpp's "dflash": a block-diffusion draft with convolutions
-// and a vocabulary selector in its layers) and MiniMax-Text-01 (transformers' "minimax": lightning linear
-// attention on seven layers of eight) have layer kinds the readers do not model. The same header
-// under a known name gives no such warning.
+// and a vocabulary selector in its layers) and MiniMax-Text-01 (transformers' "minimax": lightning
+// linear attention on seven layers of eight) have layer kinds the readers do not model. The same
+// header under a known name gives no such warning.
 bool warns_unknown(const Model& m) {
   InferenceQuery q;
   q.model = m;
