@@ -144,6 +144,10 @@ TEST(Eagle3, ConfigIsADraftAndCountsThePublishedFile) {
   EXPECT_LT(rel(mib, 811.0), 0.01) << p.total();
   // The Assumptions say what it is.
   EXPECT_TRUE(notes_say(m, "EAGLE-3 draft model", "beside its target"));
+  // and which lines to add to the target's: not the overhead and margin,
+  // which the target's estimate holds already.
+  EXPECT_TRUE(notes_say(m, "its weights, 1-layer KV cache and compute buffer are the draft's own",
+                        "the runtime overhead and margin are the target's already"));
 }
 
 // One layer's K and V (eagle3.cpp: build_attn_inp_kv; create_memory makes
@@ -304,6 +308,8 @@ TEST(Gemma4Assistant, ConfigIsADraftAndCountsTheCards) {
     const std::int64_t total = count_params(m.arch).total();
     EXPECT_LT(rel(static_cast<double>(total + masked_embedder), card), 0.01) << total;
     EXPECT_TRUE(notes_say(m, "Gemma 4 assistant", "beside its Gemma 4 target"));
+    EXPECT_TRUE(notes_say(m, "its weights and compute buffer are the draft's own",
+                          "the runtime overhead and margin are the target's already"));
   }
 }
 

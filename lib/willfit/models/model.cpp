@@ -1319,8 +1319,9 @@ std::string draft_note(const Architecture& a) {
     return fmt::format(
         "an EAGLE-3 draft model: it runs beside its target model (llama-server --model-draft "
         "with --spec-type draft-eagle3), never alone, reading {} of the target's layers' hidden "
-        "states ({} wide each){}; these figures are the draft's own (its weights, its {}-layer "
-        "KV cache, its compute buffer), to add to the target's",
+        "states ({} wide each){}; its weights, {}-layer KV cache and compute buffer are the "
+        "draft's own, to add to the target's estimate (the runtime overhead and margin are the "
+        "target's already)",
         a.eagle3_target_layers, a.eagle3_target_hidden,
         a.draft_own_embeddings ? "" : " and the target's token embeddings (not counted here)",
         a.layers);
@@ -1332,8 +1333,9 @@ std::string draft_note(const Architecture& a) {
     return fmt::format(
         "a Gemma 4 assistant (a multi-token-prediction draft model): it runs beside its Gemma 4 "
         "target, never alone, reading the target's token embeddings and last hidden state ({} "
-        "wide) and attending over the target's KV cache, so it caches nothing of its own; these "
-        "figures are the draft's own (its weights, its compute buffer), to add to the target's",
+        "wide) and attending over the target's KV cache, so it caches nothing of its own; its "
+        "weights and compute buffer are the draft's own, to add to the target's estimate (the "
+        "runtime overhead and margin are the target's already)",
         a.assistant_backbone_hidden);
   }
   return "";
