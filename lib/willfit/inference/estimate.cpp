@@ -606,23 +606,22 @@ Estimate estimate_laid_out(const InferenceQuery& q, WeightLayout layout, Detail 
           "llama.cpp forces flash attention off for this architecture (grok): estimated without "
           "it");
     }
-  } else if (llama_engine && a.attention.flash_aborts && e.flash_attention) {
-    // PLM (Attention::flash_aborts): llama.cpp aborts rather than turn it
-    // off; what runs is the same model with flash attention off.
-    e.flash_attention = false;
-    e.warnings.push_back(
-        "llama.cpp 80fb11ac aborts on this architecture (plm) with flash attention (plm.cpp hands "
-        "the cache a 2-D V and ggml_set_rows asserts): run it with flash attention off (-fa off); "
-        "estimated without it");
-    if (q.kv_type.quantised()) {
+  } else {
+    if (llama_engine && a.attention.flash_aborts && e.flash_attention) {
+      // PLM (Attention::flash_aborts): llama.cpp aborts rather than turn it
+      // off; what runs is the same model with flash attention off, and a
+      // quantised V then stays f16 as below.
+      e.flash_attention = false;
+      e.warnings.push_back(
+          "llama.cpp 80fb11ac aborts on this architecture (plm) with flash attention (plm.cpp "
+          "hands the cache a 2-D V and ggml_set_rows asserts): run it with flash attention off "
+          "(-fa off); estimated without it");
+    }
+    if (!e.flash_attention && q.kv_type.quantised()) {
       e.kv_type_v = kv_f16();
       e.warnings.push_back(fmt::format(
           "a quantised V cache needs flash attention: V stays f16 (K uses {})", q.kv_type.id));
     }
-  } else if (!e.flash_attention && q.kv_type.quantised()) {
-    e.kv_type_v = kv_f16();
-    e.warnings.push_back(fmt::format(
-        "a quantised V cache needs flash attention: V stays f16 (K uses {})", q.kv_type.id));
   }
 
   detail::Inputs in{q,
