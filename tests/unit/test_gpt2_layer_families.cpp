@@ -297,12 +297,53 @@ TEST(Gpt2LayerFamilies, FalconBlocksAreTheFilesTensors) {
                                              static_cast<int>(kv_heads), new_arch));
     EXPECT_TRUE(c.arch.gpt2_no_linear_bias);
     EXPECT_EQ(c.arch.gpt2_one_norm, !new_arch) << e;
+    EXPECT_EQ(c.arch.attention.parallel_block, ParallelBlock::Falcon) << e;
     expect_blocks(c, f, "f16", "config " + std::to_string(e));
     const Model g = header_shape(f.w, c);
     EXPECT_EQ(g.arch.gpt2_one_norm, !new_arch) << e;
+    EXPECT_EQ(g.arch.attention.parallel_block, ParallelBlock::Falcon) << e;
     expect_blocks(g, f, "f16", "gguf " + std::to_string(e));
-    expect_blocks(test::catalogue_model(new_arch ? "falcon-40b" : "falcon-7b"), f, "f16",
-                  "catalogue " + std::to_string(e));
+    const Model cat = test::catalogue_model(new_arch ? "falcon-40b" : "falcon-7b");
+    EXPECT_EQ(cat.arch.attention.parallel_block, ParallelBlock::Falcon) << e;
+    expect_blocks(cat, f, "f16", "catalogue " + std::to_string(e));
+  }
+}
+
+// Falcon's first configs (RWForCausalLM, written for its own modelling_RW.py)
+// name the same models otherwise: model_type RefinedWebModel (7B, n_head,
+// n_layer, multi_query) and RefinedWeb (40B, with n_head_kv), which
+// transformers' falcon convert_custom_code_checkpoint.py rewrites as falcon
+// with new_decoder_architecture exactly when n_head_kv is there. Each reads
+// as the falcon config of the same model.
+TEST(Gpt2LayerFamilies, RefinedWebConfigsAreFalcon) {
+  const Json rw7 = {{"model_type", "RefinedWebModel"},
+                    {"architectures", {"RWForCausalLM"}},
+                    {"hidden_size", 4544},
+                    {"n_layer", 32},
+                    {"n_head", 71},
+                    {"vocab_size", 65024},
+                    {"bias", false},
+                    {"parallel_attn", true},
+                    {"multi_query", true},
+                    {"alibi", false}};
+  Json rw40 = rw7;
+  rw40["model_type"] = "RefinedWeb";
+  rw40["hidden_size"] = 8192;
+  rw40["n_layer"] = 60;
+  rw40["n_head"] = 128;
+  rw40["n_head_kv"] = 8;
+  rw40.erase("multi_query");
+  for (const auto& [rw, fc] : {std::pair{rw7, falcon(32, 4544, 71, 1, false)},
+                               std::pair{rw40, falcon(60, 8192, 128, 8, true)}}) {
+    const Model r = test::from_config(rw);
+    const Model c = test::from_config(fc);
+    EXPECT_TRUE(r.unchecked_architecture.empty()) << rw["model_type"];
+    EXPECT_EQ(r.arch.attention.parallel_block, ParallelBlock::Falcon);
+    EXPECT_EQ(r.arch.gpt2_one_norm, c.arch.gpt2_one_norm) << rw["model_type"];
+    EXPECT_EQ(r.arch.kv_heads, c.arch.kv_heads) << rw["model_type"];
+    EXPECT_EQ(weight_layout(r, *parse_precision("f16")).total(),
+              weight_layout(c, *parse_precision("f16")).total())
+        << rw["model_type"];
   }
 }
 

@@ -660,8 +660,14 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // GPT-J's (no llama.cpp graph) is not among them.
     const ParallelBlock block = a.attention.parallel_block;
     s.parallel_block = block == ParallelBlock::NeoX || block == ParallelBlock::Cohere ||
-                       block == ParallelBlock::Plamo;
-    s.plamo_parallel = block == ParallelBlock::Plamo;  // plamo.cpp
+                       block == ParallelBlock::Plamo || block == ParallelBlock::Falcon;
+    // plamo.cpp; falcon.cpp builds the same block (the same adds, the rows
+    // to output picked after the attention) with LayerNorms, GELU's MLP, Q,
+    // K and V of one wqkv without a bias (Q and K roped from views: the
+    // fused path), and Falcon-40B's second norm, attn_norm_2.
+    s.plamo_parallel = block == ParallelBlock::Plamo || block == ParallelBlock::Falcon;
+    s.falcon_parallel = block == ParallelBlock::Falcon;
+    s.falcon_norm_2 = s.falcon_parallel && !a.gpt2_one_norm;
     // Nemotron's LayerNorm with its bias (norm_bias beside an ungated MLP;
     // phimoe's biased norm is llama.cpp's RMS norm plus the bias). Orion's
     // (orion.cpp LLM_NORM) beside a gated dense MLP: phimoe has experts.
@@ -686,10 +692,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.head_dim = a.head_dim;
     s.ffn = a.intermediate_size;
     s.gated = a.mlp_gated;
-    s.fused_qkv_norm = a.attention.fused_qkv_norm;    // OpenELM (openelm.cpp)
-    s.sandwich_norms = a.attention.sandwich_norms;    // PLaMo 3 (plamo3.cpp)
-    s.fused_qkv = a.attention.fused_qkv;              // ChatGLM (chatglm.cpp)
-    s.fused_qkv_clamp = a.attention.fused_qkv_clamp;  // DBRX (dbrx.cpp)
+    s.fused_qkv_norm = a.attention.fused_qkv_norm;             // OpenELM (openelm.cpp)
+    s.sandwich_norms = a.attention.sandwich_norms;             // PLaMo 3 (plamo3.cpp)
+    s.fused_qkv = a.attention.fused_qkv || s.falcon_parallel;  // ChatGLM (chatglm.cpp), Falcon
+    s.fused_qkv_clamp = a.attention.fused_qkv_clamp;           // DBRX (dbrx.cpp)
     s.qkv_bias = a.qkv_bias;
     s.fused_gate_up = a.fused_gate_up;
     s.post_norm = a.attention.post_norm && a.attention.no_kv_cache;      // bert.cpp's encoder block

@@ -2374,6 +2374,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.gpt2_one_norm = arch == "phi2";
     a.output_bias = a.output_bias || arch == "phi2";
     if (arch == "falcon") {
+      a.attention.parallel_block = ParallelBlock::Falcon;  // falcon.cpp builds no other block
       a.gpt2_no_linear_bias = true;
       a.gpt2_one_norm = !f.tensors.empty() && !holds("blk.0.attn_norm_2.weight");
     }

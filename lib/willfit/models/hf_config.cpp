@@ -921,7 +921,22 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       }
     }
   }
-  const std::string type = to_lower(get_string(t, "model_type"));
+  // Falcon's first configs, written for its own modelling_RW.py
+  // (RWForCausalLM, which conversion/falcon.py registers too): model_type
+  // RefinedWebModel (Falcon-7B) or RefinedWeb (Falcon-40B), n_head, n_layer
+  // and, on the 40B, n_head_kv. transformers' falcon
+  // convert_custom_code_checkpoint.py reads them as falcon with
+  // new_decoder_architecture exactly when n_head_kv is there.
+  const std::string type = [&t] {
+    std::string name = to_lower(get_string(t, "model_type"));
+    if (name == "refinedweb" || name == "refinedwebmodel") {
+      if (!t.contains("new_decoder_architecture")) {
+        t["new_decoder_architecture"] = t.contains("n_head_kv");
+      }
+      name = "falcon";
+    }
+    return name;
+  }();
   if (const std::string refused = refused_config_model_type(type); !refused.empty()) {
     return make_error(refused);
   }
@@ -1059,8 +1074,16 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     if (type == "falcon") {
       a.gpt2_no_linear_bias = true;
       const bool new_arch = get_bool(t, "new_decoder_architecture").value_or(false);
-      a.gpt2_one_norm = new_arch ? get_int(t, {"num_ln_in_parallel_attn"}, 2).value_or(2) == 1
-                                 : get_bool(t, "parallel_attn").value_or(true);
+      const bool parallel = new_arch || get_bool(t, "parallel_attn").value_or(true);
+      a.gpt2_one_norm =
+          new_arch ? get_int(t, {"num_ln_in_parallel_attn"}, 2).value_or(2) == 1 : parallel;
+      // falcon.cpp's parallel block (ParallelBlock::Falcon): FalconDecoderLayer
+      // runs the attention and the MLP side by side when
+      // new_decoder_architecture (always) or parallel_attn (FalconConfig's
+      // default true); llama.cpp builds that block for every falcon file.
+      if (parallel) {
+        a.attention.parallel_block = ParallelBlock::Falcon;
+      }
     }
     if (type == "mpt") {
       const bool no_bias = get_bool(t, "no_bias").value_or(true);

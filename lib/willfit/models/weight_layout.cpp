@@ -843,9 +843,13 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     // attn_norm only; GPTJBlock: ln_1), but GPT-NeoX's two, attn_norm and
     // ffn_norm both of the layer input (gptneox.cpp).
     const ParallelBlock block = a.attention.parallel_block;
-    // Falcon-7B's one attn_norm (gpt2_one_norm).
-    const int layer_norms =
-        (block == ParallelBlock::None || block == ParallelBlock::NeoX) && !a.gpt2_one_norm ? 2 : 1;
+    // Falcon-40B's attn_norm and attn_norm_2; Falcon-7B's one attn_norm
+    // (gpt2_one_norm).
+    const int layer_norms = (block == ParallelBlock::None || block == ParallelBlock::NeoX ||
+                             block == ParallelBlock::Falcon) &&
+                                    !a.gpt2_one_norm
+                                ? 2
+                                : 1;
     l.bytes += f32(e * layer_norms * norm_vectors);
     if (assistant && i == 0) {
       // A Gemma 4 assistant's pre-projection of the target's embedding and
