@@ -26,7 +26,8 @@
 // Q4_K_M follows llama-quant.cpp's recipe for it: Q6_K for the output (a tied token_embd included),
 // for attn_v (a fused attn_qkv too: llama-quant.cpp category_is_attn_v) and ffn_down in the
 // layers use_more_bits() picks, Q4_K elsewhere (a row not divisible by 256 falls back to Q8_0);
-// with exactly 8 experts (Mixtral) attn_k/attn_v Q8_0 and attn_output Q5_K.
+// with exactly 8 experts (Mixtral) attn_k/attn_v Q8_0 and attn_output Q5_K; Falcon's output
+// Q8_0 and its ffn_down Q6_K, Q5_K or Q4_K (llama-quant.cpp's LLM_ARCH_FALCON branches).
 //
 // Usage: make_gguf --list
 //        make_gguf MODEL TYPE OUT.gguf [--no-file-type]    (TYPE: f16, q8_0, q4_k_m)
@@ -2196,7 +2197,7 @@ struct Tensor {
 
 // The type a 2-D (or 3-D expert) weight gets in file type `ftype`.
 GgmlType weight_type(const std::string& ftype, const std::string& name, int layer, int layers,
-                     int64_t row, bool tied, int experts) {
+                     int64_t row, bool tied, int experts, bool falcon) {
   const auto fits = [row](GgmlType t) {
     const int64_t block = (t == Q4_K || t == Q5_K || t == Q6_K) ? 256 : 32;
     return row % block == 0;
@@ -2242,11 +2243,16 @@ GgmlType weight_type(const std::string& ftype, const std::string& name, int laye
   // A tied token_embd is the output too: llama-quant.cpp gives it the
   // output's type (`!qs.has_output && name == token_embd`).
   // per_layer_token_embd is a token-embedding table too (tensor_name_match_token_embd).
+  // Falcon's own branches (llama-quant.cpp llama_tensor_get_type_impl,
+  // LLM_ARCH_FALCON): the output Q8_0; ffn_down Q6_K in the first sixteenth
+  // of the layers, Q5_K in the other more-bits layers, Q4_K elsewhere.
+  const bool ffn_down = name.find("ffn_down") != std::string::npos;
   if (name == "output.weight" ||
       (tied && (name == "token_embd.weight" || name == "per_layer_token_embd.weight"))) {
-    t = Q6_K;
-  } else if ((attn_v || name.find("ffn_down") != std::string::npos) && layer >= 0 &&
-             more_bits(layer)) {
+    t = falcon ? Q8_0 : Q6_K;
+  } else if (falcon && ffn_down && layer >= 0) {
+    t = layer < layers / 16 ? Q6_K : more_bits(layer) ? Q5_K : Q4_K;
+  } else if ((attn_v || ffn_down) && layer >= 0 && more_bits(layer)) {
     t = Q6_K;
   }
   // The 8-expert rule (llama-quant.cpp llama_tensor_get_type_impl, `n_expert
@@ -2339,7 +2345,8 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     t.type = t.name.find("tid2eid") != std::string::npos ? I32T
              : lora                                      ? F16
              : keep_f32                                  ? F32
-                        : weight_type(ftype, t.name, index, count, t.dims[0], s.tied, s.experts);
+                        : weight_type(ftype, t.name, index, count, t.dims[0], s.tied, s.experts,
+                                      s.arch == "falcon");
     out.push_back(std::move(t));
   };
   const int64_t e = s.hidden;

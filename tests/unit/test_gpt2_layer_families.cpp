@@ -53,7 +53,10 @@ FileBlocks write_file(const std::string& arch,
   for (const auto& [key, value] : keys) {
     f.w.u32(arch + "." + key, static_cast<std::uint32_t>(value));
   }
-  f.w.tensor("token_embd.weight", {e, vocab}, file_type == 1 ? test::kF16 : test::kQ4_K);
+  // Falcon-7B's 4544-wide rows take no Q4_K: its tied token_embd is the
+  // output, Q8_0 (llama-quant.cpp's Falcon branch).
+  f.w.tensor("token_embd.weight", {e, vocab},
+             file_type == 1 ? test::kF16 : (e % 256 == 0 ? test::kQ4_K : test::kQ8_0));
   for (int i = 0; i < layers; ++i) {
     f.blocks.push_back(block(f.w, i));
   }
@@ -306,6 +309,59 @@ TEST(Gpt2LayerFamilies, FalconBlocksAreTheFilesTensors) {
     const Model cat = test::catalogue_model(new_arch ? "falcon-40b" : "falcon-7b");
     EXPECT_EQ(cat.arch.attention.parallel_block, ParallelBlock::Falcon) << e;
     expect_blocks(cat, f, "f16", "catalogue " + std::to_string(e));
+  }
+}
+
+// Falcon at Q4_K_M, typed by llama-quant.cpp llama_tensor_get_type_impl's
+// own Falcon branches (LLM_ARCH_FALCON, at 80fb11ac): the output (and a tied
+// token_embd) Q8_0; ffn_down Q6_K in the first n_layer/16 layers, Q5_K on
+// the other use_more_bits layers, Q4_K elsewhere; attn_qkv, typed as attn_v
+// (category_is_attn_v), Q6_K on the use_more_bits layers; attn_output
+// Q4_K. A row not divisible by 256 falls back (tensor_type_fallback): Q4_K
+// to Q5_0, Q6_K to Q8_0 (Falcon-7B's 4544-wide rows; its ffn_down's 18176
+// are 71 blocks). Falcon-180B's 80 layers are no LLM_TYPE_70B in falcon.cpp
+// (32 layers 7B, 60 40B, else unknown), so its attn_qkv takes no 70B bump.
+TEST(Gpt2LayerFamilies, FalconQ4KMIsTheConvertersMix) {
+  constexpr test::TestType kQ5_0{6, 32, 22};
+  constexpr test::TestType kQ5_K{13, 256, 176};
+  for (const auto& [layers, e, heads, kv_heads, new_arch] :
+       {std::tuple{32, std::uint64_t{4544}, 71U, 1U, false},
+        std::tuple{60, std::uint64_t{8192}, 128U, 8U, true},
+        std::tuple{80, std::uint64_t{14848}, 232U, 8U, true}}) {
+    const bool whole = e % 256 == 0;
+    const test::TestType q4 = whole ? test::kQ4_K : kQ5_0;
+    const test::TestType q6 = whole ? test::kQ6_K : test::kQ8_0;
+    const std::uint64_t qkv = e + 2 * kv_heads * 64;
+    const int n = layers;
+    const FileBlocks f = write_file(
+        "falcon",
+        {{"feed_forward_length", 4 * e},
+         {"attention.head_count", heads},
+         {"attention.head_count_kv", kv_heads},
+         {"context_length", 2048}},
+        e, 65024, 15, layers, [&](test::GgufWriter& w, int i) {
+          const std::string b = blk(i);
+          const test::TestType down = i < n / 16        ? test::kQ6_K
+                                      : more_bits(i, n) ? kQ5_K
+                                                        : test::kQ4_K;
+          std::uint64_t bytes = layer_norm(w, b + "attn_norm", e);
+          if (new_arch) {
+            bytes += layer_norm(w, b + "attn_norm_2", e);
+          }
+          return bytes + w.tensor(b + "attn_qkv.weight", {e, qkv}, more_bits(i, n) ? q6 : q4) +
+                 w.tensor(b + "attn_output.weight", {e, e}, q4) +
+                 w.tensor(b + "ffn_up.weight", {e, 4 * e}, q4) +
+                 w.tensor(b + "ffn_down.weight", {4 * e, e}, down);
+        });
+    Json j = falcon(layers, static_cast<int>(e), static_cast<int>(heads),
+                    static_cast<int>(kv_heads), new_arch);
+    j["tie_word_embeddings"] = false;
+    const Model c = test::from_config(j);
+    expect_blocks(c, f, "q4_k_m", "config " + std::to_string(e));
+    expect_blocks(header_shape(f.w, c), f, "q4_k_m", "gguf " + std::to_string(e));
+    // output_norm (weight, bias) and the head at Q8_0
+    const Bytes head = static_cast<Bytes>(2 * e * 4 + e / 32 * 34 * 65024);
+    EXPECT_EQ(weight_layout(c, *parse_precision("q4_k_m")).output, head) << e;
   }
 }
 
