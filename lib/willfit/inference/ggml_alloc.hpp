@@ -480,6 +480,10 @@ struct LlamaGraphShape {
   // the layer adds MLP + attention, then the input.
   bool falcon_parallel = false;
   bool falcon_norm_2 = false;
+  // Phi-2's (phi2.cpp, ParallelBlock::Phi2): falcon_parallel's block with
+  // the adds the other way round, add(add(attention, MLP), input): wo and
+  // its bias (and the attention's rows to output) come before the MLP.
+  bool phi2_parallel = false;
   // LayerNorm (build_norm LLM_NORM: ggml_norm, then weight and bias in
   // place), which ggml-alloc never runs in place (ggml-alloc.c
   // ggml_op_can_inplace lists GGML_OP_RMS_NORM, not GGML_OP_NORM): the final

@@ -1065,8 +1065,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (a.gpt2_layer) {
     a.gpt2_separate_qkv =
         one_of(type, {"starcoder2", "bert", "roberta", "distilbert", "xlm-roberta", "phi"});
-    // PhiDecoderLayer's input_layernorm alone (phi2.cpp: attn_norm, no ffn_norm)
+    // PhiDecoderLayer's input_layernorm alone (phi2.cpp: attn_norm, no ffn_norm),
+    // feeding the attention and the MLP side by side: phi2.cpp's parallel
+    // block (ParallelBlock::Phi2)
     a.gpt2_one_norm = type == "phi";
+    if (type == "phi") {
+      a.attention.parallel_block = ParallelBlock::Phi2;
+    }
     a.output_bias = a.output_bias || type == "phi";  // phi2.cpp output_b, required
     if (type == "starcoder2") {
       a.gpt2_no_linear_bias = !get_bool(t, "use_bias").value_or(true);
@@ -1898,8 +1903,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.attention.sliding_pattern = pattern;
   } else if (const auto window = get_int(t, {"sliding_window"}, std::int64_t{1} << 31);
              window && get_bool(t, "use_sliding_window").value_or(true) &&
-             // phimoe: llama.cpp ignores the window (phimoe.cpp reads none)
-             type != "phimoe" && (a.max_context == 0 || *window < a.max_context) && windowed != 0) {
+             // phimoe: llama.cpp ignores the window (phimoe.cpp reads none);
+             // starcoder2.cpp too (build_attn_inp_kv: every layer cached
+             // whole, the live StarCoder2-3B rows at 32768 tokens)
+             type != "phimoe" && type != "starcoder2" &&
+             (a.max_context == 0 || *window < a.max_context) && windowed != 0) {
     int pattern = 0;
     if (windowed > 0 && windowed < a.layers) {
       pattern = static_cast<int>(

@@ -32,7 +32,9 @@ enum class AttentionKind { Full, Sliding, Mla, Hybrid };
 //   Falcon-40B and -180B's attention reads attn_norm_2, a second LayerNorm
 //   of the input; (MLP + attention) + input, the rows to output picked on
 //   the last layer after the attention (its output, the input, the norm).
-enum class ParallelBlock : std::uint8_t { None, NeoX, GptJ, Cohere, Plamo, Falcon };
+// - Phi2: phi2.cpp: one LayerNorm feeds both; (attention + MLP) + input, the
+//   attention's output projection built before the MLP.
+enum class ParallelBlock : std::uint8_t { None, NeoX, GptJ, Cohere, Plamo, Falcon, Phi2 };
 std::string_view to_string(AttentionKind kind);  // "full", "sliding", "mla", "hybrid"
 
 struct Attention {
