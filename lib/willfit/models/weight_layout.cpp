@@ -1062,7 +1062,10 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       // A latent MoE's experts read and write latent-wide vectors, behind
       // its projections down and back up (Kimi K3: ffn_routed_down/_up).
       const std::int64_t x = m.latent_size > 0 ? m.latent_size : e;
-      l.expert_bytes = weight(Cat::FfnGate, x, ff * n, i, true) +
+      // An ungated MLP's experts have up and down alone (nomic-bert-moe.cpp
+      // creates ffn_up_exps and ffn_down_exps, GELU, no ffn_gate_exps), as
+      // count_params counts them.
+      l.expert_bytes = (a.mlp_gated ? weight(Cat::FfnGate, x, ff * n, i, true) : 0) +
                        weight(Cat::FfnUp, x, ff * n, i, true) +
                        weight(Cat::FfnDown, ff, x * n, i, true);
       if (m.experts_per_group > 0) {
