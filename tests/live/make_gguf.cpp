@@ -18,7 +18,8 @@
 // granite-swa,
 // qwen,baichuan,orion,codeshell,
 // nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo,plamo2,plamo3,grovemoe,mellum,
-// pangu-embed,nanbeige,chameleon,cogvlm,granite-switch,talkie,plm,maincoder}.cpp
+// pangu-embed,nanbeige,chameleon,cogvlm,granite-switch,talkie,plm,maincoder,falcon,phi2,
+// starcoder2,bert}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -26,7 +27,8 @@
 // Q4_K_M follows llama-quant.cpp's recipe for it: Q6_K for the output (a tied token_embd included),
 // for attn_v (a fused attn_qkv too: llama-quant.cpp category_is_attn_v) and ffn_down in the
 // layers use_more_bits() picks, Q4_K elsewhere (a row not divisible by 256 falls back to Q8_0);
-// with exactly 8 experts (Mixtral) attn_k/attn_v Q8_0 and attn_output Q5_K.
+// with exactly 8 experts (Mixtral) attn_k/attn_v Q8_0 and attn_output Q5_K; Falcon's output
+// Q8_0 and its ffn_down Q6_K, Q5_K or Q4_K (llama-quant.cpp's LLM_ARCH_FALCON branches).
 //
 // Usage: make_gguf --list
 //        make_gguf MODEL TYPE OUT.gguf [--no-file-type]    (TYPE: f16, q8_0, q4_k_m)
@@ -258,6 +260,9 @@ struct Spec {
   // Nanbeige (nanbeige.cpp): the layers run num_loops times, each pass
   // caching K and V of its own; 0: not written.
   int loops = 0;
+  // Falcon-40B and -180B (falcon.cpp): attn_norm_2 beside attn_norm, the
+  // attention reading the second; Falcon-7B has attn_norm alone.
+  bool falcon_norm_2 = false;
   std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
@@ -1925,6 +1930,67 @@ const std::vector<Spec>& specs() {
                       "no_bias true, attn_config alibi true, alibi_bias_max 8, clip_qkv null), "
                       "tied (no lm_head); tests/unit/test_arch_alibi.cpp"));
     v.back().tied = true;
+    // Falcon-7B (falcon), REDUCED to 4 of its 32 layers: every width the
+    // model's (hidden 4544, 71 heads of 64, one KV head, a GELU MLP of 4 x
+    // 4544, vocabulary 65024, 2048 positions), the parallel block with one
+    // LayerNorm a layer, no projection biases, tied output. Q4_K_M is left
+    // out: its 4544-wide rows fall back from Q4_K to Q5_0
+    // (llama-quant.cpp tensor_type_fallback), a type this writer lacks.
+    v.push_back(shape("falcon-7b-r4", "falcon", 4, 4544, 18176, 71, 1, 64, 65024, 2048, 10000, 1e-5,
+                      "tiiuae/falcon-7b REDUCED to 4 of 32 layers; config.json as "
+                      "Lightning-AI/litgpt litgpt/config.py transcribes it (falcon-7b: n_embd "
+                      "4544, n_head 71, n_query_groups 1, parallel_residual, "
+                      "shared_attention_norm, bias false; vocabulary 65024, block_size 2048), "
+                      "layer_norm_epsilon 1e-5; MLP 4 x 4544 (conversion/falcon.py writes 4 x "
+                      "hidden); tied as data/models.json row falcon-7b"));
+    v.back().tied = true;
+    v.back().skip_types = "q4_k_m: 4544-wide rows fall back to Q5_0, which this writer lacks";
+    // Falcon-40B (falcon), REDUCED to 2 of its 60 layers: every width the
+    // model's (hidden 8192, 128 heads of 64, 8 KV heads, a GELU MLP of 4 x
+    // 8192, vocabulary 65024), the parallel block with two LayerNorms a
+    // layer (attn_norm and attn_norm_2: new_decoder_architecture), its own
+    // output head.
+    v.push_back(shape("falcon-40b-r2", "falcon", 2, 8192, 32768, 128, 8, 64, 65024, 2048, 10000,
+                      1e-5,
+                      "tiiuae/falcon-40b REDUCED to 2 of 60 layers; config.json as "
+                      "Lightning-AI/litgpt litgpt/config.py transcribes it (falcon-40b: n_embd "
+                      "8192, n_head 128, n_query_groups 8, parallel_residual, bias false; "
+                      "vocabulary 65024, block_size 2048), layer_norm_epsilon 1e-5, "
+                      "new_decoder_architecture (ln_attn and ln_mlp); MLP 4 x 8192; untied as "
+                      "data/models.json row falcon-40b"));
+    v.back().falcon_norm_2 = true;
+    // Phi-2 (phi2): LayerNorms with biases, one a layer feeding the attention
+    // and the MLP side by side, q, k and v apart with biases (conversion/
+    // phi.py writes the transformers layout), RoPE on 32 of each head's 80
+    // values, a GELU MLP with biases, an untied head with a bias. The whole
+    // model.
+    v.push_back(shape("phi-2", "phi2", 32, 2560, 10240, 32, 32, 80, 51200, 2048, 10000, 1e-5,
+                      "microsoft/phi-2 config.json as data/models.json row phi-2 gives it "
+                      "(hidden_size 2560, intermediate_size 10240, 32 layers, 32 heads, vocab "
+                      "51200, 2048 positions, untied), partial_rotary_factor 0.4 (32 of 80), "
+                      "layer_norm_eps 1e-5"));
+    v.back().rope_dim = 32;
+    // StarCoder2-3B (starcoder2): LayerNorms with biases, q, k and v apart
+    // with biases (2 KV heads), a GELU MLP with biases, tied. The whole
+    // model.
+    v.push_back(shape("starcoder2-3b", "starcoder2", 30, 3072, 12288, 24, 2, 128, 49152, 16384,
+                      999999.4420358813, 1e-5,
+                      "bigcode/starcoder2-3b config.json as public transcriptions give it "
+                      "(hidden_size 3072, intermediate_size 12288, num_hidden_layers 30, "
+                      "num_attention_heads 24, num_key_value_heads 2, vocab_size 49152, "
+                      "max_position_embeddings 16384, rope_theta 999999.4420358813, norm_epsilon "
+                      "1e-5, use_bias true, tied)"));
+    v.back().tied = true;
+    // BERT-base (bert): the post-norm encoder with a position table, two
+    // token types, q, k and v apart with biases, GELU MLP with biases; no KV
+    // cache. The whole model.
+    v.push_back(shape("bert-base-uncased", "bert", 12, 768, 3072, 12, 12, 64, 30522, 512, 10000,
+                      1e-12,
+                      "google-bert/bert-base-uncased config.json as data/models.json row "
+                      "bert-base-uncased gives it (hidden_size 768, 12 layers, 12 heads, "
+                      "intermediate_size 3072, vocab_size 30522, max_position_embeddings 512), "
+                      "type_vocab_size 2, layer_norm_eps 1e-12"));
+    v.back().tied = true;
     // Jais-13b (jais), REDUCED to 4 of its 40 layers, all alike: every width
     // the model's (hidden 5120, 40 heads of 128, SwiGLU MLP 13653, vocabulary
     // 84992, 2048 positions), ALiBi, LayerNorms and every projection with
@@ -2196,7 +2262,7 @@ struct Tensor {
 
 // The type a 2-D (or 3-D expert) weight gets in file type `ftype`.
 GgmlType weight_type(const std::string& ftype, const std::string& name, int layer, int layers,
-                     int64_t row, bool tied, int experts) {
+                     int64_t row, bool tied, int experts, bool falcon) {
   const auto fits = [row](GgmlType t) {
     const int64_t block = (t == Q4_K || t == Q5_K || t == Q6_K) ? 256 : 32;
     return row % block == 0;
@@ -2242,11 +2308,16 @@ GgmlType weight_type(const std::string& ftype, const std::string& name, int laye
   // A tied token_embd is the output too: llama-quant.cpp gives it the
   // output's type (`!qs.has_output && name == token_embd`).
   // per_layer_token_embd is a token-embedding table too (tensor_name_match_token_embd).
+  // Falcon's own branches (llama-quant.cpp llama_tensor_get_type_impl,
+  // LLM_ARCH_FALCON): the output Q8_0; ffn_down Q6_K in the first sixteenth
+  // of the layers, Q5_K in the other more-bits layers, Q4_K elsewhere.
+  const bool ffn_down = name.find("ffn_down") != std::string::npos;
   if (name == "output.weight" ||
       (tied && (name == "token_embd.weight" || name == "per_layer_token_embd.weight"))) {
-    t = Q6_K;
-  } else if ((attn_v || name.find("ffn_down") != std::string::npos) && layer >= 0 &&
-             more_bits(layer)) {
+    t = falcon ? Q8_0 : Q6_K;
+  } else if (falcon && ffn_down && layer >= 0) {
+    t = layer < layers / 16 ? Q6_K : more_bits(layer) ? Q5_K : Q4_K;
+  } else if ((attn_v || ffn_down) && layer >= 0 && more_bits(layer)) {
     t = Q6_K;
   }
   // The 8-expert rule (llama-quant.cpp llama_tensor_get_type_impl, `n_expert
@@ -2339,7 +2410,8 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     t.type = t.name.find("tid2eid") != std::string::npos ? I32T
              : lora                                      ? F16
              : keep_f32                                  ? F32
-                        : weight_type(ftype, t.name, index, count, t.dims[0], s.tied, s.experts);
+                        : weight_type(ftype, t.name, index, count, t.dims[0], s.tied, s.experts,
+                                      s.arch == "falcon");
     out.push_back(std::move(t));
   };
   const int64_t e = s.hidden;
@@ -2664,16 +2736,15 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     return out;
   }
   if (s.arch == "nomic-bert" || s.arch == "nomic-bert-moe" || s.arch == "jina-bert-v2" ||
-      s.arch == "jina-bert-v3") {
-    // bert.cpp's encoders (load_arch_tensors of nomic-bert.cpp and
-    // jina-bert-v2.cpp): token types and the embeddings' LayerNorm, no
-    // position table (RoPE; ALiBi), no final norm, no output head; per layer
-    // the attention, its output projection, a LayerNorm after attention, the
-    // MLP, a LayerNorm after the MLP. nomic-bert: a fused QKV and the output
-    // projection without biases, SwiGLU. jina-bert-v2 (as conversion/bert.py
-    // maps JinaBertModel's weights): Q, K, V and the output projection with
-    // biases; mlp.gated_layers as one ffn_up of twice the MLP's width (no
-    // bias), mlp.wo as ffn_down with its bias.
+      s.arch == "jina-bert-v3" || s.arch == "bert") {
+    // bert.cpp (BERT: the position table, q, k, v, the output projection,
+    // up and down with biases, two token types) and its kin (load_arch_tensors of nomic-bert.cpp
+    // and jina-bert-v2.cpp): token types and the embeddings' LayerNorm, no position table (RoPE;
+    // ALiBi), no final norm, no output head; per layer the attention, its output projection, a
+    // LayerNorm after attention, the MLP, a LayerNorm after the MLP. nomic-bert: a fused QKV and
+    // the output projection without biases, SwiGLU. jina-bert-v2 (as conversion/bert.py maps
+    // JinaBertModel's weights): Q, K, V and the output projection with biases; mlp.gated_layers as
+    // one ffn_up of twice the MLP's width (no bias), mlp.wo as ffn_down with its bias.
     // nomic-bert-moe (nomic-bert-moe.cpp, as conversion/bert.py maps
     // NomicBertModel's MoE weights): a fused QKV and the output projection
     // with biases; on layers il % 2 == 1 the router and the experts' up and
@@ -2681,15 +2752,19 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     // with biases; one token type. jina-bert-v3 (jina-bert-v3.cpp, as
     // conversion/bert.py XLMRobertaModel maps mixer.Wqkv, out_proj, fc1 and
     // fc2): the MoE model's dense layer on every layer, one token type.
+    const bool bert = s.arch == "bert";
     const bool jina = s.arch == "jina-bert-v2";
     const bool v3 = s.arch == "jina-bert-v3";
+    if (bert) {
+      add("position_embd.weight", {e, s.ctx_train}, -1);
+    }
     const bool moe = s.arch == "nomic-bert-moe";
     add("token_types.weight", {e, moe || v3 ? 1 : 2}, -1);
     add("token_embd_norm.weight", {e}, -1);
     add("token_embd_norm.bias", {e}, -1);
     for (int i = 0; i < s.layers; ++i) {
       const std::string b = "blk." + std::to_string(i) + ".";
-      if (jina) {
+      if (jina || bert) {
         for (const auto& [name, rows] : {std::pair{"attn_q", q}, {"attn_k", kv}, {"attn_v", kv}}) {
           add(b + name + ".weight", {e, rows}, i);
           add(b + name + ".bias", {rows}, i);
@@ -2701,7 +2776,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         }
       }
       add(b + "attn_output.weight", {q, e}, i);
-      if (jina || moe || v3) {
+      if (jina || moe || v3 || bert) {
         add(b + "attn_output.bias", {e}, i);
       }
       add(b + "attn_output_norm.weight", {e}, i);
@@ -2714,7 +2789,7 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
         add(b + "ffn_gate_inp.weight", {e, s.experts}, i);
         add(b + "ffn_up_exps.weight", {e, s.ffn, s.experts}, i);
         add(b + "ffn_down_exps.weight", {s.ffn, e, s.experts}, i);
-      } else if (moe || v3) {
+      } else if (moe || v3 || bert) {
         add(b + "ffn_up.weight", {e, s.ffn}, i);
         add(b + "ffn_up.bias", {s.ffn}, i);
         add(b + "ffn_down.weight", {s.ffn, e}, i);
@@ -2772,6 +2847,67 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     }
     for (int i = 0; i < s.layers; ++i) {
       gpt2_block(i, false);
+    }
+    return out;
+  }
+  if (s.arch == "phi2" || s.arch == "starcoder2") {
+    // phi2.cpp and starcoder2.cpp load_arch_tensors: the final LayerNorm
+    // with bias, the output head (phi2.cpp's with a bias, required;
+    // starcoder2.cpp's none when tied); per layer attn_norm with bias
+    // (starcoder2.cpp: ffn_norm too), attn_q, attn_k, attn_v and
+    // attn_output with biases, ffn_up and ffn_down with biases.
+    add("output_norm.weight", {e}, -1);
+    add("output_norm.bias", {e}, -1);
+    if (!s.tied) {
+      add("output.weight", {e, s.vocab}, -1);
+    }
+    if (s.arch == "phi2") {
+      add("output.bias", {s.vocab}, -1);
+    }
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_norm.bias", {e}, i);
+      for (const auto& [name, rows] : {std::pair{"attn_q", q}, {"attn_k", kv}, {"attn_v", kv}}) {
+        add(b + name + ".weight", {e, rows}, i);
+        add(b + name + ".bias", {rows}, i);
+      }
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "attn_output.bias", {e}, i);
+      if (s.arch == "starcoder2") {
+        add(b + "ffn_norm.weight", {e}, i);
+        add(b + "ffn_norm.bias", {e}, i);
+      }
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      add(b + "ffn_up.bias", {s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
+      add(b + "ffn_down.bias", {e}, i);
+    }
+    return out;
+  }
+  if (s.arch == "falcon") {
+    // falcon.cpp load_arch_tensors: the final LayerNorm with bias, the
+    // output head when not tied; per layer attn_norm with bias (and
+    // attn_norm_2 with bias on the 40B and 180B), attn_qkv (hidden + 2 KV
+    // widths) and attn_output without biases, ffn_up and ffn_down without
+    // biases.
+    add("output_norm.weight", {e}, -1);
+    add("output_norm.bias", {e}, -1);
+    if (!s.tied) {
+      add("output.weight", {e, s.vocab}, -1);
+    }
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      add(b + "attn_norm.weight", {e}, i);
+      add(b + "attn_norm.bias", {e}, i);
+      if (s.falcon_norm_2) {
+        add(b + "attn_norm_2.weight", {e}, i);
+        add(b + "attn_norm_2.bias", {e}, i);
+      }
+      add(b + "attn_qkv.weight", {e, q + 2 * kv}, i);
+      add(b + "attn_output.weight", {q, e}, i);
+      add(b + "ffn_up.weight", {e, s.ffn}, i);
+      add(b + "ffn_down.weight", {s.ffn, e}, i);
     }
     return out;
   }
@@ -4191,7 +4327,7 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   }
   w.key_f32(a + ".attention.layer_norm_rms_epsilon", s.rms_eps);
   if (s.arch == "nomic-bert" || s.arch == "nomic-bert-moe" || s.arch == "jina-bert-v2" ||
-      s.arch == "jina-bert-v3") {
+      s.arch == "jina-bert-v3" || s.arch == "bert") {
     // conversion/bert.py BertModel: LayerNorm epsilon, not causal, mean
     // pooling, the token types (nomic-bert.cpp requires the epsilon and the
     // token types); NomicBertModel for the MoE model: moe_every_n_layers
@@ -4343,6 +4479,16 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // max_alibi_bias it derives from the checkpoint's slopes (8)
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
     w.key_f32(a + ".attention.max_alibi_bias", 8.0);
+  }
+  if (s.arch == "phi2" || s.arch == "starcoder2") {
+    // conversion/phi.py, conversion/starcoder.py: the LayerNorm epsilon
+    // phi2.cpp and starcoder2.cpp require
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+  }
+  if (s.arch == "falcon") {
+    // conversion/falcon.py: the LayerNorm epsilon falcon.cpp requires
+    // (layer_norm_epsilon 1e-5 in both configs)
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
   }
   if (s.arch == "mpt") {
     // conversion/mpt.py: the LayerNorm epsilon mpt.cpp requires (1e-5) and

@@ -46,7 +46,7 @@ inline Model from_gguf_header(const GgufWriter& w) {
   const std::string header = w.header();
   const std::uint64_t size = (header.size() + 31) / 32 * 32 + w.data_size();
   auto r = read_gguf(header, size);
-  EXPECT_TRUE(r.ok() && r->file.has_value());
+  EXPECT_TRUE(r.ok() && r->file.has_value()) << (r.ok() ? "" : r.error().message);
   if (!r.ok() || !r->file.has_value()) {
     return Model{};
   }

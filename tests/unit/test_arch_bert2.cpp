@@ -5,6 +5,7 @@
 // (conversion/bert.py at 80fb11ac); both must give one estimate, and the
 // parameter count must match the card. The expected numbers come from the
 // cards and the files, not from willfit.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -315,6 +316,25 @@ TEST(NomicBertMoe, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(g.params, 475292928 - 6 * 768);
   EXPECT_EQ(count_params(g.arch).active(), count_params(c.arch).active());
   expect_same_encoder_estimate(g, c, "nomic-embed-text-v2-moe");
+}
+
+// Each block sized as nomic-bert-moe.cpp load_arch_tensors creates it from
+// the converter's file (nomic_v2_moe_gguf above, F16): the fused attn_qkv
+// with its bias (qkv_proj_bias) and attn_output with its bias, two
+// LayerNorms; on the odd layers the F32 router and the experts' up and down
+// (no bias: the converter drops the experts' one), on the even ones up and
+// down with their biases (mlp_fc1_bias, mlp_fc2_bias).
+TEST(NomicBertMoe, BlocksCountTheFusedQkvBias) {
+  constexpr std::int64_t e = 768;
+  constexpr std::int64_t f = 3072;
+  constexpr std::int64_t attention = 2 * (e * 3 * e + e * e) + 4 * (3 * e + e + 4 * e);
+  constexpr std::int64_t experts = 4 * e * 8 + 2 * 8 * (e * f + f * e);
+  constexpr std::int64_t dense = 2 * (e * f + f * e) + 4 * (f + e);
+  const WeightLayout l = weight_layout(from_config(nomic_v2_moe_config()), *parse_precision("f16"));
+  ASSERT_EQ(l.layers.size(), 12U);
+  for (std::size_t i = 0; i < l.layers.size(); ++i) {
+    EXPECT_EQ(l.layers[i].bytes, attention + (i % 2 == 1 ? experts : dense)) << i;
+  }
 }
 
 TEST(NomicBertMoe, TheDenseNomicBertStaysGated) {

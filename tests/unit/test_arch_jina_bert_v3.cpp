@@ -22,6 +22,7 @@
 #include "willfit/core/precision.hpp"
 #include "willfit/inference/estimate.hpp"
 #include "willfit/models/model.hpp"
+#include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
 namespace {
@@ -156,6 +157,22 @@ TEST(JinaBertV3, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(g.params, kBase);  // the file's tensors, exactly
   EXPECT_EQ(g.arch.max_context, c.arch.max_context);
   expect_same_encoder_estimate(g, c, "jina-embeddings-v3");
+}
+
+// Each block sized as jina-bert-v3.cpp load_arch_tensors creates it from
+// the converter's file (jina_v3_gguf above, F16): the fused attn_qkv with
+// its bias (create_tensor_qkv takes attn_qkv.bias when the file has one, as
+// XLM-RoBERTa's Wqkv has), attn_output, ffn_up and ffn_down with their
+// biases, two LayerNorms of weight and bias; the vectors F32.
+TEST(JinaBertV3, BlocksCountTheFusedQkvBias) {
+  constexpr std::int64_t weights = kE * 3 * kE + kE * kE + kE * kFf + kFf * kE;
+  constexpr std::int64_t vectors = 3 * kE + kE + kFf + kE + 4 * kE;
+  const WeightLayout l =
+      weight_layout(test::from_config(jina_v3_config()), *parse_precision("f16"));
+  ASSERT_EQ(l.layers.size(), 24U);
+  for (const LayerWeights& b : l.layers) {
+    EXPECT_EQ(b.bytes, 2 * weights + 4 * vectors);
+  }
 }
 
 // transformers' own port (model_type jina_embeddings_v3) reads as the same

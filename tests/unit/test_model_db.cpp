@@ -301,10 +301,11 @@ TEST(UserEntries, MistakesAreNamedInOneLine) {
           {R"([{"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"sliding","sliding_window":8,"sinks":1}}])",
            "'sinks' must be true or false"},
           {R"([{"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"full","parallel_block":true}}])",
-           "'parallel_block' names the block (gpt-neox, gpt-j, cohere or plamo), not true or "
+           "'parallel_block' names the block (gpt-neox, gpt-j, cohere, plamo, falcon or phi-2), "
+           "not true or "
            "false"},
           {R"([{"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"full","parallel_block":"neox"}}])",
-           "'parallel_block' must be gpt-neox, gpt-j, cohere or plamo, not 'neox'"},
+           "'parallel_block' must be gpt-neox, gpt-j, cohere, plamo, falcon or phi-2, not 'neox'"},
           {R"([{"id":"x","params":1000000,"layers":4,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"hybrid","attention_layers":1,"mamba1_inner":128,"mamba1_state":16,"mamba1_conv":4,"mamba1_dt_rank":48}}])",
            "'mamba1_inner' needs a mamba1_dt_rank that divides it"},
           {R"([{"id":"x","params":1000000,"layers":4,"hidden_size":64,"heads":2,"vocab_size":10,"attention":{"kind":"hybrid","attention_layers":1,"mamba1_inner":128,"mamba2_inner":128}}])",
@@ -325,10 +326,10 @@ TEST(UserEntries, MistakesAreNamedInOneLine) {
 // A parallel block is named by its family (they differ in norms and in the
 // order of the adds): each name reaches the model.
 TEST(UserEntries, ParallelBlockIsNamed) {
-  const std::pair<const char*, ParallelBlock> kinds[] = {{"gpt-neox", ParallelBlock::NeoX},
-                                                         {"gpt-j", ParallelBlock::GptJ},
-                                                         {"cohere", ParallelBlock::Cohere},
-                                                         {"plamo", ParallelBlock::Plamo}};
+  const std::pair<const char*, ParallelBlock> kinds[] = {
+      {"gpt-neox", ParallelBlock::NeoX}, {"gpt-j", ParallelBlock::GptJ},
+      {"cohere", ParallelBlock::Cohere}, {"plamo", ParallelBlock::Plamo},
+      {"falcon", ParallelBlock::Falcon}, {"phi-2", ParallelBlock::Phi2}};
   for (const auto& [name, kind] : kinds) {
     auto db = ModelDb::parse(
         fmt::format(R"([{{"id":"x","params":1000000,"layers":2,"hidden_size":64,"heads":2,

@@ -2299,7 +2299,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       predictions = altup_predict(x);
       active = g.view(predictions);
       norm = g.op(b * e, {active});  // RMS norm of the active stream (a view)
-    } else if (s.gpt2_block) {
+    } else if (s.gpt2_block || s.falcon_parallel || s.phi2_parallel) {
       norm = g.op(b * e, {x});  // LayerNorm: ggml_norm is never in place; then x weight
     } else if (s.modern_bert) {
       norm = il == 0 ? x : layer_norm(x);  // layer 0: no attn_norm
@@ -2309,7 +2309,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     // (modern-bert: the LayerNorm's weight already applied, in place;
     // chameleon.cpp's Swin-style layer reads the stream itself)
     int attn_norm = s.modern_bert ? norm : s.post_norm || s.swin_norm ? x : g.same(norm);
-    if (s.gpt2_block) {
+    if (s.gpt2_block || s.falcon_parallel || s.phi2_parallel) {
       attn_norm = g.same(attn_norm);  // + bias
     }
     if (s.single_block && kind_at(il) == 'F') {  // Nemotron-H's MLP block, then its residual
@@ -2764,6 +2764,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       } else {
         q = project(qw, rope_l);
       }
+      if (s.phi2_parallel) {
+        q = g.same(q);  // phi2.cpp scales the roped Q (a new tensor: in place)
+      }
       if (s.rotate_k) {
         q = rotate(q, qw, k_rot_l);
       }
@@ -2942,7 +2945,14 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       // its first source, so the MLP of the shared norm (gate, up, SwiGLU,
       // down) runs before wo; on the last layer from the norm's rows to
       // output, picked first.
-      const int input = last ? g.op(b * e, {attn_norm, out_ids}) : attn_norm;
+      // falcon.cpp builds the same block with LayerNorms and GELU's MLP:
+      // Falcon-7B's attention and MLP share attn_norm (above); Falcon-40B's
+      // attention reads attn_norm_2 (above: the norm it reaches first), and
+      // attn_norm, which only the MLP reads, is built when the next
+      // expansion reaches the MLP (a LayerNorm of the input: a new tensor,
+      // weight and bias in place), then its rows on the last layer.
+      const int shared = s.falcon_norm_2 ? layer_norm(x) : attn_norm;
+      const int input = last ? g.op(b * e, {shared, out_ids}) : shared;
       plamo_mlp = mlp(input, input, il, moe_layer);
       if (s.flash && s.rotate_v) {  // the rotation back is build_attn's, visited with wo
         cur = rotate(cur, ow, v_rot_l);
@@ -2973,7 +2983,7 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     }
     if (!late_wo) {
       cur = g.op(b * e, {cur});  // output projection
-      if (s.gpt2_block) {
+      if (s.gpt2_block || s.phi2_parallel) {
         cur = g.same(cur);  // + its bias
       }
       if (s.value_scale) {
@@ -3072,6 +3082,21 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         continue;
       }
       x = residual(x, cur);
+      continue;
+    }
+    if (s.phi2_parallel) {
+      // phi2.cpp: add(add(attention, MLP), input): the attention's output
+      // projection (and its rows to output on the last layer) is reached
+      // first, then the MLP of the shared norm (its rows picked first), the
+      // sum in place on the attention's output, the input's rows, the sum.
+      if (last) {
+        cur = g.op(b * e, {cur, out_ids});
+      }
+      const int input = last ? g.op(b * e, {attn_norm, out_ids}) : attn_norm;
+      const int ffn_out = mlp(input, input, il, moe_layer);
+      const int sum = g.op(b * e, {cur, ffn_out}, {cur, ffn_out});
+      const int res = last ? g.op(b * e, {x, out_ids}) : x;
+      x = g.op(b * e, {sum, res}, {sum, res});
       continue;
     }
     if (plamo_mlp >= 0) {
@@ -3213,7 +3238,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   }
   // the final norm: RMS norm and weight in place; LayerNorm a new tensor,
   // weight and bias in place
-  int norm = s.layer_norm || s.gpt2_block || s.modern_bert ? layer_norm(x) : g.same(g.same(x));
+  int norm = s.layer_norm || s.gpt2_block || s.modern_bert || s.falcon_parallel || s.phi2_parallel
+                 ? layer_norm(x)
+                 : g.same(g.same(x));
   if (s.mla_per_head_lora > 0 && s.mla_q_lora > 0) {
     // minicpm3.cpp scales the normed state before the head (lmhead_scaling;
     // plm.cpp, the other per-head MLA graph, its queries uncompressed, does

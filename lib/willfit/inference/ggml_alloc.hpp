@@ -472,6 +472,18 @@ struct LlamaGraphShape {
   // picked inside the last layer (the norm's first, then the attention's,
   // then the input's).
   bool plamo_parallel = false;
+  // Falcon's parallel block (falcon.cpp, ParallelBlock::Falcon): the
+  // LayerNorm attn_norm feeds the MLP and, without falcon_norm_2 (Falcon-7B),
+  // the attention; with it (Falcon-40B, -180B) the attention reads a second
+  // LayerNorm of the input (attn_norm_2). On the last layer the rows to
+  // output are picked after the attention (its output, the input, the norm);
+  // the layer adds MLP + attention, then the input.
+  bool falcon_parallel = false;
+  bool falcon_norm_2 = false;
+  // Phi-2's (phi2.cpp, ParallelBlock::Phi2): falcon_parallel's block with
+  // the adds the other way round, add(add(attention, MLP), input): wo and
+  // its bias (and the attention's rows to output) come before the MLP.
+  bool phi2_parallel = false;
   // LayerNorm (build_norm LLM_NORM: ggml_norm, then weight and bias in
   // place), which ggml-alloc never runs in place (ggml-alloc.c
   // ggml_op_can_inplace lists GGML_OP_RMS_NORM, not GGML_OP_NORM): the final

@@ -660,14 +660,29 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // GPT-J's (no llama.cpp graph) is not among them.
     const ParallelBlock block = a.attention.parallel_block;
     s.parallel_block = block == ParallelBlock::NeoX || block == ParallelBlock::Cohere ||
-                       block == ParallelBlock::Plamo;
-    s.plamo_parallel = block == ParallelBlock::Plamo;  // plamo.cpp
+                       block == ParallelBlock::Plamo || block == ParallelBlock::Falcon;
+    // plamo.cpp; falcon.cpp builds the same block (the same adds, the rows
+    // to output picked after the attention) with LayerNorms, GELU's MLP, Q,
+    // K and V of one wqkv without a bias (Q and K roped from views: the
+    // fused path), and Falcon-40B's second norm, attn_norm_2.
+    s.plamo_parallel = block == ParallelBlock::Plamo || block == ParallelBlock::Falcon;
+    s.falcon_parallel = block == ParallelBlock::Falcon;
+    s.falcon_norm_2 = s.falcon_parallel && !a.gpt2_one_norm;
+    // phi2.cpp: the same block with the adds the other way round (wo before
+    // the MLP); Q, K and V apart as the converter writes them, or an older
+    // file's one attn_qkv (the fused path).
+    s.phi2_parallel = block == ParallelBlock::Phi2;
     // Nemotron's LayerNorm with its bias (norm_bias beside an ungated MLP;
     // phimoe's biased norm is llama.cpp's RMS norm plus the bias). Orion's
     // (orion.cpp LLM_NORM) beside a gated dense MLP: phimoe has experts.
     // (Talkie's weightless norms are RMS norms, not OLMo-1's LayerNorms.)
-    s.layer_norm =
-        (a.norm_bias && (!a.mlp_gated || !a.moe)) || (a.weightless_norms && !a.embedding_skip);
+    // GPT-2's layer as a decoder builds it with LayerNorms too, where the
+    // replay is not GPT-2's block (starcoder2.cpp: the final norm a new
+    // tensor, 6 MiB more than an RMS norm in place on StarCoder2-3B's live
+    // rows at 512 tokens).
+    s.layer_norm = (a.norm_bias && (!a.mlp_gated || !a.moe)) ||
+                   (a.weightless_norms && !a.embedding_skip) ||
+                   (a.gpt2_layer && !a.attention.no_kv_cache);
     s.weightless_norms = a.weightless_norms;  // OLMo-1 (olmo.cpp)
     s.sub_norms = a.sub_norms;                // BitNet (bitnet.cpp)
     s.nope_global = a.attention.nope_global;
@@ -686,9 +701,11 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.head_dim = a.head_dim;
     s.ffn = a.intermediate_size;
     s.gated = a.mlp_gated;
-    s.fused_qkv_norm = a.attention.fused_qkv_norm;    // OpenELM (openelm.cpp)
-    s.sandwich_norms = a.attention.sandwich_norms;    // PLaMo 3 (plamo3.cpp)
-    s.fused_qkv = a.attention.fused_qkv;              // ChatGLM (chatglm.cpp)
+    s.fused_qkv_norm = a.attention.fused_qkv_norm;  // OpenELM (openelm.cpp)
+    s.sandwich_norms = a.attention.sandwich_norms;  // PLaMo 3 (plamo3.cpp)
+    // ChatGLM (chatglm.cpp), Falcon, an older Phi-2 file's attn_qkv
+    s.fused_qkv =
+        a.attention.fused_qkv || s.falcon_parallel || (s.phi2_parallel && !a.gpt2_separate_qkv);
     s.fused_qkv_clamp = a.attention.fused_qkv_clamp;  // DBRX (dbrx.cpp)
     s.qkv_bias = a.qkv_bias;
     s.fused_gate_up = a.fused_gate_up;

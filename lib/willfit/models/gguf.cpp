@@ -2370,10 +2370,15 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     };
     a.gpt2_separate_qkv = (arch == "starcoder2" || arch == "bert" || arch == "phi2") &&
                           !holds("blk.0.attn_qkv.weight");
-    // phi2.cpp: attn_norm, no ffn_norm; output_b on the logits, required
+    // phi2.cpp: attn_norm, no ffn_norm, feeding both sides of its parallel
+    // block; output_b on the logits, required
     a.gpt2_one_norm = arch == "phi2";
+    if (arch == "phi2") {
+      a.attention.parallel_block = ParallelBlock::Phi2;
+    }
     a.output_bias = a.output_bias || arch == "phi2";
     if (arch == "falcon") {
+      a.attention.parallel_block = ParallelBlock::Falcon;  // falcon.cpp builds no other block
       a.gpt2_no_linear_bias = true;
       a.gpt2_one_norm = !f.tensors.empty() && !holds("blk.0.attn_norm_2.weight");
     }

@@ -921,7 +921,22 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       }
     }
   }
-  const std::string type = to_lower(get_string(t, "model_type"));
+  // Falcon's first configs, written for its own modelling_RW.py
+  // (RWForCausalLM, which conversion/falcon.py registers too): model_type
+  // RefinedWebModel (Falcon-7B) or RefinedWeb (Falcon-40B), n_head, n_layer
+  // and, on the 40B, n_head_kv. transformers' falcon
+  // convert_custom_code_checkpoint.py reads them as falcon with
+  // new_decoder_architecture exactly when n_head_kv is there.
+  const std::string type = [&t] {
+    std::string name = to_lower(get_string(t, "model_type"));
+    if (name == "refinedweb" || name == "refinedwebmodel") {
+      if (!t.contains("new_decoder_architecture")) {
+        t["new_decoder_architecture"] = t.contains("n_head_kv");
+      }
+      name = "falcon";
+    }
+    return name;
+  }();
   if (const std::string refused = refused_config_model_type(type); !refused.empty()) {
     return make_error(refused);
   }
@@ -1050,8 +1065,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (a.gpt2_layer) {
     a.gpt2_separate_qkv =
         one_of(type, {"starcoder2", "bert", "roberta", "distilbert", "xlm-roberta", "phi"});
-    // PhiDecoderLayer's input_layernorm alone (phi2.cpp: attn_norm, no ffn_norm)
+    // PhiDecoderLayer's input_layernorm alone (phi2.cpp: attn_norm, no ffn_norm),
+    // feeding the attention and the MLP side by side: phi2.cpp's parallel
+    // block (ParallelBlock::Phi2)
     a.gpt2_one_norm = type == "phi";
+    if (type == "phi") {
+      a.attention.parallel_block = ParallelBlock::Phi2;
+    }
     a.output_bias = a.output_bias || type == "phi";  // phi2.cpp output_b, required
     if (type == "starcoder2") {
       a.gpt2_no_linear_bias = !get_bool(t, "use_bias").value_or(true);
@@ -1059,8 +1079,16 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     if (type == "falcon") {
       a.gpt2_no_linear_bias = true;
       const bool new_arch = get_bool(t, "new_decoder_architecture").value_or(false);
-      a.gpt2_one_norm = new_arch ? get_int(t, {"num_ln_in_parallel_attn"}, 2).value_or(2) == 1
-                                 : get_bool(t, "parallel_attn").value_or(true);
+      const bool parallel = new_arch || get_bool(t, "parallel_attn").value_or(true);
+      a.gpt2_one_norm =
+          new_arch ? get_int(t, {"num_ln_in_parallel_attn"}, 2).value_or(2) == 1 : parallel;
+      // falcon.cpp's parallel block (ParallelBlock::Falcon): FalconDecoderLayer
+      // runs the attention and the MLP side by side when
+      // new_decoder_architecture (always) or parallel_attn (FalconConfig's
+      // default true); llama.cpp builds that block for every falcon file.
+      if (parallel) {
+        a.attention.parallel_block = ParallelBlock::Falcon;
+      }
     }
     if (type == "mpt") {
       const bool no_bias = get_bool(t, "no_bias").value_or(true);
@@ -1875,8 +1903,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.attention.sliding_pattern = pattern;
   } else if (const auto window = get_int(t, {"sliding_window"}, std::int64_t{1} << 31);
              window && get_bool(t, "use_sliding_window").value_or(true) &&
-             // phimoe: llama.cpp ignores the window (phimoe.cpp reads none)
-             type != "phimoe" && (a.max_context == 0 || *window < a.max_context) && windowed != 0) {
+             // phimoe: llama.cpp ignores the window (phimoe.cpp reads none);
+             // starcoder2.cpp too (build_attn_inp_kv: every layer cached
+             // whole, the live StarCoder2-3B rows at 32768 tokens)
+             type != "phimoe" && type != "starcoder2" &&
+             (a.max_context == 0 || *window < a.max_context) && windowed != 0) {
     int pattern = 0;
     if (windowed > 0 && windowed < a.layers) {
       pattern = static_cast<int>(

@@ -27,7 +27,14 @@ enum class AttentionKind { Full, Sliding, Mla, Hybrid };
 //   the rows to output picked after the final norm.
 // - Plamo: plamo.cpp (PLaMo-13B): one RMS norm feeds both; (MLP + attention)
 //   + input.
-enum class ParallelBlock : std::uint8_t { None, NeoX, GptJ, Cohere, Plamo };
+// - Falcon: falcon.cpp: attn_norm (a LayerNorm of the input) feeds the MLP
+//   and, without attn_norm_2 (Falcon-7B: gpt2_one_norm), the attention too;
+//   Falcon-40B and -180B's attention reads attn_norm_2, a second LayerNorm
+//   of the input; (MLP + attention) + input, the rows to output picked on
+//   the last layer after the attention (its output, the input, the norm).
+// - Phi2: phi2.cpp: one LayerNorm feeds both; (attention + MLP) + input, the
+//   attention's output projection built before the MLP.
+enum class ParallelBlock : std::uint8_t { None, NeoX, GptJ, Cohere, Plamo, Falcon, Phi2 };
 std::string_view to_string(AttentionKind kind);  // "full", "sliding", "mla", "hybrid"
 
 struct Attention {

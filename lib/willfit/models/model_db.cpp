@@ -190,9 +190,9 @@ void read_indexer(EntryReader& r, const Json& at, Attention& x) {
 
 // A parallel block (Attention::parallel_block), named by its family since
 // they differ in norms and in the order of the adds: "gpt-neox", "gpt-j",
-// "cohere" or "plamo".
+// "cohere", "plamo", "falcon" or "phi-2".
 void read_parallel_block(EntryReader& r, const Json& at, Attention& x) {
-  constexpr const char* kKinds = "gpt-neox, gpt-j, cohere or plamo";
+  constexpr const char* kKinds = "gpt-neox, gpt-j, cohere, plamo, falcon or phi-2";
   if (const auto v = at.find("parallel_block"); v != at.end() && v->is_boolean()) {
     r.fail(fmt::format("'parallel_block' names the block ({}), not true or false", kKinds));
     return;
@@ -208,6 +208,10 @@ void read_parallel_block(EntryReader& r, const Json& at, Attention& x) {
     x.parallel_block = ParallelBlock::Cohere;
   } else if (name == "plamo") {
     x.parallel_block = ParallelBlock::Plamo;
+  } else if (name == "falcon") {
+    x.parallel_block = ParallelBlock::Falcon;
+  } else if (name == "phi-2") {
+    x.parallel_block = ParallelBlock::Phi2;
   } else {
     r.fail(fmt::format("'parallel_block' must be {}, not '{}'", kKinds, name));
   }

@@ -298,11 +298,16 @@ struct Recipe {
   // Ollama's quantizer on a gated-delta-net hybrid (Qwen3-Next, Qwen3.5) at
   // Q4_K_M or Q4_K_S: a fixed type per tensor instead of the layer bumps.
   bool ollama_linear_attention = false;
+  // Falcon's own branches (llama-quant.cpp llama_tensor_get_type_impl,
+  // LLM_ARCH_FALCON at 80fb11ac): the output Q8_0 at every K-quant; ffn_down
+  // at Q4_K_M Q6_K in the first sixteenth of the layers, Q5_K in the other
+  // more-bits layers; no Q3_K_M/Q3_K_L/Q4_K_S bumps beyond those.
+  bool falcon = false;
   int i_attn_v = 0;    // attn_v-like tensors seen so far
   int i_ffn_down = 0;  // ffn_down tensors seen so far
 
   [[nodiscard]] T output_type(std::int64_t ncols) const {
-    if (ft == Ft::MXFP4_MOE || !whole_blocks(ncols, base)) {
+    if (ft == Ft::MXFP4_MOE || falcon || !whole_blocks(ncols, base)) {
       return T::Q8_0;
     }
     if (ft == Ft::IQ2_XXS || ft == Ft::IQ2_XS || ft == Ft::IQ3_XXS || ft == Ft::IQ1_S ||
@@ -436,11 +441,13 @@ struct Recipe {
       } else if (ft == Ft::IQ3_XXS && !imatrix) {
         t = i < n / 8 ? T::Q4_K : T::Q3_K;
       } else if (ft == Ft::Q3_K_M) {
-        t = i < n / 16 ? T::Q5_K : T::Q4_K;
+        t = i < n / 16 ? T::Q5_K : !falcon || more_bits(i, n) ? T::Q4_K : T::Q3_K;
       } else if (ft == Ft::IQ3_M && (i < n / 8 || (n_expert == 8 && more_bits(i, n)))) {
         t = T::Q4_K;
       } else if (ft == Ft::Q3_K_L) {
-        t = T::Q5_K;
+        t = falcon ? T::Q4_K : T::Q5_K;
+      } else if (ft == Ft::Q4_K_M && falcon) {
+        t = i < n / 16 ? T::Q6_K : more_bits(i, n) ? T::Q5_K : T::Q4_K;
       } else if (ft == Ft::Q4_K_M) {
         if (more_bits(i, n)) {
           t = T::Q6_K;
@@ -449,11 +456,14 @@ struct Recipe {
         t = T::Q5_K;
       } else if (ft == Ft::Q5_K_M && more_bits(i, n)) {
         t = T::Q6_K;
-      } else if (ft == Ft::Q4_K_S && i < n / 8) {
+      } else if (ft == Ft::Q4_K_S && !falcon && i < n / 8) {
         t = T::Q5_K;
       }
       ++i_ffn_down;
       return t;
+    }
+    if (cat == Cat::AttnOut && falcon) {
+      return ft == Ft::Q3_K_L ? T::Q4_K : t;
     }
     if (cat == Cat::AttnOut) {
       if (n_expert == 8) {
@@ -676,7 +686,11 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   r.n_gqa = a.kv_heads > 0 ? std::max(1, a.heads / a.kv_heads) : 1;
   r.n_expert = a.moe ? a.moe->experts : 0;
   r.tied = a.tied_embeddings;
-  r.is_70b = a.layers == 80;
+  r.falcon = a.attention.parallel_block == ParallelBlock::Falcon;
+  // llama.cpp's LLM_TYPE_70B (its attn_v bump below) is each loader's: 80
+  // layers make it for llama's, not for falcon.cpp (32 layers 7B, 60 40B,
+  // any other depth unknown: Falcon-180B's 80 included).
+  r.is_70b = a.layers == 80 && !r.falcon;
   r.ollama_linear_attention = quantizer == GgufQuantizer::Ollama &&
                               a.attention.delta_net_k_heads > 0 &&
                               (f.ft == Ft::Q4_K_M || f.ft == Ft::Q4_K_S);
@@ -843,9 +857,13 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     // attn_norm only; GPTJBlock: ln_1), but GPT-NeoX's two, attn_norm and
     // ffn_norm both of the layer input (gptneox.cpp).
     const ParallelBlock block = a.attention.parallel_block;
-    // Falcon-7B's one attn_norm (gpt2_one_norm).
-    const int layer_norms =
-        (block == ParallelBlock::None || block == ParallelBlock::NeoX) && !a.gpt2_one_norm ? 2 : 1;
+    // Falcon-40B's attn_norm and attn_norm_2; Falcon-7B's one attn_norm
+    // (gpt2_one_norm).
+    const int layer_norms = (block == ParallelBlock::None || block == ParallelBlock::NeoX ||
+                             block == ParallelBlock::Falcon) &&
+                                    !a.gpt2_one_norm
+                                ? 2
+                                : 1;
     l.bytes += f32(e * layer_norms * norm_vectors);
     if (assistant && i == 0) {
       // A Gemma 4 assistant's pre-projection of the target's embedding and
@@ -1044,7 +1062,10 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       // A latent MoE's experts read and write latent-wide vectors, behind
       // its projections down and back up (Kimi K3: ffn_routed_down/_up).
       const std::int64_t x = m.latent_size > 0 ? m.latent_size : e;
-      l.expert_bytes = weight(Cat::FfnGate, x, ff * n, i, true) +
+      // An ungated MLP's experts have up and down alone (nomic-bert-moe.cpp
+      // creates ffn_up_exps and ffn_down_exps, GELU, no ffn_gate_exps), as
+      // count_params counts them.
+      l.expert_bytes = (a.mlp_gated ? weight(Cat::FfnGate, x, ff * n, i, true) : 0) +
                        weight(Cat::FfnUp, x, ff * n, i, true) +
                        weight(Cat::FfnDown, ff, x * n, i, true);
       if (m.experts_per_group > 0) {
