@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_checks.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/inference/estimate.hpp"
@@ -386,6 +387,19 @@ TEST(NeoBert, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(g.arch.max_context, 4096);
   EXPECT_EQ(g.params, kNeoBertEncoderParams);
   expect_same_estimate(g, c, "NeoBERT");
+}
+
+// The catalogue's neobert (data/models.json) is the config.json above: an
+// encoder with no cache and no output head, one qkv and one w12, the same
+// weights and compute buffer, its 221,665,536 (the listed tensors less the
+// decoder) the count.
+TEST(NeoBert, CatalogueEntryIsItsConfig) {
+  const Model& cat = test::catalogue_model("neobert");
+  EXPECT_TRUE(cat.embedding);
+  EXPECT_TRUE(cat.arch.no_output_head);
+  EXPECT_TRUE(cat.arch.attention.no_kv_cache);
+  EXPECT_EQ(cat.params, kNeoBertEncoderParams);
+  test::expect_catalogue_is_config("neobert", from_config(neobert_config()), {512, 4096});
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_checks.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
@@ -129,6 +130,18 @@ TEST(Jais2, GgufHeaderGivesWhatTheConfigGives) {
   // The weights willfit lays out in F16 are the file's tensors byte for byte.
   const Model c = test::from_config(jais2_config());
   EXPECT_EQ(weight_layout(c, *parse_precision("f16")).total(), jais2_gguf().data_size());
+}
+
+// The catalogue's jais-2-8b (data/models.json) is the config.json above:
+// LayerNorm, attention and MLP biases by the family, the same weights, cache
+// and compute buffer, its published 8.09 B within 1 % of the count.
+TEST(Jais2, CatalogueEntryIsItsConfig) {
+  const Model& cat = test::catalogue_model("jais-2-8b");
+  EXPECT_TRUE(cat.arch.norm_bias);
+  EXPECT_TRUE(cat.arch.attention_bias);
+  EXPECT_TRUE(cat.arch.mlp_bias);
+  EXPECT_FALSE(cat.arch.mlp_gated);
+  test::expect_catalogue_is_config("jais-2-8b", test::from_config(jais2_config()), {2048, 8192});
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_checks.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/inference/estimate.hpp"
@@ -158,6 +159,18 @@ TEST(LladaMoe, DenseLladaStaysDense) {
   const Model m = test::from_config(llada);
   EXPECT_FALSE(m.arch.moe.has_value());
   EXPECT_EQ(m.arch.intermediate_size, 12288);
+}
+
+// The catalogue's llada-moe-7b-a1b (data/models.json) is the config.json
+// above: no KV cache by the family, unrenormalised expert weights, the same
+// weights and compute buffer, its published 7.36 B within 1 % of the count.
+TEST(LladaMoe, CatalogueEntryIsItsConfig) {
+  const Model& cat = test::catalogue_model("llada-moe-7b-a1b");
+  EXPECT_TRUE(cat.arch.attention.no_kv_cache);
+  ASSERT_TRUE(cat.arch.moe.has_value());
+  EXPECT_FALSE(cat.arch.moe->weights_normalized);
+  test::expect_catalogue_is_config("llada-moe-7b-a1b", test::from_config(llada_moe_config()),
+                                   {2048, 8192});
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_checks.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/inference/estimate.hpp"
@@ -130,6 +131,15 @@ TEST(Rnd1, HoldsNoKvCacheWhereQwen3MoeHoldsOne) {
   qwen["model_type"] = "qwen3_moe";
   EXPECT_EQ(test::llama_cpp_q4_estimate(test::from_config(qwen), 32768, true).memory.kv_cache,
             std::int64_t{48} * 2 * 4 * 128 * 2 * 32768);
+}
+
+// The catalogue's rnd1-30b-a3b (data/models.json) is the config.json above:
+// no KV cache by the family, the same weights and compute buffer, its
+// published 30,532,122,624 within 1 % of the count.
+TEST(Rnd1, CatalogueEntryIsItsConfig) {
+  const Model& cat = test::catalogue_model("rnd1-30b-a3b");
+  EXPECT_TRUE(cat.arch.attention.no_kv_cache);
+  test::expect_catalogue_is_config("rnd1-30b-a3b", test::from_config(rnd1_config()), {4096, 32768});
 }
 
 }  // namespace

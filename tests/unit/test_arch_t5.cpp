@@ -241,6 +241,50 @@ TEST(T5, CatalogueEntriesAreTheirConfigs) {
   }
 }
 
+// The original T5 (google-t5/t5-small to t5-11b) as PaddleNLP's
+// transcription of their config.json files gives them
+// (paddlenlp/transformers/t5/configuration.py, search-tool file id
+// 177809012): feed_forward_proj relu, tied, 32 buckets, d_kv 64 up to
+// t5-large and 128 for t5-3b and t5-11b.
+Json t5_original(int layers, int hidden, int ffn, int heads, int d_kv) {
+  Json j = t5_config(layers, hidden, ffn, heads);
+  j["d_kv"] = d_kv;
+  j["feed_forward_proj"] = "relu";
+  j["tie_word_embeddings"] = true;
+  return j;
+}
+
+// The catalogue's original T5 entries (data/models.json t5-small to t5-11b)
+// are their configs, each within 1 % of the exact count a public table
+// gives (search-tool file id 29090630826; keras-nlp's t5_presets.py repeats
+// the first four): the ReLU MLP's two matrices, one tied table.
+TEST(T5, OriginalCatalogueEntriesAreTheirConfigs) {
+  const struct {
+    const char* id;
+    Json config;
+    double published;
+  } sizes[] = {{"t5-small", t5_original(6, 512, 2048, 8, 64), 60506624.0},
+               {"t5-base", t5_original(12, 768, 3072, 12, 64), 222903552.0},
+               {"t5-large", t5_original(24, 1024, 4096, 16, 64), 737668096.0},
+               {"t5-3b", t5_original(24, 1024, 16384, 32, 128), 2851598336.0},
+               {"t5-11b", t5_original(24, 1024, 65536, 128, 128), 11307321344.0}};
+  for (const auto& s : sizes) {
+    SCOPED_TRACE(s.id);
+    const Model& cat = test::catalogue_model(s.id);
+    const Model cfg = from_config(s.config);
+    EXPECT_FALSE(cat.arch.mlp_gated);
+    EXPECT_TRUE(cat.arch.tied_embeddings);
+    EXPECT_EQ(cat.arch.decoder_layers, cfg.arch.decoder_layers);
+    EXPECT_EQ(static_cast<double>(cat.params), s.published);
+    expect_same_estimate(cat, cfg, s.id);
+    EXPECT_EQ(llama_estimate(cat, 512, false).memory.weights,
+              llama_estimate(cfg, 512, false).memory.weights);
+    const double counted = static_cast<double>(count_params(cfg.arch).total());
+    EXPECT_LT(rel(counted, s.published), 0.01) << counted;
+    EXPECT_LT(counted, s.published);  // norms and the two bias tables left out
+  }
+}
+
 // The T5-v1.1-XXL encoder alone (T5EncoderModel: the text encoder of SD3,
 // Flux, PixArt; its config is t5-v1_1-xxl's, the architectures entry says
 // encoder): llama.cpp's converter makes it t5encoder (conversion/t5.py), the

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_checks.hpp"
 #include "unit/live_rows.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
@@ -178,6 +179,18 @@ TEST(Talkie, MatchesTheLiveLlamaCpp) {
     ++kv_rows;
   });
   EXPECT_EQ(kv_rows, 27U);
+}
+
+// The catalogue's talkie-1930-13b (data/models.json) is the config.json
+// above: its weightless norms and embedding skip by the family, the same
+// weights, cache and compute buffer, its 13.3 B (the BF16 checkpoint's
+// 26.6 GB at 2 bytes) within 1 % of the count.
+TEST(Talkie, CatalogueEntryIsItsConfig) {
+  const Model& cat = test::catalogue_model("talkie-1930-13b");
+  EXPECT_TRUE(cat.arch.weightless_norms);
+  EXPECT_TRUE(cat.arch.embedding_skip);
+  test::expect_catalogue_is_config("talkie-1930-13b", test::from_config(talkie_config()),
+                                   {1024, 2048});
 }
 
 }  // namespace

@@ -386,8 +386,16 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   // config.json are read: nemotron.cpp load_arch_tensors); Phi-3.5-MoE's
   // LayerNorm, q/k/v/o and output biases (phimoe.cpp load_arch_tensors).
   const bool phimoe = m.family == "phimoe";
-  // Jais's LayerNorms carry biases too (jais.cpp load_arch_tensors).
-  a.norm_bias = m.family == "nemotron" || phimoe || m.family == "jais";
+  // Jais's LayerNorms carry biases too (jais.cpp load_arch_tensors), and
+  // Jais 2's, beside biases on q, k, v, o, up and down (jais2.cpp
+  // load_arch_tensors; Jais2Config attention_bias and mlp_bias default true).
+  const bool jais2 = m.family == "jais-2";
+  a.norm_bias = m.family == "nemotron" || phimoe || m.family == "jais" || jais2;
+  a.mlp_bias = jais2;
+  // Talkie's weightless RMS norms and the normed embeddings added to every
+  // layer's output (talkie.cpp; Architecture::embedding_skip).
+  a.weightless_norms = m.family == "talkie";
+  a.embedding_skip = m.family == "talkie";
   // GPT-2's layer (Architecture::gpt2_layer), by the family: the GPT-2,
   // StarCoder, Pythia (GPT-NeoX), BLOOM, MPT, Falcon and Phi-2 decoders and
   // the BERT encoders, with their ungated MLP (Nemotron-H's is llama's).
@@ -414,7 +422,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   // Falcon-7B's one LayerNorm a layer (data/README.md one_norm).
   // Phi-2's (phi2.cpp: attn_norm, no ffn_norm) by its family.
   a.gpt2_one_norm = (r.boolean("one_norm", false) || m.family == "phi-2") && a.gpt2_layer;
-  a.attention_bias = phimoe;
+  a.attention_bias = phimoe || jais2;
   a.output_bias = phimoe || (m.family == "phi-2" && a.gpt2_layer);  // phi2.cpp output_b
   a.heads = static_cast<int>(r.integer("heads", 1, kMaxHeads));
   a.kv_heads = static_cast<int>(r.integer("kv_heads", 1, a.heads, a.heads));
@@ -487,8 +495,10 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   // The BERT family's block: LayerNorms after the residual sums.
   a.attention.post_norm = r.boolean("post_norm", false);
   // The catalogue's BERT-family encoders (the post_norm entries) end at the
-  // embeddings: no output head (Architecture::no_output_head).
-  a.no_output_head = a.attention.post_norm;
+  // embeddings: no output head (Architecture::no_output_head); so does an
+  // encoder whose family is its config.json model_type (NeoBERT: llama.cpp
+  // loads no masked-LM head for it, as from its config.json).
+  a.no_output_head = a.attention.post_norm || is_encoder_config_model_type(m.family);
   // jina-bert-v2: ALiBi positions and a fused GEGLU (model.hpp Attention::alibi).
   // The ALiBi decoders too (BLOOM, MPT, Jais); BLOOM's LayerNorm of the
   // token embeddings (model.hpp Architecture::embedding_norm).
