@@ -31,7 +31,8 @@ fi
 CXX="${FUZZ_CXX:-clang++}" cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CXX_FLAGS_RELEASE="${WILLFIT_FUZZ_FLAGS:--O1 -gline-tables-only}" \
   -DWILLFIT_FUZZ=ON -DWILLFIT_FUZZ_SANITIZERS="${WILLFIT_FUZZ_SANITIZERS:-address,undefined}" \
-  -DWILLFIT_BUILD_TESTS=OFF -DWILLFIT_BUILD_BENCH=OFF -DWILLFIT_WARNINGS_AS_ERRORS=ON >/dev/null
+  -DWILLFIT_BUILD_TESTS=OFF -DWILLFIT_BUILD_BENCH=OFF -DWILLFIT_WARNINGS_AS_ERRORS=ON \
+  -DWILLFIT_PCH="${WILLFIT_FUZZ_PCH:-ON}" >/dev/null
 cmake --build "$build" -j"$jobs"
 
 if [ "$#" -gt 0 ]; then
