@@ -121,6 +121,7 @@ TEST(MiniCpm3, ConfigGivesMlaWeightsAndThePerHeadCacheLlamaCppKeeps) {
   EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
   ASSERT_EQ(m.arch.attention.kind, AttentionKind::Mla);
   EXPECT_TRUE(m.arch.attention.mla_cached_per_head);
+  EXPECT_FALSE(m.arch.attention.mla_unscaled_head);  // minicpm3.cpp scales its head
   EXPECT_TRUE(m.arch.tied_embeddings);
   EXPECT_EQ(m.arch.attention.v_head_dim, 64);
   // The card (openbmb/MiniCPM3-4B; the hub's count): 4.07 B parameters.
@@ -142,6 +143,7 @@ TEST(MiniCpm3, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
   ASSERT_EQ(g.arch.attention.kind, AttentionKind::Mla);
   EXPECT_TRUE(g.arch.attention.mla_cached_per_head);
+  EXPECT_FALSE(g.arch.attention.mla_unscaled_head);  // minicpm3.cpp scales its head
   EXPECT_TRUE(g.arch.tied_embeddings);
   EXPECT_EQ(g.arch.attention.v_head_dim, 64);
   EXPECT_EQ(g.arch.kv_heads, 40);
@@ -155,6 +157,7 @@ TEST(MiniCpm3, CatalogueGivesWhatTheConfigGives) {
   const Model& cat = catalogue_model("minicpm3-4b");
   const Model c = from_config(minicpm3_4b());
   EXPECT_TRUE(cat.arch.attention.mla_cached_per_head);
+  EXPECT_FALSE(cat.arch.attention.mla_unscaled_head);  // minicpm3.cpp scales its head
   expect_same_estimate(cat, c, "minicpm3-4b catalogue vs config");
 }
 
