@@ -15,6 +15,7 @@
 namespace willfit {
 
 enum class AttentionKind { Full, Sliding, Mla, Hybrid };
+std::string_view to_string(AttentionKind kind);  // "full", "sliding", "mla", "hybrid"
 
 // The parallel blocks (Attention::parallel_block), each from its runtime's
 // source (llama.cpp at 80fb11ac, transformers):
@@ -28,7 +29,6 @@ enum class AttentionKind { Full, Sliding, Mla, Hybrid };
 // - Plamo: plamo.cpp (PLaMo-13B): one RMS norm feeds both; (MLP + attention)
 //   + input.
 enum class ParallelBlock : std::uint8_t { None, NeoX, GptJ, Cohere, Plamo };
-std::string_view to_string(AttentionKind kind);  // "full", "sliding", "mla", "hybrid"
 
 struct Attention {
   AttentionKind kind = AttentionKind::Full;
