@@ -3,6 +3,8 @@
 // cells, and willfit's estimate under the row's settings. For tests only.
 #pragma once
 
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -72,6 +74,47 @@ inline LiveCompute live_row_compute(const Model& model, const std::vector<std::s
       c[0].c_str(), c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(), r.measured / mib,
       r.willfit / mib, (r.willfit - r.measured) / r.measured * 100.0);
   return r;
+}
+
+// willfit's CPU-only llama.cpp compute term (the graph's buffer and the
+// logits output buffer) for `model` at a row's settings, and its error
+// against what llama.cpp logged, in per cent.
+inline double compute_error(const Model& model, const std::vector<std::string>& c) {
+  const auto [measured, willfit] = live_row_compute(model, c);
+  return (willfit - measured) / measured * 100.0;
+}
+
+// `model` against a live run's KV table (tests/data/llamacpp_cpu_kv_NAME.csv,
+// `rows` rows): the KV buffers and a hybrid's recurrent state (willfit's
+// kv_cache holds both) each within the log's rounding (0.01 MiB).
+inline void expect_live_kv(const Model& model, const std::string& name, std::size_t rows) {
+  std::size_t kv_rows = 0;
+  const double rounding = 0.01 * static_cast<double>(kMiB);
+  for_each_live_row("llamacpp_cpu_kv_" + name + ".csv", [&](const std::vector<std::string>& c) {
+    const Estimate e = live_row_estimate(model, c);
+    const auto state = static_cast<double>(e.recurrent_state);
+    EXPECT_NEAR(state, std::stod(c[7]) * static_cast<double>(kMiB), rounding);
+    EXPECT_NEAR(static_cast<double>(e.memory.kv_cache) - state,
+                std::stod(c[6]) * static_cast<double>(kMiB), rounding);
+    ++kv_rows;
+  });
+  EXPECT_EQ(kv_rows, rows);
+}
+
+// `model` against a live run's two tables (tests/data/llamacpp_cpu_compute_
+// NAME.csv and llamacpp_cpu_kv_NAME.csv, `rows` rows each): every compute +
+// output row within `gate` per cent, every KV row within the log's rounding
+// (0.01 MiB).
+inline void expect_live_tables(const Model& model, const std::string& name, std::size_t rows,
+                               double gate) {
+  std::size_t compute_rows = 0;
+  for_each_live_row("llamacpp_cpu_compute_" + name + ".csv",
+                    [&](const std::vector<std::string>& c) {
+                      EXPECT_LE(std::abs(compute_error(model, c)), gate);
+                      ++compute_rows;
+                    });
+  EXPECT_EQ(compute_rows, rows);
+  expect_live_kv(model, name, rows);
 }
 
 }  // namespace willfit::test

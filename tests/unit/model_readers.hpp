@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -55,16 +57,23 @@ inline Model from_gguf_header(const GgufWriter& w) {
   return m.ok() ? *m : Model{};
 }
 
+// willfit's estimate of `m` under llama.cpp at `precision`, `context`
+// tokens, flash attention as given (Auto: llama.cpp's default).
+inline Estimate llama_cpp_estimate(const Model& m, const std::string& precision,
+                                   std::int64_t context, FlashAttention flash) {
+  InferenceQuery q;
+  q.model = m;
+  q.precision = *parse_precision(precision);
+  q.runtime = Runtime::LlamaCpp;
+  q.context = context;
+  q.flash_attention = flash;
+  return estimate_inference(q);
+}
+
 // willfit's estimate of `m` under llama.cpp at Q4_K_M, `context` tokens,
 // flash attention on or off.
 inline Estimate llama_cpp_q4_estimate(const Model& m, std::int64_t context, bool flash) {
-  InferenceQuery q;
-  q.model = m;
-  q.precision = *parse_precision("q4_k_m");
-  q.runtime = Runtime::LlamaCpp;
-  q.context = context;
-  q.flash_attention = flash ? FlashAttention::On : FlashAttention::Off;
-  return estimate_inference(q);
+  return llama_cpp_estimate(m, "q4_k_m", context, flash ? FlashAttention::On : FlashAttention::Off);
 }
 
 // |a - b| / b.
@@ -72,21 +81,58 @@ inline double rel(double a, double b) {
   return std::abs(a - b) / b;
 }
 
+// Where expect_same_estimate compares two readings: their parameter counts
+// (`params`), then llama.cpp at `precision` under each flash attention
+// setting at each context.
+struct EstimateGrid {
+  enum class Params { None, Total, TotalAndActive };
+  std::vector<std::int64_t> contexts;
+  std::vector<FlashAttention> flash{FlashAttention::Off, FlashAttention::On};
+  std::string precision = "q4_k_m";
+  Params params = Params::TotalAndActive;
+};
+
+// The two readings' estimates at one point of a grid, for a caller's own
+// checks beyond the equalities.
+struct EstimatePair {
+  std::int64_t context = 0;
+  FlashAttention flash = FlashAttention::Auto;
+  Estimate x;
+  Estimate y;
+};
+
 // Two readings of one model (a config.json and a GGUF header, say) give the
-// same parameter counts, and the same KV cache and compute buffer under
-// llama.cpp at Q4_K_M, with and without flash attention, at each context.
-inline void expect_same_estimate(const Model& x, const Model& y, const std::string& what,
-                                 std::initializer_list<std::int64_t> contexts) {
-  EXPECT_EQ(count_params(x.arch).total(), count_params(y.arch).total()) << what;
-  EXPECT_EQ(count_params(x.arch).active(), count_params(y.arch).active()) << what;
-  for (const bool flash : {false, true}) {
-    for (const std::int64_t ctx : contexts) {
-      const Estimate ex = llama_cpp_q4_estimate(x, ctx, flash);
-      const Estimate ey = llama_cpp_q4_estimate(y, ctx, flash);
-      EXPECT_EQ(ex.memory.kv_cache, ey.memory.kv_cache) << what << " " << ctx << " " << flash;
-      EXPECT_EQ(ex.memory.compute, ey.memory.compute) << what << " " << ctx << " " << flash;
+// same parameter counts, and the same KV cache and compute buffer at every
+// point of `grid`; the estimates come back.
+inline std::vector<EstimatePair> expect_same_estimate(const Model& x, const Model& y,
+                                                      const std::string& what,
+                                                      const EstimateGrid& grid) {
+  if (grid.params != EstimateGrid::Params::None) {
+    EXPECT_EQ(count_params(x.arch).total(), count_params(y.arch).total()) << what;
+  }
+  if (grid.params == EstimateGrid::Params::TotalAndActive) {
+    EXPECT_EQ(count_params(x.arch).active(), count_params(y.arch).active()) << what;
+  }
+  std::vector<EstimatePair> pairs;
+  for (const FlashAttention flash : grid.flash) {
+    for (const std::int64_t ctx : grid.contexts) {
+      EstimatePair p{ctx, flash, llama_cpp_estimate(x, grid.precision, ctx, flash),
+                     llama_cpp_estimate(y, grid.precision, ctx, flash)};
+      EXPECT_EQ(p.x.memory.kv_cache, p.y.memory.kv_cache)
+          << what << " " << ctx << " " << to_string(flash);
+      EXPECT_EQ(p.x.memory.compute, p.y.memory.compute)
+          << what << " " << ctx << " " << to_string(flash);
+      pairs.push_back(std::move(p));
     }
   }
+  return pairs;
+}
+
+// The same at Q4_K_M with and without flash attention at each context, both
+// parameter counts compared.
+inline void expect_same_estimate(const Model& x, const Model& y, const std::string& what,
+                                 std::initializer_list<std::int64_t> contexts) {
+  expect_same_estimate(x, y, what, EstimateGrid{contexts});
 }
 
 // Two readings of one purely recurrent model (a config.json and a GGUF,

@@ -50,18 +50,10 @@ Estimate llama_estimate(const Model& m, std::int64_t context, bool flash = true)
   return test::llama_cpp_q4_estimate(m, context, flash);
 }
 
-// Two readings of one model give one estimate under llama.cpp: the KV cache
-// and the compute buffer exactly, with and without flash attention.
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
-  for (const std::int64_t ctx : {std::int64_t{2048}, std::int64_t{8192}}) {
-    for (const bool flash : {false, true}) {
-      const Estimate x = llama_estimate(a, ctx, flash);
-      const Estimate y = llama_estimate(b, ctx, flash);
-      EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
-      EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx;
-    }
-  }
-}
+// Where two readings of one model are compared (test::expect_same_estimate):
+// 2 Ki and 8 Ki tokens, flash attention off and on, at Q4_K_M.
+const test::EstimateGrid kEstimateGrid{.contexts = {2048, 8192},
+                                       .params = test::EstimateGrid::Params::None};
 
 // ---- BLOOM -------------------------------------------------------------------
 //
@@ -203,7 +195,7 @@ TEST(Alibi, BloomGgufHeadersGiveWhatTheConfigsGive) {
     EXPECT_TRUE(g.arch.embedding_norm) << s.id;
     EXPECT_EQ(g.arch.learned_positions, 0) << s.id;
     EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total()) << s.id;
-    expect_same_estimate(g, c, std::string(s.id) + " GGUF vs config");
+    test::expect_same_estimate(g, c, std::string(s.id) + " GGUF vs config", kEstimateGrid);
     // The file's tensors are the published count (biases and norms
     // included), within the rounding of the 176B's.
     EXPECT_LT(rel(static_cast<double>(g.params), s.params), 0.001) << s.id << ": " << g.params;
@@ -219,7 +211,8 @@ TEST(Alibi, BloomHeaderWithoutLayerTensorsIsStillUngated) {
   const Model g = read_header(bloom_gguf(kBloomSizes[0], false));
   EXPECT_FALSE(g.arch.mlp_gated);
   EXPECT_TRUE(g.arch.embedding_norm);
-  expect_same_estimate(g, read_config(bloom_config(kBloomSizes[0])), "bloom header only");
+  test::expect_same_estimate(g, read_config(bloom_config(kBloomSizes[0])), "bloom header only",
+                             kEstimateGrid);
 }
 
 // ALiBi takes no memory of its own: the compute buffer is the one of the
@@ -246,7 +239,7 @@ TEST(Alibi, BloomCatalogueAgreesWithTheConfigs) {
       const Model c = read_config(bloom_config(s));
       EXPECT_TRUE(cat.arch.attention.alibi) << id;
       EXPECT_TRUE(cat.arch.embedding_norm) << id;
-      expect_same_estimate(cat, c, id);
+      test::expect_same_estimate(cat, c, id, kEstimateGrid);
       const Precision p = *parse_precision("q4_k_m");
       EXPECT_EQ(weight_layout(cat, p).total(), weight_layout(c, p).total()) << id;
     }
@@ -356,7 +349,7 @@ TEST(Alibi, MptGgufHeadersGiveWhatTheConfigsGive) {
     EXPECT_EQ(g.arch.kv_heads, g.arch.heads) << layers;
     EXPECT_EQ(g.arch.max_context, c.arch.max_context) << layers;
     EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total()) << layers;
-    expect_same_estimate(g, c, "mpt GGUF vs config");
+    test::expect_same_estimate(g, c, "mpt GGUF vs config", kEstimateGrid);
     // The file holds no biases (no_bias), nor does the layout willfit sizes
     // for MPT (Architecture::gpt2_no_linear_bias, gpt2_no_norm_bias): its
     // F16 weights are the file's (every tensor a multiple of 32 bytes, so
@@ -374,7 +367,7 @@ TEST(Alibi, MptCatalogueAgreesWithTheConfigs) {
     const Model cat = catalogue_model(id);
     const Model c = read_config(config);
     EXPECT_TRUE(cat.arch.attention.alibi) << id;
-    expect_same_estimate(cat, c, id);
+    test::expect_same_estimate(cat, c, id, kEstimateGrid);
     const Precision p = *parse_precision("q4_k_m");
     EXPECT_EQ(weight_layout(cat, p).total(), weight_layout(c, p).total()) << id;
   }
@@ -480,7 +473,7 @@ TEST(Alibi, JaisGgufHeaderGivesWhatTheConfigGives) {
   EXPECT_TRUE(g.arch.attention.alibi);
   EXPECT_EQ(g.arch.kv_heads, 40);
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
-  expect_same_estimate(g, c, "jais-13b GGUF vs config");
+  test::expect_same_estimate(g, c, "jais-13b GGUF vs config", kEstimateGrid);
   // The file's biases beyond the layout's (wo's and the MLP's): under 0.05 %.
   const auto laid = static_cast<double>(weight_layout(c, *parse_precision("f16")).total());
   EXPECT_LT(rel(laid, static_cast<double>(jais_gguf(40).data_size())), 0.0005);
@@ -491,7 +484,7 @@ TEST(Alibi, JaisCatalogueAgreesWithTheConfig) {
   const Model c = read_config(jais_13b_config());
   EXPECT_TRUE(cat.arch.attention.alibi);
   EXPECT_TRUE(cat.arch.attention.fused_qkv);
-  expect_same_estimate(cat, c, "jais-13b");
+  test::expect_same_estimate(cat, c, "jais-13b", kEstimateGrid);
   const Precision p = *parse_precision("q4_k_m");
   EXPECT_EQ(weight_layout(cat, p).total(), weight_layout(c, p).total());
 }

@@ -54,29 +54,10 @@ Model read_header(const test::GgufWriter& w) {
   return m.ok() ? *m : Model{};
 }
 
-Estimate llama_estimate(const Model& m, std::int64_t context, bool flash = true) {
-  InferenceQuery q;
-  q.model = m;
-  q.precision = *parse_precision("q4_k_m");
-  q.runtime = Runtime::LlamaCpp;
-  q.context = context;
-  q.flash_attention = flash ? FlashAttention::On : FlashAttention::Off;
-  return estimate_inference(q);
-}
-
-// Two readings of one model give one estimate under llama.cpp: the KV cache
-// and the compute buffer exactly, with and without flash attention, at a
-// short context and at the trained one.
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
-  for (const std::int64_t ctx : {std::int64_t{2048}, std::int64_t{8192}}) {
-    for (const bool flash : {false, true}) {
-      const Estimate x = llama_estimate(a, ctx, flash);
-      const Estimate y = llama_estimate(b, ctx, flash);
-      EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
-      EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx;
-    }
-  }
-}
+// Where two readings of one model are compared (test::expect_same_estimate):
+// 2 Ki and 8 Ki tokens, flash attention off and on, at Q4_K_M.
+const test::EstimateGrid kEstimateGrid{.contexts = {2048, 8192},
+                                       .params = test::EstimateGrid::Params::None};
 
 // ---- the configs -------------------------------------------------------------
 //
@@ -213,7 +194,7 @@ TEST(Bigcode, StarcoderGgufHeaderGivesWhatTheConfigGives) {
   EXPECT_TRUE(g.arch.tied_embeddings);
   EXPECT_EQ(g.arch.learned_positions, 8192);
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
-  expect_same_estimate(g, c, "starcoder GGUF vs config");
+  test::expect_same_estimate(g, c, "starcoder GGUF vs config", kEstimateGrid);
   // The tensors hold the count above plus the biases and LayerNorms, which
   // the architecture's count leaves out (under 0.1 %).
   EXPECT_LT(rel(static_cast<double>(g.params), static_cast<double>(count_params(c.arch).total())),
@@ -226,7 +207,8 @@ TEST(Bigcode, HeaderWithoutLayerTensorsIsStillUngated) {
   const Model g = read_header(starcoder_gguf(40, 6144, 48, false));
   EXPECT_FALSE(g.arch.mlp_gated);
   EXPECT_EQ(g.arch.learned_positions, 8192);
-  expect_same_estimate(g, read_config(starcoder_config()), "starcoder header only");
+  test::expect_same_estimate(g, read_config(starcoder_config()), "starcoder header only",
+                             kEstimateGrid);
 }
 
 // ---- StarCoderBase-1B ------------------------------------------------------------
@@ -239,7 +221,7 @@ TEST(Bigcode, Starcoderbase1bReadsAsOneModel) {
   EXPECT_EQ(c.arch.kv_heads, 1);
   EXPECT_EQ(c.arch.learned_positions, 8192);
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
-  expect_same_estimate(g, c, "starcoderbase-1b GGUF vs config");
+  test::expect_same_estimate(g, c, "starcoderbase-1b GGUF vs config", kEstimateGrid);
   // The card says "a 1B parameter model"; the count is 1.137 B (the table
   // of 8192 positions alone is 16.8 M): a 1B class, not SantaCoder's 1.1B.
   const auto total = static_cast<double>(count_params(c.arch).total());
@@ -256,7 +238,7 @@ TEST(Bigcode, CatalogueAgreesWithTheConfigs) {
     const Model cat = catalogue_model(id);
     const Model c = read_config(config);
     EXPECT_EQ(cat.arch.learned_positions, 8192) << id;
-    expect_same_estimate(cat, c, id);
+    test::expect_same_estimate(cat, c, id, kEstimateGrid);
     const Precision p = *parse_precision("q4_k_m");
     EXPECT_LT(rel(static_cast<double>(weight_layout(cat, p).total()),
                   static_cast<double>(weight_layout(c, p).total())),
@@ -294,7 +276,7 @@ TEST(Bigcode, Gpt2SharesTheBlock) {
                                {"n_positions", 1024},
                                {"vocab_size", 50257}});
   EXPECT_EQ(c.arch.learned_positions, 1024);
-  expect_same_estimate(g, c, "gpt2 GGUF vs config");
+  test::expect_same_estimate(g, c, "gpt2 GGUF vs config", kEstimateGrid);
   // Weights and biases beside: 124,439,808 - 124,318,464 (the counted
   // matrices and tables) = 121,344 (the LayerNorms and biases).
   EXPECT_LT(rel(static_cast<double>(count_params(c.arch).total()), 124439808.0), 0.001);

@@ -189,16 +189,11 @@ Estimate llama_estimate(const Model& m, std::int64_t context) {
   return estimate_inference(q);
 }
 
-// Two readings of one model give one estimate: the KV cache and the compute
-// buffer exactly, under llama.cpp, at a short and a long context.
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
-  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{131072}}) {
-    const Estimate x = llama_estimate(a, ctx);
-    const Estimate y = llama_estimate(b, ctx);
-    EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
-    EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx;
-  }
-}
+// Where two readings of one model are compared (test::expect_same_estimate):
+// 4 Ki and 128 Ki tokens, llama.cpp's default flash attention, at Q4_K_M.
+const test::EstimateGrid kEstimateGrid{.contexts = {4096, 131072},
+                                       .flash = {FlashAttention::Auto},
+                                       .params = test::EstimateGrid::Params::None};
 
 Model catalogue(const std::string& id) {
   auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
@@ -266,9 +261,9 @@ TEST(ChatGlm, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(g.arch.vocab_size, 151552);
   EXPECT_TRUE(g.arch.attention.fused_qkv && g.arch.qkv_bias && g.arch.fused_gate_up);
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
-  expect_same_estimate(g, c, "glm-4-9b-chat GGUF vs config");
-  expect_same_estimate(from_header(chatglm_gguf(kChatGlm3_6b)), from_config(chatglm3_6b()),
-                       "chatglm3-6b GGUF vs config");
+  test::expect_same_estimate(g, c, "glm-4-9b-chat GGUF vs config", kEstimateGrid);
+  test::expect_same_estimate(from_header(chatglm_gguf(kChatGlm3_6b)), from_config(chatglm3_6b()),
+                             "chatglm3-6b GGUF vs config", kEstimateGrid);
 }
 
 // A file converted from transformers' Glm layout (glm-4-9b-chat-hf, model
@@ -306,7 +301,8 @@ TEST(ChatGlm, TransformersGlmLayoutIsTheSameModel) {
   EXPECT_TRUE(c.unchecked_architecture.empty()) << c.unchecked_architecture;
   EXPECT_FALSE(c.arch.attention.fused_qkv);
   EXPECT_TRUE(c.arch.qkv_bias && c.arch.fused_gate_up);
-  expect_same_estimate(from_header(chatglm_gguf(kGlm4_9b, false)), c, "glm-4-9b-chat-hf");
+  test::expect_same_estimate(from_header(chatglm_gguf(kGlm4_9b, false)), c, "glm-4-9b-chat-hf",
+                             kEstimateGrid);
   const Precision f16 = *parse_precision("f16");
   EXPECT_EQ(weight_layout(c, f16).total(), weight_layout(from_config(glm4_9b_chat()), f16).total());
 }
@@ -353,7 +349,7 @@ TEST(ChatGlm, CatalogueAgreesWithTheConfig) {
   for (const char* id : {"glm-4-9b", "codegeex4-all-9b"}) {
     const Model cat = catalogue(id);
     EXPECT_TRUE(cat.arch.attention.fused_qkv && cat.arch.qkv_bias && cat.arch.fused_gate_up) << id;
-    expect_same_estimate(cat, c, id);
+    test::expect_same_estimate(cat, c, id, kEstimateGrid);
   }
 }
 

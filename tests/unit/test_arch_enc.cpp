@@ -29,9 +29,9 @@ using test::llama_cpp_q4_estimate;
 using test::rel;
 
 // Two readings of one model: the same block, the same KV cache (none for an
-// encoder) and one compute buffer, with and without flash attention, short
-// and long context.
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
+// encoder) and one compute buffer, never empty, with and without flash
+// attention, short and long context (test::expect_same_estimate).
+void expect_same_reading(const Model& a, const Model& b, const std::string& what) {
   EXPECT_EQ(a.embedding, b.embedding) << what;
   EXPECT_EQ(a.arch.mlp_gated, b.arch.mlp_gated) << what;
   EXPECT_EQ(a.arch.fused_gate_up, b.arch.fused_gate_up) << what;
@@ -39,14 +39,10 @@ void expect_same_estimate(const Model& a, const Model& b, const std::string& wha
   EXPECT_EQ(a.arch.attention.no_kv_cache, b.arch.attention.no_kv_cache) << what;
   EXPECT_EQ(a.arch.attention.uncached_graph, b.arch.attention.uncached_graph) << what;
   EXPECT_EQ(a.arch.tied_embeddings, b.arch.tied_embeddings) << what;
-  for (const std::int64_t ctx : {std::int64_t{512}, std::int64_t{8192}}) {
-    for (const bool flash : {false, true}) {
-      const Estimate x = llama_cpp_q4_estimate(a, ctx, flash);
-      const Estimate y = llama_cpp_q4_estimate(b, ctx, flash);
-      EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
-      EXPECT_GT(x.memory.compute, 0) << what << " at " << ctx;
-      EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx << ' ' << flash;
-    }
+  const test::EstimateGrid grid{.contexts = {512, 8192},
+                                .params = test::EstimateGrid::Params::None};
+  for (const auto& p : test::expect_same_estimate(a, b, what, grid)) {
+    EXPECT_GT(p.x.memory.compute, 0) << what << " at " << p.context;
   }
 }
 
@@ -155,7 +151,7 @@ TEST(LlamaEmbed, GgufHeaderGivesWhatTheConfigGives) {
   // The file's tensors: the checkpoint's 7,504,924,672 (mteb above) plus
   // the 64 llama3 frequency factors.
   EXPECT_EQ(g.params, 7504924672 + 64);
-  expect_same_estimate(g, c, "llama-embed-nemotron-8b");
+  expect_same_reading(g, c, "llama-embed-nemotron-8b");
 }
 
 TEST(LlamaEmbed, KeepsLlamasCacheButAttendsOverTheBatch) {
@@ -275,7 +271,7 @@ TEST(EuroBert, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(g.params, 211766016);
   EXPECT_LT(rel(static_cast<double>(count_params(c.arch).total()), static_cast<double>(g.params)),
             0.001);
-  expect_same_estimate(g, c, "EuroBERT-210m");
+  expect_same_reading(g, c, "EuroBERT-210m");
 }
 
 TEST(EuroBert, LargerSizesMatchTheirNames) {
@@ -291,7 +287,7 @@ TEST(EuroBert, LargerSizesMatchTheirNames) {
     const Model g =
         test::from_gguf_header(eurobert_gguf(s.hidden, s.layers, s.heads, s.kv_heads, s.ffn));
     EXPECT_LT(rel(static_cast<double>(g.params), s.params), 0.01) << g.params;
-    expect_same_estimate(g, c, "EuroBERT " + std::to_string(s.layers));
+    expect_same_reading(g, c, "EuroBERT " + std::to_string(s.layers));
   }
 }
 
@@ -386,7 +382,7 @@ TEST(NeoBert, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(g.arch.intermediate_size, 2048);
   EXPECT_EQ(g.arch.max_context, 4096);
   EXPECT_EQ(g.params, kNeoBertEncoderParams);
-  expect_same_estimate(g, c, "NeoBERT");
+  expect_same_reading(g, c, "NeoBERT");
 }
 
 // The catalogue's neobert (data/models.json) is the config.json above: an

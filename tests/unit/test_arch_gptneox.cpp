@@ -33,7 +33,6 @@ namespace {
 using Json = nlohmann::json;
 
 using test::catalogue_model;
-using test::llama_cpp_q4_estimate;
 using test::rel;
 
 Model read_config(const Json& j) {
@@ -54,19 +53,10 @@ Model read_header(const test::GgufWriter& w) {
   return m.ok() ? *m : Model{};
 }
 
-// Two readings of one model give one estimate under llama.cpp: the KV cache
-// and the compute buffer exactly, with and without flash attention, at a
-// short context and at the trained one.
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
-  for (const std::int64_t ctx : {std::int64_t{512}, std::int64_t{2048}}) {
-    for (const bool flash : {false, true}) {
-      const Estimate x = llama_cpp_q4_estimate(a, ctx, flash);
-      const Estimate y = llama_cpp_q4_estimate(b, ctx, flash);
-      EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
-      EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx;
-    }
-  }
-}
+// Where two readings of one model are compared (test::expect_same_estimate):
+// 512 and 2 Ki tokens, flash attention off and on, at Q4_K_M.
+const test::EstimateGrid kEstimateGrid{.contexts = {512, 2048},
+                                       .params = test::EstimateGrid::Params::None};
 
 // ---- the configs -------------------------------------------------------------
 //
@@ -211,7 +201,7 @@ TEST(GptNeox, Pythia14bGgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(g.arch.head_dim, 128);  // not rope.dimension_count (32)
   EXPECT_EQ(g.arch.attention.parallel_block, ParallelBlock::NeoX);
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
-  expect_same_estimate(g, c, "pythia-1.4b GGUF vs config");
+  test::expect_same_estimate(g, c, "pythia-1.4b GGUF vs config", kEstimateGrid);
   // The tensors hold the card's total exactly: weights, biases, LayerNorms.
   EXPECT_EQ(g.params, 1414647808);
   // The weights counted layer by layer (weight_layout) agree with the file.
@@ -251,7 +241,7 @@ TEST(GptNeox, SequentialResidualReadsTheSameFromBothFiles) {
   const Model g = read_header(neox_gguf(24, 2048, 16, 8192, 50304, false));
   EXPECT_EQ(c.arch.attention.parallel_block, ParallelBlock::None);
   EXPECT_EQ(g.arch.attention.parallel_block, ParallelBlock::None);
-  expect_same_estimate(g, c, "sequential gptneox");
+  test::expect_same_estimate(g, c, "sequential gptneox", kEstimateGrid);
   EXPECT_EQ(count_params(c.arch).total(),
             count_params(read_config(pythia_1_4b_config()).arch).total());
 }
@@ -261,7 +251,8 @@ TEST(GptNeox, HeaderWithoutLayerTensorsIsStillTheNeoxLayer) {
   const Model g = read_header(neox_gguf(24, 2048, 16, 8192, 50304, true, false));
   EXPECT_FALSE(g.arch.mlp_gated);
   EXPECT_TRUE(g.arch.attention.fused_qkv);
-  expect_same_estimate(g, read_config(pythia_1_4b_config()), "gptneox header only");
+  test::expect_same_estimate(g, read_config(pythia_1_4b_config()), "gptneox header only",
+                             kEstimateGrid);
 }
 
 // ---- Pythia-6.9B, Pythia-12B, GPT-NeoX-20B ------------------------------------------
@@ -272,8 +263,10 @@ TEST(GptNeox, LargerPythiasCountTheCardsTotals) {
   const Model p12 = read_config(pythia_config(5120, 20480, 40, 36, 50688));
   EXPECT_LT(rel(static_cast<double>(count_params(p69.arch).total()), 6857302016.0), 0.01);
   EXPECT_LT(rel(static_cast<double>(count_params(p12.arch).total()), 11846072320.0), 0.01);
-  expect_same_estimate(read_header(neox_gguf(32, 4096, 32, 16384, 50432)), p69, "pythia-6.9b");
-  expect_same_estimate(read_header(neox_gguf(36, 5120, 40, 20480, 50688)), p12, "pythia-12b");
+  test::expect_same_estimate(read_header(neox_gguf(32, 4096, 32, 16384, 50432)), p69, "pythia-6.9b",
+                             kEstimateGrid);
+  test::expect_same_estimate(read_header(neox_gguf(36, 5120, 40, 20480, 50688)), p12, "pythia-12b",
+                             kEstimateGrid);
 }
 
 TEST(GptNeox, GptNeox20bIsTwentyBillion) {
@@ -284,7 +277,8 @@ TEST(GptNeox, GptNeox20bIsTwentyBillion) {
   const auto total = static_cast<double>(count_params(m.arch).total());
   EXPECT_GT(total, 20.0e9);
   EXPECT_LT(total, 20.7e9);
-  expect_same_estimate(read_header(neox_gguf(44, 6144, 64, 24576, 50432)), m, "gpt-neox-20b");
+  test::expect_same_estimate(read_header(neox_gguf(44, 6144, 64, 24576, 50432)), m, "gpt-neox-20b",
+                             kEstimateGrid);
 }
 
 // ---- the catalogue ---------------------------------------------------------------
@@ -297,7 +291,7 @@ TEST(GptNeox, CatalogueAgreesWithTheConfigs) {
     const Model cat = catalogue_model(id);
     const Model c = read_config(config);
     EXPECT_EQ(cat.arch.attention.parallel_block, ParallelBlock::NeoX) << id;
-    expect_same_estimate(cat, c, id);
+    test::expect_same_estimate(cat, c, id, kEstimateGrid);
     const Precision p = *parse_precision("q4_k_m");
     EXPECT_LT(rel(static_cast<double>(weight_layout(cat, p).total()),
                   static_cast<double>(weight_layout(c, p).total())),

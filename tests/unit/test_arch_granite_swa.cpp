@@ -41,18 +41,10 @@ Estimate llama_estimate(const Model& m, std::int64_t context, bool flash = true)
   return test::llama_cpp_q4_estimate(m, context, flash);
 }
 
-// Two readings of one model give one estimate under llama.cpp: the KV cache
-// and the compute buffer exactly, with and without flash attention.
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
-  for (const std::int64_t ctx : {std::int64_t{2048}, std::int64_t{8192}}) {
-    for (const bool flash : {false, true}) {
-      const Estimate x = llama_estimate(a, ctx, flash);
-      const Estimate y = llama_estimate(b, ctx, flash);
-      EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
-      EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx;
-    }
-  }
-}
+// Where two readings of one model are compared (test::expect_same_estimate):
+// 2 Ki and 8 Ki tokens, flash attention off and on, at Q4_K_M.
+const test::EstimateGrid kEstimateGrid{.contexts = {2048, 8192},
+                                       .params = test::EstimateGrid::Params::None};
 
 // ---- granite-swash-2b (granite_swa, dense) ------------------------------------
 //
@@ -187,7 +179,7 @@ TEST(GraniteSwa, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(g.arch.attention.sliding_window, 128);
   EXPECT_FALSE(g.arch.attention.sinks);
   EXPECT_TRUE(g.arch.tied_embeddings);
-  expect_same_estimate(g, c, "granite_swa GGUF vs config");
+  test::expect_same_estimate(g, c, "granite_swa GGUF vs config", kEstimateGrid);
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
 }
 
@@ -297,7 +289,7 @@ TEST(GraniteMoeSwa, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(g.arch.moe->expert_intermediate_size, 512);
   EXPECT_EQ(shared_expert_width(*g.arch.moe), 1280);
   EXPECT_EQ(g.arch.attention.window_layers, c.arch.attention.window_layers);
-  expect_same_estimate(g, c, "granite_swa MoE GGUF vs config");
+  test::expect_same_estimate(g, c, "granite_swa MoE GGUF vs config", kEstimateGrid);
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
   EXPECT_EQ(count_params(g.arch).active(), count_params(c.arch).active());
 }

@@ -27,25 +27,22 @@ using test::llama_cpp_q4_estimate;
 using test::rel;
 
 // Two readings of one hybrid: the same layer order, KV cache, recurrent
-// state and compute buffer, with and without flash attention.
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
+// state and compute buffer, none empty, with and without flash attention
+// (test::expect_same_estimate).
+void expect_same_reading(const Model& a, const Model& b, const std::string& what) {
   EXPECT_EQ(a.arch.attention.kind, b.arch.attention.kind) << what;
   EXPECT_EQ(a.arch.attention.layer_mixers, b.arch.attention.layer_mixers) << what;
   EXPECT_EQ(a.arch.attention.recurrent_state_floats, b.arch.attention.recurrent_state_floats)
       << what;
   EXPECT_EQ(a.arch.attention.recurrent_params, b.arch.attention.recurrent_params) << what;
   EXPECT_EQ(a.arch.attention.lightning, b.arch.attention.lightning) << what;
-  for (const std::int64_t ctx : {std::int64_t{512}, std::int64_t{8192}}) {
-    for (const bool flash : {false, true}) {
-      const Estimate x = llama_cpp_q4_estimate(a, ctx, flash);
-      const Estimate y = llama_cpp_q4_estimate(b, ctx, flash);
-      EXPECT_GT(x.memory.kv_cache, 0) << what << " at " << ctx;
-      EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
-      EXPECT_GT(x.recurrent_state, 0) << what << " at " << ctx;
-      EXPECT_EQ(x.recurrent_state, y.recurrent_state) << what << " at " << ctx;
-      EXPECT_GT(x.memory.compute, 0) << what << " at " << ctx;
-      EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx << ' ' << flash;
-    }
+  const test::EstimateGrid grid{.contexts = {512, 8192},
+                                .params = test::EstimateGrid::Params::None};
+  for (const auto& p : test::expect_same_estimate(a, b, what, grid)) {
+    EXPECT_GT(p.x.memory.kv_cache, 0) << what << " at " << p.context;
+    EXPECT_GT(p.x.recurrent_state, 0) << what << " at " << p.context;
+    EXPECT_EQ(p.x.recurrent_state, p.y.recurrent_state) << what << " at " << p.context;
+    EXPECT_GT(p.x.memory.compute, 0) << what << " at " << p.context;
   }
 }
 
@@ -209,7 +206,7 @@ TEST(MiniMax01, ConfigAndGgufGiveOneEstimate) {
   EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
   EXPECT_EQ(g.arch.attention.kind, AttentionKind::Hybrid);
   EXPECT_EQ(g.arch.attention.attention_layers, 10);
-  expect_same_estimate(c, g, "MiniMax-M1");
+  expect_same_reading(c, g, "MiniMax-M1");
   // The converter's tensors, counted from the file, against the card.
   const ParamBreakdown p = count_params(g.arch);
   EXPECT_LT(rel(static_cast<double>(p.total()), 456e9), 0.01) << p.total();
@@ -223,7 +220,7 @@ TEST(MiniMax01, CatalogueEntriesAreTheConfig) {
   for (const char* id : {"minimax-m1", "minimax-text-01"}) {
     const Model& cat = test::catalogue_model(id);
     EXPECT_EQ(cat.arch.attention.layer_mixers, c.arch.attention.layer_mixers) << id;
-    expect_same_estimate(cat, c, id);
+    expect_same_reading(cat, c, id);
     EXPECT_EQ(cat.params, 456000000000) << id;
     EXPECT_EQ(cat.active_params, 45900000000) << id;
   }

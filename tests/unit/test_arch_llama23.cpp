@@ -66,16 +66,11 @@ Estimate llama_estimate(const Model& m, std::int64_t context) {
   return estimate_inference(q);
 }
 
-// Two readings of one model give one estimate: the KV cache and the compute
-// buffer exactly, under llama.cpp, at a short and a long context.
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
-  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{32768}}) {
-    const Estimate x = llama_estimate(a, ctx);
-    const Estimate y = llama_estimate(b, ctx);
-    EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
-    EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx;
-  }
-}
+// Where two readings of one model are compared (test::expect_same_estimate):
+// 4 Ki and 32 Ki tokens, llama.cpp's default flash attention, at Q4_K_M.
+const test::EstimateGrid kEstimateGrid{.contexts = {4096, 32768},
+                                       .flash = {FlashAttention::Auto},
+                                       .params = test::EstimateGrid::Params::None};
 
 // A catalogue entry is the model its config.json gives: the parameters, the
 // weights, the KV cache and the compute buffer under llama.cpp.
@@ -85,7 +80,7 @@ void expect_catalogue_is_config(const std::string& id, const Json& config) {
   const Model cfg = from_config(config);
   EXPECT_EQ(count_params(cat.arch).total(), count_params(cfg.arch).total());
   EXPECT_EQ(llama_estimate(cat, 4096).memory.weights, llama_estimate(cfg, 4096).memory.weights);
-  expect_same_estimate(cat, cfg, id);
+  test::expect_same_estimate(cat, cfg, id, kEstimateGrid);
 }
 
 std::int64_t params(const Json& j) {
@@ -250,7 +245,8 @@ TEST(Qwen1, GgufHeaderGivesWhatTheConfigGives) {
     EXPECT_EQ(g.arch.intermediate_size, c.arch.intermediate_size);
     EXPECT_TRUE(g.arch.attention.fused_qkv && g.arch.qkv_bias);
     EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
-    expect_same_estimate(g, c, "qwen GGUF vs config, " + j["hidden_size"].dump());
+    test::expect_same_estimate(g, c, "qwen GGUF vs config, " + j["hidden_size"].dump(),
+                               kEstimateGrid);
   }
 }
 
@@ -477,7 +473,8 @@ TEST(Baichuan, GgufHeaderGivesWhatTheConfigGives) {
     EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
     EXPECT_EQ(g.arch.attention.alibi, c.arch.attention.alibi);
     EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
-    expect_same_estimate(g, c, "baichuan GGUF vs config, " + j["hidden_size"].dump());
+    test::expect_same_estimate(g, c, "baichuan GGUF vs config, " + j["hidden_size"].dump(),
+                               kEstimateGrid);
   }
 }
 
@@ -603,7 +600,7 @@ TEST(Orion, ConfigIsKnownWithBiasedNorms) {
   EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
   EXPECT_TRUE(g.arch.norm_bias);
   EXPECT_EQ(count_params(g.arch).total(), count_params(m.arch).total());
-  expect_same_estimate(g, m, "orion GGUF vs config");
+  test::expect_same_estimate(g, m, "orion GGUF vs config", kEstimateGrid);
 }
 
 // The weights of an F16 conversion, counted by hand from the tensors
@@ -748,7 +745,7 @@ TEST(CodeShell, ConfigIsKnownWithGroupedHeads) {
   EXPECT_EQ(g.arch.kv_heads, 8);
   EXPECT_TRUE(g.arch.attention.fused_qkv && g.arch.qkv_bias && !g.arch.mlp_gated);
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
-  expect_same_estimate(g, c, "codeshell GGUF vs config");
+  test::expect_same_estimate(g, c, "codeshell GGUF vs config", kEstimateGrid);
 }
 
 // K and V of the 8 query groups, not of the 32 heads: 42 x 2 x 8 x 128 x 2
@@ -869,7 +866,7 @@ TEST(Xverse, ConfigAndGgufAreKnownAndAgree) {
     EXPECT_FALSE(m->arch.tied_embeddings);
   }
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
-  expect_same_estimate(g, c, "xverse GGUF vs config");
+  test::expect_same_estimate(g, c, "xverse GGUF vs config", kEstimateGrid);
   // K and V of every head: 40 x 2 x 5120 x 2 bytes a token at F16.
   EXPECT_EQ(llama_estimate(c, 8192).memory.kv_cache, std::int64_t{40} * 2 * 5120 * 2 * 8192);
 }

@@ -29,30 +29,11 @@ using test::from_config;
 using test::from_gguf;
 using test::rel;
 
-Estimate llama_estimate(const Model& m, std::int64_t context, bool flash) {
-  InferenceQuery q;
-  q.model = m;
-  q.precision = *parse_precision("q4_k_m");
-  q.runtime = Runtime::LlamaCpp;
-  q.context = context;
-  q.flash_attention = flash ? FlashAttention::On : FlashAttention::Off;
-  return estimate_inference(q);
-}
-
-// Two readings of one model give one estimate: the KV cache and the compute
-// buffer exactly, under llama.cpp, at a short and a long context, with and
-// without flash attention; and the same parameters.
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
-  EXPECT_EQ(count_params(a.arch).total(), count_params(b.arch).total()) << what;
-  for (const bool flash : {true, false}) {
-    for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{32768}}) {
-      const Estimate x = llama_estimate(a, ctx, flash);
-      const Estimate y = llama_estimate(b, ctx, flash);
-      EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
-      EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx;
-    }
-  }
-}
+// Where two readings of one model are compared (test::expect_same_estimate):
+// the total parameters, then 4 Ki and 32 Ki tokens, flash attention on and off, at Q4_K_M.
+const test::EstimateGrid kEstimateGrid{.contexts = {4096, 32768},
+                                       .flash = {FlashAttention::On, FlashAttention::Off},
+                                       .params = test::EstimateGrid::Params::Total};
 
 // ---- MiniCPM3-4B (minicpm3) ------------------------------------------------
 //
@@ -121,6 +102,7 @@ TEST(MiniCpm3, ConfigGivesMlaWeightsAndThePerHeadCacheLlamaCppKeeps) {
   EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
   ASSERT_EQ(m.arch.attention.kind, AttentionKind::Mla);
   EXPECT_TRUE(m.arch.attention.mla_cached_per_head);
+  EXPECT_FALSE(m.arch.attention.mla_unscaled_head);  // minicpm3.cpp scales its head
   EXPECT_TRUE(m.arch.tied_embeddings);
   EXPECT_EQ(m.arch.attention.v_head_dim, 64);
   // The card (openbmb/MiniCPM3-4B; the hub's count): 4.07 B parameters.
@@ -142,11 +124,12 @@ TEST(MiniCpm3, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
   ASSERT_EQ(g.arch.attention.kind, AttentionKind::Mla);
   EXPECT_TRUE(g.arch.attention.mla_cached_per_head);
+  EXPECT_FALSE(g.arch.attention.mla_unscaled_head);  // minicpm3.cpp scales its head
   EXPECT_TRUE(g.arch.tied_embeddings);
   EXPECT_EQ(g.arch.attention.v_head_dim, 64);
   EXPECT_EQ(g.arch.kv_heads, 40);
   EXPECT_EQ(attention_params_per_layer(g.arch), attention_params_per_layer(c.arch));
-  expect_same_estimate(g, c, "minicpm3 GGUF vs config");
+  test::expect_same_estimate(g, c, "minicpm3 GGUF vs config", kEstimateGrid);
 }
 
 // The catalogue entry (family minicpm3: the per-head cache) and the config
@@ -155,7 +138,8 @@ TEST(MiniCpm3, CatalogueGivesWhatTheConfigGives) {
   const Model& cat = catalogue_model("minicpm3-4b");
   const Model c = from_config(minicpm3_4b());
   EXPECT_TRUE(cat.arch.attention.mla_cached_per_head);
-  expect_same_estimate(cat, c, "minicpm3-4b catalogue vs config");
+  EXPECT_FALSE(cat.arch.attention.mla_unscaled_head);  // minicpm3.cpp scales its head
+  test::expect_same_estimate(cat, c, "minicpm3-4b catalogue vs config", kEstimateGrid);
 }
 
 // ---- MiniCPM4 / 4.1 (minicpm) ----------------------------------------------
@@ -240,15 +224,15 @@ TEST(MiniCpm, GgufHeaderGivesWhatTheConfigGives) {
   const Model g = from_gguf(minicpm_gguf(minicpm41_8b()));
   EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
   EXPECT_FALSE(g.arch.tied_embeddings);
-  expect_same_estimate(g, c, "minicpm GGUF vs config");
+  test::expect_same_estimate(g, c, "minicpm GGUF vs config", kEstimateGrid);
 }
 
 // MiniCPM4-8B has MiniCPM4.1-8B's shape with 32768 positions.
 TEST(MiniCpm, CatalogueGivesWhatTheConfigGives) {
   Json c = minicpm41_8b();
   c["max_position_embeddings"] = 32768;
-  expect_same_estimate(catalogue_model("minicpm4-8b"), from_config(c),
-                       "minicpm4-8b catalogue vs config");
+  test::expect_same_estimate(catalogue_model("minicpm4-8b"), from_config(c),
+                             "minicpm4-8b catalogue vs config", kEstimateGrid);
 }
 
 // MiniCPMConfig (openbmb's configuration_minicpm.py) ties by default, as

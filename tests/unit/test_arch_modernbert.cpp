@@ -27,8 +27,9 @@ using test::llama_cpp_q4_estimate;
 using test::rel;
 
 // Two readings of one model: the same block, no KV cache in either, one
-// compute buffer, with and without flash attention, short and full context.
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
+// compute buffer, never empty, with and without flash attention, short and
+// full context (test::expect_same_estimate).
+void expect_same_reading(const Model& a, const Model& b, const std::string& what) {
   EXPECT_EQ(a.arch.mlp_gated, b.arch.mlp_gated) << what;
   EXPECT_EQ(a.arch.fused_gate_up, b.arch.fused_gate_up) << what;
   EXPECT_EQ(a.arch.attention.fused_qkv, b.arch.attention.fused_qkv) << what;
@@ -36,15 +37,12 @@ void expect_same_estimate(const Model& a, const Model& b, const std::string& wha
   EXPECT_EQ(a.arch.attention.kind, b.arch.attention.kind) << what;
   EXPECT_EQ(a.arch.attention.sliding_pattern, b.arch.attention.sliding_pattern) << what;
   EXPECT_EQ(a.arch.attention.global_first, b.arch.attention.global_first) << what;
-  for (const std::int64_t ctx : {std::int64_t{512}, std::int64_t{8192}}) {
-    for (const bool flash : {false, true}) {
-      const Estimate x = llama_cpp_q4_estimate(a, ctx, flash);
-      const Estimate y = llama_cpp_q4_estimate(b, ctx, flash);
-      EXPECT_EQ(x.memory.kv_cache, 0) << what << " at " << ctx;
-      EXPECT_EQ(y.memory.kv_cache, 0) << what << " at " << ctx;
-      EXPECT_GT(x.memory.compute, 0) << what << " at " << ctx;
-      EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx << ' ' << flash;
-    }
+  const test::EstimateGrid grid{.contexts = {512, 8192},
+                                .params = test::EstimateGrid::Params::None};
+  for (const auto& p : test::expect_same_estimate(a, b, what, grid)) {
+    EXPECT_EQ(p.x.memory.kv_cache, 0) << what << " at " << p.context;
+    EXPECT_EQ(p.y.memory.kv_cache, 0) << what << " at " << p.context;
+    EXPECT_GT(p.x.memory.compute, 0) << what << " at " << p.context;
   }
 }
 
@@ -187,7 +185,7 @@ TEST(ModernBert, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_LT(rel(static_cast<double>(g.params), 149e6), 0.01);
   EXPECT_LT(rel(static_cast<double>(count_params(c.arch).total()), static_cast<double>(g.params)),
             0.001);
-  expect_same_estimate(g, c, "ModernBERT-base");
+  expect_same_reading(g, c, "ModernBERT-base");
 }
 
 TEST(ModernBert, NoPatternKeyMeansEveryThirdLayer) {
@@ -217,7 +215,7 @@ TEST(ModernBert, LargeMatchesItsCard) {
       << count_params(c.arch).total();
   const Model g = from_gguf(modernbert_gguf(28, 1024, 16, 2624));
   EXPECT_LT(rel(static_cast<double>(g.params), 395e6), 0.01) << g.params;
-  expect_same_estimate(g, c, "ModernBERT-large");
+  expect_same_reading(g, c, "ModernBERT-large");
 }
 
 TEST(ModernBert, TheWindowedLayersStillAttendOverTheBatch) {

@@ -22,20 +22,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-// KV cache and compute buffer equal under llama.cpp, with and without flash
-// attention, at a short and a long context; the same parameter counts.
-void expect_same_estimate(const Model& x, const Model& y, const std::string& what) {
-  EXPECT_EQ(count_params(x.arch).total(), count_params(y.arch).total()) << what;
-  EXPECT_EQ(count_params(x.arch).active(), count_params(y.arch).active()) << what;
-  for (const bool flash : {false, true}) {
-    for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{16384}}) {
-      const Estimate ex = test::llama_cpp_q4_estimate(x, ctx, flash);
-      const Estimate ey = test::llama_cpp_q4_estimate(y, ctx, flash);
-      EXPECT_EQ(ex.memory.kv_cache, ey.memory.kv_cache) << what << " " << ctx << " " << flash;
-      EXPECT_EQ(ex.memory.compute, ey.memory.compute) << what << " " << ctx << " " << flash;
-    }
-  }
-}
+// Where two readings of one model are compared (test::expect_same_estimate):
+// both parameter counts, then 4 Ki and 16 Ki tokens, flash attention off and on, at Q4_K_M.
+const test::EstimateGrid kEstimateGrid{.contexts = {4096, 16384}};
 
 // ---- Ling 1.x (bailingmoe) ------------------------------------------------
 
@@ -138,7 +127,7 @@ TEST(LingMoe, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(g.arch.moe->expert_intermediate_size, 1408);
   EXPECT_TRUE(g.arch.moe->weights_normalized);
   EXPECT_EQ(g.arch.vocab_size, 126464);
-  expect_same_estimate(g, c, "Ling-lite GGUF vs config");
+  test::expect_same_estimate(g, c, "Ling-lite GGUF vs config", kEstimateGrid);
 }
 
 // bailingmoe.cpp's build_moe_ffn takes norm_w from the file
@@ -171,7 +160,7 @@ TEST(LingMoe, CatalogueGivesWhatTheConfigGives) {
   const Model c = test::from_config(ling_lite());
   for (const char* name : {"inclusionAI/Ling-lite", "inclusionAI/Ling-Coder-lite"}) {
     const Model& cat = test::catalogue_model(name);
-    expect_same_estimate(cat, c, name);
+    test::expect_same_estimate(cat, c, name, kEstimateGrid);
     EXPECT_EQ(cat.params, 16800000000) << name;
   }
 }
@@ -280,7 +269,7 @@ TEST(Arctic, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_EQ(g.arch.moe->expert_intermediate_size, 4864);
   EXPECT_EQ(g.arch.intermediate_size, 7168);
   EXPECT_EQ(g.arch.vocab_size, 32000);
-  expect_same_estimate(g, c, "Arctic GGUF vs config");
+  test::expect_same_estimate(g, c, "Arctic GGUF vs config", kEstimateGrid);
 }
 
 // Every layer caches K and V of its 8 heads of 128 over the whole context
@@ -311,7 +300,7 @@ TEST(Arctic, CatalogueGivesWhatTheConfigGives) {
   const Model c = test::from_config(arctic_instruct());
   ASSERT_TRUE(cat.arch.moe.has_value());
   EXPECT_TRUE(cat.arch.moe->residual_mlp);
-  expect_same_estimate(cat, c, "Arctic catalogue vs config");
+  test::expect_same_estimate(cat, c, "Arctic catalogue vs config", kEstimateGrid);
   EXPECT_EQ(cat.params, 480000000000);
 }
 

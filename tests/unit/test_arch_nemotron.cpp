@@ -93,26 +93,11 @@ test::GgufWriter nemotron_mini_4b_gguf() {
   return w;
 }
 
-Estimate llama_estimate(const Model& m, std::int64_t context, const char* precision = "q4_k_m") {
-  InferenceQuery q;
-  q.model = m;
-  q.precision = *parse_precision(precision);
-  q.runtime = Runtime::LlamaCpp;
-  q.context = context;
-  return estimate_inference(q);
-}
-
-// Two readings of one model: the KV cache and compute buffer exactly, under
-// llama.cpp, at the model's own context and at a longer one. (A header's
-// weights are its few tensors' bytes: the weights are checked apart.)
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
-  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{32768}}) {
-    const Estimate x = llama_estimate(a, ctx);
-    const Estimate y = llama_estimate(b, ctx);
-    EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
-    EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx;
-  }
-}
+// Where two readings of one model are compared (test::expect_same_estimate):
+// 4 Ki and 32 Ki tokens, llama.cpp's default flash attention, at Q4_K_M.
+const test::EstimateGrid kEstimateGrid{.contexts = {4096, 32768},
+                                       .flash = {FlashAttention::Auto},
+                                       .params = test::EstimateGrid::Params::None};
 
 TEST(Nemotron, ConfigIsKnownAndCountsTheModel) {
   const Model m = from_config(nemotron_mini_4b());
@@ -137,7 +122,7 @@ TEST(Nemotron, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_TRUE(g.arch.norm_bias);
   EXPECT_EQ(g.arch.vocab_size, 256000);
   EXPECT_EQ(count_params(g.arch).total(), count_params(c.arch).total());
-  expect_same_estimate(g, c, "nemotron GGUF vs config");
+  test::expect_same_estimate(g, c, "nemotron GGUF vs config", kEstimateGrid);
 }
 
 // Every layer caches K and V of 8 heads of 128 (nemotron.cpp build_attn_inp_kv,
@@ -220,7 +205,7 @@ TEST(Nemotron, CatalogueEntryByItsOllamaTagIsTheConfig) {
   EXPECT_TRUE(cat.arch.norm_bias);
   EXPECT_FALSE(cat.arch.mlp_gated);
   const Model config = from_config(nemotron_mini_4b());
-  expect_same_estimate(cat, config, "catalogue vs config");
+  test::expect_same_estimate(cat, config, "catalogue vs config", kEstimateGrid);
   const Precision p = *parse_precision("q4_k_m");
   EXPECT_EQ(weight_layout(cat, p).total(), weight_layout(config, p).total());
 }

@@ -116,6 +116,7 @@ TEST(Plm, ConfigGivesPerHeadMlaAndAnUngatedMlp) {
   EXPECT_TRUE(m.unchecked_architecture.empty()) << m.unchecked_architecture;
   ASSERT_EQ(m.arch.attention.kind, AttentionKind::Mla);
   EXPECT_TRUE(m.arch.attention.mla_cached_per_head);
+  EXPECT_TRUE(m.arch.attention.mla_unscaled_head);  // plm.cpp: no lmhead_scaling
   EXPECT_EQ(m.arch.attention.q_lora_rank, 0);
   EXPECT_FALSE(m.arch.mlp_gated);
   EXPECT_TRUE(m.arch.tied_embeddings);
@@ -148,6 +149,7 @@ TEST(Plm, GgufHeaderGivesWhatTheConfigGives) {
   EXPECT_TRUE(g.unchecked_architecture.empty()) << g.unchecked_architecture;
   ASSERT_EQ(g.arch.attention.kind, AttentionKind::Mla);
   EXPECT_TRUE(g.arch.attention.mla_cached_per_head);
+  EXPECT_TRUE(g.arch.attention.mla_unscaled_head);  // plm.cpp: no lmhead_scaling
   EXPECT_FALSE(g.arch.mlp_gated);
   EXPECT_TRUE(g.arch.tied_embeddings);
   EXPECT_EQ(g.arch.kv_heads, 16);

@@ -62,20 +62,12 @@ Estimate llama_estimate(const Model& m, std::int64_t context, bool flash) {
   return estimate_inference(q);
 }
 
-// Two readings of one model give one estimate: parameters, and the KV cache
-// and compute buffer under llama.cpp at two contexts, with and without flash
-// attention.
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
-  EXPECT_EQ(count_params(a.arch).total(), count_params(b.arch).total()) << what;
-  for (const bool flash : {true, false}) {
-    for (const std::int64_t ctx : {std::int64_t{512}, std::int64_t{4096}}) {
-      const Estimate x = llama_estimate(a, ctx, flash);
-      const Estimate y = llama_estimate(b, ctx, flash);
-      EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
-      EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx;
-    }
-  }
-}
+// Where two readings of one model are compared (test::expect_same_estimate):
+// the total parameters, then 512 and 4 Ki tokens, flash attention on and off, at Q8_0.
+const test::EstimateGrid kEstimateGrid{.contexts = {512, 4096},
+                                       .flash = {FlashAttention::On, FlashAttention::Off},
+                                       .precision = "q8_0",
+                                       .params = test::EstimateGrid::Params::Total};
 
 // A T5 v1.1 / Flan-T5 config.json of the given shape (the keys T5Config
 // reads; gated GELU, untied, 32 buckets, 512 positions).
@@ -177,7 +169,7 @@ TEST(T5, ConfigAndGgufAreKnownAndAgree) {
     EXPECT_FALSE(m->arch.attention.no_kv_cache);
     EXPECT_FALSE(m->embedding);
   }
-  expect_same_estimate(c, g, "flan-t5-large");
+  test::expect_same_estimate(c, g, "flan-t5-large", kEstimateGrid);
   // The decoder's 24 self-attention layers alone: K and V of 16 heads of 64,
   // F16, per cell (llama-kv-cache.cpp: block_count layers).
   EXPECT_EQ(llama_estimate(c, 4096, false).memory.kv_cache,
@@ -232,7 +224,7 @@ TEST(T5, CatalogueEntriesAreTheirConfigs) {
     EXPECT_EQ(cat.arch.decoder_layers, cfg.arch.decoder_layers);
     EXPECT_EQ(cat.arch.relative_buckets, 32);
     EXPECT_FALSE(cat.embedding);
-    expect_same_estimate(cat, cfg, id);
+    test::expect_same_estimate(cat, cfg, id, kEstimateGrid);
     EXPECT_EQ(llama_estimate(cat, 512, false).memory.weights,
               llama_estimate(cfg, 512, false).memory.weights);
     EXPECT_LT(
@@ -351,7 +343,7 @@ TEST(T5, TheEncoderAloneKeepsTheCacheLlamaCppGivesIt) {
     EXPECT_EQ(llama_estimate(*m, 512, false).memory.kv_cache,
               std::int64_t{24} * 2 * 64 * 64 * 2 * 512);
   }
-  expect_same_estimate(c, g, "t5-v1_1-xxl encoder");
+  test::expect_same_estimate(c, g, "t5-v1_1-xxl encoder", kEstimateGrid);
   EXPECT_LT(rel(static_cast<double>(count_params(c.arch).total()), 4762310656.0), 0.01);
 }
 

@@ -18,6 +18,7 @@
 
 #include "sources/embedded_data.hpp"
 #include "unit/model_file_writers.hpp"
+#include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
 #include "willfit/inference/estimate.hpp"
 #include "willfit/models/gguf.hpp"
@@ -70,23 +71,18 @@ Estimate llama_estimate(const Model& m, std::int64_t context) {
   return estimate_inference(q);
 }
 
-// Two readings of one model give one estimate: the KV cache and compute
-// buffer exactly, under llama.cpp, at a short and a long context.
-void expect_same_estimate(const Model& a, const Model& b, const std::string& what) {
-  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{131072}}) {
-    const Estimate x = llama_estimate(a, ctx);
-    const Estimate y = llama_estimate(b, ctx);
-    EXPECT_EQ(x.memory.kv_cache, y.memory.kv_cache) << what << " at " << ctx;
-    EXPECT_EQ(x.memory.compute, y.memory.compute) << what << " at " << ctx;
-  }
-}
+// Where two readings of one model are compared (test::expect_same_estimate):
+// 4 Ki and 128 Ki tokens, llama.cpp's default flash attention, at Q4_K_M.
+const test::EstimateGrid kEstimateGrid{.contexts = {4096, 131072},
+                                       .flash = {FlashAttention::Auto},
+                                       .params = test::EstimateGrid::Params::None};
 
 // A catalogue entry and the config.json it was read from: one estimate, and
 // the weights by llama.cpp's recipe within 1 % (the entry carries the card's
 // count, the config the counted one).
 void expect_catalogue_agrees(const std::string& id, const Model& config) {
   const Model cat = catalogue(id);
-  expect_same_estimate(cat, config, id);
+  test::expect_same_estimate(cat, config, id, kEstimateGrid);
   const Precision p = *parse_precision("q4_k_m");
   EXPECT_LT(off(static_cast<double>(weight_layout(cat, p).total()),
                 static_cast<double>(weight_layout(config, p).total())),
@@ -100,7 +96,7 @@ void expect_catalogue_agrees(const std::string& id, const Model& config) {
 void expect_same_text_model(const Model& gguf, const Model& config, const std::string& what) {
   const ParamBreakdown from_config = count_params(config.arch);
   EXPECT_EQ(count_params(gguf.arch).active(), from_config.active() - from_config.vision) << what;
-  expect_same_estimate(gguf, config, what);
+  test::expect_same_estimate(gguf, config, what, kEstimateGrid);
 }
 
 // The GGUF header llama.cpp's converter writes for a config.json of
@@ -2384,7 +2380,7 @@ TEST(EmbeddingGemma, GgufWithTheDenseModulesMatchesTheCard) {
   EXPECT_EQ(count_params(g.arch).total() - count_params(plain.arch).total(), 2 * 768LL * 3072);
   EXPECT_LT(off(static_cast<double>(count_params(g.arch).total()), 307581696.0), 0.01);
   // They act on the pooled vectors alone: neither cache nor buffer changes.
-  expect_same_estimate(g, plain, "gemma-embedding with and without Dense");
+  test::expect_same_estimate(g, plain, "gemma-embedding with and without Dense", kEstimateGrid);
 }
 
 TEST(EmbeddingGemma, CatalogueGivesWhatTheConfigGives) {

@@ -93,6 +93,9 @@ TEST(GgmlAlloc, InputsComeFirstAndSizesAreAligned) {
 }
 
 using test::catalogue_model;
+using test::compute_error;
+using test::expect_live_kv;
+using test::expect_live_tables;
 using test::for_each_live_row;
 using test::live_row_estimate;
 using test::live_row_measured;
@@ -114,14 +117,6 @@ double replayed_error(LlamaGraphShape s, const std::vector<std::string>& c,
   return err;
 }
 
-// willfit's CPU-only llama.cpp compute term (the graph's buffer and the
-// logits output buffer) for `model` at a row's settings, and its error
-// against what llama.cpp logged, in per cent.
-double compute_error(const Model& model, const std::vector<std::string>& c) {
-  const auto [measured, willfit] = test::live_row_compute(model, c);
-  return (willfit - measured) / measured * 100.0;
-}
-
 // Kimi K3 at the shape of the live file kimi-k3-r4 (tests/live/make_gguf):
 // moonshotai/Kimi-K3's config.json at f831ab66 with 4 layers (MLA on the
 // fourth: full_attn_layers 4) and 16 routed experts.
@@ -140,39 +135,6 @@ Model kimi_k3_r4() {
       "config.json");
   EXPECT_TRUE(m.ok()) << m.error().message;
   return m.ok() ? *m : Model{};
-}
-
-// `model` against a live run's KV table (tests/data/llamacpp_cpu_kv_NAME.csv,
-// `rows` rows): the KV buffers and a hybrid's recurrent state (willfit's
-// kv_cache holds both) each within the log's rounding (0.01 MiB).
-void expect_live_kv(const Model& model, const std::string& name, std::size_t rows) {
-  std::size_t kv_rows = 0;
-  const double rounding = 0.01 * static_cast<double>(kMiB);
-  for_each_live_row("llamacpp_cpu_kv_" + name + ".csv", [&](const std::vector<std::string>& c) {
-    const Estimate e = live_row_estimate(model, c);
-    const auto state = static_cast<double>(e.recurrent_state);
-    EXPECT_NEAR(state, std::stod(c[7]) * static_cast<double>(kMiB), rounding);
-    EXPECT_NEAR(static_cast<double>(e.memory.kv_cache) - state,
-                std::stod(c[6]) * static_cast<double>(kMiB), rounding);
-    ++kv_rows;
-  });
-  EXPECT_EQ(kv_rows, rows);
-}
-
-// `model` against a live run's two tables (tests/data/llamacpp_cpu_compute_
-// NAME.csv and llamacpp_cpu_kv_NAME.csv, `rows` rows each): every compute +
-// output row within `gate` per cent, every KV row within the log's rounding
-// (0.01 MiB).
-void expect_live_tables(const Model& model, const std::string& name, std::size_t rows,
-                        double gate) {
-  std::size_t compute_rows = 0;
-  for_each_live_row("llamacpp_cpu_compute_" + name + ".csv",
-                    [&](const std::vector<std::string>& c) {
-                      EXPECT_LE(std::abs(compute_error(model, c)), gate);
-                      ++compute_rows;
-                    });
-  EXPECT_EQ(compute_rows, rows);
-  expect_live_kv(model, name, rows);
 }
 
 // The catalogue's models against what llama.cpp logged for a file of that

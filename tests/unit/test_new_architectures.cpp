@@ -41,9 +41,10 @@ Estimate llama_estimate(const Model& m, std::int64_t ctx) {
   return estimate_inference(q);
 }
 
-// The two readings agree on what sizes memory: KV cache and compute buffer
-// at a short and a long context, the MoE layout and whether the MLP is gated.
-void expect_same_estimate(const Model& cfg, const Model& file) {
+// The two readings agree on what sizes memory: KV cache (never empty) and
+// compute buffer at a short and a long context (test::expect_same_estimate),
+// the MoE layout and whether the MLP is gated.
+void expect_same_reading(const Model& cfg, const Model& file) {
   EXPECT_TRUE(cfg.unchecked_architecture.empty()) << cfg.unchecked_architecture;
   EXPECT_TRUE(file.unchecked_architecture.empty()) << file.unchecked_architecture;
   EXPECT_EQ(cfg.arch.mlp_gated, file.arch.mlp_gated);
@@ -58,12 +59,11 @@ void expect_same_estimate(const Model& cfg, const Model& file) {
     EXPECT_EQ(cfg.arch.moe->layer_step, file.arch.moe->layer_step);
     EXPECT_EQ(cfg.arch.moe->selection_bias, file.arch.moe->selection_bias);
   }
-  for (const std::int64_t ctx : {std::int64_t{4096}, std::int64_t{32768}}) {
-    const Estimate c = llama_estimate(cfg, ctx);
-    const Estimate g = llama_estimate(file, ctx);
-    EXPECT_GT(c.memory.kv_cache, 0) << ctx;
-    EXPECT_EQ(c.memory.kv_cache, g.memory.kv_cache) << ctx;
-    EXPECT_EQ(c.memory.compute, g.memory.compute) << ctx;
+  const test::EstimateGrid grid{.contexts = {4096, 32768},
+                                .flash = {FlashAttention::Auto},
+                                .params = test::EstimateGrid::Params::None};
+  for (const auto& p : test::expect_same_estimate(cfg, file, "config vs GGUF", grid)) {
+    EXPECT_GT(p.x.memory.kv_cache, 0) << p.context;
   }
 }
 
@@ -130,7 +130,7 @@ TEST(NewArchitectures, OlmoeConfigAndGgufAgree) {
   w.tensor("blk.0.ffn_up_exps.weight", {2048, 1024, 64}, test::kQ8_0);
   w.tensor("blk.0.ffn_gate_inp.weight", {2048, 64}, test::kF32);
   const Model cfg = from_config(olmoe_config());
-  expect_same_estimate(cfg, from_gguf(w));
+  expect_same_reading(cfg, from_gguf(w));
   // The paper and card: 6.9 B total, 1.3 B active (OLMoE: Open
   // Mixture-of-Experts Language Models, table 1; "1B active, 7B total").
   EXPECT_LT(rel(static_cast<double>(cfg.params), 6.9e9), 0.01) << cfg.params;
@@ -179,7 +179,7 @@ TEST(NewArchitectures, ErnieMoeLeadingDenseLayerAndSharedExperts) {
   w.tensor("blk.1.exp_probs_b.bias", {64}, test::kF32);
   const Model cfg = from_config(ernie_config());
   const Model file = from_gguf(w);
-  expect_same_estimate(cfg, file);
+  expect_same_reading(cfg, file);
   ASSERT_TRUE(cfg.arch.moe.has_value());
   EXPECT_EQ(cfg.arch.moe->first_dense_layers, 1);
   EXPECT_EQ(cfg.arch.moe->shared_experts, 2);
@@ -227,7 +227,7 @@ TEST(NewArchitectures, SeedOssWideQueriesAndBiases) {
   w.tensor("blk.0.ffn_gate.weight", {5120, 27648}, test::kQ8_0);
   w.tensor("blk.0.ffn_up.weight", {5120, 27648}, test::kQ8_0);
   const Model cfg = from_config(seed_oss_config());
-  expect_same_estimate(cfg, from_gguf(w));
+  expect_same_reading(cfg, from_gguf(w));
   // KV: 64 layers x 8 heads x 128 x (K + V) x 2 bytes per token.
   EXPECT_EQ(llama_estimate(cfg, 4096).memory.kv_cache, std::int64_t{64} * 8 * 128 * 2 * 2 * 4096);
   EXPECT_LT(rel(static_cast<double>(cfg.params), 36e9), 0.01) << cfg.params;  // the card: 36B
@@ -266,7 +266,7 @@ TEST(NewArchitectures, HunyuanMoeSharedExpertFromPerLayerLists) {
   w.tensor("blk.0.ffn_gate_exps.weight", {4096, 3072, 64}, test::kQ8_0);
   w.tensor("blk.0.ffn_up_shexp.weight", {4096, 3072}, test::kQ8_0);
   const Model cfg = from_config(hunyuan_config());
-  expect_same_estimate(cfg, from_gguf(w));
+  expect_same_reading(cfg, from_gguf(w));
   ASSERT_TRUE(cfg.arch.moe.has_value());
   EXPECT_EQ(cfg.arch.moe->experts_per_token, 8);
   EXPECT_EQ(cfg.arch.moe->shared_experts, 1);
@@ -300,7 +300,7 @@ TEST(NewArchitectures, ArceeUngatedMlpFromConfigAndTensors) {
   const Model file = from_gguf(w);
   EXPECT_FALSE(cfg.arch.mlp_gated);
   EXPECT_FALSE(file.arch.mlp_gated);
-  expect_same_estimate(cfg, file);
+  expect_same_reading(cfg, file);
   // Two matrices of 2560 x 18432 a layer: the card's 4.5B.
   EXPECT_LT(rel(static_cast<double>(cfg.params), 4.5e9), 0.03) << cfg.params;
 }
@@ -410,7 +410,7 @@ TEST(NewArchitectures, Qwen3VlMoeIsQwen3MoeWithDeepstack) {
   const Model cfg = from_config(qwen3vl_moe_config());
   const Model file = from_gguf(w);
   EXPECT_EQ(file.arch.deepstack_layers, 3);
-  expect_same_estimate(cfg, file);
+  expect_same_reading(cfg, file);
   // llama-graph.cpp build_inp_embd: the input embeddings are 1 + 3 hidden
   // widths wide, an input never freed, so the buffer grows by at least the
   // three extra widths of a 512-token step (F32).
@@ -479,7 +479,7 @@ TEST(NewArchitectures, ExaoneMoeWindowsDenseLeadAndSharedExpert) {
   w.tensor("blk.1.exp_probs_b.bias", {128}, test::kF32);
   const Model cfg = from_config(k_exaone_config());
   const Model file = from_gguf(w);
-  expect_same_estimate(cfg, file);
+  expect_same_reading(cfg, file);
   EXPECT_EQ(file.arch.attention.kind, AttentionKind::Sliding);
   EXPECT_EQ(file.arch.attention.sliding_window, 128);
   EXPECT_EQ(file.arch.attention.sliding_pattern, 4);
@@ -528,7 +528,7 @@ TEST(NewArchitectures, Dots1DenseLeadTwoSharedExpertsAndBias) {
   w.tensor("blk.1.exp_probs_b.bias", {128}, test::kF32);
   const Model cfg = from_config(dots1_config());
   const Model file = from_gguf(w);
-  expect_same_estimate(cfg, file);
+  expect_same_reading(cfg, file);
   ASSERT_TRUE(file.arch.moe.has_value());
   EXPECT_EQ(file.arch.moe->shared_experts, 2);
   EXPECT_EQ(file.arch.moe->first_dense_layers, 1);
@@ -584,7 +584,7 @@ TEST(NewArchitectures, BailingMoe2FusedQkvDenseLeadSharedExpertAndBias) {
   w.tensor("blk.1.exp_probs_b.bias", {256}, test::kF32);
   const Model cfg = from_config(ling_mini_config());
   const Model file = from_gguf(w);
-  expect_same_estimate(cfg, file);
+  expect_same_reading(cfg, file);
   ASSERT_TRUE(file.arch.moe.has_value());
   EXPECT_EQ(file.arch.moe->shared_experts, 1);
   EXPECT_EQ(file.arch.moe->first_dense_layers, 1);
@@ -624,7 +624,7 @@ TEST(NewArchitectures, ApertusUngatedXieluMlp) {
   const Model file = from_gguf(w);
   EXPECT_FALSE(cfg.arch.mlp_gated);
   EXPECT_FALSE(file.arch.mlp_gated);
-  expect_same_estimate(cfg, file);
+  expect_same_reading(cfg, file);
   // KV: 32 layers x 8 heads x 128 x (K + V) x 2 bytes per token.
   EXPECT_EQ(llama_estimate(cfg, 4096).memory.kv_cache, std::int64_t{32} * 8 * 128 * 2 * 2 * 4096);
   // The card: 8B (two 4096 x 21504 matrices a layer; a gated MLP would be 10.9B).
@@ -652,7 +652,7 @@ TEST(NewArchitectures, HunyuanDenseOneExpertIsNoMoe) {
   const Model cfg = from_config(hunyuan_dense_config());
   const Model file = from_gguf(w);
   EXPECT_FALSE(file.arch.moe.has_value());
-  expect_same_estimate(cfg, file);
+  expect_same_reading(cfg, file);
   // KV: 32 layers x 8 heads x 128 x (K + V) x 2 bytes per token.
   EXPECT_EQ(llama_estimate(file, 4096).memory.kv_cache, std::int64_t{32} * 8 * 128 * 2 * 2 * 4096);
   // 32 x (2 x 4096^2 + 2 x 4096 x 1024 + 3 x 4096 x 14336) + 128167 x 4096:
@@ -683,7 +683,7 @@ TEST(NewArchitectures, ErnieDenseWideQueries) {
   const Model cfg = from_config(ernie_dense_config());
   const Model file = from_gguf(w);
   EXPECT_FALSE(file.arch.moe.has_value());
-  expect_same_estimate(cfg, file);
+  expect_same_reading(cfg, file);
   // KV: 18 layers x 2 heads x 128 x (K + V) x 2 bytes per token.
   EXPECT_EQ(llama_estimate(file, 4096).memory.kv_cache, std::int64_t{18} * 2 * 128 * 2 * 2 * 4096);
   // The card: 0.36B.
@@ -796,7 +796,7 @@ test::GgufWriter mimo2_gguf() {
 TEST(WindowedMoe, MimoV2FlashConfigAndGgufAgree) {
   const Model cfg = from_config(mimo_v2_flash_config());
   const Model file = from_gguf(mimo2_gguf());
-  expect_same_estimate(cfg, file);
+  expect_same_reading(cfg, file);
   for (const Model* m : {&cfg, &file}) {
     const Architecture& a = m->arch;
     EXPECT_EQ(a.layers, 48);
@@ -902,7 +902,7 @@ test::GgufWriter trinity_mini_gguf() {
 TEST(WindowedMoe, TrinityMiniConfigAndGgufAgree) {
   const Model cfg = from_config(trinity_mini_config());
   const Model file = from_gguf(trinity_mini_gguf());
-  expect_same_estimate(cfg, file);
+  expect_same_reading(cfg, file);
   for (const Model* m : {&cfg, &file}) {
     const Architecture& a = m->arch;
     EXPECT_EQ(a.attention.kind, AttentionKind::Sliding);
@@ -984,7 +984,7 @@ test::GgufWriter smallthinker_4b_gguf(bool windowed = false) {
 TEST(WindowedMoe, SmallThinkerConfigAndGgufAgree) {
   const Model cfg = from_config(smallthinker_4b_config());
   const Model file = from_gguf(smallthinker_4b_gguf());
-  expect_same_estimate(cfg, file);
+  expect_same_reading(cfg, file);
   EXPECT_EQ(cfg.arch.attention.kind, AttentionKind::Full);
   EXPECT_EQ(file.arch.attention.kind, AttentionKind::Full);
   EXPECT_TRUE(cfg.arch.tied_embeddings && file.arch.tied_embeddings);
@@ -1003,7 +1003,7 @@ TEST(WindowedMoe, SmallThinkerWindowIsLlamaCppsOwn) {
   // 128, K and V, F16.
   const Model cfg = from_config(smallthinker_4b_config(true));
   const Model file = from_gguf(smallthinker_4b_gguf(true));
-  expect_same_estimate(cfg, file);
+  expect_same_reading(cfg, file);
   EXPECT_TRUE(is_global_layer(file.arch, 0) && is_global_layer(file.arch, 4));
   EXPECT_FALSE(is_global_layer(file.arch, 3));
   const std::int64_t row = std::int64_t{2} * 128 * 2 * 2;

@@ -3241,11 +3241,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   int norm = s.layer_norm || s.gpt2_block || s.modern_bert || s.falcon_parallel || s.phi2_parallel
                  ? layer_norm(x)
                  : g.same(g.same(x));
-  if (s.mla_per_head_lora > 0 && s.mla_q_lora > 0) {
+  if (s.mla_per_head_lora > 0 && !s.mla_unscaled_head) {
     // minicpm3.cpp scales the normed state before the head (lmhead_scaling;
-    // plm.cpp, the other per-head MLA graph, its queries uncompressed, does
-    // not): the norm is t_embd, an output (llm_graph_result::set_outputs),
-    // so the scale cannot take its memory and is a tensor of its own.
+    // plm.cpp, the other per-head MLA graph, does not: mla_unscaled_head):
+    // the norm is t_embd, an output (llm_graph_result::set_outputs), so the
+    // scale cannot take its memory and is a tensor of its own.
     g.at(norm).output = true;
     norm = g.op(b * e, {norm});
   }

@@ -124,8 +124,10 @@ struct LlamaGraphShape {
   // q_b; kv_a_mqa of this latent + mla_rope, its norm, kv_b to heads x
   // (mla_nope + mla_v)), then ordinary attention over K and V cached per
   // head (head_dim and value_head_dim wide); PLM (plm.cpp) the same with
-  // one Q projection (mla_q_lora 0) and no scale before the head. 0: neither.
+  // one Q projection (mla_q_lora 0) and, mla_unscaled_head, no scale before
+  // the head (Attention::mla_unscaled_head). 0: neither.
   int mla_per_head_lora = 0;
+  bool mla_unscaled_head = false;
   // DeepSeek Sparse Attention (deepseek32.cpp, glm-dsa.cpp), on the MLA
   // above: queries compressed to q_lora values (q_a, its RMS norm, then
   // q_b; 0: one Q projection), and a lightning indexer of index_heads heads

@@ -773,6 +773,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
       s.mla_v = a.attention.v_head_dim;
       s.value_head_dim = a.attention.v_head_dim;
       s.mla_per_head_lora = a.attention.kv_lora_rank;
+      s.mla_unscaled_head = a.attention.mla_unscaled_head;  // PLM
     } else if (uses_mla(a)) {
       s.mla_kv_lora = a.attention.kv_lora_rank;
       s.mla_rope = a.attention.qk_rope_head_dim;

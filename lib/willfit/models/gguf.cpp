@@ -1725,6 +1725,8 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   if (arch == "plm") {
     a.mlp_gated = false;
     a.attention.flash_aborts = true;  // plm.cpp's 2-D V (Attention::flash_aborts)
+    // no lmhead_scaling before the head (Attention::mla_unscaled_head)
+    a.attention.mla_unscaled_head = true;
   }
   // Chameleon (chameleon.cpp at 80fb11ac): llama's layer with Q and K
   // LayerNormed per head (attn_q_norm {head_dim, heads}, attn_k_norm

@@ -2489,6 +2489,8 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (type == "plm") {
     a.tied_embeddings = true;
     a.attention.flash_aborts = true;  // plm.cpp's 2-D V (Attention::flash_aborts)
+    // no lmhead_scaling before the head (Attention::mla_unscaled_head)
+    a.attention.mla_unscaled_head = true;
   }
   a.attention.mla_cached_per_head = uses_mla(a) && caches_mla_per_head(type);  // MiniCPM3, PLM
   // BERT's block: the LayerNorms after the residual sums (llama.cpp runs all

@@ -15,6 +15,7 @@
 namespace willfit {
 
 enum class AttentionKind { Full, Sliding, Mla, Hybrid };
+std::string_view to_string(AttentionKind kind);  // "full", "sliding", "mla", "hybrid"
 
 // The parallel blocks (Attention::parallel_block), each from its runtime's
 // source (llama.cpp at 80fb11ac, transformers):
@@ -35,7 +36,6 @@ enum class AttentionKind { Full, Sliding, Mla, Hybrid };
 // - Phi2: phi2.cpp: one LayerNorm feeds both; (attention + MLP) + input, the
 //   attention's output projection built before the MLP.
 enum class ParallelBlock : std::uint8_t { None, NeoX, GptJ, Cohere, Plamo, Falcon, Phi2 };
-std::string_view to_string(AttentionKind kind);  // "full", "sliding", "mla", "hybrid"
 
 struct Attention {
   AttentionKind kind = AttentionKind::Full;
@@ -137,6 +137,12 @@ struct Attention {
   // them (build_attn_inp_kv): K rows of heads x (qk_nope + qk_rope), V rows of
   // heads x v_head_dim, per token and layer; no latent is kept.
   bool mla_cached_per_head = false;
+  // PLM (llama.cpp plm.cpp at 80fb11ac; GGUF architecture and config.json
+  // model_type plm): the per-head MLA above without minicpm3.cpp's scales,
+  // so the final norm feeds the head as it is (MiniCPM3 scales it first,
+  // lmhead_scaling, into a tensor of its own). Set by the readers from the
+  // name, not told from MiniCPM3 by PLM's uncompressed queries.
+  bool mla_unscaled_head = false;
   // dots.llm3 (llama.cpp dots3note.cpp at 80fb11ac; config.json swa_* keys;
   // GGUF attention.kv_lora_rank_swa, key_length_mla_swa, value_length_mla_swa
   // and a per-layer head_count): MLA on every layer, the windowed ones

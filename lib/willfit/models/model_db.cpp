@@ -619,6 +619,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       x.mla_head_gate = r.boolean_in(*at, "mla_head_gate", false);
       // MiniCPM3 caches K and V per head, as from its config.json.
       x.mla_cached_per_head = caches_mla_per_head(m.family);
+      x.mla_unscaled_head = m.family == "plm";  // PLM's head, as from its config.json
       x.window_layers = r.string_in(*at, "window_layers", "");
       x.sliding_window = r.integer_in(*at, "sliding_window", 0, kMaxContext, 0);
       x.swa_heads = static_cast<int>(r.integer_in(*at, "swa_heads", 0, kMaxHeads, 0));
