@@ -19,7 +19,7 @@
 // qwen,baichuan,orion,codeshell,
 // nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo,plamo2,plamo3,grovemoe,mellum,
 // pangu-embed,nanbeige,chameleon,cogvlm,granite-switch,talkie,plm,maincoder,falcon,phi2,
-// starcoder2,bert}.cpp
+// starcoder2,bert,dflash}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -1790,6 +1790,21 @@ const std::vector<Spec>& specs() {
                       "ILLUSTRATIVE values (no published Maincoder-1B config found): a 1B-class "
                       "shape with 4 layers; tests/unit/test_arch_maincoder.cpp"));
     v.back().qk_norm = true;
+    // DFlash (dflash), z-lab/Qwen3-4B-DFlash-b16's widths (a public
+    // implementation plan transcribes its config.json: 5 layers of 2560, 32
+    // heads and 8 KV heads of 128, MLP 9728, vocabulary 151936, 40960
+    // positions, rope base 1e6, target layers 1, 9, 17, 25, 33, blocks of
+    // 16), but with token embeddings and a head of its own: the published
+    // draft has neither and reads its target's, and llama.cpp gives a draft
+    // without them no context unless it is handed the target's (ctx_other),
+    // which node-llama-cpp never does. fc, the encoder's norm, Qwen3's
+    // layers (dflash.cpp load_arch_tensors).
+    v.push_back(shape("qwen3-4b-dflash-own", "dflash", 5, 2560, 9728, 32, 8, 128, 151936, 40960,
+                      1e6, 1e-6,
+                      "z-lab/Qwen3-4B-DFlash-b16 (config.json as a public implementation plan "
+                      "transcribes it) WITH its own token embeddings and head, so that llama.cpp "
+                      "runs it without a target; tests/unit/test_arch_dflash.cpp"));
+    v.back().qk_norm = true;
     // MiniCPM4-8B (minicpm: granite.cpp's graph), REDUCED to 4 of its 32
     // layers (all alike); every width the model's: 4096 wide, 32 heads and 2
     // KV heads of 128, MLP 16384, vocabulary 73448, untied; the muP scales
@@ -2436,6 +2451,12 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
   };
   add("token_embd.weight", {e, s.vocab}, -1);
+  if (s.arch == "dflash") {
+    // dflash.cpp load_arch_tensors: fc over the five target layers' states
+    // and the encoder's norm after it
+    add("fc.weight", {5 * e, e}, -1);
+    add("enc.output_norm.weight", {e}, -1);
+  }
   if (s.arch == "t5" || s.arch == "t5encoder") {
     // t5.cpp load_arch_tensors (as conversion/t5.py maps T5's weights):
     // the encoder's and the decoder's output norms, an untied head; per
@@ -4451,6 +4472,12 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // nemotron.cpp load_arch_hparams requires the LayerNorm epsilon
     // (conversion/nemotron.py writes it beside base.py's RMS one)
     w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+  }
+  if (s.arch == "dflash") {
+    // conversion/qwen.py DFlashModel: block_size and target_layers (the
+    // config's target_layer_ids + 1), which dflash.cpp requires
+    w.key_u32(a + ".block_size", 16);
+    w.key_arr_u32(a + ".target_layers", {2, 10, 18, 26, 34});
   }
   if (s.arch == "talkie") {
     // conversion/talkie.py: lm_head_gain.w_g as logit_scale (talkie.cpp

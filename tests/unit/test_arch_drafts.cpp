@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/draft_helpers.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
@@ -28,29 +29,9 @@ namespace willfit {
 namespace {
 
 using Json = nlohmann::json;
+using test::gguf_refusal;
+using test::notes_say;
 using test::rel;
-
-// Whether one of `m`'s notes (the Assumptions) holds both phrases.
-bool notes_say(const Model& m, const std::string& a, const std::string& b) {
-  for (const std::string& n : m.notes) {
-    if (n.find(a) != std::string::npos && n.find(b) != std::string::npos) {
-      return true;
-    }
-  }
-  return false;
-}
-
-// The reader's refusal of `w`'s header ("" when it reads it).
-std::string refusal(const test::GgufWriter& w) {
-  const std::string header = w.header();
-  auto r = read_gguf(header, (header.size() + 31) / 32 * 32 + w.data_size());
-  EXPECT_TRUE(r.ok() && r->file.has_value());
-  if (!r.ok() || !r->file.has_value()) {
-    return "";
-  }
-  const auto m = model_from_gguf(*r->file, "draft.gguf");
-  return m.ok() ? "" : m.error().message;
-}
 
 // yuhuili/EAGLE3-LLaMA3.1-Instruct-8B's config.json (the hub is not
 // reachable here), as two public test suites transcribe it (find_string
@@ -182,7 +163,7 @@ TEST(Eagle3, GgufWithoutTargetLayersIsRefused) {
   w.u32("eagle3.attention.head_count", 32);
   w.u32("eagle3.target_hidden_size", 4096);
   w.tensor("output_norm.weight", {4096}, test::kF32);
-  EXPECT_NE(refusal(w).find("target_layers"), std::string::npos);
+  EXPECT_NE(gguf_refusal(w).find("target_layers"), std::string::npos);
 }
 
 // Gemma 4 assistants (llama.cpp `gemma4-assistant`; config.json model_type
@@ -347,7 +328,7 @@ TEST(Gemma4Assistant, GgufWithoutTheTargetWidthIsRefused) {
   w.u32("gemma4-assistant.block_count", 4);
   w.u32("gemma4-assistant.attention.head_count", 4);
   w.tensor("output_norm.weight", {256}, test::kF32);
-  EXPECT_NE(refusal(w).find("embedding_length_out"), std::string::npos);
+  EXPECT_NE(gguf_refusal(w).find("embedding_length_out"), std::string::npos);
 }
 
 }  // namespace

@@ -649,8 +649,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.masked_image_logits = a.masked_image_logits;
     // CogVLM (cogvlm.cpp): chatglm.cpp's fused QKV path (fused_qkv) with a
     // gated MLP, and no rows to output picked; its visual expert's weights
-    // are not in a text micro-batch's graph.
-    s.no_out_ids = a.visual_expert;
+    // are not in a text micro-batch's graph. A DFlash draft (dflash.cpp's
+    // decoder graph) picks no rows either: its head runs over the whole block.
+    s.no_out_ids = a.visual_expert || a.dflash_target_layers > 0;
     // Granite Switch (granite-switch.cpp): its own graph (ggml_alloc.cpp).
     s.adapter_rank = a.adapters > 0 ? a.adapter_rank : 0;
     s.embedding_skip = a.embedding_skip;  // Talkie (talkie.cpp)

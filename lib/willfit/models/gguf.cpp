@@ -1803,6 +1803,69 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     }
     a.tied_embeddings = false;
   }
+  // DFlash drafts (dflash.cpp load_arch_hparams and load_arch_tensors at
+  // 80fb11ac): target_layers (required, any length), block_size and
+  // DFlash2's conv_kernel_size, conv_group_size, selector_rank and
+  // selector_top_k (optional); token embeddings, the head and d2t only when
+  // the file has them; DSpark's Markov head (markov_w1's rows). A
+  // hyper_connection.count above 0 is DeepSeek-V4's DSpark draft, whose MLA
+  // stages, experts and hyper-connections are not modelled here.
+  std::string dspark_dsv4;
+  if (arch == "dflash") {
+    const GgufValue* target_layers = f.find(key("target_layers"));
+    if (target_layers == nullptr || target_layers->kind != GgufValue::Kind::Array ||
+        target_layers->count == 0 || target_layers->count > 1024) {
+      return make_error(
+          "malformed GGUF: a dflash draft needs dflash.target_layers (llama.cpp refuses it "
+          "otherwise)");
+    }
+    a.dflash_target_layers = static_cast<int>(target_layers->count);
+    const auto small = [&](const char* name) {
+      return static_cast<int>(
+          std::clamp<std::int64_t>(meta_int(f, key(name)).value_or(0), 0, 1 << 20));
+    };
+    a.dflash_block_size = small("block_size");
+    a.dflash_conv_kernel = small("conv_kernel_size");
+    a.dflash_conv_group = small("conv_group_size");
+    a.dflash_selector_rank = small("selector_rank");
+    a.dflash_selector_top_k = small("selector_top_k");
+    bool selector = false;
+    for (const auto& t : f.tensors) {
+      if (t.name == "d2t" && !t.shape.empty()) {
+        a.draft_vocab = static_cast<std::int64_t>(std::min<std::uint64_t>(t.shape[0], 1U << 30));
+      }
+      if (t.name == "token_embd.weight") {
+        a.draft_own_embeddings = true;
+      }
+      if (t.name == "output.weight") {
+        a.draft_own_head = true;
+      }
+      if (t.name == "markov_w1.weight" && !t.shape.empty()) {
+        a.dspark_markov_rank =
+            static_cast<std::int64_t>(std::min<std::uint64_t>(t.shape[0], 1U << 20));
+      }
+      selector = selector || t.name == "selector_hidden.weight";
+    }
+    if (selector &&
+        (a.dflash_selector_rank <= 0 || a.dflash_conv_kernel <= 0 || a.dflash_conv_group <= 0 ||
+         a.dflash_selector_top_k <= 0 || a.hidden_size % a.dflash_conv_group != 0)) {
+      return make_error(
+          "malformed GGUF: a DFlash2 draft (selector_hidden) needs dflash.conv_kernel_size, "
+          "conv_group_size (dividing the width), selector_rank and selector_top_k (llama.cpp "
+          "refuses it otherwise)");
+    }
+    if (!selector) {
+      a.dflash_selector_rank = 0;
+    }
+    a.tied_embeddings = false;
+    if (const auto hc = meta_int(f, key("hyper_connection.count")); hc && *hc > 0) {
+      dspark_dsv4 = fmt::format(
+          "'dflash' with hyper_connection.count {} (a DeepSeek-V4 DSpark draft: its MLA stages, "
+          "experts and hyper-connections and its windowed K-only cache are not modelled; the "
+          "estimate is a classic DFlash draft of its widths)",
+          *hc);
+    }
+  }
   // BitNet b1.58 (bitnet.cpp load_arch_tensors): attn_sub_norm and
   // ffn_sub_norm, both required.
   a.sub_norms = arch == "bitnet";
@@ -2464,6 +2527,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   }
   if (!is_known_gguf_architecture(arch)) {
     m.unchecked_architecture = fmt::format("'{}' (GGUF general.architecture)", arch);
+  }
+  if (!dspark_dsv4.empty()) {
+    m.unchecked_architecture = dspark_dsv4;
   }
   m.notes.push_back(fmt::format(
       "architecture from the GGUF metadata ({}): {} layers, hidden {}, {}, vocabulary {}{}", arch,

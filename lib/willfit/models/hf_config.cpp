@@ -2663,7 +2663,71 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // width from target_hidden_size (else the target's config, which is not
   // here: the draft's own width, as every published head has it).
   const auto draft_vocab = get_int(t, {"draft_vocab_size"}, 1 << 30);
-  const bool eagle3 = draft_vocab && *draft_vocab > 0 && a.layers == 1;
+  // DFlash drafts (Architecture::dflash_target_layers; conversion/qwen.py
+  // DFlashModel and DSparkModel at 80fb11ac): architectures DFlashDraftModel
+  // or DFlash2DraftModel (DSpark's names too), or a dflash_config. The
+  // converter writes target_layers from dflash_config.target_layer_ids (a
+  // DSpark config's own target_layer_ids or aux_hidden_state_layer_ids),
+  // block_size (dflash_config's, else the top level's, else 16) and, when
+  // dflash_config names conv_kernel_size, DFlash2's four keys. Token
+  // embeddings and a head are written only when the checkpoint has them:
+  // the z-lab drafts have neither (the target's are read), so neither is
+  // counted, unless draft_vocab_size is below vocab_size (DSpark's reduced
+  // head, with d2t). DSpark's Markov head is not counted from a config.
+  bool dflash = t.contains("dflash_config") && t["dflash_config"].is_object();
+  if (const auto it = doc.find("architectures"); it != doc.end() && it->is_array()) {
+    for (const auto& n : *it) {
+      const std::string name = n.is_string() ? n.get<std::string>() : "";
+      dflash = dflash || name == "DFlashDraftModel" || name == "DFlash2DraftModel" ||
+               name == "Qwen3DSparkModel" || name == "DSparkDraftModel" ||
+               name == "DSparkSpeculator" || name == "Lfm2DSparkDraftModel" ||
+               name == "LingDSparkModel";
+    }
+  }
+  if (dflash) {
+    const Json dc = t.contains("dflash_config") && t["dflash_config"].is_object()
+                        ? t["dflash_config"]
+                        : Json::object();
+    std::size_t targets = 0;
+    for (const Json* j : {&dc, static_cast<const Json*>(&t)}) {
+      for (const char* k : {"target_layer_ids", "aux_hidden_state_layer_ids"}) {
+        if (const auto ids = j->find(k);
+            targets == 0 && ids != j->end() && ids->is_array() && ids->size() <= 1024) {
+          targets = ids->size();
+        }
+      }
+    }
+    if (targets == 0) {
+      return make_error(
+          "config.json of a DFlash draft without dflash_config.target_layer_ids (llama.cpp's "
+          "converter would write no target_layers, and llama.cpp refuses such a file)");
+    }
+    a.dflash_target_layers = static_cast<int>(targets);
+    a.dflash_block_size =
+        static_cast<int>(get_int(dc, {"block_size"}, 1 << 16)
+                             .value_or(get_int(t, {"block_size"}, 1 << 16).value_or(16)));
+    if (dc.contains("conv_kernel_size")) {
+      a.dflash_conv_kernel =
+          static_cast<int>(get_int(dc, {"conv_kernel_size"}, 1 << 10).value_or(0));
+      a.dflash_conv_group = static_cast<int>(get_int(dc, {"conv_group_size"}, 1 << 20).value_or(0));
+      a.dflash_selector_rank =
+          static_cast<int>(get_int(dc, {"selector_rank"}, 1 << 20).value_or(0));
+      a.dflash_selector_top_k =
+          static_cast<int>(get_int(dc, {"selector_top_k"}, 1 << 10).value_or(0));
+      if (a.dflash_conv_kernel <= 0 || a.dflash_conv_group <= 0 || a.dflash_selector_rank <= 0 ||
+          a.dflash_selector_top_k <= 0 || a.hidden_size % a.dflash_conv_group != 0) {
+        return make_error(
+            "config.json of a DFlash2 draft without positive dflash_config conv_kernel_size, "
+            "conv_group_size (dividing hidden_size), selector_rank and selector_top_k");
+      }
+    }
+    if (draft_vocab && *draft_vocab < a.vocab_size) {
+      a.draft_vocab = *draft_vocab;
+      a.draft_own_head = true;
+    }
+    a.tied_embeddings = false;
+  }
+  const bool eagle3 = !dflash && draft_vocab && *draft_vocab > 0 && a.layers == 1;
   if (eagle3) {
     const auto ids = t.find("eagle_aux_hidden_state_layer_ids");
     a.eagle3_target_layers = ids != t.end() && ids->is_array() && !ids->empty() && ids->size() <= 64

@@ -250,6 +250,9 @@ bool is_known_gguf_architecture(std::string_view arch) {
        // issue 18: Gemma 4's multi-token-prediction assistants, sized as the
        // draft that runs beside its target (tests/unit/test_arch_drafts.cpp)
        "gemma4-assistant",
+       // issue 18: DFlash block-diffusion drafts, sized as the draft that
+       // runs beside its target (tests/unit/test_arch_dflash.cpp)
+       "dflash",
        // issue 18: PLM-1.8B, MiniCPM3's per-head MLA with one Q projection
        // and a squared-ReLU MLP (tests/unit/test_arch_plm.cpp)
        "plm",
@@ -1306,6 +1309,30 @@ ParamBreakdown count_params(const Architecture& a) {
     p.attention = 2 * h * a.heads * (hd * (a.layers - globals) + gd * globals) +
                   3 * a.assistant_backbone_hidden * h;
   }
+  // A DFlash draft (Architecture::dflash_target_layers; dflash.cpp
+  // load_arch_tensors at 80fb11ac): fc projects the target layers' states
+  // (each the draft's own width) to it; token embeddings and head are the
+  // target's unless the file has its own, the head over draft_vocab rows
+  // when the file has d2t. DFlash2: per layer two convolutions (a base of
+  // hidden x taps x 2 and a projection to 2 x taps x groups dynamic weights),
+  // and a selector (predecessor and successor codebooks of rank x vocabulary,
+  // a hidden x rank gate). DSpark: a Markov head (rank x vocabulary, rank x
+  // draft vocabulary).
+  if (a.dflash_target_layers > 0) {
+    const std::int64_t h = a.hidden_size;
+    const std::int64_t head_rows = a.draft_vocab > 0 ? a.draft_vocab : a.vocab_size;
+    p.attention += std::int64_t{a.dflash_target_layers} * h * h;
+    p.embedding = a.draft_own_embeddings ? a.vocab_size * h : 0;
+    p.output = a.draft_own_head ? head_rows * h : 0;
+    if (a.dflash_selector_rank > 0 && a.dflash_conv_kernel > 0 && a.dflash_conv_group > 0) {
+      const std::int64_t k = a.dflash_conv_kernel;
+      const std::int64_t conv = 2 * (2 * h * k + h * 2 * k * (h / a.dflash_conv_group));
+      p.attention += std::int64_t{a.layers} * conv;
+      p.output +=
+          2 * std::int64_t{a.dflash_selector_rank} * a.vocab_size + h * a.dflash_selector_rank;
+    }
+    p.output += a.dspark_markov_rank * (a.vocab_size + head_rows);
+  }
   p.vision = a.vision_params;
   return p;
 }
@@ -1325,6 +1352,24 @@ std::string draft_note(const Architecture& a) {
         a.eagle3_target_layers, a.eagle3_target_hidden,
         a.draft_own_embeddings ? "" : " and the target's token embeddings (not counted here)",
         a.layers);
+  }
+  if (a.dflash_target_layers > 0) {
+    // common/speculative.cpp at 80fb11ac runs it through its own context
+    // (llama-server --spec-type dflash); llama-context.cpp refuses one
+    // without tok_embd or output unless given the target's (ctx_other).
+    const char* borrowed = a.draft_own_embeddings && a.draft_own_head ? ""
+                           : a.draft_own_head ? " and the target's token embeddings"
+                           : a.draft_own_embeddings
+                               ? " and the target's output head"
+                               : " and the target's token embeddings and output head";
+    return fmt::format(
+        "a DFlash draft model (block diffusion over {}-token blocks): it runs beside its target "
+        "model (llama-server --model-draft with --spec-type dflash), never alone, reading {} of "
+        "the target's layers' hidden states ({} wide each){}{}; its weights, {}-layer KV cache "
+        "and compute buffer are the draft's own, to add to the target's estimate (the runtime "
+        "overhead and margin are the target's already)",
+        a.dflash_block_size > 0 ? a.dflash_block_size : 16, a.dflash_target_layers, a.hidden_size,
+        borrowed, *borrowed != '\0' ? " (not counted here)" : "", a.layers);
   }
   if (a.assistant_backbone_hidden > 0) {
     // llama-context.cpp at 80fb11ac refuses it a context without the

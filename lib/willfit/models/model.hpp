@@ -700,6 +700,31 @@ struct Architecture {
   // tied embeddings serve as its head only; nextn.post_projection
   // (hidden x backbone) maps its output back to the target's width.
   std::int64_t assistant_backbone_hidden = 0;
+  // A DFlash draft (llama.cpp src/models/dflash.cpp at 80fb11ac; GGUF
+  // dflash, config.json architectures DFlashDraftModel or DFlash2DraftModel
+  // with a dflash_config): a block-diffusion speculative-decoding draft that
+  // runs beside its target, never alone. dflash_target_layers of the
+  // target's hidden states (GGUF target_layers' length, config
+  // dflash_config.target_layer_ids), each of the draft's own width, are
+  // concatenated and projected by fc ({layers x hidden, hidden}) and normed
+  // (enc.output_norm); each layer's K and V of them are written into its own
+  // ordinary KV cache, and a block of dflash_block_size tokens (the last
+  // committed one and masks) is denoised by Qwen3's layers (Q and K normed)
+  // over it, not causally. Token embeddings and the head are the target's
+  // unless the file has its own (draft_own_embeddings, draft_own_head: the
+  // z-lab drafts have neither); a reduced head has draft_vocab rows and d2t.
+  // DFlash2 adds per-layer dynamic convolutions (dflash_conv_kernel taps over
+  // groups of dflash_conv_group channels) and a candidate selector
+  // (dflash_selector_rank, dflash_selector_top_k); DSpark a Markov head of
+  // dspark_markov_rank.
+  int dflash_target_layers = 0;
+  bool draft_own_head = false;
+  int dflash_block_size = 0;
+  int dflash_conv_kernel = 0;
+  int dflash_conv_group = 0;
+  int dflash_selector_rank = 0;
+  int dflash_selector_top_k = 0;
+  std::int64_t dspark_markov_rank = 0;
 };
 
 // The dense MLP width of layer `layer` (intermediate_size, doubled on the
@@ -1063,8 +1088,9 @@ std::int64_t lightning_attention_params(std::int64_t hidden, std::int64_t heads,
 std::string describe_shape(const Model& model);
 // For the Assumptions of a speculative-decoding draft (an EAGLE-3 draft,
 // Architecture::eagle3_target_layers; a Gemma 4 assistant,
-// assistant_backbone_hidden): that it runs beside its target, what it reads
-// from it, and that the figures are the draft's own. "" for any other model.
+// assistant_backbone_hidden; a DFlash draft, dflash_target_layers): that it
+// runs beside its target, what it reads from it, and that the figures are the
+// draft's own. "" for any other model.
 std::string draft_note(const Architecture& arch);
 
 // Infers a plausible architecture for a bare size, fitted to real families

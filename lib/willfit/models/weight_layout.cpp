@@ -740,7 +740,12 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   // (eagle3.cpp: tok_embd optional, model_other->tok_embd otherwise).
   const bool eagle3 = a.eagle3_target_layers > 0;
   const bool assistant = a.assistant_backbone_hidden > 0;  // a Gemma 4 assistant
-  w.token_embd = eagle3 && !a.draft_own_embeddings ? 0 : weight(Cat::TokenEmbd, e, a.vocab_size, 0);
+  // A DFlash draft reads its target's embeddings and head unless it has its
+  // own (dflash.cpp: tok_embd and output optional).
+  const bool dflash = a.dflash_target_layers > 0;
+  w.token_embd = (eagle3 || dflash) && !a.draft_own_embeddings
+                     ? 0
+                     : weight(Cat::TokenEmbd, e, a.vocab_size, 0);
   if (a.per_layer_width > 0) {
     // Gemma 3n's per-layer embeddings are an input table like the token
     // embeddings (per_layer_token_embd): llama-quantize quantises it as one.
@@ -815,6 +820,22 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
     if (a.draft_vocab > 0 && a.draft_vocab != a.vocab_size) {
       w.output += f32(2 * a.draft_vocab);
     }
+  } else if (dflash) {
+    // DFlash's own head (over the draft vocabulary when the file has d2t,
+    // I64), DFlash2's selector (predecessor and successor codebooks, rank x
+    // vocabulary, read by get_rows; the gate, hidden x rank) and DSpark's
+    // Markov head (rank x vocabulary, rank x draft vocabulary).
+    const std::int64_t rows = a.draft_vocab > 0 ? a.draft_vocab : a.vocab_size;
+    w.output += a.draft_own_head ? weight(Cat::Output, e, rows, a.layers) : 0;
+    w.output += a.draft_vocab > 0 ? f32(2 * a.draft_vocab) : 0;
+    if (a.dflash_selector_rank > 0) {
+      w.output += 2 * weight(Cat::Other, a.dflash_selector_rank, a.vocab_size, a.layers) +
+                  weight(Cat::Other, e, a.dflash_selector_rank, a.layers);
+    }
+    if (a.dspark_markov_rank > 0) {
+      w.output += weight(Cat::Other, a.dspark_markov_rank, a.vocab_size, a.layers) +
+                  weight(Cat::Other, a.dspark_markov_rank, rows, a.layers);
+    }
   } else if (!a.tied_embeddings) {
     w.output += weight(Cat::Output, e, a.vocab_size, a.layers);
   }
@@ -878,6 +899,20 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
       const std::int64_t features = std::int64_t{a.eagle3_target_layers} * a.eagle3_target_hidden;
       l.bytes += f32(e) + weight(Cat::Other, features, e, i) +
                  (a.eagle3_norm_before_fc ? f32(features) : 0);
+    }
+    if (dflash) {
+      // DFlash (dflash.cpp load_arch_tensors): on the first layer fc over the
+      // target layers' concatenated states and the encoder's norm after it
+      // (enc.output_norm); on every layer Qwen3's Q and K norms (head_dim
+      // each) and DFlash2's two convolutions, each a base (hidden x taps x
+      // 2) and a projection to 2 x taps x groups dynamic weights.
+      const std::int64_t features = std::int64_t{a.dflash_target_layers} * e;
+      l.bytes += (i == 0 ? weight(Cat::Other, features, e, i) + f32(e) : 0) + f32(2 * head_dim);
+      if (a.dflash_selector_rank > 0 && a.dflash_conv_group > 0) {
+        const std::int64_t k = a.dflash_conv_kernel;
+        l.bytes += 2 * (weight(Cat::Other, e, 2 * k, i) +
+                        weight(Cat::Other, e, 2 * k * (e / a.dflash_conv_group), i));
+      }
     }
     if (roles.recurrent) {
       l.bytes += recurrent_rows > 0 ? several(Cat::Other, e, recurrent_rows, i) : 0;
@@ -1180,7 +1215,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
         compressed_layer_key(a, i) << 31 | std::uint64_t{i == a.ngram_layer} << 34 |
         // a draft's first layer holds its input projection (EAGLE-3's fc, a
         // Gemma 4 assistant's pre-projection)
-        std::uint64_t{(eagle3 || assistant) && i == 0} << 61 |
+        std::uint64_t{(eagle3 || assistant || dflash) && i == 0} << 61 |
         // T5: decoder blocks (a cross-attention) and each stack's first (the bias table)
         std::uint64_t{a.decoder_layers > 0 && i >= a.layers - a.decoder_layers} << 62 |
         std::uint64_t{a.relative_buckets > 0 && (i == 0 || i == a.layers - a.decoder_layers)}
