@@ -951,7 +951,15 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.posnet_width = a.posnet_width;
     s.vocoder_out = a.vocoder_out;
     r.device = ggml_graph_peak(llama_forward_graph(s));
-    explain_replay(a.vocoder_features > 0 ? "WavTokenizer's decoder graph" : "the graph", s.layers);
+    if (a.vocoder_features > 0 && in.explain) {
+      r.widest = fmt::format(
+          "high-water mark of llama.cpp's allocator replayed over WavTokenizer's decoder graph "
+          "for {} audio codes at once (6 PosNet and {} ConvNeXt blocks; no logits: it ends at "
+          "the head's {} values a code)",
+          tokens, a.layers, a.vocoder_out);
+    } else {
+      explain_replay("the graph", s.layers);
+    }
   } else {
     const double h = f(a.heads);
     const double v = f(a.vocab_size);
