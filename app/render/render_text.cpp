@@ -1,4 +1,6 @@
 // The text answer: verdict first, then the breakdown, the assumptions and a hint.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "render/render.hpp"
@@ -103,7 +105,12 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
   }
   s += row(
       "KV cache", format_memory(e.memory.kv_cache, r.query.units),
-      q.model.arch.attention.no_kv_cache
+      q.model.arch.vocoder_features > 0
+          ? fmt::format(
+                "none: a vocoder keeps no cache; it turns {} audio codes into sound per call "
+                "(one micro-batch: --ubatch)",
+                std::min(e.ubatch, e.context * std::max(1, q.batch)))
+      : q.model.arch.attention.no_kv_cache
           ? std::string("none: an encoder or diffusion model keeps no cache")
       : purely_recurrent(q.model.arch)
           ? fmt::format("a fixed recurrent state{}, the same at any context; no KV cache",

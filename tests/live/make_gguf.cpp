@@ -19,7 +19,7 @@
 // qwen,baichuan,orion,codeshell,
 // nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo,plamo2,plamo3,grovemoe,mellum,
 // pangu-embed,nanbeige,chameleon,cogvlm,granite-switch,talkie,plm,maincoder,falcon,phi2,
-// starcoder2,bert,dflash}.cpp
+// starcoder2,bert,dflash,wavtokenizer-dec}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -263,6 +263,13 @@ struct Spec {
   // Falcon-40B and -180B (falcon.cpp): attn_norm_2 beside attn_norm, the
   // attention reading the second; Falcon-7B has attn_norm alone.
   bool falcon_norm_2 = false;
+  // WavTokenizer's decoder (wavtokenizer-dec): the codebook embedding's width
+  // (n_embd_features), the PosNet's blocks and width, the ConvNeXt's width
+  // (its blocks are `layers`, the head's width `hidden`).
+  int64_t features = 0;
+  int posnet_layers = 0;
+  int64_t posnet_width = 0;
+  int64_t convnext_width = 0;
   std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
 };
@@ -2179,6 +2186,28 @@ const std::vector<Spec>& specs() {
                       "(mindnlp/transformers/models/cogvlm/configuration_cogvlm.py: vocab 32000, "
                       "hidden 4096, intermediate 11008, 32 layers, 32 heads, 2048 positions, "
                       "untied); tests/unit/test_arch_cogvlm.cpp"));
+    // WavTokenizer-large-speech-75token's decoder (wavtokenizer-dec), the
+    // vocoder OuteTTS feeds its audio codes to: the whole model, every width
+    // real (llama.cpp's examples/tts/convert_pt_to_hf.py writes the
+    // config.json the converter reads: codebook 4096 x 512, PosNet 6 blocks
+    // of 768, ConvNeXt 12 blocks of 768 with pw1 2304, head 1282 = n_fft +
+    // 2, group norms of 32 groups, epsilons 1e-6, 8192 positions).
+    v.push_back(shape("wavtokenizer-large-75", "wavtokenizer-dec", 12, 1282, 2304, 1, 1, 1282, 4096,
+                      8192, 10000, 1e-6,
+                      "novateur/WavTokenizer-large-speech-75token as llama.cpp's "
+                      "examples/tts/convert_pt_to_hf.py writes its config.json "
+                      "(ggerganov/llama.cpp @f77d5ce2); tests/unit/test_arch_wavtokenizer.cpp"));
+    v.back().features = 512;
+    v.back().posnet_layers = 6;
+    v.back().posnet_width = 768;
+    v.back().convnext_width = 768;
+    // node-llama-cpp tokenizes text once a model is loaded, and llama.cpp
+    // aborts on a vocabulary of type "none" (llama-vocab.cpp: "Tokenizer not
+    // initialized"): run_llama.mjs cannot load this file, so `full` leaves it
+    // out; tests/live/trace_alloc.c (llama.cpp's own API) measures it.
+    v.back().skip_types =
+        "f16 q8_0 q4_k_m: node-llama-cpp aborts on its vocabulary of type none (measure it "
+        "with tests/live/trace_alloc.c)";
     // Talkie 1930 13B IT (talkie), REDUCED to 4 of its 40 layers, all
     // alike: every width the model's (hidden 5120, 40 heads of 128, every
     // head cached, SwiGLU of 13696, vocabulary 65540, 2048 positions, RoPE
@@ -2450,6 +2479,61 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(b + "ffn_up_shexp.weight", {e, s.shared_ffn}, i);
     add(b + "ffn_down_shexp.weight", {s.shared_ffn, e}, i);
   };
+  if (s.arch == "wavtokenizer-dec") {
+    // wavtokenizer-dec.cpp load_arch_tensors: the codebook embedding, the
+    // width-7 input convolution, the PosNet (resnet, resnet, attention,
+    // resnet, resnet, norm; its norms and biases {1, width}, its attention
+    // projections width-1 convolutions), the embeddings' LayerNorm, the
+    // ConvNeXt blocks (depthwise width-7 convolution, LayerNorm, pw1, pw2,
+    // gamma), the output LayerNorm and the head with its bias.
+    const int64_t p = s.posnet_width;
+    const int64_t c = s.convnext_width;
+    add("token_embd.weight", {s.features, s.vocab}, -1);
+    add("conv1d.weight", {7, s.features, p}, -1);
+    add("conv1d.bias", {1, p}, -1);
+    for (int i = 0; i < s.posnet_layers; ++i) {
+      const std::string b = "posnet." + std::to_string(i) + ".";
+      if (i == 2) {
+        add(b + "attn_norm.weight", {1, p}, i);
+        add(b + "attn_norm.bias", {1, p}, i);
+        for (const char* m : {"attn_q", "attn_k", "attn_v", "attn_output"}) {
+          add(b + m + ".weight", {1, p, p}, i);
+          add(b + m + ".bias", {1, p}, i);
+        }
+      } else if (i == 5) {
+        add(b + "attn_norm.weight", {1, p}, i);
+        add(b + "attn_norm.bias", {1, p}, i);
+      } else {
+        add(b + "norm1.weight", {1, p}, i);
+        add(b + "norm1.bias", {1, p}, i);
+        add(b + "conv1.weight", {3, p, p}, i);
+        add(b + "conv1.bias", {1, p}, i);
+        add(b + "norm2.weight", {1, p}, i);
+        add(b + "norm2.bias", {1, p}, i);
+        add(b + "conv2.weight", {3, p, p}, i);
+        add(b + "conv2.bias", {1, p}, i);
+      }
+    }
+    add("token_embd_norm.weight", {p}, -1);
+    add("token_embd_norm.bias", {p}, -1);
+    for (int i = 0; i < s.layers; ++i) {
+      const std::string b = "convnext." + std::to_string(i) + ".";
+      add(b + "dw.weight", {7, 1, c}, i);
+      add(b + "dw.bias", {1, c}, i);
+      add(b + "norm.weight", {c}, i);
+      add(b + "norm.bias", {c}, i);
+      add(b + "pw1.weight", {c, s.ffn}, i);
+      add(b + "pw1.bias", {s.ffn}, i);
+      add(b + "pw2.weight", {s.ffn, c}, i);
+      add(b + "pw2.bias", {c}, i);
+      add(b + "gamma.weight", {c}, i);
+    }
+    add("output_norm.weight", {c}, -1);
+    add("output_norm.bias", {c}, -1);
+    add("output.weight", {c, s.hidden}, -1);
+    add("output.bias", {s.hidden}, -1);
+    return out;
+  }
   add("token_embd.weight", {e, s.vocab}, -1);
   if (s.arch == "dflash") {
     // dflash.cpp load_arch_tensors: fc over the five target layers' states
@@ -4089,6 +4173,30 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
   w.key_str("general.name", s.name + " (synthetic, zero weights)");
   if (file_type) {
     w.key_u32("general.file_type", ftype == "f16" ? 1 : ftype == "q8_0" ? 7 : 15);
+  }
+  if (a == "wavtokenizer-dec") {
+    // conversion/wavtokenizer.py WavTokenizerDecModel over base.py's
+    // TextModel: block_count (n_layer), context_length
+    // (max_position_embeddings), embedding_length (hidden_size: the head's
+    // width), head_count (n_head), the LayerNorm epsilon, then its own keys;
+    // no vocabulary (_set_vocab_none: tokenizer model "none").
+    w.key_u32(a + ".block_count", static_cast<uint32_t>(s.layers));
+    w.key_u32(a + ".context_length", static_cast<uint32_t>(s.ctx_train));
+    w.key_u32(a + ".embedding_length", static_cast<uint32_t>(s.hidden));
+    w.key_u32(a + ".attention.head_count", static_cast<uint32_t>(s.heads));
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
+    w.key_u32(a + ".vocab_size", static_cast<uint32_t>(s.vocab));
+    w.key_u32(a + ".features_length", static_cast<uint32_t>(s.features));
+    w.key_u32(a + ".feed_forward_length", static_cast<uint32_t>(s.ffn));
+    w.key_f32(a + ".attention.group_norm_epsilon", s.rms_eps);
+    w.key_u32(a + ".attention.group_norm_groups", 32);
+    w.key_u32(a + ".posnet.embedding_length", static_cast<uint32_t>(s.posnet_width));
+    w.key_u32(a + ".posnet.block_count", static_cast<uint32_t>(s.posnet_layers));
+    w.key_u32(a + ".convnext.embedding_length", static_cast<uint32_t>(s.convnext_width));
+    w.key_u32(a + ".convnext.block_count", static_cast<uint32_t>(s.layers));
+    w.key_bool(a + ".attention.causal", false);
+    w.key_str("tokenizer.ggml.model", "none");
+    return;
   }
   w.key_u32(a + ".block_count", static_cast<uint32_t>(s.layers));
   w.key_u32(a + ".context_length", static_cast<uint32_t>(s.ctx_train));

@@ -468,6 +468,90 @@ class Builder {
 
 namespace {
 
+// WavTokenizer's decoder (llama.cpp src/models/wavtokenizer-dec.cpp at
+// 80fb11ac), a vocoder with no cache and no logits. Every convolution is
+// ggml_conv_1d_ph / ggml_conv_1d_dw_ph: an im2col of its input, F16 (2 bytes
+// a value whatever the kernel's type but BF16, ggml.c ggml_conv_1d), taps x
+// channels x tokens, then a matrix product read through reshapes. The node
+// order and which ops reuse their source's memory follow a trace of the real
+// allocator (tests/live/trace_alloc.c; docs/live-llamacpp.md, WavTokenizer
+// run): a bias added to a product's reshape is a new tensor; a group or
+// layer norm is a new tensor, its weight product new after a group norm,
+// the bias added in place; the residual sums in place; the PosNet's
+// attention computes K (transposed, made contiguous) before Q, softmaxes
+// their tokens x tokens product in place, then computes V.
+std::vector<GraphTensor> wavtokenizer_graph(const LlamaGraphShape& s) {
+  Builder g;
+  g.reserve(static_cast<std::size_t>(std::max(s.layers, 1)) * 24 + 256);
+  const std::int64_t b = std::max<std::int64_t>(1, s.tokens);
+  const std::int64_t fe = s.vocoder_features;
+  const std::int64_t pw = s.posnet_width;
+  const std::int64_t c = s.hidden;
+  constexpr std::int64_t kIm2colBytes = 2;
+  // A convolution of `taps` over `channels` rows to `out` rows: the im2col,
+  // the product of its reshape, the bias added to the product's reshape.
+  const auto conv = [&](int x, std::int64_t taps, std::int64_t channels, std::int64_t out) {
+    const int cols = g.bytes_op(kIm2colBytes * taps * channels * b, {x});
+    const int prod = g.op(b * out, {g.view(cols)});
+    return g.op(b * out, {g.view(prod)});
+  };
+  // A group norm of a reshape (new), its weight product (new), its bias.
+  const auto group_norm = [&](int x) {
+    const int n = g.op(b * pw, {g.view(x)});
+    return g.same(g.op(b * pw, {g.view(n)}));
+  };
+  // A LayerNorm (new), its weight and bias in place.
+  const auto layer_norm = [&](int x, std::int64_t width) {
+    return g.same(g.same(g.op(b * width, {x})));
+  };
+  // A transpose made contiguous.
+  const auto transposed = [&](int x, std::int64_t width) { return g.op(b * width, {g.view(x)}); };
+
+  const int tokens = g.input(4 * b);  // inp_tokens
+  g.input(4 * b * fe);                // inp_embd: built, never read
+  const int embd = g.op(b * fe, {tokens});
+  int cur = conv(transposed(embd, fe), 7, fe, pw);
+  for (int il = 0; il < s.posnet_layers; ++il) {
+    const int in = cur;
+    if (il == 5) {
+      cur = group_norm(cur);
+    } else if (il == 2) {
+      const int x = group_norm(cur);
+      const int k = transposed(conv(x, 1, pw, pw), pw);
+      const int q = transposed(conv(x, 1, pw, pw), pw);
+      const int kq = g.same(g.op(b * b, {k, q}));  // soft_max_ext in place
+      const int v = conv(x, 1, pw, pw);
+      const int kqv = g.op(b * pw, {kq, v});
+      cur = g.same(conv(kqv, 1, pw, pw), {in});
+    } else {
+      int x = group_norm(cur);
+      x = g.same(g.op(b * pw, {x}, {x}), {x});  // x * sigmoid(x)
+      x = group_norm(conv(x, 3, pw, pw));
+      x = g.same(g.op(b * pw, {x}, {x}), {x});
+      cur = g.same(conv(x, 3, pw, pw), {in});
+    }
+  }
+  cur = transposed(layer_norm(transposed(cur, pw), pw), pw);  // the embeddings' LayerNorm
+  for (int il = 0; il < s.layers; ++il) {
+    const int in = cur;
+    // The depthwise convolution: the im2col of a reshape, its product
+    // straight, the bias added to the product's reshape.
+    const int cols = g.bytes_op(kIm2colBytes * 7 * c * b, {g.view(cur)});
+    int x = transposed(g.op(b * c, {g.view(g.op(b * c, {cols}))}), c);
+    x = layer_norm(x, c);
+    x = g.same(g.same(g.op(b * s.ffn, {x})));  // pw1, its bias, GELU
+    x = g.same(g.same(g.op(b * c, {x})));      // pw2, its bias, the gain
+    cur = g.same(transposed(x, c), {in});
+  }
+  const int head = g.same(g.op(b * s.vocoder_out, {layer_norm(transposed(cur, c), c)}));
+  g.at(head).output = true;  // res->t_embd
+  return g.take();
+}
+
+}  // namespace
+
+namespace {
+
 // The Hadamard rotation a quantised K cache is read and written through
 // (llama_kv_cache::build_input_k_rot): F32, n x n for the largest power of
 // two from 64 up that divides the head.
@@ -1498,6 +1582,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   }
   if (s.adapter_rank > 0) {
     return granite_switch_graph(s);
+  }
+  if (s.vocoder_features > 0) {
+    return wavtokenizer_graph(s);
   }
   Builder g;
   g.reserve(static_cast<std::size_t>(std::max(s.layers, 1)) * 128 + 256);  // no regrowth copies

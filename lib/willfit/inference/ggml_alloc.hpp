@@ -454,6 +454,13 @@ struct LlamaGraphShape {
   // the adapter picked by a one-head router attention cached as a layer of
   // its own. 0: none.
   int adapter_rank = 0;
+  // WavTokenizer's decoder (wavtokenizer-dec.cpp; Architecture's vocoder
+  // fields): the codebook's width, the PosNet's blocks and width, the head's
+  // width; `layers`, `hidden` and `ffn` are the ConvNeXt's. 0: not one.
+  std::int64_t vocoder_features = 0;
+  int posnet_layers = 0;
+  std::int64_t posnet_width = 0;
+  std::int64_t vocoder_out = 0;
   // Talkie (talkie.cpp): the normed embeddings stay alive to the last layer,
   // each layer adding them times its out_scale (a new tensor) to its output;
   // the last layer reads their rows to output.

@@ -963,8 +963,22 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
         !a.attention.no_kv_cache && !a.attention.uncached_graph && !purely_recurrent(a);
     s.rotate_k = cached && !mla && in.k_type.quantised() && a.head_dim % 64 == 0;
     s.rotate_v = cached && !mla && in.v_type.quantised() && a.head_dim % 64 == 0;
+    // WavTokenizer's decoder (wavtokenizer-dec.cpp): a graph of its own
+    // (ggml_alloc.cpp wavtokenizer_graph).
+    s.vocoder_features = a.vocoder_features;
+    s.posnet_layers = a.posnet_layers;
+    s.posnet_width = a.posnet_width;
+    s.vocoder_out = a.vocoder_out;
     r.device = ggml_graph_peak(llama_forward_graph(s));
-    explain_replay("the graph", s.layers);
+    if (a.vocoder_features > 0 && in.explain) {
+      r.widest = fmt::format(
+          "high-water mark of llama.cpp's allocator replayed over WavTokenizer's decoder graph "
+          "for {} audio codes at once (6 PosNet and {} ConvNeXt blocks; no logits: it ends at "
+          "the head's {} values a code)",
+          tokens, a.layers, a.vocoder_out);
+    } else {
+      explain_replay("the graph", s.layers);
+    }
   } else {
     const double h = f(a.heads);
     const double v = f(a.vocab_size);
@@ -1127,6 +1141,10 @@ namespace {
 std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes) {
   const Architecture& a = in.q.model.arch;
   const std::string seqs = in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "";
+  if (a.vocoder_features > 0) {
+    return "none: a vocoder holds no KV cache (llama.cpp create_memory); its audio codes go "
+           "through in one micro-batch, nothing kept between calls";
+  }
   if (a.attention.no_kv_cache) {
     return "none: an encoder or diffusion model holds no KV cache (llama.cpp create_memory)";
   }

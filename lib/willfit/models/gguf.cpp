@@ -2525,6 +2525,30 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     });
     m.embedding = arch == "t5encoder";
   }
+  // WavTokenizer's decoder (llama-model.cpp load_hparams's
+  // LLM_ARCH_WAVTOKENIZER_DEC case at 80fb11ac; conversion/wavtokenizer.py):
+  // features_length is the codebook's width, embedding_length the head's,
+  // the PosNet's and ConvNeXt's blocks and widths under their own keys,
+  // feed_forward_length the ConvNeXt's MLP, vocab_size the codebook (no
+  // vocabulary: tokenizer model "none"). It embeds: its output is the head's
+  // rows, no logits.
+  if (arch == "wavtokenizer-dec") {
+    VocoderShape v;
+    v.codes = meta_int(f, key("vocab_size")).value_or(0);
+    v.features = meta_int(f, key("features_length")).value_or(0);
+    v.posnet_layers = static_cast<int>(
+        std::clamp<std::int64_t>(meta_int(f, key("posnet.block_count")).value_or(0), 0, 1000));
+    v.posnet_width = meta_int(f, key("posnet.embedding_length")).value_or(0);
+    v.convnext_layers = static_cast<int>(
+        std::clamp<std::int64_t>(meta_int(f, key("convnext.block_count")).value_or(0), 0, 1 << 20));
+    v.convnext_width = meta_int(f, key("convnext.embedding_length")).value_or(0);
+    v.ffn = meta_int(f, key("feed_forward_length")).value_or(0);
+    v.out = *hidden;
+    if (const std::string bad = set_vocoder(a, v); !bad.empty()) {
+      return make_error("malformed GGUF: " + bad);
+    }
+    m.embedding = true;
+  }
   if (!is_known_gguf_architecture(arch)) {
     m.unchecked_architecture = fmt::format("'{}' (GGUF general.architecture)", arch);
   }

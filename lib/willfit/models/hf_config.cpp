@@ -2754,6 +2754,33 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.double_wide_mlp_layers = 0;
     a.tied_embeddings = true;
   }
+  // WavTokenizer's decoder in the config.json llama.cpp's converter reads
+  // (conversion/wavtokenizer.py WavTokenizerDecModel, registered as
+  // architectures WavTokenizerDec; no model_type): n_embd_features,
+  // hidden_size (the head's width), n_ff, vocab_size, posnet {n_embd,
+  // n_layer}, convnext {n_embd, n_layer}. It embeds, generates nothing.
+  if (const auto it = doc.find("architectures"); it != doc.end() && it->is_array() &&
+                                                 !it->empty() && (*it)[0].is_string() &&
+                                                 (*it)[0].get<std::string>() == "WavTokenizerDec") {
+    const Json posnet = doc.value("posnet", Json::object());
+    const Json convnext = doc.value("convnext", Json::object());
+    if (!posnet.is_object() || !convnext.is_object()) {
+      return make_error("config.json WavTokenizerDec: posnet and convnext must be objects");
+    }
+    VocoderShape v;
+    v.codes = get_int(t, {"vocab_size"}, 1 << 24).value_or(0);
+    v.features = get_int(t, {"n_embd_features"}, 1 << 20).value_or(0);
+    v.posnet_layers = static_cast<int>(get_int(posnet, {"n_layer"}, 1000).value_or(0));
+    v.posnet_width = get_int(posnet, {"n_embd"}, 1 << 20).value_or(0);
+    v.convnext_layers = static_cast<int>(get_int(convnext, {"n_layer"}, 100000).value_or(0));
+    v.convnext_width = get_int(convnext, {"n_embd"}, 1 << 20).value_or(0);
+    v.ffn = get_int(t, {"n_ff"}, 1 << 24).value_or(0);
+    v.out = a.hidden_size;
+    if (const std::string bad = set_vocoder(a, v); !bad.empty()) {
+      return make_error("config.json WavTokenizerDec: " + bad);
+    }
+    m.embedding = true;
+  }
   const ParamBreakdown p = count_params(a);
   m.params = p.total();
   m.active_params = p.active();

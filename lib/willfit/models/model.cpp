@@ -258,7 +258,10 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "plm",
        // issue 18: Maincoder, qwen3's dense layer with Q and K normed after
        // RoPE (tests/unit/test_arch_maincoder.cpp; illustrative values)
-       "maincoder"});
+       "maincoder",
+       // issue 18: WavTokenizer's decoder, OuteTTS's vocoder: PosNet and
+       // ConvNeXt blocks, no KV cache (tests/unit/test_arch_wavtokenizer.cpp)
+       "wavtokenizer-dec"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -549,7 +552,48 @@ int attention_layer_count(const Architecture& a) {
   return a.layers;
 }
 
+std::string set_vocoder(Architecture& a, const VocoderShape& v) {
+  // wavtokenizer-dec.cpp load_arch_tensors: blocks 0 to 5 by their index,
+  // GGML_ASSERT(posnet.n_embd == convnext.n_embd).
+  if (v.posnet_layers != 6 || v.posnet_width != v.convnext_width) {
+    return fmt::format(
+        "{} PosNet blocks of {} beside a ConvNeXt of {}: llama.cpp's wavtokenizer-dec loads six "
+        "PosNet blocks as wide as the ConvNeXt",
+        v.posnet_layers, v.posnet_width, v.convnext_width);
+  }
+  if (v.codes <= 0 || v.features <= 0 || v.convnext_layers <= 0 || v.convnext_width <= 0 ||
+      v.ffn <= 0 || v.out <= 0 || v.codes > (1 << 24) || v.features > (1 << 20) ||
+      v.convnext_layers > 100000 || v.convnext_width > (1 << 20) || v.ffn > (1 << 24) ||
+      v.out > (1 << 24)) {
+    return "implausible WavTokenizer decoder widths (codebook, features, ConvNeXt, head)";
+  }
+  a.layers = v.convnext_layers;
+  a.hidden_size = v.convnext_width;
+  a.intermediate_size = v.ffn;
+  a.mlp_gated = false;  // pw1, GELU, pw2 (build_ffn LLM_FFN_GELU, LLM_FFN_SEQ)
+  // The PosNet's attention: one head over the whole width (soft_max_ext
+  // scaled by 1 / sqrt(posnet width)); nothing is cached.
+  a.heads = 1;
+  a.kv_heads = 1;
+  a.head_dim = static_cast<int>(v.posnet_width);
+  a.vocab_size = v.codes;
+  a.tied_embeddings = false;
+  a.no_output_head = false;
+  a.attention = Attention{};
+  a.attention.no_kv_cache = true;  // create_memory: none
+  a.moe.reset();
+  a.vocoder_features = v.features;
+  a.posnet_layers = v.posnet_layers;
+  a.posnet_width = v.posnet_width;
+  a.vocoder_out = v.out;
+  return "";
+}
+
 std::string attention_heads_text(const Architecture& a) {
+  if (a.vocoder_features > 0) {
+    return fmt::format("no attention layers (one {}-wide head in the PosNet, over the input)",
+                       a.posnet_width);
+  }
   if (purely_recurrent(a)) {
     return a.attention.rwkv > 0
                ? fmt::format("no attention (an RWKV-{} time mix of {} heads of {} in every layer)",
@@ -1162,6 +1206,21 @@ std::int64_t adapter_params_per_layer(const Architecture& a) {
 
 ParamBreakdown count_params(const Architecture& a) {
   ParamBreakdown p;
+  if (a.vocoder_features > 0) {
+    // WavTokenizer's decoder (wavtokenizer-dec.cpp load_arch_tensors): the
+    // codebook; the width-7 input convolution, four resnet blocks of two
+    // width-3 convolutions and the attention's q, k, v, o (width-1
+    // convolutions) as "attention"; each ConvNeXt block's depthwise width-7
+    // convolution, pw1 and pw2 as "mlp"; the head. Norms, biases and gains
+    // left out, as for every model.
+    const std::int64_t pw = a.posnet_width;
+    p.embedding = a.vocab_size * a.vocoder_features;
+    p.attention = 7 * a.vocoder_features * pw + 4 * 2 * 3 * pw * pw + 4 * pw * pw;
+    p.mlp = std::int64_t{a.layers} * (7 * a.hidden_size + 2 * a.hidden_size * a.intermediate_size);
+    p.mlp_active = p.mlp;
+    p.output = a.hidden_size * a.vocoder_out;
+    return p;
+  }
   p.embedding = a.vocab_size * a.hidden_size + a.per_layer_vocab * a.per_layer_width * a.layers +
                 a.ngram_rows * a.ngram_width + a.learned_positions * a.hidden_size;
   p.output = a.tied_embeddings ? 0 : a.vocab_size * a.hidden_size;
@@ -1390,6 +1449,15 @@ std::string describe_shape(const Model& m) {
   const Architecture& a = m.arch;
   const Attention& at = a.attention;
   std::string s;
+  if (a.vocoder_features > 0) {
+    return fmt::format(
+        "a vocoder (WavTokenizer's decoder), not a language model: {} audio codes of {} "
+        "features in, a width-7 convolution, {} PosNet blocks of {} (one attends over the whole "
+        "input), {} ConvNeXt blocks of {} (MLP {}), {} spectrum values out per code; no KV "
+        "cache: llama.cpp decodes the codes in one micro-batch and keeps nothing between calls",
+        a.vocab_size, a.vocoder_features, a.posnet_layers, a.posnet_width, a.layers, a.hidden_size,
+        a.intermediate_size, a.vocoder_out);
+  }
   switch (at.kind) {
     case AttentionKind::Sliding: {
       if (compressed_attention(a)) {

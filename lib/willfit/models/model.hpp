@@ -725,7 +725,40 @@ struct Architecture {
   int dflash_selector_rank = 0;
   int dflash_selector_top_k = 0;
   std::int64_t dspark_markov_rank = 0;
+  // WavTokenizer's decoder (llama.cpp wavtokenizer-dec.cpp at 80fb11ac; GGUF
+  // wavtokenizer-dec, config.json architectures WavTokenizerDec): the vocoder
+  // that turns OuteTTS's audio codes into a spectrum, not a language model.
+  // Its input is a codebook of vocab_size codes, vocoder_features wide
+  // (features_length, n_embd_features), a width-7 convolution to the
+  // PosNet's posnet_width, posnet_layers PosNet blocks (resnet, resnet,
+  // one-head attention over the whole input, resnet, resnet, group norm),
+  // then `layers` ConvNeXt blocks of hidden_size (a depthwise width-7
+  // convolution, a LayerNorm, an ungated MLP of intermediate_size, a gain),
+  // and a head of vocoder_out (embedding_length, hidden_size in its config:
+  // n_fft + 2 spectrum values a code). No KV cache (create_memory: none),
+  // no positions, no logits: its output is the head's rows. 0: not one.
+  std::int64_t vocoder_features = 0;
+  int posnet_layers = 0;
+  std::int64_t posnet_width = 0;
+  std::int64_t vocoder_out = 0;
 };
+
+// WavTokenizer's decoder (Architecture::vocoder_features), as both readers
+// give it: codes x features codebook, the PosNet's blocks and width, the
+// ConvNeXt's blocks, width and MLP, the head's width.
+struct VocoderShape {
+  std::int64_t codes = 0;
+  std::int64_t features = 0;
+  int posnet_layers = 0;
+  std::int64_t posnet_width = 0;
+  int convnext_layers = 0;
+  std::int64_t convnext_width = 0;
+  std::int64_t ffn = 0;
+  std::int64_t out = 0;
+};
+// Sets `a` to that decoder. Returns "" or why llama.cpp would not load the
+// shape (wavtokenizer-dec.cpp: six PosNet blocks, as wide as the ConvNeXt).
+std::string set_vocoder(Architecture& a, const VocoderShape& v);
 
 // The dense MLP width of layer `layer` (intermediate_size, doubled on the
 // last double_wide_mlp_layers layers; a layer's own with layer_widths).

@@ -736,6 +736,43 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
 
   WeightLayout w;
   w.recipe = true;
+  if (a.vocoder_features > 0) {
+    // WavTokenizer's decoder (wavtokenizer-dec.cpp load_arch_tensors at
+    // 80fb11ac, as conversion/wavtokenizer.py types its tensors): the
+    // codebook {features, codes}; the input convolution {7, features,
+    // posnet} and the PosNet's kernels, {3, posnet, posnet} for the resnet
+    // blocks and {1, posnet, posnet} for the attention's q, k, v and output,
+    // rows of 7, 3 and 1 values that no quantised type's blocks divide
+    // (llama-quant.cpp's fallback keeps them F16); the norms, biases and
+    // gains F32 ({1, width} in the PosNet). Each ConvNeXt block: the
+    // depthwise {7, 1, width} kernel, pw1 and pw2 (quantised as "other"
+    // tensors: their names are no ffn_*), their biases, the LayerNorm and
+    // the gain. The head {width, out} and its bias.
+    const std::int64_t fe = a.vocoder_features;
+    const std::int64_t pw = a.posnet_width;
+    const std::int64_t ff = a.intermediate_size;
+    w.token_embd = weight(Cat::TokenEmbd, fe, a.vocab_size, 0);
+    w.other = weight(Cat::Other, 7, fe * pw, 0) + f32(pw);
+    for (int i = 0; i < 4; ++i) {  // the resnet blocks: norm1, conv1, norm2, conv2
+      w.other +=
+          weight(Cat::Other, 3, pw * pw, 0) + weight(Cat::Other, 3, pw * pw, 0) + f32(6 * pw);
+    }
+    for (int i = 0; i < 4; ++i) {  // the attention's q, k, v and output
+      w.other += weight(Cat::Other, 1, pw * pw, 0);
+    }
+    // its norm and four biases; the last block's group norm; the
+    // embeddings' LayerNorm
+    w.other += f32(6 * pw) + f32(2 * pw) + f32(2 * pw);
+    w.layers.reserve(static_cast<std::size_t>(std::max(0, a.layers)));
+    for (int i = 0; i < a.layers; ++i) {
+      const Bytes block = weight(Cat::Other, 7, e, i) + f32(e) + f32(2 * e) +
+                          weight(Cat::Other, e, ff, i) + f32(ff) + weight(Cat::Other, ff, e, i) +
+                          f32(e) + f32(e);
+      w.layers.push_back({block, 0});
+    }
+    w.output = f32(2 * e) + weight(Cat::Output, e, a.vocoder_out, a.layers) + f32(a.vocoder_out);
+    return w;
+  }
   // An EAGLE-3 draft without token embeddings of its own reads its target's
   // (eagle3.cpp: tok_embd optional, model_other->tok_embd otherwise).
   const bool eagle3 = a.eagle3_target_layers > 0;
