@@ -3,6 +3,8 @@
 // cells, and willfit's estimate under the row's settings. For tests only.
 #pragma once
 
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -72,6 +74,31 @@ inline LiveCompute live_row_compute(const Model& model, const std::vector<std::s
       c[0].c_str(), c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(), r.measured / mib,
       r.willfit / mib, (r.willfit - r.measured) / r.measured * 100.0);
   return r;
+}
+
+// Checks `model` against a live table pair (llamacpp_cpu_compute_NAME.csv
+// and llamacpp_cpu_kv_NAME.csv): each compute row within `compute_rel` of
+// what llama.cpp logged, each KV row within the log's rounding (0.01 MiB),
+// as many KV rows as compute rows. Returns the compute rows read.
+inline std::size_t expect_live_tables(const Model& model, const std::string& name,
+                                      double compute_rel) {
+  std::size_t rows = 0;
+  for_each_live_row("llamacpp_cpu_compute_" + name + ".csv",
+                    [&](const std::vector<std::string>& c) {
+                      const auto [measured, willfit] = live_row_compute(model, c);
+                      EXPECT_LE(std::abs(willfit - measured) / measured, compute_rel)
+                          << c[1] << " " << c[2] << " " << c[3] << " " << c[4];
+                      ++rows;
+                    });
+  const auto mib = static_cast<double>(kMiB);
+  std::size_t kv_rows = 0;
+  for_each_live_row("llamacpp_cpu_kv_" + name + ".csv", [&](const std::vector<std::string>& c) {
+    EXPECT_NEAR(static_cast<double>(live_row_estimate(model, c).memory.kv_cache),
+                std::stod(c[6]) * mib, 0.01 * mib);
+    ++kv_rows;
+  });
+  EXPECT_EQ(kv_rows, rows) << name;
+  return rows;
 }
 
 }  // namespace willfit::test
