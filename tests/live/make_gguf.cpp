@@ -19,7 +19,7 @@
 // qwen,baichuan,orion,codeshell,
 // nemotron,bitnet,minimax-01,bloom,mpt,jais,jais2,refact,t5,plamo,plamo2,plamo3,grovemoe,mellum,
 // pangu-embed,nanbeige,chameleon,cogvlm,granite-switch,talkie,plm,maincoder,falcon,phi2,
-// starcoder2,bert,dflash,wavtokenizer-dec}.cpp
+// starcoder2,bert,dflash,wavtokenizer-dec,qwen3vl (qwen3tts),pockettts}.cpp
 // (load_arch_tensors and load_arch_hparams: the keys each reads; nemotron-h.cpp for nemotron_h_moe
 // too) and src/llama-arch.cpp (names), at the commit node-llama-cpp 3.21.1 bundles (80fb11ac).
 // Quantisation mixes: F16 and Q8_0 quantise
@@ -272,6 +272,9 @@ struct Spec {
   int64_t convnext_width = 0;
   std::string skip_types;  // file types this machine cannot load, with the reason after ':'
   std::string source;
+  // Qwen3-TTS (qwen3vl.cpp load_arch_tensors for qwen3tts): the output head
+  // (codec_head) has these rows, fewer than the vocabulary. 0: vocab rows.
+  int64_t head_rows = 0;
 };
 
 // Qwen4Exp's n-gram head ranges (vLLM models/qwen4_exp Qwen4ExpPLEEmbedding,
@@ -2214,6 +2217,36 @@ const std::vector<Spec>& specs() {
     // base 1e6), untied, weightless RMS norms (F.rms_norm without an eps:
     // conversion/talkie.py writes float32's), the per-head Q gain, the
     // embedding skip's scale and the wo / ffn_down gains.
+    // Qwen3-TTS-12Hz-0.6B's talker (qwen3tts), whole: qwen3vl.cpp's layer
+    // (28 layers of 1024, 16 heads and 8 KV heads of 128, Q and K RMS-normed
+    // per head, SwiGLU of 3072, IMROPE sections 24/20/20), the embedding
+    // table the text rows (151936, the text projection folded in) and the
+    // codec rows (3072) as conversion/qwen3tts.py joins them, the head
+    // (codec_head) the codec rows alone; 32768 positions, RoPE base 1e6.
+    v.push_back(shape("qwen3-tts-12hz-0.6b", "qwen3tts", 28, 1024, 3072, 16, 8, 128, 155008, 32768,
+                      1000000, 1e-6,
+                      "Qwen/Qwen3-TTS-12Hz-0.6B talker_config as public ports transcribe it "
+                      "(search-tool file ids 65910874116 and 21469576213: 28 layers, hidden 1024, "
+                      "16 heads, 8 KV heads of 128, intermediate 3072, 32768 positions, RoPE 1e6, "
+                      "mrope_section 24/20/20, vocab_size 3072, text_vocab_size 151936); "
+                      "tests/unit/test_arch_qwen3tts.cpp"));
+    v.back().qk_norm = true;
+    v.back().head_rows = 3072;
+    // Pocket TTS (pockettts), whole: the flow LM's backbone, 6 layers of
+    // 1024, 16 heads of 64 (every head cached), LayerNorms with biases, an
+    // ungated GELU MLP of 4096 (hidden_scale 4), no biases on the
+    // projections, tied; the vocabulary the 4000 SentencePiece pieces, the
+    // conditioner's padding row and the audio BOS row (4002); 4096
+    // positions as conversion/pockettts.py bounds it, RoPE base 1e4.
+    v.push_back(shape("pocket-tts-b6369a24", "pockettts", 6, 1024, 4096, 16, 16, 64, 4002, 4096,
+                      10000, 1e-5,
+                      "kyutai-labs/pocket-tts pocket_tts/config/b6369a24.yaml (search-tool file "
+                      "id 54180673917: d_model 1024, hidden_scale 4, num_heads 16, num_layers 6, "
+                      "max_period 10000, n_bins 4000, insert_bos_before_voice false) and "
+                      "conversion/pockettts.py's derived config; "
+                      "tests/unit/test_arch_pockettts.cpp"));
+    v.back().tied = true;
+    v.back().mlp_gated = false;
     v.push_back(shape("talkie-1930-13b-r4", "talkie", 4, 5120, 13696, 40, 40, 128, 65540, 2048,
                       1000000, 1.1920928955078125e-07,
                       "talkie-lm/talkie-1930-13b-it REDUCED to 4 of 40 layers: a public "
@@ -3065,14 +3098,15 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
     add(s.arch == "lfm2" ? "token_embd_norm.weight" : "output_norm.weight", {e}, -1);
   }
   if (!s.tied) {
-    add("output.weight", {e, s.vocab}, -1);
+    add("output.weight", {e, s.head_rows > 0 ? s.head_rows : s.vocab}, -1);
   }
   if (s.arch == "phimoe") {  // phimoe.cpp: the final norm's and the output's biases
     add("output_norm.bias", {e}, -1);
     add("output.bias", {s.vocab}, -1);
   }
-  if (s.arch == "nemotron" || s.arch == "orion" || s.arch == "jais2") {  // the final
-    add("output_norm.bias", {e}, -1);                                    // LayerNorm's bias
+  if (s.arch == "nemotron" || s.arch == "orion" || s.arch == "jais2" ||
+      s.arch == "pockettts") {         // the final
+    add("output_norm.bias", {e}, -1);  // LayerNorm's bias
   }
   if (s.hc_mult > 0 &&
       s.arch == "deepseek4") {  // deepseek4.cpp: the output's hyper-connection head
@@ -4004,7 +4038,8 @@ std::vector<Tensor> tensors_for(const Spec& s, const std::string& ftype) {
       if (s.arch == "jais2" || s.arch == "pangu-embedded") {
         add(b + "attn_output.bias", {e}, i);
       }
-      if (s.arch == "nemotron" || s.arch == "orion" || s.arch == "jais2") {  // LayerNorm biases
+      if (s.arch == "nemotron" || s.arch == "orion" || s.arch == "jais2" ||
+          s.arch == "pockettts") {  // LayerNorm biases
         add(b + "attn_norm.bias", {e}, i);
         add(b + "ffn_norm.bias", {e}, i);
       }
@@ -4492,6 +4527,16 @@ void write_metadata(Writer& w, const Spec& s, const std::string& ftype, bool fil
     // conversion/ernie.py PaddleOCRModel (base.py): the M-RoPE sections
     // (rope_scaling.mrope_section, padded to four)
     w.key_arr_u32(a + ".rope.dimension_sections", {16, 24, 24, 0});
+  }
+  if (s.arch == "qwen3tts") {
+    // conversion/qwen3tts.py (base.py): talker_config's
+    // rope_scaling.mrope_section padded to four, which qwen3vl.cpp requires
+    w.key_arr_u32(a + ".rope.dimension_sections", {24, 20, 20, 0});
+  }
+  if (s.arch == "pockettts") {
+    // pockettts.cpp load_arch_hparams requires the LayerNorm epsilon
+    // (conversion/pockettts.py's derived config: layer_norm_eps 1e-5)
+    w.key_f32(a + ".attention.layer_norm_epsilon", s.rms_eps);
   }
   if (s.arch == "llada-moe" || s.arch == "rnd1") {
     // conversion/llada.py LLaDAMoEModel, conversion/qwen.py RND1Model: not

@@ -2047,6 +2047,16 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     x = g.same(x);
   }
   const int embd_skip = s.embedding_skip ? x : -1;
+  // Qwen3-TTS (qwen3vl.cpp's codec_head case): the final expand visits the
+  // logits' concat, whose first source is the -inf block they are padded
+  // with (ggml_scale_bias of one value of a view of output_norm,
+  // ggml_repeat_4d to vocab - head_rows by the outputs), before anything of
+  // the last layer that build_attn has not expanded: from the attention
+  // output's rotation back or wo onwards. So it is alive through the last
+  // layer's MLP and the head.
+  const bool head_pad_first = s.head_rows > 0 && s.vocab > s.head_rows;
+  int head_pad = -1;
+  const auto make_head_pad = [&] { return g.op(b * (s.vocab - s.head_rows), {g.op(1, {})}); };
   // LayerNorm (ggml_norm: a new tensor; its weight and bias in place).
   // OLMo-1's has neither: the ggml_norm alone.
   const auto layer_norm = [&](int t) {
@@ -2948,6 +2958,11 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
         // Falcon-H1 rotates the output back after its mixer's scan, Cohere2
         // MoE after its MLP.
         if (s.rotate_v && !mamba_beside && !s.parallel_block) {
+          // Qwen3-TTS: build_attn_mha expanded the attention's output, not
+          // its rotation back, which the head's -inf block precedes.
+          if (last && head_pad_first) {
+            head_pad = make_head_pad();
+          }
           const int flat = g.view(out);
           out = v_rot_l >= 0 ? g.op(b * ow, {flat, v_rot_l}) : g.op(b * ow, {flat});
         }
@@ -3067,6 +3082,9 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
       // flash-attention output: ggml-alloc runs nothing in place on it),
       // then its weight
       cur = g.same(g.op(b * ow, {cur}, {cur}));
+    }
+    if (last && head_pad_first && head_pad < 0) {
+      head_pad = make_head_pad();
     }
     if (!late_wo) {
       cur = g.op(b * e, {cur});  // output projection
@@ -3344,7 +3362,13 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     norm = g.op(b * e, {norm, out_ids});
     g.at(norm).output = true;
   }
-  int logits = g.op(b * s.vocab, {norm});
+  int logits = 0;
+  if (head_pad >= 0) {
+    // the codec head's rows, joined behind the -inf block (ggml_concat)
+    logits = g.op(b * s.vocab, {head_pad, g.op(b * s.head_rows, {norm})});
+  } else {
+    logits = g.op(b * s.vocab, {norm});
+  }
   if (image_row >= 0) {
     // chameleon.cpp: the final norm is t_embd (an output); the image row
     // (placed with the inputs) filled with -FLT_MAX by a clamp in place and

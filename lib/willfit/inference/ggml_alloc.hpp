@@ -465,6 +465,11 @@ struct LlamaGraphShape {
   // each layer adding them times its out_scale (a new tensor) to its output;
   // the last layer reads their rows to output.
   bool embedding_skip = false;
+  // Qwen3-TTS (qwen3vl.cpp's codec_head case): the head's head_rows logits,
+  // joined behind a -inf block of vocab - head_rows (ggml_concat); that
+  // block is made (scale_bias of one value, repeated) as the last layer's
+  // attention starts. 0: a head of vocab rows.
+  std::int64_t head_rows = 0;
   bool output_gate = false;
   // Cohere2 MoE (cohere2moe.cpp): the attention and the MLP both read the
   // layer's one norm (which lives until the MLP has read it); the layer's

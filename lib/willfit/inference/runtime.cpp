@@ -655,6 +655,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // Granite Switch (granite-switch.cpp): its own graph (ggml_alloc.cpp).
     s.adapter_rank = a.adapters > 0 ? a.adapter_rank : 0;
     s.embedding_skip = a.embedding_skip;  // Talkie (talkie.cpp)
+    s.head_rows = a.head_rows;            // Qwen3-TTS's codec head (qwen3vl.cpp)
     // Cohere2 MoE (cohere2moe.cpp): the parallel block, NoPE on the global
     // layers after the dense lead, the rows to output picked after the final
     // norm (its t_h_nextn an output), the router's weights as the file says.

@@ -1288,6 +1288,11 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
       embedding = &t;
     } else if (t.name == "output.weight") {
       has_output = true;
+      // Qwen3-TTS (qwen3vl.cpp load_arch_tensors for qwen3tts): the codec
+      // head, fewer rows than the vocabulary (read below).
+      if (arch == "qwen3tts" && t.shape.size() >= 2) {
+        a.head_rows = static_cast<std::int64_t>(std::min<std::uint64_t>(t.shape[1], 1U << 30));
+      }
     }
     if (t.name.find("_exps") != std::string::npos) {
       expert_elements += t.elements;
@@ -1307,6 +1312,9 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.vocab_size = static_cast<std::int64_t>(embedding->shape[1]);
   }
   a.tied_embeddings = !has_output;
+  if (a.head_rows >= a.vocab_size) {
+    a.head_rows = 0;  // a head of the whole vocabulary: the ordinary one
+  }
   // gpt2.cpp and starcoder.cpp (llama.cpp at 80fb11ac) create no gate, a
   // position table pos_embd of hidden x n_ctx_train (context_length), and
   // biases beside every LayerNorm and projection.
@@ -1711,6 +1719,15 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // them; Nemotron's have none (NemotronConfig attention_bias, mlp_bias).
   if (arch == "nemotron") {
     a.norm_bias = true;
+  }
+  // Pocket TTS's backbone (pockettts.cpp load_arch_tensors at 80fb11ac):
+  // LayerNorms with required biases (attn_norm_b, ffn_norm_b,
+  // output_norm_b) beside bias-free q, k, v, wo and an ungated GELU MLP (up
+  // and down only, whether or not the layers' tensors are read); no output
+  // head (the embedding table duplicated: tied).
+  if (arch == "pockettts") {
+    a.norm_bias = true;
+    a.mlp_gated = false;
   }
   // Jais 2 (jais2.cpp load_arch_tensors at 80fb11ac): LayerNorm biases, q,
   // k, v and o biases and the ungated MLP's biases, all required; no gate.

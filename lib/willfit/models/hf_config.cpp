@@ -921,6 +921,29 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       }
     }
   }
+  // Qwen3-TTS (Qwen3TTSForConditionalGeneration, model_type qwen3_tts):
+  // llama.cpp runs its talker (conversion/qwen3tts.py takes talker_config as
+  // the text config). Its embedding table is the text rows (text_vocab_size,
+  // the text projection folded in) followed by the codec rows (vocab_size);
+  // its head, codec_head, has the codec rows alone. The code predictor, the
+  // speaker encoder and the speech tokenizer go to the mmproj file.
+  std::int64_t codec_head_rows = 0;
+  if (to_lower(get_string(doc, "model_type")) == "qwen3_tts") {
+    if (const auto it = doc.find("talker_config"); it != doc.end() && it->is_object()) {
+      for (const auto& [k, v] : it->items()) {
+        if (k != "code_predictor_config") {
+          t[k] = v;
+        }
+      }
+      const auto codec = get_int(t, {"vocab_size"}, 1 << 30);
+      const auto text_rows = get_int(t, {"text_vocab_size"}, 1 << 30);
+      if (codec && text_rows && *codec > 0) {
+        codec_head_rows = *codec;
+        t["vocab_size"] = *codec + *text_rows;
+      }
+    }
+    t["model_type"] = "qwen3_tts";
+  }
   // Falcon's first configs, written for its own modelling_RW.py
   // (RWForCausalLM, which conversion/falcon.py registers too): model_type
   // RefinedWebModel (Falcon-7B) or RefinedWeb (Falcon-40B), n_head, n_layer
@@ -1029,7 +1052,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
                     "jais2",
                     // PLM: up, squared ReLU (hidden_act relu2), down (llama.cpp
                     // plm.cpp creates ffn_up and ffn_down only)
-                    "plm"});
+                    "plm",
+                    // Pocket TTS's backbone: linear1, GELU, linear2
+                    // (llama.cpp pockettts.cpp creates ffn_up and ffn_down)
+                    "pockettts"});
   // jina-embeddings-v2 (JinaBertModel, model_type bert): ALiBi positions
   // (position_embedding_type "alibi") and a GEGLU MLP (feed_forward_type
   // "geglu"), which llama.cpp loads as jina-bert-v2 (conversion/bert.py
@@ -1346,6 +1372,15 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   // (two_matrix above) without biases (attention_bias, mlp_bias false).
   if (type == "nemotron") {
     a.norm_bias = true;
+  }
+  // Pocket TTS's backbone (kyutai pocket-tts flow_lm.transformer; the
+  // config conversion/pockettts.py derives from its tensors, model_type
+  // pockettts; llama.cpp pockettts.cpp at 80fb11ac): LayerNorms with biases,
+  // bias-free projections, every head cached, no output head (the embedding
+  // table read again: tied).
+  if (type == "pockettts") {
+    a.norm_bias = true;
+    a.tied_embeddings = true;
   }
   // Chameleon (ChameleonConfig, model_type chameleon; llama.cpp
   // chameleon.cpp at 80fb11ac): llama's layer with per-head Q and K
@@ -2410,6 +2445,11 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     }
   }
 
+  // Qwen3-TTS's codec head (above): untied, narrower than the vocabulary.
+  if (codec_head_rows > 0 && codec_head_rows < a.vocab_size) {
+    a.head_rows = codec_head_rows;
+    a.tied_embeddings = false;
+  }
   read_block_configs(t, a);
   a.attention.fused_qkv_norm = type == "openelm";
   // PLaMo 2 (plamo2.cpp): one attn_qkv, Q and K normed per head, gate and

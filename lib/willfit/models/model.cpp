@@ -261,7 +261,12 @@ bool is_known_gguf_architecture(std::string_view arch) {
        "maincoder",
        // issue 18: WavTokenizer's decoder, OuteTTS's vocoder: PosNet and
        // ConvNeXt blocks, no KV cache (tests/unit/test_arch_wavtokenizer.cpp)
-       "wavtokenizer-dec"});
+       "wavtokenizer-dec",
+       // issue 18: Qwen3-TTS's talker (qwen3vl.cpp's layer, a codec head
+       // narrower than the vocabulary; tests/unit/test_arch_qwen3tts.cpp)
+       // and Pocket TTS's backbone (LayerNorms with biases, a GELU MLP,
+       // tied; tests/unit/test_arch_pockettts.cpp)
+       "qwen3tts", "pockettts"});
   return std::find(kKnown.begin(), kKnown.end(), arch) != kKnown.end();
 }
 
@@ -428,6 +433,8 @@ bool is_known_config_model_type(std::string_view model_type) {
                                                                   "stablelm",
                                                                   "starcoder2",
                                                                   "talkie",
+                                                                  "qwen3_tts",
+                                                                  "pockettts",
                                                                   "step3p5",
                                                                   "xverse",
                                                                   "t5",
@@ -1223,7 +1230,8 @@ ParamBreakdown count_params(const Architecture& a) {
   }
   p.embedding = a.vocab_size * a.hidden_size + a.per_layer_vocab * a.per_layer_width * a.layers +
                 a.ngram_rows * a.ngram_width + a.learned_positions * a.hidden_size;
-  p.output = a.tied_embeddings ? 0 : a.vocab_size * a.hidden_size;
+  // Qwen3-TTS's codec head: head_rows rows (Architecture::head_rows).
+  p.output = a.tied_embeddings ? 0 : (a.head_rows > 0 ? a.head_rows : a.vocab_size) * a.hidden_size;
   p.output += a.hidden_size * a.dense_out + a.dense_in * a.hidden_size;  // EmbeddingGemma's Dense
   if (!a.layer_widths.empty() && !a.moe) {
     const std::int64_t matrices = a.mlp_gated ? 3 : 2;

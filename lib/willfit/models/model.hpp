@@ -665,6 +665,12 @@ struct Architecture {
   // value a head), scalar gains on wo and ffn_down (attn_output.scale,
   // ffn_down.scale) and on the head (logit_scale).
   bool embedding_skip = false;
+  // Qwen3-TTS's talker (llama.cpp qwen3tts, qwen3vl.cpp at 80fb11ac; config
+  // model_type qwen3_tts, talker_config): the output head (codec_head) has
+  // head_rows rows (the codec vocabulary, 3072), fewer than vocab_size (text
+  // + codec rows of the embedding table); the logits are padded to
+  // vocab_size with -inf in the graph. 0: the head is vocab_size rows.
+  std::int64_t head_rows = 0;
   // An EAGLE-3 draft (llama.cpp src/models/eagle3.cpp at 80fb11ac; GGUF
   // eagle3, config.json draft_vocab_size with one layer, as
   // conversion/llama.py detects it): a speculative-decoding head that runs

@@ -874,7 +874,8 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
                   weight(Cat::Other, a.dspark_markov_rank, rows, a.layers);
     }
   } else if (!a.tied_embeddings) {
-    w.output += weight(Cat::Output, e, a.vocab_size, a.layers);
+    // Qwen3-TTS: the codec head's head_rows (qwen3vl.cpp n_vocab_out)
+    w.output += weight(Cat::Output, e, a.head_rows > 0 ? a.head_rows : a.vocab_size, a.layers);
   }
   if (a.output_bias) {  // Phi-3.5-MoE's output_b
     w.output += f32(a.vocab_size);
