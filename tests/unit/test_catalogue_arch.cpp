@@ -37,19 +37,6 @@ const std::map<std::string, std::string>& known_gaps() {
       // params is the card's rounded figure; a maintainer with the
       // safetensors header should replace it with the exact total.
       {"falcon-7b", "the card's rounded 7 B (6.92 B)"},
-      // BERT's position and token-type embeddings and its biases are not
-      // architecture fields of the catalogue (1.0 %).
-      {"bert-base-uncased", "position and token-type embeddings, biases"},
-      // The same terms, with the pooler the sentence-transformers checkpoints
-      // keep: the BERT-base-shaped snowflake-arctic-embed-m (1.0 %), the
-      // 384-wide MiniLMs (22.7 M and 33.4 M: 1.7 % and 1.2 %) and Granite's
-      // 30M (1.2 %), and BGE-M3, whose 8194 learned positions alone are
-      // 8.4 M (1.8 %).
-      {"snowflake-arctic-embed-m", "position and token-type embeddings, biases, pooler"},
-      {"all-minilm-l6-v2", "position and token-type embeddings, biases, pooler"},
-      {"all-minilm-l12-v2", "position and token-type embeddings, biases, pooler"},
-      {"bge-m3", "8194 learned positions, biases, pooler"},
-      {"granite-embedding-30m", "514 learned positions, biases, pooler"},
       // The published count includes sentence-transformers' two Dense
       // projections (768 -> 3072 -> 768, 4.7 M) after the pooling (1.6 %).
       {"embeddinggemma-300m", "the Dense projections after the pooling"},

@@ -718,7 +718,10 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     // decoders (bloom.cpp, mpt.cpp, jais.cpp, refact.cpp): no inp_pos, no
     // RoPE, the MLP as mlp_gated says.
     s.alibi = a.attention.alibi;
-    s.rope = s.rope && !s.alibi;
+    // bert.cpp's absolute positions (a learned table; Architecture::
+    // learned_positions): the table's rows are added to the embeddings and
+    // Q, K and V projected apart, unroped.
+    s.rope = s.rope && !s.alibi && !(s.post_norm && a.learned_positions > 0);
     s.embedding_norm = a.embedding_norm;  // bloom.cpp's tok_norm
     // ModernBERT (modern-bert.cpp): the cache-free block that is pre-norm,
     // with Q, K and V fused and gate and up fused (read so from its

@@ -2452,6 +2452,12 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     };
     a.gpt2_separate_qkv = (arch == "starcoder2" || arch == "bert" || arch == "phi2") &&
                           !holds("blk.0.attn_qkv.weight");
+    // bert.cpp: the rows of position_embd (context_length of them, the
+    // converter's) added to the token embeddings; no RoPE.
+    if (arch == "bert") {
+      a.learned_positions = std::clamp<std::int64_t>(meta_int(f, key("context_length")).value_or(0),
+                                                     0, std::int64_t{1} << 31);
+    }
     // phi2.cpp: attn_norm, no ffn_norm, feeding both sides of its parallel
     // block; output_b on the logits, required
     a.gpt2_one_norm = arch == "phi2";

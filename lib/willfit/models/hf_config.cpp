@@ -1455,6 +1455,17 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
   if (one_of(type, {"gpt2", "gpt_bigcode"})) {
     a.learned_positions = a.max_context;
   }
+  // BERT, RoBERTa, DistilBERT and XLM-RoBERTa (llama.cpp's bert, bert.cpp)
+  // add the rows of a learned position table (position_embd, the context's
+  // rows: conversion/bert.py drops XLM-RoBERTa's pad rows, as above) to the
+  // token embeddings, and rope nothing; jina-bert-v2's ALiBi has no table,
+  // and jina-embeddings-v3 (xlm-roberta with lora_adaptations, rotary
+  // positions: jina-bert-v3 below) none either.
+  if (one_of(type, {"bert", "roberta", "distilbert", "xlm-roberta"}) && a.gpt2_layer &&
+      !a.attention.alibi && !t.contains("lora_adaptations") &&
+      get_string(t, "position_embedding_type") != "rotary") {
+    a.learned_positions = a.max_context;
+  }
 
   // nomic_bert: llama.cpp's converter writes the context each checkpoint was
   // trained at (conversion/bert.py NomicBertModel at 80fb11ac): 512 for

@@ -433,6 +433,10 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.max_context = r.integer("max_context", 1, kMaxContext, 0);
   // GPT-2's and StarCoder's learned position table (rows; model.hpp).
   a.learned_positions = r.integer("learned_positions", 0, kMaxContext, 0);
+  // The BERT encoders (bert.cpp) learn one too, of the context's rows.
+  if (a.gpt2_separate_qkv && m.family != "phi-2" && a.learned_positions == 0) {
+    a.learned_positions = a.max_context;
+  }
   a.vision_params = r.integer("vision_params", 0, kMaxParams, 0);
   m.ollama_text_only = r.boolean("ollama_text_only", false);
   a.mlp_layers = static_cast<int>(r.integer("mlp_layers", 0, a.layers, 0));
