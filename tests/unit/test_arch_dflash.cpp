@@ -262,23 +262,7 @@ TEST(DFlash, DeepSeekV4DSparkSaysItIsApproximate) {
 // %, 0.2 % at 32768 tokens without flash attention), not yet explained.
 TEST(DFlash, MatchesTheLiveLlamaCpp) {
   const Model m = test::from_config(dflash_config());
-  const double mib = static_cast<double>(kMiB);
-  std::size_t rows = 0;
-  test::for_each_live_row("llamacpp_cpu_compute_dflash.csv",
-                          [&](const std::vector<std::string>& c) {
-                            const auto [measured, willfit] = test::live_row_compute(m, c);
-                            EXPECT_LE(std::abs(willfit - measured) / measured, 0.02)
-                                << c[1] << " " << c[2] << " " << c[3] << " " << c[4];
-                            ++rows;
-                          });
-  EXPECT_EQ(rows, 9U);
-  std::size_t kv_rows = 0;
-  test::for_each_live_row("llamacpp_cpu_kv_dflash.csv", [&](const std::vector<std::string>& c) {
-    EXPECT_NEAR(static_cast<double>(test::live_row_estimate(m, c).memory.kv_cache),
-                std::stod(c[6]) * mib, 0.01 * mib);
-    ++kv_rows;
-  });
-  EXPECT_EQ(kv_rows, 9U);
+  test::expect_live_tables(m, "dflash", 9, 2.0);
 }
 
 }  // namespace

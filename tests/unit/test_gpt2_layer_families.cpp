@@ -454,34 +454,6 @@ TEST(Gpt2LayerFamilies, RefinedWebConfigsAreFalcon) {
   }
 }
 
-// A live table's rows (tests/data/llamacpp_cpu_{compute,kv}_NAME.csv),
-// replayed for `m`: the compute and output buffers within `gate(row)` (a
-// fraction), the KV cache to 0.01 MiB (the log's rounding); `rows` rows in
-// each.
-void expect_live_rows(
-    const Model& m, const std::string& name, std::size_t rows,
-    const std::function<double(const std::vector<std::string>&)>& gate =
-        [](const std::vector<std::string>&) { return 0.001; }) {
-  const double mib = static_cast<double>(kMiB);
-  std::size_t compute_rows = 0;
-  test::for_each_live_row("llamacpp_cpu_compute_" + name + ".csv",
-                          [&](const std::vector<std::string>& c) {
-                            const auto [measured, willfit] = test::live_row_compute(m, c);
-                            EXPECT_LE(std::abs(willfit - measured) / measured, gate(c))
-                                << c[1] << " " << c[2] << " " << c[3] << " " << c[4];
-                            ++compute_rows;
-                          });
-  EXPECT_EQ(compute_rows, rows);
-  std::size_t kv_rows = 0;
-  test::for_each_live_row(
-      "llamacpp_cpu_kv_" + name + ".csv", [&](const std::vector<std::string>& c) {
-        EXPECT_NEAR(static_cast<double>(test::live_row_estimate(m, c).memory.kv_cache),
-                    std::stod(c[6]) * mib, 0.01 * mib);
-        ++kv_rows;
-      });
-  EXPECT_EQ(kv_rows, rows);
-}
-
 // The whole Phi-2 (make_gguf row phi-2) read from its published config.json
 // (phi2() above), against what a real llama.cpp allocated for the synthetic
 // F16, Q8_0 and Q4_K_M files (tests/data/llamacpp_cpu_{compute,kv}_phi2.csv;
@@ -490,7 +462,7 @@ void expect_live_rows(
 TEST(Gpt2LayerFamilies, Phi2MatchesTheLiveLlamaCpp) {
   const Model m = test::from_config(phi2());
   EXPECT_EQ(m.arch.attention.parallel_block, ParallelBlock::Phi2);
-  expect_live_rows(m, "phi2", 18);
+  test::expect_live_tables(m, "phi2", 18, 0.1);
 }
 
 // The whole StarCoder2-3B (make_gguf row starcoder2-3b) read from its
@@ -512,7 +484,7 @@ TEST(Gpt2LayerFamilies, StarCoder2MatchesTheLiveLlamaCpp) {
   j["tie_word_embeddings"] = true;
   const Model m = test::from_config(j);
   EXPECT_EQ(m.arch.attention.kind, AttentionKind::Full);
-  expect_live_rows(m, "starcoder2", 27);
+  test::expect_live_tables(m, "starcoder2", 27, 0.1);
 }
 
 // The whole BERT-base (make_gguf row bert-base-uncased) read from its
@@ -527,7 +499,7 @@ TEST(Gpt2LayerFamilies, StarCoder2MatchesTheLiveLlamaCpp) {
 TEST(Gpt2LayerFamilies, BertMatchesTheLiveLlamaCpp) {
   const Model m = test::from_config(bert_base());
   EXPECT_EQ(m.arch.learned_positions, 512);
-  expect_live_rows(m, "bert", 27);
+  test::expect_live_tables(m, "bert", 27, 0.1);
 }
 
 }  // namespace
