@@ -16,6 +16,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -75,9 +76,18 @@ class HttpFake {
     cdn_.set_keep_alive_max_count(100);
     hub_port_ = hub_.bind_to_any_port("127.0.0.1");
     cdn_port_ = cdn_.bind_to_any_port("127.0.0.1");
+    if (hub_port_ < 0 || cdn_port_ < 0) {
+      throw std::runtime_error("the fake hub could not bind a port on 127.0.0.1");
+    }
     routes();
     hub_thread_ = std::thread([this] { hub_.listen_after_bind(); });
     cdn_thread_ = std::thread([this] { cdn_.listen_after_bind(); });
+    // httplib's stop() does nothing until listen_after_bind() has marked the
+    // server running, so a test that ends quickly would leave the destructor
+    // joining a thread still blocked in accept: wait for both here.
+    while (!hub_.is_running() || !cdn_.is_running()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
   }
   ~HttpFake() {
     hub_.stop();
