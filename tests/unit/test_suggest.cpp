@@ -274,6 +274,33 @@ TEST(Suggest, EachChangeIsCheckedAndFitsComeFirst) {
   EXPECT_TRUE(estimate_inference(two).fits());
 }
 
+// A checkpoint runtime (transformers) cannot hold 70 B at BF16 on 24 GB; the
+// user said how much RAM they have: Q4_K_M on llama.cpp with layers in that
+// RAM is offered when it holds the rest, keeping their --ram (not a size of
+// willfit's own), and not offered when it does not.
+TEST(Suggest, TheUsersRamHoldsAQ4KmOffloadOnLlamaCpp) {
+  InferenceQuery q = query("70b", "bf16", "24gb");
+  q.runtime = Runtime::Transformers;
+  q.ram = 64 * kGiB;
+  const auto s = suggest_changes(q, estimate_inference(q));
+  const Suggestion* off = find(s, "--precision q4_k_m --runtime llama.cpp");
+  ASSERT_NE(off, nullptr);
+  EXPECT_EQ(off->args, "--precision q4_k_m --runtime llama.cpp");
+  EXPECT_EQ(off->verdict, Verdict::Offload);
+  InferenceQuery alt = q;
+  alt.runtime = Runtime::LlamaCpp;
+  alt.precision = *parse_precision("q4_k_m");
+  const Estimate after = estimate_inference(alt);
+  EXPECT_EQ(after.verdict, Verdict::Offload);
+  ASSERT_TRUE(after.offload.has_value());
+  EXPECT_LE(after.offload->host_bytes, 64 * kGiB);
+  // 8 GiB of RAM cannot hold the ~17 GiB the GPU leaves over.
+  q.ram = 8 * kGiB;
+  const auto none = suggest_changes(q, estimate_inference(q));
+  const Suggestion* small = find(none, "--precision q4_k_m --runtime llama.cpp");
+  EXPECT_TRUE(small == nullptr || small->verdict != Verdict::Offload) << small->line;
+}
+
 TEST(Suggest, ShorterContextIsTheLongestThatFits) {
   InferenceQuery q = query("8b", "q4_k_m", "8gb");
   q.context = 32768;

@@ -439,9 +439,11 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
   }
   // On one unified-memory device the offload's RAM is the same memory and
   // already counted (offload_ram): the plan needs no --ram, and one that
-  // does not hold there is not offered.
+  // does not hold there is not offered. Likewise when the user gave --ram:
+  // the plan is offered only if that RAM holds it, and keeps their --ram.
   const bool unified = offload_ram_is_unified(base);
-  if (!planned.offload || planned.verdict != (unified ? Verdict::Offload : Verdict::NoFit)) {
+  const bool ram_known = unified || base.ram.has_value();
+  if (!planned.offload || planned.verdict != (ram_known ? Verdict::Offload : Verdict::NoFit)) {
     return std::nullopt;
   }
   const OffloadPlan& p = *planned.offload;
@@ -453,7 +455,7 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
   }
   InferenceQuery alt = base;
   std::string args = prefix;
-  if (!unified) {
+  if (!ram_known) {
     const Bytes ram = ram_to_suggest(p.host_bytes);
     if (ram == 0) {
       return std::nullopt;
@@ -461,7 +463,7 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
     alt.ram = ram;
     args += fmt::format("--ram {}gb", ram / kGiB);
   }
-  const Estimate after = unified ? planned : estimate_inference(alt);
+  const Estimate after = ram_known ? planned : estimate_inference(alt);
   if (after.verdict != Verdict::Offload || !after.offload) {
     return std::nullopt;
   }
