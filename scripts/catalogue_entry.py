@@ -36,7 +36,49 @@ def text_keys(doc):
     for nested in ("text_config", "llm_config", "language_config"):
         if isinstance(doc.get(nested), dict):
             t.update(doc[nested])
+    if str(doc.get("model_type", "")).lower() == "qwen3_tts" and isinstance(doc.get("talker_config"), dict):
+        # Qwen3-TTS: llama.cpp's text model is the talker (conversion/qwen3tts.py); its table is the
+        # text rows then the codec rows, its head the codec rows alone (hf_config.cpp).
+        t.update({k: v for k, v in doc["talker_config"].items() if k != "code_predictor_config"})
+        t["model_type"] = "qwen3_tts"
     return t
+
+
+def speech_and_draft_fields(doc, t, e):
+    """The fields of Qwen3-TTS's talker, a DFlash draft and WavTokenizer's decoder, as
+    lib/willfit/models/hf_config.cpp reads their configs (data/README.md documents them)."""
+    mtype = str(t.get("model_type", "")).lower()
+    archs = [str(a) for a in doc.get("architectures") or []]
+    if mtype == "qwen3_tts" and t.get("text_vocab_size") and t.get("vocab_size"):
+        e["vocab_size"] = t["vocab_size"] + t["text_vocab_size"]
+        e["head_rows"] = t["vocab_size"]
+        e["tied_embeddings"] = False
+    dc = t.get("dflash_config") if isinstance(t.get("dflash_config"), dict) else {}
+    if dc or any(a in ("DFlashDraftModel", "DFlash2DraftModel") for a in archs):
+        ids = first(dc, "target_layer_ids", default=None) or first(t, "target_layer_ids", "aux_hidden_state_layer_ids")
+        if not ids:
+            sys.exit("a DFlash config without dflash_config.target_layer_ids: llama.cpp refuses such a draft")
+        e["dflash_target_layers"] = len(ids)
+        e["dflash_block_size"] = first(dc, "block_size", default=first(t, "block_size", default=16))
+        if "conv_kernel_size" in dc:  # DFlash2
+            e["dflash_conv_kernel"] = dc["conv_kernel_size"]
+            e["dflash_conv_group"] = dc.get("conv_group_size")
+            e["dflash_selector_rank"] = dc.get("selector_rank")
+            e["dflash_selector_top_k"] = dc.get("selector_top_k")
+        draft_vocab = t.get("draft_vocab_size")
+        if draft_vocab and draft_vocab < e["vocab_size"]:
+            e["draft_own_head"] = True
+            e["draft_vocab"] = draft_vocab
+        e["tied_embeddings"] = False
+        print("note: a DFlash draft's token embeddings and head are the target's unless the checkpoint has"
+              " its own: set draft_own_embeddings / draft_own_head from its tensor list", file=sys.stderr)
+    if archs[:1] == ["WavTokenizerDec"]:
+        posnet, convnext = doc.get("posnet") or {}, doc.get("convnext") or {}
+        e.update({"layers": convnext.get("n_layer"), "hidden_size": convnext.get("n_embd"),
+                  "intermediate_size": t.get("n_ff"), "mlp_gated": False, "heads": 1, "kv_heads": 1,
+                  "head_dim": posnet.get("n_embd"), "tied_embeddings": False,
+                  "vocoder_features": t.get("n_embd_features"), "posnet_layers": posnet.get("n_layer"),
+                  "posnet_width": posnet.get("n_embd"), "vocoder_out": t.get("hidden_size")})
 
 
 def precision_of(doc):
@@ -122,14 +164,14 @@ def entry_from_config(doc, args):
         "layers": layers,
         "hidden_size": hidden,
         "intermediate_size": ffn,
-        "mlp_gated": mtype not in ("nemotron_h", "nemotron", "gpt2", "falcon", "phi", "starcoder2"),
+        "mlp_gated": mtype not in ("nemotron_h", "nemotron", "gpt2", "falcon", "phi", "starcoder2", "pockettts"),
         "heads": heads,
         "kv_heads": kv,
         "head_dim": first(t, "head_dim", "attention_head_dim", default=hidden // heads),
         "vocab_size": t["vocab_size"],
         # LFM2 ties by default and its original configs say tie_embedding (Lfm2Config).
         "tied_embeddings": bool(first(t, "tie_word_embeddings", default=first(
-            doc, "tie_word_embeddings", "tie_embedding", default=mtype.startswith("lfm2")))),
+            doc, "tie_word_embeddings", "tie_embedding", default=mtype.startswith("lfm2") or mtype == "pockettts"))),
         "max_context": first(t, "max_position_embeddings"),
     }
     att = {"kind": "full"}
@@ -210,8 +252,10 @@ def entry_from_config(doc, args):
     if t.get("use_double_wide_mlp") and t.get("num_kv_shared_layers"):
         # Gemma 4 E2B: the KV-sharing layers' MLP is twice as wide.
         e["double_wide_mlp_layers"] = t["num_kv_shared_layers"]
+    speech_and_draft_fields(doc, t, e)
     e["vision_params"] = args.vision_params
-    e["modality"] = "vision-language" if args.vision_params else "text"
+    e["modality"] = "vision-language" if args.vision_params else (
+        "encoder" if e.get("vocoder_features") else "text")
     e["source"] = args.source
     e["published_precision"] = args.precision or precision_of(doc)
     e["published_precision_source"] = args.precision_source or f"{args.source.split(';')[0]}: torch_dtype / quantization_config"

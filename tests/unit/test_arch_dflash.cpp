@@ -27,6 +27,7 @@
 #include "willfit/inference/estimate.hpp"
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
+#include "willfit/models/model_db.hpp"
 #include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
@@ -182,16 +183,23 @@ TEST(DFlash, WithoutTargetLayersIsRefused) {
 // conv_group_size, selector_rank and selector_top_k from dflash_config):
 // two convolutions a layer and the selector's codebooks. Illustrative
 // values (no published DFlash2 config was found): kernel 2, groups of 16,
-// rank 256, top-k 16 on the Qwen3-4B draft's shape. Config and GGUF agree,
-// and the F16 layout is the file's bytes.
-TEST(DFlash, DFlash2ConvolutionsAndSelector) {
+// rank 256, top-k 16 on the Qwen3-4B draft's shape; z-lab/dflash's own
+// test fixture (tests/fixtures/dflash2-config.json at 0a7587c0, a draft of
+// an unnamed 52-layer target 6656 wide with windowed layers, and its
+// safetensors header) has these four values. Config and GGUF agree, and the
+// F16 layout is the file's bytes.
+Json dflash2_config() {
   Json j = dflash_config();
   j["architectures"] = {"DFlash2DraftModel"};
   j["dflash_config"]["conv_kernel_size"] = 2;
   j["dflash_config"]["conv_group_size"] = 16;
   j["dflash_config"]["selector_rank"] = 256;
   j["dflash_config"]["selector_top_k"] = 16;
-  const Model c = test::from_config(j);
+  return j;
+}
+
+TEST(DFlash, DFlash2ConvolutionsAndSelector) {
+  const Model c = test::from_config(dflash2_config());
   EXPECT_EQ(c.arch.dflash_selector_rank, 256);
   test::GgufWriter w = dflash_gguf();
   w.u32("dflash.conv_kernel_size", 2);
@@ -263,6 +271,67 @@ TEST(DFlash, DeepSeekV4DSparkSaysItIsApproximate) {
 TEST(DFlash, MatchesTheLiveLlamaCpp) {
   const Model m = test::from_config(dflash_config());
   test::expect_live_tables(m, "dflash", 9, 2.0);
+}
+
+// A DFlash draft in a catalogue file (data/README.md: dflash_target_layers
+// and the fields beside it; the bundled catalogue has none, no DFlash
+// config being published where it can be cited): the Qwen3-4B draft's
+// shape, as a user would write it, gives the estimate its config.json
+// gives, and the answer says it runs beside its target; so do DFlash2's
+// fields and a draft with its own embeddings and a reduced head.
+Model catalogue_draft(const std::string& extra) {
+  const std::string json =
+      R"({"models": [{"id": "qwen3-4b-dflash-b16", "params": 537000000, "layers": 5,
+          "hidden_size": 2560, "intermediate_size": 9728, "heads": 32, "kv_heads": 8,
+          "head_dim": 128, "vocab_size": 151936, "max_context": 40960,
+          "dflash_target_layers": 5)" +
+      extra + "}]}";
+  const auto db = ModelDb::parse(json, "models.json");
+  EXPECT_TRUE(db.ok()) << (db.ok() ? "" : db.error().message);
+  return db.ok() ? db->entries().front().model : Model{};
+}
+
+TEST(DFlash, CatalogueEntryIsItsConfig) {
+  const Model cat = catalogue_draft("");
+  const Model config = test::from_config(dflash_config());
+  EXPECT_EQ(cat.arch.dflash_block_size, 16);  // the converter's default
+  EXPECT_FALSE(cat.arch.tied_embeddings);
+  test::expect_same_estimate(cat, config, "dflash catalogue vs config", {4096, 40960});
+  EXPECT_EQ(weight_layout(cat, *parse_precision("f16")).total(),
+            weight_layout(config, *parse_precision("f16")).total());
+  EXPECT_TRUE(notes_say(cat, "DFlash draft model", "beside its target"));
+  EXPECT_TRUE(notes_say(cat, "target's token embeddings and output head", "not counted here"));
+
+  const Model cat2 = catalogue_draft(
+      R"(, "dflash_conv_kernel": 2, "dflash_conv_group": 16, "dflash_selector_rank": 256,
+         "dflash_selector_top_k": 16)");
+  test::expect_same_estimate(cat2, test::from_config(dflash2_config()),
+                             "dflash2 catalogue vs config", {4096});
+
+  constexpr test::TestType kI64{27, 1, 8};
+  test::GgufWriter w = dflash_gguf();
+  w.tensor("token_embd.weight", {2560, 151936}, test::kF16);
+  w.tensor("output.weight", {2560, 32000}, test::kF16);
+  w.tensor("d2t", {32000}, kI64);
+  const Model own = catalogue_draft(
+      R"(, "draft_own_embeddings": true, "draft_own_head": true, "draft_vocab": 32000)");
+  test::expect_same_estimate(own, test::from_gguf_header(w), "own head catalogue vs GGUF", {4096});
+}
+
+// The draft's fields without dflash_target_layers, or DFlash2's without all
+// four, are refused in one line naming the entry.
+TEST(DFlash, CatalogueRefusesAPartialDraft) {
+  for (const char* entry :
+       {R"("draft_own_head": true)", R"("dflash_target_layers": 5, "dflash_conv_kernel": 2)",
+        R"("dflash_target_layers": 5, "draft_vocab": 32000)"}) {
+    const auto db = ModelDb::parse(
+        std::string(R"({"models": [{"id": "d", "params": 1000, "layers": 5, "hidden_size": 2560,
+                       "heads": 32, "vocab_size": 151936, )") +
+            entry + "}]}",
+        "models.json");
+    ASSERT_FALSE(db.ok()) << entry;
+    EXPECT_NE(db.error().message.find("'d'"), std::string::npos) << db.error().message;
+  }
 }
 
 }  // namespace

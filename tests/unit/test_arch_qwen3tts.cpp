@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_checks.hpp"
 #include "unit/live_rows.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
@@ -36,7 +37,9 @@ using test::rel;
 // Qwen/Qwen3-TTS-12Hz-0.6B (the hub is not reachable here): its
 // config.json as public ports transcribe it (search-tool file id
 // 65910874116, a port's table of the config's main values; file id
-// 21469576213, a Rust port's test of the 0.6B custom-voice config.json):
+// 21469576213, a Rust port's test of the 0.6B custom-voice config.json; by
+// repository: DePasqualeOrg/mlx-audio-plus docs/qwen3_tts_components.md at
+// 25796184, ivan-digital/qwen3-asr-swift docs/tts-model.md at 5fca6dda):
 // talker_config hidden 1024, 28 layers, 16 heads and 8 KV heads of 128,
 // intermediate 3072, 32768 positions, RoPE base 1e6, rope_scaling
 // {interleaved, mrope_section [24, 20, 20]}, vocab_size 3072 (codec),
@@ -189,6 +192,20 @@ TEST(Qwen3Tts, MatchesTheLiveLlamaCpp) {
   // 512 tokens with flash attention and a Q8_0 cache and at 4096 without
   // flash attention: a placement the replay does not reproduce, not traced.
   test::expect_live_tables(m, "qwen3tts", 27, 0.4);
+}
+
+// The catalogue's qwen3-tts-12hz-0.6b (data/models.json: the talker, its
+// head of 3072 codec rows in head_rows) is the model its talker_config
+// gives, and the release's 0.6B is the talker's count within 1 %; both
+// release names find it.
+TEST(Qwen3Tts, CatalogueEntryIsItsConfig) {
+  test::expect_catalogue_is_config("qwen3-tts-12hz-0.6b", test::from_config(qwen3tts_config()),
+                                   {4096, 32768});
+  for (const char* name :
+       {"Qwen/Qwen3-TTS-12Hz-0.6B-Base", "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"}) {
+    EXPECT_EQ(test::catalogue_model(name).id, "qwen3-tts-12hz-0.6b") << name;
+  }
+  EXPECT_EQ(test::catalogue_model("qwen3-tts-12hz-0.6b").arch.head_rows, 3072);
 }
 
 }  // namespace

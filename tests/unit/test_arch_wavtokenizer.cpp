@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_checks.hpp"
 #include "unit/live_rows.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
@@ -26,6 +27,7 @@
 #include "willfit/inference/estimate.hpp"
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
+#include "willfit/models/model_db.hpp"
 #include "willfit/models/weight_layout.hpp"
 
 namespace willfit {
@@ -234,6 +236,38 @@ TEST(WavTokenizer, MatchesTheLiveLlamaCpp) {
                             ++kv_rows;
                           });
   EXPECT_EQ(kv_rows, 10U);
+}
+
+// The catalogue's wavtokenizer-large-75 (data/models.json: vocoder_features,
+// posnet_layers, posnet_width and vocoder_out beside the ConvNeXt's layers,
+// width and MLP) is the decoder its config.json gives: the same weights, no
+// KV cache, the same compute buffer; and the 130 MB F16 file's 65 M is its
+// count within 1 %.
+TEST(WavTokenizer, CatalogueEntryIsItsConfig) {
+  test::expect_catalogue_is_config("wavtokenizer-large-75",
+                                   test::from_config(wavtokenizer_config()), {512, 8192});
+  expect_decoder(test::catalogue_model("novateur/WavTokenizer-large-speech-75token"));
+}
+
+// A catalogue entry llama.cpp would not load (five PosNet blocks) is refused
+// as its config.json and GGUF are, in one line naming the entry and the key;
+// so is a PosNet without vocoder_features.
+TEST(WavTokenizer, CatalogueRefusesWhatLlamaCppWouldNotLoad) {
+  const std::string head =
+      R"({"models": [{"id": "voc", "params": 65000000, "layers": 12, "hidden_size": 768,
+          "intermediate_size": 2304, "heads": 1, "vocab_size": 4096, "vocoder_out": 1282, )";
+  const auto five = ModelDb::parse(head + R"("vocoder_features": 512, "posnet_layers": 5,
+                                            "posnet_width": 768}]})",
+                                   "models.json");
+  ASSERT_FALSE(five.ok());
+  EXPECT_NE(five.error().message.find("'voc'"), std::string::npos) << five.error().message;
+  EXPECT_NE(five.error().message.find("six PosNet blocks"), std::string::npos)
+      << five.error().message;
+  const auto bare = ModelDb::parse(head + R"("posnet_layers": 6}]})", "models.json");
+  ASSERT_FALSE(bare.ok());
+  EXPECT_NE(bare.error().message.find("'posnet_layers' needs 'vocoder_features'"),
+            std::string::npos)
+      << bare.error().message;
 }
 
 }  // namespace

@@ -977,9 +977,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     if (a.vocoder_features > 0 && in.explain) {
       r.widest = fmt::format(
           "high-water mark of llama.cpp's allocator replayed over WavTokenizer's decoder graph "
-          "for {} audio codes at once (6 PosNet and {} ConvNeXt blocks; no logits: it ends at "
+          "for {} audio codes at once ({} PosNet and {} ConvNeXt blocks; no logits: it ends at "
           "the head's {} values a code)",
-          tokens, a.layers, a.vocoder_out);
+          tokens, a.posnet_layers, a.layers, a.vocoder_out);
     } else {
       explain_replay("the graph", s.layers);
     }

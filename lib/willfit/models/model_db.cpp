@@ -357,6 +357,78 @@ void read_mamba(EntryReader& r, const Json& at, Architecture& a) {
   x.mamba = inner1 > 0 ? 1 : 2;
 }
 
+// The speech models' parts and the DFlash drafts, as the config.json and
+// GGUF readers set them (model.hpp): Qwen3-TTS's talker, whose head has
+// head_rows rows (the codec vocabulary) below vocab_size; a DFlash draft
+// (dflash_target_layers and what goes with it), which runs beside its
+// target; WavTokenizer's decoder (vocoder_features and what goes with it:
+// set_vocoder, over `layers` ConvNeXt blocks of hidden_size and an MLP of
+// intermediate_size, vocab_size codes). Pocket TTS's backbone needs no field
+// of its own (its family, in parse_entry).
+void read_speech_and_drafts(EntryReader& r, const Json& j, Model& m) {
+  Architecture& a = m.arch;
+  a.head_rows = r.integer("head_rows", 0, a.vocab_size - 1, 0);
+  if (a.head_rows > 0 && a.tied_embeddings) {
+    r.fail("'head_rows' needs an untied head ('tied_embeddings' false)");
+  }
+  a.dflash_target_layers = static_cast<int>(r.integer("dflash_target_layers", 0, 1024, 0));
+  const bool dflash = a.dflash_target_layers > 0;
+  // conversion/qwen.py writes block_size 16 when the config names none.
+  a.dflash_block_size =
+      static_cast<int>(r.integer("dflash_block_size", dflash ? 1 : 0, 1 << 16, dflash ? 16 : 0));
+  a.draft_own_embeddings = r.boolean("draft_own_embeddings", false);
+  a.draft_own_head = r.boolean("draft_own_head", false);
+  a.draft_vocab = r.integer("draft_vocab", 0, a.vocab_size, 0);
+  a.dflash_conv_kernel = static_cast<int>(r.integer("dflash_conv_kernel", 0, 1 << 10, 0));
+  a.dflash_conv_group = static_cast<int>(r.integer("dflash_conv_group", 0, 1 << 20, 0));
+  a.dflash_selector_rank = static_cast<int>(r.integer("dflash_selector_rank", 0, 1 << 20, 0));
+  a.dflash_selector_top_k = static_cast<int>(r.integer("dflash_selector_top_k", 0, 1 << 10, 0));
+  const int dflash2 = (a.dflash_conv_kernel > 0) + (a.dflash_conv_group > 0) +
+                      (a.dflash_selector_rank > 0) + (a.dflash_selector_top_k > 0);
+  if ((!dflash && (a.dflash_block_size > 0 || a.draft_own_embeddings || a.draft_own_head ||
+                   a.draft_vocab > 0 || dflash2 > 0)) ||
+      (dflash2 != 0 && (dflash2 != 4 || a.hidden_size % a.dflash_conv_group != 0)) ||
+      (a.draft_vocab > 0 && !a.draft_own_head)) {
+    r.fail(
+        "'dflash_block_size', 'draft_own_embeddings', 'draft_own_head', 'draft_vocab' and "
+        "DFlash2's 'dflash_conv_kernel', 'dflash_conv_group' (dividing hidden_size), "
+        "'dflash_selector_rank' and 'dflash_selector_top_k' (all four or none) need "
+        "'dflash_target_layers'; 'draft_vocab' a 'draft_own_head'");
+  }
+  if (dflash) {
+    // The target's token embeddings and head unless the draft has its own
+    // (hf_config.cpp, gguf.cpp): never tied.
+    a.tied_embeddings = false;
+  }
+  VocoderShape v;
+  v.features = r.integer("vocoder_features", 0, 1 << 20, 0);
+  if (v.features == 0) {
+    for (const char* k : {"posnet_layers", "posnet_width", "vocoder_out"}) {
+      if (const auto it = j.find(k); it != j.end() && !it->is_null()) {
+        r.fail(fmt::format("'{}' needs 'vocoder_features' (a WavTokenizer decoder)", k));
+        return;
+      }
+    }
+    return;
+  }
+  v.codes = a.vocab_size;
+  v.posnet_layers = static_cast<int>(r.integer("posnet_layers", 1, 1000, {}));
+  v.posnet_width = r.integer("posnet_width", 1, kMaxWidth, {});
+  v.convnext_layers = a.layers;
+  v.convnext_width = a.hidden_size;
+  v.ffn = a.intermediate_size;
+  v.out = r.integer("vocoder_out", 1, 1 << 24, {});
+  if (!r.error().empty()) {
+    return;
+  }
+  if (const std::string bad = set_vocoder(a, v); !bad.empty()) {
+    r.fail("'vocoder_features': " + bad);
+    return;
+  }
+  // It embeds, generates nothing (hf_config.cpp, gguf.cpp).
+  m.embedding = true;
+}
+
 Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::string_view origin) {
   if (!j.is_object()) {
     return make_error(fmt::format("{}: model {} must be an object", origin, index + 1));
@@ -390,7 +462,10 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   // Jais 2's, beside biases on q, k, v, o, up and down (jais2.cpp
   // load_arch_tensors; Jais2Config attention_bias and mlp_bias default true).
   const bool jais2 = m.family == "jais-2";
-  a.norm_bias = m.family == "nemotron" || phimoe || m.family == "jais" || jais2;
+  // Pocket TTS's backbone (pockettts.cpp): LayerNorms with biases, as from
+  // its config.json.
+  a.norm_bias =
+      m.family == "nemotron" || phimoe || m.family == "jais" || jais2 || m.family == "pockettts";
   a.mlp_bias = jais2;
   // Talkie's weightless RMS norms and the normed embeddings added to every
   // layer's output (talkie.cpp; Architecture::embedding_skip).
@@ -702,6 +777,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
     x.residual_mlp = r.boolean_in(*moe, "residual_mlp", false);
     a.moe = x;
   }
+  read_speech_and_drafts(r, j, m);
   if (!r.error().empty()) {
     return make_error(r.error());
   }
@@ -711,6 +787,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       e.origin == "embedded" ? m.id : m.id + " in " + e.origin, a.layers, a.hidden_size,
       attention_heads_text(a), a.vocab_size, a.tied_embeddings ? ", tied embeddings" : ""));
   m.notes.push_back(describe_shape(m));
+  if (const std::string draft = draft_note(a); !draft.empty()) {
+    m.notes.push_back(draft);
+  }
   return e;
 }
 
