@@ -291,6 +291,36 @@ TEST(EuroBert, LargerSizesMatchTheirNames) {
   }
 }
 
+// The catalogue's three EuroBERT entries (data/models.json) are the configs
+// above. Their counts come from the world: a public table of the hub configs,
+// pinned by revision, gives each loaded EuroBertForMaskedLM's total
+// (310,266,624; 755,625,600; 2,403,092,736); less the untied masked-LM head
+// (128256 x hidden), which llama.cpp does not load, that is the encoder's
+// tensors (the GGUF's 211,766,016 for the 210m, above).
+TEST(EuroBert, CatalogueEntriesAreTheirConfigs) {
+  struct Entry {
+    const char* id;
+    int hidden, layers, heads, kv_heads, ffn;
+    std::int64_t with_mlm_head;
+  };
+  for (const Entry e : {Entry{"eurobert-210m", 768, 12, 12, 12, 3072, 310266624},
+                        Entry{"eurobert-610m", 1152, 26, 18, 6, 4096, 755625600},
+                        Entry{"eurobert-2.1b", 2304, 32, 18, 6, 6144, 2403092736}}) {
+    SCOPED_TRACE(e.id);
+    const Model& cat = test::catalogue_model(e.id);
+    EXPECT_TRUE(cat.embedding);
+    EXPECT_TRUE(cat.arch.no_output_head);
+    EXPECT_TRUE(cat.arch.attention.no_kv_cache);
+    EXPECT_EQ(cat.params, e.with_mlm_head - std::int64_t{128256} * e.hidden);
+    const Model c = from_config(eurobert_config(e.hidden, e.layers, e.heads, e.kv_heads, e.ffn));
+    EXPECT_LT(
+        rel(static_cast<double>(count_params(c.arch).total()), static_cast<double>(cat.params)),
+        0.001)
+        << count_params(c.arch).total();
+    test::expect_catalogue_is_config(e.id, c, {512, 8192});
+  }
+}
+
 // ---------------------------------------------------------------------------
 // chandar-lab/NeoBERT (neo-bert).
 //

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_checks.hpp"
 #include "unit/catalogue_model.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
@@ -163,6 +164,54 @@ TEST(LingMoe, CatalogueGivesWhatTheConfigGives) {
     test::expect_same_estimate(cat, c, name, kEstimateGrid);
     EXPECT_EQ(cat.params, 16800000000) << name;
   }
+}
+
+// inclusionAI/Ling-plus's config.json as inclusionAI's own repository
+// carries it for MindIE (inclusionAI/Ling
+// inference/mindie/plus/model_chat_config.json at 21d8da23): hidden_size
+// 5376, 88 layers, 42 heads and 6 KV heads (head 128), moe_intermediate_size
+// 3072, intermediate_size 12288, num_experts 64, num_experts_per_tok 4,
+// num_shared_experts 1, norm_topk_prob true, first_k_dense_replace 0,
+// max_position_embeddings 16384, vocab_size 126464, rope_theta 600000,
+// rms_norm_eps 1e-6, untied, torch_dtype bfloat16.
+Json ling_plus() {
+  return {{"architectures", {"BailingMoeForCausalLM"}},
+          {"model_type", "bailing_moe"},
+          {"hidden_size", 5376},
+          {"intermediate_size", 12288},
+          {"moe_intermediate_size", 3072},
+          {"num_hidden_layers", 88},
+          {"num_attention_heads", 42},
+          {"num_key_value_heads", 6},
+          {"num_experts", 64},
+          {"num_experts_per_tok", 4},
+          {"num_shared_experts", 1},
+          {"norm_topk_prob", true},
+          {"first_k_dense_replace", 0},
+          {"max_position_embeddings", 16384},
+          {"vocab_size", 126464},
+          {"rope_theta", 600000},
+          {"rms_norm_eps", 1e-6},
+          {"tie_word_embeddings", false},
+          {"torch_dtype", "bfloat16"}};
+}
+
+// The card's totals (inclusionAI/Ling README.md: "Ling-Plus has 290 billion
+// parameters with 28.8 billion activated parameters") are the config's
+// count within 1 %, and the catalogue's ling-plus is that config.
+TEST(LingMoe, LingPlusCatalogueEntryIsItsConfig) {
+  const Model c = test::from_config(ling_plus());
+  EXPECT_TRUE(c.unchecked_architecture.empty()) << c.unchecked_architecture;
+  EXPECT_EQ(c.arch.head_dim, 128);
+  ASSERT_TRUE(c.arch.moe.has_value());
+  EXPECT_EQ(c.arch.moe->shared_experts, 1);
+  const ParamBreakdown p = count_params(c.arch);
+  EXPECT_LT(test::rel(static_cast<double>(p.total()), 290e9), 0.01) << p.total();
+  EXPECT_LT(test::rel(static_cast<double>(p.active()), 28.8e9), 0.01) << p.active();
+  const Model& cat = test::catalogue_model("inclusionai/ling-plus");
+  EXPECT_EQ(cat.params, 290000000000);
+  EXPECT_EQ(cat.active_params, 28800000000);
+  test::expect_catalogue_is_config("ling-plus", c, {4096, 16384});
 }
 
 // ---- Snowflake Arctic (arctic) ----------------------------------------------

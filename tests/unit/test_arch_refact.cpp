@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_checks.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
@@ -139,6 +140,18 @@ TEST(Refact, Q8WeightsAreThePublishedFile) {
   const auto laid = static_cast<double>(weight_layout(c, *parse_precision("q8_0")).total());
   EXPECT_LT(laid, 1687086368.0);
   EXPECT_LT(rel(laid, 1687086368.0), 0.003) << laid;
+}
+
+// The catalogue's refact-1.6b (data/models.json) is the config.json above:
+// one KV head, ALiBi, the converter's 5632-wide MLP, an output head of its
+// own; its params the card's 1.6 B (no exact total is published; the shapes
+// count 1.586 B, within 1 %).
+TEST(Refact, CatalogueEntryIsItsConfig) {
+  const Model& cat = test::catalogue_model("refact-1.6b");
+  EXPECT_TRUE(cat.arch.attention.alibi);
+  EXPECT_EQ(cat.arch.kv_heads, 1);
+  EXPECT_EQ(cat.params, 1600000000);
+  test::expect_catalogue_is_config("refact-1.6b", test::from_config(refact_config()), {2048, 4096});
 }
 
 // ALiBi holds no memory: the compute buffer is the same layer's with RoPE,

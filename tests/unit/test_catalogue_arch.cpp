@@ -34,9 +34,6 @@ const ModelDb& catalogue() {
 // 1 %, and why.
 const std::map<std::string, std::string>& known_gaps() {
   static const std::map<std::string, std::string> gaps = {
-      // params is the card's rounded figure; a maintainer with the
-      // safetensors header should replace it with the exact total.
-      {"falcon-7b", "the card's rounded 7 B (6.92 B)"},
       // The published count includes sentence-transformers' two Dense
       // projections (768 -> 3072 -> 768, 4.7 M) after the pooling (1.6 %).
       {"embeddinggemma-300m", "the Dense projections after the pooling"},

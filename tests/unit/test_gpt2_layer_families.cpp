@@ -316,6 +316,22 @@ TEST(Gpt2LayerFamilies, FalconBlocksAreTheFilesTensors) {
   }
 }
 
+// Falcon-7B's count: a public table of hub model sizes gives tiiuae/falcon-7b
+// 7,217,189,760, the checkpoint's tensors with lm_head.weight stored beside
+// the word embeddings it is tied to. Less that copy (65024 x 4544) it is the
+// catalogue's params, and the config's count.
+TEST(Gpt2LayerFamilies, Falcon7bCountIsTheCheckpointLessItsTiedHead) {
+  const Model& cat = test::catalogue_model("falcon-7b");
+  EXPECT_EQ(cat.params, std::int64_t{7217189760} - std::int64_t{65024} * 4544);
+  const Model c = test::from_config(falcon(32, 4544, 71, 1, false));
+  EXPECT_TRUE(c.arch.tied_embeddings);
+  EXPECT_EQ(count_params(c.arch).total(), count_params(cat.arch).total());
+  EXPECT_LT(
+      test::rel(static_cast<double>(count_params(c.arch).total()), static_cast<double>(cat.params)),
+      0.001)
+      << count_params(c.arch).total();
+}
+
 // Falcon at Q4_K_M, typed by llama-quant.cpp llama_tensor_get_type_impl's
 // own Falcon branches (LLM_ARCH_FALCON, at 80fb11ac): the output (and a tied
 // token_embd) Q8_0; ffn_down Q6_K in the first n_layer/16 layers, Q5_K on
