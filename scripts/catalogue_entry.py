@@ -253,6 +253,7 @@ def entry_from_config(doc, args):
         # Gemma 4 E2B: the KV-sharing layers' MLP is twice as wide.
         e["double_wide_mlp_layers"] = t["num_kv_shared_layers"]
     speech_and_draft_fields(doc, t, e)
+    family_fields(doc, t, mtype, e)
     e["vision_params"] = args.vision_params
     e["modality"] = "vision-language" if args.vision_params else (
         "encoder" if e.get("vocoder_features") else "text")
@@ -260,6 +261,53 @@ def entry_from_config(doc, args):
     e["published_precision"] = args.precision or precision_of(doc)
     e["published_precision_source"] = args.precision_source or f"{args.source.split(';')[0]}: torch_dtype / quantization_config"
     return e
+
+
+def family_fields(doc, t, mtype, e):
+    """The fields a family's own block needs (data/README.md), as hf_config.cpp sets them."""
+    att = e["attention"]
+    if mtype == "granite_switch":  # Granite Switch: embedded LoRA adapters, the switch's slot
+        e["fused_qkv"] = True
+        if t.get("num_adapters"):
+            e["adapters"] = t["num_adapters"]
+            e["adapter_rank"] = t.get("max_lora_rank")
+            if e["layers"] > 1:
+                e["layers"] -= 1  # num_hidden_layers counts the switch's slot; the converter drops it
+    if mtype == "plamo3":  # PLaMo 3: fused QKV with Q/K norms, post norms, window_size
+        e.update({"fused_qkv": True, "fused_gate_up": True, "fused_qkv_norm": True,
+                  "sandwich_norms": True})
+        if t.get("window_size"):
+            e["attention"] = att = {"kind": "sliding", "sliding_window": t["window_size"],
+                                    "sliding_pattern": t.get("sliding_window_pattern", 8)}
+    if mtype == "plm":  # PLM: per-head MLA without MiniCPM3's scales, squared-ReLU up/down MLP
+        e["mlp_gated"] = False
+        att["mla_unscaled_head"] = True
+    if mtype in ("muse_glimmer", "muse_glimmer_text"):  # gated attention output, no RoPE on global layers
+        att["output_gate"] = True
+        att["nope_global"] = True
+    if "GroveMoeForCausalLM" in (doc.get("architectures") or []) and e.get("moe"):
+        # GroveMoE's adjugate experts, as llama.cpp's converter hardcodes them
+        e["moe"]["experts_per_group"] = 2
+        e["moe"]["group_expert_width"] = t.get("head_dim") or 128
+    if mtype in ("rwkv6", "rwkv6qwen2"):
+        # RWKV-6: every layer recurrent; the LoRA ranks conversion/rwkv.py writes
+        hidden = e["hidden_size"]
+        head = t.get("head_size", 64) if mtype == "rwkv6" else hidden // e["heads"]
+        if mtype == "rwkv6":
+            e["heads"] = e["kv_heads"] = hidden // head
+            if not t.get("intermediate_size"):
+                e["intermediate_size"] = int(hidden * 3.5) // 32 * 32
+        e["head_dim"] = head
+        e["max_context"] = 1 << 20  # "RWKV isn't context limited"
+        big = hidden >= 4096 if mtype == "rwkv6qwen2" else hidden == 4096
+        e["attention"] = {
+            "kind": "hybrid", "attention_layers": 0, "recurrent_layers": e["layers"],
+            "layer_mixers": "R" * e["layers"], "rwkv": 6,
+            "rwkv_token_shift_count": 2 if mtype == "rwkv6" else 1,
+            "rwkv_time_mix_extra": t.get("lora_rank_tokenshift") or (64 if big else 32),
+            "rwkv_time_decay_extra": t.get("lora_rank_decay") or (128 if big else 64)}
+        print("note: copy recurrent_params and recurrent_state_floats into the entry from the"
+              " 'Assumptions' of `willfit config.json`, which prints both", file=sys.stderr)
 
 
 def willfit_kv(willfit, model, extra):

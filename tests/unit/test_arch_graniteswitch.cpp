@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_checks.hpp"
 #include "unit/live_rows.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
@@ -156,6 +157,19 @@ TEST(GraniteSwitch, ConfigIsKnownAndCountsTheCard) {
 // Every layer's 8 KV heads of 128, and the router's one head: at 4096
 // tokens in F16, 40 x 2 x 1024 x 2 x 4096 + 2 x 128 x 2 x 4096 bytes; V
 // stored transposed (no flash attention) pads the router's V to 1024 rows.
+// The catalogue's granite-switch-4.1-8b-preview (data/models.json) is the
+// config.json above: 40 decoder layers, 12 adapters of rank 32, the router's
+// cache; the same weights, cache and compute buffer, and the hub's 9.6B
+// within 1 % of the count.
+TEST(GraniteSwitch, CatalogueEntryIsItsConfig) {
+  const Model& cat = test::catalogue_model("granite-switch-4.1-8b-preview");
+  EXPECT_EQ(cat.arch.layers, 40);
+  EXPECT_EQ(cat.arch.adapters, 12);
+  EXPECT_EQ(cat.arch.adapter_rank, 32);
+  test::expect_catalogue_is_config("granite-switch-4.1-8b-preview",
+                                   test::from_config(switch_config()), {4096, 32768});
+}
+
 TEST(GraniteSwitch, KvCacheHoldsTheRouterLayer) {
   const Model m = test::from_config(switch_config());
   const std::int64_t cells = 4096;

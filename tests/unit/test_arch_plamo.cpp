@@ -23,6 +23,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_checks.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
@@ -455,6 +456,20 @@ TEST(Plamo3, GgufHeaderGivesWhatTheConfigGives) {
   // The F16 layout is the converter's tensors byte for byte (the post-norms
   // and the two head_dim norms included).
   EXPECT_EQ(weight_layout(c, *parse_precision("f16")).total(), plamo3_8b_gguf().data_size());
+}
+
+// The catalogue's plamo-3-nict-8b (data/models.json) is the config.json
+// above: the fused QKV with its Q and K norms, the fused gate and up, the
+// norms after the attention and the MLP, the window on seven layers of
+// eight; the same weights, cache and compute buffer, and the published
+// 8,091,348,992 within 1 % of the count.
+TEST(Plamo3, CatalogueEntryIsItsConfig) {
+  const Model& cat = test::catalogue_model("plamo-3-nict-8b");
+  EXPECT_TRUE(cat.arch.attention.sandwich_norms);
+  EXPECT_TRUE(cat.arch.attention.fused_qkv_norm);
+  EXPECT_EQ(global_layer_count(cat.arch, cat.arch.layers), 4);
+  test::expect_catalogue_is_config("plamo-3-nict-8b", test::from_config(plamo3_8b_config()),
+                                   {2048, 4096});
 }
 
 }  // namespace

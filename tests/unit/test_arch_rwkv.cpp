@@ -13,16 +13,20 @@
 // tests/unit/test_ggml_alloc.cpp, GgmlAlloc.Rwkv6MatchesTheLiveLlamaCpp.)
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_checks.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/inference/estimate.hpp"
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
 #include "willfit/models/model.hpp"
+#include "willfit/models/model_db.hpp"
 
 namespace willfit {
 namespace {
@@ -55,16 +59,27 @@ Json rwkv6_1b6() {
           {"tie_word_embeddings", false}};
 }
 
+// The 1.6B's config at another width and depth (head_size 64).
+Json rwkv6_sized(int hidden, int layers) {
+  Json j = rwkv6_1b6();
+  j["hidden_size"] = hidden;
+  j["attention_hidden_size"] = hidden;
+  j["num_hidden_layers"] = layers;
+  j["num_attention_heads"] = hidden / 64;
+  return j;
+}
+
 // RWKV-6 World 7B (RWKV/v6-Finch-7B-HF): hidden 4096 in 32 layers (llama.cpp
 // llama_model_rwkv6::load_arch_hparams names 32 layers at 4096 LLM_TYPE_7B,
 // 2560 LLM_TYPE_3B), the rest as the 1.6B's.
 Json rwkv6_7b() {
-  Json j = rwkv6_1b6();
-  j["hidden_size"] = 4096;
-  j["attention_hidden_size"] = 4096;
-  j["num_hidden_layers"] = 32;
-  j["num_attention_heads"] = 64;
-  return j;
+  return rwkv6_sized(4096, 32);
+}
+
+// RWKV-6 World 3B (RWKV/v6-Finch-3B-HF): hidden 2560 in 32 layers
+// (LLM_TYPE_3B), the rest as the 1.6B's.
+Json rwkv6_3b() {
+  return rwkv6_sized(2560, 32);
 }
 
 // The header conversion/rwkv.py writes (Rwkv6Model.set_gguf_parameters at
@@ -137,17 +152,41 @@ TEST(Rwkv, TheContextGrowsNoMemory) {
 // load_arch_hparams, LLM_TYPE_3B). willfit leaves out the LayerNorms (6
 // hidden-wide vectors a layer): well under 1 %.
 TEST(Rwkv, Rwkv6ParameterCountsMatchThePublishedOnes) {
-  Json three = rwkv6_1b6();
-  three["hidden_size"] = 2560;
-  three["attention_hidden_size"] = 2560;
-  three["num_hidden_layers"] = 32;
-  three["num_attention_heads"] = 40;
   const auto total = [](const Json& cfg) {
     return static_cast<double>(count_params(from_config(cfg).arch).total());
   };
   EXPECT_LT(rel(total(rwkv6_1b6()), 1.6e9), 0.01);
-  EXPECT_LT(rel(total(three), 3.1e9), 0.01);
+  EXPECT_LT(rel(total(rwkv6_3b()), 3.1e9), 0.01);
   EXPECT_LT(rel(total(rwkv6_7b()), 7.63e9), 0.01);
+}
+
+// The catalogue's RWKV-6 World entries (data/models.json) are their
+// config.json values above: RWKV-6 blocks on every layer, the LoRA ranks the
+// converter writes, the same state, weights and compute buffer whatever the
+// context, the published counts within 1 %.
+TEST(Rwkv, Rwkv6CatalogueEntriesAreTheirConfigs) {
+  const std::vector<std::pair<std::string, Json>> entries = {{"rwkv-6-world-1b6", rwkv6_1b6()},
+                                                             {"rwkv-6-world-3b", rwkv6_3b()},
+                                                             {"rwkv-6-world-7b", rwkv6_7b()}};
+  for (const auto& [id, cfg] : entries) {
+    const Model& cat = test::catalogue_model(id);
+    EXPECT_EQ(cat.arch.attention.rwkv, 6) << id;
+    EXPECT_EQ(cat.arch.attention.rwkv_token_shift_count, 2) << id;
+    test::expect_catalogue_is_config(id, from_config(cfg), {4096, 65536});
+  }
+}
+
+// The catalogue refuses RWKV fields that do not describe RWKV-6 blocks on
+// every layer.
+TEST(Rwkv, CatalogueRefusesAnRwkvEntryWithAttentionLayers) {
+  const auto parsed = ModelDb::parse(R"({"schema_version": 1, "models": [{"id": "x",
+      "params": 1000, "layers": 2, "hidden_size": 128, "heads": 2, "head_dim": 64,
+      "intermediate_size": 448, "vocab_size": 100, "attention": {"kind": "hybrid",
+      "attention_layers": 1, "recurrent_layers": 1, "rwkv": 6, "rwkv_token_shift_count": 2,
+      "rwkv_time_mix_extra": 32, "rwkv_time_decay_extra": 64}}]})",
+                                     "test.json");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.error().message.find("'rwkv'"), std::string::npos) << parsed.error().message;
 }
 
 // A file without the time mix's sizes, or a config whose heads do not divide

@@ -30,6 +30,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_checks.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
@@ -576,6 +577,19 @@ TEST(GroveMoe, GgufHeaderGivesWhatTheConfigGives) {
   // every qk-normed model.
   EXPECT_EQ(weight_layout(c, *parse_precision("f16")).total() + 48 * 2 * 128 * 4,
             grovemoe_gguf().data_size());
+}
+
+// The catalogue's grovemoe-inst (data/models.json) is the config.json above:
+// the adjugate experts, two routed experts a group, 128 wide; the same
+// weights, cache and compute buffer, and the README's 33 B within 1 % of
+// the count.
+TEST(GroveMoe, CatalogueEntryIsItsConfig) {
+  const Model& cat = test::catalogue_model("grovemoe-inst");
+  ASSERT_TRUE(cat.arch.moe.has_value());
+  EXPECT_EQ(cat.arch.moe->experts_per_group, 2);
+  EXPECT_EQ(cat.arch.moe->group_expert_width, 128);
+  test::expect_catalogue_is_config("grovemoe-inst", test::from_config(grovemoe_config()),
+                                   {2048, 32768});
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sources/embedded_data.hpp"
+#include "unit/catalogue_checks.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
@@ -2504,6 +2505,22 @@ TEST(MuseGlimmer, TextParametersMatchThePublishedCount) {
   ungated["text_config"]["model_type"] = "llama";
   EXPECT_EQ(p.total() - count_params(read_config(ungated).arch).total(),
             std::int64_t{52} * 6656 * 4096);
+}
+
+// The catalogue's muse-glimmer-30b (data/models.json) is the text_config
+// above with the vision tower beside it, sized as MuseGlimmerVisionConfig
+// sizes its 50 layers (the config above names no vision_config): the gate,
+// the window on three layers of four, no RoPE on the global ones; the same
+// weights, cache and compute buffer, and the published 29,776,626,688
+// within 1 % of the count.
+TEST(MuseGlimmer, CatalogueEntryIsItsConfig) {
+  Model config = read_config(muse_glimmer_30b());
+  config.arch.vision_params = std::int64_t{50} * (4 * 1536 * 1536 + 2 * 1536 * 8960);
+  const Model& cat = test::catalogue_model("muse-glimmer-30b");
+  EXPECT_TRUE(cat.arch.attention.output_gate);
+  EXPECT_TRUE(cat.arch.attention.nope_global);
+  EXPECT_EQ(global_layer_count(cat.arch, cat.arch.layers), 13);
+  test::expect_catalogue_is_config("muse-glimmer-30b", config, {4096, 131072});
 }
 
 }  // namespace

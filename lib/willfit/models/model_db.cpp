@@ -429,6 +429,29 @@ void read_speech_and_drafts(EntryReader& r, const Json& j, Model& m) {
   m.embedding = true;
 }
 
+// RWKV's blocks (model.hpp Attention::rwkv), as a GGUF file gives them
+// (gguf.cpp): the version, the token-shift rows a layer and the time mix's
+// LoRA ranks, for the compute buffer's replay. The layer order, the
+// recurrent weights and state are the hybrid's own fields beside them.
+void read_rwkv(EntryReader& r, const Json& at, Architecture& a) {
+  Attention& x = a.attention;
+  x.rwkv = static_cast<int>(r.integer_in(at, "rwkv", 0, 6, 0));
+  if (x.rwkv == 0) {
+    return;
+  }
+  x.rwkv_token_shift_count = static_cast<int>(r.integer_in(at, "rwkv_token_shift_count", 1, 2, {}));
+  x.rwkv_time_mix_extra =
+      static_cast<int>(r.integer_in(at, "rwkv_time_mix_extra", 1, kMaxWidth, {}));
+  x.rwkv_time_decay_extra =
+      static_cast<int>(r.integer_in(at, "rwkv_time_decay_extra", 1, kMaxWidth, {}));
+  if (x.rwkv != 6 || x.attention_layers != 0 || x.recurrent_layers != a.layers ||
+      a.heads * a.head_dim != a.hidden_size) {
+    r.fail(
+        "'rwkv' must be 6 (RWKV-6), with every layer recurrent (no attention_layers) and heads x "
+        "head_dim equal to hidden_size");
+  }
+}
+
 Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::string_view origin) {
   if (!j.is_object()) {
     return make_error(fmt::format("{}: model {} must be an object", origin, index + 1));
@@ -588,6 +611,18 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.attention.fused_qkv = r.boolean("fused_qkv", false);
   a.qkv_bias = r.boolean("qkv_bias", false);
   a.fused_gate_up = r.boolean("fused_gate_up", false);
+  // OpenELM's and PLaMo 3's Q and K norms on the fused QKV, and PLaMo 3's
+  // norms after the attention and the MLP (model.hpp; plamo3.cpp), as from
+  // its config.json.
+  a.attention.fused_qkv_norm = r.boolean("fused_qkv_norm", false);
+  a.attention.sandwich_norms = r.boolean("sandwich_norms", false);
+  // Granite Switch's embedded LoRA adapters (model.hpp Architecture::adapters):
+  // how many, and their rank (config.json num_adapters, max_lora_rank).
+  a.adapters = static_cast<int>(r.integer("adapters", 0, 4096, 0));
+  a.adapter_rank = static_cast<int>(r.integer("adapter_rank", 0, kMaxWidth, 0));
+  if ((a.adapters > 0) != (a.adapter_rank > 0)) {
+    r.fail("'adapters' and 'adapter_rank' go together: both positive or both absent");
+  }
   // T5 (model.hpp Architecture::decoder_layers): `layers` counts both
   // stacks, the last decoder_layers the decoder's; relative_buckets, the
   // learned position-bias table, marks it.
@@ -698,7 +733,8 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       x.mla_head_gate = r.boolean_in(*at, "mla_head_gate", false);
       // MiniCPM3 caches K and V per head, as from its config.json.
       x.mla_cached_per_head = caches_mla_per_head(m.family);
-      x.mla_unscaled_head = m.family == "plm";  // PLM's head, as from its config.json
+      // PLM's head, as from its config.json (by the family unless told).
+      x.mla_unscaled_head = r.boolean_in(*at, "mla_unscaled_head", m.family == "plm");
       x.window_layers = r.string_in(*at, "window_layers", "");
       x.sliding_window = r.integer_in(*at, "sliding_window", 0, kMaxContext, 0);
       x.swa_heads = static_cast<int>(r.integer_in(*at, "swa_heads", 0, kMaxHeads, 0));
@@ -727,6 +763,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
           r.integer_in(*at, "recurrent_state_floats", 0, kMaxParams, 0);
       read_mixers(r, *at, a);
       read_mamba(r, *at, a);
+      read_rwkv(r, *at, a);
       read_kimi(r, *at, a);
       // MiniMax-01: lightning attention on the recurrent layers (model.hpp
       // Attention::lightning; heads and head_dim size it).
@@ -775,6 +812,17 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
     x.router_reads_layer_input = r.boolean_in(*moe, "router_reads_layer_input", false);
     x.weights_normalized = r.boolean_in(*moe, "weights_normalized", true);
     x.residual_mlp = r.boolean_in(*moe, "residual_mlp", false);
+    // GroveMoE's adjugate experts: one of group_expert_width to each group
+    // of experts_per_group routed experts (model.hpp Moe::experts_per_group).
+    x.experts_per_group =
+        static_cast<int>(r.integer_in(*moe, "experts_per_group", 0, x.experts, 0));
+    x.group_expert_width = r.integer_in(*moe, "group_expert_width", 0, kMaxFfn, 0);
+    if ((x.experts_per_group > 0) != (x.group_expert_width > 0) ||
+        (x.experts_per_group > 0 && x.experts % x.experts_per_group != 0)) {
+      r.fail(
+          "'experts_per_group' and 'group_expert_width' go together, and the groups must divide "
+          "'experts'");
+    }
     a.moe = x;
   }
   read_speech_and_drafts(r, j, m);
