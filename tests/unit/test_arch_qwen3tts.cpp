@@ -34,13 +34,14 @@ using Json = nlohmann::json;
 using test::rel;
 
 // Qwen/Qwen3-TTS-12Hz-0.6B (the hub is not reachable here): its
-// config.json as public ports transcribe it (search-tool file id
-// 65910874116, a port's table of the config's main values; file id
-// 21469576213, a Rust port's test of the 0.6B custom-voice config.json):
-// talker_config hidden 1024, 28 layers, 16 heads and 8 KV heads of 128,
-// intermediate 3072, 32768 positions, RoPE base 1e6, rope_scaling
-// {interleaved, mrope_section [24, 20, 20]}, vocab_size 3072 (codec),
-// text_vocab_size 151936, text_hidden_size 2048, rms_norm_eps 1e-6, SiLU;
+// config.json as public ports transcribe it (
+// a public Markdown note transcribing a Qwen3-TTS config.json (code_predictor_config with 5 layers,
+// speaker_encoder_config enc_dim 1024, sample_rate 24000), a port's table of the config's main
+// values; a public Rust Qwen3TtsConfig with a test ('assert_eq!(config.model_type, qwen3_tts)',
+// talker hidden_size 1024, code predictor 5 layers), a Rust port's test of the 0.6B custom-voice
+// config.json): talker_config hidden 1024, 28 layers, 16 heads and 8 KV heads of 128, intermediate
+// 3072, 32768 positions, RoPE base 1e6, rope_scaling {interleaved, mrope_section [24, 20, 20]},
+// vocab_size 3072 (codec), text_vocab_size 151936, text_hidden_size 2048, rms_norm_eps 1e-6, SiLU;
 // code_predictor_config 5 layers of 1024 (not what llama.cpp's text model
 // holds).
 Json qwen3tts_config() {
