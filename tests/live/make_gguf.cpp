@@ -904,12 +904,13 @@ const std::vector<Spec>& specs() {
     // feed_forward_length int(3.5 hidden // 32 x 32) = 7168 (the config's
     // intermediate_size is null), time_mix_extra_dim 32, time_decay_extra_dim
     // 64, rescale_every_n_layers 6; vocabulary 65536 (the World tokenizer), untied.
-    v.push_back(shape("rwkv6-1.6b", "rwkv6", 24, 2048, 7168, 0, 0, 0, 65536, 1 << 20, 10000, 1e-5,
-                      "RWKV/rwkv-6-world-1b6 config.json (model_type rwkv6, hidden_size 2048, "
-                      "num_hidden_layers 24, head_size 64) as public tests quote it "
-                      "(find_string: \"RWKV/rwkv-6-world-1b6\"); vocab_size 65536, rescale_every 6 "
-                      "and tie_word_embeddings false from transformers' Rwkv6Config defaults "
-                      "(src/transformers/models/rwkv6/configuration_rwkv6.py @4b0238f4)"));
+    v.push_back(shape(
+        "rwkv6-1.6b", "rwkv6", 24, 2048, 7168, 0, 0, 0, 65536, 1 << 20, 10000, 1e-5,
+        "RWKV/rwkv-6-world-1b6 config.json (model_type rwkv6, hidden_size 2048, "
+        "num_hidden_layers 24, head_size 64) as public tests quote it "
+        "(public code containing \"RWKV/rwkv-6-world-1b6\"); vocab_size 65536, rescale_every 6 "
+        "and tie_word_embeddings false from transformers' Rwkv6Config defaults "
+        "(src/transformers/models/rwkv6/configuration_rwkv6.py @4b0238f4)"));
     rwkv6_mix(v.back(), 32, 64);
     // RWKV-6 World 7B REDUCED to 4 of 32 layers: hidden 4096, channel mix
     // 14336 (3.5 x 4096), the converter's wider LoRAs at hidden 4096 (64, 128).
@@ -927,18 +928,18 @@ const std::vector<Spec>& specs() {
     v.push_back(
         shape("rwkv7-1.5b", "rwkv7", 24, 2048, 8192, 0, 0, 0, 65536, 1 << 20, 10000, 1e-5,
               "RWKV/RWKV7-Goose-World3-1.5B-HF (fla-hub/rwkv7-1.5B-world) config.json as "
-              "public tests quote it (find_string: \"decay_low_rank_dim\": 96): "
+              "public tests quote it (public code containing \"decay_low_rank_dim\": 96): "
               "hidden_size 2048, num_hidden_layers 24, head_dim 64, intermediate_size 8192, "
               "vocab_size 65536, untied, LoRA ranks decay 96, a 96, v 64, gate 256"));
     rwkv7_mix(v.back(), 96, 96, 64, 256);
     // RWKV-7 World3 2.9B REDUCED to 4 of 32 layers, every width real: hidden
     // 2560, channel mix 10240, LoRA ranks 96, 96, 64, 320.
-    v.push_back(shape("rwkv7-2.9b-r4", "rwkv7", 4, 2560, 10240, 0, 0, 0, 65536, 1 << 20, 10000,
-                      1e-5,
-                      "RWKV-7 World3 2.9B REDUCED to 4 of 32 layers: its config.json as public "
-                      "code quotes it (find_string: \"decay_low_rank_dim\": 96): hidden_size 2560, "
-                      "head_size 64, intermediate_size 10240, vocab_size 65536, untied, LoRA ranks "
-                      "decay 96, a 96, v 64, gate 320"));
+    v.push_back(shape(
+        "rwkv7-2.9b-r4", "rwkv7", 4, 2560, 10240, 0, 0, 0, 65536, 1 << 20, 10000, 1e-5,
+        "RWKV-7 World3 2.9B REDUCED to 4 of 32 layers: its config.json as public "
+        "code quotes it (public code containing \"decay_low_rank_dim\": 96): hidden_size 2560, "
+        "head_size 64, intermediate_size 10240, vocab_size 65536, untied, LoRA ranks "
+        "decay 96, a 96, v 64, gate 320"));
     rwkv7_mix(v.back(), 96, 96, 64, 320);
     // ARWKV-7 (arwkv7.cpp): RWKV-7's time mix in Qwen2.5-7B's shape beside
     // its MLP (hidden 3584, 28 layers, SwiGLU of 18944, vocabulary 152064),
@@ -1051,7 +1052,9 @@ const std::vector<Spec>& specs() {
     // (use_double_wide_mlp: 12288 beside 6144).
     gemma4("gemma-4-e2b", 35, 1536, 6144, 8, 1, 1,
            "google/gemma-4-E2B-it config.json as a public parser test transcribes it "
-           "(search-tool file id 64225531835, test_parse_gemma4_e2b_config: hidden_size 1536, "
+           "(a public Rust test file of a config parser (test_parse_gemma4_e2b_config; its last "
+           "test test_parse_nllb_rejects_missing_required_dimension), "
+           "test_parse_gemma4_e2b_config: hidden_size 1536, "
            "35 layers, 8 heads, 1 KV head, head_dim 256, global_head_dim 512, "
            "attention_k_eq_v false, sliding_window 512, hidden_size_per_layer_input 256, "
            "num_kv_shared_layers 20, use_double_wide_mlp, intermediate_size 6144, "
@@ -1076,14 +1079,17 @@ const std::vector<Spec>& specs() {
     // global layers too: num_global_key_value_heads null), V of its own, a
     // 512-token window on five layers of six, per-layer embeddings of 256,
     // the last 18 layers reading earlier layers' KV, no double-wide MLP.
-    gemma4("gemma-4-e4b", 42, 2560, 10240, 8, 2, 2,
-           "google/gemma-4-E4B-it config.json: google/gemma-4-E4B-it-qat-w4a16-ct's as a public "
-           "test transcribes it (search-tool file id 57658815156, E4B_HF_CONFIG: hidden_size 2560, "
-           "intermediate_size 10240, 42 layers, 8 heads, 2 KV heads, head_dim 256, "
-           "global_head_dim 512, num_global_key_value_heads null, num_kv_shared_layers 18, "
-           "hidden_size_per_layer_input 256, use_double_wide_mlp false, sliding_window 512, "
-           "attention_k_eq_v false, layer_types five sliding then one full); "
-           "max_position_embeddings 131072 (search-tool file id 71611886309)");
+    gemma4(
+        "gemma-4-e4b", 42, 2560, 10240, 8, 2, 2,
+        "google/gemma-4-E4B-it config.json: google/gemma-4-E4B-it-qat-w4a16-ct's as a public "
+        "test transcribes it (a public Python unittest of a small inference engine (E4B_HF_CONFIG; "
+        "its last test test_sampling_respects_temperature), E4B_HF_CONFIG: hidden_size 2560, "
+        "intermediate_size 10240, 42 layers, 8 heads, 2 KV heads, head_dim 256, "
+        "global_head_dim 512, num_global_key_value_heads null, num_kv_shared_layers 18, "
+        "hidden_size_per_layer_input 256, use_double_wide_mlp false, sliding_window 512, "
+        "attention_k_eq_v false, layer_types five sliding then one full); "
+        "max_position_embeddings 131072 (a public Rust Gemma4Config parser with tests ('gemma4: "
+        "num_attention_heads must be nonzero'))");
     on_device(6, 18);
     // Qwen3.5-0.8B (qwen35): 24 layers, gated full attention (8 heads, 2 KV
     // heads of 256, partial_rotary_factor 0.25: 64 RoPE dims, mrope sections
@@ -1116,9 +1122,12 @@ const std::vector<Spec>& specs() {
         "experts; every other hyper-parameter from its config.json: "
         "weavers.neocities.org/architecture-encyclopedia/stepfun_ai_Step_3.5_Flash_architecture "
         "(hidden 4096, FFN 11264, vocab 128896, head_dim 128, window 512, expert FFN 1280, "
-        "262144 positions), search-tool file ids 57398570390 (text_config: moe_layers_enum "
+        "262144 positions), a public pytest file of hipengine GGUF loading (_stepfun_gguf_paths; "
+        "'metadata scan must not mmap tensor payloads') (text_config: moe_layers_enum "
         "3..44, 288 experts, top 8, share_expert_dim 1280, layer_types full at i % 4 == 0, "
-        "router scale 3.0, head-wise gate) and 56711705269 (attention_other_setting: 96 heads, "
+        "router scale 3.0, head-wise gate) and a public pytest file of a quantisation-path report "
+        "(call_status 'hypothetical_bf16', marlin_path 'none' for dense and moe rows) "
+        "(attention_other_setting: 96 heads, "
         "8 groups, head_dim 128; 64 heads, 8 groups on full layers)"));
     v.back().global_heads = 64;
     v.back().swa_period = 4;
@@ -1308,8 +1317,9 @@ const std::vector<Spec>& specs() {
         shape("openelm-270m", "openelm", 16, 1280, 5120, 20, 5, 64, 32000, 2048, 1e4, 1e-6,
               "apple/OpenELM-270M config.json: model_dim 1280, head_dim 64, 16 layers, "
               "vocab 32000, max_context_length 2048; per-layer heads, KV heads and MLP "
-              "widths as transcribed in public ports of it (search-tool file id "
-              "2554374837: num_query_heads 12x5, 16x7, 20x4; num_kv_heads 3x5, 4x7, "
+              "widths as transcribed in public ports of it ("
+              "a public C++ header of an OpenELM port (class OpenELM : public Model, OpenELMBlock, "
+              "TiedEmbedding): num_query_heads 12x5, 16x7, 20x4; num_kv_heads 3x5, 4x7, "
               "5x4; ffn 768 ... 5120), the MLP widths equal to make_divisible(ffn_multiplier "
               "x 1280, 256) of ffn_multipliers linspace(0.5, 4.0, 16)"));
     v.back().tied = true;
@@ -1350,8 +1360,12 @@ const std::vector<Spec>& specs() {
                       1e-5,
                       "tencent/Hy3 REDUCED to 4 of 80 layers (dense, then MoE, in the real "
                       "order) and 16 of 192 routed experts; every other hyper-parameter from its "
-                      "config.json as public tests quote it (search-tool file ids 71008660077 "
-                      "and 55693511453; data/models.json row hy3)"));
+                      "config.json as public tests quote it (a public pytest file of a small LLM "
+                      "engine (its last test compares LLMEngine(EngineConfig(tp=2, **kw)) output "
+                      "to the single-rank output, 'assert got == want') "
+                      "and a public Rust config parser with tests (router_scaling_factor 2.826, "
+                      "assert_eq!(cfg.num_hidden_layers, 80), rope_theta 11158840.0); "
+                      "data/models.json row hy3)"));
     v.back().qk_norm = true;
     v.back().dense_lead = 1;
     v.back().shared_experts = 1;
@@ -1369,12 +1383,13 @@ const std::vector<Spec>& specs() {
     // rope 64, v 128, a head-wise output gate; experts and one shared of 512,
     // a sigmoid router with a bias scaled by 2.5; vocabulary 157184, 131072
     // positions, rope 6e6.
-    v.push_back(shape("ling-3.0-tiny-r4", "bailingmoe3", 4, 1536, 4608, 16, 1, 192, 157184, 131072,
-                      6e6, 1e-6,
-                      "inclusionAI/Ling-3.0-tiny REDUCED to 4 of 24 layers (KDA + dense, KDA + "
-                      "MoE, MLA + MoE, in the real order) and 16 of 128 routed experts; every "
-                      "other hyper-parameter from its config.json as a public test quotes it "
-                      "(search-tool file id 65882770861; data/models.json row ling-3.0-tiny)"));
+    v.push_back(shape(
+        "ling-3.0-tiny-r4", "bailingmoe3", 4, 1536, 4608, 16, 1, 192, 157184, 131072, 6e6, 1e-6,
+        "inclusionAI/Ling-3.0-tiny REDUCED to 4 of 24 layers (KDA + dense, KDA + "
+        "MoE, MLA + MoE, in the real order) and 16 of 128 routed experts; every "
+        "other hyper-parameter from its config.json as a public test quotes it "
+        "(a public Swift test of an MLX BailingMoeV3Model port (caches three MambaCache and a "
+        "KVCacheSimple, logits shape [1, 2, 16]); data/models.json row ling-3.0-tiny)"));
     v.back().layer_kinds = "KKKA";
     mla(v.back());
     v.back().q_lora = 256;
@@ -1392,7 +1407,9 @@ const std::vector<Spec>& specs() {
         "smallthinker-4b-a0.6b", "smallthinker", 32, 1536, 768, 12, 2, 128, 151936, 32768, 1.5e6,
         1e-6,
         "PowerInfer/SmallThinker-4BA0.6B-Instruct config.json, as a public port transcribes it "
-        "whole (search-tool file id 62271246047: hidden 1536, 32 layers, 12 heads, 2 KV heads, "
+        "whole (a public copy of SmallThinker's modeling file (__all__ = SmallThinkerForCausalLM, "
+        "SmallThinkerModel, SmallThinkerPreTrainedModel): hidden 1536, 32 layers, 12 heads, 2 KV "
+        "heads, "
         "head_dim 128, moe_ffn_hidden_size 768, 32 experts, 4 active, sigmoid router, "
         "sliding_window_layout all 0, rope_theta 1.5e6, vocab 151936, 32768 positions, tied)"));
     v.back().tied = true;
@@ -1422,30 +1439,40 @@ const std::vector<Spec>& specs() {
     v.push_back(shape(
         "bitnet-b1.58-2b-4t", "bitnet", 30, 2560, 6912, 20, 5, 128, 128256, 4096, 500000, 1e-5,
         "microsoft/bitnet-b1.58-2B-4T config.json as a public TypeScript port transcribes it "
-        "(search-tool file id 14149994129, BITNET_2B_4T_CONFIG: hidden 2560, intermediate 6912, "
+        "(a public TypeScript BitNet config module (BITNET_2B_4T_CONFIG: 'Default config for "
+        "microsoft/bitnet-b1.58-2B-4T', hiddenSize 2560, intermediateSize 6912), "
+        "BITNET_2B_4T_CONFIG: hidden 2560, intermediate 6912, "
         "30 layers, 20 heads, 5 KV heads, vocab 128256, 4096 positions, rms eps 1e-5, rope "
         "500000, tied, relu2)"));
     v.back().tied = true;
     // OLMo-1B, whole (olmo.cpp): 16 layers of 16 heads of 128 (no GQA), a
     // SwiGLU MLP of 8192, LayerNorms without weights (no norm tensor at
     // all), no clip_qkv, tied embeddings, vocabulary 50304, 2048 positions.
-    v.push_back(shape("olmo-1b", "olmo", 16, 2048, 8192, 16, 16, 128, 50304, 2048, 10000, 1e-5,
-                      "allenai/OLMo-1B-hf config.json as public ports embed it (search-tool file "
-                      "ids 60615877156 and 59189188305: hidden 2048, intermediate 8192, 16 "
-                      "layers, 16 heads, 16 KV heads, vocab 50304, 2048 positions, rope 10000, "
-                      "clip_qkv null, tied)"));
+    v.push_back(
+        shape("olmo-1b", "olmo", 16, 2048, 8192, 16, 16, 128, 50304, 2048, 10000, 1e-5,
+              "allenai/OLMo-1B-hf config.json as public ports embed it (a public Rust candle-style "
+              "port with tests (load_toy, forward_ids; 'past logits changed: {x} vs {y}'); a "
+              "public Rust OLMo port with tests ('OLMo forward_hidden vs forward_hidden_embeds "
+              "must agree (max diff {max_diff})'): hidden 2048, intermediate 8192, 16 "
+              "layers, 16 heads, 16 KV heads, vocab 50304, 2048 positions, rope 10000, "
+              "clip_qkv null, tied)"));
     v.back().tied = true;
     // Qwen-1.8B (qwen, Qwen-1), whole: 24 layers of 16 heads of 128 (no
     // GQA), one fused c_attn with its bias, a SwiGLU of 5504 (the config's
     // intermediate_size 11008 is twice it, which the converter writes as
     // feed_forward_length), vocabulary 151936 untied, 8192 positions.
-    v.push_back(shape("qwen-1_8b", "qwen", 24, 2048, 5504, 16, 16, 128, 151936, 8192, 10000, 1e-6,
-                      "Qwen/Qwen-1_8B: 24 layers, 16 heads, d_model 2048, 8192 positions (its "
-                      "model card's table, search-tool file id 47271752419); intermediate_size "
-                      "11008, vocab_size 151936 (a config transcription citing "
-                      "huggingface.co/Qwen/Qwen-1_8B/blob/main/config.json, file id 228514887); "
-                      "rotary_emb_base 10000, layer_norm_epsilon 1e-6, no tie (Qwen-7B's config "
-                      "of the same code, file id 910551238)"));
+    v.push_back(shape(
+        "qwen-1_8b", "qwen", 24, 2048, 5504, 16, 16, 128, 151936, 8192, 10000, 1e-6,
+        "Qwen/Qwen-1_8B: 24 layers, 16 heads, d_model 2048, 8192 positions (its "
+        "model card's table, a public copy of a Qwen (1.0) model card in Chinese and English "
+        "(ending with its Contact Us section and qianwen_opensource@alibabacloud.com)); "
+        "intermediate_size "
+        "11008, vocab_size 151936 (a config transcription citing "
+        "huggingface.co/Qwen/Qwen-1_8B/blob/main/config.json, abhibambhaniya/GenZ-LLM-Analyzer "
+        "GenZ/Models/Model_sets/alibaba.py at commit 13ebfb84); "
+        "rotary_emb_base 10000, layer_norm_epsilon 1e-6, no tie (Qwen-7B's config "
+        "of the same code, a public levanter Qwen2 round-trip test (it saves to {tmpdir}/lev_model "
+        "and compares Qwen2ForCausalLM logits, rtol=1e-5))"));
     v.back().qkv_bias = true;
     // Baichuan2-13B-Chat (baichuan, ALiBi), REDUCED to 4 of its 40 layers:
     // every width the model's (hidden 5120, 40 heads of 128, MLP 13696,
@@ -1468,7 +1495,9 @@ const std::vector<Spec>& specs() {
     v.push_back(shape("orion-14b-chat-r4", "orion", 4, 5120, 15360, 40, 40, 128, 84608, 4096, 10000,
                       1e-5,
                       "OrionStarAI/Orion-14B-Chat REDUCED to 4 of 40 layers; config.json as a "
-                      "public NeuronX port falls back to it (search-tool file id 53277422041: "
+                      "public NeuronX port falls back to it (a public Python NeuronX port of Orion "
+                      "(get_compiler_args: 'Disables HLO verification to avoid shape mismatch "
+                      "errors during weight layout optimization'): "
                       "hidden_size 5120, 40 layers, 40 heads, 40 KV heads, vocab_size 84608, "
                       "max_position_embeddings 4096, rope_theta 10000, rms_norm_eps 1e-5, "
                       "intermediate_size 15360, untied)"));
@@ -1486,7 +1515,10 @@ const std::vector<Spec>& specs() {
         "arcee-ai/Trinity-Mini REDUCED to 8 of 32 layers (kinds: windowed+dense, "
         "windowed+MoE, global+MoE, in the real order) and 16 of 128 routed experts; every "
         "other hyper-parameter from its config.json as public ports' tests transcribe it "
-        "(search-tool file ids 65787082872 and 52090868887: hidden 2048, FFN 6144, 32 heads, 4 "
+        "(a public unittest of an MoE layer (FakeComm, FakeRouter; "
+        "'torch.testing.assert_close(output, torch.full((2, 16), 6.0))'); a public pytest file of "
+        "a Neuron port of Trinity (test_mini_tp4_eligible, test_large_tp64_ineligible with "
+        "MINI_OVERRIDES, LARGE_OVERRIDES): hidden 2048, FFN 6144, 32 heads, 4 "
         "KV heads, head_dim 128, 32 layers of layer_types sliding x3 + full, window 2048, "
         "experts 128 x 1024 top 8, 1 shared, 2 dense layers, route_scale 2.826, vocab 200192, "
         "131072 positions)"));
@@ -1553,15 +1585,16 @@ const std::vector<Spec>& specs() {
     // 16384, 64 query heads and 8 KV heads of 128 on every layer, experts and
     // the shared one of 1024, vocabulary 100352, 131072 positions, rope 5e5;
     // Q/K norms and the softplus gate per element (g_proj of heads x head_dim).
-    v.push_back(shape("laguna-m.1-r5", "laguna", 5, 4096, 16384, 64, 8, 128, 100352, 131072, 5e5,
-                      1e-6,
-                      "poolside/Laguna-M.1 REDUCED to 5 of 70 layers (kinds: dense, MoE, in the "
-                      "real order) and 16 of 256 routed experts; every other hyper-parameter "
-                      "from its config.json as a public engine's test quotes it (search-tool "
-                      "file id 59075075825, 'Subset of the real ox-ox/Laguna-M.1-MLX-Q3 "
-                      "config.json': hidden 4096, FFN 16384, 70 layers, 64 heads, 8 KV heads, "
-                      "head_dim 128, gating per-element, 3 dense layers, 256 experts x 1024 top "
-                      "16, shared 1024, vocab 100352, no sliding window)"));
+    v.push_back(
+        shape("laguna-m.1-r5", "laguna", 5, 4096, 16384, 64, 8, 128, 100352, 131072, 5e5, 1e-6,
+              "poolside/Laguna-M.1 REDUCED to 5 of 70 layers (kinds: dense, MoE, in the "
+              "real order) and 16 of 256 routed experts; every other hyper-parameter "
+              "from its config.json as a public engine's test quotes it (a public Rust MLX port of "
+              "Laguna (test laguna_router_applies_routed_scaling_factor, LagunaRouter with "
+              "routed_scaling_factor 2.5), 'Subset of the real ox-ox/Laguna-M.1-MLX-Q3 "
+              "config.json': hidden 4096, FFN 16384, 70 layers, 64 heads, 8 KV heads, "
+              "head_dim 128, gating per-element, 3 dense layers, 256 experts x 1024 top "
+              "16, shared 1024, vocab 100352, no sliding window)"));
     v.back().gate_per_element = true;
     v.back().dense_lead = 3;
     v.back().shared_ffn = 1024;
@@ -1581,7 +1614,9 @@ const std::vector<Spec>& specs() {
         "CohereLabs/North-Mini-Code-1.0 REDUCED to 6 of 49 layers (kinds: global+dense, "
         "windowed+MoE, global+MoE, in the real order) and 16 of 128 routed experts; every other "
         "hyper-parameter from its config.json as a public port's check transcribes it "
-        "(search-tool file id 68996695038: hidden 2048, head_dim 128, 32 heads, 4 KV heads, "
+        "(a public Python MLX worker that loads a model and a draft model (close(): 'Release model "
+        "ownership before the shared worker shuts down.'): hidden 2048, head_dim 128, 32 heads, 4 "
+        "KV heads, "
         "intermediate_size 768, prefix_dense_intermediate_size 3072, 128 experts top 8, no "
         "shared expert, first_k_dense_replace 1, window 4096, layer_types full where i % 4 == "
         "0, rope_theta 50000, rms_norm_eps 1e-6, vocab 262144, 500000 positions, tied)"));
@@ -1609,11 +1644,14 @@ const std::vector<Spec>& specs() {
       }
       return kinds;
     };
-    v.push_back(shape("granite-swash-2b", "granite_swa", 24, 2560, 8192, 20, 4, 128, 100352, 8192,
-                      10000, 1e-5,
-                      "ibm-granite/granite-swash-2b: transformers GraniteSWAConfig defaults "
-                      "(search-tool file id 54664161399) and a public synthesis table (file id "
-                      "68687398430: 2.144B, 24 x 2560, 7 full + 17 SWA-128, 4 KV x 128, sinks)"));
+    v.push_back(shape(
+        "granite-swash-2b", "granite_swa", 24, 2560, 8192, 20, 4, 128, 100352, 8192, 10000, 1e-5,
+        "ibm-granite/granite-swash-2b: transformers GraniteSWAConfig defaults "
+        "(a public Python GraniteSWAConfig (layer_types default 'full_attention' if i % 4 == 0 "
+        "else 'sliding_attention'; __all__ = GraniteSWAConfig)) and a public synthesis table ("
+        "a public Markdown reference list of model reports and checkpoints (Step-3.5-Flash, "
+        "Step3-VL-10B, Muse Glimmer, 'IBM Granite official checkpoints/configs'): 2.144B, 24 x "
+        "2560, 7 full + 17 SWA-128, 4 KV x 128, sinks)"));
     v.back().tied = true;
     v.back().sliding_window = 128;
     v.back().swa_layers = swash_layers(24);
@@ -1627,12 +1665,19 @@ const std::vector<Spec>& specs() {
     v.back().name = "granite-swash-2b-every4";
     v.back().source += "; layer_types left out (GraniteSWAConfig's default: full where i % 4 == 0)";
     v.back().swa_layers.back() = 'S';
-    v.push_back(shape("granite-swash-3b-a600m", "granite_swa", 28, 1280, 512, 20, 4, 64, 100352,
-                      8192, 10000, 1e-5,
-                      "ibm-granite/granite-swash-3b-a600m: a public synthesis table (file id "
-                      "68687398430: 3.02B / A0.598B, 28 x 1280, 8 full + 20 SWA-128, 4 KV x 64), "
-                      "48 experts top 4 (file id 70697610982), shared_intermediate_size 1280 "
-                      "(file id 71584201893); experts of 512, the width both counts give"));
+    v.push_back(
+        shape("granite-swash-3b-a600m", "granite_swa", 28, 1280, 512, 20, 4, 64, 100352, 8192,
+              10000, 1e-5,
+              "ibm-granite/granite-swash-3b-a600m: a public synthesis table ("
+              "a public Markdown reference list of model reports and checkpoints (Step-3.5-Flash, "
+              "Step3-VL-10B, Muse Glimmer, 'IBM Granite official checkpoints/configs'): 3.02B / "
+              "A0.598B, 28 x 1280, 8 full + 20 SWA-128, 4 KV x 64), "
+              "48 experts top 4 (a public text/Markdown file of model memory sizes, 76,351 "
+              "characters (its last rows 'Nemotron-3.5-Lightning-30B-A3B' and 'DeepSeek-V4.1-Flash "
+              "(ours)')), shared_intermediate_size 1280 "
+              "(a public Python nnsight envoy module 'GraniteMoE SWA (GraniteMoeSWAForCausalLM).' "
+              "(shared_intermediate_size 1280 on ibm-granite/granite-swash-3b-a600m)); experts of "
+              "512, the width both counts give"));
     v.back().tied = true;
     v.back().sliding_window = 128;
     v.back().swa_layers = swash_layers(28);
@@ -1659,7 +1704,9 @@ const std::vector<Spec>& specs() {
               "XiaomiMiMo/MiMo-V2-Flash REDUCED to 7 of 48 layers (kinds: global+dense, "
               "windowed+MoE, global+MoE, in the real order) and 16 of 256 routed experts; every "
               "other hyper-parameter from its config.json as transcribed in public ports' tests "
-              "(search-tool file id 70979721649, mimo_v2_flash_hub_config: hidden 4096, 64 heads, "
+              "(a public Rust MiMo-V2 config parser with tests (mimo_v2_flash_hub_config; "
+              "MimoV2Config::from_hf rejects moe_layer_freq, hybrid_layer_pattern changes), "
+              "mimo_v2_flash_hub_config: hidden 4096, 64 heads, "
               "KV 4 global / 8 windowed, head_dim 192, v_head_dim 128, window 128, FFN 16384, "
               "experts 256 x 2048 top 8, rope 5e6 / 1e4, partial rotary 0.334, value scale 0.707, "
               "vocab 152576)"));
@@ -1689,7 +1736,8 @@ const std::vector<Spec>& specs() {
     v.push_back(shape("deepseek-v4-flash-r5", "deepseek4", 5, 4096, 2048, 64, 1, 512, 129280,
                       1048576, 10000, 1e-6,
                       "deepseek-ai/DeepSeek-V4-Flash config.json as a public test fixture quotes "
-                      "it verbatim (search-tool file id 60241045088; data/models.json row "
+                      "it verbatim (a public Rust source file with an inline test module (ending "
+                      "'// Each head now has unit RMS over head_dim.'); data/models.json row "
                       "deepseek-v4-flash), REDUCED: 5 of 43 layers (compress ratios 0 0 4 128 4, "
                       "the first 3 hash-routed), 16 of 256 routed experts; every other "
                       "hyper-parameter real"));
@@ -1718,13 +1766,14 @@ const std::vector<Spec>& specs() {
     // experts of 3072 per token in a 3584 latent, 2 shared; vocabulary
     // 163840, untied. routed_scaling_factor is not in the sources read: 2.5
     // is written (any value but 1 adds the same [16, tokens] scale node).
-    v.push_back(shape("kimi-k3-r4", "kimi-k3", 4, 7168, 33792, 96, 1, 192, 163840, 1048576, 10000,
-                      1e-5,
-                      "REDUCED: 4 of 93 layers (KDA + dense MLP, 2 KDA + MoE, MLA + MoE), 16 of "
-                      "896 routed experts; every other hyper-parameter moonshotai/Kimi-K3 "
-                      "config.json at f831ab66 (data/models.json row kimi-k3; situ betas 4.0 and "
-                      "25.0 as search-tool file id 68436429544 quotes it, the KDA gate's lower "
-                      "bound -5.0 as kimi-k3.cpp names K3's)"));
+    v.push_back(shape(
+        "kimi-k3-r4", "kimi-k3", 4, 7168, 33792, 96, 1, 192, 163840, 1048576, 10000, 1e-5,
+        "REDUCED: 4 of 93 layers (KDA + dense MLP, 2 KDA + MoE, MLA + MoE), 16 of "
+        "896 routed experts; every other hyper-parameter moonshotai/Kimi-K3 "
+        "config.json at f831ab66 (data/models.json row kimi-k3; situ betas 4.0 and "
+        "25.0 as a public Chinese Markdown review record of a MoE explainer page (sparsity 56 = "
+        "N/k = 896/16; validate.py, overview.html and index.html) quotes it, the KDA gate's lower "
+        "bound -5.0 as kimi-k3.cpp names K3's)"));
     v.back().layer_kinds = "KKKA";
     mla(v.back());
     v.back().q_lora = 1536;
@@ -1836,12 +1885,15 @@ const std::vector<Spec>& specs() {
     // a gate of rank 320, an indexer of 4 heads of 128 pooled over blocks of
     // 4 with a budget of 2048, n-gram rows of 160 (ple_embed_dim 2560 over
     // 16 heads), convolution 4 taps, vocabulary 248320, untied.
-    v.push_back(shape("qwen3.8-flash-next-r4", "qwen4exp", 4, 2560, 640, 24, 2, 256, 248320, 262144,
-                      1e7, 1e-6,
-                      "REDUCED: 4 of 48 layers, 16 of 512 routed experts, n-gram table of "
-                      "ngram_vocab_size_base 100000; every other hyper-parameter "
-                      "Qwen/Qwen3.8-Flash-Next text_config as public ports pin it (search-tool "
-                      "file ids 59144512655, 59143440552)"));
+    v.push_back(shape(
+        "qwen3.8-flash-next-r4", "qwen4exp", 4, 2560, 640, 24, 2, 256, 248320, 262144, 1e7, 1e-6,
+        "REDUCED: 4 of 48 layers, 16 of 512 routed experts, n-gram table of "
+        "ngram_vocab_size_base 100000; every other hyper-parameter "
+        "Qwen/Qwen3.8-Flash-Next text_config as public ports pin it (a public pytest file of a "
+        "Qwen3.8-Flash-Next spec ('assert spec.router_bytes == 128_450_560', quant_model "
+        "OpensourceWTF/Qwen3.8-Flash-Next-MTPLX-Q4); a public Python module of pinned config "
+        "fields for a Qwen4 experiment ('config is missing pinned field', _RUNTIME_EXPORTS with "
+        "Qwen4GatedDeltaNet))"));
     gated_delta_nets(v.back(), 48);
     experts(v.back(), 16, 10, 640);
     v.back().shared_ffn = 640;
@@ -1870,7 +1922,9 @@ const std::vector<Spec>& specs() {
                       5e6, 1e-6,
                       "REDUCED: 3 of 60 layers (1 of 3 leading dense, 2 of 57 MoE + indexer), 16 "
                       "of 128 routed experts; every other hyper-parameter MiniMaxAI/MiniMax-M3 "
-                      "text_config as a public port copies it (search-tool file id 61022285817; "
+                      "text_config as a public port copies it (a public Rust test of an MLX port "
+                      "of MiniMax-M3 (build_block_drop_mask; 'an under-budget block mask must drop "
+                      "at least one block to -inf'); "
                       "data/models.json row minimax-m3)"));
     v.back().qk_norm = true;
     v.back().rope_dim = 64;
@@ -1892,7 +1946,8 @@ const std::vector<Spec>& specs() {
     v.push_back(shape(
         "glm-4-9b-chat-r4", "chatglm", 4, 4096, 13696, 32, 2, 128, 151552, 131072, 5e6, 1.5625e-7,
         "THUDM/glm-4-9b-chat REDUCED to 4 of 40 layers; config.json as a public transformers "
-        "log prints it (search-tool file id 8873357857, snapshot f6e0743b: hidden_size 4096, "
+        "log prints it (a public Chinese Markdown setup log (ending with NVIDIA Container Toolkit "
+        "1.16.1 and 'nvidia-container-cli --version' output), snapshot f6e0743b: hidden_size 4096, "
         "num_layers 40, num_attention_heads 32, multi_query_group_num 2, kv_channels 128, "
         "ffn_hidden_size 13696, padded_vocab_size 151552, seq_length 131072, rope_ratio 500, "
         "layernorm_epsilon 1.5625e-07, add_qkv_bias true, tie_word_embeddings false)"));
@@ -1913,14 +1968,17 @@ const std::vector<Spec>& specs() {
     // Pythia-1.4B (gptneox, GPT-NeoX): LayerNorms with biases, fused QKV
     // with bias roped on a quarter of each head, biases on wo, up and down,
     // a GELU MLP, parallel residual, untied output. The whole model.
-    v.push_back(shape("pythia-1.4b", "gptneox", 24, 2048, 8192, 16, 16, 128, 50304, 2048, 10000,
-                      1e-5,
-                      "EleutherAI/pythia-1.4b: 24 layers, hidden 2048, 16 heads, 2048 positions, "
-                      "vocabulary 50304 (the Pythia card's table and a project's notes on its "
-                      "config, search-tool file ids 68284732094 and 63126590071), MLP 8192 "
-                      "(llama.cpp gptneox.cpp: 24 layers with n_ff 8192 is its 1.4B), rotary_pct "
-                      "0.25, use_parallel_residual true, untied (every Pythia config); "
-                      "tests/unit/test_arch_gptneox.cpp"));
+    v.push_back(shape(
+        "pythia-1.4b", "gptneox", 24, 2048, 8192, 16, 16, 128, 50304, 2048, 10000, 1e-5,
+        "EleutherAI/pythia-1.4b: 24 layers, hidden 2048, 16 heads, 2048 positions, "
+        "vocabulary 50304 (the Pythia card's table and a project's notes on its "
+        "config, a public research note on Pythia and Cerebras-GPT (citing the Appendix E Table 12 "
+        "parameter-count formula used for params_total in runs.csv); a public Markdown research "
+        "note on a Pythia-based reader ('Phase B remains incomplete. The factorized encoder is "
+        "retained as an experimental representation candidate')), MLP 8192 "
+        "(llama.cpp gptneox.cpp: 24 layers with n_ff 8192 is its 1.4B), rotary_pct "
+        "0.25, use_parallel_residual true, untied (every Pythia config); "
+        "tests/unit/test_arch_gptneox.cpp"));
     v.back().rope_dim = 32;  // conversion/gptneox.py: rotary_pct 0.25 x head width 128
     // CodeShell-7B (codeshell), REDUCED to 4 of its 42 layers: every width
     // the model's (hidden 4096, 32 query heads and 8 KV heads of 128, a GELU
@@ -1939,8 +1997,12 @@ const std::vector<Spec>& specs() {
     v.push_back(shape("bloom-560m", "bloom", 24, 1024, 4096, 16, 16, 64, 250880, 2048, 10000, 1e-5,
                       "bigscience/bloom-560m: 24 layers, n_embed 1024, 16 heads, vocabulary "
                       "250880, seq_length 2048 (a public test fixture transcribing its "
-                      "config.json, search-tool file id 62079138592; the BLOOM paper's table, "
-                      "file id 8551790336), layer_norm_epsilon 1e-5, MLP 4 x 1024 "
+                      "config.json, a public pytest file of a BLOOMZ fine-tune (test calling "
+                      "instruct._save_bloomz_full_model, match='native reload failure'); the BLOOM "
+                      "paper's table, "
+                      "a public app's Markdown page on BLOOM ('# BLOOM #', a table of BLOOM-560M "
+                      "to BLOOM-176B: hidden size, decoder and head numbers, 'Size of params')), "
+                      "layer_norm_epsilon 1e-5, MLP 4 x 1024 "
                       "(conversion/bloom.py writes 4 n_embed), tied (no lm_head); "
                       "tests/unit/test_arch_alibi.cpp"));
     v.back().tied = true;
@@ -1950,7 +2012,9 @@ const std::vector<Spec>& specs() {
     // anywhere (no_bias), a GELU MLP, tied output.
     v.push_back(shape("mpt-7b-r4", "mpt", 4, 4096, 16384, 32, 32, 128, 50432, 2048, 10000, 1e-5,
                       "mosaicml/mpt-7b REDUCED to 4 of 32 layers; config.json as a public port "
-                      "prints it (search-tool file id 40807555979: d_model 4096, n_heads 32, "
+                      "prints it (a public Markdown note on MPT-7B-Instruct generation (ending "
+                      "with a greedy loop, '# stop when each sentence is finished, or if we exceed "
+                      "the maximum length'): d_model 4096, n_heads 32, "
                       "n_layers 32, expansion_ratio 4, max_seq_len 2048, vocab_size 50432, "
                       "no_bias true, attn_config alibi true, alibi_bias_max 8, clip_qkv null), "
                       "tied (no lm_head); tests/unit/test_arch_alibi.cpp"));
@@ -2031,23 +2095,26 @@ const std::vector<Spec>& specs() {
     // Refact-1.6B (refact): the whole model. llama's layer (RMS norms, q,
     // k, v apart, SwiGLU) with ALiBi in place of RoPE, one KV head, its own
     // output head.
-    v.push_back(shape("refact-1.6b", "refact", 32, 2048, 5632, 32, 1, 64, 49216, 4096, 10000, 1e-5,
-                      "smallcloudai/Refact-1_6B-fim: n_embd 2048, n_layer 32, n_head 32, "
-                      "multi_query (conversion/refact.py writes head_count_kv 1), n_positions "
-                      "4096, vocab_size 49216, n_inner None (MLP 5632: conversion/refact.py's "
-                      "rule), as an MLX port transcribes its config.json (search-tool file id "
-                      "17449145765); untied (its lm_head); tests/unit/test_arch_refact.cpp"));
+    v.push_back(
+        shape("refact-1.6b", "refact", 32, 2048, 5632, 32, 1, 64, 49216, 4096, 10000, 1e-5,
+              "smallcloudai/Refact-1_6B-fim: n_embd 2048, n_layer 32, n_head 32, "
+              "multi_query (conversion/refact.py writes head_count_kv 1), n_positions "
+              "4096, vocab_size 49216, n_inner None (MLP 5632: conversion/refact.py's "
+              "rule), as an MLX port transcribes its config.json ("
+              "a public Python MLX generation script (printing 'Token count is:', 'token speed: "
+              "... tokens/sec')); untied (its lm_head); tests/unit/test_arch_refact.cpp"));
     // Jais-2-8B (jais2), REDUCED to 4 of its 32 layers, all alike: every
     // width the model's (hidden 3328, 26 heads of 128, every head cached, an
     // ungated squared-ReLU MLP of 26624, vocabulary 150272, 8192 positions),
     // LayerNorms and every projection with biases, RoPE, its own head.
-    v.push_back(shape("jais-2-8b-r4", "jais2", 4, 3328, 26624, 26, 26, 128, 150272, 8192, 10000,
-                      1e-5,
-                      "inceptionai/Jais-2-8B-Chat REDUCED to 4 of 32 layers; Jais2Config and card "
-                      "as a public research note transcribes them (search-tool file id "
-                      "59455528078: hidden 3328, 32 layers, 26 heads, vocabulary 150272, 8192 "
-                      "positions, relu2, LayerNorm, 8:1 MLP, 8.09B); biases everywhere "
-                      "(attention_bias, mlp_bias default true); tests/unit/test_arch_jais2.cpp"));
+    v.push_back(shape(
+        "jais-2-8b-r4", "jais2", 4, 3328, 26624, 26, 26, 128, 150272, 8192, 10000, 1e-5,
+        "inceptionai/Jais-2-8B-Chat REDUCED to 4 of 32 layers; Jais2Config and card "
+        "as a public research note transcribes them ("
+        "a public Markdown lessons table for a Jais-2 run ('Jais-2 is standard Transformer', 'No "
+        "SSM buffers in Jais-2'): hidden 3328, 32 layers, 26 heads, vocabulary 150272, 8192 "
+        "positions, relu2, LayerNorm, 8:1 MLP, 8.09B); biases everywhere "
+        "(attention_bias, mlp_bias default true); tests/unit/test_arch_jais2.cpp"));
     v.back().qkv_bias = true;
     v.back().mlp_gated = false;
     // PLaMo-13B (plamo), REDUCED to 4 of its 40 layers, all alike: every
@@ -2057,7 +2124,9 @@ const std::vector<Spec>& specs() {
     // parallel, its own output head.
     v.push_back(shape("plamo-13b-r4", "plamo", 4, 5120, 16640, 40, 5, 128, 50432, 4096, 10000, 1e-6,
                       "pfnet/plamo-13b REDUCED to 4 of 40 layers; config.json as a public port "
-                      "transcribes it (search-tool file id 55534359264: hidden_size 5120, "
+                      "transcribes it (a public Swift test fixture legacyConfigJSON of PLaMo 1 "
+                      "(PlamoForCausalLM, hidden_size 5120, intermediate_size 16640, n_shared_head "
+                      "8, vocab_size 50432): hidden_size 5120, "
                       "intermediate_size 16640, 40 heads, 40 layers, n_shared_head 8, vocab_size "
                       "50432, max_position_embeddings 4096, tie_word_embeddings false); "
                       "conversion/plamo.py writes head_count_kv 5 and context_length 4096; "
@@ -2070,7 +2139,10 @@ const std::vector<Spec>& specs() {
     v.push_back(
         shape("plamo-2-1b", "plamo2", 16, 2048, 8192, 16, 1, 128, 100000, 10485760, 10000, 1e-6,
               "pfnet/plamo-2-1b config.json as two public ports transcribe it "
-              "(search-tool file ids 55418778831 and 54691864279: hidden_size 2048, 16 "
+              "(a public test fixture of a PLaMo 2 config ('mamba_step': 2, "
+              "'attention_window_size': 2048, 'max_position_embeddings': 10485760, vocab_size "
+              "100000); a public Rust PLaMo 2 test (plamo2::post_mixer_norm_offset() 0.2, "
+              "post_mlp_norm_offset 1/(5**1.5)): hidden_size 2048, 16 "
               "layers, 16 heads, 1 KV head, hidden_size_per_head 128, mamba_num_heads 32, "
               "mamba_d_state 64, mamba_d_conv 4, mamba_step 2, intermediate_size 8192, "
               "vocab_size 100000, tie_word_embeddings true); tests/unit/test_arch_plamo.cpp"));
@@ -2107,9 +2179,13 @@ const std::vector<Spec>& specs() {
     v.push_back(shape("plamo-3-nict-8b-r8", "plamo3", 8, 4096, 16384, 32, 4, 128, 107520, 4096,
                       1000000, 1e-6,
                       "pfnet/plamo-3-nict-8b-base REDUCED to 8 of 32 layers; config.json as "
-                      "public notes transcribe it (search-tool file ids 55712828147: hidden "
+                      "public notes transcribe it (a public JavaScript model-synthesis table "
+                      "(entries such as 'Hybrid Gated DeltaNet & Gated Attention' and "
+                      "'Hyper-Scaled Routing Engine', '512 total experts per MoE layer'): hidden "
                       "4096, MLP 16384, 32/4 heads, vocabulary 107520, 4096 positions; "
-                      "55984358686: 32 layers), Plamo3Config's defaults for the rest (head_dim "
+                      "a public Japanese work plan for a PLaMo jacobian-lens port (acknowledging "
+                      "anthropics/jacobian-lens and WeZZard/jlens-qwen36): 32 layers), "
+                      "Plamo3Config's defaults for the rest (head_dim "
                       "128, window_size 2048, sliding_window_pattern 8, tied); "
                       "tests/unit/test_arch_plamo.cpp"));
     v.back().tied = true;
@@ -2121,13 +2197,16 @@ const std::vector<Spec>& specs() {
     // model's (hidden 2304, 32 heads and 4 KV heads of 128, Q and K normed
     // per head, experts of 896, vocabulary 98304, 131072 positions, a window
     // of 1024), its own head.
-    v.push_back(shape("mellum2-12b-a2.5b-r4", "mellum", 4, 2304, 7168, 32, 4, 128, 98304, 131072,
-                      500000, 1e-6,
-                      "JetBrains/Mellum2-12B-A2.5B REDUCED to 4 of 28 layers and 16 of 64 "
-                      "experts; config.json as public ports transcribe it (search-tool file ids "
-                      "70114785462, 63122993845: hidden 2304, 32/4 heads of 128, 64 experts of "
-                      "896, 8 a token, window 1024 on layer_types' sliding layers, three of "
-                      "every four); tests/unit/test_arch_variants.cpp"));
+    v.push_back(shape(
+        "mellum2-12b-a2.5b-r4", "mellum", 4, 2304, 7168, 32, 4, 128, 98304, 131072, 500000, 1e-6,
+        "JetBrains/Mellum2-12B-A2.5B REDUCED to 4 of 28 layers and 16 of 64 "
+        "experts; config.json as public ports transcribe it ("
+        "a public pytest file of a Mellum 2.1 adapter "
+        "(test_thinking_defaults_on_for_chat_and_can_be_disabled, Mellum21ThinkingAdapter); a "
+        "public Rust Mellum config with tests (MELLUM2_CONFIG; test "
+        "mellum_config_name_matches_registry): hidden 2304, 32/4 heads of 128, 64 experts of "
+        "896, 8 a token, window 1024 on layer_types' sliding layers, three of "
+        "every four); tests/unit/test_arch_variants.cpp"));
     v.back().qk_norm = true;
     experts(v.back(), 16, 8, 896);
     v.back().sliding_window = 1024;
@@ -2136,13 +2215,15 @@ const std::vector<Spec>& specs() {
     // layers, all alike: every width the model's (hidden 4096, 32 heads and
     // 8 KV heads of 128, MLP 12800, vocabulary 153376, 32768 positions),
     // llama's layer with q, k, v and o biases, its own head.
-    v.push_back(shape("openpangu-embedded-7b-r4", "pangu-embedded", 4, 4096, 12800, 32, 8, 128,
-                      153376, 32768, 16000000, 1e-5,
-                      "FreedomIntelligence/openPangu-Embedded-7B-V1.1 REDUCED to 4 of 34 layers; "
-                      "config.json and module tree as a public note prints them (search-tool "
-                      "file id 67129447041: hidden 4096, 32/8 heads, MLP 12800, vocabulary "
-                      "153376, bias true: q, k, v and o with biases); "
-                      "tests/unit/test_arch_variants.cpp"));
+    v.push_back(
+        shape("openpangu-embedded-7b-r4", "pangu-embedded", 4, 4096, 12800, 32, 8, 128, 153376,
+              32768, 16000000, 1e-5,
+              "FreedomIntelligence/openPangu-Embedded-7B-V1.1 REDUCED to 4 of 34 layers; "
+              "config.json and module tree as a public note prints them (a public Chinese Markdown "
+              "note on token confidence with a tokenizer example (tokens 'Align', '88', '55', "
+              "'<0x2B>', '33', '649'): hidden 4096, 32/8 heads, MLP 12800, vocabulary "
+              "153376, bias true: q, k, v and o with biases); "
+              "tests/unit/test_arch_variants.cpp"));
     v.back().qkv_bias = true;
     // Nanbeige4.2-3B (nanbeige), REDUCED to 4 of its 22 layers, run twice
     // as the model's are (num_loops 2: eight KV slots): every width the
@@ -2152,7 +2233,9 @@ const std::vector<Spec>& specs() {
                       70000000, 1e-5,
                       "Nanbeige/Nanbeige4.2-3B REDUCED to 4 of 22 layers, each run twice "
                       "(num_loops 2); config.json as a public architecture note transcribes it "
-                      "(search-tool file id 68721572124: hidden 3072, 22 layers, 48/8 heads of "
+                      "(a public copy of the Nanbeige4.2-3B model card (citation 'Nanbeige4.2-3B: "
+                      "Unlocking Agentic Capabilities in a Compact Model', arXiv:2607.22083): "
+                      "hidden 3072, 22 layers, 48/8 heads of "
                       "128, MLP 10752, vocabulary 166144, num_loops 2, skip_loop_final_norm "
                       "false); tests/unit/test_arch_variants.cpp"));
     v.back().loops = 2;
@@ -2170,7 +2253,9 @@ const std::vector<Spec>& specs() {
                 std::string("facebook/chameleon-7b REDUCED to 4 of 32 layers") +
                     (swin ? ", swin_norm set (Chameleon-34B's placement) on its shape" : "") +
                     "; transformers' ChameleonConfig defaults, which are chameleon-7b's "
-                    "(search-tool file id 66320352302: vocab 65536, hidden 4096, "
+                    "(a version of transformers' Chameleon configuration module in dataclass "
+                    "style, 2,496 characters (__all__ = ChameleonConfig, ChameleonVQVAEConfig): "
+                    "vocab 65536, hidden 4096, "
                     "intermediate 11008, 32 layers, 32 heads and KV heads, 4096 "
                     "positions, rms_norm_eps 1e-5, untied); "
                     "tests/unit/test_arch_chameleon.cpp"));
@@ -2223,13 +2308,16 @@ const std::vector<Spec>& specs() {
     // table the text rows (151936, the text projection folded in) and the
     // codec rows (3072) as conversion/qwen3tts.py joins them, the head
     // (codec_head) the codec rows alone; 32768 positions, RoPE base 1e6.
-    v.push_back(shape("qwen3-tts-12hz-0.6b", "qwen3tts", 28, 1024, 3072, 16, 8, 128, 155008, 32768,
-                      1000000, 1e-6,
-                      "Qwen/Qwen3-TTS-12Hz-0.6B talker_config as public ports transcribe it "
-                      "(search-tool file ids 65910874116 and 21469576213: 28 layers, hidden 1024, "
-                      "16 heads, 8 KV heads of 128, intermediate 3072, 32768 positions, RoPE 1e6, "
-                      "mrope_section 24/20/20, vocab_size 3072, text_vocab_size 151936); "
-                      "tests/unit/test_arch_qwen3tts.cpp"));
+    v.push_back(shape(
+        "qwen3-tts-12hz-0.6b", "qwen3tts", 28, 1024, 3072, 16, 8, 128, 155008, 32768, 1000000, 1e-6,
+        "Qwen/Qwen3-TTS-12Hz-0.6B talker_config as public ports transcribe it "
+        "(a public Markdown note transcribing a Qwen3-TTS config.json (code_predictor_config with "
+        "5 layers, speaker_encoder_config enc_dim 1024, sample_rate 24000); a public Rust "
+        "Qwen3TtsConfig with a test ('assert_eq!(config.model_type, qwen3_tts)', talker "
+        "hidden_size 1024, code predictor 5 layers): 28 layers, hidden 1024, "
+        "16 heads, 8 KV heads of 128, intermediate 3072, 32768 positions, RoPE 1e6, "
+        "mrope_section 24/20/20, vocab_size 3072, text_vocab_size 151936); "
+        "tests/unit/test_arch_qwen3tts.cpp"));
     v.back().qk_norm = true;
     v.back().head_rows = 3072;
     // Pocket TTS (pockettts), whole: the flow LM's backbone, 6 layers of
@@ -2238,22 +2326,30 @@ const std::vector<Spec>& specs() {
     // projections, tied; the vocabulary the 4000 SentencePiece pieces, the
     // conditioner's padding row and the audio BOS row (4002); 4096
     // positions as conversion/pockettts.py bounds it, RoPE base 1e4.
-    v.push_back(shape("pocket-tts-b6369a24", "pockettts", 6, 1024, 4096, 16, 16, 64, 4002, 4096,
-                      10000, 1e-5,
-                      "kyutai-labs/pocket-tts pocket_tts/config/b6369a24.yaml (search-tool file "
-                      "id 54180673917: d_model 1024, hidden_scale 4, num_heads 16, num_layers 6, "
-                      "max_period 10000, n_bins 4000, insert_bos_before_voice false) and "
-                      "conversion/pockettts.py's derived config; "
-                      "tests/unit/test_arch_pockettts.cpp"));
+    v.push_back(shape(
+        "pocket-tts-b6369a24", "pockettts", 6, 1024, 4096, 16, 16, 64, 4002, 4096, 10000, 1e-5,
+        "kyutai-labs/pocket-tts pocket_tts/config/b6369a24.yaml (a public YAML config of Pocket "
+        "TTS (mimi seanet ratios 6, 5, 4; transformer d_model 512; '#weights_path: "
+        "mimi_b6369a24.safetensors'): d_model 1024, hidden_scale 4, num_heads 16, num_layers 6, "
+        "max_period 10000, n_bins 4000, insert_bos_before_voice false) and "
+        "conversion/pockettts.py's derived config; "
+        "tests/unit/test_arch_pockettts.cpp"));
     v.back().tied = true;
     v.back().mlp_gated = false;
-    v.push_back(shape("talkie-1930-13b-r4", "talkie", 4, 5120, 13696, 40, 40, 128, 65540, 2048,
-                      1000000, 1.1920928955078125e-07,
-                      "talkie-lm/talkie-1930-13b-it REDUCED to 4 of 40 layers: a public "
-                      "architecture note (search-tool file id 52810077136: 40 layers, 5120, 40 "
-                      "heads of 128, vocab 65540, 2048 positions, RoPE 1e6) and TalkieConfig "
-                      "(file ids 70927141027 and 61108419233: intermediate 13696, untied); "
-                      "tests/unit/test_arch_talkie.cpp"));
+    v.push_back(
+        shape("talkie-1930-13b-r4", "talkie", 4, 5120, 13696, 40, 40, 128, 65540, 2048, 1000000,
+              1.1920928955078125e-07,
+              "talkie-lm/talkie-1930-13b-it REDUCED to 4 of 40 layers: a public "
+              "architecture note (a public Markdown architecture note of a Talkie port with a "
+              "Discord bot config (provider talkie, model talkie/talkie-1930-13b-it-mlx-8bit, 'You "
+              "are an Edwardian-era conversationalist'): 40 layers, 5120, 40 "
+              "heads of 128, vocab 65540, 2048 positions, RoPE 1e6) and TalkieConfig "
+              "(a public Python TalkieConfig ('Transformers configuration for the original Talkie "
+              "architecture.', vocab_size 65536, n_layer 40, n_embd 5120, intermediate_size = "
+              "int(round(((8 / 3) * n_embd) / 128) * 128)); a public Python Talkie model loader "
+              "(printing '[model_loader] {n_params/1e9:.2f}B params', load_tiktoken_tokeniser): "
+              "intermediate 13696, untied); "
+              "tests/unit/test_arch_talkie.cpp"));
     // Granite Switch 4.1 8B Preview (graniteswitch), REDUCED to 4 of its 40
     // layers, all alike: every width the model's (hidden 4096, 32 heads and 8
     // KV heads of 128, SwiGLU of 12800), the vocabulary the base's 100352

@@ -58,20 +58,21 @@ const test::EstimateGrid kEstimateGrid{.contexts = {2048, 8192},
 // ---- BLOOM -------------------------------------------------------------------
 //
 // The published shapes (the hub is not reachable here): BLOOM's paper
-// (arXiv 2211.05100) table as a public README transcribes it (find_string
-// file id 8551790336): 560M 1024 hidden / 24 layers / 16 heads, 1.1B 1536 /
-// 24 / 16, 1.7B 2048 / 24 / 16, 3B 2560 / 30 / 32, 7.1B 4096 / 30 / 32,
-// 176B 14336 / 70 / 112, all of 2048 tokens; vocabulary 250880. The
-// parameter counts: keras-team/keras-hub keras_hub/src/models/bloom/
-// bloom_presets.py at 1f5bf552 (560M 559,214,592, 1.1B 1,065,314,304, 1.7B
-// 1,722,408,960, 3B 3,002,557,440; BLOOMZ the same); 7.1B 7,069,016,064 as
-// PEFT prints it for bigscience/bloomz-7b1 (file id 45606897631); 176B
-// 176,247 M (the table above). config.json keys as the checkpoints spell
-// them: bigscience/bloom-560m's n_embed, n_layer, num_attention_heads,
+// (arXiv 2211.05100) table as a public README transcribes it (a public app's Markdown page on BLOOM
+// ('# BLOOM #', a table of BLOOM-560M to BLOOM-176B: hidden size, decoder and head numbers, 'Size
+// of params')): 560M 1024 hidden / 24 layers / 16 heads, 1.1B 1536 / 24 / 16, 1.7B 2048 / 24 / 16,
+// 3B 2560 / 30 / 32, 7.1B 4096 / 30 / 32, 176B 14336 / 70 / 112, all of 2048 tokens; vocabulary
+// 250880. The parameter counts: keras-team/keras-hub keras_hub/src/models/bloom/ bloom_presets.py
+// at 1f5bf552 (560M 559,214,592, 1.1B 1,065,314,304, 1.7B 1,722,408,960, 3B 3,002,557,440; BLOOMZ
+// the same); 7.1B 7,069,016,064 as PEFT prints it for bigscience/bloomz-7b1 (a public notebook
+// export fine-tuning bigscience/bloomz-7b1 with PEFT (ending with the loop 'outputs =
+// model.generate(**batch, max_new_tokens=10)')); 176B 176,247 M (the table above). config.json keys
+// as the checkpoints spell them: bigscience/bloom-560m's n_embed, n_layer, num_attention_heads,
 // seq_length 2048, vocab_size 250880 (a public test fixture transcribing
-// it, file id 62079138592); layer_norm_epsilon 1e-5 and n_head (the
-// bigscience/bloom config a public pipeline transcribes, file id
-// 14104136251). No tie_word_embeddings key: BloomConfig leaves
+// it, a public pytest file of a BLOOMZ fine-tune (test calling instruct._save_bloomz_full_model,
+// match='native reload failure')); layer_norm_epsilon 1e-5 and n_head (the bigscience/bloom config
+// a public pipeline transcribes, a public Python generation pipeline for BLOOM (get_num_parameters
+// summing self.model.parameters())). No tie_word_embeddings key: BloomConfig leaves
 // PretrainedConfig's True (the checkpoints have no lm_head).
 struct BloomSize {
   const char* id;
@@ -163,9 +164,10 @@ TEST(Alibi, BloomConfigsAreKnownAndCountThePublishedTotals) {
   }
 }
 
-// A BLOOM config without seq_length (the 176B's as transcribed, file id
-// 60395913914: hidden_size, n_layer, n_head, vocab_size only): llama.cpp's
-// converter writes n_embed as the context, and the config is read so.
+// A BLOOM config without seq_length (the 176B's as transcribed,
+// a public Python test fixture module of model cards and configs (__all__ with _QWEN35_27B_CONFIG,
+// _patch_openelm_270m, _patch_starcoder2): hidden_size, n_layer, n_head, vocab_size only):
+// llama.cpp's converter writes n_embed as the context, and the config is read so.
 TEST(Alibi, BloomWithoutSeqLengthTakesTheConvertersContext) {
   const Model m = read_config({{"model_type", "bloom"},
                                {"hidden_size", 14336},
@@ -248,17 +250,20 @@ TEST(Alibi, BloomCatalogueAgreesWithTheConfigs) {
 
 // ---- MPT ---------------------------------------------------------------------
 //
-// mosaicml/mpt-7b's config.json as a public port prints it (find_string file
-// id 40807555979): d_model 4096, n_heads 32, n_layers 32, expansion_ratio 4,
+// mosaicml/mpt-7b's config.json as a public port prints it (a public Markdown note on
+// MPT-7B-Instruct generation (ending with a greedy loop, '# stop when each sentence is finished, or
+// if we exceed the maximum length')): d_model 4096, n_heads 32, n_layers 32, expansion_ratio 4,
 // max_seq_len 2048, vocab_size 50432, no_bias true, attn_config {alibi true,
 // alibi_bias_max 8, clip_qkv null}, model_type mpt; no tie_word_embeddings
 // key (MPT's logits read wte: its checkpoint has no lm_head, as a conversion
-// log of it lists, file id 7942266499: wte, then each block's norm_1
-// weight, Wqkv, out_proj, norm_2, up_proj, down_proj, no bias anywhere).
-// The card's table: 6.7B parameters (file id 29476700796). MPT-30B's card
-// (file id 15479683791): 29.95B parameters, 48 layers, 64 heads, d_model
-// 7168, vocabulary 50432, sequence length 8192; its config as MPT-7B's with
-// those values.
+// log of it lists, a public llama.cpp-era pull-request log in Markdown (a diff of ggml CI output:
+// 'main:  mem per token =   335944 bytes'): wte, then each block's norm_1 weight, Wqkv, out_proj,
+// norm_2, up_proj, down_proj, no bias anywhere). The card's table: 6.7B parameters (a public README
+// of an MPT-7B LoRA fine-tuning repository (crediting leehanchung/mpt-lora and tloen/alpaca-lora)).
+// MPT-30B's card (a public copy of the mosaicml/mpt-30b model card (its citation 'Introducing
+// MPT-30B: Raising the bar for open-source foundation models')): 29.95B parameters, 48 layers, 64
+// heads, d_model 7168, vocabulary 50432, sequence length 8192; its config as MPT-7B's with those
+// values.
 Json mpt_config(int layers, std::int64_t d_model, int heads, std::int64_t seq) {
   return {{"model_type", "mpt"},
           {"architectures", {"MPTForCausalLM"}},

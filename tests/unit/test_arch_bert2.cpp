@@ -35,13 +35,14 @@ using test::rel;
 //
 // Its config.json (model_type bert, architectures JinaBertForMaskedLM, the
 // remote code of jinaai/jina-bert-implementation) as a Rust embedding
-// server's test_parse_config_jinabert transcribes it (code index, file id
-// 41670495931): hidden_size 768, num_hidden_layers 12, num_attention_heads
-// 12, intermediate_size 3072, vocab_size 30528, type_vocab_size 2,
-// max_position_embeddings 8192, position_embedding_type "alibi",
-// feed_forward_type "geglu", hidden_act gelu, layer_norm_eps 1e-12,
-// emb_pooler mean. A second port's architecture test quotes the same
-// model_type, alibi, geglu, 768 and 12 for it (file id 58763943246).
+// server's test_parse_config_jinabert transcribes it (code index,
+// a public Rust config parser test (a JinaBert config with feed_forward_type geglu, emb_pooler
+// mean, vocab_size 30528)): hidden_size 768, num_hidden_layers 12, num_attention_heads 12,
+// intermediate_size 3072, vocab_size 30528, type_vocab_size 2, max_position_embeddings 8192,
+// position_embedding_type "alibi", feed_forward_type "geglu", hidden_act gelu, layer_norm_eps
+// 1e-12, emb_pooler mean. A second port's architecture test quotes the same model_type, alibi,
+// geglu, 768 and 12 for it (a public Rust test of architecture detection
+// (missing_model_type_defaults_to_bert, bert_with_absolute_position_is_not_jina)).
 Json jina_v2_base_config() {
   return {{"model_type", "bert"},
           {"architectures", {"JinaBertForMaskedLM"}},
@@ -182,14 +183,17 @@ TEST(JinaBertV2, CatalogueGivesWhatTheConfigGives) {
 // Its config.json (model_type nomic_bert) as public transcriptions give it
 // (code index): n_embd 768, n_layer 12, n_head 12, n_inner 3072, vocab_size
 // 250048, n_positions 2048, num_experts 8, moe_top_k 2, moe_every_n_layers 2
-// (a Swift port's testNomicV2ConfigDetectsMoE, file id 56157997651, and a
-// converter's test of it, file id 57447561544: pad_token_id 1,
-// layer_norm_epsilon 1e-5, rotary_emb_base 10000); activation_function
-// gelu, moe_normalize_expert_weights false, no shared experts, qkv and MLP
+// (a Swift port's testNomicV2ConfigDetectsMoE, a public Swift XCTest of MLX sentence-embedding
+// encoders (GemmaForCausalLM lastHiddenState shape [1, 5, 64]), and a converter's test of it, a
+// public Rust GGUF writer of nomic-bert with tests, 55,295 characters ('layer_norm_epsilon defaults
+// to 1.0e-12 per BertConfig'): pad_token_id 1, layer_norm_epsilon 1e-5, rotary_emb_base 10000);
+// activation_function gelu, moe_normalize_expert_weights false, no shared experts, qkv and MLP
 // biases, prenorm false, rotary_emb_fraction 1.0, type_vocab_size 1 (a
-// reference port's REQUIRED_FIELDS of the upstream config, file id
-// 58598887617); max_trained_positions 2048 (what conversion/bert.py
-// NomicBertModel requires with n_positions 2048 to write 512).
+// reference port's REQUIRED_FIELDS of the upstream config,
+// a public Python reference port of Nomic's MoE BERT config (load_vendored_hf_config: 'The pinned
+// config.json snapshot, so the no-network tests still validate the real thing.'));
+// max_trained_positions 2048 (what conversion/bert.py NomicBertModel requires with n_positions 2048
+// to write 512).
 Json nomic_v2_moe_config() {
   return {{"model_type", "nomic_bert"},
           {"architectures", {"NomicBertModel"}},
@@ -291,9 +295,10 @@ TEST(NomicBertMoe, ConfigReadsTheExpertsEverySecondLayer) {
   EXPECT_FALSE(c.arch.moe->weights_normalized);
   EXPECT_EQ(moe_layer_count(c.arch), 6);
   // The card's 475 M total and 305 M active (public quotes of it, code
-  // index file ids 52553849649 and 61556051005; mteb's ModelMeta
-  // n_parameters 475,292,928, embeddings-benchmark/mteb
-  // mteb/models/model_implementations/nomic_models.py at 06aee2b7), each
+  // index a public Python embedding helper ('# Matryoshka truncation, re-normalize after slicing',
+  // def cosine(a, b)); a public Markdown embedding-model adoption protocol ('semantic-only must
+  // beat Granite, hybrid must score at least 19/20'); mteb's ModelMeta n_parameters 475,292,928,
+  // embeddings-benchmark/mteb mteb/models/model_implementations/nomic_models.py at 06aee2b7), each
   // within 1 %.
   const ParamBreakdown p = count_params(c.arch);
   EXPECT_LT(rel(static_cast<double>(p.total()), 475292928.0), 0.01) << p.total();

@@ -90,8 +90,9 @@ Json starcoder_config() {
 // pages search), a context window of 8192 tokens (the starcoderbase-1b model
 // card), vocabulary 49152 (StarCoder's, above); n_inner 8192 = 4 n_embd, as
 // in the same-shaped bigcode/gpt_bigcode-santacoder config.json a public Rust
-// port quotes field for field (find_string file id 58528290474). No
-// tie_word_embeddings key: GPTBigCodeConfig leaves PretrainedConfig's True.
+// port quotes field for field (a public Rust test of an MLX GPT-BigCode port ('multi_query: false
+// must cache one KV head per query head')). No tie_word_embeddings key: GPTBigCodeConfig leaves
+// PretrainedConfig's True.
 Json starcoderbase_1b_config() {
   return {{"model_type", "gpt_bigcode"},
           {"architectures", {"GPTBigCodeForCausalLM"}},

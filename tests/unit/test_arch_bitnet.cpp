@@ -28,10 +28,10 @@ namespace {
 using Json = nlohmann::json;
 
 // microsoft/bitnet-b1.58-2B-4T's config.json as a public TypeScript port
-// transcribes it (search-tool find_string id 14149994129,
-// BITNET_2B_4T_CONFIG, "Default config for microsoft/bitnet-b1.58-2B-4T"):
-// model_type bitnet, vocab 128256, hidden 2560, intermediate 6912, 30 layers,
-// 20 heads, 5 KV heads, 4096 positions, rms_norm_eps 1e-5, rope_theta
+// transcribes it (a public TypeScript BitNet config module (BITNET_2B_4T_CONFIG: 'Default config
+// for microsoft/bitnet-b1.58-2B-4T', hiddenSize 2560, intermediateSize 6912), BITNET_2B_4T_CONFIG,
+// "Default config for microsoft/bitnet-b1.58-2B-4T"): model_type bitnet, vocab 128256, hidden 2560,
+// intermediate 6912, 30 layers, 20 heads, 5 KV heads, 4096 positions, rms_norm_eps 1e-5, rope_theta
 // 500000, tie_word_embeddings true, relu2. The architectures entry is
 // BitNetForCausalLM (as ik_llama.cpp's PR 337 thread quotes the converter's
 // error for it); the card (microsoft/bitnet-b1.58-2B-4T-gguf as mygguf.com

@@ -43,9 +43,11 @@ using test::rel;
 
 // THUDM/glm-4-9b-chat config.json, as transformers printed it loading the
 // hub snapshot f6e0743b285dd808084530f070ad08e504386750 in a public training
-// log of 2024-08-21 (search-tool file id 8873357857; the same values in a
-// public front-end's copy of the config, file id 38727392009). ChatGLMModel,
-// model_type chatglm.
+// log of 2024-08-21 (a public Chinese Markdown setup log (ending with NVIDIA Container
+// Toolkit 1.16.1 and 'nvidia-container-cli --version' output); the same values in a public
+// front-end's copy of the config, a public React component ModelConfig showing config.json texts in
+// a Drawer (a GLM-4 config with seq_length 131072, eos_token_id [151329, 151336, 151338])).
+// ChatGLMModel, model_type chatglm.
 Json glm4_9b_chat() {
   return {{"architectures", {"ChatGLMModel"}},
           {"model_type", "chatglm"},
@@ -73,8 +75,10 @@ Json glm4_9b_chat() {
           {"vocab_size", 151552}};
 }
 
-// THUDM/chatglm3-6b config.json as public scripts quote it (search-tool file
-// ids 48362924107 and 48506151840: "_name_or_path": "THUDM/chatglm3-6b",
+// THUDM/chatglm3-6b config.json as public scripts quote it (a public Chinese shell download script
+// for ChatGLM3-6B (python3 enflame_training/scripts/train_ontothink_enflame.py --step full; cd
+// /workspace/code/OntoThink_V4); a second public Chinese shell download script for ChatGLM3-6B
+// (pytorch_model-00001-of-00007.bin; 'cd $BASE_DIR'): "_name_or_path": "THUDM/chatglm3-6b",
 // ChatGLMModel); its 8192-token seq_length is the maintainers' answer in
 // zai-org/ChatGLM3 issue #987; the module tree of the same network
 // (query_key_value 4096 -> 4608 with a bias, dense without, dense_h_to_4h
@@ -226,8 +230,9 @@ TEST(ChatGlm, ConfigIsKnownAndReadsItsOwnKeys) {
 // own demo banner and transformers' load line, public logs read through the
 // code search; data/models.json row glm-4-9b); ChatGLM3-6B "has 6243584032
 // parameters, 6243584000 (100.00%) are trainable" (a public transformers
-// load log of chatglm3-6b, search-tool file id 29151670186; the card's
-// 6.24 B). The count leaves out norms and biases (under 0.01 % here).
+// load log of chatglm3-6b, a public Chinese Python script comparing chatglm3, chatglm4 and qwen2
+// (check_qwen2 with QWEN2_7B_INSTRUCT_model_dir, print_model_parameter_summary); the card's 6.24
+// B). The count leaves out norms and biases (under 0.01 % here).
 TEST(ChatGlm, ParameterCountsMatchThePublishedOnes) {
   EXPECT_LT(rel(static_cast<double>(count_params(from_config(glm4_9b_chat()).arch).total()),
                 9399951360.0),
@@ -284,11 +289,11 @@ TEST(ChatGlm, SeparateProjectionsAreReadAsSuch) {
 
 // GLM-4-9B-Chat as transformers (>= 4.46) saves it, model_type glm
 // (GlmForCausalLM, THUDM/glm-4-9b-chat-hf), as a public engine's config
-// loader test writes it out (search-tool file id 70487556887, kGlm4HfConfig):
-// the standard key names, attention_bias for q, k and v, gate_up_proj one
-// projection. conversion/chatglm.py registers GlmForCausalLM and writes it as
-// chatglm with attn_q, attn_k and attn_v: the header above with separate
-// projections, and one estimate from both.
+// loader test writes it out (a public C++ gtest file of a config loader (kGlm4HfConfig; its last
+// test expects has_qkv_bias for qwen2, 'qwen2 hardcodes it'), kGlm4HfConfig): the standard key
+// names, attention_bias for q, k and v, gate_up_proj one projection. conversion/chatglm.py
+// registers GlmForCausalLM and writes it as chatglm with attn_q, attn_k and attn_v: the header
+// above with separate projections, and one estimate from both.
 TEST(ChatGlm, TransformersGlmLayoutIsTheSameModel) {
   const Json hf = {{"model_type", "glm"},          {"architectures", {"GlmForCausalLM"}},
                    {"hidden_size", 4096},          {"intermediate_size", 13696},

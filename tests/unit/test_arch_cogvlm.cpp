@@ -40,9 +40,10 @@ using test::rel;
 // 32000, hidden_size 4096, intermediate_size 11008, 32 layers, 32 heads,
 // silu, 2048 positions, untied; vision_config hidden_size 1792,
 // intermediate_size 15360, 63 layers, 16 heads, image 490, patch 14,
-// num_positions 1226. The card (THUDM/CogVLM README, search-tool file id
-// 26984014004): "CogVLM-17B has 10 billion vision parameters and 7 billion
-// language parameters".
+// num_positions 1226. The card (THUDM/CogVLM README,
+// a version of the THUDM/CogVLM README, 8,812 characters (its acknowledgement of MiniGPT-4, LLAVA,
+// LRV-Instruction, LLaVAR and Shikra data)): "CogVLM-17B has 10 billion vision parameters and 7
+// billion language parameters".
 Json cogvlm_config(bool with_vision = true, int layers = 32) {
   Json j = {{"model_type", "cogvlm"},     {"architectures", {"CogVLMForCausalLM"}},
             {"hidden_size", 4096},        {"num_hidden_layers", layers},

@@ -23,8 +23,9 @@ using Json = nlohmann::json;
 // databricks/dbrx-instruct's config.json (dbrx-base has the same shape), as
 // public transcriptions quote it (the hub is not reachable):
 // - a Rust test that inlines the whole file, "DBRX_INSTRUCT_CONFIG"
-//   (find_string '"ffn_hidden_size": 10752', id 61021081746): d_model 6144,
-//   n_heads 48, n_layers 40, max_seq_len 32768, vocab_size 100352,
+//   (found by searching for '"ffn_hidden_size": 10752': a public Rust test file of an MLX DBRX port
+//   (inline config with ffn_hidden_size 10752; helper fn filled(shape) with state 0x9E37_79B9)):
+//   d_model 6144, n_heads 48, n_layers 40, max_seq_len 32768, vocab_size 100352,
 //   tie_word_embeddings false, torch_dtype bfloat16, attn_config {clip_qkv 8,
 //   kv_n_heads 8, rope_theta 500000}, ffn_config {ffn_act_fn silu,
 //   ffn_hidden_size 10752, moe_num_experts 16, moe_top_k 4,

@@ -26,17 +26,16 @@ namespace {
 using Json = nlohmann::json;
 
 // DeepSeek-OCR's config.json as a public model report quotes it whole
-// (find_string id 63052762923, "原始 config.json" of deepseek-ai/DeepSeek-OCR,
-// with the checkpoint's tensor list and "参数总量: 3,336,106,240"):
-// model_type deepseek_vl_v2, architectures DeepseekOCRForCausalLM;
-// language_config (and the same keys at the top level): hidden_size 1280,
-// intermediate_size 6848, moe_intermediate_size 896, first_k_dense_replace
-// 1, n_routed_experts 64, n_shared_experts 2, num_experts_per_tok 6, 12
-// layers, 10 attention and 10 KV heads, kv_lora_rank and q_lora_rank null,
-// use_mla false, topk_method greedy, max_position_embeddings 8192,
-// vocab_size 129280, lm_head true; projector_config linear 2048 -> 1280;
-// vision_config: sam_vit_b (12 layers of 768, 12 heads) and clip-l-14-224
-// (24 layers of 1024, 16 heads), mlp_ratio 3.7362.
+// (a public Markdown model report of deepseek-ai/DeepSeek-OCR (tensor table ending
+// model.vision_model.transformer.layers.0-23.self_attn.qkv_proj.weight [3072, 1024]), "原始
+// config.json" of deepseek-ai/DeepSeek-OCR, with the checkpoint's tensor list and "参数总量:
+// 3,336,106,240"): model_type deepseek_vl_v2, architectures DeepseekOCRForCausalLM; language_config
+// (and the same keys at the top level): hidden_size 1280, intermediate_size 6848,
+// moe_intermediate_size 896, first_k_dense_replace 1, n_routed_experts 64, n_shared_experts 2,
+// num_experts_per_tok 6, 12 layers, 10 attention and 10 KV heads, kv_lora_rank and q_lora_rank
+// null, use_mla false, topk_method greedy, max_position_embeddings 8192, vocab_size 129280, lm_head
+// true; projector_config linear 2048 -> 1280; vision_config: sam_vit_b (12 layers of 768, 12 heads)
+// and clip-l-14-224 (24 layers of 1024, 16 heads), mlp_ratio 3.7362.
 Json deepseek_ocr_config() {
   const Json language = {{"architectures", {"DeepseekV2ForCausalLM"}},
                          {"first_k_dense_replace", 1},

@@ -39,8 +39,9 @@ using test::notes_say;
 using test::rel;
 
 // z-lab/Qwen3-4B-DFlash-b16's config.json (the hub is not reachable here),
-// as a public implementation plan transcribes it (find_string
-// "dflash_config": {, file id 55563154929, citing the model card
+// as a public implementation plan transcribes it (found by searching
+// for "dflash_config": {: a public Markdown design note of DFlash in an MLX Swift server (HF model
+// z-lab/Qwen3-4B-DFlash-b16; 'Our hooks landing: commits 7f3b9cd, fd24cd2'), citing the model card
 // huggingface.co/z-lab/Qwen3-4B-DFlash-b16): DFlashDraftModel, model_type
 // qwen3, block 16, mask token 151669, target layers 1, 9, 17, 25, 33 of the
 // target's 36, hidden 2560, MLP 9728, 5 layers, 32 heads, 8 KV heads of 128,

@@ -34,11 +34,12 @@ using test::notes_say;
 using test::rel;
 
 // yuhuili/EAGLE3-LLaMA3.1-Instruct-8B's config.json (the hub is not
-// reachable here), as two public test suites transcribe it (find_string
-// "draft_vocab_size": 32000, file ids 41914137219 and 67314740067, the same
-// values): LlamaForCausalLMEagle3, hidden 4096, 1 layer, 32 heads, 8 KV
-// heads, MLP 14336, vocabulary 128256, draft vocabulary 32000, 2048
-// positions, untied, float16. No target_hidden_size or
+// reachable here), as two public test suites transcribe it (found by searching
+// for "draft_vocab_size": 32000, a public Python Azure ML script registering a speculative-decoding
+// model ('Combined base and draft model for speculative decoding', architecture eagle3); a public
+// unittest of an Eagle3 draft model (TestLlamaForCausalLMEagle3Loading), the same values):
+// LlamaForCausalLMEagle3, hidden 4096, 1 layer, 32 heads, 8 KV heads, MLP 14336, vocabulary 128256,
+// draft vocabulary 32000, 2048 positions, untied, float16. No target_hidden_size or
 // eagle_aux_hidden_state_layer_ids: the converter takes the target's width
 // (Llama-3.1-8B: 4096) and layers 2, 16, 29.
 Json eagle3_config() {
@@ -104,13 +105,12 @@ test::GgufWriter eagle3_gguf() {
   return w;
 }
 
-// The published file: a public note on training this head (find_string
-// file id 58538498734) gives the Llama-3.1-8B EAGLE-3 draft as "~811MB"
-// beside "16GB" for the target, that is MiB of a 16-bit checkpoint: the
-// config's weights (0.4247 B: fc 50.3 M, the layer 243.3 M, the head
-// 131.1 M, no embeddings) at 2 bytes are 810.0 MiB, with d2t and t2d
-// 810.4 MiB. (The same note's per-part table, 223 M, does not add up to its
-// own rows and is not used.)
+// The published file: a public note on training this head (a public Markdown benchmark report of
+// Qwen3.6-27B MTP and DFlash on H100, 63,949 characters (data/h100_vllm_dflash.json)) gives the
+// Llama-3.1-8B EAGLE-3 draft as "~811MB" beside "16GB" for the target, that is MiB of a 16-bit
+// checkpoint: the config's weights (0.4247 B: fc 50.3 M, the layer 243.3 M, the head 131.1 M, no
+// embeddings) at 2 bytes are 810.0 MiB, with d2t and t2d 810.4 MiB. (The same note's per-part
+// table, 223 M, does not add up to its own rows and is not used.)
 TEST(Eagle3, ConfigIsADraftAndCountsThePublishedFile) {
   const Model m = test::from_config(eagle3_config());
   EXPECT_TRUE(m.unchecked_architecture.empty());
@@ -177,13 +177,16 @@ TEST(Eagle3, GgufWithoutTargetLayersIsRefused) {
 
 // google/gemma-4-E4B-it-assistant and google/gemma-4-E2B-it-assistant (the
 // hub is not reachable here), as a public integration note tabulates their
-// config.json files (find_string "model_type": "gemma4_assistant", file id
-// 51788021182): 4 layers [swa, swa, swa, full], hidden 256, MLP 2048, 4
+// config.json files (found by searching for "model_type": "gemma4_assistant":
+// a public Markdown survey of MLX speculative decoding ('Compiled 2026-05-06. Will rot fast',
+// gemma4_assistant drafter into Swift)): 4 layers [swa, swa, swa, full], hidden 256, MLP 2048, 4
 // heads of 256 (global 512), 2 KV heads (E2B: 1), attention_k_eq_v false,
 // window 512, 131072 positions, 4 KV-shared layers, vocabulary 262144,
 // tied, backbone_hidden_size 2560 (E2B: 1536), use_ordered_embeddings true.
 // hidden_size_per_layer_input is not in its table; 0, as other transcribed
-// assistant configs give it (file ids 55060845934, 67500482272).
+// assistant configs give it (a public Swift test helper of Gemma4AssistantConfiguration (model_type
+// gemma4_assistant, use_ordered_embeddings false, num_centroids 2); a public Swift test of
+// Gemma4Model.sanitizeWeightKey (router.per_expert_scale, post_feedforward_layernorm_2 keys)).
 Json gemma4_assistant_config(std::int64_t backbone, int kv_heads) {
   return {{"architectures", {"Gemma4AssistantForCausalLM"}},
           {"model_type", "gemma4_assistant"},

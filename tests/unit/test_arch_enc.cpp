@@ -54,7 +54,8 @@ void expect_same_reading(const Model& a, const Model& b, const std::string& what
 // (hidden_size 4096, 32 layers, 32/8 GQA heads, head_dim 128,
 // intermediate_size 14336, vocab 128256, llama3 RoPE scaling)", no lm_head
 // (a mean-pooled embedding instead), as a vLLM port's README transcribes it
-// (code index, file id 66691813913: vllm-neuron's llama-embed-nemotron-8b
+// (code index, a public Markdown change list of a vllm-neuron port (vllm_neuron/compile/backend.py
+// 'Opt-in VLLM_NEURON_FORCE_LNC1 single-core codegen'): vllm-neuron's llama-embed-nemotron-8b
 // README, "Model Architecture"). The keys it leaves out are Llama-3.1-8B's:
 // rope_theta 500000, the llama3 scaling (factor 8, low 1, high 4, original
 // 8192), max_position_embeddings 131072, rms_norm_eps 1e-5
@@ -133,8 +134,10 @@ TEST(LlamaEmbed, ConfigReadsTheEmbeddingModelItIs) {
   EXPECT_EQ(c.arch.head_dim, 128);
   EXPECT_TRUE(c.arch.tied_embeddings);  // no lm_head of its own
   // mteb's ModelMeta for nvidia/llama-embed-nemotron-8b (revision 84a37559):
-  // n_parameters 7_504_924_672 (embeddings-benchmark/mteb, code index file
-  // id 3076657220), within 1 %.
+  // n_parameters 7_504_924_672 (embeddings-benchmark/mteb, code index a public Python MTEB-style
+  // model metadata file (its last entry reference
+  // 'https://huggingface.co/nvidia/llama-nemotron-rerank-1b-v2', adapted_from
+  // meta-llama/Llama-3.2-1B)), within 1 %.
   EXPECT_LT(rel(static_cast<double>(count_params(c.arch).total()), 7504924672.0), 0.01)
       << count_params(c.arch).total();
 }
@@ -176,13 +179,13 @@ TEST(LlamaEmbed, KeepsLlamasCacheButAttendsOverTheBatch) {
 // EuroBERT (eurobert).
 //
 // EuroBERT/EuroBERT-210m's config.json (model_type eurobert) as an audit of
-// the family transcribes the hub's three configs (code index, file id
-// 57054728117, "Important config dimensions"): hidden 768, 12 layers, 12
-// heads, 12 KV heads, intermediate 3072, max positions 8192, vocab 128256;
-// for all: hidden_act silu, no attention or MLP bias, rms_norm_eps 1e-5,
-// tie_word_embeddings false, rope_theta 250000. EuroBERT-610m: 1152, 26
-// layers, 18 heads, 6 KV heads, intermediate 4096; EuroBERT-2.1B: 2304, 32
-// layers, 18 heads, 6 KV heads, intermediate 6144. The sizes are the
+// the family transcribes the hub's three configs (code index,
+// a public Markdown implementation checklist of an encoder port ('Implement RoPE theta 250000',
+// 'Add GQA parity tests for 610m and 2.1B dimensions'), "Important config dimensions"): hidden 768,
+// 12 layers, 12 heads, 12 KV heads, intermediate 3072, max positions 8192, vocab 128256; for all:
+// hidden_act silu, no attention or MLP bias, rms_norm_eps 1e-5, tie_word_embeddings false,
+// rope_theta 250000. EuroBERT-610m: 1152, 26 layers, 18 heads, 6 KV heads, intermediate 4096;
+// EuroBERT-2.1B: 2304, 32 layers, 18 heads, 6 KV heads, intermediate 6144. The sizes are the
 // family's names (the release: "210M to 2.1B parameters",
 // ManuelFay/ManuelFay.github.io _news/release_eurobert.md), counted without
 // the masked-LM head, which llama.cpp does not load (eurobert.cpp creates no
@@ -324,10 +327,11 @@ TEST(EuroBert, CatalogueEntriesAreTheirConfigs) {
 // ---------------------------------------------------------------------------
 // chandar-lab/NeoBERT (neo-bert).
 //
-// Its config.json as a port's report quotes it in full (code index, file id
-// 62069390290, "Original config.json"): model_type neobert, hidden_size 768,
-// num_hidden_layers 28, num_attention_heads 12, intermediate_size 3072,
-// vocab_size 30522, max_length 4096, norm_eps 1e-5, torch_dtype float32.
+// Its config.json as a port's report quotes it in full (code index,
+// a public Markdown port report of NeoBERT (third_party/neobert_original/, 'needs a .gitignore
+// entry before staging to avoid committing the 980 MB weights'), "Original config.json"):
+// model_type neobert, hidden_size 768, num_hidden_layers 28, num_attention_heads 12,
+// intermediate_size 3072, vocab_size 30522, max_length 4096, norm_eps 1e-5, torch_dtype float32.
 // The same report lists the checkpoint's 172 tensors: the embeddings
 // (30522 x 768), the final norm (768), per layer attention_norm and ffn_norm
 // (768 each), qkv (2304 x 768), wo (768 x 768), ffn.w12 (4096 x 768) and

@@ -32,8 +32,10 @@ using Json = nlohmann::json;
 using test::rel;
 
 // EleutherAI/gpt-j-6b's config.json (the hub is not reachable here), as two
-// public scripts transcribe it (find_string file ids 4881146369, a
-// "gptj_6b" dict with transformers_version 4.18.0.dev0, and 45475363961,
+// public scripts transcribe it (a public Markdown note transcribing config.json files (its last a
+// llama config with transformers_version 4.32.0.dev0, vocab_size 32000), a "gptj_6b" dict with
+// transformers_version 4.18.0.dev0, and a public Python transformer layer-graph table
+// (flashattention_transformer_layer_graph with fused_attention, gate_proj, mlp_act),
 // get_local_config with 4.16.0.dev0): n_embd 4096, n_layer 28, n_head 16,
 // n_inner null, n_positions 2048, rotary_dim 64, vocab_size 50400,
 // tie_word_embeddings false, activation_function gelu_new,
@@ -59,7 +61,8 @@ Json gptj_6b_config() {
 // hyperparameter table, as asgaardlab/model-card-reorganization
 // verified_model_cards/EleutherAI@gpt-j-6b/4_corrected_info_list.md quotes
 // it; the same figure hard-coded for "EleutherAI/gpt-j-6b" in TensorRT-LLM's
-// bench tuning, find_string file id 9230625443).
+// bench tuning, a public Python benchmark dataset statistics module (printing P50, P90, P95, P99 of
+// ISL, OSL and sequence length)).
 constexpr double kCardParams = 6053381344.0;
 
 // Every tensor of GPTJForCausalLM (transformers modeling_gptj.py): wte

@@ -62,14 +62,16 @@ const test::EstimateGrid kEstimateGrid{.contexts = {512, 2048},
 //
 // EleutherAI/pythia-1.4b (the hub is not reachable here): 24 layers, hidden
 // 2048, 16 attention heads, 2048 positions, a 50,304-token vocabulary (a
-// project's notes on the checkpoint's bundled config, find_string file id
-// 63126590071; the Pythia table "24/2048/16", file id 68284732094);
-// intermediate_size 8192 (llama.cpp gptneox.cpp load_arch_hparams: 24
-// layers with n_ff 8192 is LLM_TYPE_1_4B); rotary_pct 0.25, rotary_emb_base
-// 10000, use_parallel_residual true, tie_word_embeddings false, layer_norm_eps
+// project's notes on the checkpoint's bundled config,
+// a public Markdown research note on a Pythia-based reader ('Phase B remains incomplete. The
+// factorized encoder is retained as an experimental representation candidate'); the Pythia table
+// "24/2048/16", a public research note on Pythia and Cerebras-GPT (citing the Appendix E Table 12
+// parameter-count formula used for params_total in runs.csv)); intermediate_size 8192 (llama.cpp
+// gptneox.cpp load_arch_hparams: 24 layers with n_ff 8192 is LLM_TYPE_1_4B); rotary_pct 0.25,
+// rotary_emb_base 10000, use_parallel_residual true, tie_word_embeddings false, layer_norm_eps
 // 1e-5, hidden_act gelu as every Pythia config.json sets them (the
 // pythia-6.9b-deduped and pythia-12b-deduped configs below; pythia-14m's,
-// file id 58644854714).
+// a public Python Modal training matrix script ('t4_perturb', '=== MATRIX SUMMARY ===')).
 Json pythia_1_4b_config() {
   return {{"model_type", "gpt_neox"},
           {"architectures", {"GPTNeoXForCausalLM"}},
@@ -107,7 +109,8 @@ Json pythia_config(int hidden, int ffn, int heads, int layers, int vocab) {
 // intermediate 24576, rotary_pct 0.25, 2048 positions, untied, parallel
 // residual, as Cerebras/modelzoo's converter takes the Hugging Face side's
 // values (checkpoint_converters gpt_neox_hf_cs.py, pre_convert_defaults of
-// ConfigConverter_GPT_Neox_HF_CS17; find_string file id 11340411869).
+// ConfigConverter_GPT_Neox_HF_CS17; a public Python Cerebras checkpoint converter
+// (ConfigConverter_GPT_Neox_HF_CS17; formats FormatVersions('hf') and cs-2.1 to cs-2.5)).
 Json gpt_neox_20b_config() {
   return pythia_config(6144, 24576, 64, 44, 50432);
 }
@@ -177,7 +180,8 @@ TEST(GptNeox, Pythia14bConfigIsKnownAndCountsTheCardsTotal) {
   EXPECT_TRUE(m.arch.qkv_bias);
   EXPECT_EQ(m.arch.attention.parallel_block, ParallelBlock::NeoX);
   // The Pythia card: 1,414,647,808 total parameters (EleutherAI/pythia-1.4b
-  // README's table, find_string file id 11932470304; mirrored in
+  // README's table, a public copy of the Pythia-12B-deduped model card ('# Pythia-12B-deduped',
+  // with the table under '### Naming convention and parameter count'); mirrored in
   // shimo-lab/modelmap 1000models/.../model_cards/EleutherAI_pythia-12b.md).
   EXPECT_LT(rel(static_cast<double>(count_params(m.arch).total()), 1414647808.0), 0.01)
       << count_params(m.arch).total();
@@ -258,7 +262,9 @@ TEST(GptNeox, HeaderWithoutLayerTensorsIsStillTheNeoxLayer) {
 // ---- Pythia-6.9B, Pythia-12B, GPT-NeoX-20B ------------------------------------------
 
 TEST(GptNeox, LargerPythiasCountTheCardsTotals) {
-  // The cards' totals (file id 11932470304): 6,857,302,016 and 11,846,072,320.
+  // The cards' totals (a public copy of the Pythia-12B-deduped model card ('# Pythia-12B-deduped',
+  // with the table under '### Naming convention and parameter count')): 6,857,302,016 and
+  // 11,846,072,320.
   const Model p69 = read_config(pythia_config(4096, 16384, 32, 32, 50432));
   const Model p12 = read_config(pythia_config(5120, 20480, 40, 36, 50688));
   EXPECT_LT(rel(static_cast<double>(count_params(p69.arch).total()), 6857302016.0), 0.01);

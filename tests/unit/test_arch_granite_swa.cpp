@@ -49,20 +49,19 @@ const test::EstimateGrid kEstimateGrid{.contexts = {2048, 8192},
 // ---- granite-swash-2b (granite_swa, dense) ------------------------------------
 //
 // The hub is not reachable here. ibm-granite/granite-swash-2b's shape as
-// public sources give it: a model-synthesis table (search-tool file id
-// 68687398430: "Granite-SWASH-2B | 2.144B dense | 24 x 2560 | 7 full + 17
-// SWA-128; 4 KV x 128; sinks"); transformers' GraniteSWAConfig, whose
-// defaults are that shape (configuration_granite_swa.py, file id
-// 54664161399: vocab 100352, hidden 2560, intermediate 8192, 24 layers, 20
-// heads, 4 KV heads, 8192 positions, tied, window 128, layer_types full
-// where i % 4 == 0 when absent); onnxruntime/mobius PR #590 (validated
-// against the checkpoint: every fourth layer full, window 128). The
-// synthesis counts 7 full layers, the default rule 6: the checkpoint's own
-// layer_types is not transcribed, so the 7 are taken as the rule's 6 and
-// the last layer (which gives 8 of 28 for the MoE model below too, as the
-// same table counts it). The multipliers are foundation-model-stack PR
-// #529's (embedding 12, logits 10, residual 0.28, attention 1/128); they
-// move no memory.
+// public sources give it: a model-synthesis table (
+// a public Markdown reference list of model reports and checkpoints (Step-3.5-Flash, Step3-VL-10B,
+// Muse Glimmer, 'IBM Granite official checkpoints/configs'): "Granite-SWASH-2B | 2.144B dense | 24
+// x 2560 | 7 full + 17 SWA-128; 4 KV x 128; sinks"); transformers' GraniteSWAConfig, whose defaults
+// are that shape (configuration_granite_swa.py, a public Python GraniteSWAConfig (layer_types
+// default 'full_attention' if i % 4 == 0 else 'sliding_attention'; __all__ = GraniteSWAConfig):
+// vocab 100352, hidden 2560, intermediate 8192, 24 layers, 20 heads, 4 KV heads, 8192 positions,
+// tied, window 128, layer_types full where i % 4 == 0 when absent); onnxruntime/mobius PR #590
+// (validated against the checkpoint: every fourth layer full, window 128). The synthesis counts 7
+// full layers, the default rule 6: the checkpoint's own layer_types is not transcribed, so the 7
+// are taken as the rule's 6 and the last layer (which gives 8 of 28 for the MoE model below too, as
+// the same table counts it). The multipliers are foundation-model-stack PR #529's (embedding 12,
+// logits 10, residual 0.28, attention 1/128); they move no memory.
 std::vector<std::string> swash_layer_types(int layers) {
   std::vector<std::string> kinds;
   for (int i = 0; i < layers; ++i) {
@@ -194,15 +193,18 @@ TEST(GraniteSwa, ParameterCountMatchesThePublishedOne) {
 
 // ---- granite-swash-3b-a600m (granitemoe_swa) -----------------------------------
 //
-// Its shape as public sources give it: the synthesis table (file id
-// 68687398430: "Granite-SWASH-3B-A600M | 3.02B / A0.598B | 28 x 1280 | 8
-// full + 20 SWA-128; 4 KV x 64; sinks"); 48 experts, top 4 (a model survey,
-// file id 70697610982: "granite-swash-3b-a600m (granitemoe_swa): 48 experts
-// top-4, SWA 128 pattern"); shared_intermediate_size 1280 (a port's notes on
-// that checkpoint, file id 71584201893). The routed experts' width is not
-// transcribed: 512 is the one width that gives both published counts (3.02B
-// total, 0.598B active; see the parameter test), and it is taken so. The
-// vocabulary is Granite 4's 100352 and the embeddings tied, as the 2B's.
+// Its shape as public sources give it: the synthesis table (
+// a public Markdown reference list of model reports and checkpoints (Step-3.5-Flash, Step3-VL-10B,
+// Muse Glimmer, 'IBM Granite official checkpoints/configs'): "Granite-SWASH-3B-A600M | 3.02B /
+// A0.598B | 28 x 1280 | 8 full + 20 SWA-128; 4 KV x 64; sinks"); 48 experts, top 4 (a model survey,
+// a public text/Markdown file of model memory sizes, 76,351 characters (its last rows
+// 'Nemotron-3.5-Lightning-30B-A3B' and 'DeepSeek-V4.1-Flash (ours)'): "granite-swash-3b-a600m
+// (granitemoe_swa): 48 experts top-4, SWA 128 pattern"); shared_intermediate_size 1280 (a port's
+// notes on that checkpoint, a public Python nnsight envoy module 'GraniteMoE SWA
+// (GraniteMoeSWAForCausalLM).' (shared_intermediate_size 1280 on
+// ibm-granite/granite-swash-3b-a600m)). The routed experts' width is not transcribed: 512 is the
+// one width that gives both published counts (3.02B total, 0.598B active; see the parameter test),
+// and it is taken so. The vocabulary is Granite 4's 100352 and the embeddings tied, as the 2B's.
 Json swash_3b_a600m_config() {
   return {{"architectures", {"GraniteMoeSWAForCausalLM"}},
           {"model_type", "granitemoe_swa"},

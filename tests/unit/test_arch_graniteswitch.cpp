@@ -41,8 +41,10 @@ using test::rel;
 // - the Granite 4.1 report's architecture table (arc-codex.com article
 //   b152637ab673996f473efcd13d58ff2b): 8B dense, 8 KV heads, head 128, MLP
 //   12800, tied embeddings;
-// - generative-computing/granite-switch docs (GraniteSwitchConfig, search-tool
-//   file id 60117247363): model_type granite_switch, num_adapters,
+// - generative-computing/granite-switch docs (GraniteSwitchConfig, a public Markdown developer note
+// of granite-switch (Granite-specific multipliers attention_multiplier, logits_scaling,
+// residual_multiplier, embedding_multiplier; GraniteSwitchModel.forward)): model_type
+// granite_switch, num_adapters,
 //   max_lora_rank = max(adapter_ranks), layer_types as long as
 //   num_hidden_layers, which includes the switch's slot: 41;
 // - the hub's listing (onlylabs.fyi signal of the model page): 9.6B params.

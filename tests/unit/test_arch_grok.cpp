@@ -29,14 +29,16 @@ using Json = nlohmann::json;
 //   num_selected_experts 2; one in_out_embed table for the embeddings and
 //   the logits (tied);
 // - NVIDIA TensorRT-LLM tensorrt_llm/models/grok/convert.py
-//   create_config_from_xai (find_string '"embedding_multiplier_scale"', id
-//   1070136380): the same values as a config.json (hidden_size 6144,
+//   create_config_from_xai (found by searching for '"embedding_multiplier_scale"':
+//   a public Python TensorRT-LLM-style Grok-1 converter (create_config_from_xai; load weights with
+//   moe_config and use_parallel_embedding)): the same values as a config.json (hidden_size 6144,
 //   intermediate_size 32768, num_hidden_layers 64, num_attention_heads 48,
 //   num_key_value_heads 8, num_experts 8, num_experts_per_tok 2,
 //   vocab_size 131072, max_position_embeddings 8192, tie_word_embeddings
 //   true, bfloat16);
 // - the Hugging Face port's Grok1Config (model_type "grok-1", "default
-//   values provided by xai-org/grok-1 run.py", find_string id 36363442338).
+//   values provided by xai-org/grok-1 run.py", a public Python Grok-1 configuration class
+//   (num_local_experts, output_router_logits; super().__init__ with tie_word_embeddings)).
 Json grok1() {
   return {{"architectures", {"Grok1ModelForCausalLM"}},
           {"model_type", "grok-1"},
@@ -196,15 +198,15 @@ TEST(Grok, FlashAttentionIsForcedOffUnderLlamaCpp) {
   EXPECT_TRUE(test::llama_cpp_q4_estimate(plain, 8192, true).flash_attention);
 }
 
-// Grok-2's layout as the sglang test configs quote it (find_string
-// '"residual_moe"', id 52458800702: hidden_size 8192, 64 heads, 8 KV heads,
-// head_dim 128, 8 experts top 2, residual_moe true, model_type "git";
-// widths shrunk there). The full config.json is not in any transcription
-// found, so the widths here are those of that test config, two layers: what
-// is checked is that residual_moe's dense MLP of intermediate_size and the
-// converter's expert_feed_forward_length give the same dense MLP beside the
-// experts on both paths. model_type "git" is also Microsoft's GIT, so a
-// config.json keeps the shared-keys warning; the GGUF names grok.
+// Grok-2's layout as the sglang test configs quote it (found by searching
+// for '"residual_moe"': a public Python JAX test script of Grok-2 in an sglang-jax style engine
+// (NativeAttention(config.num_attention_heads, config.num_key_value_heads), jax.sharding.use_mesh):
+// hidden_size 8192, 64 heads, 8 KV heads, head_dim 128, 8 experts top 2, residual_moe true,
+// model_type "git"; widths shrunk there). The full config.json is not in any transcription found,
+// so the widths here are those of that test config, two layers: what is checked is that
+// residual_moe's dense MLP of intermediate_size and the converter's expert_feed_forward_length give
+// the same dense MLP beside the experts on both paths. model_type "git" is also Microsoft's GIT, so
+// a config.json keeps the shared-keys warning; the GGUF names grok.
 Json grok2_shape() {
   return {{"architectures", {"Grok1ForCausalLM"}},
           {"model_type", "git"},

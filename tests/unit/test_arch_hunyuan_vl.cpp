@@ -22,16 +22,15 @@ namespace {
 using Json = nlohmann::json;
 
 // HunyuanOCR's config.json as a public Rust port's tests transcribe it
-// ("HUNYUAN_OCR_1_5", find_string id 71125665966; vllm-omni's tests quote the
-// same text dimensions as "HunyuanOCR config.json dimensions", find_string id
-// 69258771363): architectures HunYuanVLForConditionalGeneration, model_type
-// hunyuan_vl, tie_word_embeddings true; text_config: hidden_size 1024,
-// intermediate_size 3584, 24 layers, 16 attention heads of head_dim 128, 8
-// KV heads, max_position_embeddings 131072, rms_norm_eps 1e-5, vocab_size
-// 120818, rope xdrope (rope_theta 10000, alpha 1000, xdrope_section [16,
-// 16, 16, 16]); vision_config: hidden_size 1152, intermediate_size 4304, 27
-// layers, 16 heads, patch_size 16, spatial_merge_size 2, out_hidden_size
-// 1024.
+// ("HUNYUAN_OCR_1_5", a public Rust HunyuanOCR config (HUNYUAN_OCR_1_5; image_start_token_id,
+// image_newline_token_id defaults); vllm-omni's tests quote the same text dimensions as "HunyuanOCR
+// config.json dimensions", a public pytest file of vllm-omni models
+// (MammothModa2DiTPipeline._split_ar_conditions)): architectures HunYuanVLForConditionalGeneration,
+// model_type hunyuan_vl, tie_word_embeddings true; text_config: hidden_size 1024, intermediate_size
+// 3584, 24 layers, 16 attention heads of head_dim 128, 8 KV heads, max_position_embeddings 131072,
+// rms_norm_eps 1e-5, vocab_size 120818, rope xdrope (rope_theta 10000, alpha 1000, xdrope_section
+// [16, 16, 16, 16]); vision_config: hidden_size 1152, intermediate_size 4304, 27 layers, 16 heads,
+// patch_size 16, spatial_merge_size 2, out_hidden_size 1024.
 Json hunyuan_ocr_config() {
   return {{"architectures", {"HunYuanVLForConditionalGeneration"}},
           {"model_type", "hunyuan_vl"},
@@ -117,8 +116,9 @@ TEST(HunyuanVl, ConfigIsKnownAndCountsTheCard) {
   // 2048, k and v 1024 x 1024, MLP 3 x 1024 x 3584): 0.539 B, the widths
   // above. With the vision tower's generic estimate (27 layers of 1152:
   // 0.41 B) 0.95 B, short of the 1.1B a public survey of OCR models gives
-  // HunyuanOCR-1.5 (find_string id 71455553061): the tower's own layout (its
-  // merger and embeddings) is not modelled, so only the order is held here.
+  // HunyuanOCR-1.5 (a public Markdown survey of OCR stacks (Tesseract 5.5.3 for Vietnamese,
+  // RapidOCR/PP-OCRv6, opt-in PaddleOCR-VL-1.6 via llama.cpp)): the tower's own layout (its merger
+  // and embeddings) is not modelled, so only the order is held here.
   const std::int64_t text =
       std::int64_t{120818} * 1024 +
       std::int64_t{24} * (std::int64_t{2} * 1024 * 2048 + std::int64_t{2} * 1024 * 1024 +

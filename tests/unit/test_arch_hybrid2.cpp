@@ -51,9 +51,12 @@ void expect_same_reading(const Model& a, const Model& b, const std::string& what
 // text model).
 //
 // Its config.json (model_type minimax_m1, MiniMaxM1ForCausalLM) as public
-// tests transcribe it (code index, file ids 54036155376 and 1570491832, the
-// whole file; 59165385622 quotes the same values): hidden_size 6144,
-// intermediate_size 9216, num_hidden_layers 80, num_attention_heads 64,
+// tests transcribe it (code index, a public repository digest quoting the MiniMax-Text-01 README
+// (ending 'Distillation threshold (50000 chars) reached. Truncating further files.'); a public
+// Python parameter counter (test_deepseek_v3_counting printing 'MiniMax real 456B Total Parameters,
+// and predicted parameters'), the whole file; a public unittest of a MiniMax config ('# Total
+// params: 456B, activated: 45.9B', test_position_embeddings_limit with 10240000) quotes the same
+// values): hidden_size 6144, intermediate_size 9216, num_hidden_layers 80, num_attention_heads 64,
 // num_key_value_heads 8, head_dim 128, vocab_size 200064, rope_theta 1e7,
 // rotary_dim 64, max_position_embeddings 10240000, rms_norm_eps 1e-5,
 // num_local_experts 32, num_experts_per_tok 2, shared_intermediate_size 0,

@@ -27,15 +27,15 @@ using Json = nlohmann::json;
 using test::rel;
 
 // inceptionai/Jais-2-8B-Chat (the hub is not reachable here), as a public
-// research note transcribes its Jais2Config and card (find_string file id
-// 59455528078): hidden 3328, 32 layers, 26 heads, vocabulary 150272, 8192
-// positions, LayerNorm, squared ReLU, RoPE, an MLP of 8 x hidden (26624),
-// 8.09 B parameters. The note also says "2 KV heads (GQA possible but
-// defaults to MHA)": every head has its K and V, as the count (8.09 B with
-// 26 KV heads, 7.43 B with 2) and llama.cpp's loader (jais2.cpp creates
-// attn_k.bias and attn_v.bias n_embd wide) agree. attention_bias and
-// mlp_bias default to true in Jais2Config (as a public port reads them,
-// find_string file id 70911503382). Untied: 8.09 B counts the head.
+// research note transcribes its Jais2Config and card (
+// a public Markdown lessons table for a Jais-2 run ('Jais-2 is standard Transformer', 'No SSM
+// buffers in Jais-2')): hidden 3328, 32 layers, 26 heads, vocabulary 150272, 8192 positions,
+// LayerNorm, squared ReLU, RoPE, an MLP of 8 x hidden (26624), 8.09 B parameters. The note also
+// says "2 KV heads (GQA possible but defaults to MHA)": every head has its K and V, as the count
+// (8.09 B with 26 KV heads, 7.43 B with 2) and llama.cpp's loader (jais2.cpp creates attn_k.bias
+// and attn_v.bias n_embd wide) agree. attention_bias and mlp_bias default to true in Jais2Config
+// (as a public port reads them, a public Rust source file of the Ster runtime, 170,474 characters
+// ('Ster implements sliding_attention and full_attention')). Untied: 8.09 B counts the head.
 Json jais2_config() {
   return {{"model_type", "jais2"},
           {"architectures", {"Jais2ForCausalLM"}},

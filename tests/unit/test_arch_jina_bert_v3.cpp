@@ -38,12 +38,16 @@ using test::rel;
 // type_vocab_size 1, layer_norm_eps 1e-5, pad_token_id 1 as transformers'
 // port states its defaults for that checkpoint (JinaEmbeddingsV3Config,
 // checkpoint jinaai/jina-embeddings-v3-hf, default_theta 20000: the rotary
-// base; find_string file id 65906403672, and the transformers v5.15.1 docs,
-// file id 59660896767) and the remote code's XLMRobertaFlashConfig does
-// (position_embedding_type rotary, lora_rank 4, lora_alpha 1; file id
-// 8736400150); five task adapters (retrieval.query, retrieval.passage,
-// separation, classification, text-matching: the paper, arXiv 2409.10173;
-// MLC's JinaConfig lora_num_task 5, file id 3490003066).
+// base; a version of transformers' JinaEmbeddingsV3Config in dataclass style, 1,112 characters
+// (@auto_docstring(checkpoint='jinaai/jina-embeddings-v3-hf'), default_theta = 20000.0), and the
+// transformers v5.15.1 docs, a public transformers documentation page of XLM-RoBERTa-style models,
+// 50,215 characters (ending with a question-answering example, '# target is nice puppet')) and the
+// remote code's XLMRobertaFlashConfig does (position_embedding_type rotary, lora_rank 4, lora_alpha
+// 1; a copy of the XLMRobertaFlashConfig remote code of jina-embeddings-v3 (matryoshka_dimensions,
+// truncate_dim; float32 without flash attention)); five task adapters (retrieval.query,
+// retrieval.passage, separation, classification, text-matching: the paper, arXiv 2409.10173; MLC's
+// JinaConfig lora_num_task 5, a public MLC-style Python Jina BERT v3 module (get_default_spec with
+// 'prefill' inputs, attention_mask and task_id)).
 Json jina_v3_config() {
   return {
       {"model_type", "xlm-roberta"},

@@ -27,13 +27,14 @@ using Json = nlohmann::json;
 // LLaDA-MoE-7B-A1B's config.json as public transcriptions give it (the hub
 // is not reachable):
 // - an InfiniCore LLaDA-MoE header that comments each field with its
-//   config.json value (search-tool find_string id 35544659283): hidden_size
-//   2048, num_attention_heads 16, num_key_value_heads 16, num_experts 64,
-//   num_experts_per_tok 8, expert_intermediate_size 1024,
+//   config.json value (a public C header of an InfiniCore LLaDA-MoE model (LLaDAMoEWeights;
+//   createLLaDAMoEModel, inferBatchLLaDAMoE)): hidden_size 2048, num_attention_heads 16,
+//   num_key_value_heads 16, num_experts 64, num_experts_per_tok 8, expert_intermediate_size 1024,
 //   max_position_embeddings 8192, vocab_size 157184, rms_norm_eps 1e-05,
 //   rope_theta 50000, qk_layernorm true, dense_intermediate_size 8192, 16
 //   layers, all of them MoE;
-// - a vLLM port's README (find_string id 67583251364): the same, with
+// - a vLLM port's README (a public Chinese README of a vLLM-style LLaDA-MoE port
+// (scripts/run_llada_moe_server.sh; test_api_request.py --model-family llada-moe)): the same, with
 //   num_hidden_layers 16 and moe_layer_freq all 1;
 // - dllm's README (ZHZisZZ/dllm examples/llada/README.md): the checkpoint's
 //   model_type is "llada" (dllm rewrites it to "lladamoe");
@@ -106,16 +107,18 @@ TEST(LladaMoe, ConfigIsKnownCacheFreeAndCountsThePublishedTotals) {
   // llada-moe.cpp: build_moe_ffn(..., norm_w false, ..., softmax)
   EXPECT_FALSE(m.arch.moe->weights_normalized);
   const ParamBreakdown p = count_params(m.arch);
-  // A public BF16 run of LLaDA-MoE-7B-A1B-Instruct (find_string id
-  // 62469430891) measured "expert weights 12288 MiB" and "whole model
-  // resident 14032 MiB": 16 x 64 x 3 x 2048 x 1024 values, and 7.357 B
-  // values in all (14032 MiB / 2 bytes); a CPU meta-load of the checkpoint
-  // (find_string id 71544825092) "7.36B total".
+  // A public BF16 run of LLaDA-MoE-7B-A1B-Instruct (
+  // a public Markdown README of a LLaDA quantisation toolkit, 42,908 characters ('This repository
+  // contains no code from the LLaDA inference engine's dInfer directory.')) measured "expert
+  // weights 12288 MiB" and "whole model resident 14032 MiB": 16 x 64 x 3 x 2048 x 1024 values,
+  // and 7.357 B values in all (14032 MiB / 2 bytes); a CPU meta-load of the checkpoint (a public
+  // Markdown evaluation note of LLaDA-MoE-7B-A1B-Instruct (remote code loads under
+  // transformers==4.46.2; AutoModel maps to LLaDAMoEModelLM)) "7.36B total".
   EXPECT_EQ(std::int64_t{16} * 64 * 3 * 2048 * 1024 * 2, std::int64_t{12288} << 20);
   EXPECT_LT(test::rel(static_cast<double>(p.total()), 14032.0 * (1 << 20) / 2), 0.01) << p.total();
-  // "Total/Active: 7B / 1.4B" (a public survey of MoE models, find_string
-  // id 65864609386): the active layers plus one 157184 x 2048 matrix (the
-  // head's matmul; the embedding is a lookup).
+  // "Total/Active: 7B / 1.4B" (a public survey of MoE models, a public Markdown survey of MoE
+  // models with GGUF links (ending with Qwen3-Next-80B (extreme quant) from unsloth)): the active
+  // layers plus one 157184 x 2048 matrix (the head's matmul; the embedding is a lookup).
   EXPECT_LT(test::rel(static_cast<double>(p.active() - p.embedding), 1.4e9), 0.01) << p.active();
 }
 

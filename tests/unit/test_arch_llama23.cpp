@@ -115,8 +115,9 @@ void expect_live_rows(const Model& m, const std::string& arch, std::size_t expec
 // ---- Qwen-1 (qwen) -------------------------------------------------------------
 
 // Qwen/Qwen-7B config.json (the revision with 32768 max_position_embeddings)
-// as levanter's Qwen round-trip test embeds it verbatim (search-tool file id
-// 910551238).
+// as levanter's Qwen round-trip test embeds it verbatim (
+// a public levanter Qwen2 round-trip test (it saves to {tmpdir}/lev_model and compares
+// Qwen2ForCausalLM logits, rtol=1e-5)).
 Json qwen_7b() {
   return {{"architectures", {"QWenLMHeadModel"}},
           {"model_type", "qwen"},
@@ -137,13 +138,13 @@ Json qwen_7b() {
 
 // The other sizes: Qwen-7B's keys with each model's own values.
 // Qwen-1.8B: 24 layers, 16 heads, d_model 2048, 8192 positions (its model
-// card's table, search-tool file id 47271752419); intermediate_size 11008,
-// vocab_size 151936 (a transcription citing
-// huggingface.co/Qwen/Qwen-1_8B/blob/main/config.json, file id 228514887).
-// Qwen-14B and Qwen-72B from the same transcription: hidden 5120 / 8192,
-// 40 / 80 layers, 40 / 64 heads, intermediate_size 27392 / 49152,
-// vocabulary 152064, 2048 / 32768 positions (its Qwen-72B KV-head value is
-// a slip: QWenConfig has no such key, every Qwen-1 attends with all heads).
+// card's table, a public copy of a Qwen (1.0) model card in Chinese and English (ending with its
+// Contact Us section and qianwen_opensource@alibabacloud.com)); intermediate_size 11008, vocab_size
+// 151936 (a transcription citing huggingface.co/Qwen/Qwen-1_8B/blob/main/config.json,
+// abhibambhaniya/GenZ-LLM-Analyzer GenZ/Models/Model_sets/alibaba.py at commit 13ebfb84). Qwen-14B
+// and Qwen-72B from the same transcription: hidden 5120 / 8192, 40 / 80 layers, 40 / 64 heads,
+// intermediate_size 27392 / 49152, vocabulary 152064, 2048 / 32768 positions (its Qwen-72B KV-head
+// value is a slip: QWenConfig has no such key, every Qwen-1 attends with all heads).
 Json qwen_sized(int layers, int hidden, int heads, int intermediate, int vocab, int ctx) {
   Json j = qwen_7b();
   j["num_hidden_layers"] = layers;
@@ -220,15 +221,19 @@ TEST(Qwen1, ConfigIsKnownAndHalvesTheMlp) {
 }
 
 // Qwen-7B: "7721324544 (7.7B) parameters" (a public RAG front-end's banner
-// serving Qwen-7B, search-tool file id 41738685489; the same count in a
-// public benchmark table's Qwen-7B row, file id 5812671115). Qwen-1.8B's
-// card says 1.8 B (18亿, file id 47271752419); Qwen1.5-1.8B, the same
-// tensors (hidden 2048, 24 layers, MLP 5504, vocabulary 151936, q/k/v
-// biases, untied), has 1,836,828,672 in its safetensors metadata (a public
-// model sheet, file id 65835899932). Qwen-14B likewise: Qwen1.5-14B's
-// 14167290880 (llama.cpp's n_params in public server listings, file id
-// 39734773892). Read as one MLP of intermediate_size, each would be about
-// 30 % over.
+// serving Qwen-7B, a public README of a RAG front-end serving Qwen-7B with BCE-Embedding and
+// BCE-ReRanker ('we are using the default prompt template provided by QAnything'); the same count
+// in a public benchmark table's Qwen-7B row, a version of the calflops README (author MrYxJ;
+// torchvision FLOPs table ending with inception_v3 and 'Concact Author')). Qwen-1.8B's card
+// says 1.8 B (18亿, a public copy of a Qwen (1.0) model card in Chinese and English (ending with
+// its Contact Us section and qianwen_opensource@alibabacloud.com)); Qwen1.5-1.8B, the same tensors
+// (hidden 2048, 24 layers, MLP 5504, vocabulary 151936, q/k/v biases, untied), has 1,836,828,672 in
+// its safetensors metadata (a public model sheet, a public generated model sheet of Qwen1.5-1.8B
+// (ending 'Unavailable agreed fields (not specified in the publication data): identity.model_type,
+// lineage.base_models')). Qwen-14B likewise: Qwen1.5-14B's 14167290880 (llama.cpp's n_params in
+// public server listings, a public JavaScript table of SakuraLLM GGUF files with llama.cpp meta
+// ('sakura-32b-qwen2beta-v0.9-iq4xs', n_params 32512218112)). Read as one MLP of intermediate_size,
+// each would be about 30 % over.
 TEST(Qwen1, ParameterCountsMatchThePublishedOnes) {
   EXPECT_LT(rel(static_cast<double>(params(qwen_7b())), 7721324544.0), 0.01);
   EXPECT_LT(rel(static_cast<double>(params(qwen_1_8b())), 1836828672.0), 0.01);
@@ -294,8 +299,8 @@ TEST(Qwen1, CatalogueEntriesAreTheirConfigs) {
 // ---- Baichuan (baichuan) ----------------------------------------------------
 
 // baichuan-inc/Baichuan2-7B-Chat config.json as transformers printed it
-// ("Model config BaichuanConfig") in a public fine-tuning log (search-tool
-// file id 3881833864).
+// ("Model config BaichuanConfig") in a public fine-tuning log (a public Markdown fine-tuning log of
+// Baichuan2 with ollama output, 64,538 characters (ending 'no compatible GPUs were discovered')).
 Json baichuan2_7b() {
   return {{"architectures", {"BaichuanForCausalLM"}},
           {"model_type", "baichuan"},
@@ -313,11 +318,13 @@ Json baichuan2_7b() {
 
 // baichuan-inc/Baichuan2-13B: hidden_size 5120, 40 layers, 40 heads,
 // intermediate_size 13696, vocab_size 125696 (a public table of hub
-// configs, search-tool file id 56144638994); the 13B's key names, with
+// configs, a public Python architecture evolution tree of model families (__all__ = ArchNode,
+// ArchInnovation, ArchitectureMetrics, EvolutionTree, DEFAULT_FAMILIES)); the 13B's key names, with
 // model_max_length 4096 and no max_position_embeddings (the ALiBi model
 // has no position table), rms_norm_eps 1e-06 and tie_word_embeddings false,
-// as a public copy of a Baichuan2-13B-Chat config.json gives them (file id
-// 45597557903).
+// as a public copy of a Baichuan2-13B-Chat config.json gives them (
+// a public Markdown note '### Set Baichuan2' quoting DISC-FinLLM/config.json (torch_dtype float16,
+// vocab_size 64000, hidden_size 5120)).
 Json baichuan2_13b() {
   return {{"architectures", {"BaichuanForCausalLM"}},
           {"model_type", "baichuan"},
@@ -335,9 +342,11 @@ Json baichuan2_13b() {
 // baichuan-inc/Baichuan-7B: the card's hyperparameter table (n_parameters
 // 7000559616, n_layers 32, n_heads 32, d_model 4096, vocab size 64000,
 // sequence length 4096) and its "SwiGLU ... 11008" (the card as mirrored
-// in public repositories, search-tool file ids 10919183458 and 37859796804);
-// the key names and the RMS epsilon as the Baichuan config classes have
-// them (Baichuan2-7B's above).
+// in public repositories, a public Chinese Markdown list of LLM resources and surveys (ending
+// 'ChatGPT is not all you need. A State of the Art Review of large Generative AI models'); a public
+// Chinese Markdown LLM notes file (ending with the Open-Assistant plan link and figure/image0.png
+// references)); the key names and the RMS epsilon as the Baichuan config classes have them
+// (Baichuan2-7B's above).
 Json baichuan_7b() {
   Json j = baichuan2_7b();
   j["architectures"] = {"BaiChuanForCausalLM"};
@@ -525,11 +534,11 @@ TEST(Baichuan, CatalogueEntriesAreTheirConfigs) {
 // ---- Orion (orion) -----------------------------------------------------------
 
 // OrionStarAI/Orion-14B config.json values as a public NeuronX port of
-// modeling_orion.py falls back to them when a key is missing (search-tool
-// file id 53277422041, OrionInferenceConfig.from_pretrained): hidden_size
-// 5120, 40 heads and 40 KV heads, 40 layers, vocab_size 84608,
-// max_position_embeddings 4096, rope_theta 10000, rms_norm_eps 1e-05 (read
-// as the LayerNorms' epsilon), intermediate_size 15360, untied.
+// modeling_orion.py falls back to them when a key is missing (a public Python NeuronX port of Orion
+// (get_compiler_args: 'Disables HLO verification to avoid shape mismatch errors during weight
+// layout optimization'), OrionInferenceConfig.from_pretrained): hidden_size 5120, 40 heads and 40
+// KV heads, 40 layers, vocab_size 84608, max_position_embeddings 4096, rope_theta 10000,
+// rms_norm_eps 1e-05 (read as the LayerNorms' epsilon), intermediate_size 15360, untied.
 Json orion_14b() {
   return {{"architectures", {"OrionForCausalLM"}},
           {"model_type", "orion"},
@@ -614,9 +623,10 @@ TEST(Orion, F16WeightsCountTheNormBiases) {
             2 * matrices + 4 * vectors);
 }
 
-// Orion's cards say 14B (the model overview of OrionStarAI/Orion, search-
-// tool file id 53849209783: "14B parameters"); the tensors hold 14.50 B, the
-// token embedding and output of its 84608-row vocabulary included.
+// Orion's cards say 14B (the model overview of OrionStarAI/Orion, a public Markdown model overview
+// of OrionStarAI/Orion-14B (model.chat(tokenizer, messages, streaming=False); contact
+// ai@orionstar.com): "14B parameters"); the tensors hold 14.50 B, the token embedding and output of
+// its 84608-row vocabulary included.
 TEST(Orion, ParameterCountNearTheCards) {
   EXPECT_LT(rel(static_cast<double>(params(orion_14b())), 14.0e9), 0.04);
 }

@@ -10,12 +10,12 @@
 // quotes the converter but no config; public notes give only "1B" and a
 // 2,048-token context). The values below are ILLUSTRATIVE, a 1B shape of
 // the 32 layers llama.cpp's loader names LLM_TYPE_1B, with widths as a
-// third-party GGUF reader's Maincoder test fixture has them (search-tool
-// file id 68846238060: 2048 wide, 16 heads and 4 KV heads, MLP 8192, rope
-// base 1e6) and Qwen's vocabulary (the PR's reviewers: "Qwen given the
-// tokenizer"). They test the mechanism (the config and the converter's
-// GGUF read alike, the cache and the layout worked out by hand), not
-// Maincoder-1B's size; nothing here is a catalogue entry.
+// third-party GGUF reader's Maincoder test fixture has them (a public Go test file of GGUF
+// metadata, 49,356 characters (its last fixture mistral3.feed_forward_length 14336,
+// mistral3.rope.freq_base 1_000_000): 2048 wide, 16 heads and 4 KV heads, MLP 8192, rope base 1e6)
+// and Qwen's vocabulary (the PR's reviewers: "Qwen given the tokenizer"). They test the mechanism
+// (the config and the converter's GGUF read alike, the cache and the layout worked out by hand),
+// not Maincoder-1B's size; nothing here is a catalogue entry.
 #include <cstdint>
 #include <string>
 

@@ -36,9 +36,10 @@ using test::rel;
 
 // state-spaces/mamba-130m-hf config.json (MambaForCausalLM) as public code
 // quotes it: hidden 768, 24 layers, intermediate_size 1536 (expand 2),
-// state_size 16, vocabulary 50280 (search-tool file id 52656019574,
-// MAMBA_130M_CONFIG), conv_kernel 4 and d_state 16 (LaurentMazare/mamba.rs
-// src/constants.rs), time_step_rank "auto" (ceil(768 / 16) = 48), tied.
+// state_size 16, vocabulary 50280 (a public pytest conftest of model configs (MAMBA_130M_CONFIG,
+// FALCON_MAMBA_CONFIG, JAMBA_CONFIG; fixture mamba_config), MAMBA_130M_CONFIG), conv_kernel 4 and
+// d_state 16 (LaurentMazare/mamba.rs src/constants.rs), time_step_rank "auto" (ceil(768 / 16) =
+// 48), tied.
 Json mamba_130m() {
   return {{"architectures", {"MambaForCausalLM"}},
           {"model_type", "mamba"},
@@ -64,11 +65,13 @@ Json mamba_2_8b() {
   return j;
 }
 
-// tiiuae/falcon-mamba-7b config.json as public code quotes it (search-tool
-// file ids 20731892139 and 32332034728, "See flacon-mamba-7b/config.json"):
-// hidden 4096, 64 layers, intermediate_size 8192 (its "expand": 16 is not the
-// ratio: transformers reads intermediate_size), state 16, conv 4,
-// time_step_rank 256, vocabulary 65024, untied.
+// tiiuae/falcon-mamba-7b config.json as public code quotes it (a public Python benchmark helper for
+// Hugging Face models (create_hf_model_benchmark(model_spec, param_dict) -> HFModelBenchmark); a
+// public Python model-test helper building tiny transformers models (ending with a
+// MllamaForConditionalGeneration case, pixel_values of shape (1, 1, 1, 3, 512, 1080)), "See
+// flacon-mamba-7b/config.json"): hidden 4096, 64 layers, intermediate_size 8192 (its "expand": 16
+// is not the ratio: transformers reads intermediate_size), state 16, conv 4, time_step_rank 256,
+// vocabulary 65024, untied.
 Json falcon_mamba_7b() {
   return {{"architectures", {"FalconMambaForCausalLM"}},
           {"model_type", "falcon_mamba"},
@@ -190,12 +193,14 @@ TEST(Mamba, TheContextGrowsNoMemory) {
   EXPECT_EQ(small.memory.compute, large.memory.compute);
 }
 
-// The published parameter counts of state-spaces' Mamba (search-tool file id
-// 49071488734, a study's table of sizes: "mamba-130m-hf"="129135360",
+// The published parameter counts of state-spaces' Mamba (
+// a public R analysis script with a model_sizes table (its rows 'Smith and Levy (2013): SPR RT',
+// written to all_AICs.tsv), a study's table of sizes: "mamba-130m-hf"="129135360",
 // "mamba-2_8b-hf"="2768345600"; 129135360 is also the sum of
-// p.numel() a public harness asserts for mamba-130m-hf, file id
-// 71178565889). willfit leaves out the biases, D and the norms (5376 values
-// a layer of mamba-130m): well under 1 %.
+// p.numel() a public harness asserts for mamba-130m-hf,
+// a public Python Mamba export wrapper (prefill and decode returning
+// torch.stack(cache.conv_states), torch.stack(cache.ssm_states))). willfit leaves out the biases, D
+// and the norms (5376 values a layer of mamba-130m): well under 1 %.
 TEST(Mamba, ParameterCountsMatchThePublishedOnes) {
   EXPECT_LT(
       rel(static_cast<double>(count_params(from_config(mamba_130m()).arch).total()), 129135360.0),

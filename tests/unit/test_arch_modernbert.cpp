@@ -50,14 +50,15 @@ void expect_same_reading(const Model& a, const Model& b, const std::string& what
 // answerdotai/ModernBERT-base.
 //
 // Its config.json (model_type modernbert, ModernBertForMaskedLM) as a Rust
-// encoder's test transcribes it (code index, file id 70915586085): vocab_size
-// 50368, hidden_size 768, intermediate_size 1152, num_hidden_layers 22,
-// num_attention_heads 12, norm_eps 1e-5, hidden_activation gelu,
-// local_attention 128, global_attn_every_n_layers 3 (layers 0, 3, 6, ...
+// encoder's test transcribes it (code index, a public Rust test file of a yes/no scoring helper
+// (noul_answer_is_affirmative_probability, softmax_matches_manual)): vocab_size 50368, hidden_size
+// 768, intermediate_size 1152, num_hidden_layers 22, num_attention_heads 12, norm_eps 1e-5,
+// hidden_activation gelu, local_attention 128, global_attn_every_n_layers 3 (layers 0, 3, 6, ...
 // global, the test asserts), global_rope_theta 160000, local_rope_theta
-// 10000, max_position_embeddings 8192. A second transcription (file id
-// 55088234502) quotes the same 768, 22, 12, 1152, 8192, 3, 128 and thetas.
-// The keys it leaves out take ModernBertConfig's defaults: no biases
+// 10000, max_position_embeddings 8192. A second transcription (
+// a public Rust ModernBERT config module of kohagi with tests (accepts_norm_eps; 'Neither present:
+// fall back to HF's default rather than failing to parse.')) quotes the same 768, 22, 12, 1152,
+// 8192, 3, 128 and thetas. The keys it leaves out take ModernBertConfig's defaults: no biases
 // (norm_bias, attention_bias, mlp_bias False, beside the same 50368, 768,
 // 1152, 22, 12, 128 and 3 as defaults: transformers' documentation of the
 // class, v4.57.0 model_doc/modernbert, a stored copy).
@@ -199,10 +200,12 @@ TEST(ModernBert, NoPatternKeyMeansEveryThirdLayer) {
 // answerdotai/ModernBERT-large: the same config keys, hidden_size 1024,
 // num_hidden_layers 28, num_attention_heads 16, intermediate_size 2624,
 // vocab_size 50368, local_attention 128, global_attn_every_n_layers 3, as
-// two Rust ports' tests transcribe it (code index, file ids 71585758710
-// and 69762956979). The card's 395 M ("ModernBERT-large - 28 layers, 395
-// million parameters", the ModernBERT-base README above; llama.cpp
-// modern-bert.cpp names the 28-layer size LLM_TYPE_395M).
+// two Rust ports' tests transcribe it (code index, a public Rust EncoderConfig with a test
+// comparing a v5 config and a legacy one (rope_theta 160000.0 full, 10000.0 sliding; sliding_window
+// 64) and a public Rust test file with Spanish comments (its last test asserts 'los backends eligen
+// opciones distintas' when the two backends' argmax differ)). The card's 395 M ("ModernBERT-large -
+// 28 layers, 395 million parameters", the ModernBERT-base README above; llama.cpp modern-bert.cpp
+// names the 28-layer size LLM_TYPE_395M).
 TEST(ModernBert, LargeMatchesItsCard) {
   Json j = modernbert_base_config();
   j["hidden_size"] = 1024;

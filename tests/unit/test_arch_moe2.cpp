@@ -30,10 +30,10 @@ const test::EstimateGrid kEstimateGrid{.contexts = {4096, 16384}};
 // ---- Ling 1.x (bailingmoe) ------------------------------------------------
 
 // inclusionAI/Ling-lite-1.5's config.json, as a public MLX port's tests
-// inline it field for field (Lablup's Bailing MoE loader tests, search-tool
-// find_string id 58554451241, "LING_LITE_CONFIG"): hidden_size 2048,
-// num_hidden_layers 28, num_attention_heads 16, num_key_value_heads 4 (head
-// 2048 / 16 = 128), moe_intermediate_size 1408, num_experts 64,
+// inline it field for field (Lablup's Bailing MoE loader tests, a public Rust test file of Lablup's
+// Bailing MoE loader, 87,246 characters (LING_LITE_CONFIG; trait UnwrapErrOrPanic),
+// "LING_LITE_CONFIG"): hidden_size 2048, num_hidden_layers 28, num_attention_heads 16,
+// num_key_value_heads 4 (head 2048 / 16 = 128), moe_intermediate_size 1408, num_experts 64,
 // num_experts_per_tok 6, num_shared_experts 2, norm_topk_prob true,
 // first_k_dense_replace 0, max_position_embeddings 32768, vocab_size 126464,
 // rope_theta 600000, rms_norm_eps 1e-6, tie_word_embeddings false,

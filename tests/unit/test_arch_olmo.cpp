@@ -29,11 +29,12 @@ using test::from_config;
 using test::from_gguf;
 using test::rel;
 
-// allenai/OLMo-1B-hf config.json as public ports embed it (search-tool file
-// ids 60615877156, "byte-for-byte the arch block of the real
-// allenai/OLMo-1B-hf config.json", and 59189188305): OlmoForCausalLM, hidden
-// 2048, intermediate 8192, 16 layers, 16 heads and 16 KV heads, vocabulary
-// 50304, 2048 positions, rope 10000, no attention bias, clip_qkv null, tied.
+// allenai/OLMo-1B-hf config.json as public ports embed it (a public Rust candle-style port with
+// tests (load_toy, forward_ids; 'past logits changed: {x} vs {y}'), "byte-for-byte the arch block
+// of the real allenai/OLMo-1B-hf config.json", and a public Rust OLMo port with tests ('OLMo
+// forward_hidden vs forward_hidden_embeds must agree (max diff {max_diff})')): OlmoForCausalLM,
+// hidden 2048, intermediate 8192, 16 layers, 16 heads and 16 KV heads, vocabulary 50304, 2048
+// positions, rope 10000, no attention bias, clip_qkv null, tied.
 Json olmo_1b() {
   return {{"architectures", {"OlmoForCausalLM"}},
           {"attention_bias", false},
@@ -101,10 +102,11 @@ TEST(Olmo, ConfigAndGgufAreKnownAndAgree) {
 }
 
 // OLMo-1B has 1176764416 parameters: public code that builds the released
-// network and counts them (search-tool file id 69646534085: "sum(p.numel()
-// for p in model.parameters()) == 1176764416", weight tying on; the same
-// figure as "train/total_parameters" in a public training report, id
-// 65819277506).
+// network and counts them (a public pytest file comparing a native OLMo port with transformers
+// (test_native_swiglu_uses_value_then_gate): "sum(p.numel() for p in model.parameters()) ==
+// 1176764416", weight tying on; the same figure as "train/total_parameters" in a public training
+// report, a public Markdown training record of an OLMo-1B-sized checkpoint
+// ('train/total_parameters: 1176764416.0')).
 TEST(Olmo, ParameterCountMatchesThePublishedOne) {
   EXPECT_LT(
       rel(static_cast<double>(count_params(from_config(olmo_1b()).arch).total()), 1176764416.0),
@@ -127,8 +129,10 @@ TEST(Olmo, WeightsMatchTheLiveFiles) {
 }
 
 // OLMo's first configs (allenai/OLMo-7B before the -hf conversion: d_model,
-// n_layers, mlp_ratio; search-tool file id 55608441559) share model_type olmo
-// but not the key names; they keep the unknown-architecture warning.
+// n_layers, mlp_ratio; a public Python smoke-test file of a model-architecture renderer, 63,950
+// characters ('All smoke tests passed.' after test_kimi_k2 ...
+// test_model_id_custom_code_falls_back_to_raw_config_json)) share model_type olmo but not the key
+// names; they keep the unknown-architecture warning.
 TEST(Olmo, TheOriginalConfigStillWarns) {
   const Json v0 = {{"model_type", "olmo"},
                    {"d_model", 4096},

@@ -22,7 +22,8 @@ namespace {
 using Json = nlohmann::json;
 
 // PaddleOCR-VL's config.json as a public Rust port's tests transcribe it
-// ("canonical_config_json", find_string id 67013572830; transformers'
+// ("canonical_config_json", a public Rust PaddleOcrVlConfig with tests (canonical_config_json;
+// validate_catches_wrong_model_type rejecting 'paddleocr_vl_assistant'); transformers'
 // tests/models/paddleocr_vl test the same text keys with vocab_size 103424,
 // head_dim 128, rope_theta 500000, mrope_section [16, 24, 24],
 // tie_word_embeddings false): model_type paddleocr_vl, hidden_size 1024, 18

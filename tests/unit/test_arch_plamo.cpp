@@ -40,9 +40,11 @@ using Json = nlohmann::json;
 using test::rel;
 
 // pfnet/plamo-2-1b config.json (the hub is not reachable here), as two
-// public ports transcribe it alike: a Swift MLX port's test (find_string
-// file id 55418778831, "decodes Plamo2 1B configuration") and a Rust port's
-// (file id 54691864279, "values mirror the real checkpoint").
+// public ports transcribe it alike: a Swift MLX port's test (a public test fixture of a PLaMo 2
+// config ('mamba_step': 2, 'attention_window_size': 2048, 'max_position_embeddings': 10485760,
+// vocab_size 100000), "decodes Plamo2 1B configuration") and a Rust port's (a public Rust PLaMo 2
+// test (plamo2::post_mixer_norm_offset() 0.2, post_mlp_norm_offset 1/(5**1.5)), "values mirror the
+// real checkpoint").
 Json plamo2_1b_config() {
   return {{"model_type", "plamo2"},
           {"architectures", {"Plamo2ForCausalLM"}},
@@ -224,9 +226,10 @@ TEST(Plamo2, GgufHeaderGivesWhatTheConfigGives) {
 }
 
 // pfnet/plamo-13b config.json (the hub is not reachable here), as a public
-// Swift port's test transcribes it ("legacyConfigJSON", find_string file id
-// 55534359264): hidden 5120, intermediate 16640, 40 heads, 40 layers,
-// n_shared_head 8, vocabulary 50432, 4096 positions, untied. Its
+// Swift port's test transcribes it ("legacyConfigJSON",
+// a public Swift test fixture legacyConfigJSON of PLaMo 1 (PlamoForCausalLM, hidden_size 5120,
+// intermediate_size 16640, n_shared_head 8, vocab_size 50432)): hidden 5120, intermediate 16640, 40
+// heads, 40 layers, n_shared_head 8, vocabulary 50432, 4096 positions, untied. Its
 // num_key_value_heads 40 is not what the model does: modeling_plamo.py
 // shares K and V across n_shared_head heads (ceil(40 / 8) = 5), and
 // conversion/plamo.py writes head_count_kv 5 ("num_key_value_heads is
@@ -323,13 +326,17 @@ TEST(Plamo, GgufHeaderGivesWhatTheConfigGives) {
 // transcription of the whole file was found): hidden 4096, MLP 16384, 32
 // heads, 4 KV heads, vocabulary 107520, 4096 positions and rms_norm_eps 1e-6
 // as a public architecture note lists them for Plamo3ForCausalLM
-// (search-tool file id 55712828147); 32 decoder layers as a public lens
-// project on this model states (file id 55984358686: "32層"; file id
-// 55636430247: "the model's 32 decoder layers"); the rest Plamo3Config's
-// defaults (sgl-project/sglang python/sglang/srt/configs/plamo3.py at
+// (a public JavaScript model-synthesis table (entries such as 'Hybrid Gated DeltaNet & Gated
+// Attention' and 'Hyper-Scaled Routing Engine', '512 total experts per MoE layer')); 32 decoder
+// layers as a public lens project on this model states (a public Japanese work plan for a PLaMo
+// jacobian-lens port (acknowledging anthropics/jacobian-lens and WeZZard/jlens-qwen36): "32層"; a
+// public Markdown results note of a PLaMo jacobian-lens project (Regenerating: 'uv run python
+// scripts/run_fit.py', checkpoints under data/lens/checkpoints/): "the model's 32 decoder layers");
+// the rest Plamo3Config's defaults (sgl-project/sglang python/sglang/srt/configs/plamo3.py at
 // 33918d47: head_dim 128, window_size 2048, sliding_window_pattern 8,
 // rope_theta 1e6, rope_local_theta 1e4, tie_word_embeddings true). A
-// fine-tune of it publishes its count (file id 71558827219: 8,091,348,992
+// fine-tune of it publishes its count (a public Spanish model note on
+// nori-sdc/PLaMo-3-NICT-8B-JP-YUA1-instruct (base pfnet/plamo-3-nict-8b-base): 8,091,348,992
 // parameters), which this shape matches to the parameter.
 Json plamo3_8b_config() {
   return {{"model_type", "plamo3"},

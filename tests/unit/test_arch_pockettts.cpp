@@ -36,15 +36,15 @@ using test::rel;
 
 // kyutai/pocket-tts tts_b6369a24 (the hub is not reachable here), as
 // kyutai-labs/pocket-tts pocket_tts/config/b6369a24.yaml gives it
-// (search-tool file id 54180673917): flow_lm.transformer d_model 1024,
-// hidden_scale 4, num_heads 16, num_layers 6, max_period 10000;
-// lookup_table n_bins 4000; insert_bos_before_voice false. The
-// conditioner's table has n_bins + 1 rows (pocket_tts/conditioners/text.py
-// LUTConditioner, file id 59608369109: "+ 1 for padding"), and the
-// converter appends the audio BOS row (bos_emb through input_linear): 4002.
-// The config below is the one conversion/pockettts.py derives (its
-// _load_hparams: 4096 positions as the KV bound it sets, heads of 64,
-// layer_norm_eps 1e-5, rope_theta 10000).
+// (a public YAML config of Pocket TTS (mimi seanet ratios 6, 5, 4; transformer d_model 512;
+// '#weights_path: mimi_b6369a24.safetensors')): flow_lm.transformer d_model 1024, hidden_scale 4,
+// num_heads 16, num_layers 6, max_period 10000; lookup_table n_bins 4000; insert_bos_before_voice
+// false. The conditioner's table has n_bins + 1 rows (pocket_tts/conditioners/text.py
+// LUTConditioner, a public Python text conditioner of Pocket TTS (SentencePieceTokenizer(n_bins,
+// tokenizer_path); 'n_bins + 1 for padding'): "+ 1 for padding"), and the converter appends the
+// audio BOS row (bos_emb through input_linear): 4002. The config below is the one
+// conversion/pockettts.py derives (its _load_hparams: 4096 positions as the KV bound it sets, heads
+// of 64, layer_norm_eps 1e-5, rope_theta 10000).
 Json pockettts_config(int layers = 6, int vocab = 4002) {
   return {{"architectures", {"PocketTTSModel"}},
           {"model_type", "pockettts"},

@@ -35,11 +35,10 @@ using Json = nlohmann::json;
 using test::rel;
 
 // Qwen/Qwen3-TTS-12Hz-0.6B (the hub is not reachable here): its
-// config.json as public ports transcribe it (search-tool file id
-// 65910874116, a port's table of the config's main values; file id
-// 21469576213, a Rust port's test of the 0.6B custom-voice config.json; by
-// repository: DePasqualeOrg/mlx-audio-plus docs/qwen3_tts_components.md at
-// 25796184, ivan-digital/qwen3-asr-swift docs/tts-model.md at 5fca6dda):
+// config.json as public ports transcribe it (DePasqualeOrg/mlx-audio-plus
+// docs/qwen3_tts_components.md at 25796184, ivan-digital/qwen3-asr-swift
+// docs/tts-model.md at 5fca6dda; a port's table of the config's main values
+// and a public Rust port's test of the 0.6B custom-voice config.json):
 // talker_config hidden 1024, 28 layers, 16 heads and 8 KV heads of 128,
 // intermediate 3072, 32768 positions, RoPE base 1e6, rope_scaling
 // {interleaved, mrope_section [24, 20, 20]}, vocab_size 3072 (codec),

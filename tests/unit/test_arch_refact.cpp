@@ -30,11 +30,11 @@ using test::rel;
 
 // smallcloudai/Refact-1_6B-fim's config.json (the hub is not reachable
 // here): an MLX port of the model transcribes it in its ModelArgs and reads
-// the same keys from config.json (find_string file id 17449145765:
-// vocab_size 49216, n_positions 4096, n_embd 2048, n_layer 32, n_head 32,
-// multi_query true, n_inner None, layer_norm_epsilon 1e-5; its modules: q
-// n_embd x n_embd, kv n_embd x 2 head_dim, c_proj, gate_up_proj n_embd x 2
-// x 5632, c_proj 5632 x n_embd, a separate lm_head).
+// the same keys from config.json (a public Python MLX generation script (printing 'Token count
+// is:', 'token speed: ... tokens/sec'): vocab_size 49216, n_positions 4096, n_embd 2048, n_layer
+// 32, n_head 32, multi_query true, n_inner None, layer_norm_epsilon 1e-5; its modules: q n_embd x
+// n_embd, kv n_embd x 2 head_dim, c_proj, gate_up_proj n_embd x 2 x 5632, c_proj 5632 x n_embd, a
+// separate lm_head).
 Json refact_config() {
   return {{"model_type", "gpt_refact"},
           {"architectures", {"GPTRefactForCausalLM"}},
@@ -133,8 +133,9 @@ TEST(Refact, GgufHeaderGivesWhatTheConfigGives) {
 
 // The published Q8_0 file (oblivious/Refact-1.6B-fim-GGUF
 // refact-1_6b-Q8_0.gguf: 1,687,086,368 bytes, as a port's notes record
-// its download, find_string file id 59496825659) is the weights willfit
-// lays out plus the header and the vocabulary: within 0.3 %.
+// its download, a public Markdown pull-request note of a model port ('## Open items for maintainer
+// review', llama-server /completion on 127.0.0.1:18115)) is the weights willfit lays out plus the
+// header and the vocabulary: within 0.3 %.
 TEST(Refact, Q8WeightsAreThePublishedFile) {
   const Model c = test::from_config(refact_config());
   const auto laid = static_cast<double>(weight_layout(c, *parse_precision("q8_0")).total());

@@ -36,11 +36,11 @@ using test::from_config;
 using test::from_gguf;
 using test::rel;
 
-// RWKV/rwkv-6-world-1b6 config.json as public code quotes it (search-tool
-// file id 65760752905, RWKV6 = {model_type rwkv6, num_hidden_layers 24,
-// hidden_size 2048, num_attention_heads 32, head_size 64}); vocab_size
-// 65536, rescale_every 6, untied and intermediate_size null are
-// transformers' Rwkv6Config defaults (huggingface/transformers
+// RWKV/rwkv-6-world-1b6 config.json as public code quotes it (a public pytest file of a config
+// deriver (test_a_top_level_decoder_config_is_left_alone: 'Qwen2-VL and Phi-3.5-vision publish the
+// decoder's fields at the top level'), RWKV6 = {model_type rwkv6, num_hidden_layers 24, hidden_size
+// 2048, num_attention_heads 32, head_size 64}); vocab_size 65536, rescale_every 6, untied and
+// intermediate_size null are transformers' Rwkv6Config defaults (huggingface/transformers
 // src/transformers/models/rwkv6/configuration_rwkv6.py @4b0238f4), which
 // the HF repositories' configs keep.
 Json rwkv6_1b6() {
@@ -221,12 +221,13 @@ TEST(Rwkv, MissingTimeMixSizesAreErrors) {
 
 // fla-hub/rwkv7-191M-world: 12 layers of 768 (llama.cpp
 // llama_model_rwkv7::load_arch_hparams: 12 layers at 768 is LLM_TYPE_190M);
-// its config.json as public code copies it (search-tool file id 21753794943,
-// an fla RWKV7Config of model_type rwkv7: hidden_size 768,
-// num_hidden_layers 12, head_dim 64, intermediate_size 3072,
+// its config.json as public code copies it (a public Python TTS training script on an RWKV backbone
+// (semantic_token_ids = torch.randint(4096, 12289, (1, 50)), print Loss), an fla RWKV7Config of
+// model_type rwkv7: hidden_size 768, num_hidden_layers 12, head_dim 64, intermediate_size 3072,
 // decay_low_rank_dim 64, a_low_rank_dim 64, v_low_rank_dim 32,
 // gate_low_rank_dim 128, norm_eps 1e-5, tie_word_embeddings false); the
-// vocabulary, 65,536, from the model card (search-tool file id 4980947239,
+// vocabulary, 65,536, from the model card (a public copy of the fla-hub/rwkv7-191M-world model card
+// ('trained on the World v2.8 with a total of 1.0 trillion tokens', lambada_openai ppl 12.4),
 // "Vocabulary size: 65,536").
 Json rwkv7_191m() {
   return {{"architectures", {"RWKV7ForCausalLM"}},
@@ -248,8 +249,8 @@ Json rwkv7_191m() {
 }
 
 // RWKV/RWKV7-Goose-World3-1.5B-HF (fla-hub/rwkv7-1.5B-world) as public tests
-// quote it (search-tool file id 69873728526, "Sample RWKV-7 config matching
-// RWKV/RWKV7-Goose-World3-1.5B-HF").
+// quote it (a public Rust RwkvConfig with tests ('RWKV-6 (Finch)', 'RWKV-7 (Goose)'), "Sample
+// RWKV-7 config matching RWKV/RWKV7-Goose-World3-1.5B-HF").
 Json rwkv7_1b5() {
   Json j = rwkv7_191m();
   j["hidden_size"] = 2048;
@@ -265,7 +266,8 @@ Json rwkv7_1b5() {
 
 // RWKV-7 World3 2.9B with the native checkpoint's key names (head_size,
 // num_attention_heads) as a public conversion script expects them
-// (search-tool file id 57443277732: hidden_size 2560, num_hidden_layers 32,
+// (a public Python exporter of a 2.9B RWKV checkpoint for vllm-rwkv ('Value-preserving container
+// serialization of the frozen native 2.9B checkpoint'): hidden_size 2560, num_hidden_layers 32,
 // head_size 64, num_attention_heads 40, intermediate_size 10240, the ranks
 // 96, 96, 64 and 320, vocab_size 65536, untied).
 Json rwkv7_2b9() {
@@ -369,9 +371,10 @@ TEST(Rwkv, Rwkv7NullRanksAreTheConvertersOnes) {
 }
 
 // Published size: "Parameter count: 191M" (fla-hub/rwkv7-191M-world's model
-// card, search-tool file id 4980947239; "0.19 billion" in Peng et al.,
-// RWKV-7 "Goose", arXiv 2503.14456, abstract). willfit leaves out the
-// LayerNorms and counts layer 0's unused value LoRA at the value rank.
+// card, a public copy of the fla-hub/rwkv7-191M-world model card ('trained on the World v2.8 with a
+// total of 1.0 trillion tokens', lambada_openai ppl 12.4); "0.19 billion" in Peng et al., RWKV-7
+// "Goose", arXiv 2503.14456, abstract). willfit leaves out the LayerNorms and counts layer 0's
+// unused value LoRA at the value rank.
 TEST(Rwkv, Rwkv7ParameterCountMatchesThePublishedOne) {
   const auto total = static_cast<double>(count_params(from_config(rwkv7_191m()).arch).total());
   EXPECT_LT(rel(total, 191e6), 0.01);

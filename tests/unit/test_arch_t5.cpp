@@ -93,10 +93,10 @@ Json t5_config(int layers, int hidden, int ffn, int heads) {
 
 // google/flan-t5-large config.json as a public repository transcribes it
 // (MomentConfig's DEFAULT_T5_CONFIG, "_name_or_path": "google/flan-t5-large";
-// search-tool file id 9219245563): d_model 1024, d_ff 2816, d_kv 64, 16
-// heads, 24 + 24 layers, gated-gelu, 32 buckets, n_positions 512, untied,
-// vocab 32128. (Its is_encoder_decoder is the port's own False; T5Config
-// does not read it for the shape.)
+// a public Python T5 classifier config class (freeze_embedder, freeze_encoder; 'if self.d_model is
+// None: self.d_model = self.t5_config.d_model')): d_model 1024, d_ff 2816, d_kv 64, 16 heads, 24 +
+// 24 layers, gated-gelu, 32 buckets, n_positions 512, untied, vocab 32128. (Its is_encoder_decoder
+// is the port's own False; T5Config does not read it for the shape.)
 Json flan_t5_large() {
   return t5_config(24, 1024, 2816, 16);
 }
@@ -179,10 +179,12 @@ TEST(T5, ConfigAndGgufAreKnownAndAgree) {
 // The parameter counts of T5 v1.1 / Flan-T5 at each size (sum of
 // p.numel() over the transformers model, which counts the shared embedding
 // once, the head, every norm and both bias tables), as a public T5X training
-// report tabulates them (search-tool file id 46124504: small 76961152, base
+// report tabulates them (a public T5X training report in Markdown (per-size tables
+// small/base/large/xl/xxl, ending with '#### SQuAD question answering'): small 76961152, base
 // 247577856, large 783150080, xl 2849757184, xxl 11135332352) and
 // google/flan-t5-small's own figure in public service code ("num_parameters":
-// 76961152, id 55595612657). Shapes: google-research/t5x
+// 76961152, a public README of a text-generation service (its GET /health sample with model_name
+// google/flan-t5-small, num_parameters 76961152)). Shapes: google-research/t5x
 // t5x/examples/t5/t5_1_1/{base,xl,xxl}.gin (base 247e27ef, xl and xxl
 // 2c294339: emb_dim 768/2048/4096, num_heads 12/32/64, mlp_dim 2048/5120/10240,
 // head_dim 64, 12/24/24 layers each side, vocab 32128); small from the
@@ -235,9 +237,9 @@ TEST(T5, CatalogueEntriesAreTheirConfigs) {
 
 // The original T5 (google-t5/t5-small to t5-11b) as PaddleNLP's
 // transcription of their config.json files gives them
-// (paddlenlp/transformers/t5/configuration.py, search-tool file id
-// 177809012): feed_forward_proj relu, tied, 32 buckets, d_kv 64 up to
-// t5-large and 128 for t5-3b and t5-11b.
+// (PaddlePaddle/PaddleNLP
+// paddlenlp/transformers/t5/configuration.py at commit 68dce6c9): feed_forward_proj relu, tied, 32
+// buckets, d_kv 64 up to t5-large and 128 for t5-3b and t5-11b.
 Json t5_original(int layers, int hidden, int ffn, int heads, int d_kv) {
   Json j = t5_config(layers, hidden, ffn, heads);
   j["d_kv"] = d_kv;
@@ -248,8 +250,9 @@ Json t5_original(int layers, int hidden, int ffn, int heads, int d_kv) {
 
 // The catalogue's original T5 entries (data/models.json t5-small to t5-11b)
 // are their configs, each within 1 % of the exact count a public table
-// gives (search-tool file id 29090630826; keras-nlp's t5_presets.py repeats
-// the first four): the ReLU MLP's two matrices, one tied table.
+// gives (a public Python table headed '# Parameter Counts of pre-trained models' (PARAMETER_COUNTS,
+// 't5-small': 60506624 to 't5-11b': 11307321344); keras-nlp's t5_presets.py repeats the first
+// four): the ReLU MLP's two matrices, one tied table.
 TEST(T5, OriginalCatalogueEntriesAreTheirConfigs) {
   const struct {
     const char* id;
@@ -283,9 +286,10 @@ TEST(T5, OriginalCatalogueEntriesAreTheirConfigs) {
 // embeddings loaded again as the head it lacks (t5encoder.cpp), and a KV
 // cache on every block that its graph never reads (create_memory does not
 // list t5encoder among the archs without memory; measured live below).
-// 4762310656 parameters, as public pipeline inventories count it (search-tool
-// file ids 63134904562, SD3's text_encoder_3; 69440836051, "4762310656 for
-// the T5 encoder").
+// 4762310656 parameters, as public pipeline inventories count it (a public Markdown guide to
+// ahead-of-time model inspection (ait.inspect(model, input_data, min_depth=1); 'AOT Tuning Guide'),
+// SD3's text_encoder_3; a public Markdown benchmark campaign record ('Generic typed benchmark and
+// focused RDT tool regressions passed 109 CPU tests'), "4762310656 for the T5 encoder").
 Json t5_xxl_encoder() {
   Json j = t5_config(24, 4096, 10240, 64);
   j["architectures"] = {"T5EncoderModel"};

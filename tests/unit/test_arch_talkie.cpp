@@ -33,14 +33,18 @@ using Json = nlohmann::json;
 using test::rel;
 
 // talkie-lm/talkie-1930-13b-it (the hub is not reachable here):
-// - a public architecture note of a Talkie port (search-tool file id
-//   52810077136): 40 layers, hidden 5120, 40 heads of 128, vocabulary
-//   65,540 (the instruction-tuned model's), RoPE base 1e6, 2048 training
-//   positions;
-// - TalkieConfig as ports transcribe it (file id 70927141027, the
+// - a public architecture note of a Talkie port (
+//   a public Markdown architecture note of a Talkie port with a Discord bot config (provider
+//   talkie, model talkie/talkie-1930-13b-it-mlx-8bit, 'You are an Edwardian-era
+//   conversationalist')): 40 layers, hidden 5120, 40 heads of 128, vocabulary 65,540 (the
+//   instruction-tuned model's), RoPE base 1e6, 2048 training positions;
+// - TalkieConfig as ports transcribe it (a public Python TalkieConfig ('Transformers configuration
+// for the original Talkie architecture.', vocab_size 65536, n_layer 40, n_embd 5120,
+// intermediate_size = int(round(((8 / 3) * n_embd) / 128) * 128)), the
 //   transformers port's configuration: intermediate_size = round(8/3 x
-//   n_embd / 128) x 128 = 13696, vocab 65536 for the base, untied; file id
-//   61108419233: intermediate_size 13696);
+//   n_embd / 128) x 128 = 13696, vocab 65536 for the base, untied;
+//   a public Python Talkie model loader (printing '[model_loader] {n_params/1e9:.2f}B params',
+//   load_tiktoken_tokeniser): intermediate_size 13696);
 // - the checkpoints' sizes (Simon Willison's note on the release, as
 //   onesentinel.org quotes it): talkie-1930-13b-base 53.1 GB (F32), talkie-
 //   1930-13b-it 26.6 GB (BF16).

@@ -49,16 +49,18 @@ using test::rel;
 // ---- mellum ------------------------------------------------------------------
 //
 // JetBrains/Mellum2-12B-A2.5B (the hub is not reachable here): its
-// config.json as public ports transcribe it (search-tool file ids
-// 70114785462, a Mellum 2.1 adapter's test, and 63122993845, a Rust port's
-// MELLUM2_CONFIG): hidden 2304, 28 layers, 32 heads, 4 KV heads of 128,
-// intermediate_size 7168 (no dense layer: mlp_layer_types all "sparse"), 64
-// experts of 896, 8 a token, norm_topk_prob true, vocabulary 98304, 131072
-// positions, sliding_window 1024 on layer_types' "sliding_attention"
-// layers (three of every four: full where i % 4 == 3), untied. The
-// checkpoint's model.safetensors.index.json totals 24,299,846,144 bytes of
-// BF16 over 5,631 tensors (file id 70603569614, which read it): 12,149,923,072
-// parameters, no MTP head among them.
+// config.json as public ports transcribe it (
+// a public pytest file of a Mellum 2.1 adapter
+// (test_thinking_defaults_on_for_chat_and_can_be_disabled, Mellum21ThinkingAdapter), a Mellum 2.1
+// adapter's test, and a public Rust Mellum config with tests (MELLUM2_CONFIG; test
+// mellum_config_name_matches_registry), a Rust port's MELLUM2_CONFIG): hidden 2304, 28 layers, 32
+// heads, 4 KV heads of 128, intermediate_size 7168 (no dense layer: mlp_layer_types all "sparse"),
+// 64 experts of 896, 8 a token, norm_topk_prob true, vocabulary 98304, 131072 positions,
+// sliding_window 1024 on layer_types' "sliding_attention" layers (three of every four: full where i
+// % 4 == 3), untied. The checkpoint's model.safetensors.index.json totals 24,299,846,144 bytes of
+// BF16 over 5,631 tensors (a public Markdown work log of a goinfer benchmark of Mellum 2.1
+// (~/models/mellum2.1-thinking.int4.e4h.cuda.giw, mellum21_think_history.json), which read it):
+// 12,149,923,072 parameters, no MTP head among them.
 std::vector<std::string> mellum_layer_types(int layers) {
   std::vector<std::string> kinds;
   for (int i = 0; i < layers; ++i) {
@@ -214,14 +216,15 @@ TEST(Mellum, GgufHeaderGivesWhatTheConfigGives) {
 // ---- pangu-embedded -----------------------------------------------------------
 //
 // FreedomIntelligence/openPangu-Embedded-7B-V1.1 (the hub is not reachable
-// here): its config.json as a public note prints it (search-tool file id
-// 67129447041, model.config under transformers 4.53.2; file id 62448714441,
-// a test quoting "the real openPangu-Embedded-7B config.json", agrees):
-// hidden 4096, 34 layers, 32 heads, 8 KV heads, intermediate 12800,
-// vocabulary 153376, 32768 positions, bias true, untied. The same note
-// prints the module tree: q_proj 4096->4096, k_proj and v_proj 4096->1024,
-// o_proj 4096->4096, all with biases; gate, up and down without; lm_head
-// 4096->153376. Its parameter count is that tree's sum.
+// here): its config.json as a public note prints it (
+// a public Chinese Markdown note on token confidence with a tokenizer example (tokens 'Align',
+// '88', '55', '<0x2B>', '33', '649'), model.config under transformers 4.53.2; a public unittest of
+// a PanguEmbedded config rewrite (config.json.pangu.bak; 'the TOKENIZER's auto_map must be
+// untouched'), a test quoting "the real openPangu-Embedded-7B config.json", agrees): hidden 4096,
+// 34 layers, 32 heads, 8 KV heads, intermediate 12800, vocabulary 153376, 32768 positions, bias
+// true, untied. The same note prints the module tree: q_proj 4096->4096, k_proj and v_proj
+// 4096->1024, o_proj 4096->4096, all with biases; gate, up and down without; lm_head 4096->153376.
+// Its parameter count is that tree's sum.
 Json pangu_config(int layers = 34) {
   return {{"architectures", {"PanguEmbeddedForCausalLM"}},
           {"model_type", "PanguEmbedded"},
@@ -321,12 +324,15 @@ TEST(PanguEmbedded, GgufHeaderGivesWhatTheConfigGives) {
 // ---- nanbeige -----------------------------------------------------------------
 //
 // Nanbeige/Nanbeige4.2-3B (the hub is not reachable here): its config.json
-// as a public architecture note transcribes it (search-tool file id
-// 68721572124; a Rust port's test, file id 58260975981, quotes the same):
-// hidden 3072, 22 layers, 48 heads, 8 KV heads of 128, intermediate 10752,
-// vocabulary 166144, 262144 positions, num_loops 2, skip_loop_final_norm
-// false, untied. The hub lists it at 4.2B parameters (file id 58839026876),
-// the note at "~3B non-embedding".
+// as a public architecture note transcribes it (
+// a public copy of the Nanbeige4.2-3B model card (citation 'Nanbeige4.2-3B: Unlocking Agentic
+// Capabilities in a Compact Model', arXiv:2607.22083); a Rust port's test, a public Rust model-args
+// module with tests, 66,580 characters (test_model_new_negative_num_hidden_layers), quotes the
+// same): hidden 3072, 22 layers, 48 heads, 8 KV heads of 128, intermediate 10752, vocabulary
+// 166144, 262144 positions, num_loops 2, skip_loop_final_norm false, untied. The hub lists it
+// at 4.2B parameters (a public generated Markdown digest of trending repositories, 44,596
+// characters ('Generated by PeekDeck - A glance is all you need')), the note at "~3B
+// non-embedding".
 Json nanbeige_config(int layers = 22) {
   return {{"architectures", {"NanbeigeForCausalLM"}},
           {"model_type", "nanbeige"},

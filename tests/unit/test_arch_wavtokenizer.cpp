@@ -38,9 +38,8 @@ using test::rel;
 
 // novateur/WavTokenizer-large-speech-75token's decoder as llama.cpp's
 // examples/tts/convert_pt_to_hf.py writes its config.json for
-// convert_hf_to_gguf.py (ggerganov/llama.cpp @f77d5ce2, search-tool file id
-// 116553439): the values below, n_layer 12 (the ConvNeXt's), hidden_size
-// 1282 (the head), max_position_embeddings 8192 (marked "?" there: nothing
+// convert_hf_to_gguf.py (ggerganov/llama.cpp @f77d5ce2): the values below, n_layer 12 (the
+// ConvNeXt's), hidden_size 1282 (the head), max_position_embeddings 8192 (marked "?" there: nothing
 // in the graph reads positions). conversion/wavtokenizer.py
 // (WavTokenizerDecModel, @ModelBase.example that model) reads exactly these
 // keys.

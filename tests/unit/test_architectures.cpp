@@ -1771,8 +1771,10 @@ struct Q35Shape {
   int experts_used;
   int expert_ffn;
   // The vision tower (Qwen3_5VisionConfig): depth, width, MLP; the family
-  // has three (NVIDIA Megatron's Qwen3.5-VL table, search-tool file id
-  // 52260328131): 12 x 768 (0.8B), 24 x 1024 (2B, 4B), 27 x 1152 (9B up).
+  // has three (NVIDIA Megatron's Qwen3.5-VL table,
+  // a public Python builder of Megatron TransformerConfig for Qwen3.5 (ending
+  // 'moe_router_dtype=fp32' and 'return TransformerConfig(**kwargs)')): 12 x 768 (0.8B), 24 x 1024
+  // (2B, 4B), 27 x 1152 (9B up).
   int vision_depth = 27;
   int vision_width = 1152;
   int vision_ffn = 4304;
@@ -1952,16 +1954,19 @@ TEST(Qwen35, ConfigCountsMatchPublishedTotals) {
     EXPECT_LT(rel(static_cast<double>(b.total() - b.mtp - b.vision), want), tolerance) << id;
   }
   // The MTP block: a qwen35 27B GGUF that carries it (a fine-tune of the
-  // same shape, llama-bench model_n_params 27,320,697,856; search-tool file
-  // id 60407218313) holds one more gated attention layer, MLP and eh_proj.
+  // same shape, llama-bench model_n_params 27,320,697,856; a public Python llama-bench JSONL
+  // fixture writer (make_jsonl_row for pp and tg rows; write_jsonl_file)) holds one more gated
+  // attention layer, MLP and eh_proj.
   const Model m27 = from_config(q35_json(q35_sizes()[1].second));
   const ParamBreakdown b27 = count_params(m27.arch);
   EXPECT_LT(rel(static_cast<double>(b27.total() - b27.vision), 27320697856.0), 0.001);
   // The same with the block for the 2B and 9B: llama.cpp reads 1,942,653,248
   // parameters from unsloth's Qwen3.5-2B-UD-Q8_K_XL.gguf (the 2B checkpoint's
-  // language model plus its 60,828,160-parameter MTP block; search-tool file
-  // id 57450638148) and llama-bench 9,197,093,888 from a qwen35 9B GGUF with
-  // the block (search-tool file id 59329159623).
+  // language model plus its 60,828,160-parameter MTP block; a public Markdown profile note of a
+  // GGUF CPU runtime ('roughly 1.06 GiB of weight bytes are q8_0', QUANT-GGUF-CIQ-GEMM G5)) and
+  // llama-bench 9,197,093,888 from a qwen35 9B GGUF with the block (a public Markdown evaluator
+  // receipt of a macOS real-model trial (Generation 70.428617 tok/s; 'Phase 10 Windows-host
+  // gates')).
   for (const auto& [id, with_mtp] : {std::pair<std::string, double>{"qwen3.5-2b", 1942653248.0},
                                      std::pair<std::string, double>{"qwen3.5-9b", 9197093888.0}}) {
     for (const auto& [sid, shape] : q35_sizes()) {
@@ -1977,10 +1982,12 @@ TEST(Qwen35, ConfigCountsMatchPublishedTotals) {
 // The vision tower from vision_config against the checkpoints' own
 // tensors: Qwen/Qwen3.5-2B at 15852e8c and Qwen3.5-4B at 851bf6e8 hold
 // 331,416,576 and 333,514,240 vision parameters by their safetensors headers
-// (search-tool file id 61376542385, tests/data/README.md); Qwen3.5-9B at
-// c2022362 holds 9.653 B in all, its index's total_size 19,306,216,416 bytes
-// of BF16 (search-tool file id 71387934500): the language model
-// (8,953,803,264), the MTP block and the tower.
+// (a public Python test of Qwen3.5 GPU smoke runs (ending 'primary, control = pair' ...
+// '_is_identical_across_slots(self, pair)'), tests/data/README.md); Qwen3.5-9B at c2022362
+// holds 9.653 B in all, its index's total_size 19,306,216,416 bytes of BF16 (a public pytest file
+// of a Qwen3.5-9B profile ('assert out[total_size] == 19_306_216_416',
+// test_summary_mentions_the_load_bearing_facts)): the language model (8,953,803,264), the MTP block
+// and the tower.
 TEST(Qwen35, VisionTowerFromItsConfigIsTheCheckpoints) {
   const auto shape = [](const std::string& id) {
     for (const auto& [sid, s] : q35_sizes()) {
@@ -2198,8 +2205,12 @@ Json g4_json(const G4Shape& s) {
     t["moe_intermediate_size"] = s.expert_ffn;
   }
   // The vision tower both sizes share (google/gemma-4-31B-it's and
-  // 26B-A4B-it's vision_config as public code pins it: search-tool file ids
-  // 63475435511, 59360545773, 57955765083).
+  // 26B-A4B-it's vision_config as public code pins it:
+  // a public Python Gemma 4 preset table (GEMMA4_CONFIG, GEMMA4_VISION_CONFIG; 'The gemma-4-12B
+  // checkpoints are the separate gemma4_unified architecture'); a public Python Gemma 4 vision
+  // sidecar compiler (__all__ with compile_vision_sidecar, expected_vision_specs,
+  // validate_vision_sources); a public Go test of an MLX Gemma 4 vision tower (loadVisionWeights,
+  // 'expected explicit error for missing tensor')).
   const Json vision = {{"model_type", "gemma4_vision"},
                        {"hidden_size", 1152},
                        {"intermediate_size", 4304},
@@ -2225,8 +2236,8 @@ test::GgufWriter g4_header(const G4Shape& s) {
 // Without flash attention llama.cpp pads V to the widest layer (16 x 256 =
 // 4096 values), so a global layer's V doubles to 1,073,741,824 on its own.
 // A public calculator that charges the window as 1024 cells gets
-// 11,576,279,040 (search-tool file id 58797461640) = 50 x 2 x 16 x 256 x 2
-// x 1024 + the same global part.
+// 11,576,279,040 (a public unittest file of a model-metadata client (its last test checks JsonCache
+// file modes 0o600 and 0o700)) = 50 x 2 x 16 x 256 x 2 x 1024 + the same global part.
 TEST(Gemma4, GlobalLayersCacheTheirOwnShape) {
   const Model cat = catalogue_model("gemma-4-31b");
   const Bytes windowed = 50 * Bytes{25165824};
@@ -2298,13 +2309,18 @@ TEST(Gemma4, ConfigGgufAndCatalogueAgree) {
 // one, a 512-token window on four layers of five (E2B) or five of six, one
 // or two KV heads on every layer, V of its own; E2B's KV-sharing layers
 // with an MLP of 2 x 6144 (use_double_wide_mlp). Configs: the text_config
-// values the catalogue entries' sources name (search-tool file ids
-// 64225531835, 57658815156) with the on-device vision tower and the audio
-// tower (transformers' Gemma 4 conversion script, search-tool file id
-// 54499426595); GGUF headers: what conversion/gemma.py writes (the MLP
-// widths per layer for E2B). Text counts against llama-bench's 4.65 B for a
-// gemma4 E2B GGUF (search-tool file id 61964783071) and LM Studio's 7.5 B
-// for E4B (search-tool file id 61925575133).
+// values the catalogue entries' sources name (
+// a public Rust test file of a config parser (test_parse_gemma4_e2b_config; its last test
+// test_parse_nllb_rejects_missing_required_dimension); a public Python unittest of a small
+// inference engine (E4B_HF_CONFIG; its last test test_sampling_respects_temperature)) with the
+// on-device vision tower and the audio tower (transformers' Gemma 4 conversion script, a public
+// Gemma 4 checkpoint conversion script in transformers' style (123,948 characters, ending
+// 'generation_config.save_pretrained(output_path)' and 'app.run(main)')); GGUF headers: what
+// conversion/gemma.py writes (the MLP widths per layer for E2B). Text counts against
+// llama-bench's 4.65 B for a gemma4 E2B GGUF (a public Chinese performance report of a Hexagon
+// backend (llama-bench of gemma4 and qwen3 GGUFs; 'gemma4 122us')) and LM Studio's 7.5 B for E4B (a
+// public README of a Jira tool that uses LM Studio (troubleshooting 'Cannot connect to LM Studio',
+// python jira_tool.py lmstudio-config)).
 Json g4_small_json(const G4Shape& s) {
   Json layer_types = Json::array();
   for (int i = 0; i < s.layers; ++i) {
@@ -2398,10 +2414,11 @@ TEST(Gemma4, SmallModelsConfigGgufAndCatalogueAgree) {
 // llama.cpp compute buffer to the byte (the replay of granite-hybrid.cpp's
 // and jamba.cpp's graphs, ggml_alloc.cpp). The configs are the published
 // ones the catalogue cites (H-Micro: huggingface.co/ibm-granite/
-// granite-4.0-h-micro/raw/main/config.json as search-tool file id
-// 60797780217 quotes it; H-Tiny, H-Small and Jamba above), the headers what
-// conversion/granite.py and conversion/jamba.py write for them (llama.cpp
-// 80fb11ac).
+// granite-4.0-h-micro/raw/main/config.json as
+// a public Swift XCTest file of a model-config decoder, 125,269 characters (its last test decodes
+// id 'mistral3-windowless' to modelType .uniformGQA with 40 attention layers) quotes it; H-Tiny,
+// H-Small and Jamba above), the headers what conversion/granite.py and conversion/jamba.py write
+// for them (llama.cpp 80fb11ac).
 Json granite4_h_micro() {
   Json j = granite4_h_small();
   j.erase("num_experts_per_tok");
@@ -2544,14 +2561,15 @@ TEST(Gemma4, WeightLayoutSizesGlobalLayersAtTheirShape) {
 //
 // The config is deepseek-ai/DeepSeek-V4-Flash's config.json on the Hugging
 // Face hub (quoted verbatim, "The real deepseek-ai/DeepSeek-V4-Flash/
-// config.json", in a public repository's test fixture: search-tool file id
-// 60241045088; the same values are NVIDIA NeMo AutoModel's DeepseekV4Config
-// defaults, docs.nvidia.com .../models/deepseek_v4/config, and the pinned
-// DeepSeek-V4-Flash-0731 record at revision 7872f01b1d1fe23eabc4c98b48bffcef5a386062,
-// search-tool file id 68878548201). The GGUF keys are those llama.cpp's
-// converter writes for it (conversion/deepseek.py DeepseekV4Model at
-// 80fb11ac). Expected KV sizes are worked out by hand below from llama.cpp's
-// source, not taken from the code under test.
+// config.json", in a public repository's test fixture:
+// a public Rust source file with an inline test module (ending '// Each head now has unit RMS over
+// head_dim.'); the same values are NVIDIA NeMo AutoModel's DeepseekV4Config defaults,
+// docs.nvidia.com .../models/deepseek_v4/config, and the pinned DeepSeek-V4-Flash-0731 record at
+// revision 7872f01b1d1fe23eabc4c98b48bffcef5a386062, a public Python DeepSeek-V4 release table
+// (RELEASES with FLASH, PRO, V41_FLASH; DeepSeekV4ReleaseError 'unknown DeepSeek-V4 release')). The
+// GGUF keys are those llama.cpp's converter writes for it (conversion/deepseek.py DeepseekV4Model
+// at 80fb11ac). Expected KV sizes are worked out by hand below from llama.cpp's source, not taken
+// from the code under test.
 namespace willfit {
 namespace {
 
@@ -2776,8 +2794,9 @@ TEST(DeepSeekV4, FlashCountsItsPublishedSize) {
 
 // deepseek-ai/DeepSeek-V4-Pro's config.json, as a public repository's model
 // report prints it from a local copy of the hub snapshot together with the
-// checkpoint's tensor list (search-tool file id 62968290951): layers 0 and 1
-// pool by 128, then 4 and 128 in turn, ending on 4; the MTP block's 0.
+// checkpoint's tensor list (a public Markdown model report of DeepSeek-V4-Pro (tensor table ending
+// 'norm.weight' [7168], model-00063-of-00064.safetensors)): layers 0 and 1 pool by 128, then 4 and
+// 128 in turn, ending on 4; the MTP block's 0.
 Json pro_config() {
   Json j = flash_config();
   j["hidden_size"] = 7168;

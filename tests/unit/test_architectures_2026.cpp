@@ -646,13 +646,14 @@ TEST(Step35, CatalogueGivesWhatTheConfigGives) {
 // ---- Hy3 (hy_v3, HYV3ForCausalLM) -------------------------------------------
 //
 // tencent/Hy3's config.json (https://huggingface.co/tencent/Hy3/raw/main/
-// config.json), as two public test files quote it verbatim (search-tool file
-// ids 71008660077, a port's test against transformers' hy_v3, and
-// 55693511453, a Rust port's deserialisation test; they agree on every value
-// below): 80 layers of 4096, 64 heads and 8 KV heads of 128 with Q/K norms,
-// the first layer a dense MLP of 13312, then 192 experts of 1536 (8 a token)
-// and one shared of 1536, a sigmoid router with an expert bias
-// (moe_router_enable_expert_bias), one MTP block, vocabulary 120832, untied.
+// config.json), as two public test files quote it verbatim (a public pytest file of a small LLM
+// engine (its last test compares LLMEngine(EngineConfig(tp=2, **kw)) output to the single-rank
+// output, 'assert got == want'), a port's test against transformers' hy_v3, and a public Rust
+// config parser with tests (router_scaling_factor 2.826, assert_eq!(cfg.num_hidden_layers, 80),
+// rope_theta 11158840.0), a Rust port's deserialisation test; they agree on every value below): 80
+// layers of 4096, 64 heads and 8 KV heads of 128 with Q/K norms, the first layer a dense MLP of
+// 13312, then 192 experts of 1536 (8 a token) and one shared of 1536, a sigmoid router with an
+// expert bias (moe_router_enable_expert_bias), one MTP block, vocabulary 120832, untied.
 Json hy3_config() {
   return {{"architectures", {"HYV3ForCausalLM"}},
           {"model_type", "hy_v3"},
@@ -795,13 +796,12 @@ TEST(HyV3, RoutersNotATailGiveNoDenseLead) {
 // ---- Ling 3 (bailing_hybrid / bailingmoe3, BailingMoeV3ForCausalLM) ---------
 //
 // inclusionAI/Ling-3.0-tiny's config.json as a public port's test quotes it
-// (search-tool file id 65882770861, "decodes the Ling-3.0-tiny
-// configuration"): 24 layers of 1536 in groups of 4 (layer_group_size),
-// Kimi Delta Attention on the first three of each group (16 heads of 128,
-// 4-tap convolutions, no_kda_lora, lower bound -5) and MLA on the fourth
-// (q_lora 256, kv_lora 512, nope 128 + rope 64, v 128, a head-wise gate);
-// the first layer a dense MLP of 4608, then 128 experts of 512, 8 a token,
-// one shared of 512, a router bias; vocabulary 157184, untied.
+// (a public Swift test of an MLX BailingMoeV3Model port (caches three MambaCache and a
+// KVCacheSimple, logits shape [1, 2, 16]), "decodes the Ling-3.0-tiny configuration"): 24 layers of
+// 1536 in groups of 4 (layer_group_size), Kimi Delta Attention on the first three of each group (16
+// heads of 128, 4-tap convolutions, no_kda_lora, lower bound -5) and MLA on the fourth (q_lora 256,
+// kv_lora 512, nope 128 + rope 64, v 128, a head-wise gate); the first layer a dense MLP of 4608,
+// then 128 experts of 512, 8 a token, one shared of 512, a router bias; vocabulary 157184, untied.
 Json ling3_config() {
   return {{"architectures", {"BailingMoeV3ForCausalLM"}},
           {"model_type", "bailing_hybrid"},
@@ -963,18 +963,20 @@ TEST(Ling3, CatalogueGivesWhatTheConfigGives) {
 //
 // The text_config of Qwen/Qwen3.8-Flash-Next (the Hugging Face hub is not
 // reachable here; public ports pin it value by value: the MTPLX test
-// fixture of config.json at hub revision f5d08274, search-tool file id
-// 59144512655, and a pinned-scalar table giving ple_embed_dim 2560 and
-// ple_conv_kernel_size 4, file id 59143440552; tie_word_embeddings false
-// and the vision tower's depth 27, width 1152, MLP 4304 from a checkpoint
-// check, file id 70422484834): 48 layers of 2560, gated delta nets (16 key
-// and 48 value heads of 128, 4 taps) on three layers of four, full attention
-// with QSA (24 heads, 2 KV heads of 256; an indexer of 4 heads of 128 pooled
-// over blocks of 4, budget 2048) on every fourth; 4 hyper-connection
-// streams through a gate of rank 320; 512 experts of 640 (10 a token) and
-// a shared one of 640 on every layer; the n-gram table (3-grams, 8 heads a
-// gram, ngram_vocab_size_base 20000000 rounded to 128) read on layer 2
-// (1-based); one MTP layer; vocabulary 248320.
+// fixture of config.json at hub revision f5d08274,
+// a public pytest file of a Qwen3.8-Flash-Next spec ('assert spec.router_bytes == 128_450_560',
+// quant_model OpensourceWTF/Qwen3.8-Flash-Next-MTPLX-Q4), and a pinned-scalar table giving
+// ple_embed_dim 2560 and ple_conv_kernel_size 4, a public Python module of pinned config fields for
+// a Qwen4 experiment ('config is missing pinned field', _RUNTIME_EXPORTS with Qwen4GatedDeltaNet);
+// tie_word_embeddings false and the vision tower's depth 27, width 1152, MLP 4304 from a checkpoint
+// check, a public Python Gemma 4 checkpoint converter (its --mtp-expert-format option, 'quantize
+// the BF16 MTP drafter experts to NVFP4')): 48 layers of 2560, gated delta nets (16 key and 48
+// value heads of 128, 4 taps) on three layers of four, full attention with QSA (24 heads, 2 KV
+// heads of 256; an indexer of 4 heads of 128 pooled over blocks of 4, budget 2048) on every fourth;
+// 4 hyper-connection streams through a gate of rank 320; 512 experts of 640 (10 a token) and a
+// shared one of 640 on every layer; the n-gram table (3-grams, 8 heads a gram,
+// ngram_vocab_size_base 20000000 rounded to 128) read on layer 2 (1-based); one MTP layer;
+// vocabulary 248320.
 Json qwen38_text() {
   Json types = Json::array();
   for (int i = 0; i < 48; ++i) {
@@ -1061,8 +1063,9 @@ std::vector<std::uint64_t> qwen38_ngram_sizes() {
 // count and rank, the indexer's keys, compress_ratios (the ratio on the
 // full-attention layers, 0 elsewhere), the ple.* keys (layers 0-based, the
 // head ranges as u64) and the table's row width; no MTP block. The n-gram
-// table is padded to 128 rows (320,001,536: the published row count, file
-// id 70422484834). A few tensors stand for the rest.
+// table is padded to 128 rows (320,001,536: the published row count, a public Python Gemma 4
+// checkpoint converter (its --mtp-expert-format option, 'quantize the BF16 MTP drafter experts to
+// NVFP4')). A few tensors stand for the rest.
 test::GgufWriter qwen38_gguf(const std::vector<std::uint32_t>& expert_widths = {}) {
   const std::string a = "qwen4exp.";
   test::GgufWriter w;
@@ -1139,8 +1142,11 @@ TEST(Qwen4Exp, ConfigGivesEveryLayerKindAndTheCardsTotal) {
   EXPECT_EQ(a.ngram_layer, 1);
   EXPECT_EQ(a.ngram_heads, 16);
   EXPECT_EQ(a.ngram_width, 160);
-  EXPECT_EQ(a.ngram_rows, 320001536);  // the published table (file id 70422484834)
-  EXPECT_EQ(a.mtp_layers, 0);          // the converter drops it
+  EXPECT_EQ(
+      a.ngram_rows,
+      320001536);  // the published table (a public Python Gemma 4 checkpoint converter (its
+                   // --mtp-expert-format option, 'quantize the BF16 MTP drafter experts to NVFP4'))
+  EXPECT_EQ(a.mtp_layers, 0);  // the converter drops it
   ASSERT_TRUE(a.moe.has_value());
   EXPECT_EQ(a.moe->shared_experts, 1);
   // Per term, from qwen4exp.cpp load_arch_tensors: the gated residual twice
@@ -1150,9 +1156,10 @@ TEST(Qwen4Exp, ConfigGivesEveryLayerKindAndTheCardsTotal) {
   EXPECT_EQ(ngram_layer_params(a), 2560LL * 10240 + 2560LL * 2560 + 10240LL * 4);
   EXPECT_EQ(gqa_indexer_params(a), 2560LL * (4 * 128 + 128));
   // The BF16 checkpoint holds 359,999,963,128 bytes (its safetensors index,
-  // as a public port's source register quotes it, file id 61647748746):
-  // 179,999,981,564 values, with the vision tower and the MTP block the
-  // converter leaves out. The count here, the tower and that block within 1 %.
+  // as a public port's source register quotes it, a public Markdown benchmark protocol of the
+  // Hebrus runtime (Gemma 4 PLE page cache and expert cache; 'Record: Hebrus commit and dirty
+  // state')): 179,999,981,564 values, with the vision tower and the MTP block the converter leaves
+  // out. The count here, the tower and that block within 1 %.
   Architecture with_mtp = a;
   with_mtp.mtp_layers = 1;
   EXPECT_LT(off(static_cast<double>(count_params(with_mtp).total()), 179999981564.0), 0.01);
@@ -1417,14 +1424,16 @@ TEST(Laguna, PicksTheOutputRowsInsideTheLastLayer) {
 // poolside/Laguna-M.1 and Laguna-S-2.1 as a public engine's tests quote
 // their config.json ("Subset of the real `ox-ox/Laguna-M.1-MLX-Q3`
 // config.json", an MLX conversion of poolside's; "Subset of the real
-// `poolside/Laguna-S-2.1` config.json"; search-tool file id 59075075825).
-// M.1: 70 layers of 4096, no window, 64 heads and 8 KV heads of 128 on every
-// layer, the gate per element, the first 3 layers a dense MLP of 16384, then
-// 256 experts of 1024 (16 a token) and one shared of 1024, vocabulary
-// 100352, untied; the transcription leaves max_position_embeddings out:
+// `poolside/Laguna-S-2.1` config.json"; a public Rust MLX port of Laguna (test
+// laguna_router_applies_routed_scaling_factor, LagunaRouter with routed_scaling_factor 2.5)). M.1:
+// 70 layers of 4096, no window, 64 heads and 8 KV heads of 128 on every layer, the gate per
+// element, the first 3 layers a dense MLP of 16384, then 256 experts of 1024 (16 a token) and one
+// shared of 1024, vocabulary 100352, untied; the transcription leaves max_position_embeddings out:
 // 131072 is its YaRN factor 32 x original 4096 and OpenRouter's listed
-// context for poolside/laguna-m.1 (search-tool file id 58507009333). The
-// card's totals: 225 B, 23 B active (ml-explore/mlx-lm PR #1415).
+// context for poolside/laguna-m.1 (a public Markdown model roster of a Hermes agent setup
+// ('Downstream tooling (agent-run.sh) reads hermes_model_hint.alias',
+// hermes-roster-model-sync/scripts/sync.py)). The card's totals: 225 B, 23 B active
+// (ml-explore/mlx-lm PR #1415).
 Json laguna_m1_config() {
   Json mlp = Json::array();
   for (int i = 0; i < 70; ++i) {
@@ -1454,9 +1463,10 @@ Json laguna_m1_config() {
 // of 48 heads and 36 windowed ones (512 tokens) of 72, 8 KV heads of 128, the
 // gate per head, one dense layer of 12288, then 256 experts of 1024 (10 a
 // token) and one shared of 1024, vocabulary 100352, untied; 1,048,576
-// positions: the card's "native 1M-token context window" (search-tool file
-// id 54526238601 quotes it), its YaRN factor 128 x original 8192. The card's
-// totals: 118 B, about 8 B active (the same page; mlx-lm PR #1602).
+// positions: the card's "native 1M-token context window" (a public Markdown blog post on Laguna S
+// for browser agents ('22 no-tool outputs are too many for a default action router', tags #Poolside
+// #LagunaS) quotes it), its YaRN factor 128 x original 8192. The card's totals: 118 B, about 8 B
+// active (the same page; mlx-lm PR #1602).
 Json laguna_s21_config() {
   Json types = Json::array();
   Json heads = Json::array();
@@ -1555,8 +1565,10 @@ TEST(Laguna, S21ConfigGivesItsOwnHeadsAndTheCardsTotal) {
 // vocabulary 152064, untied. The window: sliding_window_size 513, the
 // released config.json's (two serving ports check it against the real
 // bundle: lightseekorg/tokenspeed's dots3_note attention tests and a public
-// MLX port's config, search-tool file ids 71270911600 and 58205168262); one
-// MTP block (conversion/dots3.py finds model.mtp.* in the weights; the MLX
+// MLX port's config, a public pytest file of a DeepSeek-style MLA/DSA kernel port
+// (_isolated_imports of tokenspeed_kernel.ops.attention.mla.triton and dsa.triton); a public Python
+// config class of a dots3_note port (model_type default 'dots3_note', bos_token_id 151643,
+// vocab_size 152064)); one MTP block (conversion/dots3.py finds model.mtp.* in the weights; the MLX
 // port reads it as layer 46).
 Json dots3_note() {
   Json types = Json::array();
@@ -1793,13 +1805,14 @@ TEST(Dots3Note, OnlyTheFullLayersGrowWithTheContext) {
 // ---- Cohere2 MoE (cohere2_moe / cohere2moe, Cohere2MoeForCausalLM) ---------
 //
 // CohereLabs/North-Mini-Code-1.0's config.json as a public port transcribes
-// it to check a download against (search-tool file id 68996695038, an MLX
-// port's inspect_artifact; the same shape in a C++ port's config test,
-// 71024905976, and in mlx-lm PR #1487's description: 128 experts, top 8,
-// sigmoid router, no shared expert, first layer dense, tied embeddings):
-// hidden 2048, 49 layers, 32 query heads and 4 KV heads of 128, experts of
-// 768 (intermediate_size) and a dense layer of 3072
-// (prefix_dense_intermediate_size), window 4096 on every layer but 0, 4, 8,
+// it to check a download against (a public Python MLX worker that loads a model and a draft model
+// (close(): 'Release model ownership before the shared worker shuts down.'), an MLX port's
+// inspect_artifact; the same shape in a C++ port's config test, a public C++ gtest file of an HF
+// config loader (HFConfigLoader::load_config, a gemma4_text fixture,
+// EXPECT_TRUE(cfg.rope_inv_freqs_global.empty())), and in mlx-lm PR #1487's description: 128
+// experts, top 8, sigmoid router, no shared expert, first layer dense, tied embeddings): hidden
+// 2048, 49 layers, 32 query heads and 4 KV heads of 128, experts of 768 (intermediate_size) and a
+// dense layer of 3072 (prefix_dense_intermediate_size), window 4096 on every layer but 0, 4, 8,
 // ..., 48 (layer_types), vocabulary 262144, 500000 positions, RMS norm.
 // No lm_head in its weights (tie_word_embeddings unset: Cohere2MoeConfig's
 // True) and no MTP tensors (the port refuses an artifact with them).
@@ -1911,9 +1924,9 @@ TEST(Cohere2Moe, ConfigGivesTheDenseLeadLayerKindsAndParallelBlock) {
   const ParamBreakdown p = count_params(a);
   EXPECT_EQ(p.total(), 49 * attention + 3 * 2048LL * 3072 + 48 * (128 * expert + router) + embd);
   EXPECT_EQ(p.active(), 49 * attention + 3 * 2048LL * 3072 + 48 * (8 * expert + router) + embd);
-  // The card (the Hub's listing as a public page quotes it, search-tool
-  // file id 58554566073: "30.5B"; vLLM recipes PR #748 and llama.cpp PR
-  // #24260: 30B total, 3B activated).
+  // The card (the Hub's listing as a public page quotes it, a public generated Markdown digest of
+  // trending repositories ('Generated by PeekDeck - A glance is all you need'): "30.5B"; vLLM
+  // recipes PR #748 and llama.cpp PR #24260: 30B total, 3B activated).
   EXPECT_LT(off(static_cast<double>(p.total()), 30.5e9), 0.01) << p.total();
 }
 
@@ -2118,11 +2131,13 @@ TEST(NomicBert, TheBertFamilyIsPostNorm) {
 // it (the hub is not reachable): hidden 4096, intermediate 6400, 32 layers,
 // 32 heads, 8 KV heads, 16 local experts, 2 per token, max_position_embeddings
 // 131072, original_max_position_embeddings 4096 (a PhiMoEConfig built from the
-// published values in a public training script, find_string id 7043489506);
-// vocab 32064, rope_theta 10000 (a Rust port's test config "matching the
-// phi-3.5-moe-instruct HuggingFace checkpoint", id 54525692000; the card:
-// "vocabulary size of 32,064"); sliding_window 131072, untied embeddings,
-// attention and lm_head biases (issue 18; the converter's tensor list, below).
+// published values in a public training script, a public Python snippet counting PhiMoEForCausalLM
+// parameters (PhiMoEConfig with num_local_experts 16, intermediate_size 6400;
+// format_parameters(test_model.num_parameters()))); vocab 32064, rope_theta 10000 (a Rust port's
+// test config "matching the phi-3.5-moe-instruct HuggingFace checkpoint", a public Rust test of a
+// phimoe ModelArgs (PHI35_MOE_BF16_CONFIG; phimoe_unquantized_config_uses_quantization_defaults);
+// the card: "vocabulary size of 32,064"); sliding_window 131072, untied embeddings, attention and
+// lm_head biases (issue 18; the converter's tensor list, below).
 Json phi35_moe() {
   return {{"model_type", "phimoe"},
           {"architectures", {"PhiMoEForCausalLM"}},
@@ -2256,9 +2271,10 @@ TEST(PhiMoe, BiasesAreF32VectorsOfTheirOutputWidths) {
 // google/embeddinggemma-300m's config.json as public tests inline it (search
 // tool: invergent-ai/surogate's Gemma 3 test, EMBEDDINGGEMMA_CONFIG, "The
 // published config for google/embeddinggemma-300m", checked there against the
-// snapshot 57c266a7; a Swift port's HFConfigDecoder test, file id
-// 53627756426, adds tie_word_embeddings true and layer_types): Gemma3TextModel,
-// hidden 768, 24 layers, 3 query heads and 1 KV head of 256, intermediate 1152
+// snapshot 57c266a7; a Swift port's HFConfigDecoder test,
+// a public Swift test file of model architecture descriptors (ropeDimension: 8,
+// fullAttentionInterval: nil, slidingWindow: nil), adds tie_word_embeddings true and layer_types):
+// Gemma3TextModel, hidden 768, 24 layers, 3 query heads and 1 KV head of 256, intermediate 1152
 // (gelu_pytorch_tanh, gated), vocabulary 262144, 2048 positions, window 512
 // with _sliding_window_pattern 6 (layers 5, 11, 17, 23 global),
 // use_bidirectional_attention true, query_pre_attn_scalar 256.
@@ -2402,9 +2418,11 @@ TEST(EmbeddingGemma, CatalogueGivesWhatTheConfigGives) {
 // configuration_muse_glimmer.py, huggingface/transformers, whose defaults
 // document the released checkpoint: "Equal to 1/sqrt(hidden_size / 256)
 // for the released checkpoint"), the same values public tests of the
-// checkpoint quote (search-tool file ids 68709821401, 57363321875): hidden
-// 6656, MLP 19968, 52 layers, 32 heads of 128, 2 KV heads, vocabulary
-// 202048, window 2048, layer_types [sliding x 3, full] x 13, untied.
+// checkpoint quote (a public pytest file of a Muse Glimmer port (MuseGlimmerForCausalLM with
+// Nvfp4LinearMethod; '# lm_head stays bf16'); a public pytest file of a Muse Glimmer port
+// (Nvfp4DenseColMerged, Nvfp4DenseLinear; ParallelLMHead '# lm_head stays bf16')): hidden 6656, MLP
+// 19968, 52 layers, 32 heads of 128, 2 KV heads, vocabulary 202048, window 2048, layer_types
+// [sliding x 3, full] x 13, untied.
 Json muse_glimmer_30b() {
   Json types = Json::array();
   for (int i = 0; i < 52; ++i) {
@@ -2488,9 +2506,9 @@ TEST(MuseGlimmer, ConfigAndGgufAreKnownAndAgree) {
 }
 
 // The checkpoint's count, 29,776,626,688 parameters with its vision tower
-// (Fireworks' model catalogue, search-tool file id 66729435508, id
-// muse-glimmer-30b, paramCount), less that tower's 50 layers as
-// MuseGlimmerVisionConfig sizes them (hidden 1536: q, k, v and out
+// (Fireworks' model catalogue, a public MDX documentation bundle of Fireworks, 150,493 characters
+// (cards 'Training Shapes', 'Dedicated Training', 'Pricing'), id muse-glimmer-30b, paramCount),
+// less that tower's 50 layers as MuseGlimmerVisionConfig sizes them (hidden 1536: q, k, v and out
 // projections, MLP of 8960; the patch embedding, norms and the projector,
 // about 0.3 % of the total, left in): the text model within 1 %, the
 // attention gate (52 x 6656 x 4096) in it.

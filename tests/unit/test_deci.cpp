@@ -304,10 +304,11 @@ TEST(Deci, LinearModulesAreTheBlocksOwn) {
 // own query heads, KV heads and MLP width, every layer attending. Its
 // config.json keys (configuration_openelm.py): model_dim 1280, head_dim 64,
 // 16 layers, num_query_heads 12 x 5, 16 x 7, 20 x 4 and num_kv_heads 3 x 5,
-// 4 x 7, 5 x 4 (as public ports transcribe them, search-tool file id
-// 2554374837), ffn_multipliers from corenet's recipe, linspace(0.5, 4.0, 16),
-// ffn_dim_divisor 256, vocab 32000, max_context_length 2048, shared input
-// and output layers. The GGUF: conversion/openelm.py's per-layer arrays.
+// 4 x 7, 5 x 4 (as public ports transcribe them,
+// a public C++ header of an OpenELM port (class OpenELM : public Model, OpenELMBlock,
+// TiedEmbedding)), ffn_multipliers from corenet's recipe, linspace(0.5, 4.0, 16), ffn_dim_divisor
+// 256, vocab 32000, max_context_length 2048, shared input and output layers. The GGUF:
+// conversion/openelm.py's per-layer arrays.
 TEST(Deci, OpenElmConfigAndGgufAgree) {
   const std::vector<int> q = {12, 12, 12, 12, 12, 16, 16, 16, 16, 16, 16, 16, 20, 20, 20, 20};
   std::vector<int> kv;

@@ -400,12 +400,12 @@ TEST(GgmlAlloc, OlmoeMatchesTheLiveLlamaCpp) {
 // MiniMax-M3 REDUCED to the live file's 3 layers (1 leading dense, 2 MoE
 // with the sparse-attention indexer) and 16 routed experts, every other
 // value its text_config's (MiniMaxAI/MiniMax-M3 as a public port copies it,
-// search-tool file id 61022285817), against what a real llama.cpp reserved
-// for the synthetic minimax-m3-r3 Q8_0 and Q4_K_M files
-// (tests/data/llamacpp_cpu_compute_minimax_m3.csv, llamacpp_cpu_kv_minimax_m3.csv).
-// With flash attention the indexer layers widen the chosen blocks to a
-// per-cell mask for each indexer head (minimax-m3.cpp): the GQA + MoE replay
-// without it was 29 % low at 32768 tokens.
+// a public Rust test of an MLX port of MiniMax-M3 (build_block_drop_mask; 'an under-budget block
+// mask must drop at least one block to -inf')), against what a real llama.cpp reserved for the
+// synthetic minimax-m3-r3 Q8_0 and Q4_K_M files (tests/data/llamacpp_cpu_compute_minimax_m3.csv,
+// llamacpp_cpu_kv_minimax_m3.csv). With flash attention the indexer layers widen the chosen blocks
+// to a per-cell mask for each indexer head (minimax-m3.cpp): the GQA + MoE replay without it was 29
+// % low at 32768 tokens.
 TEST(GgmlAlloc, MiniMaxM3MatchesTheLiveLlamaCpp) {
   const auto m = model_from_hf_config(
       R"({"model_type":"minimax_m3_vl","text_config":{"model_type":"minimax_m3_vl_text",
@@ -430,17 +430,17 @@ TEST(GgmlAlloc, MiniMaxM3MatchesTheLiveLlamaCpp) {
 // gated delta nets, the second also the n-gram layer, then full attention
 // with QSA: the real order of its first group), 16 of its 512 routed experts
 // and an n-gram table of ngram_vocab_size_base 100000, every other value its
-// text_config's (the config the 2026 architecture test reads, search-tool
-// file ids 59144512655 and 59143440552), against what a real llama.cpp
-// reserved for the synthetic qwen3.8-flash-next-r4 F16, Q8_0 and Q4_K_M
-// files (tests/data/llamacpp_cpu_compute_qwen4exp.csv, llamacpp_cpu_kv_qwen4exp.csv):
-// the KV of the attention and indexer caches and the recurrent rows (the
-// delta nets' and the n-gram history's) within the log's rounding; the
-// compute buffer replays qwen4exp.cpp's graph (hyper-connection mixes, QSA's
-// block pooling and top-k mask, the n-gram layer's convolution), within
-// 0.1 % on every row (exact to 0.01 MiB): a trace of where the real llama.cpp
-// put each node (tests/live/trace_alloc.c) agrees with the replay's placement
-// node for node.
+// text_config's (the config the 2026 architecture test reads, a public pytest file of a
+// Qwen3.8-Flash-Next spec ('assert spec.router_bytes == 128_450_560', quant_model
+// OpensourceWTF/Qwen3.8-Flash-Next-MTPLX-Q4); a public Python module of pinned config fields for a
+// Qwen4 experiment ('config is missing pinned field', _RUNTIME_EXPORTS with Qwen4GatedDeltaNet)),
+// against what a real llama.cpp reserved for the synthetic qwen3.8-flash-next-r4 F16, Q8_0 and
+// Q4_K_M files (tests/data/llamacpp_cpu_compute_qwen4exp.csv, llamacpp_cpu_kv_qwen4exp.csv): the KV
+// of the attention and indexer caches and the recurrent rows (the delta nets' and the n-gram
+// history's) within the log's rounding; the compute buffer replays qwen4exp.cpp's graph
+// (hyper-connection mixes, QSA's block pooling and top-k mask, the n-gram layer's convolution),
+// within 0.1 % on every row (exact to 0.01 MiB): a trace of where the real llama.cpp put each node
+// (tests/live/trace_alloc.c) agrees with the replay's placement node for node.
 TEST(GgmlAlloc, Qwen4ExpReducedMatchesTheLiveLlamaCpp) {
   const auto m = model_from_hf_config(
       R"({"model_type":"qwen4_exp","text_config":{"model_type":"qwen4_exp_text",
@@ -1676,9 +1676,9 @@ TEST(GgmlAlloc, CohereMoeGlobalLayersAfterTheDenseLeadTakeNoRope) {
 // SmallThinker-4BA0.6B whole (make_gguf row smallthinker-4b-a0.6b: its 32
 // layers and 32 experts of 768, 4 used, tied embeddings, no window) from its
 // config.json (PowerInfer/SmallThinker-4BA0.6B-Instruct as a public port
-// transcribes it, search-tool file id 62271246047), against what a real
-// llama.cpp reserved for the Q8_0 and Q4_K_M files
-// (tests/data/llamacpp_cpu_compute_smallthinker.csv,
+// transcribes it, a public copy of SmallThinker's modeling file (__all__ = SmallThinkerForCausalLM,
+// SmallThinkerModel, SmallThinkerPreTrainedModel)), against what a real llama.cpp reserved for the
+// Q8_0 and Q4_K_M files (tests/data/llamacpp_cpu_compute_smallthinker.csv,
 // llamacpp_cpu_kv_smallthinker.csv): KV exact, compute within 0.03 %.
 // smallthinker.cpp's router reads the layer's input before its norm, and
 // build_moe_ffn expands the routing before the output projection: replayed
@@ -1763,16 +1763,15 @@ TEST(GgmlAlloc, Olmo1bMatchesTheLiveLlamaCpp) {
 // DeepSeek-V4-Flash reduced to 5 of its 43 layers (compress ratios 0, 0,
 // 4, 128, 4; the first three hash-routed) and 16 of its 256 routed experts,
 // every other value its config.json's (deepseek-ai/DeepSeek-V4-Flash as a
-// public test fixture quotes it verbatim, search-tool file id 60241045088),
-// against what a real llama.cpp allocated for the synthetic F16, Q8_0 and
-// Q4_K_M files tests/live/make_gguf writes of it (deepseek-v4-flash-r5;
-// tests/data/llamacpp_cpu_compute_deepseek4.csv, llamacpp_cpu_kv_deepseek4.csv).
-// The KV term is the raw, pooled and indexer caches plus the compressors'
-// F32 state, each within the log's rounding. The compute buffer is the
-// replay of deepseek4.cpp's graph, exact with and without flash attention
-// since it follows ggml-alloc in never running an op in place on a view of
-// its source (the per-head norm of q_b, the RoPE of kv and of the indexer's
-// queries, the RoPE undone; docs/live-llamacpp.md, twelfth run).
+// public test fixture quotes it verbatim, a public Rust source file with an inline test module
+// (ending '// Each head now has unit RMS over head_dim.')), against what a real llama.cpp allocated
+// for the synthetic F16, Q8_0 and Q4_K_M files tests/live/make_gguf writes of it
+// (deepseek-v4-flash-r5; tests/data/llamacpp_cpu_compute_deepseek4.csv,
+// llamacpp_cpu_kv_deepseek4.csv). The KV term is the raw, pooled and indexer caches plus the
+// compressors' F32 state, each within the log's rounding. The compute buffer is the replay of
+// deepseek4.cpp's graph, exact with and without flash attention since it follows ggml-alloc in
+// never running an op in place on a view of its source (the per-head norm of q_b, the RoPE of kv
+// and of the indexer's queries, the RoPE undone; docs/live-llamacpp.md, twelfth run).
 TEST(GgmlAlloc, DeepSeekV4ReducedMatchesTheLiveLlamaCpp) {
   const auto m = model_from_hf_config(
       R"({"architectures":["DeepseekV4ForCausalLM"],"model_type":"deepseek_v4",

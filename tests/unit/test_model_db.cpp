@@ -429,8 +429,10 @@ TEST(CatalogueEstimate, DeepSeekV3CachesOneLatentPerLayer) {
 
 TEST(CatalogueEstimate, GlmFlashCachesOneLatentPerLayer) {
   // GLM-4.7-Flash is MLA too: a public port's work log sizes its latent cache
-  // at 1.15 KB per token and layer in bf16 (576 values; search-tool file id
-  // 58278081765), over 47 layers, where 20 full heads of 256 would take 20.5 KB.
+  // at 1.15 KB per token and layer in bf16 (576 values;
+  // a public Markdown work log of a GLM-4.7-Flash port to tt-metal (branch
+  // ttmodelmanager/glm47-flash-probe, models/autoports/zai_org_glm_4_7_flash)), over 47 layers,
+  // where 20 full heads of 256 would take 20.5 KB.
   const Estimate e = estimate_inference(at("glm-4.7-flash", 4096));
   EXPECT_EQ(e.memory.kv_cache, std::int64_t{47} * 1152 * 4096);
 }

@@ -836,9 +836,11 @@ TEST(WindowedMoe, MimoV2FlashKvByLayerKind) {
 }
 
 // arcee-ai/Trinity-Mini's config.json, as public ports' tests transcribe
-// it (an MLX port's test of the Trinity Mini shape, search-tool file id
-// 65787082872; the same values in a Neuron port's test, 52090868887): 32
-// layers, three windowed of 2048 tokens to a global one (layer_types,
+// it (an MLX port's test of the Trinity Mini shape,
+// a public unittest of an MoE layer (FakeComm, FakeRouter; 'torch.testing.assert_close(output,
+// torch.full((2, 16), 6.0))'); the same values in a Neuron port's test, a public pytest file of a
+// Neuron port of Trinity (test_mini_tp4_eligible, test_large_tp64_ineligible with MINI_OVERRIDES,
+// LARGE_OVERRIDES)): 32 layers, three windowed of 2048 tokens to a global one (layer_types,
 // global_attn_every_n_layers 4), 32 query heads and 4 KV heads of 128; two
 // dense layers of 6144, then 128 experts of 1024, 8 used, one shared, a
 // sigmoid router with a bias (route_scale 2.826); vocabulary 200192.
@@ -936,7 +938,8 @@ TEST(WindowedMoe, TrinityMiniKvByLayerKind) {
 }
 
 // PowerInfer/SmallThinker-4BA0.6B-Instruct's config.json, as a public port
-// transcribes it whole (search-tool file id 62271246047, with the model's
+// transcribes it whole (a public copy of SmallThinker's modeling file (__all__ =
+// SmallThinkerForCausalLM, SmallThinkerModel, SmallThinkerPreTrainedModel), with the model's
 // configuration_smallthinker.py): 32 layers, 12 query heads and 2 KV heads
 // of 128, 32 experts of 768 on every layer, 4 used, a sigmoid router, no
 // window (sliding_window_layout all 0), tied embeddings.
