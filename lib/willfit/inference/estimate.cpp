@@ -144,6 +144,13 @@ CachedLayers cached_layers_once(const Architecture& a) {
 }
 }  // namespace
 
+namespace detail {
+CachedKvLayers cached_kv_layers(const Architecture& a) {
+  const CachedLayers c = cached_layers(a);
+  return {c.full, c.windowed};
+}
+}  // namespace detail
+
 std::int64_t window_cells(const Architecture& a, const KvCacheQuery& q) {
   if (cached_layers(a).windowed <= 0) {
     return 0;

@@ -1142,7 +1142,10 @@ Bytes clip_compute_bytes(const ProjectorFile& p, bool flash_attention) {
 
 namespace {
 
-std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes) {
+// The KV term's arithmetic: K and V of the layers that cache them, and a
+// hybrid's or a recurrent model's fixed state (recurrent_state_bytes, at
+// `state_bytes` a value: F32 in llama.cpp, the model's dtype in PyTorch).
+std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes, int state_bytes) {
   const Architecture& a = in.q.model.arch;
   const std::string seqs = in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "";
   if (a.vocoder_features > 0) {
@@ -1152,24 +1155,38 @@ std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes) {
   if (a.attention.no_kv_cache) {
     return "none: an encoder or diffusion model holds no KV cache (llama.cpp create_memory)";
   }
+  const int recurrent = recurrent_layer_count(a);
+  std::string state;
+  if (recurrent > 0) {
+    state = fmt::format("a fixed recurrent state of {} layers x {} values x {} bytes{}{}",
+                        recurrent, a.attention.recurrent_state_floats, state_bytes, seqs,
+                        ngram_state_floats(a) > 0 ? " (and the n-gram layer's row)" : "");
+  }
+  const std::string total = " = " + format_memory(bytes, in.q.units);
   if (uses_mla(a) && a.attention.mla_cached_per_head) {  // MiniCPM3
-    return fmt::format(
-        "{} layers x {} KV heads x ({} K + {} V dims) x {:g} bytes x {} tokens{} = {}", a.layers,
-        a.kv_heads, a.head_dim, a.attention.v_head_dim, in.k_type.bytes_per_element(), cells, seqs,
-        format_memory(bytes, in.q.units));
+    return fmt::format("{} layers x {} KV heads x ({} K + {} V dims) x {:g} bytes x {} tokens{}{}",
+                       a.layers, a.kv_heads, a.head_dim, a.attention.v_head_dim,
+                       in.k_type.bytes_per_element(), cells, seqs, total);
   }
   if (uses_mla(a)) {
     return fmt::format(
-        "{} layers x {} latent dims x {:g} bytes x {} tokens{}{} = {}", attention_layer_count(a),
+        "{} layers x {} latent dims x {:g} bytes x {} tokens{}{}{}", attention_layer_count(a),
         a.attention.kv_lora_rank + a.attention.qk_rope_head_dim, in.k_type.bytes_per_element(),
-        cells, seqs, a.attention.kind == AttentionKind::Hybrid ? " (plus the recurrent state)" : "",
-        format_memory(bytes, in.q.units));
+        cells, seqs, state.empty() ? "" : ", plus " + state, total);
+  }
+  const CachedKvLayers cached = cached_kv_layers(a);
+  const int layers = cached.full + cached.windowed;
+  if (layers <= 0) {
+    return (state.empty() ? "none" : "no KV cache: " + state) + total;
   }
   return fmt::format(
-      "2 (K and V) x {} layers x {} KV heads x {} dims x {:g} bytes x {} tokens{}{} = {}", a.layers,
-      a.kv_heads, a.head_dim, in.k_type.bytes_per_element(), cells, seqs,
-      a.attention.kind == AttentionKind::Sliding ? " (windowed layers hold less)" : "",
-      format_memory(bytes, in.q.units));
+      "2 (K and V) x {} {}layers x {} KV heads x {} dims x {:g} bytes x {} tokens{}{}{}{}", layers,
+      recurrent > 0 ? "attention " : "", a.kv_heads, a.head_dim, in.k_type.bytes_per_element(),
+      cells, seqs,
+      cached.windowed > 0
+          ? fmt::format(" (the {} windowed layers hold at most their window)", cached.windowed)
+          : "",
+      state.empty() ? "" : ", plus " + state, total);
 }
 
 void set_usable(const Inputs& in, Estimate& e) {
@@ -1346,7 +1363,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   e.recurrent_state = recurrent_state_bytes(a, in.batch);
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
-      [&] { return kv_formula(in, cells, e.memory.kv_cache); },
+      [&] { return kv_formula(in, cells, e.memory.kv_cache, 4); },
       "llama.cpp KV layout (inference-estimators.md section 0.3)");
 
   // Compute buffers: every GPU reserves its own graph. On the CPU the one
@@ -1827,7 +1844,7 @@ void pytorch(const Inputs& in, Estimate& e) {
       kv_cache_bytes(a, {in.context, in.batch, 0, in.k_type, in.v_type, pad, false, state_bytes});
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
-      [&] { return kv_formula(in, e.kv_cells, e.memory.kv_cache); },
+      [&] { return kv_formula(in, e.kv_cells, e.memory.kv_cache, state_bytes); },
       mlx ? "mlx_lm KV cache, grown in steps of 256 tokens" : "transformers DynamicCache");
   // Activations of the prefill pass (essay: "transformers (PyTorch)").
   const std::int64_t prompt = std::min(in.context, q.prompt_tokens.value_or(in.context));

@@ -30,6 +30,14 @@ struct Inputs {
 // for a file without either.
 Bytes clip_compute_bytes(const ProjectorFile& p, bool flash_attention);
 
+// The attention layers whose K and V kv_cache_bytes counts: those over the
+// whole context and the windowed (or chunked) ones; for the --explain line.
+struct CachedKvLayers {
+  int full = 0;
+  int windowed = 0;
+};
+CachedKvLayers cached_kv_layers(const Architecture& arch);
+
 void llama_family(const Inputs& in, Estimate& e);  // llama.cpp, Ollama, generic
 void vllm(const Inputs& in, Estimate& e);
 void pytorch(const Inputs& in, Estimate& e);  // transformers and MLX
