@@ -193,13 +193,24 @@ TEST(Qwen3Tts, MatchesTheLiveLlamaCpp) {
   test::expect_live_tables(m, "qwen3tts", 27, 0.4);
 }
 
-// The catalogue's qwen3-tts-12hz-0.6b (data/models.json: the talker, its
-// head of 3072 codec rows in head_rows) is the model its talker_config
-// gives, and the release's 0.6B is the talker's count within 1 %; both
-// release names find it.
+// The catalogue's qwen3-tts-12hz-0.6b (data/models.json) is the model its
+// talker_config gives (its head of 3072 codec rows in head_rows), and the
+// release's 0.6B is the talker's count within 1 %. Beside the talker it
+// counts what a PyTorch run loads and llama.cpp converts into the mmproj
+// file, as the projector: the published files' sizes (ivan-digital/
+// qwen3-asr-swift docs/tts-model.md at 5fca6dda, 'Weight Files'),
+// model.safetensors 1.83 GB in BF16 and speech_tokenizer 682 MB in F32,
+// less the talker. Both release names find it.
 TEST(Qwen3Tts, CatalogueEntryIsItsConfig) {
-  test::expect_catalogue_is_config("qwen3-tts-12hz-0.6b", test::from_config(qwen3tts_config()),
-                                   {4096, 32768});
+  const Model& cat = test::catalogue_model("qwen3-tts-12hz-0.6b");
+  Model config = test::from_config(qwen3tts_config());
+  const std::int64_t talker = count_params(config.arch).total();
+  EXPECT_LT(rel(static_cast<double>(talker), 0.6e9), 0.01);
+  EXPECT_EQ(cat.params, std::int64_t{1'830'000'000} / 2 + std::int64_t{682'000'000} / 4);
+  EXPECT_EQ(cat.arch.vision_params, cat.params - talker);
+  config.params = cat.params;
+  config.arch.vision_params = cat.arch.vision_params;
+  test::expect_catalogue_is_config("qwen3-tts-12hz-0.6b", config, {4096, 32768});
   for (const char* name :
        {"Qwen/Qwen3-TTS-12Hz-0.6B-Base", "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"}) {
     EXPECT_EQ(test::catalogue_model(name).id, "qwen3-tts-12hz-0.6b") << name;
