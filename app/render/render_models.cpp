@@ -41,6 +41,10 @@ std::string attention(const Architecture& a) {
     case AttentionKind::Mla:
       return "mla";
     case AttentionKind::Hybrid:
+      // Mamba, RWKV: recurrent blocks alone, no attention layer to count.
+      if (a.attention.attention_layers == 0) {
+        return "recurrent";
+      }
       return fmt::format("hybrid {}/{}", a.attention.attention_layers, a.layers);
     case AttentionKind::Full:
       break;
