@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_checks.hpp"
 #include "unit/catalogue_model.hpp"
 #include "unit/live_rows.hpp"
 #include "unit/model_file_writers.hpp"
@@ -162,19 +163,20 @@ TEST(PocketTts, MatchesTheLiveLlamaCpp) {
 // The catalogue's pocket-tts (data/models.json: the backbone, its LayerNorm
 // biases and tied table by the family pockettts) is the model its derived
 // config.json gives: the same parameters, weights, KV cache and compute
-// buffer. Its published 100 M is the whole generative model, not the 79.6 M
-// backbone (tests/unit/test_catalogue_arch.cpp lists the gap), so
-// test::expect_catalogue_is_config's 1 % check does not apply.
+// buffer. Its published 100 M is the whole generative model: beside the
+// backbone, the flow head and the codec decoder (the mmproj file's), counted
+// as the projector (`modality` speech).
 TEST(PocketTts, CatalogueEntryIsItsConfig) {
   const Model& cat = test::catalogue_model("kyutai/pocket-tts");
   EXPECT_EQ(cat.id, "pocket-tts");
-  const Model config = test::from_config(pockettts_config());
+  Model config = test::from_config(pockettts_config());
   EXPECT_TRUE(cat.arch.norm_bias);
   EXPECT_TRUE(cat.arch.tied_embeddings);
-  test::expect_same_estimate(cat, config, "pocket-tts catalogue vs config", {1024, 4096});
-  EXPECT_EQ(weight_layout(cat, *parse_precision("q8_0")).total(),
-            weight_layout(config, *parse_precision("q8_0")).total());
   EXPECT_EQ(cat.params, 100'000'000);
+  EXPECT_EQ(cat.arch.vision_params, cat.params - count_params(config.arch).total());
+  config.params = cat.params;
+  config.arch.vision_params = cat.arch.vision_params;
+  test::expect_catalogue_is_config("pocket-tts", config, {1024, 4096});
 }
 
 }  // namespace

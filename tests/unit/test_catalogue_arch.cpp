@@ -45,11 +45,6 @@ const std::map<std::string, std::string>& known_gaps() {
       // block conversion/qwen4exp.py drops (177.4 B without it, 1.5 %).
       {"qwen3.8-flash-next",
        "the checkpoint's 180.0 B count the MTP block the model file leaves out"},
-      // Pocket TTS's 100 M (Kyutai's release post) is the whole generative
-      // model: the 79.6 M backbone llama.cpp holds, the flow head and input
-      // projection (10 M more: its 90 M transformer) and the 10 M codec
-      // decoder, which conversion/pockettts.py sends to the mmproj file.
-      {"pocket-tts", "the card's 100 M count the flow head and codec the model file leaves out"},
   };
   return gaps;
 }
