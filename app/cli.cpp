@@ -163,6 +163,18 @@ int parse_cli(CLI::App& app, const std::vector<std::string>& args, Context& ctx)
   } catch (const CLI::ExtrasError& e) {
     const std::string hint = foreign_option_hint(app, args, ctx.env);
     return fail(ctx, hint.empty() ? std::string(e.what()) + " (see --help)" : hint);
+  } catch (const CLI::ArgumentMismatch& e) {
+    // CLI11 words an option given twice as "--context: At Most 1 required
+    // but received 2"; a suggested change pasted after the user's own flag
+    // is the usual way to get there.
+    const std::string what = e.what();
+    const auto colon = what.find(": At Most 1 required");
+    if (colon != std::string::npos) {
+      return fail(ctx, what.substr(0, colon) +
+                           " is given more than once: give it once (a suggested change "
+                           "replaces your own value)");
+    }
+    return fail(ctx, what + " (see --help)");
   } catch (const CLI::ParseError& e) {
     return fail(ctx, std::string(e.what()) + " (see --help)");
   }

@@ -10,7 +10,10 @@ std::string render_suggestions_text(const std::vector<Suggestion>& suggestions) 
   if (suggestions.empty()) {
     return "";
   }
-  std::string s = "\nTo make it fit (each change checked with the same estimate):\n";
+  std::string s =
+      "\nTo make it fit (each change checked with the same estimate; its flags replace the same "
+      "flags "
+      "of yours):\n";
   int n = 0;
   for (const auto& sg : suggestions) {
     s += fmt::format("  {}. {}\n", ++n, sg.line);
@@ -30,6 +33,7 @@ nlohmann::ordered_json suggestions_json(const std::vector<Suggestion>& suggestio
     j["decode_tokens_per_s"] =
         sg.decode_tokens_per_s ? Json(*sg.decode_tokens_per_s) : Json(nullptr);
     j["tradeoff"] = sg.tradeoff;
+    j["tight"] = sg.tight;  // added 2026-12-04: within the estimate's error, as the text says
     out.push_back(j);
   }
   return out;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "willfit/planner/planner.hpp"
 #include "willfit/planner/report.hpp"
 #include "willfit/planner/suggest.hpp"
@@ -336,6 +338,10 @@ TEST(Suggest, TheLargestSmallerFamilyMemberThatFits) {
   forty.model = family.front();
   EXPECT_FALSE(estimate_inference(forty).fits());
   EXPECT_EQ(m->verdict, Verdict::Fits);
+  // The name carries the precision and runtime it was checked at, so that
+  // pasting it does not answer at the smaller model's own default (a
+  // catalogue id at its published BF16 under PyTorch).
+  EXPECT_EQ(m->args, fmt::format("{} --precision q4_k_m --runtime llama.cpp", family[1].id));
 }
 
 TEST(Suggest, NothingHelpsATrillionParametersOnOneGigabyte) {

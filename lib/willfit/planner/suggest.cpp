@@ -286,8 +286,13 @@ std::optional<Suggestion> smaller_model(const InferenceQuery& q, const Estimate&
     }
     InferenceQuery alt = pinned(q, e);
     alt.model = m;
+    // The precision and runtime it was checked at go with the name: a
+    // catalogue id alone answers at the model's published precision (a
+    // distill of deepseek-r1:32b at BF16 under PyTorch, not Q4_K_M).
+    const std::string args =
+        fmt::format("{} --precision {} --runtime {}", m.id, alt.precision.id, to_string(e.runtime));
     if (auto s = if_fits(
-            alt, fmt::format("a smaller model of the {} family ({})", m.family, m.name), m.id)) {
+            alt, fmt::format("a smaller model of the {} family ({})", m.family, m.name), args)) {
       return costing(s, "a different, less capable model");
     }
   }
