@@ -1142,12 +1142,19 @@ Bytes clip_compute_bytes(const ProjectorFile& p, bool flash_attention) {
 
 namespace {
 
-// The KV term's arithmetic: K and V of the layers that cache them, and a
-// hybrid's or a recurrent model's fixed state (recurrent_state_bytes, at
-// `state_bytes` a value: F32 in llama.cpp, the model's dtype in PyTorch).
-std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes, int state_bytes) {
+// The KV term's arithmetic: K and V of the layers that cache them (those
+// over the whole context and the windowed ones over their window's cells),
+// and a hybrid's or a recurrent model's fixed state (recurrent_state_bytes,
+// kq.state_bytes a value: F32 in llama.cpp, the model's dtype in PyTorch).
+// The numbers written multiply out to `bytes`; where the layout has more to
+// it than one shape a layer (widths that differ by layer, indexer keys, V
+// padded to the widest layer, pooled keys), no product is written, only
+// what is cached and where the layout is described.
+std::string kv_formula(const Inputs& in, const KvCacheQuery& kq, Bytes bytes) {
   const Architecture& a = in.q.model.arch;
-  const std::string seqs = in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "";
+  const std::int64_t cells = pad_context(kq.context, kq.pad);
+  const int sequences = std::max(1, kq.sequences);
+  const std::string seqs = sequences > 1 ? fmt::format(" x {} sequences", sequences) : "";
   if (a.vocoder_features > 0) {
     return "none: a vocoder holds no KV cache (llama.cpp create_memory); its audio codes go "
            "through in one micro-batch, nothing kept between calls";
@@ -1155,38 +1162,84 @@ std::string kv_formula(const Inputs& in, std::int64_t cells, Bytes bytes, int st
   if (a.attention.no_kv_cache) {
     return "none: an encoder or diffusion model holds no KV cache (llama.cpp create_memory)";
   }
+  const double kb = kq.k_type.bytes_per_element();
+  const double vb = kq.v_type.bytes_per_element();
   const int recurrent = recurrent_layer_count(a);
   std::string state;
+  double written = 0;
   if (recurrent > 0) {
     state = fmt::format("a fixed recurrent state of {} layers x {} values x {} bytes{}{}",
-                        recurrent, a.attention.recurrent_state_floats, state_bytes, seqs,
+                        recurrent, a.attention.recurrent_state_floats, kq.state_bytes, seqs,
                         ngram_state_floats(a) > 0 ? " (and the n-gram layer's row)" : "");
+    written += static_cast<double>(recurrent_state_bytes(a, sequences, kq.state_bytes));
   }
   const std::string total = " = " + format_memory(bytes, in.q.units);
-  if (uses_mla(a) && a.attention.mla_cached_per_head) {  // MiniCPM3
-    return fmt::format("{} layers x {} KV heads x ({} K + {} V dims) x {:g} bytes x {} tokens{}{}",
-                       a.layers, a.kv_heads, a.head_dim, a.attention.v_head_dim,
-                       in.k_type.bytes_per_element(), cells, seqs, total);
-  }
-  if (uses_mla(a)) {
-    return fmt::format(
-        "{} layers x {} latent dims x {:g} bytes x {} tokens{}{}{}", attention_layer_count(a),
-        a.attention.kv_lora_rank + a.attention.qk_rope_head_dim, in.k_type.bytes_per_element(),
-        cells, seqs, state.empty() ? "" : ", plus " + state, total);
-  }
+  const std::string plus_state = state.empty() ? "" : ", plus " + state;
+  const auto per_token = [&](double k_elems, double v_elems) {
+    return k_elems * kb + v_elems * vb;
+  };
+  // K and V rows of one kind of layer: "2 (K and V) x L layers x H KV heads
+  // x D dims x B bytes x C tokens" (K and V types apart when they differ).
+  const auto kv_part = [&](int layers, const char* kind, std::int64_t tokens,
+                           const std::string& over) {
+    const double dims = static_cast<double>(a.kv_heads) * a.head_dim;
+    written += layers * per_token(dims, dims) * static_cast<double>(tokens);
+    if (kb == vb) {
+      return fmt::format("2 (K and V) x {} {}layers x {} KV heads x {} dims x {:g} bytes x {} {}",
+                         layers, kind, a.kv_heads, a.head_dim, kb, tokens, over);
+    }
+    return fmt::format("{} {}layers x {} KV heads x {} dims x ({:g} + {:g} bytes, K and V) x {} {}",
+                       layers, kind, a.kv_heads, a.head_dim, kb, vb, tokens, over);
+  };
+  std::string product;
+  std::string described;
   const CachedKvLayers cached = cached_kv_layers(a);
-  const int layers = cached.full + cached.windowed;
-  if (layers <= 0) {
+  if (uses_mla(a) && a.attention.mla_cached_per_head) {  // MiniCPM3
+    written += a.layers *
+               per_token(static_cast<double>(a.kv_heads) * a.head_dim,
+                         static_cast<double>(a.kv_heads) * a.attention.v_head_dim) *
+               static_cast<double>(cells * sequences);
+    product = fmt::format(
+        "{} layers x {} KV heads x ({} K dims x {:g} + {} V dims x {:g} bytes) x {} tokens{}",
+        a.layers, a.kv_heads, a.head_dim, kb, a.attention.v_head_dim, vb, cells, seqs);
+    described = fmt::format("K and V of {} layers over {} tokens{}", a.layers, cells, seqs);
+  } else if (uses_mla(a)) {
+    const std::int64_t width = a.attention.kv_lora_rank + a.attention.qk_rope_head_dim;
+    written +=
+        cached.full * static_cast<double>(width) * kb * static_cast<double>(cells * sequences);
+    product = fmt::format("{} layers x {} latent dims x {:g} bytes x {} tokens{}", cached.full,
+                          width, kb, cells, seqs) +
+              plus_state;
+    described = fmt::format("one latent a token on {} layers over {} tokens{}",
+                            cached.full + cached.windowed, cells, seqs) +
+                plus_state;
+  } else if (cached.full + cached.windowed > 0) {
+    const char* kind = recurrent > 0 ? "attention " : "";
+    if (cached.full > 0) {
+      product = kv_part(cached.full, cached.windowed > 0 ? "full " : kind, cells, "tokens" + seqs);
+    }
+    if (cached.windowed > 0) {
+      product += (product.empty() ? "" : " + ") + kv_part(cached.windowed, "windowed ",
+                                                          window_cells(a, kq),
+                                                          "cells (the window and a micro-batch)");
+    }
+    product += plus_state;
+    described = fmt::format("K and V of {} layers over {} tokens{}{}",
+                            cached.full + cached.windowed, cells, seqs,
+                            cached.windowed > 0
+                                ? fmt::format(", {} of them over their window", cached.windowed)
+                                : "") +
+                plus_state;
+  } else {
     return (state.empty() ? "none" : "no KV cache: " + state) + total;
   }
-  return fmt::format(
-      "2 (K and V) x {} {}layers x {} KV heads x {} dims x {:g} bytes x {} tokens{}{}{}{}", layers,
-      recurrent > 0 ? "attention " : "", a.kv_heads, a.head_dim, in.k_type.bytes_per_element(),
-      cells, seqs,
-      cached.windowed > 0
-          ? fmt::format(" (the {} windowed layers hold at most their window)", cached.windowed)
-          : "",
-      state.empty() ? "" : ", plus " + state, total);
+  if (std::abs(written - static_cast<double>(bytes)) <= 1.0) {
+    return product + total;
+  }
+  return described +
+         ", each layer at its own widths with the extra caches of this architecture "
+         "(docs/architectures.md)" +
+         total;
 }
 
 void set_usable(const Inputs& in, Estimate& e) {
@@ -1363,7 +1416,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   e.recurrent_state = recurrent_state_bytes(a, in.batch);
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
-      [&] { return kv_formula(in, cells, e.memory.kv_cache, 4); },
+      [&] { return kv_formula(in, kv_query, e.memory.kv_cache); },
       "llama.cpp KV layout (inference-estimators.md section 0.3)");
 
   // Compute buffers: every GPU reserves its own graph. On the CPU the one
@@ -1840,11 +1893,12 @@ void pytorch(const Inputs& in, Estimate& e) {
   // state in the model's dtype (HybridMambaAttentionDynamicCache, torch.zeros
   // of dtype), not llama.cpp's F32.
   const int state_bytes = q.precision.id == "fp32" || q.precision.id == "f32" ? 4 : 2;
-  e.memory.kv_cache =
-      kv_cache_bytes(a, {in.context, in.batch, 0, in.k_type, in.v_type, pad, false, state_bytes});
+  const KvCacheQuery kv_query{in.context, in.batch, 0,     in.k_type,
+                              in.v_type,  pad,      false, state_bytes};
+  e.memory.kv_cache = kv_cache_bytes(a, kv_query);
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
-      [&] { return kv_formula(in, e.kv_cells, e.memory.kv_cache, state_bytes); },
+      [&] { return kv_formula(in, kv_query, e.memory.kv_cache); },
       mlx ? "mlx_lm KV cache, grown in steps of 256 tokens" : "transformers DynamicCache");
   // Activations of the prefill pass (essay: "transformers (PyTorch)").
   const std::int64_t prompt = std::min(in.context, q.prompt_tokens.value_or(in.context));
