@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -187,6 +188,32 @@ TEST(Rwkv, CatalogueRefusesAnRwkvEntryWithAttentionLayers) {
                                      "test.json");
   ASSERT_FALSE(parsed.ok());
   EXPECT_NE(parsed.error().message.find("'rwkv'"), std::string::npos) << parsed.error().message;
+}
+
+// An RWKV-6 entry whose recurrent weights or state are missing or not the
+// block's (two token-shift rows of hidden and heads x head_size^2: for this
+// 128-wide, 2-head shape 2 x 128 + 2 x 64 x 64 = 8448) is refused, not
+// answered without them.
+TEST(Rwkv, CatalogueRefusesAnRwkvEntryWithoutItsStateOrWeights) {
+  const auto entry = [](const char* recurrent) {
+    return fmt::format(R"({{"schema_version": 1, "models": [{{"id": "x",
+      "params": 1000, "layers": 2, "hidden_size": 128, "heads": 2, "head_dim": 64,
+      "intermediate_size": 448, "vocab_size": 100, "attention": {{"kind": "hybrid",
+      "attention_layers": 0, "recurrent_layers": 2, {} "rwkv": 6, "rwkv_token_shift_count": 2,
+      "rwkv_time_mix_extra": 32, "rwkv_time_decay_extra": 64}}}}]}})",
+                       recurrent);
+  };
+  EXPECT_TRUE(
+      ModelDb::parse(entry(R"("recurrent_params": 500, "recurrent_state_floats": 8448,)"), "t")
+          .ok());
+  for (const char* bad : {R"("recurrent_params": 0, "recurrent_state_floats": 8448,)",
+                          R"("recurrent_params": 500, "recurrent_state_floats": 0,)",
+                          R"("recurrent_params": 500, "recurrent_state_floats": 8192,)"}) {
+    const auto parsed = ModelDb::parse(entry(bad), "t");
+    ASSERT_FALSE(parsed.ok()) << bad;
+    EXPECT_NE(parsed.error().message.find("recurrent_"), std::string::npos)
+        << parsed.error().message;
+  }
 }
 
 // A file without the time mix's sizes, or a config whose heads do not divide

@@ -449,6 +449,20 @@ void read_rwkv(EntryReader& r, const Json& at, Architecture& a) {
     r.fail(
         "'rwkv' must be 6 (RWKV-6), with every layer recurrent (no attention_layers) and heads x "
         "head_dim equal to hidden_size");
+    return;
+  }
+  // llama-hparams.cpp n_embd_r + n_embd_s: the token-shift rows and the wkv
+  // state, heads x head_size^2.
+  const std::int64_t state = std::int64_t{x.rwkv_token_shift_count} * a.hidden_size +
+                             std::int64_t{a.heads} * a.head_dim * a.head_dim;
+  if (x.recurrent_params <= 0) {
+    r.fail("an RWKV-6 entry needs 'recurrent_params' (the time mix and channel mix of a layer)");
+  } else if (r.error().empty() && x.recurrent_state_floats != state) {
+    r.fail(
+        fmt::format("an RWKV-6 layer's 'recurrent_state_floats' is {} ({} token-shift rows of "
+                    "{} and {} heads of {} x {}), not {}",
+                    state, x.rwkv_token_shift_count, a.hidden_size, a.heads, a.head_dim, a.head_dim,
+                    x.recurrent_state_floats));
   }
 }
 
@@ -615,6 +629,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   // norms after the attention and the MLP (model.hpp; plamo3.cpp), as from
   // its config.json.
   a.attention.fused_qkv_norm = r.boolean("fused_qkv_norm", false);
+  if (a.attention.fused_qkv_norm && !a.attention.fused_qkv) {
+    r.fail("'fused_qkv_norm' needs 'fused_qkv' (the norms sit on the fused QKV projection)");
+  }
   a.attention.sandwich_norms = r.boolean("sandwich_norms", false);
   // Granite Switch's embedded LoRA adapters (model.hpp Architecture::adapters):
   // how many, and their rank (config.json num_adapters, max_lora_rank).
