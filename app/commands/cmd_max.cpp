@@ -69,6 +69,8 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
   }
   MaxQuestion question;
   InferenceQuery& query = question.query;
+  // No --ubatch here: Ollama picks its own micro-batch, as in the plain answer.
+  query.ubatch_is_default = true;
   const auto units = units_from_option(units_text);
   if (!units) {
     return fail(ctx, units.error().message);

@@ -102,6 +102,8 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
   // No --context: each device is sized at the context the plain answer would
   // take for it (Ollama's default for its memory, at most the trained length).
   query.context_is_default = !o.context_given();
+  // No --ubatch here: Ollama picks its own micro-batch, as in the plain answer.
+  query.ubatch_is_default = true;
   WhichOptions options;
   options.vendor = vendor;
   auto sort = parse_which_sort(sort_text);

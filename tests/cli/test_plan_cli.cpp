@@ -77,6 +77,23 @@ TEST(CliWhich, ErrorsAreCleanAndNothingFitsExitsOne) {
   EXPECT_EQ(json::parse(none.out).at("found"), 0);
 }
 
+// One estimator: each row's need is the plain answer's total on that device
+// set. An Ollama tag takes Ollama's own micro-batch in both (the rows once
+// used 512 and listed sets the plain answer refuses).
+TEST(CliWhich, EachRowNeedsWhatThePlainAnswerSays) {
+  const auto r = run_cli({"which", "qwen3:32b", "--limit", "6", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json rows = json::parse(r.out).at("devices");
+  ASSERT_FALSE(rows.empty());
+  for (const json& row : rows) {
+    const std::string set =
+        std::to_string(row.at("count").get<int>()) + "x " + row.at("device").get<std::string>();
+    const auto plain = run_cli({"qwen3:32b", "-d", set, "--json"});
+    ASSERT_EQ(plain.code, 0) << set << ": " << plain.err;
+    EXPECT_EQ(json::parse(plain.out).at("memory").at("total_bytes"), row.at("total_bytes")) << set;
+  }
+}
+
 TEST(CliWhich, PricesRiseDownTheListAndStayUnderTheCap) {
   const auto r = run_cli(
       {"which", "llama-3.1-8b", "-p", "q4_k_m", "--max-price", "800", "--limit", "0", "--json"});
