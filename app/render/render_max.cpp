@@ -52,10 +52,14 @@ std::string render_max_text(const MaxQuestion& question, const MaxAnswer& a) {
     const std::optional<double> kld = a.precision ? quant_kld(a.precision->id) : std::nullopt;
     s += a.precision ? fmt::format(
                            "  best precision: {} ({} bits per weight{}), the "
-                           "highest-quality that fits\n",
+                           "highest-quality that fits at context {}, batch {}\n",
                            a.precision->name, bits_per_weight_text(*a.precision),
-                           kld ? fmt::format("; KL divergence {:.3f} from FP16", *kld) : "")
-                     : "  best precision: none fits, not even the smallest\n";
+                           kld ? fmt::format("; KL divergence {:.3f} from FP16", *kld) : "",
+                           q.context, q.batch)
+                     : fmt::format(
+                           "  best precision: none fits at context {}, batch {}, not even the "
+                           "smallest\n",
+                           q.context, q.batch);
     if (!a.precision) {
       return s;
     }
