@@ -351,6 +351,14 @@ TEST(Suggest, NothingHelpsATrillionParametersOnOneGigabyte) {
   const FitReport r = make_fit_report(q);
   EXPECT_TRUE(r.suggestions.empty());
   EXPECT_NE(r.hint.find("more memory is needed"), std::string::npos);
+  EXPECT_NE(r.hint.find("(--ram)"), std::string::npos) << r.hint;
+  // With --ram given the offload was weighed already: the hint does not ask
+  // for it again.
+  InferenceQuery with_ram = q;
+  with_ram.ram = 512 * kGiB;
+  const FitReport told = make_fit_report(with_ram);
+  EXPECT_EQ(told.hint.find("(--ram)"), std::string::npos) << told.hint;
+  EXPECT_NE(told.hint.find("more system RAM than --ram gives"), std::string::npos) << told.hint;
 }
 
 }  // namespace

@@ -13,7 +13,7 @@ namespace {
 // The one-line hint when it does not fit: the first suggestion (suggest.hpp
 // ranks them), else what is short and where.
 std::string make_hint(const Estimate& e, const std::vector<Suggestion>& suggestions,
-                      UnitSystem units, bool unified) {
+                      UnitSystem units, bool unified, bool ram_given) {
   if (e.fits() || !e.device_known) {
     return "";
   }
@@ -31,10 +31,13 @@ std::string make_hint(const Estimate& e, const std::vector<Suggestion>& suggesti
                        unified ? "run on the CPU from the same memory" : "live in system RAM");
   }
   // On unified memory the offload is already counted: only more memory helps.
+  // With --ram given, the offload was already weighed against it.
   return fmt::format("hint: {} more memory is needed: a larger device{}",
                      format_memory(short_by, units),
-                     unified ? " or a smaller model or precision"
-                             : ", more devices, or offload to system RAM (--ram)");
+                     unified     ? " or a smaller model or precision"
+                     : ram_given ? ", more devices, more system RAM than --ram gives, or a smaller "
+                                   "model or precision"
+                                 : ", more devices, or offload to system RAM (--ram)");
 }
 
 }  // namespace
@@ -132,7 +135,8 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   }
   r.suggestions =
       suggest_changes(query, r.estimate, SuggestInputs{smaller_models, speed, other_devices});
-  r.hint = make_hint(r.estimate, r.suggestions, query.units, offload_ram_is_unified(query));
+  r.hint = make_hint(r.estimate, r.suggestions, query.units, offload_ram_is_unified(query),
+                     query.ram.has_value());
   r.speed = estimate_speed(query, r.estimate, speed);
   return r;
 }
