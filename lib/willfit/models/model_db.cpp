@@ -451,10 +451,8 @@ void read_rwkv(EntryReader& r, const Json& at, Architecture& a) {
         "head_dim equal to hidden_size");
     return;
   }
-  // llama-hparams.cpp n_embd_r + n_embd_s: the token-shift rows and the wkv
-  // state, heads x head_size^2.
-  const std::int64_t state = std::int64_t{x.rwkv_token_shift_count} * a.hidden_size +
-                             std::int64_t{a.heads} * a.head_dim * a.head_dim;
+  // The token-shift rows and the wkv state, as the readers set them.
+  const std::int64_t state = rwkv_state_floats(a.hidden_size, a.head_dim, x.rwkv_token_shift_count);
   if (x.recurrent_params <= 0) {
     r.fail("an RWKV-6 entry needs 'recurrent_params' (the time mix and channel mix of a layer)");
   } else if (r.error().empty() && x.recurrent_state_floats != state) {
