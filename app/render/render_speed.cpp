@@ -104,9 +104,10 @@ std::string render_speed_text(const SpeedEstimate& s, UnitSystem units,
     const std::string label = s.tensor_parallel > 1 && tier.label != "system RAM"
                                   ? fmt::format("{} (each of {})", tier.label, s.tensor_parallel)
                                   : tier.label;
-    out += fmt::format("  - {}: reads {} per token at {:g} GB/s x {:.2f} (measured efficiency)\n",
-                       label, format_size(tier.weight_bytes, units), tier.bandwidth_gb_per_s,
-                       tier.bandwidth_efficiency);
+    out += fmt::format(
+        "  - {}: reads {} per token at {:g} GB/s x {:.2f} ({})\n", label,
+        format_size(tier.weight_bytes, units), tier.bandwidth_gb_per_s, tier.bandwidth_efficiency,
+        tier.efficiency_measured ? "measured efficiency" : "median of all measured devices");
   }
   for (const auto& n : s.notes) {
     out += "  - " + n + "\n";

@@ -474,7 +474,7 @@ TEST(SpeedClassOf, DevicesFallIntoTheirMeasuredClass) {
   EXPECT_EQ(speed_class(d), SpeedClass::Hbm);
   EXPECT_EQ(speed_class(gpu(960, 120, "amd")), SpeedClass::Amd);
   EXPECT_EQ(speed_class(gpu(400, 13, "apple")), SpeedClass::Apple);
-  EXPECT_EQ(speed_class(gpu(456, 100, "intel")), SpeedClass::Other);
+  EXPECT_EQ(speed_class(gpu(456, 100, "intel")), SpeedClass::Intel);
   EXPECT_EQ(speed_class(*raw_device("8gb")), SpeedClass::Other);
   d.fp16_tflops_dense.reset();
   d.fp32_tflops = 20;

@@ -30,8 +30,10 @@
 //     from them. The figures (calibration split: every other device per class,
 //     65 decode rows; "check" rows are held out):
 //       NVIDIA GDDR 0.69 (n=15), AMD 0.71 (5), Apple 0.75 (39), HBM datacenter
-//       0.30 (3), CPU with DDR4 dual channel 0.59 (2), other = median of every
-//       calibration row 0.70 (65).
+//       0.30 (3), CPU with DDR4 dual channel 0.59 (2), Intel Arc 0.58 (1: the
+//       B580 under Vulkan; the A770, held out, reaches 0.34), other = median
+//       of every calibration row 0.70 (65). Intel had "other"'s 0.70 before:
+//       the A770 row (52.6 tokens/s) was answered at 105, now at 79.
 //     speed-notes section 4 explains the spread: a fixed 1.5-3 ms per token
 //     weighs on small models and fast GPUs, and HBM cards under llama.cpp
 //     stay near half their bandwidth even at 70 B.
@@ -278,6 +280,8 @@ std::string_view to_string(SpeedClass c) {
       return "hbm";
     case SpeedClass::Cpu:
       return "cpu";
+    case SpeedClass::Intel:
+      return "intel";
     case SpeedClass::Other:
       return "other";
   }
@@ -304,6 +308,9 @@ SpeedClass speed_class(const Device& d) {
   if (d.vendor == "amd") {
     return SpeedClass::Amd;
   }
+  if (d.vendor == "intel") {
+    return SpeedClass::Intel;
+  }
   return SpeedClass::Other;
 }
 
@@ -321,6 +328,8 @@ Efficiency efficiency(SpeedClass c) {
       return {0.30, 0.18};
     case SpeedClass::Cpu:
       return {0.59, 0.55};  // no CPU prefill row with a known peak: "other"'s
+    case SpeedClass::Intel:
+      return {0.58, 0.61};  // one calibration row (Arc B580); the A770 is held out
     case SpeedClass::Other:
       return {0.70, 0.55};
   }
@@ -361,6 +370,8 @@ double node_time_s(SpeedClass c) {
       return 5.79e-6;
     case SpeedClass::Cpu:
       return 0;  // no launches: the cores that run the graph read the memory
+    case SpeedClass::Intel:
+      return 9.75e-6;  // the Arc B580 row alone
     case SpeedClass::Other:
       return 11.01e-6;
   }
@@ -661,6 +672,7 @@ SpeedTier device_tier(const Device& d, const TokenCosts& c, double share) {
   t.kv_bytes = round_bytes(static_cast<double>(c.kv_bytes) * share);
   t.bandwidth_gb_per_s = d.bandwidth_gb_per_s.value_or(0.0);
   t.bandwidth_efficiency = eff.bandwidth;
+  t.efficiency_measured = speed_class(d) != SpeedClass::Other;
   t.tflops = peak_tflops(d);
   t.compute_efficiency = eff.compute;
   t.fixed_s = c.extra_nodes * share * node_time_s(speed_class(d));
@@ -669,7 +681,8 @@ SpeedTier device_tier(const Device& d, const TokenCosts& c, double share) {
   // concurrently (ggml-metal's concurrent dispatch), so its per-node time is
   // no serial floor; "other" is a median over Apple rows too; a CPU has none.
   const SpeedClass cls = speed_class(d);
-  const bool serial = cls == SpeedClass::Nvidia || cls == SpeedClass::Amd || cls == SpeedClass::Hbm;
+  const bool serial = cls == SpeedClass::Nvidia || cls == SpeedClass::Amd ||
+                      cls == SpeedClass::Hbm || cls == SpeedClass::Intel;
   t.graph_nodes_s = serial ? c.graph_nodes * share * node_time_s(cls) : 0.0;
   t.expert_bytes = round_bytes(static_cast<double>(c.expert_bytes) * share);
   t.expert_share = c.expert_share;

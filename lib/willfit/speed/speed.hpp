@@ -26,7 +26,8 @@ enum class SpeedClass {
   Apple,   // Apple silicon (Metal)
   Hbm,     // datacenter GPUs with HBM (A100, H100, V100, MI100/MI210...)
   Cpu,     // a CPU reading system RAM
-  Other,   // anything else (Intel Arc, accelerators, a bare capacity with --bandwidth)
+  Intel,   // Intel GPUs (Arc; llama.cpp's Vulkan and SYCL backends)
+  Other,   // anything else (accelerators, a bare capacity with --bandwidth)
 };
 std::string_view to_string(SpeedClass c);
 SpeedClass speed_class(const Device& device);
@@ -69,8 +70,11 @@ struct SpeedTier {
   Bytes kv_bytes = 0;               // KV cache of one sequence at the query's context, here
   double bandwidth_gb_per_s = 0;    // datasheet peak, decimal GB/s
   double bandwidth_efficiency = 0;  // fraction of it achieved (efficiency())
-  std::optional<double> tflops;     // dense peak of the processor doing this tier's maths
-  double compute_efficiency = 0;    // fraction of it achieved
+  // The efficiencies come from runs on this class of device; false for
+  // SpeedClass::Other, whose figures are the median of every measured device.
+  bool efficiency_measured = true;
+  std::optional<double> tflops;   // dense peak of the processor doing this tier's maths
+  double compute_efficiency = 0;  // fraction of it achieved
   // Prefill only: llama.cpp computes big batches of host-resident layers on
   // the GPU, copying their weights over this link once per micro-batch.
   std::optional<double> prefill_link_gb_per_s;
