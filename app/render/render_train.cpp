@@ -65,16 +65,30 @@ std::string verdict_line(const TrainingQuery& q, const TrainingEstimate& e) {
   const std::string where =
       fmt::format("{}{}", e.total_gpus > 1 ? fmt::format("{}x ", e.total_gpus) : "",
                   q.devices.devices.front().name);
+  // As the inference answer words it (render_text.cpp): a headroom within
+  // the estimate's own error either way is "tight".
+  const std::string band = fmt::format("+/-{:g}%", e.error_band_pct);
   switch (e.verdict) {
     case Verdict::Fits:
+      if (e.tight) {
+        return fmt::format(
+            "FITS, but tight: {} on {}: needs {} per GPU of {} usable ({} to spare, within the {} "
+            "error of this estimate)\n",
+            what, where, format_memory(e.required, q.units), format_memory(e.usable, q.units),
+            format_memory(e.headroom, q.units), band);
+      }
       return fmt::format("FITS: {} on {}: needs {} per GPU of {} usable ({} to spare)\n", what,
                          where, format_memory(e.required, q.units),
                          format_memory(e.usable, q.units), format_memory(e.headroom, q.units));
     case Verdict::Offload:
       return fmt::format(
-          "FITS ONLY WITH OFFLOAD: {} on {}: needs {} per GPU of {} usable, and {} of host RAM "
-          "per node\n",
-          what, where, format_memory(e.required, q.units), format_memory(e.usable, q.units),
+          "FITS ONLY WITH OFFLOAD{}: {} on {}: needs {} per GPU of {} usable{}, and {} of host "
+          "RAM per node\n",
+          e.tight ? ", but tight" : "", what, where, format_memory(e.required, q.units),
+          format_memory(e.usable, q.units),
+          e.tight ? fmt::format(" ({} to spare, within the {} error of this estimate)",
+                                format_memory(e.headroom, q.units), band)
+                  : std::string(),
           format_memory(e.host_bytes, q.units));
     case Verdict::NoFit:
       break;
@@ -83,6 +97,13 @@ std::string verdict_line(const TrainingQuery& q, const TrainingEstimate& e) {
     return fmt::format(
         "DOES NOT FIT: {} on {}: the GPUs suffice ({} of {}) but host RAM does not\n", what, where,
         format_memory(e.required, q.units), format_memory(e.usable, q.units));
+  }
+  if (e.tight) {
+    return fmt::format(
+        "DOES NOT FIT by {}, within the {} error of this estimate: {} on {}: needs {} per GPU, {} "
+        "usable; it may fit\n",
+        format_memory(-e.headroom, q.units), band, what, where, format_memory(e.required, q.units),
+        format_memory(e.usable, q.units));
   }
   return fmt::format("DOES NOT FIT: {} on {}: needs {} per GPU, {} usable (short by {})\n", what,
                      where, format_memory(e.required, q.units), format_memory(e.usable, q.units),
@@ -141,7 +162,8 @@ std::string render_train_text(const TrainingQuery& q, const TrainingEstimate& e,
            fmt::format("{}, kernels, libraries", context_words(q.devices)), q.units);
   s += row("allocator margin", b.margin, "fragmentation, 5% of allocated", q.units);
   s += fmt::format("  {:-<20}{:->11}\n", "", "");
-  s += row("total per GPU", e.required, "", q.units);
+  s += row("total per GPU", e.required,
+           fmt::format("+/- {:g}% (measured error of this estimate)", e.error_band_pct), q.units);
   if (e.device_known) {
     s += row("usable per GPU", e.usable,
              fmt::format("of {} on {}", format_memory(e.capacity, q.units),
@@ -257,6 +279,7 @@ std::string render_train_json(const TrainingQuery& q, const TrainingEstimate& e)
   t["trainable_params"] = e.trainable_params;
   t["gpus"] = e.total_gpus;
   t["data_parallel"] = e.data_parallel;
+  t["error_band_pct"] = e.error_band_pct;  // added 2026-12-05
   j["training"] = t;
   Json r;
   r["verdict"] = e.device_known ? Json(std::string(to_string(e.verdict))) : Json(nullptr);
@@ -264,6 +287,9 @@ std::string render_train_json(const TrainingQuery& q, const TrainingEstimate& e)
   r["required_bytes"] = e.required;
   r["available_bytes"] = e.device_known ? Json(e.usable) : Json(nullptr);
   r["headroom_bytes"] = e.device_known ? Json(e.headroom) : Json(nullptr);
+  // Added 2026-12-05, as result.tight and result.band_bytes of the plain answer.
+  r["tight"] = e.device_known ? Json(e.tight) : Json(nullptr);
+  r["band_bytes"] = e.band;
   j["result"] = r;
   Json sugs = Json::array();
   for (const auto& s : e.suggestions) {

@@ -4,9 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "willfit/core/quality.hpp"
 #include "willfit/planner/planner.hpp"
 #include "willfit/planner/report.hpp"
 #include "willfit/planner/suggest.hpp"
+
+#include "unit/catalogue_model.hpp"
 
 namespace willfit {
 namespace {
@@ -243,17 +246,21 @@ TEST(Suggest, LowerPrecisionIsTheWidestThatFits) {
 }
 
 // Every change that claims to fit, re-run, fits, and its total is below
-// the usable memory; changes that fit whole rank before an offload.
+// the usable memory; on the user's own card, changes that fit whole rank
+// before an offload, and hardware to buy (a second card) after both.
 TEST(Suggest, EachChangeIsCheckedAndFitsComeFirst) {
   InferenceQuery q = query("13b", "q8_0", "8gb");
   const Estimate e = estimate_inference(q);
   const auto s = suggest_changes(q, e);
   ASSERT_GE(s.size(), 3U);
   bool seen_offload = false;
+  bool seen_hardware = false;
   for (const auto& x : s) {
     EXPECT_FALSE(x.line.empty());
+    EXPECT_TRUE(x.new_hardware || !seen_hardware) << x.line;
+    seen_hardware = seen_hardware || x.new_hardware;
     if (x.verdict == Verdict::Fits) {
-      EXPECT_FALSE(seen_offload) << x.line;
+      EXPECT_TRUE(!seen_offload || x.new_hardware) << x.line;
       const Bytes usable = x.args.starts_with("--device") ? 2 * e.usable : e.usable;
       EXPECT_LE(x.total_bytes, usable) << x.line;
     } else {
@@ -271,6 +278,8 @@ TEST(Suggest, EachChangeIsCheckedAndFitsComeFirst) {
   const Suggestion* gpu = find(s, "--device ");
   ASSERT_NE(gpu, nullptr);
   EXPECT_EQ(gpu->args, "--device \"2x 8gb\"");
+  EXPECT_TRUE(gpu->new_hardware);
+  EXPECT_LT(off - s.data(), gpu - s.data()) << "the user's own RAM before a card to buy";
   InferenceQuery two = q;
   two.devices.devices.push_back(q.devices.devices.front());
   EXPECT_TRUE(estimate_inference(two).fits());
@@ -370,7 +379,7 @@ namespace {
 // Issue 16, "two 48 GB cards": with the device database passed in, 70B at
 // FP16 on 24 GB is also offered other hardware: one or two of a card that
 // holds it clear of the error band at FP16, and (cheaper) at Q8_0. Same-GPU
-// fits rank first, offloads last.
+// fits rank first, then the offload, then the hardware.
 TEST(SuggestOtherHardware, SeventyBAtFp16On24GbIsOfferedCardsThatHoldIt) {
   InferenceQuery q;
   q.model = *model_from_size(*parse_model_size("70b"));
@@ -405,10 +414,119 @@ TEST(SuggestOtherHardware, SeventyBAtFp16On24GbIsOfferedCardsThatHoldIt) {
   ASSERT_FALSE(s.empty());
   EXPECT_EQ(s.front().verdict, Verdict::Fits);  // a GGUF on the user's own 24 GB
   EXPECT_FALSE(s.front().new_hardware);
-  EXPECT_EQ(s.back().verdict, Verdict::Offload);  // the offload ranks last
+  // Hardware to buy ranks after every change on the user's own card, the
+  // offload to their RAM included (docs/usage.md, "To make it fit").
+  EXPECT_EQ(hardware.front(), s.size() - hardware.size());
+  EXPECT_TRUE(std::any_of(s.begin(), s.end(), [](const Suggestion& x) {
+    return x.verdict == Verdict::Offload && !x.new_hardware;
+  }));
   for (const std::size_t i : hardware) {
     EXPECT_EQ(s[i].line.find("12gb"), std::string::npos);
   }
+}
+
+// Kimi K2 (1 T parameters, published at FP8) on an RTX 4090 with 512 GiB of
+// RAM: Q4_K_M with the experts in RAM needs more than that RAM, but a lower
+// GGUF type does not; the best such type (in published quality order, clear
+// of the error band) is offered with offload, says its quality loss, and is
+// what the estimator says when asked directly.
+TEST(SuggestOffload, ALowerGgufTypeWithExpertsInRamWhenQ4KmDoesNotHold) {
+  InferenceQuery q;
+  q.model = test::catalogue_model("kimi-k2");
+  q.precision = *parse_precision("fp8");
+  q.devices.devices.push_back(*raw_device("24gb"));
+  q.devices.text = "24gb";
+  q.ram = 512 * kGiB;
+  const Estimate e = estimate_inference(q);
+  ASSERT_EQ(e.verdict, Verdict::NoFit);
+  InferenceQuery q4 = q;
+  q4.runtime = Runtime::LlamaCpp;
+  q4.precision = *parse_precision("q4_k_m");
+  ASSERT_NE(estimate_inference(q4).verdict, Verdict::Offload);  // Q4_K_M does not hold
+  const auto s = suggest_changes(q, e);
+  const auto off = std::find_if(s.begin(), s.end(), [](const Suggestion& x) {
+    return x.verdict == Verdict::Offload && x.args.starts_with("--precision ");
+  });
+  ASSERT_NE(off, s.end());
+  const std::string id = off->args.substr(12, off->args.find(' ', 12) - 12);
+  EXPECT_EQ(off->args, "--precision " + id + " --runtime llama.cpp");
+  InferenceQuery alt = q4;
+  alt.precision = *parse_precision(id);
+  const Estimate after = estimate_inference(alt);
+  EXPECT_EQ(after.verdict, Verdict::Offload);
+  EXPECT_FALSE(after.tight);
+  EXPECT_EQ(off->total_bytes, after.required);
+  ASSERT_TRUE(after.offload.has_value());
+  EXPECT_GT(after.offload->cpu_moe_layers, 0);  // the experts in RAM
+  EXPECT_NE(off->line.find("KL divergence"), std::string::npos) << off->line;
+  EXPECT_NE(off->tradeoff.find("quality loss"), std::string::npos) << off->tradeoff;
+  // No type of better published quality (from Q4_K_M down) holds clear.
+  const auto q4_kld = quant_kld("q4_k_m");
+  for (const Precision& c : precision_candidates(Runtime::LlamaCpp)) {
+    if (c.id == id) {
+      break;
+    }
+    if (!quant_kld(c.id) || *quant_kld(c.id) < *q4_kld || c.id.starts_with("iq1") ||
+        c.id.starts_with("iq2") || c.id.starts_with("iq3")) {
+      continue;
+    }
+    InferenceQuery better = q4;
+    better.precision = c;
+    const Estimate b = estimate_inference(better);
+    EXPECT_TRUE(b.verdict != Verdict::Offload || b.tight) << c.id;
+  }
+  // With less RAM, a 2-bit K-quant: a large quality loss, and said so.
+  q.ram = 384 * kGiB;
+  const auto less = suggest_changes(q, estimate_inference(q));
+  const auto two = std::find_if(less.begin(), less.end(), [](const Suggestion& x) {
+    return x.verdict == Verdict::Offload && x.args.starts_with("--precision q2_k");
+  });
+  ASSERT_NE(two, less.end());
+  EXPECT_NE(two->tradeoff.find("a large quality loss"), std::string::npos) << two->tradeoff;
+}
+
+// A card as the device database gives it: a vendor, a kind, a price.
+Device card(const char* id, const char* size, const char* vendor, DeviceKind kind, double price) {
+  Device d = *raw_device(size);
+  d.id = id;
+  d.name = id;
+  d.vendor = vendor;
+  d.kind = kind;
+  d.price_usd = price;
+  return d;
+}
+
+// transformers (PyTorch) runs on the PyTorch build of the user's back end:
+// a CUDA user is not offered a TPU (torch_xla) or an AMD card (a ROCm
+// build), however cheap; Q8_0 on llama.cpp (which builds for ROCm too) may
+// name the AMD card, never the TPU. An AMD user under transformers is
+// offered the AMD card.
+TEST(SuggestOtherHardware, OnlyCardsTheRuntimeRunsOn) {
+  const std::vector<Device> cards{
+      card("tpu", "192gb", "google", DeviceKind::Accelerator, 100),
+      card("instinct", "192gb", "amd", DeviceKind::DiscreteGpu, 200),
+      card("geforce", "192gb", "nvidia", DeviceKind::DiscreteGpu, 5000),
+  };
+  InferenceQuery q = query("70b", "bf16", "24gb");
+  const Estimate e = estimate_inference(q);
+  ASSERT_EQ(e.runtime, Runtime::Transformers);
+  const auto s = suggest_changes(q, e, SuggestInputs{{}, {}, [&] { return cards; }});
+  const Suggestion* same = find(s, "--device ");
+  ASSERT_NE(same, nullptr);
+  EXPECT_EQ(same->args, "--device \"geforce\"");
+  const Suggestion* q8 = find(s, "--precision q8_0 --runtime llama.cpp --device");
+  ASSERT_NE(q8, nullptr);
+  EXPECT_NE(q8->args.find("instinct"), std::string::npos) << q8->args;
+  for (const Suggestion& x : s) {
+    EXPECT_EQ(x.args.find("tpu"), std::string::npos) << x.line;
+  }
+  // The same question from an AMD card.
+  q.devices.devices.front().vendor = "amd";
+  const auto amd =
+      suggest_changes(q, estimate_inference(q), SuggestInputs{{}, {}, [&] { return cards; }});
+  const Suggestion* own = find(amd, "--device ");
+  ASSERT_NE(own, nullptr);
+  EXPECT_EQ(own->args, "--device \"instinct\"");
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "willfit/models/model_size.hpp"
 #include "willfit/planner/suggest.hpp"
 #include "willfit/speed/speed.hpp"
+#include "willfit/training/training.hpp"
 
 namespace willfit {
 namespace {
@@ -66,6 +67,36 @@ TEST(Tight, SetExactlyWhenTheHeadroomIsWithinTheBand) {
   EXPECT_GT(tight_fits, 0);
   EXPECT_GT(tight_short, 0);
   EXPECT_GT(plain, 0);
+}
+
+// A training answer is tight as an inference one is: when the per-GPU
+// headroom lies within its error band either way (QLoRA of a 7 B model
+// needs about 10.2 GiB: 11 GiB fits within the band, 10 GiB is short
+// within it, 24 GiB and 8 GiB are clear of it); without a device, never.
+TEST(Tight, TrainingAnswersCarryTheirBand) {
+  TrainingQuery q;
+  q.model = *model_from_size(*parse_model_size("7b"));
+  q.method = TrainMethod::Qlora;
+  q.precision = TrainPrecision::Bf16;
+  q.checkpointing = Checkpointing::Full;
+  const auto on = [&](const char* size) {
+    TrainingQuery t = q;
+    t.devices.devices.push_back(*raw_device(size));
+    t.devices.text = size;
+    return estimate_training(t);
+  };
+  for (const char* size : {"8gb", "10gb", "11gb", "24gb"}) {
+    const TrainingEstimate e = on(size);
+    ASSERT_GT(e.band, 0) << size;
+    EXPECT_EQ(e.tight, std::abs(e.headroom) <= e.band) << size;
+  }
+  EXPECT_TRUE(on("11gb").tight);
+  EXPECT_TRUE(on("11gb").fits());
+  EXPECT_TRUE(on("10gb").tight);
+  EXPECT_FALSE(on("10gb").fits());
+  EXPECT_FALSE(on("24gb").tight);
+  EXPECT_FALSE(on("8gb").tight);
+  EXPECT_FALSE(estimate_training(q).tight);
 }
 
 TEST(Tight, NoDeviceIsNeverTight) {

@@ -269,10 +269,14 @@ std::optional<Suggestion> second_gpu(const InferenceQuery& q, const Estimate& e)
   alt.devices.devices.push_back(d);
   alt.devices.text = "2x " + q.devices.text;
   alt.tensor_split.clear();
-  return costing(
+  auto s = costing(
       if_fits(alt, fmt::format("a second {}", d.kind == DeviceKind::Raw ? "device" : d.name),
               fmt::format("--device \"2x {}\"", q.devices.text)),
       "the price of a second card");
+  if (s) {
+    s->new_hardware = true;
+  }
+  return s;
 }
 
 std::optional<Suggestion> smaller_model(const InferenceQuery& q, const Estimate& e,
@@ -319,6 +323,51 @@ DeviceSet copies(const Device& d, int count) {
   return set;
 }
 
+// The software stack a device runs: its vendor; a bare size ("24gb") or a
+// card without one counts as NVIDIA's, as the overhead row counts a CUDA
+// context for it (device.cpp, context_words).
+std::string_view stack_of(const Device& d) {
+  return d.vendor.empty() || d.vendor == "generic" ? std::string_view("nvidia")
+                                                   : std::string_view(d.vendor);
+}
+
+// Whether `runtime`, which the pasted command runs, runs on the card `d`
+// as it is, for a user whose own cards are `own` (stack_of): hardware
+// advice that needs another program is no advice.
+// - No runtime willfit models runs on an accelerator (TPU, Gaudi) as is:
+//   PyTorch reaches a TPU through torch_xla and Gaudi through
+//   optimum-habana, other programs with their own memory behaviour; vLLM's
+//   TPU and Gaudi back ends are not the CUDA engine whose start-up willfit
+//   follows.
+// - llama.cpp (and a runtime-neutral question) builds for CUDA, ROCm/HIP,
+//   SYCL and Vulkan: any discrete GPU of those vendors.
+// - Ollama ships CUDA and ROCm builds (its GPU page lists NVIDIA and AMD
+//   cards, and Apple's Metal).
+// - transformers and vLLM run on the PyTorch build of one back end (a CUDA
+//   wheel does not run on ROCm), and the formats they load have their own
+//   kernels per back end (bitsandbytes, GPTQ/AWQ, FP8): a card of the stack
+//   the user already runs. An AMD Instinct pair for a CUDA user is another
+//   install, not the command pasted.
+bool runs_on(Runtime runtime, const Device& d, std::string_view own) {
+  if (d.kind != DeviceKind::DiscreteGpu) {
+    return false;
+  }
+  const std::string_view v = stack_of(d);
+  switch (runtime) {
+    case Runtime::LlamaCpp:
+    case Runtime::Generic:
+      return v == "nvidia" || v == "amd" || v == "intel";
+    case Runtime::Ollama:
+      return v == "nvidia" || v == "amd";
+    case Runtime::Vllm:
+    case Runtime::Transformers:
+      return v == own;
+    case Runtime::Mlx:
+      return false;  // Apple silicon only: not a card to add
+  }
+  return false;
+}
+
 // Other hardware that holds the model (issue 16: "two 48 GB cards", "an 80
 // GB card"): one or two of a database GPU, at the query's precision, or at
 // Q8_0 on llama.cpp (`q8`, near lossless) when it asked for more bits. The
@@ -358,8 +407,9 @@ std::optional<Suggestion> other_hardware(const InferenceQuery& q, const Estimate
     }
     return pa ? price(a) < price(b) : a.capacity() < b.capacity();
   };
+  const std::string_view own = stack_of(q.devices.devices.front());
   for (const Device& d : devices) {
-    if (d.kind != DeviceKind::DiscreteGpu && d.kind != DeviceKind::Accelerator) {
+    if (!runs_on(base.runtime.value_or(e.runtime), d, own)) {
       continue;
     }
     for (const int count : {1, 2}) {
@@ -419,29 +469,16 @@ std::string on_the_cpu(const OffloadPlan& a) {
   return what;
 }
 
-// Offloading layers to system RAM, with the speed it leaves. Only when the
-// runtime plans an offload (llama.cpp, Ollama) and RAM is unknown or holds it;
-// for another runtime (transformers, vLLM), llama.cpp at Q4_K_M (the common
-// download) when the model does not fit otherwise.
-std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
-                                  const SuggestInputs& in, bool combined) {
-  if (e.verdict == Verdict::Offload || (combined && e.offload) || (!combined && !e.offload)) {
-    return std::nullopt;
-  }
-  std::string prefix;
-  InferenceQuery base = pinned(q, e);
-  Estimate planned = e;
-  if (!e.offload && !gguf_runtime(e.runtime) && !q.model.file_weight_bytes) {
-    auto q4 = parse_precision("q4_k_m");
-    if (!q4 || q4->bits_per_weight >= q.precision.bits_per_weight) {
-      return std::nullopt;
-    }
-    prefix = "--precision q4_k_m";
-    base = on_llama_cpp(q, e, prefix);
-    base.precision = *q4;
-    planned = estimate_inference(base);
-    prefix += " ";
-  }
+// One offload plan offered: `base` is the question as it would be pasted
+// (runtime and precision already set), `planned` its estimate, `prefix` the
+// flags that set them ("" when they stay), `label` what changes besides the
+// offload ("" when nothing does), `tradeoff` what it costs. Offered only when
+// llama.cpp's plan keeps part on the GPU and the RAM holds the rest: the
+// user's --ram, the same unified memory, or (RAM unknown) the --ram it needs.
+std::optional<Suggestion> offload_plan(const InferenceQuery& q, const InferenceQuery& base,
+                                       const Estimate& planned, std::string prefix,
+                                       const std::string& label, std::string tradeoff,
+                                       const SuggestInputs& in) {
   // On one unified-memory device the offload's RAM is the same memory and
   // already counted (offload_ram): the plan needs no --ram, and one that
   // does not hold there is not offered. Likewise when the user gave --ram:
@@ -459,7 +496,7 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
     return std::nullopt;
   }
   InferenceQuery alt = base;
-  std::string args = prefix;
+  std::string args = prefix.empty() ? std::string() : prefix + " ";
   if (!ram_known) {
     const Bytes ram = ram_to_suggest(p.host_bytes);
     if (ram == 0) {
@@ -476,17 +513,86 @@ std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
   const std::string what = on_the_cpu(a);
   const std::string host = format_memory(a.host_bytes, q.units);
   Suggestion s =
-      make(fmt::format("{}offload {} to {} ({}; {})", prefix.empty() ? "" : "Q4_K_M on llama.cpp, ",
-                       what, unified ? "the CPU, in the same unified memory" : "system RAM",
-                       a.flags, unified ? host + " on the CPU side" : "needs " + host + " of RAM"),
+      make(fmt::format("{}offload {} to {} ({}; {})", label, what,
+                       unified ? "the CPU, in the same unified memory" : "system RAM", a.flags,
+                       unified ? host + " on the CPU side" : "needs " + host + " of RAM"),
            std::string(trim(args)), after);
   const SpeedEstimate speed = estimate_speed(alt, after, in.speed);
   if (speed.estimable) {
     s.decode_tokens_per_s = speed.decode_tokens_per_s;
   }
-  s.tradeoff = prefix.empty() ? "speed only: the quality stays"
-                              : precision_cost(base.precision) + ", and speed";
+  s.tradeoff = std::move(tradeoff);
   return s;
+}
+
+// Offloading layers to system RAM at the precision asked, with the speed it
+// leaves: when the runtime plans an offload (llama.cpp, Ollama; PyTorch's
+// device_map with --ram) and the RAM is unknown or holds it.
+std::optional<Suggestion> offload(const InferenceQuery& q, const Estimate& e,
+                                  const SuggestInputs& in) {
+  if (e.verdict == Verdict::Offload || !e.offload) {
+    return std::nullopt;
+  }
+  return offload_plan(q, pinned(q, e), e, "", "", "speed only: the quality stays", in);
+}
+
+// The GGUF types an offload falls back to, besides their quality: not the
+// i-quants with a codebook (IQ1_*, IQ2_*, IQ3_*). The layers (or experts)
+// left in RAM are computed by the CPU, and those types' CPU kernels are the
+// slow ones: "currently CPU performance for IQ3_S is pretty bad"
+// (ggml-org/llama.cpp pull request 5747, which added IQ4_XS), and text
+// generation with IQ3_XXS layers on the CPU was reported slow there (issue
+// 5290). The K-quants, the legacy types and IQ4_XS/IQ4_NL stay.
+bool cpu_friendly(const Precision& p) {
+  return !p.id.starts_with("iq1") && !p.id.starts_with("iq2") && !p.id.starts_with("iq3");
+}
+
+// When the precision asked does not hold on the GPU and in the RAM (or the
+// runtime plans no offload: vLLM, transformers without --ram), a GGUF type on
+// llama.cpp with layers or experts in system RAM: Q4_K_M (the common
+// download) first, then the lower types in published quality order (Q4_K_S,
+// Q3_K_L, Q3_K_M, ..., Q2_K), the first whose plan the RAM holds beyond the
+// estimate's error band (a tight one only when none does). Each is one
+// estimate; a file's own bytes are what they are (no change of type).
+std::optional<Suggestion> offload_lower_precision(const InferenceQuery& q, const Estimate& e,
+                                                  const SuggestInputs& in) {
+  const std::optional<double> q4 = quant_kld("q4_k_m");
+  if (e.verdict == Verdict::Offload || q.model.file_weight_bytes || !q4) {
+    return std::nullopt;
+  }
+  const bool cross = !gguf_runtime(e.runtime);
+  std::optional<Suggestion> tight_fit;
+  for (const Precision& p : precision_candidates(Runtime::LlamaCpp)) {
+    const std::optional<double> kld = quant_kld(p.id);
+    if (!kld || *kld < *q4 || p.bits_per_weight >= q.precision.bits_per_weight ||
+        !cpu_friendly(p)) {
+      continue;
+    }
+    std::string prefix = "--precision " + p.id;
+    InferenceQuery base = on_llama_cpp(q, e, prefix);
+    base.precision = p;
+    const std::string quality = fmt::format("{} bits per weight; KL divergence {:.3f} from FP16",
+                                            bits_per_weight_text(p), *kld);
+    const std::string label = cross ? fmt::format("{} on llama.cpp ({}), ", p.name, quality)
+                                    : fmt::format("lower precision {} ({}), ", p.name, quality);
+    auto s = offload_plan(q, base, estimate_inference(base), prefix, label,
+                          precision_cost(p) + ", and speed", in);
+    if (!s) {
+      continue;
+    }
+    s->kld = kld;
+    s->precision_bits = p.bits_per_weight;
+    if (!s->tight) {
+      return s;
+    }
+    // Within the estimate's error band it may not load (the RAM holds it by
+    // less than the band): the best type that clears the band is the advice,
+    // this one only when none does, as for a lower precision that fits whole.
+    if (!tight_fit) {
+      tight_fit = std::move(s);
+    }
+  }
+  return tight_fit;
 }
 
 // On one unified-memory device an offload's CPU side is the same memory,
@@ -591,11 +697,11 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
   add(context(query, estimate));
   add(second_gpu(query, estimate));
   add(smaller_model(query, estimate, inputs));
-  add(offload(query, estimate, inputs, false));
-  // When no single change makes it fit whole, combine them and cross
-  // runtimes: a GGUF quantisation on llama.cpp, with a shorter context if it
-  // must; Q4_K_M with layers in system RAM. What fits whole still ranks
-  // before what offloads (quality, then speed).
+  add(offload(query, estimate, inputs));
+  // When no single change on the user's own devices makes it fit whole,
+  // combine them and cross runtimes: a GGUF quantisation on llama.cpp, with
+  // a shorter context if it must; a GGUF type (Q4_K_M, else lower) with
+  // layers in system RAM, unless the precision asked already offloads.
   // A change that swaps the model (its args are a MODEL) keeps less than one
   // that keeps it, so it does not count as enough, and ranks after.
   const auto keeps_model = [](const Suggestion& s) { return s.args.rfind("--", 0) == 0; };
@@ -605,11 +711,16 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
   // A GGUF on llama.cpp offered beside the runtime's own formats does not
   // count either: when only it fits, the combined changes and other hardware
   // are still worth a look (70 B at BF16 on 24 GB: a 2-bit GGUF, or a card
-  // that holds it at Q8_0).
-  if (std::none_of(out.begin(), out.end(),
-                   [&](const Suggestion& s) { return fits_keeping(s) && !s.other_runtime; })) {
+  // that holds it at Q8_0). Nor does a second card: it is hardware to buy.
+  if (std::none_of(out.begin(), out.end(), [&](const Suggestion& s) {
+        return fits_keeping(s) && !s.other_runtime && !s.new_hardware;
+      })) {
     add(precision(query, estimate, PrecisionSearch::Combined));
-    add(offload(query, estimate, inputs, true));
+    if (std::none_of(out.begin(), out.end(), [&](const Suggestion& s) {
+          return s.verdict == Verdict::Offload && keeps_model(s);
+        })) {
+      add(offload_lower_precision(query, estimate, inputs));
+    }
     if (inputs.other_devices && on_own_gpus(query)) {
       const std::vector<Device> devices = inputs.other_devices();
       auto same = other_hardware(query, estimate, devices, false);
@@ -620,18 +731,17 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
       add(std::move(same));
       add(std::move(q8));
     }
-    // Quality first, then speed, then cost: what fits whole on the user's
-    // GPUs, then other hardware that keeps the model, then another model,
-    // then offloads (slow).
-    const auto rank = [&](const Suggestion& s) {
-      return fits_keeping(s) && !s.new_hardware ? 0
-             : s.new_hardware                   ? 1
-             : s.verdict == Verdict::Fits       ? 2
-                                                : 3;
-    };
-    std::stable_sort(out.begin(), out.end(),
-                     [&](const Suggestion& a, const Suggestion& b) { return rank(a) < rank(b); });
   }
+  // What the user can do with what they have comes first (docs/usage.md, "To
+  // make it fit"): what fits whole on their devices keeping the model, then
+  // another model of the family, then offloads to their RAM (slow); hardware
+  // to buy (a second card, other GPUs) only after all of them, as an
+  // alternative. Within a rank, the order of least harm above.
+  const auto rank = [&](const Suggestion& s) {
+    return s.new_hardware ? 3 : !keeps_model(s) ? 1 : s.verdict == Verdict::Fits ? 0 : 2;
+  };
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const Suggestion& a, const Suggestion& b) { return rank(a) < rank(b); });
   // Unified memory: a better precision with part on the CPU, in the same
   // memory, ranks by quality among what keeps the model on the user's
   // device: before the first lower precision that keeps less, else after

@@ -26,7 +26,7 @@ struct Suggestion {
   std::optional<double> decode_tokens_per_s;  // offload: the speed it leaves (when estimable)
   std::string tradeoff;       // what the user gives up, in words: "runs slower (layers in RAM)"
   std::string line;           // the text line: "--kv-type q8_0: ..."
-  bool new_hardware = false;  // other GPUs than the user's (other_devices)
+  bool new_hardware = false;  // hardware to buy: a second card, or other GPUs (other_devices)
   // The published KL divergence of the precision it changes to (quality.hpp),
   // when it changes the precision to a type that has one: what ranks it.
   std::optional<double> kld;
@@ -51,16 +51,21 @@ struct SuggestInputs {
 };
 
 // The ranked changes, empty when the estimate fits or no device is given.
-// Ranking: changes that make it fit whole come before an offload; among them,
-// the order of least harm: flash attention (free), a q8_0 KV cache (near
-// lossless), the highest lower precision that fits, the longest context that
-// fits, a second identical GPU (costs money), a smaller model of the family,
-// then offloading layers to system RAM (costs speed). When no change on the
-// same GPUs keeps the model and fits whole, combined changes (a GGUF type on
-// llama.cpp, with a shorter context if it must; Q4_K_M with layers in RAM)
-// and other hardware (the cheapest one or two of a card that holds it at the
-// asked precision, and at Q8_0) are added: what fits whole on the user's
-// GPUs first, then other hardware, other models, then offloads. On one
+// Ranking: what the user can do with the devices they have comes first, and
+// hardware to buy only after it, as an alternative. First the changes that
+// keep the model and fit whole on the user's devices, in the order of least
+// harm: flash attention (free), a q8_0 KV cache (near lossless), the highest
+// lower precision that fits, the longest context that fits; then a smaller
+// model of the family; then offloading layers to system RAM (costs speed);
+// then a second identical GPU and other hardware (cost money). When no
+// change on the user's own devices keeps the model and fits whole, combined
+// changes are added: a GGUF type on llama.cpp, with a shorter context if it
+// must; a GGUF type with layers in RAM (Q4_K_M, else the best lower one the
+// RAM holds: Q3_K_M, Q2_K...), when the precision asked does not offload;
+// and other hardware (the cheapest one or two of a card that holds it at
+// the asked precision, and at Q8_0), only cards the runtime of the pasted
+// command runs on (runs_on in suggest.cpp: no TPU or Gaudi; for
+// transformers and vLLM, cards of the user's own vendor). On one
 // unified-memory device (a Mac, a Jetson, Strix Halo) a lower precision whose
 // offload holds in the same memory is also offered, always (its CPU side reads
 // the same memory, so it costs little speed), and ranks by quality with the

@@ -113,6 +113,11 @@ struct TrainingSuggestion {
   Verdict verdict = Verdict::NoFit;
 };
 
+// The error band of a training total, in percent: the largest error of the
+// estimate against the measured totals of tests/data/training_accuracy.csv
+// (training.cpp says which rows and how).
+inline constexpr double kTrainingErrorBandPct = 7.1;
+
 struct TrainingEstimate {
   std::int64_t trainable_params = 0;
   StateBytes state;        // per trainable parameter (weights: per parameter of the model)
@@ -128,6 +133,13 @@ struct TrainingEstimate {
   std::vector<std::string> usable_reasons;
   Bytes required = 0;  // == per_gpu.total()
   Bytes headroom = 0;
+  // +/- on the total: the measured error of this estimate (training.cpp,
+  // kTrainingErrorBandPct), and the same in bytes of `required`.
+  double error_band_pct = 0;
+  Bytes band = 0;
+  // The headroom lies within the band either way: the verdict could go the
+  // other way on a real machine (as Estimate::tight for inference).
+  bool tight = false;
   bool device_known = false;
   Verdict verdict = Verdict::NoFit;
   std::vector<std::string> warnings;
