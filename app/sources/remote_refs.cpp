@@ -149,7 +149,8 @@ std::optional<RemoteRef> parse_remote_ref(const std::string& text) {
       return std::nullopt;
     }
     // A repository's page (https://huggingface.co/ORG/REPO) names the
-    // repository, as hf.co/ORG/REPO does: the file the page offers by default.
+    // repository, as ORG/REPO does (safetensors, else its default GGUF file),
+    // not one file to read.
     for (const char* host :
          {"https://hf.co/", "https://huggingface.co/", "https://www.huggingface.co/"}) {
       if (starts_with(lower, host)) {
@@ -158,7 +159,7 @@ std::optional<RemoteRef> parse_remote_ref(const std::string& text) {
           rest.pop_back();
         }
         if (std::count(rest.begin(), rest.end(), '/') == 1) {
-          return parse_hub(rest, true);
+          return parse_hub(rest, false);
         }
       }
     }

@@ -1135,12 +1135,12 @@ TEST(Remote, ARepositoryPageUrlIsTheRepository) {
   const auto r = app::parse_remote_ref("https://huggingface.co/unsloth/Qwen3-8B-GGUF");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->kind, app::RemoteRef::Kind::Hub);
-  EXPECT_TRUE(r->hub_gguf);
+  EXPECT_FALSE(r->hub_gguf);  // as ORG/REPO: safetensors, else the default GGUF file
   EXPECT_EQ(r->repo, "unsloth/Qwen3-8B-GGUF");
   const auto page = app::parse_remote_ref("https://hf.co/org/tiny-GGUF/");
   ASSERT_TRUE(page);
-  EXPECT_EQ(page->display(), "hf.co/org/tiny-GGUF");
-  // Read from the hub (HF_ENDPOINT) as hf.co/org/tiny-GGUF is: its Q4_K_M file.
+  EXPECT_EQ(page->display(), "org/tiny-GGUF");
+  // Read from the hub (HF_ENDPOINT) as org/tiny-GGUF is: its Q4_K_M file.
   HttpFake hub;
   hub.repos["org/tiny-GGUF"] = gguf_repo();
   auto env = env_for(hub);
