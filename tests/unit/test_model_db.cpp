@@ -594,6 +594,7 @@ TEST(PublishedPrecision, NameLatestIsOllamasTagBeforeACatalogueId) {
       {"deepseek-r1:8b", "deepseek-r1-0528-qwen3-8b"},
       {"mistral-small3.2", "mistral-small-3.2-24b"},
       {"mistral-small3.2:latest", "mistral-small-3.2-24b"},
+      {"qwen2.5-coder", "qwen2.5-coder-7b"},
       {"deepseek-r1:671b", "deepseek-r1"},
   };
   for (const auto& [name, id] : names) {
