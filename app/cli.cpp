@@ -114,6 +114,18 @@ std::string foreign_option_hint(const CLI::App& app, const std::vector<std::stri
       return fmt::format("{} is not an option of '{}': it belongs to {} (see its --help)", name,
                          app.get_name(), owners);
     }
+    // No command has it: a misspelling ("--precison"). CLI11 would say the
+    // option and the value after it were "not expected"; name the closest
+    // option of this command instead.
+    std::vector<std::string> names;
+    for (const CLI::Option* opt : app.get_options()) {
+      for (const auto& lname : opt->get_lnames()) {
+        names.push_back("--" + lname);
+      }
+    }
+    const auto near = closest(name, names, 1);
+    return near.empty() ? fmt::format("unknown option {} (see --help)", name)
+                        : fmt::format("unknown option {}; did you mean {}?", name, near.front());
   }
   return "";
 }

@@ -38,6 +38,13 @@ struct RemoteRef {
 // (false) also accepts a bare NAME:TAG as an Ollama name.
 std::optional<RemoteRef> parse_remote_ref(const std::string& text);
 
+// A GGUF repository known by its name: a hub reference (hf.co/ORG/REPO,
+// ORG/REPO, a repository's page URL) whose REPO ends in "-GGUF" (any case),
+// as the quantisers name theirs (bartowski, unsloth, lmstudio-community).
+// The catalogue answers it at the repository's default file (Q4_K_M) without
+// the network (resolve_model.cpp). nullopt otherwise.
+std::optional<RemoteRef> gguf_repository_by_name(const std::string& text);
+
 // The local stores: a model the user has pulled or downloaded, read from
 // disk. nullopt when the stores do not hold it.
 // A GGUF repository's mmproj file and an Ollama projector layer are read

@@ -148,6 +148,21 @@ std::optional<RemoteRef> parse_remote_ref(const std::string& text) {
     if (text.size() > 2048 || text.find_first_of(" \t\r\n") != std::string::npos) {
       return std::nullopt;
     }
+    // A repository's page (https://huggingface.co/ORG/REPO) names the
+    // repository, as ORG/REPO does (safetensors, else its default GGUF file),
+    // not one file to read.
+    for (const char* host :
+         {"https://hf.co/", "https://huggingface.co/", "https://www.huggingface.co/"}) {
+      if (starts_with(lower, host)) {
+        std::string rest = text.substr(std::string_view(host).size());
+        if (!rest.empty() && rest.back() == '/') {
+          rest.pop_back();
+        }
+        if (std::count(rest.begin(), rest.end(), '/') == 1) {
+          return parse_hub(rest, false);
+        }
+      }
+    }
     RemoteRef r;
     r.kind = RemoteRef::Kind::Url;
     r.url = text;
@@ -182,6 +197,18 @@ std::optional<RemoteRef> parse_remote_ref(const std::string& text) {
     return parse_ollama(text, "");
   }
   return std::nullopt;
+}
+
+std::optional<RemoteRef> gguf_repository_by_name(const std::string& text) {
+  auto ref = parse_remote_ref(text);
+  if (!ref || ref->kind != RemoteRef::Kind::Hub) {
+    return std::nullopt;
+  }
+  const std::string repo = to_lower(ref->repo);
+  if (repo.size() < 5 || !repo.ends_with("-gguf")) {
+    return std::nullopt;
+  }
+  return ref;
 }
 
 std::vector<GgufVariant> gguf_variants(const std::vector<std::string>& paths) {

@@ -7,6 +7,8 @@
 // 4. the catalogue, parsed only then, so sizes and files never pay for it;
 // 5. the network (hf.co/..., ORG/REPO, Ollama names, URLs), or willfit's cache
 //    of it.
+#include <fmt/format.h>
+
 #include "sources/model_source.hpp"
 #include "sources/remote_model.hpp"
 #include "sources/resolve.hpp"
@@ -70,6 +72,15 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
     return db.error();
   }
   auto match = (*db)->find(t);
+  // A GGUF repository by name (ORG/REPO-GGUF) that the catalogue knows is
+  // answered as the file llama.cpp -hf and Ollama take from it: Q4_K_M
+  // unless :QUANT names another. A :QUANT the catalogue cannot read as a
+  // precision is the repository's to answer.
+  const auto gguf_repo = gguf_repository_by_name(t);
+  if (match && gguf_repo && !gguf_repo->quant.empty() && match->precision_hint.empty()) {
+    match = make_error(
+        fmt::format("'{}': the catalogue does not read :{} as a precision", t, gguf_repo->quant));
+  }
   if (!match) {
     if (auto remote = model_from_remote(t, env, units, read_projector)) {
       if (*remote) {
@@ -81,6 +92,11 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
       }
       if (remote_form) {
         return remote->error();  // hf.co/... or a URL: no path was meant
+      }
+      if (const auto ref = parse_remote_ref(t); ref && ref->kind == RemoteRef::Kind::Ollama) {
+        // ollama.com/NS/NAME:TAG: an Ollama name, not a Hugging Face id.
+        return make_error(
+            fmt::format("'{}' as a model of Ollama's registry: {}", t, remote->error().message));
       }
       // ORG/REPO that no repository answers may be a mistyped path: say both.
       auto file = model_from_path(t, env, units);
@@ -101,6 +117,17 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
   }
   Model m = model_from_match(*match);
   m.origin = ModelOrigin{"catalogue", match->entry->model.id, "", {}, 0, 0, false};
+  if (gguf_repo && match->precision_hint.empty()) {
+    // Ollama's hub guide (huggingface/hub-docs docs/hub/ollama.md): "By
+    // default, the Q4_K_M quantization scheme is used"; llama.cpp -hf asks
+    // the hub for the same default (choose_gguf).
+    m.precision_hint = "q4_k_m";
+    m.precision_hint_why = fmt::format(
+        "the file a GGUF repository offers by default, as llama.cpp -hf and Ollama choose; the "
+        "catalogue's {} answered for {}, whose files were not read: give :QUANT or --precision "
+        "to change it",
+        match->entry->model.name, gguf_repo->display());
+  }
   return m;
 }
 

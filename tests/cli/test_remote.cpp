@@ -1097,6 +1097,89 @@ TEST(Remote, AHostThatDoesNotResolveIsACleanError) {
   EXPECT_TRUE(hub.log().empty());
 }
 
+// A GGUF repository named without :QUANT is the file Ollama and llama.cpp
+// -hf take from it: "By default, the Q4_K_M quantization scheme is used"
+// (huggingface/hub-docs docs/hub/ollama.md), run by llama.cpp. When the
+// catalogue knows the model, its entry answers at that precision without
+// the network, in each way of naming the repository.
+TEST(Remote, AGgufRepositoryTheCatalogueKnowsIsItsQ4KMFileOnLlamaCpp) {
+  app::FakeEnvironment env;  // network off: the catalogue answers
+  for (const char* name :
+       {"hf.co/bartowski/Meta-Llama-3.1-8B-Instruct-GGUF", "hf.co/unsloth/Qwen3-8B-GGUF",
+        "huggingface.co/unsloth/Qwen3-8B-GGUF", "https://huggingface.co/unsloth/Qwen3-8B-GGUF",
+        "unsloth/Qwen3-8B-GGUF"}) {
+    const Json j = answer(run_cli({name, "-d", "rtx 4060", "--json"}, env));
+    EXPECT_EQ(j["query"]["precision"], "q4_k_m") << name;
+    EXPECT_EQ(j["query"]["runtime"], "llama.cpp") << name;
+    EXPECT_EQ(j["model"]["origin"]["kind"], "catalogue") << name;
+  }
+  const std::string text = run_cli({"hf.co/unsloth/Qwen3-8B-GGUF", "-d", "rtx 4060"}, env).out;
+  EXPECT_NE(text.find("at Q4_K_M on GeForce RTX 4060 with llama.cpp"), std::string::npos) << text;
+  EXPECT_NE(text.find("as llama.cpp -hf and Ollama choose"), std::string::npos) << text;
+  // :QUANT and --precision still choose.
+  Json j = answer(run_cli({"hf.co/unsloth/Qwen3-8B-GGUF:Q8_0", "--json"}, env));
+  EXPECT_EQ(j["query"]["precision"], "q8_0");
+  j = answer(run_cli({"hf.co/unsloth/Qwen3-8B-GGUF", "-p", "q6_k", "--json"}, env));
+  EXPECT_EQ(j["query"]["precision"], "q6_k");
+  // A repository whose name is not a GGUF repository's keeps the published precision.
+  j = answer(run_cli({"Qwen/Qwen3-8B", "-d", "rtx 4060", "--json"}, env));
+  EXPECT_EQ(j["query"]["precision"], "bf16");
+  // A quantisation the catalogue cannot read is the repository's to answer:
+  // the network, which is off here.
+  const auto r = run_cli({"hf.co/unsloth/Qwen3-8B-GGUF:UD-Q4_K_XL"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("offline"), std::string::npos) << r.err;
+}
+
+TEST(Remote, ARepositoryPageUrlIsTheRepository) {
+  const auto r = app::parse_remote_ref("https://huggingface.co/unsloth/Qwen3-8B-GGUF");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->kind, app::RemoteRef::Kind::Hub);
+  EXPECT_FALSE(r->hub_gguf);  // as ORG/REPO: safetensors, else the default GGUF file
+  EXPECT_EQ(r->repo, "unsloth/Qwen3-8B-GGUF");
+  const auto page = app::parse_remote_ref("https://hf.co/org/tiny-GGUF/");
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->display(), "org/tiny-GGUF");
+  // Read from the hub (HF_ENDPOINT) as org/tiny-GGUF is: its Q4_K_M file.
+  HttpFake hub;
+  hub.repos["org/tiny-GGUF"] = gguf_repo();
+  auto env = env_for(hub);
+  const Json j =
+      answer(run_cli({"https://huggingface.co/org/tiny-GGUF", "--text-only", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "hf");
+  EXPECT_EQ(j["model"]["origin"]["files"][0], "Tiny-Q4_K_M.gguf");
+}
+
+// NAME:latest is read as Ollama's tag before any catalogue id: a tag the
+// catalogue does not record is asked of the registry.
+TEST(Remote, NameLatestTheCatalogueDoesNotRecordIsAskedOfTheRegistry) {
+  HttpFake hub;
+  const std::string digest = "sha256:" + std::string(64, 'd');
+  hub.ollama_manifests["library/deepseek-v3/latest"] =
+      manifest("application/vnd.ollama.image.model", digest, kSparse);
+  hub.ollama_blobs[digest] = gguf(tiny_llama(3));
+  auto env = env_for(hub);
+  Json j = answer(run_cli({"deepseek-v3:latest", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "ollama");
+  EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+  // One it records is the catalogue's: deepseek-r1:latest is the 8B.
+  j = answer(run_cli({"deepseek-r1:latest", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "catalogue");
+  EXPECT_EQ(j["model"]["origin"]["ref"], "deepseek-r1-0528-qwen3-8b");
+}
+
+// ollama.com/NS/NAME:TAG is an Ollama name: its error names Ollama's
+// registry, never a Hugging Face id.
+TEST(Remote, AnOllamaNamesErrorNamesOllamasRegistry) {
+  HttpFake hub;
+  auto env = env_for(hub);
+  const auto r = run_cli({"ollama.com/someuser/foo:7b", "-d", "8gb"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("Ollama's registry"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(404)"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("Hugging Face"), std::string::npos) << r.err;
+}
+
 TEST(Remote, ProxiesComeFromLibcurlsVariables) {
   HttpFake hub;
   hub.repos["org/tiny-GGUF"] = gguf_repo();

@@ -165,10 +165,25 @@ TEST(StrictInput, OptionsOfAnotherCommandSayWhose) {
   const auto train = run_cli({"train", "7b", "--kv-type", "q8_0"});
   EXPECT_TRUE(is_clean_error(train));
   EXPECT_NE(train.err.find("'willfit'"), std::string::npos) << train.err;
-  // An option no command has keeps CLI11's words.
+  // An option no command has is unknown, and nothing close is offered.
   const auto none = run_cli({"7b", "--frobnicate"});
   EXPECT_TRUE(is_clean_error(none));
-  EXPECT_NE(none.err.find("--frobnicate"), std::string::npos) << none.err;
+  EXPECT_NE(none.err.find("unknown option --frobnicate"), std::string::npos) << none.err;
+  EXPECT_EQ(none.err.find("did you mean"), std::string::npos) << none.err;
+}
+
+// A misspelled option names the closest one, rather than CLI11's "The
+// following arguments were not expected: q4 --precison".
+TEST(StrictInput, AMisspelledOptionNamesTheClosest) {
+  auto r = run_cli({"7b", "--precison", "q4"});
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_EQ(r.err, "willfit: error: unknown option --precison; did you mean --precision?\n");
+  r = run_cli({"7b", "--devcie=8gb"});
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_EQ(r.err, "willfit: error: unknown option --devcie; did you mean --device?\n");
+  r = run_cli({"max", "-d", "8gb", "--precisoin", "q4"});
+  EXPECT_TRUE(is_clean_error(r)) << r.err;
+  EXPECT_NE(r.err.find("did you mean --precision?"), std::string::npos) << r.err;
 }
 
 // The options each runtime reads are accepted with it.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "sources/embedded_data.hpp"
+#include "willfit/core/text.hpp"
 #include "willfit/inference/estimate.hpp"
 #include "willfit/models/model_db.hpp"
 #include "willfit/models/weight_layout.hpp"
@@ -105,7 +106,11 @@ TEST(Catalogue, NamesBelongToOneModelAfterNormalisation) {
   for (const auto& e : catalogue().entries()) {
     std::set<std::string> keys{model_name_key(e.model.id), model_name_key(e.model.name)};
     for (const auto& a : e.aliases) {
-      keys.insert(model_name_key(a));
+      // NAME:latest is matched exactly; its loose key (the family's name)
+      // yields to an entry whose own name it is (ModelDb::reindex).
+      if (!to_lower(a).ends_with(":latest")) {
+        keys.insert(model_name_key(a));
+      }
     }
     for (const auto& k : keys) {
       const auto [it, fresh] = owner.emplace(k, e.model.id);
@@ -137,7 +142,6 @@ TEST(Catalogue, CoversTheFamiliesTheIssueNames) {
                          "phi-3.5-mini",
                          "phi-4",
                          "deepseek-v3",
-                         "deepseek-r1",
                          "deepseek-r1-distill-qwen-7b",
                          "gpt-oss-20b",
                          "gpt-oss-120b",
@@ -148,6 +152,18 @@ TEST(Catalogue, CoversTheFamiliesTheIssueNames) {
                          "llama-3.2-11b-vision"}) {
     EXPECT_EQ(model(id).id, id);
   }
+}
+
+// The bare name deepseek-r1 is Ollama's deepseek-r1:latest (the 0528 Qwen3
+// 8B); the 671B model is the id's entry by its Hugging Face name and tag.
+TEST(Catalogue, DeepSeekR1IsThereByItsHubNameAndTag) {
+  EXPECT_EQ(model("deepseek-ai/DeepSeek-R1").id, "deepseek-r1");
+  EXPECT_EQ(model("deepseek-r1:671b").id, "deepseek-r1");
+  // Its loose spellings stay the 671B's: deepseek-r1:latest's key yields.
+  EXPECT_EQ(model("DeepSeek_R1").id, "deepseek-r1");
+  EXPECT_EQ(model("unsloth/DeepSeek-R1-GGUF").id, "deepseek-r1");
+  // A latest tag's key still finds its model where no name holds it.
+  EXPECT_EQ(model("Llama 3.1").id, "llama-3.1-8b");
 }
 
 TEST(NameMatching, LooseSpellingsFindTheSameModel) {
@@ -489,7 +505,7 @@ Model resolved(const std::string& name) {
 TEST(PublishedPrecision, NamesDefaultToHowTheModelIsPublished) {
   EXPECT_EQ(resolved("gpt-oss-20b").precision_hint, "mxfp4");
   EXPECT_EQ(resolved("openai/gpt-oss-120b").precision_hint, "mxfp4");
-  EXPECT_EQ(resolved("deepseek-r1").precision_hint, "fp8");
+  EXPECT_EQ(resolved("deepseek-ai/DeepSeek-R1").precision_hint, "fp8");
   EXPECT_EQ(resolved("meta-llama/Llama-3.1-8B-Instruct").precision_hint, "bf16");
   EXPECT_EQ(resolved("llama-2-7b").precision_hint, "fp16");
   EXPECT_FALSE(resolved("llama-3.1-8b").ollama_tag);
@@ -564,6 +580,39 @@ TEST(PublishedPrecision, ABareOllamaNameIsItsLatestTag) {
   }
   // A family without a known latest tag is still unknown, with suggestions.
   EXPECT_FALSE(catalogue().find("qwen3.5").ok());
+}
+
+// NAME:latest is the size Ollama's library makes the default, and nothing
+// else: since the 0528 update deepseek-r1:latest and deepseek-r1:8b are
+// DeepSeek-R1-0528-Qwen3-8B (public `ollama list` transcripts give both the
+// ID 6995872bfe4c, 5.2 GB, architecture qwen3), not the catalogue's
+// deepseek-r1 (671B) that the loose key would reach once "latest" is dropped.
+TEST(PublishedPrecision, NameLatestIsOllamasTagBeforeACatalogueId) {
+  const std::pair<const char*, const char*> names[] = {
+      {"deepseek-r1", "deepseek-r1-0528-qwen3-8b"},
+      {"deepseek-r1:latest", "deepseek-r1-0528-qwen3-8b"},
+      {"deepseek-r1:8b", "deepseek-r1-0528-qwen3-8b"},
+      {"mistral-small3.2", "mistral-small-3.2-24b"},
+      {"mistral-small3.2:latest", "mistral-small-3.2-24b"},
+      {"qwen2.5-coder", "qwen2.5-coder-7b"},
+      {"deepseek-r1:671b", "deepseek-r1"},
+  };
+  for (const auto& [name, id] : names) {
+    auto m = catalogue().find(name);
+    ASSERT_TRUE(m.ok()) << name;
+    EXPECT_EQ(m->entry->model.id, id) << name;
+    EXPECT_TRUE(m->ollama_tag) << name;
+  }
+  // The Llama distill is the library's 8b-llama-distill tag now.
+  auto llama = catalogue().find("deepseek-r1:8b-llama-distill-q4_K_M");
+  ASSERT_TRUE(llama.ok());
+  EXPECT_EQ(llama->entry->model.id, "deepseek-r1-distill-llama-8b");
+  EXPECT_EQ(llama->precision_hint, "q4_k_m");
+  // A latest tag the catalogue does not record is the registry's to answer.
+  EXPECT_FALSE(catalogue().find("qwen3-coder:latest").ok());
+  EXPECT_FALSE(catalogue().find("deepseek-v3:latest").ok());
+  // The catalogue id itself stays the 671B model.
+  EXPECT_EQ(catalogue().find("deepseek-ai/DeepSeek-R1")->entry->model.id, "deepseek-r1");
 }
 
 TEST(PublishedPrecision, AUserEntryWithABadPrecisionIsOneError) {

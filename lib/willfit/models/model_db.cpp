@@ -1042,7 +1042,22 @@ void ModelDb::reindex() {
     add(e.model.id);
     add(e.model.name);
     for (const auto& alias : e.aliases) {
+      if (to_lower(alias).ends_with(":latest")) {
+        exact_[to_lower(alias)] = i;
+        continue;
+      }
       add(alias);
+    }
+  }
+  // NAME:latest's loose key ("latest" dropped) is the family's name, which
+  // may be another entry's own (deepseek-r1:latest, the 8B, beside the id
+  // deepseek-r1, the 671B): it only fills a key no name holds.
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    for (const auto& alias : entries_[i].aliases) {
+      if (const std::string key = model_name_key(alias);
+          !key.empty() && to_lower(alias).ends_with(":latest")) {
+        loose_.try_emplace(key, i);
+      }
     }
   }
 }
@@ -1079,13 +1094,24 @@ Expected<CatalogueMatch> ModelDb::find(std::string_view name) const {
       return CatalogueMatch{&entries_[it->second], "", true};
     }
   }
-  if (const auto* e = lookup(lower)) {
-    return CatalogueMatch{e, "", ollama};
-  }
+  // NAME:latest is whichever size Ollama's library makes NAME's default: an
+  // entry that records the tag answers, and no other, since the loose key
+  // drops "latest" (deepseek-r1:latest is not the catalogue's deepseek-r1,
+  // the 671B model). The registry answers the rest (resolve_model.cpp).
+  const bool latest = ollama && lower.size() > 7 && lower.ends_with(":latest");
   const auto split = split_precision_suffix(lower);
-  if (!split.precision.empty()) {
-    if (const auto* e = lookup(split.name)) {
-      return CatalogueMatch{e, split.precision, ollama};
+  if (latest) {
+    if (const auto it = exact_.find(lower); it != exact_.end()) {
+      return CatalogueMatch{&entries_[it->second], "", true};
+    }
+  } else {
+    if (const auto* e = lookup(lower)) {
+      return CatalogueMatch{e, "", ollama};
+    }
+    if (!split.precision.empty()) {
+      if (const auto* e = lookup(split.name)) {
+        return CatalogueMatch{e, split.precision, ollama};
+      }
     }
   }
   // Suggestions by the model's own name: an organisation prefix
