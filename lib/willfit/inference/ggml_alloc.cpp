@@ -59,6 +59,9 @@
 //     decompressed per head and attended as ordinary attention over a
 //     per-head cache; the final norm (t_embd, an output) scaled into a
 //     tensor of its own before the head (docs/live-llamacpp.md, MiniCPM3 run).
+//     A quantised cache rotates V and the attention output only: its K
+//     heads (nope + rope, 96) are no multiple of 64, its V heads (64) are
+//     (llama-kv-cache.cpp attn_rot_k / attn_rot_v; runtime.cpp).
 //     PLM (plm.cpp) the same with one Q projection, no scales, and an
 //     ungated squared-ReLU MLP (up, ReLU and its square in place, down).
 //   - DeepSeek Sparse Attention (deepseek32.cpp, glm-dsa.cpp; llama-graph.cpp
