@@ -317,8 +317,10 @@ TEST(GraniteMoeSwa, ParameterCountsMatchThePublishedOnes) {
 // The compute (+ output) buffers and the KV cache of the rows of `model` in
 // the Granite SWASH live tables, against willfit's estimate for `m`: compute
 // to 0.01 MiB (the log's rounding) with flash attention and an F16 cache, to
-// 0.1 MiB with a Q8_0 cache (the replay keeps one cache's Hadamard rotation
-// matrices to the end, as for ChatGLM and Qwen-1), and to `no_flash_mib`
+// 0.1 MiB with a Q8_0 cache (exact since the replay frees one cache's
+// Hadamard rotation matrices after their last reader, as for ChatGLM and
+// Qwen-1, where they were 82 KiB high, but for the 3B-A600M's rows at 512
+// tokens: 33 KiB low before and after, not found), and to `no_flash_mib`
 // without flash attention, where a global layer's KQ is the peak and the
 // replay is low by 2 x K-and-V widths x micro-batch F32 values (2.0 MiB on
 // the 2B at 32768 tokens, 1.0 MiB on the 3B-A600M from 4096: not found yet;

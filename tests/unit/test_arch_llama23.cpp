@@ -88,19 +88,17 @@ std::int64_t params(const Json& j) {
 }
 
 // The compute (+ output) buffers and the KV cache of a live table, against
-// willfit's estimate for `m`: compute to 0.01 MiB on the F16-cache rows (the
-// output buffer's log rounding) and to `q8_tolerance_mib` on the Q8_0-cache
-// rows; KV to the log's rounding.
-void expect_live_rows(const Model& m, const std::string& arch, std::size_t expected,
-                      double q8_tolerance_mib) {
+// willfit's estimate for `m`: compute to 0.01 MiB (the output buffer's log
+// rounding) with an F16 and a Q8_0 cache alike; KV to the log's rounding.
+void expect_live_rows(const Model& m, const std::string& arch, std::size_t expected) {
   const auto mib = static_cast<double>(kMiB);
   std::size_t rows = 0;
-  test::for_each_live_row(
-      "llamacpp_cpu_compute_" + arch + ".csv", [&](const std::vector<std::string>& c) {
-        const auto [measured, willfit] = test::live_row_compute(m, c);
-        EXPECT_NEAR(willfit, measured, (c[4] == "q8_0" ? q8_tolerance_mib : 0.01) * mib);
-        ++rows;
-      });
+  test::for_each_live_row("llamacpp_cpu_compute_" + arch + ".csv",
+                          [&](const std::vector<std::string>& c) {
+                            const auto [measured, willfit] = test::live_row_compute(m, c);
+                            EXPECT_NEAR(willfit, measured, 0.01 * mib);
+                            ++rows;
+                          });
   EXPECT_EQ(rows, expected);
   rows = 0;
   test::for_each_live_row(
@@ -271,12 +269,15 @@ TEST(Qwen1, F16WeightsAreTheConvertersTensors) {
 // Qwen-1.8B whole (make_gguf row qwen-1_8b), read from its config.json,
 // against what a real llama.cpp reserved for the F16, Q8_0 and Q4_K_M files
 // (tests/data/llamacpp_cpu_compute_qwen.csv, llamacpp_cpu_kv_qwen.csv).
-// Exact on the F16-cache rows; 0.03 % (82 KiB) over on the Q8_0-cache rows,
-// as for ChatGLM (test_arch_chatglm.cpp): the replay keeps a single cache's
-// Hadamard rotation matrices (128 x 128 F32 and 64 x 64) to the end, and
-// here the peak is the 151936-wide logits, after llama.cpp has freed them.
+// Exact on every row. The Q8_0-cache rows were 0.03 % (82 KiB) over while the
+// replay kept a single cache's Hadamard rotation matrices (128 x 128 F32 and
+// 64 x 64) to the end and placed K's before the token ids: a trace_alloc
+// trace of this model (docs/live-llamacpp.md, MiniCPM3 run) puts
+// attn_inp_k_rot after the embeddings input, and llama.cpp frees both
+// matrices after the last layer's rotations, so the logits (the peak) sit
+// 82 KiB lower.
 TEST(Qwen1, Qwen1_8bMatchesTheLiveLlamaCpp) {
-  expect_live_rows(from_config(qwen_1_8b()), "qwen", 27, 0.1);
+  expect_live_rows(from_config(qwen_1_8b()), "qwen", 27);
 }
 
 // The catalogue's Qwen-1 entries (data/models.json qwen1-1.8b to qwen1-72b)
@@ -496,7 +497,7 @@ TEST(Baichuan, GgufHeaderGivesWhatTheConfigGives) {
 TEST(Baichuan, ReducedBaichuan2_13bMatchesTheLiveLlamaCpp) {
   Json j = baichuan2_13b();
   j["num_hidden_layers"] = 4;
-  expect_live_rows(from_config(j), "baichuan", 27, 0.1);
+  expect_live_rows(from_config(j), "baichuan", 27);
 }
 
 // The first generation's cards print exact totals: "7,000,559,616" and
@@ -659,7 +660,7 @@ TEST(Orion, LayerNormsAreNewTensors) {
 TEST(Orion, ReducedOrion14bMatchesTheLiveLlamaCpp) {
   Json j = orion_14b();
   j["num_hidden_layers"] = 4;
-  expect_live_rows(from_config(j), "orion", 26, 0.1);
+  expect_live_rows(from_config(j), "orion", 26);
 }
 
 // ---- CodeShell (codeshell) -----------------------------------------------------
@@ -795,7 +796,7 @@ TEST(CodeShell, ParameterCountNearTheCard) {
 TEST(CodeShell, ReducedCodeShell7bMatchesTheLiveLlamaCpp) {
   Json j = codeshell_7b();
   j["n_layer"] = 4;
-  expect_live_rows(from_config(j), "codeshell", 27, 0.1);
+  expect_live_rows(from_config(j), "codeshell", 27);
 }
 
 // ---- XVERSE (xverse) -------------------------------------------------------------

@@ -59,6 +59,9 @@
 //     decompressed per head and attended as ordinary attention over a
 //     per-head cache; the final norm (t_embd, an output) scaled into a
 //     tensor of its own before the head (docs/live-llamacpp.md, MiniCPM3 run).
+//     A quantised cache rotates V and the attention output only: its K
+//     heads (nope + rope, 96) are no multiple of 64, its V heads (64) are
+//     (llama-kv-cache.cpp attn_rot_k / attn_rot_v; runtime.cpp).
 //     PLM (plm.cpp) the same with one Q projection, no scales, and an
 //     ungated squared-ReLU MLP (up, ReLU and its square in place, down).
 //   - DeepSeek Sparse Attention (deepseek32.cpp, glm-dsa.cpp; llama-graph.cpp
@@ -1637,14 +1640,23 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
   const bool ple_gemma4 = s.ple_width > 0 && !altup;
   // Two caches: each cache's rotations are read where its first layer
   // rotates Q (leaf order, below), by every rotation of its layers, and
-  // freed after the last (a GGML_SCHED_DEBUG=2 dump of Gemma-4-E2B); one
-  // cache: placed first and kept, as calibrated on the other models.
+  // freed after the last (a GGML_SCHED_DEBUG=2 dump of Gemma-4-E2B). One
+  // cache likewise: read by every rotation and freed after the last, as
+  // ggml_gallocr_free_node frees every input; K's placed after the token
+  // ids and the embeddings input, before the positions (ggml_mul_mat(rot,
+  // x) visits the matrix before Q's RoPE), V's after the positions. A
+  // trace_alloc trace of Qwen-1.8B (Q8_0 cache, 512 cells) puts
+  // attn_inp_k_rot, inp_pos, attn_inp_v_rot at 4196352, 4261888 and
+  // 4263936, right above the 4 MiB embeddings input; one of the reduced
+  // MiniCPM3 (V rotated alone) has the last layer's FFN norm take the
+  // block from the positions' offset up, all three freed by then
+  // (docs/live-llamacpp.md, MiniCPM3 run). Placed first and kept to the
+  // end, they had put the logits 82 KiB (18 KiB for MiniCPM3) higher.
   // (MiniMax-01's first attention layer comes after lightning layers: its
   // rotations follow the lightning inputs, below.)
   const bool la_first = s.minimax01 && !s.mixers.empty() && s.mixers[0] == 'R';
-  if (s.rotate_k && !two_caches && !la_first) {
-    k_rotation(global_head);
-  }
+  int k_rot = -1;
+  int v_rot = -1;
   const int tokens = g.input(4 * b);  // inp_tokens (I32)
   // inp_embd: build_inp_embd builds both the token path and an input of
   // ready embeddings, and ggml_build_forward_select keeps one; the other is
@@ -1671,23 +1683,24 @@ std::vector<GraphTensor> llama_forward_graph(const LlamaGraphShape& s) {
     la_k = g.input(4 * s.heads * b);
   }
   if (la_first && s.rotate_k && !two_caches) {
-    k_rotation(global_head);
+    k_rot = k_rotation(global_head);
   }
   if (la_first && s.rotate_v && !two_caches) {
-    g.input(4 * 64 * 64);
+    v_rot = g.input(4 * 64 * 64);
   }
   // build_inp_per_layer's token ids (Gemma 3n, Gemma 4)
   const int ple_tokens = s.ple_width > 0 ? g.input(4 * b) : -1;
+  if (s.rotate_k && !two_caches && !la_first) {
+    k_rot = k_rotation(global_head);
+  }
   // inp_pos (jina-bert-v2, Baichuan's 13B and the ALiBi decoders build
   // none; mamba.cpp none: no attention)
   const int pos = s.alibi || s.mixer_blocks ? -1 : g.input(4 * b);
   if (s.rotate_v && !two_caches && !la_first) {
-    g.input(4 * 64 * 64);
+    v_rot = g.input(4 * 64 * 64);
   }
   const std::int64_t mask_bytes = s.flash ? 2 : 4;
   // MLA caches K only (build_attn_inp_k): no V rows to write.
-  int k_rot = -1;
-  int v_rot = -1;
   int k_rot_swa = -1;
   int v_rot_swa = -1;
   // DeepSeek Sparse Attention (build_attn_inp_k_dsa): the indexer's cache

@@ -958,7 +958,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     s.flash = in.flash;
     // llama-kv-cache.cpp attn_rot_k / attn_rot_v: a quantised cache of heads
     // whose size is a multiple of 64 is written and read through a Hadamard
-    // rotation.
+    // rotation, each cache by its own head width (n_embd_head_k for K,
+    // n_embd_head_v for V): MiniCPM3's K heads of 96 are not rotated, its V
+    // heads of 64 are (its log: attn_rot_k = 0, attn_rot_v = 1).
     // MLA's K-only cache (build_attn with llm_graph_input_attn_k) is not rotated.
     const bool mla = s.mla_kv_lora > 0;
     // (no cache, no cache type: nothing to rotate; Mamba alone has no KV
@@ -966,7 +968,7 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
     const bool cached =
         !a.attention.no_kv_cache && !a.attention.uncached_graph && !purely_recurrent(a);
     s.rotate_k = cached && !mla && in.k_type.quantised() && a.head_dim % 64 == 0;
-    s.rotate_v = cached && !mla && in.v_type.quantised() && a.head_dim % 64 == 0;
+    s.rotate_v = cached && !mla && in.v_type.quantised() && value_head_dim(a) % 64 == 0;
     // WavTokenizer's decoder (wavtokenizer-dec.cpp): a graph of its own
     // (ggml_alloc.cpp wavtokenizer_graph).
     s.vocoder_features = a.vocoder_features;
