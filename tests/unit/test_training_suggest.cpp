@@ -154,5 +154,24 @@ TEST(TrainingOwnHardware, NoMoreGpusForALaptopGpu) {
   }
 }
 
+// On unified memory host RAM is the memory already counted: no offload to
+// it is offered (found: full fine-tuning of Llama-3.1-8B on an M2 Max 64GB
+// was offered ZeRO-Offload with --ram 192gb).
+TEST(TrainingOwnHardware, NoOffloadOnUnifiedMemory) {
+  TrainingQuery q = llama_8b_like(8030261248.0);
+  Device mac = *raw_device("64gb");
+  mac.kind = DeviceKind::Unified;
+  mac.vendor = "apple";
+  q.devices.devices.push_back(mac);
+  q.devices.text = "64gb";
+  const TrainingEstimate e = make_training_report(q);
+  ASSERT_FALSE(e.suggestions.empty());
+  for (const auto& s : e.suggestions) {
+    EXPECT_EQ(std::count(s.args.begin(), s.args.end(), "--offload-optimizer"), 0) << s.change;
+    EXPECT_EQ(std::count(s.args.begin(), s.args.end(), "--offload-params"), 0) << s.change;
+    EXPECT_FALSE(more_gpus(s)) << s.change;
+  }
+}
+
 }  // namespace
 }  // namespace willfit

@@ -1282,6 +1282,16 @@ int gpus_needed(const TrainingQuery& base, TrainingQuery& found) {
   return 0;
 }
 
+// Host RAM is memory apart from the GPUs'. On unified memory (a Mac, DGX
+// Spark, Strix Halo) it is the memory the device's usable figure already
+// counts, so moving states there frees nothing; a CPU has no GPU to offload
+// from. Offload is offered only where this holds.
+bool host_ram_apart(const TrainingQuery& q) {
+  return std::none_of(q.devices.devices.begin(), q.devices.devices.end(), [](const Device& d) {
+    return d.kind == DeviceKind::Unified || d.kind == DeviceKind::Cpu;
+  });
+}
+
 // A --ram to suggest for `host` bytes of offloaded states: the next size
 // system RAM is sold in per node (a power of two, or one and a half of one:
 // 32, 48, 64, 96, 128 GiB...), so the pasted command checks the RAM too.
@@ -1350,7 +1360,8 @@ std::vector<TrainingSuggestion> on_own_hardware(const TrainingQuery& query) {
         {"--zero", "3", "states sharded with ZeRO-3", [](TrainingQuery& q) { q.zero = 3; }});
   }
   std::vector<Step> offloads;  // cost speed and host RAM
-  if (!query.offload_optimizer) {
+  const bool host_apart = host_ram_apart(query);
+  if (!query.offload_optimizer && host_apart) {
     offloads.push_back(
         {"--offload-optimizer", "", "optimizer states in host RAM", [](TrainingQuery& q) {
            if (!q.fsdp && q.zero < 2) {
@@ -1359,7 +1370,7 @@ std::vector<TrainingSuggestion> on_own_hardware(const TrainingQuery& query) {
            q.offload_optimizer = true;
          }});
   }
-  if (!query.offload_params) {
+  if (!query.offload_params && host_apart) {
     offloads.push_back({"--offload-params", "", "parameters in host RAM", [](TrainingQuery& q) {
                           if (!q.fsdp) {
                             q.zero = 3;
@@ -1538,7 +1549,7 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
                        q.checkpointing = Checkpointing::Full;
                      })});
   }
-  if (!query.offload_optimizer && query.method == TrainMethod::Full) {
+  if (!query.offload_optimizer && query.method == TrainMethod::Full && host_ram_apart(query)) {
     std::vector<std::string> args{"--offload-optimizer"};
     if (!query.fsdp && query.zero < 2) {
       args = {"--zero", "2", "--offload-optimizer"};
