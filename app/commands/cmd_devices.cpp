@@ -20,13 +20,15 @@ int run_devices(const std::vector<std::string>& args, Context& ctx) {
       "Examples:\n  willfit devices 4090\n  willfit devices --vendor apple --min-memory 64gb\n"
       "  willfit devices h100 --json\n" +
       std::string(kListingHelpTail));
-  std::string query;
+  // Several words are one filter ("rtx 3060" unquoted), as the ambiguous
+  // device error's hint may be typed.
+  std::vector<std::string> query_words;
   std::string vendor;
   std::string min_memory_text;
   std::string devices_file;
   std::string units_text;
   bool json = false;
-  app.add_option("QUERY", query, "Words a device's name must contain ('4090', 'm3 max')");
+  app.add_option("QUERY", query_words, "Words a device's name must contain ('4090', 'm3 max')");
   app.add_option("--vendor", vendor, "Only this vendor: nvidia, amd, apple, intel, google...");
   app.add_option("--min-memory", min_memory_text,
                  "Only devices with at least this much, e.g. 24gb");
@@ -35,6 +37,10 @@ int run_devices(const std::vector<std::string>& args, Context& ctx) {
   add_units_option(app, units_text);
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
+  }
+  std::string query;
+  for (const auto& word : query_words) {
+    query += (query.empty() ? "" : " ") + word;
   }
   const auto units = units_from_option(units_text);
   if (!units) {

@@ -73,8 +73,11 @@ std::string render_max_text(const MaxQuestion& question, const MaxAnswer& a) {
     }
   }
   s += a.context_tokens.value_or(0) > 0
-           ? fmt::format("  longest context: {} tokens at {}, batch {}\n", *a.context_tokens,
-                         a.used.name, q.batch)
+           ? fmt::format("  longest context: {} tokens at {}, batch {}{}\n", *a.context_tokens,
+                         a.used.name, q.batch,
+                         a.context_at_trained_length
+                             ? " (the model's trained length: it caps the context, not memory)"
+                             : "")
            : fmt::format("  longest context: none (not even 256 tokens) at {}, batch {}\n",
                          a.used.name, q.batch);
   s += clear_note(a.context_tokens.value_or(0), a.context_tokens_clear, a.error_band_pct,
@@ -121,6 +124,8 @@ std::string render_max_json(const MaxQuestion& question, const MaxAnswer& a) {
   m["precision_clear"] = a.precision_clear ? Json(a.precision_clear->id) : Json(nullptr);
   m["error_band_pct"] = a.error_band_pct;
   m["batch_error_band_pct"] = a.batch ? Json(a.batch_error_band_pct) : Json(nullptr);
+  m["context_at_trained_length"] =
+      a.context_tokens ? Json(a.context_at_trained_length) : Json(nullptr);
   j["max"] = m;
   j["fits"] = a.found();
   return j.dump(2) + "\n";

@@ -298,6 +298,7 @@ std::string render_train_json(const TrainingQuery& q, const TrainingEstimate& e)
     o["args"] = s.args;
     o["total_bytes"] = s.total_bytes;
     o["verdict"] = std::string(to_string(s.verdict));
+    o["host_bytes"] = s.host_bytes;
     sugs.push_back(o);
   }
   j["suggestions"] = sugs;

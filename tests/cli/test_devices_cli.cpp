@@ -74,6 +74,26 @@ TEST(NamedDevices, AmbiguousAndUnknownNamesAreCleanErrors) {
   EXPECT_TRUE(is_clean_error(run_cli({"7b", "-d", "h100:0"})));
 }
 
+// The hint an ambiguous name prints is a command that works when pasted:
+// the name is quoted, and `willfit devices` takes several words as one filter
+// either way.
+TEST(NamedDevices, AmbiguousNameHintWorksWhenPasted) {
+  const auto a = run_cli({"qwen3-8b", "-d", "rtx 3060"});
+  ASSERT_TRUE(is_clean_error(a)) << a.err;
+  const std::string hint = "willfit devices \"rtx 3060\"";
+  EXPECT_TRUE(has(a.err, hint)) << a.err;
+  // What a shell makes of the pasted hint, and of the words unquoted.
+  for (const std::vector<std::string>& pasted :
+       {std::vector<std::string>{"devices", "rtx 3060"},
+        std::vector<std::string>{"devices", "rtx", "3060"}}) {
+    const auto d = run_cli(pasted);
+    EXPECT_EQ(d.code, 0) << d.err;
+    EXPECT_TRUE(has(d.out, "GeForce RTX 3060 12GB")) << d.out;
+    EXPECT_TRUE(has(d.out, "GeForce RTX 3060 Ti")) << d.out;
+    EXPECT_FALSE(has(d.out, "RTX 4090")) << d.out;
+  }
+}
+
 // ---- database files ---------------------------------------------------------
 
 const std::string kMyDb = R"({"schema_version": 1, "data_version": "2026-01-01", "devices": [

@@ -243,6 +243,7 @@ TEST(SuggestionsCli, EveryTrainingSuggestionRunsAndKeepsItsPromise) {
       {"train", "llama-3.1-8b", "--device", "rtx 4090"},
       {"train", "qwen2.5-14b", "--device", "rtx 3090", "--gpus", "4"},
       {"train", "llama-3.1-8b", "--device", "rtx 3060 12gb", "--method", "lora"},
+      {"train", "70b", "--method", "qlora", "--device", "2x rtx 3090"},
   };
   int checked = 0;
   for (const auto& argv : questions) {

@@ -531,7 +531,7 @@ Expected<Device> DeviceDb::find(std::string_view name) const {
   if (at.found.size() > 1) {
     return make_error(
         fmt::format("device '{}' {}: {}; name one of them (memory size, "
-                    "form factor) or see 'willfit devices {}'",
+                    "form factor) or see: willfit devices \"{}\"",
                     shown, kAmbiguous, candidate_list(devices_, at.found), shown));
   }
   const std::string hint = did_you_mean(suggest(name));

@@ -169,6 +169,8 @@ MaxAnswer plan_max(const MaxQuestion& question) {
   }
   const bool none = question.best_precision && !a.precision;
   a.context_tokens = none ? 0 : max_context(q);
+  a.context_at_trained_length =
+      q.model.arch.max_context > 0 && *a.context_tokens >= q.model.arch.max_context;
   a.batch = none ? 0 : max_batch(q);
   a.context_tokens_clear = none ? 0 : max_context(q, Margin::Clear);
   a.batch_clear = none ? 0 : max_batch(q, Margin::Clear);

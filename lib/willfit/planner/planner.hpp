@@ -51,6 +51,9 @@ struct MaxAnswer {
   std::optional<int> batch;                    // 0: not even one sequence fits
   std::optional<Precision> precision;          // --precision best, when one fits
   bool precision_asked = false;
+  // The longest context is the model's trained length (max_position_embeddings):
+  // what caps it is the model, not memory.
+  bool context_at_trained_length = false;
   // Issue 16, a verdict that knows its error: the same answers with
   // Margin::Clear, i.e. the largest whose headroom exceeds the estimate's
   // error band. Below the answer above when that one is tight; set where the

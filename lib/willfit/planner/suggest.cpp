@@ -25,8 +25,46 @@ bool all_apple(const DeviceSet& devices) {
                      [](const Device& d) { return d.vendor == "apple"; });
 }
 
+// The shortest context a suggestion offers: below it a chat forgets the
+// question before the answer (a system prompt and one exchange take about
+// 1-2 thousand tokens). One floor for a shorter context alone and for one
+// combined with a lower precision; a context the user asked below it is
+// not shortened further. docs/advice.md says the same.
+constexpr std::int64_t kShortestUsefulContext = 2048;
+
+// The context below which `e`'s context is not shortened.
+std::int64_t context_floor(const Estimate& e) {
+  return std::min<std::int64_t>(kShortestUsefulContext, e.context);
+}
+
+// The words for a shorter context of `tokens`: the model's trained length
+// when that, not memory, is what caps it (max_context stops there).
+std::string context_reason(const InferenceQuery& q, std::int64_t tokens) {
+  return q.model.arch.max_context > 0 && tokens >= q.model.arch.max_context
+             ? "the model's trained length"
+             : "the longest that fits";
+}
+
 bool gguf_runtime(Runtime r) {
   return r == Runtime::LlamaCpp || r == Runtime::Ollama || r == Runtime::Generic;
+}
+
+// A model named by an Ollama tag and run by Ollama is a package of Ollama's
+// library, and a lower precision is advice only if `ollama pull` can fetch
+// it: the library's tags pages list q4_K_M, q8_0 and fp16 for each size of
+// its models (older ones list more K-quants, which willfit does not know
+// per model), and a tag the user named is one of them. An IQ3_M or IQ2_M
+// GGUF has no tag there, so it is not offered.
+bool outside_ollama_library(const InferenceQuery& q, const Estimate& e, const Precision& p) {
+  if (e.runtime != Runtime::Ollama || !q.model.ollama_tag || q.model.file_weight_bytes) {
+    return false;
+  }
+  for (const char* id : {"q4_k_m", "q8_0", "fp16"}) {
+    if (p.id == id) {
+      return false;
+    }
+  }
+  return p.id != to_lower(q.model.precision_hint);
 }
 
 // The query with the runtime pinned to the one the estimate resolved, so a
@@ -127,7 +165,7 @@ enum class PrecisionSearch { SameRuntime, AsGguf, Combined };
 
 // The highest-quality lower precision that fits, among the formats `search`
 // names; Combined: the best GGUF type that fits, else the best one that fits
-// with a context of at least 2048 tokens. Not for a model file: its bytes are
+// with a context of at least kShortestUsefulContext tokens. Not for a model file: its bytes are
 // what they are.
 std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e,
                                     PrecisionSearch search) {
@@ -141,7 +179,7 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e,
     std::optional<Suggestion> tight_fit;
     for (const Precision& candidate : candidates) {
       const Precision* p = &candidate;
-      if (p->bits_per_weight >= q.precision.bits_per_weight) {
+      if (p->bits_per_weight >= q.precision.bits_per_weight || outside_ollama_library(q, e, *p)) {
         continue;
       }
       std::string args = "--precision " + p->id;
@@ -156,7 +194,7 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e,
       }
       if (shorten) {
         const std::int64_t longest = max_context(alt);
-        if (longest < std::min<std::int64_t>(2048, e.context) || longest >= e.context) {
+        if (longest < context_floor(e) || longest >= e.context) {
           continue;
         }
         alt.context = longest;
@@ -243,14 +281,15 @@ std::vector<Suggestion> lower_precisions(const InferenceQuery& q, const Estimate
 std::optional<Suggestion> context(const InferenceQuery& q, const Estimate& e) {
   InferenceQuery alt = pinned(q, e);
   const std::int64_t longest = max_context(alt);
-  if (longest <= 0 || longest >= e.context) {
+  if (longest <= 0 || longest < context_floor(e) || longest >= e.context) {
     return std::nullopt;
   }
   alt.context = longest;
   alt.context_is_default = false;
   // The user's -ngl / --n-cpu-moe stay: the command pasted keeps them.
   return costing(
-      if_fits(alt, fmt::format("shorter context ({} tokens, the longest that fits)", longest),
+      if_fits(alt,
+              fmt::format("shorter context ({} tokens, {})", longest, context_reason(q, longest)),
               fmt::format("--context {}", longest)),
       "it remembers less of the conversation");
 }
@@ -261,8 +300,11 @@ std::optional<Suggestion> second_gpu(const InferenceQuery& q, const Estimate& e)
     return std::nullopt;
   }
   const Device& d = q.devices.devices.front();
-  if (d.kind != DeviceKind::DiscreteGpu && d.kind != DeviceKind::Raw &&
-      d.kind != DeviceKind::Accelerator) {
+  // A laptop GPU (the database's `laptop`) takes no second card, nor does
+  // an SoC's GPU (a Mac, integrated graphics: kind Unified).
+  if ((d.kind != DeviceKind::DiscreteGpu && d.kind != DeviceKind::Raw &&
+       d.kind != DeviceKind::Accelerator) ||
+      d.laptop) {
     return std::nullopt;
   }
   InferenceQuery alt = pinned(q, e);
@@ -565,7 +607,7 @@ std::optional<Suggestion> offload_lower_precision(const InferenceQuery& q, const
   for (const Precision& p : precision_candidates(Runtime::LlamaCpp)) {
     const std::optional<double> kld = quant_kld(p.id);
     if (!kld || *kld < *q4 || p.bits_per_weight >= q.precision.bits_per_weight ||
-        !cpu_friendly(p)) {
+        !cpu_friendly(p) || outside_ollama_library(q, e, p)) {
       continue;
     }
     std::string prefix = "--precision " + p.id;
@@ -614,7 +656,7 @@ std::optional<Suggestion> precision_in_same_memory(const InferenceQuery& q, cons
     if (better_than && (!kld || *kld >= *better_than)) {
       break;  // in quality order: the rest keep less than what fits whole
     }
-    if (p.bits_per_weight >= q.precision.bits_per_weight) {
+    if (p.bits_per_weight >= q.precision.bits_per_weight || outside_ollama_library(q, e, p)) {
       continue;
     }
     std::string args = "--precision " + p.id;
@@ -650,11 +692,13 @@ std::optional<Suggestion> precision_in_same_memory(const InferenceQuery& q, cons
 }
 
 // The query's devices are discrete GPUs or accelerators (or bare sizes):
-// hardware a user can add to or replace with other cards; not a Mac or a CPU.
+// hardware a user can add to or replace with other cards; not a Mac, a CPU
+// or a laptop's GPU (soldered to its board).
 bool on_own_gpus(const InferenceQuery& q) {
   return std::all_of(q.devices.devices.begin(), q.devices.devices.end(), [](const Device& d) {
-    return d.kind == DeviceKind::DiscreteGpu || d.kind == DeviceKind::Accelerator ||
-           d.kind == DeviceKind::Raw;
+    return (d.kind == DeviceKind::DiscreteGpu || d.kind == DeviceKind::Accelerator ||
+            d.kind == DeviceKind::Raw) &&
+           !d.laptop;
   });
 }
 

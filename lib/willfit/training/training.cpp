@@ -1304,80 +1304,189 @@ int gpus_needed(const TrainingQuery& base, TrainingQuery& found) {
   return 0;
 }
 
-// When no single change fits: apply the changes one after another, least
-// harmful first, keeping those that lower the total, until it fits.
-std::optional<TrainingSuggestion> combined(const TrainingQuery& query, Bytes required) {
-  struct Step {
-    std::string option;
-    std::string value;
-    std::function<void(TrainingQuery&)> apply;
-  };
-  std::vector<Step> steps;
-  if (query.checkpointing != Checkpointing::Full) {
-    steps.push_back({"--checkpointing", "full",
-                     [](TrainingQuery& q) { q.checkpointing = Checkpointing::Full; }});
+// Host RAM is memory apart from the GPUs'. On unified memory (a Mac, DGX
+// Spark, Strix Halo) it is the memory the device's usable figure already
+// counts, so moving states there frees nothing; a CPU has no GPU to offload
+// from. Offload is offered only where this holds.
+bool host_ram_apart(const TrainingQuery& q) {
+  return std::none_of(q.devices.devices.begin(), q.devices.devices.end(), [](const Device& d) {
+    return d.kind == DeviceKind::Unified || d.kind == DeviceKind::Cpu;
+  });
+}
+
+// A --ram to suggest for `host` bytes of offloaded states: the next size
+// system RAM is sold in per node (a power of two, or one and a half of one:
+// 32, 48, 64, 96, 128 GiB...), so the pasted command checks the RAM too.
+Bytes ram_size_for(Bytes host) {
+  for (Bytes size = 8 * kGiB;; size *= 2) {
+    if (size >= host) {
+      return size;
+    }
+    if (size + size / 2 >= host) {
+      return size + size / 2;
+    }
   }
-  if (query.micro_batch > 1) {
-    steps.push_back({"--micro-batch", "1", [](TrainingQuery& q) { q.micro_batch = 1; }});
-  }
-  if (query.gpus * query.nodes > query.tp * query.pp && !query.fsdp && query.zero < 3) {
-    steps.push_back({"--zero", "3", [](TrainingQuery& q) { q.zero = 3; }});
-  }
-  if (!query.offload_optimizer && query.method == TrainMethod::Full &&
-      (query.fsdp || query.zero >= 2 || query.gpus * query.nodes > query.tp * query.pp)) {
-    steps.push_back({"--offload-optimizer", "", [](TrainingQuery& q) {
-                       if (!q.fsdp && q.zero < 2) {
-                         q.zero = 2;
-                       }
-                       q.offload_optimizer = true;
-                     }});
-  }
+}
+
+// One change of a combination: the option (and value) the user types, the
+// words, and what it does to the query.
+struct Step {
+  std::string option;
+  std::string value;
+  std::string words;
+  std::function<void(TrainingQuery&)> apply;
+};
+
+// Combinations on the GPUs the user named, cheapest in quality first: for
+// each way of training (as asked, then 8-bit AdamW, LoRA, QLoRA: each keeps
+// less of what full fine-tuning with AdamW learns), the changes that cost
+// only time are added one after another (full checkpointing, micro-batch 1
+// with gradient accumulation, ZeRO-3 over the GPUs there are), and the first
+// set that fits whole is offered; failing that, states offloaded to host RAM
+// (the optimizer, then the parameters: ZeRO-Offload, ZeRO-Infinity or FSDP
+// CPU offload), with the --ram it needs when none was given (or only when
+// the --ram given holds it). Offered: the best way that fits whole, and the
+// better ways that fit only with offload, each needing less host RAM than
+// the one before it (full fine-tuning with 179 GiB of host RAM, LoRA with
+// less): a way that keeps less and needs as much RAM is no choice.
+std::vector<TrainingSuggestion> on_own_hardware(const TrainingQuery& query) {
+  std::vector<Step> ways{{"", "", "", [](TrainingQuery&) {}}};
   if (query.optimizer == Optimizer::AdamW) {
-    steps.push_back({"--optimizer", "adamw-8bit",
-                     [](TrainingQuery& q) { q.optimizer = Optimizer::AdamW8bit; }});
+    ways.push_back({"--optimizer", "adamw-8bit", "8-bit AdamW",
+                    [](TrainingQuery& q) { q.optimizer = Optimizer::AdamW8bit; }});
   }
   if (query.method == TrainMethod::Full) {
-    steps.push_back({"--method", "lora", [](TrainingQuery& q) { q.method = TrainMethod::Lora; }});
+    ways.push_back({"--method", "lora", "LoRA adapters",
+                    [](TrainingQuery& q) { q.method = TrainMethod::Lora; }});
   }
   if (query.method != TrainMethod::Qlora) {
-    steps.push_back({"--method", "qlora", [](TrainingQuery& q) { q.method = TrainMethod::Qlora; }});
+    ways.push_back({"--method", "qlora", "QLoRA (a 4-bit NF4 base)", [](TrainingQuery& q) {
+                      q.method = TrainMethod::Qlora;
+                      if (q.checkpointing_defaulted) {
+                        q.checkpointing = Checkpointing::Full;  // what the CLI defaults to
+                      }
+                    }});
   }
-  TrainingQuery q = query;
-  Bytes total = required;
-  std::vector<std::pair<std::string, std::string>> chosen;
-  for (const auto& step : steps) {
-    TrainingQuery next = q;
-    step.apply(next);
-    const TrainingEstimate alt = estimate_training(next);
-    if (alt.required >= total) {
-      continue;
-    }
-    q = next;
-    total = alt.required;
-    const auto same = [&](const auto& kv) { return kv.first == step.option; };
-    const auto it = std::find_if(chosen.begin(), chosen.end(), same);
-    if (it != chosen.end()) {
-      it->second = step.value;
-    } else {
-      chosen.emplace_back(step.option, step.value);
-    }
-    if (alt.verdict != Verdict::NoFit) {
-      TrainingSuggestion sug{"these changes together", {}, alt.required, alt.verdict};
-      for (const auto& [option, value] : chosen) {
-        sug.args.push_back(option);
-        if (!value.empty()) {
-          sug.args.push_back(value);
-        }
+  const bool several = query.gpus * query.nodes > query.tp * query.pp;
+  std::vector<Step> free;  // cost time, not quality
+  if (query.checkpointing != Checkpointing::Full) {
+    free.push_back({"--checkpointing", "full", "full activation checkpointing",
+                    [](TrainingQuery& q) { q.checkpointing = Checkpointing::Full; }});
+  }
+  if (query.micro_batch > 1) {
+    free.push_back({"--micro-batch", "1", "micro-batch 1 with gradient accumulation",
+                    [](TrainingQuery& q) { q.micro_batch = 1; }});
+  }
+  if (several && !query.fsdp && query.zero < 3) {
+    free.push_back(
+        {"--zero", "3", "states sharded with ZeRO-3", [](TrainingQuery& q) { q.zero = 3; }});
+  }
+  std::vector<Step> offloads;  // cost speed and host RAM
+  const bool host_apart = host_ram_apart(query);
+  if (!query.offload_optimizer && host_apart) {
+    offloads.push_back(
+        {"--offload-optimizer", "", "optimizer states in host RAM", [](TrainingQuery& q) {
+           if (!q.fsdp && q.zero < 2) {
+             q.zero = 2;
+           }
+           q.offload_optimizer = true;
+         }});
+  }
+  if (!query.offload_params && host_apart) {
+    offloads.push_back({"--offload-params", "", "parameters in host RAM", [](TrainingQuery& q) {
+                          if (!q.fsdp) {
+                            q.zero = 3;
+                          }
+                          q.offload_optimizer = true;
+                          q.offload_params = true;
+                        }});
+  }
+  const auto suggestion = [&](const TrainingQuery& q, const std::vector<const Step*>& chosen,
+                              const TrainingEstimate& alt) {
+    TrainingSuggestion sug{"", {}, alt.required, alt.verdict, alt.host_bytes};
+    std::vector<std::string> words;
+    for (const Step* step : chosen) {
+      if (step->option.empty()) {
+        continue;
       }
-      // ZeRO-Offload needs stage 2 or more: say so when the offload step set it.
-      if (q.zero != query.zero && !q.fsdp &&
-          std::find(sug.args.begin(), sug.args.end(), "--zero") == sug.args.end()) {
-        sug.args.insert(sug.args.end(), {"--zero", std::to_string(q.zero)});
+      words.push_back(step->words);
+      sug.args.push_back(step->option);
+      if (!step->value.empty()) {
+        sug.args.push_back(step->value);
       }
-      return sug;
+    }
+    // ZeRO-Offload needs stage 2 or more: say the stage the offload set.
+    if (q.zero != query.zero && !q.fsdp &&
+        std::find(sug.args.begin(), sug.args.end(), "--zero") == sug.args.end()) {
+      sug.args.insert(sug.args.end(), {"--zero", std::to_string(q.zero)});
+    }
+    if (alt.host_bytes > 0 && !query.ram) {
+      sug.args.insert(sug.args.end(),
+                      {"--ram", fmt::format("{}gb", ram_size_for(alt.host_bytes) / kGiB)});
+    }
+    const auto both = std::find(words.begin(), words.end(), "optimizer states in host RAM");
+    if (both != words.end() && words.back() == "parameters in host RAM") {
+      words.erase(both);
+      words.back() = "optimizer states and parameters in host RAM";
+    }
+    sug.change =
+        fmt::format("on your GPUs: {}{}", join(words, ", "),
+                    alt.host_bytes > 0 ? fmt::format(", with {} of host RAM per node",
+                                                     format_memory(alt.host_bytes, query.units))
+                                       : "");
+    return sug;
+  };
+  std::vector<TrainingSuggestion> out;
+  std::optional<Bytes> least_host;  // of the offloads offered so far
+  for (const Step& way : ways) {
+    TrainingQuery q = query;
+    way.apply(q);
+    std::vector<const Step*> chosen{&way};
+    Bytes total = estimate_training(q).required;
+    std::optional<TrainingSuggestion> found;
+    const auto try_step = [&](const Step& step) {
+      TrainingQuery next = q;
+      step.apply(next);
+      if (!validate(next)) {
+        return;
+      }
+      const TrainingEstimate alt = estimate_training(next);
+      if (alt.required >= total && alt.host_bytes == 0) {
+        return;  // no help
+      }
+      q = next;
+      total = alt.required;
+      chosen.push_back(&step);
+      if (alt.verdict != Verdict::NoFit) {
+        found = suggestion(q, chosen, alt);
+      }
+    };
+    if (const TrainingEstimate as_is = estimate_training(q); as_is.verdict == Verdict::Fits) {
+      found = suggestion(q, chosen, as_is);
+    }
+    for (const Step& step : free) {
+      if (!found) {
+        try_step(step);
+      }
+    }
+    if (found && found->verdict == Verdict::Fits) {
+      out.push_back(std::move(*found));
+      break;  // the best way that fits whole: the rest keep less
+    }
+    // bitsandbytes' 8-bit AdamW steps on the GPU; an offloaded optimizer
+    // is DeepSpeed's CPU Adam (or torch's AdamW on the CPU) in fp32 instead.
+    const bool gpu_optimizer = way.option == "--optimizer";
+    for (const Step& step : offloads) {
+      if (!found && !gpu_optimizer) {
+        try_step(step);
+      }
+    }
+    if (found && (!least_host || found->host_bytes < *least_host)) {
+      least_host = found->host_bytes;
+      out.push_back(std::move(*found));
     }
   }
-  return std::nullopt;
+  return out;
 }
 
 }  // namespace
@@ -1462,7 +1571,7 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
                        q.checkpointing = Checkpointing::Full;
                      })});
   }
-  if (!query.offload_optimizer && query.method == TrainMethod::Full) {
+  if (!query.offload_optimizer && query.method == TrainMethod::Full && host_ram_apart(query)) {
     std::vector<std::string> args{"--offload-optimizer"};
     if (!query.fsdp && query.zero < 2) {
       args = {"--zero", "2", "--offload-optimizer"};
@@ -1475,7 +1584,13 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
                        q.offload_optimizer = true;
                      })});
   }
-  {
+  // More GPUs of a card one can add to: not a laptop's GPU (soldered to its
+  // board), nor an SoC's (a Mac, unified memory) or a CPU.
+  const bool can_add_gpus =
+      std::all_of(query.devices.devices.begin(), query.devices.devices.end(), [](const Device& d) {
+        return !d.laptop && d.kind != DeviceKind::Unified && d.kind != DeviceKind::Cpu;
+      });
+  if (can_add_gpus) {
     // More GPUs; when activations alone are too big for that, with full checkpointing.
     TrainingQuery found;
     int total = gpus_needed(query, found);
@@ -1521,22 +1636,42 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
     if (alt.required >= e.required && !alt.fits()) {
       continue;  // no help
     }
-    TrainingSuggestion sug{c.change, c.args, alt.required, alt.verdict};
+    TrainingSuggestion sug{c.change, c.args, alt.required, alt.verdict, alt.host_bytes};
     (alt.verdict == Verdict::NoFit ? helping : fitting).push_back(sug);
   }
-  // Least hardware first: what fits on the GPUs the user named (one change,
-  // or several together) comes before asking for more GPUs or nodes.
-  const auto same_hardware = [](const TrainingSuggestion& sg) {
-    return std::none_of(sg.args.begin(), sg.args.end(), [](const std::string& a) {
-      return a == "--gpus" || a == "--nodes" || a == "--device";
-    });
-  };
-  if (std::none_of(fitting.begin(), fitting.end(), same_hardware)) {
-    if (auto together = combined(query, e.required)) {
-      fitting.push_back(*together);
+  for (auto& together : on_own_hardware(query)) {
+    if (std::none_of(fitting.begin(), fitting.end(),
+                     [&](const TrainingSuggestion& f) { return f.args == together.args; })) {
+      fitting.push_back(std::move(together));
     }
   }
-  std::stable_partition(fitting.begin(), fitting.end(), same_hardware);
+  // Least hardware first: what fits whole on the GPUs the user named (one
+  // change, or several together), then what fits there with states in host
+  // RAM (slower steps), then more GPUs or nodes; within each, what keeps
+  // the most of the training asked for first (as asked, 8-bit AdamW, LoRA,
+  // QLoRA).
+  const auto has = [](const TrainingSuggestion& sg, std::string_view option,
+                      std::string_view value) {
+    for (std::size_t i = 0; i < sg.args.size(); ++i) {
+      if (sg.args[i] == option &&
+          (value.empty() || (i + 1 < sg.args.size() && sg.args[i + 1] == value))) {
+        return true;
+      }
+    }
+    return false;
+  };
+  const auto rank = [&](const TrainingSuggestion& sg) {
+    const bool more_gpus =
+        has(sg, "--gpus", "") || has(sg, "--nodes", "") || has(sg, "--device", "");
+    const int tier = more_gpus ? 2 : sg.verdict == Verdict::Fits ? 0 : 1;
+    const int kept = has(sg, "--method", "qlora")           ? 3
+                     : has(sg, "--method", "lora")          ? 2
+                     : has(sg, "--optimizer", "adamw-8bit") ? 1
+                                                            : 0;
+    return tier * 4 + kept;
+  };
+  std::stable_sort(fitting.begin(), fitting.end(),
+                   [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
   std::stable_sort(helping.begin(), helping.end(),
                    [](const auto& a, const auto& b) { return a.total_bytes < b.total_bytes; });
   e.suggestions = fitting;

@@ -111,6 +111,7 @@ struct TrainingSuggestion {
   std::vector<std::string> args;  // {"--checkpointing", "full"}
   Bytes total_bytes = 0;          // per GPU, re-estimated
   Verdict verdict = Verdict::NoFit;
+  Bytes host_bytes = 0;  // host RAM per node for offloaded states, re-estimated
 };
 
 // The error band of a training total, in percent: the largest error of the
