@@ -16,7 +16,9 @@
 //    concurrent sequences. Grouped-query attention enters through kv_heads;
 //    sliding-window layers hold only window + ubatch cells; MLA (DeepSeek)
 //    caches one latent of kv_lora_rank + rope dims per token and layer, K only
-//    (MiniCPM3's MLA decompresses K and V first and caches them per head);
+//    (MiniCPM3's MLA decompresses K and V first and caches them per head;
+//    vLLM pads its V to K's width and transformers caches the latent:
+//    vllm_cache_layout, transformers_cache_layout);
 //    hybrid models have a cache only on their attention layers (Kimi
 //    Linear's are MLA: one latent each), and a fixed F32 recurrent state per
 //    sequence on their recurrent ones; chunked local
@@ -318,8 +320,55 @@ Bytes recurrent_state_bytes(const Architecture& a, int sequences, int bytes_per_
          bytes_per_value * std::max(1, sequences);
 }
 
-VllmRequestKv vllm_request_kv(const Architecture& a, std::int64_t context, const KvType& k_type,
+namespace {
+// MiniCPM3's per-head MLA (Attention::mla_cached_per_head); PLM carries the
+// same flag with an unscaled head (mla_unscaled_head) and is left out.
+bool minicpm3_cache(const Architecture& a) {
+  return uses_mla(a) && a.attention.mla_cached_per_head && !a.attention.mla_unscaled_head;
+}
+}  // namespace
+
+// MiniCPM3 is the one architecture whose cache vLLM and transformers lay out
+// otherwise than llama.cpp (which keeps K of heads x (qk_nope + qk_rope) and
+// V of heads x v_head_dim per token and layer, minicpm3.cpp):
+// - vLLM (vllm-project/vllm vllm/model_executor/models/minicpm3.py at
+//   009ccee0, MiniCPM3Attention) builds `Attention(self.num_local_heads,
+//   self.qk_head_dim, ..., num_kv_heads=self.num_local_heads)`: one head size
+//   for K and V, qk_nope + qk_rope, and pads V up to it before the cache
+//   write (`v = torch.nn.functional.pad(v, [0, self.qk_head_dim -
+//   self.v_head_dim], value=0)`). So V is cached as wide as K: MiniCPM3-4B
+//   2 x 40 x 96 values a token and layer where llama.cpp keeps 40 x (96 + 64).
+// - transformers' own MiniCPM3 (huggingface/transformers
+//   src/transformers/models/minicpm3/modular_minicpm3.py at 16c2042a,
+//   MiniCPM3Attention.forward: "Cache read / write is performed while the
+//   latent KV is still compressed", `past_key_values.update(k_pass, k_rot,
+//   self.layer_idx)`) caches the normed latent (kv_lora_rank) and the roped
+//   key (qk_rope_head_dim), one head each, in the model's dtype: the latent
+//   layout willfit gives DeepSeek's MLA, which transformers caches the same
+//   way since PR #47761 ("the cache stored is not actually compressed").
+//   The class before it (the same file at 3904ea4b) cached K and V per head
+//   as llama.cpp does; the hub's remote code (trust_remote_code) was not read.
+// PLM's layout under either runtime was not found (no upstream vLLM model, no
+// transformers class): it keeps llama.cpp's.
+Architecture vllm_cache_layout(const Architecture& arch) {
+  Architecture a = arch;
+  if (minicpm3_cache(arch)) {
+    a.attention.v_head_dim = arch.head_dim;  // qk_nope + qk_rope
+  }
+  return a;
+}
+
+Architecture transformers_cache_layout(const Architecture& arch) {
+  Architecture a = arch;
+  if (minicpm3_cache(arch)) {
+    a.attention.mla_cached_per_head = false;  // the latent, as DeepSeek's
+  }
+  return a;
+}
+
+VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, const KvType& k_type,
                               const KvType& v_type, std::int64_t batched_tokens) {
+  const Architecture a = vllm_cache_layout(arch);
   // vLLM v1 (vllm/v1/kv_cache_interface.py, max_memory_usage_bytes, summed
   // over the layers by kv_cache_utils.check_enough_kv_cache_memory):
   // - full attention: cdiv(max_model_len, block) pages;

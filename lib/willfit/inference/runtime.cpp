@@ -1150,8 +1150,10 @@ namespace {
 // it than one shape a layer (widths that differ by layer, indexer keys, V
 // padded to the widest layer, pooled keys), no product is written, only
 // what is cached and where the layout is described.
-std::string kv_formula(const Inputs& in, const KvCacheQuery& kq, Bytes bytes) {
-  const Architecture& a = in.q.model.arch;
+// `a` is the architecture as the runtime's cache sees it (the query's, or
+// transformers_cache_layout's).
+std::string kv_formula(const Inputs& in, const Architecture& a, const KvCacheQuery& kq,
+                       Bytes bytes) {
   const std::int64_t cells = pad_context(kq.context, kq.pad);
   const int sequences = std::max(1, kq.sequences);
   const std::string seqs = sequences > 1 ? fmt::format(" x {} sequences", sequences) : "";
@@ -1416,7 +1418,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   e.recurrent_state = recurrent_state_bytes(a, in.batch);
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
-      [&] { return kv_formula(in, kv_query, e.memory.kv_cache); },
+      [&] { return kv_formula(in, in.q.model.arch, kv_query, e.memory.kv_cache); },
       "llama.cpp KV layout (inference-estimators.md section 0.3)");
 
   // Compute buffers: every GPU reserves its own graph. On the CPU the one
@@ -1892,13 +1894,16 @@ void pytorch(const Inputs& in, Estimate& e) {
   // RotatingKVCache): no ubatch beyond it. Hybrid caches hold the recurrent
   // state in the model's dtype (HybridMambaAttentionDynamicCache, torch.zeros
   // of dtype), not llama.cpp's F32.
+  // transformers lays out MiniCPM3's cache its own way (estimate.cpp,
+  // transformers_cache_layout); mlx_lm's is taken as llama.cpp's.
   const int state_bytes = q.precision.id == "fp32" || q.precision.id == "f32" ? 4 : 2;
   const KvCacheQuery kv_query{in.context, in.batch, 0,     in.k_type,
                               in.v_type,  pad,      false, state_bytes};
-  e.memory.kv_cache = kv_cache_bytes(a, kv_query);
+  const Architecture cache = mlx ? a : transformers_cache_layout(a);
+  e.memory.kv_cache = kv_cache_bytes(cache, kv_query);
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
-      [&] { return kv_formula(in, kv_query, e.memory.kv_cache); },
+      [&] { return kv_formula(in, cache, kv_query, e.memory.kv_cache); },
       mlx ? "mlx_lm KV cache, grown in steps of 256 tokens" : "transformers DynamicCache");
   // Activations of the prefill pass (essay: "transformers (PyTorch)").
   const std::int64_t prompt = std::min(in.context, q.prompt_tokens.value_or(in.context));
@@ -1925,7 +1930,7 @@ void pytorch(const Inputs& in, Estimate& e) {
   double grown = 0.0;
   if (!mlx) {
     grown = f(e.memory.kv_cache -
-              kv_cache_bytes(a, {prompt, in.batch, q.ubatch, in.k_type, in.v_type, pad}));
+              kv_cache_bytes(cache, {prompt, in.batch, q.ubatch, in.k_type, in.v_type, pad}));
     decode = f(e.memory.kv_cache) / (2.0 * f(std::max(1, attention_layer_count(a)))) + logits;
   }
   // Loading an AWQ checkpoint of a tied-embedding model holds the 16-bit
