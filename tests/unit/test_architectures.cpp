@@ -323,6 +323,20 @@ TEST(HybridMamba, JambaPeriodsAndMamba1State) {
   EXPECT_LT(rel(static_cast<double>(m.active_params), 12e9), 0.02);
 }
 
+// Under transformers Jamba's HybridMambaAttentionDynamicCache
+// (src/transformers/models/jamba/modeling_jamba.py at 008f5c8c) gives each
+// Mamba layer torch.zeros(batch, intermediate_size, conv_kernel_size, dtype)
+// and (batch, intermediate_size, ssm_state_size, dtype): every tap, in the
+// model's dtype. By hand, BF16, 4096 tokens, one sequence: 4 attention
+// layers x 2 (K and V) x 8 KV heads x 128 x 2 bytes x 4096 = 67108864, and
+// 28 Mamba layers x (4 + 16) x 8192 x 2 bytes = 9175040: 76283904 bytes.
+TEST(HybridMamba, JambaUnderTransformersKeepsEveryConvolutionTap) {
+  const Model m = from_config(jamba_mini());
+  // Exact tokens (pad 1), 16-bit state (transformers' KvCacheQuery in pytorch()).
+  const KvCacheQuery bf16{4096, 1, 0, kv_f16(), kv_f16(), 1, false, 2};
+  EXPECT_EQ(kv_cache_bytes(transformers_cache_layout(m.arch), bf16), 76283904);
+}
+
 TEST(HybridMamba, FalconH1RunsBothMixersInEveryLayer) {
   // tiiuae/Falcon-H1-1.5B-Deep-style config (values of the Falcon-H1 1.5B
   // config.json): attention and Mamba-2 side by side in all 24 layers.

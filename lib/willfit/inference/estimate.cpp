@@ -350,6 +350,20 @@ bool minicpm3_cache(const Architecture& a) {
 //   as llama.cpp does; the hub's remote code (trust_remote_code) was not read.
 // PLM's layout under either runtime was not found (no upstream vLLM model, no
 // transformers class): it keeps llama.cpp's.
+//
+// Mamba-1 mixers (Mamba, Falcon Mamba, Jamba: Attention::mamba 1) under
+// transformers keep every tap of the convolution where llama.cpp keeps
+// conv - 1: MambaCache (src/transformers/models/mamba/modeling_mamba.py at
+// 00328d4e, which modeling_falcon_mamba.py at 00b676f8 uses too) allocates
+// per layer `torch.zeros(self.max_batch_size, self.intermediate_size,
+// self.conv_kernel_size, ..., dtype=self._dtype)` and the scan state
+// (batch, intermediate_size, ssm_state_size) in the same dtype, the prefill
+// padding its input to conv_kernel_size columns before it writes them; Jamba's
+// HybridMambaAttentionDynamicCache (modeling_jamba.py at 008f5c8c) the same
+// two shapes on its Mamba layers. So d_inner values more a layer, all in the
+// model's dtype (KvCacheQuery::state_bytes). Mamba-2, the delta nets and
+// RWKV keep llama.cpp's count of values (their transformers caches not read
+// to the end: docs/architectures.md).
 Architecture vllm_cache_layout(const Architecture& arch) {
   Architecture a = arch;
   if (minicpm3_cache(arch)) {
@@ -362,6 +376,9 @@ Architecture transformers_cache_layout(const Architecture& arch) {
   Architecture a = arch;
   if (minicpm3_cache(arch)) {
     a.attention.mla_cached_per_head = false;  // the latent, as DeepSeek's
+  }
+  if (arch.attention.mamba == 1 && arch.attention.ssm_conv > 1 && arch.attention.ssm_inner > 0) {
+    a.attention.recurrent_state_floats += arch.attention.ssm_inner;  // conv_kernel taps, not - 1
   }
   return a;
 }
