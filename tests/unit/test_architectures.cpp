@@ -1481,6 +1481,21 @@ TEST(KimiLinear, ConfigGivesKdaLayersAndMlaOnTheFullOnes) {
             2 * (7 * std::int64_t{576} * 2 * 4096 + 20 * kKimiLinearState * 4));
 }
 
+// vLLM keeps KDA's recurrent matrix in F32 and its convolution in 16 bits
+// (mamba_utils.py kda_state_dtype: (state_dtype, torch.float32)), and pads
+// the MLA page to hold a state (HybridAttentionMambaModelConfig). By hand:
+// a state 3 x 3 x 4096 x 2 + 32 x 128 x 128 x 4 = 2170880 bytes; an MLA
+// token 576 x 2 = 1152; block 16 x cdiv(2170880, 16 x 1152) = 16 x 118 =
+// 1888 tokens, a page 1888 x 1152 = 2174976 bytes; 8192 tokens: 7 MLA
+// layers x cdiv(8192, 1888) = 35 pages, 20 KDA layers one page each: 55
+// pages = 119623680 bytes.
+TEST(KimiLinear, VllmKeepsTheKdaMatrixInF32) {
+  const Model m = from_config(kimi_linear());
+  const VllmRequestKv r = vllm_request_kv(m.arch, 8192, kv_f16(), kv_f16(), 8192);
+  EXPECT_EQ(r.block_tokens, 1888);
+  EXPECT_EQ(r.bytes, 119623680);
+}
+
 TEST(KimiLinear, ParameterCountMatchesLlamaBench) {
   // llama-bench prints 49.12 B params for the converted Kimi-Linear-48B-A3B-
   // Instruct (ggml-org/llama.cpp PR #17592, Q2_K, 16.78 GiB); the norms,

@@ -414,7 +414,18 @@ VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, co
   const Bytes per_layer_token =
       attention > 0 ? (kv_cache_bytes(a, one) - recurrent_state_bytes(a, 1)) / attention : 0;
   const int recurrent = recurrent_layer_count(a);
-  const Bytes state = std::int64_t{a.attention.recurrent_state_floats} * 2;  // bf16 / fp16
+  // A recurrent layer's state (MambaStateDtypeCalculator,
+  // vllm/model_executor/layers/mamba/mamba_utils.py at 02d71083): the
+  // model's dtype (mamba_cache_dtype and mamba_ssm_cache_dtype "auto"), but
+  // Kimi Delta Attention's recurrent matrix in F32 (kda_state_dtype returns
+  // `(state_dtype, torch.float32)`: conv, then heads x head_dim x head_dim;
+  // Kimi Linear's kimi_linear.py, Ling 3's bailing KDA and K3's gated delta
+  // net take it): its values 4 bytes, the convolution's 2.
+  const std::int64_t kda_f32 = a.attention.kda ? std::int64_t{a.attention.delta_net_v_heads} *
+                                                     a.attention.delta_net_head_dim *
+                                                     a.attention.delta_net_head_dim
+                                               : 0;
+  const Bytes state = (std::int64_t{a.attention.recurrent_state_floats} + kda_f32) * 2;
   VllmRequestKv r;
   r.block_tokens = kAlign;
   if (recurrent > 0 && per_layer_token > 0 && state > 0) {
