@@ -20,6 +20,7 @@
 #include "unit/catalogue_model.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
+#include "willfit/core/precision.hpp"
 #include "willfit/inference/estimate.hpp"
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
@@ -180,6 +181,38 @@ TEST(Mamba, ConfigAndGgufAreKnownAndAgree) {
     EXPECT_EQ(c.arch.tied_embeddings, g.arch.tied_embeddings) << type;
     // No KV cache at any context: the state is all, F32 per layer.
     test::expect_same_recurrent_estimate(c, g, std::int64_t{c.arch.layers} * k.state * 4, type);
+  }
+}
+
+// Under transformers a Mamba-1 mixer keeps all conv_kernel taps of its
+// convolution and the scan state, both in the model's dtype: MambaCache
+// (src/transformers/models/mamba/modeling_mamba.py at 00328d4e, used by
+// modeling_falcon_mamba.py too) allocates torch.zeros(batch,
+// intermediate_size, conv_kernel_size, dtype) and (batch, intermediate_size,
+// ssm_state_size, dtype) a layer. By hand, BF16, one sequence:
+// mamba-130m 24 x (4 + 16) x 1536 x 2 = 1474560 bytes (llama.cpp's F32
+// state of conv - 1 taps: 24 x (3 + 16) x 1536 x 4 = 2801664); Falcon Mamba
+// 7B 64 x (4 + 16) x 8192 x 2 = 20971520. Mamba-2 (Mamba-Codestral) keeps
+// llama.cpp's count of values in 16 bits: 64 x (3 x (8192 + 2 x 8 x 128) +
+// 128 x 8192) x 2 = 138149888.
+TEST(Mamba, TransformersKeepsEveryConvolutionTapInTheModelsDtype) {
+  struct Case {
+    Json cfg;
+    Bytes transformers;
+    Bytes llama_cpp;
+  };
+  const Case cases[] = {{mamba_130m(), 1474560, 2801664},
+                        {falcon_mamba_7b(), 20971520, 64 * (3 + 16) * 8192 * Bytes{4}},
+                        {mamba_codestral(), 138149888, 138149888 * Bytes{2}}};
+  for (const Case& k : cases) {
+    InferenceQuery q;
+    q.model = from_config(k.cfg);
+    q.precision = *parse_precision("bf16");
+    q.context = 4096;
+    q.runtime = Runtime::Transformers;
+    EXPECT_EQ(estimate_inference(q).memory.kv_cache, k.transformers) << k.cfg["model_type"];
+    q.runtime = Runtime::LlamaCpp;
+    EXPECT_EQ(estimate_inference(q).memory.kv_cache, k.llama_cpp) << k.cfg["model_type"];
   }
 }
 

@@ -132,6 +132,40 @@ TEST(MiniCpm3, GgufHeaderGivesWhatTheConfigGives) {
   test::expect_same_estimate(g, c, "minicpm3 GGUF vs config", kEstimateGrid);
 }
 
+// vLLM and transformers lay MiniCPM3's cache out their own way
+// (estimate.cpp, vllm_cache_layout and transformers_cache_layout). Worked
+// out by hand from their sources and the config above (62 layers, 40 heads
+// and 40 KV heads, qk 64 + 32 rope = 96, v_head_dim 2560 / 40 = 64, kv_lora
+// 256) for one sequence of 8192 tokens in 16 bits:
+// - vLLM (vllm-project/vllm vllm/model_executor/models/minicpm3.py at
+//   009ccee0): Attention(40 heads, head size 96, num_kv_heads 40), V padded
+//   to 96 before the cache write: 2 x 40 x 96 x 2 = 15360 bytes a token and
+//   layer, x 62 = 952320 a token; 8192 tokens are 512 whole blocks of 16:
+//   952320 x 8192 = 7801405440 bytes (llama.cpp's 40 x (96 + 64) x 2 x 62 x
+//   8192 = 6501171200);
+// - transformers (huggingface/transformers src/transformers/models/minicpm3/
+//   modular_minicpm3.py at 16c2042a): the latent (256) and the roped key
+//   (32), one head each: 288 x 2 = 576 bytes a token and layer, x 62 = 35712
+//   a token, x 8192 = 292552704 bytes.
+TEST(MiniCpm3, VllmPadsVToTheQkHeadAndTransformersCachesTheLatent) {
+  InferenceQuery q;
+  q.model = from_config(minicpm3_4b());
+  q.precision = *parse_precision("bf16");
+  q.context = 8192;
+  EXPECT_EQ(vllm_request_kv(q.model.arch, 8192, kv_f16(), kv_f16(), 8192).bytes, 7801405440);
+  q.runtime = Runtime::Vllm;
+  EXPECT_EQ(estimate_inference(q).memory.kv_cache, 7801405440);
+  // Two GPUs: 20 heads a rank (num_local_heads), the same bytes in all.
+  q.tensor_parallel = 2;
+  EXPECT_EQ(estimate_inference(q).memory.kv_cache, 7801405440);
+  q.tensor_parallel = 0;
+  q.runtime = Runtime::Transformers;
+  EXPECT_EQ(estimate_inference(q).memory.kv_cache, 292552704);
+  // llama.cpp keeps its own per-head layout (the test above).
+  q.runtime = Runtime::LlamaCpp;
+  EXPECT_EQ(estimate_inference(q).memory.kv_cache, 6501171200);
+}
+
 // The catalogue entry (family minicpm3: the per-head cache) and the config
 // give one estimate and one parameter count.
 TEST(MiniCpm3, CatalogueGivesWhatTheConfigGives) {

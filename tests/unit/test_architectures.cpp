@@ -323,6 +323,20 @@ TEST(HybridMamba, JambaPeriodsAndMamba1State) {
   EXPECT_LT(rel(static_cast<double>(m.active_params), 12e9), 0.02);
 }
 
+// Under transformers Jamba's HybridMambaAttentionDynamicCache
+// (src/transformers/models/jamba/modeling_jamba.py at 008f5c8c) gives each
+// Mamba layer torch.zeros(batch, intermediate_size, conv_kernel_size, dtype)
+// and (batch, intermediate_size, ssm_state_size, dtype): every tap, in the
+// model's dtype. By hand, BF16, 4096 tokens, one sequence: 4 attention
+// layers x 2 (K and V) x 8 KV heads x 128 x 2 bytes x 4096 = 67108864, and
+// 28 Mamba layers x (4 + 16) x 8192 x 2 bytes = 9175040: 76283904 bytes.
+TEST(HybridMamba, JambaUnderTransformersKeepsEveryConvolutionTap) {
+  const Model m = from_config(jamba_mini());
+  // Exact tokens (pad 1), 16-bit state (transformers' KvCacheQuery in pytorch()).
+  const KvCacheQuery bf16{4096, 1, 0, kv_f16(), kv_f16(), 1, false, 2};
+  EXPECT_EQ(kv_cache_bytes(transformers_cache_layout(m.arch), bf16), 76283904);
+}
+
 TEST(HybridMamba, FalconH1RunsBothMixersInEveryLayer) {
   // tiiuae/Falcon-H1-1.5B-Deep-style config (values of the Falcon-H1 1.5B
   // config.json): attention and Mamba-2 side by side in all 24 layers.
@@ -1465,6 +1479,21 @@ TEST(KimiLinear, ConfigGivesKdaLayersAndMlaOnTheFullOnes) {
   // Two sequences: twice the state and the cells.
   EXPECT_EQ(kv_cache_bytes(a, {4096, 2, 512, kv_f16(), kv_f16(), 256}),
             2 * (7 * std::int64_t{576} * 2 * 4096 + 20 * kKimiLinearState * 4));
+}
+
+// vLLM keeps KDA's recurrent matrix in F32 and its convolution in 16 bits
+// (mamba_utils.py kda_state_dtype: (state_dtype, torch.float32)), and pads
+// the MLA page to hold a state (HybridAttentionMambaModelConfig). By hand:
+// a state 3 x 3 x 4096 x 2 + 32 x 128 x 128 x 4 = 2170880 bytes; an MLA
+// token 576 x 2 = 1152; block 16 x cdiv(2170880, 16 x 1152) = 16 x 118 =
+// 1888 tokens, a page 1888 x 1152 = 2174976 bytes; 8192 tokens: 7 MLA
+// layers x cdiv(8192, 1888) = 35 pages, 20 KDA layers one page each: 55
+// pages = 119623680 bytes.
+TEST(KimiLinear, VllmKeepsTheKdaMatrixInF32) {
+  const Model m = from_config(kimi_linear());
+  const VllmRequestKv r = vllm_request_kv(m.arch, 8192, kv_f16(), kv_f16(), 8192);
+  EXPECT_EQ(r.block_tokens, 1888);
+  EXPECT_EQ(r.bytes, 119623680);
 }
 
 TEST(KimiLinear, ParameterCountMatchesLlamaBench) {

@@ -16,7 +16,9 @@
 //    concurrent sequences. Grouped-query attention enters through kv_heads;
 //    sliding-window layers hold only window + ubatch cells; MLA (DeepSeek)
 //    caches one latent of kv_lora_rank + rope dims per token and layer, K only
-//    (MiniCPM3's MLA decompresses K and V first and caches them per head);
+//    (MiniCPM3's MLA decompresses K and V first and caches them per head;
+//    vLLM pads its V to K's width and transformers caches the latent:
+//    vllm_cache_layout, transformers_cache_layout);
 //    hybrid models have a cache only on their attention layers (Kimi
 //    Linear's are MLA: one latent each), and a fixed F32 recurrent state per
 //    sequence on their recurrent ones; chunked local
@@ -318,8 +320,72 @@ Bytes recurrent_state_bytes(const Architecture& a, int sequences, int bytes_per_
          bytes_per_value * std::max(1, sequences);
 }
 
-VllmRequestKv vllm_request_kv(const Architecture& a, std::int64_t context, const KvType& k_type,
+namespace {
+// MiniCPM3's per-head MLA (Attention::mla_cached_per_head); PLM carries the
+// same flag with an unscaled head (mla_unscaled_head) and is left out.
+bool minicpm3_cache(const Architecture& a) {
+  return uses_mla(a) && a.attention.mla_cached_per_head && !a.attention.mla_unscaled_head;
+}
+}  // namespace
+
+// MiniCPM3 is the one architecture whose cache vLLM and transformers lay out
+// otherwise than llama.cpp (which keeps K of heads x (qk_nope + qk_rope) and
+// V of heads x v_head_dim per token and layer, minicpm3.cpp):
+// - vLLM (vllm-project/vllm vllm/model_executor/models/minicpm3.py at
+//   009ccee0, MiniCPM3Attention) builds `Attention(self.num_local_heads,
+//   self.qk_head_dim, ..., num_kv_heads=self.num_local_heads)`: one head size
+//   for K and V, qk_nope + qk_rope, and pads V up to it before the cache
+//   write (`v = torch.nn.functional.pad(v, [0, self.qk_head_dim -
+//   self.v_head_dim], value=0)`). So V is cached as wide as K: MiniCPM3-4B
+//   2 x 40 x 96 values a token and layer where llama.cpp keeps 40 x (96 + 64).
+// - transformers' own MiniCPM3 (huggingface/transformers
+//   src/transformers/models/minicpm3/modular_minicpm3.py at 16c2042a,
+//   MiniCPM3Attention.forward: "Cache read / write is performed while the
+//   latent KV is still compressed", `past_key_values.update(k_pass, k_rot,
+//   self.layer_idx)`) caches the normed latent (kv_lora_rank) and the roped
+//   key (qk_rope_head_dim), one head each, in the model's dtype: the latent
+//   layout willfit gives DeepSeek's MLA, which transformers caches the same
+//   way since PR #47761 ("the cache stored is not actually compressed").
+//   The class before it (the same file at 3904ea4b) cached K and V per head
+//   as llama.cpp does; the hub's remote code (trust_remote_code) was not read.
+// PLM's layout under either runtime was not found (no upstream vLLM model, no
+// transformers class): it keeps llama.cpp's.
+//
+// Mamba-1 mixers (Mamba, Falcon Mamba, Jamba: Attention::mamba 1) under
+// transformers keep every tap of the convolution where llama.cpp keeps
+// conv - 1: MambaCache (src/transformers/models/mamba/modeling_mamba.py at
+// 00328d4e, which modeling_falcon_mamba.py at 00b676f8 uses too) allocates
+// per layer `torch.zeros(self.max_batch_size, self.intermediate_size,
+// self.conv_kernel_size, ..., dtype=self._dtype)` and the scan state
+// (batch, intermediate_size, ssm_state_size) in the same dtype, the prefill
+// padding its input to conv_kernel_size columns before it writes them; Jamba's
+// HybridMambaAttentionDynamicCache (modeling_jamba.py at 008f5c8c) the same
+// two shapes on its Mamba layers. So d_inner values more a layer, all in the
+// model's dtype (KvCacheQuery::state_bytes). Mamba-2, the delta nets and
+// RWKV keep llama.cpp's count of values (their transformers caches not read
+// to the end: docs/architectures.md).
+Architecture vllm_cache_layout(const Architecture& arch) {
+  Architecture a = arch;
+  if (minicpm3_cache(arch)) {
+    a.attention.v_head_dim = arch.head_dim;  // qk_nope + qk_rope
+  }
+  return a;
+}
+
+Architecture transformers_cache_layout(const Architecture& arch) {
+  Architecture a = arch;
+  if (minicpm3_cache(arch)) {
+    a.attention.mla_cached_per_head = false;  // the latent, as DeepSeek's
+  }
+  if (arch.attention.mamba == 1 && arch.attention.ssm_conv > 1 && arch.attention.ssm_inner > 0) {
+    a.attention.recurrent_state_floats += arch.attention.ssm_inner;  // conv_kernel taps, not - 1
+  }
+  return a;
+}
+
+VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, const KvType& k_type,
                               const KvType& v_type, std::int64_t batched_tokens) {
+  const Architecture a = vllm_cache_layout(arch);
   // vLLM v1 (vllm/v1/kv_cache_interface.py, max_memory_usage_bytes, summed
   // over the layers by kv_cache_utils.check_enough_kv_cache_memory):
   // - full attention: cdiv(max_model_len, block) pages;
@@ -348,7 +414,18 @@ VllmRequestKv vllm_request_kv(const Architecture& a, std::int64_t context, const
   const Bytes per_layer_token =
       attention > 0 ? (kv_cache_bytes(a, one) - recurrent_state_bytes(a, 1)) / attention : 0;
   const int recurrent = recurrent_layer_count(a);
-  const Bytes state = std::int64_t{a.attention.recurrent_state_floats} * 2;  // bf16 / fp16
+  // A recurrent layer's state (MambaStateDtypeCalculator,
+  // vllm/model_executor/layers/mamba/mamba_utils.py at 02d71083): the
+  // model's dtype (mamba_cache_dtype and mamba_ssm_cache_dtype "auto"), but
+  // Kimi Delta Attention's recurrent matrix in F32 (kda_state_dtype returns
+  // `(state_dtype, torch.float32)`: conv, then heads x head_dim x head_dim;
+  // Kimi Linear's kimi_linear.py, Ling 3's bailing KDA and K3's gated delta
+  // net take it): its values 4 bytes, the convolution's 2.
+  const std::int64_t kda_f32 = a.attention.kda ? std::int64_t{a.attention.delta_net_v_heads} *
+                                                     a.attention.delta_net_head_dim *
+                                                     a.attention.delta_net_head_dim
+                                               : 0;
+  const Bytes state = (std::int64_t{a.attention.recurrent_state_floats} + kda_f32) * 2;
   VllmRequestKv r;
   r.block_tokens = kAlign;
   if (recurrent > 0 && per_layer_token > 0 && state > 0) {

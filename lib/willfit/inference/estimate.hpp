@@ -336,6 +336,12 @@ struct VllmRequestKv {
 };
 VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, const KvType& k_type,
                               const KvType& v_type, std::int64_t batched_tokens);
+
+// The architecture as vLLM's and transformers' caches see it, where their
+// layout is their own and not llama.cpp's (MiniCPM3: estimate.cpp). Sizing
+// it with kv_cache_bytes gives that runtime's cache; elsewhere it is `arch`.
+Architecture vllm_cache_layout(const Architecture& arch);
+Architecture transformers_cache_layout(const Architecture& arch);
 Bytes indexer_cache_bytes(const Architecture& arch, std::int64_t cells);
 Bytes indexer_cache_bytes(const Architecture& arch, std::int64_t cells, const KvCacheQuery& q);
 

@@ -1152,8 +1152,10 @@ namespace {
 // it than one shape a layer (widths that differ by layer, indexer keys, V
 // padded to the widest layer, pooled keys), no product is written, only
 // what is cached and where the layout is described.
-std::string kv_formula(const Inputs& in, const KvCacheQuery& kq, Bytes bytes) {
-  const Architecture& a = in.q.model.arch;
+// `a` is the architecture as the runtime's cache sees it (the query's, or
+// transformers_cache_layout's).
+std::string kv_formula(const Inputs& in, const Architecture& a, const KvCacheQuery& kq,
+                       Bytes bytes) {
   const std::int64_t cells = pad_context(kq.context, kq.pad);
   const int sequences = std::max(1, kq.sequences);
   const std::string seqs = sequences > 1 ? fmt::format(" x {} sequences", sequences) : "";
@@ -1418,7 +1420,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   e.recurrent_state = recurrent_state_bytes(a, in.batch);
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
-      [&] { return kv_formula(in, kv_query, e.memory.kv_cache); },
+      [&] { return kv_formula(in, in.q.model.arch, kv_query, e.memory.kv_cache); },
       "llama.cpp KV layout (inference-estimators.md section 0.3)");
 
   // Compute buffers: every GPU reserves its own graph. On the CPU the one
@@ -1749,6 +1751,8 @@ void vllm(const Inputs& in, Estimate& e) {
   Architecture per_rank = a;
   per_rank.kv_heads = std::max(1, a.kv_heads / tp);
   per_rank.attention.recurrent_state_floats = a.attention.recurrent_state_floats / tp;
+  per_rank.attention.delta_net_k_heads = a.attention.delta_net_k_heads / tp;
+  per_rank.attention.delta_net_v_heads = a.attention.delta_net_v_heads / tp;
   // Hybrid, sliding and chunked layers hold less than the whole context
   // (vllm_request_kv); per_token_gpu is the average over the context.
   const VllmRequestKv request =
@@ -1894,13 +1898,16 @@ void pytorch(const Inputs& in, Estimate& e) {
   // RotatingKVCache): no ubatch beyond it. Hybrid caches hold the recurrent
   // state in the model's dtype (HybridMambaAttentionDynamicCache, torch.zeros
   // of dtype), not llama.cpp's F32.
+  // transformers lays out MiniCPM3's cache its own way (estimate.cpp,
+  // transformers_cache_layout); mlx_lm's is taken as llama.cpp's.
   const int state_bytes = q.precision.id == "fp32" || q.precision.id == "f32" ? 4 : 2;
   const KvCacheQuery kv_query{in.context, in.batch, 0,     in.k_type,
                               in.v_type,  pad,      false, state_bytes};
-  e.memory.kv_cache = kv_cache_bytes(a, kv_query);
+  const Architecture cache = mlx ? a : transformers_cache_layout(a);
+  e.memory.kv_cache = kv_cache_bytes(cache, kv_query);
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
-      [&] { return kv_formula(in, kv_query, e.memory.kv_cache); },
+      [&] { return kv_formula(in, cache, kv_query, e.memory.kv_cache); },
       mlx ? "mlx_lm KV cache, grown in steps of 256 tokens" : "transformers DynamicCache");
   // Activations of the prefill pass (essay: "transformers (PyTorch)").
   const std::int64_t prompt = std::min(in.context, q.prompt_tokens.value_or(in.context));
@@ -1927,7 +1934,7 @@ void pytorch(const Inputs& in, Estimate& e) {
   double grown = 0.0;
   if (!mlx) {
     grown = f(e.memory.kv_cache -
-              kv_cache_bytes(a, {prompt, in.batch, q.ubatch, in.k_type, in.v_type, pad}));
+              kv_cache_bytes(cache, {prompt, in.batch, q.ubatch, in.k_type, in.v_type, pad}));
     decode = f(e.memory.kv_cache) / (2.0 * f(std::max(1, attention_layer_count(a)))) + logits;
   }
   // Loading an AWQ checkpoint of a tied-embedding model holds the 16-bit
