@@ -735,11 +735,16 @@ Estimate estimate_inference(const InferenceQuery& query, Detail detail) {
   const InferenceQuery& q = adjusted ? *adjusted : query;
   if (fp8_dequantised(query.precision, runtime, query.devices)) {
     Estimate e = estimate_laid_out(q, weight_layout(q.model, q.precision), detail);
-    e.warnings.push_back(
-        "transformers runs FP8 weights on GPUs of compute capability 8.9 and up (Ada, Hopper, "
-        "Blackwell) and dequantises them to BF16 elsewhere (earlier versions refuse to load): "
-        "weights counted at 16 bits; vLLM keeps them at 8 bits from compute capability 7.5 "
-        "(--runtime vllm)");
+    // vLLM is the way out on an older NVIDIA card, not on a Mac or a CPU
+    // (runtime_device_conflict).
+    const bool vllm_runs =
+        runtime_devices_conflict(Runtime::Vllm, query.precision, query.devices).empty();
+    e.warnings.push_back(fmt::format(
+        "transformers runs FP8 weights on CUDA GPUs of compute capability 8.9 and up (Ada, "
+        "Hopper, Blackwell) and dequantises them to BF16 elsewhere (earlier versions refuse to "
+        "load): weights counted at 16 bits{}",
+        vllm_runs ? "; vLLM keeps them at 8 bits from compute capability 7.5 (--runtime vllm)"
+                  : ""));
     return e;
   }
   if (runtime == Runtime::Vllm && q.precision.id == "fp8" &&
