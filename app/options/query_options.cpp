@@ -104,6 +104,9 @@ Expected<bool> apply_query_options(const QueryOptionText& o, InferenceQuery& q) 
     }
     q.runtime = *runtime;
   }
+  if (auto runs = check_runtime_for_devices(q); !runs) {
+    return runs;
+  }
   return check_kv_type_for_runtime(q);
 }
 

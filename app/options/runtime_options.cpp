@@ -38,14 +38,53 @@ void add_runtime_options(CLI::App& app, RuntimeOptions& o) {
 }
 
 Expected<bool> check_kv_type_for_runtime(const InferenceQuery& q) {
-  if (q.runtime == Runtime::Vllm && q.kv_type.quantised()) {
-    // vLLM's --kv-cache-dtype takes auto (the model's dtype) or fp8 variants
-    // (docs.vllm.ai, features/quantization/quantized_kvcache); ggml's block
-    // types are llama.cpp's.
-    return make_error(fmt::format(
-        "--kv-type {} is a llama.cpp cache type, and vLLM does not store one: use f16 or bf16 "
-        "with --runtime vllm (its fp8 cache is not modelled)",
-        q.kv_type.id));
+  // Without a runtime named and without devices the default is not known
+  // yet (a Mac defaults float models to llama.cpp): each answer checks it.
+  if (!q.kv_type.quantised() || (!q.runtime && q.devices.devices.empty())) {
+    return true;
+  }
+  const Runtime runtime = q.runtime.value_or(default_runtime(q.model, q.precision, q.devices));
+  const std::string chosen =
+      q.runtime ? fmt::format("--runtime {}", to_string(runtime))
+                : fmt::format("{} by default for {}", to_string(runtime), q.precision.name);
+  switch (runtime) {
+    case Runtime::LlamaCpp:
+    case Runtime::Ollama:
+    case Runtime::Generic:
+      return true;
+    case Runtime::Vllm:
+      // vLLM's --kv-cache-dtype takes auto (the model's dtype) or fp8 variants
+      // (docs.vllm.ai, features/quantization/quantized_kvcache); ggml's block
+      // types are llama.cpp's.
+      return make_error(fmt::format(
+          "--kv-type {} is a llama.cpp cache type, and vLLM does not store one: use f16 or bf16 "
+          "with --runtime vllm (its fp8 cache is not modelled)",
+          q.kv_type.id));
+    case Runtime::Transformers:
+      // transformers' QuantizedCache (cache_implementation="quantized",
+      // quanto or HQQ backends) keeps its own layout and the latest tokens
+      // in 16 bits (residual_length): not ggml's blocks, and not modelled.
+      return make_error(fmt::format(
+          "--kv-type {} is a llama.cpp cache type, and the runtime is transformers ({}), whose "
+          "quantised cache (QuantizedCache, quanto or HQQ) willfit does not model: use f16 or "
+          "bf16, or add --runtime llama.cpp",
+          q.kv_type.id, chosen));
+    case Runtime::Mlx:
+      return make_error(fmt::format(
+          "--kv-type {} is a llama.cpp cache type, and mlx_lm's quantised cache (--kv-bits) is "
+          "not modelled: use f16 or bf16 with --runtime mlx",
+          q.kv_type.id));
+  }
+  return true;
+}
+
+Expected<bool> check_runtime_for_devices(const InferenceQuery& q) {
+  if (!q.runtime) {
+    return true;  // the default runtime runs on every device
+  }
+  if (std::string why = runtime_devices_conflict(*q.runtime, q.precision, q.devices);
+      !why.empty()) {
+    return make_error(fmt::format("--runtime {}: {}", to_string(*q.runtime), why));
   }
   return true;
 }
@@ -78,6 +117,26 @@ Expected<bool> refuse_foreign_runtime_options(const RuntimeOptions& o, const Inf
             g.option, to_string(runtime), chosen));
       }
     }
+  }
+  // llama.cpp's CPU-backend flags (--cpu-features, --no-repack, --no-mmap,
+  // --mlock) change only a CPU-only answer (runtime.cpp, cpu_extra_buffers
+  // and what is reclaimable): refused with another runtime, or on a GPU.
+  const std::string cpu_flag = !o.cpu_features.empty() ? "--cpu-features"
+                               : o.no_repack           ? "--no-repack"
+                               : o.no_mmap             ? "--no-mmap"
+                               : o.mlock               ? "--mlock"
+                                                       : "";
+  if (!cpu_flag.empty() && !llama_family) {
+    return make_error(fmt::format(
+        "{} is a llama.cpp option, and the runtime is {} ({}), which does not read it: drop it, "
+        "or add --runtime llama.cpp",
+        cpu_flag, to_string(runtime), chosen));
+  }
+  if (!cpu_flag.empty() && !q.devices.devices.empty() && !q.devices.cpu_only()) {
+    return make_error(fmt::format(
+        "{} only applies to llama.cpp on a CPU, and the device is {}, which is not a CPU: drop "
+        "it, or give a CPU, e.g. --device \"cpu 64gb\"",
+        cpu_flag, q.devices.display_name()));
   }
   if (runtime != Runtime::Vllm) {
     for (const Given& g : {Given{"--gpu-memory-utilization", o.gpu_memory_utilization},
@@ -232,6 +291,9 @@ Expected<bool> apply_runtime_options(const RuntimeOptions& o, InferenceQuery& q)
       return n.error();
     }
     q.tensor_parallel = static_cast<int>(*n);
+  }
+  if (auto runs = check_runtime_for_devices(q); !runs) {
+    return runs;
   }
   if (auto foreign = refuse_foreign_runtime_options(o, q); !foreign) {
     return foreign;

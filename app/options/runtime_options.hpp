@@ -32,8 +32,13 @@ void add_runtime_options(CLI::App& app, RuntimeOptions& o);
 // Applies the options to `q`; an error names the option and the input.
 Expected<bool> apply_runtime_options(const RuntimeOptions& o, InferenceQuery& q);
 
-// A KV cache type the runtime cannot store (q8_0 with vLLM) is an error.
+// A KV cache type the runtime cannot store, or that willfit does not model
+// for it (q8_0 with vLLM, transformers or MLX), is an error.
 Expected<bool> check_kv_type_for_runtime(const InferenceQuery& q);
+
+// A --runtime that cannot run on the query's devices (vLLM on a Mac, MLX on
+// an NVIDIA card: runtime_device_conflict) is an error.
+Expected<bool> check_runtime_for_devices(const InferenceQuery& q);
 
 // "--context max": the longest context that fits, set on `q`. Needs a device.
 Expected<std::int64_t> apply_context_max(InferenceQuery& q);

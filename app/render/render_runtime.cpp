@@ -91,8 +91,10 @@ std::string weights_detail(const FitReport& r) {
     return fmt::format("{} ({}); token embeddings in system RAM", size(e.memory.weights),
                        q.precision.name);
   }
-  return fmt::format("{} ({}) at {} bits per weight", size(e.memory.weights), q.precision.name,
-                     bits_per_weight_text(q.precision));
+  // As the runtime holds them: MLX's group scales, FP8 dequantised by transformers.
+  const Precision held = precision_as_run(q.precision, e.runtime, q.devices);
+  return fmt::format("{} ({}) at {} bits per weight", size(e.memory.weights), held.name,
+                     bits_per_weight_text(held));
 }
 
 std::string overhead_detail(const FitReport& r) {

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "willfit/core/text.hpp"
+
 namespace willfit::app {
 namespace {
 
@@ -77,8 +79,9 @@ std::string render_speed_text(const SpeedEstimate& s, UnitSystem units,
                fmt::format("with {} tokens already in the cache", s.context));
     if (s.prefill_tokens_per_s && s.time_to_first_token_s) {
       out += row("prefill", speed_figure(*s.prefill_tokens_per_s) + " tok/s",
-                 fmt::format("{}; a {}-token prompt",
-                             range(*s.prefill_tokens_per_s, s.error_band_pct, 1e300), s.context));
+                 fmt::format("{}; {} {}-token prompt",
+                             range(*s.prefill_tokens_per_s, s.error_band_pct, 1e300),
+                             indefinite_article(s.context), s.context));
       out += row("first token", speed_figure(*s.time_to_first_token_s) + " s",
                  "to read that prompt " + time_range(s, *s.time_to_first_token_s));
     }

@@ -50,6 +50,26 @@ Precision mix(std::string id, std::string name, double bits, double block_bits,
 
 }  // namespace
 
+Precision mlx_affine(const Precision& p) {
+  if (p.kind != PrecisionKind::Integer || (p.id != "int4" && p.id != "int8")) {
+    return p;
+  }
+  constexpr double kGroup = 64;      // mlx.core.quantize: affine default group_size
+  constexpr double kScaleBits = 16;  // scale and bias "same as input": fp16 / bf16
+  const double bits = p.bits_per_weight + 2 * kScaleBits / kGroup;
+  Precision m = p;
+  m.bits_per_weight = bits;
+  m.block_bits = bits;
+  m.note = fmt::format(
+      "MLX {:g}-bit (affine): groups of 64 weights, each with a 16-bit scale and bias, so {:g} "
+      "bits per weight, embeddings and output head included (mlx_lm quantises them too)",
+      p.bits_per_weight, bits);
+  m.source =
+      "MLX documentation, mlx.core.quantize (affine: group size 64 and 4 bits by default, scale "
+      "and bias in the input's dtype); mlx_lm.convert quantises every Linear and Embedding";
+  return m;
+}
+
 std::string bits_per_weight_text(const Precision& precision) {
   return precision.kind == PrecisionKind::GgufMix
              ? fmt::format("about {:.1f}", precision.bits_per_weight)

@@ -43,6 +43,14 @@ struct Precision {
 // Unknown names get "did you mean ...?".
 Expected<Precision> parse_precision(std::string_view text);
 
+// INT4 or INT8 as MLX stores them (mlx.core.quantize, mode "affine", the
+// defaults mlx_lm.convert uses: groups of 64 weights along a row, each with
+// a scale and a bias in the model's 16-bit dtype): bits + 2 x 16 / 64, so
+// 4.5 and 8.5 bits per weight, on every linear layer and the embeddings and
+// output head (mlx_lm quantises nn.Embedding too). Other precisions as they
+// are.
+Precision mlx_affine(const Precision& precision);
+
 // Bits per weight for a sentence ("... (X bits per weight)"). A GGUF mix is an
 // average over a whole file, so it reads "about 4.0": one decimal, never a
 // bare "4" that looks like a 4-bit block type. Exact widths print with up to

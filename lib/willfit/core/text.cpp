@@ -279,4 +279,15 @@ bool parse_decimal(std::string_view s, double& out) {
   return true;
 }
 
+std::string_view indefinite_article(long long n) {
+  unsigned long long v =
+      n < 0 ? 0ULL - static_cast<unsigned long long>(n) : static_cast<unsigned long long>(n);
+  while (v >= 1000) {
+    v /= 1000;  // the leading group is read first ("eighteen thousand ...")
+  }
+  const bool vowel =
+      v == 8 || v == 11 || v == 18 || (v >= 80 && v <= 89) || (v >= 800 && v <= 899);
+  return vowel ? "an" : "a";
+}
+
 }  // namespace willfit

@@ -53,4 +53,10 @@ std::string did_you_mean(const std::vector<std::string>& suggestions);
 // exponents, signs, hex, inf/nan and trailing text.
 bool parse_decimal(std::string_view s, double& out);
 
+// "a" or "an" before a number read aloud in English: "an" when it is read
+// starting with a vowel sound, i.e. when its leading group of three digits
+// is 8, 11, 18, 80-89 or 800-899 ("an 8192-token prompt", "an 11-layer",
+// "an 18000-token", "an 800-token"), else "a" ("a 4096-token").
+std::string_view indefinite_article(long long n);
+
 }  // namespace willfit

@@ -9,7 +9,10 @@
 // - Apple silicon (unified): Metal lets the GPU wire only
 //   recommendedMaxWorkingSetSize: measured at 2/3 of RAM up to 32 GB and about
 //   3/4 above (llama.cpp #5207 and PR #2011, llmfit #754, gpustack #1375);
-//   `sudo sysctl iogpu.wired_limit_mb` raises it, which --gpu-limit mirrors.
+//   `sudo sysctl iogpu.wired_limit_mb` raises it, which --gpu-limit mirrors,
+//   up to what the operating system leaves (unified_pool): the sysctl takes
+//   nearly all of RAM, but macOS and its programs still need theirs, so a
+//   larger limit counts as that pool, and the estimate warns.
 //   That limit is soft: Metal lets the GPU allocate past it (llama.cpp warns
 //   "current allocated size is greater than the recommended max working set
 //   size" and goes on), at the cost of paging other programs out; how far is
@@ -38,6 +41,18 @@
 //   or 10 %) elsewhere.
 // - A raw capacity ("8gb") is read as a discrete GPU of that size.
 // - CPU / system memory: the OS and other programs keep the larger of 2 GiB and 10 %.
+//
+// Compute capability (nvidia_compute_capability). The database names no
+// compute capability, but its ids name the chip's generation, and each
+// generation has one (NVIDIA's CUDA GPUs table; the FP8 quantisers test it:
+// transformers' FineGrainedFP8 wants 8.9, "e.g 4090/H100", and vLLM runs
+// FP8 as weight-only W8A16 through its Marlin kernel from 7.5, Turing, on):
+// Pascal 6.1 (GTX 10, P40; the P100 6.0), Volta 7.0 (V100), Turing 7.5
+// (GTX 16, RTX 20, T4, Quadro RTX), Ampere 8.0 (A100, A800, A30) and 8.6
+// (RTX 30, A10, A40, RTX A-series) and 8.7 (Jetson Orin), Ada 8.9 (RTX 40,
+// L4, L20, L40, the RTX Ada cards), Hopper 9.0 (H20, H100, H200, H800,
+// GH200), Blackwell 10.0 (B200, B300, GB200), 12.0 (RTX 50, RTX PRO
+// Blackwell) and 12.1 (DGX Spark). Ids the rule does not know give nothing.
 #include "willfit/devices/device.hpp"
 
 #include <algorithm>
@@ -147,7 +162,22 @@ Usable usable_rule(const Device& device, const UsableOptions& options, UnitSyste
   // Reason text: formatted only when asked for.
   const auto why = [with_reason](auto&& make) { return with_reason ? make() : std::string(); };
   if (options.gpu_limit) {
-    return {std::min(cap, *options.gpu_limit), why([&] {
+    // Unified memory: iogpu.wired_limit_mb may be raised to nearly all of
+    // it, but what the GPU wires the operating system cannot have, so a
+    // limit counts at most the pool both sides share (unified_pool).
+    const Bytes pool =
+        device.kind == DeviceKind::Unified ? std::max<Bytes>(0, cap - unified_keep(device)) : cap;
+    const Bytes limit = std::min(cap, *options.gpu_limit);
+    if (limit > pool) {
+      return {pool, why([&] {
+                return fmt::format(
+                    "GPU memory limit set to {}, counted at {}: the operating system keeps {} of "
+                    "the {} the GPU shares with it, whatever the GPU may wire",
+                    format_memory(*options.gpu_limit, units), format_memory(pool, units),
+                    format_memory(cap - pool, units), format_memory(cap, units));
+              })};
+    }
+    return {limit, why([&] {
               return fmt::format("GPU memory limit set to {}",
                                  format_memory(*options.gpu_limit, units));
             })};
@@ -272,6 +302,57 @@ Usable unified_pool(const Device& device, UnitSystem units) {
                             "({} kept for {} and other programs); --ram replaces this",
                             format_memory(pool, units), format_memory(device.memory_bytes, units),
                             format_memory(keep, units), os)};
+}
+
+std::optional<int> nvidia_compute_capability(const Device& device) {
+  if (device.vendor != "nvidia") {
+    return std::nullopt;
+  }
+  const std::string& id = device.id;
+  const auto starts = [&](std::string_view prefix) { return id.rfind(prefix, 0) == 0; };
+  const bool ada_name = id.find("-ada") != std::string::npos;
+  if (ada_name || starts("rtx-40") || starts("l4") || starts("l20")) {
+    return 89;  // l4, l40, l40s, l20
+  }
+  if (starts("h100") || starts("h200") || starts("h800") || starts("h20") || starts("gh200")) {
+    return 90;
+  }
+  if (starts("b200") || starts("b300") || starts("gb200")) {
+    return 100;
+  }
+  if (starts("rtx-50") || starts("rtx-pro-6000-blackwell")) {
+    return 120;
+  }
+  if (starts("dgx-spark")) {
+    return 121;
+  }
+  if (starts("a100") || starts("a800") || starts("a30")) {
+    return 80;
+  }
+  if (starts("rtx-30") || starts("a10") || starts("a40") || starts("rtx-a")) {
+    return 86;
+  }
+  if (starts("jetson-orin")) {
+    return 87;
+  }
+  if (starts("rtx-20") || starts("gtx-16") || starts("t4") || starts("quadro-rtx")) {
+    return 75;
+  }
+  if (starts("v100")) {
+    return 70;
+  }
+  if (starts("p100")) {
+    return 60;
+  }
+  if (starts("gtx-10") || starts("p40")) {
+    return 61;
+  }
+  return std::nullopt;
+}
+
+bool fp8_tensor_cores(const Device& device) {
+  const std::optional<int> cc = nvidia_compute_capability(device);
+  return !cc || *cc >= 89;
 }
 
 }  // namespace willfit

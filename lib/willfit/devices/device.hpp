@@ -123,6 +123,16 @@ std::string_view context_words(const DeviceSet& devices);
 // --gpu-limit replaces the rule. See device.cpp.
 Bytes soft_memory_ceiling(const Device& device, const UsableOptions& options = {});
 
+// An NVIDIA GPU's compute capability as major x 10 + minor (80 for an
+// A100, 89 for an RTX 4090, 90 for an H100), read from the chip generation
+// its database id names; nullopt for other vendors and for names the rule
+// does not know (a user's own device, "8gb"). See device.cpp.
+std::optional<int> nvidia_compute_capability(const Device& device);
+// The GPU multiplies FP8 in hardware (NVIDIA compute capability 8.9 and up:
+// Ada, Hopper, Blackwell): false for an NVIDIA GPU known to be older
+// (Ampere and before), true otherwise (nothing known against it).
+bool fp8_tensor_cores(const Device& device);
+
 // A unified-memory device's one memory as the CPU and the GPU share it: what
 // both sides together may hold, the capacity less what the operating system
 // and other programs keep. An offload plan's "system RAM" on such a device is

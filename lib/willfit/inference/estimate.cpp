@@ -60,6 +60,7 @@
 
 #include <fmt/format.h>
 
+#include "willfit/core/text.hpp"
 #include "willfit/inference/runtime_terms.hpp"
 #include "willfit/models/weight_layout.hpp"
 
@@ -640,10 +641,10 @@ DefaultContext ollama_default_batch(const InferenceQuery& q, std::int64_t contex
   }
   d.tokens = batch;
   d.note = fmt::format(
-      "micro-batch {} tokens: Ollama's automatic batch for a {}-token context (512 up to 4096, "
+      "micro-batch {} tokens: Ollama's automatic batch for {} {}-token context (512 up to 4096, "
       "1024 up to 32768, else 2048; less when its own prediction of the model, {}, takes over "
       "60 %/75 % of the GPU memory); give --ubatch to change it",
-      batch, ctx, format_memory(predicted, q.units));
+      batch, indefinite_article(ctx), ctx, format_memory(predicted, q.units));
   return d;
 }
 
@@ -773,6 +774,18 @@ Estimate estimate_laid_out(const InferenceQuery& q, WeightLayout layout, Detail 
     e.warnings.push_back(fmt::format("context {} is longer than the model was trained for ({})",
                                      e.context, a.max_context));
   }
+  if (q.usable.gpu_limit && q.devices.count() == 1 &&
+      q.devices.devices.front().kind == DeviceKind::Unified) {
+    const Usable pool = unified_pool(q.devices.devices.front(), q.units);
+    if (*q.usable.gpu_limit > pool.bytes) {
+      e.warnings.push_back(fmt::format(
+          "--gpu-limit {} is more than the operating system leaves of unified memory ({} of {}): "
+          "counted at {}",
+          format_memory(*q.usable.gpu_limit, q.units), format_memory(pool.bytes, q.units),
+          format_memory(q.devices.devices.front().memory_bytes, q.units),
+          format_memory(pool.bytes, q.units)));
+    }
+  }
   if (llama_engine && !q.model.llama_cpp_cannot_run.empty()) {
     e.warnings.push_back(q.model.llama_cpp_cannot_run);
   }
@@ -784,7 +797,42 @@ Estimate estimate_laid_out(const InferenceQuery& q, WeightLayout layout, Detail 
 
 }  // namespace
 
-Estimate estimate_inference(const InferenceQuery& q, Detail detail) {
+Estimate estimate_inference(const InferenceQuery& query, Detail detail) {
+  // The weights as the runtime holds them (runtime.cpp, precision_as_run):
+  // MLX's group scales, FP8 that transformers dequantises.
+  const Runtime runtime =
+      query.runtime.value_or(default_runtime(query.model, query.precision, query.devices));
+  const Precision run = precision_as_run(query.precision, runtime, query.devices);
+  std::optional<InferenceQuery> adjusted;
+  if (run.bits_per_weight != query.precision.bits_per_weight || run.id != query.precision.id) {
+    adjusted = query;
+    adjusted->precision = run;
+    adjusted->runtime = runtime;  // bf16 alone would default to llama.cpp on a Mac or a CPU
+  }
+  const InferenceQuery& q = adjusted ? *adjusted : query;
+  if (fp8_dequantised(query.precision, runtime, query.devices)) {
+    Estimate e = estimate_laid_out(q, weight_layout(q.model, q.precision), detail);
+    // vLLM is the way out on an older NVIDIA card, not on a Mac or a CPU
+    // (runtime_device_conflict).
+    const bool vllm_runs =
+        runtime_devices_conflict(Runtime::Vllm, query.precision, query.devices).empty();
+    e.warnings.push_back(fmt::format(
+        "transformers runs FP8 weights on CUDA GPUs of compute capability 8.9 and up (Ada, "
+        "Hopper, Blackwell) and dequantises them to BF16 elsewhere (earlier versions refuse to "
+        "load): weights counted at 16 bits{}",
+        vllm_runs ? "; vLLM keeps them at 8 bits from compute capability 7.5 (--runtime vllm)"
+                  : ""));
+    return e;
+  }
+  if (runtime == Runtime::Vllm && q.precision.id == "fp8" &&
+      std::any_of(q.devices.devices.begin(), q.devices.devices.end(),
+                  [](const Device& d) { return !fp8_tensor_cores(d); })) {
+    Estimate e = estimate_laid_out(q, weight_layout(q.model, q.precision), detail);
+    e.warnings.push_back(
+        "this GPU has no FP8 hardware (compute capability below 8.9): vLLM runs FP8 as "
+        "weight-only W8A16 through its Marlin kernel, the weights 8-bit, the arithmetic 16-bit");
+    return e;
+  }
   WeightLayout layout = weight_layout(q.model, q.precision);
   if (q.runtime.value_or(default_runtime(q.model, q.precision, q.devices)) == Runtime::Ollama) {
     // Ollama on several GPUs: the estimate of the one it places the model on,

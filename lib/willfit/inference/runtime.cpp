@@ -411,6 +411,104 @@ Runtime default_runtime(const Model& model, const Precision& precision, const De
   return model.source == FactSource::Gguf ? Runtime::LlamaCpp : default_runtime(precision, devices);
 }
 
+// Runtimes and devices (runtime_device_conflict):
+// - vLLM on a Mac: "On macOS the VLLM_TARGET_DEVICE is automatically set to
+//   cpu, which is currently the only supported device" (vLLM docs,
+//   getting_started/installation/cpu.apple.inc.md: experimental, built from
+//   source, FP32 and FP16); its GPU path for Apple silicon is a separate
+//   plugin (vllm-metal, on MLX). willfit's vLLM is the CUDA/ROCm engine
+//   (gpu_memory_utilization of a GPU's memory), so it refuses the pair, as it
+//   refuses vLLM on a CPU-only machine (its CPU backend sizes the KV cache by
+//   VLLM_CPU_KVCACHE_SPACE, not modelled).
+// - MLX off Apple silicon: MLX has CUDA and Linux CPU builds (its install
+//   page: mlx[cuda12], SM 7.5 and up), but willfit sizes MLX as it runs on
+//   Metal (the working-set limit, the Metal context), so other devices are
+//   refused rather than answered with a Mac's rules.
+// - FP8 under vLLM: "FP8 computation is supported on NVIDIA GPUs with
+//   compute capability >= 8.9 ... FP8 models will run on compute capability
+//   >= 7.5 (Turing) as weight-only W8A16, utilizing FP8 Marlin" (vLLM docs,
+//   features/quantization/fp8; vllm-project/vllm#5975 brought Marlin FP8 to
+//   Ampere): the weights stay 8-bit from 7.5 up; below it vLLM refuses.
+// - FP8 under transformers: the fine-grained FP8 quantiser wants compute
+//   capability 8.9 ("FP8 quantized models is only supported on GPUs with
+//   compute capability >= 8.9 (e.g 4090/H100)": huggingface/transformers
+//   src/transformers/quantizers/quantizer_finegrained_fp8.py at 0095b976,
+//   which raises; at c823c56b it wanted 9.0). Its later versions warn
+//   instead, "We will default to dequantizing the model to bf16", and do so
+//   too without a CUDA or XPU GPU (a Mac's MPS, a CPU). willfit follows the
+//   later behaviour: on such devices the weights count at 16 bits, with a
+//   warning (fp8_dequantised).
+std::string runtime_device_conflict(Runtime runtime, const Precision& precision,
+                                    const Device& device) {
+  const bool apple = device.vendor == "apple";
+  if (runtime == Runtime::Vllm && apple) {
+    return fmt::format(
+        "vLLM has no Metal backend: on a Mac ({}) it runs on the CPU only, which willfit does "
+        "not model; runtimes that run on a Mac: llama.cpp, ollama, mlx, transformers (PyTorch "
+        "on MPS), generic",
+        device.name);
+  }
+  if (runtime == Runtime::Vllm && device.kind == DeviceKind::Cpu) {
+    return fmt::format(
+        "willfit models vLLM on GPUs; its CPU backend ({}) is not modelled: use --runtime "
+        "llama.cpp, ollama, transformers or generic",
+        device.name);
+  }
+  if (runtime == Runtime::Mlx && device.kind != DeviceKind::Raw &&
+      !(apple && device.kind == DeviceKind::Unified)) {
+    return fmt::format(
+        "willfit models MLX on Apple silicon (Metal) only, and {} is not a Mac: use --runtime "
+        "llama.cpp, ollama, vllm, transformers or generic",
+        device.name);
+  }
+  if (runtime == Runtime::Vllm && precision.id == "fp8") {
+    const std::optional<int> cc = nvidia_compute_capability(device);
+    if (cc && *cc < 75) {
+      return fmt::format(
+          "vLLM runs FP8 from compute capability 7.5 (Turing; weight-only through Marlin below "
+          "8.9), and {} is {}.{}: use another precision or runtime",
+          device.name, *cc / 10, *cc % 10);
+    }
+  }
+  return {};
+}
+
+std::string runtime_devices_conflict(Runtime runtime, const Precision& precision,
+                                     const DeviceSet& devices) {
+  for (const Device& d : devices.devices) {
+    if (std::string why = runtime_device_conflict(runtime, precision, d); !why.empty()) {
+      return why;
+    }
+  }
+  return {};
+}
+
+bool fp8_dequantised(const Precision& precision, Runtime runtime, const DeviceSet& devices) {
+  if (runtime != Runtime::Transformers || precision.id != "fp8") {
+    return false;
+  }
+  return std::any_of(devices.devices.begin(), devices.devices.end(), [](const Device& d) {
+    return d.vendor == "apple" || d.kind == DeviceKind::Cpu || !fp8_tensor_cores(d);
+  });
+}
+
+Precision precision_as_run(const Precision& precision, Runtime runtime, const DeviceSet& devices) {
+  if (runtime == Runtime::Mlx) {
+    return mlx_affine(precision);
+  }
+  if (fp8_dequantised(precision, runtime, devices)) {
+    auto bf16 = parse_precision("bf16");
+    Precision p = bf16 ? *bf16 : precision;
+    p.name = "FP8 dequantised to BF16";
+    p.note =
+        "FP8 checkpoint dequantised to BF16 on load: transformers runs FP8 on GPUs of compute "
+        "capability 8.9 and up (Ada, Hopper, Blackwell), and dequantises it elsewhere";
+    p.source = precision.source;
+    return p;
+  }
+  return precision;
+}
+
 namespace detail {
 namespace {
 
@@ -538,9 +636,9 @@ LlamaCompute llama_compute(const Inputs& in, std::int64_t cells) {
   const auto explain_replay = [&](std::string_view graph, int layers) {
     if (in.explain) {
       r.widest = fmt::format(
-          "high-water mark of llama.cpp's allocator replayed over {} of a {}-token step ({} "
+          "high-water mark of llama.cpp's allocator replayed over {} of {} {}-token step ({} "
           "layers{})",
-          graph, tokens, layers,
+          graph, indefinite_article(tokens), tokens, layers,
           encoder ? ", no logits: an encoder ends at its embeddings" : " and the logits");
     }
   };
@@ -1546,9 +1644,10 @@ void llama_family(const Inputs& in, Estimate& e) {
       },
       [&] {
         return fmt::format(
-            "{}llama.cpp --fit keeps {} free per device",
+            "{}willfit's rule: 5% of usable memory, at least {} and at most {} (the most is what "
+            "llama.cpp --fit keeps free per device)",
             ollama ? "Ollama runs llama-server (ollama/ollama#16031, v0.30.0); " : "",
-            format_memory(kMarginMax, in.q.units));
+            format_memory(kMarginMin, in.q.units), format_memory(kMarginMax, in.q.units));
       });
 
   // Host side.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "willfit/core/expected.hpp"
@@ -42,5 +43,25 @@ bool apple_float_on_llama_cpp(const Precision& precision, const DeviceSet& devic
 // Ollama, LM Studio and llama.cpp's own tools run it; PyTorch on a CPU is the
 // exception (and willfit's CPU figures are llama.cpp's, checked live).
 bool cpu_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices);
+
+// Why `runtime` cannot run (as willfit models it) on `device` with weights
+// at `precision`; empty when it can. vLLM has no Metal backend (on a Mac it
+// runs on the CPU only) and its CPU backend is not modelled; MLX is modelled
+// on Apple silicon (Metal) only; vLLM's FP8 needs compute capability 7.5
+// (Marlin, weight-only) at least. A bare capacity ("24gb") runs anything.
+std::string runtime_device_conflict(Runtime runtime, const Precision& precision,
+                                    const Device& device);
+// The first such conflict over the devices of `devices`, or empty.
+std::string runtime_devices_conflict(Runtime runtime, const Precision& precision,
+                                     const DeviceSet& devices);
+
+// The precision the weights are held at when `runtime` loads a checkpoint
+// of `precision` on `devices`: the same, except MLX's affine 4- and 8-bit
+// (a 16-bit scale and bias per group of 64: mlx_affine) and FP8 under
+// transformers on a GPU without FP8 hardware, which transformers dequantises
+// to BF16 (fp8_dequantised). The estimate sizes weights by it.
+Precision precision_as_run(const Precision& precision, Runtime runtime, const DeviceSet& devices);
+// True when transformers would dequantise FP8 weights on `devices`.
+bool fp8_dequantised(const Precision& precision, Runtime runtime, const DeviceSet& devices);
 
 }  // namespace willfit

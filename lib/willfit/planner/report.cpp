@@ -55,7 +55,8 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
     r.assumptions.push_back(fmt::format("'{}' read as {}, the common GGUF choice at that width",
                                         query.precision.requested, query.precision.name));
   }
-  r.assumptions.push_back(query.precision.note);
+  r.assumptions.push_back(
+      precision_as_run(query.precision, r.estimate.runtime, query.devices).note);
   // int8 and q8 read alike but choose different runtimes (default_runtime):
   // say which one was taken when the user did not name a runtime.
   if (!query.runtime && (query.precision.id == "int8" || query.precision.id == "q8_0")) {

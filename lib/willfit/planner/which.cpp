@@ -65,6 +65,11 @@ std::vector<WhichRow> which_devices(const InferenceQuery& query, std::span<const
     if (d.kind == DeviceKind::Cpu || !vendor_matches(d, options.vendor)) {
       continue;
     }
+    // A runtime named that cannot run there (vLLM on a Mac, MLX on an
+    // NVIDIA card: runtime_device_conflict) is no answer for this device.
+    if (query.runtime && !runtime_device_conflict(*query.runtime, query.precision, d).empty()) {
+      continue;
+    }
     const bool multi = d.kind == DeviceKind::DiscreteGpu || d.kind == DeviceKind::Accelerator;
     for (const int count : options.counts) {
       if (count > 1 && !multi) {

@@ -805,8 +805,9 @@ SpeedEstimate estimate_speed(const InferenceQuery& query, const Estimate& e,
   r.tensor_parallel = std::max(1, s->tensor_parallel.devices);
   r.engine = e.runtime == Runtime::Vllm ? "vLLM estimate"
              : e.runtime == Runtime::Transformers
-                 ? "transformers, at llama.cpp's measured efficiencies"
-             : e.runtime == Runtime::Mlx ? "MLX, at llama.cpp's measured efficiencies"
+                 ? "transformers; none measured for it, so llama.cpp's measured efficiencies"
+             : e.runtime == Runtime::Mlx ? "MLX; none measured for it, so llama.cpp's measured "
+                                           "efficiencies"
                                          : "llama.cpp-style estimate";
   const RunsAnyway runs = runs_anyway(q, e);
   const auto& devices = q.devices.devices;
