@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "willfit/core/quality.hpp"
+#include "willfit/devices/device_db.hpp"
 #include "willfit/planner/planner.hpp"
 #include "willfit/planner/report.hpp"
 #include "willfit/planner/suggest.hpp"
@@ -72,6 +73,29 @@ TEST(Suggest, OnUnifiedMemoryABetterPrecisionWithPartOnTheCpuRanksFirst) {
   InferenceQuery gpu = query("30b", "bf16", "18gb");
   for (const Suggestion& x : suggest_changes(gpu, estimate_inference(gpu))) {
     EXPECT_FALSE(x.same_memory_offload) << x.args;
+  }
+}
+
+// A model that already fits with offload on a Mac, clear of the error band,
+// is offered no lower precision that offloads too: it would lose quality for
+// the same verdict (found: gpt-oss-20b on an M2 16GB was offered IQ3_M,
+// needing 12.6 GiB against its own 12.2).
+TEST(Suggest, AnOffloadThatHoldsIsOfferedNoLowerPrecisionThatOffloadsToo) {
+  InferenceQuery q;
+  q.model = test::catalogue_model("gpt-oss-20b");
+  q.precision = *parse_precision("mxfp4");
+  q.runtime = Runtime::LlamaCpp;
+  q.devices.devices.push_back(
+      *find_device_in(app::embedded_devices_json(), "data/devices.json", "m2 16gb"));
+  q.devices.text = "m2 16gb";
+  const Estimate e = estimate_inference(q);
+  ASSERT_EQ(e.verdict, Verdict::Offload);
+  ASSERT_FALSE(e.tight);
+  for (const Suggestion& x : suggest_changes(q, e)) {
+    EXPECT_FALSE(x.same_memory_offload) << x.args;
+    if (x.args.starts_with("--precision") && x.args.find("--ram") == std::string::npos) {
+      EXPECT_EQ(x.verdict, Verdict::Fits) << x.args;
+    }
   }
 }
 

@@ -200,7 +200,7 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e,
         alt.context = longest;
         alt.context_is_default = false;
         args += fmt::format(" --context {}", longest);
-        change += fmt::format(" with a {}-token context", longest);
+        change += fmt::format(" with {} {}-token context", indefinite_article(longest), longest);
       }
       const Estimate after = estimate_inference(alt);
       if (!after.fits()) {
@@ -649,6 +649,12 @@ std::optional<Suggestion> precision_in_same_memory(const InferenceQuery& q, cons
                                                    const SuggestInputs& in,
                                                    std::optional<double> better_than) {
   if (q.model.file_weight_bytes || q.devices.count() != 1 || !offload_ram_is_unified(q)) {
+    return std::nullopt;
+  }
+  // Already an offload that holds clear of the band: a lower precision that
+  // offloads too loses quality for the same verdict (gpt-oss-20b on an M2
+  // 16GB was offered IQ3_M, needing more memory than its own MXFP4).
+  if (e.verdict == Verdict::Offload && !e.tight) {
     return std::nullopt;
   }
   for (const Precision& p : precision_candidates(Runtime::LlamaCpp)) {
