@@ -834,6 +834,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   (void)r.string("published_precision", "");
   (void)r.string("published_precision_source", "");
   e.modality = r.string("modality", "text");
+  a.speech = e.modality == "speech";
   // An embedding model (nomic-embed-text, Qwen3-Embedding) or an encoder:
   // speed is the rate it reads input, and Ollama gives it its embedding batch.
   m.embedding = r.boolean("embedding", e.modality == "encoder");
