@@ -211,6 +211,16 @@ Expected<bool> refuse_impossible_runtime_options(const RuntimeOptions& o, const 
 }  // namespace
 
 Expected<bool> apply_runtime_options(const RuntimeOptions& o, InferenceQuery& q) {
+  // A text-to-speech model's projector term is its speaker encoder, code
+  // predictor and codec: without them it makes no sound, so a smaller
+  // figure for it would be the size of a model that does not work.
+  if (o.text_only && q.model.arch.speech) {
+    return make_error(fmt::format(
+        "--text-only leaves out a model's vision or audio input parts, and {} is a "
+        "text-to-speech model whose speaker encoder, code predictor and codec it needs to make "
+        "sound: drop --text-only",
+        q.model.name.empty() ? q.model.id : q.model.name));
+  }
   q.text_only = o.text_only;
   if (!o.runtime.empty()) {
     auto r = parse_runtime(o.runtime);

@@ -8,8 +8,8 @@
 
 #include "sources/device_source.hpp"
 #include "sources/environment.hpp"
-#include "willfit/devices/device.hpp"
 #include "willfit/core/expected.hpp"
+#include "willfit/devices/device.hpp"
 
 namespace willfit::app {
 

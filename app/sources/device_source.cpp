@@ -126,6 +126,29 @@ NameMatch DeviceSource::match(const std::string& name) {
   return db ? (*db)->match(name) : NameMatch::Unknown;
 }
 
+std::vector<std::string> DeviceSource::variants(const std::string& name,
+                                                const std::string& chosen) {
+  std::vector<std::string> out;
+  const auto ids = [&](const DeviceDb& db) {
+    for (const Device* d : db.variants(name, chosen)) {
+      out.push_back(d->id);
+    }
+  };
+  if (!db_ && embedded_only()) {
+    if (embedded_parsed) {
+      if (const auto& db = embedded_device_db()) {
+        ids(*db);
+      }
+      return out;
+    }
+    return embedded_device_scan().variants(name, chosen);
+  }
+  if (auto db = get()) {
+    ids(**db);
+  }
+  return out;
+}
+
 Expected<bool> check_vendor(const DeviceDb& db, const std::string& vendor) {
   const std::string want = to_lower(trim(vendor));
   const auto vendors = db.vendors();

@@ -32,6 +32,10 @@ class DeviceSource {
   // the database does not load (find then says why).
   NameMatch match(const std::string& name);
 
+  // As DeviceDb::variants, as ids: the other parts `name` names beside the
+  // `chosen` one find gave ("h100": h100-pcie, h100-nvl).
+  std::vector<std::string> variants(const std::string& name, const std::string& chosen);
+
  private:
   const Environment& env_;
   std::string devices_file_;

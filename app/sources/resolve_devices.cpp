@@ -45,6 +45,9 @@ class Lookups {
     done_.emplace_back(name, source_.find(name));
     return done_.back().second;
   }
+  std::vector<std::string> variants(const std::string& name, const std::string& chosen) {
+    return source_.variants(name, chosen);
+  }
   NameMatch match(std::string_view name) {
     for (const auto& [n, d] : done_) {
       if (n == name) {
@@ -86,6 +89,36 @@ Expected<Device> one_device(const std::string& name, Lookups& lookups, UnitSyste
   return d;
 }
 
+// A name several parts answer to ("h100": SXM5, PCIe, NVL) finds the one the
+// data gives it, the form clouds rent (data/README.md, `aliases`); the
+// answer says so and names the others, with their memory and bandwidth, so
+// the choice is never silent (docs/devices.md, "Names several parts share").
+std::string variants_note(const std::string& typed, const Device& chosen, Lookups& lookups,
+                          UnitSystem units) {
+  std::vector<std::string> others;
+  for (const auto& id : lookups.variants(typed, chosen.id)) {
+    auto other = lookups.find(id);
+    if (!other) {
+      continue;
+    }
+    std::string text = fmt::format("{} ({}: {}", other->name, other->id,
+                                   format_memory(other->memory_bytes, units));
+    if (other->bandwidth_gb_per_s) {
+      text += fmt::format(", {:g} GB/s", *other->bandwidth_gb_per_s);
+    }
+    others.push_back(text + ")");
+  }
+  if (others.empty()) {
+    return "";
+  }
+  std::string list;
+  for (std::size_t i = 0; i < others.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == others.size() ? " and " : ", ") + others[i];
+  }
+  return fmt::format("; '{}' also names {}: this answer assumes {}; name another for its figures",
+                     trim(typed), list, chosen.id);
+}
+
 }  // namespace
 
 Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& env,
@@ -122,7 +155,8 @@ Expected<DeviceSet> resolve_devices(const std::string& text, const Environment& 
           fmt::format("too many devices in '{}': at most {}", trim(text), kMaxDeviceCount));
     }
     if (d->kind != DeviceKind::Raw) {
-      const std::string note = describe(*d, units);
+      std::string note = describe(*d, units);
+      note += variants_note(part.name, *d, lookups, units);
       if (std::find(set.notes.begin(), set.notes.end(), note) == set.notes.end()) {
         set.notes.push_back(note);
       }

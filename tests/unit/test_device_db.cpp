@@ -2,6 +2,7 @@
 // errors, merging, finding devices by name, and the --device syntax.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "sources/embedded_data.hpp"
@@ -137,6 +138,27 @@ TEST(FindDevice, MemoryVariants) {
   EXPECT_EQ(find_id("rtx 4070 48gb").rfind("error: unknown device", 0), 0u);
 }
 
+TEST(FindDevice, ANameSeveralPartsShareNamesTheOthers) {
+  // The parts a name also fits (another form factor, or the NVL's memory),
+  // which the answer states beside the part it assumes.
+  const auto ids = [](const char* name) {
+    std::vector<std::string> out;
+    for (const Device* d : embedded().variants(name, find_id(name))) {
+      out.push_back(d->id);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  EXPECT_EQ(ids("h100"), (std::vector<std::string>{"h100-nvl", "h100-pcie"}));
+  EXPECT_EQ(ids("h200"), (std::vector<std::string>{"h200-nvl"}));
+  EXPECT_EQ(ids("a100 80gb"), (std::vector<std::string>{"a100-80gb-pcie"}));
+  // A name that tells the parts apart, or another product's word, finds no other.
+  for (const char* exact : {"h100 sxm", "h100 pcie", "nvidia h100 80gb hbm3", "rtx 4090", "l40",
+                            "a10", "m2 max 64gb"}) {
+    EXPECT_TRUE(ids(exact).empty()) << exact << ": " << ids(exact).front();
+  }
+}
+
 TEST(FindDevice, SystemMemoryTakesTheSizeGiven) {
   auto d = embedded().find("ddr5-5600 dual channel 64gb");
   ASSERT_TRUE(d.ok()) << d.error().message;
@@ -159,10 +181,35 @@ TEST(FindDevice, AmbiguousNamesListTheCandidates) {
   EXPECT_NE(m.find("rtx-3060-8gb"), std::string::npos) << m;
 }
 
+TEST(FindDevice, SignedZeroAndNonNumberSizesAreRefusedNotLookedUp) {
+  // The matcher drops punctuation: "-24gb" used to read as the 24 GB devices
+  // and "-rtx 4090" as the RTX 4090.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"-24gb", "memory size '-24gb' must be more than zero"},
+      {"-80gb", "memory size '-80gb' must be more than zero"},
+      {"0gb", "memory size '0gb' must be more than zero"},
+      {"0.0gb", "memory size '0.0gb' must be more than zero"},
+      {"nan gb", "memory size 'nan gb' is not a number"},
+      {"inf gb", "memory size 'inf gb' is not a number"},
+      {"1e999gb", "invalid memory size '1e999gb': write it without an exponent"},
+      {"-rtx 4090", "invalid device '-rtx 4090': a device name starts with a letter or a digit"},
+  };
+  for (const auto& [name, message] : cases) {
+    auto d = embedded().find(name);
+    ASSERT_FALSE(d.ok()) << name << " found " << d->id;
+    EXPECT_NE(d.error().message.find(message), std::string::npos) << d.error().message;
+    EXPECT_EQ(embedded().match(name), NameMatch::Unknown) << name;
+  }
+  for (const char* fine : {"rtx 4090", "24gb", "8 gb", "4090", "h100 80gb", "2x 24gb"}) {
+    EXPECT_FALSE(malformed_device_text(fine)) << fine;
+  }
+}
+
 TEST(FindDevice, UnknownNamesSuggestTheClosestThree) {
+  // Two digits swapped is one slip, not two: "rtx 4900" is the 4090 first.
   auto d = embedded().find("rtx 4900");
   ASSERT_FALSE(d.ok());
-  EXPECT_NE(d.error().message.find("unknown device 'rtx 4900': did you mean 'rtx-4"),
+  EXPECT_NE(d.error().message.find("unknown device 'rtx 4900': did you mean 'rtx-4090'"),
             std::string::npos)
       << d.error().message;
   auto mi = embedded().find("mi310x");

@@ -344,6 +344,58 @@ TEST(UserEntries, MistakesAreNamedInOneLine) {
   EXPECT_NE(ModelDb::parse(deep, "user.json").error().message.find("nested"), std::string::npos);
 }
 
+// A key under the wrong kind, block or model was dropped without a word; each
+// is now its own refusal, and the DFlash mistakes no longer share one line.
+TEST(UserEntries, KeysOfAnotherKindAreRefusedByName) {
+  const std::string base =
+      R"("id":"x","params":1000000,"layers":4,"hidden_size":64,"heads":2,"vocab_size":10)";
+  const auto entry = [&](const std::string& more) { return "[{" + base + more + "}]"; };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {entry(R"(,"attention":{"kind":"full","rwkv":6})"),
+       "attention key 'rwkv' is read for kind 'hybrid', not for 'full'"},
+      {entry(R"(,"attention":{"kind":"sliding","sliding_window":8,"rwkv_token_shift_count":2})"),
+       "attention key 'rwkv_token_shift_count' is read for kind 'hybrid', not for 'sliding'"},
+      {entry(R"(,"attention":{"kind":"full","mla_unscaled_head":true})"),
+       "attention key 'mla_unscaled_head' is read for kind 'mla', not for 'full'"},
+      {entry(R"(,"attention":{"kind":"full","windw":8})"),
+       "attention key 'windw' is not read for kind 'full' (misspelt"},
+      {entry(R"(,"attention":{"kind":"hybrid","attention_layers":1,"rwkv_time_mix_extra":32})"),
+       "attention 'rwkv_time_mix_extra' needs 'rwkv' (6) beside it"},
+      {entry(R"(,"attention":{"kind":"full","mamba2_heads":4})"),
+       "attention key 'mamba2_heads' is read for kind 'hybrid', not for 'full'"},
+      {entry(R"(,"moe":{"experts":8,"experts_per_token":2,"expert_per_group":2})"),
+       "'moe' has no key 'expert_per_group'"},
+      {entry(R"(,"experts_per_group":2,"group_expert_width":16)"),
+       "'experts_per_group' belongs inside 'moe', not beside it (and the model has no such "
+       "block)"},
+      {entry(R"(,"rwkv":6,"attention":{"kind":"full"})"),
+       "'rwkv' belongs inside 'attention', not beside it"},
+      {entry(R"(,"family":"bert","tied_embeddings":false,"head_rows":4)"),
+       "'head_rows' sizes an output head, and 'bert' has none (an encoder)"},
+      {entry(R"(,"draft_own_head":true)"),
+       "'draft_own_head' needs 'dflash_target_layers' (only a DFlash draft has it)"},
+      {entry(R"(,"dflash_conv_kernel":4)"),
+       "'dflash_conv_kernel' needs 'dflash_target_layers' (only a DFlash draft has it)"},
+      {entry(R"(,"dflash_target_layers":2,"dflash_conv_kernel":4)"),
+       "DFlash2's 'dflash_conv_kernel', 'dflash_conv_group', 'dflash_selector_rank' and "
+       "'dflash_selector_top_k' go together: give all four or none"},
+      {entry(
+           R"(,"dflash_target_layers":2,"dflash_conv_kernel":4,"dflash_conv_group":5,"dflash_selector_rank":8,"dflash_selector_top_k":4)"),
+       "'dflash_conv_group' 5 must divide 'hidden_size' 64"},
+      {entry(R"(,"dflash_target_layers":2,"draft_vocab":8)"),
+       "'draft_vocab' (the rows of a reduced head) needs 'draft_own_head' true"},
+  };
+  for (const auto& [json, expect] : cases) {
+    auto db = ModelDb::parse(json, "user.json");
+    ASSERT_FALSE(db.ok()) << json;
+    EXPECT_NE(db.error().message.find(expect), std::string::npos) << db.error().message;
+    EXPECT_EQ(db.error().message.find('\n'), std::string::npos);
+  }
+  // null is "not given", under any kind (the embedded file writes them).
+  EXPECT_TRUE(
+      ModelDb::parse(entry(R"(,"attention":{"kind":"full","rwkv":null})"), "user.json").ok());
+}
+
 // A parallel block is named by its family (they differ in norms and in the
 // order of the adds): each name reaches the model.
 TEST(UserEntries, ParallelBlockIsNamed) {

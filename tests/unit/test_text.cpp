@@ -16,6 +16,9 @@ namespace {
 TEST(Closest, SuggestsNearNamesAndContainedNames) {
   const std::vector<std::string> names = {"q4_k_m", "q8_0", "fp16"};
   EXPECT_EQ(closest("q4_k_n", names).front(), "q4_k_m");
+  // Two neighbours swapped is one slip: before the names two substitutions away.
+  EXPECT_EQ(closest("4900", std::vector<std::string>{"4060", "4070", "4080", "4090"}).front(),
+            "4090");
   EXPECT_EQ(closest("Q8_0", names).front(), "q8_0");
   EXPECT_EQ(closest("fp16-weights", names).front(), "fp16");
 }
@@ -68,7 +71,17 @@ TEST(Closest, ShortcutsKeepThePlainAnswer) {
           std::max<std::size_t>(2, std::max(needle.size(), cand.size()) / 2);
       const bool contains = !needle.empty() && (cand.find(needle) != std::string::npos ||
                                                 needle.find(cand) != std::string::npos);
-      const std::size_t d = contains ? (needle == cand ? 0 : 1) : edit_distance(needle, cand);
+      std::size_t d = contains ? (needle == cand ? 0 : 1) : edit_distance(needle, cand);
+      // Two neighbours swapped is one edit (closest's Damerau rule).
+      if (d == 2 && needle.size() == cand.size()) {
+        for (std::size_t k = 0; k + 1 < needle.size(); ++k) {
+          std::string swapped = needle;
+          std::swap(swapped[k], swapped[k + 1]);
+          if (swapped == cand) {
+            d = 1;
+          }
+        }
+      }
       if (d <= allowed) {
         scored.emplace_back(d, i);
       }

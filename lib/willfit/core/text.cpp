@@ -139,6 +139,20 @@ class BitPattern {
   std::size_t size_;
 };
 
+// True when b is a with two neighbouring characters swapped ("4900" and
+// "4090"): one slip of the fingers, which Levenshtein counts as two edits.
+bool one_swap_apart(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) {
+    return false;
+  }
+  std::size_t i = 0;
+  while (i < a.size() && a[i] == b[i]) {
+    ++i;
+  }
+  return i + 1 < a.size() && a[i] == b[i + 1] && a[i + 1] == b[i] &&
+         a.substr(i + 2) == b.substr(i + 2);
+}
+
 }  // namespace
 
 std::size_t edit_distance_within(std::string_view a, std::string_view b, std::size_t bound) {
@@ -196,25 +210,27 @@ std::vector<std::string> closest(std::string_view input, const Candidates& candi
     // costs a scan, not seconds, and most names cost no table at all.
     const std::size_t length_gap =
         needle.size() > cand.size() ? needle.size() - cand.size() : cand.size() - needle.size();
-    const auto chars_apart =
-        static_cast<std::size_t>(std::popcount(needle_chars ^ cand_chars));
+    const auto chars_apart = static_cast<std::size_t>(std::popcount(needle_chars ^ cand_chars));
     const bool far = length_gap > allowed || (chars_apart + 1) / 2 > allowed;
     // A candidate that contains the input (or the reverse) is a strong hint,
     // however far apart the two are otherwise. The shorter one's characters
     // must all be in the longer one for that, a test of two words.
-    const std::uint64_t shorter_chars =
-        cand.size() >= needle.size() ? needle_chars : cand_chars;
+    const std::uint64_t shorter_chars = cand.size() >= needle.size() ? needle_chars : cand_chars;
     const bool may_contain = (shorter_chars & ~(needle_chars & cand_chars)) == 0;
-    const bool contains =
-        !needle.empty() && may_contain &&
-        (cand.size() >= needle.size() ? cand.find(needle) != std::string::npos
-                                      : needle.find(cand) != std::string::npos);
+    const bool contains = !needle.empty() && may_contain &&
+                          (cand.size() >= needle.size() ? cand.find(needle) != std::string::npos
+                                                        : needle.find(cand) != std::string::npos);
     if (far && !contains) {
       continue;
     }
-    const std::size_t d = contains  ? (needle == cand ? 0 : 1)
-                          : pattern ? pattern->distance(cand)
-                                    : edit_distance_within(needle, cand, allowed);
+    std::size_t d = contains  ? (needle == cand ? 0 : 1)
+                    : pattern ? pattern->distance(cand)
+                              : edit_distance_within(needle, cand, allowed);
+    // A swap of two neighbours counts as one edit (Damerau), so "rtx 4900"
+    // suggests the 4090 before the 4060, 4070 and 4080 (two substitutions).
+    if (d == 2 && one_swap_apart(needle, cand)) {
+      d = 1;
+    }
     if (d <= allowed) {
       scored.emplace_back(d, i);
     }

@@ -84,6 +84,24 @@ Expected<Bytes> parse_capacity(std::string_view text) {
   }
   double value = 0.0;
   if (!parse_decimal(s, value)) {
+    // Say what is wrong with a number that is almost one: the sign (a size
+    // is never below zero, and "-24gb" must not be read as 24 GB), a NaN or
+    // infinity, an exponent.
+    if (s.starts_with('-') && s.size() > 1) {
+      return make_error("memory size '" + original + "' must be more than zero");
+    }
+    if (s.starts_with('+') && parse_decimal(s.substr(1), value)) {
+      return make_error("invalid memory size '" + original + "': write it without a sign, e.g. '" +
+                        trim(original.substr(original.find('+') + 1)) + "'");
+    }
+    if (s == "nan" || s == "inf" || s == "infinity") {
+      return make_error("memory size '" + original + "' is not a number: " + hint);
+    }
+    if (s.find_first_of("0123456789") != std::string_view::npos &&
+        s.find('e') != std::string_view::npos) {
+      return make_error("invalid memory size '" + original +
+                        "': write it without an exponent, e.g. '8gb', '1536gb', '512mb'");
+    }
     return make_error("invalid memory size '" + original + "': " + hint);
   }
   const double bytes = value * static_cast<double>(factor);

@@ -32,6 +32,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 #include <optional>
 #include <set>
 #include <utility>
@@ -472,6 +473,10 @@ std::vector<std::size_t> DeviceDb::partial(const std::vector<std::string>& token
 
 DeviceDb::Located DeviceDb::locate(std::string_view name) const {
   Located out;
+  out.malformed = malformed_device_text(name);
+  if (out.malformed) {
+    return out;
+  }
   const auto tokens = device_tokens(name);
   if (tokens.empty()) {
     out.no_name = true;
@@ -518,6 +523,9 @@ NameMatch DeviceDb::match(std::string_view name) const {
 Expected<Device> DeviceDb::find(std::string_view name) const {
   const std::string shown = trim(name);
   Located at = locate(name);
+  if (at.malformed) {
+    return *at.malformed;
+  }
   if (at.no_name) {
     return make_error(
         fmt::format("no device named in '{}': try 'willfit devices' for the list", shown));
@@ -539,6 +547,42 @@ Expected<Device> DeviceDb::find(std::string_view name) const {
       fmt::format("unknown device '{}'{}{} ('willfit devices' lists them; a size "
                   "like '24gb' works too)",
                   shown, hint.empty() ? "" : ": ", hint));
+}
+
+std::vector<const Device*> DeviceDb::variants(std::string_view name,
+                                              std::string_view chosen) const {
+  // A part is a variant of the one found when one of its names holds the
+  // words typed plus only form-factor words and numbers ("h100" -> "h100
+  // pcie", "H100 NVL 94GB"); any other word makes it another product ("rtx
+  // 4090" is not the "rtx 4090 d" or the "rtx 4090 laptop").
+  static const std::set<std::string, std::less<>> kFormWords = {
+      "pcie", "pci", "sxm", "nvl", "hgx", "dgx", "oam", "gb", "hbm", "hbm3", "hbm3e"};
+  std::vector<const Device*> out;
+  if (malformed_device_text(name)) {
+    return out;
+  }
+  const auto tokens = device_tokens(name);
+  std::vector<std::string> typed = tokens;
+  std::sort(typed.begin(), typed.end());
+  for (std::size_t set = 0; set < token_sets_.size(); ++set) {
+    const auto& [index, have] = token_sets_[set];
+    const Device& d = devices_[index];
+    if (d.id == chosen || std::find(out.begin(), out.end(), &d) != out.end() ||
+        !std::includes(have.begin(), have.end(), typed.begin(), typed.end())) {
+      continue;
+    }
+    std::vector<std::string> extra;
+    std::set_difference(have.begin(), have.end(), typed.begin(), typed.end(),
+                        std::back_inserter(extra));
+    const bool form_only =
+        !extra.empty() && std::all_of(extra.begin(), extra.end(), [](const std::string& w) {
+          return all_digits(w) || kFormWords.contains(w);
+        });
+    if (form_only) {
+      out.push_back(&d);
+    }
+  }
+  return out;
 }
 
 std::vector<std::string> DeviceDb::suggest(std::string_view name) const {
@@ -1039,6 +1083,23 @@ NameMatch DeviceScan::match(std::string_view name) const {
   return index_.match(name);
 }
 
+std::vector<std::string> DeviceScan::variants(std::string_view name,
+                                              std::string_view chosen) const {
+  std::vector<std::string> out;
+  if (full_) {
+    if (*full_) {
+      for (const Device* d : (*full_)->variants(name, chosen)) {
+        out.push_back(d->id);
+      }
+    }
+    return out;
+  }
+  for (const Device* d : index_.variants(name, chosen)) {
+    out.push_back(d->id);
+  }
+  return out;
+}
+
 Expected<Device> DeviceScan::find(std::string_view name) const {
   if (full_) {
     if (!*full_) {
@@ -1095,6 +1156,49 @@ Expected<Device> find_device_in(std::string_view json, std::string_view origin,
 }
 
 // ---- --device values ------------------------------------------------------
+
+std::optional<Error> malformed_device_text(std::string_view text) {
+  const std::string lowered = to_lower(trim(text));
+  if (lowered.empty()) {
+    return std::nullopt;
+  }
+  // A size: an optional sign, a number (digits, '.', an exponent) or nan /
+  // inf, then a unit; a signed or nan/inf one needs no unit.
+  std::string_view s = lowered;
+  const bool sign = s.front() == '-' || s.front() == '+';
+  if (sign) {
+    s.remove_prefix(1);
+  }
+  bool unit = false;
+  for (const std::string_view u :
+       {"tib", "gib", "mib", "kib", "tb", "gb", "mb", "kb", "t", "g", "m", "k", "b"}) {
+    if (s.size() > u.size() && s.ends_with(u)) {
+      s.remove_suffix(u.size());
+      unit = true;
+      break;
+    }
+  }
+  while (!s.empty() && s.back() == ' ') {
+    s.remove_suffix(1);
+  }
+  const bool not_a_number = s == "nan" || s == "inf" || s == "infinity";
+  const bool number = !s.empty() && s.find_first_of("0123456789") != std::string_view::npos &&
+                      s.find_first_not_of("0123456789.e+-") == std::string_view::npos;
+  if ((number && (unit || sign)) || (not_a_number && (unit || sign))) {
+    auto bytes = parse_capacity(text);
+    if (!bytes) {
+      return bytes.error();
+    }
+    return std::nullopt;
+  }
+  if (!is_digit(lowered.front()) && !is_alpha(lowered.front())) {
+    return Error{
+        fmt::format("invalid device '{}': a device name starts with a letter or a digit "
+                    "('willfit devices' lists them; a size like '24gb' works too)",
+                    trim(text))};
+  }
+  return std::nullopt;
+}
 
 bool is_capacity_text(std::string_view text) {
   const auto bytes = parse_capacity(text);

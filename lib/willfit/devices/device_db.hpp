@@ -52,6 +52,12 @@ class DeviceDb {
   // scan): parse_device_spec asks this of every piece of a --device value.
   [[nodiscard]] NameMatch match(std::string_view name) const;
 
+  // The other parts a name that found `chosen` also names, differing only in
+  // form factor or memory size ("h100": the PCIe card and the NVL beside the
+  // SXM5 the name answers): the answer states them, so the part assumed is
+  // never a silent choice. Empty for a name that tells the parts apart.
+  [[nodiscard]] std::vector<const Device*> variants(std::string_view name,
+                                                    std::string_view chosen) const;
   // Every device whose name, id or alias holds all the words of `query`
   // (after normalisation), in database order; every device for "".
   [[nodiscard]] std::vector<const Device*> search(std::string_view query) const;
@@ -70,6 +76,7 @@ class DeviceDb {
   // entry given the size the name asked for.
   struct Located {
     bool no_name = false;
+    std::optional<Error> malformed;  // malformed_device_text's answer
     std::vector<std::size_t> found;
     std::optional<Device> sized;
   };
@@ -117,6 +124,9 @@ class DeviceScan {
   // As parse_device_db(json, origin)->find(name) and ->match(name).
   [[nodiscard]] Expected<Device> find(std::string_view name) const;
   [[nodiscard]] NameMatch match(std::string_view name) const;
+  // As DeviceDb::variants, as ids (find reads each).
+  [[nodiscard]] std::vector<std::string> variants(std::string_view name,
+                                                  std::string_view chosen) const;
 
  private:
   std::string_view json_;
@@ -158,6 +168,14 @@ using DeviceNameCheck = std::function<NameMatch(std::string_view)>;
 inline constexpr int kMaxDeviceCount = 1024;
 Expected<std::vector<DeviceSpecPart>> parse_device_spec(std::string_view text,
                                                         const DeviceNameCheck& known = {});
+
+// Why a --device piece is neither a device nor a size, before any lookup: it
+// reads as a memory size that is not a valid one ("-24gb", "0gb", "nan gb",
+// "1e999gb": parse_capacity's error), or it starts with a character no name
+// starts with ("-rtx 4090", "=24gb"). The name matcher drops punctuation, so
+// without this "-24gb" would be looked up as the devices of 24 GB and "-rtx
+// 4090" found as the RTX 4090. nullopt for anything else.
+std::optional<Error> malformed_device_text(std::string_view text);
 
 // True when a --device part is a bare capacity ("8gb", "24GiB") rather than a
 // device name. A bare number below 1 MiB is a name ("4090", "3060").

@@ -1729,6 +1729,7 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
     a.norm_bias = true;
     a.mlp_gated = false;
   }
+  a.speech = arch == "pockettts" || arch == "qwen3tts";
   // Jais 2 (jais2.cpp load_arch_tensors at 80fb11ac): LayerNorm biases, q,
   // k, v and o biases and the ungated MLP's biases, all required; no gate.
   if (arch == "jais2") {

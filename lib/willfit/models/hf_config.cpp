@@ -1382,6 +1382,7 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.norm_bias = true;
     a.tied_embeddings = true;
   }
+  a.speech = type == "pockettts" || type == "qwen3_tts";
   // Chameleon (ChameleonConfig, model_type chameleon; llama.cpp
   // chameleon.cpp at 80fb11ac): llama's layer with per-head Q and K
   // LayerNorms (modeling_chameleon.py q_norm, k_norm: always there), the

@@ -1593,7 +1593,9 @@ std::string describe_shape(const Model& m) {
                      a.mtp_layers, a.mtp_layers > 1 ? "s" : "");
   }
   if (a.vision_params > 0) {
-    s += fmt::format("; vision/audio encoder and projector of {:.2f} B parameters",
+    s += fmt::format("; {} of {:.2f} B parameters",
+                     a.speech ? "speech parts (speaker encoder, code predictor or flow head, codec)"
+                              : "vision/audio encoder and projector",
                      static_cast<double>(a.vision_params) / 1e9);
   }
   return s;

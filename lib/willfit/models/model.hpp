@@ -665,6 +665,11 @@ struct Architecture {
   // value a head), scalar gains on wo and ffn_down (attn_output.scale,
   // ffn_down.scale) and on the head (logit_scale).
   bool embedding_skip = false;
+  // A text-to-speech model (Qwen3-TTS, Pocket TTS; a catalogue entry's
+  // `modality` "speech"): the projector term holds the speaker encoder, code
+  // predictor and codec, without which it makes no sound, so --text-only is
+  // refused for it and the row is labelled by what it holds.
+  bool speech = false;
   // Qwen3-TTS's talker (llama.cpp qwen3tts, qwen3vl.cpp at 80fb11ac; config
   // model_type qwen3_tts, talker_config): the output head (codec_head) has
   // head_rows rows (the codec vocabulary, 3072), fewer than vocab_size (text

@@ -158,8 +158,34 @@ class EntryReader {
   }
   [[nodiscard]] const std::string& error() const { return error_; }
 
+  // A key read straight from `obj` (not through the readers above).
+  void mark(const Json& obj, const char* key) { seen_.emplace_back(&obj, key); }
+
+  // The keys of `obj` no reader asked for: keys of another kind or of
+  // another block ("rwkv" in a full attention), which would otherwise be
+  // ignored without a word. In the object's order; a null is a key not given.
+  [[nodiscard]] std::vector<std::string> unread(const Json& obj) const {
+    std::vector<std::string> out;
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+      const bool read = std::any_of(seen_.begin(), seen_.end(), [&](const auto& s) {
+        return s.first == &obj && s.second == it.key();
+      });
+      if (!read && !it->is_null()) {  // null: not given (data/README.md)
+        out.push_back(it.key());
+      }
+    }
+    return out;
+  }
+
+  // Whether any reader asked `obj` for `key`.
+  [[nodiscard]] bool asked(const Json& obj, std::string_view key) const {
+    return std::any_of(seen_.begin(), seen_.end(),
+                       [&](const auto& s) { return s.first == &obj && s.second == key; });
+  }
+
  private:
-  static const Json* find(const Json& obj, const char* key) {
+  const Json* find(const Json& obj, const char* key) {
+    seen_.emplace_back(&obj, key);
     const auto it = obj.find(key);
     if (it == obj.end() || it->is_null()) {
       return nullptr;
@@ -170,6 +196,7 @@ class EntryReader {
   const Json& j_;
   std::string where_;
   std::string error_;
+  std::vector<std::pair<const Json*, std::string>> seen_;  // (object, key) asked for
 };
 
 // Bounds: far above any real model, low enough that products stay in int64.
@@ -336,6 +363,7 @@ void read_mamba(EntryReader& r, const Json& at, Architecture& a) {
   if (x.ssm_inner == 0) {
     for (const char* k : {"mamba2_heads", "mamba2_groups", "mamba2_state", "mamba2_conv",
                           "mamba1_state", "mamba1_conv", "mamba1_dt_rank"}) {
+      r.mark(at, k);
       if (const auto it = at.find(k); it != at.end() && !it->is_null()) {
         r.fail(fmt::format("attention '{}' needs the mixer's inner width ('{}_inner') beside it", k,
                            std::string_view(k).substr(0, 6)));
@@ -368,7 +396,10 @@ void read_mamba(EntryReader& r, const Json& at, Architecture& a) {
 void read_speech_and_drafts(EntryReader& r, const Json& j, Model& m) {
   Architecture& a = m.arch;
   a.head_rows = r.integer("head_rows", 0, a.vocab_size - 1, 0);
-  if (a.head_rows > 0 && a.tied_embeddings) {
+  if (a.head_rows > 0 && a.no_output_head) {
+    r.fail(
+        fmt::format("'head_rows' sizes an output head, and '{}' has none (an encoder)", m.family));
+  } else if (a.head_rows > 0 && a.tied_embeddings) {
     r.fail("'head_rows' needs an untied head ('tied_embeddings' false)");
   }
   a.dflash_target_layers = static_cast<int>(r.integer("dflash_target_layers", 0, 1024, 0));
@@ -385,15 +416,32 @@ void read_speech_and_drafts(EntryReader& r, const Json& j, Model& m) {
   a.dflash_selector_top_k = static_cast<int>(r.integer("dflash_selector_top_k", 0, 1 << 10, 0));
   const int dflash2 = (a.dflash_conv_kernel > 0) + (a.dflash_conv_group > 0) +
                       (a.dflash_selector_rank > 0) + (a.dflash_selector_top_k > 0);
-  if ((!dflash && (a.dflash_block_size > 0 || a.draft_own_embeddings || a.draft_own_head ||
-                   a.draft_vocab > 0 || dflash2 > 0)) ||
-      (dflash2 != 0 && (dflash2 != 4 || a.hidden_size % a.dflash_conv_group != 0)) ||
-      (a.draft_vocab > 0 && !a.draft_own_head)) {
+  // Each mistake its own line: the key that needs the draft, the DFlash2
+  // four that go together, the group that must divide, the reduced head.
+  const std::pair<const char*, bool> needs_draft[] = {
+      {"dflash_block_size", a.dflash_block_size > 0},
+      {"draft_own_embeddings", a.draft_own_embeddings},
+      {"draft_own_head", a.draft_own_head},
+      {"draft_vocab", a.draft_vocab > 0},
+      {"dflash_conv_kernel", a.dflash_conv_kernel > 0},
+      {"dflash_conv_group", a.dflash_conv_group > 0},
+      {"dflash_selector_rank", a.dflash_selector_rank > 0},
+      {"dflash_selector_top_k", a.dflash_selector_top_k > 0}};
+  for (const auto& [key, given] : needs_draft) {
+    if (!dflash && given) {
+      r.fail(fmt::format("'{}' needs 'dflash_target_layers' (only a DFlash draft has it)", key));
+    }
+  }
+  if (dflash && dflash2 != 0 && dflash2 != 4) {
     r.fail(
-        "'dflash_block_size', 'draft_own_embeddings', 'draft_own_head', 'draft_vocab' and "
-        "DFlash2's 'dflash_conv_kernel', 'dflash_conv_group' (dividing hidden_size), "
-        "'dflash_selector_rank' and 'dflash_selector_top_k' (all four or none) need "
-        "'dflash_target_layers'; 'draft_vocab' a 'draft_own_head'");
+        "DFlash2's 'dflash_conv_kernel', 'dflash_conv_group', 'dflash_selector_rank' and "
+        "'dflash_selector_top_k' go together: give all four or none");
+  } else if (dflash && dflash2 == 4 && a.hidden_size % a.dflash_conv_group != 0) {
+    r.fail(fmt::format("'dflash_conv_group' {} must divide 'hidden_size' {}", a.dflash_conv_group,
+                       a.hidden_size));
+  }
+  if (dflash && a.draft_vocab > 0 && !a.draft_own_head) {
+    r.fail("'draft_vocab' (the rows of a reduced head) needs 'draft_own_head' true");
   }
   if (dflash) {
     // The target's token embeddings and head unless the draft has its own
@@ -437,6 +485,12 @@ void read_rwkv(EntryReader& r, const Json& at, Architecture& a) {
   Attention& x = a.attention;
   x.rwkv = static_cast<int>(r.integer_in(at, "rwkv", 0, 6, 0));
   if (x.rwkv == 0) {
+    for (const char* k :
+         {"rwkv_token_shift_count", "rwkv_time_mix_extra", "rwkv_time_decay_extra"}) {
+      if (r.integer_in(at, k, 0, kMaxWidth, 0) != 0) {
+        r.fail(fmt::format("attention '{}' needs 'rwkv' (6) beside it", k));
+      }
+    }
     return;
   }
   x.rwkv_token_shift_count = static_cast<int>(r.integer_in(at, "rwkv_token_shift_count", 1, 2, {}));
@@ -461,6 +515,186 @@ void read_rwkv(EntryReader& r, const Json& at, Architecture& a) {
                     "{} and {} heads of {} x {}), not {}",
                     state, x.rwkv_token_shift_count, a.hidden_size, a.heads, a.head_dim, a.head_dim,
                     x.recurrent_state_floats));
+  }
+}
+
+// The MoE block (parse_entry reads it, and runs it on an empty object to
+// learn its keys).
+Moe read_moe(EntryReader& r, const Json& moe, const Architecture& a) {
+  Moe x;
+  x.experts = static_cast<int>(r.integer_in(moe, "experts", 1, kMaxHeads, {}));
+  x.experts_per_token = static_cast<int>(r.integer_in(moe, "experts_per_token", 1, x.experts, {}));
+  x.shared_experts = static_cast<int>(r.integer_in(moe, "shared_experts", 0, kMaxHeads, 0));
+  x.expert_intermediate_size =
+      r.integer_in(moe, "expert_intermediate_size", 1, kMaxFfn, a.intermediate_size);
+  x.first_dense_layers = static_cast<int>(r.integer_in(moe, "first_dense_layers", 0, a.layers, 0));
+  x.layer_step = static_cast<int>(r.integer_in(moe, "layer_step", 1, a.layers, 1));
+  // Kimi K3's latent experts, and a router choosing by probs + a bias.
+  x.latent_size = r.integer_in(moe, "latent_size", 0, kMaxWidth, 0);
+  x.selection_bias = r.boolean_in(moe, "selection_bias", false);
+  x.router_reads_layer_input = r.boolean_in(moe, "router_reads_layer_input", false);
+  x.weights_normalized = r.boolean_in(moe, "weights_normalized", true);
+  x.residual_mlp = r.boolean_in(moe, "residual_mlp", false);
+  // GroveMoE's adjugate experts: one of group_expert_width to each group
+  // of experts_per_group routed experts (model.hpp Moe::experts_per_group).
+  x.experts_per_group = static_cast<int>(r.integer_in(moe, "experts_per_group", 0, x.experts, 0));
+  x.group_expert_width = r.integer_in(moe, "group_expert_width", 0, kMaxFfn, 0);
+  if ((x.experts_per_group > 0) != (x.group_expert_width > 0) ||
+      (x.experts_per_group > 0 && x.experts % x.experts_per_group != 0)) {
+    r.fail(
+        "'experts_per_group' and 'group_expert_width' go together, and the groups must divide "
+        "'experts'");
+  }
+  return x;
+}
+
+// The attention block of one kind (full, sliding, chunked, mla, hybrid).
+// parse_entry runs it again for the other kinds, on a copy, to say which
+// kind a key left unread belongs to.
+void read_attention(EntryReader& r, const Json& at, const std::string& kind, Model& m) {
+  Architecture& a = m.arch;
+  r.mark(at, "kind");
+  r.mark(at, "global_k_eq_v");
+  r.mark(at, "gated_attention");
+  if (kind == "full") {
+    a.attention.kind = AttentionKind::Full;
+    // MiniMax-M3's sparse attention: an indexer beside GQA on its last
+    // indexer_layers layers.
+    read_indexer(r, at, a.attention);
+    a.attention.indexer_layers =
+        static_cast<int>(r.integer_in(at, "indexer_layers", 0, kMaxLayers, 0));
+    // Laguna M.1: no window, a softplus gate per element (laguna.cpp).
+    a.attention.output_gate = r.boolean_in(at, "output_gate", false);
+    a.attention.softplus_gate = r.boolean_in(at, "softplus_gate", false);
+    // GPT-NeoX's parallel residual (gptneox.cpp use_par_res), PLaMo-13B's.
+    read_parallel_block(r, at, a.attention);
+  } else if (kind == "sliding") {
+    a.attention.kind = AttentionKind::Sliding;
+    a.attention.sliding_window = r.integer_in(at, "sliding_window", 1, kMaxContext, {});
+    a.attention.sliding_pattern =
+        static_cast<int>(r.integer_in(at, "sliding_pattern", 0, kMaxLayers, 0));
+    // Gemma 4: the global layers' own head width and KV heads, K as V.
+    a.attention.global_head_dim =
+        static_cast<int>(r.integer_in(at, "global_head_dim", 0, kMaxWidth, 0));
+    a.attention.global_kv_heads =
+        static_cast<int>(r.integer_in(at, "global_kv_heads", 0, kMaxHeads, 0));
+    if (const auto kv = at.find("global_k_eq_v"); kv != at.end() && !kv->is_null()) {
+      if (kv->is_boolean()) {
+        a.attention.global_k_eq_v = kv->get<bool>();
+      } else {
+        r.fail("'global_k_eq_v' must be true or false");
+      }
+    }
+    // Step-3.5: global layers first in each group, with heads of their
+    // own; a sigmoid gate per head.
+    a.attention.global_first = r.boolean_in(at, "global_first", false);
+    a.attention.global_heads = static_cast<int>(r.integer_in(at, "global_heads", 0, kMaxHeads, 0));
+    a.attention.head_gate = r.boolean_in(at, "head_gate", false);
+    // MiMo-V2-Flash: the global layers as listed (one letter a layer, S
+    // windowed, G global), V heads of their own width, a scaled output.
+    a.attention.window_layers = r.string_in(at, "window_layers", "");
+    if (!a.attention.window_layers.empty() &&
+        (std::ssize(a.attention.window_layers) != a.layers ||
+         a.attention.window_layers.find_first_not_of("SG") != std::string::npos)) {
+      r.fail(fmt::format("'window_layers' must be one letter S or G for each of the {} layers",
+                         a.layers));
+    }
+    a.attention.value_head_dim =
+        static_cast<int>(r.integer_in(at, "value_head_dim", 0, kMaxWidth, 0));
+    a.attention.value_scale = r.boolean_in(at, "value_scale", false);
+    // AFMoE (Trinity): a gate projection on the attention output.
+    a.attention.output_gate = r.boolean_in(at, "output_gate", false);
+    // Laguna: that gate (or head_gate's) a softplus, the output rows picked
+    // inside the last layer (laguna.cpp).
+    a.attention.softplus_gate = r.boolean_in(at, "softplus_gate", false);
+    // Cohere2 MoE: the parallel block; no RoPE on global layers after the dense lead.
+    read_parallel_block(r, at, a.attention);
+    a.attention.nope_global = r.boolean_in(at, "nope_global", false);
+    read_compressed(r, at, a);
+  } else if (kind == "chunked") {
+    // Llama 4's chunked local attention: a window of the chunk's length.
+    a.attention.kind = AttentionKind::Sliding;
+    a.attention.chunked = true;
+    a.attention.sliding_window = r.integer_in(at, "sliding_window", 1, kMaxContext, {});
+    a.attention.sliding_pattern =
+        static_cast<int>(r.integer_in(at, "sliding_pattern", 0, kMaxLayers, 0));
+  } else if (kind == "mla") {
+    a.attention.kind = AttentionKind::Mla;
+    a.attention.kv_lora_rank = static_cast<int>(r.integer_in(at, "kv_lora_rank", 1, kMaxWidth, {}));
+    a.attention.qk_rope_head_dim =
+        static_cast<int>(r.integer_in(at, "qk_rope_head_dim", 0, kMaxWidth, 0));
+    a.attention.q_lora_rank = static_cast<int>(r.integer_in(at, "q_lora_rank", 0, kMaxWidth, 0));
+    a.attention.qk_nope_head_dim =
+        static_cast<int>(r.integer_in(at, "qk_nope_head_dim", 0, kMaxWidth, 0));
+    a.attention.v_head_dim = static_cast<int>(r.integer_in(at, "v_head_dim", 0, kMaxWidth, 0));
+    read_indexer(r, at, a.attention);
+    // GLM-5.2: the layers with an indexer of their own (the rest share one).
+    a.attention.indexer_layers =
+        static_cast<int>(r.integer_in(at, "indexer_layers", 0, kMaxLayers, 0));
+    // dots.llm3: the windowed layers as listed (S windowed, G full), their
+    // window and their own MLA shape; a gate of one value a head.
+    Attention& x = a.attention;
+    x.mla_head_gate = r.boolean_in(at, "mla_head_gate", false);
+    // MiniCPM3 caches K and V per head, as from its config.json.
+    x.mla_cached_per_head = caches_mla_per_head(m.family);
+    // PLM's head, as from its config.json (by the family unless told).
+    x.mla_unscaled_head = r.boolean_in(at, "mla_unscaled_head", m.family == "plm");
+    x.window_layers = r.string_in(at, "window_layers", "");
+    x.sliding_window = r.integer_in(at, "sliding_window", 0, kMaxContext, 0);
+    x.swa_heads = static_cast<int>(r.integer_in(at, "swa_heads", 0, kMaxHeads, 0));
+    x.swa_kv_lora_rank = static_cast<int>(r.integer_in(at, "swa_kv_lora_rank", 0, kMaxWidth, 0));
+    x.swa_qk_nope_head_dim =
+        static_cast<int>(r.integer_in(at, "swa_qk_nope_head_dim", 0, kMaxWidth, 0));
+    x.swa_v_head_dim = static_cast<int>(r.integer_in(at, "swa_v_head_dim", 0, kMaxWidth, 0));
+    if ((x.swa_kv_lora_rank > 0) != !x.window_layers.empty() ||
+        (x.swa_kv_lora_rank > 0 && (std::ssize(x.window_layers) != a.layers ||
+                                    x.window_layers.find_first_not_of("SG") != std::string::npos ||
+                                    x.sliding_window <= 0 || x.swa_heads <= 0))) {
+      r.fail(fmt::format(
+          "'swa_kv_lora_rank' needs 'window_layers' (one letter S or G for each of the {} "
+          "layers), 'sliding_window' and 'swa_heads', and 'window_layers' a 'swa_kv_lora_rank'",
+          a.layers));
+    }
+  } else if (kind == "hybrid") {
+    a.attention.kind = AttentionKind::Hybrid;
+    a.attention.attention_layers =
+        static_cast<int>(r.integer_in(at, "attention_layers", 0, a.layers, 0));
+    a.attention.recurrent_layers =
+        static_cast<int>(r.integer_in(at, "recurrent_layers", 0, a.layers, 0));
+    a.attention.recurrent_params = r.integer_in(at, "recurrent_params", 0, kMaxParams, 0);
+    a.attention.recurrent_state_floats =
+        r.integer_in(at, "recurrent_state_floats", 0, kMaxParams, 0);
+    read_mixers(r, at, a);
+    read_mamba(r, at, a);
+    read_rwkv(r, at, a);
+    read_kimi(r, at, a);
+    // MiniMax-01: lightning attention on the recurrent layers (model.hpp
+    // Attention::lightning; heads and head_dim size it).
+    a.attention.lightning = r.boolean_in(at, "lightning", false);
+    // Qwen4Exp's QSA indexer on the attention layers: its heads, key
+    // width, budget and the block its keys are pooled over.
+    read_indexer(r, at, a.attention);
+    a.attention.index_top_k = static_cast<int>(r.integer_in(at, "index_top_k", 0, kMaxContext, 0));
+    a.attention.index_block = static_cast<int>(r.integer_in(at, "index_block", 0, kMaxWidth, 0));
+  } else {
+    r.fail(fmt::format("attention 'kind' must be full, sliding, chunked, mla or hybrid, not '{}'",
+                       kind));
+  }
+  a.attention.kv_shared_layers =
+      static_cast<int>(r.integer_in(at, "kv_shared_layers", 0, a.layers, 0));
+  // gpt-oss's learned attention sinks, as a GGUF's attn_sinks tensors say:
+  // its graph picks the rows to output after the last layer.
+  a.attention.sinks = r.boolean_in(at, "sinks", false);
+  // DBRX's one clamped attn_qkv (dbrx.cpp): typed as attn_v by
+  // llama-quantize, and its own nodes in the compute graph.
+  a.attention.fused_qkv_clamp = r.boolean_in(at, "fused_qkv_clamp", false);
+  // Qwen3.5's gated attention: a Q projection of twice the width.
+  if (const auto g = at.find("gated_attention"); g != at.end() && !g->is_null()) {
+    if (g->is_boolean()) {
+      a.attention.gated_attention = g->get<bool>();
+    } else {
+      r.fail("'gated_attention' must be true or false");
+    }
   }
 }
 
@@ -600,6 +834,7 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   (void)r.string("published_precision", "");
   (void)r.string("published_precision_source", "");
   e.modality = r.string("modality", "text");
+  a.speech = e.modality == "speech";
   // An embedding model (nomic-embed-text, Qwen3-Embedding) or an encoder:
   // speed is the rate it reads input, and Ollama gives it its embedding batch.
   m.embedding = r.boolean("embedding", e.modality == "encoder");
@@ -665,182 +900,69 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
     const auto k = at->find("kind");
     const std::string kind =
         (k == at->end() || k->is_null()) ? "full" : (k->is_string() ? k->get<std::string>() : "?");
-    if (kind == "full") {
-      a.attention.kind = AttentionKind::Full;
-      // MiniMax-M3's sparse attention: an indexer beside GQA on its last
-      // indexer_layers layers.
-      read_indexer(r, *at, a.attention);
-      a.attention.indexer_layers =
-          static_cast<int>(r.integer_in(*at, "indexer_layers", 0, kMaxLayers, 0));
-      // Laguna M.1: no window, a softplus gate per element (laguna.cpp).
-      a.attention.output_gate = r.boolean_in(*at, "output_gate", false);
-      a.attention.softplus_gate = r.boolean_in(*at, "softplus_gate", false);
-      // GPT-NeoX's parallel residual (gptneox.cpp use_par_res), PLaMo-13B's.
-      read_parallel_block(r, *at, a.attention);
-    } else if (kind == "sliding") {
-      a.attention.kind = AttentionKind::Sliding;
-      a.attention.sliding_window = r.integer_in(*at, "sliding_window", 1, kMaxContext, {});
-      a.attention.sliding_pattern =
-          static_cast<int>(r.integer_in(*at, "sliding_pattern", 0, kMaxLayers, 0));
-      // Gemma 4: the global layers' own head width and KV heads, K as V.
-      a.attention.global_head_dim =
-          static_cast<int>(r.integer_in(*at, "global_head_dim", 0, kMaxWidth, 0));
-      a.attention.global_kv_heads =
-          static_cast<int>(r.integer_in(*at, "global_kv_heads", 0, kMaxHeads, 0));
-      if (const auto kv = at->find("global_k_eq_v"); kv != at->end() && !kv->is_null()) {
-        if (kv->is_boolean()) {
-          a.attention.global_k_eq_v = kv->get<bool>();
-        } else {
-          r.fail("'global_k_eq_v' must be true or false");
+    read_attention(r, *at, kind, m);
+    // A key no reader of this kind asked for: another kind's ("rwkv" in a
+    // full attention, "mla_unscaled_head" in a sliding one), refused by name.
+    for (const auto& key : r.unread(*at)) {
+      std::vector<std::string> kinds;
+      for (const char* other : {"full", "sliding", "chunked", "mla", "hybrid"}) {
+        EntryReader scratch(j, "");
+        Model copy = m;
+        read_attention(scratch, *at, other, copy);
+        if (other != kind && scratch.asked(*at, key)) {
+          kinds.push_back(fmt::format("'{}'", other));
         }
       }
-      // Step-3.5: global layers first in each group, with heads of their
-      // own; a sigmoid gate per head.
-      a.attention.global_first = r.boolean_in(*at, "global_first", false);
-      a.attention.global_heads =
-          static_cast<int>(r.integer_in(*at, "global_heads", 0, kMaxHeads, 0));
-      a.attention.head_gate = r.boolean_in(*at, "head_gate", false);
-      // MiMo-V2-Flash: the global layers as listed (one letter a layer, S
-      // windowed, G global), V heads of their own width, a scaled output.
-      a.attention.window_layers = r.string_in(*at, "window_layers", "");
-      if (!a.attention.window_layers.empty() &&
-          (std::ssize(a.attention.window_layers) != a.layers ||
-           a.attention.window_layers.find_first_not_of("SG") != std::string::npos)) {
-        r.fail(fmt::format("'window_layers' must be one letter S or G for each of the {} layers",
-                           a.layers));
-      }
-      a.attention.value_head_dim =
-          static_cast<int>(r.integer_in(*at, "value_head_dim", 0, kMaxWidth, 0));
-      a.attention.value_scale = r.boolean_in(*at, "value_scale", false);
-      // AFMoE (Trinity): a gate projection on the attention output.
-      a.attention.output_gate = r.boolean_in(*at, "output_gate", false);
-      // Laguna: that gate (or head_gate's) a softplus, the output rows picked
-      // inside the last layer (laguna.cpp).
-      a.attention.softplus_gate = r.boolean_in(*at, "softplus_gate", false);
-      // Cohere2 MoE: the parallel block; no RoPE on global layers after the dense lead.
-      read_parallel_block(r, *at, a.attention);
-      a.attention.nope_global = r.boolean_in(*at, "nope_global", false);
-      read_compressed(r, *at, a);
-    } else if (kind == "chunked") {
-      // Llama 4's chunked local attention: a window of the chunk's length.
-      a.attention.kind = AttentionKind::Sliding;
-      a.attention.chunked = true;
-      a.attention.sliding_window = r.integer_in(*at, "sliding_window", 1, kMaxContext, {});
-      a.attention.sliding_pattern =
-          static_cast<int>(r.integer_in(*at, "sliding_pattern", 0, kMaxLayers, 0));
-    } else if (kind == "mla") {
-      a.attention.kind = AttentionKind::Mla;
-      a.attention.kv_lora_rank =
-          static_cast<int>(r.integer_in(*at, "kv_lora_rank", 1, kMaxWidth, {}));
-      a.attention.qk_rope_head_dim =
-          static_cast<int>(r.integer_in(*at, "qk_rope_head_dim", 0, kMaxWidth, 0));
-      a.attention.q_lora_rank = static_cast<int>(r.integer_in(*at, "q_lora_rank", 0, kMaxWidth, 0));
-      a.attention.qk_nope_head_dim =
-          static_cast<int>(r.integer_in(*at, "qk_nope_head_dim", 0, kMaxWidth, 0));
-      a.attention.v_head_dim = static_cast<int>(r.integer_in(*at, "v_head_dim", 0, kMaxWidth, 0));
-      read_indexer(r, *at, a.attention);
-      // GLM-5.2: the layers with an indexer of their own (the rest share one).
-      a.attention.indexer_layers =
-          static_cast<int>(r.integer_in(*at, "indexer_layers", 0, kMaxLayers, 0));
-      // dots.llm3: the windowed layers as listed (S windowed, G full), their
-      // window and their own MLA shape; a gate of one value a head.
-      Attention& x = a.attention;
-      x.mla_head_gate = r.boolean_in(*at, "mla_head_gate", false);
-      // MiniCPM3 caches K and V per head, as from its config.json.
-      x.mla_cached_per_head = caches_mla_per_head(m.family);
-      // PLM's head, as from its config.json (by the family unless told).
-      x.mla_unscaled_head = r.boolean_in(*at, "mla_unscaled_head", m.family == "plm");
-      x.window_layers = r.string_in(*at, "window_layers", "");
-      x.sliding_window = r.integer_in(*at, "sliding_window", 0, kMaxContext, 0);
-      x.swa_heads = static_cast<int>(r.integer_in(*at, "swa_heads", 0, kMaxHeads, 0));
-      x.swa_kv_lora_rank = static_cast<int>(r.integer_in(*at, "swa_kv_lora_rank", 0, kMaxWidth, 0));
-      x.swa_qk_nope_head_dim =
-          static_cast<int>(r.integer_in(*at, "swa_qk_nope_head_dim", 0, kMaxWidth, 0));
-      x.swa_v_head_dim = static_cast<int>(r.integer_in(*at, "swa_v_head_dim", 0, kMaxWidth, 0));
-      if ((x.swa_kv_lora_rank > 0) != !x.window_layers.empty() ||
-          (x.swa_kv_lora_rank > 0 &&
-           (std::ssize(x.window_layers) != a.layers ||
-            x.window_layers.find_first_not_of("SG") != std::string::npos || x.sliding_window <= 0 ||
-            x.swa_heads <= 0))) {
-        r.fail(fmt::format(
-            "'swa_kv_lora_rank' needs 'window_layers' (one letter S or G for each of the {} "
-            "layers), 'sliding_window' and 'swa_heads', and 'window_layers' a 'swa_kv_lora_rank'",
-            a.layers));
-      }
-    } else if (kind == "hybrid") {
-      a.attention.kind = AttentionKind::Hybrid;
-      a.attention.attention_layers =
-          static_cast<int>(r.integer_in(*at, "attention_layers", 0, a.layers, 0));
-      a.attention.recurrent_layers =
-          static_cast<int>(r.integer_in(*at, "recurrent_layers", 0, a.layers, 0));
-      a.attention.recurrent_params = r.integer_in(*at, "recurrent_params", 0, kMaxParams, 0);
-      a.attention.recurrent_state_floats =
-          r.integer_in(*at, "recurrent_state_floats", 0, kMaxParams, 0);
-      read_mixers(r, *at, a);
-      read_mamba(r, *at, a);
-      read_rwkv(r, *at, a);
-      read_kimi(r, *at, a);
-      // MiniMax-01: lightning attention on the recurrent layers (model.hpp
-      // Attention::lightning; heads and head_dim size it).
-      a.attention.lightning = r.boolean_in(*at, "lightning", false);
-      // Qwen4Exp's QSA indexer on the attention layers: its heads, key
-      // width, budget and the block its keys are pooled over.
-      read_indexer(r, *at, a.attention);
-      a.attention.index_top_k =
-          static_cast<int>(r.integer_in(*at, "index_top_k", 0, kMaxContext, 0));
-      a.attention.index_block = static_cast<int>(r.integer_in(*at, "index_block", 0, kMaxWidth, 0));
-    } else {
-      r.fail(fmt::format("attention 'kind' must be full, sliding, chunked, mla or hybrid, not '{}'",
-                         kind));
-    }
-    a.attention.kv_shared_layers =
-        static_cast<int>(r.integer_in(*at, "kv_shared_layers", 0, a.layers, 0));
-    // gpt-oss's learned attention sinks, as a GGUF's attn_sinks tensors say:
-    // its graph picks the rows to output after the last layer.
-    a.attention.sinks = r.boolean_in(*at, "sinks", false);
-    // DBRX's one clamped attn_qkv (dbrx.cpp): typed as attn_v by
-    // llama-quantize, and its own nodes in the compute graph.
-    a.attention.fused_qkv_clamp = r.boolean_in(*at, "fused_qkv_clamp", false);
-    // Qwen3.5's gated attention: a Q projection of twice the width.
-    if (const auto g = at->find("gated_attention"); g != at->end() && !g->is_null()) {
-      if (g->is_boolean()) {
-        a.attention.gated_attention = g->get<bool>();
+      if (kinds.empty()) {
+        r.fail(
+            fmt::format("attention key '{}' is not read for kind '{}' (misspelt, or it needs "
+                        "another key beside it: data/README.md lists the attention keys)",
+                        key, kind));
       } else {
-        r.fail("'gated_attention' must be true or false");
+        std::string list;
+        for (std::size_t i = 0; i < kinds.size(); ++i) {
+          list += (i == 0 ? "" : i + 1 == kinds.size() ? " or " : ", ") + kinds[i];
+        }
+        r.fail(
+            fmt::format("attention key '{}' is read for kind {}, not for '{}'", key, list, kind));
       }
     }
   }
   if (const Json* moe = r.object("moe")) {
-    Moe x;
-    x.experts = static_cast<int>(r.integer_in(*moe, "experts", 1, kMaxHeads, {}));
-    x.experts_per_token =
-        static_cast<int>(r.integer_in(*moe, "experts_per_token", 1, x.experts, {}));
-    x.shared_experts = static_cast<int>(r.integer_in(*moe, "shared_experts", 0, kMaxHeads, 0));
-    x.expert_intermediate_size =
-        r.integer_in(*moe, "expert_intermediate_size", 1, kMaxFfn, a.intermediate_size);
-    x.first_dense_layers =
-        static_cast<int>(r.integer_in(*moe, "first_dense_layers", 0, a.layers, 0));
-    x.layer_step = static_cast<int>(r.integer_in(*moe, "layer_step", 1, a.layers, 1));
-    // Kimi K3's latent experts, and a router choosing by probs + a bias.
-    x.latent_size = r.integer_in(*moe, "latent_size", 0, kMaxWidth, 0);
-    x.selection_bias = r.boolean_in(*moe, "selection_bias", false);
-    x.router_reads_layer_input = r.boolean_in(*moe, "router_reads_layer_input", false);
-    x.weights_normalized = r.boolean_in(*moe, "weights_normalized", true);
-    x.residual_mlp = r.boolean_in(*moe, "residual_mlp", false);
-    // GroveMoE's adjugate experts: one of group_expert_width to each group
-    // of experts_per_group routed experts (model.hpp Moe::experts_per_group).
-    x.experts_per_group =
-        static_cast<int>(r.integer_in(*moe, "experts_per_group", 0, x.experts, 0));
-    x.group_expert_width = r.integer_in(*moe, "group_expert_width", 0, kMaxFfn, 0);
-    if ((x.experts_per_group > 0) != (x.group_expert_width > 0) ||
-        (x.experts_per_group > 0 && x.experts % x.experts_per_group != 0)) {
-      r.fail(
-          "'experts_per_group' and 'group_expert_width' go together, and the groups must divide "
-          "'experts'");
+    a.moe = read_moe(r, *moe, a);
+    for (const auto& key : r.unread(*moe)) {
+      r.fail(fmt::format("'moe' has no key '{}' (data/README.md lists the MoE keys)", key));
     }
-    a.moe = x;
   }
   read_speech_and_drafts(r, j, m);
+  // A key of the attention or MoE block written beside them is not read
+  // there: say where it belongs rather than drop it.
+  // The keys each block reads: as the block given was read, and as an empty
+  // one is (every kind of attention), for a model that has no such block.
+  const Json empty = Json::object();
+  EntryReader blocks(empty, "");
+  for (const char* kind : {"full", "sliding", "chunked", "mla", "hybrid"}) {
+    Model copy = m;
+    read_attention(blocks, empty, kind, copy);
+  }
+  const Json empty_moe = Json::object();
+  (void)read_moe(blocks, empty_moe, a);
+  for (auto key = j.begin(); key != j.end(); ++key) {
+    if (r.asked(j, key.key()) || key->is_null()) {
+      continue;
+    }
+    for (const char* block : {"attention", "moe"}) {
+      const auto it = j.find(block);
+      const bool inside =
+          (it != j.end() && it->is_object() && r.asked(*it, key.key())) ||
+          blocks.asked(std::string_view(block) == "moe" ? empty_moe : empty, key.key());
+      if (inside) {
+        r.fail(fmt::format(
+            "'{}' belongs inside '{}', not beside it{}", key.key(), block,
+            it == j.end() || it->is_null() ? " (and the model has no such block)" : ""));
+      }
+    }
+  }
   if (!r.error().empty()) {
     return make_error(r.error());
   }
