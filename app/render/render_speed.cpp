@@ -110,7 +110,7 @@ std::string render_speed_text(const SpeedEstimate& s, UnitSystem units,
     out += fmt::format(
         "  - {}: reads {} per token at {:g} GB/s x {:.2f} ({})\n", label,
         format_size(tier.weight_bytes, units), tier.bandwidth_gb_per_s, tier.bandwidth_efficiency,
-        tier.efficiency_measured ? "measured efficiency" : "median of all measured devices");
+        tier.efficiency_basis.empty() ? std::string("measured efficiency") : tier.efficiency_basis);
   }
   for (const auto& n : s.notes) {
     out += "  - " + n + "\n";

@@ -158,6 +158,22 @@ InferenceQuery on_llama_cpp(const InferenceQuery& q, const Estimate& e, std::str
   return alt;
 }
 
+// The context a shorter-context change offers: the longest that fits clear
+// of the estimate's error band, else (none at the floor or above) the
+// longest that fits at all, whose line then says "tight". The edge of what
+// fits is within the band by construction, and a few MiB to spare is no
+// advice when a slightly shorter context clears it. 0: nothing between the
+// floor and the context asked.
+std::int64_t longest_useful_context(const InferenceQuery& alt, const Estimate& e) {
+  for (const Margin m : {Margin::Clear, Margin::Fits}) {
+    const std::int64_t longest = max_context(alt, m);
+    if (longest >= context_floor(e) && longest < e.context) {
+      return longest;
+    }
+  }
+  return 0;
+}
+
 // Where precision() looks: the formats the runtime in play loads; GGUF types
 // on llama.cpp; or (asked when no single change fits) GGUF types on
 // llama.cpp, then with a shorter context.
@@ -193,8 +209,8 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e,
         change += ", as a GGUF on llama.cpp";
       }
       if (shorten) {
-        const std::int64_t longest = max_context(alt);
-        if (longest < context_floor(e) || longest >= e.context) {
+        const std::int64_t longest = longest_useful_context(alt, e);
+        if (longest <= 0) {
           continue;
         }
         alt.context = longest;
@@ -280,8 +296,8 @@ std::vector<Suggestion> lower_precisions(const InferenceQuery& q, const Estimate
 
 std::optional<Suggestion> context(const InferenceQuery& q, const Estimate& e) {
   InferenceQuery alt = pinned(q, e);
-  const std::int64_t longest = max_context(alt);
-  if (longest <= 0 || longest < context_floor(e) || longest >= e.context) {
+  const std::int64_t longest = longest_useful_context(alt, e);
+  if (longest <= 0) {
     return std::nullopt;
   }
   alt.context = longest;

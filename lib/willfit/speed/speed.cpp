@@ -672,7 +672,11 @@ SpeedTier device_tier(const Device& d, const TokenCosts& c, double share) {
   t.kv_bytes = round_bytes(static_cast<double>(c.kv_bytes) * share);
   t.bandwidth_gb_per_s = d.bandwidth_gb_per_s.value_or(0.0);
   t.bandwidth_efficiency = eff.bandwidth;
-  t.efficiency_measured = speed_class(d) != SpeedClass::Other;
+  if (speed_class(d) == SpeedClass::Other) {
+    t.efficiency_basis = "median of all measured devices";
+  } else if (speed_class(d) == SpeedClass::Intel) {
+    t.efficiency_basis = "Intel Arc class, measured on one card, the B580";
+  }
   t.tflops = peak_tflops(d);
   t.compute_efficiency = eff.compute;
   t.fixed_s = c.extra_nodes * share * node_time_s(speed_class(d));
@@ -832,6 +836,14 @@ SpeedEstimate estimate_speed(const InferenceQuery& query, const Estimate& e,
     r.notes.push_back(
         "a bare capacity is read as a GPU of the 'other' class: efficiencies are "
         "the median over all measured devices");
+  }
+  if (!devices.empty() && speed_class(devices.front()) == SpeedClass::Intel &&
+      devices.front().id != "arc-b580") {
+    // tests/data/speed_measured.csv SP0268 (held out): Llama-2-7B Q4_0 under
+    // Vulkan, 52.56 tokens/s, 0.34 of the A770's 560 GB/s.
+    r.notes.push_back(
+        "Intel Arc: efficiencies from one measured card, the B580; the A770 (held out) reached "
+        "0.34 of its bandwidth, so this card may decode a third slower than shown");
   }
   if (s->tiers.size() > 1 && offload_split(e).host_weights > 0) {
     if (settings.ram_bandwidth_gb_per_s) {

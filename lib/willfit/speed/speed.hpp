@@ -70,9 +70,10 @@ struct SpeedTier {
   Bytes kv_bytes = 0;               // KV cache of one sequence at the query's context, here
   double bandwidth_gb_per_s = 0;    // datasheet peak, decimal GB/s
   double bandwidth_efficiency = 0;  // fraction of it achieved (efficiency())
-  // The efficiencies come from runs on this class of device; false for
-  // SpeedClass::Other, whose figures are the median of every measured device.
-  bool efficiency_measured = true;
+  // Where the efficiencies come from, when not from runs on this class of
+  // device at large: SpeedClass::Other's are the median of every measured
+  // device, Intel's one card's. Empty: "measured efficiency".
+  std::string efficiency_basis;
   std::optional<double> tflops;   // dense peak of the processor doing this tier's maths
   double compute_efficiency = 0;  // fraction of it achieved
   // Prefill only: llama.cpp computes big batches of host-resident layers on
