@@ -196,11 +196,14 @@ std::string render_train_text(const TrainingQuery& q, const TrainingEstimate& e,
       for (const auto& a : sug.args) {
         words.push_back(a.find(' ') != std::string::npos ? "\"" + a + "\"" : a);
       }
-      s += fmt::format("  {}. {} ({}): {} per GPU, {}\n", ++n, sug.change, join(words, " "),
+      s += fmt::format("  {}. {} ({}): {} per GPU, {}{}\n", ++n, sug.change, join(words, " "),
                        format_memory(sug.total_bytes, q.units),
                        sug.verdict == Verdict::Fits      ? "fits"
                        : sug.verdict == Verdict::Offload ? "fits with offload"
-                                                         : "still short");
+                                                         : "still short",
+                       sug.tight && sug.verdict != Verdict::NoFit
+                           ? " (tight: within the estimate's error)"
+                           : "");
     }
   }
   s += "\nAssumptions:\n";
@@ -299,6 +302,7 @@ std::string render_train_json(const TrainingQuery& q, const TrainingEstimate& e)
     o["total_bytes"] = s.total_bytes;
     o["verdict"] = std::string(to_string(s.verdict));
     o["host_bytes"] = s.host_bytes;
+    o["tight"] = s.tight;  // added 2026-12-05, as the inference suggestions' key
     sugs.push_back(o);
   }
   j["suggestions"] = sugs;

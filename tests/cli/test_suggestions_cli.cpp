@@ -275,6 +275,8 @@ TEST(SuggestionsCli, EveryTrainingSuggestionRunsAndKeepsItsPromise) {
       const auto got = nlohmann::json::parse(after.out);
       EXPECT_EQ(got["result"]["verdict"], s["verdict"]) << joined(next);
       EXPECT_EQ(got["result"]["required_bytes"], s["total_bytes"]) << joined(next);
+      // "fits" promised as the pasted answer says it: tight there, tight here.
+      EXPECT_EQ(got["result"]["tight"], s["tight"]) << joined(next);
       ++checked;
     }
   }

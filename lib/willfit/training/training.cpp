@@ -1403,7 +1403,7 @@ std::vector<TrainingSuggestion> on_own_hardware(const TrainingQuery& query) {
   }
   const auto suggestion = [&](const TrainingQuery& q, const std::vector<const Step*>& chosen,
                               const TrainingEstimate& alt) {
-    TrainingSuggestion sug{"", {}, alt.required, alt.verdict, alt.host_bytes};
+    TrainingSuggestion sug{"", {}, alt.required, alt.verdict, alt.host_bytes, alt.tight};
     std::vector<std::string> words;
     for (const Step* step : chosen) {
       if (step->option.empty()) {
@@ -1636,7 +1636,7 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
     if (alt.required >= e.required && !alt.fits()) {
       continue;  // no help
     }
-    TrainingSuggestion sug{c.change, c.args, alt.required, alt.verdict, alt.host_bytes};
+    TrainingSuggestion sug{c.change, c.args, alt.required, alt.verdict, alt.host_bytes, alt.tight};
     (alt.verdict == Verdict::NoFit ? helping : fitting).push_back(sug);
   }
   for (auto& together : on_own_hardware(query)) {

@@ -112,6 +112,7 @@ struct TrainingSuggestion {
   Bytes total_bytes = 0;          // per GPU, re-estimated
   Verdict verdict = Verdict::NoFit;
   Bytes host_bytes = 0;  // host RAM per node for offloaded states, re-estimated
+  bool tight = false;    // it fits only within the error band (TrainingEstimate::tight)
 };
 
 // The error band of a training total, in percent: the largest error of the
