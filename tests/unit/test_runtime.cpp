@@ -547,6 +547,18 @@ TEST(Mlx, UsesTheMacWorkingSetLimit) {
   EXPECT_EQ(e.kv_cells % 256, 0);
 }
 
+// Ollama takes no llama.cpp flags: its layers on the GPU are the num_gpu
+// option (found: an Ollama offload printed "flags: -ngl 17").
+TEST(Offload, UnderOllamaTheLayersAreNumGpu) {
+  InferenceQuery q = query("13b", "q4", "8gb");
+  q.ram = 32 * kGiB;
+  q.runtime = Runtime::Ollama;
+  const Estimate e = estimate_inference(q);
+  ASSERT_EQ(e.verdict, Verdict::Offload);
+  ASSERT_TRUE(e.offload.has_value());
+  EXPECT_EQ(e.offload->flags, "num_gpu " + std::to_string(e.offload->gpu_layers));
+}
+
 // The course case: 13 B at 4-bit on an 8 GB card, some layers in system RAM.
 TEST(Offload, CourseCaseSplitsLayersFromTheOutputEnd) {
   InferenceQuery q = query("13b", "q4", "8gb");

@@ -1810,10 +1810,19 @@ void llama_family(const Inputs& in, Estimate& e) {
       p.ram_holds = p.host_bytes <= *ram.bytes;
     }
     p.flags = "-ngl " + std::to_string(ngl);
-    if (cpu_moe > 0) {
+    // Ollama takes no llama.cpp flags: the layers on the GPU are its
+    // num_gpu option (a Modelfile's PARAMETER num_gpu, /set parameter, or
+    // the API's "options"), which it picks itself when none is given: its
+    // help for /set parameter says "num_gpu <int> The number of layers to
+    // send to the GPU" (ollama/ollama-python issue 603 says the same).
+    // A plan that keeps experts in RAM stays in llama.cpp's flags: Ollama
+    // has no option for that (not modelled apart).
+    if (e.runtime == Runtime::Ollama && cpu_moe == 0) {
+      p.flags = "num_gpu " + std::to_string(ngl);
+    } else if (cpu_moe > 0) {
       p.flags += " --n-cpu-moe " + std::to_string(cpu_moe);
     }
-    if (devs.size() > 1) {
+    if (devs.size() > 1 && !(e.runtime == Runtime::Ollama && cpu_moe == 0)) {
       std::string ts;
       for (std::size_t i = 0; i < devs.size(); ++i) {
         ts += (i ? "," : "") + std::to_string(chosen.devices[i].layers);
