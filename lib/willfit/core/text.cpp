@@ -301,8 +301,7 @@ std::string_view indefinite_article(long long n) {
   while (v >= 1000) {
     v /= 1000;  // the leading group is read first ("eighteen thousand ...")
   }
-  const bool vowel =
-      v == 8 || v == 11 || v == 18 || (v >= 80 && v <= 89) || (v >= 800 && v <= 899);
+  const bool vowel = v == 8 || v == 11 || v == 18 || (v >= 80 && v <= 89) || (v >= 800 && v <= 899);
   return vowel ? "an" : "a";
 }
 
