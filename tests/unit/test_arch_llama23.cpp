@@ -632,6 +632,23 @@ TEST(Orion, ParameterCountNearTheCards) {
   EXPECT_LT(rel(static_cast<double>(params(orion_14b())), 14.0e9), 0.04);
 }
 
+// The catalogue's entry (data/models.json orion-14b) is its config, with
+// the norms' biases, and holds the 14.50 B llama.cpp printed loading an
+// Orion-14B-Chat-RAG GGUF (ggml-org/llama.cpp issue 12411): the tensors
+// orion.cpp loads, counted by hand (the norms' weights and biases
+// included), round to it.
+TEST(Orion, CatalogueEntryIsItsConfig) {
+  expect_catalogue_is_config("orion-14b", orion_14b());
+  const Model& cat = test::catalogue_model("orion-14b");
+  EXPECT_TRUE(cat.arch.norm_bias);
+  const std::int64_t e = 5120;
+  const std::int64_t tensors =
+      2 * e * 84608 + 40 * (4 * e * e + 3 * e * 15360) + 2 * e + 40 * 4 * e;
+  EXPECT_EQ(tensors, 14498703360);
+  EXPECT_LT(std::abs(static_cast<double>(tensors) - 14.50e9), 0.005e9);
+  EXPECT_EQ(cat.params, 14500000000);
+}
+
 // Read as llama's RMS norms (which ggml-alloc runs in place), the final
 // norm would reuse the last layer's output; orion.cpp's LayerNorm is a new
 // tensor beside it. On the live rows the RMS reading misses by one hidden x

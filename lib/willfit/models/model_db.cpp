@@ -732,9 +732,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   // load_arch_tensors; Jais2Config attention_bias and mlp_bias default true).
   const bool jais2 = m.family == "jais-2";
   // Pocket TTS's backbone (pockettts.cpp): LayerNorms with biases, as from
-  // its config.json.
-  a.norm_bias =
-      m.family == "nemotron" || phimoe || m.family == "jais" || jais2 || m.family == "pockettts";
+  // its config.json; Orion's too (orion.cpp), as from its model_type.
+  a.norm_bias = m.family == "nemotron" || phimoe || m.family == "jais" || jais2 ||
+                m.family == "pockettts" || m.family == "orion";
   a.mlp_bias = jais2;
   // Talkie's weightless RMS norms and the normed embeddings added to every
   // layer's output (talkie.cpp; Architecture::embedding_skip).
