@@ -366,30 +366,31 @@ bool minicpm3_cache(const Architecture& a) {
 // model's dtype (KvCacheQuery::state_bytes).
 //
 // Mamba-2 mixers (Mamba-Codestral, Granite 4 H, Nemotron-H, Falcon-H1:
-// Attention::mamba 2) likewise keep every tap: Mamba2Cache
-// (src/transformers/models/mamba2/modeling_mamba2.py at 4711664e) allocates
-// conv_states (layers, batch, intermediate_size + 2 n_groups state_size,
-// conv_kernel) and ssm_states (layers, batch, num_heads, head_dim,
-// state_size), both of `dtype`, which Mamba2Model.forward passes as
-// inputs_embeds.dtype; the hybrid caches allocate the same two shapes a
-// Mamba layer in the dtype they are given, the model's
-// (HybridMambaAttentionDynamicCache in modeling_bamba.py at 4a1fec8d, built
-// with self.dtype in prepare_inputs_for_generation, and in
-// modeling_granitemoehybrid.py at 1c0ff25f; NemotronHHybridDynamicCache in
-// modeling_nemotron_h.py at 897753a0; FalconHybridMambaAttentionDynamicCache
-// in modeling_falcon_h1.py at 68c08116). So one more tap of the
+// Attention::mamba 2) likewise keep every tap (huggingface/transformers,
+// src/transformers/models/...): Mamba2Cache (mamba2/modeling_mamba2.py at
+// 4711664e) allocates conv_states (layers, batch, intermediate_size + 2
+// n_groups state_size, conv_kernel) and ssm_states (layers, batch,
+// num_heads, head_dim, state_size), both of `dtype`, which
+// Mamba2Model.forward passes as inputs_embeds.dtype; the hybrid caches
+// allocate the same two shapes a Mamba layer in the dtype they are given,
+// the model's (HybridMambaAttentionDynamicCache in bamba/modeling_bamba.py
+// at 4a1fec8d, built with self.dtype in prepare_inputs_for_generation, and
+// in granitemoehybrid/modeling_granitemoehybrid.py at 1c0ff25f;
+// NemotronHHybridDynamicCache in nemotron_h/modeling_nemotron_h.py at
+// 897753a0; FalconHybridMambaAttentionDynamicCache in
+// falcon_h1/modeling_falcon_h1.py at 68c08116). So one more tap of the
 // convolution's d_inner + 2 groups x d_state channels a layer; the scan
 // state is llama.cpp's d_inner x d_state.
 //
 // The gated delta nets of Qwen3-Next and Qwen3.5 (Attention::delta_net_*,
 // not Kimi's KDA) keep every tap too, and their recurrent matrix in F32:
-// Qwen3NextGatedDeltaNet.forward (modular_qwen3_next.py at 2ccc6cae) and
-// Qwen3_5GatedDeltaNet.forward (modeling_qwen3_5.py at d8c1e284) cache, at
-// the prefill, `F.pad(mixed_qkv, (self.conv_kernel_size -
-// mixed_qkv.shape[-1], 0))`: conv_kernel columns of the conv_dim = 2 key_dim
-// + value_dim channels, in the projection's dtype (the model's); and as the
-// recurrent state whatever chunk_gated_delta_rule returns, which is F32 on
-// both paths: flash-linear-attention's kernel
+// Qwen3NextGatedDeltaNet.forward (qwen3_next/modular_qwen3_next.py at
+// 2ccc6cae) and Qwen3_5GatedDeltaNet.forward (qwen3_5/modeling_qwen3_5.py at
+// d8c1e284) cache, at the prefill, `F.pad(mixed_qkv, (self.conv_kernel_size
+// - mixed_qkv.shape[-1], 0))`: conv_kernel columns of the conv_dim = 2
+// key_dim + value_dim channels, in the projection's dtype (the model's); and
+// as the recurrent state whatever chunk_gated_delta_rule returns, which is
+// F32 on both paths: flash-linear-attention's kernel
 // (fla-org/flash-linear-attention fla/ops/common/chunk_delta_h.py at
 // 990535b7, chunk_gated_delta_rule_fwd_h: `final_state = k.new_empty(N, H,
 // K, V, dtype=torch.float32)`; fla/ops/gated_delta_rule/fused_recurrent.py
@@ -397,11 +398,11 @@ bool minicpm3_cache(const Architecture& a) {
 // torch_chunk_gated_delta_rule (in the same files), which casts its inputs
 // `.to(torch.float32)` before it builds the state. Its shape is (batch,
 // num_v_heads, head_k_dim, head_v_dim), llama.cpp's count
-// (transformers_f32_state_floats, transformers_kv_cache_bytes). RWKV-6 and
-// RWKV-7 have no transformers class
-// (runtime_model_conflict refuses the pair); Kimi Linear's KDA and PLaMo 2's
-// mixer keep llama.cpp's count (their transformers caches not read:
-// docs/architectures.md).
+// (transformers_f32_state_floats, transformers_kv_cache_bytes).
+//
+// RWKV-6 and RWKV-7 have no transformers class (runtime_model_conflict
+// refuses the pair); Kimi Linear's KDA and PLaMo 2's mixer keep llama.cpp's
+// count (their transformers caches not read: docs/architectures.md).
 Architecture vllm_cache_layout(const Architecture& arch) {
   Architecture a = arch;
   if (minicpm3_cache(arch)) {

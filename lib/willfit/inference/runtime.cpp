@@ -427,15 +427,16 @@ Runtime default_runtime(const Precision& precision, const DeviceSet& devices) {
 
 // Runtimes and architectures (runtime_model_conflict): transformers has no
 // RWKV-6 or RWKV-7 class. Its one RWKV model, `rwkv`, is RWKV-4 (the
-// ("rwkv", "RWKV") entry of src/transformers/models/auto/configuration_auto.py
-// at 8ed701e9, the only RWKV one); RWKV-6 (pull request #34918) and RWKV-7
-// (#47780, after issue #46984 was declined) are open pull requests, not
-// merged. The hub's checkpoints run their own remote code
-// (trust_remote_code) or flash-linear-attention's classes, whose caches
-// willfit has not read, so it gives no transformers figure for them rather
-// than one made up: the pair is an error, and with no runtime named a 16-
-// or 32-bit float RWKV-6/7 model runs under llama.cpp as a GGUF (which has
-// both: rwkv6.cpp, rwkv7.cpp), said in the assumptions.
+// ("rwkv", "RWKV") entry of huggingface/transformers
+// src/transformers/models/auto/configuration_auto.py at 8ed701e9, the only
+// RWKV one); RWKV-6 (huggingface/transformers pull request #34918) and
+// RWKV-7 (#47780, after issue #46984 was declined) were open pull requests
+// when read (2026-12-05), not merged. The hub's checkpoints run their own
+// remote code (trust_remote_code) or flash-linear-attention's classes, whose
+// caches willfit has not read, so it gives no transformers figure for them
+// rather than one made up: the pair is an error, and with no runtime named a
+// 16- or 32-bit float RWKV-6/7 model runs under llama.cpp as a GGUF (which
+// has both: rwkv6.cpp, rwkv7.cpp), said in the assumptions.
 std::string runtime_model_conflict(Runtime runtime, const Model& model) {
   const int rwkv = model.arch.attention.rwkv;
   if (runtime == Runtime::Transformers && (rwkv == 6 || rwkv == 7)) {
