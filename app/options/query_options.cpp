@@ -107,6 +107,9 @@ Expected<bool> apply_query_options(const QueryOptionText& o, InferenceQuery& q) 
   if (auto runs = check_runtime_for_devices(q); !runs) {
     return runs;
   }
+  if (auto runs = check_runtime_for_model(q); !runs) {
+    return runs;
+  }
   return check_kv_type_for_runtime(q);
 }
 

@@ -5,6 +5,7 @@
 #include "options/options.hpp"
 #include "willfit/core/text.hpp"
 #include "willfit/inference/runtime.hpp"
+#include "willfit/inference/runtime_architectures.hpp"
 
 namespace willfit::app {
 
@@ -87,6 +88,22 @@ Expected<bool> check_runtime_for_devices(const InferenceQuery& q) {
     return make_error(fmt::format("--runtime {}: {}", to_string(*q.runtime), why));
   }
   return true;
+}
+
+Expected<bool> check_runtime_for_model(const InferenceQuery& q) {
+  // For an RWKV-6/7 model the default does not hang on the devices: a float
+  // precision defaults to llama.cpp (default_runtime), any other to
+  // transformers wherever it runs.
+  const Runtime runtime = q.runtime.value_or(default_runtime(q.model, q.precision, q.devices));
+  const std::string why = runtime_model_conflict(runtime, q.model);
+  if (why.empty()) {
+    return true;
+  }
+  if (q.runtime) {
+    return make_error(fmt::format("--runtime {}: {}", to_string(runtime), why));
+  }
+  return make_error(fmt::format("{} runs under {} by default, and {}", q.precision.name,
+                                to_string(runtime), why));
 }
 
 namespace {
@@ -303,6 +320,9 @@ Expected<bool> apply_runtime_options(const RuntimeOptions& o, InferenceQuery& q)
     q.tensor_parallel = static_cast<int>(*n);
   }
   if (auto runs = check_runtime_for_devices(q); !runs) {
+    return runs;
+  }
+  if (auto runs = check_runtime_for_model(q); !runs) {
     return runs;
   }
   if (auto foreign = refuse_foreign_runtime_options(o, q); !foreign) {

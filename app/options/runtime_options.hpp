@@ -40,6 +40,11 @@ Expected<bool> check_kv_type_for_runtime(const InferenceQuery& q);
 // an NVIDIA card: runtime_device_conflict) is an error.
 Expected<bool> check_runtime_for_devices(const InferenceQuery& q);
 
+// A runtime, named or the default, with no class for the model's
+// architecture (transformers for RWKV-6/7: runtime_model_conflict) is an
+// error.
+Expected<bool> check_runtime_for_model(const InferenceQuery& q);
+
 // "--context max": the longest context that fits, set on `q`. Needs a device.
 Expected<std::int64_t> apply_context_max(InferenceQuery& q);
 

@@ -43,6 +43,25 @@ TEST(RuntimeDevice, MlxOffAMacAndVllmOnACpuAreRefused) {
   EXPECT_EQ(run_cli({"llama-3.1-8b", "-d", "m2 16gb", "--runtime", "mlx", "-p", "int4"}).code, 0);
 }
 
+// transformers has no RWKV-6 or RWKV-7 class (its `rwkv` is RWKV-4; the
+// RWKV-6 and RWKV-7 pull requests, huggingface/transformers #34918 and
+// #47780, are open): naming it is an error, and a BF16 RWKV-6 model with no
+// runtime named runs under llama.cpp, said in the assumptions.
+TEST(RuntimeDevice, TransformersHasNoRwkv6Or7) {
+  const auto named = run_cli({"rwkv-6-world-1b6", "-d", "rtx 4090", "--runtime", "transformers"});
+  EXPECT_TRUE(is_clean_error(named)) << named.out << named.err;
+  EXPECT_TRUE(has(named.err, "--runtime transformers: transformers has no RWKV-6 class"))
+      << named.err;
+  const auto plain = run_cli({"rwkv-6-world-1b6", "-d", "rtx 4090"});
+  EXPECT_EQ(plain.code, 0) << plain.err;
+  EXPECT_TRUE(has(plain.out, "runtime llama.cpp: transformers has no RWKV-6 class")) << plain.out;
+  // A precision only transformers loads has no runtime left to default to.
+  const auto int4 = run_cli({"rwkv-6-world-1b6", "-d", "rtx 4090", "-p", "int4"});
+  EXPECT_TRUE(is_clean_error(int4)) << int4.out;
+  EXPECT_TRUE(has(int4.err, "by default")) << int4.err;
+  EXPECT_EQ(run_cli({"rwkv-6-world-1b6", "-d", "rtx 4090", "--runtime", "llama.cpp"}).code, 0);
+}
+
 TEST(RuntimeDevice, WhichLeavesOutDevicesTheRuntimeDoesNotRunOn) {
   const auto r = run_cli(
       {"which", "llama-3.1-8b", "-p", "int4", "--runtime", "mlx", "--limit", "0", "--json"});

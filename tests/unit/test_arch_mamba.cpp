@@ -192,9 +192,13 @@ TEST(Mamba, ConfigAndGgufAreKnownAndAgree) {
 // ssm_state_size, dtype) a layer. By hand, BF16, one sequence:
 // mamba-130m 24 x (4 + 16) x 1536 x 2 = 1474560 bytes (llama.cpp's F32
 // state of conv - 1 taps: 24 x (3 + 16) x 1536 x 4 = 2801664); Falcon Mamba
-// 7B 64 x (4 + 16) x 8192 x 2 = 20971520. Mamba-2 (Mamba-Codestral) keeps
-// llama.cpp's count of values in 16 bits: 64 x (3 x (8192 + 2 x 8 x 128) +
-// 128 x 8192) x 2 = 138149888.
+// 7B 64 x (4 + 16) x 8192 x 2 = 20971520. Mamba-2 likewise: Mamba2Cache
+// (src/transformers/models/mamba2/modeling_mamba2.py at 4711664e) allocates
+// conv_states (layers, batch, intermediate_size + 2 n_groups state_size,
+// conv_kernel) and ssm_states (layers, batch, num_heads, head_dim,
+// state_size) of inputs_embeds.dtype; Mamba-Codestral, 64 x (4 x (8192 + 2 x
+// 8 x 128) + 128 x 64 x 128) x 2 = 139460608 (llama.cpp's F32 state of 3
+// taps: 64 x (3 x 10240 + 1048576) x 4 = 276299776).
 TEST(Mamba, TransformersKeepsEveryConvolutionTapInTheModelsDtype) {
   struct Case {
     Json cfg;
@@ -203,7 +207,7 @@ TEST(Mamba, TransformersKeepsEveryConvolutionTapInTheModelsDtype) {
   };
   const Case cases[] = {{mamba_130m(), 1474560, 2801664},
                         {falcon_mamba_7b(), 20971520, 64 * (3 + 16) * 8192 * Bytes{4}},
-                        {mamba_codestral(), 138149888, 138149888 * Bytes{2}}};
+                        {mamba_codestral(), 139460608, 276299776}};
   for (const Case& k : cases) {
     InferenceQuery q;
     q.model = from_config(k.cfg);

@@ -24,6 +24,7 @@
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/inference/estimate.hpp"
+#include "willfit/inference/runtime_architectures.hpp"
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
 #include "willfit/models/model.hpp"
@@ -647,6 +648,27 @@ TEST(Rwkv, Rwkv6Qwen2MalformedShapesAreErrors) {
   const Model n = from_config(nulls);
   EXPECT_EQ(n.arch.attention.rwkv_time_mix_extra, 64);
   EXPECT_EQ(n.arch.attention.rwkv_time_decay_extra, 96);
+}
+
+// transformers has no RWKV-6 or RWKV-7 class: its one RWKV model, `rwkv`,
+// is RWKV-4 (src/transformers/models/auto/configuration_auto.py at
+// 8ed701e9); RWKV-6 (pull request #34918) and RWKV-7 (#47780) are open pull
+// requests. willfit refuses the pair instead of sizing a cache it has not
+// read, and a BF16 or FP16 RWKV model defaults to llama.cpp, which runs both
+// (rwkv6.cpp, rwkv7.cpp).
+TEST(Rwkv, TransformersHasNoRwkv6Or7Class) {
+  const Precision bf16 = *parse_precision("bf16");
+  for (const Json& cfg : {rwkv6_1b6(), rwkv7_191m()}) {
+    const Model m = from_config(cfg);
+    EXPECT_FALSE(runtime_model_conflict(Runtime::Transformers, m).empty()) << cfg["model_type"];
+    EXPECT_TRUE(runtime_model_conflict(Runtime::LlamaCpp, m).empty());
+    EXPECT_EQ(default_runtime(m, bf16, {}), Runtime::LlamaCpp) << cfg["model_type"];
+    EXPECT_TRUE(float_off_transformers(m, bf16, {}));
+    // INT4 (bitsandbytes) is a transformers format: the default stays, and is refused.
+    EXPECT_EQ(default_runtime(m, *parse_precision("int4"), {}), Runtime::Transformers);
+  }
+  EXPECT_NE(runtime_model_conflict(Runtime::Transformers, from_config(rwkv7_191m())).find("RWKV-7"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -27,6 +27,7 @@
 #include "willfit/core/precision.hpp"
 #include "willfit/devices/device.hpp"
 #include "willfit/inference/estimate.hpp"
+#include "willfit/inference/runtime_architectures.hpp"
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
 #include "willfit/models/model_db.hpp"
@@ -886,6 +887,41 @@ TEST(MultiTokenPrediction, InTheFileNotInTheActivePath) {
   EXPECT_GT(weight_layout(m, *parse_precision("q4_k_m")).other, 0);
 }
 
+// A question about `cfg` under transformers at BF16, `context` tokens, one
+// sequence.
+InferenceQuery transformers_bf16(const Json& cfg, std::int64_t context) {
+  InferenceQuery q;
+  q.model = from_config(cfg);
+  q.precision = *parse_precision("bf16");
+  q.context = context;
+  q.runtime = Runtime::Transformers;
+  return q;
+}
+
+// MLA under transformers caches the latent and expands it at every step:
+// expand_kv (huggingface/transformers
+// src/transformers/models/kimi_linear/modeling_kimi_linear.py at c1a44bc9,
+// the DeepseekV3Attention method) runs kv_b_proj over all of a layer's
+// cached tokens, [batch, tokens, heads x (qk_nope + v_head)], and copies the
+// keys into a new [batch, heads, tokens, qk_nope + qk_rope] tensor. At the
+// end of generation that is, with DeepSeek-V3's config.json (128 heads,
+// qk_nope 128, v_head 128, qk_rope 64) in BF16 at 32768 tokens:
+//   128 x (2 x 128 + 128 + 64) x 2 bytes x 32768 = 3758096384
+// beside the step's torch.cat of one layer's latent, half of one layer's
+// cache, 576 x 2 bytes x 32768 / 2 = 18874368, and the last logits, 129280
+// x (2 + 4) = 775680. A one-token prompt leaves the prefill smaller.
+TEST(MultiHeadLatentAttention, TransformersExpandsOneLayersLatentAtEachStep) {
+  InferenceQuery q = transformers_bf16(deepseek_v3(), 32768);
+  q.prompt_tokens = 1;
+  q.flash_attention = FlashAttention::On;
+  const Estimate e = estimate_inference(q);
+  EXPECT_EQ(e.memory.kv_cache, 61 * Bytes{576} * 2 * 32768);
+  EXPECT_EQ(e.memory.compute, Bytes{3758096384} + 18874368 + 775680);
+  // Two sequences expand two latents.
+  q.batch = 2;
+  EXPECT_EQ(estimate_inference(q).memory.compute, 2 * (Bytes{3758096384} + 18874368) + 2 * 775680);
+}
+
 TEST(SparseAttentionIndexer, DeepSeekV32CachesAnFp8KeyPerTokenAndLayer) {
   // deepseek-ai/DeepSeek-V3.2-Exp config.json adds index_head_dim 128,
   // index_n_heads 64 (index_topk 2048) to the V3 shape.
@@ -1673,7 +1709,7 @@ TEST(VllmHybridAllocator, SlidingAndChunkedLayersHoldTheirWindowPlusOneStep) {
   EXPECT_EQ(vllm_request_kv(a, 64, kv_f16(), kv_f16(), 8192).bytes, (12 * 4 + 12 * 5) * 16 * token);
 }
 
-TEST(VllmHybridAllocator, TheEstimateUsesItAndTransformersKeeps16BitState) {
+TEST(VllmHybridAllocator, TheEstimateUsesIt) {
   InferenceQuery q;
   q.model = from_config(qwen3_next());
   q.precision = *parse_precision("bf16");
@@ -1686,12 +1722,47 @@ TEST(VllmHybridAllocator, TheEstimateUsesItAndTransformersKeeps16BitState) {
   // (2 x 2 x 256 x 2 bytes) are 6 GiB; the state pages add well under 1 GiB.
   EXPECT_GT(v.memory.kv_cache, 6 * kGiB);
   EXPECT_LT(v.memory.kv_cache, 7 * kGiB);
-  q.runtime = Runtime::Transformers;
-  const Estimate t = estimate_inference(q);
-  const KvCacheQuery full{262144, 1, 0, kv_f16(), kv_f16(), 1};
-  EXPECT_EQ(t.memory.kv_cache, kv_cache_bytes(q.model.arch, full) -
-                                   recurrent_state_bytes(q.model.arch, 1) +
-                                   recurrent_state_bytes(q.model.arch, 1, 2));
+}
+
+// Under transformers a gated delta net keeps all linear_conv_kernel_dim taps
+// of its convolution in the model's dtype and its recurrent matrix in F32:
+// Qwen3NextGatedDeltaNet.forward (huggingface/transformers
+// src/transformers/models/qwen3_next/modular_qwen3_next.py at 2ccc6cae)
+// caches `F.pad(mixed_qkv, (self.conv_kernel_size - mixed_qkv.shape[-1],
+// 0))`, conv_dim = 2 x 16 x 128 + 32 x 128 = 8192 channels by 4 columns, and
+// the state chunk_gated_delta_rule returns, (batch, 32 value heads, 128,
+// 128) in float32 (fla-org/flash-linear-attention
+// fla/ops/common/chunk_delta_h.py at 990535b7: `final_state =
+// k.new_empty(N, H, K, V, dtype=torch.float32)`). The attention layers'
+// DynamicCache holds 2 KV heads of 256, K and V, in BF16. By hand, the
+// config above (Qwen3-Coder-Next's config.json), 262144 tokens, one sequence:
+//   12 layers x 2 x 2 x 256 x 2 bytes x 262144 = 6442450944
+//   36 layers x (4 x 8192 x 2 + 32 x 128 x 128 x 4) = 36 x 2162688 = 77856768
+TEST(HybridLinearAttention, TransformersKeepsEveryTapAndAnF32Matrix) {
+  const InferenceQuery q = transformers_bf16(qwen3_next(), 262144);
+  EXPECT_EQ(estimate_inference(q).memory.kv_cache, Bytes{6442450944} + 77856768);
+  // llama.cpp's own: 3 taps and the matrix, all F32, 36 x (3 x 8192 + 524288) x 4.
+  EXPECT_EQ(recurrent_state_bytes(q.model.arch, 1), 36 * Bytes{3 * 8192 + 524288} * 4);
+  // FP32 weights: the convolution in F32 too, 36 x (4 x 8192 + 524288) x 4,
+  // beside 12 x 2 x 2 x 256 x 2 bytes x 4096 of a 16-bit K and V.
+  const KvCacheQuery f32{4096, 1, 0, kv_f16(), kv_f16(), 1, false, 4};
+  EXPECT_EQ(transformers_kv_cache_bytes(q.model.arch, f32),
+            12 * Bytes{2 * 2 * 256 * 2} * 4096 + 36 * Bytes{4 * 8192 + 524288} * 4);
+}
+
+// Nemotron-H's Mamba-2 layers under transformers: NemotronHHybridDynamicCache
+// (src/transformers/models/nemotron_h/modeling_nemotron_h.py at 897753a0)
+// allocates torch.zeros(batch, mamba_num_heads x mamba_head_dim + 2 n_groups
+// ssm_state_size, conv_kernel, dtype) and (batch, mamba_num_heads,
+// mamba_head_dim, ssm_state_size, dtype) a Mamba layer: every tap, in the
+// model's dtype. By hand, NVIDIA-Nemotron-Nano-9B-v2's config.json above,
+// BF16, 4096 tokens, one sequence:
+//   4 attention layers x 2 x 8 KV heads x 128 x 2 bytes x 4096 = 67108864
+//   27 Mamba layers x (4 x (10240 + 2 x 8 x 128) + 128 x 80 x 128) x 2
+//     = 27 x (49152 + 1310720) x 2 = 73433088
+TEST(HybridMamba, NemotronHUnderTransformersKeepsEveryConvolutionTap) {
+  EXPECT_EQ(estimate_inference(transformers_bf16(nemotron_h(), 4096)).memory.kv_cache,
+            Bytes{67108864} + 73433088);
 }
 
 // An architecture willfit does not know is still read from the shared keys,

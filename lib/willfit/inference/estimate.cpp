@@ -54,6 +54,7 @@
 // offload whose RAM (--ram, or the unified memory left besides the GPU
 // side) holds the host part by less than the band is tight.
 #include "willfit/inference/estimate.hpp"
+#include "willfit/inference/runtime_architectures.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -362,9 +363,46 @@ bool minicpm3_cache(const Architecture& a) {
 // padding its input to conv_kernel_size columns before it writes them; Jamba's
 // HybridMambaAttentionDynamicCache (modeling_jamba.py at 008f5c8c) the same
 // two shapes on its Mamba layers. So d_inner values more a layer, all in the
-// model's dtype (KvCacheQuery::state_bytes). Mamba-2, the delta nets and
-// RWKV keep llama.cpp's count of values (their transformers caches not read
-// to the end: docs/architectures.md).
+// model's dtype (KvCacheQuery::state_bytes).
+//
+// Mamba-2 mixers (Mamba-Codestral, Granite 4 H, Nemotron-H, Falcon-H1:
+// Attention::mamba 2) likewise keep every tap (huggingface/transformers,
+// src/transformers/models/...): Mamba2Cache (mamba2/modeling_mamba2.py at
+// 4711664e) allocates conv_states (layers, batch, intermediate_size + 2
+// n_groups state_size, conv_kernel) and ssm_states (layers, batch,
+// num_heads, head_dim, state_size), both of `dtype`, which
+// Mamba2Model.forward passes as inputs_embeds.dtype; the hybrid caches
+// allocate the same two shapes a Mamba layer in the dtype they are given,
+// the model's (HybridMambaAttentionDynamicCache in bamba/modeling_bamba.py
+// at 4a1fec8d, built with self.dtype in prepare_inputs_for_generation, and
+// in granitemoehybrid/modeling_granitemoehybrid.py at 1c0ff25f;
+// NemotronHHybridDynamicCache in nemotron_h/modeling_nemotron_h.py at
+// 897753a0; FalconHybridMambaAttentionDynamicCache in
+// falcon_h1/modeling_falcon_h1.py at 68c08116). So one more tap of the
+// convolution's d_inner + 2 groups x d_state channels a layer; the scan
+// state is llama.cpp's d_inner x d_state.
+//
+// The gated delta nets of Qwen3-Next and Qwen3.5 (Attention::delta_net_*,
+// not Kimi's KDA) keep every tap too, and their recurrent matrix in F32:
+// Qwen3NextGatedDeltaNet.forward (qwen3_next/modular_qwen3_next.py at
+// 2ccc6cae) and Qwen3_5GatedDeltaNet.forward (qwen3_5/modeling_qwen3_5.py at
+// d8c1e284) cache, at the prefill, `F.pad(mixed_qkv, (self.conv_kernel_size
+// - mixed_qkv.shape[-1], 0))`: conv_kernel columns of the conv_dim = 2
+// key_dim + value_dim channels, in the projection's dtype (the model's); and
+// as the recurrent state whatever chunk_gated_delta_rule returns, which is
+// F32 on both paths: flash-linear-attention's kernel
+// (fla-org/flash-linear-attention fla/ops/common/chunk_delta_h.py at
+// 990535b7, chunk_gated_delta_rule_fwd_h: `final_state = k.new_empty(N, H,
+// K, V, dtype=torch.float32)`; fla/ops/gated_delta_rule/fused_recurrent.py
+// at a2c9831c, the decode step, the same) and transformers' own
+// torch_chunk_gated_delta_rule (in the same files), which casts its inputs
+// `.to(torch.float32)` before it builds the state. Its shape is (batch,
+// num_v_heads, head_k_dim, head_v_dim), llama.cpp's count
+// (transformers_f32_state_floats, transformers_kv_cache_bytes).
+//
+// RWKV-6 and RWKV-7 have no transformers class (runtime_model_conflict
+// refuses the pair); Kimi Linear's KDA and PLaMo 2's mixer keep llama.cpp's
+// count (their transformers caches not read: docs/architectures.md).
 Architecture vllm_cache_layout(const Architecture& arch) {
   Architecture a = arch;
   if (minicpm3_cache(arch)) {
@@ -378,10 +416,40 @@ Architecture transformers_cache_layout(const Architecture& arch) {
   if (minicpm3_cache(arch)) {
     a.attention.mla_cached_per_head = false;  // the latent, as DeepSeek's
   }
-  if (arch.attention.mamba == 1 && arch.attention.ssm_conv > 1 && arch.attention.ssm_inner > 0) {
-    a.attention.recurrent_state_floats += arch.attention.ssm_inner;  // conv_kernel taps, not - 1
+  const Attention& at = arch.attention;
+  if (at.mamba == 1 && at.ssm_conv > 1 && at.ssm_inner > 0) {
+    a.attention.recurrent_state_floats += at.ssm_inner;  // conv_kernel taps, not - 1
+  }
+  if (at.mamba == 2 && at.ssm_conv > 1 && at.ssm_inner > 0) {
+    // One more tap of the convolution's channels.
+    a.attention.recurrent_state_floats +=
+        at.ssm_inner + 2 * std::int64_t{at.ssm_groups} * at.ssm_state;
+  }
+  if (!at.kda && at.delta_net_conv > 1 && at.delta_net_head_dim > 0 && at.delta_net_k_heads > 0 &&
+      at.delta_net_v_heads > 0) {
+    const std::int64_t d = at.delta_net_head_dim;
+    // One more tap of q, k and v, and the heads' d x d matrices in F32.
+    a.attention.recurrent_state_floats +=
+        (2 * std::int64_t{at.delta_net_k_heads} + at.delta_net_v_heads) * d;
   }
   return a;
+}
+
+std::int64_t transformers_f32_state_floats(const Architecture& arch) {
+  const Attention& at = arch.attention;
+  if (at.kda || at.delta_net_conv <= 1 || at.delta_net_head_dim <= 0 || at.delta_net_k_heads <= 0 ||
+      at.delta_net_v_heads <= 0) {
+    return 0;
+  }
+  // The heads' head_k_dim x head_v_dim matrices (one head size here).
+  return std::int64_t{at.delta_net_v_heads} * at.delta_net_head_dim * at.delta_net_head_dim;
+}
+
+Bytes transformers_kv_cache_bytes(const Architecture& arch, const KvCacheQuery& q) {
+  const std::int64_t f32 = transformers_f32_state_floats(arch);
+  return kv_cache_bytes(transformers_cache_layout(arch), q) +
+         std::int64_t{recurrent_layer_count(arch)} * f32 * (4 - q.state_bytes) *
+             std::max(1, q.sequences);
 }
 
 VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, const KvType& k_type,

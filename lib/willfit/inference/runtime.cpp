@@ -113,6 +113,23 @@
 //     each step's key and value onto the layer's cache, a new tensor while the
 //     old one is still alive: one layer's K at the full context on top of the
 //     whole cache.
+//   - MLA (DeepSeek-V2/V3, Kimi Linear's attention, MiniCPM3) caches its
+//     latent (estimate.cpp, transformers_cache_layout) and expands it again at
+//     every forward: after the cache read, expand_kv runs kv_b_proj over all
+//     of the layer's cached tokens and writes the keys into a tensor of their
+//     own (huggingface/transformers
+//     src/transformers/models/kimi_linear/modeling_kimi_linear.py at
+//     c1a44bc9, KimiLinearAttention.expand_kv, the DeepseekV3Attention method
+//     its modular file inherits: `self.kv_b_proj(kv_nope)` of shape [batch,
+//     tokens, heads x (qk_nope + v_head)], value_states a view of it, and
+//     `key_states = kv_nope.new_empty(..., qk_nope + qk_rope)`; pull request
+//     #48761, which did the same for DeepSeek-V3.2, calls re-expanding at every
+//     decode step the trade-off DeepSeek-V3 took since #47761). So while
+//     one layer attends, tokens x heads x (2 qk_nope + v_head + qk_rope)
+//     values in the model's dtype are alive: at the end of generation over
+//     the whole context, on top of the step's cache copy, and at the prefill
+//     over the prompt (beside the eager scores, which read those keys). Per
+//     DeepSeek-V3 token 128 x (2 x 128 + 128 + 64) x 2 bytes = 112 KiB.
 //   FP8 checkpoints (fp8 e4m3 weights and one 2- or 4-byte weight_scale_inv
 //   per 128 x 128 block, at most 0.002 bits per weight, not counted) stay FP8:
 //   FP8Linear quantises its input per 128 values and multiplies FP8 by FP8
@@ -154,6 +171,7 @@
 #include "willfit/core/bisect.hpp"
 #include "willfit/core/text.hpp"
 #include "willfit/inference/ggml_alloc.hpp"
+#include "willfit/inference/runtime_architectures.hpp"
 #include "willfit/inference/runtime_terms.hpp"
 
 namespace willfit {
@@ -407,8 +425,42 @@ Runtime default_runtime(const Precision& precision, const DeviceSet& devices) {
              : Runtime::Transformers;
 }
 
+// Runtimes and architectures (runtime_model_conflict): transformers has no
+// RWKV-6 or RWKV-7 class. Its one RWKV model, `rwkv`, is RWKV-4 (the
+// ("rwkv", "RWKV") entry of huggingface/transformers
+// src/transformers/models/auto/configuration_auto.py at 8ed701e9, the only
+// RWKV one); RWKV-6 (huggingface/transformers pull request #34918) and
+// RWKV-7 (#47780, after issue #46984 was declined) were open pull requests
+// when read (2026-12-05), not merged. The hub's checkpoints run their own
+// remote code (trust_remote_code) or flash-linear-attention's classes, whose
+// caches willfit has not read, so it gives no transformers figure for them
+// rather than one made up: the pair is an error, and with no runtime named a
+// 16- or 32-bit float RWKV-6/7 model runs under llama.cpp as a GGUF (which
+// has both: rwkv6.cpp, rwkv7.cpp), said in the assumptions.
+std::string runtime_model_conflict(Runtime runtime, const Model& model) {
+  const int rwkv = model.arch.attention.rwkv;
+  if (runtime == Runtime::Transformers && (rwkv == 6 || rwkv == 7)) {
+    return fmt::format(
+        "transformers has no RWKV-{} class (its `rwkv` model is RWKV-4; the hub's checkpoints "
+        "run remote code, which willfit does not model): use --runtime llama.cpp, or a GGUF "
+        "precision such as -p q4_k_m",
+        rwkv);
+  }
+  return {};
+}
+
+bool float_off_transformers(const Model& model, const Precision& precision,
+                            const DeviceSet& devices) {
+  return model.source != FactSource::Gguf && float_gguf(precision) &&
+         default_runtime(precision, devices) == Runtime::Transformers &&
+         !runtime_model_conflict(Runtime::Transformers, model).empty();
+}
+
 Runtime default_runtime(const Model& model, const Precision& precision, const DeviceSet& devices) {
-  return model.source == FactSource::Gguf ? Runtime::LlamaCpp : default_runtime(precision, devices);
+  if (model.source == FactSource::Gguf || float_off_transformers(model, precision, devices)) {
+    return Runtime::LlamaCpp;
+  }
+  return default_runtime(precision, devices);
 }
 
 // Runtimes and devices (runtime_device_conflict):
@@ -1252,8 +1304,8 @@ namespace {
 // what is cached and where the layout is described.
 // `a` is the architecture as the runtime's cache sees it (the query's, or
 // transformers_cache_layout's).
-std::string kv_formula(const Inputs& in, const Architecture& a, const KvCacheQuery& kq,
-                       Bytes bytes) {
+std::string kv_formula(const Inputs& in, const Architecture& a, const KvCacheQuery& kq, Bytes bytes,
+                       std::int64_t f32_state_floats = 0) {
   const std::int64_t cells = pad_context(kq.context, kq.pad);
   const int sequences = std::max(1, kq.sequences);
   const std::string seqs = sequences > 1 ? fmt::format(" x {} sequences", sequences) : "";
@@ -1270,10 +1322,20 @@ std::string kv_formula(const Inputs& in, const Architecture& a, const KvCacheQue
   std::string state;
   double written = 0;
   if (recurrent > 0) {
-    state = fmt::format("a fixed recurrent state of {} layers x {} values x {} bytes{}{}",
-                        recurrent, a.attention.recurrent_state_floats, kq.state_bytes, seqs,
-                        ngram_state_floats(a) > 0 ? " (and the n-gram layer's row)" : "");
-    written += static_cast<double>(recurrent_state_bytes(a, sequences, kq.state_bytes));
+    // transformers' delta-net matrices in F32 (transformers_kv_cache_bytes).
+    const std::int64_t f32 = std::min(f32_state_floats, a.attention.recurrent_state_floats);
+    state = f32 > 0
+                ? fmt::format(
+                      "a fixed recurrent state of {} layers x ({} values x {} bytes + {} "
+                      "values x 4 bytes, the recurrent matrices in F32){}{}",
+                      recurrent, a.attention.recurrent_state_floats - f32, kq.state_bytes, f32,
+                      seqs, ngram_state_floats(a) > 0 ? " (and the n-gram layer's row)" : "")
+                : fmt::format("a fixed recurrent state of {} layers x {} values x {} bytes{}{}",
+                              recurrent, a.attention.recurrent_state_floats, kq.state_bytes, seqs,
+                              ngram_state_floats(a) > 0 ? " (and the n-gram layer's row)" : "");
+    written +=
+        static_cast<double>(recurrent_state_bytes(a, sequences, kq.state_bytes) +
+                            std::int64_t{recurrent} * f32 * (4 - kq.state_bytes) * sequences);
   }
   const std::string total = " = " + format_memory(bytes, in.q.units);
   const std::string plus_state = state.empty() ? "" : ", plus " + state;
@@ -2011,11 +2073,19 @@ void pytorch(const Inputs& in, Estimate& e) {
   const int state_bytes = q.precision.id == "fp32" || q.precision.id == "f32" ? 4 : 2;
   const KvCacheQuery kv_query{in.context, in.batch, 0,     in.k_type,
                               in.v_type,  pad,      false, state_bytes};
+  // Its gated delta nets keep their recurrent matrices in F32 whatever the
+  // model's dtype (transformers_kv_cache_bytes).
   const Architecture cache = mlx ? a : transformers_cache_layout(a);
-  e.memory.kv_cache = kv_cache_bytes(cache, kv_query);
+  const auto cache_bytes = [&](const KvCacheQuery& kq) {
+    return mlx ? kv_cache_bytes(a, kq) : transformers_kv_cache_bytes(a, kq);
+  };
+  e.memory.kv_cache = cache_bytes(kv_query);
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
-      [&] { return kv_formula(in, cache, kv_query, e.memory.kv_cache); },
+      [&] {
+        return kv_formula(in, cache, kv_query, e.memory.kv_cache,
+                          mlx ? 0 : transformers_f32_state_floats(a));
+      },
       mlx ? "mlx_lm KV cache, grown in steps of 256 tokens" : "transformers DynamicCache");
   // Activations of the prefill pass (essay: "transformers (PyTorch)").
   const std::int64_t prompt = std::min(in.context, q.prompt_tokens.value_or(in.context));
@@ -2034,16 +2104,27 @@ void pytorch(const Inputs& in, Estimate& e) {
       eager ? f(in.batch) * f(step) * f(step) * (f(a.heads) * (2.0 * act_bytes + 4.0) + act_bytes)
             : 0.0;
   const double logits = f(in.batch) * f(a.vocab_size) * (act_bytes + 4.0);
-  const double prefill = std::max(mlp, scores) + logits;
+  // MLA's latent expanded to per-head K and V for one layer (essay: "MLA
+  // ... expands it again at every forward"), per token.
+  const double mla_expand =
+      !mlx && uses_mla(cache) ? act_bytes * f(a.heads) *
+                                    f(2 * a.attention.qk_nope_head_dim +
+                                      (a.attention.v_head_dim > 0 ? a.attention.v_head_dim
+                                                                  : a.attention.qk_nope_head_dim) +
+                                      a.attention.qk_rope_head_dim)
+                              : 0.0;
+  const double attention = scores + mla_expand * f(in.batch) * f(step);
+  const double prefill = std::max(mlp, attention) + logits;
   // Generation: the cache of the generated tokens does not exist yet at the
   // prefill, and each decode step concatenates one layer's K (then V) into a
   // new tensor while the old one is alive.
   double decode = 0.0;
   double grown = 0.0;
   if (!mlx) {
-    grown = f(e.memory.kv_cache -
-              kv_cache_bytes(cache, {prompt, in.batch, q.ubatch, in.k_type, in.v_type, pad}));
-    decode = f(e.memory.kv_cache) / (2.0 * f(std::max(1, attention_layer_count(a)))) + logits;
+    grown = f(e.memory.kv_cache - cache_bytes({prompt, in.batch, q.ubatch, in.k_type, in.v_type,
+                                               pad, false, state_bytes}));
+    decode = f(e.memory.kv_cache) / (2.0 * f(std::max(1, attention_layer_count(a)))) + logits +
+             mla_expand * f(in.batch) * f(in.context);
   }
   // Loading an AWQ checkpoint of a tied-embedding model holds the 16-bit
   // embedding twice for a moment (the output head is materialised on its
@@ -2060,6 +2141,15 @@ void pytorch(const Inputs& in, Estimate& e) {
       [&] {
         const std::string where = nd > 1 ? fmt::format(", on each of {} GPUs", nd) : std::string();
         if (decode > prefill - grown && decode >= load_copy) {
+          if (mla_expand > 0) {
+            return fmt::format(
+                "end of generation: one layer's latent expanded to {:g} heads' K and V over {} "
+                "tokens{} (expand_kv), the cache growing (torch.cat), and the last logits in "
+                "F32{} = {}",
+                f(a.heads), in.context,
+                in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "", where,
+                format_memory(e.memory.compute, in.q.units));
+          }
           return fmt::format(
               "end of generation: one layer's K copied while the cache grows (torch.cat), and "
               "the last logits in F32{} = {}",
@@ -2068,7 +2158,10 @@ void pytorch(const Inputs& in, Estimate& e) {
         return fmt::format(
             "prefill of {} tokens{}: {}, and the last logits in F32{}{} = {}", step,
             in.batch > 1 ? fmt::format(" x {} sequences", in.batch) : "",
-            eager && scores > mlp
+            attention > mlp && mla_expand > 0
+                ? fmt::format("one layer's latent expanded to {:g} heads' K and V{}", f(a.heads),
+                              eager ? ", and their scores" : "")
+            : eager && scores > mlp
                 ? fmt::format("{:g} heads' {} x {} scores, their F32 softmax and its cast",
                               f(a.heads), step, step)
                 : fmt::format("{:g} bytes x tokens x (3 x MLP width + {:g} x hidden)", act_bytes,

@@ -1,5 +1,6 @@
 #include "willfit/planner/report.hpp"
 
+#include "willfit/inference/runtime_architectures.hpp"
 #include "willfit/models/weight_layout.hpp"
 
 #include <algorithm>
@@ -72,6 +73,12 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
         "runtime llama.cpp: on a Mac a {} model runs as a {} GGUF under llama.cpp (as Ollama "
         "and LM Studio run it); give --runtime mlx or --runtime transformers to choose",
         query.precision.name, query.precision.name));
+  }
+  if (!query.runtime && float_off_transformers(query.model, query.precision, query.devices)) {
+    r.assumptions.push_back(fmt::format(
+        "runtime llama.cpp: transformers has no RWKV-{} class, so a {} model of it runs as a {} "
+        "GGUF under llama.cpp",
+        query.model.arch.attention.rwkv, query.precision.name, query.precision.name));
   }
   if (!query.runtime && cpu_float_on_llama_cpp(query.precision, query.devices)) {
     r.assumptions.push_back(fmt::format(
