@@ -44,6 +44,8 @@ Json device_json(const Device& d) {
   j["year"] = d.year ? Json(*d.year) : Json(nullptr);
   j["price_usd"] = opt(d.price_usd);
   j["gpu_memory_fraction"] = opt(d.gpu_memory_fraction);
+  j["compute_capability"] =
+      d.compute_capability ? Json(compute_capability_text(*d.compute_capability)) : Json(nullptr);
   j["notes"] = d.notes;
   j["source"] = d.source;
   return j;

@@ -114,6 +114,11 @@ std::string render_device_sheet_text(const DeviceSheet& sheet, UnitSystem units)
   s += line("BF16 tensor", or_dash(d.bf16_tflops_dense, " TFLOPS"));
   s += line("FP8 tensor", or_dash(d.fp8_tflops_dense, " TFLOPS"));
   s += line("INT8 tensor", or_dash(d.int8_tops_dense, " TOPS"));
+  if (d.vendor == "nvidia") {
+    s += line("CUDA", d.compute_capability
+                          ? "compute capability " + compute_capability_text(*d.compute_capability)
+                          : "compute capability not known");
+  }
 
   s += "\nSystem\n";
   s += line("interconnect", d.interconnect.bus.empty() ? "-" : d.interconnect.bus);

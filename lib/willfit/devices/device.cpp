@@ -42,17 +42,14 @@
 // - A raw capacity ("8gb") is read as a discrete GPU of that size.
 // - CPU / system memory: the OS and other programs keep the larger of 2 GiB and 10 %.
 //
-// Compute capability (nvidia_compute_capability). The database names no
-// compute capability, but its ids name the chip's generation, and each
-// generation has one (NVIDIA's CUDA GPUs table; the FP8 quantisers test it:
-// transformers' FineGrainedFP8 wants 8.9, "e.g 4090/H100", and vLLM runs
-// FP8 as weight-only W8A16 through its Marlin kernel from 7.5, Turing, on):
-// Pascal 6.1 (GTX 10, P40; the P100 6.0), Volta 7.0 (V100), Turing 7.5
-// (GTX 16, RTX 20, T4, Quadro RTX), Ampere 8.0 (A100, A800, A30) and 8.6
-// (RTX 30, A10, A40, RTX A-series) and 8.7 (Jetson Orin), Ada 8.9 (RTX 40,
-// L4, L20, L40, the RTX Ada cards), Hopper 9.0 (H20, H100, H200, H800,
-// GH200), Blackwell 10.0 (B200, B300, GB200), 12.0 (RTX 50, RTX PRO
-// Blackwell) and 12.1 (DGX Spark). Ids the rule does not know give nothing.
+// Compute capability (nvidia_compute_capability). Each NVIDIA device of the
+// database carries its own, `compute_capability` in data/devices.json, with
+// its source (NVIDIA's CUDA GPUs table first); the FP8 quantisers test it:
+// transformers' FineGrainedFP8 wants 8.9, "e.g 4090/H100", and vLLM runs FP8
+// as weight-only W8A16 through its Marlin kernel from 7.5, Turing, on
+// (inference/runtime.cpp). A device without one (a user's own entry that
+// leaves it out, a bare "24gb") is not judged: nothing is known against FP8
+// on it, and the report says so (fp8_capability_unknown).
 #include "willfit/devices/device.hpp"
 
 #include <algorithm>
@@ -308,46 +305,19 @@ std::optional<int> nvidia_compute_capability(const Device& device) {
   if (device.vendor != "nvidia") {
     return std::nullopt;
   }
-  const std::string& id = device.id;
-  const auto starts = [&](std::string_view prefix) { return id.rfind(prefix, 0) == 0; };
-  const bool ada_name = id.find("-ada") != std::string::npos;
-  if (ada_name || starts("rtx-40") || starts("l4") || starts("l20")) {
-    return 89;  // l4, l40, l40s, l20
+  return device.compute_capability;
+}
+
+std::string compute_capability_text(int cc) {
+  return fmt::format("{}.{}", cc / 10, cc % 10);
+}
+
+bool compute_capability_unknown(const Device& device) {
+  if (device.kind == DeviceKind::Raw) {
+    return true;
   }
-  if (starts("h100") || starts("h200") || starts("h800") || starts("h20") || starts("gh200")) {
-    return 90;
-  }
-  if (starts("b200") || starts("b300") || starts("gb200")) {
-    return 100;
-  }
-  if (starts("rtx-50") || starts("rtx-pro-6000-blackwell")) {
-    return 120;
-  }
-  if (starts("dgx-spark")) {
-    return 121;
-  }
-  if (starts("a100") || starts("a800") || starts("a30")) {
-    return 80;
-  }
-  if (starts("rtx-30") || starts("a10") || starts("a40") || starts("rtx-a")) {
-    return 86;
-  }
-  if (starts("jetson-orin")) {
-    return 87;
-  }
-  if (starts("rtx-20") || starts("gtx-16") || starts("t4") || starts("quadro-rtx")) {
-    return 75;
-  }
-  if (starts("v100")) {
-    return 70;
-  }
-  if (starts("p100")) {
-    return 60;
-  }
-  if (starts("gtx-10") || starts("p40")) {
-    return 61;
-  }
-  return std::nullopt;
+  const bool gpu = device.kind == DeviceKind::DiscreteGpu || device.kind == DeviceKind::Unified;
+  return gpu && device.vendor == "nvidia" && !device.compute_capability;
 }
 
 bool fp8_tensor_cores(const Device& device) {

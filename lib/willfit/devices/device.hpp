@@ -51,6 +51,9 @@ struct Device {
   std::optional<int> year;
   std::optional<double> price_usd;
   std::optional<double> gpu_memory_fraction;  // unified memory: documented GPU share
+  // NVIDIA's compute capability as major x 10 + minor (89 for "8.9"), as the
+  // data gives it; nullopt where unknown and for other vendors.
+  std::optional<int> compute_capability;
   std::string notes;
   std::string source;
 };
@@ -124,14 +127,20 @@ std::string_view context_words(const DeviceSet& devices);
 Bytes soft_memory_ceiling(const Device& device, const UsableOptions& options = {});
 
 // An NVIDIA GPU's compute capability as major x 10 + minor (80 for an
-// A100, 89 for an RTX 4090, 90 for an H100), read from the chip generation
-// its database id names; nullopt for other vendors and for names the rule
-// does not know (a user's own device, "8gb"). See device.cpp.
+// A100, 89 for an RTX 4090, 90 for an H100), as its data gives it
+// (Device::compute_capability); nullopt for other vendors and where the data
+// gives none (a user's own device without it, "8gb"). See device.cpp.
 std::optional<int> nvidia_compute_capability(const Device& device);
 // The GPU multiplies FP8 in hardware (NVIDIA compute capability 8.9 and up:
 // Ada, Hopper, Blackwell): false for an NVIDIA GPU known to be older
 // (Ampere and before), true otherwise (nothing known against it).
 bool fp8_tensor_cores(const Device& device);
+// A compute capability as NVIDIA writes it: 89 -> "8.9", 120 -> "12.0".
+std::string compute_capability_text(int cc);
+// A GPU that might be NVIDIA's whose compute capability is not known: an
+// NVIDIA entry without one (a user's own file) or a bare capacity ("24gb").
+// FP8 is not judged on it (fp8_tensor_cores is true); reports say so.
+bool compute_capability_unknown(const Device& device);
 
 // A unified-memory device's one memory as the CPU and the GPU share it: what
 // both sides together may hold, the capacity less what the operating system

@@ -255,6 +255,39 @@ void read_interconnect(EntryReader& r, Device& d) {
   }
 }
 
+// NVIDIA writes a compute capability as major.minor with one minor digit
+// ("6.1" to "12.1"): the data keeps it as that string, which holds 12.0 apart
+// from 12 and 8.1 from 8.10 as a JSON number would not. Stored as major x 10
+// + minor. Only an NVIDIA device has one.
+void read_compute_capability(EntryReader& r, Device& d) {
+  const Json* v = r.get("compute_capability", false);
+  if (v == nullptr) {
+    return;
+  }
+  if (!v->is_string()) {
+    r.fail(fmt::format("'compute_capability' must be a string such as \"8.9\", not {}",
+                       v->is_number() ? "the number " + v->dump() : v->type_name()));
+    return;
+  }
+  const auto s = v->get<std::string>();
+  const auto dot = s.find('.');
+  const bool shape = dot != std::string::npos && dot >= 1 && dot <= 2 && s.size() == dot + 2 &&
+                     all_digits(std::string_view(s).substr(0, dot)) && is_digit(s[dot + 1]) &&
+                     s[0] != '0';
+  if (!shape) {
+    r.fail(fmt::format(
+        "'compute_capability' \"{}\" is not major.minor as NVIDIA writes it (\"8.9\", \"12.0\")",
+        s));
+    return;
+  }
+  if (d.vendor != "nvidia") {
+    r.fail(fmt::format("'compute_capability' is NVIDIA's, and this device's vendor is '{}'",
+                       d.vendor));
+    return;
+  }
+  d.compute_capability = std::stoi(s.substr(0, dot)) * 10 + (s[dot + 1] - '0');
+}
+
 Expected<Device> read_device(const Json& entry, const std::string& where) {
   if (!entry.is_object()) {
     return make_error(where + ": must be an object, not " + entry.type_name());
@@ -323,6 +356,7 @@ Expected<Device> read_device(const Json& entry, const std::string& where) {
   }
   d.price_usd = r.number("price_usd", false, 0.01, 1e8);
   d.gpu_memory_fraction = r.number("gpu_memory_fraction", false, 0.01, 1.0);
+  read_compute_capability(r, d);
   d.notes = r.string("notes", false);
   d.source = r.string("source", true);
   if (r.failed()) {

@@ -544,6 +544,25 @@ bool fp8_dequantised(const Precision& precision, Runtime runtime, const DeviceSe
   });
 }
 
+std::string fp8_capability_unknown(const Precision& precision, Runtime runtime,
+                                   const DeviceSet& devices) {
+  if (runtime != Runtime::Transformers || precision.id != "fp8" ||
+      fp8_dequantised(precision, runtime, devices)) {
+    return {};
+  }
+  const auto it = std::find_if(devices.devices.begin(), devices.devices.end(),
+                               [](const Device& d) { return compute_capability_unknown(d); });
+  if (it == devices.devices.end()) {
+    return {};
+  }
+  return fmt::format(
+      "FP8 weights counted at 8 bits: the compute capability of {} is not known, and "
+      "transformers runs FP8 only from compute capability 8.9 (Ada, Hopper, Blackwell), "
+      "dequantising it to BF16 (twice the memory) below that; a device file entry can give "
+      "\"compute_capability\"",
+      it->name);
+}
+
 Precision precision_as_run(const Precision& precision, Runtime runtime, const DeviceSet& devices) {
   if (runtime == Runtime::Mlx) {
     return mlx_affine(precision);

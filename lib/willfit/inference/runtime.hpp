@@ -63,5 +63,11 @@ std::string runtime_devices_conflict(Runtime runtime, const Precision& precision
 Precision precision_as_run(const Precision& precision, Runtime runtime, const DeviceSet& devices);
 // True when transformers would dequantise FP8 weights on `devices`.
 bool fp8_dequantised(const Precision& precision, Runtime runtime, const DeviceSet& devices);
+// FP8 under transformers on a GPU whose compute capability is not known (a
+// user's own NVIDIA entry without one, a bare "24gb": compute_capability_unknown):
+// the weights are counted at 8 bits, as on FP8 hardware, and this is the line
+// that says so for the report's assumptions; empty when it does not apply.
+std::string fp8_capability_unknown(const Precision& precision, Runtime runtime,
+                                   const DeviceSet& devices);
 
 }  // namespace willfit

@@ -58,6 +58,10 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   }
   r.assumptions.push_back(
       precision_as_run(query.precision, r.estimate.runtime, query.devices).note);
+  if (std::string why = fp8_capability_unknown(query.precision, r.estimate.runtime, query.devices);
+      !why.empty()) {
+    r.assumptions.push_back(std::move(why));
+  }
   // int8 and q8 read alike but choose different runtimes (default_runtime):
   // say which one was taken when the user did not name a runtime.
   if (!query.runtime && (query.precision.id == "int8" || query.precision.id == "q8_0")) {
