@@ -97,6 +97,43 @@ TEST(Runtime, OnAMacAFloatModelDefaultsToLlamaCpp) {
   }));
 }
 
+// On a Mac int4 and int8 are MLX's 4- and 8-bit (mlx_lm.convert -q: affine
+// groups of 64 with a 16-bit scale and bias, 4.5 and 8.5 bits per weight), so
+// they default to MLX there and the answer says why; elsewhere they keep
+// transformers, and a checkpoint quantised for PyTorch (bitsandbytes int8 in
+// its config.json) keeps transformers on a Mac too.
+TEST(Runtime, OnAMacInt4AndInt8DefaultToMlx) {
+  InferenceQuery mac = query("8b", "int4", "16gb");
+  mac.devices.devices.front().vendor = "apple";
+  mac.devices.devices.front().kind = DeviceKind::Unified;
+  for (const char* p : {"int4", "int8"}) {
+    EXPECT_EQ(default_runtime(*parse_precision(p), mac.devices), Runtime::Mlx) << p;
+    EXPECT_EQ(default_runtime(*parse_precision(p), query("8b", p, "16gb").devices),
+              Runtime::Transformers)
+        << p;
+  }
+  const Estimate e = estimate_inference(mac);
+  EXPECT_EQ(e.runtime, Runtime::Mlx);
+  InferenceQuery named = mac;
+  named.runtime = Runtime::Mlx;
+  EXPECT_EQ(e.memory.weights, estimate_inference(named).memory.weights);
+  // 4.5 bits: 4 + 2 x 16 / 64, against 4.0 bits under transformers.
+  InferenceQuery torch = mac;
+  torch.runtime = Runtime::Transformers;
+  EXPECT_NEAR(static_cast<double>(e.memory.weights) /
+                  static_cast<double>(estimate_inference(torch).memory.weights),
+              4.5 / 4.0, 0.01);
+  const FitReport r = make_fit_report(mac);
+  EXPECT_TRUE(std::any_of(r.assumptions.begin(), r.assumptions.end(), [](const std::string& a) {
+    return a.starts_with("runtime MLX: on a Mac int4 means MLX's 4-bit");
+  }));
+  Model bnb = mac.model;
+  bnb.source = FactSource::Config;
+  bnb.precision_hint = "int8";
+  EXPECT_EQ(default_runtime(bnb, *parse_precision("int8"), mac.devices), Runtime::Transformers);
+  EXPECT_EQ(default_runtime(bnb, *parse_precision("int4"), mac.devices), Runtime::Mlx);
+}
+
 // On a machine without a GPU a float model runs under llama.cpp as well (a
 // BF16/F16/F32 GGUF, what Ollama and LM Studio run on a CPU); FP8 and GPTQ,
 // which llama.cpp cannot load, keep transformers; a GPU beside the CPU keeps

@@ -387,28 +387,59 @@ bool float_gguf(const Precision& precision) {
          (precision.id == "fp16" || precision.id == "bf16" || precision.id == "fp32");
 }
 
-}  // namespace
-
-bool apple_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices) {
-  return float_gguf(precision) && !devices.devices.empty() &&
+// Every device of `devices` a Mac (Apple silicon's unified memory).
+bool all_apple_silicon(const DeviceSet& devices) {
+  return !devices.devices.empty() &&
          std::all_of(devices.devices.begin(), devices.devices.end(), [](const Device& d) {
            return d.vendor == "apple" && d.kind == DeviceKind::Unified;
          });
+}
+
+}  // namespace
+
+bool apple_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices) {
+  return float_gguf(precision) && all_apple_silicon(devices);
 }
 
 bool cpu_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices) {
   return float_gguf(precision) && devices.cpu_only();
 }
 
+// On a Mac, "int4" and "int8" are MLX's 4- and 8-bit: mlx_lm.convert -q
+// writes them (ml-explore/mlx-lm mlx_lm/utils.py at d78bf58e, quantize_model:
+// mode "affine" defaults to groups of 64 at 4 bits, --q-bits 8 on request),
+// and they are what Mac users download
+// (mlx-community's -4bit and -8bit repositories). PyTorch's integer
+// formats (bitsandbytes' LLM.int8 and NF4) are CUDA libraries first, so
+// on Apple silicon the MLX reading is the one a user means. A checkpoint
+// that is itself quantised for PyTorch (a config.json's bitsandbytes or
+// compressed-tensors int8, read as the model's own precision) stays with
+// transformers: MLX cannot load it.
+bool apple_int_on_mlx(const Precision& precision, const DeviceSet& devices) {
+  return (precision.id == "int4" || precision.id == "int8") && all_apple_silicon(devices);
+}
+
 Runtime default_runtime(const Precision& precision, const DeviceSet& devices) {
-  return precision.gguf || apple_float_on_llama_cpp(precision, devices) ||
-                 cpu_float_on_llama_cpp(precision, devices)
-             ? Runtime::LlamaCpp
-             : Runtime::Transformers;
+  if (precision.gguf || apple_float_on_llama_cpp(precision, devices) ||
+      cpu_float_on_llama_cpp(precision, devices)) {
+    return Runtime::LlamaCpp;
+  }
+  return apple_int_on_mlx(precision, devices) ? Runtime::Mlx : Runtime::Transformers;
 }
 
 Runtime default_runtime(const Model& model, const Precision& precision, const DeviceSet& devices) {
-  return model.source == FactSource::Gguf ? Runtime::LlamaCpp : default_runtime(precision, devices);
+  if (model.source == FactSource::Gguf) {
+    return Runtime::LlamaCpp;
+  }
+  if (checkpoint_int_for_pytorch(model, precision)) {
+    return Runtime::Transformers;
+  }
+  return default_runtime(precision, devices);
+}
+
+bool checkpoint_int_for_pytorch(const Model& model, const Precision& precision) {
+  return (model.source == FactSource::Config || model.source == FactSource::Safetensors) &&
+         (precision.id == "int4" || precision.id == "int8") && model.precision_hint == precision.id;
 }
 
 // Runtimes and devices (runtime_device_conflict):

@@ -58,12 +58,29 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   r.assumptions.push_back(
       precision_as_run(query.precision, r.estimate.runtime, query.devices).note);
   // int8 and q8 read alike but choose different runtimes (default_runtime):
-  // say which one was taken when the user did not name a runtime.
-  if (!query.runtime && (query.precision.id == "int8" || query.precision.id == "q8_0")) {
+  // say which one was taken when the user did not name a runtime. On a Mac
+  // int4 and int8 are MLX's (apple_int_on_mlx).
+  const bool mac_int = !query.runtime && r.estimate.runtime == Runtime::Mlx &&
+                       apple_int_on_mlx(query.precision, query.devices);
+  if (mac_int) {
+    const bool four = query.precision.id == "int4";
+    r.assumptions.push_back(fmt::format(
+        "runtime MLX: on a Mac {} means MLX's {}-bit (mlx_lm.convert -q{}, what mlx-community "
+        "publishes); {} is GGUF {} and runs with llama.cpp; give --runtime transformers for "
+        "PyTorch's 8-bit and 4-bit integer formats",
+        query.precision.id, four ? 4 : 8, four ? "" : " --q-bits 8", four ? "q4" : "q8",
+        four ? "Q4_K_M" : "Q8_0"));
+  } else if (!query.runtime && (query.precision.id == "int8" || query.precision.id == "q8_0")) {
+    Precision int8 = query.precision;
+    int8.id = "int8";
+    const bool int8_on_mlx = apple_int_on_mlx(int8, query.devices);
     r.assumptions.push_back(
         query.precision.id == "int8"
             ? "int8 runs with transformers (PyTorch, 8-bit integer weights); q8 is GGUF Q8_0 "
               "and runs with llama.cpp: give --runtime to choose"
+        : int8_on_mlx
+            ? "Q8_0 runs with llama.cpp (a GGUF type); int8 would run with MLX (its 8-bit) "
+              "on a Mac: give --runtime to choose"
             : "Q8_0 runs with llama.cpp (a GGUF type); int8 would run with transformers "
               "(PyTorch, 8-bit integer weights): give --runtime to choose");
   }
