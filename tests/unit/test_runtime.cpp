@@ -134,6 +134,40 @@ TEST(Runtime, OnAMacInt4AndInt8DefaultToMlx) {
   EXPECT_EQ(default_runtime(bnb, *parse_precision("int4"), mac.devices), Runtime::Mlx);
 }
 
+// A GGUF under MLX is held as mlx.core.load lays it out (ml-explore/mlx
+// mlx/io/gguf.cpp at 846d1762): the K-quants cast to F16, so Q4_K_M weighs
+// what F16 does; Q4_0 and Q8_0 kept quantised with a 16-bit scale and bias
+// per 32 weights (5 and 9 bits where the GGUF holds 4.5 and 8.5), the Q6_K
+// output head of llama.cpp's recipe cast to F16 besides.
+TEST(Runtime, MlxHoldsAGgufAsMlxCoreLoadDoes) {
+  InferenceQuery q = query("8b", "q4_k_m", "64gb");
+  q.devices.devices.front().vendor = "apple";
+  q.devices.devices.front().kind = DeviceKind::Unified;
+  q.runtime = Runtime::Mlx;
+  const auto weights = [&](const char* precision, Runtime runtime) {
+    InferenceQuery r = q;
+    r.precision = *parse_precision(precision);
+    r.runtime = runtime;
+    return static_cast<double>(estimate_inference(r).memory.weights);
+  };
+  // An F16 GGUF MLX holds as it is (llama.cpp would keep its token
+  // embeddings in system RAM, so its weights term is not the reference).
+  const double f16 = weights("f16", Runtime::Mlx);
+  EXPECT_NEAR(weights("q4_k_m", Runtime::Mlx) / f16, 1.0, 0.001);
+  EXPECT_NEAR(weights("iq4_xs", Runtime::Mlx) / f16, 1.0, 0.001);
+  EXPECT_GT(weights("q4_0", Runtime::Mlx) / weights("q4_0", Runtime::LlamaCpp), 5.0 / 4.5);
+  EXPECT_LT(weights("q4_0", Runtime::Mlx), f16 * 0.4);
+  EXPECT_GT(weights("q8_0", Runtime::Mlx) / weights("q8_0", Runtime::LlamaCpp), 9.0 / 8.5);
+  const Estimate e = estimate_inference(q);
+  EXPECT_TRUE(std::any_of(e.warnings.begin(), e.warnings.end(), [](const std::string& w) {
+    return w.find("mlx.core.load reads the file as Q4_K_M cast to F16") != std::string::npos;
+  }));
+  const FitReport r = make_fit_report(q);
+  EXPECT_TRUE(std::any_of(r.assumptions.begin(), r.assumptions.end(), [](const std::string& a) {
+    return a.starts_with("Q4_K_M under MLX: mlx.core.load keeps only Q4_0, Q4_1 and Q8_0");
+  }));
+}
+
 // On a machine without a GPU a float model runs under llama.cpp as well (a
 // BF16/F16/F32 GGUF, what Ollama and LM Studio run on a CPU); FP8 and GPTQ,
 // which llama.cpp cannot load, keep transformers; a GPU beside the CPU keeps

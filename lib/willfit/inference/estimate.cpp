@@ -765,8 +765,7 @@ Estimate estimate_laid_out(const InferenceQuery& q, WeightLayout layout, Detail 
       e.device_known && ((e.verdict == Verdict::Fits && e.headroom <= e.band) ||
                          (e.verdict != Verdict::Fits && e.headroom < 0 && -e.headroom <= e.band) ||
                          e.over_soft_limit() || offload_tight);
-  if (q.precision.gguf && (e.runtime == Runtime::Transformers || e.runtime == Runtime::Vllm ||
-                           e.runtime == Runtime::Mlx)) {
+  if (q.precision.gguf && (e.runtime == Runtime::Transformers || e.runtime == Runtime::Vllm)) {
     e.warnings.push_back(fmt::format("{} is a llama.cpp format; {} loads other checkpoints",
                                      q.precision.name, to_string(e.runtime)));
   }
@@ -808,6 +807,14 @@ Estimate estimate_inference(const InferenceQuery& query, Detail detail) {
     adjusted = query;
     adjusted->precision = run;
     adjusted->runtime = runtime;  // bf16 alone would default to llama.cpp on a Mac or a CPU
+    // A GGUF under MLX (mlx_from_gguf): the bytes of its tensors as
+    // mlx.core.load holds them, type by type (the output head Q6_K of a
+    // Q4_0 file cast to F16 too), over the shape of the 16-bit layout.
+    if (runtime == Runtime::Mlx && query.precision.gguf) {
+      if (const Bytes held = mlx_gguf_bytes(query.model, query.precision); held > 0) {
+        adjusted->model.file_weight_bytes = held;
+      }
+    }
   }
   const InferenceQuery& q = adjusted ? *adjusted : query;
   if (fp8_dequantised(query.precision, runtime, query.devices)) {
@@ -849,7 +856,14 @@ Estimate estimate_inference(const InferenceQuery& query, Detail detail) {
       return e;
     }
   }
-  return estimate_laid_out(q, std::move(layout), detail);
+  Estimate e = estimate_laid_out(q, std::move(layout), detail);
+  if (runtime == Runtime::Mlx && query.precision.gguf) {
+    e.warnings.push_back(fmt::format(
+        "{} is a llama.cpp format: mlx_lm loads safetensors, not GGUF; mlx.core.load reads the "
+        "file as {} (counted so)",
+        query.precision.name, run.name));
+  }
+  return e;
 }
 
 bool offload_ram_is_unified(const InferenceQuery& q) {

@@ -525,7 +525,7 @@ bool fp8_dequantised(const Precision& precision, Runtime runtime, const DeviceSe
 
 Precision precision_as_run(const Precision& precision, Runtime runtime, const DeviceSet& devices) {
   if (runtime == Runtime::Mlx) {
-    return mlx_affine(precision);
+    return precision.gguf ? mlx_from_gguf(precision) : mlx_affine(precision);
   }
   if (fp8_dequantised(precision, runtime, devices)) {
     auto bf16 = parse_precision("bf16");
