@@ -384,6 +384,34 @@ Architecture transformers_cache_layout(const Architecture& arch) {
   return a;
 }
 
+// MLX keeps llama.cpp's layout: mlx_lm's MiniCPM3 caches the decompressed
+// keys (qk_nope + qk_rope wide) and values (hidden / heads wide) per head
+// (ml-explore/mlx-lm mlx_lm/models/minicpm3.py at d78bf58e,
+// `cache.update_and_fetch(keys, values)`), so its line is the model's own.
+std::string cache_layout_note(const Architecture& arch, Runtime runtime) {
+  if (!minicpm3_cache(arch)) {
+    return "";
+  }
+  const Attention& at = arch.attention;
+  if (runtime == Runtime::Vllm) {
+    const Architecture a = vllm_cache_layout(arch);
+    return fmt::format(
+        "multi-head latent attention, its K and V decompressed and cached per head, V padded to "
+        "K's width as vLLM's MiniCPM3 does ({} KV heads of {} K and {} V dims per token and "
+        "layer; llama.cpp keeps V at {})",
+        a.kv_heads, a.attention.qk_nope_head_dim + a.attention.qk_rope_head_dim,
+        a.attention.v_head_dim, at.v_head_dim);
+  }
+  if (runtime == Runtime::Transformers) {
+    return fmt::format(
+        "multi-head latent attention: transformers' MiniCPM3 caches the compressed latent, one "
+        "{}-wide latent ({} of latent and a {}-wide roped key) per token and layer, and "
+        "decompresses it per head at each step",
+        at.kv_lora_rank + at.qk_rope_head_dim, at.kv_lora_rank, at.qk_rope_head_dim);
+  }
+  return "";
+}
+
 VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, const KvType& k_type,
                               const KvType& v_type, std::int64_t batched_tokens) {
   const Architecture a = vllm_cache_layout(arch);

@@ -51,6 +51,17 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   // What the model's facts rest on: inferred (a size), or read from the
   // catalogue or a file.
   r.assumptions = query.model.notes;
+  // The model's line on its cache is llama.cpp's layout; a runtime that lays
+  // it out otherwise (MiniCPM3 under vLLM and transformers) gets its own.
+  if (const std::string layout = cache_layout_note(query.model.arch, r.estimate.runtime);
+      !layout.empty()) {
+    const std::string llama = mla_per_head_text(query.model.arch);
+    for (std::string& note : r.assumptions) {
+      if (const auto at = note.find(llama); at != std::string::npos) {
+        note.replace(at, llama.size(), layout);
+      }
+    }
+  }
   if (!query.precision.requested.empty()) {
     r.assumptions.push_back(fmt::format("'{}' read as {}, the common GGUF choice at that width",
                                         query.precision.requested, query.precision.name));
