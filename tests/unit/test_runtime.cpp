@@ -630,6 +630,44 @@ TEST(Offload, UnderOllamaTheLayersAreNumGpu) {
   EXPECT_EQ(e.offload->flags, "num_gpu " + std::to_string(e.offload->gpu_layers));
 }
 
+// Ollama has no way to keep experts on the CPU (ollama/ollama api/types.go at
+// fb307609: the runner options are num_ctx, num_batch, num_gpu, main_gpu,
+// use_mmap, num_thread, draft_num_predict), so an MoE model that does not
+// fit is a layer offload under it, num_gpu N, sized as whole layers: the plan
+// llama.cpp makes with -ngl N alone.
+TEST(Offload, UnderOllamaAnMoeModelOffloadsWholeLayers) {
+  InferenceQuery q = query("30b-a3b", "q4", "8gb");
+  q.ram = 64 * kGiB;
+  q.runtime = Runtime::Ollama;
+  q.context = 4096;
+  q.context_is_default = false;
+  q.ubatch = 512;
+  q.ubatch_is_default = false;
+  ASSERT_TRUE(q.model.is_moe());
+  const Estimate e = estimate_inference(q);
+  ASSERT_EQ(e.verdict, Verdict::Offload);
+  ASSERT_TRUE(e.offload.has_value());
+  EXPECT_EQ(e.offload->cpu_moe_layers, 0);
+  EXPECT_EQ(e.offload->flags, "num_gpu " + std::to_string(e.offload->gpu_layers));
+  EXPECT_LT(e.offload->gpu_layers, e.offload->total_layers);
+  // The same layers under llama.cpp with -ngl alone: the same bytes on the GPU.
+  InferenceQuery llama = q;
+  llama.runtime = Runtime::LlamaCpp;
+  llama.gpu_layers = e.offload->gpu_layers;
+  const Estimate l = estimate_inference(llama);
+  ASSERT_TRUE(l.offload.has_value());
+  EXPECT_EQ(l.offload->cpu_moe_layers, 0);
+  EXPECT_EQ(l.offload->gpu_weight_bytes, e.offload->gpu_weight_bytes);
+  EXPECT_EQ(l.offload->host_weight_bytes, e.offload->host_weight_bytes);
+  // Read per token: the routed experts k of N on both sides, as llama.cpp.
+  EXPECT_EQ(l.offload->gpu_active_weight_bytes, e.offload->gpu_active_weight_bytes);
+  EXPECT_EQ(l.offload->host_active_weight_bytes, e.offload->host_active_weight_bytes);
+  EXPECT_LT(e.offload->host_active_weight_bytes, e.offload->host_weight_bytes / 4);
+  // llama.cpp left to plan keeps experts in RAM instead.
+  llama.gpu_layers.reset();
+  EXPECT_GT(estimate_inference(llama).offload->cpu_moe_layers, 0);
+}
+
 // The course case: 13 B at 4-bit on an 8 GB card, some layers in system RAM.
 TEST(Offload, CourseCaseSplitsLayersFromTheOutputEnd) {
   InferenceQuery q = query("13b", "q4", "8gb");

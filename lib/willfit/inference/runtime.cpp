@@ -1744,7 +1744,15 @@ void llama_family(const Inputs& in, Estimate& e) {
     }
   }
 
+  // Ollama has no way to keep experts on the CPU: its runner options are
+  // num_ctx, num_batch, num_gpu, main_gpu, use_mmap, num_thread and
+  // draft_num_predict (ollama/ollama api/types.go at fb307609, Runner), its
+  // environment (envconfig/config.go, AsMap) names no such variable, and the
+  // llama-server it starts gets -ngl from num_gpu and no --n-cpu-moe or
+  // --override-tensor (llm/llama_server.go). So under Ollama an MoE model
+  // that does not fit is offloaded by whole layers, as a dense one.
   const bool moe = q.model.is_moe();
+  const bool experts_to_cpu = moe && e.runtime != Runtime::Ollama;
   int ngl = n + 1;
   int cpu_moe = 0;
   Split chosen(&scratch);
@@ -1755,7 +1763,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   // such a run is anyway).
   if (!cpu_only && (q.gpu_layers || q.n_cpu_moe)) {
     ngl = std::clamp(q.gpu_layers.value_or(n + 1), 0, n + 1);
-    cpu_moe = std::clamp(q.n_cpu_moe.value_or(0), 0, n);
+    cpu_moe = experts_to_cpu ? std::clamp(q.n_cpu_moe.value_or(0), 0, n) : 0;
     split(s, ngl, cpu_moe, chosen);
   } else if (!cpu_only && !whole) {
     // MoE: the experts of the first k blocks on the CPU, the fewest that
@@ -1770,11 +1778,11 @@ void llama_family(const Inputs& in, Estimate& e) {
     const auto fits_with = [&](int layers, int k) { return plan_fits(s, layers, k); };
     // The fewest blocks whose experts on the CPU fit (n + 1: none does).
     const int fewest =
-        moe ? first_true(1, n + 1, [&](int k) { return fits_with(n + 1, k); }) : n + 1;
+        experts_to_cpu ? first_true(1, n + 1, [&](int k) { return fits_with(n + 1, k); }) : n + 1;
     if (fewest <= n) {
       cpu_moe = fewest;
     } else {
-      cpu_moe = moe ? n : 0;
+      cpu_moe = experts_to_cpu ? n : 0;
       if (s.devices.size() == 1) {
         // The most layers that fit (-1: not even none, when the fixed buffers do not).
         ngl = first_true(0, n + 1, [&](int layers) { return !fits_with(layers, cpu_moe); }) - 1;
@@ -1846,14 +1854,13 @@ void llama_family(const Inputs& in, Estimate& e) {
     // the API's "options"), which it picks itself when none is given: its
     // help for /set parameter says "num_gpu <int> The number of layers to
     // send to the GPU" (ollama/ollama-python issue 603 says the same).
-    // A plan that keeps experts in RAM stays in llama.cpp's flags: Ollama
-    // has no option for that (not modelled apart).
-    if (e.runtime == Runtime::Ollama && cpu_moe == 0) {
+    // Ollama plans no experts in RAM (`experts_to_cpu` above).
+    if (e.runtime == Runtime::Ollama) {
       p.flags = "num_gpu " + std::to_string(ngl);
     } else if (cpu_moe > 0) {
       p.flags += " --n-cpu-moe " + std::to_string(cpu_moe);
     }
-    if (devs.size() > 1 && !(e.runtime == Runtime::Ollama && cpu_moe == 0)) {
+    if (devs.size() > 1 && e.runtime != Runtime::Ollama) {
       std::string ts;
       for (std::size_t i = 0; i < devs.size(); ++i) {
         ts += (i ? "," : "") + std::to_string(chosen.devices[i].layers);
