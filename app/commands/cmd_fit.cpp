@@ -41,8 +41,9 @@ Precisions: fp32 fp16 bf16 fp8 int8 int4; GGUF types (q8_0 q6_k q5_k_m q4_k_m q4
   iq4_xs mxfp4 ...); shorthands q8 q6 q5 q4 q3 q2 (q4 = Q4_K_M); nf4, gptq, awq; "4.5bpw".
   Default: what the model is published in (BF16 for most, FP8 DeepSeek-V3/R1, MXFP4 gpt-oss),
   an Ollama tag's Q4_K_M (under Ollama), a file's own type; FP16 for a bare size.
-  int8 and q8 choose different runtimes: int8 (8-bit integer weights) runs with transformers,
-  q8 (GGUF Q8_0) with llama.cpp; --runtime overrides either.
+  int8 and q8 choose different runtimes: int8 (8-bit integer weights) runs with transformers
+  (on a Mac int4 and int8 run with MLX, as its 4- and 8-bit), q8 (GGUF Q8_0) with llama.cpp;
+  --runtime overrides either.
 
 Runtimes: llama.cpp (default for GGUF), ollama, vllm, transformers (default otherwise), mlx,
   generic; each allocates differently and the answer follows it.
@@ -86,7 +87,8 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
       ".safetensors, config.json), or size (13b, 8x7b, 30b-a3b); a comma list draws a grid";
   help.precision =
       "Weight precision (default: how the model is published, an Ollama tag's Q4_K_M, the "
-      "file's type; fp16 for a size). int8 runs with transformers, q8 (Q8_0) with llama.cpp";
+      "file's type; fp16 for a size). int8 runs with transformers (on a Mac int4 and int8 "
+      "with MLX), q8 (Q8_0) with llama.cpp";
   help.device =
       "Device: a name ('rtx 4090', 'm2 max 64gb'), several in one machine ('2x rtx 3090', "
       "'rtx 4090+rtx 3090', 'h100:8'), a size (8gb, read as GiB) or auto; a comma list "

@@ -135,6 +135,15 @@ Expected<bool> refuse_foreign_runtime_options(const RuntimeOptions& o, const Inf
       }
     }
   }
+  // Ollama has no way to keep experts on the CPU (runtime.cpp, llama_family:
+  // its options and variables at fb307609), so --n-cpu-moe would answer a
+  // run that Ollama cannot make.
+  if (runtime == Runtime::Ollama && !o.n_cpu_moe.empty()) {
+    return make_error(fmt::format(
+        "--n-cpu-moe is a llama.cpp option, and Ollama ({}) has none like it: it offloads whole "
+        "layers (num_gpu, --gpu-layers here); drop it, or add --runtime llama.cpp",
+        chosen));
+  }
   // llama.cpp's CPU-backend flags (--cpu-features, --no-repack, --no-mmap,
   // --mlock) change only a CPU-only answer (runtime.cpp, cpu_extra_buffers
   // and what is reclaimable): refused with another runtime, or on a GPU.

@@ -59,8 +59,11 @@ std::string render_memory_bar(const Estimate& e, const BarStyle& style) {
   const Bytes over_bytes = std::max<Bytes>(0, need - e.usable);
   // Overflow is drawn over the end of the need: the bar spans the larger of
   // usable and need, and the cells past "usable" are marked as overflow.
-  const std::array<Segment, 5> parts{{
-      {"weights", e.memory.weights + e.memory.projector, "\u2588", 'W', "34"},
+  // The projector (a vision or speech encoder) is its own segment, as it is
+  // its own row of the breakdown.
+  const std::array<Segment, 6> parts{{
+      {"weights", e.memory.weights, "\u2588", 'W', "34"},
+      {"projector", e.memory.projector, "\u2584", 'P', "94"},
       {"KV cache", e.memory.kv_cache, "\u2593", 'K', "35"},
       {"compute", e.memory.compute, "\u2592", 'C', "33"},
       {"overhead+margin", e.memory.overhead + e.memory.margin, "\u2591", 'O', "36"},

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "render/render_runtime.hpp"
+
 namespace willfit::app {
 namespace {
 
@@ -17,8 +19,6 @@ std::string term_label(std::string_view key) {
     return "runtime overhead";
   if (key == "margin")
     return "safety margin";
-  if (key == "projector")
-    return "projector (mmproj)";
   if (key == "token_embeddings")
     return "token embeddings (RAM)";
   if (key == "compute_host")
@@ -44,7 +44,10 @@ std::string render_fit_explain(const FitReport& report) {
       bytes_per_weight, bits_per_weight_text(q.precision), q.precision.name,
       format_size(round_bytes(static_cast<double>(q.model.params) * bytes_per_weight), q.units));
   for (const auto& t : e.terms) {
-    s += fmt::format("  {}: {}\n", term_label(t.key), t.formula);
+    s += fmt::format(
+        "  {}: {}\n",
+        t.key == "projector" ? projector_label(q.model.arch, e.runtime) : term_label(t.key),
+        t.formula);
     if (!t.source.empty()) {
       s += fmt::format("      source: {}\n", t.source);
     }

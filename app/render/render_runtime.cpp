@@ -101,6 +101,37 @@ std::string overhead_detail(const FitReport& r) {
   return std::string(overhead_words(r.estimate.runtime, r.query.devices));
 }
 
+namespace {
+bool mmproj_runtime(Runtime runtime) {
+  return runtime == Runtime::LlamaCpp || runtime == Runtime::Ollama || runtime == Runtime::Generic;
+}
+}  // namespace
+
+std::string projector_detail(const Architecture& arch, Runtime runtime) {
+  const bool mmproj = mmproj_runtime(runtime);
+  const std::string by = runtime == Runtime::Transformers ? "transformers" : runtime_label(runtime);
+  if (arch.speech) {
+    return mmproj ? "speech parts: speaker encoder, code predictor or flow head, codec (mmproj)"
+                  : fmt::format(
+                        "speech parts: speaker encoder, code predictor or flow head, codec (the "
+                        "model's own modules under {})",
+                        by);
+  }
+  return mmproj ? "vision/audio encoder and projector (mmproj); --text-only leaves it out"
+                : fmt::format(
+                      "vision/audio encoder and projector (the model's own modules under {}); "
+                      "--text-only leaves it out",
+                      by);
+}
+
+std::string projector_label(const Architecture& arch, Runtime runtime) {
+  if (mmproj_runtime(runtime)) {
+    return "projector (mmproj)";
+  }
+  return arch.speech ? "projector (the model's speech modules)"
+                     : "projector (the model's encoder modules)";
+}
+
 std::string margin_detail(const FitReport& r) {
   switch (r.estimate.runtime) {
     case Runtime::Vllm:

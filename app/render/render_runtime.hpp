@@ -23,6 +23,14 @@ std::string compute_detail(const FitReport& r);
 std::string weights_detail(const FitReport& r);
 std::string overhead_detail(const FitReport& r);
 std::string margin_detail(const FitReport& r);
+// The projector row's words: llama.cpp and Ollama load the encoder as a
+// separate file (mmproj); transformers, vLLM and MLX load it as the model's
+// own modules, from the same checkpoint. A speech model's are its speech
+// parts (speaker encoder, code predictor or flow head, codec).
+std::string projector_detail(const Architecture& arch, Runtime runtime);
+// The projector term's name in --explain: "projector (mmproj)" under the
+// llama.cpp family, the model's own modules elsewhere.
+std::string projector_label(const Architecture& arch, Runtime runtime);
 
 // The sections printed after the breakdown: host memory, offload plan,
 // devices, vLLM KV cache. Empty when there is nothing to say.

@@ -101,9 +101,7 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
   s += row("weights", format_memory(e.memory.weights, r.query.units), weights_detail(r));
   if (e.memory.projector > 0) {
     s += row("projector", format_memory(e.memory.projector, r.query.units),
-             q.model.arch.speech
-                 ? "speech parts: speaker encoder, code predictor or flow head, codec (mmproj)"
-                 : "vision/audio encoder and projector (mmproj); --text-only leaves it out");
+             projector_detail(q.model.arch, e.runtime));
   }
   s += row(
       "KV cache", format_memory(e.memory.kv_cache, r.query.units),

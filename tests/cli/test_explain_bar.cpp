@@ -62,6 +62,41 @@ TEST(MemoryBar, AsciiWithoutAUtf8LocaleAndFullWidth) {
   EXPECT_FALSE(has(r.out, "\x1b[")) << r.out;
 }
 
+// The figure a breakdown row prints ("  weights   1.12 GiB  ...": "1.12 GiB").
+std::string row_figure(const std::string& out, const std::string& label) {
+  const auto at = out.find("\n  " + label + " ");
+  if (at == std::string::npos) {
+    return "";
+  }
+  const auto start = out.find_first_not_of(' ', at + 3 + label.size());
+  const auto end = out.find("  ", start);
+  return out.substr(start, end - start);
+}
+
+// A speech model's speech parts (Qwen3-TTS: speaker encoder, code predictor,
+// codec) are the projector term: the legend shows them apart from the weights,
+// as the breakdown does, and the row says what holds them: llama.cpp's mmproj
+// file, or the model's own modules under transformers and vLLM.
+TEST(MemoryBar, ShowsTheProjectorApartFromTheWeights) {
+  for (const char* runtime : {"transformers", "llama.cpp", "vllm"}) {
+    const auto r =
+        run_cli({"qwen3-tts-12hz-0.6b", "-d", "rtx 4090", "--runtime", runtime, "-p", "bf16"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string weights = row_figure(r.out, "weights");
+    const std::string projector = row_figure(r.out, "projector");
+    ASSERT_FALSE(weights.empty()) << r.out;
+    ASSERT_FALSE(projector.empty()) << r.out;
+    EXPECT_TRUE(has(r.out, "W weights " + weights + " P projector " + projector)) << r.out;
+    const bool llama = std::string(runtime) == "llama.cpp";
+    EXPECT_EQ(has(r.out, "codec (mmproj)"), llama) << r.out;
+    EXPECT_EQ(has(r.out, "codec (the model's own modules under"), !llama) << r.out;
+  }
+  const auto explain = run_cli({"qwen3-tts-12hz-0.6b", "-d", "rtx 4090", "--explain"});
+  ASSERT_EQ(explain.code, 0) << explain.err;
+  EXPECT_TRUE(has(explain.out, "  projector (the model's speech modules): ")) << explain.out;
+  EXPECT_FALSE(has(explain.out, "(mmproj)")) << explain.out;
+}
+
 TEST(MemoryBar, ShowsTheOverflowWhenItDoesNotFit) {
   const auto r = run_cli({"70b", "-p", "fp16", "-d", "8gb"});
   ASSERT_EQ(r.code, 1) << r.err;

@@ -19,6 +19,7 @@
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
 #include "willfit/inference/estimate.hpp"
+#include "willfit/planner/report.hpp"
 
 namespace willfit {
 namespace {
@@ -164,6 +165,38 @@ TEST(MiniCpm3, VllmPadsVToTheQkHeadAndTransformersCachesTheLatent) {
   // llama.cpp keeps its own per-head layout (the test above).
   q.runtime = Runtime::LlamaCpp;
   EXPECT_EQ(estimate_inference(q).memory.kv_cache, 6501171200);
+}
+
+// The Assumptions describe the cache of the runtime in use, from the same
+// sources as the test above: llama.cpp's (and mlx_lm's, mlx_lm/models/
+// minicpm3.py at d78bf58e) 96 K and 64 V dims per head, vLLM's V padded to
+// 96, transformers' 288-wide latent (kv_lora_rank 256 + qk_rope_head_dim 32).
+TEST(MiniCpm3, AssumptionsDescribeTheCacheOfTheRuntimeInUse) {
+  InferenceQuery q;
+  q.model = from_config(minicpm3_4b());
+  q.precision = *parse_precision("bf16");
+  q.devices.devices.push_back(*raw_device("80gb"));
+  const auto line = [&](Runtime runtime) {
+    q.runtime = runtime;
+    for (const std::string& a : make_fit_report(q).assumptions) {
+      if (a.find("multi-head latent attention") != std::string::npos) {
+        return a;
+      }
+    }
+    return std::string();
+  };
+  const std::string llama = "40 KV heads of 96 K and 64 V dims per token and layer";
+  EXPECT_NE(line(Runtime::LlamaCpp).find(llama), std::string::npos) << line(Runtime::LlamaCpp);
+  const std::string vllm = line(Runtime::Vllm);
+  EXPECT_NE(vllm.find("V padded to K's width"), std::string::npos) << vllm;
+  EXPECT_NE(vllm.find("40 KV heads of 96 K and 96 V dims"), std::string::npos) << vllm;
+  EXPECT_EQ(vllm.find(llama), std::string::npos) << vllm;
+  const std::string torch = line(Runtime::Transformers);
+  EXPECT_NE(torch.find("one 288-wide latent"), std::string::npos) << torch;
+  EXPECT_EQ(torch.find("cached per head"), std::string::npos) << torch;
+  q.devices.devices.front().vendor = "apple";
+  q.devices.devices.front().kind = DeviceKind::Unified;
+  EXPECT_NE(line(Runtime::Mlx).find(llama), std::string::npos) << line(Runtime::Mlx);
 }
 
 // The catalogue entry (family minicpm3: the per-head cache) and the config

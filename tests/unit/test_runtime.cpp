@@ -97,6 +97,77 @@ TEST(Runtime, OnAMacAFloatModelDefaultsToLlamaCpp) {
   }));
 }
 
+// On a Mac int4 and int8 are MLX's 4- and 8-bit (mlx_lm.convert -q: affine
+// groups of 64 with a 16-bit scale and bias, 4.5 and 8.5 bits per weight), so
+// they default to MLX there and the answer says why; elsewhere they keep
+// transformers, and a checkpoint quantised for PyTorch (bitsandbytes int8 in
+// its config.json) keeps transformers on a Mac too.
+TEST(Runtime, OnAMacInt4AndInt8DefaultToMlx) {
+  InferenceQuery mac = query("8b", "int4", "16gb");
+  mac.devices.devices.front().vendor = "apple";
+  mac.devices.devices.front().kind = DeviceKind::Unified;
+  for (const char* p : {"int4", "int8"}) {
+    EXPECT_EQ(default_runtime(*parse_precision(p), mac.devices), Runtime::Mlx) << p;
+    EXPECT_EQ(default_runtime(*parse_precision(p), query("8b", p, "16gb").devices),
+              Runtime::Transformers)
+        << p;
+  }
+  const Estimate e = estimate_inference(mac);
+  EXPECT_EQ(e.runtime, Runtime::Mlx);
+  InferenceQuery named = mac;
+  named.runtime = Runtime::Mlx;
+  EXPECT_EQ(e.memory.weights, estimate_inference(named).memory.weights);
+  // 4.5 bits: 4 + 2 x 16 / 64, against 4.0 bits under transformers.
+  InferenceQuery torch = mac;
+  torch.runtime = Runtime::Transformers;
+  EXPECT_NEAR(static_cast<double>(e.memory.weights) /
+                  static_cast<double>(estimate_inference(torch).memory.weights),
+              4.5 / 4.0, 0.01);
+  const FitReport r = make_fit_report(mac);
+  EXPECT_TRUE(std::any_of(r.assumptions.begin(), r.assumptions.end(), [](const std::string& a) {
+    return a.starts_with("runtime MLX: on a Mac int4 means MLX's 4-bit");
+  }));
+  Model bnb = mac.model;
+  bnb.source = FactSource::Config;
+  bnb.precision_hint = "int8";
+  EXPECT_EQ(default_runtime(bnb, *parse_precision("int8"), mac.devices), Runtime::Transformers);
+  EXPECT_EQ(default_runtime(bnb, *parse_precision("int4"), mac.devices), Runtime::Mlx);
+}
+
+// A GGUF under MLX is held as mlx.core.load lays it out (ml-explore/mlx
+// mlx/io/gguf.cpp at 846d1762): the K-quants cast to F16, so Q4_K_M weighs
+// what F16 does; Q4_0 and Q8_0 kept quantised with a 16-bit scale and bias
+// per 32 weights (5 and 9 bits where the GGUF holds 4.5 and 8.5), the Q6_K
+// output head of llama.cpp's recipe cast to F16 besides.
+TEST(Runtime, MlxHoldsAGgufAsMlxCoreLoadDoes) {
+  InferenceQuery q = query("8b", "q4_k_m", "64gb");
+  q.devices.devices.front().vendor = "apple";
+  q.devices.devices.front().kind = DeviceKind::Unified;
+  q.runtime = Runtime::Mlx;
+  const auto weights = [&](const char* precision, Runtime runtime) {
+    InferenceQuery r = q;
+    r.precision = *parse_precision(precision);
+    r.runtime = runtime;
+    return static_cast<double>(estimate_inference(r).memory.weights);
+  };
+  // An F16 GGUF MLX holds as it is (llama.cpp would keep its token
+  // embeddings in system RAM, so its weights term is not the reference).
+  const double f16 = weights("f16", Runtime::Mlx);
+  EXPECT_NEAR(weights("q4_k_m", Runtime::Mlx) / f16, 1.0, 0.001);
+  EXPECT_NEAR(weights("iq4_xs", Runtime::Mlx) / f16, 1.0, 0.001);
+  EXPECT_GT(weights("q4_0", Runtime::Mlx) / weights("q4_0", Runtime::LlamaCpp), 5.0 / 4.5);
+  EXPECT_LT(weights("q4_0", Runtime::Mlx), f16 * 0.4);
+  EXPECT_GT(weights("q8_0", Runtime::Mlx) / weights("q8_0", Runtime::LlamaCpp), 9.0 / 8.5);
+  const Estimate e = estimate_inference(q);
+  EXPECT_TRUE(std::any_of(e.warnings.begin(), e.warnings.end(), [](const std::string& w) {
+    return w.find("mlx.core.load reads the file as Q4_K_M cast to F16") != std::string::npos;
+  }));
+  const FitReport r = make_fit_report(q);
+  EXPECT_TRUE(std::any_of(r.assumptions.begin(), r.assumptions.end(), [](const std::string& a) {
+    return a.starts_with("Q4_K_M under MLX: mlx.core.load keeps only Q4_0, Q4_1 and Q8_0");
+  }));
+}
+
 // On a machine without a GPU a float model runs under llama.cpp as well (a
 // BF16/F16/F32 GGUF, what Ollama and LM Studio run on a CPU); FP8 and GPTQ,
 // which llama.cpp cannot load, keep transformers; a GPU beside the CPU keeps
@@ -557,6 +628,44 @@ TEST(Offload, UnderOllamaTheLayersAreNumGpu) {
   ASSERT_EQ(e.verdict, Verdict::Offload);
   ASSERT_TRUE(e.offload.has_value());
   EXPECT_EQ(e.offload->flags, "num_gpu " + std::to_string(e.offload->gpu_layers));
+}
+
+// Ollama has no way to keep experts on the CPU (ollama/ollama api/types.go at
+// fb307609: the runner options are num_ctx, num_batch, num_gpu, main_gpu,
+// use_mmap, num_thread, draft_num_predict), so an MoE model that does not
+// fit is a layer offload under it, num_gpu N, sized as whole layers: the plan
+// llama.cpp makes with -ngl N alone.
+TEST(Offload, UnderOllamaAnMoeModelOffloadsWholeLayers) {
+  InferenceQuery q = query("30b-a3b", "q4", "8gb");
+  q.ram = 64 * kGiB;
+  q.runtime = Runtime::Ollama;
+  q.context = 4096;
+  q.context_is_default = false;
+  q.ubatch = 512;
+  q.ubatch_is_default = false;
+  ASSERT_TRUE(q.model.is_moe());
+  const Estimate e = estimate_inference(q);
+  ASSERT_EQ(e.verdict, Verdict::Offload);
+  ASSERT_TRUE(e.offload.has_value());
+  EXPECT_EQ(e.offload->cpu_moe_layers, 0);
+  EXPECT_EQ(e.offload->flags, "num_gpu " + std::to_string(e.offload->gpu_layers));
+  EXPECT_LT(e.offload->gpu_layers, e.offload->total_layers);
+  // The same layers under llama.cpp with -ngl alone: the same bytes on the GPU.
+  InferenceQuery llama = q;
+  llama.runtime = Runtime::LlamaCpp;
+  llama.gpu_layers = e.offload->gpu_layers;
+  const Estimate l = estimate_inference(llama);
+  ASSERT_TRUE(l.offload.has_value());
+  EXPECT_EQ(l.offload->cpu_moe_layers, 0);
+  EXPECT_EQ(l.offload->gpu_weight_bytes, e.offload->gpu_weight_bytes);
+  EXPECT_EQ(l.offload->host_weight_bytes, e.offload->host_weight_bytes);
+  // Read per token: the routed experts k of N on both sides, as llama.cpp.
+  EXPECT_EQ(l.offload->gpu_active_weight_bytes, e.offload->gpu_active_weight_bytes);
+  EXPECT_EQ(l.offload->host_active_weight_bytes, e.offload->host_active_weight_bytes);
+  EXPECT_LT(e.offload->host_active_weight_bytes, e.offload->host_weight_bytes / 4);
+  // llama.cpp left to plan keeps experts in RAM instead.
+  llama.gpu_layers.reset();
+  EXPECT_GT(estimate_inference(llama).offload->cpu_moe_layers, 0);
 }
 
 // The course case: 13 B at 4-bit on an 8 GB card, some layers in system RAM.

@@ -70,6 +70,44 @@ Precision mlx_affine(const Precision& p) {
   return m;
 }
 
+Precision mlx_from_gguf(const Precision& p) {
+  if (!p.gguf || p.id == "f32" || p.id == "f16") {
+    return p;
+  }
+  Precision m = p;
+  m.gguf = false;
+  m.source =
+      "ml-explore/mlx mlx/io/gguf.cpp at 846d1762 (load_arrays: Q4_0, Q4_1 and Q8_0 through "
+      "gguf_load_quantized; extract_tensor_data: other types 'we convert to float16') and "
+      "mlx/io/gguf_quants.cpp (a 16-bit scale and bias per 32-weight block)";
+  if (p.id == "q4_0" || p.id == "q4_1" || p.id == "q8_0") {
+    const double bits = (p.id == "q8_0" ? 8.0 : 4.0) + 2 * 16.0 / 32;
+    m.id = "mlx-" + p.id;  // no llama.cpp recipe: sized flat at `bits`
+    m.name = fmt::format("{} as MLX {}-bit", p.name, p.id == "q8_0" ? 8 : 4);
+    m.kind = PrecisionKind::Integer;
+    m.bits_per_weight = bits;
+    m.block_bits = bits;
+    m.note = fmt::format(
+        "{} under MLX: mlx.core.load keeps Q4_0, Q4_1 and Q8_0 quantised as its own affine "
+        "format, a 16-bit scale and bias per 32 weights ({:g} bits per weight); the file's "
+        "other types (llama.cpp's recipe puts the output head at Q6_K) it casts to F16",
+        p.name, bits);
+    return m;
+  }
+  m.id = "f16";
+  m.name = fmt::format("{} cast to F16", p.name);
+  m.kind = PrecisionKind::Float;
+  m.scope = WeightScope::All;
+  m.bits_per_weight = 16;
+  m.block_bits = 0;
+  m.note = fmt::format(
+      "{} under MLX: mlx.core.load keeps only Q4_0, Q4_1 and Q8_0 quantised and casts every "
+      "other GGUF type (the K-quants, IQ types, MXFP4) to F16, so the weights count at 16 bits; "
+      "mlx_lm itself loads safetensors, not GGUF: for a 4-bit MLX model give -p int4",
+      p.name);
+  return m;
+}
+
 std::string bits_per_weight_text(const Precision& precision) {
   return precision.kind == PrecisionKind::GgufMix
              ? fmt::format("about {:.1f}", precision.bits_per_weight)

@@ -51,6 +51,13 @@ Expected<Precision> parse_precision(std::string_view text);
 // are.
 Precision mlx_affine(const Precision& precision);
 
+// A GGUF precision as MLX holds it when mlx.core.load reads the file
+// (ml-explore/mlx mlx/io/gguf.cpp at 846d1762): Q4_0, Q4_1 and Q8_0 become
+// its affine format with a 16-bit scale and bias per 32-weight block (5, 5
+// and 9 bits per weight), F32 and F16 stay, every other type (K-quants, IQ,
+// MXFP4, BF16) is cast to F16. Other precisions as they are.
+Precision mlx_from_gguf(const Precision& precision);
+
 // Bits per weight for a sentence ("... (X bits per weight)"). A GGUF mix is an
 // average over a whole file, so it reads "about 4.0": one decimal, never a
 // bare "4" that looks like a 4-bit block type. Exact widths print with up to

@@ -452,6 +452,34 @@ Bytes transformers_kv_cache_bytes(const Architecture& arch, const KvCacheQuery& 
              std::max(1, q.sequences);
 }
 
+// MLX keeps llama.cpp's layout: mlx_lm's MiniCPM3 caches the decompressed
+// keys (qk_nope + qk_rope wide) and values (hidden / heads wide) per head
+// (ml-explore/mlx-lm mlx_lm/models/minicpm3.py at d78bf58e,
+// `cache.update_and_fetch(keys, values)`), so its line is the model's own.
+std::string cache_layout_note(const Architecture& arch, Runtime runtime) {
+  if (!minicpm3_cache(arch)) {
+    return "";
+  }
+  const Attention& at = arch.attention;
+  if (runtime == Runtime::Vllm) {
+    const Architecture a = vllm_cache_layout(arch);
+    return fmt::format(
+        "multi-head latent attention, its K and V decompressed and cached per head, V padded to "
+        "K's width as vLLM's MiniCPM3 does ({} KV heads of {} K and {} V dims per token and "
+        "layer; llama.cpp keeps V at {})",
+        a.kv_heads, a.attention.qk_nope_head_dim + a.attention.qk_rope_head_dim,
+        a.attention.v_head_dim, at.v_head_dim);
+  }
+  if (runtime == Runtime::Transformers) {
+    return fmt::format(
+        "multi-head latent attention: transformers' MiniCPM3 caches the compressed latent, one "
+        "{}-wide latent ({} of latent and a {}-wide roped key) per token and layer, and "
+        "decompresses it per head at each step",
+        at.kv_lora_rank + at.qk_rope_head_dim, at.kv_lora_rank, at.qk_rope_head_dim);
+  }
+  return "";
+}
+
 VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, const KvType& k_type,
                               const KvType& v_type, std::int64_t batched_tokens) {
   const Architecture a = vllm_cache_layout(arch);
@@ -833,8 +861,7 @@ Estimate estimate_laid_out(const InferenceQuery& q, WeightLayout layout, Detail 
       e.device_known && ((e.verdict == Verdict::Fits && e.headroom <= e.band) ||
                          (e.verdict != Verdict::Fits && e.headroom < 0 && -e.headroom <= e.band) ||
                          e.over_soft_limit() || offload_tight);
-  if (q.precision.gguf && (e.runtime == Runtime::Transformers || e.runtime == Runtime::Vllm ||
-                           e.runtime == Runtime::Mlx)) {
+  if (q.precision.gguf && (e.runtime == Runtime::Transformers || e.runtime == Runtime::Vllm)) {
     e.warnings.push_back(fmt::format("{} is a llama.cpp format; {} loads other checkpoints",
                                      q.precision.name, to_string(e.runtime)));
   }
@@ -876,6 +903,14 @@ Estimate estimate_inference(const InferenceQuery& query, Detail detail) {
     adjusted = query;
     adjusted->precision = run;
     adjusted->runtime = runtime;  // bf16 alone would default to llama.cpp on a Mac or a CPU
+    // A GGUF under MLX (mlx_from_gguf): the bytes of its tensors as
+    // mlx.core.load holds them, type by type (the output head Q6_K of a
+    // Q4_0 file cast to F16 too), over the shape of the 16-bit layout.
+    if (runtime == Runtime::Mlx && query.precision.gguf) {
+      if (const Bytes held = mlx_gguf_bytes(query.model, query.precision); held > 0) {
+        adjusted->model.file_weight_bytes = held;
+      }
+    }
   }
   const InferenceQuery& q = adjusted ? *adjusted : query;
   if (fp8_dequantised(query.precision, runtime, query.devices)) {
@@ -917,7 +952,14 @@ Estimate estimate_inference(const InferenceQuery& query, Detail detail) {
       return e;
     }
   }
-  return estimate_laid_out(q, std::move(layout), detail);
+  Estimate e = estimate_laid_out(q, std::move(layout), detail);
+  if (runtime == Runtime::Mlx && query.precision.gguf) {
+    e.warnings.push_back(fmt::format(
+        "{} is a llama.cpp format: mlx_lm loads safetensors, not GGUF; mlx.core.load reads the "
+        "file as {} (counted so)",
+        query.precision.name, run.name));
+  }
+  return e;
 }
 
 bool offload_ram_is_unified(const InferenceQuery& q) {

@@ -342,6 +342,10 @@ VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, co
 // it with kv_cache_bytes gives that runtime's cache; elsewhere it is `arch`.
 Architecture vllm_cache_layout(const Architecture& arch);
 Architecture transformers_cache_layout(const Architecture& arch);
+// The words for the cache layout of `runtime` where it is not llama.cpp's
+// (MiniCPM3 under vLLM and transformers), to stand in the Assumptions for
+// the model's own line (mla_per_head_text); empty where llama.cpp's holds.
+std::string cache_layout_note(const Architecture& arch, Runtime runtime);
 Bytes indexer_cache_bytes(const Architecture& arch, std::int64_t cells);
 Bytes indexer_cache_bytes(const Architecture& arch, std::int64_t cells, const KvCacheQuery& q);
 

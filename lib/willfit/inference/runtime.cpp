@@ -405,24 +405,44 @@ bool float_gguf(const Precision& precision) {
          (precision.id == "fp16" || precision.id == "bf16" || precision.id == "fp32");
 }
 
-}  // namespace
-
-bool apple_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices) {
-  return float_gguf(precision) && !devices.devices.empty() &&
+// Every device of `devices` a Mac (Apple silicon's unified memory).
+bool all_apple_silicon(const DeviceSet& devices) {
+  return !devices.devices.empty() &&
          std::all_of(devices.devices.begin(), devices.devices.end(), [](const Device& d) {
            return d.vendor == "apple" && d.kind == DeviceKind::Unified;
          });
+}
+
+}  // namespace
+
+bool apple_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices) {
+  return float_gguf(precision) && all_apple_silicon(devices);
 }
 
 bool cpu_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices) {
   return float_gguf(precision) && devices.cpu_only();
 }
 
+// On a Mac, "int4" and "int8" are MLX's 4- and 8-bit: mlx_lm.convert -q
+// writes them (ml-explore/mlx-lm mlx_lm/utils.py at d78bf58e, quantize_model:
+// mode "affine" defaults to groups of 64 at 4 bits, --q-bits 8 on request),
+// and they are what Mac users download
+// (mlx-community's -4bit and -8bit repositories). PyTorch's integer
+// formats (bitsandbytes' LLM.int8 and NF4) are CUDA libraries first, so
+// on Apple silicon the MLX reading is the one a user means. A checkpoint
+// that is itself quantised for PyTorch (a config.json's bitsandbytes or
+// compressed-tensors int8, read as the model's own precision) stays with
+// transformers: MLX cannot load it.
+bool apple_int_on_mlx(const Precision& precision, const DeviceSet& devices) {
+  return (precision.id == "int4" || precision.id == "int8") && all_apple_silicon(devices);
+}
+
 Runtime default_runtime(const Precision& precision, const DeviceSet& devices) {
-  return precision.gguf || apple_float_on_llama_cpp(precision, devices) ||
-                 cpu_float_on_llama_cpp(precision, devices)
-             ? Runtime::LlamaCpp
-             : Runtime::Transformers;
+  if (precision.gguf || apple_float_on_llama_cpp(precision, devices) ||
+      cpu_float_on_llama_cpp(precision, devices)) {
+    return Runtime::LlamaCpp;
+  }
+  return apple_int_on_mlx(precision, devices) ? Runtime::Mlx : Runtime::Transformers;
 }
 
 // Runtimes and architectures (runtime_model_conflict): transformers has no
@@ -460,7 +480,15 @@ Runtime default_runtime(const Model& model, const Precision& precision, const De
   if (model.source == FactSource::Gguf || float_off_transformers(model, precision, devices)) {
     return Runtime::LlamaCpp;
   }
+  if (checkpoint_int_for_pytorch(model, precision)) {
+    return Runtime::Transformers;
+  }
   return default_runtime(precision, devices);
+}
+
+bool checkpoint_int_for_pytorch(const Model& model, const Precision& precision) {
+  return (model.source == FactSource::Config || model.source == FactSource::Safetensors) &&
+         (precision.id == "int4" || precision.id == "int8") && model.precision_hint == precision.id;
 }
 
 // Runtimes and devices (runtime_device_conflict):
@@ -565,7 +593,7 @@ std::string fp8_capability_unknown(const Precision& precision, Runtime runtime,
 
 Precision precision_as_run(const Precision& precision, Runtime runtime, const DeviceSet& devices) {
   if (runtime == Runtime::Mlx) {
-    return mlx_affine(precision);
+    return precision.gguf ? mlx_from_gguf(precision) : mlx_affine(precision);
   }
   if (fp8_dequantised(precision, runtime, devices)) {
     auto bf16 = parse_precision("bf16");
@@ -1794,7 +1822,15 @@ void llama_family(const Inputs& in, Estimate& e) {
     }
   }
 
+  // Ollama has no way to keep experts on the CPU: its runner options are
+  // num_ctx, num_batch, num_gpu, main_gpu, use_mmap, num_thread and
+  // draft_num_predict (ollama/ollama api/types.go at fb307609, Runner), its
+  // environment (envconfig/config.go, AsMap) names no such variable, and the
+  // llama-server it starts gets -ngl from num_gpu and no --n-cpu-moe or
+  // --override-tensor (llm/llama_server.go). So under Ollama an MoE model
+  // that does not fit is offloaded by whole layers, as a dense one.
   const bool moe = q.model.is_moe();
+  const bool experts_to_cpu = moe && e.runtime != Runtime::Ollama;
   int ngl = n + 1;
   int cpu_moe = 0;
   Split chosen(&scratch);
@@ -1805,7 +1841,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   // such a run is anyway).
   if (!cpu_only && (q.gpu_layers || q.n_cpu_moe)) {
     ngl = std::clamp(q.gpu_layers.value_or(n + 1), 0, n + 1);
-    cpu_moe = std::clamp(q.n_cpu_moe.value_or(0), 0, n);
+    cpu_moe = experts_to_cpu ? std::clamp(q.n_cpu_moe.value_or(0), 0, n) : 0;
     split(s, ngl, cpu_moe, chosen);
   } else if (!cpu_only && !whole) {
     // MoE: the experts of the first k blocks on the CPU, the fewest that
@@ -1820,11 +1856,11 @@ void llama_family(const Inputs& in, Estimate& e) {
     const auto fits_with = [&](int layers, int k) { return plan_fits(s, layers, k); };
     // The fewest blocks whose experts on the CPU fit (n + 1: none does).
     const int fewest =
-        moe ? first_true(1, n + 1, [&](int k) { return fits_with(n + 1, k); }) : n + 1;
+        experts_to_cpu ? first_true(1, n + 1, [&](int k) { return fits_with(n + 1, k); }) : n + 1;
     if (fewest <= n) {
       cpu_moe = fewest;
     } else {
-      cpu_moe = moe ? n : 0;
+      cpu_moe = experts_to_cpu ? n : 0;
       if (s.devices.size() == 1) {
         // The most layers that fit (-1: not even none, when the fixed buffers do not).
         ngl = first_true(0, n + 1, [&](int layers) { return !fits_with(layers, cpu_moe); }) - 1;
@@ -1896,14 +1932,13 @@ void llama_family(const Inputs& in, Estimate& e) {
     // the API's "options"), which it picks itself when none is given: its
     // help for /set parameter says "num_gpu <int> The number of layers to
     // send to the GPU" (ollama/ollama-python issue 603 says the same).
-    // A plan that keeps experts in RAM stays in llama.cpp's flags: Ollama
-    // has no option for that (not modelled apart).
-    if (e.runtime == Runtime::Ollama && cpu_moe == 0) {
+    // Ollama plans no experts in RAM (`experts_to_cpu` above).
+    if (e.runtime == Runtime::Ollama) {
       p.flags = "num_gpu " + std::to_string(ngl);
     } else if (cpu_moe > 0) {
       p.flags += " --n-cpu-moe " + std::to_string(cpu_moe);
     }
-    if (devs.size() > 1 && !(e.runtime == Runtime::Ollama && cpu_moe == 0)) {
+    if (devs.size() > 1 && e.runtime != Runtime::Ollama) {
       std::string ts;
       for (std::size_t i = 0; i < devs.size(); ++i) {
         ts += (i ? "," : "") + std::to_string(chosen.devices[i].layers);

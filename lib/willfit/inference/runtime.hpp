@@ -24,7 +24,8 @@ std::span<const Runtime> all_runtimes();
 // "ollama", "vllm", "transformers", "pytorch", "mlx", "generic").
 Expected<Runtime> parse_runtime(std::string_view text);
 
-// llama.cpp for GGUF precisions, transformers (PyTorch) otherwise; on Apple
+// llama.cpp for GGUF precisions, transformers (PyTorch) otherwise; MLX for
+// int4 and int8 on Apple silicon (apple_int_on_mlx); on Apple
 // silicon (every device of `devices` a Mac) a 16- or 32-bit float model runs
 // under llama.cpp too, as an F16/BF16/F32 GGUF: that is what Mac users run
 // (Ollama and LM Studio build on llama.cpp; PyTorch's MPS backend is the
@@ -38,6 +39,14 @@ Runtime default_runtime(const Model& model, const Precision& precision, const De
 // True when default_runtime chose llama.cpp only because the devices are
 // Apple silicon (a float model that elsewhere defaults to transformers).
 bool apple_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices);
+// True when default_runtime chose MLX because the devices are Apple silicon:
+// int4 and int8 there are MLX's 4- and 8-bit (mlx_lm.convert -q), not
+// PyTorch's integer formats.
+bool apple_int_on_mlx(const Precision& precision, const DeviceSet& devices);
+// True when `model` is a checkpoint quantised for PyTorch at `precision`
+// (int4/int8 read from its config.json's quantization_config): it runs with
+// transformers on any device, MLX being unable to load it.
+bool checkpoint_int_for_pytorch(const Model& model, const Precision& precision);
 // The same on a machine without a GPU (every device a CPU platform): a 16- or
 // 32-bit float model runs there as an F16/BF16/F32 GGUF under llama.cpp, as
 // Ollama, LM Studio and llama.cpp's own tools run it; PyTorch on a CPU is the

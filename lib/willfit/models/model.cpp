@@ -1453,6 +1453,14 @@ std::string draft_note(const Architecture& a) {
   return "";
 }
 
+std::string mla_per_head_text(const Architecture& a) {
+  const Attention& at = a.attention;
+  return fmt::format(
+      "multi-head latent attention, its K and V decompressed and cached per head ({} KV heads of "
+      "{} K and {} V dims per token and layer)",
+      a.kv_heads, at.qk_nope_head_dim + at.qk_rope_head_dim, at.v_head_dim);
+}
+
 std::string describe_shape(const Model& m) {
   const Architecture& a = m.arch;
   const Attention& at = a.attention;
@@ -1485,10 +1493,7 @@ std::string describe_shape(const Model& m) {
     }
     case AttentionKind::Mla:
       if (at.mla_cached_per_head) {  // MiniCPM3
-        s = fmt::format(
-            "multi-head latent attention, its K and V decompressed and cached per head ({} KV "
-            "heads of {} K and {} V dims per token and layer)",
-            a.kv_heads, at.qk_nope_head_dim + at.qk_rope_head_dim, at.v_head_dim);
+        s = mla_per_head_text(a);
         break;
       }
       if (const int windowed = windowed_mla_layer_count(a); windowed > 0) {  // dots.llm3

@@ -1130,6 +1130,10 @@ std::int64_t lightning_attention_params(std::int64_t hidden, std::int64_t heads,
 // One line on the attention layout, experts and vision tower ("sliding
 // window of 1024 tokens on 52 of 62 layers; ..."), for notes and listings.
 std::string describe_shape(const Model& model);
+// describe_shape's words for MiniCPM3's MLA, K and V cached per head as
+// llama.cpp does it (Attention::mla_cached_per_head); the runtimes that lay
+// the cache out otherwise replace it (estimate.hpp, cache_layout_note).
+std::string mla_per_head_text(const Architecture& arch);
 // For the Assumptions of a speculative-decoding draft (an EAGLE-3 draft,
 // Architecture::eagle3_target_layers; a Gemma 4 assistant,
 // assistant_backbone_hidden; a DFlash draft, dflash_target_layers): that it

@@ -1604,6 +1604,46 @@ std::vector<TypedWeights> typed_weights(const Model& model, const Precision& pre
   return mix;
 }
 
+Bytes mlx_gguf_bytes(const Model& model, const Precision& precision) {
+  // Weights by type: their count (bytes over the type's block) and the bits
+  // MLX holds each at.
+  double values = 0;
+  double bits = 0;  // summed over the weights
+  for (const TypedWeights& w : typed_weights(model, precision)) {
+    const Bytes bytes = w.matmul + w.experts + w.embeddings + w.narrow + w.batched + w.plain;
+    const auto t = std::find(kTypeNames.begin(), kTypeNames.end(), w.type);
+    // I8/I16/I32 are kept as MLX's integers: bytes for bytes; BF16, missing
+    // from this table, is cast to F16 (2 bytes a value).
+    const bool integer = w.type == "I8" || w.type == "I16" || w.type == "I32";
+    const Block b = t != kTypeNames.end() ? block_of(static_cast<T>(t - kTypeNames.begin()))
+                    : integer             ? Block{1, 1}
+                                          : Block{2, 1};
+    const double n =
+        static_cast<double>(bytes) * static_cast<double>(b.elems) / static_cast<double>(b.bytes);
+    const double held = integer                                ? 8.0
+                        : w.type == "F32"                      ? 32.0
+                        : w.type == "Q4_0" || w.type == "Q4_1" ? 5.0
+                        : w.type == "Q8_0"                     ? 9.0
+                                                               : 16.0;
+    values += n;
+    bits += n * held;
+  }
+  if (values <= 0) {
+    return 0;
+  }
+  if (!model.weight_mix.empty()) {
+    return round_bytes(bits / 8.0);  // a file's own tensors: exact counts
+  }
+  // A recipe's bytes are scaled to the estimate's total for the precision
+  // (typed_weights), so its counts are too: take its mean bits over the
+  // weights of the 16-bit layout of the same shape.
+  Model shape = model;
+  shape.file_weight_bytes.reset();
+  const auto f16 = parse_precision("f16");
+  const Bytes f16_total = f16 ? weight_layout(shape, *f16).total() : 0;
+  return round_bytes(static_cast<double>(f16_total) * (bits / values) / 16.0);
+}
+
 std::string gguf_file_type_from_mix(const Model& model) {
   // The file's bytes per ggml type against each recipe's, over the same
   // shape. The recipe counts the weights the shape names, not every bias or

@@ -94,6 +94,14 @@ bool loads_output_from_embeddings(const Architecture& a);
 // that is not a llama.cpp file type.
 std::vector<TypedWeights> typed_weights(const Model& model, const Precision& precision);
 
+// The bytes MLX holds for the GGUF that `model` at `precision` stands for
+// (the file's tensors when it was read, else llama.cpp's recipe), as
+// mlx.core.load lays them out (ml-explore/mlx mlx/io/gguf.cpp at 846d1762):
+// Q4_0 and Q4_1 at 5 bits and Q8_0 at 9 (affine, a 16-bit scale and bias per
+// 32 weights: gguf_quants.cpp), F32, F16 and the integer types as they are,
+// every other type cast to F16. 0 when the shape gives no tensors.
+Bytes mlx_gguf_bytes(const Model& model, const Precision& precision);
+
 // The vision/audio encoder and projector at the width runtimes load it.
 Bytes projector_bytes(const Model& model, const Precision& precision);
 

@@ -52,6 +52,17 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   // What the model's facts rest on: inferred (a size), or read from the
   // catalogue or a file.
   r.assumptions = query.model.notes;
+  // The model's line on its cache is llama.cpp's layout; a runtime that lays
+  // it out otherwise (MiniCPM3 under vLLM and transformers) gets its own.
+  if (const std::string layout = cache_layout_note(query.model.arch, r.estimate.runtime);
+      !layout.empty()) {
+    const std::string llama = mla_per_head_text(query.model.arch);
+    for (std::string& note : r.assumptions) {
+      if (const auto at = note.find(llama); at != std::string::npos) {
+        note.replace(at, llama.size(), layout);
+      }
+    }
+  }
   if (!query.precision.requested.empty()) {
     r.assumptions.push_back(fmt::format("'{}' read as {}, the common GGUF choice at that width",
                                         query.precision.requested, query.precision.name));
@@ -63,12 +74,29 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
     r.assumptions.push_back(std::move(why));
   }
   // int8 and q8 read alike but choose different runtimes (default_runtime):
-  // say which one was taken when the user did not name a runtime.
-  if (!query.runtime && (query.precision.id == "int8" || query.precision.id == "q8_0")) {
+  // say which one was taken when the user did not name a runtime. On a Mac
+  // int4 and int8 are MLX's (apple_int_on_mlx).
+  const bool mac_int = !query.runtime && r.estimate.runtime == Runtime::Mlx &&
+                       apple_int_on_mlx(query.precision, query.devices);
+  if (mac_int) {
+    const bool four = query.precision.id == "int4";
+    r.assumptions.push_back(fmt::format(
+        "runtime MLX: on a Mac {} means MLX's {}-bit (mlx_lm.convert -q{}, what mlx-community "
+        "publishes); {} is GGUF {} and runs with llama.cpp; give --runtime transformers for "
+        "PyTorch's 8-bit and 4-bit integer formats",
+        query.precision.id, four ? 4 : 8, four ? "" : " --q-bits 8", four ? "q4" : "q8",
+        four ? "Q4_K_M" : "Q8_0"));
+  } else if (!query.runtime && (query.precision.id == "int8" || query.precision.id == "q8_0")) {
+    Precision int8 = query.precision;
+    int8.id = "int8";
+    const bool int8_on_mlx = apple_int_on_mlx(int8, query.devices);
     r.assumptions.push_back(
         query.precision.id == "int8"
             ? "int8 runs with transformers (PyTorch, 8-bit integer weights); q8 is GGUF Q8_0 "
               "and runs with llama.cpp: give --runtime to choose"
+        : int8_on_mlx
+            ? "Q8_0 runs with llama.cpp (a GGUF type); int8 would run with MLX (its 8-bit) "
+              "on a Mac: give --runtime to choose"
             : "Q8_0 runs with llama.cpp (a GGUF type); int8 would run with transformers "
               "(PyTorch, 8-bit integer weights): give --runtime to choose");
   }
