@@ -57,6 +57,22 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   }
   r.assumptions.push_back(
       precision_as_run(query.precision, r.estimate.runtime, query.devices).note);
+  // vLLM runs DeepSeek-V4, Qwen4Exp and dots.llm3 with caches of its own
+  // layout, which the estimate does not model (docs/architectures.md;
+  // estimate.cpp vllm_request_kv): say that the KV term is llama.cpp's.
+  if (r.estimate.runtime == Runtime::Vllm) {
+    const Architecture& a = query.model.arch;
+    const char* name = compressed_attention(a)            ? "DeepSeek-V4"
+                       : a.attention.index_block > 0      ? "Qwen4Exp"
+                       : a.attention.swa_kv_lora_rank > 0 ? "dots.llm3"
+                                                          : nullptr;
+    if (name != nullptr) {
+      r.assumptions.push_back(fmt::format(
+          "KV cache: llama.cpp's layout of {}'s caches in vLLM's blocks; vLLM lays this "
+          "architecture's caches out its own way, which is not modelled (approximate)",
+          name));
+    }
+  }
   // int8 and q8 read alike but choose different runtimes (default_runtime):
   // say which one was taken when the user did not name a runtime.
   if (!query.runtime && (query.precision.id == "int8" || query.precision.id == "q8_0")) {
