@@ -1667,9 +1667,14 @@ TEST(KimiK3, GgufHeaderReadsItsExtraTensors) {
 // vLLM's hybrid allocator (vllm/v1/kv_cache_interface.py max_memory_usage_bytes;
 // HybridAttentionMambaModelConfig): the block size it picks for a Mamba
 // hybrid, and per layer kind what one request holds.
-TEST(VllmHybridAllocator, Nemotron9bBlockSizeIsVllms672) {
-  // tests/data/architecture_figures.csv: vLLM issue #24280 names 672 tokens.
-  const Model m = from_config(nemotron_h());
+TEST(VllmHybridAllocator, Nemotron9bBlockSizeIsVllms672WithA16BitScanState) {
+  // tests/data/architecture_figures.csv: vLLM issue #24280 names 672 tokens,
+  // from a vLLM that kept Nemotron-H's scan state in 16 bits (the figure
+  // works out only so); a config.json naming a 16-bit mamba_ssm_cache_dtype
+  // still gets it.
+  Json j = nemotron_h();
+  j["mamba_ssm_cache_dtype"] = "float16";
+  const Model m = from_config(j);
   // By hand: Mamba-2 state (4 - 1) x (128 x 80 + 2 x 8 x 128) + 128 x 80 x 128
   // values in bf16 = 2695168 bytes; one attention token 2 x 8 x 128 x 2 = 4096
   // bytes; 16 x cdiv(2695168, 16 x 4096) = 672.
@@ -1680,6 +1685,41 @@ TEST(VllmHybridAllocator, Nemotron9bBlockSizeIsVllms672) {
   // Attention layers: cdiv(8192, 672) = 13 pages; recurrent layers one page
   // each; a page is 672 x 4096 bytes.
   EXPECT_EQ(r.bytes, (13 * std::int64_t{attention} + recurrent) * 672 * 4096);
+}
+
+// vLLM's NemotronHForCausalLMConfig (vllm/model_executor/models/config.py, as
+// ROCm/vllm carries it at 104577fa, read 2026-12-05) sets the scan state's
+// dtype to config.json's mamba_ssm_cache_dtype, or "float32" where it names
+// none (DEFAULT_MAMBA_SSM_CACHE_DTYPE); mamba2_state_dtype
+// (vllm/model_executor/layers/mamba/mamba_utils.py at 02d71083) keeps the
+// convolution in the model's dtype. Nemotron-3-Nano and Nemotron-Cascade-2's
+// config.json name "float32" themselves.
+TEST(VllmHybridAllocator, NemotronHScanStateIsF32ByDefault) {
+  for (const char* dtype : {"", "float32"}) {
+    Json j = nemotron_h();  // NVIDIA-Nemotron-Nano-9B-v2's config.json values
+    if (*dtype != 0) {
+      j["mamba_ssm_cache_dtype"] = dtype;
+    }
+    const Model m = from_config(j);
+    // By hand: the convolution (4 - 1) x (128 x 80 + 2 x 8 x 128) = 36864
+    // values x 2 bytes = 73728; the scan state 128 x 80 x 128 = 1310720
+    // values x 4 bytes = 5242880; 5316608 bytes a layer. One attention token
+    // 4096 bytes: 16 x cdiv(5316608, 65536) = 16 x 82 = 1312 tokens a block.
+    const VllmRequestKv r = vllm_request_kv(m.arch, 8192, kv_f16(), kv_f16(), 8192);
+    EXPECT_EQ(r.block_tokens, 1312) << dtype;
+    // 4 attention layers of cdiv(8192, 1312) = 7 pages, 27 Mamba-2 layers of
+    // one page (1312 x 4096 = 5373952 bytes, over the state's 5316608).
+    EXPECT_EQ(r.bytes, (7 * std::int64_t{4} + 27) * 1312 * 4096) << dtype;
+  }
+  // The catalogue's entry for the same model is sized the same way.
+  auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
+  ASSERT_TRUE(db.ok());
+  auto found = db->find("nemotron-nano-9b-v2");
+  ASSERT_TRUE(found.ok());
+  EXPECT_EQ(vllm_request_kv(found->entry->model.arch, 8192, kv_f16(), kv_f16(), 8192).block_tokens,
+            1312);
+  // Under llama.cpp the whole state stays F32 and the count unchanged.
+  EXPECT_EQ(from_config(nemotron_h()).arch.attention.recurrent_state_floats, 36864 + 1310720);
 }
 
 TEST(VllmHybridAllocator, SlidingAndChunkedLayersHoldTheirWindowPlusOneStep) {

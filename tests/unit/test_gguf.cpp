@@ -234,6 +234,9 @@ TEST(Gguf, NemotronHNamesItsMamba2Blocks) {
   EXPECT_EQ(a.ssm_state, 64);
   EXPECT_EQ(a.ssm_conv, 4);
   EXPECT_EQ(a.recurrent_state_floats, 3 * (512 + 2 * 2 * 64) + 64 * 512);
+  // A GGUF names no mamba_ssm_cache_dtype: vLLM's float32 default for the
+  // scan state (NemotronHForCausalLMConfig).
+  EXPECT_EQ(a.vllm_f32_state_floats, 64 * 512);
   EXPECT_FALSE(m->arch.mlp_gated);  // up, squared ReLU, down (build_ffn_layer: no gate)
   auto moe = model_from_gguf(read_ok(nemotron("nemotron_h_moe").file()), "nemotron-moe");
   ASSERT_TRUE(moe.ok()) << moe.error().message;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "unit/catalogue_model.hpp"
 #include "willfit/inference/estimate.hpp"
 #include "willfit/models/weight_layout.hpp"
 #include "willfit/planner/report.hpp"
@@ -166,6 +167,30 @@ TEST(Runtime, MlxHoldsAGgufAsMlxCoreLoadDoes) {
   EXPECT_TRUE(std::any_of(r.assumptions.begin(), r.assumptions.end(), [](const std::string& a) {
     return a.starts_with("Q4_K_M under MLX: mlx.core.load keeps only Q4_0, Q4_1 and Q8_0");
   }));
+}
+
+// vLLM runs DeepSeek-V4, Qwen4Exp and dots.llm3 (vllm-project/vllm
+// vllm/models/deepseek_v4, qwen4_exp, dots3_note) with caches laid out its own
+// way, which the estimate does not model: the answer says its KV term is
+// llama.cpp's layout. Other models under vLLM, and these under llama.cpp,
+// carry no such line.
+TEST(Runtime, VllmSaysWhereItsCacheLayoutIsNotModelled) {
+  const auto says = [](const char* id, Runtime rt) {
+    InferenceQuery q = query("8b", "bf16", "80gb");
+    q.model = test::catalogue_model(id);
+    q.runtime = rt;
+    q.context = 8192;
+    const FitReport r = make_fit_report(q);
+    return std::any_of(r.assumptions.begin(), r.assumptions.end(), [](const std::string& a) {
+      return a.starts_with("KV cache: llama.cpp's layout of ");
+    });
+  };
+  for (const char* id : {"deepseek-v4-flash", "qwen3.8-flash-next", "dots3-note-prev"}) {
+    EXPECT_TRUE(says(id, Runtime::Vllm)) << id;
+    EXPECT_FALSE(says(id, Runtime::LlamaCpp)) << id;
+  }
+  EXPECT_FALSE(says("llama-3.1-8b", Runtime::Vllm));
+  EXPECT_FALSE(says("nemotron-nano-9b-v2", Runtime::Vllm));
 }
 
 // On a machine without a GPU a float model runs under llama.cpp as well (a

@@ -314,7 +314,7 @@ Bytes recurrent_state_bytes(const Architecture& a, int sequences, int bytes_per_
   // Recurrent layers of a hybrid model keep a fixed state per sequence that
   // does not grow with the context (section 0.3; llama-hparams.cpp n_embd_r
   // and n_embd_s, F32 in llama.cpp; the model's dtype in vLLM and
-  // transformers).
+  // transformers, but for vLLM's F32 parts: vllm_request_kv).
   // Qwen4Exp's n-gram layer keeps its convolution history in a row of its
   // own beside its delta net's (llama-memory-recurrent.cpp cache_ple_r_l).
   return (std::int64_t{recurrent_layer_count(a)} * a.attention.recurrent_state_floats +
@@ -517,12 +517,21 @@ VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, co
   // Kimi Delta Attention's recurrent matrix in F32 (kda_state_dtype returns
   // `(state_dtype, torch.float32)`: conv, then heads x head_dim x head_dim;
   // Kimi Linear's kimi_linear.py, Ling 3's bailing KDA and K3's gated delta
-  // net take it): its values 4 bytes, the convolution's 2.
+  // net take it): its values 4 bytes, the convolution's 2. Nemotron-H's
+  // Mamba-2 scan state in F32 too: vLLM's NemotronHForCausalLMConfig
+  // (vllm/model_executor/models/config.py, as ROCm/vllm carries it at
+  // 104577fa) sets mamba_ssm_cache_dtype, when left "auto", to the
+  // config.json's mamba_ssm_cache_dtype or DEFAULT_MAMBA_SSM_CACHE_DTYPE
+  // "float32" ("Only `float32` is known to have no accuracy issues by
+  // default"), and mamba2_state_dtype keeps the convolution in the model's
+  // dtype (model.hpp vllm_f32_state_floats).
   const std::int64_t kda_f32 = a.attention.kda ? std::int64_t{a.attention.delta_net_v_heads} *
                                                      a.attention.delta_net_head_dim *
                                                      a.attention.delta_net_head_dim
                                                : 0;
-  const Bytes state = (std::int64_t{a.attention.recurrent_state_floats} + kda_f32) * 2;
+  const Bytes state = (std::int64_t{a.attention.recurrent_state_floats} + kda_f32 +
+                       a.attention.vllm_f32_state_floats) *
+                      2;
   VllmRequestKv r;
   r.block_tokens = kAlign;
   if (recurrent > 0 && per_layer_token > 0 && state > 0) {

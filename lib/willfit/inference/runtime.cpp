@@ -1975,6 +1975,7 @@ void vllm(const Inputs& in, Estimate& e) {
   Architecture per_rank = a;
   per_rank.kv_heads = std::max(1, a.kv_heads / tp);
   per_rank.attention.recurrent_state_floats = a.attention.recurrent_state_floats / tp;
+  per_rank.attention.vllm_f32_state_floats = a.attention.vllm_f32_state_floats / tp;
   per_rank.attention.delta_net_k_heads = a.attention.delta_net_k_heads / tp;
   per_rank.attention.delta_net_v_heads = a.attention.delta_net_v_heads / tp;
   // Hybrid, sliding and chunked layers hold less than the whole context

@@ -1101,6 +1101,12 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
         *inner<kLimit&& * state> 0 && *state < kLimit && groups < kLimit) {
       a.attention.recurrent_state_floats =
           (*conv - 1) * (*inner + 2 * groups * *state) + *state * *inner;
+      // vLLM keeps Nemotron-H's scan state in F32: a GGUF names no
+      // mamba_ssm_cache_dtype, so NemotronHForCausalLMConfig's default
+      // (model.hpp vllm_f32_state_floats).
+      if (arch.starts_with("nemotron_h")) {
+        a.attention.vllm_f32_state_floats = *state * *inner;
+      }
     }
     // Granite 4 H's Mamba-2 and Jamba's Mamba-1 mixers, Falcon-H1's
     // Mamba-2 beside every layer's attention and Nemotron-H's Mamba-2 blocks

@@ -469,6 +469,16 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
     const std::int64_t conv_dim = d_inner + 2 * groups * *d_state;
     at.recurrent_state_floats = (*d_conv - 1) * conv_dim + *d_state * d_inner;
     at.recurrent_params = mamba_mixer_params(h, d_inner, *d_state, *d_conv, *n_heads, groups);
+    // vLLM keeps Nemotron-H's scan state in the config's
+    // mamba_ssm_cache_dtype, float32 where it names none
+    // (NemotronHForCausalLMConfig.DEFAULT_MAMBA_SSM_CACHE_DTYPE; model.hpp
+    // vllm_f32_state_floats); the convolution stays in the model's dtype.
+    if (type == "nemotron_h") {
+      const auto dt = t.find("mamba_ssm_cache_dtype");
+      const bool sixteen = dt != t.end() && dt->is_string() &&
+                           (*dt == "bfloat16" || *dt == "float16" || *dt == "half");
+      at.vllm_f32_state_floats = sixteen ? 0 : *d_state * d_inner;
+    }
     // The graphs the allocator replay builds (ggml_alloc.cpp) from these
     // sizes (gguf.cpp reads the same from ssm.*): Falcon-H1's mixer beside
     // the attention of every layer, Granite 4 H's on the recurrent layers,

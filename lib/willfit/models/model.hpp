@@ -51,6 +51,12 @@ struct Attention {
   // other layers (Mamba: (d_conv-1)(d_inner + 2 n_group d_state) + d_state d_inner;
   // GatedDeltaNet: (d_conv-1) conv_dim + v_heads k_dim v_dim). 0 = unknown.
   std::int64_t recurrent_state_floats = 0;
+  // Of those values, the ones vLLM keeps in F32 by the model's own default
+  // where it would otherwise keep them in the model's dtype: Nemotron-H's
+  // Mamba-2 scan state, d_state x d_inner, unless config.json names a 16-bit
+  // mamba_ssm_cache_dtype (vLLM's NemotronHForCausalLMConfig; estimate.cpp
+  // vllm_request_kv). 0: none.
+  std::int64_t vllm_f32_state_floats = 0;
   // Hybrid: layers that keep a recurrent state (0 = layers - attention_layers).
   // Falcon-H1 runs attention and Mamba-2 side by side in every layer, so
   // both counts are the layer count there.

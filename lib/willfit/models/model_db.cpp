@@ -666,6 +666,12 @@ void read_attention(EntryReader& r, const Json& at, const std::string& kind, Mod
         r.integer_in(at, "recurrent_state_floats", 0, kMaxParams, 0);
     read_mixers(r, at, a);
     read_mamba(r, at, a);
+    // vLLM keeps Nemotron-H's Mamba-2 scan state in F32 (model.hpp
+    // vllm_f32_state_floats), as from its config.json.
+    if (m.family == "nemotron-h" && a.attention.mamba == 2) {
+      a.attention.vllm_f32_state_floats =
+          std::int64_t{a.attention.ssm_state} * a.attention.ssm_inner;
+    }
     read_rwkv(r, at, a);
     read_kimi(r, at, a);
     // MiniMax-01: lightning attention on the recurrent layers (model.hpp
