@@ -313,10 +313,11 @@ TEST(SuggestionsCli, OllamaTagsNamedBySuggestionsAreTheModelsPromised) {
     c.set("--json", "");
     const CliResult r = run_cli(c.argv());
     ASSERT_NE(r.code, 2) << joined(c.argv()) << ": " << r.err;
-    for (const auto& s : nlohmann::json::parse(r.out)["suggestions"]) {
+    const auto doc = nlohmann::json::parse(r.out);
+    for (const auto& s : doc["suggestions"]) {
       const auto change = s["change"].get<std::string>();
       const auto args = s["args"].get<std::string>();
-      if (model.rfind("qwen3:", 0) == 0 && args.find("--precision") != std::string::npos) {
+      if (model.rfind("qwen3:", 0) == 0 && change.rfind("lower precision", 0) == 0) {
         const std::string p = args.substr(args.find("--precision") + 12);
         EXPECT_TRUE(p.rfind("q4_k_m", 0) == 0 || p.rfind("q8_0", 0) == 0) << model << ": " << args;
       }
@@ -324,9 +325,10 @@ TEST(SuggestionsCli, OllamaTagsNamedBySuggestionsAreTheModelsPromised) {
       if (at == std::string::npos) {
         continue;
       }
-      const std::string tag =
-          change.substr(at + marker.size(),
-                        change.find_first_of(",: ", at + marker.size()) - (at + marker.size()));
+      // The tag ends at the first ", " or ": " (it holds a ':' of its own).
+      const std::size_t from = at + marker.size();
+      const std::size_t end = std::min(change.find(", ", from), change.find(": ", from));
+      const std::string tag = change.substr(from, end - from);
       if (model == "llama3.1:8b" && device == "m1 8gb") {
         EXPECT_EQ(tag.rfind("llama3.1:8b-instruct-q", 0), 0U) << tag;
         llama_lower = true;
