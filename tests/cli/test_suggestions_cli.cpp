@@ -284,5 +284,78 @@ TEST(SuggestionsCli, EveryTrainingSuggestionRunsAndKeepsItsPromise) {
   EXPECT_GT(checked, 10);
 }
 
+// Under Ollama a lower precision is one the library publishes as a tag for
+// the model (catalogue `ollama_tags`, from its tags pages): llama3.1:8b has
+// q2_K to q8_0, so an 8 GB M1 gets a lower K-quant with its tag; qwen3 has
+// only q4_K_M, q8_0 and fp16, so nothing else is offered. Every tag a
+// suggestion names is pasted as the model (what `ollama pull` takes) and
+// must give the verdict and total the suggestion promised.
+TEST(SuggestionsCli, OllamaTagsNamedBySuggestionsAreTheModelsPromised) {
+  const std::string marker = "Ollama's tag ";
+  int tags = 0;
+  bool llama_lower = false;
+  for (const auto& [model, device] : std::vector<std::pair<std::string, std::string>>{
+           {"llama3.1:8b", "m1 8gb"},
+           {"llama3.1:8b", "6gb"},
+           {"llama3.2:3b", "3gb"},
+           {"qwen2.5:14b", "rtx 3060 12gb"},
+           {"gemma2:9b", "6gb"},
+           {"mistral:7b", "4gb"},
+           {"phi3:14b", "8gb"},
+           {"qwen3:8b-fp16", "rtx 4060 ti 16gb"},
+           {"qwen3:8b", "m1 8gb"},
+           {"qwen3:14b", "8gb"},
+       }) {
+    Command c;
+    c.model = model;
+    c.set("--device", device);
+    check_suggestions(c);
+    c.set("--json", "");
+    const CliResult r = run_cli(c.argv());
+    ASSERT_NE(r.code, 2) << joined(c.argv()) << ": " << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    for (const auto& s : doc["suggestions"]) {
+      const auto change = s["change"].get<std::string>();
+      const auto args = s["args"].get<std::string>();
+      if (model.rfind("qwen3:", 0) == 0 && change.rfind("lower precision", 0) == 0) {
+        const std::string p = args.substr(args.find("--precision") + 12);
+        EXPECT_TRUE(p.rfind("q4_k_m", 0) == 0 || p.rfind("q8_0", 0) == 0) << model << ": " << args;
+      }
+      const auto at = change.find(marker);
+      if (at == std::string::npos) {
+        continue;
+      }
+      // The tag ends at the first ", " or ": " (it holds a ':' of its own).
+      const std::size_t from = at + marker.size();
+      const std::size_t end = std::min(change.find(", ", from), change.find(": ", from));
+      const std::string tag = change.substr(from, end - from);
+      if (model == "llama3.1:8b" && device == "m1 8gb") {
+        EXPECT_EQ(tag.rfind("llama3.1:8b-instruct-q", 0), 0U) << tag;
+        llama_lower = true;
+      }
+      // The tag as the model, with the suggestion's other flags but not its
+      // --precision: the tag alone must carry the type.
+      Command next = c;
+      next.options.pop_back();
+      next = with_args(next, args);
+      next.model = tag;
+      next.options.erase(std::remove_if(next.options.begin(), next.options.end(),
+                                        [](const auto& o) { return o.first == "--precision"; }),
+                         next.options.end());
+      next.set("--json", "");
+      const CliResult after = run_cli(next.argv());
+      ASSERT_NE(after.code, 2) << joined(next.argv()) << ": " << after.err;
+      const auto got = nlohmann::json::parse(after.out);
+      EXPECT_EQ(got["result"]["verdict"], s["verdict"]) << joined(next.argv());
+      EXPECT_EQ(got["result"]["required_bytes"], s["total_bytes"]) << joined(next.argv());
+      EXPECT_EQ(got["query"]["runtime"], "ollama") << joined(next.argv());
+      ++tags;
+    }
+  }
+  std::printf("%d Ollama tags pasted\n", tags);
+  EXPECT_TRUE(llama_lower);
+  EXPECT_GT(tags, 3);
+}
+
 }  // namespace
 }  // namespace willfit::test

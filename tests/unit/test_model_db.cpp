@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "sources/embedded_data.hpp"
+#include "willfit/core/precision.hpp"
 #include "willfit/core/text.hpp"
 #include "willfit/inference/estimate.hpp"
 #include "willfit/models/model_db.hpp"
@@ -681,6 +682,102 @@ TEST(PublishedPrecision, AUserEntryWithABadPrecisionIsOneError) {
       "mine.json");
   ASSERT_TRUE(plain.ok());
   EXPECT_EQ(model_from_match(*plain->find("x")).precision_hint, "");  // fp16, as before
+}
+
+// `ollama_tags` (data/README.md): the quantisations Ollama's library
+// publishes as tags of their own, from its tags pages. Each listed tag is a
+// name of its entry, with the tag's type as the precision, so what a
+// suggestion names resolves to the model it was estimated for.
+TEST(OllamaTags, EveryListedTagFindsItsEntryAtItsType) {
+  int tags = 0;
+  for (const auto& e : catalogue().entries()) {
+    for (const std::string& type : e.model.ollama_tag_types) {
+      const auto p = parse_precision(type);
+      ASSERT_TRUE(p.ok()) << e.model.id << ": " << type;
+      const auto tag = ollama_tag_for(e.model, p->id);
+      ASSERT_TRUE(tag.has_value()) << e.model.id << ": " << type;
+      const auto m = catalogue().find(*tag);
+      ASSERT_TRUE(m.ok()) << *tag << ": " << m.error().message;
+      EXPECT_EQ(m->entry->model.id, e.model.id) << *tag;
+      EXPECT_TRUE(m->ollama_tag) << *tag;
+      EXPECT_EQ(model_from_match(*m).precision_hint, p->id) << *tag;
+      ++tags;
+    }
+  }
+  EXPECT_GT(tags, 500);
+}
+
+// The lists as the library's tags pages give them (yuma-shintani/ollama-
+// model-library docs/model.json at commit 98f4e823): Llama 3.1 8B from q2_K
+// to q8_0 and fp16, Qwen3 8B only q4_K_M, q8_0 and fp16, gpt-oss only MXFP4.
+TEST(OllamaTags, TheLibrarysListsForOldAndNewFamilies) {
+  const Model& llama = model("llama3.1:8b");
+  EXPECT_EQ(ollama_tag_for(llama, "q3_k_m"), "llama3.1:8b-instruct-q3_K_M");
+  EXPECT_EQ(ollama_tag_for(llama, "q2_k"), "llama3.1:8b-instruct-q2_K");
+  EXPECT_EQ(ollama_tag_for(llama, "fp16"), "llama3.1:8b-instruct-fp16");
+  EXPECT_EQ(ollama_tag_for(llama, "iq3_m"), std::nullopt);
+  // llama3.1:70b has no q4_1 tag (its 8b has).
+  EXPECT_EQ(ollama_tag_for(model("llama3.1:70b"), "q4_1"), std::nullopt);
+  EXPECT_EQ(ollama_tag_for(model("llama3.1:8b"), "q4_1"), "llama3.1:8b-instruct-q4_1");
+  const Model& qwen3 = model("qwen3:8b");
+  EXPECT_EQ(qwen3.ollama_tag_types, (std::vector<std::string>{"q4_K_M", "q8_0", "fp16"}));
+  EXPECT_EQ(ollama_tag_for(qwen3, "q8_0"), "qwen3:8b-q8_0");
+  EXPECT_EQ(ollama_tag_for(qwen3, "q3_k_m"), std::nullopt);
+  EXPECT_EQ(ollama_tag_for(model("gpt-oss:20b"), "mxfp4"), "gpt-oss:20b");
+  EXPECT_EQ(ollama_tag_for(model("gpt-oss:20b"), "q4_k_m"), std::nullopt);
+  EXPECT_EQ(model("phi3:3.8b-mini-4k-instruct-q3_K_M").id, "phi-3-mini-4k");
+  EXPECT_EQ(model("mistral:7b-instruct-v0.3-q3_K_M").id, "mistral-7b-v0.3");
+  for (const auto& e : catalogue().entries()) {
+    if (!e.model.ollama_tag_types.empty()) {
+      EXPECT_FALSE(e.model.ollama_tag_pattern.empty()) << e.model.id;
+    }
+  }
+}
+
+TEST(OllamaTags, BadListsAreRefusedByName) {
+  struct Case {
+    const char* tags;
+    const char* expect;
+  };
+  for (const Case& c : std::initializer_list<Case>{
+           {R"({"pattern": "x:1b-{q}", "types": ["q7_K"], "source": "s"})", "type 'q7_K'"},
+           {R"({"pattern": "x:1b-{q}", "types": ["q4_K_M", "Q4_K_M"], "source": "s"})",
+            "listed twice"},
+           {R"({"pattern": "x:1b-{q}", "types": [], "source": "s"})", "'types' must be"},
+           {R"({"pattern": "x:1b-{q}", "types": "q4_K_M", "source": "s"})", "'types' must be"},
+           {R"({"pattern": "x:1b-{q}", "types": [4], "source": "s"})", "type '4'"},
+           {R"({"pattern": "x:1b-{q}", "types": ["nf4"], "source": "s"})", "type 'nf4'"},
+           {R"({"pattern": "x:1b-{q}", "types": ["q4_K_M"]})", "missing 'source'"},
+           {R"({"pattern": "y:1b-{q}", "types": ["q4_K_M"], "source": "s"})", "names 'y'"},
+           {R"({"pattern": "x-1b-{q}", "types": ["q4_K_M"], "source": "s"})", "not an Ollama tag"},
+           {R"({"pattern": "x:1b-{q}-{q}", "types": ["q4_K_M"], "source": "s"})", "once"},
+           {R"({"pattern": "x:1b", "types": ["q4_K_M", "q8_0"], "source": "s"})", "one type"},
+           {R"({"pattern": "x:1b-{q}", "types": ["q4_K_M"], "source": "s", "size": 1})",
+            "unknown key 'size'"},
+           {R"("x:1b-{q}")", "'ollama_tags' must be an object"},
+       }) {
+    const std::string json = fmt::format(
+        R"({{"models": [{{"id": "x", "aliases": ["x:1b"], "params": 1000, "layers": 1,
+            "hidden_size": 8, "heads": 1, "vocab_size": 10, "ollama_tags": {}}}]}})",
+        c.tags);
+    auto bad = ModelDb::parse(json, "mine.json");
+    ASSERT_FALSE(bad.ok()) << c.tags;
+    EXPECT_NE(bad.error().message.find(c.expect), std::string::npos)
+        << c.tags << " -> " << bad.error().message;
+    EXPECT_NE(bad.error().message.find("mine.json: model 1 ('x')"), std::string::npos)
+        << bad.error().message;
+    EXPECT_EQ(bad.error().message.find('\n'), std::string::npos);
+  }
+  auto good = ModelDb::parse(
+      R"({"models": [{"id": "x", "aliases": ["x:1b"], "params": 1000, "layers": 1,
+          "hidden_size": 8, "heads": 1, "vocab_size": 10,
+          "ollama_tags": {"pattern": "x:1b-chat-{q}", "types": ["q3_K_M"], "source": "s"}}]})",
+      "mine.json");
+  ASSERT_TRUE(good.ok()) << good.error().message;
+  const auto m = good->find("x:1b-chat-q3_K_M");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->entry->model.id, "x");
+  EXPECT_EQ(m->precision_hint, "q3_k_m");
 }
 
 }  // namespace

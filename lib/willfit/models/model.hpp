@@ -911,6 +911,14 @@ struct Model {
   // The name was an Ollama tag ("llama3.1:8b"): the model is what `ollama
   // pull` fetches and runs under Ollama unless --runtime says otherwise.
   bool ollama_tag = false;
+  // The quantisations Ollama's library publishes for the model as tags of
+  // their own (catalogue `ollama_tags`; model_db.hpp ollama_tag_for): the
+  // tag with "{q}" where the type goes ("llama3.1:8b-instruct-{q}"; without
+  // it, the tag of the one type listed: gpt-oss:20b, MXFP4 only), and the
+  // types as the tags spell them ("q3_K_M", "fp16"). Empty when the
+  // catalogue does not say: then q4_K_M, q8_0 and fp16 are assumed.
+  std::string ollama_tag_pattern;
+  std::vector<std::string> ollama_tag_types;
   // Which program quantised the GGUF the model stands for when no file was
   // read: llama.cpp's llama-quantize, or Ollama's own quantizer, which made
   // the packages an Ollama tag pulls (weight_layout.cpp says how they differ).

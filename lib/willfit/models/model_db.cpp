@@ -704,6 +704,80 @@ void read_attention(EntryReader& r, const Json& at, const std::string& kind, Mod
   }
 }
 
+// `ollama_tags` (data/README.md): the quantisations Ollama's library
+// publishes for the entry as tags of their own. Each type must be a GGUF
+// type willfit knows, once; the pattern an Ollama tag of the entry's own
+// name (one of its aliases), with "{q}" once, or, without it, one type only.
+void read_ollama_tags(EntryReader& r, const Json& t, CatalogueEntry& e) {
+  Model& m = e.model;
+  const std::string pattern = r.string_in(t, "pattern", std::nullopt);
+  (void)r.string_in(t, "source", std::nullopt);
+  const auto colon = pattern.find(':');
+  const auto q = pattern.find("{q}");
+  if (pattern.empty()) {
+    return;
+  }
+  if (colon == std::string::npos || colon == 0 || pattern.find('/') != std::string::npos ||
+      pattern.find(' ') != std::string::npos) {
+    r.fail(fmt::format("'ollama_tags': pattern '{}' is not an Ollama tag (NAME:TAG)", pattern));
+    return;
+  }
+  if (q != std::string::npos && (q < colon || pattern.find("{q}", q + 1) != std::string::npos)) {
+    r.fail(
+        fmt::format("'ollama_tags': pattern '{}' must hold '{{q}}' once, after the ':'", pattern));
+    return;
+  }
+  const std::string name = to_lower(pattern.substr(0, colon));
+  if (std::none_of(e.aliases.begin(), e.aliases.end(), [&](const std::string& a) {
+        return a.find(':') != std::string::npos && a.substr(0, a.find(':')) == name;
+      })) {
+    r.fail(
+        fmt::format("'ollama_tags': pattern '{}' names '{}', which no Ollama alias of the "
+                    "entry does",
+                    pattern, name));
+    return;
+  }
+  const auto it = t.find("types");
+  r.mark(t, "types");
+  if (it == t.end() || !it->is_array() || it->empty()) {
+    r.fail("'ollama_tags': 'types' must be a non-empty array of quantisations (\"q4_K_M\")");
+    return;
+  }
+  std::vector<std::string> types;
+  std::vector<std::string> ids;
+  for (const auto& v : *it) {
+    const std::string type = v.is_string() ? v.get<std::string>() : std::string();
+    std::optional<Precision> p;
+    if (auto parsed = parse_precision(type); !type.empty() && parsed) {
+      p = *parsed;
+    }
+    // A GGUF type: a llama.cpp quantisation, or the 16-bit floats a tag
+    // calls fp16 and bf16 (F16 and BF16 GGUFs).
+    if (!p || !(p->gguf || p->id == "fp16" || p->id == "bf16")) {
+      r.fail(fmt::format("'ollama_tags': type '{}' is not a GGUF type (q4_K_M, fp16)",
+                         v.is_string() ? type : v.dump()));
+      return;
+    }
+    if (std::find(ids.begin(), ids.end(), p->id) != ids.end()) {
+      r.fail(fmt::format("'ollama_tags': type '{}' is listed twice", type));
+      return;
+    }
+    ids.push_back(p->id);
+    types.push_back(type);
+  }
+  if (q == std::string::npos && types.size() != 1) {
+    r.fail(fmt::format("'ollama_tags': pattern '{}' has no '{{q}}', so it names one type, not {}",
+                       pattern, types.size()));
+    return;
+  }
+  for (const auto& key : r.unread(t)) {
+    r.fail(fmt::format("'ollama_tags': unknown key '{}' (pattern, types, source)", key));
+    return;
+  }
+  m.ollama_tag_pattern = pattern;
+  m.ollama_tag_types = std::move(types);
+}
+
 Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::string_view origin) {
   if (!j.is_object()) {
     return make_error(fmt::format("{}: model {} must be an object", origin, index + 1));
@@ -901,6 +975,9 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
       r.fail(fmt::format("'ollama_precision': '{}' is not a llama.cpp quantisation",
                          e.ollama_precision));
     }
+  }
+  if (const Json* tags = r.object("ollama_tags")) {
+    read_ollama_tags(r, *tags, e);
   }
   if (const Json* at = r.object("attention")) {
     const auto k = at->find("kind");
@@ -1177,6 +1254,15 @@ void ModelDb::reindex() {
       add(alias);
     }
   }
+  // The tags `ollama_tags` lists are the entry's names too: its pattern
+  // without the quantisation ("llama3.1:8b-instruct", "phi3:3.8b-mini-4k-
+  // instruct"), which find() reaches once it has cut the type off the tag.
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    const std::string& pattern = entries_[i].model.ollama_tag_pattern;
+    if (pattern.size() > 4 && pattern.ends_with("-{q}")) {
+      exact_.try_emplace(to_lower(pattern.substr(0, pattern.size() - 4)), i);
+    }
+  }
   // NAME:latest's loose key ("latest" dropped) is the family's name, which
   // may be another entry's own (deepseek-r1:latest, the 8B, beside the id
   // deepseek-r1, the 671B): it only fills a key no name holds.
@@ -1263,6 +1349,21 @@ Expected<CatalogueMatch> ModelDb::find(std::string_view name) const {
 
 std::vector<std::string> ModelDb::suggest(std::string_view name, std::size_t limit) const {
   return closest(to_lower(trim(name)), suggestion_names_, limit);
+}
+
+std::optional<std::string> ollama_tag_for(const Model& m, std::string_view precision_id) {
+  for (const std::string& type : m.ollama_tag_types) {
+    const auto p = parse_precision(type);
+    if (!p || p->id != precision_id) {
+      continue;
+    }
+    std::string tag = m.ollama_tag_pattern;
+    if (const auto q = tag.find("{q}"); q != std::string::npos) {
+      tag.replace(q, 3, type);
+    }
+    return tag;
+  }
+  return std::nullopt;
 }
 
 Model model_from_match(const CatalogueMatch& match) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -46,6 +47,12 @@ struct CatalogueMatch {
 // precision when that is itself a llama.cpp type, as gpt-oss's MXFP4); else
 // the precision the model is published in.
 Model model_from_match(const CatalogueMatch& match);
+
+// The Ollama tag that `ollama pull` fetches `m` at precision `precision_id`
+// ("q3_k_m" -> "llama3.1:8b-instruct-q3_K_M") when the catalogue lists that
+// type among the library's tags for the model (Model::ollama_tag_pattern);
+// nullopt when it does not, or lists none.
+std::optional<std::string> ollama_tag_for(const Model& m, std::string_view precision_id);
 
 class ModelDb {
  public:

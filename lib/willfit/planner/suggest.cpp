@@ -2,6 +2,7 @@
 
 #include "willfit/core/quality.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/models/model_db.hpp"
 #include "willfit/planner/planner.hpp"
 
 #include <algorithm>
@@ -51,13 +52,18 @@ bool gguf_runtime(Runtime r) {
 
 // A model named by an Ollama tag and run by Ollama is a package of Ollama's
 // library, and a lower precision is advice only if `ollama pull` can fetch
-// it: the library's tags pages list q4_K_M, q8_0 and fp16 for each size of
-// its models (older ones list more K-quants, which willfit does not know
-// per model), and a tag the user named is one of them. An IQ3_M or IQ2_M
-// GGUF has no tag there, so it is not offered.
+// it. Where the catalogue lists the quantisations the library's tags page
+// publishes for the model (`ollama_tags`: llama3.1:8b has q2_K to q8_0 and
+// fp16 as tags of their own, qwen3:8b only q4_K_M, q8_0 and fp16, gpt-oss
+// only its MXFP4), those are the ones; elsewhere q4_K_M, q8_0 and fp16,
+// which the library publishes for each size of its models, and a tag the
+// user named. An IQ3_M or IQ2_M GGUF has no tag there, so it is not offered.
 bool outside_ollama_library(const InferenceQuery& q, const Estimate& e, const Precision& p) {
   if (e.runtime != Runtime::Ollama || !q.model.ollama_tag || q.model.file_weight_bytes) {
     return false;
+  }
+  if (!q.model.ollama_tag_types.empty()) {
+    return !ollama_tag_for(q.model, p.id);
   }
   for (const char* id : {"q4_k_m", "q8_0", "fp16"}) {
     if (p.id == id) {
@@ -65,6 +71,16 @@ bool outside_ollama_library(const InferenceQuery& q, const Estimate& e, const Pr
     }
   }
   return p.id != to_lower(q.model.precision_hint);
+}
+
+// The words naming the tag to pull for `p` under Ollama, when the catalogue
+// knows it (", Ollama's tag llama3.1:8b-instruct-q3_K_M"); "" otherwise.
+std::string ollama_tag_words(const InferenceQuery& q, const Estimate& e, const Precision& p) {
+  if (e.runtime != Runtime::Ollama || !q.model.ollama_tag || q.model.file_weight_bytes) {
+    return "";
+  }
+  const auto tag = ollama_tag_for(q.model, p.id);
+  return tag ? ", Ollama's tag " + *tag : "";
 }
 
 // The query with the runtime pinned to the one the estimate resolved, so a
@@ -208,6 +224,7 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e,
       if (cross && !gguf_runtime(e.runtime)) {
         change += ", as a GGUF on llama.cpp";
       }
+      change += ollama_tag_words(q, e, *p);
       if (shorten) {
         const std::int64_t longest = longest_useful_context(alt, e);
         if (longest <= 0) {
@@ -632,7 +649,8 @@ std::optional<Suggestion> offload_lower_precision(const InferenceQuery& q, const
     const std::string quality = fmt::format("{} bits per weight; KL divergence {:.3f} from FP16",
                                             bits_per_weight_text(p), *kld);
     const std::string label = cross ? fmt::format("{} on llama.cpp ({}), ", p.name, quality)
-                                    : fmt::format("lower precision {} ({}), ", p.name, quality);
+                                    : fmt::format("lower precision {} ({}){}, ", p.name, quality,
+                                                  ollama_tag_words(q, e, p));
     auto s = offload_plan(q, base, estimate_inference(base), prefix, label,
                           precision_cost(p) + ", and speed", in);
     if (!s) {
@@ -694,12 +712,12 @@ std::optional<Suggestion> precision_in_same_memory(const InferenceQuery& q, cons
     const OffloadPlan& a = *after.offload;
     const std::string what = on_the_cpu(a);
     Suggestion s = make(
-        fmt::format("lower precision {} ({} bits per weight{}){}, with {} on the CPU, in the "
+        fmt::format("lower precision {} ({} bits per weight{}){}{}, with {} on the CPU, in the "
                     "same unified memory ({}; {} on the CPU side)",
                     p.name, bits_per_weight_text(p),
                     kld ? fmt::format("; KL divergence {:.3f} from FP16", *kld) : std::string(),
-                    gguf_runtime(e.runtime) ? "" : ", as a GGUF on llama.cpp", what, a.flags,
-                    format_memory(a.host_bytes, q.units)),
+                    gguf_runtime(e.runtime) ? "" : ", as a GGUF on llama.cpp",
+                    ollama_tag_words(q, e, p), what, a.flags, format_memory(a.host_bytes, q.units)),
         args, after);
     const SpeedEstimate speed = estimate_speed(alt, after, in.speed);
     if (speed.estimable) {
