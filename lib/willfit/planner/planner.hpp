@@ -29,6 +29,15 @@ int max_batch(const InferenceQuery& query, Margin margin = Margin::Fits);
 // quality over 16-bit for inference and only doubles the weights.
 std::vector<Precision> precision_candidates(std::optional<Runtime> runtime);
 
+// A model named by an Ollama tag and run by Ollama (`runtime`) is a package
+// of Ollama's library, and another precision is a choice only if `ollama
+// pull` can fetch it: the library's tags pages list q4_K_M, q8_0 and fp16 for
+// each size of its models (older ones list more K-quants, which willfit does
+// not know per model), and a tag the user named is one of them. An IQ3_M or
+// Q6_K GGUF has no tag there. True for such a precision; false for any other
+// model or runtime. The one rule for the suggestions and `max -p best`.
+bool outside_ollama_library(const InferenceQuery& q, Runtime runtime, const Precision& p);
+
 // The first of `candidates` (highest quality first) whose estimate fits;
 // nullopt when none does. A query without a runtime is asked of llama.cpp.
 std::optional<Precision> best_precision(const InferenceQuery& query,

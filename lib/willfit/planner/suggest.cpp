@@ -49,24 +49,6 @@ bool gguf_runtime(Runtime r) {
   return r == Runtime::LlamaCpp || r == Runtime::Ollama || r == Runtime::Generic;
 }
 
-// A model named by an Ollama tag and run by Ollama is a package of Ollama's
-// library, and a lower precision is advice only if `ollama pull` can fetch
-// it: the library's tags pages list q4_K_M, q8_0 and fp16 for each size of
-// its models (older ones list more K-quants, which willfit does not know
-// per model), and a tag the user named is one of them. An IQ3_M or IQ2_M
-// GGUF has no tag there, so it is not offered.
-bool outside_ollama_library(const InferenceQuery& q, const Estimate& e, const Precision& p) {
-  if (e.runtime != Runtime::Ollama || !q.model.ollama_tag || q.model.file_weight_bytes) {
-    return false;
-  }
-  for (const char* id : {"q4_k_m", "q8_0", "fp16"}) {
-    if (p.id == id) {
-      return false;
-    }
-  }
-  return p.id != to_lower(q.model.precision_hint);
-}
-
 // The query with the runtime pinned to the one the estimate resolved, so a
 // changed precision does not switch runtimes under the user.
 InferenceQuery pinned(const InferenceQuery& q, const Estimate& e) {
@@ -195,7 +177,8 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e,
     std::optional<Suggestion> tight_fit;
     for (const Precision& candidate : candidates) {
       const Precision* p = &candidate;
-      if (p->bits_per_weight >= q.precision.bits_per_weight || outside_ollama_library(q, e, *p)) {
+      if (p->bits_per_weight >= q.precision.bits_per_weight ||
+          outside_ollama_library(q, e.runtime, *p)) {
         continue;
       }
       std::string args = "--precision " + p->id;
@@ -623,7 +606,7 @@ std::optional<Suggestion> offload_lower_precision(const InferenceQuery& q, const
   for (const Precision& p : precision_candidates(Runtime::LlamaCpp)) {
     const std::optional<double> kld = quant_kld(p.id);
     if (!kld || *kld < *q4 || p.bits_per_weight >= q.precision.bits_per_weight ||
-        !cpu_friendly(p) || outside_ollama_library(q, e, p)) {
+        !cpu_friendly(p) || outside_ollama_library(q, e.runtime, p)) {
       continue;
     }
     std::string prefix = "--precision " + p.id;
@@ -678,7 +661,8 @@ std::optional<Suggestion> precision_in_same_memory(const InferenceQuery& q, cons
     if (better_than && (!kld || *kld >= *better_than)) {
       break;  // in quality order: the rest keep less than what fits whole
     }
-    if (p.bits_per_weight >= q.precision.bits_per_weight || outside_ollama_library(q, e, p)) {
+    if (p.bits_per_weight >= q.precision.bits_per_weight ||
+        outside_ollama_library(q, e.runtime, p)) {
       continue;
     }
     std::string args = "--precision " + p.id;
