@@ -135,13 +135,8 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
   s += runtime_text_sections(r);
   s += render_speed_text(r.speed, r.query.units, processor_word(r.query.devices));
   s += "\nAssumptions:\n";
-  for (const auto& a : r.assumptions) {
+  for (const auto& a : report_assumptions(r)) {
     s += "  - " + a + "\n";
-  }
-  if (e.device_known) {
-    for (const auto& reason : e.usable_reasons) {
-      s += "  - usable memory: " + reason + "\n";
-    }
   }
   if (!e.warnings.empty()) {
     s += "\nWarnings:\n";
