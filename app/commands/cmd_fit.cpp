@@ -1,5 +1,6 @@
 // `willfit MODEL [options]`: will it fit, and what does it need?
 #include <ostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -82,9 +83,8 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   SpeedOptionText speed_text;
   std::string models_file;
   QueryOptionHelp help;
-  help.model =
-      "Model name (llama-3.1-8b, qwen2.5:7b), model file or directory (.gguf, "
-      ".safetensors, config.json), or size (13b, 8x7b, 30b-a3b); a comma list draws a grid";
+  const std::string model_help = std::string(kModelHelp) + "; a comma list draws a grid";
+  help.model = model_help.c_str();
   help.precision =
       "Weight precision (default: how the model is published, an Ollama tag's Q4_K_M, the "
       "file's type; fp16 for a size). int8 runs with transformers (on a Mac int4 and int8 "

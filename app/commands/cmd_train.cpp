@@ -13,6 +13,7 @@
 #include "cli.hpp"
 #include "command.hpp"
 #include "options/options.hpp"
+#include "options/query_options.hpp"
 #include "options/units_option.hpp"
 #include "render/render_train.hpp"
 #include "sources/resolve.hpp"
@@ -225,7 +226,7 @@ int run_train(const std::vector<std::string>& args, Context& ctx) {
   app.footer(kFooter);
   Texts t;
   Flags f;
-  app.add_option("MODEL", t.model, "Model size (7b, 70b, 8x7b)")->required();
+  app.add_option("MODEL", t.model, kModelHelp)->required();
   app.add_option("--method", t.method, "full (default), lora or qlora");
   app.add_option("-p,--precision", t.precision,
                  "Training precision: bf16 (default), fp16, fp32, fp8");

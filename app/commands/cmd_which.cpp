@@ -2,7 +2,9 @@
 // the same GPU), ranked by price, memory or speed, from the device database.
 #include <optional>
 #include <ostream>
+#include <string>
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include "cli.hpp"
@@ -140,6 +142,13 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
   }
   if (auto known = check_vendor(**db, vendor); !known) {
     return fail(ctx, known.error().message);
+  }
+  // A runtime that runs on none of the devices asked about is refused as the
+  // plain answer refuses it on one (vLLM with --vendor apple), not answered
+  // "none fits".
+  if (std::string why = which_runtime_conflict(query, (*db)->devices(), options); !why.empty()) {
+    return fail(ctx, fmt::format("--runtime {}{}: {}", to_string(*query.runtime),
+                                 vendor.empty() ? std::string() : " --vendor " + vendor, why));
   }
   auto rows = which_devices(query, (*db)->devices(), options);
   const std::size_t found = rows.size();

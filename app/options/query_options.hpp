@@ -35,6 +35,12 @@ struct QueryOptionText {
   [[nodiscard]] bool context_given() const;
 };
 
+// MODEL in the help of every command that takes one as the plain answer
+// does (willfit MODEL adds its comma lists; train resolves MODEL the same).
+inline constexpr const char* kModelHelp =
+    "Model name (llama-3.1-8b, qwen2.5:7b), model file or directory (.gguf, .safetensors, "
+    "config.json), or size (13b, 8x7b, 30b-a3b)";
+
 // Each command's words for the shared options; a null `device` or `runtime`
 // leaves that option out (which has no --device; fit registers --runtime
 // with its other runtime options).

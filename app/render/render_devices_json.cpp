@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "render/render_devices.hpp"
+#include "render/render_speed.hpp"
 
 namespace willfit::app {
 namespace {
@@ -81,7 +82,9 @@ std::string render_device_sheet_json(const DeviceSheet& sheet, const DeviceDb& d
   Json decode;
   decode["model"] = sheet.reference_model;
   decode["bytes_per_token"] = sheet.reference_bytes_per_token;
-  decode["tokens_per_s"] = opt(sheet.decode_ceiling_tokens_per_s);
+  decode["tokens_per_s"] = sheet.decode_ceiling_tokens_per_s
+                               ? Json(rounded_speed(*sheet.decode_ceiling_tokens_per_s))
+                               : Json(nullptr);
   j["decode_ceiling"] = decode;
   j["fp16_tflops_sparse"] = opt(sheet.fp16_tflops_sparse);
   j["price_usd_per_gb"] = opt(sheet.price_usd_per_gb);

@@ -166,7 +166,7 @@ std::string render_fit_json(const FitReport& r) {
   }
   j["warnings"] = warnings;
   Json assumptions = Json::array();
-  for (const auto& a : r.assumptions) {
+  for (const auto& a : report_assumptions(r)) {
     assumptions.push_back(a);
   }
   j["assumptions"] = assumptions;

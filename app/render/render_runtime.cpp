@@ -206,6 +206,17 @@ std::string runtime_text_sections(const FitReport& r) {
   return s;
 }
 
+Bytes offload_gpu_headroom(const Estimate& e, const OffloadPlan& p) {
+  return e.usable - p.gpu_bytes;
+}
+
+std::optional<Bytes> offload_ram_headroom(const OffloadPlan& p) {
+  if (!p.ram_available) {
+    return std::nullopt;
+  }
+  return *p.ram_available - p.host_bytes;
+}
+
 void add_runtime_json(Json& j, const FitReport& r) {
   const Estimate& e = r.estimate;
   j["query"]["runtime"] = std::string(to_string(e.runtime));
@@ -243,6 +254,11 @@ void add_runtime_json(Json& j, const FitReport& r) {
     o["ram_available_bytes"] = p.ram_available ? Json(*p.ram_available) : Json(nullptr);
     o["ram_unified"] = p.ram_unified;
     o["flags"] = p.flags;
+    // added 2026-12-05: each side's headroom under the plan (result.headroom_bytes
+    // is the whole model's on the GPUs alone)
+    o["gpu_headroom_bytes"] = offload_gpu_headroom(e, p);
+    const std::optional<Bytes> ram_left = offload_ram_headroom(p);
+    o["ram_headroom_bytes"] = ram_left ? Json(*ram_left) : Json(nullptr);
     j["offload"] = o;
   } else {
     j["offload"] = nullptr;

@@ -3,6 +3,7 @@
 // Formatting only; every figure comes from the report.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -31,6 +32,13 @@ std::string projector_detail(const Architecture& arch, Runtime runtime);
 // The projector term's name in --explain: "projector (mmproj)" under the
 // llama.cpp family, the model's own modules elsewhere.
 std::string projector_label(const Architecture& arch, Runtime runtime);
+
+// Under an offload plan, what is left on each side: the GPUs' usable memory
+// less their part of the plan, and the RAM the host part may use less that
+// part (nullopt: RAM unknown). The breakdown's headroom is the whole model's
+// on the GPUs alone, which an offload plan does not need.
+Bytes offload_gpu_headroom(const Estimate& e, const OffloadPlan& p);
+std::optional<Bytes> offload_ram_headroom(const OffloadPlan& p);
 
 // The sections printed after the breakdown: host memory, offload plan,
 // devices, vLLM KV cache. Empty when there is nothing to say.

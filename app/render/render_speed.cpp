@@ -13,15 +13,6 @@
 namespace willfit::app {
 namespace {
 
-// Rounded to 4 significant digits, so JSON stays stable across compilers.
-double rounded(double x) {
-  if (x <= 0 || !std::isfinite(x)) {
-    return x;
-  }
-  const double scale = std::pow(10.0, 3 - std::floor(std::log10(x)));
-  return std::round(x * scale) / scale;
-}
-
 std::string row(std::string_view label, const std::string& value, std::string_view detail) {
   return fmt::format("  {:<18}{:>11}  {}\n", label, value, detail);
 }
@@ -39,6 +30,14 @@ std::string time_range(const SpeedEstimate& s, double seconds) {
 }
 
 }  // namespace
+
+double rounded_speed(double x) {
+  if (x <= 0 || !std::isfinite(x)) {
+    return x;
+  }
+  const double scale = std::pow(10.0, 3 - std::floor(std::log10(x)));
+  return std::round(x * scale) / scale;
+}
 
 std::string speed_figure(double x) {
   if (x >= 100) {
@@ -121,7 +120,7 @@ std::string render_speed_text(const SpeedEstimate& s, UnitSystem units,
 nlohmann::ordered_json speed_json(const SpeedEstimate& s) {
   using Json = nlohmann::ordered_json;
   const auto number = [&](std::optional<double> v) {
-    return (s.estimable && v) ? Json(rounded(*v)) : Json(nullptr);
+    return (s.estimable && v) ? Json(rounded_speed(*v)) : Json(nullptr);
   };
   Json j;
   // An embedding model decodes nothing: its decode figures are null.
@@ -140,7 +139,7 @@ nlohmann::ordered_json speed_json(const SpeedEstimate& s) {
   j["batch_requested"] = s.batch_requested;
   j["tensor_parallel"] = s.tensor_parallel;
   j["ram_assumed_bytes"] = s.ram_assumed_bytes ? Json(*s.ram_assumed_bytes) : Json(nullptr);
-  j["moe_routing_s"] = s.estimable ? Json(s.routing_s) : Json(nullptr);
+  j["moe_routing_s"] = s.estimable ? Json(rounded_speed(s.routing_s)) : Json(nullptr);
   Json notes = Json::array();
   for (const auto& n : s.notes) {
     notes.push_back(n);

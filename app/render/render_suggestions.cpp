@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "render/render_speed.hpp"
+
 namespace willfit::app {
 
 std::string render_suggestions_text(const std::vector<Suggestion>& suggestions) {
@@ -31,7 +33,7 @@ nlohmann::ordered_json suggestions_json(const std::vector<Suggestion>& suggestio
     j["total_bytes"] = sg.total_bytes;
     j["verdict"] = std::string(to_string(sg.verdict));
     j["decode_tokens_per_s"] =
-        sg.decode_tokens_per_s ? Json(*sg.decode_tokens_per_s) : Json(nullptr);
+        sg.decode_tokens_per_s ? Json(rounded_speed(*sg.decode_tokens_per_s)) : Json(nullptr);
     j["tradeoff"] = sg.tradeoff;
     j["tight"] = sg.tight;  // added 2026-12-04: within the estimate's error, as the text says
     out.push_back(j);

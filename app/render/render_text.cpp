@@ -127,19 +127,38 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
     s += row("usable memory", format_memory(e.usable, r.query.units),
              fmt::format("of {} on {}{}", format_memory(e.capacity, r.query.units),
                          e.placed_device >= 0 ? "one GPU of " : "", q.devices.display_name()));
-    s += row("headroom", format_memory_signed(e.headroom, r.query.units),
-             e.headroom < 0 ? "short" : "free");
+    if (e.offload && (e.verdict == Verdict::Offload || e.offload->ram_available)) {
+      // An offload plan (one that fits, or one checked against a known RAM)
+      // is checked side by side: the GPU part against the usable memory, the
+      // RAM part against the RAM; the whole model on the GPU alone is said
+      // in words.
+      const OffloadPlan& p = *e.offload;
+      const Bytes gpu_left = offload_gpu_headroom(e, p);
+      s += row("headroom (GPU)", format_memory_signed(gpu_left, r.query.units),
+               fmt::format("{} under the offload plan below (the whole model on the GPU alone: {} "
+                           "{})",
+                           gpu_left < 0 ? "short" : "free",
+                           format_memory(e.headroom < 0 ? -e.headroom : e.headroom, r.query.units),
+                           e.headroom < 0 ? "short" : "free"));
+      const std::optional<Bytes> ram_left = offload_ram_headroom(p);
+      s += row("headroom (RAM)",
+               ram_left ? format_memory_signed(*ram_left, r.query.units) : std::string("-"),
+               !ram_left       ? std::string("RAM unknown: give --ram")
+               : p.ram_unified ? fmt::format("{} in the unified memory left besides the GPU's",
+                                             *ram_left < 0 ? "short" : "free")
+                               : fmt::format("{} of the {} system RAM may use",
+                                             *ram_left < 0 ? "short" : "free",
+                                             format_memory(*p.ram_available, r.query.units)));
+    } else {
+      s += row("headroom", format_memory_signed(e.headroom, r.query.units),
+               e.headroom < 0 ? "short" : "free");
+    }
   }
   s += runtime_text_sections(r);
   s += render_speed_text(r.speed, r.query.units, processor_word(r.query.devices));
   s += "\nAssumptions:\n";
-  for (const auto& a : r.assumptions) {
+  for (const auto& a : report_assumptions(r)) {
     s += "  - " + a + "\n";
-  }
-  if (e.device_known) {
-    for (const auto& reason : e.usable_reasons) {
-      s += "  - usable memory: " + reason + "\n";
-    }
   }
   if (!e.warnings.empty()) {
     s += "\nWarnings:\n";

@@ -207,11 +207,8 @@ std::string render_train_text(const TrainingQuery& q, const TrainingEstimate& e,
     }
   }
   s += "\nAssumptions:\n";
-  for (const auto& a : e.assumptions) {
+  for (const auto& a : training_assumptions(e)) {
     s += "  - " + a + "\n";
-  }
-  for (const auto& reason : e.usable_reasons) {
-    s += "  - usable memory: " + reason + "\n";
   }
   if (!e.warnings.empty()) {
     s += "\nWarnings:\n";
@@ -307,7 +304,7 @@ std::string render_train_json(const TrainingQuery& q, const TrainingEstimate& e)
   }
   j["suggestions"] = sugs;
   j["warnings"] = e.warnings;
-  j["assumptions"] = e.assumptions;
+  j["assumptions"] = training_assumptions(e);
   return j.dump(2) + "\n";
 }
 

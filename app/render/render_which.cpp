@@ -10,6 +10,7 @@
 
 #include "render/render_rent.hpp"
 #include "render/render_runtime.hpp"
+#include "render/render_speed.hpp"
 
 namespace willfit::app {
 
@@ -160,10 +161,11 @@ std::string render_which_json(const WhichView& v) {
     row["band_bytes"] = r.band;
     row["price_usd"] = r.price_usd ? Json(*r.price_usd) : Json(nullptr);
     row["decode_tokens_per_s"] =
-        r.decode_tokens_per_s ? Json(*r.decode_tokens_per_s) : Json(nullptr);
+        r.decode_tokens_per_s ? Json(rounded_speed(*r.decode_tokens_per_s)) : Json(nullptr);
     // an embedding model: no decode, the tokens it reads a second instead
     row["generates"] = r.generates;
-    row["read_tokens_per_s"] = r.read_tokens_per_s ? Json(*r.read_tokens_per_s) : Json(nullptr);
+    row["read_tokens_per_s"] =
+        r.read_tokens_per_s ? Json(rounded_speed(*r.read_tokens_per_s)) : Json(nullptr);
     row["context_tokens"] = r.context;
     row["runtime"] = std::string(to_string(r.runtime));
     if (r.rent) {

@@ -1,4 +1,8 @@
 // The runtime options on the command line: names, errors, the added JSON keys.
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -50,6 +54,33 @@ TEST(CliRuntime, OffloadPlanInJsonWithFlags) {
     }
   }
   EXPECT_EQ(device, j["memory"]["total_bytes"].get<std::int64_t>());
+}
+
+// Under an offload plan the breakdown's headroom is each side's: the GPU
+// part against the usable memory and the RAM part against --ram, not the
+// whole model on the GPU alone ("-472 GiB short" for a plan that fits).
+TEST(CliRuntime, OffloadHeadroomIsEachSidesOfThePlan) {
+  const std::vector<std::string> args{"kimi-k2", "-d", "rtx 4090", "--ram",
+                                      "512gb",   "-p", "q3_k_l"};
+  const auto text = run_cli(args);
+  ASSERT_EQ(text.code, 1) << text.err;
+  EXPECT_NE(text.out.find("FITS ONLY WITH OFFLOAD"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("GiB  short\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("headroom (GPU)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("headroom (RAM)"), std::string::npos) << text.out;
+  auto with_json = args;
+  with_json.push_back("--json");
+  const json j = json::parse(run_cli(with_json).out);
+  const json& o = j.at("offload");
+  EXPECT_EQ(o.at("gpu_headroom_bytes").get<std::int64_t>(),
+            j.at("result").at("available_bytes").get<std::int64_t>() -
+                o.at("gpu_bytes").get<std::int64_t>());
+  EXPECT_EQ(
+      o.at("ram_headroom_bytes").get<std::int64_t>(),
+      o.at("ram_available_bytes").get<std::int64_t>() - o.at("host_bytes").get<std::int64_t>());
+  EXPECT_GE(o.at("gpu_headroom_bytes").get<std::int64_t>(), 0);
+  EXPECT_GE(o.at("ram_headroom_bytes").get<std::int64_t>(), 0);
+  EXPECT_LT(j.at("result").at("headroom_bytes").get<std::int64_t>(), 0);  // kept: the GPU alone
 }
 
 TEST(CliRuntime, ContextMaxNamesTheContext) {

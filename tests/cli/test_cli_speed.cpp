@@ -1,4 +1,8 @@
 // The speed options and the speed section, through the whole CLI.
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -8,6 +12,40 @@ namespace willfit::test {
 namespace {
 
 using nlohmann::json;
+
+// A speed in JSON has at most 4 significant digits, as the speed object's
+// do: written with 4 and read back, it is the same number.
+void expect_rounded(const json& v, const std::string& where) {
+  if (v.is_null()) {
+    return;
+  }
+  ASSERT_TRUE(v.is_number()) << where;
+  const double x = v.get<double>();
+  EXPECT_EQ(std::stod(fmt::format("{:.4g}", x)), x) << where << ": " << x;
+}
+
+TEST(CliSpeed, EverySpeedInJsonIsRoundedAsTheSpeedObjectIs) {
+  // An 8 GiB card: the suggestions offload, each with its own decode speed.
+  const auto fit = run_cli({"llama-3.1-8b", "-p", "q8_0", "-d", "rtx 4060", "--json"});
+  const json j = json::parse(fit.out);
+  int speeds = 0;
+  for (const auto& sg : j.at("suggestions")) {
+    expect_rounded(sg.at("decode_tokens_per_s"), "suggestion " + sg.at("args").get<std::string>());
+    speeds += sg.at("decode_tokens_per_s").is_null() ? 0 : 1;
+  }
+  EXPECT_GE(speeds, 1);
+  for (const auto& [key, value] : j.at("speed").items()) {
+    if (key.ends_with("_s")) {
+      expect_rounded(value, "speed." + key);
+    }
+  }
+  const auto which = run_cli({"which", "llama-3.1-8b", "-p", "q4_k_m", "--limit", "5", "--json"});
+  for (const auto& row : json::parse(which.out).at("devices")) {
+    expect_rounded(row.at("decode_tokens_per_s"), "which " + row.at("name").get<std::string>());
+  }
+  const auto sheet = run_cli({"device", "rtx 4090", "--json"});
+  expect_rounded(json::parse(sheet.out).at("decode_ceiling").at("tokens_per_s"), "device sheet");
+}
 
 TEST(CliSpeed, BandwidthGivesACapacityASpeed) {
   const auto r =

@@ -93,13 +93,17 @@ TEST(Completions, EveryOfferedValueIsAccepted) {
     std::vector<std::string> args;
   };
   // A small device database keeps 'which' quick; --vendor offers its vendors.
+  // A Mac beside the GPU: 'which --runtime mlx' (or vllm) needs a device it
+  // runs on, else it is refused as the plain answer refuses it.
   app::FakeEnvironment env;
   env.vars["WILLFIT_DEVICES"] = "/d.json";
   env.files["/d.json"] =
       R"({"schema_version": 1, "data_version": "2026-01-01", "devices": [
   {"id": "rtx-4090", "vendor": "nvidia", "name": "GeForce RTX 4090", "kind": "discrete_gpu",
    "memory_bytes": 25769803776, "bandwidth_gb_per_s": 1008, "price_usd": 1599, "tdp_w": 450,
-   "source": "test"}]})";
+   "source": "test"},
+  {"id": "m2-16gb", "vendor": "apple", "name": "Apple M2 16GB", "kind": "unified",
+   "memory_bytes": 17179869184, "bandwidth_gb_per_s": 100, "source": "test"}]})";
   int offered = 0;
   for (const Base& base : std::vector<Base>{{"", {"7b", "-d", "24gb"}},
                                             {"train", {"train", "7b", "-d", "24gb"}},

@@ -94,6 +94,28 @@ TEST(NamedDevices, AmbiguousNameHintWorksWhenPasted) {
   }
 }
 
+// A Mac by its product name: the product words go and the chip words
+// resolve, so a memory size picks the entry ("Apple M2 16GB"), and without
+// one the chip's memory choices answer as any ambiguous name does (exit 2).
+TEST(NamedDevices, AMacByItsProductName) {
+  const auto air = run_cli({"8b", "-p", "q4_k_m", "-d", "macbook air m2 16gb", "--json"});
+  ASSERT_EQ(air.code, 0) << air.err;
+  EXPECT_EQ(json::parse(air.out)["device"]["ids"][0], "m2-16gb");
+  const auto pro = run_cli({"8b", "-p", "q4_k_m", "-d", "MacBook Pro M3 Pro 18GB", "--json"});
+  ASSERT_EQ(pro.code, 0) << pro.err;
+  EXPECT_EQ(json::parse(pro.out)["device"]["ids"][0], "m3-pro-18gb");  // "pro" of the chip kept
+  for (const char* name :
+       {"macbook air m2", "mac mini m4", "macbook pro m3 max", "mac studio m2 ultra"}) {
+    const auto r = run_cli({"8b", "-d", name});
+    EXPECT_TRUE(is_clean_error(r)) << name << ": " << r.out << r.err;
+    EXPECT_TRUE(has(r.err, "ambiguous")) << name << ": " << r.err;
+    EXPECT_TRUE(has(r.err, "name one of them")) << r.err;
+  }
+  const auto ultra = run_cli({"8b", "-d", "mac studio m2 ultra"});
+  EXPECT_TRUE(has(ultra.err, "Apple M2 Ultra 192GB")) << ultra.err;
+  EXPECT_FALSE(has(ultra.err, "M2 Max")) << ultra.err;
+}
+
 // ---- database files ---------------------------------------------------------
 
 const std::string kMyDb = R"({"schema_version": 1, "data_version": "2026-01-01", "devices": [

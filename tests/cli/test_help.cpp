@@ -32,5 +32,18 @@ TEST(Help, TheFitHelpListsTheSubcommandsButNotTheHiddenOne) {
   EXPECT_NE(r.out.find("Units:"), std::string::npos);
 }
 
+// train resolves MODEL as the plain answer does (a catalogue name, an Ollama
+// tag, a file, a Hugging Face repository, a size), and its help says so in
+// the plain help's words, not "Model size".
+TEST(Help, TrainDescribesModelAsThePlainHelpDoes) {
+  const auto train = run_cli({"train", "--help"}).out;
+  const auto plain = run_cli({"--help"}).out;
+  EXPECT_EQ(train.find("Model size"), std::string::npos) << train;
+  for (const char* words : {"Model name (llama-3.1-8b, qwen2.5:7b)", "model file or directory"}) {
+    EXPECT_NE(train.find(words), std::string::npos) << words << "\n" << train;
+    EXPECT_NE(plain.find(words), std::string::npos) << words << "\n" << plain;
+  }
+}
+
 }  // namespace
 }  // namespace willfit

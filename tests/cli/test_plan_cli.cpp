@@ -68,6 +68,33 @@ TEST(CliMax, ErrorsAreCleanAndNothingFitsExitsOne) {
   EXPECT_EQ(run_cli({"max", "-d", "64mb"}).code, 1);
 }
 
+// Under Ollama a tag's model is what `ollama pull` fetches: the library's
+// tags pages list q4_K_M, q8_0 and fp16 for each size (ollama.com's
+// llama3.1 tags page), so "best" ranks those only, as the suggestions do;
+// Q6_K (which fits an 8 GiB card at 8 B) has no tag to pull.
+TEST(CliMax, BestUnderOllamaRanksOnlyWhatTheLibraryPublishes) {
+  for (const std::vector<std::string>& runtime :
+       {std::vector<std::string>{"--runtime", "ollama"}, std::vector<std::string>{}}) {
+    std::vector<std::string> args{"max", "-p", "best", "llama3.1:8b", "-d", "rtx 4060", "--json"};
+    args.insert(args.end(), runtime.begin(), runtime.end());
+    const auto r = run_cli(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j.at("query").at("runtime"), "ollama");
+    EXPECT_EQ(j.at("max").at("precision"), "q4_k_m");
+    EXPECT_EQ(j.at("query").at("precision"), "q4_k_m");
+  }
+  const auto text =
+      run_cli({"max", "-p", "best", "--runtime", "ollama", "llama3.1:8b", "-d", "rtx 4060"});
+  EXPECT_NE(text.out.find("best precision: Q4_K_M"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("Q6_K"), std::string::npos) << text.out;
+  // The same model under llama.cpp may be converted to any GGUF type.
+  const json cpp = json::parse(run_cli({"max", "-p", "best", "--runtime", "llama.cpp",
+                                        "llama3.1:8b", "-d", "rtx 4060", "--json"})
+                                   .out);
+  EXPECT_NE(cpp.at("max").at("precision"), "q4_k_m");
+}
+
 TEST(CliWhich, ErrorsAreCleanAndNothingFitsExitsOne) {
   EXPECT_TRUE(is_clean_error(run_cli({"which", "7b", "--sort", "cost"})));
   EXPECT_TRUE(is_clean_error(run_cli({"which", "7b", "--max-price", "cheap"})));

@@ -46,9 +46,12 @@ TEST(CliRent, WhichRanksByRentFromTheFileGiven) {
   EXPECT_EQ(rows[1].at("rent").at("source"), "test page");
   for (const auto& row : rows) {
     const double per_hour = row.at("rent").at("usd_per_hour");
+    // The JSON's speed is rounded to 4 significant digits (docs/json.md), the
+    // price per token is from the unrounded speed: within 0.05 % of each other.
     const double tok_s = row.at("decode_tokens_per_s");
-    EXPECT_NEAR(row.at("rent").at("usd_per_million_tokens").get<double>(),
-                per_hour / (tok_s * 3600) * 1e6, 1e-9);
+    const double expected = per_hour / (tok_s * 3600) * 1e6;
+    EXPECT_NEAR(row.at("rent").at("usd_per_million_tokens").get<double>(), expected,
+                expected * 5e-4);
   }
 }
 

@@ -73,6 +73,27 @@ TEST(RuntimeDevice, WhichLeavesOutDevicesTheRuntimeDoesNotRunOn) {
   }
 }
 
+// A runtime that runs on none of the vendor's devices is the reason no
+// device answers, and the plain answer refuses it on one of them: which
+// refuses it too, with the same words, rather than "none fits".
+TEST(RuntimeDevice, WhichRefusesARuntimeTheVendorDoesNotRun) {
+  const auto vllm = run_cli({"which", "--runtime", "vllm", "--vendor", "apple", "8b"});
+  EXPECT_TRUE(is_clean_error(vllm)) << vllm.out << vllm.err;
+  EXPECT_TRUE(has(vllm.err, "no Metal backend")) << vllm.err;
+  EXPECT_TRUE(has(vllm.err, "--vendor apple")) << vllm.err;
+  const auto mlx = run_cli({"which", "--runtime", "mlx", "--vendor", "nvidia", "8b", "--json"});
+  EXPECT_TRUE(is_clean_error(mlx)) << mlx.out << mlx.err;
+  EXPECT_TRUE(has(mlx.err, "Apple silicon")) << mlx.err;
+  const auto amd = run_cli({"which", "--runtime", "mlx", "--vendor", "amd", "8b"});
+  EXPECT_TRUE(is_clean_error(amd)) << amd.out << amd.err;
+  // Where some device of the vendor runs it, the answer stands: vLLM on
+  // NVIDIA, MLX on Apple, and no --vendor at all.
+  EXPECT_EQ(run_cli({"which", "--runtime", "vllm", "--vendor", "nvidia", "8b"}).code, 0);
+  EXPECT_EQ(run_cli({"which", "--runtime", "mlx", "--vendor", "apple", "8b", "-p", "int4"}).code,
+            0);
+  EXPECT_EQ(run_cli({"which", "--runtime", "vllm", "8b"}).code, 0);
+}
+
 // transformers' fine-grained FP8 quantiser wants compute capability 8.9 and
 // dequantises to BF16 below it (huggingface/transformers
 // src/transformers/quantizers/quantizer_finegrained_fp8.py); an A100 is 8.0.

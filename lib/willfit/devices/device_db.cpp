@@ -57,6 +57,48 @@ constexpr std::array<std::string_view, 15> kNoiseWords = {
 
 constexpr std::string_view kAmbiguous = "is ambiguous";
 
+// Apple's product names around a chip ("macbook air m2 16gb", "mac studio m2
+// ultra"): the device database is by chip and memory, so the product words
+// are dropped and the chip words resolve as typed; without a memory size the
+// chip's memory choices answer as any ambiguous name does. Which product
+// ships which chip is not checked (willfit holds no such table). "pro" alone
+// is a chip word (M3 Pro), so only the phrases go, longest first.
+constexpr std::array<std::array<std::string_view, 2>, 8> kAppleProductWords = {{
+    {"macbook", "air"},
+    {"macbook", "pro"},
+    {"mac", "mini"},
+    {"mac", "studio"},
+    {"mac", "pro"},
+    {"macbook", ""},
+    {"imac", ""},
+    {"mac", ""},
+}};
+
+void drop_apple_product_words(std::vector<std::string>& tokens) {
+  for (std::size_t i = 0; i < tokens.size();) {
+    std::size_t drop = 0;
+    for (const auto& phrase : kAppleProductWords) {
+      if (tokens[i] != phrase[0]) {
+        continue;
+      }
+      if (phrase[1].empty()) {
+        drop = 1;
+        break;
+      }
+      if (i + 1 < tokens.size() && tokens[i + 1] == phrase[1]) {
+        drop = 2;
+        break;
+      }
+    }
+    if (drop == 0) {
+      ++i;
+      continue;
+    }
+    tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(i),
+                 tokens.begin() + static_cast<std::ptrdiff_t>(i + drop));
+  }
+}
+
 bool is_noise(std::string_view word) {
   return std::find(kNoiseWords.begin(), kNoiseWords.end(), word) != kNoiseWords.end();
 }
@@ -390,6 +432,7 @@ std::vector<std::string> device_tokens(std::string_view name) {
     word += c;
   }
   flush();
+  drop_apple_product_words(out);
   return out;
 }
 

@@ -1,12 +1,14 @@
 #include "willfit/planner/planner.hpp"
 
 #include "willfit/core/quality.hpp"
+#include "willfit/core/text.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "willfit/core/bisect.hpp"
+#include "willfit/models/model_db.hpp"
 #include "willfit/models/model_size.hpp"
 
 namespace willfit {
@@ -107,6 +109,21 @@ std::vector<Precision> precision_candidates(std::optional<Runtime> runtime) {
   return out;
 }
 
+bool outside_ollama_library(const InferenceQuery& q, Runtime runtime, const Precision& p) {
+  if (runtime != Runtime::Ollama || !q.model.ollama_tag || q.model.file_weight_bytes) {
+    return false;
+  }
+  if (!q.model.ollama_tag_types.empty()) {
+    return !ollama_tag_for(q.model, p.id);
+  }
+  for (const char* id : {"q4_k_m", "q8_0", "fp16"}) {
+    if (p.id == id) {
+      return false;
+    }
+  }
+  return p.id != to_lower(q.model.precision_hint);
+}
+
 std::optional<Precision> best_precision(const InferenceQuery& query,
                                         const std::vector<Precision>& candidates, Margin margin) {
   if (query.devices.devices.empty()) {
@@ -143,7 +160,11 @@ MaxAnswer plan_max(const MaxQuestion& question) {
   a.precision_asked = question.best_precision;
   if (question.best_precision) {
     q.runtime = question.query.runtime.value_or(Runtime::LlamaCpp);
-    const auto candidates = precision_candidates(question.query.runtime);
+    // Under Ollama a tag's model is pulled at the precisions its library
+    // publishes, so "best" ranks only those (the suggestions' rule).
+    auto candidates = precision_candidates(question.query.runtime);
+    std::erase_if(candidates,
+                  [&](const Precision& p) { return outside_ollama_library(q, *q.runtime, p); });
     a.precision = best_precision(q, candidates);
     if (a.precision) {
       q.precision = *a.precision;

@@ -29,6 +29,17 @@ int max_batch(const InferenceQuery& query, Margin margin = Margin::Fits);
 // quality over 16-bit for inference and only doubles the weights.
 std::vector<Precision> precision_candidates(std::optional<Runtime> runtime);
 
+// A model named by an Ollama tag and run by Ollama (`runtime`) is a package
+// of Ollama's library, and another precision is a choice only if `ollama
+// pull` can fetch it: where the catalogue records the quantisations the
+// library's tags page publishes for the model (`ollama_tags`, model_db.hpp
+// ollama_tag_for: llama3.1:8b has q2_K to q8_0 and fp16, qwen3:8b only
+// q4_K_M, q8_0 and fp16), those; elsewhere q4_K_M, q8_0 and fp16, which the
+// library publishes for each size of its models, and a tag the user named.
+// An IQ3_M GGUF has no tag there. True for such a precision; false for any other
+// model or runtime. The one rule for the suggestions and `max -p best`.
+bool outside_ollama_library(const InferenceQuery& q, Runtime runtime, const Precision& p);
+
 // The first of `candidates` (highest quality first) whose estimate fits;
 // nullopt when none does. A query without a runtime is asked of llama.cpp.
 std::optional<Precision> best_precision(const InferenceQuery& query,

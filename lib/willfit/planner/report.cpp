@@ -2,6 +2,7 @@
 
 #include "willfit/inference/runtime_architectures.hpp"
 #include "willfit/models/weight_layout.hpp"
+#include "willfit/training/training.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -195,6 +196,16 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
                      query.ram.has_value());
   r.speed = estimate_speed(query, r.estimate, speed);
   return r;
+}
+
+std::vector<std::string> report_assumptions(const FitReport& report) {
+  std::vector<std::string> out = report.assumptions;
+  if (report.estimate.device_known) {
+    for (const auto& reason : report.estimate.usable_reasons) {
+      out.push_back(usable_memory_assumption(reason));
+    }
+  }
+  return out;
 }
 
 }  // namespace willfit

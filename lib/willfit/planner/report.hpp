@@ -30,4 +30,9 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
                           const std::function<std::vector<Model>()>& smaller_models = {},
                           const std::function<std::vector<Device>()>& other_devices = {});
 
+// What the answer assumed, as the text and the JSON both print it: the
+// report's assumptions, then why usable memory is what it is (one line per
+// reason, usable_memory_assumption) when a device is known.
+std::vector<std::string> report_assumptions(const FitReport& report);
+
 }  // namespace willfit

@@ -50,29 +50,6 @@ bool gguf_runtime(Runtime r) {
   return r == Runtime::LlamaCpp || r == Runtime::Ollama || r == Runtime::Generic;
 }
 
-// A model named by an Ollama tag and run by Ollama is a package of Ollama's
-// library, and a lower precision is advice only if `ollama pull` can fetch
-// it. Where the catalogue lists the quantisations the library's tags page
-// publishes for the model (`ollama_tags`: llama3.1:8b has q2_K to q8_0 and
-// fp16 as tags of their own, qwen3:8b only q4_K_M, q8_0 and fp16, gpt-oss
-// only its MXFP4), those are the ones; elsewhere q4_K_M, q8_0 and fp16,
-// which the library publishes for each size of its models, and a tag the
-// user named. An IQ3_M or IQ2_M GGUF has no tag there, so it is not offered.
-bool outside_ollama_library(const InferenceQuery& q, const Estimate& e, const Precision& p) {
-  if (e.runtime != Runtime::Ollama || !q.model.ollama_tag || q.model.file_weight_bytes) {
-    return false;
-  }
-  if (!q.model.ollama_tag_types.empty()) {
-    return !ollama_tag_for(q.model, p.id);
-  }
-  for (const char* id : {"q4_k_m", "q8_0", "fp16"}) {
-    if (p.id == id) {
-      return false;
-    }
-  }
-  return p.id != to_lower(q.model.precision_hint);
-}
-
 // The words naming the tag to pull for `p` under Ollama, when the catalogue
 // knows it (", Ollama's tag llama3.1:8b-instruct-q3_K_M"); "" otherwise.
 std::string ollama_tag_words(const InferenceQuery& q, const Estimate& e, const Precision& p) {
@@ -211,7 +188,8 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e,
     std::optional<Suggestion> tight_fit;
     for (const Precision& candidate : candidates) {
       const Precision* p = &candidate;
-      if (p->bits_per_weight >= q.precision.bits_per_weight || outside_ollama_library(q, e, *p)) {
+      if (p->bits_per_weight >= q.precision.bits_per_weight ||
+          outside_ollama_library(q, e.runtime, *p)) {
         continue;
       }
       std::string args = "--precision " + p->id;
@@ -640,7 +618,7 @@ std::optional<Suggestion> offload_lower_precision(const InferenceQuery& q, const
   for (const Precision& p : precision_candidates(Runtime::LlamaCpp)) {
     const std::optional<double> kld = quant_kld(p.id);
     if (!kld || *kld < *q4 || p.bits_per_weight >= q.precision.bits_per_weight ||
-        !cpu_friendly(p) || outside_ollama_library(q, e, p)) {
+        !cpu_friendly(p) || outside_ollama_library(q, e.runtime, p)) {
       continue;
     }
     std::string prefix = "--precision " + p.id;
@@ -696,7 +674,8 @@ std::optional<Suggestion> precision_in_same_memory(const InferenceQuery& q, cons
     if (better_than && (!kld || *kld >= *better_than)) {
       break;  // in quality order: the rest keep less than what fits whole
     }
-    if (p.bits_per_weight >= q.precision.bits_per_weight || outside_ollama_library(q, e, p)) {
+    if (p.bits_per_weight >= q.precision.bits_per_weight ||
+        outside_ollama_library(q, e.runtime, p)) {
       continue;
     }
     std::string args = "--precision " + p.id;

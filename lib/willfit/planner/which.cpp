@@ -37,6 +37,11 @@ bool vendor_matches(const Device& d, const std::string& vendor) {
   return vendor.empty() || to_lower(d.vendor) == to_lower(vendor);
 }
 
+// The devices which_devices tries: the vendor's, CPUs left out.
+bool tried(const Device& d, const WhichOptions& options) {
+  return d.kind != DeviceKind::Cpu && vendor_matches(d, options.vendor);
+}
+
 // A key where smaller ranks first and unknowns (nullopt) last.
 std::tuple<bool, double> rank_key(const WhichRow& r, WhichSort sort) {
   switch (sort) {
@@ -62,7 +67,7 @@ std::vector<WhichRow> which_devices(const InferenceQuery& query, std::span<const
                                     const WhichOptions& options) {
   std::vector<WhichRow> rows;
   for (const Device& d : devices) {
-    if (d.kind == DeviceKind::Cpu || !vendor_matches(d, options.vendor)) {
+    if (!tried(d, options)) {
       continue;
     }
     // A runtime named that cannot run there (vLLM on a Mac, MLX on an
@@ -135,6 +140,27 @@ std::vector<WhichRow> which_devices(const InferenceQuery& query, std::span<const
     return a.devices.text < b.devices.text;
   });
   return rows;
+}
+
+std::string which_runtime_conflict(const InferenceQuery& query, std::span<const Device> devices,
+                                   const WhichOptions& options) {
+  if (!query.runtime) {
+    return {};
+  }
+  std::string first;
+  for (const Device& d : devices) {
+    if (!tried(d, options)) {
+      continue;
+    }
+    std::string why = runtime_device_conflict(*query.runtime, query.precision, d);
+    if (why.empty()) {
+      return {};
+    }
+    if (first.empty()) {
+      first = std::move(why);
+    }
+  }
+  return first;
 }
 
 }  // namespace willfit

@@ -1679,4 +1679,16 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
   return e;
 }
 
+std::string usable_memory_assumption(const std::string& reason) {
+  return "usable memory: " + reason;
+}
+
+std::vector<std::string> training_assumptions(const TrainingEstimate& estimate) {
+  std::vector<std::string> out = estimate.assumptions;
+  for (const auto& reason : estimate.usable_reasons) {
+    out.push_back(usable_memory_assumption(reason));
+  }
+  return out;
+}
+
 }  // namespace willfit

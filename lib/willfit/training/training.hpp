@@ -156,6 +156,16 @@ Expected<TrainingQuery> validate(TrainingQuery query);
 
 // The estimate without suggestions.
 TrainingEstimate estimate_training(const TrainingQuery& query);
+
+// A usable-memory reason as a line of the Assumptions, as the text and the
+// JSON of every answer (inference and training) print it: "usable memory:
+// <reason>".
+std::string usable_memory_assumption(const std::string& reason);
+
+// What the training answer assumed, as the text and the JSON both print it:
+// the estimate's assumptions, then why usable memory is what it is
+// (usable_memory_assumption, one line per reason).
+std::vector<std::string> training_assumptions(const TrainingEstimate& estimate);
 // The estimate, and when it does not fit, the ranked changes that help.
 TrainingEstimate make_training_report(const TrainingQuery& query);
 
