@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "sources/embedded_data.hpp"
+#include "willfit/models/model_db.hpp"
 #include "willfit/planner/report.hpp"
 #include "willfit/speed/speed.hpp"
 
@@ -444,6 +446,57 @@ TEST(SpeedPrefill, OffloadedLayersCrossPcieOncePerMicroBatch) {
   const SpeedEstimate e = estimate_speed(q);
   // compute 1024 x 10 GFLOPs / 1e15 = 10.24 ms; copies 2 x 4 GB / 32 GB/s = 250 ms.
   EXPECT_NEAR(*e.time_to_first_token_s, 0.01024 + 0.25, 1e-9);
+}
+
+// --n-cpu-moe: the host holds all E experts of its blocks. A micro-batch of
+// 512 tokens with 8 of 256 experts a token touches 1 - (31/32)^512 of them
+// (all but 1e-7), and llama.cpp copies those over PCIe, not the k of E a
+// token reads (ggml-backend.cpp, ggml_backend_sched_compute_splits).
+TEST(SpeedPrefill, HostExpertsTouchedByAMicroBatchCrossTheLink) {
+  SpeedTier g = tier(1 * kGB, 1000);
+  g.tflops = 1e6;  // the GPU's maths: negligible here
+  g.compute_efficiency = 1.0;
+  SpeedTier host = tier(1 * kGB, 50, 0.5);  // 0.5 GB dense + 16 GB / 32 of experts
+  host.expert_bytes = 16 * kGB;
+  host.expert_share = 8.0 / 256.0;
+  host.prefill_link_gb_per_s = 16.0;  // PCIe 4.0 x8
+  SpeedQuery q;
+  q.tiers = {g, host};
+  q.flops_per_weight_byte = 2.0;
+  q.ubatch = 512;
+  q.context = 1024;  // two micro-batches of 512
+  const double touched = 1.0 - std::pow(31.0 / 32.0, 512);
+  const double copy_s = 2 * (0.5e9 + 16e9 * touched) / 16e9;  // about 2.06 s
+  const double gpu_reads_s =
+      2 * 1e9 / 1000e9;  // its own 1 GB, per micro-batch (and ~2 us of maths)
+  EXPECT_NEAR(*estimate_speed(q).time_to_first_token_s, copy_s + gpu_reads_s, 1e-5);
+
+  // A micro-batch under 32 tokens stays on the CPU: it reads the experts its
+  // 16 tokens touch from RAM (50 GB/s x 0.5), no copy.
+  q.context = 16;
+  const double cpu_s = (0.5e9 + 16e9 * (1.0 - std::pow(31.0 / 32.0, 16))) / 25e9;
+  EXPECT_NEAR(*estimate_speed(q).time_to_first_token_s, cpu_s + 1e9 / 1000e9, 1e-5);
+}
+
+// The link is the card's own PCIe: its generation and the lanes its bus
+// states (devices.json interconnect.bus, "PCIe 4.0 x8").
+TEST(SpeedPrefill, TheLinkIsTheCardsPcieLanes) {
+  // The same MoE with its experts in RAM on an x8 and an x16 card of one
+  // generation: the copy, which dominates, takes twice as long on x8.
+  InferenceQuery q = fit_query("7b", "q4_k_m", {gpu(448, 1e6)});
+  q.model = ModelDb::parse(app::embedded_models_json(), "embedded")
+                ->find("qwen3-30b-a3b")
+                ->entry->model;  // 48 blocks of 128 experts, 8 a token
+  q.devices.devices[0].memory_bytes = 8 * kGiB;
+  q.ram = 64 * kGiB;
+  q.n_cpu_moe = q.model.arch.layers;
+  q.devices.devices[0].interconnect.bus = "PCIe 4.0 x16";
+  const Estimate e16 = estimate_inference(q);
+  ASSERT_TRUE(e16.offload);
+  const double x16 = *estimate_speed(q, e16, {}).time_to_first_token_s;
+  q.devices.devices[0].interconnect.bus = "PCIe 4.0 x8";
+  const double x8 = *estimate_speed(q, estimate_inference(q), {}).time_to_first_token_s;
+  EXPECT_NEAR(x8 / x16, 2.0, 0.1);
 }
 
 TEST(SpeedQueryFor, SaysWhyItCannotEstimate) {

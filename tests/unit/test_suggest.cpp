@@ -574,5 +574,23 @@ TEST(SuggestOtherHardware, OnlyCardsTheRuntimeRunsOn) {
   EXPECT_EQ(own->args, "--device \"instinct\"");
 }
 
+// Ollama ships a Vulkan build, on by default (ollama/ollama @fb307609:
+// envconfig OLLAMA_VULKAN, docs/gpu.mdx "Vulkan GPU Support", Intel's driver
+// instructions there): an Intel Arc card is hardware an Ollama user can add.
+TEST(SuggestOtherHardware, OllamaRunsOnIntelThroughVulkan) {
+  const std::vector<Device> cards{
+      card("arc", "512gb", "intel", DeviceKind::DiscreteGpu, 100),
+      card("geforce", "512gb", "nvidia", DeviceKind::DiscreteGpu, 5000),
+  };
+  InferenceQuery ollama = query("405b", "q8_0", "24gb");
+  ollama.runtime = Runtime::Ollama;
+  const SuggestInputs inputs{{}, {}, [&] { return cards; }};
+  const std::vector<Suggestion> offered =
+      suggest_changes(ollama, estimate_inference(ollama), inputs);
+  const auto arc = std::find_if(offered.begin(), offered.end(),
+                                [](const Suggestion& x) { return x.args == "--device \"arc\""; });
+  EXPECT_NE(arc, offered.end()) << "the Arc card, the cheapest, is offered under Ollama";
+}
+
 }  // namespace
 }  // namespace willfit

@@ -394,8 +394,11 @@ std::string_view stack_of(const Device& d) {
 //   follows.
 // - llama.cpp (and a runtime-neutral question) builds for CUDA, ROCm/HIP,
 //   SYCL and Vulkan: any discrete GPU of those vendors.
-// - Ollama ships CUDA and ROCm builds (its GPU page lists NVIDIA and AMD
-//   cards, and Apple's Metal).
+// - Ollama ships CUDA, ROCm and Vulkan builds: Vulkan, on by default
+//   (envconfig/config.go OLLAMA_VULKAN; docs/gpu.mdx "Vulkan GPU Support",
+//   with Intel's Linux driver instructions; the release workflow packages
+//   lib/ollama/vulkan*: ollama/ollama @fb307609, 2026-08-21), reaches Intel
+//   Arc cards too.
 // - transformers and vLLM run on the PyTorch build of one back end (a CUDA
 //   wheel does not run on ROCm), and the formats they load have their own
 //   kernels per back end (bitsandbytes, GPTQ/AWQ, FP8): a card of the stack
@@ -409,9 +412,8 @@ bool runs_on(Runtime runtime, const Device& d, std::string_view own) {
   switch (runtime) {
     case Runtime::LlamaCpp:
     case Runtime::Generic:
-      return v == "nvidia" || v == "amd" || v == "intel";
     case Runtime::Ollama:
-      return v == "nvidia" || v == "amd";
+      return v == "nvidia" || v == "amd" || v == "intel";
     case Runtime::Vllm:
     case Runtime::Transformers:
       return v == own;

@@ -101,10 +101,39 @@
 // Strix Halo (60 GB of experts at 0.71 x 256 GB/s) the reads outlast the
 // maths: pp512 1906 -> 1483 tokens/s against 626 / 720 measured (ROCm /
 // Vulkan, kyuz0/amd-strix-halo-toolboxes @d1a34be); still fast: expert
-// matmuls of 16 tokens each (512 x 4 / 128) run far below the dense e_c. Offloaded layers:
-// llama.cpp computes large batches on the GPU and copies the host-resident weights over PCIe once
-// per micro-batch (512 tokens), so a host tier adds bytes / PCIe bandwidth per micro-batch (PCIe
-// 3/4/5 x16: 16/32/64 GB/s per direction; a bare capacity: 4.0).
+// matmuls of 16 tokens each (512 x 4 / 128) run far below the dense e_c.
+//
+// Weights in system RAM behind a discrete GPU (-ngl below every layer, or
+// --n-cpu-moe / --cpu-moe, which keep the routed experts of the first blocks
+// on the CPU). llama.cpp's scheduler (ggml/src/ggml-backend.cpp at llama.cpp
+// 80fb11ac, ggml_backend_sched_backend_id_from_cur with op_offload on, the
+// default) hands an op whose weights sit in a host buffer to the GPU when the
+// GPU backend's offload_op accepts it; ggml-cuda's (and Vulkan's, SYCL's)
+// accepts a batch of at least 32 (GGML_OP_OFFLOAD_MIN_BATCH; for MUL_MAT_ID
+// the batch is the tokens, op->ne[2]). The weights are then copied to the GPU
+// every micro-batch (ggml_backend_sched_compute_splits); for MUL_MAT_ID only
+// the experts the router picked (it reads the ids back, then copies each run
+// of used experts), so a micro-batch of u tokens copies the dense host weights
+// whole and, of each block's E experts, the expected share 1 - (1 - k/E)^u
+// (uniform routing: at u = 512, k/E = 8/256, 99.999 %): nearly every host
+// expert, every micro-batch, not the k of E a token reads. The copy waits for
+// the ids and the GPU's work waits for the copy (one stream), so the times
+// add: per micro-batch, copy bytes / link + the GPU's FLOPs as above. A
+// micro-batch under 32 tokens stays on the CPU, which reads the same touched
+// bytes from RAM (its FLOPs are not modelled: no CPU peak is known). The
+// link: PCIe per direction at the device's generation (about 1 GB/s a lane at
+// gen 3, doubling per generation) times the lanes its bus states (an RTX 4060
+// is x8; x16 when none is stated), the datasheet rate: a copy from pinned
+// memory (llama.cpp's default host buffer when a GPU is present, src/llama-
+// model.cpp make_cpu_buft_list) comes near it, pageable memory
+// (GGML_CUDA_NO_PINNED, mmap) slower. Against published runs with every expert
+// in RAM (tests/data/speed_moe_offload.csv, SpeedAccuracy.
+// MoeExpertsInRamPrefillRows): Qwen3.6-35B-A3B on an RTX 5080, 692 tokens/s
+// measured with pageable memory, 1379 estimated; on an RTX 2060 (PCIe 3.0),
+// 287 and 326 measured, 386 estimated. Pricing the copy at the host's active
+// bytes instead (k of E) gave 10-30x the measured rates. Not modelled:
+// ik_llama.cpp, which computes such micro-batches on the CPU (its 337 tokens/s
+// on an RTX 3080 Ti is printed beside the 769 this model gives llama.cpp).
 //
 // Batch (N sequences decoding together). The weights are read once per step
 // for all N; each sequence adds its KV bytes (its cache taken half full, the
@@ -195,12 +224,43 @@ constexpr double kGigabyte = 1e9;  // GB/s -> bytes/s
 constexpr double kTera = 1e12;
 constexpr int kErrorBandPct = 25;
 
-// PCIe per direction, x16: about 2 GB/s per lane at gen 4, doubling per gen.
-double pcie_gb_per_s(int gen) {
-  if (gen <= 0) {
-    gen = 4;
+// ggml's smallest batch a GPU backend takes an op on host-resident weights
+// for (ggml-cuda.cu, ggml-vulkan.cpp, ggml-sycl.cpp at llama.cpp 80fb11ac:
+// op_offload_min_batch_size, GGML_OP_OFFLOAD_MIN_BATCH, default 32; the batch
+// of a MUL_MAT_ID is its tokens, op->ne[2], get_op_batch_size).
+constexpr double kOpOffloadMinBatch = 32;
+
+// The PCIe lanes of the host link as the device's bus states them ("PCIe 4.0
+// x8" -> 8, "OAM; PCIe Gen5 x16 (128 GB/s)" -> 16); 0 when it names none.
+int pcie_lanes(const Interconnect& link) {
+  const std::string_view bus = link.bus;
+  const std::size_t pcie = bus.find("PCIe");
+  if (pcie == std::string_view::npos) {
+    return 0;
   }
-  return 16.0 * std::pow(2.0, gen - 3);
+  // The first " x<digits>" after "PCIe", within the same ';'-separated part.
+  const std::size_t end = std::min(bus.size(), bus.find(';', pcie));
+  for (std::size_t i = bus.find(" x", pcie); i != std::string_view::npos && i + 2 < end;
+       i = bus.find(" x", i + 1)) {
+    int lanes = 0;
+    std::size_t j = i + 2;
+    for (; j < end && bus[j] >= '0' && bus[j] <= '9'; ++j) {
+      lanes = lanes * 10 + (bus[j] - '0');
+    }
+    if (j > i + 2 && lanes > 0 && lanes <= 32) {
+      return lanes;
+    }
+  }
+  return 0;
+}
+
+// PCIe per direction: about 1 GB/s per lane at gen 3 (8 GT/s, 128b/130b),
+// doubling per generation, times the lanes the device's bus states (x16 when
+// it states none: a bare capacity, a card whose source gave no width).
+double pcie_gb_per_s(const Interconnect& link) {
+  const int gen = link.pcie_gen > 0 ? link.pcie_gen : 4;
+  const int lanes = pcie_lanes(link) > 0 ? pcie_lanes(link) : 16;
+  return lanes * std::pow(2.0, gen - 3);
 }
 
 bool is_apple(const Device& d) {
@@ -547,9 +607,23 @@ SpeedEstimate estimate_speed(const SpeedQuery& q) {
   r.bound = comp > mem ? SpeedBound::Compute : SpeedBound::Bandwidth;
   r.error_band_pct = q.calibrated ? kErrorBandPct : 2 * kErrorBandPct;
 
-  // Prefill of a prompt of `context` tokens, micro-batch by micro-batch.
+  // Prefill of a prompt of `context` tokens, micro-batch by micro-batch: as
+  // many full ones as fit, then the rest (llama_decode splits the batch so).
   const double n = static_cast<double>(std::max<std::int64_t>(1, q.context));
-  const double ubatches = std::ceil(n / static_cast<double>(std::max<std::int64_t>(1, q.ubatch)));
+  const double ubatch = static_cast<double>(std::max<std::int64_t>(1, q.ubatch));
+  const double full_ubatches = std::floor(n / ubatch);
+  const double last_ubatch = n - full_ubatches * ubatch;  // 0: none
+  const double ubatches = full_ubatches + (last_ubatch > 0 ? 1 : 0);
+  // The bytes of a tier a micro-batch of `tokens` reads: the dense parts
+  // whole, and of the routed experts every one at least one token picks.
+  const auto ubatch_bytes = [](const SpeedTier& t, double tokens) {
+    const double experts = static_cast<double>(t.expert_bytes);
+    const double touched = t.expert_share > 0 && t.expert_share < 1
+                               ? 1.0 - std::pow(1.0 - t.expert_share, tokens)
+                               : t.expert_share;
+    return std::max(0.0, static_cast<double>(t.weight_bytes) - experts * t.expert_share) +
+           experts * touched;
+  };
   double prefill_s = 0;
   for (const SpeedTier& t : q.tiers) {
     const SpeedTier& maths = t.prefill_link_gb_per_s ? q.tiers.front() : t;
@@ -557,31 +631,48 @@ SpeedEstimate estimate_speed(const SpeedQuery& q) {
       prefill_s = 0;
       break;
     }
+    // Host-resident weights behind a link (prefill_link_gb_per_s): a
+    // micro-batch of at least kOpOffloadMinBatch tokens runs on the GPU, its
+    // weights copied over the link first (the essay); a smaller one runs on
+    // the CPU, reading them from RAM. Which tokens the GPU computes:
+    double gpu_tokens = n;
+    double link_s = 0;
+    double cpu_s = 0;
+    if (t.prefill_link_gb_per_s) {
+      const double ram_bw = t.bandwidth_gb_per_s * kGigabyte * t.bandwidth_efficiency;
+      const auto host_part = [&](double tokens, double count) {
+        if (tokens <= 0 || count <= 0) {
+          return;
+        }
+        const double bytes = count * ubatch_bytes(t, tokens);
+        if (tokens >= kOpOffloadMinBatch) {
+          link_s += bytes / (*t.prefill_link_gb_per_s * kGigabyte);
+        } else {
+          gpu_tokens -= count * tokens;
+          cpu_s += ram_bw > 0 ? bytes / ram_bw : 0.0;
+        }
+      };
+      host_part(std::min(n, ubatch), full_ubatches);
+      host_part(last_ubatch, 1);
+    }
     // This tier's share of the layers (of one device's share, under tensor parallel).
     const double share =
         total_weights > 0 ? static_cast<double>(t.weight_bytes) / total_weights / tp : 0;
-    const double flops = n * (static_cast<double>(t.weight_bytes) * q.flops_per_weight_byte +
-                              share * q.attention_flops_per_position * n / 2.0);
+    const double flops =
+        gpu_tokens * (static_cast<double>(t.weight_bytes) * q.flops_per_weight_byte +
+                      share * q.attention_flops_per_position * n / 2.0);
     const double compute_s = flops / (*maths.tflops * kTera * maths.compute_efficiency);
-    // Each micro-batch reads the weights it uses once: the dense parts
-    // whole, and every routed expert at least one of its tokens picks.
+    // Each micro-batch reads the weights it uses once (on the device that holds them).
     double memory_s = 0;
     if (!t.prefill_link_gb_per_s && t.bandwidth_gb_per_s > 0 && t.bandwidth_efficiency > 0) {
-      const double tokens = std::min(n, static_cast<double>(std::max<std::int64_t>(1, q.ubatch)));
-      const double experts = static_cast<double>(t.expert_bytes);
-      const double touched = t.expert_share > 0 && t.expert_share < 1
-                                 ? 1.0 - std::pow(1.0 - t.expert_share, tokens)
-                                 : t.expert_share;
-      const double bytes =
-          static_cast<double>(t.weight_bytes) - experts * t.expert_share + experts * touched;
-      memory_s = ubatches * std::max(0.0, bytes) /
-                 (t.bandwidth_gb_per_s * kGigabyte * t.bandwidth_efficiency);
+      const double bw = t.bandwidth_gb_per_s * kGigabyte * t.bandwidth_efficiency;
+      memory_s = (full_ubatches * ubatch_bytes(t, std::min(n, ubatch)) +
+                  (last_ubatch > 0 ? ubatch_bytes(t, last_ubatch) : 0.0)) /
+                 bw;
     }
-    prefill_s += std::max(compute_s, memory_s);
-    if (t.prefill_link_gb_per_s) {
-      prefill_s +=
-          ubatches * static_cast<double>(t.weight_bytes) / (*t.prefill_link_gb_per_s * kGigabyte);
-    }
+    // The copy and the GPU's work on it run one after the other: the copy
+    // waits for the router's choices (the scheduler reads the ids back first).
+    prefill_s += std::max(compute_s, memory_s) + link_s + cpu_s;
   }
   if (prefill_s > 0) {
     prefill_s +=
@@ -662,6 +753,26 @@ Bytes kv_read_bytes(const Architecture& arch, std::int64_t tokens, const KvType&
   const Bytes padded = kv_cache_bytes(arch, KvCacheQuery{tokens, 1, 512, k, v});
   return round_bytes(static_cast<double>(padded) * static_cast<double>(tokens) /
                      static_cast<double>(cells));
+}
+
+// The routed-expert bytes system RAM holds under an offload plan, all E of
+// each block there: the first total - ngl blocks (-ngl) and the first
+// --n-cpu-moe ones, as runtime.cpp places them; in the units of `weights`.
+Bytes host_expert_bytes(const Model& m, const Precision& precision, Bytes weights,
+                        const OffloadPlan& plan) {
+  const WeightLayout w = weight_layout(m, precision);
+  if (w.total() <= 0) {
+    return 0;
+  }
+  const int start = std::max(plan.total_layers - plan.gpu_layers, 0);
+  double experts = 0;
+  for (std::size_t i = 0; i < w.layers.size(); ++i) {
+    const auto block = static_cast<int>(i);
+    if (block < start || block < plan.cpu_moe_layers) {
+      experts += static_cast<double>(w.layers[i].expert_bytes);
+    }
+  }
+  return round_bytes(experts * static_cast<double>(weights) / static_cast<double>(w.total()));
 }
 
 SpeedTier device_tier(const Device& d, const TokenCosts& c, double share) {
@@ -758,8 +869,8 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
   if (tensor) {
     const bool nvlink = first.interconnect.nvlink_gb_per_s.has_value();
     s.tensor_parallel.devices = tp;
-    s.tensor_parallel.link_gb_per_s = nvlink ? *first.interconnect.nvlink_gb_per_s / 2.0
-                                             : pcie_gb_per_s(first.interconnect.pcie_gen);
+    s.tensor_parallel.link_gb_per_s =
+        nvlink ? *first.interconnect.nvlink_gb_per_s / 2.0 : pcie_gb_per_s(first.interconnect);
     s.tensor_parallel.nvlink = nvlink;
     s.tensor_parallel.vocab_size = m.arch.vocab_size;
     s.tensor_parallel.hidden_size = m.arch.hidden_size;
@@ -780,7 +891,25 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
     host.bandwidth_gb_per_s = *ram.bandwidth_gb_per_s;
     if (!unified) {
       // Prefill runs these layers on the GPU, copying their weights over PCIe.
-      host.prefill_link_gb_per_s = pcie_gb_per_s(first.interconnect.pcie_gen);
+      host.prefill_link_gb_per_s = pcie_gb_per_s(first.interconnect);
+    }
+    if (e.offload && costs.expert_bytes > 0) {
+      // The experts RAM holds are those of whole blocks (-ngl, --n-cpu-moe),
+      // not a share of every block's: all E of each such block. The GPUs hold
+      // the rest, each its share.
+      const Bytes host_experts = std::min(
+          costs.expert_bytes, host_expert_bytes(m, q.precision, e.model_weight_bytes, *e.offload));
+      host.expert_bytes = host_experts;
+      const double gpu_experts = static_cast<double>(costs.expert_bytes - host_experts);
+      const double gpu_share = std::accumulate(
+          s.tiers.begin(), s.tiers.end(), 0.0,
+          [](double sum, const SpeedTier& t) { return sum + static_cast<double>(t.weight_bytes); });
+      for (SpeedTier& t : s.tiers) {
+        t.expert_bytes =
+            gpu_share > 0
+                ? round_bytes(gpu_experts * static_cast<double>(t.weight_bytes) / gpu_share)
+                : 0;
+      }
     }
     s.tiers.push_back(host);
     s.calibrated = false;
