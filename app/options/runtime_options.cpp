@@ -83,6 +83,11 @@ Expected<bool> check_runtime_for_devices(const InferenceQuery& q) {
   if (!q.runtime) {
     return true;  // the default runtime runs on every device
   }
+  // Weights the runtime does not load (GPTQ under llama.cpp, a GGUF type
+  // under transformers) make no answer: runtime_precision_conflict.
+  if (std::string why = runtime_precision_conflict(*q.runtime, q.precision); !why.empty()) {
+    return make_error(fmt::format("--runtime {}: {}", to_string(*q.runtime), why));
+  }
   if (std::string why = runtime_devices_conflict(*q.runtime, q.precision, q.devices);
       !why.empty()) {
     return make_error(fmt::format("--runtime {}: {}", to_string(*q.runtime), why));

@@ -36,8 +36,9 @@ Expected<bool> apply_runtime_options(const RuntimeOptions& o, InferenceQuery& q)
 // for it (q8_0 with vLLM, transformers or MLX), is an error.
 Expected<bool> check_kv_type_for_runtime(const InferenceQuery& q);
 
-// A --runtime that cannot run on the query's devices (vLLM on a Mac, MLX on
-// an NVIDIA card: runtime_device_conflict) is an error.
+// A --runtime that does not load the query's precision (GPTQ under
+// llama.cpp: runtime_precision_conflict) or cannot run on its devices (vLLM
+// on a Mac, MLX on an NVIDIA card: runtime_device_conflict) is an error.
 Expected<bool> check_runtime_for_devices(const InferenceQuery& q);
 
 // A runtime, named or the default, with no class for the model's

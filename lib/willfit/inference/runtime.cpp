@@ -563,6 +563,141 @@ std::string runtime_devices_conflict(Runtime runtime, const Precision& precision
   return {};
 }
 
+namespace {
+
+// The weight formats a runtime may be asked about, by how the runtime loads
+// them (precision.hpp has the precisions themselves).
+enum class WeightFamily {
+  Float,         // FP32, FP16, BF16
+  Fp8,           // FP8 E4M3 checkpoints
+  Integer,       // INT8, INT4: idealised widths, not a file format of llama.cpp
+  Gguf,          // llama.cpp's block types and recipes (Q4_K_M, Q8_0, IQ2_XS...)
+  Bitsandbytes,  // NF4
+  GptqAwq,       // GPTQ (4- and 8-bit), AWQ
+  Explicit,      // "4.5bpw": a width, not a format; every runtime may be asked
+};
+
+WeightFamily weight_family(const Precision& p) {
+  if (p.gguf) {
+    return WeightFamily::Gguf;
+  }
+  if (p.id == "fp8") {
+    return WeightFamily::Fp8;
+  }
+  switch (p.kind) {
+    case PrecisionKind::Float:
+      return WeightFamily::Float;
+    case PrecisionKind::Integer:
+      return WeightFamily::Integer;
+    case PrecisionKind::GroupQuant:
+      return p.id == "nf4" ? WeightFamily::Bitsandbytes : WeightFamily::GptqAwq;
+    case PrecisionKind::GgufBlock:
+    case PrecisionKind::GgufMix:
+      return WeightFamily::Gguf;
+    case PrecisionKind::Explicit:
+      return WeightFamily::Explicit;
+  }
+  return WeightFamily::Explicit;
+}
+
+using F = WeightFamily;
+
+constexpr unsigned bit(WeightFamily f) {
+  return 1U << static_cast<unsigned>(f);
+}
+constexpr unsigned kEveryFamily = bit(F::Float) | bit(F::Fp8) | bit(F::Integer) | bit(F::Gguf) |
+                                  bit(F::Bitsandbytes) | bit(F::GptqAwq) | bit(F::Explicit);
+
+// The families each runtime loads, and where each list comes from.
+struct RuntimeLoads {
+  Runtime runtime;
+  unsigned families;       // bit(family) of each it loads
+  std::string_view loads;  // what it loads, for the refusal
+};
+
+constexpr std::array<RuntimeLoads, 6> kRuntimeLoads{{
+    // llama.cpp loads GGUF files: the types of enum ggml_type
+    // (ggml/include/ggml.h at ggml-org/llama.cpp 80fb11a: F32, F16, BF16,
+    // the Q/IQ/TQ block types, MXFP4, NVFP4; no FP8, no bitsandbytes, GPTQ or
+    // AWQ type). A 16/32-bit checkpoint runs once convert_hf_to_gguf.py
+    // writes it as F16/BF16/F32.
+    {Runtime::LlamaCpp, bit(F::Float) | bit(F::Gguf) | bit(F::Explicit),
+     "GGUF types (q4_k_m, q8_0, iq4_xs, ...) and F16/BF16/F32 conversions"},
+    // Ollama runs GGUF through its llama.cpp engine; `ollama create` imports
+    // safetensors at FP16/FP32 and quantises to its own GGUF types (q8_0,
+    // q4_K_M, ...): docs/import.mdx at ollama/ollama fb3076099. It does not
+    // load GPTQ, AWQ, bitsandbytes or FP8 checkpoints.
+    {Runtime::Ollama, bit(F::Float) | bit(F::Gguf) | bit(F::Explicit),
+     "GGUF types (q4_k_m, q8_0, ...) and FP16/BF16 models it converts on import"},
+    // vLLM: 16-bit, FP8, INT8/INT4 (compressed-tensors W8A8/W4A16),
+    // bitsandbytes, GPTQ, AWQ and (experimental) single-file GGUF (vLLM docs,
+    // features/quantization: supported hardware table).
+    {Runtime::Vllm, kEveryFamily, ""},
+    // transformers: 16/32-bit, FP8 (quantizer_finegrained_fp8), bitsandbytes
+    // INT8/NF4, GPTQ, AWQ (src/transformers/quantizers). A GGUF it loads only by
+    // dequantising it to FP32 or the dtype given: "When loading a model, we
+    // first dequantize it to fp32" (docs/source/en/gguf.md at
+    // huggingface/transformers 7f8da518), so a GGUF type is no precision it
+    // runs at; the same model at fp16/bf16 is the question to ask.
+    {Runtime::Transformers, kEveryFamily & ~bit(F::Gguf),
+     "safetensors at FP32/FP16/BF16/FP8, bitsandbytes (int8, nf4), GPTQ and AWQ"},
+    // MLX: how each precision is held is mlx_affine's question (precision.hpp).
+    {Runtime::Mlx, kEveryFamily, ""},
+    // generic: a runtime-neutral rule, asked about any width.
+    {Runtime::Generic, kEveryFamily, ""},
+}};
+
+// Where a family does run, for the refusal's advice.
+std::string_view runs_under(WeightFamily f) {
+  switch (f) {
+    case F::Fp8:
+      return "FP8 has no GGUF type (ggml has none) and runs under vLLM or transformers: use "
+             "q8_0 for llama.cpp, or --runtime vllm";
+    case F::Integer:
+      return "INT8/INT4 are not GGUF types (llama.cpp's are q8_0, q4_0, q4_k_m) and run under "
+             "vLLM or transformers: use q8_0 or q4_k_m for llama.cpp, or --runtime transformers";
+    case F::Bitsandbytes:
+      return "NF4 is bitsandbytes, for transformers or vLLM: use q4_k_m for llama.cpp, or "
+             "--runtime transformers";
+    case F::GptqAwq:
+      return "GPTQ and AWQ are for vLLM or transformers: use q4_k_m for llama.cpp, or --runtime "
+             "vllm";
+    case F::Gguf:
+      return "transformers loads a GGUF (gguf_file=) only by dequantising it to FP32 or the "
+             "dtype given: ask at --precision bf16, or use --runtime llama.cpp";
+    case F::Float:
+    case F::Explicit:
+      break;
+  }
+  return "";
+}
+
+}  // namespace
+
+bool runtime_loads(Runtime runtime, const Precision& precision) {
+  const WeightFamily f = weight_family(precision);
+  for (const RuntimeLoads& r : kRuntimeLoads) {
+    if (r.runtime == runtime) {
+      return (r.families & bit(f)) != 0;
+    }
+  }
+  return true;
+}
+
+std::string runtime_precision_conflict(Runtime runtime, const Precision& precision) {
+  if (runtime_loads(runtime, precision)) {
+    return {};
+  }
+  std::string_view loads;
+  for (const RuntimeLoads& r : kRuntimeLoads) {
+    if (r.runtime == runtime) {
+      loads = r.loads;
+    }
+  }
+  return fmt::format("{} loads {}, not {}; {}", to_string(runtime), loads, precision.name,
+                     runs_under(weight_family(precision)));
+}
+
 bool fp8_dequantised(const Precision& precision, Runtime runtime, const DeviceSet& devices) {
   if (runtime != Runtime::Transformers || precision.id != "fp8") {
     return false;

@@ -64,6 +64,17 @@ std::string runtime_device_conflict(Runtime runtime, const Precision& precision,
 std::string runtime_devices_conflict(Runtime runtime, const Precision& precision,
                                      const DeviceSet& devices);
 
+// Why `runtime` cannot load weights at `precision`, as one sentence naming
+// what it does load; empty when it can. One table in runtime.cpp says which
+// precision families (16/32-bit float, FP8, INT8/INT4, GGUF types,
+// bitsandbytes, GPTQ/AWQ, "4.5bpw") each runtime loads, with the source of
+// each list: GPTQ under llama.cpp, FP8 under Ollama, a GGUF type under
+// transformers (which dequantises it on load) are refused. MLX accepts
+// every precision here (mlx_affine decides how it is held).
+std::string runtime_precision_conflict(Runtime runtime, const Precision& precision);
+// True when `runtime` loads weights at `precision` (no conflict above).
+bool runtime_loads(Runtime runtime, const Precision& precision);
+
 // The precision the weights are held at when `runtime` loads a checkpoint
 // of `precision` on `devices`: the same, except MLX's affine 4- and 8-bit
 // (a 16-bit scale and bias per group of 64: mlx_affine) and FP8 under

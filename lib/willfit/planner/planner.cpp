@@ -88,7 +88,9 @@ std::vector<Precision> precision_candidates(std::optional<Runtime> runtime) {
     if (p.bits_per_weight > 16 || p.kind == PrecisionKind::Integer) {
       continue;  // FP32: no gain; INT8/INT4: the course's idealised widths, not a file format
     }
-    if (p.gguf == gguf || p.id == "fp16" || p.id == "bf16") {
+    // Never a precision the runtime does not load (runtime_loads).
+    if ((p.gguf == gguf || p.id == "fp16" || p.id == "bf16") &&
+        (!runtime || runtime_loads(*runtime, p))) {
       out.push_back(p);
     }
   }

@@ -71,8 +71,10 @@ std::vector<WhichRow> which_devices(const InferenceQuery& query, std::span<const
       continue;
     }
     // A runtime named that cannot run there (vLLM on a Mac, MLX on an
-    // NVIDIA card: runtime_device_conflict) is no answer for this device.
-    if (query.runtime && !runtime_device_conflict(*query.runtime, query.precision, d).empty()) {
+    // NVIDIA card: runtime_device_conflict), or does not load the weights
+    // (runtime_loads), is no answer for this device.
+    if (query.runtime && (!runtime_loads(*query.runtime, query.precision) ||
+                          !runtime_device_conflict(*query.runtime, query.precision, d).empty())) {
       continue;
     }
     const bool multi = d.kind == DeviceKind::DiscreteGpu || d.kind == DeviceKind::Accelerator;

@@ -1129,6 +1129,24 @@ void describe(const TrainingQuery& q, TrainingEstimate& e) {
   if (q.model.assumed()) {
     e.assumptions = q.model.notes;
   }
+  // QLoRA's base is bitsandbytes NF4, whose kernels are CUDA's (and ROCm's,
+  // Intel's, CPU): its installation guide lists Apple silicon (MPS) as
+  // "Planned" ("bitsandbytes does not yet support Apple Silicon / Metal with
+  // a dedicated backend", docs/source/installation.mdx at
+  // bitsandbytes-foundation/bitsandbytes cfb58288); an MPS backend
+  // (bitsandbytes/backends/mps/ops.py at 120362b6) is young and falls back to
+  // the CPU where its Metal kernel is missing. So the figure stands, with a
+  // warning: support is partial, and LoRA runs on PyTorch's MPS as is.
+  const bool apple = !q.devices.devices.empty() &&
+                     std::all_of(q.devices.devices.begin(), q.devices.devices.end(),
+                                 [](const Device& d) { return d.vendor == "apple"; });
+  if (q.method == TrainMethod::Qlora && apple) {
+    e.warnings.push_back(
+        "QLoRA loads the base with bitsandbytes NF4, whose Apple silicon (MPS) support is "
+        "partial (its guide lists the MPS backend as planned; newer versions fall back to the "
+        "CPU where a Metal kernel is missing): expect it slow or failing; --method lora runs "
+        "on MPS as is");
+  }
   e.assumptions.push_back(
       q.autocast
           ? fmt::format("model states: {} (HF's model training anatomy counts 18 per parameter: "
