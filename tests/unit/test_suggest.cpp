@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -373,6 +374,40 @@ TEST(Suggest, ShorterContextIsTheLongestThatFits) {
   // A quantised KV cache is the gentler change and ranks first.
   ASSERT_NE(find(s, "--kv-type "), nullptr);
   EXPECT_LT(find(s, "--kv-type ") - s.data(), c - s.data());
+}
+
+// A precision of a large quality loss (KL divergence from 0.15 on, the
+// llama.cpp scoreboard) ranks after a shorter context that fits. Found:
+// Llama-3.1-8B Q4_K_M on an RTX 4060 at 32768 tokens offered IQ1_S (KLD
+// 2.255) before --context 15616; at 65536 tokens, IQ2_XXS before 32768.
+TEST(Suggest, ALargeQualityLossRanksAfterAShorterContext) {
+  using Case = std::tuple<int, const char*, FlashAttention>;
+  for (const auto& [context, kv, fa] :
+       {Case{32768, "q4_0", FlashAttention::Off}, Case{65536, "q8_0", FlashAttention::Auto}}) {
+    InferenceQuery q;
+    q.model = test::catalogue_model("llama-3.1-8b");
+    q.precision = *parse_precision("q4_k_m");
+    q.devices.devices.push_back(
+        *find_device_in(app::embedded_devices_json(), "data/devices.json", "rtx 4060"));
+    q.devices.text = "rtx 4060";
+    q.context = context;
+    q.kv_type = *parse_kv_type(kv);
+    q.flash_attention = fa;
+    const Estimate e = estimate_inference(q);
+    ASSERT_FALSE(e.fits());
+    const auto s = suggest_changes(q, e);
+    const Suggestion* shorter = find(s, "--context ");
+    ASSERT_NE(shorter, nullptr) << context;
+    ASSERT_EQ(shorter->verdict, Verdict::Fits);
+    int large = 0;
+    for (const Suggestion& x : s) {
+      if (x.kld && *x.kld >= kLargeQualityLossKld) {
+        EXPECT_GT(&x - s.data(), shorter - s.data()) << context << " " << x.args;
+        ++large;
+      }
+    }
+    EXPECT_GT(large, 0) << context;  // the case is the one found
+  }
 }
 
 TEST(Suggest, TheLargestSmallerFamilyMemberThatFits) {

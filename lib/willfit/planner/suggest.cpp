@@ -802,9 +802,17 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
   // make it fit"): what fits whole on their devices keeping the model, then
   // another model of the family, then offloads to their RAM (slow); hardware
   // to buy (a second card, other GPUs) only after all of them, as an
-  // alternative. Within a rank, the order of least harm above.
+  // alternative. Within a rank, the order of least harm above, except that a
+  // precision of a large quality loss (quality.hpp, kLargeQualityLossKld)
+  // comes after the other changes that fit whole, a shorter context among
+  // them: it changes every token, a shorter context only what falls out of it.
   const auto rank = [&](const Suggestion& s) {
-    return s.new_hardware ? 3 : !keeps_model(s) ? 1 : s.verdict == Verdict::Fits ? 0 : 2;
+    const bool large_loss = s.kld && *s.kld >= kLargeQualityLossKld;
+    return s.new_hardware               ? 4
+           : !keeps_model(s)            ? 2
+           : s.verdict != Verdict::Fits ? 3
+           : large_loss                 ? 1
+                                        : 0;
   };
   std::stable_sort(out.begin(), out.end(),
                    [&](const Suggestion& a, const Suggestion& b) { return rank(a) < rank(b); });
