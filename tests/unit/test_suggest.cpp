@@ -410,6 +410,34 @@ TEST(Suggest, ALargeQualityLossRanksAfterAShorterContext) {
   }
 }
 
+// A multimodal model whose projector is what does not fit is offered
+// --text-only among the changes on the user's own device, before a lower
+// precision (it costs no quality on text). Found: Llama-3.2-11B-Vision
+// Q4_K_M on an RTX 4060 was offered IQ3_M, offload and a second card.
+TEST(Suggest, TextOnlyWhenDroppingTheProjectorFits) {
+  InferenceQuery q;
+  q.model = test::catalogue_model("llama-3.2-11b-vision");
+  q.precision = *parse_precision("q4_k_m");
+  q.devices.devices.push_back(
+      *find_device_in(app::embedded_devices_json(), "data/devices.json", "rtx 4060"));
+  q.devices.text = "rtx 4060";
+  const Estimate e = estimate_inference(q);
+  ASSERT_FALSE(e.fits());
+  ASSERT_GT(e.memory.projector, 0);
+  const auto s = suggest_changes(q, e);
+  const Suggestion* t = find(s, "--text-only");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->verdict, Verdict::Fits);
+  EXPECT_NE(t->tradeoff.find("image"), std::string::npos);
+  const Suggestion* p = find(s, "--precision ");
+  ASSERT_NE(p, nullptr);
+  EXPECT_LT(t - s.data(), p - s.data());
+  // Already text-only: nothing to offer.
+  InferenceQuery text = q;
+  text.text_only = true;
+  EXPECT_EQ(estimate_inference(text).memory.projector, 0);
+}
+
 TEST(Suggest, TheLargestSmallerFamilyMemberThatFits) {
   const InferenceQuery q = query("70b", "q4_k_m", "24gb");
   const Estimate e = estimate_inference(q);

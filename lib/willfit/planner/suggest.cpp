@@ -124,6 +124,18 @@ std::optional<Suggestion> flash_attention(const InferenceQuery& q, const Estimat
                  "nothing");
 }
 
+// --text-only: leave the vision/audio encoder and projector out, when the
+// estimate counts one. Costs no quality on text, only the image/audio input.
+std::optional<Suggestion> text_only(const InferenceQuery& q, const Estimate& e) {
+  if (q.text_only || e.memory.projector <= 0) {
+    return std::nullopt;
+  }
+  InferenceQuery alt = pinned(q, e);
+  alt.text_only = true;
+  return costing(if_fits(alt, "text only (no vision/audio encoder and projector)", "--text-only"),
+                 "no image or audio input");
+}
+
 // A quantised KV cache: q8_0 first (near lossless), then q4_0.
 std::optional<Suggestion> kv_cache(const InferenceQuery& q, const Estimate& e) {
   if (!gguf_runtime(e.runtime) || e.memory.kv_cache == 0) {
@@ -757,6 +769,7 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
   };
   add(flash_attention(query, estimate));
   add(kv_cache(query, estimate));
+  add(text_only(query, estimate));
   for (auto& s : lower_precisions(query, estimate)) {
     add(std::move(s));
   }
