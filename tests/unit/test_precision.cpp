@@ -97,3 +97,24 @@ TEST(KvType, BlockCosts) {
 
 }  // namespace
 }  // namespace willfit
+
+namespace willfit {
+namespace {
+
+// A mistyped legacy cache type is pointed at the one of the nearest bits,
+// not at a short name of a similar spelling (q3 once answered 'f32'); the
+// message lists the valid types.
+TEST(Precision, KvTypeTypoSuggestsTheNearestBits) {
+  for (const auto& [typed, meant] : {std::pair{"q3", "'q4_0'"}, std::pair{"q6", "'q5_0'"},
+                                     std::pair{"q7", "'q8_0'"}, std::pair{"q3_0", "'q4_0'"}}) {
+    const auto k = parse_kv_type(typed);
+    ASSERT_FALSE(k.ok()) << typed;
+    EXPECT_NE(k.error().message.find("did you mean " + std::string(meant)), std::string::npos)
+        << k.error().message;
+    EXPECT_NE(k.error().message.find("q8_0, q5_1, q5_0, q4_1, q4_0"), std::string::npos)
+        << k.error().message;
+  }
+}
+
+}  // namespace
+}  // namespace willfit

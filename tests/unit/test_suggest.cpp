@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -373,6 +374,68 @@ TEST(Suggest, ShorterContextIsTheLongestThatFits) {
   // A quantised KV cache is the gentler change and ranks first.
   ASSERT_NE(find(s, "--kv-type "), nullptr);
   EXPECT_LT(find(s, "--kv-type ") - s.data(), c - s.data());
+}
+
+// A precision of a large quality loss (KL divergence from 0.15 on, the
+// llama.cpp scoreboard) ranks after a shorter context that fits. Found:
+// Llama-3.1-8B Q4_K_M on an RTX 4060 at 32768 tokens offered IQ1_S (KLD
+// 2.255) before --context 15616; at 65536 tokens, IQ2_XXS before 32768.
+TEST(Suggest, ALargeQualityLossRanksAfterAShorterContext) {
+  using Case = std::tuple<int, const char*, FlashAttention>;
+  for (const auto& [context, kv, fa] :
+       {Case{32768, "q4_0", FlashAttention::Off}, Case{65536, "q8_0", FlashAttention::Auto}}) {
+    InferenceQuery q;
+    q.model = test::catalogue_model("llama-3.1-8b");
+    q.precision = *parse_precision("q4_k_m");
+    q.devices.devices.push_back(
+        *find_device_in(app::embedded_devices_json(), "data/devices.json", "rtx 4060"));
+    q.devices.text = "rtx 4060";
+    q.context = context;
+    q.kv_type = *parse_kv_type(kv);
+    q.flash_attention = fa;
+    const Estimate e = estimate_inference(q);
+    ASSERT_FALSE(e.fits());
+    const auto s = suggest_changes(q, e);
+    const Suggestion* shorter = find(s, "--context ");
+    ASSERT_NE(shorter, nullptr) << context;
+    ASSERT_EQ(shorter->verdict, Verdict::Fits);
+    int large = 0;
+    for (const Suggestion& x : s) {
+      if (x.kld && *x.kld >= kLargeQualityLossKld) {
+        EXPECT_GT(&x - s.data(), shorter - s.data()) << context << " " << x.args;
+        ++large;
+      }
+    }
+    EXPECT_GT(large, 0) << context;  // the case is the one found
+  }
+}
+
+// A multimodal model whose projector is what does not fit is offered
+// --text-only among the changes on the user's own device, before a lower
+// precision (it costs no quality on text). Found: Llama-3.2-11B-Vision
+// Q4_K_M on an RTX 4060 was offered IQ3_M, offload and a second card.
+TEST(Suggest, TextOnlyWhenDroppingTheProjectorFits) {
+  InferenceQuery q;
+  q.model = test::catalogue_model("llama-3.2-11b-vision");
+  q.precision = *parse_precision("q4_k_m");
+  q.devices.devices.push_back(
+      *find_device_in(app::embedded_devices_json(), "data/devices.json", "rtx 4060"));
+  q.devices.text = "rtx 4060";
+  const Estimate e = estimate_inference(q);
+  ASSERT_FALSE(e.fits());
+  ASSERT_GT(e.memory.projector, 0);
+  const auto s = suggest_changes(q, e);
+  const Suggestion* t = find(s, "--text-only");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->verdict, Verdict::Fits);
+  EXPECT_NE(t->tradeoff.find("image"), std::string::npos);
+  const Suggestion* p = find(s, "--precision ");
+  ASSERT_NE(p, nullptr);
+  EXPECT_LT(t - s.data(), p - s.data());
+  // Already text-only: nothing to offer.
+  InferenceQuery text = q;
+  text.text_only = true;
+  EXPECT_EQ(estimate_inference(text).memory.projector, 0);
 }
 
 TEST(Suggest, TheLargestSmallerFamilyMemberThatFits) {

@@ -298,12 +298,30 @@ Expected<KvType> parse_kv_type(std::string_view text) {
     }
   }
   std::vector<std::string> names;
+  std::string listed;
   for (const auto& k : kv_table()) {
     names.push_back(k.id);
+    listed += (listed.empty() ? "" : ", ") + k.id;
   }
-  const std::string hint = did_you_mean(closest(key, names));
+  std::vector<std::string> near = closest(key, names);
+  // A legacy type mistyped ("q3", "q6_0"): the _0 type of the nearest bits,
+  // not the nearest spelling (that answered 'f32' for "q3").
+  if (key.size() >= 2 && key[0] == 'q' && key[1] >= '0' && key[1] <= '9') {
+    int best = 10;
+    for (const auto& k : kv_table()) {
+      if (k.id.size() == 4 && k.id[0] == 'q' && k.id.ends_with("_0")) {
+        const int diff = (k.id[1] - '0') - (key[1] - '0');
+        const int d = diff < 0 ? -diff : diff;
+        if (d < best) {
+          best = d;
+          near = {k.id};
+        }
+      }
+    }
+  }
+  const std::string hint = did_you_mean(near);
   return make_error("unknown KV cache type '" + original +
-                    "': " + (hint.empty() ? "use f16, q8_0 or q4_0" : hint));
+                    "': " + (hint.empty() ? "" : hint + " ") + "KV cache types: " + listed);
 }
 
 std::span<const KvType> all_kv_types() {

@@ -48,7 +48,7 @@ std::string_view quality_cost(double kld) {
   if (kld < 0.05) {
     return "a small quality loss";
   }
-  if (kld < 0.15) {
+  if (kld < kLargeQualityLossKld) {
     return "a noticeable quality loss";
   }
   return "a large quality loss";

@@ -117,6 +117,18 @@ std::optional<Suggestion> flash_attention(const InferenceQuery& q, const Estimat
                  "nothing");
 }
 
+// --text-only: leave the vision/audio encoder and projector out, when the
+// estimate counts one. Costs no quality on text, only the image/audio input.
+std::optional<Suggestion> text_only(const InferenceQuery& q, const Estimate& e) {
+  if (q.text_only || e.memory.projector <= 0) {
+    return std::nullopt;
+  }
+  InferenceQuery alt = pinned(q, e);
+  alt.text_only = true;
+  return costing(if_fits(alt, "text only (no vision/audio encoder and projector)", "--text-only"),
+                 "no image or audio input");
+}
+
 // A quantised KV cache: q8_0 first (near lossless), then q4_0.
 std::optional<Suggestion> kv_cache(const InferenceQuery& q, const Estimate& e) {
   if (!gguf_runtime(e.runtime) || e.memory.kv_cache == 0) {
@@ -756,6 +768,7 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
   };
   add(flash_attention(query, estimate));
   add(kv_cache(query, estimate));
+  add(text_only(query, estimate));
   for (auto& s : lower_precisions(query, estimate)) {
     add(std::move(s));
   }
@@ -801,9 +814,17 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
   // make it fit"): what fits whole on their devices keeping the model, then
   // another model of the family, then offloads to their RAM (slow); hardware
   // to buy (a second card, other GPUs) only after all of them, as an
-  // alternative. Within a rank, the order of least harm above.
+  // alternative. Within a rank, the order of least harm above, except that a
+  // precision of a large quality loss (quality.hpp, kLargeQualityLossKld)
+  // comes after the other changes that fit whole, a shorter context among
+  // them: it changes every token, a shorter context only what falls out of it.
   const auto rank = [&](const Suggestion& s) {
-    return s.new_hardware ? 3 : !keeps_model(s) ? 1 : s.verdict == Verdict::Fits ? 0 : 2;
+    const bool large_loss = s.kld && *s.kld >= kLargeQualityLossKld;
+    return s.new_hardware               ? 4
+           : !keeps_model(s)            ? 2
+           : s.verdict != Verdict::Fits ? 3
+           : large_loss                 ? 1
+                                        : 0;
   };
   std::stable_sort(out.begin(), out.end(),
                    [&](const Suggestion& a, const Suggestion& b) { return rank(a) < rank(b); });
