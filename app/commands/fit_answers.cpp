@@ -183,7 +183,10 @@ Expected<FitReport> answer_cell(const FitCommon& common, const ModelChoice& choi
     report.assumptions.insert(
         report.assumptions.begin(),
         longest > 0 ? "--context max: " + std::to_string(longest) +
-                          " tokens is the longest context that fits (multiples of 256)"
+                          (report.estimate.verdict == Verdict::Offload
+                               ? " tokens is the longest context that fits with the offload "
+                                 "below (none fits whole; multiples of 256)"
+                               : " tokens is the longest context that fits (multiples of 256)")
                     : std::string("--context max: not even 256 tokens fit; shown at 256"));
   }
   if (ollama_by_tag) {

@@ -352,7 +352,12 @@ Expected<std::int64_t> apply_context_max(InferenceQuery& q) {
   if (q.devices.devices.empty()) {
     return make_error("--context max needs a device: add --device, e.g. --device 24gb");
   }
-  const std::int64_t best = max_context(q);
+  // Longest whole; when not even 256 tokens fit whole, the longest the
+  // offload the answer then takes holds (the same estimate as its verdict).
+  std::int64_t best = max_context(q);
+  if (best == 0) {
+    best = max_context_offloaded(q);
+  }
   q.context_is_default = false;
   q.context = best > 0 ? best : 256;
   return best;

@@ -46,7 +46,9 @@ Expected<bool> check_runtime_for_devices(const InferenceQuery& q);
 // error.
 Expected<bool> check_runtime_for_model(const InferenceQuery& q);
 
-// "--context max": the longest context that fits, set on `q`. Needs a device.
+// "--context max": the longest context that fits whole, set on `q`; when not
+// even 256 tokens fit whole, the longest that fits with the offload the
+// answer then takes (max_context_offloaded). Needs a device.
 Expected<std::int64_t> apply_context_max(InferenceQuery& q);
 
 }  // namespace willfit::app

@@ -29,13 +29,44 @@ std::string pad(const std::string& s, std::size_t width) {
 
 // The decode speed next to a verdict that runs ("fits", "offload"): one
 // sequence, the same estimate as the plain answer's Speed section; "-" where
-// it does not run or speed is unknown (a bare capacity without --bandwidth).
+// speed is unknown (a bare capacity without --bandwidth). A "no" cell whose
+// estimate still has a speed (the offload plan's, were the RAM there: the
+// JSON cell's speed.decode_tokens_per_s) shows it in brackets, so the text
+// and the JSON tell the same figure.
 std::string cell_speed(const FitReport& r) {
-  const bool runs = r.estimate.device_known && r.estimate.verdict != Verdict::NoFit;
-  if (!runs || !r.speed.estimable) {
+  if (!r.estimate.device_known || !r.speed.estimable) {
     return "-";
   }
-  return speed_figure(r.speed.decode_tokens_per_s) + " tok/s";
+  const std::string figure = speed_figure(r.speed.decode_tokens_per_s) + " tok/s";
+  return r.estimate.verdict == Verdict::NoFit ? "(" + figure + ")" : figure;
+}
+
+// Whether any cell shows a bracketed speed (cell_speed).
+bool any_bracketed(const GridView& grid) {
+  return std::any_of(grid.rows.begin(), grid.rows.end(), [](const GridRow& row) {
+    return std::any_of(row.cells.begin(), row.cells.end(),
+                       [](const FitReport& c) { return cell_speed(c).starts_with("("); });
+  });
+}
+
+// The header's context: one figure when every cell ran at it; Ollama's
+// default differs by GPU memory (and each model's trained length), so a
+// grid of Ollama tags may hold several: the header then says so and gives
+// the range (each cell's JSON has its own query.context_resolved_tokens).
+std::string header_context(const GridView& grid) {
+  std::int64_t lo = grid.rows.front().cells.front().estimate.context;
+  std::int64_t hi = lo;
+  for (const auto& row : grid.rows) {
+    for (const FitReport& c : row.cells) {
+      lo = std::min(lo, c.estimate.context);
+      hi = std::max(hi, c.estimate.context);
+    }
+  }
+  if (lo == hi) {
+    return fmt::format(", context {}", lo);
+  }
+  return fmt::format(
+      ", context {} to {} (Ollama's default per device and model; --context sets one)", lo, hi);
 }
 
 // Each cell: the verdict and total, padded to the column's widest, then the
@@ -75,7 +106,7 @@ std::string render_grid_text(const GridView& grid, bool color) {
   }
   out += grid.devices_given ? " on " + plural(grid.columns.size(), "device", "devices") : "";
   if (grid.contexts <= 1) {
-    out += fmt::format(", context {}", first.estimate.context);
+    out += header_context(grid);
   }
   out += fmt::format(", batch {}", first.query.batch);
   if (one_runtime) {
@@ -154,7 +185,11 @@ std::string render_grid_text(const GridView& grid, bool color) {
              ? "fits: fits whole; offload: only with layers in system RAM (--ram); no: does not "
                "fit. Each figure is the total needed (GiB = 2^30 bytes), then the decode speed "
                "of one sequence (+/- 25 %, more with offload; '-': it does not run, or no "
-               "bandwidth is known).\n"
+               "bandwidth is known).\n" +
+                   std::string(any_bracketed(grid)
+                                   ? "(tok/s): a 'no' cell's speed if system RAM held the layers "
+                                     "it would offload (--ram checks it).\n"
+                                   : "")
              : "needs: the total memory needed (GiB = 2^30 bytes); give --device for verdicts.\n";
   return out;
 }

@@ -91,6 +91,26 @@ TEST(CliRuntime, ContextMaxNamesTheContext) {
   EXPECT_TRUE(is_clean_error(run_cli({"8b", "--context", "max"})));
 }
 
+// Found by review: qwen3:30b (18 GB at Q4_K_M) on an 8 GB RTX 4060 with 32
+// GB of RAM is answered "fits only with offload" (Ollama runs it so, experts
+// in RAM), yet -c max said "not even 256 tokens fit". When nothing fits
+// whole, the longest context is the one the offload holds: at least
+// Ollama's own 4096 default for that card, and asked back at that context
+// the answer is the same offload.
+TEST(CliRuntime, ContextMaxWithOffloadFindsTheLongestTheOffloadHolds) {
+  const auto r = run_cli({"qwen3:30b", "-d", "rtx 4060", "-c", "max", "--ram", "32gb", "--json"});
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["result"]["verdict"], "offload");
+  const auto longest = j["query"]["context_tokens"].get<std::int64_t>();
+  EXPECT_GE(longest, 4096);
+  const auto back = run_cli(
+      {"qwen3:30b", "-d", "rtx 4060", "-c", std::to_string(longest), "--ram", "32gb", "--json"});
+  EXPECT_EQ(json::parse(back.out)["result"]["verdict"], "offload");
+  const auto text = run_cli({"qwen3:30b", "-d", "rtx 4060", "-c", "max", "--ram", "32gb"});
+  EXPECT_EQ(text.out.find("not even 256"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("fits with the offload"), std::string::npos) << text.out;
+}
+
 TEST(CliRuntime, BadValuesAreCleanErrors) {
   EXPECT_TRUE(is_clean_error(run_cli({"7b", "--runtime", "vlm"})));
   EXPECT_TRUE(is_clean_error(run_cli({"7b", "--gpu-memory-utilization", "1.5"})));

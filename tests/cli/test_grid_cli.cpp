@@ -32,6 +32,28 @@ TEST(CliGrid, EachJsonCellIsThePlainAnswer) {
   }
 }
 
+// Found by review: Ollama picks its default context by GPU memory (4096 on
+// an 8 GB RTX 4060, 32768 on a 24 GB RTX 4090: ollama server/routes.go), so
+// the cells of one grid ran at different contexts while the header said
+// "context 4096". The header gives what the cells used; each JSON cell keeps
+// both query.context_tokens and query.context_resolved_tokens. A "no" cell
+// whose JSON has a speed (the offload's, were the RAM there) shows it too.
+TEST(CliGrid, OllamaTagsHeaderTellsEachCellsContextAndNoCellsShowTheirSpeed) {
+  const auto r = run_cli({"llama3.1:8b,qwen3:30b", "-d", "rtx 4060,rtx 4090"});
+  ASSERT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(r.out.find(", context 4096,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("context 4096 to 32768"), std::string::npos) << r.out;
+  const auto j = run_cli({"llama3.1:8b,qwen3:30b", "-d", "rtx 4060,rtx 4090", "--json"});
+  const json cells = json::parse(j.out);
+  ASSERT_EQ(cells.size(), 4U);
+  EXPECT_EQ(cells.at(1).at("query").at("context_resolved_tokens"), 32768);
+  EXPECT_EQ(cells.at(1).at("query").at("context_tokens"), 4096);
+  const json& no = cells.at(2);  // qwen3:30b on the RTX 4060
+  ASSERT_EQ(no.at("result").at("verdict"), "no_fit");
+  ASSERT_TRUE(no.at("speed").at("decode_tokens_per_s").is_number());
+  EXPECT_NE(r.out.find(" tok/s)"), std::string::npos) << r.out;
+}
+
 TEST(CliGrid, OneValuePerAxisIsThePlainAnswer) {
   const auto r = run_cli({"7b", "-p", "q4", "-d", "8gb"});
   EXPECT_EQ(r.out.rfind("FITS", 0), 0U) << r.out;

@@ -60,6 +60,25 @@ TEST(CliMax, NullWhereNotAsked) {
   EXPECT_TRUE(m.at("precision").is_null());
 }
 
+// Found by review: without -p, 'willfit max' answers at 16 bits and said
+// nothing of quantisations. Llama-3.1-8B's BF16 weights (16.1 GB, the
+// safetensors shards of meta-llama/Llama-3.1-8B) cannot fit an 8 GB RTX
+// 4060, its Q4_K_M GGUF (4.92 GB) can: the answer says how to ask for it.
+// An explicit -p gets no hint.
+TEST(CliMax, WithoutPrecisionAHintNamesAQuantisationThatAnswers) {
+  const auto model = run_cli({"max", "llama-3.1-8b", "-d", "rtx 4060"});
+  EXPECT_EQ(model.code, 1);
+  EXPECT_NE(model.out.find("longest context: none"), std::string::npos) << model.out;
+  EXPECT_NE(model.out.find("hint: nothing fits at BF16; -p best finds"), std::string::npos)
+      << model.out;
+  EXPECT_NE(model.out.find("-p q4_k_m"), std::string::npos) << model.out;
+  const auto size = run_cli({"max", "-d", "rtx 4060"});
+  EXPECT_EQ(size.code, 0);
+  EXPECT_NE(size.out.find("hint: at Q4_K_M (-p q4_k_m"), std::string::npos) << size.out;
+  EXPECT_EQ(run_cli({"max", "-d", "rtx 4060", "-p", "fp16"}).out.find("hint"), std::string::npos);
+  EXPECT_EQ(run_cli({"max", "-d", "rtx 4060", "--json"}).out.find("hint"), std::string::npos);
+}
+
 TEST(CliMax, ErrorsAreCleanAndNothingFitsExitsOne) {
   EXPECT_TRUE(is_clean_error(run_cli({"max", "-p", "q4"})));  // no --device
   EXPECT_TRUE(is_clean_error(run_cli({"max", "-d", "8gb", "-p", "best"})));

@@ -655,5 +655,32 @@ TEST(SuggestOtherHardware, OllamaRunsOnIntelThroughVulkan) {
   EXPECT_NE(arc, offered.end()) << "the Arc card, the cheapest, is offered under Ollama";
 }
 
+// Ollama's default context grows with the GPU memory it finds (4096 under 23
+// GiB, 32768 under 47, else the model's trained 131072 for Llama 3.1). Found
+// by review: llama3.1:70b on an RTX 4060 (answered at 4096) was offered two
+// Radeon PRO W7900 at 82.6 GiB, sized at 131072 tokens. Hardware suggested
+// keeps the answer's context and says so: two RTX 3090 (24 GiB each, the
+// card pairs of r/LocalLLaMA's 70B builds) hold 70B Q4_K_M at 4096 tokens.
+TEST(SuggestOtherHardware, OllamaKeepsTheContextTheAnswerUsed) {
+  const auto db = [](const char* name) {
+    return *find_device_in(app::embedded_devices_json(), "data/devices.json", name);
+  };
+  InferenceQuery q;
+  q.model = test::catalogue_model("llama-3.1-70b");
+  q.precision = *parse_precision("q4_k_m");
+  q.runtime = Runtime::Ollama;
+  q.context_is_default = true;
+  q.devices.devices.push_back(db("rtx 4060"));
+  q.devices.text = "rtx 4060";
+  const Estimate e = estimate_inference(q);
+  ASSERT_EQ(e.context, 4096);
+  const std::vector<Device> cards{db("rtx 3090"), db("radeon pro w7900")};
+  const auto s = suggest_changes(q, e, SuggestInputs{{}, {}, [&] { return cards; }});
+  const Suggestion* hw = find(s, "--device ");
+  ASSERT_NE(hw, nullptr);
+  EXPECT_EQ(hw->args, "--device \"2x rtx-3090\" --context 4096");
+  EXPECT_LT(hw->total_bytes, 48 * kGiB);
+}
+
 }  // namespace
 }  // namespace willfit

@@ -989,17 +989,17 @@ bool meets(const Estimate& e, Margin margin) {
   return e.fits() && (margin == Margin::Fits || !e.tight);
 }
 
-std::int64_t max_context(const InferenceQuery& query, Margin margin) {
-  if (query.devices.devices.empty()) {
-    return 0;
-  }
-  InferenceQuery q = query;
+namespace {
+
+// The longest context (a multiple of 256, at most the model's trained
+// length) for which `holds` is true of the query's estimate; 0 when not even
+// 256 tokens hold. Binary search: what a context needs grows with it.
+template <typename Holds>
+std::int64_t longest_context(InferenceQuery q, Holds holds) {
   q.context_is_default = false;
-  q.gpu_layers.reset();
-  q.n_cpu_moe.reset();
   const auto fits = [&](std::int64_t ctx) {
     q.context = ctx;
-    return meets(estimate_inference(q), margin);
+    return holds(estimate_inference(q));
   };
   constexpr std::int64_t kStep = 256;
   std::int64_t hi = q.model.arch.max_context > 0 ? q.model.arch.max_context : 1 << 20;
@@ -1019,6 +1019,26 @@ std::int64_t max_context(const InferenceQuery& query, Margin margin) {
     (fits(mid) ? lo : hi) = mid;
   }
   return lo;
+}
+
+}  // namespace
+
+std::int64_t max_context(const InferenceQuery& query, Margin margin) {
+  if (query.devices.devices.empty()) {
+    return 0;
+  }
+  InferenceQuery q = query;
+  q.gpu_layers.reset();
+  q.n_cpu_moe.reset();
+  return longest_context(std::move(q), [&](const Estimate& e) { return meets(e, margin); });
+}
+
+std::int64_t max_context_offloaded(const InferenceQuery& query) {
+  if (query.devices.devices.empty()) {
+    return 0;
+  }
+  // The user's -ngl / --n-cpu-moe stay: they are the plan the answer uses.
+  return longest_context(query, [](const Estimate& e) { return e.verdict != Verdict::NoFit; });
 }
 
 }  // namespace willfit

@@ -293,6 +293,13 @@ enum class Margin { Fits, Clear };
 // tokens fit or no device is given. Binary search over estimate_inference.
 std::int64_t max_context(const InferenceQuery& query, Margin margin = Margin::Fits);
 
+// The longest context (a multiple of 256 tokens) that runs at all on the
+// query's devices: whole, or with part in system RAM where --ram (or unified
+// memory) holds it (verdict Offload), by the same estimate as the plain
+// answer, with the user's -ngl / --n-cpu-moe; 0 when not even 256 tokens do.
+// What --context max answers when nothing fits whole.
+std::int64_t max_context_offloaded(const InferenceQuery& query);
+
 // Bytes of every weight at `precision` (what a checkpoint of it would hold).
 Bytes weight_bytes(const Model& model, const Precision& precision);
 

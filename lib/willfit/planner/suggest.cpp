@@ -68,6 +68,23 @@ InferenceQuery pinned(const InferenceQuery& q, const Estimate& e) {
   return alt;
 }
 
+// The query moved to other devices (`alt.devices` already set) at the
+// context the user's answer used. Ollama picks its default context by the
+// GPU memory it finds (estimate.cpp, ollama_default_context): on a 96 GiB
+// pair it would be 131072 where the user was answered at 4096, and the
+// hardware found would hold a context the user never asked for. So when the
+// default would change with the devices the context is pinned, and the
+// command pasted says so (`args` gains "--context N").
+void keep_context(InferenceQuery& alt, const Estimate& e, std::string& args) {
+  if (e.runtime != Runtime::Ollama || !alt.context_is_default ||
+      ollama_default_context(alt).tokens == e.context) {
+    return;
+  }
+  alt.context = e.context;
+  alt.context_is_default = false;
+  args += fmt::format(" --context {}", e.context);
+}
+
 Suggestion make(std::string change, std::string args, const Estimate& e) {
   Suggestion s;
   s.change = std::move(change);
@@ -334,9 +351,10 @@ std::optional<Suggestion> second_gpu(const InferenceQuery& q, const Estimate& e)
   alt.devices.devices.push_back(d);
   alt.devices.text = "2x " + q.devices.text;
   alt.tensor_split.clear();
+  std::string args = fmt::format("--device \"2x {}\"", q.devices.text);
+  keep_context(alt, e, args);
   auto s = costing(
-      if_fits(alt, fmt::format("a second {}", d.kind == DeviceKind::Raw ? "device" : d.name),
-              fmt::format("--device \"2x {}\"", q.devices.text)),
+      if_fits(alt, fmt::format("a second {}", d.kind == DeviceKind::Raw ? "device" : d.name), args),
       "the price of a second card");
   if (s) {
     s->new_hardware = true;
@@ -461,6 +479,8 @@ std::optional<Suggestion> other_hardware(const InferenceQuery& q, const Estimate
   struct Found {
     DeviceSet set;
     Estimate estimate;
+    InferenceQuery query;  // at the context kept (keep_context)
+    std::string pin;       // " --context N" when it was pinned
   };
   std::optional<Found> best;
   const auto better = [](const DeviceSet& a, const DeviceSet& b) {
@@ -487,12 +507,14 @@ std::optional<Suggestion> other_hardware(const InferenceQuery& q, const Estimate
       InferenceQuery alt = base;
       alt.devices = set;
       alt.tensor_split.clear();
+      std::string pin;
+      keep_context(alt, e, pin);
       // The user's -ngl / --n-cpu-moe stay, as in the command pasted.
       // Hardware bought to hold it should hold it beyond the estimate's own
       // error: a set that fits only within the band is passed over.
       Estimate after = estimate_inference(alt);
       if (meets(after, Margin::Clear)) {
-        best = Found{std::move(set), std::move(after)};
+        best = Found{std::move(set), std::move(after), std::move(alt), std::move(pin)};
         break;  // two of it only cost more
       }
     }
@@ -503,12 +525,11 @@ std::optional<Suggestion> other_hardware(const InferenceQuery& q, const Estimate
   const Device& d = best->set.devices.front();
   const auto count = static_cast<int>(best->set.count());
   const std::string name = count == 1 ? d.name : fmt::format("{}x {}", count, d.name);
-  Suggestion s = make(fmt::format("{}other hardware: {} ({} in all)", change, name,
-                                  format_memory(best->set.capacity(), q.units)),
-                      fmt::format("{}--device \"{}\"", args, best->set.text), best->estimate);
-  InferenceQuery alt = base;
-  alt.devices = best->set;
-  const SpeedEstimate speed = estimate_speed(alt, best->estimate, {});
+  Suggestion s =
+      make(fmt::format("{}other hardware: {} ({} in all)", change, name,
+                       format_memory(best->set.capacity(), q.units)),
+           fmt::format("{}--device \"{}\"{}", args, best->set.text, best->pin), best->estimate);
+  const SpeedEstimate speed = estimate_speed(best->query, best->estimate, {});
   if (speed.estimable) {
     s.decode_tokens_per_s = speed.decode_tokens_per_s;
   }
