@@ -87,14 +87,16 @@ TEST(CliMax, ErrorsAreCleanAndNothingFitsExitsOne) {
   EXPECT_EQ(run_cli({"max", "-d", "64mb"}).code, 1);
 }
 
-// Under Ollama a tag's model is what `ollama pull` fetches: the library's
-// tags pages list q4_K_M, q8_0 and fp16 for each size (ollama.com's
-// llama3.1 tags page), so "best" ranks those only, as the suggestions do;
-// Q6_K (which fits an 8 GiB card at 8 B) has no tag to pull.
+// Under Ollama a tag's model is what `ollama pull` fetches, so "best" ranks
+// only the quantisations the library's tags page publishes for it, as the
+// suggestions do (outside_ollama_library). qwen3:8b's page lists q4_K_M,
+// q8_0 and fp16 only: Q6_K, which fits an 8 GiB card at 8 B under llama.cpp,
+// has no tag to pull. llama3.1:8b's page lists q2_K to q8_0, so its Q6_K is
+// one (llama3.1:8b-instruct-q6_K).
 TEST(CliMax, BestUnderOllamaRanksOnlyWhatTheLibraryPublishes) {
   for (const std::vector<std::string>& runtime :
        {std::vector<std::string>{"--runtime", "ollama"}, std::vector<std::string>{}}) {
-    std::vector<std::string> args{"max", "-p", "best", "llama3.1:8b", "-d", "rtx 4060", "--json"};
+    std::vector<std::string> args{"max", "-p", "best", "qwen3:8b", "-d", "rtx 4060", "--json"};
     args.insert(args.end(), runtime.begin(), runtime.end());
     const auto r = run_cli(args);
     ASSERT_EQ(r.code, 0) << r.err;
@@ -104,14 +106,18 @@ TEST(CliMax, BestUnderOllamaRanksOnlyWhatTheLibraryPublishes) {
     EXPECT_EQ(j.at("query").at("precision"), "q4_k_m");
   }
   const auto text =
-      run_cli({"max", "-p", "best", "--runtime", "ollama", "llama3.1:8b", "-d", "rtx 4060"});
+      run_cli({"max", "-p", "best", "--runtime", "ollama", "qwen3:8b", "-d", "rtx 4060"});
   EXPECT_NE(text.out.find("best precision: Q4_K_M"), std::string::npos) << text.out;
   EXPECT_EQ(text.out.find("Q6_K"), std::string::npos) << text.out;
   // The same model under llama.cpp may be converted to any GGUF type.
   const json cpp = json::parse(run_cli({"max", "-p", "best", "--runtime", "llama.cpp",
-                                        "llama3.1:8b", "-d", "rtx 4060", "--json"})
+                                        "qwen3:8b", "-d", "rtx 4060", "--json"})
                                    .out);
-  EXPECT_NE(cpp.at("max").at("precision"), "q4_k_m");
+  EXPECT_EQ(cpp.at("max").at("precision"), "q6_k");
+  // A model whose page lists more types: Q6_K is a tag of its own.
+  const json llama = json::parse(
+      run_cli({"max", "-p", "best", "llama3.1:8b", "-d", "rtx 4060", "--json"}).out);
+  EXPECT_EQ(llama.at("max").at("precision"), "q6_k");
 }
 
 TEST(CliWhich, ErrorsAreCleanAndNothingFitsExitsOne) {
