@@ -110,13 +110,13 @@ TEST(CliMax, BestUnderOllamaRanksOnlyWhatTheLibraryPublishes) {
   EXPECT_NE(text.out.find("best precision: Q4_K_M"), std::string::npos) << text.out;
   EXPECT_EQ(text.out.find("Q6_K"), std::string::npos) << text.out;
   // The same model under llama.cpp may be converted to any GGUF type.
-  const json cpp = json::parse(run_cli({"max", "-p", "best", "--runtime", "llama.cpp",
-                                        "qwen3:8b", "-d", "rtx 4060", "--json"})
+  const json cpp = json::parse(run_cli({"max", "-p", "best", "--runtime", "llama.cpp", "qwen3:8b",
+                                        "-d", "rtx 4060", "--json"})
                                    .out);
   EXPECT_EQ(cpp.at("max").at("precision"), "q6_k");
   // A model whose page lists more types: Q6_K is a tag of its own.
-  const json llama = json::parse(
-      run_cli({"max", "-p", "best", "llama3.1:8b", "-d", "rtx 4060", "--json"}).out);
+  const json llama =
+      json::parse(run_cli({"max", "-p", "best", "llama3.1:8b", "-d", "rtx 4060", "--json"}).out);
   EXPECT_EQ(llama.at("max").at("precision"), "q6_k");
 }
 
