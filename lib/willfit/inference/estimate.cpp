@@ -890,7 +890,8 @@ Estimate estimate_laid_out(const InferenceQuery& q, WeightLayout layout, Detail 
           format_memory(pool.bytes, q.units)));
     }
   }
-  if (llama_engine && !q.model.llama_cpp_cannot_run.empty()) {
+  if (llama_engine && !q.model.llama_cpp_cannot_run.empty() &&
+      !(e.runtime == Runtime::Ollama && q.model.ollama_engine_runs)) {
     e.warnings.push_back(q.model.llama_cpp_cannot_run);
   }
   if (auto unknown = unchecked_architecture_warning(q.model); !unknown.empty()) {

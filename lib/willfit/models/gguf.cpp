@@ -2582,6 +2582,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   if (!is_known_gguf_architecture(arch)) {
     m.unchecked_architecture = fmt::format("'{}' (GGUF general.architecture)", arch);
   }
+  if (const auto gap = llama_cpp_gap(arch)) {
+    m.llama_cpp_cannot_run = gap->why;
+    m.ollama_engine_runs = gap->ollama_engine_runs;
+  }
   if (!dspark_dsv4.empty()) {
     m.unchecked_architecture = dspark_dsv4;
   }

@@ -2876,11 +2876,13 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       !type.empty() && !is_known_config_model_type(type) && !is_known_config_model_type(outer)) {
     m.unchecked_architecture = fmt::format("'{}' (config.json model_type)", type);
   }
-  if (type == "gptj") {
-    m.llama_cpp_cannot_run =
-        "llama.cpp lists GPT-J's name (gptj) but builds no graph for it (llama-model.cpp: "
-        "\"unsupported model architecture\") and cannot load it: the llama.cpp figures are "
-        "what its graph would hold for this shape, not a run";
+  // The outer model_type names a multimodal wrapper (mllama) whose
+  // text_config's own type (mllama_text_model) is what `type` holds.
+  if (const auto gap = llama_cpp_gap(type)
+                           ? llama_cpp_gap(type)
+                           : llama_cpp_gap(to_lower(get_string(doc, "model_type")))) {
+    m.llama_cpp_cannot_run = gap->why;
+    m.ollama_engine_runs = gap->ollama_engine_runs;
   }
   // jina-embeddings-v3 (jinaai's XLMRobertaFlashConfig: model_type
   // xlm-roberta with lora_adaptations, which llama.cpp's converter writes as

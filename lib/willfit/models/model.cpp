@@ -474,6 +474,34 @@ bool caches_mla_per_head(std::string_view name) {
   return name == "minicpm3" || name == "plm";
 }
 
+std::optional<LlamaCppGap> llama_cpp_gap(std::string_view name) {
+  if (name == "gptj") {
+    // llama.cpp at 80fb11ac names LLM_ARCH_GPTJ but llama_model_create has no
+    // case for it; Ollama's engine has no GPT-J either.
+    return LlamaCppGap{
+        "llama.cpp lists GPT-J's name (gptj) but builds no graph for it (llama-model.cpp: "
+        "\"unsupported model architecture\") and cannot load it: the llama.cpp figures are "
+        "what its graph would hold for this shape, not a run",
+        false};
+  }
+  if (name == "mllama" || name == "llama-3.2-vision") {
+    // Llama 3.2 Vision (transformers model_type mllama, the catalogue's
+    // llama-3.2-vision family): llama.cpp at 80fb11ac has no mllama in
+    // src/llama-arch.cpp's LLM_ARCH_NAMES nor a PROJECTOR_TYPE for it in
+    // tools/mtmd/clip-impl.h, so neither its text half (cross-attention
+    // layers) nor its vision encoder loads. Ollama runs it with its own Go
+    // engine (ollama/ollama model/models/mllama at fb307609), from the GGUF
+    // of its library (general.architecture mllama).
+    return LlamaCppGap{
+        "llama.cpp cannot load Llama 3.2 Vision (no mllama architecture or projector in "
+        "llama.cpp): Ollama runs it with its own engine (--runtime ollama, or the tag "
+        "llama3.2-vision:11b); the llama.cpp figures are what its graph would hold for this "
+        "shape, not a run",
+        true};
+  }
+  return std::nullopt;
+}
+
 bool is_cache_free_config_model_type(std::string_view model_type) {
   static constexpr auto kDiffusion =
       std::to_array<std::string_view>({"llada", "llada_moe", "lladamoe", "dream", "rnd1"});

@@ -995,6 +995,9 @@ struct Model {
   // the name at 80fb11ac but llama_model_create has no case for it): a
   // warning under a llama.cpp-family runtime. Empty for every other model.
   std::string llama_cpp_cannot_run;
+  // Ollama's own engine runs it though llama.cpp cannot (llama_cpp_gap):
+  // the warning above is then for llama.cpp alone.
+  bool ollama_engine_runs = false;
   [[nodiscard]] bool assumed() const { return source == FactSource::Assumed; }
   [[nodiscard]] bool is_moe() const { return arch.moe.has_value() && arch.moe->experts > 0; }
 };
@@ -1021,6 +1024,15 @@ bool is_cache_free_config_model_type(std::string_view model_type);
 // model_type) whose MLA caches decompressed K and V per head rather than
 // the latent (Attention::mla_cached_per_head): MiniCPM3 and PLM.
 bool caches_mla_per_head(std::string_view name);
+// An architecture willfit reads but llama.cpp cannot load, by its config.json
+// model_type, GGUF general.architecture or catalogue family: why (for
+// Model::llama_cpp_cannot_run) and whether Ollama's own engine runs it. The
+// one list: the config, GGUF and catalogue readers all ask it.
+struct LlamaCppGap {
+  std::string why;
+  bool ollama_engine_runs = false;
+};
+std::optional<LlamaCppGap> llama_cpp_gap(std::string_view name);
 // Of those, the encoders (the BERT family): they embed their input and
 // generate nothing (Model::embedding); the rest are diffusion LMs.
 bool is_encoder_config_model_type(std::string_view model_type);

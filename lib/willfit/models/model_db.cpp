@@ -793,6 +793,10 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   m.id = to_lower(r.string("id"));
   m.name = r.string("name", m.id);
   m.family = r.string("family", m.id);
+  if (const auto gap = llama_cpp_gap(m.family)) {
+    m.llama_cpp_cannot_run = gap->why;
+    m.ollama_engine_runs = gap->ollama_engine_runs;
+  }
   // An encoder or diffusion family (BERT) holds no KV cache, as from its
   // config.json (Attention::no_kv_cache).
   a.attention.no_kv_cache = is_cache_free_config_model_type(m.family);
