@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
@@ -732,6 +733,26 @@ TEST(OllamaTags, TheLibrarysListsForOldAndNewFamilies) {
       EXPECT_FALSE(e.model.ollama_tag_pattern.empty()) << e.model.id;
     }
   }
+}
+
+// A tag of a type the library's page does not list (qwen3's page: q4_K_M,
+// q8_0 and fp16) is no package `ollama pull` fetches: it is answered as the
+// user's own quantisation, and the answer names the tags that exist. A
+// listed tag carries no such note.
+TEST(OllamaTags, AnUnpublishedTagIsAnsweredAndSaysSo) {
+  const auto says = [](const char* name) {
+    const Model m = resolved(name);
+    return std::any_of(m.notes.begin(), m.notes.end(), [](const std::string& n) {
+      return n.starts_with("Ollama's library publishes no");
+    });
+  };
+  const Model q3 = resolved("qwen3:8b-q3_K_M");
+  EXPECT_EQ(q3.precision_hint, "q3_k_m");
+  EXPECT_TRUE(says("qwen3:8b-q3_K_M"));
+  EXPECT_TRUE(says("llama3.1:8b-instruct-iq4_xs"));
+  EXPECT_FALSE(says("qwen3:8b-q8_0"));
+  EXPECT_FALSE(says("llama3.1:8b-instruct-q3_K_M"));
+  EXPECT_FALSE(says("qwen3:8b"));
 }
 
 TEST(OllamaTags, BadListsAreRefusedByName) {

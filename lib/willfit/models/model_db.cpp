@@ -1380,6 +1380,26 @@ Model model_from_match(const CatalogueMatch& match) {
   if (!match.precision_hint.empty()) {
     m.precision_hint = match.precision_hint;
     m.precision_hint_why = "from the model name's tag (give --precision to change it)";
+    // A tag of a type the library's tags page does not list for the model
+    // (qwen3:8b-q3_K_M: qwen3's page has q4_K_M, q8_0 and fp16) is no
+    // package `ollama pull` fetches; it may be one the user made (`ollama
+    // create --quantize`), so it is answered, and the answer says so.
+    const auto p = parse_precision(match.precision_hint);
+    if (match.ollama_tag && !m.ollama_tag_types.empty() && p && !ollama_tag_for(m, p->id)) {
+      std::string tags;
+      for (const std::string& type : m.ollama_tag_types) {
+        std::string tag = m.ollama_tag_pattern;
+        if (const auto q = tag.find("{q}"); q != std::string::npos) {
+          tag.replace(q, 3, type);
+        }
+        tags += (tags.empty() ? "" : ", ") + tag;
+      }
+      m.notes.push_back(fmt::format(
+          "Ollama's library publishes no {} tag of this model, so 'ollama pull' will not find "
+          "it (answered as a model you quantised yourself, e.g. 'ollama create --quantize'); its "
+          "tags: {}",
+          p->name, tags));
+    }
     return m;
   }
   if (match.ollama_tag && !match.entry->ollama_precision.empty()) {
