@@ -40,7 +40,8 @@ TEST(CliSpeed, EverySpeedInJsonIsRoundedAsTheSpeedObjectIs) {
     }
   }
   const auto which = run_cli({"which", "llama-3.1-8b", "-p", "q4_k_m", "--limit", "5", "--json"});
-  for (const auto& row : json::parse(which.out).at("devices")) {
+  const json rows = json::parse(which.out);  // kept alive: the loop reads into it
+  for (const auto& row : rows.at("devices")) {
     expect_rounded(row.at("decode_tokens_per_s"), "which " + row.at("name").get<std::string>());
   }
   const auto sheet = run_cli({"device", "rtx 4090", "--json"});
