@@ -436,6 +436,13 @@ TEST(Suggest, TextOnlyWhenDroppingTheProjectorFits) {
   InferenceQuery text = q;
   text.text_only = true;
   EXPECT_EQ(estimate_inference(text).memory.projector, 0);
+  // Ollama passes --mmproj whenever the package has a projector
+  // (llm/llama_server.go appendMMProjArgs): not a change its user can make.
+  InferenceQuery ollama = q;
+  ollama.runtime = Runtime::Ollama;
+  const Estimate under_ollama = estimate_inference(ollama);
+  ASSERT_GT(under_ollama.memory.projector, 0);
+  EXPECT_EQ(find(suggest_changes(ollama, under_ollama), "--text-only"), nullptr);
 }
 
 TEST(Suggest, TheLargestSmallerFamilyMemberThatFits) {

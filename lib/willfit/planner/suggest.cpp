@@ -137,7 +137,11 @@ std::optional<Suggestion> flash_attention(const InferenceQuery& q, const Estimat
 // --text-only: leave the vision/audio encoder and projector out, when the
 // estimate counts one. Costs no quality on text, only the image/audio input.
 std::optional<Suggestion> text_only(const InferenceQuery& q, const Estimate& e) {
-  if (q.text_only || e.memory.projector <= 0) {
+  // Ollama loads a model's projector whenever its package has one
+  // (ollama/ollama llm/llama_server.go at fb3076099, appendMMProjArgs: every
+  // launch with projectors passes --mmproj; a user option to leave it out
+  // has none), so --text-only is no change an Ollama user can make.
+  if (q.text_only || e.memory.projector <= 0 || e.runtime == Runtime::Ollama) {
     return std::nullopt;
   }
   InferenceQuery alt = pinned(q, e);
