@@ -135,6 +135,7 @@ struct OffloadPlan {
   Bytes host_weight_bytes = 0;         // weights in system RAM (token embeddings included)
   Bytes gpu_active_weight_bytes = 0;   // weights read per token on the GPUs (MoE: active experts)
   Bytes host_active_weight_bytes = 0;  // weights read per token in system RAM
+  Bytes host_expert_bytes = 0;         // routed experts in system RAM (all E of each such block)
   std::optional<bool> ram_holds;       // does the RAM hold the host part? (nullopt: RAM unknown)
   std::optional<Bytes> ram_available;  // RAM the host part may use (offload_ram; nullopt: unknown)
   bool ram_unified = false;            // that RAM is the unified memory left besides the GPU side

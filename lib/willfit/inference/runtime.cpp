@@ -2051,7 +2051,11 @@ void llama_family(const Inputs& in, Estimate& e) {
       const auto& l = w.layers[static_cast<std::size_t>(i)];
       const Bytes active_experts =
           l.expert_bytes > 0 ? round_bytes(static_cast<double>(l.expert_bytes) * expert_share) : 0;
-      (i >= start && i >= cpu_moe ? gpu_active : host_active) += active_experts;
+      const bool on_gpu = i >= start && i >= cpu_moe;
+      (on_gpu ? gpu_active : host_active) += active_experts;
+      if (!on_gpu) {
+        p.host_expert_bytes += l.expert_bytes;
+      }
     }
     (ngl >= 1 ? gpu_active : host_active) += w.output;
     p.gpu_active_weight_bytes = gpu_active;

@@ -259,7 +259,8 @@ int pcie_lanes(const Interconnect& link) {
 // it states none: a bare capacity, a card whose source gave no width).
 double pcie_gb_per_s(const Interconnect& link) {
   const int gen = link.pcie_gen > 0 ? link.pcie_gen : 4;
-  const int lanes = pcie_lanes(link) > 0 ? pcie_lanes(link) : 16;
+  const int stated = pcie_lanes(link);
+  const int lanes = stated > 0 ? stated : 16;
   return lanes * std::pow(2.0, gen - 3);
 }
 
@@ -755,26 +756,6 @@ Bytes kv_read_bytes(const Architecture& arch, std::int64_t tokens, const KvType&
                      static_cast<double>(cells));
 }
 
-// The routed-expert bytes system RAM holds under an offload plan, all E of
-// each block there: the first total - ngl blocks (-ngl) and the first
-// --n-cpu-moe ones, as runtime.cpp places them; in the units of `weights`.
-Bytes host_expert_bytes(const Model& m, const Precision& precision, Bytes weights,
-                        const OffloadPlan& plan) {
-  const WeightLayout w = weight_layout(m, precision);
-  if (w.total() <= 0) {
-    return 0;
-  }
-  const int start = std::max(plan.total_layers - plan.gpu_layers, 0);
-  double experts = 0;
-  for (std::size_t i = 0; i < w.layers.size(); ++i) {
-    const auto block = static_cast<int>(i);
-    if (block < start || block < plan.cpu_moe_layers) {
-      experts += static_cast<double>(w.layers[i].expert_bytes);
-    }
-  }
-  return round_bytes(experts * static_cast<double>(weights) / static_cast<double>(w.total()));
-}
-
 SpeedTier device_tier(const Device& d, const TokenCosts& c, double share) {
   const Efficiency eff = efficiency(speed_class(d));
   SpeedTier t;
@@ -897,8 +878,7 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
       // The experts RAM holds are those of whole blocks (-ngl, --n-cpu-moe),
       // not a share of every block's: all E of each such block. The GPUs hold
       // the rest, each its share.
-      const Bytes host_experts = std::min(
-          costs.expert_bytes, host_expert_bytes(m, q.precision, e.model_weight_bytes, *e.offload));
+      const Bytes host_experts = std::min(costs.expert_bytes, e.offload->host_expert_bytes);
       host.expert_bytes = host_experts;
       const double gpu_experts = static_cast<double>(costs.expert_bytes - host_experts);
       const double gpu_share = std::accumulate(
