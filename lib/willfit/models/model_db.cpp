@@ -1355,17 +1355,23 @@ std::vector<std::string> ModelDb::suggest(std::string_view name, std::size_t lim
   return closest(to_lower(trim(name)), suggestion_names_, limit);
 }
 
+namespace {
+// The tag of one of the library's types for the model: its pattern with the
+// type as the tags page spells it ("llama3.1:8b-instruct-{q}", "q3_K_M").
+std::string ollama_tag_of_type(const Model& m, const std::string& type) {
+  std::string tag = m.ollama_tag_pattern;
+  if (const auto q = tag.find("{q}"); q != std::string::npos) {
+    tag.replace(q, 3, type);
+  }
+  return tag;
+}
+}  // namespace
+
 std::optional<std::string> ollama_tag_for(const Model& m, std::string_view precision_id) {
   for (const std::string& type : m.ollama_tag_types) {
-    const auto p = parse_precision(type);
-    if (!p || p->id != precision_id) {
-      continue;
+    if (const auto p = parse_precision(type); p && p->id == precision_id) {
+      return ollama_tag_of_type(m, type);
     }
-    std::string tag = m.ollama_tag_pattern;
-    if (const auto q = tag.find("{q}"); q != std::string::npos) {
-      tag.replace(q, 3, type);
-    }
-    return tag;
   }
   return std::nullopt;
 }
@@ -1388,11 +1394,7 @@ Model model_from_match(const CatalogueMatch& match) {
     if (match.ollama_tag && !m.ollama_tag_types.empty() && p && !ollama_tag_for(m, p->id)) {
       std::string tags;
       for (const std::string& type : m.ollama_tag_types) {
-        std::string tag = m.ollama_tag_pattern;
-        if (const auto q = tag.find("{q}"); q != std::string::npos) {
-          tag.replace(q, 3, type);
-        }
-        tags += (tags.empty() ? "" : ", ") + tag;
+        tags += (tags.empty() ? "" : ", ") + ollama_tag_of_type(m, type);
       }
       m.notes.push_back(fmt::format(
           "Ollama's library publishes no {} tag of this model, so 'ollama pull' will not find "
