@@ -2294,6 +2294,46 @@ TEST(Qwen35, LayerKindsFromFlagsOrTheDefaultInterval) {
   EXPECT_EQ(recurrent_layer_count(c.arch), 18);
 }
 
+// vLLM keeps Qwen3.5's delta-net recurrent matrix in config.json's
+// mamba_ssm_dtype (Qwen3_5ForConditionalGenerationConfig in
+// vllm/model_executor/models/config.py, as jasonboukheir/vllm carries it at
+// 3fe70dc7; gated_delta_net_state_dtype in qwen3_5.py at 00def4f8), the
+// convolution in the model's dtype; without the key ("auto") both in the
+// model's dtype. Qwen3.5-27B's config.json (text_config: 64 layers, every
+// fourth full attention of 4 KV heads of 256; 16 key and 48 value heads of
+// 128 behind 4 taps) names "float32".
+TEST(VllmHybridAllocator, Qwen35RecurrentMatrixFollowsMambaSsmDtype) {
+  const Q35Shape s{64, 5120, 17408, 24, 4, false, 48, 0, 0, 0};
+  Json j = q35_json(s);
+  j["text_config"]["mamba_ssm_dtype"] = "float32";
+  const Model m = from_config(j);
+  ASSERT_EQ(attention_layer_count(m.arch), 16);
+  ASSERT_EQ(recurrent_layer_count(m.arch), 48);
+  // By hand: conv_dim 2 x 16 x 128 + 48 x 128 = 10240; the convolution
+  // (4 - 1) x 10240 = 30720 values x 2 bytes = 61440; the matrix
+  // 48 x 128 x 128 = 786432 values x 4 bytes = 3145728; 3207168 bytes a
+  // layer. One attention token 2 x 4 x 256 x 2 = 4096 bytes: the block is
+  // 16 x cdiv(3207168, 16 x 4096) = 16 x 49 = 784 tokens.
+  const VllmRequestKv r = vllm_request_kv(m.arch, 8192, kv_f16(), kv_f16(), 8192);
+  EXPECT_EQ(r.block_tokens, 784);
+  // 16 attention layers of cdiv(8192, 784) = 11 pages and 48 delta-net
+  // layers of one page (784 x 4096 = 3211264 bytes, over 3207168).
+  EXPECT_EQ(r.bytes, (16 * std::int64_t{11} + 48) * 784 * 4096);
+  // Without the key: (30720 + 786432) x 2 = 1634304 bytes, 16 x
+  // cdiv(1634304, 65536) = 16 x 25 = 400 tokens.
+  EXPECT_EQ(
+      vllm_request_kv(from_config(q35_json(s)).arch, 8192, kv_f16(), kv_f16(), 8192).block_tokens,
+      400);
+  // The catalogue's entry of the same model is sized as its config.json.
+  EXPECT_EQ(vllm_request_kv(catalogue_model("qwen3.5-27b").arch, 8192, kv_f16(), kv_f16(), 8192)
+                .block_tokens,
+            784);
+  // A GGUF names no mamba_ssm_dtype: vLLM's "auto", the model's dtype.
+  EXPECT_EQ(from_gguf(q35_header(s)).arch.attention.vllm_f32_state_floats, 0);
+  // llama.cpp's count is unchanged (its state is F32 whole).
+  EXPECT_EQ(m.arch.attention.recurrent_state_floats, 30720 + 786432);
+}
+
 }  // namespace
 }  // namespace willfit
 
