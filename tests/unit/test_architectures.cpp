@@ -2294,6 +2294,87 @@ TEST(Qwen35, LayerKindsFromFlagsOrTheDefaultInterval) {
   EXPECT_EQ(recurrent_layer_count(c.arch), 18);
 }
 
+// vLLM keeps Qwen3.5's delta-net recurrent matrix in config.json's
+// mamba_ssm_dtype (Qwen3_5ForConditionalGenerationConfig in
+// vllm/model_executor/models/config.py, as jasonboukheir/vllm carries it at
+// 3fe70dc7; gated_delta_net_state_dtype in qwen3_5.py at 00def4f8), the
+// convolution in the model's dtype; without the key ("auto") both in the
+// model's dtype. Qwen3.5-27B's config.json (text_config: 64 layers, every
+// fourth full attention of 4 KV heads of 256; 16 key and 48 value heads of
+// 128 behind 4 taps) names "float32".
+TEST(VllmHybridAllocator, Qwen35RecurrentMatrixFollowsMambaSsmDtype) {
+  const Q35Shape s{64, 5120, 17408, 24, 4, false, 48, 0, 0, 0};
+  Json j = q35_json(s);
+  j["text_config"]["mamba_ssm_dtype"] = "float32";
+  const Model m = from_config(j);
+  ASSERT_EQ(attention_layer_count(m.arch), 16);
+  ASSERT_EQ(recurrent_layer_count(m.arch), 48);
+  // By hand: conv_dim 2 x 16 x 128 + 48 x 128 = 10240; the convolution
+  // (4 - 1) x 10240 = 30720 values x 2 bytes = 61440; the matrix
+  // 48 x 128 x 128 = 786432 values x 4 bytes = 3145728; 3207168 bytes a
+  // layer. One attention token 2 x 4 x 256 x 2 = 4096 bytes: the block is
+  // 16 x cdiv(3207168, 16 x 4096) = 16 x 49 = 784 tokens.
+  const VllmRequestKv r = vllm_request_kv(m.arch, 8192, kv_f16(), kv_f16(), 8192);
+  EXPECT_EQ(r.block_tokens, 784);
+  // 16 attention layers of cdiv(8192, 784) = 11 pages and 48 delta-net
+  // layers of one page (784 x 4096 = 3211264 bytes, over 3207168).
+  EXPECT_EQ(r.bytes, (16 * std::int64_t{11} + 48) * 784 * 4096);
+  // Without the key: (30720 + 786432) x 2 = 1634304 bytes, 16 x
+  // cdiv(1634304, 65536) = 16 x 25 = 400 tokens.
+  EXPECT_EQ(
+      vllm_request_kv(from_config(q35_json(s)).arch, 8192, kv_f16(), kv_f16(), 8192).block_tokens,
+      400);
+  // The catalogue's entry of the same model is sized as its config.json.
+  EXPECT_EQ(vllm_request_kv(catalogue_model("qwen3.5-27b").arch, 8192, kv_f16(), kv_f16(), 8192)
+                .block_tokens,
+            784);
+  // A GGUF names no mamba_ssm_dtype: vLLM's "auto", the model's dtype.
+  EXPECT_EQ(from_gguf(q35_header(s)).arch.attention.vllm_f32_state_floats, 0);
+  // llama.cpp's count is unchanged (its state is F32 whole).
+  EXPECT_EQ(m.arch.attention.recurrent_state_floats, 30720 + 786432);
+}
+
+// vLLM's own DeepSeek-V4 layout (estimate.cpp vllm_deepseek_v4_request_bytes
+// has the sources: deepseek_v4_attention.py, deepseek_compressor.py and
+// sparse_swa.py in vllm-project/vllm; kv_cache_interface.py and
+// kv_cache_utils.py as jasonboukheir/vllm carries them). DeepSeek-V4-Flash's
+// config.json: 43 layers, compress_ratios two 0s then 4 and 128 alternating
+// (21 ratio-4, 20 ratio-128), sliding_window 128, head_dim 512,
+// index_head_dim 128.
+TEST(VllmDeepseekV4, FlashRequestFollowsVllmsLayerTuples) {
+  const Model m = catalogue_model("deepseek-v4-flash");
+  ASSERT_EQ(m.arch.layers, 43);
+  ASSERT_EQ(compressed_layer_count(m.arch, 'C'), 21);
+  ASSERT_EQ(compressed_layer_count(m.arch, 'H'), 20);
+  // Pages, rounded up to 576 bytes: ratio-4 pooled keys 256 / 4 x 584 =
+  // 37376 -> 37440; indexer keys 64 x (128 + 4) = 8448 -> 8640; ratio-128
+  // pooled keys 2 x 584 = 1168 -> 1728: a tuple of 37440 + 8640 + 1728 =
+  // 47808 bytes, 21 tuples (21 ratio-4 layers at two sizes, 20 at one).
+  // Window groups: the raw-key windows, 43 layers of 64 x 584 -> 37440;
+  // the ratio-4 compressor states, 4 x (2 x 2 x 512) x 4 = 32768 -> 32832,
+  // padded to 37440, and the indexer's 4 x (2 x 2 x 128) x 4 = 8192 -> 8640,
+  // 21 layers each; the ratio-128 states 8 x (2 x 512) x 4 = 32768 -> 37440,
+  // 20 layers. Counts 21, 43, 21, 20: the d from 21 to 43 padding least is
+  // 22 (pads 1 + 1 + 1 + 2 = 5; 21 pads 0 + 20 + 0 + 1); the 43 windows split
+  // in cdiv(43, 22) = 2 groups (22 and 21), N = 22 tuples.
+  // At 8192 tokens and 8192 in flight: cdiv(8192, 256) = 32 pages; each
+  // window group cdiv(min(127 + 8192, 8192), 64) + 1 = 129; the ratio-4
+  // states cdiv(min(7 + 8192, 8192), 4) + 1 = 2049; the ratio-128 states
+  // cdiv(min(127 + 8192, 8192), 8) + 1 = 1025.
+  const VllmRequestKv r = vllm_request_kv(m.arch, 8192, kv_f16(), kv_f16(), 8192);
+  EXPECT_EQ(r.bytes, std::int64_t{22} * 47808 * (32 + 2 * 129 + 2049 + 1025));
+  EXPECT_EQ(r.block_tokens, 256);
+  EXPECT_EQ(r.not_modelled, "");
+  // At 1048576 tokens: 4096 pages; windows cdiv(8319, 64) + 1 = 131; ratio-4
+  // states cdiv(8199, 4) + 1 = 2051; ratio-128 states cdiv(8319, 8) + 1 = 1041.
+  EXPECT_EQ(vllm_request_kv(m.arch, 1048576, kv_f16(), kv_f16(), 8192).bytes,
+            std::int64_t{22} * 47808 * (4096 + 2 * 131 + 2051 + 1041));
+  // vLLM keeps DeepSeek-V4's cache in FP8 (fp8_ds_mla) whatever is asked.
+  EXPECT_EQ(
+      vllm_request_kv(m.arch, 8192, *parse_kv_type("q8_0"), *parse_kv_type("q8_0"), 8192).bytes,
+      r.bytes);
+}
+
 }  // namespace
 }  // namespace willfit
 

@@ -169,10 +169,9 @@ TEST(Runtime, MlxHoldsAGgufAsMlxCoreLoadDoes) {
   }));
 }
 
-// vLLM runs DeepSeek-V4, Qwen4Exp and dots.llm3 (vllm-project/vllm
-// vllm/models/deepseek_v4, qwen4_exp, dots3_note) with caches laid out its own
-// way, which the estimate does not model: the answer says its KV term is
-// llama.cpp's layout. Other models under vLLM, and these under llama.cpp,
+// vLLM runs Qwen4Exp and dots.llm3 with caches laid out its own way, which
+// the estimate does not model: the answer says its KV term is llama.cpp's
+// layout. Other models under vLLM, and these under llama.cpp,
 // carry no such line.
 TEST(Runtime, VllmSaysWhereItsCacheLayoutIsNotModelled) {
   const auto says = [](const char* id, Runtime rt) {
@@ -185,12 +184,29 @@ TEST(Runtime, VllmSaysWhereItsCacheLayoutIsNotModelled) {
       return a.starts_with("KV cache: llama.cpp's layout of ");
     });
   };
-  for (const char* id : {"deepseek-v4-flash", "qwen3.8-flash-next", "dots3-note-prev"}) {
+  for (const char* id : {"qwen3.8-flash-next", "dots3-note-prev"}) {
     EXPECT_TRUE(says(id, Runtime::Vllm)) << id;
     EXPECT_FALSE(says(id, Runtime::LlamaCpp)) << id;
   }
   EXPECT_FALSE(says("llama-3.1-8b", Runtime::Vllm));
   EXPECT_FALSE(says("nemotron-nano-9b-v2", Runtime::Vllm));
+  // The name comes from the estimate, set where vLLM's KV term is computed
+  // (vllm_request_kv); the report only words it.
+  const auto named = [](const char* id, Runtime rt) {
+    InferenceQuery q = query("8b", "bf16", "80gb");
+    q.model = test::catalogue_model(id);
+    q.runtime = rt;
+    q.context = 8192;
+    return estimate_inference(q).kv_layout_not_modelled;
+  };
+  // DeepSeek-V4's vLLM layout is modelled (estimate.cpp
+  // vllm_deepseek_v4_request_bytes): no line.
+  EXPECT_FALSE(says("deepseek-v4-flash", Runtime::Vllm));
+  EXPECT_EQ(named("deepseek-v4-flash", Runtime::Vllm), "");
+  EXPECT_EQ(named("qwen3.8-flash-next", Runtime::Vllm), "Qwen4Exp");
+  EXPECT_EQ(named("dots3-note-prev", Runtime::Vllm), "dots.llm3");
+  EXPECT_EQ(named("dots3-note-prev", Runtime::LlamaCpp), "");
+  EXPECT_EQ(named("llama-3.1-8b", Runtime::Vllm), "");
 }
 
 // On a machine without a GPU a float model runs under llama.cpp as well (a

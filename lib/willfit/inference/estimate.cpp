@@ -29,7 +29,8 @@
 //    every layer's V to the widest; DeepSeek-V3.2 adds its
 //    indexer's FP8 keys next to the latent; DeepSeek-V4 keeps a window of
 //    raw keys on every layer and pooled keys, one per 4 or 128 tokens, on
-//    its compressed ones (compressed_kv_bytes). Quantised types
+//    its compressed ones (compressed_kv_bytes; vLLM lays the same caches
+//    out in FP8 pages of its own, vllm_deepseek_v4_request_bytes). Quantised types
 //    cost their block size (q8_0: 34 bytes per 32 values). Source:
 //    shared/reference/inference-estimators.md section 0.3. Checked against 18
 //    logged KV buffers: exact (tests/data/llamacpp_buffers.csv).
@@ -58,6 +59,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -480,6 +483,174 @@ std::string cache_layout_note(const Architecture& arch, Runtime runtime) {
   return "";
 }
 
+namespace {
+// DeepSeek-V4 as vLLM allocates it. Each layer's caches (kv_cache_spec):
+// - every layer: its window of raw keys, DeepseekV4SWACache
+//   (vllm/v1/attention/backends/mla/sparse_swa.py at 03dc5649 in
+//   vllm-project/vllm): a SlidingWindowMLASpec of 64-token blocks, 584 bytes
+//   a token (fp8_ds_mla: 448 FP8 NoPE bytes, 64 BF16 RoPE values, 7 UE8M0
+//   scales and a pad byte, the head_bytes of
+//   vllm/model_executor/layers/deepseek_v4_attention.py at 0a291a2e; vLLM
+//   runs DeepSeek-V4 with an FP8 cache only and turns any fp8 into
+//   fp8_ds_mla there), window config.sliding_window;
+// - a ratio-r layer (r = 4 or 128): its pooled keys, DeepseekV4MLAAttention's
+//   MLAAttentionSpec of the main 256-token blocks (the block the SWA and
+//   compressor caches are sized against, "[256//4, head_dim] = [64, 584]"),
+//   256 / r pooled keys a block of 584 bytes each, and the compressor's
+//   running state, CompressorStateCache (vllm/models/deepseek_v4/compressor.py
+//   at 01cc1d3e; vllm/model_executor/layers/deepseek_compressor.py at 0de10a27
+//   before the move):
+//   a SlidingWindowMLASpec of 2 x coff x head_dim F32 values a token (kv and
+//   score; coff 2 for overlapping ratio-4 windows, else 1), window coff x r,
+//   blocks of 4 tokens (r = 4) or 8 (r = 128);
+// - a ratio-4 layer also its lightning indexer (DeepseekV4Indexer, only
+//   "C4A uses sparse attention and hence has indexer": deepseek_v4.py at
+//   023da1fc): keys of index_head_dim FP8 bytes and one F32 scale per 128
+//   (DeepseekV4IndexerCache, an MLAAttentionSpec of ratio 4), and the
+//   indexer's own compressor state (head_dim index_head_dim, coff 2).
+// Every page is rounded up to 576 bytes (alignment=576; _apply_alignment_padding
+// in vllm/v1/kv_cache_interface.py, as jasonboukheir/vllm carries it at
+// 25eec99e). vLLM's DeepseekV4KVCachePlanner then
+// (vllm/models/deepseek_v4/nvidia/kv_cache_planner.py at cb41f396; the same
+// code as group_and_unify_kv_cache_specs, _get_kv_cache_groups_uniform_groups
+// and _max_memory_usage_bytes_from_groups in vllm/v1/core/kv_cache_utils.py,
+// as jasonboukheir/vllm carries it at 1d7d1a00) puts the MLAAttentionSpec layers in one group whose
+// distinct page sizes make a "layer tuple", and the SlidingWindowMLASpec layers in one group per
+// (block size, window), their pages padded to the nearest larger tuple page;
+// it picks a tuple count d = _approximate_gcd of the groups' counts (the
+// most layers sharing one page size), at least the first group's, splits each
+// window group into cdiv(n, d) groups of layer_tuples[i::k], and sizes a
+// request as N x (tuple bytes) x the sum over groups of their pages, N the
+// largest tuple count of a group: a full group cdiv(len, 256) pages, a window
+// group cdiv(min(window - 1 + in-flight tokens, len), block) + 1
+// (SlidingWindowSpec max_admission_blocks_per_request).
+// nullopt where the layout does not fit that scheme (no compressed layer, or
+// a window group whose page sizes hold unequal layer counts, which vLLM
+// refuses): the caller keeps llama.cpp's layout and says so.
+std::optional<Bytes> vllm_deepseek_v4_request_bytes(const Architecture& a, std::int64_t context,
+                                                    std::int64_t batched_tokens) {
+  const auto cdiv = [](std::int64_t x, std::int64_t y) { return (x + y - 1) / y; };
+  const auto aligned = [](std::int64_t bytes) { return (bytes + 575) / 576 * 576; };
+  constexpr std::int64_t kMainBlock = 256;
+  constexpr std::int64_t kTokenBytes = 584;
+  const std::int64_t len = std::max<std::int64_t>(1, context);
+  const std::int64_t in_flight = std::max<std::int64_t>(0, batched_tokens);
+  const std::int64_t c4 = compressed_layer_count(a, 'C');
+  const std::int64_t c128 = compressed_layer_count(a, 'H');
+  const std::int64_t hd = a.head_dim;
+  const std::int64_t ihd = a.attention.index_head_dim;
+  if (c4 + c128 <= 0 || a.attention.sliding_window <= 0 || hd <= 0) {
+    return std::nullopt;
+  }
+  // The full group: page size -> layers.
+  std::vector<std::pair<std::int64_t, std::int64_t>> full;
+  const auto add = [](std::vector<std::pair<std::int64_t, std::int64_t>>& g, std::int64_t page,
+                      std::int64_t layers) {
+    if (layers <= 0) {
+      return;
+    }
+    for (auto& [p, n] : g) {
+      if (p == page) {
+        n += layers;
+        return;
+      }
+    }
+    g.emplace_back(page, layers);
+  };
+  add(full, aligned(kMainBlock / 4 * kTokenBytes), c4);
+  if (ihd > 0) {
+    add(full, aligned(kMainBlock / 4 * (ihd + ihd / 128 * 4)), c4);
+  }
+  add(full, aligned(kMainBlock / 128 * kTokenBytes), c128);
+  std::int64_t tuple_bytes = 0;
+  std::int64_t full_tuples = 0;
+  for (const auto& [p, n] : full) {
+    tuple_bytes += p;
+    full_tuples = std::max(full_tuples, n);
+  }
+  // The window groups: (raw page, layers) pairs, block and window.
+  struct WindowGroup {
+    std::vector<std::pair<std::int64_t, std::int64_t>> raw;
+    std::int64_t block;
+    std::int64_t window;
+  };
+  std::vector<WindowGroup> windows;
+  windows.push_back({{{aligned(64 * kTokenBytes), a.layers}}, 64, a.attention.sliding_window});
+  if (c4 > 0) {
+    WindowGroup g{{{aligned(4 * 2 * 2 * hd * 4), c4}}, 4, 8};
+    if (ihd > 0) {
+      g.raw.emplace_back(aligned(4 * 2 * 2 * ihd * 4), c4);
+    }
+    windows.push_back(g);
+  }
+  if (c128 > 0) {
+    windows.push_back({{{aligned(8 * 2 * hd * 4), c128}}, 8, 128});
+  }
+  // (block, window) is vLLM's key: groups that share it are one.
+  for (std::size_t i = 0; i < windows.size(); ++i) {
+    for (std::size_t j = i + 1; j < windows.size();) {
+      if (windows[j].block == windows[i].block && windows[j].window == windows[i].window) {
+        windows[i].raw.insert(windows[i].raw.end(), windows[j].raw.begin(), windows[j].raw.end());
+        windows.erase(windows.begin() + static_cast<std::ptrdiff_t>(j));
+      } else {
+        ++j;
+      }
+    }
+  }
+  // Each window group's layers per tuple page (the nearest larger one).
+  std::vector<std::int64_t> tuples{full_tuples};
+  std::vector<std::int64_t> pages_of;
+  for (const WindowGroup& g : windows) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> padded;
+    for (const auto& [raw, n] : g.raw) {
+      std::int64_t candidate = 0;
+      for (const auto& [p, unused] : full) {
+        if (p >= raw && (candidate == 0 || p < candidate)) {
+          candidate = p;
+        }
+      }
+      if (candidate == 0) {
+        return std::nullopt;
+      }
+      add(padded, candidate, n);
+    }
+    for (const auto& [p, n] : padded) {
+      if (n != padded.front().second) {
+        return std::nullopt;
+      }
+    }
+    tuples.push_back(padded.front().second);
+    pages_of.push_back(cdiv(std::min(g.window - 1 + in_flight, len), g.block) + 1);
+  }
+  // _approximate_gcd: the d in [the first count, the largest] that pads the
+  // counts least, the larger on a tie.
+  const std::int64_t largest = *std::max_element(tuples.begin(), tuples.end());
+  std::int64_t d = std::max<std::int64_t>(1, tuples.front());
+  std::int64_t best_pad = -1;
+  for (std::int64_t c = d; c <= largest; ++c) {
+    std::int64_t pad = 0;
+    for (const std::int64_t x : tuples) {
+      pad += (c - x % c) % c;
+    }
+    if (best_pad < 0 || pad <= best_pad) {
+      best_pad = pad;
+      d = c;
+    }
+  }
+  // Split each window group into k = cdiv(n, d) groups; the largest holds
+  // cdiv(n, k) tuples.
+  std::int64_t n_max = full_tuples;
+  std::int64_t pages = cdiv(len, kMainBlock);
+  for (std::size_t i = 0; i < pages_of.size(); ++i) {
+    const std::int64_t n = tuples[i + 1];
+    const std::int64_t k = cdiv(n, d);
+    n_max = std::max(n_max, cdiv(n, k));
+    pages += k * pages_of[i];
+  }
+  return n_max * tuple_bytes * pages;
+}
+}  // namespace
+
 VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, const KvType& k_type,
                               const KvType& v_type, std::int64_t batched_tokens) {
   const Architecture a = vllm_cache_layout(arch);
@@ -493,14 +664,25 @@ VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, co
   //   the state (model_executor/models/config.py,
   //   HybridAttentionMambaModelConfig: mamba_page_size_padded).
   constexpr std::int64_t kAlign = 16;
+  // Architectures whose caches vLLM lays out its own way, sized below in
+  // llama.cpp's layout all the same: the estimate says so
+  // (Estimate::kv_layout_not_modelled, docs/architectures.md).
+  const std::string not_modelled = compressed_attention(a)            ? "DeepSeek-V4"
+                                   : a.attention.index_block > 0      ? "Qwen4Exp"
+                                   : a.attention.swa_kv_lora_rank > 0 ? "dots.llm3"
+                                                                      : "";
   if (compressed_attention(a)) {
-    // DeepSeek-V4: the same caches as llama.cpp's (compressed_kv_bytes) in
-    // 16-token blocks, the compressor state in 16 bits, the window plus one
-    // scheduler step. An approximation: vLLM's own DeepSeek-V4 layout is
-    // not modelled (docs/architectures.md).
+    // DeepSeek-V4: vLLM's own layout (vllm_deepseek_v4_request_bytes), in
+    // its 256-token main blocks; the cache is FP8 whatever the K type.
+    if (const auto bytes = vllm_deepseek_v4_request_bytes(a, context, batched_tokens)) {
+      return {*bytes, 256, ""};
+    }
+    // Else llama.cpp's caches (compressed_kv_bytes) in 16-token blocks, the
+    // compressor state in 16 bits, the window plus one scheduler step, and
+    // the estimate says that this layout is not vLLM's.
     KvCacheQuery kv{context, 1, batched_tokens, k_type, v_type, kAlign};
     kv.state_bytes = 2;
-    return {kv_cache_bytes(a, kv), kAlign};
+    return {kv_cache_bytes(a, kv), kAlign, not_modelled};
   }
   const auto cdiv = [](std::int64_t x, std::int64_t y) {
     return (x + y - 1) / std::max<std::int64_t>(1, y);
@@ -533,6 +715,7 @@ VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, co
                        a.attention.vllm_f32_state_floats) *
                       2;
   VllmRequestKv r;
+  r.not_modelled = not_modelled;
   r.block_tokens = kAlign;
   if (recurrent > 0 && per_layer_token > 0 && state > 0) {
     r.block_tokens = kAlign * std::max<std::int64_t>(1, cdiv(state, kAlign * per_layer_token));

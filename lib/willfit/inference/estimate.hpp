@@ -205,6 +205,12 @@ struct Estimate {
   // (llama_memory_recurrent's R and S rows, F32, one per sequence); 0 for
   // models without recurrent layers and for the other runtimes.
   Bytes recurrent_state = 0;
+  // The architecture whose caches the runtime lays out its own way while
+  // kv_cache sizes them in llama.cpp's layout instead (vLLM's Qwen4Exp and
+  // dots.llm3: vllm_request_kv), so the KV term is approximate; empty when
+  // the term follows the runtime's own layout. Set where the KV term is
+  // computed; the report says it.
+  std::string kv_layout_not_modelled;
   std::optional<OffloadPlan> offload;  // set when the model does not fit whole on the GPUs
   std::vector<DeviceShare> devices;    // per-device table (empty without a device)
   std::optional<VllmKv> vllm;
@@ -341,6 +347,10 @@ Bytes recurrent_state_bytes(const Architecture& arch, int sequences, int bytes_p
 struct VllmRequestKv {
   Bytes bytes = 0;
   std::int64_t block_tokens = 16;
+  // The architecture whose vLLM cache layout this figure does not follow
+  // (llama.cpp's layout in vLLM's blocks stands in for it); empty when it
+  // follows vLLM's own (Estimate::kv_layout_not_modelled).
+  std::string not_modelled;
 };
 VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, const KvType& k_type,
                               const KvType& v_type, std::int64_t batched_tokens);

@@ -2121,6 +2121,7 @@ void vllm(const Inputs& in, Estimate& e) {
   // (vllm_request_kv); per_token_gpu is the average over the context.
   const VllmRequestKv request =
       vllm_request_kv(per_rank, in.context, in.k_type, in.v_type, kVllmBatchedTokens);
+  e.kv_layout_not_modelled = request.not_modelled;
   const std::int64_t block = std::max(kVllmBlock, request.block_tokens);
   const std::int64_t need_tokens = ((in.context + block - 1) / block) * block * in.batch;
   const Bytes need_gpu = request.bytes * in.batch;

@@ -1059,7 +1059,10 @@ Expected<Model> model_from_gguf(const GgufFile& f, std::string_view file_name, U
   // head_v_dim = ssm_d_state), behind a convolution of ssm.conv_kernel taps.
   // Both build the same delta-net ops, the graph the allocator replay builds
   // (ggml_alloc.cpp). Qwen3.5's attention layers also gate their output (wq
-  // is n_embd x 2 n_head head_dim there).
+  // is n_embd x 2 n_head head_dim there). A GGUF names no mamba_ssm_dtype, so
+  // under vLLM the recurrent matrix stays in its "auto", the model's dtype
+  // (vllm_f32_state_floats 0; a config.json's float32 is read in
+  // hf_config.cpp).
   if ((arch == "qwen3next" || qwen35) && a.attention.kind == AttentionKind::Hybrid) {
     const auto heads_k = meta_int(f, key("ssm.group_count"));
     const auto heads_v = meta_int(f, key("ssm.time_step_rank"));

@@ -409,6 +409,21 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
       at.delta_net_head_dim = static_cast<int>(*dk);
       at.delta_net_conv = static_cast<int>(*conv);
     }
+    // vLLM keeps Qwen3.5's recurrent matrix (value heads x key dim x value
+    // dim) in config.json's mamba_ssm_dtype: Qwen3_5ForConditionalGenerationConfig
+    // (vllm/model_executor/models/config.py, as jasonboukheir/vllm carries it
+    // at 3fe70dc7, read 2026-12-05) sets cache_config.mamba_ssm_cache_dtype
+    // to it while that is "auto", and Qwen3_5ForConditionalGeneration's
+    // gated_delta_net_state_dtype (qwen3_5.py at 00def4f8) takes it for the
+    // temporal state, the convolution staying in the model's dtype. Without
+    // the key (Qwen3-Next, which that class does not cover, or a config that
+    // names none) "auto" is the model's dtype (model.hpp vllm_f32_state_floats).
+    if (type.rfind("qwen3_5", 0) == 0) {
+      const auto dt = t.find("mamba_ssm_dtype");
+      if (dt != t.end() && dt->is_string() && (*dt == "float32" || *dt == "float")) {
+        at.vllm_f32_state_floats = *nv * *dk * *dv;
+      }
+    }
     return;
   }
   // LFM2 short convolution (modeling_lfm2.py, Lfm2ShortConv): in_proj h x 3h,

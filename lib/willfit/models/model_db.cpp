@@ -672,6 +672,18 @@ void read_attention(EntryReader& r, const Json& at, const std::string& kind, Mod
       a.attention.vllm_f32_state_floats =
           std::int64_t{a.attention.ssm_state} * a.attention.ssm_inner;
     }
+    // And Qwen3.5's delta-net recurrent matrix, which its config.json names
+    // float32 (text_config mamba_ssm_dtype; the copies seen: Qwen3.5-27B's as a
+    // public Rust loader of MLX Qwen3.5-27B checkpoints checks it, refusing
+    // any other value with 'unsupported arithmetic/attention configuration',
+    // and the Qwen3.5 test fixtures of public vLLM model ports), as
+    // hf_config.cpp reads it. Qwen3.6 and Qwen3.8 keep the network, but no
+    // copy of their config.json was read: they keep the model's dtype.
+    if (m.family == "qwen3.5" && a.attention.delta_net_v_heads > 0) {
+      a.attention.vllm_f32_state_floats = std::int64_t{a.attention.delta_net_v_heads} *
+                                          a.attention.delta_net_head_dim *
+                                          a.attention.delta_net_head_dim;
+    }
     read_rwkv(r, at, a);
     read_kimi(r, at, a);
     // MiniMax-01: lightning attention on the recurrent layers (model.hpp

@@ -74,21 +74,14 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
       !why.empty()) {
     r.assumptions.push_back(std::move(why));
   }
-  // vLLM runs DeepSeek-V4, Qwen4Exp and dots.llm3 with caches of its own
-  // layout, which the estimate does not model (docs/architectures.md;
-  // estimate.cpp vllm_request_kv): say that the KV term is llama.cpp's.
-  if (r.estimate.runtime == Runtime::Vllm) {
-    const Architecture& a = query.model.arch;
-    const char* name = compressed_attention(a)            ? "DeepSeek-V4"
-                       : a.attention.index_block > 0      ? "Qwen4Exp"
-                       : a.attention.swa_kv_lora_rank > 0 ? "dots.llm3"
-                                                          : nullptr;
-    if (name != nullptr) {
-      r.assumptions.push_back(fmt::format(
-          "KV cache: llama.cpp's layout of {}'s caches in vLLM's blocks; vLLM lays this "
-          "architecture's caches out its own way, which is not modelled (approximate)",
-          name));
-    }
+  // A runtime whose own layout of this architecture's caches the estimate
+  // does not follow (vLLM's Qwen4Exp and dots.llm3: estimate.cpp
+  // vllm_request_kv, which sets the name): say that the KV term is llama.cpp's.
+  if (!r.estimate.kv_layout_not_modelled.empty()) {
+    r.assumptions.push_back(
+        fmt::format("KV cache: llama.cpp's layout of {}'s caches in vLLM's blocks; vLLM lays this "
+                    "architecture's caches out its own way, which is not modelled (approximate)",
+                    r.estimate.kv_layout_not_modelled));
   }
   // int8 and q8 read alike but choose different runtimes (default_runtime):
   // say which one was taken when the user did not name a runtime. On a Mac
