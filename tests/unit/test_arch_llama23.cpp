@@ -834,6 +834,26 @@ TEST(CodeShell, ParameterCountNearTheCard) {
   EXPECT_LT(rel(static_cast<double>(p.total() - p.output), 7.0e9), 0.1);
 }
 
+// The catalogue's codeshell-7b (data/models.json) is its config, with the
+// output head conversion/codeshell.py writes as a copy of the token table.
+// Its count is the published checkpoint's, which ties that head: the Chat
+// model's two shards (9.96 and 5.42 GB at c2697f6, the repository's file
+// pages) at 2 bytes a weight, 7.69 B, against 7,688,048,640 in the shapes
+// without the head (tests/unit/test_catalogue_arch.cpp lists the gap);
+// willfit leaves out the LayerNorms (2 M), as for every GPT-2 layer.
+TEST(CodeShell, CatalogueEntryIsItsConfig) {
+  expect_catalogue_is_config("codeshell-7b", codeshell_7b());
+  const Model& cat = test::catalogue_model("codeshell-7b");
+  EXPECT_EQ(cat.params, (std::int64_t{9'960'000'000} + 5'420'000'000) / 2);
+  const ParamBreakdown p = count_params(cat.arch);
+  EXPECT_EQ(p.output, std::int64_t{70144} * 4096);
+  EXPECT_LT(rel(static_cast<double>(p.total() - p.output), 7'688'048'640.0), 0.0005);
+  EXPECT_LT(rel(static_cast<double>(p.total() - p.output), static_cast<double>(cat.params)), 0.001);
+  for (const char* name : {"WisdomShell/CodeShell-7B", "WisdomShell/CodeShell-7B-Chat"}) {
+    EXPECT_EQ(test::catalogue_model(name).id, "codeshell-7b") << name;
+  }
+}
+
 // CodeShell-7B reduced to 4 of its 42 layers (make_gguf row
 // codeshell-7b-r4, every width the model's), read from its config.json with
 // n_layer 4, against what a real llama.cpp reserved
