@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -532,6 +533,33 @@ TEST(Baichuan, CatalogueEntriesAreTheirConfigs) {
   }
 }
 
+// The catalogue's Baichuan 2 entries (data/models.json baichuan2-7b,
+// baichuan2-13b) are their configs, the 13B with ALiBi positions, and hold
+// the counts the Base checkpoints' shards give at 2 bytes a weight (the
+// repositories' file pages at their initial commits: 9.93 and 5.08 GB for
+// the 7B at 0b435f4; 9.97, 9.95 and 7.87 GB for the 13B at 7c178a6). The
+// shapes above count 7,505,973,248 and 13,896,668,160: under 0.02 % off.
+TEST(Baichuan, Baichuan2CatalogueEntriesAreTheirConfigs) {
+  const std::tuple<std::string, Json, std::int64_t> entries[] = {
+      {"baichuan2-7b", baichuan2_7b(), std::int64_t{9'930'000'000} + 5'080'000'000},
+      {"baichuan2-13b", baichuan2_13b(),
+       std::int64_t{9'970'000'000} + 9'950'000'000 + 7'870'000'000}};
+  for (const auto& [id, config, bytes] : entries) {
+    expect_catalogue_is_config(id, config);
+    const Model& cat = test::catalogue_model(id);
+    EXPECT_EQ(cat.arch.attention.alibi, from_config(config).arch.attention.alibi) << id;
+    EXPECT_EQ(cat.params, bytes / 2) << id;
+    EXPECT_LT(rel(static_cast<double>(params(config)), static_cast<double>(cat.params)), 0.0002)
+        << id;
+  }
+  for (const char* name : {"baichuan-inc/Baichuan2-7B-Chat", "baichuan2-7b-base"}) {
+    EXPECT_EQ(test::catalogue_model(name).id, "baichuan2-7b") << name;
+  }
+  for (const char* name : {"baichuan-inc/Baichuan2-13B-Base", "baichuan2-13b-chat"}) {
+    EXPECT_EQ(test::catalogue_model(name).id, "baichuan2-13b") << name;
+  }
+}
+
 // ---- Orion (orion) -----------------------------------------------------------
 
 // OrionStarAI/Orion-14B config.json values as a public NeuronX port of
@@ -806,6 +834,26 @@ TEST(CodeShell, ParameterCountNearTheCard) {
   EXPECT_LT(rel(static_cast<double>(p.total() - p.output), 7.0e9), 0.1);
 }
 
+// The catalogue's codeshell-7b (data/models.json) is its config, with the
+// output head conversion/codeshell.py writes as a copy of the token table.
+// Its count is the published checkpoint's, which ties that head: the Chat
+// model's two shards (9.96 and 5.42 GB at c2697f6, the repository's file
+// pages) at 2 bytes a weight, 7.69 B, against 7,688,048,640 in the shapes
+// without the head (tests/unit/test_catalogue_arch.cpp lists the gap);
+// willfit leaves out the LayerNorms (2 M), as for every GPT-2 layer.
+TEST(CodeShell, CatalogueEntryIsItsConfig) {
+  expect_catalogue_is_config("codeshell-7b", codeshell_7b());
+  const Model& cat = test::catalogue_model("codeshell-7b");
+  EXPECT_EQ(cat.params, (std::int64_t{9'960'000'000} + 5'420'000'000) / 2);
+  const ParamBreakdown p = count_params(cat.arch);
+  EXPECT_EQ(p.output, std::int64_t{70144} * 4096);
+  EXPECT_LT(rel(static_cast<double>(p.total() - p.output), 7'688'048'640.0), 0.0005);
+  EXPECT_LT(rel(static_cast<double>(p.total() - p.output), static_cast<double>(cat.params)), 0.001);
+  for (const char* name : {"WisdomShell/CodeShell-7B", "WisdomShell/CodeShell-7B-Chat"}) {
+    EXPECT_EQ(test::catalogue_model(name).id, "codeshell-7b") << name;
+  }
+}
+
 // CodeShell-7B reduced to 4 of its 42 layers (make_gguf row
 // codeshell-7b-r4, every width the model's), read from its config.json with
 // n_layer 4, against what a real llama.cpp reserved
@@ -897,6 +945,27 @@ TEST(Xverse, ConfigAndGgufAreKnownAndAgree) {
   test::expect_same_estimate(g, c, "xverse GGUF vs config", kEstimateGrid);
   // K and V of every head: 40 x 2 x 5120 x 2 bytes a token at F16.
   EXPECT_EQ(llama_estimate(c, 8192).memory.kv_cache, std::int64_t{40} * 2 * 5120 * 2 * 8192);
+}
+
+// The catalogue's xverse-13b (data/models.json) is the repository's own
+// config.json at its "Update xverse model" release (xverse/XVERSE-13B at
+// 60441ff, the file as its history shows it: XverseConfig's widths above
+// with vocab_size 100534, the vocabulary of XVERSE-7B and 65B). Its count is
+// that release's ten shards at 2 bytes a weight (the repository's file
+// pages: 2.51 GB, seven of 3.17 GB, 1.69 and 1.03 GB: 27.42 GB); the shapes
+// count 13,717,652,480, 0.05 % more.
+TEST(Xverse, CatalogueEntryIsItsConfig) {
+  Json j = xverse_13b();
+  j["vocab_size"] = 100534;
+  expect_catalogue_is_config("xverse-13b", j);
+  const Model& cat = test::catalogue_model("xverse-13b");
+  const std::int64_t bytes =
+      std::int64_t{2'510'000'000} + 7 * std::int64_t{3'170'000'000} + 1'690'000'000 + 1'030'000'000;
+  EXPECT_EQ(cat.params, bytes / 2);
+  EXPECT_LT(rel(static_cast<double>(params(j)), static_cast<double>(cat.params)), 0.001);
+  for (const char* name : {"xverse/XVERSE-13B", "xverse/XVERSE-13B-Chat"}) {
+    EXPECT_EQ(test::catalogue_model(name).id, "xverse-13b") << name;
+  }
 }
 
 // XVERSE-13B's card says 13B; its tensors hold 13.71 B (the 100278-row

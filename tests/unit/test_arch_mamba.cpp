@@ -327,6 +327,54 @@ TEST(Mamba, CatalogueFamilyAgreesWithConfigs) {
   }
 }
 
+// state-spaces' Mamba-2 sizes (mamba2-130m to mamba2-2.7b) in Mamba2Config's
+// keys, as the -hf conversion of mamba2-130m writes them
+// (AntonV/mamba2-130m-hf config.json at ee4eabb: head_dim 64, num_heads 24
+// for 768, state_size 128, n_groups 1, conv_kernel 4, expand 2, vocab_size
+// 50288, tie_word_embeddings true), with each size's d_model and n_layer.
+Json mamba2_sized(int hidden, int layers) {
+  return {{"architectures", {"Mamba2ForCausalLM"}},
+          {"model_type", "mamba2"},
+          {"hidden_size", hidden},
+          {"num_hidden_layers", layers},
+          {"num_heads", 2 * hidden / 64},
+          {"head_dim", 64},
+          {"n_groups", 1},
+          {"state_size", 128},
+          {"expand", 2},
+          {"conv_kernel", 4},
+          {"vocab_size", 50288},
+          {"tie_word_embeddings", true}};
+}
+
+// The catalogue's Mamba-2 sizes are their configs, and hold the counts
+// their published pytorch_model.bin files give at 2 bytes a weight (the
+// repositories' file pages: 258 MB, 737 MB, 1.56 GB, 2.69 GB, 5.41 GB);
+// the shapes agree within 0.2 % (willfit leaves out D, dt_bias, A_log, the
+// conv biases and the norms, and the files carry a few F32 tensors).
+TEST(Mamba, Mamba2CatalogueSizesAreTheirConfigs) {
+  struct Size {
+    const char* id;
+    int hidden;
+    int layers;
+    std::int64_t bytes;
+  };
+  for (const Size& s :
+       {Size{"mamba2-130m", 768, 24, 258'000'000}, Size{"mamba2-370m", 1024, 48, 737'000'000},
+        Size{"mamba2-780m", 1536, 48, 1'560'000'000}, Size{"mamba2-1.3b", 2048, 48, 2'690'000'000},
+        Size{"mamba2-2.7b", 2560, 64, 5'410'000'000}}) {
+    expect_catalogue_is_config(s.id, mamba2_sized(s.hidden, s.layers));
+    const Model& cat = test::catalogue_model(s.id);
+    EXPECT_EQ(cat.arch.attention.mamba, 2) << s.id;
+    EXPECT_EQ(cat.params, s.bytes / 2) << s.id;
+    EXPECT_LT(
+        rel(static_cast<double>(count_params(cat.arch).total()), static_cast<double>(cat.params)),
+        0.002)
+        << s.id;
+    EXPECT_EQ(test::catalogue_model(std::string("state-spaces/") + s.id).id, s.id);
+  }
+}
+
 // A Mamba file or config without the mixer's sizes is an error naming them,
 // not an answer; a config that leaves keys out takes transformers' defaults
 // (MambaConfig: state_size 16, expand 2, conv_kernel 4).

@@ -13,6 +13,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "unit/catalogue_checks.hpp"
+#include "unit/catalogue_model.hpp"
 #include "unit/model_file_writers.hpp"
 #include "unit/model_readers.hpp"
 #include "willfit/core/precision.hpp"
@@ -120,11 +122,10 @@ TEST(Plm, ConfigGivesPerHeadMlaAndAnUngatedMlp) {
   EXPECT_EQ(m.arch.attention.q_lora_rank, 0);
   EXPECT_FALSE(m.arch.mlp_gated);
   EXPECT_TRUE(m.arch.tied_embeddings);
-  // No exact count is published where this machine can read it; the
-  // model's name gives 1.8 B to a tenth of a billion: the tied table
-  // (151936 x 2048) and 32 layers of wq (2048 x 16 x 192), kv_a_mqa
-  // (2048 x 576), kv_b (512 x 16 x 256), wo (2048 x 2048) and up and down
-  // (2 x 2048 x 8192) come to 1.825 B.
+  // The tied table (151936 x 2048) and 32 layers of wq (2048 x 16 x 192),
+  // kv_a_mqa (2048 x 576), kv_b (512 x 16 x 256), wo (2048 x 2048) and up
+  // and down (2 x 2048 x 8192) come to 1.825 B, the model's 1.8B (the
+  // published count is in CatalogueEntryIsItsConfig below).
   const auto total = static_cast<double>(count_params(m.arch).total());
   EXPECT_GE(total, 1.75e9) << total;
   EXPECT_LT(total, 1.85e9) << total;
@@ -166,6 +167,27 @@ TEST(Plm, F16LayoutIsTheFileByteForByte) {
   const Model g = test::from_gguf_header(w);
   EXPECT_FALSE(g.arch.mlp_gated);
   test::expect_same_estimate(g, c, "plm whole GGUF vs config", {4096});
+}
+
+// The catalogue's plm-1.8b (data/models.json) is this config: the widths
+// llama.cpp read from the Instruct model's GGUF (ggml-org/llama.cpp pull
+// request 12457, the tester's load log: 32 blocks of 2048, 16 heads, feed
+// forward 8192, context 4096) and PLMConfig's MLA shape. Its count is the
+// Base checkpoint's pytorch_model.bin, 3.65 GB at 2 bytes a weight
+// (PLM-Team/PLM-1.8B-Base at e1eaa8c, the repository's file page); the
+// shapes count 1,825,458,176, 0.03 % more.
+TEST(Plm, CatalogueEntryIsItsConfig) {
+  test::expect_catalogue_is_config("plm-1.8b", test::from_config(plm_1_8b()), {4096});
+  const Model& cat = test::catalogue_model("plm-1.8b");
+  EXPECT_EQ(cat.params, std::int64_t{3'650'000'000} / 2);
+  EXPECT_LT(
+      rel(static_cast<double>(count_params(cat.arch).total()), static_cast<double>(cat.params)),
+      0.0005);
+  EXPECT_TRUE(cat.arch.attention.mla_cached_per_head);
+  EXPECT_TRUE(cat.arch.attention.mla_unscaled_head);
+  for (const char* name : {"PLM-Team/PLM-1.8B-Instruct", "PLM-Team/PLM-1.8B-Base"}) {
+    EXPECT_EQ(test::catalogue_model(name).id, "plm-1.8b") << name;
+  }
 }
 
 // llama.cpp 80fb11ac aborts on plm.cpp's graph with flash attention

@@ -639,6 +639,9 @@ void read_attention(EntryReader& r, const Json& at, const std::string& kind, Mod
     x.mla_cached_per_head = caches_mla_per_head(m.family);
     // PLM's head, as from its config.json (by the family unless told).
     x.mla_unscaled_head = r.boolean_in(at, "mla_unscaled_head", m.family == "plm");
+    // PLM's graph, which llama.cpp aborts on with flash attention
+    // (Attention::flash_aborts), as from its config.json or GGUF.
+    x.flash_aborts = m.family == "plm";
     x.window_layers = r.string_in(at, "window_layers", "");
     x.sliding_window = r.integer_in(at, "sliding_window", 0, kMaxContext, 0);
     x.swa_heads = static_cast<int>(r.integer_in(at, "swa_heads", 0, kMaxHeads, 0));
@@ -837,12 +840,14 @@ Expected<CatalogueEntry> parse_entry(const Json& j, std::size_t index, std::stri
   a.weightless_norms = m.family == "talkie";
   a.embedding_skip = m.family == "talkie";
   // GPT-2's layer (Architecture::gpt2_layer), by the family: the GPT-2,
-  // StarCoder, Pythia (GPT-NeoX), BLOOM, MPT, Falcon and Phi-2 decoders and
-  // the BERT encoders, with their ungated MLP (Nemotron-H's is llama's).
+  // StarCoder, Pythia (GPT-NeoX), BLOOM, MPT, Falcon, Phi-2 and CodeShell
+  // decoders and the BERT encoders, with their ungated MLP (Nemotron-H's is
+  // llama's). CodeShell's (codeshell.cpp) as from its config.json or GGUF:
+  // its one c_attn is the entry's fused_qkv and qkv_bias.
   a.gpt2_layer = !a.mlp_gated && [&m] {
     static constexpr auto families = std::to_array<std::string_view>(
-        {"gpt-2", "starcoder", "pythia", "bloom", "mpt", "falcon", "phi-2", "bert", "all-minilm",
-         "bge-m3", "granite-embedding", "mxbai-embed-large", "nomic-embed-text",
+        {"gpt-2", "starcoder", "pythia", "bloom", "mpt", "falcon", "phi-2", "codeshell", "bert",
+         "all-minilm", "bge-m3", "granite-embedding", "mxbai-embed-large", "nomic-embed-text",
          "snowflake-arctic-embed"});
     return std::find(families.begin(), families.end(), m.family) != families.end();
   }();
