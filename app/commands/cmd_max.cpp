@@ -142,6 +142,13 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
     if (!precision) {
       return fail(ctx, precision.error().message);
     }
+    if (!from_model) {
+      auto asked = model_at_precision(o.model, query.model, *precision);
+      if (!asked) {
+        return fail(ctx, asked.error().message);
+      }
+      query.model = std::move(*asked);
+    }
     query.precision = std::move(*precision);
     describe_file_weights(query.model, query.precision);
   }

@@ -69,7 +69,11 @@ Expected<std::vector<std::vector<ModelChoice>>> fit_models(const QueryOptionText
     std::vector<ModelChoice> choices;
     if (precision_given) {
       for (const auto& p : precisions) {
-        choices.push_back(ModelChoice{*model, p, false, true});
+        auto asked = model_at_precision(name, *model, p);
+        if (!asked) {
+          return asked.error();
+        }
+        choices.push_back(ModelChoice{std::move(*asked), p, false, true});
       }
     } else {
       bool from_model = false;

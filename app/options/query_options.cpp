@@ -70,7 +70,11 @@ Expected<bool> apply_model_options(const QueryOptionText& o, const Environment& 
   if (!precision) {
     return precision.error();
   }
-  q.model = std::move(*model);
+  auto asked = model_at_precision(o.model, *model, *precision);
+  if (!asked) {
+    return asked.error();
+  }
+  q.model = std::move(*asked);
   q.precision = std::move(*precision);
   if (q.model.ollama_tag && o.runtime.empty() && !q.runtime) {
     q.runtime = Runtime::Ollama;  // an Ollama tag runs under Ollama (model_from_match)

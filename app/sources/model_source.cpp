@@ -15,6 +15,7 @@
 #include "willfit/core/text.hpp"
 #include "willfit/models/gguf.hpp"
 #include "willfit/models/hf_config.hpp"
+#include "willfit/models/model_db.hpp"
 #include "willfit/models/safetensors.hpp"
 
 namespace willfit::app {
@@ -503,6 +504,66 @@ std::string precision_hint_note(const Model& model, const Precision& precision) 
   }
   return fmt::format("precision {}: from the model name's tag (give --precision to change it)",
                      precision.name);
+}
+
+Expected<Model> model_at_precision(const std::string& text, const Model& model,
+                                   const Precision& precision) {
+  const auto ref = parse_remote_ref(trim(text));
+  // A quantisation the name gives: hf.co/ORG/REPO-GGUF:Q4_K_M, or an Ollama
+  // tag's suffix (qwen3:8b-q8_0).
+  std::string named;
+  if (ref && ref->kind == RemoteRef::Kind::Hub) {
+    named = ref->quant;
+  } else if (ref && ref->kind == RemoteRef::Kind::Ollama) {
+    named = split_precision_suffix(ref->name + ":" + ref->tag).precision;
+  }
+  const auto n = named.empty() ? Expected<Precision>(make_error("")) : parse_precision(named);
+  const auto own = model.precision_hint.empty() ? Expected<Precision>(make_error(""))
+                                                : parse_precision(model.precision_hint);
+  if (!model.file_weight_bytes || !own || own->id == precision.id) {
+    if (!n || n->id == precision.id) {
+      return model;
+    }
+    // No file was read: the answer is for the package or file of the type
+    // asked for, which suggestions rely on (they add --precision to the
+    // command as typed). Said, so the name's own type is not mistaken for it.
+    Model asked = model;
+    asked.notes.push_back(
+        fmt::format("'{}' names {}; --precision {} replaces it: the answer is for {} weights",
+                    trim(text), n->name, precision.id, precision.name));
+    return asked;
+  }
+  if (model.weights_source == FactSource::Gguf) {
+    std::string other = fmt::format("give a {} file", precision.name);
+    if (ref && ref->kind == RemoteRef::Kind::Hub) {
+      RemoteRef wanted = *ref;
+      wanted.quant = precision.name;
+      other = fmt::format("name that file: {}", wanted.display());
+    } else if (model.ollama_tag) {
+      other =
+          fmt::format("name the tag of {} (the library's tags page lists them)", precision.name);
+    }
+    return make_error(fmt::format(
+        "--precision {}: '{}' is a {} file, and willfit sizes the file's own tensors: drop "
+        "--precision, or {}",
+        precision.id, trim(text), own->name, other));
+  }
+  // A checkpoint converted (quantised, cast) to the precision asked for: its
+  // parameters at that precision. Its own bytes describe its own dtype.
+  Model converted = model;
+  converted.file_weight_bytes.reset();
+  converted.weight_mix.clear();
+  converted.expert_mix.clear();
+  converted.batched_mix.clear();
+  converted.narrow_mix.clear();
+  converted.plain_mix.clear();
+  converted.rows_off8_mix.clear();
+  converted.rows_off4_mix.clear();
+  converted.notes.push_back(fmt::format(
+      "weights: the checkpoint is {}; asked for at {}, it is sized as its parameters at {}, as "
+      "converting or quantising it would give",
+      own->name, precision.name, precision.name));
+  return converted;
 }
 
 void describe_file_weights(const Model& model, Precision& precision) {

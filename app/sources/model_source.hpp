@@ -55,6 +55,17 @@ Expected<bool> mmproj_beside(const std::string& path, const Environment& env, Mo
 // The assumption line when the precision came from the model, not --precision.
 std::string precision_hint_note(const Model& model, const Precision& precision);
 
+// The model as --precision asks for it, or why it cannot be: `text` is the
+// MODEL the user typed. A GGUF file (a path, a hub file, an Ollama package)
+// holds its own tensors, so a --precision other than its file type is
+// refused. One other than a quantisation the name itself gives
+// (hf.co/ORG/REPO-GGUF:Q4_K_M, qwen3:8b-q8_0), where no file was read,
+// replaces it, and a note says so. A safetensors checkpoint
+// asked for at another precision is the converted model: its parameters at
+// that precision, not the checkpoint's bytes.
+Expected<Model> model_at_precision(const std::string& text, const Model& model,
+                                   const Precision& precision);
+
 // For a model read from a file with exact weight bytes: the precision's bits
 // per weight and note describe the file (the estimate already uses its bytes).
 void describe_file_weights(const Model& model, Precision& precision);

@@ -245,6 +245,9 @@ class Reader {
       origin_.files.push_back(f.substr(vdir_.size() + 1));
     }
     m->origin = origin_;
+    // A package of Ollama's registry is what `ollama pull` fetches and
+    // `ollama run` runs: Ollama's runtime and defaults, as for a catalogue tag.
+    m->ollama_tag = ref.kind == RemoteRef::Kind::Ollama;
     m->notes.push_back(fmt::format(
         "read from {}{}{}, {}", origin_.ref,
         origin_.files.empty() ? "" : ", file " + fmt::format("{}", fmt::join(origin_.files, " + ")),

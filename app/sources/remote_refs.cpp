@@ -163,6 +163,17 @@ std::optional<RemoteRef> parse_remote_ref(const std::string& text) {
         }
       }
     }
+    // A page of Ollama's library (https://ollama.com/library/NAME:TAG) names
+    // that package, as ollama.com/library/NAME:TAG does.
+    for (const char* host : {"https://ollama.com/", "https://www.ollama.com/"}) {
+      if (starts_with(lower, host)) {
+        std::string rest = text.substr(std::string_view(host).size());
+        if (!rest.empty() && rest.back() == '/') {
+          rest.pop_back();
+        }
+        return parse_ollama(rest, "");
+      }
+    }
     RemoteRef r;
     r.kind = RemoteRef::Kind::Url;
     r.url = text;

@@ -64,6 +64,15 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
     }
     return m;
   }
+  // An address of Ollama's own library (ollama.com/library/qwen3:8b, as the
+  // site shows it; library/qwen3:8b; registry.ollama.ai/library/...) names
+  // the package that `ollama pull qwen3:8b` fetches: answer it as that tag,
+  // from the store, the catalogue or the registry, with Ollama's defaults.
+  if (const auto ref = parse_remote_ref(t); ref && ref->kind == RemoteRef::Kind::Ollama &&
+                                            ref->host.empty() && ref->ns == "library" &&
+                                            t.find('/') != std::string::npos) {
+    t = ref->display();
+  }
   if (auto stored = model_from_store(t, env, units, read_projector)) {
     return std::move(*stored);
   }

@@ -200,6 +200,9 @@ std::optional<Expected<Model>> from_ollama_store(const RemoteRef& ref, const Env
     o.files.push_back(file);
   }
   m->origin = o;
+  // Pulled with Ollama, so run with it: the same runtime and defaults as the
+  // tag not yet pulled (the catalogue's or the registry's answer).
+  m->ollama_tag = true;
   m->notes.push_back(fmt::format("read from Ollama's models directory: {}, blob {}", name,
                                  layer->digest.substr(0, 19)));
   return Expected<Model>(std::move(*m));

@@ -171,12 +171,26 @@ TEST(ModelFiles, SplitGgufReadsEveryPart) {
   EXPECT_TRUE(is_clean_error(run_cli({"split/tiny-00001-of-00002.gguf"}, env)));
 }
 
-TEST(ModelFiles, ExplicitPrecisionDoesNotChangeAFilesBytes) {
+// A GGUF file holds its own tensors: --precision of its own type names them,
+// and any other is refused rather than printed over the file's bytes (the
+// headline said Q8_0 of a Q4_K_M file's weights).
+TEST(ModelFiles, APrecisionOtherThanAGgufFilesOwnIsRefused) {
   app::FakeEnvironment env;
-  env.files["tiny.gguf"] = tiny_llama(3).file();
-  const Json j = json_of(run_cli({"tiny.gguf", "-p", "fp16", "--json"}, env));
+  env.files["tiny.gguf"] = tiny_llama(3).file();  // general.file_type 15: Q4_K_M
+  const Json j = json_of(run_cli({"tiny.gguf", "-p", "q4_k_m", "--json"}, env));
   EXPECT_EQ(j["model"]["weights_bytes"], 1107152);
+  EXPECT_EQ(j["query"]["precision"], "q4_k_m");
   EXPECT_NE(j["assumptions"].dump().find("does not change them"), std::string::npos);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"tiny.gguf", "-p", "fp16"},
+        std::vector<std::string>{"tiny.gguf", "-p", "q8_0", "-d", "8gb"},
+        std::vector<std::string>{"tiny.gguf", "-p", "q4_k_m,q8_0", "-d", "8gb"},
+        std::vector<std::string>{"max", "tiny.gguf", "-p", "q8_0", "-d", "8gb"},
+        std::vector<std::string>{"which", "tiny.gguf", "-p", "q8_0"}}) {
+    const CliResult r = run_cli(args, env);
+    EXPECT_TRUE(is_clean_error(r)) << args[2] << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find("is a Q4_K_M file"), std::string::npos) << r.err;
+  }
 }
 
 std::string llama_config() {
@@ -209,6 +223,25 @@ TEST(ModelFiles, DirectoryWithConfigAndSafetensors) {
   EXPECT_EQ(j["model"]["weights_bytes"], (1000 * 256 + 512 * 256) * 2);
   EXPECT_EQ(j["query"]["precision"], "bf16");
   EXPECT_EQ(j["model"]["kv_heads"], 2);
+}
+
+// A safetensors checkpoint asked for at another precision is the model
+// converted to it: the architecture's parameters at that precision, as the
+// same config.json alone gives, not the checkpoint's BF16 bytes.
+TEST(ModelFiles, ACheckpointAskedForAtAnotherPrecisionIsConverted) {
+  app::FakeEnvironment env;
+  env.files["ckpt/config.json"] = llama_config();
+  env.files["ckpt/model.safetensors"] = safetensors_file(shard(0));
+  env.files["hf/config.json"] = llama_config();
+  Json j = json_of(run_cli({"ckpt", "-p", "bf16", "--json"}, env));
+  EXPECT_EQ(j["model"]["weights_bytes"], (1000 * 256 + 512 * 256) * 2);
+  j = json_of(run_cli({"ckpt", "-p", "q8_0", "--json"}, env));
+  const Json config = json_of(run_cli({"hf/config.json", "-p", "q8_0", "--json"}, env));
+  EXPECT_EQ(j["query"]["precision"], "q8_0");
+  EXPECT_EQ(j["model"]["weights_bytes"], config["model"]["weights_bytes"]);
+  EXPECT_NE(j["model"]["weights_bytes"], (1000 * 256 + 512 * 256) * 2);
+  EXPECT_NE(j["assumptions"].dump().find("the checkpoint is BF16"), std::string::npos)
+      << j["assumptions"].dump();
 }
 
 TEST(ModelFiles, ShardedIndexReadsEveryShardHeader) {

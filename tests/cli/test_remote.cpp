@@ -854,12 +854,67 @@ TEST(Remote, LocalStoresComeBeforeTheCatalogueAndTheNetwork) {
   j = answer(run_cli({"qwen3:8b", "--json"}, env));
   EXPECT_EQ(j["model"]["origin"]["kind"], "ollama_store");
   EXPECT_EQ(j["model"]["weights_bytes"], kTinyBytes);
+  // Pulled with Ollama, run with Ollama: the same runtime as the tag not pulled.
+  EXPECT_EQ(j["query"]["runtime"], "ollama");
   const std::string text = run_cli({"qwen3:8b"}, env).out;
   EXPECT_NE(text.find("read from Ollama's models directory"), std::string::npos) << text;
+  // The address ollama.com shows names the same package.
+  j = answer(run_cli({"ollama.com/library/qwen3:8b", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "ollama_store");
+  EXPECT_EQ(j["query"]["runtime"], "ollama");
+  // The pulled file is Q4_K_M (tiny_llama's file type): another precision is
+  // refused, not printed over its bytes.
+  const auto r = run_cli({"qwen3:8b", "-p", "q8_0"}, env);
+  EXPECT_TRUE(is_clean_error(r)) << r.out << r.err;
+  EXPECT_NE(r.err.find("is a Q4_K_M file"), std::string::npos) << r.err;
   // Without the store, the catalogue answers.
   env.files.erase(models + "/manifests/registry.ollama.ai/library/qwen3/8b");
   j = answer(run_cli({"qwen3:8b", "--json"}, env));
   EXPECT_EQ(j["model"]["origin"]["kind"], "catalogue");
+  EXPECT_EQ(j["query"]["runtime"], "ollama");
+}
+
+// The forms of an Ollama library address (the site's ollama.com/library/
+// NAME:TAG, library/NAME:TAG, the registry host, the page's URL) are the tag
+// `ollama pull` fetches: Qwen3-8B's package is Q4_K_M (the catalogue's
+// ollama_tags, from the library's tags page), run by Ollama.
+TEST(Remote, OllamaLibraryAddressesAreTheirTags) {
+  app::FakeEnvironment env;  // network off: the catalogue answers
+  const Json bare = answer(run_cli({"qwen3:8b", "-d", "rtx 4090", "--json"}, env));
+  EXPECT_EQ(bare["query"]["precision"], "q4_k_m");
+  EXPECT_EQ(bare["query"]["runtime"], "ollama");
+  for (const char* name :
+       {"ollama.com/library/qwen3:8b", "library/qwen3:8b", "ollama.com/qwen3:8b",
+        "registry.ollama.ai/library/qwen3:8b", "https://ollama.com/library/qwen3:8b",
+        "www.ollama.com/library/qwen3:8b"}) {
+    const Json j = answer(run_cli({name, "-d", "rtx 4090", "--json"}, env));
+    EXPECT_EQ(j["query"]["precision"], "q4_k_m") << name;
+    EXPECT_EQ(j["query"]["runtime"], "ollama") << name;
+    EXPECT_EQ(j["model"]["name"], bare["model"]["name"]) << name;
+    EXPECT_EQ(j["result"]["required_bytes"], bare["result"]["required_bytes"]) << name;
+  }
+}
+
+// A quantisation the name gives (no file read) and another --precision: the
+// option answers, as suggestions that add --precision to the command rely on,
+// and the answer says the name's type was replaced.
+TEST(Remote, APrecisionReplacingTheNamesIsSaid) {
+  app::FakeEnvironment env;  // network off: the catalogue answers
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"qwen3:8b-q8_0", "-p", "q4_k_m", "--json"},
+        std::vector<std::string>{"hf.co/unsloth/Qwen3-8B-GGUF:Q8_0", "-p", "q4_k_m", "--json"}}) {
+    const Json j = answer(run_cli(args, env));
+    EXPECT_EQ(j["query"]["precision"], "q4_k_m") << args[0];
+    EXPECT_NE(j["assumptions"].dump().find("names Q8_0; --precision q4_k_m replaces it"),
+              std::string::npos)
+        << j["assumptions"].dump();
+  }
+  // The same quantisation, or a name without one, needs no such line.
+  Json j = answer(run_cli({"qwen3:8b-q8_0", "-p", "q8_0", "--json"}, env));
+  EXPECT_EQ(j["assumptions"].dump().find("replaces it"), std::string::npos);
+  j = answer(run_cli({"qwen3:8b", "-p", "q8_0", "--json"}, env));
+  EXPECT_EQ(j["query"]["precision"], "q8_0");
+  EXPECT_EQ(j["assumptions"].dump().find("replaces it"), std::string::npos);
 }
 
 TEST(Remote, TheFakeEnvironmentNeverReachesTheNetwork) {

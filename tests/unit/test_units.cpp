@@ -56,6 +56,21 @@ TEST(RoundBytes, AgreesWithLlround) {
 
 TEST(Capacity, PlainNumbersAreBytes) {
   EXPECT_EQ(*parse_capacity("8000000000"), 8 * kGB);
+  EXPECT_EQ(*parse_capacity("1048576"), kMiB);
+}
+
+// "--ram 32" is a unit left out, not 32 bytes: no memory is smaller than
+// 1 MiB. The message names the unit meant: gigabytes for a small figure,
+// megabytes for one like macOS's iogpu.wired_limit_mb (20000).
+TEST(Capacity, ABareNumberBelowAMebibyteIsAMissingUnit) {
+  const auto ram = parse_capacity("32");
+  ASSERT_FALSE(ram.ok());
+  EXPECT_NE(ram.error().message.find("'32gb'"), std::string::npos) << ram.error().message;
+  const auto limit = parse_capacity("20000");
+  ASSERT_FALSE(limit.ok());
+  EXPECT_NE(limit.error().message.find("'20000mb'"), std::string::npos) << limit.error().message;
+  EXPECT_EQ(*parse_capacity("20000mb"), 20000 * kMiB);
+  EXPECT_EQ(*parse_capacity("32b"), 32);
 }
 
 TEST(Capacity, RejectsNonsense) {

@@ -72,9 +72,11 @@ Expected<Bytes> parse_capacity(std::string_view text) {
     return make_error("memory size is empty: " + hint);
   }
   Bytes factor = 1;
+  bool unit = false;
   for (const auto& suffix : kSuffixes) {
     if (s.size() > suffix.text.size() && s.ends_with(suffix.text)) {
       factor = suffix.factor;
+      unit = true;
       s.remove_suffix(suffix.text.size());
       break;
     }
@@ -107,6 +109,15 @@ Expected<Bytes> parse_capacity(std::string_view text) {
   const double bytes = value * static_cast<double>(factor);
   if (bytes < 1.0) {
     return make_error("memory size '" + original + "' must be more than zero");
+  }
+  // A bare number is bytes, but no memory holds less than 1 MiB: "--ram 32"
+  // or "--gpu-limit 20000" (a figure in iogpu.wired_limit_mb's megabytes)
+  // means a unit left out, and read as bytes it would answer a question
+  // nobody asked. Name the unit the figure most likely meant.
+  if (!unit && bytes < static_cast<double>(kMiB)) {
+    return make_error(
+        fmt::format("memory size '{}' has no unit (a bare number is bytes): write '{}{}'", original,
+                    original, value < 1024.0 ? "gb" : "mb"));
   }
   if (bytes > kMaxCapacity) {
     return make_error("memory size '" + original + "' is too large (the limit is 1 PiB)");

@@ -27,8 +27,8 @@ inline constexpr Bytes kTB = 1000 * kGB;
 //
 // Memory chips come in powers of two, so a card or a Mac sold as "8 GB" holds
 // 8 GiB: "8gb", "8GB", "8g" and "8GiB" all mean 8 x 2^30 bytes. Likewise "mb"
-// is MiB and "tb" TiB. A bare number is bytes. Decimal figures, where someone
-// really means them, can be given as plain bytes ("8000000000").
+// is MiB and "tb" TiB. A bare number is bytes ("8000000000" for decimal GB);
+// one below 1 MiB is refused as a unit left out ("32" asks for "32gb").
 // Errors name the input and the accepted forms.
 Expected<Bytes> parse_capacity(std::string_view text);
 
