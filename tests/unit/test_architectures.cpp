@@ -1532,6 +1532,39 @@ TEST(KimiLinear, VllmKeepsTheKdaMatrixInF32) {
   EXPECT_EQ(r.bytes, 119623680);
 }
 
+// Under transformers a KDA layer keeps every tap of its q, k and v
+// convolution in the model's dtype and its recurrent matrix in F32:
+// KimiLinearDeltaAttention.forward (huggingface/transformers
+// src/transformers/models/kimi_linear/modeling_kimi_linear.py at c1a44bc9)
+// caches `torch.cat((q_states, k_states, v_states), dim=-1).transpose(1, 2)`
+// through update_conv_state(..., conv_kernel_size=self.conv_kernel_size):
+// 2 x 32 x 128 + 32 x 128 = 12288 channels by short_conv_kernel_size 4
+// columns, BF16; and the state torch_chunk_kda builds from inputs cast
+// `.to(torch.float32)`, (batch, 32 heads, 128, 128) in float32
+// (flash-linear-attention's chunk_kda the same: fla/ops/kda/chunk_fwd.py at
+// 577d9b51 takes it from chunk_gated_delta_rule_fwd_h). The MLA layers cache
+// the 512-wide normed latent and the 64-wide roped key (`past_key_values.
+// update(kv_nope, k_rot, self.layer_idx)`), BF16. By hand, the config above,
+// 4096 tokens, one sequence:
+//   7 MLA layers x (512 + 64) x 2 bytes x 4096 = 33030144
+//   20 KDA layers x (4 x 12288 x 2 + 32 x 128 x 128 x 4)
+//     = 20 x (98304 + 2097152) = 43909120
+TEST(KimiLinear, TransformersKeepsEveryTapAndAnF32Matrix) {
+  const InferenceQuery q = transformers_bf16(kimi_linear(), 4096);
+  EXPECT_EQ(estimate_inference(q).memory.kv_cache, Bytes{33030144} + 43909120);
+  // Kimi K3 (kimi_k3/modular_kimi_k3.py at aa83b548: three
+  // KimiK3ShortConvolution states of 96 x 128 channels by 4 columns, the same
+  // torch_chunk_kda; KimiK3GatedMLA caches the latent too, `update(kv_nope,
+  // k_shared, ...)`), the config above: 24 MLA layers (every fourth and the
+  // 93rd), 69 KDA layers, 4096 tokens:
+  //   24 x 576 x 2 x 4096 = 113246208
+  //   69 x (3 x 4 x 12288 x 2 + 96 x 128 x 128 x 4)
+  //     = 69 x (294912 + 6291456) = 454459392
+  const Model k3 = from_config(kimi_k3());
+  const KvCacheQuery bf16{4096, 1, 0, kv_f16(), kv_f16(), 1, false, 2};
+  EXPECT_EQ(transformers_kv_cache_bytes(k3.arch, bf16), Bytes{113246208} + 454459392);
+}
+
 TEST(KimiLinear, ParameterCountMatchesLlamaBench) {
   // llama-bench prints 49.12 B params for the converted Kimi-Linear-48B-A3B-
   // Instruct (ggml-org/llama.cpp PR #17592, Q2_K, 16.78 GiB); the norms,
