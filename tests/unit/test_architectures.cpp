@@ -2677,6 +2677,59 @@ TEST(HybridMamba, BambaConfigKeepsTheClosedForm) {
   EXPECT_EQ(from_config(granite4_h_micro()).arch.attention.mamba, 2);
 }
 
+// ibm-ai-platform/Bamba-9B as its config.json names it: attn_layer_indices
+// [9, 18, 27] (three attention layers of 32, as the huggingface/blog
+// bamba.md at 05f7ce92 architecture table gives them: "Num attention layers
+// 3", "Num Mamba2 layers 29"; the indices as a public test fixture quotes the
+// config), hidden 4096, 32 heads and 8 KV heads (the blog: "GQA for full
+// attention with 8 KV-heads and 32 heads"), and the Mamba-2 keys the
+// checkpoint converter writes (transformers bamba/
+// convert_mamba_ssm_checkpoint.py at 94a13d6b: mamba_d_head 64,
+// mamba_d_state 128, mamba_n_groups 1, mamba_n_heads = 4096 x mamba_expand 2
+// / 64 = 128; mamba_d_conv 4, BambaConfig's default at 001f85b3 and the
+// blog's "convolution filter size is 4").
+Json bamba_9b() {
+  return {{"architectures", {"BambaForCausalLM"}},
+          {"model_type", "bamba"},
+          {"attn_layer_indices", {9, 18, 27}},
+          {"hidden_size", 4096},
+          {"intermediate_size", 14336},
+          {"num_hidden_layers", 32},
+          {"num_attention_heads", 32},
+          {"num_key_value_heads", 8},
+          {"mamba_n_heads", 128},
+          {"mamba_d_head", 64},
+          {"mamba_n_groups", 1},
+          {"mamba_d_state", 128},
+          {"mamba_d_conv", 4},
+          {"mamba_expand", 2},
+          {"vocab_size", 128256},
+          {"tie_word_embeddings", false}};
+}
+
+// Bamba under transformers: HybridMambaAttentionDynamicCache
+// (src/transformers/models/bamba/modeling_bamba.py at 4a1fec8d) allocates a
+// Mamba layer conv_states (batch, 128 x 64 + 2 x 1 x 128, mamba_d_conv 4)
+// and ssm_states (batch, 128 heads, 64, 128), both in the model's dtype;
+// the attention layers' cache holds K and V of 8 heads of 4096 / 32 = 128.
+// By hand, BF16, 4096 tokens, one sequence:
+//   3 attention layers x 2 x 8 x 128 x 2 bytes x 4096 = 50331648
+//   29 Mamba layers x (4 x 8448 + 128 x 64 x 128) x 2
+//     = 29 x (33792 + 1048576) x 2 = 62777344
+// llama.cpp's count keeps 3 taps in F32: 29 x (3 x 8448 + 1048576) x 4.
+TEST(HybridMamba, BambaConfigUnderTransformersKeepsEveryConvolutionTap) {
+  const Model m = from_config(bamba_9b());
+  const Attention& at = m.arch.attention;
+  ASSERT_EQ(at.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(attention_layer_count(m.arch), 3);
+  EXPECT_EQ(recurrent_layer_count(m.arch), 29);
+  EXPECT_EQ(at.layer_mixers, "RRRRRRRRRARRRRRRRRARRRRRRRRARRRR");
+  EXPECT_EQ(at.mamba, 0);  // the closed form under llama.cpp, as above
+  EXPECT_EQ(recurrent_state_bytes(m.arch, 1), 29 * Bytes{3 * 8448 + 1048576} * 4);
+  EXPECT_EQ(estimate_inference(transformers_bf16(bamba_9b(), 4096)).memory.kv_cache,
+            Bytes{50331648} + 62777344);
+}
+
 TEST(HybridMamba, ConfigGgufAndCatalogueGiveTheSameEstimate) {
   const std::vector<std::pair<std::string, Json>> cases = {
       {"granite-4.0-h-micro", granite4_h_micro()},

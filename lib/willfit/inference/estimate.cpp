@@ -335,6 +335,14 @@ bool transformers_delta_net(const Attention& at) {
   return !(at.kda && at.kda_full_rank_decay) && at.delta_net_conv > 1 &&
          at.delta_net_head_dim > 0 && at.delta_net_k_heads > 0 && at.delta_net_v_heads > 0;
 }
+
+// A Mamba-2 mixer: Granite 4 H's, Nemotron-H's, Falcon-H1's, Mamba-2's
+// (mamba 2), and Bamba's, whose sizes are set without the replay (model.hpp
+// Attention::mamba).
+bool mamba2_mixer(const Attention& at) {
+  return (at.mamba == 2 || (at.mamba == 0 && at.ssm_groups > 0)) && at.ssm_conv > 1 &&
+         at.ssm_inner > 0;
+}
 }  // namespace
 
 // MiniCPM3 is the one architecture whose cache vLLM and transformers lay out
@@ -373,7 +381,8 @@ bool transformers_delta_net(const Attention& at) {
 // model's dtype (KvCacheQuery::state_bytes).
 //
 // Mamba-2 mixers (Mamba-Codestral, Granite 4 H, Nemotron-H, Falcon-H1:
-// Attention::mamba 2) likewise keep every tap (huggingface/transformers,
+// Attention::mamba 2; Bamba: mamba 0 with ssm_groups set) likewise keep
+// every tap (huggingface/transformers,
 // src/transformers/models/...): Mamba2Cache (mamba2/modeling_mamba2.py at
 // 4711664e) allocates conv_states (layers, batch, intermediate_size + 2
 // n_groups state_size, conv_kernel) and ssm_states (layers, batch,
@@ -458,7 +467,7 @@ Architecture transformers_cache_layout(const Architecture& arch) {
   if (at.mamba == 1 && at.ssm_conv > 1 && at.ssm_inner > 0) {
     a.attention.recurrent_state_floats += at.ssm_inner;  // conv_kernel taps, not - 1
   }
-  if (at.mamba == 2 && at.ssm_conv > 1 && at.ssm_inner > 0) {
+  if (mamba2_mixer(at)) {
     // One more tap of the convolution's channels.
     a.attention.recurrent_state_floats +=
         at.ssm_inner + 2 * std::int64_t{at.ssm_groups} * at.ssm_state;
