@@ -1532,6 +1532,39 @@ TEST(KimiLinear, VllmKeepsTheKdaMatrixInF32) {
   EXPECT_EQ(r.bytes, 119623680);
 }
 
+// Under transformers a KDA layer keeps every tap of its q, k and v
+// convolution in the model's dtype and its recurrent matrix in F32:
+// KimiLinearDeltaAttention.forward (huggingface/transformers
+// src/transformers/models/kimi_linear/modeling_kimi_linear.py at c1a44bc9)
+// caches `torch.cat((q_states, k_states, v_states), dim=-1).transpose(1, 2)`
+// through update_conv_state(..., conv_kernel_size=self.conv_kernel_size):
+// 2 x 32 x 128 + 32 x 128 = 12288 channels by short_conv_kernel_size 4
+// columns, BF16; and the state torch_chunk_kda builds from inputs cast
+// `.to(torch.float32)`, (batch, 32 heads, 128, 128) in float32
+// (flash-linear-attention's chunk_kda the same: fla/ops/kda/chunk_fwd.py at
+// 577d9b51 takes it from chunk_gated_delta_rule_fwd_h). The MLA layers cache
+// the 512-wide normed latent and the 64-wide roped key (`past_key_values.
+// update(kv_nope, k_rot, self.layer_idx)`), BF16. By hand, the config above,
+// 4096 tokens, one sequence:
+//   7 MLA layers x (512 + 64) x 2 bytes x 4096 = 33030144
+//   20 KDA layers x (4 x 12288 x 2 + 32 x 128 x 128 x 4)
+//     = 20 x (98304 + 2097152) = 43909120
+TEST(KimiLinear, TransformersKeepsEveryTapAndAnF32Matrix) {
+  const InferenceQuery q = transformers_bf16(kimi_linear(), 4096);
+  EXPECT_EQ(estimate_inference(q).memory.kv_cache, Bytes{33030144} + 43909120);
+  // Kimi K3 (kimi_k3/modular_kimi_k3.py at aa83b548: three
+  // KimiK3ShortConvolution states of 96 x 128 channels by 4 columns, the same
+  // torch_chunk_kda; KimiK3GatedMLA caches the latent too, `update(kv_nope,
+  // k_shared, ...)`), the config above: 24 MLA layers (every fourth and the
+  // 93rd), 69 KDA layers, 4096 tokens:
+  //   24 x 576 x 2 x 4096 = 113246208
+  //   69 x (3 x 4 x 12288 x 2 + 96 x 128 x 128 x 4)
+  //     = 69 x (294912 + 6291456) = 454459392
+  const Model k3 = from_config(kimi_k3());
+  const KvCacheQuery bf16{4096, 1, 0, kv_f16(), kv_f16(), 1, false, 2};
+  EXPECT_EQ(transformers_kv_cache_bytes(k3.arch, bf16), Bytes{113246208} + 454459392);
+}
+
 TEST(KimiLinear, ParameterCountMatchesLlamaBench) {
   // llama-bench prints 49.12 B params for the converted Kimi-Linear-48B-A3B-
   // Instruct (ggml-org/llama.cpp PR #17592, Q2_K, 16.78 GiB); the norms,
@@ -2723,6 +2756,59 @@ TEST(HybridMamba, BambaConfigKeepsTheClosedForm) {
   EXPECT_EQ(m.arch.attention.kind, AttentionKind::Hybrid);
   EXPECT_EQ(m.arch.attention.mamba, 0);
   EXPECT_EQ(from_config(granite4_h_micro()).arch.attention.mamba, 2);
+}
+
+// ibm-ai-platform/Bamba-9B as its config.json names it: attn_layer_indices
+// [9, 18, 27] (three attention layers of 32, as the huggingface/blog
+// bamba.md at 05f7ce92 architecture table gives them: "Num attention layers
+// 3", "Num Mamba2 layers 29"; the indices as a public test fixture quotes the
+// config), hidden 4096, 32 heads and 8 KV heads (the blog: "GQA for full
+// attention with 8 KV-heads and 32 heads"), and the Mamba-2 keys the
+// checkpoint converter writes (transformers bamba/
+// convert_mamba_ssm_checkpoint.py at 94a13d6b: mamba_d_head 64,
+// mamba_d_state 128, mamba_n_groups 1, mamba_n_heads = 4096 x mamba_expand 2
+// / 64 = 128; mamba_d_conv 4, BambaConfig's default at 001f85b3 and the
+// blog's "convolution filter size is 4").
+Json bamba_9b() {
+  return {{"architectures", {"BambaForCausalLM"}},
+          {"model_type", "bamba"},
+          {"attn_layer_indices", {9, 18, 27}},
+          {"hidden_size", 4096},
+          {"intermediate_size", 14336},
+          {"num_hidden_layers", 32},
+          {"num_attention_heads", 32},
+          {"num_key_value_heads", 8},
+          {"mamba_n_heads", 128},
+          {"mamba_d_head", 64},
+          {"mamba_n_groups", 1},
+          {"mamba_d_state", 128},
+          {"mamba_d_conv", 4},
+          {"mamba_expand", 2},
+          {"vocab_size", 128256},
+          {"tie_word_embeddings", false}};
+}
+
+// Bamba under transformers: HybridMambaAttentionDynamicCache
+// (src/transformers/models/bamba/modeling_bamba.py at 4a1fec8d) allocates a
+// Mamba layer conv_states (batch, 128 x 64 + 2 x 1 x 128, mamba_d_conv 4)
+// and ssm_states (batch, 128 heads, 64, 128), both in the model's dtype;
+// the attention layers' cache holds K and V of 8 heads of 4096 / 32 = 128.
+// By hand, BF16, 4096 tokens, one sequence:
+//   3 attention layers x 2 x 8 x 128 x 2 bytes x 4096 = 50331648
+//   29 Mamba layers x (4 x 8448 + 128 x 64 x 128) x 2
+//     = 29 x (33792 + 1048576) x 2 = 62777344
+// llama.cpp's count keeps 3 taps in F32: 29 x (3 x 8448 + 1048576) x 4.
+TEST(HybridMamba, BambaConfigUnderTransformersKeepsEveryConvolutionTap) {
+  const Model m = from_config(bamba_9b());
+  const Attention& at = m.arch.attention;
+  ASSERT_EQ(at.kind, AttentionKind::Hybrid);
+  EXPECT_EQ(attention_layer_count(m.arch), 3);
+  EXPECT_EQ(recurrent_layer_count(m.arch), 29);
+  EXPECT_EQ(at.layer_mixers, "RRRRRRRRRARRRRRRRRARRRRRRRRARRRR");
+  EXPECT_EQ(at.mamba, 0);  // the closed form under llama.cpp, as above
+  EXPECT_EQ(recurrent_state_bytes(m.arch, 1), 29 * Bytes{3 * 8448 + 1048576} * 4);
+  EXPECT_EQ(estimate_inference(transformers_bf16(bamba_9b(), 4096)).memory.kv_cache,
+            Bytes{50331648} + 62777344);
 }
 
 TEST(HybridMamba, ConfigGgufAndCatalogueGiveTheSameEstimate) {

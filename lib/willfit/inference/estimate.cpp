@@ -331,6 +331,21 @@ namespace {
 bool minicpm3_cache(const Architecture& a) {
   return uses_mla(a) && a.attention.mla_cached_per_head && !a.attention.mla_unscaled_head;
 }
+
+// A delta net whose transformers cache was read (below): Qwen3-Next's and
+// Qwen3.5's gated delta nets, Kimi Linear's and K3's KDA; not Ling 3's.
+bool transformers_delta_net(const Attention& at) {
+  return !(at.kda && at.kda_full_rank_decay) && at.delta_net_conv > 1 &&
+         at.delta_net_head_dim > 0 && at.delta_net_k_heads > 0 && at.delta_net_v_heads > 0;
+}
+
+// A Mamba-2 mixer: Granite 4 H's, Nemotron-H's, Falcon-H1's, Mamba-2's
+// (mamba 2), and Bamba's, whose sizes are set without the replay (model.hpp
+// Attention::mamba).
+bool mamba2_mixer(const Attention& at) {
+  return (at.mamba == 2 || (at.mamba == 0 && at.ssm_groups > 0)) && at.ssm_conv > 1 &&
+         at.ssm_inner > 0;
+}
 }  // namespace
 
 // MiniCPM3 is the one architecture whose cache vLLM and transformers lay out
@@ -369,7 +384,8 @@ bool minicpm3_cache(const Architecture& a) {
 // model's dtype (KvCacheQuery::state_bytes).
 //
 // Mamba-2 mixers (Mamba-Codestral, Granite 4 H, Nemotron-H, Falcon-H1:
-// Attention::mamba 2) likewise keep every tap (huggingface/transformers,
+// Attention::mamba 2; Bamba: mamba 0 with ssm_groups set) likewise keep
+// every tap (huggingface/transformers,
 // src/transformers/models/...): Mamba2Cache (mamba2/modeling_mamba2.py at
 // 4711664e) allocates conv_states (layers, batch, intermediate_size + 2
 // n_groups state_size, conv_kernel) and ssm_states (layers, batch,
@@ -385,8 +401,8 @@ bool minicpm3_cache(const Architecture& a) {
 // convolution's d_inner + 2 groups x d_state channels a layer; the scan
 // state is llama.cpp's d_inner x d_state.
 //
-// The gated delta nets of Qwen3-Next and Qwen3.5 (Attention::delta_net_*,
-// not Kimi's KDA) keep every tap too, and their recurrent matrix in F32:
+// The gated delta nets of Qwen3-Next and Qwen3.5 (Attention::delta_net_*)
+// keep every tap too, and their recurrent matrix in F32:
 // Qwen3NextGatedDeltaNet.forward (qwen3_next/modular_qwen3_next.py at
 // 2ccc6cae) and Qwen3_5GatedDeltaNet.forward (qwen3_5/modeling_qwen3_5.py at
 // d8c1e284) cache, at the prefill, `F.pad(mixed_qkv, (self.conv_kernel_size
@@ -403,9 +419,40 @@ bool minicpm3_cache(const Architecture& a) {
 // num_v_heads, head_k_dim, head_v_dim), llama.cpp's count
 // (transformers_f32_state_floats, transformers_kv_cache_bytes).
 //
+// Kimi Delta Attention (Attention::kda) of Kimi Linear and Kimi K3 keeps
+// the same two: KimiLinearDeltaAttention.forward
+// (kimi_linear/modeling_kimi_linear.py at c1a44bc9) hands
+// `torch.cat((q_states, k_states, v_states), dim=-1).transpose(1, 2)`, the
+// projections in the model's dtype, to `past_key_values.update_conv_state(
+// mixed_qkv, self.layer_idx, conv_kernel_size=self.conv_kernel_size)`,
+// whose LinearAttentionLayer (cache_utils.py; no copy of that file in the
+// index carries the class at a commit, its text read in a stored copy of the
+// file) allocates `torch.zeros((*conv_states.shape[:-1], conv_kernel_size),
+// dtype=conv_states.dtype)` and keeps the last conv_kernel_size columns:
+// conv_kernel taps of the 2 key + value channels; and it caches as the
+// recurrent state, through update_recurrent_state (a `zeros_like` of it),
+// what the KDA kernel returns: torch_chunk_kda and torch_recurrent_kda (same
+// file) cast q, k, v, g and beta `.to(torch.float32)` and build the state
+// (batch, num_heads, k_head_dim, v_head_dim) in that dtype, and
+// flash-linear-attention's chunk_kda (fla/ops/kda/chunk_fwd.py at 577d9b51,
+// chunk_kda_fwd) takes its final state from chunk_gated_delta_rule_fwd_h,
+// the F32 one above. Kimi K3's class (kimi_k3/modular_kimi_k3.py at
+// aa83b548) convolves q, k and v apart (KimiK3ShortConvolution, one conv
+// state each through the same update_conv_state with conv_kernel_size) and
+// runs the same torch_chunk_kda or chunk_kda: the same count. Ling 3's KDA
+// (kda_full_rank_decay) keeps llama.cpp's count: transformers'
+// bailing_hybrid (bailing_hybrid/modular_bailing_hybrid.py at 12218464) is
+// Ling 2.5's lightning attention, not it, and no class of its own was
+// found. transformers' Kimi Linear caches the MLA latent as llama.cpp does;
+// the hub repository's own remote code (modeling_kimi.py, run with
+// trust_remote_code; read in a stored copy, KimiMLAAttention and
+// KimiDynamicCache) caches MLA's K and V decompressed per head instead,
+// which willfit does not model (docs/architectures.md).
+//
 // RWKV-6 and RWKV-7 have no transformers class (runtime_model_conflict
-// refuses the pair); Kimi Linear's KDA and PLaMo 2's mixer keep llama.cpp's
-// count (their transformers caches not read: docs/architectures.md).
+// refuses the pair); PLaMo 2's mixer keeps llama.cpp's count (its cache is
+// its remote code's, modeling_plamo.py on the hub, which no index here
+// holds: docs/architectures.md).
 Architecture vllm_cache_layout(const Architecture& arch) {
   Architecture a = arch;
   if (minicpm3_cache(arch)) {
@@ -423,13 +470,12 @@ Architecture transformers_cache_layout(const Architecture& arch) {
   if (at.mamba == 1 && at.ssm_conv > 1 && at.ssm_inner > 0) {
     a.attention.recurrent_state_floats += at.ssm_inner;  // conv_kernel taps, not - 1
   }
-  if (at.mamba == 2 && at.ssm_conv > 1 && at.ssm_inner > 0) {
+  if (mamba2_mixer(at)) {
     // One more tap of the convolution's channels.
     a.attention.recurrent_state_floats +=
         at.ssm_inner + 2 * std::int64_t{at.ssm_groups} * at.ssm_state;
   }
-  if (!at.kda && at.delta_net_conv > 1 && at.delta_net_head_dim > 0 && at.delta_net_k_heads > 0 &&
-      at.delta_net_v_heads > 0) {
+  if (transformers_delta_net(at)) {
     const std::int64_t d = at.delta_net_head_dim;
     // One more tap of q, k and v, and the heads' d x d matrices in F32.
     a.attention.recurrent_state_floats +=
@@ -440,8 +486,7 @@ Architecture transformers_cache_layout(const Architecture& arch) {
 
 std::int64_t transformers_f32_state_floats(const Architecture& arch) {
   const Attention& at = arch.attention;
-  if (at.kda || at.delta_net_conv <= 1 || at.delta_net_head_dim <= 0 || at.delta_net_k_heads <= 0 ||
-      at.delta_net_v_heads <= 0) {
+  if (!transformers_delta_net(at)) {
     return 0;
   }
   // The heads' head_k_dim x head_v_dim matrices (one head size here).

@@ -28,8 +28,9 @@ bool float_off_transformers(const Model& model, const Precision& precision,
 
 // Of each recurrent layer's state under transformers
 // (transformers_cache_layout's recurrent_state_floats), the values kept in
-// F32 whatever the model's dtype: a gated delta net's recurrent matrices
-// (estimate.cpp). 0 for other mixers.
+// F32 whatever the model's dtype: a gated delta net's or Kimi Delta
+// Attention's recurrent matrices (estimate.cpp; not Ling 3's KDA). 0 for
+// other mixers.
 std::int64_t transformers_f32_state_floats(const Architecture& arch);
 
 // transformers' cache: kv_cache_bytes of transformers_cache_layout(arch),

@@ -499,11 +499,17 @@ void set_recurrent_shape(const Json& t, const std::string& type, Architecture& a
     // the attention of every layer, Granite 4 H's on the recurrent layers,
     // its attention without RoPE (the converter, conversion/granite.py,
     // turns RoPE off for granitemoehybrid with Mamba layers; Bamba keeps it,
-    // and the closed form), and Nemotron-H's block of its own.
-    if ((type == "falcon_h1" || type == "granitemoehybrid" || type == "nemotron_h" ||
-         type == "mamba2") &&
-        *n_heads > 0 && d_inner % *n_heads == 0 && groups > 0 && d_inner % groups == 0) {
-      at.mamba = 2;
+    // and the closed form), and Nemotron-H's block of its own. Bamba's
+    // sizes are kept too, with mamba 0 (no replay), for transformers' cache
+    // (estimate.cpp transformers_cache_layout): its config.json names them
+    // mamba_n_heads, mamba_d_head, mamba_n_groups, mamba_d_state,
+    // mamba_d_conv and mamba_expand (transformers bamba/
+    // configuration_bamba.py at 001f85b3), read above.
+    const bool replayed = type == "falcon_h1" || type == "granitemoehybrid" ||
+                          type == "nemotron_h" || type == "mamba2";
+    if ((replayed || type == "bamba") && *n_heads > 0 && d_inner % *n_heads == 0 && groups > 0 &&
+        d_inner % groups == 0) {
+      at.mamba = replayed ? 2 : 0;
       at.ssm_inner = d_inner;
       at.ssm_heads = static_cast<int>(*n_heads);
       at.ssm_groups = static_cast<int>(groups);
@@ -1814,6 +1820,25 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
       }
     }
     recurrent = std::count(attends.begin(), attends.end(), false);
+    for (const bool x : attends) {
+      mixers += x ? 'A' : 'R';
+    }
+  }
+  // Bamba's config.json lists its attention layers, numbered from 0, in
+  // attn_layer_indices; every other layer is a Mamba-2 mixer (transformers
+  // bamba/configuration_bamba.py at 001f85b3, BambaConfig.layers_block_type:
+  // "attention" if i in attn_layer_indices else "mamba").
+  if (const auto it = t.find("attn_layer_indices");
+      windowed < 0 && type == "bamba" && it != t.end() && it->is_array()) {
+    std::vector<bool> attends(static_cast<std::size_t>(a.layers), false);
+    for (const auto& x : *it) {
+      if (x.is_number_integer() && x.get<std::int64_t>() >= 0 && x.get<std::int64_t>() < a.layers) {
+        attends[static_cast<std::size_t>(x.get<std::int64_t>())] = true;
+      }
+    }
+    windowed = 0;
+    recurrent = std::count(attends.begin(), attends.end(), false);
+    mixers.clear();
     for (const bool x : attends) {
       mixers += x ? 'A' : 'R';
     }

@@ -170,7 +170,9 @@ struct Attention {
   // 2) beside the attention of every layer, which keeps RoPE. PLaMo 2
   // (plamo2.cpp, mamba = 3) has a mixer of its own between its attention
   // layers (models/plamo2.hpp). 0: other mixers (Nemotron-H builds other
-  // blocks and keeps the closed form).
+  // blocks and keeps the closed form). Bamba, whose graph (Granite's with
+  // RoPE) is not replayed, keeps 0 with its Mamba-2 sizes below set
+  // (ssm_groups > 0) for transformers' cache (estimate.cpp).
   int mamba = 0;
   int ssm_conv = 0;
   std::int64_t ssm_inner = 0;
