@@ -116,6 +116,10 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
   }
+  // -q prints nothing and --json one document: asked together, neither wins.
+  if (quiet && json) {
+    return fail(ctx, "--quiet prints nothing and --json prints a document: give one of them");
+  }
 
   const auto units = units_from_option(units_text);
   if (!units) {

@@ -275,6 +275,10 @@ int run_train(const std::vector<std::string>& args, Context& ctx) {
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
   }
+  // -q prints nothing and --json one document: asked together, neither wins.
+  if (f.quiet && f.json) {
+    return fail(ctx, "--quiet prints nothing and --json prints a document: give one of them");
+  }
   auto query = build_query(t, f, ctx.env);
   if (!query) {
     return fail(ctx, query.error().message);
