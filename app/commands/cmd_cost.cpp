@@ -99,7 +99,7 @@ int run_cost(const std::vector<std::string>& args, Context& ctx) {
   if (app.count("DEVICE") > 0) {
     device_text = device_word;
   } else if (app.count("--device") == 0) {
-    return fail(ctx, "a device is required: willfit cost -d \"rtx 4090\" (see --help)");
+    return fail(ctx, "--device is required: willfit cost -d \"rtx 4090\" (see --help)");
   }
 
   auto devices = resolve_devices(device_text, ctx.env, devices_file);

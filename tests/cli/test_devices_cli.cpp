@@ -284,7 +284,7 @@ TEST(DeviceCommand, SpecSheetAndErrors) {
     EXPECT_TRUE(j.contains(k)) << k;
   }
   EXPECT_GT(j["decode_ceiling"]["tokens_per_s"].get<double>(), 700.0);
-  EXPECT_TRUE(is_clean_error(run_cli({"device", "a100"})));
+  EXPECT_TRUE(is_clean_error(run_cli({"device", "v100"})));
   EXPECT_TRUE(is_clean_error(run_cli({"device"})));
 }
 

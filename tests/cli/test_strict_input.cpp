@@ -92,19 +92,6 @@ TEST(StrictInput, EveryValuedOptionOfEveryCommandRefusesAnEmptyValue) {
   EXPECT_GE(swept, 2 * 80);  // every command's options, both blanks
 }
 
-// -q prints nothing and --json a document: together they are refused (one
-// line on stderr, exit 2), not answered with silence.
-TEST(StrictInput, QuietAndJsonTogetherAreRefused) {
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"7b", "-p", "q4", "-d", "8gb", "-q", "--json"},
-        std::vector<std::string>{"train", "7b", "-d", "24gb", "--json", "--quiet"}}) {
-    const auto r = run_cli(args);
-    EXPECT_TRUE(is_clean_error(r)) << args[0] << ": " << r.err;
-    EXPECT_NE(r.err.find("give one of them"), std::string::npos) << r.err;
-  }
-  EXPECT_EQ(run_cli({"7b", "-p", "q4", "-d", "8gb", "-q"}).out, "");
-}
-
 TEST(StrictInput, EmptyPositionalsAreRefused) {
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{""},
