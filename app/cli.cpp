@@ -218,6 +218,14 @@ int run(const std::vector<std::string>& all_args, std::ostream& out, std::ostrea
           return cmd.fn(std::vector<std::string>(args.begin() + 1, args.end()), ctx);
         }
       }
+      // Ollama's verbs for what is on the machine, typed at willfit: point to
+      // its own commands rather than answer "unknown model".
+      if (args.front() == "list" || args.front() == "ls" || args.front() == "ps") {
+        return fail(ctx, fmt::format("'{}' is not a willfit command: 'willfit local' lists the "
+                                     "models on this machine (Ollama, Hugging Face cache), "
+                                     "'willfit models' the ones willfit knows by name",
+                                     args.front()));
+      }
     }
     return run_fit(args, ctx);
   } catch (const std::exception& e) {

@@ -12,6 +12,7 @@ int run_models(const std::vector<std::string>& args, Context& ctx);   // cmd_mod
 int run_max(const std::vector<std::string>& args, Context& ctx);      // cmd_max.cpp
 int run_which(const std::vector<std::string>& args, Context& ctx);    // cmd_which.cpp
 int run_cost(const std::vector<std::string>& args, Context& ctx);     // cmd_cost.cpp
+int run_local(const std::vector<std::string>& args, Context& ctx);    // cmd_local.cpp
 
 // cmd_completions.cpp: the scripts, and the hidden word lists they ask for.
 int run_completions(const std::vector<std::string>& args, Context& ctx);
@@ -26,6 +27,8 @@ std::span<const Command> commands() {
       Command{"max", "the largest model, context, batch or precision that fits", run_max},
       Command{"which", "the devices that fit a model, by price, memory or speed", run_which},
       Command{"cost", "own or rent: a device's price and power against an hourly rent", run_cost},
+      Command{"local", "list the models already on this machine (Ollama, Hugging Face cache)",
+              run_local},
       Command{"completions", "print the bash, zsh or fish completion script", run_completions},
       Command{"__complete", "", run_complete},  // hidden: no summary
   };

@@ -70,10 +70,12 @@ int run_cost(const std::vector<std::string>& args, Context& ctx) {
   std::string devices_file;
   std::string rent_file;
   bool json = false;
+  std::string device_word;
   app.add_option("-d,--device", device_text,
                  "Device by name ('rtx 4090'), several ('2x rtx 3090', 'h100:8', "
-                 "'rtx 4090+rtx 3090')")
-      ->required();
+                 "'rtx 4090+rtx 3090')");
+  // `willfit cost "rtx 4090"`: the device may also come as the one word.
+  app.add_option("DEVICE", device_word, "The device, as --device gives it");
   app.add_option("--hours-per-day", hours_text, "Hours of use per day, above 0 to 24 (default 8)");
   app.add_option("--rent", rent_text,
                  "Rent of the same device(s), USD per hour: gives the break-even");
@@ -89,6 +91,15 @@ int run_cost(const std::vector<std::string>& args, Context& ctx) {
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;
+  }
+  if (app.count("DEVICE") > 0 && app.count("--device") > 0) {
+    return fail(ctx, fmt::format("two devices given: '{}' and --device '{}'; give one", device_word,
+                                 device_text));
+  }
+  if (app.count("DEVICE") > 0) {
+    device_text = device_word;
+  } else if (app.count("--device") == 0) {
+    return fail(ctx, "--device is required: willfit cost -d \"rtx 4090\" (see --help)");
   }
 
   auto devices = resolve_devices(device_text, ctx.env, devices_file);

@@ -104,7 +104,7 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
   add_runtime_options(app, runtime_options);
   app.add_option("--devices", devices_file, "Device database file replacing the bundled one");
   app.add_flag("--json", json, "Print one JSON document (schema_version 1)");
-  app.add_flag("-q,--quiet", quiet, "Print nothing; the exit code is the answer");
+  app.add_flag("-q,--quiet", quiet, "Print nothing, --json included; the exit code is the answer");
   app.add_flag("--explain", explain, "Show the arithmetic behind every line and its sources");
   app.add_option("--color", color_text,
                  "Colour: auto (default: on a terminal, unless NO_COLOR is set), always, never");

@@ -270,7 +270,8 @@ int run_train(const std::vector<std::string>& args, Context& ctx) {
   app.add_option("--gpu-limit", t.gpu_limit, "Memory each GPU may use, replacing the rule");
   app.add_flag("--json", f.json, "Print one JSON document (schema_version 1)");
   app.add_flag("--explain", f.explain, "Show the arithmetic behind every term");
-  app.add_flag("-q,--quiet", f.quiet, "Print nothing; the exit code is the answer");
+  app.add_flag("-q,--quiet", f.quiet,
+               "Print nothing, --json included; the exit code is the answer");
   add_units_option(app, t.units);
   if (const int code = parse_cli(app, args, ctx); code >= 0) {
     return code;

@@ -30,6 +30,7 @@ TEST(Cli, OffloadWhenRamIsGiven) {
   EXPECT_EQ(r.out.rfind("FITS ONLY WITH OFFLOAD", 0), 0u) << r.out;
 }
 
+// -q wins over --json (its help says so): a script asks for the exit code.
 TEST(Cli, QuietPrintsNothingButKeepsTheExitCode) {
   const auto no = run_cli({"13b", "-p", "q4", "-d", "8gb", "-q"});
   EXPECT_EQ(no.code, 1);

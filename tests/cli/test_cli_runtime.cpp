@@ -27,6 +27,22 @@ TEST(CliRuntime, RuntimeIsPrintedAndInJson) {
   EXPECT_TRUE(j["offload"].is_null());
 }
 
+// Ollama's library page of qwen3 lists q4_K_M, q8_0 and fp16 only: asked at
+// Q5_K_M with --precision the answer says so once, as for qwen3:8b-q5_K_M.
+TEST(CliRuntime, OllamaAtAnUnpublishedPrecisionSaysSo) {
+  const std::string note = "Ollama's library publishes no Q5_K_M tag of this model";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"qwen3:8b", "-p", "q5_k_m", "-d", "rtx 4060"},
+        std::vector<std::string>{"qwen3:8b-q5_K_M", "-d", "rtx 4060"},
+        std::vector<std::string>{"qwen3:8b-q5_K_M", "-p", "q5_k_m", "-d", "rtx 4060"}}) {
+    const auto r = run_cli(args);
+    ASSERT_NE(r.out.find(note), std::string::npos) << args[0] << "\n" << r.out;
+    EXPECT_EQ(r.out.find(note), r.out.rfind(note)) << args[0];
+  }
+  EXPECT_EQ(run_cli({"qwen3:8b", "-p", "q8_0", "-d", "rtx 4060"}).out.find(note),
+            std::string::npos);
+}
+
 TEST(CliRuntime, DefaultRuntimeFollowsThePrecision) {
   EXPECT_EQ(json::parse(run_cli({"7b", "-p", "q4", "--json"}).out)["query"]["runtime"],
             "llama.cpp");

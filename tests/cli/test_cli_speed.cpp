@@ -24,6 +24,22 @@ void expect_rounded(const json& v, const std::string& where) {
   EXPECT_EQ(std::stod(fmt::format("{:.4g}", x)), x) << where << ": " << x;
 }
 
+// A CPU-only answer has no FLOPS figure in the data (system RAM entries
+// carry none): the note says how to get one, and --tflops then gives the
+// prefill.
+TEST(CliSpeed, CpuPrefillSaysHowToGetTheFigure) {
+  const auto r = run_cli({"8b", "-p", "q8_0", "-d", "ddr5-5600-dual 64gb", "--ngl", "0"});
+  ASSERT_NE(r.code, 2) << r.err;
+  EXPECT_NE(r.out.find("prefill not estimated"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cores x GHz x 32 FP32 FLOPs per core per cycle"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("llama-bench -p 512"), std::string::npos) << r.out;
+  const auto t =
+      run_cli({"8b", "-p", "q8_0", "-d", "ddr5-5600-dual 64gb", "--ngl", "0", "--tflops", "2"});
+  ASSERT_NE(t.code, 2) << t.err;
+  EXPECT_EQ(t.out.find("prefill not estimated"), std::string::npos) << t.out;
+}
+
 TEST(CliSpeed, EverySpeedInJsonIsRoundedAsTheSpeedObjectIs) {
   // An 8 GiB card: the suggestions offload, each with its own decode speed.
   const auto fit = run_cli({"llama-3.1-8b", "-p", "q8_0", "-d", "rtx 4060", "--json"});

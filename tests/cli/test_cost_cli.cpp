@@ -51,6 +51,19 @@ TEST(CliCost, JsonFiguresWorkedByHand) {
   }
 }
 
+// The device may come as the one word (`willfit cost "rtx 4090"`), as -d
+// gives it; both at once, or neither, is one line on stderr.
+TEST(CliCost, TheDeviceAsAPositionalWord) {
+  const auto word = run_cli(cost({"round gpu", "--json"}), fixed_devices());
+  ASSERT_EQ(word.code, 0) << word.err;
+  EXPECT_EQ(word.out, run_cli(cost({"-d", "round gpu", "--json"}), fixed_devices()).out);
+  const auto both = run_cli(cost({"round gpu", "-d", "free gpu"}), fixed_devices());
+  EXPECT_TRUE(is_clean_error(both)) << both.err;
+  const auto none = run_cli(cost({}), fixed_devices());
+  EXPECT_TRUE(is_clean_error(none)) << none.err;
+  EXPECT_NE(none.err.find("willfit cost -d \"rtx 4090\""), std::string::npos) << none.err;
+}
+
 TEST(CliCost, WithoutRentTheBreakEvenKeysAreNullAndTheTextSaysHowToCompare) {
   const auto j = json::parse(run_cli(cost({"-d", "round gpu", "--json"}), fixed_devices()).out);
   EXPECT_TRUE(j.at("query").at("rent_usd_per_hour").is_null());

@@ -64,9 +64,16 @@ TEST(NamedDevices, CapacitiesOfSeveralDevicesAddUp) {
 }
 
 TEST(NamedDevices, AmbiguousAndUnknownNamesAreCleanErrors) {
-  const auto a = run_cli({"7b", "-d", "a100"});
+  const auto a = run_cli({"7b", "-d", "v100"});
   EXPECT_TRUE(is_clean_error(a)) << a.err;
   EXPECT_TRUE(has(a.err, "ambiguous")) << a.err;
+  const auto n = run_cli({"7b", "-d", "24"});
+  EXPECT_TRUE(is_clean_error(n)) << n.err;
+  EXPECT_TRUE(has(n.err, "needs a unit, e.g. --device 24gb")) << n.err;
+  const auto a100 = run_cli({"7b", "-d", "a100"});
+  EXPECT_EQ(a100.code, 0) << a100.err;
+  EXPECT_TRUE(has(a100.out, "A100 80GB SXM4")) << a100.out;
+  EXPECT_TRUE(has(a100.out, "'a100' also names")) << a100.out;
   const auto u = run_cli({"7b", "-d", "rtx 4900"});
   EXPECT_TRUE(is_clean_error(u)) << u.err;
   EXPECT_TRUE(has(u.err, "did you mean")) << u.err;
@@ -277,7 +284,7 @@ TEST(DeviceCommand, SpecSheetAndErrors) {
     EXPECT_TRUE(j.contains(k)) << k;
   }
   EXPECT_GT(j["decode_ceiling"]["tokens_per_s"].get<double>(), 700.0);
-  EXPECT_TRUE(is_clean_error(run_cli({"device", "a100"})));
+  EXPECT_TRUE(is_clean_error(run_cli({"device", "v100"})));
   EXPECT_TRUE(is_clean_error(run_cli({"device"})));
 }
 

@@ -1,5 +1,8 @@
 // `willfit MODEL --explain` (the arithmetic and its sources) and the memory
 // bar under the text answer (Unicode or ASCII, colour only when allowed).
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "cli/harness.hpp"
@@ -23,6 +26,26 @@ std::string bar_of(const std::string& out) {
   const auto open = out.find('[', at);
   const auto close = out.find(']', open);
   return out.substr(open + 1, close - open - 1);
+}
+
+// Every source --explain names is one a user can follow: a public file or a
+// page of docs/, never a note outside the repository or "the essay" of a
+// source file.
+TEST(Explain, SourcesAreOnesAUserCanFollow) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"llama-3.1-8b", "-p", "q4_k_m", "-d", "rtx 4090", "--explain"},
+        std::vector<std::string>{"llama-3.1-8b", "-d", "rtx 4090", "--runtime", "vllm",
+                                 "--explain"},
+        std::vector<std::string>{"llama-3.1-8b", "-p", "bf16", "-d", "h100 sxm", "--explain"},
+        std::vector<std::string>{"llama-3.1-8b", "-p", "q4", "-d", "m2 max 64gb", "--runtime",
+                                 "mlx", "--explain"}}) {
+    const auto r = run_cli(args);
+    ASSERT_NE(r.code, 2) << r.err;
+    EXPECT_TRUE(has(r.out, "source: ")) << r.out;
+    for (const char* hidden : {"essay", "inference-estimators", "shared/reference"}) {
+      EXPECT_FALSE(has(r.out, hidden)) << args[3] << ": " << hidden << "\n" << r.out;
+    }
+  }
 }
 
 TEST(Explain, ShowsTheCourseArithmeticAndSources) {

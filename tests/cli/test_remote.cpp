@@ -724,6 +724,37 @@ TEST(Remote, AnEncoderInsideTheOllamaBlobIsCountedOnce) {
 }
 
 // `ollama pull` leaves the projector layer's blob beside the model's.
+// `willfit local` lists what the stores hold, as names MODEL takes: library
+// tags bare, other namespaces and hosts in full, the hub cache's repos as
+// ORG/REPO. Ollama's own verbs (list, ps) point to it.
+TEST(Remote, LocalListsTheStoresAndListPointsToIt) {
+  app::FakeEnvironment env;
+  env.vars = {{"HOME", "/home/u"}, {"OLLAMA_MODELS", "/data/ollama"}, {"HF_HUB_CACHE", "/data/hf"}};
+  env.files["/data/ollama/manifests/registry.ollama.ai/library/qwen3/8b"] = "{}";
+  env.files["/data/ollama/manifests/registry.ollama.ai/someone/tiny/latest"] = "{}";
+  env.files["/data/ollama/manifests/hf.co/unsloth/Qwen3-8B-GGUF/Q4_K_M"] = "{}";
+  env.files["/data/hf/models--Qwen--Qwen3-8B/refs/main"] = "0123";
+  env.files["/data/hf/datasets--x--y/refs/main"] = "0123";
+  const auto r = run_cli({"local"}, env);
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* line : {"Ollama (/data/ollama): 3\n", "  qwen3:8b\n", "  someone/tiny:latest\n",
+                           "  hf.co/unsloth/Qwen3-8B-GGUF:Q4_K_M\n",
+                           "Hugging Face cache (/data/hf): 1\n", "  Qwen/Qwen3-8B\n"}) {
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+  }
+  EXPECT_EQ(r.out.find("datasets"), std::string::npos) << r.out;
+  app::FakeEnvironment empty;
+  empty.vars = {{"HOME", "/home/u"}};
+  EXPECT_NE(run_cli({"local"}, empty).out.find("Ollama (/home/u/.ollama/models): none"),
+            std::string::npos);
+  for (const char* verb : {"list", "ps"}) {
+    const auto l = run_cli({verb}, env);
+    EXPECT_TRUE(is_clean_error(l)) << l.err;
+    EXPECT_NE(l.err.find("'willfit local' lists the models on this machine"), std::string::npos)
+        << l.err;
+  }
+}
+
 TEST(Remote, TheOllamaStoresProjectorBlobIsReadOffline) {
   app::FakeEnvironment env;
   env.vars = {{"HOME", "/home/u"}, {"OLLAMA_MODELS", "/data/ollama"}};

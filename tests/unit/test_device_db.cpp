@@ -167,18 +167,58 @@ TEST(FindDevice, SystemMemoryTakesTheSizeGiven) {
 }
 
 TEST(FindDevice, AmbiguousNamesListTheCandidates) {
-  for (const char* name : {"a100", "3060", "m1 max", "m3 max", "v100"}) {
+  for (const char* name : {"3060", "rtx 3060", "m1 max", "m3 max", "v100"}) {
     auto d = embedded().find(name);
     ASSERT_FALSE(d.ok()) << name << " found " << d->id;
     EXPECT_NE(d.error().message.find("is ambiguous"), std::string::npos) << name;
   }
-  const auto e = embedded().find("a100").error().message;
-  for (const char* id : {"a100-40gb-pcie", "a100-40gb-sxm", "a100-80gb-pcie", "a100-80gb-sxm"}) {
+  const auto e = embedded().find("v100").error().message;
+  for (const char* id : {"v100-16gb", "v100-32gb"}) {
     EXPECT_NE(e.find(id), std::string::npos) << e;
   }
   const auto m = embedded().find("3060").error().message;
   EXPECT_NE(m.find("rtx-3060-12gb"), std::string::npos) << m;
   EXPECT_NE(m.find("rtx-3060-8gb"), std::string::npos) << m;
+  EXPECT_EQ(m.find("rtx-3060-ti"), std::string::npos) << m;  // "rtx" is a vendor word
+}
+
+// The base name lists the base product's variants only: the RTX 3060 Ti is a
+// product of its own (another chip, 8 GB, 448 GB/s), not a 3060 of another
+// size.
+TEST(FindDevice, ABaseNameListsItsOwnVariantsOnly) {
+  const auto m = embedded().find("rtx 3060").error().message;
+  EXPECT_NE(m.find("rtx-3060-12gb"), std::string::npos) << m;
+  EXPECT_NE(m.find("rtx-3060-8gb"), std::string::npos) << m;
+  EXPECT_EQ(m.find("rtx-3060-ti"), std::string::npos) << m;
+  EXPECT_EQ(embedded().find("rtx 3060 ti")->id, "rtx-3060-ti");
+  // Names without a base variant still list every match.
+  EXPECT_NE(embedded().find("rx 7900").error().message.find("is ambiguous"), std::string::npos);
+}
+
+// "a100" goes to the 80 GB SXM4 part as "h100" goes to the SXM5 one: the
+// answer names the others (resolve_devices.cpp variants_note).
+TEST(FindDevice, A100AndH100BothTakeTheSxmPart) {
+  EXPECT_EQ(embedded().find("a100")->id, "a100-80gb-sxm");
+  EXPECT_EQ(embedded().find("h100")->id, "h100-sxm");
+  std::vector<std::string> others;
+  for (const Device* d : embedded().variants("a100", "a100-80gb-sxm")) {
+    others.push_back(d->id);
+  }
+  std::sort(others.begin(), others.end());
+  EXPECT_EQ(others,
+            (std::vector<std::string>{"a100-40gb-pcie", "a100-40gb-sxm", "a100-80gb-pcie"}));
+}
+
+// A bare number is a size without its unit, not a name to list matches of.
+TEST(FindDevice, ABareNumberAsksForAUnit) {
+  for (const char* n : {"24", "80", "8"}) {
+    const auto d = embedded().find(n);
+    ASSERT_FALSE(d.ok()) << n << " found " << d->id;
+    EXPECT_NE(d.error().message.find("needs a unit, e.g. --device " + std::string(n) + "gb"),
+              std::string::npos)
+        << d.error().message;
+  }
+  EXPECT_EQ(embedded().find("4090")->id, "rtx-4090");
 }
 
 TEST(FindDevice, SignedZeroAndNonNumberSizesAreRefusedNotLookedUp) {
@@ -350,9 +390,9 @@ TEST(FindWithoutFullParse, AnUnknownNameSayingAmbiguousIsUnknown) {
     EXPECT_FALSE(is_ambiguous_device_error(d.error())) << d.error().message;
     EXPECT_EQ(embedded().match(name), NameMatch::Unknown) << name;
   }
-  const auto a100 = embedded().find("a100");
-  ASSERT_FALSE(a100.ok());
-  EXPECT_TRUE(is_ambiguous_device_error(a100.error()));
+  const auto v100 = embedded().find("v100");
+  ASSERT_FALSE(v100.ok());
+  EXPECT_TRUE(is_ambiguous_device_error(v100.error()));
 }
 
 TEST(FindWithoutFullParse, UnusualFilesTakeTheFullParser) {

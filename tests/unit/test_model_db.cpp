@@ -755,6 +755,59 @@ TEST(OllamaTags, AnUnpublishedTagIsAnsweredAndSaysSo) {
   EXPECT_FALSE(says("qwen3:8b"));
 }
 
+// Older library uploads default to Q4_0, not Q4_K_M (ollama/ollama issue
+// 643; issue 1543: Q4_K_M only from 2024-12): the default tags' sizes are the
+// q4_0 tags' (llama2:7b 3.8 GB as llama2:7b-chat-q4_0, against 4.1 GB for
+// -q4_K_M; llama3:8b 4.7 GB against 4.9 GB; llama3.2:1b 1.3 GB as its q8_0
+// tag: Jeffser/Alpaca src/available_models.json at 6394569b and cffd20e1).
+// llama3.1:8b moved to Q4_K_M (4.9 GB at cffd20e1), qwen2.5 was Q4_K_M.
+TEST(OllamaTags, OldLibraryUploadsPullQ4_0) {
+  for (const char* tag : {"llama2:7b", "llama2:latest", "llama2:13b", "llama2:70b", "llama3:8b",
+                          "llama3:latest", "llama3:70b", "mistral:7b", "codellama:7b", "gemma2:9b",
+                          "phi3:3.8b", "qwen2:7b", "mistral-nemo:12b"}) {
+    EXPECT_EQ(resolved(tag).precision_hint, "q4_0") << tag;
+  }
+  EXPECT_EQ(resolved("llama3.2:1b").precision_hint, "q8_0");
+  for (const char* tag : {"llama3.1:8b", "llama3.2:3b", "qwen2.5:7b", "qwen3:8b"}) {
+    EXPECT_EQ(resolved(tag).precision_hint, "q4_k_m") << tag;
+  }
+  // A tag naming its type still wins, and a non-Ollama name of the entry
+  // keeps the published precision.
+  EXPECT_EQ(resolved("llama2:7b-chat-q4_K_M").precision_hint, "q4_k_m");
+  EXPECT_EQ(resolved("llama-2-7b").precision_hint, "fp16");
+}
+
+// A bare library name is its :latest tag (Ollama reads a name without a tag
+// so); the catalogue knows the latest tag of these families (the size whose
+// tag has the latest tag's size: Jeffser/Alpaca src/available_models.json at
+// 6394569b, mixtral:latest 26 GB as mixtral:8x7b, mistral-nemo:latest 7.1 GB
+// as :12b, gemma2:latest 5.4 GB as :9b), so they answer offline.
+TEST(OllamaTags, BareLibraryNamesAreTheirLatestTag) {
+  for (const auto& [name, id] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"mixtral", "mixtral-8x7b"},
+           {"mistral-nemo", "mistral-nemo-12b"},
+           {"gemma2", "gemma-2-9b"},
+           {"phi3", "phi-3-mini-4k"},
+           {"mistral", "mistral-7b-v0.3"},
+           {"qwq", "qwq-32b"}}) {
+    const auto m = catalogue().find(name);
+    ASSERT_TRUE(m.ok()) << name << ": " << m.error().message;
+    EXPECT_EQ(m->entry->model.id, id) << name;
+  }
+}
+
+// The note of the tag form is the same function's: `-p q5_k_m` on qwen3:8b
+// gets it too (report.cpp), and a listed type gets none.
+TEST(OllamaTags, TheUnpublishedNoteNamesTheTags) {
+  const Model q = resolved("qwen3:8b");
+  EXPECT_EQ(ollama_unpublished_note(q, "q5_k_m", "Q5_K_M"),
+            "Ollama's library publishes no Q5_K_M tag of this model, so 'ollama pull' will not "
+            "find it (answered as a model you quantised yourself, e.g. 'ollama create "
+            "--quantize'); its tags: qwen3:8b-q4_K_M, qwen3:8b-q8_0, qwen3:8b-fp16");
+  EXPECT_EQ(ollama_unpublished_note(q, "q8_0", "Q8_0"), "");
+  EXPECT_EQ(ollama_unpublished_note(resolved("falcon:7b"), "q5_k_m", "Q5_K_M"), "");
+}
+
 TEST(OllamaTags, BadListsAreRefusedByName) {
   struct Case {
     const char* tags;

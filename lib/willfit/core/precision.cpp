@@ -17,8 +17,7 @@ constexpr const char* kGgml =
 constexpr const char* kQuantTable =
     "whole-file bits per weight measured on Llama-3.1-8B, llama.cpp tools/quantize/README.md";
 constexpr const char* kQuantDerived =
-    "derived from llama.cpp quantize.cpp sizes for Llama-3-8B, scaled by the Q4_K_M ratio "
-    "(shared/reference/inference-estimators.md section 0.2)";
+    "derived from llama.cpp quantize.cpp sizes for Llama-3-8B, scaled by the Q4_K_M ratio";
 constexpr const char* kBnb =
     "bitsandbytes NF4: 4-bit codes plus one fp32 absmax per block of 64 weights "
     "(bnb_4bit_use_double_quant=False, the transformers default)";

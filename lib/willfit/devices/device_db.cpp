@@ -576,7 +576,7 @@ DeviceDb::Located DeviceDb::locate(std::string_view name) const {
     }
   }
   if (out.found.empty()) {
-    out.found = partial(tokens);
+    out.found = base_products(tokens, partial(tokens));
     if (size) {
       for (std::size_t i : partial(size->rest)) {
         if (memory_is(devices_[i], size->gib) &&
@@ -613,6 +613,15 @@ Expected<Device> DeviceDb::find(std::string_view name) const {
   if (at.found.size() == 1) {
     return devices_[at.found.front()];
   }
+  // A bare number that names no one device ("24", "80") is most likely a
+  // memory size without its unit: say so rather than list the Apple parts
+  // of that size or offer the nearest names.
+  if (all_digits(shown) && shown.size() <= 4 && std::stoi(shown) <= 1024) {
+    return make_error(fmt::format(
+        "device '{}' is a number: a memory size needs a unit, e.g. --device {}gb (GB of "
+        "GPU memory); 'willfit devices \"{}\"' lists the devices of that name",
+        shown, shown, shown));
+  }
   if (at.found.size() > 1) {
     return make_error(
         fmt::format("device '{}' {}: {}; name one of them (memory size, "
@@ -626,14 +635,61 @@ Expected<Device> DeviceDb::find(std::string_view name) const {
                   shown, hint.empty() ? "" : ": ", hint));
 }
 
+namespace {
+
+// True when `have` (one name's sorted words) holds the sorted words `typed`
+// plus only form-factor words and numbers ("h100" -> "h100 pcie", "H100 NVL
+// 94GB", "rtx 3060" -> "rtx 3060 12gb"); any other word makes it another
+// product ("rtx 4090" is not the "rtx 4090 d" or the "rtx 4090 laptop", "rtx
+// 3060" not the "rtx 3060 ti").
+bool form_only_extra(const std::vector<std::string>& have, const std::vector<std::string>& typed) {
+  static const std::set<std::string, std::less<>> kFormWords = {
+      "pcie", "pci", "sxm", "nvl", "hgx", "dgx", "oam", "gb", "hbm", "hbm3", "hbm3e"};
+  if (!std::includes(have.begin(), have.end(), typed.begin(), typed.end())) {
+    return false;
+  }
+  std::vector<std::string> extra;
+  std::set_difference(have.begin(), have.end(), typed.begin(), typed.end(),
+                      std::back_inserter(extra));
+  return !extra.empty() && std::all_of(extra.begin(), extra.end(), [](const std::string& w) {
+    return all_digits(w) || kFormWords.contains(w);
+  });
+}
+
+}  // namespace
+
+std::vector<std::size_t> DeviceDb::base_products(const std::vector<std::string>& tokens,
+                                                 std::vector<std::size_t> found) const {
+  // Among several parts a name finds, those that are the named product in
+  // another size or form ("rtx 3060": the 12GB and the 8GB) are what it
+  // names; a product of its own whose name only starts the same way (the RTX
+  // 3060 Ti) is left out. When none is such a variant, all stay.
+  if (found.size() < 2) {
+    return found;
+  }
+  std::vector<std::string> typed = tokens;
+  std::sort(typed.begin(), typed.end());
+  typed.erase(std::unique(typed.begin(), typed.end()), typed.end());
+  std::vector<std::size_t> base;
+  for (const auto& [index, have] : token_sets_) {
+    if (std::find(found.begin(), found.end(), index) != found.end() &&
+        std::find(base.begin(), base.end(), index) == base.end() && form_only_extra(have, typed)) {
+      base.push_back(index);
+    }
+  }
+  if (base.empty()) {
+    return found;
+  }
+  // Keep the order partial() gave.
+  std::erase_if(
+      found, [&](std::size_t i) { return std::find(base.begin(), base.end(), i) == base.end(); });
+  return found;
+}
+
 std::vector<const Device*> DeviceDb::variants(std::string_view name,
                                               std::string_view chosen) const {
   // A part is a variant of the one found when one of its names holds the
-  // words typed plus only form-factor words and numbers ("h100" -> "h100
-  // pcie", "H100 NVL 94GB"); any other word makes it another product ("rtx
-  // 4090" is not the "rtx 4090 d" or the "rtx 4090 laptop").
-  static const std::set<std::string, std::less<>> kFormWords = {
-      "pcie", "pci", "sxm", "nvl", "hgx", "dgx", "oam", "gb", "hbm", "hbm3", "hbm3e"};
+  // words typed plus only form-factor words and numbers (form_only_extra).
   std::vector<const Device*> out;
   if (malformed_device_text(name)) {
     return out;
@@ -644,18 +700,10 @@ std::vector<const Device*> DeviceDb::variants(std::string_view name,
   for (std::size_t set = 0; set < token_sets_.size(); ++set) {
     const auto& [index, have] = token_sets_[set];
     const Device& d = devices_[index];
-    if (d.id == chosen || std::find(out.begin(), out.end(), &d) != out.end() ||
-        !std::includes(have.begin(), have.end(), typed.begin(), typed.end())) {
+    if (d.id == chosen || std::find(out.begin(), out.end(), &d) != out.end()) {
       continue;
     }
-    std::vector<std::string> extra;
-    std::set_difference(have.begin(), have.end(), typed.begin(), typed.end(),
-                        std::back_inserter(extra));
-    const bool form_only =
-        !extra.empty() && std::all_of(extra.begin(), extra.end(), [](const std::string& w) {
-          return all_digits(w) || kFormWords.contains(w);
-        });
-    if (form_only) {
+    if (form_only_extra(have, typed)) {
       out.push_back(&d);
     }
   }

@@ -84,6 +84,8 @@ class DeviceDb {
   void build_index();
   [[nodiscard]] std::vector<std::size_t> exact(const std::string& key) const;
   [[nodiscard]] std::vector<std::size_t> partial(const std::vector<std::string>& tokens) const;
+  [[nodiscard]] std::vector<std::size_t> base_products(const std::vector<std::string>& tokens,
+                                                       std::vector<std::size_t> found) const;
 
   std::vector<Device> devices_;
   std::string data_version_;

@@ -1763,7 +1763,7 @@ void llama_family(const Inputs& in, Estimate& e) {
   add_term(
       in, e, "kv_cache", e.memory.kv_cache, Placement::Device,
       [&] { return kv_formula(in, in.q.model.arch, kv_query, e.memory.kv_cache); },
-      "llama.cpp KV layout (inference-estimators.md section 0.3)");
+      "llama.cpp KV layout (src/llama-kv-cache.cpp; docs/accuracy.md)");
 
   // Compute buffers: every GPU reserves its own graph. On the CPU the one
   // graph and the logits output buffer are both in system RAM.
@@ -1780,7 +1780,8 @@ void llama_family(const Inputs& in, Estimate& e) {
                                     : "",
                            format_memory(e.memory.compute, in.q.units));
       },
-      "llama.cpp graph reservation (runtime.cpp essay)");
+      "llama.cpp graph reservation (ggml/src/ggml-alloc.c over one micro-batch's graph; "
+      "docs/accuracy.md)");
 
   // CPU-only: the CPU backend's copies of some weights (cpu_extra_buffers),
   // besides the mapped file or, with --no-mmap, instead of those tensors.
@@ -1910,7 +1911,7 @@ void llama_family(const Inputs& in, Estimate& e) {
               "input embeddings and KQ mask of a step, 4 x tokens x (hidden + context) = {}",
               format_memory(c.host, in.q.units));
         },
-        "llama.cpp CUDA_Host compute buffer (runtime.cpp essay)");
+        "llama.cpp CUDA_Host compute buffer (docs/accuracy.md)");
     add_term(
         in, e, "output_buffer", c.output_buffer, Placement::Host,
         [&] {
@@ -2155,8 +2156,8 @@ void vllm(const Inputs& in, Estimate& e) {
                            format_memory(per_token_gpu * tp, in.q.units),
                            format_memory(e.memory.kv_cache, in.q.units));
       },
-      "vLLM paged KV (inference-estimators.md section 4b; vllm/v1/kv_cache_interface.py "
-      "max_memory_usage_bytes)");
+      "vLLM paged KV (vllm/v1/kv_cache_interface.py max_memory_usage_bytes; "
+      "docs/runtimes.md)");
   add_term(
       in, e, "compute", e.memory.compute, Placement::Device,
       [&] {
@@ -2164,7 +2165,7 @@ void vllm(const Inputs& in, Estimate& e) {
             "profiling run: MLP of {} tokens and sampler logits of {} sequences = {}",
             kVllmBatchedTokens, kVllmSampledSeqs, format_memory(e.memory.compute, in.q.units));
       },
-      "vLLM profile_run (runtime.cpp essay)");
+      "vLLM profile_run (vllm/v1/worker/gpu_model_runner.py; docs/accuracy.md)");
   add_term(
       in, e, "overhead", e.memory.overhead, Placement::Device,
       [&] {
@@ -2364,9 +2365,9 @@ void pytorch(const Inputs& in, Estimate& e) {
             grown > 0 ? ", less the cache of the tokens not yet generated" : "", where,
             format_memory(e.memory.compute, in.q.units));
       },
-      mlx ? "mlx_lm prefill step (runtime.cpp essay)"
+      mlx ? "mlx_lm prefill step (docs/accuracy.md)"
           : "transformers generate(): prefill MLP or eager scores, DynamicCache growth "
-            "(runtime.cpp essay)");
+            "(docs/accuracy.md)");
   for (std::size_t i = 0; i < nd; ++i) {
     e.memory.overhead +=
         i < q.devices.count() ? context_overhead(q.devices.devices[i]) : kCudaContext;

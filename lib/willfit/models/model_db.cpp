@@ -1393,6 +1393,22 @@ std::optional<std::string> ollama_tag_for(const Model& m, std::string_view preci
   return std::nullopt;
 }
 
+std::string ollama_unpublished_note(const Model& m, std::string_view precision_id,
+                                    std::string_view precision_name) {
+  if (m.ollama_tag_types.empty() || ollama_tag_for(m, precision_id)) {
+    return {};
+  }
+  std::string tags;
+  for (const std::string& type : m.ollama_tag_types) {
+    tags += (tags.empty() ? "" : ", ") + ollama_tag_of_type(m, type);
+  }
+  return fmt::format(
+      "Ollama's library publishes no {} tag of this model, so 'ollama pull' will not find "
+      "it (answered as a model you quantised yourself, e.g. 'ollama create --quantize'); its "
+      "tags: {}",
+      precision_name, tags);
+}
+
 Model model_from_match(const CatalogueMatch& match) {
   Model m = match.entry->model;
   m.ollama_tag = match.ollama_tag;
@@ -1407,17 +1423,10 @@ Model model_from_match(const CatalogueMatch& match) {
     // (qwen3:8b-q3_K_M: qwen3's page has q4_K_M, q8_0 and fp16) is no
     // package `ollama pull` fetches; it may be one the user made (`ollama
     // create --quantize`), so it is answered, and the answer says so.
-    const auto p = parse_precision(match.precision_hint);
-    if (match.ollama_tag && !m.ollama_tag_types.empty() && p && !ollama_tag_for(m, p->id)) {
-      std::string tags;
-      for (const std::string& type : m.ollama_tag_types) {
-        tags += (tags.empty() ? "" : ", ") + ollama_tag_of_type(m, type);
+    if (const auto p = parse_precision(match.precision_hint); match.ollama_tag && p) {
+      if (std::string note = ollama_unpublished_note(m, p->id, p->name); !note.empty()) {
+        m.notes.push_back(std::move(note));
       }
-      m.notes.push_back(fmt::format(
-          "Ollama's library publishes no {} tag of this model, so 'ollama pull' will not find "
-          "it (answered as a model you quantised yourself, e.g. 'ollama create --quantize'); its "
-          "tags: {}",
-          p->name, tags));
     }
     return m;
   }

@@ -54,6 +54,14 @@ Model model_from_match(const CatalogueMatch& match);
 // nullopt when it does not, or lists none.
 std::optional<std::string> ollama_tag_for(const Model& m, std::string_view precision_id);
 
+// The note an answer carries when `m` runs under Ollama at a type its
+// library publishes no tag of (qwen3:8b at Q5_K_M: its page lists q4_K_M,
+// q8_0 and fp16), naming the tags there are; empty when the type is listed
+// or the catalogue records no list. The tag form (qwen3:8b-q5_K_M) and
+// --precision both say it.
+std::string ollama_unpublished_note(const Model& m, std::string_view precision_id,
+                                    std::string_view precision_name);
+
 class ModelDb {
  public:
   // Parses a models.json document: {"models": [...]} (the schema in

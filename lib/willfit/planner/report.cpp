@@ -1,6 +1,7 @@
 #include "willfit/planner/report.hpp"
 
 #include "willfit/inference/runtime_architectures.hpp"
+#include "willfit/models/model_db.hpp"
 #include "willfit/models/weight_layout.hpp"
 #include "willfit/training/training.hpp"
 
@@ -70,6 +71,17 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
   }
   r.assumptions.push_back(
       precision_as_run(query.precision, r.estimate.runtime, query.devices).note);
+  // An Ollama tag asked at a type its library publishes no tag of (`qwen3:8b
+  // -p q5_k_m`) says so, as the tag form (`qwen3:8b-q5_K_M`) does.
+  if (r.estimate.runtime == Runtime::Ollama && query.model.ollama_tag &&
+      !query.model.file_weight_bytes) {
+    std::string note =
+        ollama_unpublished_note(query.model, query.precision.id, query.precision.name);
+    if (!note.empty() &&
+        std::find(r.assumptions.begin(), r.assumptions.end(), note) == r.assumptions.end()) {
+      r.assumptions.push_back(std::move(note));
+    }
+  }
   if (std::string why = fp8_capability_unknown(query.precision, r.estimate.runtime, query.devices);
       !why.empty()) {
     r.assumptions.push_back(std::move(why));

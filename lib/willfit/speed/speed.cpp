@@ -683,7 +683,14 @@ SpeedEstimate estimate_speed(const SpeedQuery& q) {
     r.prefill_tokens_per_s = n / prefill_s;
     r.time_to_first_token_s = prefill_s;
   } else {
-    r.notes.push_back("prefill not estimated: no FLOPS figure for the device (give --tflops)");
+    // Without a figure in the data the user must bring one; say how to get
+    // it for a CPU (the common case: system RAM entries carry no FLOPS): the
+    // FP32 peak of its cores (AVX2 with two FMA units: 2 x 8 lanes x 2 = 32
+    // FLOPs a cycle), or a measured prompt speed from llama.cpp's llama-bench.
+    r.notes.push_back(
+        "prefill not estimated: no FLOPS figure for the device; give --tflops, its dense "
+        "TFLOPS (a CPU: cores x GHz x 32 FP32 FLOPs per core per cycle with AVX2 and two FMA "
+        "units, / 1000), or measure the prompt speed with llama.cpp's llama-bench -p 512");
   }
   return r;
 }
