@@ -95,7 +95,9 @@ int run_fit(const std::vector<std::string>& args, Context& ctx) {
       "compares them in a grid";
   help.context = "Context length in tokens (default 4096; Ollama: by VRAM), or 'max'";
   add_query_options(app, o, help);
-  app.add_option("--ram", ram_text, "System RAM available for offload, e.g. 32gb");
+  app.add_option("--ram", ram_text,
+                 "System RAM installed, e.g. 32gb: for layers offloaded from a GPU, or the size "
+                 "of -d cpu; the OS keeps the larger of 2 GiB and 10 %");
   app.add_option("--flash-attn", flash_text, "Flash attention: auto (default), on, off");
   app.add_option("--gpu-limit", gpu_limit_text,
                  "Memory the GPU may use, replacing the usable-memory rule (e.g. a Mac's "

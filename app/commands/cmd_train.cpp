@@ -266,7 +266,9 @@ int run_train(const std::vector<std::string>& args, Context& ctx) {
                  "Modules with adapters: q_proj,v_proj (default), any of q_proj k_proj v_proj "
                  "o_proj gate_proj up_proj down_proj, or all-linear");
   app.add_option("-d,--device", t.device, "Memory of each GPU, e.g. 80gb (read as GiB)");
-  app.add_option("--ram", t.ram, "Host RAM per node, to check offloaded states");
+  app.add_option("--ram", t.ram,
+                 "Host RAM installed per node, to check offloaded states; the OS keeps the "
+                 "larger of 2 GiB and 10 %");
   app.add_option("--gpu-limit", t.gpu_limit, "Memory each GPU may use, replacing the rule");
   app.add_flag("--json", f.json, "Print one JSON document (schema_version 1)");
   app.add_flag("--explain", f.explain, "Show the arithmetic behind every term");

@@ -74,6 +74,9 @@ std::string render_fit_explain(const FitReport& report) {
   }
   s += fmt::format("  headroom: usable - total = {} - {} = {}\n", format_memory(e.usable, q.units),
                    format_memory(e.required, q.units), format_memory_signed(e.headroom, q.units));
+  if (!report.speed.prefill_link_arithmetic.empty()) {
+    s += fmt::format("  {}\n", report.speed.prefill_link_arithmetic);
+  }
   s += fmt::format("  {}\n", units_legend(q.units));
   return s;
 }

@@ -190,6 +190,18 @@ std::string runtime_text_sections(const FitReport& r) {
              fmt::format("{} tokens: {:.1f} sequences of {} tokens at once", v.kv_tokens,
                          v.max_concurrency, e.context));
   }
+  // llama.cpp serves several sequences as llama-server's slots: -c is the
+  // whole cache and each of --parallel N slots gets -c / N tokens
+  // (llama.cpp src/llama-context.cpp: n_ctx_seq = n_ctx / n_seq_max, with
+  // the unified cache off, its default for an explicit --parallel; common/
+  // arg.cpp "-np, --parallel": "number of server slots").
+  if (e.runtime == Runtime::LlamaCpp && r.query.batch > 1 && e.context > 0) {
+    const std::int64_t total = e.context * r.query.batch;
+    s += fmt::format(
+        "\nllama-server for {} sequences: -c {} --parallel {} (it divides -c among its slots: "
+        "{} / {} = {} tokens each)\n",
+        r.query.batch, total, r.query.batch, total, r.query.batch, e.context);
+  }
   if (e.devices.size() > 1) {
     s += "\nDevices:\n";
     s += fmt::format("  {:<24}{:>7}{:>11}{:>11}{:>11}{:>11}{:>11}\n", "device", "layers", "weights",
@@ -290,6 +302,7 @@ void add_runtime_json(Json& j, const FitReport& r) {
     x["kv_available_bytes"] = v.kv_available;
     x["kv_tokens"] = v.kv_tokens;
     x["max_concurrency"] = v.max_concurrency;
+    x["sequences_at_once"] = v.sequences_at_once;
     j["vllm"] = x;
   } else {
     j["vllm"] = nullptr;

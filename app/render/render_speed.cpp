@@ -99,13 +99,24 @@ std::string render_speed_text(const SpeedEstimate& s, UnitSystem units,
         "  limited by compute: the batch is large enough that arithmetic, not memory, sets the "
         "pace\n";
   }
+  // Several devices each get a line: numbered as the runtime numbers them
+  // (llama.cpp's CUDA0, CUDA1...; the order of --device), so two of one card
+  // are told apart. System RAM and a Mac's CPU side are not devices.
+  const auto is_device = [](const SpeedTier& t) {
+    return t.label != "system RAM" && t.label.rfind("CPU", 0) != 0;
+  };
+  const auto devices = std::count_if(s.tiers.begin(), s.tiers.end(), is_device);
+  int device_index = 0;
   for (const auto& tier : s.tiers) {
     if (!s.generates) {
       break;  // bytes read per decoded token: none for an embedding model
     }
-    const std::string label = s.tensor_parallel > 1 && tier.label != "system RAM"
-                                  ? fmt::format("{} (each of {})", tier.label, s.tensor_parallel)
-                                  : tier.label;
+    std::string label = s.tensor_parallel > 1 && tier.label != "system RAM"
+                            ? fmt::format("{} (each of {})", tier.label, s.tensor_parallel)
+                            : tier.label;
+    if (devices > 1 && is_device(tier)) {
+      label = fmt::format("device {}: {}", device_index++, label);
+    }
     out += fmt::format(
         "  - {}: reads {} per token at {:g} GB/s x {:.2f} ({})\n", label,
         format_size(tier.weight_bytes, units), tier.bandwidth_gb_per_s, tier.bandwidth_efficiency,

@@ -11,6 +11,27 @@
 namespace willfit::app {
 namespace {
 
+// vLLM runs the sequences its KV cache holds and queues the rest of --batch
+// (runtime.cpp vllm): say how many run at once.
+std::string queued(const FitReport& r) {
+  const Estimate& e = r.estimate;
+  if (!e.vllm || e.vllm->sequences_at_once >= r.query.batch) {
+    return "";
+  }
+  return fmt::format("; {} of {} sequences at once at this context, the rest wait in vLLM's queue",
+                     e.vllm->sequences_at_once, r.query.batch);
+}
+
+// The sequences the KV row counts: vLLM's at once, else --batch.
+std::string sequences_text(const FitReport& r) {
+  const Estimate& e = r.estimate;
+  if (e.vllm && e.vllm->sequences_at_once < r.query.batch) {
+    return fmt::format(" x {} of {} sequences (what the cache holds at once)",
+                       e.vllm->sequences_at_once, r.query.batch);
+  }
+  return r.query.batch > 1 ? fmt::format(" x {} sequences", r.query.batch) : "";
+}
+
 std::string verdict_line(const FitReport& r) {
   const Estimate& e = r.estimate;
   const std::string what = fmt::format("{} at {}", r.query.model.name, r.query.precision.name);
@@ -35,11 +56,11 @@ std::string verdict_line(const FitReport& r) {
       if (e.tight) {
         return fmt::format(
             "FITS, but tight: {} on {}: needs {} of {} usable ({} to spare, within the {} error "
-            "of this estimate)\n",
-            what, where, mem(e.required), mem(e.usable), mem(e.headroom), band);
+            "of this estimate){}\n",
+            what, where, mem(e.required), mem(e.usable), mem(e.headroom), band, queued(r));
       }
-      return fmt::format("FITS: {} on {}: needs {} of {} usable ({} to spare)\n", what, where,
-                         mem(e.required), mem(e.usable), mem(e.headroom));
+      return fmt::format("FITS: {} on {}: needs {} of {} usable ({} to spare){}\n", what, where,
+                         mem(e.required), mem(e.usable), mem(e.headroom), queued(r));
     case Verdict::Offload:
       return fmt::format(
           "FITS ONLY WITH OFFLOAD: {} on {}: needs {}, {} usable; {} must {}{}\n", what, where,
@@ -78,9 +99,11 @@ std::string verdict_line(const FitReport& r) {
         what, where, mem(e.required), mem(e.usable));
   }
   if (e.tight) {
+    // Symmetric with "FITS, but tight": short by less than the estimate's
+    // own error band, so it may load as well as not.
     return fmt::format(
-        "DOES NOT FIT by {}, within the {} error of this estimate: {} on {}: needs {}, {} "
-        "usable; it may load: close other programs or lower the context\n",
+        "DOES NOT FIT, but tight: short by {}, within the {} error of this estimate: {} on {}: "
+        "needs {}, {} usable; it may load: close other programs or lower the context\n",
         mem(-e.headroom), band, what, where, mem(e.required), mem(e.usable));
   }
   return fmt::format("DOES NOT FIT: {} on {}: needs {}, {} usable (short by {})\n", what, where,
@@ -103,20 +126,18 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
     s += row("projector", format_memory(e.memory.projector, r.query.units),
              projector_detail(q.model.arch, e.runtime));
   }
-  s += row(
-      "KV cache", format_memory(e.memory.kv_cache, r.query.units),
-      q.model.arch.vocoder_features > 0
-          ? fmt::format(
-                "none: a vocoder keeps no cache; it turns {} audio codes into sound per call "
-                "(one micro-batch: --ubatch)",
-                std::min(e.ubatch, e.context * std::max(1, q.batch)))
-      : q.model.arch.attention.no_kv_cache
-          ? std::string("none: an encoder or diffusion model keeps no cache")
-      : purely_recurrent(q.model.arch)
-          ? fmt::format("a fixed recurrent state{}, the same at any context; no KV cache",
-                        q.batch > 1 ? fmt::format(" x {} sequences", q.batch) : "")
-          : fmt::format("{} tokens{}, {}", e.context,
-                        q.batch > 1 ? fmt::format(" x {} sequences", q.batch) : "", q.kv_type.id));
+  s += row("KV cache", format_memory(e.memory.kv_cache, r.query.units),
+           q.model.arch.vocoder_features > 0
+               ? fmt::format(
+                     "none: a vocoder keeps no cache; it turns {} audio codes into sound per call "
+                     "(one micro-batch: --ubatch)",
+                     std::min(e.ubatch, e.context * std::max(1, q.batch)))
+           : q.model.arch.attention.no_kv_cache
+               ? std::string("none: an encoder or diffusion model keeps no cache")
+           : purely_recurrent(q.model.arch)
+               ? fmt::format("a fixed recurrent state{}, the same at any context; no KV cache",
+                             q.batch > 1 ? fmt::format(" x {} sequences", q.batch) : "")
+               : fmt::format("{} tokens{}, {}", e.context, sequences_text(r), q.kv_type.id));
   s += row("compute buffer", format_memory(e.memory.compute, r.query.units), compute_detail(r));
   s += row("runtime overhead", format_memory(e.memory.overhead, r.query.units), overhead_detail(r));
   s += row("safety margin", format_memory(e.memory.margin, r.query.units), margin_detail(r));

@@ -3,6 +3,8 @@
 // docs/training.md). Every figure comes from the estimate.
 #include "render/render_train.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -54,13 +56,19 @@ std::string setup_text(const TrainingQuery& q, const TrainingEstimate& e) {
   return s;
 }
 
+// " per GPU", or "" when training runs on the CPU (one machine's RAM).
+std::string per_gpu(const TrainingQuery& q) {
+  return processor_word(q.devices) == "CPU" ? "" : " per GPU";
+}
+
 std::string verdict_line(const TrainingQuery& q, const TrainingEstimate& e) {
+  const std::string per = per_gpu(q);
   const std::string what =
       fmt::format("{} of {} ({}{}, {})", method_text(q), q.model.name, to_string(q.precision),
                   q.autocast ? " autocast" : "", to_string(q.optimizer));
   if (!e.device_known) {
-    return fmt::format("{} needs {} per GPU (no --device given: nothing to compare with)\n", what,
-                       format_memory(e.required, q.units));
+    return fmt::format("{} needs {}{} (no --device given: nothing to compare with)\n", what,
+                       format_memory(e.required, q.units), per);
   }
   const std::string where =
       fmt::format("{}{}", e.total_gpus > 1 ? fmt::format("{}x ", e.total_gpus) : "",
@@ -72,19 +80,19 @@ std::string verdict_line(const TrainingQuery& q, const TrainingEstimate& e) {
     case Verdict::Fits:
       if (e.tight) {
         return fmt::format(
-            "FITS, but tight: {} on {}: needs {} per GPU of {} usable ({} to spare, within the {} "
+            "FITS, but tight: {} on {}: needs {}{} of {} usable ({} to spare, within the {} "
             "error of this estimate)\n",
-            what, where, format_memory(e.required, q.units), format_memory(e.usable, q.units),
+            what, where, format_memory(e.required, q.units), per, format_memory(e.usable, q.units),
             format_memory(e.headroom, q.units), band);
       }
-      return fmt::format("FITS: {} on {}: needs {} per GPU of {} usable ({} to spare)\n", what,
-                         where, format_memory(e.required, q.units),
-                         format_memory(e.usable, q.units), format_memory(e.headroom, q.units));
+      return fmt::format("FITS: {} on {}: needs {}{} of {} usable ({} to spare)\n", what, where,
+                         format_memory(e.required, q.units), per, format_memory(e.usable, q.units),
+                         format_memory(e.headroom, q.units));
     case Verdict::Offload:
       return fmt::format(
-          "FITS ONLY WITH OFFLOAD{}: {} on {}: needs {} per GPU of {} usable{}, and {} of host "
+          "FITS ONLY WITH OFFLOAD{}: {} on {}: needs {}{} of {} usable{}, and {} of host "
           "RAM per node\n",
-          e.tight ? ", but tight" : "", what, where, format_memory(e.required, q.units),
+          e.tight ? ", but tight" : "", what, where, format_memory(e.required, q.units), per,
           format_memory(e.usable, q.units),
           e.tight ? fmt::format(" ({} to spare, within the {} error of this estimate)",
                                 format_memory(e.headroom, q.units), band)
@@ -100,13 +108,13 @@ std::string verdict_line(const TrainingQuery& q, const TrainingEstimate& e) {
   }
   if (e.tight) {
     return fmt::format(
-        "DOES NOT FIT by {}, within the {} error of this estimate: {} on {}: needs {} per GPU, {} "
-        "usable; it may fit\n",
+        "DOES NOT FIT, but tight: short by {}, within the {} error of this estimate: {} on {}: "
+        "needs {}{}, {} usable; it may fit\n",
         format_memory(-e.headroom, q.units), band, what, where, format_memory(e.required, q.units),
-        format_memory(e.usable, q.units));
+        per, format_memory(e.usable, q.units));
   }
-  return fmt::format("DOES NOT FIT: {} on {}: needs {} per GPU, {} usable (short by {})\n", what,
-                     where, format_memory(e.required, q.units), format_memory(e.usable, q.units),
+  return fmt::format("DOES NOT FIT: {} on {}: needs {}{}, {} usable (short by {})\n", what, where,
+                     format_memory(e.required, q.units), per, format_memory(e.usable, q.units),
                      format_memory(-e.headroom, q.units));
 }
 
@@ -127,8 +135,11 @@ std::string join(const std::vector<std::string>& v, std::string_view sep) {
 std::string render_train_text(const TrainingQuery& q, const TrainingEstimate& e, bool explain) {
   const TrainingBreakdown& b = e.per_gpu;
   std::string s = verdict_line(q, e);
-  s += fmt::format("\nPer GPU ({}; micro-batch {} x {} tokens, checkpointing {})\n",
-                   setup_text(q, e), q.micro_batch, q.seq_len, to_string(q.checkpointing));
+  const bool cpu = processor_word(q.devices) == "CPU";
+  const std::string per = per_gpu(q);
+  s += fmt::format("\n{} ({}; micro-batch {} x {} tokens, checkpointing {})\n",
+                   cpu ? "On the CPU" : "Per GPU", cpu ? "in system RAM" : setup_text(q, e),
+                   q.micro_batch, q.seq_len, to_string(q.checkpointing));
   const std::string trained =
       q.method == TrainMethod::Full
           ? ""
@@ -162,10 +173,10 @@ std::string render_train_text(const TrainingQuery& q, const TrainingEstimate& e,
            fmt::format("{}, kernels, libraries", context_words(q.devices)), q.units);
   s += row("allocator margin", b.margin, "fragmentation, 5% of allocated", q.units);
   s += fmt::format("  {:-<20}{:->11}\n", "", "");
-  s += row("total per GPU", e.required,
+  s += row("total" + per, e.required,
            fmt::format("+/- {:g}% (measured error of this estimate)", e.error_band_pct), q.units);
   if (e.device_known) {
-    s += row("usable per GPU", e.usable,
+    s += row("usable" + per, e.usable,
              fmt::format("of {} on {}", format_memory(e.capacity, q.units),
                          q.devices.devices.front().name),
              q.units);
@@ -188,7 +199,12 @@ std::string render_train_text(const TrainingQuery& q, const TrainingEstimate& e,
     }
   }
   if (!e.suggestions.empty()) {
-    s += "\nWhat would help (each re-estimated per GPU):\n";
+    // Changes that leave it short are listed only when none fits
+    // (training.cpp make_training_report), closest first.
+    const bool none_fits = std::all_of(e.suggestions.begin(), e.suggestions.end(),
+                                       [](const auto& x) { return x.verdict == Verdict::NoFit; });
+    s += none_fits ? fmt::format("\nNo one change fits; the closest (each re-estimated{}):\n", per)
+                   : fmt::format("\nWhat would help (each re-estimated{}):\n", per);
     int n = 0;
     for (const auto& sug : e.suggestions) {
       // Valid as printed: a value with a space ("8x rtx 3090") is quoted.
@@ -196,8 +212,8 @@ std::string render_train_text(const TrainingQuery& q, const TrainingEstimate& e,
       for (const auto& a : sug.args) {
         words.push_back(a.find(' ') != std::string::npos ? "\"" + a + "\"" : a);
       }
-      s += fmt::format("  {}. {} ({}): {} per GPU, {}{}\n", ++n, sug.change, join(words, " "),
-                       format_memory(sug.total_bytes, q.units),
+      s += fmt::format("  {}. {} ({}): {}{}, {}{}\n", ++n, sug.change, join(words, " "),
+                       format_memory(sug.total_bytes, q.units), per,
                        sug.verdict == Verdict::Fits      ? "fits"
                        : sug.verdict == Verdict::Offload ? "fits with offload"
                                                          : "still short",

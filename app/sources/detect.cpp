@@ -70,14 +70,13 @@ std::optional<Bytes> system_ram(const Environment& env, std::vector<std::string>
     notes.push_back("system RAM could not be read: give --ram to consider offloading");
     return std::nullopt;
   }
-  Device ram;
-  ram.kind = DeviceKind::Cpu;
-  ram.memory_bytes = total;
-  const Usable u = usable_memory(ram, {}, units);
+  // The RAM installed, as --ram gives it; the estimate keeps the operating
+  // system's share back (system_ram_usable).
+  const Usable u = system_ram_usable(total, units);
   notes.push_back(fmt::format("system RAM {} ({}); {} of it counted for offload ({})",
                               format_memory(total, units), from, format_memory(u.bytes, units),
                               u.reason));
-  return u.bytes;
+  return total;
 }
 
 Expected<std::optional<Detection>> from_gpu_tool(const Environment& env, DeviceSource& source,

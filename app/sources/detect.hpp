@@ -15,7 +15,7 @@ namespace willfit::app {
 
 struct Detection {
   DeviceSet devices;         // with notes saying what was found and how
-  std::optional<Bytes> ram;  // system RAM usable for offload, for discrete GPUs
+  std::optional<Bytes> ram;  // system RAM installed (as --ram gives it), for discrete GPUs
 };
 
 // `units`: how the notes print memory (--units).

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -43,6 +44,99 @@ TEST(CliRuntime, OllamaAtAnUnpublishedPrecisionSaysSo) {
             std::string::npos);
 }
 
+// --ram is the RAM installed, one meaning for -d cpu and for offload: both
+// count it less the operating system's share, the larger of 2 GiB and 10 %
+// (32 GiB: 3.2 GiB kept, 28.8 GiB counted).
+TEST(CliRuntime, RamMeansTheRamInstalledForCpuAndOffloadAlike) {
+  const std::int64_t gib = 1LL << 30;
+  const std::int64_t counted = 32 * gib - (32 * gib) / 10;
+  const json cpu =
+      json::parse(run_cli({"7b", "-p", "q4", "-d", "cpu", "--ram", "32gb", "--json"}).out);
+  EXPECT_EQ(cpu["result"]["available_bytes"].get<std::int64_t>(), counted);
+  const json off =
+      json::parse(run_cli({"13b", "-p", "q4", "-d", "8gb", "--ram", "32gb", "--json"}).out);
+  EXPECT_EQ(off["offload"]["ram_available_bytes"].get<std::int64_t>(), counted);
+  const auto text = run_cli({"13b", "-p", "q4", "-d", "8gb", "--ram", "32gb"});
+  EXPECT_NE(text.out.find("system RAM 32.0 GiB installed; 28.8 GiB of it counted for offload"),
+            std::string::npos)
+      << text.out;
+}
+
+// llama-server serves --batch sequences as slots and divides -c among them
+// (llama.cpp src/llama-context.cpp: n_ctx_seq = n_ctx / n_seq_max): 8
+// sequences of 4096 tokens are -c 32768 --parallel 8.
+TEST(CliRuntime, BatchUnderLlamaCppNamesLlamaServerSlots) {
+  const auto r = run_cli({"8b", "-p", "q4_k_m", "-d", "24gb", "-b", "8", "-c", "4096"});
+  EXPECT_NE(r.out.find("-c 32768 --parallel 8"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("32768 / 8 = 4096 tokens each"), std::string::npos) << r.out;
+  EXPECT_EQ(run_cli({"8b", "-p", "q4_k_m", "-d", "24gb"}).out.find("--parallel"),
+            std::string::npos);
+}
+
+// Two of one card: each speed line says which (device 0, device 1, in the
+// order of --device, as llama.cpp numbers CUDA0, CUDA1).
+TEST(CliRuntime, SpeedLinesNumberTheDevicesOfASet) {
+  const auto r = run_cli({"llama-3.1-70b", "-p", "q4_k_m", "-d", "2x rtx 3090"});
+  EXPECT_NE(r.out.find("  - device 0: GeForce RTX 3090: reads"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  - device 1: GeForce RTX 3090: reads"), std::string::npos) << r.out;
+}
+
+// vLLM's --max-num-seqs (-b) is a ceiling: it runs what the cache holds and
+// queues the rest (runtime.cpp vllm), so the answer fits with "N of 16".
+TEST(CliRuntime, VllmBatchBeyondTheCacheFitsWithTheSequencesAtOnce) {
+  const auto r = run_cli(
+      {"llama-3.1-8b", "--runtime", "vllm", "-b", "16", "-d", "rtx 4090", "-c", "32768", "--json"});
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["result"]["verdict"], "fits");
+  const int at_once = j["vllm"]["sequences_at_once"].get<int>();
+  EXPECT_GE(at_once, 1);
+  EXPECT_LT(at_once, 16);
+  // Llama-3.1-8B (config.json: 32 layers, 8 KV heads, head dim 128), f16:
+  // 2 x 32 x 8 x 128 x 2 bytes = 128 KiB a token, 4 GiB for 32768 tokens.
+  const std::int64_t per_sequence = 2LL * 32 * 8 * 128 * 2 * 32768;
+  EXPECT_EQ(at_once, j["vllm"]["kv_available_bytes"].get<std::int64_t>() / per_sequence);
+  const auto text =
+      run_cli({"llama-3.1-8b", "--runtime", "vllm", "-b", "16", "-d", "rtx 4090", "-c", "32768"});
+  EXPECT_NE(text.out.find(fmt::format("{} of 16 sequences at once at this context", at_once)),
+            std::string::npos)
+      << text.out;
+}
+
+// Short by less than the estimate's error band: tight, the same band as a
+// fit by less than it ("FITS, but tight"); the verdict and exit code stay.
+TEST(CliRuntime, ANoFitWithinTheBandIsTight) {
+  const json j = json::parse(run_cli({"gpt-oss-20b", "-d", "rtx 3060 12gb", "--json"}).out);
+  ASSERT_EQ(j["result"]["verdict"], "no_fit");
+  const std::int64_t short_by = -j["result"]["headroom_bytes"].get<std::int64_t>();
+  ASSERT_GT(short_by, 0);
+  EXPECT_EQ(j["result"]["tight"], short_by <= j["result"]["band_bytes"].get<std::int64_t>());
+  const auto r = run_cli({"gpt-oss-20b", "-d", "rtx 3060 12gb"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out.rfind("DOES NOT FIT, but tight: short by ", 0), 0U) << r.out;
+}
+
+// A Mac's offload runs on the CPU from the same memory: the hint and the
+// verdict name one CPU figure, and raising the GPU's wired limit is offered
+// when the whole model fits under the pool macOS leaves (16 GiB less the
+// larger of 2 GiB and 10 %: 14 GiB).
+TEST(CliRuntime, MacOffloadOffersTheWiredLimit) {
+  const auto r = run_cli({"gpt-oss:20b", "-d", "m2-16gb", "--json"});
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["result"]["verdict"], "offload");
+  bool offered = false;
+  for (const auto& s : j["suggestions"]) {
+    const std::string args = s["args"].get<std::string>();
+    if (args.rfind("--gpu-limit ", 0) == 0) {
+      offered = true;
+      const std::int64_t gib = std::stoll(args.substr(12));
+      EXPECT_LE(gib, 14);
+      EXPECT_GE(gib << 30, j["result"]["required_bytes"].get<std::int64_t>());
+      EXPECT_EQ(s["verdict"], "fits");
+    }
+  }
+  EXPECT_TRUE(offered) << r.out;
+}
+
 TEST(CliRuntime, DefaultRuntimeFollowsThePrecision) {
   EXPECT_EQ(json::parse(run_cli({"7b", "-p", "q4", "--json"}).out)["query"]["runtime"],
             "llama.cpp");
@@ -75,9 +169,10 @@ TEST(CliRuntime, OffloadPlanInJsonWithFlags) {
 // Under an offload plan the breakdown's headroom is each side's: the GPU
 // part against the usable memory and the RAM part against --ram, not the
 // whole model on the GPU alone ("-472 GiB short" for a plan that fits).
+// 640 GiB installed leave 576 GiB (10 % kept) for the 480 GiB it offloads.
 TEST(CliRuntime, OffloadHeadroomIsEachSidesOfThePlan) {
   const std::vector<std::string> args{"kimi-k2", "-d", "rtx 4090", "--ram",
-                                      "512gb",   "-p", "q3_k_l"};
+                                      "640gb",   "-p", "q3_k_l"};
   const auto text = run_cli(args);
   ASSERT_EQ(text.code, 1) << text.err;
   EXPECT_NE(text.out.find("FITS ONLY WITH OFFLOAD"), std::string::npos) << text.out;

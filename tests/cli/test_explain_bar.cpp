@@ -66,6 +66,21 @@ TEST(Explain, ShowsTheCourseArithmeticAndSources) {
   EXPECT_FALSE(has(run_cli({"llama-2-13b", "-p", "int4", "-d", "8gb"}).out, "How it adds up:"));
 }
 
+// Experts in RAM under llama.cpp: each micro-batch of 32+ tokens runs on the
+// GPU, its experts copied over PCIe first (speed.cpp). An RTX 4060 is PCIe
+// 4.0 x8 (its data's bus): 8 lanes x 2 GB/s = 16 GB/s; a 4096-token prompt
+// is 4096 / 512 = 8 micro-batches.
+TEST(Explain, SaysThePcieCopyOfAPrefillWithExpertsInRam) {
+  const auto r =
+      run_cli({"qwen3-30b-a3b", "-p", "q4_k_m", "-d", "rtx 4060", "--ram", "64gb", "--explain"});
+  ASSERT_NE(r.code, 2) << r.err;
+  EXPECT_TRUE(has(r.out, "prefill over PCIe:")) << r.out;
+  EXPECT_TRUE(has(r.out, ": 8 micro-batches x ")) << r.out;
+  EXPECT_TRUE(has(r.out, " / 16 GB/s = ")) << r.out;
+  EXPECT_FALSE(has(run_cli({"qwen3-30b-a3b", "-p", "q4_k_m", "-d", "rtx 4090", "--explain"}).out,
+                   "prefill over PCIe:"));
+}
+
 TEST(Explain, NotInJson) {
   const auto r = run_cli({"7b", "-d", "24gb", "--explain", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;

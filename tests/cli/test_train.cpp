@@ -77,6 +77,28 @@ TEST(CliTrain, NoFitJsonListsSuggestions) {
   }
 }
 
+// What would help lists only changes that fit when any does: LoRA of 7 B
+// on 8 GB fits with offload or more GPUs, and 8-bit AdamW (LoRA's optimizer
+// states are megabytes) does not make it fit, so it is not listed.
+TEST(CliTrain, SuggestionsListOnlyWhatFitsWhenSomethingFits) {
+  const auto r = run_cli({"train", "7b", "--method", "lora", "-d", "8gb", "--json"});
+  const json j = json::parse(r.out);
+  ASSERT_FALSE(j["suggestions"].empty());
+  for (const auto& s : j["suggestions"]) {
+    EXPECT_NE(s["verdict"], "no_fit") << s["change"];
+  }
+  EXPECT_EQ(run_cli({"train", "7b", "--method", "lora", "-d", "8gb"}).out.find("still short"),
+            std::string::npos);
+}
+
+// Training on the CPU is one machine's RAM: no "per GPU" anywhere.
+TEST(CliTrain, CpuTrainingSaysNoGpu) {
+  const auto r = run_cli({"train", "7b", "--method", "lora", "-d", "cpu", "--ram", "32gb"});
+  ASSERT_NE(r.code, 2) << r.err;
+  EXPECT_EQ(r.out.find("per GPU"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("On the CPU (in system RAM;"), std::string::npos) << r.out;
+}
+
 TEST(CliTrain, DeviceListSetsTheGpuCount) {
   // A raw capacity is one device; --gpus multiplies it.
   const auto r = run_cli({"train", "70b", "-d", "80gb", "--gpus", "8", "--nodes", "2", "--fsdp",

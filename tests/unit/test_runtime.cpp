@@ -547,6 +547,41 @@ TEST(Vllm, BudgetIsAShareOfTotalMemoryAndTheRestIsKv) {
   EXPECT_EQ(estimate_inference(q).verdict, Verdict::NoFit);
 }
 
+// --batch is vLLM's --max-num-seqs, a ceiling: its scheduler admits the
+// requests whose KV blocks it can allocate and queues the rest
+// (vllm/v1/core/sched/scheduler.py), and it refuses to start only when one
+// request of max_model_len does not fit (kv_cache_utils.py
+// check_enough_kv_cache_memory). LLaMA-7B's cache, f16: 2 (K, V) x 32
+// layers x 32 KV heads x 128 x 2 bytes = 512 KiB a token, 2 GiB for 4096.
+TEST(Vllm, BatchIsACeilingTheCacheRunsWhatFitsAndQueuesTheRest) {
+  InferenceQuery q = query("7b", "fp16", "24gb");
+  q.model = llama7b();
+  q.runtime = Runtime::Vllm;
+  q.context = 4096;
+  q.batch = 16;
+  const Bytes per_sequence = 2LL * 32 * 32 * 128 * 2 * 4096;
+  ASSERT_EQ(per_sequence, 2 * kGiB);
+  const Estimate e = estimate_inference(q);
+  ASSERT_TRUE(e.vllm.has_value());
+  const auto held = static_cast<int>(e.vllm->kv_available / per_sequence);
+  ASSERT_GE(held, 1);
+  ASSERT_LT(held, 16);  // 24 GiB cannot hold 16 x 2 GiB besides 12.6 GiB of weights
+  EXPECT_EQ(e.vllm->sequences_at_once, held);
+  EXPECT_EQ(e.verdict, Verdict::Fits);
+  EXPECT_EQ(e.memory.kv_cache, held * per_sequence);
+  EXPECT_GE(e.headroom, 0);
+  // A batch the cache holds runs whole.
+  q.batch = 2;
+  ASSERT_LE(2, held);
+  EXPECT_EQ(estimate_inference(q).vllm->sequences_at_once, 2);
+  // Not even one sequence of 32768 tokens (16 GiB): vLLM does not start.
+  q.batch = 16;
+  q.context = 32768;
+  const Estimate none = estimate_inference(q);
+  EXPECT_EQ(none.verdict, Verdict::NoFit);
+  EXPECT_EQ(none.memory.kv_cache, 8 * per_sequence);  // one sequence, 8 x as long
+}
+
 TEST(Vllm, TensorParallelDividesWeightsAndKv) {
   InferenceQuery q = query("70b", "fp16", "80gb");
   q.devices.devices.push_back(q.devices.devices.front());

@@ -170,7 +170,8 @@ TEST(SpeedBatch, VllmServesTheSequencesItsCacheHolds) {
   q.batch = 64;
   q.context = 8192;
   const Estimate e = estimate_inference(q);
-  ASSERT_EQ(e.verdict, Verdict::NoFit);
+  // The batch is a ceiling (runtime.cpp vllm): what the cache holds runs.
+  ASSERT_EQ(e.verdict, Verdict::Fits);
   ASSERT_TRUE(e.vllm.has_value());
   ASSERT_GE(e.vllm->max_concurrency, 1.0);
   const SpeedEstimate s = estimate_speed(q, e, {});

@@ -256,7 +256,8 @@ TEST(UnifiedOffload, RamGivenReplacesItAndDiscreteGpusStayUnknown) {
   const Estimate e = estimate_inference(q);
   ASSERT_TRUE(e.offload);
   EXPECT_FALSE(e.offload->ram_unified);
-  EXPECT_EQ(e.offload->ram_available, q.ram);
+  // --ram is the RAM installed: 64 GiB less the larger of 2 GiB and 10 %.
+  EXPECT_EQ(e.offload->ram_available, 64 * kGiB - 64 * kGiB / 10);
   const InferenceQuery g = on("rtx 3060 12gb", "qwen3-30b-a3b", "q8_0");
   const Estimate d = estimate_inference(g);
   ASSERT_TRUE(d.offload);

@@ -246,6 +246,13 @@ Bytes usable_bytes(const Device& device, const UsableOptions& options) {
   return usable_rule(device, options, UnitSystem::Mixed, false).bytes;
 }
 
+Usable system_ram_usable(Bytes installed, UnitSystem units) {
+  Device ram;
+  ram.kind = DeviceKind::Cpu;
+  ram.memory_bytes = installed;
+  return usable_rule(ram, {}, units, true);
+}
+
 std::string_view processor_word(const DeviceSet& devices) {
   return devices.cpu_only() ? "CPU" : "GPU";
 }

@@ -75,7 +75,8 @@ struct DeviceSet {
   // What was detected or looked up, for the user ("'4090' is GeForce RTX
   // 4090", "no GPU found: using system memory"); reports list them.
   std::vector<std::string> notes;
-  // System RAM usable for offload, when detection measured it ("--device auto").
+  // System RAM installed, when detection measured it ("--device auto"); the
+  // estimate keeps the operating system's share back (system_ram_usable).
   std::optional<Bytes> system_ram;
   // The CPU's kind, when detection read it ("--device auto", /proc/cpuinfo).
   std::optional<CpuFeatures> cpu_features;
@@ -111,6 +112,11 @@ Usable usable_memory(const Device& device, const UsableOptions& options = {},
 // The same rule's bytes alone, without putting the reason into words (for
 // the estimator's inner loops).
 Bytes usable_bytes(const Device& device, const UsableOptions& options = {});
+// --ram means one thing everywhere: the system RAM installed. What a model
+// may use of it is the system-memory rule above (the larger of 2 GiB and 10 %
+// kept for the operating system and other programs), for layers offloaded
+// from a GPU, for -d cpu and for training's offloaded states alike.
+Usable system_ram_usable(Bytes installed, UnitSystem units = UnitSystem::Mixed);
 
 // Words that follow the hardware: what computes ("GPU", or "CPU" when every
 // device of the set is system memory) and what the runtime's fixed memory

@@ -1206,7 +1206,7 @@ bool offload_ram_is_unified(const InferenceQuery& q) {
 
 OffloadRam offload_ram(const InferenceQuery& q, Bytes gpu_bytes) {
   if (q.ram) {
-    return {*q.ram, false};
+    return {system_ram_usable(*q.ram).bytes, false};
   }
   if (offload_ram_is_unified(q)) {
     return {std::max<Bytes>(0, unified_pool(q.devices.devices.front()).bytes - gpu_bytes), true};

@@ -55,7 +55,8 @@ struct InferenceQuery {
   std::int64_t ubatch = 512;  // tokens processed per step during prompt processing
   // true: the user gave no --ubatch (Ollama then picks its own, ollama_default_batch)
   bool ubatch_is_default = false;
-  std::optional<Bytes> ram;  // system memory available for offload, if known
+  std::optional<Bytes>
+      ram;  // system RAM installed, if known (--ram; offload_ram counts its usable part)
   UsableOptions usable;
   // Added for the runtime profiles (issue 5); every field has a default that
   // keeps older callers' answers meaningful.
@@ -169,6 +170,10 @@ struct VllmKv {
   Bytes kv_available = 0;  // per GPU (negative: the engine cannot start)
   std::int64_t kv_tokens = 0;
   double max_concurrency = 0;  // kv_tokens / context
+  // Sequences of the whole context that run at once: --batch (vLLM's
+  // --max-num-seqs) when the cache holds them all, else as many as it holds
+  // (at least 1); the rest wait in vLLM's queue. The KV term counts these.
+  int sequences_at_once = 1;
 };
 
 struct Estimate {
@@ -275,10 +280,10 @@ InferenceQuery as_placed(const InferenceQuery& query, const Estimate& estimate);
 Estimate estimate_inference(const InferenceQuery& query, Detail detail = Detail::Numbers);
 
 // The system RAM an offload may use when the GPU side holds `gpu_bytes`:
-// --ram when given; on one unified-memory device (a Mac, a Jetson, Strix
-// Halo), the same memory: its pool (devices/device.hpp, unified_pool) less
-// the GPU side, never below 0; otherwise unknown. Every runtime's verdict
-// asks this one function.
+// what --ram leaves the model when given (system_ram_usable: the RAM
+// installed less the operating system's share); on one unified-memory device (a Mac, a Jetson,
+// Strix Halo), the same memory: its pool (devices/device.hpp, unified_pool) less the GPU side,
+// never below 0; otherwise unknown. Every runtime's verdict asks this one function.
 struct OffloadRam {
   std::optional<Bytes> bytes;
   bool unified = false;  // the unified memory's share, not --ram

@@ -2124,11 +2124,32 @@ void vllm(const Inputs& in, Estimate& e) {
       vllm_request_kv(per_rank, in.context, in.k_type, in.v_type, kVllmBatchedTokens);
   e.kv_layout_not_modelled = request.not_modelled;
   const std::int64_t block = std::max(kVllmBlock, request.block_tokens);
-  const std::int64_t need_tokens = ((in.context + block - 1) / block) * block * in.batch;
-  const Bytes need_gpu = request.bytes * in.batch;
+  // The engine's budget per GPU (util x total memory) less what is not KV.
+  const Bytes budget =
+      e.device_known
+          ? round_bytes(util * static_cast<double>(q.devices.devices.front().memory_bytes))
+          : 0;
+  const Bytes non_kv = weights_gpu + in.projector / tp + activation + kVllmNonTorch;
+  const Bytes kv_available = budget - non_kv;
+  // --batch is vLLM's --max-num-seqs, a ceiling: its scheduler admits a
+  // waiting request only while the KV blocks can be allocated and leaves the
+  // rest queued (vllm-project/vllm vllm/v1/core/sched/scheduler.py at
+  // 00024d31, schedule(): `if len(self.running) == self.max_num_running_reqs:
+  // break`, and a request whose allocate_slots returns None stays waiting);
+  // the engine refuses to start only when one request of max_model_len does
+  // not fit (vllm/v1/core/kv_cache_utils.py at bbf906a8,
+  // check_enough_kv_cache_memory: "To serve at least one request with the
+  // models's max seq len"). So the cache holds the sequences that fit, at
+  // least one, at most the batch.
+  const int at_once =
+      !e.device_known || request.bytes <= 0
+          ? in.batch
+          : static_cast<int>(std::clamp<Bytes>(kv_available / request.bytes, 1, in.batch));
+  const std::int64_t need_tokens = ((in.context + block - 1) / block) * block * at_once;
+  const Bytes need_gpu = request.bytes * at_once;
   const Bytes per_token_gpu =
       std::max<Bytes>(1, (need_gpu + need_tokens - 1) / std::max<std::int64_t>(1, need_tokens));
-  e.kv_cells = need_tokens / std::max(1, in.batch);
+  e.kv_cells = need_tokens / std::max(1, at_once);
 
   e.memory.weights = total_weights;
   e.memory.kv_cache = need_gpu * tp;
@@ -2192,9 +2213,10 @@ void vllm(const Inputs& in, Estimate& e) {
   VllmKv v;
   v.utilization = util;
   v.tensor_parallel = tp;
-  v.budget = round_bytes(util * static_cast<double>(d0.memory_bytes));
-  v.non_kv = weights_gpu + e.memory.projector / tp + activation + kVllmNonTorch;
-  v.kv_available = v.budget - v.non_kv;
+  v.budget = budget;
+  v.non_kv = non_kv;
+  v.kv_available = kv_available;
+  v.sequences_at_once = at_once;
   v.kv_tokens = v.kv_available > 0 ? (v.kv_available / per_token_gpu) / kVllmBlock * kVllmBlock : 0;
   v.max_concurrency =
       static_cast<double>(v.kv_tokens) / static_cast<double>(std::max<std::int64_t>(1, in.context));

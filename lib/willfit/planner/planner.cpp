@@ -70,9 +70,12 @@ int max_batch(const InferenceQuery& query, Margin margin) {
     return 0;
   }
   InferenceQuery q = search_query(query);
+  // vLLM fits any --max-num-seqs once one sequence fits and queues the
+  // rest (runtime.cpp vllm): the largest batch is the most that run at once.
   const auto fits = [&](std::int64_t batch) {
     q.batch = static_cast<int>(batch);
-    return meets(estimate_inference(q), margin);
+    const Estimate e = estimate_inference(q);
+    return meets(e, margin) && (!e.vllm || e.vllm->sequences_at_once >= q.batch);
   };
   if (!fits(1)) {
     return 0;

@@ -29,8 +29,10 @@ std::string make_hint(const Estimate& e, const std::vector<Suggestion>& suggesti
            "in proportion to each device's free memory";
   }
   if (e.verdict == Verdict::Offload) {
+    // The part the plan puts on the CPU, as the verdict line says it (not
+    // the shortfall, a second figure for the same thing).
     return fmt::format("hint: {} must {}; expect much slower generation",
-                       format_memory(short_by, units),
+                       format_memory(e.offload ? e.offload->host_bytes : short_by, units),
                        unified ? "run on the CPU from the same memory" : "live in system RAM");
   }
   // On unified memory the offload is already counted: only more memory helps.
@@ -194,6 +196,11 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
     r.assumptions.push_back(unified_pool(query.devices.devices.front(), query.units).reason);
   } else if (!query.ram && !on_cpu) {
     r.assumptions.push_back("system RAM unknown: give --ram to consider offloading");
+  } else if (query.ram && !on_cpu && query.devices.system_ram != query.ram) {  // auto says it
+    const Usable ram = system_ram_usable(*query.ram, query.units);
+    r.assumptions.push_back(fmt::format(
+        "system RAM {} installed; {} of it counted for offload ({})",
+        format_memory(*query.ram, query.units), format_memory(ram.bytes, query.units), ram.reason));
   }
   r.suggestions =
       suggest_changes(query, r.estimate, SuggestInputs{smaller_models, speed, other_devices});

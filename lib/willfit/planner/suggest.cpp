@@ -338,6 +338,39 @@ std::optional<Suggestion> context(const InferenceQuery& q, const Estimate& e) {
       "it remembers less of the conversation");
 }
 
+// On a Mac the GPU may wire only part of unified memory (2/3 or 3/4,
+// recommendedMaxWorkingSetSize); 'sudo sysctl iogpu.wired_limit_mb' raises
+// it, up to the pool macOS leaves (unified_pool): the smallest whole GiB
+// limit at which the model fits whole on the GPU, if there is one. What
+// spills to the CPU otherwise reads the same memory, so this is the honest
+// way to run it on the GPU alone.
+std::optional<Suggestion> raise_gpu_limit(const InferenceQuery& q, const Estimate& e) {
+  if (q.devices.count() != 1 || q.devices.devices.front().vendor != "apple" ||
+      q.devices.devices.front().kind != DeviceKind::Unified) {
+    return std::nullopt;
+  }
+  const Bytes pool = unified_pool(q.devices.devices.front()).bytes;
+  InferenceQuery alt = pinned(q, e);
+  for (Bytes gib = std::max<Bytes>(1, (e.required + kGiB - 1) / kGiB); gib * kGiB <= pool; ++gib) {
+    if (q.usable.gpu_limit && gib * kGiB <= *q.usable.gpu_limit) {
+      continue;
+    }
+    alt.usable.gpu_limit = gib * kGiB;
+    if (auto s = if_fits(alt,
+                         fmt::format("let the GPU wire {} GiB of the unified memory ('sudo sysctl "
+                                     "iogpu.wired_limit_mb={}', until the next restart)",
+                                     gib, gib * 1024),
+                         fmt::format("--gpu-limit {}gb", gib))) {
+      const Bytes all = q.devices.devices.front().memory_bytes;
+      return costing(
+          std::move(s),
+          fmt::format("less memory for macOS and other programs ({} of {})",
+                      format_memory(all - gib * kGiB, q.units), format_memory(all, q.units)));
+    }
+  }
+  return std::nullopt;
+}
+
 // One more of the same GPU, when the answer spans a single discrete GPU.
 std::optional<Suggestion> second_gpu(const InferenceQuery& q, const Estimate& e) {
   if (q.devices.count() != 1) {
@@ -395,7 +428,7 @@ Bytes ram_to_suggest(Bytes host) {
   static constexpr std::array<std::int64_t, 11> kSizesGiB{8,   16,  32,  48,  64, 96,
                                                           128, 192, 256, 384, 512};
   for (const std::int64_t g : kSizesGiB) {
-    if (g * kGiB >= host) {
+    if (system_ram_usable(g * kGiB).bytes >= host) {  // --ram is the RAM installed
       return g * kGiB;
     }
   }
@@ -798,6 +831,7 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
     add(std::move(s));
   }
   add(context(query, estimate));
+  add(raise_gpu_limit(query, estimate));
   add(second_gpu(query, estimate));
   add(smaller_model(query, estimate, inputs));
   add(offload(query, estimate, inputs));

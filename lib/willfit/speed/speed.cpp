@@ -277,7 +277,9 @@ std::string tier_label(const Device& d) {
 //    in RAM run at RAM bandwidth, if RAM holds them (said in the answer);
 //  - vLLM whose KV cache holds at least one sequence of the context but fewer
 //    than --batch: the scheduler queues the rest and decodes as many as fit
-//    (vllm/core/scheduler.py admits a sequence only when its blocks are free).
+//    (vllm/core/scheduler.py admits a sequence only when its blocks are free);
+//    the estimate counts this a fit now (runtime.cpp vllm), and the batch
+//    that decodes is its sequences_at_once either way.
 //  - an offload on one unified-memory device whose plan needs more than the
 //    memory by less than the estimate's error band (tight): it may load.
 struct RunsAnyway {
@@ -291,6 +293,11 @@ RunsAnyway runs_anyway(const InferenceQuery& q, const Estimate& e) {
   RunsAnyway r;
   if (e.verdict != Verdict::NoFit) {
     r.runs = true;
+    // vLLM fits a --batch its cache does not hold and queues the rest
+    // (runtime.cpp vllm): the batch that decodes is the one at once.
+    if (e.vllm && e.vllm->sequences_at_once < q.batch) {
+      r.sequences = e.vllm->sequences_at_once;
+    }
     return r;
   }
   if (e.offload && !e.offload->ram_holds.has_value() && e.offload->gpu_layers > 0) {
@@ -303,11 +310,10 @@ RunsAnyway runs_anyway(const InferenceQuery& q, const Estimate& e) {
     r.if_it_loads = true;
     return r;
   }
-  if (e.vllm && e.vllm->kv_available > 0 && e.vllm->max_concurrency >= 1.0 &&
-      e.vllm->max_concurrency < q.batch &&
+  if (e.vllm && e.vllm->kv_available > 0 && e.vllm->sequences_at_once < q.batch &&
       e.vllm->tensor_parallel <= static_cast<int>(q.devices.count())) {
     r.runs = true;
-    r.sequences = static_cast<int>(std::floor(e.vllm->max_concurrency));
+    r.sequences = e.vllm->sequences_at_once;
   }
   return r;
 }
@@ -655,6 +661,23 @@ SpeedEstimate estimate_speed(const SpeedQuery& q) {
       };
       host_part(std::min(n, ubatch), full_ubatches);
       host_part(last_ubatch, 1);
+      if (link_s > 0) {
+        const double each = ubatch_bytes(t, std::min(n, ubatch));
+        const double experts = static_cast<double>(t.expert_bytes);
+        r.prefill_link_arithmetic = fmt::format(
+            "prefill over PCIe: the GPU computes each micro-batch of {:g}+ tokens, so the "
+            "weights in system RAM it touches are copied to it first{}: {:g} micro-batch{} x "
+            "{:.3g} GB / {:.3g} GB/s = {:.3g} s, added to the GPU's own time",
+            kOpOffloadMinBatch,
+            experts > 0 && t.expert_share > 0 && t.expert_share < 1
+                ? fmt::format(" (of each block's experts, those any of {:g} tokens picks: "
+                              "1 - (1 - {:.3g})^{:g} = {:.3g}% of them)",
+                              std::min(n, ubatch), t.expert_share, std::min(n, ubatch),
+                              100.0 * (1.0 - std::pow(1.0 - t.expert_share, std::min(n, ubatch))))
+                : std::string(),
+            ubatches, ubatches == 1 ? "" : "es", each / kGigabyte, *t.prefill_link_gb_per_s,
+            link_s);
+      }
     }
     // This tier's share of the layers (of one device's share, under tensor parallel).
     const double share =
@@ -682,7 +705,11 @@ SpeedEstimate estimate_speed(const SpeedQuery& q) {
         all_reduce_s(0, 1);  // the prompt's last token's logits, once
     r.prefill_tokens_per_s = n / prefill_s;
     r.time_to_first_token_s = prefill_s;
+    if (!r.prefill_link_arithmetic.empty()) {
+      r.prefill_link_arithmetic += fmt::format(", of the prompt's {:.3g} s", prefill_s);
+    }
   } else {
+    r.prefill_link_arithmetic.clear();
     // Without a figure in the data the user must bring one; say how to get
     // it for a CPU (the common case: system RAM entries carry no FLOPS): the
     // FP32 peak of its cores (AVX2 with two FMA units: 2 x 8 lanes x 2 = 32

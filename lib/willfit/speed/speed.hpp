@@ -161,6 +161,10 @@ struct SpeedEstimate {
   double routing_s = 0;     // MoE: time a token spends on routing's extra graph nodes (all tiers)
   std::vector<SpeedTier> tiers;
   std::vector<std::string> notes;  // what was assumed, for the user
+  // --explain: the prefill's copy of host-resident weights over PCIe, in
+  // figures (micro-batches x bytes each / link = seconds of the prompt); ""
+  // when no weights in RAM cross a link (speed.cpp, the essay's MoE copy).
+  std::string prefill_link_arithmetic;
   // false for an embedding model or an encoder (Model::embedding): it reads
   // its input once and generates nothing, so only the prefill figures mean
   // anything; the decode figures are still computed (rankings use them).

@@ -1107,7 +1107,11 @@ void decide(const TrainingQuery& q, TrainingEstimate& e) {
     }
   }
   e.headroom = e.usable - e.required;
-  const bool host_ok = !q.ram || e.host_bytes <= *q.ram;
+  // --ram is the RAM installed; the operating system keeps its share
+  // (system_ram_usable), as for inference's offload.
+  const std::optional<Bytes> host_ram =
+      q.ram ? std::optional<Bytes>(system_ram_usable(*q.ram).bytes) : std::nullopt;
+  const bool host_ok = !host_ram || e.host_bytes <= *host_ram;
   if (e.headroom < 0 || !host_ok) {
     e.verdict = Verdict::NoFit;
   } else {
@@ -1119,8 +1123,10 @@ void decide(const TrainingQuery& q, TrainingEstimate& e) {
       e.headroom >= 0 ? e.verdict != Verdict::NoFit && e.headroom <= e.band : -e.headroom <= e.band;
   if (!host_ok) {
     e.warnings.push_back(fmt::format(
-        "the offloaded states need {} of host RAM per node, more than the {} given with --ram",
-        format_memory(e.host_bytes, q.units), format_memory(*q.ram, q.units)));
+        "the offloaded states need {} of host RAM per node, more than the {} --ram {} leaves "
+        "them ({})",
+        format_memory(e.host_bytes, q.units), format_memory(*host_ram, q.units),
+        format_memory(*q.ram, q.units), system_ram_usable(*q.ram, q.units).reason));
   }
 }
 
@@ -1336,11 +1342,13 @@ bool host_ram_apart(const TrainingQuery& q) {
 // system RAM is sold in per node (a power of two, or one and a half of one:
 // 32, 48, 64, 96, 128 GiB...), so the pasted command checks the RAM too.
 Bytes ram_size_for(Bytes host) {
+  // --ram is the RAM installed: the size whose usable part holds `host`.
+  const auto holds = [host](Bytes size) { return system_ram_usable(size).bytes >= host; };
   for (Bytes size = 8 * kGiB;; size *= 2) {
-    if (size >= host) {
+    if (holds(size)) {
       return size;
     }
-    if (size + size / 2 >= host) {
+    if (holds(size + size / 2)) {
       return size + size / 2;
     }
   }
@@ -1692,8 +1700,11 @@ TrainingEstimate make_training_report(const TrainingQuery& query) {
                    [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
   std::stable_sort(helping.begin(), helping.end(),
                    [](const auto& a, const auto& b) { return a.total_bytes < b.total_bytes; });
-  e.suggestions = fitting;
-  e.suggestions.insert(e.suggestions.end(), helping.begin(), helping.end());
+  // Changes that fit are what helps; one that only lowers the need (8-bit
+  // AdamW under LoRA saves megabytes) is listed only when nothing fits,
+  // closest first, so the list never offers what leaves it short beside
+  // what works.
+  e.suggestions = fitting.empty() ? helping : fitting;
   return e;
 }
 
