@@ -25,6 +25,32 @@ Expected<std::vector<std::string>> values(const std::string& text, const char* o
   return split_list(text, option);
 }
 
+// The line --context max adds to the answer's assumptions: the context it
+// chose and why, in the words of the rule that chose it.
+std::string context_max_words(const LongestContext& longest, const FitReport& report) {
+  if (longest.tokens <= 0) {
+    return "--context max: not even 256 tokens fit; shown at 256";
+  }
+  if (report.estimate.verdict == Verdict::Offload) {
+    return fmt::format(
+        "--context max: {} tokens is the longest context that fits with the offload below (none "
+        "fits whole; multiples of 256)",
+        longest.tokens);
+  }
+  if (longest.tight) {
+    return fmt::format(
+        "--context max: {} tokens is the longest context that fits, tight: none clears the "
+        "+/-{:g}% error of this estimate (multiples of 256)",
+        longest.tokens, report.estimate.error_band_pct);
+  }
+  return fmt::format(
+      "--context max: {} tokens is the longest context that fits clear of the +/-{:g}% error of "
+      "this estimate (multiples of 256){}",
+      longest.tokens, report.estimate.error_band_pct,
+      longest.edge > longest.tokens ? fmt::format("; up to {} fits only tight", longest.edge)
+                                    : std::string());
+}
+
 }  // namespace
 
 Expected<std::vector<std::vector<ModelChoice>>> fit_models(const QueryOptionText& o,
@@ -165,7 +191,7 @@ Expected<FitReport> answer_cell(const FitCommon& common, const ModelChoice& choi
   if (ollama_by_tag) {
     query.runtime = Runtime::Ollama;
   }
-  std::int64_t longest = 0;
+  LongestContext longest;
   if (context.max) {
     auto best = apply_context_max(query);
     if (!best) {
@@ -184,14 +210,7 @@ Expected<FitReport> answer_cell(const FitCommon& common, const ModelChoice& choi
         return db ? (*db)->devices() : std::vector<Device>{};
       });
   if (context.max) {
-    report.assumptions.insert(
-        report.assumptions.begin(),
-        longest > 0 ? "--context max: " + std::to_string(longest) +
-                          (report.estimate.verdict == Verdict::Offload
-                               ? " tokens is the longest context that fits with the offload "
-                                 "below (none fits whole; multiples of 256)"
-                               : " tokens is the longest context that fits (multiples of 256)")
-                    : std::string("--context max: not even 256 tokens fit; shown at 256"));
+    report.assumptions.insert(report.assumptions.begin(), context_max_words(longest, report));
   }
   if (ollama_by_tag) {
     report.assumptions.push_back(

@@ -348,18 +348,21 @@ Expected<bool> apply_runtime_options(const RuntimeOptions& o, InferenceQuery& q)
   return refuse_impossible_runtime_options(o, q);
 }
 
-Expected<std::int64_t> apply_context_max(InferenceQuery& q) {
+Expected<LongestContext> apply_context_max(InferenceQuery& q) {
   if (q.devices.devices.empty()) {
     return make_error("--context max needs a device: add --device, e.g. --device 24gb");
   }
-  // Longest whole; when not even 256 tokens fit whole, the longest the
-  // offload the answer then takes holds (the same estimate as its verdict).
-  std::int64_t best = max_context(q);
-  if (best == 0) {
-    best = max_context_offloaded(q);
+  // The lib's one rule (longest_fitting_context): the longest that fits
+  // clear of the error band, else the longest that fits, tight; when not
+  // even 256 tokens fit whole, the longest the offload the answer then takes
+  // holds (the same estimate as its verdict).
+  LongestContext best = longest_fitting_context(q);
+  if (best.tokens == 0) {
+    best.tokens = max_context_offloaded(q);
+    best.edge = best.tokens;
   }
   q.context_is_default = false;
-  q.context = best > 0 ? best : 256;
+  q.context = best.tokens > 0 ? best.tokens : 256;
   return best;
 }
 

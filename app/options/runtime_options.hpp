@@ -9,6 +9,7 @@
 
 #include "willfit/core/expected.hpp"
 #include "willfit/inference/estimate.hpp"
+#include "willfit/inference/longest_context.hpp"
 
 namespace willfit::app {
 
@@ -46,9 +47,10 @@ Expected<bool> check_runtime_for_devices(const InferenceQuery& q);
 // error.
 Expected<bool> check_runtime_for_model(const InferenceQuery& q);
 
-// "--context max": the longest context that fits whole, set on `q`; when not
-// even 256 tokens fit whole, the longest that fits with the offload the
-// answer then takes (max_context_offloaded). Needs a device.
-Expected<std::int64_t> apply_context_max(InferenceQuery& q);
+// "--context max": the longest context that fits whole by the lib's one rule
+// (longest_fitting_context: clear of the error band, else tight), set on `q`;
+// when not even 256 tokens fit whole, the longest that fits with the offload
+// the answer then takes (max_context_offloaded). Needs a device.
+Expected<LongestContext> apply_context_max(InferenceQuery& q);
 
 }  // namespace willfit::app

@@ -88,16 +88,40 @@ void add_speed(std::vector<std::vector<std::string>>& lines, const GridView& gri
   }
 }
 
+// Where the table names the runtime: the runtime follows the precision and
+// the device (llama.cpp for BF16 on a Mac, transformers on a GeForce), so a
+// grid may hold several. One for every cell goes in the header; one per row
+// in a RUNTIME column; one per device in the column's head; else each cell
+// names its own. A label never covers a cell that ran another runtime.
+struct RuntimeLabels {
+  enum Where { Header, Row, Column, Cell } where = Header;
+};
+
+RuntimeLabels runtime_labels(const GridView& grid) {
+  const Runtime first = grid.rows.front().cells.front().estimate.runtime;
+  bool one = true;
+  bool per_row = true;
+  bool per_column = true;
+  for (const auto& row : grid.rows) {
+    for (std::size_t c = 0; c < row.cells.size(); ++c) {
+      const Runtime r = row.cells[c].estimate.runtime;
+      one = one && r == first;
+      per_row = per_row && r == row.cells.front().estimate.runtime;
+      per_column = per_column && r == grid.rows.front().cells[c].estimate.runtime;
+    }
+  }
+  RuntimeLabels labels;
+  labels.where = one          ? RuntimeLabels::Header
+                 : per_row    ? RuntimeLabels::Row
+                 : per_column ? RuntimeLabels::Column
+                              : RuntimeLabels::Cell;
+  return labels;
+}
+
 }  // namespace
 
 std::string render_grid_text(const GridView& grid, bool color) {
-  // The runtime follows the precision: one for all rows goes in the header,
-  // else each row names its own.
-  bool one_runtime = true;
-  for (const auto& row : grid.rows) {
-    one_runtime = one_runtime && row.cells.front().estimate.runtime ==
-                                     grid.rows.front().cells.front().estimate.runtime;
-  }
+  const RuntimeLabels labels = runtime_labels(grid);
   const FitReport& first = grid.rows.front().cells.front();
   std::string out = fmt::format("Grid: {} x {}", plural(grid.models, "model", "models"),
                                 plural(grid.precisions, "precision", "precisions"));
@@ -109,7 +133,7 @@ std::string render_grid_text(const GridView& grid, bool color) {
     out += header_context(grid);
   }
   out += fmt::format(", batch {}", first.query.batch);
-  if (one_runtime) {
+  if (labels.where == RuntimeLabels::Header) {
     out += fmt::format(", with {}", to_string(first.estimate.runtime));
   }
   out += ":\n";
@@ -118,12 +142,15 @@ std::string render_grid_text(const GridView& grid, bool color) {
   if (grid.contexts > 1) {
     heads.emplace_back("CONTEXT");
   }
-  if (!one_runtime) {
+  if (labels.where == RuntimeLabels::Row) {
     heads.emplace_back("RUNTIME");
   }
   const std::size_t label_columns = heads.size();
-  for (const auto& c : grid.columns) {
-    heads.push_back(c);
+  for (std::size_t c = 0; c < grid.columns.size(); ++c) {
+    heads.push_back(labels.where == RuntimeLabels::Column
+                        ? fmt::format("{} ({})", grid.columns[c],
+                                      to_string(grid.rows.front().cells[c].estimate.runtime))
+                        : grid.columns[c]);
   }
   std::vector<std::vector<std::string>> lines;
   for (const auto& row : grid.rows) {
@@ -131,7 +158,7 @@ std::string render_grid_text(const GridView& grid, bool color) {
     if (grid.contexts > 1) {
       line.push_back(std::to_string(row.context));
     }
-    if (!one_runtime) {
+    if (labels.where == RuntimeLabels::Row) {
       line.emplace_back(to_string(row.cells.front().estimate.runtime));
     }
     for (const auto& cell : row.cells) {
@@ -141,6 +168,14 @@ std::string render_grid_text(const GridView& grid, bool color) {
   }
   if (grid.devices_given) {
     add_speed(lines, grid, label_columns);
+  }
+  if (labels.where == RuntimeLabels::Cell) {
+    for (std::size_t r = 0; r < lines.size(); ++r) {
+      for (std::size_t c = 0; c < grid.columns.size(); ++c) {
+        lines[r][label_columns + c] +=
+            fmt::format("  {}", to_string(grid.rows[r].cells[c].estimate.runtime));
+      }
+    }
   }
   std::vector<std::size_t> widths(heads.size());
   for (std::size_t i = 0; i < heads.size(); ++i) {
@@ -191,6 +226,13 @@ std::string render_grid_text(const GridView& grid, bool color) {
                                      "it would offload (--ram checks it).\n"
                                    : "")
              : "needs: the total memory needed (GiB = 2^30 bytes); give --device for verdicts.\n";
+  if (labels.where == RuntimeLabels::Column || labels.where == RuntimeLabels::Cell) {
+    out += fmt::format(
+        "The runtime is each device's default for the precision, so it differs by {}: each {} "
+        "names its own (--runtime sets one for all).\n",
+        labels.where == RuntimeLabels::Column ? "device" : "cell",
+        labels.where == RuntimeLabels::Column ? "column" : "cell");
+  }
   return out;
 }
 

@@ -50,16 +50,17 @@ std::string render_max_text(const MaxQuestion& question, const MaxAnswer& a) {
   s += fmt::format("{} on {}:\n", q.model.name, where);
   if (a.precision_asked) {
     const std::optional<double> kld = a.precision ? quant_kld(a.precision->id) : std::nullopt;
-    s += a.precision ? fmt::format(
-                           "  best precision: {} ({} bits per weight{}), the "
-                           "highest-quality that fits at context {}, batch {}\n",
-                           a.precision->name, bits_per_weight_text(*a.precision),
-                           kld ? fmt::format("; KL divergence {:.3f} from FP16", *kld) : "",
-                           q.context, q.batch)
-                     : fmt::format(
-                           "  best precision: none fits at context {}, batch {}, not even the "
-                           "smallest\n",
-                           q.context, q.batch);
+    s += a.precision
+             ? fmt::format(
+                   "  best precision: {} ({} bits per weight{}), the "
+                   "highest-quality that fits{} at context {}, batch {}\n",
+                   a.precision->name, bits_per_weight_text(*a.precision),
+                   kld ? fmt::format("; KL divergence {:.3f} from FP16", *kld) : "",
+                   a.precision_tight ? "" : " clear of the estimate's error", q.context, q.batch)
+             : fmt::format(
+                   "  best precision: none fits at context {}, batch {}, not even the "
+                   "smallest\n",
+                   q.context, q.batch);
     if (!a.precision) {
       return s;
     }

@@ -54,6 +54,30 @@ TEST(CliGrid, OllamaTagsHeaderTellsEachCellsContextAndNoCellsShowTheirSpeed) {
   EXPECT_NE(r.out.find(" tok/s)"), std::string::npos) << r.out;
 }
 
+// Found by review: BF16 defaults to llama.cpp on a Mac and to transformers on
+// a GeForce (README "And on a Mac?"), but the header named the first cell's
+// runtime for the whole grid: "with llama.cpp" over an RTX 3090 cell that was
+// the transformers figure. Where the devices' runtimes differ, each column
+// names its own, the same as each JSON cell's query.runtime; in either order.
+TEST(CliGrid, DevicesWithDifferentDefaultRuntimesNameThemPerColumn) {
+  for (const char* devices : {"m2 16gb,rtx 3090", "rtx 3090,m2 16gb"}) {
+    const auto r = run_cli({"llama-3.1-8b", "-d", devices});
+    ASSERT_NE(r.code, 2) << r.err;
+    EXPECT_EQ(r.out.find(", with "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Apple M2 16GB (llama.cpp)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("GeForce RTX 3090 (transformers)"), std::string::npos) << r.out;
+    const json cells = json::parse(run_cli({"llama-3.1-8b", "-d", devices, "--json"}).out);
+    ASSERT_EQ(cells.size(), 2U);
+    for (const json& cell : cells) {
+      const std::string runtime = cell.at("query").at("runtime");
+      EXPECT_NE(r.out.find("(" + runtime + ")"), std::string::npos) << r.out;
+    }
+  }
+  // One runtime for every cell stays in the header.
+  const auto same = run_cli({"llama-3.1-8b", "-p", "q4_k_m", "-d", "m2 16gb,rtx 3090"});
+  EXPECT_NE(same.out.find(", with llama.cpp:"), std::string::npos) << same.out;
+}
+
 TEST(CliGrid, OneValuePerAxisIsThePlainAnswer) {
   const auto r = run_cli({"7b", "-p", "q4", "-d", "8gb"});
   EXPECT_EQ(r.out.rfind("FITS", 0), 0U) << r.out;

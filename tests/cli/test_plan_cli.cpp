@@ -109,11 +109,14 @@ TEST(CliMax, BestUnderOllamaRanksOnlyWhatTheLibraryPublishes) {
       run_cli({"max", "-p", "best", "--runtime", "ollama", "qwen3:8b", "-d", "rtx 4060"});
   EXPECT_NE(text.out.find("best precision: Q4_K_M"), std::string::npos) << text.out;
   EXPECT_EQ(text.out.find("Q6_K"), std::string::npos) << text.out;
-  // The same model under llama.cpp may be converted to any GGUF type.
+  // The same model under llama.cpp may be converted to any GGUF type: Q5_K_M,
+  // no tag of qwen3's page (Q6_K fits too, but only within the error band,
+  // and the best that clears it wins: longest_fitting_context's rule).
   const json cpp = json::parse(run_cli({"max", "-p", "best", "--runtime", "llama.cpp", "qwen3:8b",
                                         "-d", "rtx 4060", "--json"})
                                    .out);
-  EXPECT_EQ(cpp.at("max").at("precision"), "q6_k");
+  EXPECT_EQ(cpp.at("max").at("precision"), "q5_k_m");
+  EXPECT_EQ(cpp.at("max").at("precision_tight"), false);
   // A model whose page lists more types: Q6_K is a tag of its own.
   const json llama =
       json::parse(run_cli({"max", "-p", "best", "llama3.1:8b", "-d", "rtx 4060", "--json"}).out);

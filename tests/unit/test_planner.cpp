@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "willfit/core/quality.hpp"
+#include "willfit/inference/longest_context.hpp"
 #include "willfit/planner/planner.hpp"
 
 namespace willfit {
@@ -93,7 +94,11 @@ TEST(MaxClear, ContextBatchAndSizeClearTheErrorBand) {
   EXPECT_TRUE(size_fits(bare, n));
 }
 
-TEST(MaxClear, PlanMaxSaysWhenTheBestPrecisionIsTight) {
+// Found by review: `max -p best` picked a precision that fit only within the
+// error band (Q6_K of gemma-3-27b on an RTX 3090) while a lower one cleared
+// it. The rule of longest_fitting_context: the best that clears the band,
+// the best that fits (tight) only when none clears.
+TEST(MaxClear, PlanMaxBestPrecisionClearsTheBandWhenOneDoes) {
   MaxQuestion question;
   question.query = on("6gb");
   question.query.model = *model_from_size(*parse_model_size("8b"));
@@ -101,15 +106,72 @@ TEST(MaxClear, PlanMaxSaysWhenTheBestPrecisionIsTight) {
   question.best_precision = true;
   const MaxAnswer a = plan_max(question);
   ASSERT_TRUE(a.precision);
-  ASSERT_TRUE(a.precision_tight);
-  ASSERT_TRUE(a.precision_clear);
-  EXPECT_GT(*quant_kld(a.precision_clear->id), *quant_kld(a.precision->id));
+  EXPECT_FALSE(a.precision_tight);
+  EXPECT_FALSE(a.precision_clear);
   InferenceQuery at = question.query;
   at.runtime = Runtime::LlamaCpp;
-  at.precision = *a.precision_clear;
-  EXPECT_FALSE(estimate_inference(at).tight);
+  at.precision = *a.precision;
   EXPECT_TRUE(estimate_inference(at).fits());
+  EXPECT_FALSE(estimate_inference(at).tight);
+  // The best that fits at all is a better one, and tight: the case the rule decides.
+  const auto candidates = precision_candidates(std::nullopt);
+  const auto fits = best_precision(at, candidates);
+  ASSERT_TRUE(fits);
+  EXPECT_LT(*quant_kld(fits->id), *quant_kld(a.precision->id));
+  at.precision = *fits;
+  EXPECT_TRUE(estimate_inference(at).tight);
   EXPECT_GT(a.error_band_pct, 0);
+}
+
+// Where no precision clears the band, the best that fits is the answer, said tight.
+TEST(MaxClear, PlanMaxBestPrecisionIsTightOnlyWhenNoneClears) {
+  const auto candidates = precision_candidates(std::nullopt);
+  for (int mb = 1000; mb <= 6000; mb += 100) {
+    const std::string device = std::to_string(mb) + "mb";
+    InferenceQuery q = on(device.c_str());
+    q.model = *model_from_size(*parse_model_size("8b"));
+    q.runtime = Runtime::LlamaCpp;
+    if (!best_precision(q, candidates) || best_precision(q, candidates, Margin::Clear)) {
+      continue;
+    }
+    MaxQuestion question;
+    question.query = q;
+    question.query.runtime.reset();
+    question.model_given = true;
+    question.best_precision = true;
+    const MaxAnswer a = plan_max(question);
+    ASSERT_TRUE(a.precision) << device;
+    EXPECT_EQ(a.precision->id, best_precision(q, candidates)->id) << device;
+    EXPECT_TRUE(a.precision_tight) << device;
+    EXPECT_FALSE(a.precision_clear) << device;
+    return;
+  }
+  FAIL() << "no device size between 1000 and 6000 MB where 8B fits only tight";
+}
+
+// One rule for "the longest context that fits" (--context max, the
+// shorter-context suggestion, max): clear of the band, else the edge, tight.
+TEST(LongestFittingContext, ClearsTheBandElseTheEdgeSaidTight) {
+  InferenceQuery q = on("8gb");
+  q.model = *model_from_size(*parse_model_size("8b"));
+  const LongestContext l = longest_fitting_context(q);
+  EXPECT_EQ(l.tokens, max_context(q, Margin::Clear));
+  EXPECT_EQ(l.edge, max_context(q));
+  EXPECT_FALSE(l.tight);
+  ASSERT_LT(l.tokens, l.edge);
+  InferenceQuery at = q;
+  at.context = l.tokens;
+  EXPECT_FALSE(estimate_inference(at).tight);
+  // Asked for at least one step more than clears: only the edge, and it is tight.
+  const LongestContext edge = longest_fitting_context(q, l.tokens + 256);
+  EXPECT_EQ(edge.tokens, l.edge);
+  EXPECT_TRUE(edge.tight);
+  at.context = edge.tokens;
+  EXPECT_TRUE(estimate_inference(at).tight);
+  EXPECT_EQ(longest_fitting_context(q, l.edge + 256).tokens, 0);
+  InferenceQuery tiny = on("64mb");
+  tiny.model = q.model;
+  EXPECT_EQ(longest_fitting_context(tiny).tokens, 0);
 }
 
 // Engines' formats run from most bits to fewest; GGUF types from the least

@@ -111,6 +111,9 @@ Device device_from_json(const nlohmann::json& j) {
   if (j.contains("interconnect") && j["interconnect"]["pcie_gen"].is_number()) {
     d.interconnect.pcie_gen = j["interconnect"]["pcie_gen"].get<int>();
   }
+  if (j.contains("interconnect") && j["interconnect"]["bus"].is_string()) {
+    d.interconnect.bus = j["interconnect"]["bus"].get<std::string>();  // the dies of an Apple chip
+  }
   d.interconnect.nvlink_gb_per_s =
       j.contains("interconnect") ? opt(j["interconnect"], "nvlink_gb_per_s") : std::nullopt;
   return d;
@@ -257,8 +260,9 @@ std::vector<Case> load_cases() {
   return cases;
 }
 
-constexpr SpeedClass kClasses[] = {SpeedClass::Nvidia, SpeedClass::Amd, SpeedClass::Apple,
-                                   SpeedClass::Hbm,    SpeedClass::Cpu, SpeedClass::Intel};
+constexpr SpeedClass kClasses[] = {SpeedClass::Nvidia,     SpeedClass::Amd, SpeedClass::Apple,
+                                   SpeedClass::AppleUltra, SpeedClass::Hbm, SpeedClass::Cpu,
+                                   SpeedClass::Intel};
 
 TEST(SpeedAccuracy, ConstantsAreTheMediansOfTheCalibrationRows) {
   const std::vector<Case> cases = load_cases();
@@ -411,6 +415,57 @@ TEST(SpeedAccuracy, IntelArcRowsAtTheirOwnClass) {
     }
   }
   EXPECT_EQ(seen, 2);
+}
+
+// The Ultra chips (two Max dies joined by UltraFusion) have a class of their
+// own, derived from their llama-bench calibration rows in speed_measured.csv.
+// Held out: published Ollama decode rates (tests/data/speed_apple_ollama.csv,
+// geerlingguy/ai-benchmarks), answered as `willfit MODEL -d DEVICE` answers
+// them. Found by review: at the one-die Apple figures the Ultra rows were
+// answered 1.4-2.3x fast (llama3.2:3b on an M1 Ultra: 298 tokens/s against
+// 127.6). Each Ultra row must be closer at its own class than at the Apple
+// class; the M4 row (one die) within the error band. Known miss, kept: the
+// 3B model stays 45-100 % fast on the Ultras (a fixed time per token that
+// the 7B calibration rows fold into e_bw weighs more on a 2 GB model, and
+// Ollama adds its own); the 14B rows fall within 2-44 %.
+TEST(SpeedAccuracy, AppleUltraRowsAtTheirOwnClass) {
+  const std::map<std::string, Device> devices = load_devices();
+  const auto db = ModelDb::parse(app::embedded_models_json(), "embedded");
+  int ultra = 0;
+  for (const auto& row :
+       read_csv(read_text(std::string(WILLFIT_TEST_DATA_DIR) + "/speed_apple_ollama.csv"))) {
+    InferenceQuery q;
+    q.model = db->find(row.at("model_id"))->entry->model;
+    q.precision = *parse_precision(row.at("precision"));
+    q.devices.devices = {devices.at(row.at("device_id"))};
+    q.devices.text = row.at("device_id");
+    q.runtime = Runtime::LlamaCpp;
+    const Estimate e = estimate_inference(q);
+    const auto sq = speed_query_for(q, e, SpeedSettings{});
+    ASSERT_TRUE(sq.ok()) << row.at("case_id");
+    SpeedQuery as_apple = *sq;
+    for (SpeedTier& t : as_apple.tiers) {
+      t.bandwidth_efficiency = efficiency(SpeedClass::Apple).bandwidth;
+      t.fixed_s = 0;
+    }
+    const double measured = num(row, "tokens_per_s");
+    const SpeedEstimate own = estimate_speed(*sq);
+    const double own_error = own.decode_tokens_per_s / measured - 1.0;
+    const double apple_error = estimate_speed(as_apple).decode_tokens_per_s / measured - 1.0;
+    const SpeedClass cls = speed_class(q.devices.devices.front());
+    std::printf(
+        "%s %-30s %-15s measured %7.2f, estimate %7.2f (%+.1f %%) at %s; %+.1f %% at apple\n",
+        row.at("case_id").c_str(), row.at("model_id").c_str(), row.at("device_id").c_str(),
+        measured, own.decode_tokens_per_s, 100 * own_error, std::string(to_string(cls)).c_str(),
+        100 * apple_error);
+    if (cls == SpeedClass::AppleUltra) {
+      ++ultra;
+      EXPECT_LT(std::abs(own_error), std::abs(apple_error)) << row.at("case_id");
+    } else {
+      EXPECT_LE(std::abs(own_error) * 100, own.error_band_pct) << row.at("case_id");
+    }
+  }
+  EXPECT_EQ(ultra, 6);
 }
 
 // Mixture-of-experts decode (tg128, the whole model on one device) against

@@ -55,6 +55,7 @@
 // offload whose RAM (--ram, or the unified memory left besides the GPU
 // side) holds the host part by less than the band is tight.
 #include "willfit/inference/estimate.hpp"
+#include "willfit/inference/longest_context.hpp"
 #include "willfit/inference/runtime_architectures.hpp"
 
 #include <algorithm>
@@ -1260,6 +1261,22 @@ std::int64_t max_context(const InferenceQuery& query, Margin margin) {
   q.gpu_layers.reset();
   q.n_cpu_moe.reset();
   return longest_context(std::move(q), [&](const Estimate& e) { return meets(e, margin); });
+}
+
+LongestContext longest_fitting_context(const InferenceQuery& query, std::int64_t floor) {
+  LongestContext l;
+  l.edge = max_context(query, Margin::Fits);
+  if (l.edge <= 0 || l.edge < floor) {
+    return l;
+  }
+  const std::int64_t clear = max_context(query, Margin::Clear);
+  if (clear > 0 && clear >= floor) {
+    l.tokens = clear;
+    return l;
+  }
+  l.tokens = l.edge;
+  l.tight = true;
+  return l;
 }
 
 std::int64_t max_context_offloaded(const InferenceQuery& query) {

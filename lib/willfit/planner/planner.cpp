@@ -170,15 +170,19 @@ MaxAnswer plan_max(const MaxQuestion& question) {
     auto candidates = precision_candidates(question.query.runtime);
     std::erase_if(candidates,
                   [&](const Precision& p) { return outside_ollama_library(q, *q.runtime, p); });
-    a.precision = best_precision(q, candidates);
+    // The rule of "the longest context that fits" (longest_fitting_context):
+    // the best precision that fits clear of the error band; only when none
+    // does, the best that fits at all, tight (precision_clear then stays
+    // null: none clears).
+    a.precision = best_precision(q, candidates, Margin::Clear);
+    if (!a.precision) {
+      a.precision = best_precision(q, candidates);
+    }
     if (a.precision) {
       q.precision = *a.precision;
       const Estimate at_query = estimate_inference(q);
       a.precision_tight = at_query.tight;
       a.error_band_pct = at_query.error_band_pct;
-      if (a.precision_tight) {
-        a.precision_clear = best_precision(q, candidates, Margin::Clear);
-      }
     }
   }
   a.runtime = *q.runtime;

@@ -68,15 +68,17 @@ struct MaxAnswer {
   // Issue 16, a verdict that knows its error: the same answers with
   // Margin::Clear, i.e. the largest whose headroom exceeds the estimate's
   // error band. Below the answer above when that one is tight; set where the
-  // answer above is. `precision_tight`: the best precision fits only within
-  // the band at the query's context and batch; `error_band_pct` is the band
+  // answer above is. `precision` is the best that clears the band when one
+  // does (longest_fitting_context's rule); `precision_tight`: none does, and
+  // the best that fits is within the band at the query's context and batch;
+  // `error_band_pct` is the band
   // of the estimate at the size, the longest context or (--precision best)
   // the query's context; `batch_error_band_pct` at the largest batch.
   std::optional<std::int64_t> params_clear;
   std::optional<std::int64_t> context_tokens_clear;
   std::optional<int> batch_clear;
   bool precision_tight = false;
-  std::optional<Precision> precision_clear;  // with precision_tight: the best that clears the band
+  std::optional<Precision> precision_clear;  // null: `precision` clears, or none does
   double error_band_pct = 0;
   double batch_error_band_pct = 0;
   Runtime runtime = Runtime::LlamaCpp;  // the runtime the search asked

@@ -2,6 +2,7 @@
 
 #include "willfit/core/quality.hpp"
 #include "willfit/core/text.hpp"
+#include "willfit/inference/longest_context.hpp"
 #include "willfit/models/model_db.hpp"
 #include "willfit/planner/planner.hpp"
 
@@ -40,10 +41,11 @@ std::int64_t context_floor(const Estimate& e) {
 
 // The words for a shorter context of `tokens`: the model's trained length
 // when that, not memory, is what caps it (max_context stops there).
-std::string context_reason(const InferenceQuery& q, std::int64_t tokens) {
-  return q.model.arch.max_context > 0 && tokens >= q.model.arch.max_context
+std::string context_reason(const InferenceQuery& q, const LongestContext& l) {
+  return q.model.arch.max_context > 0 && l.tokens >= q.model.arch.max_context
              ? "the model's trained length"
-             : "the longest that fits";
+         : l.tight ? "the longest that fits"
+                   : "the longest that fits clear of the estimate's error";
 }
 
 bool gguf_runtime(Runtime r) {
@@ -184,20 +186,17 @@ InferenceQuery on_llama_cpp(const InferenceQuery& q, const Estimate& e, std::str
   return alt;
 }
 
-// The context a shorter-context change offers: the longest that fits clear
-// of the estimate's error band, else (none at the floor or above) the
-// longest that fits at all, whose line then says "tight". The edge of what
-// fits is within the band by construction, and a few MiB to spare is no
-// advice when a slightly shorter context clears it. 0: nothing between the
-// floor and the context asked.
-std::int64_t longest_useful_context(const InferenceQuery& alt, const Estimate& e) {
-  for (const Margin m : {Margin::Clear, Margin::Fits}) {
-    const std::int64_t longest = max_context(alt, m);
-    if (longest >= context_floor(e) && longest < e.context) {
-      return longest;
-    }
+// The context a shorter-context change offers: the lib's one rule
+// (longest_fitting_context, which --context max and `max` answer with too):
+// the longest that fits clear of the estimate's error band, else (none at
+// the floor or above) the longest that fits at all, tight. tokens 0: nothing
+// between the floor and the context asked.
+LongestContext longest_useful_context(const InferenceQuery& alt, const Estimate& e) {
+  LongestContext l = longest_fitting_context(alt, context_floor(e));
+  if (l.tokens >= e.context) {
+    l.tokens = 0;
   }
-  return 0;
+  return l;
 }
 
 // Where precision() looks: the formats the runtime in play loads; GGUF types
@@ -237,7 +236,7 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e,
       }
       change += ollama_tag_words(q, e, *p);
       if (shorten) {
-        const std::int64_t longest = longest_useful_context(alt, e);
+        const std::int64_t longest = longest_useful_context(alt, e).tokens;
         if (longest <= 0) {
           continue;
         }
@@ -324,7 +323,8 @@ std::vector<Suggestion> lower_precisions(const InferenceQuery& q, const Estimate
 
 std::optional<Suggestion> context(const InferenceQuery& q, const Estimate& e) {
   InferenceQuery alt = pinned(q, e);
-  const std::int64_t longest = longest_useful_context(alt, e);
+  const LongestContext l = longest_useful_context(alt, e);
+  const std::int64_t longest = l.tokens;
   if (longest <= 0) {
     return std::nullopt;
   }
@@ -332,8 +332,7 @@ std::optional<Suggestion> context(const InferenceQuery& q, const Estimate& e) {
   alt.context_is_default = false;
   // The user's -ngl / --n-cpu-moe stay: the command pasted keeps them.
   return costing(
-      if_fits(alt,
-              fmt::format("shorter context ({} tokens, {})", longest, context_reason(q, longest)),
+      if_fits(alt, fmt::format("shorter context ({} tokens, {})", longest, context_reason(q, l)),
               fmt::format("--context {}", longest)),
       "it remembers less of the conversation");
 }

@@ -29,11 +29,26 @@
 //     those medians, prints them and fails when the constants below drift
 //     from them. The figures (calibration split: every other device per class,
 //     65 decode rows; "check" rows are held out):
-//       NVIDIA GDDR 0.69 (n=15), AMD 0.71 (5), Apple 0.75 (39), HBM datacenter
-//       0.30 (3), CPU with DDR4 dual channel 0.59 (2), Intel Arc 0.58 (1: the
-//       B580 under Vulkan; the A770, held out, reaches 0.34), other = median
-//       of every calibration row 0.70 (65). Intel had "other"'s 0.70 before:
-//       the A770 row (52.6 tokens/s) was answered at 105, now at 79.
+//       NVIDIA GDDR 0.69 (n=15), AMD 0.71 (5), Apple one die 0.79 (30),
+//       Apple Ultra 0.55 (9), HBM datacenter 0.30 (3), CPU with DDR4 dual
+//       channel 0.59 (2), Intel Arc 0.58 (1: the B580 under Vulkan; the A770,
+//       held out, reaches 0.34), other = median of every calibration row
+//       0.70 (65). Intel had "other"'s 0.70 before: the A770 row (52.6
+//       tokens/s) was answered at 105, now at 79.
+//     Apple Ultra (M1/M2/M3 Ultra: two Max dies joined by UltraFusion, each
+//       die's memory controllers serving half the memory; data/devices.json's
+//       bus "2x M.. Max") reaches far less of its datasheet bandwidth than
+//       one die does: in llama.cpp discussion #4167's table an M2 Ultra
+//       decodes Llama-2-7B Q4_0 at 88.6-94.3 tokens/s on 800 GB/s where an M2
+//       Max reaches 61.0-66.0 (SP0072/SP0078) on half of it. With the
+//       Ultras in the Apple class (0.75 over 39 rows) their decode was 36 %
+//       fast (median of 21 rows) and Ollama's published rates 1.4-2.3x
+//       (geerlingguy/ai-benchmarks: llama3.2:3b on an M1 Ultra 298 tokens/s
+//       against 127.6); as a class of their own, derived the same way from
+//       their 9 calibration rows: 14.5 % (decode) and 11.6 % (prefill), the
+//       one-die Apple rows 8.6 -> 6.2 % and 13.1 -> 11.0 %. Still fast: a
+//       small model (llama3.2:3b, 2 GB) on an Ultra under Ollama, +45-100 %
+//       (tests/data/speed_apple_ollama.csv).
 //     speed-notes section 4 explains the spread: a fixed 1.5-3 ms per token
 //     weighs on small models and fast GPUs, and HBM cards under llama.cpp
 //     stay near half their bandwidth even at 70 B.
@@ -88,7 +103,7 @@
 // prompts). Time = FLOPs / (e_c x peak), peak = dense FP16 TFLOPS (BF16, then
 // FP32 where no FP16 figure is published, as for Apple GPUs). e_c is derived
 // like e_bw, from pp512 rows, with the attention term at n = 512:
-//       NVIDIA 0.47, AMD 0.59, Apple 0.58, HBM 0.18, other (and CPU, which
+//       NVIDIA 0.47, AMD 0.59, Apple 0.60, Apple Ultra 0.55, HBM 0.18, other (and CPU, which
 //       has no measured row with a known peak) 0.55.
 // Time to first token = n x FLOPs/token / (e_c x peak) for the --context
 // prompt. Each micro-batch also reads the weights it uses once, so a tier's
@@ -268,6 +283,18 @@ bool is_apple(const Device& d) {
   return d.vendor == "apple";
 }
 
+// The dies of an Apple chip as data/devices.json's bus names them: the Ultra
+// chips are "SoC (2x M1 Max UltraFusion)", "SoC (2x M2 Max)", "SoC (2x M3
+// Max)": two Max dies whose memory controllers each serve half the memory.
+int apple_dies(const Device& d) {
+  const std::string_view bus = d.interconnect.bus;
+  const std::size_t x = bus.find("x ");
+  if (x == std::string_view::npos || x == 0 || bus[x - 1] < '2' || bus[x - 1] > '9') {
+    return 1;
+  }
+  return bus[x - 1] - '0';
+}
+
 std::string tier_label(const Device& d) {
   return d.name.empty() ? d.id : d.name;
 }
@@ -343,6 +370,8 @@ std::string_view to_string(SpeedClass c) {
       return "amd";
     case SpeedClass::Apple:
       return "apple";
+    case SpeedClass::AppleUltra:
+      return "apple_ultra";
     case SpeedClass::Hbm:
       return "hbm";
     case SpeedClass::Cpu:
@@ -364,7 +393,7 @@ SpeedClass speed_class(const Device& d) {
     return SpeedClass::Cpu;
   }
   if (is_apple(d)) {
-    return SpeedClass::Apple;
+    return apple_dies(d) > 1 ? SpeedClass::AppleUltra : SpeedClass::Apple;
   }
   if (d.memory_type.find("HBM") != std::string::npos) {
     return SpeedClass::Hbm;
@@ -390,7 +419,9 @@ Efficiency efficiency(SpeedClass c) {
     case SpeedClass::Amd:
       return {0.71, 0.59};
     case SpeedClass::Apple:
-      return {0.75, 0.58};
+      return {0.79, 0.60};
+    case SpeedClass::AppleUltra:
+      return {0.55, 0.55};  // two dies: the M1/M2/M3 Ultra rows
     case SpeedClass::Hbm:
       return {0.30, 0.18};
     case SpeedClass::Cpu:
@@ -432,7 +463,9 @@ double node_time_s(SpeedClass c) {
     case SpeedClass::Amd:
       return 3.99e-6;
     case SpeedClass::Apple:
-      return 14.33e-6;
+      return 14.43e-6;
+    case SpeedClass::AppleUltra:
+      return 13.94e-6;
     case SpeedClass::Hbm:
       return 5.79e-6;
     case SpeedClass::Cpu:

@@ -21,13 +21,14 @@ std::string_view to_string(SpeedBound bound);
 
 // Device classes, each with efficiencies derived from measured llama.cpp runs.
 enum class SpeedClass {
-  Nvidia,  // NVIDIA GPUs with GDDR memory (GeForce, RTX workstation, L40, DGX Spark)
-  Amd,     // AMD GPUs with GDDR memory and AMD unified SoCs (Radeon, Strix Halo)
-  Apple,   // Apple silicon (Metal)
-  Hbm,     // datacenter GPUs with HBM (A100, H100, V100, MI100/MI210...)
-  Cpu,     // a CPU reading system RAM
-  Intel,   // Intel GPUs (Arc; llama.cpp's Vulkan and SYCL backends)
-  Other,   // anything else (accelerators, a bare capacity with --bandwidth)
+  Nvidia,      // NVIDIA GPUs with GDDR memory (GeForce, RTX workstation, L40, DGX Spark)
+  Amd,         // AMD GPUs with GDDR memory and AMD unified SoCs (Radeon, Strix Halo)
+  Apple,       // Apple silicon with one die (Metal): M-series base, Pro, Max
+  Hbm,         // datacenter GPUs with HBM (A100, H100, V100, MI100/MI210...)
+  Cpu,         // a CPU reading system RAM
+  Intel,       // Intel GPUs (Arc; llama.cpp's Vulkan and SYCL backends)
+  Other,       // anything else (accelerators, a bare capacity with --bandwidth)
+  AppleUltra,  // Apple Ultra chips: two Max dies joined by UltraFusion (Metal)
 };
 std::string_view to_string(SpeedClass c);
 SpeedClass speed_class(const Device& device);
