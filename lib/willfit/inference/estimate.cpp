@@ -922,6 +922,19 @@ Estimate estimate_inference(const InferenceQuery& query, Detail detail) {
       }
     }
   }
+  // A window llama.cpp does not build (Mistral v0.1, Phi-3 4k under
+  // llama.cpp and Ollama): every layer full (runtime.hpp, arch_as_run).
+  if (query.model.arch.attention.llama_cpp_no_window &&
+      query.model.arch.attention.kind == AttentionKind::Sliding) {
+    Architecture run_arch = arch_as_run(query.model.arch, runtime);
+    if (run_arch.attention.kind != query.model.arch.attention.kind) {
+      if (!adjusted) {
+        adjusted = query;
+      }
+      adjusted->model.arch = std::move(run_arch);
+      adjusted->runtime = runtime;
+    }
+  }
   const InferenceQuery& q = adjusted ? *adjusted : query;
   if (fp8_dequantised(query.precision, runtime, query.devices)) {
     Estimate e = estimate_laid_out(q, weight_layout(q.model, q.precision), detail);

@@ -64,6 +64,10 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
       }
     }
   }
+  if (std::string window = window_as_run_note(query.model.arch, r.estimate.runtime);
+      !window.empty()) {
+    r.assumptions.push_back(std::move(window));
+  }
   if (!query.precision.requested.empty()) {
     r.assumptions.push_back(fmt::format("'{}' read as {}, the common GGUF choice at that width",
                                         query.precision.requested, query.precision.name));

@@ -366,13 +366,22 @@ std::optional<Suggestion> second_gpu(const InferenceQuery& q, const Estimate& e)
   return s;
 }
 
+// How many fewer parameters a model must have to be offered as a smaller
+// one: a tenth (docs/advice.md says the same).
+constexpr double kSmallerModelShare = 0.10;
+
 std::optional<Suggestion> smaller_model(const InferenceQuery& q, const Estimate& e,
                                         const SuggestInputs& in) {
   if (!in.smaller_models) {
     return std::nullopt;
   }
   for (const Model& m : in.smaller_models()) {
-    if (m.params >= q.model.params) {
+    // Strictly smaller: a size step, not a revision of the same size
+    // (Mistral-7B-v0.1 has 0.09 % fewer parameters than v0.3, from its
+    // smaller vocabulary, and fit only through its window): at least
+    // kSmallerModelShare fewer parameters.
+    if (static_cast<double>(m.params) >
+        static_cast<double>(q.model.params) * (1.0 - kSmallerModelShare)) {
       continue;
     }
     InferenceQuery alt = pinned(q, e);
