@@ -809,8 +809,20 @@ Estimate estimate_laid_out(const InferenceQuery& q, WeightLayout layout, Detail 
     }
     if (!e.flash_attention && q.kv_type.quantised()) {
       e.kv_type_v = kv_f16();
-      e.warnings.push_back(fmt::format(
-          "a quantised V cache needs flash attention: V stays f16 (K uses {})", q.kv_type.id));
+      // Ollama quantises K and V alike: OLLAMA_KV_CACHE_TYPE becomes
+      // --cache-type-k and --cache-type-v whatever the flash attention
+      // (ollama/ollama llm/llama_server.go at fb307609), and llama.cpp then
+      // refuses the context (llama-context.cpp at 80fb11ac).
+      e.warnings.push_back(
+          e.runtime == Runtime::Ollama
+              ? fmt::format(
+                    "Ollama passes OLLAMA_KV_CACHE_TYPE={} to llama-server for K and V alike, "
+                    "and with flash attention off llama.cpp refuses a quantised V cache "
+                    "(\"quantized V cache requires flash_attn to be enabled\"): leave flash "
+                    "attention automatic (OLLAMA_FLASH_ATTENTION unset); estimated with V at f16",
+                    q.kv_type.id)
+              : fmt::format("a quantised V cache needs flash attention: V stays f16 (K uses {})",
+                            q.kv_type.id));
     }
   }
 
