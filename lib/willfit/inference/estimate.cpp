@@ -851,6 +851,45 @@ Estimate estimate_laid_out(const InferenceQuery& q, WeightLayout layout, Detail 
     in.projector_compute = detail::clip_compute_bytes(*q.model.mmproj, e.flash_attention);
     in.projector += in.projector_compute;
   }
+  // Ollama keeps the projector on the CPU (--no-mmproj-offload) in three
+  // cases (ollama/ollama llm/llama_server.go at fb307609, appendMMProjArgs
+  // and shouldDisableMMProjOffload): num_gpu 0 ("cpu-only"); num_gpu below
+  // the model's blocks + 1 ("partial-text-offload"); or a GPU whose free
+  // memory (its total when free is unknown) is below the projector's
+  // tensors + 1 GiB ("limited-vram"; usable memory stands for free memory
+  // here). Otherwise it stays on the GPU and llama-server's --fit is told to
+  // leave that much free (LLAMA_ARG_FIT_TARGET), moving text layers off
+  // instead, which the offload plan does; only a load that still runs out of
+  // memory is retried with the projector on the CPU (retryWithMMProjCPUOffload),
+  // a failure not modelled here.
+  Bytes projector_host = 0;
+  if (e.runtime == Runtime::Ollama && in.projector > 0 && !q.devices.cpu_only() && e.device_known) {
+    const Bytes tensors = in.projector - in.projector_compute;
+    const int blocks_and_output = a.layers + 1;
+    std::string why;
+    if (q.gpu_layers && *q.gpu_layers == 0) {
+      why = "num_gpu 0";
+    } else if (q.gpu_layers && *q.gpu_layers < blocks_and_output) {
+      why = fmt::format("num_gpu {} is below the model's {} layers", *q.gpu_layers,
+                        blocks_and_output);
+    } else {
+      for (const Device& d : q.devices.devices) {
+        if (const Bytes free = usable_bytes(d, q.usable); free < tensors + kGiB) {
+          why = fmt::format("{} ({} usable) has less than the projector's {} + 1 GiB", d.name,
+                            format_memory(free, q.units), format_memory(tensors, q.units));
+          break;
+        }
+      }
+    }
+    if (!why.empty()) {
+      projector_host = in.projector;
+      in.projector = 0;
+      e.projector_host_why = fmt::format(
+          "projector in system RAM, {}: Ollama starts llama-server with --no-mmproj-offload when "
+          "{} (llm/llama_server.go at fb307609, shouldDisableMMProjOffload)",
+          format_memory(projector_host, q.units), why);
+    }
+  }
   switch (e.runtime) {
     case Runtime::LlamaCpp:
     case Runtime::Ollama:
@@ -864,6 +903,28 @@ Estimate estimate_laid_out(const InferenceQuery& q, WeightLayout layout, Detail 
     case Runtime::Mlx:
       detail::pytorch(in, e);
       break;
+  }
+  if (projector_host > 0) {
+    Term& t = e.terms.emplace_back();
+    t.key = "projector";
+    t.bytes = projector_host;
+    t.placement = Placement::Host;
+    if (detail == Detail::Explained) {
+      t.formula = e.projector_host_why;
+      t.source = "ollama/ollama llm/llama_server.go at fb307609 (shouldDisableMMProjOffload)";
+    }
+    e.projector_host = projector_host;
+    e.host += projector_host;
+    if (e.offload) {
+      OffloadPlan& p = *e.offload;
+      p.host_bytes += projector_host;
+      if (p.ram_available) {
+        p.ram_holds = p.host_bytes <= *p.ram_available;
+        if (!*p.ram_holds && e.verdict == Verdict::Offload) {
+          e.verdict = Verdict::NoFit;
+        }
+      }
+    }
   }
   e.error_band_pct =
       detail::error_band_pct(e.runtime, e, in.layout.recipe,

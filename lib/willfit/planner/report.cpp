@@ -64,6 +64,9 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
       }
     }
   }
+  if (!r.estimate.projector_host_why.empty()) {
+    r.assumptions.push_back(r.estimate.projector_host_why);
+  }
   if (std::string window = window_as_run_note(query.model.arch, r.estimate.runtime);
       !window.empty()) {
     r.assumptions.push_back(std::move(window));
