@@ -152,6 +152,10 @@ std::string runtime_text_sections(const FitReport& r) {
              "inputs and KQ mask of a step");
     s += row("output buffer", format_memory(term_bytes(e, "output_buffer"), r.query.units),
              "logits");
+    if (e.projector_host > 0) {
+      s += row("projector", format_memory(e.projector_host, r.query.units),
+               "vision/audio encoder and projector (mmproj), on the CPU");
+    }
   }
   if (e.offload) {
     const OffloadPlan& p = *e.offload;

@@ -36,6 +36,9 @@ nlohmann::ordered_json suggestions_json(const std::vector<Suggestion>& suggestio
         sg.decode_tokens_per_s ? Json(rounded_speed(*sg.decode_tokens_per_s)) : Json(nullptr);
     j["tradeoff"] = sg.tradeoff;
     j["tight"] = sg.tight;  // added 2026-12-04: within the estimate's error, as the text says
+    // added 2026-12-05: under Ollama, the tag to pull and how Ollama takes the flags
+    j["ollama_tag"] = sg.ollama_tag.empty() ? Json(nullptr) : Json(sg.ollama_tag);
+    j["ollama_setting"] = sg.ollama_setting.empty() ? Json(nullptr) : Json(sg.ollama_setting);
     out.push_back(j);
   }
   return out;

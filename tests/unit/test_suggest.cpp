@@ -468,6 +468,27 @@ TEST(Suggest, TheLargestSmallerFamilyMemberThatFits) {
   EXPECT_EQ(m->args, fmt::format("{} --precision q4_k_m --runtime llama.cpp", family[1].id));
 }
 
+// A smaller model is a size step: one with at most a tenth fewer
+// parameters is a revision of the same size (Mistral-7B-v0.1's 7,241,732,096
+// beside v0.3's 7,248,023,552 in the catalogue), not offered even where
+// it fits, while a tenth fewer is.
+TEST(Suggest, ASmallerModelHasATenthFewerParameters) {
+  const InferenceQuery q = query("8b", "fp16", "17gb");
+  const Estimate e = estimate_inference(q);
+  ASSERT_FALSE(e.fits());
+  for (const auto& [size, offered] :
+       std::vector<std::pair<const char*, bool>>{{"7.3b", false}, {"7.1b", true}}) {
+    Model m = *model_from_size(*parse_model_size(size));
+    m.family = "test";
+    InferenceQuery alone = q;
+    alone.model = m;
+    ASSERT_TRUE(estimate_inference(alone).fits()) << size;  // each fits: the share decides
+    const std::vector<Model> family{m};
+    const auto s = suggest_changes(q, e, SuggestInputs{[&] { return family; }, {}, {}});
+    EXPECT_EQ(find(s, m.id) != nullptr, offered) << size;
+  }
+}
+
 TEST(Suggest, NothingHelpsATrillionParametersOnOneGigabyte) {
   const InferenceQuery q = query("1t", "fp16", "1gb");
   const Estimate e = estimate_inference(q);

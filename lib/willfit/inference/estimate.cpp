@@ -1038,8 +1038,20 @@ Estimate estimate_laid_out(const InferenceQuery& q, WeightLayout layout, Detail 
     }
     if (!e.flash_attention && q.kv_type.quantised()) {
       e.kv_type_v = kv_f16();
-      e.warnings.push_back(fmt::format(
-          "a quantised V cache needs flash attention: V stays f16 (K uses {})", q.kv_type.id));
+      // Ollama quantises K and V alike: OLLAMA_KV_CACHE_TYPE becomes
+      // --cache-type-k and --cache-type-v whatever the flash attention
+      // (ollama/ollama llm/llama_server.go at fb307609), and llama.cpp then
+      // refuses the context (llama-context.cpp at 80fb11ac).
+      e.warnings.push_back(
+          e.runtime == Runtime::Ollama
+              ? fmt::format(
+                    "Ollama passes OLLAMA_KV_CACHE_TYPE={} to llama-server for K and V alike, "
+                    "and with flash attention off llama.cpp refuses a quantised V cache "
+                    "(\"quantized V cache requires flash_attn to be enabled\"): leave flash "
+                    "attention automatic (OLLAMA_FLASH_ATTENTION unset); estimated with V at f16",
+                    q.kv_type.id)
+              : fmt::format("a quantised V cache needs flash attention: V stays f16 (K uses {})",
+                            q.kv_type.id));
     }
   }
 
@@ -1068,6 +1080,45 @@ Estimate estimate_laid_out(const InferenceQuery& q, WeightLayout layout, Detail 
     in.projector_compute = detail::clip_compute_bytes(*q.model.mmproj, e.flash_attention);
     in.projector += in.projector_compute;
   }
+  // Ollama keeps the projector on the CPU (--no-mmproj-offload) in three
+  // cases (ollama/ollama llm/llama_server.go at fb307609, appendMMProjArgs
+  // and shouldDisableMMProjOffload): num_gpu 0 ("cpu-only"); num_gpu below
+  // the model's blocks + 1 ("partial-text-offload"); or a GPU whose free
+  // memory (its total when free is unknown) is below the projector's
+  // tensors + 1 GiB ("limited-vram"; usable memory stands for free memory
+  // here). Otherwise it stays on the GPU and llama-server's --fit is told to
+  // leave that much free (LLAMA_ARG_FIT_TARGET), moving text layers off
+  // instead, which the offload plan does; only a load that still runs out of
+  // memory is retried with the projector on the CPU (retryWithMMProjCPUOffload),
+  // a failure not modelled here.
+  Bytes projector_host = 0;
+  if (e.runtime == Runtime::Ollama && in.projector > 0 && !q.devices.cpu_only() && e.device_known) {
+    const Bytes tensors = in.projector - in.projector_compute;
+    const int blocks_and_output = a.layers + 1;
+    std::string why;
+    if (q.gpu_layers && *q.gpu_layers == 0) {
+      why = "num_gpu 0";
+    } else if (q.gpu_layers && *q.gpu_layers < blocks_and_output) {
+      why = fmt::format("num_gpu {} is below the model's {} layers", *q.gpu_layers,
+                        blocks_and_output);
+    } else {
+      for (const Device& d : q.devices.devices) {
+        if (const Bytes free = usable_bytes(d, q.usable); free < tensors + kGiB) {
+          why = fmt::format("{} ({} usable) has less than the projector's {} + 1 GiB", d.name,
+                            format_memory(free, q.units), format_memory(tensors, q.units));
+          break;
+        }
+      }
+    }
+    if (!why.empty()) {
+      projector_host = in.projector;
+      in.projector = 0;
+      e.projector_host_why = fmt::format(
+          "projector in system RAM, {}: Ollama starts llama-server with --no-mmproj-offload when "
+          "{} (llm/llama_server.go at fb307609, shouldDisableMMProjOffload)",
+          format_memory(projector_host, q.units), why);
+    }
+  }
   switch (e.runtime) {
     case Runtime::LlamaCpp:
     case Runtime::Ollama:
@@ -1081,6 +1132,28 @@ Estimate estimate_laid_out(const InferenceQuery& q, WeightLayout layout, Detail 
     case Runtime::Mlx:
       detail::pytorch(in, e);
       break;
+  }
+  if (projector_host > 0) {
+    Term& t = e.terms.emplace_back();
+    t.key = "projector";
+    t.bytes = projector_host;
+    t.placement = Placement::Host;
+    if (detail == Detail::Explained) {
+      t.formula = e.projector_host_why;
+      t.source = "ollama/ollama llm/llama_server.go at fb307609 (shouldDisableMMProjOffload)";
+    }
+    e.projector_host = projector_host;
+    e.host += projector_host;
+    if (e.offload) {
+      OffloadPlan& p = *e.offload;
+      p.host_bytes += projector_host;
+      if (p.ram_available) {
+        p.ram_holds = p.host_bytes <= *p.ram_available;
+        if (!*p.ram_holds && e.verdict == Verdict::Offload) {
+          e.verdict = Verdict::NoFit;
+        }
+      }
+    }
   }
   e.error_band_pct =
       detail::error_band_pct(e.runtime, e, in.layout.recipe,
@@ -1149,6 +1222,19 @@ Estimate estimate_inference(const InferenceQuery& query, Detail detail) {
       if (const Bytes held = mlx_gguf_bytes(query.model, query.precision); held > 0) {
         adjusted->model.file_weight_bytes = held;
       }
+    }
+  }
+  // A window llama.cpp does not build (Mistral v0.1, Phi-3 4k under
+  // llama.cpp and Ollama): every layer full (runtime.hpp, arch_as_run).
+  if (query.model.arch.attention.llama_cpp_no_window &&
+      query.model.arch.attention.kind == AttentionKind::Sliding) {
+    Architecture run_arch = arch_as_run(query.model.arch, runtime);
+    if (run_arch.attention.kind != query.model.arch.attention.kind) {
+      if (!adjusted) {
+        adjusted = query;
+      }
+      adjusted->model.arch = std::move(run_arch);
+      adjusted->runtime = runtime;
     }
   }
   const InferenceQuery& q = adjusted ? *adjusted : query;

@@ -202,6 +202,11 @@ struct Estimate {
   int placed_device = -1;
   double error_band_pct = 0;  // +/- on the total, from the measured errors per term
   Bytes host = 0;             // system RAM held besides (token embeddings, logits, host buffers)
+  // Of `host`, the vision/audio projector where the runtime keeps it in
+  // system RAM (Ollama's --no-mmproj-offload: estimate.cpp,
+  // ollama_projector_on_cpu), with why in words; 0 and "" elsewhere.
+  Bytes projector_host = 0;
+  std::string projector_host_why;
   // CPU-only, mapped file: the file's bytes of the tensors copied into the
   // CPU backend's own buffers. Read once at load, then left to the page cache
   // (runtime.cpp), so they are not in the weights term; 0 otherwise.

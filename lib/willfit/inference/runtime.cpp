@@ -391,6 +391,17 @@ std::string_view overhead_words(Runtime runtime, const DeviceSet& devices) {
   if (runtime == Runtime::Vllm) {
     return "non-torch memory (CUDA graphs, NCCL)";
   }
+  // Ollama ships CUDA, ROCm and Vulkan builds and no SYCL one: it reaches
+  // Intel GPUs through Vulkan (ollama/ollama at fb307609: envconfig/config.go
+  // OLLAMA_VULKAN, on by default; ml/device.go FlashAttentionSupported names
+  // the libraries CUDA, ROCm, Metal, Vulkan and cpu), so its context there
+  // is Vulkan's, not llama.cpp's SYCL one.
+  if (runtime == Runtime::Ollama && !devices.devices.empty() && !devices.cpu_only() &&
+      std::all_of(devices.devices.begin(), devices.devices.end(), [](const Device& d) {
+        return d.vendor == "intel" && d.kind != DeviceKind::Accelerator;
+      })) {
+    return "driver / Vulkan context";
+  }
   return llama && devices.cpu_only() ? "llama.cpp process on the CPU, no driver"
                                      : context_words(devices);
 }
@@ -724,6 +735,38 @@ std::string fp8_capability_unknown(const Precision& precision, Runtime runtime,
       "dequantising it to BF16 (twice the memory) below that; a device file entry can give "
       "\"compute_capability\"",
       it->name);
+}
+
+namespace {
+bool window_dropped(const Architecture& arch, Runtime runtime) {
+  return arch.attention.llama_cpp_no_window && arch.attention.kind == AttentionKind::Sliding &&
+         (runtime == Runtime::LlamaCpp || runtime == Runtime::Ollama ||
+          runtime == Runtime::Generic);
+}
+}  // namespace
+
+Architecture arch_as_run(const Architecture& arch, Runtime runtime) {
+  if (!window_dropped(arch, runtime)) {
+    return arch;
+  }
+  Architecture a = arch;
+  a.attention.kind = AttentionKind::Full;
+  a.attention.sliding_window = 0;
+  a.attention.sliding_pattern = 0;
+  return a;
+}
+
+std::string window_as_run_note(const Architecture& arch, Runtime runtime) {
+  if (!window_dropped(arch, runtime)) {
+    return "";
+  }
+  return fmt::format(
+      "full attention on every layer under {}: llama.cpp builds this architecture without its "
+      "{}-token sliding window (llama.cpp 80fb11ac: a Mistral v0.1 GGUF is arch llama, whose "
+      "src/models/llama.cpp sets no window; phi3.cpp switches Phi-3's off), so every layer "
+      "caches the whole context",
+      runtime == Runtime::Ollama ? "Ollama (llama-server)" : "llama.cpp",
+      arch.attention.sliding_window);
 }
 
 Precision precision_as_run(const Precision& precision, Runtime runtime, const DeviceSet& devices) {

@@ -81,6 +81,12 @@ bool runtime_loads(Runtime runtime, const Precision& precision);
 // transformers on a GPU without FP8 hardware, which transformers dequantises
 // to BF16 (fp8_dequantised). The estimate sizes weights by it.
 Precision precision_as_run(const Precision& precision, Runtime runtime, const DeviceSet& devices);
+// The architecture as `runtime` runs it: the same, except a sliding window
+// llama.cpp's graph does not build (Attention::llama_cpp_no_window: Mistral
+// v0.1, Phi-3 4k) under llama.cpp and Ollama, where every layer is full.
+Architecture arch_as_run(const Architecture& arch, Runtime runtime);
+// The Assumptions line that says so; empty where it does not apply.
+std::string window_as_run_note(const Architecture& arch, Runtime runtime);
 // True when transformers would dequantise FP8 weights on `devices`.
 bool fp8_dequantised(const Precision& precision, Runtime runtime, const DeviceSet& devices);
 // FP8 under transformers on a GPU whose compute capability is not known (a

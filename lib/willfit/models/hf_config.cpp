@@ -2022,6 +2022,10 @@ Expected<Model> model_from_hf_config(std::string_view text, std::string_view lab
     a.attention.kind = AttentionKind::Sliding;
     a.attention.sliding_window = *window;
     a.attention.sliding_pattern = pattern;
+    // llama.cpp builds no window for these (Attention::llama_cpp_no_window):
+    // mistral and mixtral convert to arch llama (conversion/llama.py at
+    // 80fb11ac), whose graph has none; phi3.cpp switches Phi-3's off.
+    a.attention.llama_cpp_no_window = type == "mistral" || type == "mixtral" || type == "phi3";
     // Gemma 4: the global layers' own shape (config.json
     // global_head_dim, num_global_key_value_heads, attention_k_eq_v; a config
     // without num_global_key_value_heads, E2B/E4B, keeps num_key_value_heads).

@@ -70,6 +70,14 @@ struct Attention {
   // the chunk's length (LLAMA_SWA_TYPE_CHUNKED in llama-hparams), so the
   // memory is the same; only the wording differs.
   bool chunked = false;
+  // Sliding: llama.cpp's graph for the model's GGUF architecture has no
+  // window, so under llama.cpp and Ollama (which runs llama-server) every
+  // layer caches the whole context; vLLM and transformers keep the window.
+  // Mistral-7B-v0.1 converts to arch llama (llama.cpp conversion/llama.py
+  // registers MistralForCausalLM; src/models/llama.cpp sets no swa_type at
+  // 80fb11ac); Phi-3 4k's phi3.cpp reads the window and switches it off
+  // ("Phi SWA is currently disabled"). Catalogue `llama_cpp_no_window`.
+  bool llama_cpp_no_window = false;
   // Trailing layers that reuse an earlier layer's K and V instead of caching
   // their own (Gemma 3n: num_kv_shared_layers).
   int kv_shared_layers = 0;

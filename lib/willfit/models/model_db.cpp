@@ -585,6 +585,9 @@ void read_attention(EntryReader& r, const Json& at, const std::string& kind, Mod
         r.fail("'global_k_eq_v' must be true or false");
       }
     }
+    // Mistral v0.1, Phi-3 4k: llama.cpp builds no window for them
+    // (Attention::llama_cpp_no_window).
+    a.attention.llama_cpp_no_window = r.boolean_in(at, "llama_cpp_no_window", false);
     // Step-3.5: global layers first in each group, with heads of their
     // own; a sigmoid gate per head.
     a.attention.global_first = r.boolean_in(at, "global_first", false);

@@ -67,6 +67,13 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
       }
     }
   }
+  if (!r.estimate.projector_host_why.empty()) {
+    r.assumptions.push_back(r.estimate.projector_host_why);
+  }
+  if (std::string window = window_as_run_note(query.model.arch, r.estimate.runtime);
+      !window.empty()) {
+    r.assumptions.push_back(std::move(window));
+  }
   if (!query.precision.requested.empty()) {
     r.assumptions.push_back(fmt::format("'{}' read as {}, the common GGUF choice at that width",
                                         query.precision.requested, query.precision.name));

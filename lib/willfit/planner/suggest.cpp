@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <array>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -60,6 +62,73 @@ std::string ollama_tag_words(const InferenceQuery& q, const Estimate& e, const P
   }
   const auto tag = ollama_tag_for(q.model, p.id);
   return tag ? ", Ollama's tag " + *tag : "";
+}
+
+// The words of `args` (a suggestion's flags), split at spaces.
+std::vector<std::string_view> words_of(std::string_view args) {
+  std::vector<std::string_view> out;
+  while (!args.empty()) {
+    const auto space = args.find(' ');
+    if (space != 0) {
+      out.push_back(args.substr(0, space));
+    }
+    if (space == std::string_view::npos) {
+      break;
+    }
+    args.remove_prefix(space + 1);
+  }
+  return out;
+}
+
+// How Ollama takes a suggestion's flags (ollama/ollama at fb307609), when
+// the command pasted stays under Ollama:
+// - --context N: the num_ctx option (docs/faq.mdx "How can I specify the
+//   context window size?": `/set parameter num_ctx N` in `ollama run`, the
+//   API's options; docs/modelfile.mdx PARAMETER num_ctx; and
+//   envconfig/config.go OLLAMA_CONTEXT_LENGTH, the server's default);
+// - --kv-type T: envconfig/config.go OLLAMA_KV_CACHE_TYPE, a server setting
+//   for every model; llm/server.go passes it to llama-server as
+//   --cache-type-k T --cache-type-v T (llm/llama_server.go) whatever the
+//   flash attention, which stays automatic (--flash-attn auto) and which
+//   llama.cpp turns on for a quantised V cache (llama-context.cpp at
+//   80fb11ac: "enabling flash_attn since it is required for quantized V
+//   cache"), so OLLAMA_FLASH_ATTENTION=1 is not needed;
+// - --flash-attn on: OLLAMA_FLASH_ATTENTION=1 (llm/llama_server.go
+//   LlamaServerFlashAttention: --flash-attn on when the user set it).
+// Fills s.ollama_setting, and s.ollama_tag from --precision where the
+// change did not set one.
+void ollama_apply(Suggestion& s, const InferenceQuery& q, const Estimate& e) {
+  if (e.runtime != Runtime::Ollama) {
+    return;
+  }
+  const std::vector<std::string_view> w = words_of(s.args);
+  std::vector<std::string> settings;
+  for (std::size_t i = 0; i + 1 < w.size(); ++i) {
+    const std::string value(w[i + 1]);
+    if (w[i] == "--runtime" && value != "ollama") {
+      s.ollama_tag.clear();
+      return;  // the change leaves Ollama
+    }
+    if (w[i] == "--context") {
+      settings.push_back(fmt::format(
+          "num_ctx {} (/set parameter num_ctx {} in ollama run, PARAMETER num_ctx {} in a "
+          "Modelfile, or OLLAMA_CONTEXT_LENGTH={} for ollama serve)",
+          value, value, value, value));
+    } else if (w[i] == "--kv-type") {
+      settings.push_back(
+          fmt::format("OLLAMA_KV_CACHE_TYPE={} ollama serve (every model it serves)", value));
+    } else if (w[i] == "--flash-attn" && value == "on") {
+      settings.push_back("OLLAMA_FLASH_ATTENTION=1 ollama serve");
+    } else if (w[i] == "--precision" && s.ollama_tag.empty() && q.model.ollama_tag &&
+               !q.model.file_weight_bytes) {
+      if (const auto p = parse_precision(value)) {
+        s.ollama_tag = ollama_tag_for(q.model, p->id).value_or("");
+      }
+    }
+  }
+  for (const std::string& setting : settings) {
+    s.ollama_setting += (s.ollama_setting.empty() ? "" : "; ") + setting;
+  }
 }
 
 // The query with the runtime pinned to the one the estimate resolved, so a
@@ -155,6 +224,14 @@ std::optional<Suggestion> text_only(const InferenceQuery& q, const Estimate& e) 
 // A quantised KV cache: q8_0 first (near lossless), then q4_0.
 std::optional<Suggestion> kv_cache(const InferenceQuery& q, const Estimate& e) {
   if (!gguf_runtime(e.runtime) || e.memory.kv_cache == 0) {
+    return std::nullopt;
+  }
+  // Ollama quantises K and V alike (OLLAMA_KV_CACHE_TYPE: ollama_apply), and
+  // with flash attention off (--flash-attn off: OLLAMA_FLASH_ATTENTION=0)
+  // llama.cpp refuses a quantised V cache ("quantized V cache requires
+  // flash_attn to be enabled", llama-context.cpp at 80fb11ac): the server
+  // would not start, so that is no change to offer.
+  if (e.runtime == Runtime::Ollama && !e.flash_attention) {
     return std::nullopt;
   }
   for (const char* id : {"q8_0", "q4_0"}) {
@@ -398,13 +475,22 @@ std::optional<Suggestion> second_gpu(const InferenceQuery& q, const Estimate& e)
   return s;
 }
 
+// How many fewer parameters a model must have to be offered as a smaller
+// one: a tenth (docs/advice.md says the same).
+constexpr double kSmallerModelShare = 0.10;
+
 std::optional<Suggestion> smaller_model(const InferenceQuery& q, const Estimate& e,
                                         const SuggestInputs& in) {
   if (!in.smaller_models) {
     return std::nullopt;
   }
   for (const Model& m : in.smaller_models()) {
-    if (m.params >= q.model.params) {
+    // Strictly smaller: a size step, not a revision of the same size
+    // (Mistral-7B-v0.1 has 0.09 % fewer parameters than v0.3, from its
+    // smaller vocabulary, and fit only through its window): at least
+    // kSmallerModelShare fewer parameters.
+    if (static_cast<double>(m.params) >
+        static_cast<double>(q.model.params) * (1.0 - kSmallerModelShare)) {
       continue;
     }
     InferenceQuery alt = pinned(q, e);
@@ -416,6 +502,9 @@ std::optional<Suggestion> smaller_model(const InferenceQuery& q, const Estimate&
         fmt::format("{} --precision {} --runtime {}", m.id, alt.precision.id, to_string(e.runtime));
     if (auto s = if_fits(
             alt, fmt::format("a smaller model of the {} family ({})", m.family, m.name), args)) {
+      if (e.runtime == Runtime::Ollama) {
+        s->ollama_tag = ollama_tag_for(m, alt.precision.id).value_or("");
+      }
       return costing(s, "a different, less capable model");
     }
   }
@@ -805,6 +894,9 @@ std::string line_of(const Suggestion& s, UnitSystem units) {
   if (!s.tradeoff.empty()) {
     line += "; costs: " + s.tradeoff;
   }
+  if (!s.ollama_setting.empty()) {
+    line += "; in Ollama: " + s.ollama_setting;
+  }
   return line;
 }
 
@@ -819,6 +911,7 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
   const auto add = [&](std::optional<Suggestion> s) {
     if (s && std::none_of(out.begin(), out.end(),
                           [&](const Suggestion& x) { return x.args == s->args; })) {
+      ollama_apply(*s, query, estimate);
       s->line = line_of(*s, query.units);
       out.push_back(std::move(*s));
     }
@@ -899,6 +992,7 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
   if (same_memory && std::none_of(out.begin(), out.end(), [&](const Suggestion& s) {
         return s.args == same_memory->args;
       })) {
+    ollama_apply(*same_memory, query, estimate);
     same_memory->line = line_of(*same_memory, query.units);
     auto at = fitting_precision;
     if (at == out.end()) {

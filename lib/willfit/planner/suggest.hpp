@@ -34,6 +34,13 @@ struct Suggestion {
   // precision): what ranks a GGUF type against another runtime's format.
   double precision_bits = 0;
   bool same_memory_offload = false;  // part on the CPU of one unified-memory device
+  // Under Ollama (the pasted command keeps --runtime ollama): the tag `ollama
+  // pull` fetches for the precision or model the change names ("" when the
+  // catalogue knows none), and how Ollama takes the change's other flags,
+  // which are willfit's and llama.cpp's: num_ctx for --context, the server's
+  // OLLAMA_KV_CACHE_TYPE and OLLAMA_FLASH_ATTENTION ("" when none applies).
+  std::string ollama_tag;
+  std::string ollama_setting;
 };
 
 // What the suggestions may draw on beyond the query itself.

@@ -876,8 +876,9 @@ Expected<SpeedQuery> speed_query_for(const InferenceQuery& q, const Estimate& e,
     }
   }
   const Model& m = q.model;
-  const TokenCosts costs = token_costs(m, q.precision, e.model_weight_bytes,
-                                       kv_read_bytes(m.arch, e.context, q.kv_type, e.kv_type_v));
+  const TokenCosts costs =
+      token_costs(m, q.precision, e.model_weight_bytes,
+                  kv_read_bytes(arch_as_run(m.arch, e.runtime), e.context, q.kv_type, e.kv_type_v));
   const OffloadSplit split = offload_split(e);
   const Bytes split_total = split.device_weights + split.host_weights;
   const double on_device =
