@@ -942,10 +942,13 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
         return s.args == same_memory->args;
       })) {
     same_memory->line = line_of(*same_memory, query.units);
+    // A precision of a large quality loss now ranks after the offloads: the
+    // better precision in the same memory keeps its place among the changes
+    // that fit whole, after the last of them.
     auto at = fitting_precision;
-    if (at == out.end()) {
+    if (at == out.end() || rank(*at) != 0) {
       at = std::find_if_not(out.begin(), out.end(), [&](const Suggestion& s) {
-        return fits_keeping(s) && !s.new_hardware;
+        return fits_keeping(s) && !s.new_hardware && rank(s) == 0;
       });
     }
     out.insert(at, std::move(*same_memory));
