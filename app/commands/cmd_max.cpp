@@ -39,40 +39,22 @@ Exit codes: 0 something fits, 1 nothing fits, 2 error.)";
 // Found by review: without -p, 'willfit max' answers at the 16-bit default
 // (FP16 for a size, BF16 for a checkpoint): "3.36 B parameters" on an 8 GB
 // card, "longest context: none" for Llama-3.1-8B, with nothing saying that a
-// GGUF quantisation, what most people run on such a card, would answer. As
-// the plain verdict suggests a lower precision, this says what Q4_K_M
-// finds, or which precision -p best finds. "" when the precision was
-// quantised already, a runtime was named (its formats are its own), or a
-// quantised one answers no better.
-std::string quantised_hint(const MaxQuestion& question, const MaxAnswer& answer) {
-  const InferenceQuery& q = question.query;
-  if (q.runtime || q.precision.bits_per_weight < 16 || q.model.file_weight_bytes) {
-    return "";
+// quantisation, what most people run on such a card, would answer. As the
+// plain verdict suggests a lower precision, this says what the runtime's
+// common 4-bit precision finds (lib: max_hint), or which precision -p best
+// finds; under a named runtime in its own formats (INT4 under MLX).
+std::string hint_text(const MaxHint& hint, const Precision& asked) {
+  if (hint.best) {
+    return fmt::format("  hint: nothing fits at {}; -p best finds {} ({} tokens of context){}\n",
+                       asked.name, hint.precision.name, hint.context_tokens.value_or(0),
+                       hint.precision.id == hint.try_precision.id
+                           ? std::string()
+                           : ", or try -p " + hint.try_precision.id);
   }
-  MaxQuestion alt = question;
-  if (!question.model_given) {
-    alt.query.precision = *parse_precision("q4_k_m");
-    const MaxAnswer at_q4 = plan_max(alt);
-    if (at_q4.params.value_or(0) <= answer.params.value_or(0)) {
-      return "";
-    }
-    return fmt::format(
-        "  hint: at Q4_K_M (-p q4_k_m, a GGUF on llama.cpp) the largest is {:.2f} B "
-        "parameters\n",
-        static_cast<double>(*at_q4.params) / 1e9);
-  }
-  if (answer.context_tokens.value_or(0) > 0) {
-    return "";
-  }
-  alt.best_precision = true;
-  const MaxAnswer best = plan_max(alt);
-  if (!best.precision || best.context_tokens.value_or(0) <= 0) {
-    return "";
-  }
-  return fmt::format(
-      "  hint: nothing fits at {}; -p best finds {} ({} tokens of context), or try -p "
-      "q4_k_m\n",
-      q.precision.name, best.precision->name, *best.context_tokens);
+  return fmt::format("  hint: at {} (-p {}{}) the largest is {:.2f} B parameters\n",
+                     hint.precision.name, hint.precision.id,
+                     hint.other_runtime ? ", a GGUF on llama.cpp" : "",
+                     static_cast<double>(hint.params.value_or(0)) / 1e9);
 }
 
 }  // namespace
@@ -162,9 +144,12 @@ int run_max(const std::vector<std::string>& args, Context& ctx) {
   }
 
   const MaxAnswer answer = plan_max(question);
-  ctx.out << (json ? render_max_json(question, answer) : render_max_text(question, answer));
-  if (!json && o.precision_option->count() == 0) {
-    ctx.out << quantised_hint(question, answer);
+  // Only when no -p was given: a precision asked is the user's choice.
+  const std::optional<MaxHint> hint =
+      o.precision_option->count() == 0 ? max_hint(question, answer) : std::nullopt;
+  ctx.out << (json ? render_max_json(question, answer, hint) : render_max_text(question, answer));
+  if (!json && hint) {
+    ctx.out << hint_text(*hint, query.precision);
   }
   return answer.found() ? kExitFits : kExitNoFit;
 }

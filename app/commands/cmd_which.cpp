@@ -147,7 +147,9 @@ int run_which(const std::vector<std::string>& args, Context& ctx) {
   // plain answer refuses it on one (vLLM with --vendor apple), not answered
   // "none fits".
   if (std::string why = which_runtime_conflict(query, (*db)->devices(), options); !why.empty()) {
-    return fail(ctx, fmt::format("--runtime {}{}: {}", to_string(*query.runtime),
+    const std::string asked = query.runtime ? fmt::format("--runtime {}", to_string(*query.runtime))
+                                            : fmt::format("--precision {}", query.precision.id);
+    return fail(ctx, fmt::format("{}{}: {}", asked,
                                  vendor.empty() ? std::string() : " --vendor " + vendor, why));
   }
   auto rows = which_devices(query, (*db)->devices(), options);

@@ -81,7 +81,18 @@ Expected<bool> check_kv_type_for_runtime(const InferenceQuery& q) {
 
 Expected<bool> check_runtime_for_devices(const InferenceQuery& q) {
   if (!q.runtime) {
-    return true;  // the default runtime runs on every device
+    // The default runtime runs on every device, except for weights it has
+    // no kernel for there (NF4 under transformers on a Mac, which nothing
+    // on a Mac loads: runtime_device_conflict).
+    if (q.devices.devices.empty()) {
+      return true;
+    }
+    const Runtime runtime = default_runtime(q.model, q.precision, q.devices);
+    if (std::string why = runtime_devices_conflict(runtime, q.precision, q.devices); !why.empty()) {
+      return make_error(fmt::format("{} runs under {} by default, and {}", q.precision.name,
+                                    to_string(runtime), why));
+    }
+    return true;
   }
   // Weights the runtime does not load (GPTQ under llama.cpp, a GGUF type
   // under transformers) make no answer: runtime_precision_conflict.

@@ -94,7 +94,8 @@ std::string render_max_text(const MaxQuestion& question, const MaxAnswer& a) {
   return s;
 }
 
-std::string render_max_json(const MaxQuestion& question, const MaxAnswer& a) {
+std::string render_max_json(const MaxQuestion& question, const MaxAnswer& a,
+                            const std::optional<MaxHint>& hint) {
   using Json = nlohmann::ordered_json;
   const InferenceQuery& q = question.query;
   Json j;
@@ -129,6 +130,18 @@ std::string render_max_json(const MaxQuestion& question, const MaxAnswer& a) {
       a.context_tokens ? Json(a.context_at_trained_length) : Json(nullptr);
   j["max"] = m;
   j["fits"] = a.found();
+  // Added after "fits": the keys before it keep their order.
+  if (hint) {
+    Json h;
+    h["precision"] = hint->precision.id;
+    h["runtime"] = std::string(to_string(hint->runtime));
+    h["best"] = hint->best;
+    h["params"] = opt(hint->params);
+    h["context_tokens"] = opt(hint->context_tokens);
+    j["quantised_hint"] = h;
+  } else {
+    j["quantised_hint"] = nullptr;
+  }
   return j.dump(2) + "\n";
 }
 

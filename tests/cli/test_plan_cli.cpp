@@ -76,7 +76,13 @@ TEST(CliMax, WithoutPrecisionAHintNamesAQuantisationThatAnswers) {
   EXPECT_EQ(size.code, 0);
   EXPECT_NE(size.out.find("hint: at Q4_K_M (-p q4_k_m"), std::string::npos) << size.out;
   EXPECT_EQ(run_cli({"max", "-d", "rtx 4060", "-p", "fp16"}).out.find("hint"), std::string::npos);
-  EXPECT_EQ(run_cli({"max", "-d", "rtx 4060", "--json"}).out.find("hint"), std::string::npos);
+  // In JSON: quantised_hint, null when -p was given (schema: max.schema.json).
+  EXPECT_NE(run_cli({"max", "-d", "rtx 4060", "-p", "fp16", "--json"})
+                .out.find("\"quantised_hint\": null"),
+            std::string::npos);
+  const auto as_json = run_cli({"max", "-d", "rtx 4060", "--json"});
+  EXPECT_NE(as_json.out.find("\"quantised_hint\": {"), std::string::npos) << as_json.out;
+  EXPECT_NE(as_json.out.find("\"precision\": \"q4_k_m\""), std::string::npos) << as_json.out;
 }
 
 TEST(CliMax, ErrorsAreCleanAndNothingFitsExitsOne) {

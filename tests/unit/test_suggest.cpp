@@ -548,7 +548,11 @@ TEST(SuggestOtherHardware, SeventyBAtFp16On24GbIsOfferedCardsThatHoldIt) {
   EXPECT_NE(s[hardware[1]].args.find("2x card-48gb"), std::string::npos) << s[hardware[1]].args;
   EXPECT_NE(s[hardware[1]].tradeoff.find("$8000"), std::string::npos) << s[hardware[1]].tradeoff;
   ASSERT_FALSE(s.empty());
-  EXPECT_EQ(s.front().verdict, Verdict::Fits);  // a GGUF on the user's own 24 GB
+  // A GGUF on the user's own 24 GB fits; at 2 bits, a large quality loss, it
+  // ranks after the offload to RAM (speed only).
+  EXPECT_TRUE(std::any_of(s.begin(), s.end(), [](const Suggestion& x) {
+    return x.verdict == Verdict::Fits && !x.new_hardware && x.kld.has_value();
+  }));
   EXPECT_FALSE(s.front().new_hardware);
   // Hardware to buy ranks after every change on the user's own card, the
   // offload to their RAM included (docs/usage.md, "To make it fit").

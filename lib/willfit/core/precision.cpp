@@ -50,6 +50,28 @@ Precision mix(std::string id, std::string name, double bits, double block_bits,
 }  // namespace
 
 Precision mlx_affine(const Precision& p) {
+  if (p.id == "awq" || p.id == "gptq") {
+    // mlx_lm's load_model converts a 4-bit AutoAWQ/GPTQ checkpoint on load
+    // (_transform_awq_weights): each group of `group_size` (128 by default)
+    // gets a scale and a bias (-zero x scale) in the checkpoint's 16-bit
+    // dtype, where the file held a 4-bit zero point: 4 + 2 x 16 / 128 bits.
+    // Only the layers the file quantised (linear layers) are; the
+    // embeddings and output head stay 16-bit.
+    constexpr double kGroup = 128;
+    const double bits = 4 + 2 * 16.0 / kGroup;
+    Precision m = p;
+    m.bits_per_weight = bits;
+    m.block_bits = bits;
+    m.note = fmt::format(
+        "{} under MLX: mlx_lm converts the 4-bit weights on load to its affine format, a 16-bit "
+        "scale and bias per group of 128, so {:g} bits per weight on linear layers; a checkpoint "
+        "with g_idx (GPTQ act-order) it refuses",
+        p.name, bits);
+    m.source =
+        "ml-explore/mlx-lm mlx_lm/utils.py at d78bf58e (load_model: quant_method awq and gptq "
+        "through _transform_awq_weights, bits 4 only, group_size 128 by default, g_idx refused)";
+    return m;
+  }
   if (p.kind != PrecisionKind::Integer || (p.id != "int4" && p.id != "int8")) {
     return p;
   }
@@ -317,6 +339,21 @@ Expected<KvType> parse_kv_type(std::string_view text) {
         }
       }
     }
+  }
+  // An 8- or 4-bit cache named as other programs name theirs (vLLM's
+  // --kv-cache-dtype fp8, "int8"): by spelling the nearest would be f16 or
+  // none; by width it is ggml's q8_0 or q4_0. vLLM's fp8 cache exists
+  // (vLLM docs, features/quantization/quantized_kvcache) but is not modelled.
+  const bool fp8 = key.starts_with("fp8") || key == "e4m3" || key == "e5m2";
+  const bool eight = fp8 || key == "int8" || key == "i8" || key == "8bit" || key == "8-bit";
+  const bool four = key == "int4" || key == "i4" || key == "4bit" || key == "4-bit" ||
+                    key == "fp4" || key == "nf4";
+  if (eight || four) {
+    return make_error(fmt::format(
+        "unknown KV cache type '{}': llama.cpp's {}-bit cache is {} (--kv-type {}){}. KV cache "
+        "types: {}",
+        original, eight ? 8 : 4, eight ? "q8_0" : "q4_0", eight ? "q8_0" : "q4_0",
+        fp8 ? "; vLLM's fp8 cache (its --kv-cache-dtype fp8) is not modelled" : "", listed));
   }
   const std::string hint = did_you_mean(near);
   return make_error("unknown KV cache type '" + original +

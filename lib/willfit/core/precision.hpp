@@ -47,8 +47,9 @@ Expected<Precision> parse_precision(std::string_view text);
 // defaults mlx_lm.convert uses: groups of 64 weights along a row, each with
 // a scale and a bias in the model's 16-bit dtype): bits + 2 x 16 / 64, so
 // 4.5 and 8.5 bits per weight, on every linear layer and the embeddings and
-// output head (mlx_lm quantises nn.Embedding too). Other precisions as they
-// are.
+// output head (mlx_lm quantises nn.Embedding too). AWQ and GPTQ 4-bit as
+// mlx_lm converts them on load: a 16-bit scale and bias per group of 128,
+// 4.25 bits on linear layers. Other precisions as they are.
 Precision mlx_affine(const Precision& precision);
 
 // A GGUF precision as MLX holds it when mlx.core.load reads the file

@@ -1284,6 +1284,13 @@ Estimate estimate_inference(const InferenceQuery& query, Detail detail) {
         "file as {} (counted so)",
         query.precision.name, run.name));
   }
+  if (transformers_gptq_on_metal(query.precision, runtime, query.devices)) {
+    e.warnings.push_back(fmt::format(
+        "{} on a Mac: transformers runs it through GPTQModel only (its Torch kernel; AutoGPTQ "
+        "has no Metal kernel: docs/source/en/quantization/overview.md at huggingface/"
+        "transformers 1d883ec0), slower than MLX's 4-bit (-p int4) or llama.cpp's Q4_K_M",
+        query.precision.name));
+  }
   return e;
 }
 

@@ -448,12 +448,21 @@ bool apple_int_on_mlx(const Precision& precision, const DeviceSet& devices) {
   return (precision.id == "int4" || precision.id == "int8") && all_apple_silicon(devices);
 }
 
+// On a Mac, AWQ is what mlx_lm loads (it converts a 4-bit AutoAWQ
+// checkpoint on load: mlx_affine) and transformers does not (AWQ has no
+// Metal kernel there: runtime_device_conflict).
+bool apple_awq_on_mlx(const Precision& precision, const DeviceSet& devices) {
+  return precision.id == "awq" && all_apple_silicon(devices);
+}
+
 Runtime default_runtime(const Precision& precision, const DeviceSet& devices) {
   if (precision.gguf || apple_float_on_llama_cpp(precision, devices) ||
       cpu_float_on_llama_cpp(precision, devices)) {
     return Runtime::LlamaCpp;
   }
-  return apple_int_on_mlx(precision, devices) ? Runtime::Mlx : Runtime::Transformers;
+  return apple_int_on_mlx(precision, devices) || apple_awq_on_mlx(precision, devices)
+             ? Runtime::Mlx
+             : Runtime::Transformers;
 }
 
 // Runtimes and architectures (runtime_model_conflict): transformers has no
@@ -529,39 +538,80 @@ bool checkpoint_int_for_pytorch(const Model& model, const Precision& precision) 
 //   too without a CUDA or XPU GPU (a Mac's MPS, a CPU). willfit follows the
 //   later behaviour: on such devices the weights count at 16 bits, with a
 //   warning (fp8_dequantised).
+// - transformers on a Mac (PyTorch's MPS): the Metal column of its
+//   quantisation overview (docs/source/en/quantization/overview.md at
+//   huggingface/transformers 1d883ec0) marks bitsandbytes ("seeking
+//   contributors to help develop and lead the Apple Silicon backend"), AWQ
+//   and AutoGPTQ unsupported, GPTQModel supported (its Torch kernel). So NF4
+//   and AWQ are refused there; GPTQ runs, through GPTQModel only
+//   (transformers_gptq_on_metal, a warning). MLX loads a 4-bit AWQ or GPTQ
+//   checkpoint (mlx_affine), so a Mac's AWQ defaults to MLX
+//   (apple_awq_on_mlx).
 std::string runtime_device_conflict(Runtime runtime, const Precision& precision,
-                                    const Device& device) {
+                                    const Device& device, bool name_device) {
   const bool apple = device.vendor == "apple";
+  // "(Apple M1 8GB)" after the kind of device, or nothing when the question
+  // named no device (willfit which tries them all).
+  const std::string named = name_device ? fmt::format(" ({})", device.name) : std::string();
   if (runtime == Runtime::Vllm && apple) {
     return fmt::format(
-        "vLLM has no Metal backend: on a Mac ({}) it runs on the CPU only, which willfit does "
+        "vLLM has no Metal backend: on a Mac{} it runs on the CPU only, which willfit does "
         "not model; runtimes that run on a Mac: llama.cpp, ollama, mlx, transformers (PyTorch "
         "on MPS), generic",
-        device.name);
+        named);
   }
   if (runtime == Runtime::Vllm && device.kind == DeviceKind::Cpu) {
     return fmt::format(
-        "willfit models vLLM on GPUs; its CPU backend ({}) is not modelled: use --runtime "
+        "willfit models vLLM on GPUs; its CPU backend{} is not modelled: use --runtime "
         "llama.cpp, ollama, transformers or generic",
-        device.name);
+        named);
   }
   if (runtime == Runtime::Mlx && device.kind != DeviceKind::Raw &&
       !(apple && device.kind == DeviceKind::Unified)) {
     return fmt::format(
-        "willfit models MLX on Apple silicon (Metal) only, and {} is not a Mac: use --runtime "
-        "llama.cpp, ollama, vllm, transformers or generic",
-        device.name);
+        "willfit models MLX on Apple silicon (Metal) only, and {}: use --runtime llama.cpp, "
+        "ollama, vllm, transformers or generic",
+        name_device ? device.name + " is not a Mac" : std::string("these devices are not Macs"));
+  }
+  if (runtime == Runtime::Transformers && apple && device.kind == DeviceKind::Unified) {
+    if (precision.id == "nf4") {
+      return fmt::format(
+          "transformers runs bitsandbytes (NF4) on CUDA, ROCm, Intel and CPUs, not on a Mac{}: "
+          "its quantisation overview marks Metal unsupported (docs/source/en/quantization/"
+          "overview.md at huggingface/transformers 1d883ec0), and MLX reads no bitsandbytes "
+          "checkpoint: use -p int4 (MLX's 4-bit) or -p q4_k_m (llama.cpp)",
+          named);
+    }
+    if (precision.id == "awq") {
+      return fmt::format(
+          "transformers runs AWQ on CUDA, ROCm, Intel GPUs and CPUs, not on a Mac{}: its "
+          "quantisation overview marks Metal unsupported (docs/source/en/quantization/"
+          "overview.md at huggingface/transformers 1d883ec0): use --runtime mlx (mlx_lm "
+          "converts a 4-bit AWQ checkpoint on load) or -p q4_k_m (llama.cpp)",
+          named);
+    }
   }
   if (runtime == Runtime::Vllm && precision.id == "fp8") {
     const std::optional<int> cc = nvidia_compute_capability(device);
     if (cc && *cc < 75) {
-      return fmt::format(
-          "vLLM runs FP8 from compute capability 7.5 (Turing; weight-only through Marlin below "
-          "8.9), and {} is {}.{}: use another precision or runtime",
-          device.name, *cc / 10, *cc % 10);
+      return name_device
+                 ? fmt::format(
+                       "vLLM runs FP8 from compute capability 7.5 (Turing; weight-only through "
+                       "Marlin below 8.9), and {} is {}.{}: use another precision or runtime",
+                       device.name, *cc / 10, *cc % 10)
+                 : std::string(
+                       "vLLM runs FP8 from compute capability 7.5 (Turing; weight-only "
+                       "through Marlin below 8.9), and these devices are older: use another "
+                       "precision or runtime");
     }
   }
   return {};
+}
+
+bool transformers_gptq_on_metal(const Precision& precision, Runtime runtime,
+                                const DeviceSet& devices) {
+  return runtime == Runtime::Transformers &&
+         (precision.id == "gptq" || precision.id == "gptq-int8") && all_apple_silicon(devices);
 }
 
 std::string runtime_devices_conflict(Runtime runtime, const Precision& precision,
@@ -653,7 +703,16 @@ constexpr std::array<RuntimeLoads, 6> kRuntimeLoads{{
     {Runtime::Transformers, kEveryFamily & ~bit(F::Gguf),
      "safetensors at FP32/FP16/BF16/FP8, bitsandbytes (int8, nf4), GPTQ and AWQ"},
     // MLX: how each precision is held is mlx_affine's question (precision.hpp).
-    {Runtime::Mlx, kEveryFamily, ""},
+    // mlx_lm's load_model (ml-explore/mlx-lm mlx_lm/utils.py at d78bf58e)
+    // reads MLX's own quantisation and, from a config.json's
+    // quantization_config, quant_method bitnet, mxfp4, compressed-tensors,
+    // awq and gptq (the last two at 4 bits only: "Only bits=4 is supported
+    // for AutoAWQ/GPTQ models"); nothing reads a bitsandbytes checkpoint
+    // (NF4), so its packed weights meet no layer that takes them. GPTQ
+    // 8-bit: mlx_refuses.
+    {Runtime::Mlx, kEveryFamily & ~bit(F::Bitsandbytes),
+     "safetensors at FP32/FP16/BF16, its own 4- and 8-bit (int4, int8), 4-bit AWQ and GPTQ "
+     "(converted on load) and GGUF files (mlx.core.load)"},
     // generic: a runtime-neutral rule, asked about any width.
     {Runtime::Generic, kEveryFamily, ""},
 }};
@@ -683,9 +742,18 @@ std::string_view runs_under(WeightFamily f) {
   return "";
 }
 
+// A precision of a family MLX loads that mlx_lm still refuses: GPTQ at 8
+// bits (_transform_awq_weights raises for any bits but 4).
+bool mlx_refuses(Runtime runtime, const Precision& precision) {
+  return runtime == Runtime::Mlx && precision.id == "gptq-int8";
+}
+
 }  // namespace
 
 bool runtime_loads(Runtime runtime, const Precision& precision) {
+  if (mlx_refuses(runtime, precision)) {
+    return false;
+  }
   const WeightFamily f = weight_family(precision);
   for (const RuntimeLoads& r : kRuntimeLoads) {
     if (r.runtime == runtime) {
@@ -704,6 +772,14 @@ std::string runtime_precision_conflict(Runtime runtime, const Precision& precisi
     if (r.runtime == runtime) {
       loads = r.loads;
     }
+  }
+  if (runtime == Runtime::Mlx) {
+    return fmt::format(
+        "{} loads {}, not {}: mlx_lm converts AWQ and GPTQ at 4 bits only and reads no "
+        "bitsandbytes checkpoint (mlx_lm/utils.py at ml-explore/mlx-lm d78bf58e, load_model); "
+        "use -p {} (MLX's own {}-bit), or -p {} with --runtime llama.cpp",
+        to_string(runtime), loads, precision.name, precision.bits_per_weight > 6 ? "int8" : "int4",
+        precision.bits_per_weight > 6 ? 8 : 4, precision.bits_per_weight > 6 ? "q8_0" : "q4_k_m");
   }
   return fmt::format("{} loads {}, not {}; {}", to_string(runtime), loads, precision.name,
                      runs_under(weight_family(precision)));

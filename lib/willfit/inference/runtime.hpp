@@ -43,6 +43,10 @@ bool apple_float_on_llama_cpp(const Precision& precision, const DeviceSet& devic
 // int4 and int8 there are MLX's 4- and 8-bit (mlx_lm.convert -q), not
 // PyTorch's integer formats.
 bool apple_int_on_mlx(const Precision& precision, const DeviceSet& devices);
+// True when default_runtime chose MLX for AWQ because the devices are Apple
+// silicon: mlx_lm converts a 4-bit AWQ checkpoint on load, transformers has
+// no Metal AWQ kernel.
+bool apple_awq_on_mlx(const Precision& precision, const DeviceSet& devices);
 // True when `model` is a checkpoint quantised for PyTorch at `precision`
 // (int4/int8 read from its config.json's quantization_config): it runs with
 // transformers on any device, MLX being unable to load it.
@@ -58,8 +62,15 @@ bool cpu_float_on_llama_cpp(const Precision& precision, const DeviceSet& devices
 // runs on the CPU only) and its CPU backend is not modelled; MLX is modelled
 // on Apple silicon (Metal) only; vLLM's FP8 needs compute capability 7.5
 // (Marlin, weight-only) at least. A bare capacity ("24gb") runs anything.
+// transformers on a Mac refuses NF4 and AWQ (no Metal kernels). The
+// device is named in the sentence unless `name_device` is false (a question
+// over many devices, willfit which).
 std::string runtime_device_conflict(Runtime runtime, const Precision& precision,
-                                    const Device& device);
+                                    const Device& device, bool name_device = true);
+// True when GPTQ runs under transformers on a Mac: through GPTQModel's Torch
+// kernel only (AutoGPTQ has no Metal kernel), said as a warning.
+bool transformers_gptq_on_metal(const Precision& precision, Runtime runtime,
+                                const DeviceSet& devices);
 // The first such conflict over the devices of `devices`, or empty.
 std::string runtime_devices_conflict(Runtime runtime, const Precision& precision,
                                      const DeviceSet& devices);
@@ -69,8 +80,8 @@ std::string runtime_devices_conflict(Runtime runtime, const Precision& precision
 // precision families (16/32-bit float, FP8, INT8/INT4, GGUF types,
 // bitsandbytes, GPTQ/AWQ, "4.5bpw") each runtime loads, with the source of
 // each list: GPTQ under llama.cpp, FP8 under Ollama, a GGUF type under
-// transformers (which dequantises it on load) are refused. MLX accepts
-// every precision here (mlx_affine decides how it is held).
+// transformers (which dequantises it on load), NF4 and GPTQ 8-bit under MLX
+// are refused (mlx_affine decides how the rest is held under MLX).
 std::string runtime_precision_conflict(Runtime runtime, const Precision& precision);
 // True when `runtime` loads weights at `precision` (no conflict above).
 bool runtime_loads(Runtime runtime, const Precision& precision);

@@ -141,6 +141,11 @@ std::optional<Precision> best_precision(const InferenceQuery& query,
     q.runtime = Runtime::LlamaCpp;  // what precision_candidates(nullopt) lists for
   }
   for (const auto& p : candidates) {
+    // Nor one the runtime has no kernel for on these devices (NF4 and AWQ
+    // under transformers on a Mac: runtime_device_conflict).
+    if (!runtime_devices_conflict(*q.runtime, p, q.devices).empty()) {
+      continue;
+    }
     q.precision = p;
     if (meets(estimate_inference(q), margin)) {
       return p;
@@ -216,6 +221,73 @@ MaxAnswer plan_max(const MaxQuestion& question) {
     a.batch_error_band_pct = estimate_inference(at).error_band_pct;
   }
   return a;
+}
+
+namespace {
+
+// The 4-bit precision a runtime is mostly run at: a GGUF Q4_K_M for the
+// llama.cpp family (and with no runtime named, as the plain verdict
+// suggests it), MLX's own 4-bit (mlx_lm.convert -q), NF4 (bitsandbytes,
+// quantised on load from any checkpoint) else GPTQ for transformers, AWQ
+// else GPTQ for vLLM: the first the runtime loads and runs on the devices.
+std::optional<Precision> four_bit_for(const InferenceQuery& q) {
+  std::vector<const char*> ids{"q4_k_m"};
+  if (q.runtime == Runtime::Mlx) {
+    ids = {"int4"};
+  } else if (q.runtime == Runtime::Transformers) {
+    ids = {"nf4", "gptq"};
+  } else if (q.runtime == Runtime::Vllm) {
+    ids = {"awq", "gptq"};
+  }
+  for (const char* id : ids) {
+    auto p = parse_precision(id);
+    if (p && (!q.runtime || (runtime_loads(*q.runtime, *p) &&
+                             runtime_devices_conflict(*q.runtime, *p, q.devices).empty()))) {
+      return *p;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<MaxHint> max_hint(const MaxQuestion& question, const MaxAnswer& answer) {
+  const InferenceQuery& q = question.query;
+  if (question.best_precision || q.precision.bits_per_weight < 16 || q.model.file_weight_bytes) {
+    return std::nullopt;
+  }
+  const std::optional<Precision> four = four_bit_for(q);
+  if (!four) {
+    return std::nullopt;
+  }
+  MaxHint hint;
+  hint.other_runtime = !q.runtime;
+  hint.try_precision = *four;
+  MaxQuestion alt = question;
+  if (!question.model_given) {
+    alt.query.precision = *four;
+    const MaxAnswer at_four = plan_max(alt);
+    if (at_four.params.value_or(0) <= answer.params.value_or(0)) {
+      return std::nullopt;
+    }
+    hint.precision = *four;
+    hint.runtime = at_four.runtime;
+    hint.params = at_four.params;
+    return hint;
+  }
+  if (answer.context_tokens.value_or(0) > 0) {
+    return std::nullopt;
+  }
+  alt.best_precision = true;
+  const MaxAnswer best = plan_max(alt);
+  if (!best.precision || best.context_tokens.value_or(0) <= 0) {
+    return std::nullopt;
+  }
+  hint.precision = *best.precision;
+  hint.runtime = best.runtime;
+  hint.best = true;
+  hint.context_tokens = best.context_tokens;
+  return hint;
 }
 
 }  // namespace willfit

@@ -88,4 +88,24 @@ struct MaxAnswer {
 
 MaxAnswer plan_max(const MaxQuestion& question);
 
+// What a quantised precision would answer where `willfit max` was asked at a
+// 16-bit one (the default without -p): without a model, the largest size at
+// the runtime's common 4-bit precision (Q4_K_M for llama.cpp, Ollama and no
+// runtime named, INT4 for MLX, NF4 else GPTQ for transformers, AWQ else
+// GPTQ for vLLM; one the runtime loads and runs on the devices); with a
+// model that fits at no context, the precision --precision best finds.
+struct MaxHint {
+  Precision precision;                         // the -p that answers: the 4-bit one, or -p best's
+  Runtime runtime = Runtime::LlamaCpp;         // the runtime it answers under
+  bool other_runtime = false;                  // no runtime named: a GGUF on llama.cpp
+  bool best = false;                           // found by --precision best (a model was given)
+  Precision try_precision;                     // the runtime's 4-bit precision
+  std::optional<std::int64_t> params;          // without a model: the largest at it
+  std::optional<std::int64_t> context_tokens;  // with one: -p best's longest context
+};
+// nullopt where the precision asked is already below 16 bits, --precision
+// best was asked, the model is a file (its bytes are what they are), or the
+// quantised answer is no better.
+std::optional<MaxHint> max_hint(const MaxQuestion& question, const MaxAnswer& answer);
+
 }  // namespace willfit

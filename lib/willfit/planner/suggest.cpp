@@ -221,6 +221,53 @@ std::optional<Suggestion> text_only(const InferenceQuery& q, const Estimate& e) 
                  "no image or audio input");
 }
 
+// A GGUF under MLX that mlx.core.load does not keep quantised (a K-quant,
+// an IQ type: mlx_from_gguf casts it to F16) has two free ways out that
+// keep the quality asked: the same file under llama.cpp, which runs it as
+// it is, and MLX's own quantisation at the width asked (an mlx_lm 4- or
+// 8-bit model, -p int4 / int8, 4.5 and 8.5 bits: mlx_affine). Each offered
+// when it fits whole; the first comes first.
+std::vector<Suggestion> mlx_gguf_ways_out(const InferenceQuery& q, const Estimate& e) {
+  std::vector<Suggestion> out;
+  if (e.runtime != Runtime::Mlx || !q.precision.gguf ||
+      mlx_from_gguf(q.precision).bits_per_weight <= q.precision.bits_per_weight) {
+    return out;
+  }
+  InferenceQuery same_file = pinned(q, e);
+  same_file.runtime = Runtime::LlamaCpp;
+  if (auto s = costing(if_fits(same_file,
+                               fmt::format("the same {} file on llama.cpp, which keeps it "
+                                           "quantised (MLX casts it to F16)",
+                                           q.precision.name),
+                               "--runtime llama.cpp"),
+                       "nothing: the same file, another program")) {
+    out.push_back(std::move(*s));
+  }
+  if (q.model.file_weight_bytes) {
+    return out;  // a file's bytes are what they are
+  }
+  // MLX's width nearest below the bits asked: 8-bit for Q8-class files, else 4-bit.
+  for (const char* id : {"int8", "int4"}) {
+    const auto p = parse_precision(id);
+    if (!p || p->bits_per_weight >= q.precision.bits_per_weight) {
+      continue;
+    }
+    const Precision held = mlx_affine(*p);
+    InferenceQuery alt = pinned(q, e);
+    alt.precision = *p;
+    if (auto s = costing(if_fits(alt,
+                                 fmt::format("MLX's own {:g}-bit ({} bits per weight), an "
+                                             "mlx_lm model instead of the GGUF",
+                                             p->bits_per_weight, bits_per_weight_text(held)),
+                                 fmt::format("--precision {}", id)),
+                         precision_cost(held))) {
+      out.push_back(std::move(*s));
+      break;
+    }
+  }
+  return out;
+}
+
 // A quantised KV cache: q8_0 first (near lossless), then q4_0.
 std::optional<Suggestion> kv_cache(const InferenceQuery& q, const Estimate& e) {
   if (!gguf_runtime(e.runtime) || e.memory.kv_cache == 0) {
@@ -285,8 +332,15 @@ enum class PrecisionSearch { SameRuntime, AsGguf, Combined };
 // names; Combined: the best GGUF type that fits, else the best one that fits
 // with a context of at least kShortestUsefulContext tokens. Not for a model file: its bytes are
 // what they are.
+//
+// `tight_also`, when given, receives a better type that fits only within the
+// error band, found before the one returned, when the one returned costs a
+// large quality loss (kLargeQualityLossKld) and the tight one does not: Q3_K_M
+// on an 8 GB Mac "tight" against Q3_K_S "a large quality loss" is a choice
+// the user should see, its line saying tight.
 std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e,
-                                    PrecisionSearch search) {
+                                    PrecisionSearch search,
+                                    std::optional<Suggestion>* tight_also = nullptr) {
   const bool combined = search == PrecisionSearch::Combined;
   if (q.model.file_weight_bytes) {
     return std::nullopt;
@@ -331,6 +385,12 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e,
       s.precision_bits = p->bits_per_weight;
       s.tradeoff = precision_cost(*p) + (shorten ? ", and a shorter memory" : "");
       if (!after.tight) {
+        const auto large = [](const Suggestion& x) {
+          return x.kld && *x.kld >= kLargeQualityLossKld;
+        };
+        if (tight_also && tight_fit && large(s) && !large(*tight_fit)) {
+          *tight_also = std::move(tight_fit);
+        }
         return s;
       }
       // Within the estimate's error band it may not load: the best type that
@@ -377,7 +437,11 @@ std::optional<Suggestion> precision(const InferenceQuery& q, const Estimate& e,
 // On a Mac the runtime's own search is already the GGUF one (precision()).
 std::vector<Suggestion> lower_precisions(const InferenceQuery& q, const Estimate& e) {
   std::vector<Suggestion> out;
-  std::optional<Suggestion> same = precision(q, e, PrecisionSearch::SameRuntime);
+  std::optional<Suggestion> tight;
+  std::optional<Suggestion> same = precision(q, e, PrecisionSearch::SameRuntime, &tight);
+  if (tight) {
+    out.push_back(std::move(*tight));
+  }
   std::optional<Suggestion> as_gguf;
   if (!q.runtime && !gguf_runtime(e.runtime) && !all_apple(q.devices)) {
     as_gguf = precision(q, e, PrecisionSearch::AsGguf);
@@ -919,8 +983,17 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
   add(flash_attention(query, estimate));
   add(kv_cache(query, estimate));
   add(text_only(query, estimate));
-  for (auto& s : lower_precisions(query, estimate)) {
+  // A GGUF under MLX that llama.cpp runs as it is: a lower precision on
+  // llama.cpp would lose quality for nothing.
+  std::vector<Suggestion> mlx_ways = mlx_gguf_ways_out(query, estimate);
+  const bool same_file_fits = !mlx_ways.empty() && mlx_ways.front().args == "--runtime llama.cpp";
+  for (auto& s : mlx_ways) {
     add(std::move(s));
+  }
+  if (!same_file_fits) {
+    for (auto& s : lower_precisions(query, estimate)) {
+      add(std::move(s));
+    }
   }
   add(context(query, estimate));
   add(raise_gpu_limit(query, estimate));
@@ -967,15 +1040,17 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
   // to buy (a second card, other GPUs) only after all of them, as an
   // alternative. Within a rank, the order of least harm above, except that a
   // precision of a large quality loss (quality.hpp, kLargeQualityLossKld)
-  // comes after the other changes that fit whole, a shorter context among
-  // them: it changes every token, a shorter context only what falls out of it.
+  // that fits whole comes after the other changes on the user's devices, a
+  // shorter context and an offload to RAM among them: it changes every
+  // token, a shorter context only what falls out of it, an offload only the
+  // speed.
   const auto rank = [&](const Suggestion& s) {
     const bool large_loss = s.kld && *s.kld >= kLargeQualityLossKld;
-    return s.new_hardware               ? 4
-           : !keeps_model(s)            ? 2
-           : s.verdict != Verdict::Fits ? 3
-           : large_loss                 ? 1
-                                        : 0;
+    return s.new_hardware                             ? 5
+           : large_loss && s.verdict == Verdict::Fits ? 4
+           : !keeps_model(s)                          ? 2
+           : s.verdict != Verdict::Fits               ? 3
+                                                      : 0;
   };
   std::stable_sort(out.begin(), out.end(),
                    [&](const Suggestion& a, const Suggestion& b) { return rank(a) < rank(b); });
@@ -994,10 +1069,13 @@ std::vector<Suggestion> suggest_changes(const InferenceQuery& query, const Estim
       })) {
     ollama_apply(*same_memory, query, estimate);
     same_memory->line = line_of(*same_memory, query.units);
+    // A precision of a large quality loss now ranks after the offloads: the
+    // better precision in the same memory keeps its place among the changes
+    // that fit whole, after the last of them.
     auto at = fitting_precision;
-    if (at == out.end()) {
+    if (at == out.end() || rank(*at) != 0) {
       at = std::find_if_not(out.begin(), out.end(), [&](const Suggestion& s) {
-        return fits_keeping(s) && !s.new_hardware;
+        return fits_keeping(s) && !s.new_hardware && rank(s) == 0;
       });
     }
     out.insert(at, std::move(*same_memory));

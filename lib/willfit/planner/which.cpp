@@ -77,6 +77,14 @@ std::vector<WhichRow> which_devices(const InferenceQuery& query, std::span<const
                           !runtime_device_conflict(*query.runtime, query.precision, d).empty())) {
       continue;
     }
+    // Nor is the runtime the weights default to there, when it has no kernel
+    // for them on this device (NF4 under transformers on a Mac).
+    if (!query.runtime) {
+      const Runtime runtime = default_runtime(query.model, query.precision, set_of(d, 1));
+      if (!runtime_device_conflict(runtime, query.precision, d).empty()) {
+        continue;
+      }
+    }
     const bool multi = d.kind == DeviceKind::DiscreteGpu || d.kind == DeviceKind::Accelerator;
     for (const int count : options.counts) {
       if (count > 1 && !multi) {
@@ -146,20 +154,22 @@ std::vector<WhichRow> which_devices(const InferenceQuery& query, std::span<const
 
 std::string which_runtime_conflict(const InferenceQuery& query, std::span<const Device> devices,
                                    const WhichOptions& options) {
-  if (!query.runtime) {
-    return {};
-  }
   std::string first;
   for (const Device& d : devices) {
     if (!tried(d, options)) {
       continue;
     }
-    std::string why = runtime_device_conflict(*query.runtime, query.precision, d);
+    // No runtime named: the one the weights default to on each device.
+    const Runtime runtime =
+        query.runtime.value_or(default_runtime(query.model, query.precision, set_of(d, 1)));
+    std::string why = runtime_device_conflict(runtime, query.precision, d, false);
     if (why.empty()) {
       return {};
     }
     if (first.empty()) {
-      first = std::move(why);
+      first = query.runtime ? std::move(why)
+                            : fmt::format("{} runs under {} by default there, and {}",
+                                          query.precision.name, to_string(runtime), why);
     }
   }
   return first;

@@ -64,8 +64,10 @@ std::vector<WhichRow> which_devices(const InferenceQuery& query, std::span<const
 // Why the query's --runtime runs on none of the devices which_devices would
 // try (the vendor's, CPUs left out): the plain answer's refusal
 // (runtime_device_conflict) for the first of them, e.g. vLLM with --vendor
-// apple, MLX with --vendor nvidia. Empty when no runtime is named, when some
-// device runs it, or when no device is left to try. Price and rent are not
+// apple, MLX with --vendor nvidia; with no runtime named, the runtime the
+// weights default to on each device (NF4 with --vendor apple). Worded for
+// no one device. Empty when some device runs it, or when no device is left
+// to try. Price and rent are not
 // looked at: the runtime, not the budget, is then the reason.
 std::string which_runtime_conflict(const InferenceQuery& query, std::span<const Device> devices,
                                    const WhichOptions& options);
