@@ -2122,6 +2122,7 @@ void vllm(const Inputs& in, Estimate& e) {
   const VllmRequestKv request =
       vllm_request_kv(per_rank, in.context, in.k_type, in.v_type, kVllmBatchedTokens);
   e.kv_layout_not_modelled = request.not_modelled;
+  e.kv_type_held = request.held_type;
   const std::int64_t block = std::max(kVllmBlock, request.block_tokens);
   const std::int64_t need_tokens = ((in.context + block - 1) / block) * block * in.batch;
   const Bytes need_gpu = request.bytes * in.batch;
