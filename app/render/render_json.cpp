@@ -110,10 +110,13 @@ Json device_json(const FitReport& r) {
   return j;
 }
 
-Json memory_json(const Estimate& e) {
+// kv_type: the type the query asked for; the runtime may hold another
+// (Estimate::kv_type_held: vLLM's FP8 pages of DeepSeek-V4).
+Json memory_json(const Estimate& e, const std::string& kv_type) {
   Json j;
   j["weights_bytes"] = e.memory.weights;
   j["kv_cache_bytes"] = e.memory.kv_cache;
+  j["kv_cache_type"] = e.kv_type_held.empty() ? kv_type : e.kv_type_held;
   j["compute_bytes"] = e.memory.compute;
   j["overhead_bytes"] = e.memory.overhead;
   j["margin_bytes"] = e.memory.margin;
@@ -158,7 +161,7 @@ std::string render_fit_json(const FitReport& r) {
   j["query"] = query_json(r.query);
   j["model"] = model_json(r.query.model, r.estimate.model_weight_bytes);
   j["device"] = device_json(r);
-  j["memory"] = memory_json(r.estimate);
+  j["memory"] = memory_json(r.estimate, r.query.kv_type.id);
   j["result"] = result_json(r.estimate);
   Json warnings = Json::array();
   for (const auto& w : r.estimate.warnings) {

@@ -32,6 +32,17 @@ std::string sequences_text(const FitReport& r) {
   return r.query.batch > 1 ? fmt::format(" x {} sequences", r.query.batch) : "";
 }
 
+// The KV row's type: the query's, or the one the runtime holds instead
+// (Estimate::kv_type_held: vLLM keeps DeepSeek-V4's caches in FP8 pages
+// whatever --kv asks), with the type asked for beside it when it differs.
+std::string kv_type_detail(const FitReport& r) {
+  const std::string& held = r.estimate.kv_type_held;
+  if (held.empty() || held == r.query.kv_type.id) {
+    return r.query.kv_type.id;
+  }
+  return fmt::format("{} (the runtime's own cache type, in place of {})", held, r.query.kv_type.id);
+}
+
 std::string verdict_line(const FitReport& r) {
   const Estimate& e = r.estimate;
   const std::string what = fmt::format("{} at {}", r.query.model.name, r.query.precision.name);
@@ -137,7 +148,7 @@ std::string render_fit_text(const FitReport& r, const TextStyle& /*style*/) {
            : purely_recurrent(q.model.arch)
                ? fmt::format("a fixed recurrent state{}, the same at any context; no KV cache",
                              q.batch > 1 ? fmt::format(" x {} sequences", q.batch) : "")
-               : fmt::format("{} tokens{}, {}", e.context, sequences_text(r), q.kv_type.id));
+               : fmt::format("{} tokens{}, {}", e.context, sequences_text(r), kv_type_detail(r)));
   s += row("compute buffer", format_memory(e.memory.compute, r.query.units), compute_detail(r));
   s += row("runtime overhead", format_memory(e.memory.overhead, r.query.units), overhead_detail(r));
   s += row("safety margin", format_memory(e.memory.margin, r.query.units), margin_detail(r));

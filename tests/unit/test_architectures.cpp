@@ -2402,10 +2402,78 @@ TEST(VllmDeepseekV4, FlashRequestFollowsVllmsLayerTuples) {
   // states cdiv(8199, 4) + 1 = 2051; ratio-128 states cdiv(8319, 8) + 1 = 1041.
   EXPECT_EQ(vllm_request_kv(m.arch, 1048576, kv_f16(), kv_f16(), 8192).bytes,
             std::int64_t{22} * 47808 * (4096 + 2 * 131 + 2051 + 1041));
-  // vLLM keeps DeepSeek-V4's cache in FP8 (fp8_ds_mla) whatever is asked.
+  // vLLM keeps DeepSeek-V4's cache in FP8 (fp8_ds_mla) whatever is asked,
+  // and says so: the answer's KV type is fp8, not the one asked for.
   EXPECT_EQ(
       vllm_request_kv(m.arch, 8192, *parse_kv_type("q8_0"), *parse_kv_type("q8_0"), 8192).bytes,
       r.bytes);
+  EXPECT_EQ(r.held_type, "fp8");
+  InferenceQuery q;
+  q.model = m;
+  q.precision = *parse_precision("fp8");
+  q.devices.devices.push_back(*raw_device("1024gb"));
+  q.runtime = Runtime::Vllm;
+  q.context = 8192;
+  EXPECT_EQ(estimate_inference(q).kv_type_held, "fp8");
+  q.model = catalogue_model("llama-3.1-8b");
+  EXPECT_EQ(estimate_inference(q).kv_type_held, "");
+}
+
+// vLLM's own Qwen4Exp layout (estimate.cpp vllm_request_kv has the sources:
+// qsa.py and indexer_qsa.py in vllm-project/vllm vllm/models/qwen4_exp/nvidia/
+// at 010efafd, common/qsa_cache.py at 02001b44). Qwen3.8-Flash-Next's
+// text_config (test_architectures_2026.cpp qwen38_text): 48 layers, every
+// fourth full_attention (12 QSA layers, 36 gated delta nets), 2 KV heads of
+// 256, indexer_head_dim 128, indexer_kv_heads 1, indexer_compress_ratio 4;
+// delta nets of 16 key and 48 value heads of 128, conv kernel 4.
+TEST(VllmQwen4Exp, FlashNextRequestFollowsQsaCaches) {
+  const Model m = catalogue_model("qwen3.8-flash-next");
+  ASSERT_EQ(m.arch.attention.index_block, 4);
+  ASSERT_EQ(m.arch.attention.index_head_dim, 128);
+  // Main cache a token and layer (FullAttentionSpec, BF16): K and V of
+  // 2 heads x 256 = 2 x 512 x 2 = 2048 bytes. A delta-net layer's state in
+  // BF16: conv (4 - 1) x (2 x 16 x 128 + 48 x 128) = 30720 values and the
+  // recurrent 48 x 128 x 128 = 786432: 817152 x 2 = 1634304 bytes. The block
+  // grows in 16s until its main page holds it: 16 x cdiv(1634304, 16 x 2048)
+  // = 16 x 50 = 800 tokens, a main page 800 x 2048 = 1638400 bytes (the
+  // state page padded to it). Beside each, the pooled indexer keys (one per
+  // 4 tokens, 128 BF16): 800 / 4 x 128 x 2 = 51200 bytes; the raw-key ring,
+  // one page a request: 4 rows of 128 + 3 x 4 = 140 BF16 = 1120 bytes.
+  // At 8192 tokens: cdiv(8192, 800) = 11 pages.
+  //   12 x 11 x (1638400 + 51200) = 223027200
+  //   12 x 1120                   =     13440
+  //   36 x 1638400                =  58982400
+  const VllmRequestKv r = vllm_request_kv(m.arch, 8192, kv_f16(), kv_f16(), 8192);
+  EXPECT_EQ(r.block_tokens, 800);
+  EXPECT_EQ(r.bytes, std::int64_t{223027200} + 13440 + 58982400);
+  EXPECT_EQ(r.not_modelled, "");
+  EXPECT_EQ(r.held_type, "");
+}
+
+// vLLM's own dots.llm3 layout (estimate.cpp vllm_request_kv has the sources:
+// vllm-project/vllm vllm/models/dots3_note/nvidia/model.py and attention.py
+// at 055e47c2, flashattn_mla_sparse.py at 851a3c84). dots3-note-prev's
+// config.json (test_architectures_2026.cpp dots3_note): 46 layers, full on
+// 0, 1 and i % 4 == 1 (13, each with the indexer), 33 windowed;
+// swa_kv_lora_rank 1024 + swa_qk_rope_head_dim 64 = 1088, the row every
+// layer's cache holds; index_head_dim 128; sliding_window_size 513.
+TEST(VllmDots3Note, RequestFollowsPaddedRows) {
+  const Model m = catalogue_model("dots3-note-prev");
+  ASSERT_EQ(m.arch.layers, 46);
+  ASSERT_EQ(indexer_layer_count(m.arch), 13);
+  // 64-token pages, BF16: a row page 64 x 1088 x 2 = 139264 bytes; an
+  // indexer page 64 x (128 + 4) = 8448 bytes. At 8192 tokens and 8192 in
+  // flight: cdiv(8192, 64) = 128 pages on a full layer; the window
+  // cdiv(min(512 + 8192, 8192), 64) + 1 = 129 pages.
+  //   13 x 128 x (139264 + 8448) = 245792768
+  //   33 x 129 x 139264          = 592846848
+  const VllmRequestKv r = vllm_request_kv(m.arch, 8192, kv_f16(), kv_f16(), 8192);
+  EXPECT_EQ(r.block_tokens, 64);
+  EXPECT_EQ(r.bytes, std::int64_t{245792768} + 592846848);
+  EXPECT_EQ(r.not_modelled, "");
+  // At 131072 tokens: 2048 pages; the window cdiv(8704, 64) + 1 = 137.
+  EXPECT_EQ(vllm_request_kv(m.arch, 131072, kv_f16(), kv_f16(), 8192).bytes,
+            std::int64_t{13} * 2048 * (139264 + 8448) + std::int64_t{33} * 137 * 139264);
 }
 
 }  // namespace

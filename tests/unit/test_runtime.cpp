@@ -169,10 +169,11 @@ TEST(Runtime, MlxHoldsAGgufAsMlxCoreLoadDoes) {
   }));
 }
 
-// vLLM runs Qwen4Exp and dots.llm3 with caches laid out its own way, which
-// the estimate does not model: the answer says its KV term is llama.cpp's
-// layout. Other models under vLLM, and these under llama.cpp,
-// carry no such line.
+// Where vLLM lays an architecture's caches out its own way and the
+// estimate does not model it, the answer says its KV term is llama.cpp's
+// layout (Estimate::kv_layout_not_modelled). DeepSeek-V4, Qwen4Exp and
+// dots.llm3 are modelled now; other models under vLLM, and these under
+// llama.cpp, carry no such line.
 TEST(Runtime, VllmSaysWhereItsCacheLayoutIsNotModelled) {
   const auto says = [](const char* id, Runtime rt) {
     InferenceQuery q = query("8b", "bf16", "80gb");
@@ -184,8 +185,11 @@ TEST(Runtime, VllmSaysWhereItsCacheLayoutIsNotModelled) {
       return a.starts_with("KV cache: llama.cpp's layout of ");
     });
   };
+  // Qwen4Exp's QSA caches and dots.llm3's padded MLA rows are sized as vLLM
+  // lays them out (VllmQwen4Exp.FlashNextRequestFollowsQsaCaches,
+  // VllmDots3Note.RequestFollowsPaddedRows): no line.
   for (const char* id : {"qwen3.8-flash-next", "dots3-note-prev"}) {
-    EXPECT_TRUE(says(id, Runtime::Vllm)) << id;
+    EXPECT_FALSE(says(id, Runtime::Vllm)) << id;
     EXPECT_FALSE(says(id, Runtime::LlamaCpp)) << id;
   }
   EXPECT_FALSE(says("llama-3.1-8b", Runtime::Vllm));
@@ -203,8 +207,8 @@ TEST(Runtime, VllmSaysWhereItsCacheLayoutIsNotModelled) {
   // vllm_deepseek_v4_request_bytes): no line.
   EXPECT_FALSE(says("deepseek-v4-flash", Runtime::Vllm));
   EXPECT_EQ(named("deepseek-v4-flash", Runtime::Vllm), "");
-  EXPECT_EQ(named("qwen3.8-flash-next", Runtime::Vllm), "Qwen4Exp");
-  EXPECT_EQ(named("dots3-note-prev", Runtime::Vllm), "dots.llm3");
+  EXPECT_EQ(named("qwen3.8-flash-next", Runtime::Vllm), "");
+  EXPECT_EQ(named("dots3-note-prev", Runtime::Vllm), "");
   EXPECT_EQ(named("dots3-note-prev", Runtime::LlamaCpp), "");
   EXPECT_EQ(named("llama-3.1-8b", Runtime::Vllm), "");
 }

@@ -713,31 +713,85 @@ VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, co
   // Architectures whose caches vLLM lays out its own way, sized below in
   // llama.cpp's layout all the same: the estimate says so
   // (Estimate::kv_layout_not_modelled, docs/architectures.md).
-  const std::string not_modelled = compressed_attention(a)            ? "DeepSeek-V4"
-                                   : a.attention.index_block > 0      ? "Qwen4Exp"
-                                   : a.attention.swa_kv_lora_rank > 0 ? "dots.llm3"
-                                                                      : "";
+  // Qwen4Exp's QSA layers (qsa) and dots.llm3's two MLA kinds
+  // (swa_kv_lora_rank) are sized in vLLM's own layout below.
+  const bool qsa = a.attention.index_block > 0 && a.attention.index_head_dim > 0;
+  const std::string not_modelled = compressed_attention(a) ? "DeepSeek-V4" : "";
   if (compressed_attention(a)) {
     // DeepSeek-V4: vLLM's own layout (vllm_deepseek_v4_request_bytes), in
     // its 256-token main blocks; the cache is FP8 whatever the K type.
     if (const auto bytes = vllm_deepseek_v4_request_bytes(a, context, batched_tokens)) {
-      return {*bytes, 256, ""};
+      return {*bytes, 256, "", "fp8"};
     }
     // Else llama.cpp's caches (compressed_kv_bytes) in 16-token blocks, the
     // compressor state in 16 bits, the window plus one scheduler step, and
     // the estimate says that this layout is not vLLM's.
     KvCacheQuery kv{context, 1, batched_tokens, k_type, v_type, kAlign};
     kv.state_bytes = 2;
-    return {kv_cache_bytes(a, kv), kAlign, not_modelled};
+    return {kv_cache_bytes(a, kv), kAlign, not_modelled, ""};
   }
   const auto cdiv = [](std::int64_t x, std::int64_t y) {
     return (x + y - 1) / std::max<std::int64_t>(1, y);
   };
   const CachedLayers layers = cached_layers(a);
+  if (a.attention.swa_kv_lora_rank > 0 && uses_mla(a)) {
+    // dots.llm3 (vllm-project/vllm vllm/models/dots3_note/nvidia/model.py
+    // and attention.py at 055e47c2, read 2026-12-05): every layer's MLA
+    // cache row is the windowed layers' latent, swa_kv_lora_rank + rope
+    // (1088): the full layers' Dots3NotePaddedMLAAttention replaces its
+    // MLAAttentionSpec's head_size with that physical width (their own 576
+    // are read from the front of the row), and the windowed layers
+    // (Dots3NoteSlidingAttention) are a sliding-window MLAAttention of
+    // config.sliding_window_size; both in the KV cache dtype. The full
+    // layers also keep DeepSeek-V3.2's indexer keys (DeepseekV32IndexerCache:
+    // index_head_dim FP8 bytes and an F32 scale per 128, indexer_cache_bytes),
+    // packed beside the MLA pages in each block (Dots3NotePaddedSparseBackend,
+    // KVCacheLayout.BLHNC). Blocks of 64 tokens: FlashAttnMLASparseBackend's
+    // get_supported_kernel_block_sizes (vllm/v1/attention/backends/mla/
+    // flashattn_mla_sparse.py at 851a3c84). Pages are counted per layer at
+    // their own sizes, the window's as vLLM's SlidingWindowSpec admits them.
+    constexpr std::int64_t kSparseBlock = 64;
+    const std::int64_t len = std::max<std::int64_t>(1, context);
+    const Bytes row_page =
+        cost((a.attention.swa_kv_lora_rank + a.attention.qk_rope_head_dim) * kSparseBlock, k_type);
+    const std::int64_t full_pages = cdiv(len, kSparseBlock);
+    const std::int64_t window_pages =
+        cdiv(std::min<std::int64_t>(a.attention.sliding_window - 1 + batched_tokens, len),
+             kSparseBlock) +
+        1;
+    VllmRequestKv r;
+    r.block_tokens = kSparseBlock;
+    r.bytes = full_pages * row_page * layers.full +
+              full_pages * indexer_cache_bytes(a, kSparseBlock) * indexer_layer_count(a) +
+              (layers.windowed > 0 ? window_pages * row_page * layers.windowed : 0);
+    return r;
+  }
   const int attention = layers.full + layers.windowed;
   const KvCacheQuery one{1, 1, 0, k_type, v_type, 1};
+  // Qwen4Exp (vllm-project/vllm vllm/models/qwen4_exp/, qsa.py and
+  // indexer_qsa.py in nvidia/ at 010efafd, common/qsa_cache.py at 02001b44,
+  // read 2026-12-05): a QSA layer's main cache is a FullAttentionSpec of the
+  // KV heads' K and V (head_size = head_size_v = head_dim) in the KV cache
+  // dtype (BF16 or FP8), and its indexer keeps two side caches of one key
+  // head of indexer_head_dim in BF16 (indexer_kv_dtype "bf16" by default):
+  // QSACompressedKeyCache, an MLAAttentionSpec of the main block size with
+  // tokens_per_state = indexer_compress_ratio (one pooled key per
+  // compress_ratio tokens: a block holds block / ratio keys), and
+  // QSAKeyStateCache, a CircularBufferSpec of one block per request whose
+  // ring holds qsa_ring_capacity rows (the ratio rounded up to whole groups
+  // that divide the block: the ratio itself without speculative tokens),
+  // each row the key and, as the model uses MRoPE (the published config's
+  // rope_parameters carry mrope_section), its three int64 positions:
+  // ceil(head / 4) x 4 + 3 x 4 BF16 values. llama.cpp's layout (an
+  // unpooled indexer key and a V row of head_dim a token) is not vLLM's.
+  // The block is sized from the main cache alone, as
+  // HybridAttentionMambaModelConfig sizes it from the attention spec; the
+  // side pages are counted at their own sizes, not padded to a common page.
   const Bytes per_layer_token =
-      attention > 0 ? (kv_cache_bytes(a, one) - recurrent_state_bytes(a, 1)) / attention : 0;
+      qsa ? cost(std::int64_t{a.kv_heads} * a.head_dim, k_type) +
+                cost(std::int64_t{a.kv_heads} * a.head_dim, v_type)
+      : attention > 0 ? (kv_cache_bytes(a, one) - recurrent_state_bytes(a, 1)) / attention
+                      : 0;
   const int recurrent = recurrent_layer_count(a);
   // A recurrent layer's state (MambaStateDtypeCalculator,
   // vllm/model_executor/layers/mamba/mamba_utils.py at 02d71083): the
@@ -775,7 +829,14 @@ VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, co
     windowed_pages = a.attention.chunked ? cdiv(std::min(w + batched_tokens, len), b)
                                          : cdiv(std::min(w - 1 + batched_tokens, len), b) + 1;
   }
-  r.bytes = cdiv(len, b) * page * layers.full + windowed_pages * page * layers.windowed +
+  // Qwen4Exp's side caches a QSA layer: the pooled keys' page beside each
+  // main page, and the ring's one page a request.
+  const std::int64_t ihd = a.attention.index_head_dim;
+  const Bytes qsa_page = qsa ? cdiv(b, a.attention.index_block) * ihd * 2 : 0;
+  const Bytes qsa_ring =
+      qsa ? std::int64_t{a.attention.index_block} * (cdiv(ihd, 4) * 4 + 12) * 2 : 0;
+  r.bytes = cdiv(len, b) * (page + qsa_page) * layers.full + qsa_ring * layers.full +
+            windowed_pages * page * layers.windowed +
             std::int64_t{recurrent} * (page > 0 ? std::max(page, state) : state);
   return r;
 }

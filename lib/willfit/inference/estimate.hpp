@@ -216,11 +216,16 @@ struct Estimate {
   // models without recurrent layers and for the other runtimes.
   Bytes recurrent_state = 0;
   // The architecture whose caches the runtime lays out its own way while
-  // kv_cache sizes them in llama.cpp's layout instead (vLLM's Qwen4Exp and
-  // dots.llm3: vllm_request_kv), so the KV term is approximate; empty when
+  // kv_cache sizes them in llama.cpp's layout instead (vLLM's dots.llm3:
+  // vllm_request_kv), so the KV term is approximate; empty when
   // the term follows the runtime's own layout. Set where the KV term is
   // computed; the report says it.
   std::string kv_layout_not_modelled;
+  // The type the runtime keeps the KV cache in where it is not the one the
+  // query asked for (vLLM keeps DeepSeek-V4's caches in FP8 pages whatever
+  // --kv says: "fp8", vllm_request_kv); empty when the query's type is the
+  // one held. Set where the KV term is computed; the answer words it.
+  std::string kv_type_held;
   std::optional<OffloadPlan> offload;  // set when the model does not fit whole on the GPUs
   std::vector<DeviceShare> devices;    // per-device table (empty without a device)
   std::optional<VllmKv> vllm;
@@ -361,6 +366,10 @@ struct VllmRequestKv {
   // (llama.cpp's layout in vLLM's blocks stands in for it); empty when it
   // follows vLLM's own (Estimate::kv_layout_not_modelled).
   std::string not_modelled;
+  // The type vLLM holds this cache in where it is not the K type asked for
+  // ("fp8" for DeepSeek-V4's fp8_ds_mla pages; Estimate::kv_type_held);
+  // empty otherwise.
+  std::string held_type;
 };
 VllmRequestKv vllm_request_kv(const Architecture& arch, std::int64_t context, const KvType& k_type,
                               const KvType& v_type, std::int64_t batched_tokens);

@@ -2242,6 +2242,7 @@ void vllm(const Inputs& in, Estimate& e) {
   const VllmRequestKv request =
       vllm_request_kv(per_rank, in.context, in.k_type, in.v_type, kVllmBatchedTokens);
   e.kv_layout_not_modelled = request.not_modelled;
+  e.kv_type_held = request.held_type;
   const std::int64_t block = std::max(kVllmBlock, request.block_tokens);
   // The engine's budget per GPU (util x total memory) less what is not KV.
   const Bytes budget =

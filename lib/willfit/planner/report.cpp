@@ -96,7 +96,7 @@ FitReport make_fit_report(const InferenceQuery& query, const SpeedSettings& spee
     r.assumptions.push_back(std::move(why));
   }
   // A runtime whose own layout of this architecture's caches the estimate
-  // does not follow (vLLM's Qwen4Exp and dots.llm3: estimate.cpp
+  // does not follow (vLLM's dots.llm3: estimate.cpp
   // vllm_request_kv, which sets the name): say that the KV term is llama.cpp's.
   if (!r.estimate.kv_layout_not_modelled.empty()) {
     r.assumptions.push_back(
