@@ -187,6 +187,18 @@ Expected<FitReport> answer_cell(const FitCommon& common, const ModelChoice& choi
   if (auto limit = check_gpu_limit(query.usable.gpu_limit, query.devices, query.units); !limit) {
     return limit.error();
   }
+  // On one unified-memory device --ram is that same memory: more than the
+  // device has is a typo or another machine.
+  if (query.ram && query.devices.count() == 1 &&
+      query.devices.devices.front().kind == DeviceKind::Unified &&
+      *query.ram > query.devices.devices.front().memory_bytes) {
+    const Device& d = query.devices.devices.front();
+    return make_error(fmt::format(
+        "--ram {} is more than the {} of unified memory of {}, which the GPU and the CPU share: "
+        "give at most that, or leave --ram out",
+        format_memory(*query.ram, query.units), format_memory(d.memory_bytes, query.units),
+        d.name));
+  }
   const bool ollama_by_tag = !query.runtime && query.model.ollama_tag;
   if (ollama_by_tag) {
     query.runtime = Runtime::Ollama;

@@ -230,5 +230,24 @@ TEST(CliRuntime, BadValuesAreCleanErrors) {
   EXPECT_TRUE(is_clean_error(run_cli({"7b", "--ngl", "-1"})));
 }
 
+// On a Mac --ram is the unified memory the GPU side already wires: an
+// offload's CPU side gets what --ram leaves the model (less the OS share,
+// the larger of 2 GiB and 10 %: 16 GiB of 18) less the GPU side, not a
+// second pool beside it. More --ram than the Mac has is refused.
+TEST(CliRuntime, RamOnAMacIsTheSameUnifiedMemory) {
+  const std::int64_t gib = 1LL << 30;
+  const json j =
+      json::parse(run_cli({"qwen3:30b", "-d", "m3 pro 18gb", "--ram", "18gb", "--json"}).out);
+  ASSERT_FALSE(j["offload"].is_null()) << j.dump();
+  const std::int64_t gpu = j["offload"]["gpu_bytes"].get<std::int64_t>();
+  EXPECT_EQ(j["offload"]["ram_available_bytes"].get<std::int64_t>(),
+            std::max<std::int64_t>(0, 16 * gib - gpu));
+  EXPECT_NE(j["result"]["verdict"], "fits");
+  const auto r = run_cli({"llama3.1:8b", "-d", "m1 8gb", "--ram", "16gb"});
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_NE(r.err.find("more than the 8.00 GiB of unified memory"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace willfit::test

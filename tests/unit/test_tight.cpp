@@ -248,16 +248,20 @@ TEST(UnifiedOffload, TheCpuSideGetsThePoolLessTheGpuSide) {
   EXPECT_GT(no_fit, 0);
 }
 
-// --ram on a unified device replaces the rule (the user knows better); a
-// discrete GPU without --ram still has RAM unknown.
+// --ram on a unified device replaces the rule for the pool (the user knows
+// their machine), but it is the same memory the GPU side wires: the CPU side
+// gets --ram less the OS share less the GPU side. A discrete GPU without
+// --ram still has RAM unknown.
 TEST(UnifiedOffload, RamGivenReplacesItAndDiscreteGpusStayUnknown) {
   InferenceQuery q = on("m3 pro 18gb", "qwen3-30b-a3b", "q8_0");
-  q.ram = 64 * kGiB;
+  q.ram = 18 * kGiB;
   const Estimate e = estimate_inference(q);
   ASSERT_TRUE(e.offload);
-  EXPECT_FALSE(e.offload->ram_unified);
-  // --ram is the RAM installed: 64 GiB less the larger of 2 GiB and 10 %.
-  EXPECT_EQ(e.offload->ram_available, 64 * kGiB - 64 * kGiB / 10);
+  EXPECT_TRUE(e.offload->ram_unified);
+  // --ram is the RAM installed: 18 GiB less the larger of 2 GiB and 10 %,
+  // less what the GPU side holds.
+  EXPECT_EQ(e.offload->ram_available,
+            std::max<Bytes>(0, 18 * kGiB - 2 * kGiB - e.offload->gpu_bytes));
   const InferenceQuery g = on("rtx 3060 12gb", "qwen3-30b-a3b", "q8_0");
   const Estimate d = estimate_inference(g);
   ASSERT_TRUE(d.offload);

@@ -1360,6 +1360,14 @@ bool offload_ram_is_unified(const InferenceQuery& q) {
 }
 
 OffloadRam offload_ram(const InferenceQuery& q, Bytes gpu_bytes) {
+  const bool one_unified =
+      q.devices.count() == 1 && q.devices.devices.front().kind == DeviceKind::Unified;
+  if (q.ram && one_unified) {
+    // --ram on a Mac names the same memory the GPU side wires: what it
+    // leaves the model (less the OS share) less the GPU side, not a second
+    // pool beside it.
+    return {std::max<Bytes>(0, system_ram_usable(*q.ram).bytes - gpu_bytes), true};
+  }
   if (q.ram) {
     return {system_ram_usable(*q.ram).bytes, false};
   }
