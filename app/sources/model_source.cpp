@@ -534,7 +534,7 @@ Expected<Model> model_at_precision(const std::string& text, const Model& model,
     return asked;
   }
   if (model.weights_source == FactSource::Gguf) {
-    std::string other = fmt::format("give a {} file", precision.name);
+    std::string other = fmt::format("give a file of {}", precision.name);
     if (ref && ref->kind == RemoteRef::Kind::Hub) {
       RemoteRef wanted = *ref;
       wanted.quant = precision.name;

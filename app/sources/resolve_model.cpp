@@ -76,6 +76,13 @@ Expected<Model> resolve_model(const std::string& text, const Environment& env,
   if (auto stored = model_from_store(t, env, units, read_projector)) {
     return std::move(*stored);
   }
+  // A bare name is NAME:latest to Ollama (`ollama run tiny`), and `willfit
+  // local` lists a pulled one so: the store answers it too.
+  if (t.find_first_of(":/@") == std::string::npos) {
+    if (auto stored = model_from_store(t + ":latest", env, units, read_projector)) {
+      return std::move(*stored);
+    }
+  }
   auto db = load_model_db(env, models_file);
   if (!db) {
     return db.error();

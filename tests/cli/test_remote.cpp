@@ -898,6 +898,12 @@ TEST(Remote, LocalStoresComeBeforeTheCatalogueAndTheNetwork) {
   const auto r = run_cli({"qwen3:8b", "-p", "q8_0"}, env);
   EXPECT_TRUE(is_clean_error(r)) << r.out << r.err;
   EXPECT_NE(r.err.find("is a Q4_K_M file"), std::string::npos) << r.err;
+  // A bare name is NAME:latest to Ollama, and to the store.
+  env.files[models + "/manifests/registry.ollama.ai/library/tiny/latest"] =
+      manifest("application/vnd.ollama.image.model", digest, kSparse);
+  j = answer(run_cli({"tiny", "--json"}, env));
+  EXPECT_EQ(j["model"]["origin"]["kind"], "ollama_store");
+  EXPECT_EQ(j["model"]["origin"]["ref"], "tiny:latest");
   // Without the store, the catalogue answers.
   env.files.erase(models + "/manifests/registry.ollama.ai/library/qwen3/8b");
   j = answer(run_cli({"qwen3:8b", "--json"}, env));

@@ -115,9 +115,8 @@ Expected<Bytes> parse_capacity(std::string_view text) {
   // means a unit left out, and read as bytes it would answer a question
   // nobody asked. Name the unit the figure most likely meant.
   if (!unit && bytes < static_cast<double>(kMiB)) {
-    return make_error(
-        fmt::format("memory size '{}' has no unit (a bare number is bytes): write '{}{}'", original,
-                    original, value < 1024.0 ? "gb" : "mb"));
+    return make_error(fmt::format("memory size '{}' needs a unit: write '{}{}'", original, original,
+                                  value < 1024.0 ? "gb" : "mb"));
   }
   if (bytes > kMaxCapacity) {
     return make_error("memory size '" + original + "' is too large (the limit is 1 PiB)");

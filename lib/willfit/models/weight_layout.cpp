@@ -298,6 +298,12 @@ struct Recipe {
   // Ollama's quantizer on a gated-delta-net hybrid (Qwen3-Next, Qwen3.5) at
   // Q4_K_M or Q4_K_S: a fixed type per tensor instead of the layer bumps.
   bool ollama_linear_attention = false;
+  // Ollama's own package of an MXFP4 checkpoint (gpt-oss): its converter
+  // writes the experts' MXFP4 blocks as they are and every other 2-D tensor
+  // in 16 bits, as the checkpoint holds them (ollama/ollama
+  // convert/convert_gptoss.go Tensors and convert/reader.go tensorBase.Kind
+  // at fb3076099), where llama-quantize's MXFP4_MOE makes them Q8_0.
+  bool ollama_mxfp4 = false;
   // Falcon's own branches (llama-quant.cpp llama_tensor_get_type_impl,
   // LLM_ARCH_FALCON at 80fb11ac): the output Q8_0 at every K-quant; ffn_down
   // at Q4_K_M Q6_K in the first sixteenth of the layers, Q5_K in the other
@@ -307,6 +313,9 @@ struct Recipe {
   int i_ffn_down = 0;  // ffn_down tensors seen so far
 
   [[nodiscard]] T output_type(std::int64_t ncols) const {
+    if (ollama_mxfp4) {
+      return T::F16;
+    }
     if (ft == Ft::MXFP4_MOE || falcon || !whole_blocks(ncols, base)) {
       return T::Q8_0;
     }
@@ -324,7 +333,7 @@ struct Recipe {
       return T::Q6_K;  // replaced by output_type() by the caller (needs the row length)
     }
     if (ft == Ft::MXFP4_MOE) {
-      return expert ? T::MXFP4 : T::Q8_0;
+      return expert ? T::MXFP4 : (ollama_mxfp4 ? T::F16 : T::Q8_0);
     }
     if (cat == Cat::TokenEmbd) {
       if (ft == Ft::IQ2_XXS || ft == Ft::IQ2_XS || ft == Ft::IQ1_S || ft == Ft::IQ1_M) {
@@ -691,6 +700,7 @@ WeightLayout recipe_layout(const Architecture& a, const FtName& f, GgufQuantizer
   // layers make it for llama's, not for falcon.cpp (32 layers 7B, 60 40B,
   // any other depth unknown: Falcon-180B's 80 included).
   r.is_70b = a.layers == 80 && !r.falcon;
+  r.ollama_mxfp4 = quantizer == GgufQuantizer::Ollama && f.ft == Ft::MXFP4_MOE;
   r.ollama_linear_attention = quantizer == GgufQuantizer::Ollama &&
                               a.attention.delta_net_k_heads > 0 &&
                               (f.ft == Ft::Q4_K_M || f.ft == Ft::Q4_K_S);
