@@ -589,12 +589,22 @@ DeviceDb::Located DeviceDb::locate(std::string_view name) const {
   return out;
 }
 
+namespace {
+// A bare number that names no one device ("24", "80"): a memory size
+// without its unit, which find() says so of rather than listing matches.
+bool unitless_size(const std::string& shown) {
+  return all_digits(shown) && shown.size() <= 4 && std::stoi(shown) <= 1024;
+}
+}  // namespace
+
 NameMatch DeviceDb::match(std::string_view name) const {
   const Located at = locate(name);
   if (at.sized || at.found.size() == 1) {
     return NameMatch::Found;
   }
-  return at.found.size() > 1 ? NameMatch::Ambiguous : NameMatch::Unknown;
+  // As find(): a unit-less size is no ambiguous name.
+  return at.found.size() > 1 && !unitless_size(trim(name)) ? NameMatch::Ambiguous
+                                                           : NameMatch::Unknown;
 }
 
 Expected<Device> DeviceDb::find(std::string_view name) const {
@@ -616,7 +626,7 @@ Expected<Device> DeviceDb::find(std::string_view name) const {
   // A bare number that names no one device ("24", "80") is most likely a
   // memory size without its unit: say so rather than list the Apple parts
   // of that size or offer the nearest names.
-  if (all_digits(shown) && shown.size() <= 4 && std::stoi(shown) <= 1024) {
+  if (unitless_size(shown)) {
     return make_error(fmt::format(
         "device '{}' is a number: a memory size needs a unit, e.g. --device {}gb (GB of "
         "GPU memory); 'willfit devices \"{}\"' lists the devices of that name",
