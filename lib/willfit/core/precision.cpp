@@ -47,6 +47,22 @@ Precision mix(std::string id, std::string name, double bits, double block_bits,
               derived ? kQuantDerived : kQuantTable);
 }
 
+// MLX's affine quantisation (mlx.core.quantize, and the GGUF blocks
+// mlx.core.load keeps): each group of `group` weights carries a 16-bit scale
+// and a 16-bit bias beside its `bits`-bit values.
+double affine_bits(double bits, double group) {
+  return bits + 2 * 16.0 / group;
+}
+
+// `p` held at `bits` per weight, as MLX holds it, with what that means.
+Precision held_at(const Precision& p, double bits, std::string note) {
+  Precision m = p;
+  m.bits_per_weight = bits;
+  m.block_bits = bits;
+  m.note = std::move(note);
+  return m;
+}
+
 }  // namespace
 
 Precision mlx_affine(const Precision& p) {
@@ -57,16 +73,13 @@ Precision mlx_affine(const Precision& p) {
     // dtype, where the file held a 4-bit zero point: 4 + 2 x 16 / 128 bits.
     // Only the layers the file quantised (linear layers) are; the
     // embeddings and output head stay 16-bit.
-    constexpr double kGroup = 128;
-    const double bits = 4 + 2 * 16.0 / kGroup;
-    Precision m = p;
-    m.bits_per_weight = bits;
-    m.block_bits = bits;
-    m.note = fmt::format(
-        "{} under MLX: mlx_lm converts the 4-bit weights on load to its affine format, a 16-bit "
-        "scale and bias per group of 128, so {:g} bits per weight on linear layers; a checkpoint "
-        "with g_idx (GPTQ act-order) it refuses",
-        p.name, bits);
+    const double bits = affine_bits(4, 128);
+    Precision m = held_at(
+        p, bits,
+        fmt::format("{} under MLX: mlx_lm converts the 4-bit weights on load to its affine "
+                    "format, a 16-bit scale and bias per group of 128, so {:g} bits per weight "
+                    "on linear layers; a checkpoint with g_idx (GPTQ act-order) it refuses",
+                    p.name, bits));
     m.source =
         "ml-explore/mlx-lm mlx_lm/utils.py at d78bf58e (load_model: quant_method awq and gptq "
         "through _transform_awq_weights, bits 4 only, group_size 128 by default, g_idx refused)";
@@ -75,16 +88,15 @@ Precision mlx_affine(const Precision& p) {
   if (p.kind != PrecisionKind::Integer || (p.id != "int4" && p.id != "int8")) {
     return p;
   }
-  constexpr double kGroup = 64;      // mlx.core.quantize: affine default group_size
-  constexpr double kScaleBits = 16;  // scale and bias "same as input": fp16 / bf16
-  const double bits = p.bits_per_weight + 2 * kScaleBits / kGroup;
-  Precision m = p;
-  m.bits_per_weight = bits;
-  m.block_bits = bits;
-  m.note = fmt::format(
-      "MLX {:g}-bit (affine): groups of 64 weights, each with a 16-bit scale and bias, so {:g} "
-      "bits per weight, embeddings and output head included (mlx_lm quantises them too)",
-      p.bits_per_weight, bits);
+  // mlx.core.quantize: affine default group_size 64, scale and bias "same
+  // as input" (fp16 / bf16).
+  const double bits = affine_bits(p.bits_per_weight, 64);
+  Precision m = held_at(
+      p, bits,
+      fmt::format("MLX {:g}-bit (affine): groups of 64 weights, each with a 16-bit scale and "
+                  "bias, so {:g} bits per weight, embeddings and output head included (mlx_lm "
+                  "quantises them too)",
+                  p.bits_per_weight, bits));
   m.source =
       "MLX documentation, mlx.core.quantize (affine: group size 64 and 4 bits by default, scale "
       "and bias in the input's dtype); mlx_lm.convert quantises every Linear and Embedding";
@@ -102,7 +114,7 @@ Precision mlx_from_gguf(const Precision& p) {
       "gguf_load_quantized; extract_tensor_data: other types 'we convert to float16') and "
       "mlx/io/gguf_quants.cpp (a 16-bit scale and bias per 32-weight block)";
   if (p.id == "q4_0" || p.id == "q4_1" || p.id == "q8_0") {
-    const double bits = (p.id == "q8_0" ? 8.0 : 4.0) + 2 * 16.0 / 32;
+    const double bits = affine_bits(p.id == "q8_0" ? 8.0 : 4.0, 32);
     m.id = "mlx-" + p.id;  // no llama.cpp recipe: sized flat at `bits`
     m.name = fmt::format("{} as MLX {}-bit", p.name, p.id == "q8_0" ? 8 : 4);
     m.kind = PrecisionKind::Integer;
